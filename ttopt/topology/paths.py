@@ -1,0 +1,265 @@
+"""Path/cycle fast path (seed: "PathGraphDetector", "Fast Path Optimization"; upstream §3.10).
+
+When the target is one simple path or one simple cycle (the fabric's line and ring meshes), the
+mapping is a walk in the global graph, so we extend the walk one global node at a time instead of
+running the general engine. The hard instances are Hamiltonian or near-full walks on grids, so the
+extension is a DFS with strong pruning, checked for every candidate next node c:
+
+- reachability (the pre-solver mapper's prune): the nodes still to place must fit in the part
+  of the free graph reachable from c, walking through free nodes only;
+- cycles: some free neighbour of the start must stay reachable (the walk has to come back);
+- near-full fills (no spare global nodes): the free graph must be connected, and every free node
+  needs two free-or-head(-or-start, for cycles) neighbours except at most one path end (dead ends);
+- pinned positions ahead: the next pinned global must be within the remaining walk length, with
+  matching parity when the global graph is bipartite;
+- candidates ordered by preference, RELAXED channel fit, then Warnsdorff (fewest onward moves).
+
+Symmetry: with no constraint telling the target nodes apart, a cycle can be rotated and reflected.
+So the cycle starts on each global node in turn (lowest degree first) and a start that fails is
+removed for good (every cycle through it was tried); reflections are cut by requiring the second
+node's index to be below the closing node's. For paths, a failed start can no longer be an end.
+
+The DFS is exhaustive, so returning None proves that no mapping exists.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from ttopt.topology.index import ConstraintIndex, GraphIndex, bits_list
+from ttopt.topology.result import ConnectionValidationMode, SolverStatistics
+from ttopt.topology.search import (
+    LIMIT_CHECK_EVERY,
+    Limits,
+    TraceRecorder,
+    channel_score,
+)
+
+
+def detect_path_or_cycle(t: GraphIndex) -> tuple[str, list[int]] | None:
+    """('path' | 'cycle', target indices in walk order) if the target is one path/cycle of >= 3."""
+    n = t.n
+    if n < 3 or any(d > 2 for d in t.deg) or len(t.components()) != 1:
+        return None
+    ends = [u for u in range(n) if t.deg[u] == 1]
+    if len(ends) == 2:
+        kind, start = "path", ends[0]
+    elif not ends and all(d == 2 for d in t.deg):
+        kind, start = "cycle", 0
+    else:
+        return None
+    order = [start]
+    prev, cur = -1, start
+    while len(order) < n:
+        nxt = [w for w in t.nbrs[cur] if w != prev]
+        prev, cur = cur, nxt[0]
+        order.append(cur)
+    return kind, order
+
+
+class PathEngine:
+    """Walk-extension DFS for path and cycle targets."""
+
+    name = "path"
+
+    def __init__(self, t: GraphIndex, g: GraphIndex, ci: ConstraintIndex,
+                 mode: ConnectionValidationMode, limits: Limits, stats: SolverStatistics,
+                 kind: str, order: list[int], trace: TraceRecorder | None = None) -> None:
+        self.t, self.g, self.ci, self.mode = t, g, ci, mode
+        self.limits, self.stats, self.trace = limits, stats, trace
+        self.kind, self.order = kind, list(order)
+
+    # --- setup ---------------------------------------------------------------------------------
+    def _orient(self, dom: list[int]) -> None:
+        p = self.order
+        size = [dom[u].bit_count() for u in range(self.t.n)]
+        if self.kind == "path":
+            if size[p[-1]] < size[p[0]]:
+                p.reverse()
+        else:
+            k = min(range(len(p)), key=lambda i: (size[p[i]], p[i]))
+            p[:] = p[k:] + p[:k]
+        self.order = p
+
+    def solve(self, dom: list[int], fixed: int) -> list[int] | None:
+        """A full assignment (global index per target) or None if none exists."""
+        t, g = self.t, self.g
+        n = t.n
+        if sys.getrecursionlimit() < n + 1100:
+            sys.setrecursionlimit(n + 1100)
+        self._orient(dom)
+        p = self.order
+        strict = self.mode is ConnectionValidationMode.STRICT
+        cycle = self.kind == "cycle"
+        self.req = [t.ch[p[i]].get(p[(i + 1) % n], 1) for i in range(n)]
+        self.chan = [c if strict else 1 for c in self.req]
+        self.D = [dom[u] for u in p]
+        self.pref = [self.ci.preferred[u] for u in p]
+        self.avail = 0
+        for d in self.D:
+            self.avail |= d
+        self.symmetric = (
+            all(d == self.D[0] for d in self.D) and not any(self.pref)
+            and not self.ci.cardinality and (not strict or len(set(self.req)) == 1))
+        self.anchors = [i for i, d in enumerate(self.D) if d & (d - 1) == 0]
+        self.colour = g.component_colouring()
+        self.map = [-1] * n
+        self.no_end = 0
+        starts = bits_list(self.D[0])
+        if self.symmetric:
+            deg_in = {c: (g.adj[c] & self.avail).bit_count() for c in starts}
+            starts.sort(key=lambda c: (deg_in[c], c))
+            if not cycle and self.avail.bit_count() == n:
+                ones = [c for c in starts if deg_in[c] == 1]
+                if ones:  # Hamiltonian path: a degree-1 node must be an end
+                    starts = ones
+        else:
+            pref0 = self.pref[0]
+            starts.sort(key=lambda c: (-(pref0 >> c & 1), g.deg[c], c))
+        for s in starts:
+            if not (self.D[0] >> s & 1):
+                continue  # removed by symmetry after an earlier start failed
+            self.start = s
+            self.map[0] = s
+            self.close = g.adj_with(s, self.chan[n - 1]) & self.D[n - 1] if cycle else 0
+            if self.trace is not None:
+                self.trace.event("select", 0, target=t.nodes[p[0]], candidates=[g.nodes[s]])
+            if self._extend(0, s, 1 << s):
+                out = [-1] * n
+                for i, u in enumerate(p):
+                    out[u] = self.map[i]
+                return out
+            self.stats.backtracks += 1
+            if self.symmetric:
+                if cycle:
+                    # Every cycle through s was tried with s first: drop s everywhere.
+                    keep = ~(1 << s)
+                    self.D = [d & keep for d in self.D]
+                    self.avail &= keep
+                    if self.avail.bit_count() < n:
+                        break
+                else:
+                    self.no_end |= 1 << s  # every path ending at s was tried reversed
+        return None
+
+    # --- the walk ------------------------------------------------------------------------------
+    def _extend(self, i: int, head: int, used: int) -> bool:
+        n = len(self.order)
+        if i == n - 1:
+            return True
+        stats = self.stats
+        stats.nodes_explored += 1
+        if stats.nodes_explored % LIMIT_CHECK_EVERY == 0:
+            self.limits.check(stats.nodes_explored)
+        g = self.g
+        adj = g.adj
+        j = i + 1
+        cycle = self.kind == "cycle"
+        cands = g.adj_with(head, self.chan[i]) & self.D[j] & ~used
+        if j == n - 1:
+            cands &= self.close if cycle else ~self.no_end
+        if not cands:
+            stats.prunings += 1
+            return False
+        free_base = self.avail & ~used
+        rest = n - 1 - j  # positions after j
+        pref = self.pref[j]
+        relaxed = self.mode is ConnectionValidationMode.RELAXED
+        keyed = []
+        for c in bits_list(cands):
+            k = 0
+            if pref >> c & 1:
+                k -= 1 << 20
+            if relaxed:
+                k -= channel_score(g.ch[head][c], self.req[i]) << 8
+            k += (adj[c] & free_base).bit_count()  # Warnsdorff: fewest onward moves first
+            keyed.append((k, c))
+        keyed.sort()
+        tr = self.trace
+        if tr is not None:
+            tr.event("select", j, target=self.t.nodes[self.order[j]],
+                     candidates=[g.nodes[c] for _, c in keyed])
+        for _, c in keyed:
+            if i == 0 and cycle and self.symmetric:
+                # Reflection symmetry: second node below the closing node.
+                close = self.close & ~((1 << (c + 1)) - 1)
+                if not close:
+                    stats.prunings += 1
+                    continue
+                saved_close, self.close = self.close, close
+            else:
+                saved_close = None
+            used2 = used | (1 << c)
+            why = self._prune(j, c, used2, rest) if rest else None
+            if why is None:
+                self.map[j] = c
+                if tr is not None:
+                    tr.event("assign", j, target=self.t.nodes[self.order[j]], glob=g.nodes[c])
+                if self._extend(j, c, used2):
+                    return True
+                stats.backtracks += 1
+            else:
+                stats.prunings += 1
+                if tr is not None:
+                    tr.event("prune", j, target=self.t.nodes[self.order[j]], glob=g.nodes[c],
+                             reason=why)
+            if saved_close is not None:
+                self.close = saved_close
+        return False
+
+    def _prune(self, j: int, c: int, used: int, rest: int) -> str | None:
+        """Why placing position j on c cannot be completed (None = keep it)."""
+        g = self.g
+        adj = g.adj
+        free = self.avail & ~used
+        reach = g.flood(adj[c] & free, free) if adj[c] & free else 0
+        if reach.bit_count() < rest:
+            return f"only {reach.bit_count()} free nodes reachable, {rest} needed"
+        cycle = self.kind == "cycle"
+        if cycle and not (reach & self.close):
+            return "start no longer reachable"
+        if free.bit_count() == rest:
+            # Near-full fill: every free node must be visited.
+            if reach != free:
+                return "free nodes disconnected"
+            base = free | (1 << c)
+            if cycle:
+                base |= 1 << self.start
+            ends = 0
+            x = free
+            while x:
+                low = x & -x
+                v = low.bit_length() - 1
+                x ^= low
+                k = (adj[v] & base).bit_count()
+                if k < 2:
+                    if cycle or k == 0 or ends:
+                        return f"dead end at {g.nodes[v]}"
+                    ends += 1
+        for a in self.anchors:
+            if a > j:
+                return self._anchor_check(j, c, a, free)
+        return None
+
+    def _anchor_check(self, j: int, c: int, a: int, free: int) -> str | None:
+        target = self.D[a].bit_length() - 1
+        steps = a - j
+        colour = self.colour
+        if colour[c] >= 0 and colour[target] >= 0 and (colour[c] ^ colour[target]) != steps & 1:
+            return f"parity: pinned node {self.g.nodes[target]} cannot be reached in {steps} steps"
+        adj = self.g.adj
+        seen = frontier = 1 << c
+        allowed = free | (1 << target)
+        for _ in range(steps):
+            nxt = 0
+            while frontier:
+                low = frontier & -frontier
+                nxt |= adj[low.bit_length() - 1]
+                frontier ^= low
+            frontier = nxt & allowed & ~seen
+            if frontier >> target & 1:
+                return None
+            if not frontier:
+                break
+            seen |= frontier
+        return f"pinned node {self.g.nodes[target]} not reachable in {steps} steps"

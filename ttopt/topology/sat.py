@@ -1,0 +1,118 @@
+"""Optional SAT backend (python-sat, extra `sat`) for instances the search finds hard.
+
+Encoding (upstream notes §3.8): one Boolean x[t,g] per pair that survived propagation;
+exactly-one per target, at-most-one per global (sequential counters); edge preservation via
+*support clauses* x[t,g] -> OR_{g' in N(g) ∩ D(t')} x[t',g'] for each target neighbour t'
+(O(E * domain) clauses instead of pairwise conflicts; STRICT keeps only links with enough
+channels); cardinality via at-least-k. Preferences are a phase hint (preferred literals are tried
+true first), not an optimisation objective.
+
+The solver is Glucose 4, run in conflict-budget slices so the time limit is enforced. python-sat
+is imported lazily so ttopt works without it; `sat_available()` tells callers whether it is there.
+"""
+
+from __future__ import annotations
+
+import time
+
+from ttopt.topology.index import ConstraintIndex, GraphIndex, bits_list
+from ttopt.topology.result import ConnectionValidationMode, SolverStatistics
+from ttopt.topology.search import LimitReached, Limits
+
+SAT_SOLVER = "glucose4"
+SAT_CONFLICT_SLICE = 500
+
+
+def sat_available() -> bool:
+    """True if python-sat can be imported."""
+    try:
+        import pysat.solvers  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+class SatEngine:
+    """Encodes the propagated domains as CNF and asks a SAT solver."""
+
+    name = "sat"
+
+    def __init__(self, t: GraphIndex, g: GraphIndex, ci: ConstraintIndex,
+                 mode: ConnectionValidationMode, limits: Limits, stats: SolverStatistics,
+                 trace=None) -> None:
+        self.t, self.g, self.ci, self.mode = t, g, ci, mode
+        self.limits, self.stats = limits, stats
+
+    def solve(self, dom: list[int], fixed: int) -> list[int] | None:
+        """A full assignment (global index per target) or None if the CNF is unsatisfiable."""
+        from pysat.card import CardEnc, EncType
+        from pysat.formula import IDPool
+        from pysat.solvers import Solver
+
+        t, g = self.t, self.g
+        strict = self.mode is ConnectionValidationMode.STRICT
+        pool = IDPool()
+        var: list[dict[int, int]] = []
+        for u in range(t.n):
+            var.append({c: pool.id(("x", u, c)) for c in bits_list(dom[u])})
+        clauses: list[list[int]] = []
+        for u in range(t.n):
+            lits = list(var[u].values())
+            clauses.append(lits)
+            if len(lits) > 1:
+                clauses.extend(CardEnc.atmost(lits, 1, vpool=pool, encoding=EncType.seqcounter)
+                               .clauses)
+        by_global: dict[int, list[int]] = {}
+        for u in range(t.n):
+            for c, x in var[u].items():
+                by_global.setdefault(c, []).append(x)
+        for c in sorted(by_global):
+            lits = by_global[c]
+            if len(lits) > 1:
+                clauses.extend(CardEnc.atmost(lits, 1, vpool=pool, encoding=EncType.seqcounter)
+                               .clauses)
+        for u in range(t.n):
+            for w in t.nbrs[u]:
+                need = t.ch[u][w] if strict else 1
+                vw = var[w]
+                for c, x in var[u].items():
+                    sup = g.adj_with(c, need)
+                    clauses.append([-x] + [vw[h] for h in bits_list(sup) if h in vw])
+        for pairs, k in self.ci.cardinality:
+            lits = [var[u][c] for u, c in pairs if c in var[u]]
+            if len(lits) < k:
+                return None
+            clauses.extend(CardEnc.atleast(lits, k, vpool=pool, encoding=EncType.seqcounter)
+                           .clauses)
+        remaining = None
+        if self.limits.deadline is not None:
+            remaining = self.limits.deadline - time.perf_counter()
+            if remaining <= 0:
+                raise LimitReached("time limit reached")
+        with Solver(name=SAT_SOLVER, bootstrap_with=clauses) as solver:
+            phases = [var[u][c] for u in range(t.n) for c in bits_list(self.ci.preferred[u])
+                      if c in var[u]]
+            if phases:
+                solver.set_phases(phases)
+            # Cooperative time limit: solve in conflict-budget slices and look at the clock in
+            # between (Glucose's interrupt is only honoured at restarts, which can be seconds).
+            while True:
+                solver.conf_budget(SAT_CONFLICT_SLICE)
+                ok = solver.solve_limited()
+                if ok is not None:
+                    break
+                if self.limits.deadline is not None and \
+                        time.perf_counter() >= self.limits.deadline:
+                    break
+            st = solver.accum_stats() or {}
+            self.stats.nodes_explored += int(st.get("decisions", 0))
+            self.stats.backtracks += int(st.get("conflicts", 0))
+            if ok is None:
+                raise LimitReached("time limit reached (SAT solver interrupted)")
+            if not ok:
+                return None
+            model = {x for x in solver.get_model() if x > 0}
+        out = []
+        for u in range(t.n):
+            out.append(next(c for c, x in var[u].items() if x in model))
+        return out

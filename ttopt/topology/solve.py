@@ -1,0 +1,155 @@
+"""solve_topology_mapping: the entry point (seed: "Algorithm Flow").
+
+Stages:
+1. index graphs and constraints; constraints naming unknown nodes are an INVALID result;
+2. impossibility proofs (proofs.py), then full propagation (propagate.py); either can decide UNSAT
+   with a named reason before any search;
+3. engine: the path/cycle fast path (paths.py) when the target is one path or cycle, otherwise the
+   general search (search.py); or the SAT backend (sat.py);
+4. validation of the mapping on node ids (validate.py) and the result.
+
+Engine choice (`engine=`):
+- "search": the native engine only, to the time/node limits;
+- "sat": the SAT backend after proofs and propagation (needs python-sat);
+- "auto" (default): if python-sat is importable, the native engine runs with a budget of
+  AUTO_NODE_BUDGET search nodes or AUTO_TIME_BUDGET seconds, whichever comes first; if the budget
+  runs out the instance goes to SAT for the rest of the time limit. Without python-sat the native
+  engine runs to the limits. Instances decided by proofs or propagation never reach an engine.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Hashable
+
+from ttopt.topology.constraints import MappingConstraints
+from ttopt.topology.graph import AdjacencyGraph
+from ttopt.topology.index import GraphIndex, index_constraints
+from ttopt.topology.paths import PathEngine, detect_path_or_cycle
+from ttopt.topology.proofs import run_proofs
+from ttopt.topology.propagate import initial_domains
+from ttopt.topology.result import (
+    ConnectionValidationMode,
+    MappingResult,
+    SolverStatistics,
+    Status,
+)
+from ttopt.topology.sat import SatEngine, sat_available
+from ttopt.topology.search import Limits, LimitReached, SearchEngine, TraceRecorder
+from ttopt.topology.validate import constraint_stats, validate_mapping
+
+Node = Hashable
+
+ENGINES = ("auto", "search", "sat")
+AUTO_NODE_BUDGET = 20_000
+AUTO_TIME_BUDGET = 0.5  # seconds
+DEFAULT_TIMEOUT = 10.0  # seconds
+
+
+def solve_topology_mapping(
+    target: AdjacencyGraph,
+    global_: AdjacencyGraph,
+    constraints: MappingConstraints | None = None,
+    mode: ConnectionValidationMode = ConnectionValidationMode.RELAXED,
+    *,
+    timeout: float | None = DEFAULT_TIMEOUT,
+    node_limit: int | None = None,
+    engine: str = "auto",
+    trace: TraceRecorder | None = None,
+) -> MappingResult:
+    """Map `target` injectively into `global_` so every target link lands on a global link."""
+    start = time.perf_counter()
+    stats = SolverStatistics()
+    result = MappingResult(stats=stats)
+
+    def finish(status: Status, message: str = "", proof: str | None = None) -> MappingResult:
+        result.status = status
+        result.success = status is Status.MAPPED
+        result.error_message = message
+        result.proof = proof
+        stats.elapsed_ms = (time.perf_counter() - start) * 1000.0
+        if trace is not None and not result.success:
+            trace.event("result", 0, status=status.value, reason=message)
+        return result
+
+    if engine not in ENGINES:
+        return finish(Status.INVALID, f"unknown engine {engine!r} (expected one of {ENGINES})")
+    if engine == "sat" and not sat_available():
+        return finish(Status.INVALID, "the SAT engine needs python-sat: pip install 'ttopt[sat]'")
+    ti, gi = GraphIndex(target), GraphIndex(global_)
+    ci = index_constraints(ti, gi, constraints)
+    if ci.errors:
+        return finish(Status.INVALID, "; ".join(ci.errors))
+    if ti.n == 0:
+        return finish(Status.MAPPED)
+    stats.engine = "proof"
+    proof = run_proofs(ti, gi, ci, mode)
+    if proof is not None:
+        return finish(Status.UNSAT, proof[1], proof[0])
+    dom, fixed, failure = initial_domains(ti, gi, ci, mode)
+    if failure is not None:
+        return finish(Status.UNSAT, failure[1], failure[0])
+
+    deadline = None if timeout is None else start + timeout
+    limits = Limits(deadline, node_limit)
+    walk = detect_path_or_cycle(ti)
+
+    def native(lim: Limits):
+        if walk is not None:
+            return PathEngine(ti, gi, ci, mode, lim, stats, walk[0], walk[1], trace)
+        return SearchEngine(ti, gi, ci, mode, lim, stats, trace)
+
+    if engine == "sat":
+        plan = [SatEngine(ti, gi, ci, mode, limits, stats)]
+    elif engine == "search" or not sat_available():
+        plan = [native(limits)]
+    else:
+        budget_deadline = time.perf_counter() + AUTO_TIME_BUDGET
+        if deadline is not None:
+            budget_deadline = min(budget_deadline, deadline)
+        budget_nodes = AUTO_NODE_BUDGET if node_limit is None else min(node_limit,
+                                                                         AUTO_NODE_BUDGET)
+        plan = [native(Limits(budget_deadline, budget_nodes)),
+                SatEngine(ti, gi, ci, mode, limits, stats)]
+
+    assignment = None
+    exhausted = False
+    limit_message = ""
+    for eng in plan:
+        stats.engine = eng.name
+        try:
+            assignment = eng.solve(dom, fixed)
+            exhausted = assignment is None
+            break
+        except LimitReached as exc:
+            limit_message = str(exc)
+            if trace is not None:
+                trace.event("limit", 0, engine=eng.name, reason=limit_message)
+            if eng is not plan[-1]:
+                # Auto rule: the native budget ran out, hand the instance to SAT.
+                if limits.deadline is not None and time.perf_counter() >= limits.deadline:
+                    break
+                continue
+    if assignment is None:
+        if exhausted:
+            return finish(
+                Status.UNSAT,
+                f"Failed to find mapping: target graph with {ti.n} nodes cannot be placed in "
+                f"global graph with {gi.n} nodes under given constraints (exhaustive "
+                f"{stats.engine} explored {stats.nodes_explored} nodes)",
+                "exhausted-search" if stats.engine != "sat" else "sat-unsat")
+        what = f"{timeout:g} s" if timeout is not None else "limit"
+        return finish(Status.LIMIT,
+                      f"gave up: {limit_message or 'limit reached'} ({what}, "
+                      f"{stats.nodes_explored} nodes explored); no mapping found and none ruled "
+                      f"out")
+
+    mapping = {ti.nodes[u]: gi.nodes[c] for u, c in enumerate(assignment)}
+    errors, warnings = validate_mapping(target, global_, mapping, constraints, mode)
+    result.target_to_global = mapping
+    result.global_to_target = {g: t for t, g in mapping.items()}
+    result.warnings = warnings
+    result.constraint_stats = constraint_stats(mapping, constraints)
+    if errors:  # an engine bug: never report an invalid mapping as a success
+        return finish(Status.INVALID, "internal error, invalid mapping: " + "; ".join(errors))
+    return finish(Status.MAPPED)
