@@ -13,6 +13,7 @@ is imported lazily so ttopt works without it; `sat_available()` tells callers wh
 
 from __future__ import annotations
 
+import importlib.util
 import time
 
 from ttopt.topology.index import ConstraintIndex, GraphIndex, bits_list
@@ -25,11 +26,11 @@ SAT_CONFLICT_SLICE = 500
 
 def sat_available() -> bool:
     """True if python-sat can be imported."""
+    # find_spec, not import: deciding the plan must not pay for loading the solver library.
     try:
-        import pysat.solvers  # noqa: F401
-    except ImportError:
+        return importlib.util.find_spec("pysat") is not None
+    except (ImportError, ValueError):
         return False
-    return True
 
 
 class SatEngine:
