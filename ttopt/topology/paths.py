@@ -149,7 +149,8 @@ class PathEngine:
             return True
         stats = self.stats
         stats.nodes_explored += 1
-        if stats.nodes_explored % LIMIT_CHECK_EVERY == 0:
+        if stats.nodes_explored % LIMIT_CHECK_EVERY == 0 or \
+                stats.nodes_explored > self.limits.node_cap:
             self.limits.check(stats.nodes_explored)
         g = self.g
         adj = g.adj

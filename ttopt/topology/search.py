@@ -48,6 +48,11 @@ class Limits:
     deadline: float | None = None
     node_limit: int | None = None
 
+    @property
+    def node_cap(self) -> float:
+        """node_limit as a number engines can compare on every node."""
+        return float("inf") if self.node_limit is None else self.node_limit
+
     def check(self, nodes: int) -> None:
         """Raise LimitReached if a limit is exceeded."""
         if self.node_limit is not None and nodes > self.node_limit:
@@ -149,7 +154,8 @@ class SearchEngine:
             return dom
         stats = self.stats
         stats.nodes_explored += 1
-        if stats.nodes_explored % LIMIT_CHECK_EVERY == 0:
+        if stats.nodes_explored % LIMIT_CHECK_EVERY == 0 or \
+                stats.nodes_explored > self.limits.node_cap:
             self.limits.check(stats.nodes_explored)
         u = self._select(dom, fixed)
         cands = self._order(u, dom, fixed)
