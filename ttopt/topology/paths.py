@@ -77,7 +77,10 @@ class PathEngine:
             if size[p[-1]] < size[p[0]]:
                 p.reverse()
         else:
-            k = min(range(len(p)), key=lambda i: (size[p[i]], p[i]))
+            # Start at the most constrained node; among equals at one with a preference, so the
+            # preferred global is tried as the very first placement.
+            pref = self.ci.preferred
+            k = min(range(len(p)), key=lambda i: (size[p[i]], not pref[p[i]], p[i]))
             p[:] = p[k:] + p[:k]
         self.order = p
 

@@ -92,7 +92,8 @@ def solve_topology_mapping(
 
     deadline = None if timeout is None else start + timeout
     limits = Limits(deadline, node_limit)
-    walk = detect_path_or_cycle(ti)
+    # Cardinality constraints tie distant targets together; only the general search checks them.
+    walk = None if ci.cardinality else detect_path_or_cycle(ti)
 
     def native(lim: Limits):
         if walk is not None:
