@@ -1,0 +1,13 @@
+// Source: shared/seeds/004_4528d788b7b6291b.txt, section "2.1 Case 1", block after "9. (wrap-under-manual-computation)".
+// Added by testdata/seeds/extract.py: the `module {` line and the closing `}`
+// (the seed gives bare top-level ops). The IR lines in between are verbatim.
+module {
+sdy.mesh @mesh = <["model"=1, "batch"=2]>
+func.func public @abs(%arg0: tensor<32x48x24x32xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"batch"}, {}, {}, {}]>, ttcore.argument_type = #ttcore.argument_type<input>, ttcore.shard_status = #ttcore.shard_status<unsharded>}) -> (tensor<32x48x24x32xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"batch", ?}, {?}, {?}, {?}]>}) {
+  %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"batch"}, {}, {}, {}]>] out_shardings=[<@mesh, [{"batch", ?}, {?}, {?}, {?}]>] manual_axes={} (%arg1: tensor<32x48x24x32xf32>) {
+    %1 = stablehlo.abs %arg1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"batch", ?}, {?}, {?}, {?}]>]>} : tensor<32x48x24x32xf32>
+    sdy.return %1 : tensor<32x48x24x32xf32>
+  } : (tensor<32x48x24x32xf32>) -> tensor<32x48x24x32xf32>
+  return %0 : tensor<32x48x24x32xf32>
+}
+}

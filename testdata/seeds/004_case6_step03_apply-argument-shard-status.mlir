@@ -1,0 +1,10 @@
+// Source: shared/seeds/004_4528d788b7b6291b.txt, section "2.6 Case 6", block after "3. (apply-argument-shard-status)".
+// Added by testdata/seeds/extract.py: the `module {` line and the closing `}`
+// (the seed gives bare top-level ops). The IR lines in between are verbatim.
+module {
+sdy.mesh @mesh = <["x"=1, "y"=2]>
+func.func public @main(%arg0: tensor<32x32xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {"y"}]>, ttcore.shard_status = #ttcore.shard_status<sharded>}) -> (tensor<32x32xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y"}, {"x"}]>}) {
+  %0 = sdy.sharding_constraint %arg0 <@mesh, [{}, {}]> : tensor<32x32xf32>
+  return %0 : tensor<32x32xf32>
+}
+}

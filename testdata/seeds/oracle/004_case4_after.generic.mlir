@@ -1,0 +1,12 @@
+"builtin.module"() ({
+  "sdy.mesh"() <{mesh = #sdy.mesh<["x"=1, "batch"=8]>, sym_name = "mesh"}> : () -> ()
+  "func.func"() <{arg_attrs = [{ttcore.shard_status = #ttcore.shard_status<sharded>}], function_type = (tensor<1024x2x32x32xf32>) -> tensor<2048x1024xf32>, res_attrs = [{jax.result_info = ""}], sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<1024x2x32x32xf32>):
+    %0 = "sdy.manual_computation"(%arg0) <{in_shardings = #sdy.sharding_per_value<[<@mesh, [{"batch"}, {}, {}, {}]>]>, manual_axes = #sdy<manual_axes{"x", "batch"}>, out_shardings = #sdy.sharding_per_value<[<@mesh, [{"batch"}, {}]>]>}> ({
+    ^bb0(%arg1: tensor<128x2x32x32xf32>):
+      %1 = "stablehlo.reshape"(%arg1) : (tensor<128x2x32x32xf32>) -> tensor<256x1024xf32>
+      "sdy.return"(%1) : (tensor<256x1024xf32>) -> ()
+    }) : (tensor<1024x2x32x32xf32>) -> tensor<2048x1024xf32>
+    "func.return"(%0) : (tensor<2048x1024xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()

@@ -1,0 +1,8 @@
+module {
+  sdy.mesh @mesh = <["x"=1, "y"=2]>
+  func.func public @main(%arg0: tensor<32x32xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {"y"}]>, ttcore.shard_status = #ttcore.shard_status<sharded>}) -> (tensor<32x32xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y"}, {"x"}]>}) {
+    %0 = sdy.all_gather [{"x"}, {"y"}] %arg0 out_sharding=<@mesh, [{}, {}]> : tensor<32x32xf32>
+    %1 = sdy.all_slice [{"y"}, {}] %0 out_sharding=<@mesh, [{"y"}, {}]> : tensor<32x32xf32>
+    return %1 : tensor<32x32xf32>
+  }
+}
