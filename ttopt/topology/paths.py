@@ -242,18 +242,28 @@ class PathEngine:
                     ends += 1
         for a in self.anchors:
             if a > j:
-                return self._anchor_check(j, c, a, free)
+                target = self.D[a]
+                why = self._reach_check(c, target, a - j, free | target)
+                if why is not None:
+                    return why
+                break
+        if cycle:
+            # The walk must come back: a closing node within the remaining steps.
+            return self._reach_check(c, self.close & free, rest, free)
         return None
 
-    def _anchor_check(self, j: int, c: int, a: int, free: int) -> str | None:
-        target = self.D[a].bit_length() - 1
-        steps = a - j
+    def _reach_check(self, c: int, targets: int, steps: int, allowed: int) -> str | None:
+        """Some node of `targets` must be reachable from c in exactly `steps` moves: within
+        `steps` through allowed nodes, and with matching parity in a bipartite global graph."""
         colour = self.colour
-        if colour[c] >= 0 and colour[target] >= 0 and (colour[c] ^ colour[target]) != steps & 1:
-            return f"parity: pinned node {self.g.nodes[target]} cannot be reached in {steps} steps"
+        t0 = targets.bit_length() - 1 if targets else -1
+        if t0 < 0:
+            return "closing node used up"
+        if colour[c] >= 0 and colour[t0] >= 0 and (colour[c] ^ colour[t0]) != steps & 1 \
+                and targets & (targets - 1) == 0:
+            return f"parity: {self.g.nodes[t0]} cannot be reached in {steps} steps"
         adj = self.g.adj
         seen = frontier = 1 << c
-        allowed = free | (1 << target)
         for _ in range(steps):
             nxt = 0
             while frontier:
@@ -261,9 +271,9 @@ class PathEngine:
                 nxt |= adj[low.bit_length() - 1]
                 frontier ^= low
             frontier = nxt & allowed & ~seen
-            if frontier >> target & 1:
+            if frontier & targets:
                 return None
             if not frontier:
                 break
             seen |= frontier
-        return f"pinned node {self.g.nodes[target]} not reachable in {steps} steps"
+        return f"target not reachable in {steps} steps"
