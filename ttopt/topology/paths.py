@@ -106,6 +106,13 @@ class PathEngine:
             and not self.ci.cardinality and (not strict or len(set(self.req)) == 1))
         self.anchors = [i for i, d in enumerate(self.D) if d & (d - 1) == 0]
         self.colour = g.component_colouring()
+        # Colour classes of bipartite components: a walk alternates colours, so the positions
+        # still to place need a fixed number of free nodes of each colour (parity budget).
+        self.cmask = [0, 0]
+        for v, col in enumerate(self.colour):
+            if col >= 0:
+                self.cmask[col] |= 1 << v
+        self.bipartite = all(col >= 0 for col in self.colour)
         self.map = [-1] * n
         self.no_end = 0
         starts = bits_list(self.D[0])
@@ -222,6 +229,14 @@ class PathEngine:
         cycle = self.kind == "cycle"
         if cycle and not (reach & self.close):
             return "start no longer reachable"
+        if self.bipartite:
+            # Positions j+1..n-1 alternate colours starting with the opposite of c's colour.
+            other = self.colour[c] ^ 1
+            need_other = (rest + 1) // 2
+            need_same = rest // 2
+            if (reach & self.cmask[other]).bit_count() < need_other or \
+                    (reach & self.cmask[other ^ 1]).bit_count() < need_same:
+                return "parity: not enough free nodes of each colour"
         if free.bit_count() == rest:
             # Near-full fill: every free node must be visited.
             if reach != free:

@@ -1,0 +1,5 @@
+"""`python -m ttopt` runs the CLI."""
+
+from ttopt.cli import main
+
+main()

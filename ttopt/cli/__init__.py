@@ -1,0 +1,43 @@
+"""The `ttopt` command: a click group whose subcommands are imported only when invoked.
+
+Each subcommand lives in its own module under `ttopt.cli`; importing this package stays cheap
+so `ttopt opt` on a small file starts fast (no rich, pydantic or solver imports until needed).
+"""
+
+from __future__ import annotations
+
+import importlib
+
+import click
+
+# subcommand name -> (module, attribute, one-line help shown by `ttopt --help`)
+SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
+    "opt": ("ttopt.cli.opt", "opt", "Parse MLIR, run passes, print MLIR (like mlir-opt)."),
+    "passes": ("ttopt.cli.opt", "passes", "List every registered pass with its options."),
+    "topology": ("ttopt.cli.topology", "topology", "Map a logical device graph onto a physical one."),
+}
+
+
+class LazyGroup(click.Group):
+    """A click group that imports a subcommand's module only when that subcommand runs."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(SUBCOMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        entry = SUBCOMMANDS.get(cmd_name)
+        if entry is None:
+            return None
+        module, attr, _ = entry
+        return getattr(importlib.import_module(module), attr)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = [(name, SUBCOMMANDS[name][2]) for name in self.list_commands(ctx)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="ttopt")
+def main() -> None:
+    """ttopt: optimize Tenstorrent-style MLIR, solve sharding, map fabric topologies."""

@@ -1,0 +1,16 @@
+"""The chlo dialect (client HLO ops JAX emits): pretty unary forms like `chlo.erf %x : A -> B`."""
+
+from ttopt.dialects.formats import KwargsFormat, PrettyFormat
+from ttopt.ir.opdef import PURE, OpDef, register
+
+_UNARY = (
+    "acos", "acosh", "asin", "asinh", "atan", "atanh", "bessel_i1e", "conj", "cosh", "digamma", "erf",
+    "erf_inv", "erfc", "is_inf", "is_neg_inf", "is_pos_inf", "lgamma", "sinh", "square", "tan",
+)
+_BINARY = ("next_after", "polygamma", "zeta")
+
+register(
+    *(OpDef(f"chlo.{n}", operands=1, results=1, traits=frozenset({PURE}), format=PrettyFormat(style="chlo")) for n in _UNARY),
+    *(OpDef(f"chlo.{n}", operands=2, results=1, traits=frozenset({PURE}), format=PrettyFormat(style="chlo")) for n in _BINARY),
+    OpDef("chlo.top_k", operands=1, results=2, format=KwargsFormat({"k": ("k", "i64")}, style="chlo", parens=True)),
+)

@@ -1,0 +1,1033 @@
+"""Custom assembly formats: one class per format family, each owning its parse and print side.
+
+A family corresponds to one rule of grammars/mlir.lark (`pretty_op`, `kwargs_op`, ...). The
+parse side turns the rule's children into canonical properties (the names MLIR uses in generic
+form, e.g. `broadcast_dimensions = array<i64: 1>`), so `--mlir-print-op-generic` and passes see
+the same op whichever way it was written; the print side reads those properties back.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any, Callable
+
+from lark import Token
+
+from ttopt.ir.attributes import (
+    ArrayAttr,
+    Attribute,
+    DenseArrayAttr,
+    DenseElementsAttr,
+    DialectAttr,
+    DictAttr,
+    IntegerAttr,
+    OpaqueAttr,
+    StringAttr,
+    SymbolRefAttr,
+    TypeAttr,
+    UnitAttr,
+    quote,
+    unquote,
+)
+from ttopt.ir.operation import Block, Operation, Region
+from ttopt.ir.printer import _sym_text
+from ttopt.ir.types import FunctionType, ScalarType, TensorType, Type
+from ttopt.ir.values import BlockArgument
+from ttopt.parse.opspec import OpSpec
+
+if TYPE_CHECKING:
+    from ttopt.ir.printer import Printer
+    from ttopt.parse.parser import IRBuilder
+
+I64 = ScalarType("i64")
+
+
+def _i64(v: int) -> IntegerAttr:
+    return IntegerAttr(v, I64, f"{v} : i64")
+
+
+def _i64_array(values: list[int] | tuple[int, ...]) -> DenseArrayAttr:
+    return DenseArrayAttr("i64", tuple(values))
+
+
+def _enum(dialect: str, kind: str, value: str) -> DialectAttr:
+    return DialectAttr(dialect, f"{kind} {value}", f"#{dialect}<{kind} {value}>")
+
+
+def enum_value(attr: Attribute | None) -> str | None:
+    """The value word of an enum attribute such as `#stablehlo<comparison_direction GE>`."""
+    if attr is None:
+        return None
+    a = attr.resolve()
+    body = getattr(a, "body", None)
+    if body is None:
+        return a.text
+    return body.split()[-1]
+
+
+def _ints_text(values: Any) -> str:
+    return "[" + ", ".join(str(v) for v in values) + "]"
+
+
+# ---- type specs shared by the pretty families --------------------------------------------------
+def resolve_types(b: IRBuilder, spec: OpSpec, ts: tuple | None, n_results: int, style: str) -> None:
+    """Fill operand/result types from `: T`, `: T1, T2` or `: (A) -> R` as the style reads them."""
+    n_ops = len(spec.operands)
+    if ts is None:
+        spec.operand_types = None
+        spec.result_types = []
+        if n_results:
+            b.fail(spec.pos, f"'{spec.name}' needs a type after ':' for its result")
+        return
+    if ts[0] == "fn":
+        spec.operand_types, spec.result_types = ts[1], ts[2]
+        return
+    types = ts[1]
+    if n_results == 0:
+        spec.operand_types, spec.result_types = types, []
+    elif style == "result_only" and len(types) == 1:
+        spec.operand_types, spec.result_types = None, types * n_results
+    elif len(types) == 1:
+        spec.operand_types, spec.result_types = types * n_ops, types * n_results
+    elif style == "select" and len(types) == 2:
+        spec.operand_types, spec.result_types = [types[0]] + [types[1]] * (n_ops - 1), [types[1]]
+    elif len(types) == n_ops == n_results:
+        spec.operand_types, spec.result_types = types, types
+    else:
+        b.fail(ts[2], f"cannot read {len(types)} type(s) for '{spec.name}' with {n_ops} operand(s) and {n_results} result(s)")
+
+
+def print_types(p: Printer, op: Operation, style: str) -> str:
+    """The ` : ...` suffix matching `resolve_types`."""
+    ots = [v.type for v in op.operands]
+    rts = [r.type for r in op.results]
+    if not rts:
+        return f" : {p.types(ots)}" if ots else ""
+    if style == "result_only" and len(rts) == 1:
+        return f" : {p.type(rts[0])}"
+    if style == "chlo":
+        return f" : {p.types(ots)} -> {format_result_list(p, rts)}"
+    if style == "select" and len(ots) == 3 and ots[1] == ots[2] == rts[0]:
+        return f" : {p.type(ots[0])}, {p.type(rts[0])}"
+    if style != "functional":
+        first = rts[0]
+        if all(t is first or t == first for t in ots) and all(t is first or t == first for t in rts):
+            return f" : {p.type(first)}"
+        if style == "variadic" and ots == rts:
+            return f" : {p.types(ots)}"
+    return f" : {p.fn_type(ots, rts)}"
+
+
+def format_result_list(p: Printer, rts: list) -> str:
+    return p.type(rts[0]) if len(rts) == 1 else f"({p.types(rts)})"
+
+
+class Format:
+    """Base: a family name (grammar terminal) and the spelling the op prints with."""
+
+    family = ""
+
+    def __init__(self, print_name: str | None = None, style: str = "same") -> None:
+        self.print_name = print_name
+        self.style = style
+
+    def name(self, op: Operation, p: Printer | None = None) -> str:
+        """The spelling: short (`return`) where the op's dialect is the default one, else full."""
+        if self.print_name is None:
+            return op.name
+        if op.name == "builtin.module" or p is None or p.default_dialect == op.dialect:
+            return self.print_name
+        return op.name
+
+    def build(self, b: IRBuilder, c: list) -> OpSpec:
+        raise NotImplementedError
+
+    def print(self, op: Operation, p: Printer, indent: str) -> str:
+        raise NotImplementedError
+
+    def _spec(self, b: IRBuilder, c: list, operands: list, **kw: Any) -> OpSpec:
+        tok = c[0]
+        name = b._canonical_name(tok)
+        return OpSpec(name, operands, pos=tok.start_pos, **kw)
+
+    def _finish_types(self, b: IRBuilder, ts: tuple | None) -> Callable[[OpSpec, int], None]:
+        style = self.style
+
+        def finish(spec: OpSpec, n: int) -> None:
+            resolve_types(b, spec, ts, n, style)
+
+        return finish
+
+
+class PrettyFormat(Format):
+    """`op %a, %b {attrs} : T` — elementwise ops, returns, convert, reshape, select, ..."""
+
+    family = "OP_PRETTY"
+
+    def build(self, b: IRBuilder, c: list) -> OpSpec:
+        _, values, attrs, ts = c
+        return self._spec(b, c, values or [], attributes=b.dict(attrs), finish=self._finish_types(b, ts))
+
+    def print(self, op: Operation, p: Printer, indent: str) -> str:
+        s = self.name(op, p)
+        if op.operands:
+            s += " " + p.names_of(op.operands)
+        return s + p.attr_dict(op.attributes) + print_types(p, op, self.style)
+
+
+class ConstantFormat(Format):
+    """`stablehlo.constant {attrs} dense<...> : T`."""
+
+    family = "OP_CONSTANT"
+
+    def build(self, b: IRBuilder, c: list) -> OpSpec:
+        _, attrs, value_tok = c
+        value = b.attr(value_tok)
+        ty = getattr(value, "type", None)
+        if not isinstance(ty, Type):
+            b.fail(value_tok, "a constant's value needs a type, e.g. 'dense<1.0> : tensor<f32>'")
+        return self._spec(b, c, [], operand_types=[], result_types=[ty], properties={"value": value}, attributes=b.dict(attrs))
+
+    def print(self, op: Operation, p: Printer, indent: str) -> str:
+        return f"{self.name(op, p)}{p.attr_dict(op.attributes)} {p.attr(op.properties['value'])}"
+
+
+def constant_result_name(op: Operation) -> str:
+    """MLIR's hint for constants: `%cst` for floats, `%c` otherwise."""
+    v = op.properties.get("value")
+    ty = getattr(v, "type", None)
+    elem = getattr(ty, "element_type", ty)
+    return "cst" if isinstance(elem, ScalarType) and elem.is_float else "c"
+
+
+class CompareFormat(Format):
+    """`stablehlo.compare  GE, %a, %b,  SIGNED : (A, B) -> R`."""
+
+    family = "OP_COMPARE"
+
+    def build(self, b: IRBuilder, c: list) -> OpSpec:
+        _, direction, lhs, rhs, cmp_type, attrs, ts = c
+        props: dict[str, Attribute] = {"comparison_direction": _enum("stablehlo", "comparison_direction", str(direction))}
+        if cmp_type is not None:
+            props["compare_type"] = _enum("stablehlo", "comparison_type", str(cmp_type))
+        return self._spec(b, c, [lhs, rhs], properties=props, attributes=b.dict(attrs), finish=self._finish_types(b, ts))
+
+    def print(self, op: Operation, p: Printer, indent: str) -> str:
+        s = f"{self.name(op, p)} {enum_value(op.properties['comparison_direction'])}, {p.names_of(op.operands)}"
+        ct = op.properties.get("compare_type")
+        if ct is not None:
+            s += f", {enum_value(ct)}"
+        return s + p.attr_dict(op.attributes) + print_types(p, op, self.style)
+
+
+class KwargsFormat(Format):
+    """Operands, then `name = value` options mapped onto properties (dims, dim, sizes, ...)."""
+
+    family = "OP_KWARGS"
+
+    def __init__(self, options: dict[str, tuple[str, str]], style: str = "functional", parens: bool = False) -> None:
+        super().__init__(style=style)
+        # spelling -> (property name, kind); kind: "i64_array" | "i64" | "enum:<dialect>:<kind>"
+        self.options = options
+        self.parens = parens  # chlo.top_k(%x, k = 3)
+
+    def build(self, b: IRBuilder, c: list) -> OpSpec:
+        ts = c[-1]
+        attrs = c[-2]
+        operands: list = []
+        props: dict[str, Attribute] = {}
+        for item in c[1:-2]:
+            if isinstance(item, Token):
+                operands.append(item)
+                continue
+            key_tok, value = item
+            key = str(key_tok)
+            opt = self.options.get(key)
+            if opt is None:
+                b.fail(key_tok, f"unknown option '{key}' for '{c[0]}' (expected {', '.join(self.options) or 'none'})")
+            prop, kind = opt
+            props[prop] = _kw_value(b, key_tok, value, kind)
+        return self._spec(b, c, operands, properties=props, attributes=b.dict(attrs), finish=self._finish_types(b, ts))
+
+    def print(self, op: Operation, p: Printer, indent: str) -> str:
+        parts = [p.name(v) for v in op.operands]
+        for key, (prop, kind) in self.options.items():
+            a = op.properties.get(prop)
+            if a is None:
+                continue
+            if kind == "i64_array":
+                parts.append(f"{key} = {_ints_text(a.values)}")
+            elif kind == "i64":
+                parts.append(f"{key} = {a.value}")
+            else:
+                parts.append(f"{key} = {enum_value(a)}")
+        args = f"({', '.join(parts)})" if self.parens else f" {', '.join(parts)}"
+        return f"{self.name(op, p)}{args}{p.attr_dict(op.attributes)}{print_types(p, op, self.style)}"
+
+
+def kwarg(b: IRBuilder, c: list) -> tuple:
+    return (c[0], c[1])
+
+
+def _kw_value(b: IRBuilder, key_tok: Token, value: Any, kind: str) -> Attribute:
+    if kind == "i64_array":
+        if not isinstance(value, list):
+            b.fail(key_tok, f"'{key_tok}' takes a list of integers")
+        return _i64_array(value)
+    if kind == "i64":
+        if not (isinstance(value, Token) and value.type == "INT"):
+            b.fail(key_tok, f"'{key_tok}' takes an integer")
+        return _i64(int(value))
+    if kind.startswith("enum:"):
+        _, dialect, enum = kind.split(":")
+        if not (isinstance(value, Token) and value.type == "BARE_ID"):
+            b.fail(key_tok, f"'{key_tok}' takes a keyword")
+        return _enum(dialect, enum, str(value))
+    raise AssertionError(kind)
+
+
+class SliceFormat(Format):
+    """`stablehlo.slice %x [0:4, 0:40:2] : (A) -> R`."""
+
+    family = "OP_SLICE"
+
+    def build(self, b: IRBuilder, c: list) -> OpSpec:
+        _, value, *dims, attrs, ts = c
+        props = {
+            "start_indices": _i64_array([d[0] for d in dims]),
+            "limit_indices": _i64_array([d[1] for d in dims]),
+            "strides": _i64_array([d[2] for d in dims]),
+        }
+        return self._spec(b, c, [value], properties=props, attributes=b.dict(attrs), finish=self._finish_types(b, ts))
+
+    def print(self, op: Operation, p: Printer, indent: str) -> str:
+        pr = op.properties
+        dims = []
+        for s, l, st in zip(pr["start_indices"].values, pr["limit_indices"].values, pr["strides"].values):
+            dims.append(f"{s}:{l}" + (f":{st}" if st != 1 else ""))
+        return f"{self.name(op, p)} {p.name(op.operands[0])} [{', '.join(dims)}]{p.attr_dict(op.attributes)}{print_types(p, op, self.style)}"
+
+
+def slice_dim(b: IRBuilder, c: list) -> tuple:
+    start, limit, stride = c
+    return (int(start), int(limit), int(stride) if stride is not None else 1)
+
+
+_DOT_FIELD = re.compile(r"(\w+)\s*=\s*\[([^\]]*)\]")
+
+
+def dot_dimensions(attr: Attribute | None) -> dict[str, list[int]]:
+    """Fields of `#stablehlo.dot<...>` as lists (absent ones empty)."""
+    out = {k: [] for k in ("lhs_batching_dimensions", "rhs_batching_dimensions", "lhs_contracting_dimensions", "rhs_contracting_dimensions")}
+    if attr is None:
+        return out
+    body = getattr(attr.resolve(), "body", "") or ""
+    for m in _DOT_FIELD.finditer(body):
+        out[m.group(1)] = [int(x) for x in m.group(2).split(",") if x.strip()]
+    return out
+
+
+def make_dot_dimensions(lb: list[int], rb: list[int], lc: list[int], rc: list[int]) -> DialectAttr:
+    """`#stablehlo.dot<...>` with MLIR's field order, empty fields omitted."""
+    fields = []
+    for name, vals in (
+        ("lhs_batching_dimensions", lb),
+        ("rhs_batching_dimensions", rb),
+        ("lhs_contracting_dimensions", lc),
+        ("rhs_contracting_dimensions", rc),
+    ):
+        if vals:
+            fields.append(f"{name} = {_ints_text(vals)}")
+    body = ", ".join(fields)
+    return DialectAttr("stablehlo.dot", body, f"#stablehlo.dot<{body}>")
+
+
+class DotFormat(Format):
+    """`stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1], ...`."""
+
+    family = "OP_DOT"
+
+    def build(self, b: IRBuilder, c: list) -> OpSpec:
+        _, lhs, rhs, *items, attrs, ts = c
+        props: dict[str, Attribute] = {}
+        batch = ([], [])
+        contract = ([], [])
+        saw_dims = False
+        for kind, key_tok, payload in items:
+            key = str(key_tok)
+            if kind == "dims" and key == "batching_dims":
+                batch = payload
+                saw_dims = True
+            elif kind == "dims" and key == "contracting_dims":
+                contract = payload
+                saw_dims = True
+            elif kind == "enums" and key == "precision":
+                props["precision_config"] = ArrayAttr(tuple(_enum("stablehlo", "precision", w) for w in payload))
+            elif kind == "angle" and key == "algorithm":
+                props["algorithm"] = DialectAttr("stablehlo.dot_algorithm", payload[1:-1], f"#stablehlo.dot_algorithm{payload}")
+            else:
+                b.fail(key_tok, f"unknown option '{key}' for '{c[0]}'")
+        if saw_dims or b._canonical_name(c[0]) == "stablehlo.dot_general":
+            props = {"dot_dimension_numbers": make_dot_dimensions(batch[0], batch[1], contract[0], contract[1]), **props}
+        return self._spec(b, c, [lhs, rhs], properties=props, attributes=b.dict(attrs), finish=self._finish_types(b, ts))
+
+    def print(self, op: Operation, p: Printer, indent: str) -> str:
+        parts = [p.name(op.operands[0]), p.name(op.operands[1])]
+        dd = op.properties.get("dot_dimension_numbers")
+        if dd is not None:
+            d = dot_dimensions(dd)
+            if d["lhs_batching_dimensions"] or d["rhs_batching_dimensions"]:
+                parts.append(f"batching_dims = {_ints_text(d['lhs_batching_dimensions'])} x {_ints_text(d['rhs_batching_dimensions'])}")
+            parts.append(f"contracting_dims = {_ints_text(d['lhs_contracting_dimensions'])} x {_ints_text(d['rhs_contracting_dimensions'])}")
+        pc = op.properties.get("precision_config")
+        if pc is not None:
+            parts.append("precision = [" + ", ".join(enum_value(a) for a in pc.items) + "]")
+        alg = op.properties.get("algorithm")
+        if alg is not None:
+            parts.append(f"algorithm = <{alg.resolve().body}>")
+        return f"{self.name(op, p)} {', '.join(parts)}{p.attr_dict(op.attributes)}{print_types(p, op, self.style)}"
+
+
+def dot_dims(b: IRBuilder, c: list) -> tuple:
+    return ("dims", c[0], (c[1], c[2]))
+
+
+def dot_enum_list(b: IRBuilder, c: list) -> tuple:
+    return ("enums", c[0], [str(t) for t in c[1:]])
+
+
+def dot_angle(b: IRBuilder, c: list) -> tuple:
+    return ("angle", c[0], str(c[1]))
+
+
+class ReduceFormat(Format):
+    """`stablehlo.reduce(%x init: %c) applies stablehlo.add across dimensions = [1] : ...` and the
+    general `reducer(...) (...) { ... }` form."""
+
+    family = "OP_REDUCE"
+
+    def build(self, b: IRBuilder, c: list) -> OpSpec:
+        inputs = [x for x in c[1:] if isinstance(x, ReduceInput)]
+        rest = [x for x in c[1:] if not isinstance(x, ReduceInput)]
+        applies, dims, attrs, ts, reducer = rest
+        operands = [i[0] for i in inputs] + [i[1] for i in inputs]
+        spec = self._spec(b, c, operands, properties={"dimensions": _i64_array(dims)}, attributes=b.dict(attrs))
+        if reducer is not None:
+            spec.regions = [reducer]
+        style = self.style
+
+        def finish(spec: OpSpec, n: int) -> None:
+            resolve_types(b, spec, ts, n, style)
+            if applies is not None:
+                spec.regions = [_binary_body(b, str(applies), spec.operand_types[len(inputs) :])]
+
+        spec.finish = finish
+        return spec
+
+    def print(self, op: Operation, p: Printer, indent: str) -> str:
+        n = len(op.operands) // 2
+        ins = ", ".join(f"({p.name(op.operands[i])} init: {p.name(op.operands[n + i])})" for i in range(n))
+        dims = _ints_text(op.properties["dimensions"].values)
+        region = op.regions[0] if op.regions else None
+        applied = _compact_body(region) if n == 1 and region is not None else None
+        types = print_types(p, op, self.style)
+        attrs = p.attr_dict(op.attributes)
+        if applied is not None:
+            return f"{self.name(op, p)}{ins} applies {applied} across dimensions = {dims}{attrs}{types}"
+        s = f"{self.name(op, p)}{ins} across dimensions = {dims}{attrs}{types}"
+        if region is None:
+            return s
+        entry = region.entry
+        args = entry.args
+        pairs = " ".join(f"({p.block_arg(args[i])}, {p.block_arg(args[n + i])})" for i in range(n))
+        body = p.region(_without_entry_args(region), indent)
+        return f"{s}\n{indent} reducer{pairs}  {body}"
+
+
+def _without_entry_args(region: Region) -> Region:
+    """A view of the region for printing its ops only (the entry args print in the op syntax)."""
+    view = Region.__new__(Region)
+    view.blocks = [_BlockView(region.blocks[0])] + region.blocks[1:]
+    view.parent = region.parent
+    return view
+
+
+class _BlockView:
+    __slots__ = ("ops", "args", "parent", "label")
+
+    def __init__(self, block: Block) -> None:
+        self.ops = block.ops
+        self.args = []
+        self.parent = block.parent
+        self.label = block.label
+
+
+def _binary_body(b: IRBuilder, op_name: str, init_types: list[Type]) -> Region:
+    """The body `reduce ... applies OP` stands for: (acc, x) -> OP(acc, x)."""
+    from ttopt.ir.opdef import OP_ALIASES
+
+    name = OP_ALIASES.get(op_name, op_name)
+    block = Block()
+    for t in init_types:
+        block.add_arg(BlockArgument(t, block, 0))
+    for t in init_types:
+        block.add_arg(BlockArgument(t, block, 0))
+    n = len(init_types)
+    results = []
+    for i in range(n):
+        bin_op = Operation(name, [block.args[i], block.args[n + i]], [init_types[i]])
+        block.append(bin_op)
+        results.append(bin_op.results[0])
+    block.append(Operation("stablehlo.return", results, []))
+    return Region([block])
+
+
+def _compact_body(region: Region) -> str | None:
+    """The op name if the body is exactly `return OP(arg0, arg1)`, else None."""
+    if len(region.blocks) != 1:
+        return None
+    blk = region.blocks[0]
+    if len(blk.args) != 2 or len(blk.ops) != 2:
+        return None
+    bin_op, ret = blk.ops
+    if ret.name != "stablehlo.return" or len(ret.operands) != 1 or ret.operands[0] is not bin_op.results[0:1][0]:
+        return None
+    if bin_op.operands != [blk.args[0], blk.args[1]] or bin_op.attributes or bin_op.properties or bin_op.regions:
+        return None
+    d = bin_op.opdef
+    if d is None or not isinstance(d.format, PrettyFormat):
+        return None
+    t = blk.args[0].type
+    if bin_op.results[0].type != t or blk.args[1].type != t:
+        return None
+    return bin_op.name
+
+
+class ReduceInput(tuple):
+    """(input value token, init value token) of one `(%x init: %c)`."""
+
+
+def reduce_input(b: IRBuilder, c: list) -> ReduceInput:
+    b.reducer_pairs = []
+    return ReduceInput((c[0], c[1]))
+
+
+def reducer_pair(b: IRBuilder, c: list) -> tuple:
+    pairs = getattr(b, "reducer_pairs", None)
+    if pairs is None:
+        pairs = b.reducer_pairs = []
+    pairs.append((c[0], c[1]))
+    # Block arguments are all accumulators first, then all elements (MLIR's order).
+    b.expect_pending([p[0] for p in pairs] + [p[1] for p in pairs])
+    return (c[0], c[1])
+
+
+def reducer(b: IRBuilder, c: list) -> Region:
+    b.reducer_pairs = []
+    return c[-1]
+
+
+_WINDOW_KEYS = (
+    ("stride", "window_strides"),
+    ("pad", "padding"),
+    ("lhs_dilate", "lhs_dilation"),
+    ("rhs_dilate", "rhs_dilation"),
+    ("reverse", "window_reversal"),
+)
+
+
+class ConvFormat(Format):
+    """`stablehlo.convolution(%x, %w) dim_numbers = [..]x[..]->[..], window = {...} {attrs} : ...`."""
+
+    family = "OP_CONV"
+
+    def build(self, b: IRBuilder, c: list) -> OpSpec:
+        _, lhs, rhs, dims_tok, window_tok, attrs, ts = c
+        dims = re.sub(r"\s+", " ", str(dims_tok)).replace(" x ", "x").replace(" -> ", "->")
+        props: dict[str, Attribute] = {"dimension_numbers": DialectAttr("stablehlo.conv", dims, f"#stablehlo.conv<{dims}>")}
+        if window_tok is not None:
+            window = b.dict(window_tok)
+            known = dict(_WINDOW_KEYS)
+            for key, value in window.items():
+                prop = known.get(key)
+                if prop is None:
+                    b.fail(window_tok, f"unknown window option '{key}' (expected {', '.join(known)})")
+                props[prop] = _window_value(key, value)
+        return self._spec(b, c, [lhs, rhs], properties=props, attributes=b.dict(attrs), finish=self._finish_types(b, ts))
+
+    def print(self, op: Operation, p: Printer, indent: str) -> str:
+        pr = op.properties
+        window = []
+        for key, prop in _WINDOW_KEYS:
+            a = pr.get(prop)
+            if a is None:
+                continue
+            if prop == "padding":
+                window.append(f"{key} = {a.body}")
+            elif prop == "window_reversal":
+                window.append(f"{key} = [" + ", ".join("true" if v else "false" for v in a.values) + "]")
+            else:
+                window.append(f"{key} = {_ints_text(a.values)}")
+        dims = pr["dimension_numbers"].resolve().body
+        s = f"{self.name(op, p)}({p.names_of(op.operands)}) dim_numbers = {dims}"
+        if window:
+            s += ", window = {" + ", ".join(window) + "}"
+        return s + p.attr_dict(op.attributes) + print_types(p, op, self.style)
+
+
+def _window_value(key: str, value: Attribute) -> Attribute:
+    items = value.items if isinstance(value, ArrayAttr) else ()
+    if key == "pad":
+        rows = [[getattr(x, "value", 0) for x in row.items] for row in items]
+        body = "[" + ", ".join(_ints_text(r) for r in rows) + "]"
+        ty = TensorType((len(rows), 2), I64)
+        return DenseElementsAttr(body, ty)
+    if key == "reverse":
+        return DenseArrayAttr("i1", tuple(bool(getattr(x, "value", False)) for x in items))
+    return _i64_array([getattr(x, "value", 0) for x in items])
+
+
+class CalleeFormat(Format):
+    """`call @f(%a) : (A) -> R` / `stablehlo.custom_call @target(%a) {attrs} : (A) -> R`."""
+
+    family = "OP_CALLEE"
+
+    def __init__(self, prop: str, print_name: str | None = None) -> None:
+        super().__init__(print_name, style="functional")
+        self.prop = prop
+
+    def build(self, b: IRBuilder, c: list) -> OpSpec:
+        _, sym_tok, operands_tok, attrs, sig = c
+        name = _symbol(str(sym_tok))
+        value: Attribute = SymbolRefAttr(name) if self.prop == "callee" else StringAttr(name)
+        ins, outs = b.signature(sig)
+        return self._spec(
+            b, c, b.operand_tokens(operands_tok), operand_types=list(ins), result_types=list(outs),
+            properties={self.prop: value}, attributes=b.dict(attrs),
+        )
+
+    def print(self, op: Operation, p: Printer, indent: str) -> str:
+        v = op.properties[self.prop]
+        name = v.root if isinstance(v, SymbolRefAttr) else v.value
+        sig = p.fn_type([x.type for x in op.operands], [r.type for r in op.results])
+        return f"{self.name(op, p)} {_sym_text(name)}({p.names_of(op.operands)}){p.attr_dict(op.attributes)} : {sig}"
+
+
+def _symbol(tok: str) -> str:
+    body = tok[1:]
+    return unquote(body) if body.startswith('"') else body
+
+
+class SymEqFormat(Format):
+    """`sdy.mesh @mesh = <["x"=2]> {attrs}`, `ttcore.device @d = <...>`."""
+
+    family = "OP_SYM_EQ"
+
+    def __init__(self, prop: str, attr_name: str) -> None:
+        super().__init__()
+        self.prop = prop
+        self.attr_name = attr_name
+
+    def build(self, b: IRBuilder, c: list) -> OpSpec:
+        _, sym_tok, body_tok, attrs = c
+        body = str(body_tok)[1:-1]
+        props = {
+            "sym_name": StringAttr(_symbol(str(sym_tok))),
+            self.prop: DialectAttr(self.attr_name, body, f"#{self.attr_name}<{body}>"),
+        }
+        return self._spec(b, c, [], operand_types=[], result_types=[], properties=props, attributes=b.dict(attrs))
+
+    def print(self, op: Operation, p: Printer, indent: str) -> str:
+        body = p.expand(op.properties[self.prop].resolve().text)
+        body = body[body.index("<") :]
+        return f"{self.name(op, p)} {_sym_text(op.properties['sym_name'].value)} = {body}{p.attr_dict(op.attributes)}"
+
+
+def _sharding(text: str) -> DialectAttr:
+    """`<@mesh, [...]>` (as written inside sdy ops) as `#sdy.sharding<...>`."""
+    body = text[1:-1]
+    return DialectAttr("sdy.sharding", body, f"#sdy.sharding<{body}>")
+
+
+def sharding_body(attr: Attribute) -> str:
+    """`<...>` spelling of a `#sdy.sharding` attribute as sdy ops print it."""
+    a = attr.resolve()
+    return "<" + (a.body if getattr(a, "body", None) is not None else a.text) + ">"
+
+
+class SdyShardingFormat(Format):
+    """`sdy.sharding_constraint %x <@mesh, [{}, {"y"}]> : T` (and `sdy.reshard`)."""
+
+    family = "OP_SDY_SHARDING"
+
+    def build(self, b: IRBuilder, c: list) -> OpSpec:
+        _, value, body_tok, attrs, type_tok = c
+        t = b.type(type_tok)
+        return self._spec(
+            b, c, [value], operand_types=[t], result_types=[t],
+            properties={"sharding": _sharding(str(body_tok))}, attributes=b.dict(attrs),
+        )
+
+    def print(self, op: Operation, p: Printer, indent: str) -> str:
+        body = p.expand(sharding_body(op.properties["sharding"]))
+        return f"{self.name(op, p)} {p.name(op.operands[0])} {body}{p.attr_dict(op.attributes)} : {p.type(op.results[0].type)}"
+
+
+class SdyCollectiveFormat(Format):
+    """`sdy.all_gather [{}, {"x"}] %x out_sharding=<...> : T` and the other sdy collectives."""
+
+    family = "OP_SDY_COLLECTIVE"
+
+    def __init__(self, list_prop: str | None, list_kind: str | None) -> None:
+        super().__init__()
+        self.list_prop = list_prop
+        self.list_kind = list_kind  # e.g. "list_of_axis_ref_lists", "axis_ref_list"
+
+    def build(self, b: IRBuilder, c: list) -> OpSpec:
+        _, kind_tok, list_tok, value, out_tok, attrs, type_tok = c
+        t = b.type(type_tok)
+        props: dict[str, Attribute] = {}
+        if self.list_prop is not None:
+            if list_tok is None:
+                b.fail(value, f"'{c[0]}' needs its axes before the operand")
+            text = str(list_tok)
+            props[self.list_prop] = DialectAttr("sdy", f"{self.list_kind}{text}", f"#sdy<{self.list_kind}{text}>")
+        elif list_tok is not None:
+            b.fail(list_tok, f"'{c[0]}' takes no axis list")
+        if kind_tok is not None:
+            if str(kind_tok) not in ("max", "min", "sum"):
+                b.fail(kind_tok, f"unknown reduction '{kind_tok}' (expected max, min or sum)")
+            props["reduction_kind"] = OpaqueAttr(str(kind_tok))
+        props["out_sharding"] = _sharding(str(out_tok))
+        return self._spec(b, c, [value], operand_types=[t], result_types=[t], properties=props, attributes=b.dict(attrs))
+
+    def print(self, op: Operation, p: Printer, indent: str) -> str:
+        s = self.name(op, p)
+        kind = op.properties.get("reduction_kind")
+        if kind is not None:
+            s += f" {kind.text}"
+        if self.list_prop is not None:
+            body = op.properties[self.list_prop].resolve().body
+            s += " " + body[len(self.list_kind) :]
+        out = p.expand(sharding_body(op.properties["out_sharding"]))
+        return f"{s} {p.name(op.operands[0])} out_sharding={out}{p.attr_dict(op.attributes)} : {p.type(op.results[0].type)}"
+
+
+class SdyKwFormat(Format):
+    """`sdy.sharding_group %x group_id=0 : T`, `sdy.propagation_barrier %x allowed_direction=NONE : T`."""
+
+    family = "OP_SDY_KW"
+
+    def __init__(self, options: dict[str, str]) -> None:
+        super().__init__()
+        self.options = options  # key -> "i64" | "sharding" | "enum:<kind>"
+
+    def build(self, b: IRBuilder, c: list) -> OpSpec:
+        _, value, *kws, attrs, type_tok = c
+        t = b.type(type_tok)
+        props: dict[str, Attribute] = {}
+        for key_tok, v in kws:
+            kind = self.options.get(str(key_tok))
+            if kind is None:
+                b.fail(key_tok, f"unknown option '{key_tok}' for '{c[0]}'")
+            if kind == "i64":
+                props[str(key_tok)] = _i64(int(v))
+            elif kind == "sharding":
+                props[str(key_tok)] = _sharding(str(v))
+            else:
+                props[str(key_tok)] = _enum("sdy", kind.split(":")[1], str(v))
+        n_results = 0 if b._canonical_name(c[0]) == "sdy.sharding_group" else 1
+        return self._spec(
+            b, c, [value], operand_types=[t], result_types=[t] * n_results, properties=props, attributes=b.dict(attrs)
+        )
+
+    def print(self, op: Operation, p: Printer, indent: str) -> str:
+        parts = [self.name(op, p), p.name(op.operands[0])]
+        for key, kind in self.options.items():
+            a = op.properties.get(key)
+            if a is None:
+                continue
+            if kind == "i64":
+                parts.append(f"{key}={a.value}")
+            elif kind == "sharding":
+                parts.append(f"{key}={p.expand(sharding_body(a))}")
+            else:
+                parts.append(f"{key}={enum_value(a)}")
+        return " ".join(parts) + p.attr_dict(op.attributes) + f" : {p.type(op.operands[0].type)}"
+
+
+def sdy_kw(b: IRBuilder, c: list) -> tuple:
+    return (c[0], c[1])
+
+
+class SdyManualFormat(Format):
+    """`sdy.manual_computation(%a) in_shardings=[..] out_shardings=[..] manual_axes={..} (%arg: T) {..} : (A) -> R`."""
+
+    family = "OP_SDY_MANUAL"
+
+    def build(self, b: IRBuilder, c: list) -> OpSpec:
+        _, operands_tok, in_tok, out_tok, axes_tok, _args, region, attrs, sig = c
+        ins, outs = b.signature(sig)
+        props = {
+            "in_shardings": DialectAttr("sdy.sharding_per_value", str(in_tok), f"#sdy.sharding_per_value<{in_tok}>"),
+            "out_shardings": DialectAttr("sdy.sharding_per_value", str(out_tok), f"#sdy.sharding_per_value<{out_tok}>"),
+            "manual_axes": DialectAttr("sdy", f"manual_axes{axes_tok}", f"#sdy<manual_axes{axes_tok}>"),
+        }
+        return self._spec(
+            b, c, b.operand_tokens(operands_tok), operand_types=list(ins), result_types=list(outs),
+            properties=props, attributes=b.dict(attrs), regions=[region],
+        )
+
+    def print(self, op: Operation, p: Printer, indent: str) -> str:
+        pr = op.properties
+        axes = pr["manual_axes"].resolve().body[len("manual_axes") :]
+        region = op.regions[0]
+        args = ", ".join(p.block_arg(a) for a in region.entry.args)
+        body = p.region(_without_entry_args(region), indent)
+        sig = p.fn_type([v.type for v in op.operands], [r.type for r in op.results])
+        return (
+            f"{self.name(op, p)}({p.names_of(op.operands)}) in_shardings={p.expand(pr['in_shardings'].resolve().body)} "
+            f"out_shardings={p.expand(pr['out_shardings'].resolve().body)} manual_axes={axes} ({args}) {body}"
+            f"{p.attr_dict(op.attributes)} : {sig}"
+        )
+
+
+class D2MFormat(Format):
+    """`%r = ttnn.d2m_subgraph @f ins(%a, %b : A, B) outs(%o : O) : R`."""
+
+    family = "OP_D2M"
+
+    def build(self, b: IRBuilder, c: list) -> OpSpec:
+        _, sym_tok, attrs, ins, outs, ts = c
+        ins = ins or ([], [])
+        outs = outs or ([], [])
+        operands = ins[0] + outs[0]
+        props = {
+            "callee": SymbolRefAttr(_symbol(str(sym_tok))),
+            "operandSegmentSizes": DenseArrayAttr("i32", (len(ins[0]), len(outs[0]))),
+        }
+        spec = self._spec(b, c, operands, operand_types=ins[1] + outs[1], properties=props, attributes=b.dict(attrs))
+        spec.result_types = (ts[1] if ts[0] == "list" else ts[2]) if ts is not None else []
+        return spec
+
+    def print(self, op: Operation, p: Printer, indent: str) -> str:
+        n_in = op.properties["operandSegmentSizes"].values[0]
+        ins, outs = op.operands[:n_in], op.operands[n_in:]
+
+        def group(vs: list) -> str:
+            return f"{p.names_of(vs)} : {p.types([v.type for v in vs])}" if vs else ""
+
+        s = f"{self.name(op, p)} {_sym_text(op.properties['callee'].root)}{p.attr_dict(op.attributes)} ins({group(ins)}) outs({group(outs)})"
+        if op.results:
+            s += f" : {p.types([r.type for r in op.results])}"
+        return s
+
+
+def typed_values(b: IRBuilder, c: list) -> tuple:
+    values, *types = c
+    ts = [b.type(t) for t in types]
+    if len(ts) != len(values):
+        b.fail(types[0], f"{len(values)} value(s) but {len(ts)} type(s)")
+    return (values, ts)
+
+
+class WhileFormat(Format):
+    """`stablehlo.while(%iterArg = %a) : A [attributes {..}] cond { .. } do { .. }`."""
+
+    family = "OP_WHILE"
+
+    def build(self, b: IRBuilder, c: list) -> OpSpec:
+        _, args, types, attrs, cond, body = c
+        args = args or []
+        if len(args) != len(types):
+            b.fail(c[0], f"'{c[0]}' has {len(args)} loop value(s) but {len(types)} type(s)")
+        return self._spec(
+            b, c, [a[1] for a in args], operand_types=types, result_types=types,
+            attributes=b.dict(attrs), regions=[cond, body],
+        )
+
+    def print(self, op: Operation, p: Printer, indent: str) -> str:
+        cond, body = op.regions
+        pairs = ", ".join(f"{p.name(a)} = {p.name(v)}" for a, v in zip(cond.entry.args, op.operands))
+        s = f"{self.name(op, p)}({pairs}) : {p.types([r.type for r in op.results])}"
+        if op.attributes:
+            s += f" attributes {{{p.dict_body(op.attributes)}}}"
+        # Both regions use the same names for the loop values (MLIR prints them once).
+        for a, b_ in zip(cond.entry.args, body.entry.args):
+            p.names[id(b_)] = p.names[id(a)]
+        return (
+            f"{s}\n{indent}cond {p.region(_without_entry_args(cond), indent)} "
+            f"do {p.region(_without_entry_args(body), indent)}"
+        )
+
+
+def while_args(b: IRBuilder, c: list) -> list:
+    b.while_args = list(c)
+    return list(c)
+
+
+def while_arg(b: IRBuilder, c: list) -> tuple:
+    return (c[0], c[1])
+
+
+def while_types(b: IRBuilder, c: list) -> list:
+    types = [b.type(t) for t in c]
+    # The cond and do regions both take the loop values as block arguments.
+    args = getattr(b, "while_args", None) or []
+    b.while_args = None
+    if len(args) == len(types):
+        b.expect_pending([(a[0], t, {}, None) for a, t in zip(args, types)], repeat=2)
+    return types
+
+
+class ModuleFormat(Format):
+    """`module @name attributes {...} { ... }` (also builtin.module, ttcore.device_module)."""
+
+    family = "OP_MODULE"
+
+    def build(self, b: IRBuilder, c: list) -> OpSpec:
+        _, sym_tok, attrs, region = c
+        props = {"sym_name": StringAttr(_symbol(str(sym_tok)))} if sym_tok is not None else {}
+        return self._spec(b, c, [], operand_types=[], result_types=[], properties=props, attributes=b.dict(attrs), regions=[region])
+
+    def print(self, op: Operation, p: Printer, indent: str) -> str:
+        s = self.name(op, p)
+        sym = op.properties.get("sym_name")
+        if sym is not None:
+            s += " " + _sym_text(sym.value)
+        if op.attributes:
+            s += f" attributes {{{p.dict_body(op.attributes)}}}"
+        return s + " " + p.region(op.regions[0], indent)
+
+
+class FuncFormat(Format):
+    """`func.func [private] @f(%arg0: T {attrs} loc(..)) -> (R {attrs}) attributes {..} { .. }`."""
+
+    family = "OP_FUNC"
+
+    def build(self, b: IRBuilder, c: list) -> OpSpec:
+        _, vis, sym_tok, args, results, attrs, region = c
+        b.pending = None
+        arg_types = [a[1] for a in args]
+        arg_attrs = [a[2] for a in args]
+        results = results or []
+        res_types = [r[0] for r in results]
+        res_attrs = [r[1] for r in results]
+        props: dict[str, Attribute] = {"sym_name": StringAttr(_symbol(str(sym_tok)))}
+        props["function_type"] = TypeAttr(FunctionType(tuple(arg_types), tuple(res_types)))
+        if vis is not None:
+            props["sym_visibility"] = StringAttr(str(vis))
+        if any(arg_attrs):
+            props["arg_attrs"] = ArrayAttr(tuple(DictAttr(d) for d in arg_attrs))
+        if any(res_attrs):
+            props["res_attrs"] = ArrayAttr(tuple(DictAttr(d) for d in res_attrs))
+        return self._spec(
+            b, c, [], operand_types=[], result_types=[], properties=props,
+            attributes=b.dict(attrs), regions=[region] if region is not None else [],
+        )
+
+    def print(self, op: Operation, p: Printer, indent: str) -> str:
+        pr = op.properties
+        ft: FunctionType = pr["function_type"].type
+        s = self.name(op, p) + " "
+        vis = pr.get("sym_visibility")
+        if vis is not None:
+            s += vis.value + " "
+        s += _sym_text(pr["sym_name"].value)
+        arg_attrs = pr.get("arg_attrs")
+        res_attrs = pr.get("res_attrs")
+        args = []
+        entry = op.regions[0].entry if op.regions and op.regions[0].blocks else None
+        for i, t in enumerate(ft.inputs):
+            a_attrs = arg_attrs.items[i].entries if arg_attrs is not None and i < len(arg_attrs.items) else {}
+            if entry is not None and i < len(entry.args):
+                arg = entry.args[i]
+                args.append(f"{p.name(arg)}: {p.type(arg.type)}{p.attr_dict(a_attrs)}{p.loc(arg.location)}")
+            else:
+                args.append(f"{p.type(t)}{p.attr_dict(a_attrs)}")
+        s += "(" + ", ".join(args) + ")"
+        if ft.results:
+            outs = []
+            any_attrs = False
+            for i, t in enumerate(ft.results):
+                r_attrs = res_attrs.items[i].entries if res_attrs is not None and i < len(res_attrs.items) else {}
+                any_attrs = any_attrs or bool(r_attrs)
+                outs.append(f"{p.type(t)}{p.attr_dict(r_attrs)}")
+            if len(outs) == 1 and not any_attrs and not isinstance(ft.results[0], FunctionType):
+                s += " -> " + outs[0]
+            else:
+                s += " -> (" + ", ".join(outs) + ")"
+        if op.attributes:
+            s += f" attributes {{{p.dict_body(op.attributes)}}}"
+        if op.regions:
+            s += " " + p.region(_without_entry_args(op.regions[0]), indent)
+        return s
+
+
+def func_args(b: IRBuilder, c: list) -> list:
+    args = [a for a in c if a is not None]
+    b.expect_pending([a for a in args if a[0] is not None])
+    return args
+
+
+def func_arg(b: IRBuilder, c: list) -> tuple:
+    v, t, attrs, loc = c
+    return b.arg_spec(v, t, attrs, loc)
+
+
+def func_decl_arg(b: IRBuilder, c: list) -> tuple:
+    t, attrs = c
+    return (None, b.type(t), b.dict(attrs), None)
+
+
+def single_result(b: IRBuilder, c: list) -> list:
+    return [(b.type(c[0]), {})]
+
+
+def result_list(b: IRBuilder, c: list) -> list:
+    return [r for r in c if r is not None]
+
+
+def func_result(b: IRBuilder, c: list) -> tuple:
+    return (b.type(c[0]), b.dict(c[1]))
+
+
+def _family_rule(b: IRBuilder, c: list) -> OpSpec:
+    return b._format(c[0]).build(b, c)
+
+
+def _while_op(b: IRBuilder, c: list) -> OpSpec:
+    return b._format(c[0]).build(b, c)
+
+
+RULE_BUILDERS: dict[str, Callable[[Any, list], Any]] = {
+    **{
+        rule: _family_rule
+        for rule in (
+            "module_op", "func_op", "pretty_op", "constant_op", "compare_op", "kwargs_op", "slice_op",
+            "dot_op", "reduce_op", "conv_op", "callee_op", "sym_eq_op", "sdy_sharding_op",
+            "sdy_collective_op", "sdy_kw_op", "sdy_manual_op", "d2m_op", "while_op",
+        )
+    },
+    "kwarg": kwarg,
+    "slice_dim": slice_dim,
+    "dot_dims": dot_dims,
+    "dot_enum_list": dot_enum_list,
+    "dot_angle": dot_angle,
+    "reduce_input": reduce_input,
+    "reducer_pair": reducer_pair,
+    "reducer": reducer,
+    "sdy_kw": sdy_kw,
+    "typed_values": typed_values,
+    "while_args": while_args,
+    "while_arg": while_arg,
+    "while_types": while_types,
+    "func_args": func_args,
+    "func_arg": func_arg,
+    "func_decl_arg": func_decl_arg,
+    "single_result": single_result,
+    "result_list": result_list,
+    "func_result": func_result,
+}
+
+__all__ = ["RULE_BUILDERS", "quote", "UnitAttr"]

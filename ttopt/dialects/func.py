@@ -1,0 +1,30 @@
+"""The func dialect: `func.func`, `return`, `call`."""
+
+from ttopt.dialects.formats import CalleeFormat, FuncFormat, PrettyFormat
+from ttopt.ir.opdef import ISOLATED, TERMINATOR, OpDef, register
+
+register(
+    OpDef(
+        "func.func",
+        operands=0,
+        results=0,
+        traits=frozenset({ISOLATED}),
+        format=FuncFormat(),
+        extra={"default_dialect": "func"},
+        summary="a function",
+    ),
+    OpDef(
+        "func.return",
+        results=0,
+        traits=frozenset({TERMINATOR}),
+        format=PrettyFormat("return", style="return"),
+        extra={"aliases": ("return",)},
+        summary="return from a function",
+    ),
+    OpDef(
+        "func.call",
+        format=CalleeFormat("callee", "call"),
+        extra={"aliases": ("call",)},
+        summary="call a function",
+    ),
+)

@@ -1,0 +1,128 @@
+"""The StableHLO dialect: op table with the custom formats JAX prints (reference §1.4)."""
+
+from ttopt.dialects.formats import (
+    CalleeFormat,
+    CompareFormat,
+    ConstantFormat,
+    ConvFormat,
+    DotFormat,
+    KwargsFormat,
+    PrettyFormat,
+    ReduceFormat,
+    SliceFormat,
+    WhileFormat,
+    constant_result_name,
+)
+from ttopt.ir.opdef import CONSTANT_LIKE, PURE, TERMINATOR, OpDef, register
+
+_P = frozenset({PURE})
+_NO_DEFAULT = {"default_dialect": ""}  # regions of stablehlo ops print `func.call`, not `call`
+
+UNARY_ELEMENTWISE = (
+    "abs", "cbrt", "ceil", "cosine", "count_leading_zeros", "exponential", "exponential_minus_one",
+    "floor", "imag", "is_finite", "log", "log_plus_one", "logistic", "negate", "not", "popcnt", "real",
+    "round_nearest_afz", "round_nearest_even", "rsqrt", "sign", "sine", "sqrt", "tan", "tanh",
+    "convert", "bitcast_convert", "uniform_quantize", "uniform_dequantize",
+)
+BINARY_ELEMENTWISE = (
+    "add", "and", "atan2", "complex", "divide", "maximum", "minimum", "multiply", "or", "power",
+    "remainder", "shift_left", "shift_right_arithmetic", "shift_right_logical", "subtract", "xor",
+)
+BINARY_ELEMENTWISE = tuple(n for n in BINARY_ELEMENTWISE if n != "complex")
+# Generic-form ops with regions or no custom syntax; listed for arity checks and traits.
+GENERIC = {
+    "case": ((1, 1), None),
+    "if": ((1, 1), None),
+    "sort": ((1, None), None),
+    "scatter": ((3, None), None),
+    "gather": ((2, 2), 1),
+    "dynamic_gather": ((3, 3), 1),
+    "reduce_window": ((2, None), None),
+    "select_and_scatter": ((3, 3), 1),
+    "all_reduce": ((1, None), None),
+    "all_gather": ((1, None), None),
+    "reduce_scatter": ((1, 1), 1),
+    "all_to_all": ((1, None), None),
+    "collective_permute": ((1, 1), 1),
+    "collective_broadcast": ((1, 1), 1),
+    "map": ((1, None), 1),
+    "cholesky": ((1, 1), 1),
+    "triangular_solve": ((2, 2), 1),
+    "batch_norm_inference": ((5, 5), 1),
+    "batch_norm_training": ((3, 3), 3),
+    "batch_norm_grad": ((5, 5), 3),
+    "dynamic_broadcast_in_dim": ((2, None), 1),
+    "dynamic_reshape": ((2, 2), 1),
+    "dynamic_pad": ((5, 5), 1),
+    "dynamic_conv": ((3, 3), 1),
+    "get_tuple_element": ((1, 1), 1),
+    "tuple": ((0, None), 1),
+    "composite": ((0, None), None),
+    "rng": ((3, 3), 1),
+    "infeed": ((1, 1), None),
+    "outfeed": ((1, None), 1),
+    "send": ((1, None), 1),
+    "recv": ((1, 1), None),
+    "after_all": ((0, None), 1),
+    "create_token": ((0, 0), 1),
+}
+
+register(
+    *(OpDef(f"stablehlo.{n}", operands=1, results=1, traits=_P, format=PrettyFormat()) for n in UNARY_ELEMENTWISE),
+    *(OpDef(f"stablehlo.{n}", operands=2, results=1, traits=_P, format=PrettyFormat()) for n in BINARY_ELEMENTWISE),
+    OpDef("stablehlo.complex", operands=2, results=1, traits=_P, format=PrettyFormat(style="result_only")),
+    OpDef("stablehlo.select", operands=3, results=1, traits=_P, format=PrettyFormat(style="select")),
+    OpDef("stablehlo.clamp", operands=3, results=1, traits=_P, format=PrettyFormat()),
+    OpDef("stablehlo.reshape", operands=1, results=1, traits=_P, format=PrettyFormat(style="functional")),
+    OpDef("stablehlo.dynamic_update_slice", operands=(3, None), results=1, traits=_P, format=PrettyFormat(style="functional")),
+    OpDef("stablehlo.optimization_barrier", format=PrettyFormat(style="variadic")),
+    OpDef("stablehlo.partition_id", operands=0, results=1, format=PrettyFormat()),
+    OpDef("stablehlo.replica_id", operands=0, results=1, format=PrettyFormat()),
+    OpDef("stablehlo.return", results=0, traits=frozenset({TERMINATOR}), format=PrettyFormat(style="return")),
+    OpDef(
+        "stablehlo.constant",
+        operands=0,
+        results=1,
+        traits=frozenset({PURE, CONSTANT_LIKE}),
+        format=ConstantFormat(),
+        result_name=constant_result_name,
+    ),
+    OpDef("stablehlo.compare", operands=2, results=1, traits=_P, format=CompareFormat(style="functional")),
+    OpDef(
+        "stablehlo.broadcast_in_dim", operands=1, results=1, traits=_P,
+        format=KwargsFormat({"dims": ("broadcast_dimensions", "i64_array")}),
+    ),
+    OpDef("stablehlo.transpose", operands=1, results=1, traits=_P, format=KwargsFormat({"dims": ("permutation", "i64_array")})),
+    OpDef("stablehlo.reverse", operands=1, results=1, traits=_P, format=KwargsFormat({"dims": ("dimensions", "i64_array")}, style="same")),
+    OpDef("stablehlo.concatenate", operands=(1, None), results=1, traits=_P, format=KwargsFormat({"dim": ("dimension", "i64")})),
+    OpDef("stablehlo.iota", operands=0, results=1, traits=_P, format=KwargsFormat({"dim": ("iota_dimension", "i64")}, style="same")),
+    OpDef(
+        "stablehlo.pad", operands=2, results=1, traits=_P,
+        format=KwargsFormat({
+            "low": ("edge_padding_low", "i64_array"),
+            "high": ("edge_padding_high", "i64_array"),
+            "interior": ("interior_padding", "i64_array"),
+        }),
+    ),
+    OpDef("stablehlo.dynamic_slice", operands=(1, None), results=1, traits=_P, format=KwargsFormat({"sizes": ("slice_sizes", "i64_array")})),
+    OpDef("stablehlo.get_dimension_size", operands=1, results=1, traits=_P, format=KwargsFormat({"dim": ("dimension", "i64")})),
+    OpDef(
+        "stablehlo.rng_bit_generator", operands=1, results=2,
+        format=KwargsFormat({"algorithm": ("rng_algorithm", "enum:stablehlo:rng_algorithm")}),
+    ),
+    OpDef(
+        "stablehlo.fft", operands=1, results=1, traits=_P,
+        format=KwargsFormat({"type": ("fft_type", "enum:stablehlo:fft_type"), "length": ("fft_length", "i64_array")}),
+    ),
+    OpDef("stablehlo.slice", operands=1, results=1, traits=_P, format=SliceFormat(style="functional")),
+    OpDef("stablehlo.dot_general", operands=2, results=1, traits=_P, format=DotFormat(style="functional")),
+    OpDef("stablehlo.dot", operands=2, results=1, traits=_P, format=DotFormat(style="functional")),
+    OpDef("stablehlo.reduce", operands=(2, None), traits=_P, regions=1, format=ReduceFormat(style="functional"), extra=_NO_DEFAULT),
+    OpDef("stablehlo.convolution", operands=2, results=1, traits=_P, format=ConvFormat(style="functional")),
+    OpDef("stablehlo.custom_call", format=CalleeFormat("call_target_name")),
+    OpDef("stablehlo.while", regions=2, format=WhileFormat(), extra=_NO_DEFAULT),
+    *(
+        OpDef(f"stablehlo.{n}", operands=ops, results=res, extra=_NO_DEFAULT)
+        for n, (ops, res) in GENERIC.items()
+    ),
+)

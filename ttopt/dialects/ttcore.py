@@ -1,0 +1,9 @@
+"""The ttcore dialect: `ttcore.device_module`, `ttcore.device`."""
+
+from ttopt.dialects.formats import ModuleFormat, SymEqFormat
+from ttopt.ir.opdef import OpDef, register
+
+register(
+    OpDef("ttcore.device_module", operands=0, results=0, regions=1, format=ModuleFormat()),
+    OpDef("ttcore.device", operands=0, results=0, format=SymEqFormat("device_attr", "ttcore.device")),
+)

@@ -1,0 +1,73 @@
+"""The TTNN dialect: op table (generic form except `ttnn.d2m_subgraph`)."""
+
+from ttopt.dialects.formats import D2MFormat
+from ttopt.ir.opdef import PURE, OpDef, register
+
+_P = frozenset({PURE})
+
+UNARY = (
+    "abs", "ceil", "cos", "exp", "floor", "gelu", "isfinite", "log", "log1p", "logical_not", "neg",
+    "reciprocal", "relu", "relu6", "rsqrt", "sigmoid", "sign", "silu", "sin", "sqrt", "tan", "tanh",
+    "erf", "erfc", "leaky_relu", "hardsigmoid", "mish", "expm1",
+)
+BINARY = (
+    "add", "subtract", "multiply", "divide", "maximum", "minimum", "pow", "remainder", "eq", "ne",
+    "gt", "ge", "lt", "le", "logical_and", "logical_or", "logical_xor", "atan2",
+)
+OTHER = {
+    "matmul": (2, 1),
+    "linear": ((2, 3), 1),
+    "conv2d": ((2, 4), 1),
+    "conv_transpose2d": ((2, 4), 1),
+    "max_pool2d": (1, 1),
+    "avg_pool2d": (1, 1),
+    "reshape": (1, 1),
+    "permute": (1, 1),
+    "transpose": (1, 1),
+    "concat": ((1, None), 1),
+    "softmax": (1, 1),
+    "sum": (1, 1),
+    "mean": (1, 1),
+    "max": (1, 1),
+    "min": (1, 1),
+    "prod": (1, 1),
+    "argmax": (1, 1),
+    "slice_static": (1, 1),
+    "typecast": (1, 1),
+    "to_layout": ((1, 2), 1),
+    "to_memory_config": (1, 1),
+    "to_device": (2, 1),
+    "from_device": (1, 1),
+    "to_dtype": (1, 1),
+    "deallocate": (1, 0),
+    "empty": (1, 1),
+    "zeros": ((0, 1), 1),
+    "ones": ((0, 1), 1),
+    "full": ((0, 1), 1),
+    "get_device": (0, 1),
+    "rotary_embedding": (3, 1),
+    "rms_norm": ((1, 3), 1),
+    "layer_norm": ((1, 3), 1),
+    "embedding": (2, 1),
+    "where": (3, 1),
+    "repeat": (1, 1),
+    "repeat_interleave": (1, 1),
+    "pad": (1, 1),
+    "upsample": (1, 1),
+    "sort": (1, 2),
+    "clamp_scalar": (1, 1),
+    "dispatch_d2m": ((1, None), 1),
+    "all_gather": ((1, 2), 1),
+    "reduce_scatter": ((1, 2), 1),
+    "all_reduce": ((1, 2), 1),
+    "point_to_point": ((1, 2), 1),
+    "collective_permute": ((1, 2), 1),
+    "mesh_shard": ((1, 2), 1),
+}
+
+register(
+    *(OpDef(f"ttnn.{n}", operands=1, results=1, traits=_P) for n in UNARY),
+    *(OpDef(f"ttnn.{n}", operands=2, results=1, traits=_P) for n in BINARY),
+    *(OpDef(f"ttnn.{n}", operands=ops, results=res) for n, (ops, res) in OTHER.items()),
+    OpDef("ttnn.d2m_subgraph", results=(0, None), format=D2MFormat(), summary="call of a D2M-compiled subgraph"),
+)

@@ -1,0 +1,86 @@
+"""Module-level aliases (`#name = attr`, `!name = type`, `#loc3 = loc(...)`), kept as data."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ttopt.ir.attributes import Attribute, LocationAttr
+
+
+@dataclass
+class AliasDef:
+    """One alias definition; `after_module` records whether it was written after the ops."""
+
+    name: str
+    kind: str  # "attr" | "type"
+    value: Any  # Attribute, Type, or LocationAttr
+    after_module: bool = False
+    pos: Any = None
+
+
+class UndefinedAlias(KeyError):
+    """Raised when resolving an alias that has no definition."""
+
+
+class AliasScope:
+    """The aliases of one module, in definition order; lookups resolve forward references."""
+
+    def __init__(self) -> None:
+        self.defs: dict[tuple[str, str], AliasDef] = {}
+
+    def define(self, d: AliasDef) -> AliasDef | None:
+        """Add a definition; returns the previous one with the same name (a redefinition)."""
+        key = (d.kind, d.name)
+        prev = self.defs.get(key)
+        self.defs[key] = d
+        return prev
+
+    def attr(self, name: str) -> Attribute:
+        d = self.defs.get(("attr", name))
+        if d is None:
+            raise UndefinedAlias(name)
+        return d.value
+
+    def type(self, name: str) -> Any:
+        d = self.defs.get(("type", name))
+        if d is None:
+            raise UndefinedAlias(name)
+        return d.value
+
+    def location(self, name: str) -> Any:
+        """The Location an alias names, or None if it is not a location alias."""
+        d = self.defs.get(("attr", name))
+        if d is None or not isinstance(d.value, LocationAttr):
+            return None
+        return d.value.location
+
+    def has(self, kind: str, name: str) -> bool:
+        return (kind, name) in self.defs
+
+    def __iter__(self):
+        return iter(self.defs.values())
+
+    def __len__(self) -> int:
+        return len(self.defs)
+
+    def fresh_name(self, prefix: str) -> str:
+        """An unused alias name `prefix`, `prefix1`, `prefix2`, ... (tt-mlir's scheme)."""
+        if not self.has("attr", prefix):
+            return prefix
+        i = 1
+        while self.has("attr", f"{prefix}{i}"):
+            i += 1
+        return f"{prefix}{i}"
+
+    def add_attr(self, prefix: str, value: Attribute) -> Attribute:
+        """Give `value` an alias (reusing an existing alias with the same text); return a reference."""
+        from ttopt.ir.attributes import AliasRef
+
+        text = value.text
+        for d in self.defs.values():
+            if d.kind == "attr" and not isinstance(d.value, LocationAttr) and d.value.text == text:
+                return AliasRef(d.name, self)
+        name = self.fresh_name(prefix)
+        self.define(AliasDef(name, "attr", value))
+        return AliasRef(name, self)

@@ -1,0 +1,364 @@
+"""Builtin attributes: the generic, dialect-agnostic attribute values MLIR text can hold.
+
+Every attribute knows its textual form (`.text`). Attributes parsed from a file keep their exact
+source spelling, so printing never reformats what a pass did not touch; attributes built by
+passes compute a canonical MLIR spelling. Dialect attributes (`#dialect.name<...>`) keep their
+body as text and expose a typed, validated view through the dialect registry (`.typed`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any, Callable, Iterator
+
+if TYPE_CHECKING:
+    from ttopt.ir.types import Type
+
+
+class Attribute:
+    """Base class: an immutable attribute value with a textual form."""
+
+    __slots__ = ("_text",)
+
+    def __init__(self, text: str | None = None) -> None:
+        self._text = text
+
+    @property
+    def text(self) -> str:
+        """MLIR spelling, with aliases as written."""
+        t = self._text
+        if t is None:
+            t = self._text = self.print()
+        return t
+
+    def print(self) -> str:
+        """Canonical MLIR spelling of a constructed attribute."""
+        raise NotImplementedError(type(self).__name__)
+
+    def resolve(self) -> Attribute:
+        """The attribute itself, or the target of an alias reference."""
+        return self
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.text})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Attribute) and self.resolve().text == other.resolve().text
+
+    def __hash__(self) -> int:
+        return hash(self.resolve().text)
+
+
+class IntegerAttr(Attribute):
+    """`42`, `42 : i64`, `2 : si32` (type omitted means i64, as in MLIR)."""
+
+    __slots__ = ("value", "type")
+
+    def __init__(self, value: int, type: Type | None = None, text: str | None = None) -> None:
+        super().__init__(text)
+        self.value = value
+        self.type = type
+
+    def print(self) -> str:
+        return f"{self.value} : {self.type.text}" if self.type is not None else str(self.value)
+
+
+def format_float(value: float) -> str:
+    """MLIR's float spelling: `1.000000e+00`, as `APFloat::toString` with scientific notation."""
+    if value != value:
+        return "0x7FC00000"
+    if value in (float("inf"), float("-inf")):
+        return "0x7F800000" if value > 0 else "0xFF800000"
+    return f"{value:.6e}"
+
+
+class FloatAttr(Attribute):
+    """`1.000000e+00 : f32`."""
+
+    __slots__ = ("value", "type")
+
+    def __init__(self, value: float, type: Type | None = None, text: str | None = None) -> None:
+        super().__init__(text)
+        self.value = value
+        self.type = type
+
+    def print(self) -> str:
+        body = format_float(self.value)
+        return f"{body} : {self.type.text}" if self.type is not None else body
+
+
+class BoolAttr(Attribute):
+    """`true` / `false`."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: bool, text: str | None = None) -> None:
+        super().__init__(text)
+        self.value = value
+
+    def print(self) -> str:
+        return "true" if self.value else "false"
+
+
+class UnitAttr(Attribute):
+    """`unit`, or a dictionary key with no value."""
+
+    __slots__ = ()
+
+    def print(self) -> str:
+        return "unit"
+
+
+def quote(value: str) -> str:
+    """MLIR string literal spelling (escapes as MLIR's printer does)."""
+    out = []
+    for ch in value:
+        if ch == '"' or ch == "\\":
+            out.append("\\" + ch)
+        elif ch == "\n":
+            out.append("\\0A")
+        elif " " <= ch <= "~":
+            out.append(ch)
+        else:
+            out.extend(f"\\{b:02X}" for b in ch.encode())
+    return '"' + "".join(out) + '"'
+
+
+_ESCAPE = re.compile(r"\\(?:([0-9a-fA-F]{2})|(.))", re.S)
+
+
+def unquote(literal: str) -> str:
+    """Decode an MLIR string literal (with its quotes)."""
+    body = literal[1:-1]
+    if "\\" not in body:
+        return body
+    raw = bytearray()
+    pos = 0
+    for m in _ESCAPE.finditer(body):
+        raw += body[pos : m.start()].encode()
+        if m.group(1):
+            raw.append(int(m.group(1), 16))
+        else:
+            c = m.group(2)
+            raw += {"n": b"\n", "t": b"\t"}.get(c, c.encode())
+        pos = m.end()
+    raw += body[pos:].encode()
+    return raw.decode("utf-8", errors="replace")
+
+
+class StringAttr(Attribute):
+    """`"text"` (optionally `: type`)."""
+
+    __slots__ = ("value", "type")
+
+    def __init__(self, value: str, type: Type | None = None, text: str | None = None) -> None:
+        super().__init__(text)
+        self.value = value
+        self.type = type
+
+    def print(self) -> str:
+        return quote(self.value) + (f" : {self.type.text}" if self.type is not None else "")
+
+
+class ArrayAttr(Attribute):
+    """`[a, b, c]`."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items: tuple[Attribute, ...], text: str | None = None) -> None:
+        super().__init__(text)
+        self.items = items
+
+    def print(self) -> str:
+        return "[" + ", ".join(a.text for a in self.items) + "]"
+
+    def __iter__(self) -> Iterator[Attribute]:
+        return iter(self.items)
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+
+def _key_text(name: str) -> str:
+    return name if re.fullmatch(r"[A-Za-z_][\w$.]*", name) else quote(name)
+
+
+class DictAttr(Attribute):
+    """`{a = 1, b}`: ordered as written (MLIR sorts on construction; parsed files are sorted already)."""
+
+    __slots__ = ("entries",)
+
+    def __init__(self, entries: dict[str, Attribute], text: str | None = None) -> None:
+        super().__init__(text)
+        self.entries = entries
+
+    def print(self) -> str:
+        parts = []
+        for k, v in self.entries.items():
+            parts.append(_key_text(k) if isinstance(v, UnitAttr) else f"{_key_text(k)} = {v.text}")
+        return "{" + ", ".join(parts) + "}"
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.entries.get(key, default)
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.entries
+
+
+class DenseArrayAttr(Attribute):
+    """`array<i64: 1, 2>`."""
+
+    __slots__ = ("element", "values")
+
+    def __init__(self, element: str, values: tuple, text: str | None = None) -> None:
+        super().__init__(text)
+        self.element = element
+        self.values = values
+
+    def print(self) -> str:
+        if self.element == "i1":
+            vals = ", ".join("true" if v else "false" for v in self.values)
+        elif self.element.startswith(("f", "bf")):
+            vals = ", ".join(format_float(v) for v in self.values)
+        else:
+            vals = ", ".join(str(v) for v in self.values)
+        return f"array<{self.element}: {vals}>" if self.values else f"array<{self.element}>"
+
+
+class DenseElementsAttr(Attribute):
+    """`dense<...> : tensor<...>`; values are decoded on demand (constants can be huge)."""
+
+    __slots__ = ("body", "type", "_values")
+
+    def __init__(self, body: str, type: Type, text: str | None = None, values: Any = None) -> None:
+        super().__init__(text)
+        self.body = body  # text between `dense<` and `>`
+        self.type = type
+        self._values = values
+
+    def print(self) -> str:
+        return f"dense<{self.body}> : {self.type.text}"
+
+    @property
+    def is_splat(self) -> bool:
+        """True when one literal stands for every element."""
+        b = self.body.strip()
+        return not b.startswith("[") and not (b.startswith('"0x') and len(b) > 20)
+
+    @property
+    def values(self) -> Any:
+        """Nested Python lists / scalars of the literal (hex blobs stay as a string)."""
+        if self._values is None:
+            from ttopt.parse.attr_parser import parse_dense_body
+
+            self._values = parse_dense_body(self.body)
+        return self._values
+
+
+class TypeAttr(Attribute):
+    """A type used as an attribute value."""
+
+    __slots__ = ("type",)
+
+    def __init__(self, type: Type, text: str | None = None) -> None:
+        super().__init__(text)
+        self.type = type
+
+    def print(self) -> str:
+        return self.type.text
+
+
+class SymbolRefAttr(Attribute):
+    """`@name` or `@root::@nested`."""
+
+    __slots__ = ("root", "nested")
+
+    def __init__(self, root: str, nested: tuple[str, ...] = (), text: str | None = None) -> None:
+        super().__init__(text)
+        self.root = root
+        self.nested = nested
+
+    def print(self) -> str:
+        return "::".join(_sym(n) for n in (self.root, *self.nested))
+
+
+def _sym(name: str) -> str:
+    return "@" + (name if re.fullmatch(r"[A-Za-z_$.\-][\w$.\-]*|\d+", name) else quote(name))
+
+
+class OpaqueAttr(Attribute):
+    """Any attribute kept exactly as its source text (affine maps, unknown builtin forms)."""
+
+    __slots__ = ()
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+
+
+# `#dialect.name<body>` -> typed view factory, filled in by ttopt.dialects.
+TypedAttrFactory = Callable[["DialectAttr"], Any]
+DIALECT_ATTR_FACTORIES: dict[str, TypedAttrFactory] = {}
+
+
+class DialectAttr(Attribute):
+    """`#dialect.mnemonic<body>` / `#dialect<body>`: body kept as text, typed view on demand."""
+
+    __slots__ = ("name", "body", "_typed")
+
+    def __init__(self, name: str, body: str | None, text: str | None = None, typed: Any = None) -> None:
+        super().__init__(text)
+        self.name = name  # e.g. "ttnn.ttnn_layout", or "ttnn" for `#ttnn<mesh_shape 1x1>`
+        self.body = body  # text inside the outer <...>, None when absent
+        self._typed = typed
+
+    def print(self) -> str:
+        if self._typed is not None and hasattr(self._typed, "print_body"):
+            return f"#{self.name}<{self._typed.print_body()}>"
+        return f"#{self.name}" + (f"<{self.body}>" if self.body is not None else "")
+
+    @property
+    def typed(self) -> Any:
+        """The dialect's validated model for this attribute, or None if the dialect has none."""
+        if self._typed is None:
+            factory = DIALECT_ATTR_FACTORIES.get(self.name)
+            if factory is None:
+                return None
+            self._typed = factory(self)
+        return self._typed
+
+    @classmethod
+    def of(cls, model: Any) -> DialectAttr:
+        """Wrap a typed dialect model (must provide `attr_name` and `print_body()`)."""
+        return cls(model.attr_name, None, typed=model)
+
+
+class AliasRef(Attribute):
+    """`#name`: a reference to a module-level attribute alias, resolved lazily (forward refs)."""
+
+    __slots__ = ("name", "scope")
+
+    def __init__(self, name: str, scope: Any) -> None:
+        super().__init__("#" + name)
+        self.name = name
+        self.scope = scope
+
+    def resolve(self) -> Attribute:
+        return self.scope.attr(self.name).resolve()
+
+    @property
+    def typed(self) -> Any:
+        """Typed view of the alias target."""
+        return getattr(self.resolve(), "typed", None)
+
+
+class LocationAttr(Attribute):
+    """A location used as an attribute value (`loc(...)`)."""
+
+    __slots__ = ("location",)
+
+    def __init__(self, location: Any, text: str | None = None) -> None:
+        super().__init__(text)
+        self.location = location
+
+    def print(self) -> str:
+        return self.location.text

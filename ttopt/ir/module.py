@@ -1,0 +1,40 @@
+"""A parsed MLIR file (or one `// -----` chunk): the top-level module op plus its aliases."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
+from ttopt.ir.aliases import AliasScope
+
+if TYPE_CHECKING:
+    from ttopt.ir.operation import Operation
+
+
+class Module:
+    """The builtin.module op (implicit when the file has bare top-level ops) and the alias table."""
+
+    def __init__(self, op: Operation, aliases: AliasScope | None = None, source: object = None) -> None:
+        self.op = op
+        self.aliases = aliases if aliases is not None else AliasScope()
+        self.source = source
+
+    @property
+    def body(self):
+        """The module's single block."""
+        return self.op.regions[0].entry
+
+    def walk(self) -> Iterator[Operation]:
+        """Every op in the module, pre-order (the module op first)."""
+        return self.op.walk()
+
+    def functions(self) -> list[Operation]:
+        """`func.func` ops, including those nested in wrapper modules (ttcore.device_module)."""
+        return [op for op in self.op.walk() if op.name == "func.func"]
+
+    def lookup_symbol(self, name: str) -> Operation | None:
+        """The op whose `sym_name` is `name` (first match, any depth)."""
+        for op in self.op.walk():
+            s = op.properties.get("sym_name")
+            if s is not None and getattr(s, "value", None) == name:
+                return op
+        return None

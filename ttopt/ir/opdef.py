@@ -1,0 +1,79 @@
+"""Op definitions: what ttopt knows about an op name (arity, traits, custom assembly format).
+
+Dialect modules register `OpDef`s here; `ir/` itself never names a dialect. Ops without a
+definition are "unknown": they parse and print in generic form and survive every pass.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable
+
+if TYPE_CHECKING:
+    from ttopt.ir.operation import Operation
+
+# Traits (plain strings keep definitions readable as tables).
+PURE = "pure"  # no side effects: dead results mean the op can go
+TERMINATOR = "terminator"  # must end its block
+ISOLATED = "isolated"  # regions do not see enclosing values (func.func, module)
+SYMBOL_TABLE = "symbol_table"
+SAME_OPERANDS_AND_RESULT_TYPE = "same_operands_and_result_type"
+CONSTANT_LIKE = "constant_like"
+
+
+@dataclass(frozen=True)
+class OpDef:
+    """Static knowledge about one op name."""
+
+    name: str
+    operands: int | tuple[int, int | None] | None = None  # exact, (min, max), or None = any
+    results: int | tuple[int, int | None] | None = None
+    traits: frozenset[str] = frozenset()
+    format: Any = None  # custom assembly format object (see ttopt.dialects.formats)
+    regions: int | None = None
+    # Names of inherent attributes (MLIR properties), for ops whose pretty form merges them into
+    # the attribute dictionary.
+    inherent: tuple[str, ...] = ()
+    # MLIR's OpAsmOpInterface: a result name hint (e.g. "cst" for float constants).
+    result_name: Callable[[Operation], str | None] | None = None
+    summary: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def has(self, trait: str) -> bool:
+        return trait in self.traits
+
+
+OP_DEFS: dict[str, OpDef] = {}
+# op name -> grammar terminal of its custom-format family (e.g. "OP_PRETTY")
+OP_FAMILIES: dict[str, str] = {}
+# spelling -> canonical op name, for names MLIR prints short (`return` is `func.return`)
+OP_ALIASES: dict[str, str] = {}
+
+
+def register(*defs: OpDef) -> None:
+    """Register op definitions (later registrations of the same name replace earlier ones)."""
+    for d in defs:
+        OP_DEFS[d.name] = d
+        if d.format is not None:
+            OP_FAMILIES[d.name] = d.format.family
+        for alias in d.extra.get("aliases", ()):
+            OP_ALIASES[alias] = d.name
+            if d.format is not None:
+                OP_FAMILIES[alias] = d.format.family
+
+
+def arity_ok(spec: int | tuple[int, int | None] | None, n: int) -> bool:
+    """Does count `n` satisfy an arity spec?"""
+    if spec is None:
+        return True
+    if isinstance(spec, int):
+        return n == spec
+    lo, hi = spec
+    return n >= lo and (hi is None or n <= hi)
+
+
+def arity_text(spec: int | tuple[int, int | None]) -> str:
+    if isinstance(spec, int):
+        return str(spec)
+    lo, hi = spec
+    return f"at least {lo}" if hi is None else f"{lo} to {hi}"

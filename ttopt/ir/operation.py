@@ -1,0 +1,243 @@
+"""Operations, blocks and regions: the IR tree, with use-def links kept up to date."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
+
+from ttopt.ir.values import BlockArgument, OpResult, Value
+
+if TYPE_CHECKING:
+    from ttopt.ir.attributes import Attribute
+    from ttopt.ir.location import Location
+    from ttopt.ir.opdef import OpDef
+    from ttopt.ir.types import Type
+
+
+class Operation:
+    """An operation: name, operands, results, inherent properties, discardable attributes, regions.
+
+    `properties` hold what MLIR prints in `<{...}>` (inherent attributes); `attributes` hold the
+    discardable `{...}` dictionary. Custom assembly formats read and write the same two dicts,
+    so generic and pretty printing of one op always agree.
+    """
+
+    __slots__ = (
+        "name",
+        "operands",
+        "results",
+        "properties",
+        "attributes",
+        "regions",
+        "successors",
+        "location",
+        "parent",
+        "pos",
+        "_opdef",
+    )
+
+    def __init__(
+        self,
+        name: str,
+        operands: Sequence[Value] = (),
+        result_types: Sequence[Type] = (),
+        properties: dict[str, Attribute] | None = None,
+        attributes: dict[str, Attribute] | None = None,
+        regions: Sequence[Region] = (),
+        location: Location | None = None,
+        successors: Sequence[Any] = (),
+        result_names: Sequence[str | None] | None = None,
+    ) -> None:
+        self.name = name
+        self.operands: list[Value] = list(operands)
+        for v in self.operands:
+            v.uses.append(self)
+        names = result_names or (None,) * len(result_types)
+        self.results: list[OpResult] = [OpResult(t, self, i, names[i]) for i, t in enumerate(result_types)]
+        self.properties: dict[str, Attribute] = properties if properties is not None else {}
+        self.attributes: dict[str, Attribute] = attributes if attributes is not None else {}
+        self.regions: list[Region] = []
+        for r in regions:
+            self.add_region(r)
+        self.successors = list(successors)
+        self.location = location
+        self.parent: Block | None = None
+        self.pos: Any = None  # SourcePos of the op in the input, for diagnostics
+        self._opdef: Any = False
+
+    # -- structure -------------------------------------------------------------------------
+    @property
+    def opdef(self) -> OpDef | None:
+        """The registered definition of this op, or None for unknown ops."""
+        d = self._opdef
+        if d is False:
+            from ttopt.ir.opdef import OP_DEFS
+
+            d = self._opdef = OP_DEFS.get(self.name)
+        return d
+
+    @property
+    def dialect(self) -> str:
+        return self.name.split(".", 1)[0] if "." in self.name else "builtin"
+
+    @property
+    def result(self) -> OpResult:
+        """The single result (error if the op has zero or several)."""
+        if len(self.results) != 1:
+            raise ValueError(f"{self.name} has {len(self.results)} results")
+        return self.results[0]
+
+    @property
+    def parent_op(self) -> Operation | None:
+        b = self.parent
+        if b is None or b.parent is None:
+            return None
+        return b.parent.parent
+
+    def add_region(self, region: Region) -> Region:
+        """Attach a region as the last region of this op."""
+        region.parent = self
+        self.regions.append(region)
+        return region
+
+    def walk(self) -> Iterator[Operation]:
+        """This op and every op nested in it, pre-order."""
+        yield self
+        for region in self.regions:
+            for block in region.blocks:
+                for op in block.ops:
+                    yield from op.walk()
+
+    def is_ancestor_of(self, other: Operation) -> bool:
+        """True if `other` is nested (at any depth) inside this op."""
+        cur: Operation | None = other
+        while cur is not None:
+            if cur is self:
+                return True
+            cur = cur.parent_op
+        return False
+
+    # -- operands --------------------------------------------------------------------------
+    def set_operand(self, index: int, value: Value) -> None:
+        """Replace operand `index`, keeping use lists exact."""
+        old = self.operands[index]
+        if old is value:
+            return
+        old.uses.remove(self)
+        self.operands[index] = value
+        value.uses.append(self)
+
+    def set_operands(self, values: Iterable[Value]) -> None:
+        """Replace the whole operand list."""
+        for v in self.operands:
+            v.uses.remove(self)
+        self.operands = list(values)
+        for v in self.operands:
+            v.uses.append(self)
+
+    def drop_all_references(self) -> None:
+        """Forget operands (and those of nested ops): the op no longer uses anything."""
+        for op in self.walk():
+            for v in op.operands:
+                try:
+                    v.uses.remove(op)
+                except ValueError:
+                    pass
+            op.operands = []
+
+    # -- editing ---------------------------------------------------------------------------
+    def erase(self) -> None:
+        """Remove from the parent block; the results must be unused."""
+        for r in self.results:
+            if r.uses:
+                raise ValueError(f"erasing {self.name} whose result #{r.index} still has uses")
+        self.drop_all_references()
+        if self.parent is not None:
+            self.parent.remove(self)
+
+    def get_attr(self, name: str) -> Attribute | None:
+        """An inherent property or discardable attribute by name (properties first)."""
+        a = self.properties.get(name)
+        return a if a is not None else self.attributes.get(name)
+
+    def __repr__(self) -> str:
+        return f"<Operation {self.name} ({len(self.operands)} -> {len(self.results)})>"
+
+
+class Block:
+    """A list of operations with block arguments; optionally labelled (`^bb1`)."""
+
+    __slots__ = ("ops", "args", "parent", "label")
+
+    def __init__(self, arg_types: Sequence[Type] = (), label: str | None = None) -> None:
+        self.ops: list[Operation] = []
+        self.args: list[BlockArgument] = [BlockArgument(t, self, i) for i, t in enumerate(arg_types)]
+        self.parent: Region | None = None
+        self.label = label
+
+    def add_arg(self, arg: BlockArgument) -> BlockArgument:
+        """Append an existing argument object (used by the parser)."""
+        arg.block = self
+        arg.index = len(self.args)
+        self.args.append(arg)
+        return arg
+
+    def append(self, op: Operation) -> Operation:
+        op.parent = self
+        self.ops.append(op)
+        return op
+
+    def insert(self, index: int, op: Operation) -> Operation:
+        op.parent = self
+        self.ops.insert(index, op)
+        return op
+
+    def index(self, op: Operation) -> int:
+        """Position of `op` in this block."""
+        ops = self.ops
+        for i in range(len(ops)):
+            if ops[i] is op:
+                return i
+        raise ValueError(f"{op!r} is not in this block")
+
+    def remove(self, op: Operation) -> None:
+        del self.ops[self.index(op)]
+        op.parent = None
+
+    @property
+    def terminator(self) -> Operation | None:
+        return self.ops[-1] if self.ops else None
+
+    def __iter__(self) -> Iterator[Operation]:
+        return iter(self.ops)
+
+    def __len__(self) -> int:
+        return len(self.ops)
+
+
+class Region:
+    """A list of blocks owned by an operation."""
+
+    __slots__ = ("blocks", "parent")
+
+    def __init__(self, blocks: Sequence[Block] = ()) -> None:
+        self.blocks: list[Block] = []
+        self.parent: Operation | None = None
+        for b in blocks:
+            self.add_block(b)
+
+    def add_block(self, block: Block) -> Block:
+        block.parent = self
+        self.blocks.append(block)
+        return block
+
+    @property
+    def entry(self) -> Block:
+        """The first block (created empty if the region has none)."""
+        if not self.blocks:
+            self.add_block(Block())
+        return self.blocks[0]
+
+    def ops(self) -> Iterator[Operation]:
+        """Operations of every block, in order (not nested ones)."""
+        for b in self.blocks:
+            yield from b.ops

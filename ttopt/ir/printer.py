@@ -1,0 +1,293 @@
+"""MLIR text output: aliases, the module, ops in generic or custom form, MLIR's value naming.
+
+Value names follow MLIR's `SSANameState`: each isolated-from-above op restarts numbering; a
+region is numbered completely before the regions nested in it, which continue its counters;
+entry-block arguments are `%argN`. Names that were not plain numbers in the input (`%cst`,
+`%iterArg_0`, `%dispatch`) are kept, uniqued with `_N` suffixes where they would clash.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from ttopt.ir.attributes import Attribute, LocationAttr, UnitAttr, quote
+from ttopt.ir.opdef import ISOLATED
+from ttopt.ir.types import Type, format_result_types
+
+if TYPE_CHECKING:
+    from ttopt.ir.module import Module
+    from ttopt.ir.operation import Block, Operation, Region
+    from ttopt.ir.values import Value
+
+_ALIAS_REF = re.compile(r'"(?:[^"\\\n]|\\.)*"|([#!])([A-Za-z_][\w$\-]*)(?![\w$.\-<])')
+_NUMBERED = re.compile(r"\d+$")
+_ARG = re.compile(r"arg\d+$")
+_KEY = re.compile(r"[A-Za-z_][\w$.]*$")
+
+
+_SYM_PLAIN = re.compile(r"[A-Za-z_$.\-][\w$.\-]*$|\d+$")
+
+
+def _sym_text(name: str) -> str:
+    """`@name`, quoted when the name is not a plain identifier."""
+    return "@" + (name if _SYM_PLAIN.match(name) else quote(name))
+
+
+class PrintOptions:
+    """The `--mlir-print-*` switches."""
+
+    __slots__ = ("local_scope", "debuginfo", "generic")
+
+    def __init__(self, local_scope: bool = False, debuginfo: bool = False, generic: bool = False) -> None:
+        self.local_scope = local_scope
+        self.debuginfo = debuginfo
+        self.generic = generic
+
+
+class Printer:
+    """Prints one module; holds the value names and alias-expansion caches for that print."""
+
+    def __init__(self, module: Module, options: PrintOptions | None = None) -> None:
+        self.module = module
+        self.opts = options or PrintOptions()
+        self.names: dict[int, str] = {}
+        self.groups: dict[int, list[tuple[str, int]]] = {}
+        self._expanded: dict[str, str] = {}
+        self.out: list[str] = []
+        self.default_dialect = ""  # ops of this dialect print without their prefix (func: `return`)
+
+    # -- entry point ------------------------------------------------------------------------
+    def print_module(self) -> str:
+        """The whole file text (aliases, module, trailing aliases), ending with a newline."""
+        m = self.module
+        opts = self.opts
+        lines: list[str] = []
+        if not opts.local_scope:
+            for d in m.aliases:
+                if d.after_module or (isinstance(d.value, LocationAttr) and not opts.debuginfo):
+                    continue
+                lines.append(self._alias_line(d))
+        self._assign_names(m.op)
+        self.out = lines
+        self.print_op(m.op, "")
+        if opts.debuginfo and not opts.local_scope:
+            for d in m.aliases:
+                if d.after_module:
+                    lines.append(self._alias_line(d))
+        return "\n".join(lines) + "\n"
+
+    def _alias_line(self, d: Any) -> str:
+        sigil = "#" if d.kind == "attr" else "!"
+        return f"{sigil}{d.name} = {d.value.text}"
+
+    # -- text of types / attributes with alias handling ---------------------------------------
+    def expand(self, text: str) -> str:
+        """`text` with alias references replaced by their definitions (for local scope)."""
+        if not self.opts.local_scope or ("#" not in text and "!" not in text):
+            return text
+        r = self._expanded.get(text)
+        if r is None:
+            r = self._expanded[text] = _ALIAS_REF.sub(self._expand_one, text)
+        return r
+
+    def _expand_one(self, m: re.Match) -> str:
+        sigil = m.group(1)
+        if sigil is None:
+            return m.group(0)
+        scope = self.module.aliases
+        kind = "attr" if sigil == "#" else "type"
+        if not scope.has(kind, m.group(2)):
+            return m.group(0)
+        target = scope.attr(m.group(2)) if kind == "attr" else scope.type(m.group(2))
+        return self.expand(target.text)
+
+    def type(self, t: Type) -> str:
+        return self.expand(t.text)
+
+    def attr(self, a: Attribute) -> str:
+        return self.expand(a.text)
+
+    def types(self, ts: Any) -> str:
+        return ", ".join(self.expand(t.text) for t in ts)
+
+    def fn_type(self, ins: Any, outs: Any) -> str:
+        return self.expand(f"({', '.join(t.text for t in ins)}) -> {format_result_types(outs)}")
+
+    def dict_body(self, d: dict[str, Attribute]) -> str:
+        """`a = 1, b` (no braces)."""
+        parts = []
+        for k, v in sorted(d.items()):
+            key = k if _KEY.match(k) else quote(k)
+            parts.append(key if isinstance(v, UnitAttr) else f"{key} = {self.expand(v.text)}")
+        return ", ".join(parts)
+
+    def attr_dict(self, d: dict[str, Attribute], prefix: str = " ") -> str:
+        """` {a = 1}` or "" when empty."""
+        return f"{prefix}{{{self.dict_body(d)}}}" if d else ""
+
+    def loc(self, location: Any) -> str:
+        if not self.opts.debuginfo or location is None:
+            return ""
+        return " " + self.expand(location.text)
+
+    # -- values -----------------------------------------------------------------------------
+    def name(self, v: Value) -> str:
+        """`%name` of a value (`%0#1` for a result of a multi-result op)."""
+        n = self.names.get(id(v))
+        if n is None:
+            return "%<<UNKNOWN>>"
+        return n
+
+    def names_of(self, values: Any) -> str:
+        return ", ".join(self.name(v) for v in values)
+
+    def _assign_names(self, top: Operation) -> None:
+        used: set[str] = set()
+        self._conflict = 0
+        for r in top.regions:
+            self._number_region(r, 0, 0, used)
+
+    def _unique(self, hint: str, used: set[str], added: list[str]) -> str:
+        name = hint
+        while name in used:
+            name = f"{hint}_{self._conflict}"
+            self._conflict += 1
+        used.add(name)
+        added.append(name)
+        return name
+
+    def _number_region(self, region: Region, nv: int, na: int, used: set[str]) -> None:
+        names = self.names
+        added: list[str] = []
+        for bi, block in enumerate(region.blocks):
+            for arg in block.args:
+                hint = arg.name_hint
+                if hint and not _NUMBERED.match(hint) and not _ARG.match(hint):
+                    names[id(arg)] = "%" + self._unique(hint, used, added)
+                elif bi == 0:
+                    names[id(arg)] = f"%arg{na}"
+                    na += 1
+                else:
+                    names[id(arg)] = f"%{nv}"
+                    nv += 1
+            for op in block.ops:
+                res = op.results
+                if not res:
+                    continue
+                # Results parsed as separate groups (`%values, %indices = ...`) keep their groups.
+                runs: list[list] = []
+                for r in res:
+                    if runs and r.name_hint == runs[-1][0].name_hint:
+                        runs[-1].append(r)
+                    else:
+                        runs.append([r])
+                if len(runs) > 1 and any(g[0].name_hint is None or _NUMBERED.match(g[0].name_hint) for g in runs):
+                    runs = [list(res)]
+                groups = []
+                for run in runs:
+                    hint = run[0].name_hint
+                    if hint is None or _NUMBERED.match(hint):
+                        d = op.opdef
+                        hint = d.result_name(op) if d is not None and d.result_name is not None else None
+                    if hint is not None and not _NUMBERED.match(hint):
+                        base = "%" + self._unique(hint, used, added)
+                    else:
+                        base = f"%{nv}"
+                        nv += 1
+                    if len(run) == 1:
+                        names[id(run[0])] = base
+                    else:
+                        for i, r in enumerate(run):
+                            names[id(r)] = f"{base}#{i}"
+                    groups.append((base, len(run)))
+                if len(groups) > 1:
+                    self.groups[id(op)] = groups
+        for block in region.blocks:
+            for op in block.ops:
+                if op.regions:
+                    d = op.opdef
+                    iso = d is not None and d.has(ISOLATED)
+                    for r in op.regions:
+                        if iso:
+                            self._number_region(r, 0, 0, set())
+                        else:
+                            self._number_region(r, nv, na, used)
+        for n in added:
+            used.discard(n)
+
+    def result_prefix(self, op: Operation) -> str:
+        """`%0 = `, `%0:2 = `, or "" for ops without results."""
+        res = op.results
+        if not res:
+            return ""
+        groups = self.groups.get(id(op))
+        if groups is not None:
+            return ", ".join(b if n == 1 else f"{b}:{n}" for b, n in groups) + " = "
+        n = self.names.get(id(res[0]), "%<<UNKNOWN>>")
+        if len(res) == 1:
+            return n + " = "
+        return f"{n.partition('#')[0]}:{len(res)} = "
+
+    # -- ops --------------------------------------------------------------------------------
+    def print_op(self, op: Operation, indent: str) -> None:
+        """Append the op's lines (its regions included) to the output."""
+        d = op.opdef
+        fmt = d.format if d is not None and not self.opts.generic else None
+        if fmt is not None:
+            text = fmt.print(op, self, indent)
+        else:
+            text = self.generic(op, indent)
+        self.out.append(indent + self.result_prefix(op) + text + self.loc(op.location))
+
+    def generic(self, op: Operation, indent: str) -> str:
+        """`"d.op"(%a) <{props}> ({...}) {attrs} : (A) -> R`."""
+        parts = [quote(op.name), "(", self.names_of(op.operands), ")"]
+        if op.successors:
+            parts.append("[" + ", ".join(self.block_name(b) for b in op.successors) + "]")
+        if op.properties:
+            parts.append(f" <{{{self.dict_body(op.properties)}}}>")
+        if op.regions:
+            parts.append(" (" + ", ".join(self.region(r, indent, entry_args=True) for r in op.regions) + ")")
+        if op.attributes:
+            parts.append(f" {{{self.dict_body(op.attributes)}}}")
+        parts.append(" : ")
+        parts.append(self.fn_type([v.type for v in op.operands], [r.type for r in op.results]))
+        return "".join(parts)
+
+    def block_name(self, block: Block) -> str:
+        region = block.parent
+        idx = region.blocks.index(block) if region is not None else 0
+        return f"^bb{idx}"
+
+    def region(self, region: Region, indent: str, entry_args: bool = False) -> str:
+        """`{\\n ... \\n<indent>}`; the entry block's label only when it has printable args."""
+        saved = self.out
+        self.out = lines = []
+        inner = indent + "  "
+        saved_dialect = self.default_dialect
+        owner = region.parent
+        d = owner.opdef if owner is not None else None
+        if d is not None and "default_dialect" in d.extra:
+            self.default_dialect = d.extra["default_dialect"]
+        for i, block in enumerate(region.blocks):
+            if i > 0 or (entry_args and block.args):
+                args = ""
+                if block.args:
+                    args = "(" + ", ".join(self.block_arg(a) for a in block.args) + ")"
+                lines.append(f"{indent}^bb{i}{args}:")
+            for op in block.ops:
+                self.print_op(op, inner)
+        self.out = saved
+        self.default_dialect = saved_dialect
+        if not lines:
+            return "{\n" + indent + "}"
+        return "{\n" + "\n".join(lines) + "\n" + indent + "}"
+
+    def block_arg(self, a: Any) -> str:
+        return f"{self.name(a)}: {self.type(a.type)}{self.loc(a.location)}"
+
+
+def print_module(module: Module, options: PrintOptions | None = None) -> str:
+    """Module -> MLIR text."""
+    return Printer(module, options).print_module()

@@ -1,0 +1,208 @@
+"""Builtin types. Like attributes, parsed types keep their exact spelling; built ones print canonically."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class Type:
+    """Base class: an immutable type with a textual form."""
+
+    __slots__ = ("_text",)
+
+    def __init__(self, text: str | None = None) -> None:
+        self._text = text
+
+    @property
+    def text(self) -> str:
+        """MLIR spelling, with aliases as written."""
+        t = self._text
+        if t is None:
+            t = self._text = self.print()
+        return t
+
+    def print(self) -> str:
+        """Canonical spelling of a constructed type."""
+        raise NotImplementedError(type(self).__name__)
+
+    def resolve(self) -> Type:
+        """The type itself, or the target of a type alias."""
+        return self
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.text})"
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        return isinstance(other, Type) and self.resolve().canonical() == other.resolve().canonical()
+
+    def __hash__(self) -> int:
+        return hash(self.resolve().canonical())
+
+    def canonical(self) -> str:
+        """Spelling with aliases expanded; equal types have equal canonical spellings."""
+        return self.text
+
+
+class ScalarType(Type):
+    """Integer, float, index and none types: `f32`, `bf16`, `i1`, `si32`, `ui8`, `index`."""
+
+    __slots__ = ()
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+
+    @property
+    def name(self) -> str:
+        return self._text  # type: ignore[return-value]
+
+    @property
+    def bitwidth(self) -> int:
+        """Storage width in bits (index: 64)."""
+        n = self._text
+        if n == "index":
+            return 64
+        if n in ("bf16", "f16"):
+            return 16
+        digits = "".join(ch for ch in n if ch.isdigit())
+        if n.startswith(("f8", "f4", "f6")):
+            return int(n[1])
+        return int(digits) if digits else 0
+
+    @property
+    def is_float(self) -> bool:
+        return self._text.startswith(("f", "bf", "tf"))
+
+    @property
+    def is_integer(self) -> bool:
+        return self._text.startswith(("i", "si", "ui")) and self._text != "index"
+
+
+class TensorType(Type):
+    """`tensor<64x64xbf16[, encoding]>`; `None` in a shape is a dynamic `?` dimension."""
+
+    __slots__ = ("shape", "element_type", "encoding", "_canon")
+
+    def __init__(
+        self,
+        shape: tuple[int | None, ...],
+        element_type: Type,
+        encoding: Any = None,
+        text: str | None = None,
+    ) -> None:
+        super().__init__(text)
+        self.shape = shape
+        self.element_type = element_type
+        self.encoding = encoding
+        self._canon: str | None = None
+
+    def print(self) -> str:
+        dims = "".join(("?" if d is None else str(d)) + "x" for d in self.shape)
+        enc = f", {self.encoding.text}" if self.encoding is not None else ""
+        return f"tensor<{dims}{self.element_type.text}{enc}>"
+
+    def canonical(self) -> str:
+        c = self._canon
+        if c is None:
+            dims = "".join(("?" if d is None else str(d)) + "x" for d in self.shape)
+            enc = self.encoding
+            enc_t = f", {_canonical_attr(enc)}" if enc is not None else ""
+            c = self._canon = f"tensor<{dims}{self.element_type.resolve().canonical()}{enc_t}>"
+        return c
+
+    @property
+    def rank(self) -> int:
+        return len(self.shape)
+
+    def with_shape(self, shape: tuple[int | None, ...]) -> TensorType:
+        """Same element type and encoding, another shape."""
+        return TensorType(tuple(shape), self.element_type, self.encoding)
+
+    def with_encoding(self, encoding: Any) -> TensorType:
+        """Same shape and element type, another encoding (None drops it)."""
+        return TensorType(self.shape, self.element_type, encoding)
+
+    @property
+    def num_elements(self) -> int:
+        n = 1
+        for d in self.shape:
+            n *= d if d is not None else 0
+        return n
+
+
+def _canonical_attr(attr: Any) -> str:
+    target = attr.resolve()
+    return target.text
+
+
+class FunctionType(Type):
+    """`(A, B) -> C` / `(A) -> (B, C)`."""
+
+    __slots__ = ("inputs", "results")
+
+    def __init__(self, inputs: tuple[Type, ...], results: tuple[Type, ...], text: str | None = None) -> None:
+        super().__init__(text)
+        self.inputs = inputs
+        self.results = results
+
+    def print(self) -> str:
+        ins = ", ".join(t.text for t in self.inputs)
+        return f"({ins}) -> {format_result_types(self.results)}"
+
+    def canonical(self) -> str:
+        ins = ", ".join(t.resolve().canonical() for t in self.inputs)
+        outs = ", ".join(t.resolve().canonical() for t in self.results)
+        return f"({ins}) -> ({outs})"
+
+
+def format_result_types(results: tuple[Type, ...] | list[Type]) -> str:
+    """`T` for one non-function result, `(A, B)` otherwise (MLIR's rule)."""
+    if len(results) == 1 and not isinstance(results[0], FunctionType):
+        return results[0].text
+    return "(" + ", ".join(t.text for t in results) + ")"
+
+
+class OpaqueType(Type):
+    """Any other type, kept as source text: dialect types (`!ttnn.device`), memref, vector, tuple, complex."""
+
+    __slots__ = ("name", "body", "_typed")
+
+    def __init__(self, text: str, name: str = "", body: str | None = None) -> None:
+        super().__init__(text)
+        self.name = name  # e.g. "ttcore.tile", "memref", "ttnn.device"
+        self.body = body
+        self._typed: Any = None
+
+    @property
+    def typed(self) -> Any:
+        """Dialect model for this type (e.g. ttcore.tile), or None."""
+        if self._typed is None:
+            factory = DIALECT_TYPE_FACTORIES.get(self.name)
+            if factory is not None:
+                self._typed = factory(self)
+        return self._typed
+
+
+DIALECT_TYPE_FACTORIES: dict[str, Any] = {}
+
+
+class TypeAliasRef(Type):
+    """`!name`: a reference to a module-level type alias."""
+
+    __slots__ = ("name", "scope")
+
+    def __init__(self, name: str, scope: Any) -> None:
+        super().__init__("!" + name)
+        self.name = name
+        self.scope = scope
+
+    def resolve(self) -> Type:
+        return self.scope.type(self.name).resolve()
+
+    def canonical(self) -> str:
+        return self.resolve().canonical()
+
+    def __getattr__(self, item: str) -> Any:
+        # Let code treat an aliased tensor type as the tensor type it names.
+        return getattr(self.resolve(), item)

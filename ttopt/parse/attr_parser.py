@@ -1,0 +1,395 @@
+"""Parsing of types, attributes and locations (grammars/attributes.lark), cached per distinct text."""
+
+from __future__ import annotations
+
+import ast
+import re
+from typing import Any
+
+from lark import Token, Transformer
+from lark.exceptions import UnexpectedInput
+
+from ttopt.ir.attributes import (
+    AliasRef,
+    ArrayAttr,
+    Attribute,
+    BoolAttr,
+    DenseArrayAttr,
+    DenseElementsAttr,
+    DialectAttr,
+    DictAttr,
+    FloatAttr,
+    IntegerAttr,
+    LocationAttr,
+    OpaqueAttr,
+    StringAttr,
+    SymbolRefAttr,
+    TypeAttr,
+    UnitAttr,
+    unquote,
+)
+from ttopt.ir.location import Location
+from ttopt.ir.types import FunctionType, OpaqueType, ScalarType, TensorType, Type, TypeAliasRef
+from ttopt.parse.lexer import LexFailure
+
+_SCALAR = re.compile(r"(?:[su]?i\d+|f\d+\w*|bf16|tf32|index|none)$")
+_DIALECT = re.compile(r"#([A-Za-z_][\w$.\-]*)(?:<(.*)>)?$", re.S)
+_DIALECT_TYPE = re.compile(r"!([A-Za-z_][\w$.\-]*)(?:<(.*)>)?$", re.S)
+# Fast path for the overwhelmingly common tensor spellings.
+_SIMPLE_TENSOR = re.compile(r"tensor<((?:(?:\d+|\?)x)*)([a-z][a-z0-9]*)(?:, (#[A-Za-z_][\w$\-]*))?>$")
+_SIMPLE_LOC = re.compile(r'loc\((?:"(?:[^"\\\n]|\\.)*"(?::\d+:\d+)?|#[A-Za-z_][\w$\-]*|unknown|"(?:[^"\\\n]|\\.)*"\(#[A-Za-z_][\w$\-]*\))\)$')
+
+
+class AttrSyntaxError(Exception):
+    """A syntax error at `offset` within the parsed text."""
+
+    def __init__(self, offset: int, message: str) -> None:
+        super().__init__(message)
+        self.offset = offset
+        self.message = message
+
+
+class _AttrBuilder(Transformer):
+    """Inline transformer: builds Type / Attribute objects; `scope` is set per parse."""
+
+    scope: Any = None
+
+    def attribute_start(self, c: list) -> Any:
+        return c[0]
+
+    def type_start(self, c: list) -> Any:
+        return c[0]
+
+    # -- types --
+    def tensor_type(self, c: list) -> TensorType:
+        shape, elem, enc = c
+        return TensorType(_shape(shape), elem, enc)
+
+    def memref_type(self, c: list) -> OpaqueType:
+        shape, elem, *rest = c
+        dims = shape.value if shape is not None else ""
+        params = "".join(", " + a.text for a in rest)
+        t = OpaqueType(f"memref<{dims}{elem.text}{params}>", "memref", f"{dims}{elem.text}{params}")
+        t._typed = (_shape(shape), elem, tuple(rest))
+        return t
+
+    def named_type(self, c: list) -> Type:
+        return named_type(str(c[0]), self.scope)
+
+    def function_type(self, c: list) -> FunctionType:
+        *ins, res = c
+        ins = tuple(t for t in ins if t is not None)
+        res = tuple(res) if isinstance(res, list) else (res,)
+        return FunctionType(ins, res)
+
+    def result_list(self, c: list) -> list:
+        return [t for t in c if t is not None]
+
+    def type_list(self, c: list) -> list:
+        return [t for t in c if t is not None]
+
+    # -- attributes --
+    def int_attr(self, c: list) -> IntegerAttr:
+        tok, ty = c
+        return IntegerAttr(int(tok), ty, _typed_text(tok, ty))
+
+    def hex_attr(self, c: list) -> Attribute:
+        tok, ty = c
+        if ty is not None and isinstance(ty, ScalarType) and ty.is_float:
+            return FloatAttr(float("nan"), ty, _typed_text(tok, ty))
+        return IntegerAttr(int(tok, 16), ty, _typed_text(tok, ty))
+
+    def float_attr(self, c: list) -> FloatAttr:
+        tok, ty = c
+        return FloatAttr(float(tok), ty, _typed_text(tok, ty))
+
+    def string_attr(self, c: list) -> StringAttr:
+        tok, ty = c
+        return StringAttr(unquote(str(tok)), ty, _typed_text(tok, ty))
+
+    def true_attr(self, c: list) -> BoolAttr:
+        return BoolAttr(True, "true")
+
+    def false_attr(self, c: list) -> BoolAttr:
+        return BoolAttr(False, "false")
+
+    def unit_attr(self, c: list) -> UnitAttr:
+        return UnitAttr("unit")
+
+    def array_attr(self, c: list) -> ArrayAttr:
+        return ArrayAttr(tuple(a for a in c if a is not None))
+
+    def attr_dict(self, c: list) -> DictAttr:
+        return DictAttr(dict(e for e in c if e is not None))
+
+    def dict_entry(self, c: list) -> tuple[str, Attribute]:
+        key, value = c
+        k = unquote(str(key)) if key.type == "STRING" else str(key)
+        return k, value if value is not None else UnitAttr("unit")
+
+    def dense_attr(self, c: list) -> DenseElementsAttr:
+        body, ty = c
+        return DenseElementsAttr(str(body)[6:-1], ty, f"{body} : {ty.text}")
+
+    def typed_opaque_attr(self, c: list) -> OpaqueAttr:
+        body, ty = c
+        return OpaqueAttr(f"{body} : {ty.text}")
+
+    def dense_array_attr(self, c: list) -> DenseArrayAttr:
+        text = str(c[0])
+        inner = text[6:-1]
+        elem, _, vals = inner.partition(":")
+        elem = elem.strip()
+        vals = vals.strip()
+        if not vals:
+            values: tuple = ()
+        elif elem == "i1":
+            values = tuple(v.strip() == "true" for v in vals.split(","))
+        elif elem.startswith(("f", "bf")):
+            values = tuple(float(v) for v in vals.split(","))
+        else:
+            values = tuple(int(v) for v in vals.split(","))
+        return DenseArrayAttr(elem, values, text)
+
+    def opaque_attr(self, c: list) -> OpaqueAttr:
+        return OpaqueAttr(str(c[0]))
+
+    def dialect_attr(self, c: list) -> Attribute:
+        return dialect_attr(str(c[0]), self.scope)
+
+    def symbol_attr(self, c: list) -> SymbolRefAttr:
+        names = [_symbol_name(str(t)) for t in c]
+        return SymbolRefAttr(names[0], tuple(names[1:]), "::".join(str(t) for t in c))
+
+    def loc_attr(self, c: list) -> LocationAttr:
+        return LocationAttr(Location(str(c[0]), self.scope), str(c[0]))
+
+    def type_attr(self, c: list) -> TypeAttr:
+        return TypeAttr(c[0], c[0].text)
+
+    # -- locations --
+    def loc_unknown(self, c: list) -> tuple:
+        return ("unknown",)
+
+    def loc_name(self, c: list) -> tuple:
+        return ("name", unquote(str(c[0])), None)
+
+    def loc_name_child(self, c: list) -> tuple:
+        return ("name", unquote(str(c[0])), c[1])
+
+    def loc_file(self, c: list) -> tuple:
+        path, line, col, *rng = c
+        rng = [int(x) if x is not None else None for x in rng]
+        return ("file", unquote(str(path)), int(line), int(col), *rng)
+
+    def loc_callsite(self, c: list) -> tuple:
+        return ("callsite", c[0], c[1])
+
+    def loc_fused(self, c: list) -> tuple:
+        meta, *locs = c
+        return ("fused", str(meta) if meta is not None else None, [x for x in locs if x is not None])
+
+    def loc_alias(self, c: list) -> tuple:
+        return ("alias", str(c[0])[1:])
+
+
+def _typed_text(tok: Token, ty: Type | None) -> str:
+    return f"{tok} : {ty.text}" if ty is not None else str(tok)
+
+
+def _symbol_name(tok: str) -> str:
+    body = tok[1:]
+    return unquote(body) if body.startswith('"') else body
+
+
+def _shape(tok: Token | None) -> tuple[int | None, ...]:
+    if tok is None:
+        return ()
+    return tuple(None if d in ("?", "*") else int(d) for d in str(tok).split("x")[:-1])
+
+
+def named_type(text: str, scope: Any) -> Type:
+    """A type written as one word or dialect type: scalar, `!alias`, `!dialect.t<...>`, vector, ..."""
+    if _SCALAR.match(text):
+        return ScalarType(text)
+    if text.startswith("!"):
+        m = _DIALECT_TYPE.match(text)
+        name = m.group(1) if m else text[1:]
+        if "." not in name and (m is None or m.group(2) is None):
+            return TypeAliasRef(name, scope)
+        return OpaqueType(text, name, m.group(2) if m else None)
+    word, _, _ = text.partition("<")
+    return OpaqueType(text, word, text[len(word) + 1 : -1] if "<" in text else None)
+
+
+def dialect_attr(text: str, scope: Any) -> Attribute:
+    """`#dialect.name<body>`, `#dialect<body>` or an alias reference `#name`."""
+    m = _DIALECT.match(text)
+    if m is None:
+        return OpaqueAttr(text)
+    name, body = m.group(1), m.group(2)
+    if "." not in name and body is None:
+        return AliasRef(name, scope)
+    return DialectAttr(name, body, text)
+
+
+_BUILDER = _AttrBuilder()
+_STARTS = ("attribute_start", "type_start", "fn_sig", "type_list", "attr_dict", "loc_body")
+
+
+def _lark():
+    from ttopt.parse.grammar import load
+
+    return load("attributes.lark", _STARTS, _BUILDER)
+
+
+def _parse(text: str, start: str, scope: Any) -> Any:
+    lark = _lark()
+    prev = _BUILDER.scope
+    _BUILDER.scope = scope
+    try:
+        return lark.parse(text, start=start)
+    except LexFailure as e:
+        raise AttrSyntaxError(e.pos, e.message) from None
+    except UnexpectedInput as e:
+        raise AttrSyntaxError(getattr(e, "pos_in_stream", None) or _token_pos(e), _describe(e)) from None
+    finally:
+        _BUILDER.scope = prev
+
+
+def _token_pos(e: Any) -> int:
+    tok = getattr(e, "token", None)
+    return getattr(tok, "start_pos", 0) or 0
+
+
+def _describe(e: Any) -> str:
+    from ttopt.parse.errors import describe_unexpected
+
+    return describe_unexpected(e)
+
+
+class AttrParser:
+    """Per-file parser of type / attribute / location texts, caching every distinct text."""
+
+    def __init__(self, scope: Any) -> None:
+        self.scope = scope
+        self.types: dict[str, Type] = {}
+        self.attrs: dict[str, Attribute] = {}
+        self.dicts: dict[str, DictAttr] = {}
+        self.sigs: dict[str, tuple[tuple[Type, ...], tuple[Type, ...]]] = {}
+        self.loc_texts: set[str] = set()  # locations that reference aliases
+
+    def type(self, text: str) -> Type:
+        """The Type spelled `text` (exact spelling kept for printing)."""
+        t = self.types.get(text)
+        if t is None:
+            m = _SIMPLE_TENSOR.match(text)
+            if m:
+                dims, elem, enc = m.groups()
+                t = TensorType(
+                    tuple(None if d == "?" else int(d) for d in dims.split("x")[:-1]),
+                    self.type(elem),
+                    AliasRef(enc[1:], self.scope) if enc else None,
+                    text,
+                )
+            elif _SCALAR.match(text):
+                t = ScalarType(text)
+            else:
+                t = _parse(text, "type_start", self.scope)
+                t._text = text
+            self.types[text] = t
+        return t
+
+    def attribute(self, text: str) -> Attribute:
+        """The Attribute spelled `text`."""
+        a = self.attrs.get(text)
+        if a is None:
+            a = _parse(text, "attribute_start", self.scope)
+            a._text = text
+            self.attrs[text] = a
+        return a
+
+    def attr_dict(self, text: str) -> DictAttr:
+        """A `{...}` dictionary (callers copy `.entries` before mutating)."""
+        d = self.dicts.get(text)
+        if d is None:
+            d = _parse(text, "attr_dict", self.scope)
+            d._text = text
+            self.dicts[text] = d
+        return d
+
+    def signature(self, text: str) -> tuple[tuple[Type, ...], tuple[Type, ...]]:
+        """`(A, B) -> R` as (inputs, results), with each type interned through `type()`."""
+        s = self.sigs.get(text)
+        if s is None:
+            ins_text, outs_text = split_signature(text)
+            ins = tuple(self.type(t) for t in ins_text)
+            outs = tuple(self.type(t) for t in outs_text)
+            s = self.sigs[text] = (ins, outs)
+        return s
+
+    def type_list(self, text: str) -> list[Type]:
+        """A comma-separated type list (no parentheses)."""
+        return [self.type(t) for t in split_top_level(text)] if text.strip() else []
+
+    def location(self, text: str) -> Location:
+        """A `loc(...)` token; anything beyond the common forms is syntax-checked now."""
+        loc = Location(text, self.scope)
+        if "#" in text:
+            self.loc_texts.add(text)
+        if not _SIMPLE_LOC.match(text):
+            loc._parsed = _parse(text[4:-1], "loc_body", self.scope)
+        return loc
+
+
+def split_top_level(text: str) -> list[str]:
+    """Split at commas that are not nested in brackets or strings; pieces are stripped."""
+    parts = []
+    depth = 0
+    start = 0
+    for m in re.finditer(r'->|>=|"(?:[^"\\\n]|\\.)*"|[<>(){}\[\],]', text):
+        tok = m.group()
+        if tok in "<({[":
+            depth += 1
+        elif tok in ">)}]":
+            depth -= 1
+        elif tok == "," and depth == 0:
+            parts.append(text[start : m.start()].strip())
+            start = m.end()
+    parts.append(text[start:].strip())
+    return parts
+
+
+def split_signature(text: str) -> tuple[list[str], list[str]]:
+    """`(A, B) -> R` into (["A", "B"], ["R"]) at top level."""
+    from ttopt.parse.scan import scan_balanced, skip_ws
+
+    end = scan_balanced(text, 0)
+    ins = text[1 : end - 1]
+    p = skip_ws(text, end)
+    p = skip_ws(text, p + 2)  # past '->'
+    rest = text[p:].strip()
+    if rest.startswith("(") and scan_balanced(rest, 0) == len(rest):
+        # `-> (A, B)` is a result list unless it is itself a function type `(A) -> B`.
+        outs = split_top_level(rest[1:-1]) if rest[1:-1].strip() else []
+    else:
+        outs = [rest]
+    return (split_top_level(ins) if ins.strip() else []), outs
+
+
+def parse_location_body(body: str) -> tuple:
+    """Decode the inside of `loc(...)` (used lazily by Location)."""
+    return _parse(body, "loc_body", None)
+
+
+_DENSE_WORD = re.compile(r"\btrue\b|\bfalse\b")
+
+
+def parse_dense_body(body: str) -> Any:
+    """Decode a dense literal body into nested lists (hex blobs are returned as the hex string)."""
+    b = body.strip()
+    if b.startswith('"'):
+        return unquote(b)
+    b = _DENSE_WORD.sub(lambda m: "True" if m.group() == "true" else "False", b)
+    b = re.sub(r"\b0x[0-9A-Fa-f]+\b", lambda m: str(int(m.group(), 16)), b)
+    return ast.literal_eval(b)

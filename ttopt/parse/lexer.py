@@ -1,0 +1,250 @@
+"""The contextual lexer behind both Lark grammars.
+
+Lark's LALR parser hands this lexer its current state; the lexer looks up which terminals the
+state accepts and only then decides what the next characters are. That is what lets one
+character start different tokens in different places (`(` is an operand list after a generic
+op name, a function type after `:`, a plain parenthesis elsewhere) and lets bracketed bodies
+come out as single tokens, so the grammar stays small and the parser does little work per op.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Iterator
+
+from lark import Token
+from lark.lexer import Lexer, PatternStr
+
+from ttopt.ir.opdef import OP_FAMILIES
+from ttopt.parse import scan
+from ttopt.parse.scan import ScanError
+
+_PUNCT = {
+    "=": "EQUAL",
+    ",": "COMMA",
+    ":": "COLON",
+    "(": "LPAR",
+    ")": "RPAR",
+    "[": "LSQB",
+    "]": "RSQB",
+    "{": "LBRACE",
+    "}": "RBRACE",
+    "<": "LESSTHAN",
+    ">": "MORETHAN",
+    "?": "QMARK",
+    "*": "STAR",
+    "+": "PLUS",
+}
+_WORD_ALTERNATION = re.compile(r"^\(\?:((?:[A-Za-z_]\w*\|?)+)\)$")
+_SHAPE = re.compile(r"(?:(?:\d+|\?|\*)x)+")
+_BODY_KINDS = {
+    w: w.upper() + "_BODY"
+    for w in ("dense", "sparse", "dense_resource", "array", "affine_map", "affine_set", "strided")
+}
+_DICT_START = re.compile(r'\{\s*(?:\}|(?:[A-Za-z_][\w$.]*|"(?:[^"\\\n]|\\.)*")\s*(?:=|,|\}))')
+
+
+class MlirLexer(Lexer):
+    """Contextual lexer for grammars/mlir.lark and grammars/attributes.lark."""
+
+    __future_interface__ = 2  # receive (lexer_state, parser_state): we need the parser state
+
+    def __init__(self, lexer_conf: Any) -> None:
+        # Keyword spellings come from the grammar's own string terminals, so the grammar file
+        # stays the single place where `applies`, `x`, `cond`, ... are declared.
+        self.keywords: dict[str, str] = {}
+        self.punct: dict[str, str] = {}
+        for t in lexer_conf.terminals:
+            p = t.pattern
+            if isinstance(p, PatternStr):
+                if re.fullmatch(r"[A-Za-z_]\w*", p.value):
+                    self.keywords[p.value] = t.name
+                else:
+                    self.punct[p.value] = t.name
+            else:
+                m = _WORD_ALTERNATION.match(p.value)
+                if m:
+                    for w in m.group(1).split("|"):
+                        self.keywords[w] = t.name
+        self.arrow = self.punct.get("->", "ARROW")
+
+    def lex(self, lexer_state: Any, parser_state: Any) -> Iterator[Token]:
+        text = lexer_state.text
+        if not isinstance(text, str):
+            text = text.text
+        n = len(text)
+        states = parser_state.parse_conf.states
+        keywords = self.keywords
+        punct = self.punct
+        skip = scan.WS.match
+        pos = 0
+        while True:
+            m = skip(text, pos)
+            if m:
+                pos = m.end()
+            if pos >= n:
+                return
+            acc = states[parser_state.position]
+            c = text[pos]
+            start = pos
+            try:
+                kind, pos = self._next(text, pos, c, acc, keywords, punct)
+            except ScanError as e:
+                raise LexFailure(e.pos, e.message) from None
+            yield Token(kind, text[start:pos], start_pos=start)
+
+    def _next(self, text: str, pos: int, c: str, acc: dict, keywords: dict, punct: dict) -> tuple[str, int]:
+        if c == "%":
+            if "RESULT_PACK" in acc:
+                m = scan.RESULT_PACK.match(text, pos)
+                if m:
+                    return "RESULT_PACK", m.end()
+            m = scan.VALUE.match(text, pos)
+            if m is None:
+                raise ScanError(pos, "expected an SSA value name after '%'")
+            return "VALUE", m.end()
+        if c == "(":
+            if "FNTYPE" in acc:
+                return "FNTYPE", scan.scan_fntype(text, pos)
+            if "OPERANDS" in acc:
+                m = scan.OPERANDS.match(text, pos)
+                if m:
+                    return "OPERANDS", m.end()
+            if "TYPE" in acc and "LPAR" not in acc:
+                return "TYPE", scan.scan_type(text, pos)
+            if "ATTR" in acc and "LPAR" not in acc:
+                return "ATTR", scan.scan_attr(text, pos)
+            return "LPAR", pos + 1
+        if c == "{":
+            if "ATTR_DICT" in acc and ("LBRACE" not in acc or _DICT_START.match(text, pos)):
+                return "ATTR_DICT", scan.scan_balanced(text, pos)
+            if "AXIS_LIST" in acc:
+                return "AXIS_LIST", scan.scan_balanced(text, pos)
+            if "ATTR" in acc and "LBRACE" not in acc:
+                return "ATTR", scan.scan_attr(text, pos)
+            return "LBRACE", pos + 1
+        if c == "<":
+            if "PROPS" in acc and text.startswith("<{", pos):
+                return "PROPS", scan.scan_balanced(text, pos)
+            if "ANGLE" in acc:
+                return "ANGLE", scan.scan_balanced(text, pos)
+            if "FUSED_META" in acc:
+                return "FUSED_META", scan.scan_balanced(text, pos)
+            return "LESSTHAN", pos + 1
+        if c == "[":
+            if "CONV_DIMS" in acc:
+                m = scan.CONV_DIMS.match(text, pos)
+                if m:
+                    return "CONV_DIMS", m.end()
+            if "BRACKET" in acc:
+                return "BRACKET", scan.scan_balanced(text, pos)
+            if "ATTR" in acc and "LSQB" not in acc:
+                return "ATTR", scan.scan_attr(text, pos)
+            return "LSQB", pos + 1
+        if c == "#":
+            if "ATTR_ALIAS_DEF" in acc:
+                m = scan.ALIAS_NAME.match(text, pos)
+                if m:
+                    return "ATTR_ALIAS_DEF", m.end()
+            if "ATTR" in acc:
+                return "ATTR", scan.scan_attr(text, pos)
+            if "DIALECT_ATTR" in acc:
+                return "DIALECT_ATTR", scan.scan_attr(text, pos)
+            m = scan.DIALECT_NAME.match(text, pos)
+            return "HASH_NAME", m.end() if m else pos + 1
+        if c == "!":
+            if "TYPE_ALIAS_DEF" in acc:
+                m = scan.ALIAS_NAME.match(text, pos)
+                if m:
+                    return "TYPE_ALIAS_DEF", m.end()
+            if "TYPE" in acc:
+                return "TYPE", scan.scan_type(text, pos)
+            if "ATTR" in acc:
+                return "ATTR", scan.scan_attr(text, pos)
+            if "DIALECT_TYPE" in acc:
+                return "DIALECT_TYPE", scan.scan_type(text, pos)
+            m = scan.DIALECT_NAME.match(text, pos)
+            return "BANG_NAME", m.end() if m else pos + 1
+        if c == '"':
+            if "ATTR" in acc and "STRING" not in acc:
+                return "ATTR", scan.scan_attr(text, pos)
+            m = scan.STRING.match(text, pos)
+            if m is None:
+                raise ScanError(pos, "unterminated string literal")
+            return "STRING", m.end()
+        if c == "@":
+            if "ATTR" in acc and "SYMBOL" not in acc:
+                return "ATTR", scan.scan_attr(text, pos)
+            m = scan.SYMBOL.match(text, pos)
+            if m is None:
+                raise ScanError(pos, "expected a symbol name after '@'")
+            return "SYMBOL", m.end()
+        if c == "^":
+            m = scan.BLOCK_LABEL.match(text, pos)
+            if m is None:
+                raise ScanError(pos, "expected a block label after '^'")
+            return "BLOCK_LABEL", m.end()
+        if c == "-" and text.startswith("->", pos):
+            return self.arrow, pos + 2
+        if "SHAPE" in acc and (c.isdigit() or c in "?*"):
+            m = _SHAPE.match(text, pos)
+            if m:
+                return "SHAPE", m.end()
+        if c.isdigit() or c == "-" or c == "+":
+            if "ATTR" in acc and "INT" not in acc:
+                return "ATTR", scan.scan_attr(text, pos)
+            m = scan.NUMBER.match(text, pos)
+            if m is None:
+                return punct.get(c, "PLUS"), pos + 1
+            tok = m.group()
+            if "x" in tok and tok.startswith(("0x", "-0x", "+0x")):
+                return ("HEX" if "HEX" in acc else "INT"), m.end()
+            if "." in tok or "e" in tok or "E" in tok:
+                return "FLOAT", m.end()
+            return "INT", m.end()
+        if c.isalpha() or c == "_":
+            m = scan.BARE_ID.match(text, pos)
+            word = m.group()
+            end = m.end()
+            if word == "loc" and "LOC" in acc and text.startswith("(", end):
+                return "LOC", scan.scan_balanced(text, end)
+            if end < len(text) and text[end] == "<":
+                body_kind = _BODY_KINDS.get(word)
+                if body_kind is not None and body_kind in acc:
+                    return body_kind, scan.scan_balanced(text, end)
+            kw = keywords.get(word)
+            if kw is not None and kw in acc:
+                return kw, end
+            if "OPNAME_REF" in acc:
+                return "OPNAME_REF", end
+            fam = OP_FAMILIES.get(word)
+            if fam is not None and fam in acc:
+                return fam, end
+            if "TYPE" in acc:
+                return "TYPE", scan.scan_type(text, pos)
+            if "ATTR" in acc:
+                return "ATTR", scan.scan_attr(text, pos)
+            if "BARE_ID" in acc:
+                return "BARE_ID", end
+            if "STRING" in acc and any(k.startswith("OP_") for k in acc):
+                raise ScanError(
+                    pos,
+                    f"custom assembly format of '{word}' is not known to ttopt; write the op in generic form "
+                    f'("{word}"(...) : (...) -> ...)',
+                )
+            return "BARE_ID", end
+        if c == ":" and text.startswith("::", pos) and "::" in punct:
+            return punct["::"], pos + 2
+        name = punct.get(c) or _PUNCT.get(c)
+        if name is None:
+            raise ScanError(pos, f"unexpected character {c!r}")
+        return name, pos + 1
+
+
+class LexFailure(Exception):
+    """Raised out of the lexer generator; turned into a Diagnostic by the parse driver."""
+
+    def __init__(self, pos: int, message: str) -> None:
+        super().__init__(message)
+        self.pos = pos
+        self.message = message

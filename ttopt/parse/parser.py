@@ -1,0 +1,474 @@
+"""MLIR text -> IR: drives grammars/mlir.lark and builds ops as the LALR parser reduces them.
+
+The transformer is inlined into the parser (Lark `transformer=`), so no parse tree is built:
+each rule's callback builds IR directly. Value scopes open when a region's `{` is reduced and
+close with its `}`, so operands resolve against exactly the values visible at that point.
+"""
+
+from __future__ import annotations
+
+import gc
+import re
+from typing import Any
+
+from lark import Token, Transformer
+from lark.exceptions import UnexpectedInput
+
+from ttopt.ir.aliases import AliasDef, AliasScope, UndefinedAlias
+from ttopt.ir.attributes import Attribute, LocationAttr, unquote
+from ttopt.ir.diagnostics import Diagnostic, SourceFile, SourcePos
+from ttopt.ir.module import Module
+from ttopt.ir.opdef import OP_ALIASES, OP_DEFS
+from ttopt.ir.operation import Block, Operation, Region
+from ttopt.ir.types import Type
+from ttopt.ir.values import BlockArgument, Value
+from ttopt.parse.attr_parser import AttrParser, AttrSyntaxError
+from ttopt.parse.errors import describe_unexpected
+from ttopt.parse.lexer import LexFailure
+from ttopt.parse.opspec import OpSpec
+
+
+class ParseFailure(Exception):
+    """Internal: a diagnostic at a character offset of the chunk being parsed."""
+
+    def __init__(self, pos: int, message: str) -> None:
+        super().__init__(message)
+        self.pos = pos
+        self.message = message
+
+
+class IRBuilder(Transformer):
+    """Inline transformer for mlir.lark. One instance is reused; `reset()` starts a new file."""
+
+    def reset(self, scope: AliasScope) -> None:
+        self.scope = scope
+        self.ap = AttrParser(scope)
+        self.values: dict[str, list[Value]] = {}
+        self.undo: list[tuple[str, list[Value] | None]] = []
+        self.scope_marks: list[int] = []
+        self.top = Block()
+        self.blocks: list[Block] = [self.top]
+        self.regions: list[Region] = []
+        self.pending: list[tuple] | None = None  # block-argument specs for the next region
+        self.pending_repeat = 0
+        self.seen_op = False
+        self.alias_refs_checked = False
+
+    # ---- helpers used by custom formats ------------------------------------------------------
+    def fail(self, tok: Any, message: str) -> None:
+        """Abort with a diagnostic at a token (or offset)."""
+        pos = tok if isinstance(tok, int) else getattr(tok, "start_pos", 0) or 0
+        raise ParseFailure(pos, message)
+
+    def type(self, tok: Token) -> Type:
+        try:
+            return self.ap.type(str(tok))
+        except AttrSyntaxError as e:
+            self.fail(tok.start_pos + e.offset, e.message)
+
+    def attr(self, tok: Token) -> Attribute:
+        try:
+            return self.ap.attribute(str(tok))
+        except AttrSyntaxError as e:
+            self.fail(tok.start_pos + e.offset, e.message)
+
+    def dict(self, tok: Token | None) -> dict[str, Attribute]:
+        """A fresh (mutable) dict for an ATTR_DICT / PROPS token; {} for None."""
+        if tok is None:
+            return {}
+        text = str(tok)
+        base = tok.start_pos
+        if text.startswith("<"):
+            text = text[1:-1]
+            base += 1
+        try:
+            return dict(self.ap.attr_dict(text).entries)
+        except AttrSyntaxError as e:
+            self.fail(base + e.offset, e.message)
+
+    def signature(self, tok: Token) -> tuple[tuple[Type, ...], tuple[Type, ...]]:
+        try:
+            return self.ap.signature(str(tok))
+        except AttrSyntaxError as e:
+            self.fail(tok.start_pos + e.offset, e.message)
+        except Exception as e:  # malformed pieces inside a well-bracketed signature
+            self.fail(tok, f"malformed function type: {e}")
+
+    def location(self, tok: Token | None) -> Any:
+        if tok is None:
+            return None
+        try:
+            return self.ap.location(str(tok))
+        except AttrSyntaxError as e:
+            self.fail(tok.start_pos + 4 + e.offset, e.message)
+
+    def operand_tokens(self, tok: Token) -> list[Token]:
+        """Split an OPERANDS token `(%a, %b)` into VALUE tokens with their own positions."""
+        text = str(tok)
+        out = []
+        base = tok.start_pos
+        i = 1
+        for piece in text[1:-1].split(","):
+            stripped = piece.strip()
+            if stripped:
+                off = piece.index(stripped)
+                out.append(Token("VALUE", stripped, start_pos=base + i + off))
+            i += len(piece) + 1
+        return out
+
+    def arg_spec(self, value_tok: Token, type_tok: Token, attrs: Token | None = None, loc: Token | None = None) -> tuple:
+        """A block argument to be bound by the next region (name token, Type, attrs, location)."""
+        return (value_tok, self.type(type_tok), self.dict(attrs), self.location(loc))
+
+    def expect_pending(self, specs: list[tuple], repeat: int = 1) -> None:
+        """The next `repeat` regions get these block arguments."""
+        self.pending = specs
+        self.pending_repeat = repeat
+
+    # ---- values ------------------------------------------------------------------------
+    def _define(self, tok: Token, group: list[Value]) -> None:
+        name = str(tok)
+        prev = self.values.get(name)
+        if prev is not None and self.undo_mark_contains(name):
+            self.fail(tok, f"redefinition of SSA value '{name}'")
+        self.undo.append((name, prev))
+        self.values[name] = group
+
+    def undo_mark_contains(self, name: str) -> bool:
+        mark = self.scope_marks[-1] if self.scope_marks else 0
+        for i in range(len(self.undo) - 1, mark - 1, -1):
+            if self.undo[i][0] == name:
+                return True
+        return False
+
+    def use(self, tok: Token) -> Value:
+        """Resolve a VALUE token (`%x` or `%x#1`)."""
+        text = str(tok)
+        name, sep, idx = text.partition("#")
+        group = self.values.get(name)
+        if group is None:
+            self.fail(tok, f"use of undefined value '{name}'")
+        if sep:
+            i = int(idx)
+            if i >= len(group):
+                self.fail(tok, f"'{name}' has {len(group)} result(s); '#{i}' is out of range")
+            return group[i]
+        if len(group) != 1:
+            self.fail(tok, f"'{name}' names {len(group)} results; write '{name}#N' to pick one")
+        return group[0]
+
+    def _push_scope(self) -> None:
+        self.scope_marks.append(len(self.undo))
+
+    def _pop_scope(self) -> None:
+        mark = self.scope_marks.pop()
+        values = self.values
+        undo = self.undo
+        while len(undo) > mark:
+            name, prev = undo.pop()
+            if prev is None:
+                del values[name]
+            else:
+                values[name] = prev
+
+    # ---- top level -----------------------------------------------------------------------
+    def start(self, c: list) -> None:
+        return None
+
+    def attr_alias(self, c: list) -> None:
+        name_tok, value_tok = c
+        if value_tok.type == "LOC":
+            value: Any = LocationAttr(self.location(value_tok), str(value_tok))
+        else:
+            value = self.attr(value_tok)
+        self._alias(name_tok, "attr", value)
+
+    def type_alias(self, c: list) -> None:
+        name_tok, value_tok = c
+        self._alias(name_tok, "type", self.type(value_tok))
+
+    def _alias(self, name_tok: Token, kind: str, value: Any) -> None:
+        name = str(name_tok)[1:]
+        prev = self.scope.define(AliasDef(name, kind, value, after_module=self.seen_op, pos=name_tok.start_pos))
+        if prev is not None:
+            self.fail(name_tok, f"redefinition of alias '{str(name_tok)}'")
+
+    # ---- operations ------------------------------------------------------------------------
+    def operation(self, c: list) -> Operation:
+        results, spec, loc_tok = c
+        use = self.use
+        operands = [v if isinstance(v, Value) else use(v) for v in spec.operands]
+        n_results = 0
+        if results is not None:
+            for tok, count in results:
+                n_results += count
+        if spec.finish is not None:
+            spec.finish(spec, n_results)
+        rtypes = spec.result_types or []
+        if len(rtypes) != n_results:
+            self.fail(
+                spec.pos,
+                f"'{spec.name}' is written with {n_results} result(s) but its type has {len(rtypes)}",
+            )
+        otypes = spec.operand_types
+        if otypes is not None:
+            if len(otypes) != len(operands):
+                self.fail(spec.pos, f"'{spec.name}' has {len(operands)} operand(s) but its type lists {len(otypes)}")
+            for i, (v, t) in enumerate(zip(operands, otypes)):
+                if v.type is not t and v.type != t:
+                    tok = spec.operands[i] if not isinstance(spec.operands[i], Value) else spec.pos
+                    self.fail(
+                        tok,
+                        f"type mismatch: '{str(tok) if isinstance(tok, Token) else 'operand'}' is "
+                        f"'{v.type.text}' where '{spec.name}' expects '{t.text}' (operand #{i})",
+                    )
+        names: list[str | None] = []
+        if results is not None:
+            for tok, count in results:
+                base = str(tok).partition(":")[0][1:]
+                names.extend([base] * count)
+        op = Operation(
+            spec.name,
+            operands,
+            rtypes,
+            spec.properties,
+            spec.attributes,
+            spec.regions,
+            self.location(loc_tok),
+            spec.successors,
+            names,
+        )
+        op.pos = spec.pos
+        if results is not None:
+            i = 0
+            for tok, count in results:
+                self._define(tok, op.results[i : i + count])
+                i += count
+        self.blocks[-1].append(op)
+        self.seen_op = True
+        return op
+
+    def op_results(self, c: list) -> list[tuple[Token, int]]:
+        out = []
+        for tok in c:
+            if tok.type == "RESULT_PACK":
+                name, _, n = str(tok).partition(":")
+                out.append((Token("VALUE", name, start_pos=tok.start_pos), int(n)))
+            else:
+                out.append((tok, 1))
+        return out
+
+    def _canonical_name(self, tok: Token) -> str:
+        name = str(tok)
+        return OP_ALIASES.get(name, name)
+
+    def _format(self, tok: Token) -> Any:
+        return OP_DEFS[self._canonical_name(tok)].format
+
+    def generic_op(self, c: list) -> OpSpec:
+        name_tok, operands_tok, succ, props, regions, attrs, sig = c
+        name = unquote(str(name_tok))
+        if not name or " " in name:
+            self.fail(name_tok, f"invalid operation name {str(name_tok)}")
+        ins, outs = self.signature(sig)
+        spec = OpSpec(
+            OP_ALIASES.get(name, name),
+            self.operand_tokens(operands_tok),
+            list(ins),
+            list(outs),
+            self.dict(props),
+            self.dict(attrs),
+            regions or [],
+            name_tok.start_pos,
+        )
+        if succ:
+            spec.successors = succ
+        return spec
+
+    def successors(self, c: list) -> list[str]:
+        return [str(t) for t in c]
+
+    def generic_regions(self, c: list) -> list[Region]:
+        return list(c)
+
+    def value_list(self, c: list) -> list[Token]:
+        return list(c)
+
+    def types(self, c: list) -> list:
+        return list(c)
+
+    def result_types(self, c: list) -> list:
+        return list(c)
+
+    def type_list(self, c: list) -> tuple:
+        toks = c[0]
+        return ("list", [self.type(t) for t in toks], toks[0].start_pos)
+
+    def fn_type(self, c: list) -> tuple:
+        ins, outs = self.signature(c[0])
+        return ("fn", list(ins), list(outs), c[0].start_pos)
+
+    def bare_fn_type(self, c: list) -> tuple:
+        ins, outs = c
+        return ("fn", [self.type(t) for t in ins], [self.type(t) for t in outs], ins[0].start_pos)
+
+    def int_list(self, c: list) -> list[int]:
+        return [int(t) for t in c if t is not None]
+
+    # ---- regions and blocks ------------------------------------------------------------
+    def region_open(self, c: list) -> Region:
+        region = Region()
+        block = region.add_block(Block())
+        self.regions.append(region)
+        self.blocks.append(block)
+        self._push_scope()
+        if self.pending is not None:
+            self._bind_args(block, self.pending)
+            self.pending_repeat -= 1
+            if self.pending_repeat <= 0:
+                self.pending = None
+        return region
+
+    def _bind_args(self, block: Block, specs: list[tuple]) -> None:
+        for tok, ty, attrs, loc in specs:
+            hint = str(tok)[1:]
+            arg = block.add_arg(BlockArgument(ty, block, 0, hint, loc))
+            self._define(tok, [arg])
+
+    def region(self, c: list) -> Region:
+        region = c[0]
+        self.blocks.pop()
+        self.regions.pop()
+        self._pop_scope()
+        # An empty unlabeled entry block followed by labeled blocks was a placeholder.
+        if len(region.blocks) > 1 and not region.blocks[0].ops and not region.blocks[0].args:
+            if region.blocks[0].label is None:
+                region.blocks.pop(0)
+        return region
+
+    def block_header(self, c: list) -> Block:
+        label_tok, args = c
+        region = self.regions[-1]
+        block = region.add_block(Block(label=str(label_tok)[1:]))
+        self.blocks[-1] = block
+        if args:
+            self._bind_args(block, args)
+        self.pending = None
+        return block
+
+    def labeled_block(self, c: list) -> None:
+        return None
+
+    def block_args(self, c: list) -> list[tuple]:
+        specs = [a for a in c if a is not None]
+        self.expect_pending(specs)
+        return specs
+
+    def block_arg(self, c: list) -> tuple:
+        v, t, attrs, loc = c
+        return self.arg_spec(v, t, attrs, loc)
+
+
+def _family_methods() -> None:
+    """Attach one transformer method per custom-format grammar rule, delegating to the formats."""
+    from ttopt.dialects import formats
+
+    for rule, fn in formats.RULE_BUILDERS.items():
+        setattr(IRBuilder, rule, _make(fn))
+
+
+def _make(fn: Any) -> Any:
+    def method(self: IRBuilder, c: list) -> Any:
+        return fn(self, c)
+
+    return method
+
+
+_BUILDER: IRBuilder | None = None
+
+
+def _parser() -> tuple[Any, IRBuilder]:
+    global _BUILDER
+    from ttopt import dialects  # noqa: F401  (registers op definitions and formats)
+    from ttopt.parse.grammar import load
+
+    if _BUILDER is None:
+        _family_methods()
+        _BUILDER = IRBuilder()
+    return load("mlir.lark", ("start",), _BUILDER), _BUILDER
+
+
+def parse_module(text: str, filename: str = "<input>", line_offset: int = 0) -> Module:
+    """Parse one MLIR file (or `// -----` chunk) into a Module; errors raise `Diagnostic`."""
+    source = SourceFile(filename, text, line_offset)
+    lark, builder = _parser()
+    scope = AliasScope()
+    builder.reset(scope)
+    gc_was_enabled = gc.isenabled()
+    gc.disable()  # the parse allocates many long-lived objects; collections only cost time
+    try:
+        lark.parse(text)
+        module = _finish(builder, scope, source)
+    except ParseFailure as e:
+        raise Diagnostic(e.message, SourcePos(source, e.pos)) from None
+    except LexFailure as e:
+        raise Diagnostic(e.message, SourcePos(source, e.pos)) from None
+    except UnexpectedInput as e:
+        tok = getattr(e, "token", None)
+        pos = getattr(tok, "start_pos", None)
+        if pos is None or (tok is not None and tok.type == "$END"):
+            pos = len(text.rstrip())
+        raise Diagnostic(describe_unexpected(e), SourcePos(source, pos)) from None
+    except RecursionError:
+        raise Diagnostic("input nests too deeply", SourcePos(source, 0)) from None
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+    module.source = source
+    return module
+
+
+def _finish(builder: IRBuilder, scope: AliasScope, source: SourceFile) -> Module:
+    ops = builder.top.ops
+    if len(ops) == 1 and ops[0].name == "builtin.module":
+        mod_op = ops[0]
+        mod_op.parent = None
+    else:
+        mod_op = Operation("builtin.module", regions=[Region([Block()])])
+        body = mod_op.regions[0].entry
+        for op in list(ops):
+            body.append(op)
+    module = Module(mod_op, scope, source)
+    _check_aliases(builder, scope, source)
+    return module
+
+
+_ALIAS_USE = re.compile(r'"(?:[^"\\\n]|\\.)*"|([#!])([A-Za-z_][\w$\-]*)(?![\w$.\-<])')
+
+
+def _check_aliases(builder: IRBuilder, scope: AliasScope, source: SourceFile) -> None:
+    """Every alias referenced by a parsed type/attribute/location must be defined."""
+    ap = builder.ap
+    pieces = [*ap.types, *ap.attrs, *ap.dicts, *ap.sigs, *ap.loc_texts]
+    pieces.extend(d.value.text for d in scope)
+    missing: set[str] = set()
+    for piece in pieces:
+        if "#" not in piece and "!" not in piece:
+            continue
+        for m in _ALIAS_USE.finditer(piece):
+            if m.group(1):
+                kind = "attr" if m.group(1) == "#" else "type"
+                if not scope.has(kind, m.group(2)):
+                    missing.add(m.group(1) + m.group(2))
+    if not missing:
+        return
+    # Report the undefined reference that comes first in the file.
+    best = None
+    for ref in missing:
+        for m in _ALIAS_USE.finditer(source.text):
+            if m.group(1) and m.group(0) == ref:
+                if best is None or m.start() < best[0]:
+                    best = (m.start(), ref)
+                break
+    pos, ref = best if best is not None else (0, sorted(missing)[0])
+    raise ParseFailure(pos, f"undefined alias '{ref}'")

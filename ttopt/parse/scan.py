@@ -1,0 +1,163 @@
+"""Low-level scanners over MLIR text: balanced bodies, types, attribute values, names.
+
+Shared by the lexer of both grammars. Every scanner returns the end offset of what it matched
+(or raises `ScanError` with the offset to blame) and runs in time linear in what it consumes.
+"""
+
+from __future__ import annotations
+
+import re
+
+
+class ScanError(Exception):
+    """A lexical error at character offset `pos`."""
+
+    def __init__(self, pos: int, message: str) -> None:
+        super().__init__(message)
+        self.pos = pos
+        self.message = message
+
+
+WS = re.compile(r"(?:[ \t\r\n\f\v]+|//[^\n]*)+")
+# Things inside a bracketed body that matter for balancing. `->` and `>=` contain '>' but
+# close nothing (affine maps, integer sets).
+_BODY = re.compile(r'->|>=|"(?:[^"\\\n]|\\.)*"|[<>(){}\[\]]')
+_CLOSE = {")": "(", "]": "[", "}": "{", ">": "<"}
+_OPEN_TO_CLOSE = {"(": ")", "[": "]", "{": "}", "<": ">"}
+
+BARE_ID = re.compile(r"[A-Za-z_][\w$.]*")
+SUFFIX_ID = r"(?:\d+|[A-Za-z_$.\-][\w$.\-]*)"
+VALUE = re.compile(rf"%{SUFFIX_ID}(?:#\d+)?")
+RESULT_PACK = re.compile(rf"%{SUFFIX_ID}:\d+")
+SYMBOL = re.compile(rf'@(?:{SUFFIX_ID}|"(?:[^"\\\n]|\\.)*")')
+STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+BLOCK_LABEL = re.compile(rf"\^{SUFFIX_ID}")
+ALIAS_NAME = re.compile(r"[#!][A-Za-z_][\w$\-]*(?![\w$.\-<])")
+NUMBER = re.compile(r"[-+]?(?:0x[0-9a-fA-F]+|\d+(?:\.\d*)?(?:[eE][-+]?\d+)?)")
+DIALECT_NAME = re.compile(r"[#!][A-Za-z_][\w$.\-]*")
+OPERANDS = re.compile(rf"\(\s*(?:%{SUFFIX_ID}(?:#\d+)?(?:\s*,\s*%{SUFFIX_ID}(?:#\d+)?)*)?\s*\)")
+CONV_DIMS = re.compile(r"\[[\w\s,]*\]\s*x\s*\[[\w\s,]*\]\s*->\s*\[[\w\s,]*\]")
+TYPED_LITERAL_PREFIXES = ("dense", "sparse", "dense_resource")
+
+
+def skip_ws(text: str, pos: int) -> int:
+    """Offset of the next non-blank, non-comment character."""
+    m = WS.match(text, pos)
+    return m.end() if m else pos
+
+
+def scan_balanced(text: str, pos: int) -> int:
+    """`text[pos]` opens a bracket; return the offset just past its matching close."""
+    stack = [(text[pos], pos)]
+    for m in _BODY.finditer(text, pos + 1):
+        tok = m.group()
+        if tok in _OPEN_TO_CLOSE:
+            stack.append((tok, m.start()))
+        elif tok in _CLOSE:
+            opener, at = stack.pop()
+            if _CLOSE[tok] != opener:
+                raise ScanError(
+                    m.start(), f"expected '{_OPEN_TO_CLOSE[opener]}' to close the '{opener}' opened earlier, found '{tok}'"
+                )
+            if not stack:
+                return m.end()
+    opener, at = stack[-1]
+    raise ScanError(at, f"unbalanced '{opener}': no matching '{_OPEN_TO_CLOSE[opener]}' before end of input")
+
+
+def scan_type(text: str, pos: int) -> int:
+    """A type: `f32`, `tensor<...>`, `!dialect.t<...>`, `!alias`, `(A) -> B`."""
+    c = text[pos] if pos < len(text) else ""
+    if c == "(":
+        end = scan_balanced(text, pos)
+        p = skip_ws(text, end)
+        if not text.startswith("->", p):
+            return end  # a parenthesised type list is not a type, let the parser complain
+        p = skip_ws(text, p + 2)
+        return scan_balanced(text, p) if text.startswith("(", p) else scan_type(text, p)
+    m = DIALECT_NAME.match(text, pos) if c == "!" else BARE_ID.match(text, pos)
+    if m is None:
+        raise ScanError(pos, "expected a type")
+    end = m.end()
+    if end < len(text) and text[end] == "<":
+        end = scan_balanced(text, end)
+    return end
+
+
+def scan_fntype(text: str, pos: int) -> int:
+    """A function type `(A, B) -> R` / `(A) -> (R1, R2)` starting at `(`."""
+    end = scan_balanced(text, pos)
+    p = skip_ws(text, end)
+    if not text.startswith("->", p):
+        raise ScanError(p, "expected '->' in function type")
+    p = skip_ws(text, p + 2)
+    if p >= len(text):
+        raise ScanError(p, "expected result type after '->'")
+    return scan_balanced(text, p) if text[p] == "(" else scan_type(text, p)
+
+
+def _typed_suffix(text: str, end: int) -> int:
+    """Absorb a trailing `: type` (number and dense literals carry their type)."""
+    p = skip_ws(text, end)
+    if p < len(text) and text[p] == ":" and not text.startswith("::", p):
+        q = skip_ws(text, p + 1)
+        if q < len(text):
+            return scan_type(text, q)
+    return end
+
+
+def scan_attr(text: str, pos: int) -> int:
+    """One attribute value, including a literal's `: type` suffix."""
+    n = len(text)
+    if pos >= n:
+        raise ScanError(pos, "expected an attribute value")
+    c = text[pos]
+    if c == "#":
+        m = DIALECT_NAME.match(text, pos)
+        if m is None:
+            raise ScanError(pos, "expected an attribute name after '#'")
+        end = m.end()
+        return scan_balanced(text, end) if end < n and text[end] == "<" else end
+    if c == "!":
+        return scan_type(text, pos)
+    if c == '"':
+        m = STRING.match(text, pos)
+        if m is None:
+            raise ScanError(pos, "unterminated string literal")
+        return _typed_suffix(text, m.end())
+    if c in "[{":
+        return scan_balanced(text, pos)
+    if c == "(":
+        return scan_type(text, pos)
+    if c == "@":
+        m = SYMBOL.match(text, pos)
+        if m is None:
+            raise ScanError(pos, "expected a symbol name after '@'")
+        end = m.end()
+        while text.startswith("::@", end):
+            m = SYMBOL.match(text, end + 2)
+            if m is None:
+                raise ScanError(end + 2, "expected a nested symbol name")
+            end = m.end()
+        return end
+    if c.isdigit() or c in "-+":
+        m = NUMBER.match(text, pos)
+        if m is None:
+            raise ScanError(pos, "expected a number")
+        return _typed_suffix(text, m.end())
+    m = BARE_ID.match(text, pos)
+    if m is None:
+        raise ScanError(pos, f"unexpected character {c!r} where an attribute was expected")
+    word = m.group()
+    end = m.end()
+    if word == "loc" and end < n and text[end] == "(":
+        return scan_balanced(text, end)
+    if end < n and text[end] in "<[" and word in ("distinct",):
+        end = scan_balanced(text, end)
+        p = skip_ws(text, end)
+        return scan_attr(text, p)
+    if end < n and text[end] == "<":
+        end = scan_balanced(text, end)
+        if word in TYPED_LITERAL_PREFIXES:
+            end = _typed_suffix(text, end)
+    return end
