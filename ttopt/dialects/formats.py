@@ -135,7 +135,11 @@ class Format:
         """The spelling: short (`return`) where the op's dialect is the default one, else full."""
         if self.print_name is None:
             return op.name
-        if op.name == "builtin.module" or p is None or p.default_dialect == op.dialect:
+        if op.name == "builtin.module":
+            # MLIR elides `builtin.` for the top-level module and modules nested in modules only.
+            parent = op.parent_op
+            return self.print_name if parent is None or parent.name == "builtin.module" else op.name
+        if p is None or p.default_dialect == op.dialect:
             return self.print_name
         return op.name
 

@@ -303,13 +303,14 @@ DIALECT_ATTR_FACTORIES: dict[str, TypedAttrFactory] = {}
 class DialectAttr(Attribute):
     """`#dialect.mnemonic<body>` / `#dialect<body>`: body kept as text, typed view on demand."""
 
-    __slots__ = ("name", "body", "_typed")
+    __slots__ = ("name", "body", "_typed", "scope")
 
-    def __init__(self, name: str, body: str | None, text: str | None = None, typed: Any = None) -> None:
+    def __init__(self, name: str, body: str | None, text: str | None = None, typed: Any = None, scope: Any = None) -> None:
         super().__init__(text)
         self.name = name  # e.g. "ttnn.ttnn_layout", or "ttnn" for `#ttnn<mesh_shape 1x1>`
         self.body = body  # text inside the outer <...>, None when absent
         self._typed = typed
+        self.scope = scope  # the module's AliasScope, for aliases named inside the body (`#dram`)
 
     def print(self) -> str:
         if self._typed is not None and hasattr(self._typed, "print_body"):
@@ -329,7 +330,8 @@ class DialectAttr(Attribute):
     @classmethod
     def of(cls, model: Any) -> DialectAttr:
         """Wrap a typed dialect model (must provide `attr_name` and `print_body()`)."""
-        return cls(model.attr_name, None, typed=model)
+        body = model.print_body()
+        return cls(model.attr_name, body, f"#{model.attr_name}<{body}>", typed=model)
 
 
 class AliasRef(Attribute):

@@ -166,13 +166,14 @@ def format_result_types(results: tuple[Type, ...] | list[Type]) -> str:
 class OpaqueType(Type):
     """Any other type, kept as source text: dialect types (`!ttnn.device`), memref, vector, tuple, complex."""
 
-    __slots__ = ("name", "body", "_typed")
+    __slots__ = ("name", "body", "_typed", "scope")
 
-    def __init__(self, text: str, name: str = "", body: str | None = None) -> None:
+    def __init__(self, text: str, name: str = "", body: str | None = None, scope: Any = None) -> None:
         super().__init__(text)
         self.name = name  # e.g. "ttcore.tile", "memref", "ttnn.device"
         self.body = body
         self._typed: Any = None
+        self.scope = scope
 
     @property
     def typed(self) -> Any:

@@ -217,9 +217,9 @@ def named_type(text: str, scope: Any) -> Type:
         name = m.group(1) if m else text[1:]
         if "." not in name and (m is None or m.group(2) is None):
             return TypeAliasRef(name, scope)
-        return OpaqueType(text, name, m.group(2) if m else None)
+        return OpaqueType(text, name, m.group(2) if m else None, scope)
     word, _, _ = text.partition("<")
-    return OpaqueType(text, word, text[len(word) + 1 : -1] if "<" in text else None)
+    return OpaqueType(text, word, text[len(word) + 1 : -1] if "<" in text else None, scope)
 
 
 def dialect_attr(text: str, scope: Any) -> Attribute:
@@ -230,7 +230,7 @@ def dialect_attr(text: str, scope: Any) -> Attribute:
     name, body = m.group(1), m.group(2)
     if "." not in name and body is None:
         return AliasRef(name, scope)
-    return DialectAttr(name, body, text)
+    return DialectAttr(name, body, text, scope=scope)
 
 
 _BUILDER = _AttrBuilder()
