@@ -10,7 +10,7 @@ register(
         results=0,
         traits=frozenset({ISOLATED}),
         format=FuncFormat(),
-        extra={"default_dialect": "func"},
+        extra={"default_dialect": "func", "needs_terminator": True},
         summary="a function",
     ),
     OpDef(

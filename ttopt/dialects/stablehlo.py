@@ -16,7 +16,7 @@ from ttopt.dialects.formats import (
 from ttopt.ir.opdef import CONSTANT_LIKE, PURE, TERMINATOR, OpDef, register
 
 _P = frozenset({PURE})
-_NO_DEFAULT = {"default_dialect": ""}  # regions of stablehlo ops print `func.call`, not `call`
+_NO_DEFAULT = {"default_dialect": "", "needs_terminator": True}  # regions of stablehlo ops print `func.call`, not `call`
 
 UNARY_ELEMENTWISE = (
     "abs", "cbrt", "ceil", "cosine", "count_leading_zeros", "exponential", "exponential_minus_one",

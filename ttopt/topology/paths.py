@@ -35,6 +35,16 @@ from ttopt.topology.search import (
     channel_score,
 )
 
+RESTART_BUDGET = 2_000  # search nodes for each start's first attempt, doubled every round
+RESTART_MAX = 1 << 22  # from this budget on attempts are unbounded
+
+
+class _Budget(Exception):
+    """One start's attempt used up its node budget (internal to restarts)."""
+
+
+SLACK_SCAN = 8  # scan for dead ends when at most this many reachable free nodes are spare
+
 
 def detect_path_or_cycle(t: GraphIndex) -> tuple[str, list[int]] | None:
     """('path' | 'cycle', target indices in walk order) if the target is one path/cycle of >= 3."""
@@ -115,6 +125,7 @@ class PathEngine:
         self.bipartite = all(col >= 0 for col in self.colour)
         self.map = [-1] * n
         self.no_end = 0
+        stats = self.stats
         starts = bits_list(self.D[0])
         if self.symmetric:
             deg_in = {c: (g.adj[c] & self.avail).bit_count() for c in starts}
@@ -126,30 +137,48 @@ class PathEngine:
         else:
             pref0 = self.pref[0]
             starts.sort(key=lambda c: (-(pref0 >> c & 1), g.deg[c], c))
-        for s in starts:
-            if not (self.D[0] >> s & 1):
-                continue  # removed by symmetry after an earlier start failed
-            self.start = s
-            self.map[0] = s
-            self.close = g.adj_with(s, self.chan[n - 1]) & self.D[n - 1] if cycle else 0
-            if self.trace is not None:
-                self.trace.event("select", 0, target=t.nodes[p[0]], candidates=[g.nodes[s]])
-            if self._extend(0, s, 1 << s):
-                out = [-1] * n
-                for i, u in enumerate(p):
-                    out[u] = self.map[i]
-                return out
-            self.stats.backtracks += 1
-            if self.symmetric:
-                if cycle:
-                    # Every cycle through s was tried with s first: drop s everywhere.
-                    keep = ~(1 << s)
-                    self.D = [d & keep for d in self.D]
-                    self.avail &= keep
-                    if self.avail.bit_count() < n:
-                        break
-                else:
-                    self.no_end |= 1 << s  # every path ending at s was tried reversed
+        # Restarts over the start nodes with a doubling node budget per attempt: a DFS from a
+        # bad start can thrash for a long time while another start succeeds at once (heavy
+        # tails on near-full walks). A start whose attempt finishes within its budget is fully
+        # exhausted; the budget is unbounded once only one start is left, so the search stays
+        # complete and deterministic.
+        budget = RESTART_BUDGET
+        live = [s for s in starts]
+        while live:
+            unbounded = len(live) == 1 or budget >= RESTART_MAX
+            nxt = []
+            for s in live:
+                if not (self.D[0] >> s & 1):
+                    continue  # removed by symmetry after an earlier start failed
+                self.start = s
+                self.map[0] = s
+                self.close = g.adj_with(s, self.chan[n - 1]) & self.D[n - 1] if cycle else 0
+                if self.trace is not None:
+                    self.trace.event("select", 0, target=t.nodes[p[0]], candidates=[g.nodes[s]])
+                self.cap = float("inf") if unbounded else stats.nodes_explored + budget
+                try:
+                    found = self._extend(0, s, 1 << s)
+                except _Budget:
+                    nxt.append(s)
+                    continue
+                if found:
+                    out = [-1] * n
+                    for i, u in enumerate(p):
+                        out[u] = self.map[i]
+                    return out
+                stats.backtracks += 1
+                if self.symmetric:
+                    if cycle:
+                        # Every cycle through s was tried with s first: drop s everywhere.
+                        keep = ~(1 << s)
+                        self.D = [d & keep for d in self.D]
+                        self.avail &= keep
+                        if self.avail.bit_count() < n:
+                            return None
+                    else:
+                        self.no_end |= 1 << s  # every path ending at s was tried reversed
+            live = nxt
+            budget *= 2
         return None
 
     # --- the walk ------------------------------------------------------------------------------
@@ -162,6 +191,8 @@ class PathEngine:
         if stats.nodes_explored % LIMIT_CHECK_EVERY == 0 or \
                 stats.nodes_explored > self.limits.node_cap:
             self.limits.check(stats.nodes_explored)
+        if stats.nodes_explored > self.cap:
+            raise _Budget
         g = self.g
         adj = g.adj
         j = i + 1
@@ -237,24 +268,37 @@ class PathEngine:
             if (reach & self.cmask[other]).bit_count() < need_other or \
                     (reach & self.cmask[other ^ 1]).bit_count() < need_same:
                 return "parity: not enough free nodes of each colour"
-        if free.bit_count() == rest:
-            # Near-full fill: every free node must be visited.
-            if reach != free:
-                return "free nodes disconnected"
+        spare = reach.bit_count() - rest
+        if spare <= SLACK_SCAN:
+            # Near-full fill: a reachable free node with fewer than two free-or-head (or start,
+            # for cycles) neighbours cannot be passed through, so it is skipped or is the path's
+            # last node; skipped nodes must fit in the spare budget (per colour when bipartite).
             base = free | (1 << c)
             if cycle:
                 base |= 1 << self.start
-            ends = 0
-            x = free
+            ends = 0 if cycle else 1
+            low = [0, 0]
+            x = reach
+            colour = self.colour
             while x:
-                low = x & -x
-                v = low.bit_length() - 1
-                x ^= low
+                bit = x & -x
+                v = bit.bit_length() - 1
+                x ^= bit
                 k = (adj[v] & base).bit_count()
                 if k < 2:
-                    if cycle or k == 0 or ends:
-                        return f"dead end at {g.nodes[v]}"
-                    ends += 1
+                    if k == 1 and ends:
+                        ends = 0
+                        continue
+                    low[colour[v] if self.bipartite else 0] += 1
+            if self.bipartite:
+                other = self.colour[c] ^ 1
+                budget = [0, 0]
+                budget[other] = (reach & self.cmask[other]).bit_count() - (rest + 1) // 2
+                budget[other ^ 1] = (reach & self.cmask[other ^ 1]).bit_count() - rest // 2
+                if low[0] > budget[0] or low[1] > budget[1]:
+                    return "dead ends exceed the spare nodes"
+            elif low[0] > spare:
+                return "dead ends exceed the spare nodes"
         for a in self.anchors:
             if a > j:
                 target = self.D[a]

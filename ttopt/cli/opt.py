@@ -1,0 +1,278 @@
+"""`ttopt opt`: parse MLIR, run passes, print MLIR, with mlir-opt's flags."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from typing import Any
+
+import click
+
+SPLIT_MARKER = "// -----"
+
+
+def _record_pass(ctx: click.Context, param: click.Parameter, value: Any) -> None:
+    if value:
+        ctx.meta.setdefault("ttopt.pass_order", []).append(param.name)
+
+
+def _pass_params() -> list[click.Parameter]:
+    """One flag per registered pass, one flag per distinct pass option."""
+    from ttopt.passes.registry import all_passes
+
+    params: list[click.Parameter] = []
+    seen: dict[str, Any] = {}
+    for name, cls in all_passes().items():
+        params.append(
+            click.Option(
+                [f"--{name}", f"__pass__{name}"],
+                is_flag=True,
+                expose_value=False,
+                callback=_record_pass,
+                help=f"Run the {name} pass: {cls.summary}",
+            )
+        )
+        for spec in cls.option_specs():
+            if spec.name in seen or spec.name in _RESERVED:
+                continue
+            seen[spec.name] = spec
+            attr = "__opt__" + spec.attr
+            help_text = f"[{name}] {spec.help}"
+            if spec.type is bool:
+                params.append(click.Option([f"--{spec.name}/--no-{spec.name}", attr], default=None, help=help_text))
+            elif spec.multiple or spec.type is list:
+                params.append(click.Option([f"--{spec.name}", attr], multiple=True, help=help_text))
+            elif spec.choices:
+                params.append(click.Option([f"--{spec.name}", attr], type=click.Choice(spec.choices), default=None, help=help_text))
+            else:
+                params.append(click.Option([f"--{spec.name}", attr], type=spec.type, default=None, help=help_text))
+    return params
+
+
+_RESERVED = {"trace", "stats", "timing"}
+
+
+def _rewrite_argv(args: list[str]) -> tuple[list[str], list[tuple[str, str]]]:
+    """`--name=true|false` for booleans, and `--pass="opts"` -> (`--pass`, options)."""
+    from ttopt.passes.registry import all_passes
+
+    passes = all_passes()
+    bools = {s.name for c in passes.values() for s in c.option_specs() if s.type is bool}
+    out: list[str] = []
+    pass_opts: list[tuple[str, str]] = []
+    for a in args:
+        if a.startswith("--") and "=" in a:
+            key, _, val = a[2:].partition("=")
+            if key in passes:
+                out.append(f"--{key}")
+                pass_opts.append((key, val))
+                continue
+            if key in bools:
+                low = val.lower()
+                if low in ("true", "1", "on", "yes"):
+                    out.append(f"--{key}")
+                    continue
+                if low in ("false", "0", "off", "no"):
+                    out.append(f"--no-{key}")
+                    continue
+        out.append(a)
+    return out, pass_opts
+
+
+class OptCommand(click.Command):
+    """click.Command that knows every pass flag and rewrites mlir-opt-style `--flag=value`."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        args, pass_opts = _rewrite_argv(args)
+        ctx.meta["ttopt.pass_inline_opts"] = pass_opts
+        return super().parse_args(ctx, args)
+
+
+def _build_passes(ctx: click.Context, pipeline: str | None, kwargs: dict[str, Any]) -> list:
+    from ttopt.passes.base import convert_option
+    from ttopt.passes.pipeline import PipelineError, instantiate, parse_pipeline
+    from ttopt.passes.registry import get_pass
+
+    globals_: dict[str, Any] = {k[len("__opt__") :]: v for k, v in kwargs.items() if k.startswith("__opt__")}
+    globals_ = {k: (list(v) if isinstance(v, tuple) else v) for k, v in globals_.items() if v not in (None, ())}
+    passes = []
+    if pipeline:
+        try:
+            passes.extend(instantiate(parse_pipeline(pipeline), pipeline))
+        except PipelineError as e:
+            raise click.UsageError(f"--pass-pipeline: {e} (at character {e.pos + 1})") from None
+    inline = dict(ctx.meta.get("ttopt.pass_inline_opts", []))
+    for name in ctx.meta.get("ttopt.pass_order", []):
+        pname = name[len("__pass__") :]
+        cls = get_pass(pname)
+        opts: dict[str, Any] = {}
+        if pname in inline and inline[pname].strip():
+            try:
+                inv = parse_pipeline(f"{pname}{{{inline[pname]}}}")
+                opts = instantiate(inv).pop().__dict__.copy()
+            except PipelineError as e:
+                raise click.UsageError(f"--{pname}: {e}") from None
+        p = cls(**opts)
+        passes.append(p)
+    # Global option flags fill every pass that declares them (explicit pipeline options win).
+    for p in passes:
+        for spec in type(p).option_specs():
+            if spec.attr in globals_:
+                explicit = getattr(p, "_explicit", set())
+                if spec.attr not in explicit:
+                    v = globals_[spec.attr]
+                    if spec.type is list and isinstance(v, list):
+                        v = [x for item in v for x in convert_option(spec, item)]
+                    setattr(p, spec.attr, v)
+    return passes
+
+
+def _split_chunks(text: str) -> list[tuple[str, int]]:
+    """Split at `// -----` lines; each chunk with the line number it starts on (0-based)."""
+    chunks: list[tuple[str, int]] = []
+    cur: list[str] = []
+    start = 0
+    for i, line in enumerate(text.splitlines(keepends=True)):
+        if line.strip() == SPLIT_MARKER:
+            chunks.append(("".join(cur), start))
+            cur = []
+            start = i + 1
+        else:
+            cur.append(line)
+    chunks.append(("".join(cur), start))
+    return chunks
+
+
+def _opt_main(ctx: click.Context, input: str, output: str, pass_pipeline: str | None, **kw: Any) -> None:
+    from ttopt.cli.output import read_input, write_atomic
+    from ttopt.ir.diagnostics import Diagnostic
+    from ttopt.ir.printer import PrintOptions, print_module
+    from ttopt.ir.verifier import verify
+    from ttopt.parse.parser import parse_module
+    from ttopt.passes.context import PassContext, Trace
+    from ttopt.passes.manager import PassManager
+
+    passes = _build_passes(ctx, pass_pipeline, kw)
+    popts = PrintOptions(
+        local_scope=kw["mlir_print_local_scope"], debuginfo=kw["mlir_print_debuginfo"], generic=kw["mlir_print_op_generic"]
+    )
+    try:
+        text = read_input(input)
+    except OSError as e:
+        raise click.UsageError(f"cannot read input '{input}': {e.strerror}") from None
+    name = "<stdin>" if input == "-" else input
+    chunks = _split_chunks(text) if kw["split_input_file"] else [(text, 0)]
+    pctx = PassContext(trace=Trace(enabled=kw["trace"]))
+    outputs: list[str] = []
+    failed = False
+    timings: list[tuple[str, float]] = []
+    for chunk, line0 in chunks:
+        try:
+            t0 = time.perf_counter()
+            module = parse_module(chunk, name, line_offset=line0)
+            verify(module)
+            timings.append(("parse + verify", time.perf_counter() - t0))
+            pm = PassManager(
+                passes,
+                pctx,
+                print_ir_after_all=kw["mlir_print_ir_after_all"],
+                printer=lambda m: print_module(m, popts),
+                verify_each=kw["verify_each"],
+            )
+            pm.run(module)
+            timings.extend(pm.timings)
+            t0 = time.perf_counter()
+            outputs.append(print_module(module, popts))
+            timings.append(("print", time.perf_counter() - t0))
+        except Diagnostic as d:
+            failed = True
+            sys.stderr.write(d.render(name) + "\n")
+            if not kw["split_input_file"]:
+                break
+    if kw["timing"]:
+        _print_timing(timings)
+    if failed:
+        if kw["split_input_file"] and output == "-" and outputs:
+            sys.stdout.write(f"{SPLIT_MARKER}\n".join(outputs))
+        ctx.exit(1)
+    if kw["stats"]:
+        import json
+
+        write_atomic(kw["stats"], json.dumps(pctx.stats, indent=2, sort_keys=True) + "\n")
+    write_atomic(output, f"{SPLIT_MARKER}\n".join(outputs))
+
+
+def _print_timing(timings: list[tuple[str, float]]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title="ttopt timing", title_justify="left")
+    table.add_column("step")
+    table.add_column("wall (ms)", justify="right")
+    total = 0.0
+    agg: dict[str, float] = {}
+    for name, t in timings:
+        agg[name] = agg.get(name, 0.0) + t
+    for name, t in agg.items():
+        total += t
+        table.add_row(name, f"{t * 1e3:.2f}")
+    table.add_row("[bold]total[/bold]", f"[bold]{total * 1e3:.2f}[/bold]")
+    Console(stderr=True).print(table)
+
+
+def _make_opt() -> click.Command:
+    params: list[click.Parameter] = [
+        click.Argument(["input"], default="-", required=False, type=click.Path(allow_dash=True, dir_okay=False)),
+        click.Option(["-o", "--output"], default="-", show_default=True, type=click.Path(allow_dash=True, dir_okay=False),
+                     help="Output file ('-' for stdout); written whole via a temporary file."),
+        click.Option(["--pass-pipeline"], default=None, help="e.g. 'builtin.module(canonicalize, ttnn-optimizer{max-legal-layouts=4})'"),
+        click.Option(["--mlir-print-local-scope"], is_flag=True, help="Print attributes and types inline (no aliases)."),
+        click.Option(["--mlir-print-debuginfo"], is_flag=True, help="Print locations (loc(...))."),
+        click.Option(["--mlir-print-op-generic"], is_flag=True, help="Print every op in generic form."),
+        click.Option(["--mlir-print-ir-after-all"], is_flag=True, help="Print the IR to stderr after each pass."),
+        click.Option(["--split-input-file"], is_flag=True, help="Process '// -----' separated chunks independently."),
+        click.Option(["--timing"], is_flag=True, help="Print a per-step wall-time table to stderr."),
+        click.Option(["--trace"], is_flag=True, help="Explain pass decisions on stderr (rich)."),
+        click.Option(["--stats"], default=None, type=click.Path(dir_okay=False), help="Write pass statistics as JSON to FILE."),
+        click.Option(["--verify-each/--no-verify-each"], default=True, help="Verify the IR after every pass (default on)."),
+        *_pass_params(),
+    ]
+
+    @click.pass_context
+    def callback(ctx: click.Context, **kw: Any) -> None:
+        _opt_main(ctx, kw.pop("input"), kw.pop("output"), kw.pop("pass_pipeline"), **kw)
+
+    return OptCommand(
+        "opt",
+        params=params,
+        callback=callback,
+        help="Parse MLIR (INPUT, default stdin), run the passes given as flags (in order) or with "
+        "--pass-pipeline, and print the result.",
+        context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 110},
+    )
+
+
+opt = _make_opt()
+
+
+@click.command("passes")
+def passes() -> None:
+    """List every registered pass with its options, defaults and help."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from ttopt.passes.registry import all_passes
+
+    console = Console()
+    for name, cls in all_passes().items():
+        table = Table(title=f"[bold]{name}[/bold] — {cls.summary}", title_justify="left", show_edge=False)
+        table.add_column("option")
+        table.add_column("default")
+        table.add_column("help")
+        for s in cls.option_specs():
+            table.add_row(f"{s.name}", repr(s.default) if not isinstance(s.default, str) else s.default or '""', s.help)
+        if not cls.option_specs():
+            table.add_row("(none)", "", "")
+        console.print(table)
+        console.print()

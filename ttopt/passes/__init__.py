@@ -1,0 +1,1 @@
+"""Pass infrastructure: base class, registry, pipeline parsing, the pass manager."""

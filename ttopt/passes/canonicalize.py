@@ -1,0 +1,93 @@
+"""`canonicalize`: simplifications applied to a fixed point, as a table of rules.
+
+Each rule looks at one op and may rewrite it; the driver revisits the ops a rewrite touched
+(worklist), so the cost stays proportional to what changes. `--trace` lists what fired.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable
+
+from ttopt.ir.opdef import PURE
+from ttopt.passes.base import Pass, option
+from ttopt.passes.registry import register_pass
+
+if TYPE_CHECKING:
+    from ttopt.ir.module import Module
+    from ttopt.ir.operation import Operation
+    from ttopt.passes.context import PassContext
+
+# A rule returns the ops whose state may have changed (to revisit), or None if it did nothing.
+Rule = Callable[["Operation"], "list[Operation] | None"]
+
+
+def _erase_dead_pure_op(op: Operation) -> list[Operation] | None:
+    """A side-effect-free op none of whose results is used is removed."""
+    d = op.opdef
+    if d is None or not d.has(PURE) or not op.results or any(r.uses for r in op.results):
+        return None
+    producers = [v.op for v in op.operands if hasattr(v, "op")]
+    op.erase()
+    return producers
+
+
+def _fold_identity_conversion(op: Operation) -> list[Operation] | None:
+    """A layout/sharding conversion whose result type equals its input type is a no-op."""
+    if op.name not in IDENTITY_WHEN_SAME_TYPE or len(op.operands) != 1 or len(op.results) != 1:
+        return None
+    src, res = op.operands[0], op.results[0]
+    if src.type != res.type or op.attributes:
+        return None
+    users = res.users
+    res.replace_all_uses_with(src)
+    op.erase()
+    return users
+
+
+# Ops that are pure data-layout conversions (their result type carries the whole effect).
+IDENTITY_WHEN_SAME_TYPE = frozenset({"ttnn.to_layout", "ttnn.to_memory_config"})
+
+RULES: dict[str, Rule] = {
+    "fold-identity-conversion": _fold_identity_conversion,
+    "erase-dead-pure-op": _erase_dead_pure_op,
+}
+
+
+@register_pass
+@dataclass
+class Canonicalize(Pass):
+    """Canonicalize: remove dead side-effect-free ops and identity conversions."""
+
+    name = "canonicalize"
+    summary = "Remove dead side-effect-free ops and identity layout conversions, to a fixed point"
+
+    max_iterations: int = option(1_000_000, "Upper bound on rule applications (guards against rule cycles)")
+
+    def run(self, module: Module, ctx: PassContext) -> None:
+        fired: Counter[str] = Counter()
+        work = [op for op in module.walk()]
+        # Visit users before producers so a dead chain unravels in one sweep.
+        work.reverse()
+        alive = {id(op) for op in work}
+        budget = self.max_iterations
+        while work and budget > 0:
+            op = work.pop()
+            if id(op) not in alive or op.parent is None:
+                continue
+            for rule_name, rule in RULES.items():
+                touched = rule(op)
+                if touched is not None:
+                    budget -= 1
+                    fired[rule_name] += 1
+                    if op.parent is None:
+                        alive.discard(id(op))
+                    for t in touched:
+                        if t.parent is not None:
+                            alive.add(id(t))
+                            work.append(t)
+                    break
+        ctx.stats.setdefault("canonicalize", {}).update(dict(fired))
+        if ctx.trace.enabled and fired:
+            ctx.trace.print("[bold]canonicalize[/bold]: " + ", ".join(f"{k} x{v}" for k, v in sorted(fired.items())))
