@@ -63,23 +63,44 @@ class Propagator:
         """
         nt = self.t.n
         links = self.links
+        used = 0
+        x = fixed
+        while x:
+            low = x & -x
+            used |= dom[low.bit_length() - 1]
+            x ^= low
         inq = 0
         for u in queue:
             inq |= 1 << u
-        while queue:
-            u = queue.pop()
-            inq &= ~(1 << u)
-            du = dom[u]
-            if not du:
-                self.failed_target = u
-                return -1
-            single = du & (du - 1) == 0
-            if single and not fixed >> u & 1:
-                fixed |= 1 << u
-                keep = ~du
-                for w in range(nt):
-                    if w != u and dom[w] & du:
-                        nw = dom[w] & keep
+        pending = 0  # globals fixed since the last all-different sweep
+        while True:
+            while queue:
+                u = queue.pop()
+                inq &= ~(1 << u)
+                du = dom[u]
+                if not du:
+                    self.failed_target = u
+                    return -1
+                single = du & (du - 1) == 0
+                if single and not fixed >> u & 1:
+                    if used & du:  # two targets on one global
+                        self.failed_target = u
+                        return -1
+                    used |= du
+                    pending |= du
+                    fixed |= 1 << u
+                if not single and du.bit_count() > limit:
+                    continue
+                sup_cache: dict[int, int] = {}
+                for w, c in links[u]:
+                    sup = sup_cache.get(c)
+                    if sup is None:
+                        sup = self.support(du, c)
+                        sup_cache[c] = sup
+                        self.revisions += 1
+                    dw = dom[w]
+                    nw = dw & sup
+                    if nw != dw:
                         dom[w] = nw
                         if not nw:
                             self.failed_target = w
@@ -87,18 +108,14 @@ class Propagator:
                         if not inq >> w & 1:
                             inq |= 1 << w
                             queue.append(w)
-            if not single and du.bit_count() > limit:
-                continue
-            sup_cache: dict[int, int] = {}
-            for w, c in links[u]:
-                sup = sup_cache.get(c)
-                if sup is None:
-                    sup = self.support(du, c)
-                    sup_cache[c] = sup
-                    self.revisions += 1
-                dw = dom[w]
-                nw = dw & sup
-                if nw != dw:
+            if not pending:
+                break
+            # All-different, batched: one sweep removes every newly fixed global from the
+            # unfixed domains (a sweep per fixed target made propagation quadratic on meshes).
+            keep = ~pending
+            for w in range(nt):
+                if dom[w] & pending and not fixed >> w & 1:
+                    nw = dom[w] & keep
                     dom[w] = nw
                     if not nw:
                         self.failed_target = w
@@ -106,6 +123,7 @@ class Propagator:
                     if not inq >> w & 1:
                         inq |= 1 << w
                         queue.append(w)
+            pending = 0
         # Pigeonhole (all-different): the unfixed targets need enough distinct globals.
         free_union = 0
         free_count = 0
