@@ -7,6 +7,8 @@ so `ttopt opt` on a small file starts fast (no rich, pydantic or solver imports 
 from __future__ import annotations
 
 import importlib
+import os
+import sys
 
 import click
 
@@ -39,5 +41,24 @@ class LazyGroup(click.Group):
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="ttopt")
-def main() -> None:
+def cli() -> None:
     """ttopt: optimize Tenstorrent-style MLIR, solve sharding, map fabric topologies."""
+
+
+def main() -> None:
+    """Console entry point: click's usage errors exit 2; an internal error is one line, exit 1."""
+    try:
+        cli(standalone_mode=True)
+    except SystemExit:
+        raise
+    except KeyboardInterrupt:
+        sys.stderr.write("ttopt: interrupted\n")
+        sys.exit(130)
+    except BaseException as e:  # never show a traceback to a user unless asked
+        if os.environ.get("TTOPT_DEBUG"):
+            raise
+        sys.stderr.write(
+            f"ttopt: internal error: {type(e).__name__}: {e}\n"
+            "ttopt: this is a bug in ttopt; rerun with TTOPT_DEBUG=1 for a traceback and report it\n"
+        )
+        sys.exit(1)

@@ -26,7 +26,7 @@ def _pass_params() -> list[click.Parameter]:
     for name, cls in all_passes().items():
         params.append(
             click.Option(
-                [f"--{name}", f"__pass__{name}"],
+                [f"--{name}", "__pass__" + name.replace("-", "_")],
                 is_flag=True,
                 expose_value=False,
                 callback=_record_pass,
@@ -103,8 +103,11 @@ def _build_passes(ctx: click.Context, pipeline: str | None, kwargs: dict[str, An
         except PipelineError as e:
             raise click.UsageError(f"--pass-pipeline: {e} (at character {e.pos + 1})") from None
     inline = dict(ctx.meta.get("ttopt.pass_inline_opts", []))
+    from ttopt.passes.registry import all_passes
+
+    by_param = {"__pass__" + n.replace("-", "_"): n for n in all_passes()}
     for name in ctx.meta.get("ttopt.pass_order", []):
-        pname = name[len("__pass__") :]
+        pname = by_param[name]
         cls = get_pass(pname)
         opts: dict[str, Any] = {}
         if pname in inline and inline[pname].strip():

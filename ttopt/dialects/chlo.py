@@ -12,5 +12,6 @@ _BINARY = ("next_after", "polygamma", "zeta")
 register(
     *(OpDef(f"chlo.{n}", operands=1, results=1, traits=frozenset({PURE}), format=PrettyFormat(style="chlo")) for n in _UNARY),
     *(OpDef(f"chlo.{n}", operands=2, results=1, traits=frozenset({PURE}), format=PrettyFormat(style="chlo")) for n in _BINARY),
-    OpDef("chlo.top_k", operands=1, results=2, format=KwargsFormat({"k": ("k", "i64")}, style="chlo", parens=True)),
+    OpDef("chlo.top_k", operands=1, results=2, format=KwargsFormat({"k": ("k", "i64")}, style="chlo", parens=True),
+           result_name=lambda op: ["values", "indices"]),
 )

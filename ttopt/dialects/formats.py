@@ -856,9 +856,6 @@ class WhileFormat(Format):
         s = f"{self.name(op, p)}({pairs}) : {p.types([r.type for r in op.results])}"
         if op.attributes:
             s += f" attributes {{{p.dict_body(op.attributes)}}}"
-        # Both regions use the same names for the loop values (MLIR prints them once).
-        for a, b_ in zip(cond.entry.args, body.entry.args):
-            p.names[id(b_)] = p.names[id(a)]
         return (
             f"{s}\n{indent}cond {p.region(_without_entry_args(cond), indent)} "
             f"do {p.region(_without_entry_args(body), indent)}"

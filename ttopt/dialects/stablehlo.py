@@ -109,6 +109,7 @@ register(
     OpDef(
         "stablehlo.rng_bit_generator", operands=1, results=2,
         format=KwargsFormat({"algorithm": ("rng_algorithm", "enum:stablehlo:rng_algorithm")}),
+        result_name=lambda op: ["output_state", "output"],
     ),
     OpDef(
         "stablehlo.fft", operands=1, results=1, traits=_P,
@@ -120,7 +121,7 @@ register(
     OpDef("stablehlo.reduce", operands=(2, None), traits=_P, regions=1, format=ReduceFormat(style="functional"), extra=_NO_DEFAULT),
     OpDef("stablehlo.convolution", operands=2, results=1, traits=_P, format=ConvFormat(style="functional")),
     OpDef("stablehlo.custom_call", format=CalleeFormat("call_target_name")),
-    OpDef("stablehlo.while", regions=2, format=WhileFormat(), extra=_NO_DEFAULT),
+    OpDef("stablehlo.while", regions=2, format=WhileFormat(), extra={**_NO_DEFAULT, "arg_name": "iterArg"}),
     *(
         OpDef(f"stablehlo.{n}", operands=ops, results=res, extra=_NO_DEFAULT)
         for n, (ops, res) in GENERIC.items()

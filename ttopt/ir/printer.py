@@ -21,8 +21,6 @@ if TYPE_CHECKING:
     from ttopt.ir.values import Value
 
 _ALIAS_REF = re.compile(r'"(?:[^"\\\n]|\\.)*"|([#!])([A-Za-z_][\w$\-]*)(?![\w$.\-<])')
-_NUMBERED = re.compile(r"\d+$")
-_ARG = re.compile(r"arg\d+$")
 _KEY = re.compile(r"[A-Za-z_][\w$.]*$")
 
 
@@ -143,28 +141,30 @@ class Printer:
         return ", ".join(self.name(v) for v in values)
 
     def _assign_names(self, top: Operation) -> None:
-        used: set[str] = set()
-        self._conflict = 0
         for r in top.regions:
-            self._number_region(r, 0, 0, used)
+            self._number_region(r, 0, 0, 0, set())
 
-    def _unique(self, hint: str, used: set[str], added: list[str]) -> str:
+    def _unique(self, hint: str, used: set[str], added: list[str], conflict: list[int]) -> str:
         name = hint
         while name in used:
-            name = f"{hint}_{self._conflict}"
-            self._conflict += 1
+            name = f"{hint}_{conflict[0]}"
+            conflict[0] += 1
         used.add(name)
         added.append(name)
         return name
 
-    def _number_region(self, region: Region, nv: int, na: int, used: set[str]) -> None:
+    def _number_region(self, region: Region, nv: int, na: int, nc: int, used: set[str]) -> None:
+        """MLIR's SSANameState for one region; nested regions start from this region's final state."""
         names = self.names
         added: list[str] = []
+        conflict = [nc]
+        owner = region.parent
+        od = owner.opdef if owner is not None else None
+        arg_hint = od.extra.get("arg_name") if od is not None else None
         for bi, block in enumerate(region.blocks):
             for arg in block.args:
-                hint = arg.name_hint
-                if hint and not _NUMBERED.match(hint) and not _ARG.match(hint):
-                    names[id(arg)] = "%" + self._unique(hint, used, added)
+                if arg_hint is not None and bi == 0:
+                    names[id(arg)] = "%" + self._unique(arg_hint, used, added, conflict)
                 elif bi == 0:
                     names[id(arg)] = f"%arg{na}"
                     na += 1
@@ -175,34 +175,26 @@ class Printer:
                 res = op.results
                 if not res:
                     continue
-                # Results parsed as separate groups (`%values, %indices = ...`) keep their groups.
-                runs: list[list] = []
-                for r in res:
-                    if runs and r.name_hint == runs[-1][0].name_hint:
-                        runs[-1].append(r)
-                    else:
-                        runs.append([r])
-                if len(runs) > 1 and any(g[0].name_hint is None or _NUMBERED.match(g[0].name_hint) for g in runs):
-                    runs = [list(res)]
-                groups = []
-                for run in runs:
-                    hint = run[0].name_hint
-                    if hint is None or _NUMBERED.match(hint):
-                        d = op.opdef
-                        hint = d.result_name(op) if d is not None and d.result_name is not None else None
-                    if hint is not None and not _NUMBERED.match(hint):
-                        base = "%" + self._unique(hint, used, added)
-                    else:
-                        base = f"%{nv}"
-                        nv += 1
-                    if len(run) == 1:
-                        names[id(run[0])] = base
-                    else:
-                        for i, r in enumerate(run):
-                            names[id(r)] = f"{base}#{i}"
-                    groups.append((base, len(run)))
-                if len(groups) > 1:
+                d = op.opdef
+                hint = d.result_name(op) if d is not None and d.result_name is not None else None
+                if isinstance(hint, (list, tuple)) and len(hint) == len(res):
+                    groups = []
+                    for r, h in zip(res, hint):
+                        base = "%" + self._unique(h, used, added, conflict)
+                        names[id(r)] = base
+                        groups.append((base, 1))
                     self.groups[id(op)] = groups
+                    continue
+                if isinstance(hint, str):
+                    base = "%" + self._unique(hint, used, added, conflict)
+                else:
+                    base = f"%{nv}"
+                    nv += 1
+                if len(res) == 1:
+                    names[id(res[0])] = base
+                else:
+                    for r in res:
+                        names[id(r)] = f"{base}#{r.index}"
         for block in region.blocks:
             for op in block.ops:
                 if op.regions:
@@ -210,9 +202,9 @@ class Printer:
                     iso = d is not None and d.has(ISOLATED)
                     for r in op.regions:
                         if iso:
-                            self._number_region(r, 0, 0, set())
+                            self._number_region(r, 0, 0, 0, set())
                         else:
-                            self._number_region(r, nv, na, used)
+                            self._number_region(r, nv, na, conflict[0], used)
         for n in added:
             used.discard(n)
 

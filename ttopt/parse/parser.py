@@ -446,6 +446,12 @@ def _finish(builder: IRBuilder, scope: AliasScope, source: SourceFile) -> Module
 _ALIAS_USE = re.compile(r'"(?:[^"\\\n]|\\.)*"|([#!])([A-Za-z_][\w$\-]*)(?![\w$.\-<])')
 
 
+def _in_comment(text: str, pos: int) -> bool:
+    """Is `pos` after a `//` on its line (outside string literals)?"""
+    line = text[text.rfind("\n", 0, pos) + 1 : pos]
+    return "//" in re.sub(r'"(?:[^"\\\n]|\\.)*"', "", line)
+
+
 def _check_aliases(builder: IRBuilder, scope: AliasScope, source: SourceFile) -> None:
     """Every alias referenced by a parsed type/attribute/location must be defined."""
     ap = builder.ap
@@ -464,9 +470,10 @@ def _check_aliases(builder: IRBuilder, scope: AliasScope, source: SourceFile) ->
         return
     # Report the undefined reference that comes first in the file.
     best = None
+    text = source.text
     for ref in missing:
-        for m in _ALIAS_USE.finditer(source.text):
-            if m.group(1) and m.group(0) == ref:
+        for m in _ALIAS_USE.finditer(text):
+            if m.group(1) and m.group(0) == ref and not _in_comment(text, m.start()):
                 if best is None or m.start() < best[0]:
                     best = (m.start(), ref)
                 break

@@ -56,9 +56,7 @@ def scan_balanced(text: str, pos: int) -> int:
         elif tok in _CLOSE:
             opener, at = stack.pop()
             if _CLOSE[tok] != opener:
-                raise ScanError(
-                    m.start(), f"expected '{_OPEN_TO_CLOSE[opener]}' to close the '{opener}' opened earlier, found '{tok}'"
-                )
+                raise ScanError(m.start(), f"expected '{_OPEN_TO_CLOSE[opener]}' to close '{opener}', found '{tok}'")
             if not stack:
                 return m.end()
     opener, at = stack[-1]
