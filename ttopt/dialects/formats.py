@@ -605,10 +605,12 @@ class CalleeFormat(Format):
         name = _symbol(str(sym_tok))
         value: Attribute = SymbolRefAttr(name) if self.prop == "callee" else StringAttr(name)
         ins, outs = b.signature(sig)
-        return self._spec(
+        spec = self._spec(
             b, c, b.operand_tokens(operands_tok), operand_types=list(ins), result_types=list(outs),
             properties={self.prop: value}, attributes=b.dict(attrs),
         )
+        spec.operand_src = (str(operands_tok), operands_tok.start_pos)
+        return spec
 
     def print(self, op: Operation, p: Printer, indent: str) -> str:
         v = op.properties[self.prop]
@@ -777,10 +779,12 @@ class SdyManualFormat(Format):
             "out_shardings": DialectAttr("sdy.sharding_per_value", str(out_tok), f"#sdy.sharding_per_value<{out_tok}>"),
             "manual_axes": DialectAttr("sdy", f"manual_axes{axes_tok}", f"#sdy<manual_axes{axes_tok}>"),
         }
-        return self._spec(
+        spec = self._spec(
             b, c, b.operand_tokens(operands_tok), operand_types=list(ins), result_types=list(outs),
             properties=props, attributes=b.dict(attrs), regions=[region],
         )
+        spec.operand_src = (str(operands_tok), operands_tok.start_pos)
+        return spec
 
     def print(self, op: Operation, p: Printer, indent: str) -> str:
         pr = op.properties

@@ -74,9 +74,11 @@ class MlirLexer(Lexer):
             text = text.text
         n = len(text)
         states = parser_state.parse_conf.states
+        stack = parser_state.state_stack  # mutated in place by the parser: top = current state
         keywords = self.keywords
         punct = self.punct
         skip = scan.WS.match
+        nxt = self._next
         pos = 0
         while True:
             m = skip(text, pos)
@@ -84,21 +86,21 @@ class MlirLexer(Lexer):
                 pos = m.end()
             if pos >= n:
                 return
-            acc = states[parser_state.position]
+            acc = states[stack[-1]]
             c = text[pos]
             start = pos
             try:
-                kind, pos = self._next(text, pos, c, acc, keywords, punct)
+                kind, pos = nxt(text, pos, c, acc, keywords, punct)
             except ScanError as e:
                 raise LexFailure(e.pos, e.message) from None
-            yield Token(kind, text[start:pos], start_pos=start)
+            yield FastToken(kind, text[start:pos], start)
 
     def _next(self, text: str, pos: int, c: str, acc: dict, keywords: dict, punct: dict) -> tuple[str, int]:
         if c == "%":
-            if "RESULT_PACK" in acc:
-                m = scan.RESULT_PACK.match(text, pos)
+            if "RESULTS" in acc:
+                m = scan.RESULTS.match(text, pos)
                 if m:
-                    return "RESULT_PACK", m.end()
+                    return "RESULTS", m.end()
             m = scan.VALUE.match(text, pos)
             if m is None:
                 raise ScanError(pos, "expected an SSA value name after '%'")
@@ -142,10 +144,11 @@ class MlirLexer(Lexer):
                 return "ATTR", scan.scan_attr(text, pos)
             return "LSQB", pos + 1
         if c == "#":
-            if "ATTR_ALIAS_DEF" in acc:
-                m = scan.ALIAS_NAME.match(text, pos)
-                if m:
-                    return "ATTR_ALIAS_DEF", m.end()
+            if "ATTR_ALIAS" in acc:
+                m = scan.ALIAS_DEF.match(text, pos)
+                if m is None:
+                    raise ScanError(pos, "expected an alias definition '#name = <attribute>'")
+                return "ATTR_ALIAS", scan.scan_attr(text, m.end())
             if "ATTR" in acc:
                 return "ATTR", scan.scan_attr(text, pos)
             if "DIALECT_ATTR" in acc:
@@ -153,10 +156,11 @@ class MlirLexer(Lexer):
             m = scan.DIALECT_NAME.match(text, pos)
             return "HASH_NAME", m.end() if m else pos + 1
         if c == "!":
-            if "TYPE_ALIAS_DEF" in acc:
-                m = scan.ALIAS_NAME.match(text, pos)
-                if m:
-                    return "TYPE_ALIAS_DEF", m.end()
+            if "TYPE_ALIAS" in acc:
+                m = scan.ALIAS_DEF.match(text, pos)
+                if m is None:
+                    raise ScanError(pos, "expected an alias definition '!name = <type>'")
+                return "TYPE_ALIAS", scan.scan_type(text, m.end())
             if "TYPE" in acc:
                 return "TYPE", scan.scan_type(text, pos)
             if "ATTR" in acc:
@@ -166,6 +170,14 @@ class MlirLexer(Lexer):
             m = scan.DIALECT_NAME.match(text, pos)
             return "BANG_NAME", m.end() if m else pos + 1
         if c == '"':
+            if "GENERIC_HEAD" in acc:
+                m = scan.GENERIC_HEAD.match(text, pos)
+                if m:
+                    return "GENERIC_HEAD", m.end()
+                m = scan.STRING.match(text, pos)
+                if m is None:
+                    raise ScanError(pos, "unterminated string literal")
+                raise ScanError(m.end(), "expected the operand list '(%a, ...)' after the operation name")
             if "ATTR" in acc and "STRING" not in acc:
                 return "ATTR", scan.scan_attr(text, pos)
             m = scan.STRING.match(text, pos)
@@ -207,7 +219,8 @@ class MlirLexer(Lexer):
             word = m.group()
             end = m.end()
             if word == "loc" and "LOC" in acc and text.startswith("(", end):
-                return "LOC", scan.scan_balanced(text, end)
+                m = scan.SIMPLE_LOC.match(text, pos)
+                return "LOC", m.end() if m else scan.scan_balanced(text, end)
             if end < len(text) and text[end] == "<":
                 body_kind = _BODY_KINDS.get(word)
                 if body_kind is not None and body_kind in acc:
@@ -233,12 +246,32 @@ class MlirLexer(Lexer):
                     f'("{word}"(...) : (...) -> ...)',
                 )
             return "BARE_ID", end
-        if c == ":" and text.startswith("::", pos) and "::" in punct:
-            return punct["::"], pos + 2
+        if c == ":":
+            if "COLON_FNTYPE" in acc:
+                p = scan.skip_ws(text, pos + 1)
+                if p < len(text) and text[p] == "(":
+                    return "COLON_FNTYPE", scan.scan_fntype(text, p)
+                raise ScanError(p, "expected a function type '(...) -> ...' after ':'")
+            if text.startswith("::", pos) and "::" in punct:
+                return punct["::"], pos + 2
         name = punct.get(c) or _PUNCT.get(c)
         if name is None:
             raise ScanError(pos, f"unexpected character {c!r}")
         return name, pos + 1
+
+
+class FastToken(Token):
+    """A lark Token built with only what the parser and our diagnostics use (type, text, offset)."""
+
+    __slots__ = ()
+
+    def __new__(cls, type: str, value: str, start_pos: int) -> FastToken:  # type: ignore[override]
+        self = str.__new__(cls, value)
+        self.type = type
+        self.value = value
+        self.start_pos = start_pos
+        self.line = self.column = self.end_line = self.end_column = self.end_pos = None
+        return self
 
 
 class LexFailure(Exception):

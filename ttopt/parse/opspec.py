@@ -23,6 +23,7 @@ class OpSpec:
         "successors",
         "pos",
         "finish",
+        "operand_src",
     )
 
     def __init__(
@@ -47,3 +48,4 @@ class OpSpec:
         self.successors: list[Any] = []
         self.pos = pos
         self.finish = finish
+        self.operand_src: tuple[str, int] | None = None  # (operand list text, offset) for diagnostics

@@ -24,8 +24,9 @@ from ttopt.ir.types import Type
 from ttopt.ir.values import BlockArgument, Value
 from ttopt.parse.attr_parser import AttrParser, AttrSyntaxError
 from ttopt.parse.errors import describe_unexpected
-from ttopt.parse.lexer import LexFailure
+from ttopt.parse.lexer import FastToken, LexFailure
 from ttopt.parse.opspec import OpSpec
+from ttopt.parse.scan import RESULT_GROUP
 
 
 class ParseFailure(Exception):
@@ -102,19 +103,14 @@ class IRBuilder(Transformer):
         except AttrSyntaxError as e:
             self.fail(tok.start_pos + 4 + e.offset, e.message)
 
-    def operand_tokens(self, tok: Token) -> list[Token]:
-        """Split an OPERANDS token `(%a, %b)` into VALUE tokens with their own positions."""
-        text = str(tok)
-        out = []
-        base = tok.start_pos
-        i = 1
-        for piece in text[1:-1].split(","):
-            stripped = piece.strip()
-            if stripped:
-                off = piece.index(stripped)
-                out.append(Token("VALUE", stripped, start_pos=base + i + off))
-            i += len(piece) + 1
-        return out
+    def operand_tokens(self, tok: Token) -> list[Any]:
+        """Split an OPERANDS token `(%a, %b)` into operand names (positioned only on error)."""
+        inner = str(tok)[1:-1]
+        if not inner.strip():
+            return []
+        names = [p.strip() for p in inner.split(",")]
+        self._operand_src = (str(tok), tok.start_pos)
+        return names
 
     def arg_spec(self, value_tok: Token, type_tok: Token, attrs: Token | None = None, loc: Token | None = None) -> tuple:
         """A block argument to be bound by the next region (name token, Type, attrs, location)."""
@@ -141,20 +137,32 @@ class IRBuilder(Transformer):
                 return True
         return False
 
-    def use(self, tok: Token) -> Value:
-        """Resolve a VALUE token (`%x` or `%x#1`)."""
-        text = str(tok)
-        name, sep, idx = text.partition("#")
+    def _name_pos(self, name: str, spec: OpSpec | None) -> int:
+        """Where operand `name` is written (tokens know; plain names are searched for)."""
+        if isinstance(name, Token):
+            return name.start_pos
+        src = spec.operand_src if spec is not None else None
+        if src is not None:
+            import re as _re
+
+            m = _re.search(_re.escape(name) + r"(?![\w$.\-#])", src[0])
+            if m:
+                return src[1] + m.start()
+        return spec.pos if spec is not None else 0
+
+    def use(self, tok: Any, spec: OpSpec | None = None) -> Value:
+        """Resolve an operand (`%x` or `%x#1`)."""
+        name, sep, idx = tok.partition("#")
         group = self.values.get(name)
         if group is None:
-            self.fail(tok, f"use of undefined value '{name}'")
+            self.fail(self._name_pos(tok, spec), f"use of undefined value '{name}'")
         if sep:
             i = int(idx)
             if i >= len(group):
-                self.fail(tok, f"'{name}' has {len(group)} result(s); '#{i}' is out of range")
+                self.fail(self._name_pos(tok, spec), f"'{name}' has {len(group)} result(s); '#{i}' is out of range")
             return group[i]
         if len(group) != 1:
-            self.fail(tok, f"'{name}' names {len(group)} results; write '{name}#N' to pick one")
+            self.fail(self._name_pos(tok, spec), f"'{name}' names {len(group)} results; write '{name}#N' to pick one")
         return group[0]
 
     def _push_scope(self) -> None:
@@ -175,29 +183,36 @@ class IRBuilder(Transformer):
     def start(self, c: list) -> None:
         return None
 
+    def _split_alias(self, tok: Token) -> tuple[str, Token]:
+        text = str(tok)
+        eq = text.index("=")
+        rest = text[eq + 1 :]
+        off = eq + 1 + (len(rest) - len(rest.lstrip()))
+        return text[1:eq].strip(), Token("ALIAS_VALUE", text[off:], start_pos=tok.start_pos + off)
+
     def attr_alias(self, c: list) -> None:
-        name_tok, value_tok = c
-        if value_tok.type == "LOC":
+        name, value_tok = self._split_alias(c[0])
+        if str(value_tok).startswith("loc("):
             value: Any = LocationAttr(self.location(value_tok), str(value_tok))
         else:
             value = self.attr(value_tok)
-        self._alias(name_tok, "attr", value)
+        self._alias(c[0], name, "attr", value)
 
     def type_alias(self, c: list) -> None:
-        name_tok, value_tok = c
-        self._alias(name_tok, "type", self.type(value_tok))
+        name, value_tok = self._split_alias(c[0])
+        self._alias(c[0], name, "type", self.type(value_tok))
 
-    def _alias(self, name_tok: Token, kind: str, value: Any) -> None:
-        name = str(name_tok)[1:]
-        prev = self.scope.define(AliasDef(name, kind, value, after_module=self.seen_op, pos=name_tok.start_pos))
+    def _alias(self, tok: Token, name: str, kind: str, value: Any) -> None:
+        prev = self.scope.define(AliasDef(name, kind, value, after_module=self.seen_op, pos=tok.start_pos))
         if prev is not None:
-            self.fail(name_tok, f"redefinition of alias '{str(name_tok)}'")
+            self.fail(tok, f"redefinition of alias '{str(tok)[0]}{name}'")
 
     # ---- operations ------------------------------------------------------------------------
     def operation(self, c: list) -> Operation:
-        results, spec, loc_tok = c
+        results_tok, spec, loc_tok = c
+        results = self._results(results_tok) if results_tok is not None else None
         use = self.use
-        operands = [v if isinstance(v, Value) else use(v) for v in spec.operands]
+        operands = [v if isinstance(v, Value) else use(v, spec) for v in spec.operands]
         n_results = 0
         if results is not None:
             for tok, count in results:
@@ -216,11 +231,12 @@ class IRBuilder(Transformer):
                 self.fail(spec.pos, f"'{spec.name}' has {len(operands)} operand(s) but its type lists {len(otypes)}")
             for i, (v, t) in enumerate(zip(operands, otypes)):
                 if v.type is not t and v.type != t:
-                    tok = spec.operands[i] if not isinstance(spec.operands[i], Value) else spec.pos
+                    ref = spec.operands[i]
+                    where = spec.pos if isinstance(ref, Value) else self._name_pos(ref, spec)
+                    shown = "operand" if isinstance(ref, Value) else str(ref)
                     self.fail(
-                        tok,
-                        f"type mismatch: '{str(tok) if isinstance(tok, Token) else 'operand'}' is "
-                        f"'{v.type.text}' where '{spec.name}' expects '{t.text}' (operand #{i})",
+                        where,
+                        f"type mismatch: '{shown}' is '{v.type.text}' where '{spec.name}' expects '{t.text}' (operand #{i})",
                     )
         names: list[str | None] = []
         if results is not None:
@@ -248,14 +264,13 @@ class IRBuilder(Transformer):
         self.seen_op = True
         return op
 
-    def op_results(self, c: list) -> list[tuple[Token, int]]:
+    def _results(self, tok: Token) -> list[tuple[Token, int]]:
+        """`%a, %b:2 =` -> [(VALUE token %a, 1), (VALUE token %b, 2)]."""
         out = []
-        for tok in c:
-            if tok.type == "RESULT_PACK":
-                name, _, n = str(tok).partition(":")
-                out.append((Token("VALUE", name, start_pos=tok.start_pos), int(n)))
-            else:
-                out.append((tok, 1))
+        base = tok.start_pos
+        for m in RESULT_GROUP.finditer(str(tok)):
+            n = m.group(2)
+            out.append((Token("VALUE", m.group(1), start_pos=base + m.start()), int(n) if n else 1))
         return out
 
     def _canonical_name(self, tok: Token) -> str:
@@ -266,14 +281,22 @@ class IRBuilder(Transformer):
         return OP_DEFS[self._canonical_name(tok)].format
 
     def generic_op(self, c: list) -> OpSpec:
-        name_tok, operands_tok, succ, props, regions, attrs, sig = c
-        name = unquote(str(name_tok))
+        head, succ, props, regions, attrs, sig = c
+        text = str(head)
+        q = text.index('"', 1)
+        name = unquote(text[: q + 1])
+        name_tok = head
         if not name or " " in name:
-            self.fail(name_tok, f"invalid operation name {str(name_tok)}")
-        ins, outs = self.signature(sig)
+            self.fail(name_tok, f"invalid operation name {text[: q + 1]}")
+        p = text.index("(", q)
+        operands_tok = FastToken("OPERANDS", text[p:], head.start_pos + p)
+        sig_text = str(sig)
+        k = sig_text.index("(")
+        ins, outs = self.signature(FastToken("FNTYPE", sig_text[k:], sig.start_pos + k))
+        operands = self.operand_tokens(operands_tok)
         spec = OpSpec(
             OP_ALIASES.get(name, name),
-            self.operand_tokens(operands_tok),
+            operands,
             list(ins),
             list(outs),
             self.dict(props),
@@ -283,6 +306,8 @@ class IRBuilder(Transformer):
         )
         if succ:
             spec.successors = succ
+        if operands:
+            spec.operand_src = self._operand_src
         return spec
 
     def successors(self, c: list) -> list[str]:

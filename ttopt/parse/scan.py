@@ -28,11 +28,16 @@ _OPEN_TO_CLOSE = {"(": ")", "[": "]", "{": "}", "<": ">"}
 BARE_ID = re.compile(r"[A-Za-z_][\w$.]*")
 SUFFIX_ID = r"(?:\d+|[A-Za-z_$.\-][\w$.\-]*)"
 VALUE = re.compile(rf"%{SUFFIX_ID}(?:#\d+)?")
-RESULT_PACK = re.compile(rf"%{SUFFIX_ID}:\d+")
+RESULTS = re.compile(rf"%{SUFFIX_ID}(?::\d+)?(?:\s*,\s*%{SUFFIX_ID}(?::\d+)?)*\s*=(?!=)")
+RESULT_GROUP = re.compile(rf"(%{SUFFIX_ID})(?::(\d+))?")
 SYMBOL = re.compile(rf'@(?:{SUFFIX_ID}|"(?:[^"\\\n]|\\.)*")')
 STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 BLOCK_LABEL = re.compile(rf"\^{SUFFIX_ID}")
 ALIAS_NAME = re.compile(r"[#!][A-Za-z_][\w$\-]*(?![\w$.\-<])")
+ALIAS_DEF = re.compile(r"[#!][A-Za-z_][\w$\-]*(?![\w$.\-<])\s*=\s*")
+GENERIC_HEAD = re.compile(
+    rf'"(?:[^"\\\n]|\\.)*"\s*\(\s*(?:%{SUFFIX_ID}(?:#\d+)?(?:\s*,\s*%{SUFFIX_ID}(?:#\d+)?)*)?\s*\)'
+)
 NUMBER = re.compile(r"[-+]?(?:0x[0-9a-fA-F]+|\d+(?:\.\d*)?(?:[eE][-+]?\d+)?)")
 DIALECT_NAME = re.compile(r"[#!][A-Za-z_][\w$.\-]*")
 OPERANDS = re.compile(rf"\(\s*(?:%{SUFFIX_ID}(?:#\d+)?(?:\s*,\s*%{SUFFIX_ID}(?:#\d+)?)*)?\s*\)")
@@ -82,8 +87,18 @@ def scan_type(text: str, pos: int) -> int:
     return end
 
 
+_SIMPLE_T = r'(?:(?:tensor|memref|vector|complex|tuple)<[^<>()"]*>|!?[A-Za-z_][\w$.]*(?![\w$.<]))'
+_SIMPLE_TS = rf"(?:{_SIMPLE_T}(?:\s*,\s*{_SIMPLE_T})*)?"
+# Function types whose types have no nested brackets (aliased encodings): the common case.
+SIMPLE_FNTYPE = re.compile(rf"\(\s*{_SIMPLE_TS}\s*\)\s*->\s*(?:\(\s*{_SIMPLE_TS}\s*\)|{_SIMPLE_T})")
+SIMPLE_LOC = re.compile(r'loc\((?:#[A-Za-z_][\w$\-]*|"(?:[^"\\\n]|\\.)*"|unknown)\)')
+
+
 def scan_fntype(text: str, pos: int) -> int:
     """A function type `(A, B) -> R` / `(A) -> (R1, R2)` starting at `(`."""
+    m = SIMPLE_FNTYPE.match(text, pos)
+    if m is not None:
+        return m.end()
     end = scan_balanced(text, pos)
     p = skip_ws(text, end)
     if not text.startswith("->", p):
