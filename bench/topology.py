@@ -27,7 +27,6 @@ from ttopt.topology import (  # noqa: E402
     AdjacencyGraph,
     ConnectionValidationMode,
     MappingConstraints,
-    generate,
     load_graph,
     solve_topology_mapping,
 )
