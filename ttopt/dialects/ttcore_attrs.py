@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from enum import StrEnum
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from typing import Any, Callable, ClassVar, Iterable, Mapping, NamedTuple, Sequence
 
 from pydantic import BaseModel, ConfigDict, field_validator, model_validator

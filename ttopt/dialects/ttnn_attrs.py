@@ -592,17 +592,40 @@ class MatmulProgramConfigAttr(KeywordParamsAttr):
             return None
         return CoreCoord.parse(unwrap_attr(Part(v, 0), CoreCoord.attr_name).text)
 
-    def __getattr__(self, name: str) -> Any:
-        # Integer knobs (in0_block_w, per_core_m, ...) read as attributes; unknown names fail as usual.
-        if name in _MATMUL_INT_KNOBS:
-            return self.get_int(name)
-        return super().__getattr__(name)  # type: ignore[misc]
+    @property
+    def in0_block_w(self) -> int | None:
+        """The `in0_block_w` parameter."""
+        return self.get_int("in0_block_w")
 
+    @property
+    def out_subblock_h(self) -> int | None:
+        """The `out_subblock_h` parameter."""
+        return self.get_int("out_subblock_h")
 
-_MATMUL_INT_KNOBS = frozenset({
-    "in0_block_w", "out_subblock_h", "out_subblock_w", "out_block_h", "out_block_w",
-    "per_core_m", "per_core_n", "num_global_cb_receivers",
-})  # fmt: skip
+    @property
+    def out_subblock_w(self) -> int | None:
+        """The `out_subblock_w` parameter."""
+        return self.get_int("out_subblock_w")
+
+    @property
+    def out_block_h(self) -> int | None:
+        """The `out_block_h` parameter."""
+        return self.get_int("out_block_h")
+
+    @property
+    def out_block_w(self) -> int | None:
+        """The `out_block_w` parameter."""
+        return self.get_int("out_block_w")
+
+    @property
+    def per_core_m(self) -> int | None:
+        """The `per_core_m` parameter."""
+        return self.get_int("per_core_m")
+
+    @property
+    def per_core_n(self) -> int | None:
+        """The `per_core_n` parameter."""
+        return self.get_int("per_core_n")
 
 
 class MatmulMultiCoreReuseMultiCastProgramConfigAttr(MatmulProgramConfigAttr):
@@ -673,4 +696,3 @@ for _cls in (CoreRangeSet, ShardSpecAttr, MemoryConfigAttr):
     register_attr(_cls.attr_name, _cls.parse, scoped=True)
 DIALECT_ATTR_FACTORIES["ttnn"] = lambda a: parse_ttnn_short(a.body or "")
 
-__all__: Sequence[str] = ()  # the public names are the module's classes and functions; no star-imports
