@@ -127,9 +127,11 @@ class Format:
 
     family = ""
 
-    def __init__(self, print_name: str | None = None, style: str = "same") -> None:
+    def __init__(self, print_name: str | None = None, style: str = "same", inherent: tuple[str, ...] = ()) -> None:
         self.print_name = print_name
         self.style = style
+        # Inherent attributes (MLIR properties) that the pretty form writes in its attr-dict.
+        self.inherent = inherent
 
     def name(self, op: Operation, p: Printer | None = None) -> str:
         """The spelling: short (`return`) where the op's dialect is the default one, else full."""
@@ -152,7 +154,23 @@ class Format:
     def _spec(self, b: IRBuilder, c: list, operands: list, **kw: Any) -> OpSpec:
         tok = c[0]
         name = b._canonical_name(tok)
-        return OpSpec(name, operands, pos=tok.start_pos, **kw)
+        spec = OpSpec(name, operands, pos=tok.start_pos, **kw)
+        if self.inherent and spec.attributes:
+            for k in self.inherent:
+                if k in spec.attributes:
+                    spec.properties[k] = spec.attributes.pop(k)
+        return spec
+
+    def attrs(self, op: Operation, p: Printer) -> str:
+        """The pretty form's ` {attr-dict}`: discardable attributes plus inherent ones it holds."""
+        if not self.inherent:
+            return p.attr_dict(op.attributes)
+        merged = dict(op.attributes)
+        for k in self.inherent:
+            v = op.properties.get(k)
+            if v is not None:
+                merged[k] = v
+        return p.attr_dict(merged)
 
     def _finish_types(self, b: IRBuilder, ts: tuple | None) -> Callable[[OpSpec, int], None]:
         style = self.style
@@ -176,7 +194,7 @@ class PrettyFormat(Format):
         s = self.name(op, p)
         if op.operands:
             s += " " + p.names_of(op.operands)
-        return s + p.attr_dict(op.attributes) + print_types(p, op, self.style)
+        return s + self.attrs(op, p) + print_types(p, op, self.style)
 
 
 class ConstantFormat(Format):
@@ -193,7 +211,7 @@ class ConstantFormat(Format):
         return self._spec(b, c, [], operand_types=[], result_types=[ty], properties={"value": value}, attributes=b.dict(attrs))
 
     def print(self, op: Operation, p: Printer, indent: str) -> str:
-        return f"{self.name(op, p)}{p.attr_dict(op.attributes)} {p.attr(op.properties['value'])}"
+        return f"{self.name(op, p)}{self.attrs(op, p)} {p.attr(op.properties['value'])}"
 
 
 def constant_result_name(op: Operation) -> str:
@@ -221,7 +239,7 @@ class CompareFormat(Format):
         ct = op.properties.get("compare_type")
         if ct is not None:
             s += f", {enum_value(ct)}"
-        return s + p.attr_dict(op.attributes) + print_types(p, op, self.style)
+        return s + self.attrs(op, p) + print_types(p, op, self.style)
 
 
 class KwargsFormat(Format):
@@ -266,7 +284,7 @@ class KwargsFormat(Format):
             else:
                 parts.append(f"{key} = {enum_value(a)}")
         args = f"({', '.join(parts)})" if self.parens else f" {', '.join(parts)}"
-        return f"{self.name(op, p)}{args}{p.attr_dict(op.attributes)}{print_types(p, op, self.style)}"
+        return f"{self.name(op, p)}{args}{self.attrs(op, p)}{print_types(p, op, self.style)}"
 
 
 def kwarg(b: IRBuilder, c: list) -> tuple:
@@ -309,7 +327,7 @@ class SliceFormat(Format):
         dims = []
         for s, l, st in zip(pr["start_indices"].values, pr["limit_indices"].values, pr["strides"].values):
             dims.append(f"{s}:{l}" + (f":{st}" if st != 1 else ""))
-        return f"{self.name(op, p)} {p.name(op.operands[0])} [{', '.join(dims)}]{p.attr_dict(op.attributes)}{print_types(p, op, self.style)}"
+        return f"{self.name(op, p)} {p.name(op.operands[0])} [{', '.join(dims)}]{self.attrs(op, p)}{print_types(p, op, self.style)}"
 
 
 def slice_dim(b: IRBuilder, c: list) -> tuple:
@@ -389,7 +407,7 @@ class DotFormat(Format):
         alg = op.properties.get("algorithm")
         if alg is not None:
             parts.append(f"algorithm = <{alg.resolve().body}>")
-        return f"{self.name(op, p)} {', '.join(parts)}{p.attr_dict(op.attributes)}{print_types(p, op, self.style)}"
+        return f"{self.name(op, p)} {', '.join(parts)}{self.attrs(op, p)}{print_types(p, op, self.style)}"
 
 
 def dot_dims(b: IRBuilder, c: list) -> tuple:
@@ -435,7 +453,7 @@ class ReduceFormat(Format):
         region = op.regions[0] if op.regions else None
         applied = _compact_body(region) if n == 1 and region is not None else None
         types = print_types(p, op, self.style)
-        attrs = p.attr_dict(op.attributes)
+        attrs = self.attrs(op, p)
         if applied is not None:
             return f"{self.name(op, p)}{ins} applies {applied} across dimensions = {dims}{attrs}{types}"
         s = f"{self.name(op, p)}{ins} across dimensions = {dims}{attrs}{types}"
@@ -567,7 +585,7 @@ class ConvFormat(Format):
             if a is None:
                 continue
             if prop == "padding":
-                window.append(f"{key} = {a.body}")
+                window.append(f"{key} = {_padding_text(a)}")
             elif prop == "window_reversal":
                 window.append(f"{key} = [" + ", ".join("true" if v else "false" for v in a.values) + "]")
             else:
@@ -576,14 +594,25 @@ class ConvFormat(Format):
         s = f"{self.name(op, p)}({p.names_of(op.operands)}) dim_numbers = {dims}"
         if window:
             s += ", window = {" + ", ".join(window) + "}"
-        return s + p.attr_dict(op.attributes) + print_types(p, op, self.style)
+        return s + self.attrs(op, p) + print_types(p, op, self.style)
+
+
+def _padding_text(a: Attribute) -> str:
+    """`[[lo, hi], ...]` for the window syntax, expanding a splat padding literal."""
+    body = a.resolve().body.strip()
+    if body.startswith("["):
+        return body
+    rows = a.resolve().type.shape[0]
+    return "[" + ", ".join(f"[{body}, {body}]" for _ in range(rows)) + "]"
 
 
 def _window_value(key: str, value: Attribute) -> Attribute:
     items = value.items if isinstance(value, ArrayAttr) else ()
     if key == "pad":
         rows = [[getattr(x, "value", 0) for x in row.items] for row in items]
-        body = "[" + ", ".join(_ints_text(r) for r in rows) + "]"
+        flat = {v for r in rows for v in r}
+        # MLIR prints a dense literal whose elements are all equal as a splat.
+        body = str(flat.pop()) if len(flat) == 1 else "[" + ", ".join(_ints_text(r) for r in rows) + "]"
         ty = TensorType((len(rows), 2), I64)
         return DenseElementsAttr(body, ty)
     if key == "reverse":
@@ -596,8 +625,8 @@ class CalleeFormat(Format):
 
     family = "OP_CALLEE"
 
-    def __init__(self, prop: str, print_name: str | None = None) -> None:
-        super().__init__(print_name, style="functional")
+    def __init__(self, prop: str, print_name: str | None = None, inherent: tuple[str, ...] = ()) -> None:
+        super().__init__(print_name, style="functional", inherent=inherent)
         self.prop = prop
 
     def build(self, b: IRBuilder, c: list) -> OpSpec:
@@ -616,7 +645,7 @@ class CalleeFormat(Format):
         v = op.properties[self.prop]
         name = v.root if isinstance(v, SymbolRefAttr) else v.value
         sig = p.fn_type([x.type for x in op.operands], [r.type for r in op.results])
-        return f"{self.name(op, p)} {_sym_text(name)}({p.names_of(op.operands)}){p.attr_dict(op.attributes)} : {sig}"
+        return f"{self.name(op, p)} {_sym_text(name)}({p.names_of(op.operands)}){self.attrs(op, p)} : {sig}"
 
 
 def _symbol(tok: str) -> str:
@@ -646,7 +675,7 @@ class SymEqFormat(Format):
     def print(self, op: Operation, p: Printer, indent: str) -> str:
         body = p.expand(op.properties[self.prop].resolve().text)
         body = body[body.index("<") :]
-        return f"{self.name(op, p)} {_sym_text(op.properties['sym_name'].value)} = {body}{p.attr_dict(op.attributes)}"
+        return f"{self.name(op, p)} {_sym_text(op.properties['sym_name'].value)} = {body}{self.attrs(op, p)}"
 
 
 def _sharding(text: str) -> DialectAttr:
@@ -676,7 +705,7 @@ class SdyShardingFormat(Format):
 
     def print(self, op: Operation, p: Printer, indent: str) -> str:
         body = p.expand(sharding_body(op.properties["sharding"]))
-        return f"{self.name(op, p)} {p.name(op.operands[0])} {body}{p.attr_dict(op.attributes)} : {p.type(op.results[0].type)}"
+        return f"{self.name(op, p)} {p.name(op.operands[0])} {body}{self.attrs(op, p)} : {p.type(op.results[0].type)}"
 
 
 class SdyCollectiveFormat(Format):
@@ -716,7 +745,7 @@ class SdyCollectiveFormat(Format):
             body = op.properties[self.list_prop].resolve().body
             s += " " + body[len(self.list_kind) :]
         out = p.expand(sharding_body(op.properties["out_sharding"]))
-        return f"{s} {p.name(op.operands[0])} out_sharding={out}{p.attr_dict(op.attributes)} : {p.type(op.results[0].type)}"
+        return f"{s} {p.name(op.operands[0])} out_sharding={out}{self.attrs(op, p)} : {p.type(op.results[0].type)}"
 
 
 class SdyKwFormat(Format):
@@ -759,7 +788,7 @@ class SdyKwFormat(Format):
                 parts.append(f"{key}={p.expand(sharding_body(a))}")
             else:
                 parts.append(f"{key}={enum_value(a)}")
-        return " ".join(parts) + p.attr_dict(op.attributes) + f" : {p.type(op.operands[0].type)}"
+        return " ".join(parts) + self.attrs(op, p) + f" : {p.type(op.operands[0].type)}"
 
 
 def sdy_kw(b: IRBuilder, c: list) -> tuple:
@@ -796,7 +825,7 @@ class SdyManualFormat(Format):
         return (
             f"{self.name(op, p)}({p.names_of(op.operands)}) in_shardings={p.expand(pr['in_shardings'].resolve().body)} "
             f"out_shardings={p.expand(pr['out_shardings'].resolve().body)} manual_axes={axes} ({args}) {body}"
-            f"{p.attr_dict(op.attributes)} : {sig}"
+            f"{self.attrs(op, p)} : {sig}"
         )
 
 
@@ -825,7 +854,7 @@ class D2MFormat(Format):
         def group(vs: list) -> str:
             return f"{p.names_of(vs)} : {p.types([v.type for v in vs])}" if vs else ""
 
-        s = f"{self.name(op, p)} {_sym_text(op.properties['callee'].root)}{p.attr_dict(op.attributes)} ins({group(ins)}) outs({group(outs)})"
+        s = f"{self.name(op, p)} {_sym_text(op.properties['callee'].root)}{self.attrs(op, p)} ins({group(ins)}) outs({group(outs)})"
         if op.results:
             s += f" : {p.types([r.type for r in op.results])}"
         return s

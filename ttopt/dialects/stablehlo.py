@@ -119,8 +119,17 @@ register(
     OpDef("stablehlo.dot_general", operands=2, results=1, traits=_P, format=DotFormat(style="functional")),
     OpDef("stablehlo.dot", operands=2, results=1, traits=_P, format=DotFormat(style="functional")),
     OpDef("stablehlo.reduce", operands=(2, None), traits=_P, regions=1, format=ReduceFormat(style="functional"), extra=_NO_DEFAULT),
-    OpDef("stablehlo.convolution", operands=2, results=1, traits=_P, format=ConvFormat(style="functional")),
-    OpDef("stablehlo.custom_call", format=CalleeFormat("call_target_name")),
+    OpDef(
+        "stablehlo.convolution", operands=2, results=1, traits=_P,
+        format=ConvFormat(style="functional", inherent=("batch_group_count", "feature_group_count", "precision_config")),
+    ),
+    OpDef(
+        "stablehlo.custom_call",
+        format=CalleeFormat("call_target_name", inherent=(
+            "api_version", "backend_config", "called_computations", "has_side_effect", "operand_layouts",
+            "output_operand_aliases", "result_layouts",
+        )),
+    ),
     OpDef("stablehlo.while", regions=2, format=WhileFormat(), extra={**_NO_DEFAULT, "arg_name": "iterArg"}),
     *(
         OpDef(f"stablehlo.{n}", operands=ops, results=res, extra=_NO_DEFAULT)

@@ -160,7 +160,8 @@ class Printer:
         conflict = [nc]
         owner = region.parent
         od = owner.opdef if owner is not None else None
-        arg_hint = od.extra.get("arg_name") if od is not None else None
+        generic = self.opts.generic  # the generic form uses no op-provided names (as MLIR)
+        arg_hint = od.extra.get("arg_name") if od is not None and not generic else None
         for bi, block in enumerate(region.blocks):
             for arg in block.args:
                 if arg_hint is not None and bi == 0:
@@ -176,7 +177,7 @@ class Printer:
                 if not res:
                     continue
                 d = op.opdef
-                hint = d.result_name(op) if d is not None and d.result_name is not None else None
+                hint = d.result_name(op) if d is not None and d.result_name is not None and not generic else None
                 if isinstance(hint, (list, tuple)) and len(hint) == len(res):
                     groups = []
                     for r, h in zip(res, hint):
