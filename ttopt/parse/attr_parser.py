@@ -252,7 +252,9 @@ def _parse(text: str, start: str, scope: Any) -> Any:
     except LexFailure as e:
         raise AttrSyntaxError(e.pos, e.message) from None
     except UnexpectedInput as e:
-        raise AttrSyntaxError(getattr(e, "pos_in_stream", None) or _token_pos(e), _describe(e)) from None
+        tok = getattr(e, "token", None)
+        pos = len(text.rstrip()) if tok is not None and tok.type == "$END" else _token_pos(e)
+        raise AttrSyntaxError(pos, _describe(e)) from None
     finally:
         _BUILDER.scope = prev
 

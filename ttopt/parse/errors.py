@@ -43,6 +43,12 @@ TERMINAL_NAMES = {
     "LESSTHAN": "'<'",
     "MORETHAN": "'>'",
     "$END": "end of input",
+    "RESULTS": "results ('%r =')",
+    "GENERIC_HEAD": "an operation",
+    "COLON_FNTYPE": "':' and a function type",
+    "ATTR_ALIAS": "an alias definition",
+    "TYPE_ALIAS": "an alias definition",
+    "HEX": "a hex literal",
 }
 
 
@@ -51,6 +57,8 @@ def _name(term: str) -> str:
         return TERMINAL_NAMES[term]
     if term.startswith("OP_"):
         return "an operation"
+    if term.endswith("_BODY"):
+        return "an attribute"
     if term.startswith("__ANON") or term == "ARROW" or term == "MINUSMORETHAN":
         return "'->'"
     return f"'{term.lower()}'"

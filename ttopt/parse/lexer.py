@@ -239,7 +239,7 @@ class MlirLexer(Lexer):
                 return "ATTR", scan.scan_attr(text, pos)
             if "BARE_ID" in acc:
                 return "BARE_ID", end
-            if "STRING" in acc and any(k.startswith("OP_") for k in acc):
+            if "GENERIC_HEAD" in acc:
                 raise ScanError(
                     pos,
                     f"custom assembly format of '{word}' is not known to ttopt; write the op in generic form "
