@@ -98,6 +98,9 @@ class Printer:
         if not scope.has(kind, m.group(2)):
             return m.group(0)
         target = scope.attr(m.group(2)) if kind == "attr" else scope.type(m.group(2))
+        if isinstance(target, LocationAttr):
+            # Location aliases are referenced inside `loc(...)`: substitute the body.
+            return self.expand(target.text[4:-1])
         return self.expand(target.text)
 
     def type(self, t: Type) -> str:
