@@ -1,0 +1,104 @@
+"""IR core: use lists, rewriter API, value naming as MLIR prints it, alias handling."""
+
+from __future__ import annotations
+
+import pytest
+
+from ttopt.ir import rewriter
+from ttopt.ir.attributes import AliasRef, DialectAttr, IntegerAttr
+from ttopt.ir.location import Location
+from ttopt.ir.printer import PrintOptions, print_module
+from ttopt.ir.types import ScalarType, TensorType
+from ttopt.parse.parser import parse_module
+
+SRC = """func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = stablehlo.abs %a : tensor<4xf32>
+  %1 = stablehlo.add %0, %0 : tensor<4xf32>
+  return %1 : tensor<4xf32>
+}
+"""
+
+
+def _func_body(m):
+    return m.functions()[0].regions[0].entry
+
+
+def test_use_lists_and_replace() -> None:
+    m = parse_module(SRC)
+    abs_op, add_op, ret = _func_body(m).ops
+    assert abs_op.result.uses == [add_op, add_op]
+    neg = rewriter.create("stablehlo.negate", [abs_op.result], [abs_op.result.type], after=abs_op)
+    abs_op.result.replace_all_uses_with(neg.result, except_in=neg)
+    assert add_op.operands == [neg.result, neg.result]
+    assert abs_op.result.uses == [neg]
+    assert "%1 = stablehlo.negate %0" in print_module(m)
+
+
+def test_insert_before_erase_and_set_operand() -> None:
+    m = parse_module(SRC)
+    abs_op, add_op, ret = _func_body(m).ops
+    t = TensorType((4,), ScalarType("f32"))
+    c = rewriter.create("x.new", [], [t], before=abs_op, location=Location.named("made"))
+    add_op.set_operand(1, c.result)
+    assert c.result.uses == [add_op] and abs_op.result.uses == [add_op]
+    with pytest.raises(ValueError):
+        abs_op.erase()  # still used
+    rewriter.replace_op(add_op, [c.result])
+    assert ret.operands == [c.result]
+    abs_op.erase()
+    text = print_module(m, PrintOptions(debuginfo=True))
+    assert '%0 = "x.new"() : () -> tensor<4xf32> loc("made")' in text
+    assert "return %0" in text
+
+
+def test_reorder_block_checks_permutation() -> None:
+    m = parse_module(SRC)
+    block = _func_body(m)
+    with pytest.raises(ValueError):
+        rewriter.reorder_block(block, block.ops[:1])
+    rewriter.reorder_block(block, list(block.ops))
+
+
+def test_names_follow_mlir() -> None:
+    """Source names are not kept (MLIR renumbers); op-provided names are uniqued with one counter."""
+    m = parse_module(
+        "func.func @f(%x: tensor<f32>) -> tensor<f32> {\n"
+        "  %c = stablehlo.constant dense<1> : tensor<i32>\n"
+        "  %z = stablehlo.constant dense<1.0> : tensor<f32>\n"
+        "  %w = stablehlo.constant dense<2> : tensor<i32>\n"
+        "  %v = stablehlo.add %x, %z : tensor<f32>\n"
+        "  return %v : tensor<f32>\n}\n"
+    )
+    out = print_module(m)
+    assert "%c = stablehlo.constant dense<1>" in out
+    assert "%cst = stablehlo.constant dense<1.0>" in out
+    assert "%c_0 = stablehlo.constant dense<2>" in out
+    assert "%0 = stablehlo.add %arg0, %cst" in out
+
+
+def test_alias_kept_and_new_alias_added() -> None:
+    m = parse_module("#l1 = #ttnn.buffer_type<l1>\nfunc.func @f(%a: tensor<4xf32, #l1>) {\n  return\n}\n")
+    ref = m.aliases.add_attr("l1", DialectAttr("ttnn.buffer_type", "l1", "#ttnn.buffer_type<l1>"))
+    assert isinstance(ref, AliasRef) and ref.name == "l1"  # same text: reused
+    ref2 = m.aliases.add_attr("l1", IntegerAttr(3))
+    assert ref2.name == "l11"
+    out = print_module(m)
+    assert out.startswith("#l1 = #ttnn.buffer_type<l1>\n#l11 = 3\n")
+    assert "#ttnn.buffer_type<l1>>" in print_module(m, PrintOptions(local_scope=True))
+
+
+def test_type_equality_sees_through_aliases() -> None:
+    m = parse_module(
+        "#l = #ttnn.buffer_type<l1>\n"
+        "func.func @f(%a: tensor<4xf32, #l>) -> tensor<4xf32, #ttnn.buffer_type<l1>> {\n"
+        "  return %a : tensor<4xf32, #ttnn.buffer_type<l1>>\n}\n"
+    )
+    arg = m.functions()[0].regions[0].entry.args[0]
+    ret = m.functions()[0].regions[0].entry.ops[-1]
+    assert arg.type.text != ret.operands[0].type.text or arg.type == ret.operands[0].type
+
+
+def test_location_names_follow_aliases() -> None:
+    m = parse_module('"x.y"() : () -> () loc(#loc1)\n#loc0 = loc("inner")\n#loc1 = loc(callsite(#loc0 at "f.py":1:2))\n')
+    op = m.body.ops[0]
+    assert op.location.name == "inner"

@@ -1,0 +1,48 @@
+"""canonicalize: dead pure ops unravel transitively; side effects and uses are kept."""
+
+from __future__ import annotations
+
+from ttopt.ir.printer import print_module
+from ttopt.parse.parser import parse_module
+from ttopt.passes.canonicalize import Canonicalize
+from ttopt.passes.context import PassContext
+
+
+def _run(text: str) -> tuple[str, dict]:
+    m = parse_module(text)
+    ctx = PassContext()
+    Canonicalize().run(m, ctx)
+    return print_module(m), ctx.stats["canonicalize"]
+
+
+def test_dead_chain_is_removed_in_one_run() -> None:
+    out, fired = _run(
+        "func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
+        "  %0 = stablehlo.abs %a : tensor<4xf32>\n"
+        "  %1 = stablehlo.negate %0 : tensor<4xf32>\n"
+        "  %2 = stablehlo.exponential %1 : tensor<4xf32>\n"
+        "  return %a : tensor<4xf32>\n}\n"
+    )
+    assert "stablehlo" not in out
+    assert fired == {"erase-dead-pure-op": 3}
+
+
+def test_unknown_and_effectful_ops_stay() -> None:
+    out, fired = _run(
+        "func.func @f(%a: tensor<4xf32>) {\n"
+        '  %0 = "my.op"(%a) : (tensor<4xf32>) -> tensor<4xf32>\n'
+        '  %1 = "ttnn.to_layout"(%a) : (tensor<4xf32>) -> tensor<4xf32>\n'
+        "  return\n}\n"
+    )
+    assert '"my.op"' in out and "to_layout" not in out
+    assert fired == {"fold-identity-conversion": 1}
+
+
+def test_identity_conversion_rewires_users() -> None:
+    out, _ = _run(
+        "func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
+        '  %0 = "ttnn.to_layout"(%a) : (tensor<4xf32>) -> tensor<4xf32>\n'
+        '  %1 = "ttnn.relu"(%0) : (tensor<4xf32>) -> tensor<4xf32>\n'
+        "  return %1 : tensor<4xf32>\n}\n"
+    )
+    assert '"ttnn.relu"(%arg0)' in out
