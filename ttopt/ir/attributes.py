@@ -298,6 +298,21 @@ class OpaqueAttr(Attribute):
 # `#dialect.name<body>` -> typed view factory, filled in by ttopt.dialects.
 TypedAttrFactory = Callable[["DialectAttr"], Any]
 DIALECT_ATTR_FACTORIES: dict[str, TypedAttrFactory] = {}
+# Modules that register typed factories, imported on the first typed lookup: the pydantic
+# models cost ~0.1 s to import, which a plain parse/print run should not pay.
+TYPED_ATTR_MODULES: list[str] = []
+_typed_loaded = False
+
+
+def load_typed_factories() -> None:
+    """Import the dialect modules that register typed attribute/type factories (once)."""
+    global _typed_loaded
+    if not _typed_loaded:
+        _typed_loaded = True
+        import importlib
+
+        for mod in TYPED_ATTR_MODULES:
+            importlib.import_module(mod)
 
 
 class DialectAttr(Attribute):
@@ -321,6 +336,7 @@ class DialectAttr(Attribute):
     def typed(self) -> Any:
         """The dialect's validated model for this attribute, or None if the dialect has none."""
         if self._typed is None:
+            load_typed_factories()
             factory = DIALECT_ATTR_FACTORIES.get(self.name)
             if factory is None:
                 return None

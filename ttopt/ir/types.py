@@ -179,6 +179,9 @@ class OpaqueType(Type):
     def typed(self) -> Any:
         """Dialect model for this type (e.g. ttcore.tile), or None."""
         if self._typed is None:
+            from ttopt.ir.attributes import load_typed_factories
+
+            load_typed_factories()
             factory = DIALECT_TYPE_FACTORIES.get(self.name)
             if factory is not None:
                 self._typed = factory(self)
