@@ -455,12 +455,13 @@ def _build(
         element: TileType | str = TileType(dtype=DataType.of(dtype))
         tile: tuple[int, int] | None = (32, 32)
     else:
-        if isinstance(dtype, DataType):
-            if dtype.builtin is None:
-                raise AttrError(f"{dtype.value} has no row-major element type (block floats are tiled)")
-            element = dtype.builtin
+        if isinstance(dtype, str) and _SCALAR.fullmatch(dtype):
+            element = dtype
         else:
-            element = dtype if _SCALAR.fullmatch(dtype) else DataType.of(dtype).builtin or dtype
+            dt = DataType.of(dtype)
+            if dt.builtin is None:
+                raise AttrError(f"{dt.value} has no row-major element type (block floats are tiled)")
+            element = dt.builtin
         tile = None
     phys = physical_shape(shape, tile)
     rows, cols = collapsed_2d(phys)
