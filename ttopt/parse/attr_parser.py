@@ -40,6 +40,10 @@ _SIMPLE_TENSOR = re.compile(r"tensor<((?:(?:\d+|\?)x)*)([a-z][a-z0-9]*)(?:, (#[A
 _SIMPLE_LOC = re.compile(r'loc\((?:"(?:[^"\\\n]|\\.)*"(?::\d+:\d+)?|#[A-Za-z_][\w$\-]*|unknown|"(?:[^"\\\n]|\\.)*"\(#[A-Za-z_][\w$\-]*\))\)$')
 
 
+_I64 = ScalarType("i64")
+_F64 = ScalarType("f64")
+
+
 class AttrSyntaxError(Exception):
     """A syntax error at `offset` within the parsed text."""
 
@@ -91,6 +95,8 @@ class _AttrBuilder(Transformer):
     # -- attributes --
     def int_attr(self, c: list) -> IntegerAttr:
         tok, ty = c
+        if ty is None:  # MLIR has no untyped integer attribute: `1` means `1 : i64`
+            return IntegerAttr(int(tok), _I64, f"{int(tok)} : i64")
         return IntegerAttr(int(tok), ty, _typed_text(tok, ty))
 
     def hex_attr(self, c: list) -> Attribute:
@@ -101,6 +107,8 @@ class _AttrBuilder(Transformer):
 
     def float_attr(self, c: list) -> FloatAttr:
         tok, ty = c
+        if ty is None:  # likewise `1.5` means `1.500000e+00 : f64`
+            return FloatAttr(float(tok), _F64, None)
         return FloatAttr(float(tok), ty, _typed_text(tok, ty))
 
     def string_attr(self, c: list) -> StringAttr:
