@@ -4,4 +4,5 @@ Importing this package registers every op definition with `ttopt.ir.opdef`.
 """
 
 from ttopt.dialects import builtin, chlo, func, sdy, stablehlo, ttcore, ttir, ttnn  # noqa: F401
-from ttopt.dialects import sdy_attrs, ttcore_attrs, ttnn_attrs, ttnn_layout  # noqa: F401,E402  typed attribute factories
+from ttopt.ir.attributes import TYPED_ATTR_MODULES  # typed attribute models load on the first `.typed` lookup
+TYPED_ATTR_MODULES += [f"ttopt.dialects.{m}" for m in ("ttcore_attrs", "ttnn_attrs", "ttnn_layout", "sdy_attrs")]
