@@ -53,7 +53,7 @@ class IRBuilder(Transformer):
         self.pending: list[tuple] | None = None  # block-argument specs for the next region
         self.pending_repeat = 0
         self.seen_op = False
-        self.alias_refs_checked = False
+        self.deferred_type_checks: list[tuple] = []
 
     # ---- helpers used by custom formats ------------------------------------------------------
     def fail(self, tok: Any, message: str) -> None:
@@ -230,14 +230,12 @@ class IRBuilder(Transformer):
             if len(otypes) != len(operands):
                 self.fail(spec.pos, f"'{spec.name}' has {len(operands)} operand(s) but its type lists {len(otypes)}")
             for i, (v, t) in enumerate(zip(operands, otypes)):
-                if v.type is not t and v.type != t:
+                if v.type is not t and v.type.text != t.text:
+                    # Aliases may be defined later in the file: compare once all are known.
                     ref = spec.operands[i]
                     where = spec.pos if isinstance(ref, Value) else self._name_pos(ref, spec)
                     shown = "operand" if isinstance(ref, Value) else str(ref)
-                    self.fail(
-                        where,
-                        f"type mismatch: '{shown}' is '{v.type.text}' where '{spec.name}' expects '{t.text}' (operand #{i})",
-                    )
+                    self.deferred_type_checks.append((v.type, t, where, shown, spec.name, i))
         names: list[str | None] = []
         if results is not None:
             for tok, count in results:
@@ -465,6 +463,11 @@ def _finish(builder: IRBuilder, scope: AliasScope, source: SourceFile) -> Module
             body.append(op)
     module = Module(mod_op, scope, source)
     _check_aliases(builder, scope, source)
+    for have, want, where, shown, op_name, i in builder.deferred_type_checks:
+        if have != want:
+            raise ParseFailure(
+                where, f"type mismatch: '{shown}' is '{have.text}' where '{op_name}' expects '{want.text}' (operand #{i})"
+            )
     return module
 
 
