@@ -17,7 +17,10 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from ttopt.dialects.errors import AttrError
 from ttopt.dialects.sdy_attrs import MeshAttr, TensorShardingAttr, TensorShardingPerValueAttr
 from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
 from ttopt.ir.attributes import DIALECT_ATTR_FACTORIES, AliasRef, ArrayAttr, DialectAttr, DictAttr, TypeAttr
@@ -184,3 +187,39 @@ def test_shardings_verify_against_their_mesh(path: Path) -> None:
     for s, rank in _shardings(m):
         assert isinstance(s, TensorShardingAttr)
         s.verify(meshes, rank)
+
+
+# ---------------------------------------------------------------------------------------------
+# Robustness: mutated bodies of real attributes either parse or raise AttrError, never anything else.
+
+
+def _seed_bodies() -> list[tuple[str, str, Any]]:
+    seeds: dict[str, tuple[str, str, Any]] = {}
+    for path in FILES[:: max(1, len(FILES) // 40)] + sorted(ROOT.glob("ttnn/*.mlir")):
+        for a in dialect_attrs(module(path)):
+            if a.name in DIALECT_ATTR_FACTORIES and a.name not in UNTYPED:
+                key = a.name if a.name not in ("sdy", "ttnn") else a.body.split("{")[0].split("[")[0].split(" ")[0]
+                if len(a.body) > len(seeds.get(key, ("", ""))[1]):
+                    seeds[key] = (a.name, a.body, a.scope)
+    return sorted(seeds.values(), key=lambda s: s[0] + s[1])
+
+
+SEEDS = _seed_bodies()
+_CHARS = list('<>()[]{},="?:#@x0123 -p')
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_mutated_bodies_raise_only_attr_error(data) -> None:
+    name, body, scope = data.draw(st.sampled_from(SEEDS))
+    chars = list(body)
+    for _ in range(data.draw(st.integers(1, 3))):
+        i = data.draw(st.integers(0, len(chars)))
+        if data.draw(st.booleans()) and chars:
+            del chars[min(i, len(chars) - 1)]
+        else:
+            chars.insert(i, data.draw(st.sampled_from(_CHARS)))
+    try:
+        DialectAttr(name, "".join(chars), scope=scope).typed
+    except AttrError:
+        pass

@@ -104,6 +104,16 @@ class _Cursor:
             raise self.fail("end of attribute")
 
 
+def _run(body: str, parse: Any, what: str, start: int = 0) -> Any:
+    """Run a cursor parser over the whole body; validation failures of the models become AttrErrors."""
+    c = _Cursor(body)
+    c.i = start
+    with attr_errors(what):
+        out = parse(c)
+    c.end()
+    return out
+
+
 def _sym_text(name: str) -> str:
     return "@" + (name if _BARE_SYM.fullmatch(name) else quote(name))
 
@@ -218,10 +228,7 @@ class MeshAttr(SdyModel):
     @lru_cache(maxsize=256)
     def parse(cls, body: str) -> MeshAttr:
         """Parse `["x"=2, ...][, device_ids=[...]]`."""
-        c = _Cursor(body)
-        m = _mesh(c)
-        c.end()
-        return m
+        return _run(body, _mesh, "#sdy.mesh")
 
 
 def _mesh(c: _Cursor) -> MeshAttr:
@@ -582,10 +589,7 @@ class TensorShardingAttr(SdyModel):
     @lru_cache(maxsize=4096)
     def parse(cls, body: str) -> TensorShardingAttr:
         """Parse a sharding body (`@mesh, [...]`), as in `#sdy.sharding<...>` or an op's `<...>`."""
-        c = _Cursor(body)
-        s = _sharding(c)
-        c.end()
-        return s
+        return _run(body, _sharding, "#sdy.sharding")
 
 
 def _sharding(c: _Cursor) -> TensorShardingAttr:
@@ -664,20 +668,22 @@ class TensorShardingPerValueAttr(SdyModel):
     @lru_cache(maxsize=1024)
     def parse(cls, body: str) -> TensorShardingPerValueAttr:
         """Parse `[<...>, ...]` (entries may also be spelled `#sdy.sharding<...>`)."""
-        c = _Cursor(body)
-        c.expect("[", "'[' opening the per-value shardings")
-        out = []
-        if not c.accept("]"):
-            while True:
-                if not c.accept("#sdy.sharding<"):
-                    c.expect("<", "'<' opening a sharding")
-                out.append(_sharding(c))
-                c.expect(">", "'>' closing a sharding")
-                if c.accept("]"):
-                    break
-                c.expect(",", "',' or ']'")
-        c.end()
-        return cls(shardings=tuple(out))
+        return _run(body, _per_value, "#sdy.sharding_per_value")
+
+
+def _per_value(c: _Cursor) -> TensorShardingPerValueAttr:
+    c.expect("[", "'[' opening the per-value shardings")
+    out = []
+    if not c.accept("]"):
+        while True:
+            if not c.accept("#sdy.sharding<"):
+                c.expect("<", "'<' opening a sharding")
+            out.append(_sharding(c))
+            c.expect(">", "'>' closing a sharding")
+            if c.accept("]"):
+                break
+            c.expect(",", "',' or ']'")
+    return TensorShardingPerValueAttr(shardings=tuple(out))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -868,12 +874,7 @@ def parse_sdy_short(body: str) -> Any:
     parse = _SHORT_KINDS.get(m.group(1)) if m else None
     if parse is None:
         raise AttrError(f"unknown #sdy<...> kind '{m.group(1) if m else body[:20]}' (expected one of {', '.join(_SHORT_KINDS)})")
-    c = _Cursor(body)
-    c.i = m.end()
-    with attr_errors(f"#sdy<{m.group(1)}>"):
-        out = parse(c)
-    c.end()
-    return out
+    return _run(body, parse, f"#sdy<{m.group(1)}>", start=m.end())
 
 
 # ---------------------------------------------------------------------------------------------

@@ -187,7 +187,9 @@ def register_attr(name: str, parse: Callable[..., Any], scoped: bool = False) ->
 
     def factory(attr: DialectAttr) -> Any:
         body = body_of(attr)
-        return parse(body, attr.scope) if scoped else parse(body)
+        # A safety net: whatever slips past the parser's own checks still surfaces as an AttrError.
+        with attr_errors(f"#{name}"):
+            return parse(body, attr.scope) if scoped else parse(body)
 
     DIALECT_ATTR_FACTORIES[name] = factory
 
@@ -594,7 +596,7 @@ def _p_coords(p: Part) -> tuple[tuple[int, int], ...]:
     for q in params(inner.text, inner.offset):
         m = _COORD.fullmatch(q.text)
         if m is None:
-            raise AttrError(f"expected a coordinate (y, x), got '{q.text}'", q.offset)
+            raise AttrError(f"expected a coordinate (a, b), got '{q.text}'", q.offset)
         out.append((int(m.group(1)), int(m.group(2))))
     return tuple(out)
 
