@@ -102,3 +102,20 @@ def test_location_names_follow_aliases() -> None:
     m = parse_module('"x.y"() : () -> () loc(#loc1)\n#loc0 = loc("inner")\n#loc1 = loc(callsite(#loc0 at "f.py":1:2))\n')
     op = m.body.ops[0]
     assert op.location.name == "inner"
+
+
+def test_parsed_and_built_layouts_compare_equal() -> None:
+    """Equality expands aliases, also inside dialect bodies (`#dram` in the memref)."""
+    from ttopt.dialects.ttnn_attrs import BufferType
+    from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
+
+    m = parse_module(
+        "#dram = #ttnn.buffer_type<dram>\n"
+        "#lay = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<2x2x!ttcore.tile<32x32, bf16>, #dram>, <interleaved>>\n"
+        "func.func @f(%a: tensor<64x64xbf16, #lay>) {\n  return\n}\n"
+    )
+    parsed = m.functions()[0].regions[0].entry.args[0].type
+    built = TTNNLayoutAttr.build((64, 64), "bf16", buffer_type=BufferType.DRAM)
+    assert parsed.encoding.typed == built
+    assert parsed == parsed.with_encoding(DialectAttr.of(built))
+    assert hash(parsed) == hash(parsed.with_encoding(DialectAttr.of(built)))

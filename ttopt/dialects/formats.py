@@ -668,7 +668,7 @@ class SymEqFormat(Format):
         body = str(body_tok)[1:-1]
         props = {
             "sym_name": StringAttr(_symbol(str(sym_tok))),
-            self.prop: DialectAttr(self.attr_name, body, f"#{self.attr_name}<{body}>"),
+            self.prop: DialectAttr(self.attr_name, body, f"#{self.attr_name}<{body}>", scope=b.scope),
         }
         return self._spec(b, c, [], operand_types=[], result_types=[], properties=props, attributes=b.dict(attrs))
 
@@ -678,10 +678,10 @@ class SymEqFormat(Format):
         return f"{self.name(op, p)} {_sym_text(op.properties['sym_name'].value)} = {body}{self.attrs(op, p)}"
 
 
-def _sharding(text: str) -> DialectAttr:
+def _sharding(text: str, scope: Any = None) -> DialectAttr:
     """`<@mesh, [...]>` (as written inside sdy ops) as `#sdy.sharding<...>`."""
     body = text[1:-1]
-    return DialectAttr("sdy.sharding", body, f"#sdy.sharding<{body}>")
+    return DialectAttr("sdy.sharding", body, f"#sdy.sharding<{body}>", scope=scope)
 
 
 def sharding_body(attr: Attribute) -> str:
@@ -700,7 +700,7 @@ class SdyShardingFormat(Format):
         t = b.type(type_tok)
         return self._spec(
             b, c, [value], operand_types=[t], result_types=[t],
-            properties={"sharding": _sharding(str(body_tok))}, attributes=b.dict(attrs),
+            properties={"sharding": _sharding(str(body_tok), b.scope)}, attributes=b.dict(attrs),
         )
 
     def print(self, op: Operation, p: Printer, indent: str) -> str:
@@ -726,14 +726,14 @@ class SdyCollectiveFormat(Format):
             if list_tok is None:
                 b.fail(value, f"'{c[0]}' needs its axes before the operand")
             text = str(list_tok)
-            props[self.list_prop] = DialectAttr("sdy", f"{self.list_kind}{text}", f"#sdy<{self.list_kind}{text}>")
+            props[self.list_prop] = DialectAttr("sdy", f"{self.list_kind}{text}", f"#sdy<{self.list_kind}{text}>", scope=b.scope)
         elif list_tok is not None:
             b.fail(list_tok, f"'{c[0]}' takes no axis list")
         if kind_tok is not None:
             if str(kind_tok) not in ("max", "min", "sum"):
                 b.fail(kind_tok, f"unknown reduction '{kind_tok}' (expected max, min or sum)")
             props["reduction_kind"] = OpaqueAttr(str(kind_tok))
-        props["out_sharding"] = _sharding(str(out_tok))
+        props["out_sharding"] = _sharding(str(out_tok), b.scope)
         return self._spec(b, c, [value], operand_types=[t], result_types=[t], properties=props, attributes=b.dict(attrs))
 
     def print(self, op: Operation, p: Printer, indent: str) -> str:
@@ -768,7 +768,7 @@ class SdyKwFormat(Format):
             if kind == "i64":
                 props[str(key_tok)] = _i64(int(v))
             elif kind == "sharding":
-                props[str(key_tok)] = _sharding(str(v))
+                props[str(key_tok)] = _sharding(str(v), b.scope)
             else:
                 props[str(key_tok)] = _enum("sdy", kind.split(":")[1], str(v))
         n_results = 0 if b._canonical_name(c[0]) == "sdy.sharding_group" else 1
@@ -804,9 +804,9 @@ class SdyManualFormat(Format):
         _, operands_tok, in_tok, out_tok, axes_tok, _args, region, attrs, sig = c
         ins, outs = b.signature(sig)
         props = {
-            "in_shardings": DialectAttr("sdy.sharding_per_value", str(in_tok), f"#sdy.sharding_per_value<{in_tok}>"),
-            "out_shardings": DialectAttr("sdy.sharding_per_value", str(out_tok), f"#sdy.sharding_per_value<{out_tok}>"),
-            "manual_axes": DialectAttr("sdy", f"manual_axes{axes_tok}", f"#sdy<manual_axes{axes_tok}>"),
+            "in_shardings": DialectAttr("sdy.sharding_per_value", str(in_tok), f"#sdy.sharding_per_value<{in_tok}>", scope=b.scope),
+            "out_shardings": DialectAttr("sdy.sharding_per_value", str(out_tok), f"#sdy.sharding_per_value<{out_tok}>", scope=b.scope),
+            "manual_axes": DialectAttr("sdy", f"manual_axes{axes_tok}", f"#sdy<manual_axes{axes_tok}>", scope=b.scope),
         }
         spec = self._spec(
             b, c, b.operand_tokens(operands_tok), operand_types=list(ins), result_types=list(outs),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,17 +24,43 @@ class UndefinedAlias(KeyError):
     """Raised when resolving an alias that has no definition."""
 
 
+ALIAS_USE = re.compile(r'"(?:[^"\\\n]|\\.)*"|([#!])([A-Za-z_][\w$\-]*)(?![\w$.\-<])')
+
+
 class AliasScope:
     """The aliases of one module, in definition order; lookups resolve forward references."""
 
     def __init__(self) -> None:
         self.defs: dict[tuple[str, str], AliasDef] = {}
+        self._expanded: dict[str, str] = {}
+
+    def expand(self, text: str) -> str:
+        """`text` with every alias reference replaced by its definition (recursively)."""
+        if "#" not in text and "!" not in text:
+            return text
+        r = self._expanded.get(text)
+        if r is None:
+            r = self._expanded[text] = ALIAS_USE.sub(self._expand_one, text)
+        return r
+
+    def _expand_one(self, m: re.Match) -> str:
+        sigil = m.group(1)
+        if sigil is None:
+            return m.group(0)
+        d = self.defs.get(("attr" if sigil == "#" else "type", m.group(2)))
+        if d is None:
+            return m.group(0)
+        if isinstance(d.value, LocationAttr):
+            # Location aliases are referenced inside `loc(...)`: substitute the body.
+            return self.expand(d.value.text[4:-1])
+        return self.expand(d.value.text)
 
     def define(self, d: AliasDef) -> AliasDef | None:
         """Add a definition; returns the previous one with the same name (a redefinition)."""
         key = (d.kind, d.name)
         prev = self.defs.get(key)
         self.defs[key] = d
+        self._expanded.clear()
         return prev
 
     def attr(self, name: str) -> Attribute:

@@ -42,11 +42,19 @@ class Attribute:
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.text})"
 
+    def canonical(self) -> str:
+        """Spelling with every alias (also inside dialect bodies) expanded: equal attrs, equal text."""
+        target = self.resolve()
+        scope = getattr(target, "scope", None)
+        return scope.expand(target.text) if scope is not None else target.text
+
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Attribute) and self.resolve().text == other.resolve().text
+        if self is other:
+            return True
+        return isinstance(other, Attribute) and self.canonical() == other.canonical()
 
     def __hash__(self) -> int:
-        return hash(self.resolve().text)
+        return hash(self.canonical())
 
 
 class IntegerAttr(Attribute):

@@ -20,7 +20,6 @@ if TYPE_CHECKING:
     from ttopt.ir.operation import Block, Operation, Region
     from ttopt.ir.values import Value
 
-_ALIAS_REF = re.compile(r'"(?:[^"\\\n]|\\.)*"|([#!])([A-Za-z_][\w$\-]*)(?![\w$.\-<])')
 _KEY = re.compile(r"[A-Za-z_][\w$.]*$")
 
 
@@ -82,26 +81,9 @@ class Printer:
     # -- text of types / attributes with alias handling ---------------------------------------
     def expand(self, text: str) -> str:
         """`text` with alias references replaced by their definitions (for local scope)."""
-        if not self.opts.local_scope or ("#" not in text and "!" not in text):
+        if not self.opts.local_scope:
             return text
-        r = self._expanded.get(text)
-        if r is None:
-            r = self._expanded[text] = _ALIAS_REF.sub(self._expand_one, text)
-        return r
-
-    def _expand_one(self, m: re.Match) -> str:
-        sigil = m.group(1)
-        if sigil is None:
-            return m.group(0)
-        scope = self.module.aliases
-        kind = "attr" if sigil == "#" else "type"
-        if not scope.has(kind, m.group(2)):
-            return m.group(0)
-        target = scope.attr(m.group(2)) if kind == "attr" else scope.type(m.group(2))
-        if isinstance(target, LocationAttr):
-            # Location aliases are referenced inside `loc(...)`: substitute the body.
-            return self.expand(target.text[4:-1])
-        return self.expand(target.text)
+        return self.module.aliases.expand(text)
 
     def type(self, t: Type) -> str:
         return self.expand(t.text)

@@ -132,8 +132,7 @@ class TensorType(Type):
 
 
 def _canonical_attr(attr: Any) -> str:
-    target = attr.resolve()
-    return target.text
+    return attr.canonical()
 
 
 class FunctionType(Type):
@@ -174,6 +173,9 @@ class OpaqueType(Type):
         self.body = body
         self._typed: Any = None
         self.scope = scope
+
+    def canonical(self) -> str:
+        return self.scope.expand(self.text) if self.scope is not None else self.text
 
     @property
     def typed(self) -> Any:
