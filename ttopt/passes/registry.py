@@ -12,6 +12,7 @@ PASSES: dict[str, type[Pass]] = {}
 PASS_MODULES = (
     "ttopt.passes.canonicalize",
     "ttopt.passes.strip_debuginfo",
+    "ttopt.sharding.populate_rules",
 )
 
 _loaded = False

@@ -1,0 +1,1 @@
+"""StableHLO/Shardy sharding pipeline: propagation rules, Shardy passes, tt passes."""
