@@ -268,4 +268,12 @@ class Printer:
 
 def print_module(module: Module, options: PrintOptions | None = None) -> str:
     """Module -> MLIR text."""
-    return Printer(module, options).print_module()
+    import gc
+
+    was = gc.isenabled()
+    gc.disable()  # printing allocates only short-lived strings; a full collection is pure cost
+    try:
+        return Printer(module, options).print_module()
+    finally:
+        if was:
+            gc.enable()

@@ -93,9 +93,16 @@ class MlirLexer(Lexer):
                 kind, pos = nxt(text, pos, c, acc, keywords, punct)
             except ScanError as e:
                 raise LexFailure(e.pos, e.message) from None
-            yield FastToken(kind, text[start:pos], start)
+            tok = FastToken(kind, text[start:pos], start)
+            if kind == "GENERIC_OP":
+                tok.end_pos = self.parts  # the part offsets ride on an unused Token slot
+            yield tok
 
     def _next(self, text: str, pos: int, c: str, acc: dict, keywords: dict, punct: dict) -> tuple[str, int]:
+        if (c == "%" or c == '"') and "GENERIC_OP" in acc:
+            end = self._generic_op(text, pos)
+            if end is not None:
+                return "GENERIC_OP", end
         if c == "%":
             if "RESULTS" in acc:
                 m = scan.RESULTS.match(text, pos)
@@ -258,6 +265,52 @@ class MlirLexer(Lexer):
         if name is None:
             raise ScanError(pos, f"unexpected character {c!r}")
         return name, pos + 1
+
+    def _generic_op(self, text: str, pos: int) -> int | None:
+        """End of a region-free generic op starting at `pos` (None: not one; lex it piecewise).
+
+        The offsets of its parts are left in `self.parts` for the transformer:
+        (results_end | -1, head_start, head_end, props | None, attrs | None, sig_start, sig_end,
+        loc | None), spans as (start, end).
+        """
+        p = pos
+        results_end = -1
+        if text[p] == "%":
+            m = scan.RESULTS.match(text, p)
+            if m is None:
+                return None
+            results_end = m.end()
+            p = scan.skip_ws(text, results_end)
+        m = scan.GENERIC_HEAD.match(text, p)
+        if m is None:
+            return None
+        head = (p, m.end())
+        p = scan.skip_ws(text, m.end())
+        props = attrs = None
+        if text.startswith("<{", p):
+            e = scan.scan_balanced(text, p)
+            props = (p, e)
+            p = scan.skip_ws(text, e)
+        if p < len(text) and text[p] == "{":
+            e = scan.scan_balanced(text, p)
+            attrs = (p, e)
+            p = scan.skip_ws(text, e)
+        if p >= len(text) or text[p] != ":":
+            return None  # successors, regions or an error: the piecewise path reports it
+        q = scan.skip_ws(text, p + 1)
+        if q >= len(text) or text[q] != "(":
+            return None
+        sig_end = scan.scan_fntype(text, q)
+        end = sig_end
+        loc = None
+        r = scan.skip_ws(text, sig_end)
+        if text.startswith("loc(", r):
+            m = scan.SIMPLE_LOC.match(text, r)
+            e = m.end() if m else scan.scan_balanced(text, r + 3)
+            loc = (r, e)
+            end = e
+        self.parts = (results_end, head[0], head[1], props, attrs, q, sig_end, loc)
+        return end
 
 
 class FastToken(Token):

@@ -208,9 +208,52 @@ class IRBuilder(Transformer):
             self.fail(tok, f"redefinition of alias '{str(tok)[0]}{name}'")
 
     # ---- operations ------------------------------------------------------------------------
+    def generic_op_line(self, c: list) -> Operation:
+        """A whole region-free generic op (one GENERIC_OP token from the lexer)."""
+        tok = c[0]
+        text = self.source_text
+        results_end, h0, h1, props, attrs, s0, s1, loc = tok.end_pos
+        base = tok.start_pos
+        results = None
+        if results_end >= 0:
+            results = self._results(FastToken("RESULTS", text[base:results_end], base))
+        head = text[h0:h1]
+        q = head.index('"', 1)
+        name = head[1:q] if "\\" not in head[:q] else unquote(head[: q + 1])
+        if not name or " " in name:
+            self.fail(h0, f"invalid operation name {head[: q + 1]}")
+        p = head.index("(", q)
+        inner = head[p + 1 : -1]
+        if inner.strip():
+            operands = [x.strip() for x in inner.split(",")]
+            self._operand_src = (head[p:], h0 + p)
+        else:
+            operands = []
+        sig_text = text[s0:s1]
+        sig = self.ap.sigs.get(sig_text)
+        ins, outs = sig if sig is not None else self.signature(FastToken("FNTYPE", sig_text, s0))
+        spec = OpSpec(
+            OP_ALIASES.get(name, name),
+            operands,
+            list(ins),
+            list(outs),
+            self.dict(FastToken("PROPS", text[props[0] : props[1]], props[0])) if props else {},
+            self.dict(FastToken("ATTR_DICT", text[attrs[0] : attrs[1]], attrs[0])) if attrs else {},
+            [],
+            h0,
+        )
+        if operands:
+            spec.operand_src = self._operand_src
+        loc_tok = FastToken("LOC", text[loc[0] : loc[1]], loc[0]) if loc else None
+        return self._build(results, spec, loc_tok)
+
     def operation(self, c: list) -> Operation:
         results_tok, spec, loc_tok = c
         results = self._results(results_tok) if results_tok is not None else None
+        return self._build(results, spec, loc_tok)
+
+    def _build(self, results: list | None, spec: OpSpec, loc_tok: Token | None) -> Operation:
+        """Resolve operands, check types, create the op, define its results, append it."""
         use = self.use
         operands = [v if isinstance(v, Value) else use(v, spec) for v in spec.operands]
         n_results = 0
@@ -264,11 +307,14 @@ class IRBuilder(Transformer):
 
     def _results(self, tok: Token) -> list[tuple[Token, int]]:
         """`%a, %b:2 =` -> [(VALUE token %a, 1), (VALUE token %b, 2)]."""
-        out = []
+        text = str(tok)
         base = tok.start_pos
-        for m in RESULT_GROUP.finditer(str(tok)):
+        if "," not in text and ":" not in text:  # the common `%0 =`
+            return [(FastToken("VALUE", text[:-1].rstrip(), base), 1)]
+        out = []
+        for m in RESULT_GROUP.finditer(text):
             n = m.group(2)
-            out.append((Token("VALUE", m.group(1), start_pos=base + m.start()), int(n) if n else 1))
+            out.append((FastToken("VALUE", m.group(1), base + m.start()), int(n) if n else 1))
         return out
 
     def _canonical_name(self, tok: Token) -> str:
@@ -427,6 +473,7 @@ def parse_module(text: str, filename: str = "<input>", line_offset: int = 0) -> 
     lark, builder = _parser()
     scope = AliasScope()
     builder.reset(scope)
+    builder.source_text = text
     gc_was_enabled = gc.isenabled()
     gc.disable()  # the parse allocates many long-lived objects; collections only cost time
     try:
