@@ -1,0 +1,248 @@
+"""Estimated latency of ops and modules (OP-MODEL.md §4). A model for comparing layout decisions on
+one scale, not a simulator: every number comes from `presets.COST_TABLE`, none was measured.
+
+Per op: `ns = dispatch_overhead + max(compute, dram, noc)` with
+* compute = ceil(work tiles / cores) x cycles per tile of the op kind / clock, where cores are the
+  output's shard cores (interleaved outputs: the whole worker grid);
+* dram = bytes read from or written to DRAM (or the host) / (DRAM bandwidth x efficiency);
+* noc = bytes moved between cores (L1-interleaved reads and writes, matmul multicast, reshards)
+  / (NoC bytes per cycle x cores x clock).
+Module cost = the sum over each function's ops in program order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import ceil, prod
+from typing import Any, Mapping, Sequence
+
+from ttopt.device.device import Device
+from ttopt.device.layout_info import LayoutInfo, layout_info, tensor_tiles
+from ttopt.device.op_families import Family, family_of
+from ttopt.device.presets import COST_TABLE, TRANSCENDENTAL_UNARY, cost_arch
+from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
+from ttopt.ir.types import TensorType
+
+
+@dataclass(frozen=True)
+class CostParams:
+    """The cost-table column of one architecture."""
+
+    clock_ghz: float
+    dram_bandwidth_gbps: float
+    dram_efficiency: float
+    noc_bytes_per_cycle_per_core: float
+    dispatch_overhead_ns: float
+    cycles_per_tile: Mapping[str, float]
+
+    @classmethod
+    def for_arch(cls, arch: str) -> CostParams:
+        """Parameters from the cost table for `arch` (wormhole_b0 numbers for unknown archs)."""
+        col = cost_arch(arch)
+        v = {k: getattr(p, col) for k, p in COST_TABLE.items()}
+        cycles = {k.split(".", 1)[1]: x for k, x in v.items() if k.startswith("cycles_per_tile.")}
+        return cls(
+            v["clock_ghz"], v["dram_bandwidth_gbps"], v["dram_efficiency"], v["noc_bytes_per_cycle_per_core"],
+            v["dispatch_overhead_ns"], cycles,
+        )  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class OpCost:
+    """Estimated latency of one op and what it is made of."""
+
+    ns: float
+    compute_ns: float
+    dram_ns: float
+    noc_ns: float
+    dispatch_ns: float
+    work_tiles: int
+    cores: int
+    dram_bytes: int
+    noc_bytes: int
+
+    @property
+    def bound(self) -> str:
+        """Which term dominates: compute, dram or noc."""
+        terms = {"compute": self.compute_ns, "dram": self.dram_ns, "noc": self.noc_ns}
+        return max(terms, key=terms.__getitem__)
+
+
+@dataclass(frozen=True, slots=True)
+class OpCostEntry:
+    """One op of a module cost: its name, location name and cost (None when it could not be costed)."""
+
+    op: Any
+    name: str
+    cost: OpCost | None
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class FunctionCost:
+    """Estimated total of one function."""
+
+    name: str
+    ns: float
+    dram_bytes: int
+    ops: tuple[OpCostEntry, ...]
+
+
+def _bytes(shape: Sequence[int], info: LayoutInfo) -> int:
+    """Whole-tensor bytes in this layout."""
+    if info.tiled:
+        return tensor_tiles(shape) * info.element_bytes
+    return prod(shape) * info.element_bytes
+
+
+class CostModel:
+    """Latency estimates for one device; memoised like the op model."""
+
+    def __init__(self, device: Device, params: CostParams | None = None) -> None:
+        self.device = device
+        self.params = params or CostParams.for_arch(device.arch)
+        self._memo: dict[tuple, OpCost] = {}
+
+    def op_kind(self, op: Any) -> str:
+        """The cost-table kind of an op (`cycles_per_tile.<kind>`)."""
+        fam = family_of(op.name)
+        short = op.name.split(".", 1)[-1]
+        if fam is Family.ELTWISE_UNARY:
+            return "eltwise_unary_transcendental" if short in TRANSCENDENTAL_UNARY else "eltwise_unary"
+        if fam is Family.ELTWISE_BINARY:
+            return "eltwise_binary"
+        if fam in (Family.MATMUL, Family.CONV, Family.NORM, Family.LAYOUT):
+            return fam.value
+        return "data_movement"
+
+    def op_cost(self, op: Any, input_layouts: Sequence[TTNNLayoutAttr], output_layout: TTNNLayoutAttr) -> OpCost:
+        """Estimated ns of `op` reading `input_layouts` (one per tensor operand) and writing `output_layout`."""
+        ins = tuple(layout_info(x) for x in input_layouts)
+        out = layout_info(output_layout)
+        key = (id(op), tuple(i.uid for i in ins), out.uid)
+        c = self._memo.get(key)
+        if c is None:
+            c = self._memo[key] = self._cost(op, ins, out)
+        return c
+
+    def _cost(self, op: Any, ins: tuple[LayoutInfo, ...], out: LayoutInfo) -> OpCost:
+        p = self.params
+        shapes = [t.shape for t in (v.type.resolve() for v in op.operands) if isinstance(t, TensorType)]
+        out_shape = op.results[0].type.resolve().shape
+        fam = family_of(op.name)
+        kind = self.op_kind(op)
+        cycles = p.cycles_per_tile[kind]
+        work = self._work(op, fam, shapes, out_shape)
+        if fam is Family.DISPATCH:
+            cycles = 1.0  # `work` is already in cycles: the sum over the fused ops
+        cores = out.num_cores if out.sharded else self.device.num_cores
+        compute_ns = ceil(work / cores) * cycles / p.clock_ghz
+
+        dram = noc = 0
+        operands = list(zip(ins, shapes)) + [(out, out_shape)]
+        for info, shape in operands:
+            b = _bytes(shape, info)
+            if info.dram or info.system:
+                dram += b
+            elif info.l1 and not info.sharded:
+                noc += b  # L1-interleaved pages live on other cores' banks
+        if fam is Family.MATMUL and out.sharded and len(ins) >= 2:
+            # Multicast: in0 across a row of cores and/or in1 down a column, each sent once.
+            a_b, b_b = _bytes(shapes[0], ins[0]), _bytes(shapes[1], ins[1])
+            noc += a_b + b_b if out.memory_layout and out.memory_layout.value == "block_sharded" else (a_b if ins[0].sharded else b_b)
+        if fam is Family.LAYOUT and ins and ins[0].l1 and out.l1 and (ins[0].sharded or out.sharded):
+            if ins[0].spec_key != out.spec_key:
+                noc += _bytes(shapes[0], ins[0])  # a reshard moves every byte between cores
+        dram_ns = dram / (p.dram_bandwidth_gbps * p.dram_efficiency)
+        noc_ns = noc / (p.noc_bytes_per_cycle_per_core * cores * p.clock_ghz)
+        ns = p.dispatch_overhead_ns + max(compute_ns, dram_ns, noc_ns)
+        return OpCost(ns, compute_ns, dram_ns, noc_ns, p.dispatch_overhead_ns, work, cores, dram, noc)
+
+    def _work(self, op: Any, fam: Family | None, shapes: list, out_shape: Sequence[int]) -> int:
+        """Tiles of work (matmul/conv: 32x32x32 blocks; dispatch: cycles of the fused ops)."""
+        out_t = tensor_tiles(out_shape)
+        if fam is Family.MATMUL and len(shapes) >= 2:
+            kt = ceil(shapes[0][-1] / 32)
+            return out_t * kt
+        if fam is Family.CONV and len(shapes) >= 2:
+            ws = shapes[1]
+            k = prod(ws[1:]) if len(ws) == 4 else shapes[0][-1]
+            return out_t * ceil(k / 32)
+        if fam in (Family.NORM, Family.DATA_MOVEMENT, Family.CONCAT):
+            return max(out_t, sum(tensor_tiles(s) for s in shapes) if shapes else 0)
+        if fam is Family.DISPATCH:
+            from ttopt.device.rules.dispatch import _body
+
+            try:
+                inner, _, _ = _body(op)
+            except Exception:  # an unresolvable callee costs like a copy
+                return out_t * int(self.params.cycles_per_tile["data_movement"])
+            total = 0.0
+            for o in inner:
+                if not o.results or not isinstance(o.results[0].type.resolve(), TensorType):
+                    continue
+                ishapes = [t.shape for t in (v.type.resolve() for v in o.operands) if isinstance(t, TensorType)]
+                f = family_of(o.name)
+                total += self._work(o, f, ishapes, o.results[0].type.resolve().shape) * self.params.cycles_per_tile[self.op_kind(o)]
+            return int(total)
+        return out_t
+
+    def current_op_cost(self, op: Any) -> OpCost | None:
+        """The cost of an op with the layouts the IR has now (None if some tensor has no layout)."""
+        ins = []
+        for v in op.operands:
+            t = v.type.resolve()
+            if isinstance(t, TensorType):
+                typed = t.encoding.typed if t.encoding is not None else None
+                if not isinstance(typed, TTNNLayoutAttr):
+                    return None
+                ins.append(typed)
+        if len(op.results) != 1:
+            return None
+        t = op.results[0].type.resolve()
+        if not isinstance(t, TensorType) or t.encoding is None or not isinstance(t.encoding.typed, TTNNLayoutAttr):
+            return None
+        return self.op_cost(op, ins, t.encoding.typed)
+
+    def module_cost(self, module: Any) -> list[FunctionCost]:
+        """Per function (top-level ops in program order): the summed estimate of its ttnn ops."""
+        from ttopt.dialects.errors import AttrError
+
+        out = []
+        for fn in module.functions():
+            body = fn.regions[0].entry if fn.regions and fn.regions[0].blocks else None
+            if body is None:
+                continue
+            entries = []
+            total = 0.0
+            dram = 0
+            for op in body.ops:
+                if not op.name.startswith("ttnn.") or not op.results:
+                    continue
+                if family_of(op.name) is None:
+                    entries.append(OpCostEntry(op, op_name(op), None, "no op-model rule"))
+                    continue
+                try:
+                    c = self.current_op_cost(op)
+                except AttrError as e:
+                    entries.append(OpCostEntry(op, op_name(op), None, e.message))
+                    continue
+                if c is None:
+                    entries.append(OpCostEntry(op, op_name(op), None, "a tensor has no ttnn layout"))
+                    continue
+                total += c.ns
+                dram += c.dram_bytes
+                entries.append(OpCostEntry(op, op_name(op), c))
+            name = getattr(fn.properties.get("sym_name"), "value", "?")
+            out.append(FunctionCost(name, total, dram, tuple(entries)))
+        return out
+
+
+def op_name(op: Any) -> str:
+    """The op's NameLoc name (`matmul_0`) when it has one, else its op name."""
+    loc = op.location
+    try:
+        name = loc.name if loc is not None else None
+    except Exception:  # a malformed location is not worth failing a cost estimate for
+        name = None
+    return name or op.name

@@ -1,0 +1,284 @@
+"""The device: worker grid, L1/DRAM sizes and the usable-L1 budget (OP-MODEL.md §1).
+
+A Device comes from the module's `ttcore.system_desc` (chip 0) when there is one, else from a
+`--device` preset (`wormhole_b0`, `n150`, `blackhole`) or a file holding a system desc (`.mlir`,
+or YAML/JSON with the chip fields). The L1 budget follows reference §2.13 exactly:
+`usable = floor(cap * (l1_size - l1_unreserved_base)) - reserved`.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass, field, replace
+from typing import Any, Mapping
+
+from ttopt.device.presets import CHIP_PRESETS, COST_TABLE, DEFAULT_L1_USAGE_CAP, DEFAULT_PRESET, cost_arch
+
+CAP_ATTR = "ttnn.tensor_l1_usage_cap"
+RESERVED_ATTR = "ttnn.l1_const_eval_usage"
+SYSTEM_DESC_ATTR = "ttcore.system_desc"
+# What the device model cannot do without (same list as the system-desc parser's CHIP_REQUIRED).
+REQUIRED_FIELDS = ("arch", "grid", "l1_size", "num_dram_channels", "dram_channel_size", "l1_unreserved_base")
+
+
+class DeviceError(ValueError):
+    """A device that cannot be built: unknown preset, incomplete system desc, bad cap.
+
+    `usage` is True when the problem is in a command-line value (exit 2), False when it is in the
+    input file (exit 1).
+    """
+
+    def __init__(self, message: str, usage: bool = True) -> None:
+        super().__init__(message)
+        self.message = message
+        self.usage = usage
+
+
+@dataclass(frozen=True)
+class Device:
+    """One chip as the op model sees it; hashable, so it can key caches."""
+
+    name: str
+    arch: str
+    worker_grid: tuple[int, int]
+    l1_size: int
+    l1_unreserved_base: int
+    num_dram_channels: int
+    dram_channel_size: int
+    dram_grid: tuple[int, int] = (1, 12)
+    dst_physical_size_tiles: int = 16
+    l1_usage_cap: float = DEFAULT_L1_USAGE_CAP
+    l1_reserved: int = 0
+    source: str = ""
+    usable_l1: int = field(init=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if len(self.worker_grid) != 2 or min(self.worker_grid) <= 0:
+            raise DeviceError(f"worker grid must be 2-D and positive, got {self.worker_grid}")
+        if not 0 <= self.l1_unreserved_base < self.l1_size:
+            raise DeviceError(f"l1_unreserved_base {self.l1_unreserved_base} must be below l1_size {self.l1_size}")
+        check_cap(self.l1_usage_cap)
+        if self.l1_reserved < 0:
+            raise DeviceError(f"{RESERVED_ATTR} must be >= 0, got {self.l1_reserved}", usage=False)
+        # Reference §2.13: floor(cap * (l1_size - l1_unreserved_base)) - const-eval reservation.
+        usable = math.floor(self.l1_usage_cap * (self.l1_size - self.l1_unreserved_base)) - self.l1_reserved
+        object.__setattr__(self, "usable_l1", usable)
+
+    @property
+    def num_cores(self) -> int:
+        """Worker cores (grid rows x cols)."""
+        return self.worker_grid[0] * self.worker_grid[1]
+
+    @property
+    def l1_per_core(self) -> int:
+        """L1 bytes per core available to tensors and CBs before the cap (l1_size - unreserved base)."""
+        return self.l1_size - self.l1_unreserved_base
+
+    @property
+    def max_subblock(self) -> int:
+        """Largest out_subblock_h * out_subblock_w of a matmul (half the DST register, ref §2.4)."""
+        return max(1, self.dst_physical_size_tiles // 2)
+
+    def cost_param(self, name: str) -> float:
+        """The value of cost-table row `name` for this chip's architecture."""
+        return getattr(COST_TABLE[name], cost_arch(self.arch))
+
+    def with_budget(self, cap: float | None = None, reserved: int | None = None) -> Device:
+        """The same chip with another L1 usage cap and/or const-eval reservation."""
+        return replace(
+            self,
+            l1_usage_cap=self.l1_usage_cap if cap is None else cap,
+            l1_reserved=self.l1_reserved if reserved is None else reserved,
+        )
+
+    def describe(self) -> str:
+        """One line: name, grid, L1 budget."""
+        r, c = self.worker_grid
+        return (
+            f"{self.name} ({self.arch}, {r}x{c} cores, L1 {self.l1_size} B, unreserved base {self.l1_unreserved_base}, "
+            f"cap {self.l1_usage_cap:g} -> usable {self.usable_l1} B/core)"
+        )
+
+
+def check_cap(cap: float, what: str = "tensor L1 usage cap", usage: bool = True) -> float:
+    """`cap` if it lies in (0, 1] (OP-MODEL §1), else a DeviceError naming it."""
+    if not isinstance(cap, (int, float)) or math.isnan(cap) or not 0 < cap <= 1:
+        raise DeviceError(f"{what} must be in (0, 1], got {cap}", usage=usage)
+    return float(cap)
+
+
+def preset(name: str) -> Device:
+    """The Device of a named preset, with the default cap."""
+    p = CHIP_PRESETS.get(name)
+    if p is None:
+        raise DeviceError(f"unknown device preset '{name}' (expected {', '.join(CHIP_PRESETS)} or a system-desc file)")
+    return Device(
+        name=p.name, arch=p.arch, worker_grid=p.grid, l1_size=p.l1_size, l1_unreserved_base=p.l1_unreserved_base,
+        num_dram_channels=p.num_dram_channels, dram_channel_size=p.dram_channel_size, dram_grid=p.dram_grid,
+        dst_physical_size_tiles=p.dst_physical_size_tiles, source=f"preset {p.name}",
+    )  # fmt: skip
+
+
+def from_chip_desc(chip: Any, name: str, source: str) -> Device:
+    """A Device from a typed `ChipDesc` (of a parsed `#ttcore.system_desc`)."""
+    dram_grid = tuple(chip.dram_grid) if chip.dram_grid else (1, chip.num_dram_channels)
+    return Device(
+        name=name, arch=chip.arch.value, worker_grid=(chip.grid[0], chip.grid[1]), l1_size=chip.l1_size,
+        l1_unreserved_base=chip.l1_unreserved_base, num_dram_channels=chip.num_dram_channels,
+        dram_channel_size=chip.dram_channel_size, dram_grid=(dram_grid[0], dram_grid[-1]),
+        dst_physical_size_tiles=chip.dst_physical_size_tiles or 16, source=source,
+    )  # fmt: skip
+
+
+def from_mapping(data: Mapping[str, Any], source: str) -> Device:
+    """A Device from YAML/JSON chip fields: top level, or `chip_descs: [...]` (chip 0)."""
+    if not isinstance(data, Mapping):
+        raise DeviceError(f"{source}: expected a mapping of system-desc fields")
+    chip = data
+    if "system_desc" in chip and isinstance(chip["system_desc"], Mapping):
+        chip = chip["system_desc"]
+    if "chip_descs" in chip:
+        descs = chip["chip_descs"]
+        if not isinstance(descs, list) or not descs or not isinstance(descs[0], Mapping):
+            raise DeviceError(f"{source}: chip_descs must be a non-empty list of mappings")
+        chip = descs[0]
+    missing = [k for k in REQUIRED_FIELDS if k not in chip]
+    if missing:
+        raise DeviceError(f"{source}: system desc is missing required field(s) {', '.join(repr(k) for k in missing)}")
+
+    def grid(key: str, default: tuple[int, int] | None = None) -> tuple[int, int]:
+        v = chip.get(key, default)
+        if isinstance(v, str):
+            parts = v.lower().split("x")
+        elif isinstance(v, (list, tuple)):
+            parts = list(v)
+        else:
+            parts = []
+        try:
+            g = tuple(int(p) for p in parts)
+        except (TypeError, ValueError):
+            g = ()
+        if len(g) != 2 or min(g) <= 0:
+            raise DeviceError(f"{source}: {key} must be RxC (e.g. 8x8), got {v!r}")
+        return (g[0], g[1])
+
+    def integer(key: str, default: int | None = None) -> int:
+        v = chip.get(key, default)
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            raise DeviceError(f"{source}: {key} must be a non-negative integer, got {v!r}")
+        return v
+
+    arch = str(chip["arch"]).strip("<>")
+    if arch not in ("wormhole_b0", "blackhole", "grayskull"):
+        raise DeviceError(f"{source}: unknown arch {arch!r}")
+    return Device(
+        name=os.path.basename(source), arch=arch, worker_grid=grid("grid"), l1_size=integer("l1_size"),
+        l1_unreserved_base=integer("l1_unreserved_base"), num_dram_channels=integer("num_dram_channels"),
+        dram_channel_size=integer("dram_channel_size"),
+        dram_grid=grid("dram_grid", (1, integer("num_dram_channels"))),
+        dst_physical_size_tiles=integer("dst_physical_size_tiles", 16), source=source,
+    )  # fmt: skip
+
+
+def system_desc_of(module: Any) -> Any:
+    """The (unresolved) `ttcore.system_desc` attribute of the module or a nested module, or None."""
+    for op in module.op.walk():
+        if op.name != "builtin.module":
+            continue
+        attr = op.attributes.get(SYSTEM_DESC_ATTR) or op.properties.get(SYSTEM_DESC_ATTR)
+        if attr is not None:
+            return attr
+    return None
+
+
+def from_module_desc(module: Any, source: str = "module") -> Device | None:
+    """A Device from the module's system desc (chip 0), None when the module has none."""
+    from ttopt.dialects.errors import AttrError
+
+    attr = system_desc_of(module)
+    if attr is None:
+        return None
+    try:
+        desc = attr.resolve().typed
+    except (AttrError, KeyError) as e:
+        raise DeviceError(f"{SYSTEM_DESC_ATTR}: {getattr(e, 'message', e)}", usage=False) from None
+    if desc is None or not hasattr(desc, "chip"):
+        raise DeviceError(f"{SYSTEM_DESC_ATTR} is not a #ttcore.system_desc", usage=False)
+    return from_chip_desc(desc.chip(0), f"{desc.chip(0).arch.value} (from {source})", f"system desc of {source}")
+
+
+def from_file(path: str) -> Device:
+    """A Device from a system-desc file: `.mlir` (module attribute) or YAML/JSON chip fields."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as e:
+        raise DeviceError(f"cannot read device file '{path}': {e.strerror}") from None
+    if path.endswith(".mlir"):
+        from ttopt.ir.diagnostics import Diagnostic
+        from ttopt.parse.parser import parse_module
+
+        try:
+            module = parse_module(text, path)
+        except Diagnostic as d:
+            raise DeviceError(f"device file: {d.render(path)}") from None
+        dev = from_module_desc(module, path)
+        if dev is None:
+            raise DeviceError(f"device file '{path}' has no {SYSTEM_DESC_ATTR} module attribute")
+        return dev
+    import yaml
+
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        raise DeviceError(f"device file '{path}' is not valid YAML/JSON: {e}") from None
+    return from_mapping(data, path)
+
+
+def _module_float(module: Any, key: str) -> float | None:
+    a = module.op.attributes.get(key)
+    if a is None:
+        return None
+    a = a.resolve()
+    v = getattr(a, "value", None)
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        raise DeviceError(f"module attribute {key} must be a number, got {a.text}", usage=False)
+    return float(v)
+
+
+def load_device(
+    spec: str | None = None,
+    module: Any = None,
+    cap: float | None = None,
+    reserved: int | None = None,
+) -> Device:
+    """The device for a run (OP-MODEL.md §1).
+
+    Chip: the module's `ttcore.system_desc` (chip 0) when present, else `spec` (a preset name or a
+    file path; default wormhole_b0). Cap: `cap`, else the module attribute
+    `ttnn.tensor_l1_usage_cap`, else 1.0. Reservation: `reserved`, else the module attribute
+    `ttnn.l1_const_eval_usage`, else 0. Raises DeviceError.
+    """
+    if cap is not None:
+        check_cap(cap, "--tensor-l1-usage-cap")
+    dev = from_module_desc(module) if module is not None else None
+    if dev is None:
+        name = spec or DEFAULT_PRESET
+        if name in CHIP_PRESETS:
+            dev = preset(name)
+        elif os.path.exists(name):
+            dev = from_file(name)
+        else:
+            dev = preset(name)  # raises "unknown device preset"
+    if cap is None and module is not None:
+        mcap = _module_float(module, CAP_ATTR)
+        if mcap is not None:
+            cap = check_cap(mcap, f"module attribute {CAP_ATTR}", usage=False)
+    if reserved is None and module is not None:
+        r = _module_float(module, RESERVED_ATTR)
+        if r is not None:
+            if r < 0 or r != int(r):
+                raise DeviceError(f"module attribute {RESERVED_ATTR} must be a non-negative integer, got {r:g}", usage=False)
+            reserved = int(r)
+    return dev.with_budget(cap=cap if cap is not None else DEFAULT_L1_USAGE_CAP, reserved=reserved or 0)

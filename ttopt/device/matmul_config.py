@@ -1,0 +1,205 @@
+"""Matmul program configs: derivation per output layout and the checks tt-metal applies to them.
+
+Derivation follows tt-mlir's `generateMatmulProgramConfig` (reference §2.4):
+* Mt, Nt, Kt = ceil(M/32), ceil(N/32), ceil(K/32); (gx, gy) = bounding box (cols, rows) of the
+  output layout's core ranges; max subblock = 8 (half of the 16-tile DST).
+* block sharded with gx > 1 and gy > 1 -> 2-D multicast: per_core_M = ceil(Mt/gy),
+  per_core_N = ceil(Nt/gx), in0_block_w = 2 if Kt is even else 1;
+* block with a degenerate grid -> treated as width (gy == 1) or height (gx == 1);
+* width sharded -> 1-D, mcast_in0 = true: per_core_M = Mt, per_core_N = ceil(Nt/(gx*gy)),
+  in0_block_w = (2 if Kt even else 1) when Nt > 128, else the largest of 8, 4, 2, 1 dividing Kt;
+* height sharded -> 1-D, mcast_in0 = false: per_core_M = ceil(Mt/(gx*gy)), per_core_N = Nt,
+  in0_block_w = Kt;
+* out_subblock_h = 1, out_subblock_w = largest divisor of per_core_N <= max subblock,
+  out_block = per-core block; none for non-L1-sharded outputs and for a batched second operand
+  (fuse_batch would be false: tt-metal hang #42572).
+ttopt reads M as the product of all output dims but the last: fuse_batch folds the batch into M,
+as tt-metal does, so per_core_M equals the output shard height also for batched first operands
+(for rank-2 outputs this is upstream's out[-2]).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import ceil, prod
+from typing import Any, Sequence
+
+from ttopt.device.layout_info import BLOCK, HEIGHT, WIDTH, LayoutInfo
+
+TILE = 32
+MULTICAST_2D = "multi_cast"
+MULTICAST_1D = "multi_cast_1d"
+
+
+@dataclass(frozen=True, slots=True)
+class MatmulProgramConfig:
+    """A `#ttnn.matmul_multi_core_reuse_multi_cast[_1d]_program_config` (fields as tt-mlir names them)."""
+
+    kind: str  # MULTICAST_2D or MULTICAST_1D
+    grid: tuple[int, int]  # compute_with_storage_grid_size (x = cols, y = rows)
+    in0_block_w: int
+    out_subblock_h: int
+    out_subblock_w: int
+    out_block_h: int
+    out_block_w: int
+    per_core_m: int
+    per_core_n: int
+    fuse_batch: bool = True
+    mcast_in0: bool = False  # 1-D only
+    transpose_mcast: bool = False  # 2-D only
+    fused_activation: str | None = None  # unary op name, e.g. "relu"
+
+    def to_attr(self) -> Any:
+        """The typed ttnn attribute model (prints as tt-mlir does)."""
+        from ttopt.dialects.ttnn_attrs import (
+            MatmulMultiCoreReuseMultiCast1DProgramConfigAttr,
+            MatmulMultiCoreReuseMultiCastProgramConfigAttr,
+        )
+
+        items: list[tuple[str, Any]] = [
+            ("compute_with_storage_grid_size", f"#ttnn.core_coord<{self.grid[0]}, {self.grid[1]}>"),
+            ("in0_block_w", self.in0_block_w), ("out_subblock_h", self.out_subblock_h),
+            ("out_subblock_w", self.out_subblock_w), ("out_block_h", self.out_block_h),
+            ("out_block_w", self.out_block_w), ("per_core_m", self.per_core_m), ("per_core_n", self.per_core_n),
+        ]  # fmt: skip
+        act = f"#ttnn.unary_with_param<op_type = {self.fused_activation}>" if self.fused_activation else None
+        if self.kind == MULTICAST_2D:
+            items += [("transpose_mcast", self.transpose_mcast), ("fused_activation", act), ("fuse_batch", self.fuse_batch)]
+            return MatmulMultiCoreReuseMultiCastProgramConfigAttr.of(items)
+        items += [
+            ("fuse_batch", self.fuse_batch), ("fused_activation", act), ("mcast_in0", self.mcast_in0),
+            ("gather_in0", False), ("hop_cores", "#ttnn.core_range_set<>"), ("num_global_cb_receivers", 0),
+            ("untilize_out", False),
+        ]  # fmt: skip
+        return MatmulMultiCoreReuseMultiCast1DProgramConfigAttr.of(items)
+
+    @classmethod
+    def from_attr(cls, attr: Any) -> MatmulProgramConfig | None:
+        """From a typed program-config attribute (2-D or 1-D multicast); None for other kinds."""
+        name = getattr(attr, "attr_name", "")
+        if name.endswith("multi_cast_program_config"):
+            kind = MULTICAST_2D
+        elif name.endswith("multi_cast_1d_program_config"):
+            kind = MULTICAST_1D
+        else:
+            return None
+        grid = attr.compute_with_storage_grid_size
+        act = attr.get("fused_activation")
+        op_type = None
+        if act:
+            import re
+
+            m = re.search(r"op_type\s*=\s*([\w.]+)", act)
+            op_type = m.group(1) if m else act
+        return cls(
+            kind=kind, grid=(grid.x, grid.y) if grid else (1, 1), in0_block_w=attr.in0_block_w or 1,
+            out_subblock_h=attr.out_subblock_h or 1, out_subblock_w=attr.out_subblock_w or 1,
+            out_block_h=attr.out_block_h or attr.per_core_m or 1, out_block_w=attr.out_block_w or attr.per_core_n or 1,
+            per_core_m=attr.per_core_m or 1, per_core_n=attr.per_core_n or 1,
+            fuse_batch=bool(attr.get_bool("fuse_batch")), mcast_in0=bool(attr.get_bool("mcast_in0")),
+            transpose_mcast=bool(attr.get_bool("transpose_mcast")), fused_activation=op_type,
+        )  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class MatmulDims:
+    """Tile counts of a matmul: output Mt x Nt, inner Kt."""
+
+    mt: int
+    nt: int
+    kt: int
+
+
+def matmul_dims(
+    a_shape: Sequence[int], b_shape: Sequence[int], out_shape: Sequence[int], transpose_a: bool = False
+) -> MatmulDims:
+    """Mt (batch folded in), Nt, Kt of `a @ b -> out`."""
+    m = prod(out_shape[:-1]) if len(out_shape) > 1 else 1
+    k = a_shape[-2] if transpose_a and len(a_shape) >= 2 else a_shape[-1]
+    return MatmulDims(ceil(m / TILE), ceil(out_shape[-1] / TILE), ceil(k / TILE))
+
+
+def is_batched(b_shape: Sequence[int]) -> bool:
+    """True when the second operand has a non-1 batch dim (fuse_batch false: no program config)."""
+    return any(d != 1 for d in b_shape[:-2])
+
+
+def _largest_divisor(n: int, limit: int) -> int:
+    for d in range(min(n, limit), 0, -1):
+        if n % d == 0:
+            return d
+    return 1
+
+
+def derive_program_config(
+    dims: MatmulDims, out: LayoutInfo, max_subblock: int = 8, activation: str | None = None
+) -> MatmulProgramConfig | None:
+    """tt-mlir's program config for an L1-sharded output layout; None when there is none."""
+    if not (out.sharded and out.l1) or out.memory_layout not in (BLOCK, HEIGHT, WIDTH):
+        return None
+    rows, cols = out.bbox
+    gx, gy = cols, rows
+    mem = out.memory_layout
+    if mem is BLOCK and gx > 1 and gy > 1:
+        pm, pn = ceil(dims.mt / gy), ceil(dims.nt / gx)
+        return MatmulProgramConfig(
+            MULTICAST_2D, (gx, gy), 2 if dims.kt % 2 == 0 else 1, 1, _largest_divisor(pn, max_subblock),
+            pm, pn, pm, pn, fused_activation=activation,
+        )  # fmt: skip
+    if mem is BLOCK:
+        mem = WIDTH if gy == 1 else HEIGHT
+    cores = gx * gy
+    if mem is WIDTH:
+        pm, pn = dims.mt, ceil(dims.nt / cores)
+        if dims.nt > 128:
+            in0_block_w = 2 if dims.kt % 2 == 0 else 1
+        else:
+            in0_block_w = next(w for w in (8, 4, 2, 1) if dims.kt % w == 0)
+        mcast_in0 = True
+    else:
+        pm, pn = ceil(dims.mt / cores), dims.nt
+        in0_block_w = dims.kt
+        mcast_in0 = False
+    return MatmulProgramConfig(
+        MULTICAST_1D, (gx, gy), in0_block_w, 1, _largest_divisor(pn, max_subblock), pm, pn, pm, pn,
+        mcast_in0=mcast_in0, fused_activation=activation,
+    )  # fmt: skip
+
+
+def check_program_config(cfg: MatmulProgramConfig, dims: MatmulDims, out: LayoutInfo, max_subblock: int = 8) -> str | None:
+    """Why tt-metal would reject `cfg` for this output (reference §4.3), or None when it is fine."""
+    gx, gy = cfg.grid
+    rows, cols = out.bbox
+    if (gx, gy) != (cols, rows):
+        return f"program config grid {gx}x{gy} (x*y) does not match the output's core grid {cols}x{rows}"
+    if cfg.in0_block_w <= 0 or dims.kt % cfg.in0_block_w:
+        return f"Kt={dims.kt} is not a multiple of in0_block_w={cfg.in0_block_w}"
+    if cfg.out_subblock_h <= 0 or cfg.per_core_m % cfg.out_subblock_h:
+        return f"per_core_M={cfg.per_core_m} is not a multiple of out_subblock_h={cfg.out_subblock_h}"
+    if cfg.out_subblock_w <= 0 or cfg.per_core_n % cfg.out_subblock_w:
+        return f"per_core_N={cfg.per_core_n} is not a multiple of out_subblock_w={cfg.out_subblock_w}"
+    if cfg.out_subblock_h * cfg.out_subblock_w > max_subblock:
+        return f"out subblock {cfg.out_subblock_h}x{cfg.out_subblock_w} exceeds {max_subblock} DST tiles"
+    if cfg.kind == MULTICAST_2D:
+        if dims.mt < gy or dims.nt < gx:
+            return f"2-D multicast needs Mt >= grid rows and Nt >= grid cols (Mt={dims.mt}, Nt={dims.nt}, grid {gy}x{gx})"
+    elif cfg.mcast_in0 and dims.nt < out.num_cores:
+        return f"1-D width config needs Nt >= cores (Nt={dims.nt}, {out.num_cores} cores)"
+    elif not cfg.mcast_in0 and dims.mt < out.num_cores:
+        return f"1-D height config needs Mt >= cores (Mt={dims.mt}, {out.num_cores} cores)"
+    if out.tiled and (cfg.per_core_m, cfg.per_core_n) != out.shard_shape:
+        return (
+            f"per-core block {cfg.per_core_m}x{cfg.per_core_n} tiles does not match the output shard "
+            f"{out.shard_shape[0]}x{out.shard_shape[1]}"
+        )
+    return None
+
+
+def interleaved_blocking(dims: MatmulDims, worker_grid: tuple[int, int]) -> tuple[int, int, int]:
+    """(per_core_M, per_core_N, in0_block_w) ttopt assumes for an interleaved output.
+
+    tt-metal's runtime auto-picker is not reproducible (reference §4.3); ttopt models it as the
+    2-D derivation over the whole worker grid.
+    """
+    rows, cols = worker_grid
+    return ceil(dims.mt / rows), ceil(dims.nt / cols), 2 if dims.kt % 2 == 0 else 1

@@ -1,0 +1,62 @@
+"""Which rule set models which op (OP-MODEL.md §3): one table, op name -> family. A new op is one line.
+
+Ops not in the table are `not_implemented`: the optimizer leaves them at their current layout.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from types import MappingProxyType
+from typing import Mapping
+
+
+class Family(StrEnum):
+    ELTWISE_UNARY = "eltwise_unary"
+    ELTWISE_BINARY = "eltwise_binary"
+    MATMUL = "matmul"
+    CONV = "conv"
+    NORM = "norm"
+    CONCAT = "concat"
+    DATA_MOVEMENT = "data_movement"
+    LAYOUT = "layout"
+    DISPATCH = "dispatch"
+
+
+_U, _B, _M, _C = Family.ELTWISE_UNARY, Family.ELTWISE_BINARY, Family.MATMUL, Family.CONV
+_N, _CAT, _D, _L, _X = Family.NORM, Family.CONCAT, Family.DATA_MOVEMENT, Family.LAYOUT, Family.DISPATCH
+
+OP_FAMILIES: Mapping[str, Family] = MappingProxyType({
+    # eltwise unary: any input; no hint -> copy the input's memory config.
+    "ttnn.relu": _U, "ttnn.relu6": _U, "ttnn.gelu": _U, "ttnn.silu": _U, "ttnn.neg": _U, "ttnn.abs": _U,
+    "ttnn.exp": _U, "ttnn.log": _U, "ttnn.log1p": _U, "ttnn.expm1": _U, "ttnn.sqrt": _U, "ttnn.rsqrt": _U,
+    "ttnn.tanh": _U, "ttnn.sigmoid": _U, "ttnn.reciprocal": _U, "ttnn.typecast": _U, "ttnn.pow_scalar": _U,
+    "ttnn.leaky_relu": _U, "ttnn.ceil": _U, "ttnn.floor": _U, "ttnn.cos": _U, "ttnn.sin": _U, "ttnn.tan": _U,
+    "ttnn.sign": _U, "ttnn.isfinite": _U, "ttnn.logical_not": _U, "ttnn.erf": _U, "ttnn.erfc": _U,
+    "ttnn.hardsigmoid": _U, "ttnn.mish": _U, "ttnn.clamp_scalar": _U,
+    # eltwise binary (and the ternary `where`): broadcast operands interleaved, shard specs agree.
+    "ttnn.add": _B, "ttnn.multiply": _B, "ttnn.subtract": _B, "ttnn.minimum": _B, "ttnn.maximum": _B,
+    "ttnn.divide": _B, "ttnn.pow": _B, "ttnn.remainder": _B, "ttnn.atan2": _B, "ttnn.eq": _B, "ttnn.ne": _B,
+    "ttnn.gt": _B, "ttnn.ge": _B, "ttnn.lt": _B, "ttnn.le": _B, "ttnn.logical_and": _B, "ttnn.logical_or": _B,
+    "ttnn.logical_xor": _B, "ttnn.where": _B,
+    # matmul: weights interleaved, program config per sharded output.
+    "ttnn.matmul": _M, "ttnn.linear": _M,
+    # conv: flattened NHWC input, interleaved/height/block output.
+    "ttnn.conv2d": _C, "ttnn.conv_transpose2d": _C,
+    # norm / rope: interleaved, plus width/block (norms) or height (rotary embedding) sharding.
+    "ttnn.rms_norm": _N, "ttnn.layer_norm": _N, "ttnn.rotary_embedding": _N, "ttnn.softmax": _N,
+    "ttnn.concat": _CAT,
+    # data movement / reductions / pooling: interleaved only.
+    "ttnn.reshape": _D, "ttnn.permute": _D, "ttnn.transpose": _D, "ttnn.slice_static": _D, "ttnn.slice": _D,
+    "ttnn.pad": _D, "ttnn.repeat": _D, "ttnn.repeat_interleave": _D, "ttnn.embedding": _D, "ttnn.sum": _D,
+    "ttnn.mean": _D, "ttnn.max": _D, "ttnn.min": _D, "ttnn.prod": _D, "ttnn.argmax": _D,
+    "ttnn.max_pool2d": _D, "ttnn.avg_pool2d": _D, "ttnn.global_avg_pool2d": _D, "ttnn.upsample": _D,
+    # layout conversions: any input to any output.
+    "ttnn.to_layout": _L, "ttnn.to_memory_config": _L,
+    # D2M dispatch: any layouts; L1 = inner maximum within the seed-001 budget.
+    "ttnn.dispatch_d2m": _X, "ttnn.d2m_subgraph": _X,
+})  # fmt: skip
+
+
+def family_of(op_name: str) -> Family | None:
+    """The family modelling `op_name`, or None (not implemented)."""
+    return OP_FAMILIES.get(op_name)
