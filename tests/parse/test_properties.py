@@ -106,7 +106,7 @@ CORPUS = [p.read_text() for p in sorted((DATA / "jax").glob("*.mlir"))[:8] + sor
 @given(
     st.sampled_from(range(len(CORPUS))),
     st.lists(
-        st.tuples(st.floats(0, 1), st.integers(0, 40), st.text(alphabet='%"#!<>(){}[],:=@^ \nxa0-', max_size=6)),
+        st.tuples(st.floats(0, 1), st.integers(0, 40), st.text(alphabet='%"#!<>(){}[],:=@^ \nxa0-é\ufffd', max_size=6)),
         min_size=1,
         max_size=3,
     ),

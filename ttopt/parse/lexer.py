@@ -151,6 +151,10 @@ class MlirLexer(Lexer):
                 return "ATTR", scan.scan_attr(text, pos)
             return "LSQB", pos + 1
         if c == "#":
+            if "LOC_ALIASES" in acc:
+                m = scan.LOC_ALIASES.match(text, pos)
+                if m is not None:
+                    return "LOC_ALIASES", m.end()
             if "ATTR_ALIAS" in acc:
                 m = scan.ALIAS_DEF.match(text, pos)
                 if m is None:
@@ -223,6 +227,8 @@ class MlirLexer(Lexer):
             return "INT", m.end()
         if c.isalpha() or c == "_":
             m = scan.BARE_ID.match(text, pos)
+            if m is None:  # a non-ASCII letter
+                raise ScanError(pos, f"unexpected character {c!r}")
             word = m.group()
             end = m.end()
             if word == "loc" and "LOC" in acc and text.startswith("(", end):

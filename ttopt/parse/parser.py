@@ -26,7 +26,8 @@ from ttopt.parse.attr_parser import AttrParser, AttrSyntaxError
 from ttopt.parse.errors import describe_unexpected
 from ttopt.parse.lexer import FastToken, LexFailure
 from ttopt.parse.opspec import OpSpec
-from ttopt.parse.scan import RESULT_GROUP
+from ttopt.parse.scan import LOC_ALIAS_ITEM, RESULT_GROUP
+from ttopt.ir.location import Location
 
 
 class ParseFailure(Exception):
@@ -197,6 +198,21 @@ class IRBuilder(Transformer):
         else:
             value = self.attr(value_tok)
         self._alias(c[0], name, "attr", value)
+
+    def loc_aliases(self, c: list) -> None:
+        """A run of `#name = loc(...)` definitions in their simple forms."""
+        tok = c[0]
+        base = tok.start_pos
+        scope = self.scope
+        after = self.seen_op
+        loc_texts = self.ap.loc_texts
+        for m in LOC_ALIAS_ITEM.finditer(str(tok)):
+            text = m.group(2)
+            if "#" in text:
+                loc_texts.add(text)
+            d = AliasDef(m.group(1), "attr", LocationAttr(Location(text, scope), text), after, base + m.start())
+            if scope.define(d) is not None:
+                self.fail(base + m.start(), f"redefinition of alias '#{m.group(1)}'")
 
     def type_alias(self, c: list) -> None:
         name, value_tok = self._split_alias(c[0])

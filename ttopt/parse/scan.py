@@ -34,6 +34,13 @@ SYMBOL = re.compile(rf'@(?:{SUFFIX_ID}|"(?:[^"\\\n]|\\.)*")')
 STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 BLOCK_LABEL = re.compile(rf"\^{SUFFIX_ID}")
 ALIAS_NAME = re.compile(r"[#!][A-Za-z_][\w$\-]*(?![\w$.\-<])")
+_LOC_ALIAS = (
+    r'#[A-Za-z_][\w$\-]*[ \t]*=[ \t]*loc\((?:"(?:[^"\\\n]|\\.)*"(?::\d+:\d+|\(#[A-Za-z_][\w$\-]*\))?'
+    r"|#[A-Za-z_][\w$\-]*|unknown)\)"
+)
+# A run of simple location aliases (files end with thousands of them): one token.
+LOC_ALIASES = re.compile(rf"{_LOC_ALIAS}(?:\s+{_LOC_ALIAS})*")
+LOC_ALIAS_ITEM = re.compile(r'#([A-Za-z_][\w$\-]*)[ \t]*=[ \t]*(loc\([^\n]*?\))(?=\s|$)')
 ALIAS_DEF = re.compile(r"[#!][A-Za-z_][\w$\-]*(?![\w$.\-<])\s*=\s*")
 GENERIC_HEAD = re.compile(
     rf'"(?:[^"\\\n]|\\.)*"\s*\(\s*(?:%{SUFFIX_ID}(?:#\d+)?(?:\s*,\s*%{SUFFIX_ID}(?:#\d+)?)*)?\s*\)'
@@ -91,7 +98,9 @@ _SIMPLE_T = r'(?:(?:tensor|memref|vector|complex|tuple)<[^<>()"]*>|!?[A-Za-z_][\
 _SIMPLE_TS = rf"(?:{_SIMPLE_T}(?:\s*,\s*{_SIMPLE_T})*)?"
 # Function types whose types have no nested brackets (aliased encodings): the common case.
 SIMPLE_FNTYPE = re.compile(rf"\(\s*{_SIMPLE_TS}\s*\)\s*->\s*(?:\(\s*{_SIMPLE_TS}\s*\)|{_SIMPLE_T})")
-SIMPLE_LOC = re.compile(r'loc\((?:#[A-Za-z_][\w$\-]*|"(?:[^"\\\n]|\\.)*"|unknown)\)')
+SIMPLE_LOC = re.compile(
+    r'loc\((?:#[A-Za-z_][\w$\-]*|"(?:[^"\\\n]|\\.)*"(?::\d+:\d+|\(#[A-Za-z_][\w$\-]*\))?|unknown)\)'
+)
 
 
 def scan_fntype(text: str, pos: int) -> int:
