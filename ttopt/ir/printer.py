@@ -31,6 +31,9 @@ def _sym_text(name: str) -> str:
     return "@" + (name if _SYM_PLAIN.match(name) else quote(name))
 
 
+_QUOTED: dict[str, str] = {}  # op name -> its quoted spelling (generic form)
+
+
 class PrintOptions:
     """The `--mlir-print-*` switches."""
 
@@ -220,7 +223,10 @@ class Printer:
 
     def generic(self, op: Operation, indent: str) -> str:
         """`"d.op"(%a) <{props}> ({...}) {attrs} : (A) -> R`."""
-        parts = [quote(op.name), "(", self.names_of(op.operands), ")"]
+        qn = _QUOTED.get(op.name)
+        if qn is None:
+            qn = _QUOTED[op.name] = quote(op.name)
+        parts = [qn, "(", self.names_of(op.operands), ")"]
         if op.successors:
             parts.append("[" + ", ".join(self.block_name(b) for b in op.successors) + "]")
         if op.properties:
