@@ -13,6 +13,12 @@ PASS_MODULES = (
     "ttopt.passes.canonicalize",
     "ttopt.passes.strip_debuginfo",
     "ttopt.sharding.populate_rules",
+    "ttopt.sharding.propagation",
+    "ttopt.sharding.inliner",
+    "ttopt.sharding.argument_types",
+    "ttopt.sharding.shard_status",
+    "ttopt.sharding.shardy_annotations",
+    "ttopt.sharding.wrap_manual",
 )
 
 _loaded = False

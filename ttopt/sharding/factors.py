@@ -1,4 +1,5 @@
-"""The op sharding rule model: factors, their types, and `#sdy.op_sharding_rule<...>` text.
+"""The sharding model: op sharding rules (factors, their types, `#sdy.op_sharding_rule<...>` text),
+projections of tensor shardings onto factors, and where shardings live in the IR.
 
 A rule (ref §3.2) maps every operand and result dimension to a list of factor indices (several for
 a dimension that reshape splits), with one size per factor. A factor missing from a tensor means
@@ -13,8 +14,18 @@ which is how Shardy numbers them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from math import gcd
 from enum import Enum
-from typing import Sequence
+from typing import TYPE_CHECKING, Any, Sequence
+
+from ttopt.ir.attributes import ArrayAttr, DictAttr
+from ttopt.ir.diagnostics import Diagnostic, SourcePos
+
+if TYPE_CHECKING:
+    from ttopt.dialects.sdy_attrs import MeshAttr, TensorShardingAttr
+    from ttopt.ir.module import Module
+    from ttopt.ir.operation import Operation
+    from ttopt.ir.values import Value
 
 TensorMapping = tuple[tuple[int, ...], ...]  # per dimension: factor indices, major to minor
 
@@ -226,3 +237,333 @@ def parse_rule(body: str) -> OpShardingRule:
         km = re.search(key + r"=\{([^}]*)\}", rest)
         sets[key] = frozenset(canon(x) for x in re.findall(_FACTOR, km.group(1))) if km else frozenset()
     return OpShardingRule(factor_sizes, ops, res, is_custom=bool(re.search(r",\s*custom\s*$", rest)), **sets)
+
+
+# ---- axes and projections ---------------------------------------------------------------------
+# An axis inside the algorithms is a plain tuple (name, pre_size, size): the whole axis "x" of
+# size 4 is ("x", 1, 4), the sub-axis "x":(2)2 is ("x", 2, 2). No pydantic in the inner loops.
+Axis = tuple[str, int, int]
+
+
+def axes_overlap(a: Axis, b: Axis) -> bool:
+    """True when both cover a common part of the same mesh axis."""
+    return a[0] == b[0] and a[1] < b[1] * b[2] and b[1] < a[1] * a[2]
+
+
+def any_overlap(a: Axis, axes) -> bool:
+    return any(axes_overlap(a, b) for b in axes)
+
+
+def axes_size(axes) -> int:
+    n = 1
+    for a in axes:
+        n *= a[2]
+    return n
+
+
+def merge_axes(axes: list[Axis]) -> list[Axis]:
+    """Join consecutive sub-axes of one axis ("x":(1)2, "x":(2)2 -> "x":(1)4)."""
+    out: list[Axis] = []
+    for a in axes:
+        if out and out[-1][0] == a[0] and out[-1][1] * out[-1][2] == a[1]:
+            p = out.pop()
+            a = (a[0], p[1], p[2] * a[2])
+        out.append(a)
+    return out
+
+
+@dataclass
+class FactorSharding:
+    """One factor's sharding in one tensor: axes major to minor, closed flag, overflow axes."""
+
+    axes: list[Axis] = field(default_factory=list)
+    closed: bool = False
+    overflow: list[Axis] = field(default_factory=list)
+    minor_most: bool = True
+
+
+@dataclass
+class TensorProjection:
+    """A tensor sharding projected onto the rule's factors (ref §3.4 'Projection')."""
+
+    factors: dict[int, FactorSharding]
+    replicated: tuple[Axis, ...] = ()
+
+    def used_axes(self, except_factor: int) -> list[Axis]:
+        out: list[Axis] = []
+        for f, fs in self.factors.items():
+            if f != except_factor:
+                out.extend(fs.axes)
+                out.extend(fs.overflow)
+        out.extend(self.replicated)
+        return out
+
+
+def project(mapping: TensorMapping, factor_sizes: Sequence[int], dims, closed: Sequence[bool] | None,
+            replicated: tuple[Axis, ...] = ()) -> TensorProjection:  # fmt: skip
+    """Assign each dimension's axes to its factors major to minor. A factor takes whole axes
+    while they divide what is left of its size, a sub-axis when only part of an axis fits;
+    axes that fit no factor become overflow axes of the factor where they stopped. `dims` is
+    None for a tensor without a sharding (every factor open and empty)."""
+    factors: dict[int, FactorSharding] = {}
+    for d, fs in enumerate(mapping):
+        axes = list(dims[d]) if dims is not None else []
+        is_closed = closed[d] if closed is not None else False
+        for k, f in enumerate(fs):
+            sh = FactorSharding(closed=is_closed, minor_most=k == len(fs) - 1)
+            factors[f] = sh
+            if not axes:
+                continue
+            rem = factor_sizes[f]
+            while axes:
+                a = axes[0]
+                if rem % a[2] == 0 and rem > 1:
+                    sh.axes.append(a)
+                    rem //= a[2]
+                    axes.pop(0)
+                    continue
+                g = gcd(rem, a[2])
+                if g > 1:
+                    sh.axes.append((a[0], a[1], g))
+                    axes[0] = (a[0], a[1] * g, a[2] // g)
+                    rem //= g
+                    continue
+                break
+            if axes and (rem > 1 or k == len(fs) - 1):
+                if sh.minor_most and rem > 1:
+                    # The minor-most factor may be sharded non-divisibly (Shardy pads such shardings).
+                    sh.axes.extend(axes)
+                else:
+                    sh.overflow.extend(axes)
+                axes = []
+    return TensorProjection(factors, replicated)
+
+
+# ---- where shardings live in the IR -----------------------------------------------------------
+# A value's sharding is read from (ref §2.6, §3.4): the `sdy.sharding` argument attribute of a
+# function argument; the `sharding` property of `sdy.sharding_constraint` / `sdy.reshard`; the
+# `out_sharding` of sdy collectives; a manual computation's `in_shardings` (its block arguments)
+# or `out_shardings` (its results); otherwise the defining op's `sdy.sharding` per-value
+# attribute. Function results have their own `sdy.sharding` result attribute. None means "no
+# sharding" (fully open). Inside the algorithms a sharding is a plain `Sharding`.
+SDY_COLLECTIVES = ("sdy.all_gather", "sdy.all_slice", "sdy.all_to_all", "sdy.collective_permute",
+                   "sdy.all_reduce", "sdy.reduce_scatter")  # fmt: skip
+_OWN_SHARDING = {"sdy.sharding_constraint": "sharding", "sdy.reshard": "sharding",
+                 **{n: "out_sharding" for n in SDY_COLLECTIVES}}  # fmt: skip
+
+
+@dataclass
+class Sharding:
+    """A tensor sharding as plain data: per dim the axes (major to minor), closed flag, priority."""
+
+    mesh: Any  # mesh name (str) or an inline MeshAttr
+    dims: list[list[Axis]]
+    closed: list[bool]
+    priority: list[int | None] = field(default_factory=list)
+    replicated: tuple[Axis, ...] = ()
+    unreduced: tuple = ()  # AxisRefs, kept as read
+    unreduced_kind: str | None = None
+
+    def __post_init__(self) -> None:
+        if not self.priority:
+            self.priority = [None] * len(self.dims)
+
+    @classmethod
+    def open(cls, mesh: Any, rank: int) -> Sharding:
+        return cls(mesh, [[] for _ in range(rank)], [False] * rank)
+
+    @classmethod
+    def replicated_closed(cls, mesh: Any, rank: int) -> Sharding:
+        return cls(mesh, [[] for _ in range(rank)], [True] * rank)
+
+    def copy(self) -> Sharding:
+        return Sharding(self.mesh, [list(d) for d in self.dims], list(self.closed), list(self.priority),
+                        self.replicated, self.unreduced, self.unreduced_kind)  # fmt: skip
+
+    @property
+    def rank(self) -> int:
+        return len(self.dims)
+
+    def used_axes(self) -> list[Axis]:
+        return [a for d in self.dims for a in d]
+
+    def same_axes(self, other: Sharding | None) -> bool:
+        """Equal dimension axes (closedness and priorities ignored); None counts as replicated."""
+        mine = [tuple(d) for d in self.dims]
+        theirs = [tuple(d) for d in other.dims] if other is not None else [()] * len(mine)
+        return mine == theirs
+
+    def is_replicated(self) -> bool:
+        return not any(self.dims)
+
+    def text(self, meshes: dict[str, MeshAttr] | None = None) -> str:
+        return to_attr(self, meshes or {}).op_text()
+
+
+def axis_of(ref: Any, mesh: MeshAttr) -> Axis:
+    """AxisRef -> (name, pre_size, size)."""
+    if ref.sub_axis is not None:
+        return (ref.name, ref.sub_axis[0], ref.sub_axis[1])
+    return (ref.name, 1, mesh.axis_size(ref.name))
+
+
+def axis_ref(a: Axis, mesh: MeshAttr | None) -> Any:
+    from ttopt.dialects.sdy_attrs import AxisRef
+
+    full = mesh is not None and mesh.has_axis(a[0]) and a[1] == 1 and a[2] == mesh.axis_size(a[0])
+    return AxisRef(name=a[0]) if full or mesh is None else AxisRef(name=a[0], sub_axis=(a[1], a[2]))
+
+
+def from_attr(attr: TensorShardingAttr, meshes: dict[str, MeshAttr]) -> Sharding:
+    mesh = attr.resolve_mesh(meshes)
+    return Sharding(
+        attr.mesh,
+        [[axis_of(r, mesh) for r in d.axes] for d in attr.dim_shardings],
+        [d.is_closed for d in attr.dim_shardings],
+        [d.priority for d in attr.dim_shardings],
+        tuple(axis_of(r, mesh) for r in attr.replicated),
+        attr.unreduced,
+        attr.unreduced_kind,
+    )
+
+
+def to_attr(sh: Sharding, meshes: dict[str, MeshAttr]) -> TensorShardingAttr:
+    from ttopt.dialects.sdy_attrs import DimensionSharding, TensorShardingAttr
+
+    mesh = sh.mesh if not isinstance(sh.mesh, str) else meshes.get(sh.mesh)
+    dims = tuple(
+        DimensionSharding(axes=tuple(axis_ref(a, mesh) for a in d), is_closed=c, priority=p if (d or not c) else None)
+        for d, c, p in zip(sh.dims, sh.closed, sh.priority)
+    )
+    return TensorShardingAttr(
+        mesh=sh.mesh, dim_shardings=dims, replicated=tuple(axis_ref(a, mesh) for a in sh.replicated),
+        unreduced=sh.unreduced, unreduced_kind=sh.unreduced_kind,
+    )  # fmt: skip
+
+
+def collect_meshes(module: Module) -> dict[str, MeshAttr]:
+    """`sdy.mesh @name = <...>` ops of the module by name."""
+    out = {}
+    for op in module.op.regions[0].entry.ops if module.op.regions else []:
+        if op.name == "sdy.mesh":
+            out[op.properties["sym_name"].value] = op.properties["mesh"].resolve().typed
+    return out
+
+
+def diag(module: Module, op: Operation | None, message: str) -> Diagnostic:
+    """A Diagnostic at `op`'s source position, naming the op."""
+    pos = None
+    if op is not None and op.pos is not None and module.source is not None:
+        pos = op.pos if isinstance(op.pos, SourcePos) else SourcePos(module.source, op.pos)
+    where = f"'{op.name}': " if op is not None else ""
+    return Diagnostic(where + message, pos)
+
+
+# ---- reading and writing shardings in the IR ------------------------------------------------------
+def _typed(attr: Any) -> Any:
+    return attr.resolve().typed if attr is not None else None
+
+
+def func_of_arg(v: Value) -> Operation | None:
+    """The func.func whose entry-block argument `v` is, or None."""
+    block = getattr(v, "block", None)
+    if block is None or block.parent is None or block.parent.parent is None:
+        return None
+    owner = block.parent.parent
+    return owner if owner.name == "func.func" and block is owner.regions[0].blocks[0] else None
+
+
+def _dict_list(func: Operation, key: str, n: int) -> list[dict]:
+    arr = func.properties.get(key)
+    items = [dict(d.entries) for d in arr.items] if arr is not None else []
+    return items + [{} for _ in range(n - len(items))]
+
+
+def get_arg_attr(func: Operation, i: int, key: str = "arg_attrs") -> TensorShardingAttr | None:
+    arr = func.properties.get(key)
+    if arr is None or i >= len(arr.items):
+        return None
+    return _typed(arr.items[i].entries.get("sdy.sharding"))
+
+
+def set_arg_attr(func: Operation, i: int, attr: TensorShardingAttr | None, key: str = "arg_attrs") -> None:
+    ft = func.properties["function_type"].type
+    n = len(ft.inputs) if key == "arg_attrs" else len(ft.results)
+    items = _dict_list(func, key, n)
+    if attr is None:
+        items[i].pop("sdy.sharding", None)
+    else:
+        items[i]["sdy.sharding"] = attr.to_attr()
+    func.properties[key] = ArrayAttr(tuple(DictAttr(d) for d in items))
+
+
+def get_sharding_attr(v: Value) -> TensorShardingAttr | None:
+    """The sharding attribute of a value (see the module docstring), or None."""
+    op = getattr(v, "op", None)
+    if op is None:
+        func = func_of_arg(v)
+        if func is not None:
+            return get_arg_attr(func, v.index)
+        owner = v.block.parent.parent if v.block is not None and v.block.parent is not None else None
+        if owner is not None and owner.name == "sdy.manual_computation":
+            per = _typed(owner.properties.get("in_shardings"))
+            return per.shardings[v.index] if per is not None and v.index < len(per) else None
+        return None
+    own = _OWN_SHARDING.get(op.name)
+    if own is not None:
+        return _typed(op.properties.get(own))
+    if op.name == "sdy.manual_computation":
+        per = _typed(op.properties.get("out_shardings"))
+        return per.shardings[v.index] if per is not None and v.index < len(per) else None
+    per = _typed(op.attributes.get("sdy.sharding"))
+    if per is None or v.index >= len(per):
+        return None
+    return per.shardings[v.index]
+
+
+def set_op_result_shardings(op: Operation, attrs: list[TensorShardingAttr]) -> None:
+    """Write an op's `sdy.sharding = #sdy.sharding_per_value<[...]>`."""
+    from ttopt.dialects.sdy_attrs import TensorShardingPerValueAttr
+
+    own = _OWN_SHARDING.get(op.name)
+    if own is not None:
+        op.properties[own] = attrs[0].to_attr()
+        return
+    op.attributes["sdy.sharding"] = TensorShardingPerValueAttr(shardings=tuple(attrs)).to_attr()
+
+
+def set_sharding_attr(v: Value, attr: TensorShardingAttr, rank_of=None) -> None:
+    """Write the sharding of one value (other results of its op keep theirs, or get open ones)."""
+    from ttopt.dialects.sdy_attrs import TensorShardingAttr
+
+    op = getattr(v, "op", None)
+    if op is None:
+        func = func_of_arg(v)
+        if func is not None:
+            set_arg_attr(func, v.index, attr)
+        return
+    cur = [get_sharding_attr(r) for r in op.results]
+    cur[v.index] = attr
+    out = [c if c is not None else TensorShardingAttr.fully_replicated(attr.mesh, _rank(r), closed=False)
+           for c, r in zip(cur, op.results)]  # fmt: skip
+    set_op_result_shardings(op, out)
+
+
+def _rank(v: Value) -> int:
+    return len(getattr(v.type.resolve(), "shape", ()) or ())
+
+
+def rank_of(v: Value) -> int:
+    """Rank of a tensor value (0 for scalars and non-tensors)."""
+    return _rank(v)
+
+
+def verify_sharding(module: Module, op: Operation, attr: TensorShardingAttr, meshes: dict[str, MeshAttr],
+                    rank: int | None, what: str) -> None:  # fmt: skip
+    """Bad input (unknown mesh / axes, duplicate axes, wrong rank) -> Diagnostic naming the op."""
+    from ttopt.dialects.errors import AttrError
+
+    try:
+        attr.verify(meshes, rank)
+    except AttrError as e:
+        raise diag(module, op, f"invalid sharding {attr.op_text()} for {what}: {e}") from None

@@ -1,0 +1,481 @@
+"""`aggressive-propagation` / `basic-propagation`: Shardy's sharding propagation (ref §3.4).
+
+Every op with a rule becomes a node over its operand and result "slots" (one slot per SSA value,
+plus one per function result, linked to the returned value by an identity node). A node projects
+the slots' shardings onto its rule's factors, chooses the axes of each factor, writes them back
+to every slot that is open for them, and the nodes of the slots that changed are queued again:
+a worklist to a fixed point, so each op is revisited only when a neighbour changed (near-linear;
+updates only ever extend shardings, so it terminates).
+
+Per factor (§3.4): the compatible major axes (longest prefix-compatible sharding among tensors
+that have the factor), then truncated per tensor (aggressive) or for all tensors at once (basic)
+at the first axis that is explicitly replicated, used by another factor, goes into a closed or
+overflowing factor, breaks divisibility of a non-minor-most factor, or, conservatively, is a
+sub-axis or non-divisible. Within each tensor, factors are served in order of their source
+tensor's size (then tensor index, then factor index), so an axis two factors want goes to the
+factor coming from the larger tensor; basic also cuts each factor to the shortest extension any
+of its tensors accepts. The aggressive strategy runs basic propagation to a fixed point first,
+as Shardy does.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from math import gcd
+from typing import TYPE_CHECKING, Any
+
+from ttopt.passes.base import Pass, option
+from ttopt.passes.registry import register_pass
+from ttopt.sharding.factors import (
+    Axis,
+    OpShardingRule,
+    Sharding,
+    any_overlap,
+    axes_size,
+    collect_meshes,
+    factor_name,
+    from_attr,
+    func_of_arg,
+    get_arg_attr,
+    get_sharding_attr,
+    merge_axes,
+    project,
+    rank_of,
+    set_arg_attr,
+    set_op_result_shardings,
+    to_attr,
+    verify_sharding,
+)
+
+if TYPE_CHECKING:
+    from ttopt.ir.module import Module
+    from ttopt.ir.operation import Operation
+    from ttopt.passes.context import PassContext
+
+_IDENTITY_CACHE: dict[tuple[int, ...], OpShardingRule] = {}
+
+
+def _identity_rule(shape: tuple[int, ...]) -> OpShardingRule:
+    r = _IDENTITY_CACHE.get(shape)
+    if r is None:
+        m = tuple((d,) for d in range(len(shape)))
+        r = _IDENTITY_CACHE[shape] = OpShardingRule(tuple(shape), (m,), (m,))
+    return r
+
+
+@dataclass
+class Node:
+    """One op (or a return edge) with its rule and the slots of its operands then results."""
+
+    op: Any
+    rule: OpShardingRule
+    slots: list[int]
+    label: str
+
+
+@dataclass
+class PropagationResult:
+    visits: int = 0
+    updates: int = 0
+    skipped: dict[str, int] = field(default_factory=dict)
+
+
+class ShardingGraph:
+    """Slots (shardings of values and function results) and nodes (ops with rules)."""
+
+    def __init__(self, module: Module, conservative: bool, trace: Any = None) -> None:
+        self.module = module
+        self.conservative = conservative
+        self.trace = trace
+        self.meshes = collect_meshes(module)
+        self.sh: list[Sharding | None] = []
+        self.shapes: list[tuple[int, ...]] = []
+        self.owner: list[Any] = []  # Value, or (func, result index)
+        self.slot_of: dict[int, int] = {}
+        self.nodes: list[Node] = []
+        self.users: list[list[int]] = []
+        self.skipped: dict[str, int] = {}
+        self.initial: list[Sharding | None] = []
+        for func in module.functions():
+            if func.regions and func.regions[0].blocks:
+                self._build_func(func)
+
+    # -- building ------------------------------------------------------------------------------
+    def _new_slot(self, owner: Any, shape: tuple[int, ...], sh: Sharding | None) -> int:
+        self.sh.append(sh)
+        self.initial.append(sh.copy() if sh is not None else None)
+        self.shapes.append(shape)
+        self.owner.append(owner)
+        self.users.append([])
+        return len(self.sh) - 1
+
+    def _read(self, attr: Any, op: Operation, rank: int, what: str) -> Sharding | None:
+        if attr is None:
+            return None
+        verify_sharding(self.module, op, attr, self.meshes, rank, what)
+        return from_attr(attr, self.meshes)
+
+    def slot(self, v: Any) -> int:
+        s = self.slot_of.get(id(v))
+        if s is None:
+            shape = tuple(getattr(v.type.resolve(), "shape", ()) or ())
+            op = getattr(v, "op", None)
+            anchor = op if op is not None else (func_of_arg(v) or self.module.op)
+            what = f"result #{v.index}" if op is not None else f"argument #{v.index}"
+            sh = self._read(get_sharding_attr(v), anchor, len(shape), what)
+            s = self.slot_of[id(v)] = self._new_slot(v, shape, sh)
+        return s
+
+    def _build_func(self, func: Operation) -> None:
+        for a in func.regions[0].blocks[0].args:
+            self.slot(a)
+        for block in func.regions[0].blocks:
+            self._build_block(block, func)
+
+    def _build_block(self, block: Any, func: Operation) -> None:
+        from ttopt.sharding.rules import rule_for
+
+        for op in block.ops:
+            for v in op.operands:
+                self.slot(v)
+            for r in op.results:
+                self.slot(r)
+            if op.name == "func.return":
+                ft = func.properties["function_type"].type
+                for i, v in enumerate(op.operands):
+                    shape = self.shapes[self.slot(v)]
+                    attr = get_arg_attr(func, i, "res_attrs")
+                    sh = self._read(attr, func, len(shape), f"function result #{i}")
+                    rs = self._new_slot((func, i), shape, sh)
+                    if i < len(ft.results):
+                        self._add_node(op, _identity_rule(shape), [self.slot(v), rs], "return")
+                continue
+            if op.name == "sdy.manual_computation":
+                manual = op.properties.get("manual_axes")
+                names = getattr(manual.resolve().typed, "names", ()) if manual is not None else ()
+                if not names:
+                    for b in op.regions[0].blocks:
+                        for a in b.args:
+                            self.slot(a)
+                        self._build_block(b, func)
+                self._skip(op, "data-flow op: operands and results keep their in/out shardings")
+                continue
+            try:
+                rule = rule_for(op, self.conservative)
+            except Exception as e:  # a malformed op must not stop propagation
+                rule = None
+                self._skip(op, f"no rule ({type(e).__name__}: {e})")
+                continue
+            if rule is None:
+                self._skip(op, "no sharding rule")
+                continue
+            self._add_node(op, rule, [self.slot(v) for v in (*op.operands, *op.results)], op.name)
+
+    def _skip(self, op: Operation, why: str) -> None:
+        self.skipped[op.name] = self.skipped.get(op.name, 0) + 1
+        if self.trace is not None and self.trace.enabled and op.name not in ("func.return",):
+            self.trace.print(f"[dim]skip {op.name}: {why}[/]")
+
+    def _add_node(self, op: Any, rule: OpShardingRule, slots: list[int], label: str) -> None:
+        i = len(self.nodes)
+        self.nodes.append(Node(op, rule, slots, label))
+        for s in set(slots):
+            self.users[s].append(i)
+
+    # -- propagation -----------------------------------------------------------------------------
+    def propagate(self, aggressive: bool = True) -> PropagationResult:
+        res = PropagationResult(skipped=dict(self.skipped))
+        queue = deque(range(len(self.nodes)))
+        queued = [True] * len(self.nodes)
+        while queue:
+            i = queue.popleft()
+            queued[i] = False
+            res.visits += 1
+            changed = self._propagate_node(self.nodes[i], aggressive)
+            for s in changed:
+                res.updates += 1
+                for j in self.users[s]:
+                    if not queued[j]:
+                        queued[j] = True
+                        queue.append(j)
+        return res
+
+    def _mesh(self, shardings: list[Sharding | None]) -> tuple[Any, Any] | None:
+        ref = None
+        for s in shardings:
+            if s is not None:
+                if ref is None:
+                    ref = s.mesh
+                elif s.mesh != ref:
+                    return None
+        if ref is None:
+            return None
+        mesh = ref if not isinstance(ref, str) else self.meshes.get(ref)
+        if mesh is None or mesh.is_maximal:
+            return None
+        return ref, mesh
+
+    def _propagate_node(self, node: Node, aggressive: bool) -> list[int]:
+        shs = [self.sh[s] for s in node.slots]
+        found = self._mesh(shs)
+        if found is None:
+            return []
+        mesh_ref, mesh = found
+        rule = node.rule
+        sizes = rule.factor_sizes
+        projs = [
+            project(m, sizes, s.dims if s else None, s.closed if s else None, s.replicated if s else ())
+            for m, s in zip(rule.tensors, shs)
+        ]
+        has = [[t for t, p in enumerate(projs) if f in p.factors] for f in range(len(sizes))]
+        cand: dict[int, list[Axis]] = {}
+        source: dict[int, tuple[int, int]] = {}
+        for f in range(len(sizes)):
+            if f in rule.blocked_propagation or sizes[f] == 1 or len(has[f]) < 2:
+                continue
+            axes, src = _compatible(projs, f, has[f], [self.shapes[s] for s in node.slots])
+            if axes:
+                cand[f] = axes
+                source[f] = src
+        if not cand:
+            return []
+        order = sorted(cand, key=lambda f: (-source[f][0], source[f][1], f))
+        full = {a.name: a.size for a in mesh.axes}
+        if not aggressive:
+            # Basic: one length per factor, the shortest any tensor with the factor accepts.
+            for f in order:
+                for t in has[f]:
+                    c = cand[f]
+                    if c and len(c) > len(projs[t].factors[f].axes):
+                        cand[f] = c[: len(self._truncate(projs[t], f, c, sizes[f], full))]
+        changed_tensors: list[int] = []
+        for t, p in enumerate(projs):
+            updated = False
+            for f in order:
+                fs = p.factors.get(f)
+                if fs is None or not cand[f]:
+                    continue
+                new = self._truncate(p, f, cand[f], sizes[f], full)
+                if len(new) > len(fs.axes):
+                    fs.axes = new
+                    updated = True
+            if updated:
+                changed_tensors.append(t)
+        out: list[int] = []
+        trace_rows = []
+        for t in changed_tensors:
+            s = node.slots[t]
+            old = self.sh[s]
+            mapping = rule.tensors[t]
+            dims = [merge_axes([a for f in fs for a in (*projs[t].factors[f].axes, *projs[t].factors[f].overflow)])
+                    for fs in mapping]  # fmt: skip
+            new = old.copy() if old is not None else Sharding.open(mesh_ref, len(mapping))
+            new.dims = dims
+            if old is not None and old.dims == dims:
+                continue
+            if t in out or s in out:
+                continue
+            self.sh[s] = new
+            out.append(s)
+            trace_rows.append((t, old, new))
+        if out and self.trace is not None and self.trace.enabled:
+            self._trace(node, projs, cand, source, trace_rows, full)
+        return out
+
+    def _truncate(self, p: Any, f: int, cand: list[Axis], size: int, full: dict[str, int]) -> list[Axis]:
+        """The longest extension of the tensor's current axes for factor f that `cand` allows."""
+        fs = p.factors[f]
+        cur = fs.axes
+        n = len(cur)
+        if len(cand) <= n or cand[:n] != cur or fs.closed or fs.overflow:
+            return cur
+        used = p.used_axes(f)
+        new = list(cur)
+        have = axes_size(cur)
+        for a in cand[n:]:
+            if any_overlap(a, used):
+                break
+            is_sub = a[1] != 1 or a[2] != full.get(a[0], a[2])
+            if self.conservative and is_sub:
+                break
+            if size % (have * a[2]) == 0:
+                new.append(a)
+                have *= a[2]
+                continue
+            if self.conservative:
+                break
+            if fs.minor_most and size > have:
+                new.append(a)  # non-divisible minor-most factor (padded), non-conservative only
+                break
+            g = gcd(size // have, a[2]) if size % have == 0 else 1
+            if 1 < g < a[2]:
+                new.append((a[0], a[1], g))  # a sub-axis: non-conservative only
+            break
+        return new
+
+    def _trace(self, node: Node, projs: list, cand: dict, source: dict, rows: list, full: dict) -> None:
+        from rich.table import Table
+
+        loc = _where(node.op)
+        from rich.markup import escape
+
+        t = Table(title=escape(f"{node.label}{loc}  {node.rule.print_body()}"), title_justify="left", show_edge=False)
+        t.add_column("factor")
+        t.add_column("size", justify="right")
+        n_ops = len(node.rule.operands)
+        for k in range(len(projs)):
+            t.add_column(f"op{k}" if k < n_ops else f"res{k - n_ops}")
+        t.add_column("chosen")
+        for f, size in enumerate(node.rule.factor_sizes):
+            if size == 1:
+                continue
+            cells = []
+            for p in projs:
+                fs = p.factors.get(f)
+                cells.append("-" if fs is None else _axes_text(fs.axes, full) + ("" if not fs.closed else " closed"))
+            chosen = _axes_text(cand.get(f, []), full)
+            if f in source:
+                chosen += f" (from tensor {source[f][1]})"
+            if node.rule.is_blocked(f):
+                chosen = "blocked"
+            t.add_row(factor_name(f), str(size), *(escape(c) for c in cells), escape(chosen))
+        self.trace.print(t)
+        for k, old, new in rows:
+            name = f"operand {k}" if k < n_ops else f"result {k - n_ops}"
+            before = old.text(self.meshes) if old is not None else "none"
+            self.trace.print(f"  {name}: {escape(before)} -> [green]{escape(new.text(self.meshes))}[/]")
+
+    # -- writing back --------------------------------------------------------------------------------
+    def write_back(self) -> int:
+        """Store every changed slot's sharding in the IR; returns how many changed."""
+        changed_ops: dict[int, Any] = {}
+        count = 0
+        for s, (sh, init) in enumerate(zip(self.sh, self.initial)):
+            if sh is None or (init is not None and init.dims == sh.dims):
+                continue
+            count += 1
+            owner = self.owner[s]
+            if isinstance(owner, tuple):
+                func, i = owner
+                set_arg_attr(func, i, to_attr(sh, self.meshes), "res_attrs")
+                continue
+            op = getattr(owner, "op", None)
+            if op is None:
+                func = func_of_arg(owner)
+                if func is not None:
+                    set_arg_attr(func, owner.index, to_attr(sh, self.meshes))
+                continue
+            changed_ops[id(op)] = op
+        for op in changed_ops.values():
+            attrs = []
+            mesh = next(self.sh[self.slot_of[id(r)]].mesh for r in op.results if self.sh[self.slot_of[id(r)]] is not None)
+            for r in op.results:
+                sh = self.sh[self.slot_of[id(r)]]
+                attrs.append(to_attr(sh if sh is not None else Sharding.open(mesh, rank_of(r)), self.meshes))
+            set_op_result_shardings(op, attrs)
+        return count
+
+
+def _compatible(projs: list, f: int, tensors: list[int], shapes: list) -> tuple[list[Axis], tuple[int, int]]:
+    """Longest sharding every tensor's axes for `f` is prefix-compatible with (ref §3.4 basic)."""
+    result: list[Axis] = []
+    expand = True
+    src = (0, 0)
+    for t in tensors:
+        axes = projs[t].factors[f].axes
+        if not axes:
+            continue
+        k = 0
+        while k < len(result) and k < len(axes) and result[k] == axes[k]:
+            k += 1
+        if k == len(result):
+            if expand and len(axes) > len(result):
+                result = list(axes)
+            n = _numel(shapes[t])
+            if n > src[0]:
+                src = (n, t)
+        elif k < len(axes):
+            result = result[:k]
+            expand = False
+    return result, src
+
+
+def _numel(shape: tuple[int, ...]) -> int:
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+def _axes_text(axes: list[Axis], full: dict[str, int]) -> str:
+    def one(a: Axis) -> str:
+        return f'"{a[0]}"' if a[1] == 1 and a[2] == full.get(a[0]) else f'"{a[0]}":({a[1]}){a[2]}'
+
+    return "{" + ", ".join(one(a) for a in axes) + "}"
+
+
+def _where(op: Any) -> str:
+    loc = getattr(op, "location", None)
+    text = getattr(loc, "text", None) if loc is not None else None
+    return f" {text}" if text and "unknown" not in text else ""
+
+
+def run_propagation(module: Module, ctx: PassContext, conservative: bool, aggressive: bool, name: str) -> ShardingGraph:
+    graph = ShardingGraph(module, conservative, ctx.trace)
+    if not graph.meshes:
+        return graph
+    if aggressive:
+        # Shardy's aggressive strategy first runs basic propagation to a fixed point, then the
+        # aggressive one: shardings every op agrees on settle before conflicts are resolved.
+        first = graph.propagate(False)
+        res = graph.propagate(True)
+        res.visits += first.visits
+        res.updates += first.updates
+    else:
+        res = graph.propagate(False)
+    written = graph.write_back()
+    ctx.stats.setdefault(name, {}).update(
+        {"nodes": len(graph.nodes), "visits": res.visits, "updates": res.updates, "shardings_written": written,
+         "skipped_ops": sum(graph.skipped.values())}  # fmt: skip
+    )
+    return graph
+
+
+def _conservative(flag: bool, alias: str) -> bool:
+    if alias == "":
+        return flag
+    return alias.strip().lower() in ("1", "true", "yes", "on")
+
+
+@register_pass
+@dataclass
+class AggressivePropagation(Pass):
+    """Shardy's aggressive propagation (conservative by default: never creates sub-axes or
+    non-divisible shardings; DECISIONS.md)."""
+
+    name = "aggressive-propagation"
+    summary = "Propagate sdy shardings through op sharding rules (Shardy aggressive strategy)"
+    aliases = ("sdy-aggressive-propagate",)
+
+    conservative: bool = option(True, "No sub-axes, no non-divisible shardings, conservative rule variants")
+    conservative_propagation: str = option("", "Upstream spelling of 'conservative' (true/false); overrides it when given")
+
+    def run(self, module: Module, ctx: PassContext) -> None:
+        run_propagation(module, ctx, _conservative(self.conservative, self.conservative_propagation), True, self.name)
+
+
+@register_pass
+@dataclass
+class BasicPropagation(Pass):
+    """Shardy's basic propagation: the common prefix only, nothing where factors conflict."""
+
+    name = "basic-propagation"
+    summary = "Propagate sdy shardings, basic strategy (no conflict resolution)"
+    aliases = ("sdy-basic-propagate",)
+
+    conservative: bool = option(True, "No sub-axes, no non-divisible shardings, conservative rule variants")
+    conservative_propagation: str = option("", "Upstream spelling of 'conservative' (true/false); overrides it when given")
+
+    def run(self, module: Module, ctx: PassContext) -> None:
+        run_propagation(module, ctx, _conservative(self.conservative, self.conservative_propagation), False, self.name)
