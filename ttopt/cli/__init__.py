@@ -17,6 +17,8 @@ SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
     "opt": ("ttopt.cli.opt", "opt", "Parse MLIR, run passes, print MLIR (like mlir-opt)."),
     "passes": ("ttopt.cli.opt", "passes", "List every registered pass with its options."),
     "topology": ("ttopt.cli.topology", "topology", "Map a logical device graph onto a physical one."),
+    "layouts": ("ttopt.cli.layouts", "layouts", "Candidate layouts of a tensor type (the optimizer's layout pool)."),
+    "analyze": ("ttopt.cli.analyze", "analyze", "Per op: legal configs, L1 peak, estimated ns, why others fail."),
 }
 
 
