@@ -14,11 +14,16 @@ PASS_MODULES = (
     "ttopt.passes.strip_debuginfo",
     "ttopt.sharding.populate_rules",
     "ttopt.sharding.propagation",
+    "ttopt.sharding.sharding_constraints",
+    "ttopt.sharding.constraint_to_reshard",
+    "ttopt.sharding.explicit_reshards",
+    "ttopt.sharding.reshard_to_collectives",
     "ttopt.sharding.inliner",
     "ttopt.sharding.argument_types",
     "ttopt.sharding.shard_status",
     "ttopt.sharding.shardy_annotations",
     "ttopt.sharding.wrap_manual",
+    "ttopt.sharding.global_to_local",
 )
 
 _loaded = False

@@ -1,0 +1,90 @@
+"""`close-shardings` (seed 004 step 12; Shardy's `sdy-close-shardings`, ref §2.12).
+
+Every sharding in the module becomes closed: `{"x", ?}` -> `{"x"}`, `{?}` -> `{}`. That covers
+function argument/result `sdy.sharding`, op `sdy.sharding_per_value`, manual_computation
+`in_shardings`/`out_shardings`, and the `sharding`/`out_sharding` of sdy ops. Priorities stay (on
+non-empty dimensions); `replicated={...}` is dropped, since a closed dimension already excludes
+further axes. `unreduced` axes are kept: dropping them would silently turn partial sums into values.
+Attributes that are already closed keep their exact text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ttopt.ir.attributes import DialectAttr
+from ttopt.passes.base import Pass
+from ttopt.passes.registry import register_pass
+from ttopt.sharding.util import (
+    SDY_SHARDING, arg_attrs, argument_label, functions, res_attrs, result_label, set_arg_attrs, set_res_attrs, typed,
+)
+
+if TYPE_CHECKING:
+    from ttopt.ir.module import Module
+    from ttopt.ir.operation import Operation
+    from ttopt.passes.context import PassContext
+
+
+def close(s: Any) -> Any:
+    """The closed form of a TensorShardingAttr (the same object when nothing changes)."""
+    from ttopt.dialects.sdy_attrs import DimensionSharding
+
+    if s.is_fully_closed and not s.replicated:
+        return s
+    dims = tuple(
+        d if d.is_closed else DimensionSharding(axes=d.axes, is_closed=True, priority=d.priority if d.axes else None)
+        for d in s.dim_shardings
+    )
+    return s.model_copy(update={"dim_shardings": dims, "replicated": ()})
+
+
+def _closed_attr(module: Module, op: Operation, attr: Any, what: str) -> Any:
+    """`attr` closed, or None when it is already closed."""
+    model = typed(module, op, attr, what)
+    if hasattr(model, "shardings"):
+        new = [close(s) for s in model.shardings]
+        if all(a is b for a, b in zip(new, model.shardings)):
+            return None
+        return DialectAttr.of(model.model_copy(update={"shardings": tuple(new)}))
+    new = close(model)
+    return None if new is model else DialectAttr.of(new)
+
+
+@register_pass
+@dataclass
+class CloseShardings(Pass):
+    """Close every open dimension sharding (`?`)."""
+
+    name = "close-shardings"
+    summary = "Close all sdy shardings: {\"x\", ?} -> {\"x\"}, {?} -> {}"
+    aliases = ("sdy-close-shardings",)
+
+    def run(self, module: Module, ctx: PassContext) -> None:
+        changed = 0
+        for f in functions(module):
+            for get, put, label in ((arg_attrs, set_arg_attrs, argument_label), (res_attrs, set_res_attrs, result_label)):
+                dicts = get(f)
+                touched = False
+                for i, d in enumerate(dicts):
+                    if SDY_SHARDING in d:
+                        new = _closed_attr(module, f, d[SDY_SHARDING], label(f, i))
+                        if new is not None:
+                            d[SDY_SHARDING] = new
+                            touched = True
+                            changed += 1
+                if touched:
+                    put(f, dicts)
+            for op in f.walk():
+                if op is f:
+                    continue
+                for store in (op.attributes, op.properties):
+                    for key in (SDY_SHARDING, "in_shardings", "out_shardings", "sharding", "out_sharding"):
+                        a = store.get(key)
+                        if a is None or not (key == SDY_SHARDING or op.name.startswith("sdy.")):
+                            continue
+                        new = _closed_attr(module, op, a, f"'{op.name}' op {key}")
+                        if new is not None:
+                            store[key] = new
+                            changed += 1
+        ctx.stats.setdefault(self.name, {})["closed"] = changed

@@ -1,0 +1,353 @@
+"""`convert-to-ttir`: the sharding part of StableHLO -> TTIR (seed 004 §3-5; ref §4.3-4.4).
+
+* `sdy.mesh` becomes the module attribute `ttcore.meshes = #ttcore.meshes<[<"mesh" = AxB>]>` (a 1-D
+  mesh `[N]` is `1xN`; tt devices are 2-D).
+* Each manual_computation is inlined between `ttir.mesh_shard` ops: one `full_to_shard` per operand
+  (result type: the region argument's local type) and one `shard_to_full` per result (the global
+  type). `shard_shape[d]` is the product of the axis sizes on tensor dimension d; `shard_dims[k]` is
+  the dimension that tt mesh axis k shards (-1 when none, or when the axis has size 1). Nothing
+  sharded is `replicate` with `[1]`/`[-1]`; otherwise `devices`; an argument whose
+  `ttcore.shard_status` is sharded/presharded (or a function result marked so) is `identity`.
+* StableHLO collectives become `ttir.all_reduce` / `all_gather` / `reduce_scatter` /
+  `collective_permute` / `all_to_all` with `cluster_axis` = the tt mesh axis their replica groups
+  follow. Groups over both axes are split into one op per axis (all_reduce, all_gather,
+  reduce_scatter); groups of one device are no-ops. `reduce_type` comes from the reduction body.
+* The `sdy.all_slice` composite becomes `ttir.mesh_partition` (its decomposition function goes).
+* Leftover `sdy.sharding` attributes are dropped; fully replicated `sdy.sharding_constraint`s (hints
+  inside partially manual shard_maps) are dropped. Open or sub-axis shardings, partially manual
+  computations that shard free axes and any other remaining sdy op are diagnostics.
+
+The TTIR ops are written without DPS output operands (`ttir.empty`), as tt-mlir does today.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import prod
+from typing import TYPE_CHECKING, Any
+
+from ttopt.ir.attributes import DenseArrayAttr, DialectAttr, IntegerAttr
+from ttopt.ir.operation import Operation
+from ttopt.ir.types import ScalarType
+from ttopt.passes.base import Pass
+from ttopt.passes.registry import register_pass
+from ttopt.sharding.collectives import ALL_SLICE, body_kind
+from ttopt.sharding.mesh import Mesh, mesh_ops, replica_groups, the_mesh
+from ttopt.sharding.util import (
+    SHARD_STATUS, arg_attrs, fail, func_name, functions, op_label, referenced_symbols, res_attrs, strip_sdy_shardings,
+    typed,
+)
+
+if TYPE_CHECKING:
+    from ttopt.ir.module import Module
+    from ttopt.ir.values import Value
+    from ttopt.passes.context import PassContext
+
+UI32 = ScalarType("ui32")
+SI32 = ScalarType("si32")
+STABLEHLO_CCL = ("stablehlo.all_reduce", "stablehlo.all_gather", "stablehlo.reduce_scatter",
+                 "stablehlo.collective_permute", "stablehlo.all_to_all")
+
+
+def ui32(v: int) -> IntegerAttr:
+    return IntegerAttr(v, UI32)
+
+
+def si32(v: int) -> IntegerAttr:
+    return IntegerAttr(v, SI32)
+
+
+def _enum(name: str, value: str) -> DialectAttr:
+    return DialectAttr(name, value)
+
+
+def tt_mesh(module: Module, mesh: Mesh) -> Mesh:
+    """The 2-D view of `mesh` tt uses (axes `d0`, `d1`), for matching replica groups."""
+    from ttopt.dialects.sdy_attrs import MeshAttr
+
+    try:
+        a, b = mesh.tt_shape()
+    except ValueError as e:
+        raise fail(module, mesh.op, f"'sdy.mesh' op: {e}") from None
+    return Mesh(mesh.name, MeshAttr.of([("d0", a), ("d1", b)]), mesh.op)
+
+
+@dataclass(frozen=True)
+class ShardSpec:
+    """What a `mesh_shard` needs for one tensor: type, shard_shape, shard_dims."""
+
+    kind: str  # devices | replicate | maximal | identity
+    shape: tuple[int, ...]
+    dims: tuple[int, ...]
+
+
+def shard_spec(module: Module, op: Operation, mesh: Mesh, s: Any, what: str) -> ShardSpec:
+    """ref §4.3: shard_shape per tensor dim, shard_dims per tt mesh axis."""
+    if not mesh.shape:
+        return ShardSpec("maximal" if mesh.attr.device_ids else "replicate", (1,), (-1,))
+    shape = []
+    axis_dim: dict[str, int] = {}
+    for d, ds in enumerate(s.dim_shardings):
+        if not ds.is_closed:
+            raise fail(module, op, f"{op_label(op)} {what} {s.op_text()} has an open dimension; run close-shardings "
+                       "before convert-to-ttir")
+        n = 1
+        for r in ds.axes:
+            if r.sub_axis is not None:
+                raise fail(module, op, f"{op_label(op)} {what} {s.op_text()} uses the sub-axis {r.print_body()}; "
+                           "mesh_shard supports whole mesh axes only")
+            n *= mesh.size(r.name)
+            axis_dim[r.name] = d
+        shape.append(n)
+    if prod(shape) == 1:
+        return ShardSpec("replicate", (1,), (-1,))
+    dims = [axis_dim.get(a, -1) if mesh.size(a) > 1 else -1 for a in mesh.axis_names]
+    if len(dims) == 1:
+        dims = [-1, *dims]
+    return ShardSpec("devices", tuple(shape), tuple(dims))
+
+
+class Converter:
+    def __init__(self, module: Module, mesh: Mesh | None) -> None:
+        self.module = module
+        self.mesh = mesh
+        self.tt = tt_mesh(module, mesh) if mesh is not None else None
+        self.counts: dict[str, int] = {}
+
+    def _count(self, name: str) -> None:
+        self.counts[name] = self.counts.get(name, 0) + 1
+
+    def fail(self, op: Operation, message: str) -> Exception:
+        return fail(self.module, op, f"{op_label(op)} {message}")
+
+    # -- manual computations ---------------------------------------------------------------------
+    def mesh_shard(self, anchor: Operation, v: Value, out_type: Any, spec: ShardSpec, direction: str, after: bool) -> Value:
+        op = Operation("ttir.mesh_shard", [v], [out_type], properties={
+            "shard_dims": DenseArrayAttr("i64", spec.dims),
+            "shard_direction": _enum("ttcore.shard_direction", direction),
+            "shard_shape": DenseArrayAttr("i64", spec.shape),
+            "shard_type": _enum("ttcore.shard_type", spec.kind),
+        })
+        block = anchor.parent
+        block.insert(block.index(anchor) + (1 if after else 0), op)
+        self._count("mesh_shard")
+        return op.results[0]
+
+    def manual(self, func: Operation, mc: Operation) -> None:
+        if self.mesh is None:
+            raise self.fail(mc, "needs the module's 'sdy.mesh'")
+        axes = set(typed(self.module, mc, mc.properties["manual_axes"], "manual_axes").names)
+        free = {a for a in self.mesh.axis_names if a not in axes and self.mesh.size(a) > 1}
+        ins = typed(self.module, mc, mc.properties["in_shardings"], "in_shardings").shardings
+        outs = typed(self.module, mc, mc.properties["out_shardings"], "out_shardings").shardings
+        for label, ss in (("in_shardings", ins), ("out_shardings", outs)):
+            for s in ss:
+                used = {r.name for d in s.dim_shardings for r in d.axes} & free
+                if used:
+                    raise self.fail(mc, f"{label} {s.op_text()} shards the free (non-manual) axes "
+                                    f"{', '.join(sorted(used))}; partially manual computations are supported only "
+                                    "when free axes stay replicated")
+        presharded_args = self._statuses(arg_attrs(func))
+        presharded_res = self._statuses(res_attrs(func))
+        entry = func.regions[0].blocks[0]
+        block = mc.regions[0].blocks[0]
+        # full_to_shard for each operand
+        for i, (v, a, s) in enumerate(zip(list(mc.operands), block.args, ins)):
+            spec = shard_spec(self.module, mc, self.mesh, s, f"in_shardings[{i}]")
+            if getattr(v, "block", None) is entry and presharded_args[v.index]:
+                spec = ShardSpec("identity", spec.shape, spec.dims)
+            local = self.mesh_shard(mc, v, a.type, spec, "full_to_shard", after=False)
+            a.replace_all_uses_with(local)
+        # inline the body
+        parent = mc.parent
+        at = parent.index(mc)
+        ret = block.ops[-1]
+        body = block.ops[:-1]
+        for op in body:
+            parent.insert(at, op)
+            at += 1
+        block.ops = [ret]
+        results = list(ret.operands)
+        ret.drop_all_references()
+        # shard_to_full for each result
+        anchor = body[-1] if body else None
+        for j, (r, v, s) in enumerate(zip(mc.results, results, outs)):
+            spec = shard_spec(self.module, mc, self.mesh, s, f"out_shardings[{j}]")
+            if any(u.name == "func.return" and presharded_res[k] for u in r.users for k, x in enumerate(u.operands) if x is r):
+                spec = ShardSpec("identity", spec.shape, spec.dims)
+            full = self.mesh_shard(mc, v, r.type, spec, "shard_to_full", after=False)
+            r.replace_all_uses_with(full)
+        del anchor
+        mc.erase()
+
+    @staticmethod
+    def _statuses(dicts: list[dict]) -> list[bool]:
+        out = []
+        for d in dicts:
+            a = d.get(SHARD_STATUS)
+            body = getattr(a.resolve(), "body", None) if a is not None else None
+            out.append(body is not None and body.strip() in ("sharded", "presharded"))
+        return out
+
+    # -- collectives -----------------------------------------------------------------------------
+    def axes_of(self, op: Operation, exact: bool) -> list[int] | None:
+        """tt mesh axes the op's replica groups follow (major first); [] for one-device groups."""
+        attr = op.properties.get("replica_groups")
+        if attr is None:
+            raise self.fail(op, "has no replica_groups")
+        if self.tt is None:
+            raise self.fail(op, "needs the module's 'sdy.mesh' to map its replica groups to a mesh axis")
+        vals = attr.resolve().values
+        shape = attr.resolve().type.shape
+        if not isinstance(vals, list):
+            vals = [[int(vals)] * shape[1] for _ in range(shape[0])]
+        groups = [tuple(g) for g in vals]
+        if all(len(g) == 1 for g in groups):
+            return []
+        for axes in ([1], [0], [0, 1]):
+            want = [tuple(g) for g in replica_groups(self.tt, [f"d{a}" for a in axes])]
+            if (sorted(groups) == sorted(want)) if exact else ({frozenset(g) for g in groups} == {frozenset(g) for g in want}):
+                return [a for a in axes if self.tt.shape[a] > 1]
+        return None
+
+    def _check_channel(self, op: Operation) -> None:
+        ch = op.properties.get("channel_handle")
+        body = getattr(ch.resolve(), "body", "") if ch is not None else ""
+        if body and not any(f"type = {t}" in body for t in (0, 1)):
+            raise self.fail(op, f"has channel type {body}; only types 0 and 1 are supported")
+
+    def collective(self, op: Operation) -> None:
+        name = op.name.split(".", 1)[1]
+        self._check_channel(op)
+        exact = name != "all_reduce"
+        axes = [] if name == "collective_permute" else self.axes_of(op, exact)
+        if axes is None:
+            groups = op.properties["replica_groups"].resolve().text
+            raise self.fail(op, f"has replica groups {groups} that follow no mesh axis of the "
+                            f"{'x'.join(map(str, self.tt.shape))} tt mesh; TTIR collectives need a cluster axis")
+        at = op.parent.index(op)
+        block = op.parent
+
+        def emit(new: Operation) -> Value:
+            nonlocal at
+            block.insert(at, new)
+            at += 1
+            self._count(new.name)
+            return new.results[0]
+
+        outs: list[Value] = []
+        if name == "collective_permute":
+            outs.append(emit(Operation("ttir.collective_permute", [op.operands[0]], [op.results[0].type], properties={
+                "source_target_pairs": op.properties["source_target_pairs"]})))
+        elif name == "all_reduce":
+            kind = self._kind(op)
+            for v in op.operands:
+                for a in axes:
+                    v = emit(Operation("ttir.all_reduce", [v], [v.type], properties={
+                        "cluster_axis": ui32(a), "reduce_type": _enum("ttcore.reduce_type", kind)}))
+                outs.append(v)
+        elif name == "all_gather":
+            dim = op.properties["all_gather_dim"].value
+            for v in op.operands:
+                for a in reversed(axes):  # minor axis first
+                    shape = list(v.type.shape)
+                    shape[dim] *= self.tt.shape[a]
+                    v = emit(Operation("ttir.all_gather", [v], [v.type.with_shape(tuple(shape))], properties={
+                        "all_gather_dim": si32(dim), "cluster_axis": ui32(a)}))
+                outs.append(v)
+        elif name == "reduce_scatter":
+            kind = self._kind(op)
+            dim = op.properties["scatter_dimension"].value
+            v = op.operands[0]
+            for a in axes:  # major axis first
+                shape = list(v.type.shape)
+                shape[dim] //= self.tt.shape[a]
+                v = emit(Operation("ttir.reduce_scatter", [v], [v.type.with_shape(tuple(shape))], properties={
+                    "cluster_axis": ui32(a), "reduce_type": _enum("ttcore.reduce_type", kind), "scatter_dim": si32(dim)}))
+            outs.append(v)
+        else:  # all_to_all
+            pr = op.properties
+            if len(axes) > 1:
+                raise self.fail(op, "spans both mesh axes; ttir.all_to_all needs one cluster axis")
+            v = op.operands[0]
+            if axes:
+                v = emit(Operation("ttir.all_to_all", [v], [op.results[0].type], properties={
+                    "cluster_axis": ui32(axes[0]),
+                    "concat_dim": si32(pr["concat_dimension"].value),
+                    "replica_groups": pr["replica_groups"],
+                    "split_count": si32(pr["split_count"].value),
+                    "split_dim": si32(pr["split_dimension"].value),
+                }))
+            outs.append(v)
+        for r, v in zip(op.results, outs):
+            if v.type != r.type:
+                raise self.fail(op, f"converts to a {v.type.text} result, not {r.type.text}")
+            r.replace_all_uses_with(v)
+        op.erase()
+
+    def _kind(self, op: Operation) -> str:
+        kind = body_kind(op)
+        if kind is None:
+            raise self.fail(op, "has a reduction body that is not add, maximum or minimum")
+        return kind
+
+    def all_slice(self, op: Operation) -> None:
+        attrs = op.properties["composite_attributes"]
+        axis = attrs.get("axis").value
+        dim = attrs.get("dim").value
+        if self.mesh is None or not self.mesh.has(axis):
+            raise self.fail(op, f"slices along axis \"{axis}\", which the module's mesh does not have")
+        new = Operation("ttir.mesh_partition", [op.operands[0]], [op.results[0].type], properties={
+            "cluster_axis": ui32(self.mesh.tt_axis_index(axis)), "dim": si32(dim)})
+        op.parent.insert(op.parent.index(op), new)
+        op.results[0].replace_all_uses_with(new.results[0])
+        op.erase()
+        self._count("ttir.mesh_partition")
+
+
+@register_pass
+@dataclass
+class ConvertToTTIR(Pass):
+    """Shardy/StableHLO sharding constructs to TTIR: mesh_shard, CCL ops, ttcore.meshes."""
+
+    name = "convert-to-ttir"
+    summary = "sdy.mesh -> ttcore.meshes, manual_computation -> ttir.mesh_shard, StableHLO collectives -> ttir CCL ops"
+
+    def run(self, module: Module, ctx: PassContext) -> None:
+        from ttopt.dialects.ttcore_attrs import MeshesAttr
+
+        mesh = the_mesh(module, required=False)
+        conv = Converter(module, mesh)
+        if mesh is not None:
+            module.op.attributes["ttcore.meshes"] = DialectAttr.of(MeshesAttr.of([(mesh.name, conv.tt.shape)]))
+        funcs = functions(module)
+        for f in funcs:
+            for mc in [op for op in f.walk() if op.name == "sdy.manual_computation"]:
+                if mc.parent_op is not f:
+                    raise conv.fail(mc, "is nested inside another op; only manual computations at function level convert")
+                conv.manual(f, mc)
+        for f in funcs:
+            for op in list(f.walk()):
+                if op.parent is None:
+                    continue
+                if op.name in STABLEHLO_CCL:
+                    conv.collective(op)
+                elif op.name == "stablehlo.composite" and getattr(op.properties.get("name"), "value", None) == ALL_SLICE:
+                    conv.all_slice(op)
+                elif op.name == "sdy.sharding_constraint":
+                    s = typed(module, op, op.properties["sharding"], "sharding")
+                    if not s.is_fully_replicated:
+                        raise conv.fail(op, f"{s.op_text()} is left in the graph; run the stablehlo-pipeline first")
+                    op.results[0].replace_all_uses_with(op.operands[0])
+                    op.erase()
+                elif op.dialect == "sdy":
+                    raise conv.fail(op, "is left in the graph; run the stablehlo-pipeline (steps 10-11) first")
+            strip_sdy_shardings(f)
+        for op in mesh_ops(module):
+            module.body.remove(op)
+        used = referenced_symbols(module)
+        for f in functions(module):
+            if func_name(f).startswith(f"{ALL_SLICE}_") and func_name(f) not in used:
+                f.drop_all_references()
+                module.body.remove(f)
+        ctx.stats.setdefault(self.name, {}).update(conv.counts)

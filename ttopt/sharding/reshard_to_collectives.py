@@ -1,0 +1,190 @@
+"""`reshard-to-collectives` (Shardy `sdy-reshard-to-collectives`, ref §2.10, §3.6).
+
+Every `sdy.reshard %x <T>` becomes a chain of sdy collectives taking %x's sharding S to T. Per
+dimension, `in` is what S has beyond the common prefix with T and `out` what T wants beyond it.
+Each round tries, in order:
+1. `all_slice`: target axes present nowhere in the input are sliced in (onto dims whose `in` is
+   empty, where they land in the right place);
+2. `collective_permute`: when every dim already has its target's sharded size but axes are
+   replaced or reordered (a same-size swap);
+3. `all_to_all`: a suffix of `in[src]` whose axes T wants on another dim moves there
+   (`{axes}: src->tgt`), landing in the right position;
+4. `all_gather`: the minor suffix of `in[d]` that T does not want anywhere is gathered.
+A reshard never yields an all_reduce (those come only from reduction factors). If the rounds stop
+making progress the rest is gathered and re-sliced, which is always correct.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ttopt.passes.base import Pass
+from ttopt.passes.registry import register_pass
+from ttopt.sharding.factors import Axis, Sharding, axes_size, collect_meshes, from_attr, get_sharding_attr, rank_of, to_attr
+
+if TYPE_CHECKING:
+    from ttopt.ir.module import Module
+    from ttopt.passes.context import PassContext
+
+
+@dataclass
+class Step:
+    """One collective: kind and its axes (per dim lists, or all_to_all params)."""
+
+    kind: str
+    lists: list[list[Axis]] | None = None
+    params: list[tuple[list[Axis], int, int]] | None = None
+    after: list[list[Axis]] | None = None  # the per-dim axes once the collective has run
+
+
+def _prefix(a: list[Axis], b: list[Axis]) -> int:
+    k = 0
+    while k < len(a) and k < len(b) and a[k] == b[k]:
+        k += 1
+    return k
+
+
+def plan(src: list[list[Axis]], dst: list[list[Axis]]) -> list[Step]:
+    """The collectives taking per-dim axes `src` to `dst` (pure: no IR)."""
+    cur = [list(d) for d in src]
+    steps: list[Step] = []
+    for _ in range(8):
+        if cur == dst:
+            return steps
+        progressed = False
+        # 1. all_slice: axes wanted but present nowhere, where the dim has nothing extra.
+        present = {a for d in cur for a in d}
+        lists: list[list[Axis]] = [[] for _ in cur]
+        for d in range(len(cur)):
+            p = _prefix(cur[d], dst[d])
+            if p == len(cur[d]):
+                for a in dst[d][p:]:
+                    if a in present or any(a[0] == x[0] for x in present):
+                        break
+                    lists[d].append(a)
+        if any(lists):
+            cur = [c + lst for c, lst in zip(cur, lists)]
+            steps.append(Step("all_slice", lists=lists, after=[list(d) for d in cur]))
+            progressed = True
+            if cur == dst:
+                return steps
+        # 2. collective_permute: every dim has its target size, the axes differ.
+        if all(axes_size(c) == axes_size(t) for c, t in zip(cur, dst)):
+            steps.append(Step("collective_permute", after=[list(d) for d in dst]))
+            return steps
+        # 2b. collective_permute: axes another dim wants, held in the wrong order.
+        for s in range(len(cur)):
+            p = _prefix(cur[s], dst[s])
+            extra = cur[s][p:]
+            for t in range(len(cur)):
+                pt = _prefix(cur[t], dst[t])
+                want = dst[t][pt : pt + len(extra)]
+                if t != s and extra and pt == len(cur[t]) and want != extra and sorted(want) == sorted(extra):
+                    cur[s] = cur[s][:p] + want
+                    steps.append(Step("collective_permute", after=[list(d) for d in cur]))
+                    break
+        # 3. all_to_all: move a suffix of in[src] to the dim that wants it next.
+        for s in range(len(cur)):
+            p = _prefix(cur[s], dst[s])
+            extra = cur[s][p:]
+            if not extra:
+                continue
+            for k in range(len(extra)):
+                moved = extra[k:]
+                for t in range(len(cur)):
+                    if t == s:
+                        continue
+                    pt = _prefix(cur[t], dst[t])
+                    if pt == len(cur[t]) and dst[t][pt : pt + len(moved)] == moved:
+                        cur[s] = cur[s][: len(cur[s]) - len(moved)]
+                        cur[t] = cur[t] + moved
+                        steps.append(Step("all_to_all", params=[(moved, s, t)], after=[list(d) for d in cur]))
+                        progressed = True
+                        break
+                else:
+                    continue
+                break
+        if cur == dst:
+            return steps
+        # 4. all_gather: the suffix of in[d] that nothing wants where it is.
+        wanted = {a for d in dst for a in d}
+        lists = [[] for _ in cur]
+        for d in range(len(cur)):
+            p = _prefix(cur[d], dst[d])
+            extra = cur[d][p:]
+            k = len(extra)
+            while k > 0 and extra[k - 1] not in wanted:
+                k -= 1
+            lists[d] = extra[k:]
+        if any(lists):
+            cur = [c[: len(c) - len(lst)] for c, lst in zip(cur, lists)]
+            steps.append(Step("all_gather", lists=lists, after=[list(d) for d in cur]))
+            progressed = True
+        if not progressed:
+            break
+    if cur != dst:
+        # Fallback: gather down to the common prefix, then slice up to the target.
+        g = [c[_prefix(c, t):] for c, t in zip(cur, dst)]
+        if any(g):
+            cur = [c[: len(c) - len(x)] for c, x in zip(cur, g)]
+            steps.append(Step("all_gather", lists=g, after=[list(d) for d in cur]))
+        s_ = [t[len(c):] for c, t in zip(cur, dst)]
+        if any(s_):
+            steps.append(Step("all_slice", lists=s_, after=[list(d) for d in dst]))
+    return steps
+
+
+def lower_reshard(op: Any, meshes: dict, trace: Any = None) -> int:
+    """Replace one `sdy.reshard` with its collectives; returns how many were created."""
+    from ttopt.dialects.sdy_attrs import AllToAllParam, AllToAllParamListAttr, ListOfAxisRefListsAttr
+    from ttopt.ir import rewriter
+    from ttopt.sharding.factors import axis_ref
+
+    x = op.operands[0]
+    target_attr = get_sharding_attr(op.results[0])
+    target = from_attr(target_attr, meshes)
+    mesh = target.mesh if not isinstance(target.mesh, str) else meshes.get(target.mesh)
+    src_attr = get_sharding_attr(x)
+    src = from_attr(src_attr, meshes) if src_attr is not None else Sharding.replicated_closed(target.mesh, target.rank)
+    steps = plan(src.dims, target.dims) if rank_of(x) else []
+    if trace is not None and trace.enabled:
+        from rich.markup import escape
+
+        kinds = ", ".join(s.kind for s in steps) or "nothing (same sharding)"
+        trace.print(escape(f"reshard {src.text(meshes)} -> {target_attr.op_text()}: {kinds}"))
+    value = x
+    for st in steps:
+        out = Sharding(target.mesh, st.after, [True] * target.rank)
+        props: dict = {}
+        if st.lists is not None:
+            key = "gathering_axes" if st.kind == "all_gather" else "slicing_axes"
+            lists = tuple(tuple(axis_ref(a, mesh) for a in d) for d in st.lists)
+            props[key] = ListOfAxisRefListsAttr(lists=lists).to_attr()
+        if st.params is not None:
+            params = tuple(AllToAllParam(axes=tuple(axis_ref(a, mesh) for a in ax), src_dim=s, tgt_dim=t) for ax, s, t in st.params)
+            props["params"] = AllToAllParamListAttr(params=params).to_attr()
+        props["out_sharding"] = to_attr(out, meshes).to_attr()
+        new = rewriter.create(f"sdy.{st.kind}", [value], [x.type], props, before=op)
+        value = new.results[0]
+    rewriter.replace_op(op, [value])
+    return len(steps)
+
+
+@register_pass
+@dataclass
+class ReshardToCollectives(Pass):
+    """Lower sdy.reshard to all_slice / collective_permute / all_to_all / all_gather."""
+
+    name = "reshard-to-collectives"
+    summary = "Replace sdy.reshard with sdy collectives"
+    aliases = ("sdy-reshard-to-collectives",)
+
+    def run(self, module: Module, ctx: PassContext) -> None:
+        meshes = collect_meshes(module)
+        n = count = 0
+        for op in list(module.walk()):
+            if op.name == "sdy.reshard":
+                count += lower_reshard(op, meshes, ctx.trace)
+                n += 1
+        ctx.stats.setdefault(self.name, {}).update({"reshards": n, "collectives": count})
