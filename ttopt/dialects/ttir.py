@@ -9,5 +9,6 @@ register(
     OpDef("ttir.reduce_scatter", operands=(1, 2), results=1),
     OpDef("ttir.collective_permute", operands=(1, 2), results=1),
     OpDef("ttir.all_to_all", operands=(1, 2), results=1),
+    OpDef("ttir.mesh_partition", operands=1, results=1),
     OpDef("ttir.empty", operands=0, results=1),
 )

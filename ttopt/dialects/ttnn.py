@@ -63,6 +63,8 @@ OTHER = {
     "point_to_point": ((1, 2), 1),
     "collective_permute": ((1, 2), 1),
     "mesh_shard": ((1, 2), 1),
+    "all_to_all": ((1, 2), 1),
+    "mesh_partition": (1, 1),
 }
 
 register(

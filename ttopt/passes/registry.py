@@ -24,6 +24,11 @@ PASS_MODULES = (
     "ttopt.sharding.shardy_annotations",
     "ttopt.sharding.wrap_manual",
     "ttopt.sharding.global_to_local",
+    "ttopt.sharding.close_shardings",
+    "ttopt.sharding.canonicalize_sdy",
+    "ttopt.sharding.pipeline",
+    "ttopt.sharding.convert_ttir",
+    "ttopt.sharding.convert_ttnn",
 )
 
 _loaded = False

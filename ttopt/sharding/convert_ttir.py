@@ -170,14 +170,12 @@ class Converter:
         results = list(ret.operands)
         ret.drop_all_references()
         # shard_to_full for each result
-        anchor = body[-1] if body else None
         for j, (r, v, s) in enumerate(zip(mc.results, results, outs)):
             spec = shard_spec(self.module, mc, self.mesh, s, f"out_shardings[{j}]")
             if any(u.name == "func.return" and presharded_res[k] for u in r.users for k, x in enumerate(u.operands) if x is r):
                 spec = ShardSpec("identity", spec.shape, spec.dims)
             full = self.mesh_shard(mc, v, r.type, spec, "shard_to_full", after=False)
             r.replace_all_uses_with(full)
-        del anchor
         mc.erase()
 
     @staticmethod
@@ -305,6 +303,16 @@ class Converter:
         self._count("ttir.mesh_partition")
 
 
+def _alive(op: Operation, root: Operation) -> bool:
+    """False once `op` or an ancestor below `root` has been erased."""
+    cur: Operation | None = op
+    while cur is not None and cur is not root:
+        if cur.parent is None:
+            return False
+        cur = cur.parent_op
+    return cur is root
+
+
 @register_pass
 @dataclass
 class ConvertToTTIR(Pass):
@@ -328,7 +336,7 @@ class ConvertToTTIR(Pass):
                 conv.manual(f, mc)
         for f in funcs:
             for op in list(f.walk()):
-                if op.parent is None:
+                if not _alive(op, f):
                     continue
                 if op.name in STABLEHLO_CCL:
                     conv.collective(op)
