@@ -184,7 +184,8 @@ class OpContext:
             )  # fmt: skip
         except AttrError as e:
             raise Illegal(f"output layout {hint.short()} cannot hold the result: {e.message}") from None
-        if canon.shard_shape != lay.shard_shape or canon.grid != lay.grid:
+        # The map's multipliers are not compared: hand-written IR has non-canonical ones (ref §1.2).
+        if canon.shard_shape != lay.shard_shape or canon.grid != lay.grid or lay.map_rank != len(self.out_shape):
             raise Illegal(
                 f"output layout {hint.short()} was built for another shape (the result "
                 f"{'x'.join(map(str, self.out_shape))} needs shard {canon.shard_shape[0]}x{canon.shard_shape[1]})"

@@ -2,7 +2,8 @@
 
 Any input/output layouts are accepted (OP-MODEL.md §3 row 9). The L1 the fused computation needs
 is the maximum peak over the ops inside (reference §4.1: element-wise max over internal ops),
-validated with the dispatch's layouts flowing into them. Seed 001 phase 5 gives the dispatch a
+validated with the dispatch's layouts flowing into them; an inner op whose layouts TTNN's own
+kernel would reject is counted generically (D2M generates its own kernels, so it stays legal). Seed 001 phase 5 gives the dispatch a
 budget of `usable L1 - producer output - consumer input`: the dispatch's own inputs and output stay
 resident while the inner ops run, so the peak is those tensors plus the inner maximum.
 """
@@ -93,12 +94,17 @@ def dispatch(ctx: OpContext) -> RuleResult:
             enc = getattr(r0.type.resolve(), "encoding", None)
             hint = enc.typed if enc is not None else None
         res = ctx.model.validate(inner, tuple(ins), OpConfig(output=hint))
-        if res.status == "illegal":
-            raise Illegal(f"inner {inner.name}: {res.reason}")
-        if res.status == "not_implemented":
-            continue
-        inner_peak = max(inner_peak, res.l1.peak)
-        if res.output_layout is not None:
+        if res.output_layout is not None and res.status in ("success", "out_of_memory"):
+            inner_peak = max(inner_peak, res.l1.peak)
             env[id(r0)] = layout_info(res.output_layout)
+        elif hint is not None:
+            # D2M compiles its own kernels: a layout TTNN's kernel would reject is still fine here.
+            # Count the op generically: its L1 operands, its output, 2 pages per interleaved operand.
+            out_info = layout_info(hint)
+            shapes = [t.shape for t in (v.type.resolve() for v in inner.operands) if isinstance(t, TensorType)]
+            infos = [layout_info(x) for x in ins]
+            cb = streaming_cb(list(zip(infos, shapes)) + [(out_info, r0.type.resolve().shape)])
+            inner_peak = max(inner_peak, cb + sum(i.per_core_bytes for i in infos) + out_info.per_core_bytes)
+            env[id(r0)] = out_info
     freed = tuple(range(n_in, n_in + n_out))  # the output buffer is the output: count it once
     return RuleResult(out, inner_peak + streaming_cb([]), freed_inputs=freed)
