@@ -122,7 +122,9 @@ def analyze_module(module: Any, device: Any, max_legal_layouts: int, row_major_e
                 "layout": _short(cur.output_layout) if cur.output_layout is not None else None,
             }  # fmt: skip
             cands = []
-            for i, cfg in enumerate(candidate_configs(op, device, max_legal_layouts, row_major_enabled)):
+            # Ops without an op-model rule keep their layout: there is nothing to choose.
+            configs = candidate_configs(op, device, max_legal_layouts, row_major_enabled) if entry["family"] else []
+            for i, cfg in enumerate(configs):
                 r = model.validate(op, ins, cfg)
                 ns = None
                 if r.output_layout is not None and r.status in ("success", "out_of_memory"):
