@@ -165,6 +165,7 @@ def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
         chosen = {f: list(projs[has[f][0]].factors[f].axes) if has[f] else [] for f in range(nf)}
     else:
         chosen = _unary_shortcut(op, rule, projs, tensors, mesh) or _majority_vote(rule, projs, tensors, has)
+        _redistribute_need_replication(rule, projs, has, chosen)
     # Reshard operands and results whose projection changed.
     new_shardings = []
     for t, (v, m) in enumerate(zip(tensors, rule.tensors)):
@@ -242,6 +243,32 @@ def _unary_shortcut(op: Any, rule: OpShardingRule, projs: list, tensors: list, m
 
     win = max(big, key=key)
     return {f: list(fs.axes) for f, fs in projs[win].factors.items()}
+
+
+def _redistribute_need_replication(rule: OpShardingRule, projs: list, has: list, chosen: dict) -> None:
+    """The common prefix of a need-replication factor that every tensor has moves to the first
+    pass-through factor every tensor has, if it stays divisible and unused (Shardy's full version:
+    a concat's sharded concat dim becomes extra sharding of a batch-like dim, not a gather)."""
+    n = len(projs)
+    for f in sorted(rule.need_replication):
+        if len(has[f]) != n:
+            continue
+        lists = [projs[t].factors[f].axes for t in range(n)]
+        k = 0
+        while all(len(x) > k for x in lists) and all(x[k] == lists[0][k] for x in lists):
+            k += 1
+        common = lists[0][:k]
+        if not common:
+            continue
+        used = [a for axes in chosen.values() for a in axes]
+        if any(any_overlap(a, used) for a in common):
+            continue
+        for g in range(rule.num_factors):
+            if len(has[g]) == n and rule.factor_type(g) is FactorType.PASS_THROUGH and rule.factor_sizes[g] > 1:
+                axes = chosen.get(g, []) + list(common)
+                if rule.factor_sizes[g] % axes_size(axes) == 0:
+                    chosen[g] = axes
+                break
 
 
 def _majority_vote(rule: OpShardingRule, projs: list, tensors: list, has: list) -> dict:

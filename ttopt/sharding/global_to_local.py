@@ -171,15 +171,20 @@ class Localizer:
         if name == "func.call":
             raise self.fail(op, "calls a function inside the manual computation; run the inliner first")
         shardings = [self.sharding(r) for r in op.results]
-        if SDY_SHARDING not in op.attributes:
-            d = op.opdef
-            if name not in _TERMINATORS and not (d is not None and d.has(TERMINATOR)):
-                for i, v in enumerate(op.operands):
-                    if id(v) in self.gtypes and v.type != self.gtype(v):
-                        raise self.fail(op, f"has no sdy.sharding but operand #{i} is sharded (local {v.type.text} of "
-                                        f"{self.gtype(v).text}); it needs a sharding or a reshard to replicated")
-        else:
+        if SDY_SHARDING in op.attributes:
             self.sharded_op(op, shardings)
+        elif any(v.type != self.gtype(v) for v in op.operands):
+            # No sharding means replicated results (Shardy's "closed if missing"), which is right when
+            # the op turns local operands into a whole result (a reduction followed by an all_reduce).
+            d = op.opdef
+            if name in _TERMINATORS or (d is not None and d.has(TERMINATOR)):
+                pass
+            elif op.name in self.elementwise or op.name in local_rules.CHECKED or op.name in local_rules.RULES:
+                self.sharded_op(op, shardings)
+            else:
+                i, v = next((i, v) for i, v in enumerate(op.operands) if v.type != self.gtype(v))
+                raise self.fail(op, f"has no sdy.sharding but operand #{i} is sharded (local {v.type.text} of "
+                                f"{self.gtype(v).text}); it needs a sharding or a reshard to replicated")
         for region in op.regions:
             for blk in region.blocks:
                 self.block(blk)

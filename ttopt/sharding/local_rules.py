@@ -290,6 +290,13 @@ RULES: dict[str, Rule] = {
 
 
 # ---- consistency checks ------------------------------------------------------------------------
+# Ops (besides the elementwise ones) whose local shapes `check` verifies.
+CHECKED = frozenset({
+    "stablehlo.broadcast_in_dim", "stablehlo.transpose", "stablehlo.reshape", "stablehlo.dot_general",
+    "stablehlo.reduce", "stablehlo.slice",
+})
+
+
 def _shape(v: Any) -> tuple:
     return tuple(getattr(v.type, "shape", ()))
 

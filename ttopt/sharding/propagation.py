@@ -240,7 +240,7 @@ class ShardingGraph:
                 source[f] = src
         if not cand:
             return []
-        order = sorted(cand, key=lambda f: (-source[f][0], source[f][1], f))
+        order = sorted(cand, key=lambda f: (-source[f][0], -source[f][1], f))
         full = {a.name: a.size for a in mesh.axes}
         if not aggressive:
             # Basic: one length per factor, the shortest any tensor with the factor accepts.
@@ -274,7 +274,7 @@ class ShardingGraph:
             new.dims = dims
             if old is not None and old.dims == dims:
                 continue
-            if t in out or s in out:
+            if s in out:
                 continue
             self.sh[s] = new
             out.append(s)
@@ -393,7 +393,7 @@ def _compatible(projs: list, f: int, tensors: list[int], shapes: list) -> tuple[
             if expand and len(axes) > len(result):
                 result = list(axes)
             n = _numel(shapes[t])
-            if n > src[0]:
+            if n >= src[0]:
                 src = (n, t)
         elif k < len(axes):
             result = result[:k]

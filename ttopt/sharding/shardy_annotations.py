@@ -37,7 +37,7 @@ from ttopt.sharding import gspmd
 from ttopt.sharding.mesh import Mesh, ShardingError, make_mesh_op, mesh_of, mesh_ops, the_mesh, validate_sharding
 from ttopt.sharding.util import (
     ARGUMENT_TYPE, MHLO_SHARDING, SDY_SHARDING, arg_attrs, argument_label, fail, func_type, functions, has_body,
-    is_solved, res_attrs, result_label, sdy_annotations, set_arg_attrs, set_res_attrs, strip_sdy_shardings, typed,
+    is_solved, manual_computations, res_attrs, result_label, sdy_annotations, set_arg_attrs, set_res_attrs, strip_sdy_shardings, typed,
     warn,
 )
 
@@ -132,6 +132,7 @@ class ApplyShardyArgumentAnnotations(Pass):
         if is_solved(module):
             stats["graph"] = "solved"
             for f in functions(module):
+                self._check_presharded(module, f)
                 strip_sdy_shardings(f)
             return
         sdy_first = next(sdy_annotations(module), None)
@@ -158,6 +159,25 @@ class ApplyShardyArgumentAnnotations(Pass):
             return
         stats["graph"] = "unannotated"
         self._batch_parallel(module, shape, meshes)
+
+    @staticmethod
+    def _check_presharded(module: Module, f: Operation) -> None:
+        """A pre-sharded argument read by a solved manual_computation with another sharding would
+        need a reshard that a solved graph no longer gets (the identity mesh_shard moves no data)."""
+        if not has_body(f):
+            return
+        entry = f.regions[0].blocks[0]
+        dicts = arg_attrs(f)
+        for mc in manual_computations(f):
+            ins = typed(module, mc, mc.properties["in_shardings"], "in_shardings").shardings
+            for v, s_in in zip(mc.operands, ins):
+                if getattr(v, "block", None) is not entry or SDY_SHARDING not in dicts[v.index]:
+                    continue
+                s_arg = typed(module, f, dicts[v.index][SDY_SHARDING], argument_label(f, v.index))
+                axes = lambda s: [tuple(r.print_body() for r in d.axes) for d in s.dim_shardings]  # noqa: E731
+                if axes(s_arg) != axes(s_in):
+                    warn(module, mc, f"{argument_label(f, v.index)} is pre-sharded as {s_arg.op_text()} but the "
+                         f"manual_computation reads it as {s_in.op_text()}; solved graphs get no reshard for this")
 
     # -- b. partially solved ---------------------------------------------------------------------
     def _normalize(self, module: Module, op: Operation) -> Mesh:
