@@ -8,7 +8,7 @@ _P = frozenset({PURE})
 UNARY = (
     "abs", "ceil", "cos", "exp", "floor", "gelu", "isfinite", "log", "log1p", "logical_not", "neg",
     "reciprocal", "relu", "relu6", "rsqrt", "sigmoid", "sign", "silu", "sin", "sqrt", "tan", "tanh",
-    "erf", "erfc", "leaky_relu", "hardsigmoid", "mish", "expm1",
+    "erf", "erfc", "leaky_relu", "hardsigmoid", "mish", "expm1", "pow_scalar",
 )
 BINARY = (
     "add", "subtract", "multiply", "divide", "maximum", "minimum", "pow", "remainder", "eq", "ne",
@@ -21,6 +21,7 @@ OTHER = {
     "conv_transpose2d": ((2, 4), 1),
     "max_pool2d": (1, 1),
     "avg_pool2d": (1, 1),
+    "global_avg_pool2d": (1, 1),
     "reshape": (1, 1),
     "permute": (1, 1),
     "transpose": (1, 1),
