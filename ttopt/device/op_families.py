@@ -46,7 +46,7 @@ OP_FAMILIES: Mapping[str, Family] = MappingProxyType({
     "ttnn.rms_norm": _N, "ttnn.layer_norm": _N, "ttnn.rotary_embedding": _N, "ttnn.softmax": _N,
     "ttnn.concat": _CAT,
     # data movement / reductions / pooling: interleaved only.
-    "ttnn.reshape": _D, "ttnn.permute": _D, "ttnn.transpose": _D, "ttnn.slice_static": _D, "ttnn.slice": _D,
+    "ttnn.reshape": _D, "ttnn.permute": _D, "ttnn.transpose": _D, "ttnn.slice_static": _D, "ttnn.slice_dynamic": _D,
     "ttnn.pad": _D, "ttnn.repeat": _D, "ttnn.repeat_interleave": _D, "ttnn.embedding": _D, "ttnn.sum": _D,
     "ttnn.mean": _D, "ttnn.max": _D, "ttnn.min": _D, "ttnn.prod": _D, "ttnn.argmax": _D,
     "ttnn.max_pool2d": _D, "ttnn.avg_pool2d": _D, "ttnn.global_avg_pool2d": _D, "ttnn.upsample": _D,

@@ -219,6 +219,12 @@ class OpModel:
         """Forget `op`'s signature (call after changing its attributes or operand types in place)."""
         self._ops.pop(id(op), None)
 
+    def clear(self) -> None:
+        """Forget every answer (e.g. after rewriting the inside of a dispatch op)."""
+        self._ops.clear()
+        self._core.clear()
+        self._memo.clear()
+
     def current_inputs(self, op: Any) -> tuple[TTNNLayoutAttr, ...] | None:
         """The layouts of the op's tensor operands as the IR has them now (None if one has none)."""
         out = []
