@@ -102,12 +102,13 @@ COST_TABLE: Mapping[str, CostParam] = MappingProxyType({
         "assumption: FPU element-wise add/mul of two tiles with unpack of both operands",
     ),
     "cycles_per_tile.matmul": CostParam(
-        32.0, 32.0, "cycles/tile-block",
-        "32x32x32 bf16 MAC block at HiFi2: n150 peak ~74 TFLOPS / 64 cores / 1 GHz ~ 1 kFLOP/cycle "
-        "-> 65536 FLOP / 32 cycles ~ 2 kFLOP/cycle at HiFi2 (LoFi would be 16)",
+        64.0, 64.0, "cycles/tile-block",
+        "n150 spec sheet: 74 TFLOPS at 16-bit over 72 Tensix cores at 1 GHz ~ 1 kFLOP/cycle/core, so one "
+        "32x32x32 block (65536 FLOP) takes ~64 cycles (the 262 TFLOPS FP8 figure would be ~18); Blackhole "
+        "is assumed to have the same Tensix FPU (its clock differs)",
     ),
     "cycles_per_tile.conv": CostParam(
-        32.0, 32.0, "cycles/tile-block",
+        64.0, 64.0, "cycles/tile-block",
         "conv2d runs as an im2col matmul on the same FPU: matmul cost per 32x32x32 block",
     ),
     "cycles_per_tile.norm": CostParam(
