@@ -13,34 +13,15 @@ from functools import lru_cache
 from math import prod
 from typing import Any, ClassVar, Iterable, Iterator, Mapping, Sequence
 
-from pydantic import BaseModel, ConfigDict, field_validator, model_validator
+from pydantic import field_validator, model_validator
 
 from ttopt.dialects.errors import AttrError, attr_errors
+from ttopt.dialects.model import DialectModel
 from ttopt.ir.attributes import DIALECT_ATTR_FACTORIES, DialectAttr, quote, unquote
 
 
-class SdyModel(BaseModel):
+class SdyModel(DialectModel):
     """Base of the typed sdy attributes: frozen, validated, hashable."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    attr_name: ClassVar[str] = ""
-
-    def print_body(self) -> str:
-        """Text inside the outer `<...>` as Shardy prints it."""
-        raise NotImplementedError
-
-    @property
-    def text(self) -> str:
-        """Full attribute spelling."""
-        return f"#{self.attr_name}<{self.print_body()}>"
-
-    def to_attr(self) -> DialectAttr:
-        """This model wrapped as an IR attribute."""
-        return DialectAttr.of(self)
-
-    def __str__(self) -> str:
-        return self.text
 
 
 # ---------------------------------------------------------------------------------------------

@@ -13,9 +13,10 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import Any, Callable, ClassVar, Iterable, Mapping, NamedTuple, Sequence
 
-from pydantic import BaseModel, ConfigDict, field_validator, model_validator
+from pydantic import field_validator, model_validator
 
 from ttopt.dialects.errors import AttrError, attr_errors
+from ttopt.dialects.model import DialectModel
 from ttopt.ir.attributes import DIALECT_ATTR_FACTORIES, DialectAttr, quote, unquote
 from ttopt.ir.types import DIALECT_TYPE_FACTORIES, OpaqueType
 
@@ -158,28 +159,6 @@ def body_of(attr: Any) -> str:
     return body
 
 
-class DialectModel(BaseModel):
-    """Base of every typed dialect attribute: frozen, validated, hashable, printable."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    attr_name: ClassVar[str] = ""
-
-    def print_body(self) -> str:
-        """Text inside the outer `<...>` as tt-mlir / Shardy print it."""
-        raise NotImplementedError
-
-    @property
-    def text(self) -> str:
-        """Full attribute spelling `#name<body>`."""
-        return f"#{self.attr_name}<{self.print_body()}>"
-
-    def to_attr(self) -> DialectAttr:
-        """This model wrapped as an IR attribute."""
-        return DialectAttr.of(self)
-
-    def __str__(self) -> str:
-        return self.text
 
 
 def register_attr(name: str, parse: Callable[..., Any], scoped: bool = False) -> None:
