@@ -103,6 +103,11 @@ class CollectiveBuilder:
         self._slice_funcs: dict[tuple, str] = {}
         self.created: dict[str, int] = {}
 
+    @property
+    def slice_functions(self) -> set[str]:
+        """Names of the all_slice decomposition functions this builder created."""
+        return set(self._slice_funcs.values())
+
     def _count(self, name: str) -> None:
         self.created[name] = self.created.get(name, 0) + 1
 

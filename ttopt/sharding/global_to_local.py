@@ -31,11 +31,11 @@ from ttopt.ir.opdef import TERMINATOR
 from ttopt.passes.base import Pass
 from ttopt.passes.registry import register_pass
 from ttopt.sharding import local_rules
-from ttopt.sharding.collectives import CollectiveBuilder, Inserter, body_kind
+from ttopt.sharding.collectives import ALL_SLICE, CollectiveBuilder, Inserter, body_kind
 from ttopt.sharding.mesh import Mesh, ShardingError, coords, dim_shards, local_shape, the_mesh, validate_sharding
 from ttopt.sharding.util import (
-    SDY_SHARDING, fail, functions, is_solved, manual_axes, manual_axes_attr, manual_computations, op_label,
-    strip_sdy_shardings, typed,
+    SDY_SHARDING, fail, func_name, functions, is_solved, manual_axes, manual_axes_attr, manual_computations, op_label,
+    referenced_symbols, strip_sdy_shardings, typed,
 )
 
 if TYPE_CHECKING:
@@ -52,9 +52,14 @@ _TERMINATORS = frozenset({"sdy.return", "stablehlo.return", "func.return"})
 
 
 def _elementwise() -> frozenset[str]:
+    from ttopt.dialects.chlo import _BINARY as CHLO_BINARY
+    from ttopt.dialects.chlo import _UNARY as CHLO_UNARY
     from ttopt.dialects.stablehlo import BINARY_ELEMENTWISE, UNARY_ELEMENTWISE
 
-    return frozenset(f"stablehlo.{n}" for n in (*UNARY_ELEMENTWISE, *BINARY_ELEMENTWISE, "select", "clamp", "compare"))
+    return frozenset((
+        *(f"stablehlo.{n}" for n in (*UNARY_ELEMENTWISE, *BINARY_ELEMENTWISE, "select", "clamp", "compare")),
+        *(f"chlo.{n}" for n in (*CHLO_UNARY, *CHLO_BINARY)),
+    ))
 
 
 class Localizer:
@@ -66,6 +71,8 @@ class Localizer:
         self.b = builder
         self.gtypes: dict[int, Any] = {}
         self.shard: dict[int, Any] = {}
+        self.unsliced: dict[int, tuple[Value, frozenset[int]]] = {}  # all-sliced value -> (whole value, dims)
+        self.gathered: dict[tuple[int, int, tuple[int, ...]], Value] = {}  # (block, value, dims) -> gathered
         self.elementwise = _elementwise()
 
     # -- the Ctx protocol of local_rules ---------------------------------------------------------
@@ -230,9 +237,18 @@ class Localizer:
                 r.replace_all_uses_with(v, except_in=first)
                 self.gtypes[id(v)] = self.gtype(r)
                 self.shard[id(v)] = s
+                self.unsliced[id(v)] = (r, frozenset(dims))
 
     def gather(self, op: Operation, v: Value, s: Any, dims: list[int]) -> Value:
-        """All-gather `v` along `dims` (minor axis first) before `op`."""
+        """All-gather `v` along `dims` (minor axis first) before `op`; a value this pass all-sliced
+        along exactly these dims is replaced by the whole value it was sliced from."""
+        whole = self.unsliced.get(id(v))
+        if whole is not None and whole[1] == frozenset(dims):
+            return whole[0]
+        key = (id(op.parent), id(v), tuple(dims))
+        done = self.gathered.get(key)
+        if done is not None:
+            return done
         self.need_device_order(op)
         at = Inserter.before(op)
         g = self.gtype(v)
@@ -244,6 +260,7 @@ class Localizer:
         rest = tuple(DimensionSharding(is_closed=ds.is_closed) if i in dims else ds for i, ds in enumerate(s.dim_shardings))
         self.gtypes[id(v)] = g
         self.shard[id(v)] = s.model_copy(update={"dim_shardings": rest})
+        self.gathered[key] = v
         return v
 
     def check_collective(self, op: Operation) -> None:
@@ -387,4 +404,13 @@ class UpdateGlobalToLocalShapes(Pass):
                     continue
                 loc.run(mc)
             strip_sdy_shardings(f)
+            for op in list(f.walk()):
+                if op.name == "stablehlo.composite" and op.parent is not None and not op.results[0].uses and \
+                        getattr(op.properties.get("name"), "value", None) == ALL_SLICE:
+                    op.erase()
+        used = referenced_symbols(module)
+        for f in functions(module):
+            if func_name(f) in builder.slice_functions and func_name(f) not in used:
+                f.drop_all_references()
+                module.body.remove(f)
         ctx.stats.setdefault(self.name, {}).update({f"created_{k}": v for k, v in builder.created.items()})
