@@ -156,3 +156,8 @@ def test_device_is_hashable_and_budget_variants_differ() -> None:
     assert hash(a) == hash(preset("wormhole_b0")) and a == preset("wormhole_b0")
     assert a.with_budget(cap=0.5) != a and a.with_budget(cap=0.5).usable_l1 == 749056
     assert a.max_subblock == 8 and a.num_cores == 64
+
+
+def test_missing_device_file_is_named() -> None:
+    with pytest.raises(DeviceError, match="device file 'configs/chip.yaml' does not exist"):
+        load_device("configs/chip.yaml")

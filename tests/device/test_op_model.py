@@ -470,3 +470,40 @@ def test_every_family_and_corpus_op_evaluates_without_internal_errors(model) -> 
                 res = model.validate_current(o)
                 assert "could not evaluate" not in res.reason, (path.name, o.name, res.reason)
     assert NO_HINT == OpConfig()
+
+
+# ---------------------------------------------------------------------------------------------
+# Invariants over random shapes and every candidate layout.
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from ttopt.device import layout_pool  # noqa: E402
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    rows=st.integers(1, 300), cols=st.integers(1, 300),
+    name=st.sampled_from(["ttnn.relu", "ttnn.add", "ttnn.softmax", "ttnn.reshape", "ttnn.to_layout", "ttnn.matmul"]),
+)  # fmt: skip
+def test_validation_invariants(model, op, rows: int, cols: int, name: str) -> None:
+    t = f"{rows}x{cols}xbf16"
+    if name == "ttnn.matmul":
+        o = op(name, [t, f"{cols}x{cols}xbf16"], t)
+        extra = [layout_pool((cols, cols), "bf16").interleaved[0]]
+    elif name == "ttnn.add":
+        o, extra = op(name, [t, t], t), [layout_pool((rows, cols), "bf16").interleaved[1]]
+    else:
+        o, extra = op(name, [t], t), []
+    pool = layout_pool((rows, cols), "bf16")
+    for x in pool.op_layouts(6):
+        for out in (None,) + pool.op_layouts(6):
+            res = model.validate(o, [x, *extra], OpConfig(out))
+            assert res.status in (OK, ILLEGAL, OOM) and res.reason
+            assert "could not evaluate" not in res.reason
+            if res.status in (OK, OOM):
+                assert res.output_layout is not None
+                assert res.l1.peak == res.l1.cb_peak + res.l1.tensor_peak
+                assert res.l1.output_per_core == layout_info(res.output_layout).per_core_bytes
+                if out is not None:
+                    assert res.output_layout == out  # a full hint is what the op produces

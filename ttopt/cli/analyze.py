@@ -51,7 +51,7 @@ def _l1_json(res: Any) -> dict[str, int]:
     return {"cb_peak": l1.cb_peak, "tensor_peak": l1.tensor_peak, "peak": l1.peak, "output_per_core": l1.output_per_core}
 
 
-def _inputs_for(op: Any, model: Any, device: Any) -> tuple[tuple, list[str]]:
+def _inputs_for(op: Any, device: Any) -> tuple[tuple, list[str]]:
     """The op's current input layouts; tensors without one are taken as DRAM interleaved (noted)."""
     from ttopt.device.layout_info import DRAM, INTERLEAVED, make_layout
     from ttopt.device.tensor import element_dtype
@@ -104,7 +104,7 @@ def analyze_module(module: Any, device: Any, max_legal_layouts: int, row_major_e
                 "op": op.name, "name": op_name(op), "result": rt.text,
                 "family": (family_of(op.name).value if family_of(op.name) else None),
             }  # fmt: skip
-            ins, notes = _inputs_for(op, model, device)
+            ins, notes = _inputs_for(op, device)
             entry["inputs"] = [_short(x) for x in ins]
             entry["notes"] = notes
             enc = None

@@ -227,6 +227,9 @@ class CostModel:
                 except AttrError as e:
                     entries.append(OpCostEntry(op, op_name(op), None, e.message))
                     continue
+                except (TypeError, ValueError, ArithmeticError):  # dynamic or malformed shapes
+                    entries.append(OpCostEntry(op, op_name(op), None, "shape cannot be costed"))
+                    continue
                 if c is None:
                     entries.append(OpCostEntry(op, op_name(op), None, "a tensor has no ttnn layout"))
                     continue

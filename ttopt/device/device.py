@@ -269,6 +269,8 @@ def load_device(
             dev = preset(name)
         elif os.path.exists(name):
             dev = from_file(name)
+        elif os.sep in name or name.endswith((".mlir", ".yaml", ".yml", ".json")):
+            raise DeviceError(f"device file '{name}' does not exist")
         else:
             dev = preset(name)  # raises "unknown device preset"
     if cap is None and module is not None:
