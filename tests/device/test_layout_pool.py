@@ -184,3 +184,30 @@ def test_layout_info_is_interned_by_identity_and_value(lay) -> None:
     ignore = TTNNLayoutAttr.build((64, 64), "bf16", buffer_type="l1", memory_layout="height_sharded", grid=2,
                                   ignore_physical_layout=True)  # fmt: skip
     assert layout_info(ignore).ranges == layout_info(lay((64, 64), "l1", "h", 2)).ranges
+
+
+def test_building_reproduces_every_layout_of_the_bundled_samples() -> None:
+    # Build each layout of testdata/ttnn from (shape, dtype, buffer, memory layout, grid) and print it.
+    from pathlib import Path
+
+    from ttopt.ir.types import TensorType
+    from ttopt.parse.parser import parse_module
+
+    checked = 0
+    for path in sorted((Path(__file__).resolve().parents[2] / "testdata" / "ttnn").glob("*.mlir")):
+        m = parse_module(path.read_text(), str(path))
+        for o in m.walk():
+            vals = list(o.operands) + list(o.results) + [a for r in o.regions for b in r.blocks for a in b.args]
+            for v in vals:
+                t = v.type.resolve()
+                typed = t.encoding.typed if isinstance(t, TensorType) and t.encoding is not None else None
+                if not isinstance(typed, TTNNLayoutAttr):
+                    continue
+                built = TTNNLayoutAttr.build(
+                    t.shape, typed.dtype if typed.is_tiled else typed.element, tiled=typed.is_tiled,
+                    buffer_type=typed.buffer_type, memory_layout=typed.memory_layout,
+                    grid=typed.grid if typed.is_sharded else None, ignore_physical_layout=typed.ignore_physical_layout,
+                )  # fmt: skip
+                assert built.print_body(alias_buffer=True) == typed.print_body(alias_buffer=True), (path.name, t.text)
+                checked += 1
+    assert checked > 50
