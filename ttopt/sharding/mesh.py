@@ -181,6 +181,8 @@ def validate_sharding(sharding: Any, mesh: Mesh, rank: int | None) -> None:
 
     if sharding.mesh_name is not None and sharding.mesh_name != mesh.name:
         raise ShardingError(f"sharding {sharding.op_text()} refers to mesh @{sharding.mesh_name}, but the module's mesh is @{mesh.name}")
+    if rank is not None and rank != sharding.rank:
+        raise ShardingError(f"sharding {sharding.op_text()} has {sharding.rank} dimension shardings but the tensor has rank {rank}")
     try:
         sharding.verify(mesh.attr, rank)
     except AttrError as e:

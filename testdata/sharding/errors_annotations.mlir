@@ -1,0 +1,59 @@
+// RUN: not ttopt opt %s --split-input-file --apply-shardy-argument-annotations 2>&1 | FileCheck %s
+// Bad input to apply-shardy-argument-annotations: each chunk is one diagnostic naming the op or argument.
+
+// CHECK: errors_annotations.mlir:[[# @LINE + 2]]:1: error: 'sdy.mesh' op: the module has 2 meshes (@mesh, @mesh2); ttopt supports exactly one
+sdy.mesh @mesh = <["x"=2]>
+sdy.mesh @mesh2 = <["y"=4]>
+func.func @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) -> tensor<8xf32> {
+  return %arg0 : tensor<8xf32>
+}
+
+// -----
+
+// CHECK: errors_annotations.mlir:[[# @LINE + 2]]:1: error: argument #0 of @main: sharding <@mesh, [{"x"}, {"x"}]>: axis "x" is used more than once (dimension 0 and dimension 1)
+sdy.mesh @mesh = <["x"=2, "y"=4]>
+func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {"x"}]>}) -> tensor<8x8xf32> {
+  return %arg0 : tensor<8x8xf32>
+}
+
+// -----
+
+// CHECK: errors_annotations.mlir:[[# @LINE + 3]]:8: error: 'stablehlo.negate' op: sharding <@mesh, [{"z"}]>: unknown axis "z" in dimension 0 (mesh axes: "x", "y")
+sdy.mesh @mesh = <["x"=2, "y"=4]>
+func.func @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = stablehlo.negate %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"z"}]>]>} : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+// CHECK: errors_annotations.mlir:[[# @LINE + 2]]:1: error: result #0 of @main: sharding <@mesh, [{"x"}]> has 1 dimension shardings but the tensor has rank 2
+sdy.mesh @mesh = <["x"=2, "y"=4]>
+func.func @main(%arg0: tensor<8x8xf32>) -> (tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) {
+  return %arg0 : tensor<8x8xf32>
+}
+
+// -----
+
+// CHECK: errors_annotations.mlir:[[# @LINE + 1]]:1: error: 'sdy.mesh' op @mesh has 3 axes; tt devices are 1-D or 2-D meshes
+sdy.mesh @mesh = <["x"=2, "y"=2, "z"=2]>
+func.func @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) -> tensor<8xf32> {
+  return %arg0 : tensor<8xf32>
+}
+
+// -----
+
+// A GSPMD-only module: its sharding ops cannot be translated to Shardy.
+// CHECK: errors_annotations.mlir:[[# @LINE + 2]]:8: error: GSPMD module (custom_call @Sharding): ttopt supports Shardy-partitioned modules only
+func.func @main(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %0 = stablehlo.custom_call @Sharding(%arg0) {backend_config = "", mhlo.sharding = "{devices=[8,1]<=[8]}"} : (tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+
+// -----
+
+// A GSPMD argument string with a transposed device order has no row-major mesh.
+// CHECK: errors_annotations.mlir:[[# @LINE + 1]]:1: error: argument #0 of @main: mhlo.sharding "{devices=[2,4]<=[4,2]T(1,0)}": only row-major device orders (`<=[N]`) are supported
+func.func @main(%arg0: tensor<8x8xf32> {mhlo.sharding = "{devices=[2,4]<=[4,2]T(1,0)}"}) -> tensor<8x8xf32> {
+  return %arg0 : tensor<8x8xf32>
+}
