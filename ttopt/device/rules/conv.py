@@ -7,7 +7,7 @@ from math import ceil
 from ttopt.device.circular_buffers import conv_act_block_h, conv_cb, streaming_cb
 from ttopt.device.conv2d_config import Conv2dConfig
 from ttopt.device.layout_info import BLOCK, HEIGHT, INTERLEAVED, WIDTH, LayoutInfo
-from ttopt.device.rules.common import Illegal, OpContext, RuleResult, describe, shape_text
+from ttopt.device.rules.common import Illegal, OpContext, RuleResult, shape_text
 from ttopt.dialects.ttcore_attrs import DataType
 
 
