@@ -113,6 +113,8 @@ class Converter:
         self.mesh = mesh
         self.tt = tt_mesh(module, mesh) if mesh is not None else None
         self.counts: dict[str, int] = {}
+        self.block_: Any = None
+        self.out: list[Operation] = []
 
     def _count(self, name: str) -> None:
         self.counts[name] = self.counts.get(name, 0) + 1
@@ -223,14 +225,8 @@ class Converter:
             groups = op.properties["replica_groups"].resolve().text
             raise self.fail(op, f"has replica groups {groups} that follow no mesh axis of the "
                             f"{'x'.join(map(str, self.tt.shape))} tt mesh; TTIR collectives need a cluster axis")
-        at = op.parent.index(op)
-        block = op.parent
-
         def emit(new: Operation) -> Value:
-            nonlocal at
-            block.insert(at, new)
-            at += 1
-            self._count(new.name)
+            self.emit(new)
             return new.results[0]
 
         outs: list[Value] = []
@@ -281,7 +277,7 @@ class Converter:
             if v.type != r.type:
                 raise self.fail(op, f"converts to a {v.type.text} result, not {r.type.text}")
             r.replace_all_uses_with(v)
-        op.erase()
+        self.drop(op)
 
     def _kind(self, op: Operation) -> str:
         kind = body_kind(op)
@@ -297,20 +293,44 @@ class Converter:
             raise self.fail(op, f"slices along axis \"{axis}\", which the module's mesh does not have")
         new = Operation("ttir.mesh_partition", [op.operands[0]], [op.results[0].type], properties={
             "cluster_axis": ui32(self.mesh.tt_axis_index(axis)), "dim": si32(dim)})
-        op.parent.insert(op.parent.index(op), new)
+        self.emit(new)
         op.results[0].replace_all_uses_with(new.results[0])
-        op.erase()
-        self._count("ttir.mesh_partition")
+        self.drop(op)
 
+    # -- rebuilding blocks (one pass per block: no per-op index scans) -----------------------------
+    def emit(self, new: Operation) -> None:
+        new.parent = self.block_
+        self.out.append(new)
+        self._count(new.name)
 
-def _alive(op: Operation, root: Operation) -> bool:
-    """False once `op` or an ancestor below `root` has been erased."""
-    cur: Operation | None = op
-    while cur is not None and cur is not root:
-        if cur.parent is None:
-            return False
-        cur = cur.parent_op
-    return cur is root
+    @staticmethod
+    def drop(op: Operation) -> None:
+        op.drop_all_references()
+        op.parent = None
+
+    def convert_block(self, block: Any) -> None:
+        saved = (self.block_, self.out)
+        self.block_, self.out = block, []
+        for op in list(block.ops):
+            if op.name in STABLEHLO_CCL:
+                self.collective(op)
+            elif op.name == "stablehlo.composite" and getattr(op.properties.get("name"), "value", None) == ALL_SLICE:
+                self.all_slice(op)
+            elif op.name == "sdy.sharding_constraint":
+                s = typed(self.module, op, op.properties["sharding"], "sharding")
+                if not s.is_fully_replicated:
+                    raise self.fail(op, f"{s.op_text()} is left in the graph; run the stablehlo-pipeline first")
+                op.results[0].replace_all_uses_with(op.operands[0])
+                self.drop(op)
+            elif op.dialect == "sdy":
+                raise self.fail(op, "is left in the graph; run the stablehlo-pipeline (steps 10-11) first")
+            else:
+                self.out.append(op)
+                for region in op.regions:
+                    for b in region.blocks:
+                        self.convert_block(b)
+        block.ops = self.out
+        self.block_, self.out = saved
 
 
 @register_pass
@@ -335,21 +355,9 @@ class ConvertToTTIR(Pass):
                     raise conv.fail(mc, "is nested inside another op; only manual computations at function level convert")
                 conv.manual(f, mc)
         for f in funcs:
-            for op in list(f.walk()):
-                if not _alive(op, f):
-                    continue
-                if op.name in STABLEHLO_CCL:
-                    conv.collective(op)
-                elif op.name == "stablehlo.composite" and getattr(op.properties.get("name"), "value", None) == ALL_SLICE:
-                    conv.all_slice(op)
-                elif op.name == "sdy.sharding_constraint":
-                    s = typed(module, op, op.properties["sharding"], "sharding")
-                    if not s.is_fully_replicated:
-                        raise conv.fail(op, f"{s.op_text()} is left in the graph; run the stablehlo-pipeline first")
-                    op.results[0].replace_all_uses_with(op.operands[0])
-                    op.erase()
-                elif op.dialect == "sdy":
-                    raise conv.fail(op, "is left in the graph; run the stablehlo-pipeline (steps 10-11) first")
+            for region in f.regions:
+                for b in region.blocks:
+                    conv.convert_block(b)
             strip_sdy_shardings(f)
         for op in mesh_ops(module):
             module.body.remove(op)

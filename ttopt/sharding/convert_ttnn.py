@@ -66,16 +66,25 @@ class ConvertToTTNNCCL(Pass):
                 "mesh_shape": DialectAttr("ttnn", f"mesh_shape {'x'.join(map(str, shape))}")})
             f.regions[0].blocks[0].insert(0, dev_op)
             dev = dev_op.results[0]
-            for op in ops:
-                name = "ttnn." + op.name.split(".", 1)[1]
-                props = dict(op.properties)
-                if op.name in WITH_LINKS:
-                    props["num_links"] = IntegerAttr(self.num_links, ScalarType("ui32"))
-                operands = [op.operands[0]] if op.name == "ttir.mesh_partition" else [op.operands[0], dev]
-                new = Operation(name, operands, [op.results[0].type], properties=props, location=op.location)
-                new.pos = op.pos
-                op.parent.insert(op.parent.index(op), new)
-                op.results[0].replace_all_uses_with(new.results[0])
-                op.erase()
-                count += 1
+            blocks = {id(op.parent): op.parent for op in ops}
+            for block in blocks.values():
+                out = []
+                for op in block.ops:
+                    if op.name not in CONVERTED:
+                        out.append(op)
+                        continue
+                    name = "ttnn." + op.name.split(".", 1)[1]
+                    props = dict(op.properties)
+                    if op.name in WITH_LINKS:
+                        props["num_links"] = IntegerAttr(self.num_links, ScalarType("ui32"))
+                    operands = [op.operands[0]] if op.name == "ttir.mesh_partition" else [op.operands[0], dev]
+                    new = Operation(name, operands, [op.results[0].type], properties=props, location=op.location)
+                    new.pos = op.pos
+                    new.parent = block
+                    out.append(new)
+                    op.results[0].replace_all_uses_with(new.results[0])
+                    op.drop_all_references()
+                    op.parent = None
+                    count += 1
+                block.ops = out
         ctx.stats.setdefault(self.name, {})["converted"] = count

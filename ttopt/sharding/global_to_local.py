@@ -31,7 +31,7 @@ from ttopt.ir.opdef import TERMINATOR
 from ttopt.passes.base import Pass
 from ttopt.passes.registry import register_pass
 from ttopt.sharding import local_rules
-from ttopt.sharding.collectives import ALL_SLICE, CollectiveBuilder, Inserter, body_kind
+from ttopt.sharding.collectives import ALL_SLICE, CollectiveBuilder, body_kind
 from ttopt.sharding.mesh import Mesh, ShardingError, coords, dim_shards, local_shape, the_mesh, validate_sharding
 from ttopt.sharding.util import (
     SDY_SHARDING, fail, func_name, functions, is_solved, manual_axes, manual_axes_attr, manual_computations, op_label,
@@ -62,8 +62,38 @@ def _elementwise() -> frozenset[str]:
     ))
 
 
+class _ListInserter:
+    """Appends ops to a list that becomes (part of) a block's new op list."""
+
+    __slots__ = ("block", "ops")
+
+    def __init__(self, block: Block, ops: list[Operation]) -> None:
+        self.block = block
+        self.ops = ops
+
+    def add(self, op: Operation) -> Operation:
+        op.parent = self.block
+        self.ops.append(op)
+        return op
+
+
+class _Frame:
+    """A block being rebuilt: ops kept so far, and ops to place after the current op."""
+
+    __slots__ = ("block", "out", "post")
+
+    def __init__(self, block: Block) -> None:
+        self.block = block
+        self.out: list[Operation] = []
+        self.post: list[Operation] = []
+
+
 class Localizer:
-    """Cuts one function's manual computations to local shapes."""
+    """Cuts one function's manual computations to local shapes.
+
+    Blocks are rebuilt in one pass (new ops are appended to a fresh op list), so inserting
+    collectives costs O(1) per op instead of a scan of the block.
+    """
 
     def __init__(self, module: Module, mesh: Mesh, builder: CollectiveBuilder) -> None:
         self.module = module
@@ -73,6 +103,8 @@ class Localizer:
         self.shard: dict[int, Any] = {}
         self.unsliced: dict[int, tuple[Value, frozenset[int]]] = {}  # all-sliced value -> (whole value, dims)
         self.gathered: dict[tuple[int, int, tuple[int, ...]], Value] = {}  # (block, value, dims) -> gathered
+        self.frames: list[_Frame] = []
+        self._local_cache: dict[tuple, tuple[Any, tuple[int, ...]]] = {}
         self.elementwise = _elementwise()
 
     # -- the Ctx protocol of local_rules ---------------------------------------------------------
@@ -90,17 +122,24 @@ class Localizer:
         return fail(self.module, op, f"{op_label(op)} {message}")
 
     def retype(self, v: Value, t: Any) -> None:
-        if v.type != t:
-            self.gtypes.setdefault(id(v), v.type)
-            v.type = t
+        old = v.type
+        if t is old or (getattr(t, "shape", None) == getattr(old, "shape", 0) and t.element_type is old.element_type
+                        and t.encoding is old.encoding):
+            return
+        self.gtypes.setdefault(id(v), old)
+        v.type = t
 
     def local(self, op: Operation, t: Any, s: Any, what: str, keep: frozenset[int] = frozenset()) -> Any:
         if s is None or not hasattr(t, "shape"):
             return t
-        try:
-            return t.with_shape(local_shape(t.shape, s, self.mesh, keep))
-        except ShardingError as e:
-            raise self.fail(op, f"{what}: {e}") from None
+        key = (t.shape, id(s), keep)
+        hit = self._local_cache.get(key)
+        if hit is None or hit[0] is not s:
+            try:
+                hit = self._local_cache[key] = (s, local_shape(t.shape, s, self.mesh, keep))
+            except ShardingError as e:
+                raise self.fail(op, f"{what}: {e}") from None
+        return t if hit[1] == t.shape else t.with_shape(hit[1])
 
     def axis_names(self, op: Operation, refs: Any) -> list[str]:
         names = []
@@ -163,15 +202,32 @@ class Localizer:
                                 f"of the global {r.type.text} needs {want.text} (a reshard is missing)")
 
     def block(self, block: Block) -> None:
+        frame = _Frame(block)
+        self.frames.append(frame)
         for op in list(block.ops):
-            if op.parent is block:
-                self.op(op)
+            frame.post = []
+            if self.op(op) is not False:
+                frame.out.append(op)
+            frame.out.extend(frame.post)
+        block.ops = frame.out
+        self.frames.pop()
 
-    def op(self, op: Operation) -> None:
+    def before(self) -> _ListInserter:
+        """Where ops go that must run before the op being visited."""
+        f = self.frames[-1]
+        return _ListInserter(f.block, f.out)
+
+    def after(self) -> _ListInserter:
+        """Where ops go that must run after the op being visited."""
+        f = self.frames[-1]
+        return _ListInserter(f.block, f.post)
+
+    def op(self, op: Operation) -> bool:
+        """Localize one op (and its regions); False when the op was replaced and dropped."""
         name = op.name
         if name in SDY_COLLECTIVES:
             self.collective(op)
-            return
+            return False
         if name in ("sdy.reshard", "sdy.sharding_constraint"):
             raise self.fail(op, "is still here; reshard-to-collectives (step 10) must turn it into collectives "
                             "before update-global-to-local-shapes")
@@ -195,6 +251,7 @@ class Localizer:
         for region in op.regions:
             for blk in region.blocks:
                 self.block(blk)
+        return True
 
     def sharded_op(self, op: Operation, shardings: list[Any]) -> None:
         rule = local_rules.RULES.get(op.name)
@@ -225,7 +282,7 @@ class Localizer:
             if not dims:
                 continue
             self.need_device_order(op)
-            at = Inserter.after(op)
+            at = self.after()
             v: Value = r
             first = None
             for d in dims:
@@ -250,7 +307,7 @@ class Localizer:
         if done is not None:
             return done
         self.need_device_order(op)
-        at = Inserter.before(op)
+        at = self.before()
         g = self.gtype(v)
         for d in dims:
             for a in reversed(self.axis_names(op, s.dim_shardings[d].axes)):
@@ -290,7 +347,7 @@ class Localizer:
         v = op.operands[0]
         out_s = self.sharding(op.results[0])
         glob = op.results[0].type
-        at = Inserter.before(op)
+        at = self.before()
         name = op.name
         lists_key = {"sdy.all_gather": "gathering_axes", "sdy.all_slice": "slicing_axes", "sdy.reduce_scatter": "reduce_scatter_axes"}
         self.need_device_order(op)
@@ -327,7 +384,8 @@ class Localizer:
             raise self.fail(op, f"lowers to a local {v.type.text}, but its out_sharding {out_s.op_text()} of the global "
                             f"{glob.text} is {want.text} (operand sharding and collective axes disagree)")
         op.results[0].replace_all_uses_with(v)
-        op.erase()
+        op.drop_all_references()
+        op.parent = None
         self.gtypes.setdefault(id(v), glob)
         self.shard[id(v)] = out_s
 

@@ -7,6 +7,7 @@ is rejected where device ids matter (collectives), as tt-mlir ignores them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from math import prod
 from typing import TYPE_CHECKING, Any, Sequence
 
@@ -26,26 +27,32 @@ class Mesh:
     attr: Any  # sdy_attrs.MeshAttr
     op: Operation | None = None
 
-    @property
+    @cached_property
     def axis_names(self) -> tuple[str, ...]:
         return self.attr.axis_names
 
-    @property
+    @cached_property
     def shape(self) -> tuple[int, ...]:
         return self.attr.shape
 
+    @cached_property
+    def sizes(self) -> dict[str, int]:
+        """Axis name -> size."""
+        return dict(zip(self.attr.axis_names, self.attr.shape))
+
     @property
     def num_devices(self) -> int:
-        return self.attr.total_size
+        return prod(self.shape)
 
     def size(self, axis: str) -> int:
-        return self.attr.axis_size(axis)
+        n = self.sizes.get(axis)
+        return n if n is not None else self.attr.axis_size(axis)  # the latter raises for unknown axes
 
     def has(self, axis: str) -> bool:
-        return self.attr.has_axis(axis)
+        return axis in self.sizes
 
     def index(self, axis: str) -> int:
-        return self.attr.axis_names.index(axis)
+        return self.axis_names.index(axis)
 
     @property
     def iota_devices(self) -> bool:

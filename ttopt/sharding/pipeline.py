@@ -13,6 +13,7 @@ Every step is verified after it runs; per-step wall times go to `--stats` and `-
 
 from __future__ import annotations
 
+import gc
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
@@ -86,6 +87,17 @@ class StableHLOPipeline(Pass):
     conservative: bool = option(True, "Conservative propagation (no sub-axes, no non-divisible shardings)")
 
     def run(self, module: Module, ctx: PassContext) -> None:
+        # The steps allocate many long-lived objects; Python's cyclic GC would rescan them over and
+        # over (as in the parser, which also pauses it).
+        enabled = gc.isenabled()
+        gc.disable()
+        try:
+            self._run(module, ctx)
+        finally:
+            if enabled:
+                gc.enable()
+
+    def _run(self, module: Module, ctx: PassContext) -> None:
         report = []
         solved = False
         for step in STEPS:
