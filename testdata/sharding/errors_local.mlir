@@ -53,12 +53,13 @@ func.func @main(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {
 
 // -----
 
-// An op without a sharding that reads a sharded value.
-// CHECK: errors_local.mlir:[[# @LINE + 4]]:10: error: 'stablehlo.custom_call' op has no sdy.sharding but operand #0 is sharded (local tensor<4x8xf32> of tensor<8x8xf32>); it needs a sharding or a reshard to replicated
+// An op with a sharding rule but no sharding (so: replicated) that reads a sharded value without a
+// reshard in between.
+// CHECK: errors_local.mlir:[[# @LINE + 4]]:10: error: 'stablehlo.negate' op with shardings none (replicated results): operand #0 has local shape 4x8 but the result has 8x8
 sdy.mesh @mesh = <["x"=2, "y"=4]>
 func.func @main(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {
   %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"x"}, {}]>] out_shardings=[<@mesh, [{}, {}]>] manual_axes={} (%arg1: tensor<8x8xf32>) {
-    %1 = stablehlo.custom_call @foo(%arg1) : (tensor<8x8xf32>) -> tensor<8x8xf32>
+    %1 = stablehlo.negate %arg1 : tensor<8x8xf32>
     sdy.return %1 : tensor<8x8xf32>
   } : (tensor<8x8xf32>) -> tensor<8x8xf32>
   return %0 : tensor<8x8xf32>

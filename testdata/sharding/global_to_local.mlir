@@ -130,3 +130,33 @@ func.func @positional(%arg0: tensor<8x16xf32>, %arg1: tensor<i32>) -> (tensor<10
 // CHECK-NEXT: "stablehlo.composite"(%[[CAT]]) {{.*}} -> tensor<8x4xf32>
 // CHECK-NEXT: %c = stablehlo.constant dense<0> : tensor<i32>
 // CHECK-NEXT: stablehlo.dynamic_slice %[[A]], %arg3, %c, sizes = [4, 4] : (tensor<8x4xf32>, tensor<i32>, tensor<i32>) -> tensor<4x4xf32>
+
+// -----
+
+// Ops Shardy has no rule for (data flow, unknown custom calls) run replicated: their sharded inputs,
+// including values their regions capture, are all-gathered first (as XLA's partitioner would).
+// CHECK-LABEL: func.func @opaque
+// CHECK: %[[W:.*]] = "stablehlo.all_gather"(%arg1) <{all_gather_dim = 0 : i64{{.*}} -> tensor<8x8xf32>
+// CHECK-NEXT: stablehlo.optimization_barrier %[[W]] : tensor<8x8xf32>
+// CHECK: stablehlo.while(%iterArg = %c, %iterArg_0 = %[[W]]) : tensor<i32>, tensor<8x8xf32>
+// CHECK: stablehlo.add %iterArg_0, %[[W]] : tensor<8x8xf32>
+sdy.mesh @mesh = <["x"=2, "y"=4]>
+func.func @opaque(%arg0: tensor<8x8xf32>) -> (tensor<8x8xf32>, tensor<8x8xf32>) {
+  %0:2 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"x"}, {}]>] out_shardings=[<@mesh, [{}, {}]>, <@mesh, [{}, {}]>] manual_axes={} (%arg1: tensor<8x8xf32>) {
+    %1 = stablehlo.optimization_barrier %arg1 : tensor<8x8xf32>
+    %c = stablehlo.constant dense<0> : tensor<i32>
+    %2:2 = stablehlo.while(%iterArg = %c, %iterArg_0 = %arg1) : tensor<i32>, tensor<8x8xf32>
+    cond {
+      %c_1 = stablehlo.constant dense<3> : tensor<i32>
+      %3 = stablehlo.compare LT, %iterArg, %c_1, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %3 : tensor<i1>
+    } do {
+      %c_1 = stablehlo.constant dense<1> : tensor<i32>
+      %3 = stablehlo.add %iterArg, %c_1 : tensor<i32>
+      %4 = stablehlo.add %iterArg_0, %arg1 : tensor<8x8xf32>
+      stablehlo.return %3, %4 : tensor<i32>, tensor<8x8xf32>
+    }
+    sdy.return %1, %2#1 : tensor<8x8xf32>, tensor<8x8xf32>
+  } : (tensor<8x8xf32>) -> (tensor<8x8xf32>, tensor<8x8xf32>)
+  return %0#0, %0#1 : tensor<8x8xf32>, tensor<8x8xf32>
+}

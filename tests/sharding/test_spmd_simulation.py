@@ -35,7 +35,7 @@ UNARY = {"negate": np.negative, "abs": np.abs, "exponential": np.exp, "tanh": np
          "round_nearest_even": np.round}
 BINARY = {"add": np.add, "subtract": np.subtract, "multiply": np.multiply, "maximum": np.maximum, "minimum": np.minimum,
           "divide": lambda a, b: (a // b if np.issubdtype(a.dtype, np.integer) else a / b), "remainder": np.remainder,
-          "power": np.power, "and": np.logical_and, "or": np.logical_or}
+          "power": np.power, "and": np.logical_and, "or": np.logical_or, "atan2": np.arctan2}
 COMBINE = {"sum": np.add, "max": np.maximum, "min": np.minimum}
 
 
@@ -97,6 +97,40 @@ class Machine:
             return [self.per_device(lambda d, x: UNARY[name](x).astype(x.dtype), ins)]
         if name in BINARY:
             return [self.per_device(lambda d, a, b: BINARY[name](a, b).astype(a.dtype), ins)]
+        if name == "reduce_window":
+            if len(ins) != 2:
+                raise Unsupported("variadic reduce_window")
+            kind = body_kind(op)
+            win = list(pr["window_dimensions"].values)
+            rank = len(win)
+            strides = list(pr["window_strides"].values) if "window_strides" in pr else [1] * rank
+            for key in ("base_dilations", "window_dilations"):
+                if key in pr and any(v != 1 for v in pr[key].values):
+                    raise Unsupported("dilated reduce_window")
+            pad = pr["padding"].resolve().values if "padding" in pr else [[0, 0]] * rank
+            pad = pad if isinstance(pad, list) else [[pad, pad]] * rank
+
+            def rw(d, x, init):
+                xp = np.pad(x, pad, constant_values=init)
+                out_shape = [(xp.shape[i] - win[i]) // strides[i] + 1 for i in range(rank)]
+                out = np.empty(out_shape, x.dtype)
+                for idx in np.ndindex(*out_shape):
+                    w = xp[tuple(slice(i * s, i * s + k) for i, s, k in zip(idx, strides, win))]
+                    out[idx] = COMBINE[kind].reduce(w, axis=None)
+                return out
+
+            return [self.per_device(rw, ins)]
+        if name == "optimization_barrier":
+            return list(ins)
+        if name == "while":
+            cond, body = op.regions
+            state = list(ins)
+            for _ in range(10_000):
+                c = self.block(cond.blocks[0], state, env)[0]
+                if not bool(c[0]):
+                    break
+                state = self.block(body.blocks[0], state, env)
+            return state
         if name == "constant":
             c = constant(pr["value"], t)
             return [[c] * self.n]
@@ -385,6 +419,28 @@ def test_jax_module_through_the_pipeline_computes_the_global_result(name: str) -
     """JAX modules: steps 1-10, then step 11; the local program must compute the global one."""
     text = (ROOT / "testdata" / "jax" / f"{name}.mlir").read_text()
     before = run_passes(text, PIPELINE_STEPS)
+    local = run_passes(before, ["update-global-to-local-shapes"])
+    try:
+        assert check_local(before, local) > 0
+    except Unsupported as e:
+        pytest.skip(f"simulator does not model {e}")
+
+
+SINGLE_CHIP = sorted(p.stem for p in (ROOT / "testdata" / "jax").glob("*.mlir")
+                     if "sdy.mesh" not in p.read_text() and ".debug" not in p.stem and "?x" not in p.read_text())
+
+
+@pytest.mark.parametrize("name", SINGLE_CHIP)
+def test_single_chip_module_batch_parallel_computes_the_global_result(name: str) -> None:
+    """Unannotated JAX modules, every argument an `input`, on a 1x2 mesh: steps 2-4 batch-shard the
+    arguments of the largest rank, steps 5-11 follow; the local program must compute the global one."""
+    from ttopt.sharding.util import func_name, func_type
+
+    text = (ROOT / "testdata" / "jax" / f"{name}.mlir").read_text()
+    main = next(f for f in functions(parse_module(text)) if func_name(f) == "main")
+    types = "main=" + ",".join(["input"] * len(func_type(main).inputs))
+    steps = PIPELINE_STEPS[:1] + ["apply-tt-argument-annotations"] + PIPELINE_STEPS[1:]
+    before = run_passes(text, steps, argument_types=types, mesh_shape=["1", "2"])
     local = run_passes(before, ["update-global-to-local-shapes"])
     try:
         assert check_local(before, local) > 0

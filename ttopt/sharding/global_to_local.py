@@ -49,6 +49,8 @@ SDY_COLLECTIVES = frozenset({
 })
 _SDY_WITH_SHARDING = {"sdy.reshard": "sharding", "sdy.sharding_constraint": "sharding", **{n: "out_sharding" for n in SDY_COLLECTIVES}}
 _TERMINATORS = frozenset({"sdy.return", "stablehlo.return", "func.return"})
+# Ops Shardy treats as data flow (no factor rule): they run replicated at step 11.
+_DATA_FLOW = frozenset({"stablehlo.while", "stablehlo.case", "stablehlo.if", "stablehlo.optimization_barrier"})
 
 
 def _elementwise() -> frozenset[str]:
@@ -57,7 +59,8 @@ def _elementwise() -> frozenset[str]:
     from ttopt.dialects.stablehlo import BINARY_ELEMENTWISE, UNARY_ELEMENTWISE
 
     return frozenset((
-        *(f"stablehlo.{n}" for n in (*UNARY_ELEMENTWISE, *BINARY_ELEMENTWISE, "select", "clamp", "compare")),
+        *(f"stablehlo.{n}" for n in (*UNARY_ELEMENTWISE, *BINARY_ELEMENTWISE, "select", "clamp", "compare")
+          if n != "bitcast_convert"),  # a bitcast between widths adds or drops a minor dimension
         *(f"chlo.{n}" for n in (*CHLO_UNARY, *CHLO_BINARY)),
     ))
 
@@ -234,24 +237,68 @@ class Localizer:
         if name == "func.call":
             raise self.fail(op, "calls a function inside the manual computation; run the inliner first")
         shardings = [self.sharding(r) for r in op.results]
+        d = op.opdef
         if SDY_SHARDING in op.attributes:
             self.sharded_op(op, shardings)
+        elif name in _TERMINATORS or (d is not None and d.has(TERMINATOR)):
+            pass
+        elif not self.has_rule(op):
+            # An op Shardy has no rule for (custom calls, while/case/if, top_k, ...) is opaque: it
+            # runs replicated, as XLA's partitioner would run it, so sharded inputs are gathered.
+            self.replicate_opaque(op)
         elif any(v.type != self.gtype(v) for v in op.operands):
-            # No sharding means replicated results (Shardy's "closed if missing"), which is right when
-            # the op turns local operands into a whole result (a reduction followed by an all_reduce).
-            d = op.opdef
-            if name in _TERMINATORS or (d is not None and d.has(TERMINATOR)):
-                pass
-            elif op.name in self.elementwise or op.name in local_rules.CHECKED or op.name in local_rules.RULES:
-                self.sharded_op(op, shardings)
-            else:
-                i, v = next((i, v) for i, v in enumerate(op.operands) if v.type != self.gtype(v))
-                raise self.fail(op, f"has no sdy.sharding but operand #{i} is sharded (local {v.type.text} of "
-                                f"{self.gtype(v).text}); it needs a sharding or a reshard to replicated")
+            # No sharding on an op with a rule means replicated results (Shardy's "closed if
+            # missing"): right when the op turns local operands into a whole result (a reduction
+            # followed by an all_reduce); `check` catches the rest.
+            self.sharded_op(op, shardings)
         for region in op.regions:
             for blk in region.blocks:
                 self.block(blk)
         return True
+
+    def has_rule(self, op: Operation) -> bool:
+        """Does Shardy have a sharding rule for `op` (so propagation and explicit reshards saw it)?
+        Asks the Shardy core's rule registry; without it, the ops this pass checks count."""
+        if op.name in _DATA_FLOW:
+            return False
+        try:
+            from ttopt.sharding.rules import rule_for
+        except ImportError:
+            return op.name in self.elementwise or op.name in local_rules.CHECKED or op.name in local_rules.RULES
+        try:
+            return rule_for(op) is not None
+        except Exception:  # noqa: BLE001 - a rule that cannot be built for these types is no rule
+            return False
+
+    def replicate_opaque(self, op: Operation) -> None:
+        """Gather every sharded operand (and every sharded value its regions capture) before `op`."""
+        for i, v in enumerate(list(op.operands)):
+            whole = self.whole(op, v)
+            if whole is not v:
+                op.set_operand(i, whole)
+        if not op.regions:
+            return
+        inside = {id(o) for o in op.walk()}
+        for inner in op.walk():
+            if inner is op:
+                continue
+            for j, v in enumerate(list(inner.operands)):
+                owner = v.op if hasattr(v, "op") else (v.block.parent.parent if v.block is not None and v.block.parent is not None else None)
+                if owner is not None and id(owner) in inside:
+                    continue
+                whole = self.whole(op, v)
+                if whole is not v:
+                    inner.set_operand(j, whole)
+
+    def whole(self, op: Operation, v: Value) -> Value:
+        """`v` all-gathered along every sharded dimension (before `op`), or `v` when replicated."""
+        if v.type == self.gtype(v):
+            return v
+        s = self.sharding(v)
+        if s is None:
+            raise self.fail(op, f"reads {v.type.text}, a local piece of {self.gtype(v).text} whose sharding is unknown")
+        dims = [d for d, ds in enumerate(s.dim_shardings) if ds.axes]
+        return self.gather(op, v, s, dims)
 
     def sharded_op(self, op: Operation, shardings: list[Any]) -> None:
         rule = local_rules.RULES.get(op.name)
@@ -275,7 +322,8 @@ class Localizer:
             local_rules.check(op, op.name in self.elementwise)
             self.check_collective(op)
         except local_rules.LocalError as e:
-            raise self.fail(op, f"with shardings {', '.join(s.op_text() for s in shardings if s is not None)}: {e}") from None
+            have = ", ".join(s.op_text() for s in shardings if s is not None) or "none (replicated results)"
+            raise self.fail(op, f"with shardings {have}: {e}") from None
         # Results: all-slice the whole dimensions that are sharded.
         for j, (r, s) in enumerate(zip(op.results, shardings)):
             dims = sorted(d for d in plan.whole_out[j] if s is not None and d < s.rank and s.dim_shardings[d].axes)
