@@ -119,3 +119,95 @@ def test_parsed_and_built_layouts_compare_equal() -> None:
     assert parsed.encoding.typed == built
     assert parsed == parsed.with_encoding(DialectAttr.of(built))
     assert hash(parsed) == hash(parsed.with_encoding(DialectAttr.of(built)))
+
+
+def test_successors_resolve_to_blocks_and_print() -> None:
+    text = (
+        '"test.op"() ({\n'
+        '  "test.br"()[^bb1] : () -> ()\n'
+        "^bb1:\n"
+        '  "test.cond"()[^bb1, ^bb2] : () -> ()\n'
+        "^bb2:\n"
+        '  "test.ret"() : () -> ()\n'
+        "}) : () -> ()\n"
+    )
+    m = parse_module(text)
+    region = m.body.ops[0].regions[0]
+    br = region.blocks[0].ops[0]
+    assert br.successors == [region.blocks[1]]
+    out = print_module(m)
+    assert '"test.br"()[^bb1] : () -> ()' in out and '"test.cond"()[^bb1, ^bb2]' in out
+    assert print_module(parse_module(out)) == out
+
+
+def test_undefined_successor_is_a_diagnostic() -> None:
+    from ttopt.ir.diagnostics import Diagnostic
+
+    with pytest.raises(Diagnostic, match="undefined block '\\^bb7'"):
+        parse_module('"test.op"() ({\n  "test.br"()[^bb7] : () -> ()\n}) : () -> ()\n')
+
+
+def test_verifier_rejects_values_that_are_not_visible() -> None:
+    from ttopt.ir.diagnostics import Diagnostic
+    from ttopt.ir.verifier import verify
+
+    m = parse_module(
+        "func.func @a(%x: tensor<2xf32>) -> tensor<2xf32> {\n  return %x : tensor<2xf32>\n}\n"
+        "func.func @b(%y: tensor<2xf32>) -> tensor<2xf32> {\n  %0 = stablehlo.abs %y : tensor<2xf32>\n  return %0 : tensor<2xf32>\n}\n"
+    )
+    a, b = m.functions()
+    abs_op = b.regions[0].entry.ops[0]
+    abs_op.set_operand(0, a.regions[0].entry.args[0])  # a value of another function
+    with pytest.raises(Diagnostic, match="not visible"):
+        verify(m)
+
+
+def test_verifier_checks_entry_args_against_function_type() -> None:
+    from ttopt.ir.diagnostics import Diagnostic
+    from ttopt.ir.verifier import verify
+
+    m = parse_module("func.func @a(%x: tensor<2xf32>) {\n  return\n}\n")
+    m.functions()[0].regions[0].entry.args[0].type = TensorType((4,), ScalarType("f32"))
+    with pytest.raises(Diagnostic, match="entry block arguments"):
+        verify(m)
+
+
+def test_use_lists_stay_exact_through_edits() -> None:
+    from ttopt.ir.verifier import verify
+
+    m = parse_module(SRC)
+    block = _func_body(m)
+    abs_op, add_op, ret = block.ops
+    clone = abs_op.clone()
+    rewriter.insert_after(abs_op, clone)
+    add_op.set_operands([clone.result, abs_op.result])
+    new_order = [clone, abs_op, add_op, ret]
+    rewriter.rebuild_block(block, new_order)
+    verify(m, check_uses=True)
+    assert [o.name for o in block.ops] == ["stablehlo.abs", "stablehlo.abs", "stablehlo.add", "func.return"]
+
+
+def test_unranked_tensors_and_hex_floats() -> None:
+    m = parse_module(
+        '"t.op"() {a = 0xFF800000 : f32, b = 0x3F80 : bf16, c = 0x10 : i64, d = 1 : i1} : () -> ()\n'
+        "func.func @u(%a: tensor<*xf32>) -> tensor<*xf32> {\n  return %a : tensor<*xf32>\n}\n"
+    )
+    attrs = m.body.ops[0].attributes
+    assert attrs["a"].value == float("-inf") and attrs["b"].value == 1.0
+    out = print_module(m)
+    assert "c = 16 : i64" in out and "d = true" in out
+    t = m.functions()[0].regions[0].entry.args[0].type
+    assert t.rank == -1 and t.text == "tensor<*xf32>"
+    assert t != TensorType((None,), ScalarType("f32"))
+
+
+def test_aliases_written_after_the_module_print_before_it() -> None:
+    m = parse_module('"test.op"() {x = tensor<4xf32, #enc>} : () -> ()\n#enc = #test.x<1>\n')
+    out = print_module(m)
+    assert out.startswith("#enc = #test.x<1>\n")
+    assert print_module(parse_module(out)) == out
+
+
+def test_array_elements_elide_default_types() -> None:
+    out = print_module(parse_module('"t.op"() {a = [3, 1.5, 2 : i32]} : () -> ()\n'))
+    assert "a = [3, 1.500000e+00, 2 : i32]" in out

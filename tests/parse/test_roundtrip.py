@@ -90,3 +90,33 @@ def test_jax_generic_form_matches_mlir() -> None:
 
         norm = lambda s: [re.sub(r"%[\w#]+", "%v", line.strip()) for line in s.splitlines() if line.strip()]  # noqa: E731
         assert norm(ours) == norm(oracle.read_text()), name
+
+
+PRETTY_FORMS = [
+    "%0 = stablehlo.reduce_precision %arg0, format = e5m10 : tensor<4xf32>",
+    "%0 = stablehlo.tuple %arg0, %arg0 : tuple<tensor<4xf32>, tensor<4xf32>>",
+    "%0 = stablehlo.create_token : !stablehlo.token",
+    "%0 = stablehlo.einsum %arg0, %arg0, config = \"i,i->i\" : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>",
+    "%0 = chlo.broadcast_add %arg0, %arg0 : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>",
+    "%0 = chlo.erf %arg0 : tensor<4xf32> -> tensor<4xf32>",
+    "%0 = stablehlo.iota dim = 0 : tensor<4xf32>",
+    "%0 = stablehlo.reverse %arg0, dims = [0] : tensor<4xf32>",
+    "%0 = stablehlo.pad %arg0, %arg0, low = [1], high = [0], interior = [0] : (tensor<4xf32>, tensor<4xf32>) -> tensor<5xf32>",
+    "%0 = stablehlo.slice %arg0 [0:4:2] : (tensor<4xf32>) -> tensor<2xf32>",
+    "%0 = stablehlo.compare LT, %arg0, %arg0, FLOAT : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>",
+    "%0 = stablehlo.select %arg1, %arg0, %arg0 : tensor<4xi1>, tensor<4xf32>",
+]
+
+
+@pytest.mark.parametrize("line", PRETTY_FORMS)
+def test_pretty_forms_round_trip_exactly(line: str) -> None:
+    """Each form as MLIR prints it (checked against jaxlib) comes back unchanged."""
+    ret = "tensor<4xf32>"
+    text = (
+        "module {\n"
+        f"  func.func @main(%arg0: tensor<4xf32>, %arg1: tensor<4xi1>) -> {ret} {{\n"
+        f"    {line}\n"
+        f"    return %arg0 : {ret}\n"
+        "  }\n}\n"
+    )
+    assert print_module(parse_module(text)) == text

@@ -49,6 +49,7 @@ def cli() -> None:
 
 def main() -> None:
     """Console entry point: click's usage errors exit 2; an internal error is one line, exit 1."""
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 5000))  # room for 100-deep nesting
     try:
         cli(standalone_mode=True)
     except SystemExit:

@@ -112,11 +112,11 @@ def _build_passes(ctx: click.Context, pipeline: str | None, kwargs: dict[str, An
         opts: dict[str, Any] = {}
         if pname in inline and inline[pname].strip():
             try:
-                inv = parse_pipeline(f"{pname}{{{inline[pname]}}}")
-                opts = instantiate(inv).pop().__dict__.copy()
+                p = instantiate(parse_pipeline(f"{pname}{{{inline[pname]}}}")).pop()
             except PipelineError as e:
                 raise click.UsageError(f"--{pname}: {e}") from None
-        p = cls(**opts)
+        else:
+            p = cls(**opts)
         passes.append(p)
     # Global option flags fill every pass that declares them (explicit pipeline options win).
     for p in passes:

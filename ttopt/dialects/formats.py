@@ -16,6 +16,7 @@ from lark import Token
 from ttopt.ir.attributes import (
     ArrayAttr,
     Attribute,
+    BoolAttr,
     DenseArrayAttr,
     DenseElementsAttr,
     DialectAttr,
@@ -219,7 +220,7 @@ def constant_result_name(op: Operation) -> str:
     v = op.properties.get("value")
     ty = getattr(v, "type", None)
     elem = getattr(ty, "element_type", ty)
-    return "cst" if isinstance(elem, ScalarType) and elem.is_float else "c"
+    return "c" if isinstance(elem, ScalarType) and (elem.is_integer or elem.name == "i1") else "cst"
 
 
 class CompareFormat(Format):
@@ -268,21 +269,32 @@ class KwargsFormat(Format):
             if opt is None:
                 b.fail(key_tok, f"unknown option '{key}' for '{c[0]}' (expected {', '.join(self.options) or 'none'})")
             prop, kind = opt
-            props[prop] = _kw_value(b, key_tok, value, kind)
+            v = _kw_value(b, key_tok, value, kind)
+            if isinstance(v, dict):
+                props.update(v)
+            else:
+                props[prop] = v
         return self._spec(b, c, operands, properties=props, attributes=b.dict(attrs), finish=self._finish_types(b, ts))
 
     def print(self, op: Operation, p: Printer, indent: str) -> str:
         parts = [p.name(v) for v in op.operands]
         for key, (prop, kind) in self.options.items():
             a = op.properties.get(prop)
-            if a is None:
+            if a is None or kind == "float_format":
                 continue
             if kind == "i64_array":
                 parts.append(f"{key} = {_ints_text(a.values)}")
             elif kind == "i64":
                 parts.append(f"{key} = {a.value}")
+            elif kind == "bool":
+                parts.append(f"{key} = {'true' if a.value else 'false'}")
+            elif kind == "string":
+                parts.append(f"{key} = {quote(a.value)}")
             else:
                 parts.append(f"{key} = {enum_value(a)}")
+        if "format" in self.options and "exponent_bits" in op.properties:
+            e, m = op.properties["exponent_bits"].value, op.properties["mantissa_bits"].value
+            parts.append(f"format = e{e}m{m}")
         args = f"({', '.join(parts)})" if self.parens else f" {', '.join(parts)}"
         return f"{self.name(op, p)}{args}{self.attrs(op, p)}{print_types(p, op, self.style)}"
 
@@ -291,7 +303,11 @@ def kwarg(b: IRBuilder, c: list) -> tuple:
     return (c[0], c[1])
 
 
-def _kw_value(b: IRBuilder, key_tok: Token, value: Any, kind: str) -> Attribute:
+_FLOAT_FORMAT = re.compile(r"e(\d+)m(\d+)$")
+I32 = ScalarType("i32")
+
+
+def _kw_value(b: IRBuilder, key_tok: Token, value: Any, kind: str) -> Attribute | dict[str, Attribute]:
     if kind == "i64_array":
         if not isinstance(value, list):
             b.fail(key_tok, f"'{key_tok}' takes a list of integers")
@@ -300,6 +316,19 @@ def _kw_value(b: IRBuilder, key_tok: Token, value: Any, kind: str) -> Attribute:
         if not (isinstance(value, Token) and value.type == "INT"):
             b.fail(key_tok, f"'{key_tok}' takes an integer")
         return _i64(int(value))
+    if kind == "bool":
+        if not (isinstance(value, Token) and str(value) in ("true", "false")):
+            b.fail(key_tok, f"'{key_tok}' takes true or false")
+        return BoolAttr(str(value) == "true")
+    if kind == "string":
+        if not (isinstance(value, Token) and value.type == "STRING"):
+            b.fail(key_tok, f"'{key_tok}' takes a string")
+        return StringAttr(unquote(str(value)))
+    if kind == "float_format":  # reduce_precision's `format = e5m10`
+        m = _FLOAT_FORMAT.match(str(value)) if isinstance(value, Token) else None
+        if m is None:
+            b.fail(key_tok, f"'{key_tok}' takes a float format like e5m10")
+        return {"exponent_bits": IntegerAttr(int(m.group(1)), I32), "mantissa_bits": IntegerAttr(int(m.group(2)), I32)}
     if kind.startswith("enum:"):
         _, dialect, enum = kind.split(":")
         if not (isinstance(value, Token) and value.type == "BARE_ID"):
@@ -1027,10 +1056,6 @@ def func_result(b: IRBuilder, c: list) -> tuple:
 
 
 def _family_rule(b: IRBuilder, c: list) -> OpSpec:
-    return b._format(c[0]).build(b, c)
-
-
-def _while_op(b: IRBuilder, c: list) -> OpSpec:
     return b._format(c[0]).build(b, c)
 
 

@@ -33,6 +33,7 @@ class AliasScope:
     def __init__(self) -> None:
         self.defs: dict[tuple[str, str], AliasDef] = {}
         self._expanded: dict[str, str] = {}
+        self._by_text: dict[str, str] | None = None  # attribute text -> alias name (add_attr)
 
     def expand(self, text: str) -> str:
         """`text` with every alias reference replaced by its definition (recursively)."""
@@ -61,6 +62,8 @@ class AliasScope:
         prev = self.defs.get(key)
         self.defs[key] = d
         self._expanded.clear()
+        if self._by_text is not None and d.kind == "attr" and not isinstance(d.value, LocationAttr):
+            self._by_text.setdefault(d.value.text, d.name)
         return prev
 
     def attr(self, name: str) -> Attribute:
@@ -105,9 +108,14 @@ class AliasScope:
         from ttopt.ir.attributes import AliasRef
 
         text = value.text
-        for d in self.defs.values():
-            if d.kind == "attr" and not isinstance(d.value, LocationAttr) and d.value.text == text:
-                return AliasRef(d.name, self)
+        if self._by_text is None:
+            self._by_text = {
+                d.value.text: d.name for d in self.defs.values() if d.kind == "attr" and not isinstance(d.value, LocationAttr)
+            }
+        existing = self._by_text.get(text)
+        if existing is not None:
+            return AliasRef(existing, self)
         name = self.fresh_name(prefix)
+        self._by_text[text] = name
         self.define(AliasDef(name, "attr", value))
         return AliasRef(name, self)

@@ -178,7 +178,7 @@ class ArrayAttr(Attribute):
         self.items = items
 
     def print(self) -> str:
-        return "[" + ", ".join(a.text for a in self.items) + "]"
+        return "[" + ", ".join(_element_text(a) for a in self.items) + "]"
 
     def __iter__(self) -> Iterator[Attribute]:
         return iter(self.items)
@@ -189,6 +189,16 @@ class ArrayAttr(Attribute):
 
 def _key_text(name: str) -> str:
     return name if re.fullmatch(r"[A-Za-z_][\w$.]*", name) else quote(name)
+
+
+def _element_text(a: Attribute) -> str:
+    """Array elements print without MLIR's default types (i64 integers, f64 floats)."""
+    t = getattr(a, "type", None)
+    if isinstance(a, IntegerAttr) and t is not None and t.text == "i64":
+        return str(a.value)
+    if isinstance(a, FloatAttr) and t is not None and t.text == "f64":
+        return format_float(a.value)
+    return a.text
 
 
 class DictAttr(Attribute):

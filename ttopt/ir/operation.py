@@ -138,21 +138,54 @@ class Operation:
         """Forget operands (and those of nested ops): the op no longer uses anything."""
         for op in self.walk():
             for v in op.operands:
-                try:
-                    v.uses.remove(op)
-                except ValueError:
-                    pass
+                v.uses.remove(op)
             op.operands = []
 
     # -- editing ---------------------------------------------------------------------------
     def erase(self) -> None:
-        """Remove from the parent block; the results must be unused."""
+        """Remove from the parent block; the results must be unused (outside the op itself)."""
         for r in self.results:
-            if r.uses:
+            if any(not self.is_ancestor_of(u) for u in r.uses):
                 raise ValueError(f"erasing {self.name} whose result #{r.index} still has uses")
         self.drop_all_references()
         if self.parent is not None:
             self.parent.remove(self)
+
+    def clone(self, mapping: dict[int, Value] | None = None) -> Operation:
+        """A deep copy (regions included). `mapping` maps id(old value) -> new value; operands
+        not in it are kept; the clone's results and block arguments are added to it."""
+        mapping = {} if mapping is None else mapping
+        operands = [mapping.get(id(v), v) for v in self.operands]
+        new = Operation(
+            self.name,
+            operands,
+            [r.type for r in self.results],
+            dict(self.properties),
+            dict(self.attributes),
+            location=self.location,
+        )
+        new.pos = self.pos
+        for old, r in zip(self.results, new.results):
+            mapping[id(old)] = r
+        block_map: dict[int, Block] = {}
+        for region in self.regions:
+            new_region = Region()
+            for block in region.blocks:
+                nb = Block([a.type for a in block.args], label=block.label)
+                for a, na in zip(block.args, nb.args):
+                    na.location = a.location
+                    mapping[id(a)] = na
+                new_region.add_block(nb)
+                block_map[id(block)] = nb
+            new.add_region(new_region)
+        for region, new_region in zip(self.regions, new.regions):
+            for block, nb in zip(region.blocks, new_region.blocks):
+                for op in block.ops:
+                    c = op.clone(mapping)
+                    c.successors = [block_map.get(id(b), b) for b in op.successors]
+                    nb.append(c)
+        new.successors = list(self.successors)
+        return new
 
     def get_attr(self, name: str) -> Attribute | None:
         """An inherent property or discardable attribute by name (properties first)."""
@@ -182,26 +215,42 @@ class Block:
         return arg
 
     def append(self, op: Operation) -> Operation:
+        """Add `op` at the end (detaching it from its current block first)."""
+        if op.parent is not None:
+            op.parent.remove(op)
         op.parent = self
         self.ops.append(op)
         return op
 
     def insert(self, index: int, op: Operation) -> Operation:
+        """Add `op` at `index` (detaching it from its current block first)."""
+        if op.parent is not None:
+            op.parent.remove(op)
         op.parent = self
         self.ops.insert(index, op)
         return op
 
     def index(self, op: Operation) -> int:
-        """Position of `op` in this block."""
-        ops = self.ops
-        for i in range(len(ops)):
-            if ops[i] is op:
-                return i
-        raise ValueError(f"{op!r} is not in this block")
+        """Position of `op` in this block (a C-level identity scan: ops define no __eq__)."""
+        try:
+            return self.ops.index(op)
+        except ValueError:
+            raise ValueError(f"{op!r} is not in this block") from None
 
     def remove(self, op: Operation) -> None:
-        del self.ops[self.index(op)]
+        self.ops.remove(op)
         op.parent = None
+
+    def remove_many(self, ops: Iterable[Operation]) -> None:
+        """Remove several ops in one pass over the block (use this for bulk erasure)."""
+        gone = {id(o) for o in ops}
+        kept = []
+        for o in self.ops:
+            if id(o) in gone:
+                o.parent = None
+            else:
+                kept.append(o)
+        self.ops = kept
 
     @property
     def terminator(self) -> Operation | None:

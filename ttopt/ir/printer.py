@@ -2,8 +2,8 @@
 
 Value names follow MLIR's `SSANameState`: each isolated-from-above op restarts numbering; a
 region is numbered completely before the regions nested in it, which continue its counters;
-entry-block arguments are `%argN`. Names that were not plain numbers in the input (`%cst`,
-`%iterArg_0`, `%dispatch`) are kept, uniqued with `_N` suffixes where they would clash.
+entry-block arguments are `%argN`; op-provided names (`%cst`, `%c`, `%iterArg`) are uniqued with
+`_N` suffixes from one shared counter. Source names are not kept (mlir-opt renumbers too).
 """
 
 from __future__ import annotations
@@ -53,7 +53,6 @@ class Printer:
         self.opts = options or PrintOptions()
         self.names: dict[int, str] = {}
         self.groups: dict[int, list[tuple[str, int]]] = {}
-        self._expanded: dict[str, str] = {}
         self.out: list[str] = []
         self.default_dialect = ""  # ops of this dialect print without their prefix (func: `return`)
 
@@ -64,8 +63,11 @@ class Printer:
         opts = self.opts
         lines: list[str] = []
         if not opts.local_scope:
+            # Attribute and type aliases print first wherever they were written (MLIR requires a
+            # definition before use); location aliases keep their place, and only with debuginfo.
             for d in m.aliases:
-                if d.after_module or (isinstance(d.value, LocationAttr) and not opts.debuginfo):
+                is_loc = isinstance(d.value, LocationAttr)
+                if (is_loc and (d.after_module or not opts.debuginfo)):
                     continue
                 lines.append(self._alias_line(d))
         self._assign_names(m.op)
@@ -73,7 +75,7 @@ class Printer:
         self.print_op(m.op, "")
         if opts.debuginfo and not opts.local_scope:
             for d in m.aliases:
-                if d.after_module:
+                if d.after_module and isinstance(d.value, LocationAttr):
                     lines.append(self._alias_line(d))
         return "\n".join(lines) + "\n"
 

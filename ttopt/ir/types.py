@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 
@@ -65,10 +66,10 @@ class ScalarType(Type):
             return 64
         if n in ("bf16", "f16"):
             return 16
-        digits = "".join(ch for ch in n if ch.isdigit())
-        if n.startswith(("f8", "f4", "f6")):
-            return int(n[1])
-        return int(digits) if digits else 0
+        if n == "tf32":
+            return 19
+        m = re.match(r"[a-z]*?(\d+)", n)
+        return int(m.group(1)) if m else 0
 
     @property
     def is_float(self) -> bool:
@@ -80,13 +81,14 @@ class ScalarType(Type):
 
 
 class TensorType(Type):
-    """`tensor<64x64xbf16[, encoding]>`; `None` in a shape is a dynamic `?` dimension."""
+    """`tensor<64x64xbf16[, encoding]>`; `None` in a shape is a dynamic `?` dimension, and a
+    `None` shape is an unranked `tensor<*xf32>`."""
 
     __slots__ = ("shape", "element_type", "encoding", "_canon")
 
     def __init__(
         self,
-        shape: tuple[int | None, ...],
+        shape: tuple[int | None, ...] | None,
         element_type: Type,
         encoding: Any = None,
         text: str | None = None,
@@ -98,22 +100,26 @@ class TensorType(Type):
         self._canon: str | None = None
 
     def print(self) -> str:
-        dims = "".join(("?" if d is None else str(d)) + "x" for d in self.shape)
         enc = f", {self.encoding.text}" if self.encoding is not None else ""
-        return f"tensor<{dims}{self.element_type.text}{enc}>"
+        return f"tensor<{_dims(self.shape)}{self.element_type.text}{enc}>"
 
     def canonical(self) -> str:
         c = self._canon
         if c is None:
-            dims = "".join(("?" if d is None else str(d)) + "x" for d in self.shape)
+            dims = _dims(self.shape)
             enc = self.encoding
             enc_t = f", {_canonical_attr(enc)}" if enc is not None else ""
             c = self._canon = f"tensor<{dims}{self.element_type.resolve().canonical()}{enc_t}>"
         return c
 
     @property
+    def is_ranked(self) -> bool:
+        return self.shape is not None
+
+    @property
     def rank(self) -> int:
-        return len(self.shape)
+        """Number of dimensions (-1 for an unranked `tensor<*x...>`)."""
+        return len(self.shape) if self.shape is not None else -1
 
     def with_shape(self, shape: tuple[int | None, ...]) -> TensorType:
         """Same element type and encoding, another shape."""
@@ -126,9 +132,15 @@ class TensorType(Type):
     @property
     def num_elements(self) -> int:
         n = 1
-        for d in self.shape:
+        for d in self.shape or (0,):
             n *= d if d is not None else 0
         return n
+
+
+def _dims(shape: tuple[int | None, ...] | None) -> str:
+    if shape is None:
+        return "*x"
+    return "".join(("?" if d is None else str(d)) + "x" for d in shape)
 
 
 def _canonical_attr(attr: Any) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ttopt.ir.diagnostics import Diagnostic, SourcePos
-from ttopt.ir.opdef import TERMINATOR, arity_ok, arity_text
+from ttopt.ir.opdef import ISOLATED, TERMINATOR, arity_ok, arity_text
 from ttopt.ir.values import OpResult
 
 if TYPE_CHECKING:
@@ -30,10 +30,17 @@ def _fail(op: Operation, module: Module, message: str) -> Diagnostic:
     return Diagnostic(f"'{op.name}' op {message}{suffix}", _where(op, module))
 
 
-def verify(module: Module) -> None:
-    """Raise a Diagnostic for the first structural problem found."""
+def verify(module: Module, check_uses: bool = False) -> None:
+    """Raise a Diagnostic for the first structural problem found.
+
+    `check_uses` also checks that every value's use list matches the operands that refer to it
+    (costs a pass over all uses; tests and debugging turn it on).
+    """
     for op in module.op.walk():
         _verify_op(op, module)
+    _verify_visibility(module)
+    if check_uses:
+        _verify_use_lists(module)
 
 
 def _verify_op(op: Operation, module: Module) -> None:
@@ -43,7 +50,7 @@ def _verify_op(op: Operation, module: Module) -> None:
             raise _fail(op, module, f"expects {arity_text(d.operands)} operand(s), got {len(op.operands)}")
         if not arity_ok(d.results, len(op.results)):
             raise _fail(op, module, f"expects {arity_text(d.results)} result(s), got {len(op.results)}")
-        if d.regions is not None and len(op.regions) != d.regions and op.name != "func.func":
+        if d.regions is not None and len(op.regions) != d.regions:
             raise _fail(op, module, f"expects {d.regions} region(s), got {len(op.regions)}")
         if d.has(TERMINATOR) and op.parent is not None and op.parent.ops[-1] is not op:
             raise _fail(op, module, "must be the last operation of its block")
@@ -52,17 +59,22 @@ def _verify_op(op: Operation, module: Module) -> None:
                 for block in region.blocks:
                     last = block.ops[-1] if block.ops else None
                     ld = last.opdef if last is not None else None
-                    if last is None or ld is None or not ld.has(TERMINATOR):
+                    # An unregistered op may be a terminator (mlir-opt assumes so too).
+                    if last is None or (ld is not None and not ld.has(TERMINATOR)):
                         raise _fail(op, module, "region block must end with a terminator (e.g. return)")
         if op.name == "func.func" and op.regions:
             _verify_func_return(op, module)
-    for region in op.regions:
-        for block in region.blocks:
-            _verify_dominance(block, op, module)
 
 
 def _verify_func_return(func: Operation, module: Module) -> None:
     ft = func.properties["function_type"].type
+    entry = func.regions[0].blocks[0] if func.regions[0].blocks else None
+    if entry is not None:
+        got = [a.type for a in entry.args]
+        if len(got) != len(ft.inputs) or any(a != b for a, b in zip(got, ft.inputs)):
+            have = ", ".join(t.text for t in got)
+            want = ", ".join(t.text for t in ft.inputs)
+            raise _fail(func, module, f"entry block arguments ({have}) do not match the function type's inputs ({want})")
     for block in func.regions[0].blocks:
         ret = block.ops[-1] if block.ops else None
         if ret is None or ret.name != "func.return":
@@ -74,13 +86,58 @@ def _verify_func_return(func: Operation, module: Module) -> None:
             raise _fail(ret, module, f"returns ({have}) but the function's result types are ({want})")
 
 
-def _verify_dominance(block: Block, owner: Operation, module: Module) -> None:
-    index = {id(op): i for i, op in enumerate(block.ops)}
-    for i, op in enumerate(block.ops):
+def _verify_visibility(module: Module) -> None:
+    """Every operand is defined before its use in its block, or in an enclosing region.
+
+    Regions of isolated-from-above ops (func.func) see nothing from outside. Blocks after the
+    first of a multi-block region see values of earlier blocks (a conservative stand-in for
+    dominance, which ttopt's inputs — structured control flow — never need in full).
+    """
+    visible: set[int] = set()
+
+    def visit(op: Operation, scope: set[int]) -> None:
         for v in op.operands:
-            if isinstance(v, OpResult):
-                j = index.get(id(v.op))
-                if j is not None and j >= i:
-                    raise _fail(op, module, f"uses a value defined later in the block (by '{v.op.name}')")
-                if j is None and v.op.parent is None:
-                    raise _fail(op, module, f"uses a value of an erased '{v.op.name}' op")
+            if id(v) not in scope:
+                owner = v.op.name if isinstance(v, OpResult) else "a block argument"
+                where = "later in the block" if isinstance(v, OpResult) and v.op.parent is op.parent else "where it is not visible"
+                raise _fail(op, module, f"uses a value (from {owner}) defined {where}")
+        if op.regions:
+            d = op.opdef
+            inner = set() if (d is not None and d.has(ISOLATED)) else set(scope)
+            for region in op.regions:
+                region_scope = set(inner)
+                for block in region.blocks:
+                    region_scope.update(id(a) for a in block.args)
+                    for nested in block.ops:
+                        visit(nested, region_scope)
+                        region_scope.update(id(r) for r in nested.results)
+
+    top = module.op
+    for region in top.regions:
+        scope: set[int] = set(visible)
+        for block in region.blocks:
+            scope.update(id(a) for a in block.args)
+            for op in block.ops:
+                visit(op, scope)
+                scope.update(id(r) for r in op.results)
+
+
+def _verify_use_lists(module: Module) -> None:
+    """Use lists agree with operand lists (no stale or missing entries)."""
+    from collections import Counter
+
+    expected: Counter[tuple[int, int]] = Counter()
+    values: dict[int, object] = {}
+    for op in module.op.walk():
+        for v in op.operands:
+            expected[(id(v), id(op))] += 1
+            values[id(v)] = v
+    for vid, v in values.items():
+        have = Counter((vid, id(u)) for u in v.uses)  # type: ignore[attr-defined]
+        for key, n in have.items():
+            if expected.get(key, 0) != n:
+                raise Diagnostic(f"internal: stale use list entry for a value used by {n} operand(s)")
+    for key, n in expected.items():
+        v = values[key[0]]
+        if sum(1 for u in v.uses if id(u) == key[1]) != n:  # type: ignore[attr-defined]
+            raise Diagnostic("internal: an operand is missing from its value's use list")

@@ -67,6 +67,8 @@ class _AttrBuilder(Transformer):
     # -- types --
     def tensor_type(self, c: list) -> TensorType:
         shape, elem, enc = c
+        if shape is not None and str(shape).startswith("*"):
+            return TensorType(None, elem, enc)  # unranked `tensor<*xf32>`
         return TensorType(_shape(shape), elem, enc)
 
     def memref_type(self, c: list) -> OpaqueType:
@@ -93,17 +95,20 @@ class _AttrBuilder(Transformer):
         return [t for t in c if t is not None]
 
     # -- attributes --
-    def int_attr(self, c: list) -> IntegerAttr:
+    def int_attr(self, c: list) -> Attribute:
         tok, ty = c
         if ty is None:  # MLIR has no untyped integer attribute: `1` means `1 : i64`
             return IntegerAttr(int(tok), _I64, f"{int(tok)} : i64")
+        if isinstance(ty, ScalarType) and ty.name == "i1":  # MLIR prints i1 integers as booleans
+            return BoolAttr(bool(int(tok)), "true" if int(tok) else "false")
         return IntegerAttr(int(tok), ty, _typed_text(tok, ty))
 
     def hex_attr(self, c: list) -> Attribute:
         tok, ty = c
         if ty is not None and isinstance(ty, ScalarType) and ty.is_float:
-            return FloatAttr(float("nan"), ty, _typed_text(tok, ty))
-        return IntegerAttr(int(tok, 16), ty, _typed_text(tok, ty))
+            # MLIR writes non-finite and bit-exact floats as their IEEE bits, e.g. 0xFF800000 = -inf.
+            return FloatAttr(decode_float_bits(int(tok, 16), ty.name), ty, _typed_text(tok, ty))
+        return self.int_attr([Token("INT", str(int(tok, 16))), ty])
 
     def float_attr(self, c: list) -> FloatAttr:
         tok, ty = c
@@ -128,7 +133,13 @@ class _AttrBuilder(Transformer):
         return ArrayAttr(tuple(a for a in c if a is not None))
 
     def attr_dict(self, c: list) -> DictAttr:
-        return DictAttr(dict(e for e in c if e is not None))
+        entries = [e for e in c if e is not None]
+        d = dict(entries)
+        if len(d) != len(entries):
+            seen: set[str] = set()
+            dup = next(k for k, _ in entries if k in seen or seen.add(k))  # type: ignore[func-returns-value]
+            raise AttrSyntaxError(0, f"duplicate key '{dup}' in attribute dictionary")
+        return DictAttr(d)
 
     def dict_entry(self, c: list) -> tuple[str, Attribute]:
         key, value = c
@@ -199,6 +210,21 @@ class _AttrBuilder(Transformer):
 
     def loc_alias(self, c: list) -> tuple:
         return ("alias", str(c[0])[1:])
+
+
+def decode_float_bits(bits: int, name: str) -> float:
+    """The value of IEEE bits written as a hex float literal of type `name`."""
+    import struct
+
+    if name == "f64":
+        return struct.unpack("<d", bits.to_bytes(8, "little"))[0]
+    if name == "f32":
+        return struct.unpack("<f", bits.to_bytes(4, "little"))[0]
+    if name == "f16":
+        return struct.unpack("<e", bits.to_bytes(2, "little"))[0]
+    if name == "bf16":
+        return struct.unpack("<f", (bits << 16).to_bytes(4, "little"))[0]
+    return float("nan")
 
 
 def _typed_text(tok: Token, ty: Type | None) -> str:

@@ -27,7 +27,9 @@ def _cache_path(name: str) -> str | bool:
     text = (grammar_dir() / name).read_bytes()
     import hashlib
 
-    digest = hashlib.sha256(text + b"lark-" + Lark.__module__.encode()).hexdigest()[:16]
+    import lark
+
+    digest = hashlib.sha256(text + b"lark-" + lark.__version__.encode()).hexdigest()[:16]
     base = os.environ.get("TTOPT_CACHE_DIR") or os.path.join(tempfile.gettempdir(), f"ttopt-{os.getuid()}")
     try:
         os.makedirs(base, exist_ok=True)

@@ -26,7 +26,9 @@ from ttopt.parse.attr_parser import AttrParser, AttrSyntaxError
 from ttopt.parse.errors import describe_unexpected
 from ttopt.parse.lexer import FastToken, LexFailure
 from ttopt.parse.opspec import OpSpec
-from ttopt.parse.scan import LOC_ALIAS_ITEM, RESULT_GROUP
+from ttopt.parse.scan import LOC_ALIAS_ITEM, MAX_NESTING, RESULT_GROUP
+
+_OPERAND = re.compile(r"%[\w$.\-]+(?:#\d+)?")
 from ttopt.ir.location import Location
 
 
@@ -138,17 +140,19 @@ class IRBuilder(Transformer):
                 return True
         return False
 
-    def _name_pos(self, name: str, spec: OpSpec | None) -> int:
-        """Where operand `name` is written (tokens know; plain names are searched for)."""
+    def _name_pos(self, name: str, spec: OpSpec | None, index: int | None = None) -> int:
+        """Where operand `name` (operand #index when known) is written."""
         if isinstance(name, Token):
             return name.start_pos
         src = spec.operand_src if spec is not None else None
         if src is not None:
-            import re as _re
-
-            m = _re.search(_re.escape(name) + r"(?![\w$.\-#])", src[0])
-            if m:
-                return src[1] + m.start()
+            text, base = src
+            starts = [m.start() for m in _OPERAND.finditer(text)]
+            if index is not None and index < len(starts):
+                return base + starts[index]
+            for m in _OPERAND.finditer(text):
+                if m.group() == name:
+                    return base + m.start()
         return spec.pos if spec is not None else 0
 
     def use(self, tok: Any, spec: OpSpec | None = None) -> Value:
@@ -292,7 +296,7 @@ class IRBuilder(Transformer):
                 if v.type is not t and v.type.text != t.text:
                     # Aliases may be defined later in the file: compare once all are known.
                     ref = spec.operands[i]
-                    where = spec.pos if isinstance(ref, Value) else self._name_pos(ref, spec)
+                    where = spec.pos if isinstance(ref, Value) else self._name_pos(ref, spec, i)
                     shown = "operand" if isinstance(ref, Value) else str(ref)
                     self.deferred_type_checks.append((v.type, t, where, shown, spec.name, i))
         names: list[str | None] = []
@@ -402,6 +406,8 @@ class IRBuilder(Transformer):
 
     # ---- regions and blocks ------------------------------------------------------------
     def region_open(self, c: list) -> Region:
+        if len(self.regions) >= MAX_NESTING:
+            self.fail(c[0], f"regions nested more than {MAX_NESTING} deep")
         region = Region()
         block = region.add_block(Block())
         self.regions.append(region)
@@ -414,6 +420,22 @@ class IRBuilder(Transformer):
                 self.pending = None
         return region
 
+    def _resolve_successors(self, region: Region) -> None:
+        """Turn `^label` successor names into the region's Block objects."""
+        labels = None
+        for block in region.blocks:
+            for op in block.ops:
+                if op.successors and isinstance(op.successors[0], str):
+                    if labels is None:
+                        labels = {b.label: b for b in region.blocks if b.label is not None}
+                    resolved = []
+                    for name in op.successors:
+                        b = labels.get(name[1:])
+                        if b is None:
+                            self.fail(op.pos, f"reference to an undefined block '{name}'")
+                        resolved.append(b)
+                    op.successors = resolved
+
     def _bind_args(self, block: Block, specs: list[tuple]) -> None:
         for tok, ty, attrs, loc in specs:
             hint = str(tok)[1:]
@@ -425,6 +447,7 @@ class IRBuilder(Transformer):
         self.blocks.pop()
         self.regions.pop()
         self._pop_scope()
+        self._resolve_successors(region)
         # An empty unlabeled entry block followed by labeled blocks was a placeholder.
         if len(region.blocks) > 1 and not region.blocks[0].ops and not region.blocks[0].args:
             if region.blocks[0].label is None:
@@ -451,6 +474,8 @@ class IRBuilder(Transformer):
 
     def block_arg(self, c: list) -> tuple:
         v, t, attrs, loc = c
+        if attrs is not None:
+            self.fail(attrs, "block arguments take no attribute dictionary")
         return self.arg_spec(v, t, attrs, loc)
 
 

@@ -34,13 +34,11 @@ SYMBOL = re.compile(rf'@(?:{SUFFIX_ID}|"(?:[^"\\\n]|\\.)*")')
 STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 BLOCK_LABEL = re.compile(rf"\^{SUFFIX_ID}")
 ALIAS_NAME = re.compile(r"[#!][A-Za-z_][\w$\-]*(?![\w$.\-<])")
-_LOC_ALIAS = (
-    r'#[A-Za-z_][\w$\-]*[ \t]*=[ \t]*loc\((?:"(?:[^"\\\n]|\\.)*"(?::\d+:\d+|\(#[A-Za-z_][\w$\-]*\))?'
-    r"|#[A-Za-z_][\w$\-]*|unknown)\)"
-)
+_LOC_BODY = r'loc\((?:"(?:[^"\\\n]|\\.)*"(?::\d+:\d+|\(#[A-Za-z_][\w$\-]*\))?|#[A-Za-z_][\w$\-]*|unknown)\)'
+_LOC_ALIAS = rf"#[A-Za-z_][\w$\-]*[ \t]*=[ \t]*{_LOC_BODY}"
 # A run of simple location aliases (files end with thousands of them): one token.
 LOC_ALIASES = re.compile(rf"{_LOC_ALIAS}(?:\s+{_LOC_ALIAS})*")
-LOC_ALIAS_ITEM = re.compile(r'#([A-Za-z_][\w$\-]*)[ \t]*=[ \t]*(loc\([^\n]*?\))(?=\s|$)')
+LOC_ALIAS_ITEM = re.compile(rf"#([A-Za-z_][\w$\-]*)[ \t]*=[ \t]*({_LOC_BODY})")
 ALIAS_DEF = re.compile(r"[#!][A-Za-z_][\w$\-]*(?![\w$.\-<])\s*=\s*")
 GENERIC_HEAD = re.compile(
     rf'"(?:[^"\\\n]|\\.)*"\s*\(\s*(?:%{SUFFIX_ID}(?:#\d+)?(?:\s*,\s*%{SUFFIX_ID}(?:#\d+)?)*)?\s*\)'
@@ -58,6 +56,9 @@ def skip_ws(text: str, pos: int) -> int:
     return m.end() if m else pos
 
 
+MAX_NESTING = 100  # deeper brackets or regions are refused (printing and walking recurse)
+
+
 def scan_balanced(text: str, pos: int) -> int:
     """`text[pos]` opens a bracket; return the offset just past its matching close."""
     stack = [(text[pos], pos)]
@@ -65,6 +66,8 @@ def scan_balanced(text: str, pos: int) -> int:
         tok = m.group()
         if tok in _OPEN_TO_CLOSE:
             stack.append((tok, m.start()))
+            if len(stack) > MAX_NESTING:
+                raise ScanError(m.start(), f"brackets nested more than {MAX_NESTING} deep")
         elif tok in _CLOSE:
             opener, at = stack.pop()
             if _CLOSE[tok] != opener:

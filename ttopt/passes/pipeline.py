@@ -66,7 +66,10 @@ def instantiate(invocations: list[PassInvocation], text: str = "") -> list[Pass]
                 values[spec.name] = convert_option(spec, raw)
             except ValueError as e:
                 raise PipelineError(f"option '{key}' of pass '{inv.name}': {e}", inv.pos) from None
-        out.append(cls.from_options(values))
+        p = cls.from_options(values)
+        # Options written in the pipeline win over the same option given as a global CLI flag.
+        p._explicit = {specs[k].attr for k in values}  # type: ignore[attr-defined]
+        out.append(p)
     return out
 
 
@@ -103,6 +106,8 @@ class _Parser:
             if self.i < len(self.t) and self.t[self.i] == "(":
                 if opts:
                     raise PipelineError(f"op anchor '{name}' takes no options", pos)
+                if name not in ANCHORS:
+                    raise PipelineError(f"unknown op anchor '{name}' (expected one of {', '.join(ANCHORS)})", pos)
                 self.i += 1
                 self.skip()
                 if self.i < len(self.t) and self.t[self.i] == ")":
