@@ -12,6 +12,7 @@ PASSES: dict[str, type[Pass]] = {}
 PASS_MODULES = (
     "ttopt.passes.canonicalize",
     "ttopt.passes.strip_debuginfo",
+    "ttopt.optimizer.pass_",
     "ttopt.sharding.populate_rules",
     "ttopt.sharding.propagation",
     "ttopt.sharding.sharding_constraints",

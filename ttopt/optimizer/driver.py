@@ -1,0 +1,135 @@
+"""One run of the ttnn-optimizer pass (kept out of `pass_.py` so the CLI can list the pass's
+options without importing the optimizer). Every user error becomes a `Diagnostic`."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from ttopt.ir.diagnostics import Diagnostic
+
+
+def _fail(message: str) -> Diagnostic:
+    return Diagnostic(f"ttnn-optimizer: {message}")
+
+
+def run_optimizer(p: Any, module: Any, ctx: Any) -> None:
+    """Run the pass `p` (a TTNNOptimizer) on `module`."""
+    from ttopt.device import CostModel, DeviceError, OpModel, load_device
+    from ttopt.optimizer.analyses import AnalysisPipeline, forward_functions, op_labels
+    from ttopt.optimizer.chain import Edge, MemReconfigEntry
+    from ttopt.optimizer.overrides import (
+        OverrideError,
+        check_names,
+        parse_conv2d_config_overrides,
+        parse_mem_reconfig_overrides,
+        parse_output_layout_overrides,
+    )
+    from ttopt.optimizer.policies import FunctionContext, LayoutDecisions, PolicyNotImplemented, get_policy
+    from ttopt.optimizer.rewrite import LayoutAliaser, apply_decisions
+    from ttopt.optimizer.scheduler import split_block
+    from ttopt.optimizer.stats import function_cost, function_stats, module_stats
+    from ttopt.optimizer.trace import OptimizerTrace
+
+    t0 = time.perf_counter()
+    # -- options ----------------------------------------------------------------------------------
+    if p.max_legal_layouts < 0:
+        raise _fail(f"--max-legal-layouts must be >= 0, got {p.max_legal_layouts}")
+    policy = None
+    if p.memory_layout_analysis_enabled:
+        try:
+            policy = get_policy(p.memory_layout_analysis_policy)
+        except PolicyNotImplemented as e:
+            raise _fail(f"--memory-layout-analysis-policy: {e}") from None
+        except KeyError:
+            raise _fail(f"--memory-layout-analysis-policy: unknown policy '{p.memory_layout_analysis_policy}'") from None
+    if p.l1_interleaved_fallback_analysis_enabled:
+        raise _fail("--l1-interleaved-fallback-analysis-enabled is not implemented yet (planned: issue 5)")
+    try:
+        layout_overrides = parse_output_layout_overrides(p.override_output_layout)
+        reconfig_overrides = parse_mem_reconfig_overrides(p.insert_memreconfig)
+        conv_overrides = parse_conv2d_config_overrides(p.override_conv2d_config)
+    except OverrideError as e:
+        raise _fail(str(e)) from None
+    if conv_overrides:
+        raise _fail("--override-conv2d-config is not implemented yet (planned: issue 5)")
+    try:
+        device = load_device(p.device or getattr(ctx, "device", None) or None, module, cap=p.tensor_l1_usage_cap)
+    except DeviceError as e:
+        raise _fail(e.message) from None
+
+    funcs = forward_functions(module)
+    if not funcs:
+        raise _fail(
+            'the module has no forward function (no func.func with tt.function_type = "forward_device", '
+            "and no public func.func with a body)"
+        )
+    # -- names -------------------------------------------------------------------------------------
+    per_func = []
+    known: set[str] = set()
+    for func in funcs:
+        region = func.regions[0]
+        if len(region.blocks) != 1:
+            per_func.append((func, None, None))
+            continue
+        block = region.entry
+        labels = op_labels(block.ops)
+        for op in block.ops:
+            name = op.location.name if op.location is not None else None
+            if name:
+                known.add(name)
+        per_func.append((func, block, labels))
+    try:
+        check_names("override-output-layout", layout_overrides, known)
+        check_names("insert-memreconfig", reconfig_overrides, known)
+    except OverrideError as e:
+        raise _fail(str(e)) from None
+
+    model = OpModel(device)
+    cost = CostModel(device)
+    analyses = AnalysisPipeline(device, model, p.max_legal_layouts, p.row_major_enabled, layout_overrides)
+    trace = OptimizerTrace(ctx.trace, p, device) if ctx.trace.enabled else None
+    aliaser = LayoutAliaser(module)
+    fstats = []
+    stat_calls = 0
+    for func, block, labels in per_func:
+        fname = getattr(func.properties.get("sym_name"), "value", "?")
+        if block is None:
+            if trace is not None:
+                trace.note(f"@{fname}: skipped (more than one block)")
+            continue
+        ops, _, _ = split_block(block.ops)
+        analyses.run(ops, labels)
+        by_name = {labels[op]: op for op in block.ops}
+        override_edges: set[Edge] = set()
+        for name, ov in reconfig_overrides.items():
+            op = by_name.get(name)
+            if op is None:
+                continue
+            for idx in ov.operands:
+                if idx >= len(op.operands):
+                    raise _fail(f"--insert-memreconfig: '{name}' has {len(op.operands)} operand(s), no operand {idx}")
+                override_edges.add(Edge(getattr(op.operands[idx], "op", None), op, idx))
+        fn = FunctionContext(func, block, ops, labels, analyses, override_edges, trace)
+        if trace is not None:
+            trace.function_begin(fname, fn)
+        before = function_cost(cost, block)
+        decisions = policy.run(fn) if policy is not None else LayoutDecisions()
+        for e in sorted(override_edges, key=lambda e: (block.index(e.consumer), e.operand_index)):
+            decisions.reshards.setdefault(e, MemReconfigEntry({}, overridden=True))
+        if not p.memreconfig_enabled:
+            decisions.reshards = {}
+        result = apply_decisions(module, fn, decisions, aliaser)
+        if trace is not None:
+            trace.function_end(fn, decisions, result)
+        c0 = model.calls
+        fstats.append(function_stats(fname, fn, decisions, result, before, model, cost))
+        stat_calls += model.calls - c0
+    stats = module_stats(fstats, p, device, model.calls - stat_calls, time.perf_counter() - t0)
+    prev = ctx.stats.get("ttnn-optimizer")
+    if prev is None:
+        ctx.stats["ttnn-optimizer"] = stats
+    else:  # --split-input-file: one entry per chunk
+        prev.setdefault("modules", []).append(stats)
+    if trace is not None:
+        trace.summary(stats)

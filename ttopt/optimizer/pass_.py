@@ -1,0 +1,47 @@
+"""The `ttnn-optimizer` pass (seed 002 §2-3, reference §2.0): analyses, policy, graph rewrite.
+
+Order (reference §2.0): check the options and overrides -> per forward function: the analyses
+(legal configs per op) -> if `memory-layout-analysis-enabled`, the policy (default DFSharding)
+decides schedule, configs, reshards, spills and dispatch configs -> user reshard edges
+(`insert-memreconfig`) -> `rewrite.apply_decisions` (every op without a decision gets its first
+legal config, i.e. DRAM interleaved) -> traces and `--stats`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ttopt.optimizer.policies import DEFAULT_POLICY, policy_names
+from ttopt.passes.base import Pass, option
+from ttopt.passes.registry import register_pass
+
+if TYPE_CHECKING:
+    from ttopt.ir.module import Module
+    from ttopt.passes.context import PassContext
+
+
+@register_pass
+@dataclass
+class TTNNOptimizer(Pass):
+    """TTNN memory-layout optimizer: L1 chains solved by the ShardSolver, reshards and spills."""
+
+    name = "ttnn-optimizer"
+    summary = "Choose TTNN memory layouts and op configs (DFSharding + ShardSolver), insert reshards and spills"
+
+    memory_layout_analysis_enabled: bool = option(False, "Enable the memory layout policy (L1 chains); without it every op gets its first legal config (DRAM interleaved)")
+    memory_layout_analysis_policy: str = option(DEFAULT_POLICY, "Memory layout policy", choices=policy_names())
+    max_legal_layouts: int = option(8, "Sharded layouts considered per op (0: no L1 sharding)")
+    tensor_l1_usage_cap: float | None = option(None, "Fraction of L1 usable by tensors, in (0, 1] (default 1.0, or the module's ttnn.tensor_l1_usage_cap)")
+    row_major_enabled: bool = option(False, "Also consider row-major layouts")
+    override_output_layout: list[str] = option([], "NAME=p1:p2,... with grid AxB, dram/l1, interleaved/height_sharded/width_sharded/block_sharded, tile/row_major, dtype")
+    insert_memreconfig: list[str] = option([], "NAME=idx[:idx...]: reshard these operands of op NAME")
+    memreconfig_enabled: bool = option(True, "Insert the reshards the solver asks for")
+    l1_interleaved_fallback_analysis_enabled: bool = option(False, "Upgrade DRAM ops to L1 interleaved where possible (not implemented yet: issue 5)")
+    override_conv2d_config: list[str] = option([], "NAME=key#value:key#value (not implemented yet: issue 5)")
+    device: str = option("", "Device preset (wormhole_b0, n150, blackhole) or system-desc file, when the module has no ttcore.system_desc")
+
+    def run(self, module: Module, ctx: PassContext) -> None:
+        from ttopt.optimizer.driver import run_optimizer
+
+        run_optimizer(self, module, ctx)

@@ -1,0 +1,319 @@
+"""Graph transformation shared by every policy (seed 002 §3.5, reference §2.10).
+
+`apply_decisions` writes a policy's `LayoutDecisions` into one function:
+1. reorder the block to the schedule (buffer ops right before their first user);
+2. per op: the chosen (or default) config's layout on the result type, the matmul program config
+   (removing `activation` when the config fuses it), the conv2d config, and on every conv2d
+   `conv2d_slice_config = <l1_full, 0>`;
+3. dispatch ops: output layout from their dispatch config (output buffer and callee/region types
+   synced);
+4. reshards: an attribute-free `"ttnn.to_layout"` before the consumer (`<consumer>_mem_reconfig`),
+   or, when the operand already comes from a single-use `ttnn.to_layout`, that op retyped in place;
+5. spills: a `"ttnn.to_layout"` to DRAM (or L1) interleaved right after a chain's last op
+   (`<op>_spill`), every use rewired to it, except that reshards inserted on its outgoing branches
+   read the L1 result directly (and disappear when they would convert to the same layout);
+6. the function's result types follow its return operands.
+
+New layouts are hoisted into `#ttnn_layoutN` aliases (buffer types into `#dram`/`#l1`), as tt-mlir
+prints them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ttopt.device import OpConfig
+from ttopt.device.layout_info import DRAM, INTERLEAVED, L1, make_layout
+from ttopt.device.op_families import Family, family_of
+from ttopt.device.tensor import element_dtype
+from ttopt.dialects.errors import AttrError
+from ttopt.dialects.ttnn_attrs import BufferType, Conv2dSliceConfigAttr
+from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
+from ttopt.ir.attributes import Attribute, DialectAttr, TypeAttr
+from ttopt.ir.location import Location
+from ttopt.ir.rewriter import create
+from ttopt.ir.types import FunctionType, ScalarType, TensorType
+from ttopt.optimizer.analyses import current_layout
+from ttopt.optimizer.chain import Edge, MemReconfigEntry, SpillLocation
+from ttopt.optimizer.dispatch import is_dispatch
+from ttopt.optimizer.policies import FunctionContext, LayoutDecisions
+from ttopt.optimizer.scheduler import apply_schedule
+
+
+class LayoutAliaser:
+    """Turns layouts into encodings that print as `#ttnn_layoutN` aliases (one per distinct layout)."""
+
+    def __init__(self, module: Any) -> None:
+        self.scope = module.aliases
+        self._encodings: dict[TTNNLayoutAttr, Attribute] = {}
+        self._buffers: dict[BufferType, str] = {}
+
+    def buffer_alias(self, buffer: BufferType) -> str:
+        """The alias name of a buffer type (`dram`), defined on first use (or an existing one reused)."""
+        name = self._buffers.get(buffer)
+        if name is None:
+            text = f"#ttnn.buffer_type<{buffer.value}>"
+            ref = self.scope.add_attr(buffer.value, DialectAttr("ttnn.buffer_type", buffer.value, text))
+            name = self._buffers[buffer] = ref.name
+        return name
+
+    def encoding(self, layout: TTNNLayoutAttr) -> Attribute:
+        """An alias reference printing as `#ttnn_layoutN` whose definition is `layout`."""
+        enc = self._encodings.get(layout)
+        if enc is None:
+            buf = layout.buffer_type
+            body = layout.print_body(alias_buffer=False).replace(
+                f"#ttnn.buffer_type<{buf.value}>", f"#{self.buffer_alias(buf)}"
+            )
+            attr = DialectAttr("ttnn.ttnn_layout", body, f"#ttnn.ttnn_layout<{body}>", typed=layout, scope=self.scope)
+            enc = self._encodings[layout] = self.scope.add_attr("ttnn_layout", attr)
+        return enc
+
+    def tensor_type(self, old: TensorType, layout: TTNNLayoutAttr) -> TensorType:
+        """`old` with `layout` as encoding (element type follows a changed dtype when it has a builtin)."""
+        elem = old.element_type
+        dt = element_dtype(old)
+        if dt is not None and layout.dtype is not dt and layout.dtype.builtin is not None:
+            elem = ScalarType(layout.dtype.builtin)
+        return TensorType(tuple(old.shape), elem, self.encoding(layout))
+
+
+@dataclass
+class InsertedOp:
+    """An op the rewrite created (or retyped): for traces and stats."""
+
+    op: Any
+    kind: str  # reshard | spill
+    source: str  # producer label
+    target: str  # consumer label (reshards) or op label (spills)
+    operand: int | None
+    layout: TTNNLayoutAttr
+    in_place: bool = False
+
+
+@dataclass
+class RewriteResult:
+    reshards: list[InsertedOp] = field(default_factory=list)
+    spills: list[InsertedOp] = field(default_factory=list)
+    removed_reshards: int = 0
+
+
+def _set_result_layout(op: Any, layout: TTNNLayoutAttr | None, aliaser: LayoutAliaser) -> bool:
+    if layout is None or len(op.results) != 1:
+        return False
+    r = op.results[0]
+    t = r.type.resolve()
+    if not isinstance(t, TensorType):
+        return False
+    if current_layout(t) == layout:
+        return False
+    r.type = aliaser.tensor_type(t, layout)
+    return True
+
+
+def _pop_attr(op: Any, name: str) -> None:
+    op.properties.pop(name, None)
+    op.attributes.pop(name, None)
+
+
+def apply_config(op: Any, cfg: OpConfig, aliaser: LayoutAliaser) -> None:
+    """The config's layout on the result and its op-specific attributes on the op (reference §2.10)."""
+    if isinstance(cfg.output, TTNNLayoutAttr):
+        _set_result_layout(op, cfg.output, aliaser)
+    fam = family_of(op.name)
+    if fam is Family.MATMUL:
+        if cfg.matmul is not None:
+            _pop_attr(op, "matmul_program_config")
+            op.properties["matmul_program_config"] = DialectAttr.of(cfg.matmul.to_attr())
+            if cfg.matmul.fused_activation:
+                _pop_attr(op, "activation")  # tt-metal #35060: the program config carries it
+        elif op.get_attr("matmul_program_config") is not None:
+            _pop_attr(op, "matmul_program_config")  # it was for another layout
+    elif fam is Family.CONV and cfg.conv2d is not None:
+        _pop_attr(op, "conv2d_config")
+        op.properties["conv2d_config"] = DialectAttr.of(cfg.conv2d.to_attr())
+
+
+def apply_decisions(module: Any, fn: FunctionContext, decisions: LayoutDecisions, aliaser: LayoutAliaser) -> RewriteResult:
+    """Write `decisions` into the function (see module docstring); the result lists what was inserted."""
+    analyses = fn.analyses
+    model = analyses.model
+    labels = fn.labels
+    block = fn.block
+    result = RewriteResult()
+    if decisions.schedule is not None:
+        apply_schedule(block, decisions.schedule)
+
+    for op in fn.ops:
+        info = analyses.legal.get(op)
+        cfg = decisions.op_configs.get(op)
+        if cfg is None and info is not None:
+            cfg = info.default_config()
+        if cfg is not None:
+            apply_config(op, cfg, aliaser)
+        if op.name == "ttnn.conv2d":
+            _pop_attr(op, "conv2d_slice_config")
+            op.properties["conv2d_slice_config"] = DialectAttr.of(Conv2dSliceConfigAttr(slice_type="l1_full", num_slices=0))
+        model.invalidate(op)
+
+    for op, dcfg in decisions.dispatch_configs.items():
+        if dcfg.output_layout is not None and _set_result_layout(op, dcfg.output_layout, aliaser):
+            _sync_dispatch(module, op, aliaser)
+        elif op.results:
+            _sync_dispatch(module, op, aliaser)
+        model.invalidate(op)
+
+    wg = analyses.device.worker_grid
+    inserted: dict[int, InsertedOp] = {}
+    for edge, entry in decisions.reshards.items():
+        rec = _insert_reshard(edge, entry, labels, aliaser, block, wg)
+        if rec is not None:
+            result.reshards.append(rec)
+            if not rec.in_place:
+                inserted[id(rec.op)] = rec
+
+    for op, where in decisions.spills.items():
+        rec = _spill(op, where, labels, aliaser, inserted, result, wg)
+        if rec is not None:
+            result.spills.append(rec)
+
+    update_function_type(fn.func)
+    return result
+
+
+def _reshard_target(edge: Edge, entry: MemReconfigEntry, value: Any, wg: tuple[int, int]) -> TTNNLayoutAttr | None:
+    """Reference §2.10: the first candidate for the selected consumer config with the producer's
+    page layout (else the first); user edges without a map: the consumer's output layout."""
+    cands = entry.selected_layouts()
+    src = current_layout(value.type)
+    if cands:
+        tiled = src.is_tiled if src is not None else True
+        return next((c for c in cands if c.is_tiled == tiled), cands[0])
+    out = current_layout(edge.consumer.results[0].type) if edge.consumer.results else None
+    t = value.type.resolve()
+    if out is None or not isinstance(t, TensorType):
+        return None
+    if tuple(t.shape) == tuple(edge.consumer.results[0].type.resolve().shape):
+        return out
+    dt = element_dtype(t)
+    try:
+        return make_layout(tuple(t.shape), dt, out.is_tiled, out.buffer_type, out.memory_layout,
+                           tuple(out.grid) if out.is_sharded else None, wg)  # fmt: skip
+    except (AttrError, ValueError, TypeError):
+        return None
+
+
+def _insert_reshard(edge: Edge, entry: MemReconfigEntry, labels: dict[Any, str], aliaser: LayoutAliaser, block: Any,
+                    wg: tuple[int, int]) -> InsertedOp | None:  # fmt: skip
+    consumer = edge.consumer
+    if consumer.parent is not block or edge.operand_index >= len(consumer.operands):
+        return None
+    value = consumer.operands[edge.operand_index]
+    target = _reshard_target(edge, entry, value, wg)
+    t = value.type.resolve()
+    if target is None or not isinstance(t, TensorType) or current_layout(t) == target:
+        return None
+    src_label = labels.get(getattr(value, "op", None), "argument")
+    dst_label = labels.get(consumer, consumer.name)
+    producer = getattr(value, "op", None)
+    if producer is not None and producer.name == "ttnn.to_layout" and len(value.uses) == 1:
+        value.type = aliaser.tensor_type(t, target)  # reuse the existing conversion (reference §2.10)
+        return InsertedOp(producer, "reshard", src_label, dst_label, edge.operand_index, target, in_place=True)
+    op = create(
+        "ttnn.to_layout", [value], [aliaser.tensor_type(t, target)],
+        location=Location.named(f"{dst_label}_mem_reconfig"), before=consumer,
+    )  # fmt: skip
+    consumer.set_operand(edge.operand_index, op.results[0])
+    return InsertedOp(op, "reshard", src_label, dst_label, edge.operand_index, target)
+
+
+def spill_layout(value: Any, where: SpillLocation, worker_grid: tuple[int, int]) -> TTNNLayoutAttr | None:
+    """DRAM (or L1) interleaved layout of `value`'s tensor, same dtype and page layout."""
+    t = value.type.resolve()
+    cur = current_layout(t)
+    dt = element_dtype(t) if isinstance(t, TensorType) else None
+    if cur is None or dt is None:
+        return None
+    buffer = DRAM if where is SpillLocation.DRAM else L1
+    try:
+        return make_layout(tuple(t.shape), cur.dtype, cur.is_tiled or buffer is L1, buffer, INTERLEAVED, None, worker_grid)
+    except (AttrError, ValueError, TypeError):
+        return None
+
+
+def _spill(op: Any, where: SpillLocation, labels: dict[Any, str], aliaser: LayoutAliaser,
+           inserted: dict[int, InsertedOp], result: RewriteResult, wg: tuple[int, int]) -> InsertedOp | None:  # fmt: skip
+    if where is SpillLocation.NONE or len(op.results) != 1:
+        return None
+    r = op.results[0]
+    t = r.type.resolve()
+    target = spill_layout(r, where, wg)
+    if target is None or current_layout(t) == target or not r.uses:
+        return None
+    label = labels.get(op, op.name)
+    spill = create("ttnn.to_layout", [r], [aliaser.tensor_type(t, target)], location=Location.named(f"{label}_spill"), after=op)
+    r.replace_all_uses_with(spill.results[0], except_in=spill)
+    # Reshards on outgoing branches read the L1 result, not the spill (reference §2.10).
+    for user in list(spill.results[0].users):
+        rec = inserted.get(id(user))
+        if rec is None:
+            continue
+        if current_layout(user.results[0].type) == current_layout(t):
+            user.results[0].replace_all_uses_with(r)
+            user.erase()
+            result.reshards.remove(rec)
+            result.removed_reshards += 1
+        else:
+            user.set_operand(0, r)
+    if not spill.results[0].uses:
+        spill.erase()
+        return None
+    return InsertedOp(spill, "spill", label, label, None, target)
+
+
+def _sync_dispatch(module: Any, op: Any, aliaser: LayoutAliaser) -> None:
+    """Dispatch output buffer and body types follow the dispatch's operands and result."""
+    res_t = op.results[0].type.resolve() if op.results else None
+    lay = current_layout(res_t) if res_t is not None else None
+    seg = op.properties.get("operandSegmentSizes")
+    n_in = seg.values[0] if seg is not None and len(getattr(seg, "values", ())) == 2 else len(op.operands) - 1
+    for v in op.operands[n_in:]:
+        p = getattr(v, "op", None)
+        if p is not None and p.name == "ttnn.empty" and len(v.uses) == 1 and lay is not None:
+            vt = v.type.resolve()
+            if isinstance(vt, TensorType) and tuple(vt.shape) == tuple(res_t.shape):
+                _set_result_layout(p, lay, aliaser)
+    if op.regions and op.regions[0].blocks:
+        entry = op.regions[0].entry
+        for a, v in zip(entry.args, op.operands):
+            a.type = v.type
+        return
+    callee = op.properties.get("callee")
+    fn = module.lookup_symbol(callee.root) if callee is not None else None
+    if fn is None or not fn.regions or not fn.regions[0].blocks:
+        return
+    entry = fn.regions[0].entry
+    for a, v in zip(entry.args, op.operands):
+        a.type = v.type
+    ret = entry.ops[-1] if entry.ops else None
+    if ret is not None and ret.name == "func.return":
+        for rv, res in zip(ret.operands, op.results):
+            p = getattr(rv, "op", None)
+            if p is not None and p.parent is entry and rv.type != res.type:
+                rv.type = res.type
+    update_function_type(fn)
+
+
+def update_function_type(func: Any) -> None:
+    """Argument and result types of a function follow its block arguments and return operands."""
+    if not func.regions or not func.regions[0].blocks:
+        return
+    entry = func.regions[0].entry
+    ret = entry.ops[-1] if entry.ops else None
+    old = func.properties["function_type"].type
+    results = tuple(v.type for v in ret.operands) if ret is not None and ret.name == "func.return" else old.results
+    ins = tuple(a.type for a in entry.args)
+    if tuple(old.inputs) == ins and tuple(old.results) == results:
+        return
+    func.properties["function_type"] = TypeAttr(FunctionType(ins, results))
