@@ -209,7 +209,7 @@ class AnalysisPipeline:
         t = self._result_type(op)
         res = OpLegalConfigs(op, label, current=current_layout(t) if t is not None else None)
         if t is None:
-            res.note = "no single tensor result"
+            res.note = _why_no_result_type(op)
             return res
         fam = family_of(op.name)
         if fam is None:
@@ -336,6 +336,12 @@ class AnalysisPipeline:
         if any(not isinstance(d, int) for d in t.shape):
             return None
         return t
+
+
+def _why_no_result_type(op: Any) -> str:
+    if len(op.results) != 1 or not isinstance(op.results[0].type.resolve(), TensorType):
+        return "no single tensor result"
+    return "dynamic result shape"
 
 
 def _is_l1_sharded(cfg: OpConfig) -> bool:

@@ -41,6 +41,9 @@ from ttopt.optimizer.policies import FunctionContext, LayoutDecisions
 from ttopt.optimizer.scheduler import apply_schedule
 
 
+CONVERSION_OPS = frozenset({"ttnn.to_layout", "ttnn.to_memory_config"})
+
+
 class LayoutAliaser:
     """Turns layouts into encodings that print as `#ttnn_layoutN` aliases (one per distinct layout)."""
 
@@ -214,7 +217,7 @@ def _insert_reshard(edge: Edge, entry: MemReconfigEntry, labels: dict[Any, str],
     t = value.type.resolve()
     if target is None or not isinstance(t, TensorType) or current_layout(t) == target:
         return None
-    src_label = labels.get(getattr(value, "op", None), "argument")
+    src_label = labels.get(getattr(value, "op", None), "block argument")
     dst_label = labels.get(consumer, consumer.name)
     producer = getattr(value, "op", None)
     if producer is not None and producer.name == "ttnn.to_layout" and len(value.uses) == 1:
@@ -251,9 +254,18 @@ def _spill(op: Any, where: SpillLocation, labels: dict[Any, str], aliaser: Layou
     target = spill_layout(r, where, wg)
     if target is None or current_layout(t) == target or not r.uses:
         return None
+    # Existing layout conversions convert the L1 result themselves: a spill in front of them would
+    # only add a DRAM round trip (and leave an identity conversion behind).
+    converters = [u for u in r.users if u.name in CONVERSION_OPS]
+    if len(converters) == len(r.users):
+        return None
     label = labels.get(op, op.name)
     spill = create("ttnn.to_layout", [r], [aliaser.tensor_type(t, target)], location=Location.named(f"{label}_spill"), after=op)
     r.replace_all_uses_with(spill.results[0], except_in=spill)
+    for u in converters:
+        for i, v in enumerate(u.operands):
+            if v is spill.results[0]:
+                u.set_operand(i, r)
     # Reshards on outgoing branches read the L1 result, not the spill (reference §2.10).
     for user in list(spill.results[0].users):
         rec = inserted.get(id(user))

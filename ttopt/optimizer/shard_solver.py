@@ -366,9 +366,8 @@ class ShardSolver:
         for edge, entry in self.mem_reconfig_map.items():
             if edge.consumer is op:
                 entry.set_selected_reshard_output_config_bit_index(index)
-        ok = self.update_solver(op, expand_root=True, invoked_by_set=True)
         self._step("set", f"set {self._name(op)} := config {index}", changed=(op,), extra=index)
-        return ok
+        return self.update_solver(op, expand_root=True, invoked_by_set=True)
 
     def finish(self) -> ShardSolverSolution:
         """The selection (every op set) and the reshard map (seed 000 §8)."""

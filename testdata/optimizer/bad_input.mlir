@@ -1,0 +1,61 @@
+// RUN: not ttopt opt %s --ttnn-optimizer --override-output-layout nosuch=l1 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// RUN: not ttopt opt %s --ttnn-optimizer --override-output-layout relu=l1:foo 2>&1 | FileCheck %s --check-prefix=PART
+// RUN: not ttopt opt %s --ttnn-optimizer --override-output-layout relu 2>&1 | FileCheck %s --check-prefix=NOEQ
+// RUN: not ttopt opt %s --ttnn-optimizer --override-output-layout relu=l1:dram 2>&1 | FileCheck %s --check-prefix=TWICE
+// RUN: not ttopt opt %s --ttnn-optimizer --insert-memreconfig relu=7 2>&1 | FileCheck %s --check-prefix=OPERAND
+// RUN: not ttopt opt %s --ttnn-optimizer --insert-memreconfig relu=a 2>&1 | FileCheck %s --check-prefix=INDEX
+// RUN: not ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled --memory-layout-analysis-policy GreedyL1Interleaved 2>&1 | FileCheck %s --check-prefix=POLICY
+// RUN: not ttopt opt %s --pass-pipeline='builtin.module(ttnn-optimizer{memory-layout-analysis-enabled=true memory-layout-analysis-policy=BFInterleaved})' 2>&1 | FileCheck %s --check-prefix=POLICY2
+// RUN: not ttopt opt %s --ttnn-optimizer --l1-interleaved-fallback-analysis-enabled 2>&1 | FileCheck %s --check-prefix=FALLBACK
+// RUN: not ttopt opt %s --ttnn-optimizer --override-conv2d-config relu=act_block_h_override#32 2>&1 | FileCheck %s --check-prefix=CONV
+// RUN: not ttopt opt %s --ttnn-optimizer --override-conv2d-config relu=nokey#1 2>&1 | FileCheck %s --check-prefix=CONVKEY
+// RUN: not ttopt opt %s --ttnn-optimizer --tensor-l1-usage-cap 1.5 2>&1 | FileCheck %s --check-prefix=CAP
+// RUN: not ttopt opt %s --ttnn-optimizer --device nosuch 2>&1 | FileCheck %s --check-prefix=DEVICE
+// RUN: not ttopt opt %s --ttnn-optimizer --max-legal-layouts -1 2>&1 | FileCheck %s --check-prefix=MAX
+// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled --mlir-print-debuginfo 2>&1 | FileCheck %s --check-prefix=UNMODELLED
+// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled --trace 2>&1 >/dev/null | FileCheck %s --check-prefix=NOTES
+
+// Bad input gives an MLIR-style error naming the option and the offending part, never a traceback.
+// UNKNOWN: error: ttnn-optimizer: --override-output-layout: no op named 'nosuch' in the forward functions (op names: frob, gather, gelu, relu)
+// PART: error: ttnn-optimizer: --override-output-layout: 'relu': unknown part 'foo' (expected a grid like 8x8, a buffer dram/l1/system_memory/l1_small/trace
+// NOEQ: error: ttnn-optimizer: --override-output-layout: expected NAME=VALUE, got 'relu'
+// TWICE: error: ttnn-optimizer: --override-output-layout: 'relu' gives the buffer twice ('dram')
+// OPERAND: error: ttnn-optimizer: --insert-memreconfig: 'relu' has 1 operand(s), no operand 7
+// INDEX: error: ttnn-optimizer: --insert-memreconfig: 'relu': operand indices must be integers, got 'a'
+// POLICY: error: ttnn-optimizer: --memory-layout-analysis-policy: memory layout policy 'GreedyL1Interleaved' is not implemented yet (planned: issue 5); implemented: DFSharding
+// POLICY2: memory layout policy 'BFInterleaved' is not implemented yet
+// FALLBACK: error: ttnn-optimizer: --l1-interleaved-fallback-analysis-enabled is not implemented yet (planned: issue 5)
+// CONV: error: ttnn-optimizer: --override-conv2d-config is not implemented yet (planned: issue 5)
+// CONVKEY: error: ttnn-optimizer: --override-conv2d-config: 'relu': unknown key 'nokey'
+// CAP: error: ttnn-optimizer: --tensor-l1-usage-cap must be in (0, 1], got 1.5
+// DEVICE: error: ttnn-optimizer: unknown device preset 'nosuch'
+// MAX: error: ttnn-optimizer: --max-legal-layouts must be >= 0, got -1
+
+// Ops the op model does not know (a CCL op, another dialect's op, a multi-result op), an operand with
+// no ttnn layout and a dynamic shape: those ops keep their layouts; the rest is optimized around them.
+// UNMODELLED: "ttnn.relu"(%arg0) {{.*}} -> tensor<256x512xbf16, #ttnn_layout1> loc("relu")
+// UNMODELLED-NEXT: %[[S:.*]] = "ttnn.to_layout"{{.*}} loc("relu_spill")
+// UNMODELLED-NEXT: "ttnn.all_gather"(%[[S]]) {{.*}} -> tensor<256x512xbf16, #ttnn_layout> loc("gather")
+// UNMODELLED-NEXT: "mydialect.frob"{{.*}} -> tensor<256x512xbf16, #ttnn_layout> loc("frob")
+// UNMODELLED: "ttnn.sort"
+// UNMODELLED: "ttnn.neg"(%arg1) : (tensor<256x512xf32>) -> tensor<256x512xf32>
+// UNMODELLED: "ttnn.exp"(%arg2) : (tensor<?x512xbf16, #ttnn_layout>) -> tensor<?x512xbf16, #ttnn_layout>
+// NOTES: gather {{.*}} no op-model rule for ttnn.all_gather
+// NOTES: frob {{.*}} no op-model rule for mydialect.frob
+// NOTES: neg#5 {{.*}} an operand has no ttnn layout
+// NOTES: exp#6 {{.*}} dynamic result shape
+
+#dram = #ttnn.buffer_type<dram>
+#ttnn_layout = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<8x16x!ttcore.tile<32x32, bf16>, #dram>, <interleaved>>
+module {
+  func.func @f(%x: tensor<256x512xbf16, #ttnn_layout>, %y: tensor<256x512xf32>, %z: tensor<?x512xbf16, #ttnn_layout>) -> (tensor<256x512xbf16, #ttnn_layout>, tensor<256x512xbf16, #ttnn_layout>) {
+    %0 = "ttnn.relu"(%x) : (tensor<256x512xbf16, #ttnn_layout>) -> tensor<256x512xbf16, #ttnn_layout> loc("relu")
+    %1 = "ttnn.all_gather"(%0) <{all_gather_dim = 1 : si32, cluster_axis = 0 : ui32}> : (tensor<256x512xbf16, #ttnn_layout>) -> tensor<256x512xbf16, #ttnn_layout> loc("gather")
+    %2 = "mydialect.frob"(%1) : (tensor<256x512xbf16, #ttnn_layout>) -> tensor<256x512xbf16, #ttnn_layout> loc("frob")
+    %3 = "ttnn.gelu"(%2) : (tensor<256x512xbf16, #ttnn_layout>) -> tensor<256x512xbf16, #ttnn_layout> loc("gelu")
+    %4:2 = "ttnn.sort"(%3) : (tensor<256x512xbf16, #ttnn_layout>) -> (tensor<256x512xbf16, #ttnn_layout>, tensor<256x512xbf16, #ttnn_layout>)
+    %5 = "ttnn.neg"(%y) : (tensor<256x512xf32>) -> tensor<256x512xf32>
+    %6 = "ttnn.exp"(%z) : (tensor<?x512xbf16, #ttnn_layout>) -> tensor<?x512xbf16, #ttnn_layout>
+    return %4#0, %4#1 : tensor<256x512xbf16, #ttnn_layout>, tensor<256x512xbf16, #ttnn_layout>
+  }
+}
