@@ -2,6 +2,7 @@
 // RUN: not ttopt opt %s --ttnn-optimizer --override-output-layout relu=l1:foo 2>&1 | FileCheck %s --check-prefix=PART
 // RUN: not ttopt opt %s --ttnn-optimizer --override-output-layout relu 2>&1 | FileCheck %s --check-prefix=NOEQ
 // RUN: not ttopt opt %s --ttnn-optimizer --override-output-layout relu=l1:dram 2>&1 | FileCheck %s --check-prefix=TWICE
+// RUN: not ttopt opt %s --ttnn-optimizer --override-output-layout relu=system_memory 2>&1 | FileCheck %s --check-prefix=NOLEGAL
 // RUN: not ttopt opt %s --ttnn-optimizer --insert-memreconfig relu=7 2>&1 | FileCheck %s --check-prefix=OPERAND
 // RUN: not ttopt opt %s --ttnn-optimizer --insert-memreconfig relu=a 2>&1 | FileCheck %s --check-prefix=INDEX
 // RUN: not ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled --memory-layout-analysis-policy GreedyL1Interleaved 2>&1 | FileCheck %s --check-prefix=POLICY
@@ -20,6 +21,7 @@
 // PART: error: ttnn-optimizer: --override-output-layout: 'relu': unknown part 'foo' (expected a grid like 8x8, a buffer dram/l1/system_memory/l1_small/trace
 // NOEQ: error: ttnn-optimizer: --override-output-layout: expected NAME=VALUE, got 'relu'
 // TWICE: error: ttnn-optimizer: --override-output-layout: 'relu' gives the buffer twice ('dram')
+// NOLEGAL: error: ttnn-optimizer: --override-output-layout: no legal layout of 'relu' (ttnn.relu) matches 'relu=system_memory'
 // OPERAND: error: ttnn-optimizer: --insert-memreconfig: 'relu' has 1 operand(s), no operand 7
 // INDEX: error: ttnn-optimizer: --insert-memreconfig: 'relu': operand indices must be integers, got 'a'
 // POLICY: error: ttnn-optimizer: --memory-layout-analysis-policy: memory layout policy 'GreedyL1Interleaved' is not implemented yet (planned: issue 5); implemented: DFSharding

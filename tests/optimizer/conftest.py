@@ -68,6 +68,37 @@ class TableBackend:
         return str(op)
 
 
+def function_context(text: str, name: str = "test.mlir", canonicalize: bool = False, max_legal_layouts: int = 8,
+                     overrides: dict | None = None, cap: float | None = None) -> Any:  # fmt: skip
+    """Parse, optionally canonicalize, and run the analyses on the first forward function."""
+    from ttopt.device import OpModel, load_device
+    from ttopt.optimizer.analyses import AnalysisPipeline, forward_functions, op_labels
+    from ttopt.optimizer.policies import FunctionContext
+    from ttopt.optimizer.scheduler import split_block
+    from ttopt.parse.parser import parse_module
+    from ttopt.passes.canonicalize import Canonicalize
+    from ttopt.passes.context import PassContext
+
+    module = parse_module(text, name)
+    if canonicalize:
+        Canonicalize().run(module, PassContext())
+    device = load_device(None, module, cap=cap)
+    analyses = AnalysisPipeline(device, OpModel(device), max_legal_layouts, output_overrides=overrides or {})
+    func = forward_functions(module)[0]
+    block = func.regions[0].entry
+    ops, _, _ = split_block(block.ops)
+    labels = op_labels(block.ops)
+    analyses.run(ops, labels)
+    fn = FunctionContext(func, block, ops, labels, analyses)
+    fn.module = module  # type: ignore[attr-defined]
+    return fn
+
+
+@pytest.fixture(scope="session")
+def make_fn() -> Callable[..., Any]:
+    return function_context
+
+
 @pytest.fixture(scope="session")
 def table_backend() -> type[TableBackend]:
     return TableBackend

@@ -4,38 +4,18 @@ from __future__ import annotations
 
 import pytest
 
-from ttopt.device import OpModel, layout_info, load_device
-from ttopt.optimizer.analyses import AnalysisPipeline, forward_functions, op_labels
+from ttopt.device import layout_info
 from ttopt.optimizer.chain import L1ChainState, SpillLocation
 from ttopt.optimizer.dispatch import build_dispatch_chain_relationships, compute_chain_solving_order
 from ttopt.optimizer.policies import FunctionContext
 from ttopt.optimizer.policies.df_sharding import DFShardingPolicy
-from ttopt.optimizer.scheduler import split_block
-from ttopt.parse.parser import parse_module
-from ttopt.passes.canonicalize import Canonicalize
-from ttopt.passes.context import PassContext
-
-
-def function_context(text: str, name: str = "test.mlir", canonicalize: bool = False, max_legal_layouts: int = 8) -> FunctionContext:
-    """Parse, optionally canonicalize, and run the analyses on the first forward function."""
-    module = parse_module(text, name)
-    if canonicalize:
-        Canonicalize().run(module, PassContext())
-    device = load_device(None, module)
-    analyses = AnalysisPipeline(device, OpModel(device), max_legal_layouts)
-    func = forward_functions(module)[0]
-    block = func.regions[0].entry
-    ops, _, _ = split_block(block.ops)
-    labels = op_labels(block.ops)
-    analyses.run(ops, labels)
-    return FunctionContext(func, block, ops, labels, analyses)
 
 
 @pytest.fixture()
-def seed001(root) -> tuple[FunctionContext, dict[str, object]]:
+def seed001(root, make_fn) -> tuple[FunctionContext, dict[str, object]]:
     """Seed 001's IR after d2m-fusing: the dead exp/neg/abs the seed keeps for context are removed
     by canonicalize, so %0 has one use (%dispatch) as in the seed's walk-through."""
-    fn = function_context((root / "testdata/seeds/001_input.mlir").read_text(), canonicalize=True)
+    fn = make_fn((root / "testdata/seeds/001_input.mlir").read_text(), canonicalize=True)
     by = {}
     for op in fn.ops:
         if op.name == "ttnn.dispatch_d2m":

@@ -245,7 +245,23 @@ class AnalysisPipeline:
         except TensorTypeError as e:
             return [], [], e.message
         expand = _Expander(op, fam, self.device)
-        note = ""
+        layouts, note = self.legal_op_layout_analysis(op, t, dtype, pool, expand, inputs, override)
+        if not layouts:
+            return [], [], note
+        configs = self.order_configs(fam, expand, layouts)
+        return configs, [c for c in configs if _is_l1_sharded(c)], note
+
+    def legal_op_layout_analysis(
+        self, op: Any, t: TensorType, dtype: DataType, pool: Any, expand: _Expander, inputs: list[TTNNLayoutAttr],
+        override: OutputLayoutOverride | None,
+    ) -> tuple[list[tuple[TTNNLayoutAttr, list[OpConfig]]], str]:  # fmt: skip
+        """LegalOpLayoutAnalysis (seed 002 §3.1.3, reference §2.3): the legal output layouts, each
+        with the op-specific configs the op model accepts for it (LegalOpConfigAnalysis's expansion).
+
+        Interleaved layouts first, then sharded ones by grid volume until `max-legal-layouts` are
+        legal (half row-major, half tiled with row-major enabled); a full override is the one layout
+        (kept, with a note, even if the op model rejects it); a partial override filters.
+        """
         if override is not None and override.is_full:
             try:
                 lay = make_layout(
@@ -253,13 +269,11 @@ class AnalysisPipeline:
                     override.grid if override.memory_layout is not INTERLEAVED else None, self.device.worker_grid,
                 )  # fmt: skip
             except AttrError as e:
-                return [], [], f"override {override.text()} cannot hold the result: {e.message}"
+                return [], f"override {override.text()} cannot hold the result: {e.message}"
             cfgs = expand(lay)
             ok = [c for c in cfgs if self._accepts(op, inputs, c)]
-            if not ok:
-                note = f"override {override.text()} kept although the op model rejects it"
-            configs = ok or cfgs
-            return configs, [c for c in configs if _is_l1_sharded(c)], note
+            note = "" if ok else f"override {override.text()} kept although the op model rejects it"
+            return [(lay, ok or cfgs)], note
         interleaved = list(pool.interleaved)
         n = self.max_legal_layouts
         if self.row_major_enabled and pool.sharded_row_major:
@@ -269,11 +283,11 @@ class AnalysisPipeline:
         if override is not None:
             interleaved = [x for x in interleaved if override.matches(layout_info(x))]
             groups = [([x for x in g if override.matches(layout_info(x))], k) for g, k in groups]
-        per_layout: list[tuple[TTNNLayoutAttr, list[OpConfig]]] = []
+        legal: list[tuple[TTNNLayoutAttr, list[OpConfig]]] = []
         for lay in interleaved:
             ok = [c for c in expand(lay) if self._accepts(op, inputs, c)]
             if ok:
-                per_layout.append((lay, ok))
+                legal.append((lay, ok))
         sharded: list[tuple[TTNNLayoutAttr, list[OpConfig]]] = []
         for cands, limit in groups:
             found = 0
@@ -285,17 +299,20 @@ class AnalysisPipeline:
                     sharded.append((lay, ok))
                     found += 1
         sharded.sort(key=lambda e: -(e[0].grid[0] * e[0].grid[1]))  # stable: merge RM + tile by volume
-        per_layout += sharded
-        if fam is Family.CONV:
-            # Reference §2.4: for each conv config (odometer order), all layouts.
-            order = {c: i for i, c in enumerate(expand.conv_space)}
-            configs = sorted((c for _, cs in per_layout for c in cs), key=lambda c: order.get(c.conv2d, 0))
-        else:
-            configs = [c for _, cs in per_layout for c in cs]
-        if not configs:
+        legal += sharded
+        if not legal:
             why = "no candidate layout is legal" if override is None else f"no legal layout matches override {override.text()}"
-            return [], [], why
-        return configs, [c for c in configs if _is_l1_sharded(c)], note
+            return [], why
+        return legal, ""
+
+    @staticmethod
+    def order_configs(fam: Family, expand: _Expander, layouts: list[tuple[TTNNLayoutAttr, list[OpConfig]]]) -> list[OpConfig]:
+        """LegalOpConfigAnalysis's order (reference §2.4): per layout; conv2d: for each conv config
+        (odometer order), all layouts."""
+        if fam is Family.CONV:
+            order = {c: i for i, c in enumerate(expand.conv_space)}
+            return sorted((c for _, cs in layouts for c in cs), key=lambda c: order.get(c.conv2d, 0))
+        return [c for _, cs in layouts for c in cs]
 
     def _accepts(self, op: Any, inputs: list[TTNNLayoutAttr], cfg: OpConfig) -> bool:
         """Legal with the effective inputs, or (sharded outputs) with operand 0 in the same spec."""

@@ -100,6 +100,11 @@ def run_optimizer(p: Any, module: Any, ctx: Any) -> None:
             continue
         ops, _, _ = split_block(block.ops)
         analyses.run(ops, labels)
+        for op in ops:
+            info = analyses.legal.get(op)
+            ov = layout_overrides.get(labels[op])
+            if ov is not None and info is not None and not info.configs and info.note.startswith("no legal layout"):
+                raise _fail(f"--override-output-layout: no legal layout of '{labels[op]}' ({op.name}) matches '{ov.text()}'")
         by_name = {labels[op]: op for op in block.ops}
         override_edges: set[Edge] = set()
         for name, ov in reconfig_overrides.items():

@@ -10,8 +10,8 @@
 4. reshards: an attribute-free `"ttnn.to_layout"` before the consumer (`<consumer>_mem_reconfig`),
    or, when the operand already comes from a single-use `ttnn.to_layout`, that op retyped in place;
 5. spills: a `"ttnn.to_layout"` to DRAM (or L1) interleaved right after a chain's last op
-   (`<op>_spill`), every use rewired to it, except that reshards inserted on its outgoing branches
-   read the L1 result directly (and disappear when they would convert to the same layout);
+   (`<op>_spill`), every use rewired to it, except that reshards on its outgoing branches read the
+   L1 result directly (and are not inserted at all when they would convert to the same layout);
 6. the function's result types follow its return operands.
 
 New layouts are hoisted into `#ttnn_layoutN` aliases (buffer types into `#dram`/`#l1`), as tt-mlir
@@ -99,7 +99,6 @@ class InsertedOp:
 class RewriteResult:
     reshards: list[InsertedOp] = field(default_factory=list)
     spills: list[InsertedOp] = field(default_factory=list)
-    removed_reshards: int = 0
 
 
 def _set_result_layout(op: Any, layout: TTNNLayoutAttr | None, aliaser: LayoutAliaser) -> bool:
@@ -168,16 +167,14 @@ def apply_decisions(module: Any, fn: FunctionContext, decisions: LayoutDecisions
         model.invalidate(op)
 
     wg = analyses.device.worker_grid
-    inserted: dict[int, InsertedOp] = {}
+    direct: list[tuple[Any, int, Any]] = []  # reshards to the layout the operand already has
     for edge, entry in decisions.reshards.items():
-        rec = _insert_reshard(edge, entry, labels, aliaser, block, wg)
+        rec = _insert_reshard(edge, entry, labels, aliaser, block, wg, direct)
         if rec is not None:
             result.reshards.append(rec)
-            if not rec.in_place:
-                inserted[id(rec.op)] = rec
 
     for op, where in decisions.spills.items():
-        rec = _spill(op, where, labels, aliaser, inserted, result, wg)
+        rec = _spill(op, where, labels, aliaser, wg, direct)
         if rec is not None:
             result.spills.append(rec)
 
@@ -208,14 +205,18 @@ def _reshard_target(edge: Edge, entry: MemReconfigEntry, value: Any, wg: tuple[i
 
 
 def _insert_reshard(edge: Edge, entry: MemReconfigEntry, labels: dict[Any, str], aliaser: LayoutAliaser, block: Any,
-                    wg: tuple[int, int]) -> InsertedOp | None:  # fmt: skip
+                    wg: tuple[int, int], direct: list[tuple[Any, int, Any]]) -> InsertedOp | None:  # fmt: skip
     consumer = edge.consumer
     if consumer.parent is not block or edge.operand_index >= len(consumer.operands):
         return None
     value = consumer.operands[edge.operand_index]
     target = _reshard_target(edge, entry, value, wg)
     t = value.type.resolve()
-    if target is None or not isinstance(t, TensorType) or current_layout(t) == target:
+    if target is None or not isinstance(t, TensorType):
+        return None
+    if current_layout(t) == target:
+        # Nothing to convert; the consumer must keep reading this (L1) value even if it is spilled.
+        direct.append((consumer, edge.operand_index, value))
         return None
     src_label = labels.get(getattr(value, "op", None), "block argument")
     dst_label = labels.get(consumer, consumer.name)
@@ -245,8 +246,8 @@ def spill_layout(value: Any, where: SpillLocation, worker_grid: tuple[int, int])
         return None
 
 
-def _spill(op: Any, where: SpillLocation, labels: dict[Any, str], aliaser: LayoutAliaser,
-           inserted: dict[int, InsertedOp], result: RewriteResult, wg: tuple[int, int]) -> InsertedOp | None:  # fmt: skip
+def _spill(op: Any, where: SpillLocation, labels: dict[Any, str], aliaser: LayoutAliaser, wg: tuple[int, int],
+           direct: list[tuple[Any, int, Any]]) -> InsertedOp | None:  # fmt: skip
     if where is SpillLocation.NONE or len(op.results) != 1:
         return None
     r = op.results[0]
@@ -254,8 +255,10 @@ def _spill(op: Any, where: SpillLocation, labels: dict[Any, str], aliaser: Layou
     target = spill_layout(r, where, wg)
     if target is None or current_layout(t) == target or not r.uses:
         return None
-    # Existing layout conversions convert the L1 result themselves: a spill in front of them would
-    # only add a DRAM round trip (and leave an identity conversion behind).
+    # Layout conversions convert the L1 result themselves: the reshards inserted on outgoing
+    # branches read it (reference §2.10), and so do conversions already in the IR (a spill in front
+    # of them would only add a DRAM round trip). So do consumers whose reshard target is the op's
+    # own layout (no reshard was needed: upstream inserts one and erases it here).
     converters = [u for u in r.users if u.name in CONVERSION_OPS]
     if len(converters) == len(r.users):
         return None
@@ -266,18 +269,9 @@ def _spill(op: Any, where: SpillLocation, labels: dict[Any, str], aliaser: Layou
         for i, v in enumerate(u.operands):
             if v is spill.results[0]:
                 u.set_operand(i, r)
-    # Reshards on outgoing branches read the L1 result, not the spill (reference §2.10).
-    for user in list(spill.results[0].users):
-        rec = inserted.get(id(user))
-        if rec is None:
-            continue
-        if current_layout(user.results[0].type) == current_layout(t):
-            user.results[0].replace_all_uses_with(r)
-            user.erase()
-            result.reshards.remove(rec)
-            result.removed_reshards += 1
-        else:
-            user.set_operand(0, r)
+    for consumer, i, value in direct:
+        if value is r and consumer.operands[i] is spill.results[0]:
+            consumer.set_operand(i, r)
     if not spill.results[0].uses:
         spill.erase()
         return None
