@@ -82,6 +82,33 @@ class LayoutAliaser:
         return TensorType(tuple(old.shape), elem, self.encoding(layout))
 
 
+class _Insertions:
+    """New ops to put before/after anchors, applied in one pass over the block (inserting one by
+    one would search the block for each anchor: quadratic on 10^4-op functions)."""
+
+    def __init__(self) -> None:
+        self._before: dict[int, list[Any]] = {}
+        self._after: dict[int, list[Any]] = {}
+
+    def before(self, anchor: Any, op: Any) -> None:
+        self._before.setdefault(id(anchor), []).append(op)
+
+    def after(self, anchor: Any, op: Any) -> None:
+        self._after.setdefault(id(anchor), []).append(op)
+
+    def apply(self, block: Any) -> None:
+        if not self._before and not self._after:
+            return
+        out = []
+        for op in block.ops:
+            out.extend(self._before.get(id(op), ()))
+            out.append(op)
+            out.extend(self._after.get(id(op), ()))
+        for op in out:
+            op.parent = block
+        block.ops = out
+
+
 @dataclass
 class InsertedOp:
     """An op the rewrite created (or retyped): for traces and stats."""
@@ -168,15 +195,17 @@ def apply_decisions(module: Any, fn: FunctionContext, decisions: LayoutDecisions
 
     wg = analyses.device.worker_grid
     direct: list[tuple[Any, int, Any]] = []  # reshards to the layout the operand already has
+    pending = _Insertions()
     for edge, entry in decisions.reshards.items():
-        rec = _insert_reshard(edge, entry, labels, aliaser, block, wg, direct)
+        rec = _insert_reshard(edge, entry, labels, aliaser, block, wg, direct, pending)
         if rec is not None:
             result.reshards.append(rec)
 
     for op, where in decisions.spills.items():
-        rec = _spill(op, where, labels, aliaser, wg, direct)
+        rec = _spill(op, where, labels, aliaser, wg, direct, pending)
         if rec is not None:
             result.spills.append(rec)
+    pending.apply(block)
 
     update_function_type(fn.func)
     return result
@@ -205,7 +234,7 @@ def _reshard_target(edge: Edge, entry: MemReconfigEntry, value: Any, wg: tuple[i
 
 
 def _insert_reshard(edge: Edge, entry: MemReconfigEntry, labels: dict[Any, str], aliaser: LayoutAliaser, block: Any,
-                    wg: tuple[int, int], direct: list[tuple[Any, int, Any]]) -> InsertedOp | None:  # fmt: skip
+                    wg: tuple[int, int], direct: list[tuple[Any, int, Any]], pending: _Insertions) -> InsertedOp | None:  # fmt: skip
     consumer = edge.consumer
     if consumer.parent is not block or edge.operand_index >= len(consumer.operands):
         return None
@@ -224,10 +253,8 @@ def _insert_reshard(edge: Edge, entry: MemReconfigEntry, labels: dict[Any, str],
     if producer is not None and producer.name == "ttnn.to_layout" and len(value.uses) == 1:
         value.type = aliaser.tensor_type(t, target)  # reuse the existing conversion (reference §2.10)
         return InsertedOp(producer, "reshard", src_label, dst_label, edge.operand_index, target, in_place=True)
-    op = create(
-        "ttnn.to_layout", [value], [aliaser.tensor_type(t, target)],
-        location=Location.named(f"{dst_label}_mem_reconfig"), before=consumer,
-    )  # fmt: skip
+    op = create("ttnn.to_layout", [value], [aliaser.tensor_type(t, target)], location=Location.named(f"{dst_label}_mem_reconfig"))
+    pending.before(consumer, op)
     consumer.set_operand(edge.operand_index, op.results[0])
     return InsertedOp(op, "reshard", src_label, dst_label, edge.operand_index, target)
 
@@ -247,7 +274,7 @@ def spill_layout(value: Any, where: SpillLocation, worker_grid: tuple[int, int])
 
 
 def _spill(op: Any, where: SpillLocation, labels: dict[Any, str], aliaser: LayoutAliaser, wg: tuple[int, int],
-           direct: list[tuple[Any, int, Any]]) -> InsertedOp | None:  # fmt: skip
+           direct: list[tuple[Any, int, Any]], pending: _Insertions) -> InsertedOp | None:  # fmt: skip
     if where is SpillLocation.NONE or len(op.results) != 1:
         return None
     r = op.results[0]
@@ -263,7 +290,7 @@ def _spill(op: Any, where: SpillLocation, labels: dict[Any, str], aliaser: Layou
     if len(converters) == len(r.users):
         return None
     label = labels.get(op, op.name)
-    spill = create("ttnn.to_layout", [r], [aliaser.tensor_type(t, target)], location=Location.named(f"{label}_spill"), after=op)
+    spill = create("ttnn.to_layout", [r], [aliaser.tensor_type(t, target)], location=Location.named(f"{label}_spill"))
     r.replace_all_uses_with(spill.results[0], except_in=spill)
     for u in converters:
         for i, v in enumerate(u.operands):
@@ -273,8 +300,9 @@ def _spill(op: Any, where: SpillLocation, labels: dict[Any, str], aliaser: Layou
         if value is r and consumer.operands[i] is spill.results[0]:
             consumer.set_operand(i, r)
     if not spill.results[0].uses:
-        spill.erase()
+        spill.drop_all_references()
         return None
+    pending.after(op, spill)
     return InsertedOp(spill, "spill", label, label, None, target)
 
 

@@ -162,6 +162,7 @@ class DFShardingPolicy:
             if trace is not None:
                 trace.chain_result(idx, chain)
 
+        self.after_chains_solved(fn, chains, schedule, backend)
         analyses = fn.analyses
         dispatch_configs = compute_dispatch_d2m_configs(
             relationships, chains, dispatch_outputs, analyses.device.usable_l1,
@@ -181,6 +182,12 @@ class DFShardingPolicy:
             if chain.spill_location is not SpillLocation.NONE:
                 decisions.spills[chain.last_op] = chain.spill_location
         return decisions
+
+    def after_chains_solved(self, fn: FunctionContext, chains: list[L1ChainConfig], schedule: list[Any],
+                            backend: OpModelBackend) -> None:  # fmt: skip
+        """Hook between chain solving and the decisions. DFSharding 2.0 (seed 002 §4.1, issue 9)
+        resolves concat chains, L1 reservations and chain merges here by changing completed chains'
+        `spill_location` (NONE / L1_INTERLEAVED) and failing or completing concat chains."""
 
     def pick_op_shard_configs(self, solver: ShardSolver, chain: L1ChainConfig, backend: OpModelBackend,
                               trace: Any = None) -> tuple[bool, str]:  # fmt: skip
