@@ -131,8 +131,10 @@ class L1ChainConfig:
         override_reshard_edges: Iterable[Edge] = (),
         solve_for_optimal_first_op_input: bool = False,
         on_step: Any = None,
+        fork_rule: Any = None,
     ) -> ShardSolver:
         """Built -> Resolved (or Failed): run the ShardSolver on this chain and return it."""
+        from ttopt.optimizer.core_usage import ForkRule
         from ttopt.optimizer.shard_solver import ShardSolver
 
         self._expect(L1ChainState.BUILT, "resolve")
@@ -145,6 +147,7 @@ class L1ChainConfig:
             override_reshard_edges=override_reshard_edges,
             solve_for_optimal_first_op_input=solve_for_optimal_first_op_input,
             on_step=on_step,
+            fork_rule=fork_rule or ForkRule.SUM,
         )
         self.solve_for_optimal_first_op_input = solve_for_optimal_first_op_input
         if solver.resolve():

@@ -10,7 +10,7 @@ legal config, i.e. DRAM interleaved) -> traces and `--stats`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ttopt.optimizer.policies import DEFAULT_POLICY, policy_names
 from ttopt.passes.base import Pass, option

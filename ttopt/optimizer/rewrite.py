@@ -36,7 +36,6 @@ from ttopt.ir.rewriter import create
 from ttopt.ir.types import FunctionType, ScalarType, TensorType
 from ttopt.optimizer.analyses import current_layout
 from ttopt.optimizer.chain import Edge, MemReconfigEntry, SpillLocation
-from ttopt.optimizer.dispatch import is_dispatch
 from ttopt.optimizer.policies import FunctionContext, LayoutDecisions
 from ttopt.optimizer.scheduler import apply_schedule
 

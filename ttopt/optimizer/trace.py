@@ -168,7 +168,7 @@ class OptimizerTrace:
             ))
         for r in result.reshards:
             how = "retyped in place" if r.in_place else f"inserted {r.target}_mem_reconfig"
-            self.print(f"[bold]reshard[/bold] " + escape(f"{r.source} -> {r.target}#{r.operand}: {layout_info(r.layout).short()} ({how})"))
+            self.print("[bold]reshard[/bold] " + escape(f"{r.source} -> {r.target}#{r.operand}: {layout_info(r.layout).short()} ({how})"))
         for r in result.spills:
             self.print("[bold]spill[/bold] " + escape(f"{r.source} -> {layout_info(r.layout).short()} (inserted {r.source}_spill)"))
         t = Table(title="final layouts", title_justify="left", box=box.SIMPLE)

@@ -145,8 +145,7 @@ class DFShardingPolicy:
                 continue
             consumes = idx in chain_to_dispatch
             on_step = trace.solver_begin(idx, chain, backend, consumes) if trace is not None else None
-            solver = chain.resolve_with_solver(backend, fn.override_reshard_edges, consumes, on_step)
-            solver.fork_rule = self.fork_rule
+            solver = chain.resolve_with_solver(backend, fn.override_reshard_edges, consumes, on_step, self.fork_rule)
             if chain.state is L1ChainState.RESOLVED:
                 ok, why = self.pick_op_shard_configs(solver, chain, backend, trace)
                 if ok:
