@@ -33,9 +33,7 @@ def test_legal_configs_order_and_defaults(make_fn) -> None:
     assert a.scalar_types == {DataType.BF16}
     assert ((64, 64), DataType.BF16) in a.tensor_types
     mm = a.legal[fn.ops[0]]
-    # Reference §2.2's 64x64 example: DRAM, L1, then B2x2, B1x2, B2x1, H2x1, W1x2, B1x1, H1x1, W1x1.
-    # (W1x2 is dropped: a sharded matmul output must be block or height for a program config that
-    # tt-metal accepts with 2 tile columns... unless it is legal; the list below is what the model says.)
+    # Reference §2.2's 64x64 pool: DRAM, L1, then B2x2, B1x2, B2x1, H2x1, W1x2, B1x1, H1x1, W1x1.
     assert _short(mm.configs[:2]) == ["dram interleaved 1x1", "l1 interleaved 8x8"]
     assert _short(mm.sharded)[:4] == ["l1 block_sharded 2x2", "l1 block_sharded 1x2", "l1 block_sharded 2x1", "l1 height_sharded 2x1"]
     assert all(c.matmul is not None for c in mm.sharded)  # one derived program config per sharded layout
