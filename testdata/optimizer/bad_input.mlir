@@ -5,10 +5,6 @@
 // RUN: not ttopt opt %s --ttnn-optimizer --override-output-layout relu=system_memory 2>&1 | FileCheck %s --check-prefix=NOLEGAL
 // RUN: not ttopt opt %s --ttnn-optimizer --insert-memreconfig relu=7 2>&1 | FileCheck %s --check-prefix=OPERAND
 // RUN: not ttopt opt %s --ttnn-optimizer --insert-memreconfig relu=a 2>&1 | FileCheck %s --check-prefix=INDEX
-// RUN: not ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled --memory-layout-analysis-policy GreedyL1Interleaved 2>&1 | FileCheck %s --check-prefix=POLICY
-// RUN: not ttopt opt %s --pass-pipeline='builtin.module(ttnn-optimizer{memory-layout-analysis-enabled=true memory-layout-analysis-policy=BFInterleaved})' 2>&1 | FileCheck %s --check-prefix=POLICY2
-// RUN: not ttopt opt %s --ttnn-optimizer --l1-interleaved-fallback-analysis-enabled 2>&1 | FileCheck %s --check-prefix=FALLBACK
-// RUN: not ttopt opt %s --ttnn-optimizer --override-conv2d-config relu=act_block_h_override#32 2>&1 | FileCheck %s --check-prefix=CONV
 // RUN: not ttopt opt %s --ttnn-optimizer --override-conv2d-config relu=nokey#1 2>&1 | FileCheck %s --check-prefix=CONVKEY
 // RUN: not ttopt opt %s --ttnn-optimizer --tensor-l1-usage-cap 1.5 2>&1 | FileCheck %s --check-prefix=CAP
 // RUN: not ttopt opt %s --ttnn-optimizer --device nosuch 2>&1 | FileCheck %s --check-prefix=DEVICE
@@ -24,10 +20,6 @@
 // NOLEGAL: error: ttnn-optimizer: --override-output-layout: no legal layout of 'relu' (ttnn.relu) matches 'relu=system_memory'
 // OPERAND: error: ttnn-optimizer: --insert-memreconfig: 'relu' has 1 operand(s), no operand 7
 // INDEX: error: ttnn-optimizer: --insert-memreconfig: 'relu': operand indices must be integers, got 'a'
-// POLICY: error: ttnn-optimizer: --memory-layout-analysis-policy: memory layout policy 'GreedyL1Interleaved' is not implemented yet (planned: issue 5); implemented: DFSharding
-// POLICY2: memory layout policy 'BFInterleaved' is not implemented yet
-// FALLBACK: error: ttnn-optimizer: --l1-interleaved-fallback-analysis-enabled is not implemented yet (planned: issue 5)
-// CONV: error: ttnn-optimizer: --override-conv2d-config is not implemented yet (planned: issue 5)
 // CONVKEY: error: ttnn-optimizer: --override-conv2d-config: 'relu': unknown key 'nokey'
 // CAP: error: ttnn-optimizer: --tensor-l1-usage-cap must be in (0, 1], got 1.5
 // DEVICE: error: ttnn-optimizer: unknown device preset 'nosuch'
