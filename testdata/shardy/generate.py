@@ -61,6 +61,14 @@ CASES = {
     "constraint_gather": (lambda x: wsc(jnp.exp(x), MESH, None, None), [S(32, 64)], [ns(MESH, "x", "y")], None),
     "constraint_slice": (lambda x: wsc(jnp.tanh(x), MESH, "y", "x"), [S(32, 64)], [ns(MESH, None, None)], None),
     "reshape_sharded": (lambda x: jnp.reshape(x, (8, 4, 64)) + 1.0, [S(32, 64)], [ns(MESH, "x", "y")], None),
+    # A reshape merging a dim that "x" shards only partly with one "y" shards: not expressible
+    # without sub-axes, so "y" is gathered first.
+    "reshape_merge_partial": (lambda x: jnp.reshape(x, (64, 64)) + 1.0, [S(4, 16, 64)], [ns(MESH, "x", "y", None)], None),
+    # A reshape splitting a dim sharded by ("x", "y") into 4x16: "y" must be split into sub-axes
+    # ("y":(1)2 on the 4, "y":(2)2 on the 16), which conservative ttopt never creates.
+    "reshape_split_sub_axis": (
+        lambda x: jnp.reshape(x, (4, 16, 128)), [S(64, 128)], [ns(MESH, ("x", "y"), None)], ns(MESH, "x", "y", None),
+    ),
     "broadcast_bias": (
         lambda x, b: x + b[None, :], [S(16, 64), S(64)], [ns(MESH, "x", None), ns(MESH, "y")], ns(MESH, "x", "y"),
     ),

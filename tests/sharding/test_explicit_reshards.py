@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from ttopt.ir.printer import print_module
 from ttopt.parse.parser import parse_module
 from ttopt.passes.context import PassContext
@@ -103,3 +105,117 @@ def test_constraint_forces_all_to_all() -> None:
     )
     assert 'sdy.all_to_all [{"x"}: 0->1] %0 out_sharding=<@mesh, [{}, {"x"}]>' in out
     assert out.count("sdy.all_to_all") == 1 and "sdy.reshard" not in out
+
+
+SPLIT = (
+    'sdy.mesh @mesh = <["x"=2, "y"=4]>\n'
+    'func.func @main(%a: tensor<64x128xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x", "y"}, {}]>})'
+    ' -> (tensor<4x16x128xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {"y"}, {}]>}) {\n'
+    "  %0 = stablehlo.reshape %a : (tensor<64x128xf32>) -> tensor<4x16x128xf32>\n"
+    "  %1 = stablehlo.negate %0 : tensor<4x16x128xf32>\n"
+    "  return %1 : tensor<4x16x128xf32>\n}\n"
+)
+
+
+def _traced(text: str, pipeline: str) -> tuple[str, list[str]]:
+    from ttopt.passes.context import Trace
+
+    class Rec(Trace):
+        def __init__(self) -> None:
+            super().__init__(True)
+            self.lines: list[str] = []
+
+        def print(self, *r) -> None:
+            self.lines.extend(str(x) for x in r)
+
+    m = parse_module(text)
+    ctx = PassContext(trace=Rec())
+    for p in instantiate(parse_pipeline(pipeline)):
+        p.run(m, ctx)
+    return print_module(m), ctx.trace.lines
+
+
+def test_conservative_replicates_a_factor_that_would_need_a_sub_axis() -> None:
+    # 64 on ("x", "y") -> 4x16: the reshape's factors i=4, j=16 would take "x","y":(1)2 and
+    # "y":(2)2. Conservative (the default): i keeps "x", j is replicated, "y" is gathered before
+    # the reshape and sliced back after it; no sub-axis anywhere.
+    out, trace = _traced(SPLIT, "builtin.module(aggressive-propagation, insert-explicit-reshards, reshard-to-collectives)")
+    assert '":(' not in out
+    assert 'sdy.all_gather [{"y"}, {}] %arg0 out_sharding=<@mesh, [{"x"}, {}]>' in out
+    assert 'sdy.all_slice [{}, {"y"}, {}]' in out
+    assert any('factor i (size 4): {"y":(1)2} would need a sub-axis -> replicated (conservative)' in t for t in trace)
+
+
+def test_non_conservative_may_create_sub_axes() -> None:
+    pipe = ("builtin.module(aggressive-propagation{conservative=false}, insert-explicit-reshards{conservative=false},"
+            " reshard-to-collectives)")  # fmt: skip
+    out, _ = _traced(SPLIT, pipe)
+    assert '<@mesh, [{"x", "y":(1)2, ?}, {"y":(2)2, ?}, {?}]>' in out
+
+
+def test_factor_after_a_partly_sharded_factor_is_replicated() -> None:
+    # 4x16x64 [{"x"}, {"y"}, {}] -> 64x64 (result [{"x"}, {}]): "y" on the 16 cannot follow the
+    # half-sharded 4 in the merged dim, so it is gathered before the reshape (as jaxlib does).
+    out = _run(
+        'sdy.mesh @mesh = <["x"=2, "y"=4]>\n'
+        'func.func @main(%a: tensor<4x16x64xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {"y"}, {}]>}) -> tensor<64x64xf32> {\n'
+        "  %0 = stablehlo.reshape %a : (tensor<4x16x64xf32>) -> tensor<64x64xf32>\n"
+        "  return %0 : tensor<64x64xf32>\n}\n",
+        "builtin.module(aggressive-propagation, insert-explicit-reshards, reshard-to-collectives)",
+    )
+    assert 'sdy.all_gather [{}, {"y"}, {}] %arg0 out_sharding=<@mesh, [{"x"}, {}, {}]>' in out
+    assert out.count("sdy.all_") == 1
+
+
+def test_need_replication_sharding_moves_to_the_batch_dim() -> None:
+    # concat on dim 1 of [{}, {"y"}] and [{}, {"z"}]: the concat dim must be whole. Its best
+    # sharding ("y": the larger) moves to dim 0 (all_to_all / all_slice) instead of a gather.
+    out = _run(
+        'sdy.mesh @mesh = <["x"=2, "y"=4, "z"=2]>\n'
+        'func.func @main(%a: tensor<16x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"y"}]>},'
+        ' %b: tensor<16x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"z"}]>}) -> tensor<16x16xf32> {\n'
+        "  %0 = stablehlo.concatenate %a, %b, dim = 1 : (tensor<16x8xf32>, tensor<16x8xf32>) -> tensor<16x16xf32>\n"
+        "  return %0 : tensor<16x16xf32>\n}\n",
+        "builtin.module(aggressive-propagation, insert-explicit-reshards, reshard-to-collectives)",
+    )
+    assert 'sdy.all_to_all [{"y"}: 1->0] %arg0 out_sharding=<@mesh, [{"y"}, {}]>' in out
+    assert 'sdy.all_slice [{"y"}, {}] %arg1 out_sharding=<@mesh, [{"y"}, {"z"}]>' in out
+    assert '{sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"y"}, {}]>]>}' in out
+
+
+def test_chlo_pointwise_ops_are_resharded() -> None:
+    # chlo.square has a rule (ttopt extension): a mismatch with its user's sharding is resharded.
+    out = _run(
+        'sdy.mesh @mesh = <["x"=2, "y"=4]>\n'
+        'func.func @main(%a: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {"y"}]>})'
+        ' -> (tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) {\n'
+        "  %0 = chlo.square %a : tensor<8x16xf32> -> tensor<8x16xf32>\n"
+        "  return %0 : tensor<8x16xf32>\n}\n",
+        "builtin.module(aggressive-propagation, insert-explicit-reshards)",
+    )
+    assert "chlo.square %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{\"x\", ?}, {\"y\", ?}]>]>}" in out
+    assert 'sdy.reshard %0 <@mesh, [{"x"}, {}]>' in out
+
+
+def test_generated_reshape_heavy_module_has_no_sub_axes() -> None:
+    """The bench generator's attention-style module (head-splitting and flattening reshapes on a
+    2x4 mesh) through steps 5-10 with the defaults: no sub-axis anywhere."""
+    import sys
+
+    from ttopt.ir.verifier import verify
+
+    root = str(Path(__file__).resolve().parents[2])
+    if root not in sys.path:
+        sys.path.insert(0, root)
+    from bench.gen.stablehlo import StableHLOGenerator
+
+    class Gen(StableHLOGenerator):
+        OPS = tuple((n, w) for n, w in StableHLOGenerator.OPS if n != "manual")
+
+    for seed in (2, 3):
+        text = Gen(400, seed).text()
+        assert "stablehlo.reshape" in text
+        out = _run(text, "builtin.module(apply-sharding-constraints, aggressive-propagation, sharding-constraint-to-reshard,"
+                         " insert-explicit-reshards, wrap-under-manual-computation, reshard-to-collectives)")  # fmt: skip
+        assert '":(' not in out
+        verify(parse_module(out))

@@ -68,6 +68,20 @@ def test_conservative_never_creates_sub_axes() -> None:
     assert _shardings(m) == ['<@mesh, [{"y":(1)2, ?}]>']
 
 
+@pytest.mark.parametrize("conservative", [True, False])
+def test_merged_dim_ends_at_a_factor_that_is_not_fully_sharded(conservative: bool) -> None:
+    # 4x16x64 on [{"x"}, {"y"}, {}] -> 64x64: the merged dim is factors i=4 ("x"=2 shards half of
+    # it) and j=16. "y" on j cannot be written after a partly sharded i ([{"x", "y"}] would read
+    # back as i={"x", "y":(1)2}), so the result is [{"x"}, {}] in both modes, as in Shardy.
+    m, _ = _run(
+        'func.func @main(%a: tensor<4x16x64xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {"y"}, {}]>}) -> tensor<64x64xf32> {\n'
+        "  %0 = stablehlo.reshape %a : (tensor<4x16x64xf32>) -> tensor<64x64xf32>\n"
+        "  return %0 : tensor<64x64xf32>\n}\n",
+        conservative=conservative,
+    )
+    assert _shardings(m) == ['<@mesh, [{"x", ?}, {?}]>']
+
+
 def test_aggressive_resolves_conflict_basic_does_not() -> None:
     src = (
         'func.func @main(%a: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}, %b: tensor<16x32xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"x"}]>}) -> tensor<8x32xf32> {\n'

@@ -42,6 +42,23 @@ def test_extend_and_shrink() -> None:
     assert [k for k, _ in _kinds([[Y]], [[X]])] == ["all_gather", "all_slice"]
 
 
+ONE = ("u", 1, 1)  # an axis of size 1 (seed 004 case 6: "x"=1)
+B = ("y", 1, 2)
+
+
+def test_size_one_axes_are_never_sliced() -> None:
+    # Seed 004 case 6, step 10: gather everything (the size-1 axis included), then slice only "y".
+    steps = plan([[ONE], [B]], [[], []])
+    assert [(s.kind, s.lists) for s in steps] == [("all_gather", [[ONE], [B]])]
+    steps = plan([[], []], [[B], [ONE]])
+    assert [(s.kind, s.lists, s.after) for s in steps] == [("all_slice", [[B], []], [[B], []])]
+    # Nothing to do when only a size-1 axis is missing; a leading one is sliced with what follows.
+    assert plan([[], [B]], [[ONE], [B]]) == []
+    assert _kinds([[], []], [[ONE, X], []]) == [("all_slice", [[ONE, X], []])]
+    # A size-1 axis the target lacks is gathered (no data moves), not permuted.
+    assert _kinds([[ONE], [B]], [[], [B]]) == [("all_gather", [[ONE], []])]
+
+
 def test_pass_rewrites_reshard_with_out_shardings() -> None:
     m = parse_module(
         'sdy.mesh @mesh = <["x"=2, "y"=4]>\n'

@@ -10,7 +10,7 @@ import pytest
 
 from ttopt.parse.parser import parse_module
 from ttopt.sharding.factors import FactorType, OpShardingRule, factor_name, parse_rule
-from ttopt.sharding.rules import rule_for
+from ttopt.sharding.rules import EXTENSIONS, rule_for
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -85,6 +85,34 @@ def test_rule_families(sig: str, line: str, want: str | None) -> None:
     assert _rule(_f(sig, line)) == want
 
 
+@pytest.mark.parametrize(
+    ("sig", "line", "want"),
+    [
+        # chlo (ttopt extension; jaxlib's Shardy has no chlo rules): elementwise like StableHLO.
+        ("%a: tensor<4x16x64xf32>", "%0 = chlo.square %a : tensor<4x16x64xf32> -> tensor<4x16x64xf32>",
+         "([i, j, k])->([i, j, k]) {i=4, j=16, k=64}"),
+        ("%a: tensor<4x4xf32>", "%0 = chlo.erf %a : tensor<4x4xf32> -> tensor<4x4xf32>", "([i, j])->([i, j]) {i=4, j=4}"),
+        ("%a: tensor<4x4xf32>, %b: tensor<4x4xf32>",
+         "%0 = chlo.next_after %a, %b : tensor<4x4xf32>, tensor<4x4xf32> -> tensor<4x4xf32>",
+         "([i, j], [i, j])->([i, j]) {i=4, j=4}"),
+        # implicit broadcasting: minor-aligned, a broadcast size-1 dim gets its own factor.
+        ("%a: tensor<4x8xf32>, %b: tensor<1x8xf32>",
+         '%0 = "chlo.broadcast_add"(%a, %b) : (tensor<4x8xf32>, tensor<1x8xf32>) -> tensor<4x8xf32>',
+         "([j, k], [i, k])->([j, k]) {i=1, j=4, k=8}"),
+        ("%a: tensor<4x8xf32>, %b: tensor<8xf32>",
+         '%0 = "chlo.broadcast_multiply"(%a, %b) : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>',
+         "([i, j], [j])->([i, j]) {i=4, j=8}"),
+        # top_k: batch dims pass through, the last dim needs replication.
+        ("%a: tensor<4x10xf32>",
+         "%values, %indices = chlo.top_k(%a, k = 3) : tensor<4x10xf32> -> (tensor<4x3xf32>, tensor<4x3xi32>)",
+         "([i, j])->([i, k], [i, k]) {i=4, j=10, k=3} need_replication={j, k}"),
+    ],
+)
+def test_chlo_rules(sig: str, line: str, want: str) -> None:
+    assert _rule(_f(sig, line)) == want
+    assert _rule(_f(sig, line), conservative=True) == want
+
+
 def test_conservative_variants() -> None:
     cat = _f(
         "%a: tensor<4x2xf32>, %b: tensor<4x3xf32>",
@@ -122,7 +150,7 @@ def test_rules_match_jaxlib_shardy(name: str, conservative: bool) -> None:
         m = parse_module((ROOT / "testdata/jax" / f).read_text())
         mine = []
         for op in m.walk():
-            if op.name == "func.func":
+            if op.name == "func.func" or op.name in EXTENSIONS:  # ttopt's own rules (chlo): jaxlib has none
                 continue
             r = rule_for(op, conservative)
             if r is not None:

@@ -115,10 +115,7 @@ STEPS = [
     (6, 7, "sharding-constraint-to-reshard", {}, "case6_step03_apply-argument-shard-status", "case6_step07_sharding-constraint-to-reshard"),
     (6, 8, "insert-explicit-reshards", {}, "case6_step07_sharding-constraint-to-reshard", "case6_step08_insert-explicit-reshards"),
     (6, 9, "wrap-under-manual-computation", {}, "case6_step08_insert-explicit-reshards", "case6_step09_wrap-under-manual-computation"),
-    pytest.param(6, 10, "reshard-to-collectives", {}, "case6_step09_wrap-under-manual-computation", "case6_after",
-                 marks=pytest.mark.xfail(strict=False, reason=(
-                     "Shardy (jaxlib) drops the size-1 axis: `sdy.all_slice [{\"y\"}, {}]`; ttopt's "
-                     "reshard-to-collectives (issue 7) keeps it as `[{\"y\"}, {\"x\"}]`, equivalent since x=1"))),
+    (6, 10, "reshard-to-collectives", {}, "case6_step09_wrap-under-manual-computation", "case6_after"),
 ]
 
 

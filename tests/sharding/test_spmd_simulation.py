@@ -402,9 +402,7 @@ def test_seed_case6_collectives_compute_the_global_result() -> None:
 PIPELINE_STEPS = ["inliner", "apply-argument-shard-status", "apply-shardy-argument-annotations",
                   "apply-sharding-constraints", "aggressive-propagation", "sharding-constraint-to-reshard",
                   "insert-explicit-reshards", "wrap-under-manual-computation", "reshard-to-collectives"]
-# transformer_2layer: insert-explicit-reshards (issue 7) leaves `chlo.square` with operand sharding
-# [{"batch"}, {}, {"model"}] and result [{"batch"}, {}, {}] and no reshard; step 11 reports it.
-XFAIL_PIPELINE = {"transformer_2layer": "chlo.square gets no reshard at step 8 (Shardy core); step 11 reports the mismatch"}
+XFAIL_PIPELINE: dict[str, str] = {}  # module name -> reason (none left)
 JAX_MODULES = ["mlp_sharded", "transformer_2layer", "sharding_constraint", "sharding_constraint_multi_axis", "attention",
                "softmax", "layernorm", "reduce_sum_max", "transpose_reshape_concat", "slice_dynamic_slice",
                "dot_general_batched", "iota_select_compare", "call_private_helper", "explicit_axes_reshard",

@@ -9,7 +9,14 @@ one with a sharded permutation factor loses) or by majority vote — and `sdy.re
 inserted before operands and after results whose projection changed. A sharded reduction factor
 gets an `sdy.all_reduce` after every result, with the combiner of the reduction (sum for dots
 and adds; max/min after a max/min reduce: DECISIONS.md fixes upstream's always-sum). At
-`func.return` each value is resharded to the function's result sharding.
+`func.return` each value is resharded to the function's result sharding, and a manual
+computation's sharded operands to its `in_shardings`.
+
+The chosen factor shardings must be expressible in every tensor: a factor following a factor its
+axes do not fill in some dimension is replicated, and, with `conservative=true` (the default,
+DECISIONS.md), so is the part of a factor's sharding that would need a sub-axis or be
+non-divisible (a reshape splitting "y"=4 over dims of 2 and 8): such reshapes gather and re-slice
+instead of creating sub-axes, which step 11 and the TTIR conversion reject. The trace says so.
 """
 
 from __future__ import annotations
@@ -27,10 +34,10 @@ from ttopt.sharding.factors import (
     any_overlap,
     axes_size,
     collect_meshes,
+    factor_dims,
     from_attr,
     get_arg_attr,
     get_sharding_attr,
-    merge_axes,
     project,
     rank_of,
     set_op_result_shardings,
@@ -79,6 +86,7 @@ class _Ctx:
     meshes: dict
     trace: Any
     stats: dict
+    conservative: bool = True
 
 
 def _why(ctx: _Ctx, op: Any, text: str) -> None:
@@ -120,6 +128,23 @@ def _process_return(ret: Any, func: Any, ctx: _Ctx) -> None:
             continue
         _why(ctx, ret, f"result #{i}: {cur.text(ctx.meshes) if cur else 'replicated'} -> reshard to function result sharding {want.op_text()}")
         ret.set_operand(i, _reshard(v, target, ctx, ret))
+
+
+def _process_manual(op: Any, ctx: _Ctx) -> None:
+    """A manual computation is a data-flow op: each operand that has a sharding is resharded to
+    its `in_shardings` entry when their axes differ (Shardy's full version)."""
+    per = op.properties.get("in_shardings")
+    ins = per.resolve().typed.shardings if per is not None else ()
+    for i, v in enumerate(list(op.operands)):
+        if i >= len(ins) or rank_of(v) == 0:
+            continue
+        want = from_attr(ins[i], ctx.meshes)
+        cur = _sharding_of(v, ctx)
+        if cur is None or _dims_equal(cur, want, rank_of(v)):
+            continue  # no sharding: open, Shardy's propagation gives it the in_sharding
+        _why(ctx, op, f"operand #{i}: {cur.text(ctx.meshes) if cur else 'replicated'} -> reshard to the "
+                      f"manual computation's in_sharding {ins[i].op_text()}")  # fmt: skip
+        op.set_operand(i, _reshard(v, want, ctx, op))
 
 
 def _replicate_operands(op: Any, ctx: _Ctx) -> None:
@@ -165,11 +190,12 @@ def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
         chosen = {f: list(projs[has[f][0]].factors[f].axes) if has[f] else [] for f in range(nf)}
     else:
         chosen = _unary_shortcut(op, rule, projs, tensors, mesh) or _majority_vote(rule, projs, tensors, has)
-        _redistribute_need_replication(rule, projs, has, chosen)
+        _redistribute_need_replication(rule, projs, has, chosen, tensors)
+        _expressible(op, rule, chosen, ctx, mesh)
     # Reshard operands and results whose projection changed.
     new_shardings = []
     for t, (v, m) in enumerate(zip(tensors, rule.tensors)):
-        dims = [merge_axes([a for f in fs for a in chosen.get(f, [])]) for fs in m]
+        dims = factor_dims(m, sizes, lambda f: chosen.get(f, []))
         cur = shs[t]
         target = cur.copy() if cur is not None else Sharding.replicated_closed(mesh_ref, len(m))
         target.dims = dims
@@ -227,6 +253,38 @@ def _all_reduce_props(axes: list[Axis], out: Sharding, kind: str, ctx: _Ctx, mes
     return props
 
 
+def _expressible(op: Any, rule: OpShardingRule, chosen: dict, ctx: _Ctx, mesh: Any) -> None:
+    """Make the chosen factor shardings expressible in every tensor, replicating factors instead.
+
+    Conservative (the default, DECISIONS.md): no sub-axes and no non-divisible factors, so a
+    factor whose sharding would need one (a reshape splitting "y"=4 over dims of 2 and 8) keeps
+    only the whole axes before it. Both modes: a factor that follows, in some dimension, a factor
+    its axes do not fill is replicated (its axes cannot be written there; `factor_dims`)."""
+    from ttopt.sharding.factors import consistent_factor_axes, factor_name, is_sub_axis
+
+    sizes = rule.factor_sizes
+    if ctx.conservative:
+        full = {a.name: a.size for a in mesh.axes}
+        for f, axes in chosen.items():
+            keep: list[Axis] = []
+            for a in axes:
+                if is_sub_axis(a, full) or sizes[f] % (axes_size(keep) * a[2]) != 0:
+                    why = "a sub-axis" if is_sub_axis(a, full) else "a non-divisible sharding"
+                    _why(ctx, op, f"factor {factor_name(f)} (size {sizes[f]}): {_axes_text(axes[len(keep):], full)} "
+                                  f"would need {why} -> replicated (conservative)")  # fmt: skip
+                    break
+                keep.append(a)
+            chosen[f] = keep
+    for f in consistent_factor_axes(rule, chosen):
+        _why(ctx, op, f"factor {factor_name(f)}: a more major factor of its dimension is not fully sharded "
+                      "-> replicated (its axes cannot be expressed after it)")  # fmt: skip
+
+
+def _axes_text(axes: list[Axis], full: dict[str, int]) -> str:
+    return "{" + ", ".join(f'"{a[0]}"' if a[1] == 1 and a[2] == full.get(a[0]) else f'"{a[0]}":({a[1]}){a[2]}'
+                           for a in axes) + "}"  # fmt: skip
+
+
 def _unary_shortcut(op: Any, rule: OpShardingRule, projs: list, tensors: list, mesh: Any) -> dict | None:
     """Two non-scalar tensors, no need-replication factors, one factor per dim: adopt one side."""
     big = [t for t, v in enumerate(tensors) if rank_of(v) > 0]
@@ -245,23 +303,37 @@ def _unary_shortcut(op: Any, rule: OpShardingRule, projs: list, tensors: list, m
     return {f: list(fs.axes) for f, fs in projs[win].factors.items()}
 
 
-def _redistribute_need_replication(rule: OpShardingRule, projs: list, has: list, chosen: dict) -> None:
-    """The common prefix of a need-replication factor that every tensor has moves to the first
-    pass-through factor every tensor has, if it stays divisible and unused (Shardy's full version:
-    a concat's sharded concat dim becomes extra sharding of a batch-like dim, not a gather)."""
+def _redistribute_need_replication(rule: OpShardingRule, projs: list, has: list, chosen: dict, tensors: list) -> None:
+    """A need-replication factor that every tensor has gives its sharding to the first
+    pass-through factor every tensor has, if it stays divisible and unused (Shardy's full
+    version: a concat's or sort's sharded dim becomes extra sharding of a batch-like dim, moved
+    there with all_to_alls, instead of a gather). The sharding moved is the best one any tensor
+    has for the factor, scored as in the majority vote (total size of the tensors holding it,
+    largest of them, sharded size)."""
     n = len(projs)
     for f in sorted(rule.need_replication):
         if len(has[f]) != n:
             continue
-        lists = [projs[t].factors[f].axes for t in range(n)]
-        k = 0
-        while all(len(x) > k for x in lists) and all(x[k] == lists[0][k] for x in lists):
-            k += 1
-        common = lists[0][:k]
-        if not common:
+        cands: dict[tuple, list[int]] = {}
+        for t in range(n):
+            axes = tuple(projs[t].factors[f].axes)
+            if axes:
+                cands.setdefault(axes, []).append(t)
+        if not cands:
             continue
+
+        def score(item: tuple) -> tuple:
+            axes, srcs = item
+            sizes = [_numel(tensors[t]) for t in srcs]
+            return (sum(sizes), max(sizes), axes_size(axes))
+
+        best = list(max(cands.items(), key=score)[0])
         used = [a for axes in chosen.values() for a in axes]
-        if any(any_overlap(a, used) for a in common):
+        k = 0
+        while k < len(best) and not any_overlap(best[k], used):
+            k += 1
+        common = best[:k]
+        if not common:
             continue
         for g in range(rule.num_factors):
             if len(has[g]) == n and rule.factor_type(g) is FactorType.PASS_THROUGH and rule.factor_sizes[g] > 1:
@@ -306,11 +378,11 @@ def _majority_vote(rule: OpShardingRule, projs: list, tensors: list, has: list) 
     return chosen
 
 
-def insert_explicit_reshards(module: Module, ctx: PassContext, name: str) -> dict:
+def insert_explicit_reshards(module: Module, ctx: PassContext, name: str, conservative: bool = True) -> dict:
     from ttopt.sharding.rules import rule_for
 
     stats: dict = {}
-    c = _Ctx(module, collect_meshes(module), ctx.trace, stats)
+    c = _Ctx(module, collect_meshes(module), ctx.trace, stats, conservative)
     if not c.meshes:
         return stats
     for func in module.functions():
@@ -320,6 +392,9 @@ def insert_explicit_reshards(module: Module, ctx: PassContext, name: str) -> dic
             for op in list(block.ops):
                 if op.name == "func.return":
                     _process_return(op, func, c)
+                    continue
+                if op.name == "sdy.manual_computation":
+                    _process_manual(op, c)
                     continue
                 if op.name in SKIPPED or op.name.startswith("sdy."):
                     continue
@@ -343,6 +418,8 @@ class InsertExplicitReshards(Pass):
     aliases = ("sdy-insert-explicit-reshards",)
 
     enable_full_version: bool = option(True, "Accepted for the upstream spelling; ttopt always runs the full version")
+    conservative: bool = option(True, "Never create sub-axes or non-divisible shardings: a factor that would need "
+                                      "one is replicated (DECISIONS.md); false: as Shardy")
 
     def run(self, module: Module, ctx: PassContext) -> None:
-        insert_explicit_reshards(module, ctx, self.name)
+        insert_explicit_reshards(module, ctx, self.name, self.conservative)

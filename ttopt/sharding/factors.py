@@ -272,6 +272,53 @@ def merge_axes(axes: list[Axis]) -> list[Axis]:
     return out
 
 
+def is_sub_axis(a: Axis, full: dict[str, int]) -> bool:
+    """True for a proper sub-axis ("x":(1)2 of an axis of size 4); `full` maps axis names to sizes."""
+    return a[1] != 1 or a[2] != full.get(a[0], a[2])
+
+
+def factor_dims(mapping: TensorMapping, sizes: Sequence[int], axes_of) -> list[list[Axis]]:
+    """A tensor's per-dimension axes from its factors' axes (`axes_of(f)`, major to minor).
+
+    A dimension lists its factors' axes major to minor, but only while each factor is fully
+    sharded: axes of a later factor cannot be written after a factor whose axes do not cover its
+    size (a dim `[ij]` with i=4 on "x"=2 and j on "y" would read back as i={"x", "y":(1)2}), so a
+    dimension ends at the first factor its axes do not fill (Shardy's `createTensorShardingAttr`).
+    """
+    dims = []
+    for fs in mapping:
+        axes: list[Axis] = []
+        for f in fs:
+            own = axes_of(f)
+            axes.extend(own)
+            if axes_size(own) != sizes[f]:
+                break
+        dims.append(merge_axes(axes))
+    return dims
+
+
+def consistent_factor_axes(rule: OpShardingRule, chosen: dict[int, list[Axis]]) -> list[int]:
+    """Empty every factor that follows, in some tensor dimension, a factor its axes do not fill
+    (see `factor_dims`), until none does; returns the factors emptied."""
+    cleared: list[int] = []
+    changed = True
+    while changed:
+        changed = False
+        for m in rule.tensors:
+            for fs in m:
+                if len(fs) < 2:
+                    continue
+                for k, f in enumerate(fs[:-1]):
+                    if axes_size(chosen.get(f, [])) != rule.factor_sizes[f]:
+                        for g in fs[k + 1 :]:
+                            if chosen.get(g):
+                                chosen[g] = []
+                                cleared.append(g)
+                                changed = True
+                        break
+    return cleared
+
+
 @dataclass
 class FactorSharding:
     """One factor's sharding in one tensor: axes major to minor, closed flag, overflow axes."""

@@ -15,7 +15,10 @@ sub-axis or non-divisible. Within each tensor, factors are served in order of th
 tensor's size (then tensor index, then factor index), so an axis two factors want goes to the
 factor coming from the larger tensor; basic also cuts each factor to the shortest extension any
 of its tensors accepts. The aggressive strategy runs basic propagation to a fixed point first,
-as Shardy does.
+as Shardy does. Return edges are visited first, so a function's result sharding reaches the
+returned value before the op computing it decides (as in Shardy). A tensor's dimension is
+written from its factors major to minor and ends at the first factor its axes do not fill
+(`factor_dims`): later factors' axes cannot be expressed after it.
 """
 
 from __future__ import annotations
@@ -34,12 +37,12 @@ from ttopt.sharding.factors import (
     any_overlap,
     axes_size,
     collect_meshes,
+    factor_dims,
     factor_name,
     from_attr,
     func_of_arg,
     get_arg_attr,
     get_sharding_attr,
-    merge_axes,
     project,
     rank_of,
     set_arg_attr,
@@ -186,7 +189,9 @@ class ShardingGraph:
     # -- propagation -----------------------------------------------------------------------------
     def propagate(self, aggressive: bool = True) -> PropagationResult:
         res = PropagationResult(skipped=dict(self.skipped))
-        queue = deque(range(len(self.nodes)))
+        # Return edges first: a function result's sharding reaches the returned value before the
+        # op that computes it picks axes from its operands (Shardy's order).
+        queue = deque(sorted(range(len(self.nodes)), key=lambda i: self.nodes[i].label != "return"))
         queued = [True] * len(self.nodes)
         while queue:
             i = queue.popleft()
@@ -268,8 +273,8 @@ class ShardingGraph:
             s = node.slots[t]
             old = self.sh[s]
             mapping = rule.tensors[t]
-            dims = [merge_axes([a for f in fs for a in (*projs[t].factors[f].axes, *projs[t].factors[f].overflow)])
-                    for fs in mapping]  # fmt: skip
+            pt = projs[t].factors
+            dims = factor_dims(mapping, sizes, lambda f, pt=pt: [*pt[f].axes, *pt[f].overflow])
             new = old.copy() if old is not None else Sharding.open(mesh_ref, len(mapping))
             new.dims = dims
             if old is not None and old.dims == dims:

@@ -12,6 +12,11 @@ Each round tries, in order:
 4. `all_gather`: the minor suffix of `in[d]` that T does not want anywhere is gathered.
 A reshard never yields an all_reduce (those come only from reduction factors). If the rounds stop
 making progress the rest is gathered and re-sliced, which is always correct.
+
+Axes of size 1 split nothing. As in Shardy (seed 004 case 6), they are never sliced in at the end of
+a dimension: a target `[{"y"}, {"x"}]` with "x"=1 is reached as `[{"y"}, {}]`, and a reshard that
+only adds them vanishes. Size-1 axes of the input that the target lacks are gathered with the rest.
+No collective ever creates a sub-axis: the axes come whole from the input and target shardings.
 """
 
 from __future__ import annotations
@@ -45,30 +50,53 @@ def _prefix(a: list[Axis], b: list[Axis]) -> int:
     return k
 
 
+def _done(cur: list[list[Axis]], dst: list[list[Axis]]) -> bool:
+    """Reached: each dim holds a prefix of its target and the rest of the target has size 1. As in
+    Shardy, a size-1 axis the target adds is never sliced in (it splits nothing), so the result
+    keeps the sharding reached (`[{"y"}, {}]` for a target `[{"y"}, {"x"}]` with "x"=1)."""
+    return all(_prefix(c, t) == len(c) and axes_size(t[len(c):]) == 1 for c, t in zip(cur, dst))
+
+
+def _no_unit(dims: list[list[Axis]]) -> list[list[Axis]]:
+    return [[a for a in d if a[2] != 1] for d in dims]
+
+
 def plan(src: list[list[Axis]], dst: list[list[Axis]]) -> list[Step]:
     """The collectives taking per-dim axes `src` to `dst` (pure: no IR)."""
     cur = [list(d) for d in src]
     steps: list[Step] = []
     for _ in range(8):
-        if cur == dst:
+        if _done(cur, dst):
             return steps
         progressed = False
-        # 1. all_slice: axes wanted but present nowhere, where the dim has nothing extra.
+        # 1. all_slice: axes wanted but present nowhere, where the dim has nothing extra; never
+        # the trailing axes of size 1 (nothing to slice).
         present = {a for d in cur for a in d}
         lists: list[list[Axis]] = [[] for _ in cur]
         for d in range(len(cur)):
             p = _prefix(cur[d], dst[d])
             if p == len(cur[d]):
-                for a in dst[d][p:]:
-                    if a in present or any(a[0] == x[0] for x in present):
+                for k in range(p, len(dst[d])):
+                    a = dst[d][k]
+                    if a in present or any(a[0] == x[0] for x in present) or axes_size(dst[d][k:]) == 1:
                         break
                     lists[d].append(a)
         if any(lists):
             cur = [c + lst for c, lst in zip(cur, lists)]
             steps.append(Step("all_slice", lists=lists, after=[list(d) for d in cur]))
             progressed = True
-            if cur == dst:
+            if _done(cur, dst):
                 return steps
+        # Only size-1 axes differ: no data moves. Gather size-1 axes the target lacks (as Shardy
+        # does), or else one collective_permute to the target's spelling.
+        if _no_unit(cur) == _no_unit(dst):
+            g = [c[_prefix(c, t):] for c, t in zip(cur, dst)]
+            after = [c[: len(c) - len(x)] for c, x in zip(cur, g)]
+            if all(a[2] == 1 for x in g for a in x) and _done(after, dst):
+                steps.append(Step("all_gather", lists=g, after=after))
+            else:
+                steps.append(Step("collective_permute", after=[list(d) for d in dst]))
+            return steps
         # 2. collective_permute: every dim has its target size, the axes differ.
         if all(axes_size(c) == axes_size(t) for c, t in zip(cur, dst)):
             steps.append(Step("collective_permute", after=[list(d) for d in dst]))
@@ -105,16 +133,17 @@ def plan(src: list[list[Axis]], dst: list[list[Axis]]) -> list[Step]:
                 else:
                     continue
                 break
-        if cur == dst:
+        if _done(cur, dst):
             return steps
-        # 4. all_gather: the suffix of in[d] that nothing wants where it is.
+        # 4. all_gather: the suffix of in[d] that nothing wants where it is (an axis of size 1 in
+        # the way is gathered too: that moves no data).
         wanted = {a for d in dst for a in d}
         lists = [[] for _ in cur]
         for d in range(len(cur)):
             p = _prefix(cur[d], dst[d])
             extra = cur[d][p:]
             k = len(extra)
-            while k > 0 and extra[k - 1] not in wanted:
+            while k > 0 and (extra[k - 1] not in wanted or extra[k - 1][2] == 1):
                 k -= 1
             lists[d] = extra[k:]
         if any(lists):
@@ -123,16 +152,25 @@ def plan(src: list[list[Axis]], dst: list[list[Axis]]) -> list[Step]:
             progressed = True
         if not progressed:
             break
-    if cur != dst:
+    if not _done(cur, dst):
         # Fallback: gather down to the common prefix, then slice up to the target.
         g = [c[_prefix(c, t):] for c, t in zip(cur, dst)]
         if any(g):
             cur = [c[: len(c) - len(x)] for c, x in zip(cur, g)]
             steps.append(Step("all_gather", lists=g, after=[list(d) for d in cur]))
-        s_ = [t[len(c):] for c, t in zip(cur, dst)]
+        s_ = [_unit_trimmed(t[len(c):]) for c, t in zip(cur, dst)]
         if any(s_):
-            steps.append(Step("all_slice", lists=s_, after=[list(d) for d in dst]))
+            cur = [c + x for c, x in zip(cur, s_)]
+            steps.append(Step("all_slice", lists=s_, after=[list(d) for d in cur]))
     return steps
+
+
+def _unit_trimmed(axes: list[Axis]) -> list[Axis]:
+    """`axes` without its trailing axes of size 1."""
+    k = len(axes)
+    while k and axes[k - 1][2] == 1:
+        k -= 1
+    return axes[:k]
 
 
 def lower_reshard(op: Any, meshes: dict, trace: Any = None) -> int:

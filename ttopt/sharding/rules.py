@@ -31,7 +31,7 @@ NO_RULE = frozenset({
     "stablehlo.constant", "stablehlo.iota", "stablehlo.while", "stablehlo.case", "stablehlo.if",
     "stablehlo.optimization_barrier", "stablehlo.get_tuple_element", "stablehlo.tuple",
     "stablehlo.partition_id", "stablehlo.replica_id", "sdy.reshard", "sdy.manual_computation",
-    "sdy.constant", "func.call", "func.return", "stablehlo.return", "sdy.return",
+    "sdy.constant", "func.call", "func.return", "stablehlo.return", "sdy.return", "chlo.constant",
 })  # fmt: skip
 
 
@@ -147,6 +147,72 @@ def _pointwise(op: Operation, conservative: bool) -> OpShardingRule:
     """Every dim is one pass-through factor shared by all non-scalar tensors (ref §3.3 row 1)."""
     b = _builder(op)
     b.add_pointwise(_shape(op.results[0]) if op.results else _shape(op.operands[0]))
+    return b.build()
+
+
+# ---- chlo (ttopt extension) ----------------------------------------------------------------------
+# jaxlib's Shardy has no rules for chlo ops (JAX legalizes them to StableHLO before partitioning),
+# so there propagation stops at them. ttopt runs the pipeline on JAX's output as printed, where
+# `chlo.square`, `chlo.erf`, ... sit inside sharded graphs: they get the rules their StableHLO
+# expansions would have. `EXTENSIONS` lists these ops (the oracle rule test skips them).
+def _chlo_names() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    from ttopt.dialects.chlo import _BINARY, _BROADCAST, _UNARY
+
+    pointwise = tuple(f"chlo.{n}" for n in (*_UNARY, *_BINARY))
+    return pointwise, tuple(f"chlo.broadcast_{n}" for n in _BROADCAST)
+
+
+CHLO_POINTWISE, CHLO_BROADCAST = _chlo_names()
+EXTENSIONS = frozenset((*CHLO_POINTWISE, *CHLO_BROADCAST, "chlo.top_k"))
+
+
+@register(*CHLO_POINTWISE)
+def _chlo_pointwise(op: Operation, conservative: bool) -> OpShardingRule:
+    """chlo.square / erf / next_after / ...: elementwise, as their StableHLO expansions."""
+    return _pointwise(op, conservative)
+
+
+@register(*CHLO_BROADCAST)
+def _chlo_broadcast(op: Operation, conservative: bool) -> OpShardingRule:
+    """Implicitly broadcasting binary ops (`chlo.broadcast_add %a, %b : (A, B) -> C`): operand dims
+    align with the result's minor dims (or `broadcast_dimensions`); a dim of the result size shares
+    its factor, a size-1 dim that is broadcast gets its own size-1 factor (as broadcast_in_dim)."""
+    outs = _shape(op.results[0])
+    ins = [_shape(v) for v in op.operands]
+    explicit = _ints(op, "broadcast_dimensions")
+    maps = []
+    for shape in ins:
+        if explicit and len(shape) < len(outs) and len(explicit) == len(shape):
+            maps.append({o: i for i, o in enumerate(explicit)})
+        else:
+            maps.append({len(outs) - len(shape) + i: i for i in range(len(shape))})
+    b = _builder(op)
+    for d, n in enumerate(outs):
+        dims = []
+        for k, shape in enumerate(ins):
+            i = maps[k].get(d, -1)
+            if i >= 0 and shape[i] != n:
+                own = [-1] * len(ins)
+                own[k] = i
+                b.add_factor(own, [-1], shape[i])
+                i = -1
+            dims.append(i)
+        b.add_factor(dims, [d], n)
+    return b.build()
+
+
+@register("chlo.top_k")
+def _top_k(op: Operation, conservative: bool) -> OpShardingRule:
+    """Batch dims P (operand, values, indices); the last dim need-replication: an operand factor
+    of size n and a result factor of size k (like sort's sort dim)."""
+    ins, outs = _shape(op.operands[0]), _shape(op.results[0])
+    b = _builder(op)
+    last = len(ins) - 1
+    for d in range(last):
+        b.add_factor([d], [d, d], ins[d])
+    if last >= 0:
+        b.add_factor([last], [-1, -1], ins[last], N)
+        b.add_factor([-1], [last, last], outs[last], N)
     return b.build()
 
 
