@@ -3,6 +3,7 @@
 Run by hand (not by CI):
     python bench/optimizer.py [--sizes 100,1000,10000] [--models mlp,resnet,transformer]
                               [--repeat 3] [--max-legal-layouts 8] [--emit DIR]
+                              [--policy DFSharding,GreedyL1Interleaved,BFInterleaved[,NAME+fallback]]
 
 Models (deterministic, every tensor DRAM interleaved as a frontend emits them, weights as arguments):
 * mlp: blocks of matmul -> add(bias, broadcast) -> gelu -> matmul -> add(bias) -> add(residual),
@@ -15,7 +16,8 @@ Models (deterministic, every tensor DRAM interleaved as a frontend emits them, w
   -> matmul(out) -> add(residual) -> rms_norm -> matmul(up) -> silu -> multiply(gate) -> matmul(down)
   -> add(residual).
 
-Per row: ops, optimizer wall time (the pass only, median of --repeat runs; parsing excluded),
+Per row (one per model, size and policy; every policy runs on the same generated graph; NAME+fallback
+also enables the L1-interleaved fallback analysis): ops, optimizer wall time (the pass only, median of --repeat runs; parsing excluded),
 validations asked of the op model, chains (completed), reshards, spills, estimated latency before
 and after (analytic model, not a measurement) and L1 residency after.
 """
@@ -211,11 +213,14 @@ def transformer(n_ops: int) -> str:
 MODELS = {"mlp": mlp, "resnet": resnet, "transformer": transformer}
 
 
-def run(text: str, max_legal_layouts: int) -> tuple[float, dict, int]:
+def run(text: str, max_legal_layouts: int, policy: str = "DFSharding") -> tuple[float, dict, int]:
+    """One optimizer run; `policy` is a policy name, optionally with `+fallback` (issue 5)."""
     module = parse_module(text, "bench.mlir")
     n = sum(1 for op in module.walk() if op.name.startswith("ttnn.") and op.name != "ttnn.get_device")
     ctx = PassContext()
-    p = TTNNOptimizer(memory_layout_analysis_enabled=True, max_legal_layouts=max_legal_layouts)
+    name, _, extra = policy.partition("+")
+    p = TTNNOptimizer(memory_layout_analysis_enabled=True, max_legal_layouts=max_legal_layouts,
+                      memory_layout_analysis_policy=name, l1_interleaved_fallback_analysis_enabled=extra == "fallback")  # fmt: skip
     t0 = time.perf_counter()
     p.run(module, ctx)
     return time.perf_counter() - t0, ctx.stats["ttnn-optimizer"]["totals"], n
@@ -228,30 +233,33 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--max-legal-layouts", type=int, default=8)
     ap.add_argument("--emit", default=None, help="also write each generated module to DIR")
+    ap.add_argument("--policy", default="DFSharding,GreedyL1Interleaved,BFInterleaved",
+                    help="policies to compare on the same graphs (NAME or NAME+fallback, comma-separated)")  # fmt: skip
     a = ap.parse_args()
-    table = Table(title=f"ttnn-optimizer (DFSharding, max-legal-layouts {a.max_legal_layouts}); "
+    table = Table(title=f"ttnn-optimizer (max-legal-layouts {a.max_legal_layouts}); "
                         "latency = ttopt's analytic model, not a measurement", title_justify="left")  # fmt: skip
-    for c in ("model", "ops", "wall s", "us/op", "validations", "chains (ok)", "reshards", "spills",
+    for c in ("model", "policy", "ops", "wall s", "us/op", "validations", "chains (ok)", "reshards", "spills",
               "est. before us", "est. after us", "L1 residency"):  # fmt: skip
-        table.add_column(c, justify="left" if c == "model" else "right")
+        table.add_column(c, justify="left" if c in ("model", "policy") else "right")
     for model in a.models.split(","):
         for size in (int(s) for s in a.sizes.split(",")):
             text = MODELS[model](size)
             if a.emit:
                 Path(a.emit).mkdir(parents=True, exist_ok=True)
                 (Path(a.emit) / f"{model}_{size}.mlir").write_text(text)
-            times = []
-            tot: dict = {}
-            n = 0
-            for _ in range(a.repeat):
-                t, tot, n = run(text, a.max_legal_layouts)
-                times.append(t)
-            wall = statistics.median(times)
-            table.add_row(
-                model, f"{n}", f"{wall:.2f}", f"{wall / n * 1e6:.0f}", f"{tot['validations']}",
-                f"{tot['chains']} ({tot['chains_completed']})", f"{tot['reshards']}", f"{tot['spills']}",
-                f"{tot['estimated_ns_before'] / 1e3:,.0f}", f"{tot['estimated_ns'] / 1e3:,.0f}", f"{tot['l1_residency']:.0%}",
-            )  # fmt: skip
+            for policy in a.policy.split(","):
+                times = []
+                tot: dict = {}
+                n = 0
+                for _ in range(a.repeat):
+                    t, tot, n = run(text, a.max_legal_layouts, policy)
+                    times.append(t)
+                wall = statistics.median(times)
+                table.add_row(
+                    model, policy, f"{n}", f"{wall:.2f}", f"{wall / n * 1e6:.0f}", f"{tot['validations']}",
+                    f"{tot['chains']} ({tot['chains_completed']})", f"{tot['reshards']}", f"{tot['spills']}",
+                    f"{tot['estimated_ns_before'] / 1e3:,.0f}", f"{tot['estimated_ns'] / 1e3:,.0f}", f"{tot['l1_residency']:.0%}",
+                )  # fmt: skip
     Console(width=200).print(table)
 
 

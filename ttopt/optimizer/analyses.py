@@ -126,12 +126,14 @@ class AnalysisPipeline:
         max_legal_layouts: int = 8,
         row_major_enabled: bool = False,
         output_overrides: dict[str, OutputLayoutOverride] | None = None,
+        conv2d_overrides: dict[str, Any] | None = None,  # name -> conv2d_overrides.Conv2dOverride (issue 5)
     ) -> None:
         self.device = device
         self.model = model
         self.max_legal_layouts = max_legal_layouts
         self.row_major_enabled = row_major_enabled
         self.output_overrides = output_overrides or {}
+        self.conv2d_overrides = conv2d_overrides or {}
         self.scalar_types: set[DataType] = set()
         self.tensor_types: set[tuple[tuple[int, ...], DataType]] = set()
         self.legal: dict[Any, OpLegalConfigs] = {}
@@ -227,7 +229,7 @@ class AnalysisPipeline:
             op.name, tuple(layout_info(x).uid for x in inputs),
             tuple(tuple(v.type.resolve().shape) for v in op.operands if isinstance(v.type.resolve(), TensorType)),
             t.canonical(), tuple(sorted((k, a.text) for d in (op.properties, op.attributes) for k, a in d.items())),
-            override,
+            override, self.conv2d_overrides.get(label),
         )  # fmt: skip
         hit = self._cache.get(key)
         if hit is None:
@@ -244,7 +246,7 @@ class AnalysisPipeline:
             pool = self.pool(tuple(t.shape), dtype)
         except TensorTypeError as e:
             return [], [], e.message
-        expand = _Expander(op, fam, self.device)
+        expand = _Expander(op, fam, self.device, self.conv2d_overrides.get(self.labels.get(op, "")))
         layouts, note = self.legal_op_layout_analysis(op, t, dtype, pool, expand, inputs, override)
         if not layouts:
             return [], [], note
@@ -369,7 +371,7 @@ def _is_l1_sharded(cfg: OpConfig) -> bool:
 class _Expander:
     """Op-specific configs of one layout (LegalOpConfigAnalysis, reference §2.4)."""
 
-    def __init__(self, op: Any, fam: Family, device: Device) -> None:
+    def __init__(self, op: Any, fam: Family, device: Device, conv_override: Any = None) -> None:
         self.fam = fam
         self.device = device
         self.conv_space: list[Conv2dConfig] = []
@@ -390,12 +392,14 @@ class _Expander:
                 base = Conv2dConfig.from_attr(attr.resolve().typed if attr is not None else None)
             except AttrError:
                 base = Conv2dConfig()
+            if conv_override is not None:  # override-conv2d-config: its keys are set, not searched
+                base = conv_override.apply(base)
             if base.weights_dtype is None and len(op.operands) > 1:
                 wt = op.operands[1].type.resolve()
                 wd = element_dtype(wt) if isinstance(wt, TensorType) else None
                 if wd is not None:
                     base = replace(base, weights_dtype=wd.value)
-            self.conv_space = conv2d_search_space(base)
+            self.conv_space = conv2d_search_space(base, *([conv_override.search_space()] if conv_override is not None else []))
 
     def __call__(self, lay: TTNNLayoutAttr) -> list[OpConfig]:
         if self.fam is Family.MATMUL:

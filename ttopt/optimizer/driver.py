@@ -18,6 +18,8 @@ def run_optimizer(p: Any, module: Any, ctx: Any) -> None:
     from ttopt.device import CostModel, DeviceError, OpModel, load_device
     from ttopt.optimizer.analyses import AnalysisPipeline, forward_functions, op_labels
     from ttopt.optimizer.chain import Edge, MemReconfigEntry
+    from ttopt.optimizer.conv2d_overrides import check_conv2d_targets, validate_conv2d_overrides
+    from ttopt.optimizer.l1_interleaved_fallback import run_l1_interleaved_fallback
     from ttopt.optimizer.overrides import (
         OverrideError,
         check_names,
@@ -43,16 +45,12 @@ def run_optimizer(p: Any, module: Any, ctx: Any) -> None:
             raise _fail(f"--memory-layout-analysis-policy: {e}") from None
         except KeyError:
             raise _fail(f"--memory-layout-analysis-policy: unknown policy '{p.memory_layout_analysis_policy}'") from None
-    if p.l1_interleaved_fallback_analysis_enabled:
-        raise _fail("--l1-interleaved-fallback-analysis-enabled is not implemented yet (planned: issue 5)")
     try:
         layout_overrides = parse_output_layout_overrides(p.override_output_layout)
         reconfig_overrides = parse_mem_reconfig_overrides(p.insert_memreconfig)
-        conv_overrides = parse_conv2d_config_overrides(p.override_conv2d_config)
+        conv_overrides = validate_conv2d_overrides(parse_conv2d_config_overrides(p.override_conv2d_config))
     except OverrideError as e:
         raise _fail(str(e)) from None
-    if conv_overrides:
-        raise _fail("--override-conv2d-config is not implemented yet (planned: issue 5)")
     try:
         device = load_device(p.device or getattr(ctx, "device", None) or None, module, cap=p.tensor_l1_usage_cap)
     except DeviceError as e:
@@ -82,12 +80,14 @@ def run_optimizer(p: Any, module: Any, ctx: Any) -> None:
     try:
         check_names("override-output-layout", layout_overrides, known)
         check_names("insert-memreconfig", reconfig_overrides, known)
+        check_names("override-conv2d-config", conv_overrides, known)
+        check_conv2d_targets(conv_overrides, [b for _, b, _ in per_func if b is not None], device.worker_grid)
     except OverrideError as e:
         raise _fail(str(e)) from None
 
     model = OpModel(device)
     cost = CostModel(device)
-    analyses = AnalysisPipeline(device, model, p.max_legal_layouts, p.row_major_enabled, layout_overrides)
+    analyses = AnalysisPipeline(device, model, p.max_legal_layouts, p.row_major_enabled, layout_overrides, conv_overrides)
     trace = OptimizerTrace(ctx.trace, p, device) if ctx.trace.enabled else None
     aliaser = LayoutAliaser(module)
     fstats = []
@@ -125,10 +125,13 @@ def run_optimizer(p: Any, module: Any, ctx: Any) -> None:
         if not p.memreconfig_enabled:
             decisions.reshards = {}
         result = apply_decisions(module, fn, decisions, aliaser)
+        fallback = run_l1_interleaved_fallback(fn, aliaser) if p.l1_interleaved_fallback_analysis_enabled else None
         if trace is not None:
             trace.function_end(fn, decisions, result)
         c0 = model.calls
         fstats.append(function_stats(fname, fn, decisions, result, before, model, cost))
+        if fallback is not None:
+            fstats[-1]["l1_interleaved_fallback"] = [labels[d.op] for d in fallback if d.upgraded]
         stat_calls += model.calls - c0
     stats = module_stats(fstats, p, device, model.calls - stat_calls, time.perf_counter() - t0)
     prev = ctx.stats.get("ttnn-optimizer")

@@ -30,15 +30,15 @@ class TTNNOptimizer(Pass):
     summary = "Choose TTNN memory layouts and op configs (DFSharding + ShardSolver), insert reshards and spills"
 
     memory_layout_analysis_enabled: bool = option(False, "Enable the memory layout policy (L1 chains); without it every op gets its first legal config (DRAM interleaved)")
-    memory_layout_analysis_policy: str = option(DEFAULT_POLICY, "Memory layout policy", choices=policy_names())
+    memory_layout_analysis_policy: str = option(DEFAULT_POLICY, "Memory layout policy: DFSharding (L1 sharded chains), GreedyL1Interleaved, BFInterleaved", choices=policy_names())
     max_legal_layouts: int = option(8, "Sharded layouts considered per op (0: no L1 sharding)")
     tensor_l1_usage_cap: float | None = option(None, "Fraction of L1 usable by tensors, in (0, 1] (default 1.0, or the module's ttnn.tensor_l1_usage_cap)")
     row_major_enabled: bool = option(False, "Also consider row-major layouts")
     override_output_layout: list[str] = option([], "NAME=p1:p2,... with grid AxB, dram/l1, interleaved/height_sharded/width_sharded/block_sharded, tile/row_major, dtype")
     insert_memreconfig: list[str] = option([], "NAME=idx[:idx...]: reshard these operands of op NAME")
     memreconfig_enabled: bool = option(True, "Insert the reshards the solver asks for")
-    l1_interleaved_fallback_analysis_enabled: bool = option(False, "Upgrade DRAM ops to L1 interleaved where possible (not implemented yet: issue 5)")
-    override_conv2d_config: list[str] = option([], "NAME=key#value:key#value (not implemented yet: issue 5)")
+    l1_interleaved_fallback_analysis_enabled: bool = option(False, "After the policy, upgrade single-use DRAM ops feeding the next op to L1 interleaved where the op model accepts it")
+    override_conv2d_config: list[str] = option([], "NAME=key#value:key#value: conv2d_config keys of conv op NAME (set keys are not searched)")
     device: str = option("", "Device preset (wormhole_b0, n150, blackhole) or system-desc file, when the module has no ttcore.system_desc")
 
     def run(self, module: Module, ctx: PassContext) -> None:

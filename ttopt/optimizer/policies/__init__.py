@@ -25,10 +25,10 @@ if TYPE_CHECKING:
 # Policy name -> module that registers it, or None while it is planned (seed 002 §2.3 names).
 POLICY_MODULES: dict[str, str | None] = {
     "DFSharding": "ttopt.optimizer.policies.df_sharding",
-    "GreedyL1Interleaved": None,  # issue 5
-    "BFInterleaved": None,  # issue 5
+    "GreedyL1Interleaved": "ttopt.optimizer.policies.greedy_l1_interleaved",  # issue 5
+    "BFInterleaved": "ttopt.optimizer.policies.bf_interleaved",  # issue 5
 }
-PLANNED_IN = {"GreedyL1Interleaved": "issue 5", "BFInterleaved": "issue 5"}
+PLANNED_IN: dict[str, str] = {}
 DEFAULT_POLICY = "DFSharding"
 
 _REGISTRY: dict[str, type] = {}
