@@ -573,15 +573,9 @@ def _check_aliases(builder: IRBuilder, scope: AliasScope, source: SourceFile) ->
     ap = builder.ap
     pieces = [*ap.types, *ap.attrs, *ap.dicts, *ap.sigs, *ap.loc_texts]
     pieces.extend(d.value.text for d in scope)
-    missing: set[str] = set()
-    for piece in pieces:
-        if "#" not in piece and "!" not in piece:
-            continue
-        for m in _ALIAS_USE.finditer(piece):
-            if m.group(1):
-                kind = "attr" if m.group(1) == "#" else "type"
-                if not scope.has(kind, m.group(2)):
-                    missing.add(m.group(1) + m.group(2))
+    defined = {("#" if kind == "attr" else "!") + name for kind, name in scope.defs}
+    # One C-level scan over everything (strings are matched whole, so aliases in them are skipped).
+    missing = {sigil + name for sigil, name in _ALIAS_USE.findall("\n".join(pieces)) if sigil and sigil + name not in defined}
     if not missing:
         return
     # Report the undefined reference that comes first in the file.

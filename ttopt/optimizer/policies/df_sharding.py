@@ -55,8 +55,11 @@ class DFShardingPolicy:
 
     name: ClassVar[str] = "DFSharding"
 
-    def __init__(self, fork_rule: ForkRule = ForkRule.SUM) -> None:
+    def __init__(self, fork_rule: ForkRule = ForkRule.SUM, chain_merging: bool = True) -> None:
         self.fork_rule = fork_rule
+        self.chain_merging = chain_merging  # DFSharding 2.0 (issue 9); False: the 1.0 behaviour
+        self.last_merge_report: Any = None
+        self.extra_op_configs: dict[Any, Any] = {}
 
     # -- 1. chains -----------------------------------------------------------------------------
     def build_l1_chains(self, fn: FunctionContext) -> tuple[list[L1ChainConfig], list[Any]]:
@@ -134,15 +137,20 @@ class DFShardingPolicy:
                 chain_to_dispatch.setdefault(r.consumer_chain_idx, r.dispatch_op)
         if trace is not None:
             trace.chains(chains, schedule, relationships, order)
+        if self.chain_merging:
+            from ttopt.optimizer.chain_merging import set_concat_chain_preferences
+
+            set_concat_chain_preferences(chains)
         backend = OpModelBackend(fn.analyses, fn.labels)
         dispatch_outputs: dict[Any, Any] = {}
         for idx in order:
             chain = chains[idx]
             if chain.is_concat_chain:
-                chain.fail("concat chains are resolved by chain merging (DFSharding 2.0, issue 9)")
-                if trace is not None:
-                    trace.chain_result(idx, chain)
-                continue
+                if not self.chain_merging:
+                    chain.fail("concat chains are resolved by chain merging (disabled: --no-chain-merging)")
+                    if trace is not None:
+                        trace.chain_result(idx, chain)
+                continue  # resolved after the regular chains (after_chains_solved)
             consumes = idx in chain_to_dispatch
             on_step = trace.solver_begin(idx, chain, backend, consumes) if trace is not None else None
             solver = chain.resolve_with_solver(backend, fn.override_reshard_edges, consumes, on_step, self.fork_rule)
@@ -180,6 +188,7 @@ class DFShardingPolicy:
             decisions.reshards.update(chain.mem_reconfig_entry_map)
             if chain.spill_location is not SpillLocation.NONE:
                 decisions.spills[chain.last_op] = chain.spill_location
+        decisions.op_configs.update(self.extra_op_configs)  # DFSharding 2.0: reshape outputs, conv fork users
         return decisions
 
     def after_chains_solved(self, fn: FunctionContext, chains: list[L1ChainConfig], schedule: list[Any],
@@ -187,6 +196,21 @@ class DFShardingPolicy:
         """Hook between chain solving and the decisions. DFSharding 2.0 (seed 002 §4.1, issue 9)
         resolves concat chains, L1 reservations and chain merges here by changing completed chains'
         `spill_location` (NONE / L1_INTERLEAVED) and failing or completing concat chains."""
+        self.last_merge_report = None
+        self.extra_op_configs = {}
+        if self.chain_merging:
+            from ttopt.optimizer.chain_merging import ChainMerger
+
+            if fn.trace is not None:
+                fn.trace.print("DFSharding 2.0: concat chains, L1 reservations, chain merges")
+            merger = ChainMerger(fn, chains, schedule)
+            self.last_merge_report = merger.run()
+            self.extra_op_configs = dict(merger.v.extra_configs)
+        for idx, chain in enumerate(chains):
+            if chain.is_concat_chain and chain.state is L1ChainState.BUILT:
+                chain.fail("concat chain not resolved")
+                if fn.trace is not None:
+                    fn.trace.chain_result(idx, chain)
 
     def pick_op_shard_configs(self, solver: ShardSolver, chain: L1ChainConfig, backend: OpModelBackend,
                               trace: Any = None) -> tuple[bool, str]:  # fmt: skip
