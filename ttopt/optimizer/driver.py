@@ -45,6 +45,8 @@ def run_optimizer(p: Any, module: Any, ctx: Any) -> None:
             raise _fail(f"--memory-layout-analysis-policy: {e}") from None
         except KeyError:
             raise _fail(f"--memory-layout-analysis-policy: unknown policy '{p.memory_layout_analysis_policy}'") from None
+        if hasattr(policy, "chain_merging"):  # DFSharding 2.0 (issue 9)
+            policy.chain_merging = getattr(p, "chain_merging", True)
     try:
         layout_overrides = parse_output_layout_overrides(p.override_output_layout)
         reconfig_overrides = parse_mem_reconfig_overrides(p.insert_memreconfig)
@@ -125,15 +127,24 @@ def run_optimizer(p: Any, module: Any, ctx: Any) -> None:
         if not p.memreconfig_enabled:
             decisions.reshards = {}
         result = apply_decisions(module, fn, decisions, aliaser)
+        if getattr(p, "verify_l1_budget", False):
+            from ttopt.optimizer.l1_budget_check import verify_l1_budget
+
+            verify_l1_budget(block, model, labels)
         fallback = run_l1_interleaved_fallback(fn, aliaser) if p.l1_interleaved_fallback_analysis_enabled else None
         if trace is not None:
             trace.function_end(fn, decisions, result)
         c0 = model.calls
         fstats.append(function_stats(fname, fn, decisions, result, before, model, cost))
+        merge_report = getattr(policy, "last_merge_report", None)
+        if merge_report is not None:
+            fstats[-1]["chain_merging"] = merge_report.as_dict()
         if fallback is not None:
             fstats[-1]["l1_interleaved_fallback"] = [labels[d.op] for d in fallback if d.upgraded]
         stat_calls += model.calls - c0
     stats = module_stats(fstats, p, device, model.calls - stat_calls, time.perf_counter() - t0)
+    stats["options"]["chain_merging"] = getattr(p, "chain_merging", True)
+    stats["totals"]["spills_avoided"] = sum(f.get("chain_merging", {}).get("spills_avoided", 0) for f in fstats)
     prev = ctx.stats.get("ttnn-optimizer")
     if prev is None:
         ctx.stats["ttnn-optimizer"] = stats

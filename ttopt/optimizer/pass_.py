@@ -39,6 +39,8 @@ class TTNNOptimizer(Pass):
     memreconfig_enabled: bool = option(True, "Insert the reshards the solver asks for")
     l1_interleaved_fallback_analysis_enabled: bool = option(False, "After the policy, upgrade single-use DRAM ops feeding the next op to L1 interleaved where the op model accepts it")
     override_conv2d_config: list[str] = option([], "NAME=key#value:key#value: conv2d_config keys of conv op NAME (set keys are not searched)")
+    chain_merging: bool = option(True, "DFSharding 2.0: keep chain outputs in L1 (chain merges, concat chains, fork and reshape L1 reservations); --no-chain-merging restores DFSharding 1.0")
+    verify_l1_budget: bool = option(False, "After the rewrite, replay the schedule and fail at the first position whose L1 use exceeds the budget")
     device: str = option("", "Device preset (wormhole_b0, n150, blackhole) or system-desc file, when the module has no ttcore.system_desc")
 
     def run(self, module: Module, ctx: PassContext) -> None:
