@@ -323,14 +323,27 @@ class AnalysisPipeline:
         out = cfg.output
         if not (isinstance(out, TTNNLayoutAttr) and out.is_sharded and inputs):
             return False
+        if family_of(op.name) is Family.CONCAT:
+            # Sharded concat needs *every* input in the output's memory layout and grid (OP-MODEL.md
+            # §3): substituting operand 0 alone mixes sharded and interleaved inputs, which the
+            # model rejects, so concat never had a sharded legal config (issue 9).
+            tensors = [v for v in op.operands if isinstance(v.type.resolve(), TensorType)]
+            if len(tensors) != len(inputs):
+                return False
+            same_all = [self.same_spec_input(op, out, v) for v in tensors]
+            if any(s is None for s in same_all):
+                return False
+            return self.model.validate(op, same_all, cfg).ok
         same = self.same_spec_input(op, out)
         if same is None:
             return False
         return self.model.validate(op, [same, *inputs[1:]], cfg).ok
 
-    def same_spec_input(self, op: Any, out: TTNNLayoutAttr) -> TTNNLayoutAttr | None:
-        """Operand 0 laid out like the sharded output `out` (same memory layout, grid and cores)."""
-        v = next((v for v in op.operands if isinstance(v.type.resolve(), TensorType)), None)
+    def same_spec_input(self, op: Any, out: TTNNLayoutAttr, v: Any = None) -> TTNNLayoutAttr | None:
+        """Operand `v` (default: the first tensor operand) laid out like the sharded output `out`
+        (same memory layout, grid and cores)."""
+        if v is None:
+            v = next((v for v in op.operands if isinstance(v.type.resolve(), TensorType)), None)
         if v is None:
             return None
         t = v.type.resolve()

@@ -215,7 +215,7 @@ class ChainMerger:
             if not c.is_concat_chain or c.state is not L1ChainState.BUILT:
                 continue
             op = c.first_op
-            what = f"concat {self.label(op)}"
+            what = self.label(op)
             srcs = []
             why = ""
             for x in op.operands:
