@@ -7,7 +7,7 @@ import time
 from itertools import permutations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ttopt.optimizer.chain import L1ChainState
@@ -212,4 +212,94 @@ def test_final_plan_validates(make_fn, cap: float) -> None:
 
     g = InterleavedGraph(fn)
     in_l1 = {o for o, c in decisions.op_configs.items() if c.output.is_l1}
+    assert g.repair(list(decisions.schedule), set(in_l1)) == []
+
+
+# -- random graphs (both interleaved policies, with and without the fallback) ------------------------
+
+SHAPES = ((64, 64), (64, 128), (128, 64), (128, 128), (256, 128), (1024, 1024))
+
+
+def _dram(shape) -> str:
+    from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
+
+    body = TTNNLayoutAttr.build(shape, "bf16", buffer_type="dram", memory_layout="interleaved").print_body()
+    return f"tensor<{shape[0]}x{shape[1]}xbf16, #ttnn.ttnn_layout<{body}>>"
+
+
+@st.composite
+def graphs(draw):
+    """A random DAG (forks and joins from random operand picks) of eltwise / matmul / softmax /
+    reshape ops; one or two results."""
+    values = [("%a0", SHAPES[draw(st.integers(0, len(SHAPES) - 1))])]
+    args = [values[0]]
+    lines = []
+    for i in range(draw(st.integers(1, 12))):
+        kind = draw(st.sampled_from(["relu", "exp", "neg", "add", "multiply", "matmul", "softmax", "reshape"]))
+        x = draw(st.sampled_from(values))
+        name, shape = f"%{i}", x[1]
+        if kind in ("add", "multiply"):
+            y = draw(st.sampled_from([v for v in values if v[1] == shape]))
+            line = f'{name} = "ttnn.{kind}"({x[0]}, {y[0]}) : ({_dram(shape)}, {_dram(shape)}) -> {_dram(shape)}'
+        elif kind == "matmul":
+            n = draw(st.sampled_from([64, 128, 256]))
+            w = (f"%a{len(args)}", (shape[1], n))
+            args.append(w)
+            shape = (shape[0], n)
+            line = (f'{name} = "ttnn.matmul"({x[0]}, {w[0]}) <{{transpose_a = false, transpose_b = false}}> : '
+                    f"({_dram(x[1])}, {_dram(w[1])}) -> {_dram(shape)}")  # fmt: skip
+        elif kind == "softmax":
+            line = f'{name} = "ttnn.softmax"({x[0]}) <{{dimension = -1 : si32}}> : ({_dram(shape)}) -> {_dram(shape)}'
+        elif kind == "reshape":
+            shape = (shape[1], shape[0]) if shape[0] != shape[1] else shape
+            line = (f'{name} = "ttnn.reshape"({x[0]}) <{{shape = [{shape[0]} : i32, {shape[1]} : i32]}}> : '
+                    f"({_dram(x[1])}) -> {_dram(shape)}")  # fmt: skip
+        else:
+            line = f'{name} = "ttnn.{kind}"({x[0]}) : ({_dram(shape)}) -> {_dram(shape)}'
+        lines.append(f'    {line} loc("{kind}_{i}")')
+        values.append((name, shape))
+    rets = [values[-1]] + ([values[len(values) // 2]] if draw(st.booleans()) and len(values) > 2 else [])
+    params = ", ".join(f"{n}: {_dram(s)}" for n, s in args)
+    types = ", ".join(_dram(s) for _, s in rets)
+    return (
+        f'func.func @g({params}) -> ({types}) attributes {{tt.function_type = "forward_device"}} {{\n'
+        + "\n".join(lines) + f"\n    return {', '.join(n for n, _ in rets)} : {types}\n}}\n"
+    )
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(graphs(), st.sampled_from(["GreedyL1Interleaved", "BFInterleaved"]), st.sampled_from([None, 0.05, 0.01]), st.booleans())
+def test_random_graphs(make_fn, text: str, policy: str, cap: float | None, fallback: bool) -> None:
+    from ttopt.ir.printer import print_module
+    from ttopt.ir.verifier import verify
+    from ttopt.optimizer.pass_ import TTNNOptimizer
+    from ttopt.optimizer.policies import get_policy
+    from ttopt.optimizer.policies.interleaved import InterleavedGraph
+    from ttopt.parse.parser import parse_module
+    from ttopt.passes.context import PassContext
+
+    # 1. The whole pass: output verifies, prints and parses back to the same text; no op inserted.
+    module = parse_module(text, "t.mlir")
+    n_ops = sum(1 for _ in module.walk())
+    TTNNOptimizer(memory_layout_analysis_enabled=True, memory_layout_analysis_policy=policy, tensor_l1_usage_cap=cap,
+                  l1_interleaved_fallback_analysis_enabled=fallback).run(module, PassContext())  # fmt: skip
+    verify(module)
+    printed = print_module(module)
+    again = parse_module(printed, "again.mlir")
+    verify(again)
+    assert print_module(again) == printed and sum(1 for _ in module.walk()) == n_ops
+    # 2. The decisions: a topological schedule of every op; L1 only interleaved, never returned; the
+    #    plan validates op by op with the L1 alive across each op.
+    fn = make_fn(text, cap=cap)
+    decisions = get_policy(policy).run(fn)
+    pos = {op: i for i, op in enumerate(decisions.schedule)}
+    assert sorted(pos.values()) == list(range(len(fn.ops))) and set(pos) == set(fn.ops)
+    for op in fn.ops:
+        for v in op.operands:
+            p = getattr(v, "op", None)
+            assert p is None or pos[p] < pos[op]
+    g = InterleavedGraph(fn)
+    in_l1 = {o for o, c in decisions.op_configs.items() if c.output.is_l1}
+    assert all(not decisions.op_configs[o].output.is_sharded for o in in_l1)
+    assert not in_l1 & g.returned
     assert g.repair(list(decisions.schedule), set(in_l1)) == []
