@@ -3,7 +3,7 @@
 Run by hand (not by CI):
     python bench/optimizer.py [--sizes 100,1000,10000] [--models mlp,resnet,transformer]
                               [--repeat 3] [--max-legal-layouts 8] [--emit DIR]
-                              [--policy DFSharding,GreedyL1Interleaved,BFInterleaved[,NAME+fallback]]
+                              [--policy DFSharding,GreedyL1Interleaved,BFInterleaved[,NAME+fallback][,DFSharding+nomerge]]
 
 Models (deterministic, every tensor DRAM interleaved as a frontend emits them, weights as arguments):
 * mlp: blocks of matmul -> add(bias, broadcast) -> gelu -> matmul -> add(bias) -> add(residual),
@@ -17,7 +17,7 @@ Models (deterministic, every tensor DRAM interleaved as a frontend emits them, w
   -> add(residual).
 
 Per row (one per model, size and policy; every policy runs on the same generated graph; NAME+fallback
-also enables the L1-interleaved fallback analysis): ops, optimizer wall time (the pass only, median of --repeat runs; parsing excluded),
+also enables the L1-interleaved fallback analysis, DFSharding+nomerge turns chain merging off): ops, optimizer wall time (the pass only, median of --repeat runs; parsing excluded),
 validations asked of the op model, chains (completed), reshards, spills, estimated latency before
 and after (analytic model, not a measurement) and L1 residency after.
 """
@@ -214,13 +214,15 @@ MODELS = {"mlp": mlp, "resnet": resnet, "transformer": transformer}
 
 
 def run(text: str, max_legal_layouts: int, policy: str = "DFSharding") -> tuple[float, dict, int]:
-    """One optimizer run; `policy` is a policy name, optionally with `+fallback` (issue 5)."""
+    """One optimizer run; `policy` is a policy name with optional `+fallback` (issue 5) and
+    `+nomerge` (DFSharding 1.0: chain merging off, issue 9) suffixes."""
     module = parse_module(text, "bench.mlir")
     n = sum(1 for op in module.walk() if op.name.startswith("ttnn.") and op.name != "ttnn.get_device")
     ctx = PassContext()
-    name, _, extra = policy.partition("+")
+    name, *extras = policy.split("+")
     p = TTNNOptimizer(memory_layout_analysis_enabled=True, max_legal_layouts=max_legal_layouts,
-                      memory_layout_analysis_policy=name, l1_interleaved_fallback_analysis_enabled=extra == "fallback")  # fmt: skip
+                      memory_layout_analysis_policy=name, l1_interleaved_fallback_analysis_enabled="fallback" in extras,
+                      chain_merging="nomerge" not in extras)  # fmt: skip
     t0 = time.perf_counter()
     p.run(module, ctx)
     return time.perf_counter() - t0, ctx.stats["ttnn-optimizer"]["totals"], n
