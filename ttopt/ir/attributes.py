@@ -11,36 +11,16 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
+from ttopt.ir.spelled import Spelled
+
 if TYPE_CHECKING:
     from ttopt.ir.types import Type
 
 
-class Attribute:
+class Attribute(Spelled):
     """Base class: an immutable attribute value with a textual form."""
 
-    __slots__ = ("_text",)
-
-    def __init__(self, text: str | None = None) -> None:
-        self._text = text
-
-    @property
-    def text(self) -> str:
-        """MLIR spelling, with aliases as written."""
-        t = self._text
-        if t is None:
-            t = self._text = self.print()
-        return t
-
-    def print(self) -> str:
-        """Canonical MLIR spelling of a constructed attribute."""
-        raise NotImplementedError(type(self).__name__)
-
-    def resolve(self) -> Attribute:
-        """The attribute itself, or the target of an alias reference."""
-        return self
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.text})"
+    __slots__ = ()
 
     def canonical(self) -> str:
         """Spelling with every alias (also inside dialect bodies) expanded: equal attrs, equal text."""

@@ -5,33 +5,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ttopt.ir.spelled import Spelled
 
-class Type:
+
+class Type(Spelled):
     """Base class: an immutable type with a textual form."""
 
-    __slots__ = ("_text",)
-
-    def __init__(self, text: str | None = None) -> None:
-        self._text = text
-
-    @property
-    def text(self) -> str:
-        """MLIR spelling, with aliases as written."""
-        t = self._text
-        if t is None:
-            t = self._text = self.print()
-        return t
-
-    def print(self) -> str:
-        """Canonical spelling of a constructed type."""
-        raise NotImplementedError(type(self).__name__)
-
-    def resolve(self) -> Type:
-        """The type itself, or the target of a type alias."""
-        return self
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.text})"
+    __slots__ = ()
 
     def __eq__(self, other: object) -> bool:
         if self is other:
