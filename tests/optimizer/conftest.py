@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -13,6 +14,8 @@ import ttopt.dialects  # noqa: F401  (registers ops and typed attributes)
 from ttopt.optimizer.chain import Edge
 
 ROOT = Path(__file__).resolve().parents[2]
+# Test modules here import shared graph builders (ttnn_graphs.py) from this directory.
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 
 @dataclass

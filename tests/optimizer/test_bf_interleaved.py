@@ -9,30 +9,10 @@ from ttopt.device import layout_info
 from ttopt.optimizer.chain import L1ChainState
 from ttopt.optimizer.policies import get_policy
 from ttopt.optimizer.policies.bf_interleaved import BFInterleavedPolicy
+from ttnn_graphs import module  # tests/optimizer/ttnn_graphs.py (on sys.path via conftest)
 
 # 2048x2048 bf16: 4096 tiles; L1 interleaved on 8x8 cores = 64 tiles = 131072 B per core.
-T = "tensor<2048x2048xbf16, #L>"
 MB = 131072
-HEAD = """#dram = #ttnn.buffer_type<dram>
-#L = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<64x64x!ttcore.tile<32x32, bf16>, #dram>, <interleaved>>
-"""
-
-
-def module(body: list[str], args: int, results: list[str]) -> str:
-    """A forward function over 2048x2048 DRAM tensors: `body` lines are `name = op(operands)`."""
-    lines = []
-    for line in body:
-        name, rhs = (x.strip() for x in line.split("="))
-        op, operands = rhs.rstrip(")").split("(")
-        ops = [o.strip() for o in operands.split(",")]
-        lines.append(f'    %{name} = "ttnn.{op}"({", ".join("%" + o for o in ops)}) : ({", ".join([T] * len(ops))}) -> {T} loc("{name}")')
-    sig = ", ".join(f"%x{i}: {T}" for i in range(args))
-    ret = ", ".join([T] * len(results))
-    return HEAD + (
-        f'module {{\n  func.func @forward({sig}) -> ({ret}) attributes {{tt.function_type = "forward_device"}} {{\n'
-        + "\n".join(lines)
-        + f"\n    return {', '.join('%' + r for r in results)} : {ret}\n  }}\n}}\n"
-    )
 
 
 FORK_JOIN = module(["a = relu(x0)", "b = exp(a)", "c = neg(a)", "d = add(b, c)", "e = relu(d)"], 1, ["e"])

@@ -22,6 +22,8 @@ from ttopt.optimizer.policies.greedy_l1_interleaved import (
     order_peak,
 )
 
+from ttnn_graphs import module  # tests/optimizer/ttnn_graphs.py (on sys.path via conftest)
+
 # -- the search (pure) -------------------------------------------------------------------------------
 
 
@@ -114,27 +116,7 @@ def test_bound_at_the_limit() -> None:
 
 # -- the policy on IR ----------------------------------------------------------------------------------
 
-T = "tensor<2048x2048xbf16, #L>"
 MB = 131072  # 2048x2048 bf16 in L1 interleaved on 8x8 cores, per core
-HEAD = """#dram = #ttnn.buffer_type<dram>
-#L = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<64x64x!ttcore.tile<32x32, bf16>, #dram>, <interleaved>>
-"""
-
-
-def module(body: list[str], args: int, results: list[str]) -> str:
-    lines = []
-    for line in body:
-        name, rhs = (x.strip() for x in line.split("="))
-        op, operands = rhs.rstrip(")").split("(")
-        ops = [o.strip() for o in operands.split(",")]
-        lines.append(f'    %{name} = "ttnn.{op}"({", ".join("%" + o for o in ops)}) : ({", ".join([T] * len(ops))}) -> {T} loc("{name}")')
-    sig = ", ".join(f"%x{i}: {T}" for i in range(args))
-    ret = ", ".join([T] * len(results))
-    return HEAD + (
-        f'module {{\n  func.func @forward({sig}) -> ({ret}) attributes {{tt.function_type = "forward_device"}} {{\n'
-        + "\n".join(lines)
-        + f"\n    return {', '.join('%' + r for r in results)} : {ret}\n  }}\n}}\n"
-    )
 
 
 def run(make_fn, text: str, cap: float | None = None):

@@ -7,28 +7,8 @@ from ttopt.optimizer.analyses import current_layout
 from ttopt.optimizer.l1_interleaved_fallback import is_conv2d_as_matmul, is_view_reshape, run_l1_interleaved_fallback
 from ttopt.optimizer.policies import LayoutDecisions
 from ttopt.optimizer.rewrite import LayoutAliaser, apply_decisions
+from ttnn_graphs import HEAD, T, module  # tests/optimizer/ttnn_graphs.py (on sys.path via conftest)
 
-HEAD = """#dram = #ttnn.buffer_type<dram>
-#L = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<64x64x!ttcore.tile<32x32, bf16>, #dram>, <interleaved>>
-#R = #ttnn.ttnn_layout<(d0, d1, d2) -> (d0 * 2048 + d1, d2), <1x1>, memref<64x64x!ttcore.tile<32x32, bf16>, #dram>, <interleaved>>
-"""
-T = "tensor<2048x2048xbf16, #L>"
-
-
-def module(body: list[str], args: int, results: list[str]) -> str:
-    lines = []
-    for line in body:
-        name, rhs = (x.strip() for x in line.split("="))
-        op, operands = rhs.rstrip(")").split("(")
-        ops = [o.strip() for o in operands.split(",")]
-        lines.append(f'    %{name} = "ttnn.{op}"({", ".join("%" + o for o in ops)}) : ({", ".join([T] * len(ops))}) -> {T} loc("{name}")')
-    sig = ", ".join(f"%x{i}: {T}" for i in range(args))
-    ret = ", ".join([T] * len(results))
-    return HEAD + (
-        f'module {{\n  func.func @forward({sig}) -> ({ret}) attributes {{tt.function_type = "forward_device"}} {{\n'
-        + "\n".join(lines)
-        + f"\n    return {', '.join('%' + r for r in results)} : {ret}\n  }}\n}}\n"
-    )
 
 
 def fallback(make_fn, text: str, cap: float | None = None, decisions: LayoutDecisions | None = None):

@@ -54,7 +54,7 @@ def run(text: str, passes: list[str], opts: dict | None = None) -> str:
     for name in passes:
         cls = get_pass(name)
         if cls is None:
-            pytest.skip(f"pass '{name}' is not registered")
+            pytest.fail(f"pass '{name}' is not registered")
         p = cls()
         for k, v in (opts or {}).items():
             if hasattr(p, k):

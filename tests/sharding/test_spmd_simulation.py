@@ -369,7 +369,7 @@ def run_passes(text: str, names: list[str], **opts) -> str:
     for name in names:
         cls = get_pass(name)
         if cls is None:
-            pytest.skip(f"pass '{name}' is not registered")
+            pytest.fail(f"pass '{name}' is not registered")
         p = cls()
         for k, v in opts.items():
             if hasattr(p, k):
