@@ -1,7 +1,7 @@
 // RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled --memory-layout-analysis-policy BFInterleaved --mlir-print-debuginfo | FileCheck %s
 // RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled --memory-layout-analysis-policy BFInterleaved --tensor-l1-usage-cap 0.2003 --mlir-print-debuginfo | FileCheck %s --check-prefix=TWO
 // RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled --memory-layout-analysis-policy BFInterleaved --tensor-l1-usage-cap 0.2003 --trace 2>&1 >/dev/null | FileCheck %s --check-prefix=TRACE
-// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled --memory-layout-analysis-policy BFInterleaved --stats - -o /dev/null | FileCheck %s --check-prefix=STATS
+// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled --memory-layout-analysis-policy BFInterleaved --stats - -o %t | FileCheck %s --check-prefix=STATS
 
 // BFInterleaved on a fork/join: a = relu(x) feeds b = exp(a) and c = neg(a), d = add(b, c), e is
 // returned. Each 2048x2048 bf16 tensor takes 131072 B per core in L1 interleaved. With the whole L1

@@ -1,7 +1,7 @@
 // RUN: ttopt opt %s --ttnn-optimizer --l1-interleaved-fallback-analysis-enabled --mlir-print-debuginfo | FileCheck %s
 // RUN: ttopt opt %s --pass-pipeline='builtin.module(ttnn-optimizer{l1-interleaved-fallback-analysis-enabled=true})' --mlir-print-debuginfo | FileCheck %s
 // RUN: ttopt opt %s --ttnn-optimizer --l1-interleaved-fallback-analysis-enabled --trace 2>&1 >/dev/null | FileCheck %s --check-prefix=TRACE
-// RUN: ttopt opt %s --ttnn-optimizer --l1-interleaved-fallback-analysis-enabled --stats - -o /dev/null | FileCheck %s --check-prefix=STATS
+// RUN: ttopt opt %s --ttnn-optimizer --l1-interleaved-fallback-analysis-enabled --stats - -o %t | FileCheck %s --check-prefix=STATS
 // RUN: ttopt opt %s --ttnn-optimizer --mlir-print-debuginfo | FileCheck %s --check-prefix=OFF
 // RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled --memory-layout-analysis-policy GreedyL1Interleaved --l1-interleaved-fallback-analysis-enabled --trace 2>&1 >/dev/null | FileCheck %s --check-prefix=GREEDY
 
