@@ -128,6 +128,11 @@ def _build_passes(ctx: click.Context, pipeline: str | None, kwargs: dict[str, An
                     if spec.type is list and isinstance(v, list):
                         v = [x for item in v for x in convert_option(spec, item)]
                     setattr(p, spec.attr, v)
+    for p in passes:
+        try:
+            p.validate()
+        except ValueError as e:
+            raise click.UsageError(f"{type(p).name}: {e}") from None
     return passes
 
 

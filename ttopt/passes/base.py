@@ -48,6 +48,13 @@ class Pass:
         """Transform (or analyse) `module` in place."""
         raise NotImplementedError
 
+    def validate(self) -> None:
+        """Reject option values the pass cannot honour (ValueError with a one-line reason).
+
+        Called once all options are set, before any input is read, so a bad value is a usage
+        error (exit 2) whatever the input; subclasses override it.
+        """
+
     @classmethod
     def option_specs(cls) -> list[OptionSpec]:
         """The declared options, in declaration order."""
