@@ -97,7 +97,7 @@ def _build_passes(ctx: click.Context, pipeline: str | None, kwargs: dict[str, An
     globals_: dict[str, Any] = {k[len("__opt__") :]: v for k, v in kwargs.items() if k.startswith("__opt__")}
     globals_ = {k: (list(v) if isinstance(v, tuple) else v) for k, v in globals_.items() if v not in (None, ())}
     passes = []
-    if pipeline:
+    if pipeline is not None:
         try:
             passes.extend(instantiate(parse_pipeline(pipeline), pipeline))
         except PipelineError as e:
@@ -153,7 +153,7 @@ def _split_chunks(text: str) -> list[tuple[str, int]]:
 
 
 def _opt_main(ctx: click.Context, input: str, output: str, pass_pipeline: str | None, **kw: Any) -> None:
-    from ttopt.cli.output import read_input, write_atomic
+    from ttopt.cli.output import OutputError, check_writable, read_input, write_outputs
     from ttopt.ir.diagnostics import Diagnostic
     from ttopt.ir.printer import PrintOptions, print_module
     from ttopt.ir.verifier import verify
@@ -165,11 +165,19 @@ def _opt_main(ctx: click.Context, input: str, output: str, pass_pipeline: str | 
     popts = PrintOptions(
         local_scope=kw["mlir_print_local_scope"], debuginfo=kw["mlir_print_debuginfo"], generic=kw["mlir_print_op_generic"]
     )
+    name = "<stdin>" if input == "-" else input
     try:
+        for dest in (output, kw["stats"]):
+            if dest:
+                check_writable(dest)
         text = read_input(input)
+    except OutputError as e:
+        _output_failed(ctx, e)
     except OSError as e:
         raise click.UsageError(f"cannot read input '{input}': {e.strerror}") from None
-    name = "<stdin>" if input == "-" else input
+    except Diagnostic as d:
+        sys.stderr.write(d.render(name) + "\n")
+        ctx.exit(1)
     chunks = _split_chunks(text) if kw["split_input_file"] else [(text, 0)]
     pctx = PassContext(trace=Trace(enabled=kw["trace"]))
     outputs: list[str] = []
@@ -204,11 +212,21 @@ def _opt_main(ctx: click.Context, input: str, output: str, pass_pipeline: str | 
         if kw["split_input_file"] and output == "-" and outputs:
             sys.stdout.write(f"{SPLIT_MARKER}\n".join(outputs))
         ctx.exit(1)
+    items = [(output, f"{SPLIT_MARKER}\n".join(outputs))]
     if kw["stats"]:
         import json
 
-        write_atomic(kw["stats"], json.dumps(pctx.stats, indent=2, sort_keys=True) + "\n")
-    write_atomic(output, f"{SPLIT_MARKER}\n".join(outputs))
+        items.insert(0, (kw["stats"], json.dumps(pctx.stats, indent=2, sort_keys=True) + "\n"))
+    try:
+        write_outputs(items)
+    except OutputError as e:
+        _output_failed(ctx, e)
+
+
+def _output_failed(ctx: click.Context, e: Exception) -> None:
+    """An unwritable output is one line and exit 2, like a bad flag, and nothing is written."""
+    sys.stderr.write(f"ttopt: error: {e}\n")
+    ctx.exit(2)
 
 
 def _print_timing(timings: list[tuple[str, float]]) -> None:

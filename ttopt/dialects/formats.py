@@ -152,6 +152,10 @@ class Format:
     def print(self, op: Operation, p: Printer, indent: str) -> str:
         raise NotImplementedError
 
+    def printable(self, op: Operation) -> bool:
+        """Can the custom form represent `op` (property kinds it needs)? Else it prints generic."""
+        return True
+
     def _spec(self, b: IRBuilder, c: list, operands: list, **kw: Any) -> OpSpec:
         tok = c[0]
         name = b._canonical_name(tok)
@@ -276,6 +280,21 @@ class KwargsFormat(Format):
                 props[prop] = v
         return self._spec(b, c, operands, properties=props, attributes=b.dict(attrs), finish=self._finish_types(b, ts))
 
+    def printable(self, op: Operation) -> bool:
+        """Every option property present has the kind its `name = value` spelling parses back to."""
+        shown = bool(op.operands)
+        for prop, kind in self.options.values():
+            if kind == "float_format":
+                ok = all(isinstance(_resolved(op.properties.get(k)), (IntegerAttr, type(None))) for k in ("exponent_bits", "mantissa_bits"))
+                shown = shown or "exponent_bits" in op.properties
+            else:
+                a = _resolved(op.properties.get(prop))
+                ok = a is None or isinstance(a, _KW_KINDS.get(kind.split(":")[0], DialectAttr))
+                shown = shown or a is not None
+            if not ok:
+                return False
+        return shown
+
     def print(self, op: Operation, p: Printer, indent: str) -> str:
         parts = [p.name(v) for v in op.operands]
         for key, (prop, kind) in self.options.items():
@@ -297,6 +316,13 @@ class KwargsFormat(Format):
             parts.append(f"format = e{e}m{m}")
         args = f"({', '.join(parts)})" if self.parens else f" {', '.join(parts)}"
         return f"{self.name(op, p)}{args}{self.attrs(op, p)}{print_types(p, op, self.style)}"
+
+
+_KW_KINDS: dict[str, type] = {"i64": IntegerAttr, "i64_array": DenseArrayAttr, "bool": BoolAttr, "string": StringAttr, "enum": DialectAttr}
+
+
+def _resolved(a: Attribute | None) -> Attribute | None:
+    return a.resolve() if a is not None else None
 
 
 def kwarg(b: IRBuilder, c: list) -> tuple:

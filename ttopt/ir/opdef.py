@@ -6,7 +6,7 @@ definition are "unknown": they parse and print in generic form and survive every
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Callable
 
 if TYPE_CHECKING:
@@ -37,6 +37,9 @@ class OpDef:
     # MLIR's OpAsmOpInterface: a result name hint (e.g. "cst" for float constants).
     result_name: Callable[[Operation], str | None] | None = None
     summary: str = ""
+    # Per-op checks beyond arity (shapes, required properties): raise ValueError(message), and
+    # the verifier reports "'<op>' op <message>" at the op's position.
+    verify: Callable[[Operation], None] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     def has(self, trait: str) -> bool:
@@ -60,6 +63,13 @@ def register(*defs: OpDef) -> None:
             OP_ALIASES[alias] = d.name
             if d.format is not None:
                 OP_FAMILIES[alias] = d.format.family
+
+
+def register_verifiers(verifiers: dict[str, Callable[[Operation], None]]) -> None:
+    """Attach per-op verifiers to already registered ops (a dialect's table of checks)."""
+    for name, fn in verifiers.items():
+        d = OP_DEFS[name]
+        OP_DEFS[name] = replace(d, verify=fn)
 
 
 def arity_ok(spec: int | tuple[int, int | None] | None, n: int) -> bool:

@@ -26,6 +26,43 @@ _KEY = re.compile(r"[A-Za-z_][\w$.]*$")
 _SYM_PLAIN = re.compile(r"[A-Za-z_$.\-][\w$.\-]*$|\d+$")
 
 
+class _ReadTracker(dict):
+    """A properties dict that records which keys a custom format looked at."""
+
+    __slots__ = ("read",)
+
+    def __init__(self, props: dict) -> None:
+        super().__init__(props)
+        self.read: set[str] = set()
+
+    def __getitem__(self, key: str) -> Any:
+        self.read.add(key)
+        return dict.__getitem__(self, key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        self.read.add(key)
+        return dict.get(self, key, default)
+
+    def __contains__(self, key: object) -> bool:
+        self.read.add(key)  # type: ignore[arg-type]
+        return dict.__contains__(self, key)
+
+    def items(self):  # type: ignore[override]
+        self.read.update(dict.keys(self))
+        return dict.items(self)
+
+    def values(self):  # type: ignore[override]
+        self.read.update(dict.keys(self))
+        return dict.values(self)
+
+    def __iter__(self):
+        self.read.update(dict.keys(self))
+        return dict.__iter__(self)
+
+    def all_read(self) -> bool:
+        return self.read.issuperset(dict.keys(self))
+
+
 def _sym_text(name: str) -> str:
     """`@name`, quoted when the name is not a plain identifier."""
     return "@" + (name if _SYM_PLAIN.match(name) else quote(name))
@@ -217,11 +254,32 @@ class Printer:
         """Append the op's lines (its regions included) to the output."""
         d = op.opdef
         fmt = d.format if d is not None and not self.opts.generic else None
-        if fmt is not None:
-            text = fmt.print(op, self, indent)
-        else:
+        text = self.custom(op, fmt, indent) if fmt is not None else None
+        if text is None:
             text = self.generic(op, indent)
         self.out.append(indent + self.result_prefix(op) + text + self.loc(op.location))
+
+    def custom(self, op: Operation, fmt: Any, indent: str) -> str | None:
+        """The op in its custom form, or None when that form cannot say everything the op holds.
+
+        Generic-form input can give a registered op properties its custom form has no place for,
+        or of the wrong kind: printing those in the custom form would lose them or produce text
+        the parser rejects, so such ops print generic (as mlir-opt's printer never drops data).
+        """
+        if not fmt.printable(op):
+            return None
+        props = op.properties
+        if not props:
+            return fmt.print(op, self, indent)
+        tracker = _ReadTracker(props)
+        op.properties = tracker
+        try:
+            text = fmt.print(op, self, indent)
+        except (AttributeError, KeyError, IndexError, TypeError, ValueError):
+            return None
+        finally:
+            op.properties = props
+        return text if tracker.all_read() else None
 
     def generic(self, op: Operation, indent: str) -> str:
         """`"d.op"(%a) <{props}> ({...}) {attrs} : (A) -> R`."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ttopt.ir.diagnostics import Diagnostic, SourcePos
-from ttopt.ir.opdef import ISOLATED, TERMINATOR, arity_ok, arity_text
+from ttopt.ir.opdef import ISOLATED, SYMBOL_TABLE, TERMINATOR, arity_ok, arity_text
 from ttopt.ir.values import OpResult
 
 if TYPE_CHECKING:
@@ -39,6 +39,7 @@ def verify(module: Module, check_uses: bool = False) -> None:
     for op in module.op.walk():
         _verify_op(op, module)
     _verify_visibility(module)
+    _verify_symbols(module)
     if check_uses:
         _verify_use_lists(module)
 
@@ -64,6 +65,76 @@ def _verify_op(op: Operation, module: Module) -> None:
                         raise _fail(op, module, "region block must end with a terminator (e.g. return)")
         if op.name == "func.func" and op.regions:
             _verify_func_return(op, module)
+        if d.verify is not None:
+            try:
+                d.verify(op)
+            except Diagnostic as e:
+                if e.pos is not None:
+                    raise
+                raise _fail(op, module, e.message) from None
+            except ValueError as e:
+                raise _fail(op, module, str(e)) from None
+
+
+def _verify_symbols(module: Module) -> None:
+    """Symbols are unique in their table, declarations are private, calls name a function.
+
+    As MLIR: a flat reference resolves in the nearest enclosing symbol table only.
+    """
+    tables: dict[int, dict[str, Operation]] = {}
+    for table in module.op.walk():
+        d = table.opdef
+        if d is None or not d.has(SYMBOL_TABLE):
+            continue
+        names: dict[str, Operation] = {}
+        for region in table.regions:
+            for block in region.blocks:
+                for op in block.ops:
+                    sym = op.properties.get("sym_name")
+                    name = getattr(sym, "value", None)
+                    if not isinstance(name, str):
+                        continue
+                    if name in names:
+                        raise _fail(op, module, f"redefinition of symbol named '{name}'")
+                    names[name] = op
+                    if op.name == "func.func" and not op.regions and _visibility(op) == "public":
+                        raise _fail(op, module, "symbol declaration cannot have public visibility")
+        tables[id(table)] = names
+    for op in module.op.walk():
+        if op.name == "func.call":
+            _verify_call(op, module, tables)
+
+
+def _visibility(op: Operation) -> str:
+    v = op.properties.get("sym_visibility")
+    return getattr(v, "value", None) or "public"
+
+
+def _verify_call(call: Operation, module: Module, tables: dict[int, dict[str, Operation]]) -> None:
+    ref = call.properties.get("callee")
+    root = getattr(ref, "root", None)
+    if root is None:
+        raise _fail(call, module, "requires a 'callee' symbol reference attribute")
+    table = call.parent_op
+    while table is not None and id(table) not in tables:
+        table = table.parent_op
+    target = tables[id(table)].get(root) if table is not None else None
+    for nested in getattr(ref, "nested", ()):
+        inner = tables.get(id(target)) if target is not None else None
+        target = inner.get(nested) if inner is not None else None
+    if target is None or target.name != "func.func":
+        raise _fail(call, module, f"'{ref.print()[1:]}' does not reference a valid function")
+    ft = target.properties["function_type"].type
+    got_in = [v.type for v in call.operands]
+    got_out = [r.type for r in call.results]
+    if len(got_in) != len(ft.inputs) or len(got_out) != len(ft.results):
+        raise _fail(call, module, "incorrect number of operands or results for callee")
+    for i, (a, b) in enumerate(zip(got_in, ft.inputs)):
+        if a != b:
+            raise _fail(call, module, f"operand type mismatch: expected operand type {b.text}, but provided {a.text} for operand number {i}")
+    for i, (a, b) in enumerate(zip(got_out, ft.results)):
+        if a != b:
+            raise _fail(call, module, f"result type mismatch at index {i}")
 
 
 def _verify_func_return(func: Operation, module: Module) -> None:

@@ -57,6 +57,7 @@ class IRBuilder(Transformer):
         self.pending_repeat = 0
         self.seen_op = False
         self.deferred_type_checks: list[tuple] = []
+        self.deepest: tuple[int, int] = (0, 0)  # (region depth, offset) of the deepest region
 
     # ---- helpers used by custom formats ------------------------------------------------------
     def fail(self, tok: Any, message: str) -> None:
@@ -406,8 +407,11 @@ class IRBuilder(Transformer):
 
     # ---- regions and blocks ------------------------------------------------------------
     def region_open(self, c: list) -> Region:
-        if len(self.regions) >= MAX_NESTING:
+        depth = len(self.regions) + 1
+        if depth > MAX_NESTING:
             self.fail(c[0], f"regions nested more than {MAX_NESTING} deep")
+        if depth > self.deepest[0]:
+            self.deepest = (depth, getattr(c[0], "start_pos", 0) or 0)
         region = Region()
         block = region.add_block(Block())
         self.regions.append(region)
@@ -545,12 +549,17 @@ def _finish(builder: IRBuilder, scope: AliasScope, source: SourceFile) -> Module
         mod_op = ops[0]
         mod_op.parent = None
     else:
+        # The printer wraps bare top-level ops in `module { }`: that output must parse too.
+        depth, pos = builder.deepest
+        if depth + 1 > MAX_NESTING:
+            raise ParseFailure(pos, f"regions nested more than {MAX_NESTING} deep (with the implicit module)")
         mod_op = Operation("builtin.module", regions=[Region([Block()])])
         body = mod_op.regions[0].entry
         for op in list(ops):
             body.append(op)
     module = Module(mod_op, scope, source)
     _check_aliases(builder, scope, source)
+    _check_alias_cycles(scope)
     for have, want, where, shown, op_name, i in builder.deferred_type_checks:
         if have != want:
             raise ParseFailure(
@@ -566,6 +575,39 @@ def _in_comment(text: str, pos: int) -> bool:
     """Is `pos` after a `//` on its line (outside string literals)?"""
     line = text[text.rfind("\n", 0, pos) + 1 : pos]
     return "//" in re.sub(r'"(?:[^"\\\n]|\\.)*"', "", line)
+
+
+def _check_alias_cycles(scope: AliasScope) -> None:
+    """An alias whose definition reaches itself through other aliases has no meaning (MLIR rejects it)."""
+    refs: dict[str, list[str]] = {}
+    defs: dict[str, AliasDef] = {}
+    for (kind, name), d in scope.defs.items():
+        key = ("#" if kind == "attr" else "!") + name
+        defs[key] = d
+        if isinstance(d.value, LocationAttr):
+            text = d.value.text
+        else:
+            text = getattr(d.value, "text", "")
+        refs[key] = [sig + n for sig, n in _ALIAS_USE.findall(text) if sig] if ("#" in text or "!" in text) else []
+    state: dict[str, int] = {}  # 1 = on the DFS stack, 2 = done
+    for root in sorted(defs, key=lambda k: defs[k].pos or 0):
+        if root in state:
+            continue
+        stack = [(root, iter(refs[root]))]
+        state[root] = 1
+        while stack:
+            node, it = stack[-1]
+            nxt = next(it, None)
+            if nxt is None:
+                state[node] = 2
+                stack.pop()
+            elif nxt in defs and state.get(nxt) == 1:
+                cycle = [n for n, _ in stack][[n for n, _ in stack].index(nxt) :] + [nxt]
+                pos = defs[nxt].pos
+                raise ParseFailure(pos if isinstance(pos, int) else 0, f"alias '{nxt}' refers to itself: {' -> '.join(cycle)}")
+            elif nxt in defs and nxt not in state:
+                state[nxt] = 1
+                stack.append((nxt, iter(refs[nxt])))
 
 
 def _check_aliases(builder: IRBuilder, scope: AliasScope, source: SourceFile) -> None:

@@ -65,6 +65,11 @@ class Canonicalize(Pass):
 
     max_iterations: int = option(1_000_000, "Upper bound on rule applications (guards against rule cycles)")
 
+    def validate(self) -> None:
+        """max-iterations counts rule applications: it cannot be negative."""
+        if self.max_iterations < 0:
+            raise ValueError(f"max-iterations must be >= 0, got {self.max_iterations}")
+
     def run(self, module: Module, ctx: PassContext) -> None:
         fired: Counter[str] = Counter()
         work = [op for op in module.walk()]

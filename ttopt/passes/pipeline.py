@@ -15,6 +15,7 @@ from ttopt.passes.base import Pass, convert_option
 from ttopt.passes.registry import get_pass
 
 ANCHORS = ("builtin.module", "func.func", "any")
+MAX_ANCHOR_NESTING = 100  # like the IR's region nesting limit: deeper is refused, not recursed into
 
 
 class PipelineError(ValueError):
@@ -77,6 +78,7 @@ class _Parser:
     def __init__(self, text: str) -> None:
         self.t = text
         self.i = 0
+        self.depth = 0
 
     def skip(self) -> None:
         while self.i < len(self.t) and self.t[self.i].isspace():
@@ -113,7 +115,11 @@ class _Parser:
                 if self.i < len(self.t) and self.t[self.i] == ")":
                     self.i += 1
                 else:
+                    self.depth += 1
+                    if self.depth > MAX_ANCHOR_NESTING:
+                        raise PipelineError(f"op anchors nested more than {MAX_ANCHOR_NESTING} deep", pos)
                     items.extend(self.elements())
+                    self.depth -= 1
                     self.skip()
                     if self.i >= len(self.t) or self.t[self.i] != ")":
                         raise PipelineError(f"missing ')' to close '{name}('", pos)
