@@ -27,7 +27,7 @@ class SdyModel(DialectModel):
 # ---------------------------------------------------------------------------------------------
 # Cursor parser.
 
-_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+_STRING = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"')
 _INT = re.compile(r"\d+")
 _BARE_SYM = re.compile(r"[A-Za-z_$.\-][\w$.\-]*")
 _WS = re.compile(r"\s*")

@@ -32,7 +32,7 @@ class Part(NamedTuple):
 
 
 # `->` (affine maps) contains '>' but closes nothing; strings may hold any bracket.
-_TOKEN = re.compile(r'->|"(?:[^"\\\n]|\\.)*"|"|[<>(){}\[\],]')
+_TOKEN = re.compile(r'->|"[^"\\\n]*(?:\\.[^"\\\n]*)*"|"|[<>(){}\[\],]')
 _OPENER = {">": "<", ")": "(", "]": "[", "}": "{"}
 
 
@@ -479,7 +479,7 @@ class TTCoreMesh(DialectModel):
         return f"{quote(self.name)} = {shape_text(self.shape)}"
 
 
-_MESH_ENTRY = re.compile(r'<\s*("(?:[^"\\\n]|\\.)*")\s*=\s*(\d+(?:\s*x\s*\d+)*)\s*>', re.S)
+_MESH_ENTRY = re.compile(r'<\s*("[^"\\\n]*(?:\\.[^"\\\n]*)*")\s*=\s*(\d+(?:\s*x\s*\d+)*)\s*>', re.S)
 
 
 class MeshesAttr(DialectModel):

@@ -24,7 +24,7 @@ class UndefinedAlias(KeyError):
     """Raised when resolving an alias that has no definition."""
 
 
-ALIAS_USE = re.compile(r'"(?:[^"\\\n]|\\.)*"|([#!])([A-Za-z_][\w$\-]*)(?![\w$.\-<])')
+ALIAS_USE = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"|([#!])([A-Za-z_][\w$\-]*)(?![\w$.\-<])')
 
 
 class AliasScope:

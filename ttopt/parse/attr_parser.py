@@ -37,7 +37,7 @@ _DIALECT = re.compile(r"#([A-Za-z_][\w$.\-]*)(?:<(.*)>)?$", re.S)
 _DIALECT_TYPE = re.compile(r"!([A-Za-z_][\w$.\-]*)(?:<(.*)>)?$", re.S)
 # Fast path for the overwhelmingly common tensor spellings.
 _SIMPLE_TENSOR = re.compile(r"tensor<((?:(?:\d+|\?)x)*)([a-z][a-z0-9]*)(?:, (#[A-Za-z_][\w$\-]*))?>$")
-_SIMPLE_LOC = re.compile(r'loc\((?:"(?:[^"\\\n]|\\.)*"(?::\d+:\d+)?|#[A-Za-z_][\w$\-]*|unknown|"(?:[^"\\\n]|\\.)*"\(#[A-Za-z_][\w$\-]*\))\)$')
+_SIMPLE_LOC = re.compile(r'loc\((?:"[^"\\\n]*(?:\\.[^"\\\n]*)*"(?::\d+:\d+)?|#[A-Za-z_][\w$\-]*|unknown|"[^"\\\n]*(?:\\.[^"\\\n]*)*"\(#[A-Za-z_][\w$\-]*\))\)$')
 
 
 _I64 = ScalarType("i64")
@@ -383,7 +383,7 @@ def split_top_level(text: str) -> list[str]:
     parts = []
     depth = 0
     start = 0
-    for m in re.finditer(r'->|>=|"(?:[^"\\\n]|\\.)*"|[<>(){}\[\],]', text):
+    for m in re.finditer(r'->|>=|"[^"\\\n]*(?:\\.[^"\\\n]*)*"|[<>(){}\[\],]', text):
         tok = m.group()
         if tok in "<({[":
             depth += 1

@@ -41,7 +41,7 @@ _BODY_KINDS = {
     w: w.upper() + "_BODY"
     for w in ("dense", "sparse", "dense_resource", "array", "affine_map", "affine_set", "strided")
 }
-_DICT_START = re.compile(r'\{\s*(?:\}|(?:[A-Za-z_][\w$.]*|"(?:[^"\\\n]|\\.)*")\s*(?:=|,|\}))')
+_DICT_START = re.compile(r'\{\s*(?:\}|(?:[A-Za-z_][\w$.]*|"[^"\\\n]*(?:\\.[^"\\\n]*)*")\s*(?:=|,|\}))')
 
 
 class MlirLexer(Lexer):

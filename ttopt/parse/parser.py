@@ -568,13 +568,13 @@ def _finish(builder: IRBuilder, scope: AliasScope, source: SourceFile) -> Module
     return module
 
 
-_ALIAS_USE = re.compile(r'"(?:[^"\\\n]|\\.)*"|([#!])([A-Za-z_][\w$\-]*)(?![\w$.\-<])')
+_ALIAS_USE = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"|([#!])([A-Za-z_][\w$\-]*)(?![\w$.\-<])')
 
 
 def _in_comment(text: str, pos: int) -> bool:
     """Is `pos` after a `//` on its line (outside string literals)?"""
     line = text[text.rfind("\n", 0, pos) + 1 : pos]
-    return "//" in re.sub(r'"(?:[^"\\\n]|\\.)*"', "", line)
+    return "//" in re.sub(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"', "", line)
 
 
 def _check_alias_cycles(scope: AliasScope) -> None:

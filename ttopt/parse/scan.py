@@ -21,7 +21,7 @@ class ScanError(Exception):
 WS = re.compile(r"(?:[ \t\r\n\f\v]+|//[^\n]*)+")
 # Things inside a bracketed body that matter for balancing. `->` and `>=` contain '>' but
 # close nothing (affine maps, integer sets).
-_BODY = re.compile(r'->|>=|"(?:[^"\\\n]|\\.)*"|[<>(){}\[\]]')
+_BODY = re.compile(r'->|>=|"[^"\\\n]*(?:\\.[^"\\\n]*)*"|[<>(){}\[\]]')
 _CLOSE = {")": "(", "]": "[", "}": "{", ">": "<"}
 _OPEN_TO_CLOSE = {"(": ")", "[": "]", "{": "}", "<": ">"}
 
@@ -30,18 +30,18 @@ SUFFIX_ID = r"(?:\d+|[A-Za-z_$.\-][\w$.\-]*)"
 VALUE = re.compile(rf"%{SUFFIX_ID}(?:#\d+)?")
 RESULTS = re.compile(rf"%{SUFFIX_ID}(?::\d+)?(?:\s*,\s*%{SUFFIX_ID}(?::\d+)?)*\s*=(?!=)")
 RESULT_GROUP = re.compile(rf"(%{SUFFIX_ID})(?::(\d+))?")
-SYMBOL = re.compile(rf'@(?:{SUFFIX_ID}|"(?:[^"\\\n]|\\.)*")')
-STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+SYMBOL = re.compile(rf'@(?:{SUFFIX_ID}|"[^"\\\n]*(?:\\.[^"\\\n]*)*")')
+STRING = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"')
 BLOCK_LABEL = re.compile(rf"\^{SUFFIX_ID}")
 ALIAS_NAME = re.compile(r"[#!][A-Za-z_][\w$\-]*(?![\w$.\-<])")
-_LOC_BODY = r'loc\((?:"(?:[^"\\\n]|\\.)*"(?::\d+:\d+|\(#[A-Za-z_][\w$\-]*\))?|#[A-Za-z_][\w$\-]*|unknown)\)'
+_LOC_BODY = r'loc\((?:"[^"\\\n]*(?:\\.[^"\\\n]*)*"(?::\d+:\d+|\(#[A-Za-z_][\w$\-]*\))?|#[A-Za-z_][\w$\-]*|unknown)\)'
 _LOC_ALIAS = rf"#[A-Za-z_][\w$\-]*[ \t]*=[ \t]*{_LOC_BODY}"
 # A run of simple location aliases (files end with thousands of them): one token.
 LOC_ALIASES = re.compile(rf"{_LOC_ALIAS}(?:\s+{_LOC_ALIAS})*")
 LOC_ALIAS_ITEM = re.compile(rf"#([A-Za-z_][\w$\-]*)[ \t]*=[ \t]*({_LOC_BODY})")
 ALIAS_DEF = re.compile(r"[#!][A-Za-z_][\w$\-]*(?![\w$.\-<])\s*=\s*")
 GENERIC_HEAD = re.compile(
-    rf'"(?:[^"\\\n]|\\.)*"\s*\(\s*(?:%{SUFFIX_ID}(?:#\d+)?(?:\s*,\s*%{SUFFIX_ID}(?:#\d+)?)*)?\s*\)'
+    rf'"[^"\\\n]*(?:\\.[^"\\\n]*)*"\s*\(\s*(?:%{SUFFIX_ID}(?:#\d+)?(?:\s*,\s*%{SUFFIX_ID}(?:#\d+)?)*)?\s*\)'
 )
 NUMBER = re.compile(r"[-+]?(?:0x[0-9a-fA-F]+|\d+(?:\.\d*)?(?:[eE][-+]?\d+)?)")
 DIALECT_NAME = re.compile(r"[#!][A-Za-z_][\w$.\-]*")
@@ -102,7 +102,7 @@ _SIMPLE_TS = rf"(?:{_SIMPLE_T}(?:\s*,\s*{_SIMPLE_T})*)?"
 # Function types whose types have no nested brackets (aliased encodings): the common case.
 SIMPLE_FNTYPE = re.compile(rf"\(\s*{_SIMPLE_TS}\s*\)\s*->\s*(?:\(\s*{_SIMPLE_TS}\s*\)|{_SIMPLE_T})")
 SIMPLE_LOC = re.compile(
-    r'loc\((?:#[A-Za-z_][\w$\-]*|"(?:[^"\\\n]|\\.)*"(?::\d+:\d+|\(#[A-Za-z_][\w$\-]*\))?|unknown)\)'
+    r'loc\((?:#[A-Za-z_][\w$\-]*|"[^"\\\n]*(?:\\.[^"\\\n]*)*"(?::\d+:\d+|\(#[A-Za-z_][\w$\-]*\))?|unknown)\)'
 )
 
 
