@@ -239,6 +239,13 @@ class CompareFormat(Format):
             props["compare_type"] = _enum("stablehlo", "comparison_type", str(cmp_type))
         return self._spec(b, c, [lhs, rhs], properties=props, attributes=b.dict(attrs), finish=self._finish_types(b, ts))
 
+    def printable(self, op: Operation) -> bool:
+        """Direction (and compare type) must be enum attributes: their word is what prints."""
+        ct = op.properties.get("compare_type")
+        return len(op.operands) == 2 and _is_enum(op.properties.get("comparison_direction"), "comparison_direction") and (
+            ct is None or _is_enum(ct, "comparison_type")
+        )
+
     def print(self, op: Operation, p: Printer, indent: str) -> str:
         s = f"{self.name(op, p)} {enum_value(op.properties['comparison_direction'])}, {p.names_of(op.operands)}"
         ct = op.properties.get("compare_type")
@@ -319,6 +326,13 @@ class KwargsFormat(Format):
 
 
 _KW_KINDS: dict[str, type] = {"i64": IntegerAttr, "i64_array": DenseArrayAttr, "bool": BoolAttr, "string": StringAttr, "enum": DialectAttr}
+
+
+def _is_enum(a: Attribute | None, kind: str) -> bool:
+    """Is `a` a `#dialect<kind WORD>` enum attribute (the only spelling a pretty form can print)?"""
+    a = _resolved(a)
+    body = getattr(a, "body", None)
+    return isinstance(a, DialectAttr) and isinstance(body, str) and body.split(" ")[0] == kind and len(body.split()) == 2
 
 
 def _resolved(a: Attribute | None) -> Attribute | None:
@@ -447,6 +461,19 @@ class DotFormat(Format):
         if saw_dims or b._canonical_name(c[0]) == "stablehlo.dot_general":
             props = {"dot_dimension_numbers": make_dot_dimensions(batch[0], batch[1], contract[0], contract[1]), **props}
         return self._spec(b, c, [lhs, rhs], properties=props, attributes=b.dict(attrs), finish=self._finish_types(b, ts))
+
+    def printable(self, op: Operation) -> bool:
+        """Two operands; dimension numbers, precision and algorithm of the kinds the form spells."""
+        dd = _resolved(op.properties.get("dot_dimension_numbers"))
+        if len(op.operands) != 2 or (dd is None and op.name == "stablehlo.dot_general"):
+            return False
+        if dd is not None and not (isinstance(dd, DialectAttr) and dd.name == "stablehlo.dot"):
+            return False
+        pc = _resolved(op.properties.get("precision_config"))
+        if pc is not None and not (isinstance(pc, ArrayAttr) and all(_is_enum(a, "precision") for a in pc.items)):
+            return False
+        alg = _resolved(op.properties.get("algorithm"))
+        return alg is None or isinstance(alg, DialectAttr)
 
     def print(self, op: Operation, p: Printer, indent: str) -> str:
         parts = [p.name(op.operands[0]), p.name(op.operands[1])]

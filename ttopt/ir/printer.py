@@ -266,19 +266,22 @@ class Printer:
         or of the wrong kind: printing those in the custom form would lose them or produce text
         the parser rejects, so such ops print generic (as mlir-opt's printer never drops data).
         """
-        if not fmt.printable(op):
-            return None
         props = op.properties
-        if not props:
-            return fmt.print(op, self, indent)
-        tracker = _ReadTracker(props)
-        op.properties = tracker
+        tracker = _ReadTracker(props) if props else None
+        if tracker is not None:
+            op.properties = tracker
         try:
+            if not fmt.printable(op):
+                return None
+            if tracker is not None:
+                tracker.read.clear()
             text = fmt.print(op, self, indent)
         except (AttributeError, KeyError, IndexError, TypeError, ValueError):
             return None
         finally:
             op.properties = props
+        if tracker is None:
+            return text
         return text if tracker.all_read() else None
 
     def generic(self, op: Operation, indent: str) -> str:

@@ -30,6 +30,7 @@ from ttopt.ir.attributes import (
 )
 from ttopt.ir.location import Location
 from ttopt.ir.types import FunctionType, OpaqueType, ScalarType, TensorType, Type, TypeAliasRef
+from ttopt.parse.literals import parse_int
 from ttopt.parse.lexer import LexFailure
 
 _SCALAR = re.compile(r"(?:[su]?i\d+|f\d+\w*|bf16|tf32|index|none)$")
@@ -165,9 +166,15 @@ class _AttrBuilder(Transformer):
         elif elem == "i1":
             values = tuple(v.strip() == "true" for v in vals.split(","))
         elif elem.startswith(("f", "bf")):
-            values = tuple(float(v) for v in vals.split(","))
+            try:
+                values = tuple(float(v) for v in vals.split(","))
+            except ValueError:
+                raise AttrSyntaxError(0, f"invalid float literal in '{text}'") from None
         else:
-            values = tuple(int(v) for v in vals.split(","))
+            try:
+                values = tuple(parse_int(v) for v in vals.split(","))
+            except ValueError as e:
+                raise AttrSyntaxError(0, str(e)) from None
         return DenseArrayAttr(elem, values, text)
 
     def opaque_attr(self, c: list) -> OpaqueAttr:
@@ -198,8 +205,11 @@ class _AttrBuilder(Transformer):
 
     def loc_file(self, c: list) -> tuple:
         path, line, col, *rng = c
-        rng = [int(x) if x is not None else None for x in rng]
-        return ("file", unquote(str(path)), int(line), int(col), *rng)
+        try:
+            rng = [parse_int(x) if x is not None else None for x in rng]
+            return ("file", unquote(str(path)), parse_int(line), parse_int(col), *rng)
+        except ValueError as e:
+            raise AttrSyntaxError(getattr(line, "start_pos", 0) or 0, str(e)) from None
 
     def loc_callsite(self, c: list) -> tuple:
         return ("callsite", c[0], c[1])

@@ -25,6 +25,7 @@ from ttopt.ir.values import BlockArgument, Value
 from ttopt.parse.attr_parser import AttrParser, AttrSyntaxError
 from ttopt.parse.errors import describe_unexpected
 from ttopt.parse.lexer import FastToken, LexFailure
+from ttopt.parse.literals import parse_int
 from ttopt.parse.opspec import OpSpec
 from ttopt.parse.scan import LOC_ALIAS_ITEM, MAX_NESTING, RESULT_GROUP
 
@@ -403,7 +404,11 @@ class IRBuilder(Transformer):
         return ("fn", [self.type(t) for t in ins], [self.type(t) for t in outs], ins[0].start_pos)
 
     def int_list(self, c: list) -> list[int]:
-        return [int(t) for t in c if t is not None]
+        try:
+            return [parse_int(t) for t in c if t is not None]
+        except ValueError as e:
+            self.fail(c[0], str(e))
+            raise
 
     # ---- regions and blocks ------------------------------------------------------------
     def region_open(self, c: list) -> Region:

@@ -1,0 +1,1 @@
+"""Test support shipped with ttopt: input generators the test suite and `bench/` share."""
