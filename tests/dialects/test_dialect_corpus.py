@@ -26,6 +26,7 @@ from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
 from ttopt.ir.attributes import DIALECT_ATTR_FACTORIES, AliasRef, ArrayAttr, DialectAttr, DictAttr, TypeAttr
 from ttopt.ir.types import FunctionType, TensorType
 from ttopt.parse.parser import parse_module
+from ttopt.testing.examples import examples
 
 ROOT = Path(__file__).resolve().parents[2] / "testdata"
 FILES = sorted(
@@ -208,7 +209,7 @@ SEEDS = _seed_bodies()
 _CHARS = list('<>()[]{},="?:#@x0123 -p')
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_mutated_bodies_raise_only_attr_error(data) -> None:
     name, body, scope = data.draw(st.sampled_from(SEEDS))

@@ -26,6 +26,7 @@ from ttopt.dialects.sdy_attrs import (
 )
 from ttopt.ir.attributes import DialectAttr
 from ttopt.parse.attr_parser import AttrParser
+from ttopt.testing.examples import examples
 
 MESH = MeshAttr.of({"x": 2, "y": 4})
 MESH3 = MeshAttr.of([("x", 2), ("y", 4), ("z", 8)])
@@ -352,7 +353,7 @@ def shardings(draw):
     return TensorShardingAttr(mesh=mesh, dim_shardings=dims, replicated=replicated, unreduced=unreduced, unreduced_kind=kind)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(shardings())
 def test_sharding_print_parse_fixed_point(s: TensorShardingAttr) -> None:
     text = s.print_body()
@@ -362,7 +363,7 @@ def test_sharding_print_parse_fixed_point(s: TensorShardingAttr) -> None:
     assert TensorShardingPerValueAttr.parse(per_value.print_body()) == per_value
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(meshes())
 def test_mesh_print_parse_fixed_point(m: MeshAttr) -> None:
     assert MeshAttr.parse(m.print_body()) == m
@@ -383,7 +384,7 @@ def valid_shardings(draw):
     return TensorShardingAttr.of("mesh", dims, closed=draw(st.booleans()), replicated=replicated), rank
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(valid_shardings())
 def test_valid_shardings_verify(case) -> None:
     s, rank = case

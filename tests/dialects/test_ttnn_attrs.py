@@ -38,6 +38,7 @@ from ttopt.dialects.ttnn_layout import (
 )
 from ttopt.ir.attributes import DialectAttr
 from ttopt.parse.attr_parser import AttrParser
+from ttopt.testing.examples import examples
 
 H = TensorMemoryLayout.HEIGHT_SHARDED
 W = TensorMemoryLayout.WIDTH_SHARDED
@@ -387,7 +388,7 @@ def layouts(draw):
     return shape, dtype, kw
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(layouts())
 def test_build_print_parse_round_trip(case) -> None:
     shape, dtype, kw = case

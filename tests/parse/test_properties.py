@@ -11,6 +11,7 @@ from ttopt.ir.diagnostics import Diagnostic
 from ttopt.ir.printer import PrintOptions, print_module
 from ttopt.ir.verifier import verify
 from ttopt.parse.parser import parse_module
+from ttopt.testing.examples import examples
 
 DATA = Path(__file__).resolve().parents[2] / "testdata"
 
@@ -85,7 +86,7 @@ def modules(draw: st.DrawFn) -> str:
     return "\n".join(lines) + "\n"
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(modules(), st.booleans(), st.booleans(), st.booleans())
 def test_print_parse_is_a_fixed_point(text: str, local: bool, debug: bool, generic: bool) -> None:
     opts = PrintOptions(local_scope=local, debuginfo=debug, generic=generic)
@@ -102,7 +103,7 @@ def test_print_parse_is_a_fixed_point(text: str, local: bool, debug: bool, gener
 CORPUS = [p.read_text() for p in sorted((DATA / "jax").glob("*.mlir"))[:8] + sorted((DATA / "ttnn").glob("*.mlir"))]
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.sampled_from(range(len(CORPUS))),
     st.lists(
