@@ -30,6 +30,7 @@ from ttopt.ir.attributes import (
     quote,
     unquote,
 )
+from ttopt.ir.opdef import register_format_rules
 from ttopt.ir.operation import Block, Operation, Region
 from ttopt.ir.printer import _sym_text
 from ttopt.ir.types import FunctionType, ScalarType, TensorType, Type
@@ -1141,5 +1142,7 @@ RULE_BUILDERS: dict[str, Callable[[Any, list], Any]] = {
     "result_list": result_list,
     "func_result": func_result,
 }
+
+register_format_rules(RULE_BUILDERS)
 
 __all__ = ["RULE_BUILDERS", "quote", "UnitAttr"]

@@ -12,6 +12,7 @@ import re
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from ttopt.ir.spelled import Spelled
+from ttopt.ir.text_bodies import decode
 
 if TYPE_CHECKING:
     from ttopt.ir.types import Type
@@ -247,9 +248,7 @@ class DenseElementsAttr(Attribute):
     def values(self) -> Any:
         """Nested Python lists / scalars of the literal (hex blobs stay as a string)."""
         if self._values is None:
-            from ttopt.parse.attr_parser import parse_dense_body
-
-            self._values = parse_dense_body(self.body)
+            self._values = decode("dense", self.body)
         return self._values
 
 

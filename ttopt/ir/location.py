@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ttopt.ir.text_bodies import decode
+
 
 class Location:
     """A location as written (`loc("add_1")`, `loc(#loc3)`, ...); `.kind`/`.name` decode it lazily."""
@@ -23,9 +25,7 @@ class Location:
         """A nested tuple: ("name", str, child|None) | ("file", path, line, col, ...) |
         ("callsite", callee, caller) | ("fused", meta|None, [locs]) | ("unknown",) | ("alias", name)."""
         if self._parsed is None:
-            from ttopt.parse.attr_parser import parse_location_body
-
-            self._parsed = parse_location_body(self.text[4:-1])
+            self._parsed = decode("location", self.text[4:-1])
         return self._parsed
 
     def resolved(self) -> tuple:

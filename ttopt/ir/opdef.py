@@ -65,6 +65,17 @@ def register(*defs: OpDef) -> None:
                 OP_FAMILIES[alias] = d.format.family
 
 
+# grammar rule name -> builder(IRBuilder, children) for the custom-format rules of grammars/mlir.lark.
+# Dialects fill it (their formats know how to build an op from its custom form); the parser turns
+# each entry into a transformer method, so `parse` needs no dialect by name.
+FORMAT_RULES: dict[str, Callable[[Any, list], Any]] = {}
+
+
+def register_format_rules(rules: dict[str, Callable[[Any, list], Any]]) -> None:
+    """Register the builders a dialect supplies for custom-format grammar rules."""
+    FORMAT_RULES.update(rules)
+
+
 def register_verifiers(verifiers: dict[str, Callable[[Operation], None]]) -> None:
     """Attach per-op verifiers to already registered ops (a dialect's table of checks)."""
     for name, fn in verifiers.items():

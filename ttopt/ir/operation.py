@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
 
+from ttopt.ir.opdef import OP_DEFS
 from ttopt.ir.values import BlockArgument, OpResult, Value
 
 if TYPE_CHECKING:
@@ -70,8 +71,6 @@ class Operation:
         """The registered definition of this op, or None for unknown ops."""
         d = self._opdef
         if d is False:
-            from ttopt.ir.opdef import OP_DEFS
-
             d = self._opdef = OP_DEFS.get(self.name)
         return d
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ttopt.ir.attributes import load_typed_factories
 from ttopt.ir.spelled import Spelled
 
 
@@ -173,8 +174,6 @@ class OpaqueType(Type):
     def typed(self) -> Any:
         """Dialect model for this type (e.g. ttcore.tile), or None."""
         if self._typed is None:
-            from ttopt.ir.attributes import load_typed_factories
-
             load_typed_factories()
             factory = DIALECT_TYPE_FACTORIES.get(self.name)
             if factory is not None:

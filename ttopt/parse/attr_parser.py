@@ -29,6 +29,7 @@ from ttopt.ir.attributes import (
     unquote,
 )
 from ttopt.ir.location import Location
+from ttopt.ir.text_bodies import register_decoder
 from ttopt.ir.types import FunctionType, OpaqueType, ScalarType, TensorType, Type, TypeAliasRef
 from ttopt.parse.literals import parse_int
 from ttopt.parse.lexer import LexFailure
@@ -439,3 +440,7 @@ def parse_dense_body(body: str) -> Any:
     b = _DENSE_WORD.sub(lambda m: "True" if m.group() == "true" else "False", b)
     b = re.sub(r"\b0x[0-9A-Fa-f]+\b", lambda m: str(int(m.group(), 16)), b)
     return ast.literal_eval(b)
+
+
+register_decoder("dense", parse_dense_body)
+register_decoder("location", parse_location_body)

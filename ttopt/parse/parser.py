@@ -18,7 +18,7 @@ from ttopt.ir.aliases import AliasDef, AliasScope, UndefinedAlias
 from ttopt.ir.attributes import Attribute, LocationAttr, unquote
 from ttopt.ir.diagnostics import Diagnostic, SourceFile, SourcePos
 from ttopt.ir.module import Module
-from ttopt.ir.opdef import OP_ALIASES, OP_DEFS
+from ttopt.ir.opdef import FORMAT_RULES, OP_ALIASES, OP_DEFS
 from ttopt.ir.operation import Block, Operation, Region
 from ttopt.ir.types import Type
 from ttopt.ir.values import BlockArgument, Value
@@ -490,9 +490,7 @@ class IRBuilder(Transformer):
 
 def _family_methods() -> None:
     """Attach one transformer method per custom-format grammar rule, delegating to the formats."""
-    from ttopt.dialects import formats
-
-    for rule, fn in formats.RULE_BUILDERS.items():
+    for rule, fn in FORMAT_RULES.items():
         setattr(IRBuilder, rule, _make(fn))
 
 
@@ -508,7 +506,6 @@ _BUILDER: IRBuilder | None = None
 
 def _parser() -> tuple[Any, IRBuilder]:
     global _BUILDER
-    from ttopt import dialects  # noqa: F401  (registers op definitions and formats)
     from ttopt.parse.grammar import load
 
     if _BUILDER is None:
