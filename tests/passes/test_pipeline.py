@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from ttopt.passes.base import convert_option
 from ttopt.passes.canonicalize import Canonicalize
 from ttopt.passes.pipeline import PipelineError, instantiate, parse_pipeline
 from ttopt.passes.strip_debuginfo import StripDebugInfo
@@ -54,6 +53,6 @@ def test_errors(text: str, message: str) -> None:
 
 def test_convert_bool_and_list() -> None:
     spec = next(s for s in Canonicalize.option_specs() if s.name == "max-iterations")
-    assert convert_option(spec, "12") == 12
+    assert spec.parse("12") == 12
     with pytest.raises(ValueError):
-        convert_option(spec, "twelve")
+        spec.parse("twelve")

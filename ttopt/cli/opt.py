@@ -12,11 +12,6 @@ import click
 SPLIT_MARKER = "// -----"
 
 
-def _record_pass(ctx: click.Context, param: click.Parameter, value: Any) -> None:
-    if value:
-        ctx.meta.setdefault("ttopt.pass_order", []).append(param.name)
-
-
 def _pass_params() -> list[click.Parameter]:
     """One flag per registered pass, one flag per distinct pass option."""
     from ttopt.passes.registry import all_passes
@@ -28,8 +23,7 @@ def _pass_params() -> list[click.Parameter]:
             click.Option(
                 [f"--{name}", "__pass__" + name.replace("-", "_")],
                 is_flag=True,
-                expose_value=False,
-                callback=_record_pass,
+                expose_value=False,  # the order (and repeats) come from argv: see _rewrite_argv
                 help=f"Run the {name} pass: {cls.summary}",
             )
         )
@@ -39,6 +33,8 @@ def _pass_params() -> list[click.Parameter]:
             seen[spec.name] = spec
             attr = "__opt__" + spec.attr
             help_text = f"[{name}] {spec.help}"
+            # Values stay text here: they are converted once, by the option itself, for every pass
+            # that declares it (ttopt/passes/options.py), exactly as inside --pass-pipeline.
             if spec.type is bool:
                 params.append(click.Option([f"--{spec.name}/--no-{spec.name}", attr], default=None, help=help_text))
             elif spec.multiple or spec.type is list:
@@ -46,22 +42,45 @@ def _pass_params() -> list[click.Parameter]:
             elif spec.choices:
                 params.append(click.Option([f"--{spec.name}", attr], type=click.Choice(spec.choices), default=None, help=help_text))
             else:
-                params.append(click.Option([f"--{spec.name}", attr], type=spec.type, default=None, help=help_text))
+                params.append(click.Option([f"--{spec.name}", attr], default=None, metavar=spec.type.__name__.upper(), help=help_text))
     return params
+
+
+def _flag_texts(kwargs: dict[str, Any]) -> dict[str, str]:
+    """Option flags given on the command line, as pipeline-option text keyed by dashed name."""
+    out = {}
+    for k, v in kwargs.items():
+        if not k.startswith("__opt__") or v is None or v == ():
+            continue
+        name = k[len("__opt__") :].replace("_", "-")
+        if isinstance(v, bool):
+            out[name] = "true" if v else "false"
+        elif isinstance(v, tuple):
+            out[name] = ",".join(v)
+        else:
+            out[name] = str(v)
+    return out
 
 
 _RESERVED = {"trace", "stats", "timing"}
 
 
 def _rewrite_argv(args: list[str]) -> tuple[list[str], list[tuple[str, str]]]:
-    """`--name=true|false` for booleans, and `--pass="opts"` -> (`--pass`, options)."""
+    """`--name=true|false` for booleans, `--pass="opts"` -> `--pass`; and every pass flag with
+    its option text, in command-line order (a pass given twice runs twice, as in mlir-opt)."""
     from ttopt.passes.registry import all_passes
 
     passes = all_passes()
     bools = {s.name for c in passes.values() for s in c.option_specs() if s.type is bool}
     out: list[str] = []
     pass_opts: list[tuple[str, str]] = []
-    for a in args:
+    args = _join_bool_values(args, bools)
+    for i, a in enumerate(args):
+        if a == "--":
+            out.extend(args[i:])
+            break
+        if a.startswith("--") and a[2:] in passes:
+            pass_opts.append((a[2:], ""))
         if a.startswith("--") and "=" in a:
             key, _, val = a[2:].partition("=")
             if key in passes:
@@ -80,54 +99,52 @@ def _rewrite_argv(args: list[str]) -> tuple[list[str], list[tuple[str, str]]]:
     return out, pass_opts
 
 
+def _join_bool_values(args: list[str], bools: set[str]) -> list[str]:
+    """`--flag true|false` -> `--flag=true|false` for boolean options (the words only, so a file
+    named like anything else after a flag is still the input)."""
+    out: list[str] = []
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a.startswith("--") and a[2:] in bools and i + 1 < len(args) and args[i + 1].lower() in ("true", "false"):
+            out.append(f"{a}={args[i + 1]}")
+            i += 2
+            continue
+        out.append(a)
+        i += 1
+    return out
+
+
 class OptCommand(click.Command):
     """click.Command that knows every pass flag and rewrites mlir-opt-style `--flag=value`."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         args, pass_opts = _rewrite_argv(args)
-        ctx.meta["ttopt.pass_inline_opts"] = pass_opts
+        ctx.meta["ttopt.pass_flags"] = pass_opts
         return super().parse_args(ctx, args)
 
 
 def _build_passes(ctx: click.Context, pipeline: str | None, kwargs: dict[str, Any]) -> list:
-    from ttopt.passes.base import convert_option
-    from ttopt.passes.pipeline import PipelineError, instantiate, parse_pipeline
-    from ttopt.passes.registry import get_pass
+    """The passes to run: `--pass-pipeline` first, then pass flags in command-line order.
 
-    globals_: dict[str, Any] = {k[len("__opt__") :]: v for k, v in kwargs.items() if k.startswith("__opt__")}
-    globals_ = {k: (list(v) if isinstance(v, tuple) else v) for k, v in globals_.items() if v not in (None, ())}
+    Pass flags desugar into pipeline text (`--canonicalize="max-iterations=3"` is
+    `canonicalize{max-iterations=3}`) and option flags (`--max-iterations 3`) fill that option in
+    every pass that declares it unless the pass's own text sets it: one conversion path for all.
+    """
+    from ttopt.passes.pipeline import PipelineError, instantiate, parse_pipeline
+    flags = _flag_texts(kwargs)
     passes = []
     if pipeline is not None:
         try:
-            passes.extend(instantiate(parse_pipeline(pipeline), pipeline))
+            passes.extend(instantiate(parse_pipeline(pipeline), pipeline, flags))
         except PipelineError as e:
             raise click.UsageError(f"--pass-pipeline: {e} (at character {e.pos + 1})") from None
-    inline = dict(ctx.meta.get("ttopt.pass_inline_opts", []))
-    from ttopt.passes.registry import all_passes
-
-    by_param = {"__pass__" + n.replace("-", "_"): n for n in all_passes()}
-    for name in ctx.meta.get("ttopt.pass_order", []):
-        pname = by_param[name]
-        cls = get_pass(pname)
-        opts: dict[str, Any] = {}
-        if pname in inline and inline[pname].strip():
-            try:
-                p = instantiate(parse_pipeline(f"{pname}{{{inline[pname]}}}")).pop()
-            except PipelineError as e:
-                raise click.UsageError(f"--{pname}: {e}") from None
-        else:
-            p = cls(**opts)
-        passes.append(p)
-    # Global option flags fill every pass that declares them (explicit pipeline options win).
-    for p in passes:
-        for spec in type(p).option_specs():
-            if spec.attr in globals_:
-                explicit = getattr(p, "_explicit", set())
-                if spec.attr not in explicit:
-                    v = globals_[spec.attr]
-                    if spec.type is list and isinstance(v, list):
-                        v = [x for item in v for x in convert_option(spec, item)]
-                    setattr(p, spec.attr, v)
+    for pname, inline in ctx.meta.get("ttopt.pass_flags", []):
+        text = f"{pname}{{{inline}}}" if inline.strip() else pname
+        try:
+            passes.extend(instantiate(parse_pipeline(text), text, flags))
+        except PipelineError as e:
+            raise click.UsageError(f"--{pname}: {e}") from None
     for p in passes:
         try:
             p.validate()
@@ -162,6 +179,8 @@ def _opt_main(ctx: click.Context, input: str, output: str, pass_pipeline: str | 
     from ttopt.passes.manager import PassManager
 
     passes = _build_passes(ctx, pass_pipeline, kw)
+    if kw["dump_pass_pipeline"]:
+        click.echo(f"builtin.module({', '.join(p.spec() for p in passes)})", err=True)
     popts = PrintOptions(
         local_scope=kw["mlir_print_local_scope"], debuginfo=kw["mlir_print_debuginfo"], generic=kw["mlir_print_op_generic"]
     )
@@ -257,6 +276,7 @@ def _make_opt() -> click.Command:
         click.Option(["--mlir-print-debuginfo"], is_flag=True, help="Print locations (loc(...))."),
         click.Option(["--mlir-print-op-generic"], is_flag=True, help="Print every op in generic form."),
         click.Option(["--mlir-print-ir-after-all"], is_flag=True, help="Print the IR to stderr after each pass."),
+        click.Option(["--dump-pass-pipeline"], is_flag=True, help="Print the passes to run, as --pass-pipeline text, to stderr."),
         click.Option(["--split-input-file"], is_flag=True, help="Process '// -----' separated chunks independently."),
         click.Option(["--timing"], is_flag=True, help="Print a per-step wall-time table to stderr."),
         click.Option(["--trace"], is_flag=True, help="Explain pass decisions on stderr (rich)."),

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ttopt.passes.base import Pass, convert_option
+from ttopt.passes.base import Pass
 from ttopt.passes.registry import get_pass
 
 ANCHORS = ("builtin.module", "func.func", "any")
@@ -45,8 +45,12 @@ def parse_pipeline(text: str) -> list[PassInvocation]:
     return items
 
 
-def instantiate(invocations: list[PassInvocation], text: str = "") -> list[Pass]:
-    """Look up each pass and convert its options; errors name the pass and option."""
+def instantiate(invocations: list[PassInvocation], text: str = "", flags: dict[str, str] | None = None) -> list[Pass]:
+    """Look up each pass and convert its options; errors name the pass and option.
+
+    `flags` are option texts given once for every pass that declares the option (the CLI's
+    `--max-legal-layouts 4`); an option written in the invocation itself wins over them.
+    """
     out = []
     for inv in invocations:
         cls = get_pass(inv.name)
@@ -56,21 +60,22 @@ def instantiate(invocations: list[PassInvocation], text: str = "") -> list[Pass]
             known = ", ".join(all_passes())
             raise PipelineError(f"unknown pass '{inv.name}' (known: {known})", inv.pos)
         specs = {s.name: s for s in cls.option_specs()}
-        values = {}
+        written: dict[str, str] = {}
         for key, raw in inv.options.items():
             spec = specs.get(key) or specs.get(key.replace("_", "-"))
             if spec is None:
                 raise PipelineError(
                     f"pass '{inv.name}' has no option '{key}' (options: {', '.join(specs) or 'none'})", inv.pos
                 )
+            written[spec.name] = raw
+        texts = {k: v for k, v in (flags or {}).items() if k in specs} | written
+        values = {}
+        for key, raw in texts.items():
             try:
-                values[spec.name] = convert_option(spec, raw)
+                values[key] = specs[key].parse(raw)
             except ValueError as e:
                 raise PipelineError(f"option '{key}' of pass '{inv.name}': {e}", inv.pos) from None
-        p = cls.from_options(values)
-        # Options written in the pipeline win over the same option given as a global CLI flag.
-        p._explicit = {specs[k].attr for k in values}  # type: ignore[attr-defined]
-        out.append(p)
+        out.append(cls.from_options(values))
     return out
 
 

@@ -35,12 +35,31 @@ PASS_MODULES = (
 _loaded = False
 
 
+# option name -> (kind, first pass declaring it): one name is one CLI flag, so one kind.
+_OPTION_KINDS: dict[str, tuple[tuple, str]] = {}
+
+
 def register_pass(cls: type[Pass]) -> type[Pass]:
-    """Class decorator: make a pass available by its `name`."""
+    """Class decorator: make a pass available by its `name`.
+
+    Raises TypeError when an option shares its name with another pass's option of another kind
+    (type, choices, list-ness): the shared CLI flag could not mean the same thing to both.
+    """
     if not cls.name:
         raise ValueError(f"{cls.__name__} has no name")
+    for spec in cls.option_specs():
+        kind, owner = _OPTION_KINDS.setdefault(spec.name, (spec.kind, cls.name))
+        if kind != spec.kind:
+            raise TypeError(f"option '{spec.name}' of pass '{cls.name}' is {_describe(spec.kind)}, but pass '{owner}' declares it as {_describe(kind)}")
     PASSES[cls.name] = cls
     return cls
+
+
+def _describe(kind: tuple) -> str:
+    t, choices, is_list = kind
+    if is_list:
+        return "a list"
+    return f"one of {', '.join(choices)}" if choices else f"a {t.__name__}"
 
 
 def all_passes() -> dict[str, type[Pass]]:

@@ -447,10 +447,8 @@ def run_propagation(module: Module, ctx: PassContext, conservative: bool, aggres
     return graph
 
 
-def _conservative(flag: bool, alias: str) -> bool:
-    if alias == "":
-        return flag
-    return alias.strip().lower() in ("1", "true", "yes", "on")
+def _conservative(flag: bool, alias: bool | None) -> bool:
+    return flag if alias is None else alias
 
 
 @register_pass
@@ -464,7 +462,7 @@ class AggressivePropagation(Pass):
     aliases = ("sdy-aggressive-propagate",)
 
     conservative: bool = option(True, "No sub-axes, no non-divisible shardings, conservative rule variants")
-    conservative_propagation: str = option("", "Upstream spelling of 'conservative' (true/false); overrides it when given")
+    conservative_propagation: bool | None = option(None, "Upstream spelling of 'conservative'; overrides it when given")
 
     def run(self, module: Module, ctx: PassContext) -> None:
         run_propagation(module, ctx, _conservative(self.conservative, self.conservative_propagation), True, self.name)
@@ -480,7 +478,7 @@ class BasicPropagation(Pass):
     aliases = ("sdy-basic-propagate",)
 
     conservative: bool = option(True, "No sub-axes, no non-divisible shardings, conservative rule variants")
-    conservative_propagation: str = option("", "Upstream spelling of 'conservative' (true/false); overrides it when given")
+    conservative_propagation: bool | None = option(None, "Upstream spelling of 'conservative'; overrides it when given")
 
     def run(self, module: Module, ctx: PassContext) -> None:
         run_propagation(module, ctx, _conservative(self.conservative, self.conservative_propagation), False, self.name)
