@@ -65,6 +65,7 @@ def ensure_importable() -> None:
 ensure_importable()
 
 from bench.gen import KINDS, generate  # noqa: E402
+from bench.gen.locations import STYLES, restyle  # noqa: E402
 
 PRINT_FLAGS = ("local_scope", "debuginfo", "generic")
 
@@ -85,6 +86,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--repeat", type=int, default=3, help="timed runs per measurement (median)")
     p.add_argument("--kinds", default=",".join(KINDS), help=f"comma-separated, from {', '.join(KINDS)}")
     p.add_argument("--seed", type=int, default=0, help="generator seed")
+    p.add_argument("--loc-styles", default="generator",
+                   help=f"comma-separated location styles, from {', '.join(STYLES)} (bench/gen/locations.py)")
     p.add_argument("--print-options", default="debuginfo",
                    help=f"PrintOptions flags for print/round-trip: comma-separated from {', '.join(PRINT_FLAGS)}, "
                         "or 'none' (default: debuginfo, so locations are printed too)")
@@ -98,10 +101,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     # hidden: child-process entry points
     p.add_argument("--one", nargs=2, metavar=("KIND", "FILE"), help=argparse.SUPPRESS)
     p.add_argument("--oracle-files", nargs="+", help=argparse.SUPPRESS)
-    p.add_argument("--gen", nargs=3, metavar=("KIND", "SIZE", "FILE"), help=argparse.SUPPRESS)
+    p.add_argument("--gen", nargs=4, metavar=("KIND", "SIZE", "STYLE", "FILE"), help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     args.size_list = [parse_size(s) for s in args.sizes.split(",") if s.strip()]
     args.kind_list = [k.strip() for k in args.kinds.split(",") if k.strip()]
+    args.style_list = [s.strip() for s in args.loc_styles.split(",") if s.strip()]
+    bad_styles = [s for s in args.style_list if s not in STYLES]
+    if bad_styles:
+        p.error(f"unknown location style(s) {', '.join(bad_styles)}; expected {', '.join(STYLES)}")
     bad = [k for k in args.kind_list if k not in KINDS]
     if bad:
         p.error(f"unknown kind(s) {', '.join(bad)}; expected {', '.join(KINDS)}")
@@ -212,8 +219,8 @@ def child_main(args: argparse.Namespace) -> int:
 
 def gen_child(args: argparse.Namespace) -> int:
     """Hidden entry point: write one generated module (keeps the generator's memory out of the parent)."""
-    kind, size, path = args.gen
-    Path(path).write_text(generate(kind, int(size), args.seed))
+    kind, size, style, path = args.gen
+    Path(path).write_text(restyle(generate(kind, int(size), args.seed), style, args.seed))
     return 0
 
 
@@ -225,7 +232,7 @@ class Workdir:
 
     path: Path
     keep: bool
-    files: dict[tuple[str, int], Path] = field(default_factory=dict)
+    files: dict[tuple[str, int, str], Path] = field(default_factory=dict)
 
     @classmethod
     def create(cls, write: str | None) -> "Workdir":
@@ -234,12 +241,13 @@ class Workdir:
             return cls(Path(write), True)
         return cls(Path(tempfile.mkdtemp(prefix="ttopt-bench-parse-")), False)
 
-    def file(self, kind: str, size: int, seed: int) -> Path:
-        """The generated `<kind>_<size>.mlir`, written on first request by a child process."""
-        key = (kind, size)
+    def file(self, kind: str, size: int, seed: int, style: str = "generator") -> Path:
+        """The generated `<kind>_<size>[_<style>].mlir`, written on first request by a child process."""
+        key = (kind, size, style)
         if key not in self.files:
-            path = self.path / f"{kind}_{size}.mlir"
-            cmd = [sys.executable, str(Path(__file__).resolve()), "--gen", kind, str(size), str(path), "--seed", str(seed)]
+            suffix = "" if style == "generator" else f"_{style}"
+            path = self.path / f"{kind}_{size}{suffix}.mlir"
+            cmd = [sys.executable, str(Path(__file__).resolve()), "--gen", kind, str(size), style, str(path), "--seed", str(seed)]
             subprocess.run(cmd, check=True, env=child_env())
             self.files[key] = path
         return self.files[key]
@@ -276,12 +284,13 @@ def run_child(kind: str, path: Path, args: argparse.Namespace) -> dict:
 def run_all(args: argparse.Namespace, work: Workdir, console) -> list[dict]:
     results = []
     for kind in args.kind_list:
-        for size in args.size_list:
-            path = work.file(kind, size, args.seed)
-            with console.status(f"{kind} {size:,} ops ({path.stat().st_size / 1e6:.1f} MB) ..."):
-                r = run_child(kind, path, args)
-            r["size"] = size
-            results.append(r)
+        for style in args.style_list:
+            for size in args.size_list:
+                path = work.file(kind, size, args.seed, style)
+                with console.status(f"{kind} {style} {size:,} ops ({path.stat().st_size / 1e6:.1f} MB) ..."):
+                    r = run_child(kind, path, args)
+                r["size"], r["locs"] = size, style
+                results.append(r)
     return results
 
 
@@ -345,7 +354,7 @@ def run_oracle(args: argparse.Namespace, work: Workdir) -> list[dict] | str:
         import jax  # noqa: F401
     except ImportError:
         return 'jax is not installed (pip install "jax[cpu]")'
-    files = [str(work.file(k, s, args.seed)) for k in args.kind_list for s in args.size_list if s <= args.oracle_max]
+    files = [str(work.file(k, s, args.seed, st)) for k in args.kind_list for st in args.style_list for s in args.size_list if s <= args.oracle_max]
     if not files:
         return f"no generated file has at most {args.oracle_max} ops"
     cmd = [sys.executable, str(Path(__file__).resolve()), "--oracle-files", *files]
@@ -414,6 +423,7 @@ def results_table(results: list[dict], args: argparse.Namespace):
                   caption="kops/s = module.walk() ops / s;  MB/s = generated input bytes / s;  peak RSS of a "
                           "fresh child process per row (VmHWM; ru_maxrss where /proc is missing)")
     table.add_column("kind")
+    table.add_column("locs")
     table.add_column("ops", justify="right")
     table.add_column("MB", justify="right")
     for stage in ("parse", "print", "round-trip"):
@@ -424,7 +434,7 @@ def results_table(results: list[dict], args: argparse.Namespace):
     table.add_column("reparse")
     for r in results:
         if r.get("error"):
-            table.add_row(r["kind"], f"{r['size']:,}", "", f"[red]{r['error']}[/red]", *[""] * 10)
+            table.add_row(r["kind"], r["locs"], f"{r['size']:,}", "", f"[red]{r['error']}[/red]", *[""] * 10)
             continue
         mb = r["bytes"] / 1e6
         cells = []
@@ -432,7 +442,7 @@ def results_table(results: list[dict], args: argparse.Namespace):
             s = r[key]
             cells += [fmt(s * 1e3, ",.1f"), fmt(rate(r["ops"], s) / 1e3, ",.1f"), fmt(rate(mb, s), ",.2f")]
         ok = r["reparse"] == "ok"
-        table.add_row(r["kind"], f"{r['ops']:,}", f"{mb:.2f}", *cells, f"{r['peak_rss_mb']:,.0f}",
+        table.add_row(r["kind"], r["locs"], f"{r['ops']:,}", f"{mb:.2f}", *cells, f"{r['peak_rss_mb']:,.0f}",
                       "[green]ok[/green]" if ok else f"[red]{r['reparse']}[/red]")
     return table
 

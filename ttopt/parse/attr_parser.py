@@ -32,6 +32,7 @@ from ttopt.ir.location import Location
 from ttopt.ir.text_bodies import register_decoder
 from ttopt.ir.types import FunctionType, OpaqueType, ScalarType, TensorType, Type, TypeAliasRef
 from ttopt.parse.literals import parse_int
+from ttopt.parse.scan import SIMPLE_LOC
 from ttopt.parse.lexer import LexFailure
 
 _SCALAR = re.compile(r"(?:[su]?i\d+|f\d+\w*|bf16|tf32|index|none)$")
@@ -39,7 +40,6 @@ _DIALECT = re.compile(r"#([A-Za-z_][\w$.\-]*)(?:<(.*)>)?$", re.S)
 _DIALECT_TYPE = re.compile(r"!([A-Za-z_][\w$.\-]*)(?:<(.*)>)?$", re.S)
 # Fast path for the overwhelmingly common tensor spellings.
 _SIMPLE_TENSOR = re.compile(r"tensor<((?:(?:\d+|\?)x)*)([a-z][a-z0-9]*)(?:, (#[A-Za-z_][\w$\-]*))?>$")
-_SIMPLE_LOC = re.compile(r'loc\((?:"[^"\\\n]*(?:\\.[^"\\\n]*)*"(?::\d+:\d+)?|#[A-Za-z_][\w$\-]*|unknown|"[^"\\\n]*(?:\\.[^"\\\n]*)*"\(#[A-Za-z_][\w$\-]*\))\)$')
 
 
 _I64 = ScalarType("i64")
@@ -384,7 +384,7 @@ class AttrParser:
         loc = Location(text, self.scope)
         if "#" in text:
             self.loc_texts.add(text)
-        if not _SIMPLE_LOC.match(text):
+        if not SIMPLE_LOC.fullmatch(text):
             loc._parsed = _parse(text[4:-1], "loc_body", self.scope)
         return loc
 

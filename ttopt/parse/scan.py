@@ -34,7 +34,16 @@ SYMBOL = re.compile(rf'@(?:{SUFFIX_ID}|"[^"\\\n]*(?:\\.[^"\\\n]*)*")')
 STRING = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"')
 BLOCK_LABEL = re.compile(rf"\^{SUFFIX_ID}")
 ALIAS_NAME = re.compile(r"[#!][A-Za-z_][\w$\-]*(?![\w$.\-<])")
-_LOC_BODY = r'loc\((?:"[^"\\\n]*(?:\\.[^"\\\n]*)*"(?::\d+:\d+|\(#[A-Za-z_][\w$\-]*\))?|#[A-Za-z_][\w$\-]*|unknown)\)'
+# The location forms front ends print (name, file:line:col, name(child), callsite, fused),
+# recognized by one regex so they skip the general attribute parser; rarer forms (ranges, fused
+# metadata other than a string, deeper nesting) take the general path.
+_LOC_STR = r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"'
+_LOC_LEAF = rf"{_LOC_STR}(?::\d+:\d+)?|#[A-Za-z_][\w$\-]*|unknown"
+_LOC_NAMED = rf"{_LOC_STR}\((?:{_LOC_LEAF})\)|{_LOC_LEAF}"
+_LOC_CALLSITE = rf"callsite\((?:{_LOC_NAMED})\s+at\s+(?:{_LOC_NAMED})\)"
+_LOC_FUSED = rf"fused(?:<{_LOC_STR}>)?\[(?:\s*(?:{_LOC_NAMED})(?:\s*,\s*(?:{_LOC_NAMED}))*)?\s*\]"
+_LOC_BODY = rf"loc\((?:{_LOC_CALLSITE}|{_LOC_FUSED}|{_LOC_STR}\((?:{_LOC_CALLSITE}|{_LOC_FUSED})\)|{_LOC_NAMED})\)"
+SIMPLE_LOC = re.compile(_LOC_BODY)
 _LOC_ALIAS = rf"#[A-Za-z_][\w$\-]*[ \t]*=[ \t]*{_LOC_BODY}"
 # A run of simple location aliases (files end with thousands of them): one token.
 LOC_ALIASES = re.compile(rf"{_LOC_ALIAS}(?:\s+{_LOC_ALIAS})*")
@@ -101,9 +110,6 @@ _SIMPLE_T = r'(?:(?:tensor|memref|vector|complex|tuple)<[^<>()"]*>|!?[A-Za-z_][\
 _SIMPLE_TS = rf"(?:{_SIMPLE_T}(?:\s*,\s*{_SIMPLE_T})*)?"
 # Function types whose types have no nested brackets (aliased encodings): the common case.
 SIMPLE_FNTYPE = re.compile(rf"\(\s*{_SIMPLE_TS}\s*\)\s*->\s*(?:\(\s*{_SIMPLE_TS}\s*\)|{_SIMPLE_T})")
-SIMPLE_LOC = re.compile(
-    r'loc\((?:#[A-Za-z_][\w$\-]*|"[^"\\\n]*(?:\\.[^"\\\n]*)*"(?::\d+:\d+|\(#[A-Za-z_][\w$\-]*\))?|unknown)\)'
-)
 
 
 def scan_fntype(text: str, pos: int) -> int:

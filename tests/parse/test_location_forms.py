@@ -1,0 +1,63 @@
+"""Location forms front ends print take the fast path, decode like the general parser, and
+malformed ones are still positioned errors."""
+
+from __future__ import annotations
+
+import pytest
+
+from ttopt.ir.diagnostics import Diagnostic
+from ttopt.ir.printer import PrintOptions, print_module
+from ttopt.parse.attr_parser import parse_location_body
+from ttopt.parse.parser import parse_module
+from ttopt.parse.scan import SIMPLE_LOC
+
+FAST = [
+    'loc("add_1")',
+    'loc("model.py":532:16)',
+    'loc("layers.0.attn/add_1"("model.py":532:16))',
+    'loc("layers.0.attn/add_1"(#loc1))',
+    "loc(callsite(#loc1 at #loc2))",
+    'loc(callsite("f"("a.py":1:2) at "b.py":3:4))',
+    'loc(fused[#loc1, "x"("m.py":2:3)])',
+    'loc(fused<"jit">[#loc1, #loc2])',
+    'loc("outer"(callsite(#loc1 at #loc2)))',
+    "loc(unknown)",
+]
+SLOW = ['loc("a.py":1:2 to 3:4)', 'loc("a"("b"("c")))', "loc(fused<#loc1>[#loc2])"]
+
+
+def _module(loc: str) -> str:
+    return (
+        "module {\n"
+        f"  %0 = \"test.op\"() : () -> i32 {loc}\n"
+        f"  \"test.use\"(%0) : (i32) -> () loc(#loc3)\n"
+        "} loc(#loc1)\n"
+        '#loc1 = loc("m.py":1:1)\n'
+        '#loc2 = loc("m.py":2:1)\n'
+        f"#loc3 = {loc.replace('#loc3', '#loc1')}\n"
+    )
+
+
+@pytest.mark.parametrize("loc", FAST + SLOW)
+def test_location_round_trips_inline_and_as_alias(loc: str) -> None:
+    assert bool(SIMPLE_LOC.fullmatch(loc)) == (loc in FAST)
+    text = _module(loc)
+    module = parse_module(text)
+    assert print_module(module, PrintOptions(debuginfo=True)) == text
+    op = next(o for o in module.walk() if o.name == "test.op")
+    assert op.location.parsed == parse_location_body(loc[4:-1])
+
+
+@pytest.mark.parametrize(
+    "loc,message",
+    [
+        ("loc(callsite(#loc1 at))", "in.mlir:2:53: error: unexpected ')'"),
+        ("loc(fused[#loc1,])", "in.mlir:2:48: error: unexpected ']'"),
+        ('loc("a":x:1)', "in.mlir:2:40: error: unexpected 'x'; expected an integer"),
+        ("loc(#nope)", "in.mlir:2:"),
+    ],
+)
+def test_malformed_locations_are_positioned_errors(loc: str, message: str) -> None:
+    with pytest.raises(Diagnostic) as e:
+        parse_module(_module(loc), "in.mlir")
+    assert e.value.render().startswith(message)
