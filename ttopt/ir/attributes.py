@@ -292,6 +292,27 @@ class OpaqueAttr(Attribute):
         super().__init__(text)
 
 
+class TypedOpaqueAttr(OpaqueAttr):
+    """A typed literal kept as text (`sparse<...> : T`), with its type."""
+
+    __slots__ = ("type",)
+
+    def __init__(self, text: str, type: Type) -> None:
+        super().__init__(text)
+        self.type = type
+
+
+class DenseResourceAttr(TypedOpaqueAttr):
+    """`dense_resource<key> : T`: elements stored in the file's resource section under `key`."""
+
+    __slots__ = ()
+
+    @property
+    def key(self) -> str:
+        """The resource key (`blob1` in `dense_resource<blob1>`)."""
+        return self.text[len("dense_resource<") : self.text.index(">")]
+
+
 # `#dialect.name<body>` -> typed view factory, filled in by ttopt.dialects.
 TypedAttrFactory = Callable[["DialectAttr"], Any]
 DIALECT_ATTR_FACTORIES: dict[str, TypedAttrFactory] = {}

@@ -8,6 +8,7 @@ from ttopt.ir.aliases import AliasScope
 
 if TYPE_CHECKING:
     from ttopt.ir.operation import Operation
+    from ttopt.ir.resources import FileMetadata
 
 
 class Module:
@@ -17,6 +18,7 @@ class Module:
         self.op = op
         self.aliases = aliases if aliases is not None else AliasScope()
         self.source = source
+        self.metadata: FileMetadata | None = None  # the `{-# ... #-}` block, printed back last
 
     @property
     def body(self):

@@ -114,6 +114,8 @@ class Printer:
             for d in m.aliases:
                 if d.after_module and isinstance(d.value, LocationAttr):
                     lines.append(self._alias_line(d))
+        if m.metadata is not None:
+            lines += ["", m.metadata.text()]
         return "\n".join(lines) + "\n"
 
     def _alias_line(self, d: Any) -> str:

@@ -16,6 +16,7 @@ from ttopt.ir.attributes import (
     BoolAttr,
     DenseArrayAttr,
     DenseElementsAttr,
+    DenseResourceAttr,
     DialectAttr,
     DictAttr,
     FloatAttr,
@@ -25,6 +26,7 @@ from ttopt.ir.attributes import (
     StringAttr,
     SymbolRefAttr,
     TypeAttr,
+    TypedOpaqueAttr,
     UnitAttr,
     unquote,
 )
@@ -154,7 +156,8 @@ class _AttrBuilder(Transformer):
 
     def typed_opaque_attr(self, c: list) -> OpaqueAttr:
         body, ty = c
-        return OpaqueAttr(f"{body} : {ty.text}")
+        cls = DenseResourceAttr if str(body).startswith("dense_resource<") else TypedOpaqueAttr
+        return cls(f"{body} : {ty.text}", ty)
 
     def dense_array_attr(self, c: list) -> DenseArrayAttr:
         text = str(c[0])

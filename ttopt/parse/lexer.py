@@ -125,6 +125,8 @@ class MlirLexer(Lexer):
                 return "ATTR", scan.scan_attr(text, pos)
             return "LPAR", pos + 1
         if c == "{":
+            if "FILE_METADATA" in acc and text.startswith("{-#", pos):
+                return "FILE_METADATA", scan.scan_file_metadata(text, pos)
             if "ATTR_DICT" in acc and ("LBRACE" not in acc or _DICT_START.match(text, pos)):
                 return "ATTR_DICT", scan.scan_balanced(text, pos)
             if "AXIS_LIST" in acc:

@@ -20,6 +20,7 @@ from ttopt.ir.diagnostics import Diagnostic, SourceFile, SourcePos
 from ttopt.ir.module import Module
 from ttopt.ir.opdef import FORMAT_RULES, OP_ALIASES, OP_DEFS
 from ttopt.ir.operation import Block, Operation, Region
+from ttopt.ir.resources import FileMetadata
 from ttopt.ir.types import Type
 from ttopt.ir.values import BlockArgument, Value
 from ttopt.parse.attr_parser import AttrParser, AttrSyntaxError
@@ -27,7 +28,8 @@ from ttopt.parse.errors import describe_unexpected
 from ttopt.parse.lexer import FastToken, LexFailure
 from ttopt.parse.literals import parse_int
 from ttopt.parse.opspec import OpSpec
-from ttopt.parse.scan import LOC_ALIAS_ITEM, MAX_NESTING, RESULT_GROUP
+from ttopt.parse.resources import read_file_metadata
+from ttopt.parse.scan import LOC_ALIAS_ITEM, MAX_NESTING, RESULT_GROUP, ScanError
 
 _OPERAND = re.compile(r"%[\w$.\-]+(?:#\d+)?")
 from ttopt.ir.location import Location
@@ -59,6 +61,7 @@ class IRBuilder(Transformer):
         self.seen_op = False
         self.deferred_type_checks: list[tuple] = []
         self.deepest: tuple[int, int] = (0, 0)  # (region depth, offset) of the deepest region
+        self.metadata: FileMetadata | None = None
 
     # ---- helpers used by custom formats ------------------------------------------------------
     def fail(self, tok: Any, message: str) -> None:
@@ -204,6 +207,16 @@ class IRBuilder(Transformer):
         else:
             value = self.attr(value_tok)
         self._alias(c[0], name, "attr", value)
+
+    def file_metadata(self, c: list) -> None:
+        """`{-# dialect_resources: ... #-}`: kept as data for the module (one block per file)."""
+        tok = c[0]
+        if self.metadata is not None:
+            self.fail(tok, "file metadata '{-# ... #-}' given twice")
+        try:
+            self.metadata = read_file_metadata(str(tok), tok.start_pos)
+        except ScanError as e:
+            raise ParseFailure(e.pos, e.message) from None
 
     def loc_aliases(self, c: list) -> None:
         """A run of `#name = loc(...)` definitions in their simple forms."""
@@ -560,6 +573,7 @@ def _finish(builder: IRBuilder, scope: AliasScope, source: SourceFile) -> Module
         for op in list(ops):
             body.append(op)
     module = Module(mod_op, scope, source)
+    module.metadata = builder.metadata
     _check_aliases(builder, scope, source)
     _check_alias_cycles(scope)
     for have, want, where, shown, op_name, i in builder.deferred_type_checks:

@@ -192,3 +192,33 @@ def scan_attr(text: str, pos: int) -> int:
         if word in TYPED_LITERAL_PREFIXES:
             end = _typed_suffix(text, end)
     return end
+
+
+RESOURCE_KEY = re.compile(r'[A-Za-z_][\w.$\-]*|"[^"\\\n]*(?:\\.[^"\\\n]*)*"')
+
+
+def scan_file_metadata(text: str, pos: int) -> int:
+    """`text[pos:]` starts with `{-#`; the offset just past the matching `#-}`."""
+    p = pos + 3
+    while True:
+        p = skip_ws(text, p)
+        if text.startswith("#-}", p):
+            return p + 3
+        p = _expect_key(text, p, "a section name ('dialect_resources' or 'external_resources')")
+        if not text.startswith("{", p):
+            raise ScanError(p, "expected '{' to open a file-metadata section")
+        p = skip_ws(text, scan_balanced(text, p))
+        if text.startswith(",", p):
+            p += 1
+        elif not text.startswith("#-}", p):
+            raise ScanError(p, "expected ',' or '#-}' after a file-metadata section")
+
+
+def _expect_key(text: str, p: int, what: str) -> int:
+    m = RESOURCE_KEY.match(text, p)
+    if m is None:
+        raise ScanError(p, f"expected {what}")
+    p = skip_ws(text, m.end())
+    if not text.startswith(":", p):
+        raise ScanError(p, f"expected ':' after '{m.group()}'")
+    return skip_ws(text, p + 1)

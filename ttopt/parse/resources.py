@@ -1,0 +1,48 @@
+"""The `{-# ... #-}` file-metadata block read into FileMetadata (its extent is scanned in scan.py)."""
+
+from __future__ import annotations
+
+from ttopt.ir.resources import FileMetadata, ResourceGroup
+from ttopt.parse.attr_parser import split_top_level
+from ttopt.parse.scan import RESOURCE_KEY as _KEY
+from ttopt.parse.scan import ScanError, skip_ws
+
+
+def read_file_metadata(text: str, base: int) -> FileMetadata:
+    """The sections of a scanned `{-# ... #-}` token starting at offset `base` of the file."""
+    sections = []
+    for name, body, name_at, at in _entries(text[3:-3], base + 3):
+        if name not in ("dialect_resources", "external_resources"):
+            raise ScanError(name_at, f"unknown file-metadata section '{name}' (expected dialect_resources or external_resources)")
+        groups = []
+        for owner, gbody, _, gat in _entries(_braced(body, at, name), at + 1):
+            entries = tuple((k, v) for k, v, _, _ in _entries(_braced(gbody, gat, owner), gat + 1))
+            groups.append(ResourceGroup(owner, entries))
+        sections.append((name, tuple(groups)))
+    return FileMetadata(tuple(sections))
+
+
+def _braced(value: str, at: int, key: str) -> str:
+    if not (value.startswith("{") and value.endswith("}")):
+        raise ScanError(at, f"expected '{{' to open the entries of '{key}'")
+    return value[1:-1]
+
+
+def _entries(body: str, base: int) -> list[tuple[str, str, int, int]]:
+    """`key: value` pairs at the top level of `body` (text at file offset `base`), with the file
+    offsets of the key and of the value."""
+    out = []
+    offset = 0
+    for part in split_top_level(body) if body.strip() else []:
+        start = body.index(part, offset) if part else offset
+        offset = start + len(part)
+        m = _KEY.match(part)
+        colon = skip_ws(part, m.end()) if m else 0
+        if m is None or not part.startswith(":", colon):
+            raise ScanError(base + start, f"expected 'key: value' in file metadata, found '{part[:40]}'")
+        vstart = skip_ws(part, colon + 1)
+        value = part[vstart:].strip()
+        if not value:
+            raise ScanError(base + start, f"missing value for '{m.group()}' in file metadata")
+        out.append((m.group(), value, base + start, base + start + vstart))
+    return out
