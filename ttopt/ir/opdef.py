@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 if TYPE_CHECKING:
     from ttopt.ir.operation import Operation
+    from ttopt.ir.properties import Prop
 
 # Traits (plain strings keep definitions readable as tables).
 PURE = "pure"  # no side effects: dead results mean the op can go
@@ -40,6 +41,9 @@ class OpDef:
     # Per-op checks beyond arity (shapes, required properties): raise ValueError(message), and
     # the verifier reports "'<op>' op <message>" at the op's position.
     verify: Callable[[Operation], None] | None = None
+    # Declared properties (ttopt/ir/properties.py): checked by the verifier before `verify`,
+    # read through `props(op)`; in generic form MLIR also accepts them in the attribute dictionary.
+    props: tuple[Prop, ...] = ()
     extra: dict[str, Any] = field(default_factory=dict)
 
     def has(self, trait: str) -> bool:
@@ -74,6 +78,12 @@ FORMAT_RULES: dict[str, Callable[[Any, list], Any]] = {}
 def register_format_rules(rules: dict[str, Callable[[Any, list], Any]]) -> None:
     """Register the builders a dialect supplies for custom-format grammar rules."""
     FORMAT_RULES.update(rules)
+
+
+def register_properties(table: dict[str, tuple[Prop, ...]]) -> None:
+    """Declare the properties of already registered ops (a dialect's property table)."""
+    for name, declared in table.items():
+        OP_DEFS[name] = replace(OP_DEFS[name], props=tuple(declared))
 
 
 def register_verifiers(verifiers: dict[str, Callable[[Operation], None]]) -> None:

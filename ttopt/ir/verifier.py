@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from ttopt.ir.diagnostics import Diagnostic, SourcePos
 from ttopt.ir.opdef import ISOLATED, SYMBOL_TABLE, TERMINATOR, arity_ok, arity_text
+from ttopt.ir.properties import check_properties
 from ttopt.ir.values import OpResult
 
 if TYPE_CHECKING:
@@ -65,9 +66,12 @@ def _verify_op(op: Operation, module: Module) -> None:
                         raise _fail(op, module, "region block must end with a terminator (e.g. return)")
         if op.name == "func.func" and op.regions:
             _verify_func_return(op, module)
-        if d.verify is not None:
+        if d.props or d.verify is not None:
             try:
-                d.verify(op)
+                if d.props:
+                    check_properties(op, d.props)
+                if d.verify is not None:
+                    d.verify(op)
             except Diagnostic as e:
                 if e.pos is not None:
                     raise

@@ -314,6 +314,8 @@ class IRBuilder(Transformer):
                     where = spec.pos if isinstance(ref, Value) else self._name_pos(ref, spec, i)
                     shown = "operand" if isinstance(ref, Value) else str(ref)
                     self.deferred_type_checks.append((v.type, t, where, shown, spec.name, i))
+        if spec.attributes:
+            _promote_inherent(spec)
         names: list[str | None] = []
         if results is not None:
             for tok, count in results:
@@ -499,6 +501,19 @@ class IRBuilder(Transformer):
         if attrs is not None:
             self.fail(attrs, "block arguments take no attribute dictionary")
         return self.arg_spec(v, t, attrs, loc)
+
+
+def _promote_inherent(spec: OpSpec) -> None:
+    """Declared properties written in the attribute dictionary become properties, as MLIR reads
+    `"stablehlo.slice"(%x) {start_indices = ...}` (so the op prints in its custom form)."""
+    d = OP_DEFS.get(spec.name)
+    if d is None or not d.props:
+        return
+    moved = {p.name for p in d.props if p.name in spec.attributes and p.name not in spec.properties}
+    if moved:
+        # Copies: the parser shares one dict between ops written with the same text.
+        spec.properties = {**spec.properties, **{k: spec.attributes[k] for k in moved}}
+        spec.attributes = {k: v for k, v in spec.attributes.items() if k not in moved}
 
 
 def _family_methods() -> None:
