@@ -731,6 +731,52 @@ class CalleeFormat(Format):
         return f"{self.name(op, p)} {_sym_text(name)}({p.names_of(op.operands)}){self.attrs(op, p)} : {sig}"
 
 
+class IndexedFormat(Format):
+    """`stablehlo.get_tuple_element %t[0] : (tuple<A, B>) -> A`."""
+
+    family = "OP_INDEXED"
+
+    def __init__(self, prop: str = "index", element: str = "i32") -> None:
+        super().__init__(style="functional")
+        self.prop = prop
+        self.element = ScalarType(element)
+
+    def build(self, b: IRBuilder, c: list) -> OpSpec:
+        _, value, index, attrs, ts = c
+        props = {self.prop: IntegerAttr(int(index), self.element, f"{int(index)} : {self.element.text}")}
+        return self._spec(b, c, [value], properties=props, attributes=b.dict(attrs), finish=self._finish_types(b, ts))
+
+    def printable(self, op: Operation) -> bool:
+        v = op.properties.get(self.prop)
+        return len(op.operands) == 1 and isinstance(v, IntegerAttr) and v.value >= 0
+
+    def print(self, op: Operation, p: Printer, indent: str) -> str:
+        index = op.properties[self.prop].value
+        return f"{self.name(op, p)} {p.name(op.operands[0])}[{index}]{self.attrs(op, p)}{print_types(p, op, self.style)}"
+
+
+class CompositeFormat(Format):
+    """`stablehlo.composite "my.op" %a, %b {composite_attributes = {..}, decomposition = @f,
+    version = 1 : i32} : (A, B) -> R`: the name is written first, the rest in the attr-dict."""
+
+    family = "OP_COMPOSITE"
+
+    def __init__(self) -> None:
+        super().__init__(style="functional", inherent=("composite_attributes", "decomposition", "version"))
+
+    def build(self, b: IRBuilder, c: list) -> OpSpec:
+        _, name_tok, values, attrs, ts = c
+        props = {"name": StringAttr(unquote(str(name_tok)))}
+        return self._spec(b, c, values or [], properties=props, attributes=b.dict(attrs), finish=self._finish_types(b, ts))
+
+    def printable(self, op: Operation) -> bool:
+        return isinstance(op.properties.get("name"), StringAttr)
+
+    def print(self, op: Operation, p: Printer, indent: str) -> str:
+        operands = f" {p.names_of(op.operands)}" if op.operands else ""
+        return f"{self.name(op, p)} {quote(op.properties['name'].value)}{operands}{self.attrs(op, p)}{print_types(p, op, self.style)}"
+
+
 def _symbol(tok: str) -> str:
     body = tok[1:]
     return unquote(body) if body.startswith('"') else body
@@ -1119,7 +1165,7 @@ RULE_BUILDERS: dict[str, Callable[[Any, list], Any]] = {
         for rule in (
             "module_op", "func_op", "pretty_op", "constant_op", "compare_op", "kwargs_op", "slice_op",
             "dot_op", "reduce_op", "conv_op", "callee_op", "sym_eq_op", "sdy_sharding_op",
-            "sdy_collective_op", "sdy_kw_op", "sdy_manual_op", "d2m_op", "while_op",
+            "sdy_collective_op", "sdy_kw_op", "sdy_manual_op", "d2m_op", "while_op", "indexed_op", "composite_op",
         )
     },
     "kwarg": kwarg,

@@ -3,9 +3,11 @@
 from ttopt.dialects.formats import (
     CalleeFormat,
     CompareFormat,
+    CompositeFormat,
     ConstantFormat,
     ConvFormat,
     DotFormat,
+    IndexedFormat,
     KwargsFormat,
     PrettyFormat,
     ReduceFormat,
@@ -52,8 +54,6 @@ GENERIC = {
     "batch_norm_grad": ((5, 5), 3),
     "dynamic_pad": ((5, 5), 1),
     "dynamic_conv": ((3, 3), 1),
-    "get_tuple_element": ((1, 1), 1),
-    "composite": ((0, None), None),
     "infeed": ((1, 1), None),
     "outfeed": ((1, None), 1),
     "send": ((1, None), 1),
@@ -142,6 +142,8 @@ register(
             "output_operand_aliases", "result_layouts",
         )),
     ),
+    OpDef("stablehlo.get_tuple_element", operands=1, results=1, traits=_P, format=IndexedFormat()),
+    OpDef("stablehlo.composite", format=CompositeFormat()),
     OpDef("stablehlo.while", regions=2, format=WhileFormat(), extra={**_NO_DEFAULT, "arg_name": "iterArg"}),
     *(
         OpDef(f"stablehlo.{n}", operands=ops, results=res, extra=_NO_DEFAULT)
