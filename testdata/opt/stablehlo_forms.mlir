@@ -15,7 +15,7 @@
 // CHECK-NEXT: %2 = stablehlo.custom_call @bar(%arg0) {api_version = 4 : i32, backend_config = {a = 1 : i64}} : (tensor<4xf32>) -> tuple<tensor<4xf32>, tensor<4xf32>>
 // CHECK-NEXT: %3 = stablehlo.get_tuple_element %arg1[0] : (tuple<tensor<4xf32>, tensor<2xi32>>) -> tensor<4xf32>
 // CHECK-NEXT: %4 = stablehlo.get_tuple_element %2[1] : (tuple<tensor<4xf32>, tensor<4xf32>>) -> tensor<4xf32>
-// CHECK-NEXT: %5 = stablehlo.composite "no.operands" {decomposition = @dec2} : () -> tensor<4xf32>
+// CHECK-NEXT: %5 = stablehlo.composite "no.operands"  {decomposition = @dec2} : () -> tensor<4xf32>
 // CHECK-NEXT: return %0 : tensor<4xf32>
 // CHECK-NEXT: }
 // CHECK-NEXT: func.func private @dec(%arg0: tensor<4xf32>) -> tensor<4xf32> {
@@ -33,7 +33,7 @@ module {
     %2 = stablehlo.custom_call @bar(%arg0) {api_version = 4 : i32, backend_config = {a = 1 : i64}} : (tensor<4xf32>) -> tuple<tensor<4xf32>, tensor<4xf32>>
     %3 = stablehlo.get_tuple_element %arg1[0] : (tuple<tensor<4xf32>, tensor<2xi32>>) -> tensor<4xf32>
     %4 = stablehlo.get_tuple_element %2[1] : (tuple<tensor<4xf32>, tensor<4xf32>>) -> tensor<4xf32>
-    %5 = stablehlo.composite "no.operands" {decomposition = @dec2} : () -> tensor<4xf32>
+    %5 = stablehlo.composite "no.operands"  {decomposition = @dec2} : () -> tensor<4xf32>
     return %0 : tensor<4xf32>
   }
   func.func private @dec(%arg0: tensor<4xf32>) -> tensor<4xf32> {

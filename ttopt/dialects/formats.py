@@ -773,7 +773,8 @@ class CompositeFormat(Format):
         return isinstance(op.properties.get("name"), StringAttr)
 
     def print(self, op: Operation, p: Printer, indent: str) -> str:
-        operands = f" {p.names_of(op.operands)}" if op.operands else ""
+        # MLIR writes the operand list after one space even when it is empty (two spaces then).
+        operands = f" {p.names_of(op.operands)}"
         return f"{self.name(op, p)} {quote(op.properties['name'].value)}{operands}{self.attrs(op, p)}{print_types(p, op, self.style)}"
 
 
