@@ -1,0 +1,24 @@
+"""Forms added for real-tool output print exactly as MLIR's own printer does (jaxlib)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ttopt.ir.printer import print_module
+from ttopt.parse.parser import parse_module
+
+DATA = Path(__file__).resolve().parents[2] / "testdata" / "opt"
+
+
+@pytest.mark.oracle
+@pytest.mark.parametrize("name", ["stablehlo_forms.mlir"])
+def test_printed_exactly_as_jaxlib_prints(name: str) -> None:
+    jmlir = pytest.importorskip("jax._src.interpreters.mlir")
+    from jax._src.lib.mlir import ir
+
+    text = (DATA / name).read_text()
+    module_text = text[text.index("\nmodule {") + 1 :]
+    theirs = str(ir.Module.parse(module_text, context=jmlir.make_ir_context()))
+    assert print_module(parse_module(module_text)) == theirs == module_text
