@@ -1,0 +1,235 @@
+"""Shardy conformance: Shardy's own lit tests, run through ttopt, checked per function.
+
+    python bench/shardy_conformance.py [--shardy MIRROR] [--commit REV] [--pass NAME] [--show N]
+
+Reads the lit tests of the Shardy passes ttopt implements from a git mirror of openxla/shardy
+(`fetch github:openxla/shardy`; default /work/.mirror/openxla+shardy/repo) at a pinned commit, so
+nothing upstream is copied into the project. For every RUN line whose passes all have a ttopt
+equivalent, the test file runs through `ttopt opt --split-input-file --pass-pipeline=...`
+(in-process), and each `CHECK-LABEL` function's checks are run by `filecheck` against the output:
+a function agrees when its checks pass. Files with `-verify-diagnostics` also count their
+`expected-error` / `expected-warning` annotations (ttopt's diagnostics must carry the same text at
+the same line). Known, explained differences are listed in bench/shardy_known_differences.txt
+(`file::function<TAB>reason`); the table separates them from unexplained ones.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from click.testing import CliRunner  # noqa: E402
+
+from ttopt.cli import cli  # noqa: E402
+
+DEFAULT_MIRROR = Path("/work/.mirror/openxla+shardy/repo")
+TEST_DIRS = ("shardy/dialect/sdy/transforms/propagation/test", "shardy/dialect/sdy/transforms/export/test",
+             "shardy/dialect/sdy/transforms/import/test")
+KNOWN = ROOT / "bench" / "shardy_known_differences.txt"
+
+# Shardy pass flag -> (ttopt pass, {shardy option: ttopt option, or None when implied by the pass}).
+PASSES: dict[str, tuple[str, dict[str, str | None]]] = {
+    "sdy-aggressive-propagate": ("aggressive-propagation", {"propagation-strategy": None, "conservative-propagation": "conservative-propagation"}),
+    "sdy-basic-propagate": ("basic-propagation", {"conservative-propagation": "conservative-propagation"}),
+    "sdy-apply-sharding-constraints": ("apply-sharding-constraints", {}),
+    "sdy-close-shardings": ("close-shardings", {}),
+    "sdy-insert-explicit-reshards": ("insert-explicit-reshards", {"enable-full-version": "enable-full-version"}),
+    "sdy-populate-op-sharding-rules": ("populate-op-sharding-rules", {"conservative-propagation": "conservative-propagation"}),
+    "sdy-reshard-to-collectives": ("reshard-to-collectives", {"keep-redundant-reshards": "keep-redundant-reshards"}),
+    "sdy-sharding-constraint-to-reshard": ("sharding-constraint-to-reshard", {}),
+}
+_FLAG = re.compile(r"""-(sdy-[\w-]+|canonicalize)(?:=("[^"]*"|'[^']*'|\S+))?""")
+_LABEL = re.compile(r"//\s*(\w+)-LABEL:\s*(?:func(?:\.func)?\s+)?(?:private\s+)?@([\w$.\-]+)")
+_EXPECTED = re.compile(r"//\s*expected-(error|warning|remark)(@[+-]?\d+|@above|@below)?\s*\{\{(.*?)\}\}")
+
+
+@dataclass
+class Run:
+    """One RUN line of a test file, translated (or why not)."""
+
+    file: str
+    pipeline: str | None
+    prefixes: tuple[str, ...]
+    verify_diagnostics: bool
+    unsupported: str = ""
+
+
+@dataclass
+class Outcome:
+    """Per-function results of one run."""
+
+    run: Run
+    results: dict[str, str] = field(default_factory=dict)  # function -> "ok" | failure text
+
+
+def git_show(mirror: Path, commit: str, path: str) -> str:
+    return subprocess.run(["git", "--git-dir", str(mirror), "show", f"{commit}:{path}"], capture_output=True, text=True, check=True).stdout
+
+
+def test_files(mirror: Path, commit: str) -> list[str]:
+    out = subprocess.run(["git", "--git-dir", str(mirror), "ls-tree", "-r", "--name-only", commit], capture_output=True, text=True, check=True).stdout
+    return sorted(p for p in out.splitlines() if p.endswith(".mlir") and p.startswith(TEST_DIRS))
+
+
+def translate(file: str, run_line: str) -> Run:
+    """A RUN line's sdy_opt flags as a ttopt pipeline (or the reason it has none)."""
+    cmd, _, check = run_line.partition("| FileCheck")
+    prefixes = tuple(re.findall(r"--?check-prefix(?:es)?[= ](\S+)", check)) or ("CHECK",)
+    prefixes = tuple(p for item in prefixes for p in item.split(","))
+    verify = "-verify-diagnostics" in cmd
+    steps = []
+    for m in _FLAG.finditer(cmd):
+        flag, raw = m.group(1), m.group(2)
+        if flag not in PASSES:
+            return Run(file, None, prefixes, verify, f"no ttopt equivalent for -{flag}")
+        name, option_map = PASSES[flag]
+        opts = []
+        for item in shlex.split(raw.strip("\"'")) if raw else []:
+            key, _, value = item.partition("=")
+            if key not in option_map:
+                return Run(file, None, prefixes, verify, f"-{flag} option '{key}' has no ttopt equivalent")
+            if option_map[key] is not None:
+                opts.append(f"{option_map[key]}={value or 'true'}")
+        steps.append(f"{name}{{{' '.join(opts)}}}" if opts else name)
+    if not steps:
+        return Run(file, None, prefixes, verify, "no pass")
+    return Run(file, f"builtin.module({', '.join(steps)})", prefixes, verify)
+
+
+def function_checks(text: str, prefixes: tuple[str, ...]) -> dict[str, str]:
+    """Check text per CHECK-LABEL function (lines before the first label go with every function)."""
+    pre = "|".join(re.escape(p) for p in prefixes)
+    line_re = re.compile(rf"//\s*(?:{pre})(?:-[A-Z]+)?:")
+    preamble: list[str] = []
+    blocks: dict[str, list[str]] = {}
+    current: list[str] | None = None
+    for line in text.splitlines():
+        if not line_re.search(line):
+            continue
+        m = _LABEL.search(line)
+        if m and m.group(1) in prefixes:
+            name = m.group(2)
+            while name in blocks:
+                name += "'"
+            current = blocks[name] = []
+        (current if current is not None else preamble).append(line.strip())
+    return {name: "\n".join(preamble + lines) + "\n" for name, lines in blocks.items()}
+
+
+def expected_diagnostics(text: str) -> list[tuple[int, str]]:
+    """(line, message) of each `expected-error/warning` annotation, line resolved."""
+    out = []
+    for i, line in enumerate(text.splitlines(), 1):
+        for m in _EXPECTED.finditer(line):
+            where = m.group(2) or ""
+            target = i + int(where[1:]) if where[1:].lstrip("+-").isdigit() else i
+            out.append((target, m.group(3)))
+    return out
+
+
+def run_file(text: str, run: Run, workdir: Path) -> Outcome:
+    """ttopt on the whole file, then filecheck once per function."""
+    outcome = Outcome(run)
+    result = CliRunner().invoke(cli, ["opt", "-", "--split-input-file", f"--pass-pipeline={run.pipeline}"], input=text)
+    output = result.stdout + result.stderr
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        output += f"\ninternal error: {result.exception!r}"
+    out_file = workdir / "out.mlir"
+    out_file.write_text(output)
+    for name, checks in function_checks(text, run.prefixes).items():
+        check_file = workdir / "checks.mlir"
+        check_file.write_text(checks)
+        args = [sys.executable, "-m", "filecheck", str(check_file), "--input-file", str(out_file)]
+        for p in run.prefixes:
+            args += ["--check-prefix", p]
+        r = subprocess.run(args, capture_output=True, text=True)
+        outcome.results[name] = "ok" if r.returncode == 0 else (r.stderr or r.stdout).strip().splitlines()[0][:200]
+    if run.verify_diagnostics:
+        for line, message in expected_diagnostics(text):
+            found = any(f":{line}:" in l and message in l for l in output.splitlines())
+            outcome.results[f"expected@{line}"] = "ok" if found else f"no diagnostic '{message[:80]}' at line {line}"
+    return outcome
+
+
+def known_differences() -> dict[str, str]:
+    if not KNOWN.exists():
+        return {}
+    out = {}
+    for line in KNOWN.read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            key, _, reason = line.partition("\t")
+            out[key.strip()] = reason.strip()
+    return out
+
+
+@click.command()
+@click.option("--shardy", "mirror", type=click.Path(path_type=Path), default=DEFAULT_MIRROR, show_default=True,
+              help="Bare git mirror (or .git directory) of openxla/shardy.")
+@click.option("--commit", default="HEAD", show_default=True, help="Revision of the tests.")
+@click.option("--pass", "only", default=None, help="Only RUN lines using this Shardy pass flag (e.g. sdy-basic-propagate).")
+@click.option("--show", default=15, show_default=True, type=click.IntRange(0), help="Unexplained differences to list.")
+def main(mirror: Path, commit: str, only: str | None, show: int) -> None:
+    """Run Shardy's lit tests through ttopt and print the per-pass conformance table."""
+    console = Console()
+    if not (mirror / "HEAD").exists():
+        raise click.UsageError(f"{mirror} is not a git mirror of openxla/shardy (fetch github:openxla/shardy)")
+    rev = subprocess.run(["git", "--git-dir", str(mirror), "rev-parse", commit], capture_output=True, text=True, check=True).stdout.strip()
+    known = known_differences()
+    per_pass: dict[str, Counter] = defaultdict(Counter)
+    unexplained: list[str] = []
+    skipped: Counter = Counter()
+    with tempfile.TemporaryDirectory() as tmp:
+        for path in test_files(mirror, rev):
+            text = git_show(mirror, rev, path)
+            for run_line in re.findall(r"//\s*RUN:\s*(.*)", text):
+                flags = [m.group(1) for m in _FLAG.finditer(run_line)]
+                key_pass = next((f for f in flags if f in PASSES), flags[0] if flags else "?")
+                if only and only not in flags:
+                    continue
+                run = translate(path, run_line)
+                if run.pipeline is None:
+                    skipped[run.unsupported] += 1
+                    continue
+                outcome = run_file(text, run, Path(tmp))
+                for fn, res in outcome.results.items():
+                    ident = f"{Path(path).name}::{fn}"
+                    c = per_pass[key_pass]
+                    c["functions"] += 1
+                    if res == "ok":
+                        c["agree"] += 1
+                    elif ident in known:
+                        c["known"] += 1
+                    else:
+                        c["unexplained"] += 1
+                        unexplained.append(f"{ident} [{key_pass}]: {res}")
+    table = Table(title=f"Shardy lit tests through ttopt — openxla/shardy @ {rev[:12]}")
+    for col in ("Shardy pass", "functions", "agree", "%", "known difference", "unexplained"):
+        table.add_column(col, justify="left" if col == "Shardy pass" else "right")
+    total: Counter = Counter()
+    for name in sorted(per_pass):
+        c = per_pass[name]
+        total.update(c)
+        table.add_row(name, str(c["functions"]), str(c["agree"]), f"{100 * c['agree'] / max(1, c['functions']):.0f}", str(c["known"]), str(c["unexplained"]))
+    table.add_row("all", str(total["functions"]), str(total["agree"]), f"{100 * total['agree'] / max(1, total['functions']):.0f}", str(total["known"]), str(total["unexplained"]), style="bold")
+    console.print(table)
+    if skipped:
+        console.print("RUN lines not run: " + "; ".join(f"{why} ×{n}" for why, n in skipped.most_common()))
+    for line in unexplained[:show]:
+        console.print(line, markup=False, highlight=False)
+
+
+if __name__ == "__main__":
+    main()
