@@ -21,7 +21,7 @@ func.func @slices(%arg0: tensor<16x32xf32>) -> (tensor<16x16xf32>, tensor<8x32xf
 // CHECK-NEXT: stablehlo.slice %[[G1]] [0:8, 8:24] : (tensor<8x32xf32>) -> tensor<8x16xf32>
 // CHECK-NEXT: %[[G0:.*]] = "stablehlo.all_gather"(%arg1) <{all_gather_dim = 0 : i64, {{.*}}replica_groups = dense<{{\[\[}}0, 4], [1, 5], [2, 6], [3, 7]]> : tensor<4x2xi64>{{.*}} -> tensor<16x8xf32>
 // CHECK-NEXT: %[[S:.*]] = stablehlo.slice %[[G0]] [4:12, 0:8] : (tensor<16x8xf32>) -> tensor<8x8xf32>
-// CHECK-NEXT: "stablehlo.composite"(%[[S]]) <{composite_attributes = {axis = "x", dim = 0 : i64}, decomposition = @[[F:.*]], name = "sdy.all_slice"}> : (tensor<8x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: stablehlo.composite "sdy.all_slice" %[[S]] {composite_attributes = {axis = "x", dim = 0 : i64}, decomposition = @[[F:.*]]} : (tensor<8x8xf32>) -> tensor<4x8xf32>
 // CHECK-NEXT: stablehlo.slice %arg1 [0:8, 0:8:2] : (tensor<8x8xf32>) -> tensor<8x4xf32>
 // CHECK: func.func private @[[F]](%arg0: tensor<8x8xf32>) -> tensor<4x8xf32>
 // CHECK-NEXT: %0 = stablehlo.partition_id : tensor<ui32>
@@ -66,7 +66,7 @@ func.func @ops(%arg0: tensor<16x32xf32>, %arg1: tensor<4x1xi32>) -> (tensor<16xf
 // CHECK-NEXT: "stablehlo.all_gather"(%3) <{all_gather_dim = 1 : i64{{.*}} : (tensor<16x4xf32>) -> tensor<16x8xf32>
 // CHECK-NEXT: stablehlo.constant dense<1.500000e+00> : tensor<8x8xf32>
 // CHECK-NEXT: %[[IOTA:.*]] = stablehlo.iota dim = 0 : tensor<16x8xi32>
-// CHECK-NEXT: "stablehlo.composite"(%[[IOTA]]) <{composite_attributes = {axis = "x", dim = 0 : i64}{{.*}} : (tensor<16x8xi32>) -> tensor<8x8xi32>
+// CHECK-NEXT: stablehlo.composite "sdy.all_slice" %[[IOTA]] {composite_attributes = {axis = "x", dim = 0 : i64}{{.*}} : (tensor<16x8xi32>) -> tensor<8x8xi32>
 // CHECK-NEXT: %[[W:.*]] = "stablehlo.all_gather"(%arg2) <{all_gather_dim = 0 : i64{{.*}} -> tensor<16x8xf32>
 // CHECK-NEXT: "stablehlo.gather"(%[[W]], %arg3) <{{.*}}slice_sizes = array<i64: 1, 8>}> : (tensor<16x8xf32>, tensor<4x1xi32>) -> tensor<4x8xf32>
 // CHECK: %[[P:.*]] = stablehlo.dot_general %arg2, %cst_1, contracting_dims = [1] x [0] : (tensor<8x8xf32>, tensor<8x32xf32>) -> tensor<8x32xf32>
@@ -99,8 +99,8 @@ func.func @permute(%arg0: tensor<8x8xf32>) -> (tensor<8x8xf32>, tensor<8x8xf32>,
 // CHECK-NEXT: "stablehlo.all_gather"(%2) <{all_gather_dim = 0 : i64, {{.*}}replica_groups = dense<{{\[\[}}0, 1], [2, 3]]>{{.*}} -> tensor<4x8xf32>
 // CHECK-NEXT: "stablehlo.all_gather"(%3) <{all_gather_dim = 0 : i64, {{.*}}replica_groups = dense<{{\[\[}}0, 2], [1, 3]]>{{.*}} -> tensor<8x8xf32>
 // CHECK-NEXT: %[[C:.*]] = stablehlo.constant dense<{{\[\[}}1.0, 2.0], [3.0, 4.0], [5.0, 6.0], [7.0, 8.0]]> : tensor<4x2xf32>
-// CHECK-NEXT: %[[X:.*]] = "stablehlo.composite"(%[[C]]) <{composite_attributes = {axis = "x", dim = 0 : i64}{{.*}} -> tensor<2x2xf32>
-// CHECK-NEXT: "stablehlo.composite"(%[[X]]) <{composite_attributes = {axis = "y", dim = 0 : i64}{{.*}} -> tensor<1x2xf32>
+// CHECK-NEXT: %[[X:.*]] = stablehlo.composite "sdy.all_slice" %[[C]] {composite_attributes = {axis = "x", dim = 0 : i64}{{.*}} -> tensor<2x2xf32>
+// CHECK-NEXT: stablehlo.composite "sdy.all_slice" %[[X]] {composite_attributes = {axis = "y", dim = 0 : i64}{{.*}} -> tensor<1x2xf32>
 
 // -----
 
@@ -125,9 +125,9 @@ func.func @positional(%arg0: tensor<8x16xf32>, %arg1: tensor<i32>) -> (tensor<10
 // CHECK: %[[A:.*]] = "stablehlo.all_gather"(%arg2) <{all_gather_dim = 0 : i64{{.*}} -> tensor<8x4xf32>
 // CHECK-NEXT: stablehlo.pad %[[A]], %cst, low = [1, 0], high = [1, 0], interior = [0, 0] : (tensor<8x4xf32>, tensor<f32>) -> tensor<10x4xf32>
 // CHECK-NEXT: %[[R:.*]] = stablehlo.reverse %[[A]], dims = [0] : tensor<8x4xf32>
-// CHECK-NEXT: %[[RS:.*]] = "stablehlo.composite"(%[[R]]) {{.*}} -> tensor<4x4xf32>
+// CHECK-NEXT: %[[RS:.*]] = stablehlo.composite {{.*}} %[[R]] {{.*}} -> tensor<4x4xf32>
 // CHECK-NEXT: %[[CAT:.*]] = stablehlo.concatenate %[[A]], %[[R]], dim = 0 : (tensor<8x4xf32>, tensor<8x4xf32>) -> tensor<16x4xf32>
-// CHECK-NEXT: "stablehlo.composite"(%[[CAT]]) {{.*}} -> tensor<8x4xf32>
+// CHECK-NEXT: stablehlo.composite {{.*}} %[[CAT]] {{.*}} -> tensor<8x4xf32>
 // CHECK-NEXT: %c = stablehlo.constant dense<0> : tensor<i32>
 // CHECK-NEXT: stablehlo.dynamic_slice %[[A]], %arg3, %c, sizes = [4, 4] : (tensor<8x4xf32>, tensor<i32>, tensor<i32>) -> tensor<4x4xf32>
 

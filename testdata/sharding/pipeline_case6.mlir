@@ -7,7 +7,7 @@
 // CHECK-NEXT: func.func public @main(%arg0: tensor<32x32xf32> {ttcore.shard_status = #ttcore.shard_status<sharded>}) -> tensor<32x32xf32> {
 // CHECK-NEXT: %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"x"}, {"y"}]>] out_shardings=[<@mesh, [{"y"}, {"x"}]>] manual_axes={"x", "y"} (%arg1: tensor<32x16xf32>) {
 // CHECK-NEXT: %1 = "stablehlo.all_gather"(%arg1) <{all_gather_dim = 1 : i64, channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<{{\[\[}}0, 1]]> : tensor<1x2xi64>, use_global_device_ids}> : (tensor<32x16xf32>) -> tensor<32x32xf32>
-// CHECK-NEXT: %2 = "stablehlo.composite"(%1) <{composite_attributes = {axis = "y", dim = 0 : i64}, decomposition = @sdy.all_slice_0, name = "sdy.all_slice"}> : (tensor<32x32xf32>) -> tensor<16x32xf32>
+// CHECK-NEXT: %2 = stablehlo.composite "sdy.all_slice" %1 {composite_attributes = {axis = "y", dim = 0 : i64}, decomposition = @sdy.all_slice_0} : (tensor<32x32xf32>) -> tensor<16x32xf32>
 // CHECK-NEXT: sdy.return %2 : tensor<16x32xf32>
 // CHECK-NEXT: } : (tensor<32x32xf32>) -> tensor<32x32xf32>
 // CHECK-NEXT: return %0 : tensor<32x32xf32>

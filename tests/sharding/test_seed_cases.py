@@ -168,5 +168,5 @@ def test_seed_case6_whole_pipeline() -> None:
     body = [line.strip() for line in out.splitlines()]
     assert 'manual_axes={"x", "y"} (%arg1: tensor<32x16xf32>) {' in out
     assert any(line.startswith('%1 = "stablehlo.all_gather"(%arg1) <{all_gather_dim = 1 : i64') for line in body)
-    assert any('name = "sdy.all_slice"' in line and "-> tensor<16x32xf32>" in line for line in body)
+    assert any('stablehlo.composite "sdy.all_slice"' in line and "-> tensor<16x32xf32>" in line for line in body)
     assert "sdy.return %2 : tensor<16x32xf32>" in out
