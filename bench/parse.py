@@ -340,11 +340,24 @@ def oracle_child(files: list[str]) -> int:
     for f in files:
         ctx = jmlir.make_ir_context()
         ctx.allow_unregistered_dialects = True  # #ttnn.* / #ttcore.* / "ttnn.*" ops
+        text = Path(f).read_text()
         try:
-            ir.Module.parse(Path(f).read_text(), context=ctx).operation.verify()
-            print(json.dumps({"file": f, "ok": True, "error": ""}), flush=True)
+            ir.Module.parse(text, context=ctx).operation.verify()
         except Exception as e:  # ir.MLIRError, or anything else jaxlib raises
             print(json.dumps({"file": f, "ok": False, "error": " ".join(str(e).split())[:300]}), flush=True)
+            continue
+        # MLIR C++ (through jaxlib) on the same text: parse, print with locations, median of 3.
+        parse_t, print_t = [], []
+        for _ in range(3):
+            t0 = time.perf_counter()
+            module = ir.Module.parse(text, context=ctx)
+            t1 = time.perf_counter()
+            module.operation.get_asm(enable_debug_info=True)
+            parse_t.append(t1 - t0)
+            print_t.append(time.perf_counter() - t1)
+            del module
+        row = {"file": f, "ok": True, "error": "", "parse_s": statistics.median(parse_t), "print_s": statistics.median(print_t)}
+        print(json.dumps(row), flush=True)
     return 0
 
 
@@ -459,15 +472,23 @@ def startup_table(rows: list[tuple[str, float | None, str]], repeat: int):
     return table
 
 
-def oracle_table(rows: list[dict]):
+def oracle_table(rows: list[dict], results: list[dict]):
+    """jaxlib's verdict on each generated file, and MLIR C++ beside ttopt on the same text."""
     from rich.table import Table
 
-    table = Table(title="jaxlib MLIR oracle (ir.Module.parse + verify, allow_unregistered_dialects)")
-    table.add_column("file")
-    table.add_column("verifies")
-    table.add_column("error")
+    ours = {r.get("file"): r for r in results}
+    table = Table(title="MLIR C++ (jaxlib: ir.Module.parse + verify, allow_unregistered_dialects) on the same files",
+                  caption="round-trip = parse + print with locations; ratio = ttopt round-trip / MLIR C++ round-trip")
+    for col in ("file", "verifies", "MLIR parse ms", "MLIR print ms", "MLIR round-trip ms", "ttopt round-trip ms", "ratio", "error"):
+        table.add_column(col, justify="left" if col in ("file", "verifies", "error") else "right")
     for r in rows:
-        table.add_row(Path(r["file"]).name, "[green]yes[/green]" if r["ok"] else "[red]no[/red]", r["error"])
+        mine = ours.get(r["file"], {})
+        mlir_rt = r["parse_s"] + r["print_s"] if r.get("ok") else None
+        ttopt_rt = mine.get("roundtrip_s")
+        ratio = f"{ttopt_rt / mlir_rt:.1f}x" if mlir_rt and ttopt_rt else ""
+        table.add_row(Path(r["file"]).name, "[green]yes[/green]" if r["ok"] else "[red]no[/red]",
+                      fmt(r.get("parse_s") and r["parse_s"] * 1e3, ",.1f"), fmt(r.get("print_s") and r["print_s"] * 1e3, ",.1f"),
+                      fmt(mlir_rt and mlir_rt * 1e3, ",.1f"), fmt(ttopt_rt and ttopt_rt * 1e3, ",.1f"), ratio, r["error"])
     return table
 
 
@@ -491,7 +512,7 @@ def main(argv: list[str] | None = None) -> int:
             console.print(startup_table(cold_start(args, work), args.repeat))
         if args.oracle:
             rows = run_oracle(args, work)
-            console.print(oracle_table(rows) if isinstance(rows, list) else f"oracle skipped: {rows}")
+            console.print(oracle_table(rows, results) if isinstance(rows, list) else f"oracle skipped: {rows}")
         if args.profile:
             console.print(f"\n[bold]cProfile: one parse of ttnn_10000.mlir, top 25 by {args.profile_sort}[/bold]")
             print(profile_parse(args, work), flush=True)
