@@ -94,7 +94,7 @@ class MlirLexer(Lexer):
             except ScanError as e:
                 raise LexFailure(e.pos, e.message) from None
             tok = FastToken(kind, text[start:pos], start)
-            if kind == "GENERIC_OP":
+            if kind == "GENERIC_OP" or kind == "PRETTY_OP_LINE":
                 tok.end_pos = self.parts  # the part offsets ride on an unused Token slot
             yield tok
 
@@ -103,6 +103,10 @@ class MlirLexer(Lexer):
             end = self._generic_op(text, pos)
             if end is not None:
                 return "GENERIC_OP", end
+            if c == "%" and "PRETTY_OP_LINE" in acc:
+                end = self._pretty_op(text, pos)
+                if end is not None:
+                    return "PRETTY_OP_LINE", end
         if c == "%":
             if "RESULTS" in acc:
                 m = scan.RESULTS.match(text, pos)
@@ -318,6 +322,62 @@ class MlirLexer(Lexer):
             loc = (r, e)
             end = e
         self.parts = (results_end, head[0], head[1], props, attrs, q, sig_end, loc)
+        return end
+
+
+    def _pretty_op(self, text: str, pos: int) -> int | None:
+        """End of `%r = d.op %a, %b {attrs} : T | : (A, B) -> R [loc]` for an op of the OP_PRETTY
+        family (elementwise ops, convert, reshape, ...: most StableHLO lines), None otherwise.
+
+        `self.parts` gets (results_end, (name_start, name_end), [value spans], attrs | None,
+        (type_start, type_end, "fn" | "type"), loc | None).
+        """
+        m = scan.RESULTS.match(text, pos)
+        if m is None:
+            return None
+        results_end = m.end()
+        p = scan.skip_ws(text, results_end)
+        m = scan.BARE_ID.match(text, p)
+        if m is None or OP_FAMILIES.get(m.group()) != "OP_PRETTY":
+            return None
+        name = (p, m.end())
+        p = scan.skip_ws(text, m.end())
+        values = []
+        while p < len(text) and text[p] == "%":
+            m = scan.VALUE.match(text, p)
+            if m is None:
+                return None
+            values.append((p, m.end()))
+            p = scan.skip_ws(text, m.end())
+            if not text.startswith(",", p):
+                break
+            p = scan.skip_ws(text, p + 1)
+        attrs = None
+        if p < len(text) and text[p] == "{":
+            e = scan.scan_balanced(text, p)
+            attrs = (p, e)
+            p = scan.skip_ws(text, e)
+        if p >= len(text) or text[p] != ":":
+            return None
+        q = scan.skip_ws(text, p + 1)
+        if q >= len(text):
+            return None
+        if text[q] == "(":
+            end, kind = scan.scan_fntype(text, q), "fn"
+        else:
+            end, kind = scan.scan_type(text, q), "type"
+            after = scan.skip_ws(text, end)
+            if after < len(text) and text[after] in ",-":
+                return None  # a type list or chlo's `A, B -> R`: the piecewise path reads those
+        types = (q, end, kind)
+        loc = None
+        r = scan.skip_ws(text, end)
+        if text.startswith("loc(", r):
+            m = scan.SIMPLE_LOC.match(text, r)
+            e = m.end() if m else scan.scan_balanced(text, r + 3)
+            loc = (r, e)
+            end = e
+        self.parts = (results_end, name, values, attrs, types, loc)
         return end
 
 

@@ -282,6 +282,22 @@ class IRBuilder(Transformer):
         loc_tok = FastToken("LOC", text[loc[0] : loc[1]], loc[0]) if loc else None
         return self._build(results, spec, loc_tok)
 
+    def pretty_op_line(self, c: list) -> Operation:
+        """A whole OP_PRETTY-family op with results (one PRETTY_OP_LINE token from the lexer)."""
+        tok = c[0]
+        text = self.source_text
+        results_end, (n0, n1), values, attrs, (t0, t1, kind), loc = tok.end_pos
+        base = tok.start_pos
+        results = self._results(FastToken("RESULTS", text[base:results_end], base))
+        name_tok = FastToken("OP_PRETTY", text[n0:n1], n0)
+        operand_toks = [FastToken("VALUE", text[a:b], a) for a, b in values] or None
+        attrs_tok = FastToken("ATTR_DICT", text[attrs[0] : attrs[1]], attrs[0]) if attrs else None
+        type_tok = FastToken("FNTYPE" if kind == "fn" else "TYPE", text[t0:t1], t0)
+        ts = self.fn_type([type_tok]) if kind == "fn" else ("list", [self.type(type_tok)], t0)
+        spec = self._format(name_tok).build(self, [name_tok, operand_toks, attrs_tok, ts])
+        loc_tok = FastToken("LOC", text[loc[0] : loc[1]], loc[0]) if loc else None
+        return self._build(results, spec, loc_tok)
+
     def operation(self, c: list) -> Operation:
         results_tok, spec, loc_tok = c
         results = self._results(results_tok) if results_tok is not None else None
