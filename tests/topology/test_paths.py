@@ -68,3 +68,39 @@ def test_cycle_respects_preferences_and_strict_channels() -> None:
     g = AdjacencyGraph({0: [1, 1], 1: [2, 2], 2: [3, 3], 3: [0, 0, 4], 4: [5], 5: [0]})
     r = solve(generate("ring:4@2"), g, mode=ConnectionValidationMode.STRICT)
     assert r.success and set(r.target_to_global.values()) == {0, 1, 2, 3}
+
+
+def test_bipartite_dead_end_is_the_end_of_the_right_colour() -> None:
+    # Regression (issue 12 §2): in a bipartite global graph the near-full dead-end scan took the
+    # first degree-1 node it met as the path's end, although parity fixes the end's colour, and
+    # reported a false UNSAT. Path 3-0-1-5-4 exists; node 2 must be skipped, 4 ends the walk.
+    g = AdjacencyGraph.from_edges([(0, 1), (0, 3), (1, 2), (1, 5), (4, 5)], range(6))
+    r = solve_topology_mapping(AdjacencyGraph.from_edges([(i, i + 1) for i in range(4)]), g,
+                               MappingConstraints(), ConnectionValidationMode.RELAXED, engine="search", timeout=None)
+    assert r.success, (r.status, r.proof)
+
+
+def _all_graphs(n: int):
+    pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
+    for mask in range(1, 1 << len(pairs)):
+        yield [p for k, p in enumerate(pairs) if mask >> k & 1]
+
+
+@pytest.mark.parametrize("kind,m", [("line", 4), ("line", 5), ("ring", 4), ("ring", 5)])
+def test_path_engine_agrees_with_vf2_on_every_graph_of_five_nodes(kind: str, m: int) -> None:
+    nx = pytest.importorskip("networkx")
+    from networkx.algorithms.isomorphism import GraphMatcher
+
+    target_edges = [(i, i + 1) for i in range(m - 1)] + ([(m - 1, 0)] if kind == "ring" else [])
+    t = AdjacencyGraph.from_edges(target_edges)
+    pattern = nx.Graph(target_edges)
+    wrong = []
+    for edges in _all_graphs(5):
+        g = AdjacencyGraph.from_edges([(u, v, 1) for u, v in edges], range(5))
+        r = solve_topology_mapping(t, g, MappingConstraints(), ConnectionValidationMode.RELAXED, engine="search", timeout=None)
+        host = nx.Graph(edges)
+        host.add_nodes_from(range(5))
+        exists = next(GraphMatcher(host, pattern).subgraph_monomorphisms_iter(), None) is not None
+        if r.success != exists:
+            wrong.append(edges)
+    assert not wrong, wrong[:5]

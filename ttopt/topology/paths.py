@@ -276,8 +276,8 @@ class PathEngine:
             base = free | (1 << c)
             if cycle:
                 base |= 1 << self.start
-            ends = 0 if cycle else 1
             low = [0, 0]
+            ones = [0, 0]  # nodes with exactly one free-or-head neighbour: skipped, or the path's end
             x = reach
             colour = self.colour
             while x:
@@ -286,10 +286,16 @@ class PathEngine:
                 x ^= bit
                 k = (adj[v] & base).bit_count()
                 if k < 2:
-                    if k == 1 and ends:
-                        ends = 0
-                        continue
-                    low[colour[v] if self.bipartite else 0] += 1
+                    col = colour[v] if self.bipartite else 0
+                    low[col] += 1
+                    ones[col] += k
+            if not cycle:
+                # One such node may be the path's last node instead of a skipped one. In a
+                # bipartite graph the last position's colour is fixed by parity, so only a node of
+                # that colour can be the end (exempting the first one found was a false UNSAT).
+                end_col = (self.colour[c] ^ (rest & 1)) if self.bipartite else 0
+                if ones[end_col]:
+                    low[end_col] -= 1
             if self.bipartite:
                 other = self.colour[c] ^ 1
                 budget = [0, 0]
