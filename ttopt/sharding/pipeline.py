@@ -86,6 +86,14 @@ class StableHLOPipeline(Pass):
     automatic_arg_analysis: bool = option(True, "Batch-shard unannotated graphs without tt argument types")
     conservative: bool = option(True, "Conservative propagation (no sub-axes, no non-divisible shardings)")
 
+    def validate(self) -> None:
+        """Options handed to the steps are checked before any input is read."""
+        from ttopt.sharding.argument_types import parse_argument_types
+        from ttopt.sharding.shardy_annotations import check_mesh_shape
+
+        parse_argument_types(self.argument_types)
+        check_mesh_shape(self.mesh_shape)
+
     def run(self, module: Module, ctx: PassContext) -> None:
         # The steps allocate many long-lived objects; Python's cyclic GC would rescan them over and
         # over (as in the parser, which also pauses it).

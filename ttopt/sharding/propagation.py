@@ -447,10 +447,18 @@ def run_propagation(module: Module, ctx: PassContext, conservative: bool, aggres
     return graph
 
 
+_TRUE, _FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
+
+
 def _conservative(flag: bool, alias: str) -> bool:
     if alias == "":
         return flag
-    return alias.strip().lower() in ("1", "true", "yes", "on")
+    return alias.strip().lower() in _TRUE
+
+
+def _check_conservative(alias: str) -> None:
+    if alias != "" and alias.strip().lower() not in (*_TRUE, *_FALSE):
+        raise ValueError(f"conservative-propagation must be true or false, got '{alias}'")
 
 
 @register_pass
@@ -465,6 +473,10 @@ class AggressivePropagation(Pass):
 
     conservative: bool = option(True, "No sub-axes, no non-divisible shardings, conservative rule variants")
     conservative_propagation: str = option("", "Upstream spelling of 'conservative' (true/false); overrides it when given")
+
+    def validate(self) -> None:
+        """conservative-propagation is a boolean spelled as text."""
+        _check_conservative(self.conservative_propagation)
 
     def run(self, module: Module, ctx: PassContext) -> None:
         run_propagation(module, ctx, _conservative(self.conservative, self.conservative_propagation), True, self.name)
@@ -481,6 +493,10 @@ class BasicPropagation(Pass):
 
     conservative: bool = option(True, "No sub-axes, no non-divisible shardings, conservative rule variants")
     conservative_propagation: str = option("", "Upstream spelling of 'conservative' (true/false); overrides it when given")
+
+    def validate(self) -> None:
+        """conservative-propagation is a boolean spelled as text."""
+        _check_conservative(self.conservative_propagation)
 
     def run(self, module: Module, ctx: PassContext) -> None:
         run_propagation(module, ctx, _conservative(self.conservative, self.conservative_propagation), False, self.name)

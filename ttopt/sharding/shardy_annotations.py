@@ -70,6 +70,14 @@ def parse_mesh_shape(values: list[Any]) -> tuple[int, int] | None:
     raise Diagnostic(f"--mesh-shape: tt devices are 1-D or 2-D meshes, got {len(dims)} dimensions {dims}")
 
 
+def check_mesh_shape(values: list[Any]) -> None:
+    """parse_mesh_shape's complaint as a ValueError (for Pass.validate)."""
+    try:
+        parse_mesh_shape(values)
+    except Diagnostic as e:
+        raise ValueError(e.message) from None
+
+
 def stablehlo_mesh_attr(mesh: Any) -> Any:
     """JAX's `{axes = [{name = "x", size = 2 : i64}, ...]}` description of a mesh."""
     from ttopt.ir.attributes import ArrayAttr, DictAttr, IntegerAttr, StringAttr
@@ -122,6 +130,10 @@ class ApplyShardyArgumentAnnotations(Pass):
 
     mesh_shape: list = option([], "Device mesh for unannotated graphs, '1,N' (default: the module's mesh, else 1x1)")
     automatic_arg_analysis: bool = option(True, "Batch-shard unannotated graphs without tt argument types")
+
+    def validate(self) -> None:
+        """A malformed --mesh-shape is a usage error, whatever the input."""
+        check_mesh_shape(self.mesh_shape)
 
     def run(self, module: Module, ctx: PassContext) -> None:
         shape = parse_mesh_shape(self.mesh_shape)
