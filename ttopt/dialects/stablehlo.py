@@ -13,7 +13,7 @@ from ttopt.dialects.formats import (
     WhileFormat,
     constant_result_name,
 )
-from ttopt.ir.opdef import CONSTANT_LIKE, PURE, TERMINATOR, OpDef, register
+from ttopt.ir.opdef import CONSTANT_LIKE, PURE, TERMINATOR, OpDef, register, register_verifiers
 
 _P = frozenset({PURE})
 _NO_DEFAULT = {"default_dialect": "", "needs_terminator": True}  # regions of stablehlo ops print `func.call`, not `call`
@@ -148,3 +148,8 @@ register(
         for n, (ops, res) in GENERIC.items()
     ),
 )
+
+# Per-op checks live beside the table (stablehlo_verify); chlo's are registered with them.
+from ttopt.dialects.stablehlo_verify import VERIFIERS  # noqa: E402
+
+register_verifiers(VERIFIERS)

@@ -64,7 +64,10 @@ class ApplyTTArgumentAnnotations(Pass):
 
     def validate(self) -> None:
         """A malformed --argument-types is a usage error, whatever the input."""
-        parse_argument_types(self.argument_types)
+        try:
+            parse_argument_types(self.argument_types)
+        except ValueError as e:
+            raise ValueError(f"--argument-types: {e}") from None
 
     def run(self, module: Module, ctx: PassContext) -> None:
         try:

@@ -91,7 +91,10 @@ class StableHLOPipeline(Pass):
         from ttopt.sharding.argument_types import parse_argument_types
         from ttopt.sharding.shardy_annotations import check_mesh_shape
 
-        parse_argument_types(self.argument_types)
+        try:
+            parse_argument_types(self.argument_types)
+        except ValueError as e:
+            raise ValueError(f"--argument-types: {e}") from None
         check_mesh_shape(self.mesh_shape)
 
     def run(self, module: Module, ctx: PassContext) -> None:
