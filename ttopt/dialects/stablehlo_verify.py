@@ -28,6 +28,7 @@ def _kind_name(kind: str) -> str:
         "enum:fft_type": "a #stablehlo<fft_type ...> attribute",
         "ints": "an array of integers",
         "bool": "a boolean",
+        "groups": "a 2-D dense integer tensor",
     }.get(kind, f"a #{kind} attribute")
 
 
@@ -82,6 +83,10 @@ def _read(op: Operation, name: str, kind: str) -> Any:
         vals = _int_list(a)
         if vals is not None:
             return vals
+    elif kind == "groups":
+        t = a.type.resolve() if isinstance(a, DenseElementsAttr) else None
+        if isinstance(t, TensorType) and t.shape is not None and len(t.shape) == 2 and _int_list(a) is not None:
+            return _int_list(a)
     elif kind == "bool":
         if isinstance(a, BoolAttr):
             return a.value
@@ -569,6 +574,15 @@ def _convolution(op: Operation, p: dict[str, Any]) -> None:
         _dims_in(f"{what} dimension", dims, len(shape))
 
 
+def _pairwise_same_shape(op: Operation, p: dict[str, Any]) -> None:
+    for i, (v, r) in enumerate(zip(op.operands, op.results)):
+        a, b = _shape(v), _shape(r)
+        if a is not None and b is not None and not _same(a, b):
+            raise ValueError(f"result #{i} must have the shape of operand #{i}, got {_types(op)}")
+    if len(op.results) != len(op.operands):
+        raise ValueError(f"expects one result per operand, got {_types(op)}")
+
+
 # ---- the table ----------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Spec:
@@ -584,6 +598,9 @@ class Spec:
                 values[pr.name] = _read(op, pr.name, pr.kind)
         if self.check is not None:
             self.check(op, values)
+
+
+_GROUPS = Prop("replica_groups", "groups", False)
 
 
 def _table() -> dict[str, Spec]:
@@ -606,7 +623,8 @@ def _table() -> dict[str, Spec]:
         "stablehlo.select": Spec(check=_select),
         "stablehlo.clamp": Spec(check=_clamp),
         "stablehlo.map": Spec((Prop("dimensions", "ints", False),), _elementwise(False, False)),
-        "stablehlo.collective_permute": same_shape,
+        "stablehlo.collective_permute": Spec((Prop("source_target_pairs", "groups", False),), _elementwise(False, False)),
+        "stablehlo.all_reduce": Spec((_GROUPS,), _pairwise_same_shape),
         "stablehlo.collective_broadcast": same_shape,
         "stablehlo.reduce_precision": Spec((Prop("exponent_bits", "int"), Prop("mantissa_bits", "int")), same_shape),
         "stablehlo.iota": Spec((Prop("iota_dimension", "int"),), _iota),
@@ -626,10 +644,10 @@ def _table() -> dict[str, Spec]:
         "stablehlo.sort": Spec((Prop("dimension", "int"),), _sort),
         "stablehlo.fft": Spec((Prop("fft_type", "enum:fft_type"), Prop("fft_length", "ints")), _fft),
         "stablehlo.cholesky": Spec(check=_cholesky),
-        "stablehlo.all_gather": Spec((Prop("all_gather_dim", "int"),), _collective("all_gather_dim")),
-        "stablehlo.reduce_scatter": Spec((Prop("scatter_dimension", "int"),), _collective("scatter_dimension")),
+        "stablehlo.all_gather": Spec((Prop("all_gather_dim", "int"), _GROUPS), _collective("all_gather_dim")),
+        "stablehlo.reduce_scatter": Spec((Prop("scatter_dimension", "int"), _GROUPS), _collective("scatter_dimension")),
         "stablehlo.all_to_all": Spec(
-            (Prop("split_dimension", "int"), Prop("concat_dimension", "int"), Prop("split_count", "int")),
+            (Prop("split_dimension", "int"), Prop("concat_dimension", "int"), Prop("split_count", "int"), _GROUPS),
             _collective("split_dimension", "concat_dimension")),
         "stablehlo.rng_bit_generator": Spec(check=_rng_bit_generator),
         "stablehlo.dot_general": Spec((Prop("dot_dimension_numbers", "stablehlo.dot"),), _dot_general),

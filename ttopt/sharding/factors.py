@@ -489,7 +489,9 @@ def to_attr(sh: Sharding, meshes: dict[str, MeshAttr]) -> TensorShardingAttr:
 
 
 def collect_meshes(module: Module) -> dict[str, MeshAttr]:
-    """`sdy.mesh @name = <...>` ops of the module by name."""
+    """`sdy.mesh @name = <...>` ops of the module by name, once every sdy sharding in the module is
+    known to parse (the Shardy passes start here; a malformed body is a Diagnostic at its op)."""
+    check_sharding_bodies(module)
     out = {}
     for op in module.op.regions[0].entry.ops if module.op.regions else []:
         if op.name == "sdy.mesh":
@@ -504,6 +506,23 @@ def diag(module: Module, op: Operation | None, message: str) -> Diagnostic:
         pos = op.pos if isinstance(op.pos, SourcePos) else SourcePos(module.source, op.pos)
     where = f"'{op.name}': " if op is not None else ""
     return Diagnostic(where + message, pos)
+
+
+def check_sharding_bodies(module: Module) -> None:
+    """Parse every `sdy.sharding` on function arguments/results and ops (Diagnostic at the first bad one)."""
+    from ttopt.sharding.util import typed
+
+    for op in module.walk():
+        if op.name == "func.func":
+            for key, what in (("arg_attrs", "argument"), ("res_attrs", "result")):
+                arr = op.properties.get(key)
+                for i, d in enumerate(getattr(arr, "items", ())):
+                    a = d.entries.get("sdy.sharding") if isinstance(d, DictAttr) else None
+                    if a is not None:
+                        typed(module, op, a, f"{what} #{i}: sdy.sharding")
+        a = op.attributes.get("sdy.sharding")
+        if a is not None:
+            typed(module, op, a, f"'{op.name}' op: sdy.sharding")
 
 
 # ---- reading and writing shardings in the IR ------------------------------------------------------

@@ -22,7 +22,7 @@ from ttopt.ir.diagnostics import Diagnostic
 from ttopt.ir.verifier import verify
 from ttopt.passes.base import Pass, option
 from ttopt.passes.registry import get_pass, register_pass
-from ttopt.sharding.util import functions, is_solved, sdy_annotations, where
+from ttopt.sharding.util import functions, is_solved, require_ranked_signature, sdy_annotations, where
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module
@@ -109,6 +109,8 @@ class StableHLOPipeline(Pass):
                 gc.enable()
 
     def _run(self, module: Module, ctx: PassContext) -> None:
+        for f in functions(module):
+            require_ranked_signature(module, f)
         report = []
         solved = False
         for step in STEPS:

@@ -37,7 +37,8 @@ from ttopt.sharding import gspmd
 from ttopt.sharding.mesh import Mesh, ShardingError, make_mesh_op, mesh_of, mesh_ops, the_mesh, validate_sharding
 from ttopt.sharding.util import (
     ARGUMENT_TYPE, MHLO_SHARDING, SDY_SHARDING, arg_attrs, argument_label, fail, func_type, functions, has_body,
-    is_solved, manual_computations, res_attrs, result_label, sdy_annotations, set_arg_attrs, set_res_attrs, strip_sdy_shardings, typed,
+    is_solved, manual_computations, require_ranked_signature, res_attrs, result_label, sdy_annotations, set_arg_attrs, set_res_attrs,
+    strip_sdy_shardings, typed,
     warn,
 )
 
@@ -276,6 +277,7 @@ class ApplyShardyArgumentAnnotations(Pass):
         from ttopt.dialects.sdy_attrs import DimensionSharding, TensorShardingAttr
         from ttopt.dialects.ttcore_attrs import ArgumentType
 
+        require_ranked_signature(module, f)
         ft = func_type(f)
         dicts = arg_attrs(f)
         types: list[ArgumentType | None] = []

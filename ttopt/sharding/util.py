@@ -148,6 +148,22 @@ def result_label(func: Operation, i: int) -> str:
     return f"result #{i} of @{func_name(func)}"
 
 
+def require_ranked_signature(module: Module, func: Operation) -> None:
+    """Shardings exist for ranked tensors only: any other argument or result type is a Diagnostic at `func`."""
+    from ttopt.ir.types import TensorType
+
+    if not has_body(func):
+        return
+    ft = func_type(func)
+    for label, types in ((argument_label, ft.inputs), (result_label, ft.results)):
+        for i, t in enumerate(types):
+            r = t.resolve()
+            if not isinstance(r, TensorType) or r.shape is None:
+                kind = "an unranked tensor" if isinstance(r, TensorType) else "not a tensor"
+                raise fail(module, func, f"{label(func, i)} has type {t.text}, which is {kind}; the sharding "
+                           "pipeline shards ranked tensors only")
+
+
 # ---- sdy annotations ----------------------------------------------------------------------------
 def sdy_annotations(module: Module) -> Iterator[tuple[Operation, str]]:
     """(op, description) of every `sdy.sharding` on arguments, results and ops, and every
