@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from ttopt.ir.attributes import ArrayAttr, BoolAttr, DenseArrayAttr, DenseElementsAttr, DialectAttr, IntegerAttr
 from ttopt.ir.operation import Operation
@@ -312,10 +313,8 @@ def _dynamic_update_slice(op: Operation, p: dict[str, Any]) -> None:
 
 
 def _pad(op: Operation, p: dict[str, Any]) -> None:
-    s = _same_rank_lists(op, p, ("edge_padding_low", "edge_padding_high", "interior_padding"))
-    if s is None:
+    if _same_rank_lists(op, p, ("edge_padding_low", "edge_padding_high", "interior_padding")) is None:
         return
-    x, r = s
     if any(i < 0 for i in p["interior_padding"]):
         raise ValueError(f"interior_padding must be non-negative, got {p['interior_padding']}")
 

@@ -510,16 +510,16 @@ def diag(module: Module, op: Operation | None, message: str) -> Diagnostic:
 
 def check_sharding_bodies(module: Module) -> None:
     """Parse every `sdy.sharding` on function arguments/results and ops (Diagnostic at the first bad one)."""
-    from ttopt.sharding.util import typed
+    from ttopt.sharding.util import argument_label, result_label, typed
 
     for op in module.walk():
         if op.name == "func.func":
-            for key, what in (("arg_attrs", "argument"), ("res_attrs", "result")):
+            for key, label in (("arg_attrs", argument_label), ("res_attrs", result_label)):
                 arr = op.properties.get(key)
                 for i, d in enumerate(getattr(arr, "items", ())):
                     a = d.entries.get("sdy.sharding") if isinstance(d, DictAttr) else None
                     if a is not None:
-                        typed(module, op, a, f"{what} #{i}: sdy.sharding")
+                        typed(module, op, a, f"{label(op, i)}: sdy.sharding")
         a = op.attributes.get("sdy.sharding")
         if a is not None:
             typed(module, op, a, f"'{op.name}' op: sdy.sharding")
