@@ -187,3 +187,20 @@ func.func @main(%arg0: !foo.bar, %arg1: tensor<8xf32>) -> tensor<8xf32> {
 func.func @main(%arg0: tensor<*xf32>) -> tensor<*xf32> {
   return %arg0 : tensor<*xf32>
 }
+
+// -----
+
+// A custom sharding rule that does not fit the op's shapes.
+// CHECK: errors_verifiers.mlir:[[# @LINE + 2]]:8: error: 'stablehlo.custom_call' op sdy.sharding_rule: rule maps 3 dimension(s) of operand #0, which has rank 2
+func.func @main(%arg0: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  %0 = "stablehlo.custom_call"(%arg0) <{call_target_name = "foo"}> {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j, k])->([i, j]) {i=8, j=4, k=1}>} : (tensor<8x4xf32>) -> tensor<8x4xf32>
+  return %0 : tensor<8x4xf32>
+}
+
+// -----
+
+// CHECK: errors_verifiers.mlir:[[# @LINE + 2]]:8: error: 'stablehlo.custom_call' op sdy.sharding_rule: factors of operand #0 dimension 0 multiply to 3, but the dimension has size 8
+func.func @main(%arg0: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  %0 = "stablehlo.custom_call"(%arg0) <{call_target_name = "foo"}> {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j])->([i, j]) {i=3, j=4}>} : (tensor<8x4xf32>) -> tensor<8x4xf32>
+  return %0 : tensor<8x4xf32>
+}

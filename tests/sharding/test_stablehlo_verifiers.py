@@ -152,3 +152,24 @@ def test_every_verified_op_is_registered() -> None:
 
     for name in VERIFIERS:
         assert OP_DEFS[name].verify is not None
+
+
+@pytest.mark.parametrize("body", ["([i, j, k])->([i])", "([i])->([i, j], [k])", "garbage", "([i, j])->([i, j]) {i=3, j=4}"])
+def test_custom_rule_on_an_unregistered_op_is_a_diagnostic(body: str) -> None:
+    m = parse_module(
+        "func.func @main(%a: tensor<8x4xf32>) -> tensor<8x4xf32> {\n"
+        f'  %0 = "foo.bar"(%a) {{sdy.sharding_rule = #sdy.op_sharding_rule<{body}>}} : (tensor<8x4xf32>) -> tensor<8x4xf32>\n'
+        "  return %0 : tensor<8x4xf32>\n}\n")
+    op = next(o for o in m.walk() if o.name == "foo.bar")
+    with pytest.raises(Diagnostic, match=r"^'foo.bar' op sdy.sharding_rule: "):
+        rule_for(op, False)
+
+
+def test_fitting_custom_rule_is_used() -> None:
+    m = parse_module(
+        "func.func @main(%a: tensor<8x4xf32>) -> tensor<8x4xf32> {\n"
+        '  %0 = "foo.bar"(%a) {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j])->([i, j]) {i=8, j=4}>} : (tensor<8x4xf32>) -> tensor<8x4xf32>\n'
+        "  return %0 : tensor<8x4xf32>\n}\n")
+    op = next(o for o in m.walk() if o.name == "foo.bar")
+    rule = rule_for(op, False)
+    assert rule is not None and rule.factor_sizes == (8, 4)

@@ -582,6 +582,34 @@ def _pairwise_same_shape(op: Operation, p: dict[str, Any]) -> None:
         raise ValueError(f"expects one result per operand, got {_types(op)}")
 
 
+def _in_manual_computation(op: Operation) -> bool:
+    """Inside a manual_computation types may be local while a rule keeps its global factor sizes."""
+    cur = op.parent_op
+    while cur is not None:
+        if cur.name == "sdy.manual_computation":
+            return True
+        cur = cur.parent_op
+    return False
+
+
+def _custom_call(op: Operation, p: dict[str, Any]) -> None:
+    attr = op.attributes.get("sdy.sharding_rule")
+    body = getattr(attr.resolve(), "body", None) if attr is not None else None
+    if body is None:
+        return
+    # The rule is Shardy's attribute; its parser and fit check live with the other rules.
+    from ttopt.sharding.factors import check_rule, parse_rule
+
+    shapes = [_shape(v) for v in (*op.operands, *op.results)]
+    try:
+        rule = parse_rule(body)
+        if all(sh is not None for sh in shapes):
+            n = len(op.operands)
+            check_rule(rule, shapes[:n], shapes[n:], sizes=not _in_manual_computation(op))  # type: ignore[arg-type]
+    except (ValueError, IndexError) as e:
+        raise ValueError(f"sdy.sharding_rule: {e}") from None
+
+
 # ---- the table ----------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Spec:
@@ -657,6 +685,7 @@ def _table() -> dict[str, Spec]:
             (Prop("dimension_numbers", "stablehlo.conv"), Prop("feature_group_count", "int", False),
              Prop("batch_group_count", "int", False)), _convolution),
         "chlo.top_k": Spec((Prop("k", "int"),), _top_k),
+        "stablehlo.custom_call": Spec(check=_custom_call),
     })  # fmt: skip
     return t
 

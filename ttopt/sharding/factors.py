@@ -239,6 +239,29 @@ def parse_rule(body: str) -> OpShardingRule:
     return OpShardingRule(factor_sizes, ops, res, is_custom=bool(re.search(r",\s*custom\s*$", rest)), **sets)
 
 
+def check_rule(rule: OpShardingRule, operand_shapes: Sequence[Sequence[int | None]],
+               result_shapes: Sequence[Sequence[int | None]], sizes: bool = True) -> None:
+    """A rule fits its op: one mapping per operand and result, one entry per dimension, and (with
+    `sizes`) the factor sizes of a static dimension multiply to its size. ValueError otherwise.
+
+    The IR verifier checks structure only: a rule keeps its global factor sizes when
+    update-global-to-local-shapes gives the op local types."""
+    for what, maps, shapes in (("operand", rule.operands, operand_shapes), ("result", rule.results, result_shapes)):
+        if len(maps) != len(shapes):
+            raise ValueError(f"rule maps {len(maps)} {what}(s), but the op has {len(shapes)}")
+        for t, (m, shape) in enumerate(zip(maps, shapes)):
+            if len(m) != len(shape):
+                raise ValueError(f"rule maps {len(m)} dimension(s) of {what} #{t}, which has rank {len(shape)}")
+            for d, (factors, size) in enumerate(zip(m, shape)):
+                n = 1
+                for f in factors:
+                    if not 0 <= f < len(rule.factor_sizes):
+                        raise ValueError(f"{what} #{t} dimension {d} names an undefined factor")
+                    n *= rule.factor_sizes[f]
+                if sizes and size is not None and n != size:
+                    raise ValueError(f"factors of {what} #{t} dimension {d} multiply to {n}, but the dimension has size {size}")
+
+
 # ---- axes and projections ---------------------------------------------------------------------
 # An axis inside the algorithms is a plain tuple (name, pre_size, size): the whole axis "x" of
 # size 4 is ("x", 1, 4), the sub-axis "x":(2)2 is ("x", 2, 2). No pydantic in the inner loops.
