@@ -315,8 +315,54 @@ def _dynamic_update_slice(op: Operation, p: dict[str, Any]) -> None:
 def _pad(op: Operation, p: dict[str, Any]) -> None:
     if _same_rank_lists(op, p, ("edge_padding_low", "edge_padding_high", "interior_padding")) is None:
         return
+    v = _shape(op.operands[1])
+    if v:
+        raise ValueError(f"padding value must be a scalar tensor, got {op.operands[1].type.text}")
     if any(i < 0 for i in p["interior_padding"]):
         raise ValueError(f"interior_padding must be non-negative, got {p['interior_padding']}")
+
+
+def _windowed(op: Operation, p: dict[str, Any], inputs: int, inits: list[int]) -> None:
+    """reduce_window / select_and_scatter: window attributes cover every input dimension, init values are scalars."""
+    x = _shape(op.operands[0])
+    if x is None:
+        return
+    for name, per_dim in (("window_dimensions", 1), ("window_strides", 1), ("base_dilations", 1),
+                          ("window_dilations", 1), ("padding", 2)):  # fmt: skip
+        if name in p and len(p[name]) != per_dim * len(x):
+            raise ValueError(f"{name} has {len(p[name])} entries, expected {per_dim * len(x)} for an operand of rank {len(x)}")
+    for i in range(inputs):
+        s = _shape(op.operands[i])
+        if s is not None and len(s) != len(x):
+            raise ValueError(f"requires operands of one rank, got {_types(op)}")
+    for i in inits:
+        s = _shape(op.operands[i])
+        if s:
+            raise ValueError(f"init value must be a scalar tensor, got {op.operands[i].type.text}")
+    for r in op.results:
+        s = _shape(r)
+        if s is not None and len(s) != len(x):
+            raise ValueError(f"results must have the operand's rank, got {_types(op)}")
+
+
+_WINDOW_PROPS = (Prop("window_strides", "ints", False), Prop("base_dilations", "ints", False),
+                 Prop("window_dilations", "ints", False), Prop("padding", "ints", False))  # fmt: skip
+
+
+def _reduce_window(op: Operation, p: dict[str, Any]) -> None:
+    if len(op.operands) % 2:
+        raise ValueError(f"expects as many init values as inputs, got {len(op.operands)} operand(s)")
+    n = len(op.operands) // 2
+    if len(op.results) != n:
+        raise ValueError(f"expects {n} result(s), one per input, got {len(op.results)}")
+    _windowed(op, p, n, list(range(n, 2 * n)))
+
+
+def _select_and_scatter(op: Operation, p: dict[str, Any]) -> None:
+    _windowed(op, p, 2, [2])
+    x, r = _shape(op.operands[0]), _shape(op.results[0])
+    if x is not None and r is not None and not _same(x, r):
+        raise ValueError(f"requires the result to have the operand's shape, got {_types(op)}")
 
 
 def _reverse(op: Operation, p: dict[str, Any]) -> None:
@@ -686,6 +732,10 @@ def _table() -> dict[str, Spec]:
              Prop("batch_group_count", "int", False)), _convolution),
         "chlo.top_k": Spec((Prop("k", "int"),), _top_k),
         "stablehlo.custom_call": Spec(check=_custom_call),
+        "stablehlo.reduce_window": Spec((Prop("window_dimensions", "ints"), *_WINDOW_PROPS), _reduce_window),
+        "stablehlo.select_and_scatter": Spec(
+            (Prop("window_dimensions", "ints", False), Prop("window_strides", "ints", False), Prop("padding", "ints", False)),
+            _select_and_scatter),
     })  # fmt: skip
     return t
 

@@ -153,7 +153,7 @@ BINARY = (
 )
 POINTWISE = (
     *(f"stablehlo.{n}" for n in (*UNARY, *BINARY)),
-    "stablehlo.map", "stablehlo.all_reduce", "stablehlo.collective_permute", "stablehlo.collective_broadcast",
+    "stablehlo.map", "stablehlo.collective_permute", "stablehlo.collective_broadcast",
     "sdy.sharding_constraint",
 )  # fmt: skip
 
@@ -164,6 +164,16 @@ def _pointwise(op: Operation, conservative: bool) -> OpShardingRule:
     b = _builder(op)
     b.add_pointwise(_shape(op.results[0]) if op.results else _shape(op.operands[0]))
     return b.build()
+
+
+@register("stablehlo.all_reduce")
+def _all_reduce(op: Operation, conservative: bool) -> OpShardingRule | None:
+    """Pointwise when every operand has one shape; a variadic all_reduce of mixed shapes has no
+    single factor space, so it gets no rule (propagation treats it as opaque)."""
+    shapes = {_shape(v) for v in (*op.operands, *op.results)}
+    if len(shapes) != 1:
+        return None
+    return _pointwise(op, conservative)
 
 
 # ---- chlo (ttopt extension) ----------------------------------------------------------------------
