@@ -204,3 +204,20 @@ func.func @main(%arg0: tensor<8x4xf32>) -> tensor<8x4xf32> {
   %0 = "stablehlo.custom_call"(%arg0) <{call_target_name = "foo"}> {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j])->([i, j]) {i=3, j=4}>} : (tensor<8x4xf32>) -> tensor<8x4xf32>
   return %0 : tensor<8x4xf32>
 }
+
+// -----
+
+// 1e309 in a window attribute is not an integer (the custom form used to accept it as inf).
+// CHECK: errors_verifiers.mlir:[[# @LINE + 2]]:8: error: 'stablehlo.convolution' op property 'rhs_dilation' must be an array of integers, got array<i64: 2, inf>
+func.func @main(%arg0: tensor<2x16x16x4xf32>, %arg1: tensor<3x3x4x8xf32>) -> tensor<2x8x8x8xf32> {
+  %0 = stablehlo.convolution(%arg0, %arg1) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [2, 2], pad = [[1, 2], [0, 1]], lhs_dilate = [1, 1], rhs_dilate = [2, 1e309]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<2x16x16x4xf32>, tensor<3x3x4x8xf32>) -> tensor<2x8x8x8xf32>
+  return %0 : tensor<2x8x8x8xf32>
+}
+
+// -----
+
+// CHECK: errors_verifiers.mlir:[[# @LINE + 2]]:8: error: 'stablehlo.convolution' op window_strides has 3 entries, expected 2 for 2 spatial dim(s)
+func.func @main(%arg0: tensor<2x16x16x4xf32>, %arg1: tensor<3x3x4x8xf32>) -> tensor<2x8x8x8xf32> {
+  %0 = "stablehlo.convolution"(%arg0, %arg1) <{batch_group_count = 1 : i64, dimension_numbers = #stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>, feature_group_count = 1 : i64, window_strides = array<i64: 2, 2, 2>}> : (tensor<2x16x16x4xf32>, tensor<3x3x4x8xf32>) -> tensor<2x8x8x8xf32>
+  return %0 : tensor<2x8x8x8xf32>
+}

@@ -609,6 +609,12 @@ def _convolution(op: Operation, p: dict[str, Any]) -> None:
     for name in ("feature_group_count", "batch_group_count"):
         if name in p and p[name] < 1:
             raise ValueError(f"{name} must be positive, got {p[name]}")
+    for name, per_dim, least in (("window_strides", 1, 1), ("lhs_dilation", 1, 1), ("rhs_dilation", 1, 1), ("padding", 2, None)):
+        if name in p:
+            if len(p[name]) != per_dim * len(ls):
+                raise ValueError(f"{name} has {len(p[name])} entries, expected {per_dim * len(ls)} for {len(ls)} spatial dim(s)")
+            if least is not None and any(v < least for v in p[name]):
+                raise ValueError(f"{name} must be positive, got {p[name]}")
     s = _all_shapes(op)
     if s is None:
         return
@@ -729,7 +735,9 @@ def _table() -> dict[str, Spec]:
         "stablehlo.scatter": Spec((Prop("scatter_dimension_numbers", "stablehlo.scatter"),), _scatter),
         "stablehlo.convolution": Spec(
             (Prop("dimension_numbers", "stablehlo.conv"), Prop("feature_group_count", "int", False),
-             Prop("batch_group_count", "int", False)), _convolution),
+             Prop("batch_group_count", "int", False), Prop("window_strides", "ints", False),
+             Prop("lhs_dilation", "ints", False), Prop("rhs_dilation", "ints", False), Prop("padding", "ints", False)),
+            _convolution),
         "chlo.top_k": Spec((Prop("k", "int"),), _top_k),
         "stablehlo.custom_call": Spec(check=_custom_call),
         "stablehlo.reduce_window": Spec((Prop("window_dimensions", "ints"), *_WINDOW_PROPS), _reduce_window),
