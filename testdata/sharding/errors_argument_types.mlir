@@ -2,7 +2,7 @@
 // RUN: not ttopt opt %s --split-input-file --apply-tt-argument-annotations --argument-types='main=weight' 2>&1 | FileCheck %s --check-prefix=BADTYPE
 // Bad --argument-types.
 
-// BADTYPE: error: --argument-types: unknown argument type 'weight' for function 'main' (expected input, parameter, constant)
+// BADTYPE: Error: apply-tt-argument-annotations: --argument-types: unknown argument type 'weight' for function 'main' (expected input, parameter, constant)
 
 // A public function the map leaves out.
 // CHECK: errors_argument_types.mlir:[[# @LINE + 5]]:1: error: 'func.func' op @other is missing from --argument-types (given: main); list the type of each of its 1 argument(s)

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from ttopt.dialects.sdy_rule import FactorType, OpShardingRule, factor_name, parse_rule
 from ttopt.parse.parser import parse_module
-from ttopt.sharding.factors import FactorType, OpShardingRule, factor_name, parse_rule
 from ttopt.sharding.rules import EXTENSIONS, rule_for
 
 ROOT = Path(__file__).resolve().parents[2]

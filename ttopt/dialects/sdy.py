@@ -10,7 +10,7 @@ from ttopt.dialects.formats import (
     SymEqFormat,
     constant_result_name,
 )
-from ttopt.ir.opdef import CONSTANT_LIKE, PURE, TERMINATOR, OpDef, register
+from ttopt.ir.opdef import CONSTANT_LIKE, PURE, TERMINATOR, OpDef, register, register_verifiers
 
 register(
     OpDef("sdy.mesh", operands=0, results=0, format=SymEqFormat("mesh", "sdy.mesh"), summary="a named device mesh"),
@@ -35,3 +35,7 @@ register(
         format=ConstantFormat(), result_name=constant_result_name,
     ),
 )
+
+from ttopt.dialects.sdy_verify import VERIFIERS  # noqa: E402
+
+register_verifiers(VERIFIERS)

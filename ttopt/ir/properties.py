@@ -12,11 +12,14 @@ Kinds name what the value must be and what the view returns:
 | float   | `1.0e-05 : f32`                             | float                |
 | str     | `"name"`                                    | str                  |
 | symbol  | `@callee`                                   | str (the root name)  |
+| groups  | a 2-D integer `dense<..>` (replica groups)  | tuple[int, ...] flat |
 | dense   | `dense<...> : T`, `dense_resource<k> : T`   | the attribute        |
 | array   | `[...]`                                     | tuple of attributes  |
 | dict    | `{...}`                                     | dict[str, attribute] |
 | type    | a type used as an attribute                 | Type                 |
-| attr    | anything (dialect attributes, enums)        | the attribute        |
+| attr    | anything                                    | the attribute        |
+| d.name  | `#d.name<body>` (e.g. `stablehlo.dot`)      | str (the body)       |
+| enum:d.e| `#d<e VALUE>` or `#d.e<VALUE>`              | str (the body)       |
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from ttopt.ir.attributes import (
     BoolAttr,
     DenseArrayAttr,
     DenseElementsAttr,
+    DialectAttr,
     DictAttr,
     FloatAttr,
     IntegerAttr,
@@ -39,6 +43,7 @@ from ttopt.ir.attributes import (
     TypedOpaqueAttr,
     UnitAttr,
 )
+from ttopt.ir.types import ScalarType
 
 if TYPE_CHECKING:
     from ttopt.ir.operation import Operation
@@ -55,22 +60,74 @@ class Prop:
 
 
 def _ints(a: Attribute) -> tuple[int, ...] | None:
-    if isinstance(a, DenseArrayAttr) and a.element.startswith(("i", "si", "ui")) and a.element != "i1":
-        return tuple(int(v) for v in a.values)
-    if isinstance(a, DenseElementsAttr):
+    """The integers of an integer-array property in any spelling: `array<i64: ..>`, `[1, 2]`, or an
+    integer `dense<..>` (flattened, a splat repeated to the element count)."""
+    if isinstance(a, DenseArrayAttr):
+        ok = a.element.startswith(("i", "si", "ui")) and a.element != "i1"
+        if ok and all(isinstance(v, int) and not isinstance(v, bool) for v in a.values):
+            return tuple(a.values)
+        return None
+    if isinstance(a, ArrayAttr):
+        items = [x.resolve() for x in a.items]
+        return tuple(x.value for x in items) if all(isinstance(x, IntegerAttr) for x in items) else None
+    if not isinstance(a, DenseElementsAttr):
+        return None
+    ty = a.type.resolve()
+    element = getattr(ty, "element_type", None)
+    element = element.resolve() if element is not None else None
+    if not (isinstance(element, ScalarType) and element.is_integer):
+        return None
+    try:
         values = a.values
-        if isinstance(values, int):  # a splat
-            shape = getattr(a.type, "shape", ())
-            return (values,) * (shape[0] if len(shape) == 1 and shape[0] is not None else 1)
-        if isinstance(values, list) and all(isinstance(v, int) and not isinstance(v, bool) for v in values):
-            return tuple(values)
-    return None
+    except Exception:  # noqa: BLE001 - a malformed literal is simply not an integer array
+        return None
+    flat: list[int] = []
+    stack = [values]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, (list, tuple)):
+            stack.extend(reversed(x))
+        elif isinstance(x, int) and not isinstance(x, bool):
+            flat.append(x)
+        else:
+            return None
+    if a.is_splat and len(flat) == 1:
+        count = 1
+        for d in getattr(ty, "shape", None) or ():
+            count *= d or 0
+        return tuple(flat) * count
+    return tuple(flat)
+
+
+def _groups(a: Attribute) -> tuple[int, ...] | None:
+    """A 2-D integer `dense<..>` (replica groups, source-target pairs), flattened."""
+    ty = a.type.resolve() if isinstance(a, DenseElementsAttr) else None
+    shape = getattr(ty, "shape", None)
+    return _ints(a) if shape is not None and len(shape) == 2 else None
+
+
+def _dialect_kind(kind: str) -> tuple[Callable[[Attribute], Any], str]:
+    """`enum:<dialect>.<enum>` (`#stablehlo<comparison_direction GT>` or the long form
+    `#stablehlo.comparison_direction<GT>`) or `<dialect>.<attr>` (`#stablehlo.dot<...>`): the body."""
+    if kind.startswith("enum:"):
+        dialect, _, enum = kind[5:].partition(".")
+
+        def enum_body(a: Attribute) -> Any:
+            if isinstance(a, DialectAttr) and (
+                a.name == f"{dialect}.{enum}" or (a.name == dialect and (a.body or "").split()[:1] == [enum])
+            ):
+                return a.body or ""
+            return None
+
+        return enum_body, f"a #{dialect}<{enum} ...> attribute"
+    return (lambda a: (a.body or "") if isinstance(a, DialectAttr) and a.name == kind else None), f"a #{kind} attribute"
 
 
 # kind -> (decode: attribute -> value, or None when the attribute is not of the kind; description)
 KINDS: dict[str, tuple[Callable[[Attribute], Any], str]] = {
     "int": (lambda a: a.value if isinstance(a, IntegerAttr) else None, "an integer attribute"),
     "ints": (_ints, "an integer array (array<i64: ...>)"),
+    "groups": (_groups, "a 2-D dense integer tensor"),
     "bool": (lambda a: a.value if isinstance(a, BoolAttr) else (True if isinstance(a, UnitAttr) else None), "a boolean"),
     "float": (lambda a: a.value if isinstance(a, FloatAttr) else None, "a float attribute"),
     "str": (lambda a: a.value if isinstance(a, StringAttr) else None, "a string"),
@@ -83,22 +140,26 @@ KINDS: dict[str, tuple[Callable[[Attribute], Any], str]] = {
 }
 
 
+def kind_of(kind: str) -> tuple[Callable[[Attribute], Any], str]:
+    """(decoder, description) of a kind: a fixed one from KINDS, or a dialect attribute / enum."""
+    return KINDS.get(kind) or _dialect_kind(kind)
+
+
 def decode(prop: Prop, attr: Attribute) -> Any:
     """The view value of `attr` for `prop` (None when it is not of the declared kind)."""
-    return KINDS[prop.kind][0](attr.resolve())
+    return kind_of(prop.kind)[0](attr.resolve())
 
 
 def check_properties(op: Operation, declared: tuple[Prop, ...]) -> None:
     """Raise ValueError (MLIR's wording) for a missing required property or one of the wrong kind."""
-    have = op.properties
     for p in declared:
-        a = have.get(p.name)
+        a = op.get_attr(p.name)
         if a is None:
             if p.required:
                 raise ValueError(f"requires attribute '{p.name}'")
             continue
         if decode(p, a) is None:
-            raise ValueError(f"attribute '{p.name}' failed to satisfy constraint: {KINDS[p.kind][1]}, got {a.text}")
+            raise ValueError(f"attribute '{p.name}' failed to satisfy constraint: {kind_of(p.kind)[1]}, got {a.text}")
 
 
 class PropertyView:
@@ -115,14 +176,14 @@ class PropertyView:
         p = self._declared.get(name)
         if p is None:
             raise AttributeError(f"'{self._op.name}' declares no property '{name}'")
-        a = self._op.properties.get(name)
+        a = self._op.get_attr(name)
         if a is None:
             if p.required:
                 raise ValueError(f"'{self._op.name}' op requires attribute '{name}'")
             return p.default
         value = decode(p, a)
         if value is None:
-            raise ValueError(f"'{self._op.name}' op attribute '{name}' is not {KINDS[p.kind][1]}")
+            raise ValueError(f"'{self._op.name}' op attribute '{name}' is not {kind_of(p.kind)[1]}")
         return value
 
 

@@ -62,6 +62,13 @@ class ApplyTTArgumentAnnotations(Pass):
 
     argument_types: str = option("", "Argument types per function: 'main=input,parameter;f2=constant'")
 
+    def validate(self) -> None:
+        """A malformed --argument-types is a usage error, whatever the input."""
+        try:
+            parse_argument_types(self.argument_types)
+        except ValueError as e:
+            raise ValueError(f"--argument-types: {e}") from None
+
     def run(self, module: Module, ctx: PassContext) -> None:
         try:
             table = parse_argument_types(self.argument_types)

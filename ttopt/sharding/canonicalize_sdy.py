@@ -22,7 +22,7 @@ from math import prod
 from typing import TYPE_CHECKING, Any
 
 from ttopt.passes.canonicalize import RULES
-from ttopt.sharding.util import SDY_SHARDING, per_value_attr
+from ttopt.sharding.util import SDY_SHARDING, per_value_attr, replace_values
 
 if TYPE_CHECKING:
     from ttopt.ir.operation import Operation
@@ -186,7 +186,8 @@ def _unused_manual_input(op: Operation) -> list[Operation] | None:
     ins = _typed(op.properties["in_shardings"])
     if ins is None or len(ins.shardings) != len(block.args):
         return None
-    keep = [i for i in range(len(block.args)) if i not in dead]
+    dead_set = set(dead)
+    keep = [i for i in range(len(block.args)) if i not in dead_set]
     producers = [op.operands[i].op for i in dead if hasattr(op.operands[i], "op")]
     op.set_operands([op.operands[i] for i in keep])
     block.args = [block.args[i] for i in keep]
@@ -214,8 +215,7 @@ def _inline_trivial_manual(op: Operation) -> list[Operation] | None:
     ret = block.ops[-1]
     if any(v.type != r.type for v, r in zip(ret.operands, op.results)):
         return None
-    for a, v in zip(block.args, op.operands):
-        a.replace_all_uses_with(v)
+    replace_values(zip(block.args, op.operands))
     parent = op.parent
     at = parent.index(op)
     moved = block.ops[:-1]

@@ -46,6 +46,11 @@ class ConvertToTTNNCCL(Pass):
 
     num_links: int = option(1, "Ethernet links per CCL op (ttnn num_links)")
 
+    def validate(self) -> None:
+        """num_links is written into the IR as a ui32 count of links: at least one."""
+        if not 1 <= self.num_links <= 0xFFFFFFFF:
+            raise ValueError(f"num-links must be between 1 and 4294967295, got {self.num_links}")
+
     def run(self, module: Module, ctx: PassContext) -> None:
         meshes = module.op.attributes.get("ttcore.meshes")
         shape = (1, 1)

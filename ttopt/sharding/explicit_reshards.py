@@ -24,12 +24,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ttopt.dialects.sdy_rule import FactorType, OpShardingRule
 from ttopt.passes.base import Pass, option
 from ttopt.passes.registry import register_pass
 from ttopt.sharding.factors import (
     Axis,
-    FactorType,
-    OpShardingRule,
     Sharding,
     any_overlap,
     axes_size,
@@ -260,7 +259,8 @@ def _expressible(op: Any, rule: OpShardingRule, chosen: dict, ctx: _Ctx, mesh: A
     factor whose sharding would need one (a reshape splitting "y"=4 over dims of 2 and 8) keeps
     only the whole axes before it. Both modes: a factor that follows, in some dimension, a factor
     its axes do not fill is replicated (its axes cannot be written there; `factor_dims`)."""
-    from ttopt.sharding.factors import consistent_factor_axes, factor_name, is_sub_axis
+    from ttopt.dialects.sdy_rule import factor_name
+    from ttopt.sharding.factors import consistent_factor_axes, is_sub_axis
 
     sizes = rule.factor_sizes
     if ctx.conservative:

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from math import gcd
-from enum import Enum
 from typing import TYPE_CHECKING, Any, Sequence
 
+from ttopt.dialects.sdy_rule import OpShardingRule, TensorMapping
 from ttopt.ir.attributes import ArrayAttr, DictAttr
 from ttopt.ir.diagnostics import Diagnostic, SourcePos
 
@@ -26,217 +26,6 @@ if TYPE_CHECKING:
     from ttopt.ir.module import Module
     from ttopt.ir.operation import Operation
     from ttopt.ir.values import Value
-
-TensorMapping = tuple[tuple[int, ...], ...]  # per dimension: factor indices, major to minor
-
-
-class FactorType(Enum):
-    """Shardy's factor types (ref §3.2); the letters are the decision tables' abbreviations."""
-
-    PASS_THROUGH = "P"
-    REDUCTION = "R"
-    NEED_REPLICATION = "N"
-    PERMUTATION = "M"
-
-
-def factor_name(index: int) -> str:
-    """Shardy's factor symbols: i..z, then z_1, z_2, ..."""
-    return chr(ord("i") + index) if index < 18 else f"z_{index - 17}"
-
-
-@dataclass(frozen=True)
-class OpShardingRule:
-    """An einsum-like factor mapping with factor types and blocked-propagation flags."""
-
-    factor_sizes: tuple[int, ...]
-    operands: tuple[TensorMapping, ...]
-    results: tuple[TensorMapping, ...]
-    reduction: frozenset[int] = frozenset()
-    need_replication: frozenset[int] = frozenset()
-    permutation: frozenset[int] = frozenset()
-    blocked_propagation: frozenset[int] = frozenset()
-    is_custom: bool = False
-
-    @property
-    def num_factors(self) -> int:
-        return len(self.factor_sizes)
-
-    @property
-    def tensors(self) -> tuple[TensorMapping, ...]:
-        """Operand mappings, then result mappings (the tensor index space of projections)."""
-        return self.operands + self.results
-
-    def factor_type(self, f: int) -> FactorType:
-        if f in self.reduction:
-            return FactorType.REDUCTION
-        if f in self.need_replication:
-            return FactorType.NEED_REPLICATION
-        if f in self.permutation:
-            return FactorType.PERMUTATION
-        return FactorType.PASS_THROUGH
-
-    def is_blocked(self, f: int) -> bool:
-        return f in self.blocked_propagation
-
-    def tensors_with_factor(self, f: int) -> list[int]:
-        """Indices (operands then results) of the tensors that have factor `f` in some dimension."""
-        return [t for t, m in enumerate(self.tensors) if any(f in d for d in m)]
-
-    # -- text --------------------------------------------------------------------------------
-    def print_body(self) -> str:
-        """`([i, k], [k, j])->([i, j]) {i=8, j=16, k=32} reduction={k}` exactly as Shardy prints it."""
-
-        def tensor(m: TensorMapping) -> str:
-            return "[" + ", ".join("".join(factor_name(f) for f in d) for d in m) + "]"
-
-        s = "(" + ", ".join(tensor(m) for m in self.operands) + ")->(" + ", ".join(tensor(m) for m in self.results) + ")"
-        if self.factor_sizes:
-            s += " {" + ", ".join(f"{factor_name(i)}={n}" for i, n in enumerate(self.factor_sizes)) + "}"
-        for key, fs in (
-            ("reduction", self.reduction),
-            ("need_replication", self.need_replication),
-            ("permutation", self.permutation),
-            ("blocked_propagation", self.blocked_propagation),
-        ):
-            if fs:
-                s += f" {key}={{" + ", ".join(factor_name(f) for f in sorted(fs)) + "}"
-        if self.is_custom:
-            s += ", custom"
-        return s
-
-    @property
-    def text(self) -> str:
-        return f"#sdy.op_sharding_rule<{self.print_body()}>"
-
-    def __str__(self) -> str:
-        return self.text
-
-
-@dataclass
-class RuleBuilder:
-    """Builds an OpShardingRule factor by factor (Shardy's `OpShardingRuleBuilder`)."""
-
-    operand_shapes: Sequence[Sequence[int]]
-    result_shapes: Sequence[Sequence[int]]
-    sizes: list[int] = field(default_factory=list)
-    maps: list[list[list[int]]] = field(default_factory=list)
-    types: dict[int, FactorType] = field(default_factory=dict)
-    blocked: set[int] = field(default_factory=set)
-    is_custom: bool = False
-
-    def __post_init__(self) -> None:
-        self.maps = [[[] for _ in s] for s in (*self.operand_shapes, *self.result_shapes)]
-
-    @property
-    def num_operands(self) -> int:
-        return len(self.operand_shapes)
-
-    def add_factor(
-        self,
-        operand_dims: Sequence[int],
-        result_dims: Sequence[int],
-        size: int,
-        kind: FactorType = FactorType.PASS_THROUGH,
-        blocked: bool = False,
-    ) -> int:
-        """Add one factor; `operand_dims[i]` / `result_dims[j]` is the dim it maps to, or -1."""
-        f = len(self.sizes)
-        self.sizes.append(size)
-        for t, d in enumerate((*operand_dims, *result_dims)):
-            if d >= 0:
-                self.maps[t][d].append(f)
-        if kind is not FactorType.PASS_THROUGH:
-            self.types[f] = kind
-        if blocked:
-            self.blocked.add(f)
-        return f
-
-    def add_factor_all(self, dim: int, size: int, kind: FactorType = FactorType.PASS_THROUGH, blocked: bool = False) -> int:
-        """A factor at the same `dim` of every non-scalar tensor (the pointwise pattern)."""
-        dims = [dim if len(s) else -1 for s in (*self.operand_shapes, *self.result_shapes)]
-        return self.add_factor(dims[: self.num_operands], dims[self.num_operands :], size, kind, blocked)
-
-    def add_pointwise(self, shape: Sequence[int], kind_of=None) -> None:
-        """One factor per dim of `shape`, shared by every non-scalar tensor. `kind_of(dim)` may
-        return (type, blocked) for dims that are not plain pass-through."""
-        for d, n in enumerate(shape):
-            kind, blocked = kind_of(d) if kind_of else (FactorType.PASS_THROUGH, False)
-            self.add_factor_all(d, n, kind, blocked)
-
-    def build(self) -> OpShardingRule:
-        """Freeze, giving unmapped dimensions their own size-1 factors first."""
-        for m in self.maps:
-            for dim in m:
-                if not dim:
-                    dim.append(len(self.sizes))
-                    self.sizes.append(1)
-        n = self.num_operands
-        frozen = tuple(tuple(tuple(d) for d in m) for m in self.maps)
-
-        def of(kind: FactorType) -> frozenset[int]:
-            return frozenset(f for f, k in self.types.items() if k is kind)
-
-        return OpShardingRule(
-            factor_sizes=tuple(self.sizes),
-            operands=frozen[:n],
-            results=frozen[n:],
-            reduction=of(FactorType.REDUCTION),
-            need_replication=of(FactorType.NEED_REPLICATION),
-            permutation=of(FactorType.PERMUTATION),
-            blocked_propagation=frozenset(self.blocked),
-            is_custom=self.is_custom,
-        )
-
-
-_FACTOR = r"(?:z_\d+|[i-z])"
-
-
-def parse_rule(body: str) -> OpShardingRule:
-    """Parse an `#sdy.op_sharding_rule<...>` body (JAX writes custom rules on custom_calls)."""
-    import re
-
-    m = re.fullmatch(r"\s*\((.*?)\)\s*->\s*\((.*?)\)\s*(\{[^}]*\})?(.*)", body, re.S)
-    if m is None:
-        raise ValueError(f"malformed op sharding rule '{body}'")
-    names: dict[str, int] = {}
-    sizes: dict[str, int] = {}
-    if m.group(3):
-        for item in m.group(3)[1:-1].split(","):
-            if item.strip():
-                k, v = item.split("=")
-                sizes[k.strip()] = int(v)
-
-    def index(name: str) -> int:
-        if name not in names:
-            names[name] = len(names)
-        return names[name]
-
-    def tensors(text: str) -> tuple[TensorMapping, ...]:
-        out = []
-        for t in re.findall(r"\[([^\]]*)\]", text):
-            dims = [d.strip() for d in t.split(",")] if t.strip() else []
-            out.append(tuple(tuple(index(f) for f in re.findall(_FACTOR, d)) for d in dims))
-        return tuple(out)
-
-    ops, res = tensors(m.group(1)), tensors(m.group(2))
-    # Factor indices follow the printed names (i=0, j=1, ...), not first appearance.
-    def canon(name: str) -> int:
-        return ord(name) - ord("i") if len(name) == 1 else 17 + int(name[2:])
-
-    remap = {i: canon(n) for n, i in names.items()}
-    for n in sizes:
-        remap.setdefault(index(n), canon(n))
-    ops = tuple(tuple(tuple(remap[f] for f in d) for d in t) for t in ops)
-    res = tuple(tuple(tuple(remap[f] for f in d) for d in t) for t in res)
-    count = max(remap.values(), default=-1) + 1
-    by_index = {remap[i]: n for n, i in names.items()}
-    factor_sizes = tuple(sizes.get(by_index.get(f, ""), 1) for f in range(count))
-    rest = m.group(4)
-    sets = {}
-    for key in ("reduction", "need_replication", "permutation", "blocked_propagation"):
-        km = re.search(key + r"=\{([^}]*)\}", rest)
-        sets[key] = frozenset(canon(x) for x in re.findall(_FACTOR, km.group(1))) if km else frozenset()
-    return OpShardingRule(factor_sizes, ops, res, is_custom=bool(re.search(r",\s*custom\s*$", rest)), **sets)
 
 
 # ---- axes and projections ---------------------------------------------------------------------
@@ -489,7 +278,9 @@ def to_attr(sh: Sharding, meshes: dict[str, MeshAttr]) -> TensorShardingAttr:
 
 
 def collect_meshes(module: Module) -> dict[str, MeshAttr]:
-    """`sdy.mesh @name = <...>` ops of the module by name."""
+    """`sdy.mesh @name = <...>` ops of the module by name, once every sdy sharding in the module is
+    known to parse (the Shardy passes start here; a malformed body is a Diagnostic at its op)."""
+    check_sharding_bodies(module)
     out = {}
     for op in module.op.regions[0].entry.ops if module.op.regions else []:
         if op.name == "sdy.mesh":
@@ -504,6 +295,23 @@ def diag(module: Module, op: Operation | None, message: str) -> Diagnostic:
         pos = op.pos if isinstance(op.pos, SourcePos) else SourcePos(module.source, op.pos)
     where = f"'{op.name}': " if op is not None else ""
     return Diagnostic(where + message, pos)
+
+
+def check_sharding_bodies(module: Module) -> None:
+    """Parse every `sdy.sharding` on function arguments/results and ops (Diagnostic at the first bad one)."""
+    from ttopt.sharding.util import argument_label, result_label, typed
+
+    for op in module.walk():
+        if op.name == "func.func":
+            for key, label in (("arg_attrs", argument_label), ("res_attrs", result_label)):
+                arr = op.properties.get(key)
+                for i, d in enumerate(getattr(arr, "items", ())):
+                    a = d.entries.get("sdy.sharding") if isinstance(d, DictAttr) else None
+                    if a is not None:
+                        typed(module, op, a, f"{label(op, i)}: sdy.sharding")
+        a = op.attributes.get("sdy.sharding")
+        if a is not None:
+            typed(module, op, a, f"'{op.name}' op: sdy.sharding")
 
 
 # ---- reading and writing shardings in the IR ------------------------------------------------------

@@ -22,7 +22,7 @@ from ttopt.ir.diagnostics import Diagnostic
 from ttopt.ir.verifier import verify
 from ttopt.passes.base import Pass, option
 from ttopt.passes.registry import get_pass, register_pass
-from ttopt.sharding.util import functions, is_solved, sdy_annotations, where
+from ttopt.sharding.util import functions, is_solved, require_ranked_signature, sdy_annotations, where
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module
@@ -86,6 +86,17 @@ class StableHLOPipeline(Pass):
     automatic_arg_analysis: bool = option(True, "Batch-shard unannotated graphs without tt argument types")
     conservative: bool = option(True, "Conservative propagation (no sub-axes, no non-divisible shardings)")
 
+    def validate(self) -> None:
+        """Options handed to the steps are checked before any input is read."""
+        from ttopt.sharding.argument_types import parse_argument_types
+        from ttopt.sharding.shardy_annotations import check_mesh_shape
+
+        try:
+            parse_argument_types(self.argument_types)
+        except ValueError as e:
+            raise ValueError(f"--argument-types: {e}") from None
+        check_mesh_shape(self.mesh_shape)
+
     def run(self, module: Module, ctx: PassContext) -> None:
         # The steps allocate many long-lived objects; Python's cyclic GC would rescan them over and
         # over (as in the parser, which also pauses it).
@@ -98,6 +109,8 @@ class StableHLOPipeline(Pass):
                 gc.enable()
 
     def _run(self, module: Module, ctx: PassContext) -> None:
+        for f in functions(module):
+            require_ranked_signature(module, f)
         report = []
         solved = False
         for step in STEPS:

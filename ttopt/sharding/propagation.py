@@ -28,17 +28,16 @@ from dataclasses import dataclass, field
 from math import gcd
 from typing import TYPE_CHECKING, Any
 
+from ttopt.dialects.sdy_rule import OpShardingRule, factor_name
 from ttopt.passes.base import Pass, option
 from ttopt.passes.registry import register_pass
 from ttopt.sharding.factors import (
     Axis,
-    OpShardingRule,
     Sharding,
     any_overlap,
     axes_size,
     collect_meshes,
     factor_dims,
-    factor_name,
     from_attr,
     func_of_arg,
     get_arg_attr,

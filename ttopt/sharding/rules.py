@@ -18,8 +18,15 @@ import re
 from math import gcd
 from typing import Callable, Optional
 
+from ttopt.dialects.sdy_rule import (
+    FactorType,
+    OpShardingRule,
+    RuleBuilder,
+    check_rule,
+    parse_rule,
+)
+from ttopt.ir.diagnostics import Diagnostic
 from ttopt.ir.operation import Operation
-from ttopt.sharding.factors import FactorType, OpShardingRule, RuleBuilder, parse_rule
 
 P, R, N, M = FactorType.PASS_THROUGH, FactorType.REDUCTION, FactorType.NEED_REPLICATION, FactorType.PERMUTATION
 
@@ -52,7 +59,7 @@ def rule_for(op: Operation, conservative: bool = True) -> OpShardingRule | None:
     if attr is not None:
         body = getattr(attr.resolve(), "body", None)
         if body is not None:
-            return parse_rule(body)
+            return custom_rule(op, body)
     fn = RULES.get(op.name)
     if fn is None:
         return None
@@ -60,6 +67,21 @@ def rule_for(op: Operation, conservative: bool = True) -> OpShardingRule | None:
         if _shape(v) is None:
             return None
     return fn(op, conservative)
+
+
+def custom_rule(op: Operation, body: str) -> OpShardingRule:
+    """An op's own `sdy.sharding_rule`, checked against its shapes (a Diagnostic naming the op if it does not fit).
+
+    Registered ops are checked by their verifier first, with a position; this is the net for the rest."""
+    shapes = [getattr(v.type.resolve(), "shape", None) for v in (*op.operands, *op.results)]
+    try:
+        rule = parse_rule(body)
+        if all(sh is not None for sh in shapes):
+            n = len(op.operands)
+            check_rule(rule, shapes[:n], shapes[n:])
+    except (ValueError, IndexError) as e:
+        raise Diagnostic(f"'{op.name}' op sdy.sharding_rule: {e}") from None
+    return rule
 
 
 # ---- helpers ---------------------------------------------------------------------------------
@@ -137,7 +159,7 @@ BINARY = (
 )
 POINTWISE = (
     *(f"stablehlo.{n}" for n in (*UNARY, *BINARY)),
-    "stablehlo.map", "stablehlo.all_reduce", "stablehlo.collective_permute", "stablehlo.collective_broadcast",
+    "stablehlo.map", "stablehlo.collective_permute", "stablehlo.collective_broadcast",
     "sdy.sharding_constraint",
 )  # fmt: skip
 
@@ -148,6 +170,16 @@ def _pointwise(op: Operation, conservative: bool) -> OpShardingRule:
     b = _builder(op)
     b.add_pointwise(_shape(op.results[0]) if op.results else _shape(op.operands[0]))
     return b.build()
+
+
+@register("stablehlo.all_reduce")
+def _all_reduce(op: Operation, conservative: bool) -> OpShardingRule | None:
+    """Pointwise when every operand has one shape; a variadic all_reduce of mixed shapes has no
+    single factor space, so it gets no rule (propagation treats it as opaque)."""
+    shapes = {_shape(v) for v in (*op.operands, *op.results)}
+    if len(shapes) != 1:
+        return None
+    return _pointwise(op, conservative)
 
 
 # ---- chlo (ttopt extension) ----------------------------------------------------------------------

@@ -37,7 +37,8 @@ from ttopt.sharding import gspmd
 from ttopt.sharding.mesh import Mesh, ShardingError, make_mesh_op, mesh_of, mesh_ops, the_mesh, validate_sharding
 from ttopt.sharding.util import (
     ARGUMENT_TYPE, MHLO_SHARDING, SDY_SHARDING, arg_attrs, argument_label, fail, func_type, functions, has_body,
-    is_solved, manual_computations, res_attrs, result_label, sdy_annotations, set_arg_attrs, set_res_attrs, strip_sdy_shardings, typed,
+    is_solved, manual_computations, require_ranked_signature, res_attrs, result_label, sdy_annotations, set_arg_attrs, set_res_attrs,
+    strip_sdy_shardings, typed,
     warn,
 )
 
@@ -68,6 +69,14 @@ def parse_mesh_shape(values: list[Any]) -> tuple[int, int] | None:
     if len(dims) == 2:
         return (dims[0], dims[1])
     raise Diagnostic(f"--mesh-shape: tt devices are 1-D or 2-D meshes, got {len(dims)} dimensions {dims}")
+
+
+def check_mesh_shape(values: list[Any]) -> None:
+    """parse_mesh_shape's complaint as a ValueError (for Pass.validate)."""
+    try:
+        parse_mesh_shape(values)
+    except Diagnostic as e:
+        raise ValueError(e.message) from None
 
 
 def stablehlo_mesh_attr(mesh: Any) -> Any:
@@ -122,6 +131,10 @@ class ApplyShardyArgumentAnnotations(Pass):
 
     mesh_shape: list = option([], "Device mesh for unannotated graphs, '1,N' (default: the module's mesh, else 1x1)")
     automatic_arg_analysis: bool = option(True, "Batch-shard unannotated graphs without tt argument types")
+
+    def validate(self) -> None:
+        """A malformed --mesh-shape is a usage error, whatever the input."""
+        check_mesh_shape(self.mesh_shape)
 
     def run(self, module: Module, ctx: PassContext) -> None:
         shape = parse_mesh_shape(self.mesh_shape)
@@ -264,6 +277,7 @@ class ApplyShardyArgumentAnnotations(Pass):
         from ttopt.dialects.sdy_attrs import DimensionSharding, TensorShardingAttr
         from ttopt.dialects.ttcore_attrs import ArgumentType
 
+        require_ranked_signature(module, f)
         ft = func_type(f)
         dicts = arg_attrs(f)
         types: list[ArgumentType | None] = []

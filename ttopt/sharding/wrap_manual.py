@@ -19,7 +19,7 @@ from ttopt.passes.registry import register_pass
 from ttopt.sharding.mesh import Mesh, ShardingError, the_mesh, validate_sharding
 from ttopt.sharding.util import (
     MHLO_SHARDING, SDY_SHARDING, arg_attrs, argument_label, fail, func_type, functions, has_body, is_public,
-    is_solved, manual_computations, per_value_attr, res_attrs, result_label, set_arg_attrs, sharding_attr,
+    is_solved, manual_computations, per_value_attr, replace_values, require_ranked_signature, res_attrs, result_label, set_arg_attrs, sharding_attr,
     strip_sdy_shardings, typed, warn,
 )
 
@@ -36,6 +36,7 @@ def open_replicated(mesh: Mesh, rank: int) -> Any:
 
 def wrap_function(module: Module, f: Operation, mesh: Mesh) -> Operation:
     """Move `f`'s body under a new manual_computation; returns it."""
+    require_ranked_signature(module, f)
     ft = func_type(f)
     quiet = mesh.num_devices == 1
     args = arg_attrs(f)
@@ -68,8 +69,7 @@ def wrap_function(module: Module, f: Operation, mesh: Mesh) -> Operation:
     body = f.regions[0].blocks[0]
     ret = body.ops[-1]
     inner = Block([a.type for a in body.args])
-    for fa, ra in zip(body.args, inner.args):
-        fa.replace_all_uses_with(ra)
+    replace_values(zip(body.args, inner.args))
     moved = body.ops[:-1]
     for op in moved:
         inner.append(op)

@@ -1,0 +1,27 @@
+// RUN: not ttopt opt %s --split-input-file --pass-pipeline='builtin.module(apply-sharding-constraints, aggressive-propagation, insert-explicit-reshards, reshard-to-collectives)' 2>&1 | FileCheck %s
+// Malformed sdy attribute bodies reaching the Shardy passes directly (without the stablehlo
+// pipeline's step 4 checks): a positioned error, not an AttrError escaping a pass.
+
+// CHECK: errors_shardy_bodies.mlir:[[# @LINE + 1]]:1: error: 'sdy.mesh' op invalid mesh: expected an axis size at offset 5, got '-1]'
+sdy.mesh @mesh = <["x"=-1]>
+func.func @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+  return %arg0 : tensor<8xf32>
+}
+
+// -----
+
+// CHECK: errors_shardy_bodies.mlir:[[# @LINE + 2]]:1: error: argument #0 of @main: sdy.sharding: expected ',' after the mesh
+sdy.mesh @mesh = <["x"=2]>
+func.func @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh [{"x"}]>}) -> tensor<8xf32> {
+  %0 = stablehlo.negate %arg0 : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+// CHECK: errors_shardy_bodies.mlir:[[# @LINE + 3]]:8: error: 'sdy.sharding_constraint' op sharding <@mesh, [{"x"}, {}]> has 2 dimension shardings but the operand has rank 1
+sdy.mesh @mesh = <["x"=2]>
+func.func @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = sdy.sharding_constraint %arg0 <@mesh, [{"x"}, {}]> : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
