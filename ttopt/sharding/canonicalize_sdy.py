@@ -22,7 +22,8 @@ from math import prod
 from typing import TYPE_CHECKING, Any
 
 from ttopt.passes.canonicalize import RULES
-from ttopt.sharding.util import SDY_SHARDING, per_value_attr, replace_values
+from ttopt.ir.values import replace_all_uses
+from ttopt.sharding.util import SDY_SHARDING, per_value_attr
 
 if TYPE_CHECKING:
     from ttopt.ir.operation import Operation
@@ -215,7 +216,7 @@ def _inline_trivial_manual(op: Operation) -> list[Operation] | None:
     ret = block.ops[-1]
     if any(v.type != r.type for v, r in zip(ret.operands, op.results)):
         return None
-    replace_values(zip(block.args, op.operands))
+    replace_all_uses(zip(block.args, op.operands))
     parent = op.parent
     at = parent.index(op)
     moved = block.ops[:-1]

@@ -147,32 +147,6 @@ def result_label(func: Operation, i: int) -> str:
     return f"result #{i} of @{func_name(func)}"
 
 
-def replace_values(pairs: Iterable[tuple[Value, Value]]) -> None:
-    """Rewire every use of each old value to its new one, visiting each user's operands once.
-
-    `Value.replace_all_uses_with` rescans a user's operand list once per use, which is quadratic
-    for one op with many operands (a 32k-operand concatenate took 30 s per call)."""
-    olds: list[Value] = []
-    mapping: dict[int, Value] = {}
-    for old, new in pairs:
-        if old is not new:
-            olds.append(old)
-            mapping[id(old)] = new
-    users: dict[int, Operation] = {}
-    for old in olds:
-        for op in old.uses:
-            users.setdefault(id(op), op)
-    for op in users.values():
-        ops = op.operands
-        for i, v in enumerate(ops):
-            new = mapping.get(id(v))
-            if new is not None:
-                ops[i] = new
-                new.uses.append(op)
-    for old in olds:
-        old.uses = []
-
-
 def require_ranked_signature(module: Module, func: Operation) -> None:
     """Shardings exist for ranked tensors only: any other argument or result type is a Diagnostic at `func`."""
     from ttopt.ir.types import TensorType

@@ -17,9 +17,10 @@ from ttopt.ir.operation import Block, Operation, Region
 from ttopt.passes.base import Pass
 from ttopt.passes.registry import register_pass
 from ttopt.sharding.mesh import Mesh, ShardingError, the_mesh, validate_sharding
+from ttopt.ir.values import replace_all_uses
 from ttopt.sharding.util import (
     MHLO_SHARDING, SDY_SHARDING, arg_attrs, argument_label, fail, func_type, functions, has_body, is_public,
-    is_solved, manual_computations, per_value_attr, replace_values, require_ranked_signature, res_attrs, result_label, set_arg_attrs, sharding_attr,
+    is_solved, manual_computations, per_value_attr, require_ranked_signature, res_attrs, result_label, set_arg_attrs, sharding_attr,
     strip_sdy_shardings, typed, warn,
 )
 
@@ -69,7 +70,7 @@ def wrap_function(module: Module, f: Operation, mesh: Mesh) -> Operation:
     body = f.regions[0].blocks[0]
     ret = body.ops[-1]
     inner = Block([a.type for a in body.args])
-    replace_values(zip(body.args, inner.args))
+    replace_all_uses(zip(body.args, inner.args))
     moved = body.ops[:-1]
     for op in moved:
         inner.append(op)
