@@ -65,7 +65,7 @@ def _inputs_for(op: Any, device: Any) -> tuple[tuple, list[str]]:
         if not isinstance(t, TensorType):
             continue
         try:
-            typed = t.encoding.typed if t.encoding is not None else None
+            typed = getattr(t.encoding.resolve(), "typed", None) if t.encoding is not None else None
         except AttrError:
             typed = None
         if isinstance(typed, TTNNLayoutAttr):
@@ -109,7 +109,7 @@ def analyze_module(module: Any, device: Any, max_legal_layouts: int, row_major_e
             entry["notes"] = notes
             enc = None
             try:
-                enc = rt.encoding.typed if rt.encoding is not None else None
+                enc = getattr(rt.encoding.resolve(), "typed", None) if rt.encoding is not None else None
             except Exception:
                 enc = None
             cur = model.validate(op, ins, OpConfig(output=enc if hasattr(enc, "grid") else None))

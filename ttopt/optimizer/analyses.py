@@ -64,7 +64,7 @@ def current_layout(t: Any) -> TTNNLayoutAttr | None:
     if not isinstance(t, TensorType) or t.encoding is None:
         return None
     try:
-        typed = t.encoding.typed
+        typed = getattr(t.encoding.resolve(), "typed", None)  # a plain attribute has no typed view
     except AttrError:
         return None
     return typed if isinstance(typed, TTNNLayoutAttr) else None
