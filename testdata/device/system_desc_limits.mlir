@@ -60,3 +60,43 @@ module attributes {ttcore.system_desc = #system_desc} {
     return %0 : tensor<64x64xbf16, #ttnn_layout>
   }
 }
+
+// -----
+
+// The module's L1 budget attributes are positioned too.
+// CHECK: system_desc_limits.mlir:[[# @LINE + 4]]:20: error: ttnn-optimizer: module attribute ttnn.tensor_l1_usage_cap must be in (0, 1], got 7.0
+// CHECK-NEXT: module attributes {ttnn.tensor_l1_usage_cap = 7.0 : f32} {
+#dram = #ttnn.buffer_type<dram>
+#ttnn_layout = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<2x2x!ttcore.tile<32x32, bf16>, #dram>, <interleaved>>
+module attributes {ttnn.tensor_l1_usage_cap = 7.0 : f32} {
+  func.func @forward(%x: tensor<64x64xbf16, #ttnn_layout>) -> tensor<64x64xbf16, #ttnn_layout> {
+    %0 = "ttnn.relu"(%x) : (tensor<64x64xbf16, #ttnn_layout>) -> tensor<64x64xbf16, #ttnn_layout>
+    return %0 : tensor<64x64xbf16, #ttnn_layout>
+  }
+}
+
+// -----
+
+// CHECK: system_desc_limits.mlir:[[# @LINE + 4]]:20: error: ttnn-optimizer: module attribute ttnn.l1_const_eval_usage must be a non-negative integer, got -5
+// CHECK-NEXT: module attributes {ttnn.l1_const_eval_usage = -5 : i64} {
+#dram = #ttnn.buffer_type<dram>
+#ttnn_layout = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<2x2x!ttcore.tile<32x32, bf16>, #dram>, <interleaved>>
+module attributes {ttnn.l1_const_eval_usage = -5 : i64} {
+  func.func @forward(%x: tensor<64x64xbf16, #ttnn_layout>) -> tensor<64x64xbf16, #ttnn_layout> {
+    %0 = "ttnn.relu"(%x) : (tensor<64x64xbf16, #ttnn_layout>) -> tensor<64x64xbf16, #ttnn_layout>
+    return %0 : tensor<64x64xbf16, #ttnn_layout>
+  }
+}
+
+// -----
+
+// CHECK: system_desc_limits.mlir:[[# @LINE + 4]]:20: error: ttnn-optimizer: ttnn.l1_const_eval_usage 100000000000000 exceeds the 1498112 B of L1 per core
+// CHECK-NEXT: module attributes {ttnn.l1_const_eval_usage = 100000000000000 : i64} {
+#dram = #ttnn.buffer_type<dram>
+#ttnn_layout = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<2x2x!ttcore.tile<32x32, bf16>, #dram>, <interleaved>>
+module attributes {ttnn.l1_const_eval_usage = 100000000000000 : i64} {
+  func.func @forward(%x: tensor<64x64xbf16, #ttnn_layout>) -> tensor<64x64xbf16, #ttnn_layout> {
+    %0 = "ttnn.relu"(%x) : (tensor<64x64xbf16, #ttnn_layout>) -> tensor<64x64xbf16, #ttnn_layout>
+    return %0 : tensor<64x64xbf16, #ttnn_layout>
+  }
+}

@@ -69,6 +69,11 @@ class Device:
         check_cap(self.l1_usage_cap)
         if self.l1_reserved < 0:
             raise DeviceError(f"{RESERVED_ATTR} must be >= 0, got {self.l1_reserved}", usage=False)
+        if self.l1_reserved > self.l1_size - self.l1_unreserved_base:
+            raise DeviceError(
+                f"{RESERVED_ATTR} {self.l1_reserved} exceeds the {self.l1_size - self.l1_unreserved_base} B of L1 per core",
+                usage=False,
+            )
         # Reference §2.13: floor(cap * (l1_size - l1_unreserved_base)) - const-eval reservation.
         usable = math.floor(self.l1_usage_cap * (self.l1_size - self.l1_unreserved_base)) - self.l1_reserved
         object.__setattr__(self, "usable_l1", usable)
@@ -333,6 +338,18 @@ def from_file(path: str) -> Device:
     return from_mapping(data, path)
 
 
+def _module_attr_pos(module: Any, key: str) -> Any:
+    """Where module attribute `key` is written (for diagnostics), None without a source."""
+    from ttopt.ir.diagnostics import SourcePos
+
+    text = getattr(getattr(module, "source", None), "text", None)
+    start = module.op.pos
+    if not isinstance(text, str) or not isinstance(start, int):
+        return None
+    i = text.find(key, start)
+    return SourcePos(module.source, i if i >= 0 else start)
+
+
 def _module_float(module: Any, key: str) -> float | None:
     a = module.op.attributes.get(key)
     if a is None:
@@ -340,7 +357,7 @@ def _module_float(module: Any, key: str) -> float | None:
     a = a.resolve()
     v = getattr(a, "value", None)
     if isinstance(v, bool) or not isinstance(v, (int, float)):
-        raise DeviceError(f"module attribute {key} must be a number, got {a.text}", usage=False)
+        raise DeviceError(f"module attribute {key} must be a number, got {a.text}", usage=False, pos=_module_attr_pos(module, key))
     return float(v)
 
 
@@ -373,11 +390,19 @@ def load_device(
     if cap is None and module is not None:
         mcap = _module_float(module, CAP_ATTR)
         if mcap is not None:
-            cap = check_cap(mcap, f"module attribute {CAP_ATTR}", usage=False)
+            try:
+                cap = check_cap(mcap, f"module attribute {CAP_ATTR}", usage=False)
+            except DeviceError as e:
+                raise DeviceError(e.message, usage=False, pos=_module_attr_pos(module, CAP_ATTR)) from None
     if reserved is None and module is not None:
         r = _module_float(module, RESERVED_ATTR)
         if r is not None:
             if r < 0 or r != int(r):
-                raise DeviceError(f"module attribute {RESERVED_ATTR} must be a non-negative integer, got {r:g}", usage=False)
+                raise DeviceError(f"module attribute {RESERVED_ATTR} must be a non-negative integer, got {r:g}", usage=False,
+                                  pos=_module_attr_pos(module, RESERVED_ATTR))  # fmt: skip
             reserved = int(r)
-    return dev.with_budget(cap=cap if cap is not None else DEFAULT_L1_USAGE_CAP, reserved=reserved or 0)
+    try:
+        return dev.with_budget(cap=cap if cap is not None else DEFAULT_L1_USAGE_CAP, reserved=reserved or 0)
+    except DeviceError as e:
+        pos = _module_attr_pos(module, RESERVED_ATTR) if module is not None and reserved else None
+        raise DeviceError(e.message, usage=e.usage and module is None, pos=pos) from None
