@@ -3,7 +3,8 @@
 
 // ttnn.matmul / ttnn.linear verifier (tt-mlir's MatmulOp rules): contracting dims agree (after
 // transpose_a / transpose_b), batch dims broadcast, and the result has the shape they give.
-// Checked on every parse, so neither `opt` nor the optimizer nor `analyze` computes on a bad matmul.
+// Checked on every parse, so neither `opt` nor the optimizer nor `analyze` computes on a bad matmul
+// (here, not in testdata/ttnn/, whose corpus files must all carry layouts and a system desc).
 
 // CHECK: matmul_verify.mlir:[[# @LINE + 3]]:10: error: 'ttnn.matmul' op result shape 128x32 does not match the operands: 64x64 x 64x64 gives 64x64
 // ANALYZE: matmul_verify.mlir:[[# @LINE + 2]]:10: error: 'ttnn.matmul' op result shape 128x32 does not match the operands: 64x64 x 64x64 gives 64x64
