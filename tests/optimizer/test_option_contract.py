@@ -122,3 +122,30 @@ def test_module_system_desc_errors_carry_line_col(command: str, tmp_path: Path) 
     res = run(*COMMANDS[command](str(f)))
     assert res.exit_code == 1, res.output
     assert f"{f}:1:36: error: " in res.output and "l1_unreserved_base 1024 exceeds l1_size 5" in res.output, res.output
+
+
+_CHIP = "l1_size: 1499136\nnum_dram_channels: 12\ndram_channel_size: 1073741824\nl1_unreserved_base: 1024\n"
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "message"),
+    [
+        ("deep.json", b"[" * 5000 + b"]" * 5000, "device file nests too deeply"),
+        ("deep.yaml", ("a:\n" + "".join("  " * i + "b:\n" for i in range(1, 3000))).encode(), "device file nests too deeply"),
+        ("bin.yaml", b"arch: wormhole_b0\ngrid: \xff\xfe\n", "bin.yaml:2:7: device file is not valid UTF-8 (byte 0xff)"),
+        ("dup.yaml", ("arch: wormhole_b0\narch: blackhole\ngrid: 8x8\n" + _CHIP).encode(), "dup.yaml:2:1: device file has a duplicate key 'arch'"),
+        ("syntax.yaml", b"grid: [1, 2\n", "syntax.yaml:2:1: device file is not valid YAML/JSON: expected ',' or ']'"),
+        ("bool.yaml", ("arch: wormhole_b0\ngrid: [true, 8]\n" + _CHIP).encode(), "grid must be RxC (e.g. 8x8), got [True, 8]"),
+        ("float.yaml", ("arch: wormhole_b0\ngrid: [1.5, 8]\n" + _CHIP).encode(), "grid must be RxC (e.g. 8x8), got [1.5, 8]"),
+        ("digits.yaml", ("arch: wormhole_b0\ngrid: '٣x٣'\n" + _CHIP).encode(), "grid must be RxC (e.g. 8x8)"),
+        ("parse.mlir", b"module {\n  %0 = \n}\n", "parse.mlir:3:1: unexpected '}'"),
+    ],
+)  # fmt: skip
+def test_bad_device_files_are_one_line_usage_errors(name: str, content: bytes, message: str, tmp_path: Path) -> None:
+    dev = tmp_path / name
+    dev.write_bytes(content)
+    for command in sorted(COMMANDS):
+        res = run(*COMMANDS[command](MLP), "--device", str(dev))
+        assert res.exit_code == 2 and message in res.output, (command, res.output)
+        error = res.output[res.output.index("Error:") :].rstrip("\n")
+        assert "\n" not in error, error

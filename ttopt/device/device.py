@@ -187,10 +187,9 @@ def from_mapping(data: Mapping[str, Any], source: str) -> Device:
             parts = list(v)
         else:
             parts = []
-        try:
-            g = tuple(int(p) for p in parts)
-        except (TypeError, ValueError):
-            g = ()
+        # Only integers (or their digits): int() would take True as 1 and 1.5 as 1 silently.
+        ok = all((isinstance(p, int) and not isinstance(p, bool)) or (isinstance(p, str) and p.strip().isascii() and p.strip().isdigit()) for p in parts)
+        g = tuple(int(p) for p in parts) if ok else ()
         if len(g) != 2 or min(g) <= 0:
             raise DeviceError(f"{source}: {key} must be RxC (e.g. 8x8), got {v!r}")
         return (g[0], g[1])
@@ -313,10 +312,16 @@ def from_module_desc(module: Any, source: str = "module") -> Device | None:
 def from_file(path: str) -> Device:
     """A Device from a system-desc file: `.mlir` (module attribute) or YAML/JSON chip fields."""
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
+        with open(path, "rb") as f:
+            raw = f.read()
     except OSError as e:
         raise DeviceError(f"cannot read device file '{path}': {e.strerror}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = raw.count(b"\n", 0, e.start) + 1
+        col = e.start - (raw.rfind(b"\n", 0, e.start) + 1) + 1
+        raise DeviceError(f"{path}:{line}:{col}: device file is not valid UTF-8 (byte 0x{raw[e.start]:02x})") from None
     if path.endswith(".mlir"):
         from ttopt.ir.diagnostics import Diagnostic
         from ttopt.parse.parser import parse_module
@@ -324,18 +329,46 @@ def from_file(path: str) -> Device:
         try:
             module = parse_module(text, path)
         except Diagnostic as d:
-            raise DeviceError(f"device file: {d.render(path)}") from None
+            raise DeviceError(d.render(path).splitlines()[0].replace(": error: ", ": ", 1)) from None  # one line
         dev = from_module_desc(module, path)
         if dev is None:
             raise DeviceError(f"device file '{path}' has no {SYSTEM_DESC_ATTR} module attribute")
         return dev
+    return from_mapping(_load_yaml(text, path), path)
+
+
+def _load_yaml(text: str, path: str) -> Any:
+    """YAML/JSON chip fields; a duplicate key, a syntax error or absurd nesting is a DeviceError
+    (yaml.safe_load would keep the last duplicate silently, and recurse without bound)."""
     import yaml
 
+    def where(mark: Any) -> str:
+        return f"{path}:{mark.line + 1}:{mark.column + 1}: " if mark is not None else f"{path}: "
+
+    class UniqueKeyLoader(yaml.SafeLoader):
+        pass
+
+    def mapping(loader: Any, node: Any, deep: bool = False) -> Any:
+        seen: set[Any] = set()
+        for key_node, _ in node.value:
+            key = loader.construct_object(key_node, deep=deep)
+            try:
+                duplicate = key in seen
+                seen.add(key)
+            except TypeError:  # unhashable: safe_load's own constructor reports it
+                continue
+            if duplicate:
+                raise DeviceError(f"{where(key_node.start_mark)}device file has a duplicate key {key!r}")
+        return yaml.SafeLoader.construct_mapping(loader, node, deep)
+
+    UniqueKeyLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, mapping)
     try:
-        data = yaml.safe_load(text)
+        return yaml.load(text, Loader=UniqueKeyLoader)  # noqa: S506 - a SafeLoader subclass
     except yaml.YAMLError as e:
-        raise DeviceError(f"device file '{path}' is not valid YAML/JSON: {e}") from None
-    return from_mapping(data, path)
+        problem = getattr(e, "problem", None) or str(e).splitlines()[0]
+        raise DeviceError(f"{where(getattr(e, 'problem_mark', None))}device file is not valid YAML/JSON: {problem}") from None
+    except RecursionError:
+        raise DeviceError(f"{path}: device file nests too deeply to be a system desc") from None
 
 
 def _module_attr_pos(module: Any, key: str) -> Any:
