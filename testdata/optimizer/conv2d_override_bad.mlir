@@ -10,17 +10,18 @@
 // RUN: not ttopt opt %s --ttnn-optimizer --override-conv2d-config conv=activation 2>&1 | FileCheck %s --check-prefix=SHAPE
 
 // A bad --override-conv2d-config is an error naming the op, the key and what was expected; nothing
-// is optimized.
+// is optimized. A malformed value is a usage error (`Error:`, exit 2, before the input is read);
+// one that does not fit the input (an unknown op, not a conv, a grid larger than the device) an error.
 // NOTCONV: error: ttnn-optimizer: --override-conv2d-config: 'relu' is a ttnn.relu, not a ttnn.conv2d or ttnn.conv_transpose2d
 // UNKNOWN: error: ttnn-optimizer: --override-conv2d-config: no op named 'nosuch' in the forward functions (op names: conv, relu, residual)
-// KEY: error: ttnn-optimizer: --override-conv2d-config: 'conv': unknown key 'act_block_h' (expected one of weights_dtype, activation, deallocate_activation, reallocate_halo_output, act_block_h_override, act_block_w_div, reshard_if_not_optimal, override_sharding_config, shard_layout, core_grid, transpose_shards, output_layout, enable_act_double_buffer, enable_weights_double_buffer)
-// ABH: error: ttnn-optimizer: --override-conv2d-config: 'conv': bad value '48' for act_block_h_override (expected 0 (let the op choose) or a multiple of 32)
-// BOOL: error: ttnn-optimizer: --override-conv2d-config: 'conv': bad value 'yes' for deallocate_activation (expected true or false)
-// SHARD: error: ttnn-optimizer: --override-conv2d-config: 'conv': bad value 'interleaved' for shard_layout (expected one of height_sharded, width_sharded, block_sharded)
+// KEY: Error: ttnn-optimizer: --override-conv2d-config: 'conv': unknown key 'act_block_h' (expected one of weights_dtype, activation, deallocate_activation, reallocate_halo_output, act_block_h_override, act_block_w_div, reshard_if_not_optimal, override_sharding_config, shard_layout, core_grid, transpose_shards, output_layout, enable_act_double_buffer, enable_weights_double_buffer)
+// ABH: Error: ttnn-optimizer: --override-conv2d-config: 'conv': bad value '48' for act_block_h_override (expected 0 (let the op choose) or a multiple of 32)
+// BOOL: Error: ttnn-optimizer: --override-conv2d-config: 'conv': bad value 'yes' for deallocate_activation (expected true or false)
+// SHARD: Error: ttnn-optimizer: --override-conv2d-config: 'conv': bad value 'interleaved' for shard_layout (expected one of height_sharded, width_sharded, block_sharded)
 // GRID: error: ttnn-optimizer: --override-conv2d-config: 'conv': core_grid 9x8 does not fit the 8x8 worker grid
-// DTYPE: error: ttnn-optimizer: --override-conv2d-config: 'conv': bad value 'int4' for weights_dtype (expected a data type (f32, f16, bf16,
-// TWICE: error: ttnn-optimizer: --override-conv2d-config: 'conv': key 'activation' given twice
-// SHAPE: error: ttnn-optimizer: --override-conv2d-config: 'conv': expected key#value, got 'activation'
+// DTYPE: Error: ttnn-optimizer: --override-conv2d-config: 'conv': bad value 'int4' for weights_dtype (expected a data type (f32, f16, bf16,
+// TWICE: Error: ttnn-optimizer: --override-conv2d-config: 'conv': key 'activation' given twice
+// SHAPE: Error: ttnn-optimizer: --override-conv2d-config: 'conv': expected key#value, got 'activation'
 
 #dram = #ttnn.buffer_type<dram>
 #system_memory = #ttnn.buffer_type<system_memory>

@@ -54,7 +54,7 @@ def test_layouts_table_and_options() -> None:
         (["64x64xbf16", "--device", "grayskull"], "unknown device preset 'grayskull'"),
         (["64x64xbf16", "--tensor-l1-usage-cap", "0"], "must be in (0, 1], got 0.0"),
         (["64x64xbf16", "--tensor-l1-usage-cap", "1.5"], "must be in (0, 1], got 1.5"),
-        (["64x64xbf16", "--max-legal-layouts", "-1"], "-1 is not in the range"),
+        (["64x64xbf16", "--max-legal-layouts", "-1"], "--max-legal-layouts must be >= 0, got -1"),
     ],
 )
 def test_layouts_usage_errors_exit_2(args: list[str], message: str) -> None:

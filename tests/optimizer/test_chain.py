@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ttopt.optimizer.chain import ChainStateError, Edge, L1ChainConfig, L1ChainState, MemReconfigEntry, OpL1MemSpec, SpillLocation
+from ttopt.optimizer.shard_solver import resolve_chain
 
 
 def test_in_build_built_resolved_completed(table_backend) -> None:
@@ -22,7 +23,7 @@ def test_in_build_built_resolved_completed(table_backend) -> None:
     with pytest.raises(ChainStateError):
         c.add_op_l1_mem_spec(OpL1MemSpec(a))
     backend = table_backend(volumes={a: [4, 2], b: [4, 2]})
-    solver = c.resolve_with_solver(backend)
+    solver = resolve_chain(c, backend)
     assert c.state is L1ChainState.RESOLVED
     assert solver.operand_op_edges == {b: [Edge(a, b, 0)]}
     with pytest.raises(ChainStateError, match="without a config"):
@@ -40,7 +41,7 @@ def test_failed_from_resolve_and_from_policy(table_backend) -> None:
     b.operands = [_Res(a)]
     c = L1ChainConfig([OpL1MemSpec(a), OpL1MemSpec(b)])
     c.build()
-    c.resolve_with_solver(table_backend(volumes={a: [4], b: [4]}, compatible={}))
+    resolve_chain(c, table_backend(volumes={a: [4], b: [4]}, compatible={}))
     assert c.state is L1ChainState.FAILED and "no reshard layout" in c.failure_reason
     d = L1ChainConfig([OpL1MemSpec(a)])
     d.build()

@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from ttopt.cli.layouts import DEVICE_HELP, console, load_device_or_exit
+from ttopt.cli.layouts import DEVICE_HELP, check_device_flags, console, load_device_or_exit
 
 
 def _config_text(cfg: Any) -> str:
@@ -65,7 +65,7 @@ def _inputs_for(op: Any, device: Any) -> tuple[tuple, list[str]]:
         if not isinstance(t, TensorType):
             continue
         try:
-            typed = t.encoding.typed if t.encoding is not None else None
+            typed = getattr(t.encoding.resolve(), "typed", None) if t.encoding is not None else None
         except AttrError:
             typed = None
         if isinstance(typed, TTNNLayoutAttr):
@@ -98,7 +98,7 @@ def analyze_module(module: Any, device: Any, max_legal_layouts: int, row_major_e
             if not op.name.startswith("ttnn.") or len(op.results) != 1:
                 continue
             rt = op.results[0].type.resolve()
-            if not isinstance(rt, TensorType):
+            if not isinstance(rt, TensorType) or not rt.is_ranked:
                 continue
             entry: dict[str, Any] = {
                 "op": op.name, "name": op_name(op), "result": rt.text,
@@ -109,7 +109,7 @@ def analyze_module(module: Any, device: Any, max_legal_layouts: int, row_major_e
             entry["notes"] = notes
             enc = None
             try:
-                enc = rt.encoding.typed if rt.encoding is not None else None
+                enc = getattr(rt.encoding.resolve(), "typed", None) if rt.encoding is not None else None
             except Exception:
                 enc = None
             cur = model.validate(op, ins, OpConfig(output=enc if hasattr(enc, "grid") else None))
@@ -200,8 +200,8 @@ def _render(doc: dict[str, Any]) -> None:
 @click.command("analyze")
 @click.argument("input", default="-", required=False, type=click.Path(allow_dash=True, dir_okay=False))
 @click.option("--device", "device_spec", default=None, metavar="D", help=DEVICE_HELP + " Used when the module has no ttcore.system_desc.")
-@click.option("--max-legal-layouts", type=click.IntRange(min=0), default=8, show_default=True,
-              help="Sharded candidate layouts per op.")
+@click.option("--max-legal-layouts", type=int, default=8, show_default=True,
+              help="Sharded candidate layouts per op, >= 0.")
 @click.option("--row-major-enabled", is_flag=True, help="Also try row-major layouts.")
 @click.option("--tensor-l1-usage-cap", "cap", type=float, default=None,
               help="Fraction of L1 usable by tensors, in (0, 1] (default: module attribute, else 1.0).")
@@ -212,8 +212,10 @@ def analyze(input: str, device_spec: str | None, max_legal_layouts: int, row_maj
     peak and estimated latency, and why each rejected one was rejected."""
     from ttopt.cli.output import read_input
     from ttopt.ir.diagnostics import Diagnostic
+    from ttopt.ir.verifier import verify
     from ttopt.parse.parser import parse_module
 
+    check_device_flags(device_spec, cap, max_legal_layouts)
     try:
         text = read_input(input)
     except OSError as e:
@@ -221,6 +223,7 @@ def analyze(input: str, device_spec: str | None, max_legal_layouts: int, row_maj
     name = "<stdin>" if input == "-" else input
     try:
         module = parse_module(text, name)
+        verify(module)
     except Diagnostic as d:
         sys.stderr.write(d.render(name) + "\n")
         sys.exit(1)

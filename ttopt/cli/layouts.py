@@ -33,8 +33,21 @@ def load_device_or_exit(spec: str | None, module: Any = None, cap: float | None 
     except DeviceError as e:
         if e.usage:
             raise click.UsageError(e.message) from None
-        sys.stderr.write(f"{input_name or '<input>'}: error: {e.message}\n")
+        from ttopt.ir.diagnostics import Diagnostic
+
+        sys.stderr.write(Diagnostic(e.message, e.pos).render(input_name or "<input>") + "\n")
         sys.exit(1)
+
+
+def check_device_flags(spec: str | None, cap: float | None, max_legal_layouts: int) -> None:
+    """The device flags checked as `opt --ttnn-optimizer` checks them: a usage error (exit 2)
+    before any input is read."""
+    from ttopt.device import DeviceError, check_device_options
+
+    try:
+        check_device_options(spec, cap, max_legal_layouts)
+    except DeviceError as e:
+        raise click.UsageError(e.message) from None
 
 
 def core_ranges_text(ranges: tuple[tuple[int, int, int, int], ...]) -> str:
@@ -66,8 +79,8 @@ def layout_record(index: int, layout: Any, kind: str) -> dict[str, Any]:
 @click.command("layouts")
 @click.argument("tensor_type", metavar="TENSOR_TYPE")
 @click.option("--device", "device_spec", default=None, metavar="D", help=DEVICE_HELP)
-@click.option("--max-legal-layouts", type=click.IntRange(min=0), default=8, show_default=True,
-              help="Sharded layouts kept per op (the first N by grid volume).")
+@click.option("--max-legal-layouts", type=int, default=8, show_default=True,
+              help="Sharded layouts kept per op (the first N by grid volume), >= 0.")
 @click.option("--row-major-enabled", is_flag=True, help="Also generate row-major layouts.")
 @click.option("--all", "show_all", is_flag=True, help="Show the whole pool, not only what an op would get.")
 @click.option("--tensor-l1-usage-cap", "cap", type=float, default=None,
@@ -79,6 +92,7 @@ def layouts(tensor_type: str, device_spec: str | None, max_legal_layouts: int, r
     in the order the optimizer tries them: interleaved first, then sharded by grid volume."""
     from ttopt.device import TensorTypeError, layout_pool, parse_tensor_type
 
+    check_device_flags(device_spec, cap, max_legal_layouts)
     try:
         desc = parse_tensor_type(tensor_type)
     except TensorTypeError as e:

@@ -12,7 +12,7 @@ Public API used by the optimizer:
 
 from ttopt.device.conv2d_config import CONV2D_SEARCH_SPACE, Conv2dConfig, conv2d_search_space
 from ttopt.device.cost_model import CostModel, CostParams, FunctionCost, OpCost
-from ttopt.device.device import Device, DeviceError, load_device, preset
+from ttopt.device.device import Device, DeviceError, check_device_options, load_device, preset
 from ttopt.device.layout_info import LayoutInfo, layout_info
 from ttopt.device.layout_pool import LayoutPool, layout_pool
 from ttopt.device.legal_configs import candidate_configs
@@ -24,7 +24,7 @@ from ttopt.device.tensor import TensorDesc, TensorTypeError, parse_tensor_type
 
 __all__ = [
     "CONV2D_SEARCH_SPACE", "Conv2dConfig", "conv2d_search_space", "CostModel", "CostParams", "FunctionCost",
-    "OpCost", "Device", "DeviceError", "load_device", "preset", "LayoutInfo", "layout_info", "LayoutPool",
+    "OpCost", "Device", "DeviceError", "check_device_options", "load_device", "preset", "LayoutInfo", "layout_info", "LayoutPool",
     "layout_pool", "candidate_configs", "MatmulProgramConfig", "derive_program_config", "matmul_dims",
     "NO_HINT", "OpConfig", "PartialLayout", "OP_FAMILIES", "Family", "family_of", "L1Usage", "OpModel",
     "Status", "ValidationResult", "op_model", "validate", "TensorDesc", "TensorTypeError", "parse_tensor_type",

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
+from ttopt.device.limits import LimitError, check_limits
 from ttopt.device.presets import CHIP_PRESETS, COST_TABLE, DEFAULT_L1_USAGE_CAP, DEFAULT_PRESET, cost_arch
 
 CAP_ATTR = "ttnn.tensor_l1_usage_cap"
@@ -29,10 +31,11 @@ class DeviceError(ValueError):
     input file (exit 1).
     """
 
-    def __init__(self, message: str, usage: bool = True) -> None:
+    def __init__(self, message: str, usage: bool = True, pos: Any = None) -> None:
         super().__init__(message)
         self.message = message
         self.usage = usage
+        self.pos = pos  # SourcePos of the system desc the message is about, when there is one
 
 
 @dataclass(frozen=True)
@@ -56,11 +59,21 @@ class Device:
     def __post_init__(self) -> None:
         if len(self.worker_grid) != 2 or min(self.worker_grid) <= 0:
             raise DeviceError(f"worker grid must be 2-D and positive, got {self.worker_grid}")
+        try:
+            check_limits(self.worker_grid, self.dram_grid, self.l1_size, self.num_dram_channels, self.dram_channel_size,
+                         self.dst_physical_size_tiles)  # fmt: skip
+        except LimitError as e:
+            raise DeviceError(str(e)) from None
         if not 0 <= self.l1_unreserved_base < self.l1_size:
             raise DeviceError(f"l1_unreserved_base {self.l1_unreserved_base} must be below l1_size {self.l1_size}")
         check_cap(self.l1_usage_cap)
         if self.l1_reserved < 0:
             raise DeviceError(f"{RESERVED_ATTR} must be >= 0, got {self.l1_reserved}", usage=False)
+        if self.l1_reserved > self.l1_size - self.l1_unreserved_base:
+            raise DeviceError(
+                f"{RESERVED_ATTR} {self.l1_reserved} exceeds the {self.l1_size - self.l1_unreserved_base} B of L1 per core",
+                usage=False,
+            )
         # Reference §2.13: floor(cap * (l1_size - l1_unreserved_base)) - const-eval reservation.
         usable = math.floor(self.l1_usage_cap * (self.l1_size - self.l1_unreserved_base)) - self.l1_reserved
         object.__setattr__(self, "usable_l1", usable)
@@ -106,6 +119,25 @@ def check_cap(cap: float, what: str = "tensor L1 usage cap", usage: bool = True)
     if not isinstance(cap, (int, float)) or math.isnan(cap) or not 0 < cap <= 1:
         raise DeviceError(f"{what} must be in (0, 1], got {cap}", usage=usage)
     return float(cap)
+
+
+def check_device_options(spec: str | None, cap: float | None, max_legal_layouts: int | None = None) -> Device | None:
+    """Check the device flags shared by `opt --ttnn-optimizer`, `layouts` and `analyze` before any
+    input is read (DeviceError, always a usage error); the `--device` Device when one is given."""
+    if max_legal_layouts is not None and max_legal_layouts < 0:
+        raise DeviceError(f"--max-legal-layouts must be >= 0, got {max_legal_layouts}")
+    if cap is not None:
+        check_cap(cap, "--tensor-l1-usage-cap")
+    if not spec:
+        return None
+    try:
+        return load_device(spec)
+    except DeviceError as e:
+        where = ""
+        if e.pos is not None:  # a usage error is one line: the file position goes in front
+            line, col = e.pos.source.line_col(e.pos.offset)
+            where = f"{e.pos.source.name}:{line}:{col}: "
+        raise DeviceError(f"--device: {where}{e.message}") from None
 
 
 def preset(name: str) -> Device:
@@ -155,10 +187,9 @@ def from_mapping(data: Mapping[str, Any], source: str) -> Device:
             parts = list(v)
         else:
             parts = []
-        try:
-            g = tuple(int(p) for p in parts)
-        except (TypeError, ValueError):
-            g = ()
+        # Only integers (or their digits): int() would take True as 1 and 1.5 as 1 silently.
+        ok = all((isinstance(p, int) and not isinstance(p, bool)) or (isinstance(p, str) and p.strip().isascii() and p.strip().isdigit()) for p in parts)
+        g = tuple(int(p) for p in parts) if ok else ()
         if len(g) != 2 or min(g) <= 0:
             raise DeviceError(f"{source}: {key} must be RxC (e.g. 8x8), got {v!r}")
         return (g[0], g[1])
@@ -172,6 +203,13 @@ def from_mapping(data: Mapping[str, Any], source: str) -> Device:
     arch = str(chip["arch"]).strip("<>")
     if arch not in ("wormhole_b0", "blackhole", "grayskull"):
         raise DeviceError(f"{source}: unknown arch {arch!r}")
+    try:
+        return _mapping_device(chip, arch, source, grid, integer)
+    except DeviceError as e:
+        raise DeviceError(e.message if e.message.startswith(f"{source}: ") else f"{source}: {e.message}") from None
+
+
+def _mapping_device(chip: Mapping[str, Any], arch: str, source: str, grid: Any, integer: Any) -> Device:
     return Device(
         name=os.path.basename(source), arch=arch, worker_grid=grid("grid"), l1_size=integer("l1_size"),
         l1_unreserved_base=integer("l1_unreserved_base"), num_dram_channels=integer("num_dram_channels"),
@@ -183,38 +221,107 @@ def from_mapping(data: Mapping[str, Any], source: str) -> Device:
 
 def system_desc_of(module: Any) -> Any:
     """The (unresolved) `ttcore.system_desc` attribute of the module or a nested module, or None."""
+    found = _system_desc_site(module)
+    return found[1] if found is not None else None
+
+
+def _system_desc_site(module: Any) -> tuple[Any, Any] | None:
     for op in module.op.walk():
         if op.name != "builtin.module":
             continue
         attr = op.attributes.get(SYSTEM_DESC_ATTR) or op.properties.get(SYSTEM_DESC_ATTR)
         if attr is not None:
-            return attr
+            return op, attr
     return None
 
 
+def _desc_body_offset(module: Any, op: Any, attr: Any) -> int | None:
+    """Offset in the source of the system desc's body (after `#ttcore.system_desc<`), else of
+    the attribute entry; None without a source. An alias points at its definition."""
+    source = getattr(module, "source", None)
+    text = getattr(source, "text", None)
+    if not isinstance(text, str):
+        return None
+    start = None
+    name = getattr(attr, "name", None)
+    if attr.text.startswith("#") and isinstance(name, str) and not attr.text.startswith(f"#{SYSTEM_DESC_ATTR}"):
+        d = module.aliases.defs.get(("attr", name))
+        start = d.pos if d is not None and isinstance(d.pos, int) else None
+    elif isinstance(op.pos, int):
+        i = text.find(SYSTEM_DESC_ATTR, op.pos)
+        start = i if i >= 0 else op.pos
+    if start is None:
+        return None
+    opener = f"#{SYSTEM_DESC_ATTR}<"
+    j = text.find(opener, start)
+    # Only the body of this very attribute: nothing but the alias name / key may come before it.
+    if j < 0 or "\n" in text[start:j]:
+        return start
+    return j + len(opener)
+
+
+def _desc_error(module: Any, op: Any, attr: Any, message: str, offset: int | None = None, field_name: str = "") -> DeviceError:
+    """A DeviceError about the module's system desc, positioned at it (or at its bad field)."""
+    from ttopt.ir.diagnostics import SourcePos
+
+    base = _desc_body_offset(module, op, attr)
+    pos = None
+    if base is not None:
+        text = module.source.text
+        at = base
+        if offset is not None:
+            at = base + offset
+        elif field_name and text.startswith(f"#{SYSTEM_DESC_ATTR}<", base - len(SYSTEM_DESC_ATTR) - 2):
+            m = re.compile(rf"(?<![\w]){re.escape(field_name)}\s*=").search(text, base)
+            if m is not None:
+                at = m.start()
+        pos = SourcePos(module.source, min(at, len(text)))
+    return DeviceError(f"{SYSTEM_DESC_ATTR}: {message}", usage=False, pos=pos)
+
+
 def from_module_desc(module: Any, source: str = "module") -> Device | None:
-    """A Device from the module's system desc (chip 0), None when the module has none."""
+    """A Device from the module's system desc (chip 0), None when the module has none.
+
+    Errors carry the position of the attribute (of its bad field where known).
+    """
     from ttopt.dialects.errors import AttrError
 
-    attr = system_desc_of(module)
-    if attr is None:
+    site = _system_desc_site(module)
+    if site is None:
         return None
+    op, attr = site
     try:
         desc = attr.resolve().typed
-    except (AttrError, KeyError) as e:
-        raise DeviceError(f"{SYSTEM_DESC_ATTR}: {getattr(e, 'message', e)}", usage=False) from None
+    except AttrError as e:
+        raise _desc_error(module, op, attr, e.message, e.offset) from None
+    except KeyError as e:
+        raise _desc_error(module, op, attr, f"undefined alias {e}") from None
     if desc is None or not hasattr(desc, "chip"):
-        raise DeviceError(f"{SYSTEM_DESC_ATTR} is not a #ttcore.system_desc", usage=False)
-    return from_chip_desc(desc.chip(0), f"{desc.chip(0).arch.value} (from {source})", f"system desc of {source}")
+        raise _desc_error(module, op, attr, f"{attr.text} is not a #ttcore.system_desc")
+    chip = desc.chip(0)
+    try:
+        check_limits(tuple(chip.grid), tuple(chip.dram_grid) if chip.dram_grid else None, chip.l1_size,
+                     chip.num_dram_channels, chip.dram_channel_size, chip.dst_physical_size_tiles)  # fmt: skip
+        return from_chip_desc(chip, f"{chip.arch.value} (from {source})", f"system desc of {source}")
+    except LimitError as e:
+        raise _desc_error(module, op, attr, str(e), field_name=e.field) from None
+    except DeviceError as e:
+        raise _desc_error(module, op, attr, e.message) from None
 
 
 def from_file(path: str) -> Device:
     """A Device from a system-desc file: `.mlir` (module attribute) or YAML/JSON chip fields."""
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
+        with open(path, "rb") as f:
+            raw = f.read()
     except OSError as e:
         raise DeviceError(f"cannot read device file '{path}': {e.strerror}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = raw.count(b"\n", 0, e.start) + 1
+        col = e.start - (raw.rfind(b"\n", 0, e.start) + 1) + 1
+        raise DeviceError(f"{path}:{line}:{col}: device file is not valid UTF-8 (byte 0x{raw[e.start]:02x})") from None
     if path.endswith(".mlir"):
         from ttopt.ir.diagnostics import Diagnostic
         from ttopt.parse.parser import parse_module
@@ -222,18 +329,58 @@ def from_file(path: str) -> Device:
         try:
             module = parse_module(text, path)
         except Diagnostic as d:
-            raise DeviceError(f"device file: {d.render(path)}") from None
+            raise DeviceError(d.render(path).splitlines()[0].replace(": error: ", ": ", 1)) from None  # one line
         dev = from_module_desc(module, path)
         if dev is None:
             raise DeviceError(f"device file '{path}' has no {SYSTEM_DESC_ATTR} module attribute")
         return dev
+    return from_mapping(_load_yaml(text, path), path)
+
+
+def _load_yaml(text: str, path: str) -> Any:
+    """YAML/JSON chip fields; a duplicate key, a syntax error or absurd nesting is a DeviceError
+    (yaml.safe_load would keep the last duplicate silently, and recurse without bound)."""
     import yaml
 
+    def where(mark: Any) -> str:
+        return f"{path}:{mark.line + 1}:{mark.column + 1}: " if mark is not None else f"{path}: "
+
+    class UniqueKeyLoader(yaml.SafeLoader):
+        pass
+
+    def mapping(loader: Any, node: Any, deep: bool = False) -> Any:
+        seen: set[Any] = set()
+        for key_node, _ in node.value:
+            key = loader.construct_object(key_node, deep=deep)
+            try:
+                duplicate = key in seen
+                seen.add(key)
+            except TypeError:  # unhashable: safe_load's own constructor reports it
+                continue
+            if duplicate:
+                raise DeviceError(f"{where(key_node.start_mark)}device file has a duplicate key {key!r}")
+        return yaml.SafeLoader.construct_mapping(loader, node, deep)
+
+    UniqueKeyLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, mapping)
     try:
-        data = yaml.safe_load(text)
+        return yaml.load(text, Loader=UniqueKeyLoader)  # noqa: S506 - a SafeLoader subclass
     except yaml.YAMLError as e:
-        raise DeviceError(f"device file '{path}' is not valid YAML/JSON: {e}") from None
-    return from_mapping(data, path)
+        problem = getattr(e, "problem", None) or str(e).splitlines()[0]
+        raise DeviceError(f"{where(getattr(e, 'problem_mark', None))}device file is not valid YAML/JSON: {problem}") from None
+    except RecursionError:
+        raise DeviceError(f"{path}: device file nests too deeply to be a system desc") from None
+
+
+def _module_attr_pos(module: Any, key: str) -> Any:
+    """Where module attribute `key` is written (for diagnostics), None without a source."""
+    from ttopt.ir.diagnostics import SourcePos
+
+    text = getattr(getattr(module, "source", None), "text", None)
+    start = module.op.pos
+    if not isinstance(text, str) or not isinstance(start, int):
+        return None
+    i = text.find(key, start)
+    return SourcePos(module.source, i if i >= 0 else start)
 
 
 def _module_float(module: Any, key: str) -> float | None:
@@ -243,7 +390,7 @@ def _module_float(module: Any, key: str) -> float | None:
     a = a.resolve()
     v = getattr(a, "value", None)
     if isinstance(v, bool) or not isinstance(v, (int, float)):
-        raise DeviceError(f"module attribute {key} must be a number, got {a.text}", usage=False)
+        raise DeviceError(f"module attribute {key} must be a number, got {a.text}", usage=False, pos=_module_attr_pos(module, key))
     return float(v)
 
 
@@ -276,11 +423,19 @@ def load_device(
     if cap is None and module is not None:
         mcap = _module_float(module, CAP_ATTR)
         if mcap is not None:
-            cap = check_cap(mcap, f"module attribute {CAP_ATTR}", usage=False)
+            try:
+                cap = check_cap(mcap, f"module attribute {CAP_ATTR}", usage=False)
+            except DeviceError as e:
+                raise DeviceError(e.message, usage=False, pos=_module_attr_pos(module, CAP_ATTR)) from None
     if reserved is None and module is not None:
         r = _module_float(module, RESERVED_ATTR)
         if r is not None:
             if r < 0 or r != int(r):
-                raise DeviceError(f"module attribute {RESERVED_ATTR} must be a non-negative integer, got {r:g}", usage=False)
+                raise DeviceError(f"module attribute {RESERVED_ATTR} must be a non-negative integer, got {r:g}", usage=False,
+                                  pos=_module_attr_pos(module, RESERVED_ATTR))  # fmt: skip
             reserved = int(r)
-    return dev.with_budget(cap=cap if cap is not None else DEFAULT_L1_USAGE_CAP, reserved=reserved or 0)
+    try:
+        return dev.with_budget(cap=cap if cap is not None else DEFAULT_L1_USAGE_CAP, reserved=reserved or 0)
+    except DeviceError as e:
+        pos = _module_attr_pos(module, RESERVED_ATTR) if module is not None and reserved else None
+        raise DeviceError(e.message, usage=e.usage and module is None, pos=pos) from None

@@ -29,7 +29,7 @@ FIXED_LAYOUT_OPS = frozenset({"ttnn.to_layout", "ttnn.empty"})
 
 def _current(t: TensorType) -> TTNNLayoutAttr | None:
     try:
-        typed = t.encoding.typed if t.encoding is not None else None
+        typed = getattr(t.encoding.resolve(), "typed", None) if t.encoding is not None else None
     except AttrError:
         return None
     return typed if isinstance(typed, TTNNLayoutAttr) else None

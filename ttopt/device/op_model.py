@@ -98,7 +98,7 @@ def _encoding_typed(t: TensorType) -> Any:
     if enc is None:
         return None
     try:
-        return enc.typed
+        return getattr(enc.resolve(), "typed", None)  # a plain attribute has no typed view
     except AttrError:
         return None
 
@@ -116,7 +116,7 @@ def op_signature(op: Any) -> OpSignature:
         try:
             shapes.append(check_shape(t.shape))
         except TensorTypeError as e:
-            shapes.append(tuple(d if isinstance(d, int) else -1 for d in t.shape))
+            shapes.append(tuple(d if isinstance(d, int) else -1 for d in (t.shape or ())))
             problem = problem or f"operand {i}: {e.message}"
         dtypes.append(element_dtype(t))
         values.append(v)

@@ -47,8 +47,10 @@ def data_type(name: str) -> DataType:
         raise TensorTypeError(f"unknown dtype '{name}' (expected one of {known}, or i32/ui32/ui16/ui8)") from None
 
 
-def check_shape(shape: Sequence[Any]) -> tuple[int, ...]:
-    """`shape` as a tuple of ints, if it is a rank 1..5 static shape of positive dims."""
+def check_shape(shape: Sequence[Any] | None) -> tuple[int, ...]:
+    """`shape` as a tuple of ints, if it is a rank 1..5 static shape of positive dims (None: unranked)."""
+    if shape is None:
+        raise TensorTypeError("unranked tensors have no TTNN layout")
     if len(shape) == 0:
         raise TensorTypeError("rank-0 tensors have no TTNN layout (rank must be 1 to 5)")
     if len(shape) > MAX_RANK:

@@ -1,7 +1,8 @@
 """The TTNN dialect: op table (generic form except `ttnn.d2m_subgraph`)."""
 
 from ttopt.dialects.formats import D2MFormat
-from ttopt.ir.opdef import PURE, OpDef, register
+from ttopt.dialects.ttnn_verifiers import VERIFIERS
+from ttopt.ir.opdef import PURE, OpDef, register, register_verifiers
 
 _P = frozenset({PURE})
 
@@ -74,3 +75,4 @@ register(
     *(OpDef(f"ttnn.{n}", operands=ops, results=res) for n, (ops, res) in OTHER.items()),
     OpDef("ttnn.d2m_subgraph", results=(0, None), format=D2MFormat(), summary="call of a D2M-compiled subgraph"),
 )
+register_verifiers(VERIFIERS)

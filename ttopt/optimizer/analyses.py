@@ -64,7 +64,7 @@ def current_layout(t: Any) -> TTNNLayoutAttr | None:
     if not isinstance(t, TensorType) or t.encoding is None:
         return None
     try:
-        typed = t.encoding.typed
+        typed = getattr(t.encoding.resolve(), "typed", None)  # a plain attribute has no typed view
     except AttrError:
         return None
     return typed if isinstance(typed, TTNNLayoutAttr) else None
@@ -363,7 +363,7 @@ class AnalysisPipeline:
         if len(op.results) != 1:
             return None
         t = op.results[0].type.resolve()
-        if not isinstance(t, TensorType):
+        if not isinstance(t, TensorType) or not t.is_ranked:
             return None
         if any(not isinstance(d, int) for d in t.shape):
             return None
@@ -373,6 +373,8 @@ class AnalysisPipeline:
 def _why_no_result_type(op: Any) -> str:
     if len(op.results) != 1 or not isinstance(op.results[0].type.resolve(), TensorType):
         return "no single tensor result"
+    if not op.results[0].type.resolve().is_ranked:
+        return "unranked result"
     return "dynamic result shape"
 
 

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any, Iterable
 if TYPE_CHECKING:
     from ttopt.device import OpConfig
     from ttopt.dialects.ttnn_attrs import TensorMemoryLayout
-    from ttopt.optimizer.shard_solver import ShardSolver, ShardSolverBackend
 
 
 class L1ChainState(StrEnum):
@@ -125,37 +124,16 @@ class L1ChainConfig:
         self.state = L1ChainState.BUILT
 
     # -- solving -------------------------------------------------------------------------------
-    def resolve_with_solver(
-        self,
-        backend: ShardSolverBackend,
-        override_reshard_edges: Iterable[Edge] = (),
-        solve_for_optimal_first_op_input: bool = False,
-        on_step: Any = None,
-        fork_rule: Any = None,
-    ) -> ShardSolver:
-        """Built -> Resolved (or Failed): run the ShardSolver on this chain and return it."""
-        from ttopt.optimizer.core_usage import ForkRule
-        from ttopt.optimizer.shard_solver import ShardSolver
-
+    def resolved(self, ok: bool, failure: str | None = None, solve_for_optimal_first_op_input: bool = False) -> None:
+        """Built -> Resolved (`ok`) or Failed: record what the ShardSolver found for this chain
+        (`shard_solver.resolve_chain` runs it; the solver imports this module, not the reverse)."""
         self._expect(L1ChainState.BUILT, "resolve")
-        ops = self.ops
-        solver = ShardSolver(
-            ops,
-            chain_edges(ops),
-            backend,
-            first_op_edge=first_op_edge(ops[0]),
-            override_reshard_edges=override_reshard_edges,
-            solve_for_optimal_first_op_input=solve_for_optimal_first_op_input,
-            on_step=on_step,
-            fork_rule=fork_rule or ForkRule.SUM,
-        )
         self.solve_for_optimal_first_op_input = solve_for_optimal_first_op_input
-        if solver.resolve():
+        if ok:
             self.state = L1ChainState.RESOLVED
         else:
             self.state = L1ChainState.FAILED
-            self.failure_reason = solver.failure or "no solution"
-        return solver
+            self.failure_reason = failure or "no solution"
 
     def complete(self, selected: dict[Any, OpConfig], mem_reconfig_map: dict[Edge, MemReconfigEntry]) -> None:
         """Resolved -> Completed: one config per op, plus the reshards on its edges."""

@@ -9,8 +9,8 @@ from typing import Any
 from ttopt.ir.diagnostics import Diagnostic
 
 
-def _fail(message: str) -> Diagnostic:
-    return Diagnostic(f"ttnn-optimizer: {message}")
+def _fail(message: str, pos: Any = None) -> Diagnostic:
+    return Diagnostic(f"ttnn-optimizer: {message}", pos)
 
 
 def run_optimizer(p: Any, module: Any, ctx: Any) -> None:
@@ -20,6 +20,8 @@ def run_optimizer(p: Any, module: Any, ctx: Any) -> None:
     from ttopt.optimizer.chain import Edge, MemReconfigEntry
     from ttopt.optimizer.conv2d_overrides import check_conv2d_targets, validate_conv2d_overrides
     from ttopt.optimizer.l1_interleaved_fallback import run_l1_interleaved_fallback
+    from ttopt.optimizer.option_checks import check_override_grid
+    from ttopt.optimizer.preconditions import check_block
     from ttopt.optimizer.overrides import (
         OverrideError,
         check_names,
@@ -56,7 +58,12 @@ def run_optimizer(p: Any, module: Any, ctx: Any) -> None:
     try:
         device = load_device(p.device or getattr(ctx, "device", None) or None, module, cap=p.tensor_l1_usage_cap)
     except DeviceError as e:
-        raise _fail(e.message) from None
+        raise _fail(e.message, e.pos) from None
+    try:
+        for ov in layout_overrides.values():
+            check_override_grid(ov, device.worker_grid, f"the worker grid of {device.name}")
+    except OverrideError as e:
+        raise _fail(str(e)) from None
 
     funcs = forward_functions(module)
     if not funcs:
@@ -73,6 +80,7 @@ def run_optimizer(p: Any, module: Any, ctx: Any) -> None:
             per_func.append((func, None, None))
             continue
         block = region.entry
+        check_block(module, block)
         labels = op_labels(block.ops)
         for op in block.ops:
             name = op.location.name if op.location is not None else None

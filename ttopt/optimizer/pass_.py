@@ -43,6 +43,12 @@ class TTNNOptimizer(Pass):
     verify_l1_budget: bool = option(False, "After the rewrite, replay the schedule and fail at the first position whose L1 use exceeds the budget")
     device: str = option("", "Device preset (wormhole_b0, n150, blackhole) or system-desc file, when the module has no ttcore.system_desc")
 
+    def validate(self) -> None:
+        """Reject bad option values up front (usage error, exit 2), as `layouts` and `analyze` do."""
+        from ttopt.optimizer.option_checks import check_optimizer_options
+
+        check_optimizer_options(self)
+
     def run(self, module: Module, ctx: PassContext) -> None:
         from ttopt.optimizer.driver import run_optimizer
 

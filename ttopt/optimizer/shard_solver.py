@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Protocol, Sequence
 
-from ttopt.optimizer.chain import Edge, MemReconfigEntry
+from ttopt.optimizer.chain import Edge, L1ChainConfig, L1ChainState, MemReconfigEntry, chain_edges, first_op_edge
 from ttopt.optimizer.core_usage import ForkRule, accumulate_core_usage
 from ttopt.optimizer.path_set import Path, PathSet, bits, is_subset, mask_of
 
@@ -402,3 +402,29 @@ class ShardSolver:
     def _edge_text(self, e: Edge) -> str:
         src = self._name(e.producer) if e.producer is not None else "block argument"
         return f"{src} -> {self._name(e.consumer)}#{e.operand_index}"
+
+
+def resolve_chain(
+    chain: L1ChainConfig,
+    backend: ShardSolverBackend,
+    override_reshard_edges: Iterable[Edge] = (),
+    solve_for_optimal_first_op_input: bool = False,
+    on_step: Any = None,
+    fork_rule: ForkRule | None = None,
+) -> ShardSolver:
+    """Built -> Resolved (or Failed): run the ShardSolver on `chain` and return it."""
+    chain._expect(L1ChainState.BUILT, "resolve")
+    ops = chain.ops
+    solver = ShardSolver(
+        ops,
+        chain_edges(ops),
+        backend,
+        first_op_edge=first_op_edge(ops[0]),
+        override_reshard_edges=override_reshard_edges,
+        solve_for_optimal_first_op_input=solve_for_optimal_first_op_input,
+        on_step=on_step,
+        fork_rule=fork_rule or ForkRule.SUM,
+    )
+    ok = solver.resolve()
+    chain.resolved(ok, solver.failure, solve_for_optimal_first_op_input)
+    return solver

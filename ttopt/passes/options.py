@@ -72,7 +72,11 @@ class OptionSpec:
                 raise ValueError(f"expected a finite number, got '{raw}'")
             return value
         if t is list:
-            return [p for p in split_list(raw) if p]
+            items = split_list(raw)
+            # ',,,' or 'a,,b' is a typo, not a list: silently dropping items hides it (issue 12 §6).
+            if text and not all(items):
+                raise ValueError(f"empty item in the list '{raw}'")
+            return items if text else []
         if self.choices and raw not in self.choices:
             raise ValueError(f"expected one of {', '.join(self.choices)}, got '{raw}'")
         return raw

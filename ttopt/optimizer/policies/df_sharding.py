@@ -27,7 +27,7 @@ from ttopt.optimizer.dispatch import (
 from ttopt.optimizer.path_set import bits
 from ttopt.optimizer.policies import FunctionContext, LayoutDecisions, register_policy
 from ttopt.optimizer.scheduler import Scheduler
-from ttopt.optimizer.shard_solver import ShardSolver
+from ttopt.optimizer.shard_solver import ShardSolver, resolve_chain
 from ttopt.optimizer.validation import OpModelBackend
 
 # Ops that may live in an L1 chain: seed 002 §3.2.3's list (which has typecast and rms_norm) plus
@@ -153,7 +153,7 @@ class DFShardingPolicy:
                 continue  # resolved after the regular chains (after_chains_solved)
             consumes = idx in chain_to_dispatch
             on_step = trace.solver_begin(idx, chain, backend, consumes) if trace is not None else None
-            solver = chain.resolve_with_solver(backend, fn.override_reshard_edges, consumes, on_step, self.fork_rule)
+            solver = resolve_chain(chain, backend, fn.override_reshard_edges, consumes, on_step, self.fork_rule)
             if chain.state is L1ChainState.RESOLVED:
                 ok, why = self.pick_op_shard_configs(solver, chain, backend, trace)
                 if ok:

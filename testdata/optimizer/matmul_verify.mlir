@@ -1,0 +1,54 @@
+// RUN: not ttopt opt %s --split-input-file 2>&1 | FileCheck %s
+// RUN: not ttopt analyze %s 2>&1 | FileCheck %s --check-prefix=ANALYZE
+
+// ttnn.matmul / ttnn.linear verifier (tt-mlir's MatmulOp rules): contracting dims agree (after
+// transpose_a / transpose_b), batch dims broadcast, and the result has the shape they give.
+// Checked on every parse, so neither `opt` nor the optimizer nor `analyze` computes on a bad matmul
+// (here, not in testdata/ttnn/, whose corpus files must all carry layouts and a system desc).
+
+// CHECK: matmul_verify.mlir:[[# @LINE + 3]]:10: error: 'ttnn.matmul' op result shape 128x32 does not match the operands: 64x64 x 64x64 gives 64x64
+// ANALYZE: matmul_verify.mlir:[[# @LINE + 2]]:10: error: 'ttnn.matmul' op result shape 128x32 does not match the operands: 64x64 x 64x64 gives 64x64
+func.func @wrong_result(%a: tensor<64x64xbf16>, %b: tensor<64x64xbf16>) -> tensor<128x32xbf16> {
+    %0 = "ttnn.matmul"(%a, %b) <{transpose_a = false, transpose_b = false}> : (tensor<64x64xbf16>, tensor<64x64xbf16>) -> tensor<128x32xbf16>
+    return %0 : tensor<128x32xbf16>
+}
+
+// -----
+
+// CHECK: matmul_verify.mlir:[[# @LINE + 2]]:10: error: 'ttnn.matmul' op contracting dimensions differ: 64 (operand 0, 64x64) vs 32 (operand 1, 32x64)
+func.func @contracting(%a: tensor<64x64xbf16>, %b: tensor<32x64xbf16>) -> tensor<64x64xbf16> {
+    %0 = "ttnn.matmul"(%a, %b) <{transpose_a = false, transpose_b = false}> : (tensor<64x64xbf16>, tensor<32x64xbf16>) -> tensor<64x64xbf16>
+    return %0 : tensor<64x64xbf16>
+}
+
+// -----
+
+// CHECK: matmul_verify.mlir:[[# @LINE + 2]]:10: error: 'ttnn.matmul' op batch dimensions 2 and 3 do not broadcast
+func.func @batch(%a: tensor<2x64x64xbf16>, %b: tensor<3x64x64xbf16>) -> tensor<2x64x64xbf16> {
+    %0 = "ttnn.matmul"(%a, %b) : (tensor<2x64x64xbf16>, tensor<3x64x64xbf16>) -> tensor<2x64x64xbf16>
+    return %0 : tensor<2x64x64xbf16>
+}
+
+// -----
+
+// CHECK: matmul_verify.mlir:[[# @LINE + 2]]:10: error: 'ttnn.linear' op result shape 64x32 does not match the operands: 64x128 x 128x64 gives 64x64
+func.func @linear(%a: tensor<64x128xbf16>, %b: tensor<128x64xbf16>, %bias: tensor<64xbf16>) -> tensor<64x32xbf16> {
+    %0 = "ttnn.linear"(%a, %b, %bias) <{transpose_a = false, transpose_b = false}> : (tensor<64x128xbf16>, tensor<128x64xbf16>, tensor<64xbf16>) -> tensor<64x32xbf16>
+    return %0 : tensor<64x32xbf16>
+}
+
+// -----
+
+// Valid: transposes, broadcast batch, rank-1 operands, dynamic and unranked shapes.
+// CHECK-NOT: error
+func.func @valid(%a: tensor<64x128xbf16>, %b: tensor<32x128xbf16>, %c: tensor<4x1x64x128xbf16>, %d: tensor<3x128x32xbf16>,
+                 %v: tensor<128xbf16>, %e: tensor<?x128xbf16>, %u: tensor<*xbf16>) -> () {
+    %0 = "ttnn.matmul"(%a, %b) <{transpose_a = false, transpose_b = true}> : (tensor<64x128xbf16>, tensor<32x128xbf16>) -> tensor<64x32xbf16>
+    %1 = "ttnn.matmul"(%a, %a) <{transpose_a = true, transpose_b = false}> : (tensor<64x128xbf16>, tensor<64x128xbf16>) -> tensor<128x128xbf16>
+    %2 = "ttnn.matmul"(%c, %d) : (tensor<4x1x64x128xbf16>, tensor<3x128x32xbf16>) -> tensor<4x3x64x32xbf16>
+    %3 = "ttnn.matmul"(%a, %v) : (tensor<64x128xbf16>, tensor<128xbf16>) -> tensor<64xbf16>
+    %4 = "ttnn.matmul"(%v, %v) : (tensor<128xbf16>, tensor<128xbf16>) -> tensor<bf16>
+    %5 = "ttnn.matmul"(%e, %d) : (tensor<?x128xbf16>, tensor<3x128x32xbf16>) -> tensor<3x?x32xbf16>
+    %6 = "ttnn.matmul"(%u, %d) : (tensor<*xbf16>, tensor<3x128x32xbf16>) -> tensor<*xbf16>
+    return
+}

@@ -1,0 +1,77 @@
+"""The ttnn.matmul verifier agrees with NumPy's matmul shape rule (issue 12 §4)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ttopt.dialects.ttnn_verifiers import matmul_result_shape
+from ttopt.ir.diagnostics import Diagnostic
+from ttopt.ir.verifier import verify
+from ttopt.parse.parser import parse_module
+from ttopt.testing.examples import examples
+
+
+def _t(shape: tuple[int, ...]) -> str:
+    return "tensor<" + "".join(f"{d}x" for d in shape) + "bf16>"
+
+
+def _module(a: tuple[int, ...], b: tuple[int, ...], out: tuple[int, ...], ta: bool = False, tb: bool = False) -> str:
+    props = f"<{{transpose_a = {str(ta).lower()}, transpose_b = {str(tb).lower()}}}>"
+    return (
+        f"func.func @f(%a: {_t(a)}, %b: {_t(b)}) -> {_t(out)} {{\n"
+        f'  %0 = "ttnn.matmul"(%a, %b) {props} : ({_t(a)}, {_t(b)}) -> {_t(out)}\n'
+        f"  return %0 : {_t(out)}\n}}\n"
+    )
+
+
+def _ok(a, b, out, ta=False, tb=False) -> bool:
+    try:
+        verify(parse_module(_module(a, b, out, ta, tb), "m.mlir"))
+    except Diagnostic:
+        return False
+    return True
+
+
+def _swap(s: tuple[int, ...], flag: bool) -> tuple[int, ...]:
+    return (*s[:-2], s[-1], s[-2]) if flag and len(s) > 1 else s
+
+
+dims = st.sampled_from([1, 2, 3, 32])
+shapes = st.lists(dims, min_size=1, max_size=4).map(tuple)
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(shapes, shapes, st.booleans(), st.booleans())
+def test_matmul_verifier_matches_numpy(a: tuple[int, ...], b: tuple[int, ...], ta: bool, tb: bool) -> None:
+    try:
+        want = np.matmul(np.zeros(_swap(a, ta)), np.zeros(_swap(b, tb))).shape
+    except ValueError:
+        want = None
+    if want is None:
+        # NumPy rejects it: so must the verifier, whatever result type is written.
+        assert not _ok(a, b, (1,), ta, tb)
+        return
+    assert _ok(a, b, want, ta, tb)
+    assert not _ok(a, b, (*want, 7), ta, tb)
+    if want:
+        assert not _ok(a, b, (*want[:-1], want[-1] + 1), ta, tb)
+
+
+def test_issue_example_is_rejected_at_the_op() -> None:
+    with pytest.raises(Diagnostic) as e:
+        verify(parse_module(_module((64, 64), (64, 64), (128, 32)), "m.mlir"))
+    assert e.value.render().startswith("m.mlir:2:8: error: 'ttnn.matmul' op result shape 128x32 does not match")
+
+
+def test_unranked_operand_is_not_checked() -> None:
+    m = parse_module(
+        'func.func @f(%a: tensor<*xbf16>, %b: tensor<64x64xbf16>) -> tensor<*xbf16> {\n'
+        '  %0 = "ttnn.matmul"(%a, %b) : (tensor<*xbf16>, tensor<64x64xbf16>) -> tensor<*xbf16>\n'
+        "  return %0 : tensor<*xbf16>\n}\n",
+        "m.mlir",
+    )
+    verify(m)
+    assert matmul_result_shape(next(op for op in m.op.walk() if op.name == "ttnn.matmul")) is None
