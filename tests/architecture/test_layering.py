@@ -20,13 +20,14 @@ LAYER = {
     "passes": 3,
     "optimizer": 4,
     "sharding": 4,
-    "topology": 0,
+    "topology": 1,
+    "datafiles": 0,  # strict YAML/JSON/UTF-8 reading, shared by device and topology; imports no ttopt
     "cli": 5,
     "testing": 6,
     "__init__": 7,  # the package root registers parser and dialects (mlir-opt's registerAllDialects)
     "__main__": 7,
 }
-ISOLATED = {"topology": {"topology"}}
+ISOLATED = {"topology": {"topology", "datafiles"}, "datafiles": {"datafiles"}}
 
 
 def _package_of(path: Path) -> str:

@@ -130,11 +130,11 @@ _CHIP = "l1_size: 1499136\nnum_dram_channels: 12\ndram_channel_size: 1073741824\
 @pytest.mark.parametrize(
     ("name", "content", "message"),
     [
-        ("deep.json", b"[" * 5000 + b"]" * 5000, "device file nests too deeply"),
-        ("deep.yaml", ("a:\n" + "".join("  " * i + "b:\n" for i in range(1, 3000))).encode(), "device file nests too deeply"),
-        ("bin.yaml", b"arch: wormhole_b0\ngrid: \xff\xfe\n", "bin.yaml:2:7: device file is not valid UTF-8 (byte 0xff)"),
-        ("dup.yaml", ("arch: wormhole_b0\narch: blackhole\ngrid: 8x8\n" + _CHIP).encode(), "dup.yaml:2:1: device file has a duplicate key 'arch'"),
-        ("syntax.yaml", b"grid: [1, 2\n", "syntax.yaml:2:1: device file is not valid YAML/JSON: expected ',' or ']'"),
+        ("deep.json", b"[" * 5000 + b"]" * 5000, "deep.json: nests too deeply"),
+        ("deep.yaml", ("a:\n" + "".join("  " * i + "b:\n" for i in range(1, 3000))).encode(), "deep.yaml: nests too deeply"),
+        ("bin.yaml", b"arch: wormhole_b0\ngrid: \xff\xfe\n", "bin.yaml:2:7: not valid UTF-8 text (byte 0xff)"),
+        ("dup.yaml", ("arch: wormhole_b0\narch: blackhole\ngrid: 8x8\n" + _CHIP).encode(), "dup.yaml:2:1: duplicate key 'arch'"),
+        ("syntax.yaml", b"grid: [1, 2\n", "syntax.yaml:2:1: invalid YAML: expected ',' or ']'"),
         ("bool.yaml", ("arch: wormhole_b0\ngrid: [true, 8]\n" + _CHIP).encode(), "grid must be RxC (e.g. 8x8), got [True, 8]"),
         ("float.yaml", ("arch: wormhole_b0\ngrid: [1.5, 8]\n" + _CHIP).encode(), "grid must be RxC (e.g. 8x8), got [1.5, 8]"),
         ("digits.yaml", ("arch: wormhole_b0\ngrid: '٣x٣'\n" + _CHIP).encode(), "grid must be RxC (e.g. 8x8)"),

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from ttopt.topology import GraphSpecError, generate, load_graph
-from ttopt.topology.sources import from_data
+from ttopt.topology.sources import GraphFileError, from_data, load_file
 
 
 @pytest.mark.parametrize("spec,nodes,edges,degrees", [
@@ -90,5 +90,54 @@ def test_bad_json_and_missing_file(tmp_path) -> None:
 
 
 def test_from_data_keys() -> None:
-    g = from_data({1: [2], "x": [1], None: [], 2.5: [False]})
-    assert g.get_nodes() == [1, 2, "2.5", "False", "None", "x"]
+    g = from_data({1: [2], "x": [1]})
+    assert g.get_nodes() == [1, 2, "x"]
+
+
+@pytest.mark.parametrize(
+    "data,message",
+    [
+        ({1: [2], None: []}, "node null is not a node id"),
+        ({1: [2], 2.5: []}, "node 2.5 is not a node id"),
+        ({"a": [None]}, "node a: neighbour null is not a node id"),
+        ({"a": [True]}, "node a: neighbour true is not a node id"),
+    ],
+)
+def test_null_bool_and_float_node_ids_are_errors(data: dict, message: str) -> None:
+    # They used to become nodes "None" / "True" / "2.5" silently (issue 12 §3).
+    with pytest.raises(GraphFileError, match=message):
+        from_data(data)
+
+
+@pytest.mark.parametrize(
+    "name,content,message",
+    [
+        ("deep.json", b"[" * 5000 + b"]" * 5000, "deep.json: nests too deeply"),
+        ("deep.yaml", b"a: " + b"[" * 5000 + b"]" * 5000 + b"\n", "deep.yaml: nests too deeply"),
+        ("bin.yaml", b"a: [b]\nb: \xff\xfe\n", "bin.yaml:2:4: not valid UTF-8 text (byte 0xff)"),
+        ("sur.yaml", b'"\\ud800": [a]\na: []\n', "is not valid Unicode (a lone surrogate)"),
+        ("dup.yaml", b"a: [b]\na: [c]\nb: []\nc: []\n", "dup.yaml:2:1: duplicate key 'a'"),
+        ("dup.json", b'{"a": ["b"], "a": [], "b": []}', "dup.json: duplicate key 'a'"),
+    ],
+)
+def test_malformed_files_are_positioned_input_errors(tmp_path, name: str, content: bytes, message: str) -> None:
+    path = tmp_path / name
+    path.write_bytes(content)
+    with pytest.raises(GraphFileError) as e:
+        load_file(path)
+    assert message in str(e.value)
+
+
+@pytest.mark.parametrize(
+    "spec,message",
+    [
+        ("ring:10000000", "at most 100,000 nodes"),
+        ("ring:99999999999999999999", "at most 100,000 nodes"),
+        ("mesh:1000x1000", "1,000,000 nodes, at most 100,000"),
+        ("ring:4@99999999999999999999", "at most 1,024 channels per link"),
+        ("line:\u0663", "sizes must be positive integers"),
+    ],
+)
+def test_generator_sizes_are_limited_up_front(spec: str, message: str) -> None:
+    with pytest.raises(GraphSpecError, match=message):
+        generate(spec)

@@ -17,10 +17,14 @@ MODES = ("strict", "relaxed", "none")
 
 
 def _load(spec: str, remove: tuple[str, ...], param: str):
-    from ttopt.topology.sources import GraphSpecError, load_graph
+    """The graph of a spec or file; a bad file is an input error (exit 1), a bad spec a usage one (2)."""
+    from ttopt.topology.sources import GraphFileError, GraphSpecError, load_graph
 
     try:
         return load_graph(spec, remove)
+    except GraphFileError as exc:
+        click.echo(f"{exc.where}: error: {exc.detail}", err=True)
+        raise SystemExit(1) from None
     except GraphSpecError as exc:
         raise click.BadParameter(str(exc), param_hint=param) from None
 

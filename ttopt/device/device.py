@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
+from ttopt.datafiles import DataFileError, load_yaml, read_text
 from ttopt.device.limits import LimitError, check_limits
 from ttopt.device.presets import CHIP_PRESETS, COST_TABLE, DEFAULT_L1_USAGE_CAP, DEFAULT_PRESET, cost_arch
 
@@ -312,16 +313,9 @@ def from_module_desc(module: Any, source: str = "module") -> Device | None:
 def from_file(path: str) -> Device:
     """A Device from a system-desc file: `.mlir` (module attribute) or YAML/JSON chip fields."""
     try:
-        with open(path, "rb") as f:
-            raw = f.read()
-    except OSError as e:
-        raise DeviceError(f"cannot read device file '{path}': {e.strerror}") from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as e:
-        line = raw.count(b"\n", 0, e.start) + 1
-        col = e.start - (raw.rfind(b"\n", 0, e.start) + 1) + 1
-        raise DeviceError(f"{path}:{line}:{col}: device file is not valid UTF-8 (byte 0x{raw[e.start]:02x})") from None
+        text = read_text(path)
+    except DataFileError as e:
+        raise DeviceError(f"cannot read device file '{path}': {e.detail[len('cannot read: '):]}" if e.detail.startswith("cannot read") else str(e)) from None
     if path.endswith(".mlir"):
         from ttopt.ir.diagnostics import Diagnostic
         from ttopt.parse.parser import parse_module
@@ -338,37 +332,11 @@ def from_file(path: str) -> Device:
 
 
 def _load_yaml(text: str, path: str) -> Any:
-    """YAML/JSON chip fields; a duplicate key, a syntax error or absurd nesting is a DeviceError
-    (yaml.safe_load would keep the last duplicate silently, and recurse without bound)."""
-    import yaml
-
-    def where(mark: Any) -> str:
-        return f"{path}:{mark.line + 1}:{mark.column + 1}: " if mark is not None else f"{path}: "
-
-    class UniqueKeyLoader(yaml.SafeLoader):
-        pass
-
-    def mapping(loader: Any, node: Any, deep: bool = False) -> Any:
-        seen: set[Any] = set()
-        for key_node, _ in node.value:
-            key = loader.construct_object(key_node, deep=deep)
-            try:
-                duplicate = key in seen
-                seen.add(key)
-            except TypeError:  # unhashable: safe_load's own constructor reports it
-                continue
-            if duplicate:
-                raise DeviceError(f"{where(key_node.start_mark)}device file has a duplicate key {key!r}")
-        return yaml.SafeLoader.construct_mapping(loader, node, deep)
-
-    UniqueKeyLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, mapping)
+    """YAML/JSON chip fields (ttopt/datafiles.py: duplicate keys, deep nesting are errors)."""
     try:
-        return yaml.load(text, Loader=UniqueKeyLoader)  # noqa: S506 - a SafeLoader subclass
-    except yaml.YAMLError as e:
-        problem = getattr(e, "problem", None) or str(e).splitlines()[0]
-        raise DeviceError(f"{where(getattr(e, 'problem_mark', None))}device file is not valid YAML/JSON: {problem}") from None
-    except RecursionError:
-        raise DeviceError(f"{path}: device file nests too deeply to be a system desc") from None
+        return load_yaml(text, path)
+    except DataFileError as e:
+        raise DeviceError(str(e)) from None
 
 
 def _module_attr_pos(module: Any, key: str) -> Any:

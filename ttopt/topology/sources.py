@@ -9,30 +9,45 @@ Generators (node ids are ints; grids are row-major, node = row * C + col):
   torus-y:RxC   wrap along Y (each column closes: row R-1 to row 0)
   SPEC@K        every link has K channels (e.g. mesh:8x4@4)
 A wrap is only added for a dimension of at least 3 nodes (with 2 it would duplicate a link).
+Limits, checked before anything is built: at most MAX_NODES nodes and MAX_CHANNELS channels per
+link (a generator spec or a file beyond them is an error, not a long wait or a memory blow-up).
 
 Files (.yaml/.yml/.json): a mapping node -> list of neighbours (a repeated neighbour is one more
 channel), or {adjacency: {...}, traits: {node: {name: value}}}; a node entry may also be
-{neighbors: [...], traits: {...}}. Keys are kept as ints when they are ints, else as strings.
+{neighbors: [...], traits: {...}}. Node ids are integers or strings (null, booleans, floats are
+errors); files are strict UTF-8, and duplicate keys or absurd nesting are errors (ttopt/datafiles.py).
 
 Errors are GraphSpecError with a message fit for a CLI usage error.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from ttopt.datafiles import DataFileError, load_json, load_yaml, read_text
 from ttopt.topology.graph import AdjacencyGraph
 
 GENERATORS = ("line", "ring", "mesh", "torus", "torus-x", "torus-y")
+MAX_NODES = 100_000  # the search is built for 10^4-10^5 node graphs
+MAX_CHANNELS = 1024
 _SPEC = re.compile(r"^(?P<kind>[a-z-]+):(?P<dims>[^@]+?)(?:@(?P<ch>\d+))?$")
 
 
 class GraphSpecError(ValueError):
     """A graph spec or file that cannot be turned into a graph."""
+
+
+class GraphFileError(GraphSpecError):
+    """A graph file whose contents are wrong (bad input, not a bad flag): `where` is
+    `path[:line:col]`, shown MLIR-style as `where: error: detail`."""
+
+    def __init__(self, where: str, detail: str) -> None:
+        super().__init__(f"{where}: {detail}")
+        self.where = where
+        self.detail = detail
 
 
 def line(n: int, channels: int = 1) -> AdjacencyGraph:
@@ -66,9 +81,11 @@ def grid(rows: int, cols: int, wrap_y: bool = False, wrap_x: bool = False,
                                      wrap=(wrap_y and rows >= 3, wrap_x and cols >= 3))
 
 
-def _positive(text: str, spec: str) -> int:
-    if not text.isdigit() or int(text) < 1:
+def _positive(text: str, spec: str, limit: int = MAX_NODES, what: str = "nodes") -> int:
+    if not (text.isascii() and text.isdigit()) or int(text) < 1:
         raise GraphSpecError(f"invalid graph spec {spec!r}: sizes must be positive integers")
+    if len(text) > 12 or int(text) > limit:
+        raise GraphSpecError(f"invalid graph spec {spec!r}: at most {limit:,} {what} (ttopt's limit)")
     return int(text)
 
 
@@ -80,7 +97,7 @@ def generate(spec: str) -> AdjacencyGraph:
             f"invalid graph spec {spec!r}: expected a file or one of line:N, ring:N, mesh:RxC, "
             f"torus:RxC, torus-x:RxC, torus-y:RxC (optionally @CHANNELS)")
     kind, dims = m["kind"], m["dims"]
-    channels = _positive(m["ch"], spec) if m["ch"] else 1
+    channels = _positive(m["ch"], spec, MAX_CHANNELS, "channels per link") if m["ch"] else 1
     if kind in ("line", "ring"):
         n = _positive(dims, spec)
         if kind == "ring" and n < 3:
@@ -90,78 +107,68 @@ def generate(spec: str) -> AdjacencyGraph:
     if len(parts) != 2:
         raise GraphSpecError(f"invalid graph spec {spec!r}: expected {kind}:RxC, e.g. {kind}:8x4")
     rows, cols = (_positive(p, spec) for p in parts)
+    if rows * cols > MAX_NODES:
+        raise GraphSpecError(f"invalid graph spec {spec!r}: {rows * cols:,} nodes, at most {MAX_NODES:,} (ttopt's limit)")
     wrap_y = kind in ("torus", "torus-y")
     wrap_x = kind in ("torus", "torus-x")
     return grid(rows, cols, wrap_y=wrap_y, wrap_x=wrap_x, channels=channels)
 
 
-def _key(node: Any) -> Any:
+def _key(node: Any, origin: str, role: str) -> Any:
+    """A node id as written: an int or a string (null, booleans, floats are not node ids)."""
     if isinstance(node, bool) or not isinstance(node, (int, str)):
-        return str(node)
+        shown = "null" if node is None else str(node).lower() if isinstance(node, bool) else repr(node)
+        raise GraphFileError(origin, f"{role}{shown} is not a node id (an integer or a string)")
     return node
 
 
 def from_data(data: Any, origin: str = "<data>") -> AdjacencyGraph:
     """Build a graph from parsed YAML/JSON data (format in the module docstring)."""
     if not isinstance(data, dict) or not data:
-        raise GraphSpecError(f"{origin}: expected a non-empty mapping of node -> neighbours")
+        raise GraphFileError(origin, "expected a non-empty mapping of node -> neighbours")
     traits: dict[Any, dict[str, Any]] = {}
     adjacency_data = data
     if "adjacency" in data and isinstance(data["adjacency"], dict):
         adjacency_data = data["adjacency"]
         raw_traits = data.get("traits") or {}
         if not isinstance(raw_traits, dict):
-            raise GraphSpecError(f"{origin}: 'traits' must map node -> {{name: value}}")
+            raise GraphFileError(origin, "'traits' must map node -> {name: value}")
         for n, t in raw_traits.items():
             if not isinstance(t, dict):
-                raise GraphSpecError(f"{origin}: traits of node {n} must be a mapping")
-            traits[_key(n)] = dict(t)
+                raise GraphFileError(origin, f"traits of node {n} must be a mapping")
+            traits[_key(n, origin, 'trait node ')] = dict(t)
     adjacency: dict[Any, list[Any]] = {}
     for n, entry in adjacency_data.items():
         if isinstance(entry, dict):
             if "traits" in entry:
                 if not isinstance(entry["traits"], dict):
-                    raise GraphSpecError(f"{origin}: traits of node {n} must be a mapping")
-                traits[_key(n)] = dict(entry["traits"])
+                    raise GraphFileError(origin, f"traits of node {n} must be a mapping")
+                traits[_key(n, origin, 'node ')] = dict(entry["traits"])
             entry = entry.get("neighbors", entry.get("neighbours", []))
         if entry is None:
             entry = []
         if not isinstance(entry, list):
-            raise GraphSpecError(f"{origin}: neighbours of node {n} must be a list, got "
-                                 f"{type(entry).__name__}")
+            raise GraphFileError(origin, f"neighbours of node {n} must be a list, got {type(entry).__name__}")
         for v in entry:
             if isinstance(v, (list, dict)):
-                raise GraphSpecError(f"{origin}: neighbour {v!r} of node {n} is not a node id")
-        adjacency[_key(n)] = [_key(v) for v in entry]
+                raise GraphFileError(origin, f"neighbour {v!r} of node {n} is not a node id")
+        adjacency[_key(n, origin, 'node ')] = [_key(v, origin, f'node {n}: neighbour ') for v in entry]
+    if len(adjacency) > MAX_NODES:
+        raise GraphFileError(origin, f"{len(adjacency):,} nodes, at most {MAX_NODES:,} (ttopt's limit)")
     try:
         return AdjacencyGraph(adjacency, traits)
     except ValueError as exc:
-        raise GraphSpecError(f"{origin}: {exc}") from None
+        raise GraphFileError(origin, str(exc)) from None
 
 
 def load_file(path: str | Path) -> AdjacencyGraph:
     """Load a YAML or JSON adjacency file."""
     p = Path(path)
     try:
-        text = p.read_text()
-    except OSError as exc:
-        raise GraphSpecError(f"cannot read {path}: {exc.strerror or exc}") from None
-    if p.suffix.lower() == ".json":
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise GraphSpecError(f"{path}:{exc.lineno}:{exc.colno}: invalid JSON: {exc.msg}") \
-                from None
-    else:
-        import yaml
-
-        try:
-            data = yaml.safe_load(text)
-        except yaml.YAMLError as exc:
-            mark = getattr(exc, "problem_mark", None)
-            where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
-            problem = getattr(exc, "problem", None) or str(exc)
-            raise GraphSpecError(f"{where}: invalid YAML: {problem}") from None
+        text = read_text(str(p))
+        data = load_json(text, str(p)) if p.suffix.lower() == ".json" else load_yaml(text, str(p))
+    except DataFileError as exc:
+        raise GraphFileError(exc.where, exc.detail) from None
     return from_data(data, str(path))
 
 
