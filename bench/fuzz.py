@@ -1,4 +1,4 @@
-"""Fuzz `ttopt opt` against its CLI contract and print a table.
+"""Fuzz `ttopt opt` (every pass mode) and `ttopt topology map` against the CLI contract; print a table.
 
     python bench/fuzz.py --cases 2000 [--seed 0] [--mode optimizer]
 
@@ -39,9 +39,7 @@ def main(cases: int, seed: int, mode: str | None, show: int) -> None:
     failures = []
     t0 = time.perf_counter()
     for s in range(seed, seed + cases):
-        case = make_case(s, files)
-        if mode is not None:
-            case.mode = mode
+        case = make_case(s, files, mode)
         out = check_case(case)
         c = per_mode[case.mode]
         c["cases"] += 1
@@ -51,7 +49,7 @@ def main(cases: int, seed: int, mode: str | None, show: int) -> None:
         if out.violations:
             failures.append(out)
     elapsed = time.perf_counter() - t0
-    table = Table(title=f"ttopt opt fuzz: {cases} cases, seeds {seed}..{seed + cases - 1}, {elapsed:.1f} s")
+    table = Table(title=f"ttopt fuzz: {cases} cases, seeds {seed}..{seed + cases - 1}, {elapsed:.1f} s")
     cols = ["cases", "exit 0", "exit 1", "exit 2", "exit-code", "internal-error", "no-fixed-point"]
     table.add_column("mode")
     for col in cols:

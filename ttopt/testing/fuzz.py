@@ -33,7 +33,10 @@ MODES: dict[str, list[str]] = {
     "sharding": ["--stablehlo-pipeline"],
     "sharding-ttir": ["--stablehlo-pipeline", "--convert-to-ttir"],
     "shardy": ["--pass-pipeline=builtin.module(apply-sharding-constraints, aggressive-propagation, insert-explicit-reshards, reshard-to-collectives)"],
+    # `ttopt topology map` on mutated graph files and odd generator specs (flags vary per case).
+    "topology": [],
 }
+TOPOLOGY = "topology"
 PRINT_FLAGS = ("--mlir-print-op-generic", "--mlir-print-debuginfo", "--mlir-print-local-scope")
 
 
@@ -46,10 +49,12 @@ class Case:
     source: str  # corpus file the mutation started from, or "" for grammar cases
     data: bytes
     mode: str
+    extra: list[str] = field(default_factory=list)  # topology: the `map` flags; "{file}" is `data`
+    suffix: str = ".yaml"  # topology: the graph file's extension (selects YAML or JSON)
 
     @property
     def args(self) -> list[str]:
-        return MODES[self.mode]
+        return MODES[self.mode] + self.extra
 
 
 @dataclass
@@ -68,10 +73,15 @@ def corpus(root: Path) -> list[Path]:
     return sorted(p for p in files if not p.name.endswith(".expected.mlir") and p.stat().st_size < 64_000)
 
 
-def make_case(seed: int, files: list[Path]) -> Case:
-    """The case for `seed`: two mutation cases for every grammar-built one."""
+def make_case(seed: int, files: list[Path], mode: str | None = None) -> Case:
+    """The case for `seed` (in `mode`, else a mode the seed picks): two mutation cases for every
+    grammar-built one; topology cases mutate graph files and specs instead."""
     rng = random.Random(seed)
-    mode = rng.choice(sorted(MODES))
+    picked = rng.choice(sorted(MODES))
+    mode = mode or picked
+    if mode == TOPOLOGY:
+        # Corpus files all live in testdata/<dir>/: the graph files are in testdata/topology.
+        return _topology_case(rng, seed, files[0].parents[1] / "topology")
     if rng.random() < 1 / 3:
         return Case(seed, "grammar", "", grammar_module(rng).encode(), mode)
     path = rng.choice(files)
@@ -183,6 +193,32 @@ def mutate(rng: random.Random, data: bytes) -> tuple[str, bytes]:
     for n in names:
         data = MUTATIONS[n](rng, data)
     return "+".join(names), data
+
+
+# ---- topology cases -------------------------------------------------------------------------------
+_SPECS = ("line:4", "ring:8", "mesh:2x4", "torus:4x4", "mesh:8x4@2", "ring:3", "line:1", "torus-x:3x5")
+_ODD_SPECS = ("ring:0", "mesh:0x4", "ring:2", "line:99999999999999999999", "mesh:1000x1000", "ring:4@0",
+              "ring:4@99999999999999999999", "mesh:2x", "ring:-1", "line:\u0663", "cube:3", "mesh:3x3x3", "", ":")
+_FLAGS = ([], ["--mode", "strict"], ["--mode", "none"], ["--engine", "search"], ["--engine", "sat"], ["--pin", "0=0"],
+          ["--pin", "0=99"], ["--forbid", "1=1"], ["--prefer", "0=1"], ["--remove-link", "0-1"], ["--remove-link", "x"],
+          ["--json"], ["--match-trait", "host"], ["--node-limit", "50"], ["--pin", "a=c0"])
+
+
+def _topology_case(rng: random.Random, seed: int, folder: Path) -> Case:
+    """`topology map` with a mutated graph file (or an odd spec) and a few random flags."""
+    spec = lambda: rng.choice(_SPECS) if rng.random() < 0.7 else rng.choice(_ODD_SPECS)  # noqa: E731
+    sources = sorted([*folder.glob("*.yaml"), *folder.glob("*.json")])
+    data, source, suffix = b"", "", ".yaml"
+    if sources and rng.random() < 0.7:
+        path = rng.choice(sources)
+        how, data = mutate(rng, path.read_bytes())
+        kind, source, suffix, graph = f"topology:{how}", path.name, path.suffix, "{file}"
+    else:
+        kind, graph = "topology:spec", spec()
+    target, global_ = (graph, spec()) if rng.random() < 0.3 else (spec(), graph)
+    flags = [f for _ in range(rng.choice([0, 1, 2])) for f in rng.choice(_FLAGS)]
+    extra = ["map", "--target", target, "--global", global_, "--timeout", "2", *flags]
+    return Case(seed, kind, source, data, TOPOLOGY, extra, suffix)
 
 
 # ---- grammar-built modules ------------------------------------------------------------------------
@@ -299,9 +335,22 @@ def run_opt(args: list[str], data: bytes):
     return CliRunner().invoke(cli, ["opt", *args], input=data)
 
 
+def run_topology(case: Case):
+    """`ttopt topology ...` in-process, the case's data written to a temporary graph file."""
+    import tempfile
+
+    from ttopt.cli import cli
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / f"graph{case.suffix}"
+        path.write_bytes(case.data)
+        return CliRunner().invoke(cli, ["topology", *[str(path) if a == "{file}" else a for a in case.extra]])
+
+
 def check_case(case: Case) -> Outcome:
     """Run a case and report every broken clause of the CLI contract."""
-    r = run_opt(case.args, case.data)
+    topology = case.mode == TOPOLOGY
+    r = run_topology(case) if topology else run_opt(case.args, case.data)
     out = Outcome(case, r.exit_code)
     if r.exception is not None and not isinstance(r.exception, SystemExit):
         out.violations.append("internal-error")
@@ -313,7 +362,7 @@ def check_case(case: Case) -> Outcome:
     if "internal error" in r.output or "Traceback (most recent call last)" in r.output:
         out.violations.append("internal-error")
         out.detail = r.output[-400:]
-    if r.exit_code == 0 and "internal-error" not in out.violations:
+    if r.exit_code == 0 and "internal-error" not in out.violations and not topology:
         flags = [a for a in case.args if a in PRINT_FLAGS]
         again = run_opt(flags, text.encode())
         if again.exit_code != 0 or again.stdout != text:
