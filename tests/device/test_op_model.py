@@ -11,6 +11,7 @@ import pytest
 from ttopt.device import NO_HINT, Conv2dConfig, OpConfig, OpModel, PartialLayout, Status, layout_info, preset
 from ttopt.dialects.ttnn_attrs import BufferType, TensorMemoryLayout
 from ttopt.parse.parser import parse_module
+from ttopt.testing.examples import examples
 
 ROOT = Path(__file__).resolve().parents[2]
 OK, ILLEGAL, OOM, NI = Status.SUCCESS, Status.ILLEGAL, Status.OUT_OF_MEMORY, Status.NOT_IMPLEMENTED
@@ -481,7 +482,7 @@ from hypothesis import strategies as st  # noqa: E402
 from ttopt.device import layout_pool  # noqa: E402
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     rows=st.integers(1, 300), cols=st.integers(1, 300),
     name=st.sampled_from(["ttnn.relu", "ttnn.add", "ttnn.softmax", "ttnn.reshape", "ttnn.to_layout", "ttnn.matmul"]),

@@ -23,6 +23,7 @@ from ttopt.optimizer.policies.greedy_l1_interleaved import (
 )
 
 from ttnn_graphs import module  # tests/optimizer/ttnn_graphs.py (on sys.path via conftest)
+from ttopt.testing.examples import examples
 
 # -- the search (pure) -------------------------------------------------------------------------------
 
@@ -68,7 +69,7 @@ def test_nothing_fits() -> None:
 usage = st.builds(lambda o, extra: L1Usage(o, o + extra), st.integers(0, 20), st.integers(0, 30))
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(usage, min_size=1, max_size=5), st.integers(0, 60))
 def test_sorted_order_is_optimal(us: list[L1Usage], usable: int) -> None:
     """The order past the bound (required - output descending) has the smallest peak of all orders."""
@@ -78,7 +79,7 @@ def test_sorted_order_is_optimal(us: list[L1Usage], usable: int) -> None:
     assert order_peak(optimal_order(ops, usages), usages, 10**9) == best
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(usage, min_size=1, max_size=MAX_EXHAUSTIVE_CANDIDATES), st.integers(0, 80))
 def test_choices_are_legal(us: list[L1Usage], usable: int) -> None:
     """Both searches return sets within the budget with a legal order; the greedy one never beats
@@ -249,7 +250,7 @@ def graphs(draw):
     )
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(graphs(), st.sampled_from(["GreedyL1Interleaved", "BFInterleaved"]), st.sampled_from([None, 0.05, 0.01]), st.booleans())
 def test_random_graphs(make_fn, text: str, policy: str, cap: float | None, fallback: bool) -> None:
     from ttopt.ir.printer import print_module

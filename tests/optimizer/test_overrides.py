@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from ttopt.dialects.ttcore_attrs import DataType
 from ttopt.dialects.ttnn_attrs import BufferType, TensorMemoryLayout
 from ttopt.optimizer.overrides import (
+from ttopt.testing.examples import examples
     OverrideError,
     check_names,
     parse_conv2d_config_overrides,
@@ -67,7 +68,7 @@ def test_unknown_names() -> None:
         check_names("override-output-layout", ["c"], {"a", "b"})
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.text(alphabet="ab=:,x0123456789_ltdrmiecsh#", max_size=30))
 def test_fuzzed_overrides_fail_only_with_override_errors(text: str) -> None:
     for parse in (parse_output_layout_overrides, parse_mem_reconfig_overrides, parse_conv2d_config_overrides):

@@ -19,6 +19,7 @@ from ttopt.optimizer.policies.df_sharding import DFShardingPolicy
 from ttopt.optimizer.validation import OpModelBackend
 from ttopt.parse.parser import parse_module
 from ttopt.passes.context import PassContext, Trace
+from ttopt.testing.examples import examples
 
 
 def _run(text: str, **opts):
@@ -128,7 +129,7 @@ def graphs(draw):
     )
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(graphs(), st.sampled_from([0, 2, 8]), st.sampled_from([None, 0.05]))
 def test_random_graphs_verify_and_respect_paths(make_fn, text: str, max_legal: int, cap: float | None) -> None:
     # 1. The whole pass: output verifies, prints, and parses back to the same text.

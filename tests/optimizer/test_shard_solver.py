@@ -9,6 +9,7 @@ from ttopt.optimizer.chain import Edge
 from ttopt.optimizer.core_usage import pick_config
 from ttopt.optimizer.path_set import bits, mask_of
 from ttopt.optimizer.shard_solver import ShardSolver
+from ttopt.testing.examples import examples
 
 E45 = Edge("%4", "%5", 0)
 
@@ -162,7 +163,7 @@ def chains(draw):
     return ops, volumes, compat, reshards, interleaved
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(chains())
 def test_bitsets_only_shrink_and_choices_are_paths_or_reshards(table_backend, chain) -> None:
     ops, volumes, compat, reshards, interleaved = chain

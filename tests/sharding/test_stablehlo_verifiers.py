@@ -14,6 +14,7 @@ from ttopt.ir.printer import print_module
 from ttopt.ir.verifier import verify
 from ttopt.parse.parser import parse_module
 from ttopt.sharding.rules import rule_for
+from ttopt.testing.examples import examples
 
 # One valid generic-form op per verified op that takes properties: (operand types, properties, result type).
 VALID = {
@@ -108,7 +109,7 @@ def test_dynamic_dims_are_compatible() -> None:
 
 # Property: for any transpose / dot_general dims the verifier accepts, building the sharding rule
 # works; for any it rejects, the message names the op (never an exception of another kind).
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.integers(-2, 4), min_size=0, max_size=4), st.lists(st.sampled_from([1, 2, 4]), min_size=0, max_size=4))
 def test_transpose_verifier_guards_the_rule(perm: list[int], shape: list[int]) -> None:
     x = "tensor<" + "".join(f"{d}x" for d in shape) + "f32>"
@@ -124,7 +125,7 @@ def test_transpose_verifier_guards_the_rule(perm: list[int], shape: list[int]) -
         assert msg.startswith("'stablehlo.transpose' op ")
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.integers(-1, 3), max_size=2), st.lists(st.integers(-1, 3), max_size=2),
        st.lists(st.integers(-1, 3), max_size=2), st.lists(st.integers(-1, 3), max_size=2),
        st.lists(st.sampled_from([2, 4]), max_size=3), st.lists(st.sampled_from([2, 4]), max_size=3))

@@ -16,6 +16,7 @@ from ttopt.topology import (
 
 nx = pytest.importorskip("networkx")
 from networkx.algorithms.isomorphism import GraphMatcher  # noqa: E402
+from ttopt.testing.examples import examples
 
 MODES = list(ConnectionValidationMode)
 
@@ -85,7 +86,7 @@ def exists(t, g, c, mode) -> bool:
     return False
 
 
-@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(250), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(instances())
 def test_mapping_valid_and_complete(inst) -> None:
     t, g, c, mode = inst
@@ -111,7 +112,7 @@ def path_instances(draw):
     return t, g, c, draw(st.sampled_from(MODES))
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(path_instances())
 def test_path_engine_valid_and_complete(inst) -> None:
     t, g, c, mode = inst
@@ -121,7 +122,7 @@ def test_path_engine_valid_and_complete(inst) -> None:
     assert r.success == exists(t, g, c, mode), (r.status, r.proof, r.error_message)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(instances())
 def test_sat_agrees_with_search(inst) -> None:
     pytest.importorskip("pysat")
