@@ -9,13 +9,13 @@ from hypothesis import strategies as st
 from ttopt.dialects.ttcore_attrs import DataType
 from ttopt.dialects.ttnn_attrs import BufferType, TensorMemoryLayout
 from ttopt.optimizer.overrides import (
-from ttopt.testing.examples import examples
     OverrideError,
     check_names,
     parse_conv2d_config_overrides,
     parse_mem_reconfig_overrides,
     parse_output_layout_overrides,
 )
+from ttopt.testing.examples import examples
 
 
 def test_output_layout_full_and_partial() -> None:
