@@ -313,14 +313,7 @@ class MlirLexer(Lexer):
         if q >= len(text) or text[q] != "(":
             return None
         sig_end = scan.scan_fntype(text, q)
-        end = sig_end
-        loc = None
-        r = scan.skip_ws(text, sig_end)
-        if text.startswith("loc(", r):
-            m = scan.SIMPLE_LOC.match(text, r)
-            e = m.end() if m else scan.scan_balanced(text, r + 3)
-            loc = (r, e)
-            end = e
+        loc, end = _trailing_loc(text, sig_end)
         self.parts = (results_end, head[0], head[1], props, attrs, q, sig_end, loc)
         return end
 
@@ -370,15 +363,19 @@ class MlirLexer(Lexer):
             if after < len(text) and text[after] in ",-":
                 return None  # a type list or chlo's `A, B -> R`: the piecewise path reads those
         types = (q, end, kind)
-        loc = None
-        r = scan.skip_ws(text, end)
-        if text.startswith("loc(", r):
-            m = scan.SIMPLE_LOC.match(text, r)
-            e = m.end() if m else scan.scan_balanced(text, r + 3)
-            loc = (r, e)
-            end = e
+        loc, end = _trailing_loc(text, end)
         self.parts = (results_end, name, values, attrs, types, loc)
         return end
+
+
+def _trailing_loc(text: str, end: int) -> tuple[tuple[int, int] | None, int]:
+    """The span of a `loc(...)` after offset `end` (or None), and where the op now ends."""
+    r = scan.skip_ws(text, end)
+    if not text.startswith("loc(", r):
+        return None, end
+    m = scan.SIMPLE_LOC.match(text, r)
+    e = m.end() if m else scan.scan_balanced(text, r + 3)
+    return (r, e), e
 
 
 class FastToken(Token):
