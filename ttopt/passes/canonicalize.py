@@ -1,27 +1,26 @@
-"""`canonicalize`: simplifications applied to a fixed point, as a table of rules.
+"""`canonicalize`: simplifications applied to a fixed point, as rewrite patterns.
 
-Each rule looks at one op and may rewrite it; the driver revisits the ops a rewrite touched
-(worklist), so the cost stays proportional to what changes. `--trace` lists what fired.
+Each pattern matches ops by name (ttopt/passes/patterns.py) and may rewrite one; the driver tries
+only the patterns of each op's name and revisits the ops a rewrite touched (worklist), so the
+cost stays proportional to what changes. Its own patterns come first, then the registered
+dialect canonicalizations (sdy's). `--trace` lists what fired.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 from ttopt.ir.opdef import PURE
 from ttopt.passes.base import Pass, option
+from ttopt.passes.patterns import Pattern, canonicalizations, pattern_set
 from ttopt.passes.registry import register_pass
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module
     from ttopt.ir.operation import Operation
     from ttopt.passes.context import PassContext
-
-# A rule returns the ops whose state may have changed (to revisit), or None if it did nothing.
-Rule = Callable[["Operation"], "list[Operation] | None"]
-
 
 def _erase_dead_pure_op(op: Operation) -> list[Operation] | None:
     """A side-effect-free op none of whose results is used is removed."""
@@ -35,7 +34,7 @@ def _erase_dead_pure_op(op: Operation) -> list[Operation] | None:
 
 def _fold_identity_conversion(op: Operation) -> list[Operation] | None:
     """A layout/sharding conversion whose result type equals its input type is a no-op."""
-    if op.name not in IDENTITY_WHEN_SAME_TYPE or len(op.operands) != 1 or len(op.results) != 1:
+    if len(op.operands) != 1 or len(op.results) != 1:
         return None
     src, res = op.operands[0], op.results[0]
     if src.type != res.type or op.attributes:
@@ -49,10 +48,10 @@ def _fold_identity_conversion(op: Operation) -> list[Operation] | None:
 # Ops that are pure data-layout conversions (their result type carries the whole effect).
 IDENTITY_WHEN_SAME_TYPE = frozenset({"ttnn.to_layout", "ttnn.to_memory_config"})
 
-RULES: dict[str, Rule] = {
-    "fold-identity-conversion": _fold_identity_conversion,
-    "erase-dead-pure-op": _erase_dead_pure_op,
-}
+CORE = pattern_set(
+    Pattern("fold-identity-conversion", _fold_identity_conversion, IDENTITY_WHEN_SAME_TYPE),
+    Pattern("erase-dead-pure-op", _erase_dead_pure_op),
+)
 
 
 @register_pass
@@ -77,15 +76,16 @@ class Canonicalize(Pass):
         work.reverse()
         alive = {id(op) for op in work}
         budget = self.max_iterations
+        patterns = canonicalizations(CORE)
         while work and budget > 0:
             op = work.pop()
             if id(op) not in alive or op.parent is None:
                 continue
-            for rule_name, rule in RULES.items():
-                touched = rule(op)
+            for p in patterns.for_op(op.name):
+                touched = p.rewrite(op)
                 if touched is not None:
                     budget -= 1
-                    fired[rule_name] += 1
+                    fired[p.name] += 1
                     if op.parent is None:
                         alive.discard(id(op))
                     for t in touched:

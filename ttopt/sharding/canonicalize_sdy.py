@@ -1,6 +1,7 @@
 """Shardy's canonicalization patterns (ref §2.13), as rules of the `canonicalize` pass.
 
-Importing this module adds its rules to `ttopt.passes.canonicalize.RULES`:
+Importing this module registers these patterns with the `canonicalize` pass (each matches the op
+names it rewrites; ttopt/passes/patterns.py):
 
 * `sdy-noop-collective`: an sdy collective that moves no axis (empty axis lists, or only size-1
   axes), or a collective_permute whose out_sharding is its operand's sharding, is its operand;
@@ -21,7 +22,7 @@ from __future__ import annotations
 from math import prod
 from typing import TYPE_CHECKING, Any
 
-from ttopt.passes.canonicalize import RULES
+from ttopt.passes.patterns import Pattern, pattern_set, register_canonicalizations
 from ttopt.ir.values import replace_all_uses
 from ttopt.sharding.util import SDY_SHARDING, per_value_attr
 
@@ -233,13 +234,17 @@ def _inline_trivial_manual(op: Operation) -> list[Operation] | None:
     return users + moved
 
 
-RULES.update({
-    "sdy-noop-collective": _noop_collective,
-    "stablehlo-trivial-collective": _trivial_stablehlo_collective,
-    "sdy-reshard-of-reshard": _reshard_of_reshard,
-    "sdy-noop-reshard": _noop_reshard,
-    "sdy-all-slice-of-all-gather": _slice_of_gather,
-    "sdy-dead-collective": _dead_collective,
-    "sdy-unused-manual-input": _unused_manual_input,
-    "sdy-inline-trivial-manual-computation": _inline_trivial_manual,
-})
+_MANUAL = frozenset({"sdy.manual_computation"})
+_RESHARD = frozenset({"sdy.reshard"})
+
+SDY_PATTERNS = pattern_set(
+    Pattern("sdy-noop-collective", _noop_collective, SDY_COLLECTIVES),
+    Pattern("stablehlo-trivial-collective", _trivial_stablehlo_collective, _STABLEHLO_COLLECTIVES),
+    Pattern("sdy-reshard-of-reshard", _reshard_of_reshard, _RESHARD),
+    Pattern("sdy-noop-reshard", _noop_reshard, _RESHARD),
+    Pattern("sdy-all-slice-of-all-gather", _slice_of_gather, frozenset({"sdy.all_slice"})),
+    Pattern("sdy-dead-collective", _dead_collective, SDY_COLLECTIVES),
+    Pattern("sdy-unused-manual-input", _unused_manual_input, _MANUAL),
+    Pattern("sdy-inline-trivial-manual-computation", _inline_trivial_manual, _MANUAL),
+)
+register_canonicalizations("sdy", SDY_PATTERNS)
