@@ -35,6 +35,7 @@ OTHER = {
     "prod": (1, 1),
     "argmax": (1, 1),
     "slice_static": (1, 1),
+    "slice_dynamic": (3, 1),  # input, begins, ends (tt-mlir's SliceDynamicOp)
     "typecast": (1, 1),
     "to_layout": ((1, 2), 1),
     "to_memory_config": (1, 1),

@@ -53,6 +53,24 @@ def register(*names: str) -> Callable[[RuleFn], RuleFn]:
     return deco
 
 
+# Registered StableHLO/chlo ops with no factor rule, on purpose: constants and iota (no operand
+# to relate; their users' rules shard them), control flow and function-like ops (sharded through
+# their regions and operands by propagation), token/host/partition plumbing, and ops whose
+# upstream rule needs dynamic shapes or tuples ttopt does not shard. Propagation neither reads
+# nor writes through them. tests/architecture/test_op_tables.py keeps this list exact.
+NO_RULE = frozenset({
+    "stablehlo.constant", "chlo.constant", "stablehlo.iota", "stablehlo.dynamic_iota",
+    "stablehlo.case", "stablehlo.if", "stablehlo.while", "stablehlo.return", "stablehlo.composite",
+    "stablehlo.optimization_barrier", "stablehlo.tuple", "stablehlo.get_tuple_element",
+    "stablehlo.after_all", "stablehlo.create_token", "stablehlo.infeed", "stablehlo.outfeed", "stablehlo.send",
+    "stablehlo.recv", "stablehlo.partition_id", "stablehlo.replica_id", "stablehlo.rng",
+    "stablehlo.dynamic_broadcast_in_dim", "stablehlo.dynamic_conv", "stablehlo.dynamic_gather", "stablehlo.dynamic_pad",
+    "stablehlo.dynamic_reshape", "stablehlo.get_dimension_size",
+    "stablehlo.batch_norm_grad", "stablehlo.batch_norm_inference", "stablehlo.batch_norm_training",
+    "stablehlo.einsum", "stablehlo.triangular_solve",
+})  # fmt: skip
+
+
 def rule_for(op: Operation, conservative: bool = True) -> OpShardingRule | None:
     """The op's sharding rule, or None when it has none (or a shape is not static)."""
     attr = op.attributes.get("sdy.sharding_rule")
