@@ -32,7 +32,7 @@ from ttopt.ir.attributes import (
 )
 from ttopt.ir.opdef import register_format_rules
 from ttopt.ir.operation import Block, Operation, Region
-from ttopt.ir.printer import _sym_text
+from ttopt.ir.printer import sym_text
 from ttopt.ir.types import FunctionType, ScalarType, TensorType, Type
 from ttopt.ir.values import BlockArgument
 from ttopt.parse.opspec import OpSpec
@@ -728,7 +728,7 @@ class CalleeFormat(Format):
         v = op.properties[self.prop]
         name = v.root if isinstance(v, SymbolRefAttr) else v.value
         sig = p.fn_type([x.type for x in op.operands], [r.type for r in op.results])
-        return f"{self.name(op, p)} {_sym_text(name)}({p.names_of(op.operands)}){self.attrs(op, p)} : {sig}"
+        return f"{self.name(op, p)} {sym_text(name)}({p.names_of(op.operands)}){self.attrs(op, p)} : {sig}"
 
 
 class IndexedFormat(Format):
@@ -805,7 +805,7 @@ class SymEqFormat(Format):
     def print(self, op: Operation, p: Printer, indent: str) -> str:
         body = p.expand(op.properties[self.prop].resolve().text)
         body = body[body.index("<") :]
-        return f"{self.name(op, p)} {_sym_text(op.properties['sym_name'].value)} = {body}{self.attrs(op, p)}"
+        return f"{self.name(op, p)} {sym_text(op.properties['sym_name'].value)} = {body}{self.attrs(op, p)}"
 
 
 def _sharding(text: str, scope: Any = None) -> DialectAttr:
@@ -984,7 +984,7 @@ class D2MFormat(Format):
         def group(vs: list) -> str:
             return f"{p.names_of(vs)} : {p.types([v.type for v in vs])}" if vs else ""
 
-        s = f"{self.name(op, p)} {_sym_text(op.properties['callee'].root)}{self.attrs(op, p)} ins({group(ins)}) outs({group(outs)})"
+        s = f"{self.name(op, p)} {sym_text(op.properties['callee'].root)}{self.attrs(op, p)} ins({group(ins)}) outs({group(outs)})"
         if op.results:
             s += f" : {p.types([r.type for r in op.results])}"
         return s
@@ -1058,7 +1058,7 @@ class ModuleFormat(Format):
         s = self.name(op, p)
         sym = op.properties.get("sym_name")
         if sym is not None:
-            s += " " + _sym_text(sym.value)
+            s += " " + sym_text(sym.value)
         if op.attributes:
             s += f" attributes {{{p.dict_body(op.attributes)}}}"
         return s + " " + p.region(op.regions[0], indent)
@@ -1097,7 +1097,7 @@ class FuncFormat(Format):
         vis = pr.get("sym_visibility")
         if vis is not None:
             s += vis.value + " "
-        s += _sym_text(pr["sym_name"].value)
+        s += sym_text(pr["sym_name"].value)
         arg_attrs = pr.get("arg_attrs")
         res_attrs = pr.get("res_attrs")
         args = []

@@ -18,6 +18,7 @@ from pydantic import field_validator, model_validator
 from ttopt.dialects.errors import AttrError, attr_errors
 from ttopt.dialects.model import DialectModel
 from ttopt.ir.attributes import DIALECT_ATTR_FACTORIES, DialectAttr, quote, unquote
+from ttopt.ir.printer import sym_text
 
 
 class SdyModel(DialectModel):
@@ -93,10 +94,6 @@ def _run(body: str, parse: Any, what: str, start: int = 0) -> Any:
         out = parse(c)
     c.end()
     return out
-
-
-def _sym_text(name: str) -> str:
-    return "@" + (name if _BARE_SYM.fullmatch(name) else quote(name))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -469,7 +466,7 @@ class TensorShardingAttr(SdyModel):
     # -- printing -------------------------------------------------------------------------------
     def print_body(self) -> str:
         """Shardy's spelling, e.g. `@mesh, [{"x", ?}, {}], replicated={"y"}`."""
-        mesh = _sym_text(self.mesh) if isinstance(self.mesh, str) else f"mesh<{self.mesh.print_body()}>"
+        mesh = sym_text(self.mesh) if isinstance(self.mesh, str) else f"mesh<{self.mesh.print_body()}>"
         s = f"{mesh}, [" + ", ".join(d.print_body() for d in self.dim_shardings) + "]"
         if self.replicated:
             s += f", replicated={_axis_list_text(self.replicated)}"
@@ -520,7 +517,7 @@ class TensorShardingAttr(SdyModel):
             return meshes
         m = meshes.get(self.mesh)
         if m is None:
-            raise AttrError(f"unknown mesh {_sym_text(self.mesh)}")
+            raise AttrError(f"unknown mesh {sym_text(self.mesh)}")
         return m
 
     def verify(self, meshes: MeshAttr | Mapping[str, MeshAttr], rank: int | None = None) -> None:

@@ -151,8 +151,9 @@ class Operation:
             self.parent.remove(self)
 
     def clone(self, mapping: dict[int, Value] | None = None) -> Operation:
-        """A deep copy (regions included). `mapping` maps id(old value) -> new value; operands
-        not in it are kept; the clone's results and block arguments are added to it."""
+        """A deep copy (regions included; attributes are immutable and shared). `mapping` maps
+        id(old value) -> new value; operands not in it are kept; the clone's results and block
+        arguments are added to it. Value name hints and block-argument locations are kept."""
         mapping = {} if mapping is None else mapping
         operands = [mapping.get(id(v), v) for v in self.operands]
         new = Operation(
@@ -162,6 +163,7 @@ class Operation:
             dict(self.properties),
             dict(self.attributes),
             location=self.location,
+            result_names=[r.name_hint for r in self.results],
         )
         new.pos = self.pos
         for old, r in zip(self.results, new.results):
@@ -173,6 +175,7 @@ class Operation:
                 nb = Block([a.type for a in block.args], label=block.label)
                 for a, na in zip(block.args, nb.args):
                     na.location = a.location
+                    na.name_hint = a.name_hint
                     mapping[id(a)] = na
                 new_region.add_block(nb)
                 block_map[id(block)] = nb

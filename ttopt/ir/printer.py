@@ -63,7 +63,7 @@ class _ReadTracker(dict):
         return self.read.issuperset(dict.keys(self))
 
 
-def _sym_text(name: str) -> str:
+def sym_text(name: str) -> str:
     """`@name`, quoted when the name is not a plain identifier."""
     return "@" + (name if _SYM_PLAIN.match(name) else quote(name))
 

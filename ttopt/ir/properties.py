@@ -59,9 +59,12 @@ class Prop:
     default: Any = None
 
 
-def _ints(a: Attribute) -> tuple[int, ...] | None:
+def int_values(a: Attribute | None) -> tuple[int, ...] | None:
     """The integers of an integer-array property in any spelling: `array<i64: ..>`, `[1, 2]`, or an
-    integer `dense<..>` (flattened, a splat repeated to the element count)."""
+    integer `dense<..>` (flattened, a splat repeated to the element count); None if it is none."""
+    if a is None:
+        return None
+    a = a.resolve()
     if isinstance(a, DenseArrayAttr):
         ok = a.element.startswith(("i", "si", "ui")) and a.element != "i1"
         if ok and all(isinstance(v, int) and not isinstance(v, bool) for v in a.values):
@@ -103,7 +106,7 @@ def _groups(a: Attribute) -> tuple[int, ...] | None:
     """A 2-D integer `dense<..>` (replica groups, source-target pairs), flattened."""
     ty = a.type.resolve() if isinstance(a, DenseElementsAttr) else None
     shape = getattr(ty, "shape", None)
-    return _ints(a) if shape is not None and len(shape) == 2 else None
+    return int_values(a) if shape is not None and len(shape) == 2 else None
 
 
 def _dialect_kind(kind: str) -> tuple[Callable[[Attribute], Any], str]:
@@ -126,7 +129,7 @@ def _dialect_kind(kind: str) -> tuple[Callable[[Attribute], Any], str]:
 # kind -> (decode: attribute -> value, or None when the attribute is not of the kind; description)
 KINDS: dict[str, tuple[Callable[[Attribute], Any], str]] = {
     "int": (lambda a: a.value if isinstance(a, IntegerAttr) else None, "an integer attribute"),
-    "ints": (_ints, "an integer array (array<i64: ...>)"),
+    "ints": (int_values, "an integer array (array<i64: ...>)"),
     "groups": (_groups, "a 2-D dense integer tensor"),
     "bool": (lambda a: a.value if isinstance(a, BoolAttr) else (True if isinstance(a, UnitAttr) else None), "a boolean"),
     "float": (lambda a: a.value if isinstance(a, FloatAttr) else None, "a float attribute"),

@@ -85,11 +85,6 @@ def move_after(op: Operation, anchor: Operation) -> None:
     insert_after(anchor, op)
 
 
-def clone(op: Operation, mapping: dict | None = None) -> Operation:
-    """A deep copy of `op` (not inserted anywhere); see Operation.clone."""
-    return op.clone(mapping)
-
-
 def reorder_block(block: Block, order: Sequence[Operation]) -> None:
     """Set the block's op order in one step (same ops, new order; e.g. a schedule)."""
     if len(order) != len(block.ops) or {id(o) for o in order} != {id(o) for o in block.ops}:

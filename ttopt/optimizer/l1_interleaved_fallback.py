@@ -40,6 +40,7 @@ from ttopt.optimizer.dispatch import is_dispatch
 from ttopt.optimizer.policies import FunctionContext
 from ttopt.optimizer.policies.interleaved import l1_interleaved_config
 from ttopt.optimizer.scheduler import ATTACHED_OPS
+from ttopt.ir.properties import int_values
 
 EXCLUDED_OPS = frozenset({"ttnn.max_pool2d", "ttnn.upsample", "ttnn.slice_static", "ttnn.typecast", "ttnn.matmul", "ttnn.linear"})
 EXCLUDED_USERS = frozenset({"ttnn.slice_static", "ttnn.typecast", "ttnn.matmul", "ttnn.linear"})
@@ -57,17 +58,7 @@ class FallbackDecision:
 
 
 def _ints(op: Any, name: str) -> tuple[int, ...] | None:
-    a = op.get_attr(name)
-    if a is None:
-        return None
-    v = a.resolve()
-    vals = getattr(v, "values", None)
-    if vals is None:
-        return None
-    try:
-        return tuple(int(x) for x in vals)
-    except (TypeError, ValueError):
-        return None
+    return int_values(op.get_attr(name))
 
 
 def is_conv2d_as_matmul(op: Any) -> bool:

@@ -15,7 +15,7 @@ from ttopt.ir.attributes import SymbolRefAttr
 from ttopt.ir.operation import Operation
 from ttopt.passes.base import Pass
 from ttopt.passes.registry import register_pass
-from ttopt.sharding.util import clone_op, func_name, functions, has_body, is_public, referenced_symbols
+from ttopt.sharding.util import func_name, functions, has_body, is_public, referenced_symbols
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module
@@ -41,7 +41,7 @@ def inline_call(call: Operation, callee: Operation) -> None:
     parent = call.parent
     at = parent.index(call)
     for op in block.ops[:-1]:
-        parent.insert(at, clone_op(op, mapping))
+        parent.insert(at, op.clone(mapping))
         at += 1
     results = [mapping.get(id(v), v) for v in ret.operands]
     for r, v in zip(call.results, results):

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from ttopt.ir.attributes import DenseArrayAttr, DenseElementsAttr, IntegerAttr
+from ttopt.ir.properties import int_values
 
 if TYPE_CHECKING:
     from ttopt.ir.operation import Operation
@@ -51,11 +52,7 @@ def _axes(sharding: Any, d: int) -> tuple:
 
 
 def _ints(attr: Any) -> list[int]:
-    if attr is None:
-        return []
-    if isinstance(attr, DenseArrayAttr):
-        return list(attr.values)
-    return list(getattr(attr, "values", []))
+    return list(int_values(attr) or ())
 
 
 def _dense_rows(attr: Any, rank: int) -> list[list[int]]:

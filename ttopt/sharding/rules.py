@@ -27,6 +27,7 @@ from ttopt.dialects.sdy_rule import (
 )
 from ttopt.ir.diagnostics import Diagnostic
 from ttopt.ir.operation import Operation
+from ttopt.ir.properties import int_values
 
 P, R, N, M = FactorType.PASS_THROUGH, FactorType.REDUCTION, FactorType.NEED_REPLICATION, FactorType.PERMUTATION
 
@@ -115,27 +116,8 @@ def _builder(op: Operation) -> RuleBuilder:
 
 
 def _ints(op: Operation, name: str) -> list[int]:
-    a = op.get_attr(name)
-    if a is None:
-        return []
-    a = a.resolve()
-    vals = getattr(a, "values", None)
-    if vals is not None and not isinstance(vals, str):
-        flat: list[int] = []
-
-        def walk(x) -> None:
-            if isinstance(x, (list, tuple)):
-                for y in x:
-                    walk(y)
-            else:
-                flat.append(int(x))
-
-        walk(vals)
-        return flat
-    items = getattr(a, "items", None)
-    if items is not None:
-        return [int(getattr(x, "value", 0)) for x in items]
-    return [int(x) for x in re.findall(r"-?\d+", a.text)]
+    """An integer-array property (the verifier has checked its kind); [] when absent."""
+    return list(int_values(op.get_attr(name)) or ())
 
 
 def _int(op: Operation, name: str, default: int = 0) -> int:

@@ -8,8 +8,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 from ttopt.ir.attributes import ArrayAttr, Attribute, DialectAttr, DictAttr, SymbolRefAttr
 from ttopt.ir.diagnostics import Diagnostic, SourcePos
-from ttopt.ir.operation import Block, Operation, Region
-from ttopt.ir.values import BlockArgument, Value
+from ttopt.ir.operation import Operation
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module
@@ -210,39 +209,6 @@ def per_value_attr(shardings: Iterable[Any]) -> DialectAttr:
 
 def sharding_attr(sharding: Any) -> DialectAttr:
     return DialectAttr.of(sharding)
-
-
-# ---- cloning ------------------------------------------------------------------------------------
-def clone_op(op: Operation, mapping: dict[int, Value]) -> Operation:
-    """A deep copy of `op` (regions included) whose operands are looked up in `mapping` (by id);
-    values defined inside are added to `mapping`. Attributes are immutable and shared."""
-    operands = [mapping.get(id(v), v) for v in op.operands]
-    new = Operation(
-        op.name, operands, [r.type for r in op.results], dict(op.properties), dict(op.attributes),
-        location=op.location, successors=op.successors, result_names=[r.name_hint for r in op.results],
-    )
-    new.pos = op.pos
-    for r_old, r_new in zip(op.results, new.results):
-        mapping[id(r_old)] = r_new
-    for region in op.regions:
-        new.add_region(clone_region(region, mapping))
-    return new
-
-
-def clone_region(region: Region, mapping: dict[int, Value]) -> Region:
-    out = Region()
-    blocks = []
-    for b in region.blocks:
-        nb = Block(label=b.label)
-        for a in b.args:
-            na = nb.add_arg(BlockArgument(a.type, nb, a.index, a.name_hint, a.location))
-            mapping[id(a)] = na
-        out.add_block(nb)
-        blocks.append((b, nb))
-    for b, nb in blocks:
-        for op in b.ops:
-            nb.append(clone_op(op, mapping))
-    return out
 
 
 # ---- symbols ------------------------------------------------------------------------------------
