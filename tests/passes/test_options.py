@@ -112,3 +112,22 @@ def test_flags_desugar_to_pipeline_text(args: list[str], pipeline: str) -> None:
 def test_bad_values_are_usage_errors(args: list[str], message: str) -> None:
     code, err = _dump(*args)
     assert code == 2 and message in err and "Traceback" not in err
+
+
+def test_a_built_pass_cannot_change_its_options() -> None:
+    import dataclasses
+
+    from ttopt.passes.canonicalize import Canonicalize
+
+    p = Canonicalize(max_iterations=3)
+    with pytest.raises(dataclasses.FrozenInstanceError, match="option 'max_iterations' is fixed"):
+        p.max_iterations = 4
+    assert p.spec() == "canonicalize{max-iterations=3}"
+
+
+def test_pipeline_steps_get_the_pipelines_options_typed() -> None:
+    from ttopt.sharding.explicit_reshards import InsertExplicitReshards
+    from ttopt.sharding.pipeline import StableHLOPipeline
+
+    step = StableHLOPipeline(conservative=False, mesh_shape=["1", "2"]).configured(InsertExplicitReshards)
+    assert step.conservative is False and step.spec() == "insert-explicit-reshards{conservative=false}"

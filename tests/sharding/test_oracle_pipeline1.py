@@ -55,10 +55,8 @@ def run(text: str, passes: list[str], opts: dict | None = None) -> str:
         cls = get_pass(name)
         if cls is None:
             pytest.fail(f"pass '{name}' is not registered")
-        p = cls()
-        for k, v in (opts or {}).items():
-            if hasattr(p, k):
-                setattr(p, k, v)
+        declared = {s.attr for s in cls.option_specs()}
+        p = cls.from_options({k: v for k, v in (opts or {}).items() if k in declared})
         p.run(m, ctx)
     return print_module(m)
 

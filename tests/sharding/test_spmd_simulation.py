@@ -370,10 +370,8 @@ def run_passes(text: str, names: list[str], **opts) -> str:
         cls = get_pass(name)
         if cls is None:
             pytest.fail(f"pass '{name}' is not registered")
-        p = cls()
-        for k, v in opts.items():
-            if hasattr(p, k):
-                setattr(p, k, v)
+        declared = {s.attr for s in cls.option_specs()}
+        p = cls.from_options({k: v for k, v in (opts or {}).items() if k in declared})
         p.run(m, ctx)
     return print_module(m)
 

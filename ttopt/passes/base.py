@@ -7,6 +7,7 @@ is the field name with `_` replaced by `-` (`max_legal_layouts` -> `--max-legal-
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -23,6 +24,16 @@ class Pass:
 
     name: ClassVar[str] = ""
     summary: ClassVar[str] = ""
+
+    # Options are parsed and validated once (pipeline text or flags); a pass then never changes
+    # them, so its spec() is what ran. Subclasses stay plain @dataclass: sealing happens here.
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_sealed", True)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if getattr(self, "_sealed", False):
+            raise dataclasses.FrozenInstanceError(f"pass '{self.name}': option '{name}' is fixed once the pass is built")
+        object.__setattr__(self, name, value)
 
     def run(self, module: Module, ctx: PassContext) -> None:
         """Transform (or analyse) `module` in place."""

@@ -8,26 +8,24 @@ reshards for 10) and otherwise stops with a diagnostic that names the step and w
 Solved graphs (a manual_computation with manual axes, seed case 2/3) skip the Shardy steps 5-8 and
 10: propagating from a solved computation's shardings is what broke solved graphs upstream
 (551f473822), and the seed says "4-13. no change". Steps 9 and 11 leave solved graphs alone anyway.
-Every step is verified after it runs; per-step wall times go to `--stats` and `--trace`.
+The pipeline is a registered pipeline (ttopt/passes/manager.py): the one PassManager runs, verifies,
+times and reports its steps; each step's pass gets the pipeline's options of the same name.
 """
 
 from __future__ import annotations
 
-import gc
-import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, Iterator
 
 from ttopt.ir.diagnostics import Diagnostic
-from ttopt.ir.verifier import verify
-from ttopt.passes.base import Pass, option
+from ttopt.passes.base import option
+from ttopt.passes.manager import PipelinePass, PipelineStep
 from ttopt.passes.registry import get_pass, register_pass
 from ttopt.sharding.util import functions, is_solved, require_ranked_signature, sdy_annotations, where
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module
     from ttopt.ir.operation import Operation
-    from ttopt.passes.context import PassContext
 
 
 def _first_op(module: Module, name: str) -> tuple[Operation, str] | None:
@@ -74,7 +72,7 @@ STEPS = (
 
 @register_pass
 @dataclass
-class StableHLOPipeline(Pass):
+class StableHLOPipeline(PipelinePass):
     """All 13 steps of the StableHLO sharding pipeline (seed 004 §1.1)."""
 
     name = "stablehlo-pipeline"
@@ -97,28 +95,17 @@ class StableHLOPipeline(Pass):
             raise ValueError(f"--argument-types: {e}") from None
         check_mesh_shape(self.mesh_shape)
 
-    def run(self, module: Module, ctx: PassContext) -> None:
-        # The steps allocate many long-lived objects; Python's cyclic GC would rescan them over and
-        # over (as in the parser, which also pauses it).
-        enabled = gc.isenabled()
-        gc.disable()
-        try:
-            self._run(module, ctx)
-        finally:
-            if enabled:
-                gc.enable()
-
-    def _run(self, module: Module, ctx: PassContext) -> None:
+    def steps(self, module: Module) -> Iterator[PipelineStep]:
+        """The 13 steps; the Shardy ones are skipped once step 4 has found a solved graph."""
         for f in functions(module):
             require_ranked_signature(module, f)
-        report = []
         solved = False
         for step in STEPS:
             if step.shardy and solved:
-                report.append((step, "skipped (solved graph)", 0.0))
+                yield PipelineStep(step.number, step.name, skipped="solved graph")
                 continue
             if step.number == 2 and not self.argument_types:
-                report.append((step, "skipped (no --argument-types)", 0.0))
+                yield PipelineStep(step.number, step.name, skipped="no --argument-types")
                 continue
             cls = get_pass(step.name)
             if cls is None:
@@ -130,27 +117,8 @@ class StableHLOPipeline(Pass):
                         f"(it is one of the Shardy core passes), but this module needs it: {why}",
                         where(module, op) if op is not None else None,
                     )
-                report.append((step, "skipped (not registered; nothing needs it)", 0.0))
+                yield PipelineStep(step.number, step.name, skipped="not registered; nothing needs it")
                 continue
-            p = cls()
-            for spec in cls.option_specs():
-                if hasattr(self, spec.attr) and spec.attr in type(self).__dataclass_fields__:
-                    setattr(p, spec.attr, getattr(self, spec.attr))
-            t0 = time.perf_counter()
-            p.run(module, ctx)
-            verify(module)
-            report.append((step, "ran", time.perf_counter() - t0))
+            yield PipelineStep(step.number, step.name, self.configured(cls))
             if step.number == 4:
                 solved = is_solved(module)
-        ctx.stats.setdefault(self.name, {})["steps"] = [
-            {"step": s.number, "pass": s.name, "status": status, "ms": round(t * 1e3, 3)} for s, status, t in report
-        ]
-        if ctx.trace.enabled:
-            from rich.table import Table
-
-            table = Table(title="stablehlo-pipeline", title_justify="left")
-            for col in ("step", "pass", "status", "ms"):
-                table.add_column(col, justify="right" if col in ("step", "ms") else "left")
-            for s, status, t in report:
-                table.add_row(str(s.number), s.name, status, f"{t * 1e3:.2f}")
-            ctx.trace.print(table)
