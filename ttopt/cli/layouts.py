@@ -126,9 +126,9 @@ def layouts(tensor_type: str, device_spec: str | None, max_legal_layouts: int, r
         + ("" if show_all else f" (max-legal-layouts {max_legal_layouts})")
     )
     table = Table()
-    for col, just in (("#", "right"), ("page", "left"), ("buffer", "left"), ("memory layout", "left"),
-                      ("grid", "left"), ("shard", "left"), ("bytes/core", "right"), ("core ranges", "left")):  # fmt: skip
-        table.add_column(col, justify=just, overflow="fold")
+    right = ("#", "bytes/core")
+    for col in ("#", "page", "buffer", "memory layout", "grid", "shard", "bytes/core", "core ranges"):
+        table.add_column(col, justify="right" if col in right else "left", overflow="fold")
     for r in records:
         unit = "tiles" if r["shard_unit"] == "tiles" else "elems"
         table.add_row(

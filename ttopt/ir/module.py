@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Iterator
 from ttopt.ir.aliases import AliasScope
 
 if TYPE_CHECKING:
+    from ttopt.ir.diagnostics import SourceFile
     from ttopt.ir.operation import Operation
     from ttopt.ir.resources import FileMetadata
 
@@ -14,7 +15,7 @@ if TYPE_CHECKING:
 class Module:
     """The builtin.module op (implicit when the file has bare top-level ops) and the alias table."""
 
-    def __init__(self, op: Operation, aliases: AliasScope | None = None, source: object = None) -> None:
+    def __init__(self, op: Operation, aliases: AliasScope | None = None, source: SourceFile | None = None) -> None:
         self.op = op
         self.aliases = aliases if aliases is not None else AliasScope()
         self.source = source

@@ -230,11 +230,11 @@ class Printer:
                 if op.regions:
                     d = op.opdef
                     iso = d is not None and d.has(ISOLATED)
-                    for r in op.regions:
+                    for sub in op.regions:
                         if iso:
-                            self._number_region(r, 0, 0, 0, set())
+                            self._number_region(sub, 0, 0, 0, set())
                         else:
-                            self._number_region(r, nv, na, conflict[0], used)
+                            self._number_region(sub, nv, na, conflict[0], used)
         for n in added:
             used.discard(n)
 

@@ -37,12 +37,12 @@ class ScalarType(Type):
 
     @property
     def name(self) -> str:
-        return self._text  # type: ignore[return-value]
+        return self.text
 
     @property
     def bitwidth(self) -> int:
         """Storage width in bits (index: 64)."""
-        n = self._text
+        n = self.text
         if n == "index":
             return 64
         if n in ("bf16", "f16"):
@@ -54,11 +54,11 @@ class ScalarType(Type):
 
     @property
     def is_float(self) -> bool:
-        return self._text.startswith(("f", "bf", "tf"))
+        return self.text.startswith(("f", "bf", "tf"))
 
     @property
     def is_integer(self) -> bool:
-        return self._text.startswith(("i", "si", "ui")) and self._text != "index"
+        return self.text.startswith(("i", "si", "ui")) and self.text != "index"
 
 
 class TensorType(Type):

@@ -120,9 +120,9 @@ def replace_all_uses(pairs: Iterable[tuple[Value, Value]]) -> None:
     for op in users.values():
         ops = op.operands
         for i, v in enumerate(ops):
-            new = mapping.get(id(v))
-            if new is not None:
-                ops[i] = new
-                new.uses.append(op)
+            repl = mapping.get(id(v))
+            if repl is not None:
+                ops[i] = repl
+                repl.uses.append(op)
     for old in olds:
         old.uses = []

@@ -11,7 +11,9 @@ from typing import TYPE_CHECKING
 from ttopt.ir.diagnostics import Diagnostic, SourcePos
 from ttopt.ir.opdef import ISOLATED, SYMBOL_TABLE, TERMINATOR, arity_ok, arity_text
 from ttopt.ir.properties import check_properties
-from ttopt.ir.values import OpResult
+from ttopt.ir.attributes import SymbolRefAttr, TypeAttr
+from ttopt.ir.types import FunctionType
+from ttopt.ir.values import OpResult, Value
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module
@@ -48,9 +50,9 @@ def verify(module: Module, check_uses: bool = False) -> None:
 def _verify_op(op: Operation, module: Module) -> None:
     d = op.opdef
     if d is not None:
-        if not arity_ok(d.operands, len(op.operands)):
+        if d.operands is not None and not arity_ok(d.operands, len(op.operands)):
             raise _fail(op, module, f"expects {arity_text(d.operands)} operand(s), got {len(op.operands)}")
-        if not arity_ok(d.results, len(op.results)):
+        if d.results is not None and not arity_ok(d.results, len(op.results)):
             raise _fail(op, module, f"expects {arity_text(d.results)} result(s), got {len(op.results)}")
         if d.regions is not None and len(op.regions) != d.regions:
             raise _fail(op, module, f"expects {d.regions} region(s), got {len(op.regions)}")
@@ -116,19 +118,19 @@ def _visibility(op: Operation) -> str:
 
 def _verify_call(call: Operation, module: Module, tables: dict[int, dict[str, Operation]]) -> None:
     ref = call.properties.get("callee")
-    root = getattr(ref, "root", None)
-    if root is None:
+    if not isinstance(ref, SymbolRefAttr):
         raise _fail(call, module, "requires a 'callee' symbol reference attribute")
+    root = ref.root
     table = call.parent_op
     while table is not None and id(table) not in tables:
         table = table.parent_op
     target = tables[id(table)].get(root) if table is not None else None
-    for nested in getattr(ref, "nested", ()):
+    for nested in ref.nested:
         inner = tables.get(id(target)) if target is not None else None
         target = inner.get(nested) if inner is not None else None
     if target is None or target.name != "func.func":
         raise _fail(call, module, f"'{ref.print()[1:]}' does not reference a valid function")
-    ft = target.properties["function_type"].type
+    ft = _function_type(target)
     got_in = [v.type for v in call.operands]
     got_out = [r.type for r in call.results]
     if len(got_in) != len(ft.inputs) or len(got_out) != len(ft.results):
@@ -141,8 +143,17 @@ def _verify_call(call: Operation, module: Module, tables: dict[int, dict[str, Op
             raise _fail(call, module, f"result type mismatch at index {i}")
 
 
+def _function_type(func: Operation) -> FunctionType:
+    """A func.func's signature (its format guarantees a `function_type` of a function type)."""
+    a = func.properties.get("function_type")
+    t = a.type.resolve() if isinstance(a, TypeAttr) else None
+    if not isinstance(t, FunctionType):
+        raise ValueError(f"{func.name} has no function_type")
+    return t
+
+
 def _verify_func_return(func: Operation, module: Module) -> None:
-    ft = func.properties["function_type"].type
+    ft = _function_type(func)
     entry = func.regions[0].blocks[0] if func.regions[0].blocks else None
     if entry is not None:
         got = [a.type for a in entry.args]
@@ -202,17 +213,17 @@ def _verify_use_lists(module: Module) -> None:
     from collections import Counter
 
     expected: Counter[tuple[int, int]] = Counter()
-    values: dict[int, object] = {}
+    values: dict[int, Value] = {}
     for op in module.op.walk():
         for v in op.operands:
             expected[(id(v), id(op))] += 1
             values[id(v)] = v
     for vid, v in values.items():
-        have = Counter((vid, id(u)) for u in v.uses)  # type: ignore[attr-defined]
+        have = Counter((vid, id(u)) for u in v.uses)
         for key, n in have.items():
             if expected.get(key, 0) != n:
                 raise Diagnostic(f"internal: stale use list entry for a value used by {n} operand(s)")
     for key, n in expected.items():
         v = values[key[0]]
-        if sum(1 for u in v.uses if id(u) == key[1]) != n:  # type: ignore[attr-defined]
+        if sum(1 for u in v.uses if id(u) == key[1]) != n:
             raise Diagnostic("internal: an operand is missing from its value's use list")

@@ -88,9 +88,9 @@ class _AttrBuilder(Transformer):
 
     def function_type(self, c: list) -> FunctionType:
         *ins, res = c
-        ins = tuple(t for t in ins if t is not None)
-        res = tuple(res) if isinstance(res, list) else (res,)
-        return FunctionType(ins, res)
+        inputs = tuple(t for t in ins if t is not None)
+        results = tuple(res) if isinstance(res, list) else (res,)
+        return FunctionType(inputs, results)
 
     def result_list(self, c: list) -> list:
         return [t for t in c if t is not None]

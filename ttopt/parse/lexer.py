@@ -54,6 +54,7 @@ class MlirLexer(Lexer):
         # stays the single place where `applies`, `x`, `cond`, ... are declared.
         self.keywords: dict[str, str] = {}
         self.punct: dict[str, str] = {}
+        self.parts: Any = None  # offsets of the last GENERIC_OP / PRETTY_OP_LINE token's parts
         for t in lexer_conf.terminals:
             p = t.pattern
             if isinstance(p, PatternStr):
@@ -95,7 +96,7 @@ class MlirLexer(Lexer):
                 raise LexFailure(e.pos, e.message) from None
             tok = FastToken(kind, text[start:pos], start)
             if kind == "GENERIC_OP" or kind == "PRETTY_OP_LINE":
-                tok.end_pos = self.parts  # the part offsets ride on an unused Token slot
+                tok.end_pos = self.parts  # type: ignore[assignment]  # part offsets ride on an unused Token slot
             yield tok
 
     def _next(self, text: str, pos: int, c: str, acc: dict, keywords: dict, punct: dict) -> tuple[str, int]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import gc
 import re
-from typing import Any
+from typing import Any, NoReturn, Sequence
 
 from lark import Token, Transformer
 from lark.exceptions import UnexpectedInput
@@ -44,14 +44,19 @@ class ParseFailure(Exception):
         self.message = message
 
 
+def _pos(tok: Token) -> int:
+    """A token's offset (ours always carry one; lark types it as optional)."""
+    return tok.start_pos or 0
+
+
 class IRBuilder(Transformer):
     """Inline transformer for mlir.lark. One instance is reused; `reset()` starts a new file."""
 
     def reset(self, scope: AliasScope) -> None:
         self.scope = scope
         self.ap = AttrParser(scope)
-        self.values: dict[str, list[Value]] = {}
-        self.undo: list[tuple[str, list[Value] | None]] = []
+        self.values: dict[str, Sequence[Value]] = {}
+        self.undo: list[tuple[str, Sequence[Value] | None]] = []
         self.scope_marks: list[int] = []
         self.top = Block()
         self.blocks: list[Block] = [self.top]
@@ -62,9 +67,10 @@ class IRBuilder(Transformer):
         self.deferred_type_checks: list[tuple] = []
         self.deepest: tuple[int, int] = (0, 0)  # (region depth, offset) of the deepest region
         self.metadata: FileMetadata | None = None
+        self.source_text = ""  # the text being parsed (the whole-op tokens carry only offsets)
 
     # ---- helpers used by custom formats ------------------------------------------------------
-    def fail(self, tok: Any, message: str) -> None:
+    def fail(self, tok: Any, message: str) -> NoReturn:
         """Abort with a diagnostic at a token (or offset)."""
         pos = tok if isinstance(tok, int) else getattr(tok, "start_pos", 0) or 0
         raise ParseFailure(pos, message)
@@ -73,20 +79,20 @@ class IRBuilder(Transformer):
         try:
             return self.ap.type(str(tok))
         except AttrSyntaxError as e:
-            self.fail(tok.start_pos + e.offset, e.message)
+            self.fail(_pos(tok) + e.offset, e.message)
 
     def attr(self, tok: Token) -> Attribute:
         try:
             return self.ap.attribute(str(tok))
         except AttrSyntaxError as e:
-            self.fail(tok.start_pos + e.offset, e.message)
+            self.fail(_pos(tok) + e.offset, e.message)
 
     def dict(self, tok: Token | None) -> dict[str, Attribute]:
         """A fresh (mutable) dict for an ATTR_DICT / PROPS token; {} for None."""
         if tok is None:
             return {}
         text = str(tok)
-        base = tok.start_pos
+        base = _pos(tok)
         if text.startswith("<"):
             text = text[1:-1]
             base += 1
@@ -99,7 +105,7 @@ class IRBuilder(Transformer):
         try:
             return self.ap.signature(str(tok))
         except AttrSyntaxError as e:
-            self.fail(tok.start_pos + e.offset, e.message)
+            self.fail(_pos(tok) + e.offset, e.message)
         except Exception as e:  # malformed pieces inside a well-bracketed signature
             self.fail(tok, f"malformed function type: {e}")
 
@@ -109,7 +115,7 @@ class IRBuilder(Transformer):
         try:
             return self.ap.location(str(tok))
         except AttrSyntaxError as e:
-            self.fail(tok.start_pos + 4 + e.offset, e.message)
+            self.fail(_pos(tok) + 4 + e.offset, e.message)
 
     def operand_tokens(self, tok: Token) -> list[Any]:
         """Split an OPERANDS token `(%a, %b)` into operand names (positioned only on error)."""
@@ -117,7 +123,7 @@ class IRBuilder(Transformer):
         if not inner.strip():
             return []
         names = [p.strip() for p in inner.split(",")]
-        self._operand_src = (str(tok), tok.start_pos)
+        self._operand_src = (str(tok), _pos(tok))
         return names
 
     def arg_spec(self, value_tok: Token, type_tok: Token, attrs: Token | None = None, loc: Token | None = None) -> tuple:
@@ -130,7 +136,7 @@ class IRBuilder(Transformer):
         self.pending_repeat = repeat
 
     # ---- values ------------------------------------------------------------------------
-    def _define(self, tok: Token, group: list[Value]) -> None:
+    def _define(self, tok: Token, group: Sequence[Value]) -> None:
         name = str(tok)
         prev = self.values.get(name)
         if prev is not None and self.undo_mark_contains(name):
@@ -148,7 +154,7 @@ class IRBuilder(Transformer):
     def _name_pos(self, name: str, spec: OpSpec | None, index: int | None = None) -> int:
         """Where operand `name` (operand #index when known) is written."""
         if isinstance(name, Token):
-            return name.start_pos
+            return _pos(name)
         src = spec.operand_src if spec is not None else None
         if src is not None:
             text, base = src
@@ -166,6 +172,7 @@ class IRBuilder(Transformer):
         group = self.values.get(name)
         if group is None:
             self.fail(self._name_pos(tok, spec), f"use of undefined value '{name}'")
+        assert group is not None  # fail() raised otherwise (narrowing for the checker)
         if sep:
             i = int(idx)
             if i >= len(group):
@@ -198,7 +205,7 @@ class IRBuilder(Transformer):
         eq = text.index("=")
         rest = text[eq + 1 :]
         off = eq + 1 + (len(rest) - len(rest.lstrip()))
-        return text[1:eq].strip(), Token("ALIAS_VALUE", text[off:], start_pos=tok.start_pos + off)
+        return text[1:eq].strip(), Token("ALIAS_VALUE", text[off:], start_pos=_pos(tok) + off)
 
     def attr_alias(self, c: list) -> None:
         name, value_tok = self._split_alias(c[0])
@@ -361,10 +368,10 @@ class IRBuilder(Transformer):
     def _results(self, tok: Token) -> list[tuple[Token, int]]:
         """`%a, %b:2 =` -> [(VALUE token %a, 1), (VALUE token %b, 2)]."""
         text = str(tok)
-        base = tok.start_pos
+        base = _pos(tok)
         if "," not in text and ":" not in text:  # the common `%0 =`
             return [(FastToken("VALUE", text[:-1].rstrip(), base), 1)]
-        out = []
+        out: list[tuple[Token, int]] = []
         for m in RESULT_GROUP.finditer(text):
             n = m.group(2)
             out.append((FastToken("VALUE", m.group(1), base + m.start()), int(n) if n else 1))

@@ -23,7 +23,7 @@ def option(default: Any, help: str, choices: tuple[str, ...] | None = None, mult
     """Declare a pass option (a dataclass field carrying its help text)."""
     meta = {"help": help, "choices": choices, "multiple": multiple}
     if isinstance(default, (list, dict)):
-        return field(default_factory=lambda d=default: type(d)(d), metadata=meta)
+        return field(default_factory=lambda: type(default)(default), metadata=meta)
     return field(default=default, metadata=meta)
 
 
@@ -102,7 +102,9 @@ def _quote(text: str) -> str:
 
 def split_list(raw: str) -> list[str]:
     """Split a list option at top-level commas (brackets nest)."""
-    out, depth, cur = [], 0, []
+    out: list[str] = []
+    cur: list[str] = []
+    depth = 0
     for ch in raw:
         if ch in "[{(<":
             depth += 1
@@ -125,7 +127,8 @@ def option_specs(cls: type) -> list[OptionSpec]:
         hints = {}
     out = []
     for f in dataclasses.fields(cls):
-        default = f.default if f.default is not dataclasses.MISSING else f.default_factory()  # type: ignore[misc]
+        factory: Any = f.default_factory
+        default = f.default if f.default is not dataclasses.MISSING else factory()
         t, optional = _base_type(hints.get(f.name, type(default)), default)
         out.append(
             OptionSpec(

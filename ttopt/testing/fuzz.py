@@ -199,7 +199,7 @@ def mutate(rng: random.Random, data: bytes) -> tuple[str, bytes]:
 _SPECS = ("line:4", "ring:8", "mesh:2x4", "torus:4x4", "mesh:8x4@2", "ring:3", "line:1", "torus-x:3x5")
 _ODD_SPECS = ("ring:0", "mesh:0x4", "ring:2", "line:99999999999999999999", "mesh:1000x1000", "ring:4@0",
               "ring:4@99999999999999999999", "mesh:2x", "ring:-1", "line:\u0663", "cube:3", "mesh:3x3x3", "", ":")
-_FLAGS = ([], ["--mode", "strict"], ["--mode", "none"], ["--engine", "search"], ["--engine", "sat"], ["--pin", "0=0"],
+_FLAGS: tuple[list[str], ...] = ([], ["--mode", "strict"], ["--mode", "none"], ["--engine", "search"], ["--engine", "sat"], ["--pin", "0=0"],
           ["--pin", "0=99"], ["--forbid", "1=1"], ["--prefer", "0=1"], ["--remove-link", "0-1"], ["--remove-link", "x"],
           ["--json"], ["--match-trait", "host"], ["--node-limit", "50"], ["--pin", "a=c0"])
 
