@@ -13,7 +13,7 @@ DATA = Path(__file__).resolve().parents[2] / "testdata" / "opt"
 
 
 @pytest.mark.oracle
-@pytest.mark.parametrize("name", ["stablehlo_forms.mlir"])
+@pytest.mark.parametrize("name", ["stablehlo_forms.mlir", "sdy_forms.mlir"])
 def test_printed_exactly_as_jaxlib_prints(name: str) -> None:
     jmlir = pytest.importorskip("jax._src.interpreters.mlir")
     from jax._src.lib.mlir import ir

@@ -959,6 +959,48 @@ class SdyManualFormat(Format):
         )
 
 
+class SdyNamedFormat(Format):
+    """`sdy.named_computation<"name">(%a) in_shardings=[..] out_shardings=[..] (%arg: T) {..} : (A) -> R`
+    (both sharding lists optional)."""
+
+    family = "OP_SDY_NAMED"
+
+    def build(self, b: IRBuilder, c: list) -> OpSpec:
+        _, name_tok, operands_tok, in_tok, out_tok, _args, region, attrs, sig = c
+        ins, outs = b.signature(sig)
+        name = str(name_tok)[1:-1].strip()
+        if not name.startswith('"'):
+            b.fail(name_tok, "expected a quoted name: sdy.named_computation<\"name\">")
+        props: dict[str, Attribute] = {"name": StringAttr(unquote(name))}
+        for key, tok in (("in_shardings", in_tok), ("out_shardings", out_tok)):
+            if tok is not None:
+                props[key] = DialectAttr("sdy.sharding_per_value", str(tok), f"#sdy.sharding_per_value<{tok}>", scope=b.scope)
+        spec = self._spec(
+            b, c, b.operand_tokens(operands_tok), operand_types=list(ins), result_types=list(outs),
+            properties=props, attributes=b.dict(attrs), regions=[region],
+        )
+        spec.operand_src = (str(operands_tok), operands_tok.start_pos)
+        return spec
+
+    def printable(self, op: Operation) -> bool:
+        pr = op.properties
+        return isinstance(pr.get("name"), StringAttr) and len(op.regions) == 1 and all(
+            isinstance(_resolved(pr.get(k)), DialectAttr) for k in ("in_shardings", "out_shardings") if k in pr
+        ) and set(pr) <= {"name", "in_shardings", "out_shardings"}
+
+    def print(self, op: Operation, p: Printer, indent: str) -> str:
+        pr = op.properties
+        region = op.regions[0]
+        args = ", ".join(p.block_arg(a) for a in region.entry.args)
+        body = p.region(_without_entry_args(region), indent)
+        sig = p.fn_type([v.type for v in op.operands], [r.type for r in op.results])
+        shardings = "".join(f" {k}={p.expand(pr[k].resolve().body)}" for k in ("in_shardings", "out_shardings") if k in pr)
+        return (
+            f"{self.name(op, p)}<{quote(pr['name'].value)}>({p.names_of(op.operands)}){shardings} ({args}) {body}"
+            f"{self.attrs(op, p)} : {sig}"
+        )
+
+
 class D2MFormat(Format):
     """`%r = ttnn.d2m_subgraph @f ins(%a, %b : A, B) outs(%o : O) : R`."""
 
@@ -1167,6 +1209,7 @@ RULE_BUILDERS: dict[str, Callable[[Any, list], Any]] = {
             "module_op", "func_op", "pretty_op", "constant_op", "compare_op", "kwargs_op", "slice_op",
             "dot_op", "reduce_op", "conv_op", "callee_op", "sym_eq_op", "sdy_sharding_op",
             "sdy_collective_op", "sdy_kw_op", "sdy_manual_op", "d2m_op", "while_op", "indexed_op", "composite_op",
+            "sdy_named_op",
         )
     },
     "kwarg": kwarg,

@@ -6,6 +6,7 @@ from ttopt.dialects.formats import (
     SdyCollectiveFormat,
     SdyKwFormat,
     SdyManualFormat,
+    SdyNamedFormat,
     SdyShardingFormat,
     SymEqFormat,
     constant_result_name,
@@ -23,6 +24,7 @@ register(
     OpDef("sdy.all_reduce", operands=1, results=1, format=SdyCollectiveFormat("reduction_axes", "axis_ref_list")),
     OpDef("sdy.collective_permute", operands=1, results=1, format=SdyCollectiveFormat(None, None)),
     OpDef("sdy.manual_computation", regions=1, format=SdyManualFormat(), extra={"needs_terminator": True}),
+    OpDef("sdy.named_computation", regions=1, format=SdyNamedFormat(), extra={"needs_terminator": True}),
     OpDef("sdy.return", results=0, traits=frozenset({TERMINATOR}), format=PrettyFormat(style="return")),
     OpDef("sdy.sharding_group", operands=1, results=0, format=SdyKwFormat({"group_id": "i64"})),
     OpDef(
