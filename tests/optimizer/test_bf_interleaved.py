@@ -4,12 +4,12 @@ where they fit, frees at the last user (fork-aware), and the signed score (no un
 from __future__ import annotations
 
 import pytest
+from ttnn_graphs import module  # tests/optimizer/ttnn_graphs.py (on sys.path via conftest)
 
 from ttopt.device import layout_info
 from ttopt.optimizer.chain import L1ChainState
 from ttopt.optimizer.policies import get_policy
 from ttopt.optimizer.policies.bf_interleaved import BFInterleavedPolicy
-from ttnn_graphs import module  # tests/optimizer/ttnn_graphs.py (on sys.path via conftest)
 
 # 2048x2048 bf16: 4096 tiles; L1 interleaved on 8x8 cores = 64 tiles = 131072 B per core.
 MB = 131072

@@ -9,6 +9,7 @@ from itertools import permutations
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from ttnn_graphs import module  # tests/optimizer/ttnn_graphs.py (on sys.path via conftest)
 
 from ttopt.optimizer.chain import L1ChainState
 from ttopt.optimizer.policies.greedy_l1_interleaved import (
@@ -21,8 +22,6 @@ from ttopt.optimizer.policies.greedy_l1_interleaved import (
     optimal_order,
     order_peak,
 )
-
-from ttnn_graphs import module  # tests/optimizer/ttnn_graphs.py (on sys.path via conftest)
 from ttopt.testing.examples import examples
 
 # -- the search (pure) -------------------------------------------------------------------------------

@@ -3,12 +3,12 @@ policy, under upstream's conditions, checked with the op model (and the L1 alive
 
 from __future__ import annotations
 
+from ttnn_graphs import HEAD, T, module  # tests/optimizer/ttnn_graphs.py (on sys.path via conftest)
+
 from ttopt.optimizer.analyses import current_layout
 from ttopt.optimizer.l1_interleaved_fallback import is_conv2d_as_matmul, is_view_reshape, run_l1_interleaved_fallback
 from ttopt.optimizer.policies import LayoutDecisions
 from ttopt.optimizer.rewrite import LayoutAliaser, apply_decisions
-from ttnn_graphs import HEAD, T, module  # tests/optimizer/ttnn_graphs.py (on sys.path via conftest)
-
 
 
 def fallback(make_fn, text: str, cap: float | None = None, decisions: LayoutDecisions | None = None):

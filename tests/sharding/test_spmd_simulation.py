@@ -23,7 +23,7 @@ from ttopt.passes.context import PassContext  # noqa: E402
 from ttopt.passes.registry import get_pass  # noqa: E402
 from ttopt.sharding.collectives import body_kind  # noqa: E402
 from ttopt.sharding.local_rules import dimension_numbers  # noqa: E402
-from ttopt.sharding.mesh import coords, mesh_ops, mesh_of  # noqa: E402
+from ttopt.sharding.mesh import coords, mesh_of, mesh_ops  # noqa: E402
 from ttopt.sharding.util import functions  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]

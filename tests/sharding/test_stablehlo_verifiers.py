@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ttopt.dialects.stablehlo_verify import VERIFIERS
-from ttopt.ir.opdef import OP_DEFS
 from ttopt.ir.diagnostics import Diagnostic
+from ttopt.ir.opdef import OP_DEFS
 from ttopt.ir.printer import print_module
 from ttopt.ir.verifier import verify
 from ttopt.parse.parser import parse_module

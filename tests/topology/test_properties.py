@@ -16,6 +16,7 @@ from ttopt.topology import (
 
 nx = pytest.importorskip("networkx")
 from networkx.algorithms.isomorphism import GraphMatcher  # noqa: E402
+
 from ttopt.testing.examples import examples
 
 MODES = list(ConnectionValidationMode)

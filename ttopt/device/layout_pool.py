@@ -21,10 +21,10 @@ from functools import lru_cache
 from math import ceil
 from typing import Sequence
 
-from ttopt.dialects.ttcore_attrs import DataType
-from ttopt.dialects.ttnn_layout import TTNNLayoutAttr, collapsed_2d, physical_shape
 from ttopt.device.layout_info import BLOCK, DRAM, HEIGHT, INTERLEAVED, L1, WIDTH, make_layout
 from ttopt.device.tensor import TensorTypeError, check_shape, data_type
+from ttopt.dialects.ttcore_attrs import DataType
+from ttopt.dialects.ttnn_layout import TTNNLayoutAttr, collapsed_2d, physical_shape
 
 TILE = 32
 

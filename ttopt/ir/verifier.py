@@ -8,16 +8,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ttopt.ir.attributes import SymbolRefAttr, TypeAttr
 from ttopt.ir.diagnostics import Diagnostic, SourcePos
 from ttopt.ir.opdef import ISOLATED, SYMBOL_TABLE, TERMINATOR, arity_ok, arity_text
 from ttopt.ir.properties import check_properties
-from ttopt.ir.attributes import SymbolRefAttr, TypeAttr
 from ttopt.ir.types import FunctionType
 from ttopt.ir.values import OpResult, Value
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module
-    from ttopt.ir.operation import Block, Operation
+    from ttopt.ir.operation import Operation
 
 
 def _where(op: Operation, module: Module) -> SourcePos | None:

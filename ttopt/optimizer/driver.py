@@ -21,7 +21,6 @@ def run_optimizer(p: Any, module: Any, ctx: Any) -> None:
     from ttopt.optimizer.conv2d_overrides import check_conv2d_targets, validate_conv2d_overrides
     from ttopt.optimizer.l1_interleaved_fallback import run_l1_interleaved_fallback
     from ttopt.optimizer.option_checks import check_override_grid
-    from ttopt.optimizer.preconditions import check_block
     from ttopt.optimizer.overrides import (
         OverrideError,
         check_names,
@@ -30,6 +29,7 @@ def run_optimizer(p: Any, module: Any, ctx: Any) -> None:
         parse_output_layout_overrides,
     )
     from ttopt.optimizer.policies import FunctionContext, LayoutDecisions, PolicyNotImplemented, get_policy
+    from ttopt.optimizer.preconditions import check_block
     from ttopt.optimizer.rewrite import LayoutAliaser, apply_decisions
     from ttopt.optimizer.scheduler import split_block
     from ttopt.optimizer.stats import function_cost, function_stats, module_stats

@@ -34,13 +34,13 @@ from rich.markup import escape
 from ttopt.device import OpConfig, layout_info
 from ttopt.device.conv2d_config import Conv2dConfig
 from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
+from ttopt.ir.properties import int_values
 from ttopt.ir.types import TensorType
 from ttopt.optimizer.analyses import current_layout
 from ttopt.optimizer.dispatch import is_dispatch
 from ttopt.optimizer.policies import FunctionContext
 from ttopt.optimizer.policies.interleaved import l1_interleaved_config
 from ttopt.optimizer.scheduler import ATTACHED_OPS
-from ttopt.ir.properties import int_values
 
 EXCLUDED_OPS = frozenset({"ttnn.max_pool2d", "ttnn.upsample", "ttnn.slice_static", "ttnn.typecast", "ttnn.matmul", "ttnn.linear"})
 EXCLUDED_USERS = frozenset({"ttnn.slice_static", "ttnn.typecast", "ttnn.matmul", "ttnn.linear"})

@@ -39,7 +39,6 @@ from ttopt.optimizer.chain import Edge, MemReconfigEntry, SpillLocation
 from ttopt.optimizer.policies import FunctionContext, LayoutDecisions
 from ttopt.optimizer.scheduler import apply_schedule
 
-
 CONVERSION_OPS = frozenset({"ttnn.to_layout", "ttnn.to_memory_config"})
 
 

@@ -33,9 +33,9 @@ from ttopt.ir.attributes import (
 from ttopt.ir.location import Location
 from ttopt.ir.text_bodies import register_decoder
 from ttopt.ir.types import FunctionType, OpaqueType, ScalarType, TensorType, Type, TypeAliasRef
+from ttopt.parse.lexer import LexFailure
 from ttopt.parse.literals import parse_int
 from ttopt.parse.scan import SIMPLE_LOC
-from ttopt.parse.lexer import LexFailure
 
 _SCALAR = re.compile(r"(?:[su]?i\d+|f\d+\w*|bf16|tf32|index|none)$")
 _DIALECT = re.compile(r"#([A-Za-z_][\w$.\-]*)(?:<(.*)>)?$", re.S)

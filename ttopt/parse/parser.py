@@ -14,7 +14,7 @@ from typing import Any, NoReturn, Sequence
 from lark import Token, Transformer
 from lark.exceptions import UnexpectedInput
 
-from ttopt.ir.aliases import AliasDef, AliasScope, UndefinedAlias
+from ttopt.ir.aliases import AliasDef, AliasScope
 from ttopt.ir.attributes import Attribute, LocationAttr, unquote
 from ttopt.ir.diagnostics import Diagnostic, SourceFile, SourcePos
 from ttopt.ir.module import Module

@@ -17,7 +17,16 @@ from ttopt.ir.diagnostics import Diagnostic
 from ttopt.passes.base import Pass, option
 from ttopt.passes.registry import register_pass
 from ttopt.sharding.util import (
-    ARGUMENT_TYPE, arg_attrs, fail, func_name, func_type, functions, has_body, is_public, set_arg_attrs, warn,
+    ARGUMENT_TYPE,
+    arg_attrs,
+    fail,
+    func_name,
+    func_type,
+    functions,
+    has_body,
+    is_public,
+    set_arg_attrs,
+    warn,
 )
 
 if TYPE_CHECKING:

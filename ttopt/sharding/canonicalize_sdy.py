@@ -22,8 +22,8 @@ from __future__ import annotations
 from math import prod
 from typing import TYPE_CHECKING, Any
 
-from ttopt.passes.patterns import Pattern, pattern_set, register_canonicalizations
 from ttopt.ir.values import replace_all_uses
+from ttopt.passes.patterns import Pattern, pattern_set, register_canonicalizations
 from ttopt.sharding.util import SDY_SHARDING, per_value_attr
 
 if TYPE_CHECKING:

@@ -17,7 +17,15 @@ from ttopt.ir.attributes import DialectAttr
 from ttopt.passes.base import Pass
 from ttopt.passes.registry import register_pass
 from ttopt.sharding.util import (
-    SDY_SHARDING, arg_attrs, argument_label, functions, res_attrs, result_label, set_arg_attrs, set_res_attrs, typed,
+    SDY_SHARDING,
+    arg_attrs,
+    argument_label,
+    functions,
+    res_attrs,
+    result_label,
+    set_arg_attrs,
+    set_res_attrs,
+    typed,
 )
 
 if TYPE_CHECKING:

@@ -18,7 +18,14 @@ from math import prod
 from typing import TYPE_CHECKING, Sequence
 
 from ttopt.ir.attributes import (
-    DenseElementsAttr, DialectAttr, DictAttr, IntegerAttr, StringAttr, SymbolRefAttr, TypeAttr, UnitAttr,
+    DenseElementsAttr,
+    DialectAttr,
+    DictAttr,
+    IntegerAttr,
+    StringAttr,
+    SymbolRefAttr,
+    TypeAttr,
+    UnitAttr,
 )
 from ttopt.ir.operation import Block, Operation, Region
 from ttopt.ir.types import FunctionType, ScalarType, TensorType

@@ -34,7 +34,15 @@ from ttopt.passes.registry import register_pass
 from ttopt.sharding.collectives import ALL_SLICE, body_kind
 from ttopt.sharding.mesh import Mesh, mesh_ops, replica_groups, the_mesh
 from ttopt.sharding.util import (
-    SHARD_STATUS, arg_attrs, fail, func_name, functions, op_label, referenced_symbols, res_attrs, strip_sdy_shardings,
+    SHARD_STATUS,
+    arg_attrs,
+    fail,
+    func_name,
+    functions,
+    op_label,
+    referenced_symbols,
+    res_attrs,
+    strip_sdy_shardings,
     typed,
 )
 

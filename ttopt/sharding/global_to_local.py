@@ -34,8 +34,18 @@ from ttopt.sharding import local_rules
 from ttopt.sharding.collectives import ALL_SLICE, CollectiveBuilder, body_kind
 from ttopt.sharding.mesh import Mesh, ShardingError, coords, dim_shards, local_shape, the_mesh, validate_sharding
 from ttopt.sharding.util import (
-    SDY_SHARDING, fail, func_name, functions, is_solved, manual_axes, manual_axes_attr, manual_computations, op_label,
-    referenced_symbols, strip_sdy_shardings, typed,
+    SDY_SHARDING,
+    fail,
+    func_name,
+    functions,
+    is_solved,
+    manual_axes,
+    manual_axes_attr,
+    manual_computations,
+    op_label,
+    referenced_symbols,
+    strip_sdy_shardings,
+    typed,
 )
 
 if TYPE_CHECKING:

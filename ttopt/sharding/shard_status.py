@@ -18,7 +18,14 @@ from ttopt.ir.attributes import DialectAttr
 from ttopt.passes.base import Pass, option
 from ttopt.passes.registry import register_pass
 from ttopt.sharding.util import (
-    MHLO_SHARDING, SDY_SHARDING, SHARD_STATUS, arg_attrs, functions, res_attrs, sdy_annotations, set_arg_attrs,
+    MHLO_SHARDING,
+    SDY_SHARDING,
+    SHARD_STATUS,
+    arg_attrs,
+    functions,
+    res_attrs,
+    sdy_annotations,
+    set_arg_attrs,
     set_res_attrs,
 )
 

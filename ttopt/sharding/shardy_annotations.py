@@ -36,9 +36,25 @@ from ttopt.passes.registry import register_pass
 from ttopt.sharding import gspmd
 from ttopt.sharding.mesh import Mesh, ShardingError, make_mesh_op, mesh_of, mesh_ops, the_mesh, validate_sharding
 from ttopt.sharding.util import (
-    ARGUMENT_TYPE, MHLO_SHARDING, SDY_SHARDING, arg_attrs, argument_label, fail, func_type, functions, has_body,
-    is_solved, manual_computations, require_ranked_signature, res_attrs, result_label, sdy_annotations, set_arg_attrs, set_res_attrs,
-    strip_sdy_shardings, typed,
+    ARGUMENT_TYPE,
+    MHLO_SHARDING,
+    SDY_SHARDING,
+    arg_attrs,
+    argument_label,
+    fail,
+    func_type,
+    functions,
+    has_body,
+    is_solved,
+    manual_computations,
+    require_ranked_signature,
+    res_attrs,
+    result_label,
+    sdy_annotations,
+    set_arg_attrs,
+    set_res_attrs,
+    strip_sdy_shardings,
+    typed,
     warn,
 )
 

@@ -14,14 +14,31 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ttopt.ir.operation import Block, Operation, Region
+from ttopt.ir.values import replace_all_uses
 from ttopt.passes.base import Pass
 from ttopt.passes.registry import register_pass
 from ttopt.sharding.mesh import Mesh, ShardingError, the_mesh, validate_sharding
-from ttopt.ir.values import replace_all_uses
 from ttopt.sharding.util import (
-    MHLO_SHARDING, SDY_SHARDING, arg_attrs, argument_label, fail, func_type, functions, has_body, is_public,
-    is_solved, manual_computations, per_value_attr, require_ranked_signature, res_attrs, result_label, set_arg_attrs, sharding_attr,
-    strip_sdy_shardings, typed, warn,
+    MHLO_SHARDING,
+    SDY_SHARDING,
+    arg_attrs,
+    argument_label,
+    fail,
+    func_type,
+    functions,
+    has_body,
+    is_public,
+    is_solved,
+    manual_computations,
+    per_value_attr,
+    require_ranked_signature,
+    res_attrs,
+    result_label,
+    set_arg_attrs,
+    sharding_attr,
+    strip_sdy_shardings,
+    typed,
+    warn,
 )
 
 if TYPE_CHECKING:

@@ -96,7 +96,7 @@ def prove_bipartite(t: GraphIndex, g: GraphIndex, ci: ConstraintIndex, mode) -> 
     # A connected target component lands inside one global component; colour classes map onto
     # colour classes (possibly swapped) when that global component is bipartite.
     gcc = g.component_colouring()
-    gcomps = []
+    gcomps: list[tuple[int, tuple[int, int] | None]] = []  # (size, colour class sizes if bipartite)
     for comp in g.components():
         nodes = bits_list(comp)
         if gcc[nodes[0]] < 0:

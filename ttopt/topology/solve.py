@@ -35,7 +35,7 @@ from ttopt.topology.result import (
     Status,
 )
 from ttopt.topology.sat import SatEngine, sat_available
-from ttopt.topology.search import Limits, LimitReached, SearchEngine, TraceRecorder
+from ttopt.topology.search import LimitReached, Limits, SearchEngine, TraceRecorder
 from ttopt.topology.validate import constraint_stats, validate_mapping
 
 Node = Hashable

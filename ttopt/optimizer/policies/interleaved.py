@@ -22,9 +22,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ttopt.device import OpConfig, layout_info
+from ttopt.device.op_families import family_of
 from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
 from ttopt.ir.types import TensorType
-from ttopt.device.op_families import family_of
 from ttopt.optimizer.chain import L1ChainConfig, L1ChainState, OpL1MemSpec
 from ttopt.optimizer.dispatch import is_dispatch
 from ttopt.optimizer.policies import FunctionContext, LayoutDecisions
