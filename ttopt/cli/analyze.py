@@ -114,11 +114,13 @@ def analyze_module(module: Any, device: Any, max_legal_layouts: int, row_major_e
                 enc = None
             cur = model.validate(op, ins, OpConfig(output=enc if hasattr(enc, "grid") else None))
             cur_ns = None
+            terms = None
             if cur.output_layout is not None and cur.status in ("success", "out_of_memory"):
-                cur_ns = costs.op_cost(op, ins, cur.output_layout).ns
+                c = costs.op_cost(op, ins, cur.output_layout)
+                cur_ns, terms = c.ns, _terms_json(c)
                 total_ns += cur_ns
             entry["current"] = {
-                "status": cur.status.value, "reason": cur.reason, "l1": _l1_json(cur), "ns": cur_ns,
+                "status": cur.status.value, "reason": cur.reason, "l1": _l1_json(cur), "ns": cur_ns, "terms": terms,
                 "layout": _short(cur.output_layout) if cur.output_layout is not None else None,
             }  # fmt: skip
             cands = []
@@ -145,6 +147,14 @@ def analyze_module(module: Any, device: Any, max_legal_layouts: int, row_major_e
         },
         "model_note": "estimates from ttopt's analytic device model, not measurements",
         "functions": funcs,
+    }  # fmt: skip
+
+
+def _terms_json(c: Any) -> dict[str, Any]:
+    """The parts of an estimate (ns = dispatch + floor + compute + dram + noc - overlap)."""
+    return {
+        "compute": c.compute_ns, "dram": c.dram_ns, "noc": c.noc_ns, "floor": c.floor_ns, "dispatch": c.dispatch_ns,
+        "overlap": c.overlap_ns, "fidelity": c.fidelity or None, "dram_bytes": c.dram_bytes, "noc_bytes": c.noc_bytes,
     }  # fmt: skip
 
 
@@ -178,6 +188,13 @@ def _render(doc: dict[str, Any]) -> None:
             ns = f", {c['ns']:.0f} ns" if c["ns"] is not None else ""
             peak = f", L1 peak {c['l1']['peak']} B" if c["status"] in ("success", "out_of_memory") else ""
             con.print(f"  current: {c['layout'] or '-'}: {c['status']}{peak}{ns}" + (f" ({c['reason']})" if c["status"] != "success" else ""))
+            t = c.get("terms")
+            if t is not None:
+                fid = f", {t['fidelity']}" if t["fidelity"] else ""
+                con.print(
+                    f"  estimate: compute {t['compute']:.0f} + dram {t['dram']:.0f} + noc {t['noc']:.0f} + floor {t['floor']:.0f}"
+                    f" + dispatch {t['dispatch']:.0f} - overlap {t['overlap']:.0f} ns{fid}"
+                )
             if not op["candidates"]:
                 continue
             legal = sum(1 for x in op["candidates"] if x["status"] == "success")

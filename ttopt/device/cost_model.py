@@ -1,21 +1,24 @@
-"""Estimated latency of ops and modules (OP-MODEL.md §4). A model for comparing layout decisions on
-one scale, not a simulator: every number comes from `presets.COST_TABLE`, none was measured.
+"""Estimated latency of ops and modules (OP-MODEL.md §4; the terms are in cost_terms.py).
 
-Per op: `ns = dispatch_overhead + max(compute, dram, noc)` with
-* compute = ceil(work tiles / cores) x cycles per tile of the op kind / clock, where cores are the
-  output's shard cores (interleaved outputs: the whole worker grid);
-* dram = bytes read from or written to DRAM (or the host) / (DRAM bandwidth x efficiency);
-* noc = bytes moved between cores (L1-interleaved reads and writes, matmul multicast, reshards)
-  / (NoC bytes per cycle x cores x clock).
+Per op: `ns = dispatch + floor + compute + memory - overlap` (cost_terms.combine) with
+* compute = ceil(work blocks / cores) x cycles per block / clock: matmul and conv at the fitted
+  cycles per 32x32x32 block at LoFi x the op's math-fidelity passes; other kinds from COST_TABLE;
+* dram = bytes of DRAM-resident (or host) tensors by data format / bandwidth (matmul/conv: the
+  fitted effective bandwidth, which includes their re-reads; streaming ops: the sustained figure);
+* noc = multicast of sharded matmul inputs and reshards over the grid's NoC, and L1-interleaved
+  pages (spread over other cores' banks) at streaming-DRAM speed, as published eltwise data shows;
+* floor = the fitted launch cost of a program; dispatch = host dispatch (0: traced programs).
 Module cost = the sum over each function's ops in program order.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from math import ceil, prod
-from typing import Any, Mapping, Sequence
+from typing import Any, Sequence
 
+from ttopt.device.cost_terms import FIDELITY_PASSES, CostParams, combine, fidelity_for, params_for
 from ttopt.device.device import Device
 from ttopt.device.layout_info import LayoutInfo, layout_info, tensor_tiles
 from ttopt.device.op_families import Family, family_of
@@ -24,32 +27,33 @@ from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
 from ttopt.ir.types import TensorType
 
 
-@dataclass(frozen=True)
-class CostParams:
-    """The cost-table column of one architecture."""
+def kind_cycles(arch: str) -> dict[str, float]:
+    """Cycles per tile of work of each op kind (COST_TABLE's `cycles_per_tile.*` rows)."""
+    col = cost_arch(arch)
+    return {k.split(".", 1)[1]: getattr(p, col) for k, p in COST_TABLE.items() if k.startswith("cycles_per_tile.")}
 
-    clock_ghz: float
-    dram_bandwidth_gbps: float
-    dram_efficiency: float
-    noc_bytes_per_cycle_per_core: float
-    dispatch_overhead_ns: float
-    cycles_per_tile: Mapping[str, float]
 
-    @classmethod
-    def for_arch(cls, arch: str) -> CostParams:
-        """Parameters from the cost table for `arch` (wormhole_b0 numbers for unknown archs)."""
-        col = cost_arch(arch)
-        v = {k: getattr(p, col) for k, p in COST_TABLE.items()}
-        cycles = {k.split(".", 1)[1]: x for k, x in v.items() if k.startswith("cycles_per_tile.")}
-        return cls(
-            v["clock_ghz"], v["dram_bandwidth_gbps"], v["dram_efficiency"], v["noc_bytes_per_cycle_per_core"],
-            v["dispatch_overhead_ns"], cycles,
-        )  # fmt: skip
+def stream_gbps(arch: str) -> float:
+    """Sustained DRAM bandwidth of streaming (non-matmul) ops: spec sheet x efficiency (bytes/ns)."""
+    col = cost_arch(arch)
+    return getattr(COST_TABLE["dram_bandwidth_gbps"], col) * getattr(COST_TABLE["dram_efficiency"], col)
+
+
+_FIDELITY = re.compile(r"math_fidelity\s*=\s*(\w+)", re.I)
+_FIDELITY_NAMES = {"lofi": "LoFi", "hifi2": "HiFi2", "hifi3": "HiFi3", "hifi4": "HiFi4"}
+
+
+def op_fidelity(op: Any, fmt: str) -> str:
+    """The math fidelity of `op`: its compute config's, else tt-metal's default for the format."""
+    cfg = op.get_attr("compute_config") if hasattr(op, "get_attr") else None
+    m = _FIDELITY.search(cfg.canonical()) if cfg is not None else None
+    return fidelity_for(fmt, _FIDELITY_NAMES.get(m.group(1).lower()) if m else None)
 
 
 @dataclass(frozen=True, slots=True)
 class OpCost:
-    """Estimated latency of one op and what it is made of."""
+    """Estimated latency of one op and what it is made of (ns = dispatch + floor + compute + dram
+    + noc - overlap)."""
 
     ns: float
     compute_ns: float
@@ -60,6 +64,9 @@ class OpCost:
     cores: int
     dram_bytes: int
     noc_bytes: int
+    floor_ns: float = 0.0
+    overlap_ns: float = 0.0
+    fidelity: str = ""
 
     @property
     def bound(self) -> str:
@@ -100,7 +107,9 @@ class CostModel:
 
     def __init__(self, device: Device, params: CostParams | None = None) -> None:
         self.device = device
-        self.params = params or CostParams.for_arch(device.arch)
+        self.params = params or params_for(cost_arch(device.arch))
+        self.cycles = kind_cycles(device.arch)
+        self.stream_gbps = stream_gbps(device.arch)
         self._memo: dict[tuple, OpCost] = {}
 
     def op_kind(self, op: Any) -> str:
@@ -130,33 +139,38 @@ class CostModel:
         shapes = [t.shape for t in (v.type.resolve() for v in op.operands) if isinstance(t, TensorType)]
         out_shape = op.results[0].type.resolve().shape
         fam = family_of(op.name)
-        kind = self.op_kind(op)
-        cycles = p.cycles_per_tile[kind]
         work = self._work(op, fam, shapes, out_shape)
-        if fam is Family.DISPATCH:
-            cycles = 1.0  # `work` is already in cycles: the sum over the fused ops
+        fidelity = ""
+        if fam in (Family.MATMUL, Family.CONV):
+            fidelity = op_fidelity(op, ins[0].dtype.value if ins else out.dtype.value)
+            per_block = p.matmul_cycles_lofi * FIDELITY_PASSES[fidelity]
+        elif fam is Family.DISPATCH:
+            per_block = 1.0  # `work` is already in cycles: the sum over the fused ops
+        else:
+            per_block = self.cycles[self.op_kind(op)]
         cores = out.num_cores if out.sharded else self.device.num_cores
-        compute_ns = ceil(work / cores) * cycles / p.clock_ghz
+        compute_ns = ceil(work / cores) * per_block / p.clock_ghz
 
-        dram = noc = 0
-        operands = list(zip(ins, shapes)) + [(out, out_shape)]
-        for info, shape in operands:
+        dram = multicast = interleaved = 0
+        for info, shape in list(zip(ins, shapes)) + [(out, out_shape)]:
             b = _bytes(shape, info)
             if info.dram or info.system:
                 dram += b
             elif info.l1 and not info.sharded:
-                noc += b  # L1-interleaved pages live on other cores' banks
+                interleaved += b  # L1-interleaved pages live on other cores' banks
         if fam is Family.MATMUL and out.sharded and len(ins) >= 2:
-            # Multicast: in0 across a row of cores and/or in1 down a column, each sent once.
+            # Multicast of sharded inputs: in0 across a row of cores and/or in1 down a column.
             a_b, b_b = _bytes(shapes[0], ins[0]), _bytes(shapes[1], ins[1])
-            noc += a_b + b_b if out.memory_layout and out.memory_layout.value == "block_sharded" else (a_b if ins[0].sharded else b_b)
+            multicast += a_b + b_b if out.memory_layout and out.memory_layout.value == "block_sharded" else (a_b if ins[0].sharded else b_b)
         if fam is Family.LAYOUT and ins and ins[0].l1 and out.l1 and (ins[0].sharded or out.sharded):
             if ins[0].spec_key != out.spec_key:
-                noc += _bytes(shapes[0], ins[0])  # a reshard moves every byte between cores
-        dram_ns = dram / (p.dram_bandwidth_gbps * p.dram_efficiency)
-        noc_ns = noc / (p.noc_bytes_per_cycle_per_core * cores * p.clock_ghz)
-        ns = p.dispatch_overhead_ns + max(compute_ns, dram_ns, noc_ns)
-        return OpCost(ns, compute_ns, dram_ns, noc_ns, p.dispatch_overhead_ns, work, cores, dram, noc)
+                multicast += _bytes(shapes[0], ins[0])  # a reshard moves every byte between cores
+        dram_gbps = p.dram_gbps if fam in (Family.MATMUL, Family.CONV) else self.stream_gbps
+        terms = combine(p, compute_ns, dram / dram_gbps, multicast / p.noc_gbps + interleaved / self.stream_gbps)
+        return OpCost(
+            terms.ns, terms.compute_ns, terms.dram_ns, terms.noc_ns, terms.dispatch_ns, work, cores, dram,
+            multicast + interleaved, terms.floor_ns, terms.overlap_ns, fidelity,
+        )
 
     def _work(self, op: Any, fam: Family | None, shapes: list, out_shape: Sequence[int]) -> int:
         """Tiles of work (matmul/conv: 32x32x32 blocks; dispatch: cycles of the fused ops)."""
@@ -176,14 +190,14 @@ class CostModel:
             try:
                 inner, _, _ = _body(op)
             except Exception:  # an unresolvable callee costs like a copy
-                return out_t * int(self.params.cycles_per_tile["data_movement"])
+                return out_t * int(self.cycles["data_movement"])
             total = 0.0
             for o in inner:
                 if not o.results or not isinstance(o.results[0].type.resolve(), TensorType):
                     continue
                 ishapes = [t.shape for t in (v.type.resolve() for v in o.operands) if isinstance(t, TensorType)]
                 f = family_of(o.name)
-                total += self._work(o, f, ishapes, o.results[0].type.resolve().shape) * self.params.cycles_per_tile[self.op_kind(o)]
+                total += self._work(o, f, ishapes, o.results[0].type.resolve().shape) * self.cycles[self.op_kind(o)]
             return int(total)
         return out_t
 
