@@ -42,17 +42,43 @@ def test_sat_constraints_and_strict() -> None:
     assert r.success
 
 
-def test_auto_hands_over_to_sat(monkeypatch) -> None:
-    monkeypatch.setattr(solve_module, "AUTO_NODE_BUDGET", 1)
+def test_auto_is_a_portfolio_the_first_definitive_answer_wins(monkeypatch) -> None:
+    # With a 1-node native slice, SAT (which proves this one quickly) answers first ...
+    monkeypatch.setattr(solve_module, "PORTFOLIO_NODES", 1)
     r = solve_topology_mapping(generate("torus:4x4"), generate("torus:8x4"), engine="auto")
     assert r.status is Status.UNSAT and r.stats.engine == "sat"
+    # ... and with generous native slices and a 1-conflict SAT slice, the native search does.
+    monkeypatch.setattr(solve_module, "PORTFOLIO_NODES", 10**6)
+    monkeypatch.setattr(solve_module, "PORTFOLIO_CONFLICTS", 1)
+    r = solve_topology_mapping(generate("ring:16"), generate("torus:4x4"), engine="auto")
+    assert r.status is Status.MAPPED and r.stats.engine == "path"
 
 
 def test_missing_pysat_degrades(monkeypatch) -> None:
     monkeypatch.setattr(solve_module, "sat_available", lambda: False)
     r = solve_topology_mapping(generate("ring:8"), generate("mesh:2x4"), engine="sat")
     assert r.status is Status.INVALID and "python-sat" in r.error_message
-    monkeypatch.setattr(solve_module, "AUTO_NODE_BUDGET", 1)
+    monkeypatch.setattr(solve_module, "PORTFOLIO_NODES", 1)
     r = solve_topology_mapping(generate("torus:4x4"), generate("torus:8x4"), engine="auto")
     assert r.status is Status.UNSAT and r.stats.engine == "search"
     assert sat_module.sat_available()
+
+
+def test_readme_pinned_degraded_mesh_is_truly_unsatisfiable() -> None:
+    # README: mesh:8x4 into torus:8x4 without link 9-13 with 0 pinned to 5 exits 1 on purpose.
+    nx = pytest.importorskip("networkx")
+    from networkx.algorithms.isomorphism import GraphMatcher
+
+    from ttopt.topology import load_graph
+
+    t, g = generate("mesh:8x4"), load_graph("torus:8x4", ["9-13"])
+    c = MappingConstraints()
+    c.add_required_constraint(0, 5)
+    for engine in ("search", "sat", "auto"):
+        assert solve_topology_mapping(t, g, c, engine=engine).status is Status.UNSAT, engine
+    host, pattern = nx.Graph(), nx.Graph()
+    host.add_edges_from((u, v) for u, v, _ in g.edges())
+    pattern.add_edges_from((u, v) for u, v, _ in t.edges())
+    placements = [{p: h for h, p in m.items()} for m in GraphMatcher(host, pattern).subgraph_monomorphisms_iter()]
+    assert len(placements) == 16 and {m[0] for m in placements} == set(range(8, 16))
+    assert solve_topology_mapping(t, g, engine="auto").status is Status.MAPPED

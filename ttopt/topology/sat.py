@@ -46,6 +46,21 @@ class SatEngine:
 
     def solve(self, dom: list[int], fixed: int) -> list[int] | None:
         """A full assignment (global index per target) or None if the CNF is unsatisfiable."""
+        if not self.start(dom, fixed):
+            return None
+        try:
+            while True:
+                decided, assignment = self.step(SAT_CONFLICT_SLICE)
+                if decided:
+                    return assignment
+                # Cooperative time limit: Glucose's interrupt is only honoured at restarts.
+                if self.limits.deadline is not None and time.perf_counter() >= self.limits.deadline:
+                    raise LimitReached("time limit reached (SAT solver interrupted)")
+        finally:
+            self.close()
+
+    def start(self, dom: list[int], fixed: int) -> bool:
+        """Encode and load the solver; False when the encoding is already unsatisfiable."""
         from pysat.card import CardEnc, EncType
         from pysat.formula import IDPool
         from pysat.solvers import Solver
@@ -82,38 +97,40 @@ class SatEngine:
         for pairs, k in self.ci.cardinality:
             lits = [var[u][c] for u, c in pairs if c in var[u]]
             if len(lits) < k:
-                return None
+                return False
             clauses.extend(CardEnc.atleast(lits, k, vpool=pool, encoding=EncType.seqcounter)
                            .clauses)
-        remaining = None
-        if self.limits.deadline is not None:
-            remaining = self.limits.deadline - time.perf_counter()
-            if remaining <= 0:
-                raise LimitReached("time limit reached")
-        with Solver(name=SAT_SOLVER, bootstrap_with=clauses) as solver:
-            phases = [var[u][c] for u in range(t.n) for c in bits_list(self.ci.preferred[u])
-                      if c in var[u]]
-            if phases:
-                solver.set_phases(phases)
-            # Cooperative time limit: solve in conflict-budget slices and look at the clock in
-            # between (Glucose's interrupt is only honoured at restarts, which can be seconds).
-            while True:
-                solver.conf_budget(SAT_CONFLICT_SLICE)
-                ok = solver.solve_limited()
-                if ok is not None:
-                    break
-                if self.limits.deadline is not None and \
-                        time.perf_counter() >= self.limits.deadline:
-                    break
-            st = solver.accum_stats() or {}
-            self.stats.nodes_explored += int(st.get("decisions", 0))
-            self.stats.backtracks += int(st.get("conflicts", 0))
-            if ok is None:
-                raise LimitReached("time limit reached (SAT solver interrupted)")
-            if not ok:
-                return None
-            model = {x for x in solver.get_model() if x > 0}
-        out = []
-        for u in range(t.n):
-            out.append(next(c for c, x in var[u].items() if x in model))
-        return out
+        if self.limits.deadline is not None and self.limits.deadline - time.perf_counter() <= 0:
+            raise LimitReached("time limit reached")
+        self.var = var
+        self.solver = Solver(name=SAT_SOLVER, bootstrap_with=clauses)
+        phases = [var[u][c] for u in range(t.n) for c in bits_list(self.ci.preferred[u]) if c in var[u]]
+        if phases:
+            self.solver.set_phases(phases)
+        self._counted = (0, 0)
+        return True
+
+    def step(self, conflicts: int) -> tuple[bool, list[int] | None]:
+        """Search for up to `conflicts` more conflicts (the solver keeps what it learned):
+        (True, assignment | None when unsatisfiable) once decided, else (False, None)."""
+        solver = self.solver
+        solver.conf_budget(conflicts)
+        ok = solver.solve_limited()
+        st = solver.accum_stats() or {}
+        decisions, confl = int(st.get("decisions", 0)), int(st.get("conflicts", 0))
+        self.stats.nodes_explored += decisions - self._counted[0]
+        self.stats.backtracks += confl - self._counted[1]
+        self._counted = (decisions, confl)
+        if ok is None:
+            return False, None
+        if not ok:
+            return True, None
+        model = {x for x in solver.get_model() if x > 0}
+        return True, [next(c for c, x in self.var[u].items() if x in model) for u in range(self.t.n)]
+
+    def close(self) -> None:
+        """Free the solver."""
+        solver = getattr(self, "solver", None)
+        if solver is not None:
+            solver.delete()
+            self.solver = None
