@@ -54,7 +54,7 @@ def _l1_json(res: Any) -> dict[str, int]:
 def _inputs_for(op: Any, device: Any) -> tuple[tuple, list[str]]:
     """The op's current input layouts; tensors without one are taken as DRAM interleaved (noted)."""
     from ttopt.device.layout_info import DRAM, INTERLEAVED, make_layout
-    from ttopt.device.tensor import element_dtype
+    from ttopt.device.tensor import check_shape, element_dtype
     from ttopt.dialects.errors import AttrError
     from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
     from ttopt.ir.types import TensorType
@@ -73,7 +73,7 @@ def _inputs_for(op: Any, device: Any) -> tuple[tuple, list[str]]:
             continue
         dt = element_dtype(t)
         try:
-            lay = make_layout(tuple(t.shape), dt, True, DRAM, INTERLEAVED, None, device.worker_grid)
+            lay = make_layout(check_shape(t.shape), dt, True, DRAM, INTERLEAVED, None, device.worker_grid)
         except (AttrError, TypeError, ValueError):
             return (), [f"operand {i} has no usable layout"]
         ins.append(lay)
@@ -102,7 +102,7 @@ def analyze_module(module: Any, device: Any, max_legal_layouts: int, row_major_e
                 continue
             entry: dict[str, Any] = {
                 "op": op.name, "name": op_name(op), "result": rt.text,
-                "family": (family_of(op.name).value if family_of(op.name) else None),
+                "family": fam.value if (fam := family_of(op.name)) is not None else None,
             }  # fmt: skip
             ins, notes = _inputs_for(op, device)
             entry["inputs"] = [_short(x) for x in ins]
@@ -200,9 +200,9 @@ def _render(doc: dict[str, Any]) -> None:
             legal = sum(1 for x in op["candidates"] if x["status"] == "success")
             con.print(f"  candidates: {legal} legal of {len(op['candidates'])}")
             table = Table(show_edge=False, pad_edge=False, box=None, padding=(0, 1))
-            for col, just in (("#", "right"), ("output layout", "left"), ("config", "left"), ("status", "left"),
-                              ("L1 peak", "right"), ("est. ns", "right"), ("reason", "left")):  # fmt: skip
-                table.add_column(col, justify=just, overflow="fold")
+            right = ("#", "L1 peak", "est. ns")
+            for col in ("#", "output layout", "config", "status", "L1 peak", "est. ns", "reason"):
+                table.add_column(col, justify="right" if col in right else "left", overflow="fold")
             for x in op["candidates"]:
                 ok = x["status"] == "success"
                 table.add_row(

@@ -23,6 +23,7 @@ from ttopt.device.device import Device
 from ttopt.device.layout_info import LayoutInfo, layout_info, tensor_tiles
 from ttopt.device.op_families import Family, family_of
 from ttopt.device.presets import COST_TABLE, TRANSCENDENTAL_UNARY, cost_arch
+from ttopt.device.tensor import check_shape
 from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
 from ttopt.ir.types import TensorType
 
@@ -136,8 +137,9 @@ class CostModel:
 
     def _cost(self, op: Any, ins: tuple[LayoutInfo, ...], out: LayoutInfo) -> OpCost:
         p = self.params
-        shapes = [t.shape for t in (v.type.resolve() for v in op.operands) if isinstance(t, TensorType)]
-        out_shape = op.results[0].type.resolve().shape
+        # Costed ops passed the op model, so their shapes are static (TensorTypeError is a ValueError).
+        shapes = [check_shape(t.shape) for t in (v.type.resolve() for v in op.operands) if isinstance(t, TensorType)]
+        out_shape = check_shape(op.results[0].type.resolve().shape)
         fam = family_of(op.name)
         work = self._work(op, fam, shapes, out_shape)
         fidelity = ""

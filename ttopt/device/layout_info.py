@@ -62,6 +62,11 @@ class LayoutInfo:
         self.spec_key = (self.memory_layout, self.buffer, self.ranges, self.shard_shape, self.tiled) if self.sharded else None
 
     @property
+    def memory_layout_name(self) -> str:
+        """The memory layout's spelling for messages ("-" for host tensors, which have none)."""
+        return self.memory_layout.value if self.memory_layout is not None else "-"
+
+    @property
     def cores(self) -> int:
         """Cores holding the tensor (sharded: its core ranges; interleaved: the grid)."""
         return self.num_cores

@@ -18,7 +18,7 @@ from ttopt.device.layout_pool import layout_pool
 from ttopt.device.matmul_config import derive_program_config, is_batched, matmul_dims
 from ttopt.device.op_config import OpConfig
 from ttopt.device.op_families import Family, family_of
-from ttopt.device.tensor import TensorTypeError, element_dtype
+from ttopt.device.tensor import TensorTypeError, check_shape, element_dtype
 from ttopt.dialects.errors import AttrError
 from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
 from ttopt.ir.types import TensorType
@@ -72,10 +72,13 @@ def candidate_configs(
 
 
 def _matmul_configs(op: Any, device: Device, layouts: tuple[TTNNLayoutAttr, ...]) -> list[OpConfig]:
-    shapes = [t.shape for t in (v.type.resolve() for v in op.operands) if isinstance(t, TensorType)]
+    try:
+        shapes = [check_shape(t.shape) for t in (v.type.resolve() for v in op.operands) if isinstance(t, TensorType)]
+        out_shape = check_shape(op.results[0].type.resolve().shape)
+    except TensorTypeError:
+        return [OpConfig(output=lay) for lay in layouts]  # the op model reports the shape itself
     if len(shapes) < 2:
         return [OpConfig(output=lay) for lay in layouts]
-    out_shape = op.results[0].type.resolve().shape
     ta = op.get_attr("transpose_a")
     dims = matmul_dims(shapes[0], shapes[1], out_shape, bool(getattr(ta, "value", False)))
     act = op.get_attr("activation")

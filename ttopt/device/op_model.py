@@ -299,6 +299,8 @@ class OpModel:
                 f"{op.name} has {len(sig.in_shapes)} tensor operand(s) but {len(inputs)} input layout(s) were given",
             )
         fam = sig.family
+        # A signature without a problem has a family, an output shape and dtype (_signature).
+        assert fam is not None and sig.out_shape is not None and sig.out_dtype is not None
         for i, info in enumerate(inputs):
             # Host tensors must be moved to the device first; conv weights/bias may stay on the host.
             if info.system and fam is not Family.LAYOUT and not (fam is Family.CONV and i > 0):

@@ -13,7 +13,8 @@ def concat(ctx: OpContext) -> RuleResult:
     width sharded for a second-to-last-dim concat, never block. Height sharding needs tile-aligned
     last dims (tt-metal #41504). Interleaved inputs with a sharded output break (tt-metal #41469)."""
     rank = len(ctx.out_shape)
-    dim = ctx.int_attr("dim", rank - 1)
+    written = ctx.int_attr("dim")
+    dim = rank - 1 if written is None else written
     if dim < 0:
         dim += rank
     if not 0 <= dim < rank:

@@ -46,7 +46,7 @@ def conv(ctx: OpContext) -> RuleResult:
         raise Illegal("conv output must be interleaved, height or block sharded, not width sharded")
     if x.sharded and out.sharded and x.memory_layout is not out.memory_layout:
         raise Illegal(
-            f"sharded input ({x.memory_layout.value}) and sharded output ({out.memory_layout.value}) must use the same memory layout"
+            f"sharded input ({x.memory_layout_name}) and sharded output ({out.memory_layout_name}) must use the same memory layout"
         )
     kernel = ctx.ints_attr("kernel_size") or (tuple(ws[2:4]) if len(ws) == 4 else (1, 1))
     kh, kw = kernel[0], kernel[-1]

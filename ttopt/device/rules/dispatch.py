@@ -16,6 +16,7 @@ from ttopt.device.circular_buffers import streaming_cb
 from ttopt.device.layout_info import LayoutInfo, layout_info
 from ttopt.device.op_config import OpConfig
 from ttopt.device.rules.common import Illegal, OpContext, RuleResult
+from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
 from ttopt.ir.types import TensorType
 
 
@@ -80,19 +81,20 @@ def dispatch(ctx: OpContext) -> RuleResult:
             t = v.type.resolve()
             if not isinstance(t, TensorType):
                 continue
-            info = env.get(id(v))
-            if info is None:
+            known = env.get(id(v))
+            if known is None:
                 enc = t.encoding
                 if enc is None:
                     raise Illegal(f"inner {inner.name}: operand without a layout")
-                info = layout_info(enc.typed)
-            ins.append(info.layout)
+                known = layout_info(enc.typed)
+            ins.append(known.layout)
         r0 = inner.results[0]
+        hint: TTNNLayoutAttr | None
         if r0 is yielded:
             hint = out.layout
         else:
-            enc = getattr(r0.type.resolve(), "encoding", None)
-            hint = enc.typed if enc is not None else None
+            renc = getattr(r0.type.resolve(), "encoding", None)
+            hint = renc.typed if renc is not None else None
         res = ctx.model.validate(inner, tuple(ins), OpConfig(output=hint))
         if res.output_layout is not None and res.status in ("success", "out_of_memory"):
             inner_peak = max(inner_peak, res.l1.peak)

@@ -45,7 +45,7 @@ def matmul(ctx: OpContext) -> RuleResult:
         if not info.tiled:
             raise Illegal(f"matmul operand {i} must be tiled, not row-major")
     if a.sharded and a.memory_layout not in (BLOCK, HEIGHT):
-        raise Illegal(f"a sharded first operand must be block or height sharded, not {a.memory_layout.value}")
+        raise Illegal(f"a sharded first operand must be block or height sharded, not {a.memory_layout_name}")
     if a.sharded and a.memory_layout is BLOCK and a_shape[-1] < 32:
         raise Illegal(
             f"block-sharded first operand with last dim {a_shape[-1]} < 32 (matmul kernel divide-by-zero, tt-mlir 0cf82c8a83)"
@@ -80,8 +80,8 @@ def matmul(ctx: OpContext) -> RuleResult:
         if a.sharded:
             if a.memory_layout is not out.memory_layout:
                 raise Illegal(
-                    f"sharded first operand ({a.memory_layout.value}) must match the output's memory layout "
-                    f"({out.memory_layout.value})"
+                    f"sharded first operand ({a.memory_layout_name}) must match the output's memory layout "
+                    f"({out.memory_layout_name})"
                 )
             if a.memory_layout is BLOCK and a.bbox != out.bbox:
                 raise Illegal(f"block-sharded first operand on {a.grid[0]}x{a.grid[1]} must be on the output grid {out.grid[0]}x{out.grid[1]}")
