@@ -289,7 +289,7 @@ def test_short_form_list_texts() -> None:
         ("all_to_all_param_list[{}: 0->1]", "at least one axis"),
         ('axis_ref_list{"x"', "',' or '}'"),
         ('axis_ref_list{"x"} trailing', "end of attribute"),
-        ("propagation_direction SIDEWAYS", "Input should be"),
+        ("propagation_direction SIDEWAYS", "a propagation direction (NONE, FORWARD, BACKWARD, BOTH)"),
     ],
 )
 def test_short_form_errors(body: str, message: str) -> None:

@@ -42,7 +42,9 @@ class _Cursor:
         self.i = 0
 
     def ws(self) -> None:
-        self.i = _WS.match(self.s, self.i).end()
+        m = _WS.match(self.s, self.i)
+        if m is not None:  # _WS matches the empty string too
+            self.i = m.end()
 
     def fail(self, expected: str) -> AttrError:
         got = self.s[self.i : self.i + 12] or "end of input"
@@ -833,7 +835,10 @@ def _short_direction(c: _Cursor) -> PropagationDirectionAttr:
     if m is None:
         raise c.fail("a propagation direction")
     c.i = m.end()
-    return PropagationDirectionAttr(value=m.group())
+    try:
+        return PropagationDirectionAttr(value=PropagationDirection(m.group()))
+    except ValueError:
+        raise c.fail("a propagation direction (NONE, FORWARD, BACKWARD, BOTH)") from None
 
 
 _SHORT_KINDS = {
@@ -850,7 +855,7 @@ def parse_sdy_short(body: str) -> Any:
     """The typed model of a `#sdy<kind ...>` body, dispatched on its kind keyword."""
     m = re.match(r"\s*([a-z_]+)", body)
     parse = _SHORT_KINDS.get(m.group(1)) if m else None
-    if parse is None:
+    if m is None or parse is None:
         raise AttrError(f"unknown #sdy<...> kind '{m.group(1) if m else body[:20]}' (expected one of {', '.join(_SHORT_KINDS)})")
     return _run(body, parse, f"#sdy<{m.group(1)}>", start=m.end())
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from ttopt.ir.operation import Operation
 from ttopt.ir.types import TensorType
+from ttopt.ir.values import Value
 
 
 def _typed(op: Operation, name: str, kind: str) -> Any:
@@ -106,7 +107,9 @@ def _manual_computation(op: Operation) -> None:
     if locals_out is not None and len(locals_out) != len(op.results):
         raise ValueError(f"body returns {len(locals_out)} value(s) for {len(op.results)} result(s)")
     meshes: dict[str, Any] = {}
-    pairs = [("in_shardings", i, s, op.operands[i], block.args[i], "body argument") for i, s in enumerate(ins)]
+    pairs: list[tuple[str, int, Any, Value, Value, str]] = [
+        ("in_shardings", i, s, op.operands[i], block.args[i], "body argument") for i, s in enumerate(ins)
+    ]
     if locals_out is not None:
         pairs += [("out_shardings", j, s, op.results[j], locals_out[j], "returned value") for j, s in enumerate(outs)]
     for label, i, s, global_v, local_v, what in pairs:

@@ -26,7 +26,7 @@ UNARY_ELEMENTWISE = (
     "round_nearest_afz", "round_nearest_even", "rsqrt", "sign", "sine", "sqrt", "tan", "tanh",
     "convert", "bitcast_convert", "uniform_quantize", "uniform_dequantize",
 )
-BINARY_ELEMENTWISE = (
+BINARY_ELEMENTWISE: tuple[str, ...] = (
     "add", "and", "atan2", "complex", "divide", "maximum", "minimum", "multiply", "or", "power",
     "remainder", "shift_left", "shift_right_arithmetic", "shift_right_logical", "subtract", "xor",
 )

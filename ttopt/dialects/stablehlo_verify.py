@@ -508,7 +508,7 @@ def _convolution(op: Operation, p: dict[str, Any]) -> None:
         lb, lf, ls = _conv_side(m.group(1), "b", "f", "input")
         ri, ro, rs = _conv_side(m.group(2), "i", "o", "kernel")
         ob, of, os_ = _conv_side(m.group(3), "b", "f", "output")
-        ranks = (len(ls) + 2, len(rs) + 2, len(os_) + 2)
+        ranks: tuple[int | None, int | None, int | None] = (len(ls) + 2, len(rs) + 2, len(os_) + 2)
     else:
         f = _fields(body.removeprefix("raw"), "#stablehlo.conv", _CONV_RAW)
         one = {k: (v[0] if v else -1) for k, v in f.items()}

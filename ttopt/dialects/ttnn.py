@@ -1,5 +1,7 @@
 """The TTNN dialect: op table (generic form except `ttnn.d2m_subgraph`)."""
 
+from typing import Any
+
 from ttopt.dialects.formats import D2MFormat
 from ttopt.dialects.ttnn_verifiers import VERIFIERS
 from ttopt.ir.opdef import PURE, OpDef, register, register_verifiers
@@ -15,7 +17,7 @@ BINARY = (
     "add", "subtract", "multiply", "divide", "maximum", "minimum", "pow", "remainder", "eq", "ne",
     "gt", "ge", "lt", "le", "logical_and", "logical_or", "logical_xor", "atan2",
 )
-OTHER = {
+OTHER: dict[str, tuple[Any, Any]] = {  # op -> (operand arity, result arity)
     "matmul": (2, 1),
     "linear": ((2, 3), 1),
     "conv2d": ((2, 4), 1),

@@ -129,7 +129,7 @@ def resolve_attr(part: Part, scope: Any, what: str) -> DialectAttr:
     return DialectAttr(m.group(1), text[m.end() : -1], text, scope=scope)
 
 
-def typed_as(part: Part, scope: Any, cls: type, what: str) -> Any:
+def typed_as(part: Part, scope: Any, cls: Any, what: str) -> Any:
     """The typed model of the attribute a part spells, which must be of class `cls`."""
     attr = resolve_attr(part, scope, what)
     if attr.name != cls.attr_name:
@@ -692,7 +692,7 @@ for _cls in (
     MatmulMultiCoreReuseMultiCastDRAMShardedProgramConfigAttr, Conv2dSliceConfigAttr,
 ):  # fmt: skip
     register_attr(_cls.attr_name, _cls.parse)
-for _cls in (CoreRangeSet, ShardSpecAttr, MemoryConfigAttr):
-    register_attr(_cls.attr_name, _cls.parse, scoped=True)
+for _scoped in (CoreRangeSet, ShardSpecAttr, MemoryConfigAttr):
+    register_attr(_scoped.attr_name, _scoped.parse, scoped=True)
 DIALECT_ATTR_FACTORIES["ttnn"] = lambda a: parse_ttnn_short(a.body or "")
 

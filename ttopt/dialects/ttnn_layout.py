@@ -376,14 +376,15 @@ class TTNNLayoutAttr(DialectModel):
             if key == "mesh":
                 if "memref" in seen:
                     raise AttrError("'mesh = ...' must come before the memref", p.offset)
+                assert kv is not None  # key "mesh" came from keyword(p)
                 fields["mesh"] = kv[1].text
             elif key == "memref":
                 fields.update(_parse_memref(p, scope))
             elif key == "memory_layout":
                 fields["memory_layout"] = parse_memory_layout(p)
-            elif key == "core_ranges":
+            elif key == "core_ranges" and kv is not None:
                 fields["core_ranges"] = CoreRangeSet.from_part(kv[1], scope)
-            elif key == "ignorePhysicalLayout":
+            elif key == "ignorePhysicalLayout" and kv is not None:
                 fields["ignore_physical_layout"] = parse_bool(kv[1], "ignorePhysicalLayout")
             else:
                 raise AttrError(f"unknown parameter '{key}' in #ttnn.ttnn_layout", p.offset)

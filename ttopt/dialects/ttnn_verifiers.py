@@ -11,7 +11,7 @@ from ttopt.ir.types import TensorType
 
 def _shape(value: Any) -> tuple[int | None, ...] | None:
     t = value.type.resolve()
-    return tuple(t.shape) if isinstance(t, TensorType) and t.is_ranked else None
+    return tuple(t.shape) if isinstance(t, TensorType) and t.shape is not None else None
 
 
 def _flag(op: Any, name: str) -> bool:
@@ -78,7 +78,7 @@ def verify_matmul(op: Any) -> None:
     if len(want) != len(got) or not all(_same(x, y) for x, y in zip(want, got)):
         a, b = _shape(op.operands[0]), _shape(op.operands[1])
         raise ValueError(
-            f"result shape {_text(got)} does not match the operands: {_text(a)} x {_text(b)} gives {_text(want)}"
+            f"result shape {_text(got)} does not match the operands: {_text(a or ())} x {_text(b or ())} gives {_text(want)}"
         )
 
 

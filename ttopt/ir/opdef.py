@@ -7,7 +7,7 @@ definition are "unknown": they parse and print in generic form and survive every
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 if TYPE_CHECKING:
     from ttopt.ir.operation import Operation
@@ -36,7 +36,8 @@ class OpDef:
     # the attribute dictionary.
     inherent: tuple[str, ...] = ()
     # MLIR's OpAsmOpInterface: a result name hint (e.g. "cst" for float constants).
-    result_name: Callable[[Operation], str | None] | None = None
+    # One hint for all results, or one per result (multi-result ops such as chlo.top_k).
+    result_name: Callable[[Operation], str | list[str] | None] | None = None
     summary: str = ""
     # Per-op checks beyond arity (shapes, required properties): raise ValueError(message), and
     # the verifier reports "'<op>' op <message>" at the op's position.
@@ -86,7 +87,7 @@ def register_properties(table: dict[str, tuple[Prop, ...]]) -> None:
         OP_DEFS[name] = replace(OP_DEFS[name], props=tuple(declared))
 
 
-def register_verifiers(verifiers: dict[str, Callable[[Operation], None]]) -> None:
+def register_verifiers(verifiers: Mapping[str, Callable[[Operation], None]]) -> None:
     """Attach per-op verifiers to already registered ops (a dialect's table of checks)."""
     for name, fn in verifiers.items():
         d = OP_DEFS[name]
