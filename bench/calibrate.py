@@ -12,7 +12,8 @@ floor, compute/data-movement overlap) by least squares on log(estimate / measure
 * pairwise rank agreement over every same-shape, same-format, same-device pair of rows in different
   memory configs (does the model order them as the hardware did?);
 * predicted vs measured DRAM-interleaved / L1-sharded time ratio (geometric mean over those pairs);
-* k-fold cross-validation (fit on k-1 folds, score the held-out one), so the fit is not memorised.
+* held-out validation: k-fold, and leave-one-shape-out (every row of a matmul shape scored by a
+  fit that saw no row of that shape), so the fit is not memorised.
 
 `--write` stores the fitted parameters in ttopt/device/cost_calibration.json (what ttopt uses).
 The fit is deterministic (fixed starting point and fold assignment).
@@ -137,16 +138,21 @@ def dram_over_l1(fitted: dict[str, CostParams], rows: list[dict]) -> tuple[float
     return math.exp(statistics.fmean(meas)), math.exp(statistics.fmean(pred)), len(meas)
 
 
-def kfold(rows: list[dict], folds: int) -> dict[str, dict]:
-    """Per device: every row scored by a fit that did not see it."""
+def kfold(rows: list[dict], folds: int, by_shape: bool = False) -> dict[str, dict]:
+    """Per device: every row scored by a fit that did not see it — `folds` interleaved folds, or
+    (by_shape) leave one matmul shape out: every config, format and fidelity of that shape."""
     out = {}
     for dev, (_, clock, noc) in DEVICES.items():
         dev_rows = [r for r in rows if r["device"] == dev]
+        if by_shape:
+            shapes = sorted({(r["m"], r["k"], r["n"]) for r in dev_rows})
+            groups = [[r for r in dev_rows if (r["m"], r["k"], r["n"]) == s] for s in shapes]
+        else:
+            groups = [[r for i, r in enumerate(dev_rows) if i % folds == f] for f in range(folds)]
         held: list[float] = []
-        for f in range(folds):
-            train = [r for i, r in enumerate(dev_rows) if i % folds != f]
-            test = [r for i, r in enumerate(dev_rows) if i % folds == f]
-            p = fit(train, clock, noc)
+        for test in groups:
+            ids = {id(r) for r in test}
+            p = fit([r for r in dev_rows if id(r) not in ids], clock, noc)
             held += [math.log(predict(p, r) / r["ns"]) for r in test]
         out[dev] = {
             "geomean": math.exp(statistics.fmean(held)),
@@ -189,12 +195,12 @@ def main(argv: list[str] | None = None) -> int:
     console.print(f"DRAM-interleaved / L1-sharded time ratio over {n} pairs: measured {meas:.2f}x, predicted {pred:.2f}x "
                   f"(off by {abs(pred / meas - 1):.0%})")
 
-    cv = kfold(rows, args.folds)
-    cvt = Table(title=f"{args.folds}-fold cross-validation (each row scored by a fit that did not see it)")
-    for col in ("device", "geomean", "geo SD", "within 1.5x"):
-        cvt.add_column(col, justify="left" if col == "device" else "right")
-    for dev, s in cv.items():
-        cvt.add_row(dev, f"{s['geomean']:.3f}", f"{s['gsd']:.3f}", f"{s['within_1_5']:.0%}")
+    cvt = Table(title="held-out validation (each row scored by a fit that did not see it)")
+    for col in ("device", "held out", "geomean", "geo SD", "within 1.5x"):
+        cvt.add_column(col, justify="left" if col in ("device", "held out") else "right")
+    for label, cv in ((f"{args.folds}-fold", kfold(rows, args.folds)), ("leave one shape out", kfold(rows, args.folds, by_shape=True))):
+        for dev, s in cv.items():
+            cvt.add_row(dev, label, f"{s['geomean']:.3f}", f"{s['gsd']:.3f}", f"{s['within_1_5']:.0%}")
     console.print(cvt)
 
     pt = Table(title="fitted parameters (noc_gbps fixed from the spec sheets)")
