@@ -15,7 +15,8 @@ floor, compute/data-movement overlap) by least squares on log(estimate / measure
 * held-out validation: k-fold, and leave-one-shape-out (every row of a matmul shape scored by a
   fit that saw no row of that shape), so the fit is not memorised.
 
-`--write` stores the fitted parameters in ttopt/device/cost_calibration.json (what ttopt uses).
+`--write` stores the fitted parameters in ttopt/device/cost_params.json (what ttopt uses; the
+assumed parameters in that file are kept).
 The fit is deterministic (fixed starting point and fold assignment).
 """
 
@@ -212,12 +213,11 @@ def main(argv: list[str] | None = None) -> int:
     console.print(pt)
 
     if args.write:
-        data = {
-            "source": f"bench/calibrate.py on {args.csv.name} ({len(rows)} rows, tt-metal tech_reports/GEMM_FLOPS)",
-            "devices": {
-                arch: {"params": _rounded(asdict(fitted[dev])), "fit": _rounded(score(fitted[dev], [r for r in rows if r["device"] == dev]))}
-                for dev, (arch, _, _) in DEVICES.items()
-            },
+        data = json.loads(CALIBRATION_FILE.read_text())
+        data["fit_source"] = f"bench/calibrate.py on {args.csv.name} ({len(rows)} rows, tt-metal tech_reports/GEMM_FLOPS)"
+        data["fitted"] = {
+            arch: {"params": _rounded(asdict(fitted[dev])), "fit": _rounded(score(fitted[dev], [r for r in rows if r["device"] == dev]))}
+            for dev, (arch, _, _) in DEVICES.items()
         }
         CALIBRATION_FILE.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
         console.print(f"wrote {CALIBRATION_FILE.relative_to(ROOT)}")

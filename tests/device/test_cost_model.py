@@ -24,10 +24,9 @@ def test_every_parameter_has_values_and_a_source() -> None:
 
 def test_every_op_kind_has_cycles(op) -> None:
     cm = CostModel(preset("wormhole_b0"))
-    cycles = kind_cycles("wormhole_b0")
     for name in OP_FAMILIES:
         o = op(name, ["64x64xbf16"], "64x64xbf16")
-        assert cm.op_kind(o) in cycles, name
+        assert cm.cycles_per_unit(o) > 0, name
 
 
 def test_each_arch_has_its_fitted_parameters() -> None:

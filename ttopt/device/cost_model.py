@@ -113,6 +113,14 @@ class CostModel:
         self.stream_gbps = stream_gbps(device.arch)
         self._memo: dict[tuple, OpCost] = {}
 
+    def cycles_per_unit(self, op: Any, fidelity: str = "") -> float:
+        """Cycles per unit of work: matmul/conv blocks at the fitted LoFi rate x fidelity passes
+        (the op's, else HiFi2), other kinds per tile from the assumed table."""
+        kind = self.op_kind(op)
+        if kind in ("matmul", "conv"):
+            return self.params.matmul_cycles_lofi * FIDELITY_PASSES[fidelity or "HiFi2"]
+        return self.cycles[kind]
+
     def op_kind(self, op: Any) -> str:
         """The cost-table kind of an op (`cycles_per_tile.<kind>`)."""
         fam = family_of(op.name)
@@ -145,11 +153,7 @@ class CostModel:
         fidelity = ""
         if fam in (Family.MATMUL, Family.CONV):
             fidelity = op_fidelity(op, ins[0].dtype.value if ins else out.dtype.value)
-            per_block = p.matmul_cycles_lofi * FIDELITY_PASSES[fidelity]
-        elif fam is Family.DISPATCH:
-            per_block = 1.0  # `work` is already in cycles: the sum over the fused ops
-        else:
-            per_block = self.cycles[self.op_kind(op)]
+        per_block = 1.0 if fam is Family.DISPATCH else self.cycles_per_unit(op, fidelity)  # dispatch: work is cycles
         cores = out.num_cores if out.sharded else self.device.num_cores
         compute_ns = ceil(work / cores) * per_block / p.clock_ghz
 
@@ -199,7 +203,7 @@ class CostModel:
                     continue
                 ishapes = [t.shape for t in (v.type.resolve() for v in o.operands) if isinstance(t, TensorType)]
                 f = family_of(o.name)
-                total += self._work(o, f, ishapes, o.results[0].type.resolve().shape) * self.cycles[self.op_kind(o)]
+                total += self._work(o, f, ishapes, o.results[0].type.resolve().shape) * self.cycles_per_unit(o)
             return int(total)
         return out_t
 

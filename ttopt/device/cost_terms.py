@@ -19,7 +19,8 @@ estimate one matmul with `matmul_terms(params_for("wormhole_b0"), m, k, n, ...)`
   fraction `eta`, not `max`, so a slower memory configuration costs more even when compute-bound.
 
 The free parameters (cycles per block, bandwidths, floor, eta) are fitted per device by
-bench/calibrate.py on published measurements and stored in cost_calibration.json.
+bench/calibrate.py on published measurements and stored, with every other cost parameter, in
+cost_params.json.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ TILE_BYTES = {
 }  # fmt: skip
 # tt-metal's default math fidelity when an op's compute config does not give one.
 DEFAULT_FIDELITY = {"f32": "HiFi4", "tf32": "HiFi4", "bf16": "HiFi2", "f16": "HiFi2"}
-CALIBRATION_FILE = Path(__file__).with_name("cost_calibration.json")
+CALIBRATION_FILE = Path(__file__).with_name("cost_params.json")
 
 
 @dataclass(frozen=True)
@@ -109,6 +110,6 @@ def matmul_terms(
 @cache
 def params_for(arch: str) -> CostParams:
     """The fitted parameters of `arch` (wormhole_b0's for archs without a fit)."""
-    data = json.loads(CALIBRATION_FILE.read_text())["devices"]
+    data = json.loads(CALIBRATION_FILE.read_text())["fitted"]
     entry = data.get(arch) or data["wormhole_b0"]
     return CostParams(**entry["params"])
