@@ -201,7 +201,12 @@ def _opt_main(ctx: click.Context, input: str, output: str, pass_pipeline: str | 
     outputs: list[str] = []
     failed = False
     timings: list[tuple[str, float]] = []
+    verifying = kw["verify_diagnostics"]
+    problems: list[str] = []
     for chunk, line0 in chunks:
+        if verifying:
+            problems += _verify_chunk(name, chunk, line0, passes, pctx, popts, kw, outputs)
+            continue
         try:
             t0 = time.perf_counter()
             module = parse_module(chunk, name, line_offset=line0)
@@ -226,6 +231,9 @@ def _opt_main(ctx: click.Context, input: str, output: str, pass_pipeline: str | 
                 break
     if kw["timing"]:
         _print_timing(timings)
+    if problems:
+        sys.stderr.write("\n".join(problems) + "\n")
+        ctx.exit(1)
     if failed:
         if kw["split_input_file"] and output == "-" and outputs:
             sys.stdout.write(f"{SPLIT_MARKER}\n".join(outputs))
@@ -239,6 +247,28 @@ def _opt_main(ctx: click.Context, input: str, output: str, pass_pipeline: str | 
         write_outputs(items)
     except OutputError as e:
         _output_failed(ctx, e)
+
+
+def _verify_chunk(name: str, chunk: str, line0: int, passes: list, pctx: Any, popts: Any, kw: dict[str, Any],
+                  outputs: list[str]) -> list[str]:  # fmt: skip
+    """Run one chunk under --verify-diagnostics: its diagnostics must be the annotated ones."""
+    from ttopt.cli.verify_diagnostics import captured_warnings, check, expectations, parse_rendered
+    from ttopt.ir.diagnostics import Diagnostic
+    from ttopt.ir.printer import print_module
+    from ttopt.ir.verifier import verify
+    from ttopt.parse.parser import parse_module
+    from ttopt.passes.manager import PassManager
+
+    rendered: list[str] = []
+    with captured_warnings() as warnings:
+        try:
+            module = parse_module(chunk, name, line_offset=line0)
+            verify(module)
+            PassManager(passes, pctx, verify_each=kw["verify_each"]).run(module)
+            outputs.append(print_module(module, popts))
+        except Diagnostic as d:
+            rendered.append(d.render(name))
+    return check(name, expectations(chunk, line0), parse_rendered("\n".join([*warnings, *rendered])))
 
 
 def _output_failed(ctx: click.Context, e: Exception) -> None:
@@ -276,6 +306,8 @@ def _make_opt() -> click.Command:
         click.Option(["--mlir-print-op-generic"], is_flag=True, help="Print every op in generic form."),
         click.Option(["--mlir-print-ir-after-all"], is_flag=True, help="Print the IR to stderr after each pass."),
         click.Option(["--dump-pass-pipeline"], is_flag=True, help="Print the passes to run, as --pass-pipeline text, to stderr."),
+        click.Option(["--verify-diagnostics"], is_flag=True,
+                     help="Check the input's `// expected-error {{...}}` annotations against the diagnostics (as mlir-opt)."),
         click.Option(["--split-input-file"], is_flag=True, help="Process '// -----' separated chunks independently."),
         click.Option(["--timing"], is_flag=True, help="Print a per-step wall-time table to stderr."),
         click.Option(["--trace"], is_flag=True, help="Explain pass decisions on stderr (rich)."),
