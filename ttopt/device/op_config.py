@@ -44,6 +44,15 @@ class OpConfig:
     matmul: MatmulProgramConfig | None = None
 
     @property
+    def layout(self) -> TTNNLayoutAttr:
+        """The full output layout of a resolved config (policies hold resolved ones); a partial or
+        missing hint here is a programming error."""
+        o = self.output
+        if not isinstance(o, TTNNLayoutAttr):
+            raise ValueError(f"config has no full output layout ({o!r})")
+        return o
+
+    @property
     def is_partial(self) -> bool:
         """True when only buffer + memory layout are fixed."""
         o = self.output

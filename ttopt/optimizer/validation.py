@@ -46,7 +46,7 @@ class _Facts:
         self.index: dict[tuple, int] = {}
         seen_conv: dict[Any, None] = {}
         for i, c in enumerate(configs):
-            info = layout_info(c.output)
+            info = layout_info(c.layout)
             self.volumes.append(info.grid[0] * info.grid[1])
             self.block.append(info.memory_layout is TensorMemoryLayout.BLOCK_SHARDED)
             self.uids.append(info.uid)

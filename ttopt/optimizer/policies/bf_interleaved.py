@@ -76,7 +76,7 @@ class BFInterleavedPolicy:
                 ins = g.input_layouts(op, in_l1)
                 own = sum(allocated[p] for p in g.deps[op] if p in allocated)
                 r = g.model.validate(op, ins, cfg, in_use - own) if ins is not None else None
-                placed = r is not None and r.ok and r.output_info is not None and r.output_info.uid == layout_info(cfg.output).uid
+                placed = r is not None and r.ok and r.output_info is not None and r.output_info.uid == layout_info(cfg.layout).uid
                 if not placed:
                     note = r.reason if r is not None else "an operand has no layout"
             freed_ops = []

@@ -222,7 +222,7 @@ class DFShardingPolicy:
         if preferred is not None:
             # Concat producers/consumers (issue 9): the last op first, to its best config with that layout.
             last = chain.last_op
-            live = [i for i in bits(solver.bitset(last)) if backend.configs(last)[i].output.memory_layout is preferred]
+            live = [i for i in bits(solver.bitset(last)) if backend.configs(last)[i].layout.memory_layout is preferred]
             choice = pick_config(live, acc[last], [backend.is_block_sharded(last, i) for i in range(backend.config_count(last))])
             if choice is not None and not solver.set(last, choice):
                 return False, solver.failure
@@ -244,7 +244,7 @@ class DFShardingPolicy:
         """Seed 001: a chain feeding only dispatch ops keeps its output in L1; otherwise DRAM."""
         last = chain.last_op
         users = [u for r in last.results for u in r.users]
-        out = chain.op_l1_mem_specs[-1].config.output
+        out = chain.op_l1_mem_specs[-1].config.layout
         if users and all(is_dispatch(u) for u in users):
             chain.spill_location = SpillLocation.NONE
         elif not out.is_dram:

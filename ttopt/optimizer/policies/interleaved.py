@@ -100,7 +100,7 @@ class InterleavedGraph:
             if default is None or not _is_dram_interleaved(default):
                 continue  # an override keeps it elsewhere: the policies leave it alone
             l1 = l1_interleaved_config(info.configs, default)
-            size = layout_info(l1.output).per_core_bytes if l1 is not None else 0
+            size = layout_info(l1.layout).per_core_bytes if l1 is not None else 0
             self.configs[op] = InterleavedConfigs(default, l1, size)
             self._candidate[op] = l1 is not None and self._uses_ok(op, members)
 
@@ -199,7 +199,7 @@ class InterleavedGraph:
                     own = [p for p in self.producers(op) if p in ends]
                     extra = live[t] - sum(self._bytes(p, in_l1) for p in own if ends[p] > t)
                     r = self.model.validate(op, ins, cfg, extra)
-                    if r.ok and (op not in in_l1 or (r.output_info is not None and r.output_info.uid == layout_info(cfg.output).uid)):
+                    if r.ok and (op not in in_l1 or (r.output_info is not None and r.output_info.uid == layout_info(cfg.layout).uid)):
                         break
                     ok0 = baseline.get(op)
                     if ok0 is None:
