@@ -1001,6 +1001,22 @@ class SdyNamedFormat(Format):
         )
 
 
+class NullaryFormat(Format):
+    """`%0 = ttir.empty() {attrs} : T` — no operands, one result whose type is written after `:`."""
+
+    family = "OP_NULLARY"
+
+    def build(self, b: IRBuilder, c: list) -> OpSpec:
+        _, attrs, ty = c
+        return self._spec(b, c, [], operand_types=[], result_types=[b.type(ty)], attributes=b.dict(attrs))
+
+    def printable(self, op: Operation) -> bool:
+        return not op.operands and len(op.results) == 1 and not op.properties and not op.regions
+
+    def print(self, op: Operation, p: Printer, indent: str) -> str:
+        return f"{self.name(op, p)}(){self.attrs(op, p)} : {p.type(op.results[0].type)}"
+
+
 class D2MFormat(Format):
     """`%r = ttnn.d2m_subgraph @f ins(%a, %b : A, B) outs(%o : O) : R`."""
 
@@ -1209,7 +1225,7 @@ RULE_BUILDERS: dict[str, Callable[[Any, list], Any]] = {
             "module_op", "func_op", "pretty_op", "constant_op", "compare_op", "kwargs_op", "slice_op",
             "dot_op", "reduce_op", "conv_op", "callee_op", "sym_eq_op", "sdy_sharding_op",
             "sdy_collective_op", "sdy_kw_op", "sdy_manual_op", "d2m_op", "while_op", "indexed_op", "composite_op",
-            "sdy_named_op",
+            "sdy_named_op", "nullary_op",
         )
     },
     "kwarg": kwarg,
