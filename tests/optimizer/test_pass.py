@@ -73,7 +73,7 @@ def test_trace_renders_bitsets(root, capsys) -> None:
 
 def test_policy_choices_come_from_the_registry() -> None:
     spec = next(s for s in TTNNOptimizer.option_specs() if s.name == "memory-layout-analysis-policy")
-    assert spec.choices == policy_names() == ("DFSharding", "GreedyL1Interleaved", "BFInterleaved")
+    assert spec.choices == policy_names() == ("DFSharding", "GreedyL1Interleaved", "BFInterleaved", "CostBased")
     assert spec.default == "DFSharding"
     names = {s.name: s.default for s in TTNNOptimizer.option_specs()}
     assert names["max-legal-layouts"] == 8 and names["memory-layout-analysis-enabled"] is False

@@ -144,7 +144,6 @@ class CostModel:
         return c
 
     def _cost(self, op: Any, ins: tuple[LayoutInfo, ...], out: LayoutInfo) -> OpCost:
-        p = self.params
         # Costed ops passed the op model, so their shapes are static (TensorTypeError is a ValueError).
         shapes = [check_shape(t.shape) for t in (v.type.resolve() for v in op.operands) if isinstance(t, TensorType)]
         out_shape = check_shape(op.results[0].type.resolve().shape)
@@ -154,6 +153,22 @@ class CostModel:
         if fam in (Family.MATMUL, Family.CONV):
             fidelity = op_fidelity(op, ins[0].dtype.value if ins else out.dtype.value)
         per_block = 1.0 if fam is Family.DISPATCH else self.cycles_per_unit(op, fidelity)  # dispatch: work is cycles
+        return self._terms(fam, work, per_block, fidelity, shapes, ins, out_shape, out)
+
+    def conversion_cost(self, shape: Sequence[int], src: TTNNLayoutAttr, dst: TTNNLayoutAttr) -> OpCost:
+        """Estimated ns of a `ttnn.to_layout` of a `shape` tensor from `src` to `dst` (what a reshard
+        or spill the optimizer inserts will cost, before it exists in the IR)."""
+        a, b = layout_info(src), layout_info(dst)
+        key = ("to_layout", tuple(shape), a.uid, b.uid)
+        c = self._memo.get(key)
+        if c is None:
+            s = check_shape(tuple(shape))
+            c = self._memo[key] = self._terms(Family.LAYOUT, tensor_tiles(s), self.cycles["layout"], "", [s], (a,), s, b)
+        return c
+
+    def _terms(self, fam: Family | None, work: int, per_block: float, fidelity: str, shapes: list,
+               ins: tuple[LayoutInfo, ...], out_shape: Sequence[int], out: LayoutInfo) -> OpCost:  # fmt: skip
+        p = self.params
         cores = out.num_cores if out.sharded else self.device.num_cores
         compute_ns = ceil(work / cores) * per_block / p.clock_ghz
 

@@ -249,6 +249,13 @@ class OpModel:
             out = typed if isinstance(typed, TTNNLayoutAttr) else None
         return self.validate(op, ins, OpConfig(output=out), additional_l1)
 
+    def signature_uid(self, op: Any) -> int:
+        """A small int shared by every op with the same signature (same answers, same cost)."""
+        e = self._ops.get(id(op))
+        if e is None or e[0] is not op or e[1] is not (op.results[0].type if op.results else None):
+            e = self._register(op)
+        return e[2]
+
     @property
     def stats(self) -> dict[str, int]:
         """Calls, rule evaluations, distinct signatures and cached answers."""

@@ -30,7 +30,7 @@ def run_optimizer(p: Any, module: Any, ctx: Any) -> None:
     )
     from ttopt.optimizer.policies import FunctionContext, LayoutDecisions, PolicyNotImplemented, get_policy
     from ttopt.optimizer.preconditions import check_block
-    from ttopt.optimizer.rewrite import LayoutAliaser, apply_decisions
+    from ttopt.optimizer.rewrite import LayoutAliaser, RewriteResult, apply_decisions
     from ttopt.optimizer.scheduler import split_block
     from ttopt.optimizer.stats import function_cost, function_stats, module_stats
     from ttopt.optimizer.trace import OptimizerTrace
@@ -49,6 +49,10 @@ def run_optimizer(p: Any, module: Any, ctx: Any) -> None:
             raise _fail(f"--memory-layout-analysis-policy: unknown policy '{p.memory_layout_analysis_policy}'") from None
         if hasattr(policy, "chain_merging"):  # DFSharding 2.0 (issue 9)
             policy.chain_merging = getattr(p, "chain_merging", True)
+        if hasattr(policy, "exact_max_ops"):  # CostBased (issue 15)
+            policy.exact_max_ops = p.cost_exact_max_ops
+            policy.time_limit = p.cost_time_limit
+            policy.beam_width = p.cost_beam_width
     try:
         layout_overrides = parse_output_layout_overrides(p.override_output_layout)
         reconfig_overrides = parse_mem_reconfig_overrides(p.insert_memreconfig)
@@ -134,7 +138,10 @@ def run_optimizer(p: Any, module: Any, ctx: Any) -> None:
             decisions.reshards.setdefault(e, MemReconfigEntry({}, overridden=True))
         if not p.memreconfig_enabled:
             decisions.reshards = {}
-        result = apply_decisions(module, fn, decisions, aliaser)
+        if decisions.keep_input and not override_edges:
+            result = RewriteResult()
+        else:
+            result = apply_decisions(module, fn, decisions, aliaser)
         if getattr(p, "verify_l1_budget", False):
             from ttopt.optimizer.l1_budget_check import verify_l1_budget
 
@@ -147,6 +154,9 @@ def run_optimizer(p: Any, module: Any, ctx: Any) -> None:
         merge_report = getattr(policy, "last_merge_report", None)
         if merge_report is not None:
             fstats[-1]["chain_merging"] = merge_report.as_dict()
+        cost_report = getattr(policy, "last_report", None)
+        if cost_report is not None:
+            fstats[-1]["cost_based"] = cost_report.as_dict()
         if fallback is not None:
             fstats[-1]["l1_interleaved_fallback"] = [labels[d.op] for d in fallback if d.upgraded]
         stat_calls += model.calls - c0

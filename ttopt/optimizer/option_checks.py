@@ -35,6 +35,12 @@ def check_optimizer_options(p: Any) -> None:
             raise ValueError(f"--memory-layout-analysis-policy: {e}") from None
         except KeyError:
             raise ValueError(f"--memory-layout-analysis-policy: unknown policy '{p.memory_layout_analysis_policy}'") from None
+    if p.cost_exact_max_ops < 0:
+        raise ValueError(f"--cost-exact-max-ops must be >= 0, got {p.cost_exact_max_ops}")
+    if not p.cost_time_limit > 0:
+        raise ValueError(f"--cost-time-limit must be > 0 seconds, got {p.cost_time_limit}")
+    if p.cost_beam_width < 1:
+        raise ValueError(f"--cost-beam-width must be >= 1, got {p.cost_beam_width}")
     layouts = parse_output_layout_overrides(p.override_output_layout)
     parse_mem_reconfig_overrides(p.insert_memreconfig)
     validate_conv2d_overrides(parse_conv2d_config_overrides(p.override_conv2d_config))

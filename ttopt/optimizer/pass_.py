@@ -30,7 +30,7 @@ class TTNNOptimizer(Pass):
     summary = "Choose TTNN memory layouts and op configs (DFSharding + ShardSolver), insert reshards and spills"
 
     memory_layout_analysis_enabled: bool = option(False, "Enable the memory layout policy (L1 chains); without it every op gets its first legal config (DRAM interleaved)")
-    memory_layout_analysis_policy: str = option(DEFAULT_POLICY, "Memory layout policy: DFSharding (L1 sharded chains), GreedyL1Interleaved, BFInterleaved", choices=policy_names())
+    memory_layout_analysis_policy: str = option(DEFAULT_POLICY, "Memory layout policy: DFSharding (L1 sharded chains), GreedyL1Interleaved, BFInterleaved, CostBased (minimum estimated time)", choices=policy_names())
     max_legal_layouts: int = option(8, "Sharded layouts considered per op (0: no L1 sharding)")
     tensor_l1_usage_cap: float | None = option(None, "Fraction of L1 usable by tensors, in (0, 1] (default 1.0, or the module's ttnn.tensor_l1_usage_cap)")
     row_major_enabled: bool = option(False, "Also consider row-major layouts")
@@ -40,6 +40,9 @@ class TTNNOptimizer(Pass):
     l1_interleaved_fallback_analysis_enabled: bool = option(False, "After the policy, upgrade single-use DRAM ops feeding the next op to L1 interleaved where the op model accepts it")
     override_conv2d_config: list[str] = option([], "NAME=key#value:key#value: conv2d_config keys of conv op NAME (set keys are not searched)")
     chain_merging: bool = option(True, "DFSharding 2.0: keep chain outputs in L1 (chain merges, concat chains, fork and reshape L1 reservations); --no-chain-merging restores DFSharding 1.0")
+    cost_exact_max_ops: int = option(200, "CostBased: solve functions with at most this many decisions exactly (MIP); larger ones by beam search")
+    cost_time_limit: float = option(10.0, "CostBased: time limit of the exact solver per function, in seconds (then its best plan and bound)")
+    cost_beam_width: int = option(8, "CostBased: states kept per step of the beam search")
     verify_l1_budget: bool = option(False, "After the rewrite, replay the schedule and fail at the first position whose L1 use exceeds the budget")
     device: str = option("", "Device preset (wormhole_b0, n150, blackhole) or system-desc file, when the module has no ttcore.system_desc")
 

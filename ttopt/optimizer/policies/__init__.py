@@ -27,6 +27,7 @@ POLICY_MODULES: dict[str, str | None] = {
     "DFSharding": "ttopt.optimizer.policies.df_sharding",
     "GreedyL1Interleaved": "ttopt.optimizer.policies.greedy_l1_interleaved",  # issue 5
     "BFInterleaved": "ttopt.optimizer.policies.bf_interleaved",  # issue 5
+    "CostBased": "ttopt.optimizer.policies.cost_based",  # issue 15
 }
 PLANNED_IN: dict[str, str] = {}
 DEFAULT_POLICY = "DFSharding"
@@ -63,6 +64,7 @@ class LayoutDecisions:
     chains: list[L1ChainConfig] = field(default_factory=list)
     dispatch_relationships: list[DispatchChainRelationship] = field(default_factory=list)
     solving_order: list[int] = field(default_factory=list)
+    keep_input: bool = False  # no plan beats the function as given: leave its IR untouched
 
 
 class MemoryLayoutPolicy(Protocol):

@@ -1,0 +1,277 @@
+"""The cost-based policy's view of one function: per op its candidate configs, what each choice reads
+from its producers (directly, or through a reshard the rewrite inserts), and its estimated ns and L1.
+
+Nodes are the schedulable ops in IR order (the schedule is kept). An op's candidates are its legal
+configs from the analyses, the default (DRAM interleaved) first, pruned to the `max_candidates`
+cheapest by their own estimate. An op keeps its default config alone when changing its output could
+break a reader the model does not see: its result is returned, it has several results, or a user is
+not a top-level op the op model knows (nested regions, dispatch ops, unknown ops). Fixed ops
+(conversions, dispatch, ops without a rule) keep their current layout and are still costed.
+
+Reads: a consumer with config `c` reads its producers' layouts directly when the op model accepts
+them; otherwise operands are converted one at a time, in operand order, to the layout `c` was found
+legal with (`ref`: the effective DRAM inputs, or for sharded outputs operand 0 in the output's spec)
+until it does. Each conversion is one `ttnn.to_layout` in front of the consumer, costed by
+`CostModel.conversion_cost`, exactly what `rewrite.apply_decisions` inserts for a reshard edge.
+
+L1 follows `l1_budget_check`: at a node's position the op's own peak (circular buffers + its L1
+operands + output) plus every other L1 tensor live across it; a producer converted for this
+consumer but read again later stays live (and counts) here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ttopt.device import OpConfig, layout_info
+from ttopt.device.op_families import Family, family_of
+from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
+from ttopt.ir.types import TensorType
+from ttopt.optimizer.analyses import current_layout
+from ttopt.optimizer.dispatch import is_dispatch
+from ttopt.optimizer.policies import FunctionContext
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One node with one candidate and given producer layouts: what it costs and reads."""
+
+    ns: float  # the op's estimate with these reads + its conversions
+    op_ns: float
+    reads: tuple[TTNNLayoutAttr, ...]  # per tensor operand
+    conversions: tuple[tuple[int, TTNNLayoutAttr], ...]  # (tensor operand index, target layout)
+    peak: int  # the op's own L1 peak per core
+    conversion_l1: int  # largest L1 per core a conversion in front of the op holds (source + target)
+
+
+@dataclass(slots=True)
+class Node:
+    """One schedulable op."""
+
+    op: Any
+    pos: int
+    sig: int
+    cands: list[OpConfig | None]  # None: a fixed op keeping its current layout
+    outs: list[TTNNLayoutAttr | None]
+    l1: list[int]  # per-core L1 bytes of each candidate's output
+    refs: list[tuple[TTNNLayoutAttr, ...]]
+    producers: list[int | None]  # per tensor operand: node index, or None (fixed layout)
+    fixed_in: list[TTNNLayoutAttr | None]  # per tensor operand without a producer node: its layout
+    operand_index: list[int]  # per tensor operand: index in op.operands
+    shapes: list[tuple[int, ...]]
+    last_use: int  # schedule position of the last reader (len(ops): returned / read outside)
+    costed: bool
+    note: str = ""
+
+    @property
+    def free(self) -> bool:
+        """More than one candidate: the node is a decision."""
+        return len(self.cands) > 1
+
+
+# Users that accept any layout of their operand (they only free it).
+READ_ANY = frozenset({"ttnn.deallocate"})
+
+
+def _is_dram_interleaved(lay: Any) -> bool:
+    return isinstance(lay, TTNNLayoutAttr) and lay.is_dram and not lay.is_sharded
+
+
+class CostGraph:
+    """Nodes, candidates and the memoised `choice` evaluation shared by the beam and exact solvers."""
+
+    def __init__(self, fn: FunctionContext, cost: Any, max_candidates: int = 6) -> None:
+        self.fn = fn
+        self.cost = cost
+        self.model = fn.analyses.model
+        self.budget = self.model.usable_l1
+        self.nodes: list[Node] = []
+        self._memo: dict[tuple, Choice | None] = {}
+        self._cfg_ids: dict[int, int] = {}
+        self._cfgs: list[Any] = []  # keeps every interned config alive, so ids stay unique
+        index = {op: i for i, op in enumerate(fn.ops)}
+        self.index = index
+        n = len(fn.ops)
+        for i, op in enumerate(fn.ops):
+            self.nodes.append(self._node(op, i, index, n, max_candidates))
+
+    # -- construction ---------------------------------------------------------------------------
+    def _last_use(self, op: Any, index: dict[Any, int], n: int) -> tuple[int, bool]:
+        """(position of the last top-level reader, every reader is a modelled top-level op)."""
+        last, known = -1, True
+        for r in op.results:
+            for u in r.users:
+                top = u
+                while top is not None and top not in index:
+                    top = top.parent_op
+                if top is None or u is not top:
+                    last, known = n, False  # read inside a region or outside the block
+                    continue
+                p = index[top]
+                last = max(last, p)
+                if u.name not in READ_ANY and (family_of(u.name) is None or is_dispatch(u)):
+                    known = False
+        if any(u.name == "func.return" for r in op.results for u in r.users):
+            last, known = n, False
+        return last, known
+
+    def _node(self, op: Any, pos: int, index: dict[Any, int], n: int, max_candidates: int) -> Node:
+        analyses = self.fn.analyses
+        producers: list[int | None] = []
+        fixed_in: list[TTNNLayoutAttr | None] = []
+        operand_index: list[int] = []
+        shapes: list[tuple[int, ...]] = []
+        for j, v in enumerate(op.operands):
+            t = v.type.resolve()
+            if not isinstance(t, TensorType):
+                continue
+            p = getattr(v, "op", None)
+            pi = index.get(p) if p is not None and len(p.results) == 1 else None
+            producers.append(pi)
+            fixed_in.append(None if pi is not None else analyses.effective_layout(v))
+            operand_index.append(j)
+            shapes.append(tuple(t.shape) if t.is_ranked else ())
+        last, users_known = self._last_use(op, index, n)
+        fam = family_of(op.name)
+        costed = fam is not None and len(op.results) == 1 and isinstance(op.results[0].type.resolve(), TensorType)
+        sig = self.model.signature_uid(op)
+        info = analyses.legal.get(op)
+        node = Node(op, pos, sig, [None], [None], [0], [()], producers, fixed_in, operand_index, shapes, last, costed)
+        if info is None or info.fixed:
+            cur = current_layout(op.results[0].type) if len(op.results) == 1 else None
+            node.outs = [cur]
+            node.l1 = [self._l1(cur)]
+            node.note = info.note if info is not None else "not analysed"
+            return node
+        default = info.default_config()
+        assert default is not None  # not fixed: it has configs
+        cands = [default]
+        if len(op.results) == 1 and users_known and last >= 0 and _is_dram_interleaved(default.output):
+            cands += [c for c in info.configs if c is not default]
+        elif not users_known:
+            node.note = "keeps its default config: a reader the op model does not see"
+        scored = []
+        for c in cands:
+            ref = self._ref(op, c)
+            if ref is None:
+                continue
+            ch = self._evaluate(node, c, ref, ref)
+            if ch is not None:
+                scored.append((ch.ns, c, ref))
+        if not scored or scored[0][1] is not default:
+            ref = self._ref(op, default) or tuple(x for x in analyses.effective_inputs(op) or ())
+            scored.insert(0, (0.0, default, ref))
+        head, rest = scored[0], sorted(scored[1:], key=lambda e: e[0])
+        keep = [head] + rest[: max(0, max_candidates - 1)]
+        node.cands = [c for _, c, _ in keep]
+        node.refs = [r for _, _, r in keep]
+        node.outs = [c.output if isinstance(c.output, TTNNLayoutAttr) else None for c in node.cands]
+        node.l1 = [self._l1(o) for o in node.outs]
+        return node
+
+    def _ref(self, op: Any, cfg: OpConfig) -> tuple[TTNNLayoutAttr, ...] | None:
+        """The input layouts `cfg` was found legal with (AnalysisPipeline._accepts)."""
+        analyses = self.fn.analyses
+        eff = analyses.effective_inputs(op)
+        if eff is None:
+            return None
+        if self.model.validate(op, eff, cfg).ok:
+            return tuple(eff)
+        out = cfg.output
+        if not (isinstance(out, TTNNLayoutAttr) and out.is_sharded and eff):
+            return None
+        tensors = [v for v in op.operands if isinstance(v.type.resolve(), TensorType)]
+        if family_of(op.name) is Family.CONCAT:
+            same = [analyses.same_spec_input(op, out, v) for v in tensors]
+            if any(s is None for s in same):
+                return None
+            ref = tuple(s for s in same if s is not None)
+        else:
+            s0 = analyses.same_spec_input(op, out)
+            if s0 is None:
+                return None
+            ref = (s0, *eff[1:])
+        return ref if self.model.validate(op, list(ref), cfg).ok else None
+
+    @staticmethod
+    def _l1(lay: TTNNLayoutAttr | None) -> int:
+        if lay is None or not lay.is_l1:
+            return 0
+        return layout_info(lay).per_core_bytes
+
+    # -- evaluation -----------------------------------------------------------------------------
+    def producer_layouts(self, node: Node, chosen: Any) -> tuple[TTNNLayoutAttr | None, ...]:
+        """Per tensor operand: the layout it has under `chosen` (node index -> candidate index)."""
+        out = []
+        for p, f in zip(node.producers, node.fixed_in):
+            if p is None:
+                out.append(f)
+            else:
+                pn = self.nodes[p]
+                out.append(pn.outs[chosen(p) if pn.free else 0])
+        return tuple(out)
+
+    def choice(self, node: Node, k: int, ins: tuple[TTNNLayoutAttr | None, ...]) -> Choice | None:
+        """Candidate `k` of `node` with producer layouts `ins` (None: illegal)."""
+        cfg = node.cands[k]
+        key = (node.sig, self._cfg_id(cfg), node.refs[k], ins) if node.costed else (node.pos, k, ins)
+        if key in self._memo:
+            return self._memo[key]
+        ch = self._evaluate(node, cfg, node.refs[k], ins)
+        self._memo[key] = ch
+        return ch
+
+    def _cfg_id(self, cfg: Any) -> int:
+        i = self._cfg_ids.get(id(cfg))
+        if i is None:
+            i = self._cfg_ids[id(cfg)] = len(self._cfg_ids)
+            self._cfgs.append(cfg)
+        return i
+
+    def _evaluate(self, node: Node, cfg: OpConfig | None, ref: tuple, ins: tuple) -> Choice | None:
+        op = node.op
+        if any(x is None for x in ins):
+            return Choice(0.0, 0.0, tuple(ins), (), 0, 0) if cfg is None or not node.costed else None
+        if cfg is None:  # fixed: reads what it is given, keeps its output
+            out = node.outs[0]
+            if not node.costed or out is None:
+                return Choice(0.0, 0.0, tuple(ins), (), sum(self._l1(x) for x in ins) + self._l1(out), 0)
+            r = self.model.validate(op, list(ins), OpConfig(output=out))
+            peak = r.l1.peak if r.ok else sum(self._l1(x) for x in ins) + self._l1(out)
+            ns = self.cost.op_cost(op, ins, out).ns
+            return Choice(ns, ns, tuple(ins), (), peak, 0)
+        reads = list(ins)
+        conversions: list[tuple[int, TTNNLayoutAttr]] = []
+        r = self.model.validate(op, reads, cfg)
+        i = 0
+        while not r.ok and i < len(reads):
+            if reads[i] != ref[i]:
+                reads[i] = ref[i]
+                conversions.append((i, ref[i]))
+                r = self.model.validate(op, reads, cfg)
+            i += 1
+        if not r.ok or not isinstance(cfg.output, TTNNLayoutAttr):
+            return None
+        op_ns = self.cost.op_cost(op, reads, cfg.output).ns
+        ns = op_ns
+        conv_l1 = 0
+        for j, dst in conversions:
+            ns += self.cost.conversion_cost(node.shapes[j], ins[j], dst).ns
+            conv_l1 = max(conv_l1, self._l1(ins[j]) + self._l1(dst))
+        return Choice(ns, op_ns, tuple(reads), tuple(conversions), r.l1.peak, conv_l1)
+
+    def others_excluded(self, node: Node, ch: Choice, chosen: Any) -> int:
+        """L1 of the node's producers that are *not* live across it as other tensors (they are its
+        operands, or their last reader is this node)."""
+        seen: set[int] = set()
+        total = 0
+        converted = {j for j, _ in ch.conversions}
+        for j, p in enumerate(node.producers):
+            if p is None or p in seen:
+                continue
+            pn = self.nodes[p]
+            if pn.last_use == node.pos or j not in converted:
+                seen.add(p)
+                total += pn.l1[chosen(p) if pn.free else 0]
+        return total
