@@ -129,7 +129,7 @@ def run_optimizer(p: Any, module: Any, ctx: Any) -> None:
                 if idx >= len(op.operands):
                     raise _fail(f"--insert-memreconfig: '{name}' has {len(op.operands)} operand(s), no operand {idx}")
                 override_edges.add(Edge(getattr(op.operands[idx], "op", None), op, idx))
-        fn = FunctionContext(func, block, ops, labels, analyses, override_edges, trace)
+        fn = FunctionContext(func, block, ops, labels, analyses, override_edges, trace, cost)
         if trace is not None:
             trace.function_begin(fname, fn)
         before = function_cost(cost, block)

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 if TYPE_CHECKING:
-    from ttopt.device import OpConfig
+    from ttopt.device import CostModel, OpConfig
     from ttopt.optimizer.analyses import AnalysisPipeline
     from ttopt.optimizer.chain import Edge, L1ChainConfig, MemReconfigEntry, SpillLocation
     from ttopt.optimizer.dispatch import DispatchChainRelationship, DispatchD2MConfig
@@ -50,6 +50,7 @@ class FunctionContext:
     analyses: AnalysisPipeline
     override_reshard_edges: set[Edge] = field(default_factory=set)
     trace: OptimizerTrace | None = None
+    cost: CostModel | None = None  # the driver's cost model (shared memo); policies that estimate time read it
 
 
 @dataclass

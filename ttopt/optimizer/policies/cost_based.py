@@ -82,7 +82,7 @@ class CostBased:
 
     name: ClassVar[str] = "CostBased"
 
-    def __init__(self, exact_max_ops: int = 200, time_limit: float = 10.0, beam_width: int = 8,
+    def __init__(self, exact_max_ops: int = 200, time_limit: float = 10.0, beam_width: int = 32,
                  max_candidates: int = 6) -> None:  # fmt: skip
         self.exact_max_ops = exact_max_ops
         self.time_limit = time_limit
@@ -94,7 +94,7 @@ class CostBased:
         """Decide configs and reshards for one function."""
         from ttopt.device import CostModel
 
-        cost = CostModel(fn.analyses.device)
+        cost = fn.cost if fn.cost is not None else CostModel(fn.analyses.device)
         graph = CostGraph(fn, cost, self.max_candidates)
         free = sum(n.free for n in graph.nodes)
         method, bound, gap, status, states = "beam", None, None, "", 0

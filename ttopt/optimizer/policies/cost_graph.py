@@ -21,7 +21,7 @@ consumer but read again later stays live (and counts) here.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ttopt.device import OpConfig, layout_info
@@ -63,6 +63,10 @@ class Node:
     last_use: int  # schedule position of the last reader (len(ops): returned / read outside)
     costed: bool
     note: str = ""
+    out_uids: list[int] = field(default_factory=list)  # interned ids of `outs` (memo keys)
+    ref_uids: list[tuple[int, ...]] = field(default_factory=list)
+    fixed_uids: list[int] = field(default_factory=list)
+    distinct: list[int] = field(default_factory=list)  # producer nodes, each once
 
     @property
     def free(self) -> bool:
@@ -72,6 +76,10 @@ class Node:
 
 # Users that accept any layout of their operand (they only free it).
 READ_ANY = frozenset({"ttnn.deallocate"})
+
+
+def _uid(lay: TTNNLayoutAttr | None) -> int:
+    return layout_info(lay).uid if lay is not None else 0
 
 
 def _is_dram_interleaved(lay: Any) -> bool:
@@ -90,6 +98,7 @@ class CostGraph:
         self._memo: dict[tuple, Choice | None] = {}
         self._cfg_ids: dict[int, int] = {}
         self._cfgs: list[Any] = []  # keeps every interned config alive, so ids stay unique
+        self._cands: dict[tuple, tuple] = {}  # equal ops (signature, configs, inputs) share candidates
         index = {op: i for i, op in enumerate(fn.ops)}
         self.index = index
         n = len(fn.ops)
@@ -138,45 +147,58 @@ class CostGraph:
         sig = self.model.signature_uid(op)
         info = analyses.legal.get(op)
         node = Node(op, pos, sig, [None], [None], [0], [()], producers, fixed_in, operand_index, shapes, last, costed)
+        node.fixed_uids = [_uid(x) for x in fixed_in]
+        node.distinct = list(dict.fromkeys(p for p in producers if p is not None))
         if info is None or info.fixed:
             cur = current_layout(op.results[0].type) if len(op.results) == 1 else None
             node.outs = [cur]
+            node.out_uids = [_uid(cur)]
             node.l1 = [self._l1(cur)]
+            node.ref_uids = [()]
             node.note = info.note if info is not None else "not analysed"
             return node
         default = info.default_config()
         assert default is not None  # not fixed: it has configs
-        cands = [default]
-        if len(op.results) == 1 and users_known and last >= 0 and _is_dram_interleaved(default.output):
-            cands += [c for c in info.configs if c is not default]
-        elif not users_known:
+        allow = len(op.results) == 1 and users_known and last >= 0 and _is_dram_interleaved(default.output)
+        if not users_known:
             node.note = "keeps its default config: a reader the op model does not see"
+        eff = analyses.effective_inputs(op)
+        eff_t = tuple(eff) if eff is not None else None
+        key = (sig, id(info.configs), tuple(_uid(x) for x in eff_t) if eff_t is not None else None, allow, max_candidates)
+        hit = self._cands.get(key)
+        if hit is None:
+            hit = self._cands[key] = self._candidates(node, info.configs if allow else [default], default, eff_t, max_candidates)
+        node.cands, node.refs, node.outs, node.out_uids, node.ref_uids, node.l1 = hit
+        return node
+
+    def _candidates(self, node: Node, configs: list[OpConfig], default: OpConfig, eff: tuple | None,
+                    max_candidates: int) -> tuple[list, list, list, list, list, list]:  # fmt: skip
+        """The default config plus the cheapest others (each with the inputs it was found legal with)."""
         scored = []
-        for c in cands:
-            ref = self._ref(op, c)
+        for c in [default] + [c for c in configs if c is not default]:
+            ref = self._ref(node.op, c, eff)
             if ref is None:
                 continue
-            ch = self._evaluate(node, c, ref, ref)
+            ruids = tuple(_uid(x) for x in ref)
+            ch = self._memoised(node, c, ref, ruids, ref, ruids)
             if ch is not None:
                 scored.append((ch.ns, c, ref))
         if not scored or scored[0][1] is not default:
-            ref = self._ref(op, default) or tuple(x for x in analyses.effective_inputs(op) or ())
-            scored.insert(0, (0.0, default, ref))
+            scored.insert(0, (0.0, default, self._ref(node.op, default, eff) or (eff or ())))
         head, rest = scored[0], sorted(scored[1:], key=lambda e: e[0])
         keep = [head] + rest[: max(0, max_candidates - 1)]
-        node.cands = [c for _, c, _ in keep]
-        node.refs = [r for _, _, r in keep]
-        node.outs = [c.output if isinstance(c.output, TTNNLayoutAttr) else None for c in node.cands]
-        node.l1 = [self._l1(o) for o in node.outs]
-        return node
+        cands = [c for _, c, _ in keep]
+        refs = [r for _, _, r in keep]
+        outs = [c.output if isinstance(c.output, TTNNLayoutAttr) else None for c in cands]
+        return cands, refs, outs, [_uid(o) for o in outs], [tuple(_uid(x) for x in r) for r in refs], [self._l1(o) for o in outs]
 
-    def _ref(self, op: Any, cfg: OpConfig) -> tuple[TTNNLayoutAttr, ...] | None:
-        """The input layouts `cfg` was found legal with (AnalysisPipeline._accepts)."""
+    def _ref(self, op: Any, cfg: OpConfig, eff: tuple | None) -> tuple[TTNNLayoutAttr, ...] | None:
+        """The input layouts `cfg` was found legal with (AnalysisPipeline._accepts), given the
+        op's effective inputs `eff`."""
         analyses = self.fn.analyses
-        eff = analyses.effective_inputs(op)
         if eff is None:
             return None
-        if self.model.validate(op, eff, cfg).ok:
+        if self.model.validate(op, list(eff), cfg).ok:
             return tuple(eff)
         out = cfg.output
         if not (isinstance(out, TTNNLayoutAttr) and out.is_sharded and eff):
@@ -201,26 +223,34 @@ class CostGraph:
         return layout_info(lay).per_core_bytes
 
     # -- evaluation -----------------------------------------------------------------------------
-    def producer_layouts(self, node: Node, chosen: Any) -> tuple[TTNNLayoutAttr | None, ...]:
-        """Per tensor operand: the layout it has under `chosen` (node index -> candidate index)."""
-        out = []
-        for p, f in zip(node.producers, node.fixed_in):
+    def producer_layouts(self, node: Node, chosen: Any) -> tuple[tuple[TTNNLayoutAttr | None, ...], tuple[int, ...]]:
+        """Per tensor operand: the layout it has under `chosen` (node index -> candidate index), and
+        the layouts' interned ids."""
+        lays, uids = [], []
+        nodes = self.nodes
+        for p, f, fu in zip(node.producers, node.fixed_in, node.fixed_uids):
             if p is None:
-                out.append(f)
+                lays.append(f)
+                uids.append(fu)
             else:
-                pn = self.nodes[p]
-                out.append(pn.outs[chosen(p) if pn.free else 0])
-        return tuple(out)
+                pn = nodes[p]
+                k = chosen(p) if pn.free else 0
+                lays.append(pn.outs[k])
+                uids.append(pn.out_uids[k])
+        return tuple(lays), tuple(uids)
 
-    def choice(self, node: Node, k: int, ins: tuple[TTNNLayoutAttr | None, ...]) -> Choice | None:
-        """Candidate `k` of `node` with producer layouts `ins` (None: illegal)."""
-        cfg = node.cands[k]
-        key = (node.sig, self._cfg_id(cfg), node.refs[k], ins) if node.costed else (node.pos, k, ins)
-        if key in self._memo:
+    def choice(self, node: Node, k: int, ins: tuple[tuple[TTNNLayoutAttr | None, ...], tuple[int, ...]]) -> Choice | None:
+        """Candidate `k` of `node` with producer layouts `ins` (from `producer_layouts`; None: illegal)."""
+        return self._memoised(node, node.cands[k], node.refs[k], node.ref_uids[k], ins[0], ins[1], k)
+
+    def _memoised(self, node: Node, cfg: Any, ref: tuple, ref_uids: tuple, ins: tuple, in_uids: tuple,
+                  k: int = 0) -> Choice | None:  # fmt: skip
+        key = (node.sig, self._cfg_id(cfg), ref_uids, in_uids) if node.costed else (node.pos, k, in_uids)
+        try:
             return self._memo[key]
-        ch = self._evaluate(node, cfg, node.refs[k], ins)
-        self._memo[key] = ch
-        return ch
+        except KeyError:
+            ch = self._memo[key] = self._evaluate(node, cfg, ref, ins)
+            return ch
 
     def _cfg_id(self, cfg: Any) -> int:
         i = self._cfg_ids.get(id(cfg))
@@ -264,6 +294,12 @@ class CostGraph:
     def others_excluded(self, node: Node, ch: Choice, chosen: Any) -> int:
         """L1 of the node's producers that are *not* live across it as other tensors (they are its
         operands, or their last reader is this node)."""
+        if not ch.conversions:  # every producer is read directly: all of them are operands
+            total = 0
+            for p in node.distinct:
+                pn = self.nodes[p]
+                total += pn.l1[chosen(p) if pn.free else 0]
+            return total
         seen: set[int] = set()
         total = 0
         converted = {j for j, _ in ch.conversions}
