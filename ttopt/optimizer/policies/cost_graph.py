@@ -186,7 +186,13 @@ class CostGraph:
         if not scored or scored[0][1] is not default:
             scored.insert(0, (0.0, default, self._ref(node.op, default, eff) or (eff or ())))
         head, rest = scored[0], sorted(scored[1:], key=lambda e: e[0])
+        # The cheapest L1-interleaved config stays whatever its own estimate: any producer layout
+        # reaches it without a reshard, which a sharded config's own estimate does not show.
+        interleaved = next((e for e in rest if isinstance(e[1].output, TTNNLayoutAttr) and e[1].output.is_l1
+                            and not e[1].output.is_sharded), None)  # fmt: skip
         keep = [head] + rest[: max(0, max_candidates - 1)]
+        if interleaved is not None and interleaved not in keep and max_candidates > 1:
+            keep[-1] = interleaved
         cands = [c for _, c, _ in keep]
         refs = [r for _, _, r in keep]
         outs = [c.output if isinstance(c.output, TTNNLayoutAttr) else None for c in cands]
