@@ -6,13 +6,13 @@ from __future__ import annotations
 import pytest
 
 from ttopt.device import CostModel
+from ttopt.ir.printer import print_module
 from ttopt.optimizer.pass_ import TTNNOptimizer
 from ttopt.optimizer.policies.cost_beam import beam_search
 from ttopt.optimizer.policies.cost_exact import solve_exact
 from ttopt.optimizer.policies.cost_graph import CostGraph
 from ttopt.parse.parser import parse_module
 from ttopt.passes.context import PassContext
-from ttopt.ir.printer import print_module
 from ttopt.testing.plan_oracle import analysed_function, optimum
 from ttopt.testing.ttnn_models import MODELS, small_graph
 
