@@ -1,16 +1,236 @@
-"""The TTIR dialect: collective ops produced by the sharding pipeline (generic form), and
-`ttir.empty` in the custom form tt-mlir prints (`%0 = ttir.empty() : tensor<...>`)."""
+"""The TTIR dialect (tt-mlir's TTIROps.td): one table of ops with their operand/result arity and
+declared properties, plus shape checks for the ops the lowering reads.
+
+Ops are written in generic form (`"ttir.add"(%a, %b) : (...) -> ...`), as tt-mlir's tests write them,
+except `ttir.empty` (`%0 = ttir.empty() : tensor<...>`). Older TTIR is destination-passing: each op
+takes one more operand, a `ttir.empty` its result is written to; every op accepts that trailing
+operand (the lowering drops it).
+"""
+
+from __future__ import annotations
+
+from math import prod
+from typing import Any
 
 from ttopt.dialects.formats import NullaryFormat
-from ttopt.ir.opdef import OpDef, register
+from ttopt.ir.opdef import PURE, OpDef, register, register_properties, register_verifiers
+from ttopt.ir.properties import Prop, props
+from ttopt.ir.types import TensorType
+
+_P = frozenset({PURE})
+
+UNARY = (
+    "abs", "cbrt", "ceil", "cos", "acos", "floor", "frac", "trunc", "gelu", "isfinite", "logical_not",
+    "bitwise_not", "mish", "neg", "tan", "atan", "tanh", "reciprocal", "relu", "relu6", "rsqrt", "sigmoid",
+    "softsign", "hardsigmoid", "silu", "sign", "signbit", "sin", "asin", "asinh", "sqrt", "square",
+    "typecast", "bitcast_convert", "log", "log1p", "expm1", "exp", "exp2", "erf", "erfc",
+)  # fmt: skip
+BINARY = (
+    "eq", "ne", "ge", "gt", "le", "lt", "logical_and", "logical_or", "logical_xor", "bitwise_and",
+    "bitwise_or", "bitwise_xor", "minimum", "maximum", "subtract", "remainder", "pow", "atan2", "add",
+    "multiply", "div", "logical_right_shift", "right_shift", "logical_left_shift",
+)  # fmt: skip
+REDUCTIONS = ("argmax", "sum", "mean", "max", "min", "reduce_and", "reduce_or", "prod")
+
+
+def _opt(name: str, kind: str = "attr", default: object = None) -> Prop:
+    return Prop(name, kind, required=False, default=default)
+
+
+_REDUCE = (Prop("keep_dim", "bool"), _opt("dim_arg", "ints"))
+_CONV = (Prop("stride", "attr"), Prop("padding", "attr"), Prop("dilation", "attr"), Prop("groups", "int"))
+
+# op -> (tensor operands as (min, max), declared properties); +1 operand for the DPS output.
+OPS: dict[str, tuple[tuple[int, int], tuple[Prop, ...]]] = {
+    **{u: ((1, 1), ()) for u in UNARY},
+    "leaky_relu": ((1, 1), (Prop("parameter", "float"),)),
+    "selu": ((1, 1), (_opt("scale", "float"), _opt("alpha", "float"))),
+    **{b: ((2, 2), ()) for b in BINARY},
+    "where": ((3, 3), ()),
+    **{r: ((1, 1), _REDUCE) for r in REDUCTIONS},
+    "matmul": ((2, 2), (_opt("transpose_a", "bool", False), _opt("transpose_b", "bool", False))),
+    "linear": ((2, 3), (_opt("transpose_a", "bool", False), _opt("transpose_b", "bool", False))),
+    "dot_general": ((2, 2), (Prop("batch_dims_lhs", "ints"), Prop("contract_dims_lhs", "ints"),
+                             Prop("batch_dims_rhs", "ints"), Prop("contract_dims_rhs", "ints"))),  # fmt: skip
+    "conv2d": ((2, 3), _CONV + (_opt("batch_dim", "int", 0), _opt("height_dim", "int", 1),
+                                _opt("width_dim", "int", 2), _opt("channel_dim", "int", 3),
+                                _opt("flattened_compat_info"))),  # fmt: skip
+    "conv_transpose2d": ((2, 3), _CONV + (_opt("output_padding"),)),
+    "conv3d": ((2, 3), _CONV),
+    "max_pool2d": ((1, 1), (Prop("kernel"), Prop("stride"), Prop("dilation"), Prop("padding"), _opt("ceil_mode", "bool", False))),
+    "avg_pool2d": ((1, 1), (Prop("kernel"), Prop("stride"), Prop("dilation"), Prop("padding"), _opt("ceil_mode", "bool", False))),
+    "global_avg_pool2d": ((1, 1), ()),
+    "reshape": ((1, 1), (Prop("shape", "ints"),)),
+    "permute": ((1, 1), (Prop("permutation", "ints"),)),
+    "transpose": ((1, 1), (Prop("dim0", "int"), Prop("dim1", "int"))),
+    "broadcast": ((1, 1), (Prop("broadcast_dimensions", "ints"),)),
+    "repeat": ((1, 1), (Prop("repeat_dimensions", "ints"),)),
+    "slice_static": ((1, 1), (Prop("begins", "ints"), Prop("ends", "ints"), Prop("step", "ints"))),
+    "concat": ((1, 64), (Prop("dim", "int"),)),
+    "squeeze": ((1, 1), (Prop("dim", "int"),)),
+    "unsqueeze": ((1, 1), (Prop("dim", "int"),)),
+    "softmax": ((1, 1), (Prop("dimension", "int"), _opt("numericStable", "bool", False))),
+    "rms_norm": ((1, 3), (Prop("normalized_shape", "ints"), _opt("epsilon", "float", 1e-5))),
+    "layer_norm": ((1, 3), (Prop("normalized_shape", "ints"), _opt("epsilon", "float", 1e-5))),
+    "batch_norm_inference": ((5, 5), (Prop("epsilon", "float"), Prop("dimension", "int"))),
+    "cumsum": ((1, 1), (Prop("dim", "int"),)),
+    "sort": ((1, 1), (_opt("dim", "int", -1), _opt("descending", "bool", False), _opt("stable", "bool", False))),
+    "topk": ((1, 1), (Prop("k", "int"), _opt("dim", "int", -1), _opt("largest", "bool", True), _opt("sorted", "bool", False))),
+    "embedding": ((2, 2), ()),
+    "gather": ((2, 2), (Prop("dim", "int"),)),
+    "pad": ((1, 1), (Prop("padding", "ints"), Prop("value", "float"))),
+    "clamp_scalar": ((1, 1), (Prop("min"), Prop("max"))),
+    "clamp_tensor": ((3, 3), ()),
+    "reverse": ((1, 1), (Prop("dimensions", "ints"),)),
+    "upsample2d": ((1, 1), (Prop("scale_factor"), _opt("mode", "str", "nearest"))),
+    "constant": ((0, 0), (Prop("value", "dense"),)),
+    "full": ((0, 0), (Prop("shape", "ints"), Prop("fill_value"))),
+    "zeros": ((0, 0), (Prop("shape", "ints"),)),
+    "ones": ((0, 0), (Prop("shape", "ints"),)),
+    "arange": ((0, 0), (Prop("start", "int"), Prop("end", "int"), Prop("step", "int"), Prop("arange_dimension", "int"))),
+    "get_dimension_size": ((1, 1), (Prop("dimension", "int"),)),
+    # Collectives (the sharding pipeline's output; generic form, attributes as it writes them).
+    "mesh_shard": ((1, 1), ()),
+    "all_gather": ((1, 1), ()),
+    "all_reduce": ((1, 1), ()),
+    "reduce_scatter": ((1, 1), ()),
+    "collective_permute": ((1, 1), ()),
+    "all_to_all": ((1, 1), ()),
+    "mesh_partition": ((1, 1), ()),
+}
 
 register(
-    OpDef("ttir.mesh_shard", operands=(1, 2), results=1),
-    OpDef("ttir.all_gather", operands=(1, 2), results=1),
-    OpDef("ttir.all_reduce", operands=(1, 2), results=1),
-    OpDef("ttir.reduce_scatter", operands=(1, 2), results=1),
-    OpDef("ttir.collective_permute", operands=(1, 2), results=1),
-    OpDef("ttir.all_to_all", operands=(1, 2), results=1),
-    OpDef("ttir.mesh_partition", operands=1, results=1),
+    *(
+        OpDef(f"ttir.{name}", operands=(lo, hi + 1), results=(2 if name == "topk" else 1), traits=_P)
+        for name, ((lo, hi), _) in OPS.items()
+    ),
     OpDef("ttir.empty", operands=0, results=1, format=NullaryFormat()),
 )
+register_properties({f"ttir.{name}": declared for name, (_, declared) in OPS.items() if declared})
+
+
+# -- shape checks --------------------------------------------------------------------------------
+def _shape(v: Any) -> tuple[int, ...] | None:
+    t = v.type.resolve()
+    if not isinstance(t, TensorType) or not t.is_ranked or any(not isinstance(d, int) for d in t.shape):
+        return None
+    return tuple(t.shape)
+
+
+def inputs(op: Any) -> list[Any]:
+    """The op's tensor inputs without a destination-passing `ttir.empty` output operand."""
+    ins = list(op.operands)
+    if ins and getattr(ins[-1], "op", None) is not None and ins[-1].op.name == "ttir.empty" and len(ins) > OPS[op.name[5:]][0][0]:
+        ins = ins[:-1]
+    return ins
+
+
+def broadcast_shape(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...] | None:
+    """NumPy broadcasting of two shapes (None when incompatible)."""
+    out = []
+    for x, y in zip(reversed((1,) * (len(b) - len(a)) + a), reversed((1,) * (len(a) - len(b)) + b)):
+        if x != y and 1 not in (x, y):
+            return None
+        out.append(max(x, y))
+    return tuple(reversed(out))
+
+
+def _result(op: Any) -> tuple[int, ...] | None:
+    return _shape(op.results[0]) if op.results else None
+
+
+def _binary(op: Any) -> None:
+    a, b = (_shape(v) for v in inputs(op)[:2])
+    out = _result(op)
+    if a is None or b is None or out is None:
+        return
+    bc = broadcast_shape(a, b)
+    if bc is None:
+        raise ValueError(f"operand shapes {list(a)} and {list(b)} are not broadcast-compatible")
+    if bc != out:
+        raise ValueError(f"result shape {list(out)} is not the broadcast shape {list(bc)} of the operands")
+
+
+def _unary(op: Any) -> None:
+    a, out = _shape(inputs(op)[0]), _result(op)
+    if a is not None and out is not None and a != out:
+        raise ValueError(f"result shape {list(out)} differs from the operand's {list(a)}")
+
+
+def _matmul(op: Any) -> None:
+    a, b = (_shape(v) for v in inputs(op)[:2])
+    out = _result(op)
+    if a is None or b is None or out is None or len(a) < 1 or len(b) < 1:
+        return
+    p = props(op)
+    a2 = a if len(a) > 1 else (1, a[0])
+    b2 = b if len(b) > 1 else (b[0], 1)
+    m, k = (a2[-1], a2[-2]) if p.transpose_a else (a2[-2], a2[-1])
+    k2, n = (b2[-1], b2[-2]) if p.transpose_b else (b2[-2], b2[-1])
+    if k != k2:
+        raise ValueError(f"contraction sizes differ: {k} (a) vs {k2} (b)")
+    batch = broadcast_shape(a2[:-2], b2[:-2])
+    if batch is None:
+        raise ValueError(f"batch dimensions {list(a2[:-2])} and {list(b2[:-2])} are not broadcast-compatible")
+    if prod(out) != prod(batch) * m * n:
+        raise ValueError(f"result shape {list(out)} does not hold {list(batch)} x {m} x {n}")
+
+
+def _reshape(op: Any) -> None:
+    a, out = _shape(inputs(op)[0]), _result(op)
+    want = props(op).shape
+    if out is not None and tuple(want) != out:
+        raise ValueError(f"shape attribute {list(want)} differs from the result shape {list(out)}")
+    if a is not None and out is not None and prod(a) != prod(out):
+        raise ValueError(f"cannot reshape {list(a)} ({prod(a)} elements) to {list(out)} ({prod(out)} elements)")
+
+
+def _permute(op: Any) -> None:
+    a, out = _shape(inputs(op)[0]), _result(op)
+    perm = tuple(props(op).permutation)
+    if a is None or out is None:
+        return
+    if sorted(perm) != list(range(len(a))):
+        raise ValueError(f"permutation {list(perm)} is not a permutation of {len(a)} dimensions")
+    if tuple(a[i] for i in perm) != out:
+        raise ValueError(f"result shape {list(out)} is not the operand's {list(a)} permuted by {list(perm)}")
+
+
+def _reduction(op: Any) -> None:
+    a, out = _shape(inputs(op)[0]), _result(op)
+    if a is None or out is None:
+        return
+    p = props(op)
+    dims = p.dim_arg
+    axes = {d % len(a) for d in dims} if dims is not None and a else set(range(len(a)))
+    for d in dims or ():
+        if not -len(a) <= d < len(a):
+            raise ValueError(f"reduction dimension {d} is out of range for rank {len(a)}")
+    want = tuple(1 if i in axes else s for i, s in enumerate(a)) if p.keep_dim else tuple(s for i, s in enumerate(a) if i not in axes)
+    if op.name != "ttir.argmax" and prod(want) != prod(out):
+        raise ValueError(f"result shape {list(out)} does not match reducing {list(a)} over {sorted(axes)}")
+
+
+def _concat(op: Any) -> None:
+    shapes = [_shape(v) for v in inputs(op)]
+    out = _result(op)
+    if out is None or any(s is None for s in shapes):
+        return
+    d = props(op).dim % len(out)
+    for s in shapes:
+        assert s is not None
+        if len(s) != len(out) or any(x != y for i, (x, y) in enumerate(zip(s, out)) if i != d):
+            raise ValueError(f"operand shape {list(s)} differs from the result {list(out)} outside dimension {d}")
+    if sum(s[d] for s in shapes if s is not None) != out[d]:
+        raise ValueError(f"concatenated size along dimension {d} is not the result's {out[d]}")
+
+
+register_verifiers({
+    **{f"ttir.{u}": _unary for u in UNARY if u not in ("typecast", "bitcast_convert")},
+    **{f"ttir.{b}": _binary for b in BINARY},
+    "ttir.matmul": _matmul,
+    "ttir.reshape": _reshape,
+    "ttir.permute": _permute,
+    **{f"ttir.{r}": _reduction for r in REDUCTIONS},
+    "ttir.concat": _concat,
+})  # fmt: skip
