@@ -20,12 +20,13 @@ LAYER = {
     "passes": 3,
     "optimizer": 4,
     "sharding": 4,
+    "lowering": 5,  # StableHLO -> TTIR -> TTNN: uses the sharding pipeline's output and runs the optimizer
     "topology": 1,
     "datafiles": 0,  # strict YAML/JSON/UTF-8 reading, shared by device and topology; imports no ttopt
-    "cli": 5,
-    "testing": 6,
-    "__init__": 7,  # the package root registers parser and dialects (mlir-opt's registerAllDialects)
-    "__main__": 7,
+    "cli": 6,
+    "testing": 7,
+    "__init__": 8,  # the package root registers parser and dialects (mlir-opt's registerAllDialects)
+    "__main__": 8,
 }
 ISOLATED = {"topology": {"topology", "datafiles"}, "datafiles": {"datafiles"}}
 
