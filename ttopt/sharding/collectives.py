@@ -15,7 +15,7 @@
 from __future__ import annotations
 
 from math import prod
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Sequence, cast
 
 from ttopt.ir.attributes import (
     DenseElementsAttr,
@@ -28,8 +28,9 @@ from ttopt.ir.attributes import (
     UnitAttr,
 )
 from ttopt.ir.operation import Block, Operation, Region
-from ttopt.ir.types import FunctionType, ScalarType, TensorType
+from ttopt.ir.types import FunctionType, ScalarType, TensorType, Type
 from ttopt.sharding.mesh import Mesh, replica_groups
+from ttopt.sharding.util import tensor_type
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module
@@ -68,11 +69,15 @@ class Inserter:
 
     @classmethod
     def before(cls, op: Operation) -> Inserter:
-        return cls(op.parent, op.parent.index(op))
+        block = op.parent
+        assert block is not None, "inserting next to an op that is in no block"
+        return cls(block, block.index(op))
 
     @classmethod
     def after(cls, op: Operation) -> Inserter:
-        return cls(op.parent, op.parent.index(op) + 1)
+        block = op.parent
+        assert block is not None, "inserting next to an op that is in no block"
+        return cls(block, block.index(op) + 1)
 
     def add(self, op: Operation) -> Operation:
         self.block.insert(self.index, op)
@@ -80,7 +85,7 @@ class Inserter:
         return op
 
 
-def scalar_body(kind: str, element: object) -> Region:
+def scalar_body(kind: str, element: Type) -> Region:
     """`^bb0(%a: tensor<T>, %b: tensor<T>): %r = <combiner> %a, %b; stablehlo.return %r`."""
     t = TensorType((), element)
     block = Block([t, t])
@@ -127,9 +132,10 @@ class CollectiveBuilder:
     # -- collectives ------------------------------------------------------------------------------
     def all_gather(self, at: Inserter, v: Value, dim: int, axes: Sequence[str]) -> Value:
         n = self.axes_size(axes)
-        shape = list(v.type.shape)
+        t = tensor_type(v)
+        shape = list(t.shape)
         shape[dim] *= n
-        op = Operation("stablehlo.all_gather", [v], [v.type.with_shape(tuple(shape))], properties={
+        op = Operation("stablehlo.all_gather", [v], [t.with_shape(tuple(shape))], properties={
             "all_gather_dim": i64(dim), "channel_handle": channel_handle(), "replica_groups": self.groups(axes),
             "use_global_device_ids": UnitAttr(),
         })
@@ -139,28 +145,30 @@ class CollectiveBuilder:
     def all_reduce(self, at: Inserter, v: Value, axes: Sequence[str], kind: str) -> Value:
         op = Operation("stablehlo.all_reduce", [v], [v.type], properties={
             "channel_handle": channel_handle(), "replica_groups": self.groups(axes), "use_global_device_ids": UnitAttr(),
-        }, regions=[scalar_body(kind, v.type.element_type)])
+        }, regions=[scalar_body(kind, tensor_type(v).element_type)])
         self._count("all_reduce")
         return at.add(op).results[0]
 
     def reduce_scatter(self, at: Inserter, v: Value, dim: int, axes: Sequence[str], kind: str) -> Value:
         n = self.axes_size(axes)
-        shape = list(v.type.shape)
+        t = tensor_type(v)
+        shape = list(t.shape)
         shape[dim] //= n
-        op = Operation("stablehlo.reduce_scatter", [v], [v.type.with_shape(tuple(shape))], properties={
+        op = Operation("stablehlo.reduce_scatter", [v], [t.with_shape(tuple(shape))], properties={
             "channel_handle": channel_handle(), "replica_groups": self.groups(axes), "scatter_dimension": i64(dim),
             "use_global_device_ids": UnitAttr(),
-        }, regions=[scalar_body(kind, v.type.element_type)])
+        }, regions=[scalar_body(kind, t.element_type)])
         self._count("reduce_scatter")
         return at.add(op).results[0]
 
     def all_to_all(self, at: Inserter, v: Value, src: int, tgt: int, axes: Sequence[str]) -> Value:
         """sdy `{axes}: src->tgt`: split `tgt`, concatenate `src` (ref §4.2)."""
         n = self.axes_size(axes)
-        shape = list(v.type.shape)
+        t = tensor_type(v)
+        shape = list(t.shape)
         shape[tgt] //= n
         shape[src] *= n
-        op = Operation("stablehlo.all_to_all", [v], [v.type.with_shape(tuple(shape))], properties={
+        op = Operation("stablehlo.all_to_all", [v], [t.with_shape(tuple(shape))], properties={
             "channel_handle": channel_handle(), "concat_dimension": i64(src), "replica_groups": self.groups(axes),
             "split_count": i64(n), "split_dimension": i64(tgt),
         })
@@ -177,9 +185,9 @@ class CollectiveBuilder:
     def all_slice(self, at: Inserter, v: Value, dim: int, axis: str) -> Value:
         """Keep this device's piece of `dim` along `axis`: a composite with an exact decomposition."""
         n = self.mesh.size(axis)
-        shape = list(v.type.shape)
+        shape = list(tensor_type(v).shape)
         shape[dim] //= n
-        out = v.type.with_shape(tuple(shape))
+        out = tensor_type(v).with_shape(tuple(shape))
         fn = self._slice_func(v.type, out, dim, axis)
         op = Operation("stablehlo.composite", [v], [out], properties={
             "composite_attributes": DictAttr({"axis": StringAttr(axis), "dim": i64(dim)}),
@@ -190,7 +198,7 @@ class CollectiveBuilder:
         return at.add(op).results[0]
 
     # -- all_slice decomposition ------------------------------------------------------------------
-    def _slice_func(self, src: TensorType, out: TensorType, dim: int, axis: str) -> str:
+    def _slice_func(self, src: Type, out: TensorType, dim: int, axis: str) -> str:
         key = (src.canonical(), out.canonical(), dim, axis)
         name = self._slice_funcs.get(key)
         if name is not None:
@@ -205,7 +213,10 @@ class CollectiveBuilder:
         self.module.body.append(self._build_slice_func(name, src, out, dim, axis))
         return name
 
-    def _build_slice_func(self, name: str, src: TensorType, out: TensorType, dim: int, axis: str) -> Operation:
+    def _build_slice_func(self, name: str, src: Type, out: TensorType, dim: int, axis: str) -> Operation:
+        """`func.func private @name(%x: src) -> out`: this device's piece of `dim` (`out` has `src`'s rank)."""
+        out_shape = out.shape
+        assert out_shape is not None, "all_slice builds `out` with a static shape"
         mesh = self.mesh
         k = mesh.index(axis)
         stride = prod(mesh.shape[k + 1 :])
@@ -221,18 +232,18 @@ class CollectiveBuilder:
         def binary(name: str, x: Value, y: Value) -> Value:
             return b.add(Operation(name, [x, y], [scalar])).results[0]
 
-        idx = b.add(Operation("stablehlo.partition_id", [], [scalar])).results[0]
+        idx: Value = b.add(Operation("stablehlo.partition_id", [], [scalar])).results[0]
         if stride != 1:
             idx = binary("stablehlo.divide", idx, const(stride))
         if k != 0:
             idx = binary("stablehlo.remainder", idx, const(size))
-        offset = binary("stablehlo.multiply", idx, const(out.shape[dim]))
+        offset = binary("stablehlo.multiply", idx, const(cast(int, out_shape[dim])))
         zero = const(0)
-        starts = [offset if d == dim else zero for d in range(len(src.shape))]
+        starts = [offset if d == dim else zero for d in range(len(out_shape))]
         from ttopt.ir.attributes import DenseArrayAttr
 
         ds = b.add(Operation("stablehlo.dynamic_slice", [block.args[0], *starts], [out], properties={
-            "slice_sizes": DenseArrayAttr("i64", tuple(out.shape))}))
+            "slice_sizes": DenseArrayAttr("i64", tuple(out_shape))}))
         b.add(Operation("func.return", [ds.results[0]], []))
         return Operation("func.func", properties={
             "sym_name": StringAttr(name),

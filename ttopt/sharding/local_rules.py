@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Callable, Protocol, cast
 
 from ttopt.ir.attributes import DenseArrayAttr, DenseElementsAttr, IntegerAttr
 from ttopt.ir.properties import int_values
+from ttopt.sharding.util import int_value, tensor_type
 
 if TYPE_CHECKING:
     from ttopt.ir.operation import Operation
@@ -37,28 +38,6 @@ class Ctx(Protocol):
     def gtype(self, v: Value) -> Any: ...  # global type of a value
     def sharding(self, v: Value) -> Any: ...  # TensorShardingAttr or None (replicated)
     def shards(self, sharding: Any, dim: int) -> int: ...
-
-
-class Ranked(Protocol):
-    """What the rules read of a local type: a ranked tensor type of static shape (or an alias of one,
-    which forwards these attributes). Every operand and result the rules look at is one (the pass
-    cuts static ranked tensors only)."""
-
-    @property
-    def shape(self) -> tuple[int, ...]: ...
-    @property
-    def rank(self) -> int: ...
-
-
-def _ty(v: Value) -> Ranked:
-    """The (local) type of `v`, as the ranked tensor type the rules expect; no runtime check."""
-    return cast(Ranked, v.type)
-
-
-def _int_attr(a: Any) -> IntegerAttr:
-    """An integer property (the verifier has checked its kind)."""
-    assert isinstance(a, IntegerAttr), f"expected an integer attribute, got {a!r}"
-    return a
 
 
 @dataclass
@@ -120,7 +99,7 @@ def _slice(op: Operation, ctx: Ctx) -> Plan:
 
 def _fix_slice(op: Operation, ctx: Ctx, plan: Plan) -> None:
     src = op.operands[0]
-    local, glob = _ty(src).shape, ctx.gtype(src).shape
+    local, glob = tensor_type(src).shape, ctx.gtype(src).shape
     limits = _ints(op.properties["limit_indices"])
     for d in range(len(local)):
         if d not in plan.whole_in[0] and local[d] != glob[d]:
@@ -143,7 +122,7 @@ def _dynamic_slice(op: Operation, ctx: Ctx) -> Plan:
 
 def _fix_dynamic_slice(op: Operation, ctx: Ctx, plan: Plan) -> None:
     sizes = _ints(op.properties["slice_sizes"])
-    local = _ty(op.operands[0]).shape
+    local = tensor_type(op.operands[0]).shape
     for d in range(len(sizes)):
         if d not in plan.whole_in[0]:
             sizes[d] = local[d]
@@ -169,14 +148,14 @@ def _dims_attr(name: str) -> Callable[[Operation, Ctx], Plan]:
 
 
 def _iota(op: Operation, ctx: Ctx) -> Plan:
-    return _plan(op, outs={0: {_int_attr(op.properties["iota_dimension"]).value}})
+    return _plan(op, outs={0: {int_value(op.properties["iota_dimension"])}})
 
 
 def _constant(op: Operation, ctx: Ctx) -> Plan:
     v = op.properties["value"]
     if isinstance(v, DenseElementsAttr) and v.is_splat:
         return _plan(op)
-    return _plan(op, outs={0: set(range(_ty(op.results[0]).rank))})
+    return _plan(op, outs={0: set(range(tensor_type(op.results[0]).rank))})
 
 
 def _fix_constant(op: Operation, ctx: Ctx, plan: Plan) -> None:
@@ -212,7 +191,7 @@ def _gather(op: Operation, ctx: Ctx) -> Plan:
     idx_rank = ctx.gtype(op.operands[1]).rank
     ivd = dn.get("index_vector_dim", idx_rank)
     whole_idx = set(dn.get("start_indices_batching_dims", [])) | ({ivd} if ivd < idx_rank else set())
-    batch_res = [d for d in range(_ty(op.results[0]).rank) if d not in offset_dims]
+    batch_res = [d for d in range(tensor_type(op.results[0]).rank) if d not in offset_dims]
     if whole_idx & set(range(idx_rank)):
         # result batch dimensions follow the indices' non-vector dims; keep them whole too when
         # the indices must be whole there (batching dims)
@@ -223,7 +202,7 @@ def _gather(op: Operation, ctx: Ctx) -> Plan:
 
 def _fix_gather(op: Operation, ctx: Ctx, plan: Plan) -> None:
     sizes = _ints(op.properties["slice_sizes"])
-    local = _ty(op.operands[0]).shape
+    local = tensor_type(op.operands[0]).shape
     for d in range(len(sizes)):
         if d not in plan.whole_in[0]:
             sizes[d] = local[d]
@@ -268,11 +247,11 @@ def _fix_conv(op: Operation, ctx: Ctx, plan: Plan) -> None:
         prop = op.properties.get(key)
         if prop is None:
             continue
-        a = _int_attr(prop)
+        a = cast(IntegerAttr, prop)  # a group count is an integer attribute
         if a.value == 1:
             continue
         d = lhs.index(letter)
-        glob, local = ctx.gtype(x).shape[d], _ty(x).shape[d]
+        glob, local = ctx.gtype(x).shape[d], tensor_type(x).shape[d]
         if glob == local:
             continue
         n = glob // local
@@ -283,7 +262,7 @@ def _fix_conv(op: Operation, ctx: Ctx, plan: Plan) -> None:
 
 def _last_two(op: Operation, ctx: Ctx) -> Plan:
     return Plan([{ctx.gtype(v).rank - 1, ctx.gtype(v).rank - 2} for v in op.operands],
-                [{_ty(r).rank - 1, _ty(r).rank - 2} for r in op.results])
+                [{tensor_type(r).rank - 1, tensor_type(r).rank - 2} for r in op.results])
 
 
 @dataclass(frozen=True)
