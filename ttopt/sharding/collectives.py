@@ -15,7 +15,7 @@
 from __future__ import annotations
 
 from math import prod
-from typing import TYPE_CHECKING, Sequence, cast
+from typing import TYPE_CHECKING, Protocol, Sequence, cast
 
 from ttopt.ir.attributes import (
     DenseElementsAttr,
@@ -34,7 +34,7 @@ from ttopt.sharding.util import tensor_type
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module
-    from ttopt.ir.values import Value
+    from ttopt.ir.values import OpResult, Value
 
 I64 = ScalarType("i64")
 UI32 = ScalarType("ui32")
@@ -58,6 +58,12 @@ def dense_ints(rows: Sequence[Sequence[int]]) -> DenseElementsAttr:
 
 def channel_handle() -> DialectAttr:
     return DialectAttr("stablehlo.channel_handle", "handle = 1, type = 1")
+
+
+class OpSink(Protocol):
+    """Where the builder puts the ops it creates (an Inserter, or a list that becomes a block)."""
+
+    def add(self, op: Operation) -> Operation: ...
 
 
 class Inserter:
@@ -130,7 +136,7 @@ class CollectiveBuilder:
         return prod(self.mesh.size(a) for a in axes)
 
     # -- collectives ------------------------------------------------------------------------------
-    def all_gather(self, at: Inserter, v: Value, dim: int, axes: Sequence[str]) -> Value:
+    def all_gather(self, at: OpSink, v: Value, dim: int, axes: Sequence[str]) -> OpResult:
         n = self.axes_size(axes)
         t = tensor_type(v)
         shape = list(t.shape)
@@ -142,14 +148,14 @@ class CollectiveBuilder:
         self._count("all_gather")
         return at.add(op).results[0]
 
-    def all_reduce(self, at: Inserter, v: Value, axes: Sequence[str], kind: str) -> Value:
+    def all_reduce(self, at: OpSink, v: Value, axes: Sequence[str], kind: str) -> OpResult:
         op = Operation("stablehlo.all_reduce", [v], [v.type], properties={
             "channel_handle": channel_handle(), "replica_groups": self.groups(axes), "use_global_device_ids": UnitAttr(),
         }, regions=[scalar_body(kind, tensor_type(v).element_type)])
         self._count("all_reduce")
         return at.add(op).results[0]
 
-    def reduce_scatter(self, at: Inserter, v: Value, dim: int, axes: Sequence[str], kind: str) -> Value:
+    def reduce_scatter(self, at: OpSink, v: Value, dim: int, axes: Sequence[str], kind: str) -> OpResult:
         n = self.axes_size(axes)
         t = tensor_type(v)
         shape = list(t.shape)
@@ -161,7 +167,7 @@ class CollectiveBuilder:
         self._count("reduce_scatter")
         return at.add(op).results[0]
 
-    def all_to_all(self, at: Inserter, v: Value, src: int, tgt: int, axes: Sequence[str]) -> Value:
+    def all_to_all(self, at: OpSink, v: Value, src: int, tgt: int, axes: Sequence[str]) -> OpResult:
         """sdy `{axes}: src->tgt`: split `tgt`, concatenate `src` (ref §4.2)."""
         n = self.axes_size(axes)
         t = tensor_type(v)
@@ -175,14 +181,14 @@ class CollectiveBuilder:
         self._count("all_to_all")
         return at.add(op).results[0]
 
-    def collective_permute(self, at: Inserter, v: Value, pairs: Sequence[tuple[int, int]]) -> Value:
+    def collective_permute(self, at: OpSink, v: Value, pairs: Sequence[tuple[int, int]]) -> OpResult:
         op = Operation("stablehlo.collective_permute", [v], [v.type], properties={
             "channel_handle": channel_handle(), "source_target_pairs": dense_ints([list(p) for p in pairs]),
         })
         self._count("collective_permute")
         return at.add(op).results[0]
 
-    def all_slice(self, at: Inserter, v: Value, dim: int, axis: str) -> Value:
+    def all_slice(self, at: OpSink, v: Value, dim: int, axis: str) -> OpResult:
         """Keep this device's piece of `dim` along `axis`: a composite with an exact decomposition."""
         n = self.mesh.size(axis)
         shape = list(tensor_type(v).shape)

@@ -44,6 +44,11 @@ class StaticTensorType(Protocol):
     def canonical(self) -> str: ...
 
 
+def static_tensor(t: Type) -> StaticTensorType:
+    """`t`, read as a ranked tensor type of static shape (no runtime check)."""
+    return cast("StaticTensorType", t)
+
+
 def tensor_type(v: Value) -> StaticTensorType:
     """`v.type`, read as a ranked tensor type of static shape (no runtime check)."""
     return cast("StaticTensorType", v.type)
