@@ -182,7 +182,8 @@ class ApplyShardyArgumentAnnotations(Pass):
         if gspmd_ops:
             op = gspmd_ops[0]
             target = op.properties.get("call_target_name")
-            what = f"custom_call @{str_value(target)}" if target is not None and op.name == "stablehlo.custom_call" else f"'{op.name}' op with mhlo.sharding"
+            what = (f"custom_call @{str_value(target)}" if target is not None and op.name == "stablehlo.custom_call"
+                    else f"'{op.name}' op with mhlo.sharding")
             raise fail(module, op, f"GSPMD module ({what}): ttopt supports Shardy-partitioned modules only "
                        "(lower with the Shardy partitioner, e.g. jax_use_shardy_partitioner=True)")
         if gspmd_args:
