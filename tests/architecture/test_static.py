@@ -13,7 +13,10 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-TYPED = ["ttopt/ir", "ttopt/parse", "ttopt/passes", "ttopt/testing", "ttopt/datafiles.py", "ttopt/topology", "ttopt/cli", "ttopt/device"]
+TYPED = [
+    "ttopt/ir", "ttopt/parse", "ttopt/passes", "ttopt/testing", "ttopt/datafiles.py", "ttopt/topology", "ttopt/cli", "ttopt/device",
+    "ttopt/sharding",
+]
 
 
 def _run(*args: str) -> subprocess.CompletedProcess:

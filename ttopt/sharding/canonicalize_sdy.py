@@ -22,9 +22,9 @@ from __future__ import annotations
 from math import prod
 from typing import TYPE_CHECKING, Any
 
-from ttopt.ir.values import replace_all_uses
+from ttopt.ir.values import BlockArgument, OpResult, replace_all_uses
 from ttopt.passes.patterns import Pattern, pattern_set, register_canonicalizations
-from ttopt.sharding.util import SDY_SHARDING, per_value_attr
+from ttopt.sharding.util import SDY_SHARDING, per_value_attr, str_value
 
 if TYPE_CHECKING:
     from ttopt.ir.operation import Operation
@@ -54,7 +54,7 @@ def _mesh_axes(op: Operation, name: str | None = None) -> dict[str, int] | None:
         top = top.parent_op
     found = None
     for o in top.regions[0].blocks[0].ops if top.regions and top.regions[0].blocks else ():
-        if o.name == "sdy.mesh" and (name is None or o.properties["sym_name"].value == name):
+        if o.name == "sdy.mesh" and (name is None or str_value(o.properties["sym_name"]) == name):
             if found is not None and name is None:
                 return None
             found = o
@@ -75,8 +75,8 @@ def _replace(op: Operation, values: list[Value]) -> list[Operation]:
 
 def value_sharding(v: Value) -> Any:
     """The sharding a value is known to have (its producer's attribute), or None."""
-    owner = getattr(v, "op", None)
-    if owner is not None:
+    if isinstance(v, OpResult):
+        owner = v.op
         if owner.name in SDY_COLLECTIVES:
             return _typed(owner.properties["out_sharding"])
         if owner.name in ("sdy.reshard", "sdy.sharding_constraint"):
@@ -84,7 +84,9 @@ def value_sharding(v: Value) -> Any:
         a = owner.attributes.get(SDY_SHARDING)
         per = _typed(a) if a is not None else None
         return per.shardings[v.index] if per is not None and v.index < len(per.shardings) else None
-    block = getattr(v, "block", None)
+    if not isinstance(v, BlockArgument):
+        return None
+    block = v.block
     parent = block.parent.parent if block is not None and block.parent is not None else None
     if parent is not None and parent.name == "sdy.manual_computation":
         ins = _typed(parent.properties["in_shardings"])
@@ -190,7 +192,7 @@ def _unused_manual_input(op: Operation) -> list[Operation] | None:
         return None
     dead_set = set(dead)
     keep = [i for i in range(len(block.args)) if i not in dead_set]
-    producers = [op.operands[i].op for i in dead if hasattr(op.operands[i], "op")]
+    producers = [v.op for v in (op.operands[i] for i in dead) if isinstance(v, OpResult)]
     op.set_operands([op.operands[i] for i in keep])
     block.args = [block.args[i] for i in keep]
     for k, a in enumerate(block.args):
@@ -219,6 +221,7 @@ def _inline_trivial_manual(op: Operation) -> list[Operation] | None:
         return None
     replace_all_uses(zip(block.args, op.operands))
     parent = op.parent
+    assert parent is not None, "a pattern matches ops that are in a block"
     at = parent.index(op)
     moved = block.ops[:-1]
     for inner in moved:

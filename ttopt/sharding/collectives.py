@@ -15,7 +15,7 @@
 from __future__ import annotations
 
 from math import prod
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Protocol, Sequence, cast
 
 from ttopt.ir.attributes import (
     DenseElementsAttr,
@@ -28,12 +28,13 @@ from ttopt.ir.attributes import (
     UnitAttr,
 )
 from ttopt.ir.operation import Block, Operation, Region
-from ttopt.ir.types import FunctionType, ScalarType, TensorType
+from ttopt.ir.types import FunctionType, ScalarType, TensorType, Type
 from ttopt.sharding.mesh import Mesh, replica_groups
+from ttopt.sharding.util import tensor_type
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module
-    from ttopt.ir.values import Value
+    from ttopt.ir.values import OpResult, Value
 
 I64 = ScalarType("i64")
 UI32 = ScalarType("ui32")
@@ -59,6 +60,12 @@ def channel_handle() -> DialectAttr:
     return DialectAttr("stablehlo.channel_handle", "handle = 1, type = 1")
 
 
+class OpSink(Protocol):
+    """Where the builder puts the ops it creates (an Inserter, or a list that becomes a block)."""
+
+    def add(self, op: Operation) -> Operation: ...
+
+
 class Inserter:
     """Inserts ops into a block at a moving position."""
 
@@ -68,11 +75,15 @@ class Inserter:
 
     @classmethod
     def before(cls, op: Operation) -> Inserter:
-        return cls(op.parent, op.parent.index(op))
+        block = op.parent
+        assert block is not None, "inserting next to an op that is in no block"
+        return cls(block, block.index(op))
 
     @classmethod
     def after(cls, op: Operation) -> Inserter:
-        return cls(op.parent, op.parent.index(op) + 1)
+        block = op.parent
+        assert block is not None, "inserting next to an op that is in no block"
+        return cls(block, block.index(op) + 1)
 
     def add(self, op: Operation) -> Operation:
         self.block.insert(self.index, op)
@@ -80,7 +91,7 @@ class Inserter:
         return op
 
 
-def scalar_body(kind: str, element: object) -> Region:
+def scalar_body(kind: str, element: Type) -> Region:
     """`^bb0(%a: tensor<T>, %b: tensor<T>): %r = <combiner> %a, %b; stablehlo.return %r`."""
     t = TensorType((), element)
     block = Block([t, t])
@@ -125,61 +136,64 @@ class CollectiveBuilder:
         return prod(self.mesh.size(a) for a in axes)
 
     # -- collectives ------------------------------------------------------------------------------
-    def all_gather(self, at: Inserter, v: Value, dim: int, axes: Sequence[str]) -> Value:
+    def all_gather(self, at: OpSink, v: Value, dim: int, axes: Sequence[str]) -> OpResult:
         n = self.axes_size(axes)
-        shape = list(v.type.shape)
+        t = tensor_type(v)
+        shape = list(t.shape)
         shape[dim] *= n
-        op = Operation("stablehlo.all_gather", [v], [v.type.with_shape(tuple(shape))], properties={
+        op = Operation("stablehlo.all_gather", [v], [t.with_shape(tuple(shape))], properties={
             "all_gather_dim": i64(dim), "channel_handle": channel_handle(), "replica_groups": self.groups(axes),
             "use_global_device_ids": UnitAttr(),
         })
         self._count("all_gather")
         return at.add(op).results[0]
 
-    def all_reduce(self, at: Inserter, v: Value, axes: Sequence[str], kind: str) -> Value:
+    def all_reduce(self, at: OpSink, v: Value, axes: Sequence[str], kind: str) -> OpResult:
         op = Operation("stablehlo.all_reduce", [v], [v.type], properties={
             "channel_handle": channel_handle(), "replica_groups": self.groups(axes), "use_global_device_ids": UnitAttr(),
-        }, regions=[scalar_body(kind, v.type.element_type)])
+        }, regions=[scalar_body(kind, tensor_type(v).element_type)])
         self._count("all_reduce")
         return at.add(op).results[0]
 
-    def reduce_scatter(self, at: Inserter, v: Value, dim: int, axes: Sequence[str], kind: str) -> Value:
+    def reduce_scatter(self, at: OpSink, v: Value, dim: int, axes: Sequence[str], kind: str) -> OpResult:
         n = self.axes_size(axes)
-        shape = list(v.type.shape)
+        t = tensor_type(v)
+        shape = list(t.shape)
         shape[dim] //= n
-        op = Operation("stablehlo.reduce_scatter", [v], [v.type.with_shape(tuple(shape))], properties={
+        op = Operation("stablehlo.reduce_scatter", [v], [t.with_shape(tuple(shape))], properties={
             "channel_handle": channel_handle(), "replica_groups": self.groups(axes), "scatter_dimension": i64(dim),
             "use_global_device_ids": UnitAttr(),
-        }, regions=[scalar_body(kind, v.type.element_type)])
+        }, regions=[scalar_body(kind, t.element_type)])
         self._count("reduce_scatter")
         return at.add(op).results[0]
 
-    def all_to_all(self, at: Inserter, v: Value, src: int, tgt: int, axes: Sequence[str]) -> Value:
+    def all_to_all(self, at: OpSink, v: Value, src: int, tgt: int, axes: Sequence[str]) -> OpResult:
         """sdy `{axes}: src->tgt`: split `tgt`, concatenate `src` (ref §4.2)."""
         n = self.axes_size(axes)
-        shape = list(v.type.shape)
+        t = tensor_type(v)
+        shape = list(t.shape)
         shape[tgt] //= n
         shape[src] *= n
-        op = Operation("stablehlo.all_to_all", [v], [v.type.with_shape(tuple(shape))], properties={
+        op = Operation("stablehlo.all_to_all", [v], [t.with_shape(tuple(shape))], properties={
             "channel_handle": channel_handle(), "concat_dimension": i64(src), "replica_groups": self.groups(axes),
             "split_count": i64(n), "split_dimension": i64(tgt),
         })
         self._count("all_to_all")
         return at.add(op).results[0]
 
-    def collective_permute(self, at: Inserter, v: Value, pairs: Sequence[tuple[int, int]]) -> Value:
+    def collective_permute(self, at: OpSink, v: Value, pairs: Sequence[tuple[int, int]]) -> OpResult:
         op = Operation("stablehlo.collective_permute", [v], [v.type], properties={
             "channel_handle": channel_handle(), "source_target_pairs": dense_ints([list(p) for p in pairs]),
         })
         self._count("collective_permute")
         return at.add(op).results[0]
 
-    def all_slice(self, at: Inserter, v: Value, dim: int, axis: str) -> Value:
+    def all_slice(self, at: OpSink, v: Value, dim: int, axis: str) -> OpResult:
         """Keep this device's piece of `dim` along `axis`: a composite with an exact decomposition."""
         n = self.mesh.size(axis)
-        shape = list(v.type.shape)
+        shape = list(tensor_type(v).shape)
         shape[dim] //= n
-        out = v.type.with_shape(tuple(shape))
+        out = tensor_type(v).with_shape(tuple(shape))
         fn = self._slice_func(v.type, out, dim, axis)
         op = Operation("stablehlo.composite", [v], [out], properties={
             "composite_attributes": DictAttr({"axis": StringAttr(axis), "dim": i64(dim)}),
@@ -190,7 +204,7 @@ class CollectiveBuilder:
         return at.add(op).results[0]
 
     # -- all_slice decomposition ------------------------------------------------------------------
-    def _slice_func(self, src: TensorType, out: TensorType, dim: int, axis: str) -> str:
+    def _slice_func(self, src: Type, out: TensorType, dim: int, axis: str) -> str:
         key = (src.canonical(), out.canonical(), dim, axis)
         name = self._slice_funcs.get(key)
         if name is not None:
@@ -205,7 +219,10 @@ class CollectiveBuilder:
         self.module.body.append(self._build_slice_func(name, src, out, dim, axis))
         return name
 
-    def _build_slice_func(self, name: str, src: TensorType, out: TensorType, dim: int, axis: str) -> Operation:
+    def _build_slice_func(self, name: str, src: Type, out: TensorType, dim: int, axis: str) -> Operation:
+        """`func.func private @name(%x: src) -> out`: this device's piece of `dim` (`out` has `src`'s rank)."""
+        out_shape = out.shape
+        assert out_shape is not None, "all_slice builds `out` with a static shape"
         mesh = self.mesh
         k = mesh.index(axis)
         stride = prod(mesh.shape[k + 1 :])
@@ -221,18 +238,18 @@ class CollectiveBuilder:
         def binary(name: str, x: Value, y: Value) -> Value:
             return b.add(Operation(name, [x, y], [scalar])).results[0]
 
-        idx = b.add(Operation("stablehlo.partition_id", [], [scalar])).results[0]
+        idx: Value = b.add(Operation("stablehlo.partition_id", [], [scalar])).results[0]
         if stride != 1:
             idx = binary("stablehlo.divide", idx, const(stride))
         if k != 0:
             idx = binary("stablehlo.remainder", idx, const(size))
-        offset = binary("stablehlo.multiply", idx, const(out.shape[dim]))
+        offset = binary("stablehlo.multiply", idx, const(cast(int, out_shape[dim])))
         zero = const(0)
-        starts = [offset if d == dim else zero for d in range(len(src.shape))]
+        starts = [offset if d == dim else zero for d in range(len(out_shape))]
         from ttopt.ir.attributes import DenseArrayAttr
 
         ds = b.add(Operation("stablehlo.dynamic_slice", [block.args[0], *starts], [out], properties={
-            "slice_sizes": DenseArrayAttr("i64", tuple(out.shape))}))
+            "slice_sizes": DenseArrayAttr("i64", tuple(out_shape))}))
         b.add(Operation("func.return", [ds.results[0]], []))
         return Operation("func.func", properties={
             "sym_name": StringAttr(name),

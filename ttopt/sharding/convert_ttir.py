@@ -24,11 +24,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from math import prod
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
-from ttopt.ir.attributes import DenseArrayAttr, DialectAttr, IntegerAttr
+from ttopt.ir.attributes import DenseArrayAttr, DialectAttr, DictAttr, IntegerAttr
 from ttopt.ir.operation import Operation
 from ttopt.ir.types import ScalarType
+from ttopt.ir.values import BlockArgument
 from ttopt.passes.base import Pass
 from ttopt.passes.registry import register_pass
 from ttopt.sharding.collectives import ALL_SLICE, body_kind
@@ -39,10 +40,12 @@ from ttopt.sharding.util import (
     fail,
     func_name,
     functions,
+    int_value,
     op_label,
     referenced_symbols,
     res_attrs,
     strip_sdy_shardings,
+    tensor_type,
     typed,
 )
 
@@ -139,6 +142,7 @@ class Converter:
             "shard_type": _enum("ttcore.shard_type", spec.kind),
         })
         block = anchor.parent
+        assert block is not None, "a manual_computation being converted sits in its function's body"
         block.insert(block.index(anchor) + (1 if after else 0), op)
         self._count("mesh_shard")
         return op.results[0]
@@ -164,12 +168,13 @@ class Converter:
         # full_to_shard for each operand
         for i, (v, a, s) in enumerate(zip(list(mc.operands), block.args, ins)):
             spec = shard_spec(self.module, mc, self.mesh, s, f"in_shardings[{i}]")
-            if getattr(v, "block", None) is entry and presharded_args[v.index]:
+            if isinstance(v, BlockArgument) and v.block is entry and presharded_args[v.index]:
                 spec = ShardSpec("identity", spec.shape, spec.dims)
             local = self.mesh_shard(mc, v, a.type, spec, "full_to_shard", after=False)
             a.replace_all_uses_with(local)
         # inline the body
         parent = mc.parent
+        assert parent is not None, "run() converts manual computations at function level only"
         at = parent.index(mc)
         ret = block.ops[-1]
         body = block.ops[:-1]
@@ -229,10 +234,12 @@ class Converter:
         self._check_channel(op)
         exact = name != "all_reduce"
         axes = [] if name == "collective_permute" else self.axes_of(op, exact)
+        tt = self.tt  # set whenever axes_of returns (it raises without a mesh)
         if axes is None:
+            assert tt is not None
             groups = op.properties["replica_groups"].resolve().text
             raise self.fail(op, f"has replica groups {groups} that follow no mesh axis of the "
-                            f"{'x'.join(map(str, self.tt.shape))} tt mesh; TTIR collectives need a cluster axis")
+                            f"{'x'.join(map(str, tt.shape))} tt mesh; TTIR collectives need a cluster axis")
         def emit(new: Operation) -> Value:
             self.emit(new)
             return new.results[0]
@@ -249,22 +256,24 @@ class Converter:
                         "cluster_axis": ui32(a), "reduce_type": _enum("ttcore.reduce_type", kind)}))
                 outs.append(v)
         elif name == "all_gather":
-            dim = op.properties["all_gather_dim"].value
+            assert tt is not None
+            dim = int_value(op.properties["all_gather_dim"])
             for v in op.operands:
                 for a in reversed(axes):  # minor axis first
-                    shape = list(v.type.shape)
-                    shape[dim] *= self.tt.shape[a]
-                    v = emit(Operation("ttir.all_gather", [v], [v.type.with_shape(tuple(shape))], properties={
+                    shape = list(tensor_type(v).shape)
+                    shape[dim] *= tt.shape[a]
+                    v = emit(Operation("ttir.all_gather", [v], [tensor_type(v).with_shape(tuple(shape))], properties={
                         "all_gather_dim": si32(dim), "cluster_axis": ui32(a)}))
                 outs.append(v)
         elif name == "reduce_scatter":
             kind = self._kind(op)
-            dim = op.properties["scatter_dimension"].value
+            assert tt is not None
+            dim = int_value(op.properties["scatter_dimension"])
             v = op.operands[0]
             for a in axes:  # major axis first
-                shape = list(v.type.shape)
-                shape[dim] //= self.tt.shape[a]
-                v = emit(Operation("ttir.reduce_scatter", [v], [v.type.with_shape(tuple(shape))], properties={
+                shape = list(tensor_type(v).shape)
+                shape[dim] //= tt.shape[a]
+                v = emit(Operation("ttir.reduce_scatter", [v], [tensor_type(v).with_shape(tuple(shape))], properties={
                     "cluster_axis": ui32(a), "reduce_type": _enum("ttcore.reduce_type", kind), "scatter_dim": si32(dim)}))
             outs.append(v)
         else:  # all_to_all
@@ -275,10 +284,10 @@ class Converter:
             if axes:
                 v = emit(Operation("ttir.all_to_all", [v], [op.results[0].type], properties={
                     "cluster_axis": ui32(axes[0]),
-                    "concat_dim": si32(pr["concat_dimension"].value),
+                    "concat_dim": si32(int_value(pr["concat_dimension"])),
                     "replica_groups": pr["replica_groups"],
-                    "split_count": si32(pr["split_count"].value),
-                    "split_dim": si32(pr["split_dimension"].value),
+                    "split_count": si32(int_value(pr["split_count"])),
+                    "split_dim": si32(int_value(pr["split_dimension"])),
                 }))
             outs.append(v)
         for r, v in zip(op.results, outs):
@@ -294,7 +303,7 @@ class Converter:
         return kind
 
     def all_slice(self, op: Operation) -> None:
-        attrs = op.properties["composite_attributes"]
+        attrs = cast(DictAttr, op.properties["composite_attributes"])
         axis = attrs.get("axis").value
         dim = attrs.get("dim").value
         if self.mesh is None or not self.mesh.has(axis):
@@ -355,6 +364,7 @@ class ConvertToTTIR(Pass):
         mesh = the_mesh(module, required=False)
         conv = Converter(module, mesh)
         if mesh is not None:
+            assert conv.tt is not None  # the Converter builds the tt view of every mesh
             module.op.attributes["ttcore.meshes"] = DialectAttr.of(MeshesAttr.of([(mesh.name, conv.tt.shape)]))
         funcs = functions(module)
         for f in funcs:

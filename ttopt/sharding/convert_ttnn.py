@@ -71,7 +71,7 @@ class ConvertToTTNNCCL(Pass):
                 "mesh_shape": DialectAttr("ttnn", f"mesh_shape {'x'.join(map(str, shape))}")})
             f.regions[0].blocks[0].insert(0, dev_op)
             dev = dev_op.results[0]
-            blocks = {id(op.parent): op.parent for op in ops}
+            blocks = {id(op.parent): op.parent for op in ops if op.parent is not None}  # all are: walked inside f
             for block in blocks.values():
                 out = []
                 for op in block.ops:

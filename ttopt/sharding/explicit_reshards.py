@@ -181,8 +181,8 @@ def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
     has = [[t for t, p in enumerate(projs) if f in p.factors] for f in range(nf)]
     compatible = True
     for f in range(nf):
-        axes = [tuple(projs[t].factors[f].axes) for t in has[f]]
-        if len(set(axes)) > 1 or (rule.factor_type(f) is FactorType.NEED_REPLICATION and any(axes)):
+        per_tensor = [tuple(projs[t].factors[f].axes) for t in has[f]]
+        if len(set(per_tensor)) > 1 or (rule.factor_type(f) is FactorType.NEED_REPLICATION and any(per_tensor)):
             compatible = False
             break
     if compatible:
@@ -202,9 +202,10 @@ def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
     n_ops = len(op.operands)
     for t in range(n_ops):
         v = tensors[t]
-        if rank_of(v) == 0 or _dims_equal(shs[t], new_shardings[t], rank_of(v)):
+        cur = shs[t]
+        if rank_of(v) == 0 or _dims_equal(cur, new_shardings[t], rank_of(v)):
             continue
-        _why(ctx, op, f"operand #{t}: {shs[t].text(ctx.meshes) if shs[t] else 'replicated'} is incompatible "
+        _why(ctx, op, f"operand #{t}: {cur.text(ctx.meshes) if cur else 'replicated'} is incompatible "
                       f"with the op's factor shardings -> reshard to {new_shardings[t].text(ctx.meshes)}")  # fmt: skip
         op.set_operand(t, _reshard(v, new_shardings[t], ctx, op))
     result_changed = [not _dims_equal(shs[n_ops + j], new_shardings[n_ops + j], rank_of(r)) for j, r in enumerate(op.results)]

@@ -15,11 +15,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from math import gcd
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence, cast
 
 from ttopt.dialects.sdy_rule import OpShardingRule, TensorMapping
-from ttopt.ir.attributes import ArrayAttr, DictAttr
+from ttopt.ir.attributes import ArrayAttr, Attribute, DictAttr
 from ttopt.ir.diagnostics import Diagnostic, SourcePos
+from ttopt.ir.values import BlockArgument, OpResult
+from ttopt.sharding.util import func_type, str_value
 
 if TYPE_CHECKING:
     from ttopt.dialects.sdy_attrs import MeshAttr, TensorShardingAttr
@@ -284,7 +286,7 @@ def collect_meshes(module: Module) -> dict[str, MeshAttr]:
     out = {}
     for op in module.op.regions[0].entry.ops if module.op.regions else []:
         if op.name == "sdy.mesh":
-            out[op.properties["sym_name"].value] = op.properties["mesh"].resolve().typed
+            out[str_value(op.properties["sym_name"])] = op.properties["mesh"].resolve().typed
     return out
 
 
@@ -328,21 +330,26 @@ def func_of_arg(v: Value) -> Operation | None:
     return owner if owner.name == "func.func" and block is owner.regions[0].blocks[0] else None
 
 
+def _dicts(arr: Attribute) -> list[DictAttr]:
+    """The dictionaries of an `arg_attrs` / `res_attrs` array (no runtime check)."""
+    return [cast(DictAttr, d) for d in cast(ArrayAttr, arr).items]
+
+
 def _dict_list(func: Operation, key: str, n: int) -> list[dict]:
     arr = func.properties.get(key)
-    items = [dict(d.entries) for d in arr.items] if arr is not None else []
+    items = [dict(d.entries) for d in _dicts(arr)] if arr is not None else []
     return items + [{} for _ in range(n - len(items))]
 
 
 def get_arg_attr(func: Operation, i: int, key: str = "arg_attrs") -> TensorShardingAttr | None:
     arr = func.properties.get(key)
-    if arr is None or i >= len(arr.items):
+    if arr is None or i >= len(_dicts(arr)):
         return None
-    return _typed(arr.items[i].entries.get("sdy.sharding"))
+    return _typed(_dicts(arr)[i].entries.get("sdy.sharding"))
 
 
 def set_arg_attr(func: Operation, i: int, attr: TensorShardingAttr | None, key: str = "arg_attrs") -> None:
-    ft = func.properties["function_type"].type
+    ft = func_type(func)
     n = len(ft.inputs) if key == "arg_attrs" else len(ft.results)
     items = _dict_list(func, key, n)
     if attr is None:
@@ -354,16 +361,17 @@ def set_arg_attr(func: Operation, i: int, attr: TensorShardingAttr | None, key: 
 
 def get_sharding_attr(v: Value) -> TensorShardingAttr | None:
     """The sharding attribute of a value (see the module docstring), or None."""
-    op = getattr(v, "op", None)
-    if op is None:
-        func = func_of_arg(v)
+    if not isinstance(v, OpResult):
+        arg = cast(BlockArgument, v)  # the only other kind of value
+        func = func_of_arg(arg)
         if func is not None:
-            return get_arg_attr(func, v.index)
-        owner = v.block.parent.parent if v.block is not None and v.block.parent is not None else None
+            return get_arg_attr(func, arg.index)
+        owner = arg.block.parent.parent if arg.block is not None and arg.block.parent is not None else None
         if owner is not None and owner.name == "sdy.manual_computation":
             per = _typed(owner.properties.get("in_shardings"))
-            return per.shardings[v.index] if per is not None and v.index < len(per) else None
+            return per.shardings[arg.index] if per is not None and arg.index < len(per) else None
         return None
+    op = v.op
     own = _OWN_SHARDING.get(op.name)
     if own is not None:
         return _typed(op.properties.get(own))
@@ -391,12 +399,13 @@ def set_sharding_attr(v: Value, attr: TensorShardingAttr, rank_of=None) -> None:
     """Write the sharding of one value (other results of its op keep theirs, or get open ones)."""
     from ttopt.dialects.sdy_attrs import TensorShardingAttr
 
-    op = getattr(v, "op", None)
-    if op is None:
-        func = func_of_arg(v)
+    if not isinstance(v, OpResult):
+        arg = cast(BlockArgument, v)  # the only other kind of value
+        func = func_of_arg(arg)
         if func is not None:
-            set_arg_attr(func, v.index, attr)
+            set_arg_attr(func, arg.index, attr)
         return
+    op = v.op
     cur = [get_sharding_attr(r) for r in op.results]
     cur[v.index] = attr
     out = [c if c is not None else TensorShardingAttr.fully_replicated(attr.mesh, _rank(r), closed=False)

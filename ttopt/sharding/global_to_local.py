@@ -24,10 +24,12 @@ collective, a call inside the computation.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
+from ttopt.ir.attributes import DenseElementsAttr
 from ttopt.ir.diagnostics import Diagnostic
 from ttopt.ir.opdef import TERMINATOR
+from ttopt.ir.values import OpResult
 from ttopt.passes.base import Pass
 from ttopt.passes.registry import register_pass
 from ttopt.sharding import local_rules
@@ -38,20 +40,23 @@ from ttopt.sharding.util import (
     fail,
     func_name,
     functions,
+    int_value,
     is_solved,
     manual_axes,
     manual_axes_attr,
     manual_computations,
     op_label,
     referenced_symbols,
+    static_tensor,
     strip_sdy_shardings,
+    tensor_type,
     typed,
 )
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module
     from ttopt.ir.operation import Block, Operation
-    from ttopt.ir.values import Value
+    from ttopt.ir.values import BlockArgument, Value
     from ttopt.passes.context import PassContext
 
 SDY_COLLECTIVES = frozenset({
@@ -135,7 +140,7 @@ class Localizer:
         return fail(self.module, op, f"{op_label(op)} {message}")
 
     def retype(self, v: Value, t: Any) -> None:
-        old = v.type
+        old: Any = v.type  # a tensor type wherever the shapes compare equal
         if t is old or (getattr(t, "shape", None) == getattr(old, "shape", 0) and t.element_type is old.element_type
                         and t.encoding is old.encoding):
             return
@@ -293,7 +298,11 @@ class Localizer:
             if inner is op:
                 continue
             for j, v in enumerate(list(inner.operands)):
-                owner = v.op if hasattr(v, "op") else (v.block.parent.parent if v.block is not None and v.block.parent is not None else None)
+                if isinstance(v, OpResult):
+                    owner: Operation | None = v.op
+                else:  # a block argument (the only other kind of value)
+                    blk = cast("BlockArgument", v).block
+                    owner = blk.parent.parent if blk is not None and blk.parent is not None else None
                 if owner is not None and id(owner) in inside:
                     continue
                 whole = self.whole(op, v)
@@ -324,8 +333,8 @@ class Localizer:
             self.retype(r, self.local(op, r.type, s, f"result #{j}", frozenset(plan.whole_out[j])))
         if op.name == "stablehlo.while":
             for region in op.regions:
-                for a, r in zip(region.blocks[0].args, op.results):
-                    self.retype(a, r.type)
+                for arg, res in zip(region.blocks[0].args, op.results):
+                    self.retype(arg, res.type)
         try:
             if rule is not None and rule.fix is not None:
                 rule.fix(op, self, plan)
@@ -341,13 +350,14 @@ class Localizer:
                 continue
             self.need_device_order(op)
             at = self.after()
-            v: Value = r
+            v = r
             first = None
             for d in dims:
                 for a in self.axis_names(op, s.dim_shardings[d].axes):
-                    v = self.b.all_slice(at, v, d, a)
+                    sliced = self.b.all_slice(at, v, d, a)
+                    v = sliced
                     if first is None:
-                        first = v.op
+                        first = sliced.op
             if first is not None:
                 r.replace_all_uses_with(v, except_in=first)
                 self.gtypes[id(v)] = self.gtype(r)
@@ -383,16 +393,17 @@ class Localizer:
         groups = op.properties.get("replica_groups")
         if groups is None or not op.name.startswith("stablehlo.") or not op.results:
             return
-        n = groups.type.shape[1] if len(groups.type.shape) == 2 else 1
-        src, res = op.operands[0].type.shape, op.results[0].type.shape
+        gshape = static_tensor(cast(DenseElementsAttr, groups).type).shape
+        n = gshape[1] if len(gshape) == 2 else 1
+        src, res = tensor_type(op.operands[0]).shape, tensor_type(op.results[0]).shape
         want = list(src)
         if op.name == "stablehlo.all_gather":
-            want[op.properties["all_gather_dim"].value] *= n
+            want[int_value(op.properties["all_gather_dim"])] *= n
         elif op.name == "stablehlo.reduce_scatter":
-            want[op.properties["scatter_dimension"].value] //= n
+            want[int_value(op.properties["scatter_dimension"])] //= n
         elif op.name == "stablehlo.all_to_all":
-            want[op.properties["split_dimension"].value] //= n
-            want[op.properties["concat_dimension"].value] *= n
+            want[int_value(op.properties["split_dimension"])] //= n
+            want[int_value(op.properties["concat_dimension"])] *= n
         if tuple(want) != tuple(res):
             raise local_rules.LocalError(
                 f"over replica groups of {n} device(s) turns the local {'x'.join(map(str, src))} into "

@@ -39,6 +39,7 @@ def inline_call(call: Operation, callee: Operation) -> None:
     mapping = {id(a): v for a, v in zip(block.args, call.operands)}
     ret = block.ops[-1]
     parent = call.parent
+    assert parent is not None, "the call is in its function's body"
     at = parent.index(call)
     for op in block.ops[:-1]:
         parent.insert(at, op.clone(mapping))
@@ -70,7 +71,7 @@ class Inliner(Pass):
             for call in _calls(f):
                 target = _callee(call)
                 callee = funcs.get(target) if target is not None else None
-                if callee is None or is_public(callee) or not has_body(callee):
+                if target is None or callee is None or is_public(callee) or not has_body(callee):
                     continue
                 if len(callee.regions[0].blocks) != 1 or state.get(target) == 1:
                     continue  # multi-block body or recursion: keep the call

@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Protocol, cast
 
 from ttopt.ir.attributes import DenseArrayAttr, DenseElementsAttr, IntegerAttr
 from ttopt.ir.properties import int_values
+from ttopt.sharding.util import int_value, tensor_type
 
 if TYPE_CHECKING:
     from ttopt.ir.operation import Operation
@@ -98,7 +99,7 @@ def _slice(op: Operation, ctx: Ctx) -> Plan:
 
 def _fix_slice(op: Operation, ctx: Ctx, plan: Plan) -> None:
     src = op.operands[0]
-    local, glob = src.type.shape, ctx.gtype(src).shape
+    local, glob = tensor_type(src).shape, ctx.gtype(src).shape
     limits = _ints(op.properties["limit_indices"])
     for d in range(len(local)):
         if d not in plan.whole_in[0] and local[d] != glob[d]:
@@ -121,7 +122,7 @@ def _dynamic_slice(op: Operation, ctx: Ctx) -> Plan:
 
 def _fix_dynamic_slice(op: Operation, ctx: Ctx, plan: Plan) -> None:
     sizes = _ints(op.properties["slice_sizes"])
-    local = op.operands[0].type.shape
+    local = tensor_type(op.operands[0]).shape
     for d in range(len(sizes)):
         if d not in plan.whole_in[0]:
             sizes[d] = local[d]
@@ -147,14 +148,14 @@ def _dims_attr(name: str) -> Callable[[Operation, Ctx], Plan]:
 
 
 def _iota(op: Operation, ctx: Ctx) -> Plan:
-    return _plan(op, outs={0: {op.properties["iota_dimension"].value}})
+    return _plan(op, outs={0: {int_value(op.properties["iota_dimension"])}})
 
 
 def _constant(op: Operation, ctx: Ctx) -> Plan:
     v = op.properties["value"]
     if isinstance(v, DenseElementsAttr) and v.is_splat:
         return _plan(op)
-    return _plan(op, outs={0: set(range(op.results[0].type.rank))})
+    return _plan(op, outs={0: set(range(tensor_type(op.results[0]).rank))})
 
 
 def _fix_constant(op: Operation, ctx: Ctx, plan: Plan) -> None:
@@ -190,7 +191,7 @@ def _gather(op: Operation, ctx: Ctx) -> Plan:
     idx_rank = ctx.gtype(op.operands[1]).rank
     ivd = dn.get("index_vector_dim", idx_rank)
     whole_idx = set(dn.get("start_indices_batching_dims", [])) | ({ivd} if ivd < idx_rank else set())
-    batch_res = [d for d in range(op.results[0].type.rank) if d not in offset_dims]
+    batch_res = [d for d in range(tensor_type(op.results[0]).rank) if d not in offset_dims]
     if whole_idx & set(range(idx_rank)):
         # result batch dimensions follow the indices' non-vector dims; keep them whole too when
         # the indices must be whole there (batching dims)
@@ -201,7 +202,7 @@ def _gather(op: Operation, ctx: Ctx) -> Plan:
 
 def _fix_gather(op: Operation, ctx: Ctx, plan: Plan) -> None:
     sizes = _ints(op.properties["slice_sizes"])
-    local = op.operands[0].type.shape
+    local = tensor_type(op.operands[0]).shape
     for d in range(len(sizes)):
         if d not in plan.whole_in[0]:
             sizes[d] = local[d]
@@ -229,7 +230,8 @@ def conv_dims(op: Operation) -> tuple[list[str], list[str], list[str]]:
     m = _CONV.search(body)
     if m is None:
         raise LocalError(f"cannot read the convolution dimension numbers '{body}'")
-    return tuple([x.strip() for x in g.split(",")] for g in m.groups())  # type: ignore[return-value]
+    lhs, rhs, out = ([x.strip() for x in g.split(",")] for g in m.groups())
+    return lhs, rhs, out
 
 
 def _conv(op: Operation, ctx: Ctx) -> Plan:
@@ -242,11 +244,14 @@ def _fix_conv(op: Operation, ctx: Ctx, plan: Plan) -> None:
     lhs, _, _ = conv_dims(op)
     x = op.operands[0]
     for key, letter in (("feature_group_count", "f"), ("batch_group_count", "b")):
-        a = op.properties.get(key)
-        if a is None or a.value == 1:
+        prop = op.properties.get(key)
+        if prop is None:
+            continue
+        a = cast(IntegerAttr, prop)  # a group count is an integer attribute
+        if a.value == 1:
             continue
         d = lhs.index(letter)
-        glob, local = ctx.gtype(x).shape[d], x.type.shape[d]
+        glob, local = ctx.gtype(x).shape[d], tensor_type(x).shape[d]
         if glob == local:
             continue
         n = glob // local
@@ -257,7 +262,7 @@ def _fix_conv(op: Operation, ctx: Ctx, plan: Plan) -> None:
 
 def _last_two(op: Operation, ctx: Ctx) -> Plan:
     return Plan([{ctx.gtype(v).rank - 1, ctx.gtype(v).rank - 2} for v in op.operands],
-                [{r.type.rank - 1, r.type.rank - 2} for r in op.results])
+                [{tensor_type(r).rank - 1, tensor_type(r).rank - 2} for r in op.results])
 
 
 @dataclass(frozen=True)
@@ -319,9 +324,9 @@ def check(op: Operation, elementwise: bool) -> None:
         if tuple(src[p] for p in perm) != res:
             raise LocalError(f"transposing local shape {_t(src)} does not give the local result {_t(res)}")
     elif name == "stablehlo.reshape":
-        a, b = _shape(op.operands[0]), res
-        if _prod(a) != _prod(b):
-            raise LocalError(f"local shapes {_t(a)} -> {_t(b)} have different element counts")
+        src = _shape(op.operands[0])
+        if _prod(src) != _prod(res):
+            raise LocalError(f"local shapes {_t(src)} -> {_t(res)} have different element counts")
     elif name == "stablehlo.dot_general":
         from ttopt.dialects.formats import dot_dimensions
 
@@ -333,15 +338,15 @@ def check(op: Operation, elementwise: bool) -> None:
                 raise LocalError(f"lhs dimension {a} (local {lhs[a]}) and rhs dimension {b} (local {rhs[b]}) must match")
         lb, rb = dd["lhs_batching_dimensions"], dd["rhs_batching_dimensions"]
         lc, rc = dd["lhs_contracting_dimensions"], dd["rhs_contracting_dimensions"]
-        want = [lhs[d] for d in lb] + [lhs[d] for d in range(len(lhs)) if d not in lb and d not in lc] + \
-               [rhs[d] for d in range(len(rhs)) if d not in rb and d not in rc]
-        if tuple(want) != res:
-            raise LocalError(f"local operands give a {_t(tuple(want))} result, not {_t(res)}")
+        want = tuple([lhs[d] for d in lb] + [lhs[d] for d in range(len(lhs)) if d not in lb and d not in lc] +
+                     [rhs[d] for d in range(len(rhs)) if d not in rb and d not in rc])
+        if want != res:
+            raise LocalError(f"local operands give a {_t(want)} result, not {_t(res)}")
     elif name == "stablehlo.reduce":
         n = len(op.operands) // 2
-        dims = set(_ints(op.properties["dimensions"]))
+        reduced = set(_ints(op.properties["dimensions"]))
         src = _shape(op.operands[0])
-        want = tuple(s for d, s in enumerate(src) if d not in dims)
+        want = tuple(s for d, s in enumerate(src) if d not in reduced)
         for j in range(n):
             if _shape(op.results[j]) != want:
                 raise LocalError(f"reducing local shape {_t(src)} gives {_t(want)}, not {_t(_shape(op.results[j]))}")

@@ -9,11 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 from math import prod
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Literal, Sequence, overload
 
 from ttopt.ir.attributes import DialectAttr, StringAttr
 from ttopt.ir.operation import Operation
-from ttopt.sharding.util import fail, typed
+from ttopt.sharding.util import fail, str_value, typed
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module
@@ -81,14 +81,18 @@ def mesh_ops(module: Module) -> list[Operation]:
 
 
 def mesh_of(module: Module, op: Operation) -> Mesh:
-    return Mesh(op.properties["sym_name"].value, typed(module, op, op.properties["mesh"], "sdy.mesh"), op)
+    return Mesh(str_value(op.properties["sym_name"]), typed(module, op, op.properties["mesh"], "sdy.mesh"), op)
 
 
+@overload
+def the_mesh(module: Module, *, required: Literal[True] = True, what: str = "") -> Mesh: ...
+@overload
+def the_mesh(module: Module, *, required: bool, what: str = "") -> Mesh | None: ...
 def the_mesh(module: Module, *, required: bool = True, what: str = "") -> Mesh | None:
     """The module's single mesh; a Diagnostic for two or more (or none, when required)."""
     ops = mesh_ops(module)
     if len(ops) > 1:
-        names = ", ".join("@" + o.properties["sym_name"].value for o in ops)
+        names = ", ".join("@" + str_value(o.properties["sym_name"]) for o in ops)
         raise fail(module, ops[1], f"'sdy.mesh' op: the module has {len(ops)} meshes ({names}); ttopt supports exactly one")
     if not ops:
         if required:

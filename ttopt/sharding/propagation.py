@@ -49,6 +49,7 @@ from ttopt.sharding.factors import (
     to_attr,
     verify_sharding,
 )
+from ttopt.sharding.util import func_type
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module
@@ -144,7 +145,7 @@ class ShardingGraph:
             for r in op.results:
                 self.slot(r)
             if op.name == "func.return":
-                ft = func.properties["function_type"].type
+                ft = func_type(func)
                 for i, v in enumerate(op.operands):
                     shape = self.shapes[self.slot(v)]
                     attr = get_arg_attr(func, i, "res_attrs")
@@ -274,15 +275,15 @@ class ShardingGraph:
             mapping = rule.tensors[t]
             pt = projs[t].factors
             dims = factor_dims(mapping, sizes, lambda f, pt=pt: [*pt[f].axes, *pt[f].overflow])
-            new = old.copy() if old is not None else Sharding.open(mesh_ref, len(mapping))
-            new.dims = dims
+            new_sh = old.copy() if old is not None else Sharding.open(mesh_ref, len(mapping))
+            new_sh.dims = dims
             if old is not None and old.dims == dims:
                 continue
             if s in out:
                 continue
-            self.sh[s] = new
+            self.sh[s] = new_sh
             out.append(s)
-            trace_rows.append((t, old, new))
+            trace_rows.append((t, old, new_sh))
         if out and self.trace is not None and self.trace.enabled:
             self._trace(node, projs, cand, source, trace_rows, full)
         return out
@@ -373,7 +374,7 @@ class ShardingGraph:
             changed_ops[id(op)] = op
         for op in changed_ops.values():
             attrs = []
-            mesh = next(self.sh[self.slot_of[id(r)]].mesh for r in op.results if self.sh[self.slot_of[id(r)]] is not None)
+            mesh = next(sh.mesh for sh in (self.sh[self.slot_of[id(r)]] for r in op.results) if sh is not None)
             for r in op.results:
                 sh = self.sh[self.slot_of[id(r)]]
                 attrs.append(to_attr(sh if sh is not None else Sharding.open(mesh, rank_of(r)), self.meshes))

@@ -181,6 +181,7 @@ def lower_reshard(op: Any, meshes: dict, trace: Any = None) -> int:
 
     x = op.operands[0]
     target_attr = get_sharding_attr(op.results[0])
+    assert target_attr is not None, "an sdy.reshard has its (required) sharding"
     target = from_attr(target_attr, meshes)
     mesh = target.mesh if not isinstance(target.mesh, str) else meshes.get(target.mesh)
     src_attr = get_sharding_attr(x)
@@ -193,6 +194,7 @@ def lower_reshard(op: Any, meshes: dict, trace: Any = None) -> int:
         trace.print(escape(f"reshard {src.text(meshes)} -> {target_attr.op_text()}: {kinds}"))
     value = x
     for st in steps:
+        assert st.after is not None, "plan() gives every step the axes after it"
         out = Sharding(target.mesh, st.after, [True] * target.rank)
         props: dict = {}
         if st.lists is not None:

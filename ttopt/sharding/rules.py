@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from math import gcd
-from typing import Callable, Optional
+from typing import Callable, Optional, Sequence, TypedDict, TypeVar
 
 from ttopt.dialects.sdy_rule import (
     FactorType,
@@ -28,11 +28,13 @@ from ttopt.dialects.sdy_rule import (
 from ttopt.ir.diagnostics import Diagnostic
 from ttopt.ir.operation import Operation
 from ttopt.ir.properties import int_values
+from ttopt.ir.values import Value
 
 P, R, N, M = FactorType.PASS_THROUGH, FactorType.REDUCTION, FactorType.NEED_REPLICATION, FactorType.PERMUTATION
 
 RuleFn = Callable[[Operation, bool], Optional[OpShardingRule]]
 RULES: dict[str, RuleFn] = {}
+F = TypeVar("F", bound=RuleFn)
 
 # Ops that deliberately have no rule (ref §3.3, last row): propagation treats them as opaque.
 NO_RULE = frozenset({
@@ -43,10 +45,10 @@ NO_RULE = frozenset({
 })  # fmt: skip
 
 
-def register(*names: str) -> Callable[[RuleFn], RuleFn]:
+def register(*names: str) -> Callable[[F], F]:
     """Decorator: `fn(op, conservative)` is the rule of every op in `names`."""
 
-    def deco(fn: RuleFn) -> RuleFn:
+    def deco(fn: F) -> F:
         for n in names:
             RULES[n] = fn
         return fn
@@ -92,27 +94,36 @@ def custom_rule(op: Operation, body: str) -> OpShardingRule:
     """An op's own `sdy.sharding_rule`, checked against its shapes (a Diagnostic naming the op if it does not fit).
 
     Registered ops are checked by their verifier first, with a position; this is the net for the rest."""
-    shapes = [getattr(v.type.resolve(), "shape", None) for v in (*op.operands, *op.results)]
+    shapes: list[Sequence[int | None] | None] = [getattr(v.type.resolve(), "shape", None) for v in (*op.operands, *op.results)]
+    known = [sh for sh in shapes if sh is not None]
     try:
         rule = parse_rule(body)
-        if all(sh is not None for sh in shapes):
+        if len(known) == len(shapes):
             n = len(op.operands)
-            check_rule(rule, shapes[:n], shapes[n:])
+            check_rule(rule, known[:n], known[n:])
     except (ValueError, IndexError) as e:
         raise Diagnostic(f"'{op.name}' op sdy.sharding_rule: {e}") from None
     return rule
 
 
 # ---- helpers ---------------------------------------------------------------------------------
-def _shape(v) -> tuple[int, ...] | None:
+def _shape(v: Value) -> tuple[int, ...] | None:
     shape = getattr(v.type.resolve(), "shape", None)
     if shape is None or any(d is None for d in shape):
         return None
     return tuple(shape)
 
 
+def _static(v: Value) -> tuple[int, ...]:
+    """The shape of an operand or result of an op whose rule is being built: `rule_for` calls the
+    rule functions only when every operand and result has a static shape."""
+    shape = _shape(v)
+    assert shape is not None, "rule functions run only on ops of static shapes (rule_for checks)"
+    return shape
+
+
 def _builder(op: Operation) -> RuleBuilder:
-    return RuleBuilder([_shape(v) for v in op.operands], [_shape(r) for r in op.results])
+    return RuleBuilder([_static(v) for v in op.operands], [_static(r) for r in op.results])
 
 
 def _ints(op: Operation, name: str) -> list[int]:
@@ -168,7 +179,7 @@ POINTWISE = (
 def _pointwise(op: Operation, conservative: bool) -> OpShardingRule:
     """Every dim is one pass-through factor shared by all non-scalar tensors (ref §3.3 row 1)."""
     b = _builder(op)
-    b.add_pointwise(_shape(op.results[0]) if op.results else _shape(op.operands[0]))
+    b.add_pointwise(_static(op.results[0]) if op.results else _static(op.operands[0]))
     return b.build()
 
 
@@ -209,8 +220,8 @@ def _chlo_broadcast(op: Operation, conservative: bool) -> OpShardingRule:
     """Implicitly broadcasting binary ops (`chlo.broadcast_add %a, %b : (A, B) -> C`): operand dims
     align with the result's minor dims (or `broadcast_dimensions`); a dim of the result size shares
     its factor, a size-1 dim that is broadcast gets its own size-1 factor (as broadcast_in_dim)."""
-    outs = _shape(op.results[0])
-    ins = [_shape(v) for v in op.operands]
+    outs = _static(op.results[0])
+    ins = [_static(v) for v in op.operands]
     explicit = _ints(op, "broadcast_dimensions")
     maps = []
     for shape in ins:
@@ -237,7 +248,7 @@ def _chlo_broadcast(op: Operation, conservative: bool) -> OpShardingRule:
 def _top_k(op: Operation, conservative: bool) -> OpShardingRule:
     """Batch dims P (operand, values, indices); the last dim need-replication: an operand factor
     of size n and a result factor of size k (like sort's sort dim)."""
-    ins, outs = _shape(op.operands[0]), _shape(op.results[0])
+    ins, outs = _static(op.operands[0]), _static(op.results[0])
     b = _builder(op)
     last = len(ins) - 1
     for d in range(last):
@@ -258,14 +269,14 @@ def _select(op: Operation, conservative: bool) -> OpShardingRule:
 def _clamp(op: Operation, conservative: bool) -> OpShardingRule:
     """Pointwise over the operand (the middle one); scalar min/max map to nothing."""
     b = _builder(op)
-    b.add_pointwise(_shape(op.operands[1]))
+    b.add_pointwise(_static(op.operands[1]))
     return b.build()
 
 
 @register("stablehlo.bitcast_convert")
 def _bitcast_convert(op: Operation, conservative: bool) -> OpShardingRule:
     """Pointwise, plus a need-replication factor for the extra minor dim of the wider side."""
-    ins, outs = _shape(op.operands[0]), _shape(op.results[0])
+    ins, outs = _static(op.operands[0]), _static(op.results[0])
     b = _builder(op)
     common = min(len(ins), len(outs))
     for d in range(common):
@@ -292,7 +303,7 @@ def _custom_call(op: Operation, conservative: bool) -> OpShardingRule | None:
 def _broadcast_in_dim(op: Operation, conservative: bool) -> OpShardingRule:
     """One factor per output dim, shared with the mapped input dim unless that one has size 1 and
     the output dim does not (then the input dim gets its own size-1 factor, just before)."""
-    ins, outs = _shape(op.operands[0]), _shape(op.results[0])
+    ins, outs = _static(op.operands[0]), _static(op.results[0])
     dims = _ints(op, "broadcast_dimensions")
     from_out = {o: i for i, o in enumerate(dims)}
     b = _builder(op)
@@ -309,7 +320,7 @@ def _broadcast_in_dim(op: Operation, conservative: bool) -> OpShardingRule:
 def _reshape(op: Operation, conservative: bool) -> OpShardingRule | None:
     """Greedy GCD factoring of input and output dims; size-1 dims get their own factors.
     2x4->8 is `([i, j])->([ij])`, 8x4->2x16 is `([ij, k])->([i, jk])`."""
-    ins, outs = _shape(op.operands[0]), _shape(op.results[0])
+    ins, outs = _static(op.operands[0]), _static(op.results[0])
     if 0 in ins or 0 in outs:
         return None
     b = _builder(op)
@@ -353,7 +364,7 @@ def _reshape(op: Operation, conservative: bool) -> OpShardingRule | None:
 @register("stablehlo.transpose")
 def _transpose(op: Operation, conservative: bool) -> OpShardingRule:
     """One factor per output dim d, at input dim permutation[d]."""
-    outs = _shape(op.results[0])
+    outs = _static(op.results[0])
     perm = _ints(op, "permutation")
     b = _builder(op)
     for d, n in enumerate(outs):
@@ -366,7 +377,7 @@ def _dot_general(op: Operation, conservative: bool) -> OpShardingRule:
     """Batch (P), lhs free (P), rhs free (P), contracting (R) — `([i, k], [k, j])->([i, j]) reduction={k}`."""
     from ttopt.dialects.formats import dot_dimensions
 
-    ls, rs = _shape(op.operands[0]), _shape(op.operands[1])
+    ls, rs = _static(op.operands[0]), _static(op.operands[1])
     if op.name == "stablehlo.dot":
         d = {"lhs_batching_dimensions": [], "rhs_batching_dimensions": [],
              "lhs_contracting_dimensions": [len(ls) - 1], "rhs_contracting_dimensions": [0]}  # fmt: skip
@@ -396,7 +407,7 @@ def _dot_general(op: Operation, conservative: bool) -> OpShardingRule:
 def _reduce(op: Operation, conservative: bool) -> OpShardingRule:
     """One factor per input dim shared by all inputs; reduced dims are R and absent from results."""
     n = len(op.operands) // 2
-    ins = _shape(op.operands[0])
+    ins = _static(op.operands[0])
     reduced = set(_ints(op, "dimensions"))
     b = _builder(op)
     out = 0
@@ -413,7 +424,7 @@ def _reduce(op: Operation, conservative: bool) -> OpShardingRule:
 def _concatenate(op: Operation, conservative: bool) -> OpShardingRule:
     """Pointwise; the concat dim is need-replication (no factor at all when conservative)."""
     cat = _int(op, "dimension")
-    outs = _shape(op.results[0])
+    outs = _static(op.results[0])
     b = _builder(op)
     for d, n in enumerate(outs):
         if d == cat:
@@ -433,14 +444,14 @@ def _changed_dims_rule(op: Operation, conservative: bool, changed: set[int], sha
 @register("stablehlo.slice")
 def _slice(op: Operation, conservative: bool) -> OpShardingRule:
     """Pointwise; dims whose size changes are permutation (and blocked when conservative)."""
-    ins, outs = _shape(op.operands[0]), _shape(op.results[0])
+    ins, outs = _static(op.operands[0]), _static(op.results[0])
     return _changed_dims_rule(op, conservative, {d for d in range(len(ins)) if ins[d] != outs[d]}, ins)
 
 
 @register("stablehlo.pad")
 def _pad(op: Operation, conservative: bool) -> OpShardingRule:
     """Like slice: padded dims are permutation (blocked when conservative)."""
-    ins = _shape(op.operands[0])
+    ins = _static(op.operands[0])
     lo, hi, mid = _ints(op, "edge_padding_low"), _ints(op, "edge_padding_high"), _ints(op, "interior_padding")
     changed = {d for d in range(len(ins)) if (lo and lo[d]) or (hi and hi[d]) or (mid and mid[d])}
     return _changed_dims_rule(op, conservative, changed, ins)
@@ -449,7 +460,7 @@ def _pad(op: Operation, conservative: bool) -> OpShardingRule:
 @register("stablehlo.reverse")
 def _reverse(op: Operation, conservative: bool) -> OpShardingRule:
     """Reversed dims are permutation, the others pass-through (never blocked)."""
-    ins = _shape(op.operands[0])
+    ins = _static(op.operands[0])
     rev = set(_ints(op, "dimensions"))
     b = _builder(op)
     b.add_pointwise(ins, lambda d: (M, False) if d in rev else (P, False))
@@ -459,7 +470,7 @@ def _reverse(op: Operation, conservative: bool) -> OpShardingRule:
 @register("stablehlo.reduce_window", "stablehlo.select_and_scatter")
 def _reduce_window(op: Operation, conservative: bool) -> OpShardingRule:
     """Pointwise over the result; windowed/strided/padded dims are permutation (blocked when conservative)."""
-    ins = _shape(op.results[0])
+    ins = _static(op.results[0])
     win = _ints(op, "window_dimensions")
     strides = _ints(op, "window_strides")
     pad = _ints(op, "padding")
@@ -473,7 +484,7 @@ def _reduce_window(op: Operation, conservative: bool) -> OpShardingRule:
 @register("stablehlo.dynamic_slice")
 def _dynamic_slice(op: Operation, conservative: bool) -> OpShardingRule:
     """Sliced dims are need-replication and always blocked; start indices are scalars."""
-    ins, outs = _shape(op.operands[0]), _shape(op.results[0])
+    ins, outs = _static(op.operands[0]), _static(op.results[0])
     changed = {d for d in range(len(ins)) if ins[d] != outs[d]}
     b = _builder(op)
     b.add_pointwise(ins, lambda d: (N, True) if d in changed else (P, False))
@@ -483,7 +494,7 @@ def _dynamic_slice(op: Operation, conservative: bool) -> OpShardingRule:
 @register("stablehlo.dynamic_update_slice")
 def _dynamic_update_slice(op: Operation, conservative: bool) -> OpShardingRule:
     """Equal dims are shared P factors; otherwise an operand/result P factor plus an update N factor."""
-    ins, upd = _shape(op.operands[0]), _shape(op.operands[1])
+    ins, upd = _static(op.operands[0]), _static(op.operands[1])
     b = _builder(op)
     k = len(op.operands) - 2
     for d, n in enumerate(ins):
@@ -498,7 +509,7 @@ def _dynamic_update_slice(op: Operation, conservative: bool) -> OpShardingRule:
 @register("stablehlo.sort")
 def _sort(op: Operation, conservative: bool) -> OpShardingRule:
     """Pointwise; the sort dim is need-replication, blocked if it is the only non-unit dim."""
-    ins = _shape(op.operands[0])
+    ins = _static(op.operands[0])
     dim = _int(op, "dimension")
     dim = dim + len(ins) if dim < 0 else dim
     only = all(n == 1 for d, n in enumerate(ins) if d != dim)
@@ -510,7 +521,7 @@ def _sort(op: Operation, conservative: bool) -> OpShardingRule:
 @register("stablehlo.fft")
 def _fft(op: Operation, conservative: bool) -> OpShardingRule:
     """Batch dims P; the fft dims N; a dim whose size changes (RFFT/IRFFT) is also blocked."""
-    ins, outs = _shape(op.operands[0]), _shape(op.results[0])
+    ins, outs = _static(op.operands[0]), _static(op.results[0])
     k = len(_ints(op, "fft_length"))
     b = _builder(op)
     for d, n in enumerate(ins):
@@ -524,7 +535,7 @@ def _fft(op: Operation, conservative: bool) -> OpShardingRule:
 @register("stablehlo.cholesky")
 def _cholesky(op: Operation, conservative: bool) -> OpShardingRule:
     """Batch dims P, the two matrix dims need replication."""
-    ins = _shape(op.operands[0])
+    ins = _static(op.operands[0])
     b = _builder(op)
     b.add_pointwise(ins, lambda d: (N, False) if d >= len(ins) - 2 else (P, False))
     return b.build()
@@ -533,7 +544,7 @@ def _cholesky(op: Operation, conservative: bool) -> OpShardingRule:
 @register("stablehlo.rng_bit_generator")
 def _rng_bit_generator(op: Operation, conservative: bool) -> OpShardingRule:
     """The state is need-replication and blocked; the output has its own pass-through factors."""
-    st, out = _shape(op.operands[0]), _shape(op.results[1])
+    st, out = _static(op.operands[0]), _static(op.results[1])
     b = _builder(op)
     for d, n in enumerate(st):
         b.add_factor([d], [d, -1], n, N, blocked=True)
@@ -544,7 +555,7 @@ def _rng_bit_generator(op: Operation, conservative: bool) -> OpShardingRule:
 
 # ---- collectives (input IR from shard_map) -----------------------------------------------------
 def _collective(op: Operation, special: list[int]) -> OpShardingRule:
-    ins, outs = _shape(op.operands[0]), _shape(op.results[0])
+    ins, outs = _static(op.operands[0]), _static(op.results[0])
     b = _builder(op)
     for d, n in enumerate(ins):
         if d not in special:
@@ -577,7 +588,7 @@ def _gather(op: Operation, conservative: bool) -> OpShardingRule:
     offset dims P when the slice is the whole operand dim, else N and blocked. Then collapsed
     operand dims R (jaxlib's newer Shardy), then the index-vector dim N."""
     dn = "dimension_numbers"
-    ops, idx, out = _shape(op.operands[0]), _shape(op.operands[1]), _shape(op.results[0])
+    ops, idx, out = _static(op.operands[0]), _static(op.operands[1]), _static(op.results[0])
     offset = _dims_field(op, dn, "offset_dims")
     collapsed = _dims_field(op, dn, "collapsed_slice_dims")
     op_batch = _dims_field(op, dn, "operand_batching_dims")
@@ -616,7 +627,7 @@ def _scatter(op: Operation, conservative: bool) -> OpShardingRule:
     index-vector dim N."""
     dn = "scatter_dimension_numbers"
     n_in = (len(op.operands) - 1) // 2
-    ops, idx, upd = _shape(op.operands[0]), _shape(op.operands[n_in]), _shape(op.operands[n_in + 1])
+    ops, idx, upd = _static(op.operands[0]), _static(op.operands[n_in]), _static(op.operands[n_in + 1])
     window = _dims_field(op, dn, "update_window_dims")
     inserted = _dims_field(op, dn, "inserted_window_dims")
     in_batch = _dims_field(op, dn, "input_batching_dims")
@@ -664,7 +675,22 @@ def _scatter(op: Operation, conservative: bool) -> OpShardingRule:
 _CONV_RAW = re.compile(r"(\w+)\s*=\s*(\[[^\]]*\]|-?\d+)")
 
 
-def conv_dims(op: Operation) -> dict[str, list[int]]:
+class ConvDims(TypedDict):
+    """Convolution dimension numbers: lhs batch/feature/spatial, rhs (kernel) input/output feature/spatial,
+    result batch/feature/spatial."""
+
+    lb: int
+    lf: int
+    ls: list[int]
+    ri: int
+    ro: int
+    rs: list[int]
+    ob: int
+    of: int
+    os: list[int]
+
+
+def conv_dims(op: Operation) -> ConvDims:
     """Dimension numbers of a convolution from `[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]` (or the raw form)."""
     a = op.get_attr("dimension_numbers")
     body = (getattr(a.resolve(), "body", "") or "") if a is not None else ""
@@ -696,7 +722,7 @@ def _convolution(op: Operation, conservative: bool) -> OpShardingRule:
     """Batch P (lhs<->result); per spatial dim (omitted when conservative) a num-windows factor M
     (lhs<->result) and, when lhs size / out size > 1, a window factor R (lhs<->rhs); a feature-group
     factor when feature_group_count > 1; input feature R (lhs<->rhs); output feature P (rhs<->result)."""
-    ls, rs, os_ = _shape(op.operands[0]), _shape(op.operands[1]), _shape(op.results[0])
+    ls, rs, os_ = _static(op.operands[0]), _static(op.operands[1]), _static(op.results[0])
     d = conv_dims(op)
     fg = _int(op, "feature_group_count", 1)
     bg = _int(op, "batch_group_count", 1)

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from ttopt.ir.attributes import DialectAttr
 from ttopt.ir.diagnostics import Diagnostic
+from ttopt.ir.values import BlockArgument
 from ttopt.passes.base import Pass, option
 from ttopt.passes.registry import register_pass
 from ttopt.sharding import gspmd
@@ -42,6 +43,7 @@ from ttopt.sharding.util import (
     arg_attrs,
     argument_label,
     fail,
+    func_name,
     func_type,
     functions,
     has_body,
@@ -53,6 +55,7 @@ from ttopt.sharding.util import (
     sdy_annotations,
     set_arg_attrs,
     set_res_attrs,
+    str_value,
     strip_sdy_shardings,
     typed,
     warn,
@@ -179,7 +182,8 @@ class ApplyShardyArgumentAnnotations(Pass):
         if gspmd_ops:
             op = gspmd_ops[0]
             target = op.properties.get("call_target_name")
-            what = f"custom_call @{target.value}" if target is not None and op.name == "stablehlo.custom_call" else f"'{op.name}' op with mhlo.sharding"
+            what = (f"custom_call @{str_value(target)}" if target is not None and op.name == "stablehlo.custom_call"
+                    else f"'{op.name}' op with mhlo.sharding")
             raise fail(module, op, f"GSPMD module ({what}): ttopt supports Shardy-partitioned modules only "
                        "(lower with the Shardy partitioner, e.g. jax_use_shardy_partitioner=True)")
         if gspmd_args:
@@ -200,7 +204,7 @@ class ApplyShardyArgumentAnnotations(Pass):
         for mc in manual_computations(f):
             ins = typed(module, mc, mc.properties["in_shardings"], "in_shardings").shardings
             for v, s_in in zip(mc.operands, ins):
-                if getattr(v, "block", None) is not entry or SDY_SHARDING not in dicts[v.index]:
+                if not isinstance(v, BlockArgument) or v.block is not entry or SDY_SHARDING not in dicts[v.index]:
                     continue
                 s_arg = typed(module, f, dicts[v.index][SDY_SHARDING], argument_label(f, v.index))
                 axes = lambda s: [tuple(r.print_body() for r in d.axes) for d in s.dim_shardings]  # noqa: E731
@@ -228,7 +232,7 @@ class ApplyShardyArgumentAnnotations(Pass):
     @staticmethod
     def _is_gspmd_op(op: Operation) -> bool:
         target = op.properties.get("call_target_name")
-        if op.name == "stablehlo.custom_call" and target is not None and target.value in gspmd.GSPMD_TARGETS:
+        if op.name == "stablehlo.custom_call" and target is not None and str_value(target) in gspmd.GSPMD_TARGETS:
             return True
         return MHLO_SHARDING in op.attributes
 
@@ -298,8 +302,8 @@ class ApplyShardyArgumentAnnotations(Pass):
         dicts = arg_attrs(f)
         types: list[ArgumentType | None] = []
         for d in dicts:
-            t = d.get(ARGUMENT_TYPE)
-            types.append(typed(module, f, t, "ttcore.argument_type").value if t is not None else None)
+            a = d.get(ARGUMENT_TYPE)
+            types.append(typed(module, f, a, "ttcore.argument_type").value if a is not None else None)
         tt = any(t is not None for t in types)
         if tt:
             for i, t in enumerate(types):
@@ -311,7 +315,7 @@ class ApplyShardyArgumentAnnotations(Pass):
         elif self.automatic_arg_analysis:
             largest = max([4] + [t.rank for t in ft.inputs])
         else:
-            warn(module, f, f"@{f.properties['sym_name'].value}: no tt argument types and automatic-arg-analysis is off; "
+            warn(module, f, f"@{func_name(f)}: no tt argument types and automatic-arg-analysis is off; "
                  "arguments stay replicated")
             return
         for i, (d, ty) in enumerate(zip(dicts, ft.inputs)):

@@ -4,14 +4,16 @@ dictionaries, typed sdy attributes, cloning, symbol references and warnings."""
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Protocol, cast
 
-from ttopt.ir.attributes import ArrayAttr, Attribute, DialectAttr, DictAttr, SymbolRefAttr
+from ttopt.ir.attributes import ArrayAttr, Attribute, DialectAttr, DictAttr, IntegerAttr, StringAttr, SymbolRefAttr, TypeAttr
 from ttopt.ir.diagnostics import Diagnostic, SourcePos
 from ttopt.ir.operation import Operation
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module
+    from ttopt.ir.types import TensorType, Type
+    from ttopt.ir.values import Value
 
 SDY_SHARDING = "sdy.sharding"
 ARGUMENT_TYPE = "ttcore.argument_type"
@@ -19,6 +21,47 @@ SHARD_STATUS = "ttcore.shard_status"
 MHLO_SHARDING = "mhlo.sharding"
 
 log = logging.getLogger("ttopt.sharding")
+
+
+# ---- typed views of the IR --------------------------------------------------------------------
+# The passes read IR whose kinds the op definitions fix (a `sym_name` is a string, a group count an
+# integer, a sharded value a ranked tensor of static shape). These views state that for the type
+# checker only: they do not check at run time, so a value of another kind fails where it is read,
+# exactly as when the attribute was read directly.
+class StaticTensorType(Protocol):
+    """A ranked tensor type of static shape: a TensorType, or a `!alias` of one (which forwards
+    these attributes to its target)."""
+
+    @property
+    def shape(self) -> tuple[int, ...]: ...
+    @property
+    def rank(self) -> int: ...
+    @property
+    def element_type(self) -> Type: ...
+    @property
+    def encoding(self) -> Any: ...
+    def with_shape(self, shape: tuple[int | None, ...]) -> TensorType: ...
+    def canonical(self) -> str: ...
+
+
+def static_tensor(t: Type) -> StaticTensorType:
+    """`t`, read as a ranked tensor type of static shape (no runtime check)."""
+    return cast("StaticTensorType", t)
+
+
+def tensor_type(v: Value) -> StaticTensorType:
+    """`v.type`, read as a ranked tensor type of static shape (no runtime check)."""
+    return cast("StaticTensorType", v.type)
+
+
+def int_value(a: Attribute) -> int:
+    """`a.value` of an integer attribute (no runtime check)."""
+    return cast(IntegerAttr, a).value
+
+
+def str_value(a: Attribute) -> str:
+    """`a.value` of a string attribute (no runtime check)."""
+    return cast(StringAttr, a).value
 
 
 # ---- diagnostics --------------------------------------------------------------------------------
@@ -73,12 +116,12 @@ def functions(module: Module) -> list[Operation]:
 
 
 def func_name(func: Operation) -> str:
-    return func.properties["sym_name"].value
+    return str_value(func.properties["sym_name"])
 
 
 def is_public(func: Operation) -> bool:
     vis = func.properties.get("sym_visibility")
-    return vis is None or vis.value == "public"
+    return vis is None or str_value(vis) == "public"
 
 
 def has_body(func: Operation) -> bool:
@@ -86,14 +129,15 @@ def has_body(func: Operation) -> bool:
 
 
 def func_type(func: Operation) -> Any:
-    return func.properties["function_type"].type
+    return cast(TypeAttr, func.properties["function_type"]).type
 
 
 def _dicts(func: Operation, key: str, n: int) -> list[dict[str, Attribute]]:
     arr = func.properties.get(key)
     out: list[dict[str, Attribute]] = []
+    items = cast(ArrayAttr, arr).items if arr is not None and n else ()
     for i in range(n):
-        d = arr.items[i] if arr is not None and i < len(arr.items) else None
+        d = items[i] if i < len(items) else None
         out.append(dict(d.entries) if isinstance(d, DictAttr) else {})
     return out
 
