@@ -48,7 +48,7 @@ class _Op:
             if isinstance(t, TensorType):
                 p = getattr(v, "op", None)
                 pi = index.get(p) if p is not None and len(p.results) == 1 else None
-                self.inputs.append((pi, None if pi is not None else a.effective_layout(v), tuple(t.shape)))
+                self.inputs.append((pi, None if pi is not None else a.effective_layout(v), tuple(t.shape or ())))
         readers = [u for r in op.results for u in r.users]
         self.last = max((index.get(u, n) for u in readers), default=-1)
         visible = all(u in index and (u.name == "ttnn.deallocate" or (family_of(u.name) is not None and u.name not in DISPATCH_OPS))
