@@ -63,7 +63,7 @@ OP_FAMILIES: Mapping[str, Family] = MappingProxyType({
 # published op model yet). tests/architecture/test_op_tables.py keeps this list exact.
 NOT_MODELLED = frozenset({
     "ttnn.get_device", "ttnn.to_device", "ttnn.from_device", "ttnn.to_dtype", "ttnn.deallocate",
-    "ttnn.empty", "ttnn.full", "ttnn.ones", "ttnn.zeros",
+    "ttnn.empty", "ttnn.full", "ttnn.ones", "ttnn.zeros", "ttnn.constant", "ttnn.arange",
     "ttnn.all_gather", "ttnn.all_reduce", "ttnn.all_to_all", "ttnn.collective_permute", "ttnn.reduce_scatter",
     "ttnn.mesh_partition", "ttnn.mesh_shard", "ttnn.point_to_point",
     "ttnn.sort",

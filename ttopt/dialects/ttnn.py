@@ -49,6 +49,8 @@ OTHER: dict[str, tuple[Any, Any]] = {  # op -> (operand arity, result arity)
     "zeros": ((0, 1), 1),
     "ones": ((0, 1), 1),
     "full": ((0, 1), 1),
+    "constant": ((0, 1), 1),
+    "arange": ((0, 1), 1),
     "get_device": (0, 1),
     "rotary_embedding": (3, 1),
     "rms_norm": ((1, 3), 1),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass
+from typing import Any
 
 
 class SourceFile:
@@ -73,3 +74,13 @@ class Diagnostic(Exception):
         """The full diagnostic text."""
         head = self.pos.render("error", self.message) if self.pos else f"{fallback_name}: error: {self.message}"
         return "\n".join((head, *(f"note: {n}" for n in self.notes)))
+
+
+def op_position(source: SourceFile | None, op: Any) -> SourcePos | None:
+    """Where `op` (or its nearest ancestor with a position) is in `source`, for a Diagnostic."""
+    cur = op
+    while cur is not None:
+        if isinstance(getattr(cur, "pos", None), int) and source is not None:
+            return SourcePos(source, cur.pos)
+        cur = getattr(cur, "parent_op", None)
+    return None

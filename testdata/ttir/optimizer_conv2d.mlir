@@ -1,0 +1,33 @@
+// RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline="enable-greedy-optimizer=true" --mlir-print-debuginfo --verify-each | FileCheck %s
+// RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline="optimization-level=2" --stats - -o %t | FileCheck %s --check-prefix=DF
+// RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline="optimization-level=2" | ttopt opt --ttnn-optimizer --verify-l1-budget -o %t
+
+// A conv2d block in TTIR (NHWC, OIHW weights): each conv reads and writes TTNN's flattened
+// 1x1x(N*H*W)xC form through reshapes; weights stay on the host, row-major. With the CostBased
+// policy (enable-greedy-optimizer) each conv's output is read back from L1 interleaved by the
+// next op and no conversion op is inserted; DFSharding (optimization-level=2) reshards and spills around each
+// conv and ends slower than the input by the estimate.
+
+// CHECK-DAG: #[[HOST:ttnn_layout[0-9]*]] = #ttnn.ttnn_layout<(d0, d1, d2, d3) -> (d0 * 192 + d1 * 3 + d2, d3), <1x1>, memref<12288x3xbf16, #system_memory>>
+// CHECK-DAG: #[[L1:ttnn_layout[0-9]*]] = #ttnn.ttnn_layout<(d0, d1, d2, d3) -> (d0 * 896 + d1 * 32 + d2, d3), <8x8>, memref<1x1x!ttcore.tile<32x32, bf16>, #l1>, <interleaved>>
+// CHECK: func.func @forward(%arg0: {{.*}}, %arg1: tensor<64x64x3x3xbf16, #[[HOST]]>, %arg2: tensor<64x64x3x3xbf16, #[[HOST]]>)
+// CHECK: "ttnn.conv2d"({{.*}}, %arg1, {{.*}}) <{{.*}}in_channels = 64 : i32{{.*}}> {{.*}} loc("conv1")
+// CHECK: "ttnn.reshape"({{.*}}) <{shape = [1 : i32, 28 : i32, 28 : i32, 64 : i32]}> {{.*}} -> tensor<1x28x28x64xbf16, #[[L1]]> loc("conv1")
+// CHECK: "ttnn.relu"({{.*}}) : (tensor<1x28x28x64xbf16, #[[L1]]>) {{.*}} loc("relu1")
+// CHECK: "ttnn.conv2d"({{.*}}, %arg2, {{.*}}) {{.*}} loc("conv2")
+// CHECK-NOT: ttnn.to_layout
+// CHECK: return
+
+// DF: "memory_layout_analysis_policy": "DFSharding"
+// DF: "reshards": 2,
+// DF-NEXT: "spills": 4,
+
+module {
+  func.func @forward(%x: tensor<1x28x28x64xbf16>, %w1: tensor<64x64x3x3xbf16>, %w2: tensor<64x64x3x3xbf16>) -> tensor<1x28x28x64xbf16> {
+    %0 = "ttir.conv2d"(%x, %w1) <{stride = 1 : i32, padding = 1 : i32, dilation = 1 : i32, groups = 1 : i32}> : (tensor<1x28x28x64xbf16>, tensor<64x64x3x3xbf16>) -> tensor<1x28x28x64xbf16> loc("conv1")
+    %1 = "ttir.relu"(%0) : (tensor<1x28x28x64xbf16>) -> tensor<1x28x28x64xbf16> loc("relu1")
+    %2 = "ttir.conv2d"(%1, %w2) <{stride = 1 : i32, padding = 1 : i32, dilation = 1 : i32, groups = 1 : i32}> : (tensor<1x28x28x64xbf16>, tensor<64x64x3x3xbf16>) -> tensor<1x28x28x64xbf16> loc("conv2")
+    %3 = "ttir.add"(%2, %x) : (tensor<1x28x28x64xbf16>, tensor<1x28x28x64xbf16>) -> tensor<1x28x28x64xbf16> loc("residual")
+    return %3 : tensor<1x28x28x64xbf16>
+  }
+}

@@ -1,0 +1,133 @@
+"""`ttir-to-ttnn-backend-pipeline`: TTIR in, an optimized TTNN program out, with tt-mlir's option
+names, so its optimizer tests' RUN lines work as written:
+
+    ttopt opt m.mlir --ttir-to-ttnn-backend-pipeline="enable-optimizer=true memory-layout-analysis-enabled=true"
+
+Steps: `convert-to-ttnn-ccl` when the module has TTIR mesh/CCL ops (the sharding pipeline's output),
+`convert-ttir-to-ttnn` (TTNN ops, tiled DRAM-interleaved layouts), `ttnn-optimizer` when asked,
+`ttnn-deallocate`.
+
+| option | optimizer |
+|---|---|
+| `optimization-level=0` (default) | off (unless `enable-optimizer=true`) |
+| `optimization-level=1` | on, every op DRAM interleaved with its op config (no memory layout analysis) |
+| `optimization-level=2` | on, with memory layout analysis (default policy DFSharding) |
+| `enable-optimizer=true` | on; `memory-layout-analysis-enabled` decides the analysis |
+| `enable-greedy-optimizer=true` | memory layout analysis with the CostBased policy (ttopt's answer to tt-mlir's greedy optimizer) |
+
+`max-legal-layouts`, `override-output-layout`, `insert-memreconfig`, `memreconfig-enabled`,
+`row-major-enabled`, `memory-layout-analysis-policy`, `tensor-l1-usage-cap` go to the optimizer as
+they are; `system-desc-path` is its `device`; `compute-cfg-math-fidelity` writes a compute config
+on every matmul, linear and conv2d (the cost model reads its fidelity). `mesh-shape` must be 1x1
+(multi-device programs come from the sharding pipeline with their mesh). `enable-const-eval` is
+accepted for tt-mlir's RUN lines; ttopt does not hoist constant subgraphs, so it changes nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Iterator
+
+from ttopt.optimizer.policies import DEFAULT_POLICY, policy_names
+from ttopt.passes.base import Pass, option
+from ttopt.passes.manager import PipelinePass, PipelineStep
+from ttopt.passes.registry import get_pass, register_pass
+
+if TYPE_CHECKING:
+    from ttopt.ir.module import Module
+
+FIDELITIES = ("", "lofi", "hifi2", "hifi3", "hifi4")
+CCL_OPS = frozenset({"ttir.mesh_shard", "ttir.all_gather", "ttir.all_reduce", "ttir.reduce_scatter",
+                     "ttir.collective_permute", "ttir.all_to_all", "ttir.mesh_partition"})  # fmt: skip
+
+
+@register_pass
+@dataclass
+class TTIRToTTNNBackendPipeline(PipelinePass):
+    """TTIR -> TTNN (layouts, op conversion), the ttnn-optimizer when asked, deallocation."""
+
+    name = "ttir-to-ttnn-backend-pipeline"
+    summary = "TTIR to an optimized TTNN program: convert-ttir-to-ttnn, ttnn-optimizer (optimization-level / enable-optimizer), ttnn-deallocate"
+
+    optimization_level: int = option(0, "0: no optimizer; 1: optimizer without memory layout analysis; 2: with it")
+    enable_optimizer: bool = option(False, "Run the ttnn-optimizer (memory-layout-analysis-enabled decides the analysis)")
+    enable_greedy_optimizer: bool = option(False, "Memory layout analysis with the CostBased policy")
+    memory_layout_analysis_enabled: bool = option(False, "Enable the memory layout policy (L1 chains); without it every op gets its first legal config (DRAM interleaved)")
+    memory_layout_analysis_policy: str = option(DEFAULT_POLICY, "Memory layout policy: DFSharding (L1 sharded chains), GreedyL1Interleaved, BFInterleaved, CostBased (minimum estimated time)", choices=policy_names())
+    max_legal_layouts: int = option(8, "Sharded layouts considered per op (0: no L1 sharding)")
+    override_output_layout: list[str] = option([], "NAME=p1:p2,... with grid AxB, dram/l1, interleaved/height_sharded/width_sharded/block_sharded, tile/row_major, dtype")
+    insert_memreconfig: list[str] = option([], "NAME=idx[:idx...]: reshard these operands of op NAME")
+    memreconfig_enabled: bool = option(True, "Insert the reshards the solver asks for")
+    row_major_enabled: bool = option(False, "Also consider row-major layouts")
+    tensor_l1_usage_cap: float | None = option(None, "Fraction of L1 usable by tensors, in (0, 1] (default 1.0, or the module's ttnn.tensor_l1_usage_cap)")
+    system_desc_path: str = option("", "Device preset (wormhole_b0, n150, blackhole) or system-desc file, when the module has no ttcore.system_desc")
+    compute_cfg_math_fidelity: str = option("", "Math fidelity of matmul / linear / conv2d: lofi, hifi2, hifi3, hifi4 (default: the op's own, else tt-metal's)", choices=FIDELITIES)
+    mesh_shape: list[int] = option([], "Device mesh; only 1,1 here (multi-device modules carry their mesh from the sharding pipeline)")
+    enable_const_eval: bool = option(True, "Accepted for tt-mlir's RUN lines; ttopt does not hoist constant subgraphs (no effect)")
+    deallocate: bool = option(True, "Insert ttnn.deallocate after the last use of every intermediate tensor")
+
+    def validate(self) -> None:
+        """Option values are checked before any input is read (usage error, exit 2)."""
+        if self.optimization_level not in (0, 1, 2):
+            raise ValueError(f"optimization-level must be 0, 1 or 2, got {self.optimization_level}")
+        if self.mesh_shape and list(self.mesh_shape) != [1, 1]:
+            raise ValueError(f"mesh-shape {'x'.join(map(str, self.mesh_shape))} is not supported here: only 1,1 "
+                             "(run --stablehlo-pipeline --convert-to-ttir for multi-device modules)")  # fmt: skip
+        if self.memory_layout_analysis_policy not in policy_names():
+            raise ValueError(f"memory-layout-analysis-policy: unknown policy '{self.memory_layout_analysis_policy}' "
+                             f"(one of {', '.join(policy_names())})")  # fmt: skip
+        if self.max_legal_layouts < 0:
+            raise ValueError(f"max-legal-layouts must be >= 0, got {self.max_legal_layouts}")
+        self.optimizer().validate()
+
+    def optimizer_enabled(self) -> bool:
+        """Whether the pipeline runs the ttnn-optimizer."""
+        return self.enable_optimizer or self.optimization_level >= 1 or self.enable_greedy_optimizer
+
+    def optimizer(self) -> Pass:
+        """The ttnn-optimizer as this pipeline's options configure it."""
+        cls = get_pass("ttnn-optimizer")
+        assert cls is not None
+        p = self.configured(cls)
+        analysis = self.memory_layout_analysis_enabled or self.optimization_level >= 2 or self.enable_greedy_optimizer
+        policy = "CostBased" if self.enable_greedy_optimizer else self.memory_layout_analysis_policy
+        return cls.from_options({**_options_of(p), "memory-layout-analysis-enabled": analysis,
+                                 "memory-layout-analysis-policy": policy, "device": self.system_desc_path})  # fmt: skip
+
+    def steps(self, module: Module) -> Iterator[PipelineStep]:
+        """convert-to-ttnn-ccl (if needed), convert-ttir-to-ttnn, fidelity, ttnn-optimizer, ttnn-deallocate."""
+        n = 1
+        if any(op.name in CCL_OPS for op in module.walk()):
+            yield PipelineStep(n, "convert-to-ttnn-ccl", _new("convert-to-ttnn-ccl"))
+        else:
+            yield PipelineStep(n, "convert-to-ttnn-ccl", skipped="no TTIR mesh or CCL ops")
+        yield PipelineStep(n + 1, "convert-ttir-to-ttnn", _new("convert-ttir-to-ttnn"))
+        if self.compute_cfg_math_fidelity:
+            _set_fidelity(module, self.compute_cfg_math_fidelity)
+        if self.optimizer_enabled():
+            yield PipelineStep(n + 2, "ttnn-optimizer", self.optimizer())
+        else:
+            yield PipelineStep(n + 2, "ttnn-optimizer", skipped="optimization-level=0 and enable-optimizer=false")
+        if self.deallocate:
+            yield PipelineStep(n + 3, "ttnn-deallocate", _new("ttnn-deallocate"))
+        else:
+            yield PipelineStep(n + 3, "ttnn-deallocate", skipped="deallocate=false")
+
+
+def _new(name: str) -> Pass:
+    cls = get_pass(name)
+    assert cls is not None, name
+    return cls()
+
+
+def _options_of(p: Pass) -> dict:
+    return {s.name: getattr(p, s.attr) for s in type(p).option_specs()}
+
+
+def _set_fidelity(module: Module, fidelity: str) -> None:
+    from ttopt.ir.attributes import DialectAttr
+
+    cfg = DialectAttr("ttnn.device_compute_kernel_config", f"math_fidelity = {fidelity}")
+    for op in module.walk():
+        if op.name in ("ttnn.matmul", "ttnn.linear", "ttnn.conv2d"):
+            op.properties["compute_config"] = cfg

@@ -1,0 +1,414 @@
+"""`convert-ttir-to-ttnn`: TTIR compute ops to TTNN ops, every tensor in a tiled DRAM-interleaved
+`#ttnn.ttnn_layout` (as tt-mlir's TTNNLayout pass leaves a program before the optimizer).
+
+* Types: every ranked tensor of a function (arguments, results, op results) gets the layout of its
+  shape and element type: tile, DRAM, interleaved, printed through `#ttnn_layoutN` aliases. Function
+  arguments and results stay on the device in DRAM, as tt-mlir's pipeline leaves them, except
+  arguments read only as conv weights or biases: those stay on the host, row-major.
+* Ops: one TTNN op per TTIR op (conversion table below) with tt-mlir's attribute spellings, and one
+  `ttnn.get_device` per function for the ops that take a device (conv2d, creation ops). A TTIR
+  `broadcast` read only by elementwise ops becomes their implicit broadcast (no op); otherwise a
+  `ttnn.repeat`. `dot_general` becomes `ttnn.matmul` (transposes folded into its flags).
+  `conv2d` / pooling read and write the flattened NHWC form TTNN expects (`1x1x(N*H*W)xC`) through
+  `ttnn.reshape`s. Destination-passing `ttir.empty` outputs are dropped.
+* Anything else is an error at the op (`'ttir.foo' has no TTNN lowering`), never left behind.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import prod
+from typing import TYPE_CHECKING, Any, Callable
+
+from ttopt.device.tensor import element_dtype
+from ttopt.dialects.errors import AttrError
+from ttopt.dialects.ttir import BINARY, UNARY, inputs
+from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
+from ttopt.ir.attributes import ArrayAttr, BoolAttr, DenseArrayAttr, DialectAttr, FloatAttr, IntegerAttr
+from ttopt.ir.diagnostics import Diagnostic, op_position
+from ttopt.ir.opdef import OP_DEFS
+from ttopt.ir.operation import Operation
+from ttopt.ir.properties import int_values, props
+from ttopt.ir.types import OpaqueType, ScalarType, TensorType
+from ttopt.optimizer.rewrite import LayoutAliaser, update_function_type
+from ttopt.passes.base import Pass
+from ttopt.passes.registry import register_pass
+
+if TYPE_CHECKING:
+    from ttopt.ir.module import Module
+    from ttopt.passes.context import PassContext
+
+SI32, I32, SI64, F32 = ScalarType("si32"), ScalarType("i32"), ScalarType("si64"), ScalarType("f32")
+DEVICE = OpaqueType("!ttnn.device", "ttnn.device")
+RENAMED = {"div": "divide"}
+ELEMENTWISE = frozenset({*(f"ttir.{n}" for n in (*UNARY, *BINARY)), "ttir.where"})
+
+
+class LoweringError(Diagnostic):
+    """An op the lowering cannot convert (reported at the op)."""
+
+
+def _i32s(values: Any) -> ArrayAttr:
+    return ArrayAttr(tuple(IntegerAttr(int(v), I32) for v in values))
+
+
+def _pair(a: Any, n: int = 2) -> tuple[int, ...]:
+    """An `I32Attr` or `array<i32: ...>` attribute as n integers (one integer repeated)."""
+    vals = int_values(a)
+    if vals is None:
+        v = getattr(a.resolve(), "value", None) if a is not None else None
+        if not isinstance(v, int):
+            raise ValueError(f"expected an integer or integer array, got {a.text if a is not None else 'nothing'}")
+        vals = (v,)
+    if len(vals) == 1:
+        return vals * n
+    return tuple(vals)
+
+
+def _shape_attr(shape: tuple[int, ...]) -> DialectAttr:
+    return DialectAttr("ttnn.shape", "x".join(map(str, shape)))
+
+
+def _dtype_attr(t: TensorType) -> DialectAttr:
+    dt = element_dtype(t)
+    if dt is None:
+        raise ValueError(f"element type {t.element_type.text} has no TTNN data type")
+    return DialectAttr("ttcore.supportedDataTypes", dt.value)
+
+
+class _Lowering:
+    """One function's conversion."""
+
+    def __init__(self, module: Any, func: Any, aliaser: LayoutAliaser) -> None:
+        self.module = module
+        self.func = func
+        self.aliaser = aliaser
+        self.block = func.regions[0].entry
+        self.device: Any = None
+        self.out: list[Operation] = []
+
+    # -- helpers --------------------------------------------------------------------------------
+    def fail(self, op: Any, message: str) -> LoweringError:
+        return LoweringError(f"convert-ttir-to-ttnn: '{op.name}' {message}", op_position(self.module.source, op))
+
+    def layout_type(self, t: Any, op: Any, host: bool = False) -> Any:
+        """`t` with its DRAM-interleaved tile layout, or its row-major host layout (non-tensors unchanged)."""
+        t = t.resolve() if hasattr(t, "resolve") else t
+        if not isinstance(t, TensorType):
+            return t
+        shape = tuple(d for d in (t.shape or ()) if isinstance(d, int))
+        if t.shape is None or len(shape) != len(t.shape):
+            raise self.fail(op, f"has a tensor of unknown shape ({t.text}); TTNN layouts need static shapes")
+        if not shape:
+            raise self.fail(op, f"has a rank-0 tensor ({t.text}); TTNN layouts need rank >= 1 (reshape it to 1 element)")
+        dt = element_dtype(t)
+        if dt is None:
+            raise self.fail(op, f"has element type {t.element_type.text}, which has no TTNN data type")
+        try:
+            if host:
+                lay = TTNNLayoutAttr.build(shape, dt.value, tiled=False, buffer_type="system_memory")
+            else:
+                lay = TTNNLayoutAttr.build(shape, dt.value, buffer_type="dram", memory_layout="interleaved")
+        except AttrError as e:
+            raise self.fail(op, e.message) from None
+        return self.aliaser.tensor_type(TensorType(t.shape, t.element_type), lay)
+
+    def get_device(self) -> Any:
+        if self.device is None:
+            op = Operation("ttnn.get_device", [], [DEVICE], properties={"mesh_shape": DialectAttr("ttnn", "mesh_shape 1x1")})
+            self.out.insert(0, op)
+            self.device = op.results[0]
+        return self.device
+
+    def emit(self, name: str, operands: list[Any], result_type: Any, properties: dict[str, Any] | None = None,
+             location: Any = None) -> Any:  # fmt: skip
+        op = Operation(name, operands, [result_type], properties=properties or {}, location=location)
+        self.out.append(op)
+        return op.results[0]
+
+    def reshape(self, v: Any, shape: tuple[int, ...], like: Any, loc: Any) -> Any:
+        t = v.type.resolve()
+        if tuple(t.shape) == tuple(shape):
+            return v
+        rt = self.layout_type(TensorType(tuple(shape), t.element_type), like)
+        return self.emit("ttnn.reshape", [v], rt, {"shape": _i32s(shape)}, loc)
+
+    # -- driver ---------------------------------------------------------------------------------
+    def run(self) -> int:
+        for a in self.block.args:
+            a.type = self.layout_type(a.type, self.func, host=_conv_weight(a))
+        count = 0
+        for op in list(self.block.ops):
+            if op.name == "ttir.empty":
+                continue
+            if not op.name.startswith("ttir."):
+                for r in op.results:
+                    r.type = self.layout_type(r.type, op)
+                if op.regions and op.name != "func.return":
+                    raise self.fail(op, "has regions; convert-ttir-to-ttnn lowers straight-line functions")
+                self.out.append(op)
+                continue
+            new = self.convert(op)
+            op.results[0].replace_all_uses_with(new)
+            op.drop_all_references()
+            count += 1
+        for op in self.out:
+            op.parent = self.block
+        self.block.ops = self.out
+        update_function_type(self.func)
+        return count
+
+    def convert(self, op: Any) -> Any:
+        short = op.name[5:]
+        rule = RULES.get(short)
+        if rule is None and op.name in ELEMENTWISE:
+            rule = _elementwise
+        if rule is None:
+            raise self.fail(op, "has no TTNN lowering")
+        if len(op.results) != 1:
+            raise self.fail(op, f"has {len(op.results)} results; its TTNN lowering is not implemented")
+        try:
+            return rule(self, op)
+        except ValueError as e:
+            raise self.fail(op, str(e)) from None
+
+
+Rule = Callable[[_Lowering, Any], Any]
+
+
+def _conv_weight(arg: Any) -> bool:
+    """An argument read only as a conv's weight or bias stays on the host, row-major (as tt-mlir
+    leaves conv weights for the op to prepare on the device)."""
+    users = arg.users
+    return bool(users) and all(u.name in ("ttir.conv2d", "ttir.conv_transpose2d") and arg not in inputs(u)[:1] for u in users)
+
+
+def _result_type(lw: _Lowering, op: Any) -> Any:
+    return lw.layout_type(op.results[0].type, op)
+
+
+def _elementwise(lw: _Lowering, op: Any) -> Any:
+    short = op.name[5:]
+    name = "ttnn." + RENAMED.get(short, short)
+    if name not in OP_DEFS:
+        raise ValueError("has no TTNN lowering (no TTNN elementwise op of that name)")
+    ins = [_implicit(v) for v in inputs(op)]
+    properties = {}
+    if short == "typecast":
+        properties["dtype"] = _dtype_attr(op.results[0].type.resolve())
+    return lw.emit(name, ins, _result_type(lw, op), properties, op.location)
+
+
+def _implicit(v: Any) -> Any:
+    """A broadcast read only by elementwise ops is their implicit broadcast: read its input."""
+    p = getattr(v, "op", None)
+    if p is not None and p.name == "ttir.broadcast" and all(u.name in ELEMENTWISE for u in v.users):
+        return inputs(p)[0]
+    return v
+
+
+def _same(name: str, keys: tuple[str, ...] = ()) -> Rule:
+    """TTIR op -> TTNN op of the same operands, copying the listed properties."""
+
+    def rule(lw: _Lowering, op: Any) -> Any:
+        properties = {k: op.properties[k] for k in keys if k in op.properties}
+        return lw.emit(name, inputs(op), _result_type(lw, op), properties, op.location)
+
+    return rule
+
+
+def _reshape(lw: _Lowering, op: Any) -> Any:
+    shape = tuple(op.results[0].type.resolve().shape)
+    return lw.emit("ttnn.reshape", inputs(op), _result_type(lw, op), {"shape": _i32s(shape)}, op.location)
+
+
+def _permute(lw: _Lowering, op: Any) -> Any:
+    perm = tuple(props(op).permutation)
+    return lw.emit("ttnn.permute", inputs(op), _result_type(lw, op), {"permutation": DenseArrayAttr("i64", perm)}, op.location)
+
+
+def _transpose(lw: _Lowering, op: Any) -> Any:
+    p = props(op)
+    return lw.emit("ttnn.transpose", inputs(op), _result_type(lw, op),
+                   {"dim0": IntegerAttr(p.dim0, SI32), "dim1": IntegerAttr(p.dim1, SI32)}, op.location)  # fmt: skip
+
+
+def _broadcast(lw: _Lowering, op: Any) -> Any:
+    if all(u.name in ELEMENTWISE for u in op.results[0].users):
+        return inputs(op)[0]  # the readers broadcast implicitly; the value is unused once they convert
+    dims = tuple(props(op).broadcast_dimensions)
+    return lw.emit("ttnn.repeat", inputs(op), _result_type(lw, op), {"repeat_dims": _shape_attr(dims)}, op.location)
+
+
+def _reduce(lw: _Lowering, op: Any) -> Any:
+    p = props(op)
+    short = op.name[5:]
+    if short in ("reduce_and", "reduce_or"):
+        raise ValueError("has no TTNN lowering (TTNN has no logical reduction)")
+    if short == "argmax":
+        dims = p.dim_arg
+        if dims is None or len(dims) != 1:
+            raise ValueError("lowers to ttnn.argmax, which reduces exactly one dimension")
+        return lw.emit("ttnn.argmax", inputs(op), _result_type(lw, op),
+                       {"dim": IntegerAttr(dims[0], I32), "keep_dim": BoolAttr(p.keep_dim), "use_multicore": BoolAttr(False)},
+                       op.location)  # fmt: skip
+    properties: dict[str, Any] = {"keep_dim": BoolAttr(p.keep_dim)}
+    if p.dim_arg is not None:
+        properties["dim_arg"] = _i32s(p.dim_arg)
+    return lw.emit(f"ttnn.{short}", inputs(op), _result_type(lw, op), properties, op.location)
+
+
+def _matmul(lw: _Lowering, op: Any) -> Any:
+    p = props(op)
+    name = "ttnn.linear" if op.name == "ttir.linear" else "ttnn.matmul"
+    return lw.emit(name, inputs(op), _result_type(lw, op),
+                   {"transpose_a": BoolAttr(p.transpose_a), "transpose_b": BoolAttr(p.transpose_b)}, op.location)  # fmt: skip
+
+
+def _dot_general(lw: _Lowering, op: Any) -> Any:
+    p = props(op)
+    a, b = inputs(op)
+    ra, rb = len(a.type.resolve().shape), len(b.type.resolve().shape)
+    bl, cl, br, cr = tuple(p.batch_dims_lhs), tuple(p.contract_dims_lhs), tuple(p.batch_dims_rhs), tuple(p.contract_dims_rhs)
+    nb = len(bl)
+    if bl != tuple(range(nb)) or br != tuple(range(nb)) or len(cl) != 1 or len(cr) != 1 or ra != nb + 2 or rb != nb + 2:
+        raise ValueError(
+            "lowers to ttnn.matmul only with leading batch dimensions, one contracting dimension and one free "
+            f"dimension per side (batch {list(bl)}/{list(br)}, contracting {list(cl)}/{list(cr)}, ranks {ra}/{rb})"
+        )
+    ta, tb = cl[0] == nb, cr[0] == nb + 1
+    return lw.emit("ttnn.matmul", [a, b], _result_type(lw, op),
+                   {"transpose_a": BoolAttr(ta), "transpose_b": BoolAttr(tb)}, op.location)  # fmt: skip
+
+
+def _nhwc(op: Any) -> tuple[int, int, int, int]:
+    p = props(op)
+    dims = (p.batch_dim, p.height_dim, p.width_dim, p.channel_dim) if op.name == "ttir.conv2d" else (0, 1, 2, 3)
+    if tuple(dims) != (0, 1, 2, 3):
+        raise ValueError(f"lowers only in NHWC layout (batch, height, width, channel dims {list(dims)})")
+    s = tuple(inputs(op)[0].type.resolve().shape)
+    if len(s) != 4:
+        raise ValueError(f"input has rank {len(s)}; conv2d and pooling take NHWC rank-4 tensors")
+    return s  # type: ignore[return-value]
+
+
+def _padding4(a: Any) -> tuple[int, ...]:
+    pad = _pair(a, 2)
+    if len(pad) == 2:
+        return (pad[0], pad[0], pad[1], pad[1])
+    if len(pad) == 4:  # TTIR (top, left, bottom, right) -> TTNN (top, bottom, left, right)
+        return (pad[0], pad[2], pad[1], pad[3])
+    raise ValueError(f"padding has {len(pad)} values; expected 1, 2 or 4")
+
+
+def _conv2d(lw: _Lowering, op: Any) -> Any:
+    n, h, w, c = _nhwc(op)
+    ins = inputs(op)
+    p = props(op)
+    wt = tuple(ins[1].type.resolve().shape)
+    out_t = op.results[0].type.resolve()
+    on, oh, ow, oc = out_t.shape
+    x = lw.reshape(ins[0], (1, 1, n * h * w, c), op, op.location)
+    flat = lw.layout_type(TensorType((1, 1, on * oh * ow, oc), out_t.element_type), op)
+    properties = {
+        "in_channels": IntegerAttr(c, I32), "out_channels": IntegerAttr(oc, I32), "batch_size": IntegerAttr(n, I32),
+        "input_height": IntegerAttr(h, I32), "input_width": IntegerAttr(w, I32),
+        "kernel_size": DenseArrayAttr("i32", tuple(wt[2:4])), "stride": DenseArrayAttr("i32", _pair(p.stride)),
+        "padding": DenseArrayAttr("i32", _padding4(p.padding)), "dilation": DenseArrayAttr("i32", _pair(p.dilation)),
+        "groups": IntegerAttr(p.groups, I32),
+    }  # fmt: skip
+    y = lw.emit("ttnn.conv2d", [x, *ins[1:], lw.get_device()], flat, properties, op.location)
+    return lw.reshape(y, tuple(out_t.shape), op, op.location)
+
+
+def _pool(lw: _Lowering, op: Any) -> Any:
+    n, h, w, c = _nhwc(op)
+    p = props(op)
+    out_t = op.results[0].type.resolve()
+    on, oh, ow, oc = out_t.shape
+    x = lw.reshape(inputs(op)[0], (1, 1, n * h * w, c), op, op.location)
+    flat = lw.layout_type(TensorType((1, 1, on * oh * ow, oc), out_t.element_type), op)
+    properties = {
+        "batch_size": IntegerAttr(n, SI32), "input_height": IntegerAttr(h, SI32), "input_width": IntegerAttr(w, SI32),
+        "channels": IntegerAttr(c, SI32), "kernel_size": DenseArrayAttr("i32", _pair(p.kernel)),
+        "stride": DenseArrayAttr("i32", _pair(p.stride)), "padding": DenseArrayAttr("i32", _pair(p.padding, 2)[:2]),
+        "dilation": DenseArrayAttr("i32", _pair(p.dilation)), "ceil_mode": BoolAttr(p.ceil_mode),
+    }  # fmt: skip
+    y = lw.emit("ttnn." + op.name[5:], [x], flat, properties, op.location)
+    return lw.reshape(y, tuple(out_t.shape), op, op.location)
+
+
+def _softmax(lw: _Lowering, op: Any) -> Any:
+    p = props(op)
+    return lw.emit("ttnn.softmax", inputs(op), _result_type(lw, op),
+                   {"dimension": IntegerAttr(p.dimension, SI32), "numericStable": BoolAttr(p.numericStable)}, op.location)  # fmt: skip
+
+
+def _norm(lw: _Lowering, op: Any) -> Any:
+    p = props(op)
+    x = inputs(op)[0]
+    if tuple(p.normalized_shape) != tuple(x.type.resolve().shape[-len(p.normalized_shape):]):
+        raise ValueError(f"normalized_shape {list(p.normalized_shape)} is not the input's trailing dimensions")
+    if len(p.normalized_shape) != 1:
+        raise ValueError("lowers to a TTNN norm over the last dimension only")
+    return lw.emit("ttnn." + op.name[5:], inputs(op), _result_type(lw, op), {"epsilon": FloatAttr(p.epsilon, F32)}, op.location)
+
+
+def _squeeze(lw: _Lowering, op: Any) -> Any:
+    return _reshape(lw, op)
+
+
+def _creation(lw: _Lowering, op: Any) -> Any:
+    t = op.results[0].type.resolve()
+    short = op.name[5:]
+    properties: dict[str, Any] = {"dtype": _dtype_attr(t), "layout": DialectAttr("ttnn.layout", "tile")}
+    if short == "constant":
+        return lw.emit("ttnn.constant", [lw.get_device()], _result_type(lw, op), {"value": op.properties["value"]}, op.location)
+    if short == "arange":
+        p = props(op)
+        if p.arange_dimension != len(t.shape) - 1 and prod(t.shape) != t.shape[p.arange_dimension]:
+            raise ValueError("lowers only along the last dimension (or a 1-element remainder)")
+        properties.update(start=IntegerAttr(p.start, SI64), end=IntegerAttr(p.end, SI64), step=IntegerAttr(p.step, SI64))
+        return lw.emit("ttnn.arange", [lw.get_device()], _result_type(lw, op), properties, op.location)
+    properties["shape"] = _shape_attr(tuple(t.shape))
+    if short == "full":
+        properties["fill_value"] = op.properties["fill_value"]
+    return lw.emit(f"ttnn.{short}", [lw.get_device()], _result_type(lw, op), properties, op.location)
+
+
+def _concat(lw: _Lowering, op: Any) -> Any:
+    return lw.emit("ttnn.concat", inputs(op), _result_type(lw, op), {"dim": IntegerAttr(props(op).dim, SI32)}, op.location)
+
+
+RULES: dict[str, Rule] = {
+    "reshape": _reshape, "squeeze": _squeeze, "unsqueeze": _squeeze, "permute": _permute, "transpose": _transpose,
+    "broadcast": _broadcast, "repeat": _same("ttnn.repeat"),
+    "slice_static": _same("ttnn.slice_static", ("begins", "ends", "step")), "concat": _concat,
+    "sum": _reduce, "mean": _reduce, "max": _reduce, "min": _reduce, "prod": _reduce, "argmax": _reduce,
+    "reduce_and": _reduce, "reduce_or": _reduce,
+    "matmul": _matmul, "linear": _matmul, "dot_general": _dot_general, "conv2d": _conv2d,
+    "max_pool2d": _pool, "avg_pool2d": _pool, "softmax": _softmax, "rms_norm": _norm, "layer_norm": _norm,
+    "embedding": _same("ttnn.embedding"), "constant": _creation, "full": _creation, "zeros": _creation,
+    "ones": _creation, "arange": _creation,
+}  # fmt: skip
+
+
+@register_pass
+@dataclass
+class ConvertTTIRToTTNN(Pass):
+    """TTIR compute ops -> TTNN ops with DRAM-interleaved tile layouts."""
+
+    name = "convert-ttir-to-ttnn"
+    summary = "TTIR ops to TTNN ops; every tensor gets a tiled DRAM-interleaved ttnn_layout (ttir-to-ttnn-backend-pipeline's conversion)"
+
+    def run(self, module: Module, ctx: PassContext) -> None:
+        aliaser = LayoutAliaser(module)
+        count = 0
+        for func in module.functions():
+            if not func.regions or not func.regions[0].blocks:
+                continue
+            if len(func.regions[0].blocks) != 1:
+                raise LoweringError(f"convert-ttir-to-ttnn: function with {len(func.regions[0].blocks)} blocks",
+                                    op_position(module.source, func))  # fmt: skip
+            count += _Lowering(module, func, aliaser).run()
+        ctx.stats.setdefault(self.name, {})["converted"] = count
