@@ -130,6 +130,8 @@ def main() -> None:
                     t, tot, n = run(text, a.max_legal_layouts, policy)
                     times.append(t)
                 wall = statistics.median(times)
+                print(f"{model} {policy} {n} ops: {wall:.2f} s, {tot['estimated_ns_before'] / 1e3:,.0f} -> "
+                      f"{tot['estimated_ns'] / 1e3:,.0f} us", file=sys.stderr, flush=True)  # fmt: skip
                 table.add_row(
                     model, policy, f"{n}", f"{wall:.2f}", f"{wall / n * 1e6:.0f}",
                     f"{tot['estimated_ns_before'] / 1e3:,.0f}", f"{tot['estimated_ns'] / 1e3:,.0f}",
