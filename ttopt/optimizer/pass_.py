@@ -53,6 +53,16 @@ class TTNNOptimizer(Pass):
         check_optimizer_options(self)
 
     def run(self, module: Module, ctx: PassContext) -> None:
+        import gc
+
         from ttopt.optimizer.driver import run_optimizer
 
-        run_optimizer(self, module, ctx)
+        # The op and cost models' memo tables grow with the graph; cyclic GC would rescan them
+        # again and again (about a quarter of the pass at 20k ops). Nothing here makes cycles to free.
+        enabled = gc.isenabled()
+        gc.disable()
+        try:
+            run_optimizer(self, module, ctx)
+        finally:
+            if enabled:
+                gc.enable()
