@@ -33,6 +33,7 @@ PASS_MODULES = (
     "ttopt.sharding.pipeline",
     "ttopt.sharding.convert_ttir",
     "ttopt.sharding.convert_ttnn",
+    "ttopt.lowering.stablehlo_to_ttir",
 )
 
 _loaded = False

@@ -13,6 +13,9 @@
   follow. Groups over both axes are split into one op per axis (all_reduce, all_gather,
   reduce_scatter); groups of one device are no-ops. `reduce_type` comes from the reduction body.
 * The `sdy.all_slice` composite becomes `ttir.mesh_partition` (its decomposition function goes).
+* With `lower-compute`, `convert-stablehlo-to-ttir` then lowers the StableHLO compute ops
+  (ttopt/lowering). It is off by default: without it the pass keeps its sharding-only contract, which
+  the sharding tests check on every JAX file (most have ops with no TTIR lowering).
 * Leftover `sdy.sharding` attributes are dropped; fully replicated `sdy.sharding_constraint`s (hints
   inside partially manual shard_maps) are dropped. Open or sub-axis shardings, partially manual
   computations that shard free axes and any other remaining sdy op are diagnostics.
@@ -30,8 +33,8 @@ from ttopt.ir.attributes import DenseArrayAttr, DialectAttr, DictAttr, IntegerAt
 from ttopt.ir.operation import Operation
 from ttopt.ir.types import ScalarType
 from ttopt.ir.values import BlockArgument
-from ttopt.passes.base import Pass
-from ttopt.passes.registry import register_pass
+from ttopt.passes.base import Pass, option
+from ttopt.passes.registry import get_pass, register_pass
 from ttopt.sharding.collectives import ALL_SLICE, body_kind
 from ttopt.sharding.mesh import Mesh, mesh_ops, replica_groups, the_mesh
 from ttopt.sharding.util import (
@@ -358,6 +361,8 @@ class ConvertToTTIR(Pass):
     name = "convert-to-ttir"
     summary = "sdy.mesh -> ttcore.meshes, manual_computation -> ttir.mesh_shard, StableHLO collectives -> ttir CCL ops"
 
+    lower_compute: bool = option(False, "Then lower the StableHLO compute ops to TTIR (convert-stablehlo-to-ttir)")
+
     def run(self, module: Module, ctx: PassContext) -> None:
         from ttopt.dialects.ttcore_attrs import MeshesAttr
 
@@ -385,3 +390,11 @@ class ConvertToTTIR(Pass):
                 f.drop_all_references()
                 module.body.remove(f)
         ctx.stats.setdefault(self.name, {}).update(conv.counts)
+        if not self.lower_compute:
+            return
+        # The compute ops go next. That pass lives in ttopt.lowering (layer 5), above sharding (layer 4),
+        # and tests/architecture/test_layering.py rejects upward imports even inside a function, so it
+        # is found by name through the pass registry.
+        lower = get_pass("convert-stablehlo-to-ttir")
+        assert lower is not None
+        lower().run(module, ctx)

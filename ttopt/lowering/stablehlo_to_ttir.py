@@ -1,0 +1,333 @@
+"""`convert-stablehlo-to-ttir`: StableHLO compute ops to TTIR ops (issue 16 §2).
+
+Ops are written in generic form with upstream tt-mlir's property spellings and without DPS output
+operands. Elementwise ops map one to one; `dot_general` becomes `ttir.matmul` when it is a plain
+(batched) matmul and `ttir.dot_general` otherwise; a 2-D `convolution` becomes `ttir.conv2d`
+(NHWC input, OIHW weight) between permutes; a `reduce` with one add/max/min/multiply/and/or body
+becomes sum/max/min/prod/reduce_and/reduce_or (its init folded in unless it is the identity);
+`broadcast_in_dim` becomes [permute +] reshape + `ttir.broadcast` (repeat factors per dim). Any other
+StableHLO or CHLO op is a diagnostic at its position, never left behind silently.
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable
+
+from ttopt.dialects.formats import dot_dimensions, enum_value
+from ttopt.ir.attributes import ArrayAttr, Attribute, BoolAttr, DenseArrayAttr, DenseElementsAttr, IntegerAttr
+from ttopt.ir.diagnostics import Diagnostic
+from ttopt.ir.operation import Operation
+from ttopt.ir.properties import props
+from ttopt.ir.types import ScalarType, TensorType
+from ttopt.passes.base import Pass
+from ttopt.passes.registry import register_pass
+from ttopt.sharding.rules import conv_dims
+from ttopt.sharding.util import where
+
+if TYPE_CHECKING:
+    from ttopt.ir.module import Module
+    from ttopt.ir.values import Value
+    from ttopt.passes.context import PassContext
+
+PASS = "convert-stablehlo-to-ttir"
+I32, SI32, SI64, I64 = (ScalarType(n) for n in ("i32", "si32", "si64", "i64"))
+
+UNARY = {
+    "abs": "abs", "negate": "neg", "exponential": "exp", "log": "log", "tanh": "tanh", "sqrt": "sqrt",
+    "rsqrt": "rsqrt", "logistic": "sigmoid", "ceil": "ceil", "floor": "floor", "sine": "sin", "cosine": "cos",
+    "tan": "tan", "cbrt": "cbrt", "sign": "sign", "exponential_minus_one": "expm1", "log_plus_one": "log1p",
+    "is_finite": "isfinite", "convert": "typecast", "bitcast_convert": "bitcast_convert",
+}  # fmt: skip
+CHLO_UNARY = {"erf": "erf", "square": "square"}
+BINARY = {
+    "add": "add", "subtract": "subtract", "multiply": "multiply", "divide": "div", "maximum": "maximum",
+    "minimum": "minimum", "power": "pow", "remainder": "remainder", "atan2": "atan2",
+}  # fmt: skip
+LOGICAL = ("and", "or", "xor")
+COMPARE = {"EQ": "eq", "NE": "ne", "GT": "gt", "GE": "ge", "LT": "lt", "LE": "le"}
+CONSTANTS = ("stablehlo.constant", "ttir.constant")
+REDUCE = {"add": "sum", "maximum": "max", "minimum": "min", "multiply": "prod", "and": "reduce_and", "or": "reduce_or"}
+
+
+class Unsupported(Exception):
+    """An op (or a form of it) with no TTIR lowering; the message says why."""
+
+
+def _i32s(values: Any) -> ArrayAttr:
+    return ArrayAttr(tuple(IntegerAttr(int(v), I32) for v in values))
+
+
+def _i64s(values: Any) -> DenseArrayAttr:
+    return DenseArrayAttr("i64", tuple(int(v) for v in values))
+
+
+def _static(t: Any) -> TensorType:
+    t = t.resolve()
+    if not isinstance(t, TensorType) or not t.is_ranked or any(d is None for d in t.shape):
+        raise Unsupported(f"TTIR needs static shapes, got {t.text}")
+    return t
+
+
+def _element(v: Value) -> str:
+    return _static(v.type).element_type.resolve().text
+
+
+def splat_value(attr: Attribute, element: str) -> float | int | bool | None:
+    """The one value of a splat `dense<..>` (hex bit patterns decoded), None if it is not a splat."""
+    a = attr.resolve()
+    if not isinstance(a, DenseElementsAttr) or not a.is_splat or a.body.strip().startswith('"'):
+        return None
+    v = a.values
+    if isinstance(v, int) and not isinstance(v, bool) and element in ("f32", "f64", "f16", "bf16"):
+        if a.body.strip().lower().startswith(("0x", "-0x")):
+            fmt, width = {"f32": (">f", 4), "f64": (">d", 8), "f16": (">e", 2), "bf16": (">f", 4)}[element]
+            bits = v << 16 if element == "bf16" else v
+            return struct.unpack(fmt, bits.to_bytes(width, "big"))[0]
+    return v if isinstance(v, (int, float, bool)) else None
+
+
+def _identity(kind: str, element: str) -> tuple[Any, ...]:
+    """Values of the init that leave a reduction unchanged."""
+    inf = float("inf")
+    if element == "i1":
+        return {"reduce_and": (True,), "reduce_or": (False,)}.get(kind, ())
+    if element.startswith(("i", "si", "ui")):
+        bits = int(element.lstrip("sui"))
+        lo = 0 if element.startswith("ui") else -(1 << (bits - 1))
+        hi = (1 << bits) - 1 if element.startswith("ui") else (1 << (bits - 1)) - 1
+        return {"sum": (0,), "prod": (1,), "max": (lo,), "min": (hi,)}.get(kind, ())
+    return {"sum": (0.0,), "prod": (1.0,), "max": (-inf,), "min": (inf,)}.get(kind, ())
+
+
+@dataclass
+class Lowering:
+    """Rewrites one module's StableHLO compute ops; `counts` are the TTIR ops it created."""
+
+    module: Module
+
+    def __post_init__(self) -> None:
+        self.counts: dict[str, int] = {}
+        self.anchor: Operation | None = None
+
+    # -- building ----------------------------------------------------------------------------
+    def emit(self, name: str, operands: list[Value], result: Any, **properties: Attribute) -> Value:
+        """A `ttir.<name>` op before the op being lowered; its result."""
+        anchor = self.anchor
+        assert anchor is not None and anchor.parent is not None
+        op = Operation(f"ttir.{name}", operands, [result], properties=dict(sorted(properties.items())), location=anchor.location)
+        op.pos = anchor.pos
+        block = anchor.parent
+        block.insert(block.index(anchor), op)
+        self.counts[op.name] = self.counts.get(op.name, 0) + 1
+        return op.results[0]
+
+    def reshape(self, v: Value, shape: tuple[int, ...]) -> Value:
+        t = _static(v.type)
+        return v if tuple(t.shape) == tuple(shape) else self.emit("reshape", [v], t.with_shape(shape), shape=_i32s(shape))
+
+    def permute(self, v: Value, perm: list[int]) -> Value:
+        t = _static(v.type)
+        if perm == list(range(len(perm))):
+            return v
+        return self.emit("permute", [v], t.with_shape(tuple(t.shape[p] for p in perm)), permutation=_i64s(perm))
+
+    def broadcast(self, v: Value, result: TensorType, dims: list[int]) -> Value:
+        """StableHLO broadcast_in_dim semantics: operand dim i becomes result dim dims[i]."""
+        if sorted(dims) != dims:
+            order = sorted(range(len(dims)), key=lambda i: dims[i])
+            v, dims = self.permute(v, order), sorted(dims)
+        src = _static(v.type).shape
+        shape = [1] * len(result.shape)
+        for i, d in enumerate(dims):
+            shape[d] = src[i]
+        v = self.reshape(v, tuple(shape))
+        factors = [r // s if s == 1 else 1 for r, s in zip(result.shape, shape)]
+        if any(f != 1 for f in factors):
+            v = self.emit("broadcast", [v], result, broadcast_dimensions=_i64s(factors))
+        return v
+
+    def broadcast_to(self, v: Value, like: Value) -> Value:
+        """`v` (a scalar or same-shaped tensor) broadcast to the shape of `like`."""
+        t, want = _static(v.type), _static(like.type)
+        if tuple(t.shape) == tuple(want.shape):
+            return v
+        if t.shape:
+            raise Unsupported(f"cannot broadcast {t.text} to {want.text}")
+        return self.broadcast(v, TensorType(want.shape, t.element_type, t.encoding), [])
+
+    # -- ops -----------------------------------------------------------------------------------
+    def lower(self, op: Operation) -> list[Value] | None:
+        """TTIR values replacing `op`'s results, or None when `op` is not a StableHLO/CHLO op."""
+        dialect, _, name = op.name.partition(".")
+        if dialect not in ("stablehlo", "chlo"):
+            return None
+        for v in [*op.operands, *op.results]:
+            _static(v.type)
+        res = op.results[0].type if op.results else None
+        ins = list(op.operands)
+        if dialect == "chlo":
+            if name in CHLO_UNARY:
+                return [self.emit(CHLO_UNARY[name], ins, res)]
+            raise Unsupported("")
+        if name in UNARY:
+            return [self.emit(UNARY[name], ins, res)]
+        if name in BINARY:
+            return [self.emit(BINARY[name], ins, res)]
+        if name in LOGICAL or name == "not":
+            kind = "logical" if _element(ins[0]) == "i1" else "bitwise"
+            return [self.emit(f"{kind}_{name}", ins, res)]
+        handler: Callable[[Operation], Value] | None = getattr(self, f"_{name}", None)
+        if handler is None:
+            raise Unsupported("")
+        return [handler(op)]
+
+    def _compare(self, op: Operation) -> Value:
+        direction = enum_value(op.properties.get("comparison_direction"))
+        if direction not in COMPARE:
+            raise Unsupported(f"comparison direction {direction}")
+        return self.emit(COMPARE[direction], list(op.operands), op.results[0].type)
+
+    def _select(self, op: Operation) -> Value:
+        pred, a, b = op.operands
+        return self.emit("where", [self.broadcast_to(pred, a), a, b], op.results[0].type)
+
+    def _clamp(self, op: Operation) -> Value:
+        lo, x, hi = op.operands
+        return self.emit("clamp_tensor", [x, self.broadcast_to(lo, x), self.broadcast_to(hi, x)], op.results[0].type)
+
+    def _constant(self, op: Operation) -> Value:
+        return self.emit("constant", [], op.results[0].type, value=op.properties["value"])
+
+    def _iota(self, op: Operation) -> Value:
+        t = _static(op.results[0].type)
+        dim = props(op).iota_dimension
+        return self.emit("arange", [], t, start=IntegerAttr(0, SI64), end=IntegerAttr(t.shape[dim], SI64),
+                         step=IntegerAttr(1, SI64), arange_dimension=IntegerAttr(dim, I64))  # fmt: skip
+
+    def _reshape(self, op: Operation) -> Value:
+        t = _static(op.results[0].type)
+        return self.emit("reshape", [op.operands[0]], t, shape=_i32s(t.shape))
+
+    def _transpose(self, op: Operation) -> Value:
+        return self.emit("permute", [op.operands[0]], op.results[0].type, permutation=_i64s(props(op).permutation))
+
+    def _broadcast_in_dim(self, op: Operation) -> Value:
+        return self.broadcast(op.operands[0], _static(op.results[0].type), list(props(op).broadcast_dimensions))
+
+    def _slice(self, op: Operation) -> Value:
+        p = props(op)
+        return self.emit("slice_static", [op.operands[0]], op.results[0].type, begins=_i32s(p.start_indices),
+                         ends=_i32s(p.limit_indices), step=_i32s(p.strides))  # fmt: skip
+
+    def _concatenate(self, op: Operation) -> Value:
+        return self.emit("concat", list(op.operands), op.results[0].type, dim=IntegerAttr(props(op).dimension, SI32))
+
+    def _reverse(self, op: Operation) -> Value:
+        return self.emit("reverse", [op.operands[0]], op.results[0].type, dimensions=_i64s(props(op).dimensions))
+
+    def _dot_general(self, op: Operation) -> Value:
+        a, b = op.operands
+        dd = dot_dimensions(op.properties.get("dot_dimension_numbers"))
+        lb, rb = dd["lhs_batching_dimensions"], dd["rhs_batching_dimensions"]
+        lc, rc = dd["lhs_contracting_dimensions"], dd["rhs_contracting_dimensions"]
+        ra, rb_ = len(_static(a.type).shape), len(_static(b.type).shape)
+        n = len(lb)
+        plain = lb == rb == list(range(n)) and ra == rb_ == n + 2 and len(lc) == len(rc) == 1
+        if plain and lc[0] in (n, n + 1) and rc[0] in (n, n + 1):
+            return self.emit("matmul", [a, b], op.results[0].type,
+                             transpose_a=BoolAttr(lc[0] == n), transpose_b=BoolAttr(rc[0] == n + 1))  # fmt: skip
+        return self.emit("dot_general", [a, b], op.results[0].type, batch_dims_lhs=_i64s(lb), contract_dims_lhs=_i64s(lc),
+                         batch_dims_rhs=_i64s(rb), contract_dims_rhs=_i64s(rc))  # fmt: skip
+
+    def _convolution(self, op: Operation) -> Value:
+        p = props(op)
+        d = conv_dims(op)
+        if len(d["ls"]) != 2:
+            raise Unsupported(f"{len(d['ls'])} spatial dimensions (ttir.conv2d needs 2)")
+        if any(v != 1 for v in p.lhs_dilation or ()):
+            raise Unsupported("lhs_dilation (a transposed convolution)")
+        if p.batch_group_count != 1:
+            raise Unsupported("batch_group_count > 1")
+        if p.window_reversal is not None and "true" in p.window_reversal.text:
+            raise Unsupported("window reversal")
+        pad = list(p.padding or (0, 0, 0, 0))
+        if any(v < 0 for v in pad):
+            raise Unsupported("negative padding")
+        x = self.permute(op.operands[0], [d["lb"], *d["ls"], d["lf"]])
+        w = self.permute(op.operands[1], [d["ro"], d["ri"], *d["rs"]])
+        out = _static(op.results[0].type)
+        order = [d["ob"], *d["os"], d["of"]]
+        nhwc = out.with_shape(tuple(out.shape[i] for i in order))
+        y = self.emit("conv2d", [x, w], nhwc, stride=DenseArrayAttr("i32", tuple(p.window_strides or (1, 1))),
+                      padding=DenseArrayAttr("i32", (pad[0], pad[2], pad[1], pad[3])),
+                      dilation=DenseArrayAttr("i32", tuple(p.rhs_dilation or (1, 1))),
+                      groups=IntegerAttr(p.feature_group_count, I32))  # fmt: skip
+        back = [order.index(i) for i in range(4)]
+        return self.permute(y, back)
+
+    def _reduce(self, op: Operation) -> Value:
+        if len(op.operands) != 2:
+            raise Unsupported("a multi-operand reduce")
+        x, init = op.operands
+        body = op.regions[0].blocks[0] if op.regions and op.regions[0].blocks else None
+        inner = body.ops if body is not None else []
+        ok = (len(inner) == 2 and inner[-1].name == "stablehlo.return" and inner[0].name.startswith("stablehlo.")
+              and inner[0].name[10:] in REDUCE and list(inner[0].operands) in (body.args, body.args[::-1])
+              and list(inner[1].operands) == [inner[0].results[0]])  # fmt: skip
+        if not ok:
+            raise Unsupported("its body is not one add/maximum/minimum/multiply/and/or")
+        combiner = inner[0].name[10:]
+        kind = REDUCE[combiner]
+        element = _element(x)
+        if kind.startswith("reduce_") and element != "i1":
+            raise Unsupported(f"'{combiner}' reduction over {element} (reduce_and/reduce_or take i1)")
+        res = op.results[0].type
+        y = self.emit(kind, [x], res, keep_dim=BoolAttr(False), dim_arg=_i32s(props(op).dimensions))
+        src = init.op if getattr(init, "op", None) is not None else None
+        value = splat_value(src.properties["value"], element) if src is not None and src.name in CONSTANTS else None
+        if value is not None and value in _identity(kind, element):
+            return y
+        tt = {"add": "add", "maximum": "maximum", "minimum": "minimum", "multiply": "multiply"}
+        name = tt.get(combiner) or f"logical_{combiner}"
+        return self.emit(name, [y, self.broadcast_to(init, y)], res)
+
+    # -- driving -------------------------------------------------------------------------------
+    def fail(self, op: Operation, reason: str) -> Diagnostic:
+        why = f": {reason}" if reason else ""
+        return Diagnostic(f"{PASS}: '{op.name}' has no TTIR lowering{why}", where(self.module, op))
+
+    def convert_block(self, block: Any) -> None:
+        """Lower every StableHLO op of `block` (and of regions of other ops inside it)."""
+        for op in list(block.ops):
+            self.anchor = op
+            try:
+                new = self.lower(op)
+            except Unsupported as e:
+                raise self.fail(op, str(e)) from None
+            if new is None:
+                for region in op.regions:
+                    for b in region.blocks:
+                        self.convert_block(b)
+                continue
+            for r, v in zip(op.results, new):
+                r.replace_all_uses_with(v)
+            op.erase()
+
+
+@register_pass
+@dataclass
+class ConvertStablehloToTTIR(Pass):
+    """StableHLO compute ops to TTIR ops (generic form, no DPS operands); others are diagnostics."""
+
+    name = PASS
+    summary = "StableHLO/CHLO compute ops -> TTIR (elementwise, matmul/dot_general, conv2d, reductions, data movement)"
+
+    def run(self, module: Module, ctx: PassContext) -> None:
+        low = Lowering(module)
+        for f in module.functions():
+            for region in f.regions:
+                for b in region.blocks:
+                    low.convert_block(b)
+        ctx.stats.setdefault(self.name, {}).update(low.counts)

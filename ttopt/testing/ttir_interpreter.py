@@ -1,0 +1,272 @@
+"""A small numpy reference interpreter of `func.func` bodies in StableHLO and in TTIR.
+
+It runs the ops `convert-stablehlo-to-ttir` produces and consumes (elementwise, compare, select/where,
+convert/typecast, dot_general/matmul, convolution/conv2d, reductions, broadcast, data movement,
+iota/arange, constants, func.call) on float, integer and bool tensors, so a test can check that a
+lowering keeps the numbers: `run(module, "main", inputs)` on the input and on the output must agree.
+Dot products and convolutions accumulate in float64 and round once to the result type, so different
+but equivalent formulations (matmul vs. dot_general, permuted convolutions) round alike.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any, Callable
+
+import numpy as np
+
+from ttopt.dialects.formats import dot_dimensions, enum_value
+from ttopt.ir.attributes import DenseElementsAttr
+from ttopt.ir.properties import int_values
+from ttopt.ir.types import TensorType
+from ttopt.sharding.rules import conv_dims
+
+if TYPE_CHECKING:
+    from ttopt.ir.module import Module
+    from ttopt.ir.operation import Block, Operation
+
+try:  # bf16 as a real 16-bit float when ml_dtypes (a jax dependency) is installed
+    from ml_dtypes import bfloat16 as _BF16
+except ImportError:  # pragma: no cover - float32 stands in
+    _BF16 = np.float32
+
+Array = Any  # np.ndarray
+DTYPES: dict[str, Any] = {
+    "f64": np.float64, "f32": np.float32, "f16": np.float16, "bf16": _BF16, "i1": np.bool_,
+    **{f"{p}{b}": getattr(np, f"{'u' if p == 'ui' else ''}int{b}") for p in ("i", "si", "ui") for b in (8, 16, 32, 64)},
+}  # fmt: skip
+
+
+class Unsupported(Exception):
+    """The interpreter does not know this op (or this form of it)."""
+
+
+def dtype_of(t: Any) -> Any:
+    """The numpy dtype of a tensor type's element type."""
+    name = t.resolve().element_type.resolve().text
+    if name not in DTYPES:
+        raise Unsupported(f"element type {name}")
+    return DTYPES[name]
+
+
+def shape_of(t: Any) -> tuple[int, ...]:
+    """The static shape of a tensor type."""
+    t = t.resolve()
+    if not isinstance(t, TensorType) or t.shape is None or any(d is None for d in t.shape):
+        raise Unsupported(f"dynamic or unranked type {t.text}")
+    return tuple(int(d) for d in t.shape if d is not None)
+
+
+def dense(attr: Any, t: Any) -> Array:
+    """The value of a `dense<..>` literal of type `t` (hex blobs little-endian, i1 one byte each)."""
+    a = attr.resolve()
+    if not isinstance(a, DenseElementsAttr):
+        raise Unsupported(f"constant {a.text}")
+    dt, shape = dtype_of(t), shape_of(t)
+    body = a.body.strip()
+    if body.startswith('"0x'):
+        raw = bytes.fromhex(body[3:-1])
+        flat = np.frombuffer(raw, np.uint8).astype(bool) if dt is np.bool_ else np.frombuffer(raw, dt)
+        return np.broadcast_to(flat, shape).copy() if flat.size == 1 else flat.reshape(shape).copy()
+    v = a.values
+    if isinstance(v, int) and not isinstance(v, bool) and body.lower().lstrip("-").startswith("0x") and dt not in (np.bool_,):
+        if np.issubdtype(np.dtype(dt), np.floating) or dt is _BF16:
+            width = np.dtype(dt).itemsize
+            bits = np.array(v, {2: np.uint16, 4: np.uint32, 8: np.uint64}[width])
+            return np.full(shape, bits.view(dt))
+    return np.array(v, dtype=dt).reshape(shape) if isinstance(v, list) else np.full(shape, v, dtype=dt)
+
+
+def _logic(name: str) -> Callable[..., Array]:
+    ops = {"and": (np.logical_and, np.bitwise_and), "or": (np.logical_or, np.bitwise_or),
+           "xor": (np.logical_xor, np.bitwise_xor), "not": (np.logical_not, np.invert)}  # fmt: skip
+    logical, bitwise = ops[name]
+    return lambda *xs: logical(*xs) if xs[0].dtype == np.bool_ else bitwise(*xs)
+
+
+def _div(a: Array, b: Array) -> Array:
+    if np.issubdtype(a.dtype, np.integer):
+        with np.errstate(divide="ignore"):
+            return np.where(b == 0, 0, np.sign(a) * np.sign(b) * (np.abs(a) // np.where(b == 0, 1, np.abs(b))))
+    return a / b
+
+
+_ERF = np.vectorize(math.erf, otypes=[np.float64])
+COMPARE = {"EQ": np.equal, "NE": np.not_equal, "GT": np.greater, "GE": np.greater_equal, "LT": np.less, "LE": np.less_equal}
+# StableHLO and TTIR elementwise ops (by name after the dialect prefix) -> numpy.
+ELEMENTWISE: dict[str, Callable[..., Array]] = {
+    "abs": np.abs, "negate": np.negative, "neg": np.negative, "exponential": np.exp, "exp": np.exp, "log": np.log,
+    "tanh": np.tanh, "sqrt": np.sqrt, "rsqrt": lambda x: 1 / np.sqrt(x), "logistic": lambda x: 1 / (1 + np.exp(-x)),
+    "sigmoid": lambda x: 1 / (1 + np.exp(-x)), "ceil": np.ceil, "floor": np.floor, "sine": np.sin, "sin": np.sin,
+    "cosine": np.cos, "cos": np.cos, "tan": np.tan, "cbrt": np.cbrt, "sign": np.sign, "exponential_minus_one": np.expm1,
+    "expm1": np.expm1, "log_plus_one": np.log1p, "log1p": np.log1p, "is_finite": np.isfinite, "isfinite": np.isfinite,
+    "erf": _ERF, "square": np.square, "add": np.add, "subtract": np.subtract, "multiply": np.multiply, "divide": _div,
+    "div": _div, "maximum": np.maximum, "minimum": np.minimum, "power": np.power, "pow": np.power, "remainder": np.fmod,
+    "atan2": np.arctan2, **{n: _logic(n) for n in ("and", "or", "xor", "not")},
+    **{f"logical_{n}": _logic(n) for n in ("and", "or", "xor", "not")}, **{f"bitwise_{n}": _logic(n) for n in ("and", "or", "xor", "not")},
+    **{d.lower(): f for d, f in COMPARE.items()}, "select": np.where, "where": np.where,
+    "clamp": lambda lo, x, hi: np.minimum(np.maximum(x, lo), hi), "clamp_tensor": lambda x, lo, hi: np.minimum(np.maximum(x, lo), hi),
+}  # fmt: skip
+REDUCERS = {"add": np.add, "maximum": np.maximum, "minimum": np.minimum, "multiply": np.multiply, "and": np.logical_and, "or": np.logical_or,
+            "sum": np.add, "max": np.maximum, "min": np.minimum, "prod": np.multiply, "reduce_and": np.logical_and, "reduce_or": np.logical_or}  # fmt: skip
+
+
+def dot_general(a: Array, b: Array, lb: list[int], rb: list[int], lc: list[int], rc: list[int]) -> Array:
+    """StableHLO dot_general: result dims are batch, lhs free, rhs free (accumulated in float64)."""
+    letters = iter("abcdefghijklmnopqrstuvwxyz")
+    la = [next(letters) for _ in range(a.ndim)]
+    ra = [next(letters) for _ in range(b.ndim)]
+    for x, y in zip(lb + lc, rb + rc):
+        ra[y] = la[x]
+    out = [la[i] for i in lb] + [la[i] for i in range(a.ndim) if i not in lb + lc] + [ra[i] for i in range(b.ndim) if i not in rb + rc]
+    wide = np.complex128 if np.iscomplexobj(a) else np.float64
+    return np.einsum(f"{''.join(la)},{''.join(ra)}->{''.join(out)}", a.astype(wide), b.astype(wide))
+
+
+def conv_nchw(x: Array, w: Array, strides: list[int], pads: list[tuple[int, int]], dilation: list[int], groups: int) -> Array:
+    """2-D convolution of x (N, C, H, W) with w (O, C/groups, KH, KW) in float64: (N, O, Ho, Wo)."""
+    x = np.pad(x.astype(np.float64), [(0, 0), (0, 0), *pads])
+    w = w.astype(np.float64)
+    (sh, sw), (dh, dw) = strides, dilation
+    o, cg, kh, kw = w.shape
+    ho = (x.shape[2] - dh * (kh - 1) - 1) // sh + 1
+    wo = (x.shape[3] - dw * (kw - 1) - 1) // sw + 1
+    out = np.zeros((x.shape[0], o, ho, wo))
+    og = o // groups
+    for i in range(kh):
+        for j in range(kw):
+            patch = x[:, :, i * dh : i * dh + sh * (ho - 1) + 1 : sh, j * dw : j * dw + sw * (wo - 1) + 1 : sw]
+            for g in range(groups):
+                out[:, g * og : (g + 1) * og] += np.einsum("nchw,oc->nohw", patch[:, g * cg : (g + 1) * cg], w[g * og : (g + 1) * og, :, i, j])
+    return out
+
+
+class Interpreter:
+    """Evaluates the functions of one module."""
+
+    def __init__(self, module: Module) -> None:
+        self.funcs = {getattr(f.properties.get("sym_name"), "value", ""): f for f in module.functions()}
+
+    def call(self, name: str, args: list[Array]) -> list[Array]:
+        f = self.funcs.get(name)
+        if f is None:
+            raise Unsupported(f"no function @{name}")
+        return self.block(f.regions[0].blocks[0], args)
+
+    def block(self, block: Block, args: list[Array]) -> list[Array]:
+        env: dict[int, Array] = {id(a): v for a, v in zip(block.args, args)}
+        for op in block.ops:
+            ins = [env[id(v)] for v in op.operands]
+            if op.name in ("func.return", "stablehlo.return"):
+                return ins
+            outs = self.call(op.properties["callee"].resolve().root, ins) if op.name == "func.call" else [self.op(op, ins)]
+            for r, v in zip(op.results, outs):
+                env[id(r)] = v
+        return []
+
+    def op(self, op: Operation, ins: list[Array]) -> Array:
+        """The value of a single-result op."""
+        t = op.results[0].type
+        out = self._eval(op, op.name.partition(".")[2], ins, t)
+        dt = dtype_of(t)
+        return np.asarray(out).astype(dt, copy=False).reshape(shape_of(t))
+
+    def _eval(self, op: Operation, name: str, ins: list[Array], t: Any) -> Array:
+        a = op.get_attr
+        ints = lambda key: list(int_values(a(key)) or ())  # noqa: E731
+        val: Callable[[str], Any] = lambda key: getattr(a(key), "value", None)  # noqa: E731
+        if op.name == "stablehlo.compare":
+            return COMPARE[str(enum_value(a("comparison_direction")))](*ins)
+        if name in ELEMENTWISE and op.dialect in ("stablehlo", "ttir", "chlo"):
+            return ELEMENTWISE[name](*ins)
+        if name in ("convert", "typecast"):
+            return ins[0].astype(dtype_of(t))
+        if name == "bitcast_convert":
+            return ins[0].view(dtype_of(t))
+        if name == "constant":
+            return dense(a("value"), t)
+        if name in ("iota", "arange"):
+            shape = shape_of(t)
+            dim = val("iota_dimension" if name == "iota" else "arange_dimension")
+            start, step = (val("start"), val("step")) if name == "arange" else (0, 1)
+            line = np.arange(start, start + step * shape[dim], step)
+            return np.broadcast_to(line.reshape([-1 if i == dim else 1 for i in range(len(shape))]), shape)
+        if name == "broadcast_in_dim":
+            shape, dims = shape_of(t), ints("broadcast_dimensions")
+            src = [1] * len(shape)
+            for i, d in enumerate(dims):
+                src[d] = ins[0].shape[i]
+            order = sorted(range(len(dims)), key=lambda i: dims[i])
+            return np.broadcast_to(ins[0].transpose(order).reshape(src), shape)
+        if name == "broadcast":
+            factors = ints("broadcast_dimensions")
+            if any(f != 1 and s != 1 for f, s in zip(factors, ins[0].shape)):
+                raise Unsupported(f"ttir.broadcast by {factors} of a non-unit dimension of {list(ins[0].shape)}")
+            return np.broadcast_to(ins[0], [s * f for s, f in zip(ins[0].shape, factors)])
+        if name == "reshape":
+            return ins[0].reshape(shape_of(t))
+        if name in ("transpose", "permute"):
+            return ins[0].transpose(ints("permutation"))
+        if name in ("slice", "slice_static"):
+            keys = ("start_indices", "limit_indices", "strides") if name == "slice" else ("begins", "ends", "step")
+            return ins[0][tuple(slice(b, e, s) for b, e, s in zip(*(ints(k) for k in keys)))]
+        if name in ("concatenate", "concat"):
+            return np.concatenate(ins, val("dimension" if name == "concatenate" else "dim"))
+        if name == "reverse":
+            return np.flip(ins[0], tuple(ints("dimensions")))
+        if name == "dot_general" and op.dialect == "stablehlo":
+            dd = dot_dimensions(a("dot_dimension_numbers"))
+            return dot_general(*ins, *(dd[f"{s}_{k}_dimensions"] for k in ("batching", "contracting") for s in ("lhs", "rhs")))
+        if name == "dot_general":
+            return dot_general(*ins, *(ints(f"{k}_dims_{s}") for k in ("batch", "contract") for s in ("lhs", "rhs")))
+        if name == "matmul":
+            x, y = (v.astype(np.float64) for v in ins)
+            x = np.swapaxes(x, -1, -2) if val("transpose_a") else x
+            y = np.swapaxes(y, -1, -2) if val("transpose_b") else y
+            return np.matmul(x, y)
+        if name in ("convolution", "conv2d"):
+            return self._conv(op, name, ins, ints)
+        if name == "reduce":
+            return self._reduce(op, ins)
+        if name in ("sum", "max", "min", "prod", "reduce_and", "reduce_or"):
+            dims = ints("dim_arg") or list(range(ins[0].ndim))
+            keep = bool(val("keep_dim"))
+            f: Any = REDUCERS[name]
+            return f.reduce(ins[0], axis=tuple(dims), keepdims=keep)
+        raise Unsupported(op.name)
+
+    def _conv(self, op: Operation, name: str, ins: list[Array], ints: Callable[[str], list[int]]) -> Array:
+        x, w = ins[:2]
+        if name == "conv2d":
+            pad = ints("padding")
+            pads = [(pad[0], pad[2]), (pad[1], pad[3])] if len(pad) == 4 else [(pad[0], pad[0]), (pad[1], pad[1])]
+            groups = getattr(op.get_attr("groups"), "value", 1)
+            y = conv_nchw(x.transpose(0, 3, 1, 2), w, ints("stride"), pads, ints("dilation"), groups)
+            return y.transpose(0, 2, 3, 1) + (ins[2].reshape(1, 1, 1, -1) if len(ins) > 2 else 0)
+        d = conv_dims(op)
+        if any(v != 1 for v in ints("lhs_dilation")) or len(d["ls"]) != 2:
+            raise Unsupported("lhs-dilated or non-2-D convolution")
+        flat = ints("padding") or [0, 0, 0, 0]
+        groups = getattr(op.get_attr("feature_group_count"), "value", 1)
+        y = conv_nchw(x.transpose([d["lb"], d["lf"], *d["ls"]]), w.transpose([d["ro"], d["ri"], *d["rs"]]),
+                      ints("window_strides") or [1, 1], [(flat[0], flat[1]), (flat[2], flat[3])], ints("rhs_dilation") or [1, 1], groups)  # fmt: skip
+        order = [d["ob"], d["of"], *d["os"]]
+        return y.transpose([order.index(i) for i in range(4)])
+
+    def _reduce(self, op: Operation, ins: list[Array]) -> Array:
+        f: Any
+        body = op.regions[0].blocks[0]
+        if len(ins) != 2 or len(body.ops) != 2:
+            raise Unsupported("a reduce other than one input with a one-op body")
+        f = REDUCERS[body.ops[0].name.partition(".")[2]]
+        if f in (np.logical_and, np.logical_or) and ins[0].dtype != np.bool_:
+            f = np.bitwise_and if f is np.logical_and else np.bitwise_or
+        dims = tuple(int_values(op.get_attr("dimensions")) or ())
+        return f(f.reduce(ins[0], axis=dims), ins[1])
+
+
+def run(module: Module, func_name: str, inputs: list[Array]) -> list[Array]:
+    """Evaluate `func_name` of `module` on `inputs`; its results."""
+    return Interpreter(module).call(func_name, [np.asarray(x) for x in inputs])
+
+
