@@ -16,15 +16,15 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
-from math import prod
 from typing import TYPE_CHECKING, Any, Callable
 
 from ttopt.device.tensor import element_dtype
 from ttopt.dialects.errors import AttrError
 from ttopt.dialects.ttir import BINARY, UNARY, inputs
 from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
-from ttopt.ir.attributes import ArrayAttr, BoolAttr, DenseArrayAttr, DialectAttr, FloatAttr, IntegerAttr
+from ttopt.ir.attributes import ArrayAttr, BoolAttr, DenseArrayAttr, DenseElementsAttr, DialectAttr, FloatAttr, IntegerAttr
 from ttopt.ir.diagnostics import Diagnostic, op_position
 from ttopt.ir.opdef import OP_DEFS
 from ttopt.ir.operation import Operation
@@ -42,6 +42,32 @@ SI32, I32, SI64, F32 = ScalarType("si32"), ScalarType("i32"), ScalarType("si64")
 DEVICE = OpaqueType("!ttnn.device", "ttnn.device")
 RENAMED = {"div": "divide"}
 ELEMENTWISE = frozenset({*(f"ttir.{n}" for n in (*UNARY, *BINARY)), "ttir.where"})
+
+
+# Element types TTNN has no data type for, and what tt-mlir's element-type normalization makes them.
+NORMALIZED = {"i1": "bf16", "f64": "f32", "i64": "i32", "si64": "si32", "ui64": "ui32", "i16": "i32", "si16": "si32"}
+
+
+def normalized(t: TensorType) -> TensorType:
+    """`t` as TTNN holds it: rank-0 becomes one element of rank 1 (TTNN has no rank-0 layout), and
+    booleans, f64 and 64-bit integers take the type tt-mlir normalizes them to."""
+    elem = t.element_type.resolve()
+    name = NORMALIZED.get(elem.text)
+    shape = tuple(t.shape) if t.shape else (1,)
+    return TensorType(shape, ScalarType(name) if name is not None else elem)
+
+
+def normalized_dense(a: Any, t: TensorType) -> Any:
+    """A dense constant re-typed to `t` (its normalized type); values are rewritten for booleans."""
+    body = a.body
+    src = a.type.resolve().element_type.resolve().text if hasattr(a.type.resolve(), "element_type") else ""
+    if src == "i1":
+        if body.strip().startswith('"0x'):
+            raise ValueError("has a boolean constant in hex form; TTNN holds booleans as bf16 and this form is not converted")
+        body = re.sub(r"\btrue\b", "1.0", re.sub(r"\bfalse\b", "0.0", body))
+    elif src in NORMALIZED and body.strip().startswith('"0x'):
+        raise ValueError(f"has a {src} constant in hex form; TTNN has no {src} and this form is not converted")
+    return DenseElementsAttr(body, t)
 
 
 class LoweringError(Diagnostic):
@@ -92,15 +118,15 @@ class _Lowering:
         return LoweringError(f"convert-ttir-to-ttnn: '{op.name}' {message}", op_position(self.module.source, op))
 
     def layout_type(self, t: Any, op: Any, host: bool = False) -> Any:
-        """`t` with its DRAM-interleaved tile layout, or its row-major host layout (non-tensors unchanged)."""
+        """`t` normalized (`normalized`) with its DRAM-interleaved tile layout, or its row-major host
+        layout (non-tensors unchanged)."""
         t = t.resolve() if hasattr(t, "resolve") else t
         if not isinstance(t, TensorType):
             return t
-        shape = tuple(d for d in (t.shape or ()) if isinstance(d, int))
-        if t.shape is None or len(shape) != len(t.shape):
+        if t.shape is None or any(not isinstance(d, int) for d in t.shape):
             raise self.fail(op, f"has a tensor of unknown shape ({t.text}); TTNN layouts need static shapes")
-        if not shape:
-            raise self.fail(op, f"has a rank-0 tensor ({t.text}); TTNN layouts need rank >= 1 (reshape it to 1 element)")
+        t = normalized(t)
+        shape = tuple(d for d in t.shape if isinstance(d, int))
         dt = element_dtype(t)
         if dt is None:
             raise self.fail(op, f"has element type {t.element_type.text}, which has no TTNN data type")
@@ -111,7 +137,7 @@ class _Lowering:
                 lay = TTNNLayoutAttr.build(shape, dt.value, buffer_type="dram", memory_layout="interleaved")
         except AttrError as e:
             raise self.fail(op, e.message) from None
-        return self.aliaser.tensor_type(TensorType(t.shape, t.element_type), lay)
+        return self.aliaser.tensor_type(t, lay)
 
     def get_device(self) -> Any:
         if self.device is None:
@@ -195,7 +221,7 @@ def _elementwise(lw: _Lowering, op: Any) -> Any:
     ins = [_implicit(v) for v in inputs(op)]
     properties = {}
     if short == "typecast":
-        properties["dtype"] = _dtype_attr(op.results[0].type.resolve())
+        properties["dtype"] = _dtype_attr(normalized(op.results[0].type.resolve()))
     return lw.emit(name, ins, _result_type(lw, op), properties, op.location)
 
 
@@ -218,8 +244,8 @@ def _same(name: str, keys: tuple[str, ...] = ()) -> Rule:
 
 
 def _reshape(lw: _Lowering, op: Any) -> Any:
-    shape = tuple(op.results[0].type.resolve().shape)
-    return lw.emit("ttnn.reshape", inputs(op), _result_type(lw, op), {"shape": _i32s(shape)}, op.location)
+    rt = _result_type(lw, op)
+    return lw.emit("ttnn.reshape", inputs(op), rt, {"shape": _i32s(tuple(rt.resolve().shape))}, op.location)
 
 
 def _permute(lw: _Lowering, op: Any) -> Any:
@@ -244,7 +270,7 @@ def _reduce(lw: _Lowering, op: Any) -> Any:
     p = props(op)
     short = op.name[5:]
     if short in ("reduce_and", "reduce_or"):
-        raise ValueError("has no TTNN lowering (TTNN has no logical reduction)")
+        short = "min" if short == "reduce_and" else "max"  # booleans are bf16 0/1 in TTNN: and = min, or = max
     if short == "argmax":
         dims = p.dim_arg
         if dims is None or len(dims) != 1:
@@ -359,21 +385,34 @@ def _squeeze(lw: _Lowering, op: Any) -> Any:
 
 
 def _creation(lw: _Lowering, op: Any) -> Any:
-    t = op.results[0].type.resolve()
+    t = normalized(op.results[0].type.resolve())
     short = op.name[5:]
     properties: dict[str, Any] = {"dtype": _dtype_attr(t), "layout": DialectAttr("ttnn.layout", "tile")}
     if short == "constant":
-        return lw.emit("ttnn.constant", [lw.get_device()], _result_type(lw, op), {"value": op.properties["value"]}, op.location)
+        value = normalized_dense(op.properties["value"], t)
+        return lw.emit("ttnn.constant", [lw.get_device()], _result_type(lw, op), {"value": value}, op.location)
     if short == "arange":
-        p = props(op)
-        if p.arange_dimension != len(t.shape) - 1 and prod(t.shape) != t.shape[p.arange_dimension]:
-            raise ValueError("lowers only along the last dimension (or a 1-element remainder)")
-        properties.update(start=IntegerAttr(p.start, SI64), end=IntegerAttr(p.end, SI64), step=IntegerAttr(p.step, SI64))
-        return lw.emit("ttnn.arange", [lw.get_device()], _result_type(lw, op), properties, op.location)
+        return _arange(lw, op, t, properties)
     properties["shape"] = _shape_attr(tuple(t.shape))
     if short == "full":
         properties["fill_value"] = op.properties["fill_value"]
     return lw.emit(f"ttnn.{short}", [lw.get_device()], _result_type(lw, op), properties, op.location)
+
+
+def _arange(lw: _Lowering, op: Any, t: TensorType, properties: dict[str, Any]) -> Any:
+    """A 1-D `ttnn.arange` along the op's dimension, reshaped and repeated to its full shape."""
+    p = props(op)
+    shape = tuple(d for d in t.shape if isinstance(d, int))
+    d = p.arange_dimension % len(shape)
+    properties.update(start=IntegerAttr(p.start, SI64), end=IntegerAttr(p.end, SI64), step=IntegerAttr(p.step, SI64))
+    line = lw.emit("ttnn.arange", [lw.get_device()], lw.layout_type(TensorType((shape[d],), t.element_type), op), properties,
+                   op.location)  # fmt: skip
+    if len(shape) == 1:
+        return line
+    column = tuple(shape[d] if i == d else 1 for i in range(len(shape)))
+    v = lw.reshape(line, column, op, op.location)
+    repeats = tuple(1 if i == d else s for i, s in enumerate(shape))
+    return lw.emit("ttnn.repeat", [v], _result_type(lw, op), {"repeat_dims": _shape_attr(repeats)}, op.location)
 
 
 def _concat(lw: _Lowering, op: Any) -> Any:
