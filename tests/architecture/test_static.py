@@ -15,7 +15,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 TYPED = [
     "ttopt/ir", "ttopt/parse", "ttopt/passes", "ttopt/testing", "ttopt/datafiles.py", "ttopt/topology", "ttopt/cli", "ttopt/device",
-    "ttopt/sharding",
+    "ttopt/sharding", "ttopt/optimizer", "ttopt/dialects/formats.py",
 ]
 
 

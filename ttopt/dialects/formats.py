@@ -9,7 +9,7 @@ the same op whichever way it was written; the print side reads those properties 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Protocol, cast, overload
 
 from lark import Token
 
@@ -56,6 +56,18 @@ def _enum(dialect: str, kind: str, value: str) -> DialectAttr:
     return DialectAttr(dialect, f"{kind} {value}", f"#{dialect}<{kind} {value}>")
 
 
+@overload
+def enum_value(attr: Attribute) -> str: ...
+
+
+@overload
+def enum_value(attr: None) -> None: ...
+
+
+@overload
+def enum_value(attr: Attribute | None) -> str | None: ...
+
+
 def enum_value(attr: Attribute | None) -> str | None:
     """The value word of an enum attribute such as `#stablehlo<comparison_direction GE>`."""
     if attr is None:
@@ -69,6 +81,30 @@ def enum_value(attr: Attribute | None) -> str | None:
 
 def _ints_text(values: Any) -> str:
     return "[" + ", ".join(str(v) for v in values) + "]"
+
+
+# ---- typed reads of the attributes a printer (or a parsed literal) holds ----------------------------
+# A printer runs on an op whose property kinds `printable()` (or the op's verifier) has checked, so
+# these are casts for the type checker, with no runtime check: a wrong kind fails as it always did.
+def _int(a: Attribute) -> int:
+    return cast(IntegerAttr, a).value
+
+
+def _bool(a: Attribute) -> bool:
+    return cast(BoolAttr, a).value
+
+
+def _str(a: Attribute) -> str:
+    return cast(StringAttr, a).value
+
+
+def _ints(a: Attribute) -> tuple[Any, ...]:
+    """The elements of a dense array (`array<i64: ...>`, `array<i1: ...>`)."""
+    return cast(DenseArrayAttr, a).values
+
+
+def _items(a: Attribute) -> tuple[Attribute, ...]:
+    return cast(ArrayAttr, a).items
 
 
 # ---- type specs shared by the pretty families --------------------------------------------------
@@ -310,17 +346,17 @@ class KwargsFormat(Format):
             if a is None or kind == "float_format":
                 continue
             if kind == "i64_array":
-                parts.append(f"{key} = {_ints_text(a.values)}")
+                parts.append(f"{key} = {_ints_text(_ints(a))}")
             elif kind == "i64":
-                parts.append(f"{key} = {a.value}")
+                parts.append(f"{key} = {_int(a)}")
             elif kind == "bool":
-                parts.append(f"{key} = {'true' if a.value else 'false'}")
+                parts.append(f"{key} = {'true' if _bool(a) else 'false'}")
             elif kind == "string":
-                parts.append(f"{key} = {quote(a.value)}")
+                parts.append(f"{key} = {quote(_str(a))}")
             else:
                 parts.append(f"{key} = {enum_value(a)}")
         if "format" in self.options and "exponent_bits" in op.properties:
-            e, m = op.properties["exponent_bits"].value, op.properties["mantissa_bits"].value
+            e, m = _int(op.properties["exponent_bits"]), _int(op.properties["mantissa_bits"])
             parts.append(f"format = e{e}m{m}")
         args = f"({', '.join(parts)})" if self.parens else f" {', '.join(parts)}"
         return f"{self.name(op, p)}{args}{self.attrs(op, p)}{print_types(p, op, self.style)}"
@@ -395,7 +431,7 @@ class SliceFormat(Format):
     def print(self, op: Operation, p: Printer, indent: str) -> str:
         pr = op.properties
         dims = []
-        for s, l, st in zip(pr["start_indices"].values, pr["limit_indices"].values, pr["strides"].values):
+        for s, l, st in zip(_ints(pr["start_indices"]), _ints(pr["limit_indices"]), _ints(pr["strides"])):
             dims.append(f"{s}:{l}" + (f":{st}" if st != 1 else ""))
         return f"{self.name(op, p)} {p.name(op.operands[0])} [{', '.join(dims)}]{self.attrs(op, p)}{print_types(p, op, self.style)}"
 
@@ -410,7 +446,9 @@ _DOT_FIELD = re.compile(r"(\w+)\s*=\s*\[([^\]]*)\]")
 
 def dot_dimensions(attr: Attribute | None) -> dict[str, list[int]]:
     """Fields of `#stablehlo.dot<...>` as lists (absent ones empty)."""
-    out = {k: [] for k in ("lhs_batching_dimensions", "rhs_batching_dimensions", "lhs_contracting_dimensions", "rhs_contracting_dimensions")}
+    out: dict[str, list[int]] = {
+        k: [] for k in ("lhs_batching_dimensions", "rhs_batching_dimensions", "lhs_contracting_dimensions", "rhs_contracting_dimensions")
+    }
     if attr is None:
         return out
     body = getattr(attr.resolve(), "body", "") or ""
@@ -442,8 +480,8 @@ class DotFormat(Format):
     def build(self, b: IRBuilder, c: list) -> OpSpec:
         _, lhs, rhs, *items, attrs, ts = c
         props: dict[str, Attribute] = {}
-        batch = ([], [])
-        contract = ([], [])
+        batch: tuple[list[int], list[int]] = ([], [])
+        contract: tuple[list[int], list[int]] = ([], [])
         saw_dims = False
         for kind, key_tok, payload in items:
             key = str(key_tok)
@@ -486,7 +524,7 @@ class DotFormat(Format):
             parts.append(f"contracting_dims = {_ints_text(d['lhs_contracting_dimensions'])} x {_ints_text(d['rhs_contracting_dimensions'])}")
         pc = op.properties.get("precision_config")
         if pc is not None:
-            parts.append("precision = [" + ", ".join(enum_value(a) for a in pc.items) + "]")
+            parts.append("precision = [" + ", ".join(enum_value(a) for a in _items(pc)) + "]")
         alg = op.properties.get("algorithm")
         if alg is not None:
             parts.append(f"algorithm = <{alg.resolve().body}>")
@@ -524,6 +562,7 @@ class ReduceFormat(Format):
         def finish(spec: OpSpec, n: int) -> None:
             resolve_types(b, spec, ts, n, style)
             if applies is not None:
+                assert spec.operand_types is not None  # the grammar requires `: types` after a reduce
                 spec.regions = [_binary_body(b, str(applies), spec.operand_types[len(inputs) :])]
 
         spec.finish = finish
@@ -532,7 +571,7 @@ class ReduceFormat(Format):
     def print(self, op: Operation, p: Printer, indent: str) -> str:
         n = len(op.operands) // 2
         ins = ", ".join(f"({p.name(op.operands[i])} init: {p.name(op.operands[n + i])})" for i in range(n))
-        dims = _ints_text(op.properties["dimensions"].values)
+        dims = _ints_text(_ints(op.properties["dimensions"]))
         region = op.regions[0] if op.regions else None
         applied = _compact_body(region) if n == 1 and region is not None else None
         types = print_types(p, op, self.style)
@@ -552,7 +591,8 @@ class ReduceFormat(Format):
 def _without_entry_args(region: Region) -> Region:
     """A view of the region for printing its ops only (the entry args print in the op syntax)."""
     view = Region.__new__(Region)
-    view.blocks = [_BlockView(region.blocks[0])] + region.blocks[1:]
+    # The printer reads only ops, args, parent and label of a block, which _BlockView provides.
+    view.blocks = cast("list[Block]", [_BlockView(region.blocks[0])] + region.blocks[1:])
     view.parent = region.parent
     return view
 
@@ -562,7 +602,7 @@ class _BlockView:
 
     def __init__(self, block: Block) -> None:
         self.ops = block.ops
-        self.args = []
+        self.args: list[BlockArgument] = []
         self.parent = block.parent
         self.label = block.label
 
@@ -612,15 +652,26 @@ class ReduceInput(tuple):
     """(input value token, init value token) of one `(%x init: %c)`."""
 
 
+class _Scratch(Protocol):
+    """State one grammar callback leaves on the builder for a later one (reduce and while forms)."""
+
+    reducer_pairs: list[tuple[Any, Any]]
+    while_args: list[Any] | None
+
+
+def _scratch(b: IRBuilder) -> _Scratch:
+    return cast(_Scratch, b)
+
+
 def reduce_input(b: IRBuilder, c: list) -> ReduceInput:
-    b.reducer_pairs = []
+    _scratch(b).reducer_pairs = []
     return ReduceInput((c[0], c[1]))
 
 
 def reducer_pair(b: IRBuilder, c: list) -> tuple:
     pairs = getattr(b, "reducer_pairs", None)
     if pairs is None:
-        pairs = b.reducer_pairs = []
+        pairs = _scratch(b).reducer_pairs = []
     pairs.append((c[0], c[1]))
     # Block arguments are all accumulators first, then all elements (MLIR's order).
     b.expect_pending([p[0] for p in pairs] + [p[1] for p in pairs])
@@ -628,7 +679,7 @@ def reducer_pair(b: IRBuilder, c: list) -> tuple:
 
 
 def reducer(b: IRBuilder, c: list) -> Region:
-    b.reducer_pairs = []
+    _scratch(b).reducer_pairs = []
     return c[-1]
 
 
@@ -670,9 +721,9 @@ class ConvFormat(Format):
             if prop == "padding":
                 window.append(f"{key} = {_padding_text(a)}")
             elif prop == "window_reversal":
-                window.append(f"{key} = [" + ", ".join("true" if v else "false" for v in a.values) + "]")
+                window.append(f"{key} = [" + ", ".join("true" if v else "false" for v in _ints(a)) + "]")
             else:
-                window.append(f"{key} = {_ints_text(a.values)}")
+                window.append(f"{key} = {_ints_text(_ints(a))}")
         dims = pr["dimension_numbers"].resolve().body
         s = f"{self.name(op, p)}({p.names_of(op.operands)}) dim_numbers = {dims}"
         if window:
@@ -692,7 +743,7 @@ def _padding_text(a: Attribute) -> str:
 def _window_value(key: str, value: Attribute) -> Attribute:
     items = value.items if isinstance(value, ArrayAttr) else ()
     if key == "pad":
-        rows = [[getattr(x, "value", 0) for x in row.items] for row in items]
+        rows = [[getattr(x, "value", 0) for x in _items(row)] for row in items]
         flat = {v for r in rows for v in r}
         # MLIR prints a dense literal whose elements are all equal as a splat.
         body = str(flat.pop()) if len(flat) == 1 else "[" + ", ".join(_ints_text(r) for r in rows) + "]"
@@ -726,7 +777,7 @@ class CalleeFormat(Format):
 
     def print(self, op: Operation, p: Printer, indent: str) -> str:
         v = op.properties[self.prop]
-        name = v.root if isinstance(v, SymbolRefAttr) else v.value
+        name = v.root if isinstance(v, SymbolRefAttr) else _str(v)
         sig = p.fn_type([x.type for x in op.operands], [r.type for r in op.results])
         return f"{self.name(op, p)} {sym_text(name)}({p.names_of(op.operands)}){self.attrs(op, p)} : {sig}"
 
@@ -751,7 +802,7 @@ class IndexedFormat(Format):
         return len(op.operands) == 1 and isinstance(v, IntegerAttr) and v.value >= 0
 
     def print(self, op: Operation, p: Printer, indent: str) -> str:
-        index = op.properties[self.prop].value
+        index = _int(op.properties[self.prop])
         return f"{self.name(op, p)} {p.name(op.operands[0])}[{index}]{self.attrs(op, p)}{print_types(p, op, self.style)}"
 
 
@@ -775,7 +826,7 @@ class CompositeFormat(Format):
     def print(self, op: Operation, p: Printer, indent: str) -> str:
         # MLIR writes the operand list after one space even when it is empty (two spaces then).
         operands = f" {p.names_of(op.operands)}"
-        return f"{self.name(op, p)} {quote(op.properties['name'].value)}{operands}{self.attrs(op, p)}{print_types(p, op, self.style)}"
+        return f"{self.name(op, p)} {quote(_str(op.properties['name']))}{operands}{self.attrs(op, p)}{print_types(p, op, self.style)}"
 
 
 def _symbol(tok: str) -> str:
@@ -805,7 +856,7 @@ class SymEqFormat(Format):
     def print(self, op: Operation, p: Printer, indent: str) -> str:
         body = p.expand(op.properties[self.prop].resolve().text)
         body = body[body.index("<") :]
-        return f"{self.name(op, p)} {sym_text(op.properties['sym_name'].value)} = {body}{self.attrs(op, p)}"
+        return f"{self.name(op, p)} {sym_text(_str(op.properties['sym_name']))} = {body}{self.attrs(op, p)}"
 
 
 def _sharding(text: str, scope: Any = None) -> DialectAttr:
@@ -873,6 +924,7 @@ class SdyCollectiveFormat(Format):
             s += f" {kind.text}"
         if self.list_prop is not None:
             body = op.properties[self.list_prop].resolve().body
+            assert self.list_kind is not None  # given together with list_prop (sdy.py)
             s += " " + body[len(self.list_kind) :]
         out = p.expand(sharding_body(op.properties["out_sharding"]))
         return f"{s} {p.name(op.operands[0])} out_sharding={out}{self.attrs(op, p)} : {p.type(op.results[0].type)}"
@@ -913,7 +965,7 @@ class SdyKwFormat(Format):
             if a is None:
                 continue
             if kind == "i64":
-                parts.append(f"{key}={a.value}")
+                parts.append(f"{key}={_int(a)}")
             elif kind == "sharding":
                 parts.append(f"{key}={p.expand(sharding_body(a))}")
             else:
@@ -996,7 +1048,7 @@ class SdyNamedFormat(Format):
         sig = p.fn_type([v.type for v in op.operands], [r.type for r in op.results])
         shardings = "".join(f" {k}={p.expand(pr[k].resolve().body)}" for k in ("in_shardings", "out_shardings") if k in pr)
         return (
-            f"{self.name(op, p)}<{quote(pr['name'].value)}>({p.names_of(op.operands)}){shardings} ({args}) {body}"
+            f"{self.name(op, p)}<{quote(_str(pr['name']))}>({p.names_of(op.operands)}){shardings} ({args}) {body}"
             f"{self.attrs(op, p)} : {sig}"
         )
 
@@ -1036,13 +1088,14 @@ class D2MFormat(Format):
         return spec
 
     def print(self, op: Operation, p: Printer, indent: str) -> str:
-        n_in = op.properties["operandSegmentSizes"].values[0]
+        n_in = _ints(op.properties["operandSegmentSizes"])[0]
         ins, outs = op.operands[:n_in], op.operands[n_in:]
 
         def group(vs: list) -> str:
             return f"{p.names_of(vs)} : {p.types([v.type for v in vs])}" if vs else ""
 
-        s = f"{self.name(op, p)} {sym_text(op.properties['callee'].root)}{self.attrs(op, p)} ins({group(ins)}) outs({group(outs)})"
+        callee = sym_text(cast(SymbolRefAttr, op.properties["callee"]).root)
+        s = f"{self.name(op, p)} {callee}{self.attrs(op, p)} ins({group(ins)}) outs({group(outs)})"
         if op.results:
             s += f" : {p.types([r.type for r in op.results])}"
         return s
@@ -1084,7 +1137,7 @@ class WhileFormat(Format):
 
 
 def while_args(b: IRBuilder, c: list) -> list:
-    b.while_args = list(c)
+    _scratch(b).while_args = list(c)
     return list(c)
 
 
@@ -1096,7 +1149,7 @@ def while_types(b: IRBuilder, c: list) -> list:
     types = [b.type(t) for t in c]
     # The cond and do regions both take the loop values as block arguments.
     args = getattr(b, "while_args", None) or []
-    b.while_args = None
+    _scratch(b).while_args = None
     if len(args) == len(types):
         b.expect_pending([(a[0], t, {}, None) for a, t in zip(args, types)], repeat=2)
     return types
@@ -1116,7 +1169,7 @@ class ModuleFormat(Format):
         s = self.name(op, p)
         sym = op.properties.get("sym_name")
         if sym is not None:
-            s += " " + sym_text(sym.value)
+            s += " " + sym_text(_str(sym))
         if op.attributes:
             s += f" attributes {{{p.dict_body(op.attributes)}}}"
         return s + " " + p.region(op.regions[0], indent)
@@ -1150,18 +1203,19 @@ class FuncFormat(Format):
 
     def print(self, op: Operation, p: Printer, indent: str) -> str:
         pr = op.properties
-        ft: FunctionType = pr["function_type"].type
+        ft = cast(FunctionType, cast(TypeAttr, pr["function_type"]).type)
         s = self.name(op, p) + " "
         vis = pr.get("sym_visibility")
         if vis is not None:
-            s += vis.value + " "
-        s += sym_text(pr["sym_name"].value)
-        arg_attrs = pr.get("arg_attrs")
-        res_attrs = pr.get("res_attrs")
+            s += _str(vis) + " "
+        s += sym_text(_str(pr["sym_name"]))
+        arg_attrs, res_attrs = pr.get("arg_attrs"), pr.get("res_attrs")
+        arg_dicts = _items(arg_attrs) if arg_attrs is not None else ()
+        res_dicts = _items(res_attrs) if res_attrs is not None else ()
         args = []
         entry = op.regions[0].entry if op.regions and op.regions[0].blocks else None
         for i, t in enumerate(ft.inputs):
-            a_attrs = arg_attrs.items[i].entries if arg_attrs is not None and i < len(arg_attrs.items) else {}
+            a_attrs = cast(DictAttr, arg_dicts[i]).entries if i < len(arg_dicts) else {}
             if entry is not None and i < len(entry.args):
                 arg = entry.args[i]
                 args.append(f"{p.name(arg)}: {p.type(arg.type)}{p.attr_dict(a_attrs)}{p.loc(arg.location)}")
@@ -1172,7 +1226,7 @@ class FuncFormat(Format):
             outs = []
             any_attrs = False
             for i, t in enumerate(ft.results):
-                r_attrs = res_attrs.items[i].entries if res_attrs is not None and i < len(res_attrs.items) else {}
+                r_attrs = cast(DictAttr, res_dicts[i]).entries if i < len(res_dicts) else {}
                 any_attrs = any_attrs or bool(r_attrs)
                 outs.append(f"{p.type(t)}{p.attr_dict(r_attrs)}")
             if len(outs) == 1 and not any_attrs and not isinstance(ft.results[0], FunctionType):

@@ -20,7 +20,7 @@ sharded output must copy a sharded input).
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Iterable
+from typing import Any, Iterable, cast
 
 from ttopt.device import (
     Conv2dConfig,
@@ -56,6 +56,12 @@ def forward_functions(module: Any) -> list[Any]:
     if marked:
         return marked
     return [f for f in funcs if getattr(f.properties.get("sym_visibility"), "value", "public") == "public"]
+
+
+def ranked_shape(t: TensorType) -> tuple[int, ...]:
+    """`tuple(t.shape)` for a tensor type the caller knows is ranked with static dims (a ttnn layout,
+    or `_result_type`'s check): typed as ints, not checked; an unranked one raises TypeError as before."""
+    return tuple(cast("tuple[int, ...]", t.shape))
 
 
 def current_layout(t: Any) -> TTNNLayoutAttr | None:
@@ -176,7 +182,7 @@ class AnalysisPipeline:
                 dtypes.add(ov.dtype)
             for dt in dtypes:
                 if dt is not None:
-                    self.tensor_types.add((tuple(t.shape), dt))
+                    self.tensor_types.add((ranked_shape(t), dt))
 
     def pool(self, shape: tuple[int, ...], dtype: DataType):
         """The layout pool of a tensor type."""
@@ -243,7 +249,7 @@ class AnalysisPipeline:
         if dtype is None:
             return [], [], f"element type {t.element_type.text} has no ttcore data type"
         try:
-            pool = self.pool(tuple(t.shape), dtype)
+            pool = self.pool(ranked_shape(t), dtype)
         except TensorTypeError as e:
             return [], [], e.message
         expand = _Expander(op, fam, self.device, self.conv2d_overrides.get(self.labels.get(op, "")))
@@ -267,7 +273,7 @@ class AnalysisPipeline:
         if override is not None and override.is_full:
             try:
                 lay = make_layout(
-                    tuple(t.shape), dtype, bool(override.tiled), override.buffer, override.memory_layout,
+                    ranked_shape(t), dtype, bool(override.tiled), override.buffer, override.memory_layout,
                     override.grid if override.memory_layout is not INTERLEAVED else None, self.device.worker_grid,
                 )  # fmt: skip
             except AttrError as e:
@@ -312,7 +318,7 @@ class AnalysisPipeline:
         """LegalOpConfigAnalysis's order (reference §2.4): per layout; conv2d: for each conv config
         (odometer order), all layouts."""
         if fam is Family.CONV:
-            order = {c: i for i, c in enumerate(expand.conv_space)}
+            order: dict[Conv2dConfig | None, int] = {c: i for i, c in enumerate(expand.conv_space)}
             return sorted((c for _, cs in layouts for c in cs), key=lambda c: order.get(c.conv2d, 0))
         return [c for _, cs in layouts for c in cs]
 
@@ -330,8 +336,8 @@ class AnalysisPipeline:
             tensors = [v for v in op.operands if isinstance(v.type.resolve(), TensorType)]
             if len(tensors) != len(inputs):
                 return False
-            same_all = [self.same_spec_input(op, out, v) for v in tensors]
-            if any(s is None for s in same_all):
+            same_all = [s for s in (self.same_spec_input(op, out, v) for v in tensors) if s is not None]
+            if len(same_all) != len(tensors):
                 return False
             return self.model.validate(op, same_all, cfg).ok
         same = self.same_spec_input(op, out)
@@ -363,7 +369,7 @@ class AnalysisPipeline:
         if len(op.results) != 1:
             return None
         t = op.results[0].type.resolve()
-        if not isinstance(t, TensorType) or not t.is_ranked:
+        if not isinstance(t, TensorType) or t.shape is None:  # unranked
             return None
         if any(not isinstance(d, int) for d in t.shape):
             return None
@@ -393,14 +399,16 @@ class _Expander:
         self.dims = None
         self.activation = None
         self.batched = False
-        shapes = [t.shape for t in (v.type.resolve() for v in op.operands) if isinstance(t, TensorType)]
-        if fam is Family.MATMUL and len(shapes) >= 2:
+        tensors = [t for t in (v.type.resolve() for v in op.operands) if isinstance(t, TensorType)]
+        if fam is Family.MATMUL and len(tensors) >= 2:
+            # The operands have ttnn layouts (effective_inputs), so their shapes are static.
             ta = op.get_attr("transpose_a")
-            self.dims = matmul_dims(shapes[0], shapes[1], op.results[0].type.resolve().shape, bool(getattr(ta, "value", False)))
+            a_shape, b_shape, out_shape = ranked_shape(tensors[0]), ranked_shape(tensors[1]), ranked_shape(op.results[0].type.resolve())
+            self.dims = matmul_dims(a_shape, b_shape, out_shape, bool(getattr(ta, "value", False)))
             act = op.get_attr("activation")
             v = getattr(act.resolve(), "value", None) if act is not None else None
             self.activation = v if isinstance(v, str) and v else None
-            self.batched = is_batched(shapes[1])
+            self.batched = is_batched(b_shape)
         elif fam is Family.CONV:
             attr = op.get_attr("conv2d_config")
             try:

@@ -73,6 +73,12 @@ class OpL1MemSpec:
     tensor_split_factor: int = 1
     config: OpConfig | None = None
 
+    @property
+    def chosen(self) -> OpConfig:
+        """The config of an op of a completed chain (`complete()` sets every op's)."""
+        assert self.config is not None, "the chain is not completed"
+        return self.config
+
 
 class ChainStateError(RuntimeError):
     """An illegal L1ChainConfig transition (a bug in a policy, not a user error)."""

@@ -38,6 +38,7 @@ from ttopt.device.tensor import element_dtype
 from ttopt.dialects.errors import AttrError
 from ttopt.dialects.ttnn_attrs import TensorMemoryLayout
 from ttopt.ir.types import TensorType
+from ttopt.optimizer.analyses import ranked_shape
 from ttopt.optimizer.chain import L1ChainConfig, L1ChainState, SpillLocation
 from ttopt.optimizer.l1_reservations import (
     REDUCTION_OPS,
@@ -68,7 +69,7 @@ def _users(op: Any) -> list[Any]:
 
 def _tensor_rank(value: Any) -> int:
     t = value.type.resolve()
-    return len(t.shape) if isinstance(t, TensorType) else 0
+    return len(ranked_shape(t)) if isinstance(t, TensorType) else 0
 
 
 def concat_dim(op: Any) -> int | None:
@@ -298,12 +299,14 @@ class ChainMerger:
                 self.decide("reserve-reshape", self.label(op), False, r.reason)
                 continue
             end = v.last_user_pos(op)
+            assert end is not None  # every user but the function's return (checked above) is scheduled
             ok, why = v.validate_range(v.pos[op] + 1, end, per_core_bytes(out), {op: out}, (op,))
             if not ok:
                 self.decide("reserve-reshape", self.label(op), False, why)
                 continue
             v.extra_configs[op] = lcfg
             res = v.reserve(op, out)
+            assert res is not None  # None only when a user is unscheduled (end above)
             self.decide("reserve-reshape", self.label(op), True, f"L1 interleaved, positions {res.start}-{res.end}, {res.bytes} B/core",
                         bytes=res.bytes)  # fmt: skip
 
@@ -362,6 +365,7 @@ class ChainMerger:
                     continue
                 v.extra_configs.update(changed)
                 res = v.reserve(fork, layout)
+                assert res is not None  # None only when a user is unscheduled (end above)
                 self.keep(c, where)
                 self.decide("reserve-fork", self.label(fork), True, f"{kind}, positions {res.start}-{res.end}, {res.bytes} B/core",
                             layout=kind, bytes=res.bytes)  # fmt: skip

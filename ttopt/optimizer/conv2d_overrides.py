@@ -170,6 +170,7 @@ def validate_conv2d_overrides(parsed: Mapping[str, Conv2dConfigOverride]) -> dic
                 raise OverrideError(f"--override-conv2d-config: '{name}': bad value '{raw}' for {key} (expected {e})") from None
             if key == "core_grid":
                 m = _GRID.fullmatch(raw)
+                assert m is not None  # _core_grid accepted it just above
                 grid = (int(m.group(1)), int(m.group(2)))
         out[name] = Conv2dOverride(name, tuple(values), grid)
     return out

@@ -115,7 +115,7 @@ def compute_dispatch_d2m_configs(
         if r.producer_chain_idx is not None:
             c = chains[r.producer_chain_idx]
             if c.state is L1ChainState.COMPLETED and c.spill_location is SpillLocation.NONE:
-                inp = c.op_l1_mem_specs[-1].config.layout
+                inp = c.op_l1_mem_specs[-1].chosen.layout
         if inp is None:
             inp = default_input(op)
         outp = dispatch_output_layouts.get(op) or default_output(op)

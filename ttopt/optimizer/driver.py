@@ -4,9 +4,12 @@ options without importing the optimizer). Every user error becomes a `Diagnostic
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ttopt.ir.diagnostics import Diagnostic
+
+if TYPE_CHECKING:
+    from ttopt.optimizer.policies.cost_based import CostBased
 
 
 def _fail(message: str, pos: Any = None) -> Diagnostic:
@@ -50,9 +53,10 @@ def run_optimizer(p: Any, module: Any, ctx: Any) -> None:
         if hasattr(policy, "chain_merging"):  # DFSharding 2.0 (issue 9)
             policy.chain_merging = getattr(p, "chain_merging", True)
         if hasattr(policy, "exact_max_ops"):  # CostBased (issue 15)
-            policy.exact_max_ops = p.cost_exact_max_ops
-            policy.time_limit = p.cost_time_limit
-            policy.beam_width = p.cost_beam_width
+            cost_policy = cast("CostBased", policy)
+            cost_policy.exact_max_ops = p.cost_exact_max_ops
+            cost_policy.time_limit = p.cost_time_limit
+            cost_policy.beam_width = p.cost_beam_width
     try:
         layout_overrides = parse_output_layout_overrides(p.override_output_layout)
         reconfig_overrides = parse_mem_reconfig_overrides(p.insert_memreconfig)
@@ -64,8 +68,8 @@ def run_optimizer(p: Any, module: Any, ctx: Any) -> None:
     except DeviceError as e:
         raise _fail(e.message, e.pos) from None
     try:
-        for ov in layout_overrides.values():
-            check_override_grid(ov, device.worker_grid, f"the worker grid of {device.name}")
+        for lov in layout_overrides.values():
+            check_override_grid(lov, device.worker_grid, f"the worker grid of {device.name}")
     except OverrideError as e:
         raise _fail(str(e)) from None
 
@@ -76,12 +80,12 @@ def run_optimizer(p: Any, module: Any, ctx: Any) -> None:
             "and no public func.func with a body)"
         )
     # -- names -------------------------------------------------------------------------------------
-    per_func = []
+    per_func: list[tuple[Any, Any, dict[Any, str]]] = []  # (function, its block, op labels); block None: skipped
     known: set[str] = set()
     for func in funcs:
         region = func.regions[0]
         if len(region.blocks) != 1:
-            per_func.append((func, None, None))
+            per_func.append((func, None, {}))
             continue
         block = region.entry
         check_block(module, block)
@@ -104,7 +108,7 @@ def run_optimizer(p: Any, module: Any, ctx: Any) -> None:
     analyses = AnalysisPipeline(device, model, p.max_legal_layouts, p.row_major_enabled, layout_overrides, conv_overrides)
     trace = OptimizerTrace(ctx.trace, p, device) if ctx.trace.enabled else None
     aliaser = LayoutAliaser(module)
-    fstats = []
+    fstats: list[dict[str, Any]] = []
     stat_calls = 0
     for func, block, labels in per_func:
         fname = getattr(func.properties.get("sym_name"), "value", "?")
@@ -121,11 +125,11 @@ def run_optimizer(p: Any, module: Any, ctx: Any) -> None:
                 raise _fail(f"--override-output-layout: no legal layout of '{labels[op]}' ({op.name}) matches '{ov.text()}'")
         by_name = {labels[op]: op for op in block.ops}
         override_edges: set[Edge] = set()
-        for name, ov in reconfig_overrides.items():
+        for name, rov in reconfig_overrides.items():
             op = by_name.get(name)
             if op is None:
                 continue
-            for idx in ov.operands:
+            for idx in rov.operands:
                 if idx >= len(op.operands):
                     raise _fail(f"--insert-memreconfig: '{name}' has {len(op.operands)} operand(s), no operand {idx}")
                 override_edges.add(Edge(getattr(op.operands[idx], "op", None), op, idx))
@@ -134,8 +138,8 @@ def run_optimizer(p: Any, module: Any, ctx: Any) -> None:
             trace.function_begin(fname, fn)
         before = function_cost(cost, block)
         decisions = policy.run(fn) if policy is not None else LayoutDecisions()
-        for e in sorted(override_edges, key=lambda e: (block.index(e.consumer), e.operand_index)):
-            decisions.reshards.setdefault(e, MemReconfigEntry({}, overridden=True))
+        for edge in sorted(override_edges, key=lambda x: (block.index(x.consumer), x.operand_index)):
+            decisions.reshards.setdefault(edge, MemReconfigEntry({}, overridden=True))
         if not p.memreconfig_enabled:
             decisions.reshards = {}
         if decisions.keep_input and not override_edges:

@@ -36,7 +36,7 @@ from ttopt.device.conv2d_config import Conv2dConfig
 from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
 from ttopt.ir.properties import int_values
 from ttopt.ir.types import TensorType
-from ttopt.optimizer.analyses import current_layout
+from ttopt.optimizer.analyses import current_layout, ranked_shape
 from ttopt.optimizer.dispatch import is_dispatch
 from ttopt.optimizer.policies import FunctionContext
 from ttopt.optimizer.policies.interleaved import l1_interleaved_config
@@ -82,7 +82,7 @@ def is_view_reshape(op: Any) -> bool:
     ti, to = op.operands[0].type.resolve(), op.results[0].type.resolve()
     if not (isinstance(ti, TensorType) and isinstance(to, TensorType)) or not ti.shape or not to.shape:
         return False
-    a, b = tuple(ti.shape), tuple(to.shape)
+    a, b = ranked_shape(ti), ranked_shape(to)
     if a[-1] != b[-1]:
         return False
     lay = current_layout(to)
@@ -154,7 +154,9 @@ def _additional(op: Any, i: int, live: list[int], spans: dict[Any, tuple[int, in
         sp = spans.get(v)
         if sp is not None and id(v) not in counted and sp[0] < i < sp[1]:
             counted.add(id(v))
-            own += layout_info(current_layout(v.type.resolve())).per_core_bytes
+            lay = current_layout(v.type.resolve())
+            assert lay is not None  # spans hold only values with an L1 layout
+            own += layout_info(lay).per_core_bytes
     return live[i] - own
 
 
@@ -216,22 +218,22 @@ def run_l1_interleaved_fallback(fn: FunctionContext, aliaser: Any) -> list[Fallb
             skip("an operand has no ttnn layout")
             continue
         res = model.validate(op, list(ins), cfg, _additional(op, i, live, spans))
-        want = layout_info(cfg.output).uid
+        want = layout_info(cfg.layout).uid  # an L1-interleaved legal config has a full layout
         if not res.ok or res.output_info is None or res.output_info.uid != want:
             skip(f"op does not validate with an L1-interleaved output: {res.reason if not res.ok else 'different output layout'}")
             continue
-        uins = model.current_inputs(user)
+        current_uins = model.current_inputs(user)
         ulay = current_layout(user.results[0].type) if len(user.results) == 1 else None
-        if uins is None or ulay is None:
+        if current_uins is None or ulay is None:
             skip("the user has no ttnn layouts")
             continue
-        uins = list(uins)
+        uins = list(current_uins)
         k = 0
         for v in user.operands:
             if not isinstance(v.type.resolve(), TensorType):
                 continue
             if v is r:
-                uins[k] = cfg.output
+                uins[k] = cfg.layout
             k += 1
         ures = model.validate(user, uins, _current_config(user, ulay), _additional(user, i + 1, live, spans))
         if not ures.ok or ures.output_info is None or ures.output_info.uid != layout_info(ulay).uid:
@@ -240,11 +242,12 @@ def run_l1_interleaved_fallback(fn: FunctionContext, aliaser: Any) -> list[Fallb
         apply_config(op, cfg, aliaser)
         model.invalidate(op)
         model.invalidate(user)
-        out.append(FallbackDecision(op, True, "", cfg.output))
+        out.append(FallbackDecision(op, True, "", cfg.layout))
     if fn.trace is not None:
         for d in out:
             name = fn.labels.get(d.op, d.op.name)
             if d.upgraded:
+                assert d.layout is not None  # an upgrade records its layout
                 fn.trace.print(f"[bold]l1-interleaved fallback[/bold] {escape(name)}: DRAM -> {layout_info(d.layout).short()}")
             else:
                 fn.trace.print(f"[dim]l1-interleaved fallback {escape(name)}: stays in DRAM ({escape(d.reason)})[/dim]")

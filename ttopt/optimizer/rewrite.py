@@ -34,7 +34,7 @@ from ttopt.ir.attributes import Attribute, DialectAttr, TypeAttr
 from ttopt.ir.location import Location
 from ttopt.ir.rewriter import create
 from ttopt.ir.types import FunctionType, ScalarType, TensorType
-from ttopt.optimizer.analyses import current_layout
+from ttopt.optimizer.analyses import current_layout, ranked_shape
 from ttopt.optimizer.chain import Edge, MemReconfigEntry, SpillLocation
 from ttopt.optimizer.policies import FunctionContext, LayoutDecisions
 from ttopt.optimizer.scheduler import apply_schedule
@@ -77,7 +77,7 @@ class LayoutAliaser:
         dt = element_dtype(old)
         if dt is not None and layout.dtype is not dt and layout.dtype.builtin is not None:
             elem = ScalarType(layout.dtype.builtin)
-        return TensorType(tuple(old.shape), elem, self.encoding(layout))
+        return TensorType(ranked_shape(old), elem, self.encoding(layout))
 
 
 class _Insertions:
@@ -97,7 +97,7 @@ class _Insertions:
     def apply(self, block: Any) -> None:
         if not self._before and not self._after:
             return
-        out = []
+        out: list[Any] = []
         for op in block.ops:
             out.extend(self._before.get(id(op), ()))
             out.append(op)
@@ -221,11 +221,11 @@ def _reshard_target(edge: Edge, entry: MemReconfigEntry, value: Any, wg: tuple[i
     t = value.type.resolve()
     if out is None or not isinstance(t, TensorType):
         return None
-    if tuple(t.shape) == tuple(edge.consumer.results[0].type.resolve().shape):
+    if ranked_shape(t) == ranked_shape(edge.consumer.results[0].type.resolve()):
         return out
     dt = element_dtype(t)
     try:
-        return make_layout(tuple(t.shape), dt, out.is_tiled, out.buffer_type, out.memory_layout,
+        return make_layout(ranked_shape(t), dt, out.is_tiled, out.buffer_type, out.memory_layout,
                            tuple(out.grid) if out.is_sharded else None, wg)  # fmt: skip
     except (AttrError, ValueError, TypeError):
         return None
@@ -312,9 +312,9 @@ def _sync_dispatch(module: Any, op: Any, aliaser: LayoutAliaser) -> None:
     n_in = seg.values[0] if seg is not None and len(getattr(seg, "values", ())) == 2 else len(op.operands) - 1
     for v in op.operands[n_in:]:
         p = getattr(v, "op", None)
-        if p is not None and p.name == "ttnn.empty" and len(v.uses) == 1 and lay is not None:
+        if p is not None and p.name == "ttnn.empty" and len(v.uses) == 1 and lay is not None and res_t is not None:
             vt = v.type.resolve()
-            if isinstance(vt, TensorType) and tuple(vt.shape) == tuple(res_t.shape):
+            if isinstance(vt, TensorType) and ranked_shape(vt) == ranked_shape(res_t):
                 _set_result_layout(p, lay, aliaser)
     if op.regions and op.regions[0].blocks:
         entry = op.regions[0].entry

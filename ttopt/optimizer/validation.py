@@ -29,7 +29,7 @@ from ttopt.dialects.errors import AttrError
 from ttopt.dialects.ttnn_attrs import TensorMemoryLayout
 from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
 from ttopt.ir.types import TensorType
-from ttopt.optimizer.analyses import AnalysisPipeline
+from ttopt.optimizer.analyses import AnalysisPipeline, ranked_shape
 from ttopt.optimizer.chain import Edge
 from ttopt.optimizer.dispatch import is_dispatch
 
@@ -150,7 +150,7 @@ class OpModelBackend:
         cur = self.analyses.effective_layout(value)
         tiled = cur.is_tiled if cur is not None else True
         try:
-            return make_layout(tuple(t.shape), dt, tiled, DRAM, INTERLEAVED, None, self.analyses.device.worker_grid)
+            return make_layout(ranked_shape(t), dt, tiled, DRAM, INTERLEAVED, None, self.analyses.device.worker_grid)
         except (AttrError, ValueError, TypeError):
             return None
 
@@ -186,7 +186,7 @@ class OpModelBackend:
     # -- edges -----------------------------------------------------------------------------------
     def edge_configs(self, edge: Edge, producer_config: int) -> tuple[int, ...]:
         """Consumer configs reached when the producer outputs config `producer_config`'s layout."""
-        layout = self.configs(edge.producer)[producer_config].output
+        layout = self.configs(edge.producer)[producer_config].layout  # legal configs are full layouts
         return self.consumer_configs_for_input(edge.consumer, edge.operand_index, layout)
 
     def consumer_configs_for_input(self, op: Any, operand_index: int, layout: TTNNLayoutAttr) -> tuple[int, ...]:
@@ -213,15 +213,15 @@ class OpModelBackend:
             for conv in f.conv_configs:
                 r = self.model.validate(op, ins, OpConfig(output=None, conv2d=conv))
                 if r.ok and r.output_info is not None:
-                    i = f.index.get((r.output_info.uid, conv))
-                    if i is not None:
-                        found.append(i)
+                    j = f.index.get((r.output_info.uid, conv))
+                    if j is not None:
+                        found.append(j)
         else:
             r = self.model.validate(op, ins, NO_HINT)
             if r.ok and r.output_info is not None:
-                i = f.index.get((r.output_info.uid, None))
-                if i is not None:
-                    found.append(i)
+                j = f.index.get((r.output_info.uid, None))
+                if j is not None:
+                    found.append(j)
         return tuple(sorted(found))
 
     def reshard_map(self, edge: Edge) -> dict[int, list[TTNNLayoutAttr]]:

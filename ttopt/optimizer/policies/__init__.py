@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
 if TYPE_CHECKING:
     from ttopt.device import CostModel, OpConfig
@@ -32,7 +32,7 @@ POLICY_MODULES: dict[str, str | None] = {
 PLANNED_IN: dict[str, str] = {}
 DEFAULT_POLICY = "DFSharding"
 
-_REGISTRY: dict[str, type] = {}
+_REGISTRY: dict[str, type[MemoryLayoutPolicy]] = {}
 
 
 class PolicyNotImplemented(LookupError):
@@ -77,7 +77,10 @@ class MemoryLayoutPolicy(Protocol):
         """Decide layouts for one forward function."""
 
 
-def register_policy(cls: type) -> type:
+_PolicyClass = TypeVar("_PolicyClass", bound="type[MemoryLayoutPolicy]")
+
+
+def register_policy(cls: _PolicyClass) -> _PolicyClass:
     """Class decorator: make a policy available under its `name`."""
     _REGISTRY[cls.name] = cls
     return cls

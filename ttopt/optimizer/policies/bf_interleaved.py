@@ -73,6 +73,7 @@ class BFInterleavedPolicy:
             size = g.l1_bytes(op)
             if g.l1_candidate(op) and in_use + size <= usable:
                 cfg = g.configs[op].l1
+                assert cfg is not None  # an L1 candidate has an L1 config
                 ins = g.input_layouts(op, in_l1)
                 own = sum(allocated[p] for p in g.deps[op] if p in allocated)
                 r = g.model.validate(op, ins, cfg, in_use - own) if ins is not None else None

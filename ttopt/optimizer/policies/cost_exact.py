@@ -102,11 +102,11 @@ def solve_exact(graph: CostGraph, time_limit: float = 10.0, max_tuples: int = 20
     nodes = graph.nodes
     prog = _Program()
     x: dict[tuple[int, int], int] = {}
-    for u in nodes:
-        if u.free:
-            for k in range(len(u.cands)):
-                x[(u.pos, k)] = prog.col(0.0, True)
-            prog.row(1.0, 1.0, [x[(u.pos, k)] for k in range(len(u.cands))], [1.0] * len(u.cands))
+    for node in nodes:
+        if node.free:
+            for k in range(len(node.cands)):
+                x[(node.pos, k)] = prog.col(0.0, True)
+            prog.row(1.0, 1.0, [x[(node.pos, k)] for k in range(len(node.cands))], [1.0] * len(node.cands))
     constant = 0.0
     own: list[tuple[list[int], list[float], float]] = []  # per node: y columns, L1 own per column, constant own
     total = 0

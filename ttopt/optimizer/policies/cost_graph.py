@@ -28,7 +28,7 @@ from ttopt.device import OpConfig, layout_info
 from ttopt.device.op_families import Family, family_of
 from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
 from ttopt.ir.types import TensorType
-from ttopt.optimizer.analyses import current_layout
+from ttopt.optimizer.analyses import current_layout, ranked_shape
 from ttopt.optimizer.dispatch import is_dispatch
 from ttopt.optimizer.policies import FunctionContext
 
@@ -140,7 +140,7 @@ class CostGraph:
             producers.append(pi)
             fixed_in.append(None if pi is not None else analyses.effective_layout(v))
             operand_index.append(j)
-            shapes.append(tuple(t.shape) if t.is_ranked else ())
+            shapes.append(ranked_shape(t) if t.shape is not None else ())
         last, users_known = self._last_use(op, index, n)
         fam = family_of(op.name)
         costed = fam is not None and len(op.results) == 1 and isinstance(op.results[0].type.resolve(), TensorType)
@@ -302,9 +302,9 @@ class CostGraph:
         operands, or their last reader is this node)."""
         if not ch.conversions:  # every producer is read directly: all of them are operands
             total = 0
-            for p in node.distinct:
-                pn = self.nodes[p]
-                total += pn.l1[chosen(p) if pn.free else 0]
+            for d in node.distinct:
+                pn = self.nodes[d]
+                total += pn.l1[chosen(d) if pn.free else 0]
             return total
         seen: set[int] = set()
         total = 0

@@ -184,7 +184,7 @@ class DFShardingPolicy:
             if chain.state is not L1ChainState.COMPLETED:
                 continue
             for spec in chain.op_l1_mem_specs:
-                decisions.op_configs[spec.op] = spec.config
+                decisions.op_configs[spec.op] = spec.chosen
             decisions.reshards.update(chain.mem_reconfig_entry_map)
             if chain.spill_location is not SpillLocation.NONE:
                 decisions.spills[chain.last_op] = chain.spill_location
@@ -244,7 +244,7 @@ class DFShardingPolicy:
         """Seed 001: a chain feeding only dispatch ops keeps its output in L1; otherwise DRAM."""
         last = chain.last_op
         users = [u for r in last.results for u in r.users]
-        out = chain.op_l1_mem_specs[-1].config.layout
+        out = chain.op_l1_mem_specs[-1].chosen.layout  # called on a chain just completed
         if users and all(is_dispatch(u) for u in users):
             chain.spill_location = SpillLocation.NONE
         elif not out.is_dram:

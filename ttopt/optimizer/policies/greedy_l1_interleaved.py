@@ -114,7 +114,7 @@ def greedy_config(base_op: Hashable, usages: dict[Hashable, L1Usage], usable: in
             peak = order_peak(list(order), usages, usable)
             if peak is not None and (best_peak is None or peak < best_peak):
                 best_order, best_peak = list(order), peak
-        if best_order is None:
+        if best_order is None or best_peak is None:  # set together
             continue
         dram = [c for c in cands if c != base_op and c not in chosen]
         best = GreedyPolicyChoice(
@@ -240,6 +240,7 @@ class GreedyL1InterleavedPolicy:
         return order
 
     def _trace(self, fn: FunctionContext, g: InterleavedGraph, schedule: list[Any], in_l1: set[Any]) -> None:
+        assert fn.trace is not None  # run() traces only when there is a trace
         name = lambda op: fn.labels.get(op, op.name)  # noqa: E731
         t = PlacementTable(
             f"GreedyL1Interleaved (usable L1 {g.usable_l1} B/core; sizes in B/core)",

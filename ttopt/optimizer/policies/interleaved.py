@@ -266,7 +266,11 @@ class InterleavedGraph:
         (upstream packs them into a single L1ChainConfig: no reshards, no spills)."""
         d = LayoutDecisions(schedule=list(schedule))
         for op, c in self.configs.items():
-            d.op_configs[op] = c.l1 if op in in_l1 else c.dram
+            if op in in_l1:
+                assert c.l1 is not None  # only L1 candidates (they have an L1 config) are put in L1
+                d.op_configs[op] = c.l1
+            else:
+                d.op_configs[op] = c.dram
         chain = L1ChainConfig()
         for op in schedule:
             if op in in_l1:
