@@ -15,7 +15,7 @@ from typing import Any
 from ttopt.dialects.formats import NullaryFormat
 from ttopt.ir.opdef import PURE, OpDef, register, register_properties, register_verifiers
 from ttopt.ir.properties import Prop, props
-from ttopt.ir.types import TensorType
+from ttopt.ir.types import TensorType, static_shape
 
 _P = frozenset({PURE})
 
@@ -112,9 +112,12 @@ register_properties({f"ttir.{name}": declared for name, (_, declared) in OPS.ite
 # -- shape checks --------------------------------------------------------------------------------
 def _shape(v: Any) -> tuple[int, ...] | None:
     t = v.type.resolve()
-    if not isinstance(t, TensorType) or not t.is_ranked or any(not isinstance(d, int) for d in t.shape):
+    if not isinstance(t, TensorType):
         return None
-    return tuple(t.shape)
+    try:
+        return static_shape(t)
+    except ValueError:
+        return None
 
 
 def inputs(op: Any) -> list[Any]:

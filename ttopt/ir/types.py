@@ -203,3 +203,11 @@ class TypeAliasRef(Type):
     def __getattr__(self, item: str) -> Any:
         # Let code treat an aliased tensor type as the tensor type it names.
         return getattr(self.resolve(), item)
+
+
+def static_shape(t: Any) -> tuple[int, ...]:
+    """The dimensions of a ranked, static tensor type (ValueError for any other type)."""
+    shape = getattr(t, "shape", None)
+    if shape is None or any(not isinstance(d, int) for d in shape):
+        raise ValueError(f"expected a tensor of static shape, got {getattr(t, 'text', t)}")
+    return tuple(shape)

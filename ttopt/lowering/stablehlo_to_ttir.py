@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, cast
 
 from ttopt.dialects.formats import dot_dimensions, enum_value
 from ttopt.ir.attributes import ArrayAttr, Attribute, BoolAttr, DenseArrayAttr, DenseElementsAttr, IntegerAttr
@@ -21,10 +21,11 @@ from ttopt.ir.diagnostics import Diagnostic
 from ttopt.ir.operation import Operation
 from ttopt.ir.properties import props
 from ttopt.ir.types import ScalarType, TensorType
+from ttopt.ir.values import OpResult
 from ttopt.passes.base import Pass
 from ttopt.passes.registry import register_pass
 from ttopt.sharding.rules import conv_dims
-from ttopt.sharding.util import where
+from ttopt.sharding.util import StaticTensorType, static_tensor, where
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module
@@ -63,11 +64,11 @@ def _i64s(values: Any) -> DenseArrayAttr:
     return DenseArrayAttr("i64", tuple(int(v) for v in values))
 
 
-def _static(t: Any) -> TensorType:
+def _static(t: Any) -> StaticTensorType:
     t = t.resolve()
-    if not isinstance(t, TensorType) or not t.is_ranked or any(d is None for d in t.shape):
+    if not isinstance(t, TensorType) or not t.is_ranked or any(d is None for d in t.shape or ()):
         raise Unsupported(f"TTIR needs static shapes, got {t.text}")
-    return t
+    return static_tensor(t)
 
 
 def _element(v: Value) -> str:
@@ -133,7 +134,7 @@ class Lowering:
             return v
         return self.emit("permute", [v], t.with_shape(tuple(t.shape[p] for p in perm)), permutation=_i64s(perm))
 
-    def broadcast(self, v: Value, result: TensorType, dims: list[int]) -> Value:
+    def broadcast(self, v: Value, result: StaticTensorType, dims: list[int]) -> Value:
         """StableHLO broadcast_in_dim semantics: operand dim i becomes result dim dims[i]."""
         if sorted(dims) != dims:
             order = sorted(range(len(dims)), key=lambda i: dims[i])
@@ -145,7 +146,7 @@ class Lowering:
         v = self.reshape(v, tuple(shape))
         factors = [r // s if s == 1 else 1 for r, s in zip(result.shape, shape)]
         if any(f != 1 for f in factors):
-            v = self.emit("broadcast", [v], result, broadcast_dimensions=_i64s(factors))
+            v = self.emit("broadcast", [v], cast(TensorType, result), broadcast_dimensions=_i64s(factors))
         return v
 
     def broadcast_to(self, v: Value, like: Value) -> Value:
@@ -154,8 +155,8 @@ class Lowering:
         if tuple(t.shape) == tuple(want.shape):
             return v
         if t.shape:
-            raise Unsupported(f"cannot broadcast {t.text} to {want.text}")
-        return self.broadcast(v, TensorType(want.shape, t.element_type, t.encoding), [])
+            raise Unsupported(f"cannot broadcast {v.type.text} to {like.type.text}")
+        return self.broadcast(v, static_tensor(TensorType(want.shape, t.element_type, t.encoding)), [])
 
     # -- ops -----------------------------------------------------------------------------------
     def lower(self, op: Operation) -> list[Value] | None:
@@ -273,7 +274,7 @@ class Lowering:
         x, init = op.operands
         body = op.regions[0].blocks[0] if op.regions and op.regions[0].blocks else None
         inner = body.ops if body is not None else []
-        ok = (len(inner) == 2 and inner[-1].name == "stablehlo.return" and inner[0].name.startswith("stablehlo.")
+        ok = (body is not None and len(inner) == 2 and inner[-1].name == "stablehlo.return" and inner[0].name.startswith("stablehlo.")
               and inner[0].name[10:] in REDUCE and list(inner[0].operands) in (body.args, body.args[::-1])
               and list(inner[1].operands) == [inner[0].results[0]])  # fmt: skip
         if not ok:
@@ -285,7 +286,7 @@ class Lowering:
             raise Unsupported(f"'{combiner}' reduction over {element} (reduce_and/reduce_or take i1)")
         res = op.results[0].type
         y = self.emit(kind, [x], res, keep_dim=BoolAttr(False), dim_arg=_i32s(props(op).dimensions))
-        src = init.op if getattr(init, "op", None) is not None else None
+        src = init.op if isinstance(init, OpResult) else None
         value = splat_value(src.properties["value"], element) if src is not None and src.name in CONSTANTS else None
         if value is not None and value in _identity(kind, element):
             return y

@@ -29,7 +29,7 @@ from ttopt.ir.diagnostics import Diagnostic, op_position
 from ttopt.ir.opdef import OP_DEFS
 from ttopt.ir.operation import Operation
 from ttopt.ir.properties import int_values, props
-from ttopt.ir.types import OpaqueType, ScalarType, TensorType
+from ttopt.ir.types import OpaqueType, ScalarType, TensorType, static_shape
 from ttopt.optimizer.rewrite import LayoutAliaser, update_function_type
 from ttopt.passes.base import Pass
 from ttopt.passes.registry import register_pass
@@ -297,6 +297,10 @@ def _dot_general(lw: _Lowering, op: Any) -> Any:
     ra, rb = len(a.type.resolve().shape), len(b.type.resolve().shape)
     bl, cl, br, cr = tuple(p.batch_dims_lhs), tuple(p.contract_dims_lhs), tuple(p.batch_dims_rhs), tuple(p.contract_dims_rhs)
     nb = len(bl)
+    if not bl and not br and rb == 2 and len(cl) == 1 and len(cr) == 1 and cl[0] == ra - 1:
+        # [..., K] x [K, N] (or [N, K]): a matmul broadcasting its 2-D right operand.
+        return lw.emit("ttnn.matmul", [a, b], _result_type(lw, op),
+                       {"transpose_a": BoolAttr(False), "transpose_b": BoolAttr(cr[0] == 1)}, op.location)  # fmt: skip
     if bl != tuple(range(nb)) or br != tuple(range(nb)) or len(cl) != 1 or len(cr) != 1 or ra != nb + 2 or rb != nb + 2:
         raise ValueError(
             "lowers to ttnn.matmul only with leading batch dimensions, one contracting dimension and one free "
@@ -393,7 +397,7 @@ def _creation(lw: _Lowering, op: Any) -> Any:
         return lw.emit("ttnn.constant", [lw.get_device()], _result_type(lw, op), {"value": value}, op.location)
     if short == "arange":
         return _arange(lw, op, t, properties)
-    properties["shape"] = _shape_attr(tuple(t.shape))
+    properties["shape"] = _shape_attr(static_shape(t))
     if short == "full":
         properties["fill_value"] = op.properties["fill_value"]
     return lw.emit(f"ttnn.{short}", [lw.get_device()], _result_type(lw, op), properties, op.location)
@@ -402,7 +406,7 @@ def _creation(lw: _Lowering, op: Any) -> Any:
 def _arange(lw: _Lowering, op: Any, t: TensorType, properties: dict[str, Any]) -> Any:
     """A 1-D `ttnn.arange` along the op's dimension, reshaped and repeated to its full shape."""
     p = props(op)
-    shape = tuple(d for d in t.shape if isinstance(d, int))
+    shape = static_shape(t)
     d = p.arange_dimension % len(shape)
     properties.update(start=IntegerAttr(p.start, SI64), end=IntegerAttr(p.end, SI64), step=IntegerAttr(p.step, SI64))
     line = lw.emit("ttnn.arange", [lw.get_device()], lw.layout_type(TensorType((shape[d],), t.element_type), op), properties,
