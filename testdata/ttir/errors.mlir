@@ -5,21 +5,21 @@
 // Ops the lowering cannot convert are errors at the op, never left behind; bad options are usage
 // errors before the input is read.
 
-// CHECK: errors.mlir:[[# @LINE + 3]]:10: error: convert-ttir-to-ttnn: 'ttir.reduce_or' has no TTNN lowering (TTNN has no logical reduction)
+// CHECK: errors.mlir:[[# @LINE + 3]]:10: error: convert-ttir-to-ttnn: 'ttir.dot_general' lowers to ttnn.matmul only with leading batch dimensions, one contracting dimension and one free dimension per side
 module {
-  func.func @f(%a: tensor<32x32xbf16>) -> tensor<32xbf16> {
-    %0 = "ttir.reduce_or"(%a) <{keep_dim = false, dim_arg = [1 : i32]}> : (tensor<32x32xbf16>) -> tensor<32xbf16>
-    return %0 : tensor<32xbf16>
+  func.func @f(%a: tensor<4x8x16xbf16>, %b: tensor<8x16x32xbf16>) -> tensor<4x32xbf16> {
+    %0 = "ttir.dot_general"(%a, %b) <{batch_dims_lhs = array<i64>, contract_dims_lhs = array<i64: 1, 2>, batch_dims_rhs = array<i64>, contract_dims_rhs = array<i64: 0, 1>}> : (tensor<4x8x16xbf16>, tensor<8x16x32xbf16>) -> tensor<4x32xbf16>
+    return %0 : tensor<4x32xbf16>
   }
 }
 
 // -----
 
-// CHECK: errors.mlir:[[# @LINE + 3]]:10: error: convert-ttir-to-ttnn: 'ttir.sum' has a rank-0 tensor (tensor<bf16>); TTNN layouts need rank >= 1
+// CHECK: errors.mlir:[[# @LINE + 3]]:10: error: convert-ttir-to-ttnn: 'ttir.typecast' element type i8 has no TTNN data type
 module {
-  func.func @f(%a: tensor<32xbf16>) -> tensor<bf16> {
-    %0 = "ttir.sum"(%a) <{keep_dim = false}> : (tensor<32xbf16>) -> tensor<bf16>
-    return %0 : tensor<bf16>
+  func.func @f(%a: tensor<32xi32>) -> tensor<32xi8> {
+    %0 = "ttir.typecast"(%a) : (tensor<32xi32>) -> tensor<32xi8>
+    return %0 : tensor<32xi8>
   }
 }
 
