@@ -9,8 +9,8 @@
 // RUN: not ttopt opt %s --ttnn-optimizer --tensor-l1-usage-cap 1.5 2>&1 | FileCheck %s --check-prefix=CAP
 // RUN: not ttopt opt %s --ttnn-optimizer --device nosuch 2>&1 | FileCheck %s --check-prefix=DEVICE
 // RUN: not ttopt opt %s --ttnn-optimizer --max-legal-layouts -1 2>&1 | FileCheck %s --check-prefix=MAX
-// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled --mlir-print-debuginfo 2>&1 | FileCheck %s --check-prefix=UNMODELLED
-// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled --trace 2>&1 >/dev/null | FileCheck %s --check-prefix=NOTES
+// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled --memory-layout-analysis-policy DFSharding --mlir-print-debuginfo 2>&1 | FileCheck %s --check-prefix=UNMODELLED
+// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled --memory-layout-analysis-policy DFSharding --trace 2>&1 >/dev/null | FileCheck %s --check-prefix=NOTES
 
 // Bad input gives an MLIR-style error naming the option and the offending part, never a traceback.
 // Option values that are wrong whatever the input are usage errors (`Error:`, exit 2, see

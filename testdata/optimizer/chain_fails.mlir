@@ -1,5 +1,5 @@
-// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled | FileCheck %s
-// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled --trace 2>&1 >/dev/null | FileCheck %s --check-prefix=TRACE
+// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled --memory-layout-analysis-policy DFSharding | FileCheck %s
+// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled --memory-layout-analysis-policy DFSharding --trace 2>&1 >/dev/null | FileCheck %s --check-prefix=TRACE
 
 // Chains that fail fall back to DRAM interleaved without failing the module (seed 002 §3.3.9:
 // "a single edge failure breaks the entire chain").

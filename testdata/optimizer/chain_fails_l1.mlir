@@ -1,5 +1,5 @@
-// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled --tensor-l1-usage-cap 0.03 | FileCheck %s
-// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled --tensor-l1-usage-cap 0.03 --trace 2>&1 >/dev/null | FileCheck %s --check-prefix=TRACE
+// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled --memory-layout-analysis-policy DFSharding --tensor-l1-usage-cap 0.03 | FileCheck %s
+// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled --memory-layout-analysis-policy DFSharding --tensor-l1-usage-cap 0.03 --trace 2>&1 >/dev/null | FileCheck %s --check-prefix=TRACE
 
 // A chain that fails for lack of L1 falls back to DRAM interleaved without failing the module.
 // Nothing fits in L1 twice: with 3% of L1 (44943 B/core) one 8x8 block shard of a 1024x1024 bf16

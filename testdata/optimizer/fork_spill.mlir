@@ -1,5 +1,5 @@
-// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled --no-chain-merging --mlir-print-debuginfo | FileCheck %s
-// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled --no-chain-merging --trace 2>&1 >/dev/null | FileCheck %s --check-prefix=TRACE
+// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled --memory-layout-analysis-policy DFSharding --no-chain-merging --mlir-print-debuginfo | FileCheck %s
+// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled --memory-layout-analysis-policy DFSharding --no-chain-merging --trace 2>&1 >/dev/null | FileCheck %s --check-prefix=TRACE
 
 // DFSharding 1.0 (--no-chain-merging; merge_fork_*.mlir show 2.0). A fork: the matmul has two users, so its chain ends there (single-use rule, seed 002 §3.2.3)
 // and its L1 output is spilled to DRAM; both consumers read the spill (seed 002 §4.1.1: "an op with

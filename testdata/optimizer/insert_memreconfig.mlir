@@ -1,4 +1,4 @@
-// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled --insert-memreconfig relu=0 --mlir-print-debuginfo | FileCheck %s
+// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled --memory-layout-analysis-policy DFSharding --insert-memreconfig relu=0 --mlir-print-debuginfo | FileCheck %s
 // RUN: ttopt opt %s --ttnn-optimizer --insert-memreconfig add=1 --override-output-layout add=block_sharded --mlir-print-debuginfo | FileCheck %s --check-prefix=OUTSIDE
 
 // insert-memreconfig (reference §2.14): a user reshard edge. On relu's chain-input edge the solver

@@ -1,5 +1,5 @@
-// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled --mlir-print-debuginfo | FileCheck %s
-// RUN: ttopt opt %s --pass-pipeline='builtin.module(ttnn-optimizer{memory-layout-analysis-enabled=true})' --mlir-print-debuginfo | FileCheck %s
+// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled --memory-layout-analysis-policy DFSharding --mlir-print-debuginfo | FileCheck %s
+// RUN: ttopt opt %s --pass-pipeline='builtin.module(ttnn-optimizer{memory-layout-analysis-enabled=true memory-layout-analysis-policy=DFSharding})' --mlir-print-debuginfo | FileCheck %s
 // RUN: ttopt opt %s --ttnn-optimizer --mlir-print-debuginfo | FileCheck %s --check-prefix=OFF
 
 // A linear chain matmul -> gelu -> matmul -> relu (DRAM interleaved inputs): DFSharding builds one

@@ -1,4 +1,4 @@
-// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled | FileCheck %s
+// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled --memory-layout-analysis-policy DFSharding | FileCheck %s
 // RUN: ttopt opt %s --ttnn-optimizer | FileCheck %s --check-prefix=DRAM
 
 // A matmul with a fused activation (reference §2.10): in an L1 chain it gets a program config that

@@ -1,5 +1,5 @@
-// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled --max-legal-layouts 0 --mlir-print-local-scope | FileCheck %s
-// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled --max-legal-layouts=0 --trace 2>&1 >/dev/null | FileCheck %s --check-prefix=TRACE
+// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled --memory-layout-analysis-policy DFSharding --max-legal-layouts 0 --mlir-print-local-scope | FileCheck %s
+// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled --memory-layout-analysis-policy DFSharding --max-legal-layouts=0 --trace 2>&1 >/dev/null | FileCheck %s --check-prefix=TRACE
 
 // max-legal-layouts 0: no op has a sharded config (reference §2.3), so no L1 chain is built and every
 // op stays DRAM interleaved; nothing is inserted.

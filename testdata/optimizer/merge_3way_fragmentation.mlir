@@ -1,6 +1,6 @@
-// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled --tensor-l1-usage-cap 0.6 --verify-l1-budget --mlir-print-debuginfo | FileCheck %s --check-prefix=IR
-// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled --tensor-l1-usage-cap 0.6 --trace 2>&1 >/dev/null | FileCheck %s
-// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled --tensor-l1-usage-cap 0.6 --no-chain-merging --trace 2>&1 >/dev/null | FileCheck %s --check-prefix=OFF
+// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled --memory-layout-analysis-policy DFSharding --tensor-l1-usage-cap 0.6 --verify-l1-budget --mlir-print-debuginfo | FileCheck %s --check-prefix=IR
+// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled --memory-layout-analysis-policy DFSharding --tensor-l1-usage-cap 0.6 --trace 2>&1 >/dev/null | FileCheck %s
+// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled --memory-layout-analysis-policy DFSharding --tensor-l1-usage-cap 0.6 --no-chain-merging --trace 2>&1 >/dev/null | FileCheck %s --check-prefix=OFF
 
 // A large GeGLU-like pattern: the 3-way merge mm_up + gelu_gate -> mul passes every op up to and
 // including the join but is rejected by the fragmentation check (mm_down, the op after the join,

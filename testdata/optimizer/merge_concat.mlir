@@ -1,6 +1,6 @@
-// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled  --verify-l1-budget --mlir-print-debuginfo | FileCheck %s --check-prefix=IR
-// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled  --trace 2>&1 >/dev/null | FileCheck %s
-// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled  --no-chain-merging --trace 2>&1 >/dev/null | FileCheck %s --check-prefix=OFF
+// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled --memory-layout-analysis-policy DFSharding  --verify-l1-budget --mlir-print-debuginfo | FileCheck %s --check-prefix=IR
+// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled --memory-layout-analysis-policy DFSharding  --trace 2>&1 >/dev/null | FileCheck %s
+// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled --memory-layout-analysis-policy DFSharding  --no-chain-merging --trace 2>&1 >/dev/null | FileCheck %s --check-prefix=OFF
 
 // DFSharding 2.0 concat chain (reference §2.9 steps 1-2): cat concatenates the outputs of three
 // chains on the last dim, so it gets a chain of its own, its producer chains prefer height-sharded

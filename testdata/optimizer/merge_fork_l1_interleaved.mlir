@@ -1,6 +1,6 @@
-// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled  --verify-l1-budget --mlir-print-debuginfo | FileCheck %s --check-prefix=IR
-// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled  --trace 2>&1 >/dev/null | FileCheck %s
-// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled  --no-chain-merging --trace 2>&1 >/dev/null | FileCheck %s --check-prefix=OFF
+// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled --memory-layout-analysis-policy DFSharding  --verify-l1-budget --mlir-print-debuginfo | FileCheck %s --check-prefix=IR
+// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled --memory-layout-analysis-policy DFSharding  --trace 2>&1 >/dev/null | FileCheck %s
+// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled --memory-layout-analysis-policy DFSharding  --no-chain-merging --trace 2>&1 >/dev/null | FileCheck %s --check-prefix=OFF
 
 // A fork kept in L1 interleaved: softmax (not shardable) rejects mm's sharded output, so the fork
 // falls back to L1 interleaved (spill location L1Interleaved); every user reads it from L1.

@@ -1,6 +1,6 @@
-// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled --tensor-l1-usage-cap 0.5 --verify-l1-budget --mlir-print-debuginfo | FileCheck %s --check-prefix=IR
-// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled --tensor-l1-usage-cap 0.5 --trace 2>&1 >/dev/null | FileCheck %s
-// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled --tensor-l1-usage-cap 0.5 --no-chain-merging --trace 2>&1 >/dev/null | FileCheck %s --check-prefix=OFF
+// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled --memory-layout-analysis-policy DFSharding --tensor-l1-usage-cap 0.5 --verify-l1-budget --mlir-print-debuginfo | FileCheck %s --check-prefix=IR
+// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled --memory-layout-analysis-policy DFSharding --tensor-l1-usage-cap 0.5 --trace 2>&1 >/dev/null | FileCheck %s
+// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled --memory-layout-analysis-policy DFSharding --tensor-l1-usage-cap 0.5 --no-chain-merging --trace 2>&1 >/dev/null | FileCheck %s --check-prefix=OFF
 
 // A merge rejected because an op scheduled in between runs out of L1 with the reservation:
 // keeping mm_up (scheduled first) in L1 until mul leaves gelu_gate without room.

@@ -1,6 +1,6 @@
-// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled  --verify-l1-budget --mlir-print-debuginfo | FileCheck %s --check-prefix=IR
-// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled  --trace 2>&1 >/dev/null | FileCheck %s
-// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled  --no-chain-merging --trace 2>&1 >/dev/null | FileCheck %s --check-prefix=OFF
+// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled --memory-layout-analysis-policy DFSharding  --verify-l1-budget --mlir-print-debuginfo | FileCheck %s --check-prefix=IR
+// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled --memory-layout-analysis-policy DFSharding  --trace 2>&1 >/dev/null | FileCheck %s
+// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled --memory-layout-analysis-policy DFSharding  --no-chain-merging --trace 2>&1 >/dev/null | FileCheck %s --check-prefix=OFF
 
 // DFSharding 2.0 simple A -> B merge on operand 1 (seed 002 §4.1.2): chain A [mm_a, relu_a]
 // ends because relu_a feeds add_b's operand 1; relu_a's output stays in L1 (no spill between the chains).

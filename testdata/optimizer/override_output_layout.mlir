@@ -1,4 +1,4 @@
-// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled --override-output-layout fc1=4x8:l1:block_sharded:tile,relu=dram --mlir-print-debuginfo | FileCheck %s
+// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled --memory-layout-analysis-policy DFSharding --override-output-layout fc1=4x8:l1:block_sharded:tile,relu=dram --mlir-print-debuginfo | FileCheck %s
 // RUN: ttopt opt %s --ttnn-optimizer --override-output-layout gelu=l1:interleaved,fc2=width_sharded --mlir-print-debuginfo | FileCheck %s --check-prefix=PARTIAL
 // RUN: ttopt opt %s --pass-pipeline='builtin.module(ttnn-optimizer{override-output-layout=gelu=l1:interleaved,fc2=width_sharded})' --mlir-print-debuginfo | FileCheck %s --check-prefix=PARTIAL
 

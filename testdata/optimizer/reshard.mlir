@@ -1,5 +1,5 @@
-// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled --override-output-layout relu=height_sharded,gelu=block_sharded --mlir-print-debuginfo | FileCheck %s
-// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled --override-output-layout relu=height_sharded,gelu=block_sharded --trace 2>&1 >/dev/null | FileCheck %s --check-prefix=TRACE
+// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled --memory-layout-analysis-policy DFSharding --override-output-layout relu=height_sharded,gelu=block_sharded --mlir-print-debuginfo | FileCheck %s
+// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled --memory-layout-analysis-policy DFSharding --override-output-layout relu=height_sharded,gelu=block_sharded --trace 2>&1 >/dev/null | FileCheck %s --check-prefix=TRACE
 
 // An edge that needs a reshard: relu may only produce height-sharded layouts and gelu only
 // block-sharded ones (partial output-layout overrides). An eltwise op's output copies its input's

@@ -1,6 +1,6 @@
-// RUN: ttopt opt %S/../seeds/001_input.mlir --canonicalize --ttnn-optimizer --memory-layout-analysis-enabled | FileCheck %s
-// RUN: ttopt opt %S/../seeds/001_input.mlir --canonicalize --ttnn-optimizer --memory-layout-analysis-enabled --trace 2>&1 >/dev/null | FileCheck %s --check-prefix=TRACE
-// RUN: ttopt opt %S/../seeds/001_input.mlir --canonicalize --ttnn-optimizer --memory-layout-analysis-enabled --stats %t >/dev/null && FileCheck %s --check-prefix=STATS < %t
+// RUN: ttopt opt %S/../seeds/001_input.mlir --canonicalize --ttnn-optimizer --memory-layout-analysis-enabled --memory-layout-analysis-policy DFSharding | FileCheck %s
+// RUN: ttopt opt %S/../seeds/001_input.mlir --canonicalize --ttnn-optimizer --memory-layout-analysis-enabled --memory-layout-analysis-policy DFSharding --trace 2>&1 >/dev/null | FileCheck %s --check-prefix=TRACE
+// RUN: ttopt opt %S/../seeds/001_input.mlir --canonicalize --ttnn-optimizer --memory-layout-analysis-enabled --memory-layout-analysis-policy DFSharding --stats %t >/dev/null && FileCheck %s --check-prefix=STATS < %t
 
 // Seed 001's module (testdata/seeds/001_input.mlir; canonicalize drops the exp/neg/abs the seed
 // keeps for context although they are fused into the dispatch). Chain0 = {%0} ends at the dispatch

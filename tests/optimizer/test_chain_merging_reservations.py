@@ -18,7 +18,7 @@ DATA = Path(__file__).resolve().parents[2] / "testdata/optimizer"
 def _run(text: str, merging: bool = True) -> dict:
     module = parse_module(text, "t.mlir")
     ctx = PassContext()
-    TTNNOptimizer(memory_layout_analysis_enabled=True, chain_merging=merging).run(module, ctx)
+    TTNNOptimizer(memory_layout_analysis_enabled=True, memory_layout_analysis_policy="DFSharding", chain_merging=merging).run(module, ctx)
     fn = next(iter(ctx.stats["ttnn-optimizer"]["functions"].values()))
     func = next(op for op in module.walk() if op.name == "func.func")
     assert check_l1_budget(func.regions[0].entry, OpModel(load_device(None, module))) is None

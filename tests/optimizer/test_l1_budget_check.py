@@ -31,7 +31,7 @@ def test_merged_output_fits_budget(name: str, merging: bool) -> None:
     text = (ROOT / "testdata/optimizer" / name).read_text()
     cap = 0.6 if "fragmentation" in name else 0.5 if "rejected_l1" in name else None
     module = parse_module(text, name)
-    TTNNOptimizer(memory_layout_analysis_enabled=True, chain_merging=merging, tensor_l1_usage_cap=cap).run(module, PassContext())
+    TTNNOptimizer(memory_layout_analysis_enabled=True, memory_layout_analysis_policy="DFSharding", chain_merging=merging, tensor_l1_usage_cap=cap).run(module, PassContext())
     device = load_device(None, module, cap=cap)
     func = next(op for op in module.walk() if op.name == "func.func")
     assert check_l1_budget(func.regions[0].entry, OpModel(device)) is None
@@ -40,7 +40,7 @@ def test_merged_output_fits_budget(name: str, merging: bool) -> None:
 def test_checker_reports_first_violating_position() -> None:
     text = (ROOT / "testdata/optimizer/merge_3way_fragmentation.mlir").read_text()
     module = parse_module(text, "t.mlir")
-    TTNNOptimizer(memory_layout_analysis_enabled=True, tensor_l1_usage_cap=0.6).run(module, PassContext())
+    TTNNOptimizer(memory_layout_analysis_enabled=True, memory_layout_analysis_policy="DFSharding", tensor_l1_usage_cap=0.6).run(module, PassContext())
     # The same IR replayed against a much smaller budget: the first op over it is named.
     device = load_device(None, module, cap=0.2)
     block = next(op for op in module.walk() if op.name == "func.func").regions[0].entry

@@ -32,7 +32,7 @@ def _run(text: str, **opts):
 
 def test_stats_content(root) -> None:
     text = (root / "testdata/optimizer/linear_chain.mlir").read_text()
-    _, stats = _run(text, memory_layout_analysis_enabled=True)
+    _, stats = _run(text, memory_layout_analysis_enabled=True, memory_layout_analysis_policy="DFSharding")
     fn = stats["functions"]["forward"]
     assert fn["chains"] == [{
         "index": 0, "ops": ["fc1", "gelu", "fc2", "relu"], "state": "Completed", "spill_location": "DRAM",
@@ -60,7 +60,7 @@ def test_trace_renders_bitsets(root, capsys) -> None:
     buf = StringIO()
     module = parse_module((root / "testdata/optimizer/linear_chain.mlir").read_text(), "t.mlir")
     ctx = PassContext(trace=Trace(True, Console(file=buf, width=200, highlight=False)))
-    TTNNOptimizer(memory_layout_analysis_enabled=True).run(module, ctx)
+    TTNNOptimizer(memory_layout_analysis_enabled=True, memory_layout_analysis_policy="DFSharding").run(module, ctx)
     out = buf.getvalue()
     assert "L1 chains (1)" in out and "chain 0: [fc1, gelu, fc2, relu]" in out
     assert "preprocess: first op fc1: 8 config(s) take an interleaved input" in out
@@ -74,7 +74,7 @@ def test_trace_renders_bitsets(root, capsys) -> None:
 def test_policy_choices_come_from_the_registry() -> None:
     spec = next(s for s in TTNNOptimizer.option_specs() if s.name == "memory-layout-analysis-policy")
     assert spec.choices == policy_names() == ("DFSharding", "GreedyL1Interleaved", "BFInterleaved", "CostBased")
-    assert spec.default == "DFSharding"
+    assert spec.default == "CostBased"
     names = {s.name: s.default for s in TTNNOptimizer.option_specs()}
     assert names["max-legal-layouts"] == 8 and names["memory-layout-analysis-enabled"] is False
 
@@ -133,7 +133,7 @@ def graphs(draw):
 @given(graphs(), st.sampled_from([0, 2, 8]), st.sampled_from([None, 0.05]))
 def test_random_graphs_verify_and_respect_paths(make_fn, text: str, max_legal: int, cap: float | None) -> None:
     # 1. The whole pass: output verifies, prints, and parses back to the same text.
-    module, _ = _run(text, memory_layout_analysis_enabled=True, max_legal_layouts=max_legal, tensor_l1_usage_cap=cap)
+    module, _ = _run(text, memory_layout_analysis_enabled=True, memory_layout_analysis_policy="DFSharding", max_legal_layouts=max_legal, tensor_l1_usage_cap=cap)
     printed = print_module(module)
     again = parse_module(printed, "again.mlir")
     verify(again)

@@ -30,7 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterator
 
-from ttopt.optimizer.policies import DEFAULT_POLICY, policy_names
+from ttopt.optimizer.policies import policy_names
 from ttopt.passes.base import Pass, option
 from ttopt.passes.manager import PipelinePass, PipelineStep
 from ttopt.passes.registry import get_pass, register_pass
@@ -55,7 +55,7 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
     enable_optimizer: bool = option(False, "Run the ttnn-optimizer (memory-layout-analysis-enabled decides the analysis)")
     enable_greedy_optimizer: bool = option(False, "Memory layout analysis with the CostBased policy")
     memory_layout_analysis_enabled: bool = option(False, "Enable the memory layout policy (L1 chains); without it every op gets its first legal config (DRAM interleaved)")
-    memory_layout_analysis_policy: str = option(DEFAULT_POLICY, "Memory layout policy: DFSharding (L1 sharded chains), GreedyL1Interleaved, BFInterleaved, CostBased (minimum estimated time)", choices=policy_names())
+    memory_layout_analysis_policy: str = option("DFSharding", "Memory layout policy (default DFSharding, as tt-mlir's optimization-level=2; enable-greedy-optimizer selects CostBased)", choices=policy_names())
     max_legal_layouts: int = option(8, "Sharded layouts considered per op (0: no L1 sharding)")
     override_output_layout: list[str] = option([], "NAME=p1:p2,... with grid AxB, dram/l1, interleaved/height_sharded/width_sharded/block_sharded, tile/row_major, dtype")
     insert_memreconfig: list[str] = option([], "NAME=idx[:idx...]: reshard these operands of op NAME")

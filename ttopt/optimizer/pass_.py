@@ -27,10 +27,10 @@ class TTNNOptimizer(Pass):
     """TTNN memory-layout optimizer: L1 chains solved by the ShardSolver, reshards and spills."""
 
     name = "ttnn-optimizer"
-    summary = "Choose TTNN memory layouts and op configs (DFSharding + ShardSolver), insert reshards and spills"
+    summary = "Choose TTNN memory layouts and op configs (CostBased by default; DFSharding + ShardSolver, interleaved policies), insert reshards and spills"
 
     memory_layout_analysis_enabled: bool = option(False, "Enable the memory layout policy (L1 chains); without it every op gets its first legal config (DRAM interleaved)")
-    memory_layout_analysis_policy: str = option(DEFAULT_POLICY, "Memory layout policy: DFSharding (L1 sharded chains), GreedyL1Interleaved, BFInterleaved, CostBased (minimum estimated time)", choices=policy_names())
+    memory_layout_analysis_policy: str = option(DEFAULT_POLICY, "Memory layout policy: CostBased (minimum estimated time, the default), DFSharding (L1 sharded chains), GreedyL1Interleaved, BFInterleaved", choices=policy_names())
     max_legal_layouts: int = option(8, "Sharded layouts considered per op (0: no L1 sharding)")
     tensor_l1_usage_cap: float | None = option(None, "Fraction of L1 usable by tensors, in (0, 1] (default 1.0, or the module's ttnn.tensor_l1_usage_cap)")
     row_major_enabled: bool = option(False, "Also consider row-major layouts")

@@ -275,8 +275,8 @@ class CostGraph:
                 return Choice(0.0, 0.0, tuple(ins), (), sum(self._l1(x) for x in ins) + self._l1(out), 0)
             r = self.model.validate(op, list(ins), OpConfig(output=out))
             peak = r.l1.peak if r.ok else sum(self._l1(x) for x in ins) + self._l1(out)
-            ns = self.cost.op_cost(op, ins, out).ns
-            return Choice(ns, ns, tuple(ins), (), peak, 0)
+            ns = self._ns(op, ins, out)
+            return Choice(ns or 0.0, ns or 0.0, tuple(ins), (), peak, 0)  # uncostable: constant, as in input_cost
         reads = list(ins)
         conversions: list[tuple[int, TTNNLayoutAttr]] = []
         r = self.model.validate(op, reads, cfg)
@@ -289,13 +289,25 @@ class CostGraph:
             i += 1
         if not r.ok or not isinstance(cfg.output, TTNNLayoutAttr):
             return None
-        op_ns = self.cost.op_cost(op, reads, cfg.output).ns
+        op_ns = self._ns(op, tuple(reads), cfg.output)
+        if op_ns is None:
+            return None
         ns = op_ns
         conv_l1 = 0
         for j, dst in conversions:
-            ns += self.cost.conversion_cost(node.shapes[j], ins[j], dst).ns
+            try:
+                ns += self.cost.conversion_cost(node.shapes[j], ins[j], dst).ns
+            except (TypeError, ValueError, ArithmeticError):
+                return None
             conv_l1 = max(conv_l1, self._l1(ins[j]) + self._l1(dst))
         return Choice(ns, op_ns, tuple(reads), tuple(conversions), r.l1.peak, conv_l1)
+
+    def _ns(self, op: Any, ins: tuple, out: TTNNLayoutAttr) -> float | None:
+        """The cost model's estimate, or None when it cannot cost the op (a shape it rejects)."""
+        try:
+            return float(self.cost.op_cost(op, ins, out).ns)
+        except (TypeError, ValueError, ArithmeticError):
+            return None
 
     def others_excluded(self, node: Node, ch: Choice, chosen: Any) -> int:
         """L1 of the node's producers that are *not* live across it as other tensors (they are its
