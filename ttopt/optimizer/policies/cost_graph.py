@@ -67,6 +67,7 @@ class Node:
     ref_uids: list[tuple[int, ...]] = field(default_factory=list)
     fixed_uids: list[int] = field(default_factory=list)
     distinct: list[int] = field(default_factory=list)  # producer nodes, each once
+    distinct_operand: list[int] = field(default_factory=list)  # the first tensor operand each is read by
 
     @property
     def free(self) -> bool:
@@ -149,6 +150,7 @@ class CostGraph:
         node = Node(op, pos, sig, [None], [None], [0], [()], producers, fixed_in, operand_index, shapes, last, costed)
         node.fixed_uids = [_uid(x) for x in fixed_in]
         node.distinct = list(dict.fromkeys(p for p in producers if p is not None))
+        node.distinct_operand = [producers.index(p) for p in node.distinct]
         if info is None or info.fixed:
             cur = current_layout(op.results[0].type) if len(op.results) == 1 else None
             node.outs = [cur]
@@ -224,9 +226,9 @@ class CostGraph:
 
     @staticmethod
     def _l1(lay: TTNNLayoutAttr | None) -> int:
-        if lay is None or not lay.is_l1:
+        if lay is None:
             return 0
-        return layout_info(lay).per_core_bytes
+        return layout_info(lay).per_core_bytes  # 0 unless in L1
 
     # -- evaluation -----------------------------------------------------------------------------
     def producer_layouts(self, node: Node, chosen: Any) -> tuple[tuple[TTNNLayoutAttr | None, ...], tuple[int, ...]]:
