@@ -51,6 +51,18 @@ def test_diagnostic(text: str, message: str, line: int, col: int) -> None:
     assert lines[2].strip() == "^" and len(lines[2]) == col  # caret under the column
 
 
+def test_convolution_pad_that_is_not_pairs_is_a_diagnostic() -> None:
+    """Found by typing formats.py: `pad = [1, 2]` crashed the builder (AttributeError)."""
+    text = ("func.func @f(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x4x8x8xf32> {\n"
+            "  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], window = {pad = [1, 2]}"
+            " {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> "
+            "tensor<1x4x8x8xf32>\n  return %0 : tensor<1x4x8x8xf32>\n}\n")  # fmt: skip
+    with pytest.raises(Diagnostic) as exc:
+        parse_module(text, "in.mlir")
+    assert "window option 'pad': expected one [low, high] pair per spatial dimension" in exc.value.message
+    assert exc.value.render().startswith("in.mlir:2:102: error: ")
+
+
 def test_verifier_errors_name_the_op() -> None:
     text = FUNC.format(body='  %0 = "ttnn.matmul"(%a) : (tensor<2xf32>) -> tensor<2xf32>\n  return %0 : tensor<2xf32>')
     with pytest.raises(Diagnostic, match=r"'ttnn.matmul' op expects 2 operand\(s\), got 1"):

@@ -708,6 +708,9 @@ class ConvFormat(Format):
                 prop = known.get(key)
                 if prop is None:
                     b.fail(window_tok, f"unknown window option '{key}' (expected {', '.join(known)})")
+                problem = _window_problem(key, value)
+                if problem:
+                    b.fail(window_tok, f"window option '{key}': {problem}")
                 props[prop] = _window_value(key, value)
         return self._spec(b, c, [lhs, rhs], properties=props, attributes=b.dict(attrs), finish=self._finish_types(b, ts))
 
@@ -738,6 +741,15 @@ def _padding_text(a: Attribute) -> str:
         return body
     rows = a.resolve().type.shape[0]
     return "[" + ", ".join(f"[{body}, {body}]" for _ in range(rows)) + "]"
+
+
+def _window_problem(key: str, value: Attribute) -> str:
+    """Why a window option's value has the wrong shape ('' when it is fine)."""
+    if not isinstance(value, ArrayAttr):
+        return f"expected a list, got {value.text}"
+    if key == "pad" and any(not isinstance(row, ArrayAttr) or len(row.items) != 2 for row in value.items):
+        return f"expected one [low, high] pair per spatial dimension, got {value.text}"
+    return ""
 
 
 def _window_value(key: str, value: Attribute) -> Attribute:
