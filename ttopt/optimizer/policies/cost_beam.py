@@ -50,19 +50,22 @@ def beam_search(graph: CostGraph, width: int = 32) -> BeamResult:
         closing_free = frozenset(p for p in closing if nodes[p].free)
         stays = v.last_use > v.pos
         opens = v.free and stays
+        free_producers = [p for p in v.distinct if nodes[p].free]
         groups: dict[tuple, tuple[list, list[tuple[_State, tuple]]]] = {}
         for s in states:
             chosen = dict(s.key).__getitem__
-            ins = graph.producer_layouts(v, chosen)
-            g = groups.get(ins[1])
+            # States that chose the same candidates for v's producers give v the same inputs.
+            gk = tuple([chosen(p) for p in free_producers])
+            g = groups.get(gk)
             if g is None:
+                ins = graph.producer_layouts(v, chosen)
                 freed = sum(nodes[p].l1[chosen(p) if nodes[p].free else 0] for p in closing)
                 options = []
                 for k in range(len(v.cands)):
                     ch = graph.choice(v, k, ins)
                     if ch is not None:
                         options.append((k, ch, graph.others_excluded(v, ch, chosen), freed))
-                g = groups[ins[1]] = (options, [])
+                g = groups[gk] = (options, [])
             # Open nodes come before v in the schedule, so appending v keeps keys sorted.
             base = tuple(e for e in s.key if e[0] not in closing_free) if closing_free else s.key
             g[1].append((s, base))
