@@ -27,15 +27,12 @@ EXPECTED_ERRORS = {
     "argmax": "'stablehlo.reduce'",  # multi-operand reduce (value, index)
     "complex_fft": "'stablehlo.fft'",
     "cond_switch": "'stablehlo.case'",
-    "constants": "'ttir.constant'",  # a boolean constant in hex form
     "convert_types": "'ttir.typecast'",  # i8 has no TTNN data type
     "cumsum_reduce_window": "'stablehlo.reduce_window'",
     "custom_call_cholesky": "'stablehlo.custom_call'",
     "dynamic_shape": "'stablehlo.dot_general'",  # dynamic shapes
     "elementwise_misc": "'stablehlo.round_nearest_even'",
     "gather_scatter": "'stablehlo.gather'",
-    "layernorm": "'ttir.square'",  # TTNN has no square op in ttopt's table
-    "layernorm.debug": "'ttir.square'",
     "reduce_generic_body": "'stablehlo.reduce'",  # a reducer body of several ops
     "rng_bit_generator": "'stablehlo.rng_bit_generator'",
     "scan": "'stablehlo.while'",

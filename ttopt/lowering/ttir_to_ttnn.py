@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from math import prod
 from typing import TYPE_CHECKING, Any, Callable
 
 from ttopt.device.tensor import element_dtype
@@ -63,11 +64,26 @@ def normalized_dense(a: Any, t: TensorType) -> Any:
     src = a.type.resolve().element_type.resolve().text if hasattr(a.type.resolve(), "element_type") else ""
     if src == "i1":
         if body.strip().startswith('"0x'):
-            raise ValueError("has a boolean constant in hex form; TTNN holds booleans as bf16 and this form is not converted")
+            body = _hex_booleans(body.strip().strip('"')[2:], static_shape(t))
         body = re.sub(r"\btrue\b", "1.0", re.sub(r"\bfalse\b", "0.0", body))
     elif src in NORMALIZED and body.strip().startswith('"0x'):
         raise ValueError(f"has a {src} constant in hex form; TTNN has no {src} and this form is not converted")
     return DenseElementsAttr(body, t)
+
+
+def _hex_booleans(hexdigits: str, shape: tuple[int, ...]) -> str:
+    """MLIR's hex form of an i1 constant (one byte per element) as a nested 0.0/1.0 literal."""
+    flat = ["1.0" if int(hexdigits[i : i + 2], 16) else "0.0" for i in range(0, len(hexdigits), 2)]
+    if len(flat) != prod(shape):
+        raise ValueError(f"has a boolean constant of {len(flat)} bytes for {prod(shape)} elements")
+
+    def nest(items: list[str], dims: tuple[int, ...]) -> str:
+        if len(dims) <= 1:
+            return "[" + ", ".join(items) + "]"
+        step = prod(dims[1:])
+        return "[" + ", ".join(nest(items[i : i + step], dims[1:]) for i in range(0, len(items), step)) + "]"
+
+    return nest(flat, shape)
 
 
 class LoweringError(Diagnostic):
@@ -431,6 +447,7 @@ RULES: dict[str, Rule] = {
     "reduce_and": _reduce, "reduce_or": _reduce,
     "matmul": _matmul, "linear": _matmul, "dot_general": _dot_general, "conv2d": _conv2d,
     "max_pool2d": _pool, "avg_pool2d": _pool, "softmax": _softmax, "rms_norm": _norm, "layer_norm": _norm,
+    "square": lambda lw, op: lw.emit("ttnn.multiply", [inputs(op)[0], inputs(op)[0]], _result_type(lw, op), {}, op.location),
     "embedding": _same("ttnn.embedding"), "constant": _creation, "full": _creation, "zeros": _creation,
     "ones": _creation, "arange": _creation,
 }  # fmt: skip
