@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from ttopt.device import OpModel, load_device
 from ttopt.ir.diagnostics import Diagnostic
@@ -48,3 +50,18 @@ def test_checker_reports_first_violating_position() -> None:
     assert v is not None and v.used > v.budget
     with pytest.raises(Diagnostic, match=r"--verify-l1-budget: L1 budget exceeded at schedule position \d+ \('"):
         verify_l1_budget(block, OpModel(device))
+
+
+@given(st.lists(st.tuples(st.integers(-1, 300), st.integers(0, 60), st.sampled_from("abcde"), st.integers(1, 4096)), max_size=40),
+       st.lists(st.tuples(st.integers(-3, 400), st.frozensets(st.sampled_from("abcde"), max_size=2)), max_size=20))  # fmt: skip
+def test_timeline_sums_match_a_scan(adds: list, queries: list) -> None:
+    """The Fenwick-tree timeline answers what a scan over every reservation answers."""
+    t = L1ReservationTimeline()
+    rs = []
+    for start, length, src, size in adds:
+        r = L1Reservation(src, start, start + length, size)
+        t.add(r)
+        rs.append(r)
+        for pos, exclude in queries:
+            want = sum(x.bytes for x in rs if x.start <= pos <= x.end and x.source not in exclude)
+            assert t.active(pos, exclude) == want

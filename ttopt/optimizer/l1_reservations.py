@@ -44,16 +44,66 @@ class L1Reservation:
 
 @dataclass
 class L1ReservationTimeline:
-    """Reservations over a schedule; `active(pos)` sums the ones covering a position."""
+    """Reservations over a schedule; `active(pos)` sums the ones covering a position.
+
+    A Fenwick tree over positions holds the sum (add and query in O(log n)); the reservations of an
+    excluded source are subtracted one by one (a source has few). A linear scan per query made
+    DFSharding quadratic: 16 s of 25 at 20k ops, 500 s at 100k."""
 
     reservations: list[L1Reservation] = field(default_factory=list)
+    _tree: list[int] = field(default_factory=lambda: [0] * 65, repr=False)
+    _by_source: dict[Any, list[L1Reservation]] = field(default_factory=dict, repr=False)
 
     def add(self, r: L1Reservation) -> None:
+        need = max(r.start, r.end + 1, -1) + 2
+        if need >= len(self._tree):
+            self._grow(need)
         self.reservations.append(r)
+        self._by_source.setdefault(r.source, []).append(r)
+        self._update(r.start, r.bytes)
+        self._update(r.end + 1, -r.bytes)
 
     def active(self, pos: int, exclude: tuple[Any, ...] | frozenset = ()) -> int:
         """Bytes per core reserved at `pos`, not counting reservations whose source is in `exclude`."""
-        return sum(r.bytes for r in self.reservations if r.start <= pos <= r.end and r.source not in exclude)
+        total = self._prefix(pos)
+        for src in exclude:
+            for r in self._by_source.get(src, ()):
+                if r.start <= pos <= r.end:
+                    total -= r.bytes
+        return total
+
+    # Positions start at -1 (block arguments, live before the first op): tree index = position + 2.
+    def _update(self, pos: int, delta: int) -> None:
+        i = max(pos, -1) + 2
+        while i < len(self._tree):
+            self._tree[i] += delta
+            i += i & -i
+
+    def _prefix(self, pos: int) -> int:
+        if pos < -1:
+            return 0
+        i = min(pos + 2, len(self._tree) - 1)
+        total = 0
+        while i > 0:
+            total += self._tree[i]
+            i -= i & -i
+        return total
+
+    def _grow(self, need: int) -> None:
+        """Rebuild the tree with room for position `need` (doubling)."""
+        size = len(self._tree)
+        while size <= need:
+            size *= 2
+        deltas: dict[int, int] = {}
+        for r in self.reservations:
+            deltas[r.start] = deltas.get(r.start, 0) + r.bytes
+            deltas[r.end + 1] = deltas.get(r.end + 1, 0) - r.bytes
+        self._tree = [0] * size
+        for p, d in deltas.items():
+            j = max(p, -1) + 2
+            while j < size:
+                self._tree[j] += d
+                j += j & -j
 
 
 def per_core_bytes(layout: Any) -> int:
