@@ -88,7 +88,8 @@ def compute_chain_solving_order(num_chains: int, relationships: Sequence[Dispatc
             if indegree[j] == 0:
                 heapq.heappush(heap, j)
     # A cycle cannot come from a schedule; keep any leftover chain rather than drop it.
-    order += [i for i in range(num_chains) if i not in set(order)]
+    placed = set(order)
+    order += [i for i in range(num_chains) if i not in placed]
     return order
 
 

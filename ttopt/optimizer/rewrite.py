@@ -199,8 +199,11 @@ def apply_decisions(module: Any, fn: FunctionContext, decisions: LayoutDecisions
         if rec is not None:
             result.reshards.append(rec)
 
+    direct_by_value: dict[int, list[tuple[Any, int, Any]]] = {}
+    for hit in direct:
+        direct_by_value.setdefault(id(hit[2]), []).append(hit)
     for op, where in decisions.spills.items():
-        rec = _spill(op, where, labels, aliaser, wg, direct, pending)
+        rec = _spill(op, where, labels, aliaser, wg, direct_by_value, pending)
         if rec is not None:
             result.spills.append(rec)
     pending.apply(block)
@@ -272,7 +275,7 @@ def spill_layout(value: Any, where: SpillLocation, worker_grid: tuple[int, int])
 
 
 def _spill(op: Any, where: SpillLocation, labels: dict[Any, str], aliaser: LayoutAliaser, wg: tuple[int, int],
-           direct: list[tuple[Any, int, Any]], pending: _Insertions) -> InsertedOp | None:  # fmt: skip
+           direct: dict[int, list[tuple[Any, int, Any]]], pending: _Insertions) -> InsertedOp | None:  # fmt: skip
     if where is SpillLocation.NONE or len(op.results) != 1:
         return None
     r = op.results[0]
@@ -294,7 +297,7 @@ def _spill(op: Any, where: SpillLocation, labels: dict[Any, str], aliaser: Layou
         for i, v in enumerate(u.operands):
             if v is spill.results[0]:
                 u.set_operand(i, r)
-    for consumer, i, value in direct:
+    for consumer, i, value in direct.get(id(r), ()):
         if value is r and consumer.operands[i] is spill.results[0]:
             consumer.set_operand(i, r)
     if not spill.results[0].uses:
