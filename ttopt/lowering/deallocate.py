@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ttopt.ir.attributes import BoolAttr
-from ttopt.ir.operation import Operation
+from ttopt.ir.operation import Block, Operation
 from ttopt.ir.types import TensorType
 from ttopt.passes.base import Pass
 from ttopt.passes.registry import register_pass
@@ -23,9 +23,9 @@ if TYPE_CHECKING:
     from ttopt.passes.context import PassContext
 
 
-def insert_deallocations(block: object) -> int:
+def insert_deallocations(block: Block) -> int:
     """Insert the deallocations of one block's op results; returns how many."""
-    ops = list(block.ops)  # type: ignore[attr-defined]
+    ops = list(block.ops)
     index = {op: i for i, op in enumerate(ops)}
     after: dict[int, list[Operation]] = {}
     count = 0
@@ -37,7 +37,7 @@ def insert_deallocations(block: object) -> int:
                 continue
             last, skip = -1, False
             for u in r.users:
-                top = u
+                top: Operation | None = u
                 while top is not None and top not in index:
                     top = top.parent_op
                 if top is None or u.name in ("func.return", "ttnn.deallocate") or top.name == "func.return":
@@ -53,9 +53,9 @@ def insert_deallocations(block: object) -> int:
     for i, op in enumerate(ops):
         out.append(op)
         for d in after.get(i, ()):
-            d.parent = block  # type: ignore[assignment]
+            d.parent = block
             out.append(d)
-    block.ops = out  # type: ignore[attr-defined]
+    block.ops = out
     return count
 
 

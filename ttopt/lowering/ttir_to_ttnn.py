@@ -400,10 +400,6 @@ def _norm(lw: _Lowering, op: Any) -> Any:
     return lw.emit("ttnn." + op.name[5:], inputs(op), _result_type(lw, op), {"epsilon": FloatAttr(p.epsilon, F32)}, op.location)
 
 
-def _squeeze(lw: _Lowering, op: Any) -> Any:
-    return _reshape(lw, op)
-
-
 def _creation(lw: _Lowering, op: Any) -> Any:
     t = normalized(op.results[0].type.resolve())
     short = op.name[5:]
@@ -440,7 +436,7 @@ def _concat(lw: _Lowering, op: Any) -> Any:
 
 
 RULES: dict[str, Rule] = {
-    "reshape": _reshape, "squeeze": _squeeze, "unsqueeze": _squeeze, "permute": _permute, "transpose": _transpose,
+    "reshape": _reshape, "squeeze": _reshape, "unsqueeze": _reshape, "permute": _permute, "transpose": _transpose,
     "broadcast": _broadcast, "repeat": _same("ttnn.repeat"),
     "slice_static": _same("ttnn.slice_static", ("begins", "ends", "step")), "concat": _concat,
     "sum": _reduce, "mean": _reduce, "max": _reduce, "min": _reduce, "prod": _reduce, "argmax": _reduce,

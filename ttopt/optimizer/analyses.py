@@ -324,26 +324,32 @@ class AnalysisPipeline:
 
     def _accepts(self, op: Any, inputs: list[TTNNLayoutAttr], cfg: OpConfig) -> bool:
         """Legal with the effective inputs, or (sharded outputs) with operand 0 in the same spec."""
+        return self.accepted_inputs(op, inputs, cfg) is not None
+
+    def accepted_inputs(self, op: Any, inputs: list[TTNNLayoutAttr], cfg: OpConfig) -> list[TTNNLayoutAttr] | None:
+        """The input layouts `cfg` is legal with: the effective `inputs`, or (sharded outputs) those
+        with operand 0 in the output's spec; None when neither is."""
         if self.model.validate(op, inputs, cfg).ok:
-            return True
+            return inputs
         out = cfg.output
         if not (isinstance(out, TTNNLayoutAttr) and out.is_sharded and inputs):
-            return False
+            return None
         if family_of(op.name) is Family.CONCAT:
             # Sharded concat needs *every* input in the output's memory layout and grid (OP-MODEL.md
             # §3): substituting operand 0 alone mixes sharded and interleaved inputs, which the
             # model rejects, so concat never had a sharded legal config (issue 9).
             tensors = [v for v in op.operands if isinstance(v.type.resolve(), TensorType)]
             if len(tensors) != len(inputs):
-                return False
+                return None
             same_all = [s for s in (self.same_spec_input(op, out, v) for v in tensors) if s is not None]
             if len(same_all) != len(tensors):
-                return False
-            return self.model.validate(op, same_all, cfg).ok
+                return None
+            return same_all if self.model.validate(op, same_all, cfg).ok else None
         same = self.same_spec_input(op, out)
         if same is None:
-            return False
-        return self.model.validate(op, [same, *inputs[1:]], cfg).ok
+            return None
+        ref = [same, *inputs[1:]]
+        return ref if self.model.validate(op, ref, cfg).ok else None
 
     def same_spec_input(self, op: Any, out: TTNNLayoutAttr, v: Any = None) -> TTNNLayoutAttr | None:
         """Operand `v` (default: the first tensor operand) laid out like the sharded output `out`

@@ -33,6 +33,11 @@ def function_cost(cost: Any, block: Any) -> tuple[float, int]:
     return ns, dram
 
 
+def op_estimate(cost: Any, op: Any) -> Any:
+    """The cost model's OpCost of a TTNN op with its current layouts, or None if it cannot be costed."""
+    return _op_cost(cost, op)
+
+
 def _op_cost(cost: Any, op: Any) -> Any:
     if not op.name.startswith("ttnn.") or len(op.results) != 1:
         return None

@@ -44,6 +44,7 @@ class CostReport:
     conversions: int
     beam_states: int = 0
     solver_status: str = ""
+    over_budget: int = 0  # ops placed although nothing fit (the input itself overflows L1 there)
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready (rounded) form."""
@@ -58,22 +59,16 @@ class CostReport:
             d["solver_status"] = self.solver_status
         if self.beam_states:
             d["beam_states"] = self.beam_states
+        if self.over_budget:
+            d["over_budget"] = self.over_budget
         return d
 
 
 def input_cost(graph: CostGraph) -> float:
     """The estimate of the graph's ops as the IR has them now (what the plan must beat)."""
-    total = 0.0
-    for node in graph.nodes:
-        if not node.costed:
-            continue
-        try:
-            c = graph.cost.current_op_cost(node.op)
-        except (TypeError, ValueError, ArithmeticError):
-            c = None
-        if c is not None:
-            total += c.ns
-    return total
+    from ttopt.optimizer.stats import op_estimate
+
+    return sum(c.ns for node in graph.nodes if node.costed and (c := op_estimate(graph.cost, node.op)) is not None)
 
 
 @register_policy
@@ -102,7 +97,7 @@ class CostBased:
         exact = 0 < decidable <= self.exact_max_ops
         graph = CostGraph(fn, cost, self.max_candidates if exact else self.beam_candidates)
         free = sum(n.free for n in graph.nodes)
-        method, bound, gap, status, states = "beam", None, None, "", 0
+        method, bound, gap, status, states, over = "beam", None, None, "", 0, 0
         assignment: list[int] | None = None
         plan_ns = 0.0
         if 0 < free <= self.exact_max_ops:
@@ -112,7 +107,7 @@ class CostBased:
                 bound, gap, status = ex.bound, ex.gap, ex.status
         if assignment is None:
             br = beam_search(graph, self.beam_width)
-            assignment, plan_ns, states = br.assignment, br.ns, br.max_states
+            assignment, plan_ns, states, over = br.assignment, br.ns, br.max_states, len(br.over_budget)
         before = input_cost(graph)
         kept = plan_ns >= before - EPSILON_NS * max(1.0, before)
         decisions = LayoutDecisions()
@@ -123,7 +118,7 @@ class CostBased:
             conversions = self._decide(graph, assignment, decisions)
         self.last_report = CostReport(
             method, len(graph.nodes), free, sum(len(n.cands) for n in graph.nodes), before,
-            before if kept else plan_ns, bound, gap, kept, conversions, states, status,
+            before if kept else plan_ns, bound, gap, kept, conversions, states, status, over,
         )  # fmt: skip
         if fn.trace is not None:
             self._trace(fn, graph, assignment, kept)

@@ -83,7 +83,6 @@ def _tuples(graph: CostGraph, v: Any) -> tuple[list[int], list[tuple[tuple[int, 
     if v.free:
         scope.append(v.pos)
     out = []
-    distinct = [p for p in dict.fromkeys(q for q in v.producers if q is not None)]
     for combo in itertools.product(*(range(len(nodes[u].cands)) for u in scope)):
         chosen = dict(zip(scope, combo)).__getitem__
         ins = graph.producer_layouts(v, chosen)
@@ -91,7 +90,7 @@ def _tuples(graph: CostGraph, v: Any) -> tuple[list[int], list[tuple[tuple[int, 
         ch = graph.choice(v, k, ins)
         if ch is None:
             continue
-        prod = sum(nodes[p].l1[chosen(p) if nodes[p].free else 0] for p in distinct)
+        prod = sum(nodes[p].l1[chosen(p) if nodes[p].free else 0] for p in v.distinct)
         live_producers = prod - graph.others_excluded(v, ch, chosen)
         out.append((combo, ch, max(ch.peak, ch.conversion_l1) + live_producers))
     return scope, out

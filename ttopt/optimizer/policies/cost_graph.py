@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ttopt.device import OpConfig, layout_info
-from ttopt.device.op_families import Family, family_of
+from ttopt.device.op_families import family_of
 from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
 from ttopt.ir.types import TensorType
 from ttopt.optimizer.analyses import current_layout, ranked_shape
@@ -201,28 +201,11 @@ class CostGraph:
         return cands, refs, outs, [_uid(o) for o in outs], [tuple(_uid(x) for x in r) for r in refs], [self._l1(o) for o in outs]
 
     def _ref(self, op: Any, cfg: OpConfig, eff: tuple | None) -> tuple[TTNNLayoutAttr, ...] | None:
-        """The input layouts `cfg` was found legal with (AnalysisPipeline._accepts), given the
-        op's effective inputs `eff`."""
-        analyses = self.fn.analyses
+        """The input layouts `cfg` was found legal with, given the op's effective inputs `eff`."""
         if eff is None:
             return None
-        if self.model.validate(op, list(eff), cfg).ok:
-            return tuple(eff)
-        out = cfg.output
-        if not (isinstance(out, TTNNLayoutAttr) and out.is_sharded and eff):
-            return None
-        tensors = [v for v in op.operands if isinstance(v.type.resolve(), TensorType)]
-        if family_of(op.name) is Family.CONCAT:
-            same = [analyses.same_spec_input(op, out, v) for v in tensors]
-            if any(s is None for s in same):
-                return None
-            ref = tuple(s for s in same if s is not None)
-        else:
-            s0 = analyses.same_spec_input(op, out)
-            if s0 is None:
-                return None
-            ref = (s0, *eff[1:])
-        return ref if self.model.validate(op, list(ref), cfg).ok else None
+        ref = self.fn.analyses.accepted_inputs(op, list(eff), cfg)
+        return tuple(ref) if ref is not None else None
 
     @staticmethod
     def _l1(lay: TTNNLayoutAttr | None) -> int:
