@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Container, Iterable, Iterator, Sequence
 
 from ttopt.ir.opdef import OP_DEFS
 from ttopt.ir.values import BlockArgument, OpResult, Value
@@ -91,6 +91,13 @@ class Operation:
         if b is None or b.parent is None:
             return None
         return b.parent.parent
+
+    def ancestor_in(self, ops: Container[Operation]) -> Operation | None:
+        """This op, or the nearest op enclosing it, that is in `ops` (None if none is)."""
+        top: Operation | None = self
+        while top is not None and top not in ops:
+            top = top.parent_op
+        return top
 
     def add_region(self, region: Region) -> Region:
         """Attach a region as the last region of this op."""

@@ -37,9 +37,7 @@ def insert_deallocations(block: Block) -> int:
                 continue
             last, skip = -1, False
             for u in r.users:
-                top: Operation | None = u
-                while top is not None and top not in index:
-                    top = top.parent_op
+                top = u.ancestor_in(index)
                 if top is None or u.name in ("func.return", "ttnn.deallocate") or top.name == "func.return":
                     skip = True
                     break

@@ -59,9 +59,7 @@ def check_l1_budget(block: Any, model: Any, labels: dict[Any, str] | None = None
     def last_use(value: Any) -> int:
         last = -1
         for u in value.users:
-            top = u
-            while top is not None and top not in pos:
-                top = top.parent_op
+            top = u.ancestor_in(pos)
             p = pos.get(top, n) if top is not None else n
             last = max(last, n if u.name == "func.return" else p)
         return last

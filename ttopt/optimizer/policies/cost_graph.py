@@ -112,9 +112,7 @@ class CostGraph:
         last, known = -1, True
         for r in op.results:
             for u in r.users:
-                top = u
-                while top is not None and top not in index:
-                    top = top.parent_op
+                top = u.ancestor_in(index)
                 if top is None or u is not top:
                     last, known = n, False  # read inside a region or outside the block
                     continue
