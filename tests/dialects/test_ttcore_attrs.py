@@ -26,9 +26,9 @@ from ttopt.dialects.ttcore_attrs import (
     ShardStatusAttr,
     SystemDescAttr,
     TileType,
-    split_params,
 )
 from ttopt.ir.attributes import DialectAttr
+from ttopt.parse.attr_body import split_params
 from ttopt.parse.attr_parser import AttrParser
 
 TESTDATA = Path(__file__).resolve().parents[2] / "testdata" / "ttnn"

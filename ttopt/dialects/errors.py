@@ -7,22 +7,9 @@ from typing import Iterator
 
 from pydantic import ValidationError
 
+from ttopt.parse.attr_body import AttrError
 
-class AttrError(ValueError):
-    """A dialect attribute body that does not parse or is not valid.
-
-    `offset`, when known, is the character offset of the problem inside the attribute body, so a
-    caller holding the body's position in the file can turn it into a file:line:col diagnostic.
-    """
-
-    def __init__(self, message: str, offset: int | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.offset = offset
-
-    def prefixed(self, prefix: str, shift: int = 0) -> AttrError:
-        """The same error with `prefix: ` in front of the message and the offset moved by `shift`."""
-        return AttrError(f"{prefix}: {self.message}", None if self.offset is None else self.offset + shift)
+__all__ = ["AttrError", "attr_errors"]
 
 
 def _first_error(e: ValidationError) -> str:

@@ -17,80 +17,20 @@ from pydantic import field_validator, model_validator
 
 from ttopt.dialects.errors import AttrError, attr_errors
 from ttopt.dialects.model import DialectModel
-from ttopt.ir.attributes import DIALECT_ATTR_FACTORIES, DialectAttr, quote, unquote
+from ttopt.ir.attributes import DIALECT_ATTR_FACTORIES, DialectAttr, quote
 from ttopt.ir.printer import sym_text
+from ttopt.parse.attr_body import Cursor
+
+_BARE_SYM = re.compile(r"[A-Za-z_$.\-][\w$.\-]*")
 
 
 class SdyModel(DialectModel):
     """Base of the typed sdy attributes: frozen, validated, hashable."""
 
 
-# ---------------------------------------------------------------------------------------------
-# Cursor parser.
-
-_STRING = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"')
-_INT = re.compile(r"\d+")
-_BARE_SYM = re.compile(r"[A-Za-z_$.\-][\w$.\-]*")
-_WS = re.compile(r"\s*")
-
-
-class _Cursor:
-    """Reads one attribute body left to right; every failure is an AttrError with the offset."""
-
-    def __init__(self, text: str) -> None:
-        self.s = text
-        self.i = 0
-
-    def ws(self) -> None:
-        m = _WS.match(self.s, self.i)
-        if m is not None:  # _WS matches the empty string too
-            self.i = m.end()
-
-    def fail(self, expected: str) -> AttrError:
-        got = self.s[self.i : self.i + 12] or "end of input"
-        return AttrError(f"expected {expected} at offset {self.i}, got '{got}'", self.i)
-
-    def peek(self, lit: str) -> bool:
-        self.ws()
-        return self.s.startswith(lit, self.i)
-
-    def accept(self, lit: str) -> bool:
-        if self.peek(lit):
-            self.i += len(lit)
-            return True
-        return False
-
-    def expect(self, lit: str, what: str | None = None) -> None:
-        if not self.accept(lit):
-            raise self.fail(what or f"'{lit}'")
-
-    def string(self, what: str = "a quoted name") -> str:
-        self.ws()
-        m = _STRING.match(self.s, self.i)
-        if m is None:
-            raise self.fail(what)
-        self.i = m.end()
-        return unquote(m.group())
-
-    def integer(self, what: str = "an integer", no_leading_zero: bool = False) -> int:
-        self.ws()
-        m = _INT.match(self.s, self.i)
-        if m is None:
-            raise self.fail(what)
-        if no_leading_zero and len(m.group()) > 1 and m.group()[0] == "0":
-            raise AttrError(f"{what} must not have leading zeros: '{m.group()}' at offset {self.i}", self.i)
-        self.i = m.end()
-        return int(m.group())
-
-    def end(self) -> None:
-        self.ws()
-        if self.i != len(self.s):
-            raise self.fail("end of attribute")
-
-
 def _run(body: str, parse: Any, what: str, start: int = 0) -> Any:
     """Run a cursor parser over the whole body; validation failures of the models become AttrErrors."""
-    c = _Cursor(body)
+    c = Cursor(body)
     c.i = start
     with attr_errors(what):
         out = parse(c)
@@ -211,7 +151,7 @@ class MeshAttr(SdyModel):
         return _run(body, _mesh, "#sdy.mesh")
 
 
-def _mesh(c: _Cursor) -> MeshAttr:
+def _mesh(c: Cursor) -> MeshAttr:
     c.expect("[", "'[' opening the mesh axes")
     axes = []
     if not c.accept("]"):
@@ -297,7 +237,7 @@ class AxisRef(SdyModel):
         return a[0] < b[1] and b[0] < a[1]
 
 
-def _axis_ref(c: _Cursor) -> AxisRef:
+def _axis_ref(c: Cursor) -> AxisRef:
     name = c.string("a quoted axis name")
     if c.accept(":"):
         c.expect("(", "'(' of a sub-axis")
@@ -309,7 +249,7 @@ def _axis_ref(c: _Cursor) -> AxisRef:
     return AxisRef(name=name)
 
 
-def _axis_list(c: _Cursor) -> tuple[AxisRef, ...]:
+def _axis_list(c: Cursor) -> tuple[AxisRef, ...]:
     c.expect("{", "'{' opening an axis list")
     refs = []
     if not c.accept("}"):
@@ -371,7 +311,7 @@ class DimensionSharding(SdyModel):
         return prod(r.size(mesh) for r in self.axes)
 
 
-def _dim(c: _Cursor) -> DimensionSharding:
+def _dim(c: Cursor) -> DimensionSharding:
     c.expect("{", "'{' opening a dimension sharding")
     refs = []
     closed = True
@@ -572,7 +512,7 @@ class TensorShardingAttr(SdyModel):
         return _run(body, _sharding, "#sdy.sharding")
 
 
-def _sharding(c: _Cursor) -> TensorShardingAttr:
+def _sharding(c: Cursor) -> TensorShardingAttr:
     if c.accept("@"):
         c.ws()
         if c.s.startswith('"', c.i):
@@ -651,7 +591,7 @@ class TensorShardingPerValueAttr(SdyModel):
         return _run(body, _per_value, "#sdy.sharding_per_value")
 
 
-def _per_value(c: _Cursor) -> TensorShardingPerValueAttr:
+def _per_value(c: Cursor) -> TensorShardingPerValueAttr:
     c.expect("[", "'[' opening the per-value shardings")
     out = []
     if not c.accept("]"):
@@ -784,11 +724,11 @@ class PropagationDirectionAttr(SdyModel):
         return f"{self.kind} {self.value.value}"
 
 
-def _short_axis_ref_list(c: _Cursor) -> AxisRefListAttr:
+def _short_axis_ref_list(c: Cursor) -> AxisRefListAttr:
     return AxisRefListAttr(axes=_axis_list(c))
 
 
-def _short_lists(c: _Cursor) -> ListOfAxisRefListsAttr:
+def _short_lists(c: Cursor) -> ListOfAxisRefListsAttr:
     c.expect("[")
     lists = []
     if not c.accept("]"):
@@ -800,7 +740,7 @@ def _short_lists(c: _Cursor) -> ListOfAxisRefListsAttr:
     return ListOfAxisRefListsAttr(lists=tuple(lists))
 
 
-def _short_manual(c: _Cursor) -> ManualAxesAttr:
+def _short_manual(c: Cursor) -> ManualAxesAttr:
     c.expect("{")
     names = []
     if not c.accept("}"):
@@ -812,7 +752,7 @@ def _short_manual(c: _Cursor) -> ManualAxesAttr:
     return ManualAxesAttr(names=tuple(names))
 
 
-def _short_all_to_all(c: _Cursor) -> AllToAllParamListAttr:
+def _short_all_to_all(c: Cursor) -> AllToAllParamListAttr:
     c.expect("[")
     out = []
     if not c.accept("]"):
@@ -829,7 +769,7 @@ def _short_all_to_all(c: _Cursor) -> AllToAllParamListAttr:
     return AllToAllParamListAttr(params=tuple(out))
 
 
-def _short_direction(c: _Cursor) -> PropagationDirectionAttr:
+def _short_direction(c: Cursor) -> PropagationDirectionAttr:
     c.ws()
     m = re.compile(r"[A-Z]+").match(c.s, c.i)
     if m is None:

@@ -1,9 +1,7 @@
 """Typed ttcore attributes and types: data types, tiles, grids, meshes, enums, system desc, device.
 
 Syntax follows reference/ttnn-optimizer-upstream.md §1.4 and stablehlo-pipeline-upstream.md §1.6;
-the enum spellings follow seed 004 §3-4. Also home of the small body scanner the ttnn/ttcore
-attribute parsers share (`split_params`, `keyword`, `unwrap`, `parse_shape`): attribute bodies are
-short, so a comma splitter that respects nesting plus a few regexes is all that is needed.
+the enum spellings follow seed 004 §3-4. Bodies are cut by `ttopt.parse.attr_body`.
 """
 
 from __future__ import annotations
@@ -11,7 +9,7 @@ from __future__ import annotations
 import re
 from enum import StrEnum
 from functools import lru_cache
-from typing import Any, Callable, ClassVar, Iterable, Mapping, NamedTuple, Sequence
+from typing import Any, Callable, ClassVar, Iterable, Mapping, Sequence
 
 from pydantic import field_validator, model_validator
 
@@ -19,136 +17,7 @@ from ttopt.dialects.errors import AttrError, attr_errors
 from ttopt.dialects.model import DialectModel
 from ttopt.ir.attributes import DIALECT_ATTR_FACTORIES, DialectAttr, quote, unquote
 from ttopt.ir.types import DIALECT_TYPE_FACTORIES, OpaqueType
-
-# ---------------------------------------------------------------------------------------------
-# Body scanning shared by the ttcore and ttnn parsers.
-
-
-class Part(NamedTuple):
-    """A top-level piece of an attribute body and its offset in the body."""
-
-    text: str
-    offset: int
-
-
-# `->` (affine maps) contains '>' but closes nothing; strings may hold any bracket.
-_TOKEN = re.compile(r'->|"[^"\\\n]*(?:\\.[^"\\\n]*)*"|"|[<>(){}\[\],]')
-_OPENER = {">": "<", ")": "(", "]": "[", "}": "{"}
-
-
-def _piece(body: str, start: int, end: int, base: int) -> Part:
-    raw = body[start:end]
-    lead = len(raw) - len(raw.lstrip())
-    return Part(raw.strip(), base + start + lead)
-
-
-def split_params(body: str, offset: int = 0) -> list[Part]:
-    """Split `body` at commas outside brackets and strings; `offset` is added to every part's offset."""
-    if not body.strip():
-        return []
-    stack: list[tuple[str, int]] = []
-    parts: list[Part] = []
-    start = 0
-    for m in _TOKEN.finditer(body):
-        tok = m.group()
-        if tok == "->" or (tok[0] == '"' and len(tok) > 1):
-            continue
-        if tok == '"':
-            raise AttrError("unterminated string literal", offset + m.start())
-        if tok in "<({[":
-            stack.append((tok, m.start()))
-        elif tok in ">)}]":
-            if not stack or stack[-1][0] != _OPENER[tok]:
-                raise AttrError(f"unbalanced '{tok}'", offset + m.start())
-            stack.pop()
-        elif not stack:  # a top-level comma
-            parts.append(_piece(body, start, m.start(), offset))
-            start = m.end()
-    if stack:
-        raise AttrError(f"unclosed '{stack[-1][0]}'", offset + stack[-1][1])
-    parts.append(_piece(body, start, len(body), offset))
-    return parts
-
-
-def params(body: str, offset: int = 0) -> list[Part]:
-    """`split_params`, rejecting empty pieces (`a,,b`, a trailing comma)."""
-    parts = split_params(body, offset)
-    for p in parts:
-        if not p.text:
-            raise AttrError("empty parameter (stray comma?)", p.offset)
-    return parts
-
-
-_KEYWORD = re.compile(r"([A-Za-z_][\w.]*)\s*=\s*", re.S)
-
-
-def keyword(part: Part) -> tuple[str, Part] | None:
-    """`key = value` as (key, value part), or None when the part is not a keyword parameter."""
-    m = _KEYWORD.match(part.text)
-    if m is None:
-        return None
-    return m.group(1), Part(part.text[m.end() :].strip(), part.offset + m.end())
-
-
-def _close_of(text: str, start: int) -> int:
-    """Offset of the bracket closing `text[start]`, or -1."""
-    depth = 0
-    for m in _TOKEN.finditer(text, start):
-        tok = m.group()
-        if tok == "->" or tok[0] == '"' or tok == ",":
-            continue
-        if tok in "<({[":
-            depth += 1
-        else:
-            depth -= 1
-            if depth == 0:
-                return m.start()
-    return -1
-
-
-def unwrap(part: Part, opener: str, closer: str, what: str) -> Part:
-    """The inside of `opener ... closer` when those brackets enclose the whole part."""
-    t = part.text
-    if not (t.startswith(opener) and t.endswith(closer)) or _close_of(t, len(opener) - 1) != len(t) - 1:
-        raise AttrError(f"expected {what} in {opener}...{closer}, got '{t}'", part.offset)
-    inner = t[len(opener) : -1]
-    lead = len(inner) - len(inner.lstrip())
-    return Part(inner.strip(), part.offset + len(opener) + lead)
-
-
-def unwrap_attr(part: Part, name: str) -> Part:
-    """The body of `#name<body>` when the part is exactly that attribute."""
-    return unwrap(part, f"#{name}<", ">", f"#{name}")
-
-
-_SHAPE = re.compile(r"\d+(?:\s*x\s*\d+)*")
-
-
-def parse_shape(part: Part, what: str = "shape") -> tuple[int, ...]:
-    """`8x8`, `1x12`, `32 x 32` as a tuple of ints."""
-    if not _SHAPE.fullmatch(part.text):
-        raise AttrError(f"expected a {what} like 8x8, got '{part.text}'", part.offset)
-    return tuple(int(d) for d in re.split(r"\s*x\s*", part.text))
-
-
-def parse_int(part: Part, what: str) -> int:
-    """A decimal integer (optionally `: i32`-typed), with an AttrError naming `what` otherwise."""
-    m = re.fullmatch(r"(-?\d+)(?:\s*:\s*[su]?i\d+)?", part.text)
-    if m is None:
-        raise AttrError(f"expected an integer for {what}, got '{part.text}'", part.offset)
-    return int(m.group(1))
-
-
-def parse_bool(part: Part, what: str) -> bool:
-    """`true` / `false`."""
-    if part.text not in ("true", "false"):
-        raise AttrError(f"expected true or false for {what}, got '{part.text}'", part.offset)
-    return part.text == "true"
-
-
-def shape_text(shape: Iterable[int]) -> str:
-    """`8x8` spelling of a shape."""
-    return "x".join(str(d) for d in shape)
+from ttopt.parse.attr_body import Part, keyword, params, parse_int, parse_shape, shape_text, unwrap, unwrap_attr
 
 
 def body_of(attr: Any) -> str:

@@ -18,17 +18,10 @@ from ttopt.dialects.ttcore_attrs import (
     DataType,
     DialectModel,
     EnumAttr,
-    Part,
-    keyword,
-    params,
-    parse_int,
-    parse_shape,
     register_attr,
-    shape_text,
-    unwrap,
-    unwrap_attr,
 )
 from ttopt.ir.attributes import DIALECT_ATTR_FACTORIES, DialectAttr
+from ttopt.parse.attr_body import Part, keyword, params, parse_int, parse_shape, shape_text, unwrap, unwrap_attr
 
 # ---------------------------------------------------------------------------------------------
 # Enums (ref §1.2-1.3).

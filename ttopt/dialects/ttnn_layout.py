@@ -18,16 +18,9 @@ from ttopt.dialects.errors import AttrError, attr_errors
 from ttopt.dialects.ttcore_attrs import (
     DataType,
     DialectModel,
-    Part,
     TileType,
-    keyword,
-    params,
-    parse_bool,
-    parse_shape,
     register_attr,
     scalar_bytes,
-    shape_text,
-    unwrap,
 )
 from ttopt.dialects.ttnn_attrs import (
     BufferType,
@@ -43,6 +36,7 @@ from ttopt.dialects.ttnn_attrs import (
     parse_memory_layout,
 )
 from ttopt.ir.attributes import DialectAttr
+from ttopt.parse.attr_body import Part, keyword, params, parse_bool, parse_shape, shape_text, unwrap
 
 DEFAULT_WORKER_GRID = (8, 8)
 _SCALAR = re.compile(r"(?:[su]?i\d+|f\d+\w*|bf16|tf32|index)")
