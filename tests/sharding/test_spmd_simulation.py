@@ -18,11 +18,11 @@ import pytest
 np = pytest.importorskip("numpy")
 
 from ttopt.ir.printer import print_module  # noqa: E402
+from ttopt.ir.properties import props  # noqa: E402
 from ttopt.parse.parser import parse_module  # noqa: E402
 from ttopt.passes.context import PassContext  # noqa: E402
 from ttopt.passes.registry import get_pass  # noqa: E402
 from ttopt.sharding.collectives import body_kind  # noqa: E402
-from ttopt.sharding.local_rules import dimension_numbers  # noqa: E402
 from ttopt.sharding.mesh import coords, mesh_of, mesh_ops  # noqa: E402
 from ttopt.sharding.util import functions  # noqa: E402
 
@@ -206,12 +206,10 @@ class Machine:
             f = COMBINE[kind]
             return [self.per_device(lambda d, x, init: f(f.reduce(x, axis=dims), init).astype(x.dtype), ins)]
         if name == "dot_general":
-            from ttopt.dialects.formats import dot_dimensions
-
-            dd = dot_dimensions(pr.get("dot_dimension_numbers"))
+            dd = props(op).dot_dimension_numbers
             return [self.per_device(lambda d, a, b: dot_general(a, b, dd).astype(dtype(t)), ins)]
         if name == "gather":
-            dn = dimension_numbers(pr["dimension_numbers"])
+            dn = props(op).dimension_numbers
             sizes = list(pr["slice_sizes"].values)
             return [self.per_device(lambda d, x, idx: gather(x, idx, dn, sizes, t.shape), ins)]
         if name == "composite":
@@ -277,8 +275,8 @@ class Machine:
 
 
 def dot_general(a, b, dd):
-    lb, rb = dd["lhs_batching_dimensions"], dd["rhs_batching_dimensions"]
-    lc, rc = dd["lhs_contracting_dimensions"], dd["rhs_contracting_dimensions"]
+    lb, rb = list(dd.lhs_batching_dimensions), list(dd.rhs_batching_dimensions)
+    lc, rc = list(dd.lhs_contracting_dimensions), list(dd.rhs_contracting_dimensions)
     letters = iter("abcdefghijklmnopqrstuvwxyz")
     la = [next(letters) for _ in range(a.ndim)]
     ra = [next(letters) for _ in range(b.ndim)]
@@ -290,13 +288,13 @@ def dot_general(a, b, dd):
 
 
 def gather(x, idx, dn, sizes, out_shape):
-    if dn.get("operand_batching_dims"):
+    if dn.operand_batching_dims:
         raise Unsupported("batched gather")
-    ivd = dn.get("index_vector_dim", idx.ndim)
+    ivd = dn.vector_dim(idx.ndim)
     if ivd == idx.ndim:
         idx = idx[..., None]
     idx = np.moveaxis(idx, ivd, -1)
-    smap, collapsed, offset_dims = dn["start_index_map"], set(dn.get("collapsed_slice_dims", [])), dn.get("offset_dims", [])
+    smap, collapsed, offset_dims = dn.start_index_map, set(dn.collapsed_slice_dims), dn.offset_dims
     batch_shape = idx.shape[:-1]
     out = np.zeros(out_shape, x.dtype)
     batch_dims = [d for d in range(len(out_shape)) if d not in offset_dims]

@@ -441,22 +441,6 @@ def slice_dim(b: IRBuilder, c: list) -> tuple:
     return (int(start), int(limit), int(stride) if stride is not None else 1)
 
 
-_DOT_FIELD = re.compile(r"(\w+)\s*=\s*\[([^\]]*)\]")
-
-
-def dot_dimensions(attr: Attribute | None) -> dict[str, list[int]]:
-    """Fields of `#stablehlo.dot<...>` as lists (absent ones empty)."""
-    out: dict[str, list[int]] = {
-        k: [] for k in ("lhs_batching_dimensions", "rhs_batching_dimensions", "lhs_contracting_dimensions", "rhs_contracting_dimensions")
-    }
-    if attr is None:
-        return out
-    body = getattr(attr.resolve(), "body", "") or ""
-    for m in _DOT_FIELD.finditer(body):
-        out[m.group(1)] = [int(x) for x in m.group(2).split(",") if x.strip()]
-    return out
-
-
 def make_dot_dimensions(lb: list[int], rb: list[int], lc: list[int], rc: list[int]) -> DialectAttr:
     """`#stablehlo.dot<...>` with MLIR's field order, empty fields omitted."""
     fields = []
@@ -518,10 +502,10 @@ class DotFormat(Format):
         parts = [p.name(op.operands[0]), p.name(op.operands[1])]
         dd = op.properties.get("dot_dimension_numbers")
         if dd is not None:
-            d = dot_dimensions(dd)
-            if d["lhs_batching_dimensions"] or d["rhs_batching_dimensions"]:
-                parts.append(f"batching_dims = {_ints_text(d['lhs_batching_dimensions'])} x {_ints_text(d['rhs_batching_dimensions'])}")
-            parts.append(f"contracting_dims = {_ints_text(d['lhs_contracting_dimensions'])} x {_ints_text(d['rhs_contracting_dimensions'])}")
+            d = dd.resolve().typed
+            if d.lhs_batching_dimensions or d.rhs_batching_dimensions:
+                parts.append(f"batching_dims = {_ints_text(d.lhs_batching_dimensions)} x {_ints_text(d.rhs_batching_dimensions)}")
+            parts.append(f"contracting_dims = {_ints_text(d.lhs_contracting_dimensions)} x {_ints_text(d.rhs_contracting_dimensions)}")
         pc = op.properties.get("precision_config")
         if pc is not None:
             parts.append("precision = [" + ", ".join(enum_value(a) for a in _items(pc)) + "]")

@@ -16,8 +16,8 @@ from typing import Any, ClassVar, Iterable, Iterator, Mapping, Sequence
 from pydantic import field_validator, model_validator
 
 from ttopt.dialects.errors import AttrError, attr_errors
-from ttopt.dialects.model import DialectModel
-from ttopt.ir.attributes import DIALECT_ATTR_FACTORIES, DialectAttr, quote
+from ttopt.dialects.model import DialectModel, register_attr
+from ttopt.ir.attributes import quote
 from ttopt.ir.printer import sym_text
 from ttopt.parse.attr_body import Cursor
 
@@ -804,16 +804,7 @@ def parse_sdy_short(body: str) -> Any:
 # Registration.
 
 
-def _factory(parse: Any) -> Any:
-    def factory(attr: DialectAttr) -> Any:
-        if attr.body is None:
-            raise AttrError(f"#{attr.name} needs a <...> body")
-        return parse(attr.body)
-
-    return factory
-
-
-DIALECT_ATTR_FACTORIES["sdy.sharding"] = _factory(TensorShardingAttr.parse)
-DIALECT_ATTR_FACTORIES["sdy.sharding_per_value"] = _factory(TensorShardingPerValueAttr.parse)
-DIALECT_ATTR_FACTORIES["sdy.mesh"] = _factory(MeshAttr.parse)
-DIALECT_ATTR_FACTORIES["sdy"] = _factory(parse_sdy_short)
+register_attr("sdy.sharding", TensorShardingAttr.parse)
+register_attr("sdy.sharding_per_value", TensorShardingPerValueAttr.parse)
+register_attr("sdy.mesh", MeshAttr.parse)
+register_attr("sdy", parse_sdy_short)

@@ -10,9 +10,8 @@ Importing this module registers the checks (ttopt.dialects does, after the op ta
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ttopt.dialects.chlo import _BINARY as CHLO_BINARY
 from ttopt.dialects.chlo import _UNARY as CHLO_UNARY
@@ -24,6 +23,14 @@ from ttopt.ir.properties import decode
 from ttopt.ir.types import ScalarType, TensorType
 
 Shape = tuple[int | None, ...]
+
+if TYPE_CHECKING:  # the models load with the typed attributes, on first use
+    from ttopt.dialects.stablehlo_attrs import (
+        ConvDimensionNumbers,
+        DotDimensionNumbers,
+        GatherDimensionNumbers,
+        ScatterDimensionNumbers,
+    )
 
 
 # ---- shapes -----------------------------------------------------------------------------------
@@ -355,28 +362,10 @@ def _rng_bit_generator(op: Operation, p: dict[str, Any]) -> None:
 
 
 # ---- dot_general / gather / scatter / convolution -------------------------------------------------
-_LIST_FIELD = re.compile(r"(\w+)\s*=\s*(\[[^\]]*\]|-?\d+)")
-
-
-def _fields(body: str, what: str, known: Sequence[str]) -> dict[str, list[int]]:
-    """`a = [1, 2], b = 3` -> lists; unknown field names and leftovers are errors."""
-    out: dict[str, list[int]] = {}
-    rest = _LIST_FIELD.sub("", body)
-    if rest.replace(",", "").strip():
-        raise ValueError(f"cannot read {what} '{body.strip()}'")
-    for name, value in _LIST_FIELD.findall(body):
-        if name not in known:
-            raise ValueError(f"{what} has no field '{name}'")
-        out[name] = [int(x) for x in re.findall(r"-?\d+", value)]
-    return out
-
-
-_DOT = ("lhs_batching_dimensions", "rhs_batching_dimensions", "lhs_contracting_dimensions", "rhs_contracting_dimensions")
-
-
 def _dot_general(op: Operation, p: dict[str, Any]) -> None:
-    f = _fields(p["dot_dimension_numbers"], "#stablehlo.dot", _DOT)
-    lb, rb, lc, rc = (f.get(k, []) for k in _DOT)
+    d: DotDimensionNumbers = p["dot_dimension_numbers"]
+    lb, rb = list(d.lhs_batching_dimensions), list(d.rhs_batching_dimensions)
+    lc, rc = list(d.lhs_contracting_dimensions), list(d.rhs_contracting_dimensions)
     if len(lb) != len(rb):
         raise ValueError(f"lhs and rhs batching dimensions must be as many, got {lb} and {rb}")
     if len(lc) != len(rc):
@@ -414,27 +403,23 @@ def _dot(op: Operation, p: dict[str, Any]) -> None:
         raise ValueError(f"result shape does not match the operands, got {_types(op)}")
 
 
-_GATHER = ("offset_dims", "collapsed_slice_dims", "operand_batching_dims", "start_indices_batching_dims",
-           "start_index_map", "index_vector_dim")  # fmt: skip
-_SCATTER = ("update_window_dims", "inserted_window_dims", "input_batching_dims", "scatter_indices_batching_dims",
-            "scatter_dims_to_operand_dims", "index_vector_dim")  # fmt: skip
 
 
 def _gather(op: Operation, p: dict[str, Any]) -> None:
-    f = _fields(p["dimension_numbers"], "#stablehlo.gather", _GATHER)
+    f: GatherDimensionNumbers = p["dimension_numbers"]
     s = _all_shapes(op)
     if s is None:
         return
     (x, idx), (out,) = s
-    offset, collapsed = f.get("offset_dims", []), f.get("collapsed_slice_dims", [])
-    op_batch, idx_batch = f.get("operand_batching_dims", []), f.get("start_indices_batching_dims", [])
-    ivd = (f.get("index_vector_dim") or [len(idx)])[0]
+    offset, collapsed = list(f.offset_dims), list(f.collapsed_slice_dims)
+    op_batch, idx_batch = list(f.operand_batching_dims), list(f.start_indices_batching_dims)
+    ivd = f.vector_dim(len(idx))
     if not 0 <= ivd <= len(idx):
         raise ValueError(f"index_vector_dim {ivd} is out of range for indices of rank {len(idx)}")
     _dims_in("offset dim", offset, len(out))
     _dims_in("collapsed/operand batching dim", [*collapsed, *op_batch], len(x))
     _dims_in("start indices batching dim", idx_batch, len(idx))
-    _dims_in("start index map entry", f.get("start_index_map", []), len(x))
+    _dims_in("start index map entry", f.start_index_map, len(x))
     if ivd in idx_batch:
         raise ValueError(f"index_vector_dim {ivd} cannot also be a start indices batching dim")
     if len(op_batch) != len(idx_batch):
@@ -451,7 +436,7 @@ def _gather(op: Operation, p: dict[str, Any]) -> None:
 
 
 def _scatter(op: Operation, p: dict[str, Any]) -> None:
-    f = _fields(p["scatter_dimension_numbers"], "#stablehlo.scatter", _SCATTER)
+    f: ScatterDimensionNumbers = p["scatter_dimension_numbers"]
     if len(op.operands) % 2 == 0:
         raise ValueError(f"expects N inputs, the indices and N updates (an odd count), got {len(op.operands)} operand(s)")
     n = (len(op.operands) - 1) // 2
@@ -465,15 +450,15 @@ def _scatter(op: Operation, p: dict[str, Any]) -> None:
     for i in range(n):
         if not _same(ins[i], x) or not _same(outs[i], x) or not _same(ins[n + 1 + i], upd):
             raise ValueError(f"requires all inputs and results of one shape and all updates of one shape, got {_types(op)}")
-    window, inserted = f.get("update_window_dims", []), f.get("inserted_window_dims", [])
-    in_batch, idx_batch = f.get("input_batching_dims", []), f.get("scatter_indices_batching_dims", [])
-    ivd = (f.get("index_vector_dim") or [len(idx)])[0]
+    window, inserted = list(f.update_window_dims), list(f.inserted_window_dims)
+    in_batch, idx_batch = list(f.input_batching_dims), list(f.scatter_indices_batching_dims)
+    ivd = f.vector_dim(len(idx))
     if not 0 <= ivd <= len(idx):
         raise ValueError(f"index_vector_dim {ivd} is out of range for indices of rank {len(idx)}")
     _dims_in("update window dim", window, len(upd))
     _dims_in("inserted/input batching dim", [*inserted, *in_batch], len(x))
     _dims_in("scatter indices batching dim", idx_batch, len(idx))
-    _dims_in("scatter_dims_to_operand_dims entry", f.get("scatter_dims_to_operand_dims", []), len(x))
+    _dims_in("scatter_dims_to_operand_dims entry", f.scatter_dims_to_operand_dims, len(x))
     if ivd in idx_batch:
         raise ValueError(f"index_vector_dim {ivd} cannot also be a scatter indices batching dim")
     if len(in_batch) != len(idx_batch):
@@ -486,36 +471,11 @@ def _scatter(op: Operation, p: dict[str, Any]) -> None:
         raise ValueError(f"updates have rank {len(upd)}, expected {len(window) + batch} (window dims plus scatter dims)")
 
 
-_CONV_PRETTY = re.compile(r"\s*\[([^\]]*)\]\s*x\s*\[([^\]]*)\]\s*->\s*\[([^\]]*)\]\s*")
-_CONV_RAW = ("input_batch_dimension", "input_feature_dimension", "input_spatial_dimensions",
-             "kernel_input_feature_dimension", "kernel_output_feature_dimension", "kernel_spatial_dimensions",
-             "output_batch_dimension", "output_feature_dimension", "output_spatial_dimensions")  # fmt: skip
-
-
-def _conv_side(text: str, a: str, b: str, what: str) -> tuple[int, int, list[int]]:
-    items = [x.strip() for x in text.split(",")]
-    spatial = sorted(int(x) for x in items if x.isdigit())
-    if sorted(items) != sorted([a, b, *map(str, range(len(items) - 2))]) or spatial != list(range(len(items) - 2)):
-        raise ValueError(f"{what} layout [{text}] must list {a}, {b} and spatial dims 0..n-1 once each")
-    order = sorted((int(x), i) for i, x in enumerate(items) if x.isdigit())
-    return items.index(a), items.index(b), [i for _, i in order]
-
-
 def _convolution(op: Operation, p: dict[str, Any]) -> None:
-    body = p["dimension_numbers"]
-    m = _CONV_PRETTY.fullmatch(body)
-    if m is not None:
-        lb, lf, ls = _conv_side(m.group(1), "b", "f", "input")
-        ri, ro, rs = _conv_side(m.group(2), "i", "o", "kernel")
-        ob, of, os_ = _conv_side(m.group(3), "b", "f", "output")
-        ranks: tuple[int | None, int | None, int | None] = (len(ls) + 2, len(rs) + 2, len(os_) + 2)
-    else:
-        f = _fields(body.removeprefix("raw"), "#stablehlo.conv", _CONV_RAW)
-        one = {k: (v[0] if v else -1) for k, v in f.items()}
-        lb, lf, ls = one.get("input_batch_dimension", 0), one.get("input_feature_dimension", 1), f.get("input_spatial_dimensions", [])
-        ri, ro, rs = one.get("kernel_input_feature_dimension", 0), one.get("kernel_output_feature_dimension", 1), f.get("kernel_spatial_dimensions", [])
-        ob, of, os_ = one.get("output_batch_dimension", 0), one.get("output_feature_dimension", 1), f.get("output_spatial_dimensions", [])
-        ranks = (None, None, None)
+    d: ConvDimensionNumbers = p["dimension_numbers"]
+    lb, lf, ls = d.input_batch_dimension, d.input_feature_dimension, list(d.input_spatial_dimensions)
+    ri, ro, rs = d.kernel_input_feature_dimension, d.kernel_output_feature_dimension, list(d.kernel_spatial_dimensions)
+    ob, of, os_ = d.output_batch_dimension, d.output_feature_dimension, list(d.output_spatial_dimensions)
     if not len(ls) == len(rs) == len(os_):
         raise ValueError(f"input, kernel and output must have as many spatial dims, got {len(ls)}, {len(rs)}, {len(os_)}")
     for name in ("feature_group_count", "batch_group_count"):
@@ -531,9 +491,8 @@ def _convolution(op: Operation, p: dict[str, Any]) -> None:
     if s is None:
         return
     (x, k), (out,) = s
-    for what, shape, dims, rank in (("input", x, [lb, lf, *ls], ranks[0]), ("kernel", k, [ri, ro, *rs], ranks[1]),
-                                    ("output", out, [ob, of, *os_], ranks[2])):  # fmt: skip
-        _rank_is(what, shape, len(dims) if rank is None else rank)
+    for what, shape, dims in (("input", x, [lb, lf, *ls]), ("kernel", k, [ri, ro, *rs]), ("output", out, [ob, of, *os_])):
+        _rank_is(what, shape, len(dims))
         _dims_in(f"{what} dimension", dims, len(shape))
 
 

@@ -14,33 +14,10 @@ from typing import Any, Callable, ClassVar, Iterable, Mapping, Sequence
 from pydantic import field_validator, model_validator
 
 from ttopt.dialects.errors import AttrError, attr_errors
-from ttopt.dialects.model import DialectModel
-from ttopt.ir.attributes import DIALECT_ATTR_FACTORIES, DialectAttr, quote, unquote
+from ttopt.dialects.model import DialectModel, body_of, register_attr
+from ttopt.ir.attributes import quote, unquote
 from ttopt.ir.types import DIALECT_TYPE_FACTORIES, OpaqueType
 from ttopt.parse.attr_body import Part, keyword, params, parse_int, parse_shape, shape_text, unwrap, unwrap_attr
-
-
-def body_of(attr: Any) -> str:
-    """The `<...>` body of a DialectAttr (or OpaqueType), with an AttrError when there is none."""
-    body = attr.body
-    if body is None:
-        raise AttrError(f"#{attr.name} needs a <...> body")
-    return body
-
-
-
-
-def register_attr(name: str, parse: Callable[..., Any], scoped: bool = False) -> None:
-    """Install the typed-view factory for `#name<...>` (parse takes the body [and the alias scope])."""
-
-    def factory(attr: DialectAttr) -> Any:
-        body = body_of(attr)
-        # A safety net: whatever slips past the parser's own checks still surfaces as an AttrError.
-        with attr_errors(f"#{name}"):
-            return parse(body, attr.scope) if scoped else parse(body)
-
-    DIALECT_ATTR_FACTORIES[name] = factory
-
 
 # ---------------------------------------------------------------------------------------------
 # Data types and tiles (ref §1.2: tile byte sizes; §1.4).

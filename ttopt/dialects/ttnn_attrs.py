@@ -14,11 +14,11 @@ from typing import Any, ClassVar, Iterable
 from pydantic import field_validator, model_validator
 
 from ttopt.dialects.errors import AttrError, attr_errors
+from ttopt.dialects.model import register_attr
 from ttopt.dialects.ttcore_attrs import (
     DataType,
     DialectModel,
     EnumAttr,
-    register_attr,
 )
 from ttopt.ir.attributes import DIALECT_ATTR_FACTORIES, DialectAttr
 from ttopt.parse.attr_body import Part, keyword, params, parse_int, parse_shape, shape_text, unwrap, unwrap_attr

@@ -15,11 +15,11 @@ from typing import Any, ClassVar, Sequence
 from pydantic import field_validator, model_validator
 
 from ttopt.dialects.errors import AttrError, attr_errors
+from ttopt.dialects.model import register_attr
 from ttopt.dialects.ttcore_attrs import (
     DataType,
     DialectModel,
     TileType,
-    register_attr,
     scalar_bytes,
 )
 from ttopt.dialects.ttnn_attrs import (

@@ -19,15 +19,29 @@ if TYPE_CHECKING:
 
 
 class Attribute(Spelled):
-    """Base class: an immutable attribute value with a textual form."""
+    """Base class: an immutable attribute value with a textual form.
 
-    __slots__ = ()
+    Equality is structural: two attributes are equal when their values are, however they were
+    spelled (`1` and `1 : i64`, `{a = 1, b = 2}` and `{b = 2, a = 1}`, a dialect body with or
+    without spaces). `canonical()` is that value's one spelling; printing still uses `.text`.
+    """
+
+    __slots__ = ("_canon",)
 
     def canonical(self) -> str:
-        """Spelling with every alias (also inside dialect bodies) expanded: equal attrs, equal text."""
+        """The value's structural spelling: aliases expanded, default types explicit, dictionary keys
+        sorted, dialect bodies reprinted from their typed model. Equal attributes, equal text."""
         target = self.resolve()
-        scope = getattr(target, "scope", None)
-        return scope.expand(target.text) if scope is not None else target.text
+        try:
+            return target._canon  # type: ignore[no-any-return]
+        except AttributeError:
+            c = target._canon = target.structural()
+            return c
+
+    def structural(self) -> str:
+        """Compute `canonical()` (cached there): the source text with aliases expanded."""
+        scope = getattr(self, "scope", None)
+        return scope.expand(self.text) if scope is not None else self.text
 
     def __eq__(self, other: object) -> bool:
         if self is other:
@@ -50,6 +64,14 @@ class IntegerAttr(Attribute):
 
     def print(self) -> str:
         return f"{self.value} : {self.type.text}" if self.type is not None else str(self.value)
+
+    def structural(self) -> str:
+        """`1` and `1 : i64` are one value (MLIR's default integer type)."""
+        return f"{self.value} : {_type_key(self.type, 'i64')}"
+
+
+def _type_key(t: Type | None, default: str) -> str:
+    return t.resolve().canonical() if t is not None else default
 
 
 def format_float(value: float) -> str:
@@ -74,6 +96,10 @@ class FloatAttr(Attribute):
     def print(self) -> str:
         body = format_float(self.value)
         return f"{body} : {self.type.text}" if self.type is not None else body
+
+    def structural(self) -> str:
+        """Exact value (not the 6-digit print) and type, f64 when omitted."""
+        return f"{self.value!r} : {_type_key(self.type, 'f64')}"
 
 
 class BoolAttr(Attribute):
@@ -148,6 +174,10 @@ class StringAttr(Attribute):
     def print(self) -> str:
         return quote(self.value) + (f" : {self.type.text}" if self.type is not None else "")
 
+    def structural(self) -> str:
+        """The decoded string, requoted one way."""
+        return quote(self.value) + (f" : {_type_key(self.type, '')}" if self.type is not None else "")
+
 
 class ArrayAttr(Attribute):
     """`[a, b, c]`."""
@@ -160,6 +190,10 @@ class ArrayAttr(Attribute):
 
     def print(self) -> str:
         return "[" + ", ".join(_element_text(a) for a in self.items) + "]"
+
+    def structural(self) -> str:
+        """Elements by value."""
+        return "[" + ", ".join(a.canonical() for a in self.items) + "]"
 
     def __iter__(self) -> Iterator[Attribute]:
         return iter(self.items)
@@ -197,6 +231,10 @@ class DictAttr(Attribute):
             parts.append(_key_text(k) if isinstance(v, UnitAttr) else f"{_key_text(k)} = {v.text}")
         return "{" + ", ".join(parts) + "}"
 
+    def structural(self) -> str:
+        """Entries by value, keys sorted (MLIR dictionaries are sorted; written order is not meaning)."""
+        return "{" + ", ".join(f"{_key_text(k)} = {self.entries[k].canonical()}" for k in sorted(self.entries)) + "}"
+
     def get(self, key: str, default: Any = None) -> Any:
         return self.entries.get(key, default)
 
@@ -222,6 +260,10 @@ class DenseArrayAttr(Attribute):
         else:
             vals = ", ".join(str(v) for v in self.values)
         return f"array<{self.element}: {vals}>" if self.values else f"array<{self.element}>"
+
+    def structural(self) -> str:
+        """Element type and exact values."""
+        return f"array<{self.element}: {', '.join(map(repr, self.values))}>"
 
 
 class DenseElementsAttr(Attribute):
@@ -263,6 +305,10 @@ class TypeAttr(Attribute):
 
     def print(self) -> str:
         return self.type.text
+
+    def structural(self) -> str:
+        """The type's canonical spelling."""
+        return self.type.resolve().canonical()
 
 
 class SymbolRefAttr(Attribute):
@@ -349,6 +395,17 @@ class DialectAttr(Attribute):
         if self._typed is not None and hasattr(self._typed, "print_body"):
             return f"#{self.name}<{self._typed.print_body()}>"
         return f"#{self.name}" + (f"<{self.body}>" if self.body is not None else "")
+
+    def structural(self) -> str:
+        """The body reprinted from the dialect's typed model (source spelling when it has none or
+        the body does not parse: such a body is reported by the verifier, not here)."""
+        try:
+            typed = self.typed
+        except ValueError:  # AttrError: a malformed body
+            typed = None
+        if typed is not None and hasattr(typed, "print_body"):
+            return f"#{self.name}<{typed.print_body()}>"
+        return super().structural()
 
     @property
     def typed(self) -> Any:

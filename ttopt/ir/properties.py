@@ -111,7 +111,8 @@ def _groups(a: Attribute) -> tuple[int, ...] | None:
 
 def _dialect_kind(kind: str) -> tuple[Callable[[Attribute], Any], str]:
     """`enum:<dialect>.<enum>` (`#stablehlo<comparison_direction GT>` or the long form
-    `#stablehlo.comparison_direction<GT>`) or `<dialect>.<attr>` (`#stablehlo.dot<...>`): the body."""
+    `#stablehlo.comparison_direction<GT>`): the body; or `<dialect>.<attr>` (`#stablehlo.dot<...>`):
+    the dialect's typed model when it has one, else the body."""
     if kind.startswith("enum:"):
         dialect, _, enum = kind[5:].partition(".")
 
@@ -123,7 +124,14 @@ def _dialect_kind(kind: str) -> tuple[Callable[[Attribute], Any], str]:
             return None
 
         return enum_body, f"a #{dialect}<{enum} ...> attribute"
-    return (lambda a: (a.body or "") if isinstance(a, DialectAttr) and a.name == kind else None), f"a #{kind} attribute"
+
+    def dialect_value(a: Attribute) -> Any:
+        if not (isinstance(a, DialectAttr) and a.name == kind):
+            return None
+        typed = a.typed  # the dialect's model; an AttrError (a ValueError) when the body is malformed
+        return typed if typed is not None else (a.body or "")
+
+    return dialect_value, f"a #{kind} attribute"
 
 
 # kind -> (decode: attribute -> value, or None when the attribute is not of the kind; description)

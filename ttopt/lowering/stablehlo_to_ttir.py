@@ -15,7 +15,8 @@ import struct
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, cast
 
-from ttopt.dialects.formats import dot_dimensions, enum_value
+from ttopt.dialects.formats import enum_value
+from ttopt.dialects.stablehlo_attrs import ConvDimensionNumbers, DotDimensionNumbers
 from ttopt.ir.attributes import ArrayAttr, Attribute, BoolAttr, DenseArrayAttr, DenseElementsAttr, IntegerAttr
 from ttopt.ir.diagnostics import Diagnostic
 from ttopt.ir.operation import Operation
@@ -24,7 +25,6 @@ from ttopt.ir.types import ScalarType, TensorType
 from ttopt.ir.values import OpResult
 from ttopt.passes.base import Pass
 from ttopt.passes.registry import register_pass
-from ttopt.sharding.rules import conv_dims
 from ttopt.sharding.util import StaticTensorType, static_tensor, where
 
 if TYPE_CHECKING:
@@ -230,9 +230,9 @@ class Lowering:
 
     def _dot_general(self, op: Operation) -> Value:
         a, b = op.operands
-        dd = dot_dimensions(op.properties.get("dot_dimension_numbers"))
-        lb, rb = dd["lhs_batching_dimensions"], dd["rhs_batching_dimensions"]
-        lc, rc = dd["lhs_contracting_dimensions"], dd["rhs_contracting_dimensions"]
+        dd: DotDimensionNumbers = props(op).dot_dimension_numbers
+        lb, rb = list(dd.lhs_batching_dimensions), list(dd.rhs_batching_dimensions)
+        lc, rc = list(dd.lhs_contracting_dimensions), list(dd.rhs_contracting_dimensions)
         ra, rb_ = len(_static(a.type).shape), len(_static(b.type).shape)
         n = len(lb)
         plain = lb == rb == list(range(n)) and ra == rb_ == n + 2 and len(lc) == len(rc) == 1
@@ -244,9 +244,9 @@ class Lowering:
 
     def _convolution(self, op: Operation) -> Value:
         p = props(op)
-        d = conv_dims(op)
-        if len(d["ls"]) != 2:
-            raise Unsupported(f"{len(d['ls'])} spatial dimensions (ttir.conv2d needs 2)")
+        d: ConvDimensionNumbers = p.dimension_numbers
+        if len(d.input_spatial_dimensions) != 2:
+            raise Unsupported(f"{len(d.input_spatial_dimensions)} spatial dimensions (ttir.conv2d needs 2)")
         if any(v != 1 for v in p.lhs_dilation or ()):
             raise Unsupported("lhs_dilation (a transposed convolution)")
         if p.batch_group_count != 1:
@@ -256,10 +256,11 @@ class Lowering:
         pad = list(p.padding or (0, 0, 0, 0))
         if any(v < 0 for v in pad):
             raise Unsupported("negative padding")
-        x = self.permute(op.operands[0], [d["lb"], *d["ls"], d["lf"]])
-        w = self.permute(op.operands[1], [d["ro"], d["ri"], *d["rs"]])
+        x = self.permute(op.operands[0], [d.input_batch_dimension, *d.input_spatial_dimensions, d.input_feature_dimension])
+        w = self.permute(op.operands[1], [d.kernel_output_feature_dimension, d.kernel_input_feature_dimension,
+                                          *d.kernel_spatial_dimensions])  # fmt: skip
         out = _static(op.results[0].type)
-        order = [d["ob"], *d["os"], d["of"]]
+        order = [d.output_batch_dimension, *d.output_spatial_dimensions, d.output_feature_dimension]
         nhwc = out.with_shape(tuple(out.shape[i] for i in order))
         y = self.emit("conv2d", [x, w], nhwc, stride=DenseArrayAttr("i32", tuple(p.window_strides or (1, 1))),
                       padding=DenseArrayAttr("i32", (pad[0], pad[2], pad[1], pad[3])),

@@ -17,15 +17,15 @@ them (catching shardings that need a reshard nobody inserted).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Protocol, cast
 
 from ttopt.ir.attributes import DenseArrayAttr, DenseElementsAttr, IntegerAttr
-from ttopt.ir.properties import int_values
+from ttopt.ir.properties import int_values, props
 from ttopt.sharding.util import int_value, tensor_type
 
 if TYPE_CHECKING:
+    from ttopt.dialects.stablehlo_attrs import ConvDimensionNumbers, DotDimensionNumbers, GatherDimensionNumbers
     from ttopt.ir.operation import Operation
     from ttopt.ir.values import Value
 
@@ -165,32 +165,19 @@ def _fix_constant(op: Operation, ctx: Ctx, plan: Plan) -> None:
         op.properties["value"] = DenseElementsAttr(v.body, t)
 
 
-_FIELD = re.compile(r"(\w+)\s*=\s*(\[[^\]]*\]|\d+)")
-
-
-def dimension_numbers(attr: Any) -> dict[str, Any]:
-    """Fields of `#stablehlo.gather<...>` / `#stablehlo.scatter<...>` (lists; ints for *_dim)."""
-    out: dict[str, Any] = {}
-    body = getattr(attr.resolve(), "body", "") or ""
-    for m in _FIELD.finditer(body):
-        v = m.group(2)
-        out[m.group(1)] = [int(x) for x in v[1:-1].split(",") if x.strip()] if v.startswith("[") else int(v)
-    return out
-
-
 def _gather(op: Operation, ctx: Ctx) -> Plan:
-    dn = dimension_numbers(op.properties["dimension_numbers"])
+    dn: GatherDimensionNumbers = props(op).dimension_numbers
     shape = ctx.gtype(op.operands[0]).shape
     sizes = _ints(op.properties["slice_sizes"])
-    collapsed = set(dn.get("collapsed_slice_dims", []))
-    batching = set(dn.get("operand_batching_dims", []))
-    whole_op = set(dn.get("start_index_map", [])) | batching | {d for d, n in enumerate(shape) if sizes[d] != n}
-    offset_dims = sorted(dn.get("offset_dims", []))
+    collapsed = set(dn.collapsed_slice_dims)
+    batching = set(dn.operand_batching_dims)
+    whole_op = set(dn.start_index_map) | batching | {d for d, n in enumerate(shape) if sizes[d] != n}
+    offset_dims = sorted(dn.offset_dims)
     window = [d for d in range(len(shape)) if d not in collapsed and d not in batching]
     whole_res = {offset_dims[k] for k, d in enumerate(window) if d in whole_op and k < len(offset_dims)}
     idx_rank = ctx.gtype(op.operands[1]).rank
-    ivd = dn.get("index_vector_dim", idx_rank)
-    whole_idx = set(dn.get("start_indices_batching_dims", [])) | ({ivd} if ivd < idx_rank else set())
+    ivd = dn.vector_dim(idx_rank)
+    whole_idx = set(dn.start_indices_batching_dims) | ({ivd} if ivd < idx_rank else set())
     batch_res = [d for d in range(tensor_type(op.results[0]).rank) if d not in offset_dims]
     if whole_idx & set(range(idx_rank)):
         # result batch dimensions follow the indices' non-vector dims; keep them whole too when
@@ -222,26 +209,20 @@ def _reduce_window(op: Operation, ctx: Ctx) -> Plan:
     return _plan(op, {i: whole for i in range(n_in)}, {j: whole for j in range(len(op.results))})
 
 
-_CONV = re.compile(r"\[([^\]]*)\]\s*x\s*\[([^\]]*)\]\s*->\s*\[([^\]]*)\]")
-
-
-def conv_dims(op: Operation) -> tuple[list[str], list[str], list[str]]:
-    body = op.properties["dimension_numbers"].resolve().body
-    m = _CONV.search(body)
-    if m is None:
-        raise LocalError(f"cannot read the convolution dimension numbers '{body}'")
-    lhs, rhs, out = ([x.strip() for x in g.split(",")] for g in m.groups())
-    return lhs, rhs, out
+def conv_layouts(op: Operation) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """The convolution's input, kernel and output dims by letter (`('b', '0', '1', 'f')`)."""
+    d: ConvDimensionNumbers = props(op).dimension_numbers
+    return d.input_layout, d.kernel_layout, d.output_layout
 
 
 def _conv(op: Operation, ctx: Ctx) -> Plan:
-    lhs, rhs, out = conv_dims(op)
+    lhs, rhs, out = conv_layouts(op)
     spatial = lambda spec: {d for d, c in enumerate(spec) if c.isdigit()}  # noqa: E731
     return _plan(op, {0: spatial(lhs), 1: spatial(rhs)}, {0: spatial(out)})
 
 
 def _fix_conv(op: Operation, ctx: Ctx, plan: Plan) -> None:
-    lhs, _, _ = conv_dims(op)
+    lhs, _, _ = conv_layouts(op)
     x = op.operands[0]
     for key, letter in (("feature_group_count", "f"), ("batch_group_count", "b")):
         prop = op.properties.get(key)
@@ -328,16 +309,13 @@ def check(op: Operation, elementwise: bool) -> None:
         if _prod(src) != _prod(res):
             raise LocalError(f"local shapes {_t(src)} -> {_t(res)} have different element counts")
     elif name == "stablehlo.dot_general":
-        from ttopt.dialects.formats import dot_dimensions
-
-        dd = dot_dimensions(op.properties.get("dot_dimension_numbers"))
+        dd: DotDimensionNumbers = props(op).dot_dimension_numbers
         lhs, rhs = _shape(op.operands[0]), _shape(op.operands[1])
-        for a, b in zip(dd["lhs_contracting_dimensions"] + dd["lhs_batching_dimensions"],
-                        dd["rhs_contracting_dimensions"] + dd["rhs_batching_dimensions"]):
+        lb, rb = dd.lhs_batching_dimensions, dd.rhs_batching_dimensions
+        lc, rc = dd.lhs_contracting_dimensions, dd.rhs_contracting_dimensions
+        for a, b in zip(lc + lb, rc + rb):
             if lhs[a] != rhs[b]:
                 raise LocalError(f"lhs dimension {a} (local {lhs[a]}) and rhs dimension {b} (local {rhs[b]}) must match")
-        lb, rb = dd["lhs_batching_dimensions"], dd["rhs_batching_dimensions"]
-        lc, rc = dd["lhs_contracting_dimensions"], dd["rhs_contracting_dimensions"]
         want = tuple([lhs[d] for d in lb] + [lhs[d] for d in range(len(lhs)) if d not in lb and d not in lc] +
                      [rhs[d] for d in range(len(rhs)) if d not in rb and d not in rc])
         if want != res:

@@ -14,9 +14,8 @@ body is a plain add (need-replication otherwise).
 
 from __future__ import annotations
 
-import re
 from math import gcd
-from typing import Callable, Optional, Sequence, TypedDict, TypeVar
+from typing import TYPE_CHECKING, Callable, Optional, Sequence, TypeVar
 
 from ttopt.dialects.sdy_rule import (
     FactorType,
@@ -27,8 +26,16 @@ from ttopt.dialects.sdy_rule import (
 )
 from ttopt.ir.diagnostics import Diagnostic
 from ttopt.ir.operation import Operation
-from ttopt.ir.properties import int_values
+from ttopt.ir.properties import int_values, props
 from ttopt.ir.values import Value
+
+if TYPE_CHECKING:
+    from ttopt.dialects.stablehlo_attrs import (
+        ConvDimensionNumbers,
+        DotDimensionNumbers,
+        GatherDimensionNumbers,
+        ScatterDimensionNumbers,
+    )
 
 P, R, N, M = FactorType.PASS_THROUGH, FactorType.REDUCTION, FactorType.NEED_REPLICATION, FactorType.PERMUTATION
 
@@ -134,16 +141,6 @@ def _ints(op: Operation, name: str) -> list[int]:
 def _int(op: Operation, name: str, default: int = 0) -> int:
     a = op.get_attr(name)
     return int(getattr(a.resolve(), "value", default)) if a is not None else default
-
-
-def _dims_field(op: Operation, prop: str, field: str) -> list[int]:
-    """A list field of a `#stablehlo.gather<...>` / `#stablehlo.scatter<...>` attribute."""
-    a = op.get_attr(prop)
-    body = getattr(a.resolve(), "body", "") if a is not None else ""
-    m = re.search(rf"\b{field}\s*=\s*(\[[^\]]*\]|-?\d+)", body or "")
-    if m is None:
-        return []
-    return [int(x) for x in re.findall(r"-?\d+", m.group(1))]
 
 
 def _body_op(op: Operation) -> str | None:
@@ -375,16 +372,15 @@ def _transpose(op: Operation, conservative: bool) -> OpShardingRule:
 @register("stablehlo.dot_general", "stablehlo.dot")
 def _dot_general(op: Operation, conservative: bool) -> OpShardingRule:
     """Batch (P), lhs free (P), rhs free (P), contracting (R) — `([i, k], [k, j])->([i, j]) reduction={k}`."""
-    from ttopt.dialects.formats import dot_dimensions
-
     ls, rs = _static(op.operands[0]), _static(op.operands[1])
     if op.name == "stablehlo.dot":
-        d = {"lhs_batching_dimensions": [], "rhs_batching_dimensions": [],
-             "lhs_contracting_dimensions": [len(ls) - 1], "rhs_contracting_dimensions": [0]}  # fmt: skip
+        lb: Sequence[int] = ()
+        rb: Sequence[int] = ()
+        lc: Sequence[int] = (len(ls) - 1,)
+        rc: Sequence[int] = (0,)
     else:
-        d = dot_dimensions(op.properties.get("dot_dimension_numbers"))
-    lb, rb = d["lhs_batching_dimensions"], d["rhs_batching_dimensions"]
-    lc, rc = d["lhs_contracting_dimensions"], d["rhs_contracting_dimensions"]
+        d: DotDimensionNumbers = props(op).dot_dimension_numbers
+        lb, rb, lc, rc = d.lhs_batching_dimensions, d.rhs_batching_dimensions, d.lhs_contracting_dimensions, d.rhs_contracting_dimensions
     b = _builder(op)
     out = 0
     for x, y in zip(lb, rb):
@@ -587,13 +583,11 @@ def _gather(op: Operation, conservative: bool) -> OpShardingRule:
     """Result dims in order: batch dims (indices <-> result, operand too for explicit batching) P;
     offset dims P when the slice is the whole operand dim, else N and blocked. Then collapsed
     operand dims R (jaxlib's newer Shardy), then the index-vector dim N."""
-    dn = "dimension_numbers"
+    dn: GatherDimensionNumbers = props(op).dimension_numbers
     ops, idx, out = _static(op.operands[0]), _static(op.operands[1]), _static(op.results[0])
-    offset = _dims_field(op, dn, "offset_dims")
-    collapsed = _dims_field(op, dn, "collapsed_slice_dims")
-    op_batch = _dims_field(op, dn, "operand_batching_dims")
-    idx_batch = _dims_field(op, dn, "start_indices_batching_dims")
-    ivd = (_dims_field(op, dn, "index_vector_dim") or [len(idx)])[0]
+    offset, collapsed = dn.offset_dims, dn.collapsed_slice_dims
+    op_batch, idx_batch = dn.operand_batching_dims, dn.start_indices_batching_dims
+    ivd = dn.vector_dim(len(idx))
     sizes = _ints(op, "slice_sizes")
     b = _builder(op)
     window_op_dims = [d for d in range(len(ops)) if d not in collapsed and d not in op_batch]
@@ -625,14 +619,12 @@ def _scatter(op: Operation, conservative: bool) -> OpShardingRule:
     """Update dims in order: scatter (batch) dims shared with indices — R for an add body, else
     N; window dims shared with the operand/result. Then the remaining operand dims P, then the
     index-vector dim N."""
-    dn = "scatter_dimension_numbers"
+    dn: ScatterDimensionNumbers = props(op).scatter_dimension_numbers
     n_in = (len(op.operands) - 1) // 2
     ops, idx, upd = _static(op.operands[0]), _static(op.operands[n_in]), _static(op.operands[n_in + 1])
-    window = _dims_field(op, dn, "update_window_dims")
-    inserted = _dims_field(op, dn, "inserted_window_dims")
-    in_batch = _dims_field(op, dn, "input_batching_dims")
-    idx_batch = _dims_field(op, dn, "scatter_indices_batching_dims")
-    ivd = (_dims_field(op, dn, "index_vector_dim") or [len(idx)])[0]
+    window, inserted = dn.update_window_dims, dn.inserted_window_dims
+    in_batch, idx_batch = dn.input_batching_dims, dn.scatter_indices_batching_dims
+    ivd = dn.vector_dim(len(idx))
     body = _body_op(op)
     batch_kind = R if body == "stablehlo.add" else N
     b = _builder(op)
@@ -672,79 +664,35 @@ def _scatter(op: Operation, conservative: bool) -> OpShardingRule:
     return b.build()
 
 
-_CONV_RAW = re.compile(r"(\w+)\s*=\s*(\[[^\]]*\]|-?\d+)")
-
-
-class ConvDims(TypedDict):
-    """Convolution dimension numbers: lhs batch/feature/spatial, rhs (kernel) input/output feature/spatial,
-    result batch/feature/spatial."""
-
-    lb: int
-    lf: int
-    ls: list[int]
-    ri: int
-    ro: int
-    rs: list[int]
-    ob: int
-    of: int
-    os: list[int]
-
-
-def conv_dims(op: Operation) -> ConvDims:
-    """Dimension numbers of a convolution from `[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]` (or the raw form)."""
-    a = op.get_attr("dimension_numbers")
-    body = (getattr(a.resolve(), "body", "") or "") if a is not None else ""
-    m = re.fullmatch(r"\s*\[([^\]]*)\]\s*x\s*\[([^\]]*)\]\s*->\s*\[([^\]]*)\]\s*", body)
-    if m is None:
-        out = {k: [int(x) for x in re.findall(r"-?\d+", v)] for k, v in _CONV_RAW.findall(body)}
-        return {
-            "lb": out.get("input_batch_dimension", [0])[0], "lf": out.get("input_feature_dimension", [1])[0],
-            "ls": out.get("input_spatial_dimensions", []),
-            "ri": out.get("kernel_input_feature_dimension", [0])[0], "ro": out.get("kernel_output_feature_dimension", [1])[0],
-            "rs": out.get("kernel_spatial_dimensions", []),
-            "ob": out.get("output_batch_dimension", [0])[0], "of": out.get("output_feature_dimension", [1])[0],
-            "os": out.get("output_spatial_dimensions", []),
-        }  # fmt: skip
-
-    def parse(text: str, a: str, b: str) -> tuple[int, int, list[int]]:
-        items = [x.strip() for x in text.split(",")]
-        sp = sorted((int(x), i) for i, x in enumerate(items) if x.isdigit())
-        return items.index(a), items.index(b), [i for _, i in sp]
-
-    lb, lf, ls = parse(m.group(1), "b", "f")
-    ri, ro, rs = parse(m.group(2), "i", "o")
-    ob, of, os_ = parse(m.group(3), "b", "f")
-    return {"lb": lb, "lf": lf, "ls": ls, "ri": ri, "ro": ro, "rs": rs, "ob": ob, "of": of, "os": os_}
-
-
 @register("stablehlo.convolution")
 def _convolution(op: Operation, conservative: bool) -> OpShardingRule:
     """Batch P (lhs<->result); per spatial dim (omitted when conservative) a num-windows factor M
     (lhs<->result) and, when lhs size / out size > 1, a window factor R (lhs<->rhs); a feature-group
     factor when feature_group_count > 1; input feature R (lhs<->rhs); output feature P (rhs<->result)."""
     ls, rs, os_ = _static(op.operands[0]), _static(op.operands[1]), _static(op.results[0])
-    d = conv_dims(op)
+    d: ConvDimensionNumbers = props(op).dimension_numbers
+    lb, lf, ob, of = d.input_batch_dimension, d.input_feature_dimension, d.output_batch_dimension, d.output_feature_dimension
+    ri, ro = d.kernel_input_feature_dimension, d.kernel_output_feature_dimension
     fg = _int(op, "feature_group_count", 1)
     bg = _int(op, "batch_group_count", 1)
     b = _builder(op)
     if bg > 1:
-        b.add_factor([d["lb"], d["ro"]], [d["of"]], bg)
-        b.add_factor([d["lb"], -1], [d["ob"]], ls[d["lb"]] // bg)
+        b.add_factor([lb, ro], [of], bg)
+        b.add_factor([lb, -1], [ob], ls[lb] // bg)
     else:
-        b.add_factor([d["lb"], -1], [d["ob"]], ls[d["lb"]])
+        b.add_factor([lb, -1], [ob], ls[lb])
     if not conservative:
-        for k in range(len(d["ls"])):
-            lsd, rsd, osd = d["ls"][k], d["rs"][k], d["os"][k]
+        for lsd, rsd, osd in zip(d.input_spatial_dimensions, d.kernel_spatial_dimensions, d.output_spatial_dimensions):
             b.add_factor([lsd, -1], [osd], os_[osd], M)
             if os_[osd] and ls[lsd] % os_[osd] == 0 and ls[lsd] // os_[osd] > 1:
                 b.add_factor([lsd, rsd], [-1], ls[lsd] // os_[osd], R)
-    in_feat = ls[d["lf"]]
-    out_feat = rs[d["ro"]]
+    in_feat = ls[lf]
+    out_feat = rs[ro]
     if fg > 1:
-        b.add_factor([d["lf"], d["ro"]], [d["of"]], fg)
-        b.add_factor([d["lf"], d["ri"]], [-1], in_feat // fg, R)
-        b.add_factor([-1, d["ro"]], [d["of"]], out_feat // fg)
+        b.add_factor([lf, ro], [of], fg)
+        b.add_factor([lf, ri], [-1], in_feat // fg, R)
+        b.add_factor([-1, ro], [of], out_feat // fg)
     else:
-        b.add_factor([d["lf"], d["ri"]], [-1], in_feat, R)
-        b.add_factor([-1, d["ro"]], [d["of"]], out_feat // bg if bg > 1 else out_feat)
+        b.add_factor([lf, ri], [-1], in_feat, R)
+        b.add_factor([-1, ro], [of], out_feat // bg if bg > 1 else out_feat)
     return b.build()

@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
-from ttopt.dialects.formats import dot_dimensions, enum_value
+from ttopt.dialects.formats import enum_value
+from ttopt.dialects.stablehlo_attrs import ConvDimensionNumbers, DotDimensionNumbers
 from ttopt.ir.attributes import DenseElementsAttr
-from ttopt.ir.properties import int_values
+from ttopt.ir.properties import int_values, props
 from ttopt.ir.types import TensorType
-from ttopt.sharding.rules import conv_dims
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module
@@ -215,8 +215,9 @@ class Interpreter:
         if name == "reverse":
             return np.flip(ins[0], tuple(ints("dimensions")))
         if name == "dot_general" and op.dialect == "stablehlo":
-            dd = dot_dimensions(a("dot_dimension_numbers"))
-            return dot_general(*ins, *(dd[f"{s}_{k}_dimensions"] for k in ("batching", "contracting") for s in ("lhs", "rhs")))
+            dd: DotDimensionNumbers = props(op).dot_dimension_numbers
+            return dot_general(ins[0], ins[1], list(dd.lhs_batching_dimensions), list(dd.rhs_batching_dimensions),
+                               list(dd.lhs_contracting_dimensions), list(dd.rhs_contracting_dimensions))  # fmt: skip
         if name == "dot_general":
             return dot_general(*ins, *(ints(f"{k}_dims_{s}") for k in ("batch", "contract") for s in ("lhs", "rhs")))
         if name == "matmul":
@@ -243,14 +244,16 @@ class Interpreter:
             groups = getattr(op.get_attr("groups"), "value", 1)
             y = conv_nchw(x.transpose(0, 3, 1, 2), w, ints("stride"), pads, ints("dilation"), groups)
             return y.transpose(0, 2, 3, 1) + (ins[2].reshape(1, 1, 1, -1) if len(ins) > 2 else 0)
-        d = conv_dims(op)
-        if any(v != 1 for v in ints("lhs_dilation")) or len(d["ls"]) != 2:
+        d: ConvDimensionNumbers = props(op).dimension_numbers
+        if any(v != 1 for v in ints("lhs_dilation")) or len(d.input_spatial_dimensions) != 2:
             raise Unsupported("lhs-dilated or non-2-D convolution")
         flat = ints("padding") or [0, 0, 0, 0]
         groups = getattr(op.get_attr("feature_group_count"), "value", 1)
-        y = conv_nchw(x.transpose([d["lb"], d["lf"], *d["ls"]]), w.transpose([d["ro"], d["ri"], *d["rs"]]),
+        lhs = [d.input_batch_dimension, d.input_feature_dimension, *d.input_spatial_dimensions]
+        rhs = [d.kernel_output_feature_dimension, d.kernel_input_feature_dimension, *d.kernel_spatial_dimensions]
+        y = conv_nchw(x.transpose(lhs), w.transpose(rhs),
                       ints("window_strides") or [1, 1], [(flat[0], flat[1]), (flat[2], flat[3])], ints("rhs_dilation") or [1, 1], groups)  # fmt: skip
-        order = [d["ob"], d["of"], *d["os"]]
+        order = [d.output_batch_dimension, d.output_feature_dimension, *d.output_spatial_dimensions]
         return y.transpose([order.index(i) for i in range(4)])
 
     def _reduce(self, op: Operation, ins: list[Array]) -> Array:
