@@ -38,6 +38,7 @@ from ttopt.ir.properties import int_values
 from ttopt.ir.types import TensorType
 from ttopt.optimizer.analyses import current_layout, ranked_shape
 from ttopt.optimizer.dispatch import is_dispatch
+from ttopt.optimizer.liveness import alive_across
 from ttopt.optimizer.policies import FunctionContext
 from ttopt.optimizer.policies.interleaved import l1_interleaved_config
 from ttopt.optimizer.scheduler import ATTACHED_OPS
@@ -113,9 +114,8 @@ def _live_l1(seq: list[Any]) -> tuple[list[int], dict[Any, tuple[int, int]]]:
     """Per position in `seq`, L1 bytes per core of values alive strictly across it; and each L1
     value's (def, last use) positions (block arguments defined at -1)."""
     pos = {id(op): i for i, op in enumerate(seq)}
-    n = len(seq)
-    diff = [0] * (n + 1)
     spans: dict[Any, tuple[int, int]] = {}
+    sized: list[tuple[int, int, int]] = []
     values: list[tuple[Any, int]] = []
     seen: set[int] = set()
     for i, op in enumerate(seq):
@@ -133,16 +133,9 @@ def _live_l1(seq: list[Any]) -> tuple[list[int], dict[Any, tuple[int, int]]]:
         ends = [pos[id(u)] for u in v.uses if id(u) in pos]
         if not ends:
             continue
-        e = max(ends)
-        spans[v] = (s, e)
-        b = layout_info(lay).per_core_bytes
-        if e > s + 1:
-            diff[s + 1] += b
-            diff[e] -= b
-    live, acc = [], 0
-    for i in range(n):
-        acc += diff[i]
-        live.append(acc)
+        spans[v] = (s, max(ends))
+        sized.append((s, max(ends), layout_info(lay).per_core_bytes))
+    live = alive_across(len(seq), sized)
     return live, spans
 
 

@@ -27,6 +27,7 @@ from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
 from ttopt.ir.types import TensorType
 from ttopt.optimizer.chain import L1ChainConfig, L1ChainState, OpL1MemSpec
 from ttopt.optimizer.dispatch import is_dispatch
+from ttopt.optimizer.liveness import alive_across
 from ttopt.optimizer.policies import FunctionContext, LayoutDecisions
 from ttopt.optimizer.scheduler import Scheduler
 
@@ -239,9 +240,8 @@ class InterleavedGraph:
     def _liveness(self, schedule: list[Any], pos: dict[Any, int], in_l1: set[Any]) -> tuple[list[int], dict[Any, int]]:
         """Per schedule position, the L1 bytes of tensors alive strictly across it; and each L1
         tensor's last use position (tensors in L1 by the plan or by a fixed layout)."""
-        n = len(schedule)
-        diff = [0] * (n + 1)
         ends: dict[Any, int] = {}
+        spans: list[tuple[int, int, int]] = []
         for op in schedule:
             b = self._bytes(op, in_l1)
             if not b:
@@ -249,15 +249,9 @@ class InterleavedGraph:
             users = [pos[u] for u in self.users.get(op, ()) if u in pos]
             if not users:
                 continue
-            s, e = pos[op], max(users)
-            ends[op] = e
-            if e > s + 1:
-                diff[s + 1] += b
-                diff[e] -= b
-        live, acc = [], 0
-        for t in range(n):
-            acc += diff[t]
-            live.append(acc)
+            ends[op] = max(users)
+            spans.append((pos[op], ends[op], b))
+        live = alive_across(len(schedule), spans)
         return live, ends
 
     # -- decisions -------------------------------------------------------------------------------------
