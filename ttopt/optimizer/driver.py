@@ -6,7 +6,27 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any, cast
 
+from ttopt.device import CostModel, DeviceError, OpModel, load_device
 from ttopt.ir.diagnostics import Diagnostic
+from ttopt.optimizer.analyses import AnalysisPipeline, forward_functions, op_labels
+from ttopt.optimizer.chain import Edge, MemReconfigEntry
+from ttopt.optimizer.conv2d_overrides import check_conv2d_targets, validate_conv2d_overrides
+from ttopt.optimizer.l1_budget_check import verify_l1_budget
+from ttopt.optimizer.l1_interleaved_fallback import run_l1_interleaved_fallback
+from ttopt.optimizer.option_checks import check_override_grid
+from ttopt.optimizer.overrides import (
+    OverrideError,
+    check_names,
+    parse_conv2d_config_overrides,
+    parse_mem_reconfig_overrides,
+    parse_output_layout_overrides,
+)
+from ttopt.optimizer.policies import FunctionContext, LayoutDecisions, PolicyNotImplemented, get_policy
+from ttopt.optimizer.preconditions import check_block
+from ttopt.optimizer.rewrite import LayoutAliaser, RewriteResult, apply_decisions
+from ttopt.optimizer.scheduler import split_block
+from ttopt.optimizer.stats import function_cost, function_stats, module_stats
+from ttopt.optimizer.trace import OptimizerTrace
 
 if TYPE_CHECKING:
     from ttopt.optimizer.policies.cost_based import CostBased
@@ -18,26 +38,6 @@ def _fail(message: str, pos: Any = None) -> Diagnostic:
 
 def run_optimizer(p: Any, module: Any, ctx: Any) -> None:
     """Run the pass `p` (a TTNNOptimizer) on `module`."""
-    from ttopt.device import CostModel, DeviceError, OpModel, load_device
-    from ttopt.optimizer.analyses import AnalysisPipeline, forward_functions, op_labels
-    from ttopt.optimizer.chain import Edge, MemReconfigEntry
-    from ttopt.optimizer.conv2d_overrides import check_conv2d_targets, validate_conv2d_overrides
-    from ttopt.optimizer.l1_interleaved_fallback import run_l1_interleaved_fallback
-    from ttopt.optimizer.option_checks import check_override_grid
-    from ttopt.optimizer.overrides import (
-        OverrideError,
-        check_names,
-        parse_conv2d_config_overrides,
-        parse_mem_reconfig_overrides,
-        parse_output_layout_overrides,
-    )
-    from ttopt.optimizer.policies import FunctionContext, LayoutDecisions, PolicyNotImplemented, get_policy
-    from ttopt.optimizer.preconditions import check_block
-    from ttopt.optimizer.rewrite import LayoutAliaser, RewriteResult, apply_decisions
-    from ttopt.optimizer.scheduler import split_block
-    from ttopt.optimizer.stats import function_cost, function_stats, module_stats
-    from ttopt.optimizer.trace import OptimizerTrace
-
     t0 = time.perf_counter()
     # -- options ----------------------------------------------------------------------------------
     if p.max_legal_layouts < 0:
@@ -147,7 +147,6 @@ def run_optimizer(p: Any, module: Any, ctx: Any) -> None:
         else:
             result = apply_decisions(module, fn, decisions, aliaser)
         if getattr(p, "verify_l1_budget", False):
-            from ttopt.optimizer.l1_budget_check import verify_l1_budget
 
             verify_l1_budget(block, model, labels)
         fallback = run_l1_interleaved_fallback(fn, aliaser) if p.l1_interleaved_fallback_analysis_enabled else None
