@@ -292,6 +292,26 @@ class CostGraph:
         except (TypeError, ValueError, ArithmeticError):
             return None
 
+    def read_context(self, node: Node) -> tuple:
+        """Everything `choice`, `others_excluded` and the freed L1 of `node` depend on besides its free
+        producers' candidates: nodes with equal contexts given equal producer candidates have equal
+        options (repeated blocks of a model share them)."""
+        nodes = self.nodes
+        ops = []
+        for p, fu in zip(node.producers, node.fixed_uids):
+            if p is None:
+                ops.append(fu)
+                continue
+            pn = nodes[p]
+            ops.append((node.distinct.index(p), pn.free, tuple(pn.out_uids), tuple(pn.l1), pn.last_use == node.pos))
+        if not node.costed:
+            who: tuple = (-1, node.pos)  # its memo entries are its own
+        elif node.cands[0] is None:
+            who = (node.sig, -1, node.out_uids[0])  # fixed: costed with its current output
+        else:
+            who = (node.sig, id(node.cands))  # equal ops share one candidate list
+        return (*who, node.last_use > node.pos, tuple(node.l1), tuple(ops))
+
     def others_excluded(self, node: Node, ch: Choice, chosen: Any) -> int:
         """L1 of the node's producers that are *not* live across it as other tensors (they are its
         operands, or their last reader is this node)."""
