@@ -318,7 +318,7 @@ class CostGraph:
         producers' candidates: nodes with equal contexts given equal producer candidates have equal
         options (repeated blocks of a model share them)."""
         nodes = self.nodes
-        ops = []
+        ops: list[Any] = []  # per tensor operand: its fixed layout id, or the producer's side
         for p, fu in zip(node.producers, node.fixed_uids):
             if p is None:
                 ops.append(fu)
