@@ -3,6 +3,9 @@ it plans is the estimate of the IR it writes, never worse than its input, always
 
 from __future__ import annotations
 
+import dataclasses
+from pathlib import Path
+
 import pytest
 
 from ttopt.device import CostModel
@@ -53,6 +56,29 @@ def test_exact_and_beam_find_the_same_plan_cost() -> None:
     beam = beam_search(graph, width=64)
     assert beam.ns == pytest.approx(exact.ns, rel=1e-9)
     assert exact.bound <= exact.ns + 1e-6
+
+
+FORK_RESHARD = Path(__file__).resolve().parents[2] / "testdata" / "optimizer" / "policy_cost_based_fork_reshard.mlir"
+
+
+def test_fork_resolved_by_a_reshard_is_the_exhaustive_optimum() -> None:
+    # p is read by rms_norm (width/block shards) and rotary_embedding (height shards): see the test file.
+    text = FORK_RESHARD.read_text()
+    best = optimum(analysed_function(text)).ns
+    _, stats = _optimize(text)
+    (fn,) = stats["functions"].values()
+    assert fn["estimated_ns"] == pytest.approx(best, abs=0.5)
+    (reshard,) = fn["reshards"]
+    assert (reshard["producer"], reshard["consumer"]) == ("p", "norm")
+    assert reshard["layout"].startswith("l1 block_sharded") and fn["ops"]["p"]["layout"].startswith("l1 height_sharded")
+    # The spill: the best plan that writes p to DRAM (p keeps only its default config) is the input.
+    spill_fn = analysed_function(text)
+    p = next(op for op, label in spill_fn.labels.items() if label == "p")
+    info = spill_fn.analyses.legal[p]
+    spill_fn.analyses.legal[p] = dataclasses.replace(info, configs=[info.default_config()], sharded=[])
+    spill = optimum(spill_fn).ns
+    assert spill == pytest.approx(fn["estimated_ns_before"], abs=0.5)
+    assert best < spill - 5000.0  # the reshard (one 7.4 us to_layout) saves more than it costs
 
 
 def test_planned_estimate_is_the_estimate_of_the_rewritten_ir() -> None:

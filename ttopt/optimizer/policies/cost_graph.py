@@ -100,6 +100,7 @@ class CostGraph:
         self._cfg_ids: dict[int, int] = {}
         self._cfgs: list[Any] = []  # keeps every interned config alive, so ids stay unique
         self._cands: dict[tuple, tuple] = {}  # equal ops (signature, configs, inputs) share candidates
+        self._sigs: dict[tuple, int] = {}
         index = {op: i for i, op in enumerate(fn.ops)}
         self.index = index
         n = len(fn.ops)
@@ -130,10 +131,12 @@ class CostGraph:
         fixed_in: list[TTNNLayoutAttr | None] = []
         operand_index: list[int] = []
         shapes: list[tuple[int, ...]] = []
+        types: list[TensorType] = []
         for j, v in enumerate(op.operands):
             t = v.type.resolve()
             if not isinstance(t, TensorType):
                 continue
+            types.append(t)
             p = getattr(v, "op", None)
             pi = index.get(p) if p is not None and len(p.results) == 1 else None
             producers.append(pi)
@@ -143,8 +146,8 @@ class CostGraph:
         last, users_known = self._last_use(op, index, n)
         fam = family_of(op.name)
         costed = fam is not None and len(op.results) == 1 and isinstance(op.results[0].type.resolve(), TensorType)
-        sig = self.model.signature_uid(op)
         info = analyses.legal.get(op)
+        sig = self._signature(op, info, types)
         node = Node(op, pos, sig, [None], [None], [0], [()], producers, fixed_in, operand_index, shapes, last, costed)
         node.fixed_uids = [_uid(x) for x in fixed_in]
         node.distinct = list(dict.fromkeys(p for p in producers if p is not None))
@@ -170,6 +173,24 @@ class CostGraph:
             hit = self._cands[key] = self._candidates(node, info.configs if allow else [default], default, eff_t, max_candidates)
         node.cands, node.refs, node.outs, node.out_uids, node.ref_uids, node.l1 = hit
         return node
+
+    def _signature(self, op: Any, info: Any, types: list[TensorType]) -> int:
+        """A small int shared by ops the op and cost models answer alike (the memo key's op part).
+
+        An analysed op's legal configs are shared by every op with its name, attributes, operand
+        shapes, effective inputs and result type (`AnalysisPipeline`'s cache); with its operand types
+        and which operands are the same value, that is all of its op-model signature, and costs less
+        than `OpModel.signature_uid` (which rebuilds the signature of every op)."""
+        if info is None or info.fixed:
+            key: tuple = (self.model.signature_uid(op),)
+        else:
+            values = [v for v in op.operands if isinstance(v.type.resolve(), TensorType)]
+            aliases = tuple(values.index(v) for v in values)
+            key = (id(info.configs), tuple(t.canonical() for t in types), aliases)
+        uid = self._sigs.get(key)
+        if uid is None:
+            uid = self._sigs[key] = len(self._sigs)
+        return uid
 
     def _candidates(self, node: Node, configs: list[OpConfig], default: OpConfig, eff: tuple | None,
                     max_candidates: int) -> tuple[list, list, list, list, list, list]:  # fmt: skip
@@ -291,6 +312,26 @@ class CostGraph:
             return float(self.cost.op_cost(op, ins, out).ns)
         except (TypeError, ValueError, ArithmeticError):
             return None
+
+    def read_context(self, node: Node) -> tuple:
+        """Everything `choice`, `others_excluded` and the freed L1 of `node` depend on besides its free
+        producers' candidates: nodes with equal contexts given equal producer candidates have equal
+        options (repeated blocks of a model share them)."""
+        nodes = self.nodes
+        ops: list[Any] = []  # per tensor operand: its fixed layout id, or the producer's side
+        for p, fu in zip(node.producers, node.fixed_uids):
+            if p is None:
+                ops.append(fu)
+                continue
+            pn = nodes[p]
+            ops.append((node.distinct.index(p), pn.free, tuple(pn.out_uids), tuple(pn.l1), pn.last_use == node.pos))
+        if not node.costed:
+            who: tuple = (-1, node.pos)  # its memo entries are its own
+        elif node.cands[0] is None:
+            who = (node.sig, -1, node.out_uids[0])  # fixed: costed with its current output
+        else:
+            who = (node.sig, id(node.cands))  # equal ops share one candidate list
+        return (*who, node.last_use > node.pos, tuple(node.l1), tuple(ops))
 
     def others_excluded(self, node: Node, ch: Choice, chosen: Any) -> int:
         """L1 of the node's producers that are *not* live across it as other tensors (they are its
