@@ -120,7 +120,8 @@ def _dynamic_slice(op: Operation, ctx: Ctx) -> Plan:
     return _plan(op, {0: whole}, {0: whole})
 
 
-def _fix_dynamic_slice(op: Operation, ctx: Ctx, plan: Plan) -> None:
+def _fix_slice_sizes(op: Operation, ctx: Ctx, plan: Plan) -> None:
+    """`slice_sizes` (dynamic_slice, gather) become local on the dimensions that are split."""
     sizes = _ints(op.properties["slice_sizes"])
     local = tensor_type(op.operands[0]).shape
     for d in range(len(sizes)):
@@ -187,15 +188,6 @@ def _gather(op: Operation, ctx: Ctx) -> Plan:
     return _plan(op, {0: whole_op, 1: whole_idx}, {0: whole_res})
 
 
-def _fix_gather(op: Operation, ctx: Ctx, plan: Plan) -> None:
-    sizes = _ints(op.properties["slice_sizes"])
-    local = tensor_type(op.operands[0]).shape
-    for d in range(len(sizes)):
-        if d not in plan.whole_in[0]:
-            sizes[d] = local[d]
-    op.properties["slice_sizes"] = DenseArrayAttr("i64", tuple(sizes))
-
-
 def _reduce_window(op: Operation, ctx: Ctx) -> Plan:
     pr = op.properties
     n_in = len(op.operands) // 2
@@ -255,14 +247,14 @@ class Rule:
 RULES: dict[str, Rule] = {
     "stablehlo.slice": Rule(_slice, _fix_slice),
     "stablehlo.pad": Rule(_pad),
-    "stablehlo.dynamic_slice": Rule(_dynamic_slice, _fix_dynamic_slice),
+    "stablehlo.dynamic_slice": Rule(_dynamic_slice, _fix_slice_sizes),
     "stablehlo.dynamic_update_slice": Rule(_dynamic_update_slice),
     "stablehlo.reverse": Rule(_dims_attr("dimensions")),
     "stablehlo.concatenate": Rule(_dims_attr("dimension")),
     "stablehlo.sort": Rule(_dims_attr("dimension")),
     "stablehlo.iota": Rule(_iota),
     "stablehlo.constant": Rule(_constant, _fix_constant),
-    "stablehlo.gather": Rule(_gather, _fix_gather),
+    "stablehlo.gather": Rule(_gather, _fix_slice_sizes),
     "stablehlo.reduce_window": Rule(_reduce_window),
     "stablehlo.convolution": Rule(_conv, _fix_conv),
     "stablehlo.cholesky": Rule(_last_two),
