@@ -185,7 +185,7 @@ class Machine:
         if name == "select":
             return [self.per_device(lambda d, c, a, b: np.where(c, a, b), ins)]
         if name == "compare":
-            from ttopt.dialects.formats import enum_value
+            from ttopt.dialects.format_base import enum_value
 
             fn = {"EQ": np.equal, "NE": np.not_equal, "LT": np.less, "LE": np.less_equal, "GT": np.greater, "GE": np.greater_equal}
             f = fn[enum_value(pr["comparison_direction"])]

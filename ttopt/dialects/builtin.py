@@ -1,6 +1,6 @@
 """The builtin dialect: `module`."""
 
-from ttopt.dialects.formats import ModuleFormat
+from ttopt.dialects.func_formats import ModuleFormat
 from ttopt.ir.opdef import ISOLATED, SYMBOL_TABLE, OpDef, register
 
 register(

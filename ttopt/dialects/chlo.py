@@ -1,6 +1,6 @@
 """The chlo dialect (client HLO ops JAX emits): pretty unary forms like `chlo.erf %x : A -> B`."""
 
-from ttopt.dialects.formats import ConstantFormat, KwargsFormat, PrettyFormat
+from ttopt.dialects.format_base import ConstantFormat, KwargsFormat, PrettyFormat
 from ttopt.ir.opdef import PURE, OpDef, register
 
 _UNARY = (

@@ -1,6 +1,7 @@
 """The func dialect: `func.func`, `return`, `call`."""
 
-from ttopt.dialects.formats import CalleeFormat, FuncFormat, PrettyFormat
+from ttopt.dialects.format_base import PrettyFormat
+from ttopt.dialects.func_formats import CalleeFormat, FuncFormat
 from ttopt.ir.opdef import ISOLATED, TERMINATOR, OpDef, register
 
 register(

@@ -1,16 +1,8 @@
 """The Shardy (sdy) dialect: op table with its custom formats (reference §1.3)."""
 
-from ttopt.dialects.formats import (
-    ConstantFormat,
-    PrettyFormat,
-    SdyCollectiveFormat,
-    SdyKwFormat,
-    SdyManualFormat,
-    SdyNamedFormat,
-    SdyShardingFormat,
-    SymEqFormat,
-    constant_result_name,
-)
+from ttopt.dialects.format_base import ConstantFormat, PrettyFormat, constant_result_name
+from ttopt.dialects.func_formats import SymEqFormat
+from ttopt.dialects.sdy_formats import SdyCollectiveFormat, SdyKwFormat, SdyManualFormat, SdyNamedFormat, SdyShardingFormat
 from ttopt.ir.opdef import CONSTANT_LIKE, PURE, TERMINATOR, OpDef, register, register_verifiers
 
 register(

@@ -1,19 +1,16 @@
 """The StableHLO dialect: op table with the custom formats JAX prints (reference §1.4)."""
 
-from ttopt.dialects.formats import (
-    CalleeFormat,
+from ttopt.dialects.format_base import ConstantFormat, KwargsFormat, PrettyFormat, constant_result_name
+from ttopt.dialects.func_formats import CalleeFormat
+from ttopt.dialects.stablehlo_formats import (
     CompareFormat,
     CompositeFormat,
-    ConstantFormat,
     ConvFormat,
     DotFormat,
     IndexedFormat,
-    KwargsFormat,
-    PrettyFormat,
     ReduceFormat,
     SliceFormat,
     WhileFormat,
-    constant_result_name,
 )
 from ttopt.ir.opdef import CONSTANT_LIKE, PURE, TERMINATOR, OpDef, register
 

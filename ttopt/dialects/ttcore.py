@@ -1,6 +1,6 @@
 """The ttcore dialect: `ttcore.device_module`, `ttcore.device`."""
 
-from ttopt.dialects.formats import ModuleFormat, SymEqFormat
+from ttopt.dialects.func_formats import ModuleFormat, SymEqFormat
 from ttopt.ir.opdef import OpDef, register
 
 register(

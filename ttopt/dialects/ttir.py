@@ -12,7 +12,7 @@ from __future__ import annotations
 from math import prod
 from typing import Any
 
-from ttopt.dialects.formats import NullaryFormat
+from ttopt.dialects.format_base import NullaryFormat
 from ttopt.ir.opdef import PURE, OpDef, register, register_properties, register_verifiers
 from ttopt.ir.properties import Prop, props
 from ttopt.ir.types import TensorType, static_shape

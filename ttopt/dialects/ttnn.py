@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from ttopt.dialects.formats import D2MFormat
+from ttopt.dialects.format_base import D2MFormat
 from ttopt.dialects.ttnn_verifiers import VERIFIERS
 from ttopt.ir.opdef import PURE, OpDef, register, register_verifiers
 

@@ -15,7 +15,7 @@ import struct
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, cast
 
-from ttopt.dialects.formats import enum_value
+from ttopt.dialects.format_base import enum_value
 from ttopt.dialects.stablehlo_attrs import ConvDimensionNumbers, DotDimensionNumbers
 from ttopt.ir.attributes import ArrayAttr, Attribute, BoolAttr, DenseArrayAttr, DenseElementsAttr, IntegerAttr
 from ttopt.ir.diagnostics import Diagnostic

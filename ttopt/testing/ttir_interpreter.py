@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
-from ttopt.dialects.formats import enum_value
+from ttopt.dialects.format_base import enum_value
 from ttopt.dialects.stablehlo_attrs import ConvDimensionNumbers, DotDimensionNumbers
 from ttopt.ir.attributes import DenseElementsAttr
 from ttopt.ir.properties import int_values, props
