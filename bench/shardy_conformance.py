@@ -39,17 +39,24 @@ DEFAULT_MIRROR = Path("/work/.mirror/openxla+shardy/repo")
 TEST_DIRS = ("shardy/dialect/sdy/transforms/propagation/test", "shardy/dialect/sdy/transforms/export/test",
              "shardy/dialect/sdy/transforms/import/test")
 KNOWN = ROOT / "bench" / "shardy_known_differences.txt"
+# openxla/shardy main of 2026-08-22 (the mirror's HEAD when the table in docs/sharding.md was made).
+PINNED = "a0277a83e7f84d40075be0d71a131cb71d806ff6"
 
-# Shardy pass flag -> (ttopt pass, {shardy option: ttopt option, or None when implied by the pass}).
-PASSES: dict[str, tuple[str, dict[str, str | None]]] = {
-    "sdy-aggressive-propagate": ("aggressive-propagation", {"propagation-strategy": None, "conservative-propagation": "conservative-propagation"}),
-    "sdy-basic-propagate": ("basic-propagation", {"conservative-propagation": "conservative-propagation"}),
-    "sdy-apply-sharding-constraints": ("apply-sharding-constraints", {}),
-    "sdy-close-shardings": ("close-shardings", {}),
-    "sdy-insert-explicit-reshards": ("insert-explicit-reshards", {"enable-full-version": "enable-full-version"}),
-    "sdy-populate-op-sharding-rules": ("populate-op-sharding-rules", {"conservative-propagation": "conservative-propagation"}),
-    "sdy-reshard-to-collectives": ("reshard-to-collectives", {"keep-redundant-reshards": "keep-redundant-reshards"}),
-    "sdy-sharding-constraint-to-reshard": ("sharding-constraint-to-reshard", {}),
+# Shardy pass flag -> (ttopt pass, {shardy option: ttopt option, or None when implied by the pass},
+# ttopt options that give Shardy's defaults). ttopt defaults to conservative propagation and
+# explicit reshards without sub-axes (DECISIONS.md); Shardy's defaults are ttopt's conservative=false.
+PASSES: dict[str, tuple[str, dict[str, str | None], tuple[str, ...]]] = {
+    "sdy-aggressive-propagate": ("aggressive-propagation", {"propagation-strategy": None, "conservative-propagation": "conservative-propagation",
+                                                          "keep-sharding-rules": "keep-sharding-rules"},
+                                 ("conservative=false", "keep-sharding-rules=false")),
+    "sdy-basic-propagate": ("basic-propagation", {"conservative-propagation": "conservative-propagation", "keep-sharding-rules": "keep-sharding-rules"},
+                            ("conservative=false", "keep-sharding-rules=false")),
+    "sdy-apply-sharding-constraints": ("apply-sharding-constraints", {}, ()),
+    "sdy-close-shardings": ("close-shardings", {}, ()),
+    "sdy-insert-explicit-reshards": ("insert-explicit-reshards", {"enable-full-version": "enable-full-version"}, ("conservative=false",)),
+    "sdy-populate-op-sharding-rules": ("populate-op-sharding-rules", {"conservative-propagation": "conservative-propagation"}, ()),
+    "sdy-reshard-to-collectives": ("reshard-to-collectives", {"keep-redundant-reshards": "keep-redundant-reshards"}, ()),
+    "sdy-sharding-constraint-to-reshard": ("sharding-constraint-to-reshard", {}, ()),
 }
 _FLAG = re.compile(r"""-(sdy-[\w-]+|canonicalize)(?:=("[^"]*"|'[^']*'|\S+))?""")
 _LABEL = re.compile(r"//\s*(\w+)-LABEL:\s*(?:func(?:\.func)?\s+)?(?:private\s+)?@([\w$.\-]+)")
@@ -95,8 +102,8 @@ def translate(file: str, run_line: str) -> Run:
         flag, raw = m.group(1), m.group(2)
         if flag not in PASSES:
             return Run(file, None, prefixes, verify, f"no ttopt equivalent for -{flag}")
-        name, option_map = PASSES[flag]
-        opts = []
+        name, option_map, defaults = PASSES[flag]
+        opts = list(defaults)
         for item in shlex.split(raw.strip("\"'")) if raw else []:
             key, _, value = item.partition("=")
             if key not in option_map:
@@ -134,8 +141,8 @@ def expected_diagnostics(text: str) -> list[tuple[int, str]]:
     out = []
     for i, line in enumerate(text.splitlines(), 1):
         for m in _EXPECTED.finditer(line):
-            where = m.group(2) or ""
-            target = i + int(where[1:]) if where[1:].lstrip("+-").isdigit() else i
+            where = (m.group(2) or "@")[1:]
+            target = i - 1 if where == "above" else i + 1 if where == "below" else i + int(where) if where else i
             out.append((target, m.group(3)))
     return out
 
@@ -178,7 +185,7 @@ def known_differences() -> dict[str, str]:
 @click.command()
 @click.option("--shardy", "mirror", type=click.Path(path_type=Path), default=DEFAULT_MIRROR, show_default=True,
               help="Bare git mirror (or .git directory) of openxla/shardy.")
-@click.option("--commit", default="HEAD", show_default=True, help="Revision of the tests.")
+@click.option("--commit", default=PINNED, show_default=True, help="Revision of the tests (default: the pinned one).")
 @click.option("--pass", "only", default=None, help="Only RUN lines using this Shardy pass flag (e.g. sdy-basic-propagate).")
 @click.option("--show", default=15, show_default=True, type=click.IntRange(0), help="Unexplained differences to list.")
 def main(mirror: Path, commit: str, only: str | None, show: int) -> None:
@@ -228,7 +235,7 @@ def main(mirror: Path, commit: str, only: str | None, show: int) -> None:
     if skipped:
         console.print("RUN lines not run: " + "; ".join(f"{why} ×{n}" for why, n in skipped.most_common()))
     for line in unexplained[:show]:
-        console.print(line, markup=False, highlight=False)
+        print(line)
 
 
 if __name__ == "__main__":

@@ -426,9 +426,29 @@ def _where(op: Any) -> str:
     return f" {text}" if text and "unknown" not in text else ""
 
 
-def run_propagation(module: Module, ctx: PassContext, conservative: bool, aggressive: bool, name: str) -> ShardingGraph:
+def settle_rules(graph: ShardingGraph, keep: bool | None) -> None:
+    """Shardy's propagation ends by dropping every `sdy.sharding_rule`, or (keep-sharding-rules)
+    by writing the rule it used onto each op; not given, ttopt leaves the rules as they are, so a
+    rule the user wrote keeps directing the passes after propagation."""
+    from ttopt.ir.attributes import DialectAttr
+
+    if keep is None:
+        return
+    if not keep:
+        for op in graph.module.walk():
+            op.attributes.pop("sdy.sharding_rule", None)
+        return
+    for node in graph.nodes:
+        if node.label != "return" and "sdy.sharding_rule" not in node.op.attributes:
+            body = node.rule.print_body()
+            node.op.attributes["sdy.sharding_rule"] = DialectAttr("sdy.op_sharding_rule", body, f"#sdy.op_sharding_rule<{body}>")
+
+
+def run_propagation(module: Module, ctx: PassContext, conservative: bool, aggressive: bool, name: str,
+                    keep_rules: bool | None = None) -> ShardingGraph:
     graph = ShardingGraph(module, conservative, ctx.trace)
     if not graph.meshes:
+        settle_rules(graph, keep_rules)
         return graph
     if aggressive:
         # Shardy's aggressive strategy first runs basic propagation to a fixed point, then the
@@ -440,6 +460,7 @@ def run_propagation(module: Module, ctx: PassContext, conservative: bool, aggres
     else:
         res = graph.propagate(False)
     written = graph.write_back()
+    settle_rules(graph, keep_rules)
     ctx.stats.setdefault(name, {}).update(
         {"nodes": len(graph.nodes), "visits": res.visits, "updates": res.updates, "shardings_written": written,
          "skipped_ops": sum(graph.skipped.values())}  # fmt: skip
@@ -463,9 +484,12 @@ class AggressivePropagation(Pass):
 
     conservative: bool = option(True, "No sub-axes, no non-divisible shardings, conservative rule variants")
     conservative_propagation: bool | None = option(None, "Upstream spelling of 'conservative'; overrides it when given")
+    keep_sharding_rules: bool | None = option(None, "true: write the rules used onto the ops; false: drop every "
+                                                    "sdy.sharding_rule (Shardy's default); not given: leave them")
 
     def run(self, module: Module, ctx: PassContext) -> None:
-        run_propagation(module, ctx, _conservative(self.conservative, self.conservative_propagation), True, self.name)
+        run_propagation(module, ctx, _conservative(self.conservative, self.conservative_propagation), True, self.name,
+                        self.keep_sharding_rules)
 
 
 @register_pass
@@ -479,6 +503,9 @@ class BasicPropagation(Pass):
 
     conservative: bool = option(True, "No sub-axes, no non-divisible shardings, conservative rule variants")
     conservative_propagation: bool | None = option(None, "Upstream spelling of 'conservative'; overrides it when given")
+    keep_sharding_rules: bool | None = option(None, "true: write the rules used onto the ops; false: drop every "
+                                                    "sdy.sharding_rule (Shardy's default); not given: leave them")
 
     def run(self, module: Module, ctx: PassContext) -> None:
-        run_propagation(module, ctx, _conservative(self.conservative, self.conservative_propagation), False, self.name)
+        run_propagation(module, ctx, _conservative(self.conservative, self.conservative_propagation), False, self.name,
+                        self.keep_sharding_rules)
