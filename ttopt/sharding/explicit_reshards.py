@@ -106,10 +106,10 @@ def _dims_equal(a: Sharding | None, b: Sharding | None, rank: int) -> bool:
     return da == db
 
 
-def _reshard(value: Any, target: Sharding, ctx: _Ctx, before: Any) -> Any:
+def _reshard(value: Any, target: Sharding, ctx: _Ctx, before: Any, keep_open: bool = False) -> Any:
     from ttopt.ir import rewriter
 
-    closed = Sharding(target.mesh, [list(d) for d in target.dims], [True] * target.rank)
+    closed = Sharding(target.mesh, [list(d) for d in target.dims], list(target.closed) if keep_open else [True] * target.rank)
     op = rewriter.create("sdy.reshard", [value], [value.type], {"sharding": to_attr(closed, ctx.meshes).to_attr()},
                          before=before)  # fmt: skip
     ctx.stats["reshards"] = ctx.stats.get("reshards", 0) + 1
@@ -379,7 +379,84 @@ def _majority_vote(rule: OpShardingRule, projs: list, tensors: list, has: list) 
     return chosen
 
 
-def insert_explicit_reshards(module: Module, ctx: PassContext, name: str, conservative: bool = True) -> dict:
+def _on_full_version(op: Any, ctx: _Ctx) -> bool:
+    """Ops Shardy reshards even with `enable-full-version=false`: calls (so one callee does not
+    see several argument shardings), `mhlo.ragged_dot`, and a concatenate with an operand whose
+    sharding differs from the result's (with equal shardings a sharded concat dim stays)."""
+    if op.name in ("func.call", "mhlo.ragged_dot"):
+        return True
+    if op.name == "stablehlo.concatenate" and op.results:
+        out = get_sharding_attr(op.results[0])
+        out_text = out.op_text() if out is not None else None
+        return any((a.op_text() if (a := get_sharding_attr(v)) is not None else None) != out_text for v in op.operands)
+    return False
+
+
+def _process_dot(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
+    """The one rewrite of `enable-full-version=false` (Shardy's processDot): when lhs and rhs
+    agree and the result conflicts with them in exactly one non-contracting factor, on the
+    contracting factors' axes, and is no larger than that operand, the dot is computed with the
+    operand's axes there and the (smaller) result is resharded to its sharding."""
+    if not op.results or get_sharding_attr(op.results[0]) is None or len(op.operands) < 2:
+        return
+    tensors = [op.operands[0], op.operands[1], op.results[0]]
+    shs = [_sharding_of(v, ctx) for v in tensors]
+    out = shs[2]
+    assert out is not None
+    if any(s is not None and s.mesh != out.mesh for s in shs):
+        return
+    sizes = rule.factor_sizes
+    projs = [project(m, sizes, s.dims if s else None, [True] * len(m), s.replicated if s else ())
+             for m, s in zip(rule.tensors, shs)]  # fmt: skip
+    lhs, rhs, res = projs
+    n_lhs, n_rhs, n_res = (_numel(v) for v in tensors)
+    conflict: tuple[int, list[Axis]] | None = None
+    reduction: list[Axis] = []
+    seen: list[Axis] = []
+    for f in range(len(sizes)):
+        in_l, in_r = f in lhs.factors, f in rhs.factors
+        if in_l and in_r:
+            axes, largest = lhs.factors[f].axes, max(n_lhs, n_rhs)
+            if axes != rhs.factors[f].axes:
+                return
+            if f in rule.reduction:
+                reduction.extend(axes)
+                continue
+        elif in_l or in_r:
+            axes = (lhs if in_l else rhs).factors[f].axes
+            largest = n_lhs if in_l else n_rhs
+            if any(any_overlap(a, seen) for a in axes):
+                return
+            seen.extend(axes)
+        else:
+            continue
+        if f in res.factors and res.factors[f].axes != axes:
+            if not axes or conflict is not None or n_res > largest:
+                return
+            conflict = (f, list(axes))
+    if conflict is None:
+        return
+    f, axes = conflict
+    if not res.factors[f].axes or res.factors[f].axes != reduction:
+        return
+    chosen = {g: (axes if g == f else list(fs.axes)) for g, fs in res.factors.items()}
+    computed = out.copy()
+    computed.dims = factor_dims(rule.tensors[2], sizes, lambda g: chosen.get(g, []))
+    _why(ctx, op, f"result {out.text(ctx.meshes)} conflicts with an operand on the contracting axes -> computed as "
+                  f"{computed.text(ctx.meshes)} and resharded after the op")  # fmt: skip
+    r = op.results[0]
+    users = list(r.uses)
+    set_op_result_shardings(op, [to_attr(computed, ctx.meshes)])
+    nxt = op.parent.ops[op.parent.index(op) + 1]
+    new = _reshard(r, out, ctx, nxt, keep_open=True)
+    for u in users:
+        for k, x in enumerate(u.operands):
+            if x is r:
+                u.set_operand(k, new)
+
+
+def insert_explicit_reshards(module: Module, ctx: PassContext, name: str, conservative: bool = True,
+                             full_version: bool = True) -> dict:
     from ttopt.sharding.rules import rule_for
 
     stats: dict = {}
@@ -391,11 +468,14 @@ def insert_explicit_reshards(module: Module, ctx: PassContext, name: str, conser
             continue
         for block in func.regions[0].blocks:
             for op in list(block.ops):
+                full = full_version or _on_full_version(op, c)
                 if op.name == "func.return":
-                    _process_return(op, func, c)
+                    if full_version:
+                        _process_return(op, func, c)
                     continue
                 if op.name == "sdy.manual_computation":
-                    _process_manual(op, c)
+                    if full:
+                        _process_manual(op, c)
                     continue
                 if op.name in SKIPPED or op.name.startswith("sdy."):
                     continue
@@ -404,7 +484,10 @@ def insert_explicit_reshards(module: Module, ctx: PassContext, name: str, conser
                     if op.name == "func.call":
                         _replicate_operands(op, c)
                     continue
-                _process_op(op, rule, c)
+                if full:
+                    _process_op(op, rule, c)
+                elif op.name in ("stablehlo.dot", "stablehlo.dot_general"):
+                    _process_dot(op, rule, c)
     ctx.stats.setdefault(name, {}).update(stats)
     return stats
 
@@ -418,9 +501,10 @@ class InsertExplicitReshards(Pass):
     summary = "Insert sdy.reshard / sdy.all_reduce so every op's shardings are compatible"
     aliases = ("sdy-insert-explicit-reshards",)
 
-    enable_full_version: bool = option(True, "Accepted for the upstream spelling; ttopt always runs the full version")
+    enable_full_version: bool = option(True, "false: as Shardy's, only calls, concatenates whose operand and result "
+                                             "shardings differ, and dots whose result can take an operand's sharding")
     conservative: bool = option(True, "Never create sub-axes or non-divisible shardings: a factor that would need "
                                       "one is replicated (DECISIONS.md); false: as Shardy")
 
     def run(self, module: Module, ctx: PassContext) -> None:
-        insert_explicit_reshards(module, ctx, self.name, self.conservative)
+        insert_explicit_reshards(module, ctx, self.name, self.conservative, self.enable_full_version)
