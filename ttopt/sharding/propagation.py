@@ -29,6 +29,7 @@ from math import gcd
 from typing import TYPE_CHECKING, Any
 
 from ttopt.dialects.sdy_rule import OpShardingRule, factor_name
+from ttopt.ir.types import TensorType
 from ttopt.passes.base import Pass, option
 from ttopt.passes.registry import register_pass
 from ttopt.sharding.factors import (
@@ -57,6 +58,10 @@ if TYPE_CHECKING:
     from ttopt.passes.context import PassContext
 
 _IDENTITY_CACHE: dict[tuple[int, ...], OpShardingRule] = {}
+
+
+# Ops whose results may carry `sdy.data_flow_edge`s: the values of a position flow through them.
+DATA_FLOW_EDGE_OPS = frozenset({"stablehlo.while", "stablehlo.case", "stablehlo.optimization_barrier"})
 
 
 def _identity_rule(shape: tuple[int, ...]) -> OpShardingRule:
@@ -142,6 +147,8 @@ class ShardingGraph:
         for op in block.ops:
             for v in op.operands:
                 self.slot(v)
+            if op.name in DATA_FLOW_EDGE_OPS and self._data_flow_edges(op, func):
+                continue
             for r in op.results:
                 self.slot(r)
             if op.name == "func.return":
@@ -174,6 +181,44 @@ class ShardingGraph:
                 self._skip(op, "no sharding rule")
                 continue
             self._add_node(op, rule, [self.slot(v) for v in (*op.operands, *op.results)], op.name)
+
+    def _data_flow_edges(self, op: Operation, func: Operation) -> bool:
+        """An op whose results carry `sdy.data_flow_edge`s (Shardy's import adds them): each edge
+        holds one sharding for the op's result, the while's block arguments of that position and
+        the values flowing in (operands, region returns), tied by an identity rule. False when no
+        result has an edge (the op stays a barrier, as for modules without edges)."""
+        edges = {r.index: u for r in op.results for u in r.uses if u.name == "sdy.data_flow_edge"}
+        if not edges:
+            return False
+        blocks = [b for region in op.regions for b in region.blocks]
+        for i, edge in edges.items():
+            s = self.slot(edge.results[0])
+            self.slot_of[id(op.results[i])] = s
+            if op.name == "stablehlo.while":
+                for b in blocks:
+                    if i < len(b.args):
+                        self.slot_of[id(b.args[i])] = s
+        for r in op.results:
+            self.slot(r)
+        for b in blocks:
+            for a in b.args:
+                self.slot(a)
+            self._build_block(b, func)
+        returns = [b.ops[-1].operands for b in blocks if b.ops]
+        for i, edge in sorted(edges.items()):
+            if not isinstance(op.results[i].type.resolve(), TensorType):
+                continue
+            if op.name == "stablehlo.while":
+                sources = [op.operands[i], *([returns[-1][i]] if returns else [])]
+            elif op.name == "stablehlo.case":
+                sources = [ret[i] for ret in returns]
+            else:
+                sources = [op.operands[i]]
+            s = self.slot_of[id(edge.results[0])]
+            m = tuple((d,) for d in range(len(self.shapes[s])))
+            rule = OpShardingRule(tuple(self.shapes[s]), tuple(m for _ in sources), (m,))
+            self._add_node(edge, rule, [*(self.slot(v) for v in sources), s], "data-flow edge")
+        return True
 
     def _skip(self, op: Operation, why: str) -> None:
         self.skipped[op.name] = self.skipped.get(op.name, 0) + 1
