@@ -80,6 +80,7 @@ class Node:
     rule: OpShardingRule
     slots: list[int]
     label: str
+    updates: frozenset[int] | None = None  # tensors propagation may change (None: all)
 
 
 @dataclass
@@ -171,6 +172,9 @@ class ShardingGraph:
                         self._build_block(b, func)
                 self._skip(op, "data-flow op: operands and results keep their in/out shardings")
                 continue
+            if op.name == "sdy.propagation_barrier":
+                self._add_barrier(op)
+                continue
             try:
                 rule = rule_for(op, self.conservative)
             except Exception as e:  # a malformed op must not stop propagation
@@ -219,6 +223,18 @@ class ShardingGraph:
             rule = OpShardingRule(tuple(self.shapes[s]), tuple(m for _ in sources), (m,))
             self._add_node(edge, rule, [*(self.slot(v) for v in sources), s], "data-flow edge")
         return True
+
+    def _add_barrier(self, op: Operation) -> None:
+        """`sdy.propagation_barrier`: an identity that only lets shardings through in its
+        allowed direction (FORWARD: into the result, BACKWARD: into the operand, NONE, BOTH)."""
+        prop = op.properties.get("allowed_direction")
+        typed = prop.resolve().typed if prop is not None else None
+        direction = getattr(getattr(typed, "value", None), "value", "NONE")
+        updates = {"FORWARD": frozenset({1}), "BACKWARD": frozenset({0}), "BOTH": frozenset({0, 1})}.get(direction, frozenset())
+        slots = [self.slot(op.operands[0]), self.slot(op.results[0])]
+        i = len(self.nodes)
+        self._add_node(op, _identity_rule(self.shapes[slots[0]]), slots, op.name)
+        self.nodes[i].updates = updates
 
     def _skip(self, op: Operation, why: str) -> None:
         self.skipped[op.name] = self.skipped.get(op.name, 0) + 1
@@ -301,6 +317,8 @@ class ShardingGraph:
                         cand[f] = c[: len(self._truncate(projs[t], f, c, sizes[f], full))]
         changed_tensors: list[int] = []
         for t, p in enumerate(projs):
+            if node.updates is not None and t not in node.updates:
+                continue
             updated = False
             for f in order:
                 fs = p.factors.get(f)
