@@ -6,7 +6,8 @@ Reads the lit tests of the Shardy passes ttopt implements from a git mirror of o
 (`fetch github:openxla/shardy`; default /work/.mirror/openxla+shardy/repo) at a pinned commit, so
 nothing upstream is copied into the project. For every RUN line whose passes all have a ttopt
 equivalent, the test file runs through `ttopt opt --split-input-file --pass-pipeline=...`
-(in-process), and each `CHECK-LABEL` function's checks are run by `filecheck` against the output:
+(in-process), and each `CHECK-LABEL` function's checks are run by FileCheck (LLVM's when installed,
+else the Python `filecheck`) against the output:
 a function agrees when its checks pass. Files with `-verify-diagnostics` also count their
 `expected-error` / `expected-warning` annotations (ttopt's diagnostics must carry the same text at
 the same line). Known, explained differences are listed in bench/shardy_known_differences.txt
@@ -15,8 +16,10 @@ the same line). Known, explained differences are listed in bench/shardy_known_di
 
 from __future__ import annotations
 
+import glob
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -147,7 +150,14 @@ def expected_diagnostics(text: str) -> list[tuple[int, str]]:
     return out
 
 
-def run_file(text: str, run: Run, workdir: Path) -> Outcome:
+def find_filecheck() -> list[str]:
+    """LLVM's FileCheck when installed (Shardy's tests are written for it), else the Python port
+    (whose CHECK-NOT also scans the line of the following CHECK-NEXT match)."""
+    found = shutil.which("FileCheck") or next(iter(sorted(glob.glob("/usr/lib/llvm-*/bin/FileCheck"), reverse=True)), None)
+    return [found] if found else [sys.executable, "-m", "filecheck"]
+
+
+def run_file(text: str, run: Run, workdir: Path, filecheck: list[str]) -> Outcome:
     """ttopt on the whole file, then filecheck once per function."""
     outcome = Outcome(run)
     result = CliRunner().invoke(cli, ["opt", "-", "--split-input-file", f"--pass-pipeline={run.pipeline}"], input=text)
@@ -159,11 +169,11 @@ def run_file(text: str, run: Run, workdir: Path) -> Outcome:
     for name, checks in function_checks(text, run.prefixes).items():
         check_file = workdir / "checks.mlir"
         check_file.write_text(checks)
-        args = [sys.executable, "-m", "filecheck", str(check_file), "--input-file", str(out_file)]
+        args = [*filecheck, str(check_file), "--input-file", str(out_file)]
         for p in run.prefixes:
             args += ["--check-prefix", p]
         r = subprocess.run(args, capture_output=True, text=True)
-        outcome.results[name] = "ok" if r.returncode == 0 else (r.stderr or r.stdout).strip().splitlines()[0][:200]
+        outcome.results[name] = "ok" if r.returncode == 0 else " | ".join(l.strip() for l in (r.stderr or r.stdout).strip().splitlines()[:2])[:260]
     if run.verify_diagnostics:
         for line, message in expected_diagnostics(text):
             found = any(f":{line}:" in l and message in l for l in output.splitlines())
@@ -195,6 +205,7 @@ def main(mirror: Path, commit: str, only: str | None, show: int) -> None:
         raise click.UsageError(f"{mirror} is not a git mirror of openxla/shardy (fetch github:openxla/shardy)")
     rev = subprocess.run(["git", "--git-dir", str(mirror), "rev-parse", commit], capture_output=True, text=True, check=True).stdout.strip()
     known = known_differences()
+    filecheck = find_filecheck()
     per_pass: dict[str, Counter] = defaultdict(Counter)
     unexplained: list[str] = []
     skipped: Counter = Counter()
@@ -210,7 +221,7 @@ def main(mirror: Path, commit: str, only: str | None, show: int) -> None:
                 if run.pipeline is None:
                     skipped[run.unsupported] += 1
                     continue
-                outcome = run_file(text, run, Path(tmp))
+                outcome = run_file(text, run, Path(tmp), filecheck)
                 for fn, res in outcome.results.items():
                     ident = f"{Path(path).name}::{fn}"
                     c = per_pass[key_pass]
@@ -222,7 +233,7 @@ def main(mirror: Path, commit: str, only: str | None, show: int) -> None:
                     else:
                         c["unexplained"] += 1
                         unexplained.append(f"{ident} [{key_pass}]: {res}")
-    table = Table(title=f"Shardy lit tests through ttopt — openxla/shardy @ {rev[:12]}")
+    table = Table(title=f"Shardy lit tests through ttopt — openxla/shardy @ {rev[:12]}, {Path(filecheck[-1]).name}")
     for col in ("Shardy pass", "functions", "agree", "%", "known difference", "unexplained"):
         table.add_column(col, justify="left" if col == "Shardy pass" else "right")
     total: Counter = Counter()
