@@ -32,6 +32,7 @@ from ttopt.sharding.factors import (
     Sharding,
     any_overlap,
     axes_size,
+    axis_of,
     collect_meshes,
     factor_dims,
     from_attr,
@@ -116,10 +117,55 @@ def _reshard(value: Any, target: Sharding, ctx: _Ctx, before: Any, keep_open: bo
     return op.results[0]
 
 
-def _process_return(ret: Any, func: Any, ctx: _Ctx) -> None:
+def _unreduced(sh: Sharding | None, mesh: Any) -> list[Axis]:
+    return [axis_of(r, mesh) for r in sh.unreduced] if sh is not None and mesh is not None else []
+
+
+def _reduce_unreduced(op: Any, i: int, target: Sharding | None, ctx: _Ctx) -> None:
+    """Operand #i's unreduced axes that `target` does not keep unreduced are summed (or max/min,
+    the sharding's reduction kind) by an `sdy.all_reduce` before `op` (Shardy's
+    insertAllReduceIfUnreducedToReplicated); its result keeps the rest unreduced."""
+    from ttopt.ir import rewriter
+
+    v = op.operands[i]
+    cur = _sharding_of(v, ctx)
+    if cur is None or not cur.unreduced:
+        return
+    mesh = ctx.meshes.get(cur.mesh) if isinstance(cur.mesh, str) else cur.mesh
+    if mesh is None:
+        return
+    keep = _unreduced(target, mesh)
+    have = _unreduced(cur, mesh)
+    axes = [a for a in have if a not in keep]
+    if not axes:
+        return
+    out = cur.copy()
+    out.unreduced = tuple(r for r, a in zip(cur.unreduced, have) if a in keep)
+    out.unreduced_kind = cur.unreduced_kind if out.unreduced else None
+    order = {name: k for k, name in enumerate(mesh.axis_names)}
+    axes.sort(key=lambda a: (order.get(a[0], 0), a[1]))
+    _why(ctx, op, f"operand #{i}: unreduced axes {[a[0] for a in axes]} are not unreduced in {target.text(ctx.meshes) if target else 'the target'} -> all_reduce")
+    props = _all_reduce_props(axes, out, cur.unreduced_kind or "sum", ctx, mesh)
+    ar = rewriter.create("sdy.all_reduce", [v], [v.type], props, before=op)
+    ctx.stats["all_reduces"] = ctx.stats.get("all_reduces", 0) + 1
+    op.set_operand(i, ar.results[0])
+
+
+def _reduce_unreduced_operands(op: Any, ctx: _Ctx) -> None:
+    """Every operand's unreduced axes that the op's (first) result does not keep unreduced."""
+    target = _sharding_of(op.results[0], ctx) if op.results else None
+    if not op.results:
+        return
+    for i in range(len(op.operands)):
+        _reduce_unreduced(op, i, target, ctx)
+
+
+def _process_return(ret: Any, func: Any, ctx: _Ctx, full_version: bool = True) -> None:
     for i, v in enumerate(list(ret.operands)):
         want = get_arg_attr(func, i, "res_attrs")
-        if want is None:
+        _reduce_unreduced(ret, i, from_attr(want, ctx.meshes) if want is not None else None, ctx)
+        v = ret.operands[i]
+        if want is None or not full_version:
             continue
         target = from_attr(want, ctx.meshes)
         cur = _sharding_of(v, ctx)
@@ -209,7 +255,9 @@ def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
                       f"with the op's factor shardings -> reshard to {new_shardings[t].text(ctx.meshes)}")  # fmt: skip
         op.set_operand(t, _reshard(v, new_shardings[t], ctx, op))
     result_changed = [not _dims_equal(shs[n_ops + j], new_shardings[n_ops + j], rank_of(r)) for j, r in enumerate(op.results)]
-    red_axes = [a for f in sorted(rule.reduction) for a in chosen.get(f, [])]
+    # Axes the result keeps unreduced are not reduced here (the all_reduce is delayed to a user).
+    kept = _unreduced(shs[n_ops] if n_ops < len(shs) else None, mesh)
+    red_axes = [a for f in sorted(rule.reduction) for a in chosen.get(f, []) if a not in kept]
     if any(result_changed):
         set_op_result_shardings(op, [to_attr(s, ctx.meshes) for s in new_shardings[n_ops:]])
     anchor = op
@@ -455,6 +503,43 @@ def _process_dot(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
                 u.set_operand(k, new)
 
 
+def _reduce_partial(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
+    """Partial mode: a result with unreduced axes still gets the all_reduce of the reduction
+    factors' (compatible) axes it does not keep unreduced; without unreduced axes, none."""
+    from ttopt.ir import rewriter
+
+    if not op.results or not rule.reduction:
+        return
+    out = _sharding_of(op.results[0], ctx)
+    mesh = ctx.meshes.get(out.mesh) if out is not None and isinstance(out.mesh, str) else out.mesh if out else None
+    if out is None or not out.unreduced or mesh is None:
+        return
+    tensors = [*op.operands, *op.results]
+    shs = [_sharding_of(v, ctx) for v in tensors]
+    projs = [project(m, rule.factor_sizes, s.dims if s else None, [True] * len(m), s.replicated if s else ())
+             for m, s in zip(rule.tensors, shs)]  # fmt: skip
+    kept = _unreduced(out, mesh)
+    axes: list[Axis] = []
+    for f in sorted(rule.reduction):
+        per = {tuple(p.factors[f].axes) for p in projs if f in p.factors}
+        if len(per) != 1:
+            return  # Shardy requires compatible reduction factors here
+        axes.extend(a for a in next(iter(per)) if a not in kept)
+    if not axes:
+        return
+    anchor = op
+    for r in op.results:
+        users = list(r.uses)
+        sh = _sharding_of(r, ctx) or out
+        ar = rewriter.create("sdy.all_reduce", [r], [r.type], _all_reduce_props(axes, sh, sh.unreduced_kind or "sum", ctx, mesh),
+                             after=anchor)  # fmt: skip
+        anchor = ar
+        for u in users:
+            for k, x in enumerate(u.operands):
+                if x is r:
+                    u.set_operand(k, ar.results[0])
+
+
 def insert_explicit_reshards(module: Module, ctx: PassContext, name: str, conservative: bool = True,
                              full_version: bool = True) -> dict:
     from ttopt.sharding.rules import rule_for
@@ -470,9 +555,9 @@ def insert_explicit_reshards(module: Module, ctx: PassContext, name: str, conser
             for op in list(block.ops):
                 full = full_version or _on_full_version(op, c)
                 if op.name == "func.return":
-                    if full_version:
-                        _process_return(op, func, c)
+                    _process_return(op, func, c, full_version)
                     continue
+                _reduce_unreduced_operands(op, c)
                 if op.name == "sdy.manual_computation":
                     if full:
                         _process_manual(op, c)
@@ -486,8 +571,10 @@ def insert_explicit_reshards(module: Module, ctx: PassContext, name: str, conser
                     continue
                 if full:
                     _process_op(op, rule, c)
-                elif op.name in ("stablehlo.dot", "stablehlo.dot_general"):
+                    continue
+                if op.name in ("stablehlo.dot", "stablehlo.dot_general"):
                     _process_dot(op, rule, c)
+                _reduce_partial(op, rule, c)
     ctx.stats.setdefault(name, {}).update(stats)
     return stats
 
