@@ -57,8 +57,8 @@ def _constrain_uses(x: Value, op: Operation) -> None:
     if producer is not None:
         rewriter.move_after(op, producer)
     else:
-        block = x.block
-        if block.ops and block.ops[0] is not op:
+        block = getattr(x, "block", None)  # a block argument
+        if block is not None and block.ops and block.ops[0] is not op:
             rewriter.move_before(op, block.ops[0])
     for user in list(x.users):
         if user is op or user.name == "sdy.data_flow_edge":
