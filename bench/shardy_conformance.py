@@ -6,7 +6,8 @@ Reads the lit tests of the Shardy passes ttopt implements from a git mirror of o
 (`fetch github:openxla/shardy`; default /work/.mirror/openxla+shardy/repo) at a pinned commit, so
 nothing upstream is copied into the project. For every RUN line whose passes all have a ttopt
 equivalent, the test file runs through `ttopt opt --split-input-file --pass-pipeline=...`
-(in-process), and each `CHECK-LABEL` function's checks are run by `filecheck` against the output:
+(in-process), and each `CHECK-LABEL` function's checks are run by FileCheck (LLVM's when installed,
+else the Python `filecheck`) against the output:
 a function agrees when its checks pass. Files with `-verify-diagnostics` also count their
 `expected-error` / `expected-warning` annotations (ttopt's diagnostics must carry the same text at
 the same line). Known, explained differences are listed in bench/shardy_known_differences.txt
@@ -15,8 +16,10 @@ the same line). Known, explained differences are listed in bench/shardy_known_di
 
 from __future__ import annotations
 
+import glob
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -39,17 +42,24 @@ DEFAULT_MIRROR = Path("/work/.mirror/openxla+shardy/repo")
 TEST_DIRS = ("shardy/dialect/sdy/transforms/propagation/test", "shardy/dialect/sdy/transforms/export/test",
              "shardy/dialect/sdy/transforms/import/test")
 KNOWN = ROOT / "bench" / "shardy_known_differences.txt"
+# openxla/shardy main of 2026-08-22 (the mirror's HEAD when the table in docs/sharding.md was made).
+PINNED = "a0277a83e7f84d40075be0d71a131cb71d806ff6"
 
-# Shardy pass flag -> (ttopt pass, {shardy option: ttopt option, or None when implied by the pass}).
-PASSES: dict[str, tuple[str, dict[str, str | None]]] = {
-    "sdy-aggressive-propagate": ("aggressive-propagation", {"propagation-strategy": None, "conservative-propagation": "conservative-propagation"}),
-    "sdy-basic-propagate": ("basic-propagation", {"conservative-propagation": "conservative-propagation"}),
-    "sdy-apply-sharding-constraints": ("apply-sharding-constraints", {}),
-    "sdy-close-shardings": ("close-shardings", {}),
-    "sdy-insert-explicit-reshards": ("insert-explicit-reshards", {"enable-full-version": "enable-full-version"}),
-    "sdy-populate-op-sharding-rules": ("populate-op-sharding-rules", {"conservative-propagation": "conservative-propagation"}),
-    "sdy-reshard-to-collectives": ("reshard-to-collectives", {"keep-redundant-reshards": "keep-redundant-reshards"}),
-    "sdy-sharding-constraint-to-reshard": ("sharding-constraint-to-reshard", {}),
+# Shardy pass flag -> (ttopt pass, {shardy option: ttopt option, or None when implied by the pass},
+# ttopt options that give Shardy's defaults). ttopt defaults to conservative propagation and
+# explicit reshards without sub-axes (DECISIONS.md); Shardy's defaults are ttopt's conservative=false.
+PASSES: dict[str, tuple[str, dict[str, str | None], tuple[str, ...]]] = {
+    "sdy-aggressive-propagate": ("aggressive-propagation", {"propagation-strategy": None, "conservative-propagation": "conservative-propagation",
+                                                          "keep-sharding-rules": "keep-sharding-rules"},
+                                 ("conservative=false", "keep-sharding-rules=false")),
+    "sdy-basic-propagate": ("basic-propagation", {"conservative-propagation": "conservative-propagation", "keep-sharding-rules": "keep-sharding-rules"},
+                            ("conservative=false", "keep-sharding-rules=false")),
+    "sdy-apply-sharding-constraints": ("apply-sharding-constraints", {}, ()),
+    "sdy-close-shardings": ("close-shardings", {}, ()),
+    "sdy-insert-explicit-reshards": ("insert-explicit-reshards", {"enable-full-version": "enable-full-version"}, ("conservative=false",)),
+    "sdy-populate-op-sharding-rules": ("populate-op-sharding-rules", {"conservative-propagation": "conservative-propagation"}, ()),
+    "sdy-reshard-to-collectives": ("reshard-to-collectives", {"keep-redundant-reshards": "keep-redundant-reshards"}, ()),
+    "sdy-sharding-constraint-to-reshard": ("sharding-constraint-to-reshard", {}, ()),
 }
 _FLAG = re.compile(r"""-(sdy-[\w-]+|canonicalize)(?:=("[^"]*"|'[^']*'|\S+))?""")
 _LABEL = re.compile(r"//\s*(\w+)-LABEL:\s*(?:func(?:\.func)?\s+)?(?:private\s+)?@([\w$.\-]+)")
@@ -95,8 +105,8 @@ def translate(file: str, run_line: str) -> Run:
         flag, raw = m.group(1), m.group(2)
         if flag not in PASSES:
             return Run(file, None, prefixes, verify, f"no ttopt equivalent for -{flag}")
-        name, option_map = PASSES[flag]
-        opts = []
+        name, option_map, defaults = PASSES[flag]
+        opts = list(defaults)
         for item in shlex.split(raw.strip("\"'")) if raw else []:
             key, _, value = item.partition("=")
             if key not in option_map:
@@ -134,13 +144,20 @@ def expected_diagnostics(text: str) -> list[tuple[int, str]]:
     out = []
     for i, line in enumerate(text.splitlines(), 1):
         for m in _EXPECTED.finditer(line):
-            where = m.group(2) or ""
-            target = i + int(where[1:]) if where[1:].lstrip("+-").isdigit() else i
+            where = (m.group(2) or "@")[1:]
+            target = i - 1 if where == "above" else i + 1 if where == "below" else i + int(where) if where else i
             out.append((target, m.group(3)))
     return out
 
 
-def run_file(text: str, run: Run, workdir: Path) -> Outcome:
+def find_filecheck() -> list[str]:
+    """LLVM's FileCheck when installed (Shardy's tests are written for it), else the Python port
+    (whose CHECK-NOT also scans the line of the following CHECK-NEXT match)."""
+    found = shutil.which("FileCheck") or next(iter(sorted(glob.glob("/usr/lib/llvm-*/bin/FileCheck"), reverse=True)), None)
+    return [found] if found else [sys.executable, "-m", "filecheck"]
+
+
+def run_file(text: str, run: Run, workdir: Path, filecheck: list[str]) -> Outcome:
     """ttopt on the whole file, then filecheck once per function."""
     outcome = Outcome(run)
     result = CliRunner().invoke(cli, ["opt", "-", "--split-input-file", f"--pass-pipeline={run.pipeline}"], input=text)
@@ -152,11 +169,11 @@ def run_file(text: str, run: Run, workdir: Path) -> Outcome:
     for name, checks in function_checks(text, run.prefixes).items():
         check_file = workdir / "checks.mlir"
         check_file.write_text(checks)
-        args = [sys.executable, "-m", "filecheck", str(check_file), "--input-file", str(out_file)]
+        args = [*filecheck, str(check_file), "--input-file", str(out_file)]
         for p in run.prefixes:
             args += ["--check-prefix", p]
         r = subprocess.run(args, capture_output=True, text=True)
-        outcome.results[name] = "ok" if r.returncode == 0 else (r.stderr or r.stdout).strip().splitlines()[0][:200]
+        outcome.results[name] = "ok" if r.returncode == 0 else " | ".join(l.strip() for l in (r.stderr or r.stdout).strip().splitlines()[:2])[:260]
     if run.verify_diagnostics:
         for line, message in expected_diagnostics(text):
             found = any(f":{line}:" in l and message in l for l in output.splitlines())
@@ -178,7 +195,7 @@ def known_differences() -> dict[str, str]:
 @click.command()
 @click.option("--shardy", "mirror", type=click.Path(path_type=Path), default=DEFAULT_MIRROR, show_default=True,
               help="Bare git mirror (or .git directory) of openxla/shardy.")
-@click.option("--commit", default="HEAD", show_default=True, help="Revision of the tests.")
+@click.option("--commit", default=PINNED, show_default=True, help="Revision of the tests (default: the pinned one).")
 @click.option("--pass", "only", default=None, help="Only RUN lines using this Shardy pass flag (e.g. sdy-basic-propagate).")
 @click.option("--show", default=15, show_default=True, type=click.IntRange(0), help="Unexplained differences to list.")
 def main(mirror: Path, commit: str, only: str | None, show: int) -> None:
@@ -188,6 +205,7 @@ def main(mirror: Path, commit: str, only: str | None, show: int) -> None:
         raise click.UsageError(f"{mirror} is not a git mirror of openxla/shardy (fetch github:openxla/shardy)")
     rev = subprocess.run(["git", "--git-dir", str(mirror), "rev-parse", commit], capture_output=True, text=True, check=True).stdout.strip()
     known = known_differences()
+    filecheck = find_filecheck()
     per_pass: dict[str, Counter] = defaultdict(Counter)
     unexplained: list[str] = []
     skipped: Counter = Counter()
@@ -203,7 +221,7 @@ def main(mirror: Path, commit: str, only: str | None, show: int) -> None:
                 if run.pipeline is None:
                     skipped[run.unsupported] += 1
                     continue
-                outcome = run_file(text, run, Path(tmp))
+                outcome = run_file(text, run, Path(tmp), filecheck)
                 for fn, res in outcome.results.items():
                     ident = f"{Path(path).name}::{fn}"
                     c = per_pass[key_pass]
@@ -215,7 +233,7 @@ def main(mirror: Path, commit: str, only: str | None, show: int) -> None:
                     else:
                         c["unexplained"] += 1
                         unexplained.append(f"{ident} [{key_pass}]: {res}")
-    table = Table(title=f"Shardy lit tests through ttopt — openxla/shardy @ {rev[:12]}")
+    table = Table(title=f"Shardy lit tests through ttopt — openxla/shardy @ {rev[:12]}, {Path(filecheck[-1]).name}")
     for col in ("Shardy pass", "functions", "agree", "%", "known difference", "unexplained"):
         table.add_column(col, justify="left" if col == "Shardy pass" else "right")
     total: Counter = Counter()
@@ -228,7 +246,7 @@ def main(mirror: Path, commit: str, only: str | None, show: int) -> None:
     if skipped:
         console.print("RUN lines not run: " + "; ".join(f"{why} ×{n}" for why, n in skipped.most_common()))
     for line in unexplained[:show]:
-        console.print(line, markup=False, highlight=False)
+        print(line)
 
 
 if __name__ == "__main__":

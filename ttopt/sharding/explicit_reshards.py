@@ -32,6 +32,7 @@ from ttopt.sharding.factors import (
     Sharding,
     any_overlap,
     axes_size,
+    axis_of,
     collect_meshes,
     factor_dims,
     from_attr,
@@ -106,20 +107,65 @@ def _dims_equal(a: Sharding | None, b: Sharding | None, rank: int) -> bool:
     return da == db
 
 
-def _reshard(value: Any, target: Sharding, ctx: _Ctx, before: Any) -> Any:
+def _reshard(value: Any, target: Sharding, ctx: _Ctx, before: Any, keep_open: bool = False) -> Any:
     from ttopt.ir import rewriter
 
-    closed = Sharding(target.mesh, [list(d) for d in target.dims], [True] * target.rank)
+    closed = Sharding(target.mesh, [list(d) for d in target.dims], list(target.closed) if keep_open else [True] * target.rank)
     op = rewriter.create("sdy.reshard", [value], [value.type], {"sharding": to_attr(closed, ctx.meshes).to_attr()},
                          before=before)  # fmt: skip
     ctx.stats["reshards"] = ctx.stats.get("reshards", 0) + 1
     return op.results[0]
 
 
-def _process_return(ret: Any, func: Any, ctx: _Ctx) -> None:
+def _unreduced(sh: Sharding | None, mesh: Any) -> list[Axis]:
+    return [axis_of(r, mesh) for r in sh.unreduced] if sh is not None and mesh is not None else []
+
+
+def _reduce_unreduced(op: Any, i: int, target: Sharding | None, ctx: _Ctx) -> None:
+    """Operand #i's unreduced axes that `target` does not keep unreduced are summed (or max/min,
+    the sharding's reduction kind) by an `sdy.all_reduce` before `op` (Shardy's
+    insertAllReduceIfUnreducedToReplicated); its result keeps the rest unreduced."""
+    from ttopt.ir import rewriter
+
+    v = op.operands[i]
+    cur = _sharding_of(v, ctx)
+    if cur is None or not cur.unreduced:
+        return
+    mesh = ctx.meshes.get(cur.mesh) if isinstance(cur.mesh, str) else cur.mesh
+    if mesh is None:
+        return
+    keep = _unreduced(target, mesh)
+    have = _unreduced(cur, mesh)
+    axes = [a for a in have if a not in keep]
+    if not axes:
+        return
+    out = cur.copy()
+    out.unreduced = tuple(r for r, a in zip(cur.unreduced, have) if a in keep)
+    out.unreduced_kind = cur.unreduced_kind if out.unreduced else None
+    order = {name: k for k, name in enumerate(mesh.axis_names)}
+    axes.sort(key=lambda a: (order.get(a[0], 0), a[1]))
+    _why(ctx, op, f"operand #{i}: unreduced axes {[a[0] for a in axes]} are not unreduced in {target.text(ctx.meshes) if target else 'the target'} -> all_reduce")
+    props = _all_reduce_props(axes, out, cur.unreduced_kind or "sum", ctx, mesh)
+    ar = rewriter.create("sdy.all_reduce", [v], [v.type], props, before=op)
+    ctx.stats["all_reduces"] = ctx.stats.get("all_reduces", 0) + 1
+    op.set_operand(i, ar.results[0])
+
+
+def _reduce_unreduced_operands(op: Any, ctx: _Ctx) -> None:
+    """Every operand's unreduced axes that the op's (first) result does not keep unreduced."""
+    target = _sharding_of(op.results[0], ctx) if op.results else None
+    if not op.results:
+        return
+    for i in range(len(op.operands)):
+        _reduce_unreduced(op, i, target, ctx)
+
+
+def _process_return(ret: Any, func: Any, ctx: _Ctx, full_version: bool = True) -> None:
     for i, v in enumerate(list(ret.operands)):
         want = get_arg_attr(func, i, "res_attrs")
-        if want is None:
+        _reduce_unreduced(ret, i, from_attr(want, ctx.meshes) if want is not None else None, ctx)
+        v = ret.operands[i]
+        if want is None or not full_version:
             continue
         target = from_attr(want, ctx.meshes)
         cur = _sharding_of(v, ctx)
@@ -209,7 +255,9 @@ def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
                       f"with the op's factor shardings -> reshard to {new_shardings[t].text(ctx.meshes)}")  # fmt: skip
         op.set_operand(t, _reshard(v, new_shardings[t], ctx, op))
     result_changed = [not _dims_equal(shs[n_ops + j], new_shardings[n_ops + j], rank_of(r)) for j, r in enumerate(op.results)]
-    red_axes = [a for f in sorted(rule.reduction) for a in chosen.get(f, [])]
+    # Axes the result keeps unreduced are not reduced here (the all_reduce is delayed to a user).
+    kept = _unreduced(shs[n_ops] if n_ops < len(shs) else None, mesh)
+    red_axes = [a for f in sorted(rule.reduction) for a in chosen.get(f, []) if a not in kept]
     if any(result_changed):
         set_op_result_shardings(op, [to_attr(s, ctx.meshes) for s in new_shardings[n_ops:]])
     anchor = op
@@ -379,7 +427,121 @@ def _majority_vote(rule: OpShardingRule, projs: list, tensors: list, has: list) 
     return chosen
 
 
-def insert_explicit_reshards(module: Module, ctx: PassContext, name: str, conservative: bool = True) -> dict:
+def _on_full_version(op: Any, ctx: _Ctx) -> bool:
+    """Ops Shardy reshards even with `enable-full-version=false`: calls (so one callee does not
+    see several argument shardings), `mhlo.ragged_dot`, and a concatenate with an operand whose
+    sharding differs from the result's (with equal shardings a sharded concat dim stays)."""
+    if op.name in ("func.call", "mhlo.ragged_dot"):
+        return True
+    if op.name == "stablehlo.concatenate" and op.results:
+        out = get_sharding_attr(op.results[0])
+        out_text = out.op_text() if out is not None else None
+        return any((a.op_text() if (a := get_sharding_attr(v)) is not None else None) != out_text for v in op.operands)
+    return False
+
+
+def _process_dot(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
+    """The one rewrite of `enable-full-version=false` (Shardy's processDot): when lhs and rhs
+    agree and the result conflicts with them in exactly one non-contracting factor, on the
+    contracting factors' axes, and is no larger than that operand, the dot is computed with the
+    operand's axes there and the (smaller) result is resharded to its sharding."""
+    if not op.results or get_sharding_attr(op.results[0]) is None or len(op.operands) < 2:
+        return
+    tensors = [op.operands[0], op.operands[1], op.results[0]]
+    shs = [_sharding_of(v, ctx) for v in tensors]
+    out = shs[2]
+    assert out is not None
+    if any(s is not None and s.mesh != out.mesh for s in shs):
+        return
+    sizes = rule.factor_sizes
+    projs = [project(m, sizes, s.dims if s else None, [True] * len(m), s.replicated if s else ())
+             for m, s in zip(rule.tensors, shs)]  # fmt: skip
+    lhs, rhs, res = projs
+    n_lhs, n_rhs, n_res = (_numel(v) for v in tensors)
+    conflict: tuple[int, list[Axis]] | None = None
+    reduction: list[Axis] = []
+    seen: list[Axis] = []
+    for f in range(len(sizes)):
+        in_l, in_r = f in lhs.factors, f in rhs.factors
+        if in_l and in_r:
+            axes, largest = lhs.factors[f].axes, max(n_lhs, n_rhs)
+            if axes != rhs.factors[f].axes:
+                return
+            if f in rule.reduction:
+                reduction.extend(axes)
+                continue
+        elif in_l or in_r:
+            axes = (lhs if in_l else rhs).factors[f].axes
+            largest = n_lhs if in_l else n_rhs
+            if any(any_overlap(a, seen) for a in axes):
+                return
+            seen.extend(axes)
+        else:
+            continue
+        if f in res.factors and res.factors[f].axes != axes:
+            if not axes or conflict is not None or n_res > largest:
+                return
+            conflict = (f, list(axes))
+    if conflict is None:
+        return
+    f, axes = conflict
+    if not res.factors[f].axes or res.factors[f].axes != reduction:
+        return
+    chosen = {g: (axes if g == f else list(fs.axes)) for g, fs in res.factors.items()}
+    computed = out.copy()
+    computed.dims = factor_dims(rule.tensors[2], sizes, lambda g: chosen.get(g, []))
+    _why(ctx, op, f"result {out.text(ctx.meshes)} conflicts with an operand on the contracting axes -> computed as "
+                  f"{computed.text(ctx.meshes)} and resharded after the op")  # fmt: skip
+    r = op.results[0]
+    users = list(r.uses)
+    set_op_result_shardings(op, [to_attr(computed, ctx.meshes)])
+    nxt = op.parent.ops[op.parent.index(op) + 1]
+    new = _reshard(r, out, ctx, nxt, keep_open=True)
+    for u in users:
+        for k, x in enumerate(u.operands):
+            if x is r:
+                u.set_operand(k, new)
+
+
+def _reduce_partial(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
+    """Partial mode: a result with unreduced axes still gets the all_reduce of the reduction
+    factors' (compatible) axes it does not keep unreduced; without unreduced axes, none."""
+    from ttopt.ir import rewriter
+
+    if not op.results or not rule.reduction:
+        return
+    out = _sharding_of(op.results[0], ctx)
+    mesh = ctx.meshes.get(out.mesh) if out is not None and isinstance(out.mesh, str) else out.mesh if out else None
+    if out is None or not out.unreduced or mesh is None:
+        return
+    tensors = [*op.operands, *op.results]
+    shs = [_sharding_of(v, ctx) for v in tensors]
+    projs = [project(m, rule.factor_sizes, s.dims if s else None, [True] * len(m), s.replicated if s else ())
+             for m, s in zip(rule.tensors, shs)]  # fmt: skip
+    kept = _unreduced(out, mesh)
+    axes: list[Axis] = []
+    for f in sorted(rule.reduction):
+        per = {tuple(p.factors[f].axes) for p in projs if f in p.factors}
+        if len(per) != 1:
+            return  # Shardy requires compatible reduction factors here
+        axes.extend(a for a in next(iter(per)) if a not in kept)
+    if not axes:
+        return
+    anchor = op
+    for r in op.results:
+        users = list(r.uses)
+        sh = _sharding_of(r, ctx) or out
+        ar = rewriter.create("sdy.all_reduce", [r], [r.type], _all_reduce_props(axes, sh, sh.unreduced_kind or "sum", ctx, mesh),
+                             after=anchor)  # fmt: skip
+        anchor = ar
+        for u in users:
+            for k, x in enumerate(u.operands):
+                if x is r:
+                    u.set_operand(k, ar.results[0])
+
+
+def insert_explicit_reshards(module: Module, ctx: PassContext, name: str, conservative: bool = True,
+                             full_version: bool = True) -> dict:
     from ttopt.sharding.rules import rule_for
 
     stats: dict = {}
@@ -391,11 +553,14 @@ def insert_explicit_reshards(module: Module, ctx: PassContext, name: str, conser
             continue
         for block in func.regions[0].blocks:
             for op in list(block.ops):
+                full = full_version or _on_full_version(op, c)
                 if op.name == "func.return":
-                    _process_return(op, func, c)
+                    _process_return(op, func, c, full_version)
                     continue
+                _reduce_unreduced_operands(op, c)
                 if op.name == "sdy.manual_computation":
-                    _process_manual(op, c)
+                    if full:
+                        _process_manual(op, c)
                     continue
                 if op.name in SKIPPED or op.name.startswith("sdy."):
                     continue
@@ -404,7 +569,12 @@ def insert_explicit_reshards(module: Module, ctx: PassContext, name: str, conser
                     if op.name == "func.call":
                         _replicate_operands(op, c)
                     continue
-                _process_op(op, rule, c)
+                if full:
+                    _process_op(op, rule, c)
+                    continue
+                if op.name in ("stablehlo.dot", "stablehlo.dot_general"):
+                    _process_dot(op, rule, c)
+                _reduce_partial(op, rule, c)
     ctx.stats.setdefault(name, {}).update(stats)
     return stats
 
@@ -418,9 +588,10 @@ class InsertExplicitReshards(Pass):
     summary = "Insert sdy.reshard / sdy.all_reduce so every op's shardings are compatible"
     aliases = ("sdy-insert-explicit-reshards",)
 
-    enable_full_version: bool = option(True, "Accepted for the upstream spelling; ttopt always runs the full version")
+    enable_full_version: bool = option(True, "false: as Shardy's, only calls, concatenates whose operand and result "
+                                             "shardings differ, and dots whose result can take an operand's sharding")
     conservative: bool = option(True, "Never create sub-axes or non-divisible shardings: a factor that would need "
                                       "one is replicated (DECISIONS.md); false: as Shardy")
 
     def run(self, module: Module, ctx: PassContext) -> None:
-        insert_explicit_reshards(module, ctx, self.name, self.conservative)
+        insert_explicit_reshards(module, ctx, self.name, self.conservative, self.enable_full_version)

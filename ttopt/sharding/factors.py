@@ -186,7 +186,7 @@ def project(mapping: TensorMapping, factor_sizes: Sequence[int], dims, closed: S
 # sharding" (fully open). Inside the algorithms a sharding is a plain `Sharding`.
 SDY_COLLECTIVES = ("sdy.all_gather", "sdy.all_slice", "sdy.all_to_all", "sdy.collective_permute",
                    "sdy.all_reduce", "sdy.reduce_scatter")  # fmt: skip
-_OWN_SHARDING = {"sdy.sharding_constraint": "sharding", "sdy.reshard": "sharding",
+_OWN_SHARDING = {"sdy.sharding_constraint": "sharding", "sdy.reshard": "sharding", "sdy.data_flow_edge": "sharding",
                  **{n: "out_sharding" for n in SDY_COLLECTIVES}}  # fmt: skip
 
 

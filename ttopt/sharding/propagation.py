@@ -29,6 +29,7 @@ from math import gcd
 from typing import TYPE_CHECKING, Any
 
 from ttopt.dialects.sdy_rule import OpShardingRule, factor_name
+from ttopt.ir.types import TensorType
 from ttopt.passes.base import Pass, option
 from ttopt.passes.registry import register_pass
 from ttopt.sharding.factors import (
@@ -59,6 +60,10 @@ if TYPE_CHECKING:
 _IDENTITY_CACHE: dict[tuple[int, ...], OpShardingRule] = {}
 
 
+# Ops whose results may carry `sdy.data_flow_edge`s: the values of a position flow through them.
+DATA_FLOW_EDGE_OPS = frozenset({"stablehlo.while", "stablehlo.case", "stablehlo.optimization_barrier"})
+
+
 def _identity_rule(shape: tuple[int, ...]) -> OpShardingRule:
     r = _IDENTITY_CACHE.get(shape)
     if r is None:
@@ -75,6 +80,7 @@ class Node:
     rule: OpShardingRule
     slots: list[int]
     label: str
+    updates: frozenset[int] | None = None  # tensors propagation may change (None: all)
 
 
 @dataclass
@@ -142,6 +148,8 @@ class ShardingGraph:
         for op in block.ops:
             for v in op.operands:
                 self.slot(v)
+            if op.name in DATA_FLOW_EDGE_OPS and self._data_flow_edges(op, func):
+                continue
             for r in op.results:
                 self.slot(r)
             if op.name == "func.return":
@@ -164,6 +172,9 @@ class ShardingGraph:
                         self._build_block(b, func)
                 self._skip(op, "data-flow op: operands and results keep their in/out shardings")
                 continue
+            if op.name == "sdy.propagation_barrier":
+                self._add_barrier(op)
+                continue
             try:
                 rule = rule_for(op, self.conservative)
             except Exception as e:  # a malformed op must not stop propagation
@@ -174,6 +185,56 @@ class ShardingGraph:
                 self._skip(op, "no sharding rule")
                 continue
             self._add_node(op, rule, [self.slot(v) for v in (*op.operands, *op.results)], op.name)
+
+    def _data_flow_edges(self, op: Operation, func: Operation) -> bool:
+        """An op whose results carry `sdy.data_flow_edge`s (Shardy's import adds them): each edge
+        holds one sharding for the op's result, the while's block arguments of that position and
+        the values flowing in (operands, region returns), tied by an identity rule. False when no
+        result has an edge (the op stays a barrier, as for modules without edges)."""
+        edges = {r.index: u for r in op.results for u in r.uses if u.name == "sdy.data_flow_edge"}
+        if not edges:
+            return False
+        blocks = [b for region in op.regions for b in region.blocks]
+        for i, edge in edges.items():
+            s = self.slot(edge.results[0])
+            self.slot_of[id(op.results[i])] = s
+            if op.name == "stablehlo.while":
+                for b in blocks:
+                    if i < len(b.args):
+                        self.slot_of[id(b.args[i])] = s
+        for r in op.results:
+            self.slot(r)
+        for b in blocks:
+            for a in b.args:
+                self.slot(a)
+            self._build_block(b, func)
+        returns = [b.ops[-1].operands for b in blocks if b.ops]
+        for i, edge in sorted(edges.items()):
+            if not isinstance(op.results[i].type.resolve(), TensorType):
+                continue
+            if op.name == "stablehlo.while":
+                sources = [op.operands[i], *([returns[-1][i]] if returns else [])]
+            elif op.name == "stablehlo.case":
+                sources = [ret[i] for ret in returns]
+            else:
+                sources = [op.operands[i]]
+            s = self.slot_of[id(edge.results[0])]
+            m = tuple((d,) for d in range(len(self.shapes[s])))
+            rule = OpShardingRule(tuple(self.shapes[s]), tuple(m for _ in sources), (m,))
+            self._add_node(edge, rule, [*(self.slot(v) for v in sources), s], "data-flow edge")
+        return True
+
+    def _add_barrier(self, op: Operation) -> None:
+        """`sdy.propagation_barrier`: an identity that only lets shardings through in its
+        allowed direction (FORWARD: into the result, BACKWARD: into the operand, NONE, BOTH)."""
+        prop = op.properties.get("allowed_direction")
+        typed = prop.resolve().typed if prop is not None else None
+        direction = getattr(getattr(typed, "value", None), "value", "NONE")
+        updates = {"FORWARD": frozenset({1}), "BACKWARD": frozenset({0}), "BOTH": frozenset({0, 1})}.get(direction, frozenset())
+        slots = [self.slot(op.operands[0]), self.slot(op.results[0])]
+        i = len(self.nodes)
+        self._add_node(op, _identity_rule(self.shapes[slots[0]]), slots, op.name)
+        self.nodes[i].updates = updates
 
     def _skip(self, op: Operation, why: str) -> None:
         self.skipped[op.name] = self.skipped.get(op.name, 0) + 1
@@ -256,6 +317,8 @@ class ShardingGraph:
                         cand[f] = c[: len(self._truncate(projs[t], f, c, sizes[f], full))]
         changed_tensors: list[int] = []
         for t, p in enumerate(projs):
+            if node.updates is not None and t not in node.updates:
+                continue
             updated = False
             for f in order:
                 fs = p.factors.get(f)
@@ -426,9 +489,29 @@ def _where(op: Any) -> str:
     return f" {text}" if text and "unknown" not in text else ""
 
 
-def run_propagation(module: Module, ctx: PassContext, conservative: bool, aggressive: bool, name: str) -> ShardingGraph:
+def settle_rules(graph: ShardingGraph, keep: bool | None) -> None:
+    """Shardy's propagation ends by dropping every `sdy.sharding_rule`, or (keep-sharding-rules)
+    by writing the rule it used onto each op; not given, ttopt leaves the rules as they are, so a
+    rule the user wrote keeps directing the passes after propagation."""
+    from ttopt.ir.attributes import DialectAttr
+
+    if keep is None:
+        return
+    if not keep:
+        for op in graph.module.walk():
+            op.attributes.pop("sdy.sharding_rule", None)
+        return
+    for node in graph.nodes:
+        if node.label != "return" and "sdy.sharding_rule" not in node.op.attributes:
+            body = node.rule.print_body()
+            node.op.attributes["sdy.sharding_rule"] = DialectAttr("sdy.op_sharding_rule", body, f"#sdy.op_sharding_rule<{body}>")
+
+
+def run_propagation(module: Module, ctx: PassContext, conservative: bool, aggressive: bool, name: str,
+                    keep_rules: bool | None = None) -> ShardingGraph:
     graph = ShardingGraph(module, conservative, ctx.trace)
     if not graph.meshes:
+        settle_rules(graph, keep_rules)
         return graph
     if aggressive:
         # Shardy's aggressive strategy first runs basic propagation to a fixed point, then the
@@ -440,6 +523,7 @@ def run_propagation(module: Module, ctx: PassContext, conservative: bool, aggres
     else:
         res = graph.propagate(False)
     written = graph.write_back()
+    settle_rules(graph, keep_rules)
     ctx.stats.setdefault(name, {}).update(
         {"nodes": len(graph.nodes), "visits": res.visits, "updates": res.updates, "shardings_written": written,
          "skipped_ops": sum(graph.skipped.values())}  # fmt: skip
@@ -463,9 +547,12 @@ class AggressivePropagation(Pass):
 
     conservative: bool = option(True, "No sub-axes, no non-divisible shardings, conservative rule variants")
     conservative_propagation: bool | None = option(None, "Upstream spelling of 'conservative'; overrides it when given")
+    keep_sharding_rules: bool | None = option(None, "true: write the rules used onto the ops; false: drop every "
+                                                    "sdy.sharding_rule (Shardy's default); not given: leave them")
 
     def run(self, module: Module, ctx: PassContext) -> None:
-        run_propagation(module, ctx, _conservative(self.conservative, self.conservative_propagation), True, self.name)
+        run_propagation(module, ctx, _conservative(self.conservative, self.conservative_propagation), True, self.name,
+                        self.keep_sharding_rules)
 
 
 @register_pass
@@ -479,6 +566,9 @@ class BasicPropagation(Pass):
 
     conservative: bool = option(True, "No sub-axes, no non-divisible shardings, conservative rule variants")
     conservative_propagation: bool | None = option(None, "Upstream spelling of 'conservative'; overrides it when given")
+    keep_sharding_rules: bool | None = option(None, "true: write the rules used onto the ops; false: drop every "
+                                                    "sdy.sharding_rule (Shardy's default); not given: leave them")
 
     def run(self, module: Module, ctx: PassContext) -> None:
-        run_propagation(module, ctx, _conservative(self.conservative, self.conservative_propagation), False, self.name)
+        run_propagation(module, ctx, _conservative(self.conservative, self.conservative_propagation), False, self.name,
+                        self.keep_sharding_rules)

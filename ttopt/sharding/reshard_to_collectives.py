@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ttopt.passes.base import Pass
+from ttopt.passes.base import Pass, option
 from ttopt.passes.registry import register_pass
 from ttopt.sharding.factors import Axis, Sharding, axes_size, collect_meshes, from_attr, get_sharding_attr, rank_of, to_attr
 
@@ -173,6 +173,28 @@ def _unit_trimmed(axes: list[Axis]) -> list[Axis]:
     return axes[:k]
 
 
+def _is_maximal(sharding: Sharding | None, meshes: dict) -> bool:
+    mesh = None if sharding is None else meshes.get(sharding.mesh) if isinstance(sharding.mesh, str) else sharding.mesh
+    return mesh is not None and not mesh.axes and bool(mesh.device_ids)
+
+
+def kept(op: Any, meshes: dict, keep_redundant: bool) -> str | None:
+    """Why `op` (an sdy.reshard) stays as it is, or None when it is lowered (Shardy's legality
+    check): either side on a single-device (maximal) mesh, or a redundant reshard when asked."""
+    target_attr = get_sharding_attr(op.results[0])
+    src_attr = get_sharding_attr(op.operands[0])
+    target = from_attr(target_attr, meshes) if target_attr is not None else None
+    src = from_attr(src_attr, meshes) if src_attr is not None else None
+    if _is_maximal(src, meshes) or _is_maximal(target, meshes):
+        return "a single-device (maximal) sharding"
+    if keep_redundant and target is not None:
+        same_mesh = src is None or src.mesh == target.mesh
+        src_dims = [list(d) for d in src.dims] if src is not None else [[] for _ in target.dims]
+        if same_mesh and src_dims == [list(d) for d in target.dims] and (src is None or src.unreduced == target.unreduced):
+            return "redundant (keep-redundant-reshards)"
+    return None
+
+
 def lower_reshard(op: Any, meshes: dict, trace: Any = None) -> int:
     """Replace one `sdy.reshard` with its collectives; returns how many were created."""
     from ttopt.dialects.sdy_attrs import AllToAllParam, AllToAllParamListAttr, ListOfAxisRefListsAttr
@@ -220,11 +242,18 @@ class ReshardToCollectives(Pass):
     summary = "Replace sdy.reshard with sdy collectives"
     aliases = ("sdy-reshard-to-collectives",)
 
+    keep_redundant_reshards: bool = option(False, "Keep reshards whose input already has the target sharding (as Shardy's option)")
+
     def run(self, module: Module, ctx: PassContext) -> None:
         meshes = collect_meshes(module)
         n = count = 0
         for op in list(module.walk()):
             if op.name == "sdy.reshard":
+                why = kept(op, meshes, self.keep_redundant_reshards)
+                if why is not None:
+                    if ctx.trace.enabled:
+                        ctx.trace.print(f"keep sdy.reshard: {why}")
+                    continue
                 count += lower_reshard(op, meshes, ctx.trace)
                 n += 1
         ctx.stats.setdefault(self.name, {}).update({"reshards": n, "collectives": count})

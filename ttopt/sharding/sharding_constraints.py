@@ -2,7 +2,8 @@
 
 For each `sdy.sharding_constraint %x <S>`, S is copied onto %x (its defining op's `sdy.sharding`
 or its argument attribute) when %x has no sharding yet, S is fully closed, and no other
-constraint or manual computation uses %x with a different sharding. Otherwise the constraint
+constraint or manual computation uses %x with a different sharding. On a data-flow edge the
+constraint instead moves right after %x and %x's other users read it. Otherwise the constraint
 acts only through propagation.
 """
 
@@ -16,7 +17,55 @@ from ttopt.passes.registry import register_pass
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module
+    from ttopt.ir.operation import Operation
+    from ttopt.ir.values import Value
     from ttopt.passes.context import PassContext
+
+
+def _conflicting_user(x: Value, op: Operation, text: str) -> str | None:
+    """Why another user of `x` forbids applying the constraint: a constraint or a manual
+    computation operand with a different sharding (Shardy's isUsedByConstraintWithDifferentSharding)."""
+    from ttopt.sharding.factors import get_sharding_attr
+
+    for user in x.users:
+        if user is op:
+            continue
+        if user.name == "sdy.sharding_constraint":
+            other = get_sharding_attr(user.results[0])
+            if other is None or other.op_text() != text:
+                return "another constraint on the same value differs"
+        elif user.name == "sdy.manual_computation":
+            per = user.properties.get("in_shardings")
+            ins = per.resolve().typed.shardings if per is not None else ()
+            for i, v in enumerate(user.operands):
+                if v is x and (i >= len(ins) or ins[i].op_text() != text):
+                    return "a manual computation reads the value with another sharding"
+    return None
+
+
+def _on_data_flow_edge(x: Value) -> bool:
+    """`x` is an `sdy.data_flow_edge` result or the owner an edge reads."""
+    producer = getattr(x, "op", None)
+    return (producer is not None and producer.name == "sdy.data_flow_edge") or any(u.name == "sdy.data_flow_edge" for u in x.users)
+
+
+def _constrain_uses(x: Value, op: Operation) -> None:
+    """Move the constraint right after `x` and let every other user of `x` read it."""
+    from ttopt.ir import rewriter
+
+    producer = getattr(x, "op", None)
+    if producer is not None:
+        rewriter.move_after(op, producer)
+    else:
+        block = getattr(x, "block", None)  # a block argument
+        if block is not None and block.ops and block.ops[0] is not op:
+            rewriter.move_before(op, block.ops[0])
+    for user in list(x.users):
+        if user is op or user.name == "sdy.data_flow_edge":
+            continue  # the edge itself keeps reading its owner
+        for i, v in enumerate(user.operands):
+            if v is x:
+                user.set_operand(i, op.results[0])
 
 
 @register_pass
@@ -45,14 +94,13 @@ class ApplyShardingConstraints(Pass):
             elif not s.is_fully_closed:
                 why = "the constraint is open"
             else:
-                for user in x.users:
-                    if user is op:
-                        continue
-                    if user.name == "sdy.sharding_constraint" and get_sharding_attr(user.results[0]) != s:
-                        why = "another constraint on the same value differs"
-                    elif user.name == "sdy.manual_computation":
-                        why = "a manual computation uses the value"
-            if why is None:
+                why = _conflicting_user(x, op, s.op_text())
+            if why is None and _on_data_flow_edge(x):
+                # Shardy: a value on a data-flow edge keeps its sharding free (it would restrict
+                # every target of the edge); its users read the constraint instead.
+                _constrain_uses(x, op)
+                applied += 1
+            elif why is None:
                 set_sharding_attr(x, s)
                 applied += 1
             if ctx.trace.enabled:
