@@ -47,6 +47,12 @@ def _mesh(op: Operation) -> None:
 def _with_sharding(op: Operation) -> None:
     s = _typed(op, "sharding", "TensorShardingAttr")
     r = _rank(op.operands[0]) if op.operands else None
+    mesh = _named_mesh(op, s.mesh) if isinstance(s.mesh, str) else s.mesh
+    if mesh is not None and not mesh.axes and mesh.device_ids:
+        # Shardy: a sharding on a maximal mesh (one device) has rank 0 whatever the operand's rank.
+        if s.rank != 0:
+            raise ValueError("a maximal sharding can only have a sharding with rank 0")
+        return
     if r is not None and s.rank != r:
         raise ValueError(f"sharding {s.op_text()} has {s.rank} dimension shardings but the operand has rank {r}")
 
