@@ -178,6 +178,11 @@ def _is_maximal(sharding: Sharding | None, meshes: dict) -> bool:
     return mesh is not None and not mesh.axes and bool(mesh.device_ids)
 
 
+def _reordered(a: Any, b: Any) -> bool:
+    """Two meshes with the same axes but their devices in another order."""
+    return a is not None and b is not None and a.axes == b.axes and a.device_id_list != b.device_id_list
+
+
 def kept(op: Any, meshes: dict, keep_redundant: bool) -> str | None:
     """Why `op` (an sdy.reshard) stays as it is, or None when it is lowered (Shardy's legality
     check): either side on a single-device (maximal) mesh, or a redundant reshard when asked."""
@@ -209,15 +214,26 @@ def lower_reshard(op: Any, meshes: dict, trace: Any = None) -> int:
     src_attr = get_sharding_attr(x)
     src = from_attr(src_attr, meshes) if src_attr is not None else Sharding.replicated_closed(target.mesh, target.rank)
     steps = plan(src.dims, target.dims) if rank_of(x) else []
+    meshes_of = [target.mesh] * len(steps)
+    src_mesh = src.mesh if not isinstance(src.mesh, str) else meshes.get(src.mesh)
+    if _reordered(src_mesh, mesh):
+        # Same axes, other device order: the data must move even where the axes agree. As Shardy:
+        # steps up to the plan's collective_permute stay on the source mesh and that permute moves
+        # to the target's devices; with no permute in the plan, one comes first.
+        at = next((i for i, s in enumerate(steps) if s.kind == "collective_permute"), None)
+        if at is None:
+            steps.insert(0, Step("collective_permute", after=[list(d) for d in src.dims]))
+            at = 0
+        meshes_of = [src.mesh if i < at else target.mesh for i in range(len(steps))]
     if trace is not None and trace.enabled:
         from rich.markup import escape
 
         kinds = ", ".join(s.kind for s in steps) or "nothing (same sharding)"
         trace.print(escape(f"reshard {src.text(meshes)} -> {target_attr.op_text()}: {kinds}"))
     value = x
-    for st in steps:
+    for st, on in zip(steps, meshes_of):
         assert st.after is not None, "plan() gives every step the axes after it"
-        out = Sharding(target.mesh, st.after, [True] * target.rank)
+        out = Sharding(on, st.after, [True] * target.rank)
         props: dict = {}
         if st.lists is not None:
             key = "gathering_axes" if st.kind == "all_gather" else "slicing_axes"
