@@ -113,8 +113,8 @@ class CostModel:
         self.stream_gbps = stream_gbps(device.arch)
         self._memo: dict[tuple, OpCost] = {}
         self._sig_uid: dict[tuple, int] = {}
-        self._shapes: dict[int, tuple[Any, tuple[int, ...]]] = {}  # id(type) -> (type, checked shape)
-        self._types: dict[int, tuple[TensorType, Any]] = {}  # id(type) -> (type, its encoding's typed view)
+        self._shapes: dict[Any, tuple[int, ...]] = {}  # shape -> checked shape
+        self._types: dict[int, tuple[Any, Any]] = {}  # id(encoding) -> (encoding, its typed view)
         self._keep: list[Any] = []
 
     def cycles_per_unit(self, op: Any, fidelity: str = "") -> float:
@@ -175,12 +175,16 @@ class CostModel:
         return uid
 
     def _shape(self, t: Any) -> tuple[int, ...]:
-        """`check_shape(t.shape)` per type object (types are never mutated in place; a bad shape
-        raises every time, as check_shape does)."""
-        e = self._shapes.get(id(t))
-        if e is None or e[0] is not t:
-            e = self._shapes[id(t)] = (t, check_shape(t.shape))
-        return e[1]
+        """`check_shape(t.shape)` per shape (a bad shape is not cached: it raises every time, as
+        check_shape does)."""
+        shape = t.shape
+        try:
+            s = self._shapes.get(shape)
+        except TypeError:  # an unhashable shape: not cached
+            return check_shape(shape)
+        if s is None:
+            s = self._shapes[shape] = check_shape(shape)
+        return s
 
     def _cost(self, op: Any, ins: tuple[LayoutInfo, ...], out: LayoutInfo) -> OpCost:
         # Costed ops passed the op model, so their shapes are static (TensorTypeError is a ValueError).
@@ -282,11 +286,14 @@ class CostModel:
         return self.op_cost(op, ins, typed)
 
     def _typed(self, t: TensorType) -> Any:
-        """`t.encoding.typed` (None without an encoding) per type object: types are never mutated in
-        place, so a rewritten value has a new type object and a new entry. Errors are not cached."""
-        e = self._types.get(id(t))
-        if e is None or e[0] is not t:
-            e = self._types[id(t)] = (t, t.encoding.typed if t.encoding is not None else None)
+        """`t.encoding.typed` (None without an encoding) per encoding object: attributes are never
+        mutated in place, and the rewrite shares one encoding object per layout. Errors are not cached."""
+        enc = t.encoding
+        if enc is None:
+            return None
+        e = self._types.get(id(enc))
+        if e is None or e[0] is not enc:
+            e = self._types[id(enc)] = (enc, enc.typed)
         return e[1]
 
     def module_cost(self, module: Any) -> list[FunctionCost]:

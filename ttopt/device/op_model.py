@@ -200,7 +200,7 @@ class OpModel:
         self._cfgs: dict[int, tuple[OpConfig, int]] = {}
         self._cfg_uid: dict[OpConfig, int] = {}
         self._core: dict[tuple, _Core] = {}
-        self._types: dict[int, tuple[TensorType, TypeFacts]] = {}
+        self._types: dict[tuple, tuple[Any, Any, TypeFacts]] = {}
         self._memo: dict[tuple, ValidationResult] = {}
         self.calls = 0
         self.computed = 0
@@ -291,12 +291,18 @@ class OpModel:
 
     # -- internals -------------------------------------------------------------------------------
     def _facts(self, t: TensorType) -> TypeFacts:
-        """`type_facts` per type object: types are never mutated in place (a value whose layout
-        changes gets a new type object), and parsed ops share their type objects."""
-        e = self._types.get(id(t))
-        if e is None or e[0] is not t:
-            e = self._types[id(t)] = (t, type_facts(t))
-        return e[1]
+        """`type_facts` per (shape, element type object, encoding object): all a tensor type holds.
+        Types are never mutated in place, and the rewrite gives every relaid value a new type object
+        but shares the encoding objects (one per layout), so equal types hit one entry."""
+        el, enc = t.element_type, t.encoding
+        try:
+            key = (t.shape, id(el), id(enc))
+            e = self._types.get(key)
+        except TypeError:  # an unhashable shape: not cached
+            return type_facts(t)
+        if e is None or e[0] is not el or e[1] is not enc:
+            e = self._types[key] = (el, enc, type_facts(t))
+        return e[2]
 
     def _register(self, op: Any) -> tuple[Any, Any, int, OpSignature]:
         sig = op_signature(op, self._facts)
