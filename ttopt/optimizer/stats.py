@@ -11,7 +11,7 @@ from ttopt.device import layout_info
 from ttopt.device.layout_info import tensor_bytes
 from ttopt.dialects.errors import AttrError
 from ttopt.ir.types import TensorType
-from ttopt.optimizer.analyses import current_layout
+from ttopt.optimizer.analyses import current_layout, ranked_shape
 
 MODEL_NOTE = "estimates from ttopt's analytic device model, not measurements"
 
@@ -60,7 +60,7 @@ def _result_bytes(t: TensorType, lay: Any) -> int | None:
     if lay is None:
         return None
     try:
-        return tensor_bytes(tuple(t.shape), layout_info(lay))
+        return tensor_bytes(ranked_shape(t), layout_info(lay))
     except (AttrError, TypeError, ValueError):
         return None
 
