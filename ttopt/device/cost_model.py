@@ -112,6 +112,10 @@ class CostModel:
         self.cycles = kind_cycles(device.arch)
         self.stream_gbps = stream_gbps(device.arch)
         self._memo: dict[tuple, OpCost] = {}
+        self._sig_uid: dict[tuple, int] = {}
+        self._shapes: dict[Any, tuple[int, ...]] = {}  # shape -> checked shape
+        self._types: dict[int, tuple[Any, Any]] = {}  # id(encoding) -> (encoding, its typed view)
+        self._keep: list[Any] = []
 
     def cycles_per_unit(self, op: Any, fidelity: str = "") -> float:
         """Cycles per unit of work: matmul/conv blocks at the fitted LoFi rate x fidelity passes
@@ -137,11 +141,50 @@ class CostModel:
         """Estimated ns of `op` reading `input_layouts` (one per tensor operand) and writing `output_layout`."""
         ins = tuple(layout_info(x) for x in input_layouts)
         out = layout_info(output_layout)
-        key = (id(op), tuple(i.uid for i in ins), out.uid)
+        key = (self.signature_uid(op), tuple(i.uid for i in ins), out.uid)
         c = self._memo.get(key)
         if c is None:
             c = self._memo[key] = self._cost(op, ins, out)
         return c
+
+    def signature_uid(self, op: Any) -> int:
+        """A small int shared by ops that `_cost` cannot tell apart: name, tensor shapes, math fidelity
+        (matmul/conv), and the op itself for dispatch ops (their cost reads the callee's body). The
+        operand and result types are read on every call, so an op whose types changed gets a new key."""
+        shapes = []
+        for v in op.operands:
+            t = v.type.resolve()
+            if isinstance(t, TensorType):
+                shapes.append(self._shape(t))
+        name = op.name
+        fam = family_of(name)
+        fid = None
+        if fam in (Family.MATMUL, Family.CONV):
+            cfg = op.get_attr("compute_config") if hasattr(op, "get_attr") else None
+            m = _FIDELITY.search(cfg.canonical()) if cfg is not None else None
+            fid = m.group(1).lower() if m else None
+        sig = (
+            name, tuple(shapes), self._shape(op.results[0].type.resolve()), fid,
+            id(op) if fam is Family.DISPATCH else 0,
+        )  # fmt: skip
+        uid = self._sig_uid.get(sig)
+        if uid is None:
+            uid = self._sig_uid[sig] = len(self._sig_uid)
+            if fam is Family.DISPATCH:
+                self._keep.append(op)  # the id in its signature must not be reused by another op
+        return uid
+
+    def _shape(self, t: Any) -> tuple[int, ...]:
+        """`check_shape(t.shape)` per shape (a bad shape is not cached: it raises every time, as
+        check_shape does)."""
+        shape = t.shape
+        try:
+            s = self._shapes.get(shape)
+        except TypeError:  # an unhashable shape: not cached
+            return check_shape(shape)
+        if s is None:
+            s = self._shapes[shape] = check_shape(shape)
+        return s
 
     def _cost(self, op: Any, ins: tuple[LayoutInfo, ...], out: LayoutInfo) -> OpCost:
         # Costed ops passed the op model, so their shapes are static (TensorTypeError is a ValueError).
@@ -228,16 +271,30 @@ class CostModel:
         for v in op.operands:
             t = v.type.resolve()
             if isinstance(t, TensorType):
-                typed = t.encoding.typed if t.encoding is not None else None
+                typed = self._typed(t)
                 if not isinstance(typed, TTNNLayoutAttr):
                     return None
                 ins.append(typed)
         if len(op.results) != 1:
             return None
         t = op.results[0].type.resolve()
-        if not isinstance(t, TensorType) or t.encoding is None or not isinstance(t.encoding.typed, TTNNLayoutAttr):
+        if not isinstance(t, TensorType):
             return None
-        return self.op_cost(op, ins, t.encoding.typed)
+        typed = self._typed(t)
+        if not isinstance(typed, TTNNLayoutAttr):
+            return None
+        return self.op_cost(op, ins, typed)
+
+    def _typed(self, t: TensorType) -> Any:
+        """`t.encoding.typed` (None without an encoding) per encoding object: attributes are never
+        mutated in place, and the rewrite shares one encoding object per layout. Errors are not cached."""
+        enc = t.encoding
+        if enc is None:
+            return None
+        e = self._types.get(id(enc))
+        if e is None or e[0] is not enc:
+            e = self._types[id(enc)] = (enc, enc.typed)
+        return e[1]
 
     def module_cost(self, module: Any) -> list[FunctionCost]:
         """Per function (top-level ops in program order): the summed estimate of its ttnn ops."""

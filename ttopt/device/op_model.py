@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from ttopt.device.device import Device
 from ttopt.device.layout_info import LayoutInfo, layout_info
@@ -103,8 +103,34 @@ def _encoding_typed(t: TensorType) -> Any:
         return None
 
 
-def op_signature(op: Any) -> OpSignature:
-    """Reduce an op to its signature (never raises: problems are recorded in `problem`)."""
+@dataclass(frozen=True, slots=True)
+class TypeFacts:
+    """What a signature reads from one tensor type: its checked shape (or why it has none and its
+    dims with -1 for the bad ones), its ttcore data type and its encoding's typed view."""
+
+    shape: tuple[int, ...] | None
+    error: str | None
+    loose_shape: tuple[int, ...]
+    dtype: DataType | None
+    typed: Any
+
+
+def type_facts(t: TensorType) -> TypeFacts:
+    """The `TypeFacts` of a tensor type (never raises)."""
+    try:
+        shape: tuple[int, ...] | None = check_shape(t.shape)
+        error = None
+        loose = shape
+    except TensorTypeError as e:
+        shape, error = None, e.message
+        loose = tuple(d if isinstance(d, int) else -1 for d in (t.shape or ()))
+    assert loose is not None
+    return TypeFacts(shape, error, loose, element_dtype(t), _encoding_typed(t))
+
+
+def op_signature(op: Any, facts: Callable[[TensorType], TypeFacts] = type_facts) -> OpSignature:
+    """Reduce an op to its signature (never raises: problems are recorded in `problem`); `facts`
+    may be a cache of `type_facts`."""
     fam = family_of(op.name)
     shapes, dtypes, values = [], [], []
     problem: str | None = None
@@ -113,12 +139,11 @@ def op_signature(op: Any) -> OpSignature:
         t = v.type.resolve()
         if not isinstance(t, TensorType):
             continue
-        try:
-            shapes.append(check_shape(t.shape))
-        except TensorTypeError as e:
-            shapes.append(tuple(d if isinstance(d, int) else -1 for d in (t.shape or ())))
-            problem = problem or f"operand {i}: {e.message}"
-        dtypes.append(element_dtype(t))
+        f = facts(t)
+        shapes.append(f.loose_shape)
+        if f.error is not None:
+            problem = problem or f"operand {i}: {f.error}"
+        dtypes.append(f.dtype)
         values.append(v)
     aliases = tuple(next(j for j, w in enumerate(values) if w is v) for v in values)
     tensor_results = [r for r in op.results if isinstance(r.type.resolve(), TensorType)]
@@ -127,14 +152,14 @@ def op_signature(op: Any) -> OpSignature:
         problem, status = f"{op.name} has {len(op.results)} results; only single-tensor-result ops are modelled", Status.NOT_IMPLEMENTED
     else:
         t = tensor_results[0].type.resolve()
-        try:
-            out_shape = check_shape(t.shape)
-        except TensorTypeError as e:
-            problem = problem or f"result: {e.message}"
-        out_dtype = element_dtype(t)
+        f = facts(t)
+        out_shape = f.shape
+        if f.error is not None:
+            problem = problem or f"result: {f.error}"
+        out_dtype = f.dtype
         if out_dtype is None:
             problem = problem or f"result element type {t.element_type.text} has no ttcore data type"
-        typed = _encoding_typed(t)
+        typed = f.typed
         if isinstance(typed, TTNNLayoutAttr):
             out_tiled = typed.is_tiled
             if fam in (Family.LAYOUT, Family.DISPATCH):
@@ -175,6 +200,7 @@ class OpModel:
         self._cfgs: dict[int, tuple[OpConfig, int]] = {}
         self._cfg_uid: dict[OpConfig, int] = {}
         self._core: dict[tuple, _Core] = {}
+        self._types: dict[tuple, tuple[Any, Any, TypeFacts]] = {}
         self._memo: dict[tuple, ValidationResult] = {}
         self.calls = 0
         self.computed = 0
@@ -224,6 +250,7 @@ class OpModel:
         self._ops.clear()
         self._core.clear()
         self._memo.clear()
+        self._types.clear()
 
     def current_inputs(self, op: Any) -> tuple[TTNNLayoutAttr, ...] | None:
         """The layouts of the op's tensor operands as the IR has them now (None if one has none)."""
@@ -232,7 +259,7 @@ class OpModel:
             t = v.type.resolve()
             if not isinstance(t, TensorType):
                 continue
-            typed = _encoding_typed(t)
+            typed = self._facts(t).typed
             if not isinstance(typed, TTNNLayoutAttr):
                 return None
             out.append(typed)
@@ -244,8 +271,9 @@ class OpModel:
         if ins is None:
             return ValidationResult(Status.NOT_IMPLEMENTED, "an operand has no ttnn layout", None)
         out = None
-        if len(op.results) == 1 and isinstance(op.results[0].type.resolve(), TensorType):
-            typed = _encoding_typed(op.results[0].type.resolve())
+        t = op.results[0].type.resolve() if len(op.results) == 1 else None
+        if isinstance(t, TensorType):
+            typed = self._facts(t).typed
             out = typed if isinstance(typed, TTNNLayoutAttr) else None
         return self.validate(op, ins, OpConfig(output=out), additional_l1)
 
@@ -262,8 +290,22 @@ class OpModel:
         return {"calls": self.calls, "computed": self.computed, "signatures": len(self._sigs), "memo": len(self._memo)}
 
     # -- internals -------------------------------------------------------------------------------
+    def _facts(self, t: TensorType) -> TypeFacts:
+        """`type_facts` per (shape, element type object, encoding object): all a tensor type holds.
+        Types are never mutated in place, and the rewrite gives every relaid value a new type object
+        but shares the encoding objects (one per layout), so equal types hit one entry."""
+        el, enc = t.element_type, t.encoding
+        try:
+            key = (t.shape, id(el), id(enc))
+            e = self._types.get(key)
+        except TypeError:  # an unhashable shape: not cached
+            return type_facts(t)
+        if e is None or e[0] is not el or e[1] is not enc:
+            e = self._types[key] = (el, enc, type_facts(t))
+        return e[2]
+
     def _register(self, op: Any) -> tuple[Any, Any, int, OpSignature]:
-        sig = op_signature(op)
+        sig = op_signature(op, self._facts)
         uid = self._sig_uid.get(sig)
         if uid is None:
             uid = len(self._sigs)

@@ -11,7 +11,7 @@ from ttopt.device import layout_info
 from ttopt.device.layout_info import tensor_bytes
 from ttopt.dialects.errors import AttrError
 from ttopt.ir.types import TensorType
-from ttopt.optimizer.analyses import current_layout
+from ttopt.optimizer.analyses import current_layout, ranked_shape
 
 MODEL_NOTE = "estimates from ttopt's analytic device model, not measurements"
 
@@ -23,10 +23,14 @@ def layout_text(layout: Any) -> str | None:
 
 def function_cost(cost: Any, block: Any) -> tuple[float, int]:
     """(estimated ns, DRAM bytes) of the ttnn ops of a block with their current layouts."""
+    return _total([_op_cost(cost, op) for op in block.ops])
+
+
+def _total(costs: list[Any]) -> tuple[float, int]:
+    """(ns, DRAM bytes) summed in program order (the float sum's order is part of the output)."""
     ns = 0.0
     dram = 0
-    for op in block.ops:
-        c = _op_cost(cost, op)
+    for c in costs:
         if c is not None:
             ns += c.ns
             dram += c.dram_bytes
@@ -51,24 +55,14 @@ def _op_cost(cost: Any, op: Any) -> Any:
         return None
 
 
-def _residency(ops: list[Any]) -> tuple[int, int]:
-    """(bytes in L1, total bytes) of the ops' tensor results."""
-    l1 = total = 0
-    for op in ops:
-        if len(op.results) != 1:
-            continue
-        t = op.results[0].type.resolve()
-        lay = current_layout(t) if isinstance(t, TensorType) else None
-        if lay is None:
-            continue
-        try:
-            b = tensor_bytes(tuple(t.shape), layout_info(lay))
-        except (AttrError, TypeError, ValueError):
-            continue
-        total += b
-        if lay.is_l1:
-            l1 += b
-    return l1, total
+def _result_bytes(t: TensorType, lay: Any) -> int | None:
+    """Bytes of a result tensor in its layout (None: no layout, or one that cannot be sized)."""
+    if lay is None:
+        return None
+    try:
+        return tensor_bytes(ranked_shape(t), layout_info(lay))
+    except (AttrError, TypeError, ValueError):
+        return None
 
 
 def function_stats(name: str, fn: Any, decisions: Any, result: Any, before: tuple[float, int], model: Any, cost: Any) -> dict[str, Any]:
@@ -87,12 +81,25 @@ def function_stats(name: str, fn: Any, decisions: Any, result: Any, before: tupl
         })  # fmt: skip
     ops: dict[str, Any] = {}
     peak = 0
+    # Each op of the block costed once: the per-op entries and the function's total share them.
+    block_ops = list(fn.block.ops)
+    block_costs = [_op_cost(cost, op) for op in block_ops]
+    cost_of = dict(zip(block_ops, block_costs))
+    l1 = total = 0  # residency: bytes of the ops' tensor results in L1, and in all
     for op in fn.ops:
-        if len(op.results) != 1 or not isinstance(op.results[0].type.resolve(), TensorType):
+        if len(op.results) != 1:
             continue
-        lay = current_layout(op.results[0].type)
+        t = op.results[0].type.resolve()
+        if not isinstance(t, TensorType):
+            continue
+        lay = current_layout(t)
+        b = _result_bytes(t, lay)
+        if b is not None and lay is not None:
+            total += b
+            if lay.is_l1:
+                l1 += b
         r = model.validate_current(op)
-        c = _op_cost(cost, op)
+        c = cost_of[op] if op in cost_of else _op_cost(cost, op)
         cfg = decisions.op_configs.get(op)
         entry: dict[str, Any] = {"op": op.name, "layout": layout_text(lay), "status": r.status.value}
         if r.ok:
@@ -113,8 +120,7 @@ def function_stats(name: str, fn: Any, decisions: Any, result: Any, before: tupl
             if info.note:
                 entry["note"] = info.note
         ops[labels.get(op, op.name)] = entry
-    ns, dram = function_cost(cost, fn.block)
-    l1, total = _residency(fn.ops)
+    ns, dram = _total(block_costs)
     return {
         "name": name,
         "schedule": [labels.get(op, op.name) for op in decisions.schedule] if decisions.schedule is not None else None,
