@@ -250,10 +250,12 @@ class PathEngine:
 
     def _rotate(self, rotation: RotationSearch, steps: int) -> list[int] | None:
         """Rotation-extension for `steps` steps (each a search node), within the limits."""
+        # A step is charged as 1/ROTATION_STEPS_PER_NODE of a node (its share of the time), so
+        # a node budget (auto's first native slice) buys rotation that many more steps.
         stats = self.stats
-        steps = int(min(steps, self.limits.node_cap - stats.nodes_explored + 1))
-        walk, used = rotation.run(max(steps, 0))
-        stats.nodes_explored += used
+        room = (self.limits.node_cap - stats.nodes_explored + 1) * ROTATION_STEPS_PER_NODE
+        walk, used = rotation.run(max(int(min(steps, room)), 0))
+        stats.nodes_explored += -(-used // ROTATION_STEPS_PER_NODE)
         self.limits.check(stats.nodes_explored)
         return walk
 
