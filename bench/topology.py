@@ -1,19 +1,27 @@
-"""Benchmark: ttopt's topology solver vs networkx VF2 on fabric-shaped instances.
+"""Benchmark: ttopt's topology engines vs networkx VF2, per instance family and size.
 
-Run by hand (not by CI):  python bench/topology.py [--repeat 3] [--vf2-timeout 20] [--no-vf2]
-                                                   [--engine auto|search|sat] [--only SUBSTR]
+Run by hand (not by CI):
+  python bench/topology.py [--families cubic-ring,...] [--sizes 32,64,128,256] [--count 3]
+                           [--engines search,sat,auto] [--timeout 5] [--repeat 1]
+                           [--vf2-timeout 5] [--no-vf2] [--detail] [--only SUBSTR]
 
-Each instance is solved by `solve_topology_mapping` (median wall time of --repeat runs, graph
-construction excluded) and by networkx's `GraphMatcher(G, T).subgraph_monomorphisms_iter()`
-(first valid monomorphism, pins and STRICT channels as node/edge matchers) in a separate process
-that is killed at the VF2 timeout. Prints a rich table and a summary: total ttopt time, the
-slowest instance, and the geometric-mean speed-up over VF2 on the instances VF2 finishes.
+Families: `classic` (the hand-written fabric suite below: rings, lines and meshes on meshes and
+tori, degraded, pinned, STRICT) and the generated hard families of ttopt/topology/generators.py
+(planted cubic Hamiltonian rings and lines, degree-2 sprinkles, near-meshes, unsat variants),
+`--count` seeded instances per size. Each instance is solved by every engine (fastest wall time
+of --repeat runs, graph construction excluded; a run that times out is not repeated) and by networkx's
+`GraphMatcher(G, T).subgraph_monomorphisms_iter()` (first valid monomorphism, pins and STRICT
+channels as node/edge matchers) in a child process killed at the VF2 timeout.
+
+The table has one row per family and size: instances, sat/unsat, median and max seconds per
+engine, timeouts (status `limit`), VF2's median over the instances it finished, and the worst
+`auto / best single engine` ratio (times below RATIO_FLOOR count as RATIO_FLOOR: timer noise).
+A wrong answer (a status that contradicts the known answer) is flagged and counted.
 """
 
 from __future__ import annotations
 
 import argparse
-import math
 import multiprocessing as mp
 import statistics
 import sys
@@ -30,9 +38,11 @@ from ttopt.topology import (  # noqa: E402
     load_graph,
     solve_topology_mapping,
 )
+from ttopt.topology.generators import FAMILIES, family  # noqa: E402
 
 STRICT = ConnectionValidationMode.STRICT
 RELAXED = ConnectionValidationMode.RELAXED
+RATIO_FLOOR = 0.02  # seconds: auto/best ratios of faster runs are timer and load noise
 
 
 @dataclass
@@ -144,13 +154,52 @@ def suite() -> list[Instance]:
     return out
 
 
+# --- cases: one shape for the classic suite and the generated families -------------------------
+@dataclass
+class Case:
+    family: str
+    size: int  # global nodes
+    name: str
+    target: AdjacencyGraph
+    global_: AdjacencyGraph
+    expect: bool
+    pins: list[tuple[int, int]] = field(default_factory=list)
+    mode: ConnectionValidationMode = RELAXED
+
+    def constraints(self) -> MappingConstraints:
+        c = MappingConstraints()
+        for t, g in self.pins:
+            assert c.add_required_constraint(t, g)
+        return c
+
+
+def classic_cases() -> list[Case]:
+    out = []
+    for inst in suite():
+        t, g = inst.graphs()
+        out.append(Case("classic", len(g), inst.name, t, g, inst.expect, inst.pins, inst.mode))
+    return out
+
+
+def family_cases(names: list[str], sizes: list[int], count: int) -> list[Case]:
+    out = []
+    for name in names:
+        if name == "classic":
+            out += classic_cases()
+            continue
+        for n in sizes:
+            for inst in family(name, n, count):
+                out.append(Case(name, n, inst.name, inst.target, inst.global_, inst.expect))
+    return out
+
+
 # --- VF2 in a child process -------------------------------------------------------------------
-def _vf2_child(inst: Instance, queue) -> None:
+def _vf2_child(case: Case, queue) -> None:
     import networkx as nx
     from networkx.algorithms.isomorphism import GraphMatcher
 
-    t, g = inst.graphs()
-    pins = dict(inst.pins)
+    t, g = case.target, case.global_
+    pins = dict(case.pins)
     gt, gg = nx.Graph(), nx.Graph()
     for n in t.get_nodes():
         gt.add_node(n, pin=pins.get(n))
@@ -159,121 +208,185 @@ def _vf2_child(inst: Instance, queue) -> None:
     gt.add_edges_from((u, v, {"ch": c}) for u, v, c in t.edges())
     gg.add_edges_from((u, v, {"ch": c}) for u, v, c in g.edges())
     node_match = (lambda ga, ta: ta["pin"] is None or ta["pin"] == ga["name"]) if pins else None
-    edge_match = (lambda ge, te: ge["ch"] >= te["ch"]) if inst.mode is STRICT else None
+    edge_match = (lambda ge, te: ge["ch"] >= te["ch"]) if case.mode is STRICT else None
     start = time.perf_counter()
     matcher = GraphMatcher(gg, gt, node_match=node_match, edge_match=edge_match)
     found = next(matcher.subgraph_monomorphisms_iter(), None) is not None
     queue.put((found, time.perf_counter() - start))
 
 
-def run_vf2(insts: list[Instance], timeout: float, workers: int) -> dict[str, tuple]:
+def run_vf2(cases: list[Case], timeout: float, workers: int) -> dict[str, tuple]:
     """name -> (found | None on timeout, seconds)."""
     ctx = mp.get_context("fork")
-    pending = list(insts)
-    running: list[tuple[Instance, mp.Process, object, float]] = []
+    pending = list(cases)
+    running: list[tuple[Case, mp.Process, object, float]] = []
     results: dict[str, tuple] = {}
     while pending or running:
         while pending and len(running) < workers:
-            inst = pending.pop(0)
+            case = pending.pop(0)
             q = ctx.Queue()
-            p = ctx.Process(target=_vf2_child, args=(inst, q), daemon=True)
+            p = ctx.Process(target=_vf2_child, args=(case, q), daemon=True)
             p.start()
-            running.append((inst, p, q, time.perf_counter()))
+            running.append((case, p, q, time.perf_counter()))
         time.sleep(0.01)
         for item in list(running):
-            inst, p, q, t0 = item
+            case, p, q, t0 = item
             if not q.empty():
-                results[inst.name] = q.get()
+                results[case.name] = q.get()
                 p.join()
                 running.remove(item)
             elif time.perf_counter() - t0 > timeout:
                 p.terminate()
                 p.join()
-                results[inst.name] = (None, timeout)
+                results[case.name] = (None, timeout)
                 running.remove(item)
             elif not p.is_alive() and q.empty():
                 p.join()
-                results[inst.name] = ("error", time.perf_counter() - t0)
+                results[case.name] = ("error", time.perf_counter() - t0)
                 running.remove(item)
     return results
 
 
-def run_ttopt(inst: Instance, repeat: int, engine: str):
-    t, g = inst.graphs()
+@dataclass
+class Run:
+    status: str
+    how: str
+    nodes: int
+    secs: float
+    wrong: bool
+
+
+def run_engine(case: Case, engine: str, repeat: int, timeout: float) -> Run:
     times = []
-    result = None
+    res = None
     for _ in range(repeat):
-        c = inst.constraints()
+        c = case.constraints()
         start = time.perf_counter()
-        result = solve_topology_mapping(t, g, c, inst.mode, engine=engine, timeout=10.0)
+        res = solve_topology_mapping(case.target, case.global_, c, case.mode, engine=engine,
+                                     timeout=timeout)
         times.append(time.perf_counter() - start)
-    return result, statistics.median(times)
+        if res.status.value == "limit":
+            break  # a timeout is a timeout: do not wait for it again
+    assert res is not None
+    st = res.status.value
+    # `invalid` would be an engine bug caught by validation; `limit` is a timeout, not wrong.
+    wrong = st == "invalid" or (st in ("mapped", "unsat") and res.success != case.expect)
+    # The fastest of the runs: the machine is shared, and slower repeats are other load.
+    return Run(st, res.proof or res.stats.engine, res.stats.nodes_explored, min(times), wrong)
+
+
+def _ratio(auto: Run, best: Run | None) -> float | None:
+    if best is None or auto.status == "limit":
+        return None
+    return max(auto.secs, RATIO_FLOOR) / max(best.secs, RATIO_FLOOR)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--families", default=",".join(("classic",) + FAMILIES))
+    ap.add_argument("--sizes", default="32,64,128,256")
+    ap.add_argument("--count", type=int, default=3, help="generated instances per family/size")
+    ap.add_argument("--engines", default="search,sat,auto")
+    ap.add_argument("--timeout", type=float, default=5.0, help="seconds per engine run")
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--vf2-timeout", type=float, default=20.0)
+    ap.add_argument("--vf2-timeout", type=float, default=5.0)
     ap.add_argument("--no-vf2", action="store_true")
-    ap.add_argument("--workers", type=int, default=2, help="parallel VF2 processes")
-    ap.add_argument("--engine", default="auto", choices=["auto", "search", "sat"])
+    ap.add_argument("--workers", type=int, default=1, help="parallel VF2 processes")
+    ap.add_argument("--detail", action="store_true", help="also print one row per instance")
     ap.add_argument("--only", default="", help="run instances whose name contains this")
     args = ap.parse_args()
 
     from rich.console import Console
     from rich.table import Table
 
-    console = Console(width=None if sys.stdout.isatty() else 150)
-    insts = [i for i in suite() if args.only in i.name]
-    rows = []
-    for inst in insts:
-        res, secs = run_ttopt(inst, args.repeat, args.engine)
-        rows.append((inst, res, secs))
-        console.print(f"[dim]{inst.name}: {res.status.value} {secs * 1000:.1f} ms[/]")
-    vf2 = {} if args.no_vf2 else run_vf2(insts, args.vf2_timeout, args.workers)
+    console = Console(width=None if sys.stdout.isatty() else 200)
+    engines = args.engines.split(",")
+    cases = [c for c in family_cases(args.families.split(","),
+                                     [int(x) for x in args.sizes.split(",")], args.count)
+             if args.only in c.name]
+    runs: dict[str, dict[str, Run]] = {}
+    for case in cases:
+        runs[case.name] = {e: run_engine(case, e, args.repeat, args.timeout) for e in engines}
+        console.print(f"[dim]{case.name}: " + ", ".join(
+            f"{e} {r.status} {r.secs * 1000:.0f} ms" for e, r in runs[case.name].items()) + "[/]")
+    vf2 = {} if args.no_vf2 else run_vf2(cases, args.vf2_timeout, args.workers)
 
-    table = Table(title=f"ttopt topology vs networkx VF2 (engine={args.engine}, "
-                        f"VF2 timeout {args.vf2_timeout:g} s)")
-    for col, just in [("instance", "left"), ("expect", "left"), ("ttopt", "left"),
-                      ("how", "left"), ("nodes", "right"), ("ttopt ms", "right"),
-                      ("VF2", "left"), ("VF2 ms", "right"), ("speed-up", "right")]:
-        table.add_column(col, justify=just)
-    speedups = []
+    def best_single(name: str) -> Run | None:
+        done = [r for e, r in runs[name].items() if e != "auto" and r.status != "limit"]
+        return min(done, key=lambda r: r.secs, default=None)
+
+    if args.detail:
+        table = Table(title="per instance (seconds)")
+        table.add_column("instance")
+        table.add_column("expect")
+        for e in engines:
+            table.add_column(e, justify="right")
+        table.add_column("auto: how", justify="left")
+        table.add_column("VF2", justify="right")
+        table.add_column("auto/best", justify="right")
+        for case in cases:
+            rs = runs[case.name]
+            found, vsecs = vf2.get(case.name, ("-", None))
+            vtxt = "-" if vsecs is None or found == "-" else (
+                f">{vsecs:.1f}" if found is None else f"{vsecs:.3f}")
+            ratio = _ratio(rs["auto"], best_single(case.name)) if "auto" in rs else None
+            table.add_row(case.name, "sat" if case.expect else "unsat",
+                          *[("LIMIT" if r.status == "limit" else f"{r.secs:.3f}")
+                            + (" WRONG" if r.wrong else "") for r in rs.values()],
+                          rs["auto"].how if "auto" in rs else "-", vtxt,
+                          "-" if ratio is None else f"{ratio:.2f}")
+        console.print(table)
+
+    table = Table(title=f"topology engines per family (timeout {args.timeout:g} s per run, "
+                        f"VF2 timeout {args.vf2_timeout:g} s; times in seconds, median/max)")
+    for col in ["family", "nodes", "inst", "sat/unsat"]:
+        table.add_column(col, justify="left" if col == "family" else "right")
+    for e in engines:
+        table.add_column(f"{e} med/max", justify="right")
+        table.add_column(f"{e} t/o", justify="right")
+    table.add_column("VF2 med (done)", justify="right")
+    table.add_column("auto/best max", justify="right")
+    groups: dict[tuple[str, int], list[Case]] = {}
+    for case in cases:
+        groups.setdefault((case.family, case.size), []).append(case)
     wrong = 0
-    for inst, res, secs in rows:
-        ok = res.success == inst.expect and res.status.value in ("mapped", "unsat")
-        wrong += not ok
-        how = res.proof or res.stats.engine
-        found, vsecs = vf2.get(inst.name, ("-", None))
-        if found is None:
-            vtxt, vms, sp = "timeout", f">{vsecs * 1000:.0f}", f">{vsecs / secs:.0f}x"
-        elif found == "-" or vsecs is None:
-            vtxt, vms, sp = "-", "-", "-"
-        elif found == "error":
-            vtxt, vms, sp = "error", "-", "-"
-        else:
-            vtxt = "mapped" if found else "unsat"
-            if found != inst.expect:
-                vtxt += " (!)"
-            vms = f"{vsecs * 1000:.1f}"
-            speedups.append(vsecs / secs)
-            sp = f"{vsecs / secs:.1f}x"
-        table.add_row(inst.name, "sat" if inst.expect else "unsat",
-                      res.status.value + ("" if ok else " (!)"), how,
-                      str(res.stats.nodes_explored), f"{secs * 1000:.1f}", vtxt, vms, sp)
+    worst_ratio = (0.0, "")
+    for (fam, size), group in sorted(groups.items(), key=lambda kv: (cases.index(kv[1][0]),)):
+        cells = []
+        for e in engines:
+            rs = [runs[c.name][e] for c in group]
+            wrong += sum(r.wrong for r in rs)
+            secs = [r.secs for r in rs if r.status != "limit"]
+            flag = " WRONG" if any(r.wrong for r in rs) else ""
+            cells.append(f"{statistics.median(secs):.3f}/{max(secs):.3f}{flag}" if secs
+                         else f"-{flag}")
+            cells.append(str(sum(r.status == "limit" for r in rs)))
+        vdone = [vf2[c.name][1] for c in group
+                 if c.name in vf2 and vf2[c.name][0] in (True, False)]
+        vtxt = "-" if args.no_vf2 else (
+            f"{statistics.median(vdone):.3f} ({len(vdone)}/{len(group)})" if vdone
+            else f"t/o ({len(group)})")
+        ratios = []
+        if "auto" in engines:
+            for c in group:
+                r = _ratio(runs[c.name]["auto"], best_single(c.name))
+                if r is not None:
+                    ratios.append(r)
+                    worst_ratio = max(worst_ratio, (r, c.name))
+        nsat = sum(c.expect for c in group)
+        table.add_row(fam, str(size), str(len(group)), f"{nsat}/{len(group) - nsat}", *cells,
+                      vtxt, f"{max(ratios):.2f}" if ratios else "-")
     console.print(table)
-    total = sum(s for _, _, s in rows)
-    worst = max(rows, key=lambda r: r[2])
-    console.print(f"instances: {len(rows)}, wrong answers: {wrong}, within 1 s: "
-                  f"{sum(1 for _, _, s in rows if s <= 1.0)}/{len(rows)}")
-    console.print(f"ttopt total: {total * 1000:.1f} ms (median of {args.repeat} runs each); "
-                  f"slowest: {worst[0].name} {worst[2] * 1000:.1f} ms")
-    if vf2:
-        timeouts = sum(1 for f, _ in vf2.values() if f is None)
-        if speedups:
-            gm = math.exp(sum(math.log(s) for s in speedups) / len(speedups))
-            console.print(f"VF2 finished {len(speedups)}/{len(rows)} (timeouts: {timeouts}); "
-                          f"geometric-mean speed-up on those: {gm:.1f}x")
+    console.print(f"instances: {len(cases)}, wrong answers: {wrong}")
+    if "auto" in engines:
+        small = [c for c in cases if c.size <= 128]
+        ok = sum(1 for c in small if runs[c.name]["auto"].status != "limit"
+                 and runs[c.name]["auto"].secs <= 1.0)
+        slow = max(cases, key=lambda c: runs[c.name]["auto"].secs)
+        console.print(f"auto: {ok}/{len(small)} instances of <= 128 nodes answered within 1 s; "
+                      f"slowest {slow.name} {runs[slow.name]['auto'].secs:.3f} s "
+                      f"({runs[slow.name]['auto'].status}); worst auto/best "
+                      f"{worst_ratio[0]:.2f} ({worst_ratio[1]})")
 
 
 if __name__ == "__main__":

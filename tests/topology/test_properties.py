@@ -133,3 +133,50 @@ def test_sat_agrees_with_search(inst) -> None:
     assert a.success == b.success
     if b.success:
         assert is_valid(t, g, c, mode, b.target_to_global)
+
+
+@st.composite
+def hamiltonian_instances(draw):
+    """Small generated hard-family graphs (planted cubic, degree-2 sprinkles, links removed)
+    with ring/line targets over every node or all but one."""
+    from ttopt.topology.generators import planted_cubic
+
+    n = draw(st.sampled_from([8, 10, 12]))
+    g, _ = planted_cubic(n, draw(st.integers(0, 10**6)), degree2=draw(st.sampled_from([0, 0.25])))
+    edges = g.edges()
+    drop = set(draw(st.lists(st.integers(0, len(edges) - 1), max_size=3)))
+    g = AdjacencyGraph.from_edges([e for i, e in enumerate(edges) if i not in drop], range(n))
+    m = n - draw(st.integers(0, 1))
+    kind = draw(st.sampled_from(["line", "ring"]))
+    tedges = [(i, i + 1) for i in range(m - 1)] + ([(m - 1, 0)] if kind == "ring" else [])
+    return AdjacencyGraph.from_edges(tedges), g
+
+
+@pytest.mark.parametrize("engine", ["search", "sat", "auto"])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(inst=hamiltonian_instances())
+def test_every_engine_agrees_with_vf2_on_hamiltonian_instances(engine, inst) -> None:
+    # Rotation, block and forcing proofs, the DFS and SAT each decide these; VF2 is the oracle.
+    if engine == "sat":
+        pytest.importorskip("pysat")
+    t, g = inst
+    c = MappingConstraints()
+    r = solve_topology_mapping(t, g, c, ConnectionValidationMode.RELAXED, engine=engine,
+                               timeout=None)
+    assert r.status in (Status.MAPPED, Status.UNSAT)
+    if r.success:
+        assert is_valid(t, g, c, ConnectionValidationMode.RELAXED, r.target_to_global)
+    assert r.success == exists(t, g, c, ConnectionValidationMode.RELAXED), (r.proof, engine)
+
+
+@pytest.mark.parametrize("engine", ["sat", "auto"])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(inst=path_instances())
+def test_sat_and_auto_agree_with_vf2_on_paths(engine, inst) -> None:
+    if engine == "sat":
+        pytest.importorskip("pysat")
+    t, g, c, mode = inst
+    r = solve_topology_mapping(t, g, c, mode, engine=engine, timeout=None)
+    if r.success:
+        assert is_valid(t, g, c, mode, r.target_to_global)
+    assert r.success == exists(t, g, c, mode), (r.status, r.proof, r.error_message)

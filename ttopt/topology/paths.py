@@ -26,8 +26,10 @@ from __future__ import annotations
 
 import sys
 
+from ttopt.topology.blocks import cycle_hosts, hamiltonian_cycle_conflict
 from ttopt.topology.index import ConstraintIndex, GraphIndex, bits_list
 from ttopt.topology.result import ConnectionValidationMode, SolverStatistics
+from ttopt.topology.rotation import RotationSearch
 from ttopt.topology.search import (
     LIMIT_CHECK_EVERY,
     Limits,
@@ -36,7 +38,8 @@ from ttopt.topology.search import (
 )
 
 RESTART_BUDGET = 2_000  # search nodes for each start's first attempt, doubled every round
-RESTART_MAX = 1 << 22  # from this budget on attempts are unbounded
+RESTART_MAX = 1 << 22
+ROTATION_STEPS_PER_NODE = 8  # rotation steps per DFS node of budget before each DFS attempt  # from this budget on attempts are unbounded
 
 
 class _Budget(Exception):
@@ -126,6 +129,8 @@ class PathEngine:
         self.map = [-1] * n
         self.no_end = 0
         stats = self.stats
+        if cycle and not self._cycle_structure_ok():
+            return None
         starts = bits_list(self.D[0])
         if self.symmetric:
             deg_in = {c: (g.adj[c] & self.avail).bit_count() for c in starts}
@@ -144,10 +149,32 @@ class PathEngine:
         # complete and deterministic.
         budget = RESTART_BUDGET
         live = [s for s in starts]
+        rotation = None
+        # Rotation ignores RELAXED channel fit, which decides the answer (and its warnings)
+        # when a target link wants more than one channel.
+        if self.symmetric and not (self.mode is ConnectionValidationMode.RELAXED
+                                   and max(self.req) > 1):
+            chan = self.chan[0]
+            rotation = RotationSearch([g.adj_with(v, chan) for v in range(g.n)], self.avail, n,
+                                      cycle, list(starts))
         while live:
             unbounded = len(live) == 1 or budget >= RESTART_MAX
             nxt = []
             for s in live:
+                if rotation is not None:
+                    # A rotation step costs about a tenth of a DFS node: same time for both.
+                    walk = self._rotate(rotation, budget * ROTATION_STEPS_PER_NODE)
+                    if walk is not None:
+                        walk = self._canonical(walk, starts)
+                        out = [-1] * n
+                        for i, u in enumerate(p):
+                            out[u] = walk[i]
+                            if self.trace is not None:
+                                self.trace.event("select", i, target=t.nodes[u],
+                                                 candidates=[g.nodes[walk[i]]])
+                                self.trace.event("assign", i, target=t.nodes[u],
+                                                 glob=g.nodes[walk[i]], reason="rotation")
+                        return out
                 if not (self.D[0] >> s & 1):
                     continue  # removed by symmetry after an earlier start failed
                 self.start = s
@@ -180,6 +207,57 @@ class PathEngine:
             live = nxt
             budget *= 2
         return None
+
+    def _cycle_structure_ok(self) -> bool:
+        """Restrict the domains to globals in big enough biconnected blocks; False when a
+        block or degree-2 forcing argument proves there is no cycle (blocks.py)."""
+        g, n = self.g, len(self.order)
+        # A link every position can use: any cycle of the target is a cycle over these links.
+        chan = min(self.chan)
+        adj = [g.adj_with(v, chan) for v in range(g.n)]
+        hosts = cycle_hosts(adj, self.avail, n)
+        if hosts != self.avail:
+            self.D = [d & hosts for d in self.D]
+            self.avail &= hosts
+            self.anchors = [i for i, d in enumerate(self.D) if d & (d - 1) == 0]
+            if self.avail.bit_count() < n or not all(self.D):
+                self._note("no biconnected block of the global graph can hold the ring")
+                return False
+        if self.avail.bit_count() == n:
+            why = hamiltonian_cycle_conflict(adj, self.avail)
+            if why is not None:
+                self._note(why)
+                return False
+        return True
+
+    def _canonical(self, walk: list[int], starts: list[int]) -> list[int]:
+        """The same walk as the DFS would state it: from its first start in the start order,
+        and for a cycle in the direction whose second node is the lower index."""
+        rank = {c: i for i, c in enumerate(starts)}
+        worst = len(starts)
+        if self.kind == "cycle":
+            k = min(range(len(walk)), key=lambda i: (rank.get(walk[i], worst), walk[i]))
+            walk = walk[k:] + walk[:k]
+            if walk[1] > walk[-1]:
+                walk = walk[:1] + walk[:0:-1]
+        elif (rank.get(walk[-1], worst), walk[-1]) < (rank.get(walk[0], worst), walk[0]):
+            walk = walk[::-1]
+        return walk
+
+    def _note(self, why: str) -> None:
+        if self.trace is not None:
+            self.trace.event("prune", 0, target=self.t.nodes[self.order[0]], reason=why)
+
+    def _rotate(self, rotation: RotationSearch, steps: int) -> list[int] | None:
+        """Rotation-extension for `steps` steps (each a search node), within the limits."""
+        # A step is charged as 1/ROTATION_STEPS_PER_NODE of a node (its share of the time), so
+        # a node budget (auto's first native slice) buys rotation that many more steps.
+        stats = self.stats
+        room = (self.limits.node_cap - stats.nodes_explored + 1) * ROTATION_STEPS_PER_NODE
+        walk, used = rotation.run(max(int(min(steps, room)), 0))
+        stats.nodes_explored += -(-used // ROTATION_STEPS_PER_NODE)
+        self.limits.check(stats.nodes_explored)
+        return walk
 
     # --- the walk ------------------------------------------------------------------------------
     def _extend(self, i: int, head: int, used: int) -> bool:

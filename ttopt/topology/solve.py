@@ -57,9 +57,7 @@ DEFAULT_TIMEOUT = 10.0  # seconds
 def _portfolio(native, native_name: str, sat: SatEngine, dom: list[int], fixed: int, limits: Limits,
                stats) -> tuple[list[int] | None, bool]:  # fmt: skip
     """Native search and SAT in doubling slices until one decides: (assignment, exhausted)."""
-    stats.engine = "sat"
-    if not sat.start(dom, fixed):
-        return None, True
+    started = False
     try:
         k = 0
         native_done = False
@@ -76,6 +74,12 @@ def _portfolio(native, native_name: str, sat: SatEngine, dom: list[int], fixed: 
                     if limits.deadline is not None and time.perf_counter() >= limits.deadline:
                         raise
             stats.engine = "sat"
+            if not started:
+                # Encoded only now: most instances end in the first native slice, and the
+                # encoding alone costs more than that slice on large graphs.
+                started = True
+                if not sat.start(dom, fixed):
+                    return None, True
             decided, assignment = sat.step(PORTFOLIO_CONFLICTS * PORTFOLIO_GROWTH**k)
             if decided:
                 return assignment, assignment is None
