@@ -49,3 +49,11 @@ func.func @same_mesh_same_sharding(%arg0 : tensor<16x8xf32> {sdy.sharding = #sdy
   %0 = sdy.reshard %arg0 <@mesh2d, [{"x"}, {"y"}]> : tensor<16x8xf32>
   return %0 : tensor<16x8xf32>
 }
+
+// Fully replicated data is the same on every device: no permute.
+// CHECK-LABEL: func.func @replicated_on_reordered_mesh
+// CHECK-NEXT: return %arg0
+func.func @replicated_on_reordered_mesh(%arg0 : tensor<16x8xf32> {sdy.sharding = #sdy.sharding<@mesh2d, [{}, {}]>}) -> tensor<16x8xf32> {
+  %0 = sdy.reshard %arg0 <@mesh2d_non_iota, [{}, {}]> : tensor<16x8xf32>
+  return %0 : tensor<16x8xf32>
+}

@@ -216,8 +216,8 @@ def lower_reshard(op: Any, meshes: dict, trace: Any = None) -> int:
     steps = plan(src.dims, target.dims) if rank_of(x) else []
     meshes_of = [target.mesh] * len(steps)
     src_mesh = src.mesh if not isinstance(src.mesh, str) else meshes.get(src.mesh)
-    if _reordered(src_mesh, mesh):
-        # Same axes, other device order: the data must move even where the axes agree. As Shardy:
+    if _reordered(src_mesh, mesh) and any(src.dims):  # replicated data is the same on every device
+        # Same axes, other device order: sharded data must move even where the axes agree. As Shardy:
         # steps up to the plan's collective_permute stay on the source mesh and that permute moves
         # to the target's devices; with no permute in the plan, one comes first.
         at = next((i for i, s in enumerate(steps) if s.kind == "collective_permute"), None)
