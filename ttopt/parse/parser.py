@@ -398,6 +398,10 @@ class IRBuilder(Transformer):
         k = sig_text.index("(")
         ins, outs = self.signature(FastToken("FNTYPE", sig_text[k:], sig.start_pos + k))
         operands = self.operand_tokens(operands_tok)
+        if regions and len(regions) == 1 and _is_empty(regions[0]):
+            d = OP_DEFS.get(name)
+            if d is not None and d.extra.get("body_optional"):
+                regions = None  # `({ })`: a declaration, which the IR holds without a region
         spec = OpSpec(
             OP_ALIASES.get(name, name),
             operands,
@@ -524,6 +528,11 @@ class IRBuilder(Transformer):
         if attrs is not None:
             self.fail(attrs, "block arguments take no attribute dictionary")
         return self.arg_spec(v, t, attrs, loc)
+
+
+def _is_empty(region: Region) -> bool:
+    """`{ }`: no ops, no block arguments, no labels."""
+    return all(not b.ops and not b.args and b.label is None for b in region.blocks)
 
 
 def _promote_inherent(spec: OpSpec) -> None:
