@@ -26,7 +26,8 @@ the child checks that the printed text parses again ("reparse").
 
 `--profile` adds cProfile's top 25 (by internal time; see --profile-sort) for one parse of the
 10k-op TTNN module, `--oracle` verifies the generated files with the real MLIR parser in jaxlib
-(when jax is installed), and the startup table times `ttopt opt` on a 10-op file when the CLI
+(when jax is installed) and times MLIR C++ beside ttopt, in process and as whole commands with
+startup included, and the startup table times `ttopt opt` on a 10-op file when the CLI
 subcommand exists (the row is skipped with a note otherwise).
 """
 
@@ -361,6 +362,30 @@ def oracle_child(files: list[str]) -> int:
     return 0
 
 
+# Whole-command wall time of MLIR C++ (through jaxlib), interpreter and imports included: the
+# counterpart of `python -m ttopt opt FILE --mlir-print-debuginfo` (parse, verify, print).
+_JAXLIB_OPT = (
+    "import sys\n"
+    "from jax._src.interpreters import mlir as jmlir\n"
+    "from jax._src.lib.mlir import ir\n"
+    "ctx = jmlir.make_ir_context()\n"
+    "ctx.allow_unregistered_dialects = True\n"
+    "module = ir.Module.parse(open(sys.argv[1]).read(), context=ctx)\n"
+    "sys.stdout.write(module.operation.get_asm(enable_debug_info=True))\n"
+)
+
+
+def wall_times(files: list[str], repeat: int) -> dict[str, dict]:
+    """Per file: median wall seconds of `ttopt opt` and of the jaxlib script, startup included."""
+    py = sys.executable
+    out: dict[str, dict] = {}
+    for f in files:
+        ours, note = time_command([py, "-m", "ttopt", "opt", "--mlir-print-debuginfo", f], repeat, REPO)
+        theirs, note2 = time_command([py, "-c", _JAXLIB_OPT, f], repeat, REPO)
+        out[f] = {"ttopt_wall_s": ours, "mlir_wall_s": theirs, "wall_note": note or note2}
+    return out
+
+
 def run_oracle(args: argparse.Namespace, work: Workdir) -> list[dict] | str:
     """Verify the generated files (up to --oracle-max ops) with jaxlib, in a child process."""
     try:
@@ -376,6 +401,9 @@ def run_oracle(args: argparse.Namespace, work: Workdir) -> list[dict] | str:
     if proc.returncode != 0 and len(rows) < len(files):
         tail = (proc.stderr.strip().splitlines() or ["no output"])[-1]
         rows.append({"file": "(oracle process)", "ok": False, "error": f"exit {proc.returncode}: {tail}"})
+    walls = wall_times([r["file"] for r in rows if r.get("ok")], min(args.repeat, 3))
+    for r in rows:
+        r.update(walls.get(r["file"], {}))
     return rows
 
 
@@ -478,17 +506,24 @@ def oracle_table(rows: list[dict], results: list[dict]):
 
     ours = {r.get("file"): r for r in results}
     table = Table(title="MLIR C++ (jaxlib: ir.Module.parse + verify, allow_unregistered_dialects) on the same files",
-                  caption="round-trip = parse + print with locations; ratio = ttopt round-trip / MLIR C++ round-trip")
-    for col in ("file", "verifies", "MLIR parse ms", "MLIR print ms", "MLIR round-trip ms", "ttopt round-trip ms", "ratio", "error"):
+                  caption="round-trip = parse + print with locations (in process); ratio = ttopt round-trip / MLIR C++ round-trip; "
+                          "wall = the whole command, interpreter and imports included: `python -m ttopt opt --mlir-print-debuginfo FILE` "
+                          "vs a python script that parses (and verifies) the file with jaxlib and prints it with locations")
+    cols = ("file", "verifies", "MLIR parse ms", "MLIR print ms", "MLIR round-trip ms", "ttopt round-trip ms", "ratio",
+            "MLIR wall ms", "ttopt wall ms", "wall ratio", "error")
+    for col in cols:
         table.add_column(col, justify="left" if col in ("file", "verifies", "error") else "right")
     for r in rows:
         mine = ours.get(r["file"], {})
         mlir_rt = r["parse_s"] + r["print_s"] if r.get("ok") else None
         ttopt_rt = mine.get("roundtrip_s")
         ratio = f"{ttopt_rt / mlir_rt:.1f}x" if mlir_rt and ttopt_rt else ""
+        mw, tw = r.get("mlir_wall_s"), r.get("ttopt_wall_s")
+        wall_ratio = f"{tw / mw:.1f}x" if mw and tw else ""
         table.add_row(Path(r["file"]).name, "[green]yes[/green]" if r["ok"] else "[red]no[/red]",
                       fmt(r.get("parse_s") and r["parse_s"] * 1e3, ",.1f"), fmt(r.get("print_s") and r["print_s"] * 1e3, ",.1f"),
-                      fmt(mlir_rt and mlir_rt * 1e3, ",.1f"), fmt(ttopt_rt and ttopt_rt * 1e3, ",.1f"), ratio, r["error"])
+                      fmt(mlir_rt and mlir_rt * 1e3, ",.1f"), fmt(ttopt_rt and ttopt_rt * 1e3, ",.1f"), ratio,
+                      fmt(mw and mw * 1e3, ",.0f"), fmt(tw and tw * 1e3, ",.0f"), wall_ratio, r["error"] or r.get("wall_note", ""))
     return table
 
 

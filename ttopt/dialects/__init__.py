@@ -3,7 +3,23 @@
 Importing this package registers every op definition with `ttopt.ir.opdef`.
 """
 
-from ttopt.dialects import builtin, chlo, formats, func, sdy, stablehlo, stablehlo_properties, stablehlo_verify, ttcore, ttir, ttnn  # noqa: F401  (after the op tables: properties and checks of their ops)
+from ttopt.dialects import (  # noqa: F401  (import order: a module that adjusts another dialect's ops sorts after it)
+    arith,
+    builtin,
+    chlo,
+    emitc,
+    formats,
+    func,
+    sdy,
+    stablehlo,
+    stablehlo_custom_call,
+    stablehlo_properties,
+    stablehlo_verify,
+    ttcore,
+    ttir,
+    ttir_formats,
+    ttnn,
+)
 from ttopt.ir.attributes import TYPED_ATTR_MODULES  # typed attribute models load on the first `.typed` lookup
 
 TYPED_ATTR_MODULES += [f"ttopt.dialects.{m}" for m in ("ttcore_attrs", "ttnn_attrs", "ttnn_layout", "sdy_attrs", "stablehlo_attrs")]

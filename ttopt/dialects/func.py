@@ -11,7 +11,8 @@ register(
         results=0,
         traits=frozenset({ISOLATED}),
         format=FuncFormat(),
-        extra={"default_dialect": "func", "needs_terminator": True},
+        # A declaration has no body: no region in ttopt's IR, an empty one in MLIR's generic form.
+        extra={"default_dialect": "func", "needs_terminator": True, "body_optional": True},
         summary="a function",
     ),
     OpDef(

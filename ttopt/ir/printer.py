@@ -298,6 +298,8 @@ class Printer:
             parts.append(f" <{{{self.dict_body(op.properties)}}}>")
         if op.regions:
             parts.append(" (" + ", ".join(self.region(r, indent, entry_args=True) for r in op.regions) + ")")
+        elif op.opdef is not None and op.opdef.extra.get("body_optional"):
+            parts.append(" ({\n" + indent + "})")  # a declaration's empty body, as MLIR writes it
         if op.attributes:
             parts.append(f" {{{self.dict_body(op.attributes)}}}")
         parts.append(" : ")

@@ -42,6 +42,19 @@ _DIALECT = re.compile(r"#([A-Za-z_][\w$.\-]*)(?:<(.*)>)?$", re.S)
 _DIALECT_TYPE = re.compile(r"!([A-Za-z_][\w$.\-]*)(?:<(.*)>)?$", re.S)
 # Fast path for the overwhelmingly common tensor spellings.
 _SIMPLE_TENSOR = re.compile(r"tensor<((?:(?:\d+|\?)x)*)([a-z][a-z0-9]*)(?:, (#[A-Za-z_][\w$\-]*))?>$")
+# Spellings MLIR accepts but never prints: `tensor<64 x 32 x bf16>` (dimensions are separate
+# tokens to its lexer) and per-axis quantization parameters written `{a, b}` (printed `{a,b}`).
+_SPACED_SHAPE = re.compile(r"\b(tensor|memref|vector)<(\s*(?:(?:\d+|\?)\s*x\s*)+)")
+_QUANT_PARAMS = re.compile(r"(!quant\.\w+<[^{}>]*)\{([^{}]*)\}")
+
+
+def _as_printed(text: str) -> str:
+    """`text` with the whitespace MLIR's type printer would not write removed (else unchanged)."""
+    if " x" in text or "x " in text:
+        text = _SPACED_SHAPE.sub(lambda m: m.group(1) + "<" + "".join(m.group(2).split()), text)
+    if "quant." in text:
+        text = _QUANT_PARAMS.sub(lambda m: m.group(1) + "{" + re.sub(r"\s*,\s*", ",", m.group(2)) + "}", text)
+    return text
 
 
 _I64 = ScalarType("i64")
@@ -143,6 +156,9 @@ class _AttrBuilder(Transformer):
             seen: set[str] = set()
             dup = next(k for k, _ in entries if k in seen or seen.add(k))  # type: ignore[func-returns-value]
             raise AttrSyntaxError(0, f"duplicate key '{dup}' in attribute dictionary")
+        keys = list(d)
+        if keys != sorted(keys):
+            d = {k: d[k] for k in sorted(keys)}  # MLIR's DictionaryAttr is sorted on construction
         return DictAttr(d)
 
     def dict_entry(self, c: list) -> tuple[str, Attribute]:
@@ -345,8 +361,9 @@ class AttrParser:
             elif _SCALAR.match(text):
                 t = ScalarType(text)
             else:
-                t = _parse(text, "type_start", self.scope)
-                t._text = text
+                spelled = _as_printed(text)
+                t = _parse(spelled, "type_start", self.scope)
+                t._text = spelled
             self.types[text] = t
         return t
 

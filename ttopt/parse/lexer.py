@@ -320,11 +320,19 @@ class MlirLexer(Lexer):
 
 
     def _pretty_op(self, text: str, pos: int) -> int | None:
-        """End of `%r = d.op %a, %b {attrs} : T | : (A, B) -> R [loc]` for an op of the OP_PRETTY
-        family (elementwise ops, convert, reshape, ...: most StableHLO lines), None otherwise.
+        """End of a one-line custom-form op with results whose family is in `_LINE_FAMILIES`
+        (most StableHLO lines), None otherwise (then it is lexed piecewise, which also reports
+        any error):
 
-        `self.parts` gets (results_end, (name_start, name_end), [value spans], attrs | None,
-        (type_start, type_end, "fn" | "type"), loc | None).
+        * OP_PRETTY   `%r = d.op %a, %b {attrs} : T | : (A, B) -> R [loc]`
+        * OP_KWARGS   `%r = d.op %a, dims = [0, 1], dim = 2, ... {attrs} : type-spec [loc]`
+        * OP_COMPARE  `%r = d.op  GE, %a, %b,  SIGNED {attrs} : type-spec [loc]`
+        * OP_CONSTANT `%r = d.op {attrs} dense<...> : T [loc]`
+        * OP_DOT      `%r = d.op %a, %b, contracting_dims = [1] x [0], precision = [..] : (A, B) -> R`
+
+        `self.parts` gets (results_end, (name_start, name_end), family, items, attrs | None,
+        (type_start, type_end, "fn" | "type") | None, loc | None); `items` are the family's
+        pieces between the name and the attributes (see IRBuilder.pretty_op_line).
         """
         m = scan.RESULTS.match(text, pos)
         if m is None:
@@ -332,41 +340,106 @@ class MlirLexer(Lexer):
         results_end = m.end()
         p = scan.skip_ws(text, results_end)
         m = scan.BARE_ID.match(text, p)
-        if m is None or OP_FAMILIES.get(m.group()) != "OP_PRETTY":
+        if m is None:
+            return None
+        family = OP_FAMILIES.get(m.group())
+        if family not in _LINE_FAMILIES:
             return None
         name = (p, m.end())
+        n = len(text)
         p = scan.skip_ws(text, m.end())
-        values = []
-        while p < len(text) and text[p] == "%":
-            m = scan.VALUE.match(text, p)
+        items: list = []
+        if family == "OP_CONSTANT":
+            attrs = None
+            if p < n and text[p] == "{":
+                e = scan.scan_balanced(text, p)
+                attrs = (p, e)
+                p = scan.skip_ws(text, e)
+            if p >= n or text[p] in "{%:":
+                return None
+            e = scan.scan_attr(text, p)
+            items.append((p, e))
+            loc, end = _trailing_loc(text, e)
+            self.parts = (results_end, name, family, items, attrs, None, loc)
+            return end
+        if family == "OP_COMPARE":
+            m = _COMPARE_HEAD.match(text, p)
             if m is None:
                 return None
-            values.append((p, m.end()))
+            items = [m.span(1), m.span(2), m.span(3), m.span(4) if m.group(4) else None]
             p = scan.skip_ws(text, m.end())
-            if not text.startswith(",", p):
-                break
-            p = scan.skip_ws(text, p + 1)
+        elif family == "OP_DOT":
+            m = _DOT_HEAD.match(text, p)
+            if m is None:
+                return None
+            items = [m.span(1), m.span(2)]
+            p = scan.skip_ws(text, m.end())
+            while text.startswith(",", p):
+                m = _DOT_ITEM.match(text, scan.skip_ws(text, p + 1))
+                if m is None:
+                    return None  # `algorithm = <...>` and the like: the piecewise path
+                items.append((m.span(1), m.span(2), m.span(3)) if m.group(2) else (m.span(1), m.span(4)))
+                p = scan.skip_ws(text, m.end())
+        elif family == "OP_KWARGS":
+            while True:
+                m = _KW_ITEM.match(text, p)
+                if m is None:
+                    return None
+                if m.group(1) is not None:
+                    items.append(m.span(1))
+                else:
+                    g = m.lastindex or 0  # the value's group: 3 list, 4 int, 5 word, 6 string
+                    items.append((m.span(2), g, m.span(g)))
+                p = scan.skip_ws(text, m.end())
+                if not text.startswith(",", p):
+                    break
+                p = scan.skip_ws(text, p + 1)
+        else:
+            while p < n and text[p] == "%":
+                m = scan.VALUE.match(text, p)
+                if m is None:
+                    return None
+                items.append((p, m.end()))
+                p = scan.skip_ws(text, m.end())
+                if not text.startswith(",", p):
+                    break
+                p = scan.skip_ws(text, p + 1)
         attrs = None
-        if p < len(text) and text[p] == "{":
+        if p < n and text[p] == "{":
             e = scan.scan_balanced(text, p)
             attrs = (p, e)
             p = scan.skip_ws(text, e)
-        if p >= len(text) or text[p] != ":":
+        if p >= n or text[p] != ":":
             return None
         q = scan.skip_ws(text, p + 1)
-        if q >= len(text):
+        if q >= n:
             return None
         if text[q] == "(":
             end, kind = scan.scan_fntype(text, q), "fn"
         else:
             end, kind = scan.scan_type(text, q), "type"
             after = scan.skip_ws(text, end)
-            if after < len(text) and text[after] in ",-":
+            if after < n and text[after] in ",-":
                 return None  # a type list or chlo's `A, B -> R`: the piecewise path reads those
         types = (q, end, kind)
         loc, end = _trailing_loc(text, end)
-        self.parts = (results_end, name, values, attrs, types, loc)
+        self.parts = (results_end, name, family, items, attrs, types, loc)
         return end
+
+
+# Families whose one-line ops the lexer hands over whole (IRBuilder.pretty_op_line builds them).
+_LINE_FAMILIES = frozenset({"OP_PRETTY", "OP_KWARGS", "OP_COMPARE", "OP_CONSTANT", "OP_DOT"})
+_V = rf"%{scan.SUFFIX_ID}(?:#\d+)?"
+# `GE, %a, %b[, SIGNED]` (compare_op in grammars/mlir.lark)
+_COMPARE_HEAD = re.compile(rf"([A-Za-z_]\w*)\s*,\s*({_V})\s*,\s*({_V})(?:\s*,\s*([A-Za-z_]\w*))?")
+_INTS = r"\[\s*(?:-?\d+(?:\s*,\s*-?\d+)*)?\s*\]"
+# `%a, %b` then `key = [ints] x [ints]` (groups 2, 3) or `key = [WORD, ...]` (group 4) (dot_op)
+_DOT_HEAD = re.compile(rf"({_V})\s*,\s*({_V})")
+_DOT_ITEM = re.compile(rf"([A-Za-z_]\w*)\s*=\s*(?:({_INTS})\s*x\s*({_INTS})|\[\s*([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)\s*\])")
+# One kwargs item: a value, or `key = [ints] | int | word | "string"` (groups 3..6 by kind).
+_KW_ITEM = re.compile(
+    rf'({_V})|([A-Za-z_]\w*)\s*=\s*(?:(\[\s*(?:-?\d+(?:\s*,\s*-?\d+)*)?\s*\])|(-?\d+)(?![\w.])|([A-Za-z_]\w*)|("[^"\\\n]*(?:\\.[^"\\\n]*)*"))'
+)
 
 
 def _trailing_loc(text: str, end: int) -> tuple[tuple[int, int] | None, int]:

@@ -232,13 +232,20 @@ class IRBuilder(Transformer):
         scope = self.scope
         after = self.seen_op
         loc_texts = self.ap.loc_texts
+        defs = scope.defs
+        d = None
         for m in LOC_ALIAS_ITEM.finditer(str(tok)):
-            text = m.group(2)
+            name, text = m.groups()
             if "#" in text:
                 loc_texts.add(text)
-            d = AliasDef(m.group(1), "attr", LocationAttr(Location(text, scope), text), after, base + m.start())
-            if scope.define(d) is not None:
-                self.fail(base + m.start(), f"redefinition of alias '#{m.group(1)}'")
+            key = ("attr", name)
+            if key in defs:
+                self.fail(base + m.start(), f"redefinition of alias '#{name}'")
+            # Into the table directly; the public define() below (once per run, not per item)
+            # keeps the scope's own bookkeeping.
+            d = defs[key] = AliasDef(name, "attr", LocationAttr(Location(text, scope), text), after, base + m.start())
+        if d is not None:
+            scope.define(d)
 
     def type_alias(self, c: list) -> None:
         name, value_tok = self._split_alias(c[0])
@@ -290,20 +297,66 @@ class IRBuilder(Transformer):
         return self._build(results, spec, loc_tok)
 
     def pretty_op_line(self, c: list) -> Operation:
-        """A whole OP_PRETTY-family op with results (one PRETTY_OP_LINE token from the lexer)."""
+        """A whole one-line custom-form op with results (one PRETTY_OP_LINE token from the lexer),
+        turned into the children its grammar rule would have given the family's format."""
         tok = c[0]
         text = self.source_text
-        results_end, (n0, n1), values, attrs, (t0, t1, kind), loc = tok.end_pos
+        results_end, (n0, n1), family, items, attrs, types, loc = tok.end_pos
         base = tok.start_pos
         results = self._results(FastToken("RESULTS", text[base:results_end], base))
-        name_tok = FastToken("OP_PRETTY", text[n0:n1], n0)
-        operand_toks = [FastToken("VALUE", text[a:b], a) for a, b in values] or None
+        name_tok = FastToken(family, text[n0:n1], n0)
         attrs_tok = FastToken("ATTR_DICT", text[attrs[0] : attrs[1]], attrs[0]) if attrs else None
-        type_tok = FastToken("FNTYPE" if kind == "fn" else "TYPE", text[t0:t1], t0)
-        ts = self.fn_type([type_tok]) if kind == "fn" else ("list", [self.type(type_tok)], t0)
-        spec = self._format(name_tok).build(self, [name_tok, operand_toks, attrs_tok, ts])
+        ts: Any = None
+        if types is not None:
+            t0, t1, kind = types
+            type_tok = FastToken("FNTYPE" if kind == "fn" else "TYPE", text[t0:t1], t0)
+            ts = self.fn_type([type_tok]) if kind == "fn" else ("list", [self.type(type_tok)], t0)
+        children: list
+        if family == "OP_PRETTY":
+            children = [name_tok, [FastToken("VALUE", text[a:b], a) for a, b in items] or None, attrs_tok, ts]
+        elif family == "OP_KWARGS":
+            children = [name_tok, *[self._line_kwarg(text, item) for item in items], attrs_tok, ts]
+        elif family == "OP_COMPARE":
+            (d0, d1), (a0, a1), (b0, b1), ct = items
+            ct_tok = FastToken("BARE_ID", text[ct[0] : ct[1]], ct[0]) if ct else None
+            children = [
+                name_tok, FastToken("BARE_ID", text[d0:d1], d0), FastToken("VALUE", text[a0:a1], a0),
+                FastToken("VALUE", text[b0:b1], b0), ct_tok, attrs_tok, ts,
+            ]  # fmt: skip
+        elif family == "OP_DOT":
+            (a0, a1), (b0, b1), *dot_items = items
+            children = [
+                name_tok, FastToken("VALUE", text[a0:a1], a0), FastToken("VALUE", text[b0:b1], b0),
+                *[self._line_dot_item(text, item) for item in dot_items], attrs_tok, ts,
+            ]  # fmt: skip
+        else:  # OP_CONSTANT
+            v0, v1 = items[0]
+            children = [name_tok, attrs_tok, FastToken("ATTR", text[v0:v1], v0)]
+        spec = self._format(name_tok).build(self, children)
         loc_tok = FastToken("LOC", text[loc[0] : loc[1]], loc[0]) if loc else None
         return self._build(results, spec, loc_tok)
+
+    def _line_dot_item(self, text: str, item: tuple) -> Any:
+        """A dot_item from the lexer's spans, through the rule builders its grammar rules use."""
+        key = FastToken("BARE_ID", text[item[0][0] : item[0][1]], item[0][0])
+        if len(item) == 3:
+            lists = [[int(x) for x in body.split(",")] if body.strip() else [] for body in (text[a + 1 : b - 1] for a, b in item[1:])]
+            return FORMAT_RULES["dot_dims"](self, [key, *lists])
+        w0, w1 = item[1]
+        words = [FastToken("BARE_ID", w.strip(), w0) for w in text[w0:w1].split(",")]
+        return FORMAT_RULES["dot_enum_list"](self, [key, *words])
+
+    def _line_kwarg(self, text: str, item: tuple) -> Any:
+        """A kwargs item from the lexer's spans: a VALUE token, or (key token, value) as `kwarg` gives."""
+        if len(item) == 2:
+            return FastToken("VALUE", text[item[0] : item[1]], item[0])
+        (k0, k1), group, (v0, v1) = item
+        key = FastToken("BARE_ID", text[k0:k1], k0)
+        if group == 3:  # `[1, 2]`
+            inner = text[v0 + 1 : v1 - 1]
+            return (key, [int(x) for x in inner.split(",")] if inner.strip() else [])
+        kind = ("INT", "BARE_ID", "STRING")[group - 4]
+        return (key, FastToken(kind, text[v0:v1], v0))
 
     def operation(self, c: list) -> Operation:
         results_tok, spec, loc_tok = c
@@ -398,6 +451,10 @@ class IRBuilder(Transformer):
         k = sig_text.index("(")
         ins, outs = self.signature(FastToken("FNTYPE", sig_text[k:], sig.start_pos + k))
         operands = self.operand_tokens(operands_tok)
+        if regions and len(regions) == 1 and _is_empty(regions[0]):
+            d = OP_DEFS.get(name)
+            if d is not None and d.extra.get("body_optional"):
+                regions = None  # `({ })`: a declaration, which the IR holds without a region
         spec = OpSpec(
             OP_ALIASES.get(name, name),
             operands,
@@ -526,6 +583,11 @@ class IRBuilder(Transformer):
         return self.arg_spec(v, t, attrs, loc)
 
 
+def _is_empty(region: Region) -> bool:
+    """`{ }`: no ops, no block arguments, no labels."""
+    return all(not b.ops and not b.args and b.label is None for b in region.blocks)
+
+
 def _promote_inherent(spec: OpSpec) -> None:
     """Declared properties written in the attribute dictionary become properties, as MLIR reads
     `"stablehlo.slice"(%x) {start_indices = ...}` (so the op prints in its custom form)."""
@@ -612,8 +674,9 @@ def _finish(builder: IRBuilder, scope: AliasScope, source: SourceFile) -> Module
             body.append(op)
     module = Module(mod_op, scope, source)
     module.metadata = builder.metadata
-    _check_aliases(builder, scope, source)
-    _check_alias_cycles(scope)
+    refs = _alias_refs(scope)
+    _check_aliases(builder, scope, source, refs)
+    _check_alias_cycles(scope, refs)
     for have, want, where, shown, op_name, i in builder.deferred_type_checks:
         if have != want:
             raise ParseFailure(
@@ -631,18 +694,28 @@ def _in_comment(text: str, pos: int) -> bool:
     return "//" in re.sub(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"', "", line)
 
 
-def _check_alias_cycles(scope: AliasScope) -> None:
-    """An alias whose definition reaches itself through other aliases has no meaning (MLIR rejects it)."""
+def _alias_refs(scope: AliasScope) -> dict[str, list[str]]:
+    """Alias key (`#name` / `!name`) -> the alias references its definition text contains."""
     refs: dict[str, list[str]] = {}
+    findall = _ALIAS_USE.findall
+    for (kind, name), d in scope.defs.items():
+        v = d.value
+        text = v.text if isinstance(v, LocationAttr) else getattr(v, "text", "")
+        key = ("#" if kind == "attr" else "!") + name
+        refs[key] = [sig + n for sig, n in findall(text) if sig] if ("#" in text or "!" in text) else []
+    return refs
+
+
+def _check_alias_cycles(scope: AliasScope, refs: dict[str, list[str]]) -> None:
+    """An alias whose definition reaches itself through other aliases has no meaning (MLIR rejects it)."""
     defs: dict[str, AliasDef] = {}
     for (kind, name), d in scope.defs.items():
-        key = ("#" if kind == "attr" else "!") + name
-        defs[key] = d
-        if isinstance(d.value, LocationAttr):
-            text = d.value.text
-        else:
-            text = getattr(d.value, "text", "")
-        refs[key] = [sig + n for sig, n in _ALIAS_USE.findall(text) if sig] if ("#" in text or "!" in text) else []
+        defs[("#" if kind == "attr" else "!") + name] = d
+    # A cycle needs a reference to an alias defined at or after the referrer; printed files
+    # (definitions in numbering order, #loc runs of thousands) have none, so the walk is skipped.
+    pos = {k: d.pos if isinstance(d.pos, int) else -1 for k, d in defs.items()}
+    if not any(pos.get(r, -2) >= pos[k] for k, rs in refs.items() if rs for r in rs):
+        return
     state: dict[str, int] = {}  # 1 = on the DFS stack, 2 = done
     for root in sorted(defs, key=lambda k: defs[k].pos or 0):
         if root in state:
@@ -657,21 +730,21 @@ def _check_alias_cycles(scope: AliasScope) -> None:
                 stack.pop()
             elif nxt in defs and state.get(nxt) == 1:
                 cycle = [n for n, _ in stack][[n for n, _ in stack].index(nxt) :] + [nxt]
-                pos = defs[nxt].pos
-                raise ParseFailure(pos if isinstance(pos, int) else 0, f"alias '{nxt}' refers to itself: {' -> '.join(cycle)}")
+                at = defs[nxt].pos
+                raise ParseFailure(at if isinstance(at, int) else 0, f"alias '{nxt}' refers to itself: {' -> '.join(cycle)}")
             elif nxt in defs and nxt not in state:
                 state[nxt] = 1
                 stack.append((nxt, iter(refs[nxt])))
 
 
-def _check_aliases(builder: IRBuilder, scope: AliasScope, source: SourceFile) -> None:
+def _check_aliases(builder: IRBuilder, scope: AliasScope, source: SourceFile, refs: dict[str, list[str]]) -> None:
     """Every alias referenced by a parsed type/attribute/location must be defined."""
     ap = builder.ap
     pieces = [*ap.types, *ap.attrs, *ap.dicts, *ap.sigs, *ap.loc_texts]
-    pieces.extend(d.value.text for d in scope)
-    defined = {("#" if kind == "attr" else "!") + name for kind, name in scope.defs}
+    defined = refs.keys()
     # One C-level scan over everything (strings are matched whole, so aliases in them are skipped).
     missing = {sigil + name for sigil, name in _ALIAS_USE.findall("\n".join(pieces)) if sigil and sigil + name not in defined}
+    missing.update(r for rs in refs.values() for r in rs if r not in defined)
     if not missing:
         return
     # Report the undefined reference that comes first in the file.

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from ttopt.ir.resources import FileMetadata, ResourceGroup
 from ttopt.parse.attr_parser import split_top_level
 from ttopt.parse.scan import RESOURCE_KEY as _KEY
@@ -11,6 +13,7 @@ from ttopt.parse.scan import ScanError, skip_ws
 def read_file_metadata(text: str, base: int) -> FileMetadata:
     """The sections of a scanned `{-# ... #-}` token starting at offset `base` of the file."""
     sections = []
+    text = _COMMENT_OR_STRING.sub(_blank_comment, text)
     for name, body, name_at, at in _entries(text[3:-3], base + 3):
         if name not in ("dialect_resources", "external_resources"):
             raise ScanError(name_at, f"unknown file-metadata section '{name}' (expected dialect_resources or external_resources)")
@@ -20,6 +23,16 @@ def read_file_metadata(text: str, base: int) -> FileMetadata:
             groups.append(ResourceGroup(owner, entries))
         sections.append((name, tuple(groups)))
     return FileMetadata(tuple(sections))
+
+
+# Comments may sit between entries (tt-mlir's tests annotate blobs); blanking them with spaces
+# keeps every file offset valid for diagnostics.
+_COMMENT_OR_STRING = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"|//[^\n]*')
+
+
+def _blank_comment(m: re.Match[str]) -> str:
+    s = m.group()
+    return s if s.startswith('"') else " " * len(s)
 
 
 def _braced(value: str, at: int, key: str) -> str:
