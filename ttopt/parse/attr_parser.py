@@ -444,8 +444,25 @@ def split_signature(text: str) -> tuple[list[str], list[str]]:
     return (split_top_level(ins) if ins.strip() else []), outs
 
 
+_LOC_NAME = re.compile(r'"([^"\\\n]*)"')
+_LOC_FILE = re.compile(r'"([^"\\\n]*)":(\d+):(\d+)')
+_LOC_ALIAS = re.compile(r"#([A-Za-z_][\w$.-]*)")
+
+
 def parse_location_body(body: str) -> tuple:
-    """Decode the inside of `loc(...)` (used lazily by Location)."""
+    """Decode the inside of `loc(...)` (used lazily by Location); the common one-part forms
+    (a plain name, file:line:col, an alias, unknown) skip the general grammar."""
+    m = _LOC_NAME.fullmatch(body)
+    if m is not None:
+        return ("name", m.group(1), None)
+    m = _LOC_FILE.fullmatch(body)
+    if m is not None:
+        return ("file", m.group(1), int(m.group(2)), int(m.group(3)))
+    m = _LOC_ALIAS.fullmatch(body)
+    if m is not None:
+        return ("alias", m.group(1))
+    if body == "unknown":
+        return ("unknown",)
     return _parse(body, "loc_body", None)
 
 
