@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ttopt.dialects.format_base import Format, PrettyFormat, str_of
+from ttopt.dialects.format_base import Format, PrettyFormat, str_of, typed_values
 from ttopt.ir.attributes import StringAttr, UnitAttr, quote, unquote
 from ttopt.ir.opdef import PURE, TERMINATOR, OpDef, register, register_format_rules
 
@@ -104,15 +104,6 @@ class CallOpaqueFormat(Format):
         return f"{self.name(op, p)} {callee}({p.names_of(op.operands)}){self.attrs(op, p)} : {sig}"
 
 
-def string_args(b: IRBuilder, c: list) -> tuple:
-    """`args %a, %b : A, B` of emitc.verbatim."""
-    values, *types = c
-    ts = [b.type(t) for t in types]
-    if len(ts) != len(values):
-        b.fail(types[0], f"{len(values)} value(s) but {len(ts)} type(s)")
-    return (values, ts)
-
-
 _BINARY = (
     "add", "sub", "mul", "div", "rem", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift",
     "bitwise_right_shift", "logical_and", "logical_or",
@@ -144,5 +135,5 @@ def _family_rule(b: IRBuilder, c: list) -> OpSpec:
 
 
 register_format_rules(
-    {"emitc_expression_op": _family_rule, "emitc_string_op": _family_rule, "call_opaque_op": _family_rule, "string_args": string_args}
+    {"emitc_expression_op": _family_rule, "emitc_string_op": _family_rule, "call_opaque_op": _family_rule, "string_args": typed_values}  # `args %a, %b : A, B`
 )

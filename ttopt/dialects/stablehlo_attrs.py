@@ -68,7 +68,23 @@ def _parse_with(cls: type[DialectModel], spec: dict[str, str], body: str) -> Any
         return cls(**_fields(c, spec, f"#{cls.attr_name}"))
 
 
-class DotDimensionNumbers(DialectModel):
+class _FieldListAttr(DialectModel):
+    """An attribute whose body is `name = [..], name = N, ...` over the subclass's FIELDS."""
+
+    FIELDS: ClassVar[dict[str, str]] = {}
+
+    @classmethod
+    @lru_cache(maxsize=4096)
+    def parse(cls, body: str) -> Any:
+        """Read a body as StableHLO prints it."""
+        return _parse_with(cls, cls.FIELDS, body)
+
+    def print_body(self) -> str:
+        """StableHLO's spelling: fields in order, empty ones left out."""
+        return _print_fields(self, self.FIELDS)
+
+
+class DotDimensionNumbers(_FieldListAttr):
     """`#stablehlo.dot<...>`: which dimensions of a dot_general are batch and which contracted."""
 
     attr_name: ClassVar[str] = "stablehlo.dot"
@@ -84,18 +100,18 @@ class DotDimensionNumbers(DialectModel):
     lhs_contracting_dimensions: Ints = ()
     rhs_contracting_dimensions: Ints = ()
 
-    @classmethod
-    @lru_cache(maxsize=4096)
-    def parse(cls, body: str) -> DotDimensionNumbers:
-        """Read a body as StableHLO prints it."""
-        return _parse_with(cls, cls.FIELDS, body)
 
-    def print_body(self) -> str:
-        """StableHLO's spelling: fields in order, empty ones left out."""
-        return _print_fields(self, self.FIELDS)
+class _IndexedDimensionNumbers(_FieldListAttr):
+    """Gather/scatter dimension numbers: both name an index vector dimension, which may be left out."""
+
+    index_vector_dim: int | None = None
+
+    def vector_dim(self, indices_rank: int) -> int:
+        """The index vector dimension, `indices_rank` (none) when the attribute leaves it out."""
+        return indices_rank if self.index_vector_dim is None else self.index_vector_dim
 
 
-class GatherDimensionNumbers(DialectModel):
+class GatherDimensionNumbers(_IndexedDimensionNumbers):
     """`#stablehlo.gather<...>`; `index_vector_dim` None when the text leaves it out."""
 
     attr_name: ClassVar[str] = "stablehlo.gather"
@@ -113,24 +129,9 @@ class GatherDimensionNumbers(DialectModel):
     operand_batching_dims: Ints = ()
     start_indices_batching_dims: Ints = ()
     start_index_map: Ints = ()
-    index_vector_dim: int | None = None
-
-    @classmethod
-    @lru_cache(maxsize=4096)
-    def parse(cls, body: str) -> GatherDimensionNumbers:
-        """Read a body as StableHLO prints it."""
-        return _parse_with(cls, cls.FIELDS, body)
-
-    def print_body(self) -> str:
-        """StableHLO's spelling: fields in order, empty ones left out."""
-        return _print_fields(self, self.FIELDS)
-
-    def vector_dim(self, indices_rank: int) -> int:
-        """The index vector dimension, `indices_rank` (none) when the attribute leaves it out."""
-        return indices_rank if self.index_vector_dim is None else self.index_vector_dim
 
 
-class ScatterDimensionNumbers(DialectModel):
+class ScatterDimensionNumbers(_IndexedDimensionNumbers):
     """`#stablehlo.scatter<...>`; `index_vector_dim` None when the text leaves it out."""
 
     attr_name: ClassVar[str] = "stablehlo.scatter"
@@ -148,21 +149,6 @@ class ScatterDimensionNumbers(DialectModel):
     input_batching_dims: Ints = ()
     scatter_indices_batching_dims: Ints = ()
     scatter_dims_to_operand_dims: Ints = ()
-    index_vector_dim: int | None = None
-
-    @classmethod
-    @lru_cache(maxsize=4096)
-    def parse(cls, body: str) -> ScatterDimensionNumbers:
-        """Read a body as StableHLO prints it."""
-        return _parse_with(cls, cls.FIELDS, body)
-
-    def print_body(self) -> str:
-        """StableHLO's spelling: fields in order, empty ones left out."""
-        return _print_fields(self, self.FIELDS)
-
-    def vector_dim(self, indices_rank: int) -> int:
-        """The index vector dimension, `indices_rank` (none) when the attribute leaves it out."""
-        return indices_rank if self.index_vector_dim is None else self.index_vector_dim
 
 
 _CONV_RAW = {
