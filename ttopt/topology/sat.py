@@ -7,7 +7,9 @@ exactly-one per target, at-most-one per global (sequential counters); edge prese
 channels); cardinality via at-least-k. Preferences are a phase hint (preferred literals are tried
 true first), not an optimisation objective.
 
-The solver is Glucose 4, run in conflict-budget slices so the time limit is enforced. python-sat
+Rings and lines use the successor-and-order encoding of sat_walk.py instead. The solver is
+CaDiCaL 1.9.5, run in conflict-budget slices (it honours the budget per conflict, Glucose 4 only
+at restarts) so the time limit is enforced. python-sat
 is imported lazily so ttopt works without it; `sat_available()` tells callers whether it is there.
 """
 
@@ -55,7 +57,7 @@ class SatEngine:
                 decided, assignment = self.step(SAT_CONFLICT_SLICE)
                 if decided:
                     return assignment
-                # Cooperative time limit: Glucose's interrupt is only honoured at restarts.
+                # The time limit is checked between slices: the solver runs in C.
                 if self.limits.deadline is not None and time.perf_counter() >= self.limits.deadline:
                     raise LimitReached("time limit reached (SAT solver interrupted)")
         finally:
