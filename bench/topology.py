@@ -8,10 +8,14 @@ Run by hand (not by CI):
 Families: `classic` (the hand-written fabric suite below: rings, lines and meshes on meshes and
 tori, degraded, pinned, STRICT) and the generated hard families of ttopt/topology/generators.py
 (planted cubic Hamiltonian rings and lines, degree-2 sprinkles, near-meshes, unsat variants),
-`--count` seeded instances per size. Each instance is solved by every engine (fastest wall time
-of --repeat runs, graph construction excluded; a run that times out is not repeated) and by networkx's
+`--count` seeded instances per size. Each instance is solved by every engine (fastest CPU time of
+--repeat runs, engines interleaved, graph construction excluded; a run that times out, a wall-clock
+limit, is not repeated) and by networkx's
 `GraphMatcher(G, T).subgraph_monomorphisms_iter()` (first valid monomorphism, pins and STRICT
-channels as node/edge matchers) in a child process killed at the VF2 timeout.
+channels as node/edge matchers) in a child process killed at the VF2 timeout (wall time). CPU time,
+not wall time, because the bench usually shares the machine: on a loaded machine the wall time of
+a 30 ms run varies 3x between identical runs, which made `auto / best` ratios of the same code
+path read 1.9.
 
 The table has one row per family and size: instances, sat/unsat, median and max seconds per
 engine, timeouts (status `limit`), VF2's median over the instances it finished, and the worst
@@ -22,6 +26,7 @@ A wrong answer (a status that contradicts the known answer) is flagged and count
 from __future__ import annotations
 
 import argparse
+import gc
 import multiprocessing as mp
 import statistics
 import sys
@@ -209,10 +214,10 @@ def _vf2_child(case: Case, queue) -> None:
     gg.add_edges_from((u, v, {"ch": c}) for u, v, c in g.edges())
     node_match = (lambda ga, ta: ta["pin"] is None or ta["pin"] == ga["name"]) if pins else None
     edge_match = (lambda ge, te: ge["ch"] >= te["ch"]) if case.mode is STRICT else None
-    start = time.perf_counter()
+    start = time.process_time()
     matcher = GraphMatcher(gg, gt, node_match=node_match, edge_match=edge_match)
     found = next(matcher.subgraph_monomorphisms_iter(), None) is not None
-    queue.put((found, time.perf_counter() - start))
+    queue.put((found, time.process_time() - start))
 
 
 def run_vf2(cases: list[Case], timeout: float, workers: int) -> dict[str, tuple]:
@@ -256,23 +261,36 @@ class Run:
     wrong: bool
 
 
-def run_engine(case: Case, engine: str, repeat: int, timeout: float) -> Run:
-    times = []
-    res = None
+def run_engines(case: Case, engines: list[str], repeat: int, timeout: float) -> dict[str, Run]:
+    """Each engine `repeat` times, interleaved (search, sat, auto, search, ...) so slow phases of a
+    shared machine hit every engine alike; CPU seconds of this process (the engines, SAT solvers
+    included, run in it), the fastest run per engine."""
+    times: dict[str, list[float]] = {e: [] for e in engines}
+    last: dict[str, object] = {}
     for _ in range(repeat):
-        c = case.constraints()
-        start = time.perf_counter()
-        res = solve_topology_mapping(case.target, case.global_, c, case.mode, engine=engine,
-                                     timeout=timeout)
-        times.append(time.perf_counter() - start)
-        if res.status.value == "limit":
-            break  # a timeout is a timeout: do not wait for it again
-    assert res is not None
-    st = res.status.value
-    # `invalid` would be an engine bug caught by validation; `limit` is a timeout, not wrong.
-    wrong = st == "invalid" or (st in ("mapped", "unsat") and res.success != case.expect)
-    # The fastest of the runs: the machine is shared, and slower repeats are other load.
-    return Run(st, res.proof or res.stats.engine, res.stats.nodes_explored, min(times), wrong)
+        for e in engines:
+            if e in last and last[e].status.value == "limit":
+                continue  # a timeout is a timeout: do not wait for it again
+            c = case.constraints()
+            # As timeit does: a collection triggered by an earlier run's garbage (a SAT encoding
+            # is ~10^6 objects) must not be charged to whichever engine runs next.
+            gc.collect()
+            gc.disable()
+            try:
+                start = time.process_time()
+                last[e] = solve_topology_mapping(case.target, case.global_, c, case.mode, engine=e,
+                                                 timeout=timeout)
+                times[e].append(time.process_time() - start)
+            finally:
+                gc.enable()
+    out = {}
+    for e in engines:
+        res = last[e]
+        st = res.status.value
+        # `invalid` would be an engine bug caught by validation; `limit` is a timeout, not wrong.
+        wrong = st == "invalid" or (st in ("mapped", "unsat") and res.success != case.expect)
+        out[e] = Run(st, res.proof or res.stats.engine, res.stats.nodes_explored, min(times[e]), wrong)
+    return out
 
 
 def _ratio(auto: Run, best: Run | None) -> float | None:
@@ -288,7 +306,7 @@ def main() -> None:
     ap.add_argument("--count", type=int, default=3, help="generated instances per family/size")
     ap.add_argument("--engines", default="search,sat,auto")
     ap.add_argument("--timeout", type=float, default=5.0, help="seconds per engine run")
-    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--vf2-timeout", type=float, default=5.0)
     ap.add_argument("--no-vf2", action="store_true")
     ap.add_argument("--workers", type=int, default=1, help="parallel VF2 processes")
@@ -306,7 +324,7 @@ def main() -> None:
              if args.only in c.name]
     runs: dict[str, dict[str, Run]] = {}
     for case in cases:
-        runs[case.name] = {e: run_engine(case, e, args.repeat, args.timeout) for e in engines}
+        runs[case.name] = run_engines(case, engines, args.repeat, args.timeout)
         console.print(f"[dim]{case.name}: " + ", ".join(
             f"{e} {r.status} {r.secs * 1000:.0f} ms" for e, r in runs[case.name].items()) + "[/]")
     vf2 = {} if args.no_vf2 else run_vf2(cases, args.vf2_timeout, args.workers)

@@ -7,7 +7,9 @@ exactly-one per target, at-most-one per global (sequential counters); edge prese
 channels); cardinality via at-least-k. Preferences are a phase hint (preferred literals are tried
 true first), not an optimisation objective.
 
-The solver is Glucose 4, run in conflict-budget slices so the time limit is enforced. python-sat
+Rings and lines use the successor-and-order encoding of sat_walk.py instead. The solver is
+CaDiCaL 1.9.5, run in conflict-budget slices (it honours the budget per conflict, Glucose 4 only
+at restarts) so the time limit is enforced. python-sat
 is imported lazily so ttopt works without it; `sat_available()` tells callers whether it is there.
 """
 
@@ -17,10 +19,12 @@ import importlib.util
 import time
 
 from ttopt.topology.index import ConstraintIndex, GraphIndex, bits_list
+from ttopt.topology.paths import detect_path_or_cycle
 from ttopt.topology.result import ConnectionValidationMode, SolverStatistics
+from ttopt.topology.sat_walk import encode_walk
 from ttopt.topology.search import LimitReached, Limits
 
-SAT_SOLVER = "glucose4"
+SAT_SOLVER = "cadical195"
 SAT_CONFLICT_SLICE = 500
 
 
@@ -53,7 +57,7 @@ class SatEngine:
                 decided, assignment = self.step(SAT_CONFLICT_SLICE)
                 if decided:
                     return assignment
-                # Cooperative time limit: Glucose's interrupt is only honoured at restarts.
+                # The time limit is checked between slices: the solver runs in C.
                 if self.limits.deadline is not None and time.perf_counter() >= self.limits.deadline:
                     raise LimitReached("time limit reached (SAT solver interrupted)")
         finally:
@@ -63,9 +67,20 @@ class SatEngine:
         """Encode and load the solver; False when the encoding is already unsatisfiable."""
         from pysat.card import CardEnc, EncType
         from pysat.formula import IDPool
-        from pysat.solvers import Solver
 
         t, g = self.t, self.g
+        self.walk = None
+        walk = None if self.ci.cardinality else detect_path_or_cycle(t)
+        if walk is not None:
+            allowed = 0
+            for d in dom:
+                allowed |= d
+            if allowed.bit_count() < t.n:
+                return False
+            self.walk = encode_walk(t, g, self.ci, dom, walk[0], walk[1], self.mode)
+        if self.walk is not None:
+            self._load(self.walk.clauses, [])
+            return True
         strict = self.mode is ConnectionValidationMode.STRICT
         pool = IDPool()
         var: list[dict[int, int]] = []
@@ -100,15 +115,20 @@ class SatEngine:
                 return False
             clauses.extend(CardEnc.atleast(lits, k, vpool=pool, encoding=EncType.seqcounter)
                            .clauses)
+        self.var = var
+        self._load(clauses, [var[u][c] for u in range(t.n) for c in bits_list(self.ci.preferred[u])
+                             if c in var[u]])
+        return True
+
+    def _load(self, clauses: list[list[int]], phases: list[int]) -> None:
+        from pysat.solvers import Solver
+
         if self.limits.deadline is not None and self.limits.deadline - time.perf_counter() <= 0:
             raise LimitReached("time limit reached")
-        self.var = var
         self.solver = Solver(name=SAT_SOLVER, bootstrap_with=clauses)
-        phases = [var[u][c] for u in range(t.n) for c in bits_list(self.ci.preferred[u]) if c in var[u]]
         if phases:
             self.solver.set_phases(phases)
         self._counted = (0, 0)
-        return True
 
     def step(self, conflicts: int) -> tuple[bool, list[int] | None]:
         """Search for up to `conflicts` more conflicts (the solver keeps what it learned):
@@ -126,6 +146,8 @@ class SatEngine:
         if not ok:
             return True, None
         model = {x for x in solver.get_model() if x > 0}
+        if self.walk is not None:
+            return True, self.walk.decode(model, self.t.n)
         return True, [next(c for c, x in self.var[u].items() if x in model) for u in range(self.t.n)]
 
     def close(self) -> None:
