@@ -197,7 +197,7 @@ def _opt_main(ctx: click.Context, input: str, output: str, pass_pipeline: str | 
         sys.stderr.write(d.render(name) + "\n")
         ctx.exit(1)
     chunks = _split_chunks(text) if kw["split_input_file"] else [(text, 0)]
-    pctx = PassContext(trace=Trace(enabled=kw["trace"]))
+    pctx = PassContext(trace=Trace(enabled=kw["trace"]), stats_requested=bool(kw["stats"]))
     outputs: list[str] = []
     failed = False
     timings: list[tuple[str, float]] = []

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from ttopt.device import CostModel, OpConfig
     from ttopt.optimizer.analyses import AnalysisPipeline
     from ttopt.optimizer.chain import Edge, L1ChainConfig, MemReconfigEntry, SpillLocation
+    from ttopt.optimizer.stats import CurrentCosts
     from ttopt.optimizer.dispatch import DispatchChainRelationship, DispatchD2MConfig
     from ttopt.optimizer.trace import OptimizerTrace
 
@@ -51,6 +52,7 @@ class FunctionContext:
     override_reshard_edges: set[Edge] = field(default_factory=set)
     trace: OptimizerTrace | None = None
     cost: CostModel | None = None  # the driver's cost model (shared memo); policies that estimate time read it
+    current_costs: CurrentCosts | None = None  # the ops' estimates as the IR has them (validated per op)
 
 
 @dataclass
