@@ -27,7 +27,7 @@ class UndefinedAlias(KeyError):
 ALIAS_USE = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"|([#!])([A-Za-z_][\w$\-]*)(?![\w$.\-<])')
 
 
-class AliasDefs(dict):
+class AliasDefs(dict[tuple[str, str], AliasDef]):
     """The definition table: a dict whose every change bumps `version`, so a resolution cached
     against a version (`AliasRef.resolve`) is never used after the table changed (the parser
     fills it directly and `strip-debuginfo` deletes from it)."""
@@ -66,9 +66,10 @@ class AliasDefs(dict):
         """`dict.setdefault`, bumping the version."""
         return self._changed("setdefault", key, default)
 
-    def __ior__(self, other: Any) -> Any:
+    def __ior__(self, other: Any) -> AliasDefs:  # type: ignore[override,misc]
         self.version += 1
-        return super().__ior__(other)
+        super().update(other)
+        return self
 
 
 class AliasScope:

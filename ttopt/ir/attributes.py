@@ -429,6 +429,8 @@ class AliasRef(Attribute):
     """`#name`: a reference to a module-level attribute alias, resolved lazily (forward refs)."""
 
     __slots__ = ("name", "scope", "_target", "_version")
+    _target: Attribute
+    _version: int
 
     def __init__(self, name: str, scope: Any) -> None:
         super().__init__("#" + name)

@@ -150,11 +150,11 @@ def config_attr(cfg: Any) -> DialectAttr:
     per distinct config, shared by the ops that get it (attributes are never mutated in place;
     building and printing one per op was a sixth of the rewrite on 10k-op modules)."""
     # repr tells apart field values that compare equal but print differently (True and 1).
-    return _config_attr(type(cfg), repr(cfg), cfg)
+    return _config_attr(type(cfg).__qualname__, repr(cfg), cfg)
 
 
 @lru_cache(maxsize=4096)
-def _config_attr(kind: type, text: str, cfg: Any) -> DialectAttr:
+def _config_attr(kind: str, text: str, cfg: Any) -> DialectAttr:
     return DialectAttr.of(cfg.to_attr())
 
 

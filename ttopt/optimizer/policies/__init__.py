@@ -19,8 +19,8 @@ if TYPE_CHECKING:
     from ttopt.device import CostModel, OpConfig
     from ttopt.optimizer.analyses import AnalysisPipeline
     from ttopt.optimizer.chain import Edge, L1ChainConfig, MemReconfigEntry, SpillLocation
-    from ttopt.optimizer.stats import CurrentCosts
     from ttopt.optimizer.dispatch import DispatchChainRelationship, DispatchD2MConfig
+    from ttopt.optimizer.stats import CurrentCosts
     from ttopt.optimizer.trace import OptimizerTrace
 
 # Policy name -> module that registers it, or None while it is planned (seed 002 §2.3 names).
