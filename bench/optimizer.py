@@ -90,7 +90,8 @@ def scaling_row(text: str, policy: str) -> dict[str, float]:
                "--memory-layout-analysis-policy", policy, "-o", str(out), "--timing"]  # fmt: skip
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t0 = time.perf_counter()
-        r = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(root)})
+        # cwd=root: `python -m` puts the working directory first on sys.path (another checkout would win).
+        r = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(root)}, cwd=root)
         wall = time.perf_counter() - t0
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if r.returncode != 0:
