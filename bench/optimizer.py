@@ -26,6 +26,12 @@ optimizer wall time (the pass only, median of --repeat runs; parsing excluded), 
 before and after (analytic model, not a measurement), speedup over the input, DRAM bytes moved
 after, reshards, spills, L1 residency and op-model validations.
 
+--scaling: end to end as a user runs it (`python -m ttopt opt FILE --ttnn-optimizer
+--memory-layout-analysis-enabled [--memory-layout-analysis-policy P] -o OUT --timing`, no --stats),
+one row per model, size and policy: CPU seconds of parse + verify, the optimizer and print (from
+--timing's cpu column), the whole process's CPU (with interpreter start and imports), wall time and
+optimizer CPU per op. CPU time, not wall, is the measure on a shared machine.
+
 --small N: on N generated small graphs (chains, forks, diamonds, attention and conv blocks) each
 policy's estimate over the exhaustive optimum of ttopt.testing.plan_oracle: geometric mean, worst,
 and how many graphs it solved optimally.
@@ -34,8 +40,13 @@ and how many graphs it solved optimally.
 from __future__ import annotations
 
 import argparse
+import os
+import re
+import resource
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -63,6 +74,51 @@ def run(text: str, max_legal_layouts: int, policy: str = "DFSharding") -> tuple[
     t0 = time.perf_counter()
     p.run(module, ctx)
     return time.perf_counter() - t0, ctx.stats["ttnn-optimizer"]["totals"], n
+
+
+_TIMING_ROW = re.compile(r"^\W*(parse \+ verify|ttnn-optimizer|print)\s*\W\s*([\d.]+)\s*\W\s*([\d.]+)", re.M)
+
+
+def scaling_row(text: str, policy: str) -> dict[str, float]:
+    """One end-to-end `ttopt opt` run in a fresh interpreter: CPU s per --timing step, the process's
+    CPU s (user + sys) and wall s."""
+    root = Path(__file__).resolve().parents[1]
+    with tempfile.TemporaryDirectory() as tmp:
+        src, out = Path(tmp) / "model.mlir", Path(tmp) / "out.mlir"
+        src.write_text(text)
+        cmd = [sys.executable, "-m", "ttopt", "opt", str(src), "--ttnn-optimizer", "--memory-layout-analysis-enabled",
+               "--memory-layout-analysis-policy", policy, "-o", str(out), "--timing"]  # fmt: skip
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        t0 = time.perf_counter()
+        # cwd=root: `python -m` puts the working directory first on sys.path (another checkout would win).
+        r = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(root)}, cwd=root)
+        wall = time.perf_counter() - t0
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if r.returncode != 0:
+        raise SystemExit(f"{policy}: ttopt opt failed:\n{r.stderr}")
+    row = {name: float(cpu) / 1e3 for name, _, cpu in _TIMING_ROW.findall(r.stderr)}
+    row["process"] = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    row["wall"] = wall
+    return row
+
+
+def scaling(models: list[str], sizes: list[int], policies: list[str]) -> Table:
+    """End-to-end CPU per step for every model, size and policy (see --scaling)."""
+    table = Table(title="ttopt opt end to end (no --stats): CPU seconds per step", title_justify="left")
+    for c in ("model", "ops", "policy", "parse cpu", "optimizer cpu", "print cpu", "process cpu", "wall", "optimizer us/op"):
+        table.add_column(c, justify="left" if c in ("model", "policy") else "right")
+    for model in models:
+        for size in sizes:
+            text = MODELS[model](size)
+            n = sum(1 for line in text.splitlines() if '= "ttnn.' in line and "ttnn.get_device" not in line)
+            for policy in policies:
+                row = scaling_row(text, policy)
+                print(f"{model} {size} {policy}: {row}", file=sys.stderr, flush=True)
+                opt = row.get("ttnn-optimizer", 0.0)
+                table.add_row(model, str(n), policy, f"{row.get('parse + verify', 0.0):.2f}", f"{opt:.2f}",
+                              f"{row.get('print', 0.0):.2f}", f"{row['process']:.2f}", f"{row['wall']:.2f}",
+                              f"{opt / n * 1e6:.0f}")  # fmt: skip
+    return table
 
 
 def small_study(n: int, max_legal_layouts: int, policies: list[str]) -> Table:
@@ -104,9 +160,13 @@ def main() -> None:
                     help="policies to compare on the same graphs (NAME or NAME+fallback, comma-separated)")  # fmt: skip
     ap.add_argument("--small", type=int, default=0, help="also compare with the exhaustive optimum on N small graphs")
     ap.add_argument("--small-only", action="store_true", help="only the small-graph study")
+    ap.add_argument("--scaling", action="store_true", help="only end-to-end CPU per step (`ttopt opt --timing`, see above)")
     a = ap.parse_args()
     console = Console(width=200)
     policies = a.policy.split(",")
+    if a.scaling:
+        console.print(scaling(a.models.split(","), [int(s) for s in a.sizes.split(",")], policies))
+        return
     if a.small or a.small_only:
         console.print(small_study(a.small or 50, a.max_legal_layouts, policies))
         if a.small_only:

@@ -50,7 +50,9 @@ def snapshot(out: Path, sizes: list[int], models: list[str], policies: list[str]
                 stats = Path(f"{base}.stats.json")
                 cmd = [sys.executable, "-m", "ttopt", "opt", str(src), "--ttnn-optimizer", "--memory-layout-analysis-enabled",
                        "--memory-layout-analysis-policy", pol, "-o", str(base) + ".mlir", "--stats", str(stats)]  # fmt: skip
-                r = subprocess.run(cmd, env=env, capture_output=True, text=True)
+                # cwd=root: `python -m` puts the working directory first on sys.path, ahead of PYTHONPATH,
+                # so run from elsewhere it would import that checkout's ttopt instead of root's.
+                r = subprocess.run(cmd, env=env, capture_output=True, text=True, cwd=root)
                 (out / f"{name}_{n}.{pol}.stderr").write_text(r.stderr)
                 if stats.exists():
                     stats.write_text(json.dumps(_strip_wall(json.loads(stats.read_text())), indent=1, sort_keys=True))
@@ -93,7 +95,7 @@ def main() -> int:
     c.add_argument("b", type=Path)
     args = ap.parse_args()
     if args.cmd == "snapshot":
-        snapshot(args.dir, [int(x) for x in args.sizes.split(",")], args.models.split(","), args.policies.split(","), args.root.resolve())
+        snapshot(args.dir.resolve(), [int(x) for x in args.sizes.split(",")], args.models.split(","), args.policies.split(","), args.root.resolve())
         return 0
     return compare(args.a, args.b)
 

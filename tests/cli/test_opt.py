@@ -64,7 +64,7 @@ def test_stats_timing_and_print_ir_after_all(tmp_path: Path) -> None:
     data = json.loads(stats.read_text())
     assert data["canonicalize"] == {"erase-dead-pure-op": 1}
     assert "IR Dump After canonicalize" in r.output and "IR Dump After strip-debuginfo" in r.output
-    assert "ttopt timing" in r.output
+    assert "ttopt timing" in r.output and "cpu (ms)" in r.output
 
 
 def test_pass_order_follows_the_command_line() -> None:

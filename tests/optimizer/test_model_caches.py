@@ -100,3 +100,26 @@ def _with_fidelity(op: Any, fidelity: str) -> Any:
     )
     _, ops = _ops(text)
     return ops[0]
+
+
+def test_current_costs_follow_a_layout_change_and_a_new_compute_config() -> None:
+    """`stats.CurrentCosts` (one estimate per op while its types and compute config are the same
+    objects) answers as the uncached estimate after every relayout, and after the op's compute
+    config is replaced."""
+    from ttopt.optimizer.stats import CurrentCosts, op_estimate
+
+    m, ops = _ops(module(["a = add(x0, x1)", "b = relu(a)", "c = matmul(b, x1)"], 2, ["c"]))
+    cost = CostModel(DEVICE)
+    costs = CurrentCosts(cost)
+    before = [costs.get(op) for op in ops]
+    assert before == [op_estimate(CostModel(DEVICE), op) for op in ops]
+    for layout in (_layout("l1"), _layout("sharded", (8, 8)), _layout("dram")):
+        _relayout(m, ops[0].results[0], layout)
+        _relayout(m, ops[1].results[0], layout)
+        for op in ops:
+            assert costs.get(op) == op_estimate(CostModel(DEVICE), op), (layout, op.name)
+    assert [costs.get(op) for op in ops] == before
+    hifi = _with_fidelity(ops[2], "hifi4")  # a matmul op of another module: a different op, too
+    ops[2].properties["compute_config"] = hifi.get_attr("compute_config")
+    assert costs.get(ops[2]) == op_estimate(CostModel(DEVICE), ops[2])
+    assert costs.get(ops[2]).ns > before[2].ns

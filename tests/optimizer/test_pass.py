@@ -157,3 +157,17 @@ def test_random_graphs_verify_and_respect_paths(make_fn, text: str, max_legal: i
         )
         for s in chain.op_l1_mem_specs:
             assert layout_info(s.config.output).sharded
+
+
+def test_stats_are_gathered_only_when_requested(root) -> None:
+    """Without `--stats` (PassContext.stats_requested False) the pass records no stats and writes
+    the same IR as with them."""
+    text = (root / "testdata/optimizer/linear_chain.mlir").read_text()
+    outs = []
+    for requested in (True, False):
+        module = parse_module(text, "t.mlir")
+        ctx = PassContext(stats_requested=requested)
+        TTNNOptimizer(memory_layout_analysis_enabled=True).run(module, ctx)
+        assert ("ttnn-optimizer" in ctx.stats) is requested
+        outs.append(print_module(module))
+    assert outs[0] == outs[1]

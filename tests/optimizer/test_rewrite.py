@@ -77,3 +77,23 @@ def test_default_configs_without_decisions(make_fn) -> None:
     result = apply_decisions(fn.module, fn, LayoutDecisions(), LayoutAliaser(fn.module))
     assert not result.reshards and not result.spills
     assert all(layout_info(current_layout(op.results[0].type)).dram for op in fn.ops)
+
+
+def test_config_attributes_are_shared_per_distinct_config() -> None:
+    """`rewrite.config_attr` gives equal configs one attribute (printed as a fresh one would be)
+    and configs differing in any field their own."""
+    from dataclasses import replace
+
+    from ttopt.device.conv2d_config import Conv2dConfig
+    from ttopt.device.matmul_config import MULTICAST_2D, MatmulProgramConfig
+    from ttopt.ir.attributes import DialectAttr
+    from ttopt.optimizer.rewrite import config_attr
+
+    mm = MatmulProgramConfig(MULTICAST_2D, (8, 8), 2, 1, 4, 1, 4, 1, 4)
+    for cfg, other in ((mm, replace(mm, in0_block_w=4)), (mm, replace(mm, fused_activation="relu")),
+                       (Conv2dConfig(), Conv2dConfig(act_block_h_override=32)),
+                       (Conv2dConfig(), Conv2dConfig(deallocate_activation=True))):  # fmt: skip
+        a = config_attr(cfg)
+        assert a is config_attr(replace(cfg))
+        assert a.text == DialectAttr.of(cfg.to_attr()).text
+        assert config_attr(other).text == DialectAttr.of(other.to_attr()).text != a.text

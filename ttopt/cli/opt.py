@@ -197,10 +197,10 @@ def _opt_main(ctx: click.Context, input: str, output: str, pass_pipeline: str | 
         sys.stderr.write(d.render(name) + "\n")
         ctx.exit(1)
     chunks = _split_chunks(text) if kw["split_input_file"] else [(text, 0)]
-    pctx = PassContext(trace=Trace(enabled=kw["trace"]))
+    pctx = PassContext(trace=Trace(enabled=kw["trace"]), stats_requested=bool(kw["stats"]))
     outputs: list[str] = []
     failed = False
-    timings: list[tuple[str, float]] = []
+    timings: list[tuple[str, float, float]] = []  # (step, wall s, CPU s)
     verifying = kw["verify_diagnostics"]
     problems: list[str] = []
     for chunk, line0 in chunks:
@@ -208,10 +208,10 @@ def _opt_main(ctx: click.Context, input: str, output: str, pass_pipeline: str | 
             problems += _verify_chunk(name, chunk, line0, passes, pctx, popts, kw, outputs)
             continue
         try:
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             module = parse_module(chunk, name, line_offset=line0)
             verify(module)
-            timings.append(("parse + verify", time.perf_counter() - t0))
+            timings.append(("parse + verify", time.perf_counter() - t0, time.process_time() - c0))
             pm = PassManager(
                 passes,
                 pctx,
@@ -220,10 +220,10 @@ def _opt_main(ctx: click.Context, input: str, output: str, pass_pipeline: str | 
                 verify_each=kw["verify_each"],
             )
             pm.run(module)
-            timings.extend(pm.timings)
-            t0 = time.perf_counter()
+            timings.extend((label, wall, cpu) for (label, wall), (_, cpu) in zip(pm.timings, pm.cpu_timings))
+            t0, c0 = time.perf_counter(), time.process_time()
             outputs.append(print_module(module, popts))
-            timings.append(("print", time.perf_counter() - t0))
+            timings.append(("print", time.perf_counter() - t0, time.process_time() - c0))
         except Diagnostic as d:
             failed = True
             sys.stderr.write(d.render(name) + "\n")
@@ -277,21 +277,24 @@ def _output_failed(ctx: click.Context, e: Exception) -> None:
     ctx.exit(2)
 
 
-def _print_timing(timings: list[tuple[str, float]]) -> None:
+def _print_timing(timings: list[tuple[str, float, float]]) -> None:
     from rich.console import Console
     from rich.table import Table
 
     table = Table(title="ttopt timing", title_justify="left")
     table.add_column("step")
     table.add_column("wall (ms)", justify="right")
-    total = 0.0
-    agg: dict[str, float] = {}
-    for name, t in timings:
-        agg[name] = agg.get(name, 0.0) + t
-    for name, t in agg.items():
+    table.add_column("cpu (ms)", justify="right")
+    total = total_cpu = 0.0
+    agg: dict[str, tuple[float, float]] = {}
+    for name, t, c in timings:
+        w0, c0 = agg.get(name, (0.0, 0.0))
+        agg[name] = (w0 + t, c0 + c)
+    for name, (t, c) in agg.items():
         total += t
-        table.add_row(name, f"{t * 1e3:.2f}")
-    table.add_row("[bold]total[/bold]", f"[bold]{total * 1e3:.2f}[/bold]")
+        total_cpu += c
+        table.add_row(name, f"{t * 1e3:.2f}", f"{c * 1e3:.2f}")
+    table.add_row("[bold]total[/bold]", f"[bold]{total * 1e3:.2f}[/bold]", f"[bold]{total_cpu * 1e3:.2f}[/bold]")
     Console(stderr=True).print(table)
 
 

@@ -27,11 +27,56 @@ class UndefinedAlias(KeyError):
 ALIAS_USE = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"|([#!])([A-Za-z_][\w$\-]*)(?![\w$.\-<])')
 
 
+class AliasDefs(dict[tuple[str, str], AliasDef]):
+    """The definition table: a dict whose every change bumps `version`, so a resolution cached
+    against a version (`AliasRef.resolve`) is never used after the table changed (the parser
+    fills it directly and `strip-debuginfo` deletes from it)."""
+
+    version = 0
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        self.version += 1
+        super().__setitem__(key, value)
+
+    def __delitem__(self, key: Any) -> None:
+        self.version += 1
+        super().__delitem__(key)
+
+    def _changed(self, method: str, *args: Any, **kwargs: Any) -> Any:
+        self.version += 1
+        return getattr(super(), method)(*args, **kwargs)
+
+    def pop(self, *args: Any) -> Any:
+        """`dict.pop`, bumping the version."""
+        return self._changed("pop", *args)
+
+    def popitem(self) -> Any:
+        """`dict.popitem`, bumping the version."""
+        return self._changed("popitem")
+
+    def clear(self) -> None:
+        """`dict.clear`, bumping the version."""
+        self._changed("clear")
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        """`dict.update`, bumping the version."""
+        self._changed("update", *args, **kwargs)
+
+    def setdefault(self, key: Any, default: Any = None) -> Any:
+        """`dict.setdefault`, bumping the version."""
+        return self._changed("setdefault", key, default)
+
+    def __ior__(self, other: Any) -> AliasDefs:  # type: ignore[override,misc]
+        self.version += 1
+        super().update(other)
+        return self
+
+
 class AliasScope:
     """The aliases of one module, in definition order; lookups resolve forward references."""
 
     def __init__(self) -> None:
-        self.defs: dict[tuple[str, str], AliasDef] = {}
+        self.defs: AliasDefs = AliasDefs()
         self._expanded: dict[str, str] = {}
         self._by_text: dict[str, str] | None = None  # attribute text -> alias name (add_attr)
 

@@ -25,7 +25,7 @@ from ttopt.optimizer.policies import FunctionContext, LayoutDecisions, PolicyNot
 from ttopt.optimizer.preconditions import check_block
 from ttopt.optimizer.rewrite import LayoutAliaser, RewriteResult, apply_decisions
 from ttopt.optimizer.scheduler import split_block
-from ttopt.optimizer.stats import function_cost, function_stats, module_stats
+from ttopt.optimizer.stats import CurrentCosts, function_cost, function_stats, module_stats
 from ttopt.optimizer.trace import OptimizerTrace
 
 if TYPE_CHECKING:
@@ -110,6 +110,8 @@ def run_optimizer(p: Any, module: Any, ctx: Any) -> None:
     aliaser = LayoutAliaser(module)
     fstats: list[dict[str, Any]] = []
     stat_calls = 0
+    # The stats re-validate and re-cost every op (a fifth of the pass): only when someone reads them.
+    want_stats = getattr(ctx, "stats_requested", True) or trace is not None
     for func, block, labels in per_func:
         fname = getattr(func.properties.get("sym_name"), "value", "?")
         if block is None:
@@ -133,10 +135,11 @@ def run_optimizer(p: Any, module: Any, ctx: Any) -> None:
                 if idx >= len(op.operands):
                     raise _fail(f"--insert-memreconfig: '{name}' has {len(op.operands)} operand(s), no operand {idx}")
                 override_edges.add(Edge(getattr(op.operands[idx], "op", None), op, idx))
-        fn = FunctionContext(func, block, ops, labels, analyses, override_edges, trace, cost)
+        costs = CurrentCosts(cost)
+        fn = FunctionContext(func, block, ops, labels, analyses, override_edges, trace, cost, costs)
         if trace is not None:
             trace.function_begin(fname, fn)
-        before = function_cost(cost, block)
+        before = function_cost(cost, block, costs) if want_stats else (0.0, 0)
         decisions = policy.run(fn) if policy is not None else LayoutDecisions()
         for edge in sorted(override_edges, key=lambda x: (block.index(x.consumer), x.operand_index)):
             decisions.reshards.setdefault(edge, MemReconfigEntry({}, overridden=True))
@@ -152,8 +155,10 @@ def run_optimizer(p: Any, module: Any, ctx: Any) -> None:
         fallback = run_l1_interleaved_fallback(fn, aliaser) if p.l1_interleaved_fallback_analysis_enabled else None
         if trace is not None:
             trace.function_end(fn, decisions, result)
+        if not want_stats:
+            continue
         c0 = model.calls
-        fstats.append(function_stats(fname, fn, decisions, result, before, model, cost))
+        fstats.append(function_stats(fname, fn, decisions, result, before, model, cost, costs))
         merge_report = getattr(policy, "last_merge_report", None)
         if merge_report is not None:
             fstats[-1]["chain_merging"] = merge_report.as_dict()
@@ -163,6 +168,8 @@ def run_optimizer(p: Any, module: Any, ctx: Any) -> None:
         if fallback is not None:
             fstats[-1]["l1_interleaved_fallback"] = [labels[d.op] for d in fallback if d.upgraded]
         stat_calls += model.calls - c0
+    if not want_stats:
+        return
     stats = module_stats(fstats, p, device, model.calls - stat_calls, time.perf_counter() - t0)
     stats["options"]["chain_merging"] = getattr(p, "chain_merging", True)
     stats["totals"]["spills_avoided"] = sum(f.get("chain_merging", {}).get("spills_avoided", 0) for f in fstats)

@@ -21,8 +21,35 @@ def layout_text(layout: Any) -> str | None:
     return layout_info(layout).short() if layout is not None else None
 
 
-def function_cost(cost: Any, block: Any) -> tuple[float, int]:
+class CurrentCosts:
+    """Each op's estimate with the layouts the IR has now (`op_estimate`), computed once per op and
+    state: an entry holds the op's operand and result types and its `compute_config` (all the cost
+    reads, with the op's name and fixed shapes) and answers only while those are the same objects.
+    Types and attributes are never mutated in place (the rewrite gives relaid values new types and
+    sets new attribute objects), so a rewritten op misses and is costed again. The driver costs
+    every op before the policy, the cost-based policy again for its baseline, and the stats after
+    the rewrite (where unchanged ops hit)."""
+
+    def __init__(self, cost: Any) -> None:
+        self.cost = cost
+        self._memo: dict[tuple, tuple[Any, tuple, Any, Any]] = {}
+
+    def get(self, op: Any) -> Any:
+        """`op_estimate(cost, op)`, from the memo when the op is as it was."""
+        types = tuple([v.type.resolve() for v in op.operands] + [r.type.resolve() for r in op.results])
+        fid = op.get_attr("compute_config")
+        # The entry keeps the op, its types and the attribute alive, so their ids are not reused.
+        key = (id(op), id(fid), *map(id, types))
+        e = self._memo.get(key)
+        if e is None:
+            e = self._memo[key] = (op, types, fid, _op_cost(self.cost, op))
+        return e[3]
+
+
+def function_cost(cost: Any, block: Any, costs: CurrentCosts | None = None) -> tuple[float, int]:
     """(estimated ns, DRAM bytes) of the ttnn ops of a block with their current layouts."""
+    if costs is not None:
+        return _total([costs.get(op) for op in block.ops])
     return _total([_op_cost(cost, op) for op in block.ops])
 
 
@@ -65,7 +92,8 @@ def _result_bytes(t: TensorType, lay: Any) -> int | None:
         return None
 
 
-def function_stats(name: str, fn: Any, decisions: Any, result: Any, before: tuple[float, int], model: Any, cost: Any) -> dict[str, Any]:
+def function_stats(name: str, fn: Any, decisions: Any, result: Any, before: tuple[float, int], model: Any, cost: Any,
+                   costs: CurrentCosts | None = None) -> dict[str, Any]:  # fmt: skip
     """The stats of one optimized function."""
     labels = fn.labels
     chain_of: dict[Any, int] = {}
@@ -83,7 +111,7 @@ def function_stats(name: str, fn: Any, decisions: Any, result: Any, before: tupl
     peak = 0
     # Each op of the block costed once: the per-op entries and the function's total share them.
     block_ops = list(fn.block.ops)
-    block_costs = [_op_cost(cost, op) for op in block_ops]
+    block_costs = [costs.get(op) for op in block_ops] if costs is not None else [_op_cost(cost, op) for op in block_ops]
     cost_of = dict(zip(block_ops, block_costs))
     l1 = total = 0  # residency: bytes of the ops' tensor results in L1, and in all
     for op in fn.ops:

@@ -41,3 +41,6 @@ class PassContext:
     trace: Trace = field(default_factory=Trace)
     stats: dict[str, Any] = field(default_factory=dict)
     device: str | None = None
+    # False when nothing reads `stats` (`ttopt opt` without `--stats`): passes may then skip
+    # statistics that cost real time to gather (the ttnn-optimizer re-validates every op for its).
+    stats_requested: bool = True

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from ttopt.optimizer.analyses import AnalysisPipeline
     from ttopt.optimizer.chain import Edge, L1ChainConfig, MemReconfigEntry, SpillLocation
     from ttopt.optimizer.dispatch import DispatchChainRelationship, DispatchD2MConfig
+    from ttopt.optimizer.stats import CurrentCosts
     from ttopt.optimizer.trace import OptimizerTrace
 
 # Policy name -> module that registers it, or None while it is planned (seed 002 §2.3 names).
@@ -51,6 +52,7 @@ class FunctionContext:
     override_reshard_edges: set[Edge] = field(default_factory=set)
     trace: OptimizerTrace | None = None
     cost: CostModel | None = None  # the driver's cost model (shared memo); policies that estimate time read it
+    current_costs: CurrentCosts | None = None  # the ops' estimates as the IR has them (validated per op)
 
 
 @dataclass

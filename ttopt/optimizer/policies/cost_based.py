@@ -68,6 +68,9 @@ def input_cost(graph: CostGraph) -> float:
     """The estimate of the graph's ops as the IR has them now (what the plan must beat)."""
     from ttopt.optimizer.stats import op_estimate
 
+    costs = graph.fn.current_costs
+    if costs is not None:
+        return sum(c.ns for node in graph.nodes if node.costed and (c := costs.get(node.op)) is not None)
     return sum(c.ns for node in graph.nodes if node.costed and (c := op_estimate(graph.cost, node.op)) is not None)
 
 

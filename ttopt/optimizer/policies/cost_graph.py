@@ -111,18 +111,17 @@ class CostGraph:
     def _last_use(self, op: Any, index: dict[Any, int], n: int) -> tuple[int, bool]:
         """(position of the last top-level reader, every reader is a modelled top-level op)."""
         last, known = -1, True
+        # `uses` lists a user once per operand slot; repeats change neither the max nor the flags.
         for r in op.results:
-            for u in r.users:
-                top = u.ancestor_in(index)
-                if top is None or u is not top:
-                    last, known = n, False  # read inside a region or outside the block
+            for u in r.uses:
+                p = index.get(u)
+                if p is None or u.name == "func.return":  # read inside a region, outside the block, or returned
+                    last, known = n, False
                     continue
-                p = index[top]
-                last = max(last, p)
+                if p > last:
+                    last = p
                 if u.name not in READ_ANY and (family_of(u.name) is None or is_dispatch(u)):
                     known = False
-        if any(u.name == "func.return" for r in op.results for u in r.users):
-            last, known = n, False
         return last, known
 
     def _node(self, op: Any, pos: int, index: dict[Any, int], n: int, max_candidates: int) -> Node:
