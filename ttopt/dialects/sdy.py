@@ -24,6 +24,7 @@ register(
         format=SdyKwFormat({"allowed_direction": "enum:propagation_direction"}),
     ),
     OpDef("sdy.data_flow_edge", operands=1, results=1, format=SdyKwFormat({"sharding": "sharding"})),
+    OpDef("sdy.func_data_flow_edge", operands=1, results=1, format=SdyKwFormat({})),
     OpDef(
         "sdy.constant", operands=0, results=1, traits=frozenset({PURE, CONSTANT_LIKE}),
         format=ConstantFormat(), result_name=constant_result_name,

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from ttopt.dialects.sdy_rule import OpShardingRule, factor_name
 from ttopt.ir.types import TensorType
+from ttopt.ir.values import BlockArgument, OpResult
 from ttopt.passes.base import Pass, option
 from ttopt.passes.registry import register_pass
 from ttopt.sharding.factors import (
@@ -50,7 +51,7 @@ from ttopt.sharding.factors import (
     to_attr,
     verify_sharding,
 )
-from ttopt.sharding.util import func_type
+from ttopt.sharding.util import func_name, func_type
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module
@@ -64,11 +65,12 @@ _IDENTITY_CACHE: dict[tuple[int, ...], OpShardingRule] = {}
 DATA_FLOW_EDGE_OPS = frozenset({"stablehlo.while", "stablehlo.case", "stablehlo.optimization_barrier"})
 
 
-def _identity_rule(shape: tuple[int, ...]) -> OpShardingRule:
-    r = _IDENTITY_CACHE.get(shape)
+def _identity_rule(shape: tuple[int, ...], operands: int = 1) -> OpShardingRule:
+    """`operands` tensors and one result of `shape`, each dim one factor shared by all."""
+    r = _IDENTITY_CACHE.get((operands, *shape))
     if r is None:
         m = tuple((d,) for d in range(len(shape)))
-        r = _IDENTITY_CACHE[shape] = OpShardingRule(tuple(shape), (m,), (m,))
+        r = _IDENTITY_CACHE[(operands, *shape)] = OpShardingRule(tuple(shape), (m,) * operands, (m,))
     return r
 
 
@@ -106,6 +108,13 @@ class ShardingGraph:
         self.users: list[list[int]] = []
         self.skipped: dict[str, int] = {}
         self.initial: list[Sharding | None] = []
+        # For `sdy.func_data_flow_edge`s: functions by name and the calls of each.
+        self.funcs = {func_name(f): f for f in module.functions()}
+        self.calls: dict[str, list[Operation]] = {}
+        for op in module.walk():
+            callee = op.properties.get("callee") if op.name == "func.call" else None
+            if callee is not None:
+                self.calls.setdefault(getattr(callee, "root", ""), []).append(op)
         for func in module.functions():
             if func.regions and func.regions[0].blocks:
                 self._build_func(func)
@@ -175,6 +184,9 @@ class ShardingGraph:
             if op.name == "sdy.propagation_barrier":
                 self._add_barrier(op)
                 continue
+            if op.name == "sdy.func_data_flow_edge":
+                self._add_func_edge(op, func)
+                continue
             try:
                 rule = rule_for(op, self.conservative)
             except Exception as e:  # a malformed op must not stop propagation
@@ -223,6 +235,32 @@ class ShardingGraph:
             rule = OpShardingRule(tuple(self.shapes[s]), tuple(m for _ in sources), (m,))
             self._add_node(edge, rule, [*(self.slot(v) for v in sources), s], "data-flow edge")
         return True
+
+    def _add_func_edge(self, op: Operation, func: Operation) -> None:
+        """`sdy.func_data_flow_edge` (a call graph kept flat by Shardy's import): on a function
+        argument it ties the operands of every call of the function to the argument's users; on
+        a call result, the callee's returned value to the result's users. Identity rule; the edge
+        holds the targets' sharding, the call and the block argument keep none."""
+        x = op.operands[0]
+        if not isinstance(x.type.resolve(), TensorType):
+            self._skip(op, "non-tensor func data-flow edge")
+            return
+        sources: list[Any] = []
+        if isinstance(x, BlockArgument):
+            calls = self.calls.get(func_name(func), [])
+            sources = [c.operands[x.index] for c in calls if x.index < len(c.operands)]
+        elif isinstance(x, OpResult) and x.op.name == "func.call":
+            callee = self.funcs.get(getattr(x.op.properties.get("callee"), "root", ""))
+            blocks = callee.regions[0].blocks if callee is not None and callee.regions else []
+            ret = blocks[0].ops[-1] if blocks and blocks[0].ops else None
+            if ret is not None and ret.name == "func.return" and x.index < len(ret.operands):
+                sources = [ret.operands[x.index]]
+        if not sources:
+            self._skip(op, "func data-flow edge without sources (never called)")
+            return
+        target = self.slot(op.results[0])
+        self._add_node(op, _identity_rule(self.shapes[target], len(sources)), [*(self.slot(v) for v in sources), target],
+                       "func data-flow edge")
 
     def _add_barrier(self, op: Operation) -> None:
         """`sdy.propagation_barrier`: an identity that only lets shardings through in its
