@@ -118,6 +118,7 @@ class ShardingGraph:
         for func in module.functions():
             if func.regions and func.regions[0].blocks:
                 self._build_func(func)
+        self._add_sharding_groups()
 
     # -- building ------------------------------------------------------------------------------
     def _new_slot(self, owner: Any, shape: tuple[int, ...], sh: Sharding | None) -> int:
@@ -236,6 +237,24 @@ class ShardingGraph:
             self._add_node(edge, rule, [*(self.slot(v) for v in sources), s], "data-flow edge")
         return True
 
+    def _add_sharding_groups(self) -> None:
+        """One identity node per sharding group. First, as Shardy's import: when every member
+        that has a sharding has the same one, members without one get a copy of it."""
+        from ttopt.sharding.sharding_groups import sharding_groups
+
+        for members in sharding_groups(self.module):
+            slots = list(dict.fromkeys(self.slot(v) for v in members))
+            shape = self.shapes[slots[0]]
+            if len(slots) < 2 or any(self.shapes[s] != shape for s in slots):
+                continue
+            given = [g for g in (self.sh[s] for s in slots) if g is not None]
+            if given and all(g.mesh == given[0].mesh and g.dims == given[0].dims and g.closed == given[0].closed for g in given):
+                for s in slots:
+                    if self.sh[s] is None:
+                        self.sh[s] = given[0].copy()
+            anchor = members[-1].op if isinstance(members[-1], OpResult) else self.module.op
+            self._add_node(anchor, _identity_rule(shape, len(slots) - 1), slots, "sharding group")
+
     def _add_func_edge(self, op: Operation, func: Operation) -> None:
         """`sdy.func_data_flow_edge` (a call graph kept flat by Shardy's import): on a function
         argument it ties the operands of every call of the function to the argument's users; on
@@ -306,17 +325,23 @@ class ShardingGraph:
         return res
 
     def _mesh(self, shardings: list[Sharding | None]) -> tuple[Any, Any] | None:
-        ref = None
+        """The mesh the node propagates on, as Shardy: shardings on an empty mesh (`<[]>`) take
+        any other mesh; meshes of other names but the same axes and devices count as one (the
+        first name is written); different meshes, or a maximal one, stop propagation."""
+        ref = mesh = None
         for s in shardings:
-            if s is not None:
-                if ref is None:
-                    ref = s.mesh
-                elif s.mesh != ref:
-                    return None
-        if ref is None:
-            return None
-        mesh = ref if not isinstance(ref, str) else self.meshes.get(ref)
-        if mesh is None or mesh.is_maximal:
+            if s is None:
+                continue
+            m = s.mesh if not isinstance(s.mesh, str) else self.meshes.get(s.mesh)
+            if m is None:
+                return None
+            if not m.axes and not m.device_ids:
+                continue
+            if mesh is None:
+                ref, mesh = s.mesh, m
+            elif m != mesh:
+                return None
+        if mesh is None or not mesh.axes:
             return None
         return ref, mesh
 
@@ -377,6 +402,7 @@ class ShardingGraph:
             pt = projs[t].factors
             dims = factor_dims(mapping, sizes, lambda f, pt=pt: [*pt[f].axes, *pt[f].overflow])
             new_sh = old.copy() if old is not None else Sharding.open(mesh_ref, len(mapping))
+            new_sh.mesh = mesh_ref  # an empty mesh, or another name of the same mesh, becomes the node's
             new_sh.dims = dims
             if old is not None and old.dims == dims:
                 continue
