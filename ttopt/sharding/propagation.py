@@ -23,6 +23,7 @@ written from its factors major to minor and ends at the first factor its axes do
 
 from __future__ import annotations
 
+import re
 from collections import deque
 from dataclasses import dataclass, field
 from math import gcd
@@ -554,7 +555,7 @@ def _where(op: Any) -> str:
 
 
 def settle_rules(graph: ShardingGraph, keep: bool | None) -> None:
-    """Shardy's propagation ends by dropping every `sdy.sharding_rule`, or (keep-sharding-rules)
+    """Shardy's propagation ends by dropping every `sdy.sharding_rule` but custom ones, or (keep-sharding-rules)
     by writing the rule it used onto each op; not given, ttopt leaves the rules as they are, so a
     rule the user wrote keeps directing the passes after propagation."""
     from ttopt.ir.attributes import DialectAttr
@@ -562,8 +563,13 @@ def settle_rules(graph: ShardingGraph, keep: bool | None) -> None:
     if keep is None:
         return
     if not keep:
+        # As Shardy's removeShardingRules: a custom rule (`..., custom>`, written by the user or
+        # JAX) stays, it is the op's only rule.
         for op in graph.module.walk():
-            op.attributes.pop("sdy.sharding_rule", None)
+            attr = op.attributes.get("sdy.sharding_rule")
+            body = getattr(attr.resolve(), "body", None) if attr is not None else None
+            if attr is not None and not (body is not None and re.search(r",\s*custom\s*$", body)):
+                del op.attributes["sdy.sharding_rule"]
         return
     for node in graph.nodes:
         if node.label != "return" and "sdy.sharding_rule" not in node.op.attributes:
