@@ -136,7 +136,13 @@ def function_checks(text: str, prefixes: tuple[str, ...]) -> dict[str, str]:
                 name += "'"
             current = blocks[name] = []
         (current if current is not None else preamble).append(line.strip())
-    return {name: "\n".join(preamble + lines) + "\n" for name, lines in blocks.items()}
+    # The next function's label ends the block, as in FileCheck: a trailing CHECK-NOT is checked up
+    # to the next CHECK-LABEL match, not to the end of the output.
+    names = list(blocks)
+    nxt = {name: [blocks[names[i + 1]][0]] if i + 1 < len(names) else [] for i, name in enumerate(names)}
+    # A repeated name (`main'`) is found after its earlier namesakes' labels, as FileCheck reads in order.
+    earlier = {name: [blocks[n][0] for n in names[:i] if n.rstrip("'") == name.rstrip("'")] for i, name in enumerate(names)}
+    return {name: "\n".join(preamble + earlier[name] + lines + nxt[name]) + "\n" for name, lines in blocks.items()}
 
 
 def expected_diagnostics(text: str) -> list[tuple[int, str]]:

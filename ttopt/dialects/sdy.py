@@ -1,6 +1,6 @@
 """The Shardy (sdy) dialect: op table with its custom formats (reference §1.3)."""
 
-from ttopt.dialects.format_base import ConstantFormat, PrettyFormat, constant_result_name
+from ttopt.dialects.format_base import ConstantFormat, PrettyFormat
 from ttopt.dialects.func_formats import SymEqFormat
 from ttopt.dialects.sdy_formats import SdyCollectiveFormat, SdyKwFormat, SdyManualFormat, SdyNamedFormat, SdyShardingFormat
 from ttopt.ir.opdef import CONSTANT_LIKE, PURE, TERMINATOR, OpDef, register, register_verifiers
@@ -24,10 +24,9 @@ register(
         format=SdyKwFormat({"allowed_direction": "enum:propagation_direction"}),
     ),
     OpDef("sdy.data_flow_edge", operands=1, results=1, format=SdyKwFormat({"sharding": "sharding"})),
-    OpDef(
-        "sdy.constant", operands=0, results=1, traits=frozenset({PURE, CONSTANT_LIKE}),
-        format=ConstantFormat(), result_name=constant_result_name,
-    ),
+    OpDef("sdy.func_data_flow_edge", operands=1, results=1, format=SdyKwFormat({})),
+    # No result name hint: Shardy's sdy.constant prints as `%0`, not `%cst` like stablehlo.constant.
+    OpDef("sdy.constant", operands=0, results=1, traits=frozenset({PURE, CONSTANT_LIKE}), format=ConstantFormat()),
 )
 
 from ttopt.dialects.sdy_verify import VERIFIERS  # noqa: E402

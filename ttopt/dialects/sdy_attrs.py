@@ -466,7 +466,9 @@ class TensorShardingAttr(SdyModel):
         """Check against the mesh (and tensor rank): known axes, valid sub-axes, each axis used once,
         replicated/unreduced in mesh order (ref §1.2, §3.1). Raises AttrError."""
         mesh = self.resolve_mesh(meshes)
-        if rank is not None and rank != self.rank:
+        # Shardy: a sharding on a maximal mesh (no axes, one device id) has rank 0 whatever the tensor's.
+        maximal = not mesh.axes and bool(mesh.device_ids) and self.rank == 0
+        if rank is not None and rank != self.rank and not maximal:
             raise AttrError(f"sharding has {self.rank} dimension shardings but the tensor has rank {rank}")
         seen: list[tuple[str, AxisRef]] = []
         for where, ref in self.all_axis_refs():

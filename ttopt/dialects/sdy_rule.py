@@ -231,6 +231,9 @@ def check_rule(rule: OpShardingRule, operand_shapes: Sequence[Sequence[int | Non
                result_shapes: Sequence[Sequence[int | None]], sizes: bool = True) -> None:
     """A rule fits its op: one mapping per operand and result, one entry per dimension, and (with
     `sizes`) the factor sizes of a static dimension multiply to its size. ValueError otherwise.
+    A dimension with a blocked factor is exempt: Shardy's own rules (`mhlo.topk`: `([i])->([i], [i])
+    {i=16}` with results of size k) map a blocked need-replication factor of the operand's size onto
+    the smaller result, and propagation never moves a sharding through such a factor.
 
     The IR verifier checks structure only: a rule keeps its global factor sizes when
     update-global-to-local-shapes gives the op local types."""
@@ -246,5 +249,5 @@ def check_rule(rule: OpShardingRule, operand_shapes: Sequence[Sequence[int | Non
                     if not 0 <= f < len(rule.factor_sizes):
                         raise ValueError(f"{what} #{t} dimension {d} names an undefined factor")
                     n *= rule.factor_sizes[f]
-                if sizes and size is not None and n != size:
+                if sizes and size is not None and n != size and not rule.blocked_propagation & set(factors):
                     raise ValueError(f"factors of {what} #{t} dimension {d} multiply to {n}, but the dimension has size {size}")

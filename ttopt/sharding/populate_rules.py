@@ -30,14 +30,20 @@ class PopulateOpShardingRules(Pass):
     conservative_propagation: bool = option(False, "Conservative variants of the rules (no concat/conv-spatial factors, blocked slices)")
 
     def run(self, module: Module, ctx: PassContext) -> None:
-        from ttopt.sharding.rules import rule_for
+        from ttopt.sharding.rules import custom_call_is_known, custom_call_target, rule_for
+        from ttopt.sharding.util import warn
 
         count = 0
+        warned = False
         for op in module.walk():
             if op.name == "func.func" or "sdy.sharding_rule" in op.attributes:
                 continue
             rule = rule_for(op, self.conservative_propagation)
             if rule is None:
+                # As Shardy, once per run: the first custom call whose target has no rule.
+                if op.name == "stablehlo.custom_call" and not warned and not custom_call_is_known(op):
+                    warn(module, op, f"custom call @{custom_call_target(op)} is unknown to SDY sharding rule registry")
+                    warned = True
                 continue
             body = rule.print_body()
             op.attributes["sdy.sharding_rule"] = DialectAttr("sdy.op_sharding_rule", body, f"#sdy.op_sharding_rule<{body}>")

@@ -23,6 +23,7 @@ written from its factors major to minor and ends at the first factor its axes do
 
 from __future__ import annotations
 
+import re
 from collections import deque
 from dataclasses import dataclass, field
 from math import gcd
@@ -30,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from ttopt.dialects.sdy_rule import OpShardingRule, factor_name
 from ttopt.ir.types import TensorType
+from ttopt.ir.values import BlockArgument, OpResult
 from ttopt.passes.base import Pass, option
 from ttopt.passes.registry import register_pass
 from ttopt.sharding.factors import (
@@ -50,7 +52,7 @@ from ttopt.sharding.factors import (
     to_attr,
     verify_sharding,
 )
-from ttopt.sharding.util import func_type
+from ttopt.sharding.util import func_name, func_type
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module
@@ -64,11 +66,12 @@ _IDENTITY_CACHE: dict[tuple[int, ...], OpShardingRule] = {}
 DATA_FLOW_EDGE_OPS = frozenset({"stablehlo.while", "stablehlo.case", "stablehlo.optimization_barrier"})
 
 
-def _identity_rule(shape: tuple[int, ...]) -> OpShardingRule:
-    r = _IDENTITY_CACHE.get(shape)
+def _identity_rule(shape: tuple[int, ...], operands: int = 1) -> OpShardingRule:
+    """`operands` tensors and one result of `shape`, each dim one factor shared by all."""
+    r = _IDENTITY_CACHE.get((operands, *shape))
     if r is None:
         m = tuple((d,) for d in range(len(shape)))
-        r = _IDENTITY_CACHE[shape] = OpShardingRule(tuple(shape), (m,), (m,))
+        r = _IDENTITY_CACHE[(operands, *shape)] = OpShardingRule(tuple(shape), (m,) * operands, (m,))
     return r
 
 
@@ -106,9 +109,17 @@ class ShardingGraph:
         self.users: list[list[int]] = []
         self.skipped: dict[str, int] = {}
         self.initial: list[Sharding | None] = []
+        # For `sdy.func_data_flow_edge`s: functions by name and the calls of each.
+        self.funcs = {func_name(f): f for f in module.functions()}
+        self.calls: dict[str, list[Operation]] = {}
+        for op in module.walk():
+            callee = op.properties.get("callee") if op.name == "func.call" else None
+            if callee is not None:
+                self.calls.setdefault(getattr(callee, "root", ""), []).append(op)
         for func in module.functions():
             if func.regions and func.regions[0].blocks:
                 self._build_func(func)
+        self._add_sharding_groups()
 
     # -- building ------------------------------------------------------------------------------
     def _new_slot(self, owner: Any, shape: tuple[int, ...], sh: Sharding | None) -> int:
@@ -175,6 +186,9 @@ class ShardingGraph:
             if op.name == "sdy.propagation_barrier":
                 self._add_barrier(op)
                 continue
+            if op.name == "sdy.func_data_flow_edge":
+                self._add_func_edge(op, func)
+                continue
             try:
                 rule = rule_for(op, self.conservative)
             except Exception as e:  # a malformed op must not stop propagation
@@ -224,6 +238,50 @@ class ShardingGraph:
             self._add_node(edge, rule, [*(self.slot(v) for v in sources), s], "data-flow edge")
         return True
 
+    def _add_sharding_groups(self) -> None:
+        """One identity node per sharding group. First, as Shardy's import: when every member
+        that has a sharding has the same one, members without one get a copy of it."""
+        from ttopt.sharding.sharding_groups import sharding_groups
+
+        for members in sharding_groups(self.module):
+            slots = list(dict.fromkeys(self.slot(v) for v in members))
+            shape = self.shapes[slots[0]]
+            if len(slots) < 2 or any(self.shapes[s] != shape for s in slots):
+                continue
+            given = [g for g in (self.sh[s] for s in slots) if g is not None]
+            if given and all(g.mesh == given[0].mesh and g.dims == given[0].dims and g.closed == given[0].closed for g in given):
+                for s in slots:
+                    if self.sh[s] is None:
+                        self.sh[s] = given[0].copy()
+            anchor = members[-1].op if isinstance(members[-1], OpResult) else self.module.op
+            self._add_node(anchor, _identity_rule(shape, len(slots) - 1), slots, "sharding group")
+
+    def _add_func_edge(self, op: Operation, func: Operation) -> None:
+        """`sdy.func_data_flow_edge` (a call graph kept flat by Shardy's import): on a function
+        argument it ties the operands of every call of the function to the argument's users; on
+        a call result, the callee's returned value to the result's users. Identity rule; the edge
+        holds the targets' sharding, the call and the block argument keep none."""
+        x = op.operands[0]
+        if not isinstance(x.type.resolve(), TensorType):
+            self._skip(op, "non-tensor func data-flow edge")
+            return
+        sources: list[Any] = []
+        if isinstance(x, BlockArgument):
+            calls = self.calls.get(func_name(func), [])
+            sources = [c.operands[x.index] for c in calls if x.index < len(c.operands)]
+        elif isinstance(x, OpResult) and x.op.name == "func.call":
+            callee = self.funcs.get(getattr(x.op.properties.get("callee"), "root", ""))
+            blocks = callee.regions[0].blocks if callee is not None and callee.regions else []
+            ret = blocks[0].ops[-1] if blocks and blocks[0].ops else None
+            if ret is not None and ret.name == "func.return" and x.index < len(ret.operands):
+                sources = [ret.operands[x.index]]
+        if not sources:
+            self._skip(op, "func data-flow edge without sources (never called)")
+            return
+        target = self.slot(op.results[0])
+        self._add_node(op, _identity_rule(self.shapes[target], len(sources)), [*(self.slot(v) for v in sources), target],
+                       "func data-flow edge")
+
     def _add_barrier(self, op: Operation) -> None:
         """`sdy.propagation_barrier`: an identity that only lets shardings through in its
         allowed direction (FORWARD: into the result, BACKWARD: into the operand, NONE, BOTH)."""
@@ -268,17 +326,23 @@ class ShardingGraph:
         return res
 
     def _mesh(self, shardings: list[Sharding | None]) -> tuple[Any, Any] | None:
-        ref = None
+        """The mesh the node propagates on, as Shardy: shardings on an empty mesh (`<[]>`) take
+        any other mesh; meshes of other names but the same axes and devices count as one (the
+        first name is written); different meshes, or a maximal one, stop propagation."""
+        ref = mesh = None
         for s in shardings:
-            if s is not None:
-                if ref is None:
-                    ref = s.mesh
-                elif s.mesh != ref:
-                    return None
-        if ref is None:
-            return None
-        mesh = ref if not isinstance(ref, str) else self.meshes.get(ref)
-        if mesh is None or mesh.is_maximal:
+            if s is None:
+                continue
+            m = s.mesh if not isinstance(s.mesh, str) else self.meshes.get(s.mesh)
+            if m is None:
+                return None
+            if not m.axes and not m.device_ids:
+                continue
+            if mesh is None:
+                ref, mesh = s.mesh, m
+            elif m != mesh:
+                return None
+        if mesh is None or not mesh.axes:
             return None
         return ref, mesh
 
@@ -339,6 +403,7 @@ class ShardingGraph:
             pt = projs[t].factors
             dims = factor_dims(mapping, sizes, lambda f, pt=pt: [*pt[f].axes, *pt[f].overflow])
             new_sh = old.copy() if old is not None else Sharding.open(mesh_ref, len(mapping))
+            new_sh.mesh = mesh_ref  # an empty mesh, or another name of the same mesh, becomes the node's
             new_sh.dims = dims
             if old is not None and old.dims == dims:
                 continue
@@ -490,7 +555,7 @@ def _where(op: Any) -> str:
 
 
 def settle_rules(graph: ShardingGraph, keep: bool | None) -> None:
-    """Shardy's propagation ends by dropping every `sdy.sharding_rule`, or (keep-sharding-rules)
+    """Shardy's propagation ends by dropping every `sdy.sharding_rule` but custom ones, or (keep-sharding-rules)
     by writing the rule it used onto each op; not given, ttopt leaves the rules as they are, so a
     rule the user wrote keeps directing the passes after propagation."""
     from ttopt.ir.attributes import DialectAttr
@@ -498,8 +563,13 @@ def settle_rules(graph: ShardingGraph, keep: bool | None) -> None:
     if keep is None:
         return
     if not keep:
+        # As Shardy's removeShardingRules: a custom rule (`..., custom>`, written by the user or
+        # JAX) stays, it is the op's only rule.
         for op in graph.module.walk():
-            op.attributes.pop("sdy.sharding_rule", None)
+            attr = op.attributes.get("sdy.sharding_rule")
+            body = getattr(attr.resolve(), "body", None) if attr is not None else None
+            if attr is not None and not (body is not None and re.search(r",\s*custom\s*$", body)):
+                del op.attributes["sdy.sharding_rule"]
         return
     for node in graph.nodes:
         if node.label != "return" and "sdy.sharding_rule" not in node.op.attributes:

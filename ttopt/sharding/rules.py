@@ -8,13 +8,17 @@ shares `_pointwise`.
 
 Where jaxlib's Shardy (0.10.2, newer than the pinned ea2ba7ed) differs from the reference table,
 the rules follow jaxlib, because it is the oracle the tests compare against: gather's collapsed
-dims are reduction factors, and scatter's update-batch dims are reduction only when the scatter
-body is a plain add (need-replication otherwise).
+dims are reduction factors. Ops and cases the jaxlib corpus does not reach follow Shardy's
+registry at a0277a83 (the commit bench/shardy_conformance.py pins): variadic collectives,
+batch_norm_inference, triangular_solve, the custom-call targets, concat of slices (permutation),
+dynamic_update_slice with constant indices, select_and_scatter, the gather/scatter slice cases,
+convolution's spatial factors and the diverging reshape factoring; scatter's implicit batch dims
+are reduction for an add/multiply/max/min body (need-replication otherwise).
 """
 
 from __future__ import annotations
 
-from math import gcd
+from math import gcd, prod
 from typing import TYPE_CHECKING, Callable, Optional, Sequence, TypeVar
 
 from ttopt.dialects.sdy_rule import (
@@ -27,7 +31,7 @@ from ttopt.dialects.sdy_rule import (
 from ttopt.ir.diagnostics import Diagnostic
 from ttopt.ir.operation import Operation
 from ttopt.ir.properties import int_values, props
-from ttopt.ir.values import Value
+from ttopt.ir.values import OpResult, Value
 
 if TYPE_CHECKING:
     from ttopt.dialects.stablehlo_attrs import (
@@ -76,8 +80,7 @@ NO_RULE = frozenset({
     "stablehlo.recv", "stablehlo.partition_id", "stablehlo.replica_id", "stablehlo.rng",
     "stablehlo.dynamic_broadcast_in_dim", "stablehlo.dynamic_conv", "stablehlo.dynamic_gather", "stablehlo.dynamic_pad",
     "stablehlo.dynamic_reshape", "stablehlo.get_dimension_size",
-    "stablehlo.batch_norm_grad", "stablehlo.batch_norm_inference", "stablehlo.batch_norm_training",
-    "stablehlo.einsum", "stablehlo.triangular_solve",
+    "stablehlo.batch_norm_grad", "stablehlo.batch_norm_training", "stablehlo.einsum",
 })  # fmt: skip
 
 
@@ -285,14 +288,132 @@ def _bitcast_convert(op: Operation, conservative: bool) -> OpShardingRule:
     return b.build()
 
 
+# Custom-call targets of Shardy's registry (op_sharding_rule_registry.cc at a0277a83).
+CUSTOM_NO_RULE = frozenset({
+    "sdy_testonly", "tpu_custom_call", "xla_python_cpu_callback", "xla_python_gpu_callback",
+    "xla_ffi_python_cpu_callback", "xla_ffi_python_gpu_callback", "xla.debug.Log",
+})  # fmt: skip
+CUSTOM_POINTWISE = frozenset({
+    "annotate_device_placement", "Cholesky", "CompactWyHelper", "InspectSharding",
+    "InvertDiagBlocksLowerTriangular", "InvertDiagBlocksUpperTriangular", "LayoutConstraint", "mhlo.erf",
+    "MoveToDevice", "MoveToHost", "X64SplitHigh", "X64SplitLow", "xla.megascale.provide_metadata",
+    "_SPMDInternalOp_MultiPad", "_SPMDInternalOp_RotateRight", "_SPMDInternalOp_MultiRotate",
+    "_SPMDInternalOp_MultiSlice", "_SPMDInternalOp_Wrap", "Sharding",
+})  # fmt: skip
+
+
+def custom_call_target(op: Operation) -> str:
+    """A custom call's target name ('' when absent)."""
+    return str(getattr(op.properties.get("call_target_name"), "value", ""))
+
+
+def custom_call_is_known(op: Operation) -> bool:
+    """Whether Shardy's registry knows the target (an unknown one gets a warning and no rule)."""
+    return custom_call_target(op) in (CUSTOM_NO_RULE | CUSTOM_POINTWISE | set(_CUSTOM))
+
+
+def _custom_pointwise(op: Operation) -> OpShardingRule | None:
+    """Shardy's `buildPointwise`: the first result's dims shared by every ranked tensor."""
+    if not op.results or _shape(op.results[0]) is None:
+        return None
+    b = _builder(op)
+    shape = _static(op.results[0])
+    ranked = [len(s) > 0 for s in (*b.operand_shapes, *b.result_shapes)]
+    for d, n in enumerate(shape):
+        dims = [d if r else -1 for r in ranked]
+        b.add_factor(dims[: b.num_operands], dims[b.num_operands :], n)
+    return b.build()
+
+
+def _eigh(op: Operation) -> OpShardingRule:
+    """Batch dims P; the matrix dims pass through to the eigenvectors, the last also to the eigenvalues."""
+    ins = _static(op.operands[0])
+    d1, d2 = len(ins) - 2, len(ins) - 1
+    b = _builder(op)
+    b.add_pointwise(ins[:d1])
+    b.add_factor([d1], [d1, -1], ins[d1])
+    b.add_factor([d2], [d2, d1], ins[d2])
+    return b.build()
+
+
+def _qr(op: Operation) -> OpShardingRule:
+    """Batch dims P; the matrix dims and the taus' dim need replication."""
+    ins, taus = _static(op.operands[0]), _static(op.results[1])
+    d1, d2 = len(ins) - 2, len(ins) - 1
+    b = _builder(op)
+    b.add_pointwise(ins[:d1])
+    b.add_factor([d1], [d1, -1], ins[d1], N)
+    b.add_factor([d2], [d2, -1], ins[d2], N)
+    b.add_factor([-1], [-1, d1], taus[d1], N)
+    return b.build()
+
+
+def _householder(op: Operation) -> OpShardingRule:
+    """Batch dims P; the matrix dims and the taus' dim need replication."""
+    ins, taus = _static(op.operands[0]), _static(op.operands[1])
+    d1, d2 = len(ins) - 2, len(ins) - 1
+    b = _builder(op)
+    b.add_pointwise(ins[:d1])
+    b.add_factor([d1, -1], [d1], ins[d1], N)
+    b.add_factor([d2, -1], [d2], ins[d2], N)
+    b.add_factor([-1, d1], [-1], taus[d1], N)
+    return b.build()
+
+
+def _mhlo_topk(op: Operation) -> OpShardingRule:
+    """Dims of equal operand/result size pass through; the top-k dim needs replication, blocked."""
+    ins, outs = _static(op.operands[0]), _static(op.results[0])
+    b = _builder(op)
+    for d, (n, k) in enumerate(zip(ins, outs)):
+        b.add_factor_all(d, n, P if n == k else N, blocked=n != k)
+    return b.build()
+
+
+def _approx_topk(op: Operation) -> OpShardingRule:
+    """ApproxTopK / PartialReduce (operand, iota, two scalar inits): equal dims pass through; the
+    reduced dim is an operand factor plus a blocked need-replication result factor."""
+    ins, outs = _static(op.operands[0]), _static(op.results[0])
+    b = _builder(op)
+    for d, (n, k) in enumerate(zip(ins, outs)):
+        if n == k:
+            b.add_factor_all(d, n)
+        else:
+            b.add_factor([d, d, -1, -1], [-1, -1], n)
+            b.add_factor([-1, -1, -1, -1], [d, d], k, N, blocked=True)
+    return b.build()
+
+
+def _x64_combine(op: Operation) -> OpShardingRule | None:
+    """Pointwise, but replicated and blocked when it feeds an rng_bit_generator (whose ui64 state
+    must stay replicated and cannot be resharded)."""
+    if any(u.name == "stablehlo.rng_bit_generator" for r in op.results for u in r.users):
+        b = _builder(op)
+        b.add_factor_all(0, _static(op.results[0])[0], N, blocked=True)
+        return b.build()
+    return _custom_pointwise(op)
+
+
+_CUSTOM: dict[str, Callable[[Operation], OpShardingRule | None]] = {
+    "Eigh": _eigh, "Qr": _qr, "QrDecompositionBlock": _qr, "ProductOfElementaryHouseholderReflectors": _householder,
+    "mhlo.topk": _mhlo_topk, "ApproxTopK": _approx_topk, "PartialReduce": _approx_topk, "X64Combine": _x64_combine,
+}  # fmt: skip
+
+
 @register("stablehlo.custom_call")
 def _custom_call(op: Operation, conservative: bool) -> OpShardingRule | None:
-    """Pointwise for a few known targets; other targets have no rule (propagation is blocked)."""
-    target = getattr(op.properties.get("call_target_name"), "value", "")
-    if target in ("mhlo.erf", "annotate_device_placement", "Sharding", "X64Combine", "MoveToHost", "MoveToDevice"):
-        if op.results and op.operands and _shape(op.operands[0]) == _shape(op.results[0]):
-            return _pointwise(op, conservative)
-    return None
+    """Shardy's table of custom-call targets; other targets have no rule (propagation is blocked)."""
+    target = custom_call_target(op)
+    fn = _custom_pointwise if target in CUSTOM_POINTWISE else _CUSTOM.get(target)
+    if fn is None:
+        return None
+    # Shardy asserts the target's operand/result contract; a call that breaks it gets no rule.
+    try:
+        rule = fn(op)
+        if rule is not None:
+            check_rule(rule, [_static(v) for v in op.operands], [_static(r) for r in op.results])
+    except (IndexError, ValueError):
+        return None
+    return rule
 
 
 # ---- shape-changing ops ----------------------------------------------------------------------
@@ -315,46 +436,59 @@ def _broadcast_in_dim(op: Operation, conservative: bool) -> OpShardingRule:
 
 @register("stablehlo.reshape")
 def _reshape(op: Operation, conservative: bool) -> OpShardingRule | None:
-    """Greedy GCD factoring of input and output dims; size-1 dims get their own factors.
-    2x4->8 is `([i, j])->([ij])`, 8x4->2x16 is `([ij, k])->([i, jk])`."""
+    """Shardy's reshape factoring: common GCD factors while the accumulated input and output
+    factors agree; once they diverge (no common divisor), each side adds factors that converge
+    them again (or keep the next GCD). Size-1 dims get their own factors; no rule with 0 elements.
+    2x4->8 is `([i, j])->([ij])`, 8x4->2x16 is `([ij, k])->([i, jk])`, 3x2->2x3 is `([i, l])->([j, k])`."""
     ins, outs = _static(op.operands[0]), _static(op.results[0])
-    if 0 in ins or 0 in outs:
+    if 0 in ins or prod(ins) != prod(outs):
         return None
     b = _builder(op)
     i = o = 0
-    in_rem = ins[0] if ins else 1
-    out_rem = outs[0] if outs else 1
+    dims_in = dims_out = fac_in = fac_out = 1
     while i < len(ins) or o < len(outs):
         if i < len(ins) and ins[i] == 1:
             b.add_factor([i], [-1], 1)
             i += 1
-            in_rem = ins[i] if i < len(ins) else 1
             continue
         if o < len(outs) and outs[o] == 1:
             b.add_factor([-1], [o], 1)
             o += 1
-            out_rem = outs[o] if o < len(outs) else 1
             continue
-        if i >= len(ins) or o >= len(outs):
-            break
-        g = gcd(in_rem, out_rem)
-        if g == 1:
-            # No common factor: the rest of both sides stays unshared.
-            b.add_factor([i], [-1], in_rem)
-            b.add_factor([-1], [o], out_rem)
-            i, o = i + 1, o + 1
-            in_rem = ins[i] if i < len(ins) else 1
-            out_rem = outs[o] if o < len(outs) else 1
-            continue
-        b.add_factor([i], [o], g)
-        in_rem //= g
-        out_rem //= g
-        if in_rem == 1:
+        if i < len(ins) and dims_in == fac_in:
+            dims_in *= ins[i]
+        if o < len(outs) and dims_out == fac_out:
+            dims_out *= outs[o]
+        next_in, next_out = dims_in // fac_in, dims_out // fac_out
+        g = gcd(next_in, next_out)
+
+        def diverged(nxt: int, smaller: int, larger: int, g: int = g) -> int:
+            if larger % smaller == 0 and nxt % (larger // smaller) == 0:
+                return larger // smaller  # converges the in and out factors
+            return nxt // g if nxt > g else nxt  # keeps the next GCD for the next round
+
+        if fac_in == fac_out:
+            if g > 1:
+                b.add_factor([i], [o], g)
+                fac_in *= g
+                fac_out *= g
+            else:
+                b.add_factor([i], [-1], next_in)
+                fac_in *= next_in
+                b.add_factor([-1], [o], next_out)
+                fac_out *= next_out
+        elif fac_in < fac_out:
+            n = diverged(next_in, fac_in, fac_out)
+            b.add_factor([i], [-1], n)
+            fac_in *= n
+        else:
+            n = diverged(next_out, fac_out, fac_in)
+            b.add_factor([-1], [o], n)
+            fac_out *= n
+        if i < len(ins) and dims_in == fac_in:
             i += 1
-            in_rem = ins[i] if i < len(ins) else 1
-        if out_rem == 1:
+        if o < len(outs) and dims_out == fac_out:
             o += 1
-            out_rem = outs[o] if o < len(outs) else 1
     return b.build()
 
 
@@ -416,16 +550,27 @@ def _reduce(op: Operation, conservative: bool) -> OpShardingRule:
     return b.build()
 
 
+def _sliced_from(v: Value) -> Value:
+    """The operand of the `stablehlo.slice` that defines `v`, else `v`."""
+    owner = v.owner if isinstance(v, OpResult) else None
+    return owner.operands[0] if owner is not None and owner.name == "stablehlo.slice" else v
+
+
 @register("stablehlo.concatenate")
 def _concatenate(op: Operation, conservative: bool) -> OpShardingRule:
-    """Pointwise; the concat dim is need-replication (no factor at all when conservative)."""
+    """Pointwise; the concat dim is need-replication (no factor at all when conservative), or
+    permutation when the operands are slices (`concat(slice(l), slice(r))`) or slices of one
+    tensor next to it (`concat(slice(x), x, slice(x))`): the data only moves between devices."""
     cat = _int(op, "dimension")
     outs = _static(op.results[0])
+    sliced = [isinstance(v, OpResult) and v.owner.name == "stablehlo.slice" for v in op.operands]
+    same = {id(_sliced_from(v)) for v in op.operands}
+    kind = M if all(sliced) or (len(same) == 1 and any(sliced)) else N
     b = _builder(op)
     for d, n in enumerate(outs):
         if d == cat:
             if not conservative:
-                b.add_factor_all(d, n, N)
+                b.add_factor_all(d, n, kind)
         else:
             b.add_factor_all(d, n)
     return b.build()
@@ -463,7 +608,7 @@ def _reverse(op: Operation, conservative: bool) -> OpShardingRule:
     return b.build()
 
 
-@register("stablehlo.reduce_window", "stablehlo.select_and_scatter")
+@register("stablehlo.reduce_window")
 def _reduce_window(op: Operation, conservative: bool) -> OpShardingRule:
     """Pointwise over the result; windowed/strided/padded dims are permutation (blocked when conservative)."""
     ins = _static(op.results[0])
@@ -477,6 +622,25 @@ def _reduce_window(op: Operation, conservative: bool) -> OpShardingRule:
     return _changed_dims_rule(op, conservative, changed, ins)
 
 
+@register("stablehlo.select_and_scatter")
+def _select_and_scatter(op: Operation, conservative: bool) -> OpShardingRule:
+    """Pass-through dims (no window, stride or padding) are shared; a windowed dim is a
+    need-replication factor of the source plus a permutation factor operand -> result (both
+    blocked when conservative)."""
+    outs, src = _static(op.results[0]), _static(op.operands[1])
+    win = _ints(op, "window_dimensions")
+    strides = _ints(op, "window_strides")
+    pad = _ints(op, "padding")
+    b = _builder(op)
+    for d, n in enumerate(outs):
+        if not ((win and win[d] != 1) or (strides and strides[d] != 1) or (pad and (pad[2 * d] or pad[2 * d + 1]))):
+            b.add_factor_all(d, n)
+            continue
+        b.add_factor([-1, d, -1], [-1], src[d], N, blocked=conservative)
+        b.add_factor([d, -1, -1], [d], n, M, blocked=conservative)
+    return b.build()
+
+
 @register("stablehlo.dynamic_slice")
 def _dynamic_slice(op: Operation, conservative: bool) -> OpShardingRule:
     """Sliced dims are need-replication and always blocked; start indices are scalars."""
@@ -487,18 +651,24 @@ def _dynamic_slice(op: Operation, conservative: bool) -> OpShardingRule:
     return b.build()
 
 
+def _is_constant(v: Value) -> bool:
+    return isinstance(v, OpResult) and v.owner.name in ("stablehlo.constant", "sdy.constant", "chlo.constant", "arith.constant")
+
+
 @register("stablehlo.dynamic_update_slice")
 def _dynamic_update_slice(op: Operation, conservative: bool) -> OpShardingRule:
-    """Equal dims are shared P factors; otherwise an operand/result P factor plus an update N factor."""
+    """Equal dims are shared P factors; otherwise an operand/result P factor plus an update
+    factor, N unless every start index is a constant (then each device knows its local offsets)."""
     ins, upd = _static(op.operands[0]), _static(op.operands[1])
     b = _builder(op)
     k = len(op.operands) - 2
+    update_kind = P if all(_is_constant(v) for v in op.operands[2:]) else N
     for d, n in enumerate(ins):
         if upd[d] == n:
             b.add_factor([d, d] + [-1] * k, [d], n)
         else:
             b.add_factor([d, -1] + [-1] * k, [d], n)
-            b.add_factor([-1, d] + [-1] * k, [-1], upd[d], N)
+            b.add_factor([-1, d] + [-1] * k, [-1], upd[d], update_kind)
     return b.build()
 
 
@@ -511,6 +681,40 @@ def _sort(op: Operation, conservative: bool) -> OpShardingRule:
     only = all(n == 1 for d, n in enumerate(ins) if d != dim)
     b = _builder(op)
     b.add_pointwise(ins, lambda d: (N, only) if d == dim else (P, False))
+    return b.build()
+
+
+@register("stablehlo.batch_norm_inference")
+def _batch_norm_inference(op: Operation, conservative: bool) -> OpShardingRule:
+    """Pointwise over the operand; the feature dim is shared with the four 1-D statistics."""
+    ins = _static(op.operands[0])
+    feature = _int(op, "feature_index")
+    b = _builder(op)
+    for d, n in enumerate(ins):
+        b.add_factor([d] + [0 if d == feature else -1] * (len(op.operands) - 1), [d], n)
+    return b.build()
+
+
+@register("stablehlo.triangular_solve")
+def _triangular_solve(op: Operation, conservative: bool) -> OpShardingRule:
+    """Batch dims P; `op(a) @ x = b` (left side) or `x @ op(a) = b`: the non-contracting dims of
+    a and of the result and the contracting dim all need replication."""
+    a, rhs = _static(op.operands[0]), _static(op.operands[1])
+    d1, d2 = len(a) - 2, len(a) - 1
+    transpose = op.get_attr("transpose_a")
+    transposed = str(getattr(transpose, "body", "") or "").split()[-1:] in (["TRANSPOSE"], ["ADJOINT"])
+    b = _builder(op)
+    b.add_pointwise(a[:d1])
+    if props(op).left_side:
+        non, con = (d2, d1) if transposed else (d1, d2)
+        b.add_factor([non, d1], [-1], a[non], N)
+        b.add_factor([-1, d2], [d2], rhs[d2], N)
+        b.add_factor([con, -1], [d1], a[con], N)
+    else:
+        non, con = (d1, d2) if transposed else (d2, d1)
+        b.add_factor([-1, d1], [d1], rhs[d1], N)
+        b.add_factor([non, d2], [-1], a[non], N)
+        b.add_factor([con, -1], [d2], a[con], N)
     return b.build()
 
 
@@ -550,125 +754,173 @@ def _rng_bit_generator(op: Operation, conservative: bool) -> OpShardingRule:
 
 
 # ---- collectives (input IR from shard_map) -----------------------------------------------------
+def _same_for_all(b: RuleBuilder, operands: bool, dim: int, size: int, kind: FactorType = P) -> None:
+    """A factor at `dim` of every operand (or every result) of a variadic collective."""
+    n_ops, n_res = b.num_operands, len(b.result_shapes)
+    ranked = [len(s) > 0 for s in (*b.operand_shapes, *b.result_shapes)]
+    dims = [dim if r else -1 for r in ranked]
+    b.add_factor(dims[:n_ops] if operands else [-1] * n_ops, [-1] * n_res if operands else dims[n_ops:], size, kind)
+
+
 def _collective(op: Operation, special: list[int]) -> OpShardingRule:
+    """Variadic collectives: the untouched dims are shared by all tensors; each moved dim (in the
+    op's own order: split before concat) is one N factor over the operands and one over the results."""
     ins, outs = _static(op.operands[0]), _static(op.results[0])
     b = _builder(op)
     for d, n in enumerate(ins):
         if d not in special:
-            b.add_factor([d], [d], n)
-    for d in sorted(special):
-        b.add_factor([d], [-1], ins[d], N)
-        b.add_factor([-1], [d], outs[d], N)
+            b.add_factor_all(d, n)
+    for d in dict.fromkeys(special):
+        _same_for_all(b, True, d, ins[d], N)
+        _same_for_all(b, False, d, outs[d], N)
     return b.build()
 
 
 @register("stablehlo.all_gather")
 def _all_gather(op: Operation, conservative: bool) -> OpShardingRule:
+    """The gathered dim needs replication (operand and result sizes differ); the rest pass through."""
     return _collective(op, [_int(op, "all_gather_dim")])
 
 
 @register("stablehlo.reduce_scatter")
 def _reduce_scatter(op: Operation, conservative: bool) -> OpShardingRule:
+    """The scattered dim needs replication; the rest pass through."""
     return _collective(op, [_int(op, "scatter_dimension")])
 
 
 @register("stablehlo.all_to_all")
 def _all_to_all(op: Operation, conservative: bool) -> OpShardingRule:
-    return _collective(op, sorted({_int(op, "split_dimension"), _int(op, "concat_dimension")}))
+    """Split and concat dims need replication; the rest pass through."""
+    return _collective(op, [_int(op, "split_dimension"), _int(op, "concat_dimension")])
 
 
 # ---- gather / scatter / convolution -----------------------------------------------------------
+# Shardy's `addGatherScatterFactors`: the slices (gather result / scatter updates) are walked in
+# order; then the collapsed (inserted) operand dims, then the index-vector dim.
+GatherFactorFn = Callable[[int, int, int, int, FactorType, bool], None]
+
+
+def _gather_scatter_factors(add: GatherFactorFn, scatter_reduction: FactorType | None, ins: tuple[int, ...],
+                            idx: tuple[int, ...], slices: tuple[int, ...], ivd: int, offset: Sequence[int],
+                            collapsed: Sequence[int], in_batch: Sequence[int], idx_batch: Sequence[int]) -> None:
+    """`add(input_dim, indices_dim, slices_dim, size, type, blocked)` per factor; a scatter passes
+    the type of its implicit batch dims (R for a supported reduction body, else N)."""
+    in_dim = batch_pos = 0
+    for s, n in enumerate(slices):
+        if s in offset:
+            while in_dim in collapsed or in_dim in in_batch:
+                in_dim += 1
+            size = ins[in_dim]
+            if size == n:
+                add(in_dim, -1, s, size, P, False)
+            elif scatter_reduction is not None:
+                add(in_dim, -1, -1, size, N, False)
+                add(-1, -1, s, n, N, False)
+            elif n == 1:
+                # A size-1 slice of a sharded operand dim: each device gathers its part, all-reduced.
+                add(in_dim, -1, -1, size, R, False)
+                add(-1, -1, s, n, N, False)
+            else:
+                add(in_dim, -1, s, size, N, True)
+            in_dim += 1
+        else:
+            idim = batch_pos if batch_pos < ivd else batch_pos + 1
+            explicit = idim in idx_batch
+            kind = scatter_reduction if scatter_reduction is not None and not explicit else P
+            add(in_batch[idx_batch.index(idim)] if explicit else -1, idim, s, n, kind, False)
+            batch_pos += 1
+    for d in collapsed:
+        kind = P if scatter_reduction is not None else (N if ins[d] == 1 else R)
+        add(d, -1, -1, ins[d], kind, False)
+    if ivd < len(idx):
+        add(-1, ivd, -1, idx[ivd], N, False)
+
+
 @register("stablehlo.gather")
 def _gather(op: Operation, conservative: bool) -> OpShardingRule:
-    """Result dims in order: batch dims (indices <-> result, operand too for explicit batching) P;
-    offset dims P when the slice is the whole operand dim, else N and blocked. Then collapsed
-    operand dims R (jaxlib's newer Shardy), then the index-vector dim N."""
+    """Result batch dims shared with the indices (and the operand for explicit batching); offset
+    dims P when the slice is the whole operand dim, else N and blocked (R on the operand for a
+    size-1 slice); collapsed operand dims R (N when of size 1); the index-vector dim N."""
     dn: GatherDimensionNumbers = props(op).dimension_numbers
-    ops, idx, out = _static(op.operands[0]), _static(op.operands[1]), _static(op.results[0])
-    offset, collapsed = dn.offset_dims, dn.collapsed_slice_dims
-    op_batch, idx_batch = dn.operand_batching_dims, dn.start_indices_batching_dims
-    ivd = dn.vector_dim(len(idx))
-    sizes = _ints(op, "slice_sizes")
+    ins, idx, out = _static(op.operands[0]), _static(op.operands[1]), _static(op.results[0])
     b = _builder(op)
-    window_op_dims = [d for d in range(len(ops)) if d not in collapsed and d not in op_batch]
-    idx_dims = [d for d in range(len(idx)) if d != ivd]
-    wi = bi = 0
-    for r, n in enumerate(out):
-        if r in offset:
-            od = window_op_dims[wi]
-            wi += 1
-            if sizes[od] == ops[od]:
-                b.add_factor([od, -1], [r], n)
-            else:
-                b.add_factor([od, -1], [-1], ops[od], N, blocked=True)
-                b.add_factor([-1, -1], [r], n, N, blocked=True)
-        else:
-            idim = idx_dims[bi]
-            bi += 1
-            odim = op_batch[idx_batch.index(idim)] if idim in idx_batch else -1
-            b.add_factor([odim, idim], [r], n)
-    for d in collapsed:
-        b.add_factor([d, -1], [-1], ops[d], R)
-    if ivd < len(idx):
-        b.add_factor([-1, ivd], [-1], idx[ivd], N)
+
+    def add(in_dim: int, idx_dim: int, out_dim: int, size: int, kind: FactorType, blocked: bool) -> None:
+        b.add_factor([in_dim, idx_dim], [out_dim], size, kind, blocked)
+
+    _gather_scatter_factors(add, None, ins, idx, out, dn.vector_dim(len(idx)), dn.offset_dims, dn.collapsed_slice_dims,
+                            dn.operand_batching_dims, dn.start_indices_batching_dims)
     return b.build()
+
+
+_SCATTER_REDUCERS = ("stablehlo.add", "stablehlo.multiply", "stablehlo.maximum", "stablehlo.minimum")
+
+
+def _scatter_reducer(op: Operation) -> str | None:
+    """Shardy's `getCommonSupportedReductionOp`: one add/multiply/max/min (and/or on i1) of
+    (input k, update k) per result, the same kind for all; None otherwise."""
+    n_in = (len(op.operands) - 1) // 2
+    if not op.regions or not op.regions[0].blocks:
+        return None
+    block = op.regions[0].blocks[0]
+    if len(block.args) != 2 * n_in or not block.ops or block.ops[-1].name != "stablehlo.return":
+        return None
+    ret = block.ops[-1]
+    if len(ret.operands) != n_in:
+        return None
+    kind = None
+    for k, v in enumerate(ret.operands):
+        cur = v.owner if isinstance(v, OpResult) else None
+        if cur is None or len(cur.operands) != 2:
+            return None
+        logical = cur.name in ("stablehlo.and", "stablehlo.or") and str(getattr(v.type.resolve(), "element_type", "")) == "i1"
+        if not logical and cur.name not in _SCATTER_REDUCERS:
+            return None
+        if kind is not None and kind != cur.name:
+            return None
+        kind = cur.name
+        args = {block.args[k], block.args[k + n_in]}
+        if set(cur.operands) != args or len(args) != 2:
+            return None
+    return kind
 
 
 @register("stablehlo.scatter")
 def _scatter(op: Operation, conservative: bool) -> OpShardingRule:
-    """Update dims in order: scatter (batch) dims shared with indices — R for an add body, else
-    N; window dims shared with the operand/result. Then the remaining operand dims P, then the
-    index-vector dim N."""
+    """Update dims in order: implicit batch dims shared with the indices — R for a supported
+    reduction body, else N; explicit batch dims shared with the operand too; window dims shared
+    with the operand/result when unsliced, else N on both sides. Then the inserted operand dims
+    P, then the index-vector dim N."""
     dn: ScatterDimensionNumbers = props(op).scatter_dimension_numbers
     n_in = (len(op.operands) - 1) // 2
-    ops, idx, upd = _static(op.operands[0]), _static(op.operands[n_in]), _static(op.operands[n_in + 1])
-    window, inserted = dn.update_window_dims, dn.inserted_window_dims
-    in_batch, idx_batch = dn.input_batching_dims, dn.scatter_indices_batching_dims
-    ivd = dn.vector_dim(len(idx))
-    body = _body_op(op)
-    batch_kind = R if body == "stablehlo.add" else N
+    ins, idx, upd = _static(op.operands[0]), _static(op.operands[n_in]), _static(op.operands[n_in + 1])
     b = _builder(op)
-    n_res = len(op.results)
-    window_op_dims = [d for d in range(len(ops)) if d not in inserted and d not in in_batch]
-    idx_dims = [d for d in range(len(idx)) if d != ivd]
-    used_op: set[int] = set()
 
-    def dims(operand_dim: int, index_dim: int, update_dim: int) -> tuple[list[int], list[int]]:
-        return [operand_dim] * n_in + [index_dim] + [update_dim] * n_in, [operand_dim] * n_res
+    def add(in_dim: int, idx_dim: int, upd_dim: int, size: int, kind: FactorType, blocked: bool) -> None:
+        b.add_factor([in_dim] * n_in + [idx_dim] + [upd_dim] * n_in, [in_dim] * n_in, size, kind, blocked)
 
-    wi = bi = 0
-    for u, n in enumerate(upd):
-        if u in window:
-            od = window_op_dims[wi]
-            wi += 1
-            used_op.add(od)
-            if n == ops[od]:
-                b.add_factor(*dims(od, -1, u), n)
-            else:
-                b.add_factor(*dims(-1, -1, u), n, N, blocked=True)
-        else:
-            idim = idx_dims[bi]
-            bi += 1
-            if idim in idx_batch:
-                od = in_batch[idx_batch.index(idim)]
-                used_op.add(od)
-                b.add_factor(*dims(od, idim, u), n)
-            else:
-                ods, rs = dims(-1, idim, u)
-                b.add_factor(ods, rs, n, batch_kind)
-    for d, n in enumerate(ops):
-        if d not in used_op:
-            b.add_factor(*dims(d, -1, -1), n)
-    if ivd < len(idx):
-        b.add_factor(*dims(-1, ivd, -1), idx[ivd], N)
+    reduction = R if _scatter_reducer(op) is not None else N
+    _gather_scatter_factors(add, reduction, ins, idx, upd, dn.vector_dim(len(idx)), dn.update_window_dims,
+                            dn.inserted_window_dims, dn.input_batching_dims, dn.scatter_indices_batching_dims)
     return b.build()
+
+
+def _add_factor_unless_unit(b: RuleBuilder, operand_dims: list[int], result_dims: list[int], size: int,
+                            kind: FactorType = P) -> None:
+    """Shardy's `addFactor`: a size-1 factor is not added to a dim that already has a factor."""
+    if size == 1:
+        n = b.num_operands
+        operand_dims = [d if d < 0 or not b.maps[t][d] else -1 for t, d in enumerate(operand_dims)]
+        result_dims = [d if d < 0 or not b.maps[n + t][d] else -1 for t, d in enumerate(result_dims)]
+    b.add_factor(operand_dims, result_dims, size, kind)
 
 
 @register("stablehlo.convolution")
 def _convolution(op: Operation, conservative: bool) -> OpShardingRule:
-    """Batch P (lhs<->result); per spatial dim (omitted when conservative) a num-windows factor M
-    (lhs<->result) and, when lhs size / out size > 1, a window factor R (lhs<->rhs); a feature-group
-    factor when feature_group_count > 1; input feature R (lhs<->rhs); output feature P (rhs<->result)."""
+    """Batch groups (lhs batch <-> rhs out feature <-> out feature) and per-group batch P; per
+    spatial dim (omitted when conservative) a num-windows factor M (lhs <-> result) and a window
+    factor R (lhs <-> rhs), the larger one major, each capped by what is left of the lhs dim;
+    feature groups; input feature R (lhs <-> rhs); output feature P (rhs <-> result) if > 1."""
     ls, rs, os_ = _static(op.operands[0]), _static(op.operands[1]), _static(op.results[0])
     d: ConvDimensionNumbers = props(op).dimension_numbers
     lb, lf, ob, of = d.input_batch_dimension, d.input_feature_dimension, d.output_batch_dimension, d.output_feature_dimension
@@ -677,22 +929,25 @@ def _convolution(op: Operation, conservative: bool) -> OpShardingRule:
     bg = _int(op, "batch_group_count", 1)
     b = _builder(op)
     if bg > 1:
-        b.add_factor([lb, ro], [of], bg)
-        b.add_factor([lb, -1], [ob], ls[lb] // bg)
-    else:
-        b.add_factor([lb, -1], [ob], ls[lb])
+        _add_factor_unless_unit(b, [lb, ro], [of], bg)
+    _add_factor_unless_unit(b, [lb, -1], [ob], os_[ob])
     if not conservative:
         for lsd, rsd, osd in zip(d.input_spatial_dimensions, d.kernel_spatial_dimensions, d.output_spatial_dimensions):
-            b.add_factor([lsd, -1], [osd], os_[osd], M)
-            if os_[osd] and ls[lsd] % os_[osd] == 0 and ls[lsd] // os_[osd] > 1:
-                b.add_factor([lsd, rsd], [-1], ls[lsd] // os_[osd], R)
-    in_feat = ls[lf]
-    out_feat = rs[ro]
+            remaining = ls[lsd]
+            num_windows, window = os_[osd], rs[rsd]
+            order = ((num_windows, False), (window, True)) if num_windows >= window else ((window, True), (num_windows, False))
+            for size, contracting in order:
+                size = min(remaining, size)
+                if size > 1:
+                    if contracting:
+                        _add_factor_unless_unit(b, [lsd, rsd], [-1], size, R)
+                    else:
+                        _add_factor_unless_unit(b, [lsd, -1], [osd], size, M)
+                    remaining //= size
     if fg > 1:
-        b.add_factor([lf, ro], [of], fg)
-        b.add_factor([lf, ri], [-1], in_feat // fg, R)
-        b.add_factor([-1, ro], [of], out_feat // fg)
-    else:
-        b.add_factor([lf, ri], [-1], in_feat, R)
-        b.add_factor([-1, ro], [of], out_feat // bg if bg > 1 else out_feat)
+        _add_factor_unless_unit(b, [lf, ro], [of], fg)
+    _add_factor_unless_unit(b, [lf, ri], [-1], rs[ri], R)
+    out_feat = os_[of] // (bg * fg)
+    if out_feat > 1:
+        _add_factor_unless_unit(b, [-1, ro], [of], out_feat)
     return b.build()

@@ -4,7 +4,9 @@ For each `sdy.sharding_constraint %x <S>`, S is copied onto %x (its defining op'
 or its argument attribute) when %x has no sharding yet, S is fully closed, and no other
 constraint or manual computation uses %x with a different sharding. On a data-flow edge the
 constraint instead moves right after %x and %x's other users read it. Otherwise the constraint
-acts only through propagation.
+acts only through propagation. A chain of constraints (`%y = constraint %x`, `%z = constraint %y`,
+links of one use, %x unsharded and read by no other constraint) is first made the value that
+%x's later users in the block read (Shardy's chain rule), so the chain's last sharding reaches them.
 """
 
 from __future__ import annotations
@@ -68,6 +70,46 @@ def _constrain_uses(x: Value, op: Operation) -> None:
                 user.set_operand(i, op.results[0])
 
 
+_CONSTRAINING = ("sdy.sharding_constraint", "sdy.manual_computation")
+
+
+def _chain_tail(head: Operation) -> Operation | None:
+    """Shardy's getTailOfShardingConstraintChain: the last constraint of a chain of at least two
+    starting at `head`, when `head` is the first, its input has no sharding and no other
+    constraint or manual computation reads that input or the tail, and every link but the
+    tail has one use."""
+    from ttopt.sharding.factors import get_sharding_attr
+
+    x = head.operands[0]
+    producer = getattr(x, "op", None)
+    if producer is not None and producer.name == "sdy.sharding_constraint":
+        return None
+    if get_sharding_attr(x) is not None or any(u is not head and u.name in _CONSTRAINING for u in x.users):
+        return None
+    tail = head
+    while tail.results[0].has_one_use and tail.results[0].uses[0].name == "sdy.sharding_constraint":
+        tail = tail.results[0].uses[0]
+    if tail is head or any(u.name in _CONSTRAINING for u in tail.results[0].users):
+        return None
+    return tail
+
+
+def _read_tail_after_chain(head: Operation, tail: Operation) -> None:
+    """Users of the chain's input after the tail in its block (not a return) read the tail."""
+    x = head.operands[0]
+    block = tail.parent
+    if block is None:
+        return
+    position = {id(o): i for i, o in enumerate(block.ops)}
+    after = position[id(tail)]
+    for user in list(x.users):
+        if user is head or user.name == "func.return" or user.parent is not block or position[id(user)] < after:
+            continue
+        for i, v in enumerate(user.operands):
+            if v is x:
+                user.set_operand(i, tail.results[0])
+
+
 @register_pass
 @dataclass
 class ApplyShardingConstraints(Pass):
@@ -84,6 +126,9 @@ class ApplyShardingConstraints(Pass):
         for op in list(module.walk()):
             if op.name != "sdy.sharding_constraint":
                 continue
+            tail = _chain_tail(op)
+            if tail is not None:
+                _read_tail_after_chain(op, tail)
             x = op.operands[0]
             s = get_sharding_attr(op.results[0])
             why = None
