@@ -136,7 +136,11 @@ def function_checks(text: str, prefixes: tuple[str, ...]) -> dict[str, str]:
                 name += "'"
             current = blocks[name] = []
         (current if current is not None else preamble).append(line.strip())
-    return {name: "\n".join(preamble + lines) + "\n" for name, lines in blocks.items()}
+    # The next function's label bounds this one's checks, as in FileCheck on the whole file:
+    # without it a trailing CHECK-NOT scans every later function's output too.
+    names = list(blocks)
+    bounds = {name: [blocks[nxt][0]] for name, nxt in zip(names, names[1:])}
+    return {name: "\n".join(preamble + lines + bounds.get(name, [])) + "\n" for name, lines in blocks.items()}
 
 
 def expected_diagnostics(text: str) -> list[tuple[int, str]]:
