@@ -75,6 +75,7 @@ class Run:
     prefixes: tuple[str, ...]
     verify_diagnostics: bool
     unsupported: str = ""
+    split: bool = True
 
 
 @dataclass
@@ -100,6 +101,7 @@ def translate(file: str, run_line: str) -> Run:
     prefixes = tuple(re.findall(r"--?check-prefix(?:es)?[= ](\S+)", check)) or ("CHECK",)
     prefixes = tuple(p for item in prefixes for p in item.split(","))
     verify = "-verify-diagnostics" in cmd
+    split = "-split-input-file" in cmd
     steps = []
     for m in _FLAG.finditer(cmd):
         flag, raw = m.group(1), m.group(2)
@@ -116,7 +118,7 @@ def translate(file: str, run_line: str) -> Run:
         steps.append(f"{name}{{{' '.join(opts)}}}" if opts else name)
     if not steps:
         return Run(file, None, prefixes, verify, "no pass")
-    return Run(file, f"builtin.module({', '.join(steps)})", prefixes, verify)
+    return Run(file, f"builtin.module({', '.join(steps)})", prefixes, verify, split=split)
 
 
 def function_checks(text: str, prefixes: tuple[str, ...]) -> dict[str, str]:
@@ -164,7 +166,10 @@ def find_filecheck() -> list[str]:
 def run_file(text: str, run: Run, workdir: Path, filecheck: list[str]) -> Outcome:
     """ttopt on the whole file, then filecheck once per function."""
     outcome = Outcome(run)
-    result = CliRunner().invoke(cli, ["opt", "-", "--split-input-file", f"--pass-pipeline={run.pipeline}"], input=text)
+    # Split only where the RUN line does: a `// -----` in an unsplit file is a comment, and the
+    # functions after it still see the meshes defined before it.
+    split = ["--split-input-file"] if run.split else []
+    result = CliRunner().invoke(cli, ["opt", "-", *split, f"--pass-pipeline={run.pipeline}"], input=text)
     output = result.stdout + result.stderr
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         output += f"\ninternal error: {result.exception!r}"

@@ -33,6 +33,7 @@ from ttopt.sharding.factors import (
     any_overlap,
     axes_size,
     axis_of,
+    axis_ref,
     collect_meshes,
     factor_dims,
     from_attr,
@@ -43,6 +44,7 @@ from ttopt.sharding.factors import (
     set_op_result_shardings,
     to_attr,
 )
+from ttopt.sharding.unreduced_collectives import axis_set_diff, insert_unreduced_collectives, sort_and_merge
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module
@@ -107,10 +109,12 @@ def _dims_equal(a: Sharding | None, b: Sharding | None, rank: int) -> bool:
     return da == db
 
 
-def _reshard(value: Any, target: Sharding, ctx: _Ctx, before: Any, keep_open: bool = False) -> Any:
+def _reshard(value: Any, target: Sharding, ctx: _Ctx, before: Any, keep_open: bool = False, unreduced: bool = False) -> Any:
     from ttopt.ir import rewriter
 
     closed = Sharding(target.mesh, [list(d) for d in target.dims], list(target.closed) if keep_open else [True] * target.rank)
+    if unreduced:  # a function result's unreduced axes are part of the sharding it is resharded to
+        closed.unreduced, closed.unreduced_kind = target.unreduced, target.unreduced_kind
     op = rewriter.create("sdy.reshard", [value], [value.type], {"sharding": to_attr(closed, ctx.meshes).to_attr()},
                          before=before)  # fmt: skip
     ctx.stats["reshards"] = ctx.stats.get("reshards", 0) + 1
@@ -136,14 +140,13 @@ def _reduce_unreduced(op: Any, i: int, target: Sharding | None, ctx: _Ctx) -> No
         return
     keep = _unreduced(target, mesh)
     have = _unreduced(cur, mesh)
-    axes = [a for a in have if a not in keep]
+    # Set difference over sub-axes: "x":(1)2 unreduced stays so when the target keeps all of "x".
+    axes = sort_and_merge(axis_set_diff(have, keep), mesh)
     if not axes:
         return
     out = cur.copy()
-    out.unreduced = tuple(r for r, a in zip(cur.unreduced, have) if a in keep)
+    out.unreduced = tuple(axis_ref(a, mesh) for a in sort_and_merge(axis_set_diff(have, axes), mesh))
     out.unreduced_kind = cur.unreduced_kind if out.unreduced else None
-    order = {name: k for k, name in enumerate(mesh.axis_names)}
-    axes.sort(key=lambda a: (order.get(a[0], 0), a[1]))
     _why(ctx, op, f"operand #{i}: unreduced axes {[a[0] for a in axes]} are not unreduced in {target.text(ctx.meshes) if target else 'the target'} -> all_reduce")
     props = _all_reduce_props(axes, out, cur.unreduced_kind or "sum", ctx, mesh)
     ar = rewriter.create("sdy.all_reduce", [v], [v.type], props, before=op)
@@ -165,14 +168,35 @@ def _process_return(ret: Any, func: Any, ctx: _Ctx, full_version: bool = True) -
         want = get_arg_attr(func, i, "res_attrs")
         _reduce_unreduced(ret, i, from_attr(want, ctx.meshes) if want is not None else None, ctx)
         v = ret.operands[i]
-        if want is None or not full_version:
+        if want is None:
             continue
         target = from_attr(want, ctx.meshes)
         cur = _sharding_of(v, ctx)
-        if _dims_equal(cur, target, rank_of(v)):
+        made = insert_unreduced_collectives(v, cur, target, ctx.meshes, ret)
+        if made is not None:
+            _why(ctx, ret, f"result #{i}: {cur.text(ctx.meshes) if cur else 'replicated'} -> unreduced axes of {want.op_text()}")
+            v, cur = made
+            ret.set_operand(i, v)
+        if not full_version or _dims_equal(cur, target, rank_of(v)):
             continue
         _why(ctx, ret, f"result #{i}: {cur.text(ctx.meshes) if cur else 'replicated'} -> reshard to function result sharding {want.op_text()}")
-        ret.set_operand(i, _reshard(v, target, ctx, ret))
+        ret.set_operand(i, _reshard(v, target, ctx, ret, unreduced=True))
+
+
+def _reshard_to_unreduced(op: Any, ctx: _Ctx) -> bool:
+    """An `sdy.reshard` to new unreduced axes becomes replicated_to_unreduced /
+    sharded_to_unreduced (after a reshard of the other dimensions if needed); the reshard goes."""
+    from ttopt.ir import rewriter
+
+    target = _sharding_of(op.results[0], ctx)
+    v = op.operands[0]
+    cur = _sharding_of(v, ctx)
+    made = insert_unreduced_collectives(v, cur, target, ctx.meshes, op)
+    if made is None:
+        return False
+    _why(ctx, op, f"{cur.text(ctx.meshes) if cur else 'replicated'} -> unreduced axes of {target.text(ctx.meshes) if target else ''}")
+    rewriter.replace_op(op, [made[0]])
+    return True
 
 
 def _process_manual(op: Any, ctx: _Ctx) -> None:
@@ -257,7 +281,7 @@ def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
     result_changed = [not _dims_equal(shs[n_ops + j], new_shardings[n_ops + j], rank_of(r)) for j, r in enumerate(op.results)]
     # Axes the result keeps unreduced are not reduced here (the all_reduce is delayed to a user).
     kept = _unreduced(shs[n_ops] if n_ops < len(shs) else None, mesh)
-    red_axes = [a for f in sorted(rule.reduction) for a in chosen.get(f, []) if a not in kept]
+    red_axes = axis_set_diff([a for f in sorted(rule.reduction) for a in chosen.get(f, [])], kept)
     if any(result_changed):
         set_op_result_shardings(op, [to_attr(s, ctx.meshes) for s in new_shardings[n_ops:]])
     anchor = op
@@ -265,8 +289,7 @@ def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
         users = [u for u in r.uses]
         cur_val = r
         if red_axes:
-            order = {name: i for i, name in enumerate(mesh.axis_names)}
-            axes = sorted(red_axes, key=lambda a: (order.get(a[0], 0), a[1]))
+            axes = sort_and_merge(red_axes, mesh)
             kind = reduction_kind(op)
             _why(ctx, op, f"result #{j}: reduction factor sharded on {[a[0] for a in axes]} -> all_reduce ({kind})")
             props = _all_reduce_props(axes, new_shardings[n_ops + j], kind, ctx, mesh)
@@ -279,7 +302,7 @@ def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
             _why(ctx, op, f"result #{j}: computed as {new_shardings[n_ops + j].text(ctx.meshes)}, users expect "
                           f"{old.text(ctx.meshes)} -> reshard after the op")  # fmt: skip
             nxt = anchor.parent.ops[anchor.parent.index(anchor) + 1]
-            cur_val = _reshard(cur_val, old, ctx, nxt)
+            cur_val = _reshard(cur_val, old, ctx, nxt, unreduced=True)
             anchor = cur_val.op
         if cur_val is not r:
             for u in users:
@@ -524,7 +547,7 @@ def _reduce_partial(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
         per = {tuple(p.factors[f].axes) for p in projs if f in p.factors}
         if len(per) != 1:
             return  # Shardy requires compatible reduction factors here
-        axes.extend(a for a in next(iter(per)) if a not in kept)
+        axes.extend(axis_set_diff(list(next(iter(per))), kept))
     if not axes:
         return
     anchor = op
@@ -556,6 +579,8 @@ def insert_explicit_reshards(module: Module, ctx: PassContext, name: str, conser
                 full = full_version or _on_full_version(op, c)
                 if op.name == "func.return":
                     _process_return(op, func, c, full_version)
+                    continue
+                if op.name == "sdy.reshard" and _reshard_to_unreduced(op, c):
                     continue
                 _reduce_unreduced_operands(op, c)
                 if op.name == "sdy.manual_computation":

@@ -185,7 +185,7 @@ def project(mapping: TensorMapping, factor_sizes: Sequence[int], dims, closed: S
 # attribute. Function results have their own `sdy.sharding` result attribute. None means "no
 # sharding" (fully open). Inside the algorithms a sharding is a plain `Sharding`.
 SDY_COLLECTIVES = ("sdy.all_gather", "sdy.all_slice", "sdy.all_to_all", "sdy.collective_permute",
-                   "sdy.all_reduce", "sdy.reduce_scatter")  # fmt: skip
+                   "sdy.all_reduce", "sdy.reduce_scatter", "sdy.replicated_to_unreduced", "sdy.sharded_to_unreduced")  # fmt: skip
 _OWN_SHARDING = {"sdy.sharding_constraint": "sharding", "sdy.reshard": "sharding", "sdy.data_flow_edge": "sharding",
                  **{n: "out_sharding" for n in SDY_COLLECTIVES}}  # fmt: skip
 
