@@ -242,7 +242,7 @@ def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
     if mesh is None or mesh.is_maximal:
         return
     sizes = rule.factor_sizes
-    projs = [project(m, sizes, s.dims if s else None, [True] * len(m), s.replicated if s else ())
+    projs = [project(m, sizes, s.dims if s else None, [True] * len(m), s.replicated if s else (), minor_most_takes_rest=True)
              for m, s in zip(rule.tensors, shs)]  # fmt: skip
     if any(fs.overflow for p in projs for fs in p.factors.values()):
         _why(ctx, op, "skipped: a factor has overflow axes")
@@ -477,7 +477,7 @@ def _process_dot(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
     if any(s is not None and s.mesh != out.mesh for s in shs):
         return
     sizes = rule.factor_sizes
-    projs = [project(m, sizes, s.dims if s else None, [True] * len(m), s.replicated if s else ())
+    projs = [project(m, sizes, s.dims if s else None, [True] * len(m), s.replicated if s else (), minor_most_takes_rest=True)
              for m, s in zip(rule.tensors, shs)]  # fmt: skip
     lhs, rhs, res = projs
     n_lhs, n_rhs, n_res = (_numel(v) for v in tensors)
@@ -539,7 +539,7 @@ def _reduce_partial(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
         return
     tensors = [*op.operands, *op.results]
     shs = [_sharding_of(v, ctx) for v in tensors]
-    projs = [project(m, rule.factor_sizes, s.dims if s else None, [True] * len(m), s.replicated if s else ())
+    projs = [project(m, rule.factor_sizes, s.dims if s else None, [True] * len(m), s.replicated if s else (), minor_most_takes_rest=True)
              for m, s in zip(rule.tensors, shs)]  # fmt: skip
     kept = _unreduced(out, mesh)
     axes: list[Axis] = []
@@ -593,6 +593,11 @@ def insert_explicit_reshards(module: Module, ctx: PassContext, name: str, conser
                 if rule is None:
                     if op.name == "func.call":
                         _replicate_operands(op, c)
+                    continue
+                if rule.is_custom:
+                    # A `custom` rule (JAX's custom_partitioning) says the op partitions itself:
+                    # Shardy inserts no reshards for it (b/434668939).
+                    _why(c, op, "skipped: custom sharding rule")
                     continue
                 if full:
                     _process_op(op, rule, c)
