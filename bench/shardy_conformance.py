@@ -142,7 +142,14 @@ def function_checks(text: str, prefixes: tuple[str, ...]) -> dict[str, str]:
     # without it a trailing CHECK-NOT scans every later function's output too.
     names = list(blocks)
     bounds = {name: [blocks[nxt][0]] for name, nxt in zip(names, names[1:])}
-    return {name: "\n".join(preamble + lines + bounds.get(name, [])) + "\n" for name, lines in blocks.items()}
+    # A label that is a substring of an earlier one (`..._to_x` after `..._to_xy`) would match
+    # that earlier function: the labels from the first such one on come first, as in the file.
+    pattern = [blocks[n][0].partition("LABEL:")[2].strip() for n in names]
+    starts = {}
+    for i, name in enumerate(names):
+        first = next((j for j in range(i) if pattern[i] in pattern[j]), None)
+        starts[name] = [blocks[names[j]][0] for j in range(first, i)] if first is not None else []
+    return {name: "\n".join(preamble + starts[name] + lines + bounds.get(name, [])) + "\n" for name, lines in blocks.items()}
 
 
 def expected_diagnostics(text: str) -> list[tuple[int, str]]:
