@@ -44,6 +44,7 @@ from ttopt.sharding.factors import (
     set_op_result_shardings,
     to_attr,
 )
+from ttopt.sharding.reshape_overflow import reshape_overflow_axes
 from ttopt.sharding.unreduced_collectives import axis_set_diff, insert_unreduced_collectives, sort_and_merge
 
 if TYPE_CHECKING:
@@ -244,18 +245,23 @@ def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
     sizes = rule.factor_sizes
     projs = [project(m, sizes, s.dims if s else None, [True] * len(m), s.replicated if s else (), minor_most_takes_rest=True)
              for m, s in zip(rule.tensors, shs)]  # fmt: skip
-    if any(fs.overflow for p in projs for fs in p.factors.values()):
+    overflow = any(fs.overflow for p in projs for fs in p.factors.values())
+    if overflow and op.name != "stablehlo.reshape":
         _why(ctx, op, "skipped: a factor has overflow axes")
         return
     nf = len(sizes)
     has = [[t for t, p in enumerate(projs) if f in p.factors] for f in range(nf)]
-    compatible = True
+    compatible = not overflow
     for f in range(nf):
         per_tensor = [tuple(projs[t].factors[f].axes) for t in has[f]]
         if len(set(per_tensor)) > 1 or (rule.factor_type(f) is FactorType.NEED_REPLICATION and any(per_tensor)):
             compatible = False
             break
-    if compatible:
+    if overflow:
+        chosen = reshape_overflow_axes(rule, projs[0], projs[-1])
+        _why(ctx, op, "overflow axes: the more sharded side's axes redistributed over both sides' factors")
+        _expressible(op, rule, chosen, ctx, mesh)
+    elif compatible:
         chosen = {f: list(projs[has[f][0]].factors[f].axes) if has[f] else [] for f in range(nf)}
     else:
         chosen = _unary_shortcut(op, rule, projs, tensors, mesh) or _majority_vote(rule, projs, tensors, has)
