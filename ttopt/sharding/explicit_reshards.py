@@ -170,10 +170,17 @@ def _process_return(ret: Any, func: Any, ctx: _Ctx, full_version: bool = True) -
         want = get_arg_attr(func, i, "res_attrs")
         _reduce_unreduced(ret, i, from_attr(want, ctx.meshes) if want is not None else None, ctx)
         v = ret.operands[i]
+        cur = _sharding_of(v, ctx)
         if want is None:
+            # No result sharding means replicated: a sharded value is gathered (Shardy reshards
+            # to the fully closed sharding like the value's).
+            if not full_version or cur is None or rank_of(v) == 0 or cur.is_replicated() or _maximal(cur.mesh, ctx):
+                continue
+            target = Sharding.replicated_closed(cur.mesh, rank_of(v))
+            _why(ctx, ret, f"result #{i}: {cur.text(ctx.meshes)} -> reshard to replicated (the function result has no sharding)")
+            ret.set_operand(i, _reshard(v, target, ctx, ret))
             continue
         target = from_attr(want, ctx.meshes)
-        cur = _sharding_of(v, ctx)
         made = insert_unreduced_collectives(v, cur, target, ctx.meshes, ret)
         if made is not None:
             _why(ctx, ret, f"result #{i}: {cur.text(ctx.meshes) if cur else 'replicated'} -> unreduced axes of {want.op_text()}")
@@ -218,15 +225,43 @@ def _process_manual(op: Any, ctx: _Ctx) -> None:
         op.set_operand(i, _reshard(v, want, ctx, op))
 
 
-def _replicate_operands(op: Any, ctx: _Ctx) -> None:
-    """A call that was not inlined gets the callee's argument shardings (none: replicated),
-    as Shardy does; other ops without a rule are left alone."""
+def _process_call(op: Any, ctx: _Ctx) -> None:
+    """A call that was not inlined: each operand is resharded to the callee's argument sharding
+    (an argument without one is replicated on the mesh of the others; a callee without any
+    takes replicated operands on their own mesh), right after the operand is defined, so one
+    callee never sees several shardings (Shardy's insertExplicitReshardsOnCallOp)."""
+    callee_ref = op.properties.get("callee")
+    callee = ctx.module.lookup_symbol(callee_ref.root) if callee_ref is not None and hasattr(callee_ref, "root") else None
+    n = len(op.operands)
+    wants = [get_arg_attr(callee, i) for i in range(n)] if callee is not None and callee.name == "func.func" else [None] * n
+    mesh = next((w.mesh for w in wants if w is not None and not _maximal(w.mesh, ctx)), None)
+    if mesh is None:
+        if any(w is not None for w in wants):
+            return
+        curs = [get_sharding_attr(v) for v in op.operands]
+        mesh = next((c.mesh for c in curs if c is not None and not _maximal(c.mesh, ctx)), None)
+        if mesh is None:
+            return
     for i, v in enumerate(list(op.operands)):
+        target = from_attr(wants[i], ctx.meshes) if wants[i] is not None else Sharding.replicated_closed(mesh, rank_of(v))
+        _reduce_unreduced(op, i, target, ctx)
+        v = op.operands[i]
         cur = _sharding_of(v, ctx)
-        if cur is None or cur.is_replicated():
+        if rank_of(v) == 0 or _dims_equal(cur, target, rank_of(v)):
             continue
-        _why(ctx, op, f"operand #{i}: op has no sharding rule -> reshard {cur.text(ctx.meshes)} to replicated")
-        op.set_operand(i, _reshard(v, Sharding.replicated_closed(cur.mesh, cur.rank), ctx, op))
+        _why(ctx, op, f"operand #{i}: {cur.text(ctx.meshes) if cur else 'replicated'} -> reshard to the callee's "
+                      f"argument sharding {target.text(ctx.meshes)}")  # fmt: skip
+        owner = getattr(v, "op", None)
+        if owner is not None:
+            nxt = owner.parent.ops[owner.parent.index(owner) + 1]
+        else:
+            nxt = v.block.ops[0]
+        op.set_operand(i, _reshard(v, target, ctx, nxt))
+
+
+def _maximal(mesh_ref: Any, ctx: _Ctx) -> bool:
+    mesh = ctx.meshes.get(mesh_ref) if isinstance(mesh_ref, str) else mesh_ref
+    return mesh is not None and mesh.is_maximal
 
 
 def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
@@ -599,7 +634,7 @@ def insert_explicit_reshards(module: Module, ctx: PassContext, name: str, conser
                 rule = rule_for(op, False)
                 if rule is None:
                     if op.name == "func.call":
-                        _replicate_operands(op, c)
+                        _process_call(op, c)
                     continue
                 if rule.is_custom:
                     # A `custom` rule (JAX's custom_partitioning) says the op partitions itself:
