@@ -45,6 +45,7 @@ from ttopt.sharding.factors import (
     to_attr,
 )
 from ttopt.sharding.reshape_overflow import reshape_overflow_axes
+from ttopt.sharding.single_device import is_single_device_op, process_single_device_op
 from ttopt.sharding.unreduced_collectives import axis_set_diff, insert_unreduced_collectives, sort_and_merge
 
 if TYPE_CHECKING:
@@ -630,6 +631,13 @@ def insert_explicit_reshards(module: Module, ctx: PassContext, name: str, conser
                         _process_manual(op, c)
                     continue
                 if op.name in SKIPPED or op.name.startswith("sdy."):
+                    continue
+                if is_single_device_op(op, c.meshes):
+                    _why(c, op, "a result is on a single device -> operands resharded onto it, results back")
+                    process_single_device_op(
+                        op, module, c.meshes,
+                        lambda v, sh, before, keep_open=False: _reshard(v, sh, c, before, keep_open=keep_open),
+                    )  # fmt: skip
                     continue
                 rule = rule_for(op, False)
                 if rule is None:
