@@ -244,7 +244,8 @@ def _process_call(op: Any, ctx: _Ctx) -> None:
         if mesh is None:
             return
     for i, v in enumerate(list(op.operands)):
-        target = from_attr(wants[i], ctx.meshes) if wants[i] is not None else Sharding.replicated_closed(mesh, rank_of(v))
+        want = wants[i]
+        target = from_attr(want, ctx.meshes) if want is not None else Sharding.replicated_closed(mesh, rank_of(v))
         _reduce_unreduced(op, i, target, ctx)
         v = op.operands[i]
         cur = _sharding_of(v, ctx)

@@ -17,6 +17,7 @@ from ttopt.sharding.factors import Axis, Sharding, axes_overlap, axis_of, axis_r
 
 if TYPE_CHECKING:
     from ttopt.dialects.sdy_attrs import MeshAttr
+    from ttopt.ir.attributes import Attribute
 
 
 def axis_set_diff(a: list[Axis], b: list[Axis]) -> list[Axis]:
@@ -86,8 +87,8 @@ def insert_unreduced_collectives(value: Any, cur: Sharding | None, want: Shardin
         if status == "strict":
             diff: list[Axis] = []
             if out_axes and out_axes[-1] != in_axes[len(out_axes) - 1]:
-                last, theirs = out_axes[-1], in_axes[len(out_axes) - 1]
-                diff.append((theirs[0], last[1] * last[2], theirs[2] // last[2]))
+                mine, theirs = out_axes[-1], in_axes[len(out_axes) - 1]
+                diff.append((theirs[0], mine[1] * mine[2], theirs[2] // mine[2]))
             diff.extend(in_axes[len(out_axes):])
             if not axis_set_diff(diff, new_u):
                 per_dim[d] = diff
@@ -109,8 +110,8 @@ def insert_unreduced_collectives(value: Any, cur: Sharding | None, want: Shardin
     if r2u:
         mid = Sharding(cur.mesh, [list(d) for d in tmp_dims], list(want.closed), list(want.priority), want.replicated,
                        tuple(axis_ref(a, mesh) for a in sort_and_merge(in_u + r2u, mesh)), want.unreduced_kind)  # fmt: skip
-        props = {"axes": AxisRefListAttr(axes=tuple(axis_ref(a, mesh) for a in r2u)).to_attr(),
-                 "out_sharding": to_attr(mid, meshes).to_attr()}  # fmt: skip
+        props: dict[str, Attribute] = {"axes": AxisRefListAttr(axes=tuple(axis_ref(a, mesh) for a in r2u)).to_attr(),
+                                       "out_sharding": to_attr(mid, meshes).to_attr()}  # fmt: skip
         op = rewriter.create("sdy.replicated_to_unreduced", [result], [value.type], props, before=before)
         result, last = op.results[0], mid
     if s2u:
