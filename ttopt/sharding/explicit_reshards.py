@@ -35,6 +35,7 @@ from ttopt.sharding.factors import (
     axis_of,
     axis_ref,
     collect_meshes,
+    merge_axes,
     factor_dims,
     from_attr,
     get_arg_attr,
@@ -420,19 +421,22 @@ def _unary_shortcut(op: Any, rule: OpShardingRule, projs: list, tensors: list, m
 
 
 def _redistribute_need_replication(rule: OpShardingRule, projs: list, has: list, chosen: dict, tensors: list) -> None:
-    """A need-replication factor that every tensor has gives its sharding to the first
-    pass-through factor every tensor has, if it stays divisible and unused (Shardy's full
-    version: a concat's or sort's sharded dim becomes extra sharding of a batch-like dim, moved
-    there with all_to_alls, instead of a gather). The sharding moved is the best one any tensor
-    has for the factor, scored as in the majority vote (total size of the tensors holding it,
-    largest of them, sharded size)."""
-    n = len(projs)
+    """A need-replication factor that every non-scalar tensor has gives its sharding to the
+    pass-through factors every non-scalar tensor has, whole axes in order while they divide
+    what is left of each (Shardy's full version: a concat's, sort's or dynamic_slice's sharded
+    dim becomes extra sharding of a batch-like dim, moved there with all_to_alls, instead of a
+    gather). The sharding moved is the best one any tensor has for the factor, scored as in
+    the majority vote (total size of the tensors holding it, largest of them, sharded size)."""
+    nonscalar = [t for t, v in enumerate(tensors) if rank_of(v) > 0]
+    batching = [g for g in range(rule.num_factors)
+                if rule.factor_type(g) is FactorType.PASS_THROUGH and rule.factor_sizes[g] > 0
+                and all(g in projs[t].factors for t in nonscalar)]  # fmt: skip
     for f in sorted(rule.need_replication):
-        if len(has[f]) != n:
+        if not all(f in projs[t].factors for t in nonscalar):
             continue
         cands: dict[tuple, list[int]] = {}
-        for t in range(n):
-            axes = tuple(projs[t].factors[f].axes)
+        for t in range(len(projs)):
+            axes = tuple(projs[t].factors[f].axes) if f in projs[t].factors else ()
             if axes:
                 cands.setdefault(axes, []).append(t)
         if not cands:
@@ -448,15 +452,20 @@ def _redistribute_need_replication(rule: OpShardingRule, projs: list, has: list,
         k = 0
         while k < len(best) and not any_overlap(best[k], used):
             k += 1
-        common = best[:k]
-        if not common:
-            continue
-        for g in range(rule.num_factors):
-            if len(has[g]) == n and rule.factor_type(g) is FactorType.PASS_THROUGH and rule.factor_sizes[g] > 1:
-                axes = chosen.get(g, []) + list(common)
-                if rule.factor_sizes[g] % axes_size(axes) == 0:
-                    chosen[g] = axes
+        todo = best[:k]
+        # Whole axes go to the batching factors in order while they divide what is left of each
+        # (Shardy's distributeAxisRefsToBatchingFactors).
+        for g in batching:
+            if not todo:
                 break
+            have = chosen.get(g, [])
+            if rule.factor_sizes[g] % axes_size(have) != 0:
+                continue
+            room = rule.factor_sizes[g] // axes_size(have)
+            while todo and room % todo[0][2] == 0:
+                have = merge_axes([*have, todo[0]])
+                room //= todo.pop(0)[2]
+            chosen[g] = have
 
 
 def _majority_vote(rule: OpShardingRule, projs: list, tensors: list, has: list) -> dict:
