@@ -75,6 +75,7 @@ class Run:
     prefixes: tuple[str, ...]
     verify_diagnostics: bool
     unsupported: str = ""
+    split: bool = True
 
 
 @dataclass
@@ -100,6 +101,7 @@ def translate(file: str, run_line: str) -> Run:
     prefixes = tuple(re.findall(r"--?check-prefix(?:es)?[= ](\S+)", check)) or ("CHECK",)
     prefixes = tuple(p for item in prefixes for p in item.split(","))
     verify = "-verify-diagnostics" in cmd
+    split = "-split-input-file" in cmd
     steps = []
     for m in _FLAG.finditer(cmd):
         flag, raw = m.group(1), m.group(2)
@@ -116,7 +118,7 @@ def translate(file: str, run_line: str) -> Run:
         steps.append(f"{name}{{{' '.join(opts)}}}" if opts else name)
     if not steps:
         return Run(file, None, prefixes, verify, "no pass")
-    return Run(file, f"builtin.module({', '.join(steps)})", prefixes, verify)
+    return Run(file, f"builtin.module({', '.join(steps)})", prefixes, verify, split=split)
 
 
 def function_checks(text: str, prefixes: tuple[str, ...]) -> dict[str, str]:
@@ -136,13 +138,18 @@ def function_checks(text: str, prefixes: tuple[str, ...]) -> dict[str, str]:
                 name += "'"
             current = blocks[name] = []
         (current if current is not None else preamble).append(line.strip())
-    # The next function's label ends the block, as in FileCheck: a trailing CHECK-NOT is checked up
-    # to the next CHECK-LABEL match, not to the end of the output.
+    # The next function's label bounds this one's checks, as in FileCheck on the whole file:
+    # without it a trailing CHECK-NOT scans every later function's output too.
     names = list(blocks)
-    nxt = {name: [blocks[names[i + 1]][0]] if i + 1 < len(names) else [] for i, name in enumerate(names)}
-    # A repeated name (`main'`) is found after its earlier namesakes' labels, as FileCheck reads in order.
-    earlier = {name: [blocks[n][0] for n in names[:i] if n.rstrip("'") == name.rstrip("'")] for i, name in enumerate(names)}
-    return {name: "\n".join(preamble + earlier[name] + lines + nxt[name]) + "\n" for name, lines in blocks.items()}
+    bounds = {name: [blocks[nxt][0]] for name, nxt in zip(names, names[1:])}
+    # A label that is a substring of an earlier one (`..._to_x` after `..._to_xy`) would match
+    # that earlier function: the labels from the first such one on come first, as in the file.
+    pattern = [blocks[n][0].partition("LABEL:")[2].strip() for n in names]
+    starts = {}
+    for i, name in enumerate(names):
+        first = next((j for j in range(i) if pattern[i] in pattern[j]), None)
+        starts[name] = [blocks[names[j]][0] for j in range(first, i)] if first is not None else []
+    return {name: "\n".join(preamble + starts[name] + lines + bounds.get(name, [])) + "\n" for name, lines in blocks.items()}
 
 
 def expected_diagnostics(text: str) -> list[tuple[int, str]]:
@@ -166,7 +173,10 @@ def find_filecheck() -> list[str]:
 def run_file(text: str, run: Run, workdir: Path, filecheck: list[str]) -> Outcome:
     """ttopt on the whole file, then filecheck once per function."""
     outcome = Outcome(run)
-    result = CliRunner().invoke(cli, ["opt", "-", "--split-input-file", f"--pass-pipeline={run.pipeline}"], input=text)
+    # Split only where the RUN line does: a `// -----` in an unsplit file is a comment, and the
+    # functions after it still see the meshes defined before it.
+    split = ["--split-input-file"] if run.split else []
+    result = CliRunner().invoke(cli, ["opt", "-", *split, f"--pass-pipeline={run.pipeline}"], input=text)
     output = result.stdout + result.stderr
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         output += f"\ninternal error: {result.exception!r}"

@@ -15,6 +15,8 @@ register(
     OpDef("sdy.reduce_scatter", operands=1, results=1, format=SdyCollectiveFormat("reduce_scatter_axes", "list_of_axis_ref_lists")),
     OpDef("sdy.all_reduce", operands=1, results=1, format=SdyCollectiveFormat("reduction_axes", "axis_ref_list")),
     OpDef("sdy.collective_permute", operands=1, results=1, format=SdyCollectiveFormat(None, None)),
+    OpDef("sdy.sharded_to_unreduced", operands=1, results=1, format=SdyCollectiveFormat("axes", "list_of_axis_ref_lists")),
+    OpDef("sdy.replicated_to_unreduced", operands=1, results=1, format=SdyCollectiveFormat("axes", "axis_ref_list")),
     OpDef("sdy.manual_computation", regions=1, format=SdyManualFormat(), extra={"needs_terminator": True}),
     OpDef("sdy.named_computation", regions=1, format=SdyNamedFormat(), extra={"needs_terminator": True}),
     OpDef("sdy.return", results=0, traits=frozenset({TERMINATOR}), format=PrettyFormat(style="return")),

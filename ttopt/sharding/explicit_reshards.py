@@ -33,25 +33,31 @@ from ttopt.sharding.factors import (
     any_overlap,
     axes_size,
     axis_of,
+    axis_ref,
     collect_meshes,
     factor_dims,
     from_attr,
     get_arg_attr,
     get_sharding_attr,
+    merge_axes,
     project,
     rank_of,
     set_op_result_shardings,
     to_attr,
 )
+from ttopt.sharding.reshape_overflow import reshape_overflow_axes
+from ttopt.sharding.single_device import is_single_device_op, process_single_device_op
+from ttopt.sharding.unreduced_collectives import axis_set_diff, insert_unreduced_collectives, sort_and_merge
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module
     from ttopt.ir.operation import Operation
     from ttopt.passes.context import PassContext
 
-# Ops Shardy's full version leaves alone (ref §3.5).
+# Ops Shardy's full version leaves alone (ref §3.5; newer Shardy, as the pinned lit tests, also
+# reshards reduce_window and select_and_scatter by their rules).
 SKIPPED = frozenset({
-    "stablehlo.reduce_window", "stablehlo.scatter", "stablehlo.select_and_scatter", "stablehlo.gather",
+    "stablehlo.scatter", "stablehlo.gather",
     "stablehlo.all_gather", "stablehlo.all_reduce", "stablehlo.all_to_all", "stablehlo.reduce_scatter",
     "stablehlo.collective_permute", "sdy.sharding_constraint",
 })  # fmt: skip
@@ -107,10 +113,12 @@ def _dims_equal(a: Sharding | None, b: Sharding | None, rank: int) -> bool:
     return da == db
 
 
-def _reshard(value: Any, target: Sharding, ctx: _Ctx, before: Any, keep_open: bool = False) -> Any:
+def _reshard(value: Any, target: Sharding, ctx: _Ctx, before: Any, keep_open: bool = False, unreduced: bool = False) -> Any:
     from ttopt.ir import rewriter
 
     closed = Sharding(target.mesh, [list(d) for d in target.dims], list(target.closed) if keep_open else [True] * target.rank)
+    if unreduced:  # a function result's unreduced axes are part of the sharding it is resharded to
+        closed.unreduced, closed.unreduced_kind = target.unreduced, target.unreduced_kind
     op = rewriter.create("sdy.reshard", [value], [value.type], {"sharding": to_attr(closed, ctx.meshes).to_attr()},
                          before=before)  # fmt: skip
     ctx.stats["reshards"] = ctx.stats.get("reshards", 0) + 1
@@ -136,14 +144,13 @@ def _reduce_unreduced(op: Any, i: int, target: Sharding | None, ctx: _Ctx) -> No
         return
     keep = _unreduced(target, mesh)
     have = _unreduced(cur, mesh)
-    axes = [a for a in have if a not in keep]
+    # Set difference over sub-axes: "x":(1)2 unreduced stays so when the target keeps all of "x".
+    axes = sort_and_merge(axis_set_diff(have, keep), mesh)
     if not axes:
         return
     out = cur.copy()
-    out.unreduced = tuple(r for r, a in zip(cur.unreduced, have) if a in keep)
+    out.unreduced = tuple(axis_ref(a, mesh) for a in sort_and_merge(axis_set_diff(have, axes), mesh))
     out.unreduced_kind = cur.unreduced_kind if out.unreduced else None
-    order = {name: k for k, name in enumerate(mesh.axis_names)}
-    axes.sort(key=lambda a: (order.get(a[0], 0), a[1]))
     _why(ctx, op, f"operand #{i}: unreduced axes {[a[0] for a in axes]} are not unreduced in {target.text(ctx.meshes) if target else 'the target'} -> all_reduce")
     props = _all_reduce_props(axes, out, cur.unreduced_kind or "sum", ctx, mesh)
     ar = rewriter.create("sdy.all_reduce", [v], [v.type], props, before=op)
@@ -165,14 +172,42 @@ def _process_return(ret: Any, func: Any, ctx: _Ctx, full_version: bool = True) -
         want = get_arg_attr(func, i, "res_attrs")
         _reduce_unreduced(ret, i, from_attr(want, ctx.meshes) if want is not None else None, ctx)
         v = ret.operands[i]
-        if want is None or not full_version:
+        cur = _sharding_of(v, ctx)
+        if want is None:
+            # No result sharding means replicated: a sharded value is gathered (Shardy reshards
+            # to the fully closed sharding like the value's).
+            if not full_version or cur is None or rank_of(v) == 0 or cur.is_replicated() or _maximal(cur.mesh, ctx):
+                continue
+            target = Sharding.replicated_closed(cur.mesh, rank_of(v))
+            _why(ctx, ret, f"result #{i}: {cur.text(ctx.meshes)} -> reshard to replicated (the function result has no sharding)")
+            ret.set_operand(i, _reshard(v, target, ctx, ret))
             continue
         target = from_attr(want, ctx.meshes)
-        cur = _sharding_of(v, ctx)
-        if _dims_equal(cur, target, rank_of(v)):
+        made = insert_unreduced_collectives(v, cur, target, ctx.meshes, ret)
+        if made is not None:
+            _why(ctx, ret, f"result #{i}: {cur.text(ctx.meshes) if cur else 'replicated'} -> unreduced axes of {want.op_text()}")
+            v, cur = made
+            ret.set_operand(i, v)
+        if not full_version or _dims_equal(cur, target, rank_of(v)):
             continue
         _why(ctx, ret, f"result #{i}: {cur.text(ctx.meshes) if cur else 'replicated'} -> reshard to function result sharding {want.op_text()}")
-        ret.set_operand(i, _reshard(v, target, ctx, ret))
+        ret.set_operand(i, _reshard(v, target, ctx, ret, unreduced=True))
+
+
+def _reshard_to_unreduced(op: Any, ctx: _Ctx) -> bool:
+    """An `sdy.reshard` to new unreduced axes becomes replicated_to_unreduced /
+    sharded_to_unreduced (after a reshard of the other dimensions if needed); the reshard goes."""
+    from ttopt.ir import rewriter
+
+    target = _sharding_of(op.results[0], ctx)
+    v = op.operands[0]
+    cur = _sharding_of(v, ctx)
+    made = insert_unreduced_collectives(v, cur, target, ctx.meshes, op)
+    if made is None:
+        return False
+    _why(ctx, op, f"{cur.text(ctx.meshes) if cur else 'replicated'} -> unreduced axes of {target.text(ctx.meshes) if target else ''}")
+    rewriter.replace_op(op, [made[0]])
+    return True
 
 
 def _process_manual(op: Any, ctx: _Ctx) -> None:
@@ -192,15 +227,44 @@ def _process_manual(op: Any, ctx: _Ctx) -> None:
         op.set_operand(i, _reshard(v, want, ctx, op))
 
 
-def _replicate_operands(op: Any, ctx: _Ctx) -> None:
-    """A call that was not inlined gets the callee's argument shardings (none: replicated),
-    as Shardy does; other ops without a rule are left alone."""
+def _process_call(op: Any, ctx: _Ctx) -> None:
+    """A call that was not inlined: each operand is resharded to the callee's argument sharding
+    (an argument without one is replicated on the mesh of the others; a callee without any
+    takes replicated operands on their own mesh), right after the operand is defined, so one
+    callee never sees several shardings (Shardy's insertExplicitReshardsOnCallOp)."""
+    callee_ref = op.properties.get("callee")
+    callee = ctx.module.lookup_symbol(callee_ref.root) if callee_ref is not None and hasattr(callee_ref, "root") else None
+    n = len(op.operands)
+    wants = [get_arg_attr(callee, i) for i in range(n)] if callee is not None and callee.name == "func.func" else [None] * n
+    mesh = next((w.mesh for w in wants if w is not None and not _maximal(w.mesh, ctx)), None)
+    if mesh is None:
+        if any(w is not None for w in wants):
+            return
+        curs = [get_sharding_attr(v) for v in op.operands]
+        mesh = next((c.mesh for c in curs if c is not None and not _maximal(c.mesh, ctx)), None)
+        if mesh is None:
+            return
     for i, v in enumerate(list(op.operands)):
+        want = wants[i]
+        target = from_attr(want, ctx.meshes) if want is not None else Sharding.replicated_closed(mesh, rank_of(v))
+        _reduce_unreduced(op, i, target, ctx)
+        v = op.operands[i]
         cur = _sharding_of(v, ctx)
-        if cur is None or cur.is_replicated():
+        if rank_of(v) == 0 or _dims_equal(cur, target, rank_of(v)):
             continue
-        _why(ctx, op, f"operand #{i}: op has no sharding rule -> reshard {cur.text(ctx.meshes)} to replicated")
-        op.set_operand(i, _reshard(v, Sharding.replicated_closed(cur.mesh, cur.rank), ctx, op))
+        _why(ctx, op, f"operand #{i}: {cur.text(ctx.meshes) if cur else 'replicated'} -> reshard to the callee's "
+                      f"argument sharding {target.text(ctx.meshes)}")  # fmt: skip
+        owner = getattr(v, "op", None)
+        if owner is not None:
+            nxt = owner.parent.ops[owner.parent.index(owner) + 1]
+        else:
+            nxt = v.block.ops[0]
+        op.set_operand(i, _reshard(v, target, ctx, nxt))
+
+
+def _maximal(mesh_ref: Any, ctx: _Ctx) -> bool:
+    mesh = ctx.meshes.get(mesh_ref) if isinstance(mesh_ref, str) else mesh_ref
+    return mesh is not None and mesh.is_maximal
 
 
 def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
@@ -218,20 +282,25 @@ def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
     if mesh is None or mesh.is_maximal:
         return
     sizes = rule.factor_sizes
-    projs = [project(m, sizes, s.dims if s else None, [True] * len(m), s.replicated if s else ())
+    projs = [project(m, sizes, s.dims if s else None, [True] * len(m), s.replicated if s else (), minor_most_takes_rest=True)
              for m, s in zip(rule.tensors, shs)]  # fmt: skip
-    if any(fs.overflow for p in projs for fs in p.factors.values()):
+    overflow = any(fs.overflow for p in projs for fs in p.factors.values())
+    if overflow and op.name != "stablehlo.reshape":
         _why(ctx, op, "skipped: a factor has overflow axes")
         return
     nf = len(sizes)
     has = [[t for t, p in enumerate(projs) if f in p.factors] for f in range(nf)]
-    compatible = True
+    compatible = not overflow
     for f in range(nf):
         per_tensor = [tuple(projs[t].factors[f].axes) for t in has[f]]
         if len(set(per_tensor)) > 1 or (rule.factor_type(f) is FactorType.NEED_REPLICATION and any(per_tensor)):
             compatible = False
             break
-    if compatible:
+    if overflow:
+        chosen = reshape_overflow_axes(rule, projs[0], projs[-1])
+        _why(ctx, op, "overflow axes: the more sharded side's axes redistributed over both sides' factors")
+        _expressible(op, rule, chosen, ctx, mesh)
+    elif compatible:
         chosen = {f: list(projs[has[f][0]].factors[f].axes) if has[f] else [] for f in range(nf)}
     else:
         chosen = _unary_shortcut(op, rule, projs, tensors, mesh) or _majority_vote(rule, projs, tensors, has)
@@ -257,7 +326,7 @@ def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
     result_changed = [not _dims_equal(shs[n_ops + j], new_shardings[n_ops + j], rank_of(r)) for j, r in enumerate(op.results)]
     # Axes the result keeps unreduced are not reduced here (the all_reduce is delayed to a user).
     kept = _unreduced(shs[n_ops] if n_ops < len(shs) else None, mesh)
-    red_axes = [a for f in sorted(rule.reduction) for a in chosen.get(f, []) if a not in kept]
+    red_axes = axis_set_diff([a for f in sorted(rule.reduction) for a in chosen.get(f, [])], kept)
     if any(result_changed):
         set_op_result_shardings(op, [to_attr(s, ctx.meshes) for s in new_shardings[n_ops:]])
     anchor = op
@@ -265,8 +334,7 @@ def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
         users = [u for u in r.uses]
         cur_val = r
         if red_axes:
-            order = {name: i for i, name in enumerate(mesh.axis_names)}
-            axes = sorted(red_axes, key=lambda a: (order.get(a[0], 0), a[1]))
+            axes = sort_and_merge(red_axes, mesh)
             kind = reduction_kind(op)
             _why(ctx, op, f"result #{j}: reduction factor sharded on {[a[0] for a in axes]} -> all_reduce ({kind})")
             props = _all_reduce_props(axes, new_shardings[n_ops + j], kind, ctx, mesh)
@@ -279,7 +347,7 @@ def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
             _why(ctx, op, f"result #{j}: computed as {new_shardings[n_ops + j].text(ctx.meshes)}, users expect "
                           f"{old.text(ctx.meshes)} -> reshard after the op")  # fmt: skip
             nxt = anchor.parent.ops[anchor.parent.index(anchor) + 1]
-            cur_val = _reshard(cur_val, old, ctx, nxt)
+            cur_val = _reshard(cur_val, old, ctx, nxt, unreduced=True)
             anchor = cur_val.op
         if cur_val is not r:
             for u in users:
@@ -353,19 +421,22 @@ def _unary_shortcut(op: Any, rule: OpShardingRule, projs: list, tensors: list, m
 
 
 def _redistribute_need_replication(rule: OpShardingRule, projs: list, has: list, chosen: dict, tensors: list) -> None:
-    """A need-replication factor that every tensor has gives its sharding to the first
-    pass-through factor every tensor has, if it stays divisible and unused (Shardy's full
-    version: a concat's or sort's sharded dim becomes extra sharding of a batch-like dim, moved
-    there with all_to_alls, instead of a gather). The sharding moved is the best one any tensor
-    has for the factor, scored as in the majority vote (total size of the tensors holding it,
-    largest of them, sharded size)."""
-    n = len(projs)
+    """A need-replication factor that every non-scalar tensor has gives its sharding to the
+    pass-through factors every non-scalar tensor has, whole axes in order while they divide
+    what is left of each (Shardy's full version: a concat's, sort's or dynamic_slice's sharded
+    dim becomes extra sharding of a batch-like dim, moved there with all_to_alls, instead of a
+    gather). The sharding moved is the best one any tensor has for the factor, scored as in
+    the majority vote (total size of the tensors holding it, largest of them, sharded size)."""
+    nonscalar = [t for t, v in enumerate(tensors) if rank_of(v) > 0]
+    batching = [g for g in range(rule.num_factors)
+                if rule.factor_type(g) is FactorType.PASS_THROUGH and rule.factor_sizes[g] > 0
+                and all(g in projs[t].factors for t in nonscalar)]  # fmt: skip
     for f in sorted(rule.need_replication):
-        if len(has[f]) != n:
+        if not all(f in projs[t].factors for t in nonscalar):
             continue
         cands: dict[tuple, list[int]] = {}
-        for t in range(n):
-            axes = tuple(projs[t].factors[f].axes)
+        for t in range(len(projs)):
+            axes = tuple(projs[t].factors[f].axes) if f in projs[t].factors else ()
             if axes:
                 cands.setdefault(axes, []).append(t)
         if not cands:
@@ -381,15 +452,20 @@ def _redistribute_need_replication(rule: OpShardingRule, projs: list, has: list,
         k = 0
         while k < len(best) and not any_overlap(best[k], used):
             k += 1
-        common = best[:k]
-        if not common:
-            continue
-        for g in range(rule.num_factors):
-            if len(has[g]) == n and rule.factor_type(g) is FactorType.PASS_THROUGH and rule.factor_sizes[g] > 1:
-                axes = chosen.get(g, []) + list(common)
-                if rule.factor_sizes[g] % axes_size(axes) == 0:
-                    chosen[g] = axes
+        todo = best[:k]
+        # Whole axes go to the batching factors in order while they divide what is left of each
+        # (Shardy's distributeAxisRefsToBatchingFactors).
+        for g in batching:
+            if not todo:
                 break
+            have = chosen.get(g, [])
+            if rule.factor_sizes[g] % axes_size(have) != 0:
+                continue
+            room = rule.factor_sizes[g] // axes_size(have)
+            while todo and room % todo[0][2] == 0:
+                have = merge_axes([*have, todo[0]])
+                room //= todo.pop(0)[2]
+            chosen[g] = have
 
 
 def _majority_vote(rule: OpShardingRule, projs: list, tensors: list, has: list) -> dict:
@@ -454,7 +530,7 @@ def _process_dot(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
     if any(s is not None and s.mesh != out.mesh for s in shs):
         return
     sizes = rule.factor_sizes
-    projs = [project(m, sizes, s.dims if s else None, [True] * len(m), s.replicated if s else ())
+    projs = [project(m, sizes, s.dims if s else None, [True] * len(m), s.replicated if s else (), minor_most_takes_rest=True)
              for m, s in zip(rule.tensors, shs)]  # fmt: skip
     lhs, rhs, res = projs
     n_lhs, n_rhs, n_res = (_numel(v) for v in tensors)
@@ -516,7 +592,7 @@ def _reduce_partial(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
         return
     tensors = [*op.operands, *op.results]
     shs = [_sharding_of(v, ctx) for v in tensors]
-    projs = [project(m, rule.factor_sizes, s.dims if s else None, [True] * len(m), s.replicated if s else ())
+    projs = [project(m, rule.factor_sizes, s.dims if s else None, [True] * len(m), s.replicated if s else (), minor_most_takes_rest=True)
              for m, s in zip(rule.tensors, shs)]  # fmt: skip
     kept = _unreduced(out, mesh)
     axes: list[Axis] = []
@@ -524,7 +600,7 @@ def _reduce_partial(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
         per = {tuple(p.factors[f].axes) for p in projs if f in p.factors}
         if len(per) != 1:
             return  # Shardy requires compatible reduction factors here
-        axes.extend(a for a in next(iter(per)) if a not in kept)
+        axes.extend(axis_set_diff(list(next(iter(per))), kept))
     if not axes:
         return
     anchor = op
@@ -557,6 +633,8 @@ def insert_explicit_reshards(module: Module, ctx: PassContext, name: str, conser
                 if op.name == "func.return":
                     _process_return(op, func, c, full_version)
                     continue
+                if op.name == "sdy.reshard" and _reshard_to_unreduced(op, c):
+                    continue
                 _reduce_unreduced_operands(op, c)
                 if op.name == "sdy.manual_computation":
                     if full:
@@ -564,10 +642,22 @@ def insert_explicit_reshards(module: Module, ctx: PassContext, name: str, conser
                     continue
                 if op.name in SKIPPED or op.name.startswith("sdy."):
                     continue
+                if is_single_device_op(op, c.meshes):
+                    _why(c, op, "a result is on a single device -> operands resharded onto it, results back")
+                    process_single_device_op(
+                        op, module, c.meshes,
+                        lambda v, sh, before, keep_open=False: _reshard(v, sh, c, before, keep_open=keep_open),
+                    )  # fmt: skip
+                    continue
                 rule = rule_for(op, False)
                 if rule is None:
                     if op.name == "func.call":
-                        _replicate_operands(op, c)
+                        _process_call(op, c)
+                    continue
+                if rule.is_custom:
+                    # A `custom` rule (JAX's custom_partitioning) says the op partitions itself:
+                    # Shardy inserts no reshards for it (b/434668939).
+                    _why(c, op, "skipped: custom sharding rule")
                     continue
                 if full:
                     _process_op(op, rule, c)

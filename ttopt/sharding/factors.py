@@ -138,11 +138,14 @@ class TensorProjection:
 
 
 def project(mapping: TensorMapping, factor_sizes: Sequence[int], dims, closed: Sequence[bool] | None,
-            replicated: tuple[Axis, ...] = ()) -> TensorProjection:  # fmt: skip
+            replicated: tuple[Axis, ...] = (), minor_most_takes_rest: bool = False) -> TensorProjection:  # fmt: skip
     """Assign each dimension's axes to its factors major to minor. A factor takes whole axes
     while they divide what is left of its size, a sub-axis when only part of an axis fits;
     axes that fit no factor become overflow axes of the factor where they stopped. `dims` is
-    None for a tensor without a sharding (every factor open and empty)."""
+    None for a tensor without a sharding (every factor open and empty). With
+    `minor_most_takes_rest` a dimension's minor-most factor takes all axes left, unsplit (as
+    Shardy's buildTensorFactorShardings: a dim of 4 on {"x"=2, "z"=4} is one factor on
+    {"x", "z"}, not {"x", "z":(1)2} with "z":(2)2 overflowing)."""
     factors: dict[int, FactorSharding] = {}
     for d, fs in enumerate(mapping):
         axes = list(dims[d]) if dims is not None else []
@@ -151,6 +154,10 @@ def project(mapping: TensorMapping, factor_sizes: Sequence[int], dims, closed: S
             sh = FactorSharding(closed=is_closed, minor_most=k == len(fs) - 1)
             factors[f] = sh
             if not axes:
+                continue
+            if minor_most_takes_rest and sh.minor_most:
+                sh.axes.extend(axes)
+                axes = []
                 continue
             rem = factor_sizes[f]
             while axes:
@@ -185,7 +192,7 @@ def project(mapping: TensorMapping, factor_sizes: Sequence[int], dims, closed: S
 # attribute. Function results have their own `sdy.sharding` result attribute. None means "no
 # sharding" (fully open). Inside the algorithms a sharding is a plain `Sharding`.
 SDY_COLLECTIVES = ("sdy.all_gather", "sdy.all_slice", "sdy.all_to_all", "sdy.collective_permute",
-                   "sdy.all_reduce", "sdy.reduce_scatter")  # fmt: skip
+                   "sdy.all_reduce", "sdy.reduce_scatter", "sdy.replicated_to_unreduced", "sdy.sharded_to_unreduced")  # fmt: skip
 _OWN_SHARDING = {"sdy.sharding_constraint": "sharding", "sdy.reshard": "sharding", "sdy.data_flow_edge": "sharding",
                  **{n: "out_sharding" for n in SDY_COLLECTIVES}}  # fmt: skip
 

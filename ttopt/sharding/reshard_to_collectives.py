@@ -183,15 +183,39 @@ def _reordered(a: Any, b: Any) -> bool:
     return a is not None and b is not None and a.axes == b.axes and a.device_id_list != b.device_id_list
 
 
+def source(op: Any) -> tuple[Any, Any]:
+    """The value an sdy.reshard moves data from, past propagation barriers (which move none),
+    and its sharding attribute: a while's block argument has the while's result sharding."""
+    v = op.operands[0]
+    while getattr(v, "op", None) is not None and v.op.name == "sdy.propagation_barrier":
+        v = v.op.operands[0]
+    attr = get_sharding_attr(v)
+    block = getattr(v, "block", None)
+    owner = block.parent.parent if attr is None and block is not None and block.parent is not None else None
+    if owner is not None and owner.name == "stablehlo.while" and v.index < len(owner.results):
+        attr = get_sharding_attr(owner.results[v.index])
+    return v, attr
+
+
+def _mesh_of(sharding: Sharding, meshes: dict) -> Any:
+    return meshes.get(sharding.mesh) if isinstance(sharding.mesh, str) else sharding.mesh
+
+
 def kept(op: Any, meshes: dict, keep_redundant: bool) -> str | None:
     """Why `op` (an sdy.reshard) stays as it is, or None when it is lowered (Shardy's legality
-    check): either side on a single-device (maximal) mesh, or a redundant reshard when asked."""
+    check): either side on a single-device (maximal) mesh, meshes with other axes (unless the
+    target is replicated: the source is gathered on its own mesh), or a redundant reshard when
+    asked."""
     target_attr = get_sharding_attr(op.results[0])
-    src_attr = get_sharding_attr(op.operands[0])
+    src_attr = source(op)[1]
     target = from_attr(target_attr, meshes) if target_attr is not None else None
     src = from_attr(src_attr, meshes) if src_attr is not None else None
     if _is_maximal(src, meshes) or _is_maximal(target, meshes):
         return "a single-device (maximal) sharding"
+    if src is not None and target is not None and not target.is_replicated():
+        a, b = _mesh_of(src, meshes), _mesh_of(target, meshes)
+        if a is not None and b is not None and a.axes != b.axes:
+            return "a reshard between meshes with other axes"
     if keep_redundant and target is not None:
         same_mesh = src is None or src.mesh == target.mesh
         src_dims = [list(d) for d in src.dims] if src is not None else [[] for _ in target.dims]
@@ -206,13 +230,15 @@ def lower_reshard(op: Any, meshes: dict, trace: Any = None) -> int:
     from ttopt.ir import rewriter
     from ttopt.sharding.factors import axis_ref
 
-    x = op.operands[0]
+    x, src_attr = source(op)
     target_attr = get_sharding_attr(op.results[0])
     assert target_attr is not None, "an sdy.reshard has its (required) sharding"
     target = from_attr(target_attr, meshes)
-    mesh = target.mesh if not isinstance(target.mesh, str) else meshes.get(target.mesh)
-    src_attr = get_sharding_attr(x)
     src = from_attr(src_attr, meshes) if src_attr is not None else Sharding.replicated_closed(target.mesh, target.rank)
+    if target.is_replicated() and src.mesh != target.mesh and not target.unreduced:
+        # Replicated is the same data on every mesh: gather on the source's own mesh (Shardy).
+        target = Sharding.replicated_closed(src.mesh, target.rank)
+    mesh = target.mesh if not isinstance(target.mesh, str) else meshes.get(target.mesh)
     steps = plan(src.dims, target.dims) if rank_of(x) else []
     meshes_of = [target.mesh] * len(steps)
     src_mesh = src.mesh if not isinstance(src.mesh, str) else meshes.get(src.mesh)
