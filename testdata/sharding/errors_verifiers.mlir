@@ -199,14 +199,6 @@ func.func @main(%arg0: tensor<8x4xf32>) -> tensor<8x4xf32> {
 
 // -----
 
-// CHECK: errors_verifiers.mlir:[[# @LINE + 2]]:8: error: 'stablehlo.custom_call' op sdy.sharding_rule: factors of operand #0 dimension 0 multiply to 3, but the dimension has size 8
-func.func @main(%arg0: tensor<8x4xf32>) -> tensor<8x4xf32> {
-  %0 = "stablehlo.custom_call"(%arg0) <{call_target_name = "foo"}> {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j])->([i, j]) {i=3, j=4}>} : (tensor<8x4xf32>) -> tensor<8x4xf32>
-  return %0 : tensor<8x4xf32>
-}
-
-// -----
-
 // 1e309 in a window attribute is not an integer (the custom form used to accept it as inf).
 // CHECK: errors_verifiers.mlir:[[# @LINE + 2]]:8: error: 'stablehlo.convolution' op attribute 'rhs_dilation' failed to satisfy constraint: an integer array (array<i64: ...>), got array<i64: 2, inf>
 func.func @main(%arg0: tensor<2x16x16x4xf32>, %arg1: tensor<3x3x4x8xf32>) -> tensor<2x8x8x8xf32> {

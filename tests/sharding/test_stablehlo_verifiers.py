@@ -156,7 +156,7 @@ def test_every_verified_op_is_registered() -> None:
         assert OP_DEFS[name].verify is not None
 
 
-@pytest.mark.parametrize("body", ["([i, j, k])->([i])", "([i])->([i, j], [k])", "garbage", "([i, j])->([i, j]) {i=3, j=4}"])
+@pytest.mark.parametrize("body", ["([i, j, k])->([i])", "([i])->([i, j], [k])", "garbage", "([i, j])->([i]) {i=8, j=4}"])
 def test_custom_rule_on_an_unregistered_op_is_a_diagnostic(body: str) -> None:
     m = parse_module(
         "func.func @main(%a: tensor<8x4xf32>) -> tensor<8x4xf32> {\n"
@@ -165,6 +165,17 @@ def test_custom_rule_on_an_unregistered_op_is_a_diagnostic(body: str) -> None:
     op = next(o for o in m.walk() if o.name == "foo.bar")
     with pytest.raises(Diagnostic, match=r"^'foo.bar' op sdy.sharding_rule: "):
         rule_for(op, False)
+
+
+def test_custom_rule_factor_sizes_are_not_compared_with_dimensions() -> None:
+    # As Shardy's verifier: structure is checked, the factor product is not (its lit tests write
+    # rules like {i=3} on a dimension of 8; testdata/sharding/custom_rule_factor_sizes.mlir).
+    m = parse_module(
+        "func.func @main(%a: tensor<8x4xf32>) -> tensor<8x4xf32> {\n"
+        '  %0 = "foo.bar"(%a) {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j])->([i, j]) {i=3, j=4}>} : (tensor<8x4xf32>) -> tensor<8x4xf32>\n'
+        "  return %0 : tensor<8x4xf32>\n}\n")
+    op = next(o for o in m.walk() if o.name == "foo.bar")
+    assert tuple(rule_for(op, False).factor_sizes) == (3, 4)
 
 
 def test_fitting_custom_rule_is_used() -> None:

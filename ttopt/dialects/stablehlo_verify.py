@@ -505,16 +505,6 @@ def _pairwise_same_shape(op: Operation, p: dict[str, Any]) -> None:
         raise ValueError(f"expects one result per operand, got {_types(op)}")
 
 
-def _in_manual_computation(op: Operation) -> bool:
-    """Inside a manual_computation types may be local while a rule keeps its global factor sizes."""
-    cur = op.parent_op
-    while cur is not None:
-        if cur.name == "sdy.manual_computation":
-            return True
-        cur = cur.parent_op
-    return False
-
-
 def _custom_call(op: Operation, p: dict[str, Any]) -> None:
     attr = op.attributes.get("sdy.sharding_rule")
     body = getattr(attr.resolve(), "body", None) if attr is not None else None
@@ -525,7 +515,10 @@ def _custom_call(op: Operation, p: dict[str, Any]) -> None:
         rule = parse_rule(body)
         if all(sh is not None for sh in shapes):
             n = len(op.operands)
-            check_rule(rule, shapes[:n], shapes[n:], sizes=not _in_manual_computation(op))  # type: ignore[arg-type]
+            # Structure only, as Shardy's verifyShardingRuleMapping: it never compares the factor
+            # product with the dimension (its lit tests write such rules), and inside a manual
+            # computation the types are local while the rule keeps global sizes.
+            check_rule(rule, shapes[:n], shapes[n:], sizes=False)  # type: ignore[arg-type]
     except (ValueError, IndexError) as e:
         raise ValueError(f"sdy.sharding_rule: {e}") from None
 
