@@ -10,7 +10,8 @@ For each (kind, size) the module text comes from the deterministic generators in
 (`random.Random(seed)`), modelled on testdata/ttnn/*.mlir and testdata/jax/*.mlir. Each pair is
 measured in a fresh child process (this script with the hidden `--one` flag), so the peak RSS of
 one size does not leak into the next. The child warms the parser up on a tiny module of the same
-kind, then times `--repeat` runs each of
+kind and parses and prints the file once untimed (the op count; lazy imports of typed attribute
+views, which are process startup), then times `--repeat` runs each of
 
 * parse       `parse_module(text)`
 * print       `print_module(module, PrintOptions(...))` of an already-parsed module
@@ -54,13 +55,11 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def ensure_importable() -> None:
-    """Make `ttopt` (repo root, unless installed) and `bench.gen` (always the repo's) importable."""
-    try:
-        import ttopt  # noqa: F401
-    except ImportError:
-        sys.path.insert(0, str(REPO))
-    if str(REPO) not in sys.path:
-        sys.path.append(str(REPO))
+    """Make this repository's `ttopt` and `bench.gen` importable ahead of any installed copy
+    (as bench/optimizer.py does): the bench measures the checkout it sits in."""
+    if str(REPO) in sys.path:
+        sys.path.remove(str(REPO))
+    sys.path.insert(0, str(REPO))
 
 
 ensure_importable()
@@ -185,6 +184,9 @@ def measure_one(kind: str, path: str, repeat: int, flags: list[str]) -> dict:
     try:
         module = parse_module(text, path)
         out["ops"] = sum(1 for _ in module.walk())
+        # An untimed print too, as the parse above: the first print of some ops imports their
+        # typed attribute views (pydantic, ~0.6 s once per process), which is startup, not throughput.
+        print_module(module, opts)
         module = None  # freed before the timed runs
         out["parse_s"], module = timed(lambda: parse_module(text, path), repeat)
         stage = "print"
@@ -438,18 +440,22 @@ def fmt(x: float | None, spec: str) -> str:
 
 
 def describe_ttopt() -> str:
-    """Where the benchmarked ttopt lives, with its git commit (+dirty) when it is a checkout."""
+    """Where the benchmarked ttopt lives, with this repository's commit (+dirty) when it is its checkout."""
     import ttopt
 
     root = Path(ttopt.__file__).resolve().parents[1]
+    if root != REPO:
+        return f"from {root}"  # an installed copy: a git commit found above it would be some other checkout's
     try:
+        top = subprocess.run(["git", "-C", str(root), "rev-parse", "--show-toplevel"],
+                             capture_output=True, text=True, timeout=10)
         head = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", "HEAD"],
                               capture_output=True, text=True, timeout=10)
         dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--", "ttopt"],
                                capture_output=True, text=True, timeout=10)
     except (OSError, subprocess.SubprocessError):
         return f"from {root}"
-    if head.returncode != 0:
+    if head.returncode != 0 or top.returncode != 0 or Path(top.stdout.strip()).resolve() != root:
         return f"from {root}"
     return f"from {root} @ {head.stdout.strip()}{'+dirty' if dirty.stdout.strip() else ''}"
 
