@@ -97,6 +97,7 @@ class MlirLexer(Lexer):
             tok = FastToken(kind, text[start:pos], start)
             if kind == "OP_RUN":
                 tok.end_pos = self.parts  # type: ignore[assignment]  # the ops' parts ride on an unused Token slot
+                self.parts = None  # the lexer outlives the parse: it must not keep the text alive
             yield tok
 
     def _next(self, text: str, pos: int, c: str, acc: dict, keywords: dict, punct: dict) -> tuple[str, int]:

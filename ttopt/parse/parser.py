@@ -68,7 +68,8 @@ class IRBuilder(Transformer):
         self.deepest: tuple[int, int] = (0, 0)  # (region depth, offset) of the deepest region
         self.metadata: FileMetadata | None = None
         self.source_text = ""  # the text being parsed (the whole-op tokens carry only offsets)
-        self.referring: list[tuple[str, str]] = []  # alias keys whose definition text names an alias
+        self.alias_refs: dict[str, list[str]] = {}  # `#name` -> aliases its definition names (when any)
+        self.late_refs: list[str] = []  # those not defined before the definition naming them
 
     # ---- helpers used by custom formats ------------------------------------------------------
     def fail(self, tok: Any, message: str) -> NoReturn:
@@ -235,7 +236,6 @@ class IRBuilder(Transformer):
         loc_texts = self.ap.loc_texts
         defs = scope.defs
         d = None
-        referring = self.referring
         for m in LOC_ALIAS_ITEM.finditer(str(tok)):
             name, text = m.groups()
             key = ("attr", name)
@@ -243,7 +243,7 @@ class IRBuilder(Transformer):
                 self.fail(base + m.start(), f"redefinition of alias '#{name}'")
             if "#" in text:
                 loc_texts.add(text)
-                referring.append(key)
+                self._note_refs(key, text)
             # Into the table directly; the public define() below (once per run, not per item)
             # keeps the scope's own bookkeeping.
             d = defs[key] = AliasDef(name, "attr", LocationAttr(Location(text, scope), text), after, base + m.start())
@@ -255,12 +255,22 @@ class IRBuilder(Transformer):
         self._alias(c[0], name, "type", self.type(value_tok))
 
     def _alias(self, tok: Token, name: str, kind: str, value: Any) -> None:
+        text = value.text if isinstance(value, LocationAttr) else getattr(value, "text", "")
+        if "#" in text or "!" in text:
+            self._note_refs((kind, name), text)
         prev = self.scope.define(AliasDef(name, kind, value, after_module=self.seen_op, pos=tok.start_pos))
         if prev is not None:
             self.fail(tok, f"redefinition of alias '{str(tok)[0]}{name}'")
-        text = value.text if isinstance(value, LocationAttr) else getattr(value, "text", "")
-        if "#" in text or "!" in text:
-            self.referring.append((kind, name))
+
+    def _note_refs(self, key: tuple[str, str], text: str) -> None:
+        """Record the aliases a definition (not yet added) names. One not defined before it is
+        checked at the end, and only such forward references can close a cycle."""
+        refs = [sig + n for sig, n in _ALIAS_USE.findall(text) if sig]
+        self.alias_refs[("#" if key[0] == "attr" else "!") + key[1]] = refs
+        defs = self.scope.defs
+        for r in refs:
+            if ("attr" if r[0] == "#" else "type", r[1:]) not in defs:
+                self.late_refs.append(r)
 
     # ---- operations ------------------------------------------------------------------------
     def op_run(self, c: list) -> None:
@@ -753,9 +763,9 @@ def _finish(builder: IRBuilder, scope: AliasScope, source: SourceFile) -> Module
             body.append(op)
     module = Module(mod_op, scope, source)
     module.metadata = builder.metadata
-    refs = _alias_refs(builder, scope)
-    _check_aliases(builder, scope, source, refs)
-    _check_alias_cycles(scope, refs)
+    _check_aliases(builder, scope, source)
+    if builder.late_refs:
+        _check_alias_cycles(scope, builder.alias_refs)
     for have, want, where, shown, op_name, i in builder.deferred_type_checks:
         if have != want:
             raise ParseFailure(
@@ -773,41 +783,21 @@ def _in_comment(text: str, pos: int) -> bool:
     return "//" in re.sub(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"', "", line)
 
 
-def _alias_refs(builder: IRBuilder, scope: AliasScope) -> dict[str, list[str]]:
-    """Alias key (`#name` / `!name`) -> the alias references its definition text contains, for
-    the definitions that contain any (the builder noted which: most `#locN` have none)."""
-    refs: dict[str, list[str]] = {}
-    findall = _ALIAS_USE.findall
-    defs = scope.defs
-    for key in builder.referring:
-        d = defs.get(key)
-        if d is None:
-            continue
-        v = d.value
-        text = v.text if isinstance(v, LocationAttr) else getattr(v, "text", "")
-        refs[("#" if key[0] == "attr" else "!") + key[1]] = [sig + n for sig, n in findall(text) if sig]
-    return refs
-
-
 def _alias_key(ref: str) -> tuple[str, str]:
     """`#name` -> ("attr", "name"); `!name` -> ("type", "name") (keys of AliasScope.defs)."""
     return ("attr" if ref[0] == "#" else "type", ref[1:])
 
 
 def _check_alias_cycles(scope: AliasScope, refs: dict[str, list[str]]) -> None:
-    """An alias whose definition reaches itself through other aliases has no meaning (MLIR rejects it)."""
+    """An alias whose definition reaches itself through other aliases has no meaning (MLIR rejects it).
+    Called only when some definition names an alias defined at or after it (IRBuilder.late_refs):
+    printed files (definitions in numbering order, #loc runs of thousands) have none."""
     defs = scope.defs
 
     def pos(key: str) -> int:
-        d = defs.get(_alias_key(key))
-        if d is None:
-            return -2  # undefined (reported by _check_aliases, which runs first)
-        return d.pos if isinstance(d.pos, int) else -1
+        at = defs[_alias_key(key)].pos
+        return at if isinstance(at, int) else -1
 
-    # A cycle needs a reference to an alias defined at or after the referrer; printed files
-    # (definitions in numbering order, #loc runs of thousands) have none, so the walk is skipped.
-    if not any(pos(r) >= pos(k) for k, rs in refs.items() for r in rs):
-        return
     state: dict[str, int] = {}  # 1 = on the DFS stack, 2 = done
     for root in sorted(refs, key=pos):
         if root in state:
@@ -829,7 +819,7 @@ def _check_alias_cycles(scope: AliasScope, refs: dict[str, list[str]]) -> None:
                 stack.append((nxt, iter(refs[nxt])))
 
 
-def _check_aliases(builder: IRBuilder, scope: AliasScope, source: SourceFile, refs: dict[str, list[str]]) -> None:
+def _check_aliases(builder: IRBuilder, scope: AliasScope, source: SourceFile) -> None:
     """Every alias referenced by a parsed type/attribute/location must be defined."""
     ap = builder.ap
     pieces = [*ap.types, *ap.attrs, *ap.dicts, *ap.sigs, *ap.loc_texts]
@@ -837,7 +827,7 @@ def _check_aliases(builder: IRBuilder, scope: AliasScope, source: SourceFile, re
     # One C-level scan over everything (strings are matched whole, so aliases in them are skipped).
     used = set(_ALIAS_USE.findall("\n".join(pieces)))
     missing = {sig + name for sig, name in used if sig and ("attr" if sig == "#" else "type", name) not in defs}
-    missing.update(r for rs in refs.values() for r in rs if _alias_key(r) not in defs)
+    missing.update(r for r in builder.late_refs if _alias_key(r) not in defs)
     if not missing:
         return
     # Report the undefined reference that comes first in the file.
