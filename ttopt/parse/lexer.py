@@ -483,8 +483,7 @@ def _fast_ok(text: str, m: re.Match) -> bool:
 def op_run(text: str, pos: int) -> tuple[list[tuple], int] | None:
     """The one-line ops from `pos` on, as many as follow each other, and where the last ends
     (None when the op at `pos` is not one). Items, built by IRBuilder.op_run:
-    ("f", match of FAST_GENERIC) | ("g", start, generic_op_parts) | ("p", start, pretty_op_parts).
-    A lexical error after the first op ends the run, so it is raised when the lexer gets there."""
+    ("f", match of FAST_GENERIC) | ("g", start, generic_op_parts) | ("p", start, pretty_op_parts)."""
     items: list[tuple] = []
     n = len(text)
     end = pos
@@ -505,8 +504,9 @@ def op_run(text: str, pos: int) -> tuple[list[tuple], int] | None:
                     r = pretty_op_parts(text, pos)
                     kind = "p"
             except ScanError:
-                if not items:
-                    raise
+                # Malformed: the run ends before it and the op is lexed piecewise, which reports
+                # the error only after the ops before it are built (and report theirs), as the
+                # general path does.
                 break
             if r is None:
                 break
