@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from bench.gen import generate
@@ -158,17 +158,28 @@ PRETTY = [
     "%4 = stablehlo.dot_general %arg1, %arg1, contracting_dims = [1] x [1] : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x4xf32>",
     '%5 = "ttnn.relu"(%arg1) : (tensor<4x8xf32>) -> tensor<4x8xf32>',
     "%6 = stablehlo.add %undefined, %arg1 : tensor<4x8xf32>",
+    "%7 = stablehlo.reduce(%arg1 init: %arg1) applies stablehlo.add across dimensions = [1] : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4xf32>",
+    "%8 = stablehlo.reduce(%arg1 init: %arg1), (%arg1 init: %arg1) across dimensions = [] : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>)",
+    "%9 = stablehlo.reduce(%arg1 init: %arg1) across dimensions = [0] : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<8xf32>\n"
+    "     reducer(%a: tensor<f32>, %b: tensor<f32>)  {\n      %s = stablehlo.add %a, %b : tensor<f32>\n      stablehlo.return %s : tensor<f32>\n    }",
+    "%10 = stablehlo.reduce(%arg1 init: %nope) applies stablehlo.max across dimensions = [1] : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4xf32>",
     '"ttnn.deallocate"(%arg1) <{force = false}> : (tensor<4x8xf32>) -> ()',
+    "stablehlo.custom_call @f(%arg1) : (tensor<4x8xf32>) -> ()",
+    "stablehlo.add %arg1, %arg1 : tensor<4x8xf32>",
+    'stablehlo.optimization_barrier %arg1 {a = "}"} : tensor<4x8xf32>',
+    "sdy.return %arg1 : tensor<4x8xf32>",
 ]
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(st.tuples(st.sampled_from(PRETTY), st.sampled_from(LOCS[:6]), st.sampled_from(["\n    ", "\n\n    ", " "])), min_size=1, max_size=8))
-def test_mixed_runs_fast_equals_general(lines: list[tuple[str, str, str]]) -> None:
+@given(st.lists(st.tuples(st.sampled_from(PRETTY), st.sampled_from(LOCS[:6]), st.sampled_from(["\n    ", "\n\n    ", " "])), min_size=1, max_size=8),
+       st.sampled_from(["return", "func.return", "return %arg1 : tensor<4x8xf32>", "stablehlo.return %arg1 : tensor<4x8xf32> loc(#loc1)"]))
+@example([("%0 = stablehlo.add %arg1, %arg1 : tensor<4x8xf32>", "", " ")], "return")
+def test_mixed_runs_fast_equals_general(lines: list[tuple[str, str, str]], return_line: str) -> None:
     body = "".join(sep + line + loc for line, loc, sep in lines)
     text = (
         "func.func @f(%arg1: tensor<4x8xf32>) {"
-        f"{body}\n    return\n}}\n"
+        f"{body}\n    {return_line}\n}}\n"
         '#loc1 = loc("m.py":1:1)\n#loc2 = loc("m.py":2:1)\n'
     )
     assert_same(text)

@@ -246,6 +246,11 @@ class MlirLexer(Lexer):
             kw = keywords.get(word)
             if kw is not None and kw in acc:
                 return kw, end
+            if "OP_RUN" in acc and FAST_LINES and OP_FAMILIES.get(word) == "OP_PRETTY":
+                run = op_run(text, pos)  # `stablehlo.return %x : T`, then what follows
+                if run is not None:
+                    self.parts, end = run
+                    return "OP_RUN", end
             if "OPNAME_REF" in acc:
                 return "OPNAME_REF", end
             fam = OP_FAMILIES.get(word)
@@ -316,31 +321,36 @@ def generic_op_parts(text: str, pos: int) -> tuple[tuple, int] | None:
 
 
 def pretty_op_parts(text: str, pos: int) -> tuple[tuple, int] | None:
-    """The parts and end of a one-line custom-form op with results whose family is in
-    `_LINE_FAMILIES` (most StableHLO lines), None otherwise (then it is lexed piecewise, which
-    also reports any error):
+    """The parts and end of a one-line custom-form op whose family is in `_LINE_FAMILIES` (most
+    StableHLO lines), None otherwise (then it is lexed piecewise, which also reports any error).
+    Only OP_PRETTY ops may have no results (results_end is then `pos`):
 
     * OP_PRETTY   `%r = d.op %a, %b {attrs} : T | : (A, B) -> R [loc]`
     * OP_KWARGS   `%r = d.op %a, dims = [0, 1], dim = 2, ... {attrs} : type-spec [loc]`
     * OP_COMPARE  `%r = d.op  GE, %a, %b,  SIGNED {attrs} : type-spec [loc]`
     * OP_CONSTANT `%r = d.op {attrs} dense<...> : T [loc]`
     * OP_DOT      `%r = d.op %a, %b, contracting_dims = [1] x [0], precision = [..] : (A, B) -> R`
+    * OP_REDUCE   `%r = d.op(%a init: %c), ... [applies d.op2] across dimensions = [1] : type-spec [loc]`
+      (not the form with a `reducer(...) {...}` body)
 
     The parts are (results_end, (name_start, name_end), family, items, attrs | None,
     (type_start, type_end, "fn" | "type") | None, loc | None); `items` are the family's
     pieces between the name and the attributes (see IRBuilder.pretty_op_line).
     """
-    m = scan.RESULTS.match(text, pos)
-    if m is None:
-        return None
-    results_end = m.end()
-    p = scan.skip_ws(text, results_end)
+    if text[pos] == "%":
+        m = scan.RESULTS.match(text, pos)
+        if m is None:
+            return None
+        results_end = m.end()
+        p = scan.skip_ws(text, results_end)
+    else:
+        results_end = p = pos
     m = scan.BARE_ID.match(text, p)
     if m is None:
         return None
     family = OP_FAMILIES.get(m.group())
-    if family not in _LINE_FAMILIES:
-        return None
+    if family not in _LINE_FAMILIES or (results_end == pos and family != "OP_PRETTY"):
+        return None  # without results: only OP_PRETTY (`stablehlo.return %x : T`)
     name = (p, m.end())
     n = len(text)
     p = scan.skip_ws(text, m.end())
@@ -375,6 +385,22 @@ def pretty_op_parts(text: str, pos: int) -> tuple[tuple, int] | None:
                 return None  # `algorithm = <...>` and the like: the piecewise path
             items.append((m.span(1), m.span(2), m.span(3)) if m.group(2) else (m.span(1), m.span(4)))
             p = scan.skip_ws(text, m.end())
+    elif family == "OP_REDUCE":
+        inputs = []
+        while True:
+            m = _REDUCE_INPUT.match(text, p)
+            if m is None:
+                return None
+            inputs.append((m.span(1), m.span(2)))
+            p = scan.skip_ws(text, m.end())
+            if not text.startswith(",", p):
+                break
+            p = scan.skip_ws(text, p + 1)
+        m = _REDUCE_TAIL.match(text, p)
+        if m is None:
+            return None  # a comment inside, or not this form: the piecewise path
+        items = [inputs, m.span(1) if m.group(1) else None, m.span(2)]
+        p = scan.skip_ws(text, m.end())
     elif family == "OP_KWARGS":
         while True:
             m = _KW_ITEM.match(text, p)
@@ -416,14 +442,20 @@ def pretty_op_parts(text: str, pos: int) -> tuple[tuple, int] | None:
         after = scan.skip_ws(text, end)
         if after < n and text[after] in ",-":
             return None  # a type list or chlo's `A, B -> R`: the piecewise path reads those
+    if family == "OP_REDUCE" and _REDUCER.match(text, scan.skip_ws(text, end)):
+        return None  # the general `reducer(...) {...}` body: the piecewise path
     types = (q, end, kind)
     loc, end = _trailing_loc(text, end)
     return (results_end, name, family, items, attrs, types, loc), end
 
 
 # Families whose one-line ops the lexer hands over whole (IRBuilder.pretty_op_line builds them).
-_LINE_FAMILIES = frozenset({"OP_PRETTY", "OP_KWARGS", "OP_COMPARE", "OP_CONSTANT", "OP_DOT"})
+_LINE_FAMILIES = frozenset({"OP_PRETTY", "OP_KWARGS", "OP_COMPARE", "OP_CONSTANT", "OP_DOT", "OP_REDUCE"})
 _V = rf"%{scan.SUFFIX_ID}(?:#\d+)?"
+# `(%x init: %c)` (reduce_input), then `[applies OP] across dimensions = [ints]` (reduce_op)
+_REDUCE_INPUT = re.compile(rf"\(\s*({_V})\s+init\s*:\s*({_V})\s*\)")
+_REDUCE_TAIL = re.compile(r"(?:applies\s+([A-Za-z_][\w$.]*)\s+)?across\s+dimensions\s*=\s*(\[\s*(?:-?\d+(?:\s*,\s*-?\d+)*)?\s*\])")
+_REDUCER = re.compile(r"reducer(?![\w$.])")
 # `GE, %a, %b[, SIGNED]` (compare_op in grammars/mlir.lark)
 _COMPARE_HEAD = re.compile(rf"([A-Za-z_]\w*)\s*,\s*({_V})\s*,\s*({_V})(?:\s*,\s*([A-Za-z_]\w*))?")
 _INTS = r"\[\s*(?:-?\d+(?:\s*,\s*-?\d+)*)?\s*\]"
@@ -491,7 +523,18 @@ def op_run(text: str, pos: int) -> tuple[list[tuple], int] | None:
     while pos < n:
         c = text[pos]
         if c != "%" and c != '"':
-            break
+            if not (c.isalpha() or c == "_"):
+                break
+            try:
+                r = pretty_op_parts(text, pos)
+            except ScanError:
+                break
+            if r is None:
+                break
+            items.append(("p", pos, r[0]))
+            end = r[1]
+            pos = scan.skip_ws(text, end)
+            continue
         m = fast(text, pos)
         if m is not None and _fast_ok(text, m):
             items.append(("f", m))

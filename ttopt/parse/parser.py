@@ -392,7 +392,7 @@ class IRBuilder(Transformer):
         children its grammar rule would have given the family's format."""
         text = self.source_text
         results_end, (n0, n1), family, items, attrs, types, loc = parts
-        results = self._results(FastToken("RESULTS", text[base:results_end], base))
+        results = self._results(FastToken("RESULTS", text[base:results_end], base)) if results_end > base else None
         name_tok = FastToken(family, text[n0:n1], n0)
         attrs_tok = FastToken("ATTR_DICT", text[attrs[0] : attrs[1]], attrs[0]) if attrs else None
         ts: Any = None
@@ -417,6 +417,18 @@ class IRBuilder(Transformer):
             children = [
                 name_tok, FastToken("VALUE", text[a0:a1], a0), FastToken("VALUE", text[b0:b1], b0),
                 *[self._line_dot_item(text, item) for item in dot_items], attrs_tok, ts,
+            ]  # fmt: skip
+        elif family == "OP_REDUCE":
+            inputs, applies, (d0, d1) = items
+            reduce_input = FORMAT_RULES["reduce_input"]
+            inner = text[d0 + 1 : d1 - 1]
+            dims = [FastToken("INT", x.strip(), d0) for x in inner.split(",")] if inner.strip() else [None]
+            children = [
+                name_tok,
+                *[reduce_input(self, [FastToken("VALUE", text[a0:a1], a0), FastToken("VALUE", text[b0:b1], b0)])
+                  for (a0, a1), (b0, b1) in inputs],
+                FastToken("OPNAME_REF", text[applies[0] : applies[1]], applies[0]) if applies else None,
+                self.int_list(dims), attrs_tok, ts, None,
             ]  # fmt: skip
         else:  # OP_CONSTANT
             v0, v1 = items[0]
