@@ -84,6 +84,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--sizes", default="1000,10000,100000", help="comma-separated op counts (10k ok)")
     p.add_argument("--repeat", type=int, default=3, help="timed runs per measurement (median)")
+    p.add_argument("--clock", choices=sorted(CLOCKS), default="wall",
+                   help="what parse/print/round-trip time: wall time, or the child's CPU time (steadier on a "
+                        "machine shared with other jobs; excludes time spent waiting for a core)")
     p.add_argument("--kinds", default=",".join(KINDS), help=f"comma-separated, from {', '.join(KINDS)}")
     p.add_argument("--seed", type=int, default=0, help="generator seed")
     p.add_argument("--loc-styles", default="generator",
@@ -152,15 +155,20 @@ def peak_rss_mb() -> float:
     return ru_maxrss_mb()
 
 
-def timed(fn, repeat: int) -> tuple[float, object]:
-    """Median wall time of `repeat` calls of `fn` (gc collected before each) and the last result."""
+CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
+
+
+def timed(fn, repeat: int, clock: str = "wall") -> tuple[float, object]:
+    """Median time (`clock`: wall, or this process's CPU time) of `repeat` calls of `fn` (gc
+    collected before each) and the last result."""
+    now = CLOCKS[clock]
     times, result = [], None
     for _ in range(repeat):
         result = None
         gc.collect()
-        t0 = time.perf_counter()
+        t0 = now()
         result = fn()
-        times.append(time.perf_counter() - t0)
+        times.append(now() - t0)
     return statistics.median(times), result
 
 
@@ -169,7 +177,7 @@ def first_line(e: BaseException) -> str:
     return lines[0] if lines else repr(e)
 
 
-def measure_one(kind: str, path: str, repeat: int, flags: list[str]) -> dict:
+def measure_one(kind: str, path: str, repeat: int, flags: list[str], clock: str = "wall") -> dict:
     """Parse / print / round-trip timings, op count and peak RSS for one generated file."""
     from ttopt.ir.diagnostics import Diagnostic
     from ttopt.ir.printer import print_module
@@ -188,9 +196,9 @@ def measure_one(kind: str, path: str, repeat: int, flags: list[str]) -> dict:
         # typed attribute views (pydantic, ~0.6 s once per process), which is startup, not throughput.
         print_module(module, opts)
         module = None  # freed before the timed runs
-        out["parse_s"], module = timed(lambda: parse_module(text, path), repeat)
+        out["parse_s"], module = timed(lambda: parse_module(text, path), repeat, clock)
         stage = "print"
-        out["print_s"], printed = timed(lambda: print_module(module, opts), repeat)
+        out["print_s"], printed = timed(lambda: print_module(module, opts), repeat, clock)
         out["printed_bytes"] = len(printed.encode())
         module = None
 
@@ -199,7 +207,7 @@ def measure_one(kind: str, path: str, repeat: int, flags: list[str]) -> dict:
             return module, print_module(module, opts)  # returning the module keeps its teardown untimed
 
         stage = "round-trip"
-        out["roundtrip_s"] = timed(roundtrip, repeat)[0]
+        out["roundtrip_s"] = timed(roundtrip, repeat, clock)[0]
         out["peak_rss_mb"] = peak_rss_mb()
         out["ru_maxrss_mb"] = ru_maxrss_mb()
         out["base_rss_mb"] = base_rss
@@ -216,7 +224,7 @@ def measure_one(kind: str, path: str, repeat: int, flags: list[str]) -> dict:
 
 def child_main(args: argparse.Namespace) -> int:
     kind, path = args.one
-    print(json.dumps(measure_one(kind, path, args.repeat, args.print_flags)))
+    print(json.dumps(measure_one(kind, path, args.repeat, args.print_flags, args.clock)))
     return 0
 
 
@@ -273,7 +281,7 @@ def child_env() -> dict[str, str]:
 def run_child(kind: str, path: Path, args: argparse.Namespace) -> dict:
     """Measure one file in a fresh interpreter (this script with --one)."""
     cmd = [sys.executable, str(Path(__file__).resolve()), "--one", kind, str(path),
-           "--repeat", str(args.repeat), "--print-options", ",".join(args.print_flags) or "none"]
+           "--repeat", str(args.repeat), "--print-options", ",".join(args.print_flags) or "none", "--clock", args.clock]
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout, env=child_env())
     except subprocess.TimeoutExpired:
@@ -465,7 +473,7 @@ def results_table(results: list[dict], args: argparse.Namespace):
     from rich.table import Table
 
     opts = ",".join(args.print_flags) or "defaults"
-    table = Table(title=f"ttopt parse / print / round-trip — median of {args.repeat}, seed {args.seed}, "
+    table = Table(title=f"ttopt parse / print / round-trip — median {args.clock} time of {args.repeat}, seed {args.seed}, "
                         f"PrintOptions({opts}), ttopt {describe_ttopt()}",
                   caption="kops/s = module.walk() ops / s;  MB/s = generated input bytes / s;  peak RSS of a "
                           "fresh child process per row (VmHWM; ru_maxrss where /proc is missing)")

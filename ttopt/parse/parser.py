@@ -236,14 +236,22 @@ class IRBuilder(Transformer):
         loc_texts = self.ap.loc_texts
         defs = scope.defs
         d = None
+        findall = _ALIAS_USE.findall
+        alias_refs = self.alias_refs
+        late = self.late_refs
         for m in LOC_ALIAS_ITEM.finditer(str(tok)):
             name, text = m.groups()
             key = ("attr", name)
             if key in defs:
                 self.fail(base + m.start(), f"redefinition of alias '#{name}'")
             if "#" in text:
+                # _note_refs inlined (a third of the items of callsite / fused runs): a location
+                # names only `#` aliases (a `!` can only be inside its strings).
                 loc_texts.add(text)
-                self._note_refs(key, text)
+                refs = alias_refs["#" + name] = ["#" + n for sig, n in findall(text) if sig]
+                for r in refs:
+                    if ("attr", r[1:]) not in defs:
+                        late.append(r)
             # Into the table directly; the public define() below (once per run, not per item)
             # keeps the scope's own bookkeeping.
             d = defs[key] = AliasDef(name, "attr", LocationAttr(Location(text, scope), text), after, base + m.start())
