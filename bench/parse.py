@@ -10,7 +10,8 @@ For each (kind, size) the module text comes from the deterministic generators in
 (`random.Random(seed)`), modelled on testdata/ttnn/*.mlir and testdata/jax/*.mlir. Each pair is
 measured in a fresh child process (this script with the hidden `--one` flag), so the peak RSS of
 one size does not leak into the next. The child warms the parser up on a tiny module of the same
-kind, then times `--repeat` runs each of
+kind and parses and prints the file once untimed (the op count; lazy imports of typed attribute
+views, which are process startup), then times `--repeat` runs each of
 
 * parse       `parse_module(text)`
 * print       `print_module(module, PrintOptions(...))` of an already-parsed module
@@ -54,13 +55,11 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def ensure_importable() -> None:
-    """Make `ttopt` (repo root, unless installed) and `bench.gen` (always the repo's) importable."""
-    try:
-        import ttopt  # noqa: F401
-    except ImportError:
-        sys.path.insert(0, str(REPO))
-    if str(REPO) not in sys.path:
-        sys.path.append(str(REPO))
+    """Make this repository's `ttopt` and `bench.gen` importable ahead of any installed copy
+    (as bench/optimizer.py does): the bench measures the checkout it sits in."""
+    if str(REPO) in sys.path:
+        sys.path.remove(str(REPO))
+    sys.path.insert(0, str(REPO))
 
 
 ensure_importable()
@@ -85,6 +84,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--sizes", default="1000,10000,100000", help="comma-separated op counts (10k ok)")
     p.add_argument("--repeat", type=int, default=3, help="timed runs per measurement (median)")
+    p.add_argument("--clock", choices=sorted(CLOCKS), default="wall",
+                   help="what parse/print/round-trip time: wall time, or the child's CPU time (steadier on a "
+                        "machine shared with other jobs; excludes time spent waiting for a core)")
     p.add_argument("--kinds", default=",".join(KINDS), help=f"comma-separated, from {', '.join(KINDS)}")
     p.add_argument("--seed", type=int, default=0, help="generator seed")
     p.add_argument("--loc-styles", default="generator",
@@ -153,15 +155,20 @@ def peak_rss_mb() -> float:
     return ru_maxrss_mb()
 
 
-def timed(fn, repeat: int) -> tuple[float, object]:
-    """Median wall time of `repeat` calls of `fn` (gc collected before each) and the last result."""
+CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
+
+
+def timed(fn, repeat: int, clock: str = "wall") -> tuple[float, object]:
+    """Median time (`clock`: wall, or this process's CPU time) of `repeat` calls of `fn` (gc
+    collected before each) and the last result."""
+    now = CLOCKS[clock]
     times, result = [], None
     for _ in range(repeat):
         result = None
         gc.collect()
-        t0 = time.perf_counter()
+        t0 = now()
         result = fn()
-        times.append(time.perf_counter() - t0)
+        times.append(now() - t0)
     return statistics.median(times), result
 
 
@@ -170,7 +177,7 @@ def first_line(e: BaseException) -> str:
     return lines[0] if lines else repr(e)
 
 
-def measure_one(kind: str, path: str, repeat: int, flags: list[str]) -> dict:
+def measure_one(kind: str, path: str, repeat: int, flags: list[str], clock: str = "wall") -> dict:
     """Parse / print / round-trip timings, op count and peak RSS for one generated file."""
     from ttopt.ir.diagnostics import Diagnostic
     from ttopt.ir.printer import print_module
@@ -185,10 +192,13 @@ def measure_one(kind: str, path: str, repeat: int, flags: list[str]) -> dict:
     try:
         module = parse_module(text, path)
         out["ops"] = sum(1 for _ in module.walk())
+        # An untimed print too, as the parse above: the first print of some ops imports their
+        # typed attribute views (pydantic, ~0.6 s once per process), which is startup, not throughput.
+        print_module(module, opts)
         module = None  # freed before the timed runs
-        out["parse_s"], module = timed(lambda: parse_module(text, path), repeat)
+        out["parse_s"], module = timed(lambda: parse_module(text, path), repeat, clock)
         stage = "print"
-        out["print_s"], printed = timed(lambda: print_module(module, opts), repeat)
+        out["print_s"], printed = timed(lambda: print_module(module, opts), repeat, clock)
         out["printed_bytes"] = len(printed.encode())
         module = None
 
@@ -197,7 +207,7 @@ def measure_one(kind: str, path: str, repeat: int, flags: list[str]) -> dict:
             return module, print_module(module, opts)  # returning the module keeps its teardown untimed
 
         stage = "round-trip"
-        out["roundtrip_s"] = timed(roundtrip, repeat)[0]
+        out["roundtrip_s"] = timed(roundtrip, repeat, clock)[0]
         out["peak_rss_mb"] = peak_rss_mb()
         out["ru_maxrss_mb"] = ru_maxrss_mb()
         out["base_rss_mb"] = base_rss
@@ -214,7 +224,7 @@ def measure_one(kind: str, path: str, repeat: int, flags: list[str]) -> dict:
 
 def child_main(args: argparse.Namespace) -> int:
     kind, path = args.one
-    print(json.dumps(measure_one(kind, path, args.repeat, args.print_flags)))
+    print(json.dumps(measure_one(kind, path, args.repeat, args.print_flags, args.clock)))
     return 0
 
 
@@ -271,7 +281,7 @@ def child_env() -> dict[str, str]:
 def run_child(kind: str, path: Path, args: argparse.Namespace) -> dict:
     """Measure one file in a fresh interpreter (this script with --one)."""
     cmd = [sys.executable, str(Path(__file__).resolve()), "--one", kind, str(path),
-           "--repeat", str(args.repeat), "--print-options", ",".join(args.print_flags) or "none"]
+           "--repeat", str(args.repeat), "--print-options", ",".join(args.print_flags) or "none", "--clock", args.clock]
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout, env=child_env())
     except subprocess.TimeoutExpired:
@@ -438,18 +448,22 @@ def fmt(x: float | None, spec: str) -> str:
 
 
 def describe_ttopt() -> str:
-    """Where the benchmarked ttopt lives, with its git commit (+dirty) when it is a checkout."""
+    """Where the benchmarked ttopt lives, with this repository's commit (+dirty) when it is its checkout."""
     import ttopt
 
     root = Path(ttopt.__file__).resolve().parents[1]
+    if root != REPO:
+        return f"from {root}"  # an installed copy: a git commit found above it would be some other checkout's
     try:
+        top = subprocess.run(["git", "-C", str(root), "rev-parse", "--show-toplevel"],
+                             capture_output=True, text=True, timeout=10)
         head = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", "HEAD"],
                               capture_output=True, text=True, timeout=10)
         dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--", "ttopt"],
                                capture_output=True, text=True, timeout=10)
     except (OSError, subprocess.SubprocessError):
         return f"from {root}"
-    if head.returncode != 0:
+    if head.returncode != 0 or top.returncode != 0 or Path(top.stdout.strip()).resolve() != root:
         return f"from {root}"
     return f"from {root} @ {head.stdout.strip()}{'+dirty' if dirty.stdout.strip() else ''}"
 
@@ -459,7 +473,7 @@ def results_table(results: list[dict], args: argparse.Namespace):
     from rich.table import Table
 
     opts = ",".join(args.print_flags) or "defaults"
-    table = Table(title=f"ttopt parse / print / round-trip — median of {args.repeat}, seed {args.seed}, "
+    table = Table(title=f"ttopt parse / print / round-trip — median {args.clock} time of {args.repeat}, seed {args.seed}, "
                         f"PrintOptions({opts}), ttopt {describe_ttopt()}",
                   caption="kops/s = module.walk() ops / s;  MB/s = generated input bytes / s;  peak RSS of a "
                           "fresh child process per row (VmHWM; ru_maxrss where /proc is missing)")

@@ -42,7 +42,7 @@ TERMINAL_NAMES = {
     "$END": "end of input",
     "RESULTS": "results ('%r =')",
     "GENERIC_HEAD": "an operation",
-    "GENERIC_OP": "an operation",
+    "OP_RUN": "an operation",
     "LOC_ALIASES": "an alias definition",
     "COLON_FNTYPE": "':' and a function type",
     "ATTR_ALIAS": "an alias definition",

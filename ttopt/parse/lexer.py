@@ -54,7 +54,7 @@ class MlirLexer(Lexer):
         # stays the single place where `applies`, `x`, `cond`, ... are declared.
         self.keywords: dict[str, str] = {}
         self.punct: dict[str, str] = {}
-        self.parts: Any = None  # offsets of the last GENERIC_OP / PRETTY_OP_LINE token's parts
+        self.parts: Any = None  # the items of the last OP_RUN token (see `op_run`)
         for t in lexer_conf.terminals:
             p = t.pattern
             if isinstance(p, PatternStr):
@@ -95,19 +95,17 @@ class MlirLexer(Lexer):
             except ScanError as e:
                 raise LexFailure(e.pos, e.message) from None
             tok = FastToken(kind, text[start:pos], start)
-            if kind == "GENERIC_OP" or kind == "PRETTY_OP_LINE":
-                tok.end_pos = self.parts  # type: ignore[assignment]  # part offsets ride on an unused Token slot
+            if kind == "OP_RUN":
+                tok.end_pos = self.parts  # type: ignore[assignment]  # the ops' parts ride on an unused Token slot
+                self.parts = None  # the lexer outlives the parse: it must not keep the text alive
             yield tok
 
     def _next(self, text: str, pos: int, c: str, acc: dict, keywords: dict, punct: dict) -> tuple[str, int]:
-        if (c == "%" or c == '"') and "GENERIC_OP" in acc:
-            end = self._generic_op(text, pos)
-            if end is not None:
-                return "GENERIC_OP", end
-            if c == "%" and "PRETTY_OP_LINE" in acc:
-                end = self._pretty_op(text, pos)
-                if end is not None:
-                    return "PRETTY_OP_LINE", end
+        if (c == "%" or c == '"') and "OP_RUN" in acc:
+            run = op_run(text, pos) if FAST_LINES else None
+            if run is not None:
+                self.parts, end = run
+                return "OP_RUN", end
         if c == "%":
             if "RESULTS" in acc:
                 m = scan.RESULTS.match(text, pos)
@@ -248,6 +246,11 @@ class MlirLexer(Lexer):
             kw = keywords.get(word)
             if kw is not None and kw in acc:
                 return kw, end
+            if "OP_RUN" in acc and FAST_LINES and OP_FAMILIES.get(word) == "OP_PRETTY":
+                run = op_run(text, pos)  # `stablehlo.return %x : T`, then what follows
+                if run is not None:
+                    self.parts, end = run
+                    return "OP_RUN", end
             if "OPNAME_REF" in acc:
                 return "OPNAME_REF", end
             fam = OP_FAMILIES.get(word)
@@ -279,157 +282,180 @@ class MlirLexer(Lexer):
             raise ScanError(pos, f"unexpected character {c!r}")
         return name, pos + 1
 
-    def _generic_op(self, text: str, pos: int) -> int | None:
-        """End of a region-free generic op starting at `pos` (None: not one; lex it piecewise).
 
-        The offsets of its parts are left in `self.parts` for the transformer:
-        (results_end | -1, head_start, head_end, props | None, attrs | None, sig_start, sig_end,
-        loc | None), spans as (start, end).
-        """
-        p = pos
-        results_end = -1
-        if text[p] == "%":
-            m = scan.RESULTS.match(text, p)
-            if m is None:
-                return None
-            results_end = m.end()
-            p = scan.skip_ws(text, results_end)
-        m = scan.GENERIC_HEAD.match(text, p)
+def generic_op_parts(text: str, pos: int) -> tuple[tuple, int] | None:
+    """The parts and end of a region-free generic op starting at `pos` (None: not one; lex it
+    piecewise). Parts, for IRBuilder.generic_op_line: (results_end | -1, head_start, head_end,
+    props | None, attrs | None, sig_start, sig_end, loc | None), spans as (start, end).
+    """
+    p = pos
+    results_end = -1
+    if text[p] == "%":
+        m = scan.RESULTS.match(text, p)
         if m is None:
             return None
-        head = (p, m.end())
-        p = scan.skip_ws(text, m.end())
-        props = attrs = None
-        if text.startswith("<{", p):
-            e = scan.scan_balanced(text, p)
-            props = (p, e)
-            p = scan.skip_ws(text, e)
-        if p < len(text) and text[p] == "{":
-            e = scan.scan_balanced(text, p)
-            attrs = (p, e)
-            p = scan.skip_ws(text, e)
-        if p >= len(text) or text[p] != ":":
-            return None  # successors, regions or an error: the piecewise path reports it
-        q = scan.skip_ws(text, p + 1)
-        if q >= len(text) or text[q] != "(":
-            return None
-        sig_end = scan.scan_fntype(text, q)
-        loc, end = _trailing_loc(text, sig_end)
-        self.parts = (results_end, head[0], head[1], props, attrs, q, sig_end, loc)
-        return end
+        results_end = m.end()
+        p = scan.skip_ws(text, results_end)
+    m = scan.GENERIC_HEAD.match(text, p)
+    if m is None:
+        return None
+    head = (p, m.end())
+    p = scan.skip_ws(text, m.end())
+    props = attrs = None
+    if text.startswith("<{", p):
+        e = scan.scan_balanced(text, p)
+        props = (p, e)
+        p = scan.skip_ws(text, e)
+    if p < len(text) and text[p] == "{":
+        e = scan.scan_balanced(text, p)
+        attrs = (p, e)
+        p = scan.skip_ws(text, e)
+    if p >= len(text) or text[p] != ":":
+        return None  # successors, regions or an error: the piecewise path reports it
+    q = scan.skip_ws(text, p + 1)
+    if q >= len(text) or text[q] != "(":
+        return None
+    sig_end = scan.scan_fntype(text, q)
+    loc, end = _trailing_loc(text, sig_end)
+    return (results_end, head[0], head[1], props, attrs, q, sig_end, loc), end
 
 
-    def _pretty_op(self, text: str, pos: int) -> int | None:
-        """End of a one-line custom-form op with results whose family is in `_LINE_FAMILIES`
-        (most StableHLO lines), None otherwise (then it is lexed piecewise, which also reports
-        any error):
+def pretty_op_parts(text: str, pos: int) -> tuple[tuple, int] | None:
+    """The parts and end of a one-line custom-form op whose family is in `_LINE_FAMILIES` (most
+    StableHLO lines), None otherwise (then it is lexed piecewise, which also reports any error).
+    Only OP_PRETTY ops may have no results (results_end is then `pos`):
 
-        * OP_PRETTY   `%r = d.op %a, %b {attrs} : T | : (A, B) -> R [loc]`
-        * OP_KWARGS   `%r = d.op %a, dims = [0, 1], dim = 2, ... {attrs} : type-spec [loc]`
-        * OP_COMPARE  `%r = d.op  GE, %a, %b,  SIGNED {attrs} : type-spec [loc]`
-        * OP_CONSTANT `%r = d.op {attrs} dense<...> : T [loc]`
-        * OP_DOT      `%r = d.op %a, %b, contracting_dims = [1] x [0], precision = [..] : (A, B) -> R`
+    * OP_PRETTY   `%r = d.op %a, %b {attrs} : T | : (A, B) -> R [loc]`
+    * OP_KWARGS   `%r = d.op %a, dims = [0, 1], dim = 2, ... {attrs} : type-spec [loc]`
+    * OP_COMPARE  `%r = d.op  GE, %a, %b,  SIGNED {attrs} : type-spec [loc]`
+    * OP_CONSTANT `%r = d.op {attrs} dense<...> : T [loc]`
+    * OP_DOT      `%r = d.op %a, %b, contracting_dims = [1] x [0], precision = [..] : (A, B) -> R`
+    * OP_REDUCE   `%r = d.op(%a init: %c), ... [applies d.op2] across dimensions = [1] : type-spec [loc]`
+      (not the form with a `reducer(...) {...}` body)
 
-        `self.parts` gets (results_end, (name_start, name_end), family, items, attrs | None,
-        (type_start, type_end, "fn" | "type") | None, loc | None); `items` are the family's
-        pieces between the name and the attributes (see IRBuilder.pretty_op_line).
-        """
+    The parts are (results_end, (name_start, name_end), family, items, attrs | None,
+    (type_start, type_end, "fn" | "type") | None, loc | None); `items` are the family's
+    pieces between the name and the attributes (see IRBuilder.pretty_op_line).
+    """
+    if text[pos] == "%":
         m = scan.RESULTS.match(text, pos)
         if m is None:
             return None
         results_end = m.end()
         p = scan.skip_ws(text, results_end)
-        m = scan.BARE_ID.match(text, p)
-        if m is None:
-            return None
-        family = OP_FAMILIES.get(m.group())
-        if family not in _LINE_FAMILIES:
-            return None
-        name = (p, m.end())
-        n = len(text)
-        p = scan.skip_ws(text, m.end())
-        items: list = []
-        if family == "OP_CONSTANT":
-            attrs = None
-            if p < n and text[p] == "{":
-                e = scan.scan_balanced(text, p)
-                attrs = (p, e)
-                p = scan.skip_ws(text, e)
-            if p >= n or text[p] in "{%:":
-                return None
-            e = scan.scan_attr(text, p)
-            items.append((p, e))
-            loc, end = _trailing_loc(text, e)
-            self.parts = (results_end, name, family, items, attrs, None, loc)
-            return end
-        if family == "OP_COMPARE":
-            m = _COMPARE_HEAD.match(text, p)
-            if m is None:
-                return None
-            items = [m.span(1), m.span(2), m.span(3), m.span(4) if m.group(4) else None]
-            p = scan.skip_ws(text, m.end())
-        elif family == "OP_DOT":
-            m = _DOT_HEAD.match(text, p)
-            if m is None:
-                return None
-            items = [m.span(1), m.span(2)]
-            p = scan.skip_ws(text, m.end())
-            while text.startswith(",", p):
-                m = _DOT_ITEM.match(text, scan.skip_ws(text, p + 1))
-                if m is None:
-                    return None  # `algorithm = <...>` and the like: the piecewise path
-                items.append((m.span(1), m.span(2), m.span(3)) if m.group(2) else (m.span(1), m.span(4)))
-                p = scan.skip_ws(text, m.end())
-        elif family == "OP_KWARGS":
-            while True:
-                m = _KW_ITEM.match(text, p)
-                if m is None:
-                    return None
-                if m.group(1) is not None:
-                    items.append(m.span(1))
-                else:
-                    g = m.lastindex or 0  # the value's group: 3 list, 4 int, 5 word, 6 string
-                    items.append((m.span(2), g, m.span(g)))
-                p = scan.skip_ws(text, m.end())
-                if not text.startswith(",", p):
-                    break
-                p = scan.skip_ws(text, p + 1)
-        else:
-            while p < n and text[p] == "%":
-                m = scan.VALUE.match(text, p)
-                if m is None:
-                    return None
-                items.append((p, m.end()))
-                p = scan.skip_ws(text, m.end())
-                if not text.startswith(",", p):
-                    break
-                p = scan.skip_ws(text, p + 1)
+    else:
+        results_end = p = pos
+    m = scan.BARE_ID.match(text, p)
+    if m is None:
+        return None
+    family = OP_FAMILIES.get(m.group())
+    if family not in _LINE_FAMILIES or (results_end == pos and family != "OP_PRETTY"):
+        return None  # without results: only OP_PRETTY (`stablehlo.return %x : T`)
+    name = (p, m.end())
+    n = len(text)
+    p = scan.skip_ws(text, m.end())
+    items: list = []
+    if family == "OP_CONSTANT":
         attrs = None
         if p < n and text[p] == "{":
             e = scan.scan_balanced(text, p)
             attrs = (p, e)
             p = scan.skip_ws(text, e)
-        if p >= n or text[p] != ":":
+        if p >= n or text[p] in "{%:":
             return None
-        q = scan.skip_ws(text, p + 1)
-        if q >= n:
+        e = scan.scan_attr(text, p)
+        items.append((p, e))
+        loc, end = _trailing_loc(text, e)
+        return (results_end, name, family, items, attrs, None, loc), end
+    if family == "OP_COMPARE":
+        m = _COMPARE_HEAD.match(text, p)
+        if m is None:
             return None
-        if text[q] == "(":
-            end, kind = scan.scan_fntype(text, q), "fn"
-        else:
-            end, kind = scan.scan_type(text, q), "type"
-            after = scan.skip_ws(text, end)
-            if after < n and text[after] in ",-":
-                return None  # a type list or chlo's `A, B -> R`: the piecewise path reads those
-        types = (q, end, kind)
-        loc, end = _trailing_loc(text, end)
-        self.parts = (results_end, name, family, items, attrs, types, loc)
-        return end
+        items = [m.span(1), m.span(2), m.span(3), m.span(4) if m.group(4) else None]
+        p = scan.skip_ws(text, m.end())
+    elif family == "OP_DOT":
+        m = _DOT_HEAD.match(text, p)
+        if m is None:
+            return None
+        items = [m.span(1), m.span(2)]
+        p = scan.skip_ws(text, m.end())
+        while text.startswith(",", p):
+            m = _DOT_ITEM.match(text, scan.skip_ws(text, p + 1))
+            if m is None:
+                return None  # `algorithm = <...>` and the like: the piecewise path
+            items.append((m.span(1), m.span(2), m.span(3)) if m.group(2) else (m.span(1), m.span(4)))
+            p = scan.skip_ws(text, m.end())
+    elif family == "OP_REDUCE":
+        inputs = []
+        while True:
+            m = _REDUCE_INPUT.match(text, p)
+            if m is None:
+                return None
+            inputs.append((m.span(1), m.span(2)))
+            p = scan.skip_ws(text, m.end())
+            if not text.startswith(",", p):
+                break
+            p = scan.skip_ws(text, p + 1)
+        m = _REDUCE_TAIL.match(text, p)
+        if m is None:
+            return None  # a comment inside, or not this form: the piecewise path
+        items = [inputs, m.span(1) if m.group(1) else None, m.span(2)]
+        p = scan.skip_ws(text, m.end())
+    elif family == "OP_KWARGS":
+        while True:
+            m = _KW_ITEM.match(text, p)
+            if m is None:
+                return None
+            if m.group(1) is not None:
+                items.append(m.span(1))
+            else:
+                g = m.lastindex or 0  # the value's group: 3 list, 4 int, 5 word, 6 string
+                items.append((m.span(2), g, m.span(g)))
+            p = scan.skip_ws(text, m.end())
+            if not text.startswith(",", p):
+                break
+            p = scan.skip_ws(text, p + 1)
+    else:
+        while p < n and text[p] == "%":
+            m = scan.VALUE.match(text, p)
+            if m is None:
+                return None
+            items.append((p, m.end()))
+            p = scan.skip_ws(text, m.end())
+            if not text.startswith(",", p):
+                break
+            p = scan.skip_ws(text, p + 1)
+    attrs = None
+    if p < n and text[p] == "{":
+        e = scan.scan_balanced(text, p)
+        attrs = (p, e)
+        p = scan.skip_ws(text, e)
+    if p >= n or text[p] != ":":
+        return None
+    q = scan.skip_ws(text, p + 1)
+    if q >= n:
+        return None
+    if text[q] == "(":
+        end, kind = scan.scan_fntype(text, q), "fn"
+    else:
+        end, kind = scan.scan_type(text, q), "type"
+        after = scan.skip_ws(text, end)
+        if after < n and text[after] in ",-":
+            return None  # a type list or chlo's `A, B -> R`: the piecewise path reads those
+    if family == "OP_REDUCE" and _REDUCER.match(text, scan.skip_ws(text, end)):
+        return None  # the general `reducer(...) {...}` body: the piecewise path
+    types = (q, end, kind)
+    loc, end = _trailing_loc(text, end)
+    return (results_end, name, family, items, attrs, types, loc), end
 
 
 # Families whose one-line ops the lexer hands over whole (IRBuilder.pretty_op_line builds them).
-_LINE_FAMILIES = frozenset({"OP_PRETTY", "OP_KWARGS", "OP_COMPARE", "OP_CONSTANT", "OP_DOT"})
+_LINE_FAMILIES = frozenset({"OP_PRETTY", "OP_KWARGS", "OP_COMPARE", "OP_CONSTANT", "OP_DOT", "OP_REDUCE"})
 _V = rf"%{scan.SUFFIX_ID}(?:#\d+)?"
+# `(%x init: %c)` (reduce_input), then `[applies OP] across dimensions = [ints]` (reduce_op)
+_REDUCE_INPUT = re.compile(rf"\(\s*({_V})\s+init\s*:\s*({_V})\s*\)")
+_REDUCE_TAIL = re.compile(r"(?:applies\s+([A-Za-z_][\w$.]*)\s+)?across\s+dimensions\s*=\s*(\[\s*(?:-?\d+(?:\s*,\s*-?\d+)*)?\s*\])")
+_REDUCER = re.compile(r"reducer(?![\w$.])")
 # `GE, %a, %b[, SIGNED]` (compare_op in grammars/mlir.lark)
 _COMPARE_HEAD = re.compile(rf"([A-Za-z_]\w*)\s*,\s*({_V})\s*,\s*({_V})(?:\s*,\s*([A-Za-z_]\w*))?")
 _INTS = r"\[\s*(?:-?\d+(?:\s*,\s*-?\d+)*)?\s*\]"
@@ -440,6 +466,97 @@ _DOT_ITEM = re.compile(rf"([A-Za-z_]\w*)\s*=\s*(?:({_INTS})\s*x\s*({_INTS})|\[\s
 _KW_ITEM = re.compile(
     rf'({_V})|([A-Za-z_]\w*)\s*=\s*(?:(\[\s*(?:-?\d+(?:\s*,\s*-?\d+)*)?\s*\])|(-?\d+)(?![\w.])|([A-Za-z_]\w*)|("[^"\\\n]*(?:\\.[^"\\\n]*)*"))'
 )
+
+
+# Whole-op lexing is on unless a test turns it off to compare with the piecewise grammar.
+FAST_LINES = True
+
+_STR = r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"'
+_FLAT = rf'(?:[^{{}}"]|{_STR})*'  # a `{...}` body without nested braces (nested ones: generic_op_parts)
+# The commonest generic line, in one match: `%r = "d.op"(%a, %b) <{..}> {..} : (A, B) -> R loc(..)`
+# with one result, flat dictionaries, a function type of simple types and a common location form.
+# Groups: 1 result, 2 head, 3 operands, 4 properties, 5 attributes, 6 function type, 7 location.
+# It accepts a subset of what generic_op_parts accepts, ending at the same offset (`_fast_ok`).
+FAST_GENERIC = re.compile(
+    rf"(?:(%{scan.SUFFIX_ID})\s*=\s*)?"
+    rf'("[\w.$\-]+"\s*\(\s*((?:{_V}(?:\s*,\s*{_V})*)?)\s*\))'
+    rf"(?:\s*(<\{{{_FLAT}\}}>))?"
+    rf"(?:\s*(\{{{_FLAT}\}}))?"
+    rf"\s*:\s*({scan.SIMPLE_FNTYPE.pattern})"
+    rf"(?:\s*({scan.SIMPLE_LOC.pattern}))?"
+)
+_BALANCED: dict[str, bool] = {}  # dictionary text -> whether scan_balanced ends exactly at its end
+
+
+def _balanced(body: str) -> bool:
+    ok = _BALANCED.get(body)
+    if ok is None:
+        try:
+            ok = scan.scan_balanced(body, 0) == len(body)
+        except ScanError:
+            ok = False
+        if len(_BALANCED) < 100_000:  # a bound, not an eviction policy: real files repeat a few hundred
+            _BALANCED[body] = ok
+    return ok
+
+
+def _fast_ok(text: str, m: re.Match) -> bool:
+    """Does the piecewise reading of this op end where `m` does, with the same parts? Its
+    dictionaries must balance as scan_balanced sees them, and a location it did not take must
+    not follow (a `loc(...)` beyond the common forms)."""
+    props, attrs = m.group(4), m.group(5)
+    if props is not None and (not _balanced(props[1:-1]) or text.startswith("=", m.end(4))):
+        return False  # `}>=` would not close the properties for scan_balanced
+    if attrs is not None and not _balanced(attrs):
+        return False
+    return m.group(7) is not None or not text.startswith("loc(", scan.skip_ws(text, m.end()))
+
+
+def op_run(text: str, pos: int) -> tuple[list[tuple], int] | None:
+    """The one-line ops from `pos` on, as many as follow each other, and where the last ends
+    (None when the op at `pos` is not one). Items, built by IRBuilder.op_run:
+    ("f", match of FAST_GENERIC) | ("g", start, generic_op_parts) | ("p", start, pretty_op_parts)."""
+    items: list[tuple] = []
+    n = len(text)
+    end = pos
+    fast = FAST_GENERIC.match
+    while pos < n:
+        c = text[pos]
+        if c != "%" and c != '"':
+            if not (c.isalpha() or c == "_"):
+                break
+            try:
+                r = pretty_op_parts(text, pos)
+            except ScanError:
+                break
+            if r is None:
+                break
+            items.append(("p", pos, r[0]))
+            end = r[1]
+            pos = scan.skip_ws(text, end)
+            continue
+        m = fast(text, pos)
+        if m is not None and _fast_ok(text, m):
+            items.append(("f", m))
+            end = m.end()
+        else:
+            try:
+                r = generic_op_parts(text, pos)
+                kind = "g"
+                if r is None and c == "%":
+                    r = pretty_op_parts(text, pos)
+                    kind = "p"
+            except ScanError:
+                # Malformed: the run ends before it and the op is lexed piecewise, which reports
+                # the error only after the ops before it are built (and report theirs), as the
+                # general path does.
+                break
+            if r is None:
+                break
+            items.append((kind, pos, r[0]))
+            end = r[1]
+        pos = scan.skip_ws(text, end)
+    return (items, end) if items else None
 
 
 def _trailing_loc(text: str, end: int) -> tuple[tuple[int, int] | None, int]:

@@ -25,7 +25,7 @@ from ttopt.ir.types import Type
 from ttopt.ir.values import BlockArgument, Value
 from ttopt.parse.attr_parser import AttrParser, AttrSyntaxError
 from ttopt.parse.errors import describe_unexpected
-from ttopt.parse.lexer import FastToken, LexFailure
+from ttopt.parse.lexer import FastToken, LexFailure, generic_op_parts
 from ttopt.parse.literals import parse_int
 from ttopt.parse.opspec import OpSpec
 from ttopt.parse.resources import read_file_metadata
@@ -68,6 +68,8 @@ class IRBuilder(Transformer):
         self.deepest: tuple[int, int] = (0, 0)  # (region depth, offset) of the deepest region
         self.metadata: FileMetadata | None = None
         self.source_text = ""  # the text being parsed (the whole-op tokens carry only offsets)
+        self.alias_refs: dict[str, list[str]] = {}  # `#name` -> aliases its definition names (when any)
+        self.late_refs: list[str] = []  # those not defined before the definition naming them
 
     # ---- helpers used by custom formats ------------------------------------------------------
     def fail(self, tok: Any, message: str) -> NoReturn:
@@ -234,13 +236,22 @@ class IRBuilder(Transformer):
         loc_texts = self.ap.loc_texts
         defs = scope.defs
         d = None
+        findall = _ALIAS_USE.findall
+        alias_refs = self.alias_refs
+        late = self.late_refs
         for m in LOC_ALIAS_ITEM.finditer(str(tok)):
             name, text = m.groups()
-            if "#" in text:
-                loc_texts.add(text)
             key = ("attr", name)
             if key in defs:
                 self.fail(base + m.start(), f"redefinition of alias '#{name}'")
+            if "#" in text:
+                # _note_refs inlined (a third of the items of callsite / fused runs): a location
+                # names only `#` aliases (a `!` can only be inside its strings).
+                loc_texts.add(text)
+                refs = alias_refs["#" + name] = ["#" + n for sig, n in findall(text) if sig]
+                for r in refs:
+                    if ("attr", r[1:]) not in defs:
+                        late.append(r)
             # Into the table directly; the public define() below (once per run, not per item)
             # keeps the scope's own bookkeeping.
             d = defs[key] = AliasDef(name, "attr", LocationAttr(Location(text, scope), text), after, base + m.start())
@@ -252,17 +263,105 @@ class IRBuilder(Transformer):
         self._alias(c[0], name, "type", self.type(value_tok))
 
     def _alias(self, tok: Token, name: str, kind: str, value: Any) -> None:
+        text = value.text if isinstance(value, LocationAttr) else getattr(value, "text", "")
+        if "#" in text or "!" in text:
+            self._note_refs((kind, name), text)
         prev = self.scope.define(AliasDef(name, kind, value, after_module=self.seen_op, pos=tok.start_pos))
         if prev is not None:
             self.fail(tok, f"redefinition of alias '{str(tok)[0]}{name}'")
 
+    def _note_refs(self, key: tuple[str, str], text: str) -> None:
+        """Record the aliases a definition (not yet added) names. One not defined before it is
+        checked at the end, and only such forward references can close a cycle."""
+        refs = [sig + n for sig, n in _ALIAS_USE.findall(text) if sig]
+        self.alias_refs[("#" if key[0] == "attr" else "!") + key[1]] = refs
+        defs = self.scope.defs
+        for r in refs:
+            if ("attr" if r[0] == "#" else "type", r[1:]) not in defs:
+                self.late_refs.append(r)
+
     # ---- operations ------------------------------------------------------------------------
-    def generic_op_line(self, c: list) -> Operation:
-        """A whole region-free generic op (one GENERIC_OP token from the lexer)."""
-        tok = c[0]
+    def op_run(self, c: list) -> None:
+        """A run of one-line ops (one OP_RUN token from the lexer; see lexer.op_run)."""
+        for item in c[0].end_pos:
+            kind = item[0]
+            if kind == "f":
+                self._fast_generic(item[1])
+            elif kind == "g":
+                self.generic_op_line(item[1], item[2])
+            else:
+                self.pretty_op_line(item[1], item[2])
+
+    def _fast_generic(self, m: re.Match) -> None:
+        """A FAST_GENERIC match: the common generic line built directly. Anything it does not
+        take as it comes (an unknown value, a count or type mismatch, a malformed piece) goes to
+        generic_op_line, which builds or reports the op exactly as the piecewise grammar would."""
+        res, head, ops_text, props, attrs, sig_text, loc = m.groups()
+        ap = self.ap
+        sig = ap.sigs.get(sig_text)
+        if sig is None:
+            try:
+                sig = ap.signature(sig_text)
+            except Exception:  # malformed: the general path positions the error
+                return self._slow_generic(m)
+        ins, outs = sig
+        values = self.values
+        operands: list[Value] = []
+        if ops_text:
+            for name in ops_text.split(","):
+                group = values.get(name.strip())
+                if group is None or len(group) != 1:
+                    return self._slow_generic(m)
+                operands.append(group[0])
+        if len(operands) != len(ins) or len(outs) != (res is not None):
+            return self._slow_generic(m)
+        for v, t in zip(operands, ins):
+            if v.type is not t and v.type.text != t.text:
+                return self._slow_generic(m)
+        prev = None
+        if res is not None:
+            prev = values.get(res)
+            if prev is not None and self.undo_mark_contains(res):
+                return self._slow_generic(m)
+        try:
+            properties = dict(ap.attr_dict(props[1:-1]).entries) if props else {}
+            attributes = dict(ap.attr_dict(attrs).entries) if attrs else {}
+        except AttrSyntaxError:
+            return self._slow_generic(m)
+        name = head[1 : head.index('"', 1)]
+        name = OP_ALIASES.get(name, name)
+        if attributes:
+            spec = OpSpec(name, [], None, None, properties, attributes)
+            _promote_inherent(spec)
+            properties, attributes = spec.properties, spec.attributes
+        location = None
+        if loc is not None:
+            # The lexer matched it as SIMPLE_LOC: no syntax check to do (AttrParser.location).
+            location = Location(loc, self.scope)
+            if "#" in loc:
+                ap.loc_texts.add(loc)
+        op = Operation(name, operands, outs, properties, attributes, (), location, (), [res[1:]] if res else None)
+        op.pos = m.start(2)
+        if res is not None:
+            self.undo.append((res, prev))
+            values[res] = op.results[:]
+        self.blocks[-1].append(op)
+        self.seen_op = True
+
+    def _slow_generic(self, m: re.Match) -> None:
+        start = m.start()
+        try:
+            r = generic_op_parts(self.source_text, start)
+        except ScanError as e:
+            raise ParseFailure(e.pos, e.message) from None
+        if r is None:  # FAST_GENERIC accepts a subset of generic_op_parts; reaching here is a bug
+            raise ParseFailure(start, "internal error: the fast generic-op reader took an op the general one rejects")
+        self.generic_op_line(start, r[0])
+
+    def generic_op_line(self, base: int, parts: tuple) -> Operation:
+        """A whole region-free generic op from its parts (lexer.generic_op_parts)."""
         text = self.source_text
-        results_end, h0, h1, props, attrs, s0, s1, loc = tok.end_pos
-        base = tok.start_pos
+        results_end, h0, h1, props, attrs, s0, s1, loc = parts
         results = None
         if results_end >= 0:
             results = self._results(FastToken("RESULTS", text[base:results_end], base))
@@ -296,14 +395,12 @@ class IRBuilder(Transformer):
         loc_tok = FastToken("LOC", text[loc[0] : loc[1]], loc[0]) if loc else None
         return self._build(results, spec, loc_tok)
 
-    def pretty_op_line(self, c: list) -> Operation:
-        """A whole one-line custom-form op with results (one PRETTY_OP_LINE token from the lexer),
-        turned into the children its grammar rule would have given the family's format."""
-        tok = c[0]
+    def pretty_op_line(self, base: int, parts: tuple) -> Operation:
+        """A whole one-line custom-form op with results (lexer.pretty_op_parts), turned into the
+        children its grammar rule would have given the family's format."""
         text = self.source_text
-        results_end, (n0, n1), family, items, attrs, types, loc = tok.end_pos
-        base = tok.start_pos
-        results = self._results(FastToken("RESULTS", text[base:results_end], base))
+        results_end, (n0, n1), family, items, attrs, types, loc = parts
+        results = self._results(FastToken("RESULTS", text[base:results_end], base)) if results_end > base else None
         name_tok = FastToken(family, text[n0:n1], n0)
         attrs_tok = FastToken("ATTR_DICT", text[attrs[0] : attrs[1]], attrs[0]) if attrs else None
         ts: Any = None
@@ -328,6 +425,18 @@ class IRBuilder(Transformer):
             children = [
                 name_tok, FastToken("VALUE", text[a0:a1], a0), FastToken("VALUE", text[b0:b1], b0),
                 *[self._line_dot_item(text, item) for item in dot_items], attrs_tok, ts,
+            ]  # fmt: skip
+        elif family == "OP_REDUCE":
+            inputs, applies, (d0, d1) = items
+            reduce_input = FORMAT_RULES["reduce_input"]
+            inner = text[d0 + 1 : d1 - 1]
+            dims = [FastToken("INT", x.strip(), d0) for x in inner.split(",")] if inner.strip() else [None]
+            children = [
+                name_tok,
+                *[reduce_input(self, [FastToken("VALUE", text[a0:a1], a0), FastToken("VALUE", text[b0:b1], b0)])
+                  for (a0, a1), (b0, b1) in inputs],
+                FastToken("OPNAME_REF", text[applies[0] : applies[1]], applies[0]) if applies else None,
+                self.int_list(dims), attrs_tok, ts, None,
             ]  # fmt: skip
         else:  # OP_CONSTANT
             v0, v1 = items[0]
@@ -674,9 +783,9 @@ def _finish(builder: IRBuilder, scope: AliasScope, source: SourceFile) -> Module
             body.append(op)
     module = Module(mod_op, scope, source)
     module.metadata = builder.metadata
-    refs = _alias_refs(scope)
-    _check_aliases(builder, scope, source, refs)
-    _check_alias_cycles(scope, refs)
+    _check_aliases(builder, scope, source)
+    if builder.late_refs:
+        _check_alias_cycles(scope, builder.alias_refs)
     for have, want, where, shown, op_name, i in builder.deferred_type_checks:
         if have != want:
             raise ParseFailure(
@@ -694,30 +803,23 @@ def _in_comment(text: str, pos: int) -> bool:
     return "//" in re.sub(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"', "", line)
 
 
-def _alias_refs(scope: AliasScope) -> dict[str, list[str]]:
-    """Alias key (`#name` / `!name`) -> the alias references its definition text contains."""
-    refs: dict[str, list[str]] = {}
-    findall = _ALIAS_USE.findall
-    for (kind, name), d in scope.defs.items():
-        v = d.value
-        text = v.text if isinstance(v, LocationAttr) else getattr(v, "text", "")
-        key = ("#" if kind == "attr" else "!") + name
-        refs[key] = [sig + n for sig, n in findall(text) if sig] if ("#" in text or "!" in text) else []
-    return refs
+def _alias_key(ref: str) -> tuple[str, str]:
+    """`#name` -> ("attr", "name"); `!name` -> ("type", "name") (keys of AliasScope.defs)."""
+    return ("attr" if ref[0] == "#" else "type", ref[1:])
 
 
 def _check_alias_cycles(scope: AliasScope, refs: dict[str, list[str]]) -> None:
-    """An alias whose definition reaches itself through other aliases has no meaning (MLIR rejects it)."""
-    defs: dict[str, AliasDef] = {}
-    for (kind, name), d in scope.defs.items():
-        defs[("#" if kind == "attr" else "!") + name] = d
-    # A cycle needs a reference to an alias defined at or after the referrer; printed files
-    # (definitions in numbering order, #loc runs of thousands) have none, so the walk is skipped.
-    pos = {k: d.pos if isinstance(d.pos, int) else -1 for k, d in defs.items()}
-    if not any(pos.get(r, -2) >= pos[k] for k, rs in refs.items() if rs for r in rs):
-        return
+    """An alias whose definition reaches itself through other aliases has no meaning (MLIR rejects it).
+    Called only when some definition names an alias defined at or after it (IRBuilder.late_refs):
+    printed files (definitions in numbering order, #loc runs of thousands) have none."""
+    defs = scope.defs
+
+    def pos(key: str) -> int:
+        at = defs[_alias_key(key)].pos
+        return at if isinstance(at, int) else -1
+
     state: dict[str, int] = {}  # 1 = on the DFS stack, 2 = done
-    for root in sorted(defs, key=lambda k: defs[k].pos or 0):
+    for root in sorted(refs, key=pos):
         if root in state:
             continue
         stack = [(root, iter(refs[root]))]
@@ -728,23 +830,24 @@ def _check_alias_cycles(scope: AliasScope, refs: dict[str, list[str]]) -> None:
             if nxt is None:
                 state[node] = 2
                 stack.pop()
-            elif nxt in defs and state.get(nxt) == 1:
+            elif nxt in refs and state.get(nxt) == 1:
                 cycle = [n for n, _ in stack][[n for n, _ in stack].index(nxt) :] + [nxt]
-                at = defs[nxt].pos
+                at = defs[_alias_key(nxt)].pos
                 raise ParseFailure(at if isinstance(at, int) else 0, f"alias '{nxt}' refers to itself: {' -> '.join(cycle)}")
-            elif nxt in defs and nxt not in state:
+            elif nxt in refs and nxt not in state:
                 state[nxt] = 1
                 stack.append((nxt, iter(refs[nxt])))
 
 
-def _check_aliases(builder: IRBuilder, scope: AliasScope, source: SourceFile, refs: dict[str, list[str]]) -> None:
+def _check_aliases(builder: IRBuilder, scope: AliasScope, source: SourceFile) -> None:
     """Every alias referenced by a parsed type/attribute/location must be defined."""
     ap = builder.ap
     pieces = [*ap.types, *ap.attrs, *ap.dicts, *ap.sigs, *ap.loc_texts]
-    defined = refs.keys()
+    defs = scope.defs
     # One C-level scan over everything (strings are matched whole, so aliases in them are skipped).
-    missing = {sigil + name for sigil, name in _ALIAS_USE.findall("\n".join(pieces)) if sigil and sigil + name not in defined}
-    missing.update(r for rs in refs.values() for r in rs if r not in defined)
+    used = set(_ALIAS_USE.findall("\n".join(pieces)))
+    missing = {sig + name for sig, name in used if sig and ("attr" if sig == "#" else "type", name) not in defs}
+    missing.update(r for r in builder.late_refs if _alias_key(r) not in defs)
     if not missing:
         return
     # Report the undefined reference that comes first in the file.

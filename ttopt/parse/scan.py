@@ -42,7 +42,12 @@ _LOC_LEAF = rf"{_LOC_STR}(?::\d+:\d+)?|#[A-Za-z_][\w$\-]*|unknown"
 _LOC_NAMED = rf"{_LOC_STR}\((?:{_LOC_LEAF})\)|{_LOC_LEAF}"
 _LOC_CALLSITE = rf"callsite\((?:{_LOC_NAMED})\s+at\s+(?:{_LOC_NAMED})\)"
 _LOC_FUSED = rf"fused(?:<{_LOC_STR}>)?\[(?:\s*(?:{_LOC_NAMED})(?:\s*,\s*(?:{_LOC_NAMED}))*)?\s*\]"
-_LOC_BODY = rf"loc\((?:{_LOC_CALLSITE}|{_LOC_FUSED}|{_LOC_STR}\((?:{_LOC_CALLSITE}|{_LOC_FUSED})\)|{_LOC_NAMED})\)"
+# The same language as `callsite | fused | "s"(callsite | fused) | named`, factored on the leading
+# string so the regex engine reads each string once (files end with tens of thousands of these).
+_LOC_BODY = (
+    rf"loc\((?:{_LOC_STR}(?::\d+:\d+|\((?:{_LOC_CALLSITE}|{_LOC_FUSED}|{_LOC_LEAF})\))?"
+    rf"|{_LOC_CALLSITE}|{_LOC_FUSED}|#[A-Za-z_][\w$\-]*|unknown)\)"
+)
 SIMPLE_LOC = re.compile(_LOC_BODY)
 _LOC_ALIAS = rf"#[A-Za-z_][\w$\-]*[ \t]*=[ \t]*{_LOC_BODY}"
 # A run of simple location aliases (files end with thousands of them): one token.
