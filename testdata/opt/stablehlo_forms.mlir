@@ -4,7 +4,7 @@
 
 // StableHLO forms as MLIR prints them (this file is jaxlib's own output): composite, custom_call
 // with several results, a tuple result, api_version and a dictionary backend_config, and
-// get_tuple_element (issue 17 §1). Each comes back byte for byte, also through the generic form.
+// get_tuple_element (issue 17 §1), and optimization_barrier with its attributes before the operands. Each comes back byte for byte, also through the generic form.
 
 // GENERIC: "stablehlo.composite"(%arg0) <{composite_attributes = {k = 1 : i64}, decomposition = @dec, name = "my.op", version = 1 : i32}>
 // GENERIC: "stablehlo.get_tuple_element"(%arg1) <{index = 0 : i32}>
@@ -25,6 +25,12 @@
 // CHECK-NEXT: %cst = stablehlo.constant dense<0.000000e+00> : tensor<4xf32>
 // CHECK-NEXT: return %cst : tensor<4xf32>
 // CHECK-NEXT: }
+// CHECK-NEXT: func.func @barriers(%arg0: tensor<4xf32>, %arg1: tensor<2xi32>) -> tensor<4xf32> {
+// CHECK-NEXT: %0 = stablehlo.optimization_barrier {mhlo.frontend_attributes = {x = "1"}} %arg0 : tensor<4xf32>
+// CHECK-NEXT: %1:2 = stablehlo.optimization_barrier %0, %arg1 : tensor<4xf32>, tensor<2xi32>
+// CHECK-NEXT: stablehlo.optimization_barrier()
+// CHECK-NEXT: return %1#0 : tensor<4xf32>
+// CHECK-NEXT: }
 // CHECK-NEXT: }
 module {
   func.func @f(%arg0: tensor<4xf32>, %arg1: tuple<tensor<4xf32>, tensor<2xi32>>) -> tensor<4xf32> {
@@ -42,5 +48,11 @@ module {
   func.func private @dec2() -> tensor<4xf32> {
     %cst = stablehlo.constant dense<0.000000e+00> : tensor<4xf32>
     return %cst : tensor<4xf32>
+  }
+  func.func @barriers(%arg0: tensor<4xf32>, %arg1: tensor<2xi32>) -> tensor<4xf32> {
+    %0 = stablehlo.optimization_barrier {mhlo.frontend_attributes = {x = "1"}} %arg0 : tensor<4xf32>
+    %1:2 = stablehlo.optimization_barrier %0, %arg1 : tensor<4xf32>, tensor<2xi32>
+    stablehlo.optimization_barrier()
+    return %1#0 : tensor<4xf32>
   }
 }

@@ -44,7 +44,7 @@ RULE_BUILDERS: dict[str, Callable[[Any, list], Any]] = {
         for rule in (
             "module_op", "func_op", "pretty_op", "constant_op", "compare_op", "kwargs_op", "slice_op",
             "dot_op", "reduce_op", "conv_op", "callee_op", "sym_eq_op", "sdy_sharding_op",
-            "sdy_collective_op", "sdy_kw_op", "sdy_manual_op", "d2m_op", "while_op", "indexed_op", "composite_op",
+            "sdy_collective_op", "sdy_kw_op", "sdy_manual_op", "d2m_op", "while_op", "indexed_op", "composite_op", "barrier_op", "barrier_op_empty",
             "sdy_named_op", "nullary_op",
         )
     },

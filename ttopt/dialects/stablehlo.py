@@ -3,6 +3,7 @@
 from ttopt.dialects.format_base import ConstantFormat, KwargsFormat, PrettyFormat, constant_result_name
 from ttopt.dialects.func_formats import CalleeFormat
 from ttopt.dialects.stablehlo_formats import (
+    BarrierFormat,
     CompareFormat,
     CompositeFormat,
     ConvFormat,
@@ -65,7 +66,7 @@ register(
     OpDef("stablehlo.clamp", operands=3, results=1, traits=_P, format=PrettyFormat()),
     OpDef("stablehlo.reshape", operands=1, results=1, traits=_P, format=PrettyFormat(style="functional")),
     OpDef("stablehlo.dynamic_update_slice", operands=(3, None), results=1, traits=_P, format=PrettyFormat(style="functional")),
-    OpDef("stablehlo.optimization_barrier", format=PrettyFormat(style="variadic")),
+    OpDef("stablehlo.optimization_barrier", format=BarrierFormat()),
     OpDef("stablehlo.partition_id", operands=0, results=1, format=PrettyFormat()),
     OpDef("stablehlo.replica_id", operands=0, results=1, format=PrettyFormat()),
     OpDef("stablehlo.return", results=0, traits=frozenset({TERMINATOR}), format=PrettyFormat(style="return")),

@@ -442,6 +442,32 @@ class CompositeFormat(Format):
         return f"{self.name(op, p)} {quote(str_of(op.properties['name']))}{operands}{self.attrs(op, p)}{print_types(p, op, self.style)}"
 
 
+class BarrierFormat(Format):
+    """`stablehlo.optimization_barrier {attrs} %a, %b : A, B` or `stablehlo.optimization_barrier()`:
+    MLIR's `attr-dict ($operand^ : types):(`(` `)`)?`, attributes before the operands."""
+
+    family = "OP_BARRIER"
+
+    def __init__(self) -> None:
+        super().__init__(style="variadic")
+
+    def build(self, b: IRBuilder, c: list) -> OpSpec:
+        if len(c) == 2:  # `()`: no operands, no results
+            return self._spec(b, c, [], operand_types=[], result_types=[], attributes=b.dict(c[1]))
+        _, before, values, after, ts = c
+        attrs = {**b.dict(before), **b.dict(after)}
+        return self._spec(b, c, values, attributes=attrs, finish=self._finish_types(b, ts))
+
+    def printable(self, op: Operation) -> bool:
+        return [v.type for v in op.operands] == [r.type for r in op.results] and not op.properties
+
+    def print(self, op: Operation, p: Printer, indent: str) -> str:
+        s = self.name(op, p) + self.attrs(op, p)
+        if not op.operands:
+            return s + "()"  # MLIR's spelling: no space, also after an attr-dict
+        return f"{s} {p.names_of(op.operands)} : {p.types([v.type for v in op.operands])}"
+
+
 class WhileFormat(Format):
     """`stablehlo.while(%iterArg = %a) : A [attributes {..}] cond { .. } do { .. }`."""
 
