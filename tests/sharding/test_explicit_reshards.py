@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from ttopt.ir.printer import print_module
 from ttopt.parse.parser import parse_module
 from ttopt.passes.context import PassContext
@@ -200,14 +198,8 @@ def test_chlo_pointwise_ops_are_resharded() -> None:
 def test_generated_reshape_heavy_module_has_no_sub_axes() -> None:
     """The bench generator's attention-style module (head-splitting and flattening reshapes on a
     2x4 mesh) through steps 5-10 with the defaults: no sub-axis anywhere."""
-    import sys
-
-    from ttopt.ir.verifier import verify
-
-    root = str(Path(__file__).resolve().parents[2])
-    if root not in sys.path:
-        sys.path.insert(0, root)
     from bench.gen.stablehlo import StableHLOGenerator
+    from ttopt.ir.verifier import verify
 
     class Gen(StableHLOGenerator):
         OPS = tuple((n, w) for n, w in StableHLOGenerator.OPS if n != "manual")
