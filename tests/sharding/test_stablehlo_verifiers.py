@@ -167,22 +167,15 @@ def test_custom_rule_on_an_unregistered_op_is_a_diagnostic(body: str) -> None:
         rule_for(op, False)
 
 
-def test_custom_rule_factor_sizes_are_not_compared_with_dimensions() -> None:
-    # As Shardy's verifier: structure is checked, the factor product is not (its lit tests write
-    # rules like {i=3} on a dimension of 8; testdata/sharding/custom_rule_factor_sizes.mlir).
+# Sizes that do not multiply to the dimension are used too, as Shardy's verifier never compares
+# them (its lit tests write {i=3} on a dimension of 8; testdata/sharding/custom_rule_factor_sizes.mlir).
+@pytest.mark.parametrize("sizes", [(8, 4), (3, 4)])
+def test_custom_rule_with_fitting_structure_is_used(sizes: tuple[int, int]) -> None:
+    i, j = sizes
     m = parse_module(
         "func.func @main(%a: tensor<8x4xf32>) -> tensor<8x4xf32> {\n"
-        '  %0 = "foo.bar"(%a) {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j])->([i, j]) {i=3, j=4}>} : (tensor<8x4xf32>) -> tensor<8x4xf32>\n'
-        "  return %0 : tensor<8x4xf32>\n}\n")
-    op = next(o for o in m.walk() if o.name == "foo.bar")
-    assert tuple(rule_for(op, False).factor_sizes) == (3, 4)
-
-
-def test_fitting_custom_rule_is_used() -> None:
-    m = parse_module(
-        "func.func @main(%a: tensor<8x4xf32>) -> tensor<8x4xf32> {\n"
-        '  %0 = "foo.bar"(%a) {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j])->([i, j]) {i=8, j=4}>} : (tensor<8x4xf32>) -> tensor<8x4xf32>\n'
+        f'  %0 = "foo.bar"(%a) {{sdy.sharding_rule = #sdy.op_sharding_rule<([i, j])->([i, j]) {{i={i}, j={j}}}>}} : (tensor<8x4xf32>) -> tensor<8x4xf32>\n'
         "  return %0 : tensor<8x4xf32>\n}\n")
     op = next(o for o in m.walk() if o.name == "foo.bar")
     rule = rule_for(op, False)
-    assert rule is not None and rule.factor_sizes == (8, 4)
+    assert rule is not None and rule.factor_sizes == sizes
