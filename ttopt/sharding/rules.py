@@ -47,15 +47,6 @@ RuleFn = Callable[[Operation, bool], Optional[OpShardingRule]]
 RULES: dict[str, RuleFn] = {}
 F = TypeVar("F", bound=RuleFn)
 
-# Ops that deliberately have no rule (ref §3.3, last row): propagation treats them as opaque.
-NO_RULE = frozenset({
-    "stablehlo.constant", "stablehlo.iota", "stablehlo.while", "stablehlo.case", "stablehlo.if",
-    "stablehlo.optimization_barrier", "stablehlo.get_tuple_element", "stablehlo.tuple",
-    "stablehlo.partition_id", "stablehlo.replica_id", "sdy.reshard", "sdy.manual_computation",
-    "sdy.constant", "func.call", "func.return", "stablehlo.return", "sdy.return", "chlo.constant",
-})  # fmt: skip
-
-
 def register(*names: str) -> Callable[[F], F]:
     """Decorator: `fn(op, conservative)` is the rule of every op in `names`."""
 
