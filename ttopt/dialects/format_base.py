@@ -10,6 +10,7 @@ the same op whichever way it was written; the print side reads those properties 
 from __future__ import annotations
 
 import re
+from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, Any, Callable, cast, overload
 
 from lark import Token
@@ -157,7 +158,7 @@ def format_result_list(p: Printer, rts: list) -> str:
     return p.type(rts[0]) if len(rts) == 1 else f"({p.types(rts)})"
 
 
-class Format:
+class Format(ABC):
     """Base: a family name (grammar terminal) and the spelling the op prints with."""
 
     family = ""
@@ -180,11 +181,13 @@ class Format:
             return self.print_name
         return op.name
 
+    @abstractmethod
     def build(self, b: IRBuilder, c: list) -> OpSpec:
-        raise NotImplementedError
+        """The op spec from the children of this family's grammar rule."""
 
+    @abstractmethod
     def print(self, op: Operation, p: Printer, indent: str) -> str:
-        raise NotImplementedError
+        """The op in this family's custom form (no results prefix, no location)."""
 
     def printable(self, op: Operation) -> bool:
         """Can the custom form represent `op` (property kinds it needs)? Else it prints generic."""

@@ -69,9 +69,18 @@ def _parse_with(cls: type[DialectModel], spec: dict[str, str], body: str) -> Any
 
 
 class _FieldListAttr(DialectModel):
-    """An attribute whose body is `name = [..], name = N, ...` over the subclass's FIELDS."""
+    """An attribute whose body is `name = [..], name = N, ...` over the subclass's fields: a
+    tuple field reads and prints a list, any other an integer. Print order is the subclass's own
+    fields, then inherited ones (StableHLO prints gather/scatter's shared `index_vector_dim` last)."""
 
     FIELDS: ClassVar[dict[str, str]] = {}
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        own = [n for n in cls.__dict__.get("__annotations__", {}) if n in cls.model_fields]
+        order = own + [n for n in cls.model_fields if n not in own]
+        cls.FIELDS = {n: "ints" if cls.model_fields[n].annotation == Ints else "int" for n in order}
 
     @classmethod
     @lru_cache(maxsize=4096)
@@ -88,13 +97,6 @@ class DotDimensionNumbers(_FieldListAttr):
     """`#stablehlo.dot<...>`: which dimensions of a dot_general are batch and which contracted."""
 
     attr_name: ClassVar[str] = "stablehlo.dot"
-    FIELDS: ClassVar[dict[str, str]] = {
-        "lhs_batching_dimensions": "ints",
-        "rhs_batching_dimensions": "ints",
-        "lhs_contracting_dimensions": "ints",
-        "rhs_contracting_dimensions": "ints",
-    }
-
     lhs_batching_dimensions: Ints = ()
     rhs_batching_dimensions: Ints = ()
     lhs_contracting_dimensions: Ints = ()
@@ -115,15 +117,6 @@ class GatherDimensionNumbers(_IndexedDimensionNumbers):
     """`#stablehlo.gather<...>`; `index_vector_dim` None when the text leaves it out."""
 
     attr_name: ClassVar[str] = "stablehlo.gather"
-    FIELDS: ClassVar[dict[str, str]] = {
-        "offset_dims": "ints",
-        "collapsed_slice_dims": "ints",
-        "operand_batching_dims": "ints",
-        "start_indices_batching_dims": "ints",
-        "start_index_map": "ints",
-        "index_vector_dim": "int",
-    }
-
     offset_dims: Ints = ()
     collapsed_slice_dims: Ints = ()
     operand_batching_dims: Ints = ()
@@ -135,15 +128,6 @@ class ScatterDimensionNumbers(_IndexedDimensionNumbers):
     """`#stablehlo.scatter<...>`; `index_vector_dim` None when the text leaves it out."""
 
     attr_name: ClassVar[str] = "stablehlo.scatter"
-    FIELDS: ClassVar[dict[str, str]] = {
-        "update_window_dims": "ints",
-        "inserted_window_dims": "ints",
-        "input_batching_dims": "ints",
-        "scatter_indices_batching_dims": "ints",
-        "scatter_dims_to_operand_dims": "ints",
-        "index_vector_dim": "int",
-    }
-
     update_window_dims: Ints = ()
     inserted_window_dims: Ints = ()
     input_batching_dims: Ints = ()
