@@ -67,7 +67,6 @@ class Node:
     ref_uids: list[tuple[int, ...]] = field(default_factory=list)
     fixed_uids: list[int] = field(default_factory=list)
     distinct: list[int] = field(default_factory=list)  # producer nodes, each once
-    distinct_operand: list[int] = field(default_factory=list)  # the first tensor operand each is read by
 
     @property
     def free(self) -> bool:
@@ -150,7 +149,6 @@ class CostGraph:
         node = Node(op, pos, sig, [None], [None], [0], [()], producers, fixed_in, operand_index, shapes, last, costed)
         node.fixed_uids = [_uid(x) for x in fixed_in]
         node.distinct = list(dict.fromkeys(p for p in producers if p is not None))
-        node.distinct_operand = [producers.index(p) for p in node.distinct]
         if info is None or info.fixed:
             cur = current_layout(op.results[0].type) if len(op.results) == 1 else None
             node.outs = [cur]
