@@ -30,7 +30,8 @@ after, reshards, spills, L1 residency and op-model validations.
 --memory-layout-analysis-enabled [--memory-layout-analysis-policy P] -o OUT --timing`, no --stats),
 one row per model, size and policy: CPU seconds of parse + verify, the optimizer and print (from
 --timing's cpu column), the whole process's CPU (with interpreter start and imports), wall time and
-optimizer CPU per op. CPU time, not wall, is the measure on a shared machine.
+optimizer CPU per op. CPU time, not wall, is the measure on a shared machine. The runs use compiled
+bytecode (as `pip install` leaves it), cached in a temporary directory by an untimed first run.
 
 --small N: on N generated small graphs (chains, forks, diamonds, attention and conv blocks) each
 policy's estimate over the exhaustive optimum of ttopt.testing.plan_oracle: geometric mean, worst,
@@ -79,10 +80,12 @@ def run(text: str, max_legal_layouts: int, policy: str = "DFSharding") -> tuple[
 _TIMING_ROW = re.compile(r"^\W*(parse \+ verify|ttnn-optimizer|print)\s*\W\s*([\d.]+)\s*\W\s*([\d.]+)", re.M)
 
 
-def scaling_row(text: str, policy: str) -> dict[str, float]:
+def scaling_row(text: str, policy: str, pycache: str) -> dict[str, float]:
     """One end-to-end `ttopt opt` run in a fresh interpreter: CPU s per --timing step, the process's
-    CPU s (user + sys) and wall s."""
+    CPU s (user + sys) and wall s. `pycache` holds the bytecode of the run before (see `scaling`)."""
     root = Path(__file__).resolve().parents[1]
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env.update(PYTHONPATH=str(root), PYTHONPYCACHEPREFIX=pycache)
     with tempfile.TemporaryDirectory() as tmp:
         src, out = Path(tmp) / "model.mlir", Path(tmp) / "out.mlir"
         src.write_text(text)
@@ -91,7 +94,7 @@ def scaling_row(text: str, policy: str) -> dict[str, float]:
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t0 = time.perf_counter()
         # cwd=root: `python -m` puts the working directory first on sys.path (another checkout would win).
-        r = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(root)}, cwd=root)
+        r = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=root)
         wall = time.perf_counter() - t0
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if r.returncode != 0:
@@ -107,18 +110,28 @@ def scaling(models: list[str], sizes: list[int], policies: list[str]) -> Table:
     table = Table(title="ttopt opt end to end (no --stats): CPU seconds per step", title_justify="left")
     for c in ("model", "ops", "policy", "parse cpu", "optimizer cpu", "print cpu", "process cpu", "wall", "optimizer us/op"):
         table.add_column(c, justify="left" if c in ("model", "policy") else "right")
+    # An installed ttopt runs from bytecode that pip compiled; a source checkout with
+    # PYTHONDONTWRITEBYTECODE set would recompile every module in every run (~0.9 s of CPU). So the
+    # runs share a bytecode cache in a temporary directory, filled by an untimed first run.
+    with tempfile.TemporaryDirectory() as pycache:
+        scaling_row(MODELS[models[0]](sizes[0]), policies[0], pycache)
+        _scaling_rows(table, models, sizes, policies, pycache)
+    return table
+
+
+def _scaling_rows(table: Table, models: list[str], sizes: list[int], policies: list[str], pycache: str) -> None:
+    """Add one row per model, size and policy to `table`."""
     for model in models:
         for size in sizes:
             text = MODELS[model](size)
             n = sum(1 for line in text.splitlines() if '= "ttnn.' in line and "ttnn.get_device" not in line)
             for policy in policies:
-                row = scaling_row(text, policy)
+                row = scaling_row(text, policy, pycache)
                 print(f"{model} {size} {policy}: {row}", file=sys.stderr, flush=True)
                 opt = row.get("ttnn-optimizer", 0.0)
                 table.add_row(model, str(n), policy, f"{row.get('parse + verify', 0.0):.2f}", f"{opt:.2f}",
                               f"{row.get('print', 0.0):.2f}", f"{row['process']:.2f}", f"{row['wall']:.2f}",
                               f"{opt / n * 1e6:.0f}")  # fmt: skip
-    return table
 
 
 def small_study(n: int, max_legal_layouts: int, policies: list[str]) -> Table:
