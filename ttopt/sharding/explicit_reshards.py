@@ -4,9 +4,9 @@ ref §2.8, §3.5).
 Per op with a rule, its operand/result shardings are projected onto the rule's factors (a
 missing sharding counts as replicated). If every factor has the same axes in every tensor and no
 need-replication factor is sharded, the op is compatible. Otherwise one sharding per factor is
-chosen — by the unary shortcut (two non-scalar tensors: the larger, or more sharded, tensor wins;
-one with a sharded permutation factor loses) or by majority vote — and `sdy.reshard`s are
-inserted before operands and after results whose projection changed. A sharded reduction factor
+chosen as Shardy's findCommonAxes does (`common_axes.py`: the unary shortcut, else the greedy
+heuristic over (factor, axes) candidates, need-replication axes moved to batching factors) and
+`sdy.reshard`s are inserted before operands and after results whose projection changed. A sharded reduction factor
 gets an `sdy.all_reduce` after every result, with the combiner of the reduction (sum for dots
 and adds; max/min after a max/min reduce: DECISIONS.md fixes upstream's always-sum). At
 `func.return` each value is resharded to the function's result sharding, and a manual
@@ -24,9 +24,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ttopt.dialects.sdy_rule import FactorType, OpShardingRule
+from ttopt.dialects.sdy_rule import OpShardingRule
 from ttopt.passes.base import Pass, option
 from ttopt.passes.registry import register_pass
+from ttopt.sharding.common_axes import compatible_axes, find_common_axes
 from ttopt.sharding.factors import (
     Axis,
     Sharding,
@@ -39,7 +40,6 @@ from ttopt.sharding.factors import (
     from_attr,
     get_arg_attr,
     get_sharding_attr,
-    merge_axes,
     project,
     rank_of,
     set_op_result_shardings,
@@ -66,7 +66,6 @@ DATA_FLOW = frozenset({
     "stablehlo.while", "stablehlo.case", "stablehlo.if", "stablehlo.optimization_barrier", "stablehlo.tuple",
     "stablehlo.get_tuple_element",
 })  # fmt: skip
-_PRECEDENCE = {FactorType.PASS_THROUGH: 2, FactorType.REDUCTION: 2, FactorType.PERMUTATION: 1, FactorType.NEED_REPLICATION: 0}
 COMBINERS = {"stablehlo.add": "sum", "stablehlo.maximum": "max", "stablehlo.minimum": "min"}
 
 
@@ -288,23 +287,16 @@ def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
     if overflow and op.name != "stablehlo.reshape":
         _why(ctx, op, "skipped: a factor has overflow axes")
         return
-    nf = len(sizes)
-    has = [[t for t, p in enumerate(projs) if f in p.factors] for f in range(nf)]
-    compatible = not overflow
-    for f in range(nf):
-        per_tensor = [tuple(projs[t].factors[f].axes) for t in has[f]]
-        if len(set(per_tensor)) > 1 or (rule.factor_type(f) is FactorType.NEED_REPLICATION and any(per_tensor)):
-            compatible = False
-            break
+    full = {a.name: a.size for a in mesh.axes}
+    common = None if overflow else compatible_axes(rule, projs)
     if overflow:
         chosen = reshape_overflow_axes(rule, projs[0], projs[-1])
         _why(ctx, op, "overflow axes: the more sharded side's axes redistributed over both sides' factors")
         _expressible(op, rule, chosen, ctx, mesh)
-    elif compatible:
-        chosen = {f: list(projs[has[f][0]].factors[f].axes) if has[f] else [] for f in range(nf)}
+    elif common is not None:
+        chosen = common
     else:
-        chosen = _unary_shortcut(op, rule, projs, tensors, mesh) or _majority_vote(rule, projs, tensors, has)
-        _redistribute_need_replication(rule, projs, has, chosen, tensors)
+        chosen = find_common_axes(rule, projs, [_numel(v) for v in tensors], full)
         _expressible(op, rule, chosen, ctx, mesh)
     # Reshard operands and results whose projection changed.
     new_shardings = []
@@ -400,107 +392,6 @@ def _expressible(op: Any, rule: OpShardingRule, chosen: dict, ctx: _Ctx, mesh: A
 def _axes_text(axes: list[Axis], full: dict[str, int]) -> str:
     return "{" + ", ".join(f'"{a[0]}"' if a[1] == 1 and a[2] == full.get(a[0]) else f'"{a[0]}":({a[1]}){a[2]}'
                            for a in axes) + "}"  # fmt: skip
-
-
-def _unary_shortcut(op: Any, rule: OpShardingRule, projs: list, tensors: list, mesh: Any) -> dict | None:
-    """Two non-scalar tensors, no need-replication factors, one factor per dim: adopt one side."""
-    big = [t for t, v in enumerate(tensors) if rank_of(v) > 0]
-    if len(big) != 2 or rule.need_replication:
-        return None
-    if any(len([f for f in d if rule.factor_sizes[f] > 1]) > 1 for m in rule.tensors for d in m):
-        return None
-
-    def key(t: int) -> tuple:
-        p = projs[t]
-        perm = any(rule.factor_type(f) is FactorType.PERMUTATION and fs.axes for f, fs in p.factors.items())
-        sharded = axes_size([a for fs in p.factors.values() for a in fs.axes])
-        return (not perm, _numel(tensors[t]), sharded)
-
-    win = max(big, key=key)
-    return {f: list(fs.axes) for f, fs in projs[win].factors.items()}
-
-
-def _redistribute_need_replication(rule: OpShardingRule, projs: list, has: list, chosen: dict, tensors: list) -> None:
-    """A need-replication factor that every non-scalar tensor has gives its sharding to the
-    pass-through factors every non-scalar tensor has, whole axes in order while they divide
-    what is left of each (Shardy's full version: a concat's, sort's or dynamic_slice's sharded
-    dim becomes extra sharding of a batch-like dim, moved there with all_to_alls, instead of a
-    gather). The sharding moved is the best one any tensor has for the factor, scored as in
-    the majority vote (total size of the tensors holding it, largest of them, sharded size)."""
-    nonscalar = [t for t, v in enumerate(tensors) if rank_of(v) > 0]
-    batching = [g for g in range(rule.num_factors)
-                if rule.factor_type(g) is FactorType.PASS_THROUGH and rule.factor_sizes[g] > 0
-                and all(g in projs[t].factors for t in nonscalar)]  # fmt: skip
-    for f in sorted(rule.need_replication):
-        if not all(f in projs[t].factors for t in nonscalar):
-            continue
-        cands: dict[tuple, list[int]] = {}
-        for t in range(len(projs)):
-            axes = tuple(projs[t].factors[f].axes) if f in projs[t].factors else ()
-            if axes:
-                cands.setdefault(axes, []).append(t)
-        if not cands:
-            continue
-
-        def score(item: tuple) -> tuple:
-            axes, srcs = item
-            sizes = [_numel(tensors[t]) for t in srcs]
-            return (sum(sizes), max(sizes), axes_size(axes))
-
-        best = list(max(cands.items(), key=score)[0])
-        used = [a for axes in chosen.values() for a in axes]
-        k = 0
-        while k < len(best) and not any_overlap(best[k], used):
-            k += 1
-        todo = best[:k]
-        # Whole axes go to the batching factors in order while they divide what is left of each
-        # (Shardy's distributeAxisRefsToBatchingFactors).
-        for g in batching:
-            if not todo:
-                break
-            have = chosen.get(g, [])
-            if rule.factor_sizes[g] % axes_size(have) != 0:
-                continue
-            room = rule.factor_sizes[g] // axes_size(have)
-            while todo and room % todo[0][2] == 0:
-                have = merge_axes([*have, todo[0]])
-                room //= todo.pop(0)[2]
-            chosen[g] = have
-
-
-def _majority_vote(rule: OpShardingRule, projs: list, tensors: list, has: list) -> dict:
-    """Pick (factor, axes) candidates by total source size, factor type, largest source, size."""
-    cands: dict[tuple[int, tuple], list[int]] = {}
-    for f in range(rule.num_factors):
-        if rule.factor_type(f) is FactorType.NEED_REPLICATION:
-            continue
-        for t in has[f]:
-            axes = tuple(projs[t].factors[f].axes)
-            if axes:
-                cands.setdefault((f, axes), []).append(t)
-    chosen: dict[int, list[Axis]] = {}
-    used: list[Axis] = []
-    live = dict(cands)
-    while live:
-        def score(item: tuple) -> tuple:
-            (f, axes), srcs = item
-            sizes = [_numel(tensors[t]) for t in srcs]
-            return (sum(sizes), _PRECEDENCE[rule.factor_type(f)], max(sizes), axes_size(axes), -f)
-
-        (f, axes), _ = max(live.items(), key=score)
-        chosen[f] = list(axes)
-        used.extend(axes)
-        nxt: dict = {}
-        for (g, ax), srcs in live.items():
-            if g == f:
-                continue
-            k = 0
-            while k < len(ax) and not any_overlap(ax[k], used):
-                k += 1
-            if k:
-                nxt.setdefault((g, ax[:k]), []).extend(srcs)
-        live = nxt
-    return chosen
 
 
 def _on_full_version(op: Any, ctx: _Ctx) -> bool:
