@@ -1,0 +1,40 @@
+"""common_axes.py: Shardy's findCommonAxes on hand-built rules and projections."""
+
+from __future__ import annotations
+
+from ttopt.dialects.sdy_rule import parse_rule
+from ttopt.sharding.common_axes import find_common_axes, prefix_without_overlap, truncate_without_overlap
+from ttopt.sharding.factors import TensorProjection, project
+
+FULL = {"x": 4, "y": 2, "z": 2}
+X, Y, Z = ("x", 1, 4), ("y", 1, 2), ("z", 1, 2)
+
+
+def _projs(rule_text: str, dims_per_tensor: list[list[list]]) -> tuple:
+    rule = parse_rule(rule_text)
+    projs: list[TensorProjection] = [
+        project(m, rule.factor_sizes, dims, [True] * len(m), minor_most_takes_rest=True) for m, dims in zip(rule.tensors, dims_per_tensor)
+    ]
+    return rule, projs
+
+
+def test_prefix_without_overlap_keeps_the_part_before_the_other_sub_axis() -> None:
+    assert prefix_without_overlap(X, [("x", 2, 2)], FULL) == ("x", 1, 2)
+    assert prefix_without_overlap(("x", 2, 2), [X], FULL) is None
+    assert prefix_without_overlap(X, [Y], FULL) == X
+    assert truncate_without_overlap([Y, X, Z], [("x", 2, 2)], FULL) == (Y, ("x", 1, 2))
+
+
+def test_dot_picks_the_prefix_all_tensors_share_then_extends_it() -> None:
+    # lhs [i, k] on {"x"}/{}, rhs [k, j] replicated, result [i, j] on {"x", "y"}/{}: the candidate
+    # (i, {"x"}) counts both lhs and result, wins, and is then extended to {"x", "y"}.
+    rule, projs = _projs("([i, k], [k, j])->([i, j]) {i=16, j=8, k=8} reduction={k}",
+                         [[[X], []], [[], []], [[X, Y], []]])  # fmt: skip
+    assert find_common_axes(rule, projs, [128, 64, 128], FULL) == {0: [X, Y], 1: [], 2: []}
+
+
+def test_need_replication_axes_go_to_the_batching_factor() -> None:
+    # A concat-like rule: i needs replication, j is a batching factor with room for "y".
+    rule, projs = _projs("([i, j], [i, j])->([i, j]) {i=16, j=8} need_replication={i}",
+                         [[[X], []], [[Y], []], [[], [Z]]])  # fmt: skip
+    assert find_common_axes(rule, projs, [64, 64, 128], FULL) == {0: [], 1: [Z, X]}

@@ -1,0 +1,268 @@
+"""The axes each factor of an op is sharded on when its tensors disagree (Shardy's
+`findCommonAxes`, explicit_reshards_util.cc).
+
+In order: if every tensor has the same axes for every factor, no need-replication factor is
+sharded and no two factors share an axis, those axes. Else, for a unary op (two non-scalar
+tensors, no need-replication factor, one factor per dimension) the preferred tensor's axes
+(no sharded permutation factor, then larger, then more sharded), plus the other tensor's axes for
+factors the preferred one lacks, cut where they meet the preferred one's axes. Else the greedy
+heuristic: every (factor, axes prefix) any tensor has is a candidate, counted with the total size
+of the tensors whose axes for the factor start with it; the best candidate (total size, factor
+type — pass-through, reduction, permutation, need-replication —, sharding size it adds, factor
+index, axes) is assigned, the other candidates of its factor survive only if they extend it,
+and the others are cut before the first axis they share with it. A factor that follows another
+in some dimension may only be picked once that one is fully sharded (no strided views). Last,
+need-replication factors give their axes to the batching factors (pass-through factors every
+non-scalar tensor has), whole axes in order while they divide what is left of each.
+
+Axes are `(name, pre_size, size)` tuples (factors.py); a mesh axis is whole when `pre_size` is
+1 and `size` its full size.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Sequence
+
+from ttopt.dialects.sdy_rule import FactorType
+from ttopt.sharding.factors import Axis, TensorProjection, axes_overlap, axes_size, merge_axes
+
+if TYPE_CHECKING:
+    from ttopt.dialects.sdy_rule import OpShardingRule
+
+AxesPerFactor = dict[int, list[Axis]]
+# Shardy's FactorAxesCandidate::precedence: ties on source size go to pass-through factors.
+_PRECEDENCE = {FactorType.PASS_THROUGH: 3, FactorType.REDUCTION: 2, FactorType.PERMUTATION: 1, FactorType.NEED_REPLICATION: 0}
+
+
+def _axis_key(a: Axis, full: dict[str, int]) -> tuple:
+    """AxisRefAttr's order: by name; a whole axis sorts after its sub-axes of pre-size 1 and
+    before those of larger pre-size; sub-axes by (pre-size, size)."""
+    whole = a[1] == 1 and a[2] == full.get(a[0], a[2])
+    return (a[0], a[1], float("inf") if whole else a[2])
+
+
+def _list_key(axes: tuple[Axis, ...], full: dict[str, int]) -> tuple:
+    """AxisListRef's order: shorter lists first, then axis by axis."""
+    return (len(axes), tuple(_axis_key(a, full) for a in axes))
+
+
+def _strict_prefix(a: tuple[Axis, ...], b: tuple[Axis, ...]) -> bool:
+    """True when `a` is a strict prefix of `b`, its last axis possibly a prefix sub-axis of b's
+    axis at that position (AxisListRef::strictPrefixOf)."""
+    if not a:
+        return bool(b)
+    if len(a) > len(b) or a[:-1] != b[: len(a) - 1]:
+        return False
+    x, y = a[-1], b[len(a) - 1]
+    prefix = x[0] == y[0] and x[1] == y[1] and x[2] <= y[2] and y[2] % x[2] == 0
+    return prefix and (x != y or len(a) < len(b))
+
+
+def _can_coexist(a: Axis, b: Axis, full: dict[str, int]) -> bool:
+    if a[0] != b[0] or _whole(a, full) or _whole(b, full):
+        return True
+    lo_pre, hi_pre = sorted((a[1], b[1]))
+    lo_next, hi_next = sorted((a[1] * a[2], b[1] * b[2]))
+    if lo_next > hi_pre:
+        return lo_next % hi_pre == 0 and hi_pre % lo_pre == 0 and hi_next % lo_next == 0
+    return hi_pre % lo_next == 0
+
+
+def _whole(a: Axis, full: dict[str, int]) -> bool:
+    return a[1] == 1 and a[2] == full.get(a[0], a[2])
+
+
+def prefix_without_overlap(a: Axis, others: Sequence[Axis], full: dict[str, int]) -> Axis | None:
+    """The largest prefix of `a` sharing nothing with `others` (None: no such prefix)."""
+    for b in others:
+        if not _can_coexist(a, b, full):
+            return None
+        if not axes_overlap(a, b):
+            continue
+        if a[1] >= b[1]:
+            return None
+        a = (a[0], a[1], b[1] // a[1])
+    return a
+
+
+def truncate_without_overlap(axes: Sequence[Axis], others: Sequence[Axis], full: dict[str, int]) -> tuple[Axis, ...]:
+    """`axes` up to (and including the part without overlap of) the first axis `others` share."""
+    for i, a in enumerate(axes):
+        p = prefix_without_overlap(a, others, full)
+        if p != a:
+            return tuple(axes[:i]) + ((p,) if p is not None else ())
+    return tuple(axes)
+
+
+@dataclass
+class _Candidate:
+    factor: int
+    axes: tuple[Axis, ...]
+    size: int  # sharding size it adds to the factor's current assignment
+    precedence: int
+    total: int = 0  # global size of the tensors holding it (or an extension of it)
+
+    def key(self, full: dict[str, int]) -> tuple:
+        return (self.total, self.precedence, self.size, self.factor, _list_key(self.axes, full))
+
+
+def compatible_axes(rule: OpShardingRule, projs: list[TensorProjection]) -> AxesPerFactor | None:
+    """Each factor's axes when every tensor agrees, no need-replication factor is sharded and
+    no two factors share an axis (getCompatibleFactorShardings); else None."""
+    out: AxesPerFactor = {}
+    seen: list[Axis] = []
+    for f in range(rule.num_factors):
+        per = {tuple(p.factors[f].axes) for p in projs if f in p.factors}
+        if len(per) > 1:
+            return None
+        axes = list(next(iter(per))) if per else []
+        if f in rule.need_replication:
+            if axes:
+                return None
+            out[f] = []
+            continue
+        if any(axes_overlap(a, b) for a in axes for b in seen):
+            return None
+        out[f] = axes
+        seen.extend(axes)
+    return out
+
+
+def _non_scalar(rule: OpShardingRule) -> list[int]:
+    return [t for t, m in enumerate(rule.tensors) if m]
+
+
+def _unary(rule: OpShardingRule, projs: list[TensorProjection], sizes: Sequence[int], full: dict[str, int]) -> AxesPerFactor:
+    """findCommonAxesOnUnaryOperation: the preferred tensor's axes, then the other's for
+    factors only it has, cut where they meet the preferred tensor's axes."""
+    lhs, rhs = _non_scalar(rule)
+
+    def preference(t: int) -> tuple:
+        p = projs[t]
+        perm = any(f in rule.permutation and fs.axes for f, fs in p.factors.items())
+        sharded = axes_size([a for fs in p.factors.values() for a in (*fs.axes, *fs.overflow)])
+        return (not perm, sizes[t], sharded)
+
+    best, other = (lhs, rhs) if preference(lhs) >= preference(rhs) else (rhs, lhs)
+    out: AxesPerFactor = {f: [] for f in range(rule.num_factors)}
+    used: list[Axis] = []
+    for f, fs in projs[best].factors.items():
+        out[f] = list(fs.axes)
+        used.extend(fs.axes)
+    for f, fs in projs[other].factors.items():
+        if f not in projs[best].factors:
+            kept: list[Axis] = []
+            for a in fs.axes:
+                p = prefix_without_overlap(a, used, full)
+                if p is not None:
+                    kept.append(p)
+                if p != a:
+                    break
+            out[f] = kept
+    return out
+
+
+def _dependencies(rule: OpShardingRule) -> dict[int, set[int]]:
+    """Per factor, the factors right before it in some dimension (it waits until they are full)."""
+    deps: dict[int, set[int]] = {}
+    for m in rule.tensors:
+        for dim in m:
+            for prev, f in zip(dim, dim[1:]):
+                deps.setdefault(f, set()).add(prev)
+    return deps
+
+
+def heuristic_axes(rule: OpShardingRule, projs: list[TensorProjection], sizes: Sequence[int], full: dict[str, int]) -> AxesPerFactor:
+    """findCommonAxesHeuristic: greedy (factor, axes) picks by the size of the tensors that hold them."""
+    pairs: dict[tuple[int, tuple[Axis, ...]], None] = {}
+    for p in projs:
+        for f, fs in p.factors.items():
+            axes = tuple(fs.axes)
+            while axes:
+                pairs.setdefault((f, axes), None)
+                axes = axes[:-1]
+    cands = [_Candidate(f, axes, axes_size(axes), _PRECEDENCE[rule.factor_type(f)]) for f, axes in pairs]
+    for t, p in enumerate(projs):
+        for f, fs in p.factors.items():
+            src = tuple(fs.axes)
+            for c in cands:
+                if c.factor == f and (c.axes == src or _strict_prefix(c.axes, src)):
+                    c.total += sizes[t]
+    deps = _dependencies(rule)
+    assigned: dict[int, tuple[Axis, ...]] = {}
+    while cands:
+        valid = [c for c in cands if not deps.get(c.factor)]
+        if not valid:
+            break
+        best = max(valid, key=lambda c: c.key(full))
+        assigned[best.factor] = best.axes
+        if axes_size(best.axes) == rule.factor_sizes[best.factor]:
+            for waiting in deps.values():
+                waiting.discard(best.factor)
+        kept: list[_Candidate] = []
+        for c in cands:
+            if c.factor == best.factor:
+                if _strict_prefix(best.axes, c.axes):
+                    c.size = axes_size(c.axes) // axes_size(best.axes)
+                    kept.append(c)
+                continue
+            cut = truncate_without_overlap(c.axes, best.axes, full)
+            if cut != c.axes:
+                c.axes = cut
+                current = assigned.get(c.factor, ())
+                if cut == current:
+                    continue
+                c.size = axes_size(cut) // axes_size(current)
+            else:
+                # Shardy resets an untouched candidate to its whole sharding size.
+                c.size = axes_size(c.axes)
+            kept.append(c)
+        cands = kept
+    return {f: list(assigned.get(f, ())) for f in range(rule.num_factors)}
+
+
+def batching_factors(rule: OpShardingRule) -> list[int]:
+    """Pass-through factors every non-scalar tensor has."""
+    tensors = [m for m in rule.tensors if m]
+    return [f for f in range(rule.num_factors)
+            if rule.factor_type(f) is FactorType.PASS_THROUGH and all(any(f in d for d in m) for m in tensors)]  # fmt: skip
+
+
+def distribute_to_batching(rule: OpShardingRule, chosen: AxesPerFactor) -> None:
+    """Need-replication factors' axes move to the batching factors, whole axes in order while
+    they divide what is left of each (distributeAxisRefsToBatchingFactors)."""
+    tensors = [m for m in rule.tensors if m]
+    batching = batching_factors(rule)
+    for f in sorted(rule.need_replication):
+        todo = list(chosen.get(f, []))
+        chosen[f] = []
+        if not todo or not all(any(f in d for d in m) for m in tensors):
+            continue
+        for g in batching:
+            size = rule.factor_sizes[g]
+            if size == 0:
+                continue
+            have = chosen.get(g, [])
+            if size % axes_size(have) != 0:
+                continue
+            room = size // axes_size(have)
+            while todo and room % todo[0][2] == 0:
+                have = merge_axes([*have, todo[0]])
+                room //= todo.pop(0)[2]
+            chosen[g] = have
+            if not todo:
+                break
+
+
+def find_common_axes(rule: OpShardingRule, projs: list[TensorProjection], sizes: Sequence[int], full: dict[str, int]) -> AxesPerFactor:
+    """Shardy's findCommonAxes: the axes per factor the op is computed on."""
+    same = compatible_axes(rule, projs)
+    if same is not None:
+        return same
+    if len(_non_scalar(rule)) == 2 and not rule.need_replication and not any(len(d) > 1 for m in rule.tensors for d in m):
+        return _unary(rule, projs, sizes, full)
+    chosen = heuristic_axes(rule, projs, sizes, full)
+    if rule.need_replication:
+        distribute_to_batching(rule, chosen)
+    return chosen
