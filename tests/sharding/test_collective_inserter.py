@@ -31,7 +31,8 @@ from ttopt.parse.parser import parse_module  # noqa: E402
 from ttopt.passes.context import PassContext  # noqa: E402
 from ttopt.sharding.collective_inserter import CollectiveInserter, shardy_collectives, within_capacity  # noqa: E402
 from ttopt.sharding.factors import Axis, merge_axes  # noqa: E402
-from ttopt.sharding.reshard_to_collectives import ReshardToCollectives, Step, plan  # noqa: E402
+from ttopt.sharding.reshard_steps import Step  # noqa: E402
+from ttopt.sharding.reshard_to_collectives import ReshardToCollectives, plan  # noqa: E402
 from ttopt.sharding.sub_axes import align, can_coexist, overlap, prefix_without_overlap, suffix_without_overlap  # noqa: E402
 
 

@@ -27,7 +27,7 @@ from math import gcd
 from typing import Any, Callable
 
 from ttopt.sharding.factors import Axis, axes_size, merge_axes
-from ttopt.sharding.reshard_to_collectives import Step
+from ttopt.sharding.reshard_steps import Step
 from ttopt.sharding.sub_axes import add_or_merge, align_per_dim, ordered, prefix_without_overlap
 
 

@@ -26,22 +26,14 @@ from typing import TYPE_CHECKING, Any
 
 from ttopt.passes.base import Pass, option
 from ttopt.passes.registry import register_pass
+from ttopt.sharding.collective_inserter import shardy_collectives
 from ttopt.sharding.factors import Axis, Sharding, axes_size, collect_meshes, from_attr, get_sharding_attr, rank_of, to_attr
+from ttopt.sharding.reshard_steps import Step
+from ttopt.sharding.util import tensor_type
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module
     from ttopt.passes.context import PassContext
-
-
-@dataclass
-class Step:
-    """One collective: kind and its axes (per dim lists, or all_to_all params)."""
-
-    kind: str
-    lists: list[list[Axis]] | None = None
-    params: list[tuple[list[Axis], int, int]] | None = None
-    after: list[list[Axis]] | None = None  # the per-dim axes once the collective has run
-    mesh: Any = None  # the mesh (name or inline attribute) of its out_sharding; None: the target's
 
 
 def _prefix(a: list[Axis], b: list[Axis]) -> int:
@@ -228,9 +220,6 @@ def kept(op: Any, meshes: dict, keep_redundant: bool) -> str | None:
 def _shardy_steps(x: Any, src: Sharding, target: Sharding, meshes: dict) -> tuple[list[Step], Sharding, str]:
     """Shardy's route (sub-axes allowed): its collectives, the target they reach, and a note when
     Shardy's own route was replaced by the gather-permute-slice one."""
-    from ttopt.sharding.collective_inserter import shardy_collectives
-    from ttopt.sharding.util import tensor_type
-
     if target.is_replicated():
         if src.is_replicated():
             return [], target, ""
