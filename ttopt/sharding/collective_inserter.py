@@ -80,6 +80,7 @@ class CollectiveInserter:
 
     @property
     def rank(self) -> int:
+        """The tensor's rank."""
         return len(self.inn)
 
     def done(self) -> bool:
@@ -135,6 +136,7 @@ class CollectiveInserter:
         return gathered
 
     def try_all_gather(self) -> None:
+        """Gather what each dimension holds beyond the common prefix and nobody wants there."""
         lists = [self._gathering_axes(d) for d in range(self.rank)]
         if any(lists):
             self._emit("all_gather", lists=lists)
@@ -258,6 +260,7 @@ class CollectiveInserter:
         return slicing if found else None
 
     def try_all_slice(self) -> None:
+        """Slice in wanted axes nothing holds yet, within each dimension's capacity."""
         lists = self._slicing_axes()
         if lists is not None:
             self._emit("all_slice", lists=lists)
@@ -335,6 +338,7 @@ class CollectiveInserter:
                 self._merge(cur, a)
 
     def try_collective_permute(self) -> None:
+        """Replace or reorder held axes (or move to the target's device order) in one permute."""
         if self._should_permute():
             self._permute()
         elif self.mesh == self.dst_mesh:
@@ -373,6 +377,8 @@ class CollectiveInserter:
         return axes, tgt
 
     def try_all_to_alls(self, out_of_order: bool) -> None:
+        """Move each dimension's suffix another dimension wants; with `out_of_order` also where
+        it does not land in its final position."""
         for src in range(self.rank):
             while (r := self._all_to_all(src, out_of_order)) is not None:
                 self._emit("all_to_all", params=[(r[0], src, r[1])])
