@@ -75,6 +75,8 @@ class CollectiveInserter:
                 k += 1
             del a[:k], b[:k]
         self.in_set = {a for d in self.inn for a in d}
+        # Rebuilt only after an all_slice or a collective_permute, as in Shardy: axes an all_to_all
+        # put in place stay in it until then, and routes depend on that.
         self.out_at = _index(self.out)
         self.steps: list[Step] = []
 
@@ -180,6 +182,7 @@ class CollectiveInserter:
         if self.inn[tgt]:
             return None
         tgt_out = self.out[tgt]
+        # An axis only the stale index still places there: Shardy's iterator past the end wraps to the start.
         start = tgt_out.index(src_in[-1]) + 1 if src_in[-1] in tgt_out else 0
         if start == len(tgt_out) or tgt_out[start] in self.in_set:
             return None
