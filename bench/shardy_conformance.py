@@ -58,7 +58,7 @@ PASSES: dict[str, tuple[str, dict[str, str | None], tuple[str, ...]]] = {
     "sdy-close-shardings": ("close-shardings", {}, ()),
     "sdy-insert-explicit-reshards": ("insert-explicit-reshards", {"enable-full-version": "enable-full-version"}, ("conservative=false",)),
     "sdy-populate-op-sharding-rules": ("populate-op-sharding-rules", {"conservative-propagation": "conservative-propagation"}, ()),
-    "sdy-reshard-to-collectives": ("reshard-to-collectives", {"keep-redundant-reshards": "keep-redundant-reshards"}, ()),
+    "sdy-reshard-to-collectives": ("reshard-to-collectives", {"keep-redundant-reshards": "keep-redundant-reshards"}, ("conservative=false",)),
     "sdy-sharding-constraint-to-reshard": ("sharding-constraint-to-reshard", {}, ()),
 }
 _FLAG = re.compile(r"""-(sdy-[\w-]+|canonicalize)(?:=("[^"]*"|'[^']*'|\S+))?""")

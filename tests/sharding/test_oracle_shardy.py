@@ -34,9 +34,8 @@ KNOWN = {
     "reduce_max_sharded.mlir": "all_reduce max",
     # 64 on ("x","y") -> 4x16 needs "y" split into sub-axes. conservative=true: jaxlib creates them
     # anyway; ttopt never does (DECISIONS.md), so the reshape runs on [{"x"}, {}, {}] after gathering
-    # "y" and slices "y" back (all_gather + all_slice). conservative=false: both create them, but
-    # ttopt lowers the final reshard with all_gather + all_slice where jaxlib swaps the sub-axes
-    # with a collective_permute and moves one with an all_to_all.
+    # "y" and slices "y" back (all_gather + all_slice). conservative=false agrees (Shardy's route:
+    # a collective_permute swaps the sub-axes, an all_to_all moves one).
     "reshape_split_sub_axis.mlir": "sub-axes",
 }
 
@@ -95,7 +94,7 @@ def ttopt(text: str, conservative: str):
     m = parse_module(text)
     pipeline = (f"builtin.module(apply-sharding-constraints, aggressive-propagation{{conservative={conservative}}},"
                 f" sharding-constraint-to-reshard, insert-explicit-reshards{{conservative={conservative}}},"
-                " reshard-to-collectives)")  # fmt: skip
+                f" reshard-to-collectives{{conservative={conservative}}})")  # fmt: skip
     ctx = PassContext()
     for p in instantiate(parse_pipeline(pipeline)):
         p.run(m, ctx)

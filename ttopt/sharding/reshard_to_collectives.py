@@ -26,21 +26,14 @@ from typing import TYPE_CHECKING, Any
 
 from ttopt.passes.base import Pass, option
 from ttopt.passes.registry import register_pass
+from ttopt.sharding.collective_inserter import shardy_collectives
 from ttopt.sharding.factors import Axis, Sharding, axes_size, collect_meshes, from_attr, get_sharding_attr, rank_of, to_attr
+from ttopt.sharding.reshard_steps import Step
+from ttopt.sharding.util import tensor_type
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module
     from ttopt.passes.context import PassContext
-
-
-@dataclass
-class Step:
-    """One collective: kind and its axes (per dim lists, or all_to_all params)."""
-
-    kind: str
-    lists: list[list[Axis]] | None = None
-    params: list[tuple[list[Axis], int, int]] | None = None
-    after: list[list[Axis]] | None = None  # the per-dim axes once the collective has run
 
 
 def _prefix(a: list[Axis], b: list[Axis]) -> int:
@@ -224,7 +217,43 @@ def kept(op: Any, meshes: dict, keep_redundant: bool) -> str | None:
     return None
 
 
-def lower_reshard(op: Any, meshes: dict, trace: Any = None) -> int:
+def _shardy_steps(x: Any, src: Sharding, target: Sharding, meshes: dict) -> tuple[list[Step], Sharding, str]:
+    """Shardy's route (sub-axes allowed): its collectives, the target they reach, and a note when
+    Shardy's own route was replaced by the gather-permute-slice one."""
+    if target.is_replicated():
+        if src.is_replicated():
+            return [], target, ""
+        # Replicated is the same data on every mesh: gather on the source's own mesh (Shardy).
+        target = Sharding.replicated_closed(src.mesh, target.rank)
+    mesh = _mesh_of(src, meshes)
+    full = {a.name: a.size for a in mesh.axes} if mesh is not None else {}
+    shape = tuple(tensor_type(x).shape or ())
+    steps, used = shardy_collectives(src.dims, target.dims, shape, full, src.mesh, target.mesh)
+    return steps, target, "" if used else " (Shardy's route would not reach it: gather, permute, slice)"
+
+
+def _whole_axis_steps(src: Sharding, target: Sharding, meshes: dict, rank: int) -> tuple[list[Step], Sharding]:
+    """The conservative route: whole axes only, each step on its mesh."""
+    if target.is_replicated() and src.mesh != target.mesh and not target.unreduced:
+        # Replicated is the same data on every mesh: gather on the source's own mesh (Shardy).
+        target = Sharding.replicated_closed(src.mesh, target.rank)
+    mesh = target.mesh if not isinstance(target.mesh, str) else meshes.get(target.mesh)
+    steps = plan(src.dims, target.dims) if rank else []
+    src_mesh = src.mesh if not isinstance(src.mesh, str) else meshes.get(src.mesh)
+    if _reordered(src_mesh, mesh) and any(src.dims):  # replicated data is the same on every device
+        # Same axes, other device order: sharded data must move even where the axes agree. As Shardy:
+        # steps up to the plan's collective_permute stay on the source mesh and that permute moves
+        # to the target's devices; with no permute in the plan, one comes first.
+        at = next((i for i, s in enumerate(steps) if s.kind == "collective_permute"), None)
+        if at is None:
+            steps.insert(0, Step("collective_permute", after=[list(d) for d in src.dims]))
+            at = 0
+        for i, st in enumerate(steps):
+            st.mesh = src.mesh if i < at else target.mesh
+    return steps, target
+
+
+def lower_reshard(op: Any, meshes: dict, trace: Any = None, conservative: bool = True) -> int:
     """Replace one `sdy.reshard` with its collectives; returns how many were created."""
     from ttopt.dialects.sdy_attrs import AllToAllParam, AllToAllParamListAttr, ListOfAxisRefListsAttr
     from ttopt.ir import rewriter
@@ -235,31 +264,23 @@ def lower_reshard(op: Any, meshes: dict, trace: Any = None) -> int:
     assert target_attr is not None, "an sdy.reshard has its (required) sharding"
     target = from_attr(target_attr, meshes)
     src = from_attr(src_attr, meshes) if src_attr is not None else Sharding.replicated_closed(target.mesh, target.rank)
-    if target.is_replicated() and src.mesh != target.mesh and not target.unreduced:
-        # Replicated is the same data on every mesh: gather on the source's own mesh (Shardy).
-        target = Sharding.replicated_closed(src.mesh, target.rank)
+    if conservative:
+        steps, target = _whole_axis_steps(src, target, meshes, rank_of(x))
+        unreduced: tuple = ()
+        note = ""
+    else:
+        steps, target, note = _shardy_steps(x, src, target, meshes)
+        unreduced = target.unreduced
     mesh = target.mesh if not isinstance(target.mesh, str) else meshes.get(target.mesh)
-    steps = plan(src.dims, target.dims) if rank_of(x) else []
-    meshes_of = [target.mesh] * len(steps)
-    src_mesh = src.mesh if not isinstance(src.mesh, str) else meshes.get(src.mesh)
-    if _reordered(src_mesh, mesh) and any(src.dims):  # replicated data is the same on every device
-        # Same axes, other device order: sharded data must move even where the axes agree. As Shardy:
-        # steps up to the plan's collective_permute stay on the source mesh and that permute moves
-        # to the target's devices; with no permute in the plan, one comes first.
-        at = next((i for i, s in enumerate(steps) if s.kind == "collective_permute"), None)
-        if at is None:
-            steps.insert(0, Step("collective_permute", after=[list(d) for d in src.dims]))
-            at = 0
-        meshes_of = [src.mesh if i < at else target.mesh for i in range(len(steps))]
     if trace is not None and trace.enabled:
         from rich.markup import escape
 
         kinds = ", ".join(s.kind for s in steps) or "nothing (same sharding)"
-        trace.print(escape(f"reshard {src.text(meshes)} -> {target_attr.op_text()}: {kinds}"))
+        trace.print(escape(f"reshard {src.text(meshes)} -> {target_attr.op_text()}: {kinds}{note}"))
     value = x
-    for st, on in zip(steps, meshes_of):
-        assert st.after is not None, "plan() gives every step the axes after it"
-        out = Sharding(on, st.after, [True] * target.rank)
+    for st in steps:
+        assert st.after is not None, "every step has the axes after it"
+        out = Sharding(target.mesh if st.mesh is None else st.mesh, st.after, [True] * target.rank, unreduced=unreduced)
         props: dict = {}
         if st.lists is not None:
             key = "gathering_axes" if st.kind == "all_gather" else "slicing_axes"
@@ -285,6 +306,8 @@ class ReshardToCollectives(Pass):
     aliases = ("sdy-reshard-to-collectives",)
 
     keep_redundant_reshards: bool = option(False, "Keep reshards whose input already has the target sharding (as Shardy's option)")
+    conservative: bool = option(True, "Whole axes only (TTIR/TTNN take no sub-axes); false: Shardy's collectives, "
+                                      "sub-axes and all (collective_inserter.py)")
 
     def run(self, module: Module, ctx: PassContext) -> None:
         meshes = collect_meshes(module)
@@ -296,6 +319,6 @@ class ReshardToCollectives(Pass):
                     if ctx.trace.enabled:
                         ctx.trace.print(f"keep sdy.reshard: {why}")
                     continue
-                count += lower_reshard(op, meshes, ctx.trace)
+                count += lower_reshard(op, meshes, ctx.trace, self.conservative)
                 n += 1
         ctx.stats.setdefault(self.name, {}).update({"reshards": n, "collectives": count})
