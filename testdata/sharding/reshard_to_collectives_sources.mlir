@@ -47,3 +47,13 @@ func.func @other_mesh_sharded(%arg0: tensor<12x8xf32> {sdy.sharding = #sdy.shard
   %0 = sdy.reshard %arg0 <@two_by_three, [{"y"}, {}]> : tensor<12x8xf32>
   return %0 : tensor<12x8xf32>
 }
+
+// Unreduced axes stay on the out_sharding of every whole-axis collective (they were dropped:
+// the all_to_all below read as reduced over "x").
+// CHECK-LABEL: func.func @unreduced_kept
+// CHECK-NEXT: %0 = sdy.all_to_all [{"b"}: 0->1] %arg0 out_sharding=<@m, [{}, {"b"}], unreduced={"a"}> : tensor<16x16xf32>
+// CHECK-NEXT: return %0
+func.func @unreduced_kept(%arg0: tensor<16x16xf32> {sdy.sharding = #sdy.sharding<@m, [{"b"}, {}], unreduced={"a"}>}) -> tensor<16x16xf32> {
+  %0 = sdy.reshard %arg0 <@m, [{}, {"b"}], unreduced={"a"}> : tensor<16x16xf32>
+  return %0 : tensor<16x16xf32>
+}

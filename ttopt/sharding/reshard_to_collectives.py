@@ -266,11 +266,11 @@ def lower_reshard(op: Any, meshes: dict, trace: Any = None, conservative: bool =
     src = from_attr(src_attr, meshes) if src_attr is not None else Sharding.replicated_closed(target.mesh, target.rank)
     if conservative:
         steps, target = _whole_axis_steps(src, target, meshes, rank_of(x))
-        unreduced: tuple = ()
         note = ""
     else:
         steps, target, note = _shardy_steps(x, src, target, meshes)
-        unreduced = target.unreduced
+    # Unreduced axes are not moved by these collectives: every step keeps the target's.
+    unreduced = target.unreduced
     mesh = target.mesh if not isinstance(target.mesh, str) else meshes.get(target.mesh)
     if trace is not None and trace.enabled:
         from rich.markup import escape
