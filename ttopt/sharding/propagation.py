@@ -7,18 +7,11 @@ to every slot that is open for them, and the nodes of the slots that changed are
 a worklist to a fixed point, so each op is revisited only when a neighbour changed (near-linear;
 updates only ever extend shardings, so it terminates).
 
-Per factor (§3.4): the compatible major axes (longest prefix-compatible sharding among tensors
-that have the factor), then truncated per tensor (aggressive) or for all tensors at once (basic)
-at the first axis that is explicitly replicated, used by another factor, goes into a closed or
-overflowing factor, breaks divisibility of a non-minor-most factor, or, conservatively, is a
-sub-axis or non-divisible. Within each tensor, factors are served in order of their source
-tensor's size (then tensor index, then factor index), so an axis two factors want goes to the
-factor coming from the larger tensor; basic also cuts each factor to the shortest extension any
-of its tensors accepts. The aggressive strategy runs basic propagation to a fixed point first,
-as Shardy does. Return edges are visited first, so a function's result sharding reaches the
-returned value before the op computing it decides (as in Shardy). A tensor's dimension is
-written from its factors major to minor and ends at the first factor its axes do not fill
-(`factor_dims`): later factors' axes cannot be expressed after it.
+Per node, `factor_propagation.py` does what Shardy's factor propagation does (projection,
+compatible major axes, truncation at conflicts, basic or aggressive strategy; conservatively no
+sub-axes and no non-divisible axes). The aggressive strategy runs basic propagation to a fixed
+point first, as Shardy does. Return edges are visited first, so a function's result sharding
+reaches the returned value before the op computing it decides (as in Shardy).
 """
 
 from __future__ import annotations
@@ -26,7 +19,6 @@ from __future__ import annotations
 import re
 from collections import deque
 from dataclasses import dataclass, field
-from math import gcd
 from typing import TYPE_CHECKING, Any
 
 from ttopt.dialects.sdy_rule import OpShardingRule, factor_name
@@ -34,18 +26,16 @@ from ttopt.ir.types import TensorType
 from ttopt.ir.values import BlockArgument, OpResult
 from ttopt.passes.base import Pass, option
 from ttopt.passes.registry import register_pass
+from ttopt.sharding import factor_propagation as fp
 from ttopt.sharding.factors import (
     Axis,
     Sharding,
-    any_overlap,
-    axes_size,
+    axis_of,
     collect_meshes,
-    factor_dims,
     from_attr,
     func_of_arg,
     get_arg_attr,
     get_sharding_attr,
-    project,
     rank_of,
     set_arg_attr,
     set_op_result_shardings,
@@ -83,7 +73,8 @@ class Node:
     rule: OpShardingRule
     slots: list[int]
     label: str
-    updates: frozenset[int] | None = None  # tensors propagation may change (None: all)
+    direction: str = fp.BOTH  # along every factor not blocked (a propagation barrier's allowed one)
+    elementwise: bool = False  # Shardy's isElementwise: the aggressive strategy's factor order
 
 
 @dataclass
@@ -199,6 +190,7 @@ class ShardingGraph:
                 self._skip(op, "no sharding rule")
                 continue
             self._add_node(op, rule, [self.slot(v) for v in (*op.operands, *op.results)], op.name)
+            self.nodes[-1].elementwise = fp.is_elementwise(op)
 
     def _data_flow_edges(self, op: Operation, func: Operation) -> bool:
         """An op whose results carry `sdy.data_flow_edge`s (Shardy's import adds them): each edge
@@ -288,11 +280,11 @@ class ShardingGraph:
         prop = op.properties.get("allowed_direction")
         typed = prop.resolve().typed if prop is not None else None
         direction = getattr(getattr(typed, "value", None), "value", "NONE")
-        updates = {"FORWARD": frozenset({1}), "BACKWARD": frozenset({0}), "BOTH": frozenset({0, 1})}.get(direction, frozenset())
         slots = [self.slot(op.operands[0]), self.slot(op.results[0])]
         i = len(self.nodes)
         self._add_node(op, _identity_rule(self.shapes[slots[0]]), slots, op.name)
-        self.nodes[i].updates = updates
+        self.nodes[i].direction = direction if direction in (fp.FORWARD, fp.BACKWARD, fp.BOTH) else fp.NONE
+        self.nodes[i].elementwise = True
 
     def _skip(self, op: Operation, why: str) -> None:
         self.skipped[op.name] = self.skipped.get(op.name, 0) + 1
@@ -354,130 +346,81 @@ class ShardingGraph:
         mesh_ref, mesh = found
         rule = node.rule
         sizes = rule.factor_sizes
-        projs = [
-            project(m, sizes, s.dims if s else None, s.closed if s else None, s.replicated if s else ())
-            for m, s in zip(rule.tensors, shs)
-        ]
-        has = [[t for t, p in enumerate(projs) if f in p.factors] for f in range(len(sizes))]
-        cand: dict[int, list[Axis]] = {}
-        source: dict[int, tuple[int, int]] = {}
-        for f in range(len(sizes)):
-            if f in rule.blocked_propagation or sizes[f] == 1 or len(has[f]) < 2:
-                continue
-            axes, src = _compatible(projs, f, has[f], [self.shapes[s] for s in node.slots])
-            if axes:
-                cand[f] = axes
-                source[f] = src
-        if not cand:
-            return []
-        order = sorted(cand, key=lambda f: (-source[f][0], -source[f][1], f))
         full = {a.name: a.size for a in mesh.axes}
-        if not aggressive:
-            # Basic: one length per factor, the shortest any tensor with the factor accepts.
-            for f in order:
-                for t in has[f]:
-                    c = cand[f]
-                    if c and len(c) > len(projs[t].factors[f].axes):
-                        cand[f] = c[: len(self._truncate(projs[t], f, c, sizes[f], full))]
-        changed_tensors: list[int] = []
-        for t, p in enumerate(projs):
-            if node.updates is not None and t not in node.updates:
-                continue
-            updated = False
-            for f in order:
-                fs = p.factors.get(f)
-                if fs is None or not cand[f]:
-                    continue
-                new = self._truncate(p, f, cand[f], sizes[f], full)
-                if len(new) > len(fs.axes):
-                    fs.axes = new
-                    updated = True
-            if updated:
-                changed_tensors.append(t)
+        tensors = [
+            fp.build(m, sizes, s.dims if s else None, s.closed if s else None, s.replicated if s else (),
+                     tuple(axis_of(r, mesh) for r in s.unreduced) if s else ())
+            for m, s in zip(rule.tensors, shs)
+        ]  # fmt: skip
+        before = [{f: list(x.axes) for f, x in t.factors.items()} for t in tensors] if self._tracing() else []
+        n_ops = len(rule.operands)
+
+        def direction(f: int) -> str:
+            return fp.NONE if f in rule.blocked_propagation else node.direction
+
+        if aggressive:
+            updated = fp.propagate_aggressive(tensors, n_ops, sizes, direction, full, self.conservative, node.elementwise)
+        else:
+            updated = fp.propagate_basic(tensors, n_ops, sizes, direction, full, self.conservative)
         out: list[int] = []
         trace_rows = []
-        for t in changed_tensors:
+        for t, changed in enumerate(updated):
+            if not changed:
+                continue
             s = node.slots[t]
             old = self.sh[s]
-            mapping = rule.tensors[t]
-            pt = projs[t].factors
-            dims = factor_dims(mapping, sizes, lambda f, pt=pt: [*pt[f].axes, *pt[f].overflow])
-            new_sh = old.copy() if old is not None else Sharding.open(mesh_ref, len(mapping))
+            dims, closed = fp.dim_shardings(tensors[t], rule.tensors[t], sizes)
+            if old is None and not any(dims):
+                continue
+            new_sh = old.copy() if old is not None else Sharding.open(mesh_ref, len(dims))
             new_sh.mesh = mesh_ref  # an empty mesh, or another name of the same mesh, becomes the node's
             new_sh.dims = dims
-            if old is not None and old.dims == dims:
+            new_sh.closed = closed
+            if old is not None and old.dims == dims and old.closed == closed:
                 continue
             if s in out:
                 continue
             self.sh[s] = new_sh
             out.append(s)
             trace_rows.append((t, old, new_sh))
-        if out and self.trace is not None and self.trace.enabled:
-            self._trace(node, projs, cand, source, trace_rows, full)
+        if out and self._tracing():
+            self._trace(node, before, tensors, trace_rows, full)
         return out
 
-    def _truncate(self, p: Any, f: int, cand: list[Axis], size: int, full: dict[str, int]) -> list[Axis]:
-        """The longest extension of the tensor's current axes for factor f that `cand` allows."""
-        fs = p.factors[f]
-        cur = fs.axes
-        n = len(cur)
-        if len(cand) <= n or cand[:n] != cur or fs.closed or fs.overflow:
-            return cur
-        used = p.used_axes(f)
-        new = list(cur)
-        have = axes_size(cur)
-        for a in cand[n:]:
-            if any_overlap(a, used):
-                break
-            is_sub = a[1] != 1 or a[2] != full.get(a[0], a[2])
-            if self.conservative and is_sub:
-                break
-            if size % (have * a[2]) == 0:
-                new.append(a)
-                have *= a[2]
-                continue
-            if self.conservative:
-                break
-            if fs.minor_most and size > have:
-                new.append(a)  # non-divisible minor-most factor (padded), non-conservative only
-                break
-            g = gcd(size // have, a[2]) if size % have == 0 else 1
-            if 1 < g < a[2]:
-                new.append((a[0], a[1], g))  # a sub-axis: non-conservative only
-            break
-        return new
+    def _tracing(self) -> bool:
+        return self.trace is not None and self.trace.enabled
 
-    def _trace(self, node: Node, projs: list, cand: dict, source: dict, rows: list, full: dict) -> None:
+    def _trace(self, node: Node, before: list, tensors: list, rows: list, full: dict) -> None:
+        from rich.markup import escape
         from rich.table import Table
 
         loc = _where(node.op)
-        from rich.markup import escape
-
         t = Table(title=escape(f"{node.label}{loc}  {node.rule.print_body()}"), title_justify="left", show_edge=False)
         t.add_column("factor")
         t.add_column("size", justify="right")
         n_ops = len(node.rule.operands)
-        for k in range(len(projs)):
+        for k in range(len(tensors)):
             t.add_column(f"op{k}" if k < n_ops else f"res{k - n_ops}")
-        t.add_column("chosen")
         for f, size in enumerate(node.rule.factor_sizes):
             if size == 1:
                 continue
             cells = []
-            for p in projs:
+            for k, p in enumerate(tensors):
                 fs = p.factors.get(f)
-                cells.append("-" if fs is None else _axes_text(fs.axes, full) + ("" if not fs.closed else " closed"))
-            chosen = _axes_text(cand.get(f, []), full)
-            if f in source:
-                chosen += f" (from tensor {source[f][1]})"
+                if fs is None:
+                    cells.append("-")
+                    continue
+                old = _axes_text(before[k][f], full)
+                new = _axes_text(fs.axes, full)
+                cells.append((old if old == new else f"{old} -> {new}") + (" closed" if fs.closed else ""))
             if node.rule.is_blocked(f):
-                chosen = "blocked"
-            t.add_row(factor_name(f), str(size), *(escape(c) for c in cells), escape(chosen))
+                cells = [c + " (blocked)" for c in cells]
+            t.add_row(factor_name(f), str(size), *(escape(c) for c in cells))
         self.trace.print(t)
         for k, old, new in rows:
             name = f"operand {k}" if k < n_ops else f"result {k - n_ops}"
-            before = old.text(self.meshes) if old is not None else "none"
-            self.trace.print(f"  {name}: {escape(before)} -> [green]{escape(new.text(self.meshes))}[/]")
+            was = old.text(self.meshes) if old is not None else "none"
+            self.trace.print(f"  {name}: {escape(was)} -> [green]{escape(new.text(self.meshes))}[/]")
 
     # -- writing back --------------------------------------------------------------------------------
     def write_back(self) -> int:
@@ -508,37 +451,6 @@ class ShardingGraph:
                 attrs.append(to_attr(sh if sh is not None else Sharding.open(mesh, rank_of(r)), self.meshes))
             set_op_result_shardings(op, attrs)
         return count
-
-
-def _compatible(projs: list, f: int, tensors: list[int], shapes: list) -> tuple[list[Axis], tuple[int, int]]:
-    """Longest sharding every tensor's axes for `f` is prefix-compatible with (ref §3.4 basic)."""
-    result: list[Axis] = []
-    expand = True
-    src = (0, 0)
-    for t in tensors:
-        axes = projs[t].factors[f].axes
-        if not axes:
-            continue
-        k = 0
-        while k < len(result) and k < len(axes) and result[k] == axes[k]:
-            k += 1
-        if k == len(result):
-            if expand and len(axes) > len(result):
-                result = list(axes)
-            n = _numel(shapes[t])
-            if n >= src[0]:
-                src = (n, t)
-        elif k < len(axes):
-            result = result[:k]
-            expand = False
-    return result, src
-
-
-def _numel(shape: tuple[int, ...]) -> int:
-    n = 1
-    for d in shape:
-        n *= d
-    return n
 
 
 def _axes_text(axes: list[Axis], full: dict[str, int]) -> str:
