@@ -240,10 +240,12 @@ class ShardingGraph:
             shape = self.shapes[slots[0]]
             if len(slots) < 2 or any(self.shapes[s] != shape for s in slots):
                 continue
-            given = [g for g in (self.sh[s] for s in slots) if g is not None]
+            # Fully open replicated members take the others' sharding too (Shardy's findCommonSharding).
+            given = [g for g in (self.sh[s] for s in slots) if g is not None and not _open_replicated(g)]
             if given and all(g.mesh == given[0].mesh and g.dims == given[0].dims and g.closed == given[0].closed for g in given):
                 for s in slots:
-                    if self.sh[s] is None:
+                    cur = self.sh[s]
+                    if cur is None or _open_replicated(cur):
                         self.sh[s] = given[0].copy()
             anchor = members[-1].op if isinstance(members[-1], OpResult) else self.module.op
             self._add_node(anchor, _identity_rule(shape, len(slots) - 1), slots, "sharding group")
@@ -453,6 +455,10 @@ class ShardingGraph:
         return count
 
 
+def _open_replicated(sh: Sharding) -> bool:
+    return not any(sh.dims) and not any(sh.closed) and not sh.replicated and not sh.unreduced
+
+
 def _axes_text(axes: list[Axis], full: dict[str, int]) -> str:
     def one(a: Axis) -> str:
         return f'"{a[0]}"' if a[1] == 1 and a[2] == full.get(a[0]) else f'"{a[0]}":({a[1]}){a[2]}'
@@ -491,6 +497,9 @@ def settle_rules(graph: ShardingGraph, keep: bool | None) -> None:
 
 def run_propagation(module: Module, ctx: PassContext, conservative: bool, aggressive: bool, name: str,
                     keep_rules: bool | None = None) -> ShardingGraph:
+    from ttopt.sharding.sharding_groups import split_conflicting_groups
+
+    split_conflicting_groups(module)
     graph = ShardingGraph(module, conservative, ctx.trace)
     if not graph.meshes:
         settle_rules(graph, keep_rules)
