@@ -43,6 +43,19 @@ BOTH, FORWARD, BACKWARD, NONE = "BOTH", "FORWARD", "BACKWARD", "NONE"
 _SDY_ELEMENTWISE = frozenset({"sdy.propagation_barrier", "sdy.sharding_constraint", "sdy.reshard"})
 
 
+def union(a: str, b: str) -> str:
+    """Shardy's unionOfPropagationDirections (FORWARD with BACKWARD is BOTH)."""
+    return BOTH if {a, b} == {FORWARD, BACKWARD} else max(a, b, key=_RANK.__getitem__)
+
+
+def intersect(a: str, b: str) -> str:
+    """Shardy's intersectionOfPropagationDirections (FORWARD with BACKWARD is NONE)."""
+    return NONE if {a, b} == {FORWARD, BACKWARD} else min(a, b, key=_RANK.__getitem__)
+
+
+_RANK = {NONE: 0, FORWARD: 1, BACKWARD: 2, BOTH: 3}
+
+
 @dataclass
 class FactorSharding:
     """One factor in one tensor: its axes, overflow axes, closed flag, minor-most flag."""

@@ -19,7 +19,8 @@ from __future__ import annotations
 import re
 from collections import deque
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from functools import partial
+from typing import TYPE_CHECKING, Any, Callable
 
 from ttopt.dialects.sdy_rule import OpShardingRule, factor_name
 from ttopt.ir.types import TensorType
@@ -75,6 +76,10 @@ class Node:
     label: str
     direction: str = fp.BOTH  # along every factor not blocked (a propagation barrier's allowed one)
     elementwise: bool = False  # Shardy's isElementwise: the aggressive strategy's factor order
+    # Per tensor index: how the node sees the stored sharding, and how it stores what it writes
+    # (a manual computation's edges add or drop the manual axes).
+    views: dict[int, tuple[Callable[[Sharding | None], Sharding | None], Callable[[Sharding], Sharding]]] = field(
+        default_factory=dict)
 
 
 @dataclass
@@ -100,6 +105,8 @@ class ShardingGraph:
         self.users: list[list[int]] = []
         self.skipped: dict[str, int] = {}
         self.initial: list[Sharding | None] = []
+        # Op-priority propagation narrows each node's direction per factor (None: no narrowing).
+        self.direction_of: Callable[[Node, int], str] | None = None
         # For `sdy.func_data_flow_edge`s: functions by name and the calls of each.
         self.funcs = {func_name(f): f for f in module.functions()}
         self.calls: dict[str, list[Operation]] = {}
@@ -138,6 +145,12 @@ class ShardingGraph:
             s = self.slot_of[id(v)] = self._new_slot(v, shape, sh)
         return s
 
+    def _results_propagate(self, func: Operation) -> bool:
+        """Whether `func`'s result shardings take part (Shardy's propagateFuncResults: only the
+        main function, i.e. `@main` or a module's only function). In a module without `@main`
+        (where Shardy stops) every function's results do."""
+        return len(self.funcs) == 1 or func_name(func) == "main" or "main" not in self.funcs
+
     def _build_func(self, func: Operation) -> None:
         for a in func.regions[0].blocks[0].args:
             self.slot(a)
@@ -161,18 +174,22 @@ class ShardingGraph:
                     attr = get_arg_attr(func, i, "res_attrs")
                     sh = self._read(attr, func, len(shape), f"function result #{i}")
                     rs = self._new_slot((func, i), shape, sh)
-                    if i < len(ft.results):
+                    if i < len(ft.results) and self._results_propagate(func):
                         self._add_node(op, _identity_rule(shape), [self.slot(v), rs], "return")
                 continue
             if op.name == "sdy.manual_computation":
                 manual = op.properties.get("manual_axes")
                 names = getattr(manual.resolve().typed, "names", ()) if manual is not None else ()
-                if not names:
+                edges = _edge_users(op)
+                if not names or edges:
                     for b in op.regions[0].blocks:
                         for a in b.args:
                             self.slot(a)
                         self._build_block(b, func)
-                self._skip(op, "data-flow op: operands and results keep their in/out shardings")
+                if edges:
+                    self._add_manual_edges(op, list(names))
+                else:
+                    self._skip(op, "data-flow op: operands and results keep their in/out shardings")
                 continue
             if op.name == "sdy.propagation_barrier":
                 self._add_barrier(op)
@@ -229,6 +246,29 @@ class ShardingGraph:
             rule = OpShardingRule(tuple(self.shapes[s]), tuple(m for _ in sources), (m,))
             self._add_node(edge, rule, [*(self.slot(v) for v in sources), s], "data-flow edge")
         return True
+
+    def _add_manual_edges(self, op: Operation, manual: list[str]) -> None:
+        """`sdy.data_flow_edge`s on a manual computation's block arguments (sources: the operands)
+        and results (sources: the body's returned values), each an identity over the edge's
+        type whose target is seen through `manual_edges` (see there)."""
+        ins = [self._read(a, op, rank_of(v), f"operand #{i}") for i, (a, v) in enumerate(zip(_per_value(op, "in_shardings"), op.operands))]
+        outs = [self._read(a, op, rank_of(v), f"result #{i}") for i, (a, v) in enumerate(zip(_per_value(op, "out_shardings"), op.results))]
+        body = op.regions[0].blocks[0] if op.regions and op.regions[0].blocks else None
+        ret = body.ops[-1].operands if body is not None and body.ops else []
+        for value, source, outer, is_arg in [*((a, op.operands[i], ins[i] if i < len(ins) else None, True)
+                                                for i, a in enumerate(body.args if body is not None else ())
+                                                if i < len(op.operands)),
+                                              *((r, ret[i], outs[i] if i < len(outs) else None, False)
+                                                for i, r in enumerate(op.results) if i < len(ret))]:  # fmt: skip
+            edge = next((u for u in value.uses if u.name == "sdy.data_flow_edge"), None)
+            if edge is None or not isinstance(edge.results[0].type.resolve(), TensorType):
+                continue
+            target = self.slot(edge.results[0])
+            rank = len(self.shapes[target])
+            see = partial(_see_arg if is_arg else _see_result, outer=outer, manual=manual, rank=rank)
+            store = partial(_store_arg if is_arg else _store_result, outer=outer, manual=manual)
+            self._add_node(edge, _identity_rule(self.shapes[target]), [self.slot(source), target], "data-flow edge")
+            self.nodes[-1].views[1] = (see, store)
 
     def _add_sharding_groups(self) -> None:
         """One identity node per sharding group. First, as Shardy's import: when every member
@@ -301,6 +341,7 @@ class ShardingGraph:
 
     # -- propagation -----------------------------------------------------------------------------
     def propagate(self, aggressive: bool = True) -> PropagationResult:
+        """Run the worklist to a fixed point (every node queued once to start)."""
         res = PropagationResult(skipped=dict(self.skipped))
         # Return edges first: a function result's sharding reaches the returned value before the
         # op that computes it picks axes from its operands (Shardy's order).
@@ -342,6 +383,8 @@ class ShardingGraph:
 
     def _propagate_node(self, node: Node, aggressive: bool) -> list[int]:
         shs = [self.sh[s] for s in node.slots]
+        for t, (see, _) in node.views.items():
+            shs[t] = see(shs[t])
         found = self._mesh(shs)
         if found is None:
             return []
@@ -358,7 +401,11 @@ class ShardingGraph:
         n_ops = len(rule.operands)
 
         def direction(f: int) -> str:
-            return fp.NONE if f in rule.blocked_propagation else node.direction
+            if f in rule.blocked_propagation:
+                return fp.NONE
+            if self.direction_of is None:
+                return node.direction
+            return fp.intersect(node.direction, self.direction_of(node, f))
 
         if aggressive:
             updated = fp.propagate_aggressive(tensors, n_ops, sizes, direction, full, self.conservative, node.elementwise)
@@ -370,7 +417,7 @@ class ShardingGraph:
             if not changed:
                 continue
             s = node.slots[t]
-            old = self.sh[s]
+            old = shs[t]
             dims, closed = fp.dim_shardings(tensors[t], rule.tensors[t], sizes)
             if old is None and not any(dims):
                 continue
@@ -382,6 +429,8 @@ class ShardingGraph:
                 continue
             if s in out:
                 continue
+            if t in node.views:
+                new_sh = node.views[t][1](new_sh)
             self.sh[s] = new_sh
             out.append(s)
             trace_rows.append((t, old, new_sh))
@@ -430,7 +479,8 @@ class ShardingGraph:
         changed_ops: dict[int, Any] = {}
         count = 0
         for s, (sh, init) in enumerate(zip(self.sh, self.initial)):
-            if sh is None or (init is not None and init.dims == sh.dims):
+            if sh is None or (init is not None and init.dims == sh.dims and init.priority == sh.priority
+                              and init.replicated == sh.replicated):  # fmt: skip
                 continue
             count += 1
             owner = self.owner[s]
@@ -453,6 +503,43 @@ class ShardingGraph:
                 attrs.append(to_attr(sh if sh is not None else Sharding.open(mesh, rank_of(r)), self.meshes))
             set_op_result_shardings(op, attrs)
         return count
+
+
+def _see_arg(sh: Sharding | None, outer: Sharding | None, manual: list[str], rank: int) -> Sharding | None:
+    from ttopt.sharding.manual_edges import add_free_axes
+
+    if outer is None:
+        return sh
+    return add_free_axes(outer, sh if sh is not None else Sharding.open(outer.mesh, rank), manual)
+
+
+def _store_arg(sh: Sharding, outer: Sharding | None, manual: list[str]) -> Sharding:
+    from ttopt.sharding.manual_edges import erase_manual_axes
+
+    return erase_manual_axes(sh, manual)
+
+
+def _see_result(sh: Sharding | None, outer: Sharding | None, manual: list[str], rank: int) -> Sharding | None:
+    from ttopt.sharding.manual_edges import erase_manual_axes
+
+    return erase_manual_axes(sh, manual) if sh is not None else None
+
+
+def _store_result(sh: Sharding, outer: Sharding | None, manual: list[str]) -> Sharding:
+    from ttopt.sharding.manual_edges import add_free_axes
+
+    return add_free_axes(outer, sh, manual) if outer is not None else sh
+
+
+def _edge_users(op: Operation) -> bool:
+    """Some block argument or result of `op` is read by an `sdy.data_flow_edge`."""
+    values = [*op.results, *(a for r in op.regions for b in r.blocks for a in b.args)]
+    return any(u.name == "sdy.data_flow_edge" for v in values for u in v.uses)
+
+
+def _per_value(op: Operation, key: str) -> list[Any]:
+    prop = op.properties.get(key)
+    return list(prop.resolve().typed.shardings) if prop is not None else []
 
 
 def _open_replicated(sh: Sharding) -> bool:
@@ -496,7 +583,9 @@ def settle_rules(graph: ShardingGraph, keep: bool | None) -> None:
 
 
 def run_propagation(module: Module, ctx: PassContext, conservative: bool, aggressive: bool, name: str,
-                    keep_rules: bool | None = None) -> ShardingGraph:
+                    keep_rules: bool | None = None,
+                    strategy: Callable[[ShardingGraph], PropagationResult] | None = None) -> ShardingGraph:
+    """Build the graph, propagate (`strategy`, else basic or basic-then-aggressive), write back."""
     from ttopt.sharding.sharding_groups import split_conflicting_groups
 
     split_conflicting_groups(module)
@@ -504,7 +593,9 @@ def run_propagation(module: Module, ctx: PassContext, conservative: bool, aggres
     if not graph.meshes:
         settle_rules(graph, keep_rules)
         return graph
-    if aggressive:
+    if strategy is not None:
+        res = strategy(graph)
+    elif aggressive:
         # Shardy's aggressive strategy first runs basic propagation to a fixed point, then the
         # aggressive one: shardings every op agrees on settle before conflicts are resolved.
         first = graph.propagate(False)
