@@ -38,3 +38,20 @@ func.func @open_member_takes_sharding(%arg0: tensor<8x8xf32>, %arg1: tensor<8x8x
   sdy.sharding_group %1 group_id=0 : tensor<8x8xf32>
   return %0, %1 : tensor<8x8xf32>, tensor<8x8xf32>
 }
+
+// -----
+// When propagation changes a member, every other member gets the same sharding (Shardy's
+// ShardingGroupMap): the first negate gives %0 "x" and with it %1, so %arg1's "y" finds dim 0
+// taken.
+sdy.mesh @mesh = <["x"=2, "y"=2]>
+
+// CHECK-LABEL: func.func @update_sets_every_member
+// CHECK-NEXT: stablehlo.negate %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x", ?}, {?}]>]>}
+// CHECK-NEXT: stablehlo.negate %arg1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x", ?}, {?}]>]>}
+func.func @update_sets_every_member(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x", ?}, {?}]>}, %arg1: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y", ?}, {?}]>}) -> (tensor<8x8xf32>, tensor<8x8xf32>) {
+  %0 = stablehlo.negate %arg0 : tensor<8x8xf32>
+  %1 = stablehlo.negate %arg1 : tensor<8x8xf32>
+  sdy.sharding_group %0 group_id=0 : tensor<8x8xf32>
+  sdy.sharding_group %1 group_id=0 : tensor<8x8xf32>
+  return %0, %1 : tensor<8x8xf32>, tensor<8x8xf32>
+}

@@ -105,6 +105,7 @@ class ShardingGraph:
         self.users: list[list[int]] = []
         self.skipped: dict[str, int] = {}
         self.initial: list[Sharding | None] = []
+        self.group_of: dict[int, list[int]] = {}  # slot -> the slots of its sharding group
         # Op-priority propagation narrows each node's direction per factor (None: no narrowing).
         self.direction_of: Callable[[Node, int], str] | None = None
         # For `sdy.func_data_flow_edge`s: functions by name and the calls of each.
@@ -271,8 +272,9 @@ class ShardingGraph:
             self.nodes[-1].views[1] = (see, store)
 
     def _add_sharding_groups(self) -> None:
-        """One identity node per sharding group. First, as Shardy's import: when every member
-        that has a sharding has the same one, members without one get a copy of it."""
+        """Sharding groups, as Shardy's ShardingGroupMap: when every member that has a sharding
+        (fully open replicated ones aside) has the same one, all members get it; later, whenever
+        propagation changes a member, every other member gets the same sharding."""
         from ttopt.sharding.sharding_groups import sharding_groups
 
         for members in sharding_groups(self.module):
@@ -287,8 +289,8 @@ class ShardingGraph:
                     cur = self.sh[s]
                     if cur is None or _open_replicated(cur):
                         self.sh[s] = given[0].copy()
-            anchor = members[-1].op if isinstance(members[-1], OpResult) else self.module.op
-            self._add_node(anchor, _identity_rule(shape, len(slots) - 1), slots, "sharding group")
+            for s in slots:
+                self.group_of[s] = slots
 
     def _add_func_edge(self, op: Operation, func: Operation) -> None:
         """`sdy.func_data_flow_edge` (a call graph kept flat by Shardy's import): on a function
@@ -434,6 +436,10 @@ class ShardingGraph:
             self.sh[s] = new_sh
             out.append(s)
             trace_rows.append((t, old, new_sh))
+            for m in self.group_of.get(s, ()):
+                if m != s:
+                    self.sh[m] = new_sh.copy()
+                    out.append(m)
         if out and self._tracing():
             self._trace(node, before, tensors, trace_rows, full)
         return out
