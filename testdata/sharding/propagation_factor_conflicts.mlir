@@ -1,5 +1,7 @@
 // RUN: ttopt opt %s --split-input-file --pass-pipeline='builtin.module(aggressive-propagation{conservative=false})' | FileCheck %s --check-prefix=AGG
 // RUN: ttopt opt %s --split-input-file --pass-pipeline='builtin.module(basic-propagation{conservative=false})' | FileCheck %s --check-prefix=BASIC
+// RUN: ttopt opt %s --split-input-file --pass-pipeline='builtin.module(aggressive-propagation{conservative=false propagation-strategy=basic})' | FileCheck %s --check-prefix=BASIC
+// RUN: ttopt opt %s --split-input-file --pass-pipeline='builtin.module(aggressive-propagation{conservative=false propagation-strategy=aggressive})' | FileCheck %s --check-prefix=AGG
 // RUN: ttopt opt %s --split-input-file --pass-pipeline='builtin.module(basic-propagation)' | FileCheck %s --check-prefix=CONS
 
 // Shardy's factor propagation (factor_propagation.py). A non-elementwise op: an axis two factors

@@ -327,6 +327,8 @@ def propagate_basic(tensors: list[TensorFactors], n_operands: int, sizes: Sequen
     updated = [False] * len(tensors)
     for f, size in enumerate(sizes):
         axes = compatible_major_axes(tensors, n_operands, f, direction(f))
+        if not axes:
+            continue
 
         def remove(a: Axis, prev: int, f: int = f, size: int = size) -> Axis | None:
             r: Axis | None = a

@@ -23,7 +23,7 @@ from ttopt.ir.values import BlockArgument, OpResult
 from ttopt.passes.base import Pass, option
 from ttopt.passes.registry import register_pass
 from ttopt.sharding import factor_propagation as fp
-from ttopt.sharding.propagation import Node, PropagationResult, ShardingGraph, run_propagation
+from ttopt.sharding.propagation import STRATEGIES, Node, PropagationResult, ShardingGraph, propagate_rounds, run_propagation
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module
@@ -95,12 +95,12 @@ def op_direction(priority: int, node: Node, f: int) -> str:
     return d
 
 
-def propagate_op_priorities(graph: ShardingGraph, run_op_priority: bool = True) -> PropagationResult:
-    """One aggressive propagation per op priority (or a single one when disabled)."""
+def propagate_op_priorities(graph: ShardingGraph, run_op_priority: bool = True, strategy: str = "aggressive") -> PropagationResult:
+    """One propagation (`strategy`) per op priority, or a single one when disabled."""
     total = PropagationResult(skipped=dict(graph.skipped))
     for p in range(OP_PRIORITIES if run_op_priority else 1):
         graph.direction_of = (lambda node, f, p=p: op_direction(p, node, f)) if run_op_priority else None
-        res = graph.propagate(True)
+        res = propagate_rounds(graph, strategy)
         total.visits += res.visits
         total.updates += res.updates
     graph.direction_of = None
@@ -123,7 +123,7 @@ def _mesh_order(graph: ShardingGraph, sh: Sharding) -> dict[str, int]:
     return {a.name: i for i, a in enumerate(getattr(mesh, "axes", ()))}
 
 
-def propagate_user_priorities(graph: ShardingGraph, run_op_priority: bool = True) -> PropagationResult:
+def propagate_user_priorities(graph: ShardingGraph, run_op_priority: bool = True, strategy: str = "aggressive") -> PropagationResult:
     """Shardy's user-priority propagation on the graph's slots (see the module docstring)."""
     refs: dict[int, list[tuple[int, Sharding]]] = {}
     for s, sh in enumerate(graph.sh):
@@ -142,7 +142,7 @@ def propagate_user_priorities(graph: ShardingGraph, run_op_priority: bool = True
         order = _mesh_order(graph, sh)
         new.replicated = tuple(sorted(replicated, key=lambda a: (order.get(a[0], len(order)), a[0], a[1])))
         graph.sh[s] = new
-    total = propagate_op_priorities(graph, run_op_priority)
+    total = propagate_op_priorities(graph, run_op_priority, strategy)
     for p in sorted(refs):
         for s, original in refs[p]:
             cur = graph.sh[s]
@@ -156,7 +156,7 @@ def propagate_user_priorities(graph: ShardingGraph, run_op_priority: bool = True
                     restored.extend(original.dims[d])
             cur.replicated = tuple(a for a in cur.replicated if a not in restored)
             graph.sh[s] = cur
-        res = propagate_op_priorities(graph, run_op_priority)
+        res = propagate_op_priorities(graph, run_op_priority, strategy)
         total.visits += res.visits
         total.updates += res.updates
     return total
@@ -179,12 +179,14 @@ class OpPriorityPropagation(Pass):
     conservative_propagation: bool | None = option(None, "Upstream spelling of 'conservative'; overrides it when given")
     keep_sharding_rules: bool | None = option(None, "true: write the rules used onto the ops; false: drop every "
                                                     "sdy.sharding_rule (Shardy's default); not given: leave them")
-    run_op_priority_propagation: bool = option(True, "false: one aggressive propagation instead of the op iterations")
+    run_op_priority_propagation: bool = option(True, "false: one propagation instead of the op iterations")
+    propagation_strategy: str = option("aggressive", "Factor propagation per round: basic, aggressive (Shardy's "
+                                       "default) or basic-then-aggressive", choices=STRATEGIES)
 
     def run(self, module: Module, ctx: PassContext) -> None:
         run_propagation(module, ctx, _mode(self.conservative, self.conservative_propagation), True, self.name,
                         self.keep_sharding_rules,
-                        strategy=lambda g: propagate_op_priorities(g, self.run_op_priority_propagation))  # fmt: skip
+                        strategy=lambda g: propagate_op_priorities(g, self.run_op_priority_propagation, self.propagation_strategy))  # fmt: skip
 
 
 @register_pass
@@ -200,9 +202,11 @@ class UserPriorityPropagation(Pass):
     conservative_propagation: bool | None = option(None, "Upstream spelling of 'conservative'; overrides it when given")
     keep_sharding_rules: bool | None = option(None, "true: write the rules used onto the ops; false: drop every "
                                                     "sdy.sharding_rule (Shardy's default); not given: leave them")
-    run_op_priority_propagation: bool = option(True, "false: one aggressive propagation per user priority")
+    run_op_priority_propagation: bool = option(True, "false: one propagation per user priority")
+    propagation_strategy: str = option("aggressive", "Factor propagation per round: basic, aggressive (Shardy's "
+                                       "default) or basic-then-aggressive", choices=STRATEGIES)
 
     def run(self, module: Module, ctx: PassContext) -> None:
         run_propagation(module, ctx, _mode(self.conservative, self.conservative_propagation), True, self.name,
                         self.keep_sharding_rules,
-                        strategy=lambda g: propagate_user_priorities(g, self.run_op_priority_propagation))  # fmt: skip
+                        strategy=lambda g: propagate_user_priorities(g, self.run_op_priority_propagation, self.propagation_strategy))  # fmt: skip

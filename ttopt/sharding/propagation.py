@@ -601,15 +601,8 @@ def run_propagation(module: Module, ctx: PassContext, conservative: bool, aggres
         return graph
     if strategy is not None:
         res = strategy(graph)
-    elif aggressive:
-        # Shardy's aggressive strategy first runs basic propagation to a fixed point, then the
-        # aggressive one: shardings every op agrees on settle before conflicts are resolved.
-        first = graph.propagate(False)
-        res = graph.propagate(True)
-        res.visits += first.visits
-        res.updates += first.updates
     else:
-        res = graph.propagate(False)
+        res = propagate_rounds(graph, "basic-then-aggressive" if aggressive else "basic")
     written = graph.write_back()
     settle_rules(graph, keep_rules)
     ctx.stats.setdefault(name, {}).update(
@@ -617,6 +610,21 @@ def run_propagation(module: Module, ctx: PassContext, conservative: bool, aggres
          "skipped_ops": sum(graph.skipped.values())}  # fmt: skip
     )
     return graph
+
+
+STRATEGIES = ("basic", "aggressive", "basic-then-aggressive")
+
+
+def propagate_rounds(graph: ShardingGraph, strategy: str) -> PropagationResult:
+    """Shardy's propagation strategies: basic or aggressive factor propagation to a fixed point,
+    or basic first, then aggressive (shardings every op agrees on settle before conflicts are
+    resolved)."""
+    total = PropagationResult(skipped=dict(graph.skipped))
+    for aggressive in {"basic": (False,), "aggressive": (True,)}.get(strategy, (False, True)):
+        res = graph.propagate(aggressive)
+        total.visits += res.visits
+        total.updates += res.updates
+    return total
 
 
 def _conservative(flag: bool, alias: bool | None) -> bool:
@@ -637,10 +645,12 @@ class AggressivePropagation(Pass):
     conservative_propagation: bool | None = option(None, "Upstream spelling of 'conservative'; overrides it when given")
     keep_sharding_rules: bool | None = option(None, "true: write the rules used onto the ops; false: drop every "
                                                     "sdy.sharding_rule (Shardy's default); not given: leave them")
+    propagation_strategy: str = option("basic-then-aggressive", "Factor propagation: basic, aggressive (Shardy's "
+                                       "default for this pass) or basic-then-aggressive", choices=STRATEGIES)
 
     def run(self, module: Module, ctx: PassContext) -> None:
         run_propagation(module, ctx, _conservative(self.conservative, self.conservative_propagation), True, self.name,
-                        self.keep_sharding_rules)
+                        self.keep_sharding_rules, strategy=lambda g: propagate_rounds(g, self.propagation_strategy))
 
 
 @register_pass
