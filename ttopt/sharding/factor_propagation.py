@@ -159,6 +159,9 @@ def build(mapping: TensorMapping, sizes: Sequence[int], dims: Sequence[Sequence[
     for d, fs in enumerate(mapping):
         axes = list(dims[d]) if dims is not None else []
         is_closed = closed[d] if closed is not None else False
+        if len(fs) == 1:  # the common case: the dimension's one factor takes all its axes
+            factors[fs[0]] = FactorSharding(merge_axes(axes) if len(axes) > 1 else axes, [], is_closed, True)
+            continue
         i = 0
         overflowed = False
         for k, f in enumerate(fs):
