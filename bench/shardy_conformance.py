@@ -49,11 +49,22 @@ PINNED = "a0277a83e7f84d40075be0d71a131cb71d806ff6"
 # ttopt options that give Shardy's defaults). ttopt defaults to conservative propagation and
 # explicit reshards without sub-axes (DECISIONS.md); Shardy's defaults are ttopt's conservative=false.
 PASSES: dict[str, tuple[str, dict[str, str | None], tuple[str, ...]]] = {
-    "sdy-aggressive-propagate": ("aggressive-propagation", {"propagation-strategy": None, "conservative-propagation": "conservative-propagation",
+    "sdy-aggressive-propagate": ("aggressive-propagation", {"propagation-strategy": "propagation-strategy",
+                                                          "conservative-propagation": "conservative-propagation",
                                                           "keep-sharding-rules": "keep-sharding-rules"},
                                  ("conservative=false", "keep-sharding-rules=false")),
     "sdy-basic-propagate": ("basic-propagation", {"conservative-propagation": "conservative-propagation", "keep-sharding-rules": "keep-sharding-rules"},
                             ("conservative=false", "keep-sharding-rules=false")),
+    "sdy-op-priority-propagate": ("op-priority-propagation", {"conservative-propagation": "conservative-propagation",
+                                                            "keep-sharding-rules": "keep-sharding-rules",
+                                                            "run-op-priority-propagation": "run-op-priority-propagation",
+                                                            "propagation-strategy": "propagation-strategy"},
+                                  ("conservative=false", "keep-sharding-rules=false")),
+    "sdy-user-priority-propagate": ("user-priority-propagation", {"conservative-propagation": "conservative-propagation",
+                                                                "keep-sharding-rules": "keep-sharding-rules",
+                                                                "run-op-priority-propagation": "run-op-priority-propagation",
+                                                                "propagation-strategy": "propagation-strategy"},
+                                    ("conservative=false", "keep-sharding-rules=false")),
     "sdy-apply-sharding-constraints": ("apply-sharding-constraints", {}, ()),
     "sdy-close-shardings": ("close-shardings", {}, ()),
     "sdy-insert-explicit-reshards": ("insert-explicit-reshards", {"enable-full-version": "enable-full-version"}, ("conservative=false",)),

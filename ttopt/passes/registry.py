@@ -18,6 +18,7 @@ PASS_MODULES = (
     "ttopt.lowering.backend_pipeline",
     "ttopt.sharding.populate_rules",
     "ttopt.sharding.propagation",
+    "ttopt.sharding.priority_propagation",
     "ttopt.sharding.sharding_constraints",
     "ttopt.sharding.constraint_to_reshard",
     "ttopt.sharding.explicit_reshards",

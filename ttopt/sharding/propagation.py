@@ -7,18 +7,11 @@ to every slot that is open for them, and the nodes of the slots that changed are
 a worklist to a fixed point, so each op is revisited only when a neighbour changed (near-linear;
 updates only ever extend shardings, so it terminates).
 
-Per factor (§3.4): the compatible major axes (longest prefix-compatible sharding among tensors
-that have the factor), then truncated per tensor (aggressive) or for all tensors at once (basic)
-at the first axis that is explicitly replicated, used by another factor, goes into a closed or
-overflowing factor, breaks divisibility of a non-minor-most factor, or, conservatively, is a
-sub-axis or non-divisible. Within each tensor, factors are served in order of their source
-tensor's size (then tensor index, then factor index), so an axis two factors want goes to the
-factor coming from the larger tensor; basic also cuts each factor to the shortest extension any
-of its tensors accepts. The aggressive strategy runs basic propagation to a fixed point first,
-as Shardy does. Return edges are visited first, so a function's result sharding reaches the
-returned value before the op computing it decides (as in Shardy). A tensor's dimension is
-written from its factors major to minor and ends at the first factor its axes do not fill
-(`factor_dims`): later factors' axes cannot be expressed after it.
+Per node, `factor_propagation.py` does what Shardy's factor propagation does (projection,
+compatible major axes, truncation at conflicts, basic or aggressive strategy; conservatively no
+sub-axes and no non-divisible axes). The aggressive strategy runs basic propagation to a fixed
+point first, as Shardy does. Return edges are visited first, so a function's result sharding
+reaches the returned value before the op computing it decides (as in Shardy).
 """
 
 from __future__ import annotations
@@ -26,26 +19,24 @@ from __future__ import annotations
 import re
 from collections import deque
 from dataclasses import dataclass, field
-from math import gcd
-from typing import TYPE_CHECKING, Any
+from functools import partial
+from typing import TYPE_CHECKING, Any, Callable
 
 from ttopt.dialects.sdy_rule import OpShardingRule, factor_name
 from ttopt.ir.types import TensorType
 from ttopt.ir.values import BlockArgument, OpResult
 from ttopt.passes.base import Pass, option
 from ttopt.passes.registry import register_pass
+from ttopt.sharding import factor_propagation as fp
 from ttopt.sharding.factors import (
     Axis,
     Sharding,
-    any_overlap,
-    axes_size,
+    axis_of,
     collect_meshes,
-    factor_dims,
     from_attr,
     func_of_arg,
     get_arg_attr,
     get_sharding_attr,
-    project,
     rank_of,
     set_arg_attr,
     set_op_result_shardings,
@@ -83,7 +74,12 @@ class Node:
     rule: OpShardingRule
     slots: list[int]
     label: str
-    updates: frozenset[int] | None = None  # tensors propagation may change (None: all)
+    direction: str = fp.BOTH  # along every factor not blocked (a propagation barrier's allowed one)
+    elementwise: bool = False  # Shardy's isElementwise: the aggressive strategy's factor order
+    # Per tensor index: how the node sees the stored sharding, and how it stores what it writes
+    # (a manual computation's edges add or drop the manual axes).
+    views: dict[int, tuple[Callable[[Sharding | None], Sharding | None], Callable[[Sharding], Sharding]]] = field(
+        default_factory=dict)
 
 
 @dataclass
@@ -109,6 +105,9 @@ class ShardingGraph:
         self.users: list[list[int]] = []
         self.skipped: dict[str, int] = {}
         self.initial: list[Sharding | None] = []
+        self.group_of: dict[int, list[int]] = {}  # slot -> the slots of its sharding group
+        # Op-priority propagation narrows each node's direction per factor (None: no narrowing).
+        self.direction_of: Callable[[Node, int], str] | None = None
         # For `sdy.func_data_flow_edge`s: functions by name and the calls of each.
         self.funcs = {func_name(f): f for f in module.functions()}
         self.calls: dict[str, list[Operation]] = {}
@@ -147,6 +146,12 @@ class ShardingGraph:
             s = self.slot_of[id(v)] = self._new_slot(v, shape, sh)
         return s
 
+    def _results_propagate(self, func: Operation) -> bool:
+        """Whether `func`'s result shardings take part (Shardy's propagateFuncResults: only the
+        main function, i.e. `@main` or a module's only function). In a module without `@main`
+        (where Shardy stops) every function's results do."""
+        return len(self.funcs) == 1 or func_name(func) == "main" or "main" not in self.funcs
+
     def _build_func(self, func: Operation) -> None:
         for a in func.regions[0].blocks[0].args:
             self.slot(a)
@@ -170,18 +175,22 @@ class ShardingGraph:
                     attr = get_arg_attr(func, i, "res_attrs")
                     sh = self._read(attr, func, len(shape), f"function result #{i}")
                     rs = self._new_slot((func, i), shape, sh)
-                    if i < len(ft.results):
+                    if i < len(ft.results) and self._results_propagate(func):
                         self._add_node(op, _identity_rule(shape), [self.slot(v), rs], "return")
                 continue
             if op.name == "sdy.manual_computation":
                 manual = op.properties.get("manual_axes")
                 names = getattr(manual.resolve().typed, "names", ()) if manual is not None else ()
-                if not names:
+                edges = _edge_users(op)
+                if not names or edges:
                     for b in op.regions[0].blocks:
                         for a in b.args:
                             self.slot(a)
                         self._build_block(b, func)
-                self._skip(op, "data-flow op: operands and results keep their in/out shardings")
+                if edges:
+                    self._add_manual_edges(op, list(names))
+                else:
+                    self._skip(op, "data-flow op: operands and results keep their in/out shardings")
                 continue
             if op.name == "sdy.propagation_barrier":
                 self._add_barrier(op)
@@ -199,6 +208,7 @@ class ShardingGraph:
                 self._skip(op, "no sharding rule")
                 continue
             self._add_node(op, rule, [self.slot(v) for v in (*op.operands, *op.results)], op.name)
+            self.nodes[-1].elementwise = fp.is_elementwise(op)
 
     def _data_flow_edges(self, op: Operation, func: Operation) -> bool:
         """An op whose results carry `sdy.data_flow_edge`s (Shardy's import adds them): each edge
@@ -238,9 +248,33 @@ class ShardingGraph:
             self._add_node(edge, rule, [*(self.slot(v) for v in sources), s], "data-flow edge")
         return True
 
+    def _add_manual_edges(self, op: Operation, manual: list[str]) -> None:
+        """`sdy.data_flow_edge`s on a manual computation's block arguments (sources: the operands)
+        and results (sources: the body's returned values), each an identity over the edge's
+        type whose target is seen through `manual_edges` (see there)."""
+        ins = [self._read(a, op, rank_of(v), f"operand #{i}") for i, (a, v) in enumerate(zip(_per_value(op, "in_shardings"), op.operands))]
+        outs = [self._read(a, op, rank_of(v), f"result #{i}") for i, (a, v) in enumerate(zip(_per_value(op, "out_shardings"), op.results))]
+        body = op.regions[0].blocks[0] if op.regions and op.regions[0].blocks else None
+        ret = body.ops[-1].operands if body is not None and body.ops else []
+        for value, source, outer, is_arg in [*((a, op.operands[i], ins[i] if i < len(ins) else None, True)
+                                                for i, a in enumerate(body.args if body is not None else ())
+                                                if i < len(op.operands)),
+                                              *((r, ret[i], outs[i] if i < len(outs) else None, False)
+                                                for i, r in enumerate(op.results) if i < len(ret))]:  # fmt: skip
+            edge = next((u for u in value.uses if u.name == "sdy.data_flow_edge"), None)
+            if edge is None or not isinstance(edge.results[0].type.resolve(), TensorType):
+                continue
+            target = self.slot(edge.results[0])
+            rank = len(self.shapes[target])
+            see = partial(_see_arg if is_arg else _see_result, outer=outer, manual=manual, rank=rank)
+            store = partial(_store_arg if is_arg else _store_result, outer=outer, manual=manual)
+            self._add_node(edge, _identity_rule(self.shapes[target]), [self.slot(source), target], "data-flow edge")
+            self.nodes[-1].views[1] = (see, store)
+
     def _add_sharding_groups(self) -> None:
-        """One identity node per sharding group. First, as Shardy's import: when every member
-        that has a sharding has the same one, members without one get a copy of it."""
+        """Sharding groups, as Shardy's ShardingGroupMap: when every member that has a sharding
+        (fully open replicated ones aside) has the same one, all members get it; later, whenever
+        propagation changes a member, every other member gets the same sharding."""
         from ttopt.sharding.sharding_groups import sharding_groups
 
         for members in sharding_groups(self.module):
@@ -248,13 +282,15 @@ class ShardingGraph:
             shape = self.shapes[slots[0]]
             if len(slots) < 2 or any(self.shapes[s] != shape for s in slots):
                 continue
-            given = [g for g in (self.sh[s] for s in slots) if g is not None]
+            # Fully open replicated members take the others' sharding too (Shardy's findCommonSharding).
+            given = [g for g in (self.sh[s] for s in slots) if g is not None and not _open_replicated(g)]
             if given and all(g.mesh == given[0].mesh and g.dims == given[0].dims and g.closed == given[0].closed for g in given):
                 for s in slots:
-                    if self.sh[s] is None:
+                    cur = self.sh[s]
+                    if cur is None or _open_replicated(cur):
                         self.sh[s] = given[0].copy()
-            anchor = members[-1].op if isinstance(members[-1], OpResult) else self.module.op
-            self._add_node(anchor, _identity_rule(shape, len(slots) - 1), slots, "sharding group")
+            for s in slots:
+                self.group_of[s] = slots
 
     def _add_func_edge(self, op: Operation, func: Operation) -> None:
         """`sdy.func_data_flow_edge` (a call graph kept flat by Shardy's import): on a function
@@ -288,11 +324,11 @@ class ShardingGraph:
         prop = op.properties.get("allowed_direction")
         typed = prop.resolve().typed if prop is not None else None
         direction = getattr(getattr(typed, "value", None), "value", "NONE")
-        updates = {"FORWARD": frozenset({1}), "BACKWARD": frozenset({0}), "BOTH": frozenset({0, 1})}.get(direction, frozenset())
         slots = [self.slot(op.operands[0]), self.slot(op.results[0])]
         i = len(self.nodes)
         self._add_node(op, _identity_rule(self.shapes[slots[0]]), slots, op.name)
-        self.nodes[i].updates = updates
+        self.nodes[i].direction = direction if direction in (fp.FORWARD, fp.BACKWARD, fp.BOTH) else fp.NONE
+        self.nodes[i].elementwise = True
 
     def _skip(self, op: Operation, why: str) -> None:
         self.skipped[op.name] = self.skipped.get(op.name, 0) + 1
@@ -307,6 +343,7 @@ class ShardingGraph:
 
     # -- propagation -----------------------------------------------------------------------------
     def propagate(self, aggressive: bool = True) -> PropagationResult:
+        """Run the worklist to a fixed point (every node queued once to start)."""
         res = PropagationResult(skipped=dict(self.skipped))
         # Return edges first: a function result's sharding reaches the returned value before the
         # op that computes it picks axes from its operands (Shardy's order).
@@ -348,136 +385,99 @@ class ShardingGraph:
 
     def _propagate_node(self, node: Node, aggressive: bool) -> list[int]:
         shs = [self.sh[s] for s in node.slots]
+        for t, (see, _) in node.views.items():
+            shs[t] = see(shs[t])
         found = self._mesh(shs)
         if found is None:
             return []
         mesh_ref, mesh = found
         rule = node.rule
         sizes = rule.factor_sizes
-        projs = [
-            project(m, sizes, s.dims if s else None, s.closed if s else None, s.replicated if s else ())
-            for m, s in zip(rule.tensors, shs)
-        ]
-        has = [[t for t, p in enumerate(projs) if f in p.factors] for f in range(len(sizes))]
-        cand: dict[int, list[Axis]] = {}
-        source: dict[int, tuple[int, int]] = {}
-        for f in range(len(sizes)):
-            if f in rule.blocked_propagation or sizes[f] == 1 or len(has[f]) < 2:
-                continue
-            axes, src = _compatible(projs, f, has[f], [self.shapes[s] for s in node.slots])
-            if axes:
-                cand[f] = axes
-                source[f] = src
-        if not cand:
-            return []
-        order = sorted(cand, key=lambda f: (-source[f][0], -source[f][1], f))
         full = {a.name: a.size for a in mesh.axes}
-        if not aggressive:
-            # Basic: one length per factor, the shortest any tensor with the factor accepts.
-            for f in order:
-                for t in has[f]:
-                    c = cand[f]
-                    if c and len(c) > len(projs[t].factors[f].axes):
-                        cand[f] = c[: len(self._truncate(projs[t], f, c, sizes[f], full))]
-        changed_tensors: list[int] = []
-        for t, p in enumerate(projs):
-            if node.updates is not None and t not in node.updates:
-                continue
-            updated = False
-            for f in order:
-                fs = p.factors.get(f)
-                if fs is None or not cand[f]:
-                    continue
-                new = self._truncate(p, f, cand[f], sizes[f], full)
-                if len(new) > len(fs.axes):
-                    fs.axes = new
-                    updated = True
-            if updated:
-                changed_tensors.append(t)
+        tensors = [
+            fp.build(m, sizes, s.dims if s else None, s.closed if s else None, s.replicated if s else (),
+                     tuple(axis_of(r, mesh) for r in s.unreduced) if s else ())
+            for m, s in zip(rule.tensors, shs)
+        ]  # fmt: skip
+        before = [{f: list(x.axes) for f, x in t.factors.items()} for t in tensors] if self._tracing() else []
+        n_ops = len(rule.operands)
+
+        def direction(f: int) -> str:
+            if f in rule.blocked_propagation:
+                return fp.NONE
+            if self.direction_of is None:
+                return node.direction
+            return fp.intersect(node.direction, self.direction_of(node, f))
+
+        if aggressive:
+            updated = fp.propagate_aggressive(tensors, n_ops, sizes, direction, full, self.conservative, node.elementwise)
+        else:
+            updated = fp.propagate_basic(tensors, n_ops, sizes, direction, full, self.conservative)
         out: list[int] = []
         trace_rows = []
-        for t in changed_tensors:
+        for t, changed in enumerate(updated):
+            if not changed:
+                continue
             s = node.slots[t]
-            old = self.sh[s]
-            mapping = rule.tensors[t]
-            pt = projs[t].factors
-            dims = factor_dims(mapping, sizes, lambda f, pt=pt: [*pt[f].axes, *pt[f].overflow])
-            new_sh = old.copy() if old is not None else Sharding.open(mesh_ref, len(mapping))
+            old = shs[t]
+            dims, closed = fp.dim_shardings(tensors[t], rule.tensors[t], sizes)
+            if old is None and not any(dims):
+                continue
+            new_sh = old.copy() if old is not None else Sharding.open(mesh_ref, len(dims))
             new_sh.mesh = mesh_ref  # an empty mesh, or another name of the same mesh, becomes the node's
             new_sh.dims = dims
-            if old is not None and old.dims == dims:
+            new_sh.closed = closed
+            if old is not None and old.dims == dims and old.closed == closed:
                 continue
             if s in out:
                 continue
+            if t in node.views:
+                new_sh = node.views[t][1](new_sh)
             self.sh[s] = new_sh
             out.append(s)
             trace_rows.append((t, old, new_sh))
-        if out and self.trace is not None and self.trace.enabled:
-            self._trace(node, projs, cand, source, trace_rows, full)
+            for m in self.group_of.get(s, ()):
+                if m != s:
+                    self.sh[m] = new_sh.copy()
+                    out.append(m)
+        if out and self._tracing():
+            self._trace(node, before, tensors, trace_rows, full)
         return out
 
-    def _truncate(self, p: Any, f: int, cand: list[Axis], size: int, full: dict[str, int]) -> list[Axis]:
-        """The longest extension of the tensor's current axes for factor f that `cand` allows."""
-        fs = p.factors[f]
-        cur = fs.axes
-        n = len(cur)
-        if len(cand) <= n or cand[:n] != cur or fs.closed or fs.overflow:
-            return cur
-        used = p.used_axes(f)
-        new = list(cur)
-        have = axes_size(cur)
-        for a in cand[n:]:
-            if any_overlap(a, used):
-                break
-            is_sub = a[1] != 1 or a[2] != full.get(a[0], a[2])
-            if self.conservative and is_sub:
-                break
-            if size % (have * a[2]) == 0:
-                new.append(a)
-                have *= a[2]
-                continue
-            if self.conservative:
-                break
-            if fs.minor_most and size > have:
-                new.append(a)  # non-divisible minor-most factor (padded), non-conservative only
-                break
-            g = gcd(size // have, a[2]) if size % have == 0 else 1
-            if 1 < g < a[2]:
-                new.append((a[0], a[1], g))  # a sub-axis: non-conservative only
-            break
-        return new
+    def _tracing(self) -> bool:
+        return self.trace is not None and self.trace.enabled
 
-    def _trace(self, node: Node, projs: list, cand: dict, source: dict, rows: list, full: dict) -> None:
+    def _trace(self, node: Node, before: list, tensors: list, rows: list, full: dict) -> None:
+        from rich.markup import escape
         from rich.table import Table
 
         loc = _where(node.op)
-        from rich.markup import escape
-
         t = Table(title=escape(f"{node.label}{loc}  {node.rule.print_body()}"), title_justify="left", show_edge=False)
         t.add_column("factor")
         t.add_column("size", justify="right")
         n_ops = len(node.rule.operands)
-        for k in range(len(projs)):
+        for k in range(len(tensors)):
             t.add_column(f"op{k}" if k < n_ops else f"res{k - n_ops}")
-        t.add_column("chosen")
         for f, size in enumerate(node.rule.factor_sizes):
             if size == 1:
                 continue
             cells = []
-            for p in projs:
+            for k, p in enumerate(tensors):
                 fs = p.factors.get(f)
-                cells.append("-" if fs is None else _axes_text(fs.axes, full) + ("" if not fs.closed else " closed"))
-            chosen = _axes_text(cand.get(f, []), full)
-            if f in source:
-                chosen += f" (from tensor {source[f][1]})"
+                if fs is None:
+                    cells.append("-")
+                    continue
+                old = _axes_text(before[k][f], full)
+                new = _axes_text(fs.axes, full)
+                cells.append((old if old == new else f"{old} -> {new}") + (" closed" if fs.closed else ""))
             if node.rule.is_blocked(f):
-                chosen = "blocked"
-            t.add_row(factor_name(f), str(size), *(escape(c) for c in cells), escape(chosen))
+                cells = [c + " (blocked)" for c in cells]
+            t.add_row(factor_name(f), str(size), *(escape(c) for c in cells))
         self.trace.print(t)
         for k, old, new in rows:
             name = f"operand {k}" if k < n_ops else f"result {k - n_ops}"
-            before = old.text(self.meshes) if old is not None else "none"
-            self.trace.print(f"  {name}: {escape(before)} -> [green]{escape(new.text(self.meshes))}[/]")
+            was = old.text(self.meshes) if old is not None else "none"
+            self.trace.print(f"  {name}: {escape(was)} -> [green]{escape(new.text(self.meshes))}[/]")
 
     # -- writing back --------------------------------------------------------------------------------
     def write_back(self) -> int:
@@ -485,7 +485,8 @@ class ShardingGraph:
         changed_ops: dict[int, Any] = {}
         count = 0
         for s, (sh, init) in enumerate(zip(self.sh, self.initial)):
-            if sh is None or (init is not None and init.dims == sh.dims):
+            if sh is None or (init is not None and init.dims == sh.dims and init.priority == sh.priority
+                              and init.replicated == sh.replicated):  # fmt: skip
                 continue
             count += 1
             owner = self.owner[s]
@@ -510,35 +511,45 @@ class ShardingGraph:
         return count
 
 
-def _compatible(projs: list, f: int, tensors: list[int], shapes: list) -> tuple[list[Axis], tuple[int, int]]:
-    """Longest sharding every tensor's axes for `f` is prefix-compatible with (ref §3.4 basic)."""
-    result: list[Axis] = []
-    expand = True
-    src = (0, 0)
-    for t in tensors:
-        axes = projs[t].factors[f].axes
-        if not axes:
-            continue
-        k = 0
-        while k < len(result) and k < len(axes) and result[k] == axes[k]:
-            k += 1
-        if k == len(result):
-            if expand and len(axes) > len(result):
-                result = list(axes)
-            n = _numel(shapes[t])
-            if n >= src[0]:
-                src = (n, t)
-        elif k < len(axes):
-            result = result[:k]
-            expand = False
-    return result, src
+def _see_arg(sh: Sharding | None, outer: Sharding | None, manual: list[str], rank: int) -> Sharding | None:
+    from ttopt.sharding.manual_edges import add_free_axes
+
+    if outer is None:
+        return sh
+    return add_free_axes(outer, sh if sh is not None else Sharding.open(outer.mesh, rank), manual)
 
 
-def _numel(shape: tuple[int, ...]) -> int:
-    n = 1
-    for d in shape:
-        n *= d
-    return n
+def _store_arg(sh: Sharding, outer: Sharding | None, manual: list[str]) -> Sharding:
+    from ttopt.sharding.manual_edges import erase_manual_axes
+
+    return erase_manual_axes(sh, manual)
+
+
+def _see_result(sh: Sharding | None, outer: Sharding | None, manual: list[str], rank: int) -> Sharding | None:
+    from ttopt.sharding.manual_edges import erase_manual_axes
+
+    return erase_manual_axes(sh, manual) if sh is not None else None
+
+
+def _store_result(sh: Sharding, outer: Sharding | None, manual: list[str]) -> Sharding:
+    from ttopt.sharding.manual_edges import add_free_axes
+
+    return add_free_axes(outer, sh, manual) if outer is not None else sh
+
+
+def _edge_users(op: Operation) -> bool:
+    """Some block argument or result of `op` is read by an `sdy.data_flow_edge`."""
+    values = [*op.results, *(a for r in op.regions for b in r.blocks for a in b.args)]
+    return any(u.name == "sdy.data_flow_edge" for v in values for u in v.uses)
+
+
+def _per_value(op: Operation, key: str) -> list[Any]:
+    prop = op.properties.get(key)
+    return list(prop.resolve().typed.shardings) if prop is not None else []
+
+
+def _open_replicated(sh: Sharding) -> bool:
+    return not any(sh.dims) and not any(sh.closed) and not sh.replicated and not sh.unreduced
 
 
 def _axes_text(axes: list[Axis], full: dict[str, int]) -> str:
@@ -578,20 +589,20 @@ def settle_rules(graph: ShardingGraph, keep: bool | None) -> None:
 
 
 def run_propagation(module: Module, ctx: PassContext, conservative: bool, aggressive: bool, name: str,
-                    keep_rules: bool | None = None) -> ShardingGraph:
+                    keep_rules: bool | None = None,
+                    strategy: Callable[[ShardingGraph], PropagationResult] | None = None) -> ShardingGraph:
+    """Build the graph, propagate (`strategy`, else basic or basic-then-aggressive), write back."""
+    from ttopt.sharding.sharding_groups import split_conflicting_groups
+
+    split_conflicting_groups(module)
     graph = ShardingGraph(module, conservative, ctx.trace)
     if not graph.meshes:
         settle_rules(graph, keep_rules)
         return graph
-    if aggressive:
-        # Shardy's aggressive strategy first runs basic propagation to a fixed point, then the
-        # aggressive one: shardings every op agrees on settle before conflicts are resolved.
-        first = graph.propagate(False)
-        res = graph.propagate(True)
-        res.visits += first.visits
-        res.updates += first.updates
+    if strategy is not None:
+        res = strategy(graph)
     else:
-        res = graph.propagate(False)
+        res = propagate_rounds(graph, "basic-then-aggressive" if aggressive else "basic")
     written = graph.write_back()
     settle_rules(graph, keep_rules)
     ctx.stats.setdefault(name, {}).update(
@@ -599,6 +610,21 @@ def run_propagation(module: Module, ctx: PassContext, conservative: bool, aggres
          "skipped_ops": sum(graph.skipped.values())}  # fmt: skip
     )
     return graph
+
+
+STRATEGIES = ("basic", "aggressive", "basic-then-aggressive")
+
+
+def propagate_rounds(graph: ShardingGraph, strategy: str) -> PropagationResult:
+    """Shardy's propagation strategies: basic or aggressive factor propagation to a fixed point,
+    or basic first, then aggressive (shardings every op agrees on settle before conflicts are
+    resolved)."""
+    total = PropagationResult(skipped=dict(graph.skipped))
+    for aggressive in {"basic": (False,), "aggressive": (True,)}.get(strategy, (False, True)):
+        res = graph.propagate(aggressive)
+        total.visits += res.visits
+        total.updates += res.updates
+    return total
 
 
 def _conservative(flag: bool, alias: bool | None) -> bool:
@@ -619,10 +645,12 @@ class AggressivePropagation(Pass):
     conservative_propagation: bool | None = option(None, "Upstream spelling of 'conservative'; overrides it when given")
     keep_sharding_rules: bool | None = option(None, "true: write the rules used onto the ops; false: drop every "
                                                     "sdy.sharding_rule (Shardy's default); not given: leave them")
+    propagation_strategy: str = option("basic-then-aggressive", "Factor propagation: basic, aggressive (Shardy's "
+                                       "default for this pass) or basic-then-aggressive", choices=STRATEGIES)
 
     def run(self, module: Module, ctx: PassContext) -> None:
         run_propagation(module, ctx, _conservative(self.conservative, self.conservative_propagation), True, self.name,
-                        self.keep_sharding_rules)
+                        self.keep_sharding_rules, strategy=lambda g: propagate_rounds(g, self.propagation_strategy))
 
 
 @register_pass

@@ -1,0 +1,421 @@
+"""Shardy's factor propagation: one op's tensor shardings projected onto its rule's factors, the
+axes each factor should get (basic or aggressive strategy), and the projection written back as
+dimension shardings.
+
+This follows Shardy's `sharding_projection.cc`, `basic_factor_propagation.cc` and
+`aggressive_factor_propagation.cc` (openxla/shardy a0277a83) step for step, on plain tuples:
+
+- Projection: a dimension's axes go to its factors major to minor; a non-minor-most factor takes
+  axes (or the sub-axis that fits) while their size shares a divisor with what is left of it, the
+  rest become overflow axes and every later factor of the dimension is closed; the minor-most
+  factor takes every axis left (possibly non-divisible, which Shardy pads).
+- Compatible major axes of a factor: the longest list every tensor's axes are prefix-compatible
+  with, expandable only by the tensors of the allowed direction.
+- Truncation: at the first axis that is replicated or unreduced in a tensor, used by another
+  factor (or its overflow), goes into a closed or overflowing factor, or breaks divisibility of a
+  non-minor-most factor (cut to the sub-axis that divides, non-conservatively).
+- Basic: each factor's axes must suit every tensor. Aggressive: the factors are served per tensor
+  in order of source-tensor size (then, for elementwise ops, the most sharded factor), results
+  before operands, so a conflict across factors goes to the preferred factor.
+
+`conservative` (ttopt's default, DECISIONS.md) rejects every sub-axis and non-divisible axis the
+truncation would add.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from math import gcd
+from typing import TYPE_CHECKING, Callable, Sequence
+
+from ttopt.dialects.sdy_rule import TensorMapping
+from ttopt.sharding.factors import Axis, merge_axes
+
+if TYPE_CHECKING:
+    from ttopt.ir.operation import Operation
+    from ttopt.ir.values import Value
+
+# Directions along a factor (Shardy's PropagationDirection).
+BOTH, FORWARD, BACKWARD, NONE = "BOTH", "FORWARD", "BACKWARD", "NONE"
+
+# Shardy's isElementwise: ops with MLIR's Elementwise or BroadcastingElementwise trait, and the sdy
+# ops it treats as elementwise (the rest of the list comes from rules.py's pointwise ops).
+_SDY_ELEMENTWISE = frozenset({"sdy.propagation_barrier", "sdy.sharding_constraint", "sdy.reshard"})
+
+
+def union(a: str, b: str) -> str:
+    """Shardy's unionOfPropagationDirections (FORWARD with BACKWARD is BOTH)."""
+    return BOTH if {a, b} == {FORWARD, BACKWARD} else max(a, b, key=_RANK.__getitem__)
+
+
+def intersect(a: str, b: str) -> str:
+    """Shardy's intersectionOfPropagationDirections (FORWARD with BACKWARD is NONE)."""
+    return NONE if {a, b} == {FORWARD, BACKWARD} else min(a, b, key=_RANK.__getitem__)
+
+
+_RANK = {NONE: 0, FORWARD: 1, BACKWARD: 2, BOTH: 3}
+
+
+@dataclass
+class FactorSharding:
+    """One factor in one tensor: its axes, overflow axes, closed flag, minor-most flag."""
+
+    axes: list[Axis] = field(default_factory=list)
+    overflow: list[Axis] = field(default_factory=list)
+    closed: bool = False
+    minor_most: bool = True
+
+
+@dataclass
+class TensorFactors:
+    """A tensor's projection: factor index -> sharding, plus its replicated and unreduced axes."""
+
+    factors: dict[int, FactorSharding]
+    replicated: tuple[Axis, ...] = ()
+    unreduced: tuple[Axis, ...] = ()
+
+
+# ---- axis algebra (Shardy's AxisRefAttr) ---------------------------------------------------------
+def _next(a: Axis) -> int:
+    return a[1] * a[2]
+
+
+def _is_full(a: Axis, full: dict[str, int]) -> bool:
+    return a[1] == 1 and a[2] == full.get(a[0], a[2])
+
+
+def contains(a: Axis, b: Axis) -> bool:
+    """`a` covers all of `b`."""
+    return a[0] == b[0] and a[1] <= b[1] and _next(a) >= _next(b)
+
+
+def prefix_of(a: Axis, b: Axis) -> bool:
+    """`a` is `b` or a sub-axis starting where `b` starts."""
+    return contains(b, a) and a[1] == b[1]
+
+
+def overlaps(a: Axis, b: Axis) -> bool:
+    return a[0] == b[0] and a[1] < _next(b) and b[1] < _next(a)
+
+
+def _can_coexist(a: Axis, b: Axis) -> bool:
+    if a[0] != b[0]:
+        return True
+    lo_pre, hi_pre = sorted((a[1], b[1]))
+    lo_next, hi_next = sorted((_next(a), _next(b)))
+    if lo_next > hi_pre:
+        return lo_next % hi_pre == 0 and hi_pre % lo_pre == 0 and hi_next % lo_next == 0
+    return hi_pre % lo_next == 0
+
+
+def prefix_without_overlap(a: Axis, others: Sequence[Axis]) -> Axis | None:
+    """The largest prefix of `a` that overlaps none of `others` (None: nothing is left)."""
+    for b in others:
+        if not _can_coexist(a, b):
+            return None
+        if not overlaps(a, b):
+            continue
+        if a[1] >= b[1]:
+            return None
+        a = (a[0], a[1], b[1] // a[1])
+    return a
+
+
+def _common_prefix(a: Axis, b: Axis) -> Axis | None:
+    if not _can_coexist(a, b):
+        return None
+    if prefix_of(a, b):
+        return a
+    if prefix_of(b, a):
+        return b
+    return None
+
+
+def is_prefix(first: Sequence[Axis], second: Sequence[Axis]) -> str:
+    """Shardy's isAxisListPrefixOf: "equal", "strict" or "not"."""
+    if not first:
+        return "equal" if not second else "strict"
+    if len(first) > len(second):
+        return "not"
+    if any(x != y for x, y in zip(first[:-1], second)):
+        return "not"
+    if len(first) == len(second) and first[-1] == second[-1]:
+        return "equal"
+    return "strict" if prefix_of(first[-1], second[len(first) - 1]) else "not"
+
+
+def _size(axes: Sequence[Axis]) -> int:
+    n = 1
+    for a in axes:
+        n *= a[2]
+    return n
+
+
+# ---- projection ---------------------------------------------------------------------------------
+def build(mapping: TensorMapping, sizes: Sequence[int], dims: Sequence[Sequence[Axis]] | None,
+          closed: Sequence[bool] | None, replicated: Sequence[Axis] = (), unreduced: Sequence[Axis] = ()) -> TensorFactors:  # fmt: skip
+    """A tensor sharding (None: no sharding, every factor open and empty) projected onto factors."""
+    factors: dict[int, FactorSharding] = {}
+    for d, fs in enumerate(mapping):
+        axes = list(dims[d]) if dims is not None else []
+        is_closed = closed[d] if closed is not None else False
+        if len(fs) == 1:  # the common case: the dimension's one factor takes all its axes
+            factors[fs[0]] = FactorSharding(merge_axes(axes) if len(axes) > 1 else axes, [], is_closed, True)
+            continue
+        i = 0
+        overflowed = False
+        for k, f in enumerate(fs):
+            sh = factors[f] = FactorSharding(minor_most=k == len(fs) - 1)
+            if overflowed:
+                sh.closed = True
+                break
+            sh.closed = is_closed
+            if sh.minor_most:
+                sh.axes = merge_axes(axes[i:])
+                break
+            rem = sizes[f]
+            while i < len(axes):
+                a = axes[i]
+                g = gcd(rem, a[2])
+                if a[2] != 1 and g == 1:
+                    break
+                if a[2] > g:
+                    sh.axes.append((a[0], a[1], g))
+                    axes[i] = (a[0], a[1] * g, a[2] // g)
+                    rem //= g
+                else:
+                    sh.axes.append(a)
+                    rem //= max(a[2], 1)
+                    i += 1
+            if rem > 1 and i < len(axes):
+                overflowed = True
+                sh.overflow = merge_axes(axes[i:])
+    return TensorFactors(factors, tuple(replicated), tuple(unreduced))
+
+
+def dim_shardings(tensor: TensorFactors, mapping: TensorMapping, sizes: Sequence[int]) -> tuple[list[list[Axis]], list[bool]]:
+    """Shardy's createTensorShardingAttr: per dimension the axes of its factors major to minor,
+    up to the first factor with overflow axes (included) or not fully sharded; closed when any
+    factor visited is."""
+    dims: list[list[Axis]] = []
+    closed: list[bool] = []
+    for fs in mapping:
+        axes: list[Axis] = []
+        is_closed = False
+        for f in fs:
+            sh = tensor.factors[f]
+            is_closed |= sh.closed
+            axes = merge_axes([*axes, *sh.axes])
+            if sh.overflow:
+                axes = merge_axes([*axes, *sh.overflow])
+                break
+            if _size(sh.axes) < sizes[f]:
+                break
+        dims.append(axes)
+        closed.append(is_closed)
+    return dims, closed
+
+
+# ---- conflicts ------------------------------------------------------------------------------------
+def _no_conflict_across(a: Axis, tensor: TensorFactors, f: int) -> Axis | None:
+    r: Axis | None = a
+    for g, sh in tensor.factors.items():
+        if g != f and r is not None:
+            r = prefix_without_overlap(r, sh.overflow)
+            if r is not None:
+                r = prefix_without_overlap(r, sh.axes)
+    return r
+
+
+def _no_conflict_within(a: Axis, tensor: TensorFactors, sh: FactorSharding, prev: int, size: int,
+                        conservative: bool) -> Axis | None:  # fmt: skip
+    r = prefix_without_overlap(a, tensor.replicated)
+    if r is not None:
+        r = prefix_without_overlap(r, tensor.unreduced)
+    if r is None:
+        return None
+    if any(contains(x, r) for x in sh.axes):
+        return r
+    if not sh.closed and not sh.overflow:
+        # Conservatively (ttopt) a minor-most factor too must stay divisible.
+        if sh.minor_most and not conservative:
+            return r
+        if size % prev == 0:
+            g = gcd(size // prev, r[2])
+            if g == r[2]:
+                return r
+            if g != 1:
+                return (r[0], r[1], g)
+    if sh.axes and prefix_of(sh.axes[-1], r):
+        return sh.axes[-1]
+    return None
+
+
+def _truncate(axes: list[Axis], remove: Callable[[Axis, int], Axis | None], conservative: bool,
+              full: dict[str, int]) -> None:  # fmt: skip
+    prev = 1
+    for i, cur in enumerate(axes):
+        new = remove(cur, prev)
+        if new is None or (conservative and not _is_full(new, full)):
+            del axes[i:]
+            return
+        if new != cur:
+            axes[i] = new
+            del axes[i + 1 :]
+            return
+        prev *= new[2]
+
+
+def _merge_compatible(old: list[Axis], new: Sequence[Axis], can_expand: bool) -> tuple[list[Axis], bool]:
+    """Shardy's getCompatibleMajorAxesInternal."""
+    result: list[Axis] = []
+    i = 0
+    while i < len(old) and i < len(new):
+        o, n = old[i], new[i]
+        i += 1
+        if o[0] != n[0]:
+            return result, False
+        if o == n:
+            result.append(n)
+            continue
+        if prefix_of(n, o):
+            if i < len(new):
+                result.append(n)
+                return result, False
+            result.append(o)
+        elif prefix_of(o, n):
+            if not can_expand or i < len(old):
+                result.append(o)
+                return result, False
+            result.append(n)
+        else:
+            return result, False
+    result.extend(old[i:])
+    if can_expand:
+        result.extend(new[i:])
+    return result, can_expand
+
+
+def compatible_major_axes(tensors: list[TensorFactors], n_operands: int, f: int, direction: str) -> list[Axis]:
+    """The longest axes every tensor's sharding of `f` is prefix-compatible with; only tensors on
+    the expanding side of `direction` may lengthen it."""
+    if direction == NONE:
+        return []
+    ops, res = tensors[:n_operands], tensors[n_operands:]
+    first, second = (res, ops) if direction == BACKWARD else (ops, res)
+    result: list[Axis] = []
+    can_expand = True
+    for group in (first, second):
+        for t in group:
+            sh = t.factors.get(f)
+            if sh is not None:
+                result, can_expand = _merge_compatible(result, sh.axes, can_expand)
+        if direction != BOTH:
+            can_expand = False
+    return result
+
+
+def _expand(tensor: TensorFactors, f: int, axes: list[Axis]) -> bool:
+    sh = tensor.factors.get(f)
+    if sh is None or is_prefix(sh.axes, axes) != "strict":
+        return False
+    sh.axes = list(axes)
+    return True
+
+
+# ---- strategies ---------------------------------------------------------------------------------------
+def propagate_basic(tensors: list[TensorFactors], n_operands: int, sizes: Sequence[int],
+                    direction: Callable[[int], str], full: dict[str, int], conservative: bool) -> list[bool]:  # fmt: skip
+    """Each factor gets the compatible axes every tensor accepts; returns which tensors changed."""
+    updated = [False] * len(tensors)
+    for f, size in enumerate(sizes):
+        axes = compatible_major_axes(tensors, n_operands, f, direction(f))
+        if not axes:
+            continue
+
+        def remove(a: Axis, prev: int, f: int = f, size: int = size) -> Axis | None:
+            r: Axis | None = a
+            for t in tensors:
+                if r is None:
+                    return None
+                r = _no_conflict_across(r, t, f)
+                sh = t.factors.get(f)
+                if r is not None and sh is not None:
+                    r = _no_conflict_within(r, t, sh, prev, size, conservative)
+            return r
+
+        _truncate(axes, remove, conservative, full)
+        for k, t in enumerate(tensors):
+            updated[k] |= _expand(t, f, axes)
+    return updated
+
+
+def propagate_aggressive(tensors: list[TensorFactors], n_operands: int, sizes: Sequence[int],
+                         direction: Callable[[int], str], full: dict[str, int], conservative: bool,
+                         elementwise: bool) -> list[bool]:  # fmt: skip
+    """Conflicts across factors go to the factor of the largest source tensor (for elementwise ops
+    then the most sharded one); results are updated before operands."""
+    updated = [False] * len(tensors)
+    wanted = [compatible_major_axes(tensors, n_operands, f, direction(f)) for f in range(len(sizes))]
+    if not any(wanted):
+        return updated
+    source = [(-1, -1)] * len(sizes)  # (tensor size, tensor index)
+    for k, t in enumerate(tensors):
+        tsize = 1
+        for f in t.factors:
+            tsize *= sizes[f]
+        for f, sh in t.factors.items():
+            if wanted[f] and is_prefix(wanted[f], sh.axes) != "not" and tsize > source[f][0]:
+                source[f] = (tsize, k)
+    order = sorted(range(len(sizes)),
+                   key=lambda f: (-source[f][0], -_size(wanted[f]) if elementwise else 0, source[f][1], f))  # fmt: skip
+    results = tensors[n_operands:]
+    for k in (*range(n_operands, len(tensors)), *range(n_operands)):
+        t = tensors[k]
+        for f in order:
+            sh = t.factors.get(f)
+            if sh is None or not wanted[f]:
+                continue
+            new = list(wanted[f])
+
+            def within(a: Axis, prev: int, t: TensorFactors = t, sh: FactorSharding = sh, f: int = f) -> Axis | None:
+                return _no_conflict_within(a, t, sh, prev, sizes[f], conservative)
+
+            def across(a: Axis, prev: int, t: TensorFactors = t, f: int = f) -> Axis | None:
+                return _no_conflict_across(a, t, f)
+
+            _truncate(new, within, conservative, full)
+            if is_prefix(sh.axes, new) != "strict":
+                continue
+            # Across factors against this tensor as already updated for the factors served before.
+            _truncate(new, across, conservative, full)
+            if not new:
+                continue
+            if k < n_operands and elementwise:
+                # Sideways into an operand only what some result also takes (Shardy: a closed
+                # replicated result must not make a replicated operand sharded).
+                for r in results:
+                    rs = r.factors.get(f)
+                    if rs is not None and is_prefix(rs.axes, new) == "strict":
+                        new = list(rs.axes)
+            updated[k] |= _expand(t, f, new)
+    return updated
+
+
+def is_elementwise(op: Operation) -> bool:
+    """Shardy's isElementwise (the aggressive strategy's tie-break and sideways rule)."""
+    from ttopt.sharding.rules import BINARY, CHLO_BROADCAST, CHLO_POINTWISE, UNARY
+
+    name = op.name
+    if name.startswith("stablehlo."):
+        short = name[len("stablehlo."):]
+        if short in UNARY or short in BINARY or short in ("select", "clamp"):
+            return True
+        if short == "bitcast_convert":
+            return _shape(op.operands[0]) == _shape(op.results[0])
+        return False
+    return name in _SDY_ELEMENTWISE or name in CHLO_POINTWISE or name in CHLO_BROADCAST
+
+
+def _shape(v: Value) -> tuple[int, ...]:
+    return tuple(getattr(v.type.resolve(), "shape", ()) or ())
