@@ -11,7 +11,8 @@ else the Python `filecheck`) against the output:
 a function agrees when its checks pass. Files with `-verify-diagnostics` also count their
 `expected-error` / `expected-warning` annotations (ttopt's diagnostics must carry the same text at
 the same line). Known, explained differences are listed in bench/shardy_known_differences.txt
-(`file::function<TAB>reason`); the table separates them from unexplained ones.
+(`file::function<TAB>reason`); the table separates them from unexplained ones. `--check` exits 1
+on an unexplained difference or a stale known line (tests/sharding/test_shardy_conformance.py).
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ sys.path.insert(0, str(ROOT))
 from click.testing import CliRunner  # noqa: E402
 
 from ttopt.cli import cli  # noqa: E402
+from ttopt.cli.verify_diagnostics import captured_warnings  # noqa: E402
 
 DEFAULT_MIRROR = Path("/work/.mirror/openxla+shardy/repo")
 TEST_DIRS = ("shardy/dialect/sdy/transforms/propagation/test", "shardy/dialect/sdy/transforms/export/test",
@@ -187,8 +189,11 @@ def run_file(text: str, run: Run, workdir: Path, filecheck: list[str]) -> Outcom
     # Split only where the RUN line does: a `// -----` in an unsplit file is a comment, and the
     # functions after it still see the meshes defined before it.
     split = ["--split-input-file"] if run.split else []
-    result = CliRunner().invoke(cli, ["opt", "-", *split, f"--pass-pipeline={run.pipeline}"], input=text)
-    output = result.stdout + result.stderr
+    # Warnings go to the `ttopt` logger: collected here, so they count the same whatever handlers
+    # the process has (under pytest the root logger's handler would take them off stderr).
+    with captured_warnings() as warnings:
+        result = CliRunner().invoke(cli, ["opt", "-", *split, f"--pass-pipeline={run.pipeline}"], input=text)
+    output = result.stdout + result.stderr + "".join(w + "\n" for w in warnings)
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         output += f"\ninternal error: {result.exception!r}"
     out_file = workdir / "out.mlir"
@@ -219,23 +224,26 @@ def known_differences() -> dict[str, str]:
     return out
 
 
-@click.command()
-@click.option("--shardy", "mirror", type=click.Path(path_type=Path), default=DEFAULT_MIRROR, show_default=True,
-              help="Bare git mirror (or .git directory) of openxla/shardy.")
-@click.option("--commit", default=PINNED, show_default=True, help="Revision of the tests (default: the pinned one).")
-@click.option("--pass", "only", default=None, help="Only RUN lines using this Shardy pass flag (e.g. sdy-basic-propagate).")
-@click.option("--show", default=15, show_default=True, type=click.IntRange(0), help="Unexplained differences to list.")
-def main(mirror: Path, commit: str, only: str | None, show: int) -> None:
-    """Run Shardy's lit tests through ttopt and print the per-pass conformance table."""
-    console = Console()
-    if not (mirror / "HEAD").exists():
-        raise click.UsageError(f"{mirror} is not a git mirror of openxla/shardy (fetch github:openxla/shardy)")
+@dataclass
+class Conformance:
+    """One conformance run: per Shardy pass a Counter of functions / agree / known / unexplained, the
+    unexplained differences, known-difference lines that are stale (the function now agrees, or
+    no run has it) and the RUN lines skipped, by reason."""
+
+    rev: str
+    filecheck: list[str]
+    per_pass: dict[str, Counter] = field(default_factory=lambda: defaultdict(Counter))
+    unexplained: list[str] = field(default_factory=list)
+    stale: list[str] = field(default_factory=list)
+    skipped: Counter = field(default_factory=Counter)
+
+
+def run_conformance(mirror: Path, commit: str = PINNED, only: str | None = None) -> Conformance:
+    """Run every translatable RUN line of Shardy's lit tests at `commit` through ttopt."""
     rev = subprocess.run(["git", "--git-dir", str(mirror), "rev-parse", commit], capture_output=True, text=True, check=True).stdout.strip()
     known = known_differences()
-    filecheck = find_filecheck()
-    per_pass: dict[str, Counter] = defaultdict(Counter)
-    unexplained: list[str] = []
-    skipped: Counter = Counter()
+    report = Conformance(rev, find_filecheck())
+    seen: set[str] = set()
     with tempfile.TemporaryDirectory() as tmp:
         for path in test_files(mirror, rev):
             text = git_show(mirror, rev, path)
@@ -246,34 +254,57 @@ def main(mirror: Path, commit: str, only: str | None, show: int) -> None:
                     continue
                 run = translate(path, run_line)
                 if run.pipeline is None:
-                    skipped[run.unsupported] += 1
+                    report.skipped[run.unsupported] += 1
                     continue
-                outcome = run_file(text, run, Path(tmp), filecheck)
+                outcome = run_file(text, run, Path(tmp), report.filecheck)
                 for fn, res in outcome.results.items():
                     ident = f"{Path(path).name}::{fn}"
-                    c = per_pass[key_pass]
+                    seen.add(ident)
+                    c = report.per_pass[key_pass]
                     c["functions"] += 1
                     if res == "ok":
                         c["agree"] += 1
+                        if ident in known:
+                            report.stale.append(f"{ident}: agrees, but is listed as a known difference")
                     elif ident in known:
                         c["known"] += 1
                     else:
                         c["unexplained"] += 1
-                        unexplained.append(f"{ident} [{key_pass}]: {res}")
-    table = Table(title=f"Shardy lit tests through ttopt — openxla/shardy @ {rev[:12]}, {Path(filecheck[-1]).name}")
+                        report.unexplained.append(f"{ident} [{key_pass}]: {res}")
+    if only is None:
+        report.stale += [f"{k}: listed as a known difference, but no RUN line has it" for k in known if k not in seen]
+    return report
+
+
+@click.command()
+@click.option("--shardy", "mirror", type=click.Path(path_type=Path), default=DEFAULT_MIRROR, show_default=True,
+              help="Bare git mirror (or .git directory) of openxla/shardy.")
+@click.option("--commit", default=PINNED, show_default=True, help="Revision of the tests (default: the pinned one).")
+@click.option("--pass", "only", default=None, help="Only RUN lines using this Shardy pass flag (e.g. sdy-basic-propagate).")
+@click.option("--show", default=15, show_default=True, type=click.IntRange(0), help="Unexplained differences to list.")
+@click.option("--check", is_flag=True, help="Exit 1 on an unexplained difference or a stale known-difference line.")
+def main(mirror: Path, commit: str, only: str | None, show: int, check: bool) -> None:
+    """Run Shardy's lit tests through ttopt and print the per-pass conformance table."""
+    console = Console()
+    if not (mirror / "HEAD").exists():
+        raise click.UsageError(f"{mirror} is not a git mirror of openxla/shardy (fetch github:openxla/shardy)")
+    report = run_conformance(mirror, commit, only)
+    table = Table(title=f"Shardy lit tests through ttopt — openxla/shardy @ {report.rev[:12]}, {Path(report.filecheck[-1]).name}")
     for col in ("Shardy pass", "functions", "agree", "%", "known difference", "unexplained"):
         table.add_column(col, justify="left" if col == "Shardy pass" else "right")
     total: Counter = Counter()
-    for name in sorted(per_pass):
-        c = per_pass[name]
+    for name in sorted(report.per_pass):
+        c = report.per_pass[name]
         total.update(c)
         table.add_row(name, str(c["functions"]), str(c["agree"]), f"{100 * c['agree'] / max(1, c['functions']):.0f}", str(c["known"]), str(c["unexplained"]))
     table.add_row("all", str(total["functions"]), str(total["agree"]), f"{100 * total['agree'] / max(1, total['functions']):.0f}", str(total["known"]), str(total["unexplained"]), style="bold")
     console.print(table)
-    if skipped:
-        console.print("RUN lines not run: " + "; ".join(f"{why} ×{n}" for why, n in skipped.most_common()))
-    for line in unexplained[:show]:
+    if report.skipped:
+        console.print("RUN lines not run: " + "; ".join(f"{why} ×{n}" for why, n in report.skipped.most_common()))
+    for line in report.unexplained[:show] + report.stale:
         print(line)
+    if check and (report.unexplained or report.stale):
+        sys.exit(1)
 
 
 if __name__ == "__main__":
