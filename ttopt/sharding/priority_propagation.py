@@ -20,10 +20,18 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ttopt.ir.values import BlockArgument, OpResult
-from ttopt.passes.base import Pass, option
+from ttopt.passes.base import option
 from ttopt.passes.registry import register_pass
 from ttopt.sharding import factor_propagation as fp
-from ttopt.sharding.propagation import STRATEGIES, Node, PropagationResult, ShardingGraph, propagate_rounds, run_propagation
+from ttopt.sharding.propagation import (
+    STRATEGIES,
+    Node,
+    PropagationPass,
+    PropagationResult,
+    ShardingGraph,
+    propagate_rounds,
+    run_propagation,
+)
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module
@@ -162,51 +170,39 @@ def propagate_user_priorities(graph: ShardingGraph, run_op_priority: bool = True
     return total
 
 
-def _mode(conservative: bool, upstream: bool | None) -> bool:
-    return conservative if upstream is None else upstream
-
-
 @register_pass
 @dataclass
-class OpPriorityPropagation(Pass):
+class OpPriorityPropagation(PropagationPass):
     """Shardy's op-priority propagation (aggressive propagation per op heuristic)."""
 
     name = "op-priority-propagation"
     summary = "Propagate sdy shardings in op-priority iterations (Shardy op-priority strategy)"
     aliases = ("sdy-op-priority-propagate",)
 
-    conservative: bool = option(True, "No sub-axes, no non-divisible shardings, conservative rule variants")
-    conservative_propagation: bool | None = option(None, "Upstream spelling of 'conservative'; overrides it when given")
-    keep_sharding_rules: bool | None = option(None, "true: write the rules used onto the ops; false: drop every "
-                                                    "sdy.sharding_rule (Shardy's default); not given: leave them")
     run_op_priority_propagation: bool = option(True, "false: one propagation instead of the op iterations")
     propagation_strategy: str = option("aggressive", "Factor propagation per round: basic, aggressive (Shardy's "
                                        "default) or basic-then-aggressive", choices=STRATEGIES)
 
     def run(self, module: Module, ctx: PassContext) -> None:
-        run_propagation(module, ctx, _mode(self.conservative, self.conservative_propagation), True, self.name,
+        run_propagation(module, ctx, self.is_conservative(), True, self.name,
                         self.keep_sharding_rules,
                         strategy=lambda g: propagate_op_priorities(g, self.run_op_priority_propagation, self.propagation_strategy))  # fmt: skip
 
 
 @register_pass
 @dataclass
-class UserPriorityPropagation(Pass):
+class UserPriorityPropagation(PropagationPass):
     """Shardy's user-priority propagation (op-priority propagation per user priority)."""
 
     name = "user-priority-propagation"
     summary = "Propagate sdy shardings by dimension priorities p0, p1, ... (Shardy user-priority strategy)"
     aliases = ("sdy-user-priority-propagate",)
 
-    conservative: bool = option(True, "No sub-axes, no non-divisible shardings, conservative rule variants")
-    conservative_propagation: bool | None = option(None, "Upstream spelling of 'conservative'; overrides it when given")
-    keep_sharding_rules: bool | None = option(None, "true: write the rules used onto the ops; false: drop every "
-                                                    "sdy.sharding_rule (Shardy's default); not given: leave them")
     run_op_priority_propagation: bool = option(True, "false: one propagation per user priority")
     propagation_strategy: str = option("aggressive", "Factor propagation per round: basic, aggressive (Shardy's "
                                        "default) or basic-then-aggressive", choices=STRATEGIES)
 
     def run(self, module: Module, ctx: PassContext) -> None:
-        run_propagation(module, ctx, _mode(self.conservative, self.conservative_propagation), True, self.name,
+        run_propagation(module, ctx, self.is_conservative(), True, self.name,
                         self.keep_sharding_rules,
                         strategy=lambda g: propagate_user_priorities(g, self.run_op_priority_propagation, self.propagation_strategy))  # fmt: skip

@@ -627,13 +627,23 @@ def propagate_rounds(graph: ShardingGraph, strategy: str) -> PropagationResult:
     return total
 
 
-def _conservative(flag: bool, alias: bool | None) -> bool:
-    return flag if alias is None else alias
+@dataclass
+class PropagationPass(Pass):
+    """The options every propagation pass has (Shardy's spellings accepted)."""
+
+    conservative: bool = option(True, "No sub-axes, no non-divisible shardings, conservative rule variants")
+    conservative_propagation: bool | None = option(None, "Upstream spelling of 'conservative'; overrides it when given")
+    keep_sharding_rules: bool | None = option(None, "true: write the rules used onto the ops; false: drop every "
+                                                    "sdy.sharding_rule (Shardy's default); not given: leave them")
+
+    def is_conservative(self) -> bool:
+        """`conservative`, or its upstream spelling `conservative-propagation` when given."""
+        return self.conservative if self.conservative_propagation is None else self.conservative_propagation
 
 
 @register_pass
 @dataclass
-class AggressivePropagation(Pass):
+class AggressivePropagation(PropagationPass):
     """Shardy's aggressive propagation (conservative by default: never creates sub-axes or
     non-divisible shardings; DECISIONS.md)."""
 
@@ -641,32 +651,22 @@ class AggressivePropagation(Pass):
     summary = "Propagate sdy shardings through op sharding rules (Shardy aggressive strategy)"
     aliases = ("sdy-aggressive-propagate",)
 
-    conservative: bool = option(True, "No sub-axes, no non-divisible shardings, conservative rule variants")
-    conservative_propagation: bool | None = option(None, "Upstream spelling of 'conservative'; overrides it when given")
-    keep_sharding_rules: bool | None = option(None, "true: write the rules used onto the ops; false: drop every "
-                                                    "sdy.sharding_rule (Shardy's default); not given: leave them")
     propagation_strategy: str = option("basic-then-aggressive", "Factor propagation: basic, aggressive (Shardy's "
                                        "default for this pass) or basic-then-aggressive", choices=STRATEGIES)
 
     def run(self, module: Module, ctx: PassContext) -> None:
-        run_propagation(module, ctx, _conservative(self.conservative, self.conservative_propagation), True, self.name,
+        run_propagation(module, ctx, self.is_conservative(), True, self.name,
                         self.keep_sharding_rules, strategy=lambda g: propagate_rounds(g, self.propagation_strategy))
 
 
 @register_pass
 @dataclass
-class BasicPropagation(Pass):
+class BasicPropagation(PropagationPass):
     """Shardy's basic propagation: the common prefix only, nothing where factors conflict."""
 
     name = "basic-propagation"
     summary = "Propagate sdy shardings, basic strategy (no conflict resolution)"
     aliases = ("sdy-basic-propagate",)
 
-    conservative: bool = option(True, "No sub-axes, no non-divisible shardings, conservative rule variants")
-    conservative_propagation: bool | None = option(None, "Upstream spelling of 'conservative'; overrides it when given")
-    keep_sharding_rules: bool | None = option(None, "true: write the rules used onto the ops; false: drop every "
-                                                    "sdy.sharding_rule (Shardy's default); not given: leave them")
-
     def run(self, module: Module, ctx: PassContext) -> None:
-        run_propagation(module, ctx, _conservative(self.conservative, self.conservative_propagation), False, self.name,
-                        self.keep_sharding_rules)
+        run_propagation(module, ctx, self.is_conservative(), False, self.name, self.keep_sharding_rules)
