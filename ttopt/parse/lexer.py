@@ -334,7 +334,7 @@ def pretty_op_parts(text: str, pos: int) -> tuple[tuple, int] | None:
       (not the form with a `reducer(...) {...}` body)
 
     The parts are (results_end, (name_start, name_end), family, items, attrs | None,
-    (type_start, type_end, "fn" | "type") | None, loc | None); `items` are the family's
+    (type_start, type_end, "fn" | "type" | [(start, end) of each type of a list]) | None, loc | None); `items` are the family's
     pieces between the name and the attributes (see IRBuilder.pretty_op_line).
     """
     if text[pos] == "%":
@@ -440,8 +440,19 @@ def pretty_op_parts(text: str, pos: int) -> tuple[tuple, int] | None:
     else:
         end, kind = scan.scan_type(text, q), "type"
         after = scan.skip_ws(text, end)
-        if after < n and text[after] in ",-":
-            return None  # a type list or chlo's `A, B -> R`: the piecewise path reads those
+        if after < n and text[after] == ",":
+            # A type list (`stablehlo.select ... : tensor<i1>, tensor<f32>`): kind is its spans.
+            spans = [(q, end)]
+            while after < n and text[after] == ",":
+                t = scan.skip_ws(text, after + 1)
+                if t >= n or text[t] == "(":
+                    return None
+                end = scan.scan_type(text, t)
+                spans.append((t, end))
+                after = scan.skip_ws(text, end)
+            kind = spans  # type: ignore[assignment]
+        if after < n and text[after] == "-":
+            return None  # chlo's `A, B -> R`: the piecewise path reads it
     if family == "OP_REDUCE" and _REDUCER.match(text, scan.skip_ws(text, end)):
         return None  # the general `reducer(...) {...}` body: the piecewise path
     types = (q, end, kind)
