@@ -251,3 +251,26 @@ def test_line_templates_fall_back_where_the_op_differs(line: str, expected: str 
         assert not isinstance(got, str), got
     else:
         assert isinstance(got, str) and got.startswith(expected), got
+
+
+@pytest.mark.parametrize(
+    ("aliases", "expected"),
+    [
+        ('#loc1 = loc("a")\n#loc2 = loc("b")\n#loc1 = loc("c")\n', "in.mlir:5:1: error: redefinition of alias '#loc1'"),
+        ('#loc1 = loc("a")\n// c\n#loc1 = loc("c")\n', "in.mlir:5:1: error: redefinition of alias '#loc1'"),
+        ('#loc1 = loc(callsite(#loc2 at "x"))\n#loc2 = loc("b")\n', None),
+        ('#loc1 = loc(callsite(#loc9 at "x"))\n#loc2 = loc("b")\n', "in.mlir:3:22: error: undefined alias '#loc9'"),
+        ('#loc1 = loc(fused["#loc9", #loc2])\n#loc2 = loc("b")\n', None),
+        ('#loc1 = loc(fused[#loc1, "b"])\n', "in.mlir:3:1: error: alias '#loc1' refers to itself"),
+        ('#loc1 = loc("a")  #loc2 = loc(#loc1)\n#loc3 = loc("a.py":1:2 to 3:4)\n#loc4 = loc(#loc3)\n', None),
+    ],
+)
+def test_loc_alias_runs(aliases: str, expected: str | None) -> None:
+    """A run of location definitions: redefinitions, references forward and backward, gaps."""
+    text = f'"t.op"() : () -> () loc(#loc1)\n\n{aliases}'
+    assert_same(text)
+    got = _parse(text, True)
+    if expected is None:
+        assert not isinstance(got, str), got
+    else:
+        assert isinstance(got, str) and got.startswith(expected), got

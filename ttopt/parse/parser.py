@@ -29,7 +29,7 @@ from ttopt.parse.lexer import FastToken, LexFailure, generic_op_parts
 from ttopt.parse.literals import parse_int
 from ttopt.parse.opspec import OpSpec
 from ttopt.parse.resources import read_file_metadata
-from ttopt.parse.scan import LOC_ALIAS_ITEM, MAX_NESTING, RESULT_GROUP, ScanError
+from ttopt.parse.scan import LOC_REF, MAX_NESTING, RESULT_GROUP, ScanError
 
 _OPERAND = re.compile(r"%[\w$.\-]+(?:#\d+)?")
 from ttopt.ir.location import Location
@@ -231,34 +231,41 @@ class IRBuilder(Transformer):
             raise ParseFailure(e.pos, e.message) from None
 
     def loc_aliases(self, c: list) -> None:
-        """A run of `#name = loc(...)` definitions in their simple forms."""
-        tok = c[0]
-        base = tok.start_pos
+        """A run of `#name = loc(...)` definitions in their simple forms (lexer.loc_alias_run)."""
         scope = self.scope
         after = self.seen_op
-        loc_texts = self.ap.loc_texts
         defs = scope.defs
         d = None
         findall = _ALIAS_USE.findall
+        refs_in = LOC_REF.findall
         alias_refs = self.alias_refs
         late = self.late_refs
-        for m in LOC_ALIAS_ITEM.finditer(str(tok)):
+        batch: dict[tuple[str, str], AliasDef] = {}
+        new = object.__new__
+        for m in c[0].end_pos:
             name, text = m.groups()
             key = ("attr", name)
-            if key in defs:
-                self.fail(base + m.start(), f"redefinition of alias '#{name}'")
+            if key in defs or key in batch:
+                self.fail(m.start(1) - 1, f"redefinition of alias '#{name}'")
             if "#" in text:
                 # _note_refs inlined (a third of the items of callsite / fused runs): a location
-                # names only `#` aliases (a `!` can only be inside its strings).
-                loc_texts.add(text)
-                refs = alias_refs["#" + name] = ["#" + n for sig, n in findall(text) if sig]
+                # names only `#` aliases (a `!` can only be inside its strings). The references are
+                # checked here and through late_refs, so these texts stay out of ap.loc_texts.
+                refs = alias_refs["#" + name] = (
+                    refs_in(text) if '"' not in text else ["#" + n for sig, n in findall(text) if sig]
+                )
                 for r in refs:
-                    if ("attr", r[1:]) not in defs:
+                    k = ("attr", r[1:])
+                    if k not in defs and k not in batch:
                         late.append(r)
-            # Into the table directly; the public define() below (once per run, not per item)
-            # keeps the scope's own bookkeeping.
-            d = defs[key] = AliasDef(name, "attr", LocationAttr(Location(text, scope), text), after, base + m.start())
+            la = new(LocationAttr)  # LocationAttr(Location(text, scope), text) without the init calls
+            la._text = text
+            la.location = Location(text, scope)
+            d = batch[key] = AliasDef(name, "attr", la, after, m.start(1) - 1)
         if d is not None:
+            # Into the table in one update; the public define() (once per run, not per item) keeps
+            # the scope's own bookkeeping.
+            defs.update(batch)
             scope.define(d)
 
     def type_alias(self, c: list) -> None:
