@@ -882,6 +882,13 @@ def parse_module(text: str, filename: str = "<input>", line_offset: int = 0) -> 
     finally:
         if gc_was_enabled:
             gc.enable()
+    # The module's objects (a few hundred thousand on a 10k-op file) are long-lived: moved to the
+    # oldest generation (freeze, then unfreeze), the collections the caller's next allocations
+    # trigger do not traverse them all again; a full collection still frees them once garbage.
+    # Not when the process froze objects itself (unfreeze would thaw those too).
+    if gc_was_enabled and gc.get_freeze_count() == 0:
+        gc.freeze()
+        gc.unfreeze()
     module.source = source
     return module
 
