@@ -95,8 +95,8 @@ class MlirLexer(Lexer):
             except ScanError as e:
                 raise LexFailure(e.pos, e.message) from None
             tok = FastToken(kind, text[start:pos], start)
-            if kind == "OP_RUN":
-                tok.end_pos = self.parts  # type: ignore[assignment]  # the ops' parts ride on an unused Token slot
+            if kind == "OP_RUN" or kind == "LOC_ALIASES":
+                tok.end_pos = self.parts  # type: ignore[assignment]  # the items ride on an unused Token slot
                 self.parts = None  # the lexer outlives the parse: it must not keep the text alive
             yield tok
 
@@ -157,9 +157,10 @@ class MlirLexer(Lexer):
             return "LSQB", pos + 1
         if c == "#":
             if "LOC_ALIASES" in acc:
-                m = scan.LOC_ALIASES.match(text, pos)
-                if m is not None:
-                    return "LOC_ALIASES", m.end()
+                aliases = loc_alias_run(text, pos)
+                if aliases is not None:
+                    self.parts, end = aliases
+                    return "LOC_ALIASES", end
             if "ATTR_ALIAS" in acc:
                 m = scan.ALIAS_DEF.match(text, pos)
                 if m is None:
@@ -334,7 +335,7 @@ def pretty_op_parts(text: str, pos: int) -> tuple[tuple, int] | None:
       (not the form with a `reducer(...) {...}` body)
 
     The parts are (results_end, (name_start, name_end), family, items, attrs | None,
-    (type_start, type_end, "fn" | "type") | None, loc | None); `items` are the family's
+    (type_start, type_end, "fn" | "type" | [(start, end) of each type of a list]) | None, loc | None); `items` are the family's
     pieces between the name and the attributes (see IRBuilder.pretty_op_line).
     """
     if text[pos] == "%":
@@ -440,8 +441,19 @@ def pretty_op_parts(text: str, pos: int) -> tuple[tuple, int] | None:
     else:
         end, kind = scan.scan_type(text, q), "type"
         after = scan.skip_ws(text, end)
-        if after < n and text[after] in ",-":
-            return None  # a type list or chlo's `A, B -> R`: the piecewise path reads those
+        if after < n and text[after] == ",":
+            # A type list (`stablehlo.select ... : tensor<i1>, tensor<f32>`): kind is its spans.
+            spans = [(q, end)]
+            while after < n and text[after] == ",":
+                t = scan.skip_ws(text, after + 1)
+                if t >= n or text[t] == "(":
+                    return None
+                end = scan.scan_type(text, t)
+                spans.append((t, end))
+                after = scan.skip_ws(text, end)
+            kind = spans  # type: ignore[assignment]
+        if after < n and text[after] == "-":
+            return None  # chlo's `A, B -> R`: the piecewise path reads it
     if family == "OP_REDUCE" and _REDUCER.match(text, scan.skip_ws(text, end)):
         return None  # the general `reducer(...) {...}` body: the piecewise path
     types = (q, end, kind)
@@ -557,6 +569,26 @@ def op_run(text: str, pos: int) -> tuple[list[tuple], int] | None:
             end = r[1]
         pos = scan.skip_ws(text, end)
     return (items, end) if items else None
+
+
+def loc_alias_run(text: str, pos: int) -> tuple[list[re.Match], int] | None:
+    """The `#name = loc(...)` definitions in the common location forms from `pos` on, separated
+    by blanks only, as LOC_ALIAS_ITEM-shaped matches (groups: name, location), and where the last
+    ends; None when the text at `pos` is not one."""
+    m = scan.LOC_ALIAS_ITEM.match(text, pos)
+    if m is None:
+        return None
+    items = [m]
+    end = m.end()
+    # finditer, not a match per item: one C-level loop. It stops at the first gap (a comment, a
+    # rarer location form); the search past the gap ends at the next simple definition, and the
+    # next run starts there, so the text is scanned once overall.
+    for m in scan.LOC_ALIAS_NEXT.finditer(text, end):
+        if m.start() != end:
+            break
+        items.append(m)
+        end = m.end()
+    return items, end
 
 
 def _trailing_loc(text: str, end: int) -> tuple[tuple[int, int] | None, int]:

@@ -29,7 +29,7 @@ from ttopt.parse.lexer import FastToken, LexFailure, generic_op_parts
 from ttopt.parse.literals import parse_int
 from ttopt.parse.opspec import OpSpec
 from ttopt.parse.resources import read_file_metadata
-from ttopt.parse.scan import LOC_ALIAS_ITEM, MAX_NESTING, RESULT_GROUP, ScanError
+from ttopt.parse.scan import LOC_REF, MAX_NESTING, RESULT_GROUP, ScanError
 
 _OPERAND = re.compile(r"%[\w$.\-]+(?:#\d+)?")
 from ttopt.ir.location import Location
@@ -70,6 +70,9 @@ class IRBuilder(Transformer):
         self.source_text = ""  # the text being parsed (the whole-op tokens carry only offsets)
         self.alias_refs: dict[str, list[str]] = {}  # `#name` -> aliases its definition names (when any)
         self.late_refs: list[str] = []  # those not defined before the definition naming them
+        # One-line custom-form op text with its SSA names cut out -> what building it gave
+        # (see pretty_op_line): files repeat a few hundred distinct op shapes thousands of times.
+        self.line_templates: dict[tuple, tuple] = {}
 
     # ---- helpers used by custom formats ------------------------------------------------------
     def fail(self, tok: Any, message: str) -> NoReturn:
@@ -228,34 +231,41 @@ class IRBuilder(Transformer):
             raise ParseFailure(e.pos, e.message) from None
 
     def loc_aliases(self, c: list) -> None:
-        """A run of `#name = loc(...)` definitions in their simple forms."""
-        tok = c[0]
-        base = tok.start_pos
+        """A run of `#name = loc(...)` definitions in their simple forms (lexer.loc_alias_run)."""
         scope = self.scope
         after = self.seen_op
-        loc_texts = self.ap.loc_texts
         defs = scope.defs
         d = None
         findall = _ALIAS_USE.findall
+        refs_in = LOC_REF.findall
         alias_refs = self.alias_refs
         late = self.late_refs
-        for m in LOC_ALIAS_ITEM.finditer(str(tok)):
+        batch: dict[tuple[str, str], AliasDef] = {}
+        new = object.__new__
+        for m in c[0].end_pos:
             name, text = m.groups()
             key = ("attr", name)
-            if key in defs:
-                self.fail(base + m.start(), f"redefinition of alias '#{name}'")
+            if key in defs or key in batch:
+                self.fail(m.start(1) - 1, f"redefinition of alias '#{name}'")
             if "#" in text:
                 # _note_refs inlined (a third of the items of callsite / fused runs): a location
-                # names only `#` aliases (a `!` can only be inside its strings).
-                loc_texts.add(text)
-                refs = alias_refs["#" + name] = ["#" + n for sig, n in findall(text) if sig]
+                # names only `#` aliases (a `!` can only be inside its strings). The references are
+                # checked here and through late_refs, so these texts stay out of ap.loc_texts.
+                refs = alias_refs["#" + name] = (
+                    refs_in(text) if '"' not in text else ["#" + n for sig, n in findall(text) if sig]
+                )
                 for r in refs:
-                    if ("attr", r[1:]) not in defs:
+                    k = ("attr", r[1:])
+                    if k not in defs and k not in batch:
                         late.append(r)
-            # Into the table directly; the public define() below (once per run, not per item)
-            # keeps the scope's own bookkeeping.
-            d = defs[key] = AliasDef(name, "attr", LocationAttr(Location(text, scope), text), after, base + m.start())
+            la = new(LocationAttr)  # LocationAttr(Location(text, scope), text) without the init calls
+            la._text = text
+            la.location = Location(text, scope)
+            d = batch[key] = AliasDef(name, "attr", la, after, m.start(1) - 1)
         if d is not None:
+            # Into the table in one update; the public define() (once per run, not per item) keeps
+            # the scope's own bookkeeping.
+            defs.update(batch)
             scope.define(d)
 
     def type_alias(self, c: list) -> None:
@@ -400,14 +410,26 @@ class IRBuilder(Transformer):
         children its grammar rule would have given the family's format."""
         text = self.source_text
         results_end, (n0, n1), family, items, attrs, types, loc = parts
+        key = _line_key(text, base, results_end, n0, family, items, types)
+        if key is not None:
+            tpl = self.line_templates.get(key[0])
+            if tpl is not None:
+                op = self._from_template(tpl, key, base, results_end, n0, loc)
+                if op is not None:
+                    return op
+            n_deferred = len(self.deferred_type_checks)
         results = self._results(FastToken("RESULTS", text[base:results_end], base)) if results_end > base else None
         name_tok = FastToken(family, text[n0:n1], n0)
         attrs_tok = FastToken("ATTR_DICT", text[attrs[0] : attrs[1]], attrs[0]) if attrs else None
         ts: Any = None
         if types is not None:
             t0, t1, kind = types
-            type_tok = FastToken("FNTYPE" if kind == "fn" else "TYPE", text[t0:t1], t0)
-            ts = self.fn_type([type_tok]) if kind == "fn" else ("list", [self.type(type_tok)], t0)
+            if kind == "fn":
+                ts = self.fn_type([FastToken("FNTYPE", text[t0:t1], t0)])
+            elif kind == "type":
+                ts = ("list", [self.type(FastToken("TYPE", text[t0:t1], t0))], t0)
+            else:  # a list: the type_list rule's value
+                ts = ("list", [self.type(FastToken("TYPE", text[a:b], a)) for a, b in kind], t0)
         children: list
         if family == "OP_PRETTY":
             children = [name_tok, [FastToken("VALUE", text[a:b], a) for a, b in items] or None, attrs_tok, ts]
@@ -443,7 +465,70 @@ class IRBuilder(Transformer):
             children = [name_tok, attrs_tok, FastToken("ATTR", text[v0:v1], v0)]
         spec = self._format(name_tok).build(self, children)
         loc_tok = FastToken("LOC", text[loc[0] : loc[1]], loc[0]) if loc else None
-        return self._build(results, spec, loc_tok)
+        op = self._build(results, spec, loc_tok)
+        if key is not None and len(self.deferred_type_checks) == n_deferred:
+            self._record_template(key, spec, op)
+        return op
+
+    def _record_template(self, key: tuple, spec: OpSpec, op: Operation) -> None:
+        """Remember what a one-line op built, for later ops spelled the same up to SSA names:
+        which written value each operand is, the types the operands were checked against, the
+        result types and the final dictionaries. Only ops built from the text alone qualify (no
+        region, no successor, every operand a written name)."""
+        if spec.regions or spec.successors:
+            return
+        starts = key[1]
+        order = []
+        for tok in spec.operands:
+            if not isinstance(tok, FastToken) or tok.start_pos not in starts:
+                return
+            order.append(starts.index(tok.start_pos))
+        otypes = spec.operand_types
+        self.line_templates[key[0]] = (
+            op.name,
+            tuple(order),
+            None if otypes is None else tuple(otypes),
+            [r.type for r in op.results],
+            dict(op.properties),
+            dict(op.attributes),
+        )
+
+    def _from_template(self, tpl: tuple, key: tuple, base: int, results_end: int, n0: int, loc: tuple | None) -> Operation | None:
+        """Build an op from the template of an earlier op spelled the same up to SSA names, or
+        None when anything differs from that op's case (an unknown or multi-result value, another
+        operand type, a redefinition): then the general path builds it or reports the error."""
+        text = self.source_text
+        name, order, otypes, rtypes, props, attrs = tpl
+        spans = key[2]
+        values = self.values
+        operands: list[Value] = []
+        for j, i in enumerate(order):
+            a, b = spans[i]
+            group = values.get(text[a:b])
+            if group is None or len(group) != 1:
+                return None
+            v = group[0]
+            if otypes is not None:
+                t = otypes[j]
+                if v.type is not t and v.type.text != t.text:
+                    return None
+            operands.append(v)
+        res = None
+        prev = None
+        if rtypes:
+            res = text[base : results_end - 1].rstrip()
+            prev = values.get(res)
+            if prev is not None and self.undo_mark_contains(res):
+                return None
+        location = self.location(FastToken("LOC", text[loc[0] : loc[1]], loc[0])) if loc else None
+        op = Operation(name, operands, rtypes, dict(props), dict(attrs), (), location, (), [res[1:]] if res else None)
+        op.pos = n0
+        if res is not None:
+            self.undo.append((res, prev))
+            values[res] = op.results[:]
+        self.blocks[-1].append(op)
+        self.seen_op = True
+        return op
 
     def _line_dot_item(self, text: str, item: tuple) -> Any:
         """A dot_item from the lexer's spans, through the rule builders its grammar rules use."""
@@ -692,6 +777,40 @@ class IRBuilder(Transformer):
         return self.arg_spec(v, t, attrs, loc)
 
 
+def _line_key(text: str, base: int, results_end: int, n0: int, family: str, items: list, types: tuple | None) -> tuple | None:
+    """(key, value starts, value spans) of a one-line custom-form op for IRBuilder.line_templates:
+    the key is the op's text from its name to the end of its type with the written SSA names cut
+    out, and the result count. None for ops not templated: several result groups, or a reduce
+    (whose format builds regions and block arguments)."""
+    if results_end > base:
+        head = text[base:results_end]
+        if "," in head or ":" in head:
+            return None
+        n_results = 1
+    else:
+        n_results = 0
+    if family == "OP_PRETTY":
+        spans = items
+    elif family == "OP_KWARGS":
+        spans = [it for it in items if len(it) == 2]
+    elif family == "OP_COMPARE":
+        spans = items[1:3]
+    elif family == "OP_DOT":
+        spans = items[:2]
+    elif family == "OP_CONSTANT":
+        spans = []
+    else:
+        return None
+    end = types[1] if types is not None else items[0][1]
+    pieces: list[Any] = [n_results]
+    p = n0
+    for a, b in spans:
+        pieces.append(text[p:a])
+        p = b
+    pieces.append(text[p:end])
+    return tuple(pieces), [a for a, _ in spans], spans
+
+
 def _is_empty(region: Region) -> bool:
     """`{ }`: no ops, no block arguments, no labels."""
     return all(not b.ops and not b.args and b.label is None for b in region.blocks)
@@ -763,6 +882,13 @@ def parse_module(text: str, filename: str = "<input>", line_offset: int = 0) -> 
     finally:
         if gc_was_enabled:
             gc.enable()
+    # The module's objects (a few hundred thousand on a 10k-op file) are long-lived: moved to the
+    # oldest generation (freeze, then unfreeze), the collections the caller's next allocations
+    # trigger do not traverse them all again; a full collection still frees them once garbage.
+    # Not when the process froze objects itself (unfreeze would thaw those too).
+    if gc_was_enabled and gc.get_freeze_count() == 0:
+        gc.freeze()
+        gc.unfreeze()
     module.source = source
     return module
 

@@ -49,10 +49,12 @@ _LOC_BODY = (
     rf"|{_LOC_CALLSITE}|{_LOC_FUSED}|#[A-Za-z_][\w$\-]*|unknown)\)"
 )
 SIMPLE_LOC = re.compile(_LOC_BODY)
-_LOC_ALIAS = rf"#[A-Za-z_][\w$\-]*[ \t]*=[ \t]*{_LOC_BODY}"
-# A run of simple location aliases (files end with thousands of them): one token.
-LOC_ALIASES = re.compile(rf"{_LOC_ALIAS}(?:\s+{_LOC_ALIAS})*")
+# A run of simple location aliases (files end with thousands of them) is one token: its first
+# item, then each next one after blanks (lexer.loc_alias_run).
 LOC_ALIAS_ITEM = re.compile(rf"#([A-Za-z_][\w$\-]*)[ \t]*=[ \t]*({_LOC_BODY})")
+LOC_ALIAS_NEXT = re.compile(rf"\s+{LOC_ALIAS_ITEM.pattern}")
+# The alias references of a location body with no string in it (with strings: parser._ALIAS_USE).
+LOC_REF = re.compile(r"#[A-Za-z_][\w$\-]*")
 ALIAS_DEF = re.compile(r"[#!][A-Za-z_][\w$\-]*(?![\w$.\-<])\s*=\s*")
 GENERIC_HEAD = re.compile(
     rf'"[^"\\\n]*(?:\\.[^"\\\n]*)*"\s*\(\s*(?:%{SUFFIX_ID}(?:#\d+)?(?:\s*,\s*%{SUFFIX_ID}(?:#\d+)?)*)?\s*\)'
