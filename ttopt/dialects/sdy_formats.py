@@ -16,6 +16,7 @@ from ttopt.ir.attributes import (
     unquote,
 )
 from ttopt.ir.operation import Operation
+from ttopt.parse.literals import parse_int
 from ttopt.parse.opspec import OpSpec
 
 if TYPE_CHECKING:
@@ -95,6 +96,17 @@ class SdyCollectiveFormat(Format):
         return f"{s} {p.name(op.operands[0])} out_sharding={out}{self.attrs(op, p)} : {p.type(op.results[0].type)}"
 
 
+def _i64(b: IRBuilder, tok: Any) -> int:
+    """A signless i64 literal as MLIR reads it: decimal or hex, 64 bits wrapping to signed."""
+    try:
+        v = parse_int(str(tok))
+    except ValueError as e:
+        b.fail(tok, str(e))
+    if not -(1 << 63) <= v < (1 << 64):
+        b.fail(tok, "integer constant out of range for attribute")
+    return v - (1 << 64) if v >= (1 << 63) else v
+
+
 class SdyKwFormat(Format):
     """`sdy.sharding_group %x group_id=0 : T`, `sdy.propagation_barrier %x allowed_direction=NONE : T`."""
 
@@ -113,7 +125,7 @@ class SdyKwFormat(Format):
             if kind is None:
                 b.fail(key_tok, f"unknown option '{key_tok}' for '{c[0]}'")
             if kind == "i64":
-                props[str(key_tok)] = i64_attr(int(v))
+                props[str(key_tok)] = i64_attr(_i64(b, v))
             elif kind == "sharding":
                 props[str(key_tok)] = _sharding(str(v), b.scope)
             else:
