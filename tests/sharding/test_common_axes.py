@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from ttopt.dialects.sdy_rule import parse_rule
-from ttopt.sharding.common_axes import find_common_axes, prefix_without_overlap, truncate_without_overlap
+from ttopt.sharding.common_axes import find_common_axes, truncate_without_overlap
 from ttopt.sharding.factors import TensorProjection, project
+from ttopt.sharding.sub_axes import prefix_without_any
 
 FULL = {"x": 4, "y": 2, "z": 2}
 X, Y, Z = ("x", 1, 4), ("y", 1, 2), ("z", 1, 2)
@@ -19,10 +20,10 @@ def _projs(rule_text: str, dims_per_tensor: list[list[list]]) -> tuple:
 
 
 def test_prefix_without_overlap_keeps_the_part_before_the_other_sub_axis() -> None:
-    assert prefix_without_overlap(X, [("x", 2, 2)], FULL) == ("x", 1, 2)
-    assert prefix_without_overlap(("x", 2, 2), [X], FULL) is None
-    assert prefix_without_overlap(X, [Y], FULL) == X
-    assert truncate_without_overlap([Y, X, Z], [("x", 2, 2)], FULL) == (Y, ("x", 1, 2))
+    assert prefix_without_any(X, [("x", 2, 2)]) == ("x", 1, 2)
+    assert prefix_without_any(("x", 2, 2), [X]) is None
+    assert prefix_without_any(X, [Y]) == X
+    assert truncate_without_overlap([Y, X, Z], [("x", 2, 2)]) == (Y, ("x", 1, 2))
 
 
 def test_dot_picks_the_prefix_all_tensors_share_then_extends_it() -> None:

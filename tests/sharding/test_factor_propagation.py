@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ttopt.sharding import factor_propagation as fp
+from ttopt.sharding.sub_axes import prefix_without_any
 
 # Axes are (name, pre-size, size); the mesh of these tests is a=4, b=2, c=2.
 A = ("a", 1, 4)
@@ -31,10 +32,10 @@ def test_compatible_major_axes_merge(old, new, can_expand, expected) -> None:
 
 
 def test_prefix_without_overlap() -> None:
-    assert fp.prefix_without_overlap(A, [A22]) == A12  # "a" stops where "a":(2)2 starts
-    assert fp.prefix_without_overlap(A22, [A12]) == A22  # no overlap
-    assert fp.prefix_without_overlap(A12, [A]) is None
-    assert fp.prefix_without_overlap(B, [A, C]) == B
+    assert prefix_without_any(A, [A22]) == A12  # "a" stops where "a":(2)2 starts
+    assert prefix_without_any(A22, [A12]) == A22  # no overlap
+    assert prefix_without_any(A12, [A]) is None
+    assert prefix_without_any(B, [A, C]) == B
 
 
 def test_is_prefix() -> None:

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from ttopt.dialects.sdy_rule import FactorType
 from ttopt.sharding.factors import Axis, TensorProjection, axes_overlap, axes_size, merge_axes
+from ttopt.sharding.sub_axes import is_sub, prefix_without_any
 
 if TYPE_CHECKING:
     from ttopt.dialects.sdy_rule import OpShardingRule
@@ -38,8 +39,7 @@ _PRECEDENCE = {FactorType.PASS_THROUGH: 3, FactorType.REDUCTION: 2, FactorType.P
 def _axis_key(a: Axis, full: dict[str, int]) -> tuple:
     """AxisRefAttr's order: by name; a whole axis sorts after its sub-axes of pre-size 1 and
     before those of larger pre-size; sub-axes by (pre-size, size)."""
-    whole = a[1] == 1 and a[2] == full.get(a[0], a[2])
-    return (a[0], a[1], float("inf") if whole else a[2])
+    return (a[0], a[1], a[2] if is_sub(a, full) else float("inf"))
 
 
 def _list_key(axes: tuple[Axis, ...], full: dict[str, int]) -> tuple:
@@ -59,37 +59,10 @@ def _strict_prefix(a: tuple[Axis, ...], b: tuple[Axis, ...]) -> bool:
     return prefix and (x != y or len(a) < len(b))
 
 
-def _can_coexist(a: Axis, b: Axis, full: dict[str, int]) -> bool:
-    if a[0] != b[0] or _whole(a, full) or _whole(b, full):
-        return True
-    lo_pre, hi_pre = sorted((a[1], b[1]))
-    lo_next, hi_next = sorted((a[1] * a[2], b[1] * b[2]))
-    if lo_next > hi_pre:
-        return lo_next % hi_pre == 0 and hi_pre % lo_pre == 0 and hi_next % lo_next == 0
-    return hi_pre % lo_next == 0
-
-
-def _whole(a: Axis, full: dict[str, int]) -> bool:
-    return a[1] == 1 and a[2] == full.get(a[0], a[2])
-
-
-def prefix_without_overlap(a: Axis, others: Sequence[Axis], full: dict[str, int]) -> Axis | None:
-    """The largest prefix of `a` sharing nothing with `others` (None: no such prefix)."""
-    for b in others:
-        if not _can_coexist(a, b, full):
-            return None
-        if not axes_overlap(a, b):
-            continue
-        if a[1] >= b[1]:
-            return None
-        a = (a[0], a[1], b[1] // a[1])
-    return a
-
-
-def truncate_without_overlap(axes: Sequence[Axis], others: Sequence[Axis], full: dict[str, int]) -> tuple[Axis, ...]:
+def truncate_without_overlap(axes: Sequence[Axis], others: Sequence[Axis]) -> tuple[Axis, ...]:
     """`axes` up to (and including the part without overlap of) the first axis `others` share."""
     for i, a in enumerate(axes):
-        p = prefix_without_overlap(a, others, full)
+        p = prefix_without_any(a, others)
         if p != a:
             return tuple(axes[:i]) + ((p,) if p is not None else ())
     return tuple(axes)
@@ -133,7 +106,7 @@ def _non_scalar(rule: OpShardingRule) -> list[int]:
     return [t for t, m in enumerate(rule.tensors) if m]
 
 
-def _unary(rule: OpShardingRule, projs: list[TensorProjection], sizes: Sequence[int], full: dict[str, int]) -> AxesPerFactor:
+def _unary(rule: OpShardingRule, projs: list[TensorProjection], sizes: Sequence[int]) -> AxesPerFactor:
     """findCommonAxesOnUnaryOperation: the preferred tensor's axes, then the other's for
     factors only it has, cut where they meet the preferred tensor's axes."""
     lhs, rhs = _non_scalar(rule)
@@ -154,7 +127,7 @@ def _unary(rule: OpShardingRule, projs: list[TensorProjection], sizes: Sequence[
         if f not in projs[best].factors:
             kept: list[Axis] = []
             for a in fs.axes:
-                p = prefix_without_overlap(a, used, full)
+                p = prefix_without_any(a, used)
                 if p is not None:
                     kept.append(p)
                 if p != a:
@@ -207,7 +180,7 @@ def heuristic_axes(rule: OpShardingRule, projs: list[TensorProjection], sizes: S
                     c.size = axes_size(c.axes) // axes_size(best.axes)
                     kept.append(c)
                 continue
-            cut = truncate_without_overlap(c.axes, best.axes, full)
+            cut = truncate_without_overlap(c.axes, best.axes)
             if cut != c.axes:
                 c.axes = cut
                 current = assigned.get(c.factor, ())
@@ -261,7 +234,7 @@ def find_common_axes(rule: OpShardingRule, projs: list[TensorProjection], sizes:
     if same is not None:
         return same
     if len(_non_scalar(rule)) == 2 and not rule.need_replication and not any(len(d) > 1 for m in rule.tensors for d in m):
-        return _unary(rule, projs, sizes, full)
+        return _unary(rule, projs, sizes)
     chosen = heuristic_axes(rule, projs, sizes, full)
     if rule.need_replication:
         distribute_to_batching(rule, chosen)

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Callable, Sequence
 
 from ttopt.dialects.sdy_rule import TensorMapping
 from ttopt.sharding.factors import Axis, merge_axes
+from ttopt.sharding.sub_axes import can_coexist, contains, is_sub, prefix_of, prefix_without_any
 
 if TYPE_CHECKING:
     from ttopt.ir.operation import Operation
@@ -75,54 +76,8 @@ class TensorFactors:
     unreduced: tuple[Axis, ...] = ()
 
 
-# ---- axis algebra (Shardy's AxisRefAttr) ---------------------------------------------------------
-def _next(a: Axis) -> int:
-    return a[1] * a[2]
-
-
-def _is_full(a: Axis, full: dict[str, int]) -> bool:
-    return a[1] == 1 and a[2] == full.get(a[0], a[2])
-
-
-def contains(a: Axis, b: Axis) -> bool:
-    """`a` covers all of `b`."""
-    return a[0] == b[0] and a[1] <= b[1] and _next(a) >= _next(b)
-
-
-def prefix_of(a: Axis, b: Axis) -> bool:
-    """`a` is `b` or a sub-axis starting where `b` starts."""
-    return contains(b, a) and a[1] == b[1]
-
-
-def overlaps(a: Axis, b: Axis) -> bool:
-    return a[0] == b[0] and a[1] < _next(b) and b[1] < _next(a)
-
-
-def _can_coexist(a: Axis, b: Axis) -> bool:
-    if a[0] != b[0]:
-        return True
-    lo_pre, hi_pre = sorted((a[1], b[1]))
-    lo_next, hi_next = sorted((_next(a), _next(b)))
-    if lo_next > hi_pre:
-        return lo_next % hi_pre == 0 and hi_pre % lo_pre == 0 and hi_next % lo_next == 0
-    return hi_pre % lo_next == 0
-
-
-def prefix_without_overlap(a: Axis, others: Sequence[Axis]) -> Axis | None:
-    """The largest prefix of `a` that overlaps none of `others` (None: nothing is left)."""
-    for b in others:
-        if not _can_coexist(a, b):
-            return None
-        if not overlaps(a, b):
-            continue
-        if a[1] >= b[1]:
-            return None
-        a = (a[0], a[1], b[1] // a[1])
-    return a
-
-
 def _common_prefix(a: Axis, b: Axis) -> Axis | None:
-    if not _can_coexist(a, b):
+    if not can_coexist(a, b):
         return None
     if prefix_of(a, b):
         return a
@@ -221,17 +176,17 @@ def _no_conflict_across(a: Axis, tensor: TensorFactors, f: int) -> Axis | None:
     r: Axis | None = a
     for g, sh in tensor.factors.items():
         if g != f and r is not None:
-            r = prefix_without_overlap(r, sh.overflow)
+            r = prefix_without_any(r, sh.overflow)
             if r is not None:
-                r = prefix_without_overlap(r, sh.axes)
+                r = prefix_without_any(r, sh.axes)
     return r
 
 
 def _no_conflict_within(a: Axis, tensor: TensorFactors, sh: FactorSharding, prev: int, size: int,
                         conservative: bool) -> Axis | None:  # fmt: skip
-    r = prefix_without_overlap(a, tensor.replicated)
+    r = prefix_without_any(a, tensor.replicated)
     if r is not None:
-        r = prefix_without_overlap(r, tensor.unreduced)
+        r = prefix_without_any(r, tensor.unreduced)
     if r is None:
         return None
     if any(contains(x, r) for x in sh.axes):
@@ -256,7 +211,7 @@ def _truncate(axes: list[Axis], remove: Callable[[Axis, int], Axis | None], cons
     prev = 1
     for i, cur in enumerate(axes):
         new = remove(cur, prev)
-        if new is None or (conservative and not _is_full(new, full)):
+        if new is None or (conservative and is_sub(new, full)):
             del axes[i:]
             return
         if new != cur:

@@ -24,6 +24,11 @@ def contains(a: Axis, b: Axis) -> bool:
     return a[0] == b[0] and a[1] <= b[1] and _end(a) >= _end(b)
 
 
+def prefix_of(a: Axis, b: Axis) -> bool:
+    """`a` is `b` or a sub-axis starting where `b` starts."""
+    return contains(b, a) and a[1] == b[1]
+
+
 def can_coexist(a: Axis, b: Axis) -> bool:
     """Both can be sub-axes of one mesh axis at once (their pieces tile it)."""
     if a[0] != b[0]:
@@ -55,6 +60,16 @@ def prefix_without_overlap(a: Axis, b: Axis) -> Axis | None:
     if a[1] >= b[1]:
         return None
     return (a[0], a[1], b[1] // a[1])
+
+
+def prefix_without_any(a: Axis, others: Sequence[Axis]) -> Axis | None:
+    """The largest prefix of `a` that overlaps none of `others`, or None."""
+    for b in others:
+        p = prefix_without_overlap(a, b)
+        if p is None:
+            return None
+        a = p
+    return a
 
 
 def suffix_without_overlap(a: Axis, b: Axis) -> Axis | None:
