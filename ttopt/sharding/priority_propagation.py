@@ -184,14 +184,17 @@ class OpPriorityPropagation(PropagationPass):
                                        "default) or basic-then-aggressive", choices=STRATEGIES)
 
     def run(self, module: Module, ctx: PassContext) -> None:
-        run_propagation(module, ctx, self.is_conservative(), True, self.name,
-                        self.keep_sharding_rules,
-                        strategy=lambda g: propagate_op_priorities(g, self.run_op_priority_propagation, self.propagation_strategy))  # fmt: skip
+        run_propagation(module, ctx, self.is_conservative(), True, self.name, self.keep_sharding_rules,
+                        strategy=self.rounds)
+
+    def rounds(self, graph: ShardingGraph) -> PropagationResult:
+        """The propagation rounds of this scheme."""
+        return propagate_op_priorities(graph, self.run_op_priority_propagation, self.propagation_strategy)
 
 
 @register_pass
 @dataclass
-class UserPriorityPropagation(PropagationPass):
+class UserPriorityPropagation(OpPriorityPropagation):
     """Shardy's user-priority propagation (op-priority propagation per user priority)."""
 
     name = "user-priority-propagation"
@@ -199,10 +202,7 @@ class UserPriorityPropagation(PropagationPass):
     aliases = ("sdy-user-priority-propagate",)
 
     run_op_priority_propagation: bool = option(True, "false: one propagation per user priority")
-    propagation_strategy: str = option("aggressive", "Factor propagation per round: basic, aggressive (Shardy's "
-                                       "default) or basic-then-aggressive", choices=STRATEGIES)
 
-    def run(self, module: Module, ctx: PassContext) -> None:
-        run_propagation(module, ctx, self.is_conservative(), True, self.name,
-                        self.keep_sharding_rules,
-                        strategy=lambda g: propagate_user_priorities(g, self.run_op_priority_propagation, self.propagation_strategy))  # fmt: skip
+    def rounds(self, graph: ShardingGraph) -> PropagationResult:
+        """Op-priority rounds per user priority, highest first."""
+        return propagate_user_priorities(graph, self.run_op_priority_propagation, self.propagation_strategy)
