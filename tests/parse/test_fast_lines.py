@@ -66,6 +66,16 @@ def _summary(m: Module) -> list[tuple]:
     return [*out, aliases]
 
 
+def assert_same_and_expected(text: str, expected: str | None) -> None:
+    """Fast and general paths agree on `text`, which parses (None) or fails with `expected` first."""
+    assert_same(text)
+    got = _parse(text, True)
+    if expected is None:
+        assert not isinstance(got, str), got
+    else:
+        assert isinstance(got, str) and got.startswith(expected), got
+
+
 def assert_same(text: str) -> None:
     fast, slow = _parse(text, True), _parse(text, False)
     if isinstance(slow, str) or isinstance(fast, str):
@@ -245,12 +255,7 @@ def test_line_templates_fall_back_where_the_op_differs(line: str, expected: str 
     """A line spelled like an earlier one up to SSA names reuses what building that one gave, and
     only when its operands are what that one's were: any other case gives the general path's op or error."""
     text = f"{_TEMPLATE_HEAD}    {line}\n    return\n}}\n"
-    assert_same(text)
-    got = _parse(text, True)
-    if expected is None:
-        assert not isinstance(got, str), got
-    else:
-        assert isinstance(got, str) and got.startswith(expected), got
+    assert_same_and_expected(text, expected)
 
 
 @pytest.mark.parametrize(
@@ -268,9 +273,4 @@ def test_line_templates_fall_back_where_the_op_differs(line: str, expected: str 
 def test_loc_alias_runs(aliases: str, expected: str | None) -> None:
     """A run of location definitions: redefinitions, references forward and backward, gaps."""
     text = f'"t.op"() : () -> () loc(#loc1)\n\n{aliases}'
-    assert_same(text)
-    got = _parse(text, True)
-    if expected is None:
-        assert not isinstance(got, str), got
-    else:
-        assert isinstance(got, str) and got.startswith(expected), got
+    assert_same_and_expected(text, expected)
