@@ -59,13 +59,3 @@ def int_attr(op: Operation, name: str, default: int = 0) -> int:
     """An integer property, or `default` when absent."""
     a = op.get_attr(name)
     return int(getattr(a.resolve(), "value", default)) if a is not None else default
-
-
-def body_op(op: Operation) -> str | None:
-    """The single binary op of a reducer body (`stablehlo.add`), or None."""
-    if not op.regions or not op.regions[0].blocks:
-        return None
-    ops = op.regions[0].blocks[0].ops
-    if len(ops) == 2 and ops[1].name == "stablehlo.return" and len(ops[0].operands) == 2:
-        return ops[0].name
-    return None
