@@ -53,6 +53,7 @@ from ttopt.sharding.factors import (
     set_op_result_shardings,
     to_attr,
 )
+from ttopt.sharding.manual_edges import erase_manual_axes
 from ttopt.sharding.reshape_overflow import reshape_overflow_axes
 from ttopt.sharding.single_device import is_single_device_op, process_single_device_op
 from ttopt.sharding.unreduced_collectives import axis_set_diff, insert_unreduced_collectives, sort_and_merge
@@ -121,7 +122,7 @@ def _sharding_of(v: Any, ctx: _Ctx) -> Sharding | None:
     sh = from_attr(a, ctx.meshes)
     owner = _region_owner(v)
     if owner is not None and owner.name == "sdy.manual_computation":
-        return _local(sh, manual_axes(ctx.module, owner))
+        return erase_manual_axes(sh, manual_axes(ctx.module, owner))
     return sh
 
 
@@ -131,30 +132,6 @@ def _region_owner(v: Any) -> Any:
         return None
     owner = v.block.parent.parent
     return owner if owner is not None and owner.name != "func.func" else None
-
-
-def _local(sh: Sharding, manual: tuple[str, ...]) -> Sharding:
-    """A manual computation's sharding as its body sees it: the manual axes leading each dim
-    dropped, and dropped from the replicated and unreduced axes (Shardy's eraseManualAxes)."""
-    if not manual:
-        return sh
-    out = sh.copy()
-    dims = []
-    for d in sh.dims:
-        k = 0
-        while k < len(d) and d[k][0] in manual:
-            k += 1
-        dims.append(list(d[k:]))
-    out.dims = dims
-    out.replicated = tuple(a for a in sh.replicated if a[0] not in manual)
-    out.unreduced = tuple(a for a in sh.unreduced if _ref_name(a) not in manual)
-    if not out.unreduced:
-        out.unreduced_kind = None
-    return out
-
-
-def _ref_name(ref: Any) -> str:
-    return ref[0] if isinstance(ref, tuple) else ref.name
 
 
 def _bypass_barriers(v: Any) -> Any:
@@ -314,7 +291,7 @@ def _process_data_flow(op: Any, ctx: _Ctx, full: bool) -> None:
             continue
         want = _sharding_of(r, ctx)
         if want is not None and op.name == "sdy.manual_computation":
-            want = _local(want, manual_axes(ctx.module, op))  # the body's yield is local
+            want = erase_manual_axes(want, manual_axes(ctx.module, op))  # the body's yield is local
         for user, i in _edge_sources(op, j):
             _reduce_unreduced(user, i, want, ctx)
             v = user.operands[i]

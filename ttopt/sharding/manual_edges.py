@@ -11,7 +11,7 @@ axes, and what it writes back gets the out_sharding's manual axes in front.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Sequence
 
 from ttopt.sharding.factors import Axis, Sharding
 
@@ -25,14 +25,22 @@ def _manual_prefix(axes: Sequence[Axis], manual: Sequence[str]) -> int:
 
 
 def erase_manual_axes(sh: Sharding, manual: Sequence[str]) -> Sharding:
-    """The sharding without its manual axes (each dimension's leading manual axes, and manual
-    replicated axes)."""
+    """The sharding a manual computation's body sees (Shardy's eraseManualAxes): each
+    dimension's leading manual axes and the manual replicated and unreduced axes dropped."""
     if not manual:
         return sh
     out = sh.copy()
     out.dims = [list(d[_manual_prefix(d, manual):]) for d in sh.dims]
     out.replicated = tuple(a for a in sh.replicated if a[0] not in manual)
+    out.unreduced = tuple(a for a in sh.unreduced if _axis_name(a) not in manual)
+    if not out.unreduced:
+        out.unreduced_kind = None
     return out
+
+
+def _axis_name(ref: Axis | Any) -> str:
+    """An unreduced entry's mesh axis name (an Axis tuple, or an axis reference)."""
+    return ref[0] if isinstance(ref, tuple) else ref.name
 
 
 def add_free_axes(outer: Sharding, new: Sharding, manual: Sequence[str]) -> Sharding:
