@@ -43,6 +43,7 @@ from ttopt.sharding.factors import (
     to_attr,
     verify_sharding,
 )
+from ttopt.sharding.manual_edges import add_free_axes, erase_manual_axes
 from ttopt.sharding.util import func_name, func_type
 
 if TYPE_CHECKING:
@@ -512,28 +513,20 @@ class ShardingGraph:
 
 
 def _see_arg(sh: Sharding | None, outer: Sharding | None, manual: list[str], rank: int) -> Sharding | None:
-    from ttopt.sharding.manual_edges import add_free_axes
-
     if outer is None:
         return sh
     return add_free_axes(outer, sh if sh is not None else Sharding.open(outer.mesh, rank), manual)
 
 
 def _store_arg(sh: Sharding, outer: Sharding | None, manual: list[str]) -> Sharding:
-    from ttopt.sharding.manual_edges import erase_manual_axes
-
     return erase_manual_axes(sh, manual)
 
 
 def _see_result(sh: Sharding | None, outer: Sharding | None, manual: list[str], rank: int) -> Sharding | None:
-    from ttopt.sharding.manual_edges import erase_manual_axes
-
     return erase_manual_axes(sh, manual) if sh is not None else None
 
 
 def _store_result(sh: Sharding, outer: Sharding | None, manual: list[str]) -> Sharding:
-    from ttopt.sharding.manual_edges import add_free_axes
-
     return add_free_axes(outer, sh, manual) if outer is not None else sh
 
 
