@@ -267,6 +267,10 @@ def test_line_templates_fall_back_where_the_op_differs(line: str, expected: str 
         ('#loc1 = loc(callsite(#loc9 at "x"))\n#loc2 = loc("b")\n', "in.mlir:3:22: error: undefined alias '#loc9'"),
         ('#loc1 = loc(fused["#loc9", #loc2])\n#loc2 = loc("b")\n', None),
         ('#loc1 = loc(fused[#loc1, "b"])\n', "in.mlir:3:1: error: alias '#loc1' refers to itself"),
+        (
+            '#loc1 = loc(#loc3)\n#loc2 = loc("a")\n#loc3 = loc(callsite(#loc1 at #loc2))\n',
+            "in.mlir:3:1: error: alias '#loc1' refers to itself: #loc1 -> #loc3 -> #loc1",
+        ),
         ('#loc1 = loc("a")  #loc2 = loc(#loc1)\n#loc3 = loc("a.py":1:2 to 3:4)\n#loc4 = loc(#loc3)\n', None),
     ],
 )
@@ -274,3 +278,19 @@ def test_loc_alias_runs(aliases: str, expected: str | None) -> None:
     """A run of location definitions: redefinitions, references forward and backward, gaps."""
     text = f'"t.op"() : () -> () loc(#loc1)\n\n{aliases}'
     assert_same_and_expected(text, expected)
+
+
+def test_loc_alias_run_values_are_built_on_first_use() -> None:
+    """A run's definitions keep their text; the LocationAttr (and its Location) exist once asked for,
+    and resolve through the other aliases as eagerly built ones did."""
+    from ttopt.ir.aliases import LocAliasDef
+    from ttopt.parse.parser import parse_module
+
+    text = '"t.op"() : () -> () loc(#loc3)\n#loc1 = loc("add_1"("m.py":3:4))\n#loc2 = loc("m.py":9:1)\n#loc3 = loc(callsite(#loc1 at #loc2))\n'
+    module = parse_module(text, "in.mlir")
+    d = module.aliases.defs["attr", "loc3"]
+    assert isinstance(d, LocAliasDef) and d._value is None and d.is_location
+    assert d.value_text == "loc(callsite(#loc1 at #loc2))" and d.pos == text.index("#loc3 =")
+    op = next(o for o in module.walk() if o.name == "t.op")
+    assert op.location.name == "add_1"
+    assert d._value is not None and d.value.text == d.value_text

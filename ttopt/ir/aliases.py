@@ -7,9 +7,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from ttopt.ir.attributes import Attribute, LocationAttr
+from ttopt.ir.location import Location
 
 
-@dataclass
+@dataclass(slots=True)
 class AliasDef:
     """One alias definition; `after_module` records whether it was written after the ops."""
 
@@ -18,6 +19,51 @@ class AliasDef:
     value: Any  # Attribute, Type, or LocationAttr
     after_module: bool = False
     pos: Any = None
+
+    @property
+    def is_location(self) -> bool:
+        """Is this a location alias (`#loc3 = loc(...)`)?"""
+        return isinstance(self.value, LocationAttr)
+
+    @property
+    def value_text(self) -> str:
+        """The definition's right-hand side as printed."""
+        return self.value.text
+
+
+class LocAliasDef(AliasDef):
+    """A location alias read from a run of `#name = loc(...)` lines, its LocationAttr built on
+    first use: files end with tens of thousands of these, most never looked at before printing."""
+
+    __slots__ = ("text", "scope", "_value")
+    kind = "attr"  # type: ignore[assignment]  # a class constant shadowing the base slot
+    is_location = True  # type: ignore[assignment]
+
+    def __init__(self, name: str, text: str, after_module: bool, pos: int, scope: Any) -> None:
+        self.name = name
+        self.text = text  # `loc(...)`, already checked by the lexer
+        self.after_module = after_module
+        self.pos = pos
+        self.scope = scope
+        self._value: LocationAttr | None = None
+
+    @property  # type: ignore[override]
+    def value(self) -> LocationAttr:
+        """The location as an attribute (built once)."""
+        v = self._value
+        if v is None:
+            v = self._value = LocationAttr(Location(self.text, self.scope), self.text)
+        return v
+
+    @value.setter
+    def value(self, v: LocationAttr) -> None:
+        self._value = v
+        self.text = v.text
+
+    @property
+    def value_text(self) -> str:
+        """The definition's right-hand side as printed."""
+        return self.text
 
 
 class UndefinedAlias(KeyError):
@@ -96,9 +142,9 @@ class AliasScope:
         d = self.defs.get(("attr" if sigil == "#" else "type", m.group(2)))
         if d is None:
             return m.group(0)
-        if isinstance(d.value, LocationAttr):
+        if d.is_location:
             # Location aliases are referenced inside `loc(...)`: substitute the body.
-            return self.expand(d.value.text[4:-1])
+            return self.expand(d.value_text[4:-1])
         return self.expand(d.value.text)
 
     def define(self, d: AliasDef) -> AliasDef | None:
@@ -107,7 +153,7 @@ class AliasScope:
         prev = self.defs.get(key)
         self.defs[key] = d
         self._expanded.clear()
-        if self._by_text is not None and d.kind == "attr" and not isinstance(d.value, LocationAttr):
+        if self._by_text is not None and d.kind == "attr" and not d.is_location:
             self._by_text.setdefault(d.value.text, d.name)
         return prev
 
@@ -126,7 +172,7 @@ class AliasScope:
     def location(self, name: str) -> Any:
         """The Location an alias names, or None if it is not a location alias."""
         d = self.defs.get(("attr", name))
-        if d is None or not isinstance(d.value, LocationAttr):
+        if d is None or not d.is_location:
             return None
         return d.value.location
 
@@ -155,7 +201,7 @@ class AliasScope:
         text = value.text
         if self._by_text is None:
             self._by_text = {
-                d.value.text: d.name for d in self.defs.values() if d.kind == "attr" and not isinstance(d.value, LocationAttr)
+                d.value.text: d.name for d in self.defs.values() if d.kind == "attr" and not d.is_location
             }
         existing = self._by_text.get(text)
         if existing is not None:

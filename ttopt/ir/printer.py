@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from ttopt.ir.attributes import Attribute, LocationAttr, UnitAttr, quote
+from ttopt.ir.attributes import Attribute, UnitAttr, quote
 from ttopt.ir.opdef import ISOLATED
 from ttopt.ir.types import Type, format_result_types
 
@@ -103,8 +103,7 @@ class Printer:
             # Attribute and type aliases print first wherever they were written (MLIR requires a
             # definition before use); location aliases keep their place, and only with debuginfo.
             for d in m.aliases:
-                is_loc = isinstance(d.value, LocationAttr)
-                if (is_loc and (d.after_module or not opts.debuginfo)):
+                if d.is_location and (d.after_module or not opts.debuginfo):
                     continue
                 lines.append(self._alias_line(d))
         self._assign_names(m.op)
@@ -112,7 +111,7 @@ class Printer:
         self.print_op(m.op, "")
         if opts.debuginfo and not opts.local_scope:
             for d in m.aliases:
-                if d.after_module and isinstance(d.value, LocationAttr):
+                if d.after_module and d.is_location:
                     lines.append(self._alias_line(d))
         if m.metadata is not None:
             lines += ["", m.metadata.text()]
@@ -120,7 +119,7 @@ class Printer:
 
     def _alias_line(self, d: Any) -> str:
         sigil = "#" if d.kind == "attr" else "!"
-        return f"{sigil}{d.name} = {d.value.text}"
+        return f"{sigil}{d.name} = {d.value_text}"
 
     # -- text of types / attributes with alias handling ---------------------------------------
     def expand(self, text: str) -> str:

@@ -14,7 +14,7 @@ from typing import Any, NoReturn, Sequence
 from lark import Token, Transformer
 from lark.exceptions import UnexpectedInput
 
-from ttopt.ir.aliases import AliasDef, AliasScope
+from ttopt.ir.aliases import AliasDef, AliasScope, LocAliasDef
 from ttopt.ir.attributes import Attribute, LocationAttr, unquote
 from ttopt.ir.diagnostics import Diagnostic, SourceFile, SourcePos
 from ttopt.ir.module import Module
@@ -70,6 +70,7 @@ class IRBuilder(Transformer):
         self.source_text = ""  # the text being parsed (the whole-op tokens carry only offsets)
         self.alias_refs: dict[str, list[str]] = {}  # `#name` -> aliases its definition names (when any)
         self.late_refs: list[str] = []  # those not defined before the definition naming them
+        self.loc_runs: list[dict] = []  # the definitions of each location alias run (loc_aliases)
         # One-line custom-form op text with its SSA names cut out -> what building it gave
         # (see pretty_op_line): files repeat a few hundred distinct op shapes thousands of times.
         self.line_templates: dict[tuple, tuple] = {}
@@ -231,42 +232,40 @@ class IRBuilder(Transformer):
             raise ParseFailure(e.pos, e.message) from None
 
     def loc_aliases(self, c: list) -> None:
-        """A run of `#name = loc(...)` definitions in their simple forms (lexer.loc_alias_run)."""
+        """A run of `#name = loc(...)` definitions in their simple forms (lexer.loc_alias_run).
+
+        Each becomes a LocAliasDef holding its checked text (its LocationAttr is built on first
+        use). A definition's references are checked as it is read: one not defined before it goes
+        to late_refs, checked at the end, and only then are the references recorded for the cycle
+        check (_run_refs), so printed files, whose references all point back, skip that work."""
         scope = self.scope
         after = self.seen_op
         defs = scope.defs
-        d = None
-        findall = _ALIAS_USE.findall
         refs_in = LOC_REF.findall
-        alias_refs = self.alias_refs
         late = self.late_refs
         batch: dict[tuple[str, str], AliasDef] = {}
-        new = object.__new__
-        for m in c[0].end_pos:
+        matches = c[0].end_pos
+        for m in matches:
             name, text = m.groups()
-            key = ("attr", name)
-            if key in defs or key in batch:
-                self.fail(m.start(1) - 1, f"redefinition of alias '#{name}'")
             if "#" in text:
-                # _note_refs inlined (a third of the items of callsite / fused runs): a location
-                # names only `#` aliases (a `!` can only be inside its strings). The references are
-                # checked here and through late_refs, so these texts stay out of ap.loc_texts.
-                refs = alias_refs["#" + name] = (
-                    refs_in(text) if '"' not in text else ["#" + n for sig, n in findall(text) if sig]
-                )
-                for r in refs:
+                # A location names only `#` aliases (a `!` can only be inside its strings).
+                for r in refs_in(text) if '"' not in text else ["#" + n for sig, n in _ALIAS_USE.findall(text) if sig]:
                     k = ("attr", r[1:])
                     if k not in defs and k not in batch:
                         late.append(r)
-            la = new(LocationAttr)  # LocationAttr(Location(text, scope), text) without the init calls
-            la._text = text
-            la.location = Location(text, scope)
-            d = batch[key] = AliasDef(name, "attr", la, after, m.start(1) - 1)
-        if d is not None:
-            # Into the table in one update; the public define() (once per run, not per item) keeps
-            # the scope's own bookkeeping.
-            defs.update(batch)
-            scope.define(d)
+            batch["attr", name] = LocAliasDef(name, text, after, m.start(1) - 1, scope)
+        if len(batch) != len(matches) or not defs.keys().isdisjoint(batch):
+            seen: set[str] = set()
+            for m in matches:
+                name = m.group(1)
+                if ("attr", name) in defs or name in seen:
+                    self.fail(m.start(1) - 1, f"redefinition of alias '#{name}'")
+                seen.add(name)
+        # Into the table in one update; the public define() (once per run, not per item) keeps
+        # the scope's own bookkeeping.
+        defs.update(batch)
+        scope.define(batch["attr", matches[-1].group(1)])
+        self.loc_runs.append(batch)
 
     def type_alias(self, c: list) -> None:
         name, value_tok = self._split_alias(c[0])
@@ -911,7 +910,7 @@ def _finish(builder: IRBuilder, scope: AliasScope, source: SourceFile) -> Module
     module.metadata = builder.metadata
     _check_aliases(builder, scope, source)
     if builder.late_refs:
-        _check_alias_cycles(scope, builder.alias_refs)
+        _check_alias_cycles(scope, _with_run_refs(builder.alias_refs, builder.loc_runs))
     for have, want, where, shown, op_name, i in builder.deferred_type_checks:
         if have != want:
             raise ParseFailure(
@@ -927,6 +926,18 @@ def _in_comment(text: str, pos: int) -> bool:
     """Is `pos` after a `//` on its line (outside string literals)?"""
     line = text[text.rfind("\n", 0, pos) + 1 : pos]
     return "//" in re.sub(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"', "", line)
+
+
+def _with_run_refs(refs: dict[str, list[str]], runs: list[dict]) -> dict[str, list[str]]:
+    """`refs` and the references of the location alias runs' definitions (loc_aliases records
+    none: only a forward reference somewhere makes a cycle possible, and then they are needed)."""
+    out = dict(refs)
+    for run in runs:
+        for d in run.values():
+            text = d.value_text
+            if "#" in text:
+                out["#" + d.name] = [sig + n for sig, n in _ALIAS_USE.findall(text) if sig]
+    return out
 
 
 def _alias_key(ref: str) -> tuple[str, str]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ttopt.ir.attributes import LocationAttr
 from ttopt.ir.location import UNKNOWN_LOC
 from ttopt.passes.base import Pass
 from ttopt.passes.registry import register_pass
@@ -33,5 +32,5 @@ class StripDebugInfo(Pass):
                         if arg.location is not None:
                             arg.location = UNKNOWN_LOC
         defs = module.aliases.defs
-        for key in [k for k, d in defs.items() if isinstance(d.value, LocationAttr)]:
+        for key in [k for k, d in defs.items() if d.is_location]:
             del defs[key]
