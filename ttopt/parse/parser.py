@@ -920,6 +920,8 @@ def _finish(builder: IRBuilder, scope: AliasScope, source: SourceFile) -> Module
 
 
 _ALIAS_USE = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"|([#!])([A-Za-z_][\w$\-]*)(?![\w$.\-<])')
+# The alias a `loc(#name)` names (_ALIAS_USE's name), one per line of the joined location texts.
+_LOC_REF_ONLY = re.compile(r"^loc\(#([A-Za-z_][\w$\-]*)\)$", re.M)
 
 
 def _in_comment(text: str, pos: int) -> bool:
@@ -979,11 +981,20 @@ def _check_alias_cycles(scope: AliasScope, refs: dict[str, list[str]]) -> None:
 def _check_aliases(builder: IRBuilder, scope: AliasScope, source: SourceFile) -> None:
     """Every alias referenced by a parsed type/attribute/location must be defined."""
     ap = builder.ap
-    pieces = [*ap.types, *ap.attrs, *ap.dicts, *ap.sigs, *ap.loc_texts]
+    # Most locations that name an alias are exactly `loc(#name)` (one per op in a printed file):
+    # when all are, they are checked by one set difference; otherwise every location joins the
+    # C-level scan over everything (strings are matched whole, so aliases in them are skipped).
+    pieces = [*ap.types, *ap.attrs, *ap.dicts]  # not ap.sigs: their types are all in ap.types
+    joined = "\n".join(ap.loc_texts)
+    loc_names = _LOC_REF_ONLY.findall(joined)
+    if len(loc_names) != len(ap.loc_texts) or joined.count("\n") != len(loc_names) - 1:
+        pieces += ap.loc_texts
+        loc_names = []
     defs = scope.defs
-    # One C-level scan over everything (strings are matched whole, so aliases in them are skipped).
     used = set(_ALIAS_USE.findall("\n".join(pieces)))
     missing = {sig + name for sig, name in used if sig and ("attr" if sig == "#" else "type", name) not in defs}
+    if loc_names:
+        missing.update("#" + n for n in set(loc_names).difference([n for kind, n in defs if kind == "attr"]))
     missing.update(r for r in builder.late_refs if _alias_key(r) not in defs)
     if not missing:
         return
