@@ -110,9 +110,8 @@ class Printer:
         self.out = lines
         self.print_op(m.op, "")
         if opts.debuginfo and not opts.local_scope:
-            for d in m.aliases:
-                if d.after_module and d.is_location:
-                    lines.append(self._alias_line(d))
+            # Tens of thousands in a printed file: one comprehension, location aliases are `#`.
+            lines += [f"#{d.name} = {d.value_text}" for d in m.aliases if d.after_module and d.is_location]
         if m.metadata is not None:
             lines += ["", m.metadata.text()]
         return "\n".join(lines) + "\n"
