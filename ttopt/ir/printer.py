@@ -69,6 +69,8 @@ def sym_text(name: str) -> str:
 
 
 _QUOTED: dict[str, str] = {}  # op name -> its quoted spelling (generic form)
+_KEY_TEXT: dict[str, str] = {}  # dictionary key -> its spelling (bare or quoted); strings are immutable
+_UNKNOWN = "%<<UNKNOWN>>"
 
 
 class PrintOptions:
@@ -92,6 +94,12 @@ class Printer:
         self.groups: dict[int, list[tuple[str, int]]] = {}
         self.out: list[str] = []
         self.default_dialect = ""  # ops of this dialect print without their prefix (func: `return`)
+        # Per-print text caches keyed by object ids: types and attributes are immutable and shared
+        # by many ops, and the module does not change while it prints. `_pinned` holds every keyed
+        # object so a temporary one a custom format builds cannot die and lend its id to another.
+        self._sigs: dict[tuple, str] = {}
+        self._dicts: dict[tuple, str] = {}
+        self._pinned: list[Any] = []
 
     # -- entry point ------------------------------------------------------------------------
     def print_module(self) -> str:
@@ -139,13 +147,30 @@ class Printer:
         return ", ".join(self.expand(t.text) for t in ts)
 
     def fn_type(self, ins: Any, outs: Any) -> str:
-        return self.expand(f"({', '.join(t.text for t in ins)}) -> {format_result_types(outs)}")
+        """`(A, B) -> R`, with aliases expanded in local scope."""
+        key = (*map(id, ins), None, *map(id, outs))
+        s = self._sigs.get(key)
+        if s is None:
+            s = self._sigs[key] = self.expand(f"({', '.join(t.text for t in ins)}) -> {format_result_types(outs)}")
+            self._pinned.append((tuple(ins), tuple(outs)))
+        return s
 
     def dict_body(self, d: dict[str, Attribute]) -> str:
         """`a = 1, b` (no braces)."""
+        # Keyed by the keys in order and the value objects: the same dict contents give one text.
+        key = (*d, *map(id, d.values()))
+        s = self._dicts.get(key)
+        if s is None:
+            s = self._dicts[key] = self._dict_text(d)
+            self._pinned.append(tuple(d.values()))
+        return s
+
+    def _dict_text(self, d: dict[str, Attribute]) -> str:
         parts = []
         for k, v in sorted(d.items()):
-            key = k if _KEY.match(k) else quote(k)
+            key = _KEY_TEXT.get(k)
+            if key is None:
+                key = _KEY_TEXT[k] = k if _KEY.match(k) else quote(k)
             parts.append(key if isinstance(v, UnitAttr) else f"{key} = {self.expand(v.text)}")
         return ", ".join(parts)
 
@@ -154,7 +179,8 @@ class Printer:
         return f"{prefix}{{{self.dict_body(d)}}}" if d else ""
 
     def loc(self, location: Any) -> str:
-        if not self.opts.debuginfo or location is None:
+        """` loc(...)` with debuginfo, else ""."""
+        if location is None or not self.opts.debuginfo:
             return ""
         return " " + self.expand(location.text)
 
@@ -167,7 +193,9 @@ class Printer:
         return n
 
     def names_of(self, values: Any) -> str:
-        return ", ".join(self.name(v) for v in values)
+        """`%a, %b`."""
+        get = self.names.get
+        return ", ".join([get(id(v), _UNKNOWN) for v in values])
 
     def _assign_names(self, top: Operation) -> None:
         for r in top.regions:
@@ -189,8 +217,9 @@ class Printer:
         conflict = [nc]
         owner = region.parent
         od = owner.opdef if owner is not None else None
-        generic = self.opts.generic  # the generic form uses no op-provided names (as MLIR)
-        arg_hint = od.extra.get("arg_name") if od is not None and not generic else None
+        hinted = not self.opts.generic  # the generic form uses no op-provided names (as MLIR)
+        arg_hint = od.extra.get("arg_name") if od is not None and hinted else None
+        nested: list[Operation] = []  # ops with regions, numbered after this whole region
         for bi, block in enumerate(region.blocks):
             for arg in block.args:
                 if arg_hint is not None and bi == 0:
@@ -202,11 +231,25 @@ class Printer:
                     names[id(arg)] = f"%{nv}"
                     nv += 1
             for op in block.ops:
+                if op.regions:
+                    nested.append(op)
                 res = op.results
                 if not res:
                     continue
-                d = op.opdef
-                hint = d.result_name(op) if d is not None and d.result_name is not None and not generic else None
+                hint = None
+                if hinted:
+                    d = op.opdef
+                    if d is not None and d.result_name is not None:
+                        hint = d.result_name(op)
+                if hint is None:
+                    base = f"%{nv}"
+                    nv += 1
+                    if len(res) == 1:
+                        names[id(res[0])] = base
+                    else:
+                        for r in res:
+                            names[id(r)] = f"{base}#{r.index}"
+                    continue
                 if isinstance(hint, (list, tuple)) and len(hint) == len(res):
                     groups = []
                     for r, h in zip(res, hint):
@@ -225,16 +268,14 @@ class Printer:
                 else:
                     for r in res:
                         names[id(r)] = f"{base}#{r.index}"
-        for block in region.blocks:
-            for op in block.ops:
-                if op.regions:
-                    d = op.opdef
-                    iso = d is not None and d.has(ISOLATED)
-                    for sub in op.regions:
-                        if iso:
-                            self._number_region(sub, 0, 0, 0, set())
-                        else:
-                            self._number_region(sub, nv, na, conflict[0], used)
+        for op in nested:
+            d = op.opdef
+            iso = d is not None and d.has(ISOLATED)
+            for sub in op.regions:
+                if iso:
+                    self._number_region(sub, 0, 0, 0, set())
+                else:
+                    self._number_region(sub, nv, na, conflict[0], used)
         for n in added:
             used.discard(n)
 
@@ -246,7 +287,7 @@ class Printer:
         groups = self.groups.get(id(op))
         if groups is not None:
             return ", ".join(b if n == 1 else f"{b}:{n}" for b, n in groups) + " = "
-        n = self.names.get(id(res[0]), "%<<UNKNOWN>>")
+        n = self.names.get(id(res[0]), _UNKNOWN)
         if len(res) == 1:
             return n + " = "
         return f"{n.partition('#')[0]}:{len(res)} = "
@@ -255,11 +296,52 @@ class Printer:
     def print_op(self, op: Operation, indent: str) -> None:
         """Append the op's lines (its regions included) to the output."""
         d = op.opdef
-        fmt = d.format if d is not None and not self.opts.generic else None
-        text = self.custom(op, fmt, indent) if fmt is not None else None
-        if text is None:
-            text = self.generic(op, indent)
-        self.out.append(indent + self.result_prefix(op) + text + self.loc(op.location))
+        if d is not None:
+            fmt = d.format
+            if fmt is not None and not self.opts.generic:
+                text = self.custom(op, fmt, indent)
+                if text is not None:
+                    self.out.append(indent + self.result_prefix(op) + text + self.loc(op.location))
+                    return
+            if d.extra.get("body_optional"):
+                self.out.append(indent + self.result_prefix(op) + self.generic(op, indent) + self.loc(op.location))
+                return
+        if op.regions or op.successors:
+            self.out.append(indent + self.result_prefix(op) + self.generic(op, indent) + self.loc(op.location))
+            return
+        self.out.append(self._flat_generic(op, indent))
+
+    def _flat_generic(self, op: Operation, indent: str) -> str:
+        """The whole line of an op without regions or successors in generic form: `generic`'s
+        text, built in one piece since most ops of a big module take this path."""
+        names = self.names
+        res = op.results
+        if not res:
+            head = indent
+        elif self.groups and id(op) in self.groups:
+            head = indent + self.result_prefix(op)
+        elif len(res) == 1:
+            head = f"{indent}{names.get(id(res[0]), _UNKNOWN)} = "
+        else:
+            head = f"{indent}{names.get(id(res[0]), _UNKNOWN).partition('#')[0]}:{len(res)} = "
+        qn = _QUOTED.get(op.name)
+        if qn is None:
+            qn = _QUOTED[op.name] = quote(op.name)
+        operands = op.operands
+        args = ", ".join([names.get(id(v), _UNKNOWN) for v in operands]) if operands else ""
+        ins = [v.type for v in operands]
+        outs = [r.type for r in res]
+        key = (*map(id, ins), None, *map(id, outs))
+        sig = self._sigs.get(key)
+        if sig is None:
+            sig = self.fn_type(ins, outs)
+        props = op.properties
+        ptext = f" <{{{self.dict_body(props)}}}>" if props else ""
+        attrs = op.attributes
+        atext = f" {{{self.dict_body(attrs)}}}" if attrs else ""
+        loc = op.location
+        ltext = "" if loc is None or not self.opts.debuginfo else " " + self.expand(loc.text)
+        return f"{head}{qn}({args}){ptext}{atext} : {sig}{ltext}"
 
     def custom(self, op: Operation, fmt: Any, indent: str) -> str | None:
         """The op in its custom form, or None when that form cannot say everything the op holds.
