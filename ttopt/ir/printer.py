@@ -148,7 +148,8 @@ class Printer:
 
     def fn_type(self, ins: Any, outs: Any) -> str:
         """`(A, B) -> R`, with aliases expanded in local scope."""
-        key = (*map(id, ins), None, *map(id, outs))
+        # The key of one input and one result is the id pair (the commonest op, see print_ops).
+        key = (id(ins[0]), id(outs[0])) if len(ins) == 1 and len(outs) == 1 else (*map(id, ins), None, *map(id, outs))
         s = self._sigs.get(key)
         if s is None:
             s = self._sigs[key] = self.expand(f"({', '.join(t.text for t in ins)}) -> {format_result_types(outs)}")
@@ -296,52 +297,65 @@ class Printer:
     def print_op(self, op: Operation, indent: str) -> None:
         """Append the op's lines (its regions included) to the output."""
         d = op.opdef
-        if d is not None:
-            fmt = d.format
-            if fmt is not None and not self.opts.generic:
-                text = self.custom(op, fmt, indent)
-                if text is not None:
-                    self.out.append(indent + self.result_prefix(op) + text + self.loc(op.location))
-                    return
-            if d.extra.get("body_optional"):
-                self.out.append(indent + self.result_prefix(op) + self.generic(op, indent) + self.loc(op.location))
-                return
-        if op.regions or op.successors:
-            self.out.append(indent + self.result_prefix(op) + self.generic(op, indent) + self.loc(op.location))
-            return
-        self.out.append(self._flat_generic(op, indent))
+        fmt = d.format if d is not None and not self.opts.generic else None
+        text = self.custom(op, fmt, indent) if fmt is not None else None
+        if text is None:
+            text = self.generic(op, indent)
+        self.out.append(indent + self.result_prefix(op) + text + self.loc(op.location))
 
-    def _flat_generic(self, op: Operation, indent: str) -> str:
-        """The whole line of an op without regions or successors in generic form: `generic`'s
-        text, built in one piece since most ops of a big module take this path."""
-        names = self.names
-        res = op.results
-        if not res:
-            head = indent
-        elif self.groups and id(op) in self.groups:
-            head = indent + self.result_prefix(op)
-        elif len(res) == 1:
-            head = f"{indent}{names.get(id(res[0]), _UNKNOWN)} = "
-        else:
-            head = f"{indent}{names.get(id(res[0]), _UNKNOWN).partition('#')[0]}:{len(res)} = "
-        qn = _QUOTED.get(op.name)
-        if qn is None:
-            qn = _QUOTED[op.name] = quote(op.name)
-        operands = op.operands
-        args = ", ".join([names.get(id(v), _UNKNOWN) for v in operands]) if operands else ""
-        ins = [v.type for v in operands]
-        outs = [r.type for r in res]
-        key = (*map(id, ins), None, *map(id, outs))
-        sig = self._sigs.get(key)
-        if sig is None:
-            sig = self.fn_type(ins, outs)
-        props = op.properties
-        ptext = f" <{{{self.dict_body(props)}}}>" if props else ""
-        attrs = op.attributes
-        atext = f" {{{self.dict_body(attrs)}}}" if attrs else ""
-        loc = op.location
-        ltext = "" if loc is None or not self.opts.debuginfo else " " + self.expand(loc.text)
-        return f"{head}{qn}({args}){ptext}{atext} : {sig}{ltext}"
+    def print_ops(self, ops: list[Operation], indent: str) -> None:
+        """`print_op` for each op of a block; the commonest op (generic form, no regions, no
+        successors) is written inline here in one f-string: per-op calls and attribute lookups
+        are most of the time of printing a big module."""
+        names = self.names.get
+        append = self.out.append
+        generic = self.opts.generic
+        debug = self.opts.debuginfo
+        expand = self.expand if self.opts.local_scope else None
+        groups = self.groups
+        sigs = self._sigs
+        dict_body = self.dict_body
+        for op in ops:
+            d = op.opdef
+            if (d is not None and ((d.format is not None and not generic) or d.extra.get("body_optional"))) or (
+                op.regions or op.successors
+            ):
+                self.print_op(op, indent)
+                continue
+            res = op.results
+            if not res:
+                head = indent
+            elif groups and id(op) in groups:
+                head = indent + self.result_prefix(op)
+            elif len(res) == 1:
+                head = f"{indent}{names(id(res[0]), _UNKNOWN)} = "
+            else:
+                head = f"{indent}{names(id(res[0]), _UNKNOWN).partition('#')[0]}:{len(res)} = "
+            qn = _QUOTED.get(op.name)
+            if qn is None:
+                qn = _QUOTED[op.name] = quote(op.name)
+            operands = op.operands
+            if len(operands) == 1 and len(res) == 1:
+                v = operands[0]
+                args = names(id(v), _UNKNOWN)
+                key: tuple = (id(v.type), id(res[0].type))
+            else:
+                args = ", ".join([names(id(v), _UNKNOWN) for v in operands])
+                key = (*[id(v.type) for v in operands], None, *[id(r.type) for r in res])
+            sig = sigs.get(key)
+            if sig is None:
+                sig = self.fn_type([v.type for v in operands], [r.type for r in res])
+            props = op.properties
+            attrs = op.attributes
+            loc = op.location
+            if loc is None or not debug:
+                ltext = ""
+            else:
+                ltext = " " + (loc.text if expand is None else expand(loc.text))
+            append(
+                f"{head}{qn}({args}){f' <{{{dict_body(props)}}}>' if props else ''}"
+                f"{f' {{{dict_body(attrs)}}}' if attrs else ''} : {sig}{ltext}"
+            )
 
     def custom(self, op: Operation, fmt: Any, indent: str) -> str | None:
         """The op in its custom form, or None when that form cannot say everything the op holds.
@@ -409,8 +423,7 @@ class Printer:
                 if block.args:
                     args = "(" + ", ".join(self.block_arg(a) for a in block.args) + ")"
                 lines.append(f"{indent}^bb{i}{args}:")
-            for op in block.ops:
-                self.print_op(op, inner)
+            self.print_ops(block.ops, inner)
         self.out = saved
         self.default_dialect = saved_dialect
         if not lines:
