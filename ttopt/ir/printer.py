@@ -316,12 +316,6 @@ class Printer:
         sigs = self._sigs
         dict_body = self.dict_body
         for op in ops:
-            d = op.opdef
-            if (d is not None and ((d.format is not None and not generic) or d.extra.get("body_optional"))) or (
-                op.regions or op.successors
-            ):
-                self.print_op(op, indent)
-                continue
             res = op.results
             if not res:
                 head = indent
@@ -331,6 +325,24 @@ class Printer:
                 head = f"{indent}{names(id(res[0]), _UNKNOWN)} = "
             else:
                 head = f"{indent}{names(id(res[0]), _UNKNOWN).partition('#')[0]}:{len(res)} = "
+            loc = op.location
+            if loc is None or not debug:
+                ltext = ""
+            else:
+                ltext = " " + (loc.text if expand is None else expand(loc.text))
+            d = op.opdef
+            text = None
+            if d is not None:
+                if d.format is not None and not generic:
+                    text = self.custom(op, d.format, indent)
+                if text is None and (op.regions or op.successors or d.extra.get("body_optional")):
+                    text = self.generic(op, indent)
+            elif op.regions or op.successors:
+                text = self.generic(op, indent)
+            if text is not None:
+                append(head + text + ltext)
+                continue
+            # `generic` for an op without regions or successors, in one piece
             qn = _QUOTED.get(op.name)
             if qn is None:
                 qn = _QUOTED[op.name] = quote(op.name)
@@ -347,11 +359,6 @@ class Printer:
                 sig = self.fn_type([v.type for v in operands], [r.type for r in res])
             props = op.properties
             attrs = op.attributes
-            loc = op.location
-            if loc is None or not debug:
-                ltext = ""
-            else:
-                ltext = " " + (loc.text if expand is None else expand(loc.text))
             append(
                 f"{head}{qn}({args}){f' <{{{dict_body(props)}}}>' if props else ''}"
                 f"{f' {{{dict_body(attrs)}}}' if attrs else ''} : {sig}{ltext}"
@@ -417,15 +424,19 @@ class Printer:
         d = owner.opdef if owner is not None else None
         if d is not None and "default_dialect" in d.extra:
             self.default_dialect = d.extra["default_dialect"]
-        for i, block in enumerate(region.blocks):
-            if i > 0 or (entry_args and block.args):
-                args = ""
-                if block.args:
-                    args = "(" + ", ".join(self.block_arg(a) for a in block.args) + ")"
-                lines.append(f"{indent}^bb{i}{args}:")
-            self.print_ops(block.ops, inner)
-        self.out = saved
-        self.default_dialect = saved_dialect
+        try:
+            for i, block in enumerate(region.blocks):
+                if i > 0 or (entry_args and block.args):
+                    args = ""
+                    if block.args:
+                        args = "(" + ", ".join(self.block_arg(a) for a in block.args) + ")"
+                    lines.append(f"{indent}^bb{i}{args}:")
+                self.print_ops(block.ops, inner)
+        finally:
+            # A custom form that fails inside a nested region falls back to generic: the
+            # enclosing op's lines must still go to the enclosing output.
+            self.out = saved
+            self.default_dialect = saved_dialect
         if not lines:
             return "{\n" + indent + "}"
         return "{\n" + "\n".join(lines) + "\n" + indent + "}"
