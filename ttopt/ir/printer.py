@@ -316,15 +316,6 @@ class Printer:
         sigs = self._sigs
         dict_body = self.dict_body
         for op in ops:
-            res = op.results
-            if not res:
-                head = indent
-            elif groups and id(op) in groups:
-                head = indent + self.result_prefix(op)
-            elif len(res) == 1:
-                head = f"{indent}{names(id(res[0]), _UNKNOWN)} = "
-            else:
-                head = f"{indent}{names(id(res[0]), _UNKNOWN).partition('#')[0]}:{len(res)} = "
             loc = op.location
             if loc is None or not debug:
                 ltext = ""
@@ -339,18 +330,32 @@ class Printer:
                     text = self.generic(op, indent)
             elif op.regions or op.successors:
                 text = self.generic(op, indent)
+            res = op.results
             if text is not None:
-                append(head + text + ltext)
+                if len(res) == 1 and not groups:
+                    append(f"{indent}{names(id(res[0]), _UNKNOWN)} = {text}{ltext}")
+                else:
+                    append(f"{indent}{self.result_prefix(op)}{text}{ltext}")
                 continue
             # `generic` for an op without regions or successors, in one piece
             qn = _QUOTED.get(op.name)
             if qn is None:
                 qn = _QUOTED[op.name] = quote(op.name)
             operands = op.operands
-            if len(operands) == 1 and len(res) == 1:
-                v = operands[0]
-                args = names(id(v), _UNKNOWN)
-                key: tuple = (id(v.type), id(res[0].type))
+            n_in = len(operands)
+            if len(res) == 1:
+                out_id = id(res[0].type)
+                if n_in == 1:
+                    v = operands[0]
+                    args = names(id(v), _UNKNOWN)
+                    key: tuple = (id(v.type), out_id)
+                elif n_in == 2:
+                    v, w = operands
+                    args = f"{names(id(v), _UNKNOWN)}, {names(id(w), _UNKNOWN)}"
+                    key = (id(v.type), id(w.type), None, out_id)
+                else:
+                    args = ", ".join([names(id(v), _UNKNOWN) for v in operands])
+                    key = (*[id(v.type) for v in operands], None, out_id)
             else:
                 args = ", ".join([names(id(v), _UNKNOWN) for v in operands])
                 key = (*[id(v.type) for v in operands], None, *[id(r.type) for r in res])
@@ -358,11 +363,13 @@ class Printer:
             if sig is None:
                 sig = self.fn_type([v.type for v in operands], [r.type for r in res])
             props = op.properties
+            ptext = f" <{{{dict_body(props)}}}>" if props else ""
             attrs = op.attributes
-            append(
-                f"{head}{qn}({args}){f' <{{{dict_body(props)}}}>' if props else ''}"
-                f"{f' {{{dict_body(attrs)}}}' if attrs else ''} : {sig}{ltext}"
-            )
+            atext = f" {{{dict_body(attrs)}}}" if attrs else ""
+            if len(res) == 1 and not groups:
+                append(f"{indent}{names(id(res[0]), _UNKNOWN)} = {qn}({args}){ptext}{atext} : {sig}{ltext}")
+            else:
+                append(f"{indent}{self.result_prefix(op)}{qn}({args}){ptext}{atext} : {sig}{ltext}")
 
     def custom(self, op: Operation, fmt: Any, indent: str) -> str | None:
         """The op in its custom form, or None when that form cannot say everything the op holds.
