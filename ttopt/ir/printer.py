@@ -69,7 +69,6 @@ def sym_text(name: str) -> str:
 
 
 _QUOTED: dict[str, str] = {}  # op name -> its quoted spelling (generic form)
-_KEY_TEXT: dict[str, str] = {}  # dictionary key -> its spelling (bare or quoted); strings are immutable
 _UNKNOWN = "%<<UNKNOWN>>"
 
 
@@ -169,9 +168,7 @@ class Printer:
     def _dict_text(self, d: dict[str, Attribute]) -> str:
         parts = []
         for k, v in sorted(d.items()):
-            key = _KEY_TEXT.get(k)
-            if key is None:
-                key = _KEY_TEXT[k] = k if _KEY.match(k) else quote(k)
+            key = k if _KEY.match(k) else quote(k)
             parts.append(key if isinstance(v, UnitAttr) else f"{key} = {self.expand(v.text)}")
         return ", ".join(parts)
 
