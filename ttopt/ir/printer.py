@@ -69,6 +69,7 @@ def sym_text(name: str) -> str:
 
 
 _QUOTED: dict[str, str] = {}  # op name -> its quoted spelling (generic form)
+_UNKNOWN = "%<<UNKNOWN>>"
 
 
 class PrintOptions:
@@ -92,6 +93,12 @@ class Printer:
         self.groups: dict[int, list[tuple[str, int]]] = {}
         self.out: list[str] = []
         self.default_dialect = ""  # ops of this dialect print without their prefix (func: `return`)
+        # Per-print text caches keyed by object ids: types and attributes are immutable and shared
+        # by many ops, and the module does not change while it prints. `_pinned` holds every keyed
+        # object so a temporary one a custom format builds cannot die and lend its id to another.
+        self._sigs: dict[tuple, str] = {}
+        self._dicts: dict[tuple, str] = {}
+        self._pinned: list[Any] = []
 
     # -- entry point ------------------------------------------------------------------------
     def print_module(self) -> str:
@@ -137,10 +144,26 @@ class Printer:
         return ", ".join(self.expand(t.text) for t in ts)
 
     def fn_type(self, ins: Any, outs: Any) -> str:
-        return self.expand(f"({', '.join(t.text for t in ins)}) -> {format_result_types(outs)}")
+        """`(A, B) -> R`, with aliases expanded in local scope."""
+        # The key of one input and one result is the id pair (the commonest op, see print_ops).
+        key = (id(ins[0]), id(outs[0])) if len(ins) == 1 and len(outs) == 1 else (*map(id, ins), None, *map(id, outs))
+        s = self._sigs.get(key)
+        if s is None:
+            s = self._sigs[key] = self.expand(f"({', '.join(t.text for t in ins)}) -> {format_result_types(outs)}")
+            self._pinned.append((tuple(ins), tuple(outs)))
+        return s
 
     def dict_body(self, d: dict[str, Attribute]) -> str:
         """`a = 1, b` (no braces)."""
+        # Keyed by the keys in order and the value objects: the same dict contents give one text.
+        key = (*d, *map(id, d.values()))
+        s = self._dicts.get(key)
+        if s is None:
+            s = self._dicts[key] = self._dict_text(d)
+            self._pinned.append(tuple(d.values()))
+        return s
+
+    def _dict_text(self, d: dict[str, Attribute]) -> str:
         parts = []
         for k, v in sorted(d.items()):
             key = k if _KEY.match(k) else quote(k)
@@ -152,7 +175,8 @@ class Printer:
         return f"{prefix}{{{self.dict_body(d)}}}" if d else ""
 
     def loc(self, location: Any) -> str:
-        if not self.opts.debuginfo or location is None:
+        """` loc(...)` with debuginfo, else ""."""
+        if location is None or not self.opts.debuginfo:
             return ""
         return " " + self.expand(location.text)
 
@@ -165,7 +189,9 @@ class Printer:
         return n
 
     def names_of(self, values: Any) -> str:
-        return ", ".join(self.name(v) for v in values)
+        """`%a, %b`."""
+        get = self.names.get
+        return ", ".join([get(id(v), _UNKNOWN) for v in values])
 
     def _assign_names(self, top: Operation) -> None:
         for r in top.regions:
@@ -187,8 +213,9 @@ class Printer:
         conflict = [nc]
         owner = region.parent
         od = owner.opdef if owner is not None else None
-        generic = self.opts.generic  # the generic form uses no op-provided names (as MLIR)
-        arg_hint = od.extra.get("arg_name") if od is not None and not generic else None
+        hinted = not self.opts.generic  # the generic form uses no op-provided names (as MLIR)
+        arg_hint = od.extra.get("arg_name") if od is not None and hinted else None
+        nested: list[Operation] = []  # ops with regions, numbered after this whole region
         for bi, block in enumerate(region.blocks):
             for arg in block.args:
                 if arg_hint is not None and bi == 0:
@@ -200,11 +227,25 @@ class Printer:
                     names[id(arg)] = f"%{nv}"
                     nv += 1
             for op in block.ops:
+                if op.regions:
+                    nested.append(op)
                 res = op.results
                 if not res:
                     continue
-                d = op.opdef
-                hint = d.result_name(op) if d is not None and d.result_name is not None and not generic else None
+                hint = None
+                if hinted:
+                    d = op.opdef
+                    if d is not None and d.result_name is not None:
+                        hint = d.result_name(op)
+                if hint is None:
+                    base = f"%{nv}"
+                    nv += 1
+                    if len(res) == 1:
+                        names[id(res[0])] = base
+                    else:
+                        for r in res:
+                            names[id(r)] = f"{base}#{r.index}"
+                    continue
                 if isinstance(hint, (list, tuple)) and len(hint) == len(res):
                     groups = []
                     for r, h in zip(res, hint):
@@ -223,16 +264,14 @@ class Printer:
                 else:
                     for r in res:
                         names[id(r)] = f"{base}#{r.index}"
-        for block in region.blocks:
-            for op in block.ops:
-                if op.regions:
-                    d = op.opdef
-                    iso = d is not None and d.has(ISOLATED)
-                    for sub in op.regions:
-                        if iso:
-                            self._number_region(sub, 0, 0, 0, set())
-                        else:
-                            self._number_region(sub, nv, na, conflict[0], used)
+        for op in nested:
+            d = op.opdef
+            iso = d is not None and d.has(ISOLATED)
+            for sub in op.regions:
+                if iso:
+                    self._number_region(sub, 0, 0, 0, set())
+                else:
+                    self._number_region(sub, nv, na, conflict[0], used)
         for n in added:
             used.discard(n)
 
@@ -244,7 +283,7 @@ class Printer:
         groups = self.groups.get(id(op))
         if groups is not None:
             return ", ".join(b if n == 1 else f"{b}:{n}" for b, n in groups) + " = "
-        n = self.names.get(id(res[0]), "%<<UNKNOWN>>")
+        n = self.names.get(id(res[0]), _UNKNOWN)
         if len(res) == 1:
             return n + " = "
         return f"{n.partition('#')[0]}:{len(res)} = "
@@ -258,6 +297,74 @@ class Printer:
         if text is None:
             text = self.generic(op, indent)
         self.out.append(indent + self.result_prefix(op) + text + self.loc(op.location))
+
+    def print_ops(self, ops: list[Operation], indent: str) -> None:
+        """`print_op` for each op of a block; the commonest op (generic form, no regions, no
+        successors) is written inline here in one f-string: per-op calls and attribute lookups
+        are most of the time of printing a big module."""
+        names = self.names.get
+        append = self.out.append
+        generic = self.opts.generic
+        debug = self.opts.debuginfo
+        expand = self.expand if self.opts.local_scope else None
+        groups = self.groups
+        sigs = self._sigs
+        dict_body = self.dict_body
+        for op in ops:
+            loc = op.location
+            if loc is None or not debug:
+                ltext = ""
+            else:
+                ltext = " " + (loc.text if expand is None else expand(loc.text))
+            d = op.opdef
+            text = None
+            if d is not None:
+                if d.format is not None and not generic:
+                    text = self.custom(op, d.format, indent)
+                if text is None and (op.regions or op.successors or d.extra.get("body_optional")):
+                    text = self.generic(op, indent)
+            elif op.regions or op.successors:
+                text = self.generic(op, indent)
+            res = op.results
+            if text is not None:
+                if len(res) == 1 and not groups:
+                    append(f"{indent}{names(id(res[0]), _UNKNOWN)} = {text}{ltext}")
+                else:
+                    append(f"{indent}{self.result_prefix(op)}{text}{ltext}")
+                continue
+            # `generic` for an op without regions or successors, in one piece
+            qn = _QUOTED.get(op.name)
+            if qn is None:
+                qn = _QUOTED[op.name] = quote(op.name)
+            operands = op.operands
+            n_in = len(operands)
+            if len(res) == 1:
+                out_id = id(res[0].type)
+                if n_in == 1:
+                    v = operands[0]
+                    args = names(id(v), _UNKNOWN)
+                    key: tuple = (id(v.type), out_id)
+                elif n_in == 2:
+                    v, w = operands
+                    args = f"{names(id(v), _UNKNOWN)}, {names(id(w), _UNKNOWN)}"
+                    key = (id(v.type), id(w.type), None, out_id)
+                else:
+                    args = ", ".join([names(id(v), _UNKNOWN) for v in operands])
+                    key = (*[id(v.type) for v in operands], None, out_id)
+            else:
+                args = ", ".join([names(id(v), _UNKNOWN) for v in operands])
+                key = (*[id(v.type) for v in operands], None, *[id(r.type) for r in res])
+            sig = sigs.get(key)
+            if sig is None:
+                sig = self.fn_type([v.type for v in operands], [r.type for r in res])
+            props = op.properties
+            ptext = f" <{{{dict_body(props)}}}>" if props else ""
+            attrs = op.attributes
+            atext = f" {{{dict_body(attrs)}}}" if attrs else ""
+            if len(res) == 1 and not groups:
+                append(f"{indent}{names(id(res[0]), _UNKNOWN)} = {qn}({args}){ptext}{atext} : {sig}{ltext}")
+            else:
+                append(f"{indent}{self.result_prefix(op)}{qn}({args}){ptext}{atext} : {sig}{ltext}")
 
     def custom(self, op: Operation, fmt: Any, indent: str) -> str | None:
         """The op in its custom form, or None when that form cannot say everything the op holds.
@@ -319,16 +426,19 @@ class Printer:
         d = owner.opdef if owner is not None else None
         if d is not None and "default_dialect" in d.extra:
             self.default_dialect = d.extra["default_dialect"]
-        for i, block in enumerate(region.blocks):
-            if i > 0 or (entry_args and block.args):
-                args = ""
-                if block.args:
-                    args = "(" + ", ".join(self.block_arg(a) for a in block.args) + ")"
-                lines.append(f"{indent}^bb{i}{args}:")
-            for op in block.ops:
-                self.print_op(op, inner)
-        self.out = saved
-        self.default_dialect = saved_dialect
+        try:
+            for i, block in enumerate(region.blocks):
+                if i > 0 or (entry_args and block.args):
+                    args = ""
+                    if block.args:
+                        args = "(" + ", ".join(self.block_arg(a) for a in block.args) + ")"
+                    lines.append(f"{indent}^bb{i}{args}:")
+                self.print_ops(block.ops, inner)
+        finally:
+            # A custom form that fails inside a nested region falls back to generic: the
+            # enclosing op's lines must still go to the enclosing output.
+            self.out = saved
+            self.default_dialect = saved_dialect
         if not lines:
             return "{\n" + indent + "}"
         return "{\n" + "\n".join(lines) + "\n" + indent + "}"
