@@ -25,7 +25,7 @@ from ttopt.ir.types import Type
 from ttopt.ir.values import BlockArgument, Value
 from ttopt.parse.attr_parser import AttrParser, AttrSyntaxError
 from ttopt.parse.errors import describe_unexpected
-from ttopt.parse.lexer import FastToken, LexFailure, generic_op_parts
+from ttopt.parse.lexer import FastToken, LexFailure, generic_op_parts, simple_fntype_types, tail_parts
 from ttopt.parse.literals import parse_int
 from ttopt.parse.opspec import OpSpec
 from ttopt.parse.resources import read_file_metadata
@@ -73,6 +73,9 @@ class IRBuilder(Transformer):
         # One-line custom-form op text with its SSA names cut out -> what building it gave
         # (see pretty_op_line): files repeat a few hundred distinct op shapes thousands of times.
         self.line_templates: dict[tuple, tuple] = {}
+        # (quoted op name, tail text) of generic one-line ops -> what building the tail gave (see
+        # _tail_generic); the same idea for the generic form.
+        self.tail_templates: dict[tuple[str, str], tuple] = {}
 
     # ---- helpers used by custom formats ------------------------------------------------------
     def fail(self, tok: Any, message: str) -> NoReturn:
@@ -293,14 +296,103 @@ class IRBuilder(Transformer):
     # ---- operations ------------------------------------------------------------------------
     def op_run(self, c: list) -> None:
         """A run of one-line ops (one OP_RUN token from the lexer; see lexer.op_run)."""
+        tail_generic = self._tail_generic
         for item in c[0].end_pos:
             kind = item[0]
-            if kind == "f":
+            if kind == "t":
+                tail_generic(item[1], item[2], item[3])
+            elif kind == "f":
                 self._fast_generic(item[1])
             elif kind == "g":
                 self.generic_op_line(item[1], item[2])
             else:
                 self.pretty_op_line(item[1], item[2])
+
+    def _tail_generic(self, h: re.Match, tail: str, loc: str | None) -> None:
+        """A FAST_GENERIC line as lexer.op_run cut it (FAST_HEAD match, tail text, location text).
+        What the tail builds (name, signature, dictionaries) is the same for every op written with
+        that name and tail, so it is built once (`tail_templates`); per op only the operands, the
+        result and the location are new. Anything it does not take as it comes goes to
+        generic_op_line, as in _fast_generic."""
+        res, qname, ops_text = h.groups()
+        tpl = self.tail_templates.get((qname, tail))
+        if tpl is None:
+            tpl = self._tail_template(qname, tail)
+            if tpl is None:
+                return self._slow_generic(h.start())
+        name, ins, outs, properties, attributes = tpl
+        values = self.values
+        operands: list[Value] = []
+        if ops_text:
+            for v_name in ops_text.split(","):
+                group = values.get(v_name.strip())
+                if group is None or len(group) != 1:
+                    return self._slow_generic(h.start())
+                operands.append(group[0])
+        if len(operands) != len(ins) or len(outs) != (res is not None):
+            return self._slow_generic(h.start())
+        for v, t in zip(operands, ins):
+            if v.type is not t and v.type.text != t.text:
+                return self._slow_generic(h.start())
+        prev = None
+        if res is not None:
+            prev = values.get(res)
+            if prev is not None and self.undo_mark_contains(res):
+                return self._slow_generic(h.start())
+        location = None
+        if loc is not None:
+            # The lexer matched it as SIMPLE_LOC: no syntax check to do (AttrParser.location).
+            location = Location(loc, self.scope)
+            if "#" in loc:
+                self.ap.loc_texts.add(loc)
+        op = Operation(
+            name,
+            operands,
+            outs,
+            dict(properties) if properties else {},
+            dict(attributes) if attributes else {},
+            (),
+            location,
+            (),
+            [res[1:]] if res else None,
+        )
+        op.pos = h.start(2)
+        if res is not None:
+            self.undo.append((res, prev))
+            values[res] = op.results[:]
+        self.blocks[-1].append(op)
+        self.seen_op = True
+
+    def _tail_template(self, qname: str, tail: str) -> tuple | None:
+        """(name, operand types, result types, properties, attributes) of ops written `"qname"(...)
+        tail`, recorded in tail_templates; None when a piece does not parse (the general path
+        then reports it)."""
+        end, props, attrs, sig_text = tail_parts(tail)
+        if end < 0:  # the lexer only hands over tails FAST_TAIL takes; reaching here is a bug
+            return None
+        ap = self.ap
+        sig = ap.sigs.get(sig_text)
+        if sig is None:
+            # Interned as AttrParser.signature would, without its bracket-balancing split.
+            ins_texts, outs_texts = simple_fntype_types(sig_text)
+            try:
+                sig = ap.sigs[sig_text] = (tuple(map(ap.type, ins_texts)), tuple(map(ap.type, outs_texts)))
+            except Exception:  # malformed: the general path positions the error
+                return None
+        ins, outs = sig
+        try:
+            properties = dict(ap.attr_dict(props[1:-1]).entries) if props else {}
+            attributes = dict(ap.attr_dict(attrs).entries) if attrs else {}
+        except AttrSyntaxError:
+            return None
+        name = qname[1:-1]
+        name = OP_ALIASES.get(name, name)
+        if attributes:
+            spec = OpSpec(name, [], None, None, properties, attributes)
+            _promote_inherent(spec)
+            properties, attributes = spec.properties, spec.attributes
+        tpl = self.tail_templates[(qname, tail)] = (name, ins, outs, properties, attributes)
+        return tpl
 
     def _fast_generic(self, m: re.Match) -> None:
         """A FAST_GENERIC match: the common generic line built directly. Anything it does not
@@ -313,7 +405,7 @@ class IRBuilder(Transformer):
             try:
                 sig = ap.signature(sig_text)
             except Exception:  # malformed: the general path positions the error
-                return self._slow_generic(m)
+                return self._slow_generic(m.start())
         ins, outs = sig
         values = self.values
         operands: list[Value] = []
@@ -321,23 +413,23 @@ class IRBuilder(Transformer):
             for name in ops_text.split(","):
                 group = values.get(name.strip())
                 if group is None or len(group) != 1:
-                    return self._slow_generic(m)
+                    return self._slow_generic(m.start())
                 operands.append(group[0])
         if len(operands) != len(ins) or len(outs) != (res is not None):
-            return self._slow_generic(m)
+            return self._slow_generic(m.start())
         for v, t in zip(operands, ins):
             if v.type is not t and v.type.text != t.text:
-                return self._slow_generic(m)
+                return self._slow_generic(m.start())
         prev = None
         if res is not None:
             prev = values.get(res)
             if prev is not None and self.undo_mark_contains(res):
-                return self._slow_generic(m)
+                return self._slow_generic(m.start())
         try:
             properties = dict(ap.attr_dict(props[1:-1]).entries) if props else {}
             attributes = dict(ap.attr_dict(attrs).entries) if attrs else {}
         except AttrSyntaxError:
-            return self._slow_generic(m)
+            return self._slow_generic(m.start())
         name = head[1 : head.index('"', 1)]
         name = OP_ALIASES.get(name, name)
         if attributes:
@@ -358,8 +450,8 @@ class IRBuilder(Transformer):
         self.blocks[-1].append(op)
         self.seen_op = True
 
-    def _slow_generic(self, m: re.Match) -> None:
-        start = m.start()
+    def _slow_generic(self, start: int) -> None:
+        """The generic op at `start` through the general per-op builder (which reports its errors)."""
         try:
             r = generic_op_parts(self.source_text, start)
         except ScanError as e:
