@@ -645,6 +645,13 @@ def op_run(text: str, pos: int) -> tuple[list[tuple], int] | None:
             items.append((kind, pos, r[0]))
             end = r[1]
         pos = scan.skip_ws(text, end)
+    if pos < n and text[pos] != "}" and items:
+        # The run stops before something no run takes. After a piecewise op the grammar would
+        # also accept a location there, after OP_RUN it does not: were that something an error,
+        # the expected tokens would differ. So the last op is lexed piecewise too (the run ends
+        # where it starts), as the general path does.
+        last = items.pop()
+        end = last[1] if isinstance(last[1], int) else last[1].start()
     return (items, end) if items else None
 
 

@@ -295,76 +295,91 @@ class IRBuilder(Transformer):
 
     # ---- operations ------------------------------------------------------------------------
     def op_run(self, c: list) -> None:
-        """A run of one-line ops (one OP_RUN token from the lexer; see lexer.op_run)."""
-        tail_generic = self._tail_generic
+        """A run of one-line ops (one OP_RUN token from the lexer; see lexer.op_run).
+
+        The ("t", FAST_HEAD match, tail text, location text) items, most ops of printed files,
+        are built here: what the tail builds (name, signature, dictionaries) is the same for
+        every op written with that name and tail, so it is built once (`_tail_template`); per op
+        only the operands, the result and the location are new. Anything such an op does not
+        take as it comes (an unknown or multi-result value, a count or type mismatch, a
+        redefinition) goes to generic_op_line, which builds or reports it as the piecewise
+        grammar would."""
+        templates = self.tail_templates
+        values = self.values
+        scope = self.scope
+        loc_texts = self.ap.loc_texts
+        undo = self.undo
+        parsed = Operation.parsed
+        self.seen_op = True  # set before the ops: an error in one ends the parse anyway
         for item in c[0].end_pos:
             kind = item[0]
-            if kind == "t":
-                tail_generic(item[1], item[2], item[3])
-            elif kind == "f":
-                self._fast_generic(item[1])
-            elif kind == "g":
-                self.generic_op_line(item[1], item[2])
-            else:
-                self.pretty_op_line(item[1], item[2])
-
-    def _tail_generic(self, h: re.Match, tail: str, loc: str | None) -> None:
-        """A FAST_GENERIC line as lexer.op_run cut it (FAST_HEAD match, tail text, location text).
-        What the tail builds (name, signature, dictionaries) is the same for every op written with
-        that name and tail, so it is built once (`tail_templates`); per op only the operands, the
-        result and the location are new. Anything it does not take as it comes goes to
-        generic_op_line, as in _fast_generic."""
-        res, qname, ops_text = h.groups()
-        tpl = self.tail_templates.get((qname, tail))
-        if tpl is None:
-            tpl = self._tail_template(qname, tail)
+            if kind != "t":
+                if kind == "f":
+                    self._fast_generic(item[1])
+                elif kind == "g":
+                    self.generic_op_line(item[1], item[2])
+                else:
+                    self.pretty_op_line(item[1], item[2])
+                continue
+            _, h, tail, loc = item
+            res, qname, ops_text = h.groups()
+            tpl = templates.get((qname, tail))
             if tpl is None:
-                return self._slow_generic(h.start())
-        name, ins, outs, properties, attributes = tpl
-        values = self.values
-        operands: list[Value] = []
-        if ops_text:
-            for v_name in ops_text.split(","):
-                group = values.get(v_name.strip())
-                if group is None or len(group) != 1:
-                    return self._slow_generic(h.start())
-                operands.append(group[0])
-        if len(operands) != len(ins) or len(outs) != (res is not None):
-            return self._slow_generic(h.start())
-        for v, t in zip(operands, ins):
-            if v.type is not t and v.type.text != t.text:
-                return self._slow_generic(h.start())
-        prev = None
-        if res is not None:
-            prev = values.get(res)
-            if prev is not None and self.undo_mark_contains(res):
-                return self._slow_generic(h.start())
-        location = None
-        if loc is not None:
-            # The lexer matched it as SIMPLE_LOC: no syntax check to do (AttrParser.location).
-            location = Location(loc, self.scope)
-            if "#" in loc:
-                self.ap.loc_texts.add(loc)
-        op = Operation(
-            name,
-            operands,
-            outs,
-            dict(properties) if properties else {},
-            dict(attributes) if attributes else {},
-            (),
-            location,
-            (),
-            [res[1:]] if res else None,
-        )
-        op.pos = h.start(2)
-        if res is not None:
-            self.undo.append((res, prev))
-            values[res] = op.results[:]
-        self.blocks[-1].append(op)
-        self.seen_op = True
+                tpl = self._tail_template(qname, tail)
+                if tpl is None:
+                    self._slow_generic(h.start())
+                    continue
+            name, ins, rtype, properties, attributes = tpl
+            operands: list[Value] = []
+            if ops_text:
+                # FAST_HEAD's operand group has no blanks around it, only around its commas.
+                for v_name in ops_text.split(",") if "," in ops_text else (ops_text,):
+                    group = values.get(v_name.strip())
+                    if group is None or len(group) != 1:
+                        break
+                    operands.append(group[0])
+                else:
+                    if len(operands) == len(ins):
+                        for v, t in zip(operands, ins):
+                            if v.type is not t and v.type.text != t.text:
+                                break
+                        else:
+                            ins = None  # all checked
+            elif not ins:
+                ins = None
+            if ins is not None or (res is None) != (rtype is None):
+                self._slow_generic(h.start())
+                continue
+            if res is not None:
+                prev = values.get(res)
+                if prev is not None and self.undo_mark_contains(res):
+                    self._slow_generic(h.start())
+                    continue
+            location = None
+            if loc is not None:
+                # The lexer matched it as SIMPLE_LOC: no syntax check to do (AttrParser.location).
+                location = Location(loc, scope)
+                if "#" in loc:
+                    loc_texts.add(loc)
+            op = parsed(
+                name,
+                operands,
+                rtype,
+                res[1:] if res else None,
+                dict(properties) if properties else {},
+                dict(attributes) if attributes else {},
+                location,
+            )
+            op.pos = h.start(2)
+            if res is not None:
+                undo.append((res, prev))
+                values[res] = op.results
+            block = self.blocks[-1]
+            op.parent = block
+            block.ops.append(op)
 
     def _tail_template(self, qname: str, tail: str) -> tuple | None:
-        """(name, operand types, result types, properties, attributes) of ops written `"qname"(...)
+        """(name, operand types, result type | None, properties, attributes) of ops written `"qname"(...)
         tail`, recorded in tail_templates; None when a piece does not parse (the general path
         then reports it)."""
         end, props, attrs, sig_text = tail_parts(tail)
@@ -391,7 +406,9 @@ class IRBuilder(Transformer):
             spec = OpSpec(name, [], None, None, properties, attributes)
             _promote_inherent(spec)
             properties, attributes = spec.properties, spec.attributes
-        tpl = self.tail_templates[(qname, tail)] = (name, ins, outs, properties, attributes)
+        if len(outs) > 1:
+            return None  # several results: the general path (FAST_HEAD names one result at most)
+        tpl = self.tail_templates[(qname, tail)] = (name, ins, outs[0] if outs else None, properties, attributes)
         return tpl
 
     def _fast_generic(self, m: re.Match) -> None:
