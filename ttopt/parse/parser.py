@@ -74,7 +74,7 @@ class IRBuilder(Transformer):
         # (see pretty_op_line): files repeat a few hundred distinct op shapes thousands of times.
         self.line_templates: dict[tuple, tuple] = {}
         # (quoted op name, tail text) of generic one-line ops -> what building the tail gave (see
-        # _tail_generic); the same idea for the generic form.
+        # op_run); the same idea for the generic form.
         self.tail_templates: dict[tuple[str, str], tuple] = {}
 
     # ---- helpers used by custom formats ------------------------------------------------------
@@ -330,24 +330,8 @@ class IRBuilder(Transformer):
                     self._slow_generic(h.start())
                     continue
             name, ins, rtype, properties, attributes = tpl
-            operands: list[Value] = []
-            if ops_text:
-                # FAST_HEAD's operand group has no blanks around it, only around its commas.
-                for v_name in ops_text.split(",") if "," in ops_text else (ops_text,):
-                    group = values.get(v_name.strip())
-                    if group is None or len(group) != 1:
-                        break
-                    operands.append(group[0])
-                else:
-                    if len(operands) == len(ins):
-                        for v, t in zip(operands, ins):
-                            if v.type is not t and v.type.text != t.text:
-                                break
-                        else:
-                            ins = None  # all checked
-            elif not ins:
-                ins = None
-            if ins is not None or (res is None) != (rtype is None):
+            operands = _simple_operands(values, ops_text, ins)
+            if operands is None or (res is None) != (rtype is None):
                 self._slow_generic(h.start())
                 continue
             if res is not None:
@@ -884,6 +868,24 @@ class IRBuilder(Transformer):
         if attrs is not None:
             self.fail(attrs, "block arguments take no attribute dictionary")
         return self.arg_spec(v, t, attrs, loc)
+
+
+def _simple_operands(values: dict[str, Sequence[Value]], names: str, types: tuple[Type, ...]) -> list[Value] | None:
+    """The values of a FAST_HEAD operand group (no blanks around it, maybe around its commas)
+    when each names one value and they have `types`; None otherwise (the general path decides)."""
+    operands: list[Value] = []
+    if names:
+        for name in names.split(",") if "," in names else (names,):
+            group = values.get(name.strip())
+            if group is None or len(group) != 1:
+                return None
+            operands.append(group[0])
+    if len(operands) != len(types):
+        return None
+    for v, t in zip(operands, types):
+        if v.type is not t and v.type.text != t.text:
+            return None
+    return operands
 
 
 def _line_key(text: str, base: int, results_end: int, n0: int, family: str, items: list, types: tuple | None) -> tuple | None:
