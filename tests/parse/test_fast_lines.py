@@ -290,7 +290,7 @@ TAILS = [
     " : (tensor<4x8xf32>) -> !ttnn.device",
 ]
 # What may end a line: locations (`loc(` inside a string, a tab before it, none at all, on the next
-# line), a comment, a carriage return, another op on the same line.
+# line), a comment, a carriage return, another op on the same line, something else.
 ENDS = [
     "",
     " loc(#loc1)",
@@ -305,6 +305,14 @@ ENDS = [
     "\n      loc(#loc2)",
     " loc(#loc1)  ",
     " loc(#loc1 at)",
+    # what follows the op on its line (an error, or not): the run must end as the piecewise path would
+    " (",
+    " foo",
+    " %x",
+    " stablehlo.add",
+    " ^bb",
+    ' "s"',
+    " }",
 ]
 
 

@@ -645,14 +645,31 @@ def op_run(text: str, pos: int) -> tuple[list[tuple], int] | None:
             items.append((kind, pos, r[0]))
             end = r[1]
         pos = scan.skip_ws(text, end)
-    if pos < n and text[pos] != "}" and items:
-        # The run stops before something no run takes. After a piecewise op the grammar would
-        # also accept a location there, after OP_RUN it does not: were that something an error,
-        # the expected tokens would differ. So the last op is lexed piecewise too (the run ends
-        # where it starts), as the general path does.
+    if pos < n and items and not _starts_statement(text, pos):
+        # The run stops before something that may be an error. After a piecewise op the grammar
+        # would also accept a location there, after OP_RUN it does not, so the expected tokens
+        # of that error would differ: the last op is lexed piecewise too (the run ends where it
+        # starts), as the general path does.
         last = items.pop()
         end = last[1] if isinstance(last[1], int) else last[1].start()
     return (items, end) if items else None
+
+
+def _starts_statement(text: str, pos: int) -> bool:
+    """Does `text[pos:]` start with a token that may follow an op in a region whatever the
+    parser's state: `}`, an op's results, a generic op's name and operands, a registered op name
+    or a block label?"""
+    c = text[pos]
+    if c == "}":
+        return True
+    if c == "%":
+        return scan.RESULTS.match(text, pos) is not None
+    if c == '"':
+        return scan.GENERIC_HEAD.match(text, pos) is not None
+    if c == "^":
+        return scan.BLOCK_LABEL.match(text, pos) is not None
+    m = scan.BARE_ID.match(text, pos)
+    return m is not None and m.group() in OP_FAMILIES
 
 
 def loc_alias_run(text: str, pos: int) -> tuple[list[re.Match], int] | None:
