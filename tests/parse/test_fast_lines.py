@@ -294,3 +294,124 @@ def test_loc_alias_run_values_are_built_on_first_use() -> None:
     op = next(o for o in module.walk() if o.name == "t.op")
     assert op.location.name == "add_1"
     assert d._value is not None and d.value.text == d.value_text
+
+
+# ---- generic lines sharing their tail (IRBuilder.tail_templates: one build per op name and tail) ----
+TAILS = [
+    " : (tensor<4x8xf32>) -> tensor<4x8xf32>",
+    " {start_indices = array<i64: 0, 0>} : (tensor<4x8xf32>) -> tensor<4x8xf32>",
+    " <{dim = 1 : si32}> {note = 1 : i64} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>",
+    " : (tensor<4x8xbf16>) -> tensor<4x8xf32>",
+    " : (!alias_t) -> !alias_t",
+    " : () -> tensor<4x8xf32>",
+    " : (tensor<4x8xf32>) -> ()",
+    " : (tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>)",
+    ' <{s = "x loc(#loc1)"}> : (tensor<4x8xf32>) -> tensor<4x8xf32>',
+    " : (tensor<4x8xf32>) -> !ttnn.device",
+]
+# What may end a line: locations (`loc(` inside a string, a tab before it, none at all, on the next
+# line), a comment, a carriage return, another op on the same line, something else.
+ENDS = [
+    "",
+    " loc(#loc1)",
+    ' loc("a loc(#loc2)")',
+    ' loc(callsite("f"("m.py":1:2) at #loc2))',
+    "\tloc(#loc1)",
+    "loc(#loc1)",
+    " loc(#loc1) // c",
+    " // c",
+    "\r",
+    " loc(#loc1)\r",
+    "\n      loc(#loc2)",
+    " loc(#loc1)  ",
+    " loc(#loc1 at)",
+    # what follows the op on its line (an error, or not): the run must end as the piecewise path would
+    " (",
+    " foo",
+    " %x",
+    " stablehlo.add",
+    " ^bb",
+    ' "s"',
+    " }",
+]
+
+
+@st.composite
+def shared_tail_lines(draw: st.DrawFn) -> str:
+    tails = draw(st.lists(st.sampled_from(TAILS), min_size=1, max_size=3, unique=True))
+    lines = []
+    for i in range(draw(st.integers(1, 8))):
+        results = draw(st.sampled_from(["", f"%{i} = ", f"%{i} = ", "%0 = ", "%arg1 = ", f"%{i}:2 = "]))
+        n_in = draw(st.integers(0, 2))
+        operands = [draw(st.sampled_from(["%arg0", "%arg1", "%arg1", "%0", "%1", "%m", "%m#1", "%undef", "%q"])) for _ in range(n_in)]
+        name = draw(st.sampled_from(["test.op", "stablehlo.slice", "ttnn.relu"]))
+        sep = draw(st.sampled_from([", ", ",", " , "]))
+        line = f'{results}"{name}"({sep.join(operands)}){draw(st.sampled_from(tails))}{draw(st.sampled_from(ENDS))}'
+        lines.append(draw(st.sampled_from(["\n    ", "\n    ", " ", "\n\n    "])) + line)
+    return (
+        "!alias_t = tensor<4x8xf32>\n"
+        "func.func @f(%arg0: tensor<4x8xbf16>, %arg1: tensor<4x8xf32>, %q: !alias_t) {\n"
+        '    %m:2 = "test.two"() : () -> (tensor<4x8xf32>, tensor<4x8xf32>)'
+        f"{''.join(lines)}\n"
+        "    return\n"
+        "}\n"
+        '#loc1 = loc("m.py":1:1)\n'
+        '#loc2 = loc("m.py":2:1)\n'
+    )
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(shared_tail_lines())
+def test_shared_tail_lines_fast_equals_general(text: str) -> None:
+    assert_same(text)
+
+
+_TAIL_HEAD = (
+    "!alias_t = tensor<4x8xf32>\n"
+    "func.func @f(%arg0: tensor<4x8xbf16>, %arg1: tensor<4x8xf32>, %q: !alias_t) {\n"
+    '    %m:2 = "test.two"() : () -> (tensor<4x8xf32>, tensor<4x8xf32>)\n'
+    '    %0 = "test.op"(%arg1) {start_indices = array<i64: 0, 0>} : (tensor<4x8xf32>) -> tensor<4x8xf32> loc(#loc1)\n'
+)
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ('%1 = "test.op"(%0) {start_indices = array<i64: 0, 0>} : (tensor<4x8xf32>) -> tensor<4x8xf32> loc(#loc1)', None),
+        ('%1 = "test.op"(%arg0) {start_indices = array<i64: 0, 0>} : (tensor<4x8xf32>) -> tensor<4x8xf32> loc(#loc1)', "in.mlir:5:20: error: type mismatch"),
+        ('%1 = "test.op"(%q) {start_indices = array<i64: 0, 0>} : (tensor<4x8xf32>) -> tensor<4x8xf32> loc(#loc1)', None),
+        ('%1 = "test.op"(%m#1) {start_indices = array<i64: 0, 0>} : (tensor<4x8xf32>) -> tensor<4x8xf32> loc(#loc1)', None),
+        ('%1 = "test.op"(%m) {start_indices = array<i64: 0, 0>} : (tensor<4x8xf32>) -> tensor<4x8xf32> loc(#loc1)', "in.mlir:5:20: error: '%m' names 2 results"),
+        ('%1 = "test.op"(%nope) {start_indices = array<i64: 0, 0>} : (tensor<4x8xf32>) -> tensor<4x8xf32> loc(#loc1)', "in.mlir:5:20: error: use of undefined value '%nope'"),
+        ('%0 = "test.op"(%0) {start_indices = array<i64: 0, 0>} : (tensor<4x8xf32>) -> tensor<4x8xf32> loc(#loc1)', "in.mlir:5:5: error: redefinition of SSA value '%0'"),
+        ('"test.op"(%0) {start_indices = array<i64: 0, 0>} : (tensor<4x8xf32>) -> tensor<4x8xf32> loc(#loc1)', "in.mlir:5:5: error: 'test.op' is written with 0 result(s)"),
+        ('%1 = "test.op"(%0, %0) {start_indices = array<i64: 0, 0>} : (tensor<4x8xf32>) -> tensor<4x8xf32> loc(#loc1)', "in.mlir:5:10: error: 'test.op' has 2 operand(s)"),
+        ('%1 = "test.op"() {start_indices = array<i64: 0, 0>} : (tensor<4x8xf32>) -> tensor<4x8xf32> loc(#loc1)', "in.mlir:5:10: error: 'test.op' has 0 operand(s)"),
+        ('%1:2 = "test.op"(%0) {start_indices = array<i64: 0, 0>} : (tensor<4x8xf32>) -> tensor<4x8xf32> loc(#loc1)', "in.mlir:5:12: error: 'test.op' is written with 2 result(s)"),
+        ('%1 = "test.op"(%0) {start_indices = array<i64: 0, 0>} : (tensor<4x8xf32>) -> tensor<4x8xf32> loc(#nope)', "in.mlir:5:102: error: undefined alias '#nope'"),
+        ('%1 = "test.op"(%0) {start_indices = array<i64: 0, 0>} : (tensor<4x8xf32>) -> tensor<4x8xf32> loc(#loc1 at)', "in.mlir:5:"),
+        # the same tail under another name: stablehlo.slice declares start_indices a property
+        ('%1 = "stablehlo.slice"(%0) {start_indices = array<i64: 0, 0>} : (tensor<4x8xf32>) -> tensor<4x8xf32> loc(#loc1)', None),
+    ],
+)
+def test_tail_templates_fall_back_where_the_op_differs(line: str, expected: str | None) -> None:
+    """A generic line written with the name and tail of an earlier one reuses what building that
+    tail gave, and only when its operands and results fit it: any other case gives the general
+    path's op or error."""
+    text = f'{_TAIL_HEAD}    {line}\n    return\n}}\n#loc1 = loc("m.py":1:1)\n'
+    assert_same_and_expected(text, expected)
+
+
+def test_tail_templates_keep_per_op_dictionaries() -> None:
+    """Ops built from one template get their own dictionaries (passes edit them per op), and the
+    op name decides which written attributes become properties."""
+    text = f'{_TAIL_HEAD}    %1 = "test.op"(%0) {{start_indices = array<i64: 0, 0>}} : (tensor<4x8xf32>) -> tensor<4x8xf32> loc(#loc1)\n'
+    text += '    %2 = "stablehlo.slice"(%0) {start_indices = array<i64: 0, 0>} : (tensor<4x8xf32>) -> tensor<4x8xf32>\n'
+    text += '    return\n}\n#loc1 = loc("m.py":1:1)\n'
+    m = _parse(text, True)
+    assert not isinstance(m, str), m
+    ops = [op for op in _ops(m) if op.name in ("test.op", "stablehlo.slice")]
+    a, b, c = ops
+    assert a.attributes is not b.attributes and a.properties is not b.properties
+    assert list(a.attributes) == ["start_indices"] and not a.properties
+    assert list(c.properties) == ["start_indices"] and not c.attributes

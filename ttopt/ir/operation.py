@@ -14,6 +14,9 @@ if TYPE_CHECKING:
     from ttopt.ir.types import Type
 
 
+_new = object.__new__
+
+
 class Operation:
     """An operation: name, operands, results, inherent properties, discardable attributes, regions.
 
@@ -64,6 +67,37 @@ class Operation:
         self.parent: Block | None = None
         self.pos: Any = None  # SourcePos of the op in the input, for diagnostics
         self._opdef: Any = False
+
+    @classmethod
+    def parsed(
+        cls,
+        name: str,
+        operands: list[Value],
+        result_type: Type | None,
+        result_name: str | None,
+        properties: dict[str, Attribute],
+        attributes: dict[str, Attribute],
+        location: Location | None,
+    ) -> Operation:
+        """`Operation(name, operands, [result_type], properties, attributes, location=location,
+        result_names=[result_name])` (no result when result_type is None) for the parser's common
+        line: it takes `operands` and both dicts as they are, and skips the general argument
+        handling (a fifth of building a parsed op)."""
+        op = _new(cls)
+        op.name = name
+        op.operands = operands
+        for v in operands:
+            v.uses.append(op)
+        op.results = [] if result_type is None else [OpResult(result_type, op, 0, result_name)]
+        op.properties = properties
+        op.attributes = attributes
+        op.regions = []
+        op.successors = []
+        op.location = location
+        op.parent = None
+        op.pos = None
+        op._opdef = False
+        return op
 
     # -- structure -------------------------------------------------------------------------
     @property

@@ -485,19 +485,31 @@ FAST_LINES = True
 
 _STR = r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"'
 _FLAT = rf'(?:[^{{}}"]|{_STR})*'  # a `{...}` body without nested braces (nested ones: generic_op_parts)
+_OPERANDS = rf"\s*\(\s*((?:{_V}(?:\s*,\s*{_V})*)?)\s*\)"
+# Everything of the commonest generic line between its operand list and its location:
+# `<{..}> {..} : (A, B) -> R` with flat dictionaries and a function type of simple types.
+_TAIL = rf"(?:\s*(<\{{{_FLAT}\}}>))?(?:\s*(\{{{_FLAT}\}}))?\s*:\s*({scan.SIMPLE_FNTYPE.pattern})"
 # The commonest generic line, in one match: `%r = "d.op"(%a, %b) <{..}> {..} : (A, B) -> R loc(..)`
-# with one result, flat dictionaries, a function type of simple types and a common location form.
+# with one result and a common location form.
 # Groups: 1 result, 2 head, 3 operands, 4 properties, 5 attributes, 6 function type, 7 location.
 # It accepts a subset of what generic_op_parts accepts, ending at the same offset (`_fast_ok`).
 FAST_GENERIC = re.compile(
     rf"(?:(%{scan.SUFFIX_ID})\s*=\s*)?"
-    rf'("[\w.$\-]+"\s*\(\s*((?:{_V}(?:\s*,\s*{_V})*)?)\s*\))'
-    rf"(?:\s*(<\{{{_FLAT}\}}>))?"
-    rf"(?:\s*(\{{{_FLAT}\}}))?"
-    rf"\s*:\s*({scan.SIMPLE_FNTYPE.pattern})"
+    rf'("[\w.$\-]+"{_OPERANDS})'
+    rf"{_TAIL}"
     rf"(?:\s*({scan.SIMPLE_LOC.pattern}))?"
 )
+# FAST_GENERIC cut in two where the tail starts, for ops whose line holds nothing else (`op_run`):
+# the head (groups: 1 result, 2 quoted name, 3 operands) is matched per op, the tail up to the
+# location (groups: 1 properties, 2 attributes, 3 function type) once per distinct text, as files
+# repeat a few hundred tails thousands of times.
+FAST_HEAD = re.compile(rf'(?:(%{scan.SUFFIX_ID})\s*=\s*)?("[\w.$\-]+"){_OPERANDS}')
+FAST_TAIL = re.compile(rf"{_TAIL}\s*")
+_TAIL_PARTS: dict[str, tuple] = {}  # tail text -> tail_parts(text)
+_NOT_A_TAIL = (-1, None, None, "")
 _BALANCED: dict[str, bool] = {}  # dictionary text -> whether scan_balanced ends exactly at its end
+_CACHE_BOUND = 100_000  # a bound, not an eviction policy: real files repeat a few hundred texts
+_CACHED_TAIL_LEN = 4096  # the caches outlive the parse: long tails (big literals) are not kept
 
 
 def _balanced(body: str) -> bool:
@@ -507,31 +519,65 @@ def _balanced(body: str) -> bool:
             ok = scan.scan_balanced(body, 0) == len(body)
         except ScanError:
             ok = False
-        if len(_BALANCED) < 100_000:  # a bound, not an eviction policy: real files repeat a few hundred
+        if len(_BALANCED) < _CACHE_BOUND:
             _BALANCED[body] = ok
     return ok
 
 
+def _dicts_ok(props: str | None, attrs: str | None) -> bool:
+    """Do the dictionaries balance as scan_balanced sees them (so the piecewise reading ends them
+    where the regex does)?"""
+    return (props is None or _balanced(props[1:-1])) and (attrs is None or _balanced(attrs))
+
+
 def _fast_ok(text: str, m: re.Match) -> bool:
     """Does the piecewise reading of this op end where `m` does, with the same parts? Its
-    dictionaries must balance as scan_balanced sees them, and a location it did not take must
-    not follow (a `loc(...)` beyond the common forms)."""
-    props, attrs = m.group(4), m.group(5)
-    if props is not None and (not _balanced(props[1:-1]) or text.startswith("=", m.end(4))):
-        return False  # `}>=` would not close the properties for scan_balanced
-    if attrs is not None and not _balanced(attrs):
+    dictionaries must balance (a `}>=` cannot follow the properties: FAST_GENERIC needs `{` or `:`
+    there), and a location it did not take must not follow (a `loc(...)` beyond the common forms)."""
+    if not _dicts_ok(m.group(4), m.group(5)):
         return False
     return m.group(7) is not None or not text.startswith("loc(", scan.skip_ws(text, m.end()))
+
+
+def tail_parts(tail: str) -> tuple[int, str | None, str | None, str]:
+    """(where the function type ends, properties, attributes, function type) of a FAST_TAIL text,
+    or (-1, ...) when the text is not one the fast path takes. Cached: each distinct tail is
+    matched once, here, for the lexer and the builder."""
+    parts = _TAIL_PARTS.get(tail)
+    if parts is None:
+        m = FAST_TAIL.fullmatch(tail)
+        if m is not None and _dicts_ok(m.group(1), m.group(2)):
+            parts = (m.end(3), m.group(1), m.group(2), m.group(3))
+        else:
+            parts = _NOT_A_TAIL
+        if len(_TAIL_PARTS) < _CACHE_BOUND and len(tail) < _CACHED_TAIL_LEN:
+            _TAIL_PARTS[tail] = parts
+    return parts
+
+
+def simple_fntype_types(sig: str) -> tuple[list[str], list[str]]:
+    """The input and result type texts of a SIMPLE_FNTYPE text, as split_signature gives them:
+    its types contain no parentheses, so the inputs are those before the first `)`."""
+    k = sig.index(")")
+    types = scan.SIMPLE_TYPE.findall
+    return types(sig, 0, k), types(sig, k)
 
 
 def op_run(text: str, pos: int) -> tuple[list[tuple], int] | None:
     """The one-line ops from `pos` on, as many as follow each other, and where the last ends
     (None when the op at `pos` is not one). Items, built by IRBuilder.op_run:
-    ("f", match of FAST_GENERIC) | ("g", start, generic_op_parts) | ("p", start, pretty_op_parts)."""
+    ("t", match of FAST_HEAD, tail text, location text | None) | ("f", match of FAST_GENERIC) |
+    ("g", start, generic_op_parts) | ("p", start, pretty_op_parts)."""
     items: list[tuple] = []
     n = len(text)
     end = pos
     fast = FAST_GENERIC.match
+    head = FAST_HEAD.match
+    find = text.find
+    rfind = text.rfind
+    loc_match = scan.SIMPLE_LOC.fullmatch
+    skip = scan.WS.match
+    tail_cache = _TAIL_PARTS
     while pos < n:
         c = text[pos]
         if c != "%" and c != '"':
@@ -547,6 +593,37 @@ def op_run(text: str, pos: int) -> tuple[list[tuple], int] | None:
             end = r[1]
             pos = scan.skip_ws(text, end)
             continue
+        # The line is `head tail [loc]` and nothing else: FAST_GENERIC's parts, its tail matched
+        # once per distinct text. The tail's function type ends before blanks, so the location is
+        # where the line's last " loc(" is, when what follows is a whole SIMPLE_LOC (which cannot
+        # end early: its parentheses balance).
+        h = head(text, pos)
+        if h is not None:
+            he = h.end()
+            e = find("\n", he)
+            if e < 0:
+                e = n
+            lp = rfind(" loc(", he, e) + 1
+            if lp:
+                tail = text[he:lp]
+                t_end = (tail_cache.get(tail) or tail_parts(tail))[0]
+                if t_end >= 0 and loc_match(text, lp, e) is not None:
+                    items.append(("t", h, tail, text[lp:e]))
+                    end = e
+                    m = skip(text, e)
+                    pos = m.end() if m else e
+                    continue
+            else:
+                tail = text[he:e]
+                t_end = (tail_cache.get(tail) or tail_parts(tail))[0]
+                if t_end >= 0:
+                    m = skip(text, he + t_end)
+                    nxt = m.end() if m else he + t_end
+                    if not text.startswith("loc(", nxt):  # on a later line: FAST_GENERIC's case
+                        items.append(("t", h, tail, None))
+                        end = he + t_end
+                        pos = nxt
+                        continue
         m = fast(text, pos)
         if m is not None and _fast_ok(text, m):
             items.append(("f", m))
@@ -568,7 +645,31 @@ def op_run(text: str, pos: int) -> tuple[list[tuple], int] | None:
             items.append((kind, pos, r[0]))
             end = r[1]
         pos = scan.skip_ws(text, end)
+    if pos < n and items and not _starts_statement(text, pos):
+        # The run stops before something that may be an error. After a piecewise op the grammar
+        # would also accept a location there, after OP_RUN it does not, so the expected tokens
+        # of that error would differ: the last op is lexed piecewise too (the run ends where it
+        # starts), as the general path does.
+        last = items.pop()
+        end = last[1] if isinstance(last[1], int) else last[1].start()
     return (items, end) if items else None
+
+
+def _starts_statement(text: str, pos: int) -> bool:
+    """Does `text[pos:]` start with a token that may follow an op in a region whatever the
+    parser's state: `}`, an op's results, a generic op's name and operands, a registered op name
+    or a block label?"""
+    c = text[pos]
+    if c == "}":
+        return True
+    if c == "%":
+        return scan.RESULTS.match(text, pos) is not None
+    if c == '"':
+        return scan.GENERIC_HEAD.match(text, pos) is not None
+    if c == "^":
+        return scan.BLOCK_LABEL.match(text, pos) is not None
+    m = scan.BARE_ID.match(text, pos)
+    return m is not None and m.group() in OP_FAMILIES
 
 
 def loc_alias_run(text: str, pos: int) -> tuple[list[re.Match], int] | None:

@@ -25,7 +25,7 @@ from ttopt.ir.types import Type
 from ttopt.ir.values import BlockArgument, Value
 from ttopt.parse.attr_parser import AttrParser, AttrSyntaxError
 from ttopt.parse.errors import describe_unexpected
-from ttopt.parse.lexer import FastToken, LexFailure, generic_op_parts
+from ttopt.parse.lexer import FastToken, LexFailure, generic_op_parts, simple_fntype_types, tail_parts
 from ttopt.parse.literals import parse_int
 from ttopt.parse.opspec import OpSpec
 from ttopt.parse.resources import read_file_metadata
@@ -74,6 +74,9 @@ class IRBuilder(Transformer):
         # One-line custom-form op text with its SSA names cut out -> what building it gave
         # (see pretty_op_line): files repeat a few hundred distinct op shapes thousands of times.
         self.line_templates: dict[tuple, tuple] = {}
+        # (quoted op name, tail text) of generic one-line ops -> what building the tail gave (see
+        # op_run); the same idea for the generic form.
+        self.tail_templates: dict[tuple[str, str], tuple] = {}
 
     # ---- helpers used by custom formats ------------------------------------------------------
     def fail(self, tok: Any, message: str) -> NoReturn:
@@ -291,15 +294,105 @@ class IRBuilder(Transformer):
 
     # ---- operations ------------------------------------------------------------------------
     def op_run(self, c: list) -> None:
-        """A run of one-line ops (one OP_RUN token from the lexer; see lexer.op_run)."""
+        """A run of one-line ops (one OP_RUN token from the lexer; see lexer.op_run).
+
+        The ("t", FAST_HEAD match, tail text, location text) items, most ops of printed files,
+        are built here: what the tail builds (name, signature, dictionaries) is the same for
+        every op written with that name and tail, so it is built once (`_tail_template`); per op
+        only the operands, the result and the location are new. Anything such an op does not
+        take as it comes (an unknown or multi-result value, a count or type mismatch, a
+        redefinition) goes to generic_op_line, which builds or reports it as the piecewise
+        grammar would."""
+        templates = self.tail_templates
+        values = self.values
+        scope = self.scope
+        loc_texts = self.ap.loc_texts
+        undo = self.undo
+        parsed = Operation.parsed
+        self.seen_op = True  # set before the ops: an error in one ends the parse anyway
         for item in c[0].end_pos:
             kind = item[0]
-            if kind == "f":
-                self._fast_generic(item[1])
-            elif kind == "g":
-                self.generic_op_line(item[1], item[2])
-            else:
-                self.pretty_op_line(item[1], item[2])
+            if kind != "t":
+                if kind == "f":
+                    self._fast_generic(item[1])
+                elif kind == "g":
+                    self.generic_op_line(item[1], item[2])
+                else:
+                    self.pretty_op_line(item[1], item[2])
+                continue
+            _, h, tail, loc = item
+            res, qname, ops_text = h.groups()
+            tpl = templates.get((qname, tail))
+            if tpl is None:
+                tpl = self._tail_template(qname, tail)
+                if tpl is None:
+                    self._slow_generic(h.start())
+                    continue
+            name, ins, rtype, properties, attributes = tpl
+            operands = _simple_operands(values, ops_text, ins)
+            if operands is None or (res is None) != (rtype is None):
+                self._slow_generic(h.start())
+                continue
+            if res is not None:
+                prev = values.get(res)
+                if prev is not None and self.undo_mark_contains(res):
+                    self._slow_generic(h.start())
+                    continue
+            location = None
+            if loc is not None:
+                # The lexer matched it as SIMPLE_LOC: no syntax check to do (AttrParser.location).
+                location = Location(loc, scope)
+                if "#" in loc:
+                    loc_texts.add(loc)
+            op = parsed(
+                name,
+                operands,
+                rtype,
+                res[1:] if res else None,
+                dict(properties) if properties else {},
+                dict(attributes) if attributes else {},
+                location,
+            )
+            op.pos = h.start(2)
+            if res is not None:
+                undo.append((res, prev))
+                values[res] = op.results
+            block = self.blocks[-1]
+            op.parent = block
+            block.ops.append(op)
+
+    def _tail_template(self, qname: str, tail: str) -> tuple | None:
+        """(name, operand types, result type | None, properties, attributes) of ops written `"qname"(...)
+        tail`, recorded in tail_templates; None when a piece does not parse (the general path
+        then reports it)."""
+        end, props, attrs, sig_text = tail_parts(tail)
+        if end < 0:  # the lexer only hands over tails FAST_TAIL takes; reaching here is a bug
+            return None
+        ap = self.ap
+        sig = ap.sigs.get(sig_text)
+        if sig is None:
+            # Interned as AttrParser.signature would, without its bracket-balancing split.
+            ins_texts, outs_texts = simple_fntype_types(sig_text)
+            try:
+                sig = ap.sigs[sig_text] = (tuple(map(ap.type, ins_texts)), tuple(map(ap.type, outs_texts)))
+            except Exception:  # malformed: the general path positions the error
+                return None
+        ins, outs = sig
+        try:
+            properties = dict(ap.attr_dict(props[1:-1]).entries) if props else {}
+            attributes = dict(ap.attr_dict(attrs).entries) if attrs else {}
+        except AttrSyntaxError:
+            return None
+        name = qname[1:-1]
+        name = OP_ALIASES.get(name, name)
+        if attributes:
+            spec = OpSpec(name, [], None, None, properties, attributes)
+            _promote_inherent(spec)
+            properties, attributes = spec.properties, spec.attributes
+        if len(outs) > 1:
+            return None  # several results: the general path (FAST_HEAD names one result at most)
+        tpl = self.tail_templates[(qname, tail)] = (name, ins, outs[0] if outs else None, properties, attributes)
+        return tpl
 
     def _fast_generic(self, m: re.Match) -> None:
         """A FAST_GENERIC match: the common generic line built directly. Anything it does not
@@ -312,7 +405,7 @@ class IRBuilder(Transformer):
             try:
                 sig = ap.signature(sig_text)
             except Exception:  # malformed: the general path positions the error
-                return self._slow_generic(m)
+                return self._slow_generic(m.start())
         ins, outs = sig
         values = self.values
         operands: list[Value] = []
@@ -320,23 +413,23 @@ class IRBuilder(Transformer):
             for name in ops_text.split(","):
                 group = values.get(name.strip())
                 if group is None or len(group) != 1:
-                    return self._slow_generic(m)
+                    return self._slow_generic(m.start())
                 operands.append(group[0])
         if len(operands) != len(ins) or len(outs) != (res is not None):
-            return self._slow_generic(m)
+            return self._slow_generic(m.start())
         for v, t in zip(operands, ins):
             if v.type is not t and v.type.text != t.text:
-                return self._slow_generic(m)
+                return self._slow_generic(m.start())
         prev = None
         if res is not None:
             prev = values.get(res)
             if prev is not None and self.undo_mark_contains(res):
-                return self._slow_generic(m)
+                return self._slow_generic(m.start())
         try:
             properties = dict(ap.attr_dict(props[1:-1]).entries) if props else {}
             attributes = dict(ap.attr_dict(attrs).entries) if attrs else {}
         except AttrSyntaxError:
-            return self._slow_generic(m)
+            return self._slow_generic(m.start())
         name = head[1 : head.index('"', 1)]
         name = OP_ALIASES.get(name, name)
         if attributes:
@@ -357,8 +450,8 @@ class IRBuilder(Transformer):
         self.blocks[-1].append(op)
         self.seen_op = True
 
-    def _slow_generic(self, m: re.Match) -> None:
-        start = m.start()
+    def _slow_generic(self, start: int) -> None:
+        """The generic op at `start` through the general per-op builder (which reports its errors)."""
         try:
             r = generic_op_parts(self.source_text, start)
         except ScanError as e:
@@ -774,6 +867,24 @@ class IRBuilder(Transformer):
         if attrs is not None:
             self.fail(attrs, "block arguments take no attribute dictionary")
         return self.arg_spec(v, t, attrs, loc)
+
+
+def _simple_operands(values: dict[str, Sequence[Value]], names: str, types: tuple[Type, ...]) -> list[Value] | None:
+    """The values of a FAST_HEAD operand group (no blanks around it, maybe around its commas)
+    when each names one value and they have `types`; None otherwise (the general path decides)."""
+    operands: list[Value] = []
+    if names:
+        for name in names.split(",") if "," in names else (names,):
+            group = values.get(name.strip())
+            if group is None or len(group) != 1:
+                return None
+            operands.append(group[0])
+    if len(operands) != len(types):
+        return None
+    for v, t in zip(operands, types):
+        if v.type is not t and v.type.text != t.text:
+            return None
+    return operands
 
 
 def _line_key(text: str, base: int, results_end: int, n0: int, family: str, items: list, types: tuple | None) -> tuple | None:

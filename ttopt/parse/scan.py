@@ -117,6 +117,8 @@ _SIMPLE_T = r'(?:(?:tensor|memref|vector|complex|tuple)<[^<>()"]*>|!?[A-Za-z_][\
 _SIMPLE_TS = rf"(?:{_SIMPLE_T}(?:\s*,\s*{_SIMPLE_T})*)?"
 # Function types whose types have no nested brackets (aliased encodings): the common case.
 SIMPLE_FNTYPE = re.compile(rf"\(\s*{_SIMPLE_TS}\s*\)\s*->\s*(?:\(\s*{_SIMPLE_TS}\s*\)|{_SIMPLE_T})")
+# One type of such a function type (they contain no parentheses: lexer.simple_fntype_types).
+SIMPLE_TYPE = re.compile(_SIMPLE_T)
 
 
 def scan_fntype(text: str, pos: int) -> int:
