@@ -274,3 +274,86 @@ def test_loc_alias_runs(aliases: str, expected: str | None) -> None:
     """A run of location definitions: redefinitions, references forward and backward, gaps."""
     text = f'"t.op"() : () -> () loc(#loc1)\n\n{aliases}'
     assert_same_and_expected(text, expected)
+
+
+# ---- fast_pretty_op_parts reads exactly what general_pretty_op_parts reads ----------------------------
+_SP = ["", " ", "  ", "\n      ", " // c\n ", "\xa0"]
+_PRETTY_TYPES = [
+    "tensor<4x8xf32>", "tensor<4x8xf32, #enc>", "tensor<4x?xf32>", "!alias_t", "!a.b-c", "f32", "tensor<4x!q.t<1>>",
+    "tensor<4x->", "tensor<4xf32>=", "tensor<4x[xf32>", 'tensor<4x"s">', "tensor.x<4>", "(tensor<2xf32>) -> f32",
+]  # fmt: skip
+_PRETTY_TYPE_SPECS = [
+    "tensor<4x8xf32>", "(tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>", "(tensor<4x8xf32>) -> (f32, !alias_t)",
+    "tensor<4x8xi1>, tensor<4x8xf32>", "f32, f32 -> f32", "(tensor<4x!q.t<1>>) -> f32", "(tensor<4x8xf32>) ->",
+]  # fmt: skip
+_PRETTY_HEADS = [
+    "stablehlo.add %a, %b", "stablehlo.add %a,%b", "stablehlo.add %a , %b , %c", "stablehlo.add %a, %b, %c, %d",
+    "stablehlo.add %a#1, %b", "stablehlo.add %a, %b // c\n , %c", "stablehlo.add %a,", "stablehlo.add", "stablehlo.add %",
+    "stablehlo.broadcast_in_dim %a, dims = [0, 1]", "stablehlo.broadcast_in_dim %a, dims = []", "stablehlo.iota dim = 0",
+    'stablehlo.pad %a, %b, low = [0], high = [1], interior = [0], x = -1, y = W, z = "s"', "stablehlo.transpose %a, dims = [1 , 0],",
+    "stablehlo.compare  GE, %a, %b,  FLOAT", "stablehlo.compare EQ, %a, %b", "stablehlo.compare EQ %a",
+    "stablehlo.dot_general %a, %b, contracting_dims = [1] x [0], precision = [DEFAULT, HIGH]",
+    "stablehlo.dot_general %a, %b, batching_dims = [0] x [0]", "stablehlo.dot_general %a, %b, algorithm = <x>",
+    "stablehlo.reduce(%a init: %b) applies stablehlo.add across dimensions = [1]", "sdy.sharding_constraint %a <@m, [{}]>",
+]  # fmt: skip
+_CONSTANTS = [
+    "dense<1.000000e+00>", "dense<-1.5e-03>", "dense<[1, -2]>", "dense<[[1, 2], [3, 4]]>", "dense<[[[1]]]>", "dense<0x7F>",
+    'dense<"0x00">', "dense<1->", "dense<1>=", "{a = 1} dense<1>", "dense_resource<r>", "1 : i32", "dense<(1)>",
+]  # fmt: skip
+_PRETTY_ATTRS = ["", "{a = 1 : i64}", '{s = "}"}', "{d = {e = #x<[{}]>}}", "{a = [}", "{a = 1}>"]
+_PRETTY_LOCS = ["", "loc(#loc1)", 'loc("a"("f.py":1:2))', "loc(callsite(#loc1 at #loc2))", 'loc("a.py":1:2 to 3:4)', "loc(", "loc(#l) loc(#m)"]
+
+
+@st.composite
+def pretty_lines(draw: st.DrawFn) -> str:
+    """One custom-form op line (valid or not), with odd spacing and comments between its pieces."""
+    sp = lambda: draw(st.sampled_from(_SP))  # noqa: E731
+    result = draw(st.sampled_from(["%0 = ", "%r =", "%0:2 = ", "%a, %b = ", "", "%0 == "]))
+    if draw(st.integers(0, 3)) == 0:
+        body = f"stablehlo.constant{sp()}{draw(st.sampled_from(_CONSTANTS))}{sp()}:{sp()}{draw(st.sampled_from(_PRETTY_TYPES))}"
+    else:
+        attrs = draw(st.sampled_from(_PRETTY_ATTRS))
+        if draw(st.booleans()):
+            spec = draw(st.sampled_from(_PRETTY_TYPE_SPECS))
+        else:
+            spec = f"{sp()},{sp()}".join(draw(st.lists(st.sampled_from(_PRETTY_TYPES), min_size=1, max_size=3)))
+        body = f"{draw(st.sampled_from(_PRETTY_HEADS))}{sp()}{attrs}{sp()}:{sp()}{spec}"
+    tail = draw(st.sampled_from(["\n", " // end\n", "\n  // next\n", ", x\n", " -> y\n", ""]))
+    return f"  {result}{body}{sp()}{draw(st.sampled_from(_PRETTY_LOCS))}{tail}  %9 = x"
+
+
+@settings(max_examples=2000, deadline=None)
+@given(pretty_lines())
+@example("  %0 = stablehlo.add %a, %b : tensor<4xf32> // c\n , tensor<4xf32>\n")
+@example("  %0 = stablehlo.add %a, %b : tensor<4xf32> // c\n loc(#loc1)\n")
+@example("  %0 = stablehlo.constant dense<1> : tensor<4x->\n")
+def test_fast_pretty_parts_equal_general(line: str) -> None:
+    """Where the fast reader takes a line it gives the general reader's parts and end (both may raise
+    ScanError only in the general one, which the fast one then leaves to it)."""
+    fast = lexer.fast_pretty_op_parts(line, 2)
+    if fast is None:
+        return
+    assert fast == lexer.general_pretty_op_parts(line, 2)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "%0 = stablehlo.add %a, %b : tensor<4xf32> loc(#loc1)",
+        "stablehlo.return %a : tensor<4xf32>",
+        "%0 = stablehlo.select %p, %a, %b {x = 1} : tensor<4xi1>, tensor<4xf32>",
+        "%0 = stablehlo.broadcast_in_dim %a, dims = [0] : (tensor<4xf32>) -> tensor<2x4xf32>",
+        '%0 = stablehlo.compare  GE, %a, %b,  FLOAT : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1> loc("x")',
+        "%0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0], precision = [DEFAULT, DEFAULT] : (tensor<2x4xf32>, tensor<4x2xf32>) -> tensor<2x2xf32>",
+        "%0 = stablehlo.constant dense<[[1.0, -2.0]]> : tensor<1x2xf32> loc(callsite(#loc1 at #loc2))",
+    ],
+)
+def test_fast_pretty_parts_take_the_common_lines(line: str) -> None:
+    """The shapes JAX prints most are read by the fast reader (else the equivalence test above is vacuous)."""
+    fast = lexer.fast_pretty_op_parts(line, 0)
+    assert fast is not None and fast == lexer.general_pretty_op_parts(line, 0)
+
+
+def test_trailing_comma_after_operands_is_an_error_on_both_paths() -> None:
+    text = "func.func @f(%arg1: tensor<4x8xf32>) {\n    %0 = stablehlo.add %arg1, : tensor<4x8xf32>\n    return\n}\n"
+    assert_same_and_expected(text, "in.mlir:2:31: error: unexpected ':'; expected an SSA value")

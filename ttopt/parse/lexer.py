@@ -324,6 +324,13 @@ def generic_op_parts(text: str, pos: int) -> tuple[tuple, int] | None:
 def pretty_op_parts(text: str, pos: int) -> tuple[tuple, int] | None:
     """The parts and end of a one-line custom-form op whose family is in `_LINE_FAMILIES` (most
     StableHLO lines), None otherwise (then it is lexed piecewise, which also reports any error).
+    The common shapes are read by `fast_pretty_op_parts`, the rest by `general_pretty_op_parts`."""
+    r = fast_pretty_op_parts(text, pos)
+    return r if r is not None else general_pretty_op_parts(text, pos)
+
+
+def general_pretty_op_parts(text: str, pos: int) -> tuple[tuple, int] | None:
+    """pretty_op_parts for every shape, one piece at a time.
     Only OP_PRETTY ops may have no results (results_end is then `pos`):
 
     * OP_PRETTY   `%r = d.op %a, %b {attrs} : T | : (A, B) -> R [loc]`
@@ -426,6 +433,8 @@ def pretty_op_parts(text: str, pos: int) -> tuple[tuple, int] | None:
             if not text.startswith(",", p):
                 break
             p = scan.skip_ws(text, p + 1)
+            if not text.startswith("%", p):
+                return None  # `%a, :`: the piecewise path reports the missing operand
     attrs = None
     if p < n and text[p] == "{":
         e = scan.scan_balanced(text, p)
@@ -478,6 +487,141 @@ _DOT_ITEM = re.compile(rf"([A-Za-z_]\w*)\s*=\s*(?:({_INTS})\s*x\s*({_INTS})|\[\s
 _KW_ITEM = re.compile(
     rf'({_V})|([A-Za-z_]\w*)\s*=\s*(?:(\[\s*(?:-?\d+(?:\s*,\s*-?\d+)*)?\s*\])|(-?\d+)(?![\w.])|([A-Za-z_]\w*)|("[^"\\\n]*(?:\\.[^"\\\n]*)*"))'
 )
+
+
+# ---- fast_pretty_op_parts: the common one-line shapes in a few regex matches ------------------------
+# Each piece is the general reader's own regex (or an exact regex equivalent of its scanner) inside an
+# atomic group, so it matches exactly the text the general reader's piece does. Where the general
+# reader calls skip_ws these take blanks only and require no `/` after them: an op with a comment
+# inside or right after it is left to general_pretty_op_parts, as are nested brackets in a type,
+# reduce, and dictionaries other than the attributes.
+_B = r"[ \t\r\n\f\v]*+"
+_W = rf"{_B}(?!/)"
+_F_NAME = r"(?>[A-Za-z_][\w$.]*)"
+_F_HEAD = rf"(?:%{scan.SUFFIX_ID}\s*(=)(?!=){_W})?({_F_NAME}){_W}"
+# A type scan_type reads without nesting: `tensor<...>` whose body holds no bracket, string or `-`
+# (so no `->`, and the first `>` closes it unless it is `>=`), `!name` or a bare word not followed by `<`.
+_F_TYPE = r'(?>(?:tensor|memref|vector|complex|tuple)<[^<>(){}\[\]"\-]*>(?!=)|![A-Za-z_][\w$.\-]*+(?!<)|[A-Za-z_][\w$.]*+(?!<))'
+_F_TYPE_RE = re.compile(_F_TYPE)
+# The trailing location as _trailing_loc reads it when SIMPLE_LOC matches (no other `loc(` may
+# follow), then no comment (skip_ws would look past it).
+_F_LOC = rf"(?:{_W}((?>{scan.SIMPLE_LOC.pattern}))|(?!{_B}loc\())(?!{_B}/)"
+# `: (A) -> R` (group 1) | `: T[, T...]` (groups 2, 3), then the location (group 4); after a type
+# (list) neither `,` nor `-` may follow (the general reader would read on, or decline).
+_F_TAIL = rf":{_W}(?:((?>{scan.SIMPLE_FNTYPE.pattern}))|({_F_TYPE})((?:{_W},{_W}{_F_TYPE})*+)(?!{_B}[,\-])){_F_LOC}"
+_F_TAIL_RE = re.compile(_W + _F_TAIL)  # after the attributes
+# The commonest line in one match: an OP_PRETTY op with up to three operands (groups 3-5), no
+# attributes, then _F_TAIL (groups 6-9).
+_F_PRETTY = re.compile(rf"{_F_HEAD}(?:((?>{_V}))(?:{_W},{_W}((?>{_V})))?(?:{_W},{_W}((?>{_V})))?)?{_W}{_F_TAIL}")
+_F_HEAD_RE = re.compile(_F_HEAD)
+_F_VALUES = re.compile(rf"((?>{_V})(?:{_W},{_W}(?>{_V}))*+)?{_W}")
+_F_KW_ITEM = re.compile(rf"(?>{_KW_ITEM.pattern}){_W}(?:(,){_W})?")
+_F_COMPARE = re.compile(rf"(?>{_COMPARE_HEAD.pattern}){_W}")
+_F_DOT_HEAD = re.compile(rf"(?>{_DOT_HEAD.pattern}){_W}")
+_F_DOT_ITEM = re.compile(rf",{_W}(?>{_DOT_ITEM.pattern}){_W}")
+# `dense<...> : T` as scan_attr reads it (brackets nested two deep at most, no string, no `->`),
+# then the location.
+_F_DENSE_CHAR = r'(?:[^<>(){}\[\]"\-]|-(?!>))'
+_F_CONSTANT = re.compile(
+    rf"((?>dense<(?:{_F_DENSE_CHAR}|\[(?:{_F_DENSE_CHAR}|\[{_F_DENSE_CHAR}*\])*\])*>)(?!=){_W}:(?!:){_W}{_F_TYPE}){_F_LOC}"
+)
+
+
+def fast_pretty_op_parts(text: str, pos: int) -> tuple[tuple, int] | None:
+    """pretty_op_parts for the common shapes (None: not one of them, ask general_pretty_op_parts):
+    the same parts, from a few regex matches instead of a scan per piece."""
+    m = _F_PRETTY.match(text, pos)
+    if m is not None and OP_FAMILIES.get(m.group(2)) == "OP_PRETTY":
+        items = [m.span(g) for g in (3, 4, 5) if m.start(g) >= 0]
+        return _f_finish(text, pos, m, 1, "OP_PRETTY", items, None, m, 6)
+    m = _F_HEAD_RE.match(text, pos)
+    if m is None:
+        return None
+    head = m
+    family = OP_FAMILIES.get(m.group(2))
+    p = m.end()
+    items: list
+    if family == "OP_PRETTY":
+        m = _F_VALUES.match(text, p)  # type: ignore[assignment]  # it matches the empty string
+        a, b = m.span(1)
+        # The operands are separated by blanks and commas only (no comment): each `%` starts one.
+        items = [] if a < 0 else [v.span() for v in scan.VALUE.finditer(text, a, b)]
+        p = m.end()
+    elif family == "OP_KWARGS":
+        items = []
+        while True:
+            m = _F_KW_ITEM.match(text, p)
+            if m is None:
+                return None
+            if m.start(1) >= 0:
+                items.append(m.span(1))
+            else:
+                g = 3 if m.start(3) >= 0 else 4 if m.start(4) >= 0 else 5 if m.start(5) >= 0 else 6
+                items.append((m.span(2), g, m.span(g)))
+            p = m.end()
+            if m.start(7) < 0:
+                break
+    elif family == "OP_COMPARE":
+        m = _F_COMPARE.match(text, p)
+        if m is None:
+            return None
+        items = [m.span(1), m.span(2), m.span(3), m.span(4) if m.start(4) >= 0 else None]
+        p = m.end()
+    elif family == "OP_DOT":
+        m = _F_DOT_HEAD.match(text, p)
+        if m is None:
+            return None
+        items = [m.span(1), m.span(2)]
+        p = m.end()
+        while text.startswith(",", p):
+            m = _F_DOT_ITEM.match(text, p)
+            if m is None:
+                return None
+            items.append((m.span(1), m.span(2), m.span(3)) if m.start(2) >= 0 else (m.span(1), m.span(4)))
+            p = m.end()
+    elif family == "OP_CONSTANT":
+        m = _F_CONSTANT.match(text, p)
+        if m is None:
+            return None
+        results_end = head.end(1)
+        if results_end < 0:
+            return None
+        loc = m.span(2) if m.start(2) >= 0 else None
+        return (results_end, head.span(2), family, [m.span(1)], None, None, loc), m.end()
+    else:
+        return None  # reduce and the families without a one-line form
+    attrs = None
+    if text.startswith("{", p):
+        try:
+            e = scan.scan_balanced(text, p)
+        except ScanError:
+            return None  # the general reader reports it
+        attrs = (p, e)
+        p = e
+    m = _F_TAIL_RE.match(text, p)
+    if m is None:
+        return None
+    return _f_finish(text, pos, head, 1, family, items, attrs, m, 1)
+
+
+def _f_finish(text: str, pos: int, head: re.Match, h: int, family: str, items: list, attrs: tuple | None, tail: re.Match, t: int) -> tuple[tuple, int] | None:
+    """The parts from the head match (group h: the `=`, h + 1: the name) and the tail match (groups
+    t..t + 3: function type, type, more types, location)."""
+    results_end = head.end(h)
+    if results_end < 0:
+        if family != "OP_PRETTY":
+            return None  # without results: only OP_PRETTY (`stablehlo.return %x : T`)
+        results_end = pos
+    if tail.start(t) >= 0:
+        types: tuple = (tail.start(t), tail.end(t), "fn")
+    else:
+        a, b = tail.span(t + 2)
+        if a == b:
+            types = (tail.start(t + 1), tail.end(t + 1), "type")
+        else:
+            types = (tail.start(t + 1), b, [tail.span(t + 1), *[x.span() for x in _F_TYPE_RE.finditer(text, a, b)]])
+    loc = tail.span(t + 3) if tail.start(t + 3) >= 0 else None
+    return (results_end, head.span(h + 1), family, items, attrs, types, loc), (loc[1] if loc else types[1])
 
 
 # Whole-op lexing is on unless a test turns it off to compare with the piecewise grammar.
