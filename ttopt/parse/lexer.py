@@ -696,12 +696,16 @@ def op_run(text: str, pos: int) -> tuple[list[tuple], int] | None:
             items.append(("f", m))
             end = m.end()
         else:
+            # `%r = d.op ...` (no generic head): the custom form's fast reader first.
+            r = fast_pretty_op_parts(text, pos) if m is None and c == "%" else None
+            kind = "p"
             try:
-                r = generic_op_parts(text, pos)
-                kind = "g"
-                if r is None and c == "%":
-                    r = pretty_op_parts(text, pos)
-                    kind = "p"
+                if r is None:
+                    r = generic_op_parts(text, pos)
+                    kind = "g"
+                    if r is None and c == "%":
+                        r = general_pretty_op_parts(text, pos)
+                        kind = "p"
             except ScanError:
                 # Malformed: the run ends before it and the op is lexed piecewise, which reports
                 # the error only after the ops before it are built (and report theirs), as the

@@ -477,7 +477,7 @@ class IRBuilder(Transformer):
         region, no successor, every operand a written name)."""
         if spec.regions or spec.successors:
             return
-        starts = key[1]
+        starts = [a for a, _ in key[1]]
         order = []
         for tok in spec.operands:
             if not isinstance(tok, FastToken) or tok.start_pos not in starts:
@@ -499,28 +499,31 @@ class IRBuilder(Transformer):
         operand type, a redefinition): then the general path builds it or reports the error."""
         text = self.source_text
         name, order, otypes, rtypes, props, attrs = tpl
-        spans = key[2]
+        spans = key[1]
         values = self.values
         operands: list[Value] = []
-        for j, i in enumerate(order):
+        for i in order:
             a, b = spans[i]
             group = values.get(text[a:b])
             if group is None or len(group) != 1:
                 return None
-            v = group[0]
-            if otypes is not None:
-                t = otypes[j]
+            operands.append(group[0])
+        if otypes is not None:
+            for v, t in zip(operands, otypes):
                 if v.type is not t and v.type.text != t.text:
                     return None
-            operands.append(v)
         res = None
-        prev = None
         if rtypes:
             res = text[base : results_end - 1].rstrip()
             prev = values.get(res)
             if prev is not None and self.undo_mark_contains(res):
                 return None
-        location = self.location(FastToken("LOC", text[loc[0] : loc[1]], loc[0])) if loc else None
+        location = None
+        if loc is not None:
+            try:  # self.location without a token per op
+                location = self.ap.location(text[loc[0] : loc[1]])
+            except AttrSyntaxError as e:
+                self.fail(loc[0] + 4 + e.offset, e.message)
         op = Operation(name, operands, rtypes, dict(props), dict(attrs), (), location, (), [res[1:]] if res else None)
         op.pos = n0
         if res is not None:
@@ -778,7 +781,7 @@ class IRBuilder(Transformer):
 
 
 def _line_key(text: str, base: int, results_end: int, n0: int, family: str, items: list, types: tuple | None) -> tuple | None:
-    """(key, value starts, value spans) of a one-line custom-form op for IRBuilder.line_templates:
+    """(key, value spans) of a one-line custom-form op for IRBuilder.line_templates:
     the key is the op's text from its name to the end of its type with the written SSA names cut
     out, and the result count. None for ops not templated: several result groups, or a reduce
     (whose format builds regions and block arguments)."""
@@ -802,13 +805,15 @@ def _line_key(text: str, base: int, results_end: int, n0: int, family: str, item
     else:
         return None
     end = types[1] if types is not None else items[0][1]
+    if not spans:
+        return (n_results, text[n0:end]), spans
     pieces: list[Any] = [n_results]
     p = n0
     for a, b in spans:
         pieces.append(text[p:a])
         p = b
     pieces.append(text[p:end])
-    return tuple(pieces), [a for a, _ in spans], spans
+    return tuple(pieces), spans
 
 
 def _is_empty(region: Region) -> bool:
