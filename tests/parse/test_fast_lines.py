@@ -191,6 +191,13 @@ PRETTY = [
     "%18 = stablehlo.broadcast_in_dim %0, dims = [0, 1] : (tensor<4x8xf32>) -> tensor<4x8xf32>",
     "%19 = stablehlo.dot_general %0, %arg1, contracting_dims = [1] x [1] : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x4xf32>",
     "%20 = stablehlo.constant dense<1.000000e+00> : tensor<f32>",
+    '%21 = sdy.sharding_constraint %arg1 <@mesh, [{}, {"y"}]> : tensor<4x8xf32>',
+    "%22 = sdy.sharding_constraint %0 <@mesh, [{}, {}]> {a = 1 : i64} : tensor<4x8xf32>",
+    "%23 = sdy.sharding_constraint %arg1 <@mesh, [{}, {}]> : (tensor<4x8xf32>) -> tensor<4x8xf32>",
+    "%24 = sdy.sharding_constraint %nope <@mesh, [{}, {}]> : tensor<4x8xf32>",
+    "%25 = sdy.sharding_constraint %2 <@mesh, [{}, {}]> : tensor<4x8xf32>",
+    "%26 = sdy.sharding_constraint %arg1 <@mesh, [{}, {}> : tensor<4x8xf32>",
+    "%27 = sdy.sharding_constraint %arg1 <@mesh, [{}, {}]> : tensor<4x8xf32>, tensor<4x8xf32>",
 ]
 
 

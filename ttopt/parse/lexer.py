@@ -340,6 +340,7 @@ def general_pretty_op_parts(text: str, pos: int) -> tuple[tuple, int] | None:
     * OP_DOT      `%r = d.op %a, %b, contracting_dims = [1] x [0], precision = [..] : (A, B) -> R`
     * OP_REDUCE   `%r = d.op(%a init: %c), ... [applies d.op2] across dimensions = [1] : type-spec [loc]`
       (not the form with a `reducer(...) {...}` body)
+    * OP_SDY_SHARDING `%r = d.op %a <@mesh, [...]> {attrs} : T [loc]`
 
     The parts are (results_end, (name_start, name_end), family, items, attrs | None,
     (type_start, type_end, "fn" | "type" | [(start, end) of each type of a list]) | None, loc | None); `items` are the family's
@@ -409,6 +410,17 @@ def general_pretty_op_parts(text: str, pos: int) -> tuple[tuple, int] | None:
             return None  # a comment inside, or not this form: the piecewise path
         items = [inputs, m.span(1) if m.group(1) else None, m.span(2)]
         p = scan.skip_ws(text, m.end())
+    elif family == "OP_SDY_SHARDING":
+        m = scan.VALUE.match(text, p)
+        if m is None:
+            return None
+        items = [m.span()]
+        p = scan.skip_ws(text, m.end())
+        if not text.startswith("<", p):
+            return None
+        e = scan.scan_balanced(text, p)
+        items.append((p, e))
+        p = scan.skip_ws(text, e)
     elif family == "OP_KWARGS":
         while True:
             m = _KW_ITEM.match(text, p)
@@ -465,13 +477,15 @@ def general_pretty_op_parts(text: str, pos: int) -> tuple[tuple, int] | None:
             return None  # chlo's `A, B -> R`: the piecewise path reads it
     if family == "OP_REDUCE" and _REDUCER.match(text, scan.skip_ws(text, end)):
         return None  # the general `reducer(...) {...}` body: the piecewise path
+    if family == "OP_SDY_SHARDING" and kind != "type":
+        return None  # its rule takes one TYPE: the piecewise path reads (or reports) the rest
     types = (q, end, kind)
     loc, end = _trailing_loc(text, end)
     return (results_end, name, family, items, attrs, types, loc), end
 
 
 # Families whose one-line ops the lexer hands over whole (IRBuilder.pretty_op_line builds them).
-_LINE_FAMILIES = frozenset({"OP_PRETTY", "OP_KWARGS", "OP_COMPARE", "OP_CONSTANT", "OP_DOT", "OP_REDUCE"})
+_LINE_FAMILIES = frozenset({"OP_PRETTY", "OP_KWARGS", "OP_COMPARE", "OP_CONSTANT", "OP_DOT", "OP_REDUCE", "OP_SDY_SHARDING"})
 _V = rf"%{scan.SUFFIX_ID}(?:#\d+)?"
 # `(%x init: %c)` (reduce_input), then `[applies OP] across dimensions = [ints]` (reduce_op)
 _REDUCE_INPUT = re.compile(rf"\(\s*({_V})\s+init\s*:\s*({_V})\s*\)")

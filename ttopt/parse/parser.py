@@ -460,6 +460,13 @@ class IRBuilder(Transformer):
                 FastToken("OPNAME_REF", text[applies[0] : applies[1]], applies[0]) if applies else None,
                 self.int_list(dims), attrs_tok, ts, None,
             ]  # fmt: skip
+        elif family == "OP_SDY_SHARDING":
+            (a0, a1), (s0, s1) = items
+            assert types is not None  # the lexer takes this family only with its type
+            children = [
+                name_tok, FastToken("VALUE", text[a0:a1], a0), FastToken("ANGLE", text[s0:s1], s0), attrs_tok,
+                FastToken("TYPE", text[types[0] : types[1]], types[0]),
+            ]  # fmt: skip
         else:  # OP_CONSTANT
             v0, v1 = items[0]
             children = [name_tok, attrs_tok, FastToken("ATTR", text[v0:v1], v0)]
@@ -800,6 +807,8 @@ def _line_key(text: str, base: int, results_end: int, n0: int, family: str, item
         spans = items[1:3]
     elif family == "OP_DOT":
         spans = items[:2]
+    elif family == "OP_SDY_SHARDING":
+        spans = items[:1]
     elif family == "OP_CONSTANT":
         spans = []
     else:
