@@ -198,6 +198,9 @@ PRETTY = [
     "%25 = sdy.sharding_constraint %2 <@mesh, [{}, {}]> : tensor<4x8xf32>",
     "%26 = sdy.sharding_constraint %arg1 <@mesh, [{}, {}> : tensor<4x8xf32>",
     "%27 = sdy.sharding_constraint %arg1 <@mesh, [{}, {}]> : tensor<4x8xf32>, tensor<4x8xf32>",
+    # Unicode spaces are not blanks to the piecewise lexer: an error on both paths
+    "%28 = stablehlo.compare GE,\xa0%arg1, %arg1 : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xi1>",
+    "%29 = stablehlo.broadcast_in_dim %arg1, dims = [0,\u20031] : (tensor<4x8xf32>) -> tensor<4x8xf32>",
 ]
 
 

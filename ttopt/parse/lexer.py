@@ -487,19 +487,21 @@ def general_pretty_op_parts(text: str, pos: int) -> tuple[tuple, int] | None:
 # Families whose one-line ops the lexer hands over whole (IRBuilder.pretty_op_line builds them).
 _LINE_FAMILIES = frozenset({"OP_PRETTY", "OP_KWARGS", "OP_COMPARE", "OP_CONSTANT", "OP_DOT", "OP_REDUCE", "OP_SDY_SHARDING"})
 _V = rf"%{scan.SUFFIX_ID}(?:#\d+)?"
+# The blanks the piecewise lexer skips (not `\s`, which also takes other Unicode spaces it rejects).
+_S = r"[ \t\r\n\f\v]"
 # `(%x init: %c)` (reduce_input), then `[applies OP] across dimensions = [ints]` (reduce_op)
-_REDUCE_INPUT = re.compile(rf"\(\s*({_V})\s+init\s*:\s*({_V})\s*\)")
-_REDUCE_TAIL = re.compile(r"(?:applies\s+([A-Za-z_][\w$.]*)\s+)?across\s+dimensions\s*=\s*(\[\s*(?:-?\d+(?:\s*,\s*-?\d+)*)?\s*\])")
+_REDUCE_INPUT = re.compile(rf"\({_S}*({_V}){_S}+init{_S}*:{_S}*({_V}){_S}*\)")
+_REDUCE_TAIL = re.compile(rf"(?:applies{_S}+([A-Za-z_][\w$.]*){_S}+)?across{_S}+dimensions{_S}*={_S}*(\[{_S}*(?:-?\d+(?:{_S}*,{_S}*-?\d+)*)?{_S}*\])")
 _REDUCER = re.compile(r"reducer(?![\w$.])")
 # `GE, %a, %b[, SIGNED]` (compare_op in grammars/mlir.lark)
-_COMPARE_HEAD = re.compile(rf"([A-Za-z_]\w*)\s*,\s*({_V})\s*,\s*({_V})(?:\s*,\s*([A-Za-z_]\w*))?")
-_INTS = r"\[\s*(?:-?\d+(?:\s*,\s*-?\d+)*)?\s*\]"
+_COMPARE_HEAD = re.compile(rf"([A-Za-z_]\w*){_S}*,{_S}*({_V}){_S}*,{_S}*({_V})(?:{_S}*,{_S}*([A-Za-z_]\w*))?")
+_INTS = rf"\[{_S}*(?:-?\d+(?:{_S}*,{_S}*-?\d+)*)?{_S}*\]"
 # `%a, %b` then `key = [ints] x [ints]` (groups 2, 3) or `key = [WORD, ...]` (group 4) (dot_op)
-_DOT_HEAD = re.compile(rf"({_V})\s*,\s*({_V})")
-_DOT_ITEM = re.compile(rf"([A-Za-z_]\w*)\s*=\s*(?:({_INTS})\s*x\s*({_INTS})|\[\s*([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)\s*\])")
+_DOT_HEAD = re.compile(rf"({_V}){_S}*,{_S}*({_V})")
+_DOT_ITEM = re.compile(rf"([A-Za-z_]\w*){_S}*={_S}*(?:({_INTS}){_S}*x{_S}*({_INTS})|\[{_S}*([A-Za-z_]\w*(?:{_S}*,{_S}*[A-Za-z_]\w*)*){_S}*\])")
 # One kwargs item: a value, or `key = [ints] | int | word | "string"` (groups 3..6 by kind).
 _KW_ITEM = re.compile(
-    rf'({_V})|([A-Za-z_]\w*)\s*=\s*(?:(\[\s*(?:-?\d+(?:\s*,\s*-?\d+)*)?\s*\])|(-?\d+)(?![\w.])|([A-Za-z_]\w*)|("[^"\\\n]*(?:\\.[^"\\\n]*)*"))'
+    rf'({_V})|([A-Za-z_]\w*){_S}*={_S}*(?:(\[{_S}*(?:-?\d+(?:{_S}*,{_S}*-?\d+)*)?{_S}*\])|(-?\d+)(?![\w.])|([A-Za-z_]\w*)|("[^"\\\n]*(?:\\.[^"\\\n]*)*"))'
 )
 
 
