@@ -201,6 +201,10 @@ PRETTY = [
     # Unicode spaces are not blanks to the piecewise lexer: an error on both paths
     "%28 = stablehlo.compare GE,\xa0%arg1, %arg1 : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xi1>",
     "%29 = stablehlo.broadcast_in_dim %arg1, dims = [0,\u20031] : (tensor<4x8xf32>) -> tensor<4x8xf32>",
+    # an op followed by what cannot follow an op: the error words the state inside the op
+    "%30 = stablehlo.add %arg1, %arg1 : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>, tensor<4x8xf32>",
+    "%31 = stablehlo.constant dense<1.0> : tensor<f32> = 3",
+    "%32 = stablehlo.reduce(%arg1 init: %arg1) across dimensions = [1] : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4xf32>, f32",
 ]
 
 
@@ -367,3 +371,60 @@ def test_fast_pretty_parts_take_the_common_lines(line: str) -> None:
 def test_trailing_comma_after_operands_is_an_error_on_both_paths() -> None:
     text = "func.func @f(%arg1: tensor<4x8xf32>) {\n    %0 = stablehlo.add %arg1, : tensor<4x8xf32>\n    return\n}\n"
     assert_same_and_expected(text, "in.mlir:2:31: error: unexpected ':'; expected an SSA value")
+
+
+_REDUCE_HEAD = "func.func @f(%arg1: tensor<4x8xf32>, %c: tensor<f32>) {\n"
+_REDUCE = (
+    "%0 = stablehlo.reduce(%arg1 init: %c) across dimensions = [1] : (tensor<4x8xf32>, tensor<f32>) -> tensor<4xf32>\n"
+    "     reducer(%a: tensor<f32>, %b: tensor<f32>)"
+)
+_REDUCER_BODY = " {\n      %s = stablehlo.add %a, %b : tensor<f32>\n      stablehlo.return %s : tensor<f32>\n    }"
+
+
+@pytest.mark.parametrize(
+    ("edit", "expected"),
+    [
+        ((), None),
+        (("%b: tensor<f32>", '%b: tensor<f32> loc("x")'), None),
+        (("%a: tensor<f32>,", "%a: tensor<f32> loc(#loc1),"), None),
+        (("init: %c", "init: %nope"), "in.mlir:2:39: error: use of undefined value '%nope'"),
+        (("%a: tensor<f32>,", "%a: tensor<f32,"), "in.mlir:3:45: error: expected '>' to close '<', found ')'"),
+        (("%a: tensor<f32>,", "%a: tensor<xyz>,"), "in.mlir:4:26: error: type mismatch: '%a' is 'tensor<xyz>'"),
+        (("%a: tensor<f32>,", "%a: tensor<f32> loc(callsite(#loc1 at)),"), "in.mlir:3:51: error: unexpected ')'"),
+        (("%a, %b :", "%a, %zz :"), "in.mlir:4:30: error: use of undefined value '%zz'"),
+        (("[1] :", "[1] {note = 1 : i64} :"), None),
+        (("[1] :", "[1] {note = } :"), "in.mlir:2:75: error: unexpected '}'"),
+        (("across", "applies stablehlo.add across"), None),
+        (("across", "// c\n across"), None),
+        ((" : (", " // c\n : ("), None),
+        (("reducer(", "reducer( // c\n"), None),
+        (("%a: tensor<f32>,", "%a: tensor<f32> {x = 1},"), "in.mlir:3:30: error: block arguments take no attribute dictionary"),
+        (("[1]", "[]"), None),
+        (("[1]", "[-1, 99999999999999999999999]"), None),
+        (("[1]", "[1,]"), "in.mlir:2:66: error: unexpected ']'; expected an integer"),
+        (("-> tensor<4xf32>", "-> tensor<4xf32>, tensor<f32>"), "in.mlir:2:116: error: unexpected ','"),
+        (("(tensor<4x8xf32>, tensor<f32>) -> tensor<4xf32>", "tensor<4x8xf32>, tensor<f32>"), "in.mlir:2:69: error: cannot read 2 type(s)"),
+        (("%arg1 init", "%c init"), "in.mlir:2:27: error: type mismatch: '%c' is 'tensor<f32>'"),
+        (("%b: tensor<f32>", "%a: tensor<f32>"), "in.mlir:3:31: error: redefinition of SSA value '%a'"),
+        (("%a: tensor<f32>", "%a : !t"), "in.mlir:3:19: error: undefined alias '!t'"),
+        (("%a: tensor<f32>", "%a: (f32) -> f32"), "in.mlir:4:26: error: type mismatch: '%a' is '(f32) -> f32'"),
+    ],
+)
+def test_reduce_headers_as_one_token(edit: tuple, expected: str | None) -> None:
+    """A reduce written with a `reducer` body reads its header as one token: the same op, block
+    arguments and errors (at the same place, in the same order) as token by token."""
+    op = _REDUCE + _REDUCER_BODY
+    op = op.replace(*edit) if edit else op
+    text = f"{_REDUCE_HEAD}    {op} loc(#loc2)\n    return\n}}\n" + '#loc1 = loc("m.py":1:1)\n#loc2 = loc("m.py":2:1)\n'
+    assert_same_and_expected(text, expected)
+
+
+def test_multi_input_reduce_header() -> None:
+    text = (
+        f"{_REDUCE_HEAD}    %0:2 = stablehlo.reduce(%arg1 init: %c), (%arg1 init: %c) across dimensions = [0, 1]"
+        " : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<f32>, tensor<f32>) -> (tensor<f32>, tensor<f32>)\n"
+        "     reducer(%a: tensor<f32>, %b: tensor<f32>) (%a2: tensor<f32>, %b2: tensor<f32>) {\n"
+        "      %s = stablehlo.add %a, %b : tensor<f32>\n      stablehlo.return %s, %a2 : tensor<f32>, tensor<f32>\n    }\n"
+        "    return\n}\n"
+    )
+    assert_same_and_expected(text, None)

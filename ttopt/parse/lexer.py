@@ -95,7 +95,7 @@ class MlirLexer(Lexer):
             except ScanError as e:
                 raise LexFailure(e.pos, e.message) from None
             tok = FastToken(kind, text[start:pos], start)
-            if kind == "OP_RUN" or kind == "LOC_ALIASES":
+            if kind == "OP_RUN" or kind == "LOC_ALIASES" or kind == "REDUCE_HEAD":
                 tok.end_pos = self.parts  # type: ignore[assignment]  # the items ride on an unused Token slot
                 self.parts = None  # the lexer outlives the parse: it must not keep the text alive
             yield tok
@@ -255,6 +255,11 @@ class MlirLexer(Lexer):
             if "OPNAME_REF" in acc:
                 return "OPNAME_REF", end
             fam = OP_FAMILIES.get(word)
+            if fam == "OP_REDUCE" and "REDUCE_HEAD" in acc and FAST_LINES:
+                head = reduce_head_parts(text, pos)
+                if head is not None:
+                    self.parts, end = head
+                    return "REDUCE_HEAD", end
             if fam is not None and fam in acc:
                 return fam, end
             if "TYPE" in acc:
@@ -329,6 +334,17 @@ def pretty_op_parts(text: str, pos: int) -> tuple[tuple, int] | None:
     return r if r is not None else general_pretty_op_parts(text, pos)
 
 
+def _op_may_end(text: str, end: int) -> bool:
+    """Can an op end at `end` for the piecewise parser, as far as the next character tells? It must
+    start what may follow an op (another op, `}`, a block label, an alias, the end). Anything else
+    is an error, which the piecewise parser reports (and words from the state inside the op)."""
+    p = scan.skip_ws(text, end)
+    if p >= len(text):
+        return True
+    c = text[p]
+    return c in '%"}^#!' or c.isalpha() or c == "_"
+
+
 def general_pretty_op_parts(text: str, pos: int) -> tuple[tuple, int] | None:
     """pretty_op_parts for every shape, one piece at a time.
     Only OP_PRETTY ops may have no results (results_end is then `pos`):
@@ -375,6 +391,8 @@ def general_pretty_op_parts(text: str, pos: int) -> tuple[tuple, int] | None:
         e = scan.scan_attr(text, p)
         items.append((p, e))
         loc, end = _trailing_loc(text, e)
+        if not _op_may_end(text, end):
+            return None
         return (results_end, name, family, items, attrs, None, loc), end
     if family == "OP_COMPARE":
         m = _COMPARE_HEAD.match(text, p)
@@ -481,7 +499,115 @@ def general_pretty_op_parts(text: str, pos: int) -> tuple[tuple, int] | None:
         return None  # its rule takes one TYPE: the piecewise path reads (or reports) the rest
     types = (q, end, kind)
     loc, end = _trailing_loc(text, end)
+    if not _op_may_end(text, end):
+        return None
     return (results_end, name, family, items, attrs, types, loc), end
+
+
+def reduce_head_parts(text: str, pos: int) -> tuple[tuple, int] | None:
+    """The parts and end of the header of a reduce written with a `reducer` body, from the op name
+    at `pos` to just before the body's `{`: `d.op(%a init: %c), ... across dimensions = [1] {attrs}
+    : type-spec reducer(%x: T [loc], %y: T [loc]) ...`. None for anything else (an `applies`, block
+    arguments with attributes or a parenthesised type, comments in the dimensions): the piecewise
+    path reads it. Parts, for IRBuilder.reduce_head: ((name_start, name_end), [(input span, init
+    span)], dims span, attrs | None, types as pretty_op_parts gives them, [(arg, arg)] with each arg
+    (value span, type span, loc span | None))."""
+    try:
+        return _reduce_head_parts(text, pos)
+    except ScanError:
+        return None  # malformed: the piecewise path reports it where it is
+
+
+def _reduce_head_parts(text: str, pos: int) -> tuple[tuple, int] | None:
+    m = scan.BARE_ID.match(text, pos)
+    if m is None:
+        return None
+    name = m.span()
+    n = len(text)
+    p = scan.skip_ws(text, m.end())
+    inputs = []
+    while True:
+        m = _REDUCE_INPUT.match(text, p)
+        if m is None:
+            return None
+        inputs.append((m.span(1), m.span(2)))
+        p = scan.skip_ws(text, m.end())
+        if not text.startswith(",", p):
+            break
+        p = scan.skip_ws(text, p + 1)
+    m = _REDUCE_TAIL.match(text, p)
+    if m is None or m.start(1) >= 0:
+        return None
+    dims = m.span(2)
+    p = scan.skip_ws(text, m.end())
+    attrs = None
+    if p < n and text[p] == "{":
+        e = scan.scan_balanced(text, p)
+        attrs = (p, e)
+        p = scan.skip_ws(text, e)
+    if p >= n or text[p] != ":":
+        return None
+    q = scan.skip_ws(text, p + 1)
+    if q >= n:
+        return None
+    if text[q] == "(":
+        end, kind = scan.scan_fntype(text, q), "fn"
+        after = scan.skip_ws(text, end)
+    else:
+        end, kind = scan.scan_type(text, q), "type"
+        after = scan.skip_ws(text, end)
+        if after < n and text[after] == ",":
+            spans = [(q, end)]
+            while after < n and text[after] == ",":
+                t = scan.skip_ws(text, after + 1)
+                if t >= n or text[t] == "(":
+                    return None
+                end = scan.scan_type(text, t)
+                spans.append((t, end))
+                after = scan.skip_ws(text, end)
+            kind = spans  # type: ignore[assignment]
+    types = (q, end, kind)
+    m = _REDUCER.match(text, after)
+    if m is None:
+        return None
+    p = scan.skip_ws(text, m.end())
+    pairs = []
+    while p < n and text[p] == "(":
+        first = _reducer_arg(text, scan.skip_ws(text, p + 1))
+        if first is None:
+            return None
+        p = scan.skip_ws(text, first[1])
+        if not text.startswith(",", p):
+            return None
+        second = _reducer_arg(text, scan.skip_ws(text, p + 1))
+        if second is None:
+            return None
+        p = scan.skip_ws(text, second[1])
+        if not text.startswith(")", p):
+            return None
+        pairs.append((first[0], second[0]))
+        end = p + 1
+        p = scan.skip_ws(text, end)
+    if not pairs or not text.startswith("{", p):
+        return None
+    return (name, inputs, dims, attrs, types, pairs), end
+
+
+def _reducer_arg(text: str, p: int) -> tuple[tuple, int] | None:
+    """`%x : T [loc(...)]` (a block_arg without attributes) at `p`: ((value, type, loc | None), end)."""
+    m = scan.VALUE.match(text, p)
+    if m is None:
+        return None
+    value = m.span()
+    p = scan.skip_ws(text, m.end())
+    if not text.startswith(":", p):
+        return None
+    t = scan.skip_ws(text, p + 1)
+    if t >= len(text) or not (text[t].isalpha() or text[t] in "_!"):
+        return None  # what the piecewise lexer makes a type of only in other ways (`(`...)
+    e = scan.scan_type(text, t)
+    loc, end = _trailing_loc(text, e)
+    return (value, (t, e), loc), end
 
 
 # Families whose one-line ops the lexer hands over whole (IRBuilder.pretty_op_line builds them).
@@ -603,6 +729,8 @@ def fast_pretty_op_parts(text: str, pos: int) -> tuple[tuple, int] | None:
         if results_end < 0:
             return None
         loc = m.span(2) if m.start(2) >= 0 else None
+        if not _op_may_end(text, m.end()):
+            return None
         return (results_end, head.span(2), family, [m.span(1)], None, None, loc), m.end()
     else:
         return None  # reduce and the families without a one-line form
@@ -637,7 +765,10 @@ def _f_finish(text: str, pos: int, head: re.Match, h: int, family: str, items: l
         else:
             types = (tail.start(t + 1), b, [tail.span(t + 1), *[x.span() for x in _F_TYPE_RE.finditer(text, a, b)]])
     loc = tail.span(t + 3) if tail.start(t + 3) >= 0 else None
-    return (results_end, head.span(h + 1), family, items, attrs, types, loc), (loc[1] if loc else types[1])
+    end = loc[1] if loc else types[1]
+    if not _op_may_end(text, end):
+        return None
+    return (results_end, head.span(h + 1), family, items, attrs, types, loc), end
 
 
 # Whole-op lexing is on unless a test turns it off to compare with the piecewise grammar.

@@ -32,6 +32,7 @@ from ttopt.parse.resources import read_file_metadata
 from ttopt.parse.scan import LOC_REF, MAX_NESTING, RESULT_GROUP, ScanError
 
 _OPERAND = re.compile(r"%[\w$.\-]+(?:#\d+)?")
+_INT = re.compile(r"-?\d+")
 from ttopt.ir.location import Location
 
 
@@ -421,15 +422,7 @@ class IRBuilder(Transformer):
         results = self._results(FastToken("RESULTS", text[base:results_end], base)) if results_end > base else None
         name_tok = FastToken(family, text[n0:n1], n0)
         attrs_tok = FastToken("ATTR_DICT", text[attrs[0] : attrs[1]], attrs[0]) if attrs else None
-        ts: Any = None
-        if types is not None:
-            t0, t1, kind = types
-            if kind == "fn":
-                ts = self.fn_type([FastToken("FNTYPE", text[t0:t1], t0)])
-            elif kind == "type":
-                ts = ("list", [self.type(FastToken("TYPE", text[t0:t1], t0))], t0)
-            else:  # a list: the type_list rule's value
-                ts = ("list", [self.type(FastToken("TYPE", text[a:b], a)) for a, b in kind], t0)
+        ts = self._line_types(text, types) if types is not None else None
         children: list
         if family == "OP_PRETTY":
             children = [name_tok, [FastToken("VALUE", text[a:b], a) for a, b in items] or None, attrs_tok, ts]
@@ -476,6 +469,44 @@ class IRBuilder(Transformer):
         if key is not None and len(self.deferred_type_checks) == n_deferred:
             self._record_template(key, spec, op)
         return op
+
+    def reduce_head(self, c: list) -> list:
+        """A REDUCE_HEAD token (lexer.reduce_head_parts): the reduce_op children before the region,
+        from the rule builders the piecewise tokens go through, in their order; the reducer's block
+        arguments are pending for the region that follows."""
+        text = self.source_text
+        (n0, n1), inputs, (d0, d1), attrs, types, pairs = c[0].end_pos
+        reduce_input = FORMAT_RULES["reduce_input"]
+        children: list = [FastToken("OP_REDUCE", text[n0:n1], n0)]
+        for (a0, a1), (b0, b1) in inputs:
+            children.append(reduce_input(self, [FastToken("VALUE", text[a0:a1], a0), FastToken("VALUE", text[b0:b1], b0)]))
+        ints = [FastToken("INT", m.group(), d0 + m.start()) for m in _INT.finditer(text, d0, d1)]
+        children += [None, self.int_list(ints or [None])]
+        children.append(FastToken("ATTR_DICT", text[attrs[0] : attrs[1]], attrs[0]) if attrs else None)
+        children.append(self._line_types(text, types))
+        reducer_pair = FORMAT_RULES["reducer_pair"]
+        for pair in pairs:
+            specs = []
+            for (v0, v1), (t0, t1), loc in pair:
+                loc_tok = FastToken("LOC", text[loc[0] : loc[1]], loc[0]) if loc else None
+                specs.append(self.block_arg([FastToken("VALUE", text[v0:v1], v0), FastToken("TYPE", text[t0:t1], t0), None, loc_tok]))
+            reducer_pair(self, specs)
+        return children
+
+    def reduce_body_op(self, c: list) -> OpSpec:
+        """`reduce_head region`: the reduce_op the piecewise rule would have built."""
+        head, region = c
+        body = FORMAT_RULES["reducer"](self, [region])
+        return self._format(head[0]).build(self, [*head, body])
+
+    def _line_types(self, text: str, types: tuple) -> Any:
+        """A type_spec's value (type_list / fn_type) from the lexer's (start, end, kind)."""
+        t0, t1, kind = types
+        if kind == "fn":
+            return self.fn_type([FastToken("FNTYPE", text[t0:t1], t0)])
+        if kind == "type":
+            return ("list", [self.type(FastToken("TYPE", text[t0:t1], t0))], t0)
+        return ("list", [self.type(FastToken("TYPE", text[a:b], a)) for a, b in kind], t0)
 
     def _record_template(self, key: tuple, spec: OpSpec, op: Operation) -> None:
         """Remember what a one-line op built, for later ops spelled the same up to SSA names:
