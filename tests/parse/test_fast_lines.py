@@ -428,3 +428,44 @@ def test_multi_input_reduce_header() -> None:
         "    return\n}\n"
     )
     assert_same_and_expected(text, None)
+
+
+_MANUAL_HEAD = 'sdy.mesh @mesh = <["x"=2, "y"=4]>\nfunc.func @f(%arg1: tensor<4x8xf32>) -> tensor<4x8xf32> {\n'
+_MANUAL = (
+    '%0 = sdy.manual_computation(%arg1) in_shardings=[<@mesh, [{"x"}, {}]>] out_shardings=[<@mesh, [{"x"}, {}]>] manual_axes={"x"} (%a: tensor<2x8xf32>) {\n'
+    "      %s = stablehlo.add %a, %a : tensor<2x8xf32>\n      sdy.return %s : tensor<2x8xf32>\n    } : (tensor<4x8xf32>) -> tensor<4x8xf32>"
+)
+
+
+@pytest.mark.parametrize(
+    ("edit", "expected"),
+    [
+        ((), None),
+        (("(%a: tensor<2x8xf32>)", '(%a: tensor<2x8xf32> loc("x"))'), None),
+        (("(%a: tensor<2x8xf32>)", "(%a: tensor<2x8xf32>, %b: tensor<2x8xf32>)"), None),
+        (("manual_axes=", "manual_axes ="), None),
+        (("in_shardings=", "in_shardings = // c\n"), None),
+        (("} : (", "} {note = 1 : i64} : ("), None),
+        (("(%arg1)", "( %arg1 )"), None),
+        (("(%arg1)", "(%nope)"), "in.mlir:3:33: error: use of undefined value '%nope'"),
+        (("(%arg1)", "(%arg1, %arg1)"), "in.mlir:3:10: error: 'sdy.manual_computation' has 2 operand(s) but its type lists 1"),
+        (("(%a: tensor<2x8xf32>)", "()"), "in.mlir:4:26: error: use of undefined value '%a'"),
+        (("(%a: tensor<2x8xf32>)", "(%a: tensor<2x8xf32> {x = 1})"), "in.mlir:3:152: error: block arguments take no attribute dictionary"),
+        (("(%a: tensor<2x8xf32>)", "(%a: tensor<xyz>)"), "in.mlir:4:26: error: type mismatch: '%a' is 'tensor<xyz>'"),
+        (("(%a: tensor<2x8xf32>)", "(%a: tensor<2x8xf32> loc(callsite(#loc1 at)))"), "in.mlir:3:173: error: unexpected ')'"),
+        (('manual_axes={"x"}', 'manual_axes={"x"'), "in.mlir:9:1: error: unexpected '#loc1'; expected '('"),
+        (("in_shardings", "in_shardingz"), "in.mlir:3:40: error: unexpected 'in_shardingz'; expected 'in_shardings'"),
+        (("] out_shardings", "], out_shardings"), "in.mlir:3:75: error: unexpected ','; expected 'out_shardings'"),
+        (("(%a: tensor<2x8xf32>)", "(%a: tensor<2x8xf32>,)"), "in.mlir:3:152: error: unexpected ')'; expected an SSA value"),
+        (("%a, %a", "%a, %zz"), "in.mlir:4:30: error: use of undefined value '%zz'"),
+        (("(%a: tensor<2x8xf32>)", "(%a: tensor<2x8xf32>) (%b: f32)"), "in.mlir:3:153: error: unexpected '('; expected ':', '{'"),
+        (("(%a: tensor<2x8xf32>)", "(%a: (f32) -> f32)"), "in.mlir:4:26: error: type mismatch: '%a' is '(f32) -> f32'"),
+        (('manual_axes={"x"}', 'manual_axes=[{"x"}]'), "in.mlir:3:125: error: unexpected '['; expected an axis list"),
+    ],
+)
+def test_manual_computation_headers_as_one_token(edit: tuple, expected: str | None) -> None:
+    """sdy.manual_computation reads its header as one token: the same op, block arguments and
+    errors (same place, same order) as token by token."""
+    op = _MANUAL.replace(*edit) if edit else _MANUAL
+    text = f"{_MANUAL_HEAD}    {op}\n    return %0 : tensor<4x8xf32>\n}}\n" + '#loc1 = loc("m.py":1:1)\n'
+    assert_same_and_expected(text, expected)

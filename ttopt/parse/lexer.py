@@ -44,6 +44,10 @@ _BODY_KINDS = {
 _DICT_START = re.compile(r'\{\s*(?:\}|(?:[A-Za-z_][\w$.]*|"[^"\\\n]*(?:\\.[^"\\\n]*)*")\s*(?:=|,|\}))')
 
 
+# Tokens whose parts (offsets of their pieces) ride on the token for the builder.
+_PARTS_TOKENS = frozenset({"OP_RUN", "LOC_ALIASES", "REDUCE_HEAD", "MANUAL_HEAD"})
+
+
 class MlirLexer(Lexer):
     """Contextual lexer for grammars/mlir.lark and grammars/attributes.lark."""
 
@@ -95,7 +99,7 @@ class MlirLexer(Lexer):
             except ScanError as e:
                 raise LexFailure(e.pos, e.message) from None
             tok = FastToken(kind, text[start:pos], start)
-            if kind == "OP_RUN" or kind == "LOC_ALIASES" or kind == "REDUCE_HEAD":
+            if kind in _PARTS_TOKENS:
                 tok.end_pos = self.parts  # type: ignore[assignment]  # the items ride on an unused Token slot
                 self.parts = None  # the lexer outlives the parse: it must not keep the text alive
             yield tok
@@ -260,6 +264,11 @@ class MlirLexer(Lexer):
                 if head is not None:
                     self.parts, end = head
                     return "REDUCE_HEAD", end
+            if fam == "OP_SDY_MANUAL" and "MANUAL_HEAD" in acc and FAST_LINES:
+                head = manual_head_parts(text, pos)
+                if head is not None:
+                    self.parts, end = head
+                    return "MANUAL_HEAD", end
             if fam is not None and fam in acc:
                 return fam, end
             if "TYPE" in acc:
@@ -591,6 +600,69 @@ def _reduce_head_parts(text: str, pos: int) -> tuple[tuple, int] | None:
     if not pairs or not text.startswith("{", p):
         return None
     return (name, inputs, dims, attrs, types, pairs), end
+
+
+def manual_head_parts(text: str, pos: int) -> tuple[tuple, int] | None:
+    """The parts and end of the header of an sdy.manual_computation, from the op name at `pos` to
+    just before its body's `{`: `d.op(%a, %b) in_shardings=[..] out_shardings=[..] manual_axes={..}
+    (%x: T [loc], ...)`. None for anything else (block arguments with attributes or a parenthesised
+    type...): the piecewise path reads it. Parts, for IRBuilder.manual_head: (name span, operands
+    span, in_shardings span, out_shardings span, manual_axes span, [(value span, type span, loc
+    span | None)])."""
+    try:
+        return _manual_head_parts(text, pos)
+    except ScanError:
+        return None  # malformed: the piecewise path reports it where it is
+
+
+_MANUAL_KEYS = (("in_shardings", "["), ("out_shardings", "["), ("manual_axes", "{"))
+
+
+def _manual_head_parts(text: str, pos: int) -> tuple[tuple, int] | None:
+    m = scan.BARE_ID.match(text, pos)
+    if m is None:
+        return None
+    name = m.span()
+    p = scan.skip_ws(text, m.end())
+    m = scan.OPERANDS.match(text, p)
+    if m is None:
+        return None
+    parts: list = [name, m.span()]
+    p = scan.skip_ws(text, m.end())
+    for key, opener in _MANUAL_KEYS:
+        m = scan.BARE_ID.match(text, p)
+        if m is None or m.group() != key:
+            return None
+        p = scan.skip_ws(text, m.end())
+        if not text.startswith("=", p):
+            return None
+        p = scan.skip_ws(text, p + 1)
+        if not text.startswith(opener, p):
+            return None
+        e = scan.scan_balanced(text, p)
+        parts.append((p, e))
+        p = scan.skip_ws(text, e)
+    if not text.startswith("(", p):
+        return None
+    args = []
+    p = scan.skip_ws(text, p + 1)
+    if not text.startswith(")", p):
+        while True:
+            arg = _reducer_arg(text, p)
+            if arg is None:
+                return None
+            args.append(arg[0])
+            p = scan.skip_ws(text, arg[1])
+            if not text.startswith(",", p):
+                break
+            p = scan.skip_ws(text, p + 1)
+        if not text.startswith(")", p):
+            return None
+    end = p + 1
+    if not text.startswith("{", scan.skip_ws(text, end)):
+        return None
+    parts.append(args)
+    return tuple(parts), end
 
 
 def _reducer_arg(text: str, p: int) -> tuple[tuple, int] | None:

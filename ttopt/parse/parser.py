@@ -485,12 +485,8 @@ class IRBuilder(Transformer):
         children.append(FastToken("ATTR_DICT", text[attrs[0] : attrs[1]], attrs[0]) if attrs else None)
         children.append(self._line_types(text, types))
         reducer_pair = FORMAT_RULES["reducer_pair"]
-        for pair in pairs:
-            specs = []
-            for (v0, v1), (t0, t1), loc in pair:
-                loc_tok = FastToken("LOC", text[loc[0] : loc[1]], loc[0]) if loc else None
-                specs.append(self.block_arg([FastToken("VALUE", text[v0:v1], v0), FastToken("TYPE", text[t0:t1], t0), None, loc_tok]))
-            reducer_pair(self, specs)
+        for first, second in pairs:
+            reducer_pair(self, [self._arg_spec(text, first), self._arg_spec(text, second)])
         return children
 
     def reduce_body_op(self, c: list) -> OpSpec:
@@ -498,6 +494,30 @@ class IRBuilder(Transformer):
         head, region = c
         body = FORMAT_RULES["reducer"](self, [region])
         return self._format(head[0]).build(self, [*head, body])
+
+    def manual_head(self, c: list) -> list:
+        """A MANUAL_HEAD token (lexer.manual_head_parts): the sdy_manual_op children before the
+        region, its block arguments pending for the region, through the rules the piecewise tokens
+        go through, in their order."""
+        text = self.source_text
+        (n0, n1), (o0, o1), (i0, i1), (u0, u1), (x0, x1), args = c[0].end_pos
+        specs = [self._arg_spec(text, arg) for arg in args]
+        return [
+            FastToken("OP_SDY_MANUAL", text[n0:n1], n0), FastToken("OPERANDS", text[o0:o1], o0),
+            FastToken("BRACKET", text[i0:i1], i0), FastToken("BRACKET", text[u0:u1], u0),
+            FastToken("AXIS_LIST", text[x0:x1], x0), self.block_args(specs),
+        ]  # fmt: skip
+
+    def sdy_manual_body_op(self, c: list) -> OpSpec:
+        """`manual_head region [ATTR_DICT] ":" FNTYPE`: the sdy_manual_op the piecewise rule would have built."""
+        head, region, attrs, sig = c
+        return self._format(head[0]).build(self, [*head, region, attrs, sig])
+
+    def _arg_spec(self, text: str, arg: tuple) -> tuple:
+        """The block_arg rule's value for a lexer's (value span, type span, loc span | None)."""
+        (v0, v1), (t0, t1), loc = arg
+        loc_tok = FastToken("LOC", text[loc[0] : loc[1]], loc[0]) if loc else None
+        return self.block_arg([FastToken("VALUE", text[v0:v1], v0), FastToken("TYPE", text[t0:t1], t0), None, loc_tok])
 
     def _line_types(self, text: str, types: tuple) -> Any:
         """A type_spec's value (type_list / fn_type) from the lexer's (start, end, kind)."""
