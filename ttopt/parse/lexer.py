@@ -718,15 +718,16 @@ _F_HEAD = rf"(?:%{scan.SUFFIX_ID}\s*(=)(?!=){_W})?({_F_NAME}){_W}"
 _F_TYPE = r'(?>(?:tensor|memref|vector|complex|tuple)<[^<>(){}\[\]"\-]*>(?!=)|![A-Za-z_][\w$.\-]*+(?!<)|[A-Za-z_][\w$.]*+(?!<))'
 _F_TYPE_RE = re.compile(_F_TYPE)
 # The trailing location as _trailing_loc reads it when SIMPLE_LOC matches (no other `loc(` may
-# follow), then no comment (skip_ws would look past it).
-_F_LOC = rf"(?:{_W}((?>{scan.SIMPLE_LOC.pattern}))|(?!{_B}loc\())(?!{_B}/)"
+# follow), then blanks and what may follow an op (_op_may_end, ASCII only; no comment, which
+# skip_ws would look past).
+_F_LOC = rf"(?:{_W}((?>{scan.SIMPLE_LOC.pattern}))|(?!{_B}loc\())(?={_B}(?:[%\"}}^#!A-Za-z_]|\Z))"
 # `: (A) -> R` (group 1) | `: T[, T...]` (groups 2, 3), then the location (group 4); after a type
 # (list) neither `,` nor `-` may follow (the general reader would read on, or decline).
 _F_TAIL = rf":{_W}(?:((?>{scan.SIMPLE_FNTYPE.pattern}))|({_F_TYPE})((?:{_W},{_W}{_F_TYPE})*+)(?!{_B}[,\-])){_F_LOC}"
 _F_TAIL_RE = re.compile(_W + _F_TAIL)  # after the attributes
-# The commonest line in one match: an OP_PRETTY op with up to three operands (groups 3-5), no
-# attributes, then _F_TAIL (groups 6-9).
-_F_PRETTY = re.compile(rf"{_F_HEAD}(?:((?>{_V}))(?:{_W},{_W}((?>{_V})))?(?:{_W},{_W}((?>{_V})))?)?{_W}{_F_TAIL}")
+# The rest of the commonest line in one match: an OP_PRETTY op's operands (up to three, groups
+# 1-3), no attributes, then _F_TAIL (groups 4-7).
+_F_PRETTY = re.compile(rf"(?:((?>{_V}))(?:{_W},{_W}((?>{_V})))?(?:{_W},{_W}((?>{_V})))?)?{_W}{_F_TAIL}")
 _F_HEAD_RE = re.compile(_F_HEAD)
 _F_VALUES = re.compile(rf"((?>{_V})(?:{_W},{_W}(?>{_V}))*+)?{_W}")
 _F_KW_ITEM = re.compile(rf"(?>{_KW_ITEM.pattern}){_W}(?:(,){_W})?")
@@ -744,10 +745,6 @@ _F_CONSTANT = re.compile(
 def fast_pretty_op_parts(text: str, pos: int) -> tuple[tuple, int] | None:
     """pretty_op_parts for the common shapes (None: not one of them, ask general_pretty_op_parts):
     the same parts, from a few regex matches instead of a scan per piece."""
-    m = _F_PRETTY.match(text, pos)
-    if m is not None and OP_FAMILIES.get(m.group(2)) == "OP_PRETTY":
-        items = [m.span(g) for g in (3, 4, 5) if m.start(g) >= 0]
-        return _f_finish(text, pos, m, 1, "OP_PRETTY", items, None, m, 6)
     m = _F_HEAD_RE.match(text, pos)
     if m is None:
         return None
@@ -756,6 +753,9 @@ def fast_pretty_op_parts(text: str, pos: int) -> tuple[tuple, int] | None:
     p = m.end()
     items: list
     if family == "OP_PRETTY":
+        m = _F_PRETTY.match(text, p)
+        if m is not None:
+            return _f_finish(text, pos, head, 1, family, [m.span(g) for g in (1, 2, 3) if m.start(g) >= 0], None, m, 4)
         m = _F_VALUES.match(text, p)  # type: ignore[assignment]  # it matches the empty string
         a, b = m.span(1)
         # The operands are separated by blanks and commas only (no comment): each `%` starts one.
@@ -801,8 +801,6 @@ def fast_pretty_op_parts(text: str, pos: int) -> tuple[tuple, int] | None:
         if results_end < 0:
             return None
         loc = m.span(2) if m.start(2) >= 0 else None
-        if not _op_may_end(text, m.end()):
-            return None
         return (results_end, head.span(2), family, [m.span(1)], None, None, loc), m.end()
     else:
         return None  # reduce and the families without a one-line form
@@ -837,10 +835,7 @@ def _f_finish(text: str, pos: int, head: re.Match, h: int, family: str, items: l
         else:
             types = (tail.start(t + 1), b, [tail.span(t + 1), *[x.span() for x in _F_TYPE_RE.finditer(text, a, b)]])
     loc = tail.span(t + 3) if tail.start(t + 3) >= 0 else None
-    end = loc[1] if loc else types[1]
-    if not _op_may_end(text, end):
-        return None
-    return (results_end, head.span(h + 1), family, items, attrs, types, loc), end
+    return (results_end, head.span(h + 1), family, items, attrs, types, loc), (loc[1] if loc else types[1])
 
 
 # Whole-op lexing is on unless a test turns it off to compare with the piecewise grammar.
