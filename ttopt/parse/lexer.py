@@ -756,11 +756,13 @@ def fast_pretty_op_parts(text: str, pos: int) -> tuple[tuple, int] | None:
         m = _F_PRETTY.match(text, p)
         if m is not None:
             return _f_finish(text, pos, head, 1, family, [m.span(g) for g in (1, 2, 3) if m.start(g) >= 0], None, m, 4)
-        m = _F_VALUES.match(text, p)  # type: ignore[assignment]  # it matches the empty string
-        a, b = m.span(1)
+        values = _F_VALUES.match(text, p)
+        if values is None:  # it matches the empty string: only for the checker
+            return None
+        a, b = values.span(1)
         # The operands are separated by blanks and commas only (no comment): each `%` starts one.
         items = [] if a < 0 else [v.span() for v in scan.VALUE.finditer(text, a, b)]
-        p = m.end()
+        p = values.end()
     elif family == "OP_KWARGS":
         items = []
         while True:
