@@ -191,6 +191,20 @@ PRETTY = [
     "%18 = stablehlo.broadcast_in_dim %0, dims = [0, 1] : (tensor<4x8xf32>) -> tensor<4x8xf32>",
     "%19 = stablehlo.dot_general %0, %arg1, contracting_dims = [1] x [1] : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x4xf32>",
     "%20 = stablehlo.constant dense<1.000000e+00> : tensor<f32>",
+    '%21 = sdy.sharding_constraint %arg1 <@mesh, [{}, {"y"}]> : tensor<4x8xf32>',
+    "%22 = sdy.sharding_constraint %0 <@mesh, [{}, {}]> {a = 1 : i64} : tensor<4x8xf32>",
+    "%23 = sdy.sharding_constraint %arg1 <@mesh, [{}, {}]> : (tensor<4x8xf32>) -> tensor<4x8xf32>",
+    "%24 = sdy.sharding_constraint %nope <@mesh, [{}, {}]> : tensor<4x8xf32>",
+    "%25 = sdy.sharding_constraint %2 <@mesh, [{}, {}]> : tensor<4x8xf32>",
+    "%26 = sdy.sharding_constraint %arg1 <@mesh, [{}, {}> : tensor<4x8xf32>",
+    "%27 = sdy.sharding_constraint %arg1 <@mesh, [{}, {}]> : tensor<4x8xf32>, tensor<4x8xf32>",
+    # Unicode spaces are not blanks to the piecewise lexer: an error on both paths
+    "%28 = stablehlo.compare GE,\xa0%arg1, %arg1 : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xi1>",
+    "%29 = stablehlo.broadcast_in_dim %arg1, dims = [0,\u20031] : (tensor<4x8xf32>) -> tensor<4x8xf32>",
+    # an op followed by what cannot follow an op: the error words the state inside the op
+    "%30 = stablehlo.add %arg1, %arg1 : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>, tensor<4x8xf32>",
+    "%31 = stablehlo.constant dense<1.0> : tensor<f32> = 3",
+    "%32 = stablehlo.reduce(%arg1 init: %arg1) across dimensions = [1] : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4xf32>, f32",
 ]
 
 
@@ -415,3 +429,184 @@ def test_tail_templates_keep_per_op_dictionaries() -> None:
     assert a.attributes is not b.attributes and a.properties is not b.properties
     assert list(a.attributes) == ["start_indices"] and not a.properties
     assert list(c.properties) == ["start_indices"] and not c.attributes
+
+
+# ---- fast_pretty_op_parts reads exactly what general_pretty_op_parts reads ----------------------------
+_SP = ["", " ", "  ", "\n      ", " // c\n ", "\xa0"]
+_PRETTY_TYPES = [
+    "tensor<4x8xf32>", "tensor<4x8xf32, #enc>", "tensor<4x?xf32>", "!alias_t", "!a.b-c", "f32", "tensor<4x!q.t<1>>",
+    "tensor<4x->", "tensor<4xf32>=", "tensor<4x[xf32>", 'tensor<4x"s">', "tensor.x<4>", "(tensor<2xf32>) -> f32",
+]  # fmt: skip
+_PRETTY_TYPE_SPECS = [
+    "tensor<4x8xf32>", "(tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>", "(tensor<4x8xf32>) -> (f32, !alias_t)",
+    "tensor<4x8xi1>, tensor<4x8xf32>", "f32, f32 -> f32", "(tensor<4x!q.t<1>>) -> f32", "(tensor<4x8xf32>) ->",
+]  # fmt: skip
+_PRETTY_HEADS = [
+    "stablehlo.add %a, %b", "stablehlo.add %a,%b", "stablehlo.add %a , %b , %c", "stablehlo.add %a, %b, %c, %d",
+    "stablehlo.add %a#1, %b", "stablehlo.add %a, %b // c\n , %c", "stablehlo.add %a,", "stablehlo.add", "stablehlo.add %",
+    "stablehlo.broadcast_in_dim %a, dims = [0, 1]", "stablehlo.broadcast_in_dim %a, dims = []", "stablehlo.iota dim = 0",
+    'stablehlo.pad %a, %b, low = [0], high = [1], interior = [0], x = -1, y = W, z = "s"', "stablehlo.transpose %a, dims = [1 , 0],",
+    "stablehlo.compare  GE, %a, %b,  FLOAT", "stablehlo.compare EQ, %a, %b", "stablehlo.compare EQ %a",
+    "stablehlo.dot_general %a, %b, contracting_dims = [1] x [0], precision = [DEFAULT, HIGH]",
+    "stablehlo.dot_general %a, %b, batching_dims = [0] x [0]", "stablehlo.dot_general %a, %b, algorithm = <x>",
+    "stablehlo.reduce(%a init: %b) applies stablehlo.add across dimensions = [1]", "sdy.sharding_constraint %a <@m, [{}]>",
+]  # fmt: skip
+_CONSTANTS = [
+    "dense<1.000000e+00>", "dense<-1.5e-03>", "dense<[1, -2]>", "dense<[[1, 2], [3, 4]]>", "dense<[[[1]]]>", "dense<0x7F>",
+    'dense<"0x00">', "dense<1->", "dense<1>=", "{a = 1} dense<1>", "dense_resource<r>", "1 : i32", "dense<(1)>",
+]  # fmt: skip
+_PRETTY_ATTRS = ["", "{a = 1 : i64}", '{s = "}"}', "{d = {e = #x<[{}]>}}", "{a = [}", "{a = 1}>"]
+_PRETTY_LOCS = ["", "loc(#loc1)", 'loc("a"("f.py":1:2))', "loc(callsite(#loc1 at #loc2))", 'loc("a.py":1:2 to 3:4)', "loc(", "loc(#l) loc(#m)"]
+
+
+@st.composite
+def pretty_lines(draw: st.DrawFn) -> str:
+    """One custom-form op line (valid or not), with odd spacing and comments between its pieces."""
+    sp = lambda: draw(st.sampled_from(_SP))  # noqa: E731
+    result = draw(st.sampled_from(["%0 = ", "%r =", "%0:2 = ", "%a, %b = ", "", "%0 == "]))
+    if draw(st.integers(0, 3)) == 0:
+        body = f"stablehlo.constant{sp()}{draw(st.sampled_from(_CONSTANTS))}{sp()}:{sp()}{draw(st.sampled_from(_PRETTY_TYPES))}"
+    else:
+        attrs = draw(st.sampled_from(_PRETTY_ATTRS))
+        if draw(st.booleans()):
+            spec = draw(st.sampled_from(_PRETTY_TYPE_SPECS))
+        else:
+            spec = f"{sp()},{sp()}".join(draw(st.lists(st.sampled_from(_PRETTY_TYPES), min_size=1, max_size=3)))
+        body = f"{draw(st.sampled_from(_PRETTY_HEADS))}{sp()}{attrs}{sp()}:{sp()}{spec}"
+    tail = draw(st.sampled_from(["\n", " // end\n", "\n  // next\n", ", x\n", " -> y\n", ""]))
+    return f"  {result}{body}{sp()}{draw(st.sampled_from(_PRETTY_LOCS))}{tail}  %9 = x"
+
+
+@settings(max_examples=2000, deadline=None)
+@given(pretty_lines())
+@example("  %0 = stablehlo.add %a, %b : tensor<4xf32> // c\n , tensor<4xf32>\n")
+@example("  %0 = stablehlo.add %a, %b : tensor<4xf32> // c\n loc(#loc1)\n")
+@example("  %0 = stablehlo.constant dense<1> : tensor<4x->\n")
+def test_fast_pretty_parts_equal_general(line: str) -> None:
+    """Where the fast reader takes a line it gives the general reader's parts and end (both may raise
+    ScanError only in the general one, which the fast one then leaves to it)."""
+    fast = lexer.fast_pretty_op_parts(line, 2)
+    if fast is None:
+        return
+    assert fast == lexer.general_pretty_op_parts(line, 2)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "%0 = stablehlo.add %a, %b : tensor<4xf32> loc(#loc1)",
+        "stablehlo.return %a : tensor<4xf32>",
+        "%0 = stablehlo.select %p, %a, %b {x = 1} : tensor<4xi1>, tensor<4xf32>",
+        "%0 = stablehlo.broadcast_in_dim %a, dims = [0] : (tensor<4xf32>) -> tensor<2x4xf32>",
+        '%0 = stablehlo.compare  GE, %a, %b,  FLOAT : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1> loc("x")',
+        "%0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0], precision = [DEFAULT, DEFAULT] : (tensor<2x4xf32>, tensor<4x2xf32>) -> tensor<2x2xf32>",
+        "%0 = stablehlo.constant dense<[[1.0, -2.0]]> : tensor<1x2xf32> loc(callsite(#loc1 at #loc2))",
+    ],
+)
+def test_fast_pretty_parts_take_the_common_lines(line: str) -> None:
+    """The shapes JAX prints most are read by the fast reader (else the equivalence test above is vacuous)."""
+    fast = lexer.fast_pretty_op_parts(line, 0)
+    assert fast is not None and fast == lexer.general_pretty_op_parts(line, 0)
+
+
+def test_trailing_comma_after_operands_is_an_error_on_both_paths() -> None:
+    text = "func.func @f(%arg1: tensor<4x8xf32>) {\n    %0 = stablehlo.add %arg1, : tensor<4x8xf32>\n    return\n}\n"
+    assert_same_and_expected(text, "in.mlir:2:31: error: unexpected ':'; expected an SSA value")
+
+
+_REDUCE_HEAD = "func.func @f(%arg1: tensor<4x8xf32>, %c: tensor<f32>) {\n"
+_REDUCE = (
+    "%0 = stablehlo.reduce(%arg1 init: %c) across dimensions = [1] : (tensor<4x8xf32>, tensor<f32>) -> tensor<4xf32>\n"
+    "     reducer(%a: tensor<f32>, %b: tensor<f32>)"
+)
+_REDUCER_BODY = " {\n      %s = stablehlo.add %a, %b : tensor<f32>\n      stablehlo.return %s : tensor<f32>\n    }"
+
+
+@pytest.mark.parametrize(
+    ("edit", "expected"),
+    [
+        ((), None),
+        (("%b: tensor<f32>", '%b: tensor<f32> loc("x")'), None),
+        (("%a: tensor<f32>,", "%a: tensor<f32> loc(#loc1),"), None),
+        (("init: %c", "init: %nope"), "in.mlir:2:39: error: use of undefined value '%nope'"),
+        (("%a: tensor<f32>,", "%a: tensor<f32,"), "in.mlir:3:45: error: expected '>' to close '<', found ')'"),
+        (("%a: tensor<f32>,", "%a: tensor<xyz>,"), "in.mlir:4:26: error: type mismatch: '%a' is 'tensor<xyz>'"),
+        (("%a: tensor<f32>,", "%a: tensor<f32> loc(callsite(#loc1 at)),"), "in.mlir:3:51: error: unexpected ')'"),
+        (("%a, %b :", "%a, %zz :"), "in.mlir:4:30: error: use of undefined value '%zz'"),
+        (("[1] :", "[1] {note = 1 : i64} :"), None),
+        (("[1] :", "[1] {note = } :"), "in.mlir:2:75: error: unexpected '}'"),
+        (("across", "applies stablehlo.add across"), None),
+        (("across", "// c\n across"), None),
+        ((" : (", " // c\n : ("), None),
+        (("reducer(", "reducer( // c\n"), None),
+        (("%a: tensor<f32>,", "%a: tensor<f32> {x = 1},"), "in.mlir:3:30: error: block arguments take no attribute dictionary"),
+        (("[1]", "[]"), None),
+        (("[1]", "[-1, 99999999999999999999999]"), None),
+        (("[1]", "[1,]"), "in.mlir:2:66: error: unexpected ']'; expected an integer"),
+        (("-> tensor<4xf32>", "-> tensor<4xf32>, tensor<f32>"), "in.mlir:2:116: error: unexpected ','"),
+        (("(tensor<4x8xf32>, tensor<f32>) -> tensor<4xf32>", "tensor<4x8xf32>, tensor<f32>"), "in.mlir:2:69: error: cannot read 2 type(s)"),
+        (("%arg1 init", "%c init"), "in.mlir:2:27: error: type mismatch: '%c' is 'tensor<f32>'"),
+        (("%b: tensor<f32>", "%a: tensor<f32>"), "in.mlir:3:31: error: redefinition of SSA value '%a'"),
+        (("%a: tensor<f32>", "%a : !t"), "in.mlir:3:19: error: undefined alias '!t'"),
+        (("%a: tensor<f32>", "%a: (f32) -> f32"), "in.mlir:4:26: error: type mismatch: '%a' is '(f32) -> f32'"),
+    ],
+)
+def test_reduce_headers_as_one_token(edit: tuple, expected: str | None) -> None:
+    """A reduce written with a `reducer` body reads its header as one token: the same op, block
+    arguments and errors (at the same place, in the same order) as token by token."""
+    op = _REDUCE + _REDUCER_BODY
+    op = op.replace(*edit) if edit else op
+    text = f"{_REDUCE_HEAD}    {op} loc(#loc2)\n    return\n}}\n" + '#loc1 = loc("m.py":1:1)\n#loc2 = loc("m.py":2:1)\n'
+    assert_same_and_expected(text, expected)
+
+
+def test_multi_input_reduce_header() -> None:
+    text = (
+        f"{_REDUCE_HEAD}    %0:2 = stablehlo.reduce(%arg1 init: %c), (%arg1 init: %c) across dimensions = [0, 1]"
+        " : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<f32>, tensor<f32>) -> (tensor<f32>, tensor<f32>)\n"
+        "     reducer(%a: tensor<f32>, %b: tensor<f32>) (%a2: tensor<f32>, %b2: tensor<f32>) {\n"
+        "      %s = stablehlo.add %a, %b : tensor<f32>\n      stablehlo.return %s, %a2 : tensor<f32>, tensor<f32>\n    }\n"
+        "    return\n}\n"
+    )
+    assert_same_and_expected(text, None)
+
+
+_MANUAL_HEAD = 'sdy.mesh @mesh = <["x"=2, "y"=4]>\nfunc.func @f(%arg1: tensor<4x8xf32>) -> tensor<4x8xf32> {\n'
+_MANUAL = (
+    '%0 = sdy.manual_computation(%arg1) in_shardings=[<@mesh, [{"x"}, {}]>] out_shardings=[<@mesh, [{"x"}, {}]>] manual_axes={"x"} (%a: tensor<2x8xf32>) {\n'
+    "      %s = stablehlo.add %a, %a : tensor<2x8xf32>\n      sdy.return %s : tensor<2x8xf32>\n    } : (tensor<4x8xf32>) -> tensor<4x8xf32>"
+)
+
+
+@pytest.mark.parametrize(
+    ("edit", "expected"),
+    [
+        ((), None),
+        (("(%a: tensor<2x8xf32>)", '(%a: tensor<2x8xf32> loc("x"))'), None),
+        (("(%a: tensor<2x8xf32>)", "(%a: tensor<2x8xf32>, %b: tensor<2x8xf32>)"), None),
+        (("manual_axes=", "manual_axes ="), None),
+        (("in_shardings=", "in_shardings = // c\n"), None),
+        (("} : (", "} {note = 1 : i64} : ("), None),
+        (("(%arg1)", "( %arg1 )"), None),
+        (("(%arg1)", "(%nope)"), "in.mlir:3:33: error: use of undefined value '%nope'"),
+        (("(%arg1)", "(%arg1, %arg1)"), "in.mlir:3:10: error: 'sdy.manual_computation' has 2 operand(s) but its type lists 1"),
+        (("(%a: tensor<2x8xf32>)", "()"), "in.mlir:4:26: error: use of undefined value '%a'"),
+        (("(%a: tensor<2x8xf32>)", "(%a: tensor<2x8xf32> {x = 1})"), "in.mlir:3:152: error: block arguments take no attribute dictionary"),
+        (("(%a: tensor<2x8xf32>)", "(%a: tensor<xyz>)"), "in.mlir:4:26: error: type mismatch: '%a' is 'tensor<xyz>'"),
+        (("(%a: tensor<2x8xf32>)", "(%a: tensor<2x8xf32> loc(callsite(#loc1 at)))"), "in.mlir:3:173: error: unexpected ')'"),
+        (('manual_axes={"x"}', 'manual_axes={"x"'), "in.mlir:9:1: error: unexpected '#loc1'; expected '('"),
+        (("in_shardings", "in_shardingz"), "in.mlir:3:40: error: unexpected 'in_shardingz'; expected 'in_shardings'"),
+        (("] out_shardings", "], out_shardings"), "in.mlir:3:75: error: unexpected ','; expected 'out_shardings'"),
+        (("(%a: tensor<2x8xf32>)", "(%a: tensor<2x8xf32>,)"), "in.mlir:3:152: error: unexpected ')'; expected an SSA value"),
+        (("%a, %a", "%a, %zz"), "in.mlir:4:30: error: use of undefined value '%zz'"),
+        (("(%a: tensor<2x8xf32>)", "(%a: tensor<2x8xf32>) (%b: f32)"), "in.mlir:3:153: error: unexpected '('; expected ':', '{'"),
+        (("(%a: tensor<2x8xf32>)", "(%a: (f32) -> f32)"), "in.mlir:4:26: error: type mismatch: '%a' is '(f32) -> f32'"),
+        (('manual_axes={"x"}', 'manual_axes=[{"x"}]'), "in.mlir:3:125: error: unexpected '['; expected an axis list"),
+    ],
+)
+def test_manual_computation_headers_as_one_token(edit: tuple, expected: str | None) -> None:
+    """sdy.manual_computation reads its header as one token: the same op, block arguments and
+    errors (same place, same order) as token by token."""
+    op = _MANUAL.replace(*edit) if edit else _MANUAL
+    text = f"{_MANUAL_HEAD}    {op}\n    return %0 : tensor<4x8xf32>\n}}\n" + '#loc1 = loc("m.py":1:1)\n'
+    assert_same_and_expected(text, expected)

@@ -44,6 +44,10 @@ _BODY_KINDS = {
 _DICT_START = re.compile(r'\{\s*(?:\}|(?:[A-Za-z_][\w$.]*|"[^"\\\n]*(?:\\.[^"\\\n]*)*")\s*(?:=|,|\}))')
 
 
+# Tokens whose parts (offsets of their pieces) ride on the token for the builder.
+_PARTS_TOKENS = frozenset({"OP_RUN", "LOC_ALIASES", "REDUCE_HEAD", "MANUAL_HEAD"})
+
+
 class MlirLexer(Lexer):
     """Contextual lexer for grammars/mlir.lark and grammars/attributes.lark."""
 
@@ -95,7 +99,7 @@ class MlirLexer(Lexer):
             except ScanError as e:
                 raise LexFailure(e.pos, e.message) from None
             tok = FastToken(kind, text[start:pos], start)
-            if kind == "OP_RUN" or kind == "LOC_ALIASES":
+            if kind in _PARTS_TOKENS:
                 tok.end_pos = self.parts  # type: ignore[assignment]  # the items ride on an unused Token slot
                 self.parts = None  # the lexer outlives the parse: it must not keep the text alive
             yield tok
@@ -255,6 +259,16 @@ class MlirLexer(Lexer):
             if "OPNAME_REF" in acc:
                 return "OPNAME_REF", end
             fam = OP_FAMILIES.get(word)
+            if fam == "OP_REDUCE" and "REDUCE_HEAD" in acc and FAST_LINES:
+                head = reduce_head_parts(text, pos)
+                if head is not None:
+                    self.parts, end = head
+                    return "REDUCE_HEAD", end
+            if fam == "OP_SDY_MANUAL" and "MANUAL_HEAD" in acc and FAST_LINES:
+                head = manual_head_parts(text, pos)
+                if head is not None:
+                    self.parts, end = head
+                    return "MANUAL_HEAD", end
             if fam is not None and fam in acc:
                 return fam, end
             if "TYPE" in acc:
@@ -324,6 +338,24 @@ def generic_op_parts(text: str, pos: int) -> tuple[tuple, int] | None:
 def pretty_op_parts(text: str, pos: int) -> tuple[tuple, int] | None:
     """The parts and end of a one-line custom-form op whose family is in `_LINE_FAMILIES` (most
     StableHLO lines), None otherwise (then it is lexed piecewise, which also reports any error).
+    The common shapes are read by `fast_pretty_op_parts`, the rest by `general_pretty_op_parts`."""
+    r = fast_pretty_op_parts(text, pos)
+    return r if r is not None else general_pretty_op_parts(text, pos)
+
+
+def _op_may_end(text: str, end: int) -> bool:
+    """Can an op end at `end` for the piecewise parser, as far as the next character tells? It must
+    start what may follow an op (another op, `}`, a block label, an alias, the end). Anything else
+    is an error, which the piecewise parser reports (and words from the state inside the op)."""
+    p = scan.skip_ws(text, end)
+    if p >= len(text):
+        return True
+    c = text[p]
+    return c in '%"}^#!' or c.isalpha() or c == "_"
+
+
+def general_pretty_op_parts(text: str, pos: int) -> tuple[tuple, int] | None:
+    """pretty_op_parts for every shape, one piece at a time.
     Only OP_PRETTY ops may have no results (results_end is then `pos`):
 
     * OP_PRETTY   `%r = d.op %a, %b {attrs} : T | : (A, B) -> R [loc]`
@@ -333,6 +365,7 @@ def pretty_op_parts(text: str, pos: int) -> tuple[tuple, int] | None:
     * OP_DOT      `%r = d.op %a, %b, contracting_dims = [1] x [0], precision = [..] : (A, B) -> R`
     * OP_REDUCE   `%r = d.op(%a init: %c), ... [applies d.op2] across dimensions = [1] : type-spec [loc]`
       (not the form with a `reducer(...) {...}` body)
+    * OP_SDY_SHARDING `%r = d.op %a <@mesh, [...]> {attrs} : T [loc]`
 
     The parts are (results_end, (name_start, name_end), family, items, attrs | None,
     (type_start, type_end, "fn" | "type" | [(start, end) of each type of a list]) | None, loc | None); `items` are the family's
@@ -367,6 +400,8 @@ def pretty_op_parts(text: str, pos: int) -> tuple[tuple, int] | None:
         e = scan.scan_attr(text, p)
         items.append((p, e))
         loc, end = _trailing_loc(text, e)
+        if not _op_may_end(text, end):
+            return None
         return (results_end, name, family, items, attrs, None, loc), end
     if family == "OP_COMPARE":
         m = _COMPARE_HEAD.match(text, p)
@@ -402,6 +437,17 @@ def pretty_op_parts(text: str, pos: int) -> tuple[tuple, int] | None:
             return None  # a comment inside, or not this form: the piecewise path
         items = [inputs, m.span(1) if m.group(1) else None, m.span(2)]
         p = scan.skip_ws(text, m.end())
+    elif family == "OP_SDY_SHARDING":
+        m = scan.VALUE.match(text, p)
+        if m is None:
+            return None
+        items = [m.span()]
+        p = scan.skip_ws(text, m.end())
+        if not text.startswith("<", p):
+            return None
+        e = scan.scan_balanced(text, p)
+        items.append((p, e))
+        p = scan.skip_ws(text, e)
     elif family == "OP_KWARGS":
         while True:
             m = _KW_ITEM.match(text, p)
@@ -426,6 +472,8 @@ def pretty_op_parts(text: str, pos: int) -> tuple[tuple, int] | None:
             if not text.startswith(",", p):
                 break
             p = scan.skip_ws(text, p + 1)
+            if not text.startswith("%", p):
+                return None  # `%a, :`: the piecewise path reports the missing operand
     attrs = None
     if p < n and text[p] == "{":
         e = scan.scan_balanced(text, p)
@@ -456,28 +504,340 @@ def pretty_op_parts(text: str, pos: int) -> tuple[tuple, int] | None:
             return None  # chlo's `A, B -> R`: the piecewise path reads it
     if family == "OP_REDUCE" and _REDUCER.match(text, scan.skip_ws(text, end)):
         return None  # the general `reducer(...) {...}` body: the piecewise path
+    if family == "OP_SDY_SHARDING" and kind != "type":
+        return None  # its rule takes one TYPE: the piecewise path reads (or reports) the rest
     types = (q, end, kind)
     loc, end = _trailing_loc(text, end)
+    if not _op_may_end(text, end):
+        return None
     return (results_end, name, family, items, attrs, types, loc), end
 
 
+def reduce_head_parts(text: str, pos: int) -> tuple[tuple, int] | None:
+    """The parts and end of the header of a reduce written with a `reducer` body, from the op name
+    at `pos` to just before the body's `{`: `d.op(%a init: %c), ... across dimensions = [1] {attrs}
+    : type-spec reducer(%x: T [loc], %y: T [loc]) ...`. None for anything else (an `applies`, block
+    arguments with attributes or a parenthesised type, comments in the dimensions): the piecewise
+    path reads it. Parts, for IRBuilder.reduce_head: ((name_start, name_end), [(input span, init
+    span)], dims span, attrs | None, types as pretty_op_parts gives them, [(arg, arg)] with each arg
+    (value span, type span, loc span | None))."""
+    try:
+        return _reduce_head_parts(text, pos)
+    except ScanError:
+        return None  # malformed: the piecewise path reports it where it is
+
+
+def _reduce_head_parts(text: str, pos: int) -> tuple[tuple, int] | None:
+    m = scan.BARE_ID.match(text, pos)
+    if m is None:
+        return None
+    name = m.span()
+    n = len(text)
+    p = scan.skip_ws(text, m.end())
+    inputs = []
+    while True:
+        m = _REDUCE_INPUT.match(text, p)
+        if m is None:
+            return None
+        inputs.append((m.span(1), m.span(2)))
+        p = scan.skip_ws(text, m.end())
+        if not text.startswith(",", p):
+            break
+        p = scan.skip_ws(text, p + 1)
+    m = _REDUCE_TAIL.match(text, p)
+    if m is None or m.start(1) >= 0:
+        return None
+    dims = m.span(2)
+    p = scan.skip_ws(text, m.end())
+    attrs = None
+    if p < n and text[p] == "{":
+        e = scan.scan_balanced(text, p)
+        attrs = (p, e)
+        p = scan.skip_ws(text, e)
+    if p >= n or text[p] != ":":
+        return None
+    q = scan.skip_ws(text, p + 1)
+    if q >= n:
+        return None
+    if text[q] == "(":
+        end, kind = scan.scan_fntype(text, q), "fn"
+        after = scan.skip_ws(text, end)
+    else:
+        end, kind = scan.scan_type(text, q), "type"
+        after = scan.skip_ws(text, end)
+        if after < n and text[after] == ",":
+            spans = [(q, end)]
+            while after < n and text[after] == ",":
+                t = scan.skip_ws(text, after + 1)
+                if t >= n or text[t] == "(":
+                    return None
+                end = scan.scan_type(text, t)
+                spans.append((t, end))
+                after = scan.skip_ws(text, end)
+            kind = spans  # type: ignore[assignment]
+    types = (q, end, kind)
+    m = _REDUCER.match(text, after)
+    if m is None:
+        return None
+    p = scan.skip_ws(text, m.end())
+    pairs = []
+    while p < n and text[p] == "(":
+        first = _reducer_arg(text, scan.skip_ws(text, p + 1))
+        if first is None:
+            return None
+        p = scan.skip_ws(text, first[1])
+        if not text.startswith(",", p):
+            return None
+        second = _reducer_arg(text, scan.skip_ws(text, p + 1))
+        if second is None:
+            return None
+        p = scan.skip_ws(text, second[1])
+        if not text.startswith(")", p):
+            return None
+        pairs.append((first[0], second[0]))
+        end = p + 1
+        p = scan.skip_ws(text, end)
+    if not pairs or not text.startswith("{", p):
+        return None
+    return (name, inputs, dims, attrs, types, pairs), end
+
+
+def manual_head_parts(text: str, pos: int) -> tuple[tuple, int] | None:
+    """The parts and end of the header of an sdy.manual_computation, from the op name at `pos` to
+    just before its body's `{`: `d.op(%a, %b) in_shardings=[..] out_shardings=[..] manual_axes={..}
+    (%x: T [loc], ...)`. None for anything else (block arguments with attributes or a parenthesised
+    type...): the piecewise path reads it. Parts, for IRBuilder.manual_head: (name span, operands
+    span, in_shardings span, out_shardings span, manual_axes span, [(value span, type span, loc
+    span | None)])."""
+    try:
+        return _manual_head_parts(text, pos)
+    except ScanError:
+        return None  # malformed: the piecewise path reports it where it is
+
+
+_MANUAL_KEYS = (("in_shardings", "["), ("out_shardings", "["), ("manual_axes", "{"))
+
+
+def _manual_head_parts(text: str, pos: int) -> tuple[tuple, int] | None:
+    m = scan.BARE_ID.match(text, pos)
+    if m is None:
+        return None
+    name = m.span()
+    p = scan.skip_ws(text, m.end())
+    m = scan.OPERANDS.match(text, p)
+    if m is None:
+        return None
+    parts: list = [name, m.span()]
+    p = scan.skip_ws(text, m.end())
+    for key, opener in _MANUAL_KEYS:
+        m = scan.BARE_ID.match(text, p)
+        if m is None or m.group() != key:
+            return None
+        p = scan.skip_ws(text, m.end())
+        if not text.startswith("=", p):
+            return None
+        p = scan.skip_ws(text, p + 1)
+        if not text.startswith(opener, p):
+            return None
+        e = scan.scan_balanced(text, p)
+        parts.append((p, e))
+        p = scan.skip_ws(text, e)
+    if not text.startswith("(", p):
+        return None
+    args = []
+    p = scan.skip_ws(text, p + 1)
+    if not text.startswith(")", p):
+        while True:
+            arg = _reducer_arg(text, p)
+            if arg is None:
+                return None
+            args.append(arg[0])
+            p = scan.skip_ws(text, arg[1])
+            if not text.startswith(",", p):
+                break
+            p = scan.skip_ws(text, p + 1)
+        if not text.startswith(")", p):
+            return None
+    end = p + 1
+    if not text.startswith("{", scan.skip_ws(text, end)):
+        return None
+    parts.append(args)
+    return tuple(parts), end
+
+
+def _reducer_arg(text: str, p: int) -> tuple[tuple, int] | None:
+    """`%x : T [loc(...)]` (a block_arg without attributes) at `p`: ((value, type, loc | None), end)."""
+    m = scan.VALUE.match(text, p)
+    if m is None:
+        return None
+    value = m.span()
+    p = scan.skip_ws(text, m.end())
+    if not text.startswith(":", p):
+        return None
+    t = scan.skip_ws(text, p + 1)
+    if t >= len(text) or not (text[t].isalpha() or text[t] in "_!"):
+        return None  # what the piecewise lexer makes a type of only in other ways (`(`...)
+    e = scan.scan_type(text, t)
+    loc, end = _trailing_loc(text, e)
+    return (value, (t, e), loc), end
+
+
 # Families whose one-line ops the lexer hands over whole (IRBuilder.pretty_op_line builds them).
-_LINE_FAMILIES = frozenset({"OP_PRETTY", "OP_KWARGS", "OP_COMPARE", "OP_CONSTANT", "OP_DOT", "OP_REDUCE"})
+_LINE_FAMILIES = frozenset({"OP_PRETTY", "OP_KWARGS", "OP_COMPARE", "OP_CONSTANT", "OP_DOT", "OP_REDUCE", "OP_SDY_SHARDING"})
 _V = rf"%{scan.SUFFIX_ID}(?:#\d+)?"
+# The blanks the piecewise lexer skips (not `\s`, which also takes other Unicode spaces it rejects).
+_S = r"[ \t\r\n\f\v]"
 # `(%x init: %c)` (reduce_input), then `[applies OP] across dimensions = [ints]` (reduce_op)
-_REDUCE_INPUT = re.compile(rf"\(\s*({_V})\s+init\s*:\s*({_V})\s*\)")
-_REDUCE_TAIL = re.compile(r"(?:applies\s+([A-Za-z_][\w$.]*)\s+)?across\s+dimensions\s*=\s*(\[\s*(?:-?\d+(?:\s*,\s*-?\d+)*)?\s*\])")
+_REDUCE_INPUT = re.compile(rf"\({_S}*({_V}){_S}+init{_S}*:{_S}*({_V}){_S}*\)")
+_REDUCE_TAIL = re.compile(rf"(?:applies{_S}+([A-Za-z_][\w$.]*){_S}+)?across{_S}+dimensions{_S}*={_S}*(\[{_S}*(?:-?\d+(?:{_S}*,{_S}*-?\d+)*)?{_S}*\])")
 _REDUCER = re.compile(r"reducer(?![\w$.])")
 # `GE, %a, %b[, SIGNED]` (compare_op in grammars/mlir.lark)
-_COMPARE_HEAD = re.compile(rf"([A-Za-z_]\w*)\s*,\s*({_V})\s*,\s*({_V})(?:\s*,\s*([A-Za-z_]\w*))?")
-_INTS = r"\[\s*(?:-?\d+(?:\s*,\s*-?\d+)*)?\s*\]"
+_COMPARE_HEAD = re.compile(rf"([A-Za-z_]\w*){_S}*,{_S}*({_V}){_S}*,{_S}*({_V})(?:{_S}*,{_S}*([A-Za-z_]\w*))?")
+_INTS = rf"\[{_S}*(?:-?\d+(?:{_S}*,{_S}*-?\d+)*)?{_S}*\]"
 # `%a, %b` then `key = [ints] x [ints]` (groups 2, 3) or `key = [WORD, ...]` (group 4) (dot_op)
-_DOT_HEAD = re.compile(rf"({_V})\s*,\s*({_V})")
-_DOT_ITEM = re.compile(rf"([A-Za-z_]\w*)\s*=\s*(?:({_INTS})\s*x\s*({_INTS})|\[\s*([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)\s*\])")
+_DOT_HEAD = re.compile(rf"({_V}){_S}*,{_S}*({_V})")
+_DOT_ITEM = re.compile(rf"([A-Za-z_]\w*){_S}*={_S}*(?:({_INTS}){_S}*x{_S}*({_INTS})|\[{_S}*([A-Za-z_]\w*(?:{_S}*,{_S}*[A-Za-z_]\w*)*){_S}*\])")
 # One kwargs item: a value, or `key = [ints] | int | word | "string"` (groups 3..6 by kind).
 _KW_ITEM = re.compile(
-    rf'({_V})|([A-Za-z_]\w*)\s*=\s*(?:(\[\s*(?:-?\d+(?:\s*,\s*-?\d+)*)?\s*\])|(-?\d+)(?![\w.])|([A-Za-z_]\w*)|("[^"\\\n]*(?:\\.[^"\\\n]*)*"))'
+    rf'({_V})|([A-Za-z_]\w*){_S}*={_S}*(?:(\[{_S}*(?:-?\d+(?:{_S}*,{_S}*-?\d+)*)?{_S}*\])|(-?\d+)(?![\w.])|([A-Za-z_]\w*)|("[^"\\\n]*(?:\\.[^"\\\n]*)*"))'
 )
+
+
+# ---- fast_pretty_op_parts: the common one-line shapes in a few regex matches ------------------------
+# Each piece is the general reader's own regex (or an exact regex equivalent of its scanner) inside an
+# atomic group, so it matches exactly the text the general reader's piece does. Where the general
+# reader calls skip_ws these take blanks only and require no `/` after them: an op with a comment
+# inside or right after it is left to general_pretty_op_parts, as are nested brackets in a type,
+# reduce, and dictionaries other than the attributes.
+_B = r"[ \t\r\n\f\v]*+"
+_W = rf"{_B}(?!/)"
+_F_NAME = r"(?>[A-Za-z_][\w$.]*)"
+_F_HEAD = rf"(?:%{scan.SUFFIX_ID}\s*(=)(?!=){_W})?({_F_NAME}){_W}"
+# A type scan_type reads without nesting: `tensor<...>` whose body holds no bracket, string or `-`
+# (so no `->`, and the first `>` closes it unless it is `>=`), `!name` or a bare word not followed by `<`.
+_F_TYPE = r'(?>(?:tensor|memref|vector|complex|tuple)<[^<>(){}\[\]"\-]*>(?!=)|![A-Za-z_][\w$.\-]*+(?!<)|[A-Za-z_][\w$.]*+(?!<))'
+_F_TYPE_RE = re.compile(_F_TYPE)
+# The trailing location as _trailing_loc reads it when SIMPLE_LOC matches (no other `loc(` may
+# follow), then blanks and what may follow an op (_op_may_end, ASCII only; no comment, which
+# skip_ws would look past).
+_F_LOC = rf"(?:{_W}((?>{scan.SIMPLE_LOC.pattern}))|(?!{_B}loc\())(?={_B}(?:[%\"}}^#!A-Za-z_]|\Z))"
+# `: (A) -> R` (group 1) | `: T[, T...]` (groups 2, 3), then the location (group 4); after a type
+# (list) neither `,` nor `-` may follow (the general reader would read on, or decline).
+_F_TAIL = rf":{_W}(?:((?>{scan.SIMPLE_FNTYPE.pattern}))|({_F_TYPE})((?:{_W},{_W}{_F_TYPE})*+)(?!{_B}[,\-])){_F_LOC}"
+_F_TAIL_RE = re.compile(_W + _F_TAIL)  # after the attributes
+# The rest of the commonest line in one match: an OP_PRETTY op's operands (up to three, groups
+# 1-3), no attributes, then _F_TAIL (groups 4-7).
+_F_PRETTY = re.compile(rf"(?:((?>{_V}))(?:{_W},{_W}((?>{_V})))?(?:{_W},{_W}((?>{_V})))?)?{_W}{_F_TAIL}")
+_F_HEAD_RE = re.compile(_F_HEAD)
+_F_VALUES = re.compile(rf"((?>{_V})(?:{_W},{_W}(?>{_V}))*+)?{_W}")
+_F_KW_ITEM = re.compile(rf"(?>{_KW_ITEM.pattern}){_W}(?:(,){_W})?")
+_F_COMPARE = re.compile(rf"(?>{_COMPARE_HEAD.pattern}){_W}")
+_F_DOT_HEAD = re.compile(rf"(?>{_DOT_HEAD.pattern}){_W}")
+_F_DOT_ITEM = re.compile(rf",{_W}(?>{_DOT_ITEM.pattern}){_W}")
+# `dense<...> : T` as scan_attr reads it (brackets nested two deep at most, no string, no `->`),
+# then the location.
+_F_DENSE_CHAR = r'(?:[^<>(){}\[\]"\-]|-(?!>))'
+_F_CONSTANT = re.compile(
+    rf"((?>dense<(?:{_F_DENSE_CHAR}|\[(?:{_F_DENSE_CHAR}|\[{_F_DENSE_CHAR}*\])*\])*>)(?!=){_W}:(?!:){_W}{_F_TYPE}){_F_LOC}"
+)
+
+
+def fast_pretty_op_parts(text: str, pos: int) -> tuple[tuple, int] | None:
+    """pretty_op_parts for the common shapes (None: not one of them, ask general_pretty_op_parts):
+    the same parts, from a few regex matches instead of a scan per piece."""
+    m = _F_HEAD_RE.match(text, pos)
+    if m is None:
+        return None
+    head = m
+    family = OP_FAMILIES.get(m.group(2))
+    p = m.end()
+    items: list
+    if family == "OP_PRETTY":
+        m = _F_PRETTY.match(text, p)
+        if m is not None:
+            return _f_finish(text, pos, head, 1, family, [m.span(g) for g in (1, 2, 3) if m.start(g) >= 0], None, m, 4)
+        values = _F_VALUES.match(text, p)
+        if values is None:  # it matches the empty string: only for the checker
+            return None
+        a, b = values.span(1)
+        # The operands are separated by blanks and commas only (no comment): each `%` starts one.
+        items = [] if a < 0 else [v.span() for v in scan.VALUE.finditer(text, a, b)]
+        p = values.end()
+    elif family == "OP_KWARGS":
+        items = []
+        while True:
+            m = _F_KW_ITEM.match(text, p)
+            if m is None:
+                return None
+            if m.start(1) >= 0:
+                items.append(m.span(1))
+            else:
+                g = 3 if m.start(3) >= 0 else 4 if m.start(4) >= 0 else 5 if m.start(5) >= 0 else 6
+                items.append((m.span(2), g, m.span(g)))
+            p = m.end()
+            if m.start(7) < 0:
+                break
+    elif family == "OP_COMPARE":
+        m = _F_COMPARE.match(text, p)
+        if m is None:
+            return None
+        items = [m.span(1), m.span(2), m.span(3), m.span(4) if m.start(4) >= 0 else None]
+        p = m.end()
+    elif family == "OP_DOT":
+        m = _F_DOT_HEAD.match(text, p)
+        if m is None:
+            return None
+        items = [m.span(1), m.span(2)]
+        p = m.end()
+        while text.startswith(",", p):
+            m = _F_DOT_ITEM.match(text, p)
+            if m is None:
+                return None
+            items.append((m.span(1), m.span(2), m.span(3)) if m.start(2) >= 0 else (m.span(1), m.span(4)))
+            p = m.end()
+    elif family == "OP_CONSTANT":
+        m = _F_CONSTANT.match(text, p)
+        if m is None:
+            return None
+        results_end = head.end(1)
+        if results_end < 0:
+            return None
+        loc = m.span(2) if m.start(2) >= 0 else None
+        return (results_end, head.span(2), family, [m.span(1)], None, None, loc), m.end()
+    else:
+        return None  # reduce and the families without a one-line form
+    attrs = None
+    if text.startswith("{", p):
+        try:
+            e = scan.scan_balanced(text, p)
+        except ScanError:
+            return None  # the general reader reports it
+        attrs = (p, e)
+        p = e
+    m = _F_TAIL_RE.match(text, p)
+    if m is None:
+        return None
+    return _f_finish(text, pos, head, 1, family, items, attrs, m, 1)
+
+
+def _f_finish(text: str, pos: int, head: re.Match, h: int, family: str, items: list, attrs: tuple | None, tail: re.Match, t: int) -> tuple[tuple, int] | None:
+    """The parts from the head match (group h: the `=`, h + 1: the name) and the tail match (groups
+    t..t + 3: function type, type, more types, location)."""
+    results_end = head.end(h)
+    if results_end < 0:
+        if family != "OP_PRETTY":
+            return None  # without results: only OP_PRETTY (`stablehlo.return %x : T`)
+        results_end = pos
+    if tail.start(t) >= 0:
+        types: tuple = (tail.start(t), tail.end(t), "fn")
+    else:
+        a, b = tail.span(t + 2)
+        if a == b:
+            types = (tail.start(t + 1), tail.end(t + 1), "type")
+        else:
+            types = (tail.start(t + 1), b, [tail.span(t + 1), *[x.span() for x in _F_TYPE_RE.finditer(text, a, b)]])
+    loc = tail.span(t + 3) if tail.start(t + 3) >= 0 else None
+    return (results_end, head.span(h + 1), family, items, attrs, types, loc), (loc[1] if loc else types[1])
 
 
 # Whole-op lexing is on unless a test turns it off to compare with the piecewise grammar.
@@ -629,12 +989,16 @@ def op_run(text: str, pos: int) -> tuple[list[tuple], int] | None:
             items.append(("f", m))
             end = m.end()
         else:
+            # `%r = d.op ...` (no generic head): the custom form's fast reader first.
+            r = fast_pretty_op_parts(text, pos) if m is None and c == "%" else None
+            kind = "p"
             try:
-                r = generic_op_parts(text, pos)
-                kind = "g"
-                if r is None and c == "%":
-                    r = pretty_op_parts(text, pos)
-                    kind = "p"
+                if r is None:
+                    r = generic_op_parts(text, pos)
+                    kind = "g"
+                    if r is None and c == "%":
+                        r = general_pretty_op_parts(text, pos)
+                        kind = "p"
             except ScanError:
                 # Malformed: the run ends before it and the op is lexed piecewise, which reports
                 # the error only after the ops before it are built (and report theirs), as the

@@ -32,6 +32,7 @@ from ttopt.parse.resources import read_file_metadata
 from ttopt.parse.scan import LOC_REF, MAX_NESTING, RESULT_GROUP, ScanError
 
 _OPERAND = re.compile(r"%[\w$.\-]+(?:#\d+)?")
+_INT = re.compile(r"-?\d+")
 from ttopt.ir.location import Location
 
 
@@ -513,15 +514,7 @@ class IRBuilder(Transformer):
         results = self._results(FastToken("RESULTS", text[base:results_end], base)) if results_end > base else None
         name_tok = FastToken(family, text[n0:n1], n0)
         attrs_tok = FastToken("ATTR_DICT", text[attrs[0] : attrs[1]], attrs[0]) if attrs else None
-        ts: Any = None
-        if types is not None:
-            t0, t1, kind = types
-            if kind == "fn":
-                ts = self.fn_type([FastToken("FNTYPE", text[t0:t1], t0)])
-            elif kind == "type":
-                ts = ("list", [self.type(FastToken("TYPE", text[t0:t1], t0))], t0)
-            else:  # a list: the type_list rule's value
-                ts = ("list", [self.type(FastToken("TYPE", text[a:b], a)) for a, b in kind], t0)
+        ts = self._line_types(text, types) if types is not None else None
         children: list
         if family == "OP_PRETTY":
             children = [name_tok, [FastToken("VALUE", text[a:b], a) for a, b in items] or None, attrs_tok, ts]
@@ -552,6 +545,13 @@ class IRBuilder(Transformer):
                 FastToken("OPNAME_REF", text[applies[0] : applies[1]], applies[0]) if applies else None,
                 self.int_list(dims), attrs_tok, ts, None,
             ]  # fmt: skip
+        elif family == "OP_SDY_SHARDING":
+            (a0, a1), (s0, s1) = items
+            assert types is not None  # the lexer takes this family only with its type
+            children = [
+                name_tok, FastToken("VALUE", text[a0:a1], a0), FastToken("ANGLE", text[s0:s1], s0), attrs_tok,
+                FastToken("TYPE", text[types[0] : types[1]], types[0]),
+            ]  # fmt: skip
         else:  # OP_CONSTANT
             v0, v1 = items[0]
             children = [name_tok, attrs_tok, FastToken("ATTR", text[v0:v1], v0)]
@@ -562,6 +562,64 @@ class IRBuilder(Transformer):
             self._record_template(key, spec, op)
         return op
 
+    def reduce_head(self, c: list) -> list:
+        """A REDUCE_HEAD token (lexer.reduce_head_parts): the reduce_op children before the region,
+        from the rule builders the piecewise tokens go through, in their order; the reducer's block
+        arguments are pending for the region that follows."""
+        text = self.source_text
+        (n0, n1), inputs, (d0, d1), attrs, types, pairs = c[0].end_pos
+        reduce_input = FORMAT_RULES["reduce_input"]
+        children: list = [FastToken("OP_REDUCE", text[n0:n1], n0)]
+        for (a0, a1), (b0, b1) in inputs:
+            children.append(reduce_input(self, [FastToken("VALUE", text[a0:a1], a0), FastToken("VALUE", text[b0:b1], b0)]))
+        ints = [FastToken("INT", m.group(), d0 + m.start()) for m in _INT.finditer(text, d0, d1)]
+        children += [None, self.int_list(ints or [None])]
+        children.append(FastToken("ATTR_DICT", text[attrs[0] : attrs[1]], attrs[0]) if attrs else None)
+        children.append(self._line_types(text, types))
+        reducer_pair = FORMAT_RULES["reducer_pair"]
+        for first, second in pairs:
+            reducer_pair(self, [self._arg_spec(text, first), self._arg_spec(text, second)])
+        return children
+
+    def reduce_body_op(self, c: list) -> OpSpec:
+        """`reduce_head region`: the reduce_op the piecewise rule would have built."""
+        head, region = c
+        body = FORMAT_RULES["reducer"](self, [region])
+        return self._format(head[0]).build(self, [*head, body])
+
+    def manual_head(self, c: list) -> list:
+        """A MANUAL_HEAD token (lexer.manual_head_parts): the sdy_manual_op children before the
+        region, its block arguments pending for the region, through the rules the piecewise tokens
+        go through, in their order."""
+        text = self.source_text
+        (n0, n1), (o0, o1), (i0, i1), (u0, u1), (x0, x1), args = c[0].end_pos
+        specs = [self._arg_spec(text, arg) for arg in args]
+        return [
+            FastToken("OP_SDY_MANUAL", text[n0:n1], n0), FastToken("OPERANDS", text[o0:o1], o0),
+            FastToken("BRACKET", text[i0:i1], i0), FastToken("BRACKET", text[u0:u1], u0),
+            FastToken("AXIS_LIST", text[x0:x1], x0), self.block_args(specs),
+        ]  # fmt: skip
+
+    def sdy_manual_body_op(self, c: list) -> OpSpec:
+        """`manual_head region [ATTR_DICT] ":" FNTYPE`: the sdy_manual_op the piecewise rule would have built."""
+        head, region, attrs, sig = c
+        return self._format(head[0]).build(self, [*head, region, attrs, sig])
+
+    def _arg_spec(self, text: str, arg: tuple) -> tuple:
+        """The block_arg rule's value for a lexer's (value span, type span, loc span | None)."""
+        (v0, v1), (t0, t1), loc = arg
+        loc_tok = FastToken("LOC", text[loc[0] : loc[1]], loc[0]) if loc else None
+        return self.block_arg([FastToken("VALUE", text[v0:v1], v0), FastToken("TYPE", text[t0:t1], t0), None, loc_tok])
+
+    def _line_types(self, text: str, types: tuple) -> Any:
+        """A type_spec's value (type_list / fn_type) from the lexer's (start, end, kind)."""
+        t0, t1, kind = types
+        if kind == "fn":
+            return self.fn_type([FastToken("FNTYPE", text[t0:t1], t0)])
+        if kind == "type":
+            return ("list", [self.type(FastToken("TYPE", text[t0:t1], t0))], t0)
+        return ("list", [self.type(FastToken("TYPE", text[a:b], a)) for a, b in kind], t0)
+
     def _record_template(self, key: tuple, spec: OpSpec, op: Operation) -> None:
         """Remember what a one-line op built, for later ops spelled the same up to SSA names:
         which written value each operand is, the types the operands were checked against, the
@@ -569,7 +627,7 @@ class IRBuilder(Transformer):
         region, no successor, every operand a written name)."""
         if spec.regions or spec.successors:
             return
-        starts = key[1]
+        starts = [a for a, _ in key[1]]
         order = []
         for tok in spec.operands:
             if not isinstance(tok, FastToken) or tok.start_pos not in starts:
@@ -591,28 +649,31 @@ class IRBuilder(Transformer):
         operand type, a redefinition): then the general path builds it or reports the error."""
         text = self.source_text
         name, order, otypes, rtypes, props, attrs = tpl
-        spans = key[2]
+        spans = key[1]
         values = self.values
         operands: list[Value] = []
-        for j, i in enumerate(order):
+        for i in order:
             a, b = spans[i]
             group = values.get(text[a:b])
             if group is None or len(group) != 1:
                 return None
-            v = group[0]
-            if otypes is not None:
-                t = otypes[j]
+            operands.append(group[0])
+        if otypes is not None:
+            for v, t in zip(operands, otypes):
                 if v.type is not t and v.type.text != t.text:
                     return None
-            operands.append(v)
         res = None
-        prev = None
         if rtypes:
             res = text[base : results_end - 1].rstrip()
             prev = values.get(res)
             if prev is not None and self.undo_mark_contains(res):
                 return None
-        location = self.location(FastToken("LOC", text[loc[0] : loc[1]], loc[0])) if loc else None
+        location = None
+        if loc is not None:
+            try:  # self.location without a token per op
+                location = self.ap.location(text[loc[0] : loc[1]])
+            except AttrSyntaxError as e:
+                self.fail(loc[0] + 4 + e.offset, e.message)
         op = Operation(name, operands, rtypes, dict(props), dict(attrs), (), location, (), [res[1:]] if res else None)
         op.pos = n0
         if res is not None:
@@ -888,7 +949,7 @@ def _simple_operands(values: dict[str, Sequence[Value]], names: str, types: tupl
 
 
 def _line_key(text: str, base: int, results_end: int, n0: int, family: str, items: list, types: tuple | None) -> tuple | None:
-    """(key, value starts, value spans) of a one-line custom-form op for IRBuilder.line_templates:
+    """(key, value spans) of a one-line custom-form op for IRBuilder.line_templates:
     the key is the op's text from its name to the end of its type with the written SSA names cut
     out, and the result count. None for ops not templated: several result groups, or a reduce
     (whose format builds regions and block arguments)."""
@@ -907,18 +968,22 @@ def _line_key(text: str, base: int, results_end: int, n0: int, family: str, item
         spans = items[1:3]
     elif family == "OP_DOT":
         spans = items[:2]
+    elif family == "OP_SDY_SHARDING":
+        spans = items[:1]
     elif family == "OP_CONSTANT":
         spans = []
     else:
         return None
     end = types[1] if types is not None else items[0][1]
+    if not spans:
+        return (n_results, text[n0:end]), spans
     pieces: list[Any] = [n_results]
     p = n0
     for a, b in spans:
         pieces.append(text[p:a])
         p = b
     pieces.append(text[p:end])
-    return tuple(pieces), [a for a, _ in spans], spans
+    return tuple(pieces), spans
 
 
 def _is_empty(region: Region) -> bool:

@@ -19,6 +19,9 @@ class ScanError(Exception):
 
 
 WS = re.compile(r"(?:[ \t\r\n\f\v]+|//[^\n]*)+")
+# What skip_ws skips, as a piece of a larger regex: atomic, so the regex around it cannot make it
+# give back blanks (it ends exactly where skip_ws would).
+WS_PIECE = r"(?>(?:[ \t\r\n\f\v]+|//[^\n]*)*)"
 # Things inside a bracketed body that matter for balancing. `->` and `>=` contain '>' but
 # close nothing (affine maps, integer sets).
 _BODY = re.compile(r'->|>=|"[^"\\\n]*(?:\\.[^"\\\n]*)*"|[<>(){}\[\]]')
