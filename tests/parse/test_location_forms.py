@@ -3,13 +3,17 @@ malformed ones are still positioned errors."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ttopt.ir.diagnostics import Diagnostic
 from ttopt.ir.printer import PrintOptions, print_module
 from ttopt.parse.attr_parser import parse_location_body
 from ttopt.parse.parser import parse_module
-from ttopt.parse.scan import SIMPLE_LOC
+from ttopt.parse.scan import LOC_ALIAS_ITEM, SIMPLE_LOC
 
 FAST = [
     'loc("add_1")',
@@ -61,3 +65,25 @@ def test_malformed_locations_are_positioned_errors(loc: str, message: str) -> No
     with pytest.raises(Diagnostic) as e:
         parse_module(_module(loc), "in.mlir")
     assert e.value.render().startswith(message)
+
+
+# ---- the possessive location regex reads what its backtracking spelling reads ----------------------
+_PIECES = [
+    '"a"', '"x.py"', '"a\\"b"', '"a\\\\"', '"', "\\", ":1:2", ":12:", ":3", "(", ")", "[", "]", ",", " ", "  ", "\n", "\t",
+    "callsite(", " at ", "at", "fused", "fused<", ">", "#loc1", "#a-b$c", "#", "unknown", "loc(", "1", "x", "#l.x", "<",
+]  # fmt: skip
+
+
+@given(st.lists(st.sampled_from(_PIECES), max_size=14))
+@settings(max_examples=3000, deadline=None)
+def test_possessive_location_regex_matches_as_the_backtracking_one(pieces: list[str]) -> None:
+    """scan's location patterns use possessive quantifiers only where giving characters back can
+    never help; the same patterns with the ordinary quantifiers must match the same spans."""
+    text = "loc(" + "".join(pieces) + ")"
+    for pattern in (SIMPLE_LOC, LOC_ALIAS_ITEM):
+        backtracking = re.compile(re.sub(r"([*+?])\+", r"\1", pattern.pattern))
+        assert backtracking.pattern != pattern.pattern
+        subject = text if pattern is SIMPLE_LOC else "#l = " + text
+        for cut in (len(subject), len(subject) - 1):
+            a, b = pattern.match(subject, 0, cut), backtracking.match(subject, 0, cut)
+            assert (a and a.span(), a and a.groups()) == (b and b.span(), b and b.groups())
