@@ -303,11 +303,11 @@ def test_loc_alias_run_values_are_built_on_first_use() -> None:
     text = '"t.op"() : () -> () loc(#loc3)\n#loc1 = loc("add_1"("m.py":3:4))\n#loc2 = loc("m.py":9:1)\n#loc3 = loc(callsite(#loc1 at #loc2))\n'
     module = parse_module(text, "in.mlir")
     d = module.aliases.defs["attr", "loc3"]
-    assert isinstance(d, LocAliasDef) and d._value is None and d.is_location
+    assert isinstance(d, LocAliasDef) and not d[2]._values and d.is_location
     assert d.value_text == "loc(callsite(#loc1 at #loc2))" and d.pos == text.index("#loc3 =")
     op = next(o for o in module.walk() if o.name == "t.op")
     assert op.location.name == "add_1"
-    assert d._value is not None and d.value.text == d.value_text
+    assert d[2]._values and d.value is d.value and d.value.text == d.value_text
 
 
 # ---- generic lines sharing their tail (IRBuilder.tail_templates: one build per op name and tail) ----

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from functools import partial
+from itertools import repeat
+from operator import itemgetter
+from typing import Any, Callable
 
 from ttopt.ir.attributes import Attribute, LocationAttr
 from ttopt.ir.location import Location
@@ -31,39 +34,68 @@ class AliasDef:
         return self.value.text
 
 
-class LocAliasDef(AliasDef):
-    """A location alias read from a run of `#name = loc(...)` lines, its LocationAttr built on
-    first use: files end with tens of thousands of these, most never looked at before printing."""
+class LocAliasRun:
+    """What the definitions of one run of `#name = loc(...)` lines share: whether the run came
+    after the ops, the alias scope, where each definition starts (asked of `locate` only when a
+    diagnostic needs it), and their LocationAttrs once built."""
 
-    __slots__ = ("text", "scope", "_value")
-    kind = "attr"  # type: ignore[assignment]  # a class constant shadowing the base slot
-    is_location = True  # type: ignore[assignment]
+    __slots__ = ("after_module", "scope", "_locate", "_pos", "_values")
 
-    def __init__(self, name: str, text: str, after_module: bool, pos: int, scope: Any) -> None:
-        self.name = name
-        self.text = text  # `loc(...)`, already checked by the lexer
+    def __init__(self, locate: Callable[[], dict[str, int]], after_module: bool, scope: Any) -> None:
         self.after_module = after_module
-        self.pos = pos
         self.scope = scope
-        self._value: LocationAttr | None = None
+        self._locate = locate
+        self._pos: dict[str, int] | None = None
+        self._values: dict[str, LocationAttr] = {}
 
-    @property  # type: ignore[override]
-    def value(self) -> LocationAttr:
-        """The location as an attribute (built once)."""
-        v = self._value
+    def pos(self, name: str) -> int:
+        """Where the definition of `name` starts (for diagnostics)."""
+        if self._pos is None:
+            self._pos = self._locate()
+        return self._pos[name]
+
+    def value(self, name: str, text: str) -> LocationAttr:
+        """The LocationAttr of a definition, built on first use."""
+        v = self._values.get(name)
         if v is None:
-            v = self._value = LocationAttr(Location(self.text, self.scope), self.text)
+            v = self._values[name] = LocationAttr(Location(text, self.scope), text)
         return v
 
-    @value.setter
-    def value(self, v: LocationAttr) -> None:
-        self._value = v
-        self.text = v.text
+
+class LocAliasDef(tuple):
+    """A location alias read in a run (`(name, text, run)`): a tuple, so a run of tens of
+    thousands is made by C-level `map` (LocAliasDef.make), and its LocationAttr is built only
+    when asked for. Reads like an AliasDef."""
+
+    __slots__ = ()
+    kind = "attr"
+    is_location = True
+    name = property(itemgetter(0))
+    value_text = property(itemgetter(1))  # `loc(...)`, already checked by the lexer
+
+    @staticmethod
+    def make(names: list[str], texts: list[str], run: LocAliasRun) -> list[LocAliasDef]:
+        """One definition per name and text, all in `run`."""
+        return list(map(_new_loc_alias_def, zip(names, texts, repeat(run))))
 
     @property
-    def value_text(self) -> str:
-        """The definition's right-hand side as printed."""
-        return self.text
+    def value(self) -> LocationAttr:
+        """The location as an attribute (built once)."""
+        return self[2].value(self[0], self[1])
+
+    @property
+    def after_module(self) -> bool:
+        """Was this written after the ops?"""
+        return self[2].after_module
+
+    @property
+    def pos(self) -> int:
+        """Offset of the definition in the parsed text."""
+        return self[2].pos(self[0])
+
+
+_new_loc_alias_def = partial(tuple.__new__, LocAliasDef)
+AnyAliasDef = AliasDef | LocAliasDef
 
 
 class UndefinedAlias(KeyError):
@@ -73,7 +105,7 @@ class UndefinedAlias(KeyError):
 ALIAS_USE = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"|([#!])([A-Za-z_][\w$\-]*)(?![\w$.\-<])')
 
 
-class AliasDefs(dict[tuple[str, str], AliasDef]):
+class AliasDefs(dict[tuple[str, str], AnyAliasDef]):
     """The definition table: a dict whose every change bumps `version`, so a resolution cached
     against a version (`AliasRef.resolve`) is never used after the table changed (the parser
     fills it directly and `strip-debuginfo` deletes from it)."""
@@ -147,7 +179,7 @@ class AliasScope:
             return self.expand(d.value_text[4:-1])
         return self.expand(d.value.text)
 
-    def define(self, d: AliasDef) -> AliasDef | None:
+    def define(self, d: AnyAliasDef) -> AnyAliasDef | None:
         """Add a definition; returns the previous one with the same name (a redefinition)."""
         key = (d.kind, d.name)
         prev = self.defs.get(key)

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import gc
 import re
+from functools import partial
+from itertools import chain, repeat
+from operator import itemgetter
 from typing import Any, NoReturn, Sequence
 
 from lark import Token, Transformer
 from lark.exceptions import UnexpectedInput
 
-from ttopt.ir.aliases import AliasDef, AliasScope, LocAliasDef
+from ttopt.ir.aliases import AliasDef, AliasScope, LocAliasDef, LocAliasRun
 from ttopt.ir.attributes import Attribute, LocationAttr, unquote
 from ttopt.ir.diagnostics import Diagnostic, SourceFile, SourcePos
 from ttopt.ir.module import Module
@@ -29,7 +32,7 @@ from ttopt.parse.lexer import FastToken, LexFailure, generic_op_parts, simple_fn
 from ttopt.parse.literals import parse_int
 from ttopt.parse.opspec import OpSpec
 from ttopt.parse.resources import read_file_metadata
-from ttopt.parse.scan import LOC_REF, MAX_NESTING, RESULT_GROUP, ScanError
+from ttopt.parse.scan import LOC_ALIAS_ITEM, LOC_REF, MAX_NESTING, RESULT_GROUP, ScanError
 
 _OPERAND = re.compile(r"%[\w$.\-]+(?:#\d+)?")
 _INT = re.compile(r"-?\d+")
@@ -238,26 +241,21 @@ class IRBuilder(Transformer):
     def loc_aliases(self, c: list) -> None:
         """A run of `#name = loc(...)` definitions in their simple forms (lexer.loc_alias_run).
 
-        Each becomes a LocAliasDef holding its checked text (its LocationAttr is built on first
-        use). A definition's references are checked as it is read: one not defined before it goes
-        to late_refs, checked at the end, and only then are the references recorded for the cycle
-        check (_run_refs), so printed files, whose references all point back, skip that work."""
+        They become LocAliasDefs made by C-level maps (a printed file ends with tens of
+        thousands). References are checked here: one not defined before the definition naming it
+        goes to late_refs, checked at the end, and only then are the run's references recorded for
+        the cycle check (_with_run_refs): printed files, whose references all point back, skip that."""
         scope = self.scope
-        after = self.seen_op
         defs = scope.defs
-        refs_in = LOC_REF.findall
-        late = self.late_refs
-        batch: dict[tuple[str, str], AliasDef] = {}
         matches = c[0].end_pos
-        for m in matches:
-            name, text = m.groups()
-            if "#" in text:
-                # A location names only `#` aliases (a `!` can only be inside its strings).
-                for r in refs_in(text) if '"' not in text else ["#" + n for sig, n in _ALIAS_USE.findall(text) if sig]:
-                    k = ("attr", r[1:])
-                    if k not in defs and k not in batch:
-                        late.append(r)
-            batch["attr", name] = LocAliasDef(name, text, after, m.start(1) - 1, scope)
+        names = list(map(_GROUP1, matches))
+        texts = list(map(_GROUP2, matches))
+        hashed = [i for i, text in enumerate(texts) if "#" in text]
+        if hashed:
+            self._check_run_refs(names, texts, hashed, defs)
+        start = c[0].start_pos
+        run = LocAliasRun(partial(_run_positions, self.source_text, start, start + len(c[0])), self.seen_op, scope)
+        batch = dict(zip(zip(repeat("attr"), names), LocAliasDef.make(names, texts, run)))
         if len(batch) != len(matches) or not defs.keys().isdisjoint(batch):
             seen: set[str] = set()
             for m in matches:
@@ -268,8 +266,35 @@ class IRBuilder(Transformer):
         # Into the table in one update; the public define() (once per run, not per item) keeps
         # the scope's own bookkeeping.
         defs.update(batch)
-        scope.define(batch["attr", matches[-1].group(1)])
+        scope.define(batch["attr", names[-1]])
         self.loc_runs.append(batch)
+
+    def _check_run_refs(self, names: list[str], texts: list[str], hashed: list[int], defs: Any) -> None:
+        """Send to late_refs each reference of a run's definitions (those at `hashed`) that does not
+        name an alias defined before it: in the run (`names`) or earlier (`defs`)."""
+        index = dict(zip(names, range(len(names))))
+        late = self.late_refs
+        with_refs = [texts[i] for i in hashed]
+        joined = "\n".join(with_refs)
+        if '"' not in joined:
+            # No strings, so each `#` starts a reference: all of them in one C-level pass, each
+            # paired with the definition naming it through the per-text counts.
+            refs = _LOC_REF_NAME.findall(joined)
+            owners = chain.from_iterable(map(repeat, hashed, map(str.count, with_refs, repeat("#"))))
+            for r, j, i in zip(refs, map(index.get, refs), owners):
+                if j is None:
+                    if ("attr", r) not in defs:
+                        late.append("#" + r)
+                elif j >= i:
+                    late.append("#" + r)
+            return
+        for i in hashed:
+            text = texts[i]
+            # A location names only `#` aliases (a `!` can only be inside its strings).
+            for r in LOC_REF.findall(text) if '"' not in text else ["#" + n for sig, n in _ALIAS_USE.findall(text) if sig]:
+                j = index.get(r[1:])
+                if (j is None and ("attr", r[1:]) not in defs) or (j is not None and j >= i):
+                    late.append(r)
 
     def type_alias(self, c: list) -> None:
         name, value_tok = self._split_alias(c[0])
@@ -1093,6 +1118,17 @@ def _finish(builder: IRBuilder, scope: AliasScope, source: SourceFile) -> Module
                 where, f"type mismatch: '{shown}' is '{have.text}' where '{op_name}' expects '{want.text}' (operand #{i})"
             )
     return module
+
+
+# Readers of lexer.loc_alias_run's matches, mapped over a whole run.
+_GROUP1, _GROUP2 = itemgetter(1), itemgetter(2)
+_LOC_REF_NAME = re.compile(r"#([A-Za-z_][\w$\-]*)")  # LOC_REF, the name alone
+
+
+def _run_positions(text: str, start: int, end: int) -> dict[str, int]:
+    """Where each definition of the location alias run at text[start:end] starts (its `#`);
+    computed again only when a diagnostic needs one."""
+    return {m.group(1): m.start() for m in LOC_ALIAS_ITEM.finditer(text, start, end)}
 
 
 _ALIAS_USE = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"|([#!])([A-Za-z_][\w$\-]*)(?![\w$.\-<])')
