@@ -281,6 +281,10 @@ def test_line_templates_fall_back_where_the_op_differs(line: str, expected: str 
         ('#loc1 = loc(callsite(#loc9 at "x"))\n#loc2 = loc("b")\n', "in.mlir:3:22: error: undefined alias '#loc9'"),
         ('#loc1 = loc(fused["#loc9", #loc2])\n#loc2 = loc("b")\n', None),
         ('#loc1 = loc(fused[#loc1, "b"])\n', "in.mlir:3:1: error: alias '#loc1' refers to itself"),
+        # references without strings are checked in one pass (IRBuilder._check_run_refs)
+        ('#loc2 = loc("b")\n#loc1 = loc(callsite(#loc3 at #loc2))\n#loc3 = loc("c")\n', None),
+        ('#loc2 = loc("b")\n#loc1 = loc(callsite(#loc9 at #loc2))\n', "in.mlir:4:22: error: undefined alias '#loc9'"),
+        ('#loc1 = loc(fused[#loc2, #loc1])\n#loc2 = loc("b")\n', "in.mlir:3:1: error: alias '#loc1' refers to itself"),
         (
             '#loc1 = loc(#loc3)\n#loc2 = loc("a")\n#loc3 = loc(callsite(#loc1 at #loc2))\n',
             "in.mlir:3:1: error: alias '#loc1' refers to itself: #loc1 -> #loc3 -> #loc1",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import partial
-from itertools import repeat
+from itertools import count, repeat
 from operator import itemgetter
 from typing import Any, Callable
 
@@ -63,8 +63,8 @@ class LocAliasRun:
 
 
 class LocAliasDef(tuple):
-    """A location alias read in a run (`(name, text, run)`): a tuple, so a run of tens of
-    thousands is made by C-level `map` (LocAliasDef.make), and its LocationAttr is built only
+    """A location alias read in a run: `(name, text, run, index in the run)`. A tuple, so a run of
+    tens of thousands is made by C-level maps (LocAliasDef.make); its LocationAttr is built only
     when asked for. Reads like an AliasDef."""
 
     __slots__ = ()
@@ -76,7 +76,7 @@ class LocAliasDef(tuple):
     @staticmethod
     def make(names: list[str], texts: list[str], run: LocAliasRun) -> list[LocAliasDef]:
         """One definition per name and text, all in `run`."""
-        return list(map(_new_loc_alias_def, zip(names, texts, repeat(run))))
+        return list(map(_new_loc_alias_def, zip(names, texts, repeat(run), count())))
 
     @property
     def value(self) -> LocationAttr:

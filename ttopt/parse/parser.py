@@ -10,9 +10,9 @@ from __future__ import annotations
 import gc
 import re
 from functools import partial
-from itertools import chain, repeat
-from operator import itemgetter
-from typing import Any, NoReturn, Sequence
+from itertools import chain, compress, filterfalse, repeat
+from operator import is_, itemgetter, lt
+from typing import Any, Iterator, Mapping, NoReturn, Sequence
 
 from lark import Token, Transformer
 from lark.exceptions import UnexpectedInput
@@ -250,12 +250,12 @@ class IRBuilder(Transformer):
         matches = c[0].end_pos
         names = list(map(_GROUP1, matches))
         texts = list(map(_GROUP2, matches))
-        hashed = [i for i, text in enumerate(texts) if "#" in text]
-        if hashed:
-            self._check_run_refs(names, texts, hashed, defs)
         start = c[0].start_pos
         run = LocAliasRun(partial(_run_positions, self.source_text, start, start + len(c[0])), self.seen_op, scope)
         batch = dict(zip(zip(repeat("attr"), names), LocAliasDef.make(names, texts, run)))
+        hashed = [i for i, text in enumerate(texts) if "#" in text]
+        if hashed:
+            self._check_run_refs(batch, texts, hashed, defs)
         if len(batch) != len(matches) or not defs.keys().isdisjoint(batch):
             seen: set[str] = set()
             for m in matches:
@@ -269,31 +269,35 @@ class IRBuilder(Transformer):
         scope.define(batch["attr", names[-1]])
         self.loc_runs.append(batch)
 
-    def _check_run_refs(self, names: list[str], texts: list[str], hashed: list[int], defs: Any) -> None:
+    def _check_run_refs(self, batch: Mapping[tuple[str, str], Any], texts: list[str], hashed: list[int], defs: Any) -> None:
         """Send to late_refs each reference of a run's definitions (those at `hashed`) that does not
-        name an alias defined before it: in the run (`names`) or earlier (`defs`)."""
-        index = dict(zip(names, range(len(names))))
+        name an alias defined before it: earlier in the run (`batch`, by LocAliasDef index) or
+        before the run (`defs`)."""
         late = self.late_refs
         with_refs = [texts[i] for i in hashed]
         joined = "\n".join(with_refs)
         if '"' not in joined:
-            # No strings, so each `#` starts a reference: all of them in one C-level pass, each
-            # paired with the definition naming it through the per-text counts.
+            # No strings, so each `#` starts a reference: all of them found in one pass, looked up
+            # and compared with the index of the definition naming them by C-level maps (runs of
+            # hundreds of thousands of definitions make a per-reference Python loop the cost).
             refs = _LOC_REF_NAME.findall(joined)
-            owners = chain.from_iterable(map(repeat, hashed, map(str.count, with_refs, repeat("#"))))
-            for r, j, i in zip(refs, map(index.get, refs), owners):
-                if j is None:
-                    if ("attr", r) not in defs:
-                        late.append("#" + r)
-                elif j >= i:
-                    late.append("#" + r)
+            keys = list(zip(repeat("attr"), refs))
+            found = list(map(batch.get, keys, repeat(_OUTSIDE_RUN)))
+
+            def owners() -> Iterator[int]:
+                return chain.from_iterable(map(repeat, hashed, map(str.count, with_refs, repeat("#"))))
+
+            if not all(map(lt, map(_RUN_INDEX, found), owners())):
+                late += ["#" + r for r, d, i in zip(refs, found, owners()) if d[3] >= i]
+            outside = compress(keys, map(is_, found, repeat(_OUTSIDE_RUN)))
+            late += ["#" + k[1] for k in filterfalse(defs.__contains__, outside)]
             return
         for i in hashed:
             text = texts[i]
             # A location names only `#` aliases (a `!` can only be inside its strings).
             for r in LOC_REF.findall(text) if '"' not in text else ["#" + n for sig, n in _ALIAS_USE.findall(text) if sig]:
-                j = index.get(r[1:])
-                if (j is None and ("attr", r[1:]) not in defs) or (j is not None and j >= i):
+                d = batch.get(("attr", r[1:]))
+                if (d is None and ("attr", r[1:]) not in defs) or (d is not None and d[3] >= i):
                     late.append(r)
 
     def type_alias(self, c: list) -> None:
@@ -1122,6 +1126,8 @@ def _finish(builder: IRBuilder, scope: AliasScope, source: SourceFile) -> Module
 
 # Readers of lexer.loc_alias_run's matches, mapped over a whole run.
 _GROUP1, _GROUP2 = itemgetter(1), itemgetter(2)
+_RUN_INDEX = itemgetter(3)  # of a LocAliasDef
+_OUTSIDE_RUN = ("", "", None, -1)  # what a run's lookup gives for a name it does not define
 _LOC_REF_NAME = re.compile(r"#([A-Za-z_][\w$\-]*)")  # LOC_REF, the name alone
 
 
@@ -1206,7 +1212,7 @@ def _check_aliases(builder: IRBuilder, scope: AliasScope, source: SourceFile) ->
     used = set(_ALIAS_USE.findall("\n".join(pieces)))
     missing = {sig + name for sig, name in used if sig and ("attr" if sig == "#" else "type", name) not in defs}
     if loc_names:
-        missing.update("#" + n for n in set(loc_names).difference([n for kind, n in defs if kind == "attr"]))
+        missing.update("#" + k[1] for k in filterfalse(defs.__contains__, zip(repeat("attr"), set(loc_names))))
     missing.update(r for r in builder.late_refs if _alias_key(r) not in defs)
     if not missing:
         return
