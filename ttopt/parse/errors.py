@@ -43,6 +43,8 @@ TERMINAL_NAMES = {
     "RESULTS": "results ('%r =')",
     "GENERIC_HEAD": "an operation",
     "OP_RUN": "an operation",
+    "REDUCE_HEAD": "an operation",
+    "MANUAL_HEAD": "an operation",
     "LOC_ALIASES": "an alias definition",
     "COLON_FNTYPE": "':' and a function type",
     "ATTR_ALIAS": "an alias definition",
