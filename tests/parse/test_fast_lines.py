@@ -228,6 +228,23 @@ def test_bench_modules_fast_equals_general(kind: str, style: str) -> None:
     assert_same(restyle(generate(kind, 300, 1), style, 1))
 
 
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ('%0 = "t.op"(%arg1) :\u00a0(tensor<2xf32>) -> tensor<2xf32>', "in.mlir:2:23: error: expected a function type"),
+        ('%0 = "t.op"(%arg1)\u2003: (tensor<2xf32>) -> tensor<2xf32>', "in.mlir:2:"),
+        ('%0 = "t.op"(%arg1) : (tensor<2xf32>) -> tensor<2xf32>\u00a0loc("x")', "in.mlir:2:56: error: unexpected character"),
+        ('%0 = "t.op"(%arg1) : (tensor<2xf32>) -> tensor<2xf32> loc(callsite("a"\u00a0at "b"))', "in.mlir:2:"),
+        ('%0 = "t.op"(%arg1) : (tensor<2xf32>,\u00a0tensor<2xf32>) -> tensor<2xf32>', "in.mlir:2:"),
+    ],
+)
+def test_unicode_spaces_are_errors_on_both_paths(line: str, expected: str) -> None:
+    """MLIR's blanks are ASCII: a Unicode space the piecewise lexer refuses is refused by the
+    whole-line patterns too (they once read it as `\\s`)."""
+    text = f"func.func @f(%arg1: tensor<2xf32>) {{\n  {line}\n  return\n}}\n"
+    assert_same_and_expected(text, expected)
+
+
 def test_fast_path_errors_keep_their_position() -> None:
     text = 'func.func @f(%a: tensor<2xf32>) {\n  %0 = "t.op"(%a) : (tensor<2xf32>) -> tensor<2xf32>\n  %1 = "t.op"(%b) : (tensor<2xf32>) -> tensor<2xf32>\n  return\n}\n'
     fast = _parse(text, True)

@@ -845,26 +845,26 @@ FAST_LINES = True
 
 _STR = r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"'
 _FLAT = rf'(?:[^{{}}"]|{_STR})*'  # a `{...}` body without nested braces (nested ones: generic_op_parts)
-_OPERANDS = rf"\s*\(\s*((?:{_V}(?:\s*,\s*{_V})*)?)\s*\)"
+_OPERANDS = rf"{scan.BLANK}*\({scan.BLANK}*((?:{_V}(?:{scan.BLANK}*,{scan.BLANK}*{_V})*)?){scan.BLANK}*\)"
 # Everything of the commonest generic line between its operand list and its location:
 # `<{..}> {..} : (A, B) -> R` with flat dictionaries and a function type of simple types.
-_TAIL = rf"(?:\s*(<\{{{_FLAT}\}}>))?(?:\s*(\{{{_FLAT}\}}))?\s*:\s*({scan.SIMPLE_FNTYPE.pattern})"
+_TAIL = rf"(?:{scan.BLANK}*(<\{{{_FLAT}\}}>))?(?:{scan.BLANK}*(\{{{_FLAT}\}}))?{scan.BLANK}*:{scan.BLANK}*({scan.SIMPLE_FNTYPE.pattern})"
 # The commonest generic line, in one match: `%r = "d.op"(%a, %b) <{..}> {..} : (A, B) -> R loc(..)`
 # with one result and a common location form.
 # Groups: 1 result, 2 head, 3 operands, 4 properties, 5 attributes, 6 function type, 7 location.
 # It accepts a subset of what generic_op_parts accepts, ending at the same offset (`_fast_ok`).
 FAST_GENERIC = re.compile(
-    rf"(?:(%{scan.SUFFIX_ID})\s*=\s*)?"
+    rf"(?:(%{scan.SUFFIX_ID}){scan.BLANK}*={scan.BLANK}*)?"
     rf'("[\w.$\-]+"{_OPERANDS})'
     rf"{_TAIL}"
-    rf"(?:\s*({scan.SIMPLE_LOC.pattern}))?"
+    rf"(?:{scan.BLANK}*({scan.SIMPLE_LOC.pattern}))?"
 )
 # FAST_GENERIC cut in two where the tail starts, for ops whose line holds nothing else (`op_run`):
 # the head (groups: 1 result, 2 quoted name, 3 operands) is matched per op, the tail up to the
 # location (groups: 1 properties, 2 attributes, 3 function type) once per distinct text, as files
 # repeat a few hundred tails thousands of times.
-FAST_HEAD = re.compile(rf'(?:(%{scan.SUFFIX_ID})\s*=\s*)?("[\w.$\-]+"){_OPERANDS}')
-FAST_TAIL = re.compile(rf"{_TAIL}\s*")
+FAST_HEAD = re.compile(rf'(?:(%{scan.SUFFIX_ID}){scan.BLANK}*={scan.BLANK}*)?("[\w.$\-]+"){_OPERANDS}')
+FAST_TAIL = re.compile(rf"{_TAIL}{scan.BLANK}*")
 _TAIL_PARTS: dict[str, tuple] = {}  # tail text -> tail_parts(text)
 _NOT_A_TAIL = (-1, None, None, "")
 _BALANCED: dict[str, bool] = {}  # dictionary text -> whether scan_balanced ends exactly at its end

@@ -19,6 +19,9 @@ class ScanError(Exception):
 
 
 WS = re.compile(r"(?:[ \t\r\n\f\v]+|//[^\n]*)+")
+# A blank as the piecewise lexer skips it (`\s` would also take Unicode spaces, which MLIR rejects):
+# the fast whole-line patterns use it, so they accept nothing the piecewise path refuses.
+BLANK = r"[ \t\r\n\f\v]"
 # What skip_ws skips, as a piece of a larger regex: atomic, so the regex around it cannot make it
 # give back blanks (it ends exactly where skip_ws would).
 WS_PIECE = r"(?>(?:[ \t\r\n\f\v]+|//[^\n]*)*)"
@@ -48,8 +51,8 @@ _LOC_STR = r'"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"'
 _LOC_NAME = r"#[A-Za-z_][\w$\-]*+"
 _LOC_LEAF = rf"{_LOC_STR}(?::\d++:\d++)?|{_LOC_NAME}|unknown"
 _LOC_NAMED = rf"{_LOC_STR}\((?:{_LOC_LEAF})\)|{_LOC_LEAF}"
-_LOC_CALLSITE = rf"callsite\((?:{_LOC_NAMED})\s++at\s++(?:{_LOC_NAMED})\)"
-_LOC_FUSED = rf"fused(?:<{_LOC_STR}>)?\[(?:\s*+(?:{_LOC_NAMED})(?:\s*+,\s*+(?:{_LOC_NAMED}))*+)?\s*+\]"
+_LOC_CALLSITE = rf"callsite\((?:{_LOC_NAMED}){BLANK}++at{BLANK}++(?:{_LOC_NAMED})\)"
+_LOC_FUSED = rf"fused(?:<{_LOC_STR}>)?\[(?:{BLANK}*+(?:{_LOC_NAMED})(?:{BLANK}*+,{BLANK}*+(?:{_LOC_NAMED}))*+)?{BLANK}*+\]"
 # The same language as `callsite | fused | "s"(callsite | fused) | named`, factored on the leading
 # string so the regex engine reads each string once (files end with tens of thousands of these).
 _LOC_BODY = (
@@ -60,7 +63,7 @@ SIMPLE_LOC = re.compile(_LOC_BODY)
 # A run of simple location aliases (files end with thousands of them) is one token: its first
 # item, then each next one after blanks (lexer.loc_alias_run).
 LOC_ALIAS_ITEM = re.compile(rf"#([A-Za-z_][\w$\-]*)[ \t]*=[ \t]*({_LOC_BODY})")
-LOC_ALIAS_NEXT = re.compile(rf"\s+{LOC_ALIAS_ITEM.pattern}")
+LOC_ALIAS_NEXT = re.compile(rf"{BLANK}+{LOC_ALIAS_ITEM.pattern}")
 # The alias references of a location body with no string in it (with strings: parser._ALIAS_USE).
 LOC_REF = re.compile(r"#[A-Za-z_][\w$\-]*")
 ALIAS_DEF = re.compile(r"[#!][A-Za-z_][\w$\-]*(?![\w$.\-<])\s*=\s*")
@@ -122,9 +125,9 @@ def scan_type(text: str, pos: int) -> int:
 
 
 _SIMPLE_T = r'(?:(?:tensor|memref|vector|complex|tuple)<[^<>()"]*>|!?[A-Za-z_][\w$.]*(?![\w$.<]))'
-_SIMPLE_TS = rf"(?:{_SIMPLE_T}(?:\s*,\s*{_SIMPLE_T})*)?"
+_SIMPLE_TS = rf"(?:{_SIMPLE_T}(?:{BLANK}*,{BLANK}*{_SIMPLE_T})*)?"
 # Function types whose types have no nested brackets (aliased encodings): the common case.
-SIMPLE_FNTYPE = re.compile(rf"\(\s*{_SIMPLE_TS}\s*\)\s*->\s*(?:\(\s*{_SIMPLE_TS}\s*\)|{_SIMPLE_T})")
+SIMPLE_FNTYPE = re.compile(rf"\({BLANK}*{_SIMPLE_TS}{BLANK}*\){BLANK}*->{BLANK}*(?:\({BLANK}*{_SIMPLE_TS}{BLANK}*\)|{_SIMPLE_T})")
 # One type of such a function type (they contain no parentheses: lexer.simple_fntype_types).
 SIMPLE_TYPE = re.compile(_SIMPLE_T)
 
