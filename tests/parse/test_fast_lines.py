@@ -1,4 +1,4 @@
-"""The whole-op lexing paths (lexer.op_run: FAST_GENERIC, generic_op_parts, pretty_op_parts) build
+"""The whole-op lexing paths (line_readers.op_run: FAST_GENERIC, generic_op_parts, pretty_op_parts) build
 exactly what the piecewise grammar builds: the same IR, the same printed text, the same errors."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from ttopt.ir.module import Module
 from ttopt.ir.operation import Operation
 from ttopt.ir.printer import PrintOptions, print_module
 from ttopt.ir.values import BlockArgument, OpResult
-from ttopt.parse import lexer
+from ttopt.parse import lexer, line_readers
 from ttopt.parse.parser import parse_module
 
 
@@ -506,10 +506,10 @@ def pretty_lines(draw: st.DrawFn) -> str:
 def test_fast_pretty_parts_equal_general(line: str) -> None:
     """Where the fast reader takes a line it gives the general reader's parts and end (both may raise
     ScanError only in the general one, which the fast one then leaves to it)."""
-    fast = lexer.fast_pretty_op_parts(line, 2)
+    fast = line_readers.fast_pretty_op_parts(line, 2)
     if fast is None:
         return
-    assert fast == lexer.general_pretty_op_parts(line, 2)
+    assert fast == line_readers.general_pretty_op_parts(line, 2)
 
 
 @pytest.mark.parametrize(
@@ -526,8 +526,8 @@ def test_fast_pretty_parts_equal_general(line: str) -> None:
 )
 def test_fast_pretty_parts_take_the_common_lines(line: str) -> None:
     """The shapes JAX prints most are read by the fast reader (else the equivalence test above is vacuous)."""
-    fast = lexer.fast_pretty_op_parts(line, 0)
-    assert fast is not None and fast == lexer.general_pretty_op_parts(line, 0)
+    fast = line_readers.fast_pretty_op_parts(line, 0)
+    assert fast is not None and fast == line_readers.general_pretty_op_parts(line, 0)
 
 
 def test_trailing_comma_after_operands_is_an_error_on_both_paths() -> None:

@@ -28,7 +28,8 @@ from ttopt.ir.types import Type
 from ttopt.ir.values import BlockArgument, Value
 from ttopt.parse.attr_parser import AttrParser, AttrSyntaxError
 from ttopt.parse.errors import describe_unexpected
-from ttopt.parse.lexer import FastToken, LexFailure, generic_op_parts, simple_fntype_types, tail_parts
+from ttopt.parse.lexer import FastToken, LexFailure
+from ttopt.parse.line_readers import generic_op_parts, simple_fntype_types, tail_parts
 from ttopt.parse.literals import parse_int
 from ttopt.parse.opspec import OpSpec
 from ttopt.parse.resources import read_file_metadata
@@ -239,7 +240,7 @@ class IRBuilder(Transformer):
             raise ParseFailure(e.pos, e.message) from None
 
     def loc_aliases(self, c: list) -> None:
-        """A run of `#name = loc(...)` definitions in their simple forms (lexer.loc_alias_run).
+        """A run of `#name = loc(...)` definitions in their simple forms (line_readers.loc_alias_run).
 
         They become LocAliasDefs made by C-level maps (a printed file ends with tens of
         thousands). References are checked here: one not defined before the definition naming it
@@ -324,7 +325,7 @@ class IRBuilder(Transformer):
 
     # ---- operations ------------------------------------------------------------------------
     def op_run(self, c: list) -> None:
-        """A run of one-line ops (one OP_RUN token from the lexer; see lexer.op_run).
+        """A run of one-line ops (one OP_RUN token from the lexer; see line_readers.op_run).
 
         The ("t", FAST_HEAD match, tail text, location text) items, most ops of printed files,
         are built here: what the tail builds (name, signature, dictionaries) is the same for
@@ -491,7 +492,7 @@ class IRBuilder(Transformer):
         self.generic_op_line(start, r[0])
 
     def generic_op_line(self, base: int, parts: tuple) -> Operation:
-        """A whole region-free generic op from its parts (lexer.generic_op_parts)."""
+        """A whole region-free generic op from its parts (line_readers.generic_op_parts)."""
         text = self.source_text
         results_end, h0, h1, props, attrs, s0, s1, loc = parts
         results = None
@@ -528,7 +529,7 @@ class IRBuilder(Transformer):
         return self._build(results, spec, loc_tok)
 
     def pretty_op_line(self, base: int, parts: tuple) -> Operation:
-        """A whole one-line custom-form op with results (lexer.pretty_op_parts), turned into the
+        """A whole one-line custom-form op with results (line_readers.pretty_op_parts), turned into the
         children its grammar rule would have given the family's format."""
         text = self.source_text
         results_end, (n0, n1), family, items, attrs, types, loc = parts
@@ -592,7 +593,7 @@ class IRBuilder(Transformer):
         return op
 
     def reduce_head(self, c: list) -> list:
-        """A REDUCE_HEAD token (lexer.reduce_head_parts): the reduce_op children before the region,
+        """A REDUCE_HEAD token (line_readers.reduce_head_parts): the reduce_op children before the region,
         from the rule builders the piecewise tokens go through, in their order; the reducer's block
         arguments are pending for the region that follows."""
         text = self.source_text
@@ -617,7 +618,7 @@ class IRBuilder(Transformer):
         return self._format(head[0]).build(self, [*head, body])
 
     def manual_head(self, c: list) -> list:
-        """A MANUAL_HEAD token (lexer.manual_head_parts): the sdy_manual_op children before the
+        """A MANUAL_HEAD token (line_readers.manual_head_parts): the sdy_manual_op children before the
         region, its block arguments pending for the region, through the rules the piecewise tokens
         go through, in their order."""
         text = self.source_text
@@ -1124,7 +1125,7 @@ def _finish(builder: IRBuilder, scope: AliasScope, source: SourceFile) -> Module
     return module
 
 
-# Readers of lexer.loc_alias_run's matches, mapped over a whole run.
+# Readers of line_readers.loc_alias_run's matches, mapped over a whole run.
 _GROUP1, _GROUP2 = itemgetter(1), itemgetter(2)
 _RUN_INDEX = itemgetter(3)  # of a LocAliasDef
 _OUTSIDE_RUN = ("", "", None, -1)  # what a run's lookup gives for a name it does not define

@@ -61,7 +61,7 @@ _LOC_BODY = (
 )
 SIMPLE_LOC = re.compile(_LOC_BODY)
 # A run of simple location aliases (files end with thousands of them) is one token: its first
-# item, then each next one after blanks (lexer.loc_alias_run).
+# item, then each next one after blanks (line_readers.loc_alias_run).
 LOC_ALIAS_ITEM = re.compile(rf"#([A-Za-z_][\w$\-]*)[ \t]*=[ \t]*({_LOC_BODY})")
 LOC_ALIAS_NEXT = re.compile(rf"{BLANK}+{LOC_ALIAS_ITEM.pattern}")
 # The alias references of a location body with no string in it (with strings: parser._ALIAS_USE).
@@ -128,7 +128,7 @@ _SIMPLE_T = r'(?:(?:tensor|memref|vector|complex|tuple)<[^<>()"]*>|!?[A-Za-z_][\
 _SIMPLE_TS = rf"(?:{_SIMPLE_T}(?:{BLANK}*,{BLANK}*{_SIMPLE_T})*)?"
 # Function types whose types have no nested brackets (aliased encodings): the common case.
 SIMPLE_FNTYPE = re.compile(rf"\({BLANK}*{_SIMPLE_TS}{BLANK}*\){BLANK}*->{BLANK}*(?:\({BLANK}*{_SIMPLE_TS}{BLANK}*\)|{_SIMPLE_T})")
-# One type of such a function type (they contain no parentheses: lexer.simple_fntype_types).
+# One type of such a function type (they contain no parentheses: line_readers.simple_fntype_types).
 SIMPLE_TYPE = re.compile(_SIMPLE_T)
 
 
