@@ -237,15 +237,6 @@ class Printer:
                     d = op.opdef
                     if d is not None and d.result_name is not None:
                         hint = d.result_name(op)
-                if hint is None:
-                    base = f"%{nv}"
-                    nv += 1
-                    if len(res) == 1:
-                        names[id(res[0])] = base
-                    else:
-                        for r in res:
-                            names[id(r)] = f"{base}#{r.index}"
-                    continue
                 if isinstance(hint, (list, tuple)) and len(hint) == len(res):
                     groups = []
                     for r, h in zip(res, hint):

@@ -201,24 +201,12 @@ def general_pretty_op_parts(text: str, pos: int) -> tuple[tuple, int] | None:
     q = scan.skip_ws(text, p + 1)
     if q >= n:
         return None
-    if text[q] == "(":
-        end, kind = scan.scan_fntype(text, q), "fn"
-    else:
-        end, kind = scan.scan_type(text, q), "type"
-        after = scan.skip_ws(text, end)
-        if after < n and text[after] == ",":
-            # A type list (`stablehlo.select ... : tensor<i1>, tensor<f32>`): kind is its spans.
-            spans = [(q, end)]
-            while after < n and text[after] == ",":
-                t = scan.skip_ws(text, after + 1)
-                if t >= n or text[t] == "(":
-                    return None
-                end = scan.scan_type(text, t)
-                spans.append((t, end))
-                after = scan.skip_ws(text, end)
-            kind = spans  # type: ignore[assignment]
-        if after < n and text[after] == "-":
-            return None  # chlo's `A, B -> R`: the piecewise path reads it
+    spec = _type_spec(text, q)
+    if spec is None:
+        return None
+    end, kind, after = spec
+    if kind != "fn" and after < n and text[after] == "-":
+        return None  # chlo's `A, B -> R`: the piecewise path reads it
     if family == "OP_REDUCE" and _REDUCER.match(text, scan.skip_ws(text, end)):
         return None  # the general `reducer(...) {...}` body: the piecewise path
     if family == "OP_SDY_SHARDING" and kind != "type":
@@ -228,6 +216,30 @@ def general_pretty_op_parts(text: str, pos: int) -> tuple[tuple, int] | None:
     if not _op_may_end(text, end):
         return None
     return (results_end, name, family, items, attrs, types, loc), end
+
+
+def _type_spec(text: str, q: int) -> tuple[int, str | list[tuple[int, int]], int] | None:
+    """The type spec of a one-line op starting at `q`: its end, its kind ("fn" for `(A) -> R`,
+    "type" for one type, or the spans of a type list such as `stablehlo.select`'s
+    `tensor<i1>, tensor<f32>`) and the next non-blank offset; None where a list holds a
+    parenthesised type (the piecewise path reads it)."""
+    n = len(text)
+    if text[q] == "(":
+        end = scan.scan_fntype(text, q)
+        return end, "fn", scan.skip_ws(text, end)
+    end = scan.scan_type(text, q)
+    after = scan.skip_ws(text, end)
+    if after >= n or text[after] != ",":
+        return end, "type", after
+    spans = [(q, end)]
+    while after < n and text[after] == ",":
+        t = scan.skip_ws(text, after + 1)
+        if t >= n or text[t] == "(":
+            return None
+        end = scan.scan_type(text, t)
+        spans.append((t, end))
+        after = scan.skip_ws(text, end)
+    return end, spans, after
 
 
 def reduce_head_parts(text: str, pos: int) -> tuple[tuple, int] | None:
@@ -276,22 +288,10 @@ def _reduce_head_parts(text: str, pos: int) -> tuple[tuple, int] | None:
     q = scan.skip_ws(text, p + 1)
     if q >= n:
         return None
-    if text[q] == "(":
-        end, kind = scan.scan_fntype(text, q), "fn"
-        after = scan.skip_ws(text, end)
-    else:
-        end, kind = scan.scan_type(text, q), "type"
-        after = scan.skip_ws(text, end)
-        if after < n and text[after] == ",":
-            spans = [(q, end)]
-            while after < n and text[after] == ",":
-                t = scan.skip_ws(text, after + 1)
-                if t >= n or text[t] == "(":
-                    return None
-                end = scan.scan_type(text, t)
-                spans.append((t, end))
-                after = scan.skip_ws(text, end)
-            kind = spans  # type: ignore[assignment]
+    spec = _type_spec(text, q)
+    if spec is None:
+        return None
+    end, kind, after = spec
     types = (q, end, kind)
     m = _REDUCER.match(text, after)
     if m is None:
