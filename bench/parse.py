@@ -64,7 +64,7 @@ def ensure_importable() -> None:
 
 ensure_importable()
 
-from bench.gen import KINDS, generate  # noqa: E402
+from bench.gen import ATTR_STYLES, KINDS, generate  # noqa: E402
 from bench.gen.locations import STYLES, restyle  # noqa: E402
 
 PRINT_FLAGS = ("local_scope", "debuginfo", "generic")
@@ -91,6 +91,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--seed", type=int, default=0, help="generator seed")
     p.add_argument("--loc-styles", default="generator",
                    help=f"comma-separated location styles, from {', '.join(STYLES)} (bench/gen/locations.py)")
+    p.add_argument("--attrs", choices=ATTR_STYLES, default="default",
+                   help="'heavy': every TTNN op with a result also carries dtype and memory_config properties "
+                        "(StableHLO modules are generated as usual)")
     p.add_argument("--print-options", default="debuginfo",
                    help=f"PrintOptions flags for print/round-trip: comma-separated from {', '.join(PRINT_FLAGS)}, "
                         "or 'none' (default: debuginfo, so locations are printed too)")
@@ -231,7 +234,7 @@ def child_main(args: argparse.Namespace) -> int:
 def gen_child(args: argparse.Namespace) -> int:
     """Hidden entry point: write one generated module (keeps the generator's memory out of the parent)."""
     kind, size, style, path = args.gen
-    Path(path).write_text(restyle(generate(kind, int(size), args.seed), style, args.seed))
+    Path(path).write_text(restyle(generate(kind, int(size), args.seed, args.attrs), style, args.seed))
     return 0
 
 
@@ -243,22 +246,24 @@ class Workdir:
 
     path: Path
     keep: bool
+    attrs: str = "default"
     files: dict[tuple[str, int, str], Path] = field(default_factory=dict)
 
     @classmethod
-    def create(cls, write: str | None) -> "Workdir":
+    def create(cls, write: str | None, attrs: str = "default") -> "Workdir":
         if write:
             Path(write).mkdir(parents=True, exist_ok=True)
-            return cls(Path(write), True)
-        return cls(Path(tempfile.mkdtemp(prefix="ttopt-bench-parse-")), False)
+            return cls(Path(write), True, attrs)
+        return cls(Path(tempfile.mkdtemp(prefix="ttopt-bench-parse-")), False, attrs)
 
     def file(self, kind: str, size: int, seed: int, style: str = "generator") -> Path:
         """The generated `<kind>_<size>[_<style>].mlir`, written on first request by a child process."""
         key = (kind, size, style)
         if key not in self.files:
-            suffix = "" if style == "generator" else f"_{style}"
+            suffix = ("" if style == "generator" else f"_{style}") + ("" if self.attrs == "default" else f"_{self.attrs}")
             path = self.path / f"{kind}_{size}{suffix}.mlir"
-            cmd = [sys.executable, str(Path(__file__).resolve()), "--gen", kind, str(size), style, str(path), "--seed", str(seed)]
+            cmd = [sys.executable, str(Path(__file__).resolve()), "--gen", kind, str(size), style, str(path), "--seed", str(seed),
+                   "--attrs", self.attrs]
             subprocess.run(cmd, check=True, env=child_env())
             self.files[key] = path
         return self.files[key]
@@ -474,7 +479,7 @@ def results_table(results: list[dict], args: argparse.Namespace):
 
     opts = ",".join(args.print_flags) or "defaults"
     table = Table(title=f"ttopt parse / print / round-trip — median {args.clock} time of {args.repeat}, seed {args.seed}, "
-                        f"PrintOptions({opts}), ttopt {describe_ttopt()}",
+                        f"attrs {args.attrs}, PrintOptions({opts}), ttopt {describe_ttopt()}",
                   caption="kops/s = module.walk() ops / s;  MB/s = generated input bytes / s;  peak RSS of a "
                           "fresh child process per row (VmHWM; ru_maxrss where /proc is missing)")
     table.add_column("kind")
@@ -553,7 +558,7 @@ def main(argv: list[str] | None = None) -> int:
     from rich.console import Console
 
     console = Console(width=None if sys.stdout.isatty() else 180)
-    work = Workdir.create(args.write)
+    work = Workdir.create(args.write, args.attrs)
     try:
         results = run_all(args, work, console)
         console.print(results_table(results, args))

@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Callable
 
 from .stablehlo import generate_stablehlo
-from .ttnn import generate_ttnn
+from .ttnn import ATTR_STYLES, generate_ttnn
 
 GENERATORS: dict[str, Callable[[int, int], str]] = {
     "ttnn": generate_ttnn,
@@ -33,8 +33,14 @@ GENERATORS: dict[str, Callable[[int, int], str]] = {
 KINDS = tuple(GENERATORS)
 
 
-def generate(kind: str, n_ops: int, seed: int = 0) -> str:
-    """The MLIR text of a `kind` module with about `n_ops` operations (deterministic in `seed`)."""
+def generate(kind: str, n_ops: int, seed: int = 0, attrs: str = "default") -> str:
+    """The MLIR text of a `kind` module with about `n_ops` operations (deterministic in `seed`).
+    `attrs="heavy"` puts `dtype` / `memory_config` properties on every TTNN op with a result
+    (StableHLO modules carry their attributes either way)."""
+    if attrs not in ATTR_STYLES:
+        raise ValueError(f"unknown attribute style {attrs!r}; expected one of {', '.join(ATTR_STYLES)}")
+    if kind == "ttnn":
+        return generate_ttnn(n_ops, seed, attrs)
     try:
         gen = GENERATORS[kind]
     except KeyError:
@@ -42,4 +48,4 @@ def generate(kind: str, n_ops: int, seed: int = 0) -> str:
     return gen(n_ops, seed)
 
 
-__all__ = ["GENERATORS", "KINDS", "generate", "generate_stablehlo", "generate_ttnn"]
+__all__ = ["ATTR_STYLES", "GENERATORS", "KINDS", "generate", "generate_stablehlo", "generate_ttnn"]

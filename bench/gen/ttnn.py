@@ -159,7 +159,10 @@ def core_ranges(gy: int, gx: int) -> list[tuple[str, str]]:
 class TTNNGenerator:
     """Builds one `func.func @forward` body as a DAG, then wraps it with aliases and locations."""
 
-    def __init__(self, n_ops: int, seed: int) -> None:
+    def __init__(self, n_ops: int, seed: int, attrs: str = "default") -> None:
+        if attrs not in ATTR_STYLES:
+            raise ValueError(f"unknown attribute style {attrs!r}; expected one of {', '.join(ATTR_STYLES)}")
+        self.heavy = attrs == "heavy"
         self.rng = random.Random(seed)
         self.n_ops = n_ops
         self.layouts = LayoutTable()
@@ -206,6 +209,8 @@ class TTNNGenerator:
         if extra_types:
             ins = ", ".join([ins, *extra_types]) if ins else ", ".join(extra_types)
         names = ", ".join(v.name for v in operands)
+        if self.heavy and result is not None:
+            props = with_layout_properties(props, result)
         props = f" <{{{props}}}>" if props else ""
         attrs = f" {{{attrs}}}" if attrs else ""
         loc = self.loc(op.split(".", 1)[1])
@@ -427,6 +432,41 @@ class TTNNGenerator:
         return "\n".join([*head, *self.body, *tail, *locs]) + "\n"
 
 
-def generate_ttnn(n_ops: int, seed: int = 0) -> str:
-    """A TTNN generic-form module with about `n_ops` operations (deterministic in `seed`)."""
-    return TTNNGenerator(n_ops, seed).text()
+def generate_ttnn(n_ops: int, seed: int = 0, attrs: str = "default") -> str:
+    """A TTNN generic-form module with about `n_ops` operations (deterministic in `seed`); with
+    `attrs="heavy"` every op with a result also carries `dtype` and `memory_config` properties."""
+    return TTNNGenerator(n_ops, seed, attrs).text()
+
+
+# "heavy": every op with a result states its output's dtype and memory config, as tt-mlir's
+# workaround and layout passes leave TTNN IR (`dtype = #ttcore.supportedDataTypes<bf16>,
+# memory_config = #ttnn.memory_config<#dram, <interleaved>>`).
+ATTR_STYLES = ("default", "heavy")
+_BUFFER = {"dram": "#dram", "l1": "#l1", "height": "#l1", "width": "#l1", "block": "#l1", "sysmem": "#system_memory"}
+
+
+def with_layout_properties(props: str, result: TType) -> str:
+    """`props` (a `k = v, ...` body) with `dtype` and `memory_config` for `result` added, keys
+    kept sorted as MLIR prints them; a key already there is kept."""
+    _, dtype, mem = result
+    layout = "interleaved" if mem in ("dram", "l1", "sysmem") else f"{mem}_sharded"
+    items = dict(_split_props(props))
+    items.setdefault("dtype", f"#ttcore.supportedDataTypes<{dtype}>")
+    items.setdefault("memory_config", f"#ttnn.memory_config<{_BUFFER[mem]}, <{layout}>>")
+    return ", ".join(f"{k} = {v}" for k, v in sorted(items.items()))
+
+
+def _split_props(props: str) -> list[tuple[str, str]]:
+    """`a = 1, b = #x<c, d>` -> [("a", "1"), ("b", "#x<c, d>")] (top-level commas only)."""
+    items, depth, start = [], 0, 0
+    for i, c in enumerate(props + ","):
+        if c in "<([{":
+            depth += 1
+        elif c in ">)]}":
+            depth -= 1
+        elif c == "," and depth == 0:
+            key, _, value = props[start:i].partition("=")
+            if key.strip():
+                items.append((key.strip(), value.strip()))
+            start = i + 1
+    return items
