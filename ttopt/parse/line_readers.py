@@ -33,15 +33,12 @@ def generic_op_parts(text: str, pos: int) -> tuple[tuple, int] | None:
         return None
     head = (p, m.end())
     p = scan.skip_ws(text, m.end())
-    props = attrs = None
+    props = None
     if text.startswith("<{", p):
         e = scan.scan_balanced(text, p)
         props = (p, e)
         p = scan.skip_ws(text, e)
-    if p < len(text) and text[p] == "{":
-        e = scan.scan_balanced(text, p)
-        attrs = (p, e)
-        p = scan.skip_ws(text, e)
+    attrs, p = _optional_attrs(text, p)
     if p >= len(text) or text[p] != ":":
         return None  # successors, regions or an error: the piecewise path reports it
     q = scan.skip_ws(text, p + 1)
@@ -107,11 +104,7 @@ def general_pretty_op_parts(text: str, pos: int) -> tuple[tuple, int] | None:
     p = scan.skip_ws(text, m.end())
     items: list = []
     if family == "OP_CONSTANT":
-        attrs = None
-        if p < n and text[p] == "{":
-            e = scan.scan_balanced(text, p)
-            attrs = (p, e)
-            p = scan.skip_ws(text, e)
+        attrs, p = _optional_attrs(text, p)
         if p >= n or text[p] in "{%:":
             return None
         e = scan.scan_attr(text, p)
@@ -191,20 +184,10 @@ def general_pretty_op_parts(text: str, pos: int) -> tuple[tuple, int] | None:
             p = scan.skip_ws(text, p + 1)
             if not text.startswith("%", p):
                 return None  # `%a, :`: the piecewise path reports the missing operand
-    attrs = None
-    if p < n and text[p] == "{":
-        e = scan.scan_balanced(text, p)
-        attrs = (p, e)
-        p = scan.skip_ws(text, e)
-    if p >= n or text[p] != ":":
+    tail = _attrs_and_types(text, p)
+    if tail is None:
         return None
-    q = scan.skip_ws(text, p + 1)
-    if q >= n:
-        return None
-    spec = _type_spec(text, q)
-    if spec is None:
-        return None
-    end, kind, after = spec
+    attrs, q, end, kind, after = tail
     if kind != "fn" and after < n and text[after] == "-":
         return None  # chlo's `A, B -> R`: the piecewise path reads it
     if family == "OP_REDUCE" and _REDUCER.match(text, scan.skip_ws(text, end)):
@@ -218,19 +201,34 @@ def general_pretty_op_parts(text: str, pos: int) -> tuple[tuple, int] | None:
     return (results_end, name, family, items, attrs, types, loc), end
 
 
-def _type_spec(text: str, q: int) -> tuple[int, str | list[tuple[int, int]], int] | None:
-    """The type spec of a one-line op starting at `q`: its end, its kind ("fn" for `(A) -> R`,
-    "type" for one type, or the spans of a type list such as `stablehlo.select`'s
-    `tensor<i1>, tensor<f32>`) and the next non-blank offset; None where a list holds a
-    parenthesised type (the piecewise path reads it)."""
+def _optional_attrs(text: str, p: int) -> tuple[tuple[int, int] | None, int]:
+    """The span of an `{attr-dict}` at `p` (None when there is none) and the next non-blank offset."""
+    if p < len(text) and text[p] == "{":
+        e = scan.scan_balanced(text, p)
+        return (p, e), scan.skip_ws(text, e)
+    return None, p
+
+
+def _attrs_and_types(text: str, p: int) -> tuple[tuple[int, int] | None, int, int, str | list[tuple[int, int]], int] | None:
+    """From `p`, a one-line custom-form op's `{attrs} : type-spec`: the attributes' span (or None),
+    where the type spec starts and ends, its kind ("fn" for `(A) -> R`, "type" for one type, or
+    the spans of a type list such as `stablehlo.select`'s `tensor<i1>, tensor<f32>`) and the next
+    non-blank offset; None when that is not what follows, or a list holds a parenthesised type
+    (the piecewise path reads or reports it)."""
+    attrs, p = _optional_attrs(text, p)
     n = len(text)
+    if p >= n or text[p] != ":":
+        return None
+    q = scan.skip_ws(text, p + 1)
+    if q >= n:
+        return None
     if text[q] == "(":
         end = scan.scan_fntype(text, q)
-        return end, "fn", scan.skip_ws(text, end)
+        return attrs, q, end, "fn", scan.skip_ws(text, end)
     end = scan.scan_type(text, q)
     after = scan.skip_ws(text, end)
     if after >= n or text[after] != ",":
-        return end, "type", after
+        return attrs, q, end, "type", after
     spans = [(q, end)]
     while after < n and text[after] == ",":
         t = scan.skip_ws(text, after + 1)
@@ -239,7 +237,7 @@ def _type_spec(text: str, q: int) -> tuple[int, str | list[tuple[int, int]], int
         end = scan.scan_type(text, t)
         spans.append((t, end))
         after = scan.skip_ws(text, end)
-    return end, spans, after
+    return attrs, q, end, spans, after
 
 
 def reduce_head_parts(text: str, pos: int) -> tuple[tuple, int] | None:
@@ -278,20 +276,10 @@ def _reduce_head_parts(text: str, pos: int) -> tuple[tuple, int] | None:
         return None
     dims = m.span(2)
     p = scan.skip_ws(text, m.end())
-    attrs = None
-    if p < n and text[p] == "{":
-        e = scan.scan_balanced(text, p)
-        attrs = (p, e)
-        p = scan.skip_ws(text, e)
-    if p >= n or text[p] != ":":
+    tail = _attrs_and_types(text, p)
+    if tail is None:
         return None
-    q = scan.skip_ws(text, p + 1)
-    if q >= n:
-        return None
-    spec = _type_spec(text, q)
-    if spec is None:
-        return None
-    end, kind, after = spec
+    attrs, q, end, kind, after = tail
     types = (q, end, kind)
     m = _REDUCER.match(text, after)
     if m is None:
