@@ -409,6 +409,20 @@ class IRBuilder(Transformer):
             except Exception:  # malformed: the general path positions the error
                 return None
         ins, outs = sig
+        parts = self._name_and_dicts(qname, props, attrs)
+        if parts is None:
+            return None
+        name, properties, attributes = parts
+        if len(outs) > 1:
+            return None  # several results: the general path (FAST_HEAD names one result at most)
+        tpl = self.tail_templates[(qname, tail)] = (name, ins, outs[0] if outs else None, properties, attributes)
+        return tpl
+
+    def _name_and_dicts(self, qname: str, props: str | None, attrs: str | None) -> tuple[str, Any, Any] | None:
+        """The op name of a one-line generic op (`"d.op"`, aliases resolved) and fresh properties
+        and attributes from its `<{...}>` / `{...}` texts, inherent attributes promoted; None when a
+        dictionary does not parse (the general path then reports it)."""
+        ap = self.ap
         try:
             properties = dict(ap.attr_dict(props[1:-1]).entries) if props else {}
             attributes = dict(ap.attr_dict(attrs).entries) if attrs else {}
@@ -420,10 +434,7 @@ class IRBuilder(Transformer):
             spec = OpSpec(name, [], None, None, properties, attributes)
             _promote_inherent(spec)
             properties, attributes = spec.properties, spec.attributes
-        if len(outs) > 1:
-            return None  # several results: the general path (FAST_HEAD names one result at most)
-        tpl = self.tail_templates[(qname, tail)] = (name, ins, outs[0] if outs else None, properties, attributes)
-        return tpl
+        return name, properties, attributes
 
     def _fast_generic(self, m: re.Match) -> None:
         """A FAST_GENERIC match: the common generic line built directly. Anything it does not
@@ -439,34 +450,18 @@ class IRBuilder(Transformer):
                 return self._slow_generic(m.start())
         ins, outs = sig
         values = self.values
-        operands: list[Value] = []
-        if ops_text:
-            for name in ops_text.split(","):
-                group = values.get(name.strip())
-                if group is None or len(group) != 1:
-                    return self._slow_generic(m.start())
-                operands.append(group[0])
-        if len(operands) != len(ins) or len(outs) != (res is not None):
+        operands = _simple_operands(values, ops_text, ins)
+        if operands is None or len(outs) != (res is not None):
             return self._slow_generic(m.start())
-        for v, t in zip(operands, ins):
-            if v.type is not t and v.type.text != t.text:
-                return self._slow_generic(m.start())
         prev = None
         if res is not None:
             prev = values.get(res)
             if prev is not None and self.undo_mark_contains(res):
                 return self._slow_generic(m.start())
-        try:
-            properties = dict(ap.attr_dict(props[1:-1]).entries) if props else {}
-            attributes = dict(ap.attr_dict(attrs).entries) if attrs else {}
-        except AttrSyntaxError:
+        parts = self._name_and_dicts(head[: head.index('"', 1) + 1], props, attrs)
+        if parts is None:
             return self._slow_generic(m.start())
-        name = head[1 : head.index('"', 1)]
-        name = OP_ALIASES.get(name, name)
-        if attributes:
-            spec = OpSpec(name, [], None, None, properties, attributes)
-            _promote_inherent(spec)
-            properties, attributes = spec.properties, spec.attributes
+        name, properties, attributes = parts
         location = None
         if loc is not None:
             # The lexer matched it as SIMPLE_LOC: no syntax check to do (AttrParser.location).
@@ -961,7 +956,7 @@ class IRBuilder(Transformer):
 
 
 def _simple_operands(values: dict[str, Sequence[Value]], names: str, types: tuple[Type, ...]) -> list[Value] | None:
-    """The values of a FAST_HEAD operand group (no blanks around it, maybe around its commas)
+    """The values of a FAST_HEAD or FAST_GENERIC operand group (no blanks around it, maybe around its commas)
     when each names one value and they have `types`; None otherwise (the general path decides)."""
     operands: list[Value] = []
     if names:
