@@ -281,7 +281,7 @@ class IRBuilder(Transformer):
             # No strings, so each `#` starts a reference: all of them found in one pass, looked up
             # and compared with the index of the definition naming them by C-level maps (runs of
             # hundreds of thousands of definitions make a per-reference Python loop the cost).
-            refs = _LOC_REF_NAME.findall(joined)
+            refs = LOC_REF.findall(joined)
             keys = list(zip(repeat("attr"), refs))
             found = list(map(batch.get, keys, repeat(_OUTSIDE_RUN)))
 
@@ -296,10 +296,10 @@ class IRBuilder(Transformer):
         for i in hashed:
             text = texts[i]
             # A location names only `#` aliases (a `!` can only be inside its strings).
-            for r in LOC_REF.findall(text) if '"' not in text else ["#" + n for sig, n in _ALIAS_USE.findall(text) if sig]:
-                d = batch.get(("attr", r[1:]))
-                if (d is None and ("attr", r[1:]) not in defs) or (d is not None and d[3] >= i):
-                    late.append(r)
+            for r in LOC_REF.findall(text) if '"' not in text else [n for sig, n in _ALIAS_USE.findall(text) if sig]:
+                d = batch.get(("attr", r))
+                if (d is None and ("attr", r) not in defs) or (d is not None and d[3] >= i):
+                    late.append("#" + r)
 
     def type_alias(self, c: list) -> None:
         name, value_tok = self._split_alias(c[0])
@@ -1124,7 +1124,6 @@ def _finish(builder: IRBuilder, scope: AliasScope, source: SourceFile) -> Module
 _GROUP1, _GROUP2 = itemgetter(1), itemgetter(2)
 _RUN_INDEX = itemgetter(3)  # of a LocAliasDef
 _OUTSIDE_RUN = ("", "", None, -1)  # what a run's lookup gives for a name it does not define
-_LOC_REF_NAME = re.compile(r"#([A-Za-z_][\w$\-]*)")  # LOC_REF, the name alone
 
 
 def _run_positions(text: str, start: int, end: int) -> dict[str, int]:

@@ -65,7 +65,7 @@ SIMPLE_LOC = re.compile(_LOC_BODY)
 LOC_ALIAS_ITEM = re.compile(rf"#([A-Za-z_][\w$\-]*)[ \t]*=[ \t]*({_LOC_BODY})")
 LOC_ALIAS_NEXT = re.compile(rf"{BLANK}+{LOC_ALIAS_ITEM.pattern}")
 # The alias references of a location body with no string in it (with strings: parser._ALIAS_USE).
-LOC_REF = re.compile(r"#[A-Za-z_][\w$\-]*")
+LOC_REF = re.compile(r"#([A-Za-z_][\w$\-]*)")  # group 1: the alias name
 ALIAS_DEF = re.compile(r"[#!][A-Za-z_][\w$\-]*(?![\w$.\-<])\s*=\s*")
 GENERIC_HEAD = re.compile(
     rf'"[^"\\\n]*(?:\\.[^"\\\n]*)*"\s*\(\s*(?:%{SUFFIX_ID}(?:#\d+)?(?:\s*,\s*%{SUFFIX_ID}(?:#\d+)?)*)?\s*\)'
