@@ -56,6 +56,22 @@ class Unsupported(Exception):
     """An op (or a form of it) with no TTIR lowering; the message says why."""
 
 
+# Lowerings that live in their own modules (`ttopt/lowering/stablehlo_ops/`), by full op name.
+# Each returns the TTIR values that replace the op's results, in order.
+HANDLERS: dict[str, Callable[["Lowering", Operation], list[Value]]] = {}
+
+
+def lowers(*names: str) -> Callable[[Callable[["Lowering", Operation], list[Value]]], Callable[["Lowering", Operation], list[Value]]]:
+    """Register a lowering for the StableHLO/CHLO ops `names`."""
+
+    def register(fn: Callable[["Lowering", Operation], list[Value]]) -> Callable[["Lowering", Operation], list[Value]]:
+        for name in names:
+            HANDLERS[name] = fn
+        return fn
+
+    return register
+
+
 def _i32s(values: Any) -> ArrayAttr:
     return ArrayAttr(tuple(IntegerAttr(int(v), I32) for v in values))
 
@@ -166,6 +182,9 @@ class Lowering:
             return None
         for v in [*op.operands, *op.results]:
             _static(v.type)
+        registered = HANDLERS.get(op.name)
+        if registered is not None:
+            return registered(self, op)
         res = op.results[0].type if op.results else None
         ins = list(op.operands)
         if dialect == "chlo":
@@ -333,3 +352,7 @@ class ConvertStablehloToTTIR(Pass):
                 for b in region.blocks:
                     low.convert_block(b)
         ctx.stats.setdefault(self.name, {}).update(low.counts)
+
+
+# The per-family lowerings register themselves in HANDLERS on import.
+import ttopt.lowering.stablehlo_ops  # noqa: E402,F401
