@@ -16,9 +16,7 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
-from math import prod
 from typing import TYPE_CHECKING, Any, Callable
 
 from ttopt.device.tensor import element_dtype
@@ -31,6 +29,7 @@ from ttopt.ir.opdef import OP_DEFS
 from ttopt.ir.operation import Operation
 from ttopt.ir.properties import int_values, props
 from ttopt.ir.types import OpaqueType, ScalarType, TensorType, static_shape
+from ttopt.lowering.dense_values import DenseValueError, narrowed_body
 from ttopt.optimizer.rewrite import LayoutAliaser, update_function_type
 from ttopt.passes.base import Pass
 from ttopt.passes.registry import register_pass
@@ -46,7 +45,8 @@ ELEMENTWISE = frozenset({*(f"ttir.{n}" for n in (*UNARY, *BINARY)), "ttir.where"
 
 
 # Element types TTNN has no data type for, and what tt-mlir's element-type normalization makes them.
-NORMALIZED = {"i1": "bf16", "f64": "f32", "i64": "i32", "si64": "si32", "ui64": "ui32", "i16": "i32", "si16": "si32"}
+NORMALIZED = {"i1": "bf16", "f64": "f32", "i64": "i32", "si64": "si32", "ui64": "ui32", "i16": "i32", "si16": "si32",
+              "i8": "ui8", "si8": "ui8"}  # fmt: skip
 
 
 def normalized(t: TensorType) -> TensorType:
@@ -59,31 +59,17 @@ def normalized(t: TensorType) -> TensorType:
 
 
 def normalized_dense(a: Any, t: TensorType) -> Any:
-    """A dense constant re-typed to `t` (its normalized type); values are rewritten for booleans."""
-    body = a.body
-    src = a.type.resolve().element_type.resolve().text if hasattr(a.type.resolve(), "element_type") else ""
-    if src == "i1":
-        if body.strip().startswith('"0x'):
-            body = _hex_booleans(body.strip().strip('"')[2:], static_shape(t))
-        body = re.sub(r"\btrue\b", "1.0", re.sub(r"\bfalse\b", "0.0", body))
-    elif src in NORMALIZED and body.strip().startswith('"0x'):
-        raise ValueError(f"has a {src} constant in hex form; TTNN has no {src} and this form is not converted")
-    return DenseElementsAttr(body, t)
-
-
-def _hex_booleans(hexdigits: str, shape: tuple[int, ...]) -> str:
-    """MLIR's hex form of an i1 constant (one byte per element) as a nested 0.0/1.0 literal."""
-    flat = ["1.0" if int(hexdigits[i : i + 2], 16) else "0.0" for i in range(0, len(hexdigits), 2)]
-    if len(flat) != prod(shape):
-        raise ValueError(f"has a boolean constant of {len(flat)} bytes for {prod(shape)} elements")
-
-    def nest(items: list[str], dims: tuple[int, ...]) -> str:
-        if len(dims) <= 1:
-            return "[" + ", ".join(items) + "]"
-        step = prod(dims[1:])
-        return "[" + ", ".join(nest(items[i : i + step], dims[1:]) for i in range(0, len(items), step)) + "]"
-
-    return nest(flat, shape)
+    """A dense constant re-typed to `t` (its normalized type), its values converted as tt-mlir's
+    element-type normalization converts them (`dense_values.narrowed_body`)."""
+    at = a.type.resolve()
+    src = at.element_type.resolve().text if isinstance(at, TensorType) else ""
+    dst = t.element_type.resolve().text
+    if src == dst or not src:
+        return DenseElementsAttr(a.body, t)
+    try:
+        return DenseElementsAttr(narrowed_body(a, src, dst, static_shape(t)), t)
+    except DenseValueError as e:
+        raise ValueError(f"has a {src} constant that cannot be converted to {dst}: {e}") from None
 
 
 class LoweringError(Diagnostic):
