@@ -4,4 +4,14 @@ Each module registers its handlers with `ttopt.lowering.stablehlo_to_ttir.lowers
 package imports them all.
 """
 
-from ttopt.lowering.stablehlo_ops import custom_call, sort_topk  # noqa: F401  (register on import)
+from ttopt.lowering.stablehlo_ops import (  # noqa: F401  (each registers its lowerings on import)
+    chlo,
+    custom_call,
+    optimization_barrier,
+    quantization,
+    reduce_multi,
+    rng,
+    rounding,
+    shifts,
+    sort_topk,
+)

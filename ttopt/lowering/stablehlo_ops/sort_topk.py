@@ -27,7 +27,7 @@ from ttopt.dialects.format_base import enum_value
 from ttopt.ir.attributes import BoolAttr, DenseArrayAttr, IntegerAttr
 from ttopt.ir.types import ScalarType, TensorType
 from ttopt.lowering.stablehlo_ops.custom_call import lowers_target
-from ttopt.lowering.stablehlo_ops.multi_result import defining, emit_results, iota_dimension
+from ttopt.lowering.stablehlo_ops.building import defining, emit_results, iota_dimension
 from ttopt.lowering.stablehlo_to_ttir import Unsupported, _i32s, _static, lowers
 
 if TYPE_CHECKING:

@@ -1,6 +1,6 @@
-"""Building TTIR ops of several results, and tracing a value back through the shape-only ops the
-lowering has already rewritten (an iota reached through reshapes and broadcasts, a constant through
-typecasts): what the sort, reduce and RNG families need beyond `Lowering.emit`."""
+"""What the per-family lowerings need beyond `Lowering.emit`: TTIR ops of several results, splat
+constants, and tracing a value back through the shape-only ops the lowering has already rewritten
+(an iota reached through reshapes and broadcasts, a constant through typecasts)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from ttopt.ir.attributes import Attribute, DenseElementsAttr
 from ttopt.ir.operation import Operation
 from ttopt.ir.properties import int_values
 from ttopt.ir.values import OpResult
-from ttopt.lowering.dense_values import DenseValueError, flat_values
+from ttopt.lowering.dense_values import DenseValueError, flat_values, float_text
 
 if TYPE_CHECKING:
     from ttopt.ir.values import Value
@@ -34,6 +34,13 @@ def emit_results(low: Lowering, name: str, operands: list[Value], result_types: 
     block.insert(block.index(anchor), op)
     low.counts[op.name] = low.counts.get(op.name, 0) + 1
     return list(op.results)
+
+
+def splat(low: Lowering, t: Any, value: float | int) -> Value:
+    """A `ttir.constant` of type `t` holding `value` in every element."""
+    element = t.resolve().element_type.resolve().text
+    body = float_text(float(value), element) if element in ("f16", "bf16", "f32", "f64") else str(int(value))
+    return low.emit("constant", [], t, value=DenseElementsAttr(body, t))
 
 
 def defining(v: Value) -> Operation | None:
