@@ -74,6 +74,12 @@ OTHER: dict[str, tuple[Any, Any]] = {  # op -> (operand arity, result arity)
     "mesh_partition": (1, 1),
 }
 
+# Ops the StableHLO/CHLO lowering's families reach (TTNNOps.td): inverse trigonometric and bit
+# ops, top-k (values, indices) and the creation op `rand` (device operand).
+UNARY += ("asinh", "acos", "asin", "atan", "bitwise_not", "bitcast_convert")
+BINARY += ("logical_left_shift", "logical_right_shift")
+OTHER.update({"topk": (1, 2), "rand": (1, 1)})
+
 register(
     *(OpDef(f"ttnn.{n}", operands=1, results=1, traits=_P) for n in UNARY),
     *(OpDef(f"ttnn.{n}", operands=2, results=1, traits=_P) for n in BINARY),

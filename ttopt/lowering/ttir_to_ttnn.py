@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from ttopt.passes.context import PassContext
 
 SI32, I32, SI64, F32 = ScalarType("si32"), ScalarType("i32"), ScalarType("si64"), ScalarType("f32")
+SI8 = ScalarType("si8")
 DEVICE = OpaqueType("!ttnn.device", "ttnn.device")
 RENAMED = {"div": "divide"}
 ELEMENTWISE = frozenset({*(f"ttir.{n}" for n in (*UNARY, *BINARY)), "ttir.where"})
@@ -169,6 +170,11 @@ class _Lowering:
         for op in list(self.block.ops):
             if op.name == "ttir.empty":
                 continue
+            if op.name == "ttcore.optimization_barrier":
+                for r, v in zip(op.results, op.operands):  # folded away, as tt-mlir's backend pipeline does
+                    r.replace_all_uses_with(v)
+                op.drop_all_references()
+                continue
             if not op.name.startswith("ttir."):
                 for r in op.results:
                     r.type = self.layout_type(r.type, op)
@@ -177,7 +183,8 @@ class _Lowering:
                 self.out.append(op)
                 continue
             new = self.convert(op)
-            op.results[0].replace_all_uses_with(new)
+            for r, v in zip(op.results, new if isinstance(new, list) else [new]):
+                r.replace_all_uses_with(v)
             op.drop_all_references()
             count += 1
         for op in self.out:
@@ -193,7 +200,7 @@ class _Lowering:
             rule = _elementwise
         if rule is None:
             raise self.fail(op, "has no TTNN lowering")
-        if len(op.results) != 1:
+        if len(op.results) != 1 and short not in MULTI_RESULT:
             raise self.fail(op, f"has {len(op.results)} results; its TTNN lowering is not implemented")
         try:
             return rule(self, op)
@@ -421,6 +428,37 @@ def _concat(lw: _Lowering, op: Any) -> Any:
     return lw.emit("ttnn.concat", inputs(op), _result_type(lw, op), {"dim": IntegerAttr(props(op).dim, SI32)}, op.location)
 
 
+# -- sort / top-k / rand (the StableHLO lowering's sort, top-k and RNG families) -------------------
+def _emit_results(lw: _Lowering, name: str, op: Any, properties: dict[str, Any]) -> list[Any]:
+    """A TTNN op with one result per TTIR result (types laid out); its results."""
+    new = Operation(name, inputs(op), [lw.layout_type(r.type, op) for r in op.results], properties=properties,
+                    location=op.location)  # fmt: skip
+    lw.out.append(new)
+    return list(new.results)
+
+
+def _sort(lw: _Lowering, op: Any) -> list[Any]:
+    p = props(op)
+    return _emit_results(lw, "ttnn.sort", op, {"descending": BoolAttr(p.descending), "dim": IntegerAttr(p.dim, SI8),
+                                               "stable": BoolAttr(p.stable)})  # fmt: skip
+
+
+def _topk(lw: _Lowering, op: Any) -> list[Any]:
+    p = props(op)
+    return _emit_results(lw, "ttnn.topk", op, {"dim": IntegerAttr(p.dim, SI32), "k": IntegerAttr(p.k, I32),
+                                               "largest": BoolAttr(p.largest), "sorted": BoolAttr(p.sorted)})  # fmt: skip
+
+
+def _rand(lw: _Lowering, op: Any) -> Any:
+    t = normalized(op.results[0].type.resolve())
+    properties = {"size": _shape_attr(static_shape(t))}
+    for key in ("low", "high", "seed"):
+        if key in op.properties:
+            properties[key] = op.properties[key]
+    return lw.emit("ttnn.rand", [lw.get_device()], _result_type(lw, op), properties, op.location)
+
+
+MULTI_RESULT = frozenset({"sort", "topk"})
 RULES: dict[str, Rule] = {
     "reshape": _reshape, "squeeze": _reshape, "unsqueeze": _reshape, "permute": _permute, "transpose": _transpose,
     "broadcast": _broadcast, "repeat": _same("ttnn.repeat"),
@@ -433,6 +471,7 @@ RULES: dict[str, Rule] = {
     "embedding": _same("ttnn.embedding"), "constant": _creation, "full": _creation, "zeros": _creation,
     "ones": _creation, "arange": _creation,
 }  # fmt: skip
+RULES.update({"sort": _sort, "topk": _topk, "rand": _rand})
 
 
 @register_pass

@@ -21,6 +21,7 @@ from ttopt.ir.attributes import DenseElementsAttr
 from ttopt.ir.properties import int_values, props
 from ttopt.ir.types import TensorType
 from ttopt.lowering.dense_values import DenseValueError, flat_values
+from ttopt.testing.family_semantics import MULTI, SINGLE, is_multi_reduce, reduce_several
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module
@@ -160,7 +161,11 @@ class Interpreter:
             ins = [env[id(v)] for v in op.operands]
             if op.name in ("func.return", "stablehlo.return"):
                 return ins
-            outs = self.call(op.properties["callee"].resolve().root, ins) if op.name == "func.call" else [self.op(op, ins)]
+            if op.name in MULTI or is_multi_reduce(op):
+                fn = MULTI.get(op.name, reduce_several)
+                outs = [np.asarray(v).astype(dtype_of(r.type)).reshape(shape_of(r.type)) for r, v in zip(op.results, fn(self, op, ins))]
+            else:
+                outs = self.call(op.properties["callee"].resolve().root, ins) if op.name == "func.call" else [self.op(op, ins)]
             for r, v in zip(op.results, outs):
                 env[id(r)] = v
         return []
@@ -176,6 +181,12 @@ class Interpreter:
         a = op.get_attr
         ints = lambda key: list(int_values(a(key)) or ())  # noqa: E731
         val: Callable[[str], Any] = lambda key: getattr(a(key), "value", None)  # noqa: E731
+        family = SINGLE.get(op.name)
+        if family is not None:
+            try:
+                return family(op, ins, t)
+            except ValueError as e:
+                raise Unsupported(f"{op.name}: {e}") from None
         if op.name == "stablehlo.compare":
             return COMPARE[str(enum_value(a("comparison_direction")))](*ins)
         if name in ELEMENTWISE and op.dialect in ("stablehlo", "ttir", "chlo"):
