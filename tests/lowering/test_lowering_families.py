@@ -153,5 +153,36 @@ def test_unconvertible_constant_is_an_error_at_the_op() -> None:
 
     with pytest.raises(Diagnostic) as e:
         _run_passes(text, "builtin.module(convert-ttir-to-ttnn)", "bad.mlir")
-    assert "'ttir.constant' has a i64 constant that cannot be converted to i32" in e.value.message
+    assert "'ttir.constant' has a constant of element type i64 that cannot be converted to i32" in e.value.message
     assert e.value.render().startswith("bad.mlir:2:")
+
+
+def test_interpreter_reads_hex_literals_of_float_elements_as_bit_patterns() -> None:
+    m = parse_module("""func.func @main() -> (tensor<3xf32>, tensor<2xbf16>, tensor<2xf64>) {
+  %0 = "ttir.constant"() <{value = dense<[0x7F800000, 1.5, 0xFF800000]> : tensor<3xf32>}> : () -> tensor<3xf32>
+  %1 = "ttir.constant"() <{value = dense<[0x3F80, 2.0]> : tensor<2xbf16>}> : () -> tensor<2xbf16>
+  %2 = "ttir.constant"() <{value = dense<[0x3FF0000000000000, 3]> : tensor<2xf64>}> : () -> tensor<2xf64>
+  return %0, %1, %2 : tensor<3xf32>, tensor<2xbf16>, tensor<2xf64>
+}""")
+    a, b, c = run(m, "main", [])
+    assert list(a) == [np.inf, 1.5, -np.inf] and [float(v) for v in b] == [1.0, 2.0] and list(c) == [1.0, 3.0]
+
+
+def test_batch_norm_inference_and_dimension_size_keep_the_numbers() -> None:
+    text = """func.func @main(%x: tensor<2x3x4xf32>, %s: tensor<3xf32>, %o: tensor<3xf32>, %m: tensor<3xf32>, %v: tensor<3xf32>) -> (tensor<2x3x4xf32>, tensor<i32>) {
+  %0 = "stablehlo.batch_norm_inference"(%x, %s, %o, %m, %v) {epsilon = 1.0e-3 : f32, feature_index = 1 : i64} : (tensor<2x3x4xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3x4xf32>
+  %1 = stablehlo.get_dimension_size %x, dim = 2 : (tensor<2x3x4xf32>) -> tensor<i32>
+  return %0, %1 : tensor<2x3x4xf32>, tensor<i32>
+}"""
+    before = parse_module(text)
+    after = parse_module(_run_passes(text, "builtin.module(convert-stablehlo-to-ttir)", "bn.mlir"))
+    verify(after)
+    assert [op.name for op in after.walk() if op.dialect == "ttir"] == ["ttir.batch_norm_inference", "ttir.constant"]
+    rng = np.random.default_rng(0)
+    ins = [rng.standard_normal(s).astype(np.float32) for s in ((2, 3, 4), (3,), (3,), (3,))] + [rng.random(3).astype(np.float32)]
+    want, got = run(before, "main", ins), run(after, "main", ins)
+    np.testing.assert_allclose(got[0], want[0], rtol=1e-6)
+    assert int(got[1]) == int(want[1]) == 4
+    x, s, o, m, v = (a.astype(np.float64) for a in ins)
+    ref = (x - m[:, None]) / np.sqrt(v[:, None] + 1e-3) * s[:, None] + o[:, None]
+    np.testing.assert_allclose(got[0], ref, rtol=1e-5)

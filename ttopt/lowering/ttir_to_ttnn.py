@@ -70,7 +70,7 @@ def normalized_dense(a: Any, t: TensorType) -> Any:
     try:
         return DenseElementsAttr(narrowed_body(a, src, dst, static_shape(t)), t)
     except DenseValueError as e:
-        raise ValueError(f"has a {src} constant that cannot be converted to {dst}: {e}") from None
+        raise ValueError(f"has a constant of element type {src} that cannot be converted to {dst}: {e}") from None
 
 
 class LoweringError(Diagnostic):

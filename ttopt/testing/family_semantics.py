@@ -107,6 +107,14 @@ def _rng(op: Operation, ins: list[Array], t: Any) -> Array:
     return gen.uniform(lo, hi, shape)
 
 
+def _batch_norm(op: Operation, ins: list[Array], t: Any) -> Array:
+    x, scale, offset, mean, var = (v.astype(np.float64) for v in ins)
+    axis = int(_val(op, "feature_index" if op.name.startswith("stablehlo") else "dimension"))
+    shape = [-1 if i == axis else 1 for i in range(x.ndim)]
+    eps = float(_val(op, "epsilon", 0.0))
+    return (x - mean.reshape(shape)) / np.sqrt(var.reshape(shape) + eps) * scale.reshape(shape) + offset.reshape(shape)
+
+
 def _quantize(op: Operation, ins: list[Array], t: Any) -> Array:
     raise ValueError("quantized element types")
 
@@ -127,6 +135,8 @@ SINGLE: dict[str, Callable[[Operation, list[Array], Any], Array]] = {
     **{n: _shift("right") for n in ("stablehlo.shift_right_logical", "ttir.logical_right_shift")},
     "ttir.argmax": _argmax, "ttir.embedding": _embedding,
     "ttir.rand": _rng, "stablehlo.rng": _rng,
+    "stablehlo.get_dimension_size": lambda op, ins, t: np.int32(ins[0].shape[int(_val(op, "dimension"))]),
+    "stablehlo.batch_norm_inference": _batch_norm, "ttir.batch_norm_inference": _batch_norm,
     **{f"ttir.{n}": _quantize for n in ("quantize", "dequantize", "requantize")},
     **{f"stablehlo.uniform_{n}": _quantize for n in ("quantize", "dequantize")},
 }  # fmt: skip

@@ -5,6 +5,7 @@ package imports them all.
 """
 
 from ttopt.lowering.stablehlo_ops import (  # noqa: F401  (each registers its lowerings on import)
+    batch_norm,
     chlo,
     custom_call,
     optimization_barrier,
@@ -12,6 +13,7 @@ from ttopt.lowering.stablehlo_ops import (  # noqa: F401  (each registers its lo
     reduce_multi,
     rng,
     rounding,
+    shape_queries,
     shifts,
     sort_topk,
 )
