@@ -77,8 +77,10 @@ CASES: dict[str, tuple[Callable[..., Any], tuple[Any, ...]]] = {
     "chlo_unary": (_chlo_unary, (S((4, 8)), S((4, 8)))),
     "bits": (_bits, (S((4, 8)), S((4, 8), jnp.uint32), S((4, 8), jnp.uint32))),
     "rng": (_rng, (S((4,), jnp.uint32),)),
-    "element_types": (_element_types, (S((3,), jnp.int64), S((3,), jnp.uint32), S((3,), jnp.uint8), S((3,), jnp.int8),
-                                       S((3,), jnp.bool_), S((3,), jnp.float64))),  # fmt: skip
+    "element_types": (
+        _element_types,
+        (S((3,), jnp.int64), S((3,), jnp.uint32), S((3,), jnp.uint8), S((3,), jnp.int8), S((3,), jnp.bool_), S((3,), jnp.float64)),
+    ),  # fmt: skip
 }
 
 

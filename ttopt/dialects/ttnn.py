@@ -8,12 +8,12 @@ from ttopt.ir.opdef import PURE, OpDef, register, register_verifiers
 
 _P = frozenset({PURE})
 
-UNARY = (
+UNARY: tuple[str, ...] = (
     "abs", "ceil", "cos", "exp", "floor", "gelu", "isfinite", "log", "log1p", "logical_not", "neg",
     "reciprocal", "relu", "relu6", "rsqrt", "sigmoid", "sign", "silu", "sin", "sqrt", "tan", "tanh",
     "erf", "erfc", "leaky_relu", "hardsigmoid", "mish", "expm1", "pow_scalar",
 )
-BINARY = (
+BINARY: tuple[str, ...] = (
     "add", "subtract", "multiply", "divide", "maximum", "minimum", "pow", "remainder", "eq", "ne",
     "gt", "ge", "lt", "le", "logical_and", "logical_or", "logical_xor", "atan2",
 )

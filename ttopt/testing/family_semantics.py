@@ -235,4 +235,3 @@ MULTI: dict[str, Callable[[Any, Operation, list[Array]], list[Array]]] = {
 def is_multi_reduce(op: Operation) -> bool:
     """A `stablehlo.reduce` the interpreter's one-operand reducer does not cover."""
     return op.name == "stablehlo.reduce" and (len(op.operands) != 2 or len(op.regions[0].blocks[0].ops) != 2)
-

@@ -70,8 +70,8 @@ def dense(attr: Any, t: Any) -> Array:
     body = a.body.strip()
     if body.startswith('"0x'):
         raw = bytes.fromhex(body[3:-1])
-        flat = np.frombuffer(raw, np.uint8).astype(bool) if dt is np.bool_ else np.frombuffer(raw, dt)
-        return np.broadcast_to(flat, shape).copy() if flat.size == 1 else flat.reshape(shape).copy()
+        blob = np.frombuffer(raw, np.uint8).astype(bool) if dt is np.bool_ else np.frombuffer(raw, dt)
+        return np.broadcast_to(blob, shape).copy() if blob.size == 1 else blob.reshape(shape).copy()
     try:
         flat = flat_values(a, element, shape)
     except DenseValueError as e:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from ttopt.dialects.format_base import enum_value
 from ttopt.ir.attributes import BoolAttr
 from ttopt.ir.properties import int_values
-from ttopt.lowering.stablehlo_ops.building import constant_splat, iota_dimension
+from ttopt.lowering.stablehlo_ops.building import constant_splat, defining, iota_dimension
 from ttopt.lowering.stablehlo_to_ttir import REDUCE, Unsupported, _element, _i32s, _identity, lowers
 
 if TYPE_CHECKING:
@@ -47,7 +47,7 @@ def _matches(ops: list[Operation], pattern: tuple[tuple[str, ...], ...]) -> bool
 
 
 def arg_kind(op: Operation) -> str | None:
-    """"max" or "min" when `op` is an argmax / argmin reduce (see the module docstring), else None."""
+    """ "max" or "min" when `op` is an argmax / argmin reduce (see the module docstring), else None."""
     if len(op.operands) != 4 or len(op.results) != 2 or not op.regions or len(op.regions[0].blocks) != 1:
         return None
     x, index, init_v, init_i = op.operands
@@ -105,7 +105,7 @@ def _independent(low: Lowering, op: Operation, body: Block) -> list[Value] | Non
         return None
     out = []
     for i in range(n):
-        inner = ret.operands[i].op if hasattr(ret.operands[i], "op") else None
+        inner = defining(ret.operands[i])
         pair = [body.args[i], body.args[n + i]]
         if inner is None or inner.name.partition(".")[2] not in REDUCE or list(inner.operands) not in (pair, pair[::-1]):
             return None

@@ -21,13 +21,13 @@ it with `sorted = false`.
 from __future__ import annotations
 
 from math import prod
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 from ttopt.dialects.format_base import enum_value
 from ttopt.ir.attributes import BoolAttr, DenseArrayAttr, IntegerAttr
 from ttopt.ir.types import ScalarType, TensorType
-from ttopt.lowering.stablehlo_ops.custom_call import lowers_target
 from ttopt.lowering.stablehlo_ops.building import defining, emit_results, iota_dimension
+from ttopt.lowering.stablehlo_ops.custom_call import lowers_target
 from ttopt.lowering.stablehlo_to_ttir import Unsupported, _i32s, _static, lowers
 
 if TYPE_CHECKING:
@@ -43,7 +43,7 @@ def _attr(op: Operation, key: str) -> Any:
     return a.resolve() if a is not None else None
 
 
-def _arg_deps(v: Value, args: list[Value], memo: dict[int, set[int]]) -> set[int]:
+def _arg_deps(v: Value, args: Sequence[Value], memo: dict[int, set[int]]) -> set[int]:
     """Which comparator block arguments `v` is computed from."""
     if id(v) in memo:
         return memo[id(v)]
