@@ -15,11 +15,11 @@ module {
 
 // -----
 
-// CHECK: errors.mlir:[[# @LINE + 3]]:10: error: convert-ttir-to-ttnn: 'ttir.typecast' element type i8 has no TTNN data type
+// CHECK: errors.mlir:[[# @LINE + 3]]:10: error: convert-ttir-to-ttnn: 'ttir.typecast' element type i4 has no TTNN data type
 module {
-  func.func @f(%a: tensor<32xi32>) -> tensor<32xi8> {
-    %0 = "ttir.typecast"(%a) : (tensor<32xi32>) -> tensor<32xi8>
-    return %0 : tensor<32xi8>
+  func.func @f(%a: tensor<32xi32>) -> tensor<32xi4> {
+    %0 = "ttir.typecast"(%a) : (tensor<32xi32>) -> tensor<32xi4>
+    return %0 : tensor<32xi4>
   }
 }
 

@@ -4,10 +4,10 @@ Every testdata/jax file without a mesh, shardings or collectives either converts
 output re-parses and verifies, no StableHLO/CHLO op is left, and the numpy reference interpreter
 (ttopt/testing/ttir_interpreter.py) gives the same outputs for the StableHLO input and the TTIR
 output on seeded random inputs — or is rejected with a diagnostic naming the first op without a
-lowering. Covered: constants, conv, convert_types, dot_general_batched, iota_select_compare,
-reduce_sum_max, softmax. Not covered (the op the diagnostic names, and why):
+lowering. Covered: argmax, constants, conv, convert_types, dot_general_batched, iota_select_compare,
+reduce_sum_max, softmax, sort; rng_bit_generator converts fully (its bits are random, so only the
+output is checked). Not covered (the op the diagnostic names, and why):
 
-* argmax — multi-operand (value, index) `stablehlo.reduce`; not matched to `ttir.argmax`.
 * complex_fft — `stablehlo.fft` and complex element types.
 * cond_switch — `stablehlo.case` (control flow).
 * cumsum_reduce_window — `stablehlo.reduce_window` (cumsum / pooling windows).
@@ -16,10 +16,8 @@ reduce_sum_max, softmax. Not covered (the op the diagnostic names, and why):
 * elementwise_misc — shifts, popcnt, count_leading_zeros, round_nearest_even, chlo.next_after.
 * gather_scatter — `stablehlo.gather` / `scatter` / `sort`.
 * reduce_generic_body — a reducer body that is not a single add/max/min/multiply/and/or.
-* rng_bit_generator — `stablehlo.rng_bit_generator`, optimization_barrier.
 * scan, while_fori_loop — `stablehlo.while` (and dynamic_slice in scan).
 * slice_dynamic_slice — `stablehlo.dynamic_slice` / `dynamic_update_slice`.
-* sort — `stablehlo.sort`, `chlo.top_k`.
 * transpose_reshape_concat — `stablehlo.pad` whose value is a runtime operand (`ttir.pad` takes a
   constant float).
 
@@ -47,14 +45,15 @@ from ttopt.testing.ttir_interpreter import Unsupported, conv_nchw, dense, dtype_
 ROOT = Path(__file__).resolve().parents[2]
 JAX = ROOT / "testdata" / "jax"
 SHARDED = re.compile(r"sdy\.mesh|#sdy\.sharding<|sdy\.manual_computation|sdy\.sharding_constraint|stablehlo\.(all_|reduce_scatter|collective_)")
-COVERED = {"constants", "conv", "convert_types", "dot_general_batched", "iota_select_compare", "reduce_sum_max", "softmax"}
+COVERED = {"argmax", "constants", "conv", "convert_types", "dot_general_batched", "iota_select_compare", "reduce_sum_max",
+           "softmax", "sort"}  # fmt: skip
+RANDOM = {"rng_bit_generator"}  # converts fully; its values are random
 NOT_COVERED = {  # file -> the op the diagnostic names
-    "argmax": "stablehlo.reduce", "complex_fft": "stablehlo.real", "cond_switch": "stablehlo.case",
+    "complex_fft": "stablehlo.real", "cond_switch": "stablehlo.case",
     "cumsum_reduce_window": "stablehlo.reduce_window", "custom_call_cholesky": "stablehlo.custom_call",
     "dynamic_shape": "stablehlo.dot_general", "elementwise_misc": "stablehlo.shift_right_arithmetic",
     "gather_scatter": "stablehlo.gather", "reduce_generic_body": "stablehlo.reduce",
-    "rng_bit_generator": "stablehlo.rng_bit_generator", "scan": "stablehlo.while",
-    "slice_dynamic_slice": "stablehlo.dynamic_slice", "sort": "stablehlo.sort",
+    "scan": "stablehlo.while", "slice_dynamic_slice": "stablehlo.dynamic_slice",
     "transpose_reshape_concat": "stablehlo.pad", "while_fori_loop": "stablehlo.while",
 }  # fmt: skip
 SHARDED_FULL = {"attention", "call_private_helper", "explicit_axes_reshard", "layernorm", "mesh_device_ids", "mesh_size1_axis_bf16",
@@ -110,13 +109,21 @@ def check_lowering(text: str, name: str = "<input>") -> str:
 
 
 def test_every_plain_file_is_classified() -> None:
-    assert set(PLAIN) == COVERED | set(NOT_COVERED), sorted(set(PLAIN) ^ (COVERED | set(NOT_COVERED)))
+    assert set(PLAIN) == COVERED | RANDOM | set(NOT_COVERED), sorted(set(PLAIN) ^ (COVERED | RANDOM | set(NOT_COVERED)))
 
 
 @pytest.mark.parametrize("name", sorted(COVERED))
 def test_jax_file_converts_and_keeps_the_numbers(name: str) -> None:
     printed = check_lowering((JAX / f"{name}.mlir").read_text(), f"{name}.mlir")
     assert '"ttir.' in printed
+
+
+@pytest.mark.parametrize("name", sorted(RANDOM))
+def test_jax_file_with_random_values_converts(name: str) -> None:
+    out = parse_module(lower((JAX / f"{name}.mlir").read_text(), f"{name}.mlir"))
+    verify(out, check_uses=True)
+    assert not [op.name for op in out.walk() if op.dialect in ("stablehlo", "chlo")]
+    assert '"ttir.rand"' in print_module(out)
 
 
 @pytest.mark.parametrize("name", sorted(NOT_COVERED))

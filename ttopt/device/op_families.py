@@ -33,11 +33,13 @@ OP_FAMILIES: Mapping[str, Family] = MappingProxyType({
     "ttnn.leaky_relu": _U, "ttnn.ceil": _U, "ttnn.floor": _U, "ttnn.cos": _U, "ttnn.sin": _U, "ttnn.tan": _U,
     "ttnn.sign": _U, "ttnn.isfinite": _U, "ttnn.logical_not": _U, "ttnn.erf": _U, "ttnn.erfc": _U,
     "ttnn.hardsigmoid": _U, "ttnn.mish": _U, "ttnn.clamp_scalar": _U,
+    "ttnn.asinh": _U, "ttnn.acos": _U, "ttnn.asin": _U, "ttnn.atan": _U, "ttnn.bitwise_not": _U,
+    "ttnn.bitcast_convert": _U,
     # eltwise binary (and the ternary `where`): broadcast operands interleaved, shard specs agree.
     "ttnn.add": _B, "ttnn.multiply": _B, "ttnn.subtract": _B, "ttnn.minimum": _B, "ttnn.maximum": _B,
     "ttnn.divide": _B, "ttnn.pow": _B, "ttnn.remainder": _B, "ttnn.atan2": _B, "ttnn.eq": _B, "ttnn.ne": _B,
     "ttnn.gt": _B, "ttnn.ge": _B, "ttnn.lt": _B, "ttnn.le": _B, "ttnn.logical_and": _B, "ttnn.logical_or": _B,
-    "ttnn.logical_xor": _B, "ttnn.where": _B,
+    "ttnn.logical_xor": _B, "ttnn.where": _B, "ttnn.logical_left_shift": _B, "ttnn.logical_right_shift": _B,
     # matmul: weights interleaved, program config per sharded output.
     "ttnn.matmul": _M, "ttnn.linear": _M,
     # conv: flattened NHWC input, interleaved/height/block output.
@@ -59,14 +61,14 @@ OP_FAMILIES: Mapping[str, Family] = MappingProxyType({
 
 # Registered TTNN ops no family models, on purpose: device and host transfer plumbing and
 # deallocation (no device compute to place), creation ops (their layout is written in the IR),
-# CCL collectives (placed by the sharding pipeline, not the layout optimizer), and sort (no
-# published op model yet). tests/architecture/test_op_tables.py keeps this list exact.
+# CCL collectives (placed by the sharding pipeline, not the layout optimizer), and sort / top-k /
+# rand (no published op model yet). tests/architecture/test_op_tables.py keeps this list exact.
 NOT_MODELLED = frozenset({
     "ttnn.get_device", "ttnn.to_device", "ttnn.from_device", "ttnn.to_dtype", "ttnn.deallocate",
     "ttnn.empty", "ttnn.full", "ttnn.ones", "ttnn.zeros", "ttnn.constant", "ttnn.arange",
     "ttnn.all_gather", "ttnn.all_reduce", "ttnn.all_to_all", "ttnn.collective_permute", "ttnn.reduce_scatter",
     "ttnn.mesh_partition", "ttnn.mesh_shard", "ttnn.point_to_point",
-    "ttnn.sort",
+    "ttnn.sort", "ttnn.topk", "ttnn.rand",
 })  # fmt: skip
 
 

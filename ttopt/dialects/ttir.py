@@ -9,11 +9,12 @@ operand (the lowering drops it).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from math import prod
 from typing import Any
 
 from ttopt.dialects.format_base import NullaryFormat
-from ttopt.ir.opdef import PURE, OpDef, register, register_properties, register_verifiers
+from ttopt.ir.opdef import OP_DEFS, PURE, OpDef, register, register_properties, register_verifiers
 from ttopt.ir.properties import Prop, props
 from ttopt.ir.types import TensorType, static_shape
 
@@ -237,3 +238,19 @@ register_verifiers({
     **{f"ttir.{r}": _reduction for r in REDUCTIONS},
     "ttir.concat": _concat,
 })  # fmt: skip
+
+
+# -- ops of the StableHLO/CHLO lowering's sort/top-k, RNG and quantization families -------------------
+# TTIROps.td: `sort` and `topk` return (values, indices), printed with those names as MLIR prints
+# ODS-named results of multi-result ops; `rand` is a creation op; the quantization ops take one
+# tensor and carry their scales in the `!quant.uniform` element types.
+LOWERING_OPS: dict[str, tuple[tuple[int, int], tuple[Prop, ...]]] = {
+    "rand": ((0, 0), (Prop("size", "ints"), _opt("low", "float", 0.0), _opt("high", "float", 1.0), _opt("seed", "int", 0))),
+    "quantize": ((1, 1), ()),
+    "dequantize": ((1, 1), ()),
+    "requantize": ((1, 1), ()),
+}
+OPS.update(LOWERING_OPS)
+register(*(OpDef(f"ttir.{name}", operands=(lo, hi + 1), results=1, traits=_P) for name, ((lo, hi), _) in LOWERING_OPS.items()))
+register_properties({f"ttir.{name}": declared for name, (_, declared) in LOWERING_OPS.items() if declared})
+register(*(replace(OP_DEFS[f"ttir.{name}"], results=2, result_name=lambda op: ["values", "indices"]) for name in ("sort", "topk")))

@@ -8,12 +8,12 @@ from ttopt.ir.opdef import PURE, OpDef, register, register_verifiers
 
 _P = frozenset({PURE})
 
-UNARY = (
+UNARY: tuple[str, ...] = (
     "abs", "ceil", "cos", "exp", "floor", "gelu", "isfinite", "log", "log1p", "logical_not", "neg",
     "reciprocal", "relu", "relu6", "rsqrt", "sigmoid", "sign", "silu", "sin", "sqrt", "tan", "tanh",
     "erf", "erfc", "leaky_relu", "hardsigmoid", "mish", "expm1", "pow_scalar",
 )
-BINARY = (
+BINARY: tuple[str, ...] = (
     "add", "subtract", "multiply", "divide", "maximum", "minimum", "pow", "remainder", "eq", "ne",
     "gt", "ge", "lt", "le", "logical_and", "logical_or", "logical_xor", "atan2",
 )
@@ -73,6 +73,12 @@ OTHER: dict[str, tuple[Any, Any]] = {  # op -> (operand arity, result arity)
     "all_to_all": ((1, 2), 1),
     "mesh_partition": (1, 1),
 }
+
+# Ops the StableHLO/CHLO lowering's families reach (TTNNOps.td): inverse trigonometric and bit
+# ops, top-k (values, indices) and the creation op `rand` (device operand).
+UNARY += ("asinh", "acos", "asin", "atan", "bitwise_not", "bitcast_convert")
+BINARY += ("logical_left_shift", "logical_right_shift")
+OTHER.update({"topk": (1, 2), "rand": (1, 1)})
 
 register(
     *(OpDef(f"ttnn.{n}", operands=1, results=1, traits=_P) for n in UNARY),

@@ -57,7 +57,8 @@ class Unsupported(Exception):
 
 
 # Lowerings that live in their own modules (`ttopt/lowering/stablehlo_ops/`), by full op name.
-# Each returns the TTIR values that replace the op's results, in order.
+# Each returns the TTIR values that replace the op's results, in order. Those modules import this
+# one, so the pass registry imports them (PASS_MODULES) rather than this module (no import cycle).
 HANDLERS: dict[str, Callable[["Lowering", Operation], list[Value]]] = {}
 
 
@@ -352,7 +353,3 @@ class ConvertStablehloToTTIR(Pass):
                 for b in region.blocks:
                     low.convert_block(b)
         ctx.stats.setdefault(self.name, {}).update(low.counts)
-
-
-# The per-family lowerings register themselves in HANDLERS on import.
-import ttopt.lowering.stablehlo_ops  # noqa: E402,F401

@@ -16,9 +16,7 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
-from math import prod
 from typing import TYPE_CHECKING, Any, Callable
 
 from ttopt.device.tensor import element_dtype
@@ -31,6 +29,7 @@ from ttopt.ir.opdef import OP_DEFS
 from ttopt.ir.operation import Operation
 from ttopt.ir.properties import int_values, props
 from ttopt.ir.types import OpaqueType, ScalarType, TensorType, static_shape
+from ttopt.lowering.dense_values import DenseValueError, narrowed_body
 from ttopt.optimizer.rewrite import LayoutAliaser, update_function_type
 from ttopt.passes.base import Pass
 from ttopt.passes.registry import register_pass
@@ -40,13 +39,15 @@ if TYPE_CHECKING:
     from ttopt.passes.context import PassContext
 
 SI32, I32, SI64, F32 = ScalarType("si32"), ScalarType("i32"), ScalarType("si64"), ScalarType("f32")
+SI8 = ScalarType("si8")
 DEVICE = OpaqueType("!ttnn.device", "ttnn.device")
 RENAMED = {"div": "divide"}
 ELEMENTWISE = frozenset({*(f"ttir.{n}" for n in (*UNARY, *BINARY)), "ttir.where"})
 
 
 # Element types TTNN has no data type for, and what tt-mlir's element-type normalization makes them.
-NORMALIZED = {"i1": "bf16", "f64": "f32", "i64": "i32", "si64": "si32", "ui64": "ui32", "i16": "i32", "si16": "si32"}
+NORMALIZED = {"i1": "bf16", "f64": "f32", "i64": "i32", "si64": "si32", "ui64": "ui32", "i16": "i32", "si16": "si32",
+              "i8": "ui8", "si8": "ui8"}  # fmt: skip
 
 
 def normalized(t: TensorType) -> TensorType:
@@ -59,31 +60,17 @@ def normalized(t: TensorType) -> TensorType:
 
 
 def normalized_dense(a: Any, t: TensorType) -> Any:
-    """A dense constant re-typed to `t` (its normalized type); values are rewritten for booleans."""
-    body = a.body
-    src = a.type.resolve().element_type.resolve().text if hasattr(a.type.resolve(), "element_type") else ""
-    if src == "i1":
-        if body.strip().startswith('"0x'):
-            body = _hex_booleans(body.strip().strip('"')[2:], static_shape(t))
-        body = re.sub(r"\btrue\b", "1.0", re.sub(r"\bfalse\b", "0.0", body))
-    elif src in NORMALIZED and body.strip().startswith('"0x'):
-        raise ValueError(f"has a {src} constant in hex form; TTNN has no {src} and this form is not converted")
-    return DenseElementsAttr(body, t)
-
-
-def _hex_booleans(hexdigits: str, shape: tuple[int, ...]) -> str:
-    """MLIR's hex form of an i1 constant (one byte per element) as a nested 0.0/1.0 literal."""
-    flat = ["1.0" if int(hexdigits[i : i + 2], 16) else "0.0" for i in range(0, len(hexdigits), 2)]
-    if len(flat) != prod(shape):
-        raise ValueError(f"has a boolean constant of {len(flat)} bytes for {prod(shape)} elements")
-
-    def nest(items: list[str], dims: tuple[int, ...]) -> str:
-        if len(dims) <= 1:
-            return "[" + ", ".join(items) + "]"
-        step = prod(dims[1:])
-        return "[" + ", ".join(nest(items[i : i + step], dims[1:]) for i in range(0, len(items), step)) + "]"
-
-    return nest(flat, shape)
+    """A dense constant re-typed to `t` (its normalized type), its values converted as tt-mlir's
+    element-type normalization converts them (`dense_values.narrowed_body`)."""
+    at = a.type.resolve()
+    src = at.element_type.resolve().text if isinstance(at, TensorType) else ""
+    dst = t.element_type.resolve().text
+    if src == dst or not src:
+        return DenseElementsAttr(a.body, t)
+    try:
+        return DenseElementsAttr(narrowed_body(a, src, dst, static_shape(t)), t)
+    except DenseValueError as e:
+        raise ValueError(f"has a constant of element type {src} that cannot be converted to {dst}: {e}") from None
 
 
 class LoweringError(Diagnostic):
@@ -183,6 +170,11 @@ class _Lowering:
         for op in list(self.block.ops):
             if op.name == "ttir.empty":
                 continue
+            if op.name == "ttcore.optimization_barrier":
+                for r, v in zip(op.results, op.operands):  # folded away, as tt-mlir's backend pipeline does
+                    r.replace_all_uses_with(v)
+                op.drop_all_references()
+                continue
             if not op.name.startswith("ttir."):
                 for r in op.results:
                     r.type = self.layout_type(r.type, op)
@@ -191,7 +183,8 @@ class _Lowering:
                 self.out.append(op)
                 continue
             new = self.convert(op)
-            op.results[0].replace_all_uses_with(new)
+            for r, v in zip(op.results, new if isinstance(new, list) else [new]):
+                r.replace_all_uses_with(v)
             op.drop_all_references()
             count += 1
         for op in self.out:
@@ -207,7 +200,7 @@ class _Lowering:
             rule = _elementwise
         if rule is None:
             raise self.fail(op, "has no TTNN lowering")
-        if len(op.results) != 1:
+        if len(op.results) != 1 and short not in MULTI_RESULT:
             raise self.fail(op, f"has {len(op.results)} results; its TTNN lowering is not implemented")
         try:
             return rule(self, op)
@@ -435,6 +428,37 @@ def _concat(lw: _Lowering, op: Any) -> Any:
     return lw.emit("ttnn.concat", inputs(op), _result_type(lw, op), {"dim": IntegerAttr(props(op).dim, SI32)}, op.location)
 
 
+# -- sort / top-k / rand (the StableHLO lowering's sort, top-k and RNG families) -------------------
+def _emit_results(lw: _Lowering, name: str, op: Any, properties: dict[str, Any]) -> list[Any]:
+    """A TTNN op with one result per TTIR result (types laid out); its results."""
+    new = Operation(name, inputs(op), [lw.layout_type(r.type, op) for r in op.results], properties=properties,
+                    location=op.location)  # fmt: skip
+    lw.out.append(new)
+    return list(new.results)
+
+
+def _sort(lw: _Lowering, op: Any) -> list[Any]:
+    p = props(op)
+    return _emit_results(lw, "ttnn.sort", op, {"descending": BoolAttr(p.descending), "dim": IntegerAttr(p.dim, SI8),
+                                               "stable": BoolAttr(p.stable)})  # fmt: skip
+
+
+def _topk(lw: _Lowering, op: Any) -> list[Any]:
+    p = props(op)
+    return _emit_results(lw, "ttnn.topk", op, {"dim": IntegerAttr(p.dim, SI32), "k": IntegerAttr(p.k, I32),
+                                               "largest": BoolAttr(p.largest), "sorted": BoolAttr(p.sorted)})  # fmt: skip
+
+
+def _rand(lw: _Lowering, op: Any) -> Any:
+    t = normalized(op.results[0].type.resolve())
+    properties = {"size": _shape_attr(static_shape(t))}
+    for key in ("low", "high", "seed"):
+        if key in op.properties:
+            properties[key] = op.properties[key]
+    return lw.emit("ttnn.rand", [lw.get_device()], _result_type(lw, op), properties, op.location)
+
+
+MULTI_RESULT = frozenset({"sort", "topk"})
 RULES: dict[str, Rule] = {
     "reshape": _reshape, "squeeze": _reshape, "unsqueeze": _reshape, "permute": _permute, "transpose": _transpose,
     "broadcast": _broadcast, "repeat": _same("ttnn.repeat"),
@@ -447,6 +471,7 @@ RULES: dict[str, Rule] = {
     "embedding": _same("ttnn.embedding"), "constant": _creation, "full": _creation, "zeros": _creation,
     "ones": _creation, "arange": _creation,
 }  # fmt: skip
+RULES.update({"sort": _sort, "topk": _topk, "rand": _rand})
 
 
 @register_pass

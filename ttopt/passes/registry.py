@@ -35,6 +35,7 @@ PASS_MODULES = (
     "ttopt.sharding.convert_ttir",
     "ttopt.sharding.convert_ttnn",
     "ttopt.lowering.stablehlo_to_ttir",
+    "ttopt.lowering.stablehlo_ops",  # the per-family lowerings register in stablehlo_to_ttir.HANDLERS
 )
 
 _loaded = False

@@ -20,6 +20,8 @@ from ttopt.dialects.stablehlo_attrs import ConvDimensionNumbers, DotDimensionNum
 from ttopt.ir.attributes import DenseElementsAttr
 from ttopt.ir.properties import int_values, props
 from ttopt.ir.types import TensorType
+from ttopt.lowering.dense_values import DenseValueError, flat_values
+from ttopt.testing.family_semantics import MULTI, SINGLE, is_multi_reduce, reduce_several
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module
@@ -58,23 +60,23 @@ def shape_of(t: Any) -> tuple[int, ...]:
 
 
 def dense(attr: Any, t: Any) -> Array:
-    """The value of a `dense<..>` literal of type `t` (hex blobs little-endian, i1 one byte each)."""
+    """The value of a `dense<..>` literal of type `t`, read as MLIR reads it: hex blobs little-endian
+    (i1 one byte each), a hex literal for a float element type as its bit pattern."""
     a = attr.resolve()
     if not isinstance(a, DenseElementsAttr):
         raise Unsupported(f"constant {a.text}")
     dt, shape = dtype_of(t), shape_of(t)
+    element = t.resolve().element_type.resolve().text
     body = a.body.strip()
     if body.startswith('"0x'):
         raw = bytes.fromhex(body[3:-1])
-        flat = np.frombuffer(raw, np.uint8).astype(bool) if dt is np.bool_ else np.frombuffer(raw, dt)
-        return np.broadcast_to(flat, shape).copy() if flat.size == 1 else flat.reshape(shape).copy()
-    v = a.values
-    if isinstance(v, int) and not isinstance(v, bool) and body.lower().lstrip("-").startswith("0x") and dt not in (np.bool_,):
-        if np.issubdtype(np.dtype(dt), np.floating) or dt is _BF16:
-            width = np.dtype(dt).itemsize
-            bits = np.array(v, {2: np.uint16, 4: np.uint32, 8: np.uint64}[width])
-            return np.full(shape, bits.view(dt))
-    return np.array(v, dtype=dt).reshape(shape) if isinstance(v, list) else np.full(shape, v, dtype=dt)
+        blob = np.frombuffer(raw, np.uint8).astype(bool) if dt is np.bool_ else np.frombuffer(raw, dt)
+        return np.broadcast_to(blob, shape).copy() if blob.size == 1 else blob.reshape(shape).copy()
+    try:
+        flat = flat_values(a, element, shape)
+    except DenseValueError as e:
+        raise Unsupported(f"constant {a.text[:60]}: {e}") from None
+    return np.array(flat, dtype=np.float64 if element in ("bf16", "f16") else dt).astype(dt).reshape(shape)
 
 
 def _logic(name: str) -> Callable[..., Array]:
@@ -159,7 +161,11 @@ class Interpreter:
             ins = [env[id(v)] for v in op.operands]
             if op.name in ("func.return", "stablehlo.return"):
                 return ins
-            outs = self.call(op.properties["callee"].resolve().root, ins) if op.name == "func.call" else [self.op(op, ins)]
+            if op.name in MULTI or is_multi_reduce(op):
+                fn = MULTI.get(op.name, reduce_several)
+                outs = [np.asarray(v).astype(dtype_of(r.type)).reshape(shape_of(r.type)) for r, v in zip(op.results, fn(self, op, ins))]
+            else:
+                outs = self.call(op.properties["callee"].resolve().root, ins) if op.name == "func.call" else [self.op(op, ins)]
             for r, v in zip(op.results, outs):
                 env[id(r)] = v
         return []
@@ -175,6 +181,12 @@ class Interpreter:
         a = op.get_attr
         ints = lambda key: list(int_values(a(key)) or ())  # noqa: E731
         val: Callable[[str], Any] = lambda key: getattr(a(key), "value", None)  # noqa: E731
+        family = SINGLE.get(op.name)
+        if family is not None:
+            try:
+                return family(op, ins, t)
+            except ValueError as e:
+                raise Unsupported(f"{op.name}: {e}") from None
         if op.name == "stablehlo.compare":
             return COMPARE[str(enum_value(a("comparison_direction")))](*ins)
         if name in ELEMENTWISE and op.dialect in ("stablehlo", "ttir", "chlo"):
