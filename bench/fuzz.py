@@ -82,8 +82,8 @@ def main(cases: int, seed: int, mode: str | None, show: int, differential: bool,
     rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     console.print(f"peak RSS {rss_mb:.0f} MB; contract violations {len(failures)}")
     for out in failures[:show]:
-        c = out.case
-        console.print(f"seed {c.seed} [{c.mode}] {c.kind} {c.source}: {', '.join(out.violations)}: {out.detail[:300]}", markup=False)
+        fc = out.case
+        console.print(f"seed {fc.seed} [{fc.mode}] {fc.kind} {fc.source}: {', '.join(out.violations)}: {out.detail[:300]}", markup=False)
     sys.exit(1 if failures else 0)
 
 
