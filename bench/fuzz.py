@@ -129,7 +129,7 @@ def _differential(cases: int, seed: int, show: int, max_chars: int, shrink: bool
     identity = identity_outcomes(sources, reader)
     valid = agreed_valid(identity)
     t1 = time.perf_counter()
-    mutations = run_cases(range(seed, seed + cases), valid, reader)
+    mutations = run_cases(range(seed, seed + cases), sources, reader, valid)
     t2 = time.perf_counter()
     console.print(_table(f"unmutated sources vs jaxlib: {len(identity)} sources, {t1 - t0:.1f} s", identity, lambda o: o.case.source.corpus))
     console.print(_table(f"token-level mutations vs jaxlib: seeds {seed}..{seed + cases - 1}, {t2 - t1:.1f} s", mutations,

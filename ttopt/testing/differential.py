@@ -164,18 +164,20 @@ def identity_outcomes(sources: list[Source], reader: MlirReader) -> list[Outcome
     return [check(identity_case(s, PRINT_FLAGS[i % len(PRINT_FLAGS)]), reader) for i, s in enumerate(sources)]
 
 
-def agreed_valid(outcomes: list[Outcome]) -> list[Source]:
-    """The sources both read the same way: where mutations start, so a disagreement they show
-    is the edit's."""
-    return [o.case.source for o in outcomes if o.verdict == "agree-accept"]
+def agreed_valid(outcomes: list[Outcome]) -> set[str]:
+    """Names of the sources both read the same way: the only ones mutated, so a disagreement a
+    mutation shows is the edit's."""
+    return {o.case.source.name for o in outcomes if o.verdict == "agree-accept"}
 
 
-def run_cases(seeds: range, sources: list[Source], reader: MlirReader) -> list[Outcome]:
-    """`check` on the case of every seed (seeds whose source no edit applies to are skipped)."""
+def run_cases(seeds: range, sources: list[Source], reader: MlirReader, valid: set[str]) -> list[Outcome]:
+    """`check` on the case of every seed whose source is in `valid` (and takes an edit). Seeds
+    index all sources, so a fix that makes another source agree leaves other seeds' cases as
+    they were."""
     out = []
     for seed in seeds:
         case = make_case(seed, sources)
-        if case is not None:
+        if case is not None and case.source.name in valid:
             out.append(check(case, reader))
     return out
 

@@ -102,7 +102,8 @@ class MlirReader:
         mine, theirs = socket.socketpair()
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
         code = "import sys; from ttopt.testing.mlir_reader import serve; serve(int(sys.argv[1]))"
-        self._proc = subprocess.Popen([sys.executable, "-c", code, str(theirs.fileno())], pass_fds=(theirs.fileno(),), env=env)
+        self._proc = subprocess.Popen([sys.executable, "-c", code, str(theirs.fileno())], pass_fds=(theirs.fileno(),), env=env,
+                                      stderr=subprocess.DEVNULL)  # jaxlib aborts print "terminate called ..."
         theirs.close()
         conn = Connection(mine.detach())
         if not conn.poll(TIMEOUT) or conn.recv() != "ready":
