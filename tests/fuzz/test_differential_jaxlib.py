@@ -102,7 +102,7 @@ def test_unmutated_sources_read_the_same(identity: list[Outcome]) -> None:
 def test_mutations_read_the_same(block: int, sources: list[Source], valid: set[str], reader: MlirReader) -> None:
     start = FIRST_SEED + block * PER_BLOCK
     outcomes = run_cases(range(start, start + PER_BLOCK), sources, reader, valid)
-    assert len(outcomes) > PER_BLOCK * 0.8
+    assert len(outcomes) > PER_BLOCK * 0.6  # seeds whose source is not agreed-valid are skipped
     _fail_on_unexplained(outcomes, f"mutations (seeds {start}..{start + PER_BLOCK - 1})")
 
 

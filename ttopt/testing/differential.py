@@ -139,6 +139,7 @@ class Case:
 
     @property
     def text(self) -> str:
+        """The text both sides read."""
         return self.mutation.text
 
 
@@ -205,6 +206,7 @@ class Outcome:
 
     @property
     def disagrees(self) -> bool:
+        """Whether the verdict is one the test fails on (unless a deviation lists it)."""
         return self.verdict in DISAGREEMENTS
 
     def site(self, width: int = 70) -> str:

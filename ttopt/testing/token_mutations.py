@@ -523,7 +523,8 @@ def _op_name(rng: random.Random, text: str, toks: list[Token]) -> Mutation | Non
         if t.kind == "bare" and "." in s and s.split(".")[0] in _OP_DIALECTS and (prev in ("=", "{", "}") or toks[k - 1].kind == "percent"
                                                                                     or (k + 1 < len(toks) and toks[k + 1].kind == "at")):
             sites.append((k, "custom"))
-        elif t.kind == "string" and k + 1 < len(toks) and text[toks[k + 1].start : toks[k + 1].end] == "(" and "." in s:
+        elif (t.kind == "string" and k + 1 < len(toks) and text[toks[k + 1].start : toks[k + 1].end] == "(" and "." in s
+              and prev not in ("(", "[", ",", "at")):  # not a name location `loc("name"(...))`
             sites.append((k, "generic"))
     if not sites:
         return None
