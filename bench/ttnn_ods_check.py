@@ -12,7 +12,8 @@ own TableGen reader; the first line of output names the commit. FILE (or `-` for
 TTNN module, e.g. what `ttopt opt` printed, or an input `--pass-pipeline` turns into one.
 `--corpus` checks the outputs tests/lowering/test_ttnn_ods.py checks (testdata/ttnn, ttir, jax
 through ttopt's pipelines); `--ttmlir-tests` runs tt-mlir's own lit tests under a folder of the
-mirror through `ttir-to-ttnn-backend-pipeline` (default options) and checks what comes out.
+mirror through `ttir-to-ttnn-backend-pipeline` (default options) and checks what comes out
+(files without RUN lines, like the model inputs under test/ttmlir/models, run too).
 
 Violations print as `file:line:col: 'ttnn.x' problem` (positions in the checked text), then a table
 of distinct problems with the known-violations list's "fix in" note; exit 1 when there is any.
@@ -162,14 +163,17 @@ def _run(text: str, name: str, line_offset: int, pipeline: str | None) -> Module
 
 def _check_ttmlir_tests(folder: str, mirror: str, rev: str, ods: OdsSet, limit: int | None, show: bool,
                         record: Callable[[str, list[Violation], bool], None]) -> int:
-    """Run the lit tests under `folder` that use the backend pipeline; returns chunks that failed."""
+    """Run the lit tests under `folder` that use the backend pipeline (and RUN-less input files)
+    through it with default options; returns how many chunks failed."""
     lowered = failed = crashed = 0
     with MirrorFiles(mirror, rev) as tree:
         paths = [p for p in tree.list(folder) if p.endswith(".mlir")]
         used = 0
         for path in paths:
             text = tree.read(path) or ""
-            if "ttir-to-ttnn-backend-pipeline" not in text:
+            # a lit test that runs the backend pipeline, or a file without RUN lines (the model
+            # inputs under test/ttmlir/models)
+            if "ttir-to-ttnn-backend-pipeline" not in text and "RUN:" in text:
                 continue
             used += 1
             if limit is not None and used > limit:
@@ -180,8 +184,9 @@ def _check_ttmlir_tests(folder: str, mirror: str, rev: str, ods: OdsSet, limit: 
                 except Diagnostic:
                     failed += 1
                     continue
-                except Exception:  # noqa: BLE001 - a ttopt bug on upstream input: counted, not fatal here
+                except Exception as e:  # noqa: BLE001 - a ttopt bug on upstream input: counted, not fatal here
                     crashed += 1
+                    click.echo(f"ttnn-ods-check: {path}: internal error: {type(e).__name__}: {e}", err=True)
                     continue
                 lowered += 1
                 record(path, check_module(module, ods), show)

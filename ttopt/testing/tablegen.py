@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -697,10 +697,6 @@ class Records:
     files: list[str] = field(default_factory=list)
     missing_includes: list[str] = field(default_factory=list)
 
-    def derived_from(self, cls: str) -> Iterator[Record]:
-        """Records that derive from `cls`, in definition order."""
-        return (r for r in self.defs.values() if r.is_a(cls))
-
 
 class _Evaluator:
     def __init__(self, read: FileReader) -> None:
@@ -1057,8 +1053,3 @@ def read_records(main: str, read: FileReader) -> Records:
     ev = _Evaluator(read)
     ev.include(main)
     return ev.out
-
-
-def dag_args(value: Any) -> tuple[DagArg, ...]:
-    """The arguments of a DAG value (none when the value is unset or not a DAG)."""
-    return value.args if isinstance(value, Dag) else ()

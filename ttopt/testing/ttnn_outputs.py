@@ -44,11 +44,12 @@ class Output:
 
 def run_pipeline(text: str, name: str, pipeline: str | None) -> Module:
     """Parse `text`, run `pipeline` (a `builtin.module(...)` string, or None for no passes), print
-    and parse the result again. Diagnostic on bad input or a pass error."""
+    and parse the result again, named `<name> (ttopt output)`: positions are in the printed text.
+    Diagnostic on bad input or a pass error."""
     module = parse_module(text, name)
     if pipeline:
         PassManager(instantiate(parse_pipeline(pipeline), pipeline), PassContext()).run(module)
-    return parse_module(print_module(module), name)
+    return parse_module(print_module(module), f"{name} (ttopt output)")
 
 
 def corpus_jobs(testdata: Path = TESTDATA) -> list[tuple[Path, str, str | None]]:
