@@ -114,11 +114,29 @@ def _join_bool_values(args: list[str], bools: set[str]) -> list[str]:
     return out
 
 
+def _double_dash(args: list[str], long_names: set[str]) -> list[str]:
+    """`-split-input-file` -> `--split-input-file`: LLVM's command lines take long options with one
+    dash, and tt-mlir's RUN lines spell them so. Only names ttopt knows are rewritten, so `-o` and
+    a file called `-x.mlir` keep their meaning."""
+    out = []
+    for i, a in enumerate(args):
+        if a == "--":
+            return out + args[i:]
+        if a.startswith("-") and not a.startswith("--") and len(a) > 2 and a[1:].partition("=")[0] in long_names:
+            a = "-" + a
+        out.append(a)
+    return out
+
+
 class OptCommand(click.Command):
     """click.Command that knows every pass flag and rewrites mlir-opt-style `--flag=value`."""
 
+    def _long_names(self) -> set[str]:
+        names = {o[2:] for p in self.params for o in (*p.opts, *p.secondary_opts) if o.startswith("--")}
+        return names | {o.partition("/")[0] for o in names}
+
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        args, pass_opts = _rewrite_argv(args)
+        args, pass_opts = _rewrite_argv(_double_dash(args, self._long_names()))
         ctx.meta["ttopt.pass_flags"] = pass_opts
         return super().parse_args(ctx, args)
 
