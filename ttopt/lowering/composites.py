@@ -16,6 +16,11 @@ composites frontends emit for ops TTIR has whole:
 | `tenstorrent.adamw`, `tenstorrent.sdpa_fw`, `tenstorrent.sdpa_bw` | `ttir.adamw` / `ttir.sdpa_fw` / `ttir.sdpa_bw` |
 | `sdy.all_slice` with `out_sharding` | one `ttir.mesh_partition` per mesh axis that slices |
 
+The `stablehlo.custom_call`s tt-mlir's sharding pipeline makes of some of these composites (marked
+`tt.has_custom_sharding`, attributes in `tt.composite_attributes`) lower the same way; their
+distributed topk/argmax form (inside a manual computation) is not implemented and stays.
+Attributes the rules build are spelled as MLIR prints them (ttopt/lowering/mlir_floats.py).
+
 Like tt-mlir's (a partial conversion), a composite whose form a rule does not take is left alone:
 `stablehlo-legalize-composite-to-call` then turns every remaining composite into a `func.call` of
 its decomposition, which the inliner inlines. `--trace` says which composites stayed and why.
@@ -42,6 +47,7 @@ from ttopt.ir.attributes import (
 from ttopt.ir.operation import Operation
 from ttopt.ir.types import ScalarType, TensorType
 from ttopt.ir.values import OpResult
+from ttopt.lowering.mlir_floats import round_to, float_text
 from ttopt.passes.base import Pass
 from ttopt.passes.registry import register_pass
 
@@ -100,13 +106,19 @@ def segments(*sizes: int) -> DenseArrayAttr:
     return DenseArrayAttr("i32", tuple(sizes))
 
 
+def f32_attr(value: float) -> FloatAttr:
+    """`value` as an f32 FloatAttr, spelled as MLIR prints it (`0.899999976 : f32`)."""
+    v = round_to(float(value), "f32")
+    return FloatAttr(v, F32, text=f"{float_text(v, 'f32')} : f32")
+
+
 def f32(a: Attribute, what: str) -> FloatAttr:
     """A float attribute as f32 (tt-mlir's verifiers take f32 hyper-parameters)."""
     a = a.resolve()
     if isinstance(a, FloatAttr):
-        return FloatAttr(a.value, F32)
+        return f32_attr(a.value)
     if isinstance(a, IntegerAttr) and not isinstance(a, BoolAttr):
-        return FloatAttr(float(a.value), F32)
+        return f32_attr(float(a.value))
     raise NotApplicable(f"'{what}' must be a float attribute")
 
 
@@ -238,7 +250,7 @@ def _topk(rw: Rewriter, op: Operation, attrs: DictAttr) -> list[Value]:
     both = name == "tenstorrent.topk"
     if len(op.results) != (2 if both else 1):
         raise NotApplicable(f"{name} must have exactly {'two results' if both else 'one result'}")
-    if not op.properties.get("composite_attributes"):
+    if attrs is NO_ATTRS:
         raise NotApplicable(f"{name} must have composite_attributes")
     k = int_attr(attrs, "k")
     dim = int_attr(attrs, "dim")
@@ -354,7 +366,7 @@ def _uniform(rw: Rewriter, op: Operation, attrs: DictAttr) -> list[Value]:
             got = got[0]
         if not isinstance(got, (int, float)) or isinstance(got, bool):
             raise NotApplicable(f"the {what} operand must be a scalar float constant")
-        bounds.append(FloatAttr(float(got), F32))
+        bounds.append(f32_attr(float(got)))
     # tt-metal seeds on each run; tt-mlir writes 0 (the StableHLO seed is a tensor, tt-metal's a number).
     props = {"size": shape.resolve(), "low": bounds[0], "high": bounds[1], "seed": IntegerAttr(0, UI32)}
     return rw.emit("rand", [], [op.results[0].type], props).results
@@ -370,7 +382,7 @@ def _adamw(rw: Rewriter, op: Operation, attrs: DictAttr) -> list[Value]:
         raise NotApplicable("tenstorrent.adamw must have 4 or 5 operands (param, grad, exp_avg, exp_avg_sq, [max_exp_avg_sq])")
     if len(op.results) != n - 1:
         raise NotApplicable("tenstorrent.adamw must have one result per updated operand")
-    if not op.properties.get("composite_attributes"):
+    if attrs is NO_ATTRS:
         raise NotApplicable("tenstorrent.adamw must have composite_attributes")
     props: dict[str, Attribute] = {}
     for key in ADAMW_FLOATS:
@@ -395,7 +407,7 @@ def _mask_type(attrs: DictAttr, default: int, name: str) -> int:
 
 def _dropout(attrs: DictAttr) -> FloatAttr:
     a = attrs.get("dropout_probability")
-    return f32(a, "dropout_probability") if a is not None and isinstance(a.resolve(), FloatAttr) else FloatAttr(0.0, F32)
+    return f32(a, "dropout_probability") if a is not None and isinstance(a.resolve(), FloatAttr) else f32_attr(0.0)
 
 
 @rule("tenstorrent.sdpa_fw")
@@ -457,16 +469,48 @@ def _all_slice(rw: Rewriter, op: Operation, attrs: DictAttr) -> list[Value]:
     return [v]
 
 
-def _name(op: Operation) -> str:
-    a = op.properties.get("name")
+NO_ATTRS = DictAttr({})  # the op has no attribute dictionary at all (some rules require one)
+
+# Composites that tt-mlir's stablehlo-pipeline turns into `stablehlo.custom_call`s (marked
+# `tt.has_custom_sharding`, attributes in `tt.composite_attributes`) so Shardy sees one op.
+CUSTOM_CALLS = frozenset({"tenstorrent.rms_norm", "tenstorrent.topk", "tenstorrent.topk_values", "tenstorrent.topk_indices",
+                          "tenstorrent.argmax", "tenstorrent.scaled_dot_product_attention", "tenstorrent.gather",
+                          "tenstorrent.gather_dim"})  # fmt: skip
+# Their distributed form (the reduced dimension sharded across devices) needs collectives.
+DISTRIBUTED = frozenset({"tenstorrent.topk", "tenstorrent.topk_values", "tenstorrent.topk_indices", "tenstorrent.argmax"})
+
+
+def _string(a: Attribute | None) -> str:
     a = a.resolve() if a is not None else None
     return a.value if isinstance(a, StringAttr) else ""
 
 
+def _name(op: Operation) -> str:
+    if op.name == "stablehlo.custom_call":
+        return _string(op.properties.get("call_target_name") or op.attributes.get("call_target_name"))
+    return _string(op.properties.get("name"))
+
+
 def _attrs(op: Operation) -> DictAttr:
-    a = op.properties.get("composite_attributes")
+    a = op.properties.get("composite_attributes") if op.name == "stablehlo.composite" else op.attributes.get("tt.composite_attributes")
     a = a.resolve() if a is not None else None
-    return a if isinstance(a, DictAttr) else DictAttr({})
+    return a if isinstance(a, DictAttr) else NO_ATTRS
+
+
+def _candidate(op: Operation) -> bool:
+    if op.name == "stablehlo.composite":
+        return True
+    return op.name == "stablehlo.custom_call" and "tt.has_custom_sharding" in op.attributes and _name(op) in CUSTOM_CALLS
+
+
+def _on_many_devices(op: Operation) -> bool:
+    """Inside a manual computation: the op runs per device on local shards."""
+    cur = op.parent_op
+    while cur is not None:
+        if cur.name == "sdy.manual_computation":
+            return True
+        cur = cur.parent_op
+    return False
 
 
 @register_pass
@@ -475,12 +519,12 @@ class LegalizeStableHLOCompositeToTTIR(Pass):
     """`stablehlo.composite` ops that name a TTIR op become that op; others are left alone."""
 
     name = "legalize-stablehlo-composite-to-ttir"
-    summary = "stablehlo.composite \"tenstorrent.*\" (gelu, norms, topk, argmax, gather, sdpa, uniform, adamw) and sdy.all_slice -> TTIR ops"
+    summary = "stablehlo.composite \"tenstorrent.*\" (gelu, norms, topk, argmax, gather, sdpa, uniform, adamw; their tt.has_custom_sharding custom_calls) and sdy.all_slice -> TTIR ops"
 
     def run(self, module: Module, ctx: PassContext) -> None:
         done: dict[str, int] = {}
         left: list[str] = []
-        for op in [o for o in module.walk() if o.name == "stablehlo.composite"]:
+        for op in [o for o in module.walk() if _candidate(o)]:
             name = _name(op)
             fn = RULES.get(name)
             if fn is None:
@@ -488,7 +532,12 @@ class LegalizeStableHLOCompositeToTTIR(Pass):
             rw = Rewriter(module, op)
             before = len(op.parent.ops) if op.parent is not None else 0
             try:
-                new = fn(rw, op, _attrs(op))
+                attrs = _attrs(op)
+                if op.name == "stablehlo.custom_call" and attrs is NO_ATTRS:
+                    raise NotApplicable("missing attributes on converted custom_call op")
+                if op.name == "stablehlo.custom_call" and name in DISTRIBUTED and _on_many_devices(op):
+                    raise NotApplicable("the distributed form (inside a manual computation) is not implemented in ttopt")
+                new = fn(rw, op, attrs)
             except NotApplicable as e:
                 # Undo what the rule built before it gave up (its ops are unused so far).
                 block = op.parent
