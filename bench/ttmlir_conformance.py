@@ -280,29 +280,41 @@ def execute(run: RunLine, src: Path, tmp: Path, filecheck: str) -> tuple[bool, s
     return True, "", ""
 
 
-def split_failures(text: str, run: RunLine, src: Path, tmp: Path, filecheck: str) -> list[int]:
-    """1-based chunks whose own checks fail against their own output (empty: not attributable)."""
-    opt = next((s for s in run.stages if s.tool == "ttmlir-opt"), None)
-    check = next((s for s in run.stages if s.tool == "FileCheck"), None)
-    if opt is None or check is None or opt.negate or not any("split-input-file" in a for a in opt.args):
+def split_failures(text: str, runs: list[RunLine], src: Path, tmp: Path, filecheck: str) -> list[int]:
+    """1-based `// -----` chunks that fail on their own: each chunk (at its line numbers) through the
+    ttmlir-opt command without --split-input-file, its own checks against its own output (the
+    FileCheck of the same RUN line, or of a later one reading the `-o` file). Empty when the
+    command does not split or every chunk passes alone (the failure is then the file's)."""
+    stages = [s for r in runs for s in r.stages]
+    at = next((i for i, s in enumerate(stages) if s.tool == "ttmlir-opt"), None)
+    opt = stages[at] if at is not None else None
+    check = next((s for s in stages[at:] if s.tool == "FileCheck"), None) if at is not None else None
+    if opt is None or check is None or not any(a.lstrip("-") == "split-input-file" for a in opt.args):
         return []
-    args = substitute(opt.args, src, tmp)
-    args = [a for i, a in enumerate(args) if a != "-o" and (i == 0 or args[i - 1] != "-o") and not a.startswith("-o=")]
-    r = run_opt(args)
-    chunks = text.split(f"\n{SPLIT}\n")
-    outs = r.stdout.split(f"{SPLIT}\n")
-    if r.internal or r.code != 0 or len(outs) != len(chunks):
+    chunks = re.split(r"^// -----\s*$", text, flags=re.M)
+    if len(chunks) < 2:
         return []
     failing = []
     line0 = 0
-    for i, (chunk, out) in enumerate(zip(chunks, outs), 1):
+    for i, chunk in enumerate(chunks, 1):
         piece = src.with_name(f"{src.stem}.split{i}{src.suffix}")
-        piece.write_text("\n" * line0 + chunk)  # line numbers as in the file
-        line0 += chunk.count("\n") + 2
-        cargs = [a.replace(str(src), str(piece)) for a in substitute(check.args, src, tmp)]
-        cargs = [a for a in cargs if not a.startswith("--input-file") and not a.startswith("-input-file")]
-        cargs = [a for i2, a in enumerate(cargs) if not (i2 > 0 and cargs[i2 - 1] in ("--input-file", "-input-file"))]
-        if run_filecheck(filecheck, cargs, out).code != 0:
+        piece.write_text("\n" * line0 + chunk)  # the chunk at its lines in the file
+        line0 += chunk.count("\n")
+        words = [w.replace("%s", str(piece)) for w in opt.args if w.lstrip("-") != "split-input-file"]
+        args = substitute(words, piece, tmp)
+        out_at = next((j for j, a in enumerate(args) if a == "-o"), None)
+        if out_at is not None:
+            del args[out_at : out_at + 2]
+        r = run_opt(args)
+        if r.internal:
+            failing.append(i)
+            continue
+        produced = r.stdout + (r.stderr if opt.merge_stderr or opt.negate else "")
+        cargs = [a for a in substitute([w.replace("%s", str(piece)) for w in check.args], piece, tmp)]
+        cargs = [a for j, a in enumerate(cargs) if not a.startswith(("--input-file", "-input-file"))
+                 and not (j > 0 and cargs[j - 1] in ("--input-file", "-input-file"))]  # fmt: skip
+        ok_code = r.code != 0 if opt.negate else r.code == 0
+        if not (ok_code or opt.negate) or run_filecheck(filecheck, cargs, produced).code != 0:
             failing.append(i)
     return failing
 
@@ -344,7 +356,7 @@ def run_file(mirror: Path, rev: str, suite: Suite, path: str, workdir: Path, fil
             res.internal_error = internal
         if not ok:
             res.detail = why
-            splits = split_failures(text, run, src, tmp, filecheck) if not internal else []
+            splits = split_failures(text, runs[: runs.index(run) + 2], src, tmp, filecheck)
             res.failures = [f"{rel}#{i}" for i in splits] or [rel]
             break
     else:
@@ -461,8 +473,9 @@ def render(report: Conformance, console: Console) -> None:
 @click.option("--known", "known_file", type=click.Path(path_type=Path), default=KNOWN, show_default=True)
 @click.option("--all-failures", is_flag=True, help="Also list failures that are known differences.")
 @click.option("--check", is_flag=True, help="Exit 1 on an unexplained failure, an internal error or a stale known line.")
+@click.option("--prune-stale", is_flag=True, help="Remove known-difference lines whose files now pass (after lowerings land).")
 def main(suite_name: str, mirror: Path, commit: str, only: str | None, show: int, known_file: Path, all_failures: bool,
-         check: bool) -> None:  # fmt: skip
+         check: bool, prune_stale: bool) -> None:  # fmt: skip
     """Run tt-mlir's lit tests of a suite through ttopt and print the per-directory table."""
     console = Console(width=200)
     if not (mirror / "HEAD").exists():
@@ -477,6 +490,12 @@ def main(suite_name: str, mirror: Path, commit: str, only: str | None, show: int
                 print(f"{', '.join(r.failures)}: {r.detail}")
     for line in report.internal + report.unexplained[:show] + report.stale:
         print(line)
+    if prune_stale and report.stale:
+        gone = {line.partition(":")[0] for line in report.stale}
+        kept = [l for l in known_file.read_text().splitlines() if l.startswith("#") or l.partition("\t")[0].strip() not in gone]
+        known_file.write_text("\n".join(kept) + "\n")
+        print(f"removed {len(gone)} stale line(s) from {known_file}")
+        report.stale = []
     if check and (report.unexplained or report.stale or report.internal):
         sys.exit(1)
 
