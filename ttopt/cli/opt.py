@@ -118,7 +118,7 @@ def _double_dash(args: list[str], long_names: set[str]) -> list[str]:
     """`-split-input-file` -> `--split-input-file`: LLVM's command lines take long options with one
     dash, and tt-mlir's RUN lines spell them so. Only names ttopt knows are rewritten, so `-o` and
     a file called `-x.mlir` keep their meaning."""
-    out = []
+    out: list[str] = []
     for i, a in enumerate(args):
         if a == "--":
             return out + args[i:]

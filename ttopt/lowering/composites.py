@@ -47,7 +47,7 @@ from ttopt.ir.attributes import (
 from ttopt.ir.operation import Operation
 from ttopt.ir.types import ScalarType, TensorType
 from ttopt.ir.values import OpResult
-from ttopt.lowering.mlir_floats import round_to, float_text
+from ttopt.lowering.mlir_floats import float_text, round_to
 from ttopt.passes.base import Pass
 from ttopt.passes.registry import register_pass
 
@@ -94,6 +94,16 @@ def tensor(v: Value) -> TensorType:
     if not isinstance(t, TensorType) or t.shape is None or any(d is None for d in t.shape):
         raise NotApplicable(f"needs static ranked tensors, got {t.text}")
     return t
+
+
+def dims(v: Value) -> list[int]:
+    """The static shape of `v` (a NotApplicable when it has none)."""
+    return [int(d) for d in tensor(v).shape or () if d is not None]
+
+
+def results(op: Operation) -> list[Value]:
+    """`op`'s results, as the values that replace a composite's."""
+    return [r for r in op.results]
 
 
 def i32_array(values: list[int]) -> ArrayAttr:
@@ -191,7 +201,7 @@ def _gelu(rw: Rewriter, op: Operation, attrs: DictAttr) -> list[Value]:
     one_result(op)
     # tt-mlir hands the composite's attributes to the op builder: ttir.gelu declares none of them,
     # so they stay discardable attributes (`{approximate = "tanh"}`).
-    return rw.emit("gelu", list(op.operands), [op.results[0].type], attributes=dict(attrs.entries)).results
+    return results(rw.emit("gelu", list(op.operands), [op.results[0].type], attributes=dict(attrs.entries)))
 
 
 def _norm(name: str, rw: Rewriter, op: Operation, attrs: DictAttr) -> list[Value]:
@@ -201,7 +211,7 @@ def _norm(name: str, rw: Rewriter, op: Operation, attrs: DictAttr) -> list[Value
         props["epsilon"] = attrs.get("epsilon")
     n = len(op.operands)
     props["operandSegmentSizes"] = segments(1, int(n >= 2), int(n >= 3))
-    return rw.emit(name, list(op.operands), [op.results[0].type], props).results
+    return results(rw.emit(name, list(op.operands), [op.results[0].type], props))
 
 
 @rule("tenstorrent.rms_norm")
@@ -230,16 +240,16 @@ def _group_norm(rw: Rewriter, op: Operation, attrs: DictAttr) -> list[Value]:
     # Operands: input, input_mask, weight, bias; frontends pass input[, weight[, bias]].
     props["operandSegmentSizes"] = segments(1, 0, int(n >= 2), int(n >= 3))
     x = op.operands[0]
-    shape = list(tensor(x).shape)
+    shape = dims(x)
     if len(shape) > 5:
         raise NotApplicable("input rank must be <= 5")
     out = op.results[0].type
     if len(shape) >= 4:
-        return rw.emit("group_norm", list(op.operands), [out], props).results
+        return results(rw.emit("group_norm", list(op.operands), [out], props))
     # ttir.group_norm takes rank >= 4: trailing unit dims keep channel_dim where it is.
     padded = shape + [1] * (4 - len(shape))
     y = rw.emit("group_norm", [rw.reshape(x, padded), *op.operands[1:]], [TensorType(tuple(padded), tensor(x).element_type)], props)
-    return [rw.reshape(y.results[0], list(tensor(op.results[0]).shape))]
+    return [rw.reshape(y.results[0], dims(op.results[0]))]
 
 
 @rule("tenstorrent.topk", "tenstorrent.topk_values", "tenstorrent.topk_indices")
@@ -269,7 +279,7 @@ def _topk(rw: Rewriter, op: Operation, attrs: DictAttr) -> list[Value]:
         types = [TensorType(tensor(op.results[0]).shape, x.element_type), op.results[0].type]
     new = rw.emit("topk", [op.operands[0]], types, props)
     if both:
-        return list(new.results)
+        return results(new)
     return [new.results[0 if name == "tenstorrent.topk_values" else 1]]
 
 
@@ -280,7 +290,7 @@ def _argmax(rw: Rewriter, op: Operation, attrs: DictAttr) -> list[Value]:
     dim = int_attr(attrs, "dim")
     keep = bool_attr(attrs, "keepdim")
     props = {"dim_arg": i32_array([-1 if dim is None else dim]), "keep_dim": BoolAttr(bool(keep))}
-    return rw.emit("argmax", [op.operands[0]], [op.results[0].type], props).results
+    return results(rw.emit("argmax", [op.operands[0]], [op.results[0].type], props))
 
 
 @rule("tenstorrent.gather", "tenstorrent.gather_dim")
@@ -299,11 +309,11 @@ def _gather(rw: Rewriter, op: Operation, attrs: DictAttr) -> list[Value]:
         raise NotApplicable("Index tensor must be of an integer type")
     if element not in ("ui32", "ui16"):
         index = rw.emit("typecast", [index], [TensorType(it.shape, UI32)]).results[0]
-    if len(tensor(x).shape) != len(it.shape):
+    if len(dims(x)) != len(dims(index)):
         raise NotApplicable("Index and Input tensors must have same rank")
     if not it.shape:
         raise NotApplicable("0-rank tensors (scalars) are not supported.")
-    return rw.emit("gather", [x, index], [op.results[0].type], {"dim": IntegerAttr(dim, I32)}).results
+    return results(rw.emit("gather", [x, index], [op.results[0].type], {"dim": IntegerAttr(dim, I32)}))
 
 
 @rule("tenstorrent.scaled_dot_product_attention")
@@ -319,22 +329,22 @@ def _sdpa(rw: Rewriter, op: Operation, attrs: DictAttr) -> list[Value]:
     if attrs.get("scale") is not None and isinstance(attrs.get("scale").resolve(), FloatAttr):
         props["scale"] = f32(attrs.get("scale"), "scale")
     causal = True if causal is None else causal
-    rank = len(tensor(operands[0]).shape)
+    rank = len(dims(operands[0]))
     if rank not in (3, 4):
         raise NotApplicable("query rank must be 3 or 4")
     head = rank == 3
-    if head and any(len(tensor(v).shape) != 3 for v in operands[:3]):
+    if head and any(len(dims(v)) != 3 for v in operands[:3]):
         raise NotApplicable("query, key and value must all have the same rank")
 
     def with_head(v: Value) -> Value:
-        s = list(tensor(v).shape)
+        s = dims(v)
         return rw.reshape(v, [s[0], 1, *s[1:]])
 
     ins = [with_head(v) if head else v for v in operands[:3]]
     masked = not causal and len(operands) == 4
     if masked:
         mask = operands[3]
-        ms = list(tensor(mask).shape)
+        ms = dims(mask)
         if len(ms) > 4:
             raise NotApplicable("attention_mask rank must be <= 4")
         if head and len(ms) == 3:
@@ -345,8 +355,8 @@ def _sdpa(rw: Rewriter, op: Operation, attrs: DictAttr) -> list[Value]:
     props["operandSegmentSizes"] = segments(1, 1, 1, int(masked), 0)
     out = tensor(op.results[0])
     if not head:
-        return rw.emit("scaled_dot_product_attention", ins, [op.results[0].type], props).results
-    s = list(out.shape)
+        return results(rw.emit("scaled_dot_product_attention", ins, [op.results[0].type], props))
+    s = dims(op.results[0])
     y = rw.emit("scaled_dot_product_attention", ins, [TensorType((s[0], 1, *s[1:]), out.element_type)], props)
     return [rw.reshape(y.results[0], s)]
 
@@ -369,7 +379,7 @@ def _uniform(rw: Rewriter, op: Operation, attrs: DictAttr) -> list[Value]:
         bounds.append(f32_attr(float(got)))
     # tt-metal seeds on each run; tt-mlir writes 0 (the StableHLO seed is a tensor, tt-metal's a number).
     props = {"size": shape.resolve(), "low": bounds[0], "high": bounds[1], "seed": IntegerAttr(0, UI32)}
-    return rw.emit("rand", [], [op.results[0].type], props).results
+    return results(rw.emit("rand", [], [op.results[0].type], props))
 
 
 ADAMW_FLOATS = ("lr", "beta1", "beta2", "beta1_pow", "beta2_pow", "epsilon", "weight_decay")
@@ -391,7 +401,7 @@ def _adamw(rw: Rewriter, op: Operation, attrs: DictAttr) -> list[Value]:
             raise NotApplicable(f"tenstorrent.adamw requires float '{key}' attribute")
         props[key] = f32(a, key)
     props["stochastic_rounding"] = BoolAttr(bool(bool_attr(attrs, "stochastic_rounding")))
-    return rw.emit("adamw", list(op.operands), [r.type for r in op.results], props).results
+    return results(rw.emit("adamw", list(op.operands), [r.type for r in op.results], props))
 
 
 MASK_TYPES = ("none", "causal", "arbitrary")
@@ -422,7 +432,7 @@ def _sdpa_fw(rw: Rewriter, op: Operation, attrs: DictAttr) -> list[Value]:
         raise NotApplicable("tenstorrent.sdpa_fw attention_mask operand must be present iff mask_type is arbitrary.")
     props = {"mask_type": DialectAttr("ttcore.attention_mask_type", MASK_TYPES[kind]), "dropout_probability": _dropout(attrs),
              "return_intermediates": BoolAttr(r == 2)}  # fmt: skip
-    return rw.emit("sdpa_fw", list(op.operands), [x.type for x in op.results], props).results
+    return results(rw.emit("sdpa_fw", list(op.operands), [x.type for x in op.results], props))
 
 
 @rule("tenstorrent.sdpa_bw")
@@ -436,7 +446,7 @@ def _sdpa_bw(rw: Rewriter, op: Operation, attrs: DictAttr) -> list[Value]:
     if (n == 7) != (kind == 2):
         raise NotApplicable("tenstorrent.sdpa_bw attention_mask operand must be present iff mask_type is arbitrary.")
     props = {"mask_type": DialectAttr("ttcore.attention_mask_type", MASK_TYPES[kind]), "dropout_probability": _dropout(attrs)}
-    return rw.emit("sdpa_bw", list(op.operands), [x.type for x in op.results], props).results
+    return results(rw.emit("sdpa_bw", list(op.operands), [x.type for x in op.results], props))
 
 
 @rule(ALL_SLICE)
@@ -460,7 +470,7 @@ def _all_slice(rw: Rewriter, op: Operation, attrs: DictAttr) -> list[Value]:
         if dim < 0:
             continue
         t = tensor(v)
-        shape = list(t.shape)
+        shape = dims(v)
         if dim >= len(shape) or shape[dim] % sizes[axis]:
             raise NotApplicable("Dimension size must be static and divisible by mesh axis size.")
         shape[dim] //= sizes[axis]
