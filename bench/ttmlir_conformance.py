@@ -71,6 +71,8 @@ class Suite:
     passes: frozenset[str]
     # Passes the tests use that belong to another part of tt-mlir: the RUN line is not runnable here.
     outside: dict[str, str] = field(default_factory=dict)
+    # Known differences of this suite (keys are paths under its directory).
+    known: Path = KNOWN
 
 
 SUITES = {
@@ -396,9 +398,10 @@ class Conformance:
 
 
 def run_conformance(mirror: Path, suite_name: str = "stablehlo-to-ttir", commit: str = "HEAD", only: str | None = None,
-                    known_file: Path = KNOWN) -> Conformance:  # fmt: skip
+                    known_file: Path | None = None) -> Conformance:  # fmt: skip
     """Run every file of the suite at `commit` through ttopt and FileCheck."""
     suite = SUITES[suite_name]
+    known_file = known_file or suite.known
     filecheck = find_filecheck()
     if filecheck is None:
         raise click.UsageError("LLVM FileCheck is not installed (tt-mlir's tests need its semantics)")
@@ -470,11 +473,12 @@ def render(report: Conformance, console: Console) -> None:
 @click.option("--commit", default="HEAD", show_default=True, help="Revision of the tests.")
 @click.option("--only", default=None, help="Only files whose path contains this text.")
 @click.option("--show", default=40, show_default=True, type=click.IntRange(0), help="Failures to list.")
-@click.option("--known", "known_file", type=click.Path(path_type=Path), default=KNOWN, show_default=True)
+@click.option("--known", "known_file", type=click.Path(path_type=Path), default=None,
+              help="Known-differences file (default: the suite's, bench/ttmlir_known_differences.txt for stablehlo-to-ttir).")
 @click.option("--all-failures", is_flag=True, help="Also list failures that are known differences.")
 @click.option("--check", is_flag=True, help="Exit 1 on an unexplained failure, an internal error or a stale known line.")
 @click.option("--prune-stale", is_flag=True, help="Remove known-difference lines whose files now pass (after lowerings land).")
-def main(suite_name: str, mirror: Path, commit: str, only: str | None, show: int, known_file: Path, all_failures: bool,
+def main(suite_name: str, mirror: Path, commit: str, only: str | None, show: int, known_file: Path | None, all_failures: bool,
          check: bool, prune_stale: bool) -> None:  # fmt: skip
     """Run tt-mlir's lit tests of a suite through ttopt and print the per-directory table."""
     console = Console(width=200)
@@ -490,6 +494,7 @@ def main(suite_name: str, mirror: Path, commit: str, only: str | None, show: int
                 print(f"{', '.join(r.failures)}: {r.detail}")
     for line in report.internal + report.unexplained[:show] + report.stale:
         print(line)
+    known_file = known_file or SUITES[suite_name].known
     if prune_stale and report.stale:
         gone = {line.partition(":")[0] for line in report.stale}
         kept = [l for l in known_file.read_text().splitlines() if l.startswith("#") or l.partition("\t")[0].strip() not in gone]

@@ -3,9 +3,9 @@ names, so its optimizer tests' RUN lines work as written:
 
     ttopt opt m.mlir --ttir-to-ttnn-backend-pipeline="enable-optimizer=true memory-layout-analysis-enabled=true"
 
-Steps: `convert-stablehlo-to-ttir` when StableHLO compute ops are left (a JAX module, or the sharding
-pipeline's output without `lower-compute`), `convert-to-ttnn-ccl` when the module has TTIR mesh/CCL
-ops (the sharding pipeline's output),
+Steps: `stablehlo-to-ttir-pipeline` when StableHLO ops are left (a JAX module, or the sharding
+pipeline's output without `lower-compute`: composites, inlining, `convert-stablehlo-to-ttir`),
+`convert-to-ttnn-ccl` when the module has TTIR mesh/CCL ops (the sharding pipeline's output),
 `convert-ttir-to-ttnn` (TTNN ops, tiled DRAM-interleaved layouts), `ttnn-optimizer` when asked,
 `ttnn-deallocate`.
 
@@ -118,7 +118,7 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
         self._check_mesh(module)
         n = 1
         if any(op.name.startswith(("stablehlo.", "chlo.")) for op in module.walk()):
-            yield PipelineStep(0, "convert-stablehlo-to-ttir", _new("convert-stablehlo-to-ttir"))
+            yield PipelineStep(0, "stablehlo-to-ttir-pipeline", _new("stablehlo-to-ttir-pipeline"))
         if any(op.name in CCL_OPS for op in module.walk()):
             yield PipelineStep(n, "convert-to-ttnn-ccl", _new("convert-to-ttnn-ccl"))
         else:

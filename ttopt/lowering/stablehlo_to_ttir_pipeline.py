@@ -6,9 +6,9 @@ name, options and steps (createStableHLOToTTIRPipeline):
 | 1 | `convert-arith-to-stablehlo` | `enable-arith-to-stablehlo` (default true) and the module has arith ops |
 | 2 | `stablehlo-aggressive-simplification` | `enable-aggressive-simplification` (default true): see below |
 | 3 | complex expansion | the module has complex element types: a diagnostic (ttopt has no complex lowering) |
-| 4 | `legalize-stablehlo-composite-to-ttir` | always: `tenstorrent.*` composites to their TTIR op |
-| 5 | `stablehlo-legalize-composite-to-call` | `enable-composite-to-call` (default true) |
-| 6 | `inline` | always: the decompositions (and private callees) inlined |
+| 4 | `legalize-stablehlo-composite-to-ttir` | the module has composites: `tenstorrent.*` ones to their TTIR op |
+| 5 | `stablehlo-legalize-composite-to-call` | `enable-composite-to-call` (default true) and composites are left |
+| 6 | `inline` | calls or private functions: the decompositions (and private callees) inlined |
 | 7 | `convert-to-ttir` | the module has Shardy or collective ops: mesh, `mesh_shard`, TTIR collectives |
 | 7 | `convert-stablehlo-to-ttir` | always: the compute ops |
 | 8 | `cse` | always |
@@ -60,6 +60,19 @@ def _needs_sharding_conversion(module: Module) -> bool:
     return False
 
 
+def _has_composites(module: Module) -> bool:
+    return any(op.name == "stablehlo.composite" or (op.name == "stablehlo.custom_call" and "tt.has_custom_sharding" in op.attributes)
+               for op in module.walk())  # fmt: skip
+
+
+def _has_calls_or_private_functions(module: Module) -> bool:
+    for op in module.body.ops:
+        vis = op.properties.get("sym_visibility") if op.name == "func.func" else None
+        if vis is not None and getattr(vis.resolve(), "value", None) == "private":
+            return True
+    return any(op.name == "func.call" for op in module.walk())
+
+
 def _complex_op(module: Module) -> Operation | None:
     for op in module.walk():
         for v in (*op.operands, *op.results):
@@ -103,12 +116,22 @@ class StableHLOToTTIRPipeline(PipelinePass):
             raise Diagnostic(f"{self.name}: complex element types are not supported ('{op.name}' has one); "
                              "tt-mlir expands them to float pairs, ttopt does not", op_position(module.source, op))  # fmt: skip
         yield PipelineStep(3, "stablehlo-complex-math-expander", skipped="no complex types")
-        yield PipelineStep(4, "legalize-stablehlo-composite-to-ttir", _new("legalize-stablehlo-composite-to-ttir"))
-        if self.enable_composite_to_call:
+        # Steps with nothing to do are reported skipped: each step that runs is also a verification
+        # of the whole module, a second or so on a 10k-op program.
+        if _has_composites(module):
+            yield PipelineStep(4, "legalize-stablehlo-composite-to-ttir", _new("legalize-stablehlo-composite-to-ttir"))
+        else:
+            yield PipelineStep(4, "legalize-stablehlo-composite-to-ttir", skipped="no composites")
+        if not self.enable_composite_to_call:
+            yield PipelineStep(5, "stablehlo-legalize-composite-to-call", skipped="enable-composite-to-call=false")
+        elif any(op.name == "stablehlo.composite" for op in module.walk()):
             yield PipelineStep(5, "stablehlo-legalize-composite-to-call", _new("stablehlo-legalize-composite-to-call"))
         else:
-            yield PipelineStep(5, "stablehlo-legalize-composite-to-call", skipped="enable-composite-to-call=false")
-        yield PipelineStep(6, "inline", _new("inliner"))
+            yield PipelineStep(5, "stablehlo-legalize-composite-to-call", skipped="no composites")
+        if _has_calls_or_private_functions(module):
+            yield PipelineStep(6, "inline", _new("inliner"))
+        else:
+            yield PipelineStep(6, "inline", skipped="no calls or private functions")
         if _needs_sharding_conversion(module):
             yield PipelineStep(7, "convert-to-ttir", _new("convert-to-ttir"))
         else:
