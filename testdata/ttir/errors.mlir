@@ -3,7 +3,7 @@
 // RUN: not ttopt opt %s --ttir-to-ttnn-backend-pipeline="mesh-shape=2,4" 2>&1 | FileCheck %s --check-prefix=MESH
 
 // Ops the lowering cannot convert are errors at the op, never left behind; bad options are usage
-// errors before the input is read.
+// errors before the input is read; a mesh-shape the program was not sharded for is an error.
 
 // CHECK: errors.mlir:[[# @LINE + 3]]:10: error: convert-ttir-to-ttnn: 'ttir.dot_general' lowers to ttnn.matmul only with leading batch dimensions, one contracting dimension and one free dimension per side
 module {
@@ -34,4 +34,4 @@ module {
 }
 
 // LEVEL: Error: ttir-to-ttnn-backend-pipeline: optimization-level must be 0, 1 or 2, got 3
-// MESH: Error: ttir-to-ttnn-backend-pipeline: mesh-shape 2x4 is not supported here: only 1,1
+// MESH: error: ttir-to-ttnn-backend-pipeline: mesh-shape 2x4 does not match the program: the module has no ttcore.meshes (a single-device program)

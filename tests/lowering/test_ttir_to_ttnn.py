@@ -107,7 +107,7 @@ def test_greedy_optimizer_is_never_slower_than_level_one() -> None:
 
 
 def test_bad_options_are_rejected_up_front() -> None:
-    for bad in ({"optimization_level": 3}, {"mesh_shape": [2, 4]}, {"max_legal_layouts": -1},
-                {"memory_layout_analysis_policy": "Nope"}):  # fmt: skip
+    for bad in ({"optimization_level": 3}, {"mesh_shape": [2, 4, 1]}, {"mesh_shape": [0, 2]}, {"max_legal_layouts": -1},
+                {"memory_layout_analysis_policy": "Nope"}, {"verify_l1_budget": True}, {"cost_beam_width": 4}):  # fmt: skip
         with pytest.raises(ValueError):
             TTIRToTTNNBackendPipeline(**bad).validate()  # type: ignore[arg-type]

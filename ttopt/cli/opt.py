@@ -114,11 +114,29 @@ def _join_bool_values(args: list[str], bools: set[str]) -> list[str]:
     return out
 
 
+def _double_dash(args: list[str], long_names: set[str]) -> list[str]:
+    """`-split-input-file` -> `--split-input-file`: LLVM's command lines take long options with one
+    dash, and tt-mlir's RUN lines spell them so. Only names ttopt knows are rewritten, so `-o` and
+    a file called `-x.mlir` keep their meaning."""
+    out: list[str] = []
+    for i, a in enumerate(args):
+        if a == "--":
+            return out + args[i:]
+        if a.startswith("-") and not a.startswith("--") and len(a) > 2 and a[1:].partition("=")[0] in long_names:
+            a = "-" + a
+        out.append(a)
+    return out
+
+
 class OptCommand(click.Command):
     """click.Command that knows every pass flag and rewrites mlir-opt-style `--flag=value`."""
 
+    def _long_names(self) -> set[str]:
+        names = {o[2:] for p in self.params for o in (*p.opts, *p.secondary_opts) if o.startswith("--")}
+        return names | {o.partition("/")[0] for o in names}
+
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        args, pass_opts = _rewrite_argv(args)
+        args, pass_opts = _rewrite_argv(_double_dash(args, self._long_names()))
         ctx.meta["ttopt.pass_flags"] = pass_opts
         return super().parse_args(ctx, args)
 
@@ -144,12 +162,28 @@ def _build_passes(ctx: click.Context, pipeline: str | None, kwargs: dict[str, An
             passes.extend(instantiate(parse_pipeline(text), text, flags))
         except PipelineError as e:
             raise click.UsageError(f"--{pname}: {e}") from None
+    _check_flags_taken(flags, passes)
     for p in passes:
         try:
             p.validate()
         except ValueError as e:
             raise click.UsageError(f"{type(p).name}: {e}") from None
     return passes
+
+
+def _check_flags_taken(flags: dict[str, str], passes: list) -> None:
+    """An option flag reaches every pass of the run that declares the option (a pipeline hands it
+    on to its steps); a flag no pass of the run declares would do nothing, so it is a usage error."""
+    from ttopt.passes.registry import all_passes
+
+    taken = {s.name for p in passes for s in type(p).option_specs()}
+    for name in flags:
+        if name in taken:
+            continue
+        owners = [n for n, c in all_passes().items() if any(s.name == name for s in c.option_specs())]
+        ran = ", ".join(f"--{type(p).name}" for p in passes) or "no pass"
+        raise click.UsageError(f"--{name}: no pass in this run takes this option (it belongs to {', '.join(owners)}; "
+                               f"this run has {ran})")  # fmt: skip
 
 
 def _split_chunks(text: str) -> list[tuple[str, int]]:
@@ -170,7 +204,7 @@ def _split_chunks(text: str) -> list[tuple[str, int]]:
 
 def _opt_main(ctx: click.Context, input: str, output: str, pass_pipeline: str | None, **kw: Any) -> None:
     from ttopt.cli.output import OutputError, check_writable, read_input, write_outputs
-    from ttopt.ir.diagnostics import Diagnostic
+    from ttopt.ir.diagnostics import Diagnostic, record_locations
     from ttopt.ir.printer import PrintOptions, print_module
     from ttopt.ir.verifier import verify
     from ttopt.parse.parser import parse_module
@@ -210,6 +244,7 @@ def _opt_main(ctx: click.Context, input: str, output: str, pass_pipeline: str | 
         try:
             t0, c0 = time.perf_counter(), time.process_time()
             module = parse_module(chunk, name, line_offset=line0)
+            record_locations(module.source, module.walk())
             verify(module)
             timings.append(("parse + verify", time.perf_counter() - t0, time.process_time() - c0))
             pm = PassManager(
@@ -253,7 +288,7 @@ def _verify_chunk(name: str, chunk: str, line0: int, passes: list, pctx: Any, po
                   outputs: list[str]) -> list[str]:  # fmt: skip
     """Run one chunk under --verify-diagnostics: its diagnostics must be the annotated ones."""
     from ttopt.cli.verify_diagnostics import captured_warnings, check, expectations, parse_rendered
-    from ttopt.ir.diagnostics import Diagnostic
+    from ttopt.ir.diagnostics import Diagnostic, record_locations
     from ttopt.ir.printer import print_module
     from ttopt.ir.verifier import verify
     from ttopt.parse.parser import parse_module
@@ -263,6 +298,7 @@ def _verify_chunk(name: str, chunk: str, line0: int, passes: list, pctx: Any, po
     with captured_warnings() as warnings:
         try:
             module = parse_module(chunk, name, line_offset=line0)
+            record_locations(module.source, module.walk())
             verify(module)
             PassManager(passes, pctx, verify_each=kw["verify_each"]).run(module)
             outputs.append(print_module(module, popts))

@@ -3,9 +3,9 @@ names, so its optimizer tests' RUN lines work as written:
 
     ttopt opt m.mlir --ttir-to-ttnn-backend-pipeline="enable-optimizer=true memory-layout-analysis-enabled=true"
 
-Steps: `convert-stablehlo-to-ttir` when StableHLO compute ops are left (a JAX module, or the sharding
-pipeline's output without `lower-compute`), `convert-to-ttnn-ccl` when the module has TTIR mesh/CCL
-ops (the sharding pipeline's output),
+Steps: `stablehlo-to-ttir-pipeline` when StableHLO ops are left (a JAX module, or the sharding
+pipeline's output without `lower-compute`: composites, inlining, `convert-stablehlo-to-ttir`),
+`convert-to-ttnn-ccl` when the module has TTIR mesh/CCL ops (the sharding pipeline's output),
 `convert-ttir-to-ttnn` (TTNN ops, tiled DRAM-interleaved layouts), `ttnn-optimizer` when asked,
 `ttnn-deallocate`.
 
@@ -20,8 +20,12 @@ ops (the sharding pipeline's output),
 `max-legal-layouts`, `override-output-layout`, `insert-memreconfig`, `memreconfig-enabled`,
 `row-major-enabled`, `memory-layout-analysis-policy`, `tensor-l1-usage-cap` go to the optimizer as
 they are; `system-desc-path` is its `device`; `compute-cfg-math-fidelity` writes a compute config
-on every matmul, linear and conv2d (the cost model reads its fidelity). `mesh-shape` must be 1x1
-(multi-device programs come from the sharding pipeline with their mesh). `enable-const-eval` is
+on every matmul, linear and conv2d (the cost model reads its fidelity). `mesh-shape` must agree
+with the module's `ttcore.meshes` (the sharding pipeline's mesh; none means 1x1), as tt-mlir's
+determineMeshShape requires, so one `--mesh-shape` flag serves the sharding and backend pipelines.
+The ttnn-optimizer options `verify-l1-budget`, `l1-interleaved-fallback-analysis-enabled`,
+`override-conv2d-config`, `chain-merging` and `cost-*` are handed to it (a usage error when the
+optimizer does not run). `enable-const-eval` is
 accepted for tt-mlir's RUN lines; ttopt does not hoist constant subgraphs, so it changes nothing.
 """
 
@@ -30,6 +34,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterator
 
+from ttopt.ir.diagnostics import Diagnostic, op_position
 from ttopt.optimizer.policies import policy_names
 from ttopt.passes.base import Pass, option
 from ttopt.passes.manager import PipelinePass, PipelineStep
@@ -64,17 +69,29 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
     tensor_l1_usage_cap: float | None = option(None, "Fraction of L1 usable by tensors, in (0, 1] (default 1.0, or the module's ttnn.tensor_l1_usage_cap)")
     system_desc_path: str = option("", "Device preset (wormhole_b0, n150, blackhole) or system-desc file, when the module has no ttcore.system_desc")
     compute_cfg_math_fidelity: str = option("", "Math fidelity of matmul / linear / conv2d: lofi, hifi2, hifi3, hifi4 (default: the op's own, else tt-metal's)", choices=FIDELITIES)
-    mesh_shape: list[int] = option([], "Device mesh; only 1,1 here (multi-device modules carry their mesh from the sharding pipeline)")
+    mesh_shape: list[int] = option([], "Device mesh AxB; must equal the module's ttcore.meshes when it has one (the sharding pipeline's mesh), else 1,1")
     enable_const_eval: bool = option(True, "Accepted for tt-mlir's RUN lines; ttopt does not hoist constant subgraphs (no effect)")
     deallocate: bool = option(True, "Insert ttnn.deallocate after the last use of every intermediate tensor")
+    # ttnn-optimizer options handed on as they are (an error when the optimizer does not run).
+    verify_l1_budget: bool = option(False, "[optimizer] After the rewrite, replay the schedule and fail at the first position whose L1 use exceeds the budget")
+    l1_interleaved_fallback_analysis_enabled: bool = option(False, "[optimizer] Upgrade single-use DRAM ops feeding the next op to L1 interleaved where the op model accepts it")
+    override_conv2d_config: list[str] = option([], "[optimizer] NAME=key#value:key#value: conv2d_config keys of conv op NAME")
+    chain_merging: bool = option(True, "[optimizer] DFSharding 2.0: keep chain outputs in L1; false restores DFSharding 1.0")
+    cost_exact_max_ops: int = option(200, "[optimizer] CostBased: solve functions with at most this many decisions exactly")
+    cost_time_limit: float = option(10.0, "[optimizer] CostBased: time limit of the exact solver per function, in seconds")
+    cost_beam_width: int = option(32, "[optimizer] CostBased: states kept per step of the beam search")
 
     def validate(self) -> None:
         """Option values are checked before any input is read (usage error, exit 2)."""
         if self.optimization_level not in (0, 1, 2):
             raise ValueError(f"optimization-level must be 0, 1 or 2, got {self.optimization_level}")
-        if self.mesh_shape and list(self.mesh_shape) != [1, 1]:
-            raise ValueError(f"mesh-shape {'x'.join(map(str, self.mesh_shape))} is not supported here: only 1,1 "
-                             "(run --stablehlo-pipeline --convert-to-ttir for multi-device modules)")  # fmt: skip
+        if self.mesh_shape and (len(self.mesh_shape) not in (1, 2) or any(int(d) < 1 for d in self.mesh_shape)):
+            raise ValueError(f"mesh-shape must be one or two positive sizes (AxB), got {','.join(map(str, self.mesh_shape))}")
+        if not self.optimizer_enabled():
+            given = [s.name for s in self.option_specs() if s.name in OPTIMIZER_ONLY and getattr(self, s.attr) != s.default]
+            if given:
+                raise ValueError(f"{given[0]} is an option of the ttnn-optimizer, which does not run here "
+                                 "(optimization-level=0 and enable-optimizer=false)")  # fmt: skip
         if self.memory_layout_analysis_policy not in policy_names():
             raise ValueError(f"memory-layout-analysis-policy: unknown policy '{self.memory_layout_analysis_policy}' "
                              f"(one of {', '.join(policy_names())})")  # fmt: skip
@@ -98,9 +115,10 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
 
     def steps(self, module: Module) -> Iterator[PipelineStep]:
         """convert-to-ttnn-ccl (if needed), convert-ttir-to-ttnn, fidelity, ttnn-optimizer, ttnn-deallocate."""
+        self._check_mesh(module)
         n = 1
         if any(op.name.startswith(("stablehlo.", "chlo.")) for op in module.walk()):
-            yield PipelineStep(0, "convert-stablehlo-to-ttir", _new("convert-stablehlo-to-ttir"))
+            yield PipelineStep(0, "stablehlo-to-ttir-pipeline", _new("stablehlo-to-ttir-pipeline"))
         if any(op.name in CCL_OPS for op in module.walk()):
             yield PipelineStep(n, "convert-to-ttnn-ccl", _new("convert-to-ttnn-ccl"))
         else:
@@ -116,6 +134,27 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
             yield PipelineStep(n + 3, "ttnn-deallocate", _new("ttnn-deallocate"))
         else:
             yield PipelineStep(n + 3, "ttnn-deallocate", skipped="deallocate=false")
+
+
+    def _check_mesh(self, module: Module) -> None:
+        """mesh-shape and the module's `ttcore.meshes` must agree when both are there (as tt-mlir's
+        determineMeshShape); without a module mesh the program is a single-device one."""
+        if not self.mesh_shape:
+            return
+        want = [int(d) for d in self.mesh_shape]
+        want = [1, *want] if len(want) == 1 else want
+        attr = module.op.attributes.get("ttcore.meshes")
+        typed = getattr(attr.resolve(), "typed", None) if attr is not None else None
+        meshes = getattr(typed, "meshes", ()) if typed is not None else ()
+        have = list(meshes[0].shape) if meshes else [1, 1]
+        if want != have:
+            where = f"the module's mesh is {'x'.join(map(str, have))}" if meshes else "the module has no ttcore.meshes (a single-device program)"
+            raise Diagnostic(f"{self.name}: mesh-shape {'x'.join(map(str, want))} does not match the program: {where}; "
+                             "shard it for that mesh with --stablehlo-pipeline --mesh-shape first", op_position(module.source, module.op))  # fmt: skip
+
+
+OPTIMIZER_ONLY = frozenset({"verify-l1-budget", "l1-interleaved-fallback-analysis-enabled", "override-conv2d-config", "chain-merging",
+                            "cost-exact-max-ops", "cost-time-limit", "cost-beam-width"})  # fmt: skip
 
 
 def _new(name: str) -> Pass:

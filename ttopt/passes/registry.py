@@ -12,6 +12,7 @@ PASSES: dict[str, type[Pass]] = {}
 PASS_MODULES = (
     "ttopt.passes.canonicalize",
     "ttopt.passes.strip_debuginfo",
+    "ttopt.passes.cse",
     "ttopt.optimizer.pass_",
     "ttopt.lowering.ttir_to_ttnn",
     "ttopt.lowering.deallocate",
@@ -36,6 +37,9 @@ PASS_MODULES = (
     "ttopt.sharding.convert_ttnn",
     "ttopt.lowering.stablehlo_to_ttir",
     "ttopt.lowering.stablehlo_ops",  # the per-family lowerings register in stablehlo_to_ttir.HANDLERS
+    "ttopt.lowering.arith_to_stablehlo",
+    "ttopt.lowering.composites",
+    "ttopt.lowering.stablehlo_to_ttir_pipeline",
 )
 
 _loaded = False

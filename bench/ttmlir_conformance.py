@@ -1,0 +1,509 @@
+"""tt-mlir conformance: tt-mlir's own lit tests, run through ttopt, checked by LLVM FileCheck.
+
+    python bench/ttmlir_conformance.py [--suite stablehlo-to-ttir] [--mirror DIR] [--commit REV]
+                                       [--only SUBSTRING] [--show N] [--check]
+
+Reads the lit tests of a suite (a set of directories under tt-mlir's `test/`, and the ttmlir-opt
+passes in its scope) from a git mirror of tenstorrent/tt-mlir (`fetch github:tenstorrent/tt-mlir`;
+default /work/.mirror/tenstorrent+tt-mlir/repo), so nothing upstream is copied into the project.
+Every RUN line is executed as lit would, with `ttmlir-opt` replaced by `ttopt opt` (run in-process:
+interpreter start-up would dominate) and its options passed as the test spells them; `FileCheck` is
+LLVM's (the tests are written for it), `not` inverts, `2>&1` merges stderr into the pipe, `-o %t`
+files are real files, a pipe fails when any stage fails (lit's pipefail).
+
+A file is *runnable* when every RUN line uses only ttmlir-opt with passes in the suite's scope,
+FileCheck, `not` and `rm`; otherwise the table counts it as not runnable with the reason (another
+tool such as ttmlir-translate or ttrt, a pass outside the suite, `UNSUPPORTED`). A runnable file
+passes when all its RUN lines do. When a `--split-input-file` file fails, each `// -----` chunk's
+checks are also run against that chunk's output, so a difference is reported per split (`#N`,
+1-based). `internal error` counts runs where ttopt raised a Python exception or exited with a
+status other than 0, 1 or 2: it must be 0.
+
+Known differences live in bench/ttmlir_known_differences.txt, one per line:
+`<path in the suite>[#split]<TAB><reason>`. `--check` exits 1 on an unexplained failure, an internal
+error, or a known-difference line that no longer fails (stale); tests/lowering/test_ttmlir_conformance.py
+runs it.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from click.testing import CliRunner  # noqa: E402
+
+from ttopt.cli import cli  # noqa: E402
+from ttopt.cli.verify_diagnostics import captured_warnings  # noqa: E402
+
+DEFAULT_MIRROR = Path(os.environ.get("TTOPT_TTMLIR_MIRROR", "/work/.mirror/tenstorrent+tt-mlir/repo"))
+KNOWN = ROOT / "bench" / "ttmlir_known_differences.txt"
+SPLIT = "// -----"
+
+# ttmlir-opt options that are not passes (mlir-opt's own); `o` takes the next word.
+GENERIC_FLAGS = frozenset({"split-input-file", "verify-diagnostics", "o", "mlir-print-debuginfo", "mlir-print-local-scope",
+                           "mlir-print-op-generic", "mlir-print-ir-after-all", "allow-unregistered-dialect",
+                           "mlir-disable-threading", "verify-each"})  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Suite:
+    """Directories of tt-mlir's tests and the ttmlir-opt passes in scope for them."""
+
+    name: str
+    dirs: tuple[str, ...]
+    passes: frozenset[str]
+    # Passes the tests use that belong to another part of tt-mlir: the RUN line is not runnable here.
+    outside: dict[str, str] = field(default_factory=dict)
+    # Known differences of this suite (keys are paths under its directory).
+    known: Path = KNOWN
+
+
+SUITES = {
+    "stablehlo-to-ttir": Suite(
+        "stablehlo-to-ttir",
+        ("test/ttmlir/Conversion/StableHLOToTTIR",),
+        frozenset({"stablehlo-to-ttir-pipeline", "stablehlo-pipeline", "convert-stablehlo-to-ttir",
+                   "legalize-stablehlo-composite-to-ttir", "convert-arith-to-stablehlo", "canonicalize", "cse",
+                   "inline", "sdy-close-shardings", "stablehlo-legalize-composite-to-call"}),  # fmt: skip
+        {
+            "reoutline-composite": "tt-mlir's StableHLO composite re-outlining (a step of its stablehlo-pipeline that ttopt's seed-004 pipeline does not have)",
+            "flatten-or-convert-composites": "tt-mlir's StableHLO composite flattening (a step of its stablehlo-pipeline that ttopt's seed-004 pipeline does not have)",
+            "shardy-ccl-canonicalization": "tt-mlir's Shardy CCL canonicalization pass (not in ttopt)",
+            "show-dialects": "lists ttmlir-opt's registered dialects (a property of the binary, not a conversion)",
+        },
+    ),
+}
+
+
+@dataclass
+class Stage:
+    """One command of a RUN pipe."""
+
+    tool: str
+    args: list[str]
+    negate: bool = False
+    merge_stderr: bool = False
+
+
+@dataclass
+class RunLine:
+    """A RUN line as stages, or why it cannot run here."""
+
+    text: str
+    stages: list[Stage]
+    unsupported: str = ""
+
+
+@dataclass
+class FileResult:
+    """The outcome of one test file."""
+
+    path: str  # relative to the suite directory
+    directory: str
+    runnable: bool
+    reason: str = ""  # not runnable: why
+    ok: bool = False
+    internal_error: str = ""
+    failures: list[str] = field(default_factory=list)  # keys: path or path#split
+    detail: str = ""
+    seconds: float = 0.0
+
+
+def git(mirror: Path, *args: str) -> str:
+    return subprocess.run(["git", "--git-dir", str(mirror), *args], capture_output=True, text=True, check=True).stdout
+
+
+def find_filecheck() -> str | None:
+    """LLVM's FileCheck (tt-mlir's tests are written for it): on PATH or under /usr/lib/llvm-*."""
+    return shutil.which("FileCheck") or next(iter(sorted(glob.glob("/usr/lib/llvm-*/bin/FileCheck"), reverse=True)), None)
+
+
+def run_lines(text: str) -> list[str]:
+    """The RUN commands of a test, `\\` continuations joined."""
+    out: list[str] = []
+    pending = ""
+    for line in text.splitlines():
+        m = re.match(r"\s*//\s*RUN:\s?(.*)$", line)
+        if not m:
+            if pending:
+                out.append(pending)
+                pending = ""
+            continue
+        body = m.group(1).rstrip()
+        if body.endswith("\\"):
+            pending += body[:-1] + " "
+            continue
+        out.append(pending + body)
+        pending = ""
+    if pending:
+        out.append(pending)
+    return out
+
+
+def directive(text: str, name: str) -> list[str]:
+    return [m.group(1).strip() for m in re.finditer(rf"^\s*//\s*{name}:\s*(.*)$", text, re.M)]
+
+
+def parse_run(line: str, suite: Suite) -> RunLine:
+    """Split a RUN line into stages and decide whether it can run through ttopt."""
+    try:
+        words = shlex.split(line)
+    except ValueError as e:
+        return RunLine(line, [], f"unparsable RUN line ({e})")
+    groups: list[list[str]] = [[]]
+    for w in words:
+        if w == "|":
+            groups.append([])
+        elif w in ("&&", ";", ">", ">>", "<"):
+            return RunLine(line, [], f"shell construct '{w}'")
+        else:
+            groups[-1].append(w)
+    stages = []
+    for g in groups:
+        negate = False
+        while g and g[0] == "not":
+            negate, g = not negate, g[1:]
+        merge = "2>&1" in g
+        g = [w for w in g if w != "2>&1"]
+        if not g:
+            return RunLine(line, [], "empty pipe stage")
+        tool, args = g[0], g[1:]
+        if any(re.search(r"%[A-Za-z_]+%|%ttmlir|%models|%python", a) for a in args):
+            return RunLine(line, [], "lit substitution for a tt-mlir build or device (system desc, models)")
+        if tool == "ttmlir-opt":
+            why = _opt_unsupported(args, suite)
+            if why:
+                return RunLine(line, [], why)
+        elif tool not in ("FileCheck", "rm"):
+            return RunLine(line, [], f"needs {tool}")
+        stages.append(Stage(tool, args, negate, merge))
+    return RunLine(line, stages)
+
+
+def _opt_unsupported(args: list[str], suite: Suite) -> str:
+    skip_next = False
+    for a in args:
+        if skip_next:
+            skip_next = False
+            continue
+        if not a.startswith("-") or a == "-":
+            continue
+        name = a.lstrip("-").split("=", 1)[0]
+        if name == "o":
+            skip_next = "=" not in a
+            continue
+        if name in GENERIC_FLAGS:
+            continue
+        if name in suite.outside:
+            return f"--{name}: {suite.outside[name]}"
+        if name not in suite.passes:
+            return f"--{name} is outside the {suite.name} suite"
+    return ""
+
+
+def substitute(words: list[str], src: Path, tmp: Path) -> list[str]:
+    out = []
+    for w in words:
+        w = w.replace("%s", str(src)).replace("%S", str(src.parent)).replace("%t", str(tmp)).replace("%T", str(tmp.parent))
+        out.append(w)
+    return out
+
+
+@dataclass
+class StageResult:
+    code: int
+    stdout: str
+    stderr: str
+    internal: str = ""
+
+
+def run_opt(args: list[str]) -> StageResult:
+    """`ttopt opt` in-process (ttmlir-opt's single-dash long options are ttopt's too)."""
+    with captured_warnings() as warnings:
+        result = CliRunner().invoke(cli, ["opt", *args], input="")
+    stderr = result.stderr + "".join(w + "\n" for w in warnings)
+    internal = ""
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        internal = f"{type(result.exception).__name__}: {result.exception}"
+    elif result.exit_code not in (0, 1, 2):
+        internal = f"exit status {result.exit_code}"
+    elif "Traceback (most recent call last)" in result.stdout + stderr:
+        internal = "a Python traceback in the output"
+    return StageResult(result.exit_code, result.stdout, stderr, internal)
+
+
+def run_filecheck(filecheck: str, args: list[str], stdin: str) -> StageResult:
+    r = subprocess.run([filecheck, *args], input=stdin, capture_output=True, text=True)
+    return StageResult(r.returncode, r.stdout, r.stderr)
+
+
+def execute(run: RunLine, src: Path, tmp: Path, filecheck: str) -> tuple[bool, str, str]:
+    """Run one RUN line: (passed, failure text, internal error text)."""
+    data = ""
+    for stage in run.stages:
+        args = substitute(stage.args, src, tmp)
+        if stage.tool == "rm":
+            for a in args:
+                if not a.startswith("-"):
+                    p = Path(a)
+                    shutil.rmtree(p, ignore_errors=True) if p.is_dir() else p.unlink(missing_ok=True)
+            continue
+        if stage.tool == "ttmlir-opt":
+            r = run_opt(args)
+            if r.internal:
+                return False, f"ttopt: internal error: {r.internal}", r.internal
+        else:
+            r = run_filecheck(filecheck, args, data)
+        ok = (r.code != 0) if stage.negate else (r.code == 0)
+        if not ok:
+            what = "succeeded (expected a failure)" if stage.negate else f"exited {r.code}"
+            lines = [l.strip() for l in (r.stderr or r.stdout).strip().splitlines() if l.strip()]
+            first = [l for l in lines if "error" in l.lower()][:1] or lines[:1]
+            tail = " | ".join(first + [l for l in lines if l not in first][:2])[:300]
+            return False, f"{stage.tool} {what}: {tail}", ""
+        data = r.stdout + (r.stderr if stage.merge_stderr else "")
+    return True, "", ""
+
+
+def split_failures(text: str, runs: list[RunLine], src: Path, tmp: Path, filecheck: str) -> list[int]:
+    """1-based `// -----` chunks that fail on their own: each chunk (at its line numbers) through the
+    ttmlir-opt command without --split-input-file, its own checks against its own output (the
+    FileCheck of the same RUN line, or of a later one reading the `-o` file). Empty when the
+    command does not split or every chunk passes alone (the failure is then the file's)."""
+    stages = [s for r in runs for s in r.stages]
+    at = next((i for i, s in enumerate(stages) if s.tool == "ttmlir-opt"), None)
+    opt = stages[at] if at is not None else None
+    check = next((s for s in stages[at:] if s.tool == "FileCheck"), None) if at is not None else None
+    if opt is None or check is None or not any(a.lstrip("-") == "split-input-file" for a in opt.args):
+        return []
+    chunks = re.split(r"^// -----\s*$", text, flags=re.M)
+    if len(chunks) < 2:
+        return []
+    failing = []
+    line0 = 0
+    for i, chunk in enumerate(chunks, 1):
+        piece = src.with_name(f"{src.stem}.split{i}{src.suffix}")
+        piece.write_text("\n" * line0 + chunk)  # the chunk at its lines in the file
+        line0 += chunk.count("\n")
+        words = [w.replace("%s", str(piece)) for w in opt.args if w.lstrip("-") != "split-input-file"]
+        args = substitute(words, piece, tmp)
+        out_at = next((j for j, a in enumerate(args) if a == "-o"), None)
+        if out_at is not None:
+            del args[out_at : out_at + 2]
+        r = run_opt(args)
+        if r.internal:
+            failing.append(i)
+            continue
+        produced = r.stdout + (r.stderr if opt.merge_stderr or opt.negate else "")
+        cargs = [a for a in substitute([w.replace("%s", str(piece)) for w in check.args], piece, tmp)]
+        cargs = [a for j, a in enumerate(cargs) if not a.startswith(("--input-file", "-input-file"))
+                 and not (j > 0 and cargs[j - 1] in ("--input-file", "-input-file"))]  # fmt: skip
+        ok_code = r.code != 0 if opt.negate else r.code == 0
+        if not (ok_code or opt.negate) or run_filecheck(filecheck, cargs, produced).code != 0:
+            failing.append(i)
+    return failing
+
+
+def test_paths(mirror: Path, rev: str, suite: Suite) -> list[str]:
+    out = git(mirror, "ls-tree", "-r", "--name-only", rev, "--", *suite.dirs)
+    return sorted(p for p in out.splitlines() if p.endswith(".mlir"))
+
+
+def run_file(mirror: Path, rev: str, suite: Suite, path: str, workdir: Path, filecheck: str) -> FileResult:
+    base = next(d for d in suite.dirs if path.startswith(d + "/"))
+    rel = path[len(base) + 1 :]
+    directory = str(Path(rel).parent) if "/" in rel else "."
+    text = git(mirror, "show", f"{rev}:{path}")
+    res = FileResult(rel, directory, runnable=False)
+    if any(u.strip() in ("true", "*") for u in directive(text, "UNSUPPORTED")):
+        res.reason = "UNSUPPORTED upstream"
+        return res
+    lines = run_lines(text)
+    if not lines:
+        res.reason = "no RUN line"
+        return res
+    runs = [parse_run(line, suite) for line in lines]
+    bad = next((r for r in runs if r.unsupported), None)
+    if bad is not None:
+        res.reason = bad.unsupported
+        return res
+    if not any(s.tool == "ttmlir-opt" for r in runs for s in r.stages):
+        res.reason = "no ttmlir-opt RUN line"
+        return res
+    res.runnable = True
+    src = workdir / Path(rel).name
+    src.write_text(text)
+    tmp = workdir / "out.tmp"
+    t0 = time.perf_counter()
+    for run in runs:
+        ok, why, internal = execute(run, src, tmp, filecheck)
+        if internal:
+            res.internal_error = internal
+        if not ok:
+            res.detail = why
+            splits = split_failures(text, runs[: runs.index(run) + 2], src, tmp, filecheck)
+            res.failures = [f"{rel}#{i}" for i in splits] or [rel]
+            break
+    else:
+        res.ok = True
+    res.seconds = time.perf_counter() - t0
+    for p in workdir.iterdir():
+        p.unlink() if p.is_file() else shutil.rmtree(p, ignore_errors=True)
+    return res
+
+
+def known_differences(path: Path = KNOWN) -> dict[str, str]:
+    """`path[#split]` -> reason, from the known-differences file."""
+    if not path.exists():
+        return {}
+    out = {}
+    for line in path.read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            key, _, reason = line.partition("\t")
+            out[key.strip()] = reason.strip()
+    return out
+
+
+@dataclass
+class Conformance:
+    """One run: per directory a Counter (files, runnable, pass, known, unexplained, internal), the
+    unexplained failures, stale known lines, not-runnable reasons and every file's result."""
+
+    rev: str
+    suite: str
+    filecheck: str
+    per_dir: dict[str, Counter] = field(default_factory=lambda: defaultdict(Counter))
+    results: list[FileResult] = field(default_factory=list)
+    unexplained: list[str] = field(default_factory=list)
+    internal: list[str] = field(default_factory=list)
+    stale: list[str] = field(default_factory=list)
+    not_runnable: Counter = field(default_factory=Counter)
+
+
+def run_conformance(mirror: Path, suite_name: str = "stablehlo-to-ttir", commit: str = "HEAD", only: str | None = None,
+                    known_file: Path | None = None) -> Conformance:  # fmt: skip
+    """Run every file of the suite at `commit` through ttopt and FileCheck."""
+    suite = SUITES[suite_name]
+    known_file = known_file or suite.known
+    filecheck = find_filecheck()
+    if filecheck is None:
+        raise click.UsageError("LLVM FileCheck is not installed (tt-mlir's tests need its semantics)")
+    rev = git(mirror, "rev-parse", commit).strip()
+    known = known_differences(known_file)
+    report = Conformance(rev, suite_name, filecheck)
+    with tempfile.TemporaryDirectory() as tmp:
+        for path in test_paths(mirror, rev, suite):
+            if only and only not in path:
+                continue
+            r = run_file(mirror, rev, suite, path, Path(tmp), filecheck)
+            report.results.append(r)
+            c = report.per_dir[r.directory]
+            c["files"] += 1
+            if not r.runnable:
+                c["not runnable"] += 1
+                report.not_runnable[r.reason] += 1
+                continue
+            c["runnable"] += 1
+            if r.internal_error:
+                c["internal error"] += 1
+                report.internal.append(f"{r.path}: {r.internal_error}")
+            if r.ok:
+                c["pass"] += 1
+                report.stale += [f"{k}: passes, but is listed as a known difference" for k in known
+                                 if k == r.path or k.startswith(r.path + "#")]  # fmt: skip
+            elif all(k in known for k in r.failures) or r.path in known:
+                c["known"] += 1
+                listed = [k for k in known if k.startswith(r.path + "#") and k not in r.failures]
+                report.stale += [f"{k}: this split passes, but is listed as a known difference" for k in listed
+                                 if r.failures != [r.path]]  # fmt: skip
+            else:
+                c["unexplained"] += 1
+                report.unexplained.append(f"{', '.join(k for k in r.failures if k not in known)}: {r.detail}")
+    if only is None:
+        seen = {r.path for r in report.results if r.runnable}
+        report.stale += [f"{k}: listed as a known difference, but no runnable file has it" for k in known if k.partition("#")[0] not in seen]
+    return report
+
+
+def render(report: Conformance, console: Console) -> None:
+    """The per-directory table."""
+    table = Table(title=f"tt-mlir {report.suite} lit tests through ttopt — tenstorrent/tt-mlir @ {report.rev[:12]}, {report.filecheck}")
+    cols = ("directory", "files", "runnable", "pass", "%", "known difference", "unexplained", "internal error", "not runnable")
+    for col in cols:
+        table.add_column(col, justify="left" if col == "directory" else "right")
+    total: Counter = Counter()
+
+    def row(name: str, c: Counter, **kw: str) -> None:
+        pct = f"{100 * c['pass'] / c['runnable']:.0f}" if c["runnable"] else "-"
+        table.add_row(name, *(str(c[k]) for k in ("files", "runnable", "pass")), pct,
+                      *(str(c[k]) for k in ("known", "unexplained", "internal error", "not runnable")), **kw)  # fmt: skip
+
+    for name in sorted(report.per_dir, key=lambda d: (d != ".", d)):
+        total.update(report.per_dir[name])
+        row(name, report.per_dir[name])
+    row("all", total, style="bold")
+    console.print(table)
+    if report.not_runnable:
+        console.print("[bold]not runnable[/bold]:")
+        for why, n in report.not_runnable.most_common():
+            console.print(f"  {n} × {why}")
+
+
+@click.command()
+@click.option("--suite", "suite_name", type=click.Choice(sorted(SUITES)), default="stablehlo-to-ttir", show_default=True)
+@click.option("--mirror", type=click.Path(path_type=Path), default=DEFAULT_MIRROR, show_default=True,
+              help="Bare git mirror (or .git directory) of tenstorrent/tt-mlir.")
+@click.option("--commit", default="HEAD", show_default=True, help="Revision of the tests.")
+@click.option("--only", default=None, help="Only files whose path contains this text.")
+@click.option("--show", default=40, show_default=True, type=click.IntRange(0), help="Failures to list.")
+@click.option("--known", "known_file", type=click.Path(path_type=Path), default=None,
+              help="Known-differences file (default: the suite's, bench/ttmlir_known_differences.txt for stablehlo-to-ttir).")
+@click.option("--all-failures", is_flag=True, help="Also list failures that are known differences.")
+@click.option("--check", is_flag=True, help="Exit 1 on an unexplained failure, an internal error or a stale known line.")
+@click.option("--prune-stale", is_flag=True, help="Remove known-difference lines whose files now pass (after lowerings land).")
+def main(suite_name: str, mirror: Path, commit: str, only: str | None, show: int, known_file: Path | None, all_failures: bool,
+         check: bool, prune_stale: bool) -> None:  # fmt: skip
+    """Run tt-mlir's lit tests of a suite through ttopt and print the per-directory table."""
+    console = Console(width=200)
+    if not (mirror / "HEAD").exists():
+        raise click.UsageError(f"{mirror} is not a git mirror of tenstorrent/tt-mlir (fetch github:tenstorrent/tt-mlir)")
+    t0 = time.perf_counter()
+    report = run_conformance(mirror, suite_name, commit, only, known_file)
+    render(report, console)
+    console.print(f"{time.perf_counter() - t0:.1f} s")
+    if all_failures:
+        for r in report.results:
+            if r.runnable and not r.ok:
+                print(f"{', '.join(r.failures)}: {r.detail}")
+    for line in report.internal + report.unexplained[:show] + report.stale:
+        print(line)
+    known_file = known_file or SUITES[suite_name].known
+    if prune_stale and report.stale:
+        gone = {line.partition(":")[0] for line in report.stale}
+        kept = [l for l in known_file.read_text().splitlines() if l.startswith("#") or l.partition("\t")[0].strip() not in gone]
+        known_file.write_text("\n".join(kept) + "\n")
+        print(f"removed {len(gone)} stale line(s) from {known_file}")
+        report.stale = []
+    if check and (report.unexplained or report.stale or report.internal):
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

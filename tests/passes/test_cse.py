@@ -1,0 +1,54 @@
+"""`cse`: duplicate side-effect-free ops go, the first one's results take their uses; ops in other
+functions, ops with regions and ops that differ in an attribute or type stay."""
+
+from __future__ import annotations
+
+from ttopt.ir.printer import print_module
+from ttopt.parse.parser import parse_module
+from ttopt.passes.context import PassContext
+from ttopt.passes.cse import CSE
+from ttopt.passes.manager import PassManager
+
+
+def _cse(text: str) -> tuple[str, int]:
+    m = parse_module(text, "c.mlir")
+    ctx = PassContext()
+    PassManager([CSE()], ctx).run(m)
+    return print_module(m), ctx.stats["cse"]["removed"]
+
+
+def test_duplicates_merge_and_differences_stay() -> None:
+    out, removed = _cse("""func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %c0 = stablehlo.constant dense<1.0> : tensor<4xf32>
+  %c1 = stablehlo.constant dense<1.0> : tensor<4xf32>
+  %c2 = stablehlo.constant dense<2.0> : tensor<4xf32>
+  %0 = stablehlo.add %a, %c0 : tensor<4xf32>
+  %1 = stablehlo.add %a, %c1 : tensor<4xf32>
+  %2 = stablehlo.add %0, %c2 : tensor<4xf32>
+  %3 = stablehlo.multiply %1, %2 : tensor<4xf32>
+  return %3 : tensor<4xf32>
+}
+func.func @g(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %c0 = stablehlo.constant dense<1.0> : tensor<4xf32>
+  %0 = stablehlo.add %a, %c0 : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+""")
+    assert removed == 2  # %c1, then %1 (same operands once %c1 is %c0)
+    f = out.split("func.func @g")[0]
+    assert f.count("stablehlo.constant") == 2 and f.count("stablehlo.add") == 2
+    assert "stablehlo.multiply %0, %1" in f
+    assert out.split("func.func @g")[1].count("stablehlo.constant") == 1  # functions are separate scopes
+
+
+def test_ops_with_regions_are_not_merged() -> None:
+    body = """%{r} = stablehlo.reduce(%a init: %c) applies stablehlo.add across dimensions = [0] : (tensor<4xf32>, tensor<f32>) -> tensor<f32>"""
+    out, removed = _cse(f"""func.func @f(%a: tensor<4xf32>) -> tensor<f32> {{
+  %c = stablehlo.constant dense<0.0> : tensor<f32>
+  {body.format(r=0)}
+  {body.format(r=1)}
+  %2 = stablehlo.add %0, %1 : tensor<f32>
+  return %2 : tensor<f32>
+}}
+""")
+    assert removed == 0 and out.count("stablehlo.reduce") == 2

@@ -1,0 +1,140 @@
+"""`stablehlo-to-ttir-pipeline`: tt-mlir's pipeline from StableHLO (with Shardy) to TTIR, with its
+name, options and steps (createStableHLOToTTIRPipeline):
+
+| step | pass | when |
+|---:|---|---|
+| 1 | `convert-arith-to-stablehlo` | `enable-arith-to-stablehlo` (default true) and the module has arith ops |
+| 2 | `stablehlo-aggressive-simplification` | `enable-aggressive-simplification` (default true): see below |
+| 3 | complex expansion | the module has complex element types: a diagnostic (ttopt has no complex lowering) |
+| 4 | `legalize-stablehlo-composite-to-ttir` | the module has composites: `tenstorrent.*` ones to their TTIR op |
+| 5 | `stablehlo-legalize-composite-to-call` | `enable-composite-to-call` (default true) and composites are left |
+| 6 | `inline` | calls or private functions: the decompositions (and private callees) inlined |
+| 7 | `convert-to-ttir` | the module has Shardy or collective ops: mesh, `mesh_shard`, TTIR collectives |
+| 7 | `convert-stablehlo-to-ttir` | always: the compute ops |
+| 8 | `cse` | always |
+
+tt-mlir's step 7 is one conversion (its Shardy patterns run with the StableHLO ones); ttopt runs
+its sharding conversion (`convert-to-ttir`, ttopt/sharding) and then the compute lowering, which is
+the same result in two passes. The sharding itself is the job of `stablehlo-pipeline`, run before
+this one as tt-mlir's frontends do: `--stablehlo-pipeline --stablehlo-to-ttir-pipeline`.
+
+tt-mlir's `enable-cpu-fallback` (default true there) wraps the program in a `ttcore.device_module`
+and hoists ops TTIR cannot take into a CPU module; ttopt has no CPU module, so its default is false
+and `enable-cpu-fallback=true` is a usage error. `enable-aggressive-simplification` runs StableHLO's
+simplification upstream; ttopt lowers the program as written, so the step is reported as skipped
+(`--trace`, `--stats`) whatever the option says.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Iterator
+
+from ttopt.ir.diagnostics import Diagnostic, op_position
+from ttopt.ir.types import TensorType
+from ttopt.passes.base import Pass, option
+from ttopt.passes.manager import PipelinePass, PipelineStep
+from ttopt.passes.registry import get_pass, register_pass
+
+if TYPE_CHECKING:
+    from ttopt.ir.module import Module
+    from ttopt.ir.operation import Operation
+
+# What the sharding conversion (convert-to-ttir) takes: Shardy ops and StableHLO collectives.
+SHARDING_OPS = frozenset({"stablehlo.all_reduce", "stablehlo.all_gather", "stablehlo.reduce_scatter",
+                          "stablehlo.collective_permute", "stablehlo.all_to_all"})  # fmt: skip
+
+
+def _new(name: str, **options: object) -> Pass:
+    cls = get_pass(name)
+    assert cls is not None, name
+    return cls.from_options(dict(options))
+
+
+def _needs_sharding_conversion(module: Module) -> bool:
+    for op in module.walk():
+        if op.dialect == "sdy" or op.name in SHARDING_OPS:
+            return True
+        if op.name == "stablehlo.composite" and getattr(op.properties.get("name"), "value", None) == "sdy.all_slice":
+            return True
+    return False
+
+
+def _has_composites(module: Module) -> bool:
+    return any(op.name == "stablehlo.composite" or (op.name == "stablehlo.custom_call" and "tt.has_custom_sharding" in op.attributes)
+               for op in module.walk())  # fmt: skip
+
+
+def _has_calls_or_private_functions(module: Module) -> bool:
+    for op in module.body.ops:
+        vis = op.properties.get("sym_visibility") if op.name == "func.func" else None
+        if vis is not None and getattr(vis.resolve(), "value", None) == "private":
+            return True
+    return any(op.name == "func.call" for op in module.walk())
+
+
+def _complex_op(module: Module) -> Operation | None:
+    for op in module.walk():
+        for v in (*op.operands, *op.results):
+            t = v.type.resolve()
+            if isinstance(t, TensorType) and t.element_type.resolve().text.startswith("complex"):
+                return op
+    return None
+
+
+@register_pass
+@dataclass
+class StableHLOToTTIRPipeline(PipelinePass):
+    """StableHLO (after the sharding pipeline) to TTIR, with tt-mlir's option names and steps."""
+
+    name = "stablehlo-to-ttir-pipeline"
+    summary = "StableHLO -> TTIR as tt-mlir: arith constants, tenstorrent.* composites, inlining, convert-stablehlo-to-ttir (sharding + compute), cse"
+
+    enable_arith_to_stablehlo: bool = option(True, "Convert arith.constant to stablehlo.constant first")
+    enable_composite_to_call: bool = option(True, "Composites without a TTIR op become calls of their decomposition (then inlined)")
+    enable_aggressive_simplification: bool = option(True, "tt-mlir runs StableHLO's aggressive simplification; ttopt lowers the program as written (the step is reported skipped)")
+    enable_cpu_fallback: bool = option(False, "tt-mlir hoists unlowerable ops to a CPU module; ttopt has none: only false is accepted")
+
+    def validate(self) -> None:
+        """`enable-cpu-fallback=true` asks for a CPU module ttopt cannot build (usage error)."""
+        if self.enable_cpu_fallback:
+            raise ValueError("enable-cpu-fallback=true is not supported: ttopt has no CPU fallback module "
+                             "(ops TTIR cannot take are errors at the op)")  # fmt: skip
+
+    def steps(self, module: Module) -> Iterator[PipelineStep]:
+        """The steps of tt-mlir's createStableHLOToTTIRPipeline, in its order."""
+        if not self.enable_arith_to_stablehlo:
+            yield PipelineStep(1, "convert-arith-to-stablehlo", skipped="enable-arith-to-stablehlo=false")
+        elif any(op.dialect == "arith" for op in module.walk()):
+            yield PipelineStep(1, "convert-arith-to-stablehlo", _new("convert-arith-to-stablehlo"))
+        else:
+            yield PipelineStep(1, "convert-arith-to-stablehlo", skipped="no arith ops")
+        why = "not implemented in ttopt" if self.enable_aggressive_simplification else "enable-aggressive-simplification=false"
+        yield PipelineStep(2, "stablehlo-aggressive-simplification", skipped=why)
+        op = _complex_op(module)
+        if op is not None:
+            raise Diagnostic(f"{self.name}: complex element types are not supported ('{op.name}' has one); "
+                             "tt-mlir expands them to float pairs, ttopt does not", op_position(module.source, op))  # fmt: skip
+        yield PipelineStep(3, "stablehlo-complex-math-expander", skipped="no complex types")
+        # Steps with nothing to do are reported skipped: each step that runs is also a verification
+        # of the whole module, a second or so on a 10k-op program.
+        if _has_composites(module):
+            yield PipelineStep(4, "legalize-stablehlo-composite-to-ttir", _new("legalize-stablehlo-composite-to-ttir"))
+        else:
+            yield PipelineStep(4, "legalize-stablehlo-composite-to-ttir", skipped="no composites")
+        if not self.enable_composite_to_call:
+            yield PipelineStep(5, "stablehlo-legalize-composite-to-call", skipped="enable-composite-to-call=false")
+        elif any(op.name == "stablehlo.composite" for op in module.walk()):
+            yield PipelineStep(5, "stablehlo-legalize-composite-to-call", _new("stablehlo-legalize-composite-to-call"))
+        else:
+            yield PipelineStep(5, "stablehlo-legalize-composite-to-call", skipped="no composites")
+        if _has_calls_or_private_functions(module):
+            yield PipelineStep(6, "inline", _new("inliner"))
+        else:
+            yield PipelineStep(6, "inline", skipped="no calls or private functions")
+        if _needs_sharding_conversion(module):
+            yield PipelineStep(7, "convert-to-ttir", _new("convert-to-ttir"))
+        else:
+            yield PipelineStep(7, "convert-to-ttir", skipped="no Shardy or collective ops")
+        yield PipelineStep(7, "convert-stablehlo-to-ttir", _new("convert-stablehlo-to-ttir"))
+        yield PipelineStep(8, "cse", _new("cse"))

@@ -1,0 +1,68 @@
+"""`cse`: common subexpression elimination, as MLIR's pass for side-effect-free ops.
+
+Two ops are the same expression when they have the same name, operands, result types, properties
+and discardable attributes and neither has regions; the later one's results are replaced by the
+earlier one's and it goes. An op's block and the blocks of regions nested in it (not across
+functions or other symbol-isolated ops) see the expressions defined above them in that block, as
+dominance gives in single-block regions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ttopt.ir.opdef import PURE
+from ttopt.passes.base import Pass
+from ttopt.passes.registry import register_pass
+
+if TYPE_CHECKING:
+    from ttopt.ir.module import Module
+    from ttopt.ir.operation import Block, Operation
+    from ttopt.passes.context import PassContext
+
+# Ops whose regions do not see values defined outside them.
+ISOLATED = frozenset({"builtin.module", "func.func", "sdy.manual_computation", "ttcore.device_module", "ttcore.cpu_module"})
+
+
+def _key(op: Operation) -> tuple[Any, ...] | None:
+    d = op.opdef
+    if op.regions or not op.results or d is None or not d.has(PURE):
+        return None
+    return (op.name, tuple(id(v) for v in op.operands), tuple(r.type.canonical() for r in op.results),
+            tuple(sorted((k, v.canonical()) for k, v in op.properties.items())),
+            tuple(sorted((k, v.canonical()) for k, v in op.attributes.items())))  # fmt: skip
+
+
+@register_pass
+@dataclass
+class CSE(Pass):
+    """Eliminate duplicate side-effect-free ops (same name, operands, types and attributes)."""
+
+    name = "cse"
+    summary = "Common subexpression elimination of side-effect-free ops without regions"
+
+    def run(self, module: Module, ctx: PassContext) -> None:
+        removed = 0
+
+        def visit(block: Block, seen: dict[tuple[Any, ...], Operation]) -> None:
+            nonlocal removed
+            scope = dict(seen)
+            for op in list(block.ops):
+                key = _key(op)
+                if key is not None:
+                    first = scope.get(key)
+                    if first is not None:
+                        for r, v in zip(op.results, first.results):
+                            r.replace_all_uses_with(v)
+                        op.erase()
+                        removed += 1
+                        continue
+                    scope[key] = op
+                inner = {} if op.name in ISOLATED else scope
+                for region in op.regions:
+                    for b in region.blocks:
+                        visit(b, inner if len(region.blocks) == 1 else {})
+
+        visit(module.body, {})
+        ctx.stats.setdefault(self.name, {})["removed"] = removed
