@@ -8,7 +8,8 @@
 * Ops: one TTNN op per TTIR op (conversion table below) with tt-mlir's attribute spellings, and one
   `ttnn.get_device` per function for the ops that take a device (conv2d, creation ops). A TTIR
   `broadcast` read only by elementwise ops becomes their implicit broadcast (no op); otherwise a
-  `ttnn.repeat`. `dot_general` becomes `ttnn.matmul` (transposes folded into its flags).
+  `ttnn.repeat`. Ops TTNN has no counterpart for (`dot_general`, negative `pad`) are first rewritten
+  by `ttir-to-ttir-decomposition` (ttir_decomposition.py).
   `conv2d` / pooling read and write the flattened NHWC form TTNN expects (`1x1x(N*H*W)xC`) through
   `ttnn.reshape`s. Destination-passing `ttir.empty` outputs are dropped.
 * Anything else is an error at the op (`'ttir.foo' has no TTNN lowering`), never left behind.
@@ -31,6 +32,7 @@ from ttopt.ir.opdef import OP_DEFS
 from ttopt.ir.operation import Operation
 from ttopt.ir.properties import int_values, props
 from ttopt.ir.types import OpaqueType, ScalarType, TensorType, static_shape
+from ttopt.lowering.ttir_decomposition import TTIRToTTIRDecomposition, decompose
 from ttopt.optimizer.rewrite import LayoutAliaser, update_function_type
 from ttopt.passes.base import Pass
 from ttopt.passes.registry import register_pass
@@ -307,26 +309,6 @@ def _matmul(lw: _Lowering, op: Any) -> Any:
                    {"transpose_a": BoolAttr(p.transpose_a), "transpose_b": BoolAttr(p.transpose_b)}, op.location)  # fmt: skip
 
 
-def _dot_general(lw: _Lowering, op: Any) -> Any:
-    p = props(op)
-    a, b = inputs(op)
-    ra, rb = len(a.type.resolve().shape), len(b.type.resolve().shape)
-    bl, cl, br, cr = tuple(p.batch_dims_lhs), tuple(p.contract_dims_lhs), tuple(p.batch_dims_rhs), tuple(p.contract_dims_rhs)
-    nb = len(bl)
-    if not bl and not br and rb == 2 and len(cl) == 1 and len(cr) == 1 and cl[0] == ra - 1:
-        # [..., K] x [K, N] (or [N, K]): a matmul broadcasting its 2-D right operand.
-        return lw.emit("ttnn.matmul", [a, b], _result_type(lw, op),
-                       {"transpose_a": BoolAttr(False), "transpose_b": BoolAttr(cr[0] == 1)}, op.location)  # fmt: skip
-    if bl != tuple(range(nb)) or br != tuple(range(nb)) or len(cl) != 1 or len(cr) != 1 or ra != nb + 2 or rb != nb + 2:
-        raise ValueError(
-            "lowers to ttnn.matmul only with leading batch dimensions, one contracting dimension and one free "
-            f"dimension per side (batch {list(bl)}/{list(br)}, contracting {list(cl)}/{list(cr)}, ranks {ra}/{rb})"
-        )
-    ta, tb = cl[0] == nb, cr[0] == nb + 1
-    return lw.emit("ttnn.matmul", [a, b], _result_type(lw, op),
-                   {"transpose_a": BoolAttr(ta), "transpose_b": BoolAttr(tb)}, op.location)  # fmt: skip
-
-
 def _nhwc(op: Any) -> tuple[int, int, int, int]:
     p = props(op)
     dims = (p.batch_dim, p.height_dim, p.width_dim, p.channel_dim) if op.name == "ttir.conv2d" else (0, 1, 2, 3)
@@ -441,7 +423,7 @@ RULES: dict[str, Rule] = {
     "slice_static": _same("ttnn.slice_static", ("begins", "ends", "step")), "concat": _concat,
     "sum": _reduce, "mean": _reduce, "max": _reduce, "min": _reduce, "prod": _reduce, "argmax": _reduce,
     "reduce_and": _reduce, "reduce_or": _reduce,
-    "matmul": _matmul, "linear": _matmul, "dot_general": _dot_general, "conv2d": _conv2d,
+    "matmul": _matmul, "linear": _matmul, "conv2d": _conv2d,
     "max_pool2d": _pool, "avg_pool2d": _pool, "softmax": _softmax, "rms_norm": _norm, "layer_norm": _norm,
     "square": lambda lw, op: lw.emit("ttnn.multiply", [inputs(op)[0], inputs(op)[0]], _result_type(lw, op), {}, op.location),
     "embedding": _same("ttnn.embedding"), "constant": _creation, "full": _creation, "zeros": _creation,
@@ -458,6 +440,7 @@ class ConvertTTIRToTTNN(Pass):
     summary = "TTIR ops to TTNN ops; every tensor gets a tiled DRAM-interleaved ttnn_layout (ttir-to-ttnn-backend-pipeline's conversion)"
 
     def run(self, module: Module, ctx: PassContext) -> None:
+        ctx.stats.setdefault(TTIRToTTIRDecomposition.name, {}).update(decompose(module))
         aliaser = LayoutAliaser(module)
         count = 0
         for func in module.functions():
