@@ -33,6 +33,7 @@ from ttopt.ir.operation import Operation
 from ttopt.ir.properties import int_values, props
 from ttopt.ir.types import OpaqueType, ScalarType, TensorType, static_shape
 from ttopt.lowering.ttir_decomposition import TTIRToTTIRDecomposition, decompose
+from ttopt.lowering.ttnn_indexing import INDEXING_RULES, MULTI_RESULT
 from ttopt.optimizer.rewrite import LayoutAliaser, update_function_type
 from ttopt.passes.base import Pass
 from ttopt.passes.registry import register_pass
@@ -193,7 +194,8 @@ class _Lowering:
                 self.out.append(op)
                 continue
             new = self.convert(op)
-            op.results[0].replace_all_uses_with(new)
+            for r, v in zip(op.results, new if isinstance(new, list) else [new]):
+                r.replace_all_uses_with(v)
             op.drop_all_references()
             count += 1
         for op in self.out:
@@ -209,7 +211,7 @@ class _Lowering:
             rule = _elementwise
         if rule is None:
             raise self.fail(op, "has no TTNN lowering")
-        if len(op.results) != 1:
+        if len(op.results) != 1 and short not in MULTI_RESULT:
             raise self.fail(op, f"has {len(op.results)} results; its TTNN lowering is not implemented")
         try:
             return rule(self, op)
@@ -349,23 +351,6 @@ def _conv2d(lw: _Lowering, op: Any) -> Any:
     return lw.reshape(y, tuple(out_t.shape), op, op.location)
 
 
-def _pool(lw: _Lowering, op: Any) -> Any:
-    n, h, w, c = _nhwc(op)
-    p = props(op)
-    out_t = op.results[0].type.resolve()
-    on, oh, ow, oc = out_t.shape
-    x = lw.reshape(inputs(op)[0], (1, 1, n * h * w, c), op, op.location)
-    flat = lw.layout_type(TensorType((1, 1, on * oh * ow, oc), out_t.element_type), op)
-    properties = {
-        "batch_size": IntegerAttr(n, SI32), "input_height": IntegerAttr(h, SI32), "input_width": IntegerAttr(w, SI32),
-        "channels": IntegerAttr(c, SI32), "kernel_size": DenseArrayAttr("i32", _pair(p.kernel)),
-        "stride": DenseArrayAttr("i32", _pair(p.stride)), "padding": DenseArrayAttr("i32", _pair(p.padding, 2)[:2]),
-        "dilation": DenseArrayAttr("i32", _pair(p.dilation)), "ceil_mode": BoolAttr(p.ceil_mode),
-    }  # fmt: skip
-    y = lw.emit("ttnn." + op.name[5:], [x], flat, properties, op.location)
-    return lw.reshape(y, tuple(out_t.shape), op, op.location)
-
-
 def _softmax(lw: _Lowering, op: Any) -> Any:
     p = props(op)
     return lw.emit("ttnn.softmax", inputs(op), _result_type(lw, op),
@@ -419,15 +404,16 @@ def _concat(lw: _Lowering, op: Any) -> Any:
 
 RULES: dict[str, Rule] = {
     "reshape": _reshape, "squeeze": _reshape, "unsqueeze": _reshape, "permute": _permute, "transpose": _transpose,
-    "broadcast": _broadcast, "repeat": _same("ttnn.repeat"),
+    "broadcast": _broadcast,
     "slice_static": _same("ttnn.slice_static", ("begins", "ends", "step")), "concat": _concat,
     "sum": _reduce, "mean": _reduce, "max": _reduce, "min": _reduce, "prod": _reduce, "argmax": _reduce,
     "reduce_and": _reduce, "reduce_or": _reduce,
     "matmul": _matmul, "linear": _matmul, "conv2d": _conv2d,
-    "max_pool2d": _pool, "avg_pool2d": _pool, "softmax": _softmax, "rms_norm": _norm, "layer_norm": _norm,
+    "softmax": _softmax, "rms_norm": _norm, "layer_norm": _norm,
     "square": lambda lw, op: lw.emit("ttnn.multiply", [inputs(op)[0], inputs(op)[0]], _result_type(lw, op), {}, op.location),
     "embedding": _same("ttnn.embedding"), "constant": _creation, "full": _creation, "zeros": _creation,
     "ones": _creation, "arange": _creation,
+    **INDEXING_RULES,
 }  # fmt: skip
 
 

@@ -9,3 +9,4 @@ from ttopt.lowering.stablehlo_ops import pad_slices  # noqa: F401
 from ttopt.lowering.stablehlo_ops import reduce_window  # noqa: F401
 from ttopt.lowering.stablehlo_ops import select_and_scatter  # noqa: F401
 from ttopt.lowering.stablehlo_ops import gather  # noqa: F401
+from ttopt.lowering.stablehlo_ops import scatter  # noqa: F401
