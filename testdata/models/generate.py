@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import sys
 from typing import Any, Callable
 
@@ -46,17 +47,18 @@ MESH = Mesh(np.array(jax.devices()[:8]).reshape(2, 4), ("data", "model"))
 
 Family = Callable[[], tuple[Callable[..., Any], tuple[Any, ...]]]
 FAMILIES: dict[str, Family] = {}
-# Top-level arguments that must be positive to be meaningful (Adam's second moment, the step
-# count): their random values are 1 + |normal|.
-POSITIVE: dict[str, set[int]] = {}
+# Arguments that must be positive to be meaningful (Adam's second moment, the step count, batch
+# norm variances), as a regex over `jax.tree_util.keystr` of the argument's path: their random
+# values are 1 + |normal|.
+POSITIVE: dict[str, str] = {}
 
 
-def family(name: str, positive: tuple[int, ...] = ()) -> Callable[[Family], Family]:
+def family(name: str, positive: str = "$^") -> Callable[[Family], Family]:
     """Register a model family: a builder returning (jitted function, example args as ShapeDtypeStructs)."""
 
     def deco(builder: Family) -> Family:
         FAMILIES[name] = builder
-        POSITIVE[name] = set(positive)
+        POSITIVE[name] = positive
         return builder
 
     return deco
@@ -310,7 +312,7 @@ def bn_shapes(name: str, c: int) -> dict[str, tuple[int, ...]]:
     return {f"{name}_{k}": (c,) for k in ("mean", "var", "g", "b")}
 
 
-@family("resnet")
+@family("resnet", positive=r"_var'\]$")
 def _resnet():
     def max_pool(x):
         return lax.reduce_window(x, -jnp.inf, lax.max, (1, 3, 3, 1), (1, 2, 2, 1), "SAME")
@@ -433,7 +435,7 @@ def adam(p, g, m, v, step, lr=1e-3, b1=0.9, b2=0.999, eps=1e-8):
     return p - lr * mhat / (jnp.sqrt(vhat) + eps), m, v
 
 
-@family("train_mlp_adam", positive=(2, 5))
+@family("train_mlp_adam", positive=r"^\[(2|5)\]")
 def _train_mlp():
     def loss(p, x, labels):
         h = jax.nn.relu(x @ p["w1"] + p["b1"])
@@ -450,7 +452,7 @@ def _train_mlp():
     return jax.jit(step), (params(shapes), params(shapes), params(shapes), S((16, 32)), S((16,), jnp.int32), S(()))
 
 
-@family("train_transformer_adam", positive=(2,))
+@family("train_transformer_adam", positive=r"^\[2\]")
 def _train_transformer():
     c = dict(GPT, layers=1, seq=8)
 
@@ -506,18 +508,17 @@ def _unet():
 # -- rendering --------------------------------------------------------------------------------------
 
 
-def random_inputs(args: tuple[Any, ...], seed: int, positive: set[int]) -> list[np.ndarray]:
+def random_inputs(args: tuple[Any, ...], seed: int, positive: str) -> list[np.ndarray]:
     """Deterministic random values for the flattened arguments: ids in range, normals elsewhere."""
     rng = np.random.default_rng(seed)
     out = []
-    for index, arg in enumerate(args):
-        for leaf in jax.tree.leaves(arg):
-            if np.issubdtype(leaf.dtype, np.integer):
-                out.append(rng.integers(0, 2, leaf.shape).astype(leaf.dtype))  # valid for every id/label/mask
-            elif index in positive:
-                out.append((1 + np.abs(rng.standard_normal(leaf.shape))).astype(leaf.dtype))
-            else:
-                out.append((rng.standard_normal(leaf.shape) * 0.5).astype(leaf.dtype))
+    for path, leaf in jax.tree_util.tree_flatten_with_path(args)[0]:
+        if np.issubdtype(leaf.dtype, np.integer):
+            out.append(rng.integers(0, 2, leaf.shape).astype(leaf.dtype))  # valid for every id/label/mask
+        elif re.search(positive, jax.tree_util.keystr(path)):
+            out.append((1 + np.abs(rng.standard_normal(leaf.shape))).astype(leaf.dtype))
+        else:
+            out.append((rng.standard_normal(leaf.shape) * 0.5).astype(leaf.dtype))
     return out
 
 
