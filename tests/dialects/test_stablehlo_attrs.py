@@ -33,9 +33,11 @@ def test_dot_fields_in_order_and_empty_ones_left_out() -> None:
     assert d.print_body() == "lhs_contracting_dimensions = [2], rhs_contracting_dimensions = [1]"
 
 
-def test_gather_index_vector_dim_defaults_to_the_indices_rank() -> None:
+def test_gather_index_vector_dim_defaults_to_zero() -> None:
+    # MLIR's StableHLO parser reads a missing index_vector_dim as 0 and prints 0 as nothing.
     g = GatherDimensionNumbers.parse("offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0]")
-    assert g.index_vector_dim is None and g.vector_dim(2) == 2
+    assert g.index_vector_dim is None and g.vector_dim(2) == 0
+    assert g.print_body() == "offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0]"
     g1 = GatherDimensionNumbers.parse("offset_dims = [1], start_index_map = [0], index_vector_dim = 1")
     assert g1.vector_dim(2) == 1
 

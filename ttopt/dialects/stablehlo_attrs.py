@@ -104,13 +104,15 @@ class DotDimensionNumbers(_FieldListAttr):
 
 
 class _IndexedDimensionNumbers(_FieldListAttr):
-    """Gather/scatter dimension numbers: both name an index vector dimension, which may be left out."""
+    """Gather/scatter dimension numbers: both name an index vector dimension, which may be left out
+    (StableHLO leaves out the field's default, 0)."""
 
     index_vector_dim: int | None = None
 
     def vector_dim(self, indices_rank: int) -> int:
-        """The index vector dimension, `indices_rank` (none) when the attribute leaves it out."""
-        return indices_rank if self.index_vector_dim is None else self.index_vector_dim
+        """The index vector dimension: 0 when the attribute leaves it out (StableHLO's default; it
+        prints `index_vector_dim = 0` as nothing). `indices_rank` is kept for the callers' sake."""
+        return 0 if self.index_vector_dim is None else self.index_vector_dim
 
 
 class GatherDimensionNumbers(_IndexedDimensionNumbers):

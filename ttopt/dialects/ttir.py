@@ -100,6 +100,23 @@ OPS: dict[str, tuple[tuple[int, int], tuple[Prop, ...]]] = {
     "mesh_partition": ((1, 1), ()),
 }
 
+# Indexing, scan, pooling and padding ops as the StableHLO gather / scatter / reduce_window / pad /
+# dynamic_slice lowerings write them (TTIROps.td's operands and attribute spellings).
+_POOL = (Prop("kernel"), Prop("stride"), Prop("dilation"), Prop("padding"), _opt("ceil_mode", "bool", False),
+         _opt("flattened_compat_info"))  # fmt: skip
+INDEXING_OPS: dict[str, tuple[tuple[int, int], tuple[Prop, ...]]] = {
+    "embedding_backward": ((3, 3), ()),
+    "gather": ((2, 2), (Prop("dim", "int"),)),
+    "scatter": ((3, 3), (Prop("dim", "int"), Prop("scatter_reduce_type"))),
+    "slice_dynamic": ((3, 3), (_opt("step", "ints"),)),
+    "index_select": ((1, 1), (Prop("dim", "int"), Prop("begin", "int"), Prop("length", "int"), _opt("stride", "int", 0))),
+    "cumsum": ((1, 1), (Prop("dim", "int"),)),
+    "cumprod": ((1, 1), (Prop("dim", "int"),)),
+    "max_pool2d": ((1, 1), _POOL),
+    "avg_pool2d": ((1, 1), (*_POOL, _opt("count_include_pad", "bool", True))),
+}
+OPS.update(INDEXING_OPS)
+
 register(
     *(
         OpDef(f"ttir.{name}", operands=(lo, hi + 1), results=(2 if name == "topk" else 1), traits=_P)
@@ -108,6 +125,9 @@ register(
     OpDef("ttir.empty", operands=0, results=1, format=NullaryFormat()),
 )
 register_properties({f"ttir.{name}": declared for name, (_, declared) in OPS.items() if declared})
+# Two results (values, indices) and their two destination-passing `ttir.empty` outputs.
+register(OpDef("ttir.max_pool2d_with_indices", operands=(1, 3), results=2, traits=_P))
+register_properties({"ttir.max_pool2d_with_indices": _POOL})
 
 
 # -- shape checks --------------------------------------------------------------------------------

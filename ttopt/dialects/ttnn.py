@@ -72,6 +72,13 @@ OTHER: dict[str, tuple[Any, Any]] = {  # op -> (operand arity, result arity)
     "mesh_shard": ((1, 2), 1),
     "all_to_all": ((1, 2), 1),
     "mesh_partition": (1, 1),
+    # Indexing, scans and pooling with indices (the StableHLO gather / scatter / reduce_window lowerings).
+    "gather": (2, 1),
+    "scatter": (3, 1),
+    "embedding_backward": (3, 1),
+    "cumsum": (1, 1),
+    "cumprod": (1, 1),
+    "max_pool2d_with_indices": (1, 2),
 }
 
 # Ops the StableHLO/CHLO lowering's families reach (TTNNOps.td): inverse trigonometric and bit

@@ -1,12 +1,13 @@
 """`convert-stablehlo-to-ttir`: StableHLO compute ops to TTIR ops (issue 16 §2).
 
 Ops are written in generic form with upstream tt-mlir's property spellings and without DPS output
-operands. Elementwise ops map one to one; `dot_general` becomes `ttir.matmul` when it is a plain
-(batched) matmul and `ttir.dot_general` otherwise; a 2-D `convolution` becomes `ttir.conv2d`
+operands. Elementwise ops map one to one; a 2-D `convolution` becomes `ttir.conv2d`
 (NHWC input, OIHW weight) between permutes; a `reduce` with one add/max/min/multiply/and/or body
 becomes sum/max/min/prod/reduce_and/reduce_or (its init folded in unless it is the identity);
 `broadcast_in_dim` becomes [permute +] reshape + `ttir.broadcast` (repeat factors per dim). Any other
-StableHLO or CHLO op is a diagnostic at its position, never left behind silently.
+StableHLO or CHLO op is a diagnostic at its position, never left behind silently. The op families
+in `stablehlo_ops/` (dot_general, gather/scatter, reduce_window, pad and slices, ...) register their
+own lowerings.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, cast
 
 from ttopt.dialects.format_base import enum_value
-from ttopt.dialects.stablehlo_attrs import ConvDimensionNumbers, DotDimensionNumbers
+from ttopt.dialects.stablehlo_attrs import ConvDimensionNumbers
 from ttopt.ir.attributes import ArrayAttr, Attribute, BoolAttr, DenseArrayAttr, DenseElementsAttr, IntegerAttr
 from ttopt.ir.diagnostics import Diagnostic
 from ttopt.ir.operation import Operation
@@ -248,20 +249,6 @@ class Lowering:
     def _reverse(self, op: Operation) -> Value:
         return self.emit("reverse", [op.operands[0]], op.results[0].type, dimensions=_i64s(props(op).dimensions))
 
-    def _dot_general(self, op: Operation) -> Value:
-        a, b = op.operands
-        dd: DotDimensionNumbers = props(op).dot_dimension_numbers
-        lb, rb = list(dd.lhs_batching_dimensions), list(dd.rhs_batching_dimensions)
-        lc, rc = list(dd.lhs_contracting_dimensions), list(dd.rhs_contracting_dimensions)
-        ra, rb_ = len(_static(a.type).shape), len(_static(b.type).shape)
-        n = len(lb)
-        plain = lb == rb == list(range(n)) and ra == rb_ == n + 2 and len(lc) == len(rc) == 1
-        if plain and lc[0] in (n, n + 1) and rc[0] in (n, n + 1):
-            return self.emit("matmul", [a, b], op.results[0].type,
-                             transpose_a=BoolAttr(lc[0] == n), transpose_b=BoolAttr(rc[0] == n + 1))  # fmt: skip
-        return self.emit("dot_general", [a, b], op.results[0].type, batch_dims_lhs=_i64s(lb), contract_dims_lhs=_i64s(lc),
-                         batch_dims_rhs=_i64s(rb), contract_dims_rhs=_i64s(rc))  # fmt: skip
-
     def _convolution(self, op: Operation) -> Value:
         p = props(op)
         d: ConvDimensionNumbers = p.dimension_numbers
@@ -323,6 +310,8 @@ class Lowering:
     def convert_block(self, block: Any) -> None:
         """Lower every StableHLO op of `block` (and of regions of other ops inside it)."""
         for op in list(block.ops):
+            if op.parent is not block:
+                continue  # erased by the lowering of an earlier op that absorbed it
             self.anchor = op
             try:
                 new = self.lower(op)

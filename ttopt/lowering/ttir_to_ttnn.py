@@ -8,7 +8,8 @@
 * Ops: one TTNN op per TTIR op (conversion table below) with tt-mlir's attribute spellings, and one
   `ttnn.get_device` per function for the ops that take a device (conv2d, creation ops). A TTIR
   `broadcast` read only by elementwise ops becomes their implicit broadcast (no op); otherwise a
-  `ttnn.repeat`. `dot_general` becomes `ttnn.matmul` (transposes folded into its flags).
+  `ttnn.repeat`. Ops TTNN has no counterpart for (`dot_general`, negative `pad`) are first rewritten
+  by `ttir-to-ttir-decomposition` (ttir_decomposition.py).
   `conv2d` / pooling read and write the flattened NHWC form TTNN expects (`1x1x(N*H*W)xC`) through
   `ttnn.reshape`s. Destination-passing `ttir.empty` outputs are dropped.
 * Anything else is an error at the op (`'ttir.foo' has no TTNN lowering`), never left behind.
@@ -30,6 +31,9 @@ from ttopt.ir.operation import Operation
 from ttopt.ir.properties import int_values, props
 from ttopt.ir.types import OpaqueType, ScalarType, TensorType, static_shape
 from ttopt.lowering.dense_values import DenseValueError, narrowed_body
+from ttopt.lowering.ttir_decomposition import TTIRToTTIRDecomposition, decompose
+from ttopt.lowering.ttnn_indexing import INDEXING_RULES
+from ttopt.lowering.ttnn_indexing import MULTI_RESULT as INDEXING_MULTI_RESULT
 from ttopt.optimizer.rewrite import LayoutAliaser, update_function_type
 from ttopt.passes.base import Pass
 from ttopt.passes.registry import register_pass
@@ -300,26 +304,6 @@ def _matmul(lw: _Lowering, op: Any) -> Any:
                    {"transpose_a": BoolAttr(p.transpose_a), "transpose_b": BoolAttr(p.transpose_b)}, op.location)  # fmt: skip
 
 
-def _dot_general(lw: _Lowering, op: Any) -> Any:
-    p = props(op)
-    a, b = inputs(op)
-    ra, rb = len(a.type.resolve().shape), len(b.type.resolve().shape)
-    bl, cl, br, cr = tuple(p.batch_dims_lhs), tuple(p.contract_dims_lhs), tuple(p.batch_dims_rhs), tuple(p.contract_dims_rhs)
-    nb = len(bl)
-    if not bl and not br and rb == 2 and len(cl) == 1 and len(cr) == 1 and cl[0] == ra - 1:
-        # [..., K] x [K, N] (or [N, K]): a matmul broadcasting its 2-D right operand.
-        return lw.emit("ttnn.matmul", [a, b], _result_type(lw, op),
-                       {"transpose_a": BoolAttr(False), "transpose_b": BoolAttr(cr[0] == 1)}, op.location)  # fmt: skip
-    if bl != tuple(range(nb)) or br != tuple(range(nb)) or len(cl) != 1 or len(cr) != 1 or ra != nb + 2 or rb != nb + 2:
-        raise ValueError(
-            "lowers to ttnn.matmul only with leading batch dimensions, one contracting dimension and one free "
-            f"dimension per side (batch {list(bl)}/{list(br)}, contracting {list(cl)}/{list(cr)}, ranks {ra}/{rb})"
-        )
-    ta, tb = cl[0] == nb, cr[0] == nb + 1
-    return lw.emit("ttnn.matmul", [a, b], _result_type(lw, op),
-                   {"transpose_a": BoolAttr(ta), "transpose_b": BoolAttr(tb)}, op.location)  # fmt: skip
-
-
 def _nhwc(op: Any) -> tuple[int, int, int, int]:
     p = props(op)
     dims = (p.batch_dim, p.height_dim, p.width_dim, p.channel_dim) if op.name == "ttir.conv2d" else (0, 1, 2, 3)
@@ -357,23 +341,6 @@ def _conv2d(lw: _Lowering, op: Any) -> Any:
         "groups": IntegerAttr(p.groups, I32),
     }  # fmt: skip
     y = lw.emit("ttnn.conv2d", [x, *ins[1:], lw.get_device()], flat, properties, op.location)
-    return lw.reshape(y, tuple(out_t.shape), op, op.location)
-
-
-def _pool(lw: _Lowering, op: Any) -> Any:
-    n, h, w, c = _nhwc(op)
-    p = props(op)
-    out_t = op.results[0].type.resolve()
-    on, oh, ow, oc = out_t.shape
-    x = lw.reshape(inputs(op)[0], (1, 1, n * h * w, c), op, op.location)
-    flat = lw.layout_type(TensorType((1, 1, on * oh * ow, oc), out_t.element_type), op)
-    properties = {
-        "batch_size": IntegerAttr(n, SI32), "input_height": IntegerAttr(h, SI32), "input_width": IntegerAttr(w, SI32),
-        "channels": IntegerAttr(c, SI32), "kernel_size": DenseArrayAttr("i32", _pair(p.kernel)),
-        "stride": DenseArrayAttr("i32", _pair(p.stride)), "padding": DenseArrayAttr("i32", _pair(p.padding, 2)[:2]),
-        "dilation": DenseArrayAttr("i32", _pair(p.dilation)), "ceil_mode": BoolAttr(p.ceil_mode),
-    }  # fmt: skip
-    y = lw.emit("ttnn." + op.name[5:], [x], flat, properties, op.location)
     return lw.reshape(y, tuple(out_t.shape), op, op.location)
 
 
@@ -458,18 +425,19 @@ def _rand(lw: _Lowering, op: Any) -> Any:
     return lw.emit("ttnn.rand", [lw.get_device()], _result_type(lw, op), properties, op.location)
 
 
-MULTI_RESULT = frozenset({"sort", "topk"})
+MULTI_RESULT = frozenset({"sort", "topk"}) | INDEXING_MULTI_RESULT
 RULES: dict[str, Rule] = {
     "reshape": _reshape, "squeeze": _reshape, "unsqueeze": _reshape, "permute": _permute, "transpose": _transpose,
-    "broadcast": _broadcast, "repeat": _same("ttnn.repeat"),
+    "broadcast": _broadcast,
     "slice_static": _same("ttnn.slice_static", ("begins", "ends", "step")), "concat": _concat,
     "sum": _reduce, "mean": _reduce, "max": _reduce, "min": _reduce, "prod": _reduce, "argmax": _reduce,
     "reduce_and": _reduce, "reduce_or": _reduce,
-    "matmul": _matmul, "linear": _matmul, "dot_general": _dot_general, "conv2d": _conv2d,
-    "max_pool2d": _pool, "avg_pool2d": _pool, "softmax": _softmax, "rms_norm": _norm, "layer_norm": _norm,
+    "matmul": _matmul, "linear": _matmul, "conv2d": _conv2d,
+    "softmax": _softmax, "rms_norm": _norm, "layer_norm": _norm,
     "square": lambda lw, op: lw.emit("ttnn.multiply", [inputs(op)[0], inputs(op)[0]], _result_type(lw, op), {}, op.location),
     "embedding": _same("ttnn.embedding"), "constant": _creation, "full": _creation, "zeros": _creation,
     "ones": _creation, "arange": _creation,
+    **INDEXING_RULES,
 }  # fmt: skip
 RULES.update({"sort": _sort, "topk": _topk, "rand": _rand})
 
@@ -483,6 +451,7 @@ class ConvertTTIRToTTNN(Pass):
     summary = "TTIR ops to TTNN ops; every tensor gets a tiled DRAM-interleaved ttnn_layout (ttir-to-ttnn-backend-pipeline's conversion)"
 
     def run(self, module: Module, ctx: PassContext) -> None:
+        ctx.stats.setdefault(TTIRToTTIRDecomposition.name, {}).update(decompose(module))
         aliaser = LayoutAliaser(module)
         count = 0
         for func in module.functions():

@@ -21,6 +21,7 @@ from ttopt.ir.attributes import DenseElementsAttr
 from ttopt.ir.properties import int_values, props
 from ttopt.ir.types import TensorType
 from ttopt.lowering.dense_values import DenseValueError, flat_values
+from ttopt.testing import indexing_semantics as ix
 from ttopt.testing.family_semantics import MULTI, SINGLE, is_multi_reduce, reduce_several
 
 if TYPE_CHECKING:
@@ -109,6 +110,12 @@ ELEMENTWISE: dict[str, Callable[..., Array]] = {
     **{d.lower(): f for d, f in COMPARE.items()}, "select": np.where, "where": np.where,
     "clamp": lambda lo, x, hi: np.minimum(np.maximum(x, lo), hi), "clamp_tensor": lambda x, lo, hi: np.minimum(np.maximum(x, lo), hi),
 }  # fmt: skip
+# Ops evaluated by `Interpreter._indexing`.
+INDEXING_OPS = frozenset({
+    *(f"stablehlo.{n}" for n in ("gather", "scatter", "reduce_window", "select_and_scatter", "pad", "dynamic_slice", "dynamic_update_slice")),
+    *(f"ttir.{n}" for n in ("embedding", "embedding_backward", "gather", "scatter", "slice_dynamic", "pad", "full", "empty", "cumsum",
+                             "cumprod", "max_pool2d", "avg_pool2d", "max_pool2d_with_indices", "repeat", "clamp_scalar")),
+})  # fmt: skip
 REDUCERS = {"add": np.add, "maximum": np.maximum, "minimum": np.minimum, "multiply": np.multiply, "and": np.logical_and, "or": np.logical_or,
             "sum": np.add, "max": np.maximum, "min": np.minimum, "prod": np.multiply, "reduce_and": np.logical_and, "reduce_or": np.logical_or}  # fmt: skip
 
@@ -148,6 +155,7 @@ class Interpreter:
 
     def __init__(self, module: Module) -> None:
         self.funcs = {getattr(f.properties.get("sym_name"), "value", ""): f for f in module.functions()}
+        self.lanes = 0  # > 0 while a scalar region body runs on arrays (results keep their lanes)
 
     def call(self, name: str, args: list[Array]) -> list[Array]:
         f = self.funcs.get(name)
@@ -161,11 +169,15 @@ class Interpreter:
             ins = [env[id(v)] for v in op.operands]
             if op.name in ("func.return", "stablehlo.return"):
                 return ins
-            if op.name in MULTI or is_multi_reduce(op):
+            if op.name == "func.call":
+                outs = self.call(op.properties["callee"].resolve().root, ins)
+            elif op.name in MULTI or is_multi_reduce(op):
                 fn = MULTI.get(op.name, reduce_several)
                 outs = [np.asarray(v).astype(dtype_of(r.type)).reshape(shape_of(r.type)) for r, v in zip(op.results, fn(self, op, ins))]
+            elif len(op.results) > 1:
+                outs = [np.asarray(v).astype(dtype_of(r.type), copy=False) for v, r in zip(self._indexing(op, ins), op.results)]
             else:
-                outs = self.call(op.properties["callee"].resolve().root, ins) if op.name == "func.call" else [self.op(op, ins)]
+                outs = [self.op(op, ins)]
             for r, v in zip(op.results, outs):
                 env[id(r)] = v
         return []
@@ -175,7 +187,8 @@ class Interpreter:
         t = op.results[0].type
         out = self._eval(op, op.name.partition(".")[2], ins, t)
         dt = dtype_of(t)
-        return np.asarray(out).astype(dt, copy=False).reshape(shape_of(t))
+        out = np.asarray(out).astype(dt, copy=False)
+        return out if self.lanes else out.reshape(shape_of(t))
 
     def _eval(self, op: Operation, name: str, ins: list[Array], t: Any) -> Array:
         a = op.get_attr
@@ -246,6 +259,96 @@ class Interpreter:
             keep = bool(val("keep_dim"))
             f: Any = REDUCERS[name]
             return f.reduce(ins[0], axis=tuple(dims), keepdims=keep)
+        if op.name in INDEXING_OPS:
+            return self._indexing(op, ins)[0]
+        raise Unsupported(op.name)
+
+    # -- indexing, windowed and padding ops (ttopt/testing/indexing_semantics.py) --------------------
+    def _body(self, op: Operation, region: int = 0) -> Callable[..., list[Array]]:
+        """A region of scalar ops, evaluated lane-wise on whole arrays."""
+        block = op.regions[region].blocks[0]
+
+        def body(*args: Array) -> list[Array]:
+            self.lanes += 1
+            try:
+                return self.block(block, [np.asarray(a) for a in args])
+            finally:
+                self.lanes -= 1
+
+        return body
+
+    def _combiner(self, op: Operation) -> Any:
+        """A scatter body as a numpy ufunc (one add/multiply/maximum/minimum of its arguments), None
+        (it returns the update), or a function of two arrays evaluating the body."""
+        block = op.regions[0].blocks[0]
+        ufuncs = {"add": np.add, "multiply": np.multiply, "maximum": np.maximum, "minimum": np.minimum}
+        ops = block.ops
+        if len(ops) == 1 and list(ops[0].operands) == [block.args[1]]:
+            return None
+        if len(ops) == 2 and ops[0].name.partition(".")[2] in ufuncs and set(map(id, ops[0].operands)) == set(map(id, block.args)):
+            return ufuncs[ops[0].name.partition(".")[2]]
+        body = self._body(op)
+        return lambda x, y: body(x, y)[0]
+
+    def _window(self, op: Operation, rank: int) -> dict[str, list[int]]:
+        get = lambda key, fill, n: list(int_values(op.get_attr(key)) or [fill] * n)  # noqa: E731
+        return {"window": get("window_dimensions", 1, rank), "strides": get("window_strides", 1, rank),
+                "dilations": get("window_dilations", 1, rank), "base": get("base_dilations", 1, rank),
+                "padding": get("padding", 0, 2 * rank)}  # fmt: skip
+
+    def _indexing(self, op: Operation, ins: list[Array]) -> list[Array]:
+        """The values of an indexing / windowed / padding op (one per result)."""
+        a = op.get_attr
+        ints = lambda key: list(int_values(a(key)) or ())  # noqa: E731
+        val: Callable[[str], Any] = lambda key: getattr(a(key), "value", None)  # noqa: E731
+        name = op.name
+        if name == "stablehlo.gather":
+            p = props(op)
+            return [ix.hlo_gather(ins[0], ins[1], p.dimension_numbers, list(p.slice_sizes))]
+        if name == "stablehlo.scatter":
+            return [ix.hlo_scatter(ins[0], ins[1], ins[2], props(op).scatter_dimension_numbers, self._combiner(op))]
+        if name == "stablehlo.reduce_window":
+            n = len(op.results)
+            body = self._body(op)
+            return ix.hlo_reduce_window(ins[:n], ins[n:], lambda accs, vals: body(*accs, *vals), self._window(op, ins[0].ndim))
+        if name == "stablehlo.select_and_scatter":
+            select, scatter = self._body(op, 0), self._body(op, 1)
+            return [ix.hlo_select_and_scatter(ins[0], ins[1], ins[2], lambda x, y: select(x, y)[0], lambda x, y: scatter(x, y)[0],
+                                              self._window(op, ins[0].ndim))]  # fmt: skip
+        if name == "stablehlo.pad":
+            return [ix.hlo_pad(ins[0], ins[1], ints("edge_padding_low"), ints("edge_padding_high"), ints("interior_padding"))]
+        if name == "stablehlo.dynamic_slice":
+            return [ix.hlo_dynamic_slice(ins[0], ins[1:], ints("slice_sizes"))]
+        if name == "stablehlo.dynamic_update_slice":
+            return [ix.hlo_dynamic_update_slice(ins[0], ins[1], ins[2:])]
+        short = name[5:]
+        if short == "embedding":
+            return [ix.embedding(ins[0], ins[1])]
+        if short == "embedding_backward":
+            return [ix.embedding_backward(*ins[:3])]
+        if short == "gather":
+            return [ix.torch_gather(ins[0], ins[1], val("dim"))]
+        if short == "scatter":
+            kind = a("scatter_reduce_type").resolve().body  # type: ignore[union-attr]
+            return [ix.torch_scatter(ins[0], ins[1], ins[2], val("dim"), kind)]
+        if short == "slice_dynamic":
+            return [ix.slice_dynamic(ins[0], ins[1], ins[2], ints("step") or None)]
+        if short == "pad":
+            return [ix.ttir_pad(ins[0], ints("padding"), val("value"))]
+        if short == "full":
+            return [np.full(shape_of(op.results[0].type), val("fill_value"))]
+        if short == "empty":
+            return [np.zeros(shape_of(op.results[0].type))]
+        if short in ("cumsum", "cumprod"):
+            return [(np.cumsum if short == "cumsum" else np.cumprod)(ins[0], axis=val("dim"))]
+        if short in ("max_pool2d", "avg_pool2d", "max_pool2d_with_indices"):
+            pool = ("max" if short.startswith("max") else "avg", ints("kernel"), ints("stride"), ints("dilation"), ints("padding"))
+            values, where = ix.pool2d(ins[0], *pool, count_include_pad=a("count_include_pad") is None or bool(val("count_include_pad")))
+            return [values, where] if short == "max_pool2d_with_indices" else [values]
+        if short == "repeat":
+            return [ix.repeat(ins[0], ints("repeat_dimensions"))]
+        if short == "clamp_scalar":
+            return [np.clip(ins[0], val("min"), val("max"))]
         raise Unsupported(op.name)
 
     def _conv(self, op: Operation, name: str, ins: list[Array], ints: Callable[[str], list[int]]) -> Array:

@@ -1,0 +1,158 @@
+"""`ttir-to-ttir-decomposition`: TTIR ops without a TTNN counterpart rewritten into ones that have one
+(tt-mlir's TTIRToTTIRDecomposition, the forms the StableHLO lowering leaves).
+
+* `ttir.dot_general`: each operand is permuted to (batch, free, contracting) / (batch, contracting,
+  free), reshaped to (batch..., M, K) / (batch..., K, N), multiplied with `ttir.matmul` -- or with a
+  broadcasting `ttir.multiply` when every contracting dimension has extent 1 (an outer product, kept
+  in full precision as tt-mlir does) -- and the (batch..., M, N) result reshaped to the
+  dot_general's (batch, lhs free, rhs free) shape.
+* `ttir.pad` with negative padding: the non-negative part is padded, then the negative part sliced
+  off.
+* Reshapes to the same shape and identity permutes (which the lowering emits as tt-mlir does, and
+  tt-mlir's canonicalizer folds away) are dropped.
+
+`convert-ttir-to-ttnn` runs it first, so a TTIR program reaches TTNN in one pass.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import prod
+from typing import TYPE_CHECKING, Any, Callable
+
+from ttopt.dialects.ttir import inputs
+from ttopt.ir.attributes import ArrayAttr, DenseArrayAttr, IntegerAttr
+from ttopt.ir.operation import Operation
+from ttopt.ir.properties import int_values, props
+from ttopt.ir.types import ScalarType, TensorType, static_shape
+from ttopt.passes.base import Pass
+from ttopt.passes.registry import register_pass
+
+if TYPE_CHECKING:
+    from ttopt.ir.module import Module
+    from ttopt.ir.operation import Block
+    from ttopt.ir.values import Value
+    from ttopt.passes.context import PassContext
+
+I32 = ScalarType("i32")
+
+
+class _Builder:
+    """Creates TTIR ops in front of one op (its location), as its replacement is built."""
+
+    def __init__(self, anchor: Operation) -> None:
+        self.anchor = anchor
+        self.block: Block = anchor.parent  # type: ignore[assignment]
+
+    def emit(self, name: str, operands: list[Value], result: Any, **properties: Any) -> Value:
+        op = Operation(f"ttir.{name}", operands, [result], properties=dict(sorted(properties.items())), location=self.anchor.location)
+        op.pos = self.anchor.pos
+        self.block.insert(self.block.index(self.anchor), op)
+        return op.results[0]
+
+    def reshape(self, v: Value, shape: tuple[int, ...]) -> Value:
+        t = v.type.resolve()
+        if tuple(t.shape) == tuple(shape):
+            return v
+        return self.emit("reshape", [v], TensorType(tuple(shape), t.element_type, t.encoding),
+                         shape=ArrayAttr(tuple(IntegerAttr(int(d), I32) for d in shape)))  # fmt: skip
+
+    def permute(self, v: Value, perm: list[int]) -> Value:
+        t = v.type.resolve()
+        if perm == list(range(len(perm))):
+            return v
+        shape = tuple(t.shape[p] for p in perm)
+        return self.emit("permute", [v], TensorType(shape, t.element_type, t.encoding), permutation=DenseArrayAttr("i64", tuple(perm)))
+
+
+def _dot_general(op: Operation) -> Value:
+    p = props(op)
+    a, b = inputs(op)[:2]
+    sa, sb = static_shape(a.type.resolve()), static_shape(b.type.resolve())
+    bl, cl, br, cr = (list(getattr(p, k)) for k in ("batch_dims_lhs", "contract_dims_lhs", "batch_dims_rhs", "contract_dims_rhs"))
+    fl = [d for d in range(len(sa)) if d not in bl and d not in cl]
+    fr = [d for d in range(len(sb)) if d not in br and d not in cr]
+    out = op.results[0].type.resolve()
+    batch = [sa[d] for d in bl]
+    m, k, n = prod(sa[d] for d in fl), prod(sa[d] for d in cl), prod(sb[d] for d in fr)
+    bld = _Builder(op)
+    x = bld.reshape(bld.permute(a, bl + fl + cl), (*batch, m, k))
+    y = bld.reshape(bld.permute(b, br + cr + fr), (*batch, k, n))
+    flat = TensorType((*batch, m, n), out.element_type)
+    if k == 1:
+        z = bld.emit("multiply", [x, y], flat)
+    else:
+        z = bld.emit("matmul", [x, y], flat)
+    return bld.reshape(z, static_shape(out))
+
+
+def _negative_pad(op: Operation) -> Value | None:
+    pad = list(int_values(op.get_attr("padding")) or ())
+    if all(v >= 0 for v in pad):
+        return None
+    x = inputs(op)[0]
+    shape = static_shape(x.type.resolve())
+    bld = _Builder(op)
+    grown = [max(v, 0) for v in pad]
+    t = x.type.resolve()
+    padded_shape = tuple(s + grown[2 * i] + grown[2 * i + 1] for i, s in enumerate(shape))
+    v = x
+    if any(grown):
+        v = bld.emit("pad", [x], TensorType(padded_shape, t.element_type, t.encoding), padding=DenseArrayAttr("i32", tuple(grown)),
+                     value=op.properties["value"])  # fmt: skip
+    begins = [-min(pad[2 * i], 0) for i in range(len(shape))]
+    ends = [padded_shape[i] + min(pad[2 * i + 1], 0) for i in range(len(shape))]
+    i32s = lambda vals: ArrayAttr(tuple(IntegerAttr(int(x), I32) for x in vals))  # noqa: E731
+    return bld.emit("slice_static", [v], op.results[0].type, begins=i32s(begins), ends=i32s(ends), step=i32s([1] * len(shape)))
+
+
+def _no_op(op: Operation) -> Value | None:
+    x = inputs(op)[0]
+    if op.name == "ttir.reshape":
+        same = getattr(x.type.resolve(), "shape", None) == getattr(op.results[0].type.resolve(), "shape", None)
+    else:
+        perm = list(int_values(op.get_attr("permutation")) or ())
+        same = perm == list(range(len(perm)))
+    return x if same and x.type.resolve().text == op.results[0].type.resolve().text else None
+
+
+# op -> rewrite returning the replacement value (None: leave the op as it is).
+DECOMPOSITIONS: dict[str, Callable[[Operation], Value | None]] = {
+    "ttir.dot_general": _dot_general,
+    "ttir.pad": _negative_pad,
+    "ttir.reshape": _no_op,
+    "ttir.permute": _no_op,
+}
+
+
+def decompose(module: Module) -> dict[str, int]:
+    """Apply the decompositions to every function of `module`; how many ops of each kind were rewritten."""
+    counts: dict[str, int] = {}
+    for f in module.functions():
+        for region in f.regions:
+            for block in region.blocks:
+                for op in list(block.ops):
+                    rewrite = DECOMPOSITIONS.get(op.name)
+                    new = rewrite(op) if rewrite is not None else None
+                    if new is None:
+                        continue
+                    op.results[0].replace_all_uses_with(new)
+                    dps = [v for v in op.operands if getattr(getattr(v, "op", None), "name", "") == "ttir.empty"]
+                    op.erase()
+                    for v in dps:
+                        if not v.uses and v.op.parent is not None:
+                            v.op.erase()
+                    counts[op.name] = counts.get(op.name, 0) + 1
+    return counts
+
+
+@register_pass
+@dataclass
+class TTIRToTTIRDecomposition(Pass):
+    """Decompose TTIR ops TTNN has no op for (dot_general, negative pad) into ones it has."""
+
+    name = "ttir-to-ttir-decomposition"
+    summary = "Decompose TTIR ops into simpler TTIR ops (dot_general -> permute/reshape/matmul, negative pad -> pad/slice)"
+
+    def run(self, module: Module, ctx: PassContext) -> None:
+        ctx.stats.setdefault(self.name, {}).update(decompose(module))

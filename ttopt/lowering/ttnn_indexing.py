@@ -1,0 +1,163 @@
+"""TTIR -> TTNN for the indexing, scan, padding and pooling ops the StableHLO gather / scatter /
+reduce_window / pad / dynamic-slice lowerings produce (tt-mlir's TTIRToTTNN patterns).
+
+| TTIR | TTNN |
+|---|---|
+| `gather`, `scatter`, `cumsum`, `cumprod` | same name; `dim` as si32, the scatter's reduce type kept |
+| `slice_dynamic`, `clamp_scalar`, `repeat` | same name (`repeat_dims = #ttnn.shape<..>`) |
+| `pad` | `ttnn.pad` with `use_multicore = true` |
+| `embedding_backward` | `ttnn.embedding_backward` on [B, 1, 1, S] indices (the sequence padded to a multiple of 32) and a [1, 1, R, C] gradient; its [1, 1, V, D] result reshaped to the table |
+| `max_pool2d`, `avg_pool2d`, `max_pool2d_with_indices` | same name on the flattened NHWC input; padding (top, left) when symmetric, else (top, left, bottom, right); padding wider than half the window is a `ttnn.pad` first |
+"""
+
+from __future__ import annotations
+
+from math import ceil, prod
+from typing import TYPE_CHECKING, Any
+
+from ttopt.dialects.ttir import inputs
+from ttopt.ir.attributes import BoolAttr, DenseArrayAttr, DialectAttr, FloatAttr, IntegerAttr
+from ttopt.ir.operation import Operation
+from ttopt.ir.properties import int_values, props
+from ttopt.ir.types import ScalarType, TensorType
+
+if TYPE_CHECKING:
+    from ttopt.lowering.ttir_to_ttnn import _Lowering
+
+SI32, F32 = ScalarType("si32"), ScalarType("f32")
+TILE = 32
+
+
+def _type(lw: _Lowering, op: Any, shape: tuple[int, ...], like: Any) -> Any:
+    return lw.layout_type(TensorType(tuple(shape), like.type.resolve().element_type), op)
+
+
+def _result(lw: _Lowering, op: Any) -> Any:
+    return lw.layout_type(op.results[0].type, op)
+
+
+def _dim_op(name: str) -> Any:
+    """TTIR op with a `dim` -> the TTNN op of the same name, `dim` as si32 (other properties kept)."""
+
+    def rule(lw: _Lowering, op: Any) -> Any:
+        properties = {k: v for k, v in op.properties.items() if k != "dim"}
+        properties["dim"] = IntegerAttr(int(props(op).dim), SI32)
+        return lw.emit(f"ttnn.{name}", inputs(op), _result(lw, op), properties, op.location)
+
+    return rule
+
+
+def _slice_dynamic(lw: _Lowering, op: Any) -> Any:
+    properties = {"step": op.properties["step"]} if "step" in op.properties else {}
+    return lw.emit("ttnn.slice_dynamic", inputs(op), _result(lw, op), properties, op.location)
+
+
+def _clamp_scalar(lw: _Lowering, op: Any) -> Any:
+    return lw.emit("ttnn.clamp_scalar", inputs(op), _result(lw, op), {"min": op.properties["min"], "max": op.properties["max"]}, op.location)
+
+
+def _repeat(lw: _Lowering, op: Any) -> Any:
+    dims = "x".join(str(d) for d in props(op).repeat_dimensions)
+    return lw.emit("ttnn.repeat", inputs(op), _result(lw, op), {"repeat_dims": DialectAttr("ttnn.shape", dims)}, op.location)
+
+
+def _pad_value(lw: _Lowering, v: Any, padding: list[int], op: Any, value: float = 0.0) -> Any:
+    shape = tuple(v.type.resolve().shape)
+    out = tuple(s + padding[2 * i] + padding[2 * i + 1] for i, s in enumerate(shape))
+    return lw.emit("ttnn.pad", [v], _type(lw, op, out, v),
+                   {"padding": DenseArrayAttr("i32", tuple(padding)), "value": FloatAttr(value, F32), "use_multicore": BoolAttr(True)},
+                   op.location)  # fmt: skip
+
+
+def _pad(lw: _Lowering, op: Any) -> Any:
+    p = props(op)
+    return lw.emit("ttnn.pad", inputs(op), _result(lw, op),
+                   {"padding": DenseArrayAttr("i32", tuple(p.padding)), "value": FloatAttr(float(p.value), F32),
+                    "use_multicore": BoolAttr(True)}, op.location)  # fmt: skip
+
+
+def _embedding_backward(lw: _Lowering, op: Any) -> Any:
+    idx, weight, grad = inputs(op)
+    loc = op.location
+    ishape = tuple(idx.type.resolve().shape)
+    if len(ishape) > 2 and ishape[-1] == 1:
+        ishape = ishape[:-1]
+        idx = lw.reshape(idx, ishape, op, loc)
+    if len(ishape) == 1:
+        ishape = (1, ishape[0])
+        idx = lw.reshape(idx, ishape, op, loc)
+    seq = ishape[-1]
+    padded = ceil(seq / TILE) * TILE
+    if seq != padded:
+        idx = _pad_value(lw, idx, [0] * (2 * len(ishape) - 1) + [padded - seq], op)
+        gshape = tuple(grad.type.resolve().shape)
+        gpad = [0] * (2 * len(gshape))
+        gpad[2 * (len(gshape) - 2) + 1] = padded - seq
+        grad = _pad_value(lw, grad, gpad, op)
+    gshape = tuple(grad.type.resolve().shape)
+    grad = lw.reshape(grad, (1, 1, prod(gshape[:-1]), gshape[-1]), op, loc)
+    ishape = tuple(idx.type.resolve().shape)
+    if len(ishape) == 2:
+        idx = lw.reshape(idx, (ishape[0], 1, 1, ishape[1]), op, loc)
+    out = tuple(op.results[0].type.resolve().shape)
+    y = lw.emit("ttnn.embedding_backward", [idx, weight, grad], _type(lw, op, (1, 1, *out), weight), {}, loc)
+    return lw.reshape(y, out, op, loc)
+
+
+def _pair(a: Any, n: int = 2) -> tuple[int, ...]:
+    vals = int_values(a)
+    if vals is None:
+        vals = (int(a.resolve().value),)
+    return tuple(vals) * n if len(vals) == 1 else tuple(vals)
+
+
+def _padding_tlbr(a: Any) -> tuple[int, int, int, int]:
+    """TTIR pooling padding (one value, (h, w), or (top, left, bottom, right)) as top, left, bottom, right."""
+    vals = _pair(a, 4)
+    if len(vals) == 2:
+        return (vals[0], vals[1], vals[0], vals[1])
+    if len(vals) != 4:
+        raise ValueError(f"padding has {len(vals)} values; expected 1, 2 or 4")
+    return (vals[0], vals[1], vals[2], vals[3])
+
+
+def _pool(lw: _Lowering, op: Any) -> Any:
+    x = op.operands[0]
+    n, h, w, c = x.type.resolve().shape
+    if len(x.type.resolve().shape) != 4:
+        raise ValueError("pooling takes an NHWC rank-4 input")
+    p = props(op)
+    loc = op.location
+    kernel = _pair(p.kernel)
+    top, left, bottom, right = _padding_tlbr(p.padding)
+    if top > kernel[0] // 2 or bottom > kernel[0] // 2 or left > kernel[1] // 2 or right > kernel[1] // 2:
+        # TTNN pools pad at most half the window: pad the NHWC input explicitly instead.
+        x = _pad_value(lw, x, [0, 0, top, bottom, left, right, 0, 0], op, float("-inf") if "max" in op.name else 0.0)
+        h, w = h + top + bottom, w + left + right
+        top = left = bottom = right = 0
+    x = lw.reshape(x, (1, 1, n * h * w, c), op, loc)
+    padding = (top, left) if (top, left) == (bottom, right) else (top, left, bottom, right)
+    properties: dict[str, Any] = {
+        "batch_size": IntegerAttr(n, SI32), "input_height": IntegerAttr(h, SI32), "input_width": IntegerAttr(w, SI32),
+        "channels": IntegerAttr(c, SI32), "kernel_size": DenseArrayAttr("i32", kernel),
+        "stride": DenseArrayAttr("i32", _pair(p.stride)), "padding": DenseArrayAttr("i32", padding),
+        "dilation": DenseArrayAttr("i32", _pair(p.dilation)), "ceil_mode": BoolAttr(p.ceil_mode),
+    }  # fmt: skip
+    if op.name == "ttir.avg_pool2d":
+        properties["count_include_pad"] = BoolAttr(p.count_include_pad)
+    outs = [r.type.resolve() for r in op.results]
+    flat = [lw.layout_type(TensorType((1, 1, prod(t.shape[:3]), t.shape[3]), t.element_type), op) for t in outs]
+    pooled = Operation("ttnn." + op.name[5:], [x], flat, properties=properties, location=loc)
+    lw.out.append(pooled)
+    results = [lw.reshape(r, tuple(t.shape), op, loc) for r, t in zip(pooled.results, outs)]
+    return results if len(results) > 1 else results[0]
+
+
+INDEXING_RULES = {
+    "gather": _dim_op("gather"), "scatter": _dim_op("scatter"), "cumsum": _dim_op("cumsum"), "cumprod": _dim_op("cumprod"),
+    "slice_dynamic": _slice_dynamic, "clamp_scalar": _clamp_scalar, "repeat": _repeat, "pad": _pad,
+    "embedding_backward": _embedding_backward,
+    "max_pool2d": _pool, "avg_pool2d": _pool, "max_pool2d_with_indices": _pool,
+}  # fmt: skip
+# Rules whose TTIR op has several results: they return one TTNN value per result.
+MULTI_RESULT = frozenset({"max_pool2d_with_indices"})
