@@ -228,10 +228,7 @@ def _elementwise(lw: _Lowering, op: Any) -> Any:
     if name not in OP_DEFS:
         raise ValueError("has no TTNN lowering (no TTNN elementwise op of that name)")
     ins = [_implicit(v) for v in inputs(op)]
-    properties = {}
-    if short == "typecast":
-        properties["dtype"] = _dtype_attr(normalized(op.results[0].type.resolve()))
-    return lw.emit(name, ins, _result_type(lw, op), properties, op.location)
+    return lw.emit(name, ins, _result_type(lw, op), {}, op.location)  # typecast's dtype is its result layout's
 
 
 def _implicit(v: Any) -> Any:
