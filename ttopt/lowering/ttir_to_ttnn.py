@@ -393,7 +393,7 @@ def _norm(lw: _Lowering, op: Any) -> Any:
 def _creation(lw: _Lowering, op: Any) -> Any:
     t = normalized(op.results[0].type.resolve())
     short = op.name[5:]
-    properties: dict[str, Any] = {"dtype": _dtype_attr(t), "layout": DialectAttr("ttnn.layout", "tile")}
+    properties: dict[str, Any] = {}  # dtype and page layout are the result layout's (HEAD's creation ops)
     if short == "constant":
         value = normalized_dense(op.properties["value"], t)
         return lw.emit("ttnn.constant", [lw.get_device()], _result_type(lw, op), {"value": value}, op.location)
