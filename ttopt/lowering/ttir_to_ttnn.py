@@ -282,7 +282,7 @@ def _reduce(lw: _Lowering, op: Any) -> Any:
         if dims is None or len(dims) != 1:
             raise ValueError("lowers to ttnn.argmax, which reduces exactly one dimension")
         return lw.emit("ttnn.argmax", inputs(op), _result_type(lw, op),
-                       {"dim": IntegerAttr(dims[0], I32), "keep_dim": BoolAttr(p.keep_dim), "use_multicore": BoolAttr(False)},
+                       {"dim": IntegerAttr(dims[0], SI32), "keep_dim": BoolAttr(p.keep_dim)},
                        op.location)  # fmt: skip
     properties: dict[str, Any] = {"keep_dim": BoolAttr(p.keep_dim)}
     if p.dim_arg is not None:
