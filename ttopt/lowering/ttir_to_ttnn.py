@@ -285,7 +285,13 @@ def _reduce(lw: _Lowering, op: Any) -> Any:
                        {"dim": IntegerAttr(dims[0], SI32), "keep_dim": BoolAttr(p.keep_dim)},
                        op.location)  # fmt: skip
     properties: dict[str, Any] = {"keep_dim": BoolAttr(p.keep_dim)}
-    if p.dim_arg is not None:
+    if short == "prod":  # one si64 dimension, or none for all of them (HEAD's ProdOp)
+        rank = len(inputs(op)[0].type.resolve().shape)
+        if p.dim_arg is not None and 1 < len(p.dim_arg) < rank:
+            raise ValueError("lowers to ttnn.prod, which reduces one dimension or all of them")
+        if p.dim_arg is not None and len(p.dim_arg) == 1:
+            properties["dim_arg"] = IntegerAttr(p.dim_arg[0], SI64)
+    elif p.dim_arg is not None:
         properties["dim_arg"] = _i32s(p.dim_arg)
     return lw.emit(f"ttnn.{short}", inputs(op), _result_type(lw, op), properties, op.location)
 
