@@ -1,4 +1,4 @@
-// RUN: ttopt opt %s --convert-ttir-to-ttnn | FileCheck %s
+// RUN: ttopt opt %s --convert-ttir-to-ttnn --split-input-file | FileCheck %s
 
 // TTNN ops spelled as tt-mlir HEAD's ODS defines them: prod reduces one si64 dimension (or, without
 // dim_arg, all of them).
@@ -13,5 +13,24 @@ module {
     %0 = "ttir.prod"(%n) <{dim_arg = [1 : i32], keep_dim = false}> : (tensor<32x64xf32>) -> tensor<32xf32>
     %1 = "ttir.prod"(%n) <{dim_arg = [0 : i32, 1 : i32], keep_dim = false}> : (tensor<32x64xf32>) -> tensor<1xf32>
     return %0, %1 : tensor<32xf32>, tensor<1xf32>
+  }
+}
+
+// -----
+
+// pow is pow_tensor, or pow_scalar when the exponent is a non-negative constant fill (HEAD's rule).
+// CHECK-LABEL: func.func @pow
+// CHECK: %[[T:.*]] = "ttnn.pow_tensor"(%arg0, %arg1)
+// CHECK: "ttnn.pow_scalar"(%[[T]]) <{rhs = 2.000000e+00 : f32}>
+// CHECK: "ttnn.pow_tensor"(%[[T]], %{{.*}})
+// CHECK-NOT: "ttnn.pow"
+module {
+  func.func @pow(%a: tensor<32x64xf32>, %b: tensor<32x64xf32>) -> (tensor<32x64xf32>, tensor<32x64xf32>) {
+    %two = "ttir.full"() <{fill_value = 2.000000e+00 : f32, shape = array<i32: 32, 64>}> : () -> tensor<32x64xf32>
+    %neg = "ttir.full"() <{fill_value = -2.000000e+00 : f32, shape = array<i32: 32, 64>}> : () -> tensor<32x64xf32>
+    %0 = "ttir.pow"(%a, %b) : (tensor<32x64xf32>, tensor<32x64xf32>) -> tensor<32x64xf32>
+    %1 = "ttir.pow"(%0, %two) : (tensor<32x64xf32>, tensor<32x64xf32>) -> tensor<32x64xf32>
+    %2 = "ttir.pow"(%0, %neg) : (tensor<32x64xf32>, tensor<32x64xf32>) -> tensor<32x64xf32>
+    return %1, %2 : tensor<32x64xf32>, tensor<32x64xf32>
   }
 }

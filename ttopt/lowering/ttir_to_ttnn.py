@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 SI32, I32, SI64, F32 = ScalarType("si32"), ScalarType("i32"), ScalarType("si64"), ScalarType("f32")
 SI8 = ScalarType("si8")
 DEVICE = OpaqueType("!ttnn.device", "ttnn.device")
-RENAMED = {"div": "divide"}
+RENAMED = {"div": "divide", "pow": "pow_tensor"}
 ELEMENTWISE = frozenset({*(f"ttir.{n}" for n in (*UNARY, *BINARY)), "ttir.where"})
 
 
@@ -228,7 +228,27 @@ def _elementwise(lw: _Lowering, op: Any) -> Any:
     if name not in OP_DEFS:
         raise ValueError("has no TTNN lowering (no TTNN elementwise op of that name)")
     ins = [_implicit(v) for v in inputs(op)]
+    if short == "pow":
+        exponent = _constant_fill(ins[1])
+        if exponent is not None:
+            return lw.emit("ttnn.pow_scalar", ins[:1], _result_type(lw, op), {"rhs": exponent}, op.location)
     return lw.emit(name, ins, _result_type(lw, op), {}, op.location)  # typecast's dtype is its result layout's
+
+
+def _constant_fill(v: Any) -> Any:
+    """The non-negative fill value of a `full` (TTIR, or TTNN once converted) behind reshapes and
+    typecasts, else None (HEAD lowers pow by such a constant to `pow_scalar`, which takes no
+    negative exponent)."""
+    p = getattr(v, "op", None)
+    while p is not None and p.name in ("ttir.reshape", "ttir.typecast", "ttnn.reshape", "ttnn.typecast"):
+        p = getattr(p.operands[0], "op", None)
+    if p is None or p.name not in ("ttir.full", "ttnn.full"):
+        return None
+    fill = p.properties.get("fill_value")
+    value = getattr(fill.resolve(), "value", None) if fill is not None else None
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or value < 0:
+        return None
+    return fill
 
 
 def _implicit(v: Any) -> Any:
