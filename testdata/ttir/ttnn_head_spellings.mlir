@@ -34,3 +34,16 @@ module {
     return %1, %2 : tensor<32x64xf32>, tensor<32x64xf32>
   }
 }
+
+// -----
+
+// repeat keeps its repetitions as HEAD's repeat_dims shape.
+// CHECK-LABEL: func.func @repeat
+// CHECK: "ttnn.repeat"(%{{.*}}) <{repeat_dims = #ttnn.shape<2x1>}>
+module {
+  func.func @repeat(%a: tensor<32x64xf32>) -> tensor<64x64xf32> {
+    %n = "ttir.neg"(%a) : (tensor<32x64xf32>) -> tensor<32x64xf32>
+    %0 = "ttir.repeat"(%n) <{repeat_dimensions = array<i64: 2, 1>}> : (tensor<32x64xf32>) -> tensor<64x64xf32>
+    return %0 : tensor<64x64xf32>
+  }
+}

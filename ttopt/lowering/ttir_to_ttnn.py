@@ -292,6 +292,11 @@ def _broadcast(lw: _Lowering, op: Any) -> Any:
     return lw.emit("ttnn.repeat", inputs(op), _result_type(lw, op), {"repeat_dims": _shape_attr(dims)}, op.location)
 
 
+def _repeat(lw: _Lowering, op: Any) -> Any:
+    dims = tuple(props(op).repeat_dimensions)
+    return lw.emit("ttnn.repeat", inputs(op), _result_type(lw, op), {"repeat_dims": _shape_attr(dims)}, op.location)
+
+
 def _reduce(lw: _Lowering, op: Any) -> Any:
     p = props(op)
     short = op.name[5:]
@@ -484,7 +489,7 @@ def _rand(lw: _Lowering, op: Any) -> Any:
 MULTI_RESULT = frozenset({"sort", "topk"})
 RULES: dict[str, Rule] = {
     "reshape": _reshape, "squeeze": _reshape, "unsqueeze": _reshape, "permute": _permute, "transpose": _transpose,
-    "broadcast": _broadcast, "repeat": _same("ttnn.repeat"),
+    "broadcast": _broadcast, "repeat": _repeat,
     "slice_static": _same("ttnn.slice_static", ("begins", "ends", "step")), "concat": _concat,
     "sum": _reduce, "mean": _reduce, "max": _reduce, "min": _reduce, "prod": _reduce, "argmax": _reduce,
     "reduce_and": _reduce, "reduce_or": _reduce,
