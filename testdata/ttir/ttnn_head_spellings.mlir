@@ -47,3 +47,17 @@ module {
     return %0 : tensor<64x64xf32>
   }
 }
+
+// -----
+
+// transpose is the permute swapping its two dimensions (HEAD canonicalizes it so).
+// CHECK-LABEL: func.func @transpose
+// CHECK: "ttnn.permute"(%{{.*}}) <{permutation = array<i64: 0, 2, 1>}>
+// CHECK-NOT: ttnn.transpose
+module {
+  func.func @transpose(%a: tensor<2x32x64xf32>) -> tensor<2x64x32xf32> {
+    %n = "ttir.neg"(%a) : (tensor<2x32x64xf32>) -> tensor<2x32x64xf32>
+    %0 = "ttir.transpose"(%n) <{dim0 = -1 : si32, dim1 = 1 : si32}> : (tensor<2x32x64xf32>) -> tensor<2x64x32xf32>
+    return %0 : tensor<2x64x32xf32>
+  }
+}

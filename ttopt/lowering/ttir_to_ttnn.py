@@ -280,9 +280,14 @@ def _permute(lw: _Lowering, op: Any) -> Any:
 
 
 def _transpose(lw: _Lowering, op: Any) -> Any:
+    """A permute swapping the two dimensions (HEAD canonicalizes ttir.transpose to ttir.permute)."""
     p = props(op)
-    return lw.emit("ttnn.transpose", inputs(op), _result_type(lw, op),
-                   {"dim0": IntegerAttr(p.dim0, SI32), "dim1": IntegerAttr(p.dim1, SI32)}, op.location)  # fmt: skip
+    rank = len(inputs(op)[0].type.resolve().shape)
+    perm = list(range(rank))
+    a, b = p.dim0 % rank, p.dim1 % rank
+    perm[a], perm[b] = perm[b], perm[a]
+    return lw.emit("ttnn.permute", inputs(op), _result_type(lw, op), {"permutation": DenseArrayAttr("i64", tuple(perm))},
+                   op.location)  # fmt: skip
 
 
 def _broadcast(lw: _Lowering, op: Any) -> Any:
