@@ -16,7 +16,7 @@
 // CHECK-NOT: ttnn.repeat
 // CHECK-NEXT: %[[ADD:.*]] = "ttnn.add"(%[[MM]], %[[B]]) : (tensor<32x128xbf16, {{.*}}>, tensor<1x128xbf16, {{.*}}>) -> tensor<32x128xbf16
 // CHECK: "ttnn.softmax"({{.*}}) <{dimension = -1 : si32, numericStable = false}>
-// CHECK: "ttnn.typecast"({{.*}}) <{dtype = #ttcore.supportedDataTypes<f32>}> : (tensor<32x128xbf16, {{.*}}>) -> tensor<32x128xf32
+// CHECK: "ttnn.typecast"({{.*}}) : (tensor<32x128xbf16, {{.*}}>) -> tensor<32x128xf32
 // CHECK: %[[FLAT:.*]] = "ttnn.reshape"(%arg3) <{shape = [1 : i32, 1 : i32, 256 : i32, 32 : i32]}>
 // CHECK-NEXT: %[[CONV:.*]] = "ttnn.conv2d"(%[[FLAT]], %arg4, %[[DEV]]) <{batch_size = 1 : i32, dilation = array<i32: 1, 1>, groups = 1 : i32, in_channels = 32 : i32, input_height = 16 : i32, input_width = 16 : i32, kernel_size = array<i32: 3, 3>, out_channels = 64 : i32, padding = array<i32: 1, 1, 1, 1>, stride = array<i32: 2, 2>}> {{.*}} -> tensor<1x1x64x64xbf16
 // CHECK: "ttnn.reshape"(%[[CONV]]) <{shape = [1 : i32, 8 : i32, 8 : i32, 64 : i32]}>

@@ -15,7 +15,7 @@ module {
 
 // -----
 
-// CHECK: errors.mlir:[[# @LINE + 3]]:10: error: convert-ttir-to-ttnn: 'ttir.typecast' element type i4 has no TTNN data type
+// CHECK: errors.mlir:[[# @LINE + 3]]:10: error: convert-ttir-to-ttnn: 'ttir.typecast' has element type i4, which has no TTNN data type
 module {
   func.func @f(%a: tensor<32xi32>) -> tensor<32xi4> {
     %0 = "ttir.typecast"(%a) : (tensor<32xi32>) -> tensor<32xi4>

@@ -24,7 +24,7 @@ module attributes {ttcore.system_desc = #system_desc} {
     %5 = "ttnn.concat"(%2, %4) <{dim = 1 : si32}> : (tensor<32x128xbf16, #ttnn_layout>, tensor<32x128xbf16, #ttnn_layout>) -> tensor<32x256xbf16, #ttnn_layout4> loc(#loc13)
     %6 = "ttnn.typecast"(%5) : (tensor<32x256xbf16, #ttnn_layout4>) -> tensor<32x256xf32, #ttnn_layout5> loc(#loc14)
     %7 = "ttnn.typecast"(%arg1) : (tensor<32x128xsi32, #ttnn_layout1>) -> tensor<32x128xbf16, #ttnn_layout> loc(#loc15)
-    %8 = "ttnn.argmax"(%7) <{dim = 1 : i32, keep_dim = false, use_multicore = false}> : (tensor<32x128xbf16, #ttnn_layout>) -> tensor<32xui32, #ttnn_layout6> loc(#loc15)
+    %8 = "ttnn.argmax"(%7) <{dim = 1 : si32, keep_dim = false}> : (tensor<32x128xbf16, #ttnn_layout>) -> tensor<32xui32, #ttnn_layout6> loc(#loc15)
     return %2, %1#1, %3, %6, %8 : tensor<32x128xbf16, #ttnn_layout>, tensor<32x128xui16, #ttnn_layout2>, tensor<32xbf16, #ttnn_layout3>, tensor<32x256xf32, #ttnn_layout5>, tensor<32xui32, #ttnn_layout6> loc(#loc)
   } loc(#loc)
   func.func private @scale(%arg0: tensor<32x128xbf16, #ttnn_layout> loc(unknown)) -> tensor<32x128xbf16, #ttnn_layout> {

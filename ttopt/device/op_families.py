@@ -37,7 +37,7 @@ OP_FAMILIES: Mapping[str, Family] = MappingProxyType({
     "ttnn.bitcast_convert": _U,
     # eltwise binary (and the ternary `where`): broadcast operands interleaved, shard specs agree.
     "ttnn.add": _B, "ttnn.multiply": _B, "ttnn.subtract": _B, "ttnn.minimum": _B, "ttnn.maximum": _B,
-    "ttnn.divide": _B, "ttnn.pow": _B, "ttnn.remainder": _B, "ttnn.atan2": _B, "ttnn.eq": _B, "ttnn.ne": _B,
+    "ttnn.divide": _B, "ttnn.pow_tensor": _B, "ttnn.remainder": _B, "ttnn.atan2": _B, "ttnn.eq": _B, "ttnn.ne": _B,
     "ttnn.gt": _B, "ttnn.ge": _B, "ttnn.lt": _B, "ttnn.le": _B, "ttnn.logical_and": _B, "ttnn.logical_or": _B,
     "ttnn.logical_xor": _B, "ttnn.where": _B, "ttnn.logical_left_shift": _B, "ttnn.logical_right_shift": _B,
     # matmul: weights interleaved, program config per sharded output.

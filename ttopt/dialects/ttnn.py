@@ -14,7 +14,7 @@ UNARY: tuple[str, ...] = (
     "erf", "erfc", "leaky_relu", "hardsigmoid", "mish", "expm1", "pow_scalar",
 )
 BINARY: tuple[str, ...] = (
-    "add", "subtract", "multiply", "divide", "maximum", "minimum", "pow", "remainder", "eq", "ne",
+    "add", "subtract", "multiply", "divide", "maximum", "minimum", "pow_tensor", "remainder", "eq", "ne",
     "gt", "ge", "lt", "le", "logical_and", "logical_or", "logical_xor", "atan2",
 )
 OTHER: dict[str, tuple[Any, Any]] = {  # op -> (operand arity, result arity)

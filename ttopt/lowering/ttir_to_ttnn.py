@@ -45,7 +45,7 @@ if TYPE_CHECKING:
 SI32, I32, SI64, F32 = ScalarType("si32"), ScalarType("i32"), ScalarType("si64"), ScalarType("f32")
 SI8 = ScalarType("si8")
 DEVICE = OpaqueType("!ttnn.device", "ttnn.device")
-RENAMED = {"div": "divide"}
+RENAMED = {"div": "divide", "pow": "pow_tensor"}
 ELEMENTWISE = frozenset({*(f"ttir.{n}" for n in (*UNARY, *BINARY)), "ttir.where"})
 
 
@@ -232,10 +232,27 @@ def _elementwise(lw: _Lowering, op: Any) -> Any:
     if name not in OP_DEFS:
         raise ValueError("has no TTNN lowering (no TTNN elementwise op of that name)")
     ins = [_implicit(v) for v in inputs(op)]
-    properties = {}
-    if short == "typecast":
-        properties["dtype"] = _dtype_attr(normalized(op.results[0].type.resolve()))
-    return lw.emit(name, ins, _result_type(lw, op), properties, op.location)
+    if short == "pow":
+        exponent = _constant_fill(ins[1])
+        if exponent is not None:
+            return lw.emit("ttnn.pow_scalar", ins[:1], _result_type(lw, op), {"rhs": exponent}, op.location)
+    return lw.emit(name, ins, _result_type(lw, op), {}, op.location)  # typecast's dtype is its result layout's
+
+
+def _constant_fill(v: Any) -> Any:
+    """The non-negative fill value of a `full` (TTIR, or TTNN once converted) behind reshapes and
+    typecasts, else None (HEAD lowers pow by such a constant to `pow_scalar`, which takes no
+    negative exponent)."""
+    p = getattr(v, "op", None)
+    while p is not None and p.name in ("ttir.reshape", "ttir.typecast", "ttnn.reshape", "ttnn.typecast"):
+        p = getattr(p.operands[0], "op", None)
+    if p is None or p.name not in ("ttir.full", "ttnn.full"):
+        return None
+    fill = p.properties.get("fill_value")
+    value = getattr(fill.resolve(), "value", None) if fill is not None else None
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or value < 0:
+        return None
+    return fill
 
 
 def _implicit(v: Any) -> Any:
@@ -267,9 +284,14 @@ def _permute(lw: _Lowering, op: Any) -> Any:
 
 
 def _transpose(lw: _Lowering, op: Any) -> Any:
+    """A permute swapping the two dimensions (HEAD canonicalizes ttir.transpose to ttir.permute)."""
     p = props(op)
-    return lw.emit("ttnn.transpose", inputs(op), _result_type(lw, op),
-                   {"dim0": IntegerAttr(p.dim0, SI32), "dim1": IntegerAttr(p.dim1, SI32)}, op.location)  # fmt: skip
+    rank = len(inputs(op)[0].type.resolve().shape)
+    perm = list(range(rank))
+    a, b = p.dim0 % rank, p.dim1 % rank
+    perm[a], perm[b] = perm[b], perm[a]
+    return lw.emit("ttnn.permute", inputs(op), _result_type(lw, op), {"permutation": DenseArrayAttr("i64", tuple(perm))},
+                   op.location)  # fmt: skip
 
 
 def _broadcast(lw: _Lowering, op: Any) -> Any:
@@ -289,10 +311,16 @@ def _reduce(lw: _Lowering, op: Any) -> Any:
         if dims is None or len(dims) != 1:
             raise ValueError("lowers to ttnn.argmax, which reduces exactly one dimension")
         return lw.emit("ttnn.argmax", inputs(op), _result_type(lw, op),
-                       {"dim": IntegerAttr(dims[0], I32), "keep_dim": BoolAttr(p.keep_dim), "use_multicore": BoolAttr(False)},
+                       {"dim": IntegerAttr(dims[0], SI32), "keep_dim": BoolAttr(p.keep_dim)},
                        op.location)  # fmt: skip
     properties: dict[str, Any] = {"keep_dim": BoolAttr(p.keep_dim)}
-    if p.dim_arg is not None:
+    if short == "prod":  # one si64 dimension, or none for all of them (HEAD's ProdOp)
+        rank = len(inputs(op)[0].type.resolve().shape)
+        if p.dim_arg is not None and 1 < len(p.dim_arg) < rank:
+            raise ValueError("lowers to ttnn.prod, which reduces one dimension or all of them")
+        if p.dim_arg is not None and len(p.dim_arg) == 1:
+            properties["dim_arg"] = IntegerAttr(p.dim_arg[0], SI64)
+    elif p.dim_arg is not None:
         properties["dim_arg"] = _i32s(p.dim_arg)
     return lw.emit(f"ttnn.{short}", inputs(op), _result_type(lw, op), properties, op.location)
 
@@ -363,7 +391,7 @@ def _norm(lw: _Lowering, op: Any) -> Any:
 def _creation(lw: _Lowering, op: Any) -> Any:
     t = normalized(op.results[0].type.resolve())
     short = op.name[5:]
-    properties: dict[str, Any] = {"dtype": _dtype_attr(t), "layout": DialectAttr("ttnn.layout", "tile")}
+    properties: dict[str, Any] = {}  # dtype and page layout are the result layout's (HEAD's creation ops)
     if short == "constant":
         value = normalized_dense(op.properties["value"], t)
         return lw.emit("ttnn.constant", [lw.get_device()], _result_type(lw, op), {"value": value}, op.location)
