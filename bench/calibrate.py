@@ -189,17 +189,15 @@ class Table_:
         return float(pr[arch]), float(pr["sd_log"])
 
 
-def fit(table: Table_, arch: str, suites: dict[str, list[dict]], include: set[str],
-        priors_from: dict[str, float] | None = None) -> dict[str, float]:
+def fit(
+    table: Table_, arch: str, suites: dict[str, list[dict]], include: set[str], priors_from: dict[str, float] | None = None
+) -> dict[str, float]:
     """MAP fit of FREE[arch] on the suites in `include` (the rows of `arch`); `priors_from`: a
     Wormhole fit whose values x BH_PRIOR the Blackhole priors are (so Blackhole is predicted from
     Wormhole when its own data are left out)."""
     names = FREE[arch]
     rows = [(r, len(s) ** -0.25) for name, s in suites.items() if name in include for r in s if r["arch"] == arch]
-    priors = [
-        (priors_from[n] * BH_PRIOR[n][0], BH_PRIOR[n][1]) if priors_from and n in BH_PRIOR else table.prior(n, arch)
-        for n in names
-    ]
+    priors = [(priors_from[n] * BH_PRIOR[n][0], BH_PRIOR[n][1]) if priors_from and n in BH_PRIOR else table.prior(n, arch) for n in names]
     x0 = np.array([math.log(p0) for p0, _ in priors])
     lo = np.array([math.log(BOUNDS.get(n, (1e-6, 1e9))[0]) for n in names])
     hi = np.array([math.log(BOUNDS.get(n, (1e-6, 1e9))[1]) for n in names])
@@ -315,15 +313,25 @@ def main(argv: list[str] | None = None) -> int:
                 "role": "held out" if name in HELD_OUT else "fit", "n": out["n"], "in_sample_geomean": round(ins["geomean"], 4),
                 "geomean": round(out["geomean"], 4), "within_1_5": round(out["within_1_5"], 4),
             }  # fmt: skip
-            st.add_row(name, "held out" if name in HELD_OUT else "fit", dev, str(out["n"]), f"{ins['geomean']:.3f}",
-                       f"{out['geomean']:.3f}", f"{out['gsd']:.3f}", f"{out['within_1_5']:.0%}")
+            st.add_row(
+                name,
+                "held out" if name in HELD_OUT else "fit",
+                dev,
+                str(out["n"]),
+                f"{ins['geomean']:.3f}",
+                f"{out['geomean']:.3f}",
+                f"{out['gsd']:.3f}",
+                f"{out['within_1_5']:.0%}",
+            )
     tot = stats(all_loso)
     st.add_row("all", "", "", str(tot["n"]), "", f"{tot['geomean']:.3f}", f"{tot['gsd']:.3f}", f"{tot['within_1_5']:.0%}")
     console.print(st)
 
     dt = Table(title="decode-shaped matmuls (M <= 64): every one is held out")
     for col in ("row", "device", "shape (batch x M x K x N)", "weights", "memory a/b/out", "measured", "estimate", "est/meas"):
-        dt.add_column(col, justify="left" if col in ("row", "device", "shape (batch x M x K x N)", "weights", "memory a/b/out") else "right")
+        dt.add_column(
+            col, justify="left" if col in ("row", "device", "shape (batch x M x K x N)", "weights", "memory a/b/out") else "right"
+        )
     for rows in suites.values():
         for r in rows:
             if r["op"] == "matmul" and r["m"] <= 64:
@@ -331,8 +339,16 @@ def main(argv: list[str] | None = None) -> int:
                 unit = "GB/s" if r["metric"] == "weight_gbps" else "us"
                 meas = r["value"] if unit == "GB/s" else r["value"] / 1000
                 est = meas / q if unit == "GB/s" else meas * q
-                dt.add_row(r["id"], r["device"], f"{r['batch']}x{r['m']}x{r['k']}x{r['n']}", r["dtype_b"], _mem_config(r),
-                           f"{meas:.1f} {unit}", f"{est:.1f} {unit}", f"{q:.2f}")
+                dt.add_row(
+                    r["id"],
+                    r["device"],
+                    f"{r['batch']}x{r['m']}x{r['k']}x{r['n']}",
+                    r["dtype_b"],
+                    _mem_config(r),
+                    f"{meas:.1f} {unit}",
+                    f"{est:.1f} {unit}",
+                    f"{q:.2f}",
+                )
     console.print(dt)
 
     rt = Table(title="every row of the small suites (< 20 rows)")
@@ -344,7 +360,16 @@ def main(argv: list[str] | None = None) -> int:
         for r in rows:
             shape = r["shape"] or f"{r['batch']}x{r['m']}x{r['k']}x{r['n']}"
             meas = f"{r['value']:.0f} GB/s" if r["metric"] == "weight_gbps" else f"{r['value'] / 1000:.1f} us"
-            rt.add_row(r["id"], r["op"], shape, r["dtype_b"] or r["dtype_a"], _mem_config(r), meas, f"{in_sample[r['id']]:.2f}", f"{loso[r['id']]:.2f}")
+            rt.add_row(
+                r["id"],
+                r["op"],
+                shape,
+                r["dtype_b"] or r["dtype_a"],
+                _mem_config(r),
+                meas,
+                f"{in_sample[r['id']]:.2f}",
+                f"{loso[r['id']]:.2f}",
+            )
     console.print(rt)
 
     all_rows = [r for s in suites.values() for r in s]
@@ -355,7 +380,9 @@ def main(argv: list[str] | None = None) -> int:
             by_op[a["op"]][1] += 1
             by_op[a["op"]][0] += (a, b) not in wrong
         detail = ", ".join(f"{op} {c[0]}/{c[1]}" for op, c in sorted(by_op.items()))
-        console.print(f"pairwise rank agreement ({label}, same shape, different memory config): {ok}/{total} = {ok / max(1, total):.0%} ({detail})")
+        console.print(
+            f"pairwise rank agreement ({label}, same shape, different memory config): {ok}/{total} = {ok / max(1, total):.0%} ({detail})"
+        )
         for a, b in wrong:
             console.print(f"  misordered: {a['id']} ({_mem_config(a)}) vs {b['id']} ({_mem_config(b)})")
 

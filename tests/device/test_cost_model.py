@@ -189,3 +189,14 @@ def test_the_stored_parameters_reproduce_the_stored_fit() -> None:
             logs = [math.log(ratio(params[r["arch"]], r)) for r in rows if r["device"] == dev]
             geomean = math.exp(sum(logs) / len(logs))
             assert geomean == pytest.approx(fit[f"{name}/{dev}"]["in_sample_geomean"], abs=1e-3), (name, dev)
+
+
+def test_a_published_decode_step_is_estimated_within_1_5x() -> None:
+    # tt-transformers Llama-3.1-8B on n150, batch 1: 28.3 t/s/u published (models/tt_transformers/PERF.md).
+    from bench.whole_model import MODELS, tt_transformers_decode
+
+    ops = tt_transformers_decode(WH, "wormhole_b0", MODELS["Llama-3.1-8B"], 1, 256, ff2_bfp8=False)
+    tokens_per_s = 1e9 / sum(t.ns for _, t in ops)
+    assert 28.3 / 1.5 < tokens_per_s < 28.3 * 1.5
+    matmuls = sum(t.ns for name, t in ops if name.endswith(("matmul", "lm_head")))
+    assert matmuls > 0.8 * sum(t.ns for _, t in ops)  # decode is weight streaming
