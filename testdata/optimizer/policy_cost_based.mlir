@@ -8,7 +8,7 @@
 // and c = neg(a), d = add(b, c), e = relu(d) is returned. Each 2048x2048 bf16 tensor takes 131072 B
 // per core in L1. With the whole L1, a..d stay in one L1 sharded layout (no reshard anywhere: each
 // eltwise reads its producer's shards in place) and only the returned e is written to DRAM: the
-// estimate drops from 501.7 us to 143.5 us, the exact MIP's proven optimum.
+// estimate drops from 542.5 us to 142.7 us, the exact MIP's proven optimum.
 //
 // L1 full: with a 0.2003 cap (two tensors fit) a, b and c cannot all be alive when c runs. The
 // solver writes b to DRAM; BFInterleaved moves c instead, which the MIP also weighed and found
@@ -27,25 +27,25 @@
 // FULL-NEXT: "ttnn.add"{{.*}} -> tensor<2048x2048xbf16, #[[S]]> loc("d")
 // FULL-NOT: to_layout
 
-// TRACE: note: CostBased: 4 decisions over 5 ops, exact MIP (Optimal, bound 213402.5 ns)
-// TRACE-NEXT: note: CostBased: estimate 501718.4 ns -> 213402.5 ns, 0 reshard(s)
-// TRACE-NEXT: note: a: l1 block_sharded 8x8 [8x8 tiles] 49841.1 ns
-// TRACE-NEXT: note: b: dram interleaved 1x1 [64x64 tiles] 53263.3 ns (compute 16384.0, dram 41610.2, noc 0.0); runner-up l1 block_sharded 8x8 [8x8 tiles] 23474.2 ns
+// TRACE: note: CostBased: 4 decisions over 5 ops, exact MIP (Optimal, bound 222275.5 ns)
+// TRACE-NEXT: note: CostBased: estimate 542534.8 ns -> 222275.5 ns, 0 reshard(s)
+// TRACE-NEXT: note: a: l1 width_sharded 1x64 [64x1 tiles] 52490.6 ns
+// TRACE-NEXT: note: b: dram interleaved 1x1 [64x64 tiles] 56258.1 ns (compute 16384.0, dram 46157.1, noc 0.0); runner-up l1 width_sharded 1x64 [64x1 tiles] 21461.7 ns
 
 // STATS: "cost_based": {
-// STATS-NEXT: "bound_ns": 143480.9,
+// STATS-NEXT: "bound_ns": 142742.1,
 // STATS: "gap": 0.0,
-// STATS-NEXT: "input_ns": 501718.4,
+// STATS-NEXT: "input_ns": 542534.8,
 // STATS-NEXT: "kept_input": false,
 // STATS-NEXT: "method": "exact",
 // STATS-NEXT: "nodes": 5,
-// STATS-NEXT: "plan_ns": 143480.9,
+// STATS-NEXT: "plan_ns": 142742.1,
 // STATS-NEXT: "solver_status": "Optimal"
-// STATS: "estimated_ns": 143480.9,
-// STATS: "estimated_ns_before": 501718.4,
+// STATS: "estimated_ns": 142742.1,
+// STATS: "estimated_ns_before": 542534.8,
 
 // Never worse than the input: on its own output no plan is cheaper, so the function is kept.
-// KEEP: note: CostBased: no plan beats the input (143480.9 ns); the function is kept as given
+// KEEP: note: CostBased: no plan beats the input (142742.1 ns); the function is kept as given
 
 #dram = #ttnn.buffer_type<dram>
 #ttnn_layout = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<64x64x!ttcore.tile<32x32, bf16>, #dram>, <interleaved>>

@@ -1,44 +1,30 @@
-"""Estimated latency of ops and modules (OP-MODEL.md §4; the terms are in cost_terms.py).
+"""Estimated latency of ops and modules (docs/device-model.md §5; the terms are in cost_terms.py).
 
-Per op: `ns = dispatch + floor + compute + memory - overlap` (cost_terms.combine) with
-* compute = ceil(work blocks / cores) x cycles per block / clock: matmul and conv at the fitted
-  cycles per 32x32x32 block at LoFi x the op's math-fidelity passes; other kinds from COST_TABLE;
-* dram = bytes of DRAM-resident (or host) tensors by data format / bandwidth (matmul/conv: the
-  fitted effective bandwidth, which includes their re-reads; streaming ops: the sustained figure);
-* noc = multicast of sharded matmul inputs and reshards over the grid's NoC, and L1-interleaved
-  pages (spread over other cores' banks) at streaming-DRAM speed, as published eltwise data shows;
-* floor = the fitted launch cost of a program; dispatch = host dispatch (0: traced programs).
+Per op `ns = dispatch + op_to_op + launch + compute + max(dram, noc) - overlap` (cost_terms):
+matmuls through `matmul_terms` (2-D multicast, 1-D decode, DRAM-sharded weights, or the no-reuse
+fallback of an interleaved output that is not all DRAM), every other kind through `stream_terms`
+with the DRAM bytes and pages, L1-interleaved bytes and reshard bytes its layouts imply.
 Module cost = the sum over each function's ops in program order.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from math import ceil, prod
 from typing import Any, Sequence
 
-from ttopt.device.cost_terms import FIDELITY_PASSES, CostParams, combine, fidelity_for, params_for
+from ttopt.device.cost_terms import FIDELITY_PASSES, CostParams, Terms, combine, fidelity_for, matmul_terms, params_for, stream_terms
 from ttopt.device.device import Device
-from ttopt.device.layout_info import LayoutInfo, layout_info, tensor_tiles
+from ttopt.device.layout_info import BLOCK, LayoutInfo, layout_info, tensor_tiles
 from ttopt.device.op_families import Family, family_of
-from ttopt.device.presets import COST_TABLE, TRANSCENDENTAL_UNARY, cost_arch
+from ttopt.device.presets import TRANSCENDENTAL_UNARY, cost_arch
 from ttopt.device.tensor import check_shape
 from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
 from ttopt.ir.types import TensorType
 
-
-def kind_cycles(arch: str) -> dict[str, float]:
-    """Cycles per tile of work of each op kind (COST_TABLE's `cycles_per_tile.*` rows)."""
-    col = cost_arch(arch)
-    return {k.split(".", 1)[1]: getattr(p, col) for k, p in COST_TABLE.items() if k.startswith("cycles_per_tile.")}
-
-
-def stream_gbps(arch: str) -> float:
-    """Sustained DRAM bandwidth of streaming (non-matmul) ops: spec sheet x efficiency (bytes/ns)."""
-    col = cost_arch(arch)
-    return getattr(COST_TABLE["dram_bandwidth_gbps"], col) * getattr(COST_TABLE["dram_efficiency"], col)
-
+# Data-movement-family ops that reduce through the FPU (their own cycles and streaming efficiency).
+REDUCTIONS = frozenset({"sum", "mean", "max", "min", "prod", "argmax"})
 
 _FIDELITY = re.compile(r"math_fidelity\s*=\s*(\w+)", re.I)
 _FIDELITY_NAMES = {"lofi": "LoFi", "hifi2": "HiFi2", "hifi3": "HiFi3", "hifi4": "HiFi4"}
@@ -51,10 +37,17 @@ def op_fidelity(op: Any, fmt: str) -> str:
     return fidelity_for(fmt, _FIDELITY_NAMES.get(m.group(1).lower()) if m else None)
 
 
+def mem_of(info: LayoutInfo) -> str:
+    """The cost model's memory placement of a layout (cost_terms.MEMS; host tensors count as DRAM)."""
+    if info.dram or info.system:
+        return "dram_s" if info.dram and info.sharded else "dram_i"
+    return "l1_s" if info.sharded else "l1_i"
+
+
 @dataclass(frozen=True, slots=True)
 class OpCost:
-    """Estimated latency of one op and what it is made of (ns = dispatch + floor + compute + dram
-    + noc - overlap)."""
+    """Estimated latency of one op and what it is made of (ns = dispatch + floor + compute +
+    max(dram, noc) - overlap; floor = device launch + op-to-op gap)."""
 
     ns: float
     compute_ns: float
@@ -68,12 +61,25 @@ class OpCost:
     floor_ns: float = 0.0
     overlap_ns: float = 0.0
     fidelity: str = ""
+    op_to_op_ns: float = 0.0
+
+    @property
+    def launch_ns(self) -> float:
+        """The device-side launch part of the floor."""
+        return self.floor_ns - self.op_to_op_ns
 
     @property
     def bound(self) -> str:
         """Which term dominates: compute, dram or noc."""
         terms = {"compute": self.compute_ns, "dram": self.dram_ns, "noc": self.noc_ns}
         return max(terms, key=terms.__getitem__)
+
+
+def _op_cost(t: Terms, work: int, cores: int, dram_bytes: int, noc_bytes: int, fidelity: str = "") -> OpCost:
+    return OpCost(
+        t.ns, t.compute_ns, t.dram_ns, t.noc_ns, t.dispatch_ns, work, cores, dram_bytes, noc_bytes,
+        t.floor_ns, t.overlap_ns, fidelity, t.op_to_op_ns,
+    )  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,14 +109,22 @@ def _bytes(shape: Sequence[int], info: LayoutInfo) -> int:
     return prod(shape) * info.element_bytes
 
 
+def _pages(shape: Sequence[int], info: LayoutInfo) -> int:
+    """DRAM pages of a tensor: tiles, or rows of a row-major tensor."""
+    if info.tiled:
+        return tensor_tiles(shape)
+    return prod(shape[:-1]) if len(shape) > 1 else 1
+
+
 class CostModel:
     """Latency estimates for one device; memoised like the op model."""
 
     def __init__(self, device: Device, params: CostParams | None = None) -> None:
         self.device = device
-        self.params = params or params_for(cost_arch(device.arch))
-        self.cycles = kind_cycles(device.arch)
-        self.stream_gbps = stream_gbps(device.arch)
+        base = params or params_for(cost_arch(device.arch))
+        # The device's own grid: a matmul runs 1-D below one tile row per grid row, and streaming
+        # bandwidth scales with the share of its cores that read.
+        self.params = replace(base, grid_rows=device.worker_grid[0], grid_cores=device.num_cores) if params is None else base
         self._memo: dict[tuple, OpCost] = {}
         self._sig_uid: dict[tuple, int] = {}
         self._shapes: dict[Any, tuple[int, ...]] = {}  # shape -> checked shape
@@ -119,23 +133,23 @@ class CostModel:
 
     def cycles_per_unit(self, op: Any, fidelity: str = "") -> float:
         """Cycles per unit of work: matmul/conv blocks at the fitted LoFi rate x fidelity passes
-        (the op's, else HiFi2), other kinds per tile from the assumed table."""
+        (the op's, else HiFi2), other kinds per tile (cost_params.json `cycles_per_tile.*`)."""
         kind = self.op_kind(op)
         if kind in ("matmul", "conv"):
             return self.params.matmul_cycles_lofi * FIDELITY_PASSES[fidelity or "HiFi2"]
-        return self.cycles[kind]
+        return self.params.cycles_per_tile.get(kind, 0.0)
 
     def op_kind(self, op: Any) -> str:
-        """The cost-table kind of an op (`cycles_per_tile.<kind>`)."""
+        """The cost-parameter kind of an op (cost_terms.KINDS)."""
         fam = family_of(op.name)
         short = op.name.split(".", 1)[-1]
         if fam is Family.ELTWISE_UNARY:
             return "eltwise_unary_transcendental" if short in TRANSCENDENTAL_UNARY else "eltwise_unary"
         if fam is Family.ELTWISE_BINARY:
             return "eltwise_binary"
-        if fam in (Family.MATMUL, Family.CONV, Family.NORM, Family.LAYOUT):
+        if fam in (Family.MATMUL, Family.CONV, Family.NORM, Family.LAYOUT, Family.DISPATCH):
             return fam.value
-        return "data_movement"
+        return "reduction" if short in REDUCTIONS else "data_movement"
 
     def op_cost(self, op: Any, input_layouts: Sequence[TTNNLayoutAttr], output_layout: TTNNLayoutAttr) -> OpCost:
         """Estimated ns of `op` reading `input_layouts` (one per tensor operand) and writing `output_layout`."""
@@ -191,12 +205,63 @@ class CostModel:
         shapes = [check_shape(t.shape) for t in (v.type.resolve() for v in op.operands) if isinstance(t, TensorType)]
         out_shape = check_shape(op.results[0].type.resolve().shape)
         fam = family_of(op.name)
+        if fam is Family.MATMUL and len(shapes) >= 2 and len(ins) >= 2:
+            return self._matmul(op, shapes, ins, out_shape, out)
         work = self._work(op, fam, shapes, out_shape)
-        fidelity = ""
-        if fam in (Family.MATMUL, Family.CONV):
-            fidelity = op_fidelity(op, ins[0].dtype.value if ins else out.dtype.value)
-        per_block = 1.0 if fam is Family.DISPATCH else self.cycles_per_unit(op, fidelity)  # dispatch: work is cycles
-        return self._terms(fam, work, per_block, fidelity, shapes, ins, out_shape, out)
+        if fam is Family.CONV:
+            return self._conv(op, work, shapes, ins, out_shape, out)
+        return self._stream(self.op_kind(op), work, shapes, ins, out_shape, out)
+
+    def _matmul(self, op: Any, shapes: list, ins: tuple[LayoutInfo, ...], out_shape: Sequence[int], out: LayoutInfo) -> OpCost:
+        a, b = shapes[0], shapes[1]
+        fidelity = op_fidelity(op, ins[0].dtype.value)
+        batched_rhs = len(b) > 2 and prod(b[:-2]) > 1
+        # fuse_batch folds a batched activation into M; a batched rhs is `batch` separate matmuls.
+        batch = prod(out_shape[:-2]) if batched_rhs and len(out_shape) > 2 else 1
+        m = out_shape[-2] if batched_rhs and len(out_shape) > 1 else prod(out_shape[:-1]) if len(out_shape) > 1 else 1
+        cores = out.num_cores if out.sharded else self.device.num_cores
+        # The program config of a sharded output (matmul_config.py): 2-D multicast for a block
+        # grid of several rows and columns, 1-D for width/height; an interleaved output gets
+        # tt-metal's default, chosen by size.
+        program = "auto"
+        if out.sharded:
+            program = "2d" if out.memory_layout is BLOCK and out.bbox[0] > 1 and out.bbox[1] > 1 else "1d"
+        t = matmul_terms(
+            self.params, m, a[-1], out_shape[-1], ins[0].dtype.value, ins[1].dtype.value, out.dtype.value, fidelity,
+            mem_of(ins[0]), mem_of(ins[1]), mem_of(out), cores, batch, program,
+        )  # fmt: skip
+        tensors = [(a, ins[0]), (b, ins[1]), (out_shape, out)]
+        dram = sum(_bytes(s, i) for s, i in tensors if i.dram or i.system)
+        noc = sum(_bytes(s, i) for s, i in tensors if i.l1)
+        work = batch * ceil(m / 32) * ceil(out_shape[-1] / 32) * ceil(a[-1] / 32)
+        return _op_cost(t, work, cores, dram, noc, fidelity)
+
+    def _conv(self, op: Any, work: int, shapes: list, ins: tuple[LayoutInfo, ...], out_shape: Sequence[int], out: LayoutInfo) -> OpCost:
+        p = self.params
+        fidelity = op_fidelity(op, ins[0].dtype.value if ins else out.dtype.value)
+        cores = out.num_cores if out.sharded else self.device.num_cores
+        compute = ceil(work / cores) * self.cycles_per_unit(op, fidelity) / p.clock_ghz
+        tensors = list(zip(shapes, ins)) + [(out_shape, out)]
+        dram = sum(_bytes(s, i) for s, i in tensors if i.dram or i.system)
+        l1i = sum(_bytes(s, i) for s, i in tensors if i.l1 and not i.sharded)
+        t = combine(p, "conv", compute, dram / p.dram_2d_gbps, l1i / p.l1_interleaved_gbps)
+        return _op_cost(t, work, cores, dram, l1i, fidelity)
+
+    def _stream(self, kind: str, work: int, shapes: list, ins: tuple[LayoutInfo, ...], out_shape: Sequence[int], out: LayoutInfo) -> OpCost:
+        dram = pages = l1i = moved = 0
+        for info, shape in list(zip(ins, shapes)) + [(out, out_shape)]:
+            nbytes = _bytes(shape, info)
+            if info.dram or info.system:
+                dram += nbytes
+                pages += _pages(shape, info)
+            elif info.l1 and not info.sharded:
+                l1i += nbytes  # L1-interleaved pages live on other cores' banks
+        if kind == "layout" and ins and ins[0].l1 and out.l1 and (ins[0].sharded or out.sharded):
+            if ins[0].spec_key != out.spec_key:
+                moved += _bytes(shapes[0], ins[0])  # a reshard moves every byte between cores
+        cores = out.num_cores if out.sharded else self.device.num_cores
+        t = stream_terms(self.params, kind, work, cores, dram, pages, l1i, moved)
+        return _op_cost(t, work, cores, dram, l1i + moved)
 
     def conversion_cost(self, shape: Sequence[int], src: TTNNLayoutAttr, dst: TTNNLayoutAttr) -> OpCost:
         """Estimated ns of a `ttnn.to_layout` of a `shape` tensor from `src` to `dst` (what a reshard
@@ -206,35 +271,8 @@ class CostModel:
         c = self._memo.get(key)
         if c is None:
             s = check_shape(tuple(shape))
-            c = self._memo[key] = self._terms(Family.LAYOUT, tensor_tiles(s), self.cycles["layout"], "", [s], (a,), s, b)
+            c = self._memo[key] = self._stream("layout", tensor_tiles(s), [s], (a,), s, b)
         return c
-
-    def _terms(self, fam: Family | None, work: int, per_block: float, fidelity: str, shapes: list,
-               ins: tuple[LayoutInfo, ...], out_shape: Sequence[int], out: LayoutInfo) -> OpCost:  # fmt: skip
-        p = self.params
-        cores = out.num_cores if out.sharded else self.device.num_cores
-        compute_ns = ceil(work / cores) * per_block / p.clock_ghz
-
-        dram = multicast = interleaved = 0
-        for info, shape in list(zip(ins, shapes)) + [(out, out_shape)]:
-            b = _bytes(shape, info)
-            if info.dram or info.system:
-                dram += b
-            elif info.l1 and not info.sharded:
-                interleaved += b  # L1-interleaved pages live on other cores' banks
-        if fam is Family.MATMUL and out.sharded and len(ins) >= 2:
-            # Multicast of sharded inputs: in0 across a row of cores and/or in1 down a column.
-            a_b, b_b = _bytes(shapes[0], ins[0]), _bytes(shapes[1], ins[1])
-            multicast += a_b + b_b if out.memory_layout and out.memory_layout.value == "block_sharded" else (a_b if ins[0].sharded else b_b)
-        if fam is Family.LAYOUT and ins and ins[0].l1 and out.l1 and (ins[0].sharded or out.sharded):
-            if ins[0].spec_key != out.spec_key:
-                multicast += _bytes(shapes[0], ins[0])  # a reshard moves every byte between cores
-        dram_gbps = p.dram_gbps if fam in (Family.MATMUL, Family.CONV) else self.stream_gbps
-        terms = combine(p, compute_ns, dram / dram_gbps, multicast / p.noc_gbps + interleaved / self.stream_gbps)
-        return OpCost(
-            terms.ns, terms.compute_ns, terms.dram_ns, terms.noc_ns, terms.dispatch_ns, work, cores, dram,
-            multicast + interleaved, terms.floor_ns, terms.overlap_ns, fidelity,
-        )
 
     def _work(self, op: Any, fam: Family | None, shapes: list, out_shape: Sequence[int]) -> int:
         """Tiles of work (matmul/conv: 32x32x32 blocks; dispatch: cycles of the fused ops)."""
@@ -254,7 +292,7 @@ class CostModel:
             try:
                 inner, _, _ = _body(op)
             except Exception:  # an unresolvable callee costs like a copy
-                return out_t * int(self.cycles["data_movement"])
+                return out_t * int(self.params.cycles_per_tile.get("data_movement", 16.0))
             total = 0.0
             for o in inner:
                 if not o.results or not isinstance(o.results[0].type.resolve(), TensorType):

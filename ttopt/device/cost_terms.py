@@ -1,35 +1,46 @@
 """The physical terms of one op's estimated time, from sizes, formats and memory placement.
 
-This is the public, IR-free face of the cost model (docs/device-model.md): an outside script can
-estimate one matmul with `matmul_terms(params_for("wormhole_b0"), m, k, n, ...)`. `CostModel`
-(cost_model.py) feeds it from an op's layouts.
+This is the public, IR-free face of the cost model (docs/device-model.md §5): an outside script
+estimates one op with `matmul_terms(params_for("wormhole_b0"), m, k, n, ...)` or
+`stream_terms(...)`; `CostModel` (cost_model.py) feeds the same functions from an op's layouts.
 
-    ns = dispatch + floor + compute + memory - overlap,   memory = dram + noc,
-    overlap = eta * min(compute, memory)
+    ns = dispatch + op_to_op + launch[kind] + compute + memory - overlap
+    memory = max(dram, noc),   overlap = eta * min(compute, memory)
 
-* compute: matmul tile blocks (32x32x32) per core x cycles per block at LoFi x math-fidelity passes
-  (LoFi 1, HiFi2 2, HiFi3 3, HiFi4 4) / clock;
-* dram: bytes of every DRAM-resident operand and result, by data format (a bf16 tile is 2048 B, a
-  bfp8 tile 1088 B, a bfp4 tile 576 B), over the sustained DRAM bandwidth;
-* noc: bytes moved between cores (multicast of sharded inputs, L1-interleaved pages, reshards) over
-  the NoC bandwidth;
-* floor: the fixed device cost of launching a program (traced, no host);
-* dispatch: host dispatch per op (0 under trace, as in the calibration data);
-* overlap: how much of the shorter of compute and data movement hides under the longer — a
-  fraction `eta`, not `max`, so a slower memory configuration costs more even when compute-bound.
+* compute: work tiles per core x cycles per tile / clock; matmul work is 32x32x32 blocks at the
+  fitted LoFi rate x math-fidelity passes (LoFi 1, HiFi2 2, HiFi3 3, HiFi4 4);
+* dram: DRAM bytes by data format over the bandwidth of the access pattern. A matmul reads its
+  DRAM operands one of three ways, as tt-metal's program configs do: 2-D multicast (M of at least
+  one tile row per grid row: only the edge sender cores read DRAM, `dram_2d_gbps`), 1-D (decode
+  shapes: every core streams its slice of the weights, `dram_stream_gbps`), or DRAM-sharded
+  weights (one reader per bank, `dram_sharded_gbps`). Streaming ops read and write at
+  `dram_stream_gbps` x the kind's efficiency, plus a per-page cost;
+* noc: on-chip traffic — L1-interleaved pages (on other cores' banks) at `l1_interleaved_gbps`
+  x the kind's efficiency, multicast of sharded matmul inputs and reshards at `noc_gbps`. DRAM
+  and on-chip traffic use different resources (the reader on one NoC, the writer on the other),
+  so memory time is their maximum, not their sum;
+* launch: the device-side start/finish of a program, per op kind (part of the kernel duration
+  the profiler reports); op_to_op: the gap between one program ending and the next starting under
+  trace; dispatch: host dispatch per op (0: programs run traced);
+* overlap: compute and data movement overlap only partly (fitted `eta`), so a slower memory
+  configuration costs more even when compute dominates.
 
-The free parameters (cycles per block, bandwidths, floor, eta) are fitted per device by
-bench/calibrate.py on published measurements and stored, with every other cost parameter, in
-cost_params.json.
+A matmul whose output is interleaved (no program config is emitted for it) and that is not all
+DRAM-interleaved falls back, at 2-D sizes, to tt-metal's default no-reuse program config: every
+output tile re-reads its row of A and column of B (`fallback_gbps`) at HiFi4.
+
+Every parameter lives in cost_params.json, per architecture, fitted (bench/calibrate.py) or
+assumed, each with its source.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from math import ceil
 from pathlib import Path
+from typing import Mapping
 
 FIDELITY_PASSES = {"LoFi": 1, "HiFi2": 2, "HiFi3": 3, "HiFi4": 4}
 # Bytes of one 32x32 tile by data format (block floats: mantissas plus one shared exponent per 16).
@@ -43,19 +54,48 @@ TILE_BYTES = {
 # tt-metal's default math fidelity when an op's compute config does not give one.
 DEFAULT_FIDELITY = {"f32": "HiFi4", "tf32": "HiFi4", "bf16": "HiFi2", "f16": "HiFi2"}
 CALIBRATION_FILE = Path(__file__).with_name("cost_params.json")
+ARCHS = ("wormhole_b0", "blackhole")
+# Op kinds with their own launch cost, cycles per tile and streaming efficiency.
+KINDS = (
+    "matmul", "conv", "eltwise_unary", "eltwise_unary_transcendental", "eltwise_binary", "norm",
+    "reduction", "data_movement", "layout", "dispatch",
+)  # fmt: skip
+# Memory placements: DRAM interleaved / sharded, L1 interleaved / sharded (any sharding).
+MEMS = ("dram_i", "dram_s", "l1_i", "l1_s")
+_MEM_ALIASES = {"l1_block": "l1_s", "l1_w": "l1_s", "l1_h": "l1_s", "host": "dram_i"}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=True)
 class CostParams:
-    """One device's fitted cost parameters."""
+    """One architecture's cost parameters (cost_params.json)."""
 
     clock_ghz: float
     matmul_cycles_lofi: float  # cycles per 32x32x32 block per core at LoFi
-    dram_gbps: float  # sustained DRAM bandwidth (bytes/ns)
-    noc_gbps: float  # sustained NoC bandwidth of the grid (bytes/ns)
-    floor_ns: float  # device launch of one program
+    dram_2d_gbps: float  # DRAM operands of a 2-D multicast matmul (edge sender cores read)
+    dram_stream_gbps: float  # every core streaming DRAM-interleaved pages
+    dram_sharded_gbps: float  # DRAM-sharded matmul weights, one reader per bank
+    l1_interleaved_gbps: float  # L1-interleaved pages, read or written over the NoC
+    noc_gbps: float  # multicast / reshard over the grid
+    fallback_gbps: float  # re-read traffic of the default no-reuse matmul program config
+    dram_page_ns: float  # per-page (tile) cost of streaming DRAM traffic, whole chip
+    op_to_op_ns: float  # gap between programs under trace
     overlap: float  # eta: share of min(compute, memory) hidden under the other
+    launch_ns: Mapping[str, float] = field(default_factory=dict)  # per kind
+    cycles_per_tile: Mapping[str, float] = field(default_factory=dict)  # per non-matmul kind
+    stream_eff: Mapping[str, float] = field(default_factory=dict)  # per non-matmul kind
+    page_latency_ns: Mapping[str, float] = field(default_factory=dict)  # per kind reading one page at a time
+    grid_rows: int = 8  # worker-grid rows: below one tile row per grid row a matmul runs 1-D
+    grid_cores: int = 64  # worker cores: streaming bandwidth scales with the share of them reading
     dispatch_ns: float = 0.0  # host dispatch per op (0 under trace)
+
+    def launch(self, kind: str) -> float:
+        """Device-side launch cost of a program of `kind` (eltwise's for kinds without one)."""
+        return self.launch_ns.get(kind, self.launch_ns.get("eltwise_unary", 0.0))
+
+    @property
+    def floor_ns(self) -> float:
+        """Launch of a matmul program plus the op-to-op gap: the fixed cost of one traced matmul."""
+        return self.launch("matmul") + self.op_to_op_ns
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,19 +105,35 @@ class Terms:
     compute_ns: float
     dram_ns: float
     noc_ns: float
-    floor_ns: float
+    launch_ns: float
+    op_to_op_ns: float
     dispatch_ns: float
     overlap_ns: float
 
     @property
+    def floor_ns(self) -> float:
+        """The fixed part: device launch plus the op-to-op gap."""
+        return self.launch_ns + self.op_to_op_ns
+
+    @property
+    def memory_ns(self) -> float:
+        """DRAM and on-chip traffic overlap (different resources): the longer of the two."""
+        return max(self.dram_ns, self.noc_ns)
+
+    @property
     def ns(self) -> float:
-        return self.dispatch_ns + self.floor_ns + self.compute_ns + self.dram_ns + self.noc_ns - self.overlap_ns
+        return self.dispatch_ns + self.floor_ns + self.compute_ns + self.memory_ns - self.overlap_ns
+
+    @property
+    def device_ns(self) -> float:
+        """What the device profiler reports as the kernel duration: no op-to-op gap, no host."""
+        return self.ns - self.op_to_op_ns - self.dispatch_ns
 
 
-def combine(p: CostParams, compute_ns: float, dram_ns: float, noc_ns: float) -> Terms:
-    """The terms of an op from its compute and data-movement times, with partial overlap."""
-    overlap = p.overlap * min(compute_ns, dram_ns + noc_ns)
-    return Terms(compute_ns, dram_ns, noc_ns, p.floor_ns, p.dispatch_ns, overlap)
+def combine(p: CostParams, kind: str, compute_ns: float, dram_ns: float, noc_ns: float) -> Terms:
+    """The terms of an op of `kind` from its compute and data-movement times."""
+    overlap = p.overlap * min(compute_ns, max(dram_ns, noc_ns))
+    return Terms(compute_ns, dram_ns, noc_ns, p.launch(kind), p.op_to_op_ns, p.dispatch_ns, overlap)
 
 
 def tile_bytes(fmt: str) -> int:
@@ -92,24 +148,105 @@ def fidelity_for(fmt: str, given: str | None = None) -> str:
     return DEFAULT_FIDELITY.get(fmt, "LoFi")
 
 
+def mem_code(mem: str | bool) -> str:
+    """A memory placement in MEMS (`True`/`False`: DRAM interleaved / L1 sharded, the older spelling)."""
+    if isinstance(mem, bool):
+        return "dram_i" if mem else "l1_s"
+    return _MEM_ALIASES.get(mem, mem)
+
+
 def matmul_terms(
     p: CostParams, m: int, k: int, n: int, fmt_a: str, fmt_b: str, fmt_out: str, fidelity: str,
-    a_dram: bool, b_dram: bool, out_dram: bool, cores: int,
+    a_mem: str | bool, b_mem: str | bool, out_mem: str | bool, cores: int, batch: int = 1, program: str = "auto",
 ) -> Terms:
-    """A (m x k) @ (k x n) matmul on `cores` cores; `*_dram`: the tensor is DRAM interleaved (else
-    L1 sharded, moved between cores by multicast)."""
+    """`batch` matmuls (m x k) @ (k x n) on `cores` cores; memories in MEMS (see module doc).
+    `program`: "auto" (2-D from one tile row per grid row, else 1-D), or "1d" / "2d" as a program
+    config the caller chose."""
+    a, b, out = mem_code(a_mem), mem_code(b_mem), mem_code(out_mem)
     mt, kt, nt = ceil(m / 32), ceil(k / 32), ceil(n / 32)
-    blocks = ceil(mt * nt / max(1, cores)) * kt
+    out_tiles = batch * mt * nt
+    blocks = ceil(out_tiles / max(1, cores)) * kt
+    sizes = {
+        "a": (batch * mt * kt * tile_bytes(fmt_a), a),
+        "b": (batch * kt * nt * tile_bytes(fmt_b), b),
+        "out": (out_tiles * tile_bytes(fmt_out), out),
+    }
+    two_d = mt >= p.grid_rows if program == "auto" else program == "2d"
+    if two_d and out in ("dram_i", "l1_i") and (a, b, out) != ("dram_i",) * 3:
+        # Default no-reuse program config: each output tile streams its K row of A and K column of B.
+        compute = blocks * p.matmul_cycles_lofi * FIDELITY_PASSES["HiFi4"] / p.clock_ghz
+        reread = out_tiles * kt * (tile_bytes(fmt_a) + tile_bytes(fmt_b))
+        dram = sizes["out"][0] / p.dram_stream_gbps if out == "dram_i" else 0.0
+        return combine(p, "matmul", compute, dram, reread / p.fallback_gbps)
+    stream = p.dram_2d_gbps
+    if not two_d:
+        # 1-D: N is split in per_core_N = ceil(Nt / cores) columns, so only ceil(Nt / per_core_N)
+        # cores work and stream weights (tt-mlir issue 8038: 45 of 64 cores for Nt = 90); a batch
+        # spreads over the cores N leaves idle. DRAM bandwidth scales with the working share.
+        n_workers = ceil(nt / ceil(nt / max(1, cores)))
+        workers = n_workers * max(1, min(batch, max(1, cores) // n_workers))
+        blocks = ceil(batch * mt * nt / workers) * kt
+        stream = p.dram_stream_gbps * min(1.0, workers / p.grid_cores)
     compute = blocks * p.matmul_cycles_lofi * FIDELITY_PASSES.get(fidelity, 1) / p.clock_ghz
-    sizes = ((mt * kt * tile_bytes(fmt_a), a_dram), (kt * nt * tile_bytes(fmt_b), b_dram), (mt * nt * tile_bytes(fmt_out), out_dram))
-    dram = sum(b for b, d in sizes if d) / p.dram_gbps
-    noc = sum(b for b, d in sizes[:2] if not d) / p.noc_gbps
-    return combine(p, compute, dram, noc)
+    dram = noc = 0.0
+    for role, (nbytes, mem) in sizes.items():
+        if mem == "dram_s":
+            dram += nbytes / p.dram_sharded_gbps
+        elif mem == "dram_i":
+            dram += nbytes / stream
+        elif mem == "l1_i":
+            noc += nbytes / p.l1_interleaved_gbps
+        elif role != "out" and out == "l1_s":
+            noc += nbytes / p.noc_gbps  # a sharded input is multicast to the cores that need it
+    return combine(p, "matmul", compute, dram, noc)
+
+
+def stream_terms(
+    p: CostParams, kind: str, work_tiles: int, cores: int, dram_bytes: float = 0.0, dram_pages: int = 0,
+    l1i_bytes: float = 0.0, noc_bytes: float = 0.0,
+) -> Terms:
+    """A streaming op of `kind`: `work_tiles` tiles of work on `cores` cores, the DRAM bytes and
+    pages it reads and writes, its L1-interleaved bytes and bytes moved between cores (reshards).
+    Interleaved work is split over min(tiles, cores) cores; bandwidth scales with that share. A
+    kind whose reader waits for each page before asking for the next (`page_latency_ns`) is bound
+    by pages per core x that latency, whichever memory the pages are in."""
+    workers = max(1, min(cores, work_tiles))
+    compute = ceil(work_tiles / workers) * p.cycles_per_tile.get(kind, 0.0) / p.clock_ghz
+    eff = p.stream_eff.get(kind, 1.0) * min(1.0, workers / p.grid_cores)
+    dram = dram_bytes / (p.dram_stream_gbps * eff) + dram_pages * p.dram_page_ns if dram_bytes else 0.0
+    noc = l1i_bytes / (p.l1_interleaved_gbps * eff) + noc_bytes / p.noc_gbps
+    latency = p.page_latency_ns.get(kind, 0.0)
+    if latency and (dram_bytes or l1i_bytes):
+        # A latency-bound reader: its interleaved pages (counted by the work tiles) one at a time.
+        bound = ceil(work_tiles / workers) * latency
+        dram, noc = (max(dram, bound), noc) if dram_bytes else (dram, max(noc, bound))
+    return combine(p, kind, compute, dram, noc)
+
+
+def read_table(path: Path = CALIBRATION_FILE) -> dict:
+    """The parameter rows of cost_params.json: name -> {arch: value, unit, how, source, ...}."""
+    return json.loads(path.read_text())["params"]
+
+
+def params_from(rows: Mapping[str, Mapping], arch: str) -> CostParams:
+    """A CostParams for `arch` from parameter rows (dotted names fill the per-kind maps)."""
+    scalars: dict[str, float] = {}
+    maps: dict[str, dict[str, float]] = {"launch_ns": {}, "cycles_per_tile": {}, "stream_eff": {}, "page_latency_ns": {}}
+    for name, row in rows.items():
+        value = float(row[arch])
+        head, _, kind = name.partition(".")
+        if kind:
+            if head in maps:
+                maps[head][kind] = value
+        elif name in CostParams.__dataclass_fields__:
+            scalars[name] = value
+    for name in ("grid_rows", "grid_cores"):
+        if name in scalars:
+            scalars[name] = int(scalars[name])
+    return CostParams(**scalars, **maps)  # type: ignore[arg-type]
 
 
 @cache
 def params_for(arch: str) -> CostParams:
-    """The fitted parameters of `arch` (wormhole_b0's for archs without a fit)."""
-    data = json.loads(CALIBRATION_FILE.read_text())["fitted"]
-    entry = data.get(arch) or data["wormhole_b0"]
-    return CostParams(**entry["params"])
+    """The parameters of `arch` (wormhole_b0's for archs without their own column)."""
+    return params_from(read_table(), arch if arch in ARCHS else "wormhole_b0")

@@ -53,25 +53,27 @@ DEFAULT_L1_USAGE_CAP = 1.0
 
 
 # ---------------------------------------------------------------------------------------------
-# Cost-model parameters (OP-MODEL.md §4, docs/device-model.md §5) live in ONE data file,
-# cost_params.json: the fitted ones (bench/calibrate.py --write) and the assumed ones, each row
-# with a value per arch and its source. COST_TABLE is the assumed rows.
+# Cost-model parameters (docs/device-model.md §5) live in ONE data file, cost_params.json: every
+# row has a value per arch, a unit, how it was obtained (spec, measured, fitted, assumed) and its
+# source. COST_TABLE is that table; cost_terms.params_for builds the per-arch CostParams from it.
 
 
 @dataclass(frozen=True)
 class CostParam:
-    """One assumed row of the cost parameters: value per arch, unit, and why that value."""
+    """One row of the cost parameters: value per arch, unit, how it was obtained and from what."""
 
     wormhole_b0: float
     blackhole: float
     unit: str
     source: str
+    how: str = "assumed"
 
 
 COST_PARAMS_FILE = Path(__file__).with_name("cost_params.json")
-COST_TABLE: Mapping[str, CostParam] = MappingProxyType(
-    {name: CostParam(**row) for name, row in json.loads(COST_PARAMS_FILE.read_text())["assumed"].items()}
-)
+COST_TABLE: Mapping[str, CostParam] = MappingProxyType({
+    name: CostParam(row["wormhole_b0"], row["blackhole"], row["unit"], row["source"], row["how"])
+    for name, row in json.loads(COST_PARAMS_FILE.read_text())["params"].items()
+})  # fmt: skip
 
 TRANSCENDENTAL_UNARY = frozenset(
     {"exp", "log", "log1p", "expm1", "tanh", "sigmoid", "gelu", "silu", "erf", "erfc", "sqrt", "rsqrt",
