@@ -11,20 +11,15 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from ttopt.ir.attributes import Attribute, UnitAttr, quote
+from ttopt.ir.attributes import Attribute, UnitAttr
 from ttopt.ir.opdef import ISOLATED
+from ttopt.ir.spelled import keyword_or_string, quote, symbol_ref
 from ttopt.ir.types import Type, format_result_types
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module
     from ttopt.ir.operation import Block, Operation, Region
     from ttopt.ir.values import Value
-
-_KEY = re.compile(r"[A-Za-z_][\w$.]*$")
-
-
-_SYM_PLAIN = re.compile(r"[A-Za-z_$.\-][\w$.\-]*$|\d+$")
-
 
 class _ReadTracker(dict):
     """A properties dict that records which keys a custom format looked at."""
@@ -64,8 +59,8 @@ class _ReadTracker(dict):
 
 
 def sym_text(name: str) -> str:
-    """`@name`, quoted when the name is not a plain identifier."""
-    return "@" + (name if _SYM_PLAIN.match(name) else quote(name))
+    """`@name`, quoted when the name is not a bare identifier (MLIR's rule)."""
+    return symbol_ref(name)
 
 
 _QUOTED: dict[str, str] = {}  # op name -> its quoted spelling (generic form)
@@ -166,7 +161,7 @@ class Printer:
     def _dict_text(self, d: dict[str, Attribute]) -> str:
         parts = []
         for k, v in sorted(d.items()):
-            key = k if _KEY.match(k) else quote(k)
+            key = keyword_or_string(k)
             parts.append(key if isinstance(v, UnitAttr) else f"{key} = {self.expand(v.text)}")
         return ", ".join(parts)
 
@@ -408,18 +403,23 @@ class Printer:
         return f"^bb{idx}"
 
     def region(self, region: Region, indent: str, entry_args: bool = False) -> str:
-        """`{\\n ... \\n<indent>}`; the entry block's label only when it has printable args."""
+        """`{\\n ... \\n<indent>}`; the entry block's label only when it has printable args (or,
+        in the generic form, no ops)."""
         saved = self.out
         self.out = lines = []
         inner = indent + "  "
         saved_dialect = self.default_dialect
         owner = region.parent
         d = owner.opdef if owner is not None else None
-        if d is not None and "default_dialect" in d.extra:
-            self.default_dialect = d.extra["default_dialect"]
+        # MLIR's rule: ops drop their dialect prefix only inside a region whose op names that
+        # dialect its default (OpAsmOpInterface::getDefaultDialect: `func` in a func.func body);
+        # any other op's regions print every op in full (`func.call` in sdy.manual_computation).
+        self.default_dialect = d.extra.get("default_dialect", "") if d is not None else ""
         try:
             for i, block in enumerate(region.blocks):
-                if i > 0 or (entry_args and block.args):
+                # The generic form labels an empty entry block too (`({\n^bb0:\n})`): without
+                # the label MLIR reads a region with no block.
+                if i > 0 or (entry_args and (block.args or not block.ops)):
                     args = ""
                     if block.args:
                         args = "(" + ", ".join(self.block_arg(a) for a in block.args) + ")"
