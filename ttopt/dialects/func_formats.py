@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from ttopt.ir.printer import Printer
     from ttopt.parse.parser import IRBuilder
 
+_VISIBILITIES = frozenset({"public", "private", "nested"})
 
 
 class CalleeFormat(Format):
@@ -126,6 +127,12 @@ class FuncFormat(Format):
             b, c, [], operand_types=[], result_types=[], properties=props,
             attributes=b.dict(attrs), regions=[region] if region is not None else [],
         )
+
+    def printable(self, op: Operation) -> bool:
+        """The visibility prints as a keyword: only MLIR's three read back (`pub\\41lic` is
+        "pubAlic", which the custom form cannot say; the generic form keeps it)."""
+        vis = op.properties.get("sym_visibility")
+        return vis is None or (isinstance(vis, StringAttr) and vis.type is None and vis.value in _VISIBILITIES)
 
     def print(self, op: Operation, p: Printer, indent: str) -> str:
         pr = op.properties

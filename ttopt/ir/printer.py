@@ -8,12 +8,11 @@ entry-block arguments are `%argN`; op-provided names (`%cst`, `%c`, `%iterArg`) 
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any
 
-from ttopt.ir.attributes import Attribute, UnitAttr
+from ttopt.ir.attributes import Attribute, TypeAttr, UnitAttr
 from ttopt.ir.opdef import ISOLATED
-from ttopt.ir.spelled import keyword_or_string, quote, symbol_ref
+from ttopt.ir.spelled import canonical_type_spelling, keyword_or_string, quote, symbol_ref
 from ttopt.ir.types import Type, format_result_types
 
 if TYPE_CHECKING:
@@ -93,6 +92,7 @@ class Printer:
         # object so a temporary one a custom format builds cannot die and lend its id to another.
         self._sigs: dict[tuple, str] = {}
         self._dicts: dict[tuple, str] = {}
+        self._type_texts: dict[str, str] = {}  # a type's source spelling -> its printed text
         self._pinned: list[Any] = []
 
     # -- entry point ------------------------------------------------------------------------
@@ -119,8 +119,9 @@ class Printer:
         return "\n".join(lines) + "\n"
 
     def _alias_line(self, d: Any) -> str:
-        sigil = "#" if d.kind == "attr" else "!"
-        return f"{sigil}{d.name} = {d.value_text}"
+        if d.kind == "attr":
+            return f"#{d.name} = {d.value_text}"
+        return f"!{d.name} = {canonical_type_spelling(d.value_text)}"
 
     # -- text of types / attributes with alias handling ---------------------------------------
     def expand(self, text: str) -> str:
@@ -130,13 +131,18 @@ class Printer:
         return self.module.aliases.expand(text)
 
     def type(self, t: Type) -> str:
-        return self.expand(t.text)
+        """The type's text as MLIR prints it (aliases expanded in local scope)."""
+        text = t.text
+        s = self._type_texts.get(text)
+        if s is None:
+            s = self._type_texts[text] = canonical_type_spelling(self.expand(text))
+        return s
 
     def attr(self, a: Attribute) -> str:
         return self.expand(a.text)
 
     def types(self, ts: Any) -> str:
-        return ", ".join(self.expand(t.text) for t in ts)
+        return ", ".join([self.type(t) for t in ts])
 
     def fn_type(self, ins: Any, outs: Any) -> str:
         """`(A, B) -> R`, with aliases expanded in local scope."""
@@ -144,7 +150,8 @@ class Printer:
         key = (id(ins[0]), id(outs[0])) if len(ins) == 1 and len(outs) == 1 else (*map(id, ins), None, *map(id, outs))
         s = self._sigs.get(key)
         if s is None:
-            s = self._sigs[key] = self.expand(f"({', '.join(t.text for t in ins)}) -> {format_result_types(outs)}")
+            text = self.expand(f"({', '.join(t.text for t in ins)}) -> {format_result_types(outs)}")
+            s = self._sigs[key] = canonical_type_spelling(text)
             self._pinned.append((tuple(ins), tuple(outs)))
         return s
 
@@ -162,7 +169,12 @@ class Printer:
         parts = []
         for k, v in sorted(d.items()):
             key = keyword_or_string(k)
-            parts.append(key if isinstance(v, UnitAttr) else f"{key} = {self.expand(v.text)}")
+            if isinstance(v, UnitAttr):
+                parts.append(key)
+            elif isinstance(v, TypeAttr):
+                parts.append(f"{key} = {canonical_type_spelling(self.expand(v.text))}")
+            else:
+                parts.append(f"{key} = {self.expand(v.text)}")
         return ", ".join(parts)
 
     def attr_dict(self, d: dict[str, Attribute], prefix: str = " ") -> str:
