@@ -48,6 +48,13 @@ class CalleeFormat(Format):
         spec.operand_src = (str(operands_tok), operands_tok.start_pos)
         return spec
 
+    def printable(self, op: Operation) -> bool:
+        """A flat symbol (`callee`) or a string (`call_target_name`): `@a::@b` has no custom form."""
+        v = op.properties.get(self.prop)
+        if self.prop == "callee":
+            return isinstance(v, SymbolRefAttr) and not v.nested
+        return isinstance(v, StringAttr) and v.type is None
+
     def print(self, op: Operation, p: Printer, indent: str) -> str:
         v = op.properties[self.prop]
         name = v.root if isinstance(v, SymbolRefAttr) else str_of(v)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from ttopt.ir.attributes import Attribute, TypeAttr, UnitAttr
 from ttopt.ir.opdef import ISOLATED
 from ttopt.ir.spelled import canonical_type_spelling, keyword_or_string, quote, symbol_ref
-from ttopt.ir.types import Type, format_result_types
+from ttopt.ir.types import FunctionType, Type
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module
@@ -92,7 +92,7 @@ class Printer:
         # object so a temporary one a custom format builds cannot die and lend its id to another.
         self._sigs: dict[tuple, str] = {}
         self._dicts: dict[tuple, str] = {}
-        self._type_texts: dict[str, str] = {}  # a type's source spelling -> its printed text
+        self._type_texts: dict[str, str] = {}  # a type's source spelling -> its canonical text
         self._pinned: list[Any] = []
 
     # -- entry point ------------------------------------------------------------------------
@@ -132,11 +132,8 @@ class Printer:
 
     def type(self, t: Type) -> str:
         """The type's text as MLIR prints it (aliases expanded in local scope)."""
-        text = t.text
-        s = self._type_texts.get(text)
-        if s is None:
-            s = self._type_texts[text] = canonical_type_spelling(self.expand(text))
-        return s
+        s = self._canonical_text(t)
+        return self.expand(s) if self.opts.local_scope else s
 
     def attr(self, a: Attribute) -> str:
         return self.expand(a.text)
@@ -150,9 +147,19 @@ class Printer:
         key = (id(ins[0]), id(outs[0])) if len(ins) == 1 and len(outs) == 1 else (*map(id, ins), None, *map(id, outs))
         s = self._sigs.get(key)
         if s is None:
-            text = self.expand(f"({', '.join(t.text for t in ins)}) -> {format_result_types(outs)}")
-            s = self._sigs[key] = canonical_type_spelling(text)
+            # Built from each type's canonical text (cached per type, where a signature's own
+            # text would be checked once per distinct combination of types).
+            canon = self._canonical_text
+            res = canon(outs[0]) if len(outs) == 1 and not isinstance(outs[0], FunctionType) else f"({', '.join([canon(t) for t in outs])})"
+            s = self._sigs[key] = self.expand(f"({', '.join([canon(t) for t in ins])}) -> {res}")
             self._pinned.append((tuple(ins), tuple(outs)))
+        return s
+
+    def _canonical_text(self, t: Type) -> str:
+        text = t.text
+        s = self._type_texts.get(text)
+        if s is None:
+            s = self._type_texts[text] = canonical_type_spelling(text)
         return s
 
     def dict_body(self, d: dict[str, Attribute]) -> str:
@@ -172,7 +179,7 @@ class Printer:
             if isinstance(v, UnitAttr):
                 parts.append(key)
             elif isinstance(v, TypeAttr):
-                parts.append(f"{key} = {canonical_type_spelling(self.expand(v.text))}")
+                parts.append(f"{key} = {self.expand(canonical_type_spelling(v.text))}")
             else:
                 parts.append(f"{key} = {self.expand(v.text)}")
         return ", ".join(parts)

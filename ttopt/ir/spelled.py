@@ -75,6 +75,10 @@ def symbol_ref(name: str) -> str:
 _BUILTIN_TYPE_KEYWORDS = frozenset({"tensor", "memref", "vector", "complex", "tuple"})
 _NAMED_OPEN = re.compile(r"[#!]?[A-Za-z_][\w$.\-]*<")
 _STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.S)
+# Whitespace MLIR's printer would not write: a tab or newline, two spaces, a space that is not
+# after `,` or around `->`, a comma without its space (most printed types have none of these).
+# (Each lookbehind sits after a literal, so the search skips ahead fast on long signatures.)
+_LOOSE = re.compile(r"[\t\n\r]|  | (?<!, )(?<!-> )(?!->)|,(?! )|-(?<! -)>|->(?! )")
 _OPENERS = "<([{"
 _CLOSERS = ">)]}"
 
@@ -106,9 +110,9 @@ def _balanced_end(text: str, start: int) -> int:
 def canonical_type_spelling(text: str) -> str:
     """A type's spelling as MLIR prints it: no whitespace but one space after `,` and around
     `->` (`tensor <2 x f32>` is `tensor<2xf32>`, `( i32 ,f32 )->i1` is `(i32, f32) -> i1`).
-    Bodies of dialect types and attributes are kept as written; text without whitespace is
-    returned as is."""
-    if " " not in text and "\t" not in text and "\n" not in text and "\r" not in text:
+    Bodies of dialect types and attributes are kept as written; text already spaced that way
+    is returned as is."""
+    if _LOOSE.search(text) is None:
         return text
     out: list[str] = []
     i = 0
