@@ -419,6 +419,16 @@ class D2MFormat(Format):
         spec.result_types = (ts[1] if ts[0] == "list" else ts[2]) if ts is not None else []
         return spec
 
+    def printable(self, op: Operation) -> bool:
+        """A flat callee and an `ins`/`outs` split covering the operands."""
+        callee = op.properties.get("callee")
+        sizes = op.properties.get("operandSegmentSizes")
+        return (
+            isinstance(callee, SymbolRefAttr) and not callee.nested
+            and isinstance(sizes, DenseArrayAttr) and len(sizes.values) == 2 and all(v >= 0 for v in sizes.values)
+            and sum(sizes.values) == len(op.operands)
+        )
+
     def print(self, op: Operation, p: Printer, indent: str) -> str:
         n_in = ints_of(op.properties["operandSegmentSizes"])[0]
         ins, outs = op.operands[:n_in], op.operands[n_in:]

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from ttopt.ir.printer import Printer
     from ttopt.parse.parser import IRBuilder
 
+_VISIBILITIES = frozenset({"public", "private", "nested"})
 
 
 class CalleeFormat(Format):
@@ -46,6 +47,13 @@ class CalleeFormat(Format):
         )
         spec.operand_src = (str(operands_tok), operands_tok.start_pos)
         return spec
+
+    def printable(self, op: Operation) -> bool:
+        """A flat symbol (`callee`) or a string (`call_target_name`): `@a::@b` has no custom form."""
+        v = op.properties.get(self.prop)
+        if self.prop == "callee":
+            return isinstance(v, SymbolRefAttr) and not v.nested
+        return isinstance(v, StringAttr) and v.type is None
 
     def print(self, op: Operation, p: Printer, indent: str) -> str:
         v = op.properties[self.prop]
@@ -126,6 +134,12 @@ class FuncFormat(Format):
             b, c, [], operand_types=[], result_types=[], properties=props,
             attributes=b.dict(attrs), regions=[region] if region is not None else [],
         )
+
+    def printable(self, op: Operation) -> bool:
+        """The visibility prints as a keyword: only MLIR's three read back (`pub\\41lic` is
+        "pubAlic", which the custom form cannot say; the generic form keeps it)."""
+        vis = op.properties.get("sym_visibility")
+        return vis is None or (isinstance(vis, StringAttr) and vis.type is None and vis.value in _VISIBILITIES)
 
     def print(self, op: Operation, p: Printer, indent: str) -> str:
         pr = op.properties

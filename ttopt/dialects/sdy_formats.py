@@ -10,6 +10,7 @@ from ttopt.dialects.format_base import Format, enum_attr, enum_value, i64_attr, 
 from ttopt.ir.attributes import (
     Attribute,
     DialectAttr,
+    IntegerAttr,
     OpaqueAttr,
     StringAttr,
     quote,
@@ -135,6 +136,14 @@ class SdyKwFormat(Format):
             b, c, [value], operand_types=[t], result_types=[t] * n_results, properties=props, attributes=b.dict(attrs)
         )
 
+    def printable(self, op: Operation) -> bool:
+        """An enum option holds one of its keywords (MLIR's `N : i32` or ttopt's `#sdy<kind X>`)."""
+        for key, kind in self.options.items():
+            a = op.properties.get(key)
+            if a is not None and kind.startswith("enum:") and _enum_keyword(kind[5:], a) is None:
+                return False
+        return True
+
     def print(self, op: Operation, p: Printer, indent: str) -> str:
         parts = [self.name(op, p), p.name(op.operands[0])]
         for key, kind in self.options.items():
@@ -146,8 +155,25 @@ class SdyKwFormat(Format):
             elif kind == "sharding":
                 parts.append(f"{key}={p.expand(sharding_body(a))}")
             else:
-                parts.append(f"{key}={enum_value(a)}")
+                parts.append(f"{key}={_enum_keyword(kind[5:], a)}")
         return " ".join(parts) + self.attrs(op, p) + f" : {p.type(op.operands[0].type)}"
+
+
+# Shardy's I32EnumAttr cases, in value order (the generic form holds the value as `N : i32`).
+_ENUM_CASES = {"propagation_direction": ("NONE", "FORWARD", "BACKWARD", "BOTH")}
+
+
+def _enum_keyword(kind: str, a: Attribute) -> str | None:
+    """The keyword an enum option prints as, or None when `a` is not one of `kind`'s cases."""
+    a = a.resolve()
+    cases = _ENUM_CASES.get(kind, ())
+    if isinstance(a, IntegerAttr):
+        ok = a.type is not None and a.type.text == "i32" and 0 <= a.value < len(cases)
+        return cases[a.value] if ok else None
+    if isinstance(a, DialectAttr) and a.name == "sdy" and (a.body or "").split()[:1] == [kind]:
+        word = enum_value(a)
+        return word if word in cases else None
+    return None
 
 
 def sdy_kw(b: IRBuilder, c: list) -> tuple:

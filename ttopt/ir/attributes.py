@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
-from ttopt.ir.spelled import Spelled
+from ttopt.ir.spelled import Spelled, keyword_or_string, quote, symbol_ref
 from ttopt.ir.text_bodies import decode
 
 if TYPE_CHECKING:
@@ -124,21 +124,6 @@ class UnitAttr(Attribute):
         return "unit"
 
 
-def quote(value: str) -> str:
-    """MLIR string literal spelling (escapes as MLIR's printer does)."""
-    out = []
-    for ch in value:
-        if ch == '"' or ch == "\\":
-            out.append("\\" + ch)
-        elif ch == "\n":
-            out.append("\\0A")
-        elif " " <= ch <= "~":
-            out.append(ch)
-        else:
-            out.extend(f"\\{b:02X}" for b in ch.encode())
-    return '"' + "".join(out) + '"'
-
-
 _ESCAPE = re.compile(r"\\(?:([0-9a-fA-F]{2})|(.))", re.S)
 
 
@@ -202,10 +187,6 @@ class ArrayAttr(Attribute):
         return len(self.items)
 
 
-def _key_text(name: str) -> str:
-    return name if re.fullmatch(r"[A-Za-z_][\w$.]*", name) else quote(name)
-
-
 def _element_text(a: Attribute) -> str:
     """Array elements print without MLIR's default types (i64 integers, f64 floats)."""
     t = getattr(a, "type", None)
@@ -228,12 +209,12 @@ class DictAttr(Attribute):
     def print(self) -> str:
         parts = []
         for k, v in self.entries.items():
-            parts.append(_key_text(k) if isinstance(v, UnitAttr) else f"{_key_text(k)} = {v.text}")
+            parts.append(keyword_or_string(k) if isinstance(v, UnitAttr) else f"{keyword_or_string(k)} = {v.text}")
         return "{" + ", ".join(parts) + "}"
 
     def structural(self) -> str:
         """Entries by value, keys sorted (MLIR dictionaries are sorted; written order is not meaning)."""
-        return "{" + ", ".join(f"{_key_text(k)} = {self.entries[k].canonical()}" for k in sorted(self.entries)) + "}"
+        return "{" + ", ".join(f"{keyword_or_string(k)} = {self.entries[k].canonical()}" for k in sorted(self.entries)) + "}"
 
     def get(self, key: str, default: Any = None) -> Any:
         return self.entries.get(key, default)
@@ -322,11 +303,7 @@ class SymbolRefAttr(Attribute):
         self.nested = nested
 
     def print(self) -> str:
-        return "::".join(_sym(n) for n in (self.root, *self.nested))
-
-
-def _sym(name: str) -> str:
-    return "@" + (name if re.fullmatch(r"[A-Za-z_$.\-][\w$.\-]*|\d+", name) else quote(name))
+        return "::".join(symbol_ref(n) for n in (self.root, *self.nested))
 
 
 class OpaqueAttr(Attribute):

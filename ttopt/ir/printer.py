@@ -8,23 +8,17 @@ entry-block arguments are `%argN`; op-provided names (`%cst`, `%c`, `%iterArg`) 
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any
 
-from ttopt.ir.attributes import Attribute, UnitAttr, quote
+from ttopt.ir.attributes import Attribute, TypeAttr, UnitAttr
 from ttopt.ir.opdef import ISOLATED
-from ttopt.ir.types import Type, format_result_types
+from ttopt.ir.spelled import canonical_type_spelling, keyword_or_string, quote, symbol_ref
+from ttopt.ir.types import FunctionType, Type
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module
     from ttopt.ir.operation import Block, Operation, Region
     from ttopt.ir.values import Value
-
-_KEY = re.compile(r"[A-Za-z_][\w$.]*$")
-
-
-_SYM_PLAIN = re.compile(r"[A-Za-z_$.\-][\w$.\-]*$|\d+$")
-
 
 class _ReadTracker(dict):
     """A properties dict that records which keys a custom format looked at."""
@@ -64,8 +58,8 @@ class _ReadTracker(dict):
 
 
 def sym_text(name: str) -> str:
-    """`@name`, quoted when the name is not a plain identifier."""
-    return "@" + (name if _SYM_PLAIN.match(name) else quote(name))
+    """`@name`, quoted when the name is not a bare identifier (MLIR's rule)."""
+    return symbol_ref(name)
 
 
 _QUOTED: dict[str, str] = {}  # op name -> its quoted spelling (generic form)
@@ -98,6 +92,7 @@ class Printer:
         # object so a temporary one a custom format builds cannot die and lend its id to another.
         self._sigs: dict[tuple, str] = {}
         self._dicts: dict[tuple, str] = {}
+        self._type_texts: dict[str, str] = {}  # a type's source spelling -> its canonical text
         self._pinned: list[Any] = []
 
     # -- entry point ------------------------------------------------------------------------
@@ -124,8 +119,9 @@ class Printer:
         return "\n".join(lines) + "\n"
 
     def _alias_line(self, d: Any) -> str:
-        sigil = "#" if d.kind == "attr" else "!"
-        return f"{sigil}{d.name} = {d.value_text}"
+        if d.kind == "attr":
+            return f"#{d.name} = {d.value_text}"
+        return f"!{d.name} = {canonical_type_spelling(d.value_text)}"
 
     # -- text of types / attributes with alias handling ---------------------------------------
     def expand(self, text: str) -> str:
@@ -135,13 +131,15 @@ class Printer:
         return self.module.aliases.expand(text)
 
     def type(self, t: Type) -> str:
-        return self.expand(t.text)
+        """The type's text as MLIR prints it (aliases expanded in local scope)."""
+        s = self._canonical_text(t)
+        return self.expand(s) if self.opts.local_scope else s
 
     def attr(self, a: Attribute) -> str:
         return self.expand(a.text)
 
     def types(self, ts: Any) -> str:
-        return ", ".join(self.expand(t.text) for t in ts)
+        return ", ".join([self.type(t) for t in ts])
 
     def fn_type(self, ins: Any, outs: Any) -> str:
         """`(A, B) -> R`, with aliases expanded in local scope."""
@@ -149,8 +147,19 @@ class Printer:
         key = (id(ins[0]), id(outs[0])) if len(ins) == 1 and len(outs) == 1 else (*map(id, ins), None, *map(id, outs))
         s = self._sigs.get(key)
         if s is None:
-            s = self._sigs[key] = self.expand(f"({', '.join(t.text for t in ins)}) -> {format_result_types(outs)}")
+            # Built from each type's canonical text (cached per type, where a signature's own
+            # text would be checked once per distinct combination of types).
+            canon = self._canonical_text
+            res = canon(outs[0]) if len(outs) == 1 and not isinstance(outs[0], FunctionType) else f"({', '.join([canon(t) for t in outs])})"
+            s = self._sigs[key] = self.expand(f"({', '.join([canon(t) for t in ins])}) -> {res}")
             self._pinned.append((tuple(ins), tuple(outs)))
+        return s
+
+    def _canonical_text(self, t: Type) -> str:
+        text = t.text
+        s = self._type_texts.get(text)
+        if s is None:
+            s = self._type_texts[text] = canonical_type_spelling(text)
         return s
 
     def dict_body(self, d: dict[str, Attribute]) -> str:
@@ -166,8 +175,13 @@ class Printer:
     def _dict_text(self, d: dict[str, Attribute]) -> str:
         parts = []
         for k, v in sorted(d.items()):
-            key = k if _KEY.match(k) else quote(k)
-            parts.append(key if isinstance(v, UnitAttr) else f"{key} = {self.expand(v.text)}")
+            key = keyword_or_string(k)
+            if isinstance(v, UnitAttr):
+                parts.append(key)
+            elif isinstance(v, TypeAttr):
+                parts.append(f"{key} = {self.expand(canonical_type_spelling(v.text))}")
+            else:
+                parts.append(f"{key} = {self.expand(v.text)}")
         return ", ".join(parts)
 
     def attr_dict(self, d: dict[str, Attribute], prefix: str = " ") -> str:
@@ -408,18 +422,23 @@ class Printer:
         return f"^bb{idx}"
 
     def region(self, region: Region, indent: str, entry_args: bool = False) -> str:
-        """`{\\n ... \\n<indent>}`; the entry block's label only when it has printable args."""
+        """`{\\n ... \\n<indent>}`; the entry block's label only when it has printable args (or,
+        in the generic form, no ops)."""
         saved = self.out
         self.out = lines = []
         inner = indent + "  "
         saved_dialect = self.default_dialect
         owner = region.parent
         d = owner.opdef if owner is not None else None
-        if d is not None and "default_dialect" in d.extra:
-            self.default_dialect = d.extra["default_dialect"]
+        # MLIR's rule: ops drop their dialect prefix only inside a region whose op names that
+        # dialect its default (OpAsmOpInterface::getDefaultDialect: `func` in a func.func body);
+        # any other op's regions print every op in full (`func.call` in sdy.manual_computation).
+        self.default_dialect = d.extra.get("default_dialect", "") if d is not None else ""
         try:
             for i, block in enumerate(region.blocks):
-                if i > 0 or (entry_args and block.args):
+                # The generic form labels an empty entry block too (`({\n^bb0:\n})`): without
+                # the label MLIR reads a region with no block.
+                if i > 0 or (entry_args and (block.args or not block.ops)):
                     args = ""
                     if block.args:
                         args = "(" + ", ".join(self.block_arg(a) for a in block.args) + ")"

@@ -1,0 +1,58 @@
+// RUN: ttopt opt %s | FileCheck %s
+// CHECK: sdy.manual_computation
+// CHECK: func.call @
+// the helper-call case with locations (generate.py).
+#loc = loc(unknown)
+#loc1 = loc("a")
+#loc5 = loc("shard_map")
+#loc8 = loc("psum_invariant")
+#loc14 = loc("shard_map:"(#loc5))
+#loc17 = loc("psum_invariant:"(#loc8))
+module @jit_body attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replicas = 1 : i32} {
+  sdy.mesh @mesh = <["x"=2, "y"=4]> {stablehlo.mesh = {axes = [{name = "x", size = 2 : i64}, {name = "y", size = 4 : i64}]}} loc(#loc)
+  func.func public @main(%arg0: tensor<8x16xf32> loc("a")) -> (tensor<4x16xf32> {jax.result_info = "result"}) {
+    %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"x"}, {"y"}]>] out_shardings=[<@mesh, [{}, {"y"}]>] manual_axes={"x", "y"} (%arg1: tensor<4x4xf32> loc("shard_map:"(#loc5))) {
+      %1 = func.call @scale(%arg1) : (tensor<4x4xf32>) -> tensor<4x4xf32> loc(#loc21)
+      %2 = "stablehlo.all_reduce"(%1) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 4], [1, 5], [2, 6], [3, 7]]> : tensor<4x2xi64>, use_global_device_ids}> ({
+      ^bb0(%arg2: tensor<f32> loc("psum_invariant:"(#loc8)), %arg3: tensor<f32> loc("psum_invariant:"(#loc8))):
+        %3 = stablehlo.add %arg2, %arg3 : tensor<f32> loc(#loc28)
+        stablehlo.return %3 : tensor<f32> loc(#loc22)
+      }) : (tensor<4x4xf32>) -> tensor<4x4xf32> loc(#loc22)
+      sdy.return %2 : tensor<4x4xf32> loc(#loc14)
+    } : (tensor<8x16xf32>) -> tensor<4x16xf32> loc(#loc30)
+    return %0 : tensor<4x16xf32> loc(#loc31)
+  } loc(#loc)
+  func.func private @scale(%arg0: tensor<4x4xf32> loc(unknown)) -> tensor<4x4xf32> {
+    %0 = stablehlo.tanh %arg0 : tensor<4x4xf32> loc(#loc25)
+    %cst = stablehlo.constant dense<2.000000e+00> : tensor<f32> loc(#loc)
+    %1 = stablehlo.broadcast_in_dim %cst, dims = [] : (tensor<f32>) -> tensor<4x4xf32> loc(#loc26)
+    %2 = stablehlo.multiply %0, %1 : tensor<4x4xf32> loc(#loc26)
+    return %2 : tensor<4x4xf32> loc(#loc)
+  } loc(#loc29)
+} loc(#loc)
+#loc2 = loc("testdata/jax_calls/generate.py":84:11 to :26)
+#loc3 = loc("testdata/jax_calls/generate.py":94:15 to :27)
+#loc4 = loc("testdata/jax_calls/generate.py":107:13 to :31)
+#loc6 = loc("testdata/jax_calls/generate.py":48:28 to :36)
+#loc7 = loc("testdata/jax_calls/generate.py":48:15 to :42)
+#loc9 = loc("testdata/jax_calls/generate.py":33:11 to :22)
+#loc10 = loc("testdata/jax_calls/generate.py":33:11 to :28)
+#loc11 = loc("render"(#loc2))
+#loc12 = loc("main"(#loc3))
+#loc13 = loc("<module>"(#loc4))
+#loc15 = loc("_call_helper.<locals>.body"(#loc6))
+#loc16 = loc("_call_helper.<locals>.body"(#loc7))
+#loc18 = loc("scale"(#loc9))
+#loc19 = loc("scale"(#loc10))
+#loc20 = loc(callsite(#loc12 at #loc13))
+#loc21 = loc("jit(scale)"(#loc15))
+#loc22 = loc("psum_invariant"(#loc16))
+#loc23 = loc(callsite(#loc16 at #loc16))
+#loc24 = loc("jit"(#loc15))
+#loc25 = loc("tanh"(#loc18))
+#loc26 = loc("mul"(#loc19))
+#loc27 = loc(callsite(#loc11 at #loc20))
+#loc28 = loc("add"(#loc23))
+#loc29 = loc("jit:"(#loc24))
+#loc30 = loc("jit(body)/shard_map"(#loc27))
+#loc31 = loc("jit(body)"(#loc27))
