@@ -668,13 +668,17 @@ def op_run(text: str, pos: int, cr: bool = False) -> tuple[list[tuple], int] | N
         h = head(text, pos)
         if h is not None:
             he = h.end()
-            e = find("\n", he)
-            if e < 0:
-                e = n
-            if cr:
-                r = find("\r", he, e)
+            if cr:  # the line ends at the first '\r' or '\n' (neither search runs past it)
+                e = find("\r", he)
+                if e < 0:
+                    e = n
+                r = find("\n", he, e)
                 if r >= 0:
                     e = r
+            else:
+                e = find("\n", he)
+                if e < 0:
+                    e = n
             lp = rfind(" loc(", he, e) + 1
             if lp:
                 tail = text[he:lp]

@@ -301,10 +301,10 @@ def scan_attr(text: str, pos: int) -> int:
 
 RESOURCE_KEY = re.compile(rf"[A-Za-z_][\w.$\-]*|{STR}", re.ASCII)
 
-# A comment (to the next '\n' or '\r') or a run of NULs, outside the strings of a line (those
-# blank_comments replaces). A line's strings are read loosely (any escape): a bad one is reported
-# where it is by the lexer, before anything a comment after it could change.
-_LINE_TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|(//[^\n\r]*|\x00+)')
+# What blank_comments reads: a run of text to keep (strings read whole, loosely: a bad one is
+# reported where it is by the lexer, before anything a comment after it could change; a `"` that
+# opens none is kept as a character), or (group 1) a comment, to the next '\n' or '\r', or NULs.
+_KEEP_OR_BLANK = re.compile(r'(?:[^"/\x00]++|"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"|/(?!/)|")++|(//[^\n\r]*+|\x00++)')
 _BLANKABLE = re.compile(r"//|\x00")
 
 
@@ -314,24 +314,16 @@ def blank_comments(text: str) -> str:
     m = _BLANKABLE.search(text)
     if m is None:
         return text
-    n = len(text)
-    out: list[str] = []
-    done = 0
-    while m is not None:
-        start = text.rfind("\n", 0, m.start()) + 1  # strings end with their line: read it from its start
-        end = text.find("\n", m.start())
-        if end < 0:
-            end = n
-        for t in _LINE_TOKEN.finditer(text, start, end):
-            if t.lastindex:
-                out.append(text[done : t.start()])
-                out.append(" " * (t.end() - t.start()))
-                done = t.end()
-        m = _BLANKABLE.search(text, end)
-    if not out:
-        return text  # every `//` was inside a string
-    out.append(text[done:])
-    return "".join(out)
+    start = text.rfind("\n", 0, m.start()) + 1  # strings end with their line: read it from its start
+    out = [text[:start]]
+    blanked = False
+    for t in _KEEP_OR_BLANK.finditer(text, start):
+        if t.lastindex:
+            out.append(" " * (t.end() - t.start()))
+            blanked = True
+        else:
+            out.append(t.group())
+    return "".join(out) if blanked else text  # else every `//` was inside a string
 
 
 def scan_file_metadata(text: str, pos: int) -> int:
