@@ -672,9 +672,9 @@ def op_run(text: str, pos: int, cr: bool = False) -> tuple[list[tuple], int] | N
                 e = find("\r", he)
                 if e < 0:
                     e = n
-                r = find("\n", he, e)
-                if r >= 0:
-                    e = r
+                lf = find("\n", he, e)
+                if lf >= 0:
+                    e = lf
             else:
                 e = find("\n", he)
                 if e < 0:

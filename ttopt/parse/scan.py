@@ -109,7 +109,7 @@ NUMBER = re.compile(rf"(?:-{BLANK}*|\+)?(?:0x[0-9a-fA-F]+|\d+(?:\.\d*)?(?:[eE][-
 # `#` / `!` and a suffix-id: a dialect attribute or type name (with a '.') or an alias.
 DIALECT_NAME = re.compile(rf"[#!]{SUFFIX_ID}", re.ASCII)
 OPERANDS = re.compile(_OPERAND_LIST, re.ASCII)
-_CONV_LIST = rf"\[[\w \t\n\r,]*\]"
+_CONV_LIST = r"\[[\w \t\n\r,]*\]"
 CONV_DIMS = re.compile(rf"{_CONV_LIST}{BLANK}*x{BLANK}*{_CONV_LIST}{BLANK}*->{BLANK}*{_CONV_LIST}", re.ASCII)
 TYPED_LITERAL_PREFIXES = ("dense", "sparse", "dense_resource")
 # Builtin keywords MLIR reads as a keyword token then `<`: blanks may sit between the two.
