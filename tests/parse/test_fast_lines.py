@@ -254,6 +254,23 @@ def test_line_endings_and_comments_fast_equals_general(kind: str, ending: str) -
     assert print_module(got, PrintOptions(debuginfo=True)) == print_module(plain, PrintOptions(debuginfo=True))
 
 
+@pytest.mark.parametrize("kind", ["ttnn", "stablehlo"])
+@pytest.mark.parametrize("escape", ["\\22", "\\q"])
+def test_a_text_with_a_backslash_is_read_piecewise(kind: str, escape: str) -> None:
+    """The whole-line readers take strings without escapes: a text holding a backslash is read
+    piecewise (whose patterns check each escape), whatever else it holds."""
+    text = restyle(generate(kind, 200, 1), "name", 1)
+    at = text.index('loc("') + 5
+    edited = text[:at] + escape + text[at:]
+    assert_same(edited)
+    got, plain = _parse(edited, True), _parse(text, True)
+    assert not isinstance(plain, str)
+    if escape == "\\q":
+        assert isinstance(got, str) and "error: unknown escape in string literal" in got, got
+    else:
+        assert not isinstance(got, str), got
+        assert len(list(_ops(got))) == len(list(_ops(plain)))
+
 @pytest.mark.parametrize(
     ("line", "expected"),
     [

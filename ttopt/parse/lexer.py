@@ -47,8 +47,9 @@ _BODY_KINDS = {
 _DICT_START = re.compile(rf"\{{{scan.BLANK}*(?:\}}|(?:[A-Za-z_][\w$.]*|{scan.STR}){scan.BLANK}*(?:=|,|\}}))", re.ASCII)
 _ID_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
 _DIGITS = frozenset("0123456789")
-# MLIR's errors for a prefix not followed by a valid suffix-id (Lexer::lexPrefixedIdentifier).
-_PREFIX_ERRORS = {"%": "invalid SSA name", "^": "invalid block name", "#": "invalid attribute name", "!": "invalid type identifier"}
+# MLIR's errors for a `#` or `!` not followed by a suffix-id (Lexer::lexPrefixedIdentifier; `%` and
+# `^` give "invalid SSA name" and "invalid block name").
+_PREFIX_ERRORS = {"#": "invalid attribute name", "!": "invalid type identifier"}
 
 
 # Tokens whose parts (offsets of their pieces) ride on the token for the builder.
@@ -96,6 +97,10 @@ class MlirLexer(Lexer):
         nxt = self._next
         # Whether a line may end with '\r' (op_run bounds each line at the first of '\n' or '\r').
         self.cr = "\r" in text
+        # Without a backslash no string holds an escape: the whole-line readers and the location
+        # shortcuts, whose patterns take strings without escapes (scan.FAST_STR), may be used.
+        self.plain = "\\" not in text
+        self.fast = FAST_LINES and self.plain
         pos = 0
         while True:
             m = skip(text, pos)
@@ -116,6 +121,7 @@ class MlirLexer(Lexer):
                 yield FastToken(kind, text[start:pos], start)
 
     def _special(self, kind: str, text: str, start: int, end: int) -> Token:
+        """A token whose text or parts the lexer sets itself (`_SPECIAL_TOKENS`)."""
         if kind == "GAP":
             a, b = self.gap
             return FastToken(self.gap_kind, text[start:a] + text[b:end], start)
@@ -136,7 +142,7 @@ class MlirLexer(Lexer):
 
     def _next(self, text: str, pos: int, c: str, acc: dict, keywords: dict, punct: dict) -> tuple[str, int]:
         if (c == "%" or c == '"') and "OP_RUN" in acc:
-            run = op_run(text, pos, self.cr) if FAST_LINES else None
+            run = op_run(text, pos, self.cr) if self.fast else None
             if run is not None:
                 self.parts, end = run
                 return "OP_RUN", end
@@ -193,7 +199,7 @@ class MlirLexer(Lexer):
                 return "ATTR", scan.scan_attr(text, pos)
             return "LSQB", pos + 1
         if c == "#":
-            if "LOC_ALIASES" in acc:
+            if "LOC_ALIASES" in acc and self.plain:
                 aliases = loc_alias_run(text, pos)
                 if aliases is not None:
                     self.parts, end = aliases
@@ -201,20 +207,19 @@ class MlirLexer(Lexer):
             if "ATTR_ALIAS" in acc:
                 m = scan.ALIAS_DEF.match(text, pos)
                 if m is None:
-                    self._no_suffix_id(text, pos)
+                    _prefixed_id(text, pos)
                     raise ScanError(pos, "expected an alias definition '#name = <attribute>'")
                 return "ATTR_ALIAS", scan.scan_attr(text, m.end())
             if "ATTR" in acc:
                 return "ATTR", scan.scan_attr(text, pos)
             if "DIALECT_ATTR" in acc:
                 return "DIALECT_ATTR", scan.scan_attr(text, pos)
-            self._no_suffix_id(text, pos)
-            return "HASH_NAME", scan.DIALECT_NAME.match(text, pos).end()  # type: ignore[union-attr]  # checked just above
+            return "HASH_NAME", _prefixed_id(text, pos)
         if c == "!":
             if "TYPE_ALIAS" in acc:
                 m = scan.ALIAS_DEF.match(text, pos)
                 if m is None:
-                    self._no_suffix_id(text, pos)
+                    _prefixed_id(text, pos)
                     raise ScanError(pos, "expected an alias definition '!name = <type>'")
                 return "TYPE_ALIAS", scan.scan_type(text, m.end())
             if "TYPE" in acc:
@@ -223,8 +228,7 @@ class MlirLexer(Lexer):
                 return "ATTR", scan.scan_attr(text, pos)
             if "DIALECT_TYPE" in acc:
                 return "DIALECT_TYPE", scan.scan_type(text, pos)
-            self._no_suffix_id(text, pos)
-            return "BANG_NAME", scan.DIALECT_NAME.match(text, pos).end()  # type: ignore[union-attr]  # checked just above
+            return "BANG_NAME", _prefixed_id(text, pos)
         if c == '"':
             if "GENERIC_HEAD" in acc:
                 m = scan.GENERIC_HEAD.match(text, pos)
@@ -302,7 +306,7 @@ class MlirLexer(Lexer):
         if end < len(text) and text[end] in " \t\n\r" and word in scan.GAP_WORDS:
             body = scan.skip_ws(text, end)
         if word == "loc" and "LOC" in acc and text.startswith("(", body):
-            m = scan.SIMPLE_LOC.match(text, pos) if body == end else None
+            m = scan.SIMPLE_LOC.match(text, pos) if body == end and self.plain else None
             return ("LOC", m.end()) if m else self._gap("LOC", end, body, scan.scan_balanced(text, body))
         if text.startswith("<", body):
             body_kind = _BODY_KINDS.get(word)
@@ -312,7 +316,7 @@ class MlirLexer(Lexer):
         kw = keywords.get(word)
         if kw is not None and kw in acc:
             return kw, end
-        if "OP_RUN" in acc and FAST_LINES and OP_FAMILIES.get(word) == "OP_PRETTY":
+        if "OP_RUN" in acc and self.fast and OP_FAMILIES.get(word) == "OP_PRETTY":
             run = op_run(text, pos, self.cr)  # `stablehlo.return %x : T`, then what follows
             if run is not None:
                 self.parts, end = run
@@ -320,12 +324,12 @@ class MlirLexer(Lexer):
         if "OPNAME_REF" in acc:
             return "OPNAME_REF", end
         fam = OP_FAMILIES.get(word)
-        if fam == "OP_REDUCE" and "REDUCE_HEAD" in acc and FAST_LINES:
+        if fam == "OP_REDUCE" and "REDUCE_HEAD" in acc and self.fast:
             head = reduce_head_parts(text, pos)
             if head is not None:
                 self.parts, end = head
                 return "REDUCE_HEAD", end
-        if fam == "OP_SDY_MANUAL" and "MANUAL_HEAD" in acc and FAST_LINES:
+        if fam == "OP_SDY_MANUAL" and "MANUAL_HEAD" in acc and self.fast:
             head = manual_head_parts(text, pos)
             if head is not None:
                 self.parts, end = head
@@ -348,11 +352,13 @@ class MlirLexer(Lexer):
             )
         return "BARE_ID", end
 
-    @staticmethod
-    def _no_suffix_id(text: str, pos: int) -> None:
-        """MLIR's error when the `#` or `!` at `pos` is not followed by a suffix-id."""
-        if scan.DIALECT_NAME.match(text, pos) is None:
-            raise ScanError(pos, _PREFIX_ERRORS[text[pos]])
+
+def _prefixed_id(text: str, pos: int) -> int:
+    """The end of the `#name` / `!name` at `pos`, or MLIR's error when no suffix-id follows."""
+    m = scan.DIALECT_NAME.match(text, pos)
+    if m is None:
+        raise ScanError(pos, _PREFIX_ERRORS[text[pos]])
+    return m.end()
 
 
 # Whole-op lexing is on unless a test turns it off to compare with the piecewise grammar.

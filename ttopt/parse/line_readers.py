@@ -3,7 +3,8 @@ tokens (OP_RUN, LOC_ALIASES, REDUCE_HEAD, MANUAL_HEAD), with the offsets of each
 
 Each reader takes exactly what the piecewise grammar would read, or declines (None), so the
 lexer falls back to token-by-token lexing, which also reports the errors
-(tests/parse/test_fast_lines.py checks both paths agree, on IR and on errors).
+(tests/parse/test_fast_lines.py checks both paths agree, on IR and on errors). The lexer uses
+them only on a text without a backslash: their strings take no escape (scan.FAST_STR).
 """
 
 from __future__ import annotations
@@ -404,7 +405,7 @@ _DOT_HEAD = re.compile(rf"({_V}){_S}*,{_S}*({_V})", re.ASCII)
 _DOT_ITEM = re.compile(rf"([A-Za-z_]\w*){_S}*={_S}*(?:({_INTS}){_S}*x{_S}*({_INTS})|\[{_S}*([A-Za-z_]\w*(?:{_S}*,{_S}*[A-Za-z_]\w*)*){_S}*\])", re.ASCII)
 # One kwargs item: a value, or `key = [ints] | int | word | "string"` (groups 3..6 by kind).
 _KW_ITEM = re.compile(
-    rf'({_V})|([A-Za-z_]\w*){_S}*={_S}*(?:(\[{_S}*(?:-?\d+(?:{_S}*,{_S}*-?\d+)*)?{_S}*\])|(-?\d+)(?![\w.])|([A-Za-z_]\w*)|({scan.STR}))',
+    rf'({_V})|([A-Za-z_]\w*){_S}*={_S}*(?:(\[{_S}*(?:-?\d+(?:{_S}*,{_S}*-?\d+)*)?{_S}*\])|(-?\d+)(?![\w.])|([A-Za-z_]\w*)|({scan.FAST_STR}))',
     re.ASCII,
 )
 
@@ -550,7 +551,7 @@ def _f_finish(text: str, pos: int, head: re.Match, h: int, family: str, items: l
 
 
 _NO_BRACE = scan.token_chars('{}"')
-_FLAT = rf"(?:{_NO_BRACE}|{scan.STR})*"  # a `{...}` body without nested braces (nested ones: generic_op_parts)
+_FLAT = rf"(?:{_NO_BRACE}|{scan.FAST_STR})*"  # a `{...}` body without nested braces (nested ones: generic_op_parts)
 _OPERANDS = rf"{scan.BLANK}*\({scan.BLANK}*((?:{_V}(?:{scan.BLANK}*,{scan.BLANK}*{_V})*)?){scan.BLANK}*\)"
 # Everything of the commonest generic line between its operand list and its location:
 # `<{..}> {..} : (A, B) -> R` with flat dictionaries and a function type of simple types.

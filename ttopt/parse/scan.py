@@ -28,15 +28,11 @@ class ScanError(Exception):
 # with both replaced by spaces (`blank_comments`), which keeps every offset.
 BLANK = r"[ \t\n\r]"
 WS = re.compile(rf"{BLANK}+")
-# What skip_ws skips, as a piece of a larger regex: atomic, so the regex around it cannot make it
-# give back blanks (it ends exactly where skip_ws would).
-WS_PIECE = rf"{BLANK}*+"
 # A string literal as MLIR's lexer takes it: no raw '\n', '\v' or '\f', and only the escapes
-# `\\`, `\"`, `\n`, `\t` and `\XX` (two hex digits). STR_POSSESSIVE is the same language.
-_STR_CHARS = r'[^"\\\n\x0b\x0c]'
+# `\\`, `\"`, `\n`, `\t` and `\XX` (two hex digits).
+_STR_CHARS = r'[^"\\\n-\x0c]'
 _ESCAPE = r'\\(?:[nt"\\]|[0-9a-fA-F]{2})'
 STR = rf'"{_STR_CHARS}*(?:{_ESCAPE}{_STR_CHARS}*)*"'
-STR_POSSESSIVE = rf'"{_STR_CHARS}*+(?:{_ESCAPE}{_STR_CHARS}*+)*+"'
 # The ASCII characters that can never be part of a token outside a string ('/' only starts a comment).
 _NEVER = "/`~&';\\"
 
@@ -44,9 +40,23 @@ _NEVER = "/`~&';\\"
 def token_chars(exclude: str) -> str:
     """A regex class of the characters that may appear in MLIR text outside strings and comments
     (blanks and printable ASCII but `_NEVER`), less `exclude`: for the patterns that skip runs of
-    "other" characters."""
-    keep = "".join(c for c in map(chr, range(0x20, 0x7F)) if c not in _NEVER and c not in exclude)
-    return "[\\t\\n\\r" + re.escape(keep) + "]"
+    "other" characters. Written as ranges: a long class costs compile time at every start."""
+    keep = [c for c in map(chr, range(0x20, 0x7F)) if c not in _NEVER and c not in exclude]
+    parts = ["\\t\\n\\r"]
+    i = 0
+    while i < len(keep):
+        j = i
+        while j + 1 < len(keep) and ord(keep[j + 1]) == ord(keep[j]) + 1:
+            j += 1
+        parts.append(re.escape(keep[i]) if j == i else f"{re.escape(keep[i])}-{re.escape(keep[j])}")
+        i = j + 1
+    return "[" + "".join(parts) + "]"
+
+
+# A string as the whole-line readers and the location shortcuts take it: no escape at all. They
+# are only used on a text without a backslash (whose strings then need no escape check); any other
+# text takes the piecewise path, whose patterns use STR.
+FAST_STR = r'"[^"\\\n-\x0c]*+"'
 
 
 # Things inside a bracketed body that matter for balancing. `->` and `>=` contain '>' but
@@ -79,7 +89,7 @@ BLOCK_LABEL = re.compile(rf"\^{SUFFIX_ID}", re.ASCII)
 # language is the same and the engine keeps no backtracking state (a single fused or name(file)
 # body matches ~40% faster, a whole alias run ~8%; tests/parse/test_location_forms.py checks that
 # both spellings agree).
-_LOC_STR = STR_POSSESSIVE
+_LOC_STR = FAST_STR
 _ALIAS_ID_POSSESSIVE = r"(?:\d++|[A-Za-z_$\-][\w$\-]*+)(?![.])"
 _LOC_NAME = rf"#{_ALIAS_ID_POSSESSIVE}"
 _LOC_LEAF = rf"{_LOC_STR}(?::\d++:\d++)?|{_LOC_NAME}|unknown"
@@ -196,7 +206,8 @@ def scan_type(text: str, pos: int) -> int:
 
 
 # A type without nested brackets or strings (`tensor<4x8xbf16, #layout>`, `f32`, `!alias`).
-_SIMPLE_T = rf"(?:(?:tensor|memref|vector|complex|tuple)<{token_chars('<>()' + chr(34))}*>|!(?>{SUFFIX_ID})(?!<)|[A-Za-z_][\w$.]*(?![\w$.]|{BLANK}*<))"
+_FLAT_TYPE_BODY = token_chars('<>()"')
+_SIMPLE_T = rf"(?:(?:tensor|memref|vector|complex|tuple)<{_FLAT_TYPE_BODY}*>|!(?>{SUFFIX_ID})(?!<)|[A-Za-z_][\w$.]*(?![\w$.]|{BLANK}*<))"
 _SIMPLE_TS = rf"(?:{_SIMPLE_T}(?:{BLANK}*,{BLANK}*{_SIMPLE_T})*)?"
 # Function types whose types have no nested brackets (aliased encodings): the common case.
 SIMPLE_FNTYPE = re.compile(rf"\({BLANK}*{_SIMPLE_TS}{BLANK}*\){BLANK}*->{BLANK}*(?:\({BLANK}*{_SIMPLE_TS}{BLANK}*\)|{_SIMPLE_T})", re.ASCII)
