@@ -19,13 +19,6 @@ module {}
 
 // -----
 
-// CHECK: dialect_resources_errors.mlir:[[# @LINE + 3]]:1: error: file metadata '{-# ... #-}' given twice
-module {}
-{-# dialect_resources: { builtin: { a: "0x04000000" } } #-}
-{-# dialect_resources: { builtin: { b: "0x04000000" } } #-}
-
-// -----
-
 // CHECK: dialect_resources_errors.mlir:[[# @LINE + 2]]:24: error: unbalanced '{'
 module {}
 {-# dialect_resources: { builtin: { a: "0x04000000" }

@@ -33,9 +33,9 @@ CASES = [
     ("func.func @f(%a: tensor<2xf32>) -> tensor<2xf32> {\n  %0 = stablehlo.broadcast_in_dim %a, sizes = [1] : (tensor<2xf32>) -> tensor<2xf32>\n  return %0 : tensor<2xf32>\n}\n", "unknown option 'sizes'", 2, 39),
     ("\"x.y\"() : () -> () loc(\"a\" junk)\n", "unexpected", 1, 28),
     ("module {\n  %0 = \"x.y\"() {a = } : () -> f32\n}\n", "unexpected '}'; expected", 2, 21),
-    ("\x00\x01garbage\n", "unexpected character", 1, 1),
+    ("\x00\x01garbage\n", "unexpected character", 1, 2),  # MLIR skips a NUL like a blank
     ("%0 = \"x.y\"() : () -> tensor<2xf32\n", "unbalanced '<'", 1, 28),
-    ("\"x.y\"() : () -> () loc(\"unterminated)\n", "unterminated string literal", 1, 24),
+    ("\"x.y\"() : () -> () loc(\"unterminated)\n", "expected '\"' in string literal", 1, 38),  # at the line end, as MLIR
 ]
 
 

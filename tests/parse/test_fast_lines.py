@@ -98,8 +98,16 @@ PROPS = [
     " <{a = 1 : i32}>=",
     " <{a = (}>",
     " <{a = 1}> ",
+    # blanks and comments MLIR allows between `<` and `{`, in the dictionary, around `>`
+    " < {dim = 1 : si32} >",
+    " <{a = 1 // c\n}>",
+    " <\r{a = 1}>",
 ]
-ATTRS = ["", " {note = 1 : i64}", ' {s = "x"}', " {d = {e = 2}}", " {dim = 3 : si32}", " {a = [}"]
+ATTRS = [
+    "", " {note = 1 : i64}", ' {s = "x"}', " {d = {e = 2}}", " {dim = 3 : si32}", " {a = [}",
+    # comments, escapes MLIR knows and one it does not, a character it refuses, a spaced minus
+    " {a = 1, // c\n b = 2}", ' {s = "\\41\\n"}', ' {s = "\\q"}', " {a\u00e9 = 1}", " {a = - 1}",
+]  # fmt: skip
 LOCS = [
     "",
     ' loc("op_1")',
@@ -112,6 +120,9 @@ LOCS = [
     " loc(callsite(#loc1 at))",
     "\n    loc(#loc2)",
     " // c\n    loc(#loc1)",
+    " loc (#loc1)",
+    ' loc("a\\41")',
+    " // c\r    loc(#loc1)",
 ]
 
 
@@ -125,8 +136,10 @@ def generic_lines(draw: st.DrawFn) -> str:
         in_types = [draw(st.sampled_from(TYPES[:3])) if not o.startswith("%m") else TYPES[2] for o in operands]
         if draw(st.booleans()):
             in_types = [draw(st.sampled_from(TYPES)) for _ in range(draw(st.integers(0, 2)))]
-        results = draw(st.sampled_from(["", f"%{i} = ", f"%v{i} = ", f"%{i}:2 = ", f"%{i}, %w{i} = ", "%arg0 = ", f"%{i}  =  "]))
-        n_out = {"": 0}.get(results, 2 if (":2" in results or "," in results) else 1)
+        results = draw(
+            st.sampled_from(["", f"%{i} = ", f"%v{i} = ", f"%{i}:2 = ", f"%{i}, %w{i} = ", "%arg0 = ", f"%{i}  =  ", f"%{i} : 2 = ", f"%{i}\r= "])
+        )
+        n_out = {"": 0}.get(results, 2 if (":2" in results.replace(" ", "") or "," in results) else 1)
         if draw(st.integers(0, 9)) == 0:
             n_out = 1 - min(n_out, 1)
         out_types = [draw(st.sampled_from(TYPES)) for _ in range(n_out)]
@@ -138,7 +151,7 @@ def generic_lines(draw: st.DrawFn) -> str:
             f" : ({', '.join(in_types)}) -> {outs}{draw(st.sampled_from(LOCS))}"
         )
         lines.append("    " + line)
-        for r in results.rstrip("= ").replace(":2", "").split(","):
+        for r in results.rstrip("= \r").replace(" : 2", "").replace(":2", "").split(","):
             if r.strip():
                 defined.append(r.strip())
     body = "\n".join(lines)
@@ -227,6 +240,36 @@ def test_mixed_runs_fast_equals_general(lines: list[tuple[str, str, str]], retur
 def test_bench_modules_fast_equals_general(kind: str, style: str) -> None:
     assert_same(restyle(generate(kind, 300, 1), style, 1))
 
+
+@pytest.mark.parametrize("kind", ["ttnn", "stablehlo"])
+@pytest.mark.parametrize("ending", ["\r", "\r\n", " // c\n", " // c\r", "\x00\n"], ids=["cr", "crlf", "comment", "comment-cr", "nul"])
+def test_line_endings_and_comments_fast_equals_general(kind: str, ending: str) -> None:
+    """Every line ending MLIR reads, and a comment or NUL after every line: both paths build the same
+    module, and the same one as from the plain text."""
+    text = restyle(generate(kind, 200, 1), "name", 1)
+    edited = text.replace("\n", ending)
+    assert_same(edited)
+    plain, got = _parse(text, True), _parse(edited, True)
+    assert not isinstance(plain, str) and not isinstance(got, str), got
+    assert print_module(got, PrintOptions(debuginfo=True)) == print_module(plain, PrintOptions(debuginfo=True))
+
+
+@pytest.mark.parametrize("kind", ["ttnn", "stablehlo"])
+@pytest.mark.parametrize("escape", ["\\22", "\\q"])
+def test_a_text_with_a_backslash_is_read_piecewise(kind: str, escape: str) -> None:
+    """The whole-line readers take strings without escapes: a text holding a backslash is read
+    piecewise (whose patterns check each escape), whatever else it holds."""
+    text = restyle(generate(kind, 200, 1), "name", 1)
+    at = text.index('loc("') + 5
+    edited = text[:at] + escape + text[at:]
+    assert_same(edited)
+    got, plain = _parse(edited, True), _parse(text, True)
+    assert not isinstance(plain, str)
+    if escape == "\\q":
+        assert isinstance(got, str) and "error: unknown escape in string literal" in got, got
+    else:
+        assert not isinstance(got, str), got
+        assert len(list(_ops(got))) == len(list(_ops(plain)))
 
 @pytest.mark.parametrize(
     ("line", "expected"),
@@ -357,6 +400,11 @@ ENDS = [
     " // c",
     "\r",
     " loc(#loc1)\r",
+    "\r\n",
+    " loc(#loc1)\r\n",
+    " // c\r",
+    " loc (#loc1)",
+    "\x00",
     "\n      loc(#loc2)",
     " loc(#loc1)  ",
     " loc(#loc1 at)",
@@ -453,7 +501,7 @@ def test_tail_templates_keep_per_op_dictionaries() -> None:
 
 
 # ---- fast_pretty_op_parts reads exactly what general_pretty_op_parts reads ----------------------------
-_SP = ["", " ", "  ", "\n      ", " // c\n ", "\xa0"]
+_SP = ["", " ", "  ", "\n      ", " // c\n ", "\xa0", "\r", "\x00", " // c\r ", "\x0c"]
 _PRETTY_TYPES = [
     "tensor<4x8xf32>", "tensor<4x8xf32, #enc>", "tensor<4x?xf32>", "!alias_t", "!a.b-c", "f32", "tensor<4x!q.t<1>>",
     "tensor<4x->", "tensor<4xf32>=", "tensor<4x[xf32>", 'tensor<4x"s">', "tensor.x<4>", "(tensor<2xf32>) -> f32",

@@ -37,16 +37,26 @@ _PUNCT = {
     "+": "PLUS",
 }
 _WORD_ALTERNATION = re.compile(r"^\(\?:((?:[A-Za-z_]\w*\|?)+)\)$")
-_SHAPE = re.compile(r"(?:(?:\d+|\?|\*)x)+")
+# `4x8x` of `tensor<4x8xf32>`; MLIR reads the dimensions and `x`s as tokens, so blanks may sit
+# between them (`4 x 8 x f32`).
+_SHAPE = re.compile(rf"(?:(?:\d+|\?|\*){scan.BLANK}*x{scan.BLANK}*)+", re.ASCII)
 _BODY_KINDS = {
     w: w.upper() + "_BODY"
     for w in ("dense", "sparse", "dense_resource", "array", "affine_map", "affine_set", "strided")
 }
-_DICT_START = re.compile(r'\{\s*(?:\}|(?:[A-Za-z_][\w$.]*|"[^"\\\n]*(?:\\.[^"\\\n]*)*")\s*(?:=|,|\}))')
+_DICT_START = re.compile(rf"\{{{scan.BLANK}*(?:\}}|(?:[A-Za-z_][\w$.]*|{scan.STR}){scan.BLANK}*(?:=|,|\}}))", re.ASCII)
+_ID_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
+_DIGITS = frozenset("0123456789")
+# MLIR's errors for a `#` or `!` not followed by a suffix-id (Lexer::lexPrefixedIdentifier; `%` and
+# `^` give "invalid SSA name" and "invalid block name").
+_PREFIX_ERRORS = {"#": "invalid attribute name", "!": "invalid type identifier"}
 
 
 # Tokens whose parts (offsets of their pieces) ride on the token for the builder.
 _PARTS_TOKENS = frozenset({"OP_RUN", "LOC_ALIASES", "REDUCE_HEAD", "MANUAL_HEAD"})
+# Tokens the lexer builds itself: those, and a builtin keyword's body written after blanks
+# (`dense <...>`, `loc (...)`), whose text drops the blanks (see `_gap`).
+_SPECIAL_TOKENS = _PARTS_TOKENS | {"GAP"}
 
 
 class MlirLexer(Lexer):
@@ -85,6 +95,12 @@ class MlirLexer(Lexer):
         punct = self.punct
         skip = scan.WS.match
         nxt = self._next
+        # Whether a line may end with '\r' (op_run bounds each line at the first of '\n' or '\r').
+        self.cr = "\r" in text
+        # Without a backslash no string holds an escape: the whole-line readers and the location
+        # shortcuts, whose patterns take strings without escapes (scan.FAST_STR), may be used.
+        self.plain = "\\" not in text
+        self.fast = FAST_LINES and self.plain
         pos = 0
         while True:
             m = skip(text, pos)
@@ -99,15 +115,34 @@ class MlirLexer(Lexer):
                 kind, pos = nxt(text, pos, c, acc, keywords, punct)
             except ScanError as e:
                 raise LexFailure(e.pos, e.message) from None
-            tok = FastToken(kind, text[start:pos], start)
-            if kind in _PARTS_TOKENS:
-                tok.end_pos = self.parts  # type: ignore[assignment]  # the items ride on an unused Token slot
-                self.parts = None  # the lexer outlives the parse: it must not keep the text alive
-            yield tok
+            if kind in _SPECIAL_TOKENS:
+                yield self._special(kind, text, start, pos)
+            else:
+                yield FastToken(kind, text[start:pos], start)
+
+    def _special(self, kind: str, text: str, start: int, end: int) -> Token:
+        """A token whose text or parts the lexer sets itself (`_SPECIAL_TOKENS`)."""
+        if kind == "GAP":
+            a, b = self.gap
+            return FastToken(self.gap_kind, text[start:a] + text[b:end], start)
+        tok = FastToken(kind, text[start:end], start)
+        tok.end_pos = self.parts  # type: ignore[assignment]  # the items ride on an unused Token slot
+        self.parts = None  # the lexer outlives the parse: it must not keep the text alive
+        return tok
+
+    def _gap(self, kind: str, word_end: int, body: int, end: int) -> tuple[str, int]:
+        """A token made of a builtin keyword ending at `word_end` and its body from `body` to `end`;
+        blanks between the two are dropped from its text (MLIR reads `dense <1>` as `dense<1>`), so
+        what reads the token sees one spelling."""
+        if body == word_end or end <= body:
+            return kind, end
+        self.gap = (word_end, body)
+        self.gap_kind = kind
+        return "GAP", end
 
     def _next(self, text: str, pos: int, c: str, acc: dict, keywords: dict, punct: dict) -> tuple[str, int]:
         if (c == "%" or c == '"') and "OP_RUN" in acc:
-            run = op_run(text, pos) if FAST_LINES else None
+            run = op_run(text, pos, self.cr) if self.fast else None
             if run is not None:
                 self.parts, end = run
                 return "OP_RUN", end
@@ -118,7 +153,7 @@ class MlirLexer(Lexer):
                     return "RESULTS", m.end()
             m = scan.VALUE.match(text, pos)
             if m is None:
-                raise ScanError(pos, "expected an SSA value name after '%'")
+                raise ScanError(pos, "invalid SSA name")
             return "VALUE", m.end()
         if c == "(":
             if "FNTYPE" in acc:
@@ -143,8 +178,11 @@ class MlirLexer(Lexer):
                 return "ATTR", scan.scan_attr(text, pos)
             return "LBRACE", pos + 1
         if c == "<":
-            if "PROPS" in acc and text.startswith("<{", pos):
-                return "PROPS", scan.scan_balanced(text, pos)
+            if "PROPS" in acc:
+                # `<{...}>`; MLIR's `<` and `{` are two tokens, so blanks may sit between them
+                p = pos + 1 if text.startswith("{", pos + 1) else scan.skip_ws(text, pos + 1)
+                if text.startswith("{", p):
+                    return "PROPS", scan.scan_balanced(text, pos)
             if "ANGLE" in acc:
                 return "ANGLE", scan.scan_balanced(text, pos)
             if "FUSED_META" in acc:
@@ -161,7 +199,7 @@ class MlirLexer(Lexer):
                 return "ATTR", scan.scan_attr(text, pos)
             return "LSQB", pos + 1
         if c == "#":
-            if "LOC_ALIASES" in acc:
+            if "LOC_ALIASES" in acc and self.plain:
                 aliases = loc_alias_run(text, pos)
                 if aliases is not None:
                     self.parts, end = aliases
@@ -169,18 +207,19 @@ class MlirLexer(Lexer):
             if "ATTR_ALIAS" in acc:
                 m = scan.ALIAS_DEF.match(text, pos)
                 if m is None:
+                    _prefixed_id(text, pos)
                     raise ScanError(pos, "expected an alias definition '#name = <attribute>'")
                 return "ATTR_ALIAS", scan.scan_attr(text, m.end())
             if "ATTR" in acc:
                 return "ATTR", scan.scan_attr(text, pos)
             if "DIALECT_ATTR" in acc:
                 return "DIALECT_ATTR", scan.scan_attr(text, pos)
-            m = scan.DIALECT_NAME.match(text, pos)
-            return "HASH_NAME", m.end() if m else pos + 1
+            return "HASH_NAME", _prefixed_id(text, pos)
         if c == "!":
             if "TYPE_ALIAS" in acc:
                 m = scan.ALIAS_DEF.match(text, pos)
                 if m is None:
+                    _prefixed_id(text, pos)
                     raise ScanError(pos, "expected an alias definition '!name = <type>'")
                 return "TYPE_ALIAS", scan.scan_type(text, m.end())
             if "TYPE" in acc:
@@ -189,8 +228,7 @@ class MlirLexer(Lexer):
                 return "ATTR", scan.scan_attr(text, pos)
             if "DIALECT_TYPE" in acc:
                 return "DIALECT_TYPE", scan.scan_type(text, pos)
-            m = scan.DIALECT_NAME.match(text, pos)
-            return "BANG_NAME", m.end() if m else pos + 1
+            return "BANG_NAME", _prefixed_id(text, pos)
         if c == '"':
             if "GENERIC_HEAD" in acc:
                 m = scan.GENERIC_HEAD.match(text, pos)
@@ -198,105 +236,129 @@ class MlirLexer(Lexer):
                     return "GENERIC_HEAD", m.end()
                 m = scan.STRING.match(text, pos)
                 if m is None:
-                    raise ScanError(pos, "unterminated string literal")
+                    raise scan.string_error(text, pos)
                 raise ScanError(m.end(), "expected the operand list '(%a, ...)' after the operation name")
             if "ATTR" in acc and "STRING" not in acc:
                 return "ATTR", scan.scan_attr(text, pos)
             m = scan.STRING.match(text, pos)
             if m is None:
-                raise ScanError(pos, "unterminated string literal")
+                raise scan.string_error(text, pos)
             return "STRING", m.end()
         if c == "@":
             if "ATTR" in acc and "SYMBOL" not in acc:
                 return "ATTR", scan.scan_attr(text, pos)
-            m = scan.SYMBOL.match(text, pos)
-            if m is None:
-                raise ScanError(pos, "expected a symbol name after '@'")
-            return "SYMBOL", m.end()
+            return "SYMBOL", scan.symbol(text, pos)
         if c == "^":
             m = scan.BLOCK_LABEL.match(text, pos)
             if m is None:
-                raise ScanError(pos, "expected a block label after '^'")
+                raise ScanError(pos, "invalid block name")
             return "BLOCK_LABEL", m.end()
         if c == "-" and text.startswith("->", pos):
             return self.arrow, pos + 2
-        if "SHAPE" in acc and (c.isdigit() or c in "?*"):
+        if "SHAPE" in acc and (c in _DIGITS or c == "?" or c == "*"):
             m = _SHAPE.match(text, pos)
             if m:
                 return "SHAPE", m.end()
-        if c.isdigit() or c == "-" or c == "+":
+        if c in _DIGITS or c == "-" or c == "+":
             if "ATTR" in acc and "INT" not in acc:
                 return "ATTR", scan.scan_attr(text, pos)
             m = scan.NUMBER.match(text, pos)
             if m is None:
                 return punct.get(c, "PLUS"), pos + 1
             tok = m.group()
-            if "x" in tok and tok.startswith(("0x", "-0x", "+0x")):
-                return ("HEX" if "HEX" in acc else "INT"), m.end()
-            if "." in tok or "e" in tok or "E" in tok:
-                return "FLOAT", m.end()
-            return "INT", m.end()
-        if c.isalpha() or c == "_":
-            m = scan.BARE_ID.match(text, pos)
-            if m is None:  # a non-ASCII letter
-                raise ScanError(pos, f"unexpected character {c!r}")
-            word = m.group()
-            end = m.end()
-            if word == "loc" and "LOC" in acc and text.startswith("(", end):
-                m = scan.SIMPLE_LOC.match(text, pos)
-                return "LOC", m.end() if m else scan.scan_balanced(text, end)
-            if end < len(text) and text[end] == "<":
-                body_kind = _BODY_KINDS.get(word)
-                if body_kind is not None and body_kind in acc:
-                    return body_kind, scan.scan_balanced(text, end)
-            kw = keywords.get(word)
-            if kw is not None and kw in acc:
-                return kw, end
-            if "OP_RUN" in acc and FAST_LINES and OP_FAMILIES.get(word) == "OP_PRETTY":
-                run = op_run(text, pos)  # `stablehlo.return %x : T`, then what follows
-                if run is not None:
-                    self.parts, end = run
-                    return "OP_RUN", end
-            if "OPNAME_REF" in acc:
-                return "OPNAME_REF", end
-            fam = OP_FAMILIES.get(word)
-            if fam == "OP_REDUCE" and "REDUCE_HEAD" in acc and FAST_LINES:
-                head = reduce_head_parts(text, pos)
-                if head is not None:
-                    self.parts, end = head
-                    return "REDUCE_HEAD", end
-            if fam == "OP_SDY_MANUAL" and "MANUAL_HEAD" in acc and FAST_LINES:
-                head = manual_head_parts(text, pos)
-                if head is not None:
-                    self.parts, end = head
-                    return "MANUAL_HEAD", end
-            if fam is not None and fam in acc:
-                return fam, end
-            if "TYPE" in acc:
-                return "TYPE", scan.scan_type(text, pos)
-            if "ATTR" in acc:
-                return "ATTR", scan.scan_attr(text, pos)
-            if "BARE_ID" in acc:
-                return "BARE_ID", end
-            if "GENERIC_HEAD" in acc:
-                raise ScanError(
-                    pos,
-                    f"custom assembly format of '{word}' is not known to ttopt; write the op in generic form "
-                    f'("{word}"(...) : (...) -> ...)',
-                )
-            return "BARE_ID", end
+            if "x" in tok and tok.lstrip("-+ \t\n\r").startswith("0x"):
+                kind = "HEX" if "HEX" in acc else "INT"
+            elif "." in tok or "e" in tok or "E" in tok:
+                kind = "FLOAT"
+            else:
+                kind = "INT"
+            if c == "-" and tok[1] in " \t\n\r":
+                return self._gap(kind, pos + 1, scan.skip_ws(text, pos + 1), m.end())
+            return kind, m.end()
+        if c in _ID_START:
+            return self._word(text, pos, acc, keywords)
         if c == ":":
             if "COLON_FNTYPE" in acc:
                 p = scan.skip_ws(text, pos + 1)
                 if p < len(text) and text[p] == "(":
                     return "COLON_FNTYPE", scan.scan_fntype(text, p)
                 raise ScanError(p, "expected a function type '(...) -> ...' after ':'")
-            if text.startswith("::", pos) and "::" in punct:
-                return punct["::"], pos + 2
+            colons = punct.get("::")
+            if colons is not None and colons in acc:  # `@a::@b`; MLIR reads `::` as two `:` tokens
+                if text.startswith(":", pos + 1):
+                    return colons, pos + 2
+                p = scan.skip_ws(text, pos + 1)
+                if text.startswith(":", p):
+                    return self._gap(colons, pos + 1, p, p + 1)
         name = punct.get(c) or _PUNCT.get(c)
         if name is None:
-            raise ScanError(pos, f"unexpected character {c!r}")
+            raise ScanError(pos, "unexpected character")
         return name, pos + 1
+
+    def _word(self, text: str, pos: int, acc: dict, keywords: dict) -> tuple[str, int]:
+        """A token starting with a bare identifier: a keyword, an op name, a type, an attribute, ..."""
+        m = scan.BARE_ID.match(text, pos)
+        word = m.group()  # type: ignore[union-attr]  # the caller saw a letter or '_'
+        end = m.end()  # type: ignore[union-attr]
+        # Where the keyword's `<` or `(` is: right after it, or after blanks for the builtin
+        # keywords MLIR reads as their own token (`dense <1>`, `loc ("x")`, `tensor <f32>`).
+        body = end
+        if end < len(text) and text[end] in " \t\n\r" and word in scan.GAP_WORDS:
+            body = scan.skip_ws(text, end)
+        if word == "loc" and "LOC" in acc and text.startswith("(", body):
+            m = scan.SIMPLE_LOC.match(text, pos) if body == end and self.plain else None
+            return ("LOC", m.end()) if m else self._gap("LOC", end, body, scan.scan_balanced(text, body))
+        if text.startswith("<", body):
+            body_kind = _BODY_KINDS.get(word)
+            if body_kind is not None and body_kind in acc:
+                e = scan.scan_balanced(text, body)
+                return (body_kind, e) if body == end else self._gap(body_kind, end, body, e)
+        kw = keywords.get(word)
+        if kw is not None and kw in acc:
+            return kw, end
+        if "OP_RUN" in acc and self.fast and OP_FAMILIES.get(word) == "OP_PRETTY":
+            run = op_run(text, pos, self.cr)  # `stablehlo.return %x : T`, then what follows
+            if run is not None:
+                self.parts, end = run
+                return "OP_RUN", end
+        if "OPNAME_REF" in acc:
+            return "OPNAME_REF", end
+        fam = OP_FAMILIES.get(word)
+        if fam == "OP_REDUCE" and "REDUCE_HEAD" in acc and self.fast:
+            head = reduce_head_parts(text, pos)
+            if head is not None:
+                self.parts, end = head
+                return "REDUCE_HEAD", end
+        if fam == "OP_SDY_MANUAL" and "MANUAL_HEAD" in acc and self.fast:
+            head = manual_head_parts(text, pos)
+            if head is not None:
+                self.parts, end = head
+                return "MANUAL_HEAD", end
+        if fam is not None and fam in acc:
+            return fam, end
+        if "TYPE" in acc:
+            e = scan.scan_type(text, pos)
+            return ("TYPE", e) if body == end else self._gap("TYPE", end, body, e)
+        if "ATTR" in acc:
+            e = scan.scan_attr(text, pos)
+            return ("ATTR", e) if body == end else self._gap("ATTR", end, body, e)
+        if "BARE_ID" in acc:
+            return "BARE_ID", end
+        if "GENERIC_HEAD" in acc:
+            raise ScanError(
+                pos,
+                f"custom assembly format of '{word}' is not known to ttopt; write the op in generic form "
+                f'("{word}"(...) : (...) -> ...)',
+            )
+        return "BARE_ID", end
+
+
+def _prefixed_id(text: str, pos: int) -> int:
+    """The end of the `#name` / `!name` at `pos`, or MLIR's error when no suffix-id follows."""
+    m = scan.DIALECT_NAME.match(text, pos)
+    if m is None:
+        raise ScanError(pos, _PREFIX_ERRORS[text[pos]])
+    return m.end()
 
 
 # Whole-op lexing is on unless a test turns it off to compare with the piecewise grammar.

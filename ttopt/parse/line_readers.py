@@ -3,7 +3,8 @@ tokens (OP_RUN, LOC_ALIASES, REDUCE_HEAD, MANUAL_HEAD), with the offsets of each
 
 Each reader takes exactly what the piecewise grammar would read, or declines (None), so the
 lexer falls back to token-by-token lexing, which also reports the errors
-(tests/parse/test_fast_lines.py checks both paths agree, on IR and on errors).
+(tests/parse/test_fast_lines.py checks both paths agree, on IR and on errors). The lexer uses
+them only on a text without a backslash: their strings take no escape (scan.FAST_STR).
 """
 
 from __future__ import annotations
@@ -65,7 +66,7 @@ def _op_may_end(text: str, end: int) -> bool:
     if p >= len(text):
         return True
     c = text[p]
-    return c in '%"}^#!' or c.isalpha() or c == "_"
+    return c in '%"}^#!' or (c.isascii() and c.isalpha()) or c == "_"
 
 
 def general_pretty_op_parts(text: str, pos: int) -> tuple[tuple, int] | None:
@@ -380,7 +381,7 @@ def _reducer_arg(text: str, p: int) -> tuple[tuple, int] | None:
     if not text.startswith(":", p):
         return None
     t = scan.skip_ws(text, p + 1)
-    if t >= len(text) or not (text[t].isalpha() or text[t] in "_!"):
+    if t >= len(text) or not ((text[t].isascii() and text[t].isalpha()) or text[t] in "_!"):
         return None  # what the piecewise lexer makes a type of only in other ways (`(`...)
     e = scan.scan_type(text, t)
     loc, end = _trailing_loc(text, e)
@@ -390,21 +391,22 @@ def _reducer_arg(text: str, p: int) -> tuple[tuple, int] | None:
 # Families whose one-line ops the lexer hands over whole (IRBuilder.pretty_op_line builds them).
 _LINE_FAMILIES = frozenset({"OP_PRETTY", "OP_KWARGS", "OP_COMPARE", "OP_CONSTANT", "OP_DOT", "OP_REDUCE", "OP_SDY_SHARDING"})
 _V = rf"%{scan.SUFFIX_ID}(?:#\d+)?"
-# The blanks the piecewise lexer skips (not `\s`, which also takes other Unicode spaces it rejects).
-_S = r"[ \t\r\n\f\v]"
+# The blanks the piecewise lexer skips (not `\s`, which also takes '\f', '\v' and Unicode spaces).
+_S = scan.BLANK
 # `(%x init: %c)` (reduce_input), then `[applies OP] across dimensions = [ints]` (reduce_op)
-_REDUCE_INPUT = re.compile(rf"\({_S}*({_V}){_S}+init{_S}*:{_S}*({_V}){_S}*\)")
-_REDUCE_TAIL = re.compile(rf"(?:applies{_S}+([A-Za-z_][\w$.]*){_S}+)?across{_S}+dimensions{_S}*={_S}*(\[{_S}*(?:-?\d+(?:{_S}*,{_S}*-?\d+)*)?{_S}*\])")
+_REDUCE_INPUT = re.compile(rf"\({_S}*({_V}){_S}+init{_S}*:{_S}*({_V}){_S}*\)", re.ASCII)
+_REDUCE_TAIL = re.compile(rf"(?:applies{_S}+([A-Za-z_][\w$.]*){_S}+)?across{_S}+dimensions{_S}*={_S}*(\[{_S}*(?:-?\d+(?:{_S}*,{_S}*-?\d+)*)?{_S}*\])", re.ASCII)
 _REDUCER = re.compile(r"reducer(?![\w$.])")
 # `GE, %a, %b[, SIGNED]` (compare_op in grammars/mlir.lark)
-_COMPARE_HEAD = re.compile(rf"([A-Za-z_]\w*){_S}*,{_S}*({_V}){_S}*,{_S}*({_V})(?:{_S}*,{_S}*([A-Za-z_]\w*))?")
+_COMPARE_HEAD = re.compile(rf"([A-Za-z_]\w*){_S}*,{_S}*({_V}){_S}*,{_S}*({_V})(?:{_S}*,{_S}*([A-Za-z_]\w*))?", re.ASCII)
 _INTS = rf"\[{_S}*(?:-?\d+(?:{_S}*,{_S}*-?\d+)*)?{_S}*\]"
 # `%a, %b` then `key = [ints] x [ints]` (groups 2, 3) or `key = [WORD, ...]` (group 4) (dot_op)
-_DOT_HEAD = re.compile(rf"({_V}){_S}*,{_S}*({_V})")
-_DOT_ITEM = re.compile(rf"([A-Za-z_]\w*){_S}*={_S}*(?:({_INTS}){_S}*x{_S}*({_INTS})|\[{_S}*([A-Za-z_]\w*(?:{_S}*,{_S}*[A-Za-z_]\w*)*){_S}*\])")
+_DOT_HEAD = re.compile(rf"({_V}){_S}*,{_S}*({_V})", re.ASCII)
+_DOT_ITEM = re.compile(rf"([A-Za-z_]\w*){_S}*={_S}*(?:({_INTS}){_S}*x{_S}*({_INTS})|\[{_S}*([A-Za-z_]\w*(?:{_S}*,{_S}*[A-Za-z_]\w*)*){_S}*\])", re.ASCII)
 # One kwargs item: a value, or `key = [ints] | int | word | "string"` (groups 3..6 by kind).
 _KW_ITEM = re.compile(
-    rf'({_V})|([A-Za-z_]\w*){_S}*={_S}*(?:(\[{_S}*(?:-?\d+(?:{_S}*,{_S}*-?\d+)*)?{_S}*\])|(-?\d+)(?![\w.])|([A-Za-z_]\w*)|("[^"\\\n]*(?:\\.[^"\\\n]*)*"))'
+    rf'({_V})|([A-Za-z_]\w*){_S}*={_S}*(?:(\[{_S}*(?:-?\d+(?:{_S}*,{_S}*-?\d+)*)?{_S}*\])|(-?\d+)(?![\w.])|([A-Za-z_]\w*)|({scan.FAST_STR}))',
+    re.ASCII,
 )
 
 
@@ -414,14 +416,15 @@ _KW_ITEM = re.compile(
 # reader calls skip_ws these take blanks only and require no `/` after them: an op with a comment
 # inside or right after it is left to general_pretty_op_parts, as are nested brackets in a type,
 # reduce, and dictionaries other than the attributes.
-_B = r"[ \t\r\n\f\v]*+"
+_B = rf"{scan.BLANK}*+"
 _W = rf"{_B}(?!/)"
 _F_NAME = r"(?>[A-Za-z_][\w$.]*)"
-_F_HEAD = rf"(?:%{scan.SUFFIX_ID}\s*(=)(?!=){_W})?({_F_NAME}){_W}"
+_F_HEAD = rf"(?:%{scan.SUFFIX_ID}{_B}(=)(?!=){_W})?({_F_NAME}){_W}"
 # A type scan_type reads without nesting: `tensor<...>` whose body holds no bracket, string or `-`
 # (so no `->`, and the first `>` closes it unless it is `>=`), `!name` or a bare word not followed by `<`.
-_F_TYPE = r'(?>(?:tensor|memref|vector|complex|tuple)<[^<>(){}\[\]"\-]*>(?!=)|![A-Za-z_][\w$.\-]*+(?!<)|[A-Za-z_][\w$.]*+(?!<))'
-_F_TYPE_RE = re.compile(_F_TYPE)
+_NO_BRACKET = scan.token_chars('<>(){}[]"-')  # no bracket, no string, no `->`
+_F_TYPE = rf"(?>(?:tensor|memref|vector|complex|tuple)<{_NO_BRACKET}*>(?!=)|!(?>{scan.SUFFIX_ID})(?!<)|[A-Za-z_][\w$.]*+(?!{_B}<))"
+_F_TYPE_RE = re.compile(_F_TYPE, re.ASCII)
 # The trailing location as _trailing_loc reads it when SIMPLE_LOC matches (no other `loc(` may
 # follow), then blanks and what may follow an op (_op_may_end, ASCII only; no comment, which
 # skip_ws would look past).
@@ -429,21 +432,22 @@ _F_LOC = rf"(?:{_W}((?>{scan.SIMPLE_LOC.pattern}))|(?!{_B}loc\())(?={_B}(?:[%\"}
 # `: (A) -> R` (group 1) | `: T[, T...]` (groups 2, 3), then the location (group 4); after a type
 # (list) neither `,` nor `-` may follow (the general reader would read on, or decline).
 _F_TAIL = rf":{_W}(?:((?>{scan.SIMPLE_FNTYPE.pattern}))|({_F_TYPE})((?:{_W},{_W}{_F_TYPE})*+)(?!{_B}[,\-])){_F_LOC}"
-_F_TAIL_RE = re.compile(_W + _F_TAIL)  # after the attributes
+_F_TAIL_RE = re.compile(_W + _F_TAIL, re.ASCII)  # after the attributes
 # The rest of the commonest line in one match: an OP_PRETTY op's operands (up to three, groups
 # 1-3), no attributes, then _F_TAIL (groups 4-7).
-_F_PRETTY = re.compile(rf"(?:((?>{_V}))(?:{_W},{_W}((?>{_V})))?(?:{_W},{_W}((?>{_V})))?)?{_W}{_F_TAIL}")
-_F_HEAD_RE = re.compile(_F_HEAD)
-_F_VALUES = re.compile(rf"((?>{_V})(?:{_W},{_W}(?>{_V}))*+)?{_W}")
-_F_KW_ITEM = re.compile(rf"(?>{_KW_ITEM.pattern}){_W}(?:(,){_W})?")
-_F_COMPARE = re.compile(rf"(?>{_COMPARE_HEAD.pattern}){_W}")
-_F_DOT_HEAD = re.compile(rf"(?>{_DOT_HEAD.pattern}){_W}")
-_F_DOT_ITEM = re.compile(rf",{_W}(?>{_DOT_ITEM.pattern}){_W}")
+_F_PRETTY = re.compile(rf"(?:((?>{_V}))(?:{_W},{_W}((?>{_V})))?(?:{_W},{_W}((?>{_V})))?)?{_W}{_F_TAIL}", re.ASCII)
+_F_HEAD_RE = re.compile(_F_HEAD, re.ASCII)
+_F_VALUES = re.compile(rf"((?>{_V})(?:{_W},{_W}(?>{_V}))*+)?{_W}", re.ASCII)
+_F_KW_ITEM = re.compile(rf"(?>{_KW_ITEM.pattern}){_W}(?:(,){_W})?", re.ASCII)
+_F_COMPARE = re.compile(rf"(?>{_COMPARE_HEAD.pattern}){_W}", re.ASCII)
+_F_DOT_HEAD = re.compile(rf"(?>{_DOT_HEAD.pattern}){_W}", re.ASCII)
+_F_DOT_ITEM = re.compile(rf",{_W}(?>{_DOT_ITEM.pattern}){_W}", re.ASCII)
 # `dense<...> : T` as scan_attr reads it (brackets nested two deep at most, no string, no `->`),
 # then the location.
-_F_DENSE_CHAR = r'(?:[^<>(){}\[\]"\-]|-(?!>))'
+_F_DENSE_CHAR = rf"(?:{_NO_BRACKET}|-(?!>))"
 _F_CONSTANT = re.compile(
-    rf"((?>dense<(?:{_F_DENSE_CHAR}|\[(?:{_F_DENSE_CHAR}|\[{_F_DENSE_CHAR}*\])*\])*>)(?!=){_W}:(?!:){_W}{_F_TYPE}){_F_LOC}"
+    rf"((?>dense<(?:{_F_DENSE_CHAR}|\[(?:{_F_DENSE_CHAR}|\[{_F_DENSE_CHAR}*\])*\])*>)(?!=){_W}:(?!:){_W}{_F_TYPE}){_F_LOC}",
+    re.ASCII,
 )
 
 
@@ -546,8 +550,8 @@ def _f_finish(text: str, pos: int, head: re.Match, h: int, family: str, items: l
 
 
 
-_STR = r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"'
-_FLAT = rf'(?:[^{{}}"]|{_STR})*'  # a `{...}` body without nested braces (nested ones: generic_op_parts)
+_NO_BRACE = scan.token_chars('{}"')
+_FLAT = rf"(?:{_NO_BRACE}|{scan.FAST_STR})*"  # a `{...}` body without nested braces (nested ones: generic_op_parts)
 _OPERANDS = rf"{scan.BLANK}*\({scan.BLANK}*((?:{_V}(?:{scan.BLANK}*,{scan.BLANK}*{_V})*)?){scan.BLANK}*\)"
 # Everything of the commonest generic line between its operand list and its location:
 # `<{..}> {..} : (A, B) -> R` with flat dictionaries and a function type of simple types.
@@ -560,14 +564,15 @@ FAST_GENERIC = re.compile(
     rf"(?:(%{scan.SUFFIX_ID}){scan.BLANK}*={scan.BLANK}*)?"
     rf'("[\w.$\-]+"{_OPERANDS})'
     rf"{_TAIL}"
-    rf"(?:{scan.BLANK}*({scan.SIMPLE_LOC.pattern}))?"
+    rf"(?:{scan.BLANK}*({scan.SIMPLE_LOC.pattern}))?",
+    re.ASCII,
 )
 # FAST_GENERIC cut in two where the tail starts, for ops whose line holds nothing else (`op_run`):
 # the head (groups: 1 result, 2 quoted name, 3 operands) is matched per op, the tail up to the
 # location (groups: 1 properties, 2 attributes, 3 function type) once per distinct text, as files
 # repeat a few hundred tails thousands of times.
-FAST_HEAD = re.compile(rf'(?:(%{scan.SUFFIX_ID}){scan.BLANK}*={scan.BLANK}*)?("[\w.$\-]+"){_OPERANDS}')
-FAST_TAIL = re.compile(rf"{_TAIL}{scan.BLANK}*")
+FAST_HEAD = re.compile(rf'(?:(%{scan.SUFFIX_ID}){scan.BLANK}*={scan.BLANK}*)?("[\w.$\-]+"){_OPERANDS}', re.ASCII)
+FAST_TAIL = re.compile(rf"{_TAIL}{scan.BLANK}*", re.ASCII)
 _TAIL_PARTS: dict[str, tuple] = {}  # tail text -> tail_parts(text)
 _NOT_A_TAIL = (-1, None, None, "")
 _BALANCED: dict[str, bool] = {}  # dictionary text -> whether scan_balanced ends exactly at its end
@@ -626,9 +631,10 @@ def simple_fntype_types(sig: str) -> tuple[list[str], list[str]]:
     return types(sig, 0, k), types(sig, k)
 
 
-def op_run(text: str, pos: int) -> tuple[list[tuple], int] | None:
+def op_run(text: str, pos: int, cr: bool = False) -> tuple[list[tuple], int] | None:
     """The one-line ops from `pos` on, as many as follow each other, and where the last ends
-    (None when the op at `pos` is not one). Items, built by IRBuilder.op_run:
+    (None when the op at `pos` is not one); `cr`: the text may hold a '\r', which ends a line too.
+    Items, built by IRBuilder.op_run:
     ("t", match of FAST_HEAD, tail text, location text | None) | ("f", match of FAST_GENERIC) |
     ("g", start, generic_op_parts) | ("p", start, pretty_op_parts)."""
     items: list[tuple] = []
@@ -644,7 +650,7 @@ def op_run(text: str, pos: int) -> tuple[list[tuple], int] | None:
     while pos < n:
         c = text[pos]
         if c != "%" and c != '"':
-            if not (c.isalpha() or c == "_"):
+            if not ((c.isascii() and c.isalpha()) or c == "_"):
                 break
             try:
                 r = pretty_op_parts(text, pos)
@@ -663,9 +669,17 @@ def op_run(text: str, pos: int) -> tuple[list[tuple], int] | None:
         h = head(text, pos)
         if h is not None:
             he = h.end()
-            e = find("\n", he)
-            if e < 0:
-                e = n
+            if cr:  # the line ends at the first '\r' or '\n' (neither search runs past it)
+                e = find("\r", he)
+                if e < 0:
+                    e = n
+                lf = find("\n", he, e)
+                if lf >= 0:
+                    e = lf
+            else:
+                e = find("\n", he)
+                if e < 0:
+                    e = n
             lp = rfind(" loc(", he, e) + 1
             if lp:
                 tail = text[he:lp]

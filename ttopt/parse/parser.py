@@ -32,11 +32,11 @@ from ttopt.parse.lexer import FastToken, LexFailure
 from ttopt.parse.line_readers import generic_op_parts, simple_fntype_types, tail_parts
 from ttopt.parse.literals import parse_int
 from ttopt.parse.opspec import OpSpec
-from ttopt.parse.resources import read_file_metadata
-from ttopt.parse.scan import LOC_ALIAS_ITEM, LOC_REF, MAX_NESTING, RESULT_GROUP, ScanError
+from ttopt.parse.resources import merged, read_file_metadata
+from ttopt.parse.scan import ALIAS_ID, LOC_AHEAD, LOC_ALIAS_ITEM, LOC_REF, MAX_NESTING, RESULT_GROUP, STR, ScanError, blank_comments
 
-_OPERAND = re.compile(r"%[\w$.\-]+(?:#\d+)?")
-_INT = re.compile(r"-?\d+")
+_OPERAND = re.compile(r"%[\w$.\-]+(?:#\d+)?", re.ASCII)
+_INT = re.compile(r"-?\d+", re.ASCII)
 from ttopt.ir.location import Location
 
 
@@ -223,21 +223,24 @@ class IRBuilder(Transformer):
 
     def attr_alias(self, c: list) -> None:
         name, value_tok = self._split_alias(c[0])
-        if str(value_tok).startswith("loc("):
+        loc = LOC_AHEAD.match(str(value_tok))
+        if loc is not None:
+            if loc.end() != 4:  # `loc (...)`: read as MLIR does, `loc(...)`
+                value_tok = FastToken("LOC", "loc" + str(value_tok)[loc.end() - 1 :], _pos(value_tok))
             value: Any = LocationAttr(self.location(value_tok), str(value_tok))
         else:
             value = self.attr(value_tok)
         self._alias(c[0], name, "attr", value)
 
     def file_metadata(self, c: list) -> None:
-        """`{-# dialect_resources: ... #-}`: kept as data for the module (one block per file)."""
+        """`{-# dialect_resources: ... #-}`: kept as data for the module; the blocks of a file
+        (MLIR reads any number) are merged into one."""
         tok = c[0]
-        if self.metadata is not None:
-            self.fail(tok, "file metadata '{-# ... #-}' given twice")
         try:
-            self.metadata = read_file_metadata(str(tok), tok.start_pos)
+            block = read_file_metadata(str(tok), tok.start_pos)
         except ScanError as e:
             raise ParseFailure(e.pos, e.message) from None
+        self.metadata = block if self.metadata is None else merged([*self.metadata.sections, *block.sections])
 
     def loc_aliases(self, c: list) -> None:
         """A run of `#name = loc(...)` definitions in their simple forms (line_readers.loc_alias_run).
@@ -496,8 +499,8 @@ class IRBuilder(Transformer):
         head = text[h0:h1]
         q = head.index('"', 1)
         name = head[1:q] if "\\" not in head[:q] else unquote(head[: q + 1])
-        if not name or " " in name:
-            self.fail(h0, f"invalid operation name {head[: q + 1]}")
+        if not name:
+            self.fail(h0, "empty operation name is invalid")
         p = head.index("(", q)
         inner = head[p + 1 : -1]
         if inner.strip():
@@ -799,7 +802,10 @@ class IRBuilder(Transformer):
         out: list[tuple[Token, int]] = []
         for m in RESULT_GROUP.finditer(text):
             n = m.group(2)
-            out.append((FastToken("VALUE", m.group(1), base + m.start()), int(n) if n else 1))
+            count = parse_int(n) if n else 1
+            if count < 1:
+                self.fail(base + m.start(2), "expected named operation to have at least 1 result")
+            out.append((FastToken("VALUE", m.group(1), base + m.start()), count))
         return out
 
     def _canonical_name(self, tok: Token) -> str:
@@ -815,8 +821,8 @@ class IRBuilder(Transformer):
         q = text.index('"', 1)
         name = unquote(text[: q + 1])
         name_tok = head
-        if not name or " " in name:
-            self.fail(name_tok, f"invalid operation name {text[: q + 1]}")
+        if not name:
+            self.fail(name_tok, "empty operation name is invalid")
         p = text.index("(", q)
         operands_tok = FastToken("OPERANDS", text[p:], head.start_pos + p)
         sig_text = str(sig)
@@ -1058,27 +1064,19 @@ def _parser() -> tuple[Any, IRBuilder]:
 def parse_module(text: str, filename: str = "<input>", line_offset: int = 0) -> Module:
     """Parse one MLIR file (or `// -----` chunk) into a Module; errors raise `Diagnostic`."""
     source = SourceFile(filename, text, line_offset)
-    lark, builder = _parser()
-    scope = AliasScope()
-    builder.reset(scope)
-    builder.source_text = text
     gc_was_enabled = gc.isenabled()
     gc.disable()  # the parse allocates many long-lived objects; collections only cost time
     try:
-        lark.parse(text)
-        module = _finish(builder, scope, source)
-    except ParseFailure as e:
-        raise Diagnostic(e.message, SourcePos(source, e.pos)) from None
-    except LexFailure as e:
-        raise Diagnostic(e.message, SourcePos(source, e.pos)) from None
-    except UnexpectedInput as e:
-        tok = getattr(e, "token", None)
-        pos = getattr(tok, "start_pos", None)
-        if pos is None or (tok is not None and tok.type == "$END"):
-            pos = len(text.rstrip())
-        raise Diagnostic(describe_unexpected(e), SourcePos(source, pos)) from None
-    except RecursionError:
-        raise Diagnostic("input nests too deeply", SourcePos(source, 0)) from None
+        try:
+            module = _parse(text, source)
+        except Diagnostic:
+            # The lexer does not skip comments or NULs (MLIR skips both like blanks), so any text
+            # with one fails there (or earlier): parse it again with them blanked, every offset kept.
+            # Text without either (what tools print) is read once, with no pass to look for them.
+            blanked = blank_comments(text)
+            if blanked is text:
+                raise
+            module = _parse(blanked, source)
     finally:
         if gc_was_enabled:
             gc.enable()
@@ -1091,6 +1089,29 @@ def parse_module(text: str, filename: str = "<input>", line_offset: int = 0) -> 
         gc.unfreeze()
     module.source = source
     return module
+
+
+def _parse(text: str, source: SourceFile) -> Module:
+    """One parse of `text` (the source's text, or it with comments blanked)."""
+    lark, builder = _parser()
+    scope = AliasScope()
+    builder.reset(scope)
+    builder.source_text = text
+    try:
+        lark.parse(text)
+        return _finish(builder, scope, source)
+    except ParseFailure as e:
+        raise Diagnostic(e.message, SourcePos(source, e.pos)) from None
+    except LexFailure as e:
+        raise Diagnostic(e.message, SourcePos(source, e.pos)) from None
+    except UnexpectedInput as e:
+        tok = getattr(e, "token", None)
+        pos = getattr(tok, "start_pos", None)
+        if pos is None or (tok is not None and tok.type == "$END"):
+            pos = len(text.rstrip())
+        raise Diagnostic(describe_unexpected(e), SourcePos(source, pos)) from None
+    except RecursionError:
+        raise Diagnostic("input nests too deeply", SourcePos(source, 0)) from None
 
 
 def _finish(builder: IRBuilder, scope: AliasScope, source: SourceFile) -> Module:
@@ -1132,15 +1153,9 @@ def _run_positions(text: str, start: int, end: int) -> dict[str, int]:
     return {m.group(1): m.start() for m in LOC_ALIAS_ITEM.finditer(text, start, end)}
 
 
-_ALIAS_USE = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"|([#!])([A-Za-z_][\w$\-]*)(?![\w$.\-<])')
+_ALIAS_USE = re.compile(rf"{STR}|([#!])({ALIAS_ID})(?![\w$.\-<])", re.ASCII)
 # The alias a `loc(#name)` names (_ALIAS_USE's name), one per line of the joined location texts.
-_LOC_REF_ONLY = re.compile(r"^loc\(#([A-Za-z_][\w$\-]*)\)$", re.M)
-
-
-def _in_comment(text: str, pos: int) -> bool:
-    """Is `pos` after a `//` on its line (outside string literals)?"""
-    line = text[text.rfind("\n", 0, pos) + 1 : pos]
-    return "//" in re.sub(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"', "", line)
+_LOC_REF_ONLY = re.compile(rf"^loc\(#({ALIAS_ID})\)$", re.M | re.ASCII)
 
 
 def _with_run_refs(refs: dict[str, list[str]], runs: list[dict]) -> dict[str, list[str]]:
@@ -1213,10 +1228,10 @@ def _check_aliases(builder: IRBuilder, scope: AliasScope, source: SourceFile) ->
         return
     # Report the undefined reference that comes first in the file.
     best = None
-    text = source.text
+    text = builder.source_text  # its comments blanked, if it had any
     for ref in missing:
         for m in _ALIAS_USE.finditer(text):
-            if m.group(1) and m.group(0) == ref and not _in_comment(text, m.start()):
+            if m.group(1) and m.group(0) == ref:
                 if best is None or m.start() < best[0]:
                     best = (m.start(), ref)
                 break

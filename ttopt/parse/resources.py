@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import re
+from typing import Iterable
 
 from ttopt.ir.resources import FileMetadata, ResourceGroup
 from ttopt.parse.attr_parser import split_top_level
@@ -11,9 +11,9 @@ from ttopt.parse.scan import ScanError, skip_ws
 
 
 def read_file_metadata(text: str, base: int) -> FileMetadata:
-    """The sections of a scanned `{-# ... #-}` token starting at offset `base` of the file."""
+    """The sections of a scanned `{-# ... #-}` token starting at offset `base` of the file (its
+    comments already blanked by the parser)."""
     sections = []
-    text = _COMMENT_OR_STRING.sub(_blank_comment, text)
     for name, body, name_at, at in _entries(text[3:-3], base + 3):
         if name not in ("dialect_resources", "external_resources"):
             raise ScanError(name_at, f"unknown file-metadata section '{name}' (expected dialect_resources or external_resources)")
@@ -22,17 +22,23 @@ def read_file_metadata(text: str, base: int) -> FileMetadata:
             entries = tuple((k, v) for k, v, _, _ in _entries(_braced(gbody, gat, owner), gat + 1))
             groups.append(ResourceGroup(owner, entries))
         sections.append((name, tuple(groups)))
-    return FileMetadata(tuple(sections))
+    return merged(sections)
 
 
-# Comments may sit between entries (tt-mlir's tests annotate blobs); blanking them with spaces
-# keeps every file offset valid for diagnostics.
-_COMMENT_OR_STRING = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"|//[^\n]*')
-
-
-def _blank_comment(m: re.Match[str]) -> str:
-    s = m.group()
-    return s if s.startswith('"') else " " * len(s)
+def merged(sections: Iterable[tuple[str, tuple[ResourceGroup, ...]]]) -> FileMetadata:
+    """One FileMetadata from sections read in order (from one `{-# ... #-}` block or several, as
+    MLIR reads any number): a section or group met again adds its entries to the first one, and a
+    key given again takes the later value, as MLIR's reader leaves them."""
+    out: dict[str, dict[str, dict[str, str]]] = {}
+    for name, groups in sections:
+        section = out.setdefault(name, {})
+        for g in groups:
+            entries = section.setdefault(g.owner, {})
+            for k, v in g.entries:
+                entries[k] = v
+    return FileMetadata(
+        tuple((name, tuple(ResourceGroup(owner, tuple(e.items())) for owner, e in section.items())) for name, section in out.items())
+    )
 
 
 def _braced(value: str, at: int, key: str) -> str:

@@ -18,28 +18,70 @@ class ScanError(Exception):
         self.message = message
 
 
-WS = re.compile(r"(?:[ \t\r\n\f\v]+|//[^\n]*)+")
-# A blank as the piecewise lexer skips it (`\s` would also take Unicode spaces, which MLIR rejects):
-# the fast whole-line patterns use it, so they accept nothing the piecewise path refuses.
-BLANK = r"[ \t\r\n\f\v]"
-# What skip_ws skips, as a piece of a larger regex: atomic, so the regex around it cannot make it
-# give back blanks (it ends exactly where skip_ws would).
-WS_PIECE = r"(?>(?:[ \t\r\n\f\v]+|//[^\n]*)*)"
+# MLIR's token grammar (mlir/lib/AsmParser/Lexer.cpp) is ASCII: blanks are exactly ' ', '\t', '\n'
+# and '\r'; identifiers are ASCII letters, digits and `_$.-`. Every pattern here is compiled with
+# re.ASCII (so `\w` and `\d` are ASCII too), and the patterns that skip "anything but" list what
+# they take rather than what they refuse, so no pattern reads past a character MLIR's lexer rejects.
+#
+# Comments (`//` to the next '\n' or '\r') and NUL characters (MLIR skips them like blanks) are not
+# skipped here: a text holding either fails to parse at the first one, and the parser parses it again
+# with both replaced by spaces (`blank_comments`), which keeps every offset.
+BLANK = r"[ \t\n\r]"
+WS = re.compile(rf"{BLANK}+")
+# A string literal as MLIR's lexer takes it: no raw '\n', '\v' or '\f', and only the escapes
+# `\\`, `\"`, `\n`, `\t` and `\XX` (two hex digits).
+_STR_CHARS = r'[^"\\\n-\x0c]'
+_ESCAPE = r'\\(?:[nt"\\]|[0-9a-fA-F]{2})'
+STR = rf'"{_STR_CHARS}*(?:{_ESCAPE}{_STR_CHARS}*)*"'
+# The ASCII characters that can never be part of a token outside a string ('/' only starts a comment).
+_NEVER = "/`~&';\\"
+
+
+def token_chars(exclude: str) -> str:
+    """A regex class of the characters that may appear in MLIR text outside strings and comments
+    (blanks and printable ASCII but `_NEVER`), less `exclude`: for the patterns that skip runs of
+    "other" characters. Written as ranges: a long class costs compile time at every start."""
+    keep = [c for c in map(chr, range(0x20, 0x7F)) if c not in _NEVER and c not in exclude]
+    parts = ["\\t\\n\\r"]
+    i = 0
+    while i < len(keep):
+        j = i
+        while j + 1 < len(keep) and ord(keep[j + 1]) == ord(keep[j]) + 1:
+            j += 1
+        parts.append(re.escape(keep[i]) if j == i else f"{re.escape(keep[i])}-{re.escape(keep[j])}")
+        i = j + 1
+    return "[" + "".join(parts) + "]"
+
+
+# A string as the whole-line readers and the location shortcuts take it: no escape at all. They
+# are only used on a text without a backslash (whose strings then need no escape check); any other
+# text takes the piecewise path, whose patterns use STR.
+FAST_STR = r'"[^"\\\n-\x0c]*+"'
+
+
 # Things inside a bracketed body that matter for balancing. `->` and `>=` contain '>' but
-# close nothing (affine maps, integer sets).
-_BODY = re.compile(r'->|>=|"[^"\\\n]*(?:\\.[^"\\\n]*)*"|[<>(){}\[\]]')
+# close nothing (affine maps, integer sets). A `"` that does not start a valid string, and any
+# character MLIR's lexer refuses outside strings (a comment's `/` among them), are errors.
+_BODY = re.compile(rf'->|>=|{STR}|(")|[<>(){{}}\[\]]|([^\t\n\r -~]|[{re.escape(_NEVER)}])', re.ASCII)
 _CLOSE = {")": "(", "]": "[", "}": "{", ">": "<"}
 _OPEN_TO_CLOSE = {"(": ")", "[": "]", "{": "}", "<": ">"}
 
-BARE_ID = re.compile(r"[A-Za-z_][\w$.]*")
+# bare-id ::= (letter|[_]) (letter|digit|[_$.])*     suffix-id ::= digit+ | (letter|[$._-]) (letter|digit|[$._-])*
+BARE_ID = re.compile(r"[A-Za-z_][\w$.]*", re.ASCII)
 SUFFIX_ID = r"(?:\d+|[A-Za-z_$.\-][\w$.\-]*)"
-VALUE = re.compile(rf"%{SUFFIX_ID}(?:#\d+)?")
-RESULTS = re.compile(rf"%{SUFFIX_ID}(?::\d+)?(?:\s*,\s*%{SUFFIX_ID}(?::\d+)?)*\s*=(?!=)")
-RESULT_GROUP = re.compile(rf"(%{SUFFIX_ID})(?::(\d+))?")
-SYMBOL = re.compile(rf'@(?:{SUFFIX_ID}|"[^"\\\n]*(?:\\.[^"\\\n]*)*")')
-STRING = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"')
-BLOCK_LABEL = re.compile(rf"\^{SUFFIX_ID}")
-ALIAS_NAME = re.compile(r"[#!][A-Za-z_][\w$\-]*(?![\w$.\-<])")
+# An alias name: a suffix-id without '.', which marks dialect names.
+ALIAS_ID = r"(?:\d+|[A-Za-z_$\-][\w$\-]*)"
+VALUE = re.compile(rf"%{SUFFIX_ID}(?:#\d+)?", re.ASCII)
+# `%a, %b:2 =` (a result count is an integer token: decimal or hexadecimal)
+_COUNT = r"(?:0x[0-9a-fA-F]+|\d+)"
+RESULTS = re.compile(
+    rf"%{SUFFIX_ID}(?:{BLANK}*:{BLANK}*{_COUNT})?(?:{BLANK}*,{BLANK}*%{SUFFIX_ID}(?:{BLANK}*:{BLANK}*{_COUNT})?)*{BLANK}*=(?!=)", re.ASCII
+)
+RESULT_GROUP = re.compile(rf"(%{SUFFIX_ID})(?:{BLANK}*:{BLANK}*({_COUNT}))?", re.ASCII)
+# symbol-ref-id ::= `@` (bare-id | string-literal)
+SYMBOL = re.compile(rf"@(?:[A-Za-z_][\w$.]*|{STR})", re.ASCII)
+STRING = re.compile(STR, re.ASCII)
+BLOCK_LABEL = re.compile(rf"\^{SUFFIX_ID}", re.ASCII)
 # The location forms front ends print (name, file:line:col, name(child), callsite, fused),
 # recognized by one regex so they skip the general attribute parser; rarer forms (ranges, fused
 # metadata other than a string, deeper nesting) take the general path.
@@ -47,8 +89,9 @@ ALIAS_NAME = re.compile(r"[#!][A-Za-z_][\w$\-]*(?![\w$.\-<])")
 # language is the same and the engine keeps no backtracking state (a single fused or name(file)
 # body matches ~40% faster, a whole alias run ~8%; tests/parse/test_location_forms.py checks that
 # both spellings agree).
-_LOC_STR = r'"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"'
-_LOC_NAME = r"#[A-Za-z_][\w$\-]*+"
+_LOC_STR = FAST_STR
+_ALIAS_ID_POSSESSIVE = r"(?:\d++|[A-Za-z_$\-][\w$\-]*+)(?![.])"
+_LOC_NAME = rf"#{_ALIAS_ID_POSSESSIVE}"
 _LOC_LEAF = rf"{_LOC_STR}(?::\d++:\d++)?|{_LOC_NAME}|unknown"
 _LOC_NAMED = rf"{_LOC_STR}\((?:{_LOC_LEAF})\)|{_LOC_LEAF}"
 _LOC_CALLSITE = rf"callsite\((?:{_LOC_NAMED}){BLANK}++at{BLANK}++(?:{_LOC_NAMED})\)"
@@ -59,28 +102,49 @@ _LOC_BODY = (
     rf"loc\((?:{_LOC_STR}(?::\d++:\d++|\((?:{_LOC_CALLSITE}|{_LOC_FUSED}|{_LOC_LEAF})\))?"
     rf"|{_LOC_CALLSITE}|{_LOC_FUSED}|{_LOC_NAME}|unknown)\)"
 )
-SIMPLE_LOC = re.compile(_LOC_BODY)
+SIMPLE_LOC = re.compile(_LOC_BODY, re.ASCII)
+# `loc`, blanks and `(`: a location whatever its spacing (MLIR's `loc` and `(` are two tokens).
+LOC_AHEAD = re.compile(rf"loc{BLANK}*\(")
 # A run of simple location aliases (files end with thousands of them) is one token: its first
 # item, then each next one after blanks (line_readers.loc_alias_run).
-LOC_ALIAS_ITEM = re.compile(rf"#([A-Za-z_][\w$\-]*)[ \t]*=[ \t]*({_LOC_BODY})")
-LOC_ALIAS_NEXT = re.compile(rf"{BLANK}+{LOC_ALIAS_ITEM.pattern}")
+LOC_ALIAS_ITEM = re.compile(rf"#({_ALIAS_ID_POSSESSIVE})[ \t]*=[ \t]*({_LOC_BODY})", re.ASCII)
+LOC_ALIAS_NEXT = re.compile(rf"{BLANK}+{LOC_ALIAS_ITEM.pattern}", re.ASCII)
 # The alias references of a location body with no string in it (with strings: parser._ALIAS_USE).
-LOC_REF = re.compile(r"#([A-Za-z_][\w$\-]*)")  # group 1: the alias name
-ALIAS_DEF = re.compile(r"[#!][A-Za-z_][\w$\-]*(?![\w$.\-<])\s*=\s*")
-GENERIC_HEAD = re.compile(
-    rf'"[^"\\\n]*(?:\\.[^"\\\n]*)*"\s*\(\s*(?:%{SUFFIX_ID}(?:#\d+)?(?:\s*,\s*%{SUFFIX_ID}(?:#\d+)?)*)?\s*\)'
-)
-NUMBER = re.compile(r"[-+]?(?:0x[0-9a-fA-F]+|\d+(?:\.\d*)?(?:[eE][-+]?\d+)?)")
-DIALECT_NAME = re.compile(r"[#!][A-Za-z_][\w$.\-]*")
-OPERANDS = re.compile(rf"\(\s*(?:%{SUFFIX_ID}(?:#\d+)?(?:\s*,\s*%{SUFFIX_ID}(?:#\d+)?)*)?\s*\)")
-CONV_DIMS = re.compile(r"\[[\w\s,]*\]\s*x\s*\[[\w\s,]*\]\s*->\s*\[[\w\s,]*\]")
+LOC_REF = re.compile(rf"#({ALIAS_ID})", re.ASCII)  # group 1: the alias name
+ALIAS_DEF = re.compile(rf"[#!]{ALIAS_ID}(?![\w$.\-<]){BLANK}*={BLANK}*", re.ASCII)
+_OPERAND_LIST = rf"\({BLANK}*(?:%{SUFFIX_ID}(?:#\d+)?(?:{BLANK}*,{BLANK}*%{SUFFIX_ID}(?:#\d+)?)*)?{BLANK}*\)"
+GENERIC_HEAD = re.compile(rf"{STR}{BLANK}*{_OPERAND_LIST}", re.ASCII)
+# A number; MLIR's `-` is a token of its own, so blanks may follow it (`- 1`: the lexer drops them).
+NUMBER = re.compile(rf"(?:-{BLANK}*|\+)?(?:0x[0-9a-fA-F]+|\d+(?:\.\d*)?(?:[eE][-+]?\d+)?)", re.ASCII)
+# `#` / `!` and a suffix-id: a dialect attribute or type name (with a '.') or an alias.
+DIALECT_NAME = re.compile(rf"[#!]{SUFFIX_ID}", re.ASCII)
+OPERANDS = re.compile(_OPERAND_LIST, re.ASCII)
+_CONV_LIST = r"\[[\w \t\n\r,]*\]"
+CONV_DIMS = re.compile(rf"{_CONV_LIST}{BLANK}*x{BLANK}*{_CONV_LIST}{BLANK}*->{BLANK}*{_CONV_LIST}", re.ASCII)
 TYPED_LITERAL_PREFIXES = ("dense", "sparse", "dense_resource")
+# Builtin keywords MLIR reads as a keyword token then `<`: blanks may sit between the two.
+GAP_TYPES = frozenset({"tensor", "memref", "vector", "complex", "tuple"})
+GAP_WORDS = GAP_TYPES | frozenset({"dense", "sparse", "dense_resource", "array", "affine_map", "affine_set", "strided", "distinct", "loc"})
 
 
 def skip_ws(text: str, pos: int) -> int:
-    """Offset of the next non-blank, non-comment character."""
+    """Offset of the next non-blank character."""
     m = WS.match(text, pos)
     return m.end() if m else pos
+
+
+# The longest prefix of a string literal that MLIR's lexer reads without error (string_error).
+_STRING_PREFIX = re.compile(rf'"{_STR_CHARS}*(?:{_ESCAPE}{_STR_CHARS}*)*', re.ASCII)
+
+
+def string_error(text: str, pos: int) -> ScanError:
+    """The error MLIR's lexer reports for the string literal starting at `text[pos]` (`"`), which
+    STRING does not match: an escape it does not know, or a line end, '\v', '\f' or the end of the
+    input before the closing quote."""
+    end = _STRING_PREFIX.match(text, pos).end()  # type: ignore[union-attr]  # matches at least `"`
+    if end < len(text) and text[end] == "\\":
+        return ScanError(end, "unknown escape in string literal")
+    return ScanError(end, "expected '\"' in string literal")
 
 
 MAX_NESTING = 100  # deeper brackets or regions are refused (printing and walking recurse)
@@ -101,8 +165,21 @@ def scan_balanced(text: str, pos: int) -> int:
                 raise ScanError(m.start(), f"expected '{_OPEN_TO_CLOSE[opener]}' to close '{opener}', found '{tok}'")
             if not stack:
                 return m.end()
+        elif m.lastindex == 1:
+            raise string_error(text, m.start())
+        elif m.lastindex == 2:
+            raise ScanError(m.start(), "unexpected character")
     opener, at = stack[-1]
     raise ScanError(at, f"unbalanced '{opener}': no matching '{_OPEN_TO_CLOSE[opener]}' before end of input")
+
+
+def keyword_body(text: str, end: int, opener: str) -> int:
+    """Where the `<` (or `(`, as `opener`) of a builtin keyword ending at `end` is, blanks between
+    allowed (MLIR reads `tensor <f32>` as `tensor<f32>`), or -1 when none follows."""
+    if text.startswith(opener, end):
+        return end
+    p = skip_ws(text, end)
+    return p if p > end and text.startswith(opener, p) else -1
 
 
 def scan_type(text: str, pos: int) -> int:
@@ -117,19 +194,25 @@ def scan_type(text: str, pos: int) -> int:
         return scan_balanced(text, p) if text.startswith("(", p) else scan_type(text, p)
     m = DIALECT_NAME.match(text, pos) if c == "!" else BARE_ID.match(text, pos)
     if m is None:
-        raise ScanError(pos, "expected a type")
+        raise ScanError(pos, "invalid type identifier" if c == "!" else "expected a type")
     end = m.end()
     if end < len(text) and text[end] == "<":
-        end = scan_balanced(text, end)
+        return scan_balanced(text, end)
+    if c != "!" and m.group() in GAP_TYPES:  # a dialect type's `<` must follow its name directly
+        p = keyword_body(text, end, "<")
+        if p > 0:
+            return scan_balanced(text, p)
     return end
 
 
-_SIMPLE_T = r'(?:(?:tensor|memref|vector|complex|tuple)<[^<>()"]*>|!?[A-Za-z_][\w$.]*(?![\w$.<]))'
+# A type without nested brackets or strings (`tensor<4x8xbf16, #layout>`, `f32`, `!alias`).
+_FLAT_TYPE_BODY = token_chars('<>()"')
+_SIMPLE_T = rf"(?:(?:tensor|memref|vector|complex|tuple)<{_FLAT_TYPE_BODY}*>|!(?>{SUFFIX_ID})(?!<)|[A-Za-z_][\w$.]*(?![\w$.]|{BLANK}*<))"
 _SIMPLE_TS = rf"(?:{_SIMPLE_T}(?:{BLANK}*,{BLANK}*{_SIMPLE_T})*)?"
 # Function types whose types have no nested brackets (aliased encodings): the common case.
-SIMPLE_FNTYPE = re.compile(rf"\({BLANK}*{_SIMPLE_TS}{BLANK}*\){BLANK}*->{BLANK}*(?:\({BLANK}*{_SIMPLE_TS}{BLANK}*\)|{_SIMPLE_T})")
+SIMPLE_FNTYPE = re.compile(rf"\({BLANK}*{_SIMPLE_TS}{BLANK}*\){BLANK}*->{BLANK}*(?:\({BLANK}*{_SIMPLE_TS}{BLANK}*\)|{_SIMPLE_T})", re.ASCII)
 # One type of such a function type (they contain no parentheses: line_readers.simple_fntype_types).
-SIMPLE_TYPE = re.compile(_SIMPLE_T)
+SIMPLE_TYPE = re.compile(_SIMPLE_T, re.ASCII)
 
 
 def scan_fntype(text: str, pos: int) -> int:
@@ -157,6 +240,19 @@ def _typed_suffix(text: str, end: int) -> int:
     return end
 
 
+def symbol(text: str, pos: int) -> int:
+    """The end of the `@name` / `@"name"` at `pos`, with MLIR's errors."""
+    m = SYMBOL.match(text, pos)
+    if m is not None:
+        return m.end()
+    if text.startswith('"', pos + 1):
+        raise string_error(text, pos + 1)
+    raise ScanError(pos + 1, "@ identifier expected to start with letter or '_'")
+
+
+_NESTED_SYMBOL = re.compile(rf"{BLANK}*:{BLANK}*:{BLANK}*@")
+
+
 def scan_attr(text: str, pos: int) -> int:
     """One attribute value, including a literal's `: type` suffix."""
     n = len(text)
@@ -166,7 +262,7 @@ def scan_attr(text: str, pos: int) -> int:
     if c == "#":
         m = DIALECT_NAME.match(text, pos)
         if m is None:
-            raise ScanError(pos, "expected an attribute name after '#'")
+            raise ScanError(pos, "invalid attribute name")
         end = m.end()
         return scan_balanced(text, end) if end < n and text[end] == "<" else end
     if c == "!":
@@ -174,47 +270,71 @@ def scan_attr(text: str, pos: int) -> int:
     if c == '"':
         m = STRING.match(text, pos)
         if m is None:
-            raise ScanError(pos, "unterminated string literal")
+            raise string_error(text, pos)
         return _typed_suffix(text, m.end())
     if c in "[{":
         return scan_balanced(text, pos)
     if c == "(":
         return scan_type(text, pos)
     if c == "@":
-        m = SYMBOL.match(text, pos)
-        if m is None:
-            raise ScanError(pos, "expected a symbol name after '@'")
-        end = m.end()
-        while text.startswith("::@", end):
-            m = SYMBOL.match(text, end + 2)
+        end = symbol(text, pos)
+        while True:  # `@a::@b`; MLIR's `::` is two `:` tokens, so blanks may sit anywhere in it
+            m = _NESTED_SYMBOL.match(text, end)
             if m is None:
-                raise ScanError(end + 2, "expected a nested symbol name")
-            end = m.end()
-        return end
-    if c.isdigit() or c in "-+":
+                return end
+            end = symbol(text, m.end() - 1)
+    if "0" <= c <= "9" or c in "-+":
         m = NUMBER.match(text, pos)
         if m is None:
             raise ScanError(pos, "expected a number")
         return _typed_suffix(text, m.end())
     m = BARE_ID.match(text, pos)
     if m is None:
-        raise ScanError(pos, f"unexpected character {c!r} where an attribute was expected")
+        raise ScanError(pos, "unexpected character")
     word = m.group()
     end = m.end()
-    if word == "loc" and end < n and text[end] == "(":
-        return scan_balanced(text, end)
-    if end < n and text[end] in "<[" and word in ("distinct",):
-        end = scan_balanced(text, end)
-        p = skip_ws(text, end)
-        return scan_attr(text, p)
-    if end < n and text[end] == "<":
-        end = scan_balanced(text, end)
-        if word in TYPED_LITERAL_PREFIXES:
-            end = _typed_suffix(text, end)
-    return end
+    if word not in GAP_WORDS:
+        return scan_balanced(text, end) if text.startswith("<", end) else end
+    if word == "loc":
+        p = keyword_body(text, end, "(")
+        return scan_balanced(text, p) if p > 0 else end
+    if word == "distinct":
+        p = keyword_body(text, end, "[")
+        if p < 0:
+            return end
+        return scan_attr(text, skip_ws(text, scan_balanced(text, p)))
+    p = keyword_body(text, end, "<")
+    if p < 0:
+        return end
+    end = scan_balanced(text, p)
+    return _typed_suffix(text, end) if word in TYPED_LITERAL_PREFIXES else end
 
 
-RESOURCE_KEY = re.compile(r'[A-Za-z_][\w.$\-]*|"[^"\\\n]*(?:\\.[^"\\\n]*)*"')
+RESOURCE_KEY = re.compile(rf"[A-Za-z_][\w.$\-]*|{STR}", re.ASCII)
+
+# What blank_comments reads: a run of text to keep (strings read whole, loosely: a bad one is
+# reported where it is by the lexer, before anything a comment after it could change; a `"` that
+# opens none is kept as a character), or (group 1) a comment, to the next '\n' or '\r', or NULs.
+_KEEP_OR_BLANK = re.compile(r'(?:[^"/\x00]++|"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"|/(?!/)|")++|(//[^\n\r]*+|\x00++)')
+_BLANKABLE = re.compile(r"//|\x00")
+
+
+def blank_comments(text: str) -> str:
+    """`text` with its comments and NUL characters (outside strings) replaced by spaces, so every
+    offset stays valid; `text` itself when it has none. MLIR's lexer skips both."""
+    m = _BLANKABLE.search(text)
+    if m is None:
+        return text
+    start = text.rfind("\n", 0, m.start()) + 1  # strings end with their line: read it from its start
+    out = [text[:start]]
+    blanked = False
+    for t in _KEEP_OR_BLANK.finditer(text, start):
+        if t.lastindex:
+            out.append(" " * (t.end() - t.start()))
+            blanked = True
+        else:
+            out.append(t.group())
+    return "".join(out) if blanked else text  # else every `//` was inside a string
 
 
 def scan_file_metadata(text: str, pos: int) -> int:
