@@ -10,6 +10,7 @@ from lark import Token, Transformer
 from lark.exceptions import UnexpectedInput
 
 from ttopt.ir.attributes import (
+    DIALECT_ATTR_CHECKS,
     AliasRef,
     ArrayAttr,
     Attribute,
@@ -155,7 +156,8 @@ class _AttrBuilder(Transformer):
         text = str(tok)
         pos = tok.start_pos or 0
         if text[0] == "+":
-            raise AttrSyntaxError(pos, "expected attribute value")
+            # MLIR reports a wrong token just past the previous one when blanks come between.
+            raise AttrSyntaxError(len(self.text[:pos].rstrip(" \t\r\n")) if self.text else pos, "expected attribute value")
         negative, body = split_sign(text)
         at = pos + len(text) - len(body)
         if body[:2] != "0x" and "." not in body:
@@ -289,6 +291,11 @@ class _AttrBuilder(Transformer):
         a = dialect_attr(str(tok), self.scope)
         if isinstance(a, AliasRef):
             self._defined("attr", a.name, tok)
+        elif isinstance(a, DialectAttr):
+            check = DIALECT_ATTR_CHECKS.get(a.name.partition(".")[0])
+            problem = check(a.name, a.body) if check is not None else None
+            if problem is not None:
+                raise AttrSyntaxError((tok.start_pos or 0) + problem[0], problem[1])
         return a
 
     def symbol_attr(self, c: list) -> SymbolRefAttr:
@@ -448,7 +455,7 @@ def _check_named_type(t: Type, text: str, pos: int) -> None:
         _check_vector(t.body, pos + len("vector<"))
     elif t.name == "complex":
         inner = t.body.strip()
-        if int_type(inner) is None and inner not in FLOAT_BITS:
+        if (int_type(inner) is None or inner == "index") and inner not in FLOAT_BITS:
             raise AttrSyntaxError(pos + len("complex<") + len(t.body) - len(t.body.lstrip()), "invalid element type for complex")
 
 
@@ -465,7 +472,7 @@ def _check_vector(body: str, at: int) -> None:
     if "0" in [d.lstrip("0") or "0" for d in dims]:
         raise AttrSyntaxError(at - len("vector<"), "vector types must have positive constant sizes but got 0")
     elem = m.group(2)
-    if int_type(elem) is None and elem not in FLOAT_BITS and not elem.startswith("!"):
+    if int_type(elem) is None and elem not in FLOAT_BITS:
         raise AttrSyntaxError(at - len("vector<"), "failed to verify 'elementType': VectorElementTypeInterface instance")
 
 

@@ -305,7 +305,7 @@ _PAST = -1  # LiteralError.offset of an element error reported at the token afte
 def _array_int(kind: tuple, negative: bool, k: int, text: str) -> Any:
     _, width, sign = kind
     if width == 1 and k != _BOOL:
-        raise LiteralError(0, "expected 'true' or 'false' values for i1 type")
+        raise LiteralError(_PAST, "expected 'true' or 'false' values for i1 type")
     if k == _BOOL:
         if width != 1:
             raise LiteralError(0, "expected i1 type for 'true' or 'false' values")
