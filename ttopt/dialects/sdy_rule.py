@@ -208,6 +208,7 @@ class _RuleReader:
     offset MLIR reports, the token after what was read)."""
 
     def __init__(self, body: str) -> None:
+        self.body = body
         self.toks = [(m.lastindex or 0, m.group(m.lastindex or 0), m.start(m.lastindex or 0)) for m in _RULE_TOKEN.finditer(body)]
         self.toks.append((0, "", len(body)))
         self.i = 0
@@ -224,9 +225,13 @@ class _RuleReader:
     def fail(self, message: str) -> AttrError:
         return AttrError(message, self.toks[self.i][2])
 
+    def wrong_token(self, message: str) -> AttrError:
+        """MLIR's emitWrongTokenError: reported just past the previous token when blanks come between."""
+        return AttrError(message, len(self.body[: self.toks[self.i][2]].rstrip(" \t\r\n")))
+
     def expect(self, text: str) -> None:
         if not self.accept(text):
-            raise self.fail(f"expected '{text}'")
+            raise self.wrong_token(f"expected '{text}'")
 
     def keyword(self) -> str | None:
         kind, text, _ = self.toks[self.i]
@@ -258,12 +263,12 @@ class _RuleReader:
                     if self.accept("]"):
                         break
                     if not self.accept(","):
-                        raise self.fail("expected ']'")
+                        raise self.wrong_token("expected ']'")
             out.append(tuple(dims))
             if self.accept(")"):
                 return tuple(out)
             if not self.accept(","):
-                raise self.fail("expected ')'")
+                raise self.wrong_token("expected ')'")
 
     def braced(self, element: Any) -> None:
         """MLIR's comma-separated list in optional braces: absent braces are an empty list."""
@@ -276,7 +281,7 @@ class _RuleReader:
             if self.accept("}"):
                 return
             if not self.accept(","):
-                raise self.fail("expected '}'")
+                raise self.wrong_token("expected '}'")
 
     def rule(self) -> tuple[OpShardingRule, dict[str, tuple[int, ...]]]:
         operands = self.mappings()
@@ -325,7 +330,7 @@ class _RuleReader:
                 raise self.fail("expected 'custom'")
             custom = True
         if self.toks[self.i][0] != 0:
-            raise self.fail("expected '>'")
+            raise self.wrong_token("expected '>'")
         rule = OpShardingRule(
             tuple(sizes), operands, results,
             reduction=frozenset(special.get("reduction", ())),

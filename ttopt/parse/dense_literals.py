@@ -46,6 +46,11 @@ _TOKEN = re.compile(
     r")"
 )
 _NUM, _BOOL, _STR, _PUNCT = 1, 2, 3, 4
+
+
+def past_previous(text: str, offset: int) -> int:
+    """Where MLIR reports a wrong token at `offset`: just past the previous token when blanks come between."""
+    return len(text[:offset].rstrip(" \t\r\n"))
 _MAX_DEPTH = 100
 
 
@@ -91,12 +96,17 @@ class _Reader:
     """MLIR's TensorLiteralParser.parse over the tokens of a dense body."""
 
     def __init__(self, text: str) -> None:
+        self.text = text
         self.toks = _tokens(text)
         self.i = 0
         self.storage: list[tuple[bool, int, str, int]] = []  # (negative, kind, text, offset)
 
     def fail(self, message: str) -> LiteralError:
         return LiteralError(self.toks[self.i][2], message)
+
+    def wrong_token(self, message: str) -> LiteralError:
+        """MLIR's emitWrongTokenError: reported just past the previous token when blanks come between."""
+        return LiteralError(past_previous(self.text, self.toks[self.i][2]), message)
 
     def is_punct(self, ch: str) -> bool:
         kind, text, _ = self.toks[self.i]
@@ -118,11 +128,11 @@ class _Reader:
             self.i += 1
             self.element(depth + 1)
             if not self.is_punct(","):
-                raise self.fail("expected ',' between complex elements")
+                raise self.wrong_token("expected ',' between complex elements")
             self.i += 1
             self.element(depth + 1)
             if not self.is_punct(")"):
-                raise self.fail("expected ')' after complex elements")
+                raise self.wrong_token("expected ')' after complex elements")
             self.i += 1
         else:
             raise self.fail("expected element literal of primitive type")
@@ -163,7 +173,7 @@ class _Reader:
                     opened = False
                     break
                 if not self.is_punct("]"):
-                    raise self.fail("expected ']'")
+                    raise self.wrong_token("expected ']'")
                 self.i += 1
                 frames.pop()
                 dims = (frame[0], *frame[1])
@@ -185,7 +195,7 @@ def check_dense(body: str, type_text: str, shape: tuple[int | None, ...] | None,
     elif kind0 != 0:
         r.element()
     if r.toks[r.i][0] != 0:
-        raise r.fail("expected '>'")
+        raise r.wrong_token("expected '>'")
     if shape is None:
         raise LiteralError(None, "elements literal must be a shaped type")
     if any(d is None for d in shape):
@@ -277,7 +287,7 @@ def read_array(body: str) -> tuple[str, tuple]:
     if toks[0][0] == 0:
         return elem, ()
     if not (toks[0][0] == _PUNCT and toks[0][1] == ":"):
-        raise LiteralError(shift + toks[0][2], "expected ':' after dense array type")
+        raise LiteralError(past_previous(body, shift + toks[0][2]), "expected ':' after dense array type")
     values: list[Any] = []
     i = 1
     while True:
@@ -295,7 +305,7 @@ def read_array(body: str) -> tuple[str, tuple]:
             i += 1
             continue
         if toks[i][0] != 0:
-            raise LiteralError(shift + toks[i][2], "expected '>' to close an array attribute")
+            raise LiteralError(past_previous(body, shift + toks[i][2]), "expected '>' to close an array attribute")
         return elem, tuple(values)
 
 
