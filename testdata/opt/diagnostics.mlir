@@ -20,7 +20,7 @@ func.func @dup(%a: tensor<2xf32>) -> tensor<2xf32> {
 
 // -----
 
-// CHECK: diagnostics.mlir:[[# @LINE + 1]]:36: error: undefined alias '#nope'
+// CHECK: diagnostics.mlir:[[# @LINE + 1]]:41: error: undefined symbol alias id 'nope'
 func.func @alias(%a: tensor<2xf32, #nope>) {
   return
 }

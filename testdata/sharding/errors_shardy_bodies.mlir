@@ -19,7 +19,7 @@ func.func @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh [{"x"}]
 
 // -----
 
-// CHECK: errors_shardy_bodies.mlir:[[# @LINE + 3]]:8: error: 'sdy.sharding_constraint' op sharding <@mesh, [{"x"}, {}]> has 2 dimension shardings but the operand has rank 1
+// CHECK: errors_shardy_bodies.mlir:[[# @LINE + 3]]:8: error: 'sdy.sharding_constraint' op sharding doesn't match tensor rank: 2 != 1
 sdy.mesh @mesh = <["x"=2]>
 func.func @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
   %0 = sdy.sharding_constraint %arg0 <@mesh, [{"x"}, {}]> : tensor<8xf32>

@@ -199,8 +199,9 @@ func.func @main(%arg0: tensor<8x4xf32>) -> tensor<8x4xf32> {
 
 // -----
 
-// 1e309 in a window attribute is not an integer (the custom form used to accept it as inf).
-// CHECK: errors_verifiers.mlir:[[# @LINE + 2]]:8: error: 'stablehlo.convolution' op attribute 'rhs_dilation' failed to satisfy constraint: an integer array (array<i64: ...>), got array<i64: 2, inf>
+// 1e309 in a window attribute is not an integer (the custom form used to accept it as inf): MLIR
+// reads `1` then `e309`, and refuses the `e309` (a float literal needs a '.').
+// CHECK: errors_verifiers.mlir:[[# @LINE + 2]]:189: error: unexpected 'e309' after the integer 1
 func.func @main(%arg0: tensor<2x16x16x4xf32>, %arg1: tensor<3x3x4x8xf32>) -> tensor<2x8x8x8xf32> {
   %0 = stablehlo.convolution(%arg0, %arg1) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [2, 2], pad = [[1, 2], [0, 1]], lhs_dilate = [1, 1], rhs_dilate = [2, 1e309]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<2x16x16x4xf32>, tensor<3x3x4x8xf32>) -> tensor<2x8x8x8xf32>
   return %0 : tensor<2x8x8x8xf32>

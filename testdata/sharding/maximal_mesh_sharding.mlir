@@ -22,7 +22,7 @@ func.func @rank2_on_maximal_mesh(%arg0: tensor<16x8xf32>) -> tensor<16x8xf32> {
 // -----
 
 // A mesh with axes keeps the rank rule.
-// CHECK: maximal_mesh_sharding.mlir:[[# @LINE + 3]]:8: error: 'sdy.reshard' op sharding <@mesh, []> has 0 dimension shardings but the operand has rank 2
+// CHECK: maximal_mesh_sharding.mlir:[[# @LINE + 3]]:8: error: 'sdy.reshard' op sharding doesn't match tensor rank: 0 != 2
 sdy.mesh @mesh = <["x"=2]>
 func.func @rank0_on_real_mesh(%arg0: tensor<16x8xf32>) -> tensor<16x8xf32> {
   %0 = sdy.reshard %arg0 <@mesh, []> : tensor<16x8xf32>

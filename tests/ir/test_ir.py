@@ -202,10 +202,15 @@ def test_unranked_tensors_and_hex_floats() -> None:
 
 
 def test_aliases_written_after_the_module_print_before_it() -> None:
-    m = parse_module('"test.op"() {x = tensor<4xf32, #enc>} : () -> ()\n#enc = #test.x<1>\n')
+    m = parse_module('"test.op"() {x = tensor<4xf32>} : () -> ()\n#enc = #test.x<1>\n')
     out = print_module(m)
     assert out.startswith("#enc = #test.x<1>\n")
     assert print_module(parse_module(out)) == out
+    from ttopt.ir.diagnostics import Diagnostic
+
+    # MLIR resolves an attribute alias where it is used: it must be defined before
+    with pytest.raises(Diagnostic, match="undefined symbol alias id 'enc'"):
+        parse_module('"test.op"() {x = tensor<4xf32, #enc>} : () -> ()\n#enc = #test.x<1>\n')
 
 
 def test_array_elements_elide_default_types() -> None:

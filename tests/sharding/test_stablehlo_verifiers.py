@@ -115,7 +115,8 @@ def test_transpose_verifier_guards_the_rule(perm: list[int], shape: list[int]) -
     x = "tensor<" + "".join(f"{d}x" for d in shape) + "f32>"
     out = [shape[p] if 0 <= p < len(shape) else 1 for p in perm]
     r = "tensor<" + "".join(f"{d}x" for d in out) + "f32>"
-    text = _module("stablehlo.transpose", [x], {"permutation": f"array<i64: {', '.join(map(str, perm))}>"}, r)
+    perm_text = f"array<i64: {', '.join(map(str, perm))}>" if perm else "array<i64>"  # `array<i64: >` is not MLIR
+    text = _module("stablehlo.transpose", [x], {"permutation": perm_text}, r)
     msg = _error(text)
     if msg is None:
         assert sorted(perm) == list(range(len(shape)))
@@ -156,7 +157,14 @@ def test_every_verified_op_is_registered() -> None:
         assert OP_DEFS[name].verify is not None
 
 
-@pytest.mark.parametrize("body", ["([i, j, k])->([i])", "([i])->([i, j], [k])", "garbage", "([i, j])->([i]) {i=8, j=4}"])
+def test_malformed_rule_is_refused_when_read() -> None:
+    """Shardy's attribute parser refuses a rule that does not parse (at the offending token)."""
+    with pytest.raises(Diagnostic, match=r"^expected '\('") as e:
+        parse_module('"foo.bar"() {sdy.sharding_rule = #sdy.op_sharding_rule<garbage>} : () -> ()\n', "in.mlir")
+    assert e.value.render().startswith("in.mlir:1:56: error:")
+
+
+@pytest.mark.parametrize("body", ["([i, j, k])->([i])", "([i])->([i, j], [k])", "([i, j])->([i]) {i=8, j=4}"])
 def test_custom_rule_on_an_unregistered_op_is_a_diagnostic(body: str) -> None:
     m = parse_module(
         "func.func @main(%a: tensor<8x4xf32>) -> tensor<8x4xf32> {\n"

@@ -14,7 +14,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Sequence
+from functools import lru_cache
+from typing import Any, Mapping, Sequence
+
+from ttopt.parse.attr_body import AttrError
 
 TensorMapping = tuple[tuple[int, ...], ...]  # per dimension: factor indices, major to minor
 
@@ -177,54 +180,174 @@ class RuleBuilder:
         )
 
 
-_FACTOR = r"(?:z_\d+|[i-z])"
+_RULE_TOKEN = re.compile(r"[ \t\r\n]*(?:(->)|(-?(?:0x[0-9a-fA-F]+|[0-9]+))|([A-Za-z_][\w$.]*)|(\S))")
+_SPECIAL = ("reduction", "need_replication", "permutation", "blocked_propagation")
 
 
-def parse_rule(body: str) -> OpShardingRule:
-    """Parse an `#sdy.op_sharding_rule<...>` body (JAX writes custom rules on custom_calls)."""
+def factor_index_of(symbol: str) -> tuple[int, str] | str:
+    """(index, the rest) of the first factor symbol in `symbol` (`i`..`z`, `z_1`, ...), or Shardy's
+    message when it starts with no factor symbol."""
+    if not symbol.startswith("z_"):
+        c = symbol[0]
+        if not "i" <= c <= "z":
+            return f"expecting symbol from 'i' to 'z'. Received: '{c}'"
+        return ord(c) - ord("i"), symbol[1:]
+    n = 2
+    while n < len(symbol) and symbol[n].isdigit():
+        n += 1
+    if n == 2:
+        return f"expecting integer after 'z_'. Received: '{symbol}'"
+    digits = symbol[2:n]
+    if digits[0] == "0":
+        return f"expecting positive integer without leading zeros. Received: '{digits}'"
+    return int(digits) + 17, symbol[n:]
 
-    m = re.fullmatch(r"\s*\((.*?)\)\s*->\s*\((.*?)\)\s*(\{[^}]*\})?(.*)", body, re.S)
-    if m is None:
-        raise ValueError(f"malformed op sharding rule '{body}'")
-    names: dict[str, int] = {}
-    sizes: dict[str, int] = {}
-    if m.group(3):
-        for item in m.group(3)[1:-1].split(","):
-            if item.strip():
-                k, v = item.split("=")
-                sizes[k.strip()] = int(v)
 
-    def index(name: str) -> int:
-        if name not in names:
-            names[name] = len(names)
-        return names[name]
+class _RuleReader:
+    """Shardy's OpShardingRuleAttr parser over the tokens of a rule body (errors: AttrError with the
+    offset MLIR reports, the token after what was read)."""
 
-    def tensors(text: str) -> tuple[TensorMapping, ...]:
+    def __init__(self, body: str) -> None:
+        self.body = body
+        self.toks = [(m.lastindex or 0, m.group(m.lastindex or 0), m.start(m.lastindex or 0)) for m in _RULE_TOKEN.finditer(body)]
+        self.toks.append((0, "", len(body)))
+        self.i = 0
+
+    def peek(self, text: str) -> bool:
+        return self.toks[self.i][1] == text and self.toks[self.i][0] != 0
+
+    def accept(self, text: str) -> bool:
+        if self.peek(text):
+            self.i += 1
+            return True
+        return False
+
+    def fail(self, message: str) -> AttrError:
+        return AttrError(message, self.toks[self.i][2])
+
+    def wrong_token(self, message: str) -> AttrError:
+        """MLIR's emitWrongTokenError: reported just past the previous token when blanks come between."""
+        return AttrError(message, len(self.body[: self.toks[self.i][2]].rstrip(" \t\r\n")))
+
+    def expect(self, text: str) -> None:
+        if not self.accept(text):
+            raise self.wrong_token(f"expected '{text}'")
+
+    def keyword(self) -> str | None:
+        kind, text, _ = self.toks[self.i]
+        if kind != 3:
+            return None
+        self.i += 1
+        return text
+
+    def symbol(self, word: str) -> tuple[int, str]:
+        got = factor_index_of(word)
+        if isinstance(got, str):
+            raise self.fail(got)
+        return got
+
+    def mappings(self) -> tuple[TensorMapping, ...]:
+        self.expect("(")
         out = []
-        for t in re.findall(r"\[([^\]]*)\]", text):
-            dims = [d.strip() for d in t.split(",")] if t.strip() else []
-            out.append(tuple(tuple(index(f) for f in re.findall(_FACTOR, d)) for d in dims))
-        return tuple(out)
+        while True:
+            self.expect("[")
+            dims: list[tuple[int, ...]] = []
+            if not self.accept("]"):
+                while True:
+                    word = self.keyword()
+                    factors: list[int] = []
+                    while word:
+                        f, word = self.symbol(word)
+                        factors.append(f)
+                    dims.append(tuple(factors))
+                    if self.accept("]"):
+                        break
+                    if not self.accept(","):
+                        raise self.wrong_token("expected ']'")
+            out.append(tuple(dims))
+            if self.accept(")"):
+                return tuple(out)
+            if not self.accept(","):
+                raise self.wrong_token("expected ')'")
 
-    ops, res = tensors(m.group(1)), tensors(m.group(2))
-    # Factor indices follow the printed names (i=0, j=1, ...), not first appearance.
-    def canon(name: str) -> int:
-        return ord(name) - ord("i") if len(name) == 1 else 17 + int(name[2:])
+    def braced(self, element: Any) -> None:
+        """MLIR's comma-separated list in optional braces: absent braces are an empty list."""
+        if not self.accept("{"):
+            return
+        if self.accept("}"):
+            return
+        while True:
+            element()
+            if self.accept("}"):
+                return
+            if not self.accept(","):
+                raise self.wrong_token("expected '}'")
 
-    remap = {i: canon(n) for n, i in names.items()}
-    for n in sizes:
-        remap.setdefault(index(n), canon(n))
-    ops = tuple(tuple(tuple(remap[f] for f in d) for d in t) for t in ops)
-    res = tuple(tuple(tuple(remap[f] for f in d) for d in t) for t in res)
-    count = max(remap.values(), default=-1) + 1
-    by_index = {remap[i]: n for n, i in names.items()}
-    factor_sizes = tuple(sizes.get(by_index.get(f, ""), 1) for f in range(count))
-    rest = m.group(4)
-    sets = {}
-    for key in ("reduction", "need_replication", "permutation", "blocked_propagation"):
-        km = re.search(key + r"=\{([^}]*)\}", rest)
-        sets[key] = frozenset(canon(x) for x in re.findall(_FACTOR, km.group(1))) if km else frozenset()
-    return OpShardingRule(factor_sizes, ops, res, is_custom=bool(re.search(r",\s*custom\s*$", rest)), **sets)
+    def rule(self) -> tuple[OpShardingRule, dict[str, tuple[int, ...]]]:
+        operands = self.mappings()
+        self.expect("->")
+        results = self.mappings()
+        sizes: list[int] = []
+
+        def size() -> None:
+            word = self.keyword()
+            if word is None:
+                raise self.fail("expected valid keyword")
+            f, rest = self.symbol(word)
+            if f != len(sizes):
+                raise self.fail(
+                    "expecting factor indices to be ordered like an iota ([0,1,2,...], e.g. {i=#, j=#, ...}). "
+                    f"Expecting factor index symbol '{factor_name(len(sizes))}', received: '{factor_name(f)}'"
+                )
+            if rest:
+                raise self.fail(f"expecting single factor symbol: {rest}")
+            self.expect("=")
+            kind, text, _ = self.toks[self.i]
+            if kind != 2:
+                raise self.fail("expected integer value")
+            self.i += 1
+            sizes.append(int(text, 0) if not text.startswith("-") else -int(text[1:], 0))
+
+        self.braced(size)
+        special: dict[str, tuple[int, ...]] = {}
+        for key in _SPECIAL:
+            if not self.accept(key):
+                continue
+            self.expect("=")
+            found: list[int] = []
+
+            def factor() -> None:
+                word = self.keyword()
+                if word is None:
+                    raise self.fail("expected valid keyword")
+                found.append(self.symbol(word)[0])
+
+            self.braced(factor)
+            special[key] = tuple(found)
+        custom = False
+        if self.accept(","):
+            if not self.accept("custom"):
+                raise self.fail("expected 'custom'")
+            custom = True
+        if self.toks[self.i][0] != 0:
+            raise self.wrong_token("expected '>'")
+        rule = OpShardingRule(
+            tuple(sizes), operands, results,
+            reduction=frozenset(special.get("reduction", ())),
+            need_replication=frozenset(special.get("need_replication", ())),
+            permutation=frozenset(special.get("permutation", ())),
+            blocked_propagation=frozenset(special.get("blocked_propagation", ())),
+            is_custom=custom,
+        )  # fmt: skip
+        return rule, special
+
+
+@lru_cache(maxsize=1024)
+def parse_rule(body: str) -> OpShardingRule:
+    """Parse an `#sdy.op_sharding_rule<...>` body as Shardy does: factor symbols `i`..`z`, `z_1`...;
+    factor sizes written in factor order (`{i=8, j=4}`); an AttrError at the offset Shardy reports."""
+    return _RuleReader(body).rule()[0]
+
 
 
 def check_rule(rule: OpShardingRule, operand_shapes: Sequence[Sequence[int | None]],
@@ -251,3 +374,75 @@ def check_rule(rule: OpShardingRule, operand_shapes: Sequence[Sequence[int | Non
                     n *= rule.factor_sizes[f]
                 if sizes and size is not None and n != size and not rule.blocked_propagation & set(factors):
                     raise ValueError(f"factors of {what} #{t} dimension {d} multiply to {n}, but the dimension has size {size}")
+
+
+def special_factor_lists(body: str) -> dict[str, tuple[int, ...]]:
+    """The reduction / need_replication / permutation / blocked_propagation factors as written (the
+    rule model keeps them as sets; Shardy's verifier checks the written order)."""
+    return _RuleReader(body).rule()[1]
+
+
+def rule_problem(rule: OpShardingRule, special: Mapping[str, Sequence[int]], operand_types: Sequence[Any],
+                 result_types: Sequence[Any]) -> str | None:  # fmt: skip
+    """Why `rule` does not fit an op with these operand and result types, in Shardy's words
+    (verifyOpShardingRuleAttr); None when it does."""
+    n = rule.num_factors
+    used: dict[str, set[int]] = {}
+    for kind, types, mappings in (("operand", operand_types, rule.operands), ("result", result_types, rule.results)):
+        if len(types) != len(mappings):
+            return f"number of {kind}s and mappings must match: {len(types)} != {len(mappings)}"
+        if not mappings:
+            return (
+                f"number of {kind}s mappings cannot be 0. Op sharding rules can only be defined on operations "
+                "with at least one operand and result."
+            )
+        seen_here = used.setdefault(kind, set())
+        for index, (t, mapping) in enumerate(zip(types, mappings)):
+            prefix = f"{kind} - " if len(types) == 1 else f"{kind} {index} - "
+            shape = getattr(t.resolve(), "shape", None)
+            if shape is None or any(d is None for d in shape):
+                return f"{prefix}expected a ranked tensor with a static shape. type: '{t.text}'"
+            if len(mapping) != len(shape):
+                return f"{prefix}mapping rank must match: {len(mapping)} != {len(shape)}"
+            value_seen: set[int] = set()
+            for factors in mapping:
+                if not factors:
+                    return f"{prefix}dim mapping must have at least one factor"
+                for f in factors:
+                    if not 0 <= f < n:
+                        return f"{prefix}expecting factor indices to be within 0<=...<num_factors; received: {f}, num_factors: {n}"
+                    if f in value_seen:
+                        return f"{prefix}cannot reuse factors for the same tensor value"
+                    if rule.factor_sizes[f] == 1 and len(factors) > 1:
+                        return f"{prefix}dim mapping can't have a factor of size 1 if there are multiple factors"
+                    value_seen.add(f)
+                    seen_here.add(f)
+    unused = [f for f in range(n) if f not in used["operand"] | used["result"]]
+    if unused:
+        f = unused[0]
+        return f"has factor {factor_name(f)}={rule.factor_sizes[f]} that isn't used in operand and result mappings"
+
+    def bad_indices(indices: Sequence[int]) -> str | None:
+        if list(indices) != sorted(indices):
+            return "indices of special factors must be sorted"
+        if len(set(indices)) != len(indices):
+            return "indices of special factors must be unique"
+        if indices and indices[0] < 0:
+            return "index must be non-negative"
+        if indices and indices[-1] >= n:
+            return f"index must be less than {n}, got: {indices[-1]}"
+        return None
+
+    for key in ("reduction", "need_replication", "permutation"):
+        problem = bad_indices(special.get(key, ()))
+        if problem:
+            return problem
+    typed = [f for key in ("reduction", "need_replication", "permutation") for f in special.get(key, ())]
+    if len(set(typed)) != len(typed):
+        return "a factor can only be in one of the reduction, need replication, or permutation factor sets"
+    problem = bad_indices(special.get("blocked_propagation", ()))
+    if problem:
+        return problem
+    if any(f in used["result"] for f in special.get("reduction", ())):
+        return "reduction factor cannot be in result mappings"
+    return None

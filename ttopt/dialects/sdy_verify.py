@@ -6,8 +6,9 @@ reports them at the op.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
+from ttopt.ir.attributes import DIALECT_ATTR_CHECKS, OP_ATTRIBUTE_VERIFIERS
 from ttopt.ir.operation import Operation
 from ttopt.ir.types import TensorType
 from ttopt.ir.values import Value
@@ -45,16 +46,12 @@ def _mesh(op: Operation) -> None:
 
 
 def _with_sharding(op: Operation) -> None:
+    """sdy.sharding_constraint / sdy.reshard: the sharding must fit the operand (Shardy's words)."""
     s = _typed(op, "sharding", "TensorShardingAttr")
-    r = _rank(op.operands[0]) if op.operands else None
-    mesh = _named_mesh(op, s.mesh) if isinstance(s.mesh, str) else s.mesh
-    if mesh is not None and not mesh.axes and mesh.device_ids:
-        # Shardy: a sharding on a maximal mesh (one device) has rank 0 whatever the operand's rank.
-        if s.rank != 0:
-            raise ValueError("a maximal sharding can only have a sharding with rank 0")
-        return
-    if r is not None and s.rank != r:
-        raise ValueError(f"sharding {s.op_text()} has {s.rank} dimension shardings but the operand has rank {r}")
+    vtype = op.operands[0].type if op.operands else None
+    problem = sharding_problem(s, vtype, _mesh_of(s, _meshes(op)), _manual_axes(op))
+    if problem:
+        raise ValueError(problem)
 
 
 def _named_mesh(op: Operation, name: str) -> Any:
@@ -141,9 +138,272 @@ def _manual_computation(op: Operation) -> None:
                                  f"splits the global size {gd} into {n}: expected {gd // n}")
 
 
+# ---- the `sdy.*` attributes of any op (Shardy's SdyDialect::verifyOperationAttribute and
+# verifyRegionArg/ResultAttribute), in Shardy's words --------------------------------------------
+
+SDY_ATTR_MNEMONICS = frozenset({
+    "mesh_axis", "mesh", "sub_axis_info", "axis_ref", "dimension_sharding", "sharding", "sharding_per_value",
+    "dim_mapping", "tensor_mapping", "op_sharding_rule", "all_to_all_param", "edge_value_ref",
+    "axis_to_propagation_details", "propagation_one_step", "manual_axes", "axis_ref_list",
+    "list_of_axis_ref_lists", "all_to_all_param_list", "propagation_edges",
+})  # fmt: skip
+
+
+def check_sdy_attr(name: str, body: str | None) -> tuple[int, str] | None:
+    """What Shardy's attribute parser refuses at once (registered as sdy's DIALECT_ATTR_CHECKS):
+    an unknown `#sdy.<mnemonic>`, a malformed op sharding rule. (offset in `#name<body>`, message)."""
+    from ttopt.dialects.errors import AttrError
+    from ttopt.dialects.sdy_rule import parse_rule
+
+    mnemonic = name[4:]
+    if not mnemonic:
+        return None
+    if mnemonic not in SDY_ATTR_MNEMONICS:
+        return len("#sdy."), f"unknown attribute `{mnemonic}` in dialect `sdy`"
+    if mnemonic == "op_sharding_rule" and body is not None:
+        try:
+            parse_rule(body)
+        except AttrError as e:
+            return len(name) + 2 + (e.offset or 0), e.message
+    return None
+
+
+def _axis_text(ref: Any) -> str:
+    return ref.print_body()
+
+
+def _type_text(t: Any) -> str:
+    return f"'{t.text}'"
+
+
+def sharding_problem(s: Any, vtype: Any, mesh: Any, manual: Mapping[str, Any]) -> str | None:
+    """Why the sharding `s` of a value of type `vtype` (None: no value) is invalid on `mesh` (None:
+    its named mesh does not exist), in Shardy's words (verifyTensorShardingAttr); None when valid.
+    `manual` maps the axes enclosing manual computations bind."""
+    if mesh is None:
+        return f"unknown mesh: @{s.mesh}"
+    fully_replicated = all(not d.axes for d in s.dim_shardings)
+    if (not mesh.axes and mesh.device_ids) or (vtype is None and fully_replicated):
+        if s.rank or s.replicated or s.unreduced:
+            return "a maximal sharding can only have a sharding with rank 0 and no replicated or unreduced axes."
+        return None
+    t = vtype.resolve() if vtype is not None else None
+    if not isinstance(t, TensorType):
+        if s.rank or s.replicated or s.unreduced:
+            return (
+                "non-shaped tensors can only have a sharding with rank 0 and no replicated or unreduced axes. "
+                f"type: {_type_text(t) if t is not None else 'none'}, sharding: #sdy.sharding<{s.print_body()}>"
+            )
+        return None
+    if t.shape is None:
+        return f"only ranked tensors can have a sharding. type: {_type_text(t)}"
+    if s.rank != len(t.shape):
+        return f"sharding doesn't match tensor rank: {s.rank} != {len(t.shape)}"
+    sizes = {a.name: a.size for a in mesh.axes}
+    seen: list[Any] = []
+    sub_axes: dict[str, list[Any]] = {}
+
+    def refs_problem(refs: Any) -> str | None:
+        prev = None
+        for ref in refs:
+            if ref.name not in sizes:
+                return f'unknown axis name: "{ref.name}"'
+            if ref in seen:
+                return f"duplicate axis ref: {_axis_text(ref)}"
+            seen.append(ref)
+            if ref.sub_axis is None:
+                prev = ref
+                continue
+            sub_axes.setdefault(ref.name, []).append(ref)
+            if (
+                prev is not None and prev.sub_axis is not None and prev.name == ref.name
+                and prev.sub_axis[0] * prev.sub_axis[1] == ref.sub_axis[0]
+            ):  # fmt: skip
+                return f"two consecutive sub-axes can be merged: {_axis_text(prev)}, {_axis_text(ref)}"
+            prev = ref
+        return None
+
+    def order(ref: Any) -> tuple[int, int, int]:
+        pre, size = ref.sub_axis if ref.sub_axis is not None else (1, sizes.get(ref.name, 1))
+        return (mesh.axis_names.index(ref.name) if ref.name in sizes else -1, pre, size)
+
+    for i, d in enumerate(s.dim_shardings):
+        if d.priority is not None:
+            if d.priority < 0:
+                return f"dim {i} has a negative priority"
+            if d.is_closed and not d.axes:
+                return f"dim {i} is empty and closed but has a priority"
+        problem = refs_problem(d.axes)
+        if problem:
+            return problem
+    for field, refs in (("replicated", s.replicated), ("unreduced", s.unreduced)):
+        keys = [order(r) for r in refs]
+        if all(r.name in sizes for r in refs) and keys != sorted(keys):
+            return f"{field} axes are not ordered w.r.t. mesh"
+        problem = refs_problem(refs)
+        if problem:
+            return problem
+    for name, subs in sub_axes.items():
+        full = sizes[name]
+        if any(r.sub_axis is None and r.name == name for r in seen):
+            return f'both sub-axis and full-axis are used for axis name: "{name}"'
+        prev = None
+        for ref in sorted(subs, key=order):
+            pre, size = ref.sub_axis
+            if pre < 1:
+                return f"sub-axis pre-size must be at least 1: {_axis_text(ref)}"
+            if size <= 1:
+                return f"sub-axis sizes must be greater than 1: {_axis_text(ref)}"
+            if full % (pre * size):
+                return f"sub-axis next pre-size {pre * size} doesn't divide the size of the full axis {full}: {_axis_text(ref)}"
+            if size == full:
+                return f"sub-axis size is equal to the full axis size: {_axis_text(ref)}"
+            if prev is not None and prev.sub_axis[0] * prev.sub_axis[1] > pre:
+                return f"overlapping sub-axes: {_axis_text(prev)}, {_axis_text(ref)}"
+            prev = ref
+    for ref in seen:
+        if ref.name in manual:
+            return f'operates on axis "{ref.name}" which is already bound by a parent sdy.manual_computation op'
+    return None
+
+
+def _value_prefix(kind: str, n: int, i: int) -> str:
+    """Shardy's getEmitValueInRangeErrorFn: `result - ` for one value, `result 1 - ` for several."""
+    return f"{kind} - " if n == 1 else f"{kind} {i} - "
+
+
+def _meshes(op: Operation) -> dict[str, Any]:
+    """The module's `sdy.mesh` ops by name (their MeshAttr, None when malformed)."""
+    root = op
+    while root.parent_op is not None:
+        root = root.parent_op
+    out: dict[str, Any] = {}
+    for top in root.regions[0].blocks[0].ops if root.regions and root.regions[0].blocks else ():
+        if top.name == "sdy.mesh":
+            sym = getattr(top.properties.get("sym_name"), "value", None)
+            try:
+                out[sym] = top.properties["mesh"].resolve().typed
+            except (KeyError, ValueError):
+                out[sym] = None
+    return out
+
+
+def _manual_axes(op: Operation) -> dict[str, Operation]:
+    """Axes made manual by the sdy.manual_computation ops around `op`."""
+    out: dict[str, Operation] = {}
+    p = op.parent_op
+    while p is not None:
+        if p.name == "sdy.manual_computation":
+            try:
+                names = _typed(p, "manual_axes", "ManualAxesAttr").names
+            except ValueError:
+                names = ()
+            for n in names:
+                out.setdefault(n, p)
+        p = p.parent_op
+    return out
+
+
+def _mesh_of(s: Any, meshes: dict[str, Any]) -> Any:
+    from ttopt.dialects.sdy_attrs import MeshAttr
+
+    return s.mesh if isinstance(s.mesh, MeshAttr) else meshes.get(s.mesh)
+
+
+def _typed_as(attr: Any, name: str) -> Any:
+    """The typed model of `attr` when it is the dialect attribute `#name<...>`, else None."""
+    from ttopt.dialects.errors import AttrError
+    from ttopt.ir.attributes import DialectAttr
+
+    a = attr.resolve()
+    if not isinstance(a, DialectAttr) or a.name != name:
+        return None
+    try:
+        return a.typed
+    except AttrError as e:
+        raise ValueError(f"invalid {name}: {e.message}") from None
+
+
+def verify_sdy_attributes(op: Operation) -> None:
+    """Shardy's checks of an op's `sdy.sharding` and `sdy.sharding_rule` attributes and of a
+    function's argument and result `sdy.sharding`s: ValueError in Shardy's words."""
+    attrs = op.attributes
+    if op.name == "func.func":
+        _verify_func_shardings(op)
+    if not attrs or ("sdy.sharding" not in attrs and "sdy.sharding_rule" not in attrs):
+        return
+    a = attrs.get("sdy.sharding")
+    if a is not None:
+        per_value = _typed_as(a, "sdy.sharding_per_value")
+        if per_value is None:
+            raise ValueError("should have a sharding attribute of type TensorShardingPerValueAttr")
+        problem = _per_value_problem(op, per_value.shardings, [r.type for r in op.results])
+        if problem:
+            raise ValueError(problem)
+    a = attrs.get("sdy.sharding_rule")
+    if a is not None:
+        from ttopt.dialects.sdy_rule import rule_problem, special_factor_lists
+
+        t = a.resolve()
+        if getattr(t, "name", None) != "sdy.op_sharding_rule" or t.body is None:
+            raise ValueError("should have a sharding rule attribute of type OpShardingRuleAttr for attr named 'sdy.sharding_rule'")
+        from ttopt.dialects.sdy_rule import parse_rule
+
+        problem = rule_problem(parse_rule(t.body), special_factor_lists(t.body),
+                               [v.type for v in op.operands], [r.type for r in op.results])  # fmt: skip
+        if problem:
+            raise ValueError(problem)
+
+
+def _per_value_problem(op: Operation, shardings: Any, types: list[Any]) -> str | None:
+    meshes = _meshes(op)
+    manual = _manual_axes(op)
+    if not types and len(shardings) == 1:
+        s = shardings[0]
+        mesh = _mesh_of(s, meshes)
+        if (mesh is not None and not mesh.axes and mesh.device_ids) or all(not d.axes for d in s.dim_shardings):
+            problem = sharding_problem(s, None, mesh, manual)
+            return f"result - {problem}" if problem else None
+    if len(shardings) != len(types):
+        return f"result shardings don't match number of values: {len(shardings)} shardings vs {len(types)} values"
+    for i, (s, t) in enumerate(zip(shardings, types)):
+        problem = sharding_problem(s, t, _mesh_of(s, meshes), manual)
+        if problem:
+            return _value_prefix("result", len(types), i) + problem
+    return None
+
+
+def _verify_func_shardings(op: Operation) -> None:
+    from ttopt.ir.attributes import ArrayAttr, DictAttr
+
+    ftype = op.properties.get("function_type")
+    ft = getattr(ftype, "type", None)
+    if ft is None:
+        return
+    meshes: dict[str, Any] | None = None
+    for kind, key, types in (("arg", "arg_attrs", ft.inputs), ("result", "res_attrs", ft.results)):
+        dicts = op.properties.get(key)
+        if not isinstance(dicts, ArrayAttr):
+            continue
+        for i, (d, t) in enumerate(zip(dicts.items, types)):
+            a = d.entries.get("sdy.sharding") if isinstance(d, DictAttr) else None
+            if a is None:
+                continue
+            s = _typed_as(a, "sdy.sharding")
+            if s is None:
+                raise ValueError(f"{kind} {i} - should have a sharding attribute of type TensorShardingAttr")
+            if meshes is None:
+                meshes = _meshes(op)
+            problem = sharding_problem(s, t, _mesh_of(s, meshes), _manual_axes(op))
+            if problem:
+                raise ValueError(f"{kind} {i} - {problem}")
+
+
 VERIFIERS = {
     "sdy.mesh": _mesh,
     "sdy.sharding_constraint": _with_sharding,
     "sdy.reshard": _with_sharding,
     "sdy.manual_computation": _manual_computation,
 }
+DIALECT_ATTR_CHECKS["sdy"] = check_sdy_attr
+OP_ATTRIBUTE_VERIFIERS.append(verify_sdy_attributes)

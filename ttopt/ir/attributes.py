@@ -339,6 +339,16 @@ class DenseResourceAttr(TypedOpaqueAttr):
 # `#dialect.name<body>` -> typed view factory, filled in by ttopt.dialects.
 TypedAttrFactory = Callable[["DialectAttr"], Any]
 DIALECT_ATTR_FACTORIES: dict[str, TypedAttrFactory] = {}
+# Dialect name -> the check the parser runs when it reads `#dialect.mnemonic<body>`: given the
+# attribute's name (`sdy.op_sharding_rule`) and body, (offset in the attribute's text, message) for
+# what the dialect's own attribute parser refuses at once, else None. Only cheap checks belong
+# here; the typed views stay lazy.
+DIALECT_ATTR_CHECKS: dict[str, Callable[[str, str | None], tuple[int, str] | None]] = {}
+# Checks of the discardable `dialect.*` attributes an op carries and of a function's argument and
+# result attributes (MLIR's Dialect::verifyOperationAttribute / verifyRegionArgAttribute): each
+# raises ValueError (the message without the op name) when the op's attributes are invalid. The IR
+# verifier runs them on every op.
+OP_ATTRIBUTE_VERIFIERS: list[Callable[[Any], None]] = []
 # Modules that register typed factories, imported on the first typed lookup: the pydantic
 # models cost ~0.1 s to import, which a plain parse/print run should not pay.
 TYPED_ATTR_MODULES: list[str] = []

@@ -10,6 +10,7 @@ from lark import Token, Transformer
 from lark.exceptions import UnexpectedInput
 
 from ttopt.ir.attributes import (
+    DIALECT_ATTR_CHECKS,
     AliasRef,
     ArrayAttr,
     Attribute,
@@ -33,8 +34,22 @@ from ttopt.ir.attributes import (
 from ttopt.ir.location import Location
 from ttopt.ir.text_bodies import register_decoder
 from ttopt.ir.types import FunctionType, OpaqueType, ScalarType, TensorType, Type, TypeAliasRef
-from ttopt.parse.lexer import LexFailure
-from ttopt.parse.literals import parse_int
+from ttopt.parse.alias_order import LOC_ALIAS_ONLY, UNDEFINED, first_undefined, location_problem
+from ttopt.parse.dense_literals import LiteralError, check_dense, read_array
+from ttopt.parse.lexer import FastToken, LexFailure
+from ttopt.parse.literals import (
+    FLOAT_BITS,
+    MAX_INT_WIDTH,
+    OUT_OF_RANGE,
+    decode_float_bits,
+    hex_float_problem,
+    int_fits,
+    int_type,
+    int_value,
+    is_builtin_scalar,
+    parse_magnitude,
+    split_sign,
+)
 from ttopt.parse.scan import SIMPLE_LOC
 
 _SCALAR = re.compile(r"(?:[su]?i\d+|f\d+\w*|bf16|tf32|index|none)$")
@@ -44,7 +59,9 @@ _DIALECT_TYPE = re.compile(r"!([A-Za-z_][\w$.\-]*)(?:<(.*)>)?$", re.S)
 _SIMPLE_TENSOR = re.compile(r"tensor<((?:(?:\d+|\?)x)*)([a-z][a-z0-9]*)(?:, (#[A-Za-z_][\w$\-]*))?>$")
 # Spellings MLIR accepts but never prints: `tensor<64 x 32 x bf16>` (dimensions are separate
 # tokens to its lexer) and per-axis quantization parameters written `{a, b}` (printed `{a,b}`).
-_SPACED_SHAPE = re.compile(r"\b(tensor|memref|vector)<(\s*(?:(?:\d+|\?)\s*x\s*)+)")
+_SPACED_SHAPE = re.compile(r"\b(tensor|memref|vector)<(\s*(?:(?:\d+|\?|\*)\s*x\s*)+)")
+# `tensor<4xf32,>`: MLIR reads an encoding only when one follows the comma.
+_EMPTY_ENCODING = re.compile(r",\s*>$")
 _QUANT_PARAMS = re.compile(r"(!quant\.\w+<[^{}>]*)\{([^{}]*)\}")
 
 
@@ -52,6 +69,10 @@ def _as_printed(text: str) -> str:
     """`text` with the whitespace MLIR's type printer would not write removed (else unchanged)."""
     if " x" in text or "x " in text:
         text = _SPACED_SHAPE.sub(lambda m: m.group(1) + "<" + "".join(m.group(2).split()), text)
+    if text.endswith(">") and text.startswith("tensor"):
+        m = _EMPTY_ENCODING.search(text)
+        if m is not None:
+            text = text[: m.start()] + ">"
     if "quant." in text:
         text = _QUANT_PARAMS.sub(lambda m: m.group(1) + "{" + re.sub(r"\s*,\s*", ",", m.group(2)) + "}", text)
     return text
@@ -74,6 +95,7 @@ class _AttrBuilder(Transformer):
     """Inline transformer: builds Type / Attribute objects; `scope` is set per parse."""
 
     scope: Any = None
+    text = ""  # the text being parsed (for positions past a token)
 
     def attribute_start(self, c: list) -> Any:
         return c[0]
@@ -85,11 +107,15 @@ class _AttrBuilder(Transformer):
     def tensor_type(self, c: list) -> TensorType:
         shape, elem, enc = c
         if shape is not None and str(shape).startswith("*"):
+            _check_tensor_element(elem, self.text, shape)
             return TensorType(None, elem, enc)  # unranked `tensor<*xf32>`
-        return TensorType(_shape(shape), elem, enc)
+        dims = _shape(shape)
+        _check_tensor_element(elem, self.text, shape)
+        return TensorType(dims, elem, enc)
 
     def memref_type(self, c: list) -> OpaqueType:
         shape, elem, *rest = c
+        rest = [a for a in rest if a is not None]
         dims = shape.value if shape is not None else ""
         params = "".join(", " + a.text for a in rest)
         t = OpaqueType(f"memref<{dims}{elem.text}{params}>", "memref", f"{dims}{elem.text}{params}")
@@ -97,7 +123,19 @@ class _AttrBuilder(Transformer):
         return t
 
     def named_type(self, c: list) -> Type:
-        return named_type(str(c[0]), self.scope)
+        tok = c[0]
+        t = named_type(str(tok), self.scope)
+        if isinstance(t, TypeAliasRef):
+            self._defined("type", t.name, tok)
+        else:
+            _check_named_type(t, str(tok), tok.start_pos or 0)
+        return t
+
+    def _defined(self, kind: str, name: str, tok: Token) -> None:
+        """An alias must be defined before it is used (MLIR resolves aliases as it reads them)."""
+        scope = self.scope
+        if scope is not None and (kind, name) not in scope.defs:
+            raise AttrSyntaxError((tok.start_pos or 0) + len(tok), UNDEFINED.format(name))
 
     def function_type(self, c: list) -> FunctionType:
         *ins, res = c
@@ -112,26 +150,78 @@ class _AttrBuilder(Transformer):
         return [t for t in c if t is not None]
 
     # -- attributes --
+    def _number(self, tok: Token) -> tuple[bool, str, int]:
+        """(negative, the literal after its sign, its offset) of a number token, refusing what
+        MLIR's lexer reads otherwise: a leading `+`, an exponent with no `.` (`1e5` is `1`, `e5`)."""
+        text = str(tok)
+        pos = tok.start_pos or 0
+        if text[0] == "+":
+            # MLIR reports a wrong token just past the previous one when blanks come between.
+            raise AttrSyntaxError(len(self.text[:pos].rstrip(" \t\r\n")) if self.text else pos, "expected attribute value")
+        negative, body = split_sign(text)
+        at = pos + len(text) - len(body)
+        if body[:2] != "0x" and "." not in body:
+            e = max(body.find("e"), body.find("E"))
+            if e > 0:
+                raise AttrSyntaxError(
+                    at + e, f"unexpected '{body[e:]}' after the integer {body[:e]} (a float literal needs a '.': {body[:e]}.0{body[e:]})"
+                )
+        return negative, body, at
+
     def int_attr(self, c: list) -> Attribute:
         tok, ty = c
-        if ty is None:  # MLIR has no untyped integer attribute: `1` means `1 : i64`
-            return IntegerAttr(int(tok), _I64, f"{int(tok)} : i64")
-        if isinstance(ty, ScalarType) and ty.name == "i1":  # MLIR prints i1 integers as booleans
-            return BoolAttr(bool(int(tok)), "true" if int(tok) else "false")
-        return IntegerAttr(int(tok), ty, _typed_text(tok, ty))
+        negative, body, at = self._number(tok)
+        return self._integer(negative, parse_magnitude(body), body, at, tok, ty)
 
-    def hex_attr(self, c: list) -> Attribute:
-        tok, ty = c
-        if ty is not None and isinstance(ty, ScalarType) and ty.is_float:
-            # MLIR writes non-finite and bit-exact floats as their IEEE bits, e.g. 0xFF800000 = -inf.
-            return FloatAttr(decode_float_bits(int(tok, 16), ty.name), ty, _typed_text(tok, ty))
-        return self.int_attr([Token("INT", str(int(tok, 16))), ty])
+    def _integer(self, negative: bool, magnitude: int, body: str, at: int, tok: Token, ty: Type | None) -> Attribute:
+        if ty is None:  # MLIR has no untyped integer attribute: `1` means `1 : i64`
+            if not int_fits(magnitude, negative, 64, ""):
+                raise AttrSyntaxError(at, OUT_OF_RANGE)
+            v = int_value(magnitude, negative, 64, "")
+            return IntegerAttr(v, _I64, f"{v} : i64")
+        target = ty.resolve()
+        name = target.text if isinstance(target, ScalarType) else ""
+        if name in FLOAT_BITS:
+            problem = hex_float_problem(body, negative, name)
+            if problem is not None:
+                raise AttrSyntaxError(at, problem)
+            return FloatAttr(decode_float_bits(parse_magnitude(body), name), ty, _typed_text(tok, ty))
+        kind = int_type(name)
+        if kind is None:
+            raise AttrSyntaxError(at, "integer literal not valid for specified type")
+        width, sign = kind
+        if negative and sign == "u":
+            raise AttrSyntaxError(at, "negative integer literal not valid for unsigned integer type")
+        if not int_fits(magnitude, negative, width, sign):
+            raise AttrSyntaxError(at, OUT_OF_RANGE)
+        v = int_value(magnitude, negative, width, sign)
+        if width == 1 and sign == "":  # MLIR prints i1 integers as booleans
+            return BoolAttr(bool(v), "true" if v else "false")
+        return IntegerAttr(v, ty, f"{v} : {ty.text}")  # MLIR's spelling: decimal, signed unless unsigned
+
+    hex_attr = int_attr  # `0x3F800000 : f32` is a float's bits; untyped or integer-typed, an integer
 
     def float_attr(self, c: list) -> FloatAttr:
         tok, ty = c
+        negative, body, at = self._number(tok)
         if ty is None:  # likewise `1.5` means `1.500000e+00 : f64`
-            return FloatAttr(float(tok), _F64, None)
-        return FloatAttr(float(tok), ty, _typed_text(tok, ty))
+            return FloatAttr(float(str(tok)), _F64, None)
+        target = ty.resolve()
+        if not (isinstance(target, ScalarType) and target.text in FLOAT_BITS):
+            # MLIR reports this past the type.
+            raise AttrSyntaxError(self._past_type(tok), "floating point value not valid for specified type")
+        return FloatAttr(float(str(tok)), ty, _typed_text(tok, ty))
+
+    def _past_type(self, tok: Token) -> int:
+        """Where the `: type` after the literal `tok` ends in the text being parsed."""
+        from ttopt.parse.scan import ScanError, scan_type, skip_ws
+
+        text = self.text
+        p = skip_ws(text, (tok.start_pos or 0) + len(tok))
+        try:
+            return skip_ws(text, scan_type(text, skip_ws(text, p + 1)))
+        except ScanError:
+            return p
 
     def string_attr(self, c: list) -> StringAttr:
         tok, ty = c
@@ -168,7 +258,16 @@ class _AttrBuilder(Transformer):
 
     def dense_attr(self, c: list) -> DenseElementsAttr:
         body, ty = c
-        return DenseElementsAttr(str(body)[6:-1], ty, f"{body} : {ty.text}")
+        text = str(body)
+        inner = text[6:-1]
+        at = body.start_pos or 0
+        shape, elem = _shaped(ty)
+        if shape is not _UNCHECKED:
+            try:
+                check_dense(inner, ty.resolve().canonical(), shape, elem)
+            except LiteralError as e:
+                raise AttrSyntaxError(at if e.offset is None else at + 6 + e.offset, e.message) from None
+        return DenseElementsAttr(inner, ty, f"{body} : {ty.text}")
 
     def typed_opaque_attr(self, c: list) -> OpaqueAttr:
         body, ty = c
@@ -176,39 +275,48 @@ class _AttrBuilder(Transformer):
         return cls(f"{body} : {ty.text}", ty)
 
     def dense_array_attr(self, c: list) -> DenseArrayAttr:
-        text = str(c[0])
-        inner = text[6:-1]
-        elem, _, vals = inner.partition(":")
-        elem = elem.strip()
-        vals = vals.strip()
-        if not vals:
-            values: tuple = ()
-        elif elem == "i1":
-            values = tuple(v.strip() == "true" for v in vals.split(","))
-        elif elem.startswith(("f", "bf")):
-            try:
-                values = tuple(float(v) for v in vals.split(","))
-            except ValueError:
-                raise AttrSyntaxError(0, f"invalid float literal in '{text}'") from None
-        else:
-            try:
-                values = tuple(parse_int(v) for v in vals.split(","))
-            except ValueError as e:
-                raise AttrSyntaxError(0, str(e)) from None
+        tok = c[0]
+        text = str(tok)
+        try:
+            elem, values = read_array(text[6:-1])
+        except LiteralError as e:
+            raise AttrSyntaxError((tok.start_pos or 0) + 6 + (e.offset or 0), e.message) from None
         return DenseArrayAttr(elem, values, text)
 
     def opaque_attr(self, c: list) -> OpaqueAttr:
         return OpaqueAttr(str(c[0]))
 
     def dialect_attr(self, c: list) -> Attribute:
-        return dialect_attr(str(c[0]), self.scope)
+        tok = c[0]
+        a = dialect_attr(str(tok), self.scope)
+        if isinstance(a, AliasRef):
+            self._defined("attr", a.name, tok)
+        elif isinstance(a, DialectAttr):
+            check = DIALECT_ATTR_CHECKS.get(a.name.partition(".")[0])
+            problem = check(a.name, a.body) if check is not None else None
+            if problem is not None:
+                raise AttrSyntaxError((tok.start_pos or 0) + problem[0], problem[1])
+        return a
 
     def symbol_attr(self, c: list) -> SymbolRefAttr:
         names = [_symbol_name(str(t)) for t in c]
         return SymbolRefAttr(names[0], tuple(names[1:]), "::".join(str(t) for t in c))
 
     def loc_attr(self, c: list) -> LocationAttr:
-        return LocationAttr(Location(str(c[0]), self.scope), str(c[0]))
+        tok = c[0]
+        text = str(tok)
+        loc = Location(text, self.scope)
+        if self.scope is not None:
+            defs = self.scope.defs
+            problem = location_problem(text, defs.__contains__, defs.__getitem__)
+            if problem is not None:
+                raise AttrSyntaxError((tok.start_pos or 0) + problem[0], problem[1])
+        if not SIMPLE_LOC.fullmatch(text):
+            try:
+                loc._parsed = _parse(text[4:-1], "loc_body", self.scope)
+            except AttrSyntaxError as e:
+                raise AttrSyntaxError((tok.start_pos or 0) + 4 + e.offset, e.message) from None
+        return LocationAttr(loc, text)
 
     def type_attr(self, c: list) -> TypeAttr:
         return TypeAttr(c[0], c[0].text)
@@ -224,12 +332,21 @@ class _AttrBuilder(Transformer):
         return ("name", unquote(str(c[0])), c[1])
 
     def loc_file(self, c: list) -> tuple:
-        path, line, col, *rng = c
-        try:
-            rng = [parse_int(x) if x is not None else None for x in rng]
-            return ("file", unquote(str(path)), parse_int(line), parse_int(col), *rng)
-        except ValueError as e:
-            raise AttrSyntaxError(getattr(line, "start_pos", 0) or 0, str(e)) from None
+        path, *nums = c
+        names = ("line", "column", "line", "column")
+        values: list[int | None] = []
+        for tok, what in zip(nums, names):
+            if tok is None:
+                values.append(None)
+                continue
+            v = _unsigned32(str(tok))
+            if v is None:
+                raise AttrSyntaxError(tok.start_pos or 0, f"expected integer {what} number in FileLineColRange")
+            values.append(v)
+        line, col, *rng = values + [None] * (2 - len(values))
+        if col is None:  # `"f":3` is line 3 (MLIR prints it `"f":3:0`)
+            col = 0
+        return ("file", unquote(str(path)), line, col, *rng)
 
     def loc_callsite(self, c: list) -> tuple:
         return ("callsite", c[0], c[1])
@@ -242,19 +359,37 @@ class _AttrBuilder(Transformer):
         return ("alias", str(c[0])[1:])
 
 
-def decode_float_bits(bits: int, name: str) -> float:
-    """The value of IEEE bits written as a hex float literal of type `name`."""
-    import struct
+def _unsigned32(text: str) -> int | None:
+    """A location's line or column: an unsigned 32-bit integer literal (None when it is not one)."""
+    if text[:1] in "+-":
+        return None
+    try:
+        v = parse_magnitude(text)
+    except ValueError:
+        return None
+    return v if v < 1 << 32 else None
 
-    if name == "f64":
-        return struct.unpack("<d", bits.to_bytes(8, "little"))[0]
-    if name == "f32":
-        return struct.unpack("<f", bits.to_bytes(4, "little"))[0]
-    if name == "f16":
-        return struct.unpack("<e", bits.to_bytes(2, "little"))[0]
-    if name == "bf16":
-        return struct.unpack("<f", (bits << 16).to_bytes(4, "little"))[0]
-    return float("nan")
+
+_UNCHECKED: Any = object()  # a shaped type whose literal is not checked (scalable vectors)
+_VECTOR = re.compile(r"\s*((?:\d+\s*x\s*)*)(.*?)\s*")
+
+
+def _shaped(ty: Type) -> tuple[Any, str]:
+    """(shape, element type text) of a dense literal's type: shape None when it is not a shaped
+    type, a None dimension for a dynamic one (an unranked tensor has one)."""
+    t = ty.resolve()
+    if isinstance(t, TensorType):
+        return (t.shape if t.shape is not None else (None,)), t.element_type.resolve().canonical()
+    if isinstance(t, OpaqueType) and t.name == "memref" and t._typed is not None:
+        shape, elem, _ = t._typed
+        return shape, elem.resolve().canonical()
+    if isinstance(t, OpaqueType) and t.name == "vector" and t.body is not None:
+        if "[" in t.body:
+            return _UNCHECKED, ""
+        m = _VECTOR.fullmatch(t.body)
+        if m is not None:
+            return tuple(int(d) for d in re.findall(r"\d+", m.group(1))), m.group(2)
+    return None, ""
 
 
 def _typed_text(tok: Token, ty: Type | None) -> str:
@@ -266,10 +401,79 @@ def _symbol_name(tok: str) -> str:
     return unquote(body) if body.startswith('"') else body
 
 
+_MAX_DIM = (1 << 63) - 1
+
+
 def _shape(tok: Token | None) -> tuple[int | None, ...]:
     if tok is None:
         return ()
-    return tuple(None if d in ("?", "*") else int(d) for d in str(tok).split("x")[:-1])
+    dims = tuple(None if d in ("?", "*") else int(d) for d in str(tok).split("x")[:-1])
+    if any(d is not None and d > _MAX_DIM for d in dims):
+        bad = next(m for m in re.finditer(r"\d+", str(tok)) if int(m.group()) > _MAX_DIM)
+        raise AttrSyntaxError((tok.start_pos or 0) + bad.start(), "invalid dimension")
+    return dims
+
+
+# Builtin types that may not be tensor elements (MLIR's TensorType::isValidElementType).
+_NOT_TENSOR_ELEMENT = re.compile(r"(?:none|tensor<.*|memref<.*|tuple<.*|\(.*)$", re.S)
+# Registered dialects (in the MLIR ttopt follows) that define no types, and StableHLO's types.
+_TYPELESS_DIALECTS = frozenset({"builtin", "func", "chlo", "sdy", "arith", "tensor"})
+_STABLEHLO_TYPES = frozenset({"token", "future"})
+_BUILTIN_WORDS = frozenset({"vector", "complex", "tuple"})
+
+
+def _check_tensor_element(elem: Type, text: str, after: Token | None) -> None:
+    """A tensor's element type must be one MLIR allows (not none, a tensor, memref, tuple or function)."""
+    t = elem.resolve() if not isinstance(elem, TypeAliasRef) else elem
+    if isinstance(t, FunctionType) or _NOT_TENSOR_ELEMENT.match(t.text):
+        pos = text.find(t.text, (after.start_pos or 0) + len(after)) if after is not None else text.find(t.text)
+        raise AttrSyntaxError(max(pos, 0), "invalid tensor element type")
+
+
+def _check_named_type(t: Type, text: str, pos: int) -> None:
+    """Refuse what MLIR's type parser refuses of a one-word or dialect type (MLIR's words)."""
+    if isinstance(t, ScalarType):
+        if not is_builtin_scalar(t.text):
+            kind = int_type(t.text)
+            if kind is not None:
+                raise AttrSyntaxError(pos, f"integer bitwidth is limited to {MAX_INT_WIDTH} bits")
+            raise AttrSyntaxError(pos, "expected non-function type")
+        return
+    if not isinstance(t, OpaqueType):
+        return
+    if text.startswith("!"):
+        dialect, _, mnemonic = t.name.partition(".")
+        at = pos + 2 + len(dialect)
+        if dialect in _TYPELESS_DIALECTS:
+            raise AttrSyntaxError(at, f"dialect '{dialect}' provides no type parsing hook")
+        if dialect == "stablehlo" and mnemonic not in _STABLEHLO_TYPES:
+            raise AttrSyntaxError(at, f"unknown stablehlo type: {mnemonic}")
+        return
+    if t.name not in _BUILTIN_WORDS or t.body is None:
+        raise AttrSyntaxError(pos, "expected non-function type")
+    if t.name == "vector":
+        _check_vector(t.body, pos + len("vector<"))
+    elif t.name == "complex":
+        inner = t.body.strip()
+        if (int_type(inner) is None or inner == "index") and inner not in FLOAT_BITS:
+            raise AttrSyntaxError(pos + len("complex<") + len(t.body) - len(t.body.lstrip()), "invalid element type for complex")
+
+
+_VECTOR_DIMS = re.compile(r"\s*((?:(?:\[\s*\d+\s*\]|\d+|\?)\s*x\s*)*)(.*?)\s*", re.S)
+
+
+def _check_vector(body: str, at: int) -> None:
+    m = _VECTOR_DIMS.fullmatch(body)
+    if m is None:
+        return
+    dims = re.findall(r"\d+|\?", m.group(1))
+    if "?" in dims:
+        raise AttrSyntaxError(at + m.group(1).index("?"), "expected non-function type")
+    if "0" in [d.lstrip("0") or "0" for d in dims]:
+        raise AttrSyntaxError(at - len("vector<"), "vector types must have positive constant sizes but got 0")
+    elem = m.group(2)
+    if int_type(elem) is None and elem not in FLOAT_BITS:
+        raise AttrSyntaxError(at - len("vector<"), "failed to verify 'elementType': VectorElementTypeInterface instance")
 
 
 def named_type(text: str, scope: Any) -> Type:
@@ -309,8 +513,8 @@ def _lark():
 
 def _parse(text: str, start: str, scope: Any) -> Any:
     lark = _lark()
-    prev = _BUILDER.scope
-    _BUILDER.scope = scope
+    prev, prev_text = _BUILDER.scope, _BUILDER.text
+    _BUILDER.scope, _BUILDER.text = scope, text
     try:
         return lark.parse(text, start=start)
     except LexFailure as e:
@@ -320,7 +524,7 @@ def _parse(text: str, start: str, scope: Any) -> Any:
         pos = len(text.rstrip()) if tok is not None and tok.type == "$END" else _token_pos(e)
         raise AttrSyntaxError(pos, _describe(e)) from None
     finally:
-        _BUILDER.scope = prev
+        _BUILDER.scope, _BUILDER.text = prev, prev_text
 
 
 def _token_pos(e: Any) -> int:
@@ -334,8 +538,31 @@ def _describe(e: Any) -> str:
     return describe_unexpected(e)
 
 
+class LocTexts(set):
+    """The locations that name aliases, each once. One that names an alias anywhere but as the
+    whole location (`loc(#name)`, which an op may write before the alias is defined) must name
+    aliases defined before it: `deferred` keeps it with how many aliases were defined when it was
+    first seen, for the check at the end of the parse (`AttrParser.deferred_problem`)."""
+
+    __slots__ = ("defs", "deferred")
+
+    def __init__(self, defs: Any) -> None:
+        super().__init__()
+        self.defs = defs
+        self.deferred: list[tuple[str, int]] = []
+
+    def add(self, text: str) -> None:
+        """Record `text` (a `loc(...)` naming an alias)."""
+        if text not in self:
+            set.add(self, text)
+            if self.defs is not None and not LOC_ALIAS_ONLY.fullmatch(text):
+                self.deferred.append((text, len(self.defs)))
+
+
 class AttrParser:
-    """Per-file parser of type / attribute / location texts, caching every distinct text."""
+    """Per-file parser of type / attribute / location texts, caching every distinct text.
+
+    Each text is checked when first seen: the aliases it names must be defined by then."""
 
     def __init__(self, scope: Any) -> None:
         self.scope = scope
@@ -343,7 +570,14 @@ class AttrParser:
         self.attrs: dict[str, Attribute] = {}
         self.dicts: dict[str, DictAttr] = {}
         self.sigs: dict[str, tuple[tuple[Type, ...], tuple[Type, ...]]] = {}
-        self.loc_texts: set[str] = set()  # locations that reference aliases
+        self.loc_texts = LocTexts(scope.defs if scope is not None else None)
+
+    def _check_refs(self, text: str) -> None:
+        """The aliases `text` names (in dialect bodies too) must be defined by now."""
+        if self.scope is not None and ("#" in text or "!" in text):
+            bad = first_undefined(text, self.scope.defs.__contains__)
+            if bad is not None:
+                raise AttrSyntaxError(bad[0], UNDEFINED.format(bad[1]))
 
     def type(self, text: str) -> Type:
         """The Type spelled `text` (exact spelling kept for printing)."""
@@ -352,18 +586,29 @@ class AttrParser:
             m = _SIMPLE_TENSOR.match(text)
             if m:
                 dims, elem, enc = m.groups()
+                if enc and self.scope is not None and ("attr", enc[1:]) not in self.scope.defs:
+                    raise AttrSyntaxError(m.end(3), UNDEFINED.format(enc[1:]))
+                try:
+                    elem_t = self.type(elem)
+                except AttrSyntaxError as e:
+                    raise AttrSyntaxError(m.start(2) + e.offset, e.message) from None
+                _check_tensor_element(elem_t, text, None)
                 t = TensorType(
                     tuple(None if d == "?" else int(d) for d in dims.split("x")[:-1]),
-                    self.type(elem),
+                    elem_t,
                     AliasRef(enc[1:], self.scope) if enc else None,
                     text,
                 )
+                if len(dims) > 18:
+                    _shape(FastToken("SHAPE", dims, m.start(1)))
             elif _SCALAR.match(text):
                 t = ScalarType(text)
+                _check_named_type(t, text, 0)
             else:
                 spelled = _as_printed(text)
                 t = _parse(spelled, "type_start", self.scope)
                 t._text = spelled
+                self._check_refs(text)
             self.types[text] = t
         return t
 
@@ -373,6 +618,7 @@ class AttrParser:
         if a is None:
             a = _parse(text, "attribute_start", self.scope)
             a._text = text
+            self._check_refs(text)
             self.attrs[text] = a
         return a
 
@@ -382,6 +628,7 @@ class AttrParser:
         if d is None:
             d = _parse(text, "attr_dict", self.scope)
             d._text = text
+            self._check_refs(text)
             self.dicts[text] = d
         return d
 
@@ -390,23 +637,61 @@ class AttrParser:
         s = self.sigs.get(text)
         if s is None:
             ins_text, outs_text = split_signature(text)
-            ins = tuple(self.type(t) for t in ins_text)
-            outs = tuple(self.type(t) for t in outs_text)
+            ins = tuple(self._types_in(text, ins_text, 0))
+            outs = tuple(self._types_in(text, outs_text, text.find("->")))
             s = self.sigs[text] = (ins, outs)
         return s
 
     def type_list(self, text: str) -> list[Type]:
         """A comma-separated type list (no parentheses)."""
-        return [self.type(t) for t in split_top_level(text)] if text.strip() else []
+        return self._types_in(text, split_top_level(text), 0) if text.strip() else []
 
-    def location(self, text: str) -> Location:
-        """A `loc(...)` token; anything beyond the common forms is syntax-checked now."""
+    def _types_in(self, text: str, pieces: list[str], start: int) -> list[Type]:
+        """The types of `pieces`, cut in order from `text` after `start` (error offsets in `text`)."""
+        try:
+            return [self.type(t) for t in pieces]
+        except AttrSyntaxError as e:
+            at = start
+            for t in pieces:
+                at = text.find(t, at)
+                try:
+                    self.type(t)
+                except AttrSyntaxError as e2:
+                    raise AttrSyntaxError(max(at, 0) + e2.offset, e2.message) from None
+                at += len(t)
+            raise e
+
+    def location(self, text: str, defining: bool = False) -> Location:
+        """A `loc(...)` token; anything beyond the common forms is syntax-checked now. As an alias's
+        definition (`defining`) it may name only location aliases defined before it; as an op's
+        location, see LocTexts. Error offsets are relative to the text inside `loc(...)`."""
         loc = Location(text, self.scope)
-        if "#" in text:
-            self.loc_texts.add(text)
         if not SIMPLE_LOC.fullmatch(text):
             loc._parsed = _parse(text[4:-1], "loc_body", self.scope)
+        if "#" in text:
+            if defining:
+                if self.scope is not None:
+                    defs = self.scope.defs
+                    problem = location_problem(text, defs.__contains__, defs.__getitem__)
+                    if problem is not None:
+                        raise AttrSyntaxError(problem[0] - 4, problem[1])
+            else:
+                self.loc_texts.add(text)
         return loc
+
+    def deferred_problem(self) -> tuple[str, int, str] | None:
+        """(location text, offset in it, MLIR's message) for the first op location, in the order
+        they were read, that names an alias not defined before it or one that is not a location."""
+        deferred = self.loc_texts.deferred
+        if not deferred:
+            return None
+        defs = self.scope.defs
+        order = {k: i for i, k in enumerate(defs)}
+        for text, limit in deferred:
+            problem = location_problem(text, lambda k: order.get(k, limit) < limit, defs.__getitem__)
+            if problem is not None:
+                return text, problem[0], problem[1]
+        return None
 
 
 def split_top_level(text: str) -> list[str]:

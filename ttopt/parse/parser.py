@@ -12,7 +12,7 @@ import re
 from functools import partial
 from itertools import chain, compress, filterfalse, repeat
 from operator import is_, itemgetter, lt
-from typing import Any, Iterator, Mapping, NoReturn, Sequence
+from typing import Any, Mapping, NoReturn, Sequence
 
 from lark import Token, Transformer
 from lark.exceptions import UnexpectedInput
@@ -26,6 +26,7 @@ from ttopt.ir.operation import Block, Operation, Region
 from ttopt.ir.resources import FileMetadata
 from ttopt.ir.types import Type
 from ttopt.ir.values import BlockArgument, Value
+from ttopt.parse.alias_order import location_problem
 from ttopt.parse.attr_parser import AttrParser, AttrSyntaxError
 from ttopt.parse.errors import describe_unexpected
 from ttopt.parse.lexer import FastToken, LexFailure
@@ -123,11 +124,11 @@ class IRBuilder(Transformer):
         except Exception as e:  # malformed pieces inside a well-bracketed signature
             self.fail(tok, f"malformed function type: {e}")
 
-    def location(self, tok: Token | None) -> Any:
+    def location(self, tok: Token | None, defining: bool = False) -> Any:
         if tok is None:
             return None
         try:
-            return self.ap.location(str(tok))
+            return self.ap.location(str(tok), defining)
         except AttrSyntaxError as e:
             self.fail(_pos(tok) + 4 + e.offset, e.message)
 
@@ -227,7 +228,7 @@ class IRBuilder(Transformer):
         if loc is not None:
             if loc.end() != 4:  # `loc (...)`: read as MLIR does, `loc(...)`
                 value_tok = FastToken("LOC", "loc" + str(value_tok)[loc.end() - 1 :], _pos(value_tok))
-            value: Any = LocationAttr(self.location(value_tok), str(value_tok))
+            value: Any = LocationAttr(self.location(value_tok, defining=True), str(value_tok))
         else:
             value = self.attr(value_tok)
         self._alias(c[0], name, "attr", value)
@@ -265,7 +266,7 @@ class IRBuilder(Transformer):
             for m in matches:
                 name = m.group(1)
                 if ("attr", name) in defs or name in seen:
-                    self.fail(m.start(1) - 1, f"redefinition of alias '#{name}'")
+                    self.fail(m.start(1) - 1, f"redefinition of attribute alias id '{name}'")
                 seen.add(name)
         # Into the table in one update; the public define() (once per run, not per item) keeps
         # the scope's own bookkeeping.
@@ -274,10 +275,9 @@ class IRBuilder(Transformer):
         self.loc_runs.append(batch)
 
     def _check_run_refs(self, batch: Mapping[tuple[str, str], Any], texts: list[str], hashed: list[int], defs: Any) -> None:
-        """Send to late_refs each reference of a run's definitions (those at `hashed`) that does not
-        name an alias defined before it: earlier in the run (`batch`, by LocAliasDef index) or
-        before the run (`defs`)."""
-        late = self.late_refs
+        """Each reference of a run's definitions (those at `hashed`) must name a location alias
+        defined before it: earlier in the run (`batch`, by LocAliasDef index) or before the run
+        (`defs`), as MLIR requires; the first that does not is an error."""
         with_refs = [texts[i] for i in hashed]
         joined = "\n".join(with_refs)
         if '"' not in joined:
@@ -287,22 +287,22 @@ class IRBuilder(Transformer):
             refs = LOC_REF.findall(joined)
             keys = list(zip(repeat("attr"), refs))
             found = list(map(batch.get, keys, repeat(_OUTSIDE_RUN)))
-
-            def owners() -> Iterator[int]:
-                return chain.from_iterable(map(repeat, hashed, map(str.count, with_refs, repeat("#"))))
-
-            if not all(map(lt, map(_RUN_INDEX, found), owners())):
-                late += ["#" + r for r, d, i in zip(refs, found, owners()) if d[3] >= i]
-            outside = compress(keys, map(is_, found, repeat(_OUTSIDE_RUN)))
-            late += ["#" + k[1] for k in filterfalse(defs.__contains__, outside)]
-            return
+            owners = chain.from_iterable(map(repeat, hashed, map(str.count, with_refs, repeat("#"))))
+            if all(map(lt, map(_RUN_INDEX, found), owners)):
+                outside = list(compress(keys, map(is_, found, repeat(_OUTSIDE_RUN))))
+                if all(map(defs.__contains__, outside)) and all(defs[k].is_location for k in outside):
+                    return
+        run = list(batch.values())
         for i in hashed:
             text = texts[i]
-            # A location names only `#` aliases (a `!` can only be inside its strings).
-            for r in LOC_REF.findall(text) if '"' not in text else [n for sig, n in _ALIAS_USE.findall(text) if sig]:
-                d = batch.get(("attr", r))
-                if (d is None and ("attr", r) not in defs) or (d is not None and d[3] >= i):
-                    late.append("#" + r)
+
+            def defined(key: tuple[str, str], i: int = i) -> bool:
+                d = batch.get(key)
+                return d[3] < i if d is not None else key in defs
+
+            problem = location_problem(text, defined, lambda key: batch.get(key) or defs[key])
+            if problem is not None:
+                self.fail(self.source_text.find(text, run[i].pos) + problem[0], problem[1])
 
     def type_alias(self, c: list) -> None:
         name, value_tok = self._split_alias(c[0])
@@ -314,7 +314,7 @@ class IRBuilder(Transformer):
             self._note_refs((kind, name), text)
         prev = self.scope.define(AliasDef(name, kind, value, after_module=self.seen_op, pos=tok.start_pos))
         if prev is not None:
-            self.fail(tok, f"redefinition of alias '{str(tok)[0]}{name}'")
+            self.fail(tok, f"redefinition of {'attribute' if kind == 'attr' else 'type'} alias id '{name}'")
 
     def _note_refs(self, key: tuple[str, str], text: str) -> None:
         """Record the aliases a definition (not yet added) names. One not defined before it is
@@ -1207,33 +1207,37 @@ def _check_alias_cycles(scope: AliasScope, refs: dict[str, list[str]]) -> None:
 
 
 def _check_aliases(builder: IRBuilder, scope: AliasScope, source: SourceFile) -> None:
-    """Every alias referenced by a parsed type/attribute/location must be defined."""
+    """What MLIR resolves only at the end: an op's (or block argument's) `loc(#name)` may name a
+    location alias defined after it. Every other alias use was checked when read (AttrParser)."""
     ap = builder.ap
-    # Most locations that name an alias are exactly `loc(#name)` (one per op in a printed file):
-    # when all are, they are checked by one set difference; otherwise every location joins the
-    # C-level scan over everything (strings are matched whole, so aliases in them are skipped).
-    pieces = [*ap.types, *ap.attrs, *ap.dicts]  # not ap.sigs: their types are all in ap.types
-    joined = "\n".join(ap.loc_texts)
-    loc_names = _LOC_REF_ONLY.findall(joined)
-    if len(loc_names) != len(ap.loc_texts) or joined.count("\n") != len(loc_names) - 1:
-        pieces += ap.loc_texts
-        loc_names = []
+    text = source.text
+    problem = ap.deferred_problem()
+    if problem is not None:
+        loc_text, offset, message = problem
+        raise ParseFailure(max(text.find(loc_text), 0) + offset, message)
     defs = scope.defs
-    used = set(_ALIAS_USE.findall("\n".join(pieces)))
-    missing = {sig + name for sig, name in used if sig and ("attr" if sig == "#" else "type", name) not in defs}
-    if loc_names:
-        missing.update("#" + k[1] for k in filterfalse(defs.__contains__, zip(repeat("attr"), set(loc_names))))
+    # Most locations that name an alias are exactly `loc(#name)` (one per op in a printed file):
+    # they are checked by one set difference.
+    names = set(_LOC_REF_ONLY.findall("\n".join(ap.loc_texts)))
+    keys = list(zip(repeat("attr"), names))
+    missing = {"#" + k[1] for k in filterfalse(defs.__contains__, keys)}
     missing.update(r for r in builder.late_refs if _alias_key(r) not in defs)
     if not missing:
-        return
+        wrong = [k for k in keys if not defs[k].is_location]
+        if not wrong:
+            return
+        pos, k = min((_first_loc_use(text, k[1]), k) for k in wrong)
+        raise ParseFailure(pos, f"expected location, but found '{defs[k].value_text}'")
     # Report the undefined reference that comes first in the file.
-    best = None
-    text = builder.source_text  # its comments blanked, if it had any
-    for ref in missing:
-        for m in _ALIAS_USE.finditer(text):
-            if m.group(1) and m.group(0) == ref:
-                if best is None or m.start() < best[0]:
-                    best = (m.start(), ref)
-                break
-    pos, ref = best if best is not None else (0, sorted(missing)[0])
-    raise ParseFailure(pos, f"undefined alias '{ref}'")
+    pos, ref = min((_first_loc_use(text, ref[1:]), ref) for ref in missing)
+    if ref[1:] in names:
+        raise ParseFailure(pos, "operation location alias was never defined")
+    raise ParseFailure(pos, f"undefined symbol alias id '{ref[1:]}'")
+
+
+def _first_loc_use(text: str, name: str) -> int:
+    """Offset of the `#` of the first `loc(#name)` in `text` outside comments."""
+    for m in re.finditer(re.escape(f"loc(#{name})"), text):
+        if not _in_comment(text, m.start()):
+            return m.start() + 4
+    return len(text)
