@@ -504,8 +504,8 @@ class ShardingGraph:
                     changed_args.setdefault((id(func), "arg_attrs"), (func, {}))[1][owner.index] = to_attr(sh, self.meshes)
                 continue
             changed_ops[id(op)] = op
-        for (_, key), (func, attrs) in changed_args.items():
-            set_arg_attrs_at(func, attrs, key)
+        for (_, key), (func, by_index) in changed_args.items():
+            set_arg_attrs_at(func, by_index, key)
         for op in changed_ops.values():
             attrs = []
             mesh = next(sh.mesh for sh in (self.sh[self.slot_of[id(r)]] for r in op.results) if sh is not None)
