@@ -17,6 +17,7 @@ from typing import Iterator
 
 _EXPECTED = re.compile(r"//\s*expected-(error|warning|remark|note)(?:@([+-]\d+|above|below))?\s*\{\{(.*?)\}\}")
 _PRODUCED = re.compile(r"^(?P<file>.*?):(?P<line>\d+):(?P<col>\d+): (?P<kind>error|warning|remark|note): (?P<msg>.*)$")
+_CARET = re.compile(r"[ \t]*\^")  # the line under a rendered source line
 
 
 @dataclass(frozen=True)
@@ -50,12 +51,26 @@ def expectations(chunk: str, line0: int) -> list[Expected]:
 
 
 def parse_rendered(text: str) -> list[Produced]:
-    """Diagnostics from rendered `file:line:col: kind: message` lines (carets and source skipped)."""
+    """Diagnostics from rendered `file:line:col: kind: message` lines.
+
+    A positioned error is followed by the source line it points into and a caret line: they are
+    skipped unread, since an input line may itself hold `x.mlir:3:1: error: ...` and must not
+    satisfy an annotation. Lines are split at LF only, as the source line is cut there: a CR or
+    form feed inside it does not start a new line.
+    """
     out = []
-    for line in text.splitlines():
-        m = _PRODUCED.match(line)
-        if m:
-            out.append(Produced(m.group("kind"), int(m.group("line")), m.group("msg")))
+    lines = text.split("\n")
+    i = 0
+    while i < len(lines):
+        m = _PRODUCED.match(lines[i])
+        i += 1
+        if m is None:
+            continue
+        out.append(Produced(m.group("kind"), int(m.group("line")), m.group("msg")))
+        if m.group("kind") == "error":
+            caret = next((j for j in range(i, len(lines)) if _CARET.fullmatch(lines[j])), None)
+            if caret is not None:
+                i = caret + 1
     return out
 
 

@@ -7,7 +7,7 @@ import time
 from typing import TYPE_CHECKING, Any, cast
 
 from ttopt.device import CostModel, DeviceError, OpModel, load_device
-from ttopt.ir.diagnostics import Diagnostic
+from ttopt.ir.diagnostics import Diagnostic, SourcePos, op_position
 from ttopt.optimizer.analyses import AnalysisPipeline, forward_functions, op_labels
 from ttopt.optimizer.chain import Edge, MemReconfigEntry
 from ttopt.optimizer.conv2d_overrides import check_conv2d_targets, validate_conv2d_overrides
@@ -34,6 +34,15 @@ if TYPE_CHECKING:
 
 def _fail(message: str, pos: Any = None) -> Diagnostic:
     return Diagnostic(f"ttnn-optimizer: {message}", pos)
+
+
+def _module_position(module: Any) -> SourcePos | None:
+    """Where the module op is, as MLIR reports a pass's failure at the op the pass runs on; an
+    implicit module (bare top-level ops) has no text of its own, so the start of its input."""
+    pos = op_position(module.source, module.op)
+    if pos is None and module.source is not None:
+        pos = SourcePos(module.source, 0)
+    return pos
 
 
 def run_optimizer(p: Any, module: Any, ctx: Any) -> None:
@@ -77,7 +86,8 @@ def run_optimizer(p: Any, module: Any, ctx: Any) -> None:
     if not funcs:
         raise _fail(
             'the module has no forward function (no func.func with tt.function_type = "forward_device", '
-            "and no public func.func with a body)"
+            "and no public func.func with a body)",
+            _module_position(module),
         )
     # -- names -------------------------------------------------------------------------------------
     per_func: list[tuple[Any, Any, dict[Any, str]]] = []  # (function, its block, op labels); block None: skipped

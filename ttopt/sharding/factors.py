@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from math import gcd
-from typing import TYPE_CHECKING, Any, Sequence, cast
+from typing import TYPE_CHECKING, Any, Mapping, Sequence, cast
 
 from ttopt.dialects.sdy_rule import OpShardingRule, TensorMapping
 from ttopt.ir.attributes import ArrayAttr, Attribute, DictAttr
@@ -350,19 +350,28 @@ def _dict_list(func: Operation, key: str, n: int) -> list[dict]:
 
 def get_arg_attr(func: Operation, i: int, key: str = "arg_attrs") -> TensorShardingAttr | None:
     arr = func.properties.get(key)
-    if arr is None or i >= len(_dicts(arr)):
+    items = cast(ArrayAttr, arr).items if arr is not None else ()
+    if i >= len(items):  # one lookup, not a copy of the array: a function may have 100k arguments
         return None
-    return _typed(_dicts(arr)[i].entries.get("sdy.sharding"))
+    return _typed(cast(DictAttr, items[i]).entries.get("sdy.sharding"))
 
 
 def set_arg_attr(func: Operation, i: int, attr: TensorShardingAttr | None, key: str = "arg_attrs") -> None:
+    """Set (or, with None, drop) the sharding of argument `i` (of result `i` with "res_attrs")."""
+    set_arg_attrs_at(func, {i: attr}, key)
+
+
+def set_arg_attrs_at(func: Operation, attrs: Mapping[int, TensorShardingAttr | None], key: str = "arg_attrs") -> None:
+    """`set_arg_attr` for many indices with one rebuild of the array (one per index would make
+    writing back every argument of a function quadratic in its argument count)."""
     ft = func_type(func)
     n = len(ft.inputs) if key == "arg_attrs" else len(ft.results)
     items = _dict_list(func, key, n)
-    if attr is None:
-        items[i].pop("sdy.sharding", None)
-    else:
-        items[i]["sdy.sharding"] = attr.to_attr()
+    for i, attr in attrs.items():
+        if attr is None:
+            items[i].pop("sdy.sharding", None)
+        else:
+            items[i]["sdy.sharding"] = attr.to_attr()
     func.properties[key] = ArrayAttr(tuple(DictAttr(d) for d in items))
 
 

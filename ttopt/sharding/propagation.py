@@ -38,7 +38,7 @@ from ttopt.sharding.factors import (
     get_arg_attr,
     get_sharding_attr,
     rank_of,
-    set_arg_attr,
+    set_arg_attrs_at,
     set_op_result_shardings,
     to_attr,
     verify_sharding,
@@ -484,6 +484,8 @@ class ShardingGraph:
     def write_back(self) -> int:
         """Store every changed slot's sharding in the IR; returns how many changed."""
         changed_ops: dict[int, Any] = {}
+        # Function argument/result shardings, gathered per (function, key) and written once each.
+        changed_args: dict[tuple[int, str], tuple[Operation, dict[int, Any]]] = {}
         count = 0
         for s, (sh, init) in enumerate(zip(self.sh, self.initial)):
             if sh is None or (init is not None and init.dims == sh.dims and init.priority == sh.priority
@@ -493,15 +495,17 @@ class ShardingGraph:
             owner = self.owner[s]
             if isinstance(owner, tuple):
                 func, i = owner
-                set_arg_attr(func, i, to_attr(sh, self.meshes), "res_attrs")
+                changed_args.setdefault((id(func), "res_attrs"), (func, {}))[1][i] = to_attr(sh, self.meshes)
                 continue
             op = getattr(owner, "op", None)
             if op is None:
                 func = func_of_arg(owner)
                 if func is not None:
-                    set_arg_attr(func, owner.index, to_attr(sh, self.meshes))
+                    changed_args.setdefault((id(func), "arg_attrs"), (func, {}))[1][owner.index] = to_attr(sh, self.meshes)
                 continue
             changed_ops[id(op)] = op
+        for (_, key), (func, by_index) in changed_args.items():
+            set_arg_attrs_at(func, by_index, key)
         for op in changed_ops.values():
             attrs = []
             mesh = next(sh.mesh for sh in (self.sh[self.slot_of[id(r)]] for r in op.results) if sh is not None)
