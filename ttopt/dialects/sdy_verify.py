@@ -281,6 +281,8 @@ def _meshes(op: Operation) -> dict[str, Any]:
     for top in root.regions[0].blocks[0].ops if root.regions and root.regions[0].blocks else ():
         if top.name == "sdy.mesh":
             sym = getattr(top.properties.get("sym_name"), "value", None)
+            if not isinstance(sym, str):
+                continue
             try:
                 out[sym] = top.properties["mesh"].resolve().typed
             except (KeyError, ValueError):

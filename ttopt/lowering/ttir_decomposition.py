@@ -140,8 +140,9 @@ def decompose(module: Module) -> dict[str, int]:
                     dps = [v for v in op.operands if getattr(getattr(v, "op", None), "name", "") == "ttir.empty"]
                     op.erase()
                     for v in dps:
-                        if not v.uses and v.op.parent is not None:
-                            v.op.erase()
+                        owner = getattr(v, "op", None)
+                        if not v.uses and owner is not None and owner.parent is not None:
+                            owner.erase()
                     counts[op.name] = counts.get(op.name, 0) + 1
     return counts
 

@@ -1210,7 +1210,7 @@ def _check_aliases(builder: IRBuilder, scope: AliasScope, source: SourceFile) ->
     """What MLIR resolves only at the end: an op's (or block argument's) `loc(#name)` may name a
     location alias defined after it. Every other alias use was checked when read (AttrParser)."""
     ap = builder.ap
-    text = source.text
+    text = builder.source_text  # comments blanked, offsets kept
     problem = ap.deferred_problem()
     if problem is not None:
         loc_text, offset, message = problem
@@ -1236,8 +1236,6 @@ def _check_aliases(builder: IRBuilder, scope: AliasScope, source: SourceFile) ->
 
 
 def _first_loc_use(text: str, name: str) -> int:
-    """Offset of the `#` of the first `loc(#name)` in `text` outside comments."""
-    for m in re.finditer(re.escape(f"loc(#{name})"), text):
-        if not _in_comment(text, m.start()):
-            return m.start() + 4
-    return len(text)
+    """Offset of the `#` of the first `loc(#name)` in `text` (whose comments are blanked)."""
+    m = re.search(re.escape(f"loc(#{name})"), text)
+    return m.start() + 4 if m is not None else len(text)

@@ -326,7 +326,7 @@ def _embedding(low: Lowering, g: Gather) -> Value:
         if d != 1:
             flat = low.emit("broadcast", [flat], tensor((b, d), element(flat)), broadcast_dimensions=DenseArrayAttr("i64", (1, d)))
         picked = low.emit("gather", [table, flat], tensor((b, d), element(g.operand)), dim=IntegerAttr(0, I32))
-        looked_up = reshape_always(low, picked, tuple(rows.shape))
+        looked_up = reshape_always(low, picked, tuple(int(d or 0) for d in rows.shape or ()))
     else:
         looked_up = low.emit("embedding", [idx, table], rows)
     return _place_output(low, g, looked_up, kept[0])

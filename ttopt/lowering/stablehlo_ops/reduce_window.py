@@ -89,7 +89,8 @@ def reduce_window(low: Lowering, op: Operation) -> list[Value]:
     if any(d != 1 for d in w["base"]):
         raise Unsupported("base dilations other than 1")
     if n == 1:
-        scan = {("stablehlo.add", ZERO): "cumsum", ("stablehlo.multiply", ONE): "cumprod"}.get((reducers[0], kinds[0]))
+        scans: dict[tuple[str, str | None], str] = {("stablehlo.add", ZERO): "cumsum", ("stablehlo.multiply", ONE): "cumprod"}
+        scan = scans.get((reducers[0], kinds[0]))
         dim = _scan_dimension(op, w, shape_of(ins[0])) if scan is not None else None
         if scan is not None and dim is not None:
             return [low.emit(scan, [ins[0]], op.results[0].type, dim=IntegerAttr(dim, I64))]
