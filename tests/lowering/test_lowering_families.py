@@ -161,7 +161,7 @@ def test_interpreter_reads_hex_literals_of_float_elements_as_bit_patterns() -> N
     m = parse_module("""func.func @main() -> (tensor<3xf32>, tensor<2xbf16>, tensor<2xf64>) {
   %0 = "ttir.constant"() <{value = dense<[0x7F800000, 1.5, 0xFF800000]> : tensor<3xf32>}> : () -> tensor<3xf32>
   %1 = "ttir.constant"() <{value = dense<[0x3F80, 2.0]> : tensor<2xbf16>}> : () -> tensor<2xbf16>
-  %2 = "ttir.constant"() <{value = dense<[0x3FF0000000000000, 3]> : tensor<2xf64>}> : () -> tensor<2xf64>
+  %2 = "ttir.constant"() <{value = dense<[0x3FF0000000000000, 3.0]> : tensor<2xf64>}> : () -> tensor<2xf64>
   return %0, %1, %2 : tensor<3xf32>, tensor<2xbf16>, tensor<2xf64>
 }""")
     a, b, c = run(m, "main", [])
