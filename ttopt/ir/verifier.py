@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from ttopt.ir.attributes import SymbolRefAttr, TypeAttr
 from ttopt.ir.diagnostics import Diagnostic, SourcePos
+from ttopt.ir.dialect_registry import UNREGISTERED_DIALECT, dialect_of, is_registered_dialect, unregistered_op_message
 from ttopt.ir.opdef import ISOLATED, SYMBOL_TABLE, TERMINATOR, arity_ok, arity_text
 from ttopt.ir.properties import check_properties
 from ttopt.ir.types import FunctionType
@@ -33,12 +34,17 @@ def _fail(op: Operation, module: Module, message: str) -> Diagnostic:
     return Diagnostic(f"'{op.name}' op {message}{suffix}", _where(op, module))
 
 
-def verify(module: Module, check_uses: bool = False) -> None:
+def verify(module: Module, check_uses: bool = False, allow_unregistered_dialect: bool = True) -> None:
     """Raise a Diagnostic for the first structural problem found.
 
     `check_uses` also checks that every value's use list matches the operands that refer to it
-    (costs a pass over all uses; tests and debugging turn it on).
+    (costs a pass over all uses; tests and debugging turn it on). Without
+    `allow_unregistered_dialect` an op of a dialect ttopt does not register is an error, as in
+    mlir-opt without --allow-unregistered-dialect: the CLI checks its input so; passes create
+    only registered ops, so verifying after them needs no second look.
     """
+    if not allow_unregistered_dialect:
+        _verify_dialects(module)
     for op in module.op.walk():
         _verify_op(op, module)
     _verify_visibility(module)
@@ -47,9 +53,48 @@ def verify(module: Module, check_uses: bool = False) -> None:
         _verify_use_lists(module)
 
 
+def _verify_dialects(module: Module) -> None:
+    """Every op ttopt does not define belongs to a registered dialect.
+
+    A walk of its own, before any other check: MLIR rejects such an op while parsing, so it is
+    reported before any verifier error of an earlier op."""
+    for op in module.op.walk():
+        if op.opdef is None and not is_registered_dialect(dialect_of(op.name)):
+            raise Diagnostic(UNREGISTERED_DIALECT, _after_name(op, module))
+
+
+def _after_name(op: Operation, module: Module) -> SourcePos | None:
+    """The position of the token after the op's quoted name, where MLIR reports a dialect it does
+    not know (it finds out when the name has been read)."""
+    where = _where(op, module)
+    if where is None:
+        return None
+    text, i = where.source.text, where.offset
+    if text.startswith('"', i):
+        i += 1
+        while i < len(text) and text[i] != '"':
+            i += 2 if text[i] == "\\" else 1
+        i += 1
+    while i < len(text):
+        if text[i] in " \t\r\n":
+            i += 1
+        elif text.startswith("//", i):
+            end = text.find("\n", i)
+            i = len(text) if end == -1 else end
+        else:
+            break
+    return SourcePos(where.source, min(i, len(text)))
+
+
 def _verify_op(op: Operation, module: Module) -> None:
     d = op.opdef
-    if d is not None:
+    if d is None:
+        # An op ttopt does not define may still be one of its registered dialects' (ttopt
+        # knows every name, not every op); a name the dialect lacks is an error, flag or no flag.
+        message = unregistered_op_message(op.name)
+        if message is not None:
+            raise Diagnostic(message, _where(op, module))
+    else:
         if d.operands is not None and not arity_ok(d.operands, len(op.operands)):
             raise _fail(op, module, f"expects {arity_text(d.operands)} operand(s), got {len(op.operands)}")
         if d.results is not None and not arity_ok(d.results, len(op.results)):
