@@ -6,6 +6,7 @@ caught at the pass that broke it, with the op named in the diagnostic.
 
 from __future__ import annotations
 
+import itertools
 from typing import TYPE_CHECKING
 
 from ttopt.ir.attributes import SymbolRefAttr, TypeAttr
@@ -18,7 +19,7 @@ from ttopt.ir.values import OpResult, Value
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module
-    from ttopt.ir.operation import Operation
+    from ttopt.ir.operation import Operation, Region
 
 
 def _where(op: Operation, module: Module) -> SourcePos | None:
@@ -223,34 +224,42 @@ def _verify_visibility(module: Module) -> None:
     Regions of isolated-from-above ops (func.func) see nothing from outside. Blocks after the
     first of a multi-block region see values of earlier blocks (a conservative stand-in for
     dominance, which ttopt's inputs — structured control flow — never need in full).
-    """
-    visible: set[int] = set()
 
-    def visit(op: Operation, scope: set[int]) -> None:
+    One table of the values in scope, each with the isolated region it belongs to, grows as
+    values are defined and shrinks as their region ends: no scope is copied per region, so a
+    function with 100k values and many ops with regions costs time linear in its size.
+    """
+    scope_of: dict[int, int] = {}  # id of a value in scope -> the isolation scope defining it
+    scopes = itertools.count(1)
+
+    def visit_region(region: Region, scope: int) -> None:
+        defined: list[int] = []
+        for block in region.blocks:
+            for a in block.args:
+                scope_of[id(a)] = scope
+                defined.append(id(a))
+            for op in block.ops:
+                visit(op, scope)
+                for r in op.results:
+                    scope_of[id(r)] = scope
+                    defined.append(id(r))
+        for key in defined:
+            scope_of.pop(key, None)
+
+    def visit(op: Operation, scope: int) -> None:
         for v in op.operands:
-            if id(v) not in scope:
+            if scope_of.get(id(v)) != scope:
                 owner = v.op.name if isinstance(v, OpResult) else "a block argument"
                 where = "later in the block" if isinstance(v, OpResult) and v.op.parent is op.parent else "where it is not visible"
                 raise _fail(op, module, f"uses a value (from {owner}) defined {where}")
         if op.regions:
             d = op.opdef
-            inner = set() if (d is not None and d.has(ISOLATED)) else set(scope)
+            inner = next(scopes) if (d is not None and d.has(ISOLATED)) else scope
             for region in op.regions:
-                region_scope = set(inner)
-                for block in region.blocks:
-                    region_scope.update(id(a) for a in block.args)
-                    for nested in block.ops:
-                        visit(nested, region_scope)
-                        region_scope.update(id(r) for r in nested.results)
+                visit_region(region, inner)
 
-    top = module.op
-    for region in top.regions:
-        scope: set[int] = set(visible)
-        for block in region.blocks:
-            scope.update(id(a) for a in block.args)
-            for op in block.ops:
-                visit(op, scope)
-                scope.update(id(r) for r in op.results)
+    for region in module.op.regions:
+        visit_region(region, 0)
 
 
 def _verify_use_lists(module: Module) -> None:
