@@ -22,7 +22,7 @@ module attributes {ttcore.system_desc = #system_desc} {
       %7 = "ttnn.exp"(%arg4) : (tensor<64x64xbf16, #ttnn_layout1>) -> tensor<64x64xbf16, #ttnn_layout1> loc(#loc7)
       %8 = "ttnn.neg"(%7) : (tensor<64x64xbf16, #ttnn_layout1>) -> tensor<64x64xbf16, #ttnn_layout1> loc(#loc8)
       %9 = "ttnn.abs"(%8) : (tensor<64x64xbf16, #ttnn_layout1>) -> tensor<64x64xbf16, #ttnn_layout2> loc(#loc9)
-      "ttnn.yield"(%9) : (tensor<64x64xbf16, #ttnn_layout2>) -> () loc(#loc)
+      "d2m.yield"(%9) : (tensor<64x64xbf16, #ttnn_layout2>) -> () loc(#loc)
     }) : (tensor<64x64xbf16, #ttnn_layout1>, tensor<64x64xbf16, #ttnn_layout2>) -> tensor<64x64xbf16, #ttnn_layout2> loc(#loc4)
     %5 = "ttnn.matmul"(%4, %arg3) <{transpose_a = false, transpose_b = false}> : (tensor<64x64xbf16, #ttnn_layout2>, tensor<64x64xbf16, #ttnn_layout>) -> tensor<64x64xbf16, #ttnn_layout3> loc(#loc5)
     %6 = "ttnn.to_layout"(%5) : (tensor<64x64xbf16, #ttnn_layout3>) -> tensor<64x64xbf16, #ttnn_layout4> loc(#loc6)

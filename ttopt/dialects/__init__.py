@@ -20,6 +20,10 @@ from ttopt.dialects import (  # noqa: F401  (import order: a module that adjusts
     ttir_formats,
     ttnn,
 )
+from ttopt.dialects.op_names import OP_NAMES
 from ttopt.ir.attributes import TYPED_ATTR_MODULES  # typed attribute models load on the first `.typed` lookup
+from ttopt.ir.dialect_registry import register_dialect_ops
+
+register_dialect_ops(OP_NAMES)
 
 TYPED_ATTR_MODULES += [f"ttopt.dialects.{m}" for m in ("ttcore_attrs", "ttnn_attrs", "ttnn_layout", "sdy_attrs", "stablehlo_attrs")]

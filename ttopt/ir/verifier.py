@@ -6,10 +6,12 @@ caught at the pass that broke it, with the op named in the diagnostic.
 
 from __future__ import annotations
 
+import itertools
 from typing import TYPE_CHECKING
 
 from ttopt.ir.attributes import SymbolRefAttr, TypeAttr
 from ttopt.ir.diagnostics import Diagnostic, SourcePos
+from ttopt.ir.dialect_registry import UNREGISTERED_DIALECT, dialect_of, is_registered_dialect, unregistered_op_message
 from ttopt.ir.opdef import ISOLATED, SYMBOL_TABLE, TERMINATOR, arity_ok, arity_text
 from ttopt.ir.properties import check_properties
 from ttopt.ir.types import FunctionType
@@ -17,7 +19,7 @@ from ttopt.ir.values import OpResult, Value
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module
-    from ttopt.ir.operation import Operation
+    from ttopt.ir.operation import Operation, Region
 
 
 def _where(op: Operation, module: Module) -> SourcePos | None:
@@ -33,12 +35,17 @@ def _fail(op: Operation, module: Module, message: str) -> Diagnostic:
     return Diagnostic(f"'{op.name}' op {message}{suffix}", _where(op, module))
 
 
-def verify(module: Module, check_uses: bool = False) -> None:
+def verify(module: Module, check_uses: bool = False, allow_unregistered_dialect: bool = True) -> None:
     """Raise a Diagnostic for the first structural problem found.
 
     `check_uses` also checks that every value's use list matches the operands that refer to it
-    (costs a pass over all uses; tests and debugging turn it on).
+    (costs a pass over all uses; tests and debugging turn it on). Without
+    `allow_unregistered_dialect` an op of a dialect ttopt does not register is an error, as in
+    mlir-opt without --allow-unregistered-dialect: the CLI checks its input so; passes create
+    only registered ops, so verifying after them needs no second look.
     """
+    if not allow_unregistered_dialect:
+        _verify_dialects(module)
     for op in module.op.walk():
         _verify_op(op, module)
     _verify_visibility(module)
@@ -47,9 +54,48 @@ def verify(module: Module, check_uses: bool = False) -> None:
         _verify_use_lists(module)
 
 
+def _verify_dialects(module: Module) -> None:
+    """Every op ttopt does not define belongs to a registered dialect.
+
+    A walk of its own, before any other check: MLIR rejects such an op while parsing, so it is
+    reported before any verifier error of an earlier op."""
+    for op in module.op.walk():
+        if op.opdef is None and not is_registered_dialect(dialect_of(op.name)):
+            raise Diagnostic(UNREGISTERED_DIALECT, _after_name(op, module))
+
+
+def _after_name(op: Operation, module: Module) -> SourcePos | None:
+    """The position of the token after the op's quoted name, where MLIR reports a dialect it does
+    not know (it finds out when the name has been read)."""
+    where = _where(op, module)
+    if where is None:
+        return None
+    text, i = where.source.text, where.offset
+    if text.startswith('"', i):
+        i += 1
+        while i < len(text) and text[i] != '"':
+            i += 2 if text[i] == "\\" else 1
+        i += 1
+    while i < len(text):
+        if text[i] in " \t\r\n":
+            i += 1
+        elif text.startswith("//", i):
+            end = text.find("\n", i)
+            i = len(text) if end == -1 else end
+        else:
+            break
+    return SourcePos(where.source, min(i, len(text)))
+
+
 def _verify_op(op: Operation, module: Module) -> None:
     d = op.opdef
-    if d is not None:
+    if d is None:
+        # An op ttopt does not define may still be one of its registered dialects' (ttopt
+        # knows every name, not every op); a name the dialect lacks is an error, flag or no flag.
+        message = unregistered_op_message(op.name)
+        if message is not None:
+            raise Diagnostic(message, _where(op, module))
+    else:
         if d.operands is not None and not arity_ok(d.operands, len(op.operands)):
             raise _fail(op, module, f"expects {arity_text(d.operands)} operand(s), got {len(op.operands)}")
         if d.results is not None and not arity_ok(d.results, len(op.results)):
@@ -178,34 +224,42 @@ def _verify_visibility(module: Module) -> None:
     Regions of isolated-from-above ops (func.func) see nothing from outside. Blocks after the
     first of a multi-block region see values of earlier blocks (a conservative stand-in for
     dominance, which ttopt's inputs — structured control flow — never need in full).
-    """
-    visible: set[int] = set()
 
-    def visit(op: Operation, scope: set[int]) -> None:
+    One table of the values in scope, each with the isolated region it belongs to, grows as
+    values are defined and shrinks as their region ends: no scope is copied per region, so a
+    function with 100k values and many ops with regions costs time linear in its size.
+    """
+    scope_of: dict[int, int] = {}  # id of a value in scope -> the isolation scope defining it
+    scopes = itertools.count(1)
+
+    def visit_region(region: Region, scope: int) -> None:
+        defined: list[int] = []
+        for block in region.blocks:
+            for a in block.args:
+                scope_of[id(a)] = scope
+                defined.append(id(a))
+            for op in block.ops:
+                visit(op, scope)
+                for r in op.results:
+                    scope_of[id(r)] = scope
+                    defined.append(id(r))
+        for key in defined:
+            scope_of.pop(key, None)
+
+    def visit(op: Operation, scope: int) -> None:
         for v in op.operands:
-            if id(v) not in scope:
+            if scope_of.get(id(v)) != scope:
                 owner = v.op.name if isinstance(v, OpResult) else "a block argument"
                 where = "later in the block" if isinstance(v, OpResult) and v.op.parent is op.parent else "where it is not visible"
                 raise _fail(op, module, f"uses a value (from {owner}) defined {where}")
         if op.regions:
             d = op.opdef
-            inner = set() if (d is not None and d.has(ISOLATED)) else set(scope)
+            inner = next(scopes) if (d is not None and d.has(ISOLATED)) else scope
             for region in op.regions:
-                region_scope = set(inner)
-                for block in region.blocks:
-                    region_scope.update(id(a) for a in block.args)
-                    for nested in block.ops:
-                        visit(nested, region_scope)
-                        region_scope.update(id(r) for r in nested.results)
+                visit_region(region, inner)
 
-    top = module.op
-    for region in top.regions:
-        scope: set[int] = set(visible)
-        for block in region.blocks:
-            scope.update(id(a) for a in block.args)
-            for op in block.ops:
-                visit(op, scope)
-                scope.update(id(r) for r in op.results)
+    for region in module.op.regions:
+        visit_region(region, 0)
 
 
 def _verify_use_lists(module: Module) -> None:
