@@ -256,9 +256,9 @@ def test_line_endings_and_comments_fast_equals_general(kind: str, ending: str) -
 
 @pytest.mark.parametrize("kind", ["ttnn", "stablehlo"])
 @pytest.mark.parametrize("escape", ["\\22", "\\q"])
-def test_a_text_with_a_backslash_is_read_piecewise(kind: str, escape: str) -> None:
-    """The whole-line readers take strings without escapes: a text holding a backslash is read
-    piecewise (whose patterns check each escape), whatever else it holds."""
+def test_an_escape_in_a_string_is_read_piecewise(kind: str, escape: str) -> None:
+    """The whole-line readers take strings without escapes: an op with one is read piecewise
+    (whose patterns check each escape), and the module is the same whichever path reads the rest."""
     text = restyle(generate(kind, 200, 1), "name", 1)
     at = text.index('loc("') + 5
     edited = text[:at] + escape + text[at:]

@@ -97,10 +97,6 @@ class MlirLexer(Lexer):
         nxt = self._next
         # Whether a line may end with '\r' (op_run bounds each line at the first of '\n' or '\r').
         self.cr = "\r" in text
-        # Without a backslash no string holds an escape: the whole-line readers and the location
-        # shortcuts, whose patterns take strings without escapes (scan.FAST_STR), may be used.
-        self.plain = "\\" not in text
-        self.fast = FAST_LINES and self.plain
         pos = 0
         while True:
             m = skip(text, pos)
@@ -142,7 +138,7 @@ class MlirLexer(Lexer):
 
     def _next(self, text: str, pos: int, c: str, acc: dict, keywords: dict, punct: dict) -> tuple[str, int]:
         if (c == "%" or c == '"') and "OP_RUN" in acc:
-            run = op_run(text, pos, self.cr) if self.fast else None
+            run = op_run(text, pos, self.cr) if FAST_LINES else None
             if run is not None:
                 self.parts, end = run
                 return "OP_RUN", end
@@ -199,7 +195,7 @@ class MlirLexer(Lexer):
                 return "ATTR", scan.scan_attr(text, pos)
             return "LSQB", pos + 1
         if c == "#":
-            if "LOC_ALIASES" in acc and self.plain:
+            if "LOC_ALIASES" in acc:
                 aliases = loc_alias_run(text, pos)
                 if aliases is not None:
                     self.parts, end = aliases
@@ -306,7 +302,7 @@ class MlirLexer(Lexer):
         if end < len(text) and text[end] in " \t\n\r" and word in scan.GAP_WORDS:
             body = scan.skip_ws(text, end)
         if word == "loc" and "LOC" in acc and text.startswith("(", body):
-            m = scan.SIMPLE_LOC.match(text, pos) if body == end and self.plain else None
+            m = scan.SIMPLE_LOC.match(text, pos) if body == end else None
             return ("LOC", m.end()) if m else self._gap("LOC", end, body, scan.scan_balanced(text, body))
         if text.startswith("<", body):
             body_kind = _BODY_KINDS.get(word)
@@ -316,7 +312,7 @@ class MlirLexer(Lexer):
         kw = keywords.get(word)
         if kw is not None and kw in acc:
             return kw, end
-        if "OP_RUN" in acc and self.fast and OP_FAMILIES.get(word) == "OP_PRETTY":
+        if "OP_RUN" in acc and FAST_LINES and OP_FAMILIES.get(word) == "OP_PRETTY":
             run = op_run(text, pos, self.cr)  # `stablehlo.return %x : T`, then what follows
             if run is not None:
                 self.parts, end = run
@@ -324,12 +320,12 @@ class MlirLexer(Lexer):
         if "OPNAME_REF" in acc:
             return "OPNAME_REF", end
         fam = OP_FAMILIES.get(word)
-        if fam == "OP_REDUCE" and "REDUCE_HEAD" in acc and self.fast:
+        if fam == "OP_REDUCE" and "REDUCE_HEAD" in acc and FAST_LINES:
             head = reduce_head_parts(text, pos)
             if head is not None:
                 self.parts, end = head
                 return "REDUCE_HEAD", end
-        if fam == "OP_SDY_MANUAL" and "MANUAL_HEAD" in acc and self.fast:
+        if fam == "OP_SDY_MANUAL" and "MANUAL_HEAD" in acc and FAST_LINES:
             head = manual_head_parts(text, pos)
             if head is not None:
                 self.parts, end = head

@@ -3,8 +3,8 @@ tokens (OP_RUN, LOC_ALIASES, REDUCE_HEAD, MANUAL_HEAD), with the offsets of each
 
 Each reader takes exactly what the piecewise grammar would read, or declines (None), so the
 lexer falls back to token-by-token lexing, which also reports the errors
-(tests/parse/test_fast_lines.py checks both paths agree, on IR and on errors). The lexer uses
-them only on a text without a backslash: their strings take no escape (scan.FAST_STR).
+(tests/parse/test_fast_lines.py checks both paths agree, on IR and on errors). Their strings
+take no escape (scan.FAST_STR): an op with one is read piecewise.
 """
 
 from __future__ import annotations
