@@ -122,7 +122,7 @@ func.func @main(%arg0: tensor<4xf32>, %arg1: tensor<4xi32>) -> tensor<4xf32> {
 
 // -----
 
-// CHECK: errors_verifiers.mlir:[[# @LINE + 3]]:8: error: 'sdy.manual_computation' op has 2 in_shardings for 1 operand(s)
+// CHECK: errors_verifiers.mlir:[[# @LINE + 3]]:8: error: 'sdy.manual_computation' op operand shardings don't match number of values: 2 shardings vs 1 values
 sdy.mesh @mesh = <["x"=2]>
 func.func @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
   %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"x"}]>, <@mesh, [{}]>] out_shardings=[<@mesh, [{"x"}]>] manual_axes={"x"} (%arg1: tensor<4xf32>) {
@@ -133,7 +133,7 @@ func.func @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
 
 // -----
 
-// CHECK: errors_verifiers.mlir:[[# @LINE + 3]]:8: error: 'sdy.manual_computation' op has 0 out_shardings for 1 result(s)
+// CHECK: errors_verifiers.mlir:[[# @LINE + 3]]:8: error: 'sdy.manual_computation' op result shardings don't match number of values: 0 shardings vs 1 values
 sdy.mesh @mesh = <["x"=2]>
 func.func @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
   %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"x"}]>] out_shardings=[] manual_axes={"x"} (%arg1: tensor<4xf32>) {

@@ -305,8 +305,11 @@ class _RuleReader:
             kind, text, _ = self.toks[self.i]
             if kind != 2:
                 raise self.fail("expected integer value")
+            v = int(text.lstrip("-"), 16 if "0x" in text else 10)
+            if v >= 1 << 63 and not (text.startswith("-") and v == 1 << 63):
+                raise self.fail("integer value too large")
             self.i += 1
-            sizes.append(int(text, 0) if not text.startswith("-") else -int(text[1:], 0))
+            sizes.append(-v if text.startswith("-") else v)
 
         self.braced(size)
         special: dict[str, tuple[int, ...]] = {}

@@ -96,6 +96,11 @@ def _manual_computation(op: Operation) -> None:
     ins = _typed(op, "in_shardings", "TensorShardingPerValueAttr").shardings
     outs = _typed(op, "out_shardings", "TensorShardingPerValueAttr").shardings
     manual = set(_typed(op, "manual_axes", "ManualAxesAttr").names)
+    for kind, shardings, values in (("operand", ins, op.operands), ("result", outs, op.results)):
+        if shardings or values:
+            problem = _per_value_problem(op, shardings, [v.type for v in values], kind)
+            if problem:
+                raise ValueError(problem)
     if len(ins) != len(op.operands):
         raise ValueError(f"has {len(ins)} in_shardings for {len(op.operands)} operand(s)")
     if len(outs) != len(op.results):
@@ -280,9 +285,7 @@ def _meshes(op: Operation) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for top in root.regions[0].blocks[0].ops if root.regions and root.regions[0].blocks else ():
         if top.name == "sdy.mesh":
-            sym = getattr(top.properties.get("sym_name"), "value", None)
-            if not isinstance(sym, str):
-                continue
+            sym = str(getattr(top.properties.get("sym_name"), "value", ""))
             try:
                 out[sym] = top.properties["mesh"].resolve().typed
             except (KeyError, ValueError):
@@ -357,7 +360,8 @@ def verify_sdy_attributes(op: Operation) -> None:
             raise ValueError(problem)
 
 
-def _per_value_problem(op: Operation, shardings: Any, types: list[Any]) -> str | None:
+def _per_value_problem(op: Operation, shardings: Any, types: list[Any], kind: str = "result") -> str | None:
+    """Shardy's verifyTensorShardingPerValueAttr: one valid sharding per value (`kind`: result / operand)."""
     meshes = _meshes(op)
     manual = _manual_axes(op)
     if not types and len(shardings) == 1:
@@ -365,13 +369,13 @@ def _per_value_problem(op: Operation, shardings: Any, types: list[Any]) -> str |
         mesh = _mesh_of(s, meshes)
         if (mesh is not None and not mesh.axes and mesh.device_ids) or all(not d.axes for d in s.dim_shardings):
             problem = sharding_problem(s, None, mesh, manual)
-            return f"result - {problem}" if problem else None
+            return f"{kind} - {problem}" if problem else None
     if len(shardings) != len(types):
-        return f"result shardings don't match number of values: {len(shardings)} shardings vs {len(types)} values"
+        return f"{kind} shardings don't match number of values: {len(shardings)} shardings vs {len(types)} values"
     for i, (s, t) in enumerate(zip(shardings, types)):
         problem = sharding_problem(s, t, _mesh_of(s, meshes), manual)
         if problem:
-            return _value_prefix("result", len(types), i) + problem
+            return _value_prefix(kind, len(types), i) + problem
     return None
 
 

@@ -269,10 +269,41 @@ class DenseElementsAttr(Attribute):
 
     @property
     def values(self) -> Any:
-        """Nested Python lists / scalars of the literal (hex blobs stay as a string)."""
+        """Nested Python lists / scalars of the literal (hex blobs stay as a string); a float
+        element written as its bits (`0x7F800000`) is that float."""
         if self._values is None:
-            self._values = decode("dense", self.body)
+            values = decode("dense", self.body)
+            if "0x" in self.body and not self.body.lstrip().startswith('"'):
+                elem = getattr(self.type.resolve(), "element_type", None)
+                name = elem.resolve().text if elem is not None else ""
+                if name in ("f16", "bf16", "f32", "f64"):
+                    values = _bits_to_floats(values, name)
+            self._values = values
         return self._values
+
+
+def _bits_to_floats(v: Any, name: str) -> Any:
+    """`v` with every int (a hex float literal's bits) read as a float of type `name`."""
+    if isinstance(v, list):
+        return [_bits_to_floats(x, name) for x in v]
+    if isinstance(v, tuple):
+        return tuple(_bits_to_floats(x, name) for x in v)
+    return float_from_bits(v, name) if isinstance(v, int) and not isinstance(v, bool) else v
+
+
+def float_from_bits(bits: int, name: str) -> float:
+    """The value of IEEE bits written as a hex float literal of type `name` (NaN for formats Python lacks)."""
+    import struct
+
+    if name == "f64":
+        return float(struct.unpack("<d", bits.to_bytes(8, "little"))[0])
+    if name == "f32":
+        return float(struct.unpack("<f", bits.to_bytes(4, "little"))[0])
+    if name == "f16":
+        return float(struct.unpack("<e", bits.to_bytes(2, "little"))[0])
+    if name == "bf16":
+        return float(struct.unpack("<f", (bits << 16).to_bytes(4, "little"))[0])
+    return float("nan")
 
 
 class TypeAttr(Attribute):

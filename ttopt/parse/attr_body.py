@@ -167,7 +167,8 @@ def shape_text(shape: Iterable[int]) -> str:
 # Cursor parser.
 
 _STRING = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"')
-_INT = re.compile(r"\d+")
+_INT = re.compile(r"0x[0-9a-fA-F]+|\d+")
+_DEC = re.compile(r"\d+")
 _WS = re.compile(r"\s*")
 _IDENT = re.compile(r"[A-Za-z_][\w]*")
 
@@ -211,14 +212,19 @@ class Cursor:
         return unquote(m.group())
 
     def integer(self, what: str = "an integer", no_leading_zero: bool = False) -> int:
+        """A decimal or `0x` hexadecimal integer that fits int64, as MLIR's parseInteger reads it."""
         self.ws()
-        m = _INT.match(self.s, self.i)
+        m = (_DEC if no_leading_zero else _INT).match(self.s, self.i)
         if m is None:
             raise self.fail(what)
         if no_leading_zero and len(m.group()) > 1 and m.group()[0] == "0":
             raise AttrError(f"{what} must not have leading zeros: '{m.group()}' at offset {self.i}", self.i)
+        text = m.group()
+        v = int(text[2:], 16) if text[:2] == "0x" else int(text)
+        if v >= 1 << 63:
+            raise AttrError("integer value too large", self.i)
         self.i = m.end()
-        return int(m.group())
+        return v
 
     def ident(self, what: str = "a name") -> str:
         """A bare identifier (`lhs_batching_dimensions`, `b`)."""

@@ -752,6 +752,8 @@ def parse_location_body(body: str) -> tuple:
 
 
 _DENSE_WORD = re.compile(r"\btrue\b|\bfalse\b")
+_LEADING_ZERO = re.compile(r"(?<![\w.])0\d")
+_DECIMAL_INT = re.compile(r"(?<![\w.])\d+(?![\w.])")
 
 
 def parse_dense_body(body: str) -> Any:
@@ -761,6 +763,8 @@ def parse_dense_body(body: str) -> Any:
         return unquote(b)
     b = _DENSE_WORD.sub(lambda m: "True" if m.group() == "true" else "False", b)
     b = re.sub(r"\b0x[0-9A-Fa-f]+\b", lambda m: str(int(m.group(), 16)), b)
+    if _LEADING_ZERO.search(b):  # MLIR reads `06` as 6; Python refuses it
+        b = _DECIMAL_INT.sub(lambda m: str(int(m.group())), b)
     return ast.literal_eval(b)
 
 

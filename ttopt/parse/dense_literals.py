@@ -239,7 +239,10 @@ def _check_hex(tok: tuple[str, int], kind: tuple, n: int, type_text: str) -> Non
         raise LiteralError(pos, "expected string containing hex digits starting with `0x`")
     bits = (len(digits) - 2) * 4
     width = _storage_bits(kind)
-    if bits != width and bits != width * n:
+    # i1 elements take a byte each in the MLIR jaxlib carries, one bit each (packed) in the MLIR
+    # tt-mlir builds with: both spellings are read.
+    packed_i1 = kind[0] == "int" and kind[1] == 1 and bits == -(-n // 8) * 8
+    if bits != width and bits != width * n and not packed_i1:
         raise LiteralError(None, f"elements hex data size is invalid for provided type: '{type_text}'")
 
 

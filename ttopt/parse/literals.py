@@ -9,7 +9,8 @@ the type's width (`buildAttributeAPInt`). The messages are MLIR's.
 from __future__ import annotations
 
 import re
-import struct
+
+from ttopt.ir.attributes import float_from_bits as decode_float_bits  # noqa: F401  (re-exported)
 
 # Storage width of each builtin float type (APFloat::semanticsSizeInBits).
 FLOAT_BITS = {
@@ -97,19 +98,6 @@ def parse_int(text: str) -> int:
     if not body[:1].isdigit():
         raise ValueError(f"invalid integer literal '{s}'")
     return -v if negative else v
-
-
-def decode_float_bits(bits: int, name: str) -> float:
-    """The value of IEEE bits written as a hex float literal of type `name` (NaN for formats Python lacks)."""
-    if name == "f64":
-        return float(struct.unpack("<d", bits.to_bytes(8, "little"))[0])
-    if name == "f32":
-        return float(struct.unpack("<f", bits.to_bytes(4, "little"))[0])
-    if name == "f16":
-        return float(struct.unpack("<e", bits.to_bytes(2, "little"))[0])
-    if name == "bf16":
-        return float(struct.unpack("<f", (bits << 16).to_bytes(4, "little"))[0])
-    return float("nan")
 
 
 def hex_float_problem(body: str, negative: bool, type_name: str) -> str | None:
