@@ -102,13 +102,6 @@ def _shape_attr(shape: tuple[int, ...]) -> DialectAttr:
     return DialectAttr("ttnn.shape", "x".join(map(str, shape)))
 
 
-def _dtype_attr(t: TensorType) -> DialectAttr:
-    dt = element_dtype(t)
-    if dt is None:
-        raise ValueError(f"element type {t.element_type.text} has no TTNN data type")
-    return DialectAttr("ttcore.supportedDataTypes", dt.value)
-
-
 class _Lowering:
     """One function's conversion."""
 

@@ -1,6 +1,6 @@
 """NumPy semantics of the ops the StableHLO/CHLO lowering's per-family modules read and write, for
 the reference interpreter (ttir_interpreter.py): sort and top-k, argmax and multi-operand reduces,
-CHLO elementwise ops, shifts and rounding, RNG, embedding, optimization barriers, quantization.
+CHLO elementwise ops, shifts and rounding, RNG, optimization barriers, quantization.
 
 `SINGLE` maps an op name to `fn(op, inputs, result_type) -> array`; `MULTI` maps ops of several
 results to `fn(interpreter, op, inputs) -> [arrays]`. RNG ops draw from a seeded generator: their
@@ -92,11 +92,6 @@ def _argmax(op: Operation, ins: list[Array], t: Any) -> Array:
     return np.argmax(x, axis=dims[0] % x.ndim)
 
 
-def _embedding(op: Operation, ins: list[Array], t: Any) -> Array:
-    idx, table = ins
-    return table[idx.astype(np.int64)]
-
-
 def _rng(op: Operation, ins: list[Array], t: Any) -> Array:
     shape = tuple(int(d) for d in t.resolve().shape)
     gen = np.random.default_rng(0)
@@ -133,7 +128,7 @@ SINGLE: dict[str, Callable[[Operation, list[Array], Any], Array]] = {
     "stablehlo.round_nearest_afz": _round_afz,
     **{n: _shift("left") for n in ("stablehlo.shift_left", "ttir.logical_left_shift")},
     **{n: _shift("right") for n in ("stablehlo.shift_right_logical", "ttir.logical_right_shift")},
-    "ttir.argmax": _argmax, "ttir.embedding": _embedding,
+    "ttir.argmax": _argmax,
     "ttir.rand": _rng, "stablehlo.rng": _rng,
     "stablehlo.get_dimension_size": lambda op, ins, t: np.int32(ins[0].shape[int(_val(op, "dimension"))]),
     "stablehlo.batch_norm_inference": _batch_norm, "ttir.batch_norm_inference": _batch_norm,
