@@ -4,28 +4,26 @@ Every testdata/jax file without a mesh, shardings or collectives either converts
 output re-parses and verifies, no StableHLO/CHLO op is left, and the numpy reference interpreter
 (ttopt/testing/ttir_interpreter.py) gives the same outputs for the StableHLO input and the TTIR
 output on seeded random inputs — or is rejected with a diagnostic naming the first op without a
-lowering. Covered: constants, conv, convert_types, dot_general_batched, iota_select_compare,
-reduce_sum_max, softmax. Not covered (the op the diagnostic names, and why):
+lowering. Covered: constants, conv, convert_types, cumsum_reduce_window, dot_general_batched,
+iota_select_compare, reduce_sum_max, slice_dynamic_slice, softmax. Not covered (the op the
+diagnostic names, and why):
 
 * argmax — multi-operand (value, index) `stablehlo.reduce`; not matched to `ttir.argmax`.
 * complex_fft — `stablehlo.fft` and complex element types.
 * cond_switch — `stablehlo.case` (control flow).
-* cumsum_reduce_window — `stablehlo.reduce_window` (cumsum / pooling windows).
 * custom_call_cholesky — `stablehlo.custom_call` (LAPACK).
 * dynamic_shape — dynamic dimensions (`tensor<?x8xf32>`); TTIR needs static shapes.
 * elementwise_misc — shifts, popcnt, count_leading_zeros, round_nearest_even, chlo.next_after.
-* gather_scatter — `stablehlo.gather` / `scatter` / `sort`.
+* gather_scatter — `stablehlo.sort` (its gathers and scatters lower).
 * reduce_generic_body — a reducer body that is not a single add/max/min/multiply/and/or.
 * rng_bit_generator — `stablehlo.rng_bit_generator`, optimization_barrier.
 * scan, while_fori_loop — `stablehlo.while` (and dynamic_slice in scan).
-* slice_dynamic_slice — `stablehlo.dynamic_slice` / `dynamic_update_slice`.
 * sort — `stablehlo.sort`, `chlo.top_k`.
 * transpose_reshape_concat — `stablehlo.pad` whose value is a runtime operand (`ttir.pad` takes a
   constant float).
 
 The files with a mesh go through `--stablehlo-pipeline --convert-to-ttir --lower-compute` instead
-(SHARDED_FULL convert fully; shard_map_combined stops at `stablehlo.partition_id`, transformer_2layer
-at `stablehlo.gather`).
+(SHARDED_FULL convert fully; shard_map_combined stops at `stablehlo.partition_id`).
 """
 
 from __future__ import annotations
@@ -47,17 +45,18 @@ from ttopt.testing.ttir_interpreter import Unsupported, conv_nchw, dense, dtype_
 ROOT = Path(__file__).resolve().parents[2]
 JAX = ROOT / "testdata" / "jax"
 SHARDED = re.compile(r"sdy\.mesh|#sdy\.sharding<|sdy\.manual_computation|sdy\.sharding_constraint|stablehlo\.(all_|reduce_scatter|collective_)")
-COVERED = {"constants", "conv", "convert_types", "dot_general_batched", "iota_select_compare", "reduce_sum_max", "softmax"}
+COVERED = {"constants", "conv", "convert_types", "cumsum_reduce_window", "dot_general_batched", "iota_select_compare", "reduce_sum_max",
+           "slice_dynamic_slice", "softmax"}  # fmt: skip
 NOT_COVERED = {  # file -> the op the diagnostic names
     "argmax": "stablehlo.reduce", "complex_fft": "stablehlo.real", "cond_switch": "stablehlo.case",
-    "cumsum_reduce_window": "stablehlo.reduce_window", "custom_call_cholesky": "stablehlo.custom_call",
+    "custom_call_cholesky": "stablehlo.custom_call",
     "dynamic_shape": "stablehlo.dot_general", "elementwise_misc": "stablehlo.shift_right_arithmetic",
-    "gather_scatter": "stablehlo.gather", "reduce_generic_body": "stablehlo.reduce",
+    "gather_scatter": "stablehlo.sort", "reduce_generic_body": "stablehlo.reduce",
     "rng_bit_generator": "stablehlo.rng_bit_generator", "scan": "stablehlo.while",
-    "slice_dynamic_slice": "stablehlo.dynamic_slice", "sort": "stablehlo.sort",
+    "sort": "stablehlo.sort",
     "transpose_reshape_concat": "stablehlo.pad", "while_fori_loop": "stablehlo.while",
 }  # fmt: skip
-SHARDED_FULL = {"attention", "call_private_helper", "explicit_axes_reshard", "layernorm", "mesh_device_ids", "mesh_size1_axis_bf16",
+SHARDED_FULL = {"attention", "call_private_helper", "transformer_2layer", "explicit_axes_reshard", "layernorm", "mesh_device_ids", "mesh_size1_axis_bf16",
                 "mlp_data_parallel_1d", "mlp_sharded", "shard_map_all_gather", "shard_map_all_to_all", "shard_map_pmax_pmin",
                 "shard_map_ppermute", "shard_map_psum", "shard_map_psum_scatter", "sharding_constraint"}  # fmt: skip
 PLAIN = sorted(p.stem for p in JAX.glob("*.mlir") if not SHARDED.search(p.read_text()))
@@ -190,7 +189,7 @@ CASES = {
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_hand_written_case_keeps_the_numbers(case: str) -> None:
     printed = check_lowering(CASES[case])
-    expect = {"dot_general_as_dot_general": '"ttir.dot_general"', "matmul_transposed": "transpose_a = true, transpose_b = true",
+    expect = {"dot_general_as_dot_general": '"ttir.dot_general"', "matmul_transposed": "contract_dims_lhs = array<i64: 0>, contract_dims_rhs = array<i64: 1>",
               "transposing_broadcast": '"ttir.permute"', "reduce_with_init_operand": '"ttir.maximum"',
               "elementwise_and_data_movement": '"ttir.logical_xor"'}[case]  # fmt: skip
     assert expect in printed
