@@ -158,11 +158,11 @@ def decompose(module: Module) -> dict[str, int]:
                     if new is None:
                         continue
                     op.results[0].replace_all_uses_with(new)
-                    dps = [v for v in op.operands if getattr(getattr(v, "op", None), "name", "") == "ttir.empty"]
+                    dps = [e for e in (getattr(v, "op", None) for v in op.operands) if e is not None and e.name == "ttir.empty"]
                     op.erase()
-                    for v in dps:
-                        if not v.uses and v.op.parent is not None:
-                            v.op.erase()
+                    for e in dps:
+                        if not e.results[0].uses and e.parent is not None:
+                            e.erase()
                     counts[op.name] = counts.get(op.name, 0) + 1
     return counts
 
