@@ -170,7 +170,7 @@ def _pool2d(low: Lowering, op: Operation, ins: list[Value], reducers: list[str],
             if divide is not None:
                 y = _restore(low, y, out_t, rank, perm)
                 divide.results[0].replace_all_uses_with(y)
-                _erase(divide)
+                divide.erase()  # absorbed; its divisor keeps any other readers
                 results.append(y)
                 continue
             size = DenseElementsAttr(f"{float(kernel[0] * kernel[1]):e}", pooled_t)
@@ -234,11 +234,6 @@ def _division_by_window(op: Operation, i: int, window_size: int) -> Operation | 
         return None
     value = splat(user.operands[1])
     return user if value is not None and float(value) == window_size else None
-
-
-def _erase(op: Operation) -> None:
-    """Erase a StableHLO op the pooling absorbed (its operands keep their other readers)."""
-    op.erase()
 
 
 def _pool3d(low: Lowering, op: Operation, ins: list[Value], reducers: list[str], kinds: list[str | None],
