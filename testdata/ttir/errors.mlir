@@ -5,11 +5,11 @@
 // Ops the lowering cannot convert are errors at the op, never left behind; bad options are usage
 // errors before the input is read; a mesh-shape the program was not sharded for is an error.
 
-// CHECK: errors.mlir:[[# @LINE + 3]]:10: error: convert-ttir-to-ttnn: 'ttir.dot_general' lowers to ttnn.matmul only with leading batch dimensions, one contracting dimension and one free dimension per side
+// CHECK: errors.mlir:[[# @LINE + 3]]:10: error: convert-ttir-to-ttnn: 'ttir.max_pool2d' takes an NHWC rank-4 input
 module {
-  func.func @f(%a: tensor<4x8x16xbf16>, %b: tensor<8x16x32xbf16>) -> tensor<4x32xbf16> {
-    %0 = "ttir.dot_general"(%a, %b) <{batch_dims_lhs = array<i64>, contract_dims_lhs = array<i64: 1, 2>, batch_dims_rhs = array<i64>, contract_dims_rhs = array<i64: 0, 1>}> : (tensor<4x8x16xbf16>, tensor<8x16x32xbf16>) -> tensor<4x32xbf16>
-    return %0 : tensor<4x32xbf16>
+  func.func @f(%a: tensor<8x8x16xbf16>) -> tensor<4x4x16xbf16> {
+    %0 = "ttir.max_pool2d"(%a) <{kernel = array<i32: 2, 2>, stride = array<i32: 2, 2>, dilation = array<i32: 1, 1>, padding = array<i32: 0, 0, 0, 0>, ceil_mode = false}> : (tensor<8x8x16xbf16>) -> tensor<4x4x16xbf16>
+    return %0 : tensor<4x4x16xbf16>
   }
 }
 
@@ -25,11 +25,11 @@ module {
 
 // -----
 
-// CHECK: errors.mlir:[[# @LINE + 3]]:10: error: convert-ttir-to-ttnn: 'ttir.cumsum' has no TTNN lowering
+// CHECK: errors.mlir:[[# @LINE + 3]]:10: error: convert-ttir-to-ttnn: 'ttir.upsample2d' has no TTNN lowering
 module {
-  func.func @f(%a: tensor<32x32xbf16>) -> tensor<32x32xbf16> {
-    %0 = "ttir.cumsum"(%a) <{dim = 1 : i64}> : (tensor<32x32xbf16>) -> tensor<32x32xbf16>
-    return %0 : tensor<32x32xbf16>
+  func.func @f(%a: tensor<1x8x8x32xbf16>) -> tensor<1x16x16x32xbf16> {
+    %0 = "ttir.upsample2d"(%a) <{scale_factor = 2 : si32}> : (tensor<1x8x8x32xbf16>) -> tensor<1x16x16x32xbf16>
+    return %0 : tensor<1x16x16x32xbf16>
   }
 }
 

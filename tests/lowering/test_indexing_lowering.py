@@ -8,6 +8,8 @@ testdata/lowering/generate_jax_indexing.py) through `convert-stablehlo-to-ttir` 
 * The interpreter's StableHLO semantics agree with XLA too (so the reference is checked, not assumed).
 * The whole chain through `ttir-to-ttnn-backend-pipeline` yields TTNN that re-parses, verifies and
   fits L1.
+* Any dot_general (random batch / contracting / free dimensions in random positions, hypothesis)
+  decomposes to matmul (or multiply) with the same numbers.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ttopt.device import OpModel, load_device
 from ttopt.ir.printer import print_module
@@ -104,3 +108,53 @@ def test_reaches_ttnn(name: str) -> None:
     verify(again)
     for func in forward_functions(again):
         assert check_l1_budget(func.regions[0].entry, OpModel(load_device(None, again))) is None
+
+
+# -- dot_general in any form: the decomposition keeps the numbers -----------------------------------
+@st.composite
+def _dot_forms(draw: st.DrawFn) -> tuple[list[int], list[int], list[int], list[int], list[int], list[int]]:
+    """(lhs shape, rhs shape, lhs batch, rhs batch, lhs contracting, rhs contracting) of a valid dot_general."""
+    nb, nc = draw(st.integers(0, 2)), draw(st.integers(0, 2))
+    fl, fr = draw(st.integers(0, 2)), draw(st.integers(0, 2))
+    batch = [draw(st.integers(1, 3)) for _ in range(nb)]
+    contract = [draw(st.integers(1, 4)) for _ in range(nc)]
+    lhs_roles = draw(st.permutations(["b"] * nb + ["c"] * nc + ["f"] * fl))
+    rhs_roles = draw(st.permutations(["b"] * nb + ["c"] * nc + ["f"] * fr))
+
+    def layout(roles: list[str]) -> tuple[list[int], list[int], list[int]]:
+        shape, bd, cd = [], [], []
+        for i, r in enumerate(roles):
+            if r == "b":
+                bd.append(i)
+                shape.append(batch[len(bd) - 1])
+            elif r == "c":
+                cd.append(i)
+                shape.append(contract[len(cd) - 1])
+            else:
+                shape.append(draw(st.integers(1, 3)))
+        return shape, bd, cd
+
+    (ls, lb, lc), (rs, rb, rc) = layout(list(lhs_roles)), layout(list(rhs_roles))
+    return ls, rs, lb, rb, lc, rc
+
+
+@settings(max_examples=40)
+@given(_dot_forms())
+def test_any_dot_general_decomposes_to_the_same_numbers(form: tuple) -> None:  # type: ignore[type-arg]
+    ls, rs, lb, rb, lc, rc = form
+    ty = lambda shape: f"tensor<{''.join(f'{d}x' for d in shape)}f32>"  # noqa: E731
+    lhs_t, rhs_t = ty(ls), ty(rs)
+    free = lambda s, b, c: [s[i] for i in range(len(s)) if i not in b + c]  # noqa: E731
+    out = [ls[i] for i in lb] + free(ls, lb, lc) + free(rs, rb, rc)
+    out_t = ty(out)
+    text = f"""func.func @main(%a: {lhs_t}, %b: {rhs_t}) -> {out_t} {{
+  %0 = stablehlo.dot_general %a, %b, batching_dims = {lb} x {rb}, contracting_dims = {lc} x {rc} : ({lhs_t}, {rhs_t}) -> {out_t}
+  return %0 : {out_t}
+}}"""
+    before = parse_module(text)
+    after = _apply(text, "builtin.module(convert-stablehlo-to-ttir, ttir-to-ttir-decomposition)")
+    printed = print_module(after)  # type: ignore[arg-type]
+    assert '"ttir.dot_general"' not in printed and ('"ttir.matmul"' in printed or '"ttir.multiply"' in printed)
+    verify(parse_module(printed), check_uses=True)
+    ins = _inputs(before, 0)
+    _same(run(after, "main", ins), run(before, "main", ins), text)  # type: ignore[arg-type]

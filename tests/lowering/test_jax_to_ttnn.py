@@ -24,7 +24,6 @@ JAX = Path(__file__).resolve().parents[2] / "testdata" / "jax"
 
 # file stem -> the op (and why) it stops at
 EXPECTED_ERRORS = {
-    "transpose_reshape_concat": "'ttir.reverse'",  # TTNN lowering of reverse not written
     "complex_fft": "'stablehlo.fft'",
     "cond_switch": "'stablehlo.case'",
     "custom_call_cholesky": "'stablehlo.custom_call'",

@@ -10,11 +10,10 @@ output is checked). Not covered (the op the diagnostic names, and why):
 
 * complex_fft — `stablehlo.fft` and complex element types.
 * cond_switch — `stablehlo.case` (control flow).
-* cumsum_reduce_window — `stablehlo.reduce_window` (cumsum / pooling windows).
 * custom_call_cholesky — `stablehlo.custom_call` (LAPACK).
 * dynamic_shape — dynamic dimensions (`tensor<?x8xf32>`); TTIR needs static shapes.
 * elementwise_misc — shifts, popcnt, count_leading_zeros, round_nearest_even, chlo.next_after.
-* gather_scatter — `stablehlo.gather` / `scatter` / `sort`.
+* gather_scatter — `stablehlo.sort` (its gathers and scatters lower).
 * reduce_generic_body — a reducer body that is not a single add/max/min/multiply/and/or.
 * scan, while_fori_loop — `stablehlo.while` (and dynamic_slice in scan).
 * slice_dynamic_slice — `stablehlo.dynamic_slice` / `dynamic_update_slice`.
@@ -22,8 +21,7 @@ output is checked). Not covered (the op the diagnostic names, and why):
   constant float).
 
 The files with a mesh go through `--stablehlo-pipeline --convert-to-ttir --lower-compute` instead
-(SHARDED_FULL convert fully; shard_map_combined stops at `stablehlo.partition_id`, transformer_2layer
-at `stablehlo.gather`).
+(SHARDED_FULL convert fully; shard_map_combined stops at `stablehlo.partition_id`).
 """
 
 from __future__ import annotations
@@ -55,7 +53,7 @@ NOT_COVERED = {  # file -> the op the diagnostic names
     "reduce_generic_body": "stablehlo.reduce", "scan": "stablehlo.while",
     "transpose_reshape_concat": "stablehlo.pad", "while_fori_loop": "stablehlo.while",
 }  # fmt: skip
-SHARDED_FULL = {"attention", "call_private_helper", "explicit_axes_reshard", "layernorm", "mesh_device_ids", "mesh_size1_axis_bf16",
+SHARDED_FULL = {"attention", "call_private_helper", "transformer_2layer", "explicit_axes_reshard", "layernorm", "mesh_device_ids", "mesh_size1_axis_bf16",
                 "mlp_data_parallel_1d", "mlp_sharded", "shard_map_all_gather", "shard_map_all_to_all", "shard_map_pmax_pmin",
                 "shard_map_ppermute", "shard_map_psum", "shard_map_psum_scatter", "sharding_constraint"}  # fmt: skip
 PLAIN = sorted(p.stem for p in JAX.glob("*.mlir") if not SHARDED.search(p.read_text()))

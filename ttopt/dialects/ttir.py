@@ -114,6 +114,7 @@ INDEXING_OPS: dict[str, tuple[tuple[int, int], tuple[Prop, ...]]] = {
     "cumprod": ((1, 1), (Prop("dim", "int"),)),
     "max_pool2d": ((1, 1), _POOL),
     "avg_pool2d": ((1, 1), (*_POOL, _opt("count_include_pad", "bool", True))),
+    "max_pool2d_with_indices": ((1, 1), _POOL),  # re-registered below with its two results
 }
 OPS.update(INDEXING_OPS)
 
@@ -126,8 +127,7 @@ register(
 )
 register_properties({f"ttir.{name}": declared for name, (_, declared) in OPS.items() if declared})
 # Two results (values, indices) and their two destination-passing `ttir.empty` outputs.
-register(OpDef("ttir.max_pool2d_with_indices", operands=(1, 3), results=2, traits=_P))
-register_properties({"ttir.max_pool2d_with_indices": _POOL})
+register(OpDef("ttir.max_pool2d_with_indices", operands=(1, 3), results=2, traits=_P, props=_POOL))
 
 
 # -- shape checks --------------------------------------------------------------------------------

@@ -12,18 +12,19 @@ own lowerings.
 
 from __future__ import annotations
 
-import struct
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, cast
 
 from ttopt.dialects.format_base import enum_value
 from ttopt.dialects.stablehlo_attrs import ConvDimensionNumbers
-from ttopt.ir.attributes import ArrayAttr, Attribute, BoolAttr, DenseArrayAttr, DenseElementsAttr, IntegerAttr
+from ttopt.ir.attributes import ArrayAttr, Attribute, BoolAttr, DenseArrayAttr, IntegerAttr
 from ttopt.ir.diagnostics import Diagnostic
 from ttopt.ir.operation import Operation
 from ttopt.ir.properties import props
 from ttopt.ir.types import ScalarType, TensorType
 from ttopt.ir.values import OpResult
+from ttopt.lowering.dense_values import splat_value
+from ttopt.lowering.stablehlo_handlers import HANDLERS, Unsupported, lowers
 from ttopt.passes.base import Pass
 from ttopt.passes.registry import register_pass
 from ttopt.sharding.util import StaticTensorType, static_tensor, where
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
     from ttopt.passes.context import PassContext
 
 PASS = "convert-stablehlo-to-ttir"
+__all__ = ["HANDLERS", "Lowering", "Unsupported", "lowers", "splat_value"]
 I32, SI32, SI64, I64 = (ScalarType(n) for n in ("i32", "si32", "si64", "i64"))
 
 UNARY = {
@@ -53,27 +55,6 @@ CONSTANTS = ("stablehlo.constant", "ttir.constant")
 REDUCE = {"add": "sum", "maximum": "max", "minimum": "min", "multiply": "prod", "and": "reduce_and", "or": "reduce_or"}
 
 
-class Unsupported(Exception):
-    """An op (or a form of it) with no TTIR lowering; the message says why."""
-
-
-# Lowerings that live in their own modules (`ttopt/lowering/stablehlo_ops/`), by full op name.
-# Each returns the TTIR values that replace the op's results, in order. Those modules import this
-# one, so the pass registry imports them (PASS_MODULES) rather than this module (no import cycle).
-HANDLERS: dict[str, Callable[["Lowering", Operation], list[Value]]] = {}
-
-
-def lowers(*names: str) -> Callable[[Callable[["Lowering", Operation], list[Value]]], Callable[["Lowering", Operation], list[Value]]]:
-    """Register a lowering for the StableHLO/CHLO ops `names`."""
-
-    def register(fn: Callable[["Lowering", Operation], list[Value]]) -> Callable[["Lowering", Operation], list[Value]]:
-        for name in names:
-            HANDLERS[name] = fn
-        return fn
-
-    return register
-
-
 def _i32s(values: Any) -> ArrayAttr:
     return ArrayAttr(tuple(IntegerAttr(int(v), I32) for v in values))
 
@@ -91,20 +72,6 @@ def _static(t: Any) -> StaticTensorType:
 
 def _element(v: Value) -> str:
     return _static(v.type).element_type.resolve().text
-
-
-def splat_value(attr: Attribute, element: str) -> float | int | bool | None:
-    """The one value of a splat `dense<..>` (hex bit patterns decoded), None if it is not a splat."""
-    a = attr.resolve()
-    if not isinstance(a, DenseElementsAttr) or not a.is_splat or a.body.strip().startswith('"'):
-        return None
-    v = a.values
-    if isinstance(v, int) and not isinstance(v, bool) and element in ("f32", "f64", "f16", "bf16"):
-        if a.body.strip().lower().startswith(("0x", "-0x")):
-            fmt, width = {"f32": (">f", 4), "f64": (">d", 8), "f16": (">e", 2), "bf16": (">f", 4)}[element]
-            bits = v << 16 if element == "bf16" else v
-            return struct.unpack(fmt, bits.to_bytes(width, "big"))[0]
-    return v if isinstance(v, (int, float, bool)) else None
 
 
 def _identity(kind: str, element: str) -> tuple[Any, ...]:

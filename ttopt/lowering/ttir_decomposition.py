@@ -8,6 +8,8 @@
   dot_general's (batch, lhs free, rhs free) shape.
 * `ttir.pad` with negative padding: the non-negative part is padded, then the negative part sliced
   off.
+* `ttir.reverse`: the reversed dimensions permuted to the front and flattened, the rows reordered
+  by a `ttir.embedding` lookup of [N-1, .., 0], reshaped and permuted back.
 * Reshapes to the same shape and identity permutes (which the lowering emits as tt-mlir does, and
   tt-mlir's canonicalizer folds away) are dropped.
 
@@ -21,7 +23,7 @@ from math import prod
 from typing import TYPE_CHECKING, Any, Callable
 
 from ttopt.dialects.ttir import inputs
-from ttopt.ir.attributes import ArrayAttr, DenseArrayAttr, IntegerAttr
+from ttopt.ir.attributes import ArrayAttr, DenseArrayAttr, DenseElementsAttr, IntegerAttr
 from ttopt.ir.operation import Operation
 from ttopt.ir.properties import int_values, props
 from ttopt.ir.types import ScalarType, TensorType, static_shape
@@ -106,6 +108,24 @@ def _negative_pad(op: Operation) -> Value | None:
     return bld.emit("slice_static", [v], op.results[0].type, begins=i32s(begins), ends=i32s(ends), step=i32s([1] * len(shape)))
 
 
+def _reverse(op: Operation) -> Value:
+    """The reversed dimensions permuted to the front and flattened into rows, the rows reordered by
+    a `ttir.embedding` lookup of [N-1, .., 0], then reshaped and permuted back (tt-mlir's form)."""
+    x = inputs(op)[0]
+    shape = static_shape(x.type.resolve())
+    dims = sorted(int_values(op.get_attr("dimensions")) or ())
+    perm = dims + [d for d in range(len(shape)) if d not in dims]
+    bld = _Builder(op)
+    permuted = bld.permute(x, perm)
+    pshape = tuple(shape[p] for p in perm)
+    n = prod(pshape[: len(dims)])
+    rows = bld.reshape(permuted, (n, prod(pshape[len(dims) :])))
+    t = TensorType((n,), ScalarType("si32"))
+    order = bld.emit("constant", [], t, value=DenseElementsAttr("[" + ", ".join(str(n - 1 - i) for i in range(n)) + "]", t))
+    flipped = bld.emit("embedding", [order, rows], rows.type.resolve())
+    return bld.permute(bld.reshape(flipped, pshape), [perm.index(i) for i in range(len(shape))])
+
+
 def _no_op(op: Operation) -> Value | None:
     x = inputs(op)[0]
     if op.name == "ttir.reshape":
@@ -120,6 +140,7 @@ def _no_op(op: Operation) -> Value | None:
 DECOMPOSITIONS: dict[str, Callable[[Operation], Value | None]] = {
     "ttir.dot_general": _dot_general,
     "ttir.pad": _negative_pad,
+    "ttir.reverse": _reverse,
     "ttir.reshape": _no_op,
     "ttir.permute": _no_op,
 }
@@ -137,12 +158,11 @@ def decompose(module: Module) -> dict[str, int]:
                     if new is None:
                         continue
                     op.results[0].replace_all_uses_with(new)
-                    dps = [v for v in op.operands if getattr(getattr(v, "op", None), "name", "") == "ttir.empty"]
+                    dps = [e for e in (getattr(v, "op", None) for v in op.operands) if e is not None and e.name == "ttir.empty"]
                     op.erase()
-                    for v in dps:
-                        owner = getattr(v, "op", None)
-                        if not v.uses and owner is not None and owner.parent is not None:
-                            owner.erase()
+                    for e in dps:
+                        if not e.results[0].uses and e.parent is not None:
+                            e.erase()
                     counts[op.name] = counts.get(op.name, 0) + 1
     return counts
 
@@ -150,10 +170,10 @@ def decompose(module: Module) -> dict[str, int]:
 @register_pass
 @dataclass
 class TTIRToTTIRDecomposition(Pass):
-    """Decompose TTIR ops TTNN has no op for (dot_general, negative pad) into ones it has."""
+    """Decompose TTIR ops TTNN has no op for (dot_general, negative pad, reverse) into ones it has."""
 
     name = "ttir-to-ttir-decomposition"
-    summary = "Decompose TTIR ops into simpler TTIR ops (dot_general -> permute/reshape/matmul, negative pad -> pad/slice)"
+    summary = "Decompose TTIR ops into simpler TTIR ops (dot_general -> permute/reshape/matmul, negative pad -> pad/slice, reverse -> embedding)"
 
     def run(self, module: Module, ctx: PassContext) -> None:
         ctx.stats.setdefault(self.name, {}).update(decompose(module))

@@ -123,9 +123,9 @@ def _padding_tlbr(a: Any) -> tuple[int, int, int, int]:
 
 def _pool(lw: _Lowering, op: Any) -> Any:
     x = op.operands[0]
-    n, h, w, c = x.type.resolve().shape
     if len(x.type.resolve().shape) != 4:
-        raise ValueError("pooling takes an NHWC rank-4 input")
+        raise ValueError("takes an NHWC rank-4 input")
+    n, h, w, c = x.type.resolve().shape
     p = props(op)
     loc = op.location
     kernel = _pair(p.kernel)

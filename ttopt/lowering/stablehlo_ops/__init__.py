@@ -1,6 +1,6 @@
 """StableHLO/CHLO lowerings to TTIR that live in their own modules, one op family per module.
 
-Each module registers its handlers with `ttopt.lowering.stablehlo_to_ttir.lowers`; importing this
+Each module registers its handlers with `ttopt.lowering.stablehlo_handlers.lowers`; importing this
 package imports them all.
 """
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from ttopt.ir.attributes import FloatAttr, IntegerAttr
 from ttopt.ir.types import ScalarType
-from ttopt.lowering.stablehlo_to_ttir import Unsupported, lowers
+from ttopt.lowering.stablehlo_handlers import Unsupported, lowers
 
 if TYPE_CHECKING:
     from ttopt.ir.operation import Operation

@@ -8,7 +8,7 @@ from math import prod
 from typing import TYPE_CHECKING, Any
 
 from ttopt.ir.attributes import DenseElementsAttr
-from ttopt.lowering.stablehlo_to_ttir import splat_value
+from ttopt.lowering.dense_values import splat_value
 
 if TYPE_CHECKING:
     from ttopt.ir.operation import Operation

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
-from ttopt.lowering.stablehlo_to_ttir import Unsupported, lowers
+from ttopt.lowering.stablehlo_handlers import Unsupported, lowers
 
 if TYPE_CHECKING:
     from ttopt.ir.operation import Operation

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from ttopt.ir.attributes import DenseArrayAttr
 from ttopt.ir.properties import props
-from ttopt.lowering.stablehlo_to_ttir import Unsupported, lowers
+from ttopt.lowering.stablehlo_handlers import Unsupported, lowers
 
 if TYPE_CHECKING:
     from ttopt.dialects.stablehlo_attrs import DotDimensionNumbers

@@ -28,10 +28,10 @@ from typing import TYPE_CHECKING, Any
 from ttopt.ir.attributes import DenseArrayAttr, DenseElementsAttr, IntegerAttr
 from ttopt.ir.properties import props
 from ttopt.ir.types import ScalarType
+from ttopt.lowering.stablehlo_handlers import Unsupported, lowers
 from ttopt.lowering.stablehlo_ops.constant_source import literal
 from ttopt.lowering.stablehlo_ops.pad_slices import element, i32_array, int_constant, reshape_always, shape_of, tensor
 from ttopt.lowering.stablehlo_ops.reduce_window import permute
-from ttopt.lowering.stablehlo_to_ttir import Unsupported, lowers
 
 if TYPE_CHECKING:
     from ttopt.dialects.stablehlo_attrs import GatherDimensionNumbers
@@ -326,7 +326,7 @@ def _embedding(low: Lowering, g: Gather) -> Value:
         if d != 1:
             flat = low.emit("broadcast", [flat], tensor((b, d), element(flat)), broadcast_dimensions=DenseArrayAttr("i64", (1, d)))
         picked = low.emit("gather", [table, flat], tensor((b, d), element(g.operand)), dim=IntegerAttr(0, I32))
-        looked_up = reshape_always(low, picked, tuple(int(d or 0) for d in rows.shape or ()))
+        looked_up = reshape_always(low, picked, (*ishape, d))
     else:
         looked_up = low.emit("embedding", [idx, table], rows)
     return _place_output(low, g, looked_up, kept[0])

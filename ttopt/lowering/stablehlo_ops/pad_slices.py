@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any
 from ttopt.ir.attributes import ArrayAttr, DenseArrayAttr, DenseElementsAttr, DialectAttr, FloatAttr, IntegerAttr
 from ttopt.ir.properties import props
 from ttopt.ir.types import ScalarType, TensorType
+from ttopt.lowering.stablehlo_handlers import Unsupported, lowers
 from ttopt.lowering.stablehlo_ops.constant_source import splat
-from ttopt.lowering.stablehlo_to_ttir import Unsupported, lowers
 
 if TYPE_CHECKING:
     from ttopt.ir.operation import Operation

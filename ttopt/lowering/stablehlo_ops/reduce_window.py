@@ -25,9 +25,9 @@ from typing import TYPE_CHECKING, Any
 from ttopt.ir.attributes import BoolAttr, DenseArrayAttr, DenseElementsAttr, IntegerAttr
 from ttopt.ir.properties import int_values
 from ttopt.ir.types import ScalarType
+from ttopt.lowering.stablehlo_handlers import Unsupported, lowers
 from ttopt.lowering.stablehlo_ops.constant_source import constant_op, defining, element_of, splat
 from ttopt.lowering.stablehlo_ops.pad_slices import element, reshape_always, shape_of, tensor
-from ttopt.lowering.stablehlo_to_ttir import Unsupported, lowers
 
 if TYPE_CHECKING:
     from ttopt.ir.operation import Operation
@@ -89,8 +89,7 @@ def reduce_window(low: Lowering, op: Operation) -> list[Value]:
     if any(d != 1 for d in w["base"]):
         raise Unsupported("base dilations other than 1")
     if n == 1:
-        scans: dict[tuple[str, str | None], str] = {("stablehlo.add", ZERO): "cumsum", ("stablehlo.multiply", ONE): "cumprod"}
-        scan = scans.get((reducers[0], kinds[0]))
+        scan = {("stablehlo.add", ZERO): "cumsum", ("stablehlo.multiply", ONE): "cumprod"}.get((reducers[0], kinds[0] or ""))
         dim = _scan_dimension(op, w, shape_of(ins[0])) if scan is not None else None
         if scan is not None and dim is not None:
             return [low.emit(scan, [ins[0]], op.results[0].type, dim=IntegerAttr(dim, I64))]
@@ -171,7 +170,7 @@ def _pool2d(low: Lowering, op: Operation, ins: list[Value], reducers: list[str],
             if divide is not None:
                 y = _restore(low, y, out_t, rank, perm)
                 divide.results[0].replace_all_uses_with(y)
-                _erase(divide)
+                divide.erase()  # absorbed; its divisor keeps any other readers
                 results.append(y)
                 continue
             size = DenseElementsAttr(f"{float(kernel[0] * kernel[1]):e}", pooled_t)
@@ -235,11 +234,6 @@ def _division_by_window(op: Operation, i: int, window_size: int) -> Operation | 
         return None
     value = splat(user.operands[1])
     return user if value is not None and float(value) == window_size else None
-
-
-def _erase(op: Operation) -> None:
-    """Erase a StableHLO op the pooling absorbed (its operands keep their other readers)."""
-    op.erase()
 
 
 def _pool3d(low: Lowering, op: Operation, ins: list[Value], reducers: list[str], kinds: list[str | None],

@@ -27,10 +27,10 @@ from typing import TYPE_CHECKING, Any
 from ttopt.ir.attributes import DenseArrayAttr, DenseElementsAttr, DialectAttr, IntegerAttr
 from ttopt.ir.properties import props
 from ttopt.ir.types import ScalarType
+from ttopt.lowering.stablehlo_handlers import Unsupported, lowers
 from ttopt.lowering.stablehlo_ops.constant_source import defining, splat
 from ttopt.lowering.stablehlo_ops.pad_slices import element, i32_array, reshape_always, row_major_strides, shape_of, tensor
 from ttopt.lowering.stablehlo_ops.select_and_scatter import reduce_type
-from ttopt.lowering.stablehlo_to_ttir import Unsupported, lowers
 
 if TYPE_CHECKING:
     from ttopt.dialects.stablehlo_attrs import ScatterDimensionNumbers

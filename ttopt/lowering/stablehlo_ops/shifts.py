@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ttopt.lowering.stablehlo_to_ttir import lowers
+from ttopt.lowering.stablehlo_handlers import lowers
 
 if TYPE_CHECKING:
     from ttopt.ir.operation import Operation
