@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Mapping
 
+from ttopt.ir.opdef import OP_DEFS
+
 DIALECT_OPS: dict[str, frozenset[str]] = {}
 
 # MLIR's words (mlir/lib/AsmParser/Parser.cpp), kept verbatim so that `expected-error` annotations
@@ -49,10 +51,10 @@ def unregistered_op_message(name: str) -> str | None:
 
 def unknown_custom_op_message(name: str) -> str | None:
     """MLIR's error for a qualified `name` written in custom form that no dialect defines: an op its
-    registered dialect lacks, or an op of an unregistered dialect (None when the registered dialect
-    defines it, so only ttopt lacks its format, and for names without a dialect prefix)."""
+    registered dialect lacks, or an op of an unregistered dialect (None when its registered dialect
+    or ttopt defines it, so only ttopt lacks its format, and for names without a dialect prefix)."""
     dialect = dialect_of(name)
-    if not dialect:
+    if not dialect or name in OP_DEFS:
         return None
     ops = DIALECT_OPS.get(dialect)
     if ops is None:
