@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ttopt.dialects.format_base import Format, enum_attr, enum_value, i64_attr, int_of, resolved, str_of, without_entry_args
+from ttopt.dialects.format_base import I32, Format, enum_value, i64_attr, int_of, resolved, str_of, without_entry_args
 from ttopt.ir.attributes import (
     Attribute,
     DialectAttr,
@@ -130,7 +130,11 @@ class SdyKwFormat(Format):
             elif kind == "sharding":
                 props[str(key_tok)] = _sharding(str(v), b.scope)
             else:
-                props[str(key_tok)] = enum_attr("sdy", kind.split(":")[1], str(v))
+                cases = ENUM_CASES[kind[5:]]
+                if str(v) not in cases:
+                    b.fail(v, f"expected one of {{{', '.join(cases)}}} for {kind[5:]}")
+                # Shardy's enums are I32EnumAttrs: MLIR stores (and prints generically) the case's value
+                props[str(key_tok)] = IntegerAttr(cases.index(str(v)), I32)
         n_results = 0 if b._canonical_name(c[0]) == "sdy.sharding_group" else 1
         return self._spec(
             b, c, [value], operand_types=[t], result_types=[t] * n_results, properties=props, attributes=b.dict(attrs)
@@ -140,7 +144,7 @@ class SdyKwFormat(Format):
         """An enum option holds one of its keywords (MLIR's `N : i32` or ttopt's `#sdy<kind X>`)."""
         for key, kind in self.options.items():
             a = op.properties.get(key)
-            if a is not None and kind.startswith("enum:") and _enum_keyword(kind[5:], a) is None:
+            if a is not None and kind.startswith("enum:") and enum_keyword(kind[5:], a) is None:
                 return False
         return True
 
@@ -155,18 +159,18 @@ class SdyKwFormat(Format):
             elif kind == "sharding":
                 parts.append(f"{key}={p.expand(sharding_body(a))}")
             else:
-                parts.append(f"{key}={_enum_keyword(kind[5:], a)}")
+                parts.append(f"{key}={enum_keyword(kind[5:], a)}")
         return " ".join(parts) + self.attrs(op, p) + f" : {p.type(op.operands[0].type)}"
 
 
 # Shardy's I32EnumAttr cases, in value order (the generic form holds the value as `N : i32`).
-_ENUM_CASES = {"propagation_direction": ("NONE", "FORWARD", "BACKWARD", "BOTH")}
+ENUM_CASES = {"propagation_direction": ("NONE", "FORWARD", "BACKWARD", "BOTH")}
 
 
-def _enum_keyword(kind: str, a: Attribute) -> str | None:
-    """The keyword an enum option prints as, or None when `a` is not one of `kind`'s cases."""
+def enum_keyword(kind: str, a: Attribute) -> str | None:
+    """The keyword an enum option (`N : i32`, or `#sdy<kind X>`) prints as, or None when `a` is not one of `kind`'s cases."""
     a = a.resolve()
-    cases = _ENUM_CASES.get(kind, ())
+    cases = ENUM_CASES.get(kind, ())
     if isinstance(a, IntegerAttr):
         ok = a.type is not None and a.type.text == "i32" and 0 <= a.value < len(cases)
         return cases[a.value] if ok else None

@@ -405,11 +405,24 @@ def _verify_func_shardings(op: Operation) -> None:
                 raise ValueError(f"{kind} {i} - {problem}")
 
 
+def _collective(op: Operation) -> None:
+    """An sdy collective's out_sharding must fit its result (Shardy's verifyCollectiveOp, step 2)."""
+    s = _typed(op, "out_sharding", "TensorShardingAttr")
+    vtype = op.results[0].type if op.results else None
+    problem = sharding_problem(s, vtype, _mesh_of(s, _meshes(op)), _manual_axes(op))
+    if problem:
+        raise ValueError(problem)
+
+
+_COLLECTIVES = ("all_gather", "all_slice", "all_to_all", "reduce_scatter", "all_reduce", "collective_permute",
+                "sharded_to_unreduced", "replicated_to_unreduced")  # fmt: skip
+
 VERIFIERS = {
     "sdy.mesh": _mesh,
     "sdy.sharding_constraint": _with_sharding,
     "sdy.reshard": _with_sharding,
     "sdy.manual_computation": _manual_computation,
+    **{f"sdy.{name}": _collective for name in _COLLECTIVES},
 }
 DIALECT_ATTR_CHECKS["sdy"] = check_sdy_attr
 OP_ATTRIBUTE_VERIFIERS.append(verify_sdy_attributes)

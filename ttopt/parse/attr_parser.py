@@ -538,27 +538,6 @@ def _describe(e: Any) -> str:
     return describe_unexpected(e)
 
 
-class LocTexts(set):
-    """The locations that name aliases, each once. One that names an alias anywhere but as the
-    whole location (`loc(#name)`, which an op may write before the alias is defined) must name
-    aliases defined before it: `deferred` keeps it with how many aliases were defined when it was
-    first seen, for the check at the end of the parse (`AttrParser.deferred_problem`)."""
-
-    __slots__ = ("defs", "deferred")
-
-    def __init__(self, defs: Any) -> None:
-        super().__init__()
-        self.defs = defs
-        self.deferred: list[tuple[str, int]] = []
-
-    def add(self, text: str) -> None:
-        """Record `text` (a `loc(...)` naming an alias)."""
-        if text not in self:
-            set.add(self, text)
-            if self.defs is not None and not LOC_ALIAS_ONLY.fullmatch(text):
-                self.deferred.append((text, len(self.defs)))
-
-
 class AttrParser:
     """Per-file parser of type / attribute / location texts, caching every distinct text.
 
@@ -570,7 +549,12 @@ class AttrParser:
         self.attrs: dict[str, Attribute] = {}
         self.dicts: dict[str, DictAttr] = {}
         self.sigs: dict[str, tuple[tuple[Type, ...], tuple[Type, ...]]] = {}
-        self.loc_texts = LocTexts(scope.defs if scope is not None else None)
+        # The locations that name aliases, each once, with how many aliases were defined when it
+        # was first read: one that names an alias anywhere but as the whole location (`loc(#name)`,
+        # which an op may write before the alias is defined) must name aliases defined before it,
+        # which `deferred_problem` checks at the end of the parse (the fast op paths record their
+        # locations here without a call of ours).
+        self.loc_texts: dict[str, int] = {}
 
     def _check_refs(self, text: str) -> None:
         """The aliases `text` names (in dialect bodies too) must be defined by now."""
@@ -676,18 +660,20 @@ class AttrParser:
                     if problem is not None:
                         raise AttrSyntaxError(problem[0] - 4, problem[1])
             else:
-                self.loc_texts.add(text)
+                self.loc_texts.setdefault(text, len(self.scope.defs) if self.scope is not None else 0)
         return loc
 
     def deferred_problem(self) -> tuple[str, int, str] | None:
         """(location text, offset in it, MLIR's message) for the first op location, in the order
         they were read, that names an alias not defined before it or one that is not a location."""
-        deferred = self.loc_texts.deferred
-        if not deferred:
+        texts = self.loc_texts
+        if self.scope is None:
             return None
         defs = self.scope.defs
         order = {k: i for i, k in enumerate(defs)}
-        for text, limit in deferred:
+        for text, limit in texts.items():
+            if LOC_ALIAS_ONLY.fullmatch(text):
+                continue
             problem = location_problem(text, lambda k: order.get(k, limit) < limit, defs.__getitem__)
             if problem is not None:
                 return text, problem[0], problem[1]

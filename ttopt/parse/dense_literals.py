@@ -183,6 +183,8 @@ def check_dense(body: str, type_text: str, shape: tuple[int | None, ...] | None,
     """Check the literal `body` (the text inside `dense<...>`) against a shaped type: `shape` is the
     type's shape (None: not a shaped type; a None dimension is dynamic) and `elem_text` its
     element type. LiteralError otherwise."""
+    if _flat_list_fits(body, shape, elem_text):
+        return
     r = _Reader(body)
     hex_tok = None
     list_shape: tuple[int, ...] = ()
@@ -230,6 +232,33 @@ def check_dense(body: str, type_text: str, shape: tuple[int | None, ...] | None,
         for _, k, text, _ in storage:
             if k != _STR:
                 raise LiteralError(None, f"expected string token, got {text}")
+
+
+_W = r"[ \t\r\n]*"
+_FLOAT = r"-?[0-9]+\.[0-9]*(?:[eE][-+]?[0-9]+)?"
+_DEC = r"-?[0-9]+"
+_FLAT_FLOATS = re.compile(rf"\[{_W}{_FLOAT}(?:{_W},{_W}{_FLOAT})*{_W}\]")
+_FLAT_INTS = re.compile(rf"\[{_W}{_DEC}(?:{_W},{_W}{_DEC})*{_W}\]")
+_SIGNED_DEC = re.compile(_DEC)
+_MINUS_ZERO = re.compile(r"-0+(?![0-9])")
+
+
+def _flat_list_fits(body: str, shape: tuple[int | None, ...] | None, elem_text: str) -> bool:
+    """The common large literal, a flat list of decimal floats (or integers) of a float (integer)
+    tensor of that many elements, checked by a few C-level passes; False sends it to the reader."""
+    if shape is None or len(shape) != 1 or shape[0] is None or len(body) < 64:
+        return False
+    kind = element_kind(elem_text)
+    if kind[0] == "float":
+        return _FLAT_FLOATS.fullmatch(body) is not None and body.count(",") + 1 == shape[0]
+    if (
+        kind[0] == "int" and kind[1] > 1 and _FLAT_INTS.fullmatch(body) is not None
+        and body.count(",") + 1 == shape[0] and not _MINUS_ZERO.search(body)  # `-0` is refused
+    ):  # fmt: skip
+        values = list(map(int, _SIGNED_DEC.findall(body)))
+        lo, hi = min(values), max(values)
+        return (hi < 0 or int_fits(hi, False, kind[1], kind[2])) and (lo >= 0 or (kind[2] != "u" and int_fits(-lo, True, kind[1], kind[2])))
+    return False
 
 
 def _check_hex(tok: tuple[str, int], kind: tuple, n: int, type_text: str) -> None:

@@ -11,7 +11,7 @@ import gc
 import re
 from functools import partial
 from itertools import chain, compress, filterfalse, repeat
-from operator import is_, itemgetter, lt
+from operator import attrgetter, is_, itemgetter, lt
 from typing import Any, Mapping, NoReturn, Sequence
 
 from lark import Token, Transformer
@@ -279,19 +279,19 @@ class IRBuilder(Transformer):
         defined before it: earlier in the run (`batch`, by LocAliasDef index) or before the run
         (`defs`), as MLIR requires; the first that does not is an error."""
         with_refs = [texts[i] for i in hashed]
-        joined = "\n".join(with_refs)
-        if '"' not in joined:
-            # No strings, so each `#` starts a reference: all of them found in one pass, looked up
-            # and compared with the index of the definition naming them by C-level maps (runs of
-            # hundreds of thousands of definitions make a per-reference Python loop the cost).
-            refs = LOC_REF.findall(joined)
-            keys = list(zip(repeat("attr"), refs))
-            found = list(map(batch.get, keys, repeat(_OUTSIDE_RUN)))
-            owners = chain.from_iterable(map(repeat, hashed, map(str.count, with_refs, repeat("#"))))
-            if all(map(lt, map(_RUN_INDEX, found), owners)):
-                outside = list(compress(keys, map(is_, found, repeat(_OUTSIDE_RUN))))
-                if all(map(defs.__contains__, outside)) and all(defs[k].is_location for k in outside):
-                    return
+        if any(map(str.__contains__, with_refs, repeat('"'))):
+            with_refs = [_LOC_STRING.sub('""', t) for t in with_refs]  # a `#` in a string names nothing
+        # Each `#` starts a reference: all of them found in one pass, looked up and compared with
+        # the index of the definition naming them by C-level maps (runs of hundreds of thousands
+        # of definitions make a per-reference Python loop the cost); only a problem takes the loop.
+        refs = LOC_REF.findall("\n".join(with_refs))
+        keys = list(zip(repeat("attr"), refs))
+        found = list(map(batch.get, keys, repeat(_OUTSIDE_RUN)))
+        owners = chain.from_iterable(map(repeat, hashed, map(str.count, with_refs, repeat("#"))))
+        if all(map(lt, map(_RUN_INDEX, found), owners)):
+            outside = list(compress(keys, map(is_, found, repeat(_OUTSIDE_RUN))))
+            if all(map(defs.__contains__, outside)) and all(defs[k].is_location for k in outside):
+                return
         run = list(batch.values())
         for i in hashed:
             text = texts[i]
@@ -340,7 +340,8 @@ class IRBuilder(Transformer):
         templates = self.tail_templates
         values = self.values
         scope = self.scope
-        loc_texts = self.ap.loc_texts
+        note_loc = self.ap.loc_texts.setdefault  # location text -> aliases defined when first read
+        defs = scope.defs
         undo = self.undo
         parsed = Operation.parsed
         self.seen_op = True  # set before the ops: an error in one ends the parse anyway
@@ -377,7 +378,7 @@ class IRBuilder(Transformer):
                 # The lexer matched it as SIMPLE_LOC: no syntax check to do (AttrParser.location).
                 location = Location(loc, scope)
                 if "#" in loc:
-                    loc_texts.add(loc)
+                    note_loc(loc, len(defs))
             op = parsed(
                 name,
                 operands,
@@ -470,7 +471,7 @@ class IRBuilder(Transformer):
             # The lexer matched it as SIMPLE_LOC: no syntax check to do (AttrParser.location).
             location = Location(loc, self.scope)
             if "#" in loc:
-                ap.loc_texts.add(loc)
+                ap.loc_texts.setdefault(loc, len(self.scope.defs))
         op = Operation(name, operands, outs, properties, attributes, (), location, (), [res[1:]] if res else None)
         op.pos = m.start(2)
         if res is not None:
@@ -1154,6 +1155,8 @@ def _run_positions(text: str, start: int, end: int) -> dict[str, int]:
 
 
 _ALIAS_USE = re.compile(rf"{STR}|([#!])({ALIAS_ID})(?![\w$.\-<])", re.ASCII)
+_IS_LOCATION = attrgetter("is_location")
+_LOC_STRING = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"')
 # The alias a `loc(#name)` names (_ALIAS_USE's name), one per line of the joined location texts.
 _LOC_REF_ONLY = re.compile(rf"^loc\(#({ALIAS_ID})\)$", re.M | re.ASCII)
 
@@ -1211,21 +1214,23 @@ def _check_aliases(builder: IRBuilder, scope: AliasScope, source: SourceFile) ->
     location alias defined after it. Every other alias use was checked when read (AttrParser)."""
     ap = builder.ap
     text = builder.source_text  # comments blanked, offsets kept
-    problem = ap.deferred_problem()
-    if problem is not None:
-        loc_text, offset, message = problem
-        raise ParseFailure(max(text.find(loc_text), 0) + offset, message)
-    defs = scope.defs
     # Most locations that name an alias are exactly `loc(#name)` (one per op in a printed file):
-    # they are checked by one set difference.
-    names = set(_LOC_REF_ONLY.findall("\n".join(ap.loc_texts)))
+    # they are checked by one set difference; the others (AttrParser.deferred_problem) in order.
+    found = _LOC_REF_ONLY.findall("\n".join(ap.loc_texts))
+    if len(found) != len(ap.loc_texts):
+        problem = ap.deferred_problem()
+        if problem is not None:
+            loc_text, offset, message = problem
+            raise ParseFailure(max(text.find(loc_text), 0) + offset, message)
+    defs = scope.defs
+    names = set(found)
     keys = list(zip(repeat("attr"), names))
     missing = {"#" + k[1] for k in filterfalse(defs.__contains__, keys)}
     missing.update(r for r in builder.late_refs if _alias_key(r) not in defs)
     if not missing:
-        wrong = [k for k in keys if not defs[k].is_location]
-        if not wrong:
+        if all(map(_IS_LOCATION, map(defs.__getitem__, keys))):
             return
+        wrong = [k for k in keys if not defs[k].is_location]
         pos, k = min((_first_loc_use(text, k[1]), k) for k in wrong)
         raise ParseFailure(pos, f"expected location, but found '{defs[k].value_text}'")
     # Report the undefined reference that comes first in the file.

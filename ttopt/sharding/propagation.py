@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any, Callable
 
+from ttopt.dialects.sdy_formats import enum_keyword
 from ttopt.dialects.sdy_rule import OpShardingRule, factor_name
 from ttopt.ir.types import TensorType
 from ttopt.ir.values import BlockArgument, OpResult
@@ -323,8 +324,7 @@ class ShardingGraph:
         """`sdy.propagation_barrier`: an identity that only lets shardings through in its
         allowed direction (FORWARD: into the result, BACKWARD: into the operand, NONE, BOTH)."""
         prop = op.properties.get("allowed_direction")
-        typed = prop.resolve().typed if prop is not None else None
-        direction = getattr(getattr(typed, "value", None), "value", "NONE")
+        direction = (enum_keyword("propagation_direction", prop) if prop is not None else None) or "NONE"
         slots = [self.slot(op.operands[0]), self.slot(op.results[0])]
         i = len(self.nodes)
         self._add_node(op, _identity_rule(self.shapes[slots[0]]), slots, op.name)
