@@ -1,5 +1,5 @@
-// RUN: ttopt opt %s --canonicalize | FileCheck %s
-// RUN: ttopt opt %s --pass-pipeline='builtin.module(canonicalize)' | FileCheck %s
+// RUN: ttopt opt %s --allow-unregistered-dialect --canonicalize | FileCheck %s
+// RUN: ttopt opt %s --allow-unregistered-dialect --pass-pipeline='builtin.module(canonicalize)' | FileCheck %s
 
 // Dead side-effect-free ops disappear, transitively; used ones and side effects stay.
 // CHECK-LABEL: func.func @dead_chain

@@ -1,5 +1,5 @@
-// RUN: ttopt opt %s | FileCheck %s
-// RUN: ttopt opt %s -o %t && ttopt opt %t | diff %t -
+// RUN: ttopt opt %s --allow-unregistered-dialect | FileCheck %s
+// RUN: ttopt opt %s --allow-unregistered-dialect -o %t && ttopt opt %t --allow-unregistered-dialect | diff %t -
 
 // MLIR reads any number of `{-# ... #-}` blocks, and a section, group or key given again adds to
 // (a key: replaces) what came before. They print back as one block, as mlir-opt prints them.

@@ -1,16 +1,16 @@
-// RUN: not ttopt opt %s --ttnn-optimizer --override-output-layout nosuch=l1 2>&1 | FileCheck %s --check-prefix=UNKNOWN
-// RUN: not ttopt opt %s --ttnn-optimizer --override-output-layout relu=l1:foo 2>&1 | FileCheck %s --check-prefix=PART
-// RUN: not ttopt opt %s --ttnn-optimizer --override-output-layout relu 2>&1 | FileCheck %s --check-prefix=NOEQ
-// RUN: not ttopt opt %s --ttnn-optimizer --override-output-layout relu=l1:dram 2>&1 | FileCheck %s --check-prefix=TWICE
-// RUN: not ttopt opt %s --ttnn-optimizer --override-output-layout relu=system_memory 2>&1 | FileCheck %s --check-prefix=NOLEGAL
-// RUN: not ttopt opt %s --ttnn-optimizer --insert-memreconfig relu=7 2>&1 | FileCheck %s --check-prefix=OPERAND
-// RUN: not ttopt opt %s --ttnn-optimizer --insert-memreconfig relu=a 2>&1 | FileCheck %s --check-prefix=INDEX
-// RUN: not ttopt opt %s --ttnn-optimizer --override-conv2d-config relu=nokey#1 2>&1 | FileCheck %s --check-prefix=CONVKEY
-// RUN: not ttopt opt %s --ttnn-optimizer --tensor-l1-usage-cap 1.5 2>&1 | FileCheck %s --check-prefix=CAP
-// RUN: not ttopt opt %s --ttnn-optimizer --device nosuch 2>&1 | FileCheck %s --check-prefix=DEVICE
-// RUN: not ttopt opt %s --ttnn-optimizer --max-legal-layouts -1 2>&1 | FileCheck %s --check-prefix=MAX
-// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled --memory-layout-analysis-policy DFSharding --mlir-print-debuginfo 2>&1 | FileCheck %s --check-prefix=UNMODELLED
-// RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled --memory-layout-analysis-policy DFSharding --trace 2>&1 >/dev/null | FileCheck %s --check-prefix=NOTES
+// RUN: not ttopt opt %s --allow-unregistered-dialect --ttnn-optimizer --override-output-layout nosuch=l1 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// RUN: not ttopt opt %s --allow-unregistered-dialect --ttnn-optimizer --override-output-layout relu=l1:foo 2>&1 | FileCheck %s --check-prefix=PART
+// RUN: not ttopt opt %s --allow-unregistered-dialect --ttnn-optimizer --override-output-layout relu 2>&1 | FileCheck %s --check-prefix=NOEQ
+// RUN: not ttopt opt %s --allow-unregistered-dialect --ttnn-optimizer --override-output-layout relu=l1:dram 2>&1 | FileCheck %s --check-prefix=TWICE
+// RUN: not ttopt opt %s --allow-unregistered-dialect --ttnn-optimizer --override-output-layout relu=system_memory 2>&1 | FileCheck %s --check-prefix=NOLEGAL
+// RUN: not ttopt opt %s --allow-unregistered-dialect --ttnn-optimizer --insert-memreconfig relu=7 2>&1 | FileCheck %s --check-prefix=OPERAND
+// RUN: not ttopt opt %s --allow-unregistered-dialect --ttnn-optimizer --insert-memreconfig relu=a 2>&1 | FileCheck %s --check-prefix=INDEX
+// RUN: not ttopt opt %s --allow-unregistered-dialect --ttnn-optimizer --override-conv2d-config relu=nokey#1 2>&1 | FileCheck %s --check-prefix=CONVKEY
+// RUN: not ttopt opt %s --allow-unregistered-dialect --ttnn-optimizer --tensor-l1-usage-cap 1.5 2>&1 | FileCheck %s --check-prefix=CAP
+// RUN: not ttopt opt %s --allow-unregistered-dialect --ttnn-optimizer --device nosuch 2>&1 | FileCheck %s --check-prefix=DEVICE
+// RUN: not ttopt opt %s --allow-unregistered-dialect --ttnn-optimizer --max-legal-layouts -1 2>&1 | FileCheck %s --check-prefix=MAX
+// RUN: ttopt opt %s --allow-unregistered-dialect --ttnn-optimizer --memory-layout-analysis-enabled --memory-layout-analysis-policy DFSharding --mlir-print-debuginfo 2>&1 | FileCheck %s --check-prefix=UNMODELLED
+// RUN: ttopt opt %s --allow-unregistered-dialect --ttnn-optimizer --memory-layout-analysis-enabled --memory-layout-analysis-policy DFSharding --trace 2>&1 >/dev/null | FileCheck %s --check-prefix=NOTES
 
 // Bad input gives an MLIR-style error naming the option and the offending part, never a traceback.
 // Option values that are wrong whatever the input are usage errors (`Error:`, exit 2, see

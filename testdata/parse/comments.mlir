@@ -1,5 +1,5 @@
-// RUN: ttopt opt %s | FileCheck %s
-// RUN: ttopt opt %s -o %t && ttopt opt %t | diff %t -
+// RUN: ttopt opt %s --allow-unregistered-dialect | FileCheck %s
+// RUN: ttopt opt %s --allow-unregistered-dialect -o %t && ttopt opt %t --allow-unregistered-dialect | diff %t -
 
 // A comment may sit wherever MLIR's lexer allows a blank: between any two tokens, inside attribute
 // dictionaries, dense literals, types, function types, operand lists, locations and dialect

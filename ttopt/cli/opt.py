@@ -245,7 +245,7 @@ def _opt_main(ctx: click.Context, input: str, output: str, pass_pipeline: str | 
             t0, c0 = time.perf_counter(), time.process_time()
             module = parse_module(chunk, name, line_offset=line0)
             record_locations(module.source, module.walk())
-            verify(module)
+            verify(module, allow_unregistered_dialect=kw["allow_unregistered_dialect"])
             timings.append(("parse + verify", time.perf_counter() - t0, time.process_time() - c0))
             pm = PassManager(
                 passes,
@@ -299,7 +299,7 @@ def _verify_chunk(name: str, chunk: str, line0: int, passes: list, pctx: Any, po
         try:
             module = parse_module(chunk, name, line_offset=line0)
             record_locations(module.source, module.walk())
-            verify(module)
+            verify(module, allow_unregistered_dialect=kw["allow_unregistered_dialect"])
             PassManager(passes, pctx, verify_each=kw["verify_each"]).run(module)
             outputs.append(print_module(module, popts))
         except Diagnostic as d:
@@ -352,6 +352,8 @@ def _make_opt() -> click.Command:
         click.Option(["--trace"], is_flag=True, help="Explain pass decisions on stderr (rich)."),
         click.Option(["--stats"], default=None, type=click.Path(dir_okay=False), help="Write pass statistics as JSON to FILE."),
         click.Option(["--verify-each/--no-verify-each"], default=True, help="Verify the IR after every pass (default on)."),
+        click.Option(["--allow-unregistered-dialect"], is_flag=True,
+                     help="Accept ops of dialects ttopt does not register (generic form), as mlir-opt does."),
         *_pass_params(),
     ]
 
