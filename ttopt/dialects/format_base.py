@@ -31,6 +31,7 @@ from ttopt.ir.operation import Block, Operation, Region
 from ttopt.ir.printer import sym_text
 from ttopt.ir.types import ScalarType, Type
 from ttopt.ir.values import BlockArgument
+from ttopt.parse.literals import parse_int
 from ttopt.parse.opspec import OpSpec
 
 if TYPE_CHECKING:
@@ -355,6 +356,18 @@ _FLOAT_FORMAT = re.compile(r"e(\d+)m(\d+)$")
 I32 = ScalarType("i32")
 
 
+def int_token(b: IRBuilder, tok: Any, bits: int = 64) -> int:
+    """A signless integer literal of `bits` bits as MLIR reads it: decimal or hex, values past the
+    signed range wrapping (MLIR keeps the bit pattern); a positioned error when it does not fit."""
+    try:
+        v = parse_int(str(tok))
+    except ValueError as e:
+        b.fail(tok, str(e))
+    if not -(1 << (bits - 1)) <= v < (1 << bits):
+        b.fail(tok, "integer constant out of range for attribute")
+    return v - (1 << bits) if v >= (1 << (bits - 1)) else v
+
+
 def _kw_value(b: IRBuilder, key_tok: Token, value: Any, kind: str) -> Attribute | dict[str, Attribute]:
     if kind == "i64_array":
         if not isinstance(value, list):
@@ -363,7 +376,7 @@ def _kw_value(b: IRBuilder, key_tok: Token, value: Any, kind: str) -> Attribute 
     if kind == "i64":
         if not (isinstance(value, Token) and value.type == "INT"):
             b.fail(key_tok, f"'{key_tok}' takes an integer")
-        return i64_attr(int(value))
+        return i64_attr(int_token(b, value))
     if kind == "bool":
         if not (isinstance(value, Token) and str(value) in ("true", "false")):
             b.fail(key_tok, f"'{key_tok}' takes true or false")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ttopt.dialects.format_base import I32, Format, enum_value, i64_attr, int_of, resolved, str_of, without_entry_args
+from ttopt.dialects.format_base import I32, Format, enum_value, i64_attr, int_of, int_token, resolved, str_of, without_entry_args
 from ttopt.ir.attributes import (
     Attribute,
     DialectAttr,
@@ -17,7 +17,6 @@ from ttopt.ir.attributes import (
     unquote,
 )
 from ttopt.ir.operation import Operation
-from ttopt.parse.literals import parse_int
 from ttopt.parse.opspec import OpSpec
 
 if TYPE_CHECKING:
@@ -97,17 +96,6 @@ class SdyCollectiveFormat(Format):
         return f"{s} {p.name(op.operands[0])} out_sharding={out}{self.attrs(op, p)} : {p.type(op.results[0].type)}"
 
 
-def _i64(b: IRBuilder, tok: Any) -> int:
-    """A signless i64 literal as MLIR reads it: decimal or hex, 64 bits wrapping to signed."""
-    try:
-        v = parse_int(str(tok))
-    except ValueError as e:
-        b.fail(tok, str(e))
-    if not -(1 << 63) <= v < (1 << 64):
-        b.fail(tok, "integer constant out of range for attribute")
-    return v - (1 << 64) if v >= (1 << 63) else v
-
-
 class SdyKwFormat(Format):
     """`sdy.sharding_group %x group_id=0 : T`, `sdy.propagation_barrier %x allowed_direction=NONE : T`."""
 
@@ -126,7 +114,7 @@ class SdyKwFormat(Format):
             if kind is None:
                 b.fail(key_tok, f"unknown option '{key_tok}' for '{c[0]}'")
             if kind == "i64":
-                props[str(key_tok)] = i64_attr(_i64(b, v))
+                props[str(key_tok)] = i64_attr(int_token(b, v))
             elif kind == "sharding":
                 props[str(key_tok)] = _sharding(str(v), b.scope)
             else:

@@ -15,6 +15,7 @@ from ttopt.dialects.format_base import (
     enum_value,
     i64_array,
     int_of,
+    int_token,
     ints_of,
     ints_text,
     is_enum,
@@ -100,7 +101,7 @@ class SliceFormat(Format):
 
 def slice_dim(b: IRBuilder, c: list) -> tuple:
     start, limit, stride = c
-    return (int(start), int(limit), int(stride) if stride is not None else 1)
+    return (int_token(b, start), int_token(b, limit), int_token(b, stride) if stride is not None else 1)
 
 
 def make_dot_dimensions(lb: list[int], rb: list[int], lc: list[int], rc: list[int]) -> DialectAttr:
@@ -407,7 +408,8 @@ class IndexedFormat(Format):
 
     def build(self, b: IRBuilder, c: list) -> OpSpec:
         _, value, index, attrs, ts = c
-        props = {self.prop: IntegerAttr(int(index), self.element, f"{int(index)} : {self.element.text}")}
+        n = int_token(b, index, int(self.element.text[1:]))
+        props = {self.prop: IntegerAttr(n, self.element, f"{n} : {self.element.text}")}
         return self._spec(b, c, [value], properties=props, attributes=b.dict(attrs), finish=self._finish_types(b, ts))
 
     def printable(self, op: Operation) -> bool:
