@@ -17,6 +17,7 @@ from ttopt.dialects.chlo import _BINARY as CHLO_BINARY
 from ttopt.dialects.chlo import _UNARY as CHLO_UNARY
 from ttopt.dialects.sdy_rule import check_rule, parse_rule
 from ttopt.dialects.stablehlo import BINARY_ELEMENTWISE, UNARY_ELEMENTWISE
+from ttopt.ir.attributes import IntegerAttr
 from ttopt.ir.opdef import register_verifiers
 from ttopt.ir.operation import Operation
 from ttopt.ir.properties import decode
@@ -253,6 +254,11 @@ def _windowed(op: Operation, p: dict[str, Any], inputs: int, inits: list[int]) -
                           ("window_dilations", 1), ("padding", 2)):  # fmt: skip
         if name in p and len(p[name]) != per_dim * len(x):
             raise ValueError(f"{name} has {len(p[name])} entries, expected {per_dim * len(x)} for an operand of rank {len(x)}")
+    for name, what in (("window_dimensions", "value"), ("window_strides", "stride"), ("base_dilations", "base dilation factor"),
+                       ("window_dilations", "window dilation factor")):  # fmt: skip
+        for i, v in enumerate(p.get(name, ())):
+            if v <= 0:
+                raise ValueError(f"expects window to have positive {what} for {i}-th window dimension, but got {v}.")
     for i in range(inputs):
         s = _shape(op.operands[i])
         if s is not None and len(s) != len(x):
@@ -275,6 +281,21 @@ def _reduce_window(op: Operation, p: dict[str, Any]) -> None:
     if len(op.results) != n:
         raise ValueError(f"expects {n} result(s), one per input, got {len(op.results)}")
     _windowed(op, p, n, list(range(n, 2 * n)))
+    x = _shape(op.operands[0])
+    if x is None or any(d is None or d < 0 for d in x) or "window_dimensions" not in p:
+        return
+    rank = len(x)
+    strides, base, dil = (p.get(k, [1] * rank) for k in ("window_strides", "base_dilations", "window_dilations"))
+    pad = p.get("padding", [0] * (2 * rank))
+    want = []
+    for i, size in enumerate(x):
+        padded = ((size - 1) * base[i] + 1 if size else 0) + pad[2 * i] + pad[2 * i + 1]
+        window = (p["window_dimensions"][i] - 1) * dil[i] + 1
+        want.append(0 if padded < window else (padded - window) // strides[i] + 1)
+    for r in op.results:
+        got = _shape(r)
+        if got is not None and any(g is not None and g >= 0 and g != w for g, w in zip(got, want)):
+            raise ValueError(f"inferred type(s) with shape {'x'.join(map(str, want))} are incompatible with return type(s) of operation {_types(op)}")
 
 
 def _select_and_scatter(op: Operation, p: dict[str, Any]) -> None:
@@ -323,6 +344,43 @@ def _collective(*names: str) -> Check:
         _rank_is("result", r, len(x))
         for n in names:
             _dims_in(n, [p[n]], len(x))
+
+    return check
+
+
+def _replica_groups(same_size: bool, global_ids: bool = True, group_size: str | None = None) -> Check:
+    """StableHLO's replica-group rules: ids unique and covering 0..N-1 (-1 pads uneven groups
+    where sizes may differ), not empty with use_global_device_ids, the group size as declared."""
+
+    def check(op: Operation, p: dict[str, Any]) -> None:
+        ids = p.get("replica_groups")
+        if ids is None:
+            return
+        shape = getattr(op.get_attr("replica_groups").type.resolve(), "shape", None) or (0, 0)
+        if global_ids and p.get("use_global_device_ids") and not ids:
+            raise ValueError("if `use_global_device_ids` is set, the replica groups cannot be empty")
+        seen: set[int] = set()
+        for i in ids:
+            if i == -1:
+                if same_size:
+                    raise ValueError("Invalid replica id -1")
+                continue
+            if i in seen:
+                raise ValueError(f"replica id #{i} seen more than once")
+            seen.add(i)
+        for i in range(len(seen)):
+            if i not in seen:
+                raise ValueError(f"replica id #{i} not seen in replica groups")
+        if same_size and group_size is not None and shape[0] and len(ids) // shape[0] != p.get(group_size):
+            raise ValueError(f"group size of replica_groups must be {p.get(group_size)}")
+
+    return check
+
+
+def _both(*checks: Check) -> Check:
+    def check(op: Operation, p: dict[str, Any]) -> None:
+        for c in checks:
+            c(op, p)
 
     return check
 
@@ -506,6 +564,11 @@ def _pairwise_same_shape(op: Operation, p: dict[str, Any]) -> None:
 
 
 def _custom_call(op: Operation, p: dict[str, Any]) -> None:
+    version = op.get_attr("api_version")
+    if version is not None:
+        v = version.resolve()
+        if not (isinstance(v, IntegerAttr) and v.type is not None and v.type.text == "i32" and 0 <= v.value <= 4):
+            raise ValueError("attribute 'api_version' failed to satisfy constraint: Custom call API version")
     attr = op.attributes.get("sdy.sharding_rule")
     body = getattr(attr.resolve(), "body", None) if attr is not None else None
     if body is None:
@@ -564,8 +627,8 @@ def _table() -> dict[str, Check]:
         "stablehlo.clamp": _clamp,
         "stablehlo.map": _elementwise(False, False),
         "stablehlo.collective_permute": _elementwise(False, False),
-        "stablehlo.all_reduce": _pairwise_same_shape,
-        "stablehlo.collective_broadcast": same_shape,
+        "stablehlo.all_reduce": _both(_replica_groups(False), _pairwise_same_shape),
+        "stablehlo.collective_broadcast": _both(_replica_groups(True, global_ids=False), same_shape),
         "stablehlo.reduce_precision": same_shape,
         "stablehlo.iota": _iota,
         "stablehlo.dynamic_iota": _iota,
@@ -583,9 +646,10 @@ def _table() -> dict[str, Check]:
         "stablehlo.sort": _sort,
         "stablehlo.fft": _fft,
         "stablehlo.cholesky": _cholesky,
-        "stablehlo.all_gather": _collective("all_gather_dim"),
-        "stablehlo.reduce_scatter": _collective("scatter_dimension"),
-        "stablehlo.all_to_all": _collective("split_dimension", "concat_dimension"),
+        "stablehlo.all_gather": _both(_replica_groups(True), _collective("all_gather_dim")),
+        "stablehlo.reduce_scatter": _both(_replica_groups(True), _collective("scatter_dimension")),
+        "stablehlo.all_to_all": _both(_replica_groups(True, global_ids=False, group_size="split_count"),
+                                      _collective("split_dimension", "concat_dimension")),
         "stablehlo.rng_bit_generator": _rng_bit_generator,
         "stablehlo.dot_general": _dot_general,
         "stablehlo.dot": _dot,

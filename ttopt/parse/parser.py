@@ -502,6 +502,8 @@ class IRBuilder(Transformer):
         name = head[1:q] if "\\" not in head[:q] else unquote(head[: q + 1])
         if not name:
             self.fail(h0, "empty operation name is invalid")
+        if "\0" in name:
+            self.fail(h0, "null character not allowed in operation name")
         p = head.index("(", q)
         inner = head[p + 1 : -1]
         if inner.strip():
@@ -730,7 +732,10 @@ class IRBuilder(Transformer):
         key = FastToken("BARE_ID", text[k0:k1], k0)
         if group == 3:  # `[1, 2]`
             inner = text[v0 + 1 : v1 - 1]
-            return (key, [int(x) for x in inner.split(",")] if inner.strip() else [])
+            ints = [int(x) for x in inner.split(",")] if inner.strip() else []
+            if any(not _I64_MIN <= v <= _I64_MAX for v in ints):
+                self.int_list([FastToken("INT", m.group(), v0 + 1 + m.start()) for m in re.finditer(r"-?\d+", inner)])
+            return (key, ints)
         kind = ("INT", "BARE_ID", "STRING")[group - 4]
         return (key, FastToken(kind, text[v0:v1], v0))
 
@@ -824,6 +829,8 @@ class IRBuilder(Transformer):
         name_tok = head
         if not name:
             self.fail(name_tok, "empty operation name is invalid")
+        if "\0" in name:
+            self.fail(name_tok, "null character not allowed in operation name")
         p = text.index("(", q)
         operands_tok = FastToken("OPERANDS", text[p:], head.start_pos + p)
         sig_text = str(sig)
@@ -878,11 +885,18 @@ class IRBuilder(Transformer):
         return ("fn", [self.type(t) for t in ins], [self.type(t) for t in outs], ins[0].start_pos)
 
     def int_list(self, c: list) -> list[int]:
-        try:
-            return [parse_int(t) for t in c if t is not None]
-        except ValueError as e:
-            self.fail(c[0], str(e))
-            raise
+        out = []
+        for t in c:
+            if t is None:
+                continue
+            try:
+                v = parse_int(t)
+            except ValueError as e:
+                self.fail(t, str(e))
+            if not _I64_MIN <= v <= _I64_MAX:  # MLIR reads these lists as int64_t
+                self.fail(t, "integer value too large")
+            out.append(v)
+        return out
 
     # ---- regions and blocks ------------------------------------------------------------
     def region_open(self, c: list) -> Region:
@@ -1154,6 +1168,7 @@ def _run_positions(text: str, start: int, end: int) -> dict[str, int]:
     return {m.group(1): m.start() for m in LOC_ALIAS_ITEM.finditer(text, start, end)}
 
 
+_I64_MIN, _I64_MAX = -(1 << 63), (1 << 63) - 1
 _ALIAS_USE = re.compile(rf"{STR}|([#!])({ALIAS_ID})(?![\w$.\-<])", re.ASCII)
 _IS_LOCATION = attrgetter("is_location")
 _LOC_STRING = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"')
