@@ -295,7 +295,10 @@ def _reduce_window(op: Operation, p: dict[str, Any]) -> None:
     for r in op.results:
         got = _shape(r)
         if got is not None and any(g is not None and g >= 0 and g != w for g, w in zip(got, want)):
-            raise ValueError(f"inferred type(s) with shape {'x'.join(map(str, want))} are incompatible with return type(s) of operation {_types(op)}")
+            element = r.type.resolve().element_type.text
+            inferred = ", ".join(f"'tensor<{''.join(f'{d}x' for d in want)}{element}>'" for _ in op.results)
+            returned = ", ".join(f"'{v.type.text}'" for v in op.results)
+            raise ValueError(f"inferred type(s) {inferred} are incompatible with return type(s) of operation {returned}")
 
 
 def _select_and_scatter(op: Operation, p: dict[str, Any]) -> None:
