@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Iterable
 
 from ttopt.ir.resources import FileMetadata, ResourceGroup
@@ -19,7 +20,11 @@ def read_file_metadata(text: str, base: int) -> FileMetadata:
             raise ScanError(name_at, f"unknown file-metadata section '{name}' (expected dialect_resources or external_resources)")
         groups = []
         for owner, gbody, _, gat in _entries(_braced(body, at, name), at + 1):
-            entries = tuple((k, v) for k, v, _, _ in _entries(_braced(gbody, gat, owner), gat + 1))
+            read = _entries(_braced(gbody, gat, owner), gat + 1)
+            if name == "dialect_resources" and owner == "builtin":
+                for k, v, _, vat in read:
+                    _check_blob(k, v, vat)
+            entries = tuple((k, v) for k, v, _, _ in read)
             groups.append(ResourceGroup(owner, entries))
         sections.append((name, tuple(groups)))
     return merged(sections)
@@ -39,6 +44,22 @@ def merged(sections: Iterable[tuple[str, tuple[ResourceGroup, ...]]]) -> FileMet
     return FileMetadata(
         tuple((name, tuple(ResourceGroup(owner, tuple(e.items())) for owner, e in section.items())) for name, section in out.items())
     )
+
+
+_HEX_BLOB = re.compile(r'"0x((?:[0-9a-fA-F]{2})*)"')
+
+
+def _check_blob(key: str, value: str, at: int) -> None:
+    """A builtin resource is a hex string blob whose first 4 bytes (little-endian) give its
+    alignment, a power of two, as MLIR's blob reader requires (the token as written: no escapes)."""
+    m = _HEX_BLOB.fullmatch(value)
+    if m is None:
+        raise ScanError(at, f"expected hex string blob for key '{key}'")
+    if len(m.group(1)) < 8:
+        raise ScanError(at, f"expected hex string blob for key '{key}' to encode alignment in first 4 bytes")
+    align = int.from_bytes(bytes.fromhex(m.group(1)[:8]), "little")
+    if align & (align - 1):
+        raise ScanError(at, f"expected hex string blob for key '{key}' to encode alignment in first 4 bytes, but got non-power-of-2 value: {align}")
 
 
 def _braced(value: str, at: int, key: str) -> str:
