@@ -1,5 +1,6 @@
 // RUN: not ttopt opt %s --split-input-file --apply-shardy-argument-annotations 2>&1 | FileCheck %s
 // Bad input to apply-shardy-argument-annotations: each chunk is one diagnostic naming the op or argument.
+// Shardings that do not fit their mesh or tensor are rejected when the module is read, in Shardy's words.
 
 // CHECK: errors_annotations.mlir:[[# @LINE + 2]]:1: error: 'sdy.mesh' op: the module has 2 meshes (@mesh, @mesh2); ttopt supports exactly one
 sdy.mesh @mesh = <["x"=2]>
@@ -10,7 +11,7 @@ func.func @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}
 
 // -----
 
-// CHECK: errors_annotations.mlir:[[# @LINE + 2]]:1: error: argument #0 of @main: sharding <@mesh, [{"x"}, {"x"}]>: axis "x" is used more than once (dimension 0 and dimension 1)
+// CHECK: errors_annotations.mlir:[[# @LINE + 2]]:1: error: 'func.func' op arg 0 - duplicate axis ref: "x"
 sdy.mesh @mesh = <["x"=2, "y"=4]>
 func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {"x"}]>}) -> tensor<8x8xf32> {
   return %arg0 : tensor<8x8xf32>
@@ -18,7 +19,7 @@ func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x
 
 // -----
 
-// CHECK: errors_annotations.mlir:[[# @LINE + 3]]:8: error: 'stablehlo.negate' op: sharding <@mesh, [{"z"}]>: unknown axis "z" in dimension 0 (mesh axes: "x", "y")
+// CHECK: errors_annotations.mlir:[[# @LINE + 3]]:8: error: 'stablehlo.negate' op result - unknown axis name: "z"
 sdy.mesh @mesh = <["x"=2, "y"=4]>
 func.func @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
   %0 = stablehlo.negate %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"z"}]>]>} : tensor<8xf32>
@@ -27,7 +28,7 @@ func.func @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
 
 // -----
 
-// CHECK: errors_annotations.mlir:[[# @LINE + 2]]:1: error: result #0 of @main: sharding <@mesh, [{"x"}]> has 1 dimension shardings but the tensor has rank 2
+// CHECK: errors_annotations.mlir:[[# @LINE + 2]]:1: error: 'func.func' op result 0 - sharding doesn't match tensor rank: 1 != 2
 sdy.mesh @mesh = <["x"=2, "y"=4]>
 func.func @main(%arg0: tensor<8x8xf32>) -> (tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) {
   return %arg0 : tensor<8x8xf32>

@@ -10,7 +10,7 @@ func.func @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
 
 // -----
 
-// CHECK: errors_shardy_bodies.mlir:[[# @LINE + 2]]:1: error: argument #0 of @main: sdy.sharding: expected ',' after the mesh
+// CHECK: errors_shardy_bodies.mlir:[[# @LINE + 2]]:1: error: 'func.func' op invalid sdy.sharding: expected ',' after the mesh
 sdy.mesh @mesh = <["x"=2]>
 func.func @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh [{"x"}]>}) -> tensor<8xf32> {
   %0 = stablehlo.negate %arg0 : tensor<8xf32>

@@ -245,6 +245,9 @@ def _pad(op: Operation, p: dict[str, Any]) -> None:
         raise ValueError(f"interior_padding must be non-negative, got {p['interior_padding']}")
 
 
+_DYNAMIC = -(1 << 63)
+
+
 def _windowed(op: Operation, p: dict[str, Any], inputs: int, inits: list[int]) -> None:
     """reduce_window / select_and_scatter: window attributes cover every input dimension, init values are scalars."""
     x = _shape(op.operands[0])
@@ -257,7 +260,7 @@ def _windowed(op: Operation, p: dict[str, Any], inputs: int, inits: list[int]) -
     for name, what in (("window_dimensions", "value"), ("window_strides", "stride"), ("base_dilations", "base dilation factor"),
                        ("window_dilations", "window dilation factor")):  # fmt: skip
         for i, v in enumerate(p.get(name, ())):
-            if v <= 0:
+            if v <= 0 and v != _DYNAMIC:  # MLIR reads INT64_MIN (ShapedType::kDynamic) as "unknown"
                 raise ValueError(f"expects window to have positive {what} for {i}-th window dimension, but got {v}.")
     for i in range(inputs):
         s = _shape(op.operands[i])
@@ -283,6 +286,8 @@ def _reduce_window(op: Operation, p: dict[str, Any]) -> None:
     _windowed(op, p, n, list(range(n, 2 * n)))
     x = _shape(op.operands[0])
     if x is None or any(d is None or d < 0 for d in x) or "window_dimensions" not in p:
+        return
+    if any(v == _DYNAMIC for k in ("window_dimensions", "window_strides", "base_dilations", "window_dilations", "padding") for v in p.get(k, ())):
         return
     rank = len(x)
     strides, base, dil = (p.get(k, [1] * rank) for k in ("window_strides", "base_dilations", "window_dilations"))
@@ -631,7 +636,7 @@ def _table() -> dict[str, Check]:
         "stablehlo.map": _elementwise(False, False),
         "stablehlo.collective_permute": _elementwise(False, False),
         "stablehlo.all_reduce": _both(_replica_groups(False), _pairwise_same_shape),
-        "stablehlo.collective_broadcast": _both(_replica_groups(True, global_ids=False), same_shape),
+        "stablehlo.collective_broadcast": same_shape,
         "stablehlo.reduce_precision": same_shape,
         "stablehlo.iota": _iota,
         "stablehlo.dynamic_iota": _iota,

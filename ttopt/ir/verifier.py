@@ -9,7 +9,7 @@ from __future__ import annotations
 import itertools
 from typing import TYPE_CHECKING
 
-from ttopt.ir.attributes import SymbolRefAttr, TypeAttr
+from ttopt.ir.attributes import OP_ATTRIBUTE_VERIFIERS, SymbolRefAttr, TypeAttr
 from ttopt.ir.diagnostics import Diagnostic, SourcePos
 from ttopt.ir.dialect_registry import UNREGISTERED_DIALECT, dialect_of, is_registered_dialect, unregistered_op_message
 from ttopt.ir.opdef import ISOLATED, SYMBOL_TABLE, TERMINATOR, arity_ok, arity_text
@@ -126,6 +126,11 @@ def _verify_op(op: Operation, module: Module) -> None:
                 raise _fail(op, module, e.message) from None
             except ValueError as e:
                 raise _fail(op, module, str(e)) from None
+    for check in OP_ATTRIBUTE_VERIFIERS:
+        try:
+            check(op)
+        except ValueError as e:
+            raise _fail(op, module, str(e)) from None
 
 
 def _verify_symbols(module: Module) -> None:
