@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
+from ttopt.lowering.stablehlo_handlers import Unsupported, lowers
 from ttopt.lowering.stablehlo_ops.building import splat
 from ttopt.lowering.stablehlo_ops.custom_call import lowers_target
-from ttopt.lowering.stablehlo_handlers import Unsupported, lowers
 
 if TYPE_CHECKING:
     from ttopt.ir.operation import Operation
