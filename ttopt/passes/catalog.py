@@ -8,7 +8,6 @@ the registry imports a pass's module only when that pass is looked up.
 # fmt: off
 from ttopt.passes.options import OptionSpec
 
-
 # pass name -> the module whose import registers it
 MODULES: dict[str, str] = {
     'aggressive-propagation': 'ttopt.sharding.propagation',

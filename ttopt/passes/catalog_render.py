@@ -24,7 +24,6 @@ the registry imports a pass's module only when that pass is looked up.
 
 # fmt: off
 from ttopt.passes.options import OptionSpec
-
 '''
 
 
