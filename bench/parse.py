@@ -16,6 +16,9 @@ views, which are process startup), then times `--repeat` runs each of
 * parse       `parse_module(text)`
 * print       `print_module(module, PrintOptions(...))` of an already-parsed module
 * round-trip  `print_module(parse_module(text), ...)` as one unit (the module's teardown untimed)
+* verify      `verify(module)` of an already-parsed module (what `ttopt opt` runs after parsing and
+              after every pass); "verify growth" is its time over the next smaller size's, beside
+              the ratio of their op counts (linear: the two are equal)
 
 and reports the median. ops/s counts every operation `module.walk()` yields (the module and
 nested region ops included); MB/s is the size of the generated input text over the time. Peak RSS
@@ -184,6 +187,7 @@ def measure_one(kind: str, path: str, repeat: int, flags: list[str], clock: str 
     """Parse / print / round-trip timings, op count and peak RSS for one generated file."""
     from ttopt.ir.diagnostics import Diagnostic
     from ttopt.ir.printer import print_module
+    from ttopt.ir.verifier import verify
     from ttopt.parse.parser import parse_module
 
     opts = print_options(flags)
@@ -203,6 +207,8 @@ def measure_one(kind: str, path: str, repeat: int, flags: list[str], clock: str 
         stage = "print"
         out["print_s"], printed = timed(lambda: print_module(module, opts), repeat, clock)
         out["printed_bytes"] = len(printed.encode())
+        stage = "verify"  # what `ttopt opt` runs after parsing and after every pass
+        out["verify_s"] = timed(lambda: verify(module), repeat, clock)[0]
         module = None
 
         def roundtrip():
@@ -490,20 +496,28 @@ def results_table(results: list[dict], args: argparse.Namespace):
         table.add_column(f"{stage}\nms", justify="right")
         table.add_column(f"{stage}\nkops/s", justify="right")
         table.add_column(f"{stage}\nMB/s", justify="right")
+    table.add_column("verify\nms", justify="right")
+    table.add_column("verify\ngrowth", justify="right")
     table.add_column("peak RSS\nMB", justify="right")
     table.add_column("reparse")
+    previous: dict[tuple[str, str], dict] = {}  # the row of the next smaller size of the same kind
     for r in results:
         if r.get("error"):
-            table.add_row(r["kind"], r["locs"], f"{r['size']:,}", "", f"[red]{r['error']}[/red]", *[""] * 10)
+            table.add_row(r["kind"], r["locs"], f"{r['size']:,}", "", f"[red]{r['error']}[/red]", *[""] * 12)
             continue
         mb = r["bytes"] / 1e6
         cells = []
         for key in ("parse_s", "print_s", "roundtrip_s"):
             s = r[key]
             cells += [fmt(s * 1e3, ",.1f"), fmt(rate(r["ops"], s) / 1e3, ",.1f"), fmt(rate(mb, s), ",.2f")]
+        before = previous.get((r["kind"], r["locs"]))
+        growth = ""
+        if before is not None and before["verify_s"] > 0:
+            growth = f"{r['verify_s'] / before['verify_s']:.1f}x / {r['ops'] / before['ops']:.0f}x ops"
+        previous[(r["kind"], r["locs"])] = r
         ok = r["reparse"] == "ok"
-        table.add_row(r["kind"], r["locs"], f"{r['ops']:,}", f"{mb:.2f}", *cells, f"{r['peak_rss_mb']:,.0f}",
-                      "[green]ok[/green]" if ok else f"[red]{r['reparse']}[/red]")
+        table.add_row(r["kind"], r["locs"], f"{r['ops']:,}", f"{mb:.2f}", *cells, fmt(r["verify_s"] * 1e3, ",.1f"), growth,
+                      f"{r['peak_rss_mb']:,.0f}", "[green]ok[/green]" if ok else f"[red]{r['reparse']}[/red]")
     return table
 
 

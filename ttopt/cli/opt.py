@@ -12,21 +12,22 @@ SPLIT_MARKER = "// -----"
 
 
 def _pass_params() -> list[click.Parameter]:
-    """One flag per registered pass, one flag per distinct pass option."""
-    from ttopt.passes.registry import all_passes
+    """One flag per registered pass, one flag per distinct pass option (from the pass catalog:
+    no pass module is imported to build them)."""
+    from ttopt.passes import catalog
 
     params: list[click.Parameter] = []
     seen: dict[str, Any] = {}
-    for name, cls in all_passes().items():
+    for name, summary in catalog.SUMMARIES.items():
         params.append(
             click.Option(
                 [f"--{name}", "__pass__" + name.replace("-", "_")],
                 is_flag=True,
                 expose_value=False,  # the order (and repeats) come from argv: see _rewrite_argv
-                help=f"Run the {name} pass: {cls.summary}",
+                help=f"Run the {name} pass: {summary}",
             )
         )
-        for spec in cls.option_specs():
+        for spec in catalog.OPTIONS[name]:
             if spec.name in seen or spec.name in _RESERVED:
                 continue
             seen[spec.name] = spec
@@ -67,10 +68,10 @@ _RESERVED = {"trace", "stats", "timing"}
 def _rewrite_argv(args: list[str]) -> tuple[list[str], list[tuple[str, str]]]:
     """`--name=true|false` for booleans, `--pass="opts"` -> `--pass`; and every pass flag with
     its option text, in command-line order (a pass given twice runs twice, as in mlir-opt)."""
-    from ttopt.passes.registry import all_passes
+    from ttopt.passes import catalog
 
-    passes = all_passes()
-    bools = {s.name for c in passes.values() for s in c.option_specs() if s.type is bool}
+    passes = catalog.MODULES
+    bools = {s.name for specs in catalog.OPTIONS.values() for s in specs if s.type is bool}
     out: list[str] = []
     pass_opts: list[tuple[str, str]] = []
     args = _join_bool_values(args, bools)
@@ -174,13 +175,13 @@ def _build_passes(ctx: click.Context, pipeline: str | None, kwargs: dict[str, An
 def _check_flags_taken(flags: dict[str, str], passes: list) -> None:
     """An option flag reaches every pass of the run that declares the option (a pipeline hands it
     on to its steps); a flag no pass of the run declares would do nothing, so it is a usage error."""
-    from ttopt.passes.registry import all_passes
+    from ttopt.passes import catalog
 
     taken = {s.name for p in passes for s in type(p).option_specs()}
     for name in flags:
         if name in taken:
             continue
-        owners = [n for n, c in all_passes().items() if any(s.name == name for s in c.option_specs())]
+        owners = [n for n, specs in catalog.OPTIONS.items() if any(s.name == name for s in specs)]
         ran = ", ".join(f"--{type(p).name}" for p in passes) or "no pass"
         raise click.UsageError(f"--{name}: no pass in this run takes this option (it belongs to {', '.join(owners)}; "
                                f"this run has {ran})")  # fmt: skip

@@ -26,4 +26,9 @@ from ttopt.ir.dialect_registry import register_dialect_ops
 
 register_dialect_ops(OP_NAMES)
 
-TYPED_ATTR_MODULES += [f"ttopt.dialects.{m}" for m in ("ttcore_attrs", "ttnn_attrs", "ttnn_layout", "sdy_attrs", "stablehlo_attrs")]
+TYPED_ATTR_MODULES.update({
+    "ttcore": ["ttopt.dialects.ttcore_attrs"],
+    "ttnn": ["ttopt.dialects.ttnn_attrs", "ttopt.dialects.ttnn_layout"],
+    "sdy": ["ttopt.dialects.sdy_attrs"],
+    "stablehlo": ["ttopt.dialects.stablehlo_attrs"],
+})

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import sys
 from contextlib import contextmanager
-from typing import Iterator
-
-from pydantic import ValidationError
+from typing import TYPE_CHECKING, Iterator
 
 from ttopt.parse.attr_body import AttrError
+
+if TYPE_CHECKING:
+    from pydantic import ValidationError
 
 __all__ = ["AttrError", "attr_errors"]
 
@@ -31,7 +33,10 @@ def attr_errors(what: str) -> Iterator[None]:
         yield
     except AttrError:
         raise
-    except ValidationError as e:
-        raise AttrError(f"invalid {what}: {_first_error(e)}") from None
     except (ValueError, TypeError, KeyError, IndexError) as e:
+        # pydantic's ValidationError is a ValueError; only a loaded pydantic can have raised one,
+        # so a plain parse need not import it to tell.
+        pydantic = sys.modules.get("pydantic")
+        if pydantic is not None and isinstance(e, pydantic.ValidationError):
+            raise AttrError(f"invalid {what}: {_first_error(e)}") from None
         raise AttrError(f"invalid {what}: {e}") from None

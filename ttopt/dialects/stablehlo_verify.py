@@ -86,6 +86,9 @@ def _all_shapes(op: Operation) -> tuple[list[Shape], list[Shape]] | None:
 
 def _elementwise(same_element: bool, result_element: bool) -> Check:
     def check(op: Operation, p: dict[str, Any]) -> None:
+        values = (*op.operands, *op.results)
+        if values and all(v.type is values[0].type for v in values):
+            return  # one type object throughout (the parser shares them): same shape, same element type
         shapes = [s for s in (*(_shape(v) for v in op.operands), *(_shape(r) for r in op.results)) if s is not None]
         if any(not _same(shapes[0], s) for s in shapes[1:]):
             raise ValueError(f"requires compatible shapes for all operands and results, got {_types(op)}")

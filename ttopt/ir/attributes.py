@@ -380,21 +380,24 @@ DIALECT_ATTR_CHECKS: dict[str, Callable[[str, str | None], tuple[int, str] | Non
 # raises ValueError (the message without the op name) when the op's attributes are invalid. The IR
 # verifier runs them on every op.
 OP_ATTRIBUTE_VERIFIERS: list[Callable[[Any], None]] = []
-# Modules that register typed factories, imported on the first typed lookup: the pydantic
-# models cost ~0.1 s to import, which a plain parse/print run should not pay.
-TYPED_ATTR_MODULES: list[str] = []
-_typed_loaded = False
+# Dialect -> the modules that register its typed factories, imported on the first typed lookup
+# of one of its attributes or types: the pydantic models cost ~0.1 s to import, which a plain
+# parse/print run should not pay, and a module with only sdy attributes should not pay for ttnn's.
+TYPED_ATTR_MODULES: dict[str, list[str]] = {}
+_typed_loaded: set[str | None] = set()
 
 
-def load_typed_factories() -> None:
-    """Import the dialect modules that register typed attribute/type factories (once)."""
-    global _typed_loaded
-    if not _typed_loaded:
-        _typed_loaded = True
-        import importlib
+def load_typed_factories(dialect: str | None = None) -> None:
+    """Import the modules that register typed attribute/type factories: those of `dialect`, or
+    every dialect's (None, or a dialect none are listed for). Each at most once."""
+    if dialect in _typed_loaded:
+        return
+    import importlib
 
-        for mod in TYPED_ATTR_MODULES:
+    for name in [dialect] if dialect in TYPED_ATTR_MODULES else list(TYPED_ATTR_MODULES):
+        for mod in TYPED_ATTR_MODULES[name]:
             importlib.import_module(mod)
+    _typed_loaded.add(dialect)
 
 
 class DialectAttr(Attribute):
@@ -429,7 +432,7 @@ class DialectAttr(Attribute):
     def typed(self) -> Any:
         """The dialect's validated model for this attribute, or None if the dialect has none."""
         if self._typed is None:
-            load_typed_factories()
+            load_typed_factories(self.name.partition(".")[0])
             factory = DIALECT_ATTR_FACTORIES.get(self.name)
             if factory is None:
                 return None

@@ -174,7 +174,7 @@ class OpaqueType(Type):
     def typed(self) -> Any:
         """Dialect model for this type (e.g. ttcore.tile), or None."""
         if self._typed is None:
-            load_typed_factories()
+            load_typed_factories(self.name.partition(".")[0])
             factory = DIALECT_TYPE_FACTORIES.get(self.name)
             if factory is not None:
                 self._typed = factory(self)

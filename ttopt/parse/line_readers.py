@@ -13,6 +13,7 @@ import re
 
 from ttopt.ir.opdef import OP_FAMILIES
 from ttopt.parse import scan
+from ttopt.parse.lazy_regex import lazy_compile
 from ttopt.parse.scan import ScanError
 
 
@@ -394,17 +395,17 @@ _V = rf"%{scan.SUFFIX_ID}(?:#\d+)?"
 # The blanks the piecewise lexer skips (not `\s`, which also takes '\f', '\v' and Unicode spaces).
 _S = scan.BLANK
 # `(%x init: %c)` (reduce_input), then `[applies OP] across dimensions = [ints]` (reduce_op)
-_REDUCE_INPUT = re.compile(rf"\({_S}*({_V}){_S}+init{_S}*:{_S}*({_V}){_S}*\)", re.ASCII)
-_REDUCE_TAIL = re.compile(rf"(?:applies{_S}+([A-Za-z_][\w$.]*){_S}+)?across{_S}+dimensions{_S}*={_S}*(\[{_S}*(?:-?\d+(?:{_S}*,{_S}*-?\d+)*)?{_S}*\])", re.ASCII)
-_REDUCER = re.compile(r"reducer(?![\w$.])")
+_REDUCE_INPUT = lazy_compile(rf"\({_S}*({_V}){_S}+init{_S}*:{_S}*({_V}){_S}*\)", re.ASCII)
+_REDUCE_TAIL = lazy_compile(rf"(?:applies{_S}+([A-Za-z_][\w$.]*){_S}+)?across{_S}+dimensions{_S}*={_S}*(\[{_S}*(?:-?\d+(?:{_S}*,{_S}*-?\d+)*)?{_S}*\])", re.ASCII)
+_REDUCER = lazy_compile(r"reducer(?![\w$.])")
 # `GE, %a, %b[, SIGNED]` (compare_op in grammars/mlir.lark)
-_COMPARE_HEAD = re.compile(rf"([A-Za-z_]\w*){_S}*,{_S}*({_V}){_S}*,{_S}*({_V})(?:{_S}*,{_S}*([A-Za-z_]\w*))?", re.ASCII)
+_COMPARE_HEAD = lazy_compile(rf"([A-Za-z_]\w*){_S}*,{_S}*({_V}){_S}*,{_S}*({_V})(?:{_S}*,{_S}*([A-Za-z_]\w*))?", re.ASCII)
 _INTS = rf"\[{_S}*(?:-?\d+(?:{_S}*,{_S}*-?\d+)*)?{_S}*\]"
 # `%a, %b` then `key = [ints] x [ints]` (groups 2, 3) or `key = [WORD, ...]` (group 4) (dot_op)
-_DOT_HEAD = re.compile(rf"({_V}){_S}*,{_S}*({_V})", re.ASCII)
-_DOT_ITEM = re.compile(rf"([A-Za-z_]\w*){_S}*={_S}*(?:({_INTS}){_S}*x{_S}*({_INTS})|\[{_S}*([A-Za-z_]\w*(?:{_S}*,{_S}*[A-Za-z_]\w*)*){_S}*\])", re.ASCII)
+_DOT_HEAD = lazy_compile(rf"({_V}){_S}*,{_S}*({_V})", re.ASCII)
+_DOT_ITEM = lazy_compile(rf"([A-Za-z_]\w*){_S}*={_S}*(?:({_INTS}){_S}*x{_S}*({_INTS})|\[{_S}*([A-Za-z_]\w*(?:{_S}*,{_S}*[A-Za-z_]\w*)*){_S}*\])", re.ASCII)
 # One kwargs item: a value, or `key = [ints] | int | word | "string"` (groups 3..6 by kind).
-_KW_ITEM = re.compile(
+_KW_ITEM = lazy_compile(
     rf'({_V})|([A-Za-z_]\w*){_S}*={_S}*(?:(\[{_S}*(?:-?\d+(?:{_S}*,{_S}*-?\d+)*)?{_S}*\])|(-?\d+)(?![\w.])|([A-Za-z_]\w*)|({scan.FAST_STR}))',
     re.ASCII,
 )
@@ -424,7 +425,7 @@ _F_HEAD = rf"(?:%{scan.SUFFIX_ID}{_B}(=)(?!=){_W})?({_F_NAME}){_W}"
 # (so no `->`, and the first `>` closes it unless it is `>=`), `!name` or a bare word not followed by `<`.
 _NO_BRACKET = scan.token_chars('<>(){}[]"-')  # no bracket, no string, no `->`
 _F_TYPE = rf"(?>(?:tensor|memref|vector|complex|tuple)<{_NO_BRACKET}*>(?!=)|!(?>{scan.SUFFIX_ID})(?!<)|[A-Za-z_][\w$.]*+(?!{_B}<))"
-_F_TYPE_RE = re.compile(_F_TYPE, re.ASCII)
+_F_TYPE_RE = lazy_compile(_F_TYPE, re.ASCII)
 # The trailing location as _trailing_loc reads it when SIMPLE_LOC matches (no other `loc(` may
 # follow), then blanks and what may follow an op (_op_may_end, ASCII only; no comment, which
 # skip_ws would look past).
@@ -432,20 +433,20 @@ _F_LOC = rf"(?:{_W}((?>{scan.SIMPLE_LOC.pattern}))|(?!{_B}loc\())(?={_B}(?:[%\"}
 # `: (A) -> R` (group 1) | `: T[, T...]` (groups 2, 3), then the location (group 4); after a type
 # (list) neither `,` nor `-` may follow (the general reader would read on, or decline).
 _F_TAIL = rf":{_W}(?:((?>{scan.SIMPLE_FNTYPE.pattern}))|({_F_TYPE})((?:{_W},{_W}{_F_TYPE})*+)(?!{_B}[,\-])){_F_LOC}"
-_F_TAIL_RE = re.compile(_W + _F_TAIL, re.ASCII)  # after the attributes
+_F_TAIL_RE = lazy_compile(_W + _F_TAIL, re.ASCII)  # after the attributes
 # The rest of the commonest line in one match: an OP_PRETTY op's operands (up to three, groups
 # 1-3), no attributes, then _F_TAIL (groups 4-7).
-_F_PRETTY = re.compile(rf"(?:((?>{_V}))(?:{_W},{_W}((?>{_V})))?(?:{_W},{_W}((?>{_V})))?)?{_W}{_F_TAIL}", re.ASCII)
-_F_HEAD_RE = re.compile(_F_HEAD, re.ASCII)
-_F_VALUES = re.compile(rf"((?>{_V})(?:{_W},{_W}(?>{_V}))*+)?{_W}", re.ASCII)
-_F_KW_ITEM = re.compile(rf"(?>{_KW_ITEM.pattern}){_W}(?:(,){_W})?", re.ASCII)
-_F_COMPARE = re.compile(rf"(?>{_COMPARE_HEAD.pattern}){_W}", re.ASCII)
-_F_DOT_HEAD = re.compile(rf"(?>{_DOT_HEAD.pattern}){_W}", re.ASCII)
-_F_DOT_ITEM = re.compile(rf",{_W}(?>{_DOT_ITEM.pattern}){_W}", re.ASCII)
+_F_PRETTY = lazy_compile(rf"(?:((?>{_V}))(?:{_W},{_W}((?>{_V})))?(?:{_W},{_W}((?>{_V})))?)?{_W}{_F_TAIL}", re.ASCII)
+_F_HEAD_RE = lazy_compile(_F_HEAD, re.ASCII)
+_F_VALUES = lazy_compile(rf"((?>{_V})(?:{_W},{_W}(?>{_V}))*+)?{_W}", re.ASCII)
+_F_KW_ITEM = lazy_compile(rf"(?>{_KW_ITEM.pattern}){_W}(?:(,){_W})?", re.ASCII)
+_F_COMPARE = lazy_compile(rf"(?>{_COMPARE_HEAD.pattern}){_W}", re.ASCII)
+_F_DOT_HEAD = lazy_compile(rf"(?>{_DOT_HEAD.pattern}){_W}", re.ASCII)
+_F_DOT_ITEM = lazy_compile(rf",{_W}(?>{_DOT_ITEM.pattern}){_W}", re.ASCII)
 # `dense<...> : T` as scan_attr reads it (brackets nested two deep at most, no string, no `->`),
 # then the location.
 _F_DENSE_CHAR = rf"(?:{_NO_BRACKET}|-(?!>))"
-_F_CONSTANT = re.compile(
+_F_CONSTANT = lazy_compile(
     rf"((?>dense<(?:{_F_DENSE_CHAR}|\[(?:{_F_DENSE_CHAR}|\[{_F_DENSE_CHAR}*\])*\])*>)(?!=){_W}:(?!:){_W}{_F_TYPE}){_F_LOC}",
     re.ASCII,
 )
@@ -560,7 +561,7 @@ _TAIL = rf"(?:{scan.BLANK}*(<\{{{_FLAT}\}}>))?(?:{scan.BLANK}*(\{{{_FLAT}\}}))?{
 # with one result and a common location form.
 # Groups: 1 result, 2 head, 3 operands, 4 properties, 5 attributes, 6 function type, 7 location.
 # It accepts a subset of what generic_op_parts accepts, ending at the same offset (`_fast_ok`).
-FAST_GENERIC = re.compile(
+FAST_GENERIC = lazy_compile(
     rf"(?:(%{scan.SUFFIX_ID}){scan.BLANK}*={scan.BLANK}*)?"
     rf'("[\w.$\-]+"{_OPERANDS})'
     rf"{_TAIL}"
@@ -571,8 +572,8 @@ FAST_GENERIC = re.compile(
 # the head (groups: 1 result, 2 quoted name, 3 operands) is matched per op, the tail up to the
 # location (groups: 1 properties, 2 attributes, 3 function type) once per distinct text, as files
 # repeat a few hundred tails thousands of times.
-FAST_HEAD = re.compile(rf'(?:(%{scan.SUFFIX_ID}){scan.BLANK}*={scan.BLANK}*)?("[\w.$\-]+"){_OPERANDS}', re.ASCII)
-FAST_TAIL = re.compile(rf"{_TAIL}{scan.BLANK}*", re.ASCII)
+FAST_HEAD = lazy_compile(rf'(?:(%{scan.SUFFIX_ID}){scan.BLANK}*={scan.BLANK}*)?("[\w.$\-]+"){_OPERANDS}', re.ASCII)
+FAST_TAIL = lazy_compile(rf"{_TAIL}{scan.BLANK}*", re.ASCII)
 _TAIL_PARTS: dict[str, tuple] = {}  # tail text -> tail_parts(text)
 _NOT_A_TAIL = (-1, None, None, "")
 _BALANCED: dict[str, bool] = {}  # dictionary text -> whether scan_balanced ends exactly at its end

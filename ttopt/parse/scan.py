@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from ttopt.parse.lazy_regex import lazy_compile
+
 
 class ScanError(Exception):
     """A lexical error at character offset `pos`."""
@@ -27,7 +29,7 @@ class ScanError(Exception):
 # skipped here: a text holding either fails to parse at the first one, and the parser parses it again
 # with both replaced by spaces (`blank_comments`), which keeps every offset.
 BLANK = r"[ \t\n\r]"
-WS = re.compile(rf"{BLANK}+")
+WS = lazy_compile(rf"{BLANK}+")
 # A string literal as MLIR's lexer takes it: no raw '\n', '\v' or '\f', and only the escapes
 # `\\`, `\"`, `\n`, `\t` and `\XX` (two hex digits).
 _STR_CHARS = r'[^"\\\n-\x0c]'
@@ -62,26 +64,26 @@ FAST_STR = r'"[^"\\\n-\x0c]*+"'
 # Things inside a bracketed body that matter for balancing. `->` and `>=` contain '>' but
 # close nothing (affine maps, integer sets). A `"` that does not start a valid string, and any
 # character MLIR's lexer refuses outside strings (a comment's `/` among them), are errors.
-_BODY = re.compile(rf'->|>=|{STR}|(")|[<>(){{}}\[\]]|([^\t\n\r -~]|[{re.escape(_NEVER)}])', re.ASCII)
+_BODY = lazy_compile(rf'->|>=|{STR}|(")|[<>(){{}}\[\]]|([^\t\n\r -~]|[{re.escape(_NEVER)}])', re.ASCII)
 _CLOSE = {")": "(", "]": "[", "}": "{", ">": "<"}
 _OPEN_TO_CLOSE = {"(": ")", "[": "]", "{": "}", "<": ">"}
 
 # bare-id ::= (letter|[_]) (letter|digit|[_$.])*     suffix-id ::= digit+ | (letter|[$._-]) (letter|digit|[$._-])*
-BARE_ID = re.compile(r"[A-Za-z_][\w$.]*", re.ASCII)
+BARE_ID = lazy_compile(r"[A-Za-z_][\w$.]*", re.ASCII)
 SUFFIX_ID = r"(?:\d+|[A-Za-z_$.\-][\w$.\-]*)"
 # An alias name: a suffix-id without '.', which marks dialect names.
 ALIAS_ID = r"(?:\d+|[A-Za-z_$\-][\w$\-]*)"
-VALUE = re.compile(rf"%{SUFFIX_ID}(?:#\d+)?", re.ASCII)
+VALUE = lazy_compile(rf"%{SUFFIX_ID}(?:#\d+)?", re.ASCII)
 # `%a, %b:2 =` (a result count is an integer token: decimal or hexadecimal)
 _COUNT = r"(?:0x[0-9a-fA-F]+|\d+)"
-RESULTS = re.compile(
+RESULTS = lazy_compile(
     rf"%{SUFFIX_ID}(?:{BLANK}*:{BLANK}*{_COUNT})?(?:{BLANK}*,{BLANK}*%{SUFFIX_ID}(?:{BLANK}*:{BLANK}*{_COUNT})?)*{BLANK}*=(?!=)", re.ASCII
 )
-RESULT_GROUP = re.compile(rf"(%{SUFFIX_ID})(?:{BLANK}*:{BLANK}*({_COUNT}))?", re.ASCII)
+RESULT_GROUP = lazy_compile(rf"(%{SUFFIX_ID})(?:{BLANK}*:{BLANK}*({_COUNT}))?", re.ASCII)
 # symbol-ref-id ::= `@` (bare-id | string-literal)
-SYMBOL = re.compile(rf"@(?:[A-Za-z_][\w$.]*|{STR})", re.ASCII)
-STRING = re.compile(STR, re.ASCII)
-BLOCK_LABEL = re.compile(rf"\^{SUFFIX_ID}", re.ASCII)
+SYMBOL = lazy_compile(rf"@(?:[A-Za-z_][\w$.]*|{STR})", re.ASCII)
+STRING = lazy_compile(STR, re.ASCII)
+BLOCK_LABEL = lazy_compile(rf"\^{SUFFIX_ID}", re.ASCII)
 # The location forms front ends print (name, file:line:col, name(child), callsite, fused),
 # recognized by one regex so they skip the general attribute parser; rarer forms (ranges, fused
 # metadata other than a string, deeper nesting) take the general path.
@@ -102,25 +104,25 @@ _LOC_BODY = (
     rf"loc\((?:{_LOC_STR}(?::\d++:\d++|\((?:{_LOC_CALLSITE}|{_LOC_FUSED}|{_LOC_LEAF})\))?"
     rf"|{_LOC_CALLSITE}|{_LOC_FUSED}|{_LOC_NAME}|unknown)\)"
 )
-SIMPLE_LOC = re.compile(_LOC_BODY, re.ASCII)
+SIMPLE_LOC = lazy_compile(_LOC_BODY, re.ASCII)
 # `loc`, blanks and `(`: a location whatever its spacing (MLIR's `loc` and `(` are two tokens).
-LOC_AHEAD = re.compile(rf"loc{BLANK}*\(")
+LOC_AHEAD = lazy_compile(rf"loc{BLANK}*\(")
 # A run of simple location aliases (files end with thousands of them) is one token: its first
 # item, then each next one after blanks (line_readers.loc_alias_run).
-LOC_ALIAS_ITEM = re.compile(rf"#({_ALIAS_ID_POSSESSIVE})[ \t]*=[ \t]*({_LOC_BODY})", re.ASCII)
-LOC_ALIAS_NEXT = re.compile(rf"{BLANK}+{LOC_ALIAS_ITEM.pattern}", re.ASCII)
+LOC_ALIAS_ITEM = lazy_compile(rf"#({_ALIAS_ID_POSSESSIVE})[ \t]*=[ \t]*({_LOC_BODY})", re.ASCII)
+LOC_ALIAS_NEXT = lazy_compile(rf"{BLANK}+{LOC_ALIAS_ITEM.pattern}", re.ASCII)
 # The alias references of a location body with no string in it (with strings: parser._ALIAS_USE).
-LOC_REF = re.compile(rf"#({ALIAS_ID})", re.ASCII)  # group 1: the alias name
-ALIAS_DEF = re.compile(rf"[#!]{ALIAS_ID}(?![\w$.\-<]){BLANK}*={BLANK}*", re.ASCII)
+LOC_REF = lazy_compile(rf"#({ALIAS_ID})", re.ASCII)  # group 1: the alias name
+ALIAS_DEF = lazy_compile(rf"[#!]{ALIAS_ID}(?![\w$.\-<]){BLANK}*={BLANK}*", re.ASCII)
 _OPERAND_LIST = rf"\({BLANK}*(?:%{SUFFIX_ID}(?:#\d+)?(?:{BLANK}*,{BLANK}*%{SUFFIX_ID}(?:#\d+)?)*)?{BLANK}*\)"
-GENERIC_HEAD = re.compile(rf"{STR}{BLANK}*{_OPERAND_LIST}", re.ASCII)
+GENERIC_HEAD = lazy_compile(rf"{STR}{BLANK}*{_OPERAND_LIST}", re.ASCII)
 # A number; MLIR's `-` is a token of its own, so blanks may follow it (`- 1`: the lexer drops them).
-NUMBER = re.compile(rf"(?:-{BLANK}*|\+)?(?:0x[0-9a-fA-F]+|\d+(?:\.\d*)?(?:[eE][-+]?\d+)?)", re.ASCII)
+NUMBER = lazy_compile(rf"(?:-{BLANK}*|\+)?(?:0x[0-9a-fA-F]+|\d+(?:\.\d*)?(?:[eE][-+]?\d+)?)", re.ASCII)
 # `#` / `!` and a suffix-id: a dialect attribute or type name (with a '.') or an alias.
-DIALECT_NAME = re.compile(rf"[#!]{SUFFIX_ID}", re.ASCII)
-OPERANDS = re.compile(_OPERAND_LIST, re.ASCII)
+DIALECT_NAME = lazy_compile(rf"[#!]{SUFFIX_ID}", re.ASCII)
+OPERANDS = lazy_compile(_OPERAND_LIST, re.ASCII)
 _CONV_LIST = r"\[[\w \t\n\r,]*\]"
-CONV_DIMS = re.compile(rf"{_CONV_LIST}{BLANK}*x{BLANK}*{_CONV_LIST}{BLANK}*->{BLANK}*{_CONV_LIST}", re.ASCII)
+CONV_DIMS = lazy_compile(rf"{_CONV_LIST}{BLANK}*x{BLANK}*{_CONV_LIST}{BLANK}*->{BLANK}*{_CONV_LIST}", re.ASCII)
 TYPED_LITERAL_PREFIXES = ("dense", "sparse", "dense_resource")
 # Builtin keywords MLIR reads as a keyword token then `<`: blanks may sit between the two.
 GAP_TYPES = frozenset({"tensor", "memref", "vector", "complex", "tuple"})
@@ -134,7 +136,7 @@ def skip_ws(text: str, pos: int) -> int:
 
 
 # The longest prefix of a string literal that MLIR's lexer reads without error (string_error).
-_STRING_PREFIX = re.compile(rf'"{_STR_CHARS}*(?:{_ESCAPE}{_STR_CHARS}*)*', re.ASCII)
+_STRING_PREFIX = lazy_compile(rf'"{_STR_CHARS}*(?:{_ESCAPE}{_STR_CHARS}*)*', re.ASCII)
 
 
 def string_error(text: str, pos: int) -> ScanError:
@@ -210,9 +212,9 @@ _FLAT_TYPE_BODY = token_chars('<>()"')
 _SIMPLE_T = rf"(?:(?:tensor|memref|vector|complex|tuple)<{_FLAT_TYPE_BODY}*>|!(?>{SUFFIX_ID})(?!<)|[A-Za-z_][\w$.]*(?![\w$.]|{BLANK}*<))"
 _SIMPLE_TS = rf"(?:{_SIMPLE_T}(?:{BLANK}*,{BLANK}*{_SIMPLE_T})*)?"
 # Function types whose types have no nested brackets (aliased encodings): the common case.
-SIMPLE_FNTYPE = re.compile(rf"\({BLANK}*{_SIMPLE_TS}{BLANK}*\){BLANK}*->{BLANK}*(?:\({BLANK}*{_SIMPLE_TS}{BLANK}*\)|{_SIMPLE_T})", re.ASCII)
+SIMPLE_FNTYPE = lazy_compile(rf"\({BLANK}*{_SIMPLE_TS}{BLANK}*\){BLANK}*->{BLANK}*(?:\({BLANK}*{_SIMPLE_TS}{BLANK}*\)|{_SIMPLE_T})", re.ASCII)
 # One type of such a function type (they contain no parentheses: line_readers.simple_fntype_types).
-SIMPLE_TYPE = re.compile(_SIMPLE_T, re.ASCII)
+SIMPLE_TYPE = lazy_compile(_SIMPLE_T, re.ASCII)
 
 
 def scan_fntype(text: str, pos: int) -> int:
@@ -250,7 +252,7 @@ def symbol(text: str, pos: int) -> int:
     raise ScanError(pos + 1, "@ identifier expected to start with letter or '_'")
 
 
-_NESTED_SYMBOL = re.compile(rf"{BLANK}*:{BLANK}*:{BLANK}*@")
+_NESTED_SYMBOL = lazy_compile(rf"{BLANK}*:{BLANK}*:{BLANK}*@")
 
 
 def scan_attr(text: str, pos: int) -> int:
@@ -310,13 +312,13 @@ def scan_attr(text: str, pos: int) -> int:
     return _typed_suffix(text, end) if word in TYPED_LITERAL_PREFIXES else end
 
 
-RESOURCE_KEY = re.compile(rf"[A-Za-z_][\w.$\-]*|{STR}", re.ASCII)
+RESOURCE_KEY = lazy_compile(rf"[A-Za-z_][\w.$\-]*|{STR}", re.ASCII)
 
 # What blank_comments reads: a run of text to keep (strings read whole, loosely: a bad one is
 # reported where it is by the lexer, before anything a comment after it could change; a `"` that
 # opens none is kept as a character), or (group 1) a comment, to the next '\n' or '\r', or NULs.
-_KEEP_OR_BLANK = re.compile(r'(?:[^"/\x00]++|"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"|/(?!/)|")++|(//[^\n\r]*+|\x00++)')
-_BLANKABLE = re.compile(r"//|\x00")
+_KEEP_OR_BLANK = lazy_compile(r'(?:[^"/\x00]++|"[^"\\\n]*+(?:\\.[^"\\\n]*+)*+"|/(?!/)|")++|(//[^\n\r]*+|\x00++)')
+_BLANKABLE = lazy_compile(r"//|\x00")
 
 
 def blank_comments(text: str) -> str:

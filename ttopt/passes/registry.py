@@ -1,9 +1,12 @@
-"""Every pass by name. Pass modules are imported here so the CLI can offer their flags."""
+"""Every pass by name. A pass's module is imported when the pass is looked up (the CLI reads
+names, options and help from ttopt/passes/catalog.py), so a run loads only the passes it runs."""
 
 from __future__ import annotations
 
 import importlib
+import sys
 
+from ttopt.passes import catalog
 from ttopt.passes.base import Pass
 
 PASSES: dict[str, type[Pass]] = {}
@@ -40,7 +43,16 @@ PASS_MODULES = (
     "ttopt.lowering.arith_to_stablehlo",
     "ttopt.lowering.composites",
     "ttopt.lowering.stablehlo_to_ttir_pipeline",
+    "ttopt.lowering.ttir_decomposition",
 )
+
+# Modules that register into another module's tables instead of registering passes: imported
+# whenever the module they extend is loaded, so a pass sees the same tables whether it was
+# looked up alone or with every other pass.
+EXTENSIONS: dict[str, tuple[str, ...]] = {
+    "ttopt.passes.canonicalize": ("ttopt.sharding.canonicalize_sdy",),  # sdy canonicalization patterns
+    "ttopt.lowering.stablehlo_to_ttir": ("ttopt.lowering.stablehlo_ops",),  # per-family lowerings
+}
 
 _loaded = False
 
@@ -72,19 +84,38 @@ def _describe(kind: tuple) -> str:
     return f"one of {', '.join(choices)}" if choices else f"a {t.__name__}"
 
 
+def _load(module: str) -> None:
+    """Import `module`, then the extensions of every module now loaded."""
+    importlib.import_module(module)
+    for owner, extensions in EXTENSIONS.items():
+        if owner in sys.modules:
+            for ext in extensions:
+                if ext not in sys.modules:
+                    importlib.import_module(ext)
+
+
 def all_passes() -> dict[str, type[Pass]]:
     """Name -> pass class for every registered pass (sorted by name)."""
     global _loaded
     if not _loaded:
         for mod in PASS_MODULES:
-            importlib.import_module(mod)
+            _load(mod)
         _loaded = True
     return dict(sorted(PASSES.items()))
 
 
 def get_pass(name: str) -> type[Pass] | None:
-    """The pass class called `name` (also accepts registered aliases)."""
-    passes = all_passes()
+    """The pass class called `name` (also accepts registered aliases); imports only its module."""
+    cls = PASSES.get(name)
+    if cls is not None:
+        return cls
+    module = catalog.MODULES.get(catalog.ALIASES.get(name, name))
+    if module is not None:
+        _load(module)
+        cls = PASSES.get(catalog.ALIASES.get(name, name))
+        if cls is not None:
+            return cls
+    passes = all_passes()  # a pass registered outside the catalog (tests register their own)
     cls = passes.get(name)
     if cls is None:
         for c in passes.values():
