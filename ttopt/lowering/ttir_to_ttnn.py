@@ -32,6 +32,8 @@ from ttopt.ir.properties import int_values, props
 from ttopt.ir.types import OpaqueType, ScalarType, TensorType, static_shape
 from ttopt.lowering.dense_values import DenseValueError, narrowed_body
 from ttopt.lowering.ttir_decomposition import TTIRToTTIRDecomposition, decompose
+from ttopt.lowering.ttnn_cache import CACHE_RULES
+from ttopt.lowering.ttnn_cache import NO_RESULT as CACHE_NO_RESULT
 from ttopt.lowering.ttnn_indexing import INDEXING_RULES
 from ttopt.lowering.ttnn_indexing import MULTI_RESULT as INDEXING_MULTI_RESULT
 from ttopt.optimizer.rewrite import LayoutAliaser, update_function_type
@@ -446,7 +448,7 @@ def _rand(lw: _Lowering, op: Any) -> Any:
     return lw.emit("ttnn.rand", [lw.get_device()], _result_type(lw, op), properties, op.location)
 
 
-MULTI_RESULT = frozenset({"sort", "topk"}) | INDEXING_MULTI_RESULT
+MULTI_RESULT = frozenset({"sort", "topk"}) | INDEXING_MULTI_RESULT | CACHE_NO_RESULT
 RULES: dict[str, Rule] = {
     "reshape": _reshape, "squeeze": _reshape, "unsqueeze": _reshape, "permute": _permute, "transpose": _transpose,
     "broadcast": _broadcast,
@@ -460,7 +462,7 @@ RULES: dict[str, Rule] = {
     "ones": _creation, "arange": _creation,
     **INDEXING_RULES,
 }  # fmt: skip
-RULES.update({"sort": _sort, "topk": _topk, "rand": _rand})
+RULES.update({"sort": _sort, "topk": _topk, "rand": _rand, **CACHE_RULES})
 
 
 @register_pass
