@@ -380,7 +380,12 @@ def _norm(lw: _Lowering, op: Any) -> Any:
         raise ValueError(f"normalized_shape {list(p.normalized_shape)} is not the input's trailing dimensions")
     if len(p.normalized_shape) != 1:
         raise ValueError("lowers to a TTNN norm over the last dimension only")
-    return lw.emit("ttnn." + op.name[5:], inputs(op), _result_type(lw, op), {"epsilon": FloatAttr(p.epsilon, F32)}, op.location)
+    # HEAD's norms have optional weight and bias (AttrSizedOperandSegments): the TTIR op's segments
+    # carry over, and its epsilon attribute keeps MLIR's spelling of the f32 value.
+    ins = inputs(op)
+    segments = op.properties.get("operandSegmentSizes") or DenseArrayAttr("i32", (1, int(len(ins) >= 2), int(len(ins) >= 3)))
+    epsilon = op.properties.get("epsilon") or FloatAttr(p.epsilon, F32)
+    return lw.emit("ttnn." + op.name[5:], ins, _result_type(lw, op), {"epsilon": epsilon, "operandSegmentSizes": segments}, op.location)
 
 
 def _creation(lw: _Lowering, op: Any) -> Any:
