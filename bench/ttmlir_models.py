@@ -9,7 +9,8 @@ the project) runs in-process through
 * `--ttir-to-ttnn-backend-pipeline="optimization-level=0"` and
 * `--ttir-to-ttnn-backend-pipeline="optimization-level=2 verify-l1-budget=true"`;
 
-each output is printed and parsed again (what a consumer of the text sees), checked against
+the input is verified first and each output printed, parsed and verified again (what `ttopt opt`
+does, and what a consumer of the text sees), checked against
 tt-mlir's TTNN ODS at the same mirror revision (ttopt/testing/ods_check.py), and costed with ttopt's
 analytic device model (`CostModel.module_cost`: the summed estimate of every ttnn op, the same
 figure the optimizer's `estimated_ns` reports; not a measurement). A model *compiles* when level 2
@@ -40,9 +41,15 @@ sys.path.insert(0, str(ROOT))
 from ttopt.device import CostModel, DeviceError, load_device  # noqa: E402
 from ttopt.ir.diagnostics import Diagnostic  # noqa: E402
 from ttopt.ir.module import Module  # noqa: E402
+from ttopt.ir.printer import print_module  # noqa: E402
+from ttopt.ir.verifier import verify  # noqa: E402
+from ttopt.parse.parser import parse_module  # noqa: E402
+from ttopt.passes.context import PassContext  # noqa: E402
+from ttopt.passes.manager import PassManager  # noqa: E402
+from ttopt.passes.pipeline import instantiate, parse_pipeline  # noqa: E402
 from ttopt.testing.ods_check import check_module  # noqa: E402
 from ttopt.testing.ods_specs import MirrorFiles, OdsSet, OdsUnavailable, load_ods  # noqa: E402
-from ttopt.testing.ttnn_outputs import BACKEND, run_pipeline  # noqa: E402
+from ttopt.testing.ttnn_outputs import BACKEND  # noqa: E402
 
 DEFAULT_MIRROR = Path(os.environ.get("TTOPT_TTMLIR_MIRROR", "/work/.mirror/tenstorrent+tt-mlir/repo"))
 MODELS_DIR = "test/ttmlir/models"
@@ -112,7 +119,7 @@ def run_level(text: str, name: str, options: str, ods: OdsSet | None) -> LevelRe
     out = LevelResult()
     t0 = time.perf_counter()
     try:
-        module = run_pipeline(text, name, BACKEND.format(options))
+        module = lower(text, name, options)
         out.estimated_ns = estimate_ns(module)
         if ods is not None:
             out.violations = sorted({v.key for v in check_module(module, ods, name)})
@@ -124,6 +131,18 @@ def run_level(text: str, name: str, options: str, ods: OdsSet | None) -> LevelRe
         out.error, out.internal = f"{type(e).__name__}: {e}", True
     out.seconds = time.perf_counter() - t0
     return out
+
+
+def lower(text: str, name: str, options: str) -> Module:
+    """What `ttopt opt FILE --ttir-to-ttnn-backend-pipeline="options"` does: parse and verify the
+    input, run the pipeline, print; then the printed text parsed and verified again."""
+    module = parse_module(text, name)
+    verify(module)
+    pipeline = BACKEND.format(options)
+    PassManager(instantiate(parse_pipeline(pipeline), pipeline), PassContext()).run(module)
+    again = parse_module(print_module(module), f"{name} (ttopt output)")
+    verify(again)
+    return again
 
 
 def _first_line(text: str) -> str:
