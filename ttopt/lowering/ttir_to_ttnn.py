@@ -167,8 +167,8 @@ class _Lowering:
             a.type = self.layout_type(a.type, self.func, host=_conv_weight(a))
         count = 0
         for op in list(self.block.ops):
-            if op.name == "ttir.empty":
-                continue
+            if op.name == "ttir.empty" and not _read_as_input(op):
+                continue  # a destination-passing output buffer: TTNN ops allocate their results
             if op.name == "ttcore.optimization_barrier":
                 for r, v in zip(op.results, op.operands):  # folded away, as tt-mlir's backend pipeline does
                     r.replace_all_uses_with(v)
@@ -215,6 +215,12 @@ def _conv_weight(arg: Any) -> bool:
     leaves conv weights for the op to prepare on the device)."""
     users = arg.users
     return bool(users) and all(u.name in ("ttir.conv2d", "ttir.conv_transpose2d") and arg not in inputs(u)[:1] for u in users)
+
+
+def _read_as_input(empty: Any) -> bool:
+    """A `ttir.empty` some op reads as a tensor input (not as its destination), or that is returned."""
+    v = empty.results[0]
+    return any(not u.name.startswith("ttir.") or v in inputs(u) for u in v.users)
 
 
 def _result_type(lw: _Lowering, op: Any) -> Any:
@@ -464,7 +470,7 @@ RULES: dict[str, Rule] = {
     "softmax": _softmax, "rms_norm": _norm, "layer_norm": _norm,
     "square": lambda lw, op: lw.emit("ttnn.multiply", [inputs(op)[0], inputs(op)[0]], _result_type(lw, op), {}, op.location),
     "embedding": _same("ttnn.embedding"), "constant": _creation, "full": _creation, "zeros": _creation,
-    "ones": _creation, "arange": _creation,
+    "ones": _creation, "arange": _creation, "empty": _creation,
     **INDEXING_RULES,
 }  # fmt: skip
 RULES.update({"sort": _sort, "topk": _topk, "rand": _rand, **CACHE_RULES})
