@@ -35,6 +35,7 @@ from ttopt.lowering.ttir_decomposition import TTIRToTTIRDecomposition, decompose
 from ttopt.lowering.ttnn_cache import CACHE_RULES
 from ttopt.lowering.ttnn_cache import NO_RESULT as CACHE_NO_RESULT
 from ttopt.lowering.ttnn_indexing import INDEXING_RULES
+from ttopt.lowering.ttnn_upsample import UPSAMPLE_RULES
 from ttopt.lowering.ttnn_indexing import MULTI_RESULT as INDEXING_MULTI_RESULT
 from ttopt.optimizer.rewrite import LayoutAliaser, update_function_type
 from ttopt.passes.base import Pass
@@ -473,7 +474,7 @@ RULES: dict[str, Rule] = {
     "ones": _creation, "arange": _creation, "empty": _creation,
     **INDEXING_RULES,
 }  # fmt: skip
-RULES.update({"sort": _sort, "topk": _topk, "rand": _rand, **CACHE_RULES})
+RULES.update({"sort": _sort, "topk": _topk, "rand": _rand, **CACHE_RULES, **UPSAMPLE_RULES})
 
 
 @register_pass
