@@ -32,6 +32,7 @@ from ttopt.ir.properties import int_values, props
 from ttopt.ir.types import OpaqueType, ScalarType, TensorType, static_shape
 from ttopt.lowering.dense_values import DenseValueError, narrowed_body
 from ttopt.lowering.ttir_decomposition import TTIRToTTIRDecomposition, decompose
+from ttopt.lowering.ttnn_batch_norm import BATCH_NORM_RULES
 from ttopt.lowering.ttnn_cache import CACHE_RULES
 from ttopt.lowering.ttnn_cache import NO_RESULT as CACHE_NO_RESULT
 from ttopt.lowering.ttnn_indexing import INDEXING_RULES
@@ -474,7 +475,7 @@ RULES: dict[str, Rule] = {
     "ones": _creation, "arange": _creation, "empty": _creation,
     **INDEXING_RULES,
 }  # fmt: skip
-RULES.update({"sort": _sort, "topk": _topk, "rand": _rand, **CACHE_RULES, **UPSAMPLE_RULES})
+RULES.update({"sort": _sort, "topk": _topk, "rand": _rand, **CACHE_RULES, **UPSAMPLE_RULES, **BATCH_NORM_RULES})
 
 
 @register_pass
