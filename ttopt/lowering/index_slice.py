@@ -27,14 +27,16 @@ def index_to_slice(op: Operation) -> Value | None:
     x = op.operands[0]
     t = x.type.resolve()
     dim, begin, end, step = (_int(op, k) for k in ("dim", "begin", "end", "step"))
-    if not isinstance(t, TensorType) or t.shape is None or None in (dim, begin, end, step):
+    if not isinstance(t, TensorType) or t.shape is None or any(not isinstance(s, int) for s in t.shape):
         return None
-    assert dim is not None and begin is not None and end is not None and step is not None
-    rank = len(t.shape)
+    if dim is None or begin is None or end is None or step is None:
+        return None
+    shape = [int(s) for s in t.shape if isinstance(s, int)]
+    rank = len(shape)
     d = dim % rank
-    size = t.shape[d]
+    size = shape[d]
     begins = [0] * rank
-    ends = list(t.shape)
+    ends = list(shape)
     steps = [1] * rank
     begins[d] = begin + size if begin < 0 else begin
     ends[d] = end + size if end < 0 else end
