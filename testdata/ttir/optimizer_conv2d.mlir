@@ -1,12 +1,14 @@
 // RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline="enable-greedy-optimizer=true" --mlir-print-debuginfo --verify-each | FileCheck %s
-// RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline="optimization-level=2" --stats - -o %t | FileCheck %s --check-prefix=DF
-// RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline="optimization-level=2" | ttopt opt --ttnn-optimizer --verify-l1-budget -o %t
+// RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline="optimization-level=2 memory-layout-analysis-policy=DFSharding" --stats - -o %t | FileCheck %s --check-prefix=DF
+// RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline="optimization-level=2" --stats - -o %t | FileCheck %s --check-prefix=L2
+// RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline="optimization-level=2 memory-layout-analysis-policy=DFSharding" | ttopt opt --ttnn-optimizer --verify-l1-budget -o %t
 
 // A conv2d block in TTIR (NHWC, OIHW weights): each conv reads and writes TTNN's flattened
 // 1x1x(N*H*W)xC form through reshapes; weights stay on the host, row-major. With the CostBased
 // policy (enable-greedy-optimizer) each conv's output is read back from L1 interleaved by the
-// next op and no conversion op is inserted; DFSharding (optimization-level=2) reshards and spills around each
-// conv and ends slower than the input by the estimate.
+// next op and no conversion op is inserted; optimization-level=2 uses the same policy. DFSharding (tt-mlir's
+// level-2 policy, chosen by name) reshards and spills around each conv and ends slower than the input by the
+// estimate.
 
 // CHECK-DAG: #[[HOST:ttnn_layout[0-9]*]] = #ttnn.ttnn_layout<(d0, d1, d2, d3) -> (d0 * 192 + d1 * 3 + d2, d3), <1x1>, memref<12288x3xbf16, #system_memory>>
 // CHECK-DAG: #[[L1:ttnn_layout[0-9]*]] = #ttnn.ttnn_layout<(d0, d1, d2, d3) -> (d0 * 896 + d1 * 32 + d2, d3), <8x8>, memref<1x1x!ttcore.tile<32x32, bf16>, #l1>, <interleaved>>
@@ -17,6 +19,12 @@
 // CHECK: "ttnn.conv2d"({{.*}}, %arg2, {{.*}}) {{.*}} loc("conv2")
 // CHECK-NOT: ttnn.to_layout
 // CHECK: return
+
+// L2: "memory_layout_analysis_policy": "CostBased"
+// L2: "estimated_ns": 48107.6,
+// L2-NEXT: "estimated_ns_before": 57135.7,
+// L2: "reshards": 0,
+// L2-NEXT: "spills": 0,
 
 // DF: "memory_layout_analysis_policy": "DFSharding"
 // DF: "reshards": 2,

@@ -1,4 +1,5 @@
-// RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline="optimization-level=2" -o %t && FileCheck %s --input-file=%t
+// RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline="optimization-level=2 memory-layout-analysis-policy=DFSharding" -o %t && FileCheck %s --input-file=%t
+// RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline="optimization-level=2" | FileCheck %s --check-prefix=L2
 // RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline="enable-optimizer=true memory-layout-analysis-enabled=true max-legal-layouts=0" | FileCheck %s --check-prefix=NOSHARD
 // RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline="optimization-level=1" | FileCheck %s --check-prefix=LEVEL1
 // RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline="optimization-level=2 override-output-layout=matmul_out=dram" | FileCheck %s --check-prefix=OVERRIDE
@@ -7,8 +8,10 @@
 // RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline="optimization-level=2 compute-cfg-math-fidelity=lofi" | FileCheck %s --check-prefix=FIDELITY
 
 // A matmul chain in TTIR, written like tt-mlir's optimizer tests (matmul_program_config.mlir):
-// the memory layout analysis shards the matmul with a multicast program config and keeps the
-// eltwise consumers in the same L1 shards; the returned result is spilled to DRAM.
+// DFSharding shards the matmul with a multicast program config and keeps the eltwise consumers in
+// the same L1 shards; the returned result is spilled to DRAM. optimization-level=2 (CostBased)
+// shards the matmul and the multiply the same way, and the relu writes its result to DRAM itself
+// (no spill op).
 
 // CHECK-DAG: #[[DRAM:ttnn_layout[0-9]*]] = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<16x64x!ttcore.tile<32x32, bf16>, #dram>, <interleaved>>
 // CHECK-DAG: #[[L1:ttnn_layout[0-9]*]] = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <{{[0-9]+x[0-9]+}}>, memref<{{[0-9]+x[0-9]+}}x!ttcore.tile<32x32, bf16>, #l1>, <{{width|height|block}}_sharded>
@@ -20,6 +23,16 @@
 // CHECK: "ttnn.relu"{{.*}} -> tensor<512x2048xbf16, #[[L1]]>
 // CHECK: "ttnn.to_layout"{{.*}} -> tensor<512x2048xbf16, #[[DRAM]]>
 // CHECK: return {{.*}} : tensor<512x2048xbf16, #[[DRAM]]>
+
+// L2-DAG: #[[DRAM:ttnn_layout[0-9]*]] = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<16x64x!ttcore.tile<32x32, bf16>, #dram>, <interleaved>>
+// L2-DAG: #[[L1:ttnn_layout[0-9]*]] = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <{{[0-9]+x[0-9]+}}>, memref<{{[0-9]+x[0-9]+}}x!ttcore.tile<32x32, bf16>, #l1>, <{{width|height|block}}_sharded>
+// L2: "ttnn.matmul"
+// L2-SAME: matmul_program_config = #ttnn.matmul_multi_core_reuse_multi_cast
+// L2-SAME: -> tensor<512x2048xbf16, #[[L1]]>
+// L2: "ttnn.multiply"{{.*}} -> tensor<512x2048xbf16, #[[L1]]>
+// L2: "ttnn.relu"{{.*}} -> tensor<512x2048xbf16, #[[DRAM]]>
+// L2-NOT: ttnn.to_layout
+// L2: return {{.*}} : tensor<512x2048xbf16, #[[DRAM]]>
 
 // max-legal-layouts=0: no sharding at all.
 // NOSHARD-NOT: _sharded

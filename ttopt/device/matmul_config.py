@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from math import ceil, prod
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from ttopt.device.layout_info import BLOCK, HEIGHT, WIDTH, LayoutInfo
 
@@ -203,3 +203,26 @@ def interleaved_blocking(dims: MatmulDims, worker_grid: tuple[int, int]) -> tupl
     """
     rows, cols = worker_grid
     return ceil(dims.mt / rows), ceil(dims.nt / cols), 2 if dims.kt % 2 == 0 else 1
+
+
+def fit_out_block(per_core_m: int, per_core_n: int, in0_block_w: int, cb_bytes: Callable[[int, int, int], int],
+                  budget: int) -> tuple[int, int, int]:  # fmt: skip
+    """(out_block_h, out_block_w, in0_block_w) whose circular buffers fit `budget`, as tt-metal's
+    auto-picker shrinks the output block of an interleaved matmul (get_multi_dim_per_core_factor,
+    in0_block_w kept): the per-core block when it fits, else the divisor pair of (per_core_M,
+    per_core_N) with the largest product (the squarest among equal products) that fits, else 1x1."""
+    if cb_bytes(per_core_m, per_core_n, in0_block_w) < budget:
+        return per_core_m, per_core_n, in0_block_w
+    ms = [per_core_m, 1, *(f for f in range(per_core_m // 2, 1, -1) if per_core_m % f == 0)]
+    ns = [per_core_n, 1, *(f for f in range(per_core_n // 2, 1, -1) if per_core_n % f == 0)]
+    best: dict[int, tuple[int, int]] = {}
+    for m in ms:
+        for n in ns:
+            prev = best.get(m * n)
+            if prev is None or max(prev) / min(prev) >= max(m, n) / min(m, n):
+                best[m * n] = (m, n)
+    for product in sorted(best, reverse=True):
+        m, n = best[product]
+        if cb_bytes(m, n, in0_block_w) < budget:
+            return m, n, in0_block_w
+    return 1, 1, 1

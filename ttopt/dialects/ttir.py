@@ -57,7 +57,10 @@ OPS: dict[str, tuple[tuple[int, int], tuple[Prop, ...]]] = {
                                 _opt("width_dim", "int", 2), _opt("channel_dim", "int", 3),
                                 _opt("flattened_compat_info"))),  # fmt: skip
     "conv_transpose2d": ((2, 3), _CONV + (_opt("output_padding"),)),
-    "conv3d": ((2, 3), _CONV),
+    # HEAD's conv3d has no dilation; its layout dims and padding mode default.
+    "conv3d": ((2, 3), (Prop("stride", "attr"), Prop("padding", "attr"), _opt("dilation"), Prop("groups", "int"),
+                        *(_opt(d, "int", i) for i, d in enumerate(("batch_dim", "depth_dim", "height_dim", "width_dim", "channel_dim"))),
+                        _opt("padding_mode", "str", "zeros"))),  # fmt: skip
     "max_pool2d": ((1, 1), (Prop("kernel"), Prop("stride"), Prop("dilation"), Prop("padding"), _opt("ceil_mode", "bool", False))),
     "avg_pool2d": ((1, 1), (Prop("kernel"), Prop("stride"), Prop("dilation"), Prop("padding"), _opt("ceil_mode", "bool", False))),
     "global_avg_pool2d": ((1, 1), ()),
@@ -142,10 +145,14 @@ def _shape(v: Any) -> tuple[int, ...] | None:
 
 
 def inputs(op: Any) -> list[Any]:
-    """The op's tensor inputs without a destination-passing `ttir.empty` output operand."""
+    """The op's tensor inputs without a destination-passing `ttir.empty` output operand. A trailing
+    `ttir.empty` of another type than the result is an input (HEAD's ops are not destination
+    passing: `ttir.concat(%a, %b, %empty)` concatenates three tensors)."""
     ins = list(op.operands)
-    if ins and getattr(ins[-1], "op", None) is not None and ins[-1].op.name == "ttir.empty" and len(ins) > OPS[op.name[5:]][0][0]:
-        ins = ins[:-1]
+    last = getattr(ins[-1], "op", None) if ins else None
+    if last is not None and last.name == "ttir.empty" and len(ins) > OPS[op.name[5:]][0][0]:
+        if not op.results or ins[-1].type.resolve() == op.results[0].type.resolve():
+            ins = ins[:-1]
     return ins
 
 

@@ -13,7 +13,7 @@ pipeline's output without `lower-compute`: composites, inlining, `convert-stable
 |---|---|
 | `optimization-level=0` (default) | off (unless `enable-optimizer=true`) |
 | `optimization-level=1` | on, every op DRAM interleaved with its op config (no memory layout analysis) |
-| `optimization-level=2` | on, with memory layout analysis (default policy DFSharding) |
+| `optimization-level=2` | on, with memory layout analysis (default policy CostBased: the fastest by ttopt's own bench, `bench/optimizer.py`; it keeps the input when no plan is estimated faster) |
 | `enable-optimizer=true` | on; `memory-layout-analysis-enabled` decides the analysis |
 | `enable-greedy-optimizer=true` | memory layout analysis with the CostBased policy (ttopt's answer to tt-mlir's greedy optimizer) |
 
@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterator
 
 from ttopt.ir.diagnostics import Diagnostic, op_position
-from ttopt.optimizer.policies import policy_names
+from ttopt.optimizer.policies import DEFAULT_POLICY, policy_names
 from ttopt.passes.base import Pass, option
 from ttopt.passes.manager import PipelinePass, PipelineStep
 from ttopt.passes.registry import get_pass, register_pass
@@ -60,7 +60,7 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
     enable_optimizer: bool = option(False, "Run the ttnn-optimizer (memory-layout-analysis-enabled decides the analysis)")
     enable_greedy_optimizer: bool = option(False, "Memory layout analysis with the CostBased policy")
     memory_layout_analysis_enabled: bool = option(False, "Enable the memory layout policy (L1 chains); without it every op gets its first legal config (DRAM interleaved)")
-    memory_layout_analysis_policy: str = option("DFSharding", "Memory layout policy (default DFSharding, as tt-mlir's optimization-level=2; enable-greedy-optimizer selects CostBased)", choices=policy_names())
+    memory_layout_analysis_policy: str = option(DEFAULT_POLICY, "Memory layout policy (default CostBased, the fastest by bench/optimizer.py; DFSharding is tt-mlir's optimization-level=2 policy)", choices=policy_names())
     max_legal_layouts: int = option(8, "Sharded layouts considered per op (0: no L1 sharding)")
     override_output_layout: list[str] = option([], "NAME=p1:p2,... with grid AxB, dram/l1, interleaved/height_sharded/width_sharded/block_sharded, tile/row_major, dtype")
     insert_memreconfig: list[str] = option([], "NAME=idx[:idx...]: reshard these operands of op NAME")

@@ -101,6 +101,12 @@ def _blob(hexdigits: str, element: str, count: int) -> list[Scalar]:
 def flat_values(attr: DenseElementsAttr, element: str, shape: tuple[int, ...]) -> list[Scalar]:
     """Every element of `attr` in row-major order (a splat repeated), as Python scalars."""
     count = prod(shape)
+    vals = _literal_values(attr, element, count)
+    return vals * count if len(vals) == 1 and count != 1 else vals
+
+
+def _literal_values(attr: DenseElementsAttr, element: str, count: int) -> list[Scalar]:
+    """The values the literal spells: one for a splat, else `count`."""
     body = attr.body.strip()
     if body.startswith('"'):
         if not body.lower().startswith('"0x'):
@@ -117,9 +123,7 @@ def flat_values(attr: DenseElementsAttr, element: str, shape: tuple[int, ...]) -
             if m is None:
                 raise DenseValueError(f"unreadable element '{piece.strip()}'")
             vals.append(_scalar(m.group(1), element))
-    if len(vals) == 1 and count != 1:
-        return vals * count
-    if len(vals) != count:
+    if len(vals) not in (1, count):
         raise DenseValueError(f"{len(vals)} elements for a type of {count}")
     return vals
 
@@ -203,7 +207,9 @@ def nested_text(values: list[Scalar], shape: tuple[int, ...], dst: str) -> str:
 
 def narrowed_body(attr: DenseElementsAttr, src: str, dst: str, shape: tuple[int, ...]) -> str:
     """The body of `attr` (elements of type `src`) re-spelled for element type `dst`."""
-    values = flat_values(attr, src, shape)
+    # A splat stays one literal: converting it once, not per element, keeps a 14M-element
+    # attention mask as cheap as a scalar.
+    values = _literal_values(attr, src, prod(shape))
     if src == "i1":
         return nested_text([1.0 if v else 0.0 for v in values], shape, dst)
     return nested_text([narrow_value(v, src, dst) for v in values], shape, dst)

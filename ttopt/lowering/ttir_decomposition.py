@@ -10,6 +10,8 @@
   off.
 * `ttir.reverse`: the reversed dimensions permuted to the front and flattened, the rows reordered
   by a `ttir.embedding` lookup of [N-1, .., 0], reshaped and permuted back.
+* `ttir.conv2d` not in NHWC: permuted to NHWC and back (conv_layout.py).
+* `ttir.index`: `ttir.slice_static` over every dimension (index_slice.py).
 * Reshapes to the same shape and identity permutes (which the lowering emits as tt-mlir does, and
   tt-mlir's canonicalizer folds away) are dropped.
 
@@ -27,6 +29,8 @@ from ttopt.ir.attributes import ArrayAttr, DenseArrayAttr, DenseElementsAttr, In
 from ttopt.ir.operation import Operation
 from ttopt.ir.properties import int_values, props
 from ttopt.ir.types import ScalarType, TensorType, static_shape
+from ttopt.lowering.conv_layout import channel_last_conv
+from ttopt.lowering.index_slice import index_to_slice
 from ttopt.passes.base import Pass
 from ttopt.passes.registry import register_pass
 
@@ -143,6 +147,8 @@ DECOMPOSITIONS: dict[str, Callable[[Operation], Value | None]] = {
     "ttir.reverse": _reverse,
     "ttir.reshape": _no_op,
     "ttir.permute": _no_op,
+    "ttir.conv2d": channel_last_conv,
+    "ttir.index": index_to_slice,
 }
 
 

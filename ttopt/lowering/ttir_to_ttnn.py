@@ -32,8 +32,12 @@ from ttopt.ir.properties import int_values, props
 from ttopt.ir.types import OpaqueType, ScalarType, TensorType, static_shape
 from ttopt.lowering.dense_values import DenseValueError, narrowed_body
 from ttopt.lowering.ttir_decomposition import TTIRToTTIRDecomposition, decompose
+from ttopt.lowering.ttnn_batch_norm import BATCH_NORM_RULES
+from ttopt.lowering.ttnn_cache import CACHE_RULES
+from ttopt.lowering.ttnn_cache import NO_RESULT as CACHE_NO_RESULT
 from ttopt.lowering.ttnn_indexing import INDEXING_RULES
 from ttopt.lowering.ttnn_indexing import MULTI_RESULT as INDEXING_MULTI_RESULT
+from ttopt.lowering.ttnn_upsample import UPSAMPLE_RULES
 from ttopt.optimizer.rewrite import LayoutAliaser, update_function_type
 from ttopt.passes.base import Pass
 from ttopt.passes.registry import register_pass
@@ -165,8 +169,8 @@ class _Lowering:
             a.type = self.layout_type(a.type, self.func, host=_conv_weight(a))
         count = 0
         for op in list(self.block.ops):
-            if op.name == "ttir.empty":
-                continue
+            if op.name == "ttir.empty" and not _read_as_input(op):
+                continue  # a destination-passing output buffer: TTNN ops allocate their results
             if op.name == "ttcore.optimization_barrier":
                 for r, v in zip(op.results, op.operands):  # folded away, as tt-mlir's backend pipeline does
                     r.replace_all_uses_with(v)
@@ -213,6 +217,12 @@ def _conv_weight(arg: Any) -> bool:
     leaves conv weights for the op to prepare on the device)."""
     users = arg.users
     return bool(users) and all(u.name in ("ttir.conv2d", "ttir.conv_transpose2d") and arg not in inputs(u)[:1] for u in users)
+
+
+def _read_as_input(empty: Any) -> bool:
+    """A `ttir.empty` some op reads as a tensor input (not as its destination), or that is returned."""
+    v = empty.results[0]
+    return any(not u.name.startswith("ttir.") or v in inputs(u) for u in v.users)
 
 
 def _result_type(lw: _Lowering, op: Any) -> Any:
@@ -378,7 +388,12 @@ def _norm(lw: _Lowering, op: Any) -> Any:
         raise ValueError(f"normalized_shape {list(p.normalized_shape)} is not the input's trailing dimensions")
     if len(p.normalized_shape) != 1:
         raise ValueError("lowers to a TTNN norm over the last dimension only")
-    return lw.emit("ttnn." + op.name[5:], inputs(op), _result_type(lw, op), {"epsilon": FloatAttr(p.epsilon, F32)}, op.location)
+    # HEAD's norms have optional weight and bias (AttrSizedOperandSegments): the TTIR op's segments
+    # carry over, and its epsilon attribute keeps MLIR's spelling of the f32 value.
+    ins = inputs(op)
+    segments = op.properties.get("operandSegmentSizes") or DenseArrayAttr("i32", (1, int(len(ins) >= 2), int(len(ins) >= 3)))
+    epsilon = op.properties.get("epsilon") or FloatAttr(p.epsilon, F32)
+    return lw.emit("ttnn." + op.name[5:], ins, _result_type(lw, op), {"epsilon": epsilon, "operandSegmentSizes": segments}, op.location)
 
 
 def _creation(lw: _Lowering, op: Any) -> Any:
@@ -446,7 +461,7 @@ def _rand(lw: _Lowering, op: Any) -> Any:
     return lw.emit("ttnn.rand", [lw.get_device()], _result_type(lw, op), properties, op.location)
 
 
-MULTI_RESULT = frozenset({"sort", "topk"}) | INDEXING_MULTI_RESULT
+MULTI_RESULT = frozenset({"sort", "topk"}) | INDEXING_MULTI_RESULT | CACHE_NO_RESULT
 RULES: dict[str, Rule] = {
     "reshape": _reshape, "squeeze": _reshape, "unsqueeze": _reshape, "permute": _permute, "transpose": _transpose,
     "broadcast": _broadcast,
@@ -457,10 +472,10 @@ RULES: dict[str, Rule] = {
     "softmax": _softmax, "rms_norm": _norm, "layer_norm": _norm,
     "square": lambda lw, op: lw.emit("ttnn.multiply", [inputs(op)[0], inputs(op)[0]], _result_type(lw, op), {}, op.location),
     "embedding": _same("ttnn.embedding"), "constant": _creation, "full": _creation, "zeros": _creation,
-    "ones": _creation, "arange": _creation,
+    "ones": _creation, "arange": _creation, "empty": _creation,
     **INDEXING_RULES,
 }  # fmt: skip
-RULES.update({"sort": _sort, "topk": _topk, "rand": _rand})
+RULES.update({"sort": _sort, "topk": _topk, "rand": _rand, **CACHE_RULES, **UPSAMPLE_RULES, **BATCH_NORM_RULES})
 
 
 @register_pass

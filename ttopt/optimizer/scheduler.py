@@ -17,6 +17,9 @@ from typing import Any, Sequence
 from ttopt.ir.rewriter import reorder_block
 
 ATTACHED_OPS = frozenset({"ttnn.get_device", "ttnn.empty"})
+# Ops that write their first operand in place (the KV cache): their order with the other readers
+# of that tensor is a dependency the SSA edges do not show.
+IN_PLACE_WRITERS = frozenset({"ttnn.update_cache", "ttnn.fill_cache", "ttnn.paged_update_cache", "ttnn.paged_fill_cache"})
 
 
 def _is_attached(op: Any, attached: set[int]) -> bool:
@@ -62,6 +65,15 @@ class Scheduler:
                     if p is not None and p in members and p is not op and p not in self.deps[op]:
                         self.deps[op].add(p)
                         self.users[p].append(op)
+        for op in self.ops:
+            if op.name in IN_PLACE_WRITERS and op.operands:
+                for other in op.operands[0].users:  # readers before the write stay before it, later ones after
+                    if other is op or other not in members:
+                        continue
+                    first, then = (other, op) if self.index[other] < self.index[op] else (op, other)
+                    if first not in self.deps[then]:
+                        self.deps[then].add(first)
+                        self.users[first].append(then)
         self.pending = {op: len(d) for op, d in self.deps.items()}
         self.scheduled: set[Any] = set()
         self.schedule: list[Any] = []

@@ -7,6 +7,7 @@ from ttopt.device.layout_info import BLOCK, HEIGHT, INTERLEAVED, LayoutInfo
 from ttopt.device.matmul_config import (
     check_program_config,
     derive_program_config,
+    fit_out_block,
     interleaved_blocking,
     is_batched,
     matmul_dims,
@@ -90,6 +91,9 @@ def matmul(ctx: OpContext) -> RuleResult:
         pm, pn, inw = cfg.per_core_m, cfg.per_core_n, cfg.in0_block_w
     else:
         pm, pn, inw = interleaved_blocking(dims, ctx.device.worker_grid)
+        # tt-metal's auto-picker shrinks the output block of an interleaved output until its CBs fit L1.
+        pm, pn, inw = fit_out_block(pm, pn, inw, lambda m, n, k: matmul_cb(m, n, k, a.element_bytes, b.element_bytes,
+                                    out.element_bytes, a.sharded, out.sharded), ctx.device.usable_l1)  # fmt: skip
     cb = matmul_cb(pm, pn, inw, a.element_bytes, b.element_bytes, out.element_bytes, a.sharded, out.sharded)
     if len(ctx.inputs) > 2 and not ctx.inputs[2].sharded:
         cb += 2 * ctx.inputs[2].element_bytes  # bias streams like any interleaved operand

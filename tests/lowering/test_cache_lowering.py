@@ -1,0 +1,64 @@
+"""KV-cache ops: ttir.update_cache / fill_cache lower to the TTNN ops of the same name (no result,
+batch_offset kept), and the optimizer's scheduler keeps them ordered with the cache's readers."""
+
+from __future__ import annotations
+
+import pytest
+
+from ttopt.optimizer.scheduler import Scheduler
+from ttopt.testing.ttnn_outputs import BACKEND, run_pipeline
+
+CACHE = """
+func.func @main(%cache: tensor<32x8x128x64xbf16>, %x: tensor<1x8x32x64xbf16>, %idx: tensor<1xi64>, %w: tensor<64x64xbf16>) -> tensor<32x8x128x64xbf16> {
+  %r = "ttir.matmul"(%cache, %w) : (tensor<32x8x128x64xbf16>, tensor<64x64xbf16>) -> tensor<32x8x128x64xbf16>
+  %0 = "ttir.multiply"(%x, %x) : (tensor<1x8x32x64xbf16>, tensor<1x8x32x64xbf16>) -> tensor<1x8x32x64xbf16>
+  "ttir.update_cache"(%cache, %0, %idx) <{batch_offset = 0 : i32}> : (tensor<32x8x128x64xbf16>, tensor<1x8x32x64xbf16>, tensor<1xi64>) -> ()
+  "ttir.fill_cache"(%cache, %0) <{batch_offset = 3 : i32}> : (tensor<32x8x128x64xbf16>, tensor<1x8x32x64xbf16>) -> ()
+  %1 = "ttir.matmul"(%cache, %w) : (tensor<32x8x128x64xbf16>, tensor<64x64xbf16>) -> tensor<32x8x128x64xbf16>
+  %2 = "ttir.add"(%1, %r) : (tensor<32x8x128x64xbf16>, tensor<32x8x128x64xbf16>) -> tensor<32x8x128x64xbf16>
+  return %2 : tensor<32x8x128x64xbf16>
+}
+"""
+
+
+def _names(module) -> list[str]:  # type: ignore[no-untyped-def]
+    fn = next(iter(module.functions()))
+    return [op.name for op in fn.regions[0].entry.ops if op.name not in ("ttnn.deallocate", "ttnn.to_layout")]
+
+
+@pytest.mark.parametrize("options", ["", "optimization-level=2", "optimization-level=2 memory-layout-analysis-policy=DFSharding"])
+def test_cache_ops_lower_in_place_and_stay_between_their_readers(options: str) -> None:
+    module = run_pipeline(CACHE, "cache.mlir", BACKEND.format(options))
+    names = _names(module)
+    assert names == ["ttnn.matmul", "ttnn.multiply", "ttnn.update_cache", "ttnn.fill_cache", "ttnn.matmul", "ttnn.add", "func.return"]
+    fn = next(iter(module.functions()))
+    update, fill = (op for op in fn.regions[0].entry.ops if op.name.endswith("_cache"))
+    assert update.results == [] and fill.results == []
+    assert update.properties["batch_offset"].text == "0 : i32"
+    assert fill.properties["batch_offset"].text == "3 : i32"
+    assert [v.type.resolve().shape for v in update.operands] == [(32, 8, 128, 64), (1, 8, 32, 64), (1,)]
+
+
+def test_scheduler_orders_an_in_place_write_after_earlier_and_before_later_readers() -> None:
+    module = run_pipeline(CACHE, "cache.mlir", BACKEND.format(""))
+    fn = next(iter(module.functions()))
+    ops = [op for op in fn.regions[0].entry.ops if op.name not in ("ttnn.deallocate", "func.return")]
+    before, mul, update, fill, after, _ = ops
+    s = Scheduler(ops)
+    assert s.get_schedulable_ops() == [before, mul]  # the later reader waits for the writes
+    s.schedule_op(mul)
+    assert not s.can_schedule(update)  # the write waits for the earlier reader
+    s.schedule_op(before)
+    s.schedule_op(update)
+    assert not s.can_schedule(after)
+    s.schedule_op(fill)
+    assert s.can_schedule(after)
+
+
+def test_cache_op_with_a_wrong_operand_count_is_an_error_at_the_op() -> None:
+    from ttopt.ir.diagnostics import Diagnostic
+
+    bad = CACHE.replace('"ttir.fill_cache"(%cache, %0)', '"ttir.fill_cache"(%cache, %0, %idx)').replace(
+        "(tensor<32x8x128x64xbf16>, tensor<1x8x32x64xbf16>) -> ()", "(tensor<32x8x128x64xbf16>, tensor<1x8x32x64xbf16>, tensor<1xi64>) -> ()")
+    with pytest.raises(Diagnostic, match="fill_cache' has 3 operands; fill_cache takes 2"):
+        run_pipeline(bad, "cache.mlir", BACKEND.format(""))
