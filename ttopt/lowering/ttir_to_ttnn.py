@@ -32,6 +32,7 @@ from ttopt.ir.properties import int_values, props
 from ttopt.ir.types import OpaqueType, ScalarType, TensorType, static_shape
 from ttopt.lowering.dense_values import DenseValueError, narrowed_body
 from ttopt.lowering.ttir_decomposition import TTIRToTTIRDecomposition, decompose
+from ttopt.lowering.ttnn_fused import FUSED_RULES
 from ttopt.lowering.ttnn_indexing import INDEXING_RULES
 from ttopt.lowering.ttnn_indexing import MULTI_RESULT as INDEXING_MULTI_RESULT
 from ttopt.optimizer.rewrite import LayoutAliaser, update_function_type
@@ -378,7 +379,10 @@ def _norm(lw: _Lowering, op: Any) -> Any:
         raise ValueError(f"normalized_shape {list(p.normalized_shape)} is not the input's trailing dimensions")
     if len(p.normalized_shape) != 1:
         raise ValueError("lowers to a TTNN norm over the last dimension only")
-    return lw.emit("ttnn." + op.name[5:], inputs(op), _result_type(lw, op), {"epsilon": FloatAttr(p.epsilon, F32)}, op.location)
+    # HEAD's norms take optional weight and bias (AttrSizedOperandSegments): the TTIR op's segments, else in order.
+    seg = op.properties.get("operandSegmentSizes") or DenseArrayAttr("i32", (1, int(len(inputs(op)) >= 2), int(len(inputs(op)) >= 3)))
+    return lw.emit("ttnn." + op.name[5:], inputs(op), _result_type(lw, op), {"epsilon": FloatAttr(p.epsilon, F32), "operandSegmentSizes": seg},
+                   op.location)  # fmt: skip
 
 
 def _creation(lw: _Lowering, op: Any) -> Any:
@@ -459,6 +463,7 @@ RULES: dict[str, Rule] = {
     "embedding": _same("ttnn.embedding"), "constant": _creation, "full": _creation, "zeros": _creation,
     "ones": _creation, "arange": _creation,
     **INDEXING_RULES,
+    **FUSED_RULES,
 }  # fmt: skip
 RULES.update({"sort": _sort, "topk": _topk, "rand": _rand})
 
