@@ -169,6 +169,9 @@ class TTIRFusing(Pass):
         for d in self.decisions:
             key = f"{d.pattern}.{'applied' if d.applied else 'rejected'}"
             stats[key] = stats.get(key, 0) + 1
+            if d.applied:
+                stats[f"{d.pattern}.replaced_ops"] = stats.get(f"{d.pattern}.replaced_ops", 0) + len(d.replaced)
+                stats[f"{d.pattern}.saved_ns"] = round(stats.get(f"{d.pattern}.saved_ns", 0.0) + d.saved_ns, 1)
         stats["saved_ns"] = round(sum(d.saved_ns for d in self.decisions), 1)
         ctx.stats.setdefault(self.name, {}).update(dict(sorted(stats.items())))
 

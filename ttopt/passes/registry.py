@@ -16,6 +16,7 @@ PASS_MODULES = (
     "ttopt.optimizer.pass_",
     "ttopt.lowering.ttir_to_ttnn",
     "ttopt.lowering.ttir_fusing",
+    "ttopt.lowering.ttnn_fusing",
     "ttopt.lowering.deallocate",
     "ttopt.lowering.backend_pipeline",
     "ttopt.sharding.populate_rules",

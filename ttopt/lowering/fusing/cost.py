@@ -9,7 +9,8 @@ elementwise ops is free (TTNN broadcasts implicitly), else it is a `ttnn.repeat`
 terms (cost_terms): one program of the matmul kind whose compute is the two score and context
 matmuls with their operands in L1 plus the softmax over the scores (the norm kind's cycles per
 tile), and whose DRAM traffic is Q, K, V, the mask and the output only -- the scores never leave
-the cores, which is what the fusion saves.
+the cores, which is what the fusion saves. A linear's bias is read from DRAM on top of its matmul
+terms (which model two operands).
 """
 
 from __future__ import annotations
@@ -110,7 +111,12 @@ class FusionCost:
             c = self.model.op_cost(_Proxy(name, tensors, out), [_layout(t) for t in tensors], _layout(out))
         except (TypeError, ValueError, ArithmeticError, KeyError):
             return OpEstimate(0.0, f"not costed ({name})")
-        return OpEstimate(c.ns, name)
+        ns = c.ns + (self.bias_ns(tensors[2]) if name == "ttnn.linear" and len(tensors) > 2 else 0.0)
+        return OpEstimate(ns, name)
+
+    def bias_ns(self, bias: TensorType) -> float:
+        """What the cost model's matmul terms leave out of a linear: reading its bias from DRAM."""
+        return tensor_tiles(tuple(bias.shape)) * tile_bytes(_dtype(bias)) / self.model.params.dram_stream_gbps
 
     def sdpa_ns(self, ins: Sequence[TensorType], out: TensorType) -> float:
         """Fused attention: score and context matmuls in L1, the softmax on the cores, DRAM for Q, K,
@@ -136,3 +142,11 @@ class FusionCost:
         if out is None or any(t is None for t in ins) or len(ins) < 3 or prod(ins[0].shape) == 0:  # type: ignore[union-attr]
             return None
         return self.sdpa_ns([t for t in ins if t is not None], out)
+
+    def ttnn_extra_ns(self, op: Any) -> float:
+        """What `CostModel.current_op_cost` leaves out of a lowered op: a `ttnn.linear`'s bias read."""
+        if op.name != "ttnn.linear":
+            return 0.0
+        tensors = [v for v in op.operands if isinstance(v.type.resolve(), TensorType)]
+        bias = _tensor(tensors[2].type) if len(tensors) > 2 else None
+        return self.bias_ns(bias) if bias is not None else 0.0

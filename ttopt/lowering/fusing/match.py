@@ -58,9 +58,16 @@ class Builder:
         return op.results[0]
 
     def reshape(self, v: Value, shape: tuple[int, ...]) -> Value:
+        """`v` reshaped; an equal reshape of `v` already before the anchor is reused (what CSE,
+        which HEAD runs after fusing, makes of the gamma reshapes of every rms_norm)."""
         t = v.type.resolve()
         if tuple(t.shape) == tuple(shape):
             return v
+        block = self.anchor.parent
+        for u in v.users:
+            if u.name == "ttir.reshape" and u.parent is block and block is not None and tuple(u.results[0].type.resolve().shape) == tuple(shape) \
+                    and u.results[0].type.resolve().text == TensorType(tuple(shape), t.element_type, t.encoding).text and block.index(u) < block.index(self.anchor):
+                return u.results[0]
         return self.emit("reshape", [v], TensorType(tuple(shape), t.element_type, t.encoding), shape=i32_array(shape))
 
     def commit(self) -> None:
