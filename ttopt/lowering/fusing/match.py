@@ -10,15 +10,17 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
 from ttopt.dialects.ttir import inputs
-from ttopt.ir.attributes import ArrayAttr, IntegerAttr
+from ttopt.ir.attributes import ArrayAttr, FloatAttr, IntegerAttr
 from ttopt.ir.operation import Operation
 from ttopt.ir.types import ScalarType, TensorType
 from ttopt.lowering.dense_values import splat_value
+from ttopt.lowering.mlir_floats import float_text, round_to
 
 if TYPE_CHECKING:
     from ttopt.ir.values import Value
 
 I32 = ScalarType("i32")
+F32 = ScalarType("f32")
 LAYOUT_OPS = ("ttir.reshape", "ttir.broadcast", "ttir.typecast")
 CREATION_OPS = ("ttir.full", "ttir.zeros", "ttir.ones", "ttir.constant")
 
@@ -204,3 +206,9 @@ def reduced_along(v: Value, name: str) -> tuple[Operation, Value, int] | None:
     if got != want:
         return None
     return red, x, d
+
+
+def f32_attr(value: float) -> FloatAttr:
+    """`value` as an f32 attribute spelled as MLIR prints it (`9.99999997E-7 : f32`)."""
+    v = round_to(float(value), "f32")
+    return FloatAttr(v, F32, text=f"{float_text(v, 'f32')} : f32")

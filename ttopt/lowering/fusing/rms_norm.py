@@ -13,15 +13,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ttopt.dialects.ttir import inputs
-from ttopt.ir.attributes import DenseArrayAttr, FloatAttr
+from ttopt.ir.attributes import DenseArrayAttr
 from ttopt.ir.types import ScalarType
-from ttopt.lowering.fusing.match import Builder, Candidate, Rejected, element, near, producer, reduced_along, shape, splat, through
+from ttopt.lowering.fusing.match import Builder, f32_attr, Candidate, Rejected, element, near, producer, reduced_along, shape, splat, through
 
 if TYPE_CHECKING:
     from ttopt.ir.operation import Operation
     from ttopt.ir.values import Value
 
-F32 = ScalarType("f32")
 SAFE = ("ttir.broadcast", "ttir.reshape", "ttir.typecast")
 
 
@@ -107,6 +106,6 @@ def _candidate(outer: Operation, x: Value, gamma_raw: Value, eps: float) -> Cand
     def build(b: Builder) -> Value:
         g = b.reshape(gamma, (d,))
         return b.emit("rms_norm", [x, g], outer.results[0].type, normalized_shape=DenseArrayAttr("i64", (d,)),
-                      epsilon=FloatAttr(float(eps), F32), operandSegmentSizes=DenseArrayAttr("i32", (1, 1, 0)))  # fmt: skip
+                      epsilon=f32_attr(float(eps)), operandSegmentSizes=DenseArrayAttr("i32", (1, 1, 0)))  # fmt: skip
 
     return Candidate("rms_norm", outer, "ttir.rms_norm", build, note=f"epsilon {eps:g}")

@@ -18,16 +18,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ttopt.dialects.ttir import inputs
-from ttopt.ir.attributes import BoolAttr, DenseArrayAttr, FloatAttr
+from ttopt.ir.attributes import BoolAttr, DenseArrayAttr
 from ttopt.ir.properties import int_values
 from ttopt.ir.types import ScalarType
-from ttopt.lowering.fusing.match import Builder, Candidate, Rejected, one_use, producer, shape, splat
+from ttopt.lowering.fusing.match import Builder, f32_attr, Candidate, Rejected, one_use, producer, shape, splat
 
 if TYPE_CHECKING:
     from ttopt.ir.operation import Operation
     from ttopt.ir.values import Value
 
-F32 = ScalarType("f32")
 NAME = "sdpa"
 
 
@@ -137,7 +136,7 @@ def match(attention: Operation) -> Candidate | Rejected | None:
     def build(b: Builder) -> Value:
         ops = [q, k, v] + ([mask] if mask is not None else [])
         return b.emit("scaled_dot_product_attention", ops, attention.results[0].type, is_causal=BoolAttr(False),
-                      scale=FloatAttr(float(scale if scale is not None else 1.0), F32),
+                      scale=f32_attr(float(scale if scale is not None else 1.0)),
                       operandSegmentSizes=DenseArrayAttr("i32", (1, 1, 1, int(mask is not None), 0)))  # fmt: skip
 
     note = f"scale {scale:g}" if scale is not None else "no scale"
