@@ -85,7 +85,9 @@ def optimize(text: str) -> tuple[Any, float]:
     cls = get_pass("ttnn-optimizer")
     assert cls is not None
     t0 = time.perf_counter()
-    PassManager([cls.from_options({"memory-layout-analysis-enabled": True, "memory-layout-analysis-policy": "CostBased"})], PassContext()).run(module)
+    PassManager(
+        [cls.from_options({"memory-layout-analysis-enabled": True, "memory-layout-analysis-policy": "CostBased"})], PassContext()
+    ).run(module)
     return module, time.perf_counter() - t0
 
 
@@ -147,7 +149,11 @@ def main() -> None:
 
     k = Table(title="Per TTNN op kind: count / estimated µs", title_justify="left")
     k.add_column("op")
-    short = ["TTNN L0", "TTNN L2", "TTIR L0 unfused", "TTIR L0 fused", "TTIR L2 fused"] if not args.no_level2 else ["TTNN L0", "TTIR L0 unfused", "TTIR L0 fused"]
+    short = (
+        ["TTNN L0", "TTNN L2", "TTIR L0 unfused", "TTIR L0 fused", "TTIR L2 fused"]
+        if not args.no_level2
+        else ["TTNN L0", "TTIR L0 unfused", "TTIR L0 fused"]
+    )
     for s in short:
         k.add_column(s, justify="right")
     names = sorted({n for r in rows for n in r[3]}, key=lambda n: -max(r[3].get(n, [0, 0.0])[1] for r in rows))

@@ -149,7 +149,10 @@ def test_max_over_another_dimension_is_not_folded_into_the_softmax() -> None:
     assert "numericStable = true" not in out
 
 
-def _rms(eps: str = '%e = "ttir.full"() <{fill_value = 9.99999997E-7 : f32, shape = array<i32: 4, 1>}> : () -> tensor<4x1xf32>', mean: str = "mean") -> str:
+def _rms(
+    eps: str = '%e = "ttir.full"() <{fill_value = 9.99999997E-7 : f32, shape = array<i32: 4, 1>}> : () -> tensor<4x1xf32>',
+    mean: str = "mean",
+) -> str:
     X, X1 = "tensor<4x64xf32>", "tensor<4x1xf32>"
     red = (f'    %2 = "ttir.mean"(%1) <{{dim_arg = [-1 : i32], keep_dim = true}}> : ({X}) -> {X1}' if mean == "mean" else
            f'    %s = "ttir.sum"(%1) <{{dim_arg = [1 : i32], keep_dim = false}}> : ({X}) -> tensor<4xf32>\n'
@@ -174,7 +177,10 @@ def test_rms_norm_is_fused_from_mean_or_sum_over_n(mean: str) -> None:
     text = _rms(mean=mean)
     out, _, stats = _fuse(text)
     assert _ops(out) == ["ttir.rms_norm"]
-    assert '"ttir.rms_norm"(%arg0, %arg1) <{epsilon = 9.99999997E-7 : f32, normalized_shape = array<i64: 64>, operandSegmentSizes = array<i32: 1, 1, 0>}>' in out
+    assert (
+        '"ttir.rms_norm"(%arg0, %arg1) <{epsilon = 9.99999997E-7 : f32, normalized_shape = array<i64: 64>, operandSegmentSizes = array<i32: 1, 1, 0>}>'
+        in out
+    )
     _same_numbers(text, out, rtol=1e-4)
 
 
@@ -270,9 +276,13 @@ def _sdpa(pre_scale: bool = False, transposed: bool = True) -> str:
     kt = f'    %kt = "ttir.permute"(%k) <{{permutation = array<i64: 0, 1, 3, 2>}}> : ({Q}) -> {KT}' if transposed else \
         f'    %kt = "ttir.reshape"(%k) <{{shape = [1 : i32, 2 : i32, 16 : i32, 32 : i32]}}> : ({Q}) -> {KT}'  # fmt: skip
     q = "%qs" if pre_scale else "%q"
-    prescale = f"""
+    prescale = (
+        f"""
     %cq = "ttir.broadcast"(%c) <{{broadcast_dimensions = array<i64: 1, 2, 32, 16>}}> : (tensor<1x1x1x1xf32>) -> {Q}
-    %qs = "ttir.multiply"(%q, %cq) : ({Q}, {Q}) -> {Q}""" if pre_scale else ""
+    %qs = "ttir.multiply"(%q, %cq) : ({Q}, {Q}) -> {Q}"""
+        if pre_scale
+        else ""
+    )
     body = f"""    %c = "ttir.full"() <{{fill_value = 2.500000e-01 : f32, shape = array<i32: 1, 1, 1, 1>}}> : () -> tensor<1x1x1x1xf32>{prescale}
 {kt}
     %0 = "ttir.matmul"({q}, %kt) : ({Q}, {KT}) -> {SC}
@@ -359,3 +369,32 @@ def test_ttnn_fusing_folds_an_activation_read_once_into_the_matmul() -> None:
     assert 'activation = "gelu"' in out and '"ttnn.gelu"' not in out
     assert '"ttnn.sigmoid"' in out  # the second matmul has two readers
     assert ctx.stats["ttnn-fusing"]["gelu.applied"] == 1
+
+
+MODELS = __import__("pathlib").Path(__file__).resolve().parents[2] / "testdata" / "models"
+# What ttir-fusing makes of the JAX model families (after stablehlo-to-ttir-pipeline): layer norms
+# are rms_norm of the centred input, dense layers with a bias are linears.
+FUSED_IN_MODELS = {
+    "gpt2": {"gelu": 2, "linear": 4, "rms_norm": 5, "softmax": 2, "softmax_stable": 2},
+    "llama": {"rms_norm": 4, "softmax": 2, "softmax_stable": 2},
+    "bert": {"linear": 9, "rms_norm": 5, "softmax": 2, "softmax_stable": 2},
+    "resnet": {"linear": 1, "relu": 5},
+}
+
+
+@pytest.mark.parametrize("name", sorted(FUSED_IN_MODELS))
+def test_jax_models_fuse_and_still_match_jax(name: str) -> None:
+    from ttopt.passes.manager import PassManager
+    from ttopt.passes.pipeline import instantiate, parse_pipeline
+
+    pipeline = "builtin.module(stablehlo-to-ttir-pipeline, ttir-fusing)"
+    module = parse_module((MODELS / f"{name}.mlir").read_text(), f"{name}.mlir")
+    ctx = PassContext()
+    PassManager(instantiate(parse_pipeline(pipeline), pipeline), ctx).run(module)
+    stats = ctx.stats["ttir-fusing"]
+    assert {k.split(".")[0]: v for k, v in stats.items() if k.endswith(".applied")} == FUSED_IN_MODELS[name]
+    data = np.load(MODELS / f"{name}.npz")
+    inputs = [data[f"arg{i}"] for i in range(sum(k.startswith("arg") for k in data.files))]
+    expected = [data[f"out{i}"] for i in range(sum(k.startswith("out") for k in data.files))]
+    for g, e in zip(run(module, "main", inputs), expected):
+        np.testing.assert_allclose(np.asarray(g, np.float64), np.asarray(e, np.float64), rtol=2e-3, atol=2e-3)

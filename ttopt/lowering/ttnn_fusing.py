@@ -65,7 +65,7 @@ class TTNNFusing(Pass):
             saved += c.ns if c is not None else 0.0
             if ctx.trace.enabled:
                 est = f", saves {c.ns / 1000:.2f} us (the {kind}'s estimate)" if c is not None else ""
-                ctx.trace.print(f"ttnn-fusing: {kind} into {op.name} at \"{op_name(op)}\": [green]applied[/]{est}")
+                ctx.trace.print(f'ttnn-fusing: {kind} into {op.name} at "{op_name(op)}": [green]applied[/]{est}')
         stats = ctx.stats.setdefault(self.name, {})
         stats.update({f"{k}.applied": v for k, v in sorted(folded.items())})
         stats["saved_ns"] = round(saved, 1)

@@ -26,7 +26,9 @@ class _Emitter:
     def ty(self, shape: tuple[int, ...]) -> str:
         return f"tensor<{'x'.join(map(str, shape))}x{self.dtype}>"
 
-    def op(self, name: str, operands: list[tuple[str, tuple[int, ...]]], shape: tuple[int, ...], props: str = "") -> tuple[str, tuple[int, ...]]:
+    def op(
+        self, name: str, operands: list[tuple[str, tuple[int, ...]]], shape: tuple[int, ...], props: str = ""
+    ) -> tuple[str, tuple[int, ...]]:
         res = f"%{self.n}"
         self.n += 1
         p = f" <{{{props}}}>" if props else ""
@@ -65,8 +67,8 @@ def _softmax(e: _Emitter, x: tuple) -> tuple:
 def transformer(layers: int, dtype: str = "bf16") -> str:
     """`layers` decoder layers as one `@forward` function (weights as arguments)."""
     e = _Emitter(dtype)
-    args = {"x": (S, D), "norm_w": (1, D), "wqkv": (D, 3 * D), "wo": (D, D), "wup": (D, FF), "wgate": (D, FF), "wdown": (FF, D)}
-    a = {k: (f"%{k}", s) for k, s in args.items()}
+    args: dict[str, tuple[int, ...]] = {"x": (S, D), "norm_w": (1, D), "wqkv": (D, 3 * D), "wo": (D, D), "wup": (D, FF), "wgate": (D, FF), "wdown": (FF, D)}
+    a: dict[str, tuple[str, tuple[int, ...]]] = {k: (f"%{k}", s) for k, s in args.items()}
     x = a["x"]
     h3 = 3 * HEADS
     for _ in range(layers):

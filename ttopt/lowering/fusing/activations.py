@@ -122,8 +122,8 @@ def _gaussian_cdf(v: Value) -> tuple[str, Value] | None:
     """v = 1 + erf(x / sqrt 2) or 1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)): (form, x)."""
     y = _one_plus(v, "ttir.erf")
     if y is not None:
-        x = _scaled(y, RECIPROCAL_SQRT_2)
-        return ("erf", x) if x is not None else None
+        scaled = _scaled(y, RECIPROCAL_SQRT_2)
+        return None if scaled is None else ("erf", scaled)
     y = _one_plus(v, "ttir.tanh")
     if y is None:
         return None
@@ -134,8 +134,9 @@ def _gaussian_cdf(v: Value) -> tuple[str, Value] | None:
     a, b = inputs(add)[:2]
     for x, term in ((b, a), (a, b)):
         cube = _scaled(term, CUBED_COEFFICIENT)
-        if cube is not None and _cubed(cube) is x:
-            return "tanh", x
+        cubed = _cubed(cube) if cube is not None else None
+        if cubed is not None and cubed is x:
+            return "tanh", cubed
     return None
 
 

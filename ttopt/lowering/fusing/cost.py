@@ -25,7 +25,7 @@ from ttopt.device.layout_info import tensor_tiles
 from ttopt.device.op_families import family_of
 from ttopt.dialects.ttir import inputs
 from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
-from ttopt.ir.types import ScalarType, TensorType
+from ttopt.ir.types import ScalarType, TensorType, static_shape
 
 FREE = frozenset({"ttir.constant", "ttir.full", "ttir.zeros", "ttir.ones", "ttir.empty", "ttir.arange"})
 ELEMENTWISE_READERS = ("ttir.add", "ttir.subtract", "ttir.multiply", "ttir.div", "ttir.maximum", "ttir.minimum", "ttir.pow", "ttir.where")
@@ -75,11 +75,11 @@ def _tensor(t: Any) -> TensorType | None:
     t = t.resolve()
     if not isinstance(t, TensorType) or t.shape is None or any(not isinstance(d, int) or d < 0 for d in t.shape):
         return None
-    return TensorType(tuple(t.shape) or (1,), ScalarType(_dtype(t)))
+    return TensorType(static_shape(t) or (1,), ScalarType(_dtype(t)))
 
 
 def _layout(t: TensorType) -> TTNNLayoutAttr:
-    return TTNNLayoutAttr.build(tuple(t.shape), t.element_type.resolve().text, buffer_type="dram", memory_layout="interleaved")
+    return TTNNLayoutAttr.build(static_shape(t), t.element_type.resolve().text, buffer_type="dram", memory_layout="interleaved")
 
 
 class FusionCost:
@@ -116,13 +116,13 @@ class FusionCost:
 
     def bias_ns(self, bias: TensorType) -> float:
         """What the cost model's matmul terms leave out of a linear: reading its bias from DRAM."""
-        return tensor_tiles(tuple(bias.shape)) * tile_bytes(_dtype(bias)) / self.model.params.dram_stream_gbps
+        return tensor_tiles(static_shape(bias)) * tile_bytes(_dtype(bias)) / self.model.params.dram_stream_gbps
 
     def sdpa_ns(self, ins: Sequence[TensorType], out: TensorType) -> float:
         """Fused attention: score and context matmuls in L1, the softmax on the cores, DRAM for Q, K,
         V, the mask and the output (see the module doc)."""
         p = self.model.params
-        q, k = tuple(ins[0].shape), tuple(ins[1].shape)
+        q, k = static_shape(ins[0]), static_shape(ins[1])
         b, h, sq, d = q
         sk = k[2]
         fmt = _dtype(ins[0])
@@ -132,14 +132,14 @@ class FusionCost:
         pv = matmul_terms(p, sq, sk, d, fmt, fmt, fmt, fid, "l1_s", "l1_s", "l1_s", cores, b * h)
         scores = b * h * ceil(sq / 32) * ceil(sk / 32)
         softmax = ceil(scores / cores) * p.cycles_per_tile.get("norm", 0.0) / p.clock_ghz
-        nbytes = sum(tensor_tiles(tuple(t.shape)) * tile_bytes(_dtype(t)) for t in (*ins, out))
+        nbytes = sum(tensor_tiles(static_shape(t)) * tile_bytes(_dtype(t)) for t in (*ins, out))
         return combine(p, "matmul", qk.compute_ns + pv.compute_ns + softmax, nbytes / p.dram_stream_gbps, 0.0).ns
 
     def ttnn_sdpa_ns(self, op: Any) -> float | None:
         """The estimate of a lowered `ttnn.scaled_dot_product_attention` (None if its shapes are not static)."""
         ins = [_tensor(v.type) for v in op.operands if isinstance(v.type.resolve(), TensorType)]
         out = _tensor(op.results[0].type)
-        if out is None or any(t is None for t in ins) or len(ins) < 3 or prod(ins[0].shape) == 0:  # type: ignore[union-attr]
+        if out is None or any(t is None for t in ins) or len(ins) < 3 or prod(static_shape(ins[0])) == 0:  # type: ignore[union-attr]
             return None
         return self.sdpa_ns([t for t in ins if t is not None], out)
 

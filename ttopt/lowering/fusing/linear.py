@@ -2,7 +2,8 @@
 
 Preconditions, as HEAD: exactly one add operand is a single-use `ttir.matmul`, possibly behind one
 single-use reshape that keeps the trailing dimensions the bias spans; the bias, with single-use
-broadcasts the matmul output already covers and reshapes that only add or drop leading 1s peeled
+broadcasts the matmul output already covers (or that only broadcast to the shape a reshape gives
+the matmul, which HEAD's implicit-broadcast fold has removed by its second fusing run) and reshapes that only add or drop leading 1s peeled
 off, broadcasts with the matmul shape to a shape of the add's volume. A rank-0 bias becomes rank 1.
 """
 
@@ -48,7 +49,10 @@ def _peel_bias(bias: Value, mm_shape: tuple[int, ...]) -> Value:
         if b is not None:
             src = inputs(b)[0]
             with_in, with_out = broadcast_shape(mm_shape, shape(src)), broadcast_shape(mm_shape, shape(bias))
-            if with_in is not None and with_in == with_out:
+            # A broadcast to the shape the matmul is reshaped to (the add's) does not broadcast
+            # with the matmul's own shape; HEAD has folded it into the add by then (implicit
+            # broadcast fold), and the volume check below keeps the rewrite exact.
+            if with_in is not None and (with_out is None or with_in == with_out):
                 bias = src
                 continue
             break
@@ -69,6 +73,7 @@ def match(add: Operation) -> Candidate | Rejected | None:
     if lm is not None and rm is not None:
         return Rejected(NAME, add, "both add operands are matmuls")
     mm, reshape, raw = (lm, lr, rhs) if lm is not None else (rm, rr, lhs)
+    assert mm is not None
     mm_shape = shape(mm.results[0])
     bias = _peel_bias(raw, mm_shape)
     bshape = shape(bias) or (1,)
@@ -80,14 +85,21 @@ def match(add: Operation) -> Candidate | Rejected | None:
     if reshape is not None:
         tail = _strip1(bshape)
         n = len(tail)
-        if n > len(mm_shape) or n > len(shape(reshape.results[0])) or mm_shape[len(mm_shape) - n:] != shape(reshape.results[0])[len(shape(reshape.results[0])) - n:]:
+        if (
+            n > len(mm_shape)
+            or n > len(shape(reshape.results[0]))
+            or mm_shape[len(mm_shape) - n :] != shape(reshape.results[0])[len(shape(reshape.results[0])) - n :]
+        ):
             return Rejected(NAME, add, "the reshape after the matmul changes the dimensions the bias spans")
 
     def build(b: Builder) -> Value:
         bv = b.reshape(bias, (1,)) if not shape(bias) else bias
         t = mm.results[0].type.resolve()
         a, w = inputs(mm)[:2]
-        props = {"transpose_a": mm.properties.get("transpose_a", BoolAttr(False)), "transpose_b": mm.properties.get("transpose_b", BoolAttr(False))}
+        props = {
+            "transpose_a": mm.properties.get("transpose_a", BoolAttr(False)),
+            "transpose_b": mm.properties.get("transpose_b", BoolAttr(False)),
+        }
         y = b.emit("linear", [a, w, bv], TensorType(out, t.element_type, t.encoding), **props)
         return b.reshape(y, shape(add.results[0]))
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from ttopt.dialects.ttir import inputs
 from ttopt.ir.attributes import ArrayAttr, FloatAttr, IntegerAttr
 from ttopt.ir.operation import Operation
-from ttopt.ir.types import ScalarType, TensorType
+from ttopt.ir.types import ScalarType, TensorType, Type
 from ttopt.lowering.dense_values import splat_value
 from ttopt.lowering.mlir_floats import float_text, round_to
 
@@ -53,7 +53,7 @@ class Builder:
         self.anchor = anchor
         self.ops: list[Operation] = []
 
-    def emit(self, name: str, operands: list[Value], result: TensorType, **properties: Any) -> Value:
+    def emit(self, name: str, operands: list[Value], result: Type, **properties: Any) -> Value:
         op = Operation(f"ttir.{name}", operands, [result], properties=dict(sorted(properties.items())), location=self.anchor.location)
         op.pos = self.anchor.pos
         self.ops.append(op)
@@ -67,8 +67,14 @@ class Builder:
             return v
         block = self.anchor.parent
         for u in v.users:
-            if u.name == "ttir.reshape" and u.parent is block and block is not None and tuple(u.results[0].type.resolve().shape) == tuple(shape) \
-                    and u.results[0].type.resolve().text == TensorType(tuple(shape), t.element_type, t.encoding).text and block.index(u) < block.index(self.anchor):
+            if (
+                u.name == "ttir.reshape"
+                and u.parent is block
+                and block is not None
+                and tuple(u.results[0].type.resolve().shape) == tuple(shape)
+                and u.results[0].type.resolve().text == TensorType(tuple(shape), t.element_type, t.encoding).text
+                and block.index(u) < block.index(self.anchor)
+            ):
                 return u.results[0]
         return self.emit("reshape", [v], TensorType(tuple(shape), t.element_type, t.encoding), shape=i32_array(shape))
 

@@ -14,8 +14,19 @@ from typing import TYPE_CHECKING
 
 from ttopt.dialects.ttir import inputs
 from ttopt.ir.attributes import DenseArrayAttr
-from ttopt.ir.types import ScalarType
-from ttopt.lowering.fusing.match import Builder, f32_attr, Candidate, Rejected, element, near, producer, reduced_along, shape, splat, through
+from ttopt.lowering.fusing.match import (
+    Builder,
+    Candidate,
+    Rejected,
+    element,
+    f32_attr,
+    near,
+    producer,
+    reduced_along,
+    shape,
+    splat,
+    through,
+)
 
 if TYPE_CHECKING:
     from ttopt.ir.operation import Operation

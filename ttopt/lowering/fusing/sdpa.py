@@ -20,8 +20,7 @@ from typing import TYPE_CHECKING
 from ttopt.dialects.ttir import inputs
 from ttopt.ir.attributes import BoolAttr, DenseArrayAttr
 from ttopt.ir.properties import int_values
-from ttopt.ir.types import ScalarType
-from ttopt.lowering.fusing.match import Builder, f32_attr, Candidate, Rejected, one_use, producer, shape, splat
+from ttopt.lowering.fusing.match import Builder, Candidate, Rejected, f32_attr, one_use, producer, shape, splat
 
 if TYPE_CHECKING:
     from ttopt.ir.operation import Operation
@@ -141,4 +140,3 @@ def match(attention: Operation) -> Candidate | Rejected | None:
 
     note = f"scale {scale:g}" if scale is not None else "no scale"
     return Candidate(NAME, attention, "ttir.scaled_dot_product_attention", build, note=note + (", masked" if mask is not None else ""))
-

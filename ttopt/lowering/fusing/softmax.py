@@ -92,4 +92,3 @@ def match_stable(sm: Operation) -> Candidate | Rejected | None:
         return b.emit("softmax", [x], sm.results[0].type, dimension=IntegerAttr(dim, SI32), numericStable=BoolAttr(True))
 
     return Candidate("softmax_stable", sm, "ttir.softmax", build, note=f"dimension {dim}, numericStable")
-
