@@ -28,7 +28,7 @@ def _fuse(text: str, **options: object) -> tuple[str, TTIRFusing, dict]:
 def _ops(text: str) -> list[str]:
     import re
 
-    return re.findall(r'"(ttir\.[a-z_]+)"', text)
+    return re.findall(r"\"(ttir\.[a-z_0-9]+)\"", text)
 
 
 def _same_numbers(before: str, after: str, seed: int = 0, rtol: float = 2e-4, atol: float = 1e-5, scale: float = 1.0) -> None:
@@ -267,6 +267,30 @@ def test_maximum_with_zero_is_relu(fill: str, fused: bool) -> None:
     assert ("ttir.relu" in out) is fused
 
 
+def _conv_bias(bias_shape: str = "1x1x1x8", factors: str = "2, 6, 6, 1") -> str:
+    Y = "tensor<2x6x6x8xf32>"
+    return _module(
+        f"%x: tensor<2x8x8x3xf32>, %w: tensor<8x3x3x3xf32>, %b: tensor<{bias_shape}xf32>",
+        f"""    %0 = "ttir.conv2d"(%x, %w) <{{dilation = array<i32: 1, 1>, groups = 1 : i32, padding = array<i32: 0, 0, 0, 0>, stride = array<i32: 1, 1>}}> : (tensor<2x8x8x3xf32>, tensor<8x3x3x3xf32>) -> {Y}
+    %1 = "ttir.broadcast"(%b) <{{broadcast_dimensions = array<i64: {factors}>}}> : (tensor<{bias_shape}xf32>) -> {Y}
+    %2 = "ttir.add"(%1, %0) : ({Y}, {Y}) -> {Y}""",
+        f"%2 : {Y}",
+    )
+
+
+def test_conv_plus_channel_bias_becomes_the_convs_bias() -> None:
+    out, _, _ = _fuse(_conv_bias())
+    assert _ops(out) == ["ttir.conv2d"]
+    assert '"ttir.conv2d"(%arg0, %arg1, %arg2)' in out
+    _same_numbers(_conv_bias(), out)
+
+
+def test_conv_plus_a_bias_varying_over_rows_is_rejected() -> None:
+    out, p, _ = _fuse(_conv_bias("1x6x1x8", "2, 1, 6, 1"))
+    assert "ttir.add" in out
+    assert [d.reason for d in p.decisions] == ["bias [1, 6, 1, 8] is not one value per output channel (8)"]
+
+
 Q = "tensor<1x2x32x16xf32>"
 KT = "tensor<1x2x16x32xf32>"
 SC = "tensor<1x2x32x32xf32>"
@@ -379,6 +403,7 @@ FUSED_IN_MODELS = {
     "llama": {"rms_norm": 4, "softmax": 2, "softmax_stable": 2},
     "bert": {"linear": 9, "rms_norm": 5, "softmax": 2, "softmax_stable": 2},
     "resnet": {"linear": 1, "relu": 5},
+    "unet_block": {"conv_bias": 3},
 }
 
 

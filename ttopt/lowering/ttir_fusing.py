@@ -6,6 +6,7 @@ Patterns (ttopt/lowering/fusing/, one family per module; preconditions in each m
 | pattern | anchor | becomes |
 |---|---|---|
 | linear | `add(matmul, bias)` | `ttir.linear` |
+| conv_bias | `add(conv2d, bias)`, conv_transpose2d too | the conv with its bias operand |
 | softmax | `div(exp(x), sum(exp(x)))` | `ttir.softmax` |
 | softmax_stable | `softmax(x - max(x))` | `ttir.softmax {numericStable = true}` |
 | relu | `maximum(x, 0)` | `ttir.relu` |
@@ -33,7 +34,7 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar
 
 from ttopt.device.cost_model import CostModel
 from ttopt.device.device import DeviceError, load_device
-from ttopt.lowering.fusing import activations, linear, rms_norm, sdpa, softmax
+from ttopt.lowering.fusing import activations, conv, linear, rms_norm, sdpa, softmax
 from ttopt.lowering.fusing.cost import FusionCost
 from ttopt.lowering.fusing.match import Builder, Candidate, Rejected
 from ttopt.lowering.ttir_decomposition import decompose
@@ -48,7 +49,7 @@ if TYPE_CHECKING:
 Matcher = Callable[["Operation"], "Candidate | Rejected | None"]
 # anchor op -> patterns tried on it, in HEAD's order.
 PATTERNS: dict[str, tuple[Matcher, ...]] = {
-    "ttir.add": (linear.match,),
+    "ttir.add": (linear.match, conv.match),
     "ttir.div": (softmax.match_div,),
     "ttir.softmax": (softmax.match_stable,),
     "ttir.maximum": (activations.match_relu,),
@@ -141,7 +142,7 @@ class TTIRFusing(Pass):
     """Fuse TTIR subgraphs into linear, softmax, activations, rms_norm and attention ops."""
 
     name = "ttir-fusing"
-    summary = "Fuse TTIR subgraphs (matmul+bias -> linear, softmax, relu/silu/gelu, rms_norm, SDPA) when the cost model estimates a gain"
+    summary = "Fuse TTIR subgraphs (matmul+bias -> linear, conv+bias, softmax, relu/silu/gelu, rms_norm, SDPA) when the cost model estimates a gain"
 
     decisions: ClassVar[list[Decision]]  # per instance: what the last run decided (read by the bench)
     cost_check: bool = option(True, "Apply a fusion only when the fused op is estimated faster than the ops it replaces")
