@@ -145,10 +145,18 @@ class TTIRFusing(Pass):
     summary = "Fuse TTIR subgraphs (matmul+bias -> linear, conv+bias, softmax, relu/silu/gelu, rms_norm, SDPA) when the cost model estimates a gain"
 
     decisions: ClassVar[list[Decision]]  # per instance: what the last run decided (read by the bench)
+    # Per instance, within one round: dead ops still listed in their block, new ops to insert before
+    # an anchor (by id), and each op's place in the block (new ops take their anchor's).
+    _erased: ClassVar[list[Operation]]
+    _before: ClassVar[dict[int, list[Operation]]]
+    _positions: ClassVar[dict[int, int]]
     cost_check: bool = option(True, "Apply a fusion only when the fused op is estimated faster than the ops it replaces")
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "decisions", [])
+        object.__setattr__(self, "_erased", [])
+        object.__setattr__(self, "_before", {})
+        object.__setattr__(self, "_positions", {})
         super().__post_init__()
 
     def run(self, module: Module, ctx: PassContext) -> None:
@@ -182,6 +190,8 @@ class TTIRFusing(Pass):
         rejected: dict[tuple[int, str], tuple[Operation, Decision]] = {}
         for _ in range(MAX_ROUNDS):
             changed = False
+            self._positions.clear()
+            self._positions.update((id(o), i) for i, o in enumerate(block.ops))
             for op in list(block.ops):
                 if op.parent is not block:
                     continue
@@ -195,6 +205,7 @@ class TTIRFusing(Pass):
                     if self._apply(res, cost, rejected):
                         changed = True
                         break
+            self._sweep(block)
             if not changed:
                 break
         applied = {(d.where, d.pattern) for d in self.decisions if d.applied}
@@ -202,9 +213,23 @@ class TTIRFusing(Pass):
             if op.parent is block and (d.where, d.pattern) not in applied:
                 self.decisions.append(d)
 
+    def _sweep(self, block: Block) -> None:
+        """Put the round's new ops in front of their anchors and drop the dead ops, in one pass."""
+        if not self._erased and not self._before:
+            return
+        gone = {id(o) for o in self._erased}
+        out = []
+        for o in block.ops:
+            out.extend(n for n in self._before.get(id(o), ()) if id(n) not in gone)
+            if id(o) not in gone:
+                out.append(o)
+        block.ops = out
+        self._erased.clear()
+        self._before.clear()
+
     def _apply(self, c: Candidate, cost: FusionCost, rejected: dict[tuple[int, str], tuple[Operation, Decision]]) -> bool:
         anchor = c.anchor
-        b = Builder(anchor)
+        b = Builder(anchor, self._positions)
         try:
             new = c.build(b)
         except (ValueError, TypeError) as e:  # a shape the builder cannot express: leave the ops
@@ -220,17 +245,20 @@ class TTIRFusing(Pass):
             d.applied, d.reason = False, "the fused op is not estimated faster"
             rejected[(id(anchor), c.pattern)] = (anchor, d)
             return False
-        b.commit()
+        # New ops join the block, and dead ops leave it, in one pass per round (`_sweep`): inserting
+        # and removing them one by one would scan the block each time.
+        here = self._positions.get(id(anchor), 0)
+        for o in b.ops:
+            o.parent = anchor.parent
+            self._positions[id(o)] = here
+        self._before.setdefault(id(anchor), []).extend(b.ops)
         anchor.results[0].replace_all_uses_with(new)
-        pending = list(dead)
-        while pending:
-            rest = [o for o in pending if any(r.uses for r in o.results)]
-            for o in pending:
-                if not any(r.uses for r in o.results):
-                    o.erase()
-            if len(rest) == len(pending):
-                break
-            pending = rest
+        for o in dead:
+            o.drop_all_references()
+        for o in dead:
+            assert not any(r.uses for r in o.results), o.name
+            o.parent = None
+            self._erased.append(o)
         rejected.pop((id(anchor), c.pattern), None)
         self.decisions.append(d)
         return True

@@ -87,13 +87,23 @@ class FusionCost:
 
     def __init__(self, model: CostModel) -> None:
         self.model = model
+        self._memo: dict[tuple, OpEstimate] = {}
+        self._layouts: dict[tuple, TTNNLayoutAttr] = {}
 
     def op(self, op: Any) -> OpEstimate:
-        """The estimate of one TTIR op as its TTNN op in DRAM-interleaved tiles."""
+        """The estimate of one TTIR op as its TTNN op in DRAM-interleaved tiles (memoised on the op
+        name and its operand and result types)."""
         if op.name in FREE:
             return OpEstimate(0.0, "free (created once)")
         if op.name == "ttir.broadcast" and all(u.name in ELEMENTWISE_READERS for u in op.results[0].users):
             return OpEstimate(0.0, "free (implicit broadcast)")
+        key = (op.name, tuple(v.type.resolve().text for v in inputs(op)), op.results[0].type.resolve().text if op.results else "")
+        est = self._memo.get(key)
+        if est is None:
+            est = self._memo[key] = self._estimate(op)
+        return est
+
+    def _estimate(self, op: Any) -> OpEstimate:
         ins = [_tensor(v.type) for v in inputs(op)]
         out = _tensor(op.results[0].type) if op.results else None
         if out is None or any(t is None for t in ins):
@@ -108,11 +118,18 @@ class FusionCost:
         if family_of(name) is None:
             return OpEstimate(0.0, f"not costed ({name} has no op-model rule)")
         try:
-            c = self.model.op_cost(_Proxy(name, tensors, out), [_layout(t) for t in tensors], _layout(out))
+            c = self.model.op_cost(_Proxy(name, tensors, out), [self._layout(t) for t in tensors], self._layout(out))
         except (TypeError, ValueError, ArithmeticError, KeyError):
             return OpEstimate(0.0, f"not costed ({name})")
         ns = c.ns + (self.bias_ns(tensors[2]) if name == "ttnn.linear" and len(tensors) > 2 else 0.0)
         return OpEstimate(ns, name)
+
+    def _layout(self, t: TensorType) -> TTNNLayoutAttr:
+        key = (static_shape(t), t.element_type.resolve().text)
+        lay = self._layouts.get(key)
+        if lay is None:
+            lay = self._layouts[key] = _layout(t)
+        return lay
 
     def bias_ns(self, bias: TensorType) -> float:
         """What the cost model's matmul terms leave out of a linear: reading its bias from DRAM."""

@@ -47,11 +47,13 @@ class Candidate:
 
 class Builder:
     """Creates TTIR ops for a candidate without inserting them, so the cost of the replacement can
-    be read before deciding; `commit` puts them in front of the anchor, `discard` drops them."""
+    be read before deciding; the pass then puts them in front of the anchor, or `discard` drops them."""
 
-    def __init__(self, anchor: Operation) -> None:
+    def __init__(self, anchor: Operation, positions: dict[int, int] | None = None) -> None:
         self.anchor = anchor
         self.ops: list[Operation] = []
+        # id(op) -> its place in the block (new ops take their anchor's): what comes before the anchor
+        self.positions = positions if positions is not None else {}
 
     def emit(self, name: str, operands: list[Value], result: Type, **properties: Any) -> Value:
         op = Operation(f"ttir.{name}", operands, [result], properties=dict(sorted(properties.items())), location=self.anchor.location)
@@ -66,24 +68,14 @@ class Builder:
         if tuple(t.shape) == tuple(shape):
             return v
         block = self.anchor.parent
-        for u in v.users:
-            if (
-                u.name == "ttir.reshape"
-                and u.parent is block
-                and block is not None
-                and tuple(u.results[0].type.resolve().shape) == tuple(shape)
-                and u.results[0].type.resolve().text == TensorType(tuple(shape), t.element_type, t.encoding).text
-                and block.index(u) < block.index(self.anchor)
-            ):
+        want = TensorType(tuple(shape), t.element_type, t.encoding).text
+        here = self.positions.get(id(self.anchor))
+        for u in v.uses:  # (a value with many readers: no distinct-users list per call)
+            if u.name != "ttir.reshape" or u.parent is not block or here is None:
+                continue
+            if self.positions.get(id(u), here) < here and u.results[0].type.resolve().text == want:
                 return u.results[0]
         return self.emit("reshape", [v], TensorType(tuple(shape), t.element_type, t.encoding), shape=i32_array(shape))
-
-    def commit(self) -> None:
-        block = self.anchor.parent
-        assert block is not None
-        at = block.index(self.anchor)
-        for i, op in enumerate(self.ops):
-            block.insert(at + i, op)
 
     def discard(self) -> None:
         for op in self.ops:
