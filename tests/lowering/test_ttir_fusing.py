@@ -400,7 +400,7 @@ MODELS = __import__("pathlib").Path(__file__).resolve().parents[2] / "testdata" 
 # are rms_norm of the centred input, dense layers with a bias are linears.
 FUSED_IN_MODELS = {
     "gpt2": {"gelu": 2, "linear": 4, "rms_norm": 5, "softmax": 2, "softmax_stable": 2},
-    "llama": {"rms_norm": 4, "softmax": 2, "softmax_stable": 2},
+    "llama": {"rms_norm": 5, "softmax": 2, "softmax_stable": 2},
     "bert": {"linear": 9, "rms_norm": 5, "softmax": 2, "softmax_stable": 2},
     "resnet": {"linear": 1, "relu": 5},
     "unet_block": {"conv_bias": 3},
@@ -423,3 +423,42 @@ def test_jax_models_fuse_and_still_match_jax(name: str) -> None:
     expected = [data[f"out{i}"] for i in range(sum(k.startswith("out") for k in data.files))]
     for g, e in zip(run(module, "main", inputs), expected):
         np.testing.assert_allclose(np.asarray(g, np.float64), np.asarray(e, np.float64), rtol=2e-3, atol=2e-3)
+
+
+RMS_RESHAPED = _module(
+    "%x: tensor<4x64xf32>, %g: tensor<64xf32>",
+    """    %c = "ttir.constant"() <{value = dense<1.562500e-02> : tensor<4x1xf32>}> : () -> tensor<4x1xf32>
+    %e = "ttir.constant"() <{value = dense<9.99999974E-6> : tensor<4x1x1xf32>}> : () -> tensor<4x1x1xf32>
+    %two = "ttir.full"() <{fill_value = 2.000000e+00 : f32, shape = array<i32: 4, 1, 64>}> : () -> tensor<4x1x64xf32>
+    %0 = "ttir.reshape"(%x) <{shape = [4 : i32, 1 : i32, 64 : i32]}> : (tensor<4x64xf32>) -> tensor<4x1x64xf32>
+    %1 = "ttir.pow"(%0, %two) : (tensor<4x1x64xf32>, tensor<4x1x64xf32>) -> tensor<4x1x64xf32>
+    %2 = "ttir.sum"(%1) <{dim_arg = [2 : i32], keep_dim = false}> : (tensor<4x1x64xf32>) -> tensor<4x1xf32>
+    %3 = "ttir.multiply"(%2, %c) : (tensor<4x1xf32>, tensor<4x1xf32>) -> tensor<4x1xf32>
+    %4 = "ttir.reshape"(%3) <{shape = [4 : i32, 1 : i32, 1 : i32]}> : (tensor<4x1xf32>) -> tensor<4x1x1xf32>
+    %5 = "ttir.add"(%4, %e) : (tensor<4x1x1xf32>, tensor<4x1x1xf32>) -> tensor<4x1x1xf32>
+    %6 = "ttir.rsqrt"(%5) : (tensor<4x1x1xf32>) -> tensor<4x1x1xf32>
+    %7 = "ttir.broadcast"(%6) <{broadcast_dimensions = array<i64: 1, 1, 64>}> : (tensor<4x1x1xf32>) -> tensor<4x1x64xf32>
+    %8 = "ttir.multiply"(%0, %7) : (tensor<4x1x64xf32>, tensor<4x1x64xf32>) -> tensor<4x1x64xf32>
+    %9 = "ttir.reshape"(%g) <{shape = [1 : i32, 1 : i32, 64 : i32]}> : (tensor<64xf32>) -> tensor<1x1x64xf32>
+    %10 = "ttir.broadcast"(%9) <{broadcast_dimensions = array<i64: 4, 1, 1>}> : (tensor<1x1x64xf32>) -> tensor<4x1x64xf32>
+    %11 = "ttir.multiply"(%10, %8) : (tensor<4x1x64xf32>, tensor<4x1x64xf32>) -> tensor<4x1x64xf32>""",
+    "%11 : tensor<4x1x64xf32>",
+)
+
+
+def test_rms_norm_through_reshapes_runs_on_the_input_and_reshapes_its_result() -> None:
+    out, _, _ = _fuse(RMS_RESHAPED)
+    assert _ops(out) == ["ttir.rms_norm", "ttir.reshape"]
+    assert '"ttir.rms_norm"(%arg0, %arg1)' in out and "-> tensor<4x1x64xf32>" in out
+    _same_numbers(RMS_RESHAPED, out, rtol=1e-4)
+
+
+def test_rms_norm_statistic_broadcast_across_rows_is_not_a_norm() -> None:
+    # the per-row statistic of row 0 broadcast to every row: not an rms_norm
+    text = RMS_RESHAPED.replace(
+        '%7 = "ttir.broadcast"(%6) <{broadcast_dimensions = array<i64: 1, 1, 64>}> : (tensor<4x1x1xf32>) -> tensor<4x1x64xf32>',
+        '%s = "ttir.slice_static"(%6) <{begins = [0 : i32, 0 : i32, 0 : i32], ends = [1 : i32, 1 : i32, 1 : i32], step = [1 : i32, 1 : i32, 1 : i32]}> : (tensor<4x1x1xf32>) -> tensor<1x1x1xf32>\n'
+        '    %7 = "ttir.broadcast"(%s) <{broadcast_dimensions = array<i64: 4, 1, 64>}> : (tensor<1x1x1xf32>) -> tensor<4x1x64xf32>',
+    )
+    out, _, _ = _fuse(text)
+    assert "ttir.rms_norm" not in out

@@ -208,9 +208,8 @@ class TTIRFusing(Pass):
             self._sweep(block)
             if not changed:
                 break
-        applied = {(d.where, d.pattern) for d in self.decisions if d.applied}
         for op, d in rejected.values():
-            if op.parent is block and (d.where, d.pattern) not in applied:
+            if op.parent is block:
                 self.decisions.append(d)
 
     def _sweep(self, block: Block) -> None:

@@ -1,7 +1,8 @@
 """Activations from their parts (HEAD's ReluFusionPattern, SiluFusionPattern, GeluFusionPattern).
 
 * `maximum(x, 0)` (either side; zeros or a zero fill) -> `ttir.relu(x)`.
-* `multiply(x, sigmoid(x))` (either side, through typecasts) -> `ttir.silu(x)`; the sigmoid has one use.
+* `multiply(x, sigmoid(x))` (either side, through typecasts) -> `ttir.silu(x)`, typecast to the
+  multiply's type when that differs; the sigmoid has one use.
 * `0.5 * x * (1 + erf(x * 0.70710678))` or `0.5 * x * (1 + tanh(0.7978845608 * (x + 0.044715 * x^3)))`
   (the three factors in any order and nesting of two multiplies; x^3 as `pow(x, 3)` or `x * x * x`)
   -> `ttir.gelu(x)`. Constants match within HEAD's relative tolerance of 1.5e-3. As at HEAD, the
@@ -13,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ttopt.dialects.ttir import inputs
-from ttopt.lowering.fusing.match import Builder, Candidate, Rejected, near, one_use, producer, splat, through
+from ttopt.lowering.fusing.match import Builder, Candidate, Rejected, near, one_use, producer, shape, splat, through
 
 if TYPE_CHECKING:
     from ttopt.ir.operation import Operation
@@ -57,9 +58,15 @@ def match_silu(op: Operation) -> Candidate | Rejected | None:
         return None
     if not one_use(sig.results[0]):
         return Rejected("silu", op, "the sigmoid has other users")
-    if other.type.resolve().text != op.results[0].type.resolve().text:
-        return Rejected("silu", op, "the input's type differs from the result's (a typecast would be needed)")
-    return _unary("silu", other, op, "silu")
+    if shape(other) != shape(op.results[0]):
+        return Rejected("silu", op, "the input is broadcast to the result")
+    if other.type.resolve().text == op.results[0].type.resolve().text:
+        return _unary("silu", other, op, "silu")
+
+    def build(b: Builder) -> Value:  # silu in the input's type, then the multiply's (as HEAD)
+        return b.emit("typecast", [b.emit("silu", [other], other.type)], op.results[0].type)
+
+    return Candidate("silu", op, "ttir.silu", build, note="typecast to the result type")
 
 
 def _factors(op: Operation) -> list[tuple[Value, Value, Value]]:
