@@ -217,7 +217,7 @@ class TTIRFusing(Pass):
         if not self._erased and not self._before:
             return
         gone = {id(o) for o in self._erased}
-        out = []
+        out: list[Operation] = []
         for o in block.ops:
             out.extend(n for n in self._before.get(id(o), ()) if id(n) not in gone)
             if id(o) not in gone:
