@@ -399,11 +399,11 @@ MODELS = __import__("pathlib").Path(__file__).resolve().parents[2] / "testdata" 
 # What ttir-fusing makes of the JAX model families (after stablehlo-to-ttir-pipeline): layer norms
 # are rms_norm of the centred input, dense layers with a bias are linears.
 FUSED_IN_MODELS = {
-    "gpt2": {"gelu": 2, "linear": 4, "rms_norm": 5, "softmax": 2, "softmax_stable": 2},
-    "llama": {"rms_norm": 5, "softmax": 2, "softmax_stable": 2},
-    "bert": {"linear": 9, "rms_norm": 5, "softmax": 2, "softmax_stable": 2},
+    "gpt2": {"gelu": 2, "linear": 4, "reduction_keep_dim": 12, "rms_norm": 5, "softmax": 2, "softmax_stable": 2},
+    "llama": {"reduction_keep_dim": 7, "rms_norm": 5, "softmax": 2, "softmax_stable": 2},
+    "bert": {"linear": 9, "reduction_keep_dim": 12, "rms_norm": 5, "softmax": 2, "softmax_stable": 2},
     "resnet": {"linear": 1, "relu": 5},
-    "unet_block": {"conv_bias": 3},
+    "unet_block": {"conv_bias": 3, "reduction_keep_dim": 4},
 }
 
 
@@ -462,3 +462,32 @@ def test_rms_norm_statistic_broadcast_across_rows_is_not_a_norm() -> None:
     )
     out, _, _ = _fuse(text)
     assert "ttir.rms_norm" not in out
+
+
+def test_relu_then_minimum_six_is_relu6() -> None:
+    text = _module(
+        f"%x: {T}",
+        f"""    %0 = "ttir.relu"(%x) : ({T}) -> {T}
+    %1 = "ttir.full"() <{{fill_value = 6.000000e+00 : f32, shape = array<i32: 32, 64>}}> : () -> {T}
+    %2 = "ttir.minimum"(%1, %0) : ({T}, {T}) -> {T}""",
+        f"%2 : {T}",
+    )
+    out, _, _ = _fuse(text)
+    assert _ops(out) == ["ttir.relu6"]
+    _same_numbers(text, out, scale=5.0)
+
+
+def test_reduction_then_reshape_restoring_the_dim_keeps_the_dim() -> None:
+    text = _module(
+        "%x: tensor<4x8x16xf32>",
+        """    %0 = "ttir.max"(%x) <{dim_arg = [1 : i32], keep_dim = false}> : (tensor<4x8x16xf32>) -> tensor<4x16xf32>
+    %1 = "ttir.reshape"(%0) <{shape = [4 : i32, 1 : i32, 16 : i32]}> : (tensor<4x16xf32>) -> tensor<4x1x16xf32>""",
+        "%1 : tensor<4x1x16xf32>",
+    )
+    out, _, _ = _fuse(text)
+    assert '"ttir.max"(%arg0) <{dim_arg = [1 : i32], keep_dim = true}> : (tensor<4x8x16xf32>) -> tensor<4x1x16xf32>' in out
+    assert "ttir.reshape" not in out
+    _same_numbers(text, out)
+    # a reshape to another shape is left alone
+    out, _, _ = _fuse(text.replace("[4 : i32, 1 : i32, 16 : i32]", "[4 : i32, 16 : i32, 1 : i32]").replace("tensor<4x1x16xf32>", "tensor<4x16x1xf32>"))
+    assert "ttir.reshape" in out

@@ -9,7 +9,9 @@ Patterns (ttopt/lowering/fusing/, one family per module; preconditions in each m
 | conv_bias | `add(conv2d, bias)`, conv_transpose2d too | the conv with its bias operand |
 | softmax | `div(exp(x), sum(exp(x)))` | `ttir.softmax` |
 | softmax_stable | `softmax(x - max(x))` | `ttir.softmax {numericStable = true}` |
+| reduction_keep_dim | `reshape(reduce(x))` restoring the reduced dims | the reduction with keep_dim |
 | relu | `maximum(x, 0)` | `ttir.relu` |
+| relu6 | `minimum(relu(x), 6)` | `ttir.relu6` |
 | rms_norm | `x * rsqrt(mean(x^2) + eps) * gamma` | `ttir.rms_norm` |
 | gelu | `0.5 * x * (1 + erf(x/sqrt 2))`, tanh form | `ttir.gelu` |
 | silu | `x * sigmoid(x)` | `ttir.silu` |
@@ -34,7 +36,7 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar
 
 from ttopt.device.cost_model import CostModel
 from ttopt.device.device import DeviceError, load_device
-from ttopt.lowering.fusing import activations, conv, linear, rms_norm, sdpa, softmax
+from ttopt.lowering.fusing import activations, conv, linear, reductions, rms_norm, sdpa, softmax
 from ttopt.lowering.fusing.cost import FusionCost
 from ttopt.lowering.fusing.match import Builder, Candidate, Rejected
 from ttopt.lowering.ttir_decomposition import decompose
@@ -52,7 +54,9 @@ PATTERNS: dict[str, tuple[Matcher, ...]] = {
     "ttir.add": (linear.match, conv.match),
     "ttir.div": (softmax.match_div,),
     "ttir.softmax": (softmax.match_stable,),
+    "ttir.reshape": (reductions.match,),
     "ttir.maximum": (activations.match_relu,),
+    "ttir.minimum": (activations.match_relu6,),
     "ttir.multiply": (rms_norm.match, activations.match_gelu, activations.match_silu),
     "ttir.matmul": (sdpa.match,),
 }
@@ -142,7 +146,7 @@ class TTIRFusing(Pass):
     """Fuse TTIR subgraphs into linear, softmax, activations, rms_norm and attention ops."""
 
     name = "ttir-fusing"
-    summary = "Fuse TTIR subgraphs (matmul+bias -> linear, conv+bias, softmax, relu/silu/gelu, rms_norm, SDPA) when the cost model estimates a gain"
+    summary = "Fuse TTIR subgraphs (matmul+bias -> linear, conv+bias, softmax, relu/relu6/silu/gelu, rms_norm, SDPA) when the cost model estimates a gain"
 
     decisions: ClassVar[list[Decision]]  # per instance: what the last run decided (read by the bench)
     # Per instance, within one round: dead ops still listed in their block, new ops to insert before

@@ -91,6 +91,7 @@ FUSED: dict[str, Callable[[Operation, list[Array], Any], Array]] = {
     "ttir.softmax": lambda op, ins, t: _softmax(_f(ins[0]), int(_val(op, "dimension", -1))),
     "ttir.rms_norm": _rms_norm,
     "ttir.relu": lambda op, ins, t: np.maximum(_f(ins[0]), 0.0),
+    "ttir.relu6": lambda op, ins, t: np.clip(_f(ins[0]), 0.0, 6.0),
     "ttir.silu": lambda op, ins, t: _f(ins[0]) / (1 + np.exp(-_f(ins[0]))),
     "ttir.gelu": lambda op, ins, t: 0.5 * _f(ins[0]) * (1 + _ERF(_f(ins[0]) / math.sqrt(2))),
     "ttir.scaled_dot_product_attention": _sdpa,

@@ -1,6 +1,7 @@
 """Activations from their parts (HEAD's ReluFusionPattern, SiluFusionPattern, GeluFusionPattern).
 
 * `maximum(x, 0)` (either side; zeros or a zero fill) -> `ttir.relu(x)`.
+* `minimum(relu(x), 6)` (either side) -> `ttir.relu6(x)`; as at HEAD, x has one use.
 * `multiply(x, sigmoid(x))` (either side, through typecasts) -> `ttir.silu(x)`, typecast to the
   multiply's type when that differs; the sigmoid has one use.
 * `0.5 * x * (1 + erf(x * 0.70710678))` or `0.5 * x * (1 + tanh(0.7978845608 * (x + 0.044715 * x^3)))`
@@ -44,6 +45,22 @@ def match_relu(op: Operation) -> Candidate | Rejected | None:
     if x.type.resolve().text != op.results[0].type.resolve().text:
         return Rejected("relu", op, "the operand is broadcast to the result (relu keeps the shape)")
     return _unary("relu", x, op, "relu")
+
+
+def match_relu6(op: Operation) -> Candidate | Rejected | None:
+    """minimum(relu(x), 6) -> relu6(x)."""
+    a, b = inputs(op)[:2]
+    relu, six = producer(a, "ttir.relu"), b
+    if relu is None:
+        relu, six = producer(b, "ttir.relu"), a
+    if relu is None or not near(splat(six), 6.0, 1e-6):
+        return None
+    x = inputs(relu)[0]
+    if not one_use(x):
+        return Rejected("relu6", op, "the relu's input has other users")
+    if x.type.resolve().text != op.results[0].type.resolve().text:
+        return Rejected("relu6", op, "the relu's input is broadcast to the result")
+    return _unary("relu6", x, op, "relu6")
 
 
 def match_silu(op: Operation) -> Candidate | Rejected | None:
