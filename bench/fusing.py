@@ -97,7 +97,7 @@ def main() -> None:
     ap.add_argument("--no-level2", action="store_true", help="skip the optimizer runs (level 2)")
     ap.add_argument("--trace-file", help="write ttir-fusing's --trace lines of the level-0 fused run here")
     args = ap.parse_args()
-    console = Console()
+    console = Console(width=160)
     layers = args.layers
     ttnn_text = ttnn_models.transformer(layers * OPS_PER_LAYER)
     ttir_text = transformer(layers)
