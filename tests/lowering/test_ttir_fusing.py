@@ -491,3 +491,24 @@ def test_reduction_then_reshape_restoring_the_dim_keeps_the_dim() -> None:
     # a reshape to another shape is left alone
     out, _, _ = _fuse(text.replace("[4 : i32, 1 : i32, 16 : i32]", "[4 : i32, 16 : i32, 1 : i32]").replace("tensor<4x1x16xf32>", "tensor<4x16x1xf32>"))
     assert "ttir.reshape" in out
+
+
+def test_sum_times_reciprocal_count_is_a_mean() -> None:
+    text = _module(
+        "%x: tensor<4x8x16xf32>",
+        """    %c = "ttir.constant"() <{value = dense<6.250000e-02> : tensor<4x8xf32>}> : () -> tensor<4x8xf32>
+    %0 = "ttir.sum"(%x) <{dim_arg = [2 : i32], keep_dim = false}> : (tensor<4x8x16xf32>) -> tensor<4x8xf32>
+    %1 = "ttir.multiply"(%0, %c) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>""",
+        "%1 : tensor<4x8xf32>",
+    )
+    out, _, _ = _fuse(text)
+    assert '"ttir.mean"(%arg0) <{dim_arg = [2 : i32], keep_dim = false}>' in out and "ttir.sum" not in out
+    _same_numbers(text, out)
+    out, _, _ = _fuse(text.replace("6.250000e-02", "1.250000e-01"))  # not 1/16: stays a sum
+    assert "ttir.mean" not in out
+
+
+def test_linear_keeps_the_matmuls_weight_dtype() -> None:
+    text = LINEAR.replace('"ttir.matmul"(%a, %w) :', '"ttir.matmul"(%a, %w) {ttcore.weight_dtype = "bfp_bf8"} :')
+    out, _, _ = _fuse(text)
+    assert '"ttir.linear"' in out and 'ttcore.weight_dtype = "bfp_bf8"' in out

@@ -10,6 +10,7 @@ Patterns (ttopt/lowering/fusing/, one family per module; preconditions in each m
 | softmax | `div(exp(x), sum(exp(x)))` | `ttir.softmax` |
 | softmax_stable | `softmax(x - max(x))` | `ttir.softmax {numericStable = true}` |
 | reduction_keep_dim | `reshape(reduce(x))` restoring the reduced dims | the reduction with keep_dim |
+| scaled_sum_to_mean | `sum(x) * 1/N` | `ttir.mean` |
 | relu | `maximum(x, 0)` | `ttir.relu` |
 | relu6 | `minimum(relu(x), 6)` | `ttir.relu6` |
 | rms_norm | `x * rsqrt(mean(x^2) + eps) * gamma` | `ttir.rms_norm` |
@@ -38,7 +39,7 @@ from ttopt.device.cost_model import CostModel
 from ttopt.device.device import DeviceError, load_device
 from ttopt.lowering.fusing import activations, conv, linear, reductions, rms_norm, sdpa, softmax
 from ttopt.lowering.fusing.cost import FusionCost
-from ttopt.lowering.fusing.match import Builder, Candidate, Rejected
+from ttopt.lowering.fusing.match import Builder, Candidate, NotStatic, Rejected
 from ttopt.lowering.ttir_decomposition import decompose
 from ttopt.passes.base import Pass, option
 from ttopt.passes.registry import register_pass
@@ -57,7 +58,7 @@ PATTERNS: dict[str, tuple[Matcher, ...]] = {
     "ttir.reshape": (reductions.match,),
     "ttir.maximum": (activations.match_relu,),
     "ttir.minimum": (activations.match_relu6,),
-    "ttir.multiply": (rms_norm.match, activations.match_gelu, activations.match_silu),
+    "ttir.multiply": (reductions.match_scaled_sum, rms_norm.match, activations.match_gelu, activations.match_silu),
     "ttir.matmul": (sdpa.match,),
 }
 MAX_ROUNDS = 8
@@ -200,7 +201,10 @@ class TTIRFusing(Pass):
                 if op.parent is not block:
                     continue
                 for matcher in PATTERNS.get(op.name, ()):
-                    res = matcher(op)
+                    try:
+                        res = matcher(op)
+                    except NotStatic:  # dynamic shapes: HEAD's fused ops need static ones
+                        continue
                     if res is None:
                         continue
                     if isinstance(res, Rejected):
@@ -235,7 +239,7 @@ class TTIRFusing(Pass):
         b = Builder(anchor, self._positions)
         try:
             new = c.build(b)
-        except (ValueError, TypeError) as e:  # a shape the builder cannot express: leave the ops
+        except (ValueError, TypeError, NotStatic) as e:  # a shape the builder cannot express: leave the ops
             b.discard()
             rejected.setdefault((id(anchor), c.pattern), (anchor, Decision(c.pattern, _where(anchor), False, f"cannot build: {e}")))
             return False

@@ -101,6 +101,8 @@ def match(add: Operation) -> Candidate | Rejected | None:
             "transpose_b": mm.properties.get("transpose_b", BoolAttr(False)),
         }
         y = b.emit("linear", [a, w, bv], TensorType(out, t.element_type, t.encoding), **props)
+        if "ttcore.weight_dtype" in mm.attributes:  # the per-tensor weight dtype survives, as at HEAD
+            y.op.attributes["ttcore.weight_dtype"] = mm.attributes["ttcore.weight_dtype"]
         return b.reshape(y, shape(add.results[0]))
 
     return Candidate(NAME, add, "ttir.linear", build)

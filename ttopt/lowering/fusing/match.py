@@ -120,9 +120,17 @@ def users(v: Value) -> int:
     return len(v.users)
 
 
+class NotStatic(Exception):
+    """A value the patterns read is not a tensor of static shape: no pattern applies there."""
+
+
 def shape(v: Value) -> tuple[int, ...]:
-    """The static shape of a tensor value."""
-    return tuple(v.type.resolve().shape)
+    """The static shape of a tensor value (NotStatic otherwise)."""
+    t = v.type.resolve()
+    dims = getattr(t, "shape", None)
+    if dims is None or not all(isinstance(d, int) and not isinstance(d, bool) and d >= 0 for d in dims):
+        raise NotStatic(getattr(t, "text", str(t)))
+    return tuple(dims)
 
 
 def element(v: Value) -> str:
