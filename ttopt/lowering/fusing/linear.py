@@ -102,7 +102,7 @@ def match(add: Operation) -> Candidate | Rejected | None:
         }
         y = b.emit("linear", [a, w, bv], TensorType(out, t.element_type, t.encoding), **props)
         if "ttcore.weight_dtype" in mm.attributes:  # the per-tensor weight dtype survives, as at HEAD
-            y.op.attributes["ttcore.weight_dtype"] = mm.attributes["ttcore.weight_dtype"]
+            b.ops[-1].attributes["ttcore.weight_dtype"] = mm.attributes["ttcore.weight_dtype"]
         return b.reshape(y, shape(add.results[0]))
 
     return Candidate(NAME, add, "ttir.linear", build)
