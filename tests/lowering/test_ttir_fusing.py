@@ -512,3 +512,27 @@ def test_linear_keeps_the_matmuls_weight_dtype() -> None:
     text = LINEAR.replace('"ttir.matmul"(%a, %w) :', '"ttir.matmul"(%a, %w) {ttcore.weight_dtype = "bfp_bf8"} :')
     out, _, _ = _fuse(text)
     assert '"ttir.linear"' in out and 'ttcore.weight_dtype = "bfp_bf8"' in out
+
+
+def test_ttnn_fusing_puts_a_relu_after_a_conv_into_its_config() -> None:
+    from ttopt.lowering.ttir_to_ttnn import ConvertTTIRToTTNN
+
+    Y = "tensor<2x6x6x8xbf16>"
+    text = _module(
+        "%x: tensor<2x8x8x3xbf16>, %w: tensor<8x3x3x3xbf16>",
+        f"""    %0 = "ttir.conv2d"(%x, %w) <{{dilation = array<i32: 1, 1>, groups = 1 : i32, padding = array<i32: 0, 0, 0, 0>, stride = array<i32: 1, 1>}}> : (tensor<2x8x8x3xbf16>, tensor<8x3x3x3xbf16>) -> {Y}
+    %1 = "ttir.relu"(%0) : ({Y}) -> {Y}
+    %2 = "ttir.conv2d"(%x, %w) <{{dilation = array<i32: 1, 1>, groups = 1 : i32, padding = array<i32: 0, 0, 0, 0>, stride = array<i32: 1, 1>}}> : (tensor<2x8x8x3xbf16>, tensor<8x3x3x3xbf16>) -> {Y}
+    %3 = "ttir.relu"(%2) : ({Y}) -> {Y}
+    %4 = "ttir.add"(%3, %2) : ({Y}, {Y}) -> {Y}
+    %5 = "ttir.add"(%4, %1) : ({Y}, {Y}) -> {Y}""",
+        f"%5 : {Y}",
+    )
+    module = parse_module(text, "t.mlir")
+    ctx = PassContext()
+    ConvertTTIRToTTNN().run(module, ctx)
+    TTNNFusing().run(module, ctx)
+    out = print_module(module)
+    assert out.count("conv2d_config = #ttnn.conv2d_config<weights_dtype = bf16, activation = <op_type = relu>>") == 1
+    assert out.count('"ttnn.relu"') == 1  # the second conv is read twice
+    assert ctx.stats["ttnn-fusing"]["relu.applied"] == 1
