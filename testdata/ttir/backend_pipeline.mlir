@@ -1,4 +1,5 @@
-// RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline | FileCheck %s
+// RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline="enable-fusing-pass=false" | FileCheck %s
+// RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline | FileCheck %s --check-prefix=FUSED
 // RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline="optimization-level=2" --verify-each | ttopt opt --ttnn-optimizer --verify-l1-budget -o %t
 // RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline="deallocate=false" | FileCheck %s --check-prefix=NODEALLOC
 
@@ -28,6 +29,13 @@
 // CHECK-NOT: "ttnn.deallocate"(%arg
 // CHECK: return
 // NODEALLOC-NOT: ttnn.deallocate
+
+// With ttir-fusing (enable-fusing-pass, on by default as at HEAD) the matmul and its bias add are
+// one ttnn.linear reading the bias argument as it is.
+// FUSED: %[[R:.*]] = "ttnn.reshape"(%arg0) <{shape = [32 : i32, 64 : i32]}>
+// FUSED-NEXT: "ttnn.linear"(%[[R]], %arg1, %arg2) <{transpose_a = false, transpose_b = false}> : (tensor<32x64xbf16, {{.*}}>, tensor<64x128xbf16, {{.*}}>, tensor<128xbf16, {{.*}}>) -> tensor<32x128xbf16
+// FUSED-NOT: "ttnn.add"
+// FUSED: "ttnn.relu"
 
 module {
   func.func @forward(%x: tensor<1x32x64xbf16>, %w: tensor<64x128xbf16>, %b: tensor<128xbf16>, %img: tensor<1x16x16x32xbf16>, %k: tensor<64x32x3x3xbf16>) -> (tensor<32x128xf32>, tensor<1x8x8x64xbf16>, tensor<32xbf16>) {

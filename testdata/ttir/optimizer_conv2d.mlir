@@ -1,14 +1,21 @@
-// RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline="enable-greedy-optimizer=true" --mlir-print-debuginfo --verify-each | FileCheck %s
-// RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline="optimization-level=2 memory-layout-analysis-policy=DFSharding" --stats - -o %t | FileCheck %s --check-prefix=DF
-// RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline="optimization-level=2" --stats - -o %t | FileCheck %s --check-prefix=L2
-// RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline="optimization-level=2 memory-layout-analysis-policy=DFSharding" | ttopt opt --ttnn-optimizer --verify-l1-budget -o %t
+// RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline="enable-greedy-optimizer=true enable-fusing-pass=false" --mlir-print-debuginfo --verify-each | FileCheck %s
+// RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline="optimization-level=2 memory-layout-analysis-policy=DFSharding enable-fusing-pass=false" --stats - -o %t | FileCheck %s --check-prefix=DF
+// RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline="optimization-level=2 enable-fusing-pass=false" --stats - -o %t | FileCheck %s --check-prefix=L2
+// RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline="optimization-level=2 memory-layout-analysis-policy=DFSharding enable-fusing-pass=false" | ttopt opt --ttnn-optimizer --verify-l1-budget -o %t
 
 // A conv2d block in TTIR (NHWC, OIHW weights): each conv reads and writes TTNN's flattened
 // 1x1x(N*H*W)xC form through reshapes; weights stay on the host, row-major. With the CostBased
 // policy (enable-greedy-optimizer) each conv's output is read back from L1 interleaved by the
 // next op and no conversion op is inserted; optimization-level=2 uses the same policy. DFSharding (tt-mlir's
 // level-2 policy, chosen by name) reshards and spills around each conv and ends slower than the input by the
-// estimate.
+// estimate. Fusing is off: with it (the default) each
+// relu runs inside its conv (conv2d_config activation), and the layouts of that form are checked in
+// FUSED below.
+// RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline="enable-greedy-optimizer=true" --verify-each | FileCheck %s --check-prefix=FUSED
+// FUSED: "ttnn.conv2d"({{.*}}, %arg1, {{.*}}) <{{.*}}conv2d_config = #ttnn.conv2d_config<weights_dtype = bf16, activation = <op_type = relu>{{.*}}in_channels = 64 : i32
+// FUSED-NOT: "ttnn.relu"({{.*}}) : (tensor<1x28x28x64xbf16
+// FUSED: "ttnn.conv2d"({{.*}}, %arg2, {{.*}})
+// FUSED: return
 
 // CHECK-DAG: #[[HOST:ttnn_layout[0-9]*]] = #ttnn.ttnn_layout<(d0, d1, d2, d3) -> (d0 * 192 + d1 * 3 + d2, d3), <1x1>, memref<12288x3xbf16, #system_memory>>
 // CHECK-DAG: #[[L1:ttnn_layout[0-9]*]] = #ttnn.ttnn_layout<(d0, d1, d2, d3) -> (d0 * 896 + d1 * 32 + d2, d3), <8x8>, memref<1x1x!ttcore.tile<32x32, bf16>, #l1>, <interleaved>>

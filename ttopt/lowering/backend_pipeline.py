@@ -70,6 +70,7 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
     system_desc_path: str = option("", "Device preset (wormhole_b0, n150, blackhole) or system-desc file, when the module has no ttcore.system_desc")
     compute_cfg_math_fidelity: str = option("", "Math fidelity of matmul / linear / conv2d: lofi, hifi2, hifi3, hifi4 (default: the op's own, else tt-metal's)", choices=FIDELITIES)
     mesh_shape: list[int] = option([], "Device mesh AxB; must equal the module's ttcore.meshes when it has one (the sharding pipeline's mesh), else 1,1")
+    enable_fusing_pass: bool = option(True, "ttir-fusing before convert-ttir-to-ttnn (cost-checked) and ttnn-fusing after it (activations into matmul)")
     enable_const_eval: bool = option(True, "Accepted for tt-mlir's RUN lines; ttopt does not hoist constant subgraphs (no effect)")
     deallocate: bool = option(True, "Insert ttnn.deallocate after the last use of every intermediate tensor")
     # ttnn-optimizer options handed on as they are (an error when the optimizer does not run).
@@ -123,7 +124,9 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
             yield PipelineStep(n, "convert-to-ttnn-ccl", _new("convert-to-ttnn-ccl"))
         else:
             yield PipelineStep(n, "convert-to-ttnn-ccl", skipped="no TTIR mesh or CCL ops")
+        yield PipelineStep(n, "ttir-fusing", _new("ttir-fusing") if self.enable_fusing_pass else None, "" if self.enable_fusing_pass else "enable-fusing-pass=false")
         yield PipelineStep(n + 1, "convert-ttir-to-ttnn", _new("convert-ttir-to-ttnn"))
+        yield PipelineStep(n + 1, "ttnn-fusing", _new("ttnn-fusing") if self.enable_fusing_pass else None, "" if self.enable_fusing_pass else "enable-fusing-pass=false")
         if self.compute_cfg_math_fidelity:
             _set_fidelity(module, self.compute_cfg_math_fidelity)
         if self.optimizer_enabled():

@@ -35,6 +35,7 @@ from ttopt.lowering.ttir_decomposition import TTIRToTTIRDecomposition, decompose
 from ttopt.lowering.ttnn_batch_norm import BATCH_NORM_RULES
 from ttopt.lowering.ttnn_cache import CACHE_RULES
 from ttopt.lowering.ttnn_cache import NO_RESULT as CACHE_NO_RESULT
+from ttopt.lowering.ttnn_fused import FUSED_RULES
 from ttopt.lowering.ttnn_indexing import INDEXING_RULES
 from ttopt.lowering.ttnn_indexing import MULTI_RESULT as INDEXING_MULTI_RESULT
 from ttopt.lowering.ttnn_upsample import UPSAMPLE_RULES
@@ -474,6 +475,7 @@ RULES: dict[str, Rule] = {
     "embedding": _same("ttnn.embedding"), "constant": _creation, "full": _creation, "zeros": _creation,
     "ones": _creation, "arange": _creation, "empty": _creation,
     **INDEXING_RULES,
+    **FUSED_RULES,
 }  # fmt: skip
 RULES.update({"sort": _sort, "topk": _topk, "rand": _rand, **CACHE_RULES, **UPSAMPLE_RULES, **BATCH_NORM_RULES})
 

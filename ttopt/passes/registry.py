@@ -18,6 +18,8 @@ PASS_MODULES = (
     "ttopt.passes.cse",
     "ttopt.optimizer.pass_",
     "ttopt.lowering.ttir_to_ttnn",
+    "ttopt.lowering.ttir_fusing",
+    "ttopt.lowering.ttnn_fusing",
     "ttopt.lowering.deallocate",
     "ttopt.lowering.backend_pipeline",
     "ttopt.sharding.populate_rules",

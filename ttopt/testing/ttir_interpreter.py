@@ -23,6 +23,7 @@ from ttopt.ir.types import TensorType
 from ttopt.lowering.dense_values import DenseValueError, flat_values
 from ttopt.testing import indexing_semantics as ix
 from ttopt.testing.family_semantics import MULTI, SINGLE, is_multi_reduce, reduce_several
+from ttopt.testing.fused_semantics import FUSED
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module
@@ -194,7 +195,7 @@ class Interpreter:
         a = op.get_attr
         ints = lambda key: list(int_values(a(key)) or ())  # noqa: E731
         val: Callable[[str], Any] = lambda key: getattr(a(key), "value", None)  # noqa: E731
-        family = SINGLE.get(op.name)
+        family = SINGLE.get(op.name) or FUSED.get(op.name)
         if family is not None:
             try:
                 return family(op, ins, t)

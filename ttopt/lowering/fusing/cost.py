@@ -1,0 +1,169 @@
+"""The cost model's estimate of TTIR ops as `convert-ttir-to-ttnn` will leave them (each TTIR op
+as its TTNN op, every tensor tiled in DRAM, interleaved), so a fusion is applied only when the
+fused op is estimated faster than the ops it makes dead.
+
+Each TTIR op is costed by `ttopt.device.cost_model.CostModel` as its TTNN counterpart. Creation ops
+(constants, fills) cost nothing: they are made once, not per run. A broadcast read only by
+elementwise ops is free (TTNN broadcasts implicitly), else it is a `ttnn.repeat`.
+`scaled_dot_product_attention` has no op-model rule; it is estimated here in the cost model's
+terms (cost_terms): one program of the matmul kind whose compute is the two score and context
+matmuls with their operands in L1 plus the softmax over the scores (the norm kind's cycles per
+tile), and whose DRAM traffic is Q, K, V, the mask and the output only -- the scores never leave
+the cores, which is what the fusion saves. A linear's bias is read from DRAM on top of its matmul
+terms (which model two operands).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import ceil, prod
+from typing import Any, Sequence
+
+from ttopt.device.cost_model import CostModel
+from ttopt.device.cost_terms import combine, fidelity_for, matmul_terms, tile_bytes
+from ttopt.device.layout_info import tensor_tiles
+from ttopt.device.op_families import family_of
+from ttopt.dialects.ttir import inputs
+from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
+from ttopt.ir.types import ScalarType, TensorType, static_shape
+
+FREE = frozenset({"ttir.constant", "ttir.full", "ttir.zeros", "ttir.ones", "ttir.empty", "ttir.arange"})
+ELEMENTWISE_READERS = ("ttir.add", "ttir.subtract", "ttir.multiply", "ttir.div", "ttir.maximum", "ttir.minimum", "ttir.pow", "ttir.where")
+TTNN_NAME = {"div": "divide", "pow": "pow_tensor", "square": "multiply", "transpose": "permute", "squeeze": "reshape", "unsqueeze": "reshape",
+             "linear": "linear", "reduce_and": "min", "reduce_or": "max"}  # fmt: skip
+DTYPE = {"f64": "f32", "i64": "si32", "si64": "si32", "i32": "si32", "i1": "bf16", "i16": "si32", "si16": "si32", "i8": "u8", "si8": "u8",
+         "ui8": "u8", "ui16": "u16", "ui32": "u32"}  # fmt: skip
+SDPA = ("ttir.scaled_dot_product_attention", "ttnn.scaled_dot_product_attention")
+
+
+@dataclass(frozen=True)
+class OpEstimate:
+    """One op's estimate: ns, and how it was reached (`ttnn.softmax`, `free`, `not costed`)."""
+
+    ns: float
+    how: str
+
+
+class _Typed:
+    __slots__ = ("type",)
+
+    def __init__(self, t: TensorType) -> None:
+        self.type = t
+
+
+class _Proxy:
+    """A TTNN op as the cost model reads it: name, operand and result types, no attributes."""
+
+    __slots__ = ("name", "operands", "results", "location")
+
+    def __init__(self, name: str, operands: Sequence[TensorType], result: TensorType) -> None:
+        self.name = name
+        self.operands = [_Typed(t) for t in operands]
+        self.results = [_Typed(result)]
+        self.location = None
+
+    def get_attr(self, key: str) -> Any:
+        return None
+
+
+def _dtype(t: TensorType) -> str:
+    e = t.element_type.resolve().text
+    return DTYPE.get(e, e)
+
+
+def _tensor(t: Any) -> TensorType | None:
+    t = t.resolve()
+    if not isinstance(t, TensorType) or t.shape is None or any(not isinstance(d, int) or d < 0 for d in t.shape):
+        return None
+    return TensorType(static_shape(t) or (1,), ScalarType(_dtype(t)))
+
+
+def _layout(t: TensorType) -> TTNNLayoutAttr:
+    return TTNNLayoutAttr.build(static_shape(t), t.element_type.resolve().text, buffer_type="dram", memory_layout="interleaved")
+
+
+class FusionCost:
+    """Estimates of TTIR ops (memoised per op signature by the cost model)."""
+
+    def __init__(self, model: CostModel) -> None:
+        self.model = model
+        self._memo: dict[tuple, OpEstimate] = {}
+        self._layouts: dict[tuple, TTNNLayoutAttr] = {}
+
+    def op(self, op: Any) -> OpEstimate:
+        """The estimate of one TTIR op as its TTNN op in DRAM-interleaved tiles (memoised on the op
+        name and its operand and result types)."""
+        if op.name in FREE:
+            return OpEstimate(0.0, "free (created once)")
+        if op.name == "ttir.broadcast" and all(u.name in ELEMENTWISE_READERS for u in op.results[0].users):
+            return OpEstimate(0.0, "free (implicit broadcast)")
+        key = (op.name, tuple(v.type.resolve().text for v in inputs(op)), op.results[0].type.resolve().text if op.results else "")
+        est = self._memo.get(key)
+        if est is None:
+            est = self._memo[key] = self._estimate(op)
+        return est
+
+    def _estimate(self, op: Any) -> OpEstimate:
+        ins = [_tensor(v.type) for v in inputs(op)]
+        out = _tensor(op.results[0].type) if op.results else None
+        if out is None or any(t is None for t in ins):
+            return OpEstimate(0.0, "not costed (dynamic shape)")
+        tensors: list[TensorType] = [t for t in ins if t is not None]
+        if op.name in SDPA:
+            return OpEstimate(self.sdpa_ns(tensors, out), "sdpa estimate")
+        short = op.name.split(".", 1)[1]
+        name = "ttnn." + ("repeat" if short == "broadcast" else TTNN_NAME.get(short, short))
+        if short == "square":
+            tensors = tensors * 2
+        if family_of(name) is None:
+            return OpEstimate(0.0, f"not costed ({name} has no op-model rule)")
+        try:
+            c = self.model.op_cost(_Proxy(name, tensors, out), [self._layout(t) for t in tensors], self._layout(out))
+        except (TypeError, ValueError, ArithmeticError, KeyError):
+            return OpEstimate(0.0, f"not costed ({name})")
+        ns = c.ns + (self.bias_ns(tensors[2]) if name == "ttnn.linear" and len(tensors) > 2 else 0.0)
+        return OpEstimate(ns, name)
+
+    def _layout(self, t: TensorType) -> TTNNLayoutAttr:
+        key = (static_shape(t), t.element_type.resolve().text)
+        lay = self._layouts.get(key)
+        if lay is None:
+            lay = self._layouts[key] = _layout(t)
+        return lay
+
+    def bias_ns(self, bias: TensorType) -> float:
+        """What the cost model's matmul terms leave out of a linear: reading its bias from DRAM."""
+        return tensor_tiles(static_shape(bias)) * tile_bytes(_dtype(bias)) / self.model.params.dram_stream_gbps
+
+    def sdpa_ns(self, ins: Sequence[TensorType], out: TensorType) -> float:
+        """Fused attention: score and context matmuls in L1, the softmax on the cores, DRAM for Q, K,
+        V, the mask and the output (see the module doc)."""
+        p = self.model.params
+        q, k = static_shape(ins[0]), static_shape(ins[1])
+        b, h, sq, d = q
+        sk = k[2]
+        fmt = _dtype(ins[0])
+        fid = fidelity_for(fmt)
+        cores = self.model.device.num_cores
+        qk = matmul_terms(p, sq, d, sk, fmt, fmt, fmt, fid, "l1_s", "l1_s", "l1_s", cores, b * h)
+        pv = matmul_terms(p, sq, sk, d, fmt, fmt, fmt, fid, "l1_s", "l1_s", "l1_s", cores, b * h)
+        scores = b * h * ceil(sq / 32) * ceil(sk / 32)
+        softmax = ceil(scores / cores) * p.cycles_per_tile.get("norm", 0.0) / p.clock_ghz
+        nbytes = sum(tensor_tiles(static_shape(t)) * tile_bytes(_dtype(t)) for t in (*ins, out))
+        return combine(p, "matmul", qk.compute_ns + pv.compute_ns + softmax, nbytes / p.dram_stream_gbps, 0.0).ns
+
+    def ttnn_sdpa_ns(self, op: Any) -> float | None:
+        """The estimate of a lowered `ttnn.scaled_dot_product_attention` (None if its shapes are not static)."""
+        ins = [_tensor(v.type) for v in op.operands if isinstance(v.type.resolve(), TensorType)]
+        out = _tensor(op.results[0].type)
+        if out is None or any(t is None for t in ins) or len(ins) < 3 or prod(static_shape(ins[0])) == 0:  # type: ignore[union-attr]
+            return None
+        return self.sdpa_ns([t for t in ins if t is not None], out)
+
+    def ttnn_extra_ns(self, op: Any) -> float:
+        """What `CostModel.current_op_cost` leaves out of a lowered op: a `ttnn.linear`'s bias read."""
+        if op.name != "ttnn.linear":
+            return 0.0
+        tensors = [v for v in op.operands if isinstance(v.type.resolve(), TensorType)]
+        bias = _tensor(tensors[2].type) if len(tensors) > 2 else None
+        return self.bias_ns(bias) if bias is not None else 0.0

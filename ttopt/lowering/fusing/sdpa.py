@@ -1,0 +1,142 @@
+"""matmul(softmax(scale(Q @ K^T) [+ mask]), V) -> `ttir.scaled_dot_product_attention` (HEAD's
+TTIR SDPAFusingPattern, its canonical form).
+
+Preconditions, as HEAD: the attention matmul has no transposes and reads a single-use softmax over
+the last dimension (through one typecast); the scores are `linear(Q, K^T, bias = mask)`,
+`add(scale(matmul(Q, K^T)), mask)` or `scale(matmul(Q, K^T))`, where scale is a multiply or divide
+by a splat constant on Q, on K (either side of the transpose) or on the scores, never both before
+and after the matmul; K^T is `transpose_b`, a last-two-dimension `ttir.transpose`, or a permute
+swapping the last two dimensions; Q, K, V are rank 4 with one head size, K and V agree on batch,
+heads and sequence, Q's heads are a multiple of K's; a mask is [1|B, 1|Hq, Sq, Sk]; K and V have
+one type, and Q the result's. The op gets `is_causal = false` and the scale found (1.0 without one).
+Not matched here (HEAD's extensions): GQA repeat_interleave peeling, attention-sink columns and the
+NaN-safety `where`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ttopt.dialects.ttir import inputs
+from ttopt.ir.attributes import BoolAttr, DenseArrayAttr
+from ttopt.ir.properties import int_values
+from ttopt.lowering.fusing.match import Builder, Candidate, Rejected, f32_attr, one_use, producer, shape, splat
+
+if TYPE_CHECKING:
+    from ttopt.ir.operation import Operation
+    from ttopt.ir.values import Value
+
+NAME = "sdpa"
+
+
+def _flag(op: Operation, key: str) -> bool:
+    return bool(getattr(op.properties.get(key), "value", False))
+
+
+def _peel_cast(v: Value) -> Value:
+    p = producer(v, "ttir.typecast")
+    return inputs(p)[0] if p is not None else v
+
+
+def _peel_scale(v: Value) -> tuple[Value, float | None]:
+    """v = y * c or y / c with c a splat constant: (y, the factor)."""
+    m = producer(v, "ttir.multiply")
+    if m is not None:
+        a, b = inputs(m)[:2]
+        if splat(b) is not None:
+            return a, splat(b)
+        if splat(a) is not None:
+            return b, splat(a)
+    d = producer(v, "ttir.div")
+    if d is not None:
+        a, b = inputs(d)[:2]
+        c = splat(b)
+        if c:
+            return a, 1.0 / c
+    return v, None
+
+
+def _transposed_input(v: Value) -> Value | None:
+    t = producer(v, "ttir.transpose")
+    if t is not None:
+        rank = len(shape(inputs(t)[0]))
+        dims = sorted(getattr(t.properties.get(k), "value", 0) % rank for k in ("dim0", "dim1"))
+        return inputs(t)[0] if dims == [rank - 2, rank - 1] else None
+    p = producer(v, "ttir.permute")
+    if p is not None:
+        perm = list(int_values(p.properties.get("permutation")) or ())
+        r = len(perm)
+        if r >= 2 and perm[: r - 2] == list(range(r - 2)) and perm[r - 2 :] == [r - 1, r - 2]:
+            return inputs(p)[0]
+    return None
+
+
+def _scores(chain: Value, attention: Operation) -> tuple[Value, Value, bool, Value | None, float | None] | None:
+    """(Q raw, K raw, K already transposed, mask, post-scale) of the score chain."""
+    lin = producer(chain, "ttir.linear")
+    if lin is not None:
+        ins = inputs(lin)
+        if _flag(lin, "transpose_a") or len(ins) < 3:
+            return None
+        return ins[0], ins[1], _flag(lin, "transpose_b"), ins[2], None
+    add = producer(chain, "ttir.add")
+    pairs = [(inputs(add)[0], inputs(add)[1]), (inputs(add)[1], inputs(add)[0])] if add is not None else [(chain, None)]
+    for cand, mask in pairs:
+        stripped, post = _peel_scale(cand)
+        mm = producer(stripped, "ttir.matmul")
+        if mm is None or mm is attention or _flag(mm, "transpose_a"):
+            continue
+        return inputs(mm)[0], inputs(mm)[1], _flag(mm, "transpose_b"), mask, post
+    return None
+
+
+def match(attention: Operation) -> Candidate | Rejected | None:
+    """The attention matmul of softmax(scores) and V."""
+    if _flag(attention, "transpose_a") or _flag(attention, "transpose_b"):
+        return None
+    probs, v = inputs(attention)[:2]
+    sm = producer(_peel_cast(probs), "ttir.softmax")
+    if sm is None:
+        return None
+    rank = len(shape(inputs(sm)[0]))
+    if getattr(sm.properties.get("dimension"), "value", 0) % rank != rank - 1:
+        return Rejected(NAME, attention, "the softmax is not over the last dimension")
+    if not one_use(sm.results[0]):
+        return Rejected(NAME, attention, "the softmax has other users")
+    found = _scores(_peel_cast(inputs(sm)[0]), attention)
+    if found is None:
+        return Rejected(NAME, attention, "the softmax input is not a (scaled, masked) Q @ K^T")
+    q_raw, k_raw, k_transposed, mask, post = found
+    q, q_scale = _peel_scale(q_raw)
+    k_outer, k_after = _peel_scale(k_raw)
+    kt = k_outer if k_transposed else _transposed_input(k_outer)
+    if kt is None:
+        return Rejected(NAME, attention, "K is not transposed over its last two dimensions")
+    k, k_before = _peel_scale(kt)
+    pre = None
+    if q_scale is not None or k_after is not None or k_before is not None:
+        pre = (q_scale or 1.0) * (k_after or 1.0) * (k_before or 1.0)
+    if pre is not None and post is not None:
+        return Rejected(NAME, attention, "the scores are scaled both before and after the matmul")
+    scale = pre if pre is not None else post
+    qs, ks, vs = shape(q), shape(k), shape(v)
+    if len(qs) != 4 or len(ks) != 4 or len(vs) != 4:
+        return Rejected(NAME, attention, "Q, K and V must be rank 4")
+    if not (qs[3] == ks[3] == vs[3]) or ks[:3] != vs[:3] or qs[0] != ks[0] or ks[1] == 0 or qs[1] % ks[1]:
+        return Rejected(NAME, attention, f"Q {list(qs)}, K {list(ks)}, V {list(vs)} are not attention shapes")
+    if mask is not None:
+        ms = shape(mask)
+        if len(ms) != 4 or ms[0] not in (1, qs[0]) or ms[1] not in (1, qs[1]) or ms[2] != qs[2] or ms[3] != ks[2]:
+            return Rejected(NAME, attention, f"mask {list(ms)} is not [1|B, 1|H, Sq, Sk]")
+    res = attention.results[0].type.resolve()
+    if k.type.resolve().text != v.type.resolve().text or q.type.resolve().text != res.text:
+        return Rejected(NAME, attention, "K and V (or Q and the result) differ in type")
+
+    def build(b: Builder) -> Value:
+        ops = [q, k, v] + ([mask] if mask is not None else [])
+        return b.emit("scaled_dot_product_attention", ops, attention.results[0].type, is_causal=BoolAttr(False),
+                      scale=f32_attr(float(scale if scale is not None else 1.0)),
+                      operandSegmentSizes=DenseArrayAttr("i32", (1, 1, 1, int(mask is not None), 0)))  # fmt: skip
+
+    note = f"scale {scale:g}" if scale is not None else "no scale"
+    return Candidate(NAME, attention, "ttir.scaled_dot_product_attention", build, note=note + (", masked" if mask is not None else ""))

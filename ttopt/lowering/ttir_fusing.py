@@ -1,0 +1,271 @@
+"""`ttir-fusing`: subgraphs of TTIR ops rewritten into the fused TTIR op tt-mlir's TTIRFusing pass
+makes of them, when the cost model estimates the fused op faster than what it replaces.
+
+Patterns (ttopt/lowering/fusing/, one family per module; preconditions in each module's doc):
+
+| pattern | anchor | becomes |
+|---|---|---|
+| linear | `add(matmul, bias)` | `ttir.linear` |
+| conv_bias | `add(conv2d, bias)`, conv_transpose2d too | the conv with its bias operand |
+| softmax | `div(exp(x), sum(exp(x)))` | `ttir.softmax` |
+| softmax_stable | `softmax(x - max(x))` | `ttir.softmax {numericStable = true}` |
+| reduction_keep_dim | `reshape(reduce(x))` restoring the reduced dims | the reduction with keep_dim |
+| scaled_sum_to_mean | `sum(x) * 1/N` | `ttir.mean` |
+| relu | `maximum(x, 0)` | `ttir.relu` |
+| relu6 | `minimum(relu(x), 6)` | `ttir.relu6` |
+| rms_norm | `x * rsqrt(mean(x^2) + eps) * gamma` | `ttir.rms_norm` |
+| gelu | `0.5 * x * (1 + erf(x/sqrt 2))`, tanh form | `ttir.gelu` |
+| silu | `x * sigmoid(x)` | `ttir.silu` |
+| sdpa | `matmul(softmax(scale(Q @ K^T) [+ mask]), V)` | `ttir.scaled_dot_product_attention` |
+
+`ttir.dot_general` is first decomposed into matmuls (ttir-to-ttir-decomposition), as HEAD runs its
+fusing again after that decomposition. Patterns run to a fixed point in program order, HEAD's
+pattern order at each op (so a softmax fused first can then become part of an attention).
+
+Cost: each candidate is built aside; the ops that would become dead (the anchor and every matched
+op with no other reader) are estimated as `convert-ttir-to-ttnn` leaves them (fusing/cost.py), and
+the fusion is applied only when the new ops' estimate is lower (`cost-check=false` applies every
+match, as HEAD does). `--trace` prints one line per candidate: applied or not, and why -- the
+failed precondition, or both estimates. `--stats`: per pattern applied / rejected, and the time
+saved.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable, ClassVar
+
+from ttopt.device.cost_model import CostModel
+from ttopt.device.device import DeviceError, load_device
+from ttopt.lowering.fusing import activations, conv, linear, reductions, rms_norm, sdpa, softmax
+from ttopt.lowering.fusing.cost import FusionCost
+from ttopt.lowering.fusing.match import Builder, Candidate, NotStatic, Rejected
+from ttopt.lowering.ttir_decomposition import decompose
+from ttopt.passes.base import Pass, option
+from ttopt.passes.registry import register_pass
+
+if TYPE_CHECKING:
+    from ttopt.ir.module import Module
+    from ttopt.ir.operation import Block, Operation
+    from ttopt.passes.context import PassContext
+
+Matcher = Callable[["Operation"], "Candidate | Rejected | None"]
+# anchor op -> patterns tried on it, in HEAD's order.
+PATTERNS: dict[str, tuple[Matcher, ...]] = {
+    "ttir.add": (linear.match, conv.match),
+    "ttir.div": (softmax.match_div,),
+    "ttir.softmax": (softmax.match_stable,),
+    "ttir.reshape": (reductions.match,),
+    "ttir.maximum": (activations.match_relu,),
+    "ttir.minimum": (activations.match_relu6,),
+    "ttir.multiply": (reductions.match_scaled_sum, rms_norm.match, activations.match_gelu, activations.match_silu),
+    "ttir.matmul": (sdpa.match,),
+}
+MAX_ROUNDS = 8
+
+
+@dataclass
+class Decision:
+    """One candidate: where, which pattern, whether applied, and why."""
+
+    pattern: str
+    where: str
+    applied: bool
+    reason: str
+    fused: str = ""
+    replaced: tuple[str, ...] = ()
+    before_ns: float = 0.0
+    after_ns: float = 0.0
+
+    @property
+    def saved_ns(self) -> float:
+        """Estimated time saved (0 unless applied)."""
+        return self.before_ns - self.after_ns if self.applied else 0.0
+
+    def line(self) -> str:
+        """The `--trace` line."""
+        head = f"ttir-fusing: {self.pattern} at {self.where}: "
+        if not self.applied and not self.replaced:
+            return head + f"[yellow]not applied[/]: {self.reason}"
+        est = (f"{self.fused} {self.after_ns / 1000:.2f} us vs {len(self.replaced)} ops "
+               f"({', '.join(_counts(self.replaced))}) {self.before_ns / 1000:.2f} us")  # fmt: skip
+        if self.applied:
+            return head + f"[green]applied[/]: {est}, saves {self.saved_ns / 1000:.2f} us" + (f" ({self.reason})" if self.reason else "")
+        return head + f"[yellow]not applied[/]: {self.reason}: {est}"
+
+
+def _counts(names: tuple[str, ...]) -> list[str]:
+    out: dict[str, int] = {}
+    for n in names:
+        out[n] = out.get(n, 0) + 1
+    return [f"{k[5:]}" + (f" x{v}" if v > 1 else "") for k, v in out.items()]
+
+
+def _where(op: Operation) -> str:
+    loc = op.location
+    try:
+        name = loc.name if loc is not None else None
+    except Exception:  # a malformed location only loses its label
+        name = None
+    if name:
+        return f'"{name}"'
+    pos = op.pos
+    if pos is not None:
+        try:
+            line, _ = pos.source.line_col(pos.offset)
+            return f"line {line}"
+        except Exception:  # a position without a source only loses its label
+            pass
+    return op.name
+
+
+def _dead(anchor: Operation, b: Builder) -> list[Operation]:
+    """The anchor and every op feeding it that no one else reads once the new ops replace it."""
+    keep = {id(v) for o in b.ops for v in o.operands}
+    new = {id(o) for o in b.ops}
+    dead = {id(anchor): anchor}
+    order = [anchor]
+    work = [anchor]
+    while work:
+        o = work.pop()
+        for v in o.operands:
+            p = getattr(v, "op", None)
+            if p is None or id(p) in dead or p.parent is not anchor.parent or not p.name.startswith("ttir.") or p.regions:
+                continue
+            if any(id(r) in keep for r in p.results):
+                continue
+            if all(id(u) in dead or id(u) in new for r in p.results for u in r.uses):
+                dead[id(p)] = p
+                order.append(p)
+                work.append(p)
+    return order
+
+
+@register_pass
+@dataclass
+class TTIRFusing(Pass):
+    """Fuse TTIR subgraphs into linear, softmax, activations, rms_norm and attention ops."""
+
+    name = "ttir-fusing"
+    summary = "Fuse TTIR subgraphs (matmul+bias -> linear, conv+bias, softmax, relu/relu6/silu/gelu, rms_norm, SDPA) when the cost model estimates a gain"
+
+    decisions: ClassVar[list[Decision]]  # per instance: what the last run decided (read by the bench)
+    # Per instance, within one round: dead ops still listed in their block, new ops to insert before
+    # an anchor (by id), and each op's place in the block (new ops take their anchor's).
+    _erased: ClassVar[list[Operation]]
+    _before: ClassVar[dict[int, list[Operation]]]
+    _positions: ClassVar[dict[int, int]]
+    cost_check: bool = option(True, "Apply a fusion only when the fused op is estimated faster than the ops it replaces")
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "decisions", [])
+        object.__setattr__(self, "_erased", [])
+        object.__setattr__(self, "_before", {})
+        object.__setattr__(self, "_positions", {})
+        super().__post_init__()
+
+    def run(self, module: Module, ctx: PassContext) -> None:
+        decompose(module)
+        try:
+            device = load_device(ctx.device, module)
+        except DeviceError:
+            device = load_device(None)
+        cost = FusionCost(CostModel(device))
+        self.decisions.clear()
+        for func in module.functions():
+            if func.regions and func.regions[0].blocks:
+                for block in func.regions[0].blocks:
+                    self._block(block, cost)
+        if ctx.trace.enabled:
+            for d in self.decisions:
+                ctx.trace.print(d.line())
+        stats: dict[str, Any] = {}
+        for d in self.decisions:
+            key = f"{d.pattern}.{'applied' if d.applied else 'rejected'}"
+            stats[key] = stats.get(key, 0) + 1
+            if d.applied:
+                stats[f"{d.pattern}.replaced_ops"] = stats.get(f"{d.pattern}.replaced_ops", 0) + len(d.replaced)
+                stats[f"{d.pattern}.saved_ns"] = round(stats.get(f"{d.pattern}.saved_ns", 0.0) + d.saved_ns, 1)
+        stats["saved_ns"] = round(sum(d.saved_ns for d in self.decisions), 1)
+        ctx.stats.setdefault(self.name, {}).update(dict(sorted(stats.items())))
+
+    def _block(self, block: Block, cost: FusionCost) -> None:
+        # A rejection is kept only if it still holds at the fixed point: an anchor that a later
+        # fusion consumed, or whose pattern matched once other fusions ran, is not reported.
+        rejected: dict[tuple[int, str], tuple[Operation, Decision]] = {}
+        for _ in range(MAX_ROUNDS):
+            changed = False
+            self._positions.clear()
+            self._positions.update((id(o), i) for i, o in enumerate(block.ops))
+            for op in list(block.ops):
+                if op.parent is not block:
+                    continue
+                for matcher in PATTERNS.get(op.name, ()):
+                    try:
+                        res = matcher(op)
+                    except NotStatic:  # dynamic shapes: HEAD's fused ops need static ones
+                        continue
+                    if res is None:
+                        continue
+                    if isinstance(res, Rejected):
+                        rejected.setdefault((id(op), res.pattern), (op, Decision(res.pattern, _where(op), False, res.reason)))
+                        continue
+                    if self._apply(res, cost, rejected):
+                        changed = True
+                        break
+            self._sweep(block)
+            if not changed:
+                break
+        for op, d in rejected.values():
+            if op.parent is block:
+                self.decisions.append(d)
+
+    def _sweep(self, block: Block) -> None:
+        """Put the round's new ops in front of their anchors and drop the dead ops, in one pass."""
+        if not self._erased and not self._before:
+            return
+        gone = {id(o) for o in self._erased}
+        out: list[Operation] = []
+        for o in block.ops:
+            out.extend(n for n in self._before.get(id(o), ()) if id(n) not in gone)
+            if id(o) not in gone:
+                out.append(o)
+        block.ops = out
+        self._erased.clear()
+        self._before.clear()
+
+    def _apply(self, c: Candidate, cost: FusionCost, rejected: dict[tuple[int, str], tuple[Operation, Decision]]) -> bool:
+        anchor = c.anchor
+        b = Builder(anchor, self._positions)
+        try:
+            new = c.build(b)
+        except (ValueError, TypeError, NotStatic) as e:  # a shape the builder cannot express: leave the ops
+            b.discard()
+            rejected.setdefault((id(anchor), c.pattern), (anchor, Decision(c.pattern, _where(anchor), False, f"cannot build: {e}")))
+            return False
+        dead = _dead(anchor, b)
+        before = sum(cost.op(o).ns for o in dead)
+        after = sum(cost.op(o).ns for o in b.ops)
+        d = Decision(c.pattern, _where(anchor), True, c.note, c.fused, tuple(o.name for o in dead), before, after)
+        if self.cost_check and after >= before:
+            b.discard()
+            d.applied, d.reason = False, "the fused op is not estimated faster"
+            rejected[(id(anchor), c.pattern)] = (anchor, d)
+            return False
+        # New ops join the block, and dead ops leave it, in one pass per round (`_sweep`): inserting
+        # and removing them one by one would scan the block each time.
+        here = self._positions.get(id(anchor), 0)
+        for o in b.ops:
+            o.parent = anchor.parent
+            self._positions[id(o)] = here
+        self._before.setdefault(id(anchor), []).extend(b.ops)
+        anchor.results[0].replace_all_uses_with(new)
+        for o in dead:
+            o.drop_all_references()
+        for o in dead:
+            assert not any(r.uses for r in o.results), o.name
+            o.parent = None
+            self._erased.append(o)
+        rejected.pop((id(anchor), c.pattern), None)
+        self.decisions.append(d)
+        return True

@@ -1,0 +1,100 @@
+"""NumPy semantics of the fused TTIR ops `ttir-fusing` makes, and of the fills and reductions its
+patterns read, for the reference interpreter (ttir_interpreter.py): a fused program must compute
+what its unfused form computes.
+
+`FUSED` maps an op name to `fn(op, inputs, result_type) -> array` (float64 math, rounded to the
+result type by the interpreter).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any, Callable
+
+import numpy as np
+
+from ttopt.ir.properties import int_values
+
+if TYPE_CHECKING:
+    from ttopt.ir.operation import Operation
+
+Array = Any
+_ERF = np.vectorize(math.erf, otypes=[np.float64])
+
+
+def _val(op: Operation, key: str, default: Any = None) -> Any:
+    a = op.properties.get(key)
+    v = getattr(a.resolve(), "value", None) if a is not None else None
+    return default if v is None else v
+
+
+def _f(x: Array) -> Array:
+    return np.asarray(x, dtype=np.float64)
+
+
+def _softmax(x: Array, axis: int) -> Array:
+    e = np.exp(x - np.max(x, axis=axis, keepdims=True))
+    return e / np.sum(e, axis=axis, keepdims=True)
+
+
+def _linear(op: Operation, ins: list[Array], t: Any) -> Array:
+    a, b = _f(ins[0]), _f(ins[1])
+    a = np.swapaxes(a, -1, -2) if _val(op, "transpose_a", False) else a
+    b = np.swapaxes(b, -1, -2) if _val(op, "transpose_b", False) else b
+    y = np.matmul(a, b)
+    return y + _f(ins[2]) if len(ins) > 2 else y
+
+
+def _rms_norm(op: Operation, ins: list[Array], t: Any) -> Array:
+    x = _f(ins[0])
+    y = x / np.sqrt(np.mean(x * x, axis=-1, keepdims=True) + float(_val(op, "epsilon", 1e-5)))
+    seg = list(int_values(op.properties.get("operandSegmentSizes")) or (1, int(len(ins) > 1), int(len(ins) > 2)))
+    rest = iter(ins[1:])
+    if seg[1]:
+        y = y * _f(next(rest))
+    if seg[2]:
+        y = y + _f(next(rest))
+    return y
+
+
+def _sdpa(op: Operation, ins: list[Array], t: Any) -> Array:
+    seg = list(int_values(op.properties.get("operandSegmentSizes")) or (1, 1, 1, int(len(ins) > 3), 0))
+    q, k, v = (_f(x) for x in ins[:3])
+    mask = _f(ins[3]) if seg[3] else None
+    if seg[4]:
+        raise ValueError("attention_sink is not modelled")
+    rep = q.shape[1] // k.shape[1]
+    k, v = np.repeat(k, rep, axis=1), np.repeat(v, rep, axis=1)
+    scale = float(_val(op, "scale", 1.0 / math.sqrt(q.shape[-1])))
+    s = np.matmul(q, np.swapaxes(k, -1, -2)) * scale
+    if mask is not None:
+        s = s + mask
+    elif _val(op, "is_causal", True):
+        sq, sk = s.shape[-2:]
+        s = np.where(np.tril(np.ones((sq, sk), dtype=bool)), s, -np.inf)
+    return np.matmul(_softmax(s, -1), v)
+
+
+def _full(op: Operation, ins: list[Array], t: Any) -> Array:
+    shape = tuple(t.resolve().shape)
+    value = {"ttir.zeros": 0.0, "ttir.ones": 1.0}.get(op.name)
+    return np.full(shape, _val(op, "fill_value") if value is None else value)
+
+
+def _mean(op: Operation, ins: list[Array], t: Any) -> Array:
+    dims = list(int_values(op.properties.get("dim_arg")) or range(ins[0].ndim))
+    return np.mean(_f(ins[0]), axis=tuple(d % ins[0].ndim for d in dims), keepdims=bool(_val(op, "keep_dim", False)))
+
+
+FUSED: dict[str, Callable[[Operation, list[Array], Any], Array]] = {
+    "ttir.linear": _linear,
+    "ttir.softmax": lambda op, ins, t: _softmax(_f(ins[0]), int(_val(op, "dimension", -1))),
+    "ttir.rms_norm": _rms_norm,
+    "ttir.relu": lambda op, ins, t: np.maximum(_f(ins[0]), 0.0),
+    "ttir.relu6": lambda op, ins, t: np.clip(_f(ins[0]), 0.0, 6.0),
+    "ttir.silu": lambda op, ins, t: _f(ins[0]) / (1 + np.exp(-_f(ins[0]))),
+    "ttir.gelu": lambda op, ins, t: 0.5 * _f(ins[0]) * (1 + _ERF(_f(ins[0]) / math.sqrt(2))),
+    "ttir.scaled_dot_product_attention": _sdpa,
+    "ttir.full": _full, "ttir.zeros": _full, "ttir.ones": _full,
+    "ttir.mean": _mean,
+}  # fmt: skip
