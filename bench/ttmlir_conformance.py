@@ -27,7 +27,6 @@ runs it.
 
 from __future__ import annotations
 
-import glob
 import os
 import re
 import shlex
@@ -42,15 +41,21 @@ from pathlib import Path
 
 import click
 from rich.console import Console
-from rich.table import Table
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from click.testing import CliRunner  # noqa: E402
-
-from ttopt.cli import cli  # noqa: E402
-from ttopt.cli.verify_diagnostics import captured_warnings  # noqa: E402
+from bench.lit_conformance import (  # noqa: E402
+    ToolResult,
+    count,
+    find_llvm_filecheck,
+    percent,
+    print_table,
+    prune_known_differences,
+    read_known_differences,
+    run_ttopt,
+)
+from bench.lit_conformance import run_filecheck as _run_filecheck  # noqa: E402
 
 DEFAULT_MIRROR = Path(os.environ.get("TTOPT_TTMLIR_MIRROR", "/work/.mirror/tenstorrent+tt-mlir/repo"))
 KNOWN = ROOT / "bench" / "ttmlir_known_differences.txt"
@@ -131,8 +136,8 @@ def git(mirror: Path, *args: str) -> str:
 
 
 def find_filecheck() -> str | None:
-    """LLVM's FileCheck (tt-mlir's tests are written for it): on PATH or under /usr/lib/llvm-*."""
-    return shutil.which("FileCheck") or next(iter(sorted(glob.glob("/usr/lib/llvm-*/bin/FileCheck"), reverse=True)), None)
+    """LLVM's FileCheck (tt-mlir's tests are written for it)."""
+    return find_llvm_filecheck()
 
 
 def run_lines(text: str) -> list[str]:
@@ -226,32 +231,14 @@ def substitute(words: list[str], src: Path, tmp: Path) -> list[str]:
     return out
 
 
-@dataclass
-class StageResult:
-    code: int
-    stdout: str
-    stderr: str
-    internal: str = ""
-
-
-def run_opt(args: list[str]) -> StageResult:
+def run_opt(args: list[str]) -> ToolResult:
     """`ttopt opt` in-process (ttmlir-opt's single-dash long options are ttopt's too)."""
-    with captured_warnings() as warnings:
-        result = CliRunner().invoke(cli, ["opt", *args], input="")
-    stderr = result.stderr + "".join(w + "\n" for w in warnings)
-    internal = ""
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        internal = f"{type(result.exception).__name__}: {result.exception}"
-    elif result.exit_code not in (0, 1, 2):
-        internal = f"exit status {result.exit_code}"
-    elif "Traceback (most recent call last)" in result.stdout + stderr:
-        internal = "a Python traceback in the output"
-    return StageResult(result.exit_code, result.stdout, stderr, internal)
+    return run_ttopt(["opt", *args])
 
 
-def run_filecheck(filecheck: str, args: list[str], stdin: str) -> StageResult:
-    r = subprocess.run([filecheck, *args], input=stdin, capture_output=True, text=True)
-    return StageResult(r.returncode, r.stdout, r.stderr)
+def run_filecheck(filecheck: str, args: list[str], stdin: str) -> ToolResult:
+    """LLVM FileCheck at `filecheck` on `stdin`."""
+    return _run_filecheck([filecheck], args, stdin)
 
 
 def execute(run: RunLine, src: Path, tmp: Path, filecheck: str) -> tuple[bool, str, str]:
@@ -371,14 +358,7 @@ def run_file(mirror: Path, rev: str, suite: Suite, path: str, workdir: Path, fil
 
 def known_differences(path: Path = KNOWN) -> dict[str, str]:
     """`path[#split]` -> reason, from the known-differences file."""
-    if not path.exists():
-        return {}
-    out = {}
-    for line in path.read_text().splitlines():
-        if line.strip() and not line.startswith("#"):
-            key, _, reason = line.partition("\t")
-            out[key.strip()] = reason.strip()
-    return out
+    return read_known_differences(path)
 
 
 @dataclass
@@ -444,22 +424,10 @@ def run_conformance(mirror: Path, suite_name: str = "stablehlo-to-ttir", commit:
 
 def render(report: Conformance, console: Console) -> None:
     """The per-directory table."""
-    table = Table(title=f"tt-mlir {report.suite} lit tests through ttopt — tenstorrent/tt-mlir @ {report.rev[:12]}, {report.filecheck}")
-    cols = ("directory", "files", "runnable", "pass", "%", "known difference", "unexplained", "internal error", "not runnable")
-    for col in cols:
-        table.add_column(col, justify="left" if col == "directory" else "right")
-    total: Counter = Counter()
-
-    def row(name: str, c: Counter, **kw: str) -> None:
-        pct = f"{100 * c['pass'] / c['runnable']:.0f}" if c["runnable"] else "-"
-        table.add_row(name, *(str(c[k]) for k in ("files", "runnable", "pass")), pct,
-                      *(str(c[k]) for k in ("known", "unexplained", "internal error", "not runnable")), **kw)  # fmt: skip
-
-    for name in sorted(report.per_dir, key=lambda d: (d != ".", d)):
-        total.update(report.per_dir[name])
-        row(name, report.per_dir[name])
-    row("all", total, style="bold")
-    console.print(table)
+    title = f"tt-mlir {report.suite} lit tests through ttopt — tenstorrent/tt-mlir @ {report.rev[:12]}, {report.filecheck}"
+    columns = [count("files"), count("runnable"), count("pass"), percent("pass", "runnable"), count("known", "known difference"),
+               count("unexplained"), count("internal error"), count("not runnable")]  # fmt: skip
+    print_table(console, title, "directory", report.per_dir, columns, order=lambda d: (d != ".", d))
     if report.not_runnable:
         console.print("[bold]not runnable[/bold]:")
         for why, n in report.not_runnable.most_common():
@@ -496,10 +464,8 @@ def main(suite_name: str, mirror: Path, commit: str, only: str | None, show: int
         print(line)
     known_file = known_file or SUITES[suite_name].known
     if prune_stale and report.stale:
-        gone = {line.partition(":")[0] for line in report.stale}
-        kept = [l for l in known_file.read_text().splitlines() if l.startswith("#") or l.partition("\t")[0].strip() not in gone]
-        known_file.write_text("\n".join(kept) + "\n")
-        print(f"removed {len(gone)} stale line(s) from {known_file}")
+        gone = prune_known_differences(known_file, {line.partition(":")[0] for line in report.stale})
+        print(f"removed {gone} stale line(s) from {known_file}")
         report.stale = []
     if check and (report.unexplained or report.stale or report.internal):
         sys.exit(1)
