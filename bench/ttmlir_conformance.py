@@ -67,6 +67,42 @@ GENERIC_FLAGS = frozenset({"split-input-file", "verify-diagnostics", "o", "mlir-
                            "mlir-disable-threading", "verify-each"})  # fmt: skip
 
 
+# Test directories of multi-chip systems: `%system_desc_path%` there is a system desc ttopt has no preset for.
+MULTI_CHIP = re.compile(r"/(n300|llmbox|tg|t3k|p150x\d|p300|galaxy)/")
+# RUN lines that serialize or execute the checked output (flatbuffer, device run): they check
+# nothing about the IR, so the backend suites skip them and run the rest of the file.
+SERIALIZATION = re.compile(r"^\s*(ttmlir-translate\s+--ttnn-to-flatbuffer\b|ttrt\s)")
+
+# ttmlir-opt passes of the TTIR -> TTNN backend (the backend, optimizer and TTIRToTTNN suites).
+BACKEND_PASSES = frozenset({"ttir-to-ttnn-backend-pipeline", "ttir-to-ttnn-common-pipeline", "convert-ttir-to-ttnn",
+                            "ttcore-register-device", "ttcore-mark-functions-as-forward",
+                            "ttnn-operation-validation-and-fallback", "ttnn-deallocate", "canonicalize", "cse", "inline",
+                            "stablehlo-to-ttir-pipeline", "stablehlo-pipeline", "convert-stablehlo-to-ttir"})  # fmt: skip
+BACKEND_OUTSIDE = {
+    "ttnn-common-to-emitc-pipeline": "tt-mlir's TTNN -> EmitC (C++) lowering (not in ttopt)",
+    "ttnn-common-to-emitpy-pipeline": "tt-mlir's TTNN -> EmitPy lowering (not in ttopt)",
+    "ttir-to-emitc-pipeline": "tt-mlir's TTIR -> EmitC (C++) pipeline (not in ttopt)",
+    "ttir-to-emitpy-pipeline": "tt-mlir's TTIR -> EmitPy pipeline (not in ttopt)",
+    "convert-ttnn-to-emitc": "tt-mlir's TTNN -> EmitC conversion (not in ttopt)",
+    "ttnn-common-to-runtime-pipeline": "tt-mlir's TTNN runtime (flatbuffer) preparation (not in ttopt)",
+    "ttnn-to-flatbuffer": "tt-mlir's flatbuffer serialization (not in ttopt)",
+    "ttcore-unwrap-device-module": "tt-mlir's device-module unwrapping, a step of its runtime/EmitC path (not in ttopt)",
+    "ttnn-tuplify-tensors": "tt-mlir's EmitC calling-convention pass (not in ttopt)",
+    "ttnn-load-input-tensors": "tt-mlir's EmitC input-loading pass (not in ttopt)",
+    "ttnn-create-input-gens": "tt-mlir's EmitC input-generator pass (not in ttopt)",
+    "ttnn-prepare-module-for-export": "tt-mlir's EmitC export preparation (not in ttopt)",
+    "ttnn-collect-perf-metrics": "tt-mlir's perf-metrics collection (not in ttopt)",
+    "ttnn-adjust-deallocs": "tt-mlir's EmitC deallocation adjustment (not in ttopt)",
+    "benchmark": "a ttir-builder benchmark flag, not a ttmlir-opt pass",
+    "ttir-quant-data-type-conversion": "tt-mlir's TTIR quantized data-type conversion (not in ttopt)",
+    "ttnn-layout": "tt-mlir's standalone TTNN layout pass (ttopt's layouts are part of convert-ttir-to-ttnn)",
+    "ttnn-rm-layout-propagation": "tt-mlir's row-major layout propagation pass (not in ttopt)",
+    "ttnn-greedy-l1-spill-management": "tt-mlir's greedy optimizer's standalone L1 spill pass (ttopt's spills are part of ttnn-optimizer)",
+    "ttnn-fusing": "tt-mlir's standalone TTNN fusing pass (TTNN fusing is not in ttopt)",
+    "tt-populate-argument-types": "tt-mlir's argument-type annotation pass, used here on TTNN input outside the backend",
+}
+
+
 @dataclass(frozen=True)
 class Suite:
     """Directories of tt-mlir's tests and the ttmlir-opt passes in scope for them."""
@@ -78,6 +114,15 @@ class Suite:
     outside: dict[str, str] = field(default_factory=dict)
     # Known differences of this suite (keys are paths under its directory).
     known: Path = KNOWN
+    # Only files with a RUN line matching this (empty: every file under `dirs`).
+    selects: str = ""
+    # The table's rows: the first `depth` directories of a file's path under the suite (0: all).
+    depth: int = 0
+    # Device preset that stands for `%system_desc_path%` (the device tt-mlir's runner queries);
+    # empty: the substitution makes the file not runnable.
+    system_desc: str = ""
+    # RUN lines that only serialize or run the output are skipped (empty: none are).
+    skips: re.Pattern[str] | None = None
 
 
 SUITES = {
@@ -93,6 +138,36 @@ SUITES = {
             "shardy-ccl-canonicalization": "tt-mlir's Shardy CCL canonicalization pass (not in ttopt)",
             "show-dialects": "lists ttmlir-opt's registered dialects (a property of the binary, not a conversion)",
         },
+    ),
+    "backend": Suite(
+        "backend",
+        ("test/ttmlir",),
+        BACKEND_PASSES,
+        BACKEND_OUTSIDE,
+        ROOT / "bench" / "ttmlir_backend_known_differences.txt",
+        selects=r"--?ttir-to-ttnn-(backend|common)-pipeline",
+        depth=3,
+        system_desc="n150",
+        skips=SERIALIZATION,
+    ),
+    "optimizer": Suite(
+        "optimizer",
+        ("test/ttmlir/Dialect/TTNN/optimizer",),
+        BACKEND_PASSES,
+        BACKEND_OUTSIDE,
+        ROOT / "bench" / "ttmlir_optimizer_known_differences.txt",
+        depth=1,
+        system_desc="n150",
+        skips=SERIALIZATION,
+    ),
+    "ttir-to-ttnn": Suite(
+        "ttir-to-ttnn",
+        ("test/ttmlir/Conversion/TTIRToTTNN",),
+        BACKEND_PASSES,
+        BACKEND_OUTSIDE,
+        ROOT / "bench" / "ttmlir_ttir_to_ttnn_known_differences.txt",
+        system_desc="n150",
+        skips=SERIALIZATION,
     ),
 }
 
@@ -166,17 +241,28 @@ def directive(text: str, name: str) -> list[str]:
     return [m.group(1).strip() for m in re.finditer(rf"^\s*//\s*{name}:\s*(.*)$", text, re.M)]
 
 
-def parse_run(line: str, suite: Suite) -> RunLine:
+def parse_run(line: str, suite: Suite, path: str = "") -> RunLine:
     """Split a RUN line into stages and decide whether it can run through ttopt."""
+    if suite.system_desc and not MULTI_CHIP.search(path):
+        line = line.replace("%system_desc_path%", suite.system_desc)
     try:
         words = shlex.split(line)
     except ValueError as e:
         return RunLine(line, [], f"unparsable RUN line ({e})")
     groups: list[list[str]] = [[]]
+    redirect = False
     for w in words:
-        if w == "|":
+        if redirect:
+            # `ttmlir-opt ... > out`: the same file as `-o out`.
+            if not groups[-1] or groups[-1][0] != "ttmlir-opt":
+                return RunLine(line, [], "shell construct '>' (on another tool than ttmlir-opt)")
+            groups[-1] += ["-o", w]
+            redirect = False
+        elif w == "|":
             groups.append([])
-        elif w in ("&&", ";", ">", ">>", "<"):
+        elif w == ">":
+            redirect = True
+        elif w in ("&&", ";", ">>", "<"):
             return RunLine(line, [], f"shell construct '{w}'")
         else:
             groups[-1].append(w)
@@ -309,14 +395,23 @@ def split_failures(text: str, runs: list[RunLine], src: Path, tmp: Path, fileche
 
 
 def test_paths(mirror: Path, rev: str, suite: Suite) -> list[str]:
+    """The suite's test files at `rev` (with a RUN line matching its `selects`)."""
     out = git(mirror, "ls-tree", "-r", "--name-only", rev, "--", *suite.dirs)
-    return sorted(p for p in out.splitlines() if p.endswith(".mlir"))
+    paths = sorted(p for p in out.splitlines() if p.endswith(".mlir"))
+    if not suite.selects:
+        return paths
+    # One `git grep` for the whole tree: reading each file to look at its RUN lines would take minutes.
+    hits = subprocess.run(["git", "--git-dir", str(mirror), "grep", "-l", "-E", rf"RUN:.*({suite.selects})", rev, "--", *suite.dirs],
+                          capture_output=True, text=True).stdout  # fmt: skip
+    selected = {line.partition(":")[2] for line in hits.splitlines()}
+    return [p for p in paths if p in selected]
 
 
 def run_file(mirror: Path, rev: str, suite: Suite, path: str, workdir: Path, filecheck: str) -> FileResult:
     base = next(d for d in suite.dirs if path.startswith(d + "/"))
     rel = path[len(base) + 1 :]
-    directory = str(Path(rel).parent) if "/" in rel else "."
+    parts = Path(rel).parent.parts
+    directory = "/".join(parts[: suite.depth] if suite.depth else parts) or "."
     text = git(mirror, "show", f"{rev}:{path}")
     res = FileResult(rel, directory, runnable=False)
     if any(u.strip() in ("true", "*") for u in directive(text, "UNSUPPORTED")):
@@ -326,7 +421,9 @@ def run_file(mirror: Path, rev: str, suite: Suite, path: str, workdir: Path, fil
     if not lines:
         res.reason = "no RUN line"
         return res
-    runs = [parse_run(line, suite) for line in lines]
+    if suite.skips is not None:
+        lines = [line for line in lines if not suite.skips.search(line)]
+    runs = [parse_run(line, suite, path) for line in lines]
     bad = next((r for r in runs if r.unsupported), None)
     if bad is not None:
         res.reason = bad.unsupported
