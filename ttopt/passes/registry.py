@@ -17,6 +17,7 @@ PASS_MODULES = (
     "ttopt.lowering.ttir_to_ttnn",
     "ttopt.lowering.deallocate",
     "ttopt.lowering.backend_pipeline",
+    "ttopt.lowering.ttcore_device",
     "ttopt.sharding.populate_rules",
     "ttopt.sharding.propagation",
     "ttopt.sharding.priority_propagation",
