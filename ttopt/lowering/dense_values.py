@@ -221,3 +221,19 @@ def splat_value(attr: Attribute, element: str) -> float | int | bool | None:
             bits = v << 16 if element == "bf16" else v
             return struct.unpack(fmt, bits.to_bytes(width, "big"))[0]
     return v if isinstance(v, (int, float, bool)) else None
+
+
+def splat_fill_value(attr: Attribute, element: str) -> Scalar | None:
+    """The one value of a splat dense constant (`dense<3.0>`, a one-element hex blob), else None
+    (a list, a string, a dense_resource): what tt-mlir's ConstantOp canonicalization turns into a
+    `full` op's fill value."""
+    if not isinstance(attr, DenseElementsAttr):
+        return None
+    body = attr.body.strip()
+    if body.startswith("[") or (body.startswith('"') and not body.lower().startswith('"0x')):
+        return None
+    try:
+        values = flat_values(attr, element, (1,))
+    except DenseValueError:
+        return None
+    return values[0] if len(values) == 1 else None

@@ -30,7 +30,8 @@ from ttopt.ir.opdef import OP_DEFS
 from ttopt.ir.operation import Operation
 from ttopt.ir.properties import int_values, props
 from ttopt.ir.types import OpaqueType, ScalarType, TensorType, static_shape
-from ttopt.lowering.dense_values import DenseValueError, narrowed_body
+from ttopt.lowering.dense_values import DenseValueError, narrowed_body, splat_fill_value
+from ttopt.lowering.mlir_floats import mlir_float_attr
 from ttopt.lowering.ttir_decomposition import TTIRToTTIRDecomposition, decompose
 from ttopt.lowering.ttnn_indexing import INDEXING_RULES
 from ttopt.lowering.ttnn_indexing import MULTI_RESULT as INDEXING_MULTI_RESULT
@@ -69,6 +70,15 @@ def normalized_dense(a: Any, t: TensorType) -> Any:
     at = a.type.resolve()
     src = at.element_type.resolve().text if isinstance(at, TensorType) else ""
     dst = t.element_type.resolve().text
+    if not isinstance(a, DenseElementsAttr):
+        # dense_resource: its values are not text ttopt can re-spell; other kinds (sparse, opaque)
+        # are not values tt-mlir's ttir.constant takes.
+        if not a.text.startswith("dense_resource<"):
+            raise ValueError("value must be a dense<...> or dense_resource<...> attribute (as tt-mlir's ttir.constant verifies)")
+        if at == t:
+            return a
+        raise ValueError(f"has a {a.text.partition('<')[0] or 'non-dense'} constant of type {at.text if at else '?'} "
+                         f"that ttopt cannot re-type to {t.text} (only dense<...> values are converted)")  # fmt: skip
     if src == dst or not src:
         return DenseElementsAttr(a.body, t)
     try:
@@ -148,7 +158,9 @@ class _Lowering:
 
     def emit(self, name: str, operands: list[Any], result_type: Any, properties: dict[str, Any] | None = None,
              location: Any = None) -> Any:  # fmt: skip
-        op = Operation(name, operands, [result_type], properties=properties or {}, location=location)
+        # Float attributes print as MLIR prints them (`3.000000e+00 : f32`), not as the input spelled them.
+        spelled = {k: mlir_float_attr(v) for k, v in (properties or {}).items()}
+        op = Operation(name, operands, [result_type], properties=spelled, location=location)
         self.out.append(op)
         return op.results[0]
 
@@ -386,6 +398,10 @@ def _creation(lw: _Lowering, op: Any) -> Any:
     short = op.name[5:]
     properties: dict[str, Any] = {}  # dtype and page layout are the result layout's (HEAD's creation ops)
     if short == "constant":
+        fill = _splat_fill(op)
+        if fill is not None:  # tt-mlir canonicalizes a splat ttir.constant to ttir.full
+            return lw.emit("ttnn.full", [lw.get_device()], _result_type(lw, op), {"shape": _shape_attr(static_shape(t)), "fill_value": fill},
+                           op.location)  # fmt: skip
         value = normalized_dense(op.properties["value"], t)
         return lw.emit("ttnn.constant", [lw.get_device()], _result_type(lw, op), {"value": value}, op.location)
     if short == "arange":
@@ -394,6 +410,23 @@ def _creation(lw: _Lowering, op: Any) -> Any:
     if short == "full":
         properties["fill_value"] = op.properties["fill_value"]
     return lw.emit(f"ttnn.{short}", [lw.get_device()], _result_type(lw, op), properties, op.location)
+
+
+def _splat_fill(op: Any) -> Any:
+    """The fill value of a splat `ttir.constant` as tt-mlir's splatToFillValue makes it: an i32
+    integer (booleans 0/1, wider integers truncated to 32 bits) or an f32 float; None otherwise."""
+    value = op.properties["value"]
+    at = value.type.resolve() if isinstance(value, DenseElementsAttr) else None
+    if not isinstance(at, TensorType):
+        return None
+    element = at.element_type.resolve().text
+    v = splat_fill_value(value, element)
+    if v is None or isinstance(v, complex):
+        return None
+    if element.startswith("f") or element == "bf16":
+        return FloatAttr(float(v), F32)
+    n = int(v) & 0xFFFFFFFF
+    return IntegerAttr(n - (1 << 32) if n >= 1 << 31 else n, I32)
 
 
 def _arange(lw: _Lowering, op: Any, t: TensorType, properties: dict[str, Any]) -> Any:
