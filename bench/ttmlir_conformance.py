@@ -1,7 +1,17 @@
 """tt-mlir conformance: tt-mlir's own lit tests, run through ttopt, checked by LLVM FileCheck.
 
-    python bench/ttmlir_conformance.py [--suite stablehlo-to-ttir] [--mirror DIR] [--commit REV]
-                                       [--only SUBSTRING] [--show N] [--check]
+    python bench/ttmlir_conformance.py [--suite stablehlo-to-ttir|backend|optimizer|ttir-to-ttnn]
+                                       [--mirror DIR] [--commit REV] [--only SUBSTRING] [--show N] [--check]
+
+Suites: `stablehlo-to-ttir` (test/ttmlir/Conversion/StableHLOToTTIR), `backend` (every file under
+test/ttmlir whose RUN lines use `--ttir-to-ttnn-backend-pipeline` or `--ttir-to-ttnn-common-pipeline`),
+`optimizer` (test/ttmlir/Dialect/TTNN/optimizer/**, with greedy/, op_layout_fallbacks/ and
+ttnn_fusing/, where HEAD keeps the TTNN fusing tests) and `ttir-to-ttnn`
+(test/ttmlir/Conversion/TTIRToTTNN). In the last three, `%system_desc_path%` (the system desc
+tt-mlir's lit config queries from the machine's device) stands for ttopt's n150 preset outside
+multi-chip directories (n300, llmbox, tg, ...), and RUN lines that only serialize or execute the
+output (`ttmlir-translate --ttnn-to-flatbuffer`, `ttrt`) are skipped: they check nothing about
+the IR. Each suite has its own known-differences file (bench/ttmlir_<suite>_known_differences.txt).
 
 Reads the lit tests of a suite (a set of directories under tt-mlir's `test/`, and the ttmlir-opt
 passes in its scope) from a git mirror of tenstorrent/tt-mlir (`fetch github:tenstorrent/tt-mlir`;
@@ -19,7 +29,8 @@ checks are also run against that chunk's output, so a difference is reported per
 1-based). `internal error` counts runs where ttopt raised a Python exception or exited with a
 status other than 0, 1 or 2: it must be 0.
 
-Known differences live in bench/ttmlir_known_differences.txt, one per line:
+Known differences live in bench/ttmlir_known_differences.txt (stablehlo-to-ttir; the other suites
+in their own file), one per line:
 `<path in the suite>[#split]<TAB><reason>`. `--check` exits 1 on an unexplained failure, an internal
 error, or a known-difference line that no longer fails (stale); tests/lowering/test_ttmlir_conformance.py
 runs it.

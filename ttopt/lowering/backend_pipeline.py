@@ -179,6 +179,14 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
         attr = module.op.attributes.get("ttcore.meshes")
         typed = getattr(attr.resolve(), "typed", None) if attr is not None else None
         meshes = getattr(typed, "meshes", ()) if typed is not None else ()
+        if not meshes and want != [1, 1]:
+            # TTIR written for a mesh (CCL ops over mesh-shape devices, as tt-mlir's lit tests write
+            # it): the mesh comes from the option, as tt-mlir's determineMeshShape takes it.
+            from ttopt.dialects.ttcore_attrs import MeshesAttr
+            from ttopt.ir.attributes import DialectAttr
+
+            module.op.attributes["ttcore.meshes"] = DialectAttr.of(MeshesAttr.of([("mesh", want)]))
+            return
         have = list(meshes[0].shape) if meshes else [1, 1]
         if want != have:
             where = f"the module's mesh is {'x'.join(map(str, have))}" if meshes else "the module has no ttcore.meshes (a single-device program)"

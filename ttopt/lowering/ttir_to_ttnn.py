@@ -51,8 +51,10 @@ ELEMENTWISE = frozenset({*(f"ttir.{n}" for n in (*UNARY, *BINARY)), "ttir.where"
 
 
 # Element types TTNN has no data type for, and what tt-mlir's element-type normalization makes them.
-NORMALIZED = {"i1": "bf16", "f64": "f32", "i64": "i32", "si64": "si32", "ui64": "ui32", "i16": "i32", "si16": "si32",
-              "i8": "ui8", "si8": "ui8"}  # fmt: skip
+# As HEAD's toTTMLIRSupportedDataType: signless and signed 32/64-bit integers are Int32 (si32),
+# unsigned ones UInt32, 16-bit ones UInt16, 8-bit ones UInt8.
+NORMALIZED = {"i1": "bf16", "f64": "f32", "i32": "si32", "i64": "si32", "si64": "si32", "ui64": "ui32", "i16": "ui16",
+              "si16": "ui16", "i8": "ui8", "si8": "ui8"}  # fmt: skip
 
 
 def normalized(t: TensorType) -> TensorType:
@@ -242,6 +244,11 @@ def _elementwise(lw: _Lowering, op: Any) -> Any:
         if exponent is not None:
             return lw.emit("ttnn.pow_scalar", ins[:1], _result_type(lw, op), {"rhs": exponent}, op.location)
     return lw.emit(name, ins, _result_type(lw, op), {}, op.location)  # typecast's dtype is its result layout's
+
+
+def _leaky_relu(lw: _Lowering, op: Any) -> Any:
+    return lw.emit("ttnn.leaky_relu", [_implicit(v) for v in inputs(op)], _result_type(lw, op), {"parameter": op.properties["parameter"]},
+                   op.location)  # fmt: skip
 
 
 def _constant_fill(v: Any) -> Any:
@@ -493,7 +500,7 @@ RULES: dict[str, Rule] = {
     "ones": _creation, "arange": _creation,
     **INDEXING_RULES,
 }  # fmt: skip
-RULES.update({"sort": _sort, "topk": _topk, "rand": _rand})
+RULES.update({"sort": _sort, "topk": _topk, "rand": _rand, "leaky_relu": _leaky_relu})
 
 
 @register_pass
