@@ -12,6 +12,10 @@
   by `ttir-to-ttir-decomposition` (ttir_decomposition.py).
   `conv2d` / pooling read and write the flattened NHWC form TTNN expects (`1x1x(N*H*W)xC`) through
   `ttnn.reshape`s. Destination-passing `ttir.empty` outputs are dropped.
+  A splat `ttir.constant` becomes `ttnn.full` (tt-mlir canonicalizes it to `ttir.full` first).
+  Element types are normalized as tt-mlir's ElementTypeNormalization (i1 -> bf16, f64 -> f32,
+  32/64-bit integers -> si32 or ui32, 16-bit -> ui16, 8-bit -> ui8); float attributes of the ops
+  built print as MLIR prints them (`3.000000e+00 : f32`).
 * Anything else is an error at the op (`'ttir.foo' has no TTNN lowering`), never left behind.
 """
 
@@ -30,7 +34,7 @@ from ttopt.ir.opdef import OP_DEFS
 from ttopt.ir.operation import Operation
 from ttopt.ir.properties import int_values, props
 from ttopt.ir.types import OpaqueType, ScalarType, TensorType, static_shape
-from ttopt.lowering.dense_values import DenseValueError, narrowed_body, splat_fill_value
+from ttopt.lowering.dense_values import DenseValueError, mlir_spelled_body, narrowed_body, splat_fill_value
 from ttopt.lowering.mlir_floats import mlir_float_attr
 from ttopt.lowering.ttir_decomposition import TTIRToTTIRDecomposition, decompose
 from ttopt.lowering.ttnn_indexing import INDEXING_RULES
@@ -49,6 +53,9 @@ DEVICE = OpaqueType("!ttnn.device", "ttnn.device")
 RENAMED = {"div": "divide", "pow": "pow_tensor"}
 ELEMENTWISE = frozenset({*(f"ttir.{n}" for n in (*UNARY, *BINARY)), "ttir.where"})
 
+
+# Float element types: a dense body of these is re-spelled as MLIR prints it (`dense<3.000000e+00>`).
+FLOAT_ELEMENTS = frozenset({"f32", "f16", "bf16", "f64"})
 
 # Element types TTNN has no data type for, and what tt-mlir's element-type normalization makes them.
 # As HEAD's toTTMLIRSupportedDataType: signless and signed 32/64-bit integers are Int32 (si32),
@@ -81,8 +88,13 @@ def normalized_dense(a: Any, t: TensorType) -> Any:
             return a
         raise ValueError(f"has a {a.text.partition('<')[0] or 'non-dense'} constant of type {at.text if at else '?'} "
                          f"that ttopt cannot re-type to {t.text} (only dense<...> values are converted)")  # fmt: skip
-    if src == dst or not src:
+    if not src or (src == dst and dst not in FLOAT_ELEMENTS):
         return DenseElementsAttr(a.body, t)
+    if src == dst:
+        try:
+            return DenseElementsAttr(mlir_spelled_body(a, dst, static_shape(t)), t)
+        except DenseValueError:
+            return DenseElementsAttr(a.body, t)  # a hex blob or another form MLIR prints as it is
     try:
         return DenseElementsAttr(narrowed_body(a, src, dst, static_shape(t)), t)
     except DenseValueError as e:
@@ -430,7 +442,7 @@ def _splat_fill(op: Any) -> Any:
     v = splat_fill_value(value, element)
     if v is None or isinstance(v, complex):
         return None
-    if element.startswith("f") or element == "bf16":
+    if element.startswith("f") or element in ("bf16", "i1"):  # i1 is bf16 once element types are normalized
         return FloatAttr(float(v), F32)
     n = int(v) & 0xFFFFFFFF
     return IntegerAttr(n - (1 << 32) if n >= 1 << 31 else n, I32)
@@ -459,7 +471,8 @@ def _concat(lw: _Lowering, op: Any) -> Any:
 # -- sort / top-k / rand (the StableHLO lowering's sort, top-k and RNG families) -------------------
 def _emit_results(lw: _Lowering, name: str, op: Any, properties: dict[str, Any]) -> list[Any]:
     """A TTNN op with one result per TTIR result (types laid out); its results."""
-    new = Operation(name, inputs(op), [lw.layout_type(r.type, op) for r in op.results], properties=properties,
+    spelled = {k: mlir_float_attr(v) for k, v in properties.items()}
+    new = Operation(name, inputs(op), [lw.layout_type(r.type, op) for r in op.results], properties=spelled,
                     location=op.location)  # fmt: skip
     lw.out.append(new)
     return list(new.results)
@@ -480,9 +493,10 @@ def _topk(lw: _Lowering, op: Any) -> list[Any]:
 def _rand(lw: _Lowering, op: Any) -> Any:
     t = normalized(op.results[0].type.resolve())
     properties = {"size": _shape_attr(static_shape(t))}
-    for key in ("low", "high", "seed"):
-        if key in op.properties:
-            properties[key] = op.properties[key]
+    # HEAD's ttnn.rand holds low, high and seed as default-valued attributes: they are always printed.
+    defaults = {"low": FloatAttr(0.0, F32), "high": FloatAttr(1.0, F32), "seed": IntegerAttr(0, ScalarType("ui32"))}
+    for key, default in defaults.items():
+        properties[key] = op.properties.get(key, default)
     return lw.emit("ttnn.rand", [lw.get_device()], _result_type(lw, op), properties, op.location)
 
 
