@@ -16,7 +16,7 @@ UNARY: tuple[str, ...] = (
 BINARY: tuple[str, ...] = (
     "add", "subtract", "multiply", "divide", "maximum", "minimum", "pow_tensor", "remainder", "eq", "ne",
     "gt", "ge", "lt", "le", "logical_and", "logical_or", "logical_xor", "atan2", "bitwise_and", "bitwise_or",
-    "bitwise_xor", "logical_left_shift", "logical_right_shift",
+    "bitwise_xor",
 )
 OTHER: dict[str, tuple[Any, Any]] = {  # op -> (operand arity, result arity)
     "matmul": (2, 1),
