@@ -245,6 +245,8 @@ def mlir_spelled_body(attr: DenseElementsAttr, element: str, shape: tuple[int, .
     from ttopt.lowering.mlir_floats import float_text as mlir_float_text
 
     values = flat_values(attr, element, shape)
+    if any(not isinstance(v, (int, float)) or v != v or abs(v) == float("inf") or abs(v) > 3.4e38 for v in values):
+        raise DenseValueError("a non-finite or out-of-range value (kept as spelled)")
     if values and all(v == values[0] for v in values):
         return mlir_float_text(float(values[0]), element)
     spelled = [mlir_float_text(float(v), element) for v in values]

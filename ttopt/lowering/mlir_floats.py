@@ -160,4 +160,10 @@ def mlir_float_attr(attr: Any) -> Any:
     kind = attr.type.text
     if kind not in SEMANTICS:
         return attr
+    try:
+        rounded = round_to(attr.value, kind)
+    except (OverflowError, struct.error):
+        return attr  # out of the type's range: left as spelled
+    if rounded != rounded or rounded in (float("inf"), float("-inf")):
+        return attr
     return FloatAttr(attr.value, attr.type, f"{float_text(attr.value, kind)} : {kind}")
