@@ -17,10 +17,8 @@ on an unexplained difference or a stale known line (tests/sharding/test_shardy_c
 
 from __future__ import annotations
 
-import glob
 import re
 import shlex
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -30,15 +28,11 @@ from pathlib import Path
 
 import click
 from rich.console import Console
-from rich.table import Table
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from click.testing import CliRunner  # noqa: E402
-
-from ttopt.cli import cli  # noqa: E402
-from ttopt.cli.verify_diagnostics import captured_warnings  # noqa: E402
+from bench.lit_conformance import count, find_llvm_filecheck, percent, print_table, read_known_differences, run_filecheck, run_ttopt  # noqa: E402
 
 DEFAULT_MIRROR = Path("/work/.mirror/openxla+shardy/repo")
 TEST_DIRS = ("shardy/dialect/sdy/transforms/propagation/test", "shardy/dialect/sdy/transforms/export/test",
@@ -179,7 +173,7 @@ def expected_diagnostics(text: str) -> list[tuple[int, str]]:
 def find_filecheck() -> list[str]:
     """LLVM's FileCheck when installed (Shardy's tests are written for it), else the Python port
     (whose CHECK-NOT also scans the line of the following CHECK-NEXT match)."""
-    found = shutil.which("FileCheck") or next(iter(sorted(glob.glob("/usr/lib/llvm-*/bin/FileCheck"), reverse=True)), None)
+    found = find_llvm_filecheck()
     return [found] if found else [sys.executable, "-m", "filecheck"]
 
 
@@ -189,23 +183,20 @@ def run_file(text: str, run: Run, workdir: Path, filecheck: list[str]) -> Outcom
     # Split only where the RUN line does: a `// -----` in an unsplit file is a comment, and the
     # functions after it still see the meshes defined before it.
     split = ["--split-input-file"] if run.split else []
-    # Warnings go to the `ttopt` logger: collected here, so they count the same whatever handlers
-    # the process has (under pytest the root logger's handler would take them off stderr).
-    with captured_warnings() as warnings:
-        result = CliRunner().invoke(cli, ["opt", "-", *split, f"--pass-pipeline={run.pipeline}"], input=text)
-    output = result.stdout + result.stderr + "".join(w + "\n" for w in warnings)
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        output += f"\ninternal error: {result.exception!r}"
+    result = run_ttopt(["opt", "-", *split, f"--pass-pipeline={run.pipeline}"], text)
+    output = result.stdout + result.stderr
+    if result.internal:
+        output += f"\ninternal error: {result.internal}"
     out_file = workdir / "out.mlir"
     out_file.write_text(output)
     for name, checks in function_checks(text, run.prefixes).items():
         check_file = workdir / "checks.mlir"
         check_file.write_text(checks)
-        args = [*filecheck, str(check_file), "--input-file", str(out_file)]
+        args = [str(check_file), "--input-file", str(out_file)]
         for p in run.prefixes:
             args += ["--check-prefix", p]
-        r = subprocess.run(args, capture_output=True, text=True)
-        outcome.results[name] = "ok" if r.returncode == 0 else " | ".join(l.strip() for l in (r.stderr or r.stdout).strip().splitlines()[:2])[:260]
+        r = run_filecheck(filecheck, args)
+        outcome.results[name] = "ok" if r.code == 0 else " | ".join(l.strip() for l in (r.stderr or r.stdout).strip().splitlines()[:2])[:260]
     if run.verify_diagnostics:
         for line, message in expected_diagnostics(text):
             found = any(f":{line}:" in l and message in l for l in output.splitlines())
@@ -214,14 +205,8 @@ def run_file(text: str, run: Run, workdir: Path, filecheck: list[str]) -> Outcom
 
 
 def known_differences() -> dict[str, str]:
-    if not KNOWN.exists():
-        return {}
-    out = {}
-    for line in KNOWN.read_text().splitlines():
-        if line.strip() and not line.startswith("#"):
-            key, _, reason = line.partition("\t")
-            out[key.strip()] = reason.strip()
-    return out
+    """`file::function -> reason` from bench/shardy_known_differences.txt."""
+    return read_known_differences(KNOWN)
 
 
 @dataclass
@@ -289,16 +274,9 @@ def main(mirror: Path, commit: str, only: str | None, show: int, check: bool) ->
     if not (mirror / "HEAD").exists():
         raise click.UsageError(f"{mirror} is not a git mirror of openxla/shardy (fetch github:openxla/shardy)")
     report = run_conformance(mirror, commit, only)
-    table = Table(title=f"Shardy lit tests through ttopt — openxla/shardy @ {report.rev[:12]}, {Path(report.filecheck[-1]).name}")
-    for col in ("Shardy pass", "functions", "agree", "%", "known difference", "unexplained"):
-        table.add_column(col, justify="left" if col == "Shardy pass" else "right")
-    total: Counter = Counter()
-    for name in sorted(report.per_pass):
-        c = report.per_pass[name]
-        total.update(c)
-        table.add_row(name, str(c["functions"]), str(c["agree"]), f"{100 * c['agree'] / max(1, c['functions']):.0f}", str(c["known"]), str(c["unexplained"]))
-    table.add_row("all", str(total["functions"]), str(total["agree"]), f"{100 * total['agree'] / max(1, total['functions']):.0f}", str(total["known"]), str(total["unexplained"]), style="bold")
-    console.print(table)
+    title = f"Shardy lit tests through ttopt — openxla/shardy @ {report.rev[:12]}, {Path(report.filecheck[-1]).name}"
+    columns = [count("functions"), count("agree"), percent("agree", "functions"), count("known", "known difference"), count("unexplained")]
+    print_table(console, title, "Shardy pass", report.per_pass, columns)
     if report.skipped:
         console.print("RUN lines not run: " + "; ".join(f"{why} ×{n}" for why, n in report.skipped.most_common()))
     for line in report.unexplained[:show] + report.stale:

@@ -1,7 +1,17 @@
 """tt-mlir conformance: tt-mlir's own lit tests, run through ttopt, checked by LLVM FileCheck.
 
-    python bench/ttmlir_conformance.py [--suite stablehlo-to-ttir] [--mirror DIR] [--commit REV]
-                                       [--only SUBSTRING] [--show N] [--check]
+    python bench/ttmlir_conformance.py [--suite stablehlo-to-ttir|backend|optimizer|ttir-to-ttnn]
+                                       [--mirror DIR] [--commit REV] [--only SUBSTRING] [--show N] [--check]
+
+Suites: `stablehlo-to-ttir` (test/ttmlir/Conversion/StableHLOToTTIR), `backend` (every file under
+test/ttmlir whose RUN lines use `--ttir-to-ttnn-backend-pipeline` or `--ttir-to-ttnn-common-pipeline`),
+`optimizer` (test/ttmlir/Dialect/TTNN/optimizer/**, with greedy/, op_layout_fallbacks/ and
+ttnn_fusing/, where HEAD keeps the TTNN fusing tests) and `ttir-to-ttnn`
+(test/ttmlir/Conversion/TTIRToTTNN). In the last three, `%system_desc_path%` (the system desc
+tt-mlir's lit config queries from the machine's device) stands for ttopt's n150 preset outside
+multi-chip directories (n300, llmbox, tg, ...), and RUN lines that only serialize or execute the
+output (`ttmlir-translate --ttnn-to-flatbuffer`, `ttrt`) are skipped: they check nothing about
+the IR. Each suite has its own known-differences file (bench/ttmlir_<suite>_known_differences.txt).
 
 Reads the lit tests of a suite (a set of directories under tt-mlir's `test/`, and the ttmlir-opt
 passes in its scope) from a git mirror of tenstorrent/tt-mlir (`fetch github:tenstorrent/tt-mlir`;
@@ -19,7 +29,8 @@ checks are also run against that chunk's output, so a difference is reported per
 1-based). `internal error` counts runs where ttopt raised a Python exception or exited with a
 status other than 0, 1 or 2: it must be 0.
 
-Known differences live in bench/ttmlir_known_differences.txt, one per line:
+Known differences live in bench/ttmlir_known_differences.txt (stablehlo-to-ttir; the other suites
+in their own file), one per line:
 `<path in the suite>[#split]<TAB><reason>`. `--check` exits 1 on an unexplained failure, an internal
 error, or a known-difference line that no longer fails (stale); tests/lowering/test_ttmlir_conformance.py
 runs it.
@@ -27,7 +38,6 @@ runs it.
 
 from __future__ import annotations
 
-import glob
 import os
 import re
 import shlex
@@ -42,15 +52,21 @@ from pathlib import Path
 
 import click
 from rich.console import Console
-from rich.table import Table
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from click.testing import CliRunner  # noqa: E402
-
-from ttopt.cli import cli  # noqa: E402
-from ttopt.cli.verify_diagnostics import captured_warnings  # noqa: E402
+from bench.lit_conformance import (  # noqa: E402
+    ToolResult,
+    count,
+    find_llvm_filecheck,
+    percent,
+    print_table,
+    prune_known_differences,
+    read_known_differences,
+    run_ttopt,
+)
+from bench.lit_conformance import run_filecheck as _run_filecheck  # noqa: E402
 
 DEFAULT_MIRROR = Path(os.environ.get("TTOPT_TTMLIR_MIRROR", "/work/.mirror/tenstorrent+tt-mlir/repo"))
 KNOWN = ROOT / "bench" / "ttmlir_known_differences.txt"
@@ -60,6 +76,42 @@ SPLIT = "// -----"
 GENERIC_FLAGS = frozenset({"split-input-file", "verify-diagnostics", "o", "mlir-print-debuginfo", "mlir-print-local-scope",
                            "mlir-print-op-generic", "mlir-print-ir-after-all", "allow-unregistered-dialect",
                            "mlir-disable-threading", "verify-each"})  # fmt: skip
+
+
+# Test directories of multi-chip systems: `%system_desc_path%` there is a system desc ttopt has no preset for.
+MULTI_CHIP = re.compile(r"/(n300|llmbox|tg|t3k|p150x\d|p300|galaxy)/")
+# RUN lines that serialize or execute the checked output (flatbuffer, device run): they check
+# nothing about the IR, so the backend suites skip them and run the rest of the file.
+SERIALIZATION = re.compile(r"^\s*(ttmlir-translate\s+--ttnn-to-flatbuffer\b|ttrt\s)")
+
+# ttmlir-opt passes of the TTIR -> TTNN backend (the backend, optimizer and TTIRToTTNN suites).
+BACKEND_PASSES = frozenset({"ttir-to-ttnn-backend-pipeline", "ttir-to-ttnn-common-pipeline", "convert-ttir-to-ttnn",
+                            "ttcore-register-device", "ttcore-mark-functions-as-forward",
+                            "ttnn-operation-validation-and-fallback", "ttnn-deallocate", "canonicalize", "cse", "inline",
+                            "stablehlo-to-ttir-pipeline", "stablehlo-pipeline", "convert-stablehlo-to-ttir"})  # fmt: skip
+BACKEND_OUTSIDE = {
+    "ttnn-common-to-emitc-pipeline": "tt-mlir's TTNN -> EmitC (C++) lowering (not in ttopt)",
+    "ttnn-common-to-emitpy-pipeline": "tt-mlir's TTNN -> EmitPy lowering (not in ttopt)",
+    "ttir-to-emitc-pipeline": "tt-mlir's TTIR -> EmitC (C++) pipeline (not in ttopt)",
+    "ttir-to-emitpy-pipeline": "tt-mlir's TTIR -> EmitPy pipeline (not in ttopt)",
+    "convert-ttnn-to-emitc": "tt-mlir's TTNN -> EmitC conversion (not in ttopt)",
+    "ttnn-common-to-runtime-pipeline": "tt-mlir's TTNN runtime (flatbuffer) preparation (not in ttopt)",
+    "ttnn-to-flatbuffer": "tt-mlir's flatbuffer serialization (not in ttopt)",
+    "ttcore-unwrap-device-module": "tt-mlir's device-module unwrapping, a step of its runtime/EmitC path (not in ttopt)",
+    "ttnn-tuplify-tensors": "tt-mlir's EmitC calling-convention pass (not in ttopt)",
+    "ttnn-load-input-tensors": "tt-mlir's EmitC input-loading pass (not in ttopt)",
+    "ttnn-create-input-gens": "tt-mlir's EmitC input-generator pass (not in ttopt)",
+    "ttnn-prepare-module-for-export": "tt-mlir's EmitC export preparation (not in ttopt)",
+    "ttnn-collect-perf-metrics": "tt-mlir's perf-metrics collection (not in ttopt)",
+    "ttnn-adjust-deallocs": "tt-mlir's EmitC deallocation adjustment (not in ttopt)",
+    "benchmark": "a ttir-builder benchmark flag, not a ttmlir-opt pass",
+    "ttir-quant-data-type-conversion": "tt-mlir's TTIR quantized data-type conversion (not in ttopt)",
+    "ttnn-layout": "tt-mlir's standalone TTNN layout pass (ttopt's layouts are part of convert-ttir-to-ttnn)",
+    "ttnn-rm-layout-propagation": "tt-mlir's row-major layout propagation pass (not in ttopt)",
+    "ttnn-greedy-l1-spill-management": "tt-mlir's greedy optimizer's standalone L1 spill pass (ttopt's spills are part of ttnn-optimizer)",
+    "ttnn-fusing": "tt-mlir's standalone TTNN fusing pass (TTNN fusing is not in ttopt)",
+    "tt-populate-argument-types": "tt-mlir's argument-type annotation pass, used here on TTNN input outside the backend",
+}
 
 
 @dataclass(frozen=True)
@@ -73,6 +125,15 @@ class Suite:
     outside: dict[str, str] = field(default_factory=dict)
     # Known differences of this suite (keys are paths under its directory).
     known: Path = KNOWN
+    # Only files with a RUN line matching this (empty: every file under `dirs`).
+    selects: str = ""
+    # The table's rows: the first `depth` directories of a file's path under the suite (0: all).
+    depth: int = 0
+    # Device preset that stands for `%system_desc_path%` (the device tt-mlir's runner queries);
+    # empty: the substitution makes the file not runnable.
+    system_desc: str = ""
+    # RUN lines that only serialize or run the output are skipped (empty: none are).
+    skips: re.Pattern[str] | None = None
 
 
 SUITES = {
@@ -88,6 +149,36 @@ SUITES = {
             "shardy-ccl-canonicalization": "tt-mlir's Shardy CCL canonicalization pass (not in ttopt)",
             "show-dialects": "lists ttmlir-opt's registered dialects (a property of the binary, not a conversion)",
         },
+    ),
+    "backend": Suite(
+        "backend",
+        ("test/ttmlir",),
+        BACKEND_PASSES,
+        BACKEND_OUTSIDE,
+        ROOT / "bench" / "ttmlir_backend_known_differences.txt",
+        selects=r"--?ttir-to-ttnn-(backend|common)-pipeline",
+        depth=3,
+        system_desc="n150",
+        skips=SERIALIZATION,
+    ),
+    "optimizer": Suite(
+        "optimizer",
+        ("test/ttmlir/Dialect/TTNN/optimizer",),
+        BACKEND_PASSES,
+        BACKEND_OUTSIDE,
+        ROOT / "bench" / "ttmlir_optimizer_known_differences.txt",
+        depth=1,
+        system_desc="n150",
+        skips=SERIALIZATION,
+    ),
+    "ttir-to-ttnn": Suite(
+        "ttir-to-ttnn",
+        ("test/ttmlir/Conversion/TTIRToTTNN",),
+        BACKEND_PASSES,
+        BACKEND_OUTSIDE,
+        ROOT / "bench" / "ttmlir_ttir_to_ttnn_known_differences.txt",
+        system_desc="n150",
+        skips=SERIALIZATION,
     ),
 }
 
@@ -131,8 +222,8 @@ def git(mirror: Path, *args: str) -> str:
 
 
 def find_filecheck() -> str | None:
-    """LLVM's FileCheck (tt-mlir's tests are written for it): on PATH or under /usr/lib/llvm-*."""
-    return shutil.which("FileCheck") or next(iter(sorted(glob.glob("/usr/lib/llvm-*/bin/FileCheck"), reverse=True)), None)
+    """LLVM's FileCheck (tt-mlir's tests are written for it)."""
+    return find_llvm_filecheck()
 
 
 def run_lines(text: str) -> list[str]:
@@ -161,17 +252,28 @@ def directive(text: str, name: str) -> list[str]:
     return [m.group(1).strip() for m in re.finditer(rf"^\s*//\s*{name}:\s*(.*)$", text, re.M)]
 
 
-def parse_run(line: str, suite: Suite) -> RunLine:
+def parse_run(line: str, suite: Suite, path: str = "") -> RunLine:
     """Split a RUN line into stages and decide whether it can run through ttopt."""
+    if suite.system_desc and not MULTI_CHIP.search(path):
+        line = line.replace("%system_desc_path%", suite.system_desc)
     try:
         words = shlex.split(line)
     except ValueError as e:
         return RunLine(line, [], f"unparsable RUN line ({e})")
     groups: list[list[str]] = [[]]
+    redirect = False
     for w in words:
-        if w == "|":
+        if redirect:
+            # `ttmlir-opt ... > out`: the same file as `-o out`.
+            if not groups[-1] or groups[-1][0] != "ttmlir-opt":
+                return RunLine(line, [], "shell construct '>' (on another tool than ttmlir-opt)")
+            groups[-1] += ["-o", w]
+            redirect = False
+        elif w == "|":
             groups.append([])
-        elif w in ("&&", ";", ">", ">>", "<"):
+        elif w == ">":
+            redirect = True
+        elif w in ("&&", ";", ">>", "<"):
             return RunLine(line, [], f"shell construct '{w}'")
         else:
             groups[-1].append(w)
@@ -226,32 +328,14 @@ def substitute(words: list[str], src: Path, tmp: Path) -> list[str]:
     return out
 
 
-@dataclass
-class StageResult:
-    code: int
-    stdout: str
-    stderr: str
-    internal: str = ""
-
-
-def run_opt(args: list[str]) -> StageResult:
+def run_opt(args: list[str]) -> ToolResult:
     """`ttopt opt` in-process (ttmlir-opt's single-dash long options are ttopt's too)."""
-    with captured_warnings() as warnings:
-        result = CliRunner().invoke(cli, ["opt", *args], input="")
-    stderr = result.stderr + "".join(w + "\n" for w in warnings)
-    internal = ""
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        internal = f"{type(result.exception).__name__}: {result.exception}"
-    elif result.exit_code not in (0, 1, 2):
-        internal = f"exit status {result.exit_code}"
-    elif "Traceback (most recent call last)" in result.stdout + stderr:
-        internal = "a Python traceback in the output"
-    return StageResult(result.exit_code, result.stdout, stderr, internal)
+    return run_ttopt(["opt", *args])
 
 
-def run_filecheck(filecheck: str, args: list[str], stdin: str) -> StageResult:
-    r = subprocess.run([filecheck, *args], input=stdin, capture_output=True, text=True)
-    return StageResult(r.returncode, r.stdout, r.stderr)
+def run_filecheck(filecheck: str, args: list[str], stdin: str) -> ToolResult:
+    """LLVM FileCheck at `filecheck` on `stdin`."""
+    return _run_filecheck([filecheck], args, stdin)
 
 
 def execute(run: RunLine, src: Path, tmp: Path, filecheck: str) -> tuple[bool, str, str]:
@@ -322,14 +406,23 @@ def split_failures(text: str, runs: list[RunLine], src: Path, tmp: Path, fileche
 
 
 def test_paths(mirror: Path, rev: str, suite: Suite) -> list[str]:
+    """The suite's test files at `rev` (with a RUN line matching its `selects`)."""
     out = git(mirror, "ls-tree", "-r", "--name-only", rev, "--", *suite.dirs)
-    return sorted(p for p in out.splitlines() if p.endswith(".mlir"))
+    paths = sorted(p for p in out.splitlines() if p.endswith(".mlir"))
+    if not suite.selects:
+        return paths
+    # One `git grep` for the whole tree: reading each file to look at its RUN lines would take minutes.
+    hits = subprocess.run(["git", "--git-dir", str(mirror), "grep", "-l", "-E", rf"RUN:.*({suite.selects})", rev, "--", *suite.dirs],
+                          capture_output=True, text=True).stdout  # fmt: skip
+    selected = {line.partition(":")[2] for line in hits.splitlines()}
+    return [p for p in paths if p in selected]
 
 
 def run_file(mirror: Path, rev: str, suite: Suite, path: str, workdir: Path, filecheck: str) -> FileResult:
     base = next(d for d in suite.dirs if path.startswith(d + "/"))
     rel = path[len(base) + 1 :]
-    directory = str(Path(rel).parent) if "/" in rel else "."
+    parts = Path(rel).parent.parts
+    directory = "/".join(parts[: suite.depth] if suite.depth else parts) or "."
     text = git(mirror, "show", f"{rev}:{path}")
     res = FileResult(rel, directory, runnable=False)
     if any(u.strip() in ("true", "*") for u in directive(text, "UNSUPPORTED")):
@@ -339,7 +432,9 @@ def run_file(mirror: Path, rev: str, suite: Suite, path: str, workdir: Path, fil
     if not lines:
         res.reason = "no RUN line"
         return res
-    runs = [parse_run(line, suite) for line in lines]
+    if suite.skips is not None:
+        lines = [line for line in lines if not suite.skips.search(line)]
+    runs = [parse_run(line, suite, path) for line in lines]
     bad = next((r for r in runs if r.unsupported), None)
     if bad is not None:
         res.reason = bad.unsupported
@@ -371,14 +466,7 @@ def run_file(mirror: Path, rev: str, suite: Suite, path: str, workdir: Path, fil
 
 def known_differences(path: Path = KNOWN) -> dict[str, str]:
     """`path[#split]` -> reason, from the known-differences file."""
-    if not path.exists():
-        return {}
-    out = {}
-    for line in path.read_text().splitlines():
-        if line.strip() and not line.startswith("#"):
-            key, _, reason = line.partition("\t")
-            out[key.strip()] = reason.strip()
-    return out
+    return read_known_differences(path)
 
 
 @dataclass
@@ -444,22 +532,10 @@ def run_conformance(mirror: Path, suite_name: str = "stablehlo-to-ttir", commit:
 
 def render(report: Conformance, console: Console) -> None:
     """The per-directory table."""
-    table = Table(title=f"tt-mlir {report.suite} lit tests through ttopt — tenstorrent/tt-mlir @ {report.rev[:12]}, {report.filecheck}")
-    cols = ("directory", "files", "runnable", "pass", "%", "known difference", "unexplained", "internal error", "not runnable")
-    for col in cols:
-        table.add_column(col, justify="left" if col == "directory" else "right")
-    total: Counter = Counter()
-
-    def row(name: str, c: Counter, **kw: str) -> None:
-        pct = f"{100 * c['pass'] / c['runnable']:.0f}" if c["runnable"] else "-"
-        table.add_row(name, *(str(c[k]) for k in ("files", "runnable", "pass")), pct,
-                      *(str(c[k]) for k in ("known", "unexplained", "internal error", "not runnable")), **kw)  # fmt: skip
-
-    for name in sorted(report.per_dir, key=lambda d: (d != ".", d)):
-        total.update(report.per_dir[name])
-        row(name, report.per_dir[name])
-    row("all", total, style="bold")
-    console.print(table)
+    title = f"tt-mlir {report.suite} lit tests through ttopt — tenstorrent/tt-mlir @ {report.rev[:12]}, {report.filecheck}"
+    columns = [count("files"), count("runnable"), count("pass"), percent("pass", "runnable"), count("known", "known difference"),
+               count("unexplained"), count("internal error"), count("not runnable")]  # fmt: skip
+    print_table(console, title, "directory", report.per_dir, columns, order=lambda d: (d != ".", d))
     if report.not_runnable:
         console.print("[bold]not runnable[/bold]:")
         for why, n in report.not_runnable.most_common():
@@ -496,10 +572,8 @@ def main(suite_name: str, mirror: Path, commit: str, only: str | None, show: int
         print(line)
     known_file = known_file or SUITES[suite_name].known
     if prune_stale and report.stale:
-        gone = {line.partition(":")[0] for line in report.stale}
-        kept = [l for l in known_file.read_text().splitlines() if l.startswith("#") or l.partition("\t")[0].strip() not in gone]
-        known_file.write_text("\n".join(kept) + "\n")
-        print(f"removed {len(gone)} stale line(s) from {known_file}")
+        gone = prune_known_differences(known_file, {line.partition(":")[0] for line in report.stale})
+        print(f"removed {gone} stale line(s) from {known_file}")
         report.stale = []
     if check and (report.unexplained or report.stale or report.internal):
         sys.exit(1)

@@ -1,9 +1,8 @@
 // RUN: not ttopt opt %s --ttir-to-ttnn-backend-pipeline --split-input-file 2>&1 | FileCheck %s
 // RUN: not ttopt opt %s --ttir-to-ttnn-backend-pipeline="optimization-level=3" 2>&1 | FileCheck %s --check-prefix=LEVEL
-// RUN: not ttopt opt %s --ttir-to-ttnn-backend-pipeline="mesh-shape=2,4" 2>&1 | FileCheck %s --check-prefix=MESH
 
 // Ops the lowering cannot convert are errors at the op, never left behind; bad options are usage
-// errors before the input is read; a mesh-shape the program was not sharded for is an error.
+// errors before the input is read (mesh-shape: testdata/ttir/mesh_shape.mlir).
 
 // CHECK: errors.mlir:[[# @LINE + 3]]:10: error: convert-ttir-to-ttnn: 'ttir.max_pool2d' takes an NHWC rank-4 input
 module {
@@ -34,4 +33,3 @@ module {
 }
 
 // LEVEL: Error: ttir-to-ttnn-backend-pipeline: optimization-level must be 0, 1 or 2, got 3
-// MESH: error: ttir-to-ttnn-backend-pipeline: mesh-shape 2x4 does not match the program: the module has no ttcore.meshes (a single-device program)

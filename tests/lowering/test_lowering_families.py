@@ -133,7 +133,7 @@ def test_narrowed_constants_get_converted_values_mlir_accepts() -> None:
     out = _run_passes(NARROWING, "builtin.module(convert-ttir-to-ttnn)", "narrowing.mlir")
     consts = re.findall(r"value = (dense<[^>]*> : tensor<[^>]*>)", out)
     assert consts == [
-        "dense<[2147483647, -5, -2147483648]> : tensor<3xi32>",  # saturated to the i32 range
+        "dense<[2147483647, -5, -2147483648]> : tensor<3xsi32>",  # saturated to the si32 range (HEAD's Int32)
         "dense<4294967295> : tensor<2xui32>",  # both saturate to the ui32 maximum
         "dense<[0x7F800000, 1.000000e-01]> : tensor<2xf32>",  # 1e300 overflows f32 to +inf
         "dense<[255, 7]> : tensor<2xui8>",  # i8 -1 keeps its bits as ui8
@@ -153,7 +153,7 @@ def test_unconvertible_constant_is_an_error_at_the_op() -> None:
 
     with pytest.raises(Diagnostic) as e:
         _run_passes(text, "builtin.module(convert-ttir-to-ttnn)", "bad.mlir")
-    assert "'ttir.constant' has a constant of element type i64 that cannot be converted to i32" in e.value.message
+    assert "'ttir.constant' has a constant of element type i64 that cannot be converted to si32" in e.value.message
     assert e.value.render().startswith("bad.mlir:2:")
 
 

@@ -34,12 +34,13 @@ OP_FAMILIES: Mapping[str, Family] = MappingProxyType({
     "ttnn.sign": _U, "ttnn.isfinite": _U, "ttnn.logical_not": _U, "ttnn.erf": _U, "ttnn.erfc": _U,
     "ttnn.hardsigmoid": _U, "ttnn.mish": _U, "ttnn.clamp_scalar": _U,
     "ttnn.asinh": _U, "ttnn.acos": _U, "ttnn.asin": _U, "ttnn.atan": _U, "ttnn.bitwise_not": _U,
-    "ttnn.bitcast_convert": _U,
+    "ttnn.bitcast_convert": _U, "ttnn.cbrt": _U,
     # eltwise binary (and the ternary `where`): broadcast operands interleaved, shard specs agree.
     "ttnn.add": _B, "ttnn.multiply": _B, "ttnn.subtract": _B, "ttnn.minimum": _B, "ttnn.maximum": _B,
     "ttnn.divide": _B, "ttnn.pow_tensor": _B, "ttnn.remainder": _B, "ttnn.atan2": _B, "ttnn.eq": _B, "ttnn.ne": _B,
     "ttnn.gt": _B, "ttnn.ge": _B, "ttnn.lt": _B, "ttnn.le": _B, "ttnn.logical_and": _B, "ttnn.logical_or": _B,
     "ttnn.logical_xor": _B, "ttnn.where": _B, "ttnn.logical_left_shift": _B, "ttnn.logical_right_shift": _B,
+    "ttnn.bitwise_and": _B, "ttnn.bitwise_or": _B, "ttnn.bitwise_xor": _B,
     # matmul: weights interleaved, program config per sharded output.
     "ttnn.matmul": _M, "ttnn.linear": _M,
     # conv: flattened NHWC input, interleaved/height/block output.

@@ -11,11 +11,12 @@ _P = frozenset({PURE})
 UNARY: tuple[str, ...] = (
     "abs", "ceil", "cos", "exp", "floor", "gelu", "isfinite", "log", "log1p", "logical_not", "neg",
     "reciprocal", "relu", "relu6", "rsqrt", "sigmoid", "sign", "silu", "sin", "sqrt", "tan", "tanh",
-    "erf", "erfc", "leaky_relu", "hardsigmoid", "mish", "expm1", "pow_scalar",
+    "erf", "erfc", "leaky_relu", "hardsigmoid", "mish", "expm1", "pow_scalar", "cbrt",
 )
 BINARY: tuple[str, ...] = (
     "add", "subtract", "multiply", "divide", "maximum", "minimum", "pow_tensor", "remainder", "eq", "ne",
-    "gt", "ge", "lt", "le", "logical_and", "logical_or", "logical_xor", "atan2",
+    "gt", "ge", "lt", "le", "logical_and", "logical_or", "logical_xor", "atan2", "bitwise_and", "bitwise_or",
+    "bitwise_xor",
 )
 OTHER: dict[str, tuple[Any, Any]] = {  # op -> (operand arity, result arity)
     "matmul": (2, 1),

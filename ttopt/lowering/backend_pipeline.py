@@ -27,6 +27,14 @@ The ttnn-optimizer options `verify-l1-budget`, `l1-interleaved-fallback-analysis
 `override-conv2d-config`, `chain-merging` and `cost-*` are handed to it (a usage error when the
 optimizer does not run). `enable-const-eval` is
 accepted for tt-mlir's RUN lines; ttopt does not hoist constant subgraphs, so it changes nothing.
+`mock-system-desc-arch` names the device preset when there is no `system-desc-path`. tt-mlir's
+other pipeline options (`enable-cpu-hoisted-const-eval`, `enable-trace`, `experimental-weight-dtype`,
+`experimental-kv-cache-dtype`, `enable-create-d2m-subgraphs`, `enable-permute-matmul-fusion`,
+`disable-workarounds`, `composite-resolution`, `override-conv3d-config`) are accepted with the value
+that matches what ttopt does; any other value is a usage error naming the option.
+
+`ttir-to-ttnn-common-pipeline` is the same pipeline: tt-mlir's backend pipeline is its common
+pipeline followed by the runtime steps, which only lower the CPU module (ttopt makes none).
 """
 
 from __future__ import annotations
@@ -34,7 +42,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterator
 
+from ttopt.device.presets import CHIP_PRESETS
 from ttopt.ir.diagnostics import Diagnostic, op_position
+from ttopt.lowering.ttcore_device import MOCK_ARCHS
 from ttopt.optimizer.policies import DEFAULT_POLICY, policy_names
 from ttopt.passes.base import Pass, option
 from ttopt.passes.manager import PipelinePass, PipelineStep
@@ -44,6 +54,7 @@ if TYPE_CHECKING:
     from ttopt.ir.module import Module
 
 FIDELITIES = ("", "lofi", "hifi2", "hifi3", "hifi4")
+BFP_DTYPES = ("none", "bfp_bf8", "bfp_bf4")
 CCL_OPS = frozenset({"ttir.mesh_shard", "ttir.all_gather", "ttir.all_reduce", "ttir.reduce_scatter",
                      "ttir.collective_permute", "ttir.all_to_all", "ttir.mesh_partition"})  # fmt: skip
 
@@ -81,9 +92,31 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
     cost_exact_max_ops: int = option(200, "[optimizer] CostBased: solve functions with at most this many decisions exactly")
     cost_time_limit: float = option(10.0, "[optimizer] CostBased: time limit of the exact solver per function, in seconds")
     cost_beam_width: int = option(32, "[optimizer] CostBased: states kept per step of the beam search")
+    # tt-mlir's pipeline options ttopt accepts with their values that match what it does; any
+    # other value is a usage error naming the option (UNSUPPORTED_VALUES).
+    mock_system_desc_arch: str = option("wormhole_b0", "Device preset used without system-desc-path (tt-mlir's mock system desc arch)", choices=MOCK_ARCHS)
+    enable_cpu_hoisted_const_eval: bool = option(False, "Hoist const-eval subgraphs to a CPU module: ttopt has no CPU module, only false is accepted (tt-mlir's default is true)")
+    enable_trace: bool = option(False, "Capture the forward function in a trace: not in ttopt, only false is accepted")
+    experimental_weight_dtype: str = option("none", "Block-float dtype of matmul/linear weights: not in ttopt, only none is accepted", choices=BFP_DTYPES)
+    experimental_kv_cache_dtype: str = option("none", "Block-float dtype of KV caches: not in ttopt, only none is accepted", choices=BFP_DTYPES)
+    enable_ttnn_decomposition_pass: bool = option(True, "tt-mlir's TTNN decomposition pass: ttopt has none; either value changes nothing")
+    enable_implicit_broadcast_folding_pass: bool = option(True, "tt-mlir's implicit-broadcast folding: ttopt's conversion folds none; either value changes nothing")
+    enable_create_d2m_subgraphs: bool = option(False, "Outline D2M subgraphs: not in ttopt, only false is accepted")
+    enable_permute_matmul_fusion: bool = option(False, "Fuse permutes into matmul transposes (a TTIR fusion): not in ttopt, only false is accepted")
+    disable_workarounds: bool = option(False, "Skip the TTNN workarounds: ttopt's are part of convert-ttir-to-ttnn, only false is accepted")
+    composite_resolution: str = option("inline", "How composite ops resolve: ttopt always inlines their decomposition, only inline is accepted", choices=("inline", "force-promote", "validate"))
+    override_conv3d_config: list[str] = option([], "conv3d_config overrides: ttopt lowers no ttir.conv3d, only an empty list is accepted")
 
     def validate(self) -> None:
         """Option values are checked before any input is read (usage error, exit 2)."""
+        for spec in self.option_specs():
+            why = UNSUPPORTED_VALUES.get(spec.name)
+            if why is not None and getattr(self, spec.attr) != spec.default:
+                value = getattr(self, spec.attr)
+                shown = ",".join(map(str, value)) if isinstance(value, list) else str(value).lower() if isinstance(value, bool) else value
+                raise ValueError(f"{spec.name}={shown}: {why}")
+        if not self.system_desc_path and self.mock_system_desc_arch not in CHIP_PRESETS:
+            raise ValueError(f"mock-system-desc-arch={self.mock_system_desc_arch}: ttopt has no {self.mock_system_desc_arch} chip preset ({', '.join(CHIP_PRESETS)})")
         if self.optimization_level not in (0, 1, 2):
             raise ValueError(f"optimization-level must be 0, 1 or 2, got {self.optimization_level}")
         if self.mesh_shape and (len(self.mesh_shape) not in (1, 2) or any(int(d) < 1 for d in self.mesh_shape)):
@@ -112,7 +145,7 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
         analysis = self.memory_layout_analysis_enabled or self.optimization_level >= 2 or self.enable_greedy_optimizer
         policy = "CostBased" if self.enable_greedy_optimizer else self.memory_layout_analysis_policy
         return cls.from_options({**_options_of(p), "memory-layout-analysis-enabled": analysis,
-                                 "memory-layout-analysis-policy": policy, "device": self.system_desc_path})  # fmt: skip
+                                 "memory-layout-analysis-policy": policy, "device": self.system_desc_path or self.mock_system_desc_arch})  # fmt: skip
 
     def steps(self, module: Module) -> Iterator[PipelineStep]:
         """convert-to-ttnn-ccl (if needed), convert-ttir-to-ttnn, fidelity, ttnn-optimizer, ttnn-deallocate."""
@@ -149,12 +182,33 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
         attr = module.op.attributes.get("ttcore.meshes")
         typed = getattr(attr.resolve(), "typed", None) if attr is not None else None
         meshes = getattr(typed, "meshes", ()) if typed is not None else ()
+        if not meshes and want != [1, 1]:
+            # TTIR written for a mesh (CCL ops over mesh-shape devices, as tt-mlir's lit tests write
+            # it): the mesh comes from the option, as tt-mlir's determineMeshShape takes it.
+            from ttopt.dialects.ttcore_attrs import MeshesAttr
+            from ttopt.ir.attributes import DialectAttr
+
+            module.op.attributes["ttcore.meshes"] = DialectAttr.of(MeshesAttr.of([("mesh", want)]))
+            return
         have = list(meshes[0].shape) if meshes else [1, 1]
         if want != have:
             where = f"the module's mesh is {'x'.join(map(str, have))}" if meshes else "the module has no ttcore.meshes (a single-device program)"
             raise Diagnostic(f"{self.name}: mesh-shape {'x'.join(map(str, want))} does not match the program: {where}; "
                              "shard it for that mesh with --stablehlo-pipeline --mesh-shape first", op_position(module.source, module.op))  # fmt: skip
 
+
+# tt-mlir pipeline options whose non-default values ask for what ttopt does not do, and why.
+UNSUPPORTED_VALUES = {
+    "enable-cpu-hoisted-const-eval": "ttopt does not hoist const-eval subgraphs to a CPU module (pass enable-cpu-hoisted-const-eval=false)",
+    "enable-trace": "ttopt does not capture traces (no ttnn.capture_or_execute_trace)",
+    "experimental-weight-dtype": "ttopt does not convert matmul/linear weights to block-float dtypes",
+    "experimental-kv-cache-dtype": "ttopt does not convert KV caches to block-float dtypes",
+    "enable-create-d2m-subgraphs": "ttopt has no D2M (generic kernel) subgraphs",
+    "enable-permute-matmul-fusion": "ttopt does not fuse permutes into matmul transposes",
+    "disable-workarounds": "ttopt's TTNN workarounds are part of convert-ttir-to-ttnn and cannot be turned off",
+    "composite-resolution": "ttopt always inlines composite ops' decompositions",
+    "override-conv3d-config": "ttopt does not lower ttir.conv3d",
+}
 
 OPTIMIZER_ONLY = frozenset({"verify-l1-budget", "l1-interleaved-fallback-analysis-enabled", "override-conv2d-config", "chain-merging",
                             "cost-exact-max-ops", "cost-time-limit", "cost-beam-width"})  # fmt: skip
@@ -177,3 +231,12 @@ def _set_fidelity(module: Module, fidelity: str) -> None:
     for op in module.walk():
         if op.name in ("ttnn.matmul", "ttnn.linear", "ttnn.conv2d"):
             op.properties["compute_config"] = cfg
+
+
+@register_pass
+@dataclass
+class TTIRToTTNNCommonPipeline(TTIRToTTNNBackendPipeline):
+    """tt-mlir's common pipeline: the backend pipeline without the runtime steps (CPU module lowering)."""
+
+    name = "ttir-to-ttnn-common-pipeline"
+    summary = "TTIR to TTNN as the backend pipeline, without its runtime steps (which lower only a CPU module; ttopt makes none)"

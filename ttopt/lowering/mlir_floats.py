@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import struct
 from fractions import Fraction
+from typing import Any
 
 # semantics -> (precision bits incl. the implicit one, exponent bias, exponent bits)
 SEMANTICS = {"f16": (11, 15, 5), "bf16": (8, 127, 8), "f32": (24, 127, 8), "f64": (53, 1023, 11)}
@@ -146,3 +147,23 @@ def _hex(v: float, kind: str) -> str:
     if kind == "bf16":
         return "0x%04X" % (bits32 >> 16)
     return "0x%04X" % struct.unpack("<H", struct.pack("<e", v))[0]
+
+
+def mlir_float_attr(attr: Any) -> Any:
+    """`attr` re-spelled as MLIR prints it when it is a FloatAttr of a known float type (a parsed
+    attribute keeps its source spelling, `3.0 : f32`; MLIR prints `3.000000e+00 : f32`); any other
+    attribute unchanged."""
+    from ttopt.ir.attributes import FloatAttr
+
+    if not isinstance(attr, FloatAttr) or attr.type is None:
+        return attr
+    kind = attr.type.text
+    if kind not in SEMANTICS:
+        return attr
+    try:
+        rounded = round_to(attr.value, kind)
+    except (OverflowError, struct.error):
+        return attr  # out of the type's range: left as spelled
+    if rounded != rounded or rounded in (float("inf"), float("-inf")):
+        return attr
+    return FloatAttr(attr.value, attr.type, f"{float_text(attr.value, kind)} : {kind}")

@@ -12,6 +12,10 @@
   by `ttir-to-ttir-decomposition` (ttir_decomposition.py).
   `conv2d` / pooling read and write the flattened NHWC form TTNN expects (`1x1x(N*H*W)xC`) through
   `ttnn.reshape`s. Destination-passing `ttir.empty` outputs are dropped.
+  A splat `ttir.constant` becomes `ttnn.full` (tt-mlir canonicalizes it to `ttir.full` first).
+  Element types are normalized as tt-mlir's ElementTypeNormalization (i1 -> bf16, f64 -> f32,
+  32/64-bit integers -> si32 or ui32, 16-bit -> ui16, 8-bit -> ui8); float attributes of the ops
+  built print as MLIR prints them (`3.000000e+00 : f32`).
 * Anything else is an error at the op (`'ttir.foo' has no TTNN lowering`), never left behind.
 """
 
@@ -30,7 +34,8 @@ from ttopt.ir.opdef import OP_DEFS
 from ttopt.ir.operation import Operation
 from ttopt.ir.properties import int_values, props
 from ttopt.ir.types import OpaqueType, ScalarType, TensorType, static_shape
-from ttopt.lowering.dense_values import DenseValueError, narrowed_body
+from ttopt.lowering.dense_values import DenseValueError, mlir_spelled_body, narrowed_body, splat_fill_value
+from ttopt.lowering.mlir_floats import mlir_float_attr
 from ttopt.lowering.ttir_decomposition import TTIRToTTIRDecomposition, decompose
 from ttopt.lowering.ttnn_batch_norm import BATCH_NORM_RULES
 from ttopt.lowering.ttnn_cache import CACHE_RULES
@@ -54,9 +59,14 @@ RENAMED = {"div": "divide", "pow": "pow_tensor"}
 ELEMENTWISE = frozenset({*(f"ttir.{n}" for n in (*UNARY, *BINARY)), "ttir.where"})
 
 
+# Float element types: a dense body of these is re-spelled as MLIR prints it (`dense<3.000000e+00>`).
+FLOAT_ELEMENTS = frozenset({"f32", "f16", "bf16", "f64"})
+
 # Element types TTNN has no data type for, and what tt-mlir's element-type normalization makes them.
-NORMALIZED = {"i1": "bf16", "f64": "f32", "i64": "i32", "si64": "si32", "ui64": "ui32", "i16": "i32", "si16": "si32",
-              "i8": "ui8", "si8": "ui8"}  # fmt: skip
+# As HEAD's toTTMLIRSupportedDataType: signless and signed 32/64-bit integers are Int32 (si32),
+# unsigned ones UInt32, 16-bit ones UInt16, 8-bit ones UInt8.
+NORMALIZED = {"i1": "bf16", "f64": "f32", "i32": "si32", "i64": "si32", "si64": "si32", "ui64": "ui32", "i16": "ui16",
+              "si16": "ui16", "i8": "ui8", "si8": "ui8"}  # fmt: skip
 
 
 def normalized(t: TensorType) -> TensorType:
@@ -74,8 +84,22 @@ def normalized_dense(a: Any, t: TensorType) -> Any:
     at = a.type.resolve()
     src = at.element_type.resolve().text if isinstance(at, TensorType) else ""
     dst = t.element_type.resolve().text
-    if src == dst or not src:
+    if not isinstance(a, DenseElementsAttr):
+        # dense_resource: its values are not text ttopt can re-spell; other kinds (sparse, opaque)
+        # are not values tt-mlir's ttir.constant takes.
+        if not a.text.startswith("dense_resource<"):
+            raise ValueError("value must be a dense<...> or dense_resource<...> attribute (as tt-mlir's ttir.constant verifies)")
+        if at == t:
+            return a
+        raise ValueError(f"has a {a.text.partition('<')[0] or 'non-dense'} constant of type {at.text if at else '?'} "
+                         f"that ttopt cannot re-type to {t.text} (only dense<...> values are converted)")  # fmt: skip
+    if not src or (src == dst and dst not in FLOAT_ELEMENTS):
         return DenseElementsAttr(a.body, t)
+    if src == dst:
+        try:
+            return DenseElementsAttr(mlir_spelled_body(a, dst, static_shape(t)), t)
+        except DenseValueError:
+            return DenseElementsAttr(a.body, t)  # a hex blob or another form MLIR prints as it is
     try:
         return DenseElementsAttr(narrowed_body(a, src, dst, static_shape(t)), t)
     except DenseValueError as e:
@@ -153,7 +177,9 @@ class _Lowering:
 
     def emit(self, name: str, operands: list[Any], result_type: Any, properties: dict[str, Any] | None = None,
              location: Any = None) -> Any:  # fmt: skip
-        op = Operation(name, operands, [result_type], properties=properties or {}, location=location)
+        # Float attributes print as MLIR prints them (`3.000000e+00 : f32`), not as the input spelled them.
+        spelled = {k: mlir_float_attr(v) for k, v in (properties or {}).items()}
+        op = Operation(name, operands, [result_type], properties=spelled, location=location)
         self.out.append(op)
         return op.results[0]
 
@@ -241,6 +267,11 @@ def _elementwise(lw: _Lowering, op: Any) -> Any:
         if exponent is not None:
             return lw.emit("ttnn.pow_scalar", ins[:1], _result_type(lw, op), {"rhs": exponent}, op.location)
     return lw.emit(name, ins, _result_type(lw, op), {}, op.location)  # typecast's dtype is its result layout's
+
+
+def _leaky_relu(lw: _Lowering, op: Any) -> Any:
+    return lw.emit("ttnn.leaky_relu", [_implicit(v) for v in inputs(op)], _result_type(lw, op), {"parameter": op.properties["parameter"]},
+                   op.location)  # fmt: skip
 
 
 def _constant_fill(v: Any) -> Any:
@@ -402,6 +433,10 @@ def _creation(lw: _Lowering, op: Any) -> Any:
     short = op.name[5:]
     properties: dict[str, Any] = {}  # dtype and page layout are the result layout's (HEAD's creation ops)
     if short == "constant":
+        fill = _splat_fill(op)
+        if fill is not None:  # tt-mlir canonicalizes a splat ttir.constant to ttir.full
+            return lw.emit("ttnn.full", [lw.get_device()], _result_type(lw, op), {"shape": _shape_attr(static_shape(t)), "fill_value": fill},
+                           op.location)  # fmt: skip
         value = normalized_dense(op.properties["value"], t)
         return lw.emit("ttnn.constant", [lw.get_device()], _result_type(lw, op), {"value": value}, op.location)
     if short == "arange":
@@ -410,6 +445,23 @@ def _creation(lw: _Lowering, op: Any) -> Any:
     if short == "full":
         properties["fill_value"] = op.properties["fill_value"]
     return lw.emit(f"ttnn.{short}", [lw.get_device()], _result_type(lw, op), properties, op.location)
+
+
+def _splat_fill(op: Any) -> Any:
+    """The fill value of a splat `ttir.constant` as tt-mlir's splatToFillValue makes it: an i32
+    integer (booleans 0/1, wider integers truncated to 32 bits) or an f32 float; None otherwise."""
+    value = op.properties["value"]
+    at = value.type.resolve() if isinstance(value, DenseElementsAttr) else None
+    if not isinstance(at, TensorType):
+        return None
+    element = at.element_type.resolve().text
+    v = splat_fill_value(value, element)
+    if v is None or isinstance(v, complex):
+        return None
+    if element.startswith("f") or element in ("bf16", "i1"):  # i1 is bf16 once element types are normalized
+        return FloatAttr(float(v), F32)
+    n = int(v) & 0xFFFFFFFF
+    return IntegerAttr(n - (1 << 32) if n >= 1 << 31 else n, I32)
 
 
 def _arange(lw: _Lowering, op: Any, t: TensorType, properties: dict[str, Any]) -> Any:
@@ -435,7 +487,8 @@ def _concat(lw: _Lowering, op: Any) -> Any:
 # -- sort / top-k / rand (the StableHLO lowering's sort, top-k and RNG families) -------------------
 def _emit_results(lw: _Lowering, name: str, op: Any, properties: dict[str, Any]) -> list[Any]:
     """A TTNN op with one result per TTIR result (types laid out); its results."""
-    new = Operation(name, inputs(op), [lw.layout_type(r.type, op) for r in op.results], properties=properties,
+    spelled = {k: mlir_float_attr(v) for k, v in properties.items()}
+    new = Operation(name, inputs(op), [lw.layout_type(r.type, op) for r in op.results], properties=spelled,
                     location=op.location)  # fmt: skip
     lw.out.append(new)
     return list(new.results)
@@ -456,9 +509,10 @@ def _topk(lw: _Lowering, op: Any) -> list[Any]:
 def _rand(lw: _Lowering, op: Any) -> Any:
     t = normalized(op.results[0].type.resolve())
     properties = {"size": _shape_attr(static_shape(t))}
-    for key in ("low", "high", "seed"):
-        if key in op.properties:
-            properties[key] = op.properties[key]
+    # HEAD's ttnn.rand holds low, high and seed as default-valued attributes: they are always printed.
+    defaults = {"low": FloatAttr(0.0, F32), "high": FloatAttr(1.0, F32), "seed": IntegerAttr(0, ScalarType("ui32"))}
+    for key, default in defaults.items():
+        properties[key] = op.properties.get(key, default)
     return lw.emit("ttnn.rand", [lw.get_device()], _result_type(lw, op), properties, op.location)
 
 
@@ -477,7 +531,7 @@ RULES: dict[str, Rule] = {
     **INDEXING_RULES,
     **FUSED_RULES,
 }  # fmt: skip
-RULES.update({"sort": _sort, "topk": _topk, "rand": _rand, **CACHE_RULES, **UPSAMPLE_RULES, **BATCH_NORM_RULES})
+RULES.update({"sort": _sort, "topk": _topk, "rand": _rand, "leaky_relu": _leaky_relu, **CACHE_RULES, **UPSAMPLE_RULES, **BATCH_NORM_RULES})
 
 
 @register_pass

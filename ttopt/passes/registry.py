@@ -22,6 +22,7 @@ PASS_MODULES = (
     "ttopt.lowering.ttnn_fusing",
     "ttopt.lowering.deallocate",
     "ttopt.lowering.backend_pipeline",
+    "ttopt.lowering.ttcore_device",
     "ttopt.sharding.populate_rules",
     "ttopt.sharding.propagation",
     "ttopt.sharding.priority_propagation",
