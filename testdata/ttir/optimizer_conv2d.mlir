@@ -15,7 +15,7 @@
 // CHECK: "ttnn.reshape"({{.*}}) <{shape = [1 : i32, 28 : i32, 28 : i32, 64 : i32]}> {{.*}} -> tensor<1x28x28x64xbf16, #[[L1]]> loc("conv1")
 // CHECK: "ttnn.relu"({{.*}}) : (tensor<1x28x28x64xbf16, #[[L1]]>) {{.*}} loc("relu1")
 // CHECK: "ttnn.conv2d"({{.*}}, %arg2, {{.*}}) {{.*}} loc("conv2")
-// CHECK-NOT: ttnn.to_layout
+// CHECK-NOT: {{to_layout|to_memory_config}}
 // CHECK: return
 
 // DF: "memory_layout_analysis_policy": "DFSharding"

@@ -18,7 +18,7 @@
 // CHECK-SAME: -> tensor<512x2048xbf16, #[[L1]]>
 // CHECK: "ttnn.multiply"{{.*}} -> tensor<512x2048xbf16, #[[L1]]>
 // CHECK: "ttnn.relu"{{.*}} -> tensor<512x2048xbf16, #[[L1]]>
-// CHECK: "ttnn.to_layout"{{.*}} -> tensor<512x2048xbf16, #[[DRAM]]>
+// CHECK: "ttnn.to_memory_config"{{.*}} -> tensor<512x2048xbf16, #[[DRAM]]>
 // CHECK: return {{.*}} : tensor<512x2048xbf16, #[[DRAM]]>
 
 // max-legal-layouts=0: no sharding at all.
@@ -33,7 +33,7 @@
 // OVERRIDE: return {{.*}} : tensor<512x2048xbf16, #[[D]]>
 
 // insert-memreconfig on the relu's operand: a to_layout in front of it.
-// RECONFIG: %[[RC:.*]] = "ttnn.to_layout"({{.*}}) {{.*}} loc("act_mem_reconfig")
+// RECONFIG: %[[RC:.*]] = "ttnn.to_memory_config"({{.*}}) {{.*}} loc("act_mem_reconfig")
 // RECONFIG: "ttnn.relu"(%[[RC]])
 
 // GREEDY: "memory_layout_analysis_policy": "CostBased"
