@@ -16,6 +16,7 @@ PASS_MODULES = (
     "ttopt.optimizer.pass_",
     "ttopt.lowering.ttir_to_ttnn",
     "ttopt.lowering.deallocate",
+    "ttopt.lowering.const_eval",
     "ttopt.lowering.backend_pipeline",
     "ttopt.sharding.populate_rules",
     "ttopt.sharding.propagation",
