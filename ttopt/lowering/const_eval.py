@@ -27,7 +27,7 @@ ops with a result in L1: const-eval results persist, and L1 is the forward funct
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ttopt.dialects.errors import AttrError
 from ttopt.dialects.ttnn_attrs import Conv2dConfigAttr
@@ -37,7 +37,7 @@ from ttopt.ir.diagnostics import Diagnostic, op_position
 from ttopt.ir.location import Location
 from ttopt.ir.operation import Block, Operation, Region
 from ttopt.ir.types import FunctionType, TensorType
-from ttopt.optimizer.analyses import current_layout
+from ttopt.optimizer.analyses import current_layout, ranked_shape
 from ttopt.optimizer.rewrite import LayoutAliaser, update_function_type
 from ttopt.passes.base import Pass, option
 from ttopt.passes.registry import register_pass
@@ -83,7 +83,7 @@ def _host_row_major(v: Any, anchor: Operation, aliaser: LayoutAliaser, new: list
     t = v.type.resolve()
     if lay is None or not isinstance(t, TensorType):
         return v
-    shape = tuple(int(d) for d in t.shape)
+    shape = ranked_shape(t)
     loc = anchor.location
     if not lay.is_system_memory:
         host = TTNNLayoutAttr.build(shape, lay.dtype, tiled=lay.is_tiled, buffer_type="system_memory")
@@ -121,7 +121,7 @@ def prepare_conv2d(func: Any, aliaser: LayoutAliaser) -> int:
         in_lay, out_lay = current_layout(conv.operands[0].type), current_layout(conv.results[0].type)
         wt = w.type.resolve()
         if (producer is not None and producer.name == "ttnn.prepare_conv2d_weights") or in_lay is None or out_lay is None \
-                or not isinstance(wt, TensorType) or len(wt.shape) != 4:  # fmt: skip
+                or not isinstance(wt, TensorType) or len(ranked_shape(wt)) != 4:  # fmt: skip
             out.append(conv)
             continue
         device = conv.operands[-1]
@@ -140,7 +140,7 @@ def prepare_conv2d(func: Any, aliaser: LayoutAliaser) -> int:
         base = conv.location.name if conv.location is not None else None
         new: list[Operation] = []
         hw = _host_row_major(w, conv, aliaser, new)
-        o, i, kh, kw = (int(d) for d in wt.shape)
+        o, i, kh, kw = ranked_shape(wt)
         prepared = TTNNLayoutAttr.build((1, 1, i * kh * kw, o), in_lay.dtype, buffer_type="dram", memory_layout="interleaved")
         wprops = {**common, "weights_format": StringAttr("OIHW"), "has_bias": BoolAttr(len(conv.operands) == 4)}
         pw = Operation("ttnn.prepare_conv2d_weights", [hw, device],
@@ -152,9 +152,9 @@ def prepare_conv2d(func: Any, aliaser: LayoutAliaser) -> int:
         if len(conv.operands) == 4:
             b = conv.operands[2]
             bt = b.type.resolve()
-            if isinstance(bt, TensorType) and len(bt.shape) == 4:
+            if isinstance(bt, TensorType) and len(ranked_shape(bt)) == 4:
                 hb = _host_row_major(b, conv, aliaser, new)
-                blay = TTNNLayoutAttr.build(tuple(int(d) for d in bt.shape), in_lay.dtype, buffer_type="dram",
+                blay = TTNNLayoutAttr.build(ranked_shape(bt), in_lay.dtype, buffer_type="dram",
                                             memory_layout="interleaved")  # fmt: skip
                 pb = Operation("ttnn.prepare_conv2d_bias", [hb, device], [aliaser.tensor_type(bt, blay)],
                                properties=dict(sorted(common.items())),
@@ -268,7 +268,7 @@ def hoist(module: Any, func: Any, consts: set[int]) -> int:
     arg_ids = {id(a) for a in block.args}
     for n, ops in enumerate(groups):
         members = {id(op) for op in ops}
-        ins = sorted({v.index: v for op in ops for v in op.operands if id(v) in arg_ids}.items())
+        ins = sorted({cast(Any, v).index: v for op in ops for v in op.operands if id(v) in arg_ids}.items())
         outs = [r for op in ops for r in op.results if any(id(u) not in members for u in r.users)]
         body = Block([v.type for _, v in ins])
         mapping: dict[int, Any] = {id(v): a for (_, v), a in zip(ins, body.args)}
@@ -296,8 +296,8 @@ def hoist(module: Any, func: Any, consts: set[int]) -> int:
     block.remove_many(gone)
     if device is not None and not device.results[0].uses:
         block.remove(device)
-    for i, c in enumerate(calls):
-        block.insert(i, c)
+    for i, call_op in enumerate(calls):
+        block.insert(i, call_op)
     parent = func.parent
     assert parent is not None
     at = parent.index(func)

@@ -22,6 +22,7 @@ from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
 from ttopt.ir.location import Location
 from ttopt.ir.rewriter import create
 from ttopt.ir.types import TensorType
+from ttopt.optimizer.analyses import ranked_shape
 
 TO_LAYOUT = "ttnn.to_layout"
 TO_MEMORY_CONFIG = "ttnn.to_memory_config"
@@ -96,7 +97,7 @@ def conversion_ops(value: Any, src: TTNNLayoutAttr, dst: TTNNLayoutAttr, type_of
     `name_memory`."""
     t = value.type.resolve()
     assert isinstance(t, TensorType)
-    shape = tuple(int(d) for d in t.shape)
+    shape = ranked_shape(t)
     plan = steps(shape, src, dst, wg)
     ops: list[Any] = []
     cur = value
