@@ -194,9 +194,9 @@ class _Analysis:
         return p is not None and (p.name == SHARED or id(p) in self.hoistable)
 
     def _visit(self, op: Operation) -> None:
-        if op.name == SHARED or op.name in NON_CACHEABLE or not op.results or op.regions or _in_l1(op):
+        if op.name == SHARED or op.name in NON_CACHEABLE or not op.results or op.regions:
             return
-        if not all(self._ok(v) for v in op.operands):
+        if not all(self._ok(v) for v in op.operands) or _in_l1(op):
             return
         self.hoistable[id(op)] = op
         self.parent[id(op)] = id(op)
@@ -321,8 +321,9 @@ class ConstEvalHoistTransform(Pass):
         aliaser = LayoutAliaser(module)
         stats = {"prepared-convs": 0, "dead-constants": 0, "const-eval-functions": 0}
         for func in list(module.functions()):
-            if not func.regions or not func.regions[0].blocks or is_const_eval(func):
-                continue
+            kind = getattr(func.attributes.get(FUNCTION_TYPE), "value", None)
+            if not func.regions or not func.regions[0].blocks or kind in (CONST_EVAL, "kernel"):
+                continue  # kernels return non-tensors, which load_cached cannot (as tt-mlir skips them)
             if len(func.regions[0].blocks) != 1:
                 raise Diagnostic(f"{self.name}: function with {len(func.regions[0].blocks)} blocks",
                                  op_position(module.source, func))  # fmt: skip
