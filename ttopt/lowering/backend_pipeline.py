@@ -25,10 +25,10 @@ with the module's `ttcore.meshes` (the sharding pipeline's mesh; none means 1x1)
 determineMeshShape requires, so one `--mesh-shape` flag serves the sharding and backend pipelines.
 The ttnn-optimizer options `verify-l1-budget`, `l1-interleaved-fallback-analysis-enabled`,
 `override-conv2d-config`, `chain-merging` and `cost-*` are handed to it (a usage error when the
-optimizer does not run). `enable-const-eval` (default true, as tt-mlir) runs
-`const-eval-hoist-transform` after the optimizer (const_eval.py): constant and parameter subgraphs
-move to `@<func>_const_eval_N` functions read through `ttcore.load_cached`, conv2d weights are
-prepared there when the optimizer ran, dead constants are erased.
+optimizer does not run). `const-eval-hoist-transform` runs after the optimizer (const_eval.py):
+conv2d weights are prepared when the optimizer ran, dead constants are erased, and under
+`enable-const-eval` (default true, as tt-mlir) constant and parameter subgraphs move to
+`@<func>_const_eval_N` functions read through `ttcore.load_cached`.
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
     system_desc_path: str = option("", "Device preset (wormhole_b0, n150, blackhole) or system-desc file, when the module has no ttcore.system_desc")
     compute_cfg_math_fidelity: str = option("", "Math fidelity of matmul / linear / conv2d: lofi, hifi2, hifi3, hifi4 (default: the op's own, else tt-metal's)", choices=FIDELITIES)
     mesh_shape: list[int] = option([], "Device mesh AxB; must equal the module's ttcore.meshes when it has one (the sharding pipeline's mesh), else 1,1")
-    enable_const_eval: bool = option(True, "Hoist what depends only on constants and parameter/constant arguments into const-eval functions (with conv2d weight preparation when the optimizer runs), and erase dead constants")
+    enable_const_eval: bool = option(True, "Hoist what depends only on constants and parameter/constant arguments into const-eval functions")
     deallocate: bool = option(True, "Insert ttnn.deallocate after the last use of every intermediate tensor")
     # ttnn-optimizer options handed on as they are (an error when the optimizer does not run).
     verify_l1_budget: bool = option(False, "[optimizer] After the rewrite, replay the schedule and fail at the first position whose L1 use exceeds the budget")
@@ -116,11 +116,12 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
                                  "memory-layout-analysis-policy": policy, "device": self.system_desc_path})  # fmt: skip
 
     def const_eval(self) -> Pass:
-        """const-eval-hoist-transform, preparing conv2d weights when the optimizer runs (as tt-mlir
-        prepares them inside its optimizer passes)."""
+        """const-eval-hoist-transform: conv2d weights prepared when the optimizer runs (as tt-mlir
+        prepares them inside its optimizer passes), dead constants erased, hoisting under
+        enable-const-eval."""
         cls = get_pass("const-eval-hoist-transform")
         assert cls is not None
-        return cls.from_options({"prepare-conv2d-weights": self.optimizer_enabled()})
+        return cls.from_options({"prepare-conv2d-weights": self.optimizer_enabled(), "hoist": self.enable_const_eval})
 
     def steps(self, module: Module) -> Iterator[PipelineStep]:
         """convert-to-ttnn-ccl (if needed), convert-ttir-to-ttnn, fidelity, ttnn-optimizer, ttnn-deallocate."""
@@ -139,8 +140,7 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
             yield PipelineStep(n + 2, "ttnn-optimizer", self.optimizer())
         else:
             yield PipelineStep(n + 2, "ttnn-optimizer", skipped="optimization-level=0 and enable-optimizer=false")
-        if self.enable_const_eval:
-            yield PipelineStep(n + 3, "const-eval-hoist-transform", self.const_eval())
+        yield PipelineStep(n + 3, "const-eval-hoist-transform", self.const_eval())
         if self.deallocate:
             yield PipelineStep(n + 4, "ttnn-deallocate", _new("ttnn-deallocate"))
         else:

@@ -5,14 +5,16 @@ arguments of a function is computed once, in a const-eval function, and read bac
 In order, per function with a body (not a const-eval function itself):
 
 1. Conv2d weight preparation (when `prepare-conv2d-weights`, which the backend pipeline sets when
-   the optimizer ran, as tt-mlir's TTNNPrepareConv2dWeightsAndBias runs inside it): in front of
+   the optimizer ran, as tt-mlir's TTNNPrepareConv2dWeightsAndBias runs inside it, with or without
+   const-eval): in front of
    every `ttnn.conv2d` a `ttnn.prepare_conv2d_weights` (and `ttnn.prepare_conv2d_bias` for a bias)
    with the conv's geometry, its input's memory config and page layout, and its conv2d_config with
    `weights_dtype` the input's data type; the weight goes to the host, row-major, first (what the
    prepare ops read). The prepared weight is `1x1x(in/groups*kh*kw)xout`, tiled in DRAM.
 2. Dead constants: ops that depend only on constants and parameters and whose results nobody reads
-   are erased (repeatedly, so whole dead chains go).
-3. Hoisting: such ops are grouped into connected subgraphs (a union-find over the values they
+   are erased (repeatedly, so whole dead chains go), as tt-mlir's canonicalizer erases them
+   whether or not it hoists.
+3. Hoisting (unless `hoist=false`: the backend pipeline's `enable-const-eval=false`): such ops are grouped into connected subgraphs (a union-find over the values they
    pass each other; arguments and the device are not edges). Each subgraph becomes a private
    `@<func>_const_eval_<N>` (`tt.function_type = "const_eval"`) taking the arguments it reads
    (in argument order) and returning the values read outside it; its `ttnn.get_device` is a copy
@@ -316,6 +318,7 @@ class ConstEvalHoistTransform(Pass):
                "functions read through ttcore.load_cached; erase dead constants; optionally prepare conv2d weights")  # fmt: skip
 
     prepare_conv2d_weights: bool = option(False, "Insert ttnn.prepare_conv2d_weights / prepare_conv2d_bias before every ttnn.conv2d first")
+    hoist: bool = option(True, "Hoist into const-eval functions (false: only prepare conv2d weights and erase dead constants)")
 
     def run(self, module: Module, ctx: PassContext) -> None:
         aliaser = LayoutAliaser(module)
@@ -335,7 +338,8 @@ class ConstEvalHoistTransform(Pass):
             consts = const_args(func)
             block = func.regions[0].entry
             stats["dead-constants"] += remove_dead_constants(block, consts)
-            stats["const-eval-functions"] += hoist(module, func, consts)
+            if self.hoist:
+                stats["const-eval-functions"] += hoist(module, func, consts)
             update_function_type(func)
         ctx.stats.setdefault(self.name, {}).update(stats)
 
