@@ -131,3 +131,24 @@ def test_random_programs_erase_only_dead_constants_and_leave_nothing_hoistable(p
     for op in fwd.regions[0].entry.ops:
         if op.name.startswith("ttnn."):
             assert not all(v in params for v in op.operands), op.name  # it would have been hoisted
+
+
+def test_each_const_eval_function_gets_its_own_copy_of_the_device_it_reads() -> None:
+    out, stats = run(f"""    %d = "ttnn.get_device"() <{{mesh_shape = #ttnn<mesh_shape 1x1>}}> : () -> !ttnn.device
+    %e = "ttnn.get_device"() <{{mesh_shape = #ttnn<mesh_shape 1x2>}}> : () -> !ttnn.device
+    %0 = "ttnn.full"(%d) <{{fill_value = 1.000000e+00 : f32, shape = #ttnn.shape<32x32>}}> : (!ttnn.device) -> {T}
+    %1 = "ttnn.full"(%e) <{{fill_value = 2.000000e+00 : f32, shape = #ttnn.shape<32x32>}}> : (!ttnn.device) -> {T}
+    %2 = "ttnn.add"(%arg0, %0) : ({T}, {T}) -> {T}
+    %3 = "ttnn.add"(%2, %1) : ({T}, {T}) -> {T}
+    return %3 : {T}""", f"%arg0: {T} {I}")
+    assert stats["const-eval-functions"] == 2
+    module = parse_module(out, "again.mlir")
+    verify(module)
+    for name, mesh in (("f_const_eval_0", "1x1"), ("f_const_eval_1", "1x2")):
+        fn = module.lookup_symbol(name)
+        assert fn is not None
+        ops = fn.regions[0].entry.ops
+        assert ops[0].name == "ttnn.get_device" and f"mesh_shape {mesh}" in print_module(module).split(f"@{name}")[1].split("return")[0]
+        assert ops[1].operands[0] is ops[0].results[0]
+    fwd = module.lookup_symbol("f")
+    assert fwd is not None and not any(op.name == "ttnn.get_device" for op in fwd.regions[0].entry.ops)

@@ -263,7 +263,7 @@ def hoist(module: Any, func: Any, consts: set[int]) -> int:
         return 0
     name = func_name(func)
     first = _next_index(module, name)
-    device = next((op for op in block.ops if op.name == SHARED), None)
+    shared = [op for op in block.ops if op.name == SHARED and op.results[0].uses]  # dropped if only hoisted ops read them
     calls: list[Operation] = []
     new_funcs: list[Operation] = []
     hoisted: set[int] = set()
@@ -274,8 +274,9 @@ def hoist(module: Any, func: Any, consts: set[int]) -> int:
         outs = [r for op in ops for r in op.results if any(id(u) not in members for u in r.users)]
         body = Block([v.type for _, v in ins])
         mapping: dict[int, Any] = {id(v): a for (_, v), a in zip(ins, body.args)}
-        if device is not None and any(getattr(v, "op", None) is device for op in ops for v in op.operands):
-            body.append(device.clone(mapping))
+        devices = {id(p): p for op in ops for v in op.operands if (p := getattr(v, "op", None)) is not None and p.name == SHARED}
+        for d in devices.values():  # each function has its own copy of the device (tt-mlir's shared op)
+            body.append(d.clone(mapping))
         for op in ops:
             body.append(op.clone(mapping))
         body.append(Operation("func.return", [mapping[id(r)] for r in outs], []))
@@ -296,8 +297,7 @@ def hoist(module: Any, func: Any, consts: set[int]) -> int:
     for op in gone:
         op.drop_all_references()
     block.remove_many(gone)
-    if device is not None and not device.results[0].uses:
-        block.remove(device)
+    block.remove_many([op for op in shared if not op.results[0].uses])
     for i, call_op in enumerate(calls):
         block.insert(i, call_op)
     parent = func.parent
