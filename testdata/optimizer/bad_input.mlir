@@ -31,7 +31,7 @@
 // with no ttnn layout (a non-TTNN producer) and a dynamic shape: those ops keep their layouts; the
 // rest is optimized around them. (A TTNN *result* without a layout is an error: no_layout.mlir.)
 // UNMODELLED: "ttnn.relu"(%arg0) {{.*}} -> tensor<256x512xbf16, #ttnn_layout1> loc("relu")
-// UNMODELLED-NEXT: %[[S:.*]] = "ttnn.to_layout"{{.*}} loc("relu_spill")
+// UNMODELLED-NEXT: %[[S:.*]] = "ttnn.to_memory_config"{{.*}} loc("relu_spill")
 // UNMODELLED-NEXT: "ttnn.all_gather"(%[[S]]) {{.*}} -> tensor<256x512xbf16, #ttnn_layout> loc("gather")
 // UNMODELLED-NEXT: "mydialect.frob"{{.*}} -> tensor<256x512xbf16, #ttnn_layout> loc("frob")
 // UNMODELLED: "ttnn.sort"

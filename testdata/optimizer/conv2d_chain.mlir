@@ -9,11 +9,11 @@
 
 // CHECK: #[[H:ttnn_layout[0-9]+]] = #ttnn.ttnn_layout<(d0, d1, d2, d3) -> (d0 * 3136 + d1 * 3136 + d2, d3), <49x1>, memref<2x2x!ttcore.tile<32x32, bf16>, #l1>, <height_sharded>
 // CHECK: %[[DEV:.*]] = "ttnn.get_device"
-// CHECK-NEXT: %[[R:.*]] = "ttnn.to_layout"(%arg0) : (tensor<1x1x3136x64xbf16, #ttnn_layout>) -> tensor<1x1x3136x64xbf16, #[[H]]> loc("conv_mem_reconfig")
+// CHECK-NEXT: %[[R:.*]] = "ttnn.to_memory_config"(%arg0) : (tensor<1x1x3136x64xbf16, #ttnn_layout>) -> tensor<1x1x3136x64xbf16, #[[H]]> loc("conv_mem_reconfig")
 // CHECK-NEXT: %[[C:.*]] = "ttnn.conv2d"(%[[R]], %arg1, %arg2, %[[DEV]]) <{batch_size = 1 : i32, conv2d_config = #ttnn.conv2d_config<weights_dtype = bf16, deallocate_activation = true, act_block_h_override = 0>, conv2d_slice_config = #ttnn.conv2d_slice_config<l1_full, 0>, {{.*}} -> tensor<1x1x3136x64xbf16, #[[H]]> loc("conv")
 // CHECK-NEXT: %[[RL:.*]] = "ttnn.relu"(%[[C]]) {{.*}} -> tensor<1x1x3136x64xbf16, #[[H]]> loc("relu")
 // CHECK-NEXT: %[[A:.*]] = "ttnn.add"(%[[RL]], %arg0) : (tensor<1x1x3136x64xbf16, #[[H]]>, tensor<1x1x3136x64xbf16, #ttnn_layout>) -> tensor<1x1x3136x64xbf16, #[[H]]> loc("residual")
-// CHECK-NEXT: %[[S:.*]] = "ttnn.to_layout"(%[[A]]) {{.*}} loc("residual_spill")
+// CHECK-NEXT: %[[S:.*]] = "ttnn.to_memory_config"(%[[A]]) {{.*}} loc("residual_spill")
 // CHECK-NEXT: return %[[S]]
 
 // TRACE: chain 0: [conv, relu, residual]

@@ -17,7 +17,7 @@
 
 // DEFAULT: "ttnn.conv2d"{{.*}}conv2d_config = #ttnn.conv2d_config<weights_dtype = bf16, activation = <op_type = relu>, deallocate_activation = true, act_block_h_override = 64>{{.*}} -> tensor<1x1x3136x64xbf16, #ttnn_layout> loc("conv")
 
-// CHAIN: "ttnn.to_layout"(%arg0) {{.*}} loc("conv_mem_reconfig")
+// CHAIN: "ttnn.to_memory_config"(%arg0) {{.*}} loc("conv_mem_reconfig")
 // CHAIN-NEXT: "ttnn.conv2d"{{.*}}conv2d_config = #ttnn.conv2d_config<weights_dtype = bf16, deallocate_activation = true, act_block_h_override = 32, enable_act_double_buffer = true>{{.*}} loc("conv")
 
 // SPACE: conv {{ *}}ttnn.conv2d {{ *}}10 {{ *}}8

@@ -12,12 +12,12 @@
 
 // CHECK: #[[L1:ttnn_layout[0-9]+]] = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <8x8>, memref<1x2x!ttcore.tile<32x32, bf16>, #l1>, <block_sharded>
 // CHECK: %[[MM:.*]] = "ttnn.matmul"(%arg0, %arg1) {{.*}} -> tensor<256x512xbf16, #[[L1]]> loc("mm")
-// CHECK-NEXT: %[[SPILL:.*]] = "ttnn.to_layout"(%[[MM]]) : (tensor<256x512xbf16, #[[L1]]>) -> tensor<256x512xbf16, #ttnn_layout> loc("mm_spill")
+// CHECK-NEXT: %[[SPILL:.*]] = "ttnn.to_memory_config"(%[[MM]]) : (tensor<256x512xbf16, #[[L1]]>) -> tensor<256x512xbf16, #ttnn_layout> loc("mm_spill")
 // CHECK-NEXT: %[[RELU:.*]] = "ttnn.relu"(%[[SPILL]]) : (tensor<256x512xbf16, #ttnn_layout>) -> tensor<256x512xbf16, #[[L1]]> loc("relu")
-// CHECK-NEXT: %[[RSPILL:.*]] = "ttnn.to_layout"(%[[RELU]]) {{.*}} loc("relu_spill")
+// CHECK-NEXT: %[[RSPILL:.*]] = "ttnn.to_memory_config"(%[[RELU]]) {{.*}} loc("relu_spill")
 // CHECK-NEXT: %[[GELU:.*]] = "ttnn.gelu"(%[[SPILL]]) : (tensor<256x512xbf16, #ttnn_layout>) -> tensor<256x512xbf16, #[[L1]]> loc("gelu")
 // CHECK-NEXT: %[[ADD:.*]] = "ttnn.add"(%[[GELU]], %[[RSPILL]]) : (tensor<256x512xbf16, #[[L1]]>, tensor<256x512xbf16, #ttnn_layout>) -> tensor<256x512xbf16, #[[L1]]> loc("add")
-// CHECK-NEXT: %[[ASPILL:.*]] = "ttnn.to_layout"(%[[ADD]]) {{.*}} loc("add_spill")
+// CHECK-NEXT: %[[ASPILL:.*]] = "ttnn.to_memory_config"(%[[ADD]]) {{.*}} loc("add_spill")
 // CHECK-NEXT: return %[[ASPILL]]
 
 // TRACE: schedule: mm, relu, gelu, add

@@ -22,13 +22,13 @@
 // CHECK-NEXT: %[[B:.*]] = "ttnn.gelu"(%[[A]]) {{.*}} -> tensor<256x1024xbf16, #[[SH1]]> loc("gelu")
 // CHECK-NEXT: %[[C:.*]] = "ttnn.matmul"(%[[B]], %arg2) <{matmul_program_config = {{.*}}per_core_m = 1, per_core_n = 2{{.*}} -> tensor<256x512xbf16, #[[SH2]]> loc("fc2")
 // CHECK-NEXT: %[[D:.*]] = "ttnn.relu"(%[[C]]) {{.*}} -> tensor<256x512xbf16, #[[SH2]]> loc("relu")
-// CHECK-NEXT: %[[S:.*]] = "ttnn.to_layout"(%[[D]]) : (tensor<256x512xbf16, #[[SH2]]>) -> tensor<256x512xbf16, #ttnn_layout> loc("relu_spill")
+// CHECK-NEXT: %[[S:.*]] = "ttnn.to_memory_config"(%[[D]]) : (tensor<256x512xbf16, #[[SH2]]>) -> tensor<256x512xbf16, #ttnn_layout> loc("relu_spill")
 // CHECK-NEXT: return %[[S]] : tensor<256x512xbf16, #ttnn_layout>
-// CHECK-NOT: ttnn.to_layout
+// CHECK-NOT: {{to_layout|to_memory_config}}
 
 // OFF-NOT: l1
 // OFF: "ttnn.matmul"(%arg0, %arg1) <{transpose_a = false, transpose_b = false}> {{.*}} -> tensor<256x1024xbf16, #ttnn_layout2> loc("fc1")
-// OFF-NOT: to_layout
+// OFF-NOT: {{to_layout|to_memory_config}}
 // OFF: return
 
 module {

@@ -5,7 +5,7 @@
 // op stays DRAM interleaved; nothing is inserted.
 // CHECK-NOT: #ttnn.buffer_type<l1>
 // CHECK-NOT: sharded
-// CHECK-NOT: ttnn.to_layout
+// CHECK-NOT: {{to_layout|to_memory_config}}
 // CHECK: return
 // TRACE: L1 chains (0)
 // TRACE: 0/0 chains completed, 0 reshard(s), 0 spill(s)

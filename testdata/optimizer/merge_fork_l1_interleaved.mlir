@@ -8,7 +8,7 @@
 // CHECK: reserve-fork mm: accepted (L1 interleaved, positions 0-2, 2048 B/core)
 // CHECK: spill mm -> l1 interleaved 8x8
 // OFF: spill mm -> dram interleaved
-// IR: %[[S:.*]] = "ttnn.to_layout"{{.*}} -> tensor<256x256xbf16, #[[LI:ttnn_layout[0-9]*]]> loc("mm_spill")
+// IR: %[[S:.*]] = "ttnn.to_memory_config"{{.*}} -> tensor<256x256xbf16, #[[LI:ttnn_layout[0-9]*]]> loc("mm_spill")
 // IR: "ttnn.softmax"(%[[S]]) {{.*}} : (tensor<256x256xbf16, #[[LI]]>)
 
 module {

@@ -8,7 +8,7 @@
 // CHECK: spill-l1-interleaved relu -> reshape: accepted
 // CHECK: reserve-reshape reshape: accepted (L1 interleaved, positions 2-3, 2048 B/core)
 // OFF: spill relu -> dram
-// IR: %[[S:.*]] = "ttnn.to_layout"{{.*}} loc("relu_spill")
+// IR: %[[S:.*]] = "ttnn.to_memory_config"{{.*}} loc("relu_spill")
 // IR: "ttnn.reshape"(%[[S]]) {{.*}} -> tensor<512x128xbf16, #[[LI:ttnn_layout[0-9]*]]> loc("reshape")
 // IR: "ttnn.softmax"{{.*}}(tensor<512x128xbf16, #[[LI]]>)
 

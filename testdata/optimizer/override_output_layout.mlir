@@ -9,7 +9,7 @@
 // CHECK: "ttnn.matmul"(%arg0, %arg1) <{matmul_program_config = #ttnn.matmul_multi_core_reuse_multi_cast_program_config<compute_with_storage_grid_size = #ttnn.core_coord<8, 4>{{.*}} -> tensor<256x1024xbf16, #[[B48]]> loc("fc1")
 // CHECK-NEXT: "ttnn.gelu"{{.*}} -> tensor<256x1024xbf16, #[[B48]]> loc("gelu")
 // CHECK-NEXT: "ttnn.matmul"
-// CHECK-NEXT: %[[SP:.*]] = "ttnn.to_layout"{{.*}} -> tensor<256x512xbf16, #ttnn_layout> loc("fc2_spill")
+// CHECK-NEXT: %[[SP:.*]] = "ttnn.to_memory_config"{{.*}} -> tensor<256x512xbf16, #ttnn_layout> loc("fc2_spill")
 // CHECK-NEXT: "ttnn.relu"(%[[SP]]) : (tensor<256x512xbf16, #ttnn_layout>) -> tensor<256x512xbf16, #ttnn_layout> loc("relu")
 
 // Partial overrides without memory-layout analysis: each op takes its first config that agrees with
@@ -20,7 +20,7 @@
 // PARTIAL-NEXT: "ttnn.gelu"{{.*}} -> tensor<256x1024xbf16, #[[L1I]]> loc("gelu")
 // PARTIAL-NEXT: "ttnn.matmul"{{.*}}matmul_multi_core_reuse_multi_cast_1d_program_config{{.*}} -> tensor<256x512xbf16, #[[W]]> loc("fc2")
 // PARTIAL-NEXT: "ttnn.relu"{{.*}} -> tensor<256x512xbf16, #ttnn_layout> loc("relu")
-// PARTIAL-NOT: to_layout
+// PARTIAL-NOT: {{to_layout|to_memory_config}}
 
 #dram = #ttnn.buffer_type<dram>
 #ttnn_layout = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<8x16x!ttcore.tile<32x32, bf16>, #dram>, <interleaved>>

@@ -27,12 +27,12 @@
 // CHECK: #[[H:ttnn_layout[0-9]+]] = #ttnn.ttnn_layout<{{.*}}<64x1>, memref<4x4x!ttcore.tile<32x32, bf16>, #l1>, <height_sharded>
 // CHECK: #[[B:ttnn_layout[0-9]+]] = #ttnn.ttnn_layout<{{.*}}<8x4>, memref<32x1x!ttcore.tile<32x32, bf16>, #l1>, <block_sharded>
 // CHECK: %[[P:.*]] = "ttnn.relu"(%arg0) {{.*}} -> tensor<1x8x1024x128xbf16, #[[H]]> loc("p")
-// CHECK-NEXT: %[[R:.*]] = "ttnn.to_layout"(%[[P]]) : (tensor<1x8x1024x128xbf16, #[[H]]>) -> tensor<1x8x1024x128xbf16, #[[B]]> loc("norm_mem_reconfig")
+// CHECK-NEXT: %[[R:.*]] = "ttnn.to_memory_config"(%[[P]]) : (tensor<1x8x1024x128xbf16, #[[H]]>) -> tensor<1x8x1024x128xbf16, #[[B]]> loc("norm_mem_reconfig")
 // CHECK-NEXT: %[[N:.*]] = "ttnn.rms_norm"(%[[R]], %arg1) {{.*}} -> tensor<1x8x1024x128xbf16, #[[B]]> loc("norm")
 // CHECK-NEXT: %[[Q:.*]] = "ttnn.rotary_embedding"(%[[P]], %arg2, %arg3) : (tensor<1x8x1024x128xbf16, #[[H]]>, {{.*}}) -> tensor<1x8x1024x128xbf16, #[[H]]> loc("rope")
 // CHECK-NEXT: "ttnn.relu"(%[[N]]) : (tensor<1x8x1024x128xbf16, #[[B]]>) -> tensor<1x8x1024x128xbf16, #ttnn_layout> loc("norm_out")
 // CHECK-NEXT: "ttnn.relu"(%[[Q]]) : (tensor<1x8x1024x128xbf16, #[[H]]>) -> tensor<1x8x1024x128xbf16, #ttnn_layout> loc("rope_out")
-// CHECK-NOT: to_layout
+// CHECK-NOT: {{to_layout|to_memory_config}}
 
 // TRACE: note: CostBased: 3 decisions over 5 ops, exact MIP (Optimal, bound 78292.8 ns)
 // TRACE-NEXT: note: CostBased: estimate 146830.8 ns -> 78292.8 ns, 1 reshard(s)
@@ -44,7 +44,7 @@
 // SPILL: #[[H:ttnn_layout[0-9]+]] = #ttnn.ttnn_layout<{{.*}}<64x1>, memref<4x4x!ttcore.tile<32x32, bf16>, #l1>, <height_sharded>
 // SPILL: %[[P:.*]] = "ttnn.relu"(%arg0) {{.*}} -> tensor<1x8x1024x128xbf16, #[[I]]> loc("p")
 // SPILL-NEXT: "ttnn.rms_norm"(%[[P]], %arg1) {{.*}} -> tensor<1x8x1024x128xbf16, #ttnn_layout> loc("norm")
-// SPILL-NEXT: %[[R:.*]] = "ttnn.to_layout"(%[[P]]) : (tensor<1x8x1024x128xbf16, #[[I]]>) -> tensor<1x8x1024x128xbf16, #[[H]]> loc("rope_mem_reconfig")
+// SPILL-NEXT: %[[R:.*]] = "ttnn.to_memory_config"(%[[P]]) : (tensor<1x8x1024x128xbf16, #[[I]]>) -> tensor<1x8x1024x128xbf16, #[[H]]> loc("rope_mem_reconfig")
 // SPILL-NEXT: "ttnn.rotary_embedding"(%[[R]], %arg2, %arg3) : (tensor<1x8x1024x128xbf16, #[[H]]>, {{.*}}) -> tensor<1x8x1024x128xbf16, #[[H]]> loc("rope")
 
 // SPILL-TRACE: note: CostBased: estimate 146830.8 ns -> 100317.0 ns, 1 reshard(s)

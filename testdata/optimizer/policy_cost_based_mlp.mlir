@@ -14,7 +14,7 @@
 // CHECK-NEXT: %[[R:.*]] = "ttnn.relu"(%[[B]]) : (tensor<128x256xbf16, #[[S]]>) -> tensor<128x256xbf16, #[[S]]> loc("relu1")
 // CHECK-NEXT: %[[FC2:.*]] = "ttnn.matmul"(%[[R]], %arg3) {{.*}} -> tensor<128x128xbf16, #[[I]]> loc("fc2")
 // CHECK-NEXT: "ttnn.softmax"(%[[FC2]]) {{.*}} -> tensor<128x128xbf16, #ttnn_layout4> loc("softmax")
-// CHECK-NOT: to_layout
+// CHECK-NOT: {{to_layout|to_memory_config}}
 
 // TRACE: note: CostBased: 4 decisions over 5 ops, exact MIP (Optimal, bound 34459.0 ns)
 // TRACE-NEXT: note: CostBased: estimate 52887.8 ns -> 34459.0 ns, 0 reshard(s)

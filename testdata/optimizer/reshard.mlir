@@ -4,7 +4,7 @@
 // An edge that needs a reshard: relu may only produce height-sharded layouts and gelu only
 // block-sharded ones (partial output-layout overrides). An eltwise op's output copies its input's
 // shard spec, so no relu config reaches any gelu config directly; the solver inserts a reshard on
-// the edge (seed 002 §3.3.6) and the rewrite puts an attribute-free `ttnn.to_layout` named
+// the edge (seed 002 §3.3.6) and the rewrite puts a `ttnn.to_memory_config` named
 // `gelu_mem_reconfig` in front of gelu. neg continues gelu's layout; the chain spills before return.
 
 #dram = #ttnn.buffer_type<dram>
@@ -13,10 +13,10 @@
 // CHECK: #[[H:ttnn_layout[0-9]+]] = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <8x1>, memref<1x16x!ttcore.tile<32x32, bf16>, #l1>, <height_sharded>
 // CHECK: #[[B:ttnn_layout[0-9]+]] = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <8x8>, memref<1x2x!ttcore.tile<32x32, bf16>, #l1>, <block_sharded>
 // CHECK: %[[R:.*]] = "ttnn.relu"(%arg0) : {{.*}} -> tensor<256x512xbf16, #[[H]]> loc("relu")
-// CHECK-NEXT: %[[RS:.*]] = "ttnn.to_layout"(%[[R]]) : (tensor<256x512xbf16, #[[H]]>) -> tensor<256x512xbf16, #[[B]]> loc("gelu_mem_reconfig")
+// CHECK-NEXT: %[[RS:.*]] = "ttnn.to_memory_config"(%[[R]]) : (tensor<256x512xbf16, #[[H]]>) -> tensor<256x512xbf16, #[[B]]> loc("gelu_mem_reconfig")
 // CHECK-NEXT: %[[G:.*]] = "ttnn.gelu"(%[[RS]]) : (tensor<256x512xbf16, #[[B]]>) -> tensor<256x512xbf16, #[[B]]> loc("gelu")
 // CHECK-NEXT: %[[N:.*]] = "ttnn.neg"(%[[G]]) {{.*}} -> tensor<256x512xbf16, #[[B]]> loc("neg")
-// CHECK-NEXT: "ttnn.to_layout"(%[[N]]) {{.*}} loc("neg_spill")
+// CHECK-NEXT: "ttnn.to_memory_config"(%[[N]]) {{.*}} loc("neg_spill")
 
 // TRACE: edge: edge relu -> gelu#0: no compatible path
 // TRACE: reshard: reshard on relu -> gelu#0: 8 consumer config(s) reachable

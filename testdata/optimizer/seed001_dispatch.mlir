@@ -17,7 +17,7 @@
 // CHECK-NEXT: %[[D:.*]] = "ttnn.dispatch_d2m"(%[[M0]], %[[BUF]]) : (tensor<64x256xbf16, #[[B28]]>, tensor<64x256xbf16, #[[B22]]>) -> tensor<64x256xbf16, #[[B22]]>
 // CHECK-NEXT: %[[M4:.*]] = "ttnn.matmul"(%[[D]], %arg2) {{.*}}compute_with_storage_grid_size = #ttnn.core_coord<2, 2>{{.*}} -> tensor<64x64xbf16, #{{.*}}>
 // CHECK-NEXT: %[[M5:.*]] = "ttnn.matmul"(%[[M4]], %arg3)
-// CHECK-NEXT: %[[S:.*]] = "ttnn.to_layout"(%[[M5]])
+// CHECK-NEXT: %[[S:.*]] = "ttnn.to_memory_config"(%[[M5]])
 // CHECK-NEXT: return %[[S]]
 
 // TRACE: schedule: matmul#0, dispatch_d2m#3, matmul#4, matmul#5

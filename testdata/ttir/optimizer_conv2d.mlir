@@ -4,7 +4,9 @@
 // RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline="optimization-level=2 memory-layout-analysis-policy=DFSharding enable-fusing-pass=false" | ttopt opt --ttnn-optimizer --verify-l1-budget -o %t
 
 // A conv2d block in TTIR (NHWC, OIHW weights): each conv reads and writes TTNN's flattened
-// 1x1x(N*H*W)xC form through reshapes; weights stay on the host, row-major. With the CostBased
+// 1x1x(N*H*W)xC form through reshapes; weights stay on the host, row-major, and (the optimizer ran)
+// are prepared by ttnn.prepare_conv2d_weights, in the function itself: they are inputs here, not
+// parameters, so nothing is const-evaluated. With the CostBased
 // policy (enable-greedy-optimizer) each conv's output is read back from L1 interleaved by the
 // next op and no conversion op is inserted; optimization-level=2 uses the same policy. DFSharding (tt-mlir's
 // level-2 policy, chosen by name) reshards and spills around each conv and ends slower than the input by the
@@ -20,11 +22,13 @@
 // CHECK-DAG: #[[HOST:ttnn_layout[0-9]*]] = #ttnn.ttnn_layout<(d0, d1, d2, d3) -> (d0 * 192 + d1 * 3 + d2, d3), <1x1>, memref<12288x3xbf16, #system_memory>>
 // CHECK-DAG: #[[L1:ttnn_layout[0-9]*]] = #ttnn.ttnn_layout<(d0, d1, d2, d3) -> (d0 * 896 + d1 * 32 + d2, d3), <8x8>, memref<1x1x!ttcore.tile<32x32, bf16>, #l1>, <interleaved>>
 // CHECK: func.func @forward(%arg0: {{.*}}, %arg1: tensor<64x64x3x3xbf16, #[[HOST]]>, %arg2: tensor<64x64x3x3xbf16, #[[HOST]]>)
-// CHECK: "ttnn.conv2d"({{.*}}, %arg1, {{.*}}) <{{.*}}in_channels = 64 : i32{{.*}}> {{.*}} loc("conv1")
+// CHECK: %[[W1:.*]] = "ttnn.prepare_conv2d_weights"(%arg1, %{{.*}}) <{{.*}}weights_format = "OIHW"}> : (tensor<64x64x3x3xbf16, #[[HOST]]>, !ttnn.device) -> tensor<1x1x576x64xbf16, {{.*}}> loc("conv1_prepare_conv2d_weight")
+// CHECK: "ttnn.conv2d"({{.*}}, %[[W1]], {{.*}}) <{{.*}}in_channels = 64 : i32{{.*}}> {{.*}} loc("conv1")
 // CHECK: "ttnn.reshape"({{.*}}) <{shape = [1 : i32, 28 : i32, 28 : i32, 64 : i32]}> {{.*}} -> tensor<1x28x28x64xbf16, #[[L1]]> loc("conv1")
 // CHECK: "ttnn.relu"({{.*}}) : (tensor<1x28x28x64xbf16, #[[L1]]>) {{.*}} loc("relu1")
-// CHECK: "ttnn.conv2d"({{.*}}, %arg2, {{.*}}) {{.*}} loc("conv2")
-// CHECK-NOT: ttnn.to_layout
+// CHECK: %[[W2:.*]] = "ttnn.prepare_conv2d_weights"(%arg2, %{{.*}}) {{.*}} loc("conv2_prepare_conv2d_weight")
+// CHECK: "ttnn.conv2d"({{.*}}, %[[W2]], {{.*}}) {{.*}} loc("conv2")
+// CHECK-NOT: {{to_layout|to_memory_config}}
 // CHECK: return
 
 // L2: "memory_layout_analysis_policy": "CostBased"

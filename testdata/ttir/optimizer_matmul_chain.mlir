@@ -21,7 +21,7 @@
 // CHECK-SAME: -> tensor<512x2048xbf16, #[[L1]]>
 // CHECK: "ttnn.multiply"{{.*}} -> tensor<512x2048xbf16, #[[L1]]>
 // CHECK: "ttnn.relu"{{.*}} -> tensor<512x2048xbf16, #[[L1]]>
-// CHECK: "ttnn.to_layout"{{.*}} -> tensor<512x2048xbf16, #[[DRAM]]>
+// CHECK: "ttnn.to_memory_config"{{.*}} -> tensor<512x2048xbf16, #[[DRAM]]>
 // CHECK: return {{.*}} : tensor<512x2048xbf16, #[[DRAM]]>
 
 // L2-DAG: #[[DRAM:ttnn_layout[0-9]*]] = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<16x64x!ttcore.tile<32x32, bf16>, #dram>, <interleaved>>
@@ -46,7 +46,7 @@
 // OVERRIDE: return {{.*}} : tensor<512x2048xbf16, #[[D]]>
 
 // insert-memreconfig on the relu's operand: a to_layout in front of it.
-// RECONFIG: %[[RC:.*]] = "ttnn.to_layout"({{.*}}) {{.*}} loc("act_mem_reconfig")
+// RECONFIG: %[[RC:.*]] = "ttnn.to_memory_config"({{.*}}) {{.*}} loc("act_mem_reconfig")
 // RECONFIG: "ttnn.relu"(%[[RC]])
 
 // GREEDY: "memory_layout_analysis_policy": "CostBased"

@@ -112,7 +112,9 @@ def test_family_reaches_ttnn(name: str) -> None:
     ttnn = _run_passes(text, "builtin.module(convert-stablehlo-to-ttir, ttir-to-ttnn-backend-pipeline)", name)
     again = parse_module(ttnn, name)
     verify(again)
-    left = sorted({op.name for op in again.walk() if op.dialect in ("stablehlo", "chlo", "ttir", "ttcore")})
+    # ttcore.load_cached is part of a TTNN program (const-eval calls), as tt-mlir prints it.
+    left = sorted({op.name for op in again.walk()
+                   if op.dialect in ("stablehlo", "chlo", "ttir", "ttcore") and op.name != "ttcore.load_cached"})  # fmt: skip
     assert not left, left
 
 

@@ -24,7 +24,7 @@ from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
 from ttopt.ir.types import TensorType
 
 # Ops whose layout the optimizer never changes (reference §2.3).
-FIXED_LAYOUT_OPS = frozenset({"ttnn.to_layout", "ttnn.empty"})
+FIXED_LAYOUT_OPS = frozenset({"ttnn.to_layout", "ttnn.to_memory_config", "ttnn.empty"})
 
 
 def _current(t: TensorType) -> TTNNLayoutAttr | None:

@@ -25,8 +25,11 @@ with the module's `ttcore.meshes` (the sharding pipeline's mesh; none means 1x1)
 determineMeshShape requires, so one `--mesh-shape` flag serves the sharding and backend pipelines.
 The ttnn-optimizer options `verify-l1-budget`, `l1-interleaved-fallback-analysis-enabled`,
 `override-conv2d-config`, `chain-merging` and `cost-*` are handed to it (a usage error when the
-optimizer does not run). `enable-const-eval` is
-accepted for tt-mlir's RUN lines; ttopt does not hoist constant subgraphs, so it changes nothing.
+optimizer does not run). `const-eval-hoist-transform` runs after the optimizer (const_eval.py):
+conv2d weights are prepared when the optimizer ran, dead constants are erased, and under
+`enable-const-eval` (default true, as tt-mlir) constant and parameter subgraphs move to
+`@<func>_const_eval_N` functions read through `ttcore.load_cached`. `enable-fusing-pass` (default
+true, as tt-mlir) runs `ttir-fusing` before the conversion and `ttnn-fusing` after it.
 `mock-system-desc-arch` names the device preset when there is no `system-desc-path`. tt-mlir's
 other pipeline options (`enable-cpu-hoisted-const-eval`, `enable-trace`, `experimental-weight-dtype`,
 `experimental-kv-cache-dtype`, `enable-create-d2m-subgraphs`, `enable-permute-matmul-fusion`,
@@ -82,7 +85,7 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
     compute_cfg_math_fidelity: str = option("", "Math fidelity of matmul / linear / conv2d: lofi, hifi2, hifi3, hifi4 (default: the op's own, else tt-metal's)", choices=FIDELITIES)
     mesh_shape: list[int] = option([], "Device mesh AxB; must equal the module's ttcore.meshes when it has one (the sharding pipeline's mesh), else 1,1")
     enable_fusing_pass: bool = option(True, "ttir-fusing before convert-ttir-to-ttnn (cost-checked) and ttnn-fusing after it (activations into matmul)")
-    enable_const_eval: bool = option(True, "Accepted for tt-mlir's RUN lines; ttopt does not hoist constant subgraphs (no effect)")
+    enable_const_eval: bool = option(True, "Hoist what depends only on constants and parameter/constant arguments into const-eval functions")
     deallocate: bool = option(True, "Insert ttnn.deallocate after the last use of every intermediate tensor")
     # ttnn-optimizer options handed on as they are (an error when the optimizer does not run).
     verify_l1_budget: bool = option(False, "[optimizer] After the rewrite, replay the schedule and fail at the first position whose L1 use exceeds the budget")
@@ -147,8 +150,16 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
         return cls.from_options({**_options_of(p), "memory-layout-analysis-enabled": analysis,
                                  "memory-layout-analysis-policy": policy, "device": self.system_desc_path or self.mock_system_desc_arch})  # fmt: skip
 
+    def const_eval(self) -> Pass:
+        """const-eval-hoist-transform: conv2d weights prepared when the optimizer runs (as tt-mlir
+        prepares them inside its optimizer passes), dead constants erased, hoisting under
+        enable-const-eval."""
+        cls = get_pass("const-eval-hoist-transform")
+        assert cls is not None
+        return cls.from_options({"prepare-conv2d-weights": self.optimizer_enabled(), "hoist": self.enable_const_eval})
+
     def steps(self, module: Module) -> Iterator[PipelineStep]:
-        """convert-to-ttnn-ccl (if needed), convert-ttir-to-ttnn, fidelity, ttnn-optimizer, ttnn-deallocate."""
+        """convert-to-ttnn-ccl (if needed), ttir-fusing, convert-ttir-to-ttnn, ttnn-fusing, ttnn-optimizer, const-eval, ttnn-deallocate."""
         self._check_mesh(module)
         n = 1
         if any(op.name.startswith(("stablehlo.", "chlo.")) for op in module.walk()):
@@ -166,10 +177,11 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
             yield PipelineStep(n + 2, "ttnn-optimizer", self.optimizer())
         else:
             yield PipelineStep(n + 2, "ttnn-optimizer", skipped="optimization-level=0 and enable-optimizer=false")
+        yield PipelineStep(n + 3, "const-eval-hoist-transform", self.const_eval())
         if self.deallocate:
-            yield PipelineStep(n + 3, "ttnn-deallocate", _new("ttnn-deallocate"))
+            yield PipelineStep(n + 4, "ttnn-deallocate", _new("ttnn-deallocate"))
         else:
-            yield PipelineStep(n + 3, "ttnn-deallocate", skipped="deallocate=false")
+            yield PipelineStep(n + 4, "ttnn-deallocate", skipped="deallocate=false")
 
 
     def _check_mesh(self, module: Module) -> None:

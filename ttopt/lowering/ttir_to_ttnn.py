@@ -6,7 +6,8 @@
   arguments and results stay on the device in DRAM, as tt-mlir's pipeline leaves them, except
   arguments read only as conv weights or biases: those stay on the host, row-major.
 * Ops: one TTNN op per TTIR op (conversion table below) with tt-mlir's attribute spellings, and one
-  `ttnn.get_device` per function for the ops that take a device (conv2d, creation ops). A TTIR
+  `ttnn.get_device` per function for the ops that take a device (conv2d, creation ops): the one
+  convert-to-ttnn-ccl put there, else one with the module's mesh. A TTIR
   `broadcast` read only by elementwise ops becomes their implicit broadcast (no op); otherwise a
   `ttnn.repeat`. Ops TTNN has no counterpart for (`dot_general`, negative `pad`) are first rewritten
   by `ttir-to-ttir-decomposition` (ttir_decomposition.py).
@@ -169,9 +170,14 @@ class _Lowering:
         return self.aliaser.tensor_type(t, lay)
 
     def get_device(self) -> Any:
+        """The function's one device: the `ttnn.get_device` already there (convert-to-ttnn-ccl's,
+        with the program's mesh), else a new one with the module's mesh (1x1 without one)."""
         if self.device is None:
-            op = Operation("ttnn.get_device", [], [DEVICE], properties={"mesh_shape": DialectAttr("ttnn", "mesh_shape 1x1")})
-            self.out.insert(0, op)
+            op = next((o for o in self.block.ops if o.name == "ttnn.get_device" and not o.operands), None)
+            if op is None:
+                mesh = "x".join(map(str, _module_mesh(self.module)))
+                op = Operation("ttnn.get_device", [], [DEVICE], properties={"mesh_shape": DialectAttr("ttnn", f"mesh_shape {mesh}")})
+                self.out.insert(0, op)
             self.device = op.results[0]
         return self.device
 
@@ -237,6 +243,14 @@ class _Lowering:
 
 
 Rule = Callable[[_Lowering, Any], Any]
+
+
+def _module_mesh(module: Any) -> tuple[int, ...]:
+    """The mesh of the module's `ttcore.meshes` (the sharding pipeline's), (1, 1) without one."""
+    attr = module.op.attributes.get("ttcore.meshes")
+    typed = getattr(attr.resolve(), "typed", None) if attr is not None else None
+    meshes = getattr(typed, "meshes", ()) if typed is not None else ()
+    return tuple(meshes[0].shape) if meshes else (1, 1)
 
 
 def _conv_weight(arg: Any) -> bool:

@@ -29,7 +29,7 @@ from ttopt.ir.types import TensorType
 from ttopt.optimizer.chain import L1ChainConfig, L1ChainState
 
 REDUCTION_OPS = frozenset({"ttnn.sum", "ttnn.mean", "ttnn.min", "ttnn.max"})
-SKIPPED_OPS = frozenset({"ttnn.to_layout"})
+SKIPPED_OPS = frozenset({"ttnn.to_layout", "ttnn.to_memory_config"})  # conversions accept any input
 
 
 @dataclass(frozen=True, slots=True)

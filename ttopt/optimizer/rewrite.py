@@ -7,9 +7,11 @@
    `conv2d_slice_config = <l1_full, 0>`;
 3. dispatch ops: output layout from their dispatch config (output buffer and callee/region types
    synced);
-4. reshards: an attribute-free `"ttnn.to_layout"` before the consumer (`<consumer>_mem_reconfig`),
-   or, when the operand already comes from a single-use `ttnn.to_layout`, that op retyped in place;
-5. spills: a `"ttnn.to_layout"` to DRAM (or L1) interleaved right after a chain's last op
+4. reshards: a `"ttnn.to_memory_config"` before the consumer (`<consumer>_mem_reconfig`; with a
+   `ttnn.to_layout` too when the page layout changes, memory_move.py), or, when the operand already
+   comes from a single-use conversion, that op retyped in place (replaced when its kind cannot
+   express the new change);
+5. spills: a `"ttnn.to_memory_config"` to DRAM (or L1) interleaved right after a chain's last op
    (`<op>_spill`), every use rewired to it, except that reshards on its outgoing branches read the
    L1 result directly (and are not inserted at all when they would convert to the same layout);
 6. the function's result types follow its return operands.
@@ -32,15 +34,14 @@ from ttopt.dialects.errors import AttrError
 from ttopt.dialects.ttnn_attrs import BufferType, Conv2dSliceConfigAttr
 from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
 from ttopt.ir.attributes import Attribute, DialectAttr, TypeAttr
-from ttopt.ir.location import Location
-from ttopt.ir.rewriter import create
 from ttopt.ir.types import FunctionType, ScalarType, TensorType
 from ttopt.optimizer.analyses import current_layout, ranked_shape
 from ttopt.optimizer.chain import Edge, MemReconfigEntry, SpillLocation
+from ttopt.optimizer.memory_move import CONVERSION_OPS, conversion_ops, expresses
 from ttopt.optimizer.policies import FunctionContext, LayoutDecisions
 from ttopt.optimizer.scheduler import apply_schedule
 
-CONVERSION_OPS = frozenset({"ttnn.to_layout", "ttnn.to_memory_config"})
+__all__ = ["CONVERSION_OPS", "LayoutAliaser", "apply_decisions", "update_function_type"]
 
 
 class LayoutAliaser:
@@ -88,6 +89,7 @@ class _Insertions:
     def __init__(self) -> None:
         self._before: dict[int, list[Any]] = {}
         self._after: dict[int, list[Any]] = {}
+        self._dropped: set[int] = set()
 
     def before(self, anchor: Any, op: Any) -> None:
         self._before.setdefault(id(anchor), []).append(op)
@@ -95,13 +97,19 @@ class _Insertions:
     def after(self, anchor: Any, op: Any) -> None:
         self._after.setdefault(id(anchor), []).append(op)
 
+    def drop(self, op: Any) -> None:
+        """Remove `op` (its results unused by now) from the block when the insertions are applied."""
+        self._dropped.add(id(op))
+        op.drop_all_references()
+
     def apply(self, block: Any) -> None:
-        if not self._before and not self._after:
+        if not self._before and not self._after and not self._dropped:
             return
         out: list[Any] = []
         for op in block.ops:
             out.extend(self._before.get(id(op), ()))
-            out.append(op)
+            if id(op) not in self._dropped:
+                out.append(op)
             out.extend(self._after.get(id(op), ()))
         for op in out:
             op.parent = block
@@ -265,13 +273,31 @@ def _insert_reshard(edge: Edge, entry: MemReconfigEntry, labels: dict[Any, str],
     src_label = labels.get(getattr(value, "op", None), "block argument")
     dst_label = labels.get(consumer, consumer.name)
     producer = getattr(value, "op", None)
-    if producer is not None and producer.name == "ttnn.to_layout" and len(value.uses) == 1:
-        value.type = aliaser.tensor_type(t, target)  # reuse the existing conversion (reference §2.10)
-        return InsertedOp(producer, "reshard", src_label, dst_label, edge.operand_index, target, in_place=True)
-    op = create("ttnn.to_layout", [value], [aliaser.tensor_type(t, target)], location=Location.named(f"{dst_label}_mem_reconfig"))
-    pending.before(consumer, op)
-    consumer.set_operand(edge.operand_index, op.results[0])
-    return InsertedOp(op, "reshard", src_label, dst_label, edge.operand_index, target)
+    if producer is not None and producer.name in CONVERSION_OPS and len(value.uses) == 1 and producer.parent is block:
+        # Reuse the existing conversion (reference §2.10): retyped when its kind expresses the new
+        # change from its own input, else replaced by the ops that do.
+        src = current_layout(producer.operands[0].type)
+        if src is not None and expresses(producer.name, src, target):
+            value.type = aliaser.tensor_type(t, target)
+            return InsertedOp(producer, "reshard", src_label, dst_label, edge.operand_index, target, in_place=True)
+        if src is not None:
+            name = producer.location.name if producer.location is not None else None
+            ops = conversion_ops(producer.operands[0], src, target, aliaser.tensor_type, name or f"{dst_label}_mem_reconfig",
+                                 wg, location=producer.location)  # fmt: skip
+            if ops:
+                for op in ops:
+                    pending.before(producer, op)
+                value.replace_all_uses_with(ops[-1].results[0])
+                pending.drop(producer)
+                return InsertedOp(ops[-1], "reshard", src_label, dst_label, edge.operand_index, target, in_place=True)
+    src = current_layout(t)
+    if src is None:
+        return None
+    ops = conversion_ops(value, src, target, aliaser.tensor_type, f"{dst_label}_mem_reconfig", wg)
+    for op in ops:
+        pending.before(consumer, op)
+    consumer.set_operand(edge.operand_index, ops[-1].results[0])
+    return InsertedOp(ops[-1], "reshard", src_label, dst_label, edge.operand_index, target)
 
 
 def spill_layout(value: Any, where: SpillLocation, worker_grid: tuple[int, int]) -> TTNNLayoutAttr | None:
@@ -305,8 +331,12 @@ def _spill(op: Any, where: SpillLocation, labels: dict[Any, str], aliaser: Layou
     if len(converters) == len(r.users):
         return None
     label = labels.get(op, op.name)
-    spill = create("ttnn.to_layout", [r], [aliaser.tensor_type(t, target)], location=Location.named(f"{label}_spill"))
-    r.replace_all_uses_with(spill.results[0], except_in=spill)
+    src = current_layout(t)
+    if src is None:
+        return None
+    ops = conversion_ops(r, src, target, aliaser.tensor_type, f"{label}_spill", wg)
+    spill = ops[-1]
+    r.replace_all_uses_with(spill.results[0], except_in=ops[0])
     for u in converters:
         for i, v in enumerate(u.operands):
             if v is spill.results[0]:
@@ -315,9 +345,11 @@ def _spill(op: Any, where: SpillLocation, labels: dict[Any, str], aliaser: Layou
         if value is r and consumer.operands[i] is spill.results[0]:
             consumer.set_operand(i, r)
     if not spill.results[0].uses:
-        spill.drop_all_references()
+        for o in reversed(ops):
+            o.drop_all_references()
         return None
-    pending.after(op, spill)
+    for o in ops:
+        pending.after(op, o)
     return InsertedOp(spill, "spill", label, label, None, target)
 
 

@@ -21,6 +21,7 @@ PASS_MODULES = (
     "ttopt.lowering.ttir_fusing",
     "ttopt.lowering.ttnn_fusing",
     "ttopt.lowering.deallocate",
+    "ttopt.lowering.const_eval",
     "ttopt.lowering.backend_pipeline",
     "ttopt.lowering.ttcore_device",
     "ttopt.sharding.populate_rules",

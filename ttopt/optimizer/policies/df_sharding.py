@@ -24,6 +24,7 @@ from ttopt.optimizer.dispatch import (
     compute_dispatch_d2m_configs,
     is_dispatch,
 )
+from ttopt.optimizer.memory_move import CONVERSION_OPS
 from ttopt.optimizer.path_set import bits
 from ttopt.optimizer.policies import FunctionContext, LayoutDecisions, register_policy
 from ttopt.optimizer.scheduler import Scheduler
@@ -78,12 +79,12 @@ class DFShardingPolicy:
             if current is None:
                 schedulable = scheduler.get_schedulable_ops()
                 if chains[-1].is_empty():
-                    # A schedulable to_layout is taken first; it never starts a chain (reference §2.5).
-                    current = next((o for o in schedulable if o.name == "ttnn.to_layout"), None)
+                    # A schedulable conversion is taken first; it never starts a chain (reference §2.5).
+                    current = next((o for o in schedulable if o.name in CONVERSION_OPS), None)
                 if current is None:
                     current = schedulable[0]
             scheduler.schedule_op(current)
-            if chains[-1].is_empty() and current.name == "ttnn.to_layout":
+            if chains[-1].is_empty() and current.name in CONVERSION_OPS:
                 current = None
                 continue
             if is_dispatch(current):

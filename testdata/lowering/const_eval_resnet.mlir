@@ -1,0 +1,21 @@
+// RUN: ttopt opt %S/../models/resnet.mlir --stablehlo-pipeline --argument-types="main=input,parameter,parameter,parameter,parameter,parameter,parameter,parameter,parameter,parameter,parameter,parameter,parameter,parameter,parameter,parameter,parameter,parameter,parameter,parameter,parameter,parameter,parameter,parameter,parameter,parameter,parameter,parameter,parameter,parameter,parameter,parameter,parameter" --convert-to-ttir --ttir-to-ttnn-backend-pipeline="optimization-level=2" | FileCheck %s
+
+// The JAX ResNet (testdata/models/resnet.mlir) with every argument but the image a parameter: each
+// HWIO conv kernel's permute to OIHW, its move to the host in row-major and its
+// ttnn.prepare_conv2d_weights run once, in a const-eval function; the forward function reads the
+// prepared 1x1x(in*kh*kw)xout weights and permutes no weight on the device
+// (bench/const_eval.py prints the DRAM this saves per call).
+
+// CHECK-LABEL: func.func private @main_const_eval_0(%arg0: tensor<7x7x3x16xf32, {{.*}}>) -> tensor<1x1x147x16xf32, {{.*}}> attributes {tt.function_type = "const_eval"}
+// CHECK-NEXT: %[[D:.*]] = "ttnn.get_device"
+// CHECK-NEXT: %[[P:.*]] = "ttnn.permute"(%arg0) <{permutation = array<i64: 3, 2, 0, 1>}>
+// CHECK-NEXT: %[[H:.*]] = "ttnn.from_device"(%[[P]])
+// CHECK: %[[R:.*]] = "ttnn.to_layout"(%[[H]])
+// CHECK: "ttnn.prepare_conv2d_weights"(%[[R]], %[[D]]) <{{.*}}in_channels = 3 : i32{{.*}}kernel_size = array<i32: 7, 7>{{.*}}weights_format = "OIHW"}>
+// CHECK-LABEL: func.func public @main(
+// CHECK: %[[W:.*]] = ttcore.load_cached(@main_const_eval_0, [%arg32])
+// CHECK-NOT: "ttnn.permute"(%arg
+// CHECK: "ttnn.conv2d"(%{{.*}}, %[[W]], %{{.*}})
+// CHECK-NOT: "ttnn.permute"(%arg
+// CHECK-NOT: prepare_conv2d_weights
+// CHECK: return

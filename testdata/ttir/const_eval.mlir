@@ -1,0 +1,56 @@
+// RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline | FileCheck %s
+// RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline="enable-const-eval=false" | FileCheck %s --check-prefix=OFF
+// RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline | ttopt opt | FileCheck %s
+
+// const-eval (enable-const-eval, on by default as in tt-mlir): what reads only parameter and
+// constant arguments (ttcore.argument_type) or constants moves to a private
+// @<func>_const_eval_<N>, called through ttcore.load_cached at the start of the function. The
+// subtract of two parameters is one subgraph, the full another (with its own copy of the device);
+// the add of the input and a parameter stays; the zeros nobody reads is erased.
+
+// CHECK-LABEL: func.func private @forward_const_eval_0(
+// CHECK-SAME: %arg0: tensor<32x32xbf16, #ttnn_layout>, %arg1: tensor<32x32xbf16, #ttnn_layout>) -> tensor<32x32xbf16, #ttnn_layout> attributes {tt.function_type = "const_eval"}
+// CHECK-NEXT: %[[S:.*]] = "ttnn.subtract"(%arg0, %arg1)
+// CHECK-NEXT: return %[[S]]
+// CHECK-LABEL: func.func private @forward_const_eval_1()
+// CHECK-NEXT: %[[D:.*]] = "ttnn.get_device"() <{mesh_shape = #ttnn<mesh_shape 1x1>}>
+// CHECK-NEXT: %[[F:.*]] = "ttnn.full"(%[[D]])
+// CHECK-NEXT: return %[[F]]
+// CHECK-LABEL: func.func @forward(
+// CHECK-NEXT: %[[C0:.*]] = ttcore.load_cached(@forward_const_eval_0, [%arg2, %arg3]) : (tensor<32x32xbf16, #ttnn_layout>, tensor<32x32xbf16, #ttnn_layout>) -> tensor<32x32xbf16, #ttnn_layout>
+// CHECK-NEXT: %[[C1:.*]] = ttcore.load_cached(@forward_const_eval_1, []) : () -> tensor<32x32xbf16, #ttnn_layout>
+// CHECK-NEXT: %[[A:.*]] = "ttnn.add"(%arg0, %arg1)
+// CHECK-NEXT: %[[B:.*]] = "ttnn.add"(%[[A]], %[[C0]])
+// CHECK: "ttnn.multiply"(%[[B]], %[[C1]])
+// CHECK-NOT: ttnn.zeros
+// CHECK-NOT: ttnn.get_device
+
+// Without const-eval the subgraphs stay in the function; the dead zeros is erased all the same.
+// OFF-NOT: load_cached
+// OFF-NOT: const_eval
+// OFF-NOT: ttnn.zeros
+// OFF: "ttnn.get_device"
+// OFF-NOT: ttnn.zeros
+// OFF: "ttnn.subtract"(%arg2, %arg3)
+// OFF-NOT: ttnn.zeros
+// OFF: "ttnn.full"
+
+// CHECK-LABEL: func.func @inputs_only(
+// CHECK-NOT: load_cached
+// CHECK: "ttnn.add"(%arg0, %arg1)
+module {
+  func.func @forward(%arg0: tensor<32x32xbf16> {ttcore.argument_type = #ttcore.argument_type<input>}, %arg1: tensor<32x32xbf16> {ttcore.argument_type = #ttcore.argument_type<parameter>}, %arg2: tensor<32x32xbf16> {ttcore.argument_type = #ttcore.argument_type<parameter>}, %arg3: tensor<32x32xbf16> {ttcore.argument_type = #ttcore.argument_type<constant>}) -> tensor<32x32xbf16> {
+    %0 = "ttir.add"(%arg0, %arg1) : (tensor<32x32xbf16>, tensor<32x32xbf16>) -> tensor<32x32xbf16>
+    %1 = "ttir.subtract"(%arg2, %arg3) : (tensor<32x32xbf16>, tensor<32x32xbf16>) -> tensor<32x32xbf16>
+    %2 = "ttir.add"(%0, %1) : (tensor<32x32xbf16>, tensor<32x32xbf16>) -> tensor<32x32xbf16>
+    %3 = "ttir.zeros"() <{shape = array<i32: 32, 32>}> : () -> tensor<32x32xbf16>
+    %4 = "ttir.full"() <{shape = array<i32: 32, 32>, fill_value = 2.0 : f32}> : () -> tensor<32x32xbf16>
+    %5 = "ttir.multiply"(%2, %4) : (tensor<32x32xbf16>, tensor<32x32xbf16>) -> tensor<32x32xbf16>
+    return %5 : tensor<32x32xbf16>
+  }
+  // Arguments without an argument type are inputs: nothing to hoist.
+  func.func @inputs_only(%arg0: tensor<32x32xbf16>, %arg1: tensor<32x32xbf16>) -> tensor<32x32xbf16> {
+    %0 = "ttir.add"(%arg0, %arg1) : (tensor<32x32xbf16>, tensor<32x32xbf16>) -> tensor<32x32xbf16>
+    return %0 : tensor<32x32xbf16>
+  }
+}
