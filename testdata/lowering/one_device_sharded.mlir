@@ -8,9 +8,7 @@
 // CHECK: %[[D:.*]] = "ttnn.get_device"() <{mesh_shape = #ttnn<mesh_shape 2x4>}>
 // CHECK-NEXT: "ttnn.mesh_shard"(%arg0, %[[D]])
 // CHECK-NOT: ttnn.get_device
-// CHECK: "ttnn.constant"(%[[D]])
-// CHECK-NOT: ttnn.get_device
-// CHECK: "ttnn.constant"(%[[D]])
+// CHECK: "ttnn.full"(%[[D]])
 // CHECK-NOT: ttnn.get_device
 // CHECK: return
 
@@ -19,7 +17,7 @@
 // CE-NOT: mesh_shape 1x1
 // CE-LABEL: func.func private @main_const_eval_0()
 // CE-NEXT: %[[D0:.*]] = "ttnn.get_device"() <{mesh_shape = #ttnn<mesh_shape 2x4>}>
-// CE-NEXT: "ttnn.constant"(%[[D0]])
+// CE-NEXT: "ttnn.full"(%[[D0]])
 // CE-LABEL: func.func public @main(
 // CE-NOT: mesh_shape 1x1
 // CE: "ttnn.get_device"() <{mesh_shape = #ttnn<mesh_shape 2x4>}>

@@ -11,21 +11,21 @@
 // the prepared tensors through ttcore.load_cached. The scale's reshape is hoisted too.
 
 // CHECK-LABEL: func.func private @block_const_eval_0(
+// CHECK-NEXT: "ttnn.reshape"(%arg0)
+// CHECK-LABEL: func.func private @block_const_eval_1(
 // CHECK-SAME: %arg0: tensor<64x64x3x3xbf16, #[[HOST:ttnn_layout[0-9]*]]>) -> tensor<1x1x576x64xbf16, #[[PW:ttnn_layout[0-9]*]]> attributes {tt.function_type = "const_eval"}
 // CHECK-NEXT: %[[D:.*]] = "ttnn.get_device"() <{mesh_shape = #ttnn<mesh_shape 1x1>}>
 // CHECK-NEXT: %[[W:.*]] = "ttnn.prepare_conv2d_weights"(%arg0, %[[D]]) <{batch_size = 1 : i32, conv2d_config = #ttnn.conv2d_config<weights_dtype = bf16{{.*}}>, {{.*}}has_bias = true, in_channels = 64 : i32, input_dtype = #ttcore.supportedDataTypes<bf16>, input_height = 28 : i32, input_memory_config = #ttnn.memory_config<{{.*}}>, input_tensor_layout = #ttnn.layout<tile>, input_width = 28 : i32, kernel_size = array<i32: 3, 3>, out_channels = 64 : i32, output_dtype = #ttcore.supportedDataTypes<bf16>, padding = array<i32: 1, 1, 1, 1>, stride = array<i32: 1, 1>, weights_format = "OIHW"}> : (tensor<64x64x3x3xbf16, #[[HOST]]>, !ttnn.device) -> tensor<1x1x576x64xbf16, #[[PW]]>
 // CHECK-NEXT: return %[[W]]
-// CHECK-LABEL: func.func private @block_const_eval_1(
-// CHECK: "ttnn.prepare_conv2d_bias"(%arg0, %{{.*}}) <{{.*}}> : (tensor<1x1x1x64xbf16, {{.*}}>, !ttnn.device) -> tensor<1x1x1x64xbf16,
 // CHECK-LABEL: func.func private @block_const_eval_2(
-// CHECK: "ttnn.prepare_conv2d_weights"(%arg0, %{{.*}}) <{{.*}}has_bias = false
+// CHECK: "ttnn.prepare_conv2d_bias"(%arg0, %{{.*}}) <{{.*}}> : (tensor<1x1x1x64xbf16, {{.*}}>, !ttnn.device) -> tensor<1x1x1x64xbf16,
 // CHECK-LABEL: func.func private @block_const_eval_3(
-// CHECK-NEXT: "ttnn.reshape"(%arg0)
+// CHECK: "ttnn.prepare_conv2d_weights"(%arg0, %{{.*}}) <{{.*}}has_bias = false
 // CHECK-LABEL: func.func @block(
-// CHECK-NEXT: %[[W1:.*]] = ttcore.load_cached(@block_const_eval_0, [%arg1])
-// CHECK-NEXT: %[[B1:.*]] = ttcore.load_cached(@block_const_eval_1, [%arg2])
-// CHECK-NEXT: %[[W2:.*]] = ttcore.load_cached(@block_const_eval_2, [%arg3])
-// CHECK-NEXT: %[[S:.*]] = ttcore.load_cached(@block_const_eval_3, [%arg4])
+// CHECK-NEXT: %[[S:.*]] = ttcore.load_cached(@block_const_eval_0, [%arg4])
+// CHECK-NEXT: %[[W1:.*]] = ttcore.load_cached(@block_const_eval_1, [%arg1])
+// CHECK-NEXT: %[[B1:.*]] = ttcore.load_cached(@block_const_eval_2, [%arg2])
+// CHECK-NEXT: %[[W2:.*]] = ttcore.load_cached(@block_const_eval_3, [%arg3])
 // CHECK-NEXT: %[[DEV:.*]] = "ttnn.get_device"
 // CHECK-NOT: prepare_conv2d
 // CHECK: "ttnn.conv2d"(%{{.*}}, %[[W1]], %[[B1]], %[[DEV]])

@@ -56,7 +56,7 @@ def test_sort_with_values_and_indices_lowers_to_one_ttnn_sort() -> None:
     module = run_pipeline(SORT, "sort.mlir", BACKEND.format(""))
     (op,) = [o for o in module.walk() if o.name == "ttnn.sort"]
     assert len(op.results) == 2
-    assert [r.type.resolve().element_type.text for r in op.results] == ["bf16", "i32"]
+    assert [r.type.resolve().element_type.text for r in op.results] == ["bf16", "si32"]
     assert op.properties["descending"].text == "true"
 
 

@@ -150,13 +150,13 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
         return cls.from_options({**_options_of(p), "memory-layout-analysis-enabled": analysis,
                                  "memory-layout-analysis-policy": policy, "device": self.system_desc_path or self.mock_system_desc_arch})  # fmt: skip
 
-    def const_eval(self) -> Pass:
+    def const_eval(self, prepare: bool = True) -> Pass:
         """const-eval-hoist-transform: conv2d weights prepared when the optimizer runs (as tt-mlir
         prepares them inside its optimizer passes), dead constants erased, hoisting under
         enable-const-eval."""
         cls = get_pass("const-eval-hoist-transform")
         assert cls is not None
-        return cls.from_options({"prepare-conv2d-weights": self.optimizer_enabled(), "hoist": self.enable_const_eval})
+        return cls.from_options({"prepare-conv2d-weights": prepare and self.optimizer_enabled(), "hoist": self.enable_const_eval})
 
     def steps(self, module: Module) -> Iterator[PipelineStep]:
         """convert-to-ttnn-ccl (if needed), ttir-fusing, convert-ttir-to-ttnn, ttnn-fusing, ttnn-optimizer, const-eval, ttnn-deallocate."""
@@ -174,6 +174,10 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
         if self.compute_cfg_math_fidelity:
             _set_fidelity(module, self.compute_cfg_math_fidelity)
         if self.optimizer_enabled():
+            if self.enable_const_eval:
+                # Hoisted first, as tt-mlir does, so the optimizer never places weight-only ops
+                # (they would stay in the forward function once given L1).
+                yield PipelineStep(n + 2, "const-eval-hoist-transform", self.const_eval(prepare=False))
             yield PipelineStep(n + 2, "ttnn-optimizer", self.optimizer())
         else:
             yield PipelineStep(n + 2, "ttnn-optimizer", skipped="optimization-level=0 and enable-optimizer=false")

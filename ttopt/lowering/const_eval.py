@@ -55,6 +55,7 @@ INFIX = "_const_eval_"
 NON_CACHEABLE = frozenset({"ttnn.empty", "ttnn.rand", "ttnn.dropout", "ttnn.generic", "ttnn.deallocate",
                            "ttcore.load_cached", "func.return", "func.call"})  # fmt: skip
 SHARED = "ttnn.get_device"
+LOAD_CACHED = "ttcore.load_cached"
 CONST_ARG_TYPES = ("parameter", "constant")
 
 
@@ -193,7 +194,9 @@ class _Analysis:
         if id(v) in self.args:
             return True
         p = getattr(v, "op", None)
-        return p is not None and (p.name == SHARED or id(p) in self.hoistable)
+        # A value an earlier hoist cached is as constant as a parameter (a later run of the pass,
+        # after the optimizer, hoists the conv weight preparation that reads it).
+        return p is not None and (p.name in (SHARED, LOAD_CACHED) or id(p) in self.hoistable)
 
     def _visit(self, op: Operation) -> None:
         if op.name == SHARED or op.name in NON_CACHEABLE or not op.results or op.regions:
@@ -270,7 +273,9 @@ def hoist(module: Any, func: Any, consts: set[int]) -> int:
     arg_ids = {id(a) for a in block.args}
     for n, ops in enumerate(groups):
         members = {id(op) for op in ops}
-        ins = sorted({cast(Any, v).index: v for op in ops for v in op.operands if id(v) in arg_ids}.items())
+        args = sorted({cast(Any, v).index: v for op in ops for v in op.operands if id(v) in arg_ids}.items())
+        cached = {id(v): v for op in ops for v in op.operands if getattr(getattr(v, "op", None), "name", "") == LOAD_CACHED}
+        ins = [*args, *((-1, v) for v in cached.values())]
         outs = [r for op in ops for r in op.results if any(id(u) not in members for u in r.users)]
         body = Block([v.type for _, v in ins])
         mapping: dict[int, Any] = {id(v): a for (_, v), a in zip(ins, body.args)}
@@ -298,8 +303,9 @@ def hoist(module: Any, func: Any, consts: set[int]) -> int:
         op.drop_all_references()
     block.remove_many(gone)
     block.remove_many([op for op in shared if not op.results[0].uses])
+    start = sum(1 for op in block.ops if op.name == LOAD_CACHED)  # after the calls whose results they may read
     for i, call_op in enumerate(calls):
-        block.insert(i, call_op)
+        block.insert(start + i, call_op)
     parent = func.parent
     assert parent is not None
     at = parent.index(func)
