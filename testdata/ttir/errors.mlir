@@ -24,11 +24,12 @@ module {
 
 // -----
 
-// CHECK: errors.mlir:[[# @LINE + 3]]:10: error: convert-ttir-to-ttnn: 'ttir.upsample2d' has no TTNN lowering
+// CHECK: errors.mlir:[[# @LINE + 4]]:10: error: convert-ttir-to-ttnn: 'ttir.to_layout' has no TTNN lowering
 module {
-  func.func @f(%a: tensor<1x8x8x32xbf16>) -> tensor<1x16x16x32xbf16> {
-    %0 = "ttir.upsample2d"(%a) <{scale_factor = 2 : si32}> : (tensor<1x8x8x32xbf16>) -> tensor<1x16x16x32xbf16>
-    return %0 : tensor<1x16x16x32xbf16>
+  func.func @f(%a: tensor<64x128xf32>) -> tensor<64x128xbf16> {
+    %0 = ttir.empty() : tensor<64x128xbf16>
+    %1 = ttir.to_layout %a, %0 : tensor<64x128xf32> into tensor<64x128xbf16> -> tensor<64x128xbf16>
+    return %1 : tensor<64x128xbf16>
   }
 }
 

@@ -14,9 +14,9 @@
 // relu runs inside its conv (conv2d_config activation), and the layouts of that form are checked in
 // FUSED below.
 // RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline="enable-greedy-optimizer=true" --verify-each | FileCheck %s --check-prefix=FUSED
-// FUSED: "ttnn.conv2d"({{.*}}, %arg1, {{.*}}) <{{.*}}conv2d_config = #ttnn.conv2d_config<weights_dtype = bf16, activation = <op_type = relu>{{.*}}in_channels = 64 : i32
+// FUSED: "ttnn.conv2d"({{.*}}) <{{.*}}conv2d_config = #ttnn.conv2d_config<weights_dtype = bf16, activation = <op_type = relu>{{.*}}in_channels = 64 : i32
 // FUSED-NOT: "ttnn.relu"({{.*}}) : (tensor<1x28x28x64xbf16
-// FUSED: "ttnn.conv2d"({{.*}}, %arg2, {{.*}})
+// FUSED: "ttnn.conv2d"({{.*}})
 // FUSED: return
 
 // CHECK-DAG: #[[HOST:ttnn_layout[0-9]*]] = #ttnn.ttnn_layout<(d0, d1, d2, d3) -> (d0 * 192 + d1 * 3 + d2, d3), <1x1>, memref<12288x3xbf16, #system_memory>>

@@ -23,7 +23,7 @@ func.func @main(%cache: tensor<32x8x128x64xbf16>, %x: tensor<1x8x32x64xbf16>, %i
 
 def _names(module) -> list[str]:  # type: ignore[no-untyped-def]
     fn = next(iter(module.functions()))
-    return [op.name for op in fn.regions[0].entry.ops if op.name not in ("ttnn.deallocate", "ttnn.to_layout")]
+    return [op.name for op in fn.regions[0].entry.ops if op.name not in ("ttnn.deallocate", "ttnn.to_layout", "ttnn.to_memory_config")]
 
 
 @pytest.mark.parametrize("options", ["", "optimization-level=2", "optimization-level=2 memory-layout-analysis-policy=DFSharding"])

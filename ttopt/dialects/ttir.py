@@ -150,7 +150,8 @@ def inputs(op: Any) -> list[Any]:
     passing: `ttir.concat(%a, %b, %empty)` concatenates three tensors)."""
     ins = list(op.operands)
     last = getattr(ins[-1], "op", None) if ins else None
-    if last is not None and last.name == "ttir.empty" and len(ins) > OPS[op.name[5:]][0][0]:
+    declared = OPS.get(op.name[5:])
+    if last is not None and last.name == "ttir.empty" and len(ins) > (declared[0][0] if declared else 1):
         if not op.results or ins[-1].type.resolve() == op.results[0].type.resolve():
             ins = ins[:-1]
     return ins
