@@ -75,7 +75,7 @@ def _reprint(text: str, generic: bool = False) -> str:
     return print_module(parse_module(text), PrintOptions(generic=generic))
 
 
-@given(TEXT.filter(lambda s: " " not in s))
+@given(TEXT.filter(lambda s: " " not in s and "\0" not in s))  # MLIR rejects a NUL in an op name
 def test_generic_op_name_round_trips(suffix: str) -> None:
     name = "x.a" + suffix
     text = f"{quote(name)}() : () -> ()\n"

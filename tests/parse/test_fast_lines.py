@@ -616,7 +616,7 @@ _REDUCER_BODY = " {\n      %s = stablehlo.add %a, %b : tensor<f32>\n      stable
         (("reducer(", "reducer( // c\n"), None),
         (("%a: tensor<f32>,", "%a: tensor<f32> {x = 1},"), "in.mlir:3:30: error: block arguments take no attribute dictionary"),
         (("[1]", "[]"), None),
-        (("[1]", "[-1, 99999999999999999999999]"), None),
+        (("[1]", "[-1, 99999999999999999999999]"), "in.mlir:2:68: error: integer value too large"),  # as MLIR (int64)
         (("[1]", "[1,]"), "in.mlir:2:66: error: unexpected ']'; expected an integer"),
         (("-> tensor<4xf32>", "-> tensor<4xf32>, tensor<f32>"), "in.mlir:2:116: error: unexpected ','"),
         (("(tensor<4x8xf32>, tensor<f32>) -> tensor<4xf32>", "tensor<4x8xf32>, tensor<f32>"), "in.mlir:2:69: error: cannot read 2 type(s)"),

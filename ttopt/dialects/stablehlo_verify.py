@@ -367,7 +367,10 @@ def _replica_groups(same_size: bool, global_ids: bool = True, group_size: str | 
         ids = p.get("replica_groups")
         if ids is None:
             return
-        shape = getattr(op.get_attr("replica_groups").type.resolve(), "shape", None) or (0, 0)
+        attr = op.get_attr("replica_groups")
+        ty = getattr(attr, "type", None)
+        shape = getattr(ty.resolve(), "shape", None) if ty is not None else None
+        shape = shape or (0, 0)
         if global_ids and p.get("use_global_device_ids") and not ids:
             raise ValueError("if `use_global_device_ids` is set, the replica groups cannot be empty")
         seen: set[int] = set()

@@ -603,7 +603,7 @@ class IRBuilder(Transformer):
         children: list = [FastToken("OP_REDUCE", text[n0:n1], n0)]
         for (a0, a1), (b0, b1) in inputs:
             children.append(reduce_input(self, [FastToken("VALUE", text[a0:a1], a0), FastToken("VALUE", text[b0:b1], b0)]))
-        ints = [FastToken("INT", m.group(), d0 + m.start()) for m in _INT.finditer(text, d0, d1)]
+        ints = [FastToken("INT", m.group(), m.start()) for m in _INT.finditer(text, d0, d1)]
         children += [None, self.int_list(ints or [None])]
         children.append(FastToken("ATTR_DICT", text[attrs[0] : attrs[1]], attrs[0]) if attrs else None)
         children.append(self._line_types(text, types))
