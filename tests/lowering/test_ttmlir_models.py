@@ -28,10 +28,7 @@ SUBSET = (
     "single_blocks_and_layers/qwen_3_embedding_4b_encoder_block.mlir",
 )
 # Open regressions (the test fails when one is fixed, so the line goes with the fix).
-KNOWN_SLOWER = {
-    "single_blocks_and_layers/vit_vision_layer.mlir": "the patch-embedding conv2d (DRAM input, 401408x3) is re-estimated after the "
-    "rewrite with conv2d_slice_config l1_full at 15.4 ms, where the optimizer's plan counted 3.1 ms for the whole function",
-}
+KNOWN_SLOWER: dict[str, str] = {}
 KNOWN_NO_GAIN = {
     "single_blocks_and_layers/qwen_3_embedding_4b_encoder_block.mlir": "level 2 keeps the input (x1.00; x2.99 before fusing and "
     "to_memory_config reshards were combined): CostBased finds no plan it estimates faster",

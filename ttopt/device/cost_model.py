@@ -281,9 +281,7 @@ class CostModel:
             kt = ceil(shapes[0][-1] / 32)
             return out_t * kt
         if fam is Family.CONV and len(shapes) >= 2:
-            ws = shapes[1]
-            k = prod(ws[1:]) if len(ws) == 4 else shapes[0][-1]
-            return out_t * ceil(k / 32)
+            return out_t * ceil(_conv_reduction(op, shapes) / 32)
         if fam in (Family.NORM, Family.DATA_MOVEMENT, Family.CONCAT):
             return max(out_t, sum(tensor_tiles(s) for s in shapes) if shapes else 0)
         if fam is Family.DISPATCH:
@@ -379,3 +377,18 @@ def op_name(op: Any) -> str:
     except Exception:  # a malformed location is not worth failing a cost estimate for
         name = None
     return name or op.name
+
+
+def _conv_reduction(op: Any, shapes: list) -> int:
+    """The reduction length of one conv output element: in_channels / groups x kernel area, from
+    the op's attributes (its weight may already be prepared, 1x1x(in*kh*kw)xout), else from an
+    OIHW weight, else the input's channels."""
+    props = getattr(op, "properties", {})
+    kernel, cin, groups = (getattr(props.get(k), "values", None) or getattr(props.get(k), "value", None)
+                           for k in ("kernel_size", "in_channels", "groups"))  # fmt: skip
+    if kernel and cin:
+        return max(1, int(cin) // max(1, int(groups or 1))) * prod(int(v) for v in kernel)
+    ws = shapes[1]
+    if len(ws) == 4 and ws[0] == 1 and ws[1] == 1:  # prepared: 1x1x(in*kh*kw)xout
+        return ws[2]
+    return prod(ws[1:]) if len(ws) == 4 else shapes[0][-1]
