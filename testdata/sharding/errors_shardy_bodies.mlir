@@ -25,3 +25,13 @@ func.func @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
   %0 = sdy.sharding_constraint %arg0 <@mesh, [{"x"}, {}]> : tensor<8xf32>
   return %0 : tensor<8xf32>
 }
+
+// -----
+
+// A mesh too large to list its devices (collectives name every device of their groups).
+// CHECK: errors_shardy_bodies.mlir:[[# @LINE + 1]]:1: error: 'sdy.mesh': the mesh has 18446744073709551614 devices; reshard-to-collectives lowers reshards on meshes of at most 1048576
+sdy.mesh @mesh = <["x"=0x7fffffffffffffff, "y"=2]>
+func.func @main(%arg0: tensor<32x32xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {"y"}]>}) -> tensor<32x32xf32> {
+  %0 = sdy.reshard %arg0 <@mesh, [{}, {}]> : tensor<32x32xf32>
+  return %0 : tensor<32x32xf32>
+}

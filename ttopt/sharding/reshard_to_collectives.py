@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from ttopt.passes.base import Pass, option
 from ttopt.passes.registry import register_pass
 from ttopt.sharding.collective_inserter import shardy_collectives
-from ttopt.sharding.factors import Axis, Sharding, axes_size, collect_meshes, from_attr, get_sharding_attr, rank_of, to_attr
+from ttopt.sharding.factors import Axis, Sharding, axes_size, collect_meshes, diag, from_attr, get_sharding_attr, rank_of, to_attr
 from ttopt.sharding.reshard_steps import Step
 from ttopt.sharding.util import tensor_type
 
@@ -296,6 +296,9 @@ def lower_reshard(op: Any, meshes: dict, trace: Any = None, conservative: bool =
     return len(steps)
 
 
+MAX_DEVICES = 1 << 20
+
+
 @register_pass
 @dataclass
 class ReshardToCollectives(Pass):
@@ -311,6 +314,10 @@ class ReshardToCollectives(Pass):
 
     def run(self, module: Module, ctx: PassContext) -> None:
         meshes = collect_meshes(module)
+        for op in module.op.regions[0].entry.ops if module.op.regions else []:
+            total = getattr(op.properties["mesh"].resolve().typed, "total_size", 0) if op.name == "sdy.mesh" else 0
+            if total > MAX_DEVICES:  # collectives list every device of their groups
+                raise diag(module, op, f"the mesh has {total} devices; {self.name} lowers reshards on meshes of at most {MAX_DEVICES}")
         n = count = 0
         for op in list(module.walk()):
             if op.name == "sdy.reshard":

@@ -115,7 +115,7 @@ def run_ttopt(data: bytes, flags: tuple[str, ...] = ()) -> TtoptRun:
         out.internal = f"{type(r.exception).__name__}: {r.exception}"[:300]
     elif r.exit_code not in (0, 1):
         out.internal = f"exit {r.exit_code}: {r.stderr.strip()[:200]}"
-    elif "Traceback (most recent call last)" in r.output or "internal error" in r.stderr:
+    elif "Traceback (most recent call last)" in r.output or "ttopt: internal error" in r.stderr:
         out.internal = r.output[-300:]
     return out
 

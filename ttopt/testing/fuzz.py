@@ -359,7 +359,7 @@ def check_case(case: Case) -> Outcome:
     if r.exit_code not in (0, 1, 2):
         out.violations.append("exit-code")
     text = r.stdout if hasattr(r, "stdout") else r.output
-    if "internal error" in r.output or "Traceback (most recent call last)" in r.output:
+    if "ttopt: internal error" in r.output or "Traceback (most recent call last)" in r.output:  # not the echoed source
         out.violations.append("internal-error")
         out.detail = r.output[-400:]
     if r.exit_code == 0 and "internal-error" not in out.violations and not topology:
