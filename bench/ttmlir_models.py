@@ -133,7 +133,7 @@ _KNOWN: dict[str, str] | None = None
 def estimate_ns(module: Module) -> float:
     """ttopt's analytic estimate of a TTNN module: the sum over its functions' ttnn ops."""
     device = load_device(None, module)
-    return sum(f.ns for f in CostModel(device).module_cost(module))
+    return sum(f.ns for f in CostModel(device).module_cost(module) if "_const_eval_" not in f.name)  # const-eval runs once
 
 
 def run_level(text: str, name: str, options: str, ods: OdsSet | None) -> LevelResult:
