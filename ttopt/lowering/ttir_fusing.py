@@ -102,20 +102,13 @@ def _counts(names: tuple[str, ...]) -> list[str]:
 
 
 def _where(op: Operation) -> str:
-    loc = op.location
-    try:
-        name = loc.name if loc is not None else None
-    except Exception:  # a malformed location only loses its label
-        name = None
+    name = getattr(op.location, "name", None)
     if name:
         return f'"{name}"'
     pos = op.pos
-    if pos is not None:
-        try:
-            line, _ = pos.source.line_col(pos.offset)
-            return f"line {line}"
-        except Exception:  # a position without a source only loses its label
-            pass
+    if pos is not None and getattr(pos, "source", None) is not None:
+        line, _ = pos.source.line_col(pos.offset)
+        return f"line {line}"
     return op.name
 
 
