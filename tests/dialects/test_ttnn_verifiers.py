@@ -54,10 +54,40 @@ def test_matmul_verifier_matches_numpy(a: tuple[int, ...], b: tuple[int, ...], t
         # NumPy rejects it: so must the verifier, whatever result type is written.
         assert not _ok(a, b, (1,), ta, tb)
         return
+    want = want or (1,)  # tt-mlir writes a vector-vector product as tensor<1>: TTNN has no rank-0 tensors
     assert _ok(a, b, want, ta, tb)
     assert not _ok(a, b, (*want, 7), ta, tb)
     if want:
         assert not _ok(a, b, (*want[:-1], want[-1] + 1), ta, tb)
+
+
+def _linear(bias: tuple[int, ...], out: tuple[int, ...]) -> str:
+    return (
+        f"func.func @f(%a: {_t((32, 64))}, %b: {_t((64, 16))}, %c: {_t(bias)}) -> {_t(out)} {{\n"
+        f'  %0 = "ttnn.linear"(%a, %b, %c) <{{transpose_a = false, transpose_b = false}}> : '
+        f"({_t((32, 64))}, {_t((64, 16))}, {_t(bias)}) -> {_t(out)}\n"
+        f"  return %0 : {_t(out)}\n}}\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("bias", "out", "ok"),
+    [
+        ((16,), (32, 16), True),
+        ((1, 1, 16), (1, 32, 16), True),  # broadcast(a @ b, bias), as tt-mlir's LinearOp allows
+        ((1, 1, 16), (32, 16), True),  # the bias is one tile high: tt-metal's fused kernel keeps a @ b's shape
+        ((2, 64, 16), (32, 16), False),  # two tiles high: only the broadcast shape 2x64x16 would do
+        ((2, 64, 16), (2, 64, 16), False),  # 64 does not broadcast with 32
+        ((8,), (32, 16), False),
+    ],
+)
+def test_linear_result_is_the_broadcast_with_its_bias(bias: tuple[int, ...], out: tuple[int, ...], ok: bool) -> None:
+    try:
+        verify(parse_module(_linear(bias, out), "m.mlir"))
+    except Diagnostic:
+        assert not ok
+        return
+    assert ok
 
 
 def test_issue_example_is_rejected_at_the_op() -> None:

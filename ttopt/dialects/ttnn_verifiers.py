@@ -69,16 +69,38 @@ def matmul_result_shape(op: Any) -> tuple[int | None, ...] | None:
     return (*batch, *((pa[-2],) if len(a) > 1 else ()), *((pb[-1],) if len(b) > 1 else ()))
 
 
+def _linear_shapes(op: Any, want: tuple[int | None, ...]) -> list[tuple[int | None, ...]]:
+    """The result shapes a `ttnn.linear` may have (tt-mlir LinearOp): broadcast(a @ b, bias), and
+    a @ b itself when the tile-padded bias is one tile high (tt-metal's fused kernel)."""
+    bias = next((v for v in op.operands[2:] if _shape(v) is not None), None)
+    if bias is None:
+        return [want]
+    shape = _shape(bias)
+    assert shape is not None
+    if not shape:
+        raise ValueError("bias must be at least a 1D tensor")
+    out = _broadcast(want, shape)
+    if out is None:
+        raise ValueError(f"bias shape {_text(shape)} does not broadcast with the matmul result {_text(want)}")
+    shapes = [out]
+    if len(shape) > 1 and shape[-2] is not None and -(-shape[-2] // 32) * 32 == 32:
+        shapes.append(want)
+    return shapes
+
+
 def verify_matmul(op: Any) -> None:
     """`ttnn.matmul` / `ttnn.linear`: contracting dims agree, batch dims broadcast, result shape."""
     want = matmul_result_shape(op)
     got = _shape(op.results[0]) if op.results else None
     if want is None or got is None:
         return
-    if len(want) != len(got) or not all(_same(x, y) for x, y in zip(want, got)):
+    want = want or (1,)  # a vector-vector product is tensor<1> (MLIR has rank-0, TTNN does not)
+    allowed = _linear_shapes(op, want) if op.name == "ttnn.linear" else [want]
+    if not any(len(w) == len(got) and all(_same(x, y) for x, y in zip(w, got)) for w in allowed):
         a, b = _shape(op.operands[0]), _shape(op.operands[1])
+        shapes = " or ".join(_text(w) for w in allowed)
         raise ValueError(
-            f"result shape {_text(got)} does not match the operands: {_text(a or ())} x {_text(b or ())} gives {_text(want)}"
+            f"result shape {_text(got)} does not match the operands: {_text(a or ())} x {_text(b or ())} gives {shapes}"
         )
 
 

@@ -216,7 +216,11 @@ class _Lowering:
                     raise self.fail(op, "has regions; convert-ttir-to-ttnn lowers straight-line functions")
                 self.out.append(op)
                 continue
+            first = len(self.out)
             new = self.convert(op)
+            for emitted in self.out[first:]:
+                if emitted.pos is None:  # diagnostics on what an op lowered to point at the op, as MLIR's locs do
+                    emitted.pos = op.pos
             for r, v in zip(op.results, new if isinstance(new, list) else [new]):
                 r.replace_all_uses_with(v)
             op.drop_all_references()
