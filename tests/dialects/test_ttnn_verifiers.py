@@ -98,7 +98,7 @@ def test_issue_example_is_rejected_at_the_op() -> None:
 
 def test_unranked_operand_is_not_checked() -> None:
     m = parse_module(
-        'func.func @f(%a: tensor<*xbf16>, %b: tensor<64x64xbf16>) -> tensor<*xbf16> {\n'
+        "func.func @f(%a: tensor<*xbf16>, %b: tensor<64x64xbf16>) -> tensor<*xbf16> {\n"
         '  %0 = "ttnn.matmul"(%a, %b) : (tensor<*xbf16>, tensor<64x64xbf16>) -> tensor<*xbf16>\n'
         "  return %0 : tensor<*xbf16>\n}\n",
         "m.mlir",

@@ -88,10 +88,7 @@ def test_generic_op_name_round_trips(suffix: str) -> None:
 
 @given(st.text(st.characters(exclude_categories=("Cs",)), min_size=1, max_size=12))
 def test_symbol_name_round_trips(name: str) -> None:
-    text = (
-        f"func.func private {symbol_ref(name)}()\n"
-        f'"x.op"() {{ref = {symbol_ref(name)}::{symbol_ref(name)}}} : () -> ()\n'
-    )
+    text = f'func.func private {symbol_ref(name)}()\n"x.op"() {{ref = {symbol_ref(name)}::{symbol_ref(name)}}} : () -> ()\n'
     printed = _reprint(text)
     assert f"func.func private {symbol_ref(name)}()\n" in printed
     assert f"{{ref = {symbol_ref(name)}::{symbol_ref(name)}}}" in printed
@@ -160,3 +157,21 @@ def test_func_visibility_that_is_no_keyword_prints_generic(visibility: str) -> N
 def test_func_visibility_keyword(visibility: str) -> None:
     text = f'"func.func"() <{{function_type = () -> (), sym_name = "g", sym_visibility = "{visibility}"}}> ({{}}) : () -> ()\n'
     assert f"  func.func {visibility} @g()\n" in _reprint(text)
+
+
+def test_empty_quoted_symbol_is_a_mesh_name() -> None:
+    """`@""` is a valid symbol in MLIR (jaxlib reads it); a mesh may be named so and referred to."""
+    text = (
+        'sdy.mesh @"" = <["x"=2]>\n'
+        "func.func @f(%arg0: tensor<8xf32>) -> tensor<8xf32> {\n"
+        '  %0 = sdy.manual_computation(%arg0) in_shardings=[<@"", [{"x"}]>] out_shardings=[<@"", [{"x"}]>] '
+        'manual_axes={"x"} (%arg1: tensor<4xf32>) {\n'
+        "    sdy.return %arg1 : tensor<4xf32>\n"
+        "  } : (tensor<8xf32>) -> tensor<8xf32>\n"
+        "  return %0 : tensor<8xf32>\n"
+        "}\n"
+    )
+    printed = _reprint(text)
+    assert 'sdy.mesh @"" = <["x"=2]>' in printed
+    assert 'in_shardings=[<@"", [{"x"}]>]' in printed
+    assert _reprint(printed) == printed

@@ -367,8 +367,6 @@ class TensorShardingAttr(SdyModel):
 
     @model_validator(mode="after")
     def _check(self) -> TensorShardingAttr:
-        if isinstance(self.mesh, str) and not self.mesh:
-            raise ValueError("empty mesh name")
         if self.unreduced_kind is not None and not self.unreduced:
             raise ValueError("an unreduced kind needs unreduced axes")
         return self

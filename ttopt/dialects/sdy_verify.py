@@ -139,8 +139,10 @@ def _manual_computation(op: Operation) -> None:
             if gd % n:
                 raise ValueError(f"{label}[{i}]: dimension {d} of size {gd} is not divisible into {n} shards (manual axes)")
             if ld != gd // n:
-                raise ValueError(f"{what} #{i} dimension {d} has local size {ld}, but {label}[{i}] {s.op_text()} "
-                                 f"splits the global size {gd} into {n}: expected {gd // n}")
+                raise ValueError(
+                    f"{what} #{i} dimension {d} has local size {ld}, but {label}[{i}] {s.op_text()} "
+                    f"splits the global size {gd} into {n}: expected {gd // n}"
+                )
 
 
 # ---- the `sdy.*` attributes of any op (Shardy's SdyDialect::verifyOperationAttribute and
@@ -406,12 +408,74 @@ def _verify_func_shardings(op: Operation) -> None:
 
 
 def _collective(op: Operation) -> None:
-    """An sdy collective's out_sharding must fit its result (Shardy's verifyCollectiveOp, step 2)."""
+    """An sdy collective's out_sharding must fit its result (Shardy's verifyCollectiveOp, step 2),
+    and its own axes must turn the operand's sharding into it (the collective's verifySymbolUses)."""
+    from ttopt.dialects.sdy_collectives import check_collective
+
     s = _typed(op, "out_sharding", "TensorShardingAttr")
     vtype = op.results[0].type if op.results else None
-    problem = sharding_problem(s, vtype, _mesh_of(s, _meshes(op)), _manual_axes(op))
+    mesh = _mesh_of(s, _meshes(op))
+    problem = sharding_problem(s, vtype, mesh, _manual_axes(op))
     if problem:
         raise ValueError(problem)
+    kind = op.name[4:]
+    if mesh is None or not op.operands or kind == "replicated_to_unreduced":
+        return
+    operand = _operand_sharding(op.operands[0], s)
+    if operand is None or _mesh_of(operand, _meshes(op)) != mesh:
+        return  # a sharding Shardy reads from a region op's edges, or another mesh: not checked here
+    attr, kind_name = _COLLECTIVE_PARAMS.get(kind, (None, None))
+    params = _typed(op, attr, kind_name) if attr is not None and kind_name is not None else None
+    check_collective(kind, params, operand, s, mesh)
+
+
+_COLLECTIVE_PARAMS = {
+    "all_gather": ("gathering_axes", "ListOfAxisRefListsAttr"),
+    "all_slice": ("slicing_axes", "ListOfAxisRefListsAttr"),
+    "reduce_scatter": ("reduce_scatter_axes", "ListOfAxisRefListsAttr"),
+    "sharded_to_unreduced": ("axes", "ListOfAxisRefListsAttr"),
+    "all_to_all": ("params", "AllToAllParamListAttr"),
+    "all_reduce": ("reduction_axes", "AxisRefListAttr"),
+}
+
+
+def _operand_sharding(v: Value, result: Any) -> Any:
+    """The sharding Shardy's getOrCreateSharding gives a collective's operand, or None where it
+    would read it from a region op (a manual computation, a loop) ttopt does not model here."""
+    from ttopt.dialects.sdy_attrs import TensorShardingAttr
+    from ttopt.ir.values import BlockArgument, OpResult
+
+    if isinstance(v, BlockArgument):
+        region = v.block.parent if v.block is not None else None
+        parent = region.parent if region is not None else None
+        if parent is None or parent.name != "func.func":
+            return None
+        found = _arg_sharding(parent, v.index)
+    elif not isinstance(v, OpResult):
+        return None
+    elif (owner := v.owner).regions:
+        return None
+    elif owner.name[4:] in _COLLECTIVES and owner.name.startswith("sdy."):
+        found = _typed(owner, "out_sharding", "TensorShardingAttr")
+    elif owner.name in ("sdy.sharding_constraint", "sdy.reshard"):
+        found = _typed(owner, "sharding", "TensorShardingAttr")
+    else:
+        a = owner.attributes.get("sdy.sharding")
+        per_value = _typed_as(a, "sdy.sharding_per_value") if a is not None else None
+        found = per_value[owner.results.index(v)] if per_value is not None and len(per_value) == len(owner.results) else None
+    if found is not None:
+        return found
+    rank = _rank(v)
+    return None if rank is None else TensorShardingAttr.fully_replicated(result.mesh, rank)
+
+
+def _arg_sharding(func: Operation, i: int) -> Any:
+    from ttopt.ir.attributes import ArrayAttr, DictAttr
+
+    dicts = func.properties.get("arg_attrs")
+    d = dicts.items[i] if isinstance(dicts, ArrayAttr) and i < len(dicts.items) else None
+    a = d.entries.get("sdy.sharding") if isinstance(d, DictAttr) else None
+    return _typed_as(a, "sdy.sharding") if a is not None else None
 
 
 _COLLECTIVES = ("all_gather", "all_slice", "all_to_all", "reduce_scatter", "all_reduce", "collective_permute",

@@ -790,6 +790,8 @@ class IRBuilder(Transformer):
             names,
         )
         op.pos = spec.pos
+        if op.regions and op.location is not None:
+            _locate_implied_bodies(op)
         if results is not None:
             i = 0
             for tok, count in results:
@@ -1259,3 +1261,18 @@ def _first_loc_use(text: str, name: str) -> int:
     """Offset of the `#` of the first `loc(#name)` in `text` (whose comments are blanked)."""
     m = re.search(re.escape(f"loc(#{name})"), text)
     return m.start() + 4 if m is not None else len(text)
+
+
+def _locate_implied_bodies(op: Operation) -> None:
+    """A body a custom form implies (`stablehlo.reduce ... applies OP`) has no text of its own:
+    its block arguments and ops take the op's location, as MLIR's parser gives them."""
+    for region in op.regions:
+        for block in region.blocks:
+            if not block.ops or any(o.pos is not None for o in block.ops):
+                continue
+            for o in block.ops:
+                if o.location is None:
+                    o.location = op.location
+            for a in block.args:
+                if a.location is None:
+                    a.location = op.location
