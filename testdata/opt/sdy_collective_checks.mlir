@@ -1,4 +1,4 @@
-// RUN: ttopt opt %s --split-input-file --verify-diagnostics
+// RUN: ttopt opt %s --split-input-file --verify-diagnostics | FileCheck %s
 // Shardy's checks of a collective's own axes when it reads a module: they name axes of the mesh,
 // each once, and applied to the operand's sharding they give the out_sharding (jaxlib agrees).
 sdy.mesh @mesh = <["x"=2, "y"=4]>
@@ -96,4 +96,29 @@ func.func @permute_sizes(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@m
   // expected-error@below {{sharded size of result doesn't match operand on dimension 0: 2 != 4}}
   %0 = sdy.collective_permute %arg0 out_sharding=<@mesh, [{"x"}, {}]> : tensor<8x8xf32>
   return %0 : tensor<8x8xf32>
+}
+
+// -----
+
+// A body argument of a manual computation has its in_sharding without the manual axes.
+sdy.mesh @mesh = <["x"=2, "y"=4]>
+func.func @manual_body_argument(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"x"}, {}]>] out_shardings=[<@mesh, [{"x"}, {}]>] manual_axes={"x", "y"} (%arg1: tensor<4x8xf32>) {
+    // expected-error@below {{can't apply gathering axis "x" to operand sharding on dimension 0}}
+    %1 = sdy.all_gather [{"x"}, {}] %arg1 out_sharding=<@mesh, [{}, {}]> : tensor<4x8xf32>
+    sdy.return %1 : tensor<4x8xf32>
+  } : (tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+
+// -----
+
+// A whole axis of size 1 is gathered away like any other (valid: no diagnostic).
+sdy.mesh @mesh = <["x"=1, "y"=2]>
+// CHECK-LABEL: func.func @size_one_axis
+// CHECK: sdy.all_gather [{"x"}, {"y"}] %arg0 out_sharding=<@mesh, [{}, {}]>
+func.func @size_one_axis(%arg0: tensor<32x32xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {"y"}]>}) -> tensor<32x32xf32> {
+  %0 = sdy.all_gather [{"x"}, {"y"}] %arg0 out_sharding=<@mesh, [{}, {}]> : tensor<32x32xf32>
+  %1 = sdy.all_slice [{"y"}, {}] %0 out_sharding=<@mesh, [{"y"}, {}]> : tensor<32x32xf32>
+  return %1 : tensor<32x32xf32>
 }

@@ -21,7 +21,7 @@ from ttopt.ir.attributes import quote
 from ttopt.ir.printer import sym_text
 from ttopt.parse.attr_body import Cursor
 
-_BARE_SYM = re.compile(r"[A-Za-z_$.\-][\w$.\-]*")
+_BARE_SYM = re.compile(r"[A-Za-z_][\w$.]*")  # MLIR's `@` symbol: a bare identifier (or a string)
 
 
 class SdyModel(DialectModel):
@@ -513,8 +513,7 @@ class TensorShardingAttr(SdyModel):
 
 
 def _sharding(c: Cursor) -> TensorShardingAttr:
-    if c.accept("@"):
-        c.ws()
+    if c.accept("@"):  # `@` and its name are one token: no blank between them
         if c.s.startswith('"', c.i):
             mesh: str | MeshAttr = c.string("a mesh name")
         else:

@@ -36,8 +36,11 @@ def _contains(a: Axis, b: Axis) -> bool:
     return a[0] == b[0] and a[1] <= b[1] and a[1] * a[2] >= b[1] * b[2]
 
 
-def _overlaps(a: Axis, b: Axis) -> bool:
-    return a[0] == b[0] and a[1] < b[1] * b[2] and b[1] < a[1] * a[2]
+def _overlaps(a: Axis, b: Axis, full: dict[str, int]) -> bool:
+    """Shardy's AxisRefAttr::overlaps: a whole axis overlaps every part of itself (even of size 1)."""
+    if a[0] != b[0]:
+        return False
+    return not _is_sub(a, full) or not _is_sub(b, full) or (a[1] < b[1] * b[2] and b[1] < a[1] * a[2])
 
 
 def _can_coexist(a: Axis, b: Axis) -> bool:
@@ -50,10 +53,10 @@ def _can_coexist(a: Axis, b: Axis) -> bool:
     return hi_pre % lo_end == 0
 
 
-def _prefix_without_overlap(a: Axis, b: Axis) -> Axis | None:
+def _prefix_without_overlap(a: Axis, b: Axis, full: dict[str, int]) -> Axis | None:
     if not _can_coexist(a, b):
         return None
-    if not _overlaps(a, b):
+    if not _overlaps(a, b, full):
         return a
     return None if a[1] >= b[1] else (a[0], a[1], b[1] // a[1])
 
@@ -93,7 +96,7 @@ def _gather(dim: list[Axis], gathering: Sequence[Axis], d: int, kind: str, full:
         if last is None or not (_contains(last, g) and g[1] * g[2] == last[1] * last[2]):
             raise ValueError(f"can't apply {kind} axis {_text(g, full)} to operand sharding on dimension {d}")
         out.pop()
-        rest = _prefix_without_overlap(last, g)
+        rest = _prefix_without_overlap(last, g, full)
         if rest is not None:
             out.append(rest)
     return out
@@ -201,5 +204,5 @@ def _all_reduce(refs: Sequence[Any], operand: Any, full: dict[str, int], mesh: A
         raise ValueError(problem)
     taken = [a for d in operand.dim_shardings for a in _axes(d.axes, full)] + _axes(operand.replicated, full)
     for a in axes:
-        if any(_overlaps(a, b) for b in taken):
+        if any(_overlaps(a, b, full) for b in taken):
             raise ValueError(f"reduction axis {_text(a, full)} overlaps with operand dimension sharding or replicated axes")

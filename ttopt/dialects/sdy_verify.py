@@ -6,7 +6,7 @@ reports them at the op.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from ttopt.ir.attributes import DIALECT_ATTR_CHECKS, OP_ATTRIBUTE_VERIFIERS
 from ttopt.ir.operation import Operation
@@ -441,32 +441,67 @@ _COLLECTIVE_PARAMS = {
 
 def _operand_sharding(v: Value, result: Any) -> Any:
     """The sharding Shardy's getOrCreateSharding gives a collective's operand, or None where it
-    would read it from a region op (a manual computation, a loop) ttopt does not model here."""
+    would read it from an op ttopt does not model here (a named computation's edges)."""
     from ttopt.dialects.sdy_attrs import TensorShardingAttr
     from ttopt.ir.values import BlockArgument, OpResult
 
-    if isinstance(v, BlockArgument):
+    edge = next((u for u in v.users if u.name == "sdy.data_flow_edge"), None)
+    found: Any = None
+    if edge is not None:
+        found = _typed(edge, "sharding", "TensorShardingAttr") if "sharding" in edge.properties else None
+    elif isinstance(v, BlockArgument):
         region = v.block.parent if v.block is not None else None
         parent = region.parent if region is not None else None
-        if parent is None or parent.name != "func.func":
+        if parent is None or parent.name == "sdy.named_computation":
             return None
-        found = _arg_sharding(parent, v.index)
+        if parent.name == "func.func":
+            found = _arg_sharding(parent, v.index)
+        elif parent.name == "sdy.manual_computation":
+            ins = _typed(parent, "in_shardings", "TensorShardingPerValueAttr")
+            manual = _typed(parent, "manual_axes", "ManualAxesAttr").names
+            found = _free_part(ins[v.index], manual) if v.index < len(ins) else None
     elif not isinstance(v, OpResult):
         return None
-    elif (owner := v.owner).regions:
-        return None
-    elif owner.name[4:] in _COLLECTIVES and owner.name.startswith("sdy."):
-        found = _typed(owner, "out_sharding", "TensorShardingAttr")
-    elif owner.name in ("sdy.sharding_constraint", "sdy.reshard"):
-        found = _typed(owner, "sharding", "TensorShardingAttr")
     else:
-        a = owner.attributes.get("sdy.sharding")
-        per_value = _typed_as(a, "sdy.sharding_per_value") if a is not None else None
-        found = per_value[owner.results.index(v)] if per_value is not None and len(per_value) == len(owner.results) else None
+        owner = v.owner
+        i = owner.results.index(v)
+        if owner.name == "sdy.named_computation":
+            return None
+        if owner.name == "sdy.manual_computation":
+            outs = _typed(owner, "out_shardings", "TensorShardingPerValueAttr")
+            found = outs[i] if i < len(outs) else None
+        elif owner.name.startswith("sdy.") and owner.name[4:] in _COLLECTIVES:
+            found = _typed(owner, "out_sharding", "TensorShardingAttr")
+        elif owner.name in ("sdy.sharding_constraint", "sdy.reshard"):
+            found = _typed(owner, "sharding", "TensorShardingAttr")
+        else:
+            a = owner.attributes.get("sdy.sharding")
+            per_value = _typed_as(a, "sdy.sharding_per_value") if a is not None else None
+            found = per_value[i] if per_value is not None and len(per_value) == len(owner.results) else None
     if found is not None:
         return found
     rank = _rank(v)
     return None if rank is None else TensorShardingAttr.fully_replicated(result.mesh, rank)
+
+
+def _free_part(s: Any, manual: Sequence[str]) -> Any:
+    """A manual computation's in_sharding as its body sees it: each dimension's leading manual axes
+    and the manual replicated / unreduced axes erased (Shardy's eraseManualAxes)."""
+    from ttopt.dialects.sdy_attrs import DimensionSharding
+
+    def free(d: Any) -> Any:
+        k = 0
+        while k < len(d.axes) and d.axes[k].name in manual:
+            k += 1
+        return DimensionSharding(axes=d.axes[k:], is_closed=d.is_closed, priority=d.priority)
+
+    return s.model_copy(
+        update={
+            "dim_shardings": tuple(free(d) for d in s.dim_shardings),
+            "replicated": tuple(r for r in s.replicated if r.name not in manual),
+            "unreduced": tuple(r for r in s.unreduced if r.name not in manual),
+        }
+    )
 
 
 def _arg_sharding(func: Operation, i: int) -> Any:

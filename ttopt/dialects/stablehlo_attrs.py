@@ -42,6 +42,9 @@ def _fields(c: Cursor, spec: dict[str, str], what: str) -> dict[str, Any]:
         out[name] = c.int_list() if kind == "ints" else c.signed()
         if not c.accept(","):
             break
+        c.ws()
+        if c.i == len(c.s):
+            break  # StableHLO's parseStruct takes a trailing comma
     c.end()
     return out
 

@@ -34,7 +34,18 @@ from ttopt.parse.line_readers import generic_op_parts, simple_fntype_types, tail
 from ttopt.parse.literals import parse_int
 from ttopt.parse.opspec import OpSpec
 from ttopt.parse.resources import merged, read_file_metadata
-from ttopt.parse.scan import ALIAS_ID, LOC_AHEAD, LOC_ALIAS_ITEM, LOC_REF, MAX_NESTING, RESULT_GROUP, STR, ScanError, blank_comments
+from ttopt.parse.scan import (
+    ALIAS_ID,
+    LOC_AHEAD,
+    LOC_ALIAS_ITEM,
+    LOC_REF,
+    MAX_NESTING,
+    RESULT_GROUP,
+    STR,
+    ScanError,
+    blank_comments,
+    raw_dialect_body_problem,
+)
 
 _OPERAND = re.compile(r"%[\w$.\-]+(?:#\d+)?", re.ASCII)
 _INT = re.compile(r"-?\d+", re.ASCII)
@@ -1093,6 +1104,9 @@ def parse_module(text: str, filename: str = "<input>", line_offset: int = 0) -> 
             blanked = blank_comments(text)
             if blanked is text:
                 raise
+            problem = raw_dialect_body_problem(text, blanked)
+            if problem is not None:
+                raise Diagnostic(problem.message, SourcePos(source, problem.pos)) from None
             module = _parse(blanked, source)
     finally:
         if gc_was_enabled:
@@ -1152,9 +1166,7 @@ def _finish(builder: IRBuilder, scope: AliasScope, source: SourceFile) -> Module
         _check_alias_cycles(scope, _with_run_refs(builder.alias_refs, builder.loc_runs))
     for have, want, where, shown, op_name, i in builder.deferred_type_checks:
         if have != want:
-            raise ParseFailure(
-                where, f"type mismatch: '{shown}' is '{have.text}' where '{op_name}' expects '{want.text}' (operand #{i})"
-            )
+            raise ParseFailure(where, f"type mismatch: '{shown}' is '{have.text}' where '{op_name}' expects '{want.text}' (operand #{i})")
     return module
 
 

@@ -7,6 +7,7 @@ Shared by the lexer of both grammars. Every scanner returns the end offset of wh
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 
 from ttopt.parse.lazy_regex import lazy_compile
 
@@ -212,7 +213,9 @@ _FLAT_TYPE_BODY = token_chars('<>()"')
 _SIMPLE_T = rf"(?:(?:tensor|memref|vector|complex|tuple)<{_FLAT_TYPE_BODY}*>|!(?>{SUFFIX_ID})(?!<)|[A-Za-z_][\w$.]*(?![\w$.]|{BLANK}*<))"
 _SIMPLE_TS = rf"(?:{_SIMPLE_T}(?:{BLANK}*,{BLANK}*{_SIMPLE_T})*)?"
 # Function types whose types have no nested brackets (aliased encodings): the common case.
-SIMPLE_FNTYPE = lazy_compile(rf"\({BLANK}*{_SIMPLE_TS}{BLANK}*\){BLANK}*->{BLANK}*(?:\({BLANK}*{_SIMPLE_TS}{BLANK}*\)|{_SIMPLE_T})", re.ASCII)
+SIMPLE_FNTYPE = lazy_compile(
+    rf"\({BLANK}*{_SIMPLE_TS}{BLANK}*\){BLANK}*->{BLANK}*(?:\({BLANK}*{_SIMPLE_TS}{BLANK}*\)|{_SIMPLE_T})", re.ASCII
+)
 # One type of such a function type (they contain no parentheses: line_readers.simple_fntype_types).
 SIMPLE_TYPE = lazy_compile(_SIMPLE_T, re.ASCII)
 
@@ -337,6 +340,78 @@ def blank_comments(text: str) -> str:
         else:
             out.append(t.group())
     return "".join(out) if blanked else text  # else every `//` was inside a string
+
+
+# A pretty dialect attribute or type (`#sdy.sharding<`, `!ttnn.x<`, `#sdy<`): the `<` opens its body.
+_DIALECT_BODY_START = lazy_compile(rf"{STR}|[#!][A-Za-z_][\w$.]*<", re.ASCII)
+# What MLIR's parseDialectSymbolBody looks at in a body it reads raw (comments are plain text there).
+_RAW_BODY = lazy_compile(r'->|[<>\[\](){}"]', re.ASCII)
+_RAW_CLOSE = {">": "<", "]": "[", ")": "(", "}": "{"}
+
+
+def _raw_body_end(text: str, lt: int) -> int:
+    """Where MLIR's parseDialectSymbolBody ends the body opened by `text[lt]` (`<`), reading it raw."""
+    stack = ["<"]
+    pos = lt + 1
+    while stack:
+        m = _RAW_BODY.search(text, pos)
+        if m is None:
+            raise ScanError(len(text), f"unbalanced '{stack[-1]}' character in pretty dialect name")
+        tok = m.group()
+        pos = m.end()
+        if tok == '"':
+            sm = STRING.match(text, m.start())
+            if sm is None:
+                raise string_error(text, m.start())
+            pos = sm.end()
+        elif tok in _RAW_CLOSE:
+            if stack[-1] != _RAW_CLOSE[tok]:
+                raise ScanError(m.start(), f"unbalanced '{stack[-1]}' character in pretty dialect name")
+            stack.pop()
+        elif tok != "->":
+            stack.append(tok)
+    return pos
+
+
+def raw_dialect_body_problem(text: str, blanked: str) -> ScanError | None:
+    """MLIR finds the end of a dialect attribute's or type's body before it skips comments: a
+    bracket or quote inside a comment there counts. The first body of `text` (whose comments
+    `blanked` has replaced by spaces) that MLIR would end elsewhere or reject, as a ScanError."""
+    comments = _comment_starts(text, blanked)
+    if not comments:
+        return None
+    for m in _DIALECT_BODY_START.finditer(blanked):
+        if m.group()[0] == '"':
+            continue
+        lt = m.end() - 1
+        try:
+            end = scan_balanced(blanked, lt)
+        except ScanError:
+            return None  # the parse reports it
+        k = bisect_left(comments, lt)
+        if k == len(comments) or comments[k] >= end:
+            continue  # no comment inside: MLIR reads the same body
+        try:
+            raw_end = _raw_body_end(text, lt)
+        except ScanError as e:
+            return e
+        if raw_end != end:
+            return ScanError(
+                raw_end - 1,
+                f"'{m.group()[:-1]}' ends here, inside a comment: MLIR finds the end of a dialect attribute's body before it skips comments",
+            )
+    return None
+
+
+def _comment_starts(text: str, blanked: str) -> list[int]:
+    """Offsets of the `//` that blank_comments blanked (not those inside strings), ascending."""
+    out = []
+    i = text.find("//")
+    while i >= 0:
+        if blanked[i] == " ":
+            out.append(i)
+        i = text.find("//", i + 2)
+    return out
 
 
 def scan_file_metadata(text: str, pos: int) -> int:
