@@ -59,3 +59,51 @@ func.func @api_version(%a: tensor<4xf32>) -> tensor<4xf32> {
   %0 = stablehlo.custom_call @foo(%a) {api_version = 7 : i32} : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// An i64 literal up to 2^64 - 1 holds its two's-complement bits: 18446744073709551615 is -1, the
+// padding id of an uneven replica group (MLIR reads it so; no diagnostic).
+func.func @replica_id_as_unsigned_bits(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "stablehlo.all_reduce"(%a) <{replica_groups = dense<[[0, 1, 2, 3], [4, 5, 6, 18446744073709551615]]> : tensor<2x4xi64>}> ({
+  ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+    %s = stablehlo.add %x, %y : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @conv_batch_groups(%x: tensor<2x8x8x4xf32>, %w: tensor<3x3x4x4xf32>) -> tensor<2x6x6x4xf32> {
+  // expected-error@below {{expects input batch dimension (2) to be divisible by batch_group_count. Got batch_group_count = 3.}}
+  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1]} {batch_group_count = 3 : i64, feature_group_count = 1 : i64} : (tensor<2x8x8x4xf32>, tensor<3x3x4x4xf32>) -> tensor<2x6x6x4xf32>
+  return %0 : tensor<2x6x6x4xf32>
+}
+
+// -----
+
+func.func @conv_feature_groups(%x: tensor<2x8x8x4xf32>, %w: tensor<3x3x4x4xf32>) -> tensor<2x6x6x4xf32> {
+  // expected-error@below {{expects input feature dimension (4) to be a multiple of feature_group_count. Got feature_group_count = 3.}}
+  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1]} {batch_group_count = 1 : i64, feature_group_count = 3 : i64} : (tensor<2x8x8x4xf32>, tensor<3x3x4x4xf32>) -> tensor<2x6x6x4xf32>
+  return %0 : tensor<2x6x6x4xf32>
+}
+
+// -----
+
+// INT64_MIN is an unknown size to reduce_window's shape inference, but select_and_scatter's
+// strides must be positive, that one included.
+func.func @select_and_scatter_stride(%x: tensor<6x6x3xf32>, %g: tensor<3x3x3xf32>) -> tensor<6x6x3xf32> {
+  %c = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+  // expected-error@below {{expects window to have positive stride for 1-th window dimension, but got -9223372036854775808.}}
+  %0 = "stablehlo.select_and_scatter"(%x, %g, %c) <{window_dimensions = array<i64: 2, 2, 1>, window_strides = array<i64: 2, -9223372036854775808, 1>}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %p = stablehlo.compare GE, %a, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  }, {
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) : (tensor<6x6x3xf32>, tensor<3x3x3xf32>, tensor<f32>) -> tensor<6x6x3xf32>
+  return %0 : tensor<6x6x3xf32>
+}

@@ -39,7 +39,8 @@ func.func @linear(%a: tensor<64x128xbf16>, %b: tensor<128x64xbf16>, %bias: tenso
 
 // -----
 
-// Valid: transposes, broadcast batch, rank-1 operands, dynamic and unranked shapes.
+// Valid: transposes, broadcast batch, rank-1 operands (a vector-vector product is tensor<1>, as
+// tt-mlir writes it: TTNN has no rank-0 tensors), dynamic and unranked shapes.
 // CHECK-NOT: error
 func.func @valid(%a: tensor<64x128xbf16>, %b: tensor<32x128xbf16>, %c: tensor<4x1x64x128xbf16>, %d: tensor<3x128x32xbf16>,
                  %v: tensor<128xbf16>, %e: tensor<?x128xbf16>, %u: tensor<*xbf16>) -> () {
@@ -47,7 +48,7 @@ func.func @valid(%a: tensor<64x128xbf16>, %b: tensor<32x128xbf16>, %c: tensor<4x
     %1 = "ttnn.matmul"(%a, %a) <{transpose_a = true, transpose_b = false}> : (tensor<64x128xbf16>, tensor<64x128xbf16>) -> tensor<128x128xbf16>
     %2 = "ttnn.matmul"(%c, %d) : (tensor<4x1x64x128xbf16>, tensor<3x128x32xbf16>) -> tensor<4x3x64x32xbf16>
     %3 = "ttnn.matmul"(%a, %v) : (tensor<64x128xbf16>, tensor<128xbf16>) -> tensor<64xbf16>
-    %4 = "ttnn.matmul"(%v, %v) : (tensor<128xbf16>, tensor<128xbf16>) -> tensor<bf16>
+    %4 = "ttnn.matmul"(%v, %v) : (tensor<128xbf16>, tensor<128xbf16>) -> tensor<1xbf16>
     %5 = "ttnn.matmul"(%e, %d) : (tensor<?x128xbf16>, tensor<3x128x32xbf16>) -> tensor<3x?x32xbf16>
     %6 = "ttnn.matmul"(%u, %d) : (tensor<*xbf16>, tensor<3x128x32xbf16>) -> tensor<*xbf16>
     return

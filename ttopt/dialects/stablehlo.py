@@ -16,7 +16,8 @@ from ttopt.dialects.stablehlo_formats import (
 from ttopt.ir.opdef import CONSTANT_LIKE, PURE, TERMINATOR, OpDef, register
 
 _P = frozenset({PURE})
-_NO_DEFAULT = {"default_dialect": "", "needs_terminator": True}  # regions of stablehlo ops print `func.call`, not `call`
+# Regions of stablehlo ops print `func.call`, not `call`, and end with stablehlo.return.
+_NO_DEFAULT = {"default_dialect": "", "needs_terminator": True, "terminator_name": "stablehlo.return"}
 
 UNARY_ELEMENTWISE = (
     "abs", "cbrt", "ceil", "cosine", "count_leading_zeros", "exponential", "exponential_minus_one",

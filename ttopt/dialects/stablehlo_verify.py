@@ -251,8 +251,9 @@ def _pad(op: Operation, p: dict[str, Any]) -> None:
 _DYNAMIC = -(1 << 63)
 
 
-def _windowed(op: Operation, p: dict[str, Any], inputs: int, inits: list[int]) -> None:
-    """reduce_window / select_and_scatter: window attributes cover every input dimension, init values are scalars."""
+def _windowed(op: Operation, p: dict[str, Any], inputs: int, inits: list[int], dynamic_ok: bool = True) -> None:
+    """reduce_window / select_and_scatter: window attributes cover every input dimension, init values are scalars.
+    `dynamic_ok`: INT64_MIN is an unknown size, not a negative one (reduce_window's shape inference)."""
     x = _shape(op.operands[0])
     if x is None:
         return
@@ -263,7 +264,7 @@ def _windowed(op: Operation, p: dict[str, Any], inputs: int, inits: list[int]) -
     for name, what in (("window_dimensions", "value"), ("window_strides", "stride"), ("base_dilations", "base dilation factor"),
                        ("window_dilations", "window dilation factor")):  # fmt: skip
         for i, v in enumerate(p.get(name, ())):
-            if v <= 0 and v != _DYNAMIC:  # MLIR reads INT64_MIN (ShapedType::kDynamic) as "unknown"
+            if v <= 0 and not (dynamic_ok and v == _DYNAMIC):  # MLIR reads INT64_MIN (ShapedType::kDynamic) as "unknown"
                 raise ValueError(f"expects window to have positive {what} for {i}-th window dimension, but got {v}.")
     for i in range(inputs):
         s = _shape(op.operands[i])
@@ -310,7 +311,7 @@ def _reduce_window(op: Operation, p: dict[str, Any]) -> None:
 
 
 def _select_and_scatter(op: Operation, p: dict[str, Any]) -> None:
-    _windowed(op, p, 2, [2])
+    _windowed(op, p, 2, [2], dynamic_ok=False)
     x, r = _shape(op.operands[0]), _shape(op.results[0])
     if x is not None and r is not None and not _same(x, r):
         raise ValueError(f"requires the result to have the operand's shape, got {_types(op)}")
@@ -566,6 +567,11 @@ def _convolution(op: Operation, p: dict[str, Any]) -> None:
     for what, shape, dims in (("input", x, [lb, lf, *ls]), ("kernel", k, [ri, ro, *rs]), ("output", out, [ob, of, *os_])):
         _rank_is(what, shape, len(dims))
         _dims_in(f"{what} dimension", dims, len(shape))
+    for dim, name, rule in ((lb, "batch_group_count", "batch dimension ({n}) to be divisible by"),
+                            (lf, "feature_group_count", "feature dimension ({n}) to be a multiple of")):  # fmt: skip
+        n, g = x[dim], p.get(name, 1)
+        if n is not None and n >= 0 and g > 0 and n % g:
+            raise ValueError(f"expects input {rule.format(n=n)} {name}. Got {name} = {g}.")
 
 
 def _pairwise_same_shape(op: Operation, p: dict[str, Any]) -> None:

@@ -278,8 +278,24 @@ class DenseElementsAttr(Attribute):
                 name = elem.resolve().text if elem is not None else ""
                 if name in ("f16", "bf16", "f32", "f64"):
                     values = _bits_to_floats(values, name)
+            elem = getattr(self.type.resolve(), "element_type", None)
+            name = elem.resolve().text if elem is not None else ""
+            if name[:1] == "i" and name[1:].isdigit() and int(name[1:]) > 1:
+                values = _wrapped(values, int(name[1:]))
             self._values = values
         return self._values
+
+
+def _wrapped(v: Any, width: int) -> Any:
+    """`v` with each int as a signless `iN` holds it: 2**N - 1 is -1 (MLIR reads `iN` literals up to
+    2**N - 1 as two's-complement bits)."""
+    if isinstance(v, list):
+        return [_wrapped(x, width) for x in v]
+    if isinstance(v, tuple):
+        return tuple(_wrapped(x, width) for x in v)
+    if isinstance(v, int) and not isinstance(v, bool) and v >= 1 << (width - 1):
+        return v - (1 << width)
+    return v
 
 
 def _bits_to_floats(v: Any, name: str) -> Any:

@@ -128,6 +128,9 @@ def _verify_op(op: Operation, module: Module) -> None:
                     # An unregistered op may be a terminator (mlir-opt assumes so too).
                     if last is None or (ld is not None and not ld.has(TERMINATOR)):
                         raise _fail(op, module, "region block must end with a terminator (e.g. return)")
+                    want = d.extra.get("terminator_name")
+                    if want is not None and last.name != want:  # SingleBlockImplicitTerminator<want>
+                        raise _fail(op, module, f"expects regions to end with '{want}', found '{last.name}'")
         if op.name == "func.func" and op.regions:
             _verify_func_return(op, module)
         if d.props or d.verify is not None:

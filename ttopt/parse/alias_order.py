@@ -21,7 +21,9 @@ ALIAS_USE = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"|([#!])([A-Za-z_][\w$\-]*)(
 # In a location: a string, a `fused<` (its metadata is an attribute), or a `#` reference (an
 # alias, or a dialect attribute, which is never a location).
 _LOC_PIECE = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"|fused\s*<|#([A-Za-z_][\w$.\-]*)')
-LOC_ALIAS_ONLY = re.compile(r"loc\(#[A-Za-z_][\w$\-]*\)")
+# A location that is only an alias reference, blanks (and blanked comments) allowed between its tokens:
+# MLIR resolves it once the file is read, so it may name an alias defined later.
+LOC_ALIAS_ONLY = re.compile(r"loc[ \t\n\r]*\([ \t\n\r]*#([A-Za-z_][\w$\-]*)[ \t\n\r]*\)")
 
 UNDEFINED = "undefined symbol alias id '{}'"
 

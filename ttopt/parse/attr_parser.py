@@ -649,6 +649,10 @@ class AttrParser:
         """A `loc(...)` token; anything beyond the common forms is syntax-checked now. As an alias's
         definition (`defining`) it may name only location aliases defined before it; as an op's
         location, see LocTexts. Error offsets are relative to the text inside `loc(...)`."""
+        if not SIMPLE_LOC.fullmatch(text):
+            only = LOC_ALIAS_ONLY.fullmatch(text)
+            if only is not None:  # `loc( #name )`: the same location as `loc(#name)`, printed so
+                text = f"loc(#{only.group(1)})"
         loc = Location(text, self.scope)
         if not SIMPLE_LOC.fullmatch(text):
             loc._parsed = _parse(text[4:-1], "loc_body", self.scope)

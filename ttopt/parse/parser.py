@@ -26,7 +26,7 @@ from ttopt.ir.operation import Block, Operation, Region
 from ttopt.ir.resources import FileMetadata
 from ttopt.ir.types import Type
 from ttopt.ir.values import BlockArgument, Value
-from ttopt.parse.alias_order import location_problem
+from ttopt.parse.alias_order import LOC_ALIAS_ONLY, location_problem
 from ttopt.parse.attr_parser import AttrParser, AttrSyntaxError
 from ttopt.parse.errors import describe_unexpected
 from ttopt.parse.lexer import FastToken, LexFailure
@@ -1247,6 +1247,7 @@ def _check_aliases(builder: IRBuilder, scope: AliasScope, source: SourceFile) ->
     # they are checked by one set difference; the others (AttrParser.deferred_problem) in order.
     found = _LOC_REF_ONLY.findall("\n".join(ap.loc_texts))
     if len(found) != len(ap.loc_texts):
+        found = [m.group(1) for m in map(LOC_ALIAS_ONLY.fullmatch, ap.loc_texts) if m is not None]
         problem = ap.deferred_problem()
         if problem is not None:
             loc_text, offset, message = problem
@@ -1271,8 +1272,8 @@ def _check_aliases(builder: IRBuilder, scope: AliasScope, source: SourceFile) ->
 
 def _first_loc_use(text: str, name: str) -> int:
     """Offset of the `#` of the first `loc(#name)` in `text` (whose comments are blanked)."""
-    m = re.search(re.escape(f"loc(#{name})"), text)
-    return m.start() + 4 if m is not None else len(text)
+    m = re.search(rf"loc[ \t\n\r]*\([ \t\n\r]*(#{re.escape(name)})[ \t\n\r]*\)", text)
+    return m.start(1) if m is not None else len(text)
 
 
 def _locate_implied_bodies(op: Operation) -> None:
