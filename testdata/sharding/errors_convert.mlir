@@ -53,12 +53,9 @@ func.func @main(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {
 // -----
 
 // An sdy collective that update-global-to-local-shapes did not lower.
-// CHECK: errors_convert.mlir:[[# @LINE + 4]]:10: error: 'sdy.all_gather' op is left in the graph; run the stablehlo-pipeline (steps 10-11) first
+// CHECK: errors_convert.mlir:[[# @LINE + 3]]:8: error: 'sdy.all_gather' op is left in the graph; run the stablehlo-pipeline (steps 10-11) first
 sdy.mesh @mesh = <["x"=2, "y"=4]>
-func.func @main(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {
-  %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"x"}, {}]>] out_shardings=[<@mesh, [{"x"}, {}]>] manual_axes={"x", "y"} (%arg1: tensor<4x8xf32>) {
-    %1 = sdy.all_gather [{"x"}, {}] %arg1 out_sharding=<@mesh, [{}, {}]> : tensor<4x8xf32>
-    sdy.return %1 : tensor<4x8xf32>
-  } : (tensor<8x8xf32>) -> tensor<8x8xf32>
+func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) -> tensor<8x8xf32> {
+  %0 = sdy.all_gather [{"x"}, {}] %arg0 out_sharding=<@mesh, [{}, {}]> : tensor<8x8xf32>
   return %0 : tensor<8x8xf32>
 }

@@ -18,7 +18,7 @@ from ttopt.dialects.stablehlo_attrs import (
 from ttopt.ir.attributes import DialectAttr
 from ttopt.ir.properties import props
 from ttopt.parse.attr_body import AttrError
-from ttopt.parse.attr_parser import AttrParser
+from ttopt.parse.attr_parser import AttrParser, AttrSyntaxError
 from ttopt.parse.parser import parse_module
 
 
@@ -144,8 +144,13 @@ def test_printing_keeps_the_source_spelling() -> None:
 
 
 def test_malformed_dialect_body_compares_by_text() -> None:
-    assert attr("#stablehlo.dot<nonsense = [1]>") == attr("#stablehlo.dot<nonsense = [1]>")
-    assert attr("#stablehlo.dot<nonsense = [1]>") != attr("#stablehlo.dot<nonsense = [2]>")
+    assert attr("#stablehlo.conv<nonsense>") == attr("#stablehlo.conv<nonsense>")
+    assert attr("#stablehlo.conv<nonsense>") != attr("#stablehlo.conv<nonsense2>")
+
+
+def test_a_struct_body_stablehlo_refuses_is_a_parse_error() -> None:
+    with pytest.raises(AttrSyntaxError, match="expected one of: `lhs_batching_dimensions`"):
+        attr("#stablehlo.dot<nonsense = [1]>")
 
 
 @given(st.dictionaries(st.sampled_from("abcdef"), st.integers(-5, 5), min_size=1), st.randoms(use_true_random=False))

@@ -14,7 +14,7 @@ from ttopt.dialects import (  # noqa: F401  (import order: a module that adjusts
     stablehlo,
     stablehlo_custom_call,
     stablehlo_properties,
-    stablehlo_struct_attrs,
+    stablehlo_struct_checks,
     stablehlo_verify,
     ttcore,
     ttir,

@@ -441,7 +441,7 @@ _COLLECTIVE_PARAMS = {
 
 def _operand_sharding(v: Value, result: Any) -> Any:
     """The sharding Shardy's getOrCreateSharding gives a collective's operand, or None where it
-    would read it from an op ttopt does not model here (a named computation's edges)."""
+    would read it from a data-flow edge ttopt does not model here (a loop's or named computation's)."""
     from ttopt.dialects.sdy_attrs import TensorShardingAttr
     from ttopt.ir.values import BlockArgument, OpResult
 
@@ -452,14 +452,14 @@ def _operand_sharding(v: Value, result: Any) -> Any:
     elif isinstance(v, BlockArgument):
         region = v.block.parent if v.block is not None else None
         parent = region.parent if region is not None else None
-        if parent is None or parent.name == "sdy.named_computation":
-            return None
-        if parent.name == "func.func":
+        if parent is not None and parent.name == "func.func":
             found = _arg_sharding(parent, v.index)
-        elif parent.name == "sdy.manual_computation":
+        elif parent is not None and parent.name == "sdy.manual_computation":
             ins = _typed(parent, "in_shardings", "TensorShardingPerValueAttr")
             manual = _typed(parent, "manual_axes", "ManualAxesAttr").names
             found = _free_part(ins[v.index], manual) if v.index < len(ins) else None
+        else:
+            return None  # a loop's or named computation's argument: its edge owner is modelled elsewhere
     elif not isinstance(v, OpResult):
         return None
     else:
