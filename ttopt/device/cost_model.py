@@ -260,7 +260,9 @@ class CostModel:
             if ins[0].spec_key != out.spec_key:
                 moved += _bytes(shapes[0], ins[0])  # a reshard moves every byte between cores
         cores = out.num_cores if out.sharded else self.device.num_cores
-        t = stream_terms(self.params, kind, work, cores, dram, pages, l1i, moved)
+        # A reduction's cores each take whole output tiles (a column or row of input each).
+        parallel = tensor_tiles(out_shape) if kind == "reduction" else 0
+        t = stream_terms(self.params, kind, work, cores, dram, pages, l1i, moved, parallel=parallel)
         return _op_cost(t, work, cores, dram, l1i + moved)
 
     def conversion_cost(self, shape: Sequence[int], src: TTNNLayoutAttr, dst: TTNNLayoutAttr) -> OpCost:
