@@ -14,7 +14,9 @@ estimates one op with `matmul_terms(params_for("wormhole_b0"), m, k, n, ...)` or
   one tile row per grid row: only the edge sender cores read DRAM, `dram_2d_gbps`), 1-D (decode
   shapes: every core streams its slice of the weights, `dram_stream_gbps`), or DRAM-sharded
   weights (one reader per bank, `dram_sharded_gbps`). Streaming ops read and write at
-  `dram_stream_gbps` x the kind's efficiency, plus a per-page cost;
+  `dram_stream_gbps` x the kind's efficiency, plus a per-page cost; a kind whose reader keeps one
+  page in flight (reductions: `page_latency_ns`) is bound per core by its pages x the round trip
+  and chip-wide by `page_reader_gbps`, and parallelises over its output tiles;
 * noc: on-chip traffic — L1-interleaved pages (on other cores' banks) at `l1_interleaved_gbps`
   x the kind's efficiency, multicast of sharded matmul inputs and reshards at `noc_gbps`. DRAM
   and on-chip traffic use different resources (the reader on one NoC, the writer on the other),
