@@ -287,7 +287,10 @@ def block_ops(path: Path, arch: str) -> tuple[list[Op], dict[str, Any]]:
             tensors = [v.type.resolve() for v in tensor_operands if v not in constant] + [op.results[0].type.resolve()]
             dense = [math.ceil(math.prod(t.shape) / 1024) for t in tensors]
             nbytes = sum(n * layout_info(t.encoding.typed).element_bytes for n, t in zip(dense, tensors))
-            t = stream_terms(p, cm.op_kind(op), max(dense), p.grid_cores, nbytes, sum(dense))
+            kind = cm.op_kind(op)
+            # as CostModel: a reduction's cores each take whole output tiles (argmax aside)
+            parallel = dense[-1] if kind == "reduction" and short != "argmax" else 0
+            t = stream_terms(p, kind, max(dense), p.grid_cores, nbytes, sum(dense), parallel=parallel)
         info["ops"] += 1
         ops.append((short, t))
     return ops, info

@@ -134,6 +134,22 @@ def test_single_op_api_matches_a_published_measurement() -> None:
     assert 68984 / 1.5 < t.ns < 68984 * 1.5
 
 
+def test_a_reduction_runs_on_one_core_per_output_tile(op, lay) -> None:
+    # tt-metal PR 54349: ttnn.mean over H of 8192x256 (Wt = 8) runs on 8 cores, 152.8 us; of
+    # 51264x32 (Wt = 1) on one core, 816.8 us, 0.51 us per page: a reader with one page in flight.
+    cm = CostModel(preset("wormhole_b0"))
+    mean = op("ttnn.mean", ["1x1x8192x256xbf16"], "1x1x1x256xbf16")
+    c = cm.op_cost(mean, [lay((1, 1, 8192, 256))], lay((1, 1, 1, 256)))
+    assert c.ns - WH.op_to_op_ns == pytest.approx(152_800, rel=0.3)
+    tall = op("ttnn.mean", ["1x1x51264x32xbf16"], "1x1x1x32xbf16")
+    t = cm.op_cost(tall, [lay((1, 1, 51264, 32))], lay((1, 1, 1, 32)))
+    assert t.ns - WH.op_to_op_ns == pytest.approx(816_800, rel=0.3)
+    # the same pages on 64 columns: 64 cores at once, far faster than one core reading them all
+    wide = op("ttnn.mean", ["1x1x4096x2048xbf16"], "1x1x1x2048xbf16")
+    w = cm.op_cost(wide, [lay((1, 1, 4096, 2048))], lay((1, 1, 1, 2048)))
+    assert w.ns < t.ns / 4
+
+
 def test_small_ops_cost_their_launch_and_the_op_to_op_gap() -> None:
     # A 16-tile width-sharded multiply: 3.1 us of kernel (tt-metal Llama TG op targets).
     t = stream_terms(WH, "eltwise_binary", 16, 16)

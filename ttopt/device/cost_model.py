@@ -210,7 +210,11 @@ class CostModel:
         work = self._work(op, fam, shapes, out_shape)
         if fam is Family.CONV:
             return self._conv(op, work, shapes, ins, out_shape, out)
-        return self._stream(self.op_kind(op), work, shapes, ins, out_shape, out)
+        # A reduction's cores each take whole output tiles (a column or row of input each); argmax
+        # reads row-major pages with its own split over the reduced dimension.
+        kind = self.op_kind(op)
+        parallel = tensor_tiles(out_shape) if kind == "reduction" and not op.name.endswith(".argmax") else 0
+        return self._stream(kind, work, shapes, ins, out_shape, out, parallel)
 
     def _matmul(self, op: Any, shapes: list, ins: tuple[LayoutInfo, ...], out_shape: Sequence[int], out: LayoutInfo) -> OpCost:
         a, b = shapes[0], shapes[1]
@@ -247,7 +251,10 @@ class CostModel:
         t = combine(p, "conv", compute, dram / p.dram_2d_gbps, l1i / p.l1_interleaved_gbps)
         return _op_cost(t, work, cores, dram, l1i, fidelity)
 
-    def _stream(self, kind: str, work: int, shapes: list, ins: tuple[LayoutInfo, ...], out_shape: Sequence[int], out: LayoutInfo) -> OpCost:
+    def _stream(
+        self, kind: str, work: int, shapes: list, ins: tuple[LayoutInfo, ...], out_shape: Sequence[int], out: LayoutInfo,
+        parallel: int = 0,
+    ) -> OpCost:
         dram = pages = l1i = moved = 0
         for info, shape in list(zip(ins, shapes)) + [(out, out_shape)]:
             nbytes = _bytes(shape, info)
@@ -260,7 +267,7 @@ class CostModel:
             if ins[0].spec_key != out.spec_key:
                 moved += _bytes(shapes[0], ins[0])  # a reshard moves every byte between cores
         cores = out.num_cores if out.sharded else self.device.num_cores
-        t = stream_terms(self.params, kind, work, cores, dram, pages, l1i, moved)
+        t = stream_terms(self.params, kind, work, cores, dram, pages, l1i, moved, parallel=parallel)
         return _op_cost(t, work, cores, dram, l1i + moved)
 
     def conversion_cost(self, shape: Sequence[int], src: TTNNLayoutAttr, dst: TTNNLayoutAttr) -> OpCost:

@@ -14,7 +14,9 @@ estimates one op with `matmul_terms(params_for("wormhole_b0"), m, k, n, ...)` or
   one tile row per grid row: only the edge sender cores read DRAM, `dram_2d_gbps`), 1-D (decode
   shapes: every core streams its slice of the weights, `dram_stream_gbps`), or DRAM-sharded
   weights (one reader per bank, `dram_sharded_gbps`). Streaming ops read and write at
-  `dram_stream_gbps` x the kind's efficiency, plus a per-page cost;
+  `dram_stream_gbps` x the kind's efficiency, plus a per-page cost; a kind whose reader keeps one
+  page in flight (reductions: `page_latency_ns`) is bound per core by its pages x the round trip
+  and chip-wide by `page_reader_gbps`, and parallelises over its output tiles;
 * noc: on-chip traffic — L1-interleaved pages (on other cores' banks) at `l1_interleaved_gbps`
   x the kind's efficiency, multicast of sharded matmul inputs and reshards at `noc_gbps`. DRAM
   and on-chip traffic use different resources (the reader on one NoC, the writer on the other),
@@ -78,6 +80,7 @@ class CostParams:
     noc_gbps: float  # multicast / reshard over the grid
     fallback_gbps: float  # re-read traffic of the default no-reuse matmul program config
     dram_page_ns: float  # per-page (tile) cost of streaming DRAM traffic, whole chip
+    page_reader_gbps: float  # chip-wide rate of latency-bound (one page in flight per core) readers
     op_to_op_ns: float  # gap between programs under trace
     overlap: float  # eta: share of min(compute, memory) hidden under the other
     launch_ns: Mapping[str, float] = field(default_factory=dict)  # per kind
@@ -203,22 +206,29 @@ def matmul_terms(
 
 def stream_terms(
     p: CostParams, kind: str, work_tiles: int, cores: int, dram_bytes: float = 0.0, dram_pages: int = 0,
-    l1i_bytes: float = 0.0, noc_bytes: float = 0.0,
+    l1i_bytes: float = 0.0, noc_bytes: float = 0.0, parallel: int = 0,
 ) -> Terms:
     """A streaming op of `kind`: `work_tiles` tiles of work on `cores` cores, the DRAM bytes and
     pages it reads and writes, its L1-interleaved bytes and bytes moved between cores (reshards).
-    Interleaved work is split over min(tiles, cores) cores; bandwidth scales with that share. A
-    kind whose reader waits for each page before asking for the next (`page_latency_ns`) is bound
-    by pages per core x that latency, whichever memory the pages are in."""
-    workers = max(1, min(cores, work_tiles))
-    compute = ceil(work_tiles / workers) * p.cycles_per_tile.get(kind, 0.0) / p.clock_ghz
-    eff = p.stream_eff.get(kind, 1.0) * min(1.0, workers / p.grid_cores)
+    Work is split over min(`parallel` or the tiles, cores) cores (a reduction parallelises over
+    its output tiles: one column or row of input per output tile); bandwidth scales with that share.
+    A kind whose reader waits for each page before asking for the next (`page_latency_ns`) is bound
+    per core by its pages x (that round trip + the page over the core's NoC link), whichever memory
+    they are in, and chip-wide by `page_reader_gbps`; its per-core bound already accounts for few
+    working cores, so its bandwidth is not scaled by their share."""
+    workers = max(1, min(cores, parallel or work_tiles))
+    per_core = ceil(work_tiles / workers)
+    compute = per_core * p.cycles_per_tile.get(kind, 0.0) / p.clock_ghz
+    latency = p.page_latency_ns.get(kind, 0.0)
+    share = 1.0 if latency else min(1.0, workers / p.grid_cores)
+    eff = p.stream_eff.get(kind, 1.0) * share
     dram = dram_bytes / (p.dram_stream_gbps * eff) + dram_pages * p.dram_page_ns if dram_bytes else 0.0
     noc = l1i_bytes / (p.l1_interleaved_gbps * eff) + noc_bytes / p.noc_gbps
-    latency = p.page_latency_ns.get(kind, 0.0)
-    if latency and (dram_bytes or l1i_bytes):
-        # A latency-bound reader: its interleaved pages (counted by the work tiles) one at a time.
-        bound = ceil(work_tiles / workers) * latency
+    read = dram_bytes + l1i_bytes
+    if latency and read:
+        link_gbps = p.noc_gbps / max(1, p.grid_cores)  # one core's NoC link
+        page = read / max(1, work_tiles)
+        bound = max(per_core * (latency + page / link_gbps), read / p.page_reader_gbps)
         dram, noc = (max(dram, bound), noc) if dram_bytes else (dram, max(noc, bound))
     return combine(p, kind, compute, dram, noc)
 
