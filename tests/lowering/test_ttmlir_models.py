@@ -31,8 +31,8 @@ SUBSET = (
 KNOWN_SLOWER: dict[str, str] = {}
 KNOWN_NO_GAIN = {
     "single_blocks_and_layers/qwen_3_embedding_4b_encoder_block.mlir": "level 2 keeps the input (x1.00), the optimum: the block "
-    "fuses into one ttnn.rms_norm between a DRAM argument and the DRAM result, and CostBased searches a graph that small "
-    "exhaustively; moving it to L1 costs two reshards more than the norm gains",
+    "fuses into one ttnn.rms_norm between a DRAM argument and the DRAM result, and CostBased's exact MIP finds no plan "
+    "faster: moving it to L1 costs two reshards more than the norm gains",
 }
 MIRROR = Path(DEFAULT_MIRROR)
 needs_mirror = pytest.mark.skipif(not (MIRROR / "HEAD").exists(), reason=f"no tenstorrent/tt-mlir mirror at {MIRROR}")
