@@ -65,34 +65,6 @@ def _options(graph: CostGraph, v: Node, free_producers: list[int], cands: tuple,
     return out
 
 
-def _single(graph: CostGraph, v: Node, states: list[_State], group_of: Callable[[tuple], tuple], context: Any,
-            shared: dict[tuple, list[_Option]], free_producers: list[int], closing: list[int], budget: int,
-            over: list[int], width: int) -> tuple[list[_State], list[_State]]:  # fmt: skip
-    """The step of `beam_search` for a node with one candidate whose step changes no key: (the
-    surviving states, all states the step produced)."""
-    pos = v.pos
-    picked: list[tuple[_State, list[_Option]]] = []
-    for s in states:
-        gk = group_of(s[2])
-        ck = (context, gk)
-        opts = shared.get(ck)
-        if opts is None:
-            opts = shared[ck] = _options(graph, v, free_producers, gk, closing)
-        picked.append((s, opts))
-    out: list[_State] = []
-    for relax in (False, True):
-        for s, opts in picked:
-            for k, ns, need, delta in opts:
-                if relax or s[1] <= budget - need:
-                    out.append((s[0] + ns, s[1] + delta, s[2], (pos, k, s[3])))
-        if out:
-            break
-        over.append(pos)
-    if not out:
-        out = [(s[0], s[1], s[2], (pos, 0, s[3])) for s, _ in picked]
-    return (sorted(out, key=itemgetter(0, 2))[:width] if len(out) > 1 else out), out
-
-
 def beam_search(graph: CostGraph, width: int = 32) -> BeamResult:
     """The cheapest plan the beam finds (see module docstring)."""
     nodes = graph.nodes
@@ -120,13 +92,6 @@ def beam_search(graph: CostGraph, width: int = 32) -> BeamResult:
         if opens:
             open_.append(pos)
         context = graph.read_context(v)
-        if base_of is None and len(v.cands) == 1:
-            # One candidate and no key change: every state keeps its key, so no two states merge
-            # and each takes its group's option (or none) directly; the same states as below.
-            states = _single(graph, v, states, group_of, context, shared, free_producers, closing, budget, over, width)
-            max_states = max(max_states, len(states[1]))
-            states = states[0]
-            continue
         groups: dict[tuple, tuple[list[_Option], list[tuple[_State, tuple]]]] = {}
         for s in states:
             key = s[2]
