@@ -40,8 +40,8 @@ from ttopt.lowering.mlir_floats import mlir_float_attr
 from ttopt.lowering.ttir_decomposition import TTIRToTTIRDecomposition, decompose
 from ttopt.lowering.ttnn_batch_norm import BATCH_NORM_RULES
 from ttopt.lowering.ttnn_cache import CACHE_RULES
-from ttopt.lowering.ttnn_ccl_ops import CCL_RULES
 from ttopt.lowering.ttnn_cache import NO_RESULT as CACHE_NO_RESULT
+from ttopt.lowering.ttnn_ccl_ops import CCL_RULES
 from ttopt.lowering.ttnn_fused import FUSED_RULES
 from ttopt.lowering.ttnn_indexing import INDEXING_RULES
 from ttopt.lowering.ttnn_indexing import MULTI_RESULT as INDEXING_MULTI_RESULT

@@ -131,7 +131,9 @@ def match(attention: Operation) -> Candidate | Rejected | None:
     if qs[2] == 1:
         # HEAD lowers this form to ttnn.scaled_dot_product_attention_decode, which ttopt does not emit:
         # fusing it would turn a lowerable decode step into an error at convert-ttir-to-ttnn.
-        return Rejected(NAME, attention, "a query sequence of 1 is the decode form (ttnn.scaled_dot_product_attention_decode is not emitted)")
+        return Rejected(
+            NAME, attention, "a query sequence of 1 is the decode form (ttnn.scaled_dot_product_attention_decode is not emitted)"
+        )
     res = attention.results[0].type.resolve()
     if k.type.resolve().text != v.type.resolve().text or q.type.resolve().text != res.text:
         return Rejected(NAME, attention, "K and V (or Q and the result) differ in type")
