@@ -33,6 +33,14 @@ one row per model, size and policy: CPU seconds of parse + verify, the optimizer
 optimizer CPU per op. CPU time, not wall, is the measure on a shared machine. The runs use compiled
 bytecode (as `pip install` leaves it), cached in a temporary directory by an untimed first run.
 
+--backend N[,N]: a TTIR module of at least N ops through the whole backend pipeline with the
+optimizer, end to end as a user runs it (`python -m ttopt opt FILE
+--ttir-to-ttnn-backend-pipeline="optimization-level=2" -o OUT --timing`): CPU seconds per pipeline
+step, the process's CPU and wall time. The TTIR is bench/lowering.py's JAX-style module (sharded on
+a 2x4 mesh: collectives, dot_generals, reductions, elementwise) lowered once, untimed, by
+`stablehlo-pipeline, convert-to-ttir, stablehlo-to-ttir-pipeline`; its generator size grows until
+the module has N TTIR ops. `--emit DIR` keeps the TTIR file.
+
 --small N: on N generated small graphs (chains, forks, diamonds, attention and conv blocks) each
 policy's estimate over the exhaustive optimum of ttopt.testing.plan_oracle: geometric mean, worst,
 and how many graphs it solved optimally.
@@ -105,6 +113,76 @@ def scaling_row(text: str, policy: str, pycache: str) -> dict[str, float]:
     return row
 
 
+_TTIR_OP = re.compile(r'"ttir\.')
+_STEP_ROW = re.compile(r"^\W*([\w+ /.-]+?)\s*\u2502\s*([\d.]+)\s*\u2502\s*([\d.]+)\s*\u2502", re.M)  # every --timing row
+
+
+def backend_module(n_ops: int, seed: int = 0) -> tuple[str, int]:
+    """(TTIR text, TTIR ops) of bench/lowering.py's module lowered to TTIR, at least `n_ops` ops."""
+    from bench.lowering import generate
+    from ttopt.ir.printer import print_module
+    from ttopt.passes.manager import PassManager
+    from ttopt.passes.pipeline import instantiate, parse_pipeline
+
+    pipeline = "builtin.module(stablehlo-pipeline, convert-to-ttir, stablehlo-to-ttir-pipeline)"
+    size = n_ops
+    while True:
+        module = parse_module(generate(size, seed), "bench.mlir")
+        PassManager(instantiate(parse_pipeline(pipeline), pipeline), PassContext()).run(module)
+        text = print_module(module)
+        ops = len(_TTIR_OP.findall(text))
+        if ops >= n_ops:
+            return text, ops
+        size = max(size + 1, size * n_ops // max(ops, 1) + 1)
+
+
+def backend_row(text: str, pycache: str) -> dict[str, float]:
+    """One `ttopt opt --ttir-to-ttnn-backend-pipeline="optimization-level=2" --timing` run in a fresh
+    interpreter: CPU s per --timing step, the process's CPU s and wall s."""
+    root = Path(__file__).resolve().parents[1]
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env.update(PYTHONPATH=str(root), PYTHONPYCACHEPREFIX=pycache, COLUMNS="200")  # step names not cut
+    with tempfile.TemporaryDirectory() as tmp:
+        src, out = Path(tmp) / "model.mlir", Path(tmp) / "out.mlir"
+        src.write_text(text)
+        cmd = [sys.executable, "-m", "ttopt", "opt", str(src), "--ttir-to-ttnn-backend-pipeline=optimization-level=2",
+               "-o", str(out), "--timing"]  # fmt: skip
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        t0 = time.perf_counter()
+        r = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=root)
+        wall = time.perf_counter() - t0
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if r.returncode != 0:
+        raise SystemExit(f"ttopt opt --ttir-to-ttnn-backend-pipeline failed:\n{r.stderr}")
+    row = {name.removeprefix("ttir-to-ttnn-backend-pipeline/"): float(cpu) / 1e3 for name, _, cpu in _STEP_ROW.findall(r.stderr)}
+    row["process"] = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    row["wall"] = wall
+    return row
+
+
+def backend(sizes: list[int], emit: str | None) -> Table:
+    """Per-step CPU of the backend pipeline at optimization-level=2 on TTIR modules (see --backend)."""
+    rows: list[tuple[int, dict[str, float]]] = []
+    with tempfile.TemporaryDirectory() as pycache:
+        for size in sizes:
+            text, ops = backend_module(size)
+            if emit:
+                Path(emit).mkdir(parents=True, exist_ok=True)
+                (Path(emit) / f"ttir_{size}.mlir").write_text(text)
+            backend_row(text, pycache)  # untimed: fills the bytecode cache
+            rows.append((ops, backend_row(text, pycache)))
+            print(f"{ops} TTIR ops: {rows[-1][1]}", file=sys.stderr, flush=True)
+    table = Table(title='ttopt opt FILE --ttir-to-ttnn-backend-pipeline="optimization-level=2" (no --stats): CPU seconds',
+                  title_justify="left")  # fmt: skip
+    table.add_column("step")
+    for ops, _ in rows:
+        table.add_column(f"{ops} TTIR ops", justify="right")
+    steps = list(dict.fromkeys(k for _, r in rows for k in r))
+    for k in steps:
+        table.add_row(k + (" (all steps)" if k == "total" else ""), *[f"{r.get(k, 0.0):.2f}" for _, r in rows])
+    return table
+
+
 def scaling(models: list[str], sizes: list[int], policies: list[str]) -> Table:
     """End-to-end CPU per step for every model, size and policy (see --scaling)."""
     table = Table(title="ttopt opt end to end (no --stats): CPU seconds per step", title_justify="left")
@@ -171,12 +249,16 @@ def main() -> None:
     ap.add_argument("--emit", default=None, help="also write each generated module to DIR")
     ap.add_argument("--policy", default="DFSharding,GreedyL1Interleaved,BFInterleaved,CostBased",
                     help="policies to compare on the same graphs (NAME or NAME+fallback, comma-separated)")  # fmt: skip
+    ap.add_argument("--backend", default="", help="only the backend pipeline on TTIR modules of these op counts (see above)")
     ap.add_argument("--small", type=int, default=0, help="also compare with the exhaustive optimum on N small graphs")
     ap.add_argument("--small-only", action="store_true", help="only the small-graph study")
     ap.add_argument("--scaling", action="store_true", help="only end-to-end CPU per step (`ttopt opt --timing`, see above)")
     a = ap.parse_args()
     console = Console(width=200)
     policies = a.policy.split(",")
+    if a.backend:
+        console.print(backend([int(s) for s in a.backend.split(",")], a.emit))
+        return
     if a.scaling:
         console.print(scaling(a.models.split(","), [int(s) for s in a.sizes.split(",")], policies))
         return

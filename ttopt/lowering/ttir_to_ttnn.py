@@ -41,6 +41,7 @@ from ttopt.lowering.ttir_decomposition import TTIRToTTIRDecomposition, decompose
 from ttopt.lowering.ttnn_batch_norm import BATCH_NORM_RULES
 from ttopt.lowering.ttnn_cache import CACHE_RULES
 from ttopt.lowering.ttnn_cache import NO_RESULT as CACHE_NO_RESULT
+from ttopt.lowering.ttnn_ccl_ops import CCL_RULES
 from ttopt.lowering.ttnn_fused import FUSED_RULES
 from ttopt.lowering.ttnn_indexing import INDEXING_RULES
 from ttopt.lowering.ttnn_indexing import MULTI_RESULT as INDEXING_MULTI_RESULT
@@ -550,6 +551,7 @@ RULES: dict[str, Rule] = {
     **FUSED_RULES,
 }  # fmt: skip
 RULES.update({"sort": _sort, "topk": _topk, "rand": _rand, "leaky_relu": _leaky_relu, **CACHE_RULES, **UPSAMPLE_RULES, **BATCH_NORM_RULES})
+RULES.update(CCL_RULES)
 
 
 @register_pass

@@ -60,16 +60,27 @@ def conv(ctx: OpContext) -> RuleResult:
     else:
         cores = ctx.device.num_cores
         rows_per_core, per_core_n = ceil(mt / cores), nt
-    act_h = conv_act_block_h(cfg.act_block_h_override, rows_per_core)
     act_dtype = x.dtype
     w_dtype = DataType.of(cfg.weights_dtype) if cfg.weights_dtype else (w.dtype if w is not None else act_dtype)
-    act_cb, weight_cb = conv_cb(act_h, kh, kw, cin, per_core_n, act_dtype.tile_bytes(), w_dtype.tile_bytes())
+    act_bytes, w_bytes = act_dtype.tile_bytes(), w_dtype.tile_bytes()
+    act_cb, weight_cb = conv_cb(conv_act_block_h(cfg.act_block_h_override, rows_per_core), kh, kw, cin, per_core_n, act_bytes, w_bytes)
     # The halo'd activation: this core's input rows, re-laid out in L1 before the convolution.
+    in_rows, in_cols = x.layout.collapsed_2d(xs)
     if x.sharded and x.l1:
         halo = x.per_core_bytes
     else:
-        in_rows, in_cols = x.layout.collapsed_2d(xs)
-        halo = ceil(ceil(in_rows / cores) / 32) * ceil(in_cols / 32) * act_dtype.tile_bytes()
+        halo = ceil(ceil(in_rows / cores) / 32) * ceil(in_cols / 32) * act_bytes
     cb = act_cb + weight_cb + halo + streaming_cb([(out, ctx.out_shape)])
+    if not out.sharded and not x.sharded:
+        tensors = out.per_core_bytes + (x.per_core_bytes if x.l1 else 0)
+        if cb + tensors > ctx.device.usable_l1:
+            # An interleaved conv shards internally as the op picks: when the whole-width (height
+            # sharded) split does not fit, it splits the channels too (block sharded: each core a
+            # slice of the output channels and of the input channels per step).
+            gy, gx = ctx.device.worker_grid
+            act_b, weight_b = conv_cb(conv_act_block_h(cfg.act_block_h_override, ceil(mt / gy)), kh, kw, ceil(cin / gx),
+                                      ceil(nt / gx), act_bytes, w_bytes)  # fmt: skip
+            halo_b = ceil(ceil(in_rows / gy) / 32) * ceil(ceil(in_cols / gx) / 32) * act_bytes
+            cb = min(cb, act_b + weight_b + halo_b + streaming_cb([(out, ctx.out_shape)]))
     freed = (0,) if cfg.deallocate_activation else ()
     return RuleResult(out, cb, freed_inputs=freed)
