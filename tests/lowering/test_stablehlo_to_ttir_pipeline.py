@@ -67,7 +67,7 @@ def test_options_switch_their_steps() -> None:
     # Without the arith step the constant stays (tt-mlir's conversion does not make arith illegal).
     text, _ = _run(PLAIN, **{"enable-arith-to-stablehlo": False})
     assert "arith.constant dense<1.000000e+00>" in text and '"ttir.add"' in text
-    with pytest.raises(Diagnostic, match="'stablehlo.composite' has no TTIR lowering"):
+    with pytest.raises(Diagnostic, match="failed to legalize operation 'stablehlo.composite' to TTIR"):
         _run(PLAIN, **{"enable-composite-to-call": False})
     _, stats = _run(PLAIN.replace("arith.constant", "stablehlo.constant"), **{"enable-aggressive-simplification": False})
     steps = _steps(stats)

@@ -271,8 +271,9 @@ class Lowering:
 
     # -- driving -------------------------------------------------------------------------------
     def fail(self, op: Operation, reason: str) -> Diagnostic:
+        # MLIR's conversion framework words it so; tt-mlir's negative tests check these words.
         why = f": {reason}" if reason else ""
-        return Diagnostic(f"{PASS}: '{op.name}' has no TTIR lowering{why}", where(self.module, op))
+        return Diagnostic(f"failed to legalize operation '{op.name}' to TTIR{why}", where(self.module, op))
 
     def convert_block(self, block: Any) -> None:
         """Lower every StableHLO op of `block` (and of regions of other ops inside it)."""

@@ -42,5 +42,5 @@ def _custom_call(low: Lowering, op: Operation) -> list[Value]:
     target = target_of(op)
     fn = TARGETS.get(target)
     if fn is None:
-        raise Unsupported(f"custom call target '{target}' has no TTIR lowering")
+        raise Unsupported(f"custom call target '{target}' is not one tt-mlir lowers")
     return fn(low, op)
