@@ -5,11 +5,13 @@ package imports them all.
 """
 
 from ttopt.lowering.stablehlo_ops import (  # noqa: F401  (each registers its lowerings on import)
+    attention,
     batch_norm,
     chlo,
     custom_call,
     dot_general,
     gather,
+    kv_cache,
     optimization_barrier,
     pad_slices,
     quantization,
