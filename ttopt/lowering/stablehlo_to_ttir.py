@@ -17,13 +17,14 @@ from typing import TYPE_CHECKING, Any, Callable, cast
 
 from ttopt.dialects.format_base import enum_value
 from ttopt.dialects.stablehlo_attrs import ConvDimensionNumbers
-from ttopt.ir.attributes import ArrayAttr, Attribute, BoolAttr, DenseArrayAttr, IntegerAttr
+from ttopt.ir.attributes import ArrayAttr, Attribute, BoolAttr, DenseArrayAttr, DenseElementsAttr, IntegerAttr
 from ttopt.ir.diagnostics import Diagnostic
 from ttopt.ir.operation import Operation
 from ttopt.ir.properties import props
-from ttopt.ir.types import ScalarType, TensorType
+from ttopt.ir.types import ScalarType, TensorType, static_shape
 from ttopt.ir.values import OpResult
-from ttopt.lowering.dense_values import splat_value
+from ttopt.lowering.dense_values import DenseValueError, flat_values, mlir_spelled_body, nested_text, splat_value, wrap_int
+from ttopt.lowering.mlir_floats import round_to
 from ttopt.lowering.stablehlo_handlers import HANDLERS, Unsupported, lowers
 from ttopt.passes.base import Pass
 from ttopt.passes.registry import register_pass
@@ -87,6 +88,31 @@ def _identity(kind: str, element: str) -> tuple[Any, ...]:
     return {"sum": (0.0,), "prod": (1.0,), "max": (-inf,), "min": (inf,)}.get(kind, ())
 
 
+def _mlir_spelled(value: Attribute) -> Attribute:
+    """A constant's literal as MLIR reprints it, which tt-mlir's tests check: floats in APFloat's
+    spelling (`dense<3.0>` -> `dense<3.000000e+00>`), a splat integer wrapped to its type's range
+    (`dense<9223372036854775808> : tensor<i64>` is -9223372036854775808). Blobs, large literals and
+    values MLIR spells in hex stay as written."""
+    a = value.resolve()
+    if not isinstance(a, DenseElementsAttr) or a.body.lstrip().startswith('"'):
+        return value
+    t = a.type.resolve()
+    element = t.element_type.resolve().text if isinstance(t, TensorType) else ""
+    if element[:1] in ("i", "s", "u") and element != "i1" and a.is_splat:
+        v = splat_value(a, element)
+        if isinstance(v, int) and not isinstance(v, bool) and wrap_int(v, element) != v:
+            return DenseElementsAttr(str(wrap_int(v, element)), a.type)
+        return value
+    if element not in ("f16", "bf16", "f32", "f64") or (not a.is_splat and len(a.body) > 4096):
+        return value
+    try:
+        # a splat is spelled from its one value (a 5M-element splat must not be expanded)
+        body = mlir_spelled_body(a, element, () if a.is_splat else static_shape(t))
+    except (DenseValueError, ValueError):
+        return value
+    return value if body == a.body else DenseElementsAttr(body, a.type)
+
+
 @dataclass
 class Lowering:
     """Rewrites one module's StableHLO compute ops; `counts` are the TTIR ops it created."""
@@ -119,8 +145,10 @@ class Lowering:
             return v
         return self.emit("permute", [v], t.with_shape(tuple(t.shape[p] for p in perm)), permutation=_i64s(perm))
 
-    def broadcast(self, v: Value, result: StaticTensorType, dims: list[int]) -> Value:
-        """StableHLO broadcast_in_dim semantics: operand dim i becomes result dim dims[i]."""
+    def broadcast(self, v: Value, result: StaticTensorType, dims: list[int], always: bool = False) -> Value:
+        """StableHLO broadcast_in_dim semantics: operand dim i becomes result dim dims[i]; the
+        `ttir.broadcast` is left out when every factor is 1 unless `always` (HEAD's
+        broadcast_in_dim lowering writes one even then)."""
         if sorted(dims) != dims:
             order = sorted(range(len(dims)), key=lambda i: dims[i])
             v, dims = self.permute(v, order), sorted(dims)
@@ -130,7 +158,7 @@ class Lowering:
             shape[d] = src[i]
         v = self.reshape(v, tuple(shape))
         factors = [r // s if s == 1 else 1 for r, s in zip(result.shape, shape)]
-        if any(f != 1 for f in factors):
+        if always or any(f != 1 for f in factors):
             v = self.emit("broadcast", [v], cast(TensorType, result), broadcast_dimensions=_i64s(factors))
         return v
 
@@ -147,6 +175,9 @@ class Lowering:
     def lower(self, op: Operation) -> list[Value] | None:
         """TTIR values replacing `op`'s results, or None when `op` is not a StableHLO/CHLO op."""
         dialect, _, name = op.name.partition(".")
+        if op.name == "tensor.empty" and not op.operands:
+            _static(op.results[0].type)
+            return [self.emit("empty", [], op.results[0].type)]  # HEAD's EmptyOp conversion
         if dialect not in ("stablehlo", "chlo"):
             return None
         for v in [*op.operands, *op.results]:
@@ -164,6 +195,10 @@ class Lowering:
             return [self.emit(UNARY[name], ins, res)]
         if name in BINARY:
             return [self.emit(BINARY[name], ins, res)]
+        if name in LOGICAL:
+            folded = self._boolean_bitwise(op, name)
+            if folded is not None:
+                return [folded]
         if name in LOGICAL or name == "not":
             kind = "logical" if _element(ins[0]) == "i1" else "bitwise"
             return [self.emit(f"{kind}_{name}", ins, res)]
@@ -172,11 +207,68 @@ class Lowering:
             raise Unsupported("")
         return [handler(op)]
 
+    def _boolean_bitwise(self, op: Operation, name: str) -> Value | None:
+        """XLA writes a boolean and/or/xor as the integer op on converted i1 values, then `!= 0`;
+        HEAD lowers it to the logical op on the i1 values, its sole `compare NE` user folded away
+        (else the logical result converted back to the integer type)."""
+        sources = []
+        for v in op.operands:
+            d = v.op if isinstance(v, OpResult) else None
+            if _element(v) == "i1" or d is None or d.name != "ttir.typecast" or _element(d.operands[0]) != "i1":
+                return None
+            sources.append(d.operands[0])
+        res = _static(op.results[0].type)
+        logical = self.emit(f"logical_{name}", sources, TensorType(res.shape, ScalarType("i1"), res.encoding))
+        users = op.results[0].uses
+        user = users[0] if len(users) == 1 else None
+        if user is not None and user.name == "stablehlo.compare" and enum_value(user.properties.get("comparison_direction")) == "NE":
+            user.results[0].replace_all_uses_with(logical)
+            user.erase()
+            return logical
+        return self.emit("typecast", [logical], op.results[0].type)
+
     def _compare(self, op: Operation) -> Value:
         direction = enum_value(op.properties.get("comparison_direction"))
         if direction not in COMPARE:
             raise Unsupported(f"comparison direction {direction}")
-        return self.emit(COMPARE[direction], list(op.operands), op.results[0].type)
+        a, b = op.operands
+        peeled = self._peel_upcast(a, b) or self._peel_upcast(b, a)
+        if peeled is not None:
+            a, b = peeled if isinstance(a, OpResult) and a.op.name == "ttir.typecast" else peeled[::-1]
+        return self.emit(COMPARE[direction], [a, b], op.results[0].type)
+
+    def _peel_upcast(self, wide: Value, const: Value) -> tuple[Value, Value] | None:
+        """(narrow input, narrowed constant) when `wide` is a float upcast (`bf16 -> f64`) and
+        `const` a float constant every element of which the narrow type holds: HEAD compares in
+        the narrow type, as the frontend's eager semantics do (PyTorch/XLA upcasts `bf16 < 0.99`)."""
+        cvt = wide.op if isinstance(wide, OpResult) else None
+        cst = const.op if isinstance(const, OpResult) else None
+        if cvt is None or cst is None or cvt.name != "ttir.typecast" or cst.name not in CONSTANTS:
+            return None
+        narrow, wider = _element(cvt.operands[0]), _element(wide)
+        bits = {"f16": 16, "bf16": 16, "f32": 32, "f64": 64}
+        if narrow not in bits or wider not in bits or bits[narrow] >= bits[wider]:
+            return None
+        attr = cst.properties.get("value") or cst.attributes.get("value")
+        a = attr.resolve() if attr is not None else None
+        if not isinstance(a, DenseElementsAttr):
+            return None
+        t = _static(const.type)
+        shape = () if a.is_splat else tuple(t.shape)
+        try:
+            values = flat_values(a, wider, shape)
+        except DenseValueError:
+            return None
+        rounded = [round_to(float(v), narrow) for v in values]
+        if any(abs(r) == float("inf") and abs(float(v)) != float("inf") for r, v in zip(rounded, values)):
+            return None  # overflows the narrow type (APFloat's conversion fails)
+        narrow_t = TensorType(t.shape, cvt.operands[0].type.resolve().element_type, t.encoding)
+        body = nested_text(rounded, shape, narrow)
+        try:
+            body = mlir_spelled_body(DenseElementsAttr(body, narrow_t), narrow, shape)
+        except DenseValueError:
+            pass  # infinities and NaN keep their hex spelling
+        return cvt.operands[0], self.emit("constant", [], narrow_t, value=DenseElementsAttr(body, narrow_t))
 
     def _select(self, op: Operation) -> Value:
         pred, a, b = op.operands
@@ -184,10 +276,11 @@ class Lowering:
 
     def _clamp(self, op: Operation) -> Value:
         lo, x, hi = op.operands
-        return self.emit("clamp_tensor", [x, self.broadcast_to(lo, x), self.broadcast_to(hi, x)], op.results[0].type)
+        # Rank-0 bounds stay rank 0, as HEAD writes them (ttir.clamp_tensor broadcasts its operands).
+        return self.emit("clamp_tensor", [x, lo, hi], op.results[0].type)
 
     def _constant(self, op: Operation) -> Value:
-        return self.emit("constant", [], op.results[0].type, value=op.properties["value"])
+        return self.emit("constant", [], op.results[0].type, value=_mlir_spelled(op.properties["value"]))
 
     def _iota(self, op: Operation) -> Value:
         t = _static(op.results[0].type)
@@ -203,7 +296,7 @@ class Lowering:
         return self.emit("permute", [op.operands[0]], op.results[0].type, permutation=_i64s(props(op).permutation))
 
     def _broadcast_in_dim(self, op: Operation) -> Value:
-        return self.broadcast(op.operands[0], _static(op.results[0].type), list(props(op).broadcast_dimensions))
+        return self.broadcast(op.operands[0], _static(op.results[0].type), list(props(op).broadcast_dimensions), always=True)
 
     def _slice(self, op: Operation) -> Value:
         p = props(op)
