@@ -308,3 +308,10 @@ CACHE_OPS: dict[str, tuple[tuple[int, int], tuple[Prop, ...]]] = {
 register(*(OpDef(f"ttir.{name}", operands=(lo, hi), results=1, traits=_P) for name, ((lo, hi), _) in ATTENTION_OPS.items()),
          *(OpDef(f"ttir.{name}", operands=(lo, hi), results=0) for name, ((lo, hi), _) in CACHE_OPS.items()))  # fmt: skip
 register_properties({f"ttir.{name}": declared for name, (_, declared) in {**ATTENTION_OPS, **CACHE_OPS}.items() if declared})
+
+
+# `batch_norm_training` returns the normalized operand and the batch statistics, printed with its
+# ODS result names as MLIR prints them (`%result, %batch_mean, %batch_variance = ...`).
+register(OpDef("ttir.batch_norm_training", operands=(5, 5), results=3, traits=_P,
+               props=(Prop("epsilon", "float"), Prop("dimension", "int"), Prop("momentum", "float")),
+               result_name=lambda op: ["result", "batch_mean", "batch_variance"]))  # fmt: skip

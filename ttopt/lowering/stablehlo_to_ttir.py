@@ -288,6 +288,16 @@ class Lowering:
         return self.emit("arange", [], t, start=IntegerAttr(0, SI64), end=IntegerAttr(t.shape[dim], SI64),
                          step=IntegerAttr(1, SI64), arange_dimension=IntegerAttr(dim, I64))  # fmt: skip
 
+    def _dynamic_iota(self, op: Operation) -> Value:
+        """Its result type is static here, so its shape operand adds nothing (HEAD lowers both iotas alike)."""
+        t = _static(op.results[0].type)
+        a = op.properties.get("iota_dimension") or op.attributes.get("iota_dimension")
+        dim = getattr(a.resolve(), "value", None) if a is not None else None
+        if not isinstance(dim, int) or not 0 <= dim < len(t.shape):
+            raise Unsupported(f"iota_dimension {dim} of a rank-{len(t.shape)} result")
+        return self.emit("arange", [], t, start=IntegerAttr(0, SI64), end=IntegerAttr(t.shape[dim], SI64),
+                         step=IntegerAttr(1, SI64), arange_dimension=IntegerAttr(dim, I64))  # fmt: skip
+
     def _reshape(self, op: Operation) -> Value:
         t = _static(op.results[0].type)
         return self.emit("reshape", [op.operands[0]], t, shape=_i32s(t.shape))

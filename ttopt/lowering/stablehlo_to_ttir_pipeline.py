@@ -31,14 +31,15 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterator
 
 from ttopt.ir.diagnostics import Diagnostic, op_position
+from ttopt.ir.module import Module
 from ttopt.ir.types import TensorType
 from ttopt.passes.base import Pass, option
 from ttopt.passes.manager import PipelinePass, PipelineStep
 from ttopt.passes.registry import get_pass, register_pass
 
 if TYPE_CHECKING:
-    from ttopt.ir.module import Module
     from ttopt.ir.operation import Operation
+    from ttopt.passes.context import PassContext
 
 # What the sharding conversion (convert-to-ttir) takes: Shardy ops and StableHLO collectives.
 SHARDING_OPS = frozenset({"stablehlo.all_reduce", "stablehlo.all_gather", "stablehlo.reduce_scatter",
@@ -80,6 +81,21 @@ def _complex_op(module: Module) -> Operation | None:
             if isinstance(t, TensorType) and t.element_type.resolve().text.startswith("complex"):
                 return op
     return None
+
+
+@dataclass
+class _InlineEveryModule(Pass):
+    """MLIR's inliner over every symbol table: a file of several top-level modules is one implicit
+    module holding them, and calls resolve (and dead private callees go) within each."""
+
+    name = "inline"
+
+    def run(self, module: Module, ctx: PassContext) -> None:
+        inliner = _new("inliner")
+        inliner.run(module, ctx)
+        for op in list(module.walk()):
+            if op is not module.op and op.name == "builtin.module":
+                inliner.run(Module(op, module.aliases, module.source), ctx)
 
 
 @register_pass
@@ -129,7 +145,7 @@ class StableHLOToTTIRPipeline(PipelinePass):
         else:
             yield PipelineStep(5, "stablehlo-legalize-composite-to-call", skipped="no composites")
         if _has_calls_or_private_functions(module):
-            yield PipelineStep(6, "inline", _new("inliner"))
+            yield PipelineStep(6, "inline", _InlineEveryModule())
         else:
             yield PipelineStep(6, "inline", skipped="no calls or private functions")
         if _needs_sharding_conversion(module):

@@ -44,3 +44,13 @@ def _custom_call(low: Lowering, op: Operation) -> list[Value]:
     if fn is None:
         raise Unsupported(f"custom call target '{target}' is not one tt-mlir lowers")
     return fn(low, op)
+
+
+@lowers_target("tt.mark_argument")
+def _mark_argument(low: Lowering, op: Operation) -> list[Value]:
+    """The frontend's argument marker (argument type and name for tt-xla) is an identity: its
+    operand. tt-mlir's conversion leaves it in place (its single-operand custom-call pattern
+    succeeds without rewriting) and its auto-sharding strips it; TTIR has no op for it."""
+    if len(op.operands) != 1 or len(op.results) != 1:
+        raise Unsupported("tt.mark_argument takes one operand and has one result")
+    return [op.operands[0]]
