@@ -315,3 +315,14 @@ register_properties({f"ttir.{name}": declared for name, (_, declared) in {**ATTE
 register(OpDef("ttir.batch_norm_training", operands=(5, 5), results=3, traits=_P,
                props=(Prop("epsilon", "float"), Prop("dimension", "int"), Prop("momentum", "float")),
                result_name=lambda op: ["result", "batch_mean", "batch_variance"]))  # fmt: skip
+
+
+# The sparse mixture-of-experts ops (tt-xla's MoE custom calls; TTIROps.td).
+MOE_OPS: dict[str, tuple[int, tuple[Prop, ...]]] = {
+    "all_to_all_dispatch": (2, (Prop("num_devices", "int"), Prop("cluster_axis", "int"))),
+    "moe_expert_token_remap": (2, (Prop("reduction_size", "int"),)),
+    "sparse_matmul": (1, (_opt("is_input_a_sparse", "bool", False), _opt("is_input_b_sparse", "bool", True), _opt("nnz", "int"))),
+    "all_to_all_combine": (1, (Prop("num_devices", "int"), Prop("cluster_axis", "int"), Prop("num_experts_per_tok", "int"),
+                               _opt("output_shard_dim", "int", 2))),
+}  # fmt: skip
+register(*(OpDef(f"ttir.{name}", operands=3, results=n, traits=_P, props=declared) for name, (n, declared) in MOE_OPS.items()))
