@@ -126,9 +126,13 @@ class Lowering:
     # -- building ----------------------------------------------------------------------------
     def emit(self, name: str, operands: list[Value], result: Any, **properties: Attribute) -> Value:
         """A `ttir.<name>` op before the op being lowered; its result."""
+        return self.emit_op(f"ttir.{name}", operands, result, **properties)
+
+    def emit_op(self, name: str, operands: list[Value], result: Any, **properties: Attribute) -> Value:
+        """An op of full name `name` (one result) before the op being lowered; its result."""
         anchor = self.anchor
         assert anchor is not None and anchor.parent is not None
-        op = Operation(f"ttir.{name}", operands, [result], properties=dict(sorted(properties.items())), location=anchor.location)
+        op = Operation(name, operands, [result], properties=dict(sorted(properties.items())), location=anchor.location)
         op.pos = anchor.pos
         block = anchor.parent
         block.insert(block.index(anchor), op)

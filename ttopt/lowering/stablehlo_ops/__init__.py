@@ -6,6 +6,7 @@ package imports them all.
 
 from ttopt.lowering.stablehlo_ops import (  # noqa: F401  (each registers its lowerings on import)
     attention,
+    attention_composites,
     batch_norm,
     chlo,
     custom_call,
