@@ -5,7 +5,7 @@ name, options and steps (createStableHLOToTTIRPipeline):
 |---:|---|---|
 | 1 | `convert-arith-to-stablehlo` | `enable-arith-to-stablehlo` (default true) and the module has arith ops |
 | 2 | `stablehlo-aggressive-simplification` | `enable-aggressive-simplification` (default true): see below |
-| 3 | complex expansion | the module has complex element types: a diagnostic (ttopt has no complex lowering) |
+| 3 | `stablehlo-complex-math-expander` | the module has complex element types: complex tensors become float pairs (ttopt/lowering/stablehlo_to_ttir_complex.py) |
 | 4 | `legalize-stablehlo-composite-to-ttir` | the module has composites: `tenstorrent.*` ones to their TTIR op |
 | 5 | `stablehlo-legalize-composite-to-call` | `enable-composite-to-call` (default true) and composites are left |
 | 6 | `inline` | calls or private functions: the decompositions (and private callees) inlined |
@@ -30,9 +30,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterator
 
-from ttopt.ir.diagnostics import Diagnostic, op_position
 from ttopt.ir.module import Module
-from ttopt.ir.types import TensorType
+from ttopt.lowering.stablehlo_to_ttir_complex import ComplexToFloatPairs, has_complex
 from ttopt.passes.base import Pass, option
 from ttopt.passes.manager import PipelinePass, PipelineStep
 from ttopt.passes.registry import get_pass, register_pass
@@ -72,15 +71,6 @@ def _has_calls_or_private_functions(module: Module) -> bool:
         if vis is not None and getattr(vis.resolve(), "value", None) == "private":
             return True
     return any(op.name == "func.call" for op in module.walk())
-
-
-def _complex_op(module: Module) -> Operation | None:
-    for op in module.walk():
-        for v in (*op.operands, *op.results):
-            t = v.type.resolve()
-            if isinstance(t, TensorType) and t.element_type.resolve().text.startswith("complex"):
-                return op
-    return None
 
 
 @dataclass
@@ -127,11 +117,10 @@ class StableHLOToTTIRPipeline(PipelinePass):
             yield PipelineStep(1, "convert-arith-to-stablehlo", skipped="no arith ops")
         why = "not implemented in ttopt" if self.enable_aggressive_simplification else "enable-aggressive-simplification=false"
         yield PipelineStep(2, "stablehlo-aggressive-simplification", skipped=why)
-        op = _complex_op(module)
-        if op is not None:
-            raise Diagnostic(f"{self.name}: complex element types are not supported ('{op.name}' has one); "
-                             "tt-mlir expands them to float pairs, ttopt does not", op_position(module.source, op))  # fmt: skip
-        yield PipelineStep(3, "stablehlo-complex-math-expander", skipped="no complex types")
+        if has_complex(module):
+            yield PipelineStep(3, "stablehlo-complex-math-expander", ComplexToFloatPairs())
+        else:
+            yield PipelineStep(3, "stablehlo-complex-math-expander", skipped="no complex types")
         # Steps with nothing to do are reported skipped: each step that runs is also a verification
         # of the whole module, a second or so on a 10k-op program.
         if _has_composites(module):
