@@ -201,7 +201,7 @@ def test_hand_written_case_keeps_the_numbers(case: str) -> None:
 
 
 @pytest.mark.parametrize(("snippet", "why"), [
-    ("stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {lhs_dilate = [2, 2]}"
+    ("stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [2, 2], lhs_dilate = [2, 2]}"
      " {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x4x4x2xf32>, tensor<3x3x2x2xf32>) -> tensor<1x5x5x2xf32>",
      "lhs_dilation"),
     ("stablehlo.custom_call @foo(%x) : (tensor<1x4x4x2xf32>) -> tensor<1x5x5x2xf32>", ""),
