@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from tests.lowering.test_stablehlo_to_ttir import lower
 from ttopt.parse.parser import parse_module
 from ttopt.testing.ttir_interpreter import run
-
-from tests.lowering.test_stablehlo_to_ttir import lower
 
 MLA = """func.func @main(%q: tensor<1x4x8x16xf32>, %k: tensor<1x2x8x16xf32>, %m: tensor<1x1x8x8xf32>) -> tensor<1x4x8x4xf32> {
   %0 = stablehlo.custom_call @tt.flash_mla_prefill(%q, %k, %m) {mhlo.frontend_attributes = {head_dim_v = "4", is_causal = "True", has_value = "False", has_attention_mask = "True", scale = "0.5"}} : (tensor<1x4x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x1x8x8xf32>) -> tensor<1x4x8x4xf32>

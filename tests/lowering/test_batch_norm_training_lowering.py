@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from tests.lowering.test_stablehlo_to_ttir import lower
 from ttopt.parse.parser import parse_module
 from ttopt.testing.ttir_interpreter import run
-
-from tests.lowering.test_stablehlo_to_ttir import lower
 
 GRAD = """func.func @main(%x: tensor<2x3x4x5xf32>, %scale: tensor<3xf32>, %mean: tensor<3xf32>, %var: tensor<3xf32>, %g: tensor<2x3x4x5xf32>) -> (tensor<2x3x4x5xf32>, tensor<3xf32>, tensor<3xf32>) {
   %0:3 = "stablehlo.batch_norm_grad"(%x, %scale, %mean, %var, %g) {epsilon = 1.0e-3 : f32, feature_index = 1 : i64} : (tensor<2x3x4x5xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<2x3x4x5xf32>) -> (tensor<2x3x4x5xf32>, tensor<3xf32>, tensor<3xf32>)

@@ -37,7 +37,6 @@ from ttopt.passes.manager import PipelinePass, PipelineStep
 from ttopt.passes.registry import get_pass, register_pass
 
 if TYPE_CHECKING:
-    from ttopt.ir.operation import Operation
     from ttopt.passes.context import PassContext
 
 # What the sharding conversion (convert-to-ttir) takes: Shardy ops and StableHLO collectives.

@@ -24,6 +24,6 @@ from ttopt.lowering.stablehlo_ops import (  # noqa: F401  (each registers its lo
     select_and_scatter,
     shape_queries,
     shifts,
-    sparse_moe,
     sort_topk,
+    sparse_moe,
 )

@@ -18,8 +18,17 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
-from ttopt.ir.attributes import (ArrayAttr, BoolAttr, DenseArrayAttr, DictAttr, FloatAttr, IntegerAttr, StringAttr,
-                                 SymbolRefAttr, TypeAttr)  # fmt: skip
+from ttopt.ir.attributes import (
+    ArrayAttr,
+    BoolAttr,
+    DenseArrayAttr,
+    DictAttr,
+    FloatAttr,
+    IntegerAttr,
+    StringAttr,
+    SymbolRefAttr,  # fmt: skip
+    TypeAttr,
+)
 from ttopt.ir.operation import Block, Operation, Region
 from ttopt.ir.types import FunctionType, ScalarType, TensorType
 from ttopt.lowering.dense_values import float_text
@@ -76,7 +85,7 @@ class _Body:
             fill: Any = IntegerAttr(value, I32)
         else:
             fill = FloatAttr(value, F32, text=f"{float_text(value)} : f32")
-        return self.op("full", [], ty, shape=DenseArrayAttr("i32", tuple(ty.shape)), fill_value=fill)
+        return self.op("full", [], ty, shape=DenseArrayAttr("i32", tuple(ty.shape or ())), fill_value=fill)
 
     def arange(self, ty: TensorType, end: int, dim: int) -> Value:
         return self.op("arange", [], ty, start=IntegerAttr(0, SI64), end=IntegerAttr(end, SI64), step=IntegerAttr(1, SI64),
