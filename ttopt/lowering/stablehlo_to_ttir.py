@@ -122,6 +122,24 @@ class Lowering:
     def __post_init__(self) -> None:
         self.counts: dict[str, int] = {}
         self.anchor: Operation | None = None
+        # The block being rebuilt and its new op list: ops emitted before an anchor in it are
+        # appended here (the block's list is replaced once, not inserted into per op).
+        self._block: Any = None
+        self._out: list[Operation] = []
+
+    def place(self, op: Operation) -> Operation:
+        """Put `op` (a new op) before the op being lowered, at its position."""
+        anchor = self.anchor
+        assert anchor is not None and anchor.parent is not None
+        op.pos = anchor.pos
+        if anchor.parent is self._block:
+            op.parent = self._block
+            self._out.append(op)
+        else:
+            block = anchor.parent
+            block.insert(block.index(anchor), op)
+        self.counts[op.name] = self.counts.get(op.name, 0) + 1
+        return op
 
     # -- building ----------------------------------------------------------------------------
     def emit(self, name: str, operands: list[Value], result: Any, **properties: Attribute) -> Value:
@@ -131,13 +149,9 @@ class Lowering:
     def emit_op(self, name: str, operands: list[Value], result: Any, **properties: Attribute) -> Value:
         """An op of full name `name` (one result) before the op being lowered; its result."""
         anchor = self.anchor
-        assert anchor is not None and anchor.parent is not None
+        assert anchor is not None
         op = Operation(name, operands, [result], properties=dict(sorted(properties.items())), location=anchor.location)
-        op.pos = anchor.pos
-        block = anchor.parent
-        block.insert(block.index(anchor), op)
-        self.counts[op.name] = self.counts.get(op.name, 0) + 1
-        return op.results[0]
+        return self.place(op).results[0]
 
     def reshape(self, v: Value, shape: tuple[int, ...]) -> Value:
         t = _static(v.type)
@@ -448,23 +462,37 @@ class Lowering:
         return Diagnostic(f"failed to legalize operation '{op.name}' to TTIR{why}", where(self.module, op))
 
     def convert_block(self, block: Any) -> None:
-        """Lower every StableHLO op of `block` (and of regions of other ops inside it)."""
-        for op in list(block.ops):
-            if op.parent is not block:
-                continue  # erased by the lowering of an earlier op that absorbed it
-            self.anchor = op
-            try:
-                new = self.lower(op)
-            except Unsupported as e:
-                raise self.fail(op, str(e)) from None
-            if new is None:
-                for region in op.regions:
-                    for b in region.blocks:
-                        self.convert_block(b)
-                continue
-            for r, v in zip(op.results, new):
-                r.replace_all_uses_with(v)
-            op.erase()
+        """Lower every StableHLO op of `block` (and of regions of other ops inside it). The block's
+        op list is rebuilt in one pass: inserting before each lowered op and erasing it would
+        cost a scan of the block per op."""
+        old = list(block.ops)
+        out: list[Operation] = []
+        saved = self._block, self._out
+        self._block, self._out = block, out
+        i = 0
+        try:
+            for i, op in enumerate(old):  # noqa: B007 (i: where a failure stopped)
+                if op.parent is not block:
+                    continue  # erased by the lowering of an earlier op that absorbed it
+                self.anchor = op
+                try:
+                    new = self.lower(op)
+                except Unsupported as e:
+                    raise self.fail(op, str(e)) from None
+                if new is None:
+                    out.append(op)
+                    for region in op.regions:
+                        for b in region.blocks:
+                            self.convert_block(b)
+                    continue
+                for r, v in zip(op.results, new):
+                    r.replace_all_uses_with(v)
+                op.drop_all_references()
+                op.parent = None
+            i = len(old)
+        finally:
+            self._block, self._out = saved
+            block.ops = out + [o for o in old[i:] if o.parent is block]
 
 
 @register_pass

@@ -53,11 +53,6 @@ def _pairs(t: Any) -> Any:
     return TensorType((*r.shape, 2), ScalarType(part), r.encoding)
 
 
-def has_complex(module: Module) -> bool:
-    """Whether any op's operand or result has a complex element type."""
-    return any(part_type(v.type) is not None for op in module.walk() for v in (*op.operands, *op.results))
-
-
 def _i32s(values: Any) -> ArrayAttr:
     return ArrayAttr(tuple(IntegerAttr(int(v), I32) for v in values))
 

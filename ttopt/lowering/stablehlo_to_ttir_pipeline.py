@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterator
 
 from ttopt.ir.module import Module
-from ttopt.lowering.stablehlo_to_ttir_complex import ComplexToFloatPairs, has_complex
+from ttopt.lowering.stablehlo_to_ttir_complex import ComplexToFloatPairs, part_type
 from ttopt.passes.base import Pass, option
 from ttopt.passes.manager import PipelinePass, PipelineStep
 from ttopt.passes.registry import get_pass, register_pass
@@ -50,26 +50,46 @@ def _new(name: str, **options: object) -> Pass:
     return cls.from_options(dict(options))
 
 
-def _needs_sharding_conversion(module: Module) -> bool:
-    for op in module.walk():
-        if op.dialect == "sdy" or op.name in SHARDING_OPS:
-            return True
-        if op.name == "stablehlo.composite" and getattr(op.properties.get("name"), "value", None) == "sdy.all_slice":
-            return True
-    return False
+@dataclass
+class _Contents:
+    """What the steps look for, from one walk of the module (each walk of a 10k-op program costs
+    tenths of a second)."""
 
+    arith: bool = False
+    complex_types: bool = False
+    composites: bool = False  # stablehlo.composite, or a custom call with tt.has_custom_sharding
+    composite_ops: bool = False  # stablehlo.composite only
+    calls: bool = False  # func.call or a private function
+    sharding: bool = False  # Shardy ops, StableHLO collectives, sdy.all_slice composites
 
-def _has_composites(module: Module) -> bool:
-    return any(op.name == "stablehlo.composite" or (op.name == "stablehlo.custom_call" and "tt.has_custom_sharding" in op.attributes)
-               for op in module.walk())  # fmt: skip
-
-
-def _has_calls_or_private_functions(module: Module) -> bool:
-    for op in module.body.ops:
-        vis = op.properties.get("sym_visibility") if op.name == "func.func" else None
-        if vis is not None and getattr(vis.resolve(), "value", None) == "private":
-            return True
-    return any(op.name == "func.call" for op in module.walk())
+    @staticmethod
+    def of(module: Module) -> _Contents:
+        """The flags of `module`'s ops."""
+        c = _Contents()
+        for op in module.walk():
+            name = op.name
+            dialect = op.dialect
+            if dialect == "arith":
+                c.arith = True
+            elif dialect == "sdy" or name in SHARDING_OPS:
+                c.sharding = True
+            elif name == "stablehlo.composite":
+                c.composites = c.composite_ops = True
+                if getattr(op.properties.get("name"), "value", None) == "sdy.all_slice":
+                    c.sharding = True
+            elif name == "stablehlo.custom_call" and "tt.has_custom_sharding" in op.attributes:
+                c.composites = True
+            elif name == "func.call":
+                c.calls = True
+            elif name == "func.func":
+                vis = op.properties.get("sym_visibility")
+                if vis is not None and getattr(vis.resolve(), "value", None) == "private":
+                    c.calls = True
+                if not c.complex_types:
+                    c.complex_types = any(part_type(a.type) is not None for r in op.regions for b in r.blocks for a in b.args)
+            if not c.complex_types and any(part_type(r.type) is not None for r in op.results):
+                c.complex_types = True
+        return c
 
 
 @dataclass
@@ -107,36 +127,41 @@ class StableHLOToTTIRPipeline(PipelinePass):
                              "(ops TTIR cannot take are errors at the op)")  # fmt: skip
 
     def steps(self, module: Module) -> Iterator[PipelineStep]:
-        """The steps of tt-mlir's createStableHLOToTTIRPipeline, in its order."""
+        """The steps of tt-mlir's createStableHLOToTTIRPipeline, in its order. One walk finds what
+        each step has to do; the module is walked again only after a step that changed it ran."""
+        seen = _Contents.of(module)
         if not self.enable_arith_to_stablehlo:
             yield PipelineStep(1, "convert-arith-to-stablehlo", skipped="enable-arith-to-stablehlo=false")
-        elif any(op.dialect == "arith" for op in module.walk()):
+        elif seen.arith:
             yield PipelineStep(1, "convert-arith-to-stablehlo", _new("convert-arith-to-stablehlo"))
         else:
             yield PipelineStep(1, "convert-arith-to-stablehlo", skipped="no arith ops")
         why = "not implemented in ttopt" if self.enable_aggressive_simplification else "enable-aggressive-simplification=false"
         yield PipelineStep(2, "stablehlo-aggressive-simplification", skipped=why)
-        if has_complex(module):
+        if seen.complex_types:
             yield PipelineStep(3, "stablehlo-complex-math-expander", ComplexToFloatPairs())
         else:
             yield PipelineStep(3, "stablehlo-complex-math-expander", skipped="no complex types")
         # Steps with nothing to do are reported skipped: each step that runs is also a verification
         # of the whole module, a second or so on a 10k-op program.
-        if _has_composites(module):
+        if seen.composites:
             yield PipelineStep(4, "legalize-stablehlo-composite-to-ttir", _new("legalize-stablehlo-composite-to-ttir"))
+            seen = _Contents.of(module)
         else:
             yield PipelineStep(4, "legalize-stablehlo-composite-to-ttir", skipped="no composites")
         if not self.enable_composite_to_call:
             yield PipelineStep(5, "stablehlo-legalize-composite-to-call", skipped="enable-composite-to-call=false")
-        elif any(op.name == "stablehlo.composite" for op in module.walk()):
+        elif seen.composite_ops:
             yield PipelineStep(5, "stablehlo-legalize-composite-to-call", _new("stablehlo-legalize-composite-to-call"))
+            seen = _Contents.of(module)
         else:
             yield PipelineStep(5, "stablehlo-legalize-composite-to-call", skipped="no composites")
-        if _has_calls_or_private_functions(module):
+        if seen.calls:
             yield PipelineStep(6, "inline", _InlineEveryModule())
+            seen = _Contents.of(module)
         else:
             yield PipelineStep(6, "inline", skipped="no calls or private functions")
-        if _needs_sharding_conversion(module):
+        if seen.sharding:
             yield PipelineStep(7, "convert-to-ttir", _new("convert-to-ttir"))
         else:
             yield PipelineStep(7, "convert-to-ttir", skipped="no Shardy or collective ops")

@@ -54,9 +54,11 @@ class CSE(Pass):
         def visit(block: Block, seen: dict[tuple[Any, ...], Operation]) -> None:
             nonlocal removed, dead
             scope = dict(seen)
+            gone: list[Operation] = []  # taken out of the block in one pass at the end
             for op in list(block.ops):
                 if _trivially_dead(op):
-                    op.erase()
+                    op.drop_all_references()
+                    gone.append(op)
                     dead += 1
                     continue
                 key = _key(op)
@@ -65,7 +67,8 @@ class CSE(Pass):
                     if first is not None:
                         for r, v in zip(op.results, first.results):
                             r.replace_all_uses_with(v)
-                        op.erase()
+                        op.drop_all_references()
+                        gone.append(op)
                         removed += 1
                         continue
                     scope[key] = op
@@ -73,6 +76,8 @@ class CSE(Pass):
                 for region in op.regions:
                     for b in region.blocks:
                         visit(b, inner if len(region.blocks) == 1 else {})
+            if gone:
+                block.remove_many(gone)
 
         visit(module.body, {})
         ctx.stats.setdefault(self.name, {}).update(removed=removed, dead=dead)
