@@ -1,7 +1,7 @@
 // RUN: not ttopt opt %s --split-input-file --convert-stablehlo-to-ttir 2>&1 | FileCheck %s
 // Ops without a TTIR lowering are diagnostics at the op, never left behind silently.
 
-// CHECK: stablehlo_to_ttir_errors.mlir:[[# @LINE + 2]]:8: error: convert-stablehlo-to-ttir: 'stablehlo.custom_call' has no TTIR lowering
+// CHECK: stablehlo_to_ttir_errors.mlir:[[# @LINE + 2]]:8: error: failed to legalize operation 'stablehlo.custom_call' to TTIR
 func.func @main(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
   %0 = stablehlo.custom_call @lapack_spotrf_ffi(%x) : (tensor<4x4xf32>) -> tensor<4x4xf32>
   return %0 : tensor<4x4xf32>
@@ -9,7 +9,7 @@ func.func @main(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
 
 // -----
 
-// CHECK: stablehlo_to_ttir_errors.mlir:[[# @LINE + 3]]:8: error: convert-stablehlo-to-ttir: 'stablehlo.reduce' has no TTIR lowering: its body is not one add/maximum/minimum/multiply/and/or
+// CHECK: stablehlo_to_ttir_errors.mlir:[[# @LINE + 3]]:8: error: failed to legalize operation 'stablehlo.reduce' to TTIR: its body is not one add/maximum/minimum/multiply/and/or
 func.func @main(%x: tensor<8x16xf32>) -> tensor<8xf32> {
   %c = stablehlo.constant dense<0.000000e+00> : tensor<f32>
   %0 = stablehlo.reduce(%x init: %c) across dimensions = [1] : (tensor<8x16xf32>, tensor<f32>) -> tensor<8xf32>
@@ -23,7 +23,7 @@ func.func @main(%x: tensor<8x16xf32>) -> tensor<8xf32> {
 
 // -----
 
-// CHECK: stablehlo_to_ttir_errors.mlir:[[# @LINE + 2]]:8: error: convert-stablehlo-to-ttir: 'stablehlo.convolution' has no TTIR lowering: 1 spatial dimensions (ttir.conv2d needs 2)
+// CHECK: stablehlo_to_ttir_errors.mlir:[[# @LINE + 2]]:8: error: failed to legalize operation 'stablehlo.convolution' to TTIR: 1 spatial dimensions (ttir.conv2d needs 2, ttir.conv3d 3)
 func.func @main(%x: tensor<1x8x4xf32>, %w: tensor<3x4x6xf32>) -> tensor<1x6x6xf32> {
   %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {stride = [1]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x8x4xf32>, tensor<3x4x6xf32>) -> tensor<1x6x6xf32>
   return %0 : tensor<1x6x6xf32>
@@ -31,7 +31,7 @@ func.func @main(%x: tensor<1x8x4xf32>, %w: tensor<3x4x6xf32>) -> tensor<1x6x6xf3
 
 // -----
 
-// CHECK: stablehlo_to_ttir_errors.mlir:[[# @LINE + 2]]:8: error: convert-stablehlo-to-ttir: 'chlo.lgamma' has no TTIR lowering
+// CHECK: stablehlo_to_ttir_errors.mlir:[[# @LINE + 2]]:8: error: failed to legalize operation 'chlo.lgamma' to TTIR
 func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = chlo.lgamma %x : tensor<4xf32> -> tensor<4xf32>
   return %0 : tensor<4xf32>
@@ -40,7 +40,7 @@ func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
 // -----
 
 // A comparator over two keys: ttir.sort orders by one operand.
-// CHECK: stablehlo_to_ttir_errors.mlir:[[# @LINE + 2]]:10: error: convert-stablehlo-to-ttir: 'stablehlo.sort' has no TTIR lowering: its comparator reads operands other than the first (a sort by several keys)
+// CHECK: stablehlo_to_ttir_errors.mlir:[[# @LINE + 2]]:10: error: failed to legalize operation 'stablehlo.sort' to TTIR: its comparator reads operands other than the first (a sort by several keys)
 func.func @main(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
   %0:2 = "stablehlo.sort"(%x, %y) <{dimension = 0 : i64}> ({
   ^bb0(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<f32>, %d: tensor<f32>):
@@ -55,7 +55,7 @@ func.func @main(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
 // -----
 
 // An argmax whose init is a function argument is not recognised (as in tt-mlir).
-// CHECK: stablehlo_to_ttir_errors.mlir:[[# @LINE + 4]]:10: error: convert-stablehlo-to-ttir: 'stablehlo.reduce' has no TTIR lowering: a reduce of several operands
+// CHECK: stablehlo_to_ttir_errors.mlir:[[# @LINE + 4]]:10: error: failed to legalize operation 'stablehlo.reduce' to TTIR: a reduce of several operands
 func.func @main(%init: tensor<f32>, %x: tensor<2x3xf32>) -> tensor<2xi32> {
   %iota = stablehlo.iota dim = 1 : tensor<2x3xi32>
   %z = stablehlo.constant dense<0> : tensor<i32>
@@ -77,7 +77,7 @@ func.func @main(%init: tensor<f32>, %x: tensor<2x3xf32>) -> tensor<2xi32> {
 
 // -----
 
-// CHECK: stablehlo_to_ttir_errors.mlir:[[# @LINE + 2]]:8: error: convert-stablehlo-to-ttir: 'stablehlo.custom_call' has no TTIR lowering: custom call target 'mhlo.lgamma' has no TTIR lowering
+// CHECK: stablehlo_to_ttir_errors.mlir:[[# @LINE + 2]]:8: error: failed to legalize operation 'stablehlo.custom_call' to TTIR: custom call target 'mhlo.lgamma' is not one tt-mlir lowers
 func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = stablehlo.custom_call @mhlo.lgamma(%x) {mhlo.attributes = {}, mhlo.version = 1 : i64} : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>

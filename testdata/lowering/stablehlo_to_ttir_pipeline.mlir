@@ -15,7 +15,7 @@
 // CHECK: %[[E:.*]] = "ttir.exp"(%[[C]])
 // CHECK: "ttir.add"(%[[G]], %[[E]])
 // CHECK-NOT: func.func private
-// NOCALL: stablehlo_to_ttir_pipeline.mlir:[[# @LINE + 4]]:10: error: convert-stablehlo-to-ttir: 'stablehlo.composite' has no TTIR lowering
+// NOCALL: stablehlo_to_ttir_pipeline.mlir:[[# @LINE + 4]]:10: error: failed to legalize operation 'stablehlo.composite' to TTIR
 module {
   func.func @gelu_and_other(%arg0: tensor<2x2xf32>) -> tensor<2x2xf32> {
     %0 = stablehlo.composite "tenstorrent.gelu_tanh" %arg0 {composite_attributes = {approximate = "tanh"}, decomposition = @gelu_impl} : (tensor<2x2xf32>) -> tensor<2x2xf32>

@@ -26,7 +26,7 @@ def _error_at(loc: str, prelude: str = "") -> str:
 def test_name_location_with_a_file_position() -> None:
     err = _error_at('loc("jit(f)/foo"("/src/model.py":12:5))')
     lines = err.splitlines()
-    assert lines[0].startswith("<stdin>:2:8: error: convert-stablehlo-to-ttir: 'stablehlo.custom_call' has no TTIR lowering")
+    assert lines[0].startswith("<stdin>:2:8: error: failed to legalize operation 'stablehlo.custom_call' to TTIR")
     assert lines[3] == '/src/model.py:12:5: note: the op\'s location ("jit(f)/foo")'
 
 

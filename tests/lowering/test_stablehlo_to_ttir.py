@@ -127,7 +127,7 @@ def test_jax_file_with_random_values_converts(name: str) -> None:
 def test_jax_file_without_a_lowering_is_a_diagnostic(name: str) -> None:
     with pytest.raises(Diagnostic) as e:
         lower((JAX / f"{name}.mlir").read_text(), f"{name}.mlir")
-    assert e.value.message.startswith(f"convert-stablehlo-to-ttir: '{NOT_COVERED[name]}' has no TTIR lowering"), e.value.message
+    assert e.value.message.startswith(f"failed to legalize operation '{NOT_COVERED[name]}' to TTIR"), e.value.message
     assert e.value.pos is not None and e.value.render().startswith(f"{name}.mlir:")
 
 
@@ -201,7 +201,7 @@ def test_hand_written_case_keeps_the_numbers(case: str) -> None:
 
 
 @pytest.mark.parametrize(("snippet", "why"), [
-    ("stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {lhs_dilate = [2, 2]}"
+    ("stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [2, 2], lhs_dilate = [2, 2]}"
      " {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x4x4x2xf32>, tensor<3x3x2x2xf32>) -> tensor<1x5x5x2xf32>",
      "lhs_dilation"),
     ("stablehlo.custom_call @foo(%x) : (tensor<1x4x4x2xf32>) -> tensor<1x5x5x2xf32>", ""),
@@ -213,7 +213,7 @@ def test_unsupported_forms_are_diagnostics(snippet: str, why: str) -> None:
 }}"""
     with pytest.raises(Diagnostic) as e:
         lower(text, "t.mlir")
-    assert e.value.render().startswith("t.mlir:2:8: error: convert-stablehlo-to-ttir: '"), e.value.render()
+    assert e.value.render().startswith("t.mlir:2:8: error: failed to legalize operation '"), e.value.render()
     assert why in e.value.message
 
 

@@ -67,7 +67,7 @@ def test_options_switch_their_steps() -> None:
     # Without the arith step the constant stays (tt-mlir's conversion does not make arith illegal).
     text, _ = _run(PLAIN, **{"enable-arith-to-stablehlo": False})
     assert "arith.constant dense<1.000000e+00>" in text and '"ttir.add"' in text
-    with pytest.raises(Diagnostic, match="'stablehlo.composite' has no TTIR lowering"):
+    with pytest.raises(Diagnostic, match="failed to legalize operation 'stablehlo.composite' to TTIR"):
         _run(PLAIN, **{"enable-composite-to-call": False})
     _, stats = _run(PLAIN.replace("arith.constant", "stablehlo.constant"), **{"enable-aggressive-simplification": False})
     steps = _steps(stats)
@@ -81,16 +81,40 @@ def test_cpu_fallback_is_a_usage_error_naming_the_option() -> None:
         StableHLOToTTIRPipeline.from_options({"enable-cpu-fallback": True}).validate()
 
 
-def test_complex_types_are_a_diagnostic_at_the_op() -> None:
+def test_complex_arithmetic_is_a_diagnostic_at_the_op() -> None:
+    """Complex tensors become float pairs, but complex math is not expanded: an error at the op."""
     text = """func.func @f(%a: tensor<2xf32>) -> tensor<2xcomplex<f32>> {
   %0 = stablehlo.complex %a, %a : tensor<2xcomplex<f32>>
-  return %0 : tensor<2xcomplex<f32>>
+  %1 = stablehlo.multiply %0, %0 : tensor<2xcomplex<f32>>
+  return %1 : tensor<2xcomplex<f32>>
 }
 """
     with pytest.raises(Diagnostic) as e:
         _run(text)
-    assert "complex element types are not supported ('stablehlo.complex'" in e.value.message
-    assert e.value.render().startswith("t.mlir:2:8: error:")
+    assert "'stablehlo.multiply' on complex values is not supported" in e.value.message
+    assert e.value.render().startswith("t.mlir:3:8: error:")
+
+
+def test_complex_values_are_float_pairs_with_the_real_part_first() -> None:
+    text = """func.func @main(%a: tensor<2x3xf32>, %b: tensor<2x3xf32>, %z: tensor<2x3xcomplex<f32>>) -> (tensor<2x3xcomplex<f32>>, tensor<2x3xf32>, tensor<2x3xf32>) {
+  %0 = stablehlo.complex %a, %b : tensor<2x3xcomplex<f32>>
+  %1 = stablehlo.imag %z : (tensor<2x3xcomplex<f32>>) -> tensor<2x3xf32>
+  %2 = stablehlo.real %0 : (tensor<2x3xcomplex<f32>>) -> tensor<2x3xf32>
+  return %0, %1, %2 : tensor<2x3xcomplex<f32>>, tensor<2x3xf32>, tensor<2x3xf32>
+}
+"""
+    import numpy as np
+
+    from ttopt.testing.ttir_interpreter import run
+
+    printed, _ = _run(text)
+    assert "func.func @main(%arg0: tensor<2x3xf32>, %arg1: tensor<2x3xf32>, %arg2: tensor<2x3x2xf32>) -> (tensor<2x3x2xf32>, tensor<2x3xf32>, tensor<2x3xf32>)" in printed
+    rng = np.random.default_rng(0)
+    a, b, z = (rng.standard_normal(s).astype(np.float32) for s in ((2, 3), (2, 3), (2, 3, 2)))
+    pair, imag, real = run(parse_module(printed, "c.mlir"), "main", [a, b, z])
+    np.testing.assert_array_equal(pair, np.stack([a, b], -1))
+    np.testing.assert_array_equal(imag, z[..., 1])
+    np.testing.assert_array_equal(real, a)  # real(complex(a, b)) folds to a
 
 
 def test_sharding_conversion_runs_when_the_module_has_shardy_ops() -> None:

@@ -52,3 +52,19 @@ def test_ops_with_regions_are_not_merged() -> None:
 }}
 """)
     assert removed == 0 and out.count("stablehlo.reduce") == 2
+
+
+def test_unused_side_effect_free_ops_go_as_in_mlir() -> None:
+    """MLIR's cse erases trivially dead ops it reaches; one used only by a later dead op stays."""
+    m = parse_module("""func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = stablehlo.negate %a : tensor<4xf32>
+  %1 = stablehlo.abs %0 : tensor<4xf32>
+  %2 = stablehlo.exponential %a : tensor<4xf32>
+  return %2 : tensor<4xf32>
+}
+""", "c.mlir")
+    ctx = PassContext()
+    PassManager([CSE()], ctx).run(m)
+    out = print_module(m)
+    assert ctx.stats["cse"]["dead"] == 1
+    assert "stablehlo.abs" not in out and "stablehlo.negate" in out and "stablehlo.exponential" in out

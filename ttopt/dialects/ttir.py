@@ -282,3 +282,47 @@ OPS.update(LOWERING_OPS)
 register(*(OpDef(f"ttir.{name}", operands=(lo, hi + 1), results=1, traits=_P) for name, ((lo, hi), _) in LOWERING_OPS.items()))
 register_properties({f"ttir.{name}": declared for name, (_, declared) in LOWERING_OPS.items() if declared})
 register(*(replace(OP_DEFS[f"ttir.{name}"], results=2, result_name=lambda op: ["values", "indices"]) for name in ("sort", "topk")))
+
+
+# -- attention, KV-cache and sampling ops (the `tt.*` custom calls' lowerings; TTIROps.td) -------------
+# Optional operands are recorded in `operandSegmentSizes`; the paged decode and chunked attention
+# ops take a destination `ttir.empty`. The cache ops write their cache operand in place: no result,
+# and not pure, so dead-code elimination keeps them.
+ATTENTION_OPS: dict[str, tuple[tuple[int, int], tuple[Prop, ...]]] = {
+    "scaled_dot_product_attention": ((3, 5), (_opt("is_causal", "bool", True), _opt("scale", "float"),
+                                              _opt("sliding_window_size", "int"))),
+    "scaled_dot_product_attention_decode": ((4, 6), (_opt("is_causal", "bool", True), _opt("scale", "float"))),
+    "paged_scaled_dot_product_attention_decode": ((5, 8), (_opt("is_causal", "bool", True), _opt("scale", "float"),
+                                                           _opt("sliding_window_size", "int"))),
+    "chunked_scaled_dot_product_attention": ((6, 6), (_opt("scale", "float"),)),
+    "paged_flash_multi_latent_attention_decode": ((3, 7), (Prop("head_dim_v", "int"), _opt("is_causal", "bool", True),
+                                                           _opt("scale", "float"))),
+    "sampling": ((5, 5), (_opt("seed", "int"),)),
+}  # fmt: skip
+CACHE_OPS: dict[str, tuple[tuple[int, int], tuple[Prop, ...]]] = {
+    "fill_cache": ((2, 2), (Prop("batch_offset", "int"),)),
+    "update_cache": ((3, 3), (Prop("batch_offset", "int"),)),
+    "paged_update_cache": ((3, 4), (_opt("share_cache", "bool", False),)),
+    "paged_fill_cache": ((3, 4), ()),
+}
+register(*(OpDef(f"ttir.{name}", operands=(lo, hi), results=1, traits=_P) for name, ((lo, hi), _) in ATTENTION_OPS.items()),
+         *(OpDef(f"ttir.{name}", operands=(lo, hi), results=0) for name, ((lo, hi), _) in CACHE_OPS.items()))  # fmt: skip
+register_properties({f"ttir.{name}": declared for name, (_, declared) in {**ATTENTION_OPS, **CACHE_OPS}.items() if declared})
+
+
+# `batch_norm_training` returns the normalized operand and the batch statistics, printed with its
+# ODS result names as MLIR prints them (`%result, %batch_mean, %batch_variance = ...`).
+register(OpDef("ttir.batch_norm_training", operands=(5, 5), results=3, traits=_P,
+               props=(Prop("epsilon", "float"), Prop("dimension", "int"), Prop("momentum", "float")),
+               result_name=lambda op: ["result", "batch_mean", "batch_variance"]))  # fmt: skip
+
+
+# The sparse mixture-of-experts ops (tt-xla's MoE custom calls; TTIROps.td).
+MOE_OPS: dict[str, tuple[int, tuple[Prop, ...]]] = {
+    "all_to_all_dispatch": (2, (Prop("num_devices", "int"), Prop("cluster_axis", "int"))),
+    "moe_expert_token_remap": (2, (Prop("reduction_size", "int"),)),
+    "sparse_matmul": (1, (_opt("is_input_a_sparse", "bool", False), _opt("is_input_b_sparse", "bool", True), _opt("nnz", "int"))),
+    "all_to_all_combine": (1, (Prop("num_devices", "int"), Prop("cluster_axis", "int"), Prop("num_experts_per_tok", "int"),
+                               _opt("output_shard_dim", "int", 2))),
+}  # fmt: skip
+register(*(OpDef(f"ttir.{name}", operands=3, results=n, traits=_P, props=declared) for name, (n, declared) in MOE_OPS.items()))

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, cast
 
-from ttopt.dialects.format_base import Format, NullaryFormat, PrettyFormat, symbol_name
+from ttopt.dialects.format_base import Format, KwargsFormat, NullaryFormat, PrettyFormat, symbol_name
 from ttopt.ir.attributes import SymbolRefAttr
 from ttopt.ir.opdef import OP_DEFS, PURE, OpDef, register, register_format_rules
 from ttopt.ir.printer import sym_text
@@ -97,3 +97,15 @@ def _family_rule(b: IRBuilder, c: list) -> OpSpec:
 
 
 register_format_rules({"to_layout_op": _family_rule, "load_cached_op": _family_rule})
+
+
+def _tt_lang_format() -> KwargsFormat:
+    """`ttir.tt_lang_op(%in, %out) {arg_roles = "in,out", kernel_id = "...", version_tag = "..."} :
+    (A, B) -> (R)`: TTIROps.td's assemblyFormat, its string options in the attr-dict."""
+    fmt = KwargsFormat({}, style="functional", parens=True)
+    fmt.inherent = ("arg_roles", "kernel_id", "shard_spec", "version_tag")
+    return fmt
+
+
+# A user kernel call (tt-lang): destination-passing, one `ttir.empty` per result after its inputs.
+register(OpDef("ttir.tt_lang_op", operands=(1, None), results=(1, None), format=_tt_lang_format()))

@@ -5,7 +5,7 @@ location (`loc(...)`: JAX debug exports write the Python file, line and op path)
 also shows that location the way mlir-opt does (mlir-opt reports *only* that location), as notes
 after the source line:
 
-    model.mlir:40:10: error: 'stablehlo.foo' has no TTIR lowering
+    model.mlir:40:10: error: failed to legalize operation 'stablehlo.foo' to TTIR
         %3 = stablehlo.foo %2 : tensor<4xf32>
              ^
     /src/model.py:12:5: note: the op's location ("jit(f)/foo")

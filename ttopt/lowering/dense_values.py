@@ -50,6 +50,11 @@ def _float_from_bits(bits: int, element: str) -> float:
     return float(struct.unpack(fmt[1], struct.pack(fmt[0], bits))[0])
 
 
+def wrap_int(value: int, element: str) -> int:
+    """`value`'s low bits read as the integer type `element`, as MLIR stores an integer literal."""
+    return _wrap(value, element)
+
+
 def _wrap(value: int, element: str) -> int:
     """`value`'s low bits read as `element` (two's complement for signed and signless types)."""
     width = bits_of(element)

@@ -17,13 +17,14 @@ from typing import TYPE_CHECKING, Any, Callable, cast
 
 from ttopt.dialects.format_base import enum_value
 from ttopt.dialects.stablehlo_attrs import ConvDimensionNumbers
-from ttopt.ir.attributes import ArrayAttr, Attribute, BoolAttr, DenseArrayAttr, IntegerAttr
+from ttopt.ir.attributes import ArrayAttr, Attribute, BoolAttr, DenseArrayAttr, DenseElementsAttr, IntegerAttr
 from ttopt.ir.diagnostics import Diagnostic
 from ttopt.ir.operation import Operation
 from ttopt.ir.properties import props
-from ttopt.ir.types import ScalarType, TensorType
+from ttopt.ir.types import ScalarType, TensorType, static_shape
 from ttopt.ir.values import OpResult
-from ttopt.lowering.dense_values import splat_value
+from ttopt.lowering.dense_values import DenseValueError, flat_values, mlir_spelled_body, nested_text, splat_value, wrap_int
+from ttopt.lowering.mlir_floats import round_to
 from ttopt.lowering.stablehlo_handlers import HANDLERS, Unsupported, lowers
 from ttopt.passes.base import Pass
 from ttopt.passes.registry import register_pass
@@ -87,6 +88,31 @@ def _identity(kind: str, element: str) -> tuple[Any, ...]:
     return {"sum": (0.0,), "prod": (1.0,), "max": (-inf,), "min": (inf,)}.get(kind, ())
 
 
+def _mlir_spelled(value: Attribute) -> Attribute:
+    """A constant's literal as MLIR reprints it, which tt-mlir's tests check: floats in APFloat's
+    spelling (`dense<3.0>` -> `dense<3.000000e+00>`), a splat integer wrapped to its type's range
+    (`dense<9223372036854775808> : tensor<i64>` is -9223372036854775808). Blobs, large literals and
+    values MLIR spells in hex stay as written."""
+    a = value.resolve()
+    if not isinstance(a, DenseElementsAttr) or a.body.lstrip().startswith('"'):
+        return value
+    t = a.type.resolve()
+    element = t.element_type.resolve().text if isinstance(t, TensorType) else ""
+    if element[:1] in ("i", "s", "u") and element != "i1" and a.is_splat:
+        v = splat_value(a, element)
+        if isinstance(v, int) and not isinstance(v, bool) and wrap_int(v, element) != v:
+            return DenseElementsAttr(str(wrap_int(v, element)), a.type)
+        return value
+    if element not in ("f16", "bf16", "f32", "f64") or (not a.is_splat and len(a.body) > 4096):
+        return value
+    try:
+        # a splat is spelled from its one value (a 5M-element splat must not be expanded)
+        body = mlir_spelled_body(a, element, () if a.is_splat else static_shape(t))
+    except (DenseValueError, ValueError):
+        return value
+    return value if body == a.body else DenseElementsAttr(body, a.type)
+
+
 @dataclass
 class Lowering:
     """Rewrites one module's StableHLO compute ops; `counts` are the TTIR ops it created."""
@@ -96,18 +122,36 @@ class Lowering:
     def __post_init__(self) -> None:
         self.counts: dict[str, int] = {}
         self.anchor: Operation | None = None
+        # The block being rebuilt and its new op list: ops emitted before an anchor in it are
+        # appended here (the block's list is replaced once, not inserted into per op).
+        self._block: Any = None
+        self._out: list[Operation] = []
+
+    def place(self, op: Operation) -> Operation:
+        """Put `op` (a new op) before the op being lowered, at its position."""
+        anchor = self.anchor
+        assert anchor is not None and anchor.parent is not None
+        op.pos = anchor.pos
+        if anchor.parent is self._block:
+            op.parent = self._block
+            self._out.append(op)
+        else:
+            block = anchor.parent
+            block.insert(block.index(anchor), op)
+        self.counts[op.name] = self.counts.get(op.name, 0) + 1
+        return op
 
     # -- building ----------------------------------------------------------------------------
     def emit(self, name: str, operands: list[Value], result: Any, **properties: Attribute) -> Value:
         """A `ttir.<name>` op before the op being lowered; its result."""
+        return self.emit_op(f"ttir.{name}", operands, result, **properties)
+
+    def emit_op(self, name: str, operands: list[Value], result: Any, **properties: Attribute) -> Value:
+        """An op of full name `name` (one result) before the op being lowered; its result."""
         anchor = self.anchor
-        assert anchor is not None and anchor.parent is not None
-        op = Operation(f"ttir.{name}", operands, [result], properties=dict(sorted(properties.items())), location=anchor.location)
-        op.pos = anchor.pos
-        block = anchor.parent
-        block.insert(block.index(anchor), op)
-        self.counts[op.name] = self.counts.get(op.name, 0) + 1
-        return op.results[0]
+        assert anchor is not None
+        op = Operation(name, operands, [result], properties=dict(sorted(properties.items())), location=anchor.location)
+        return self.place(op).results[0]
 
     def reshape(self, v: Value, shape: tuple[int, ...]) -> Value:
         t = _static(v.type)
@@ -119,8 +163,10 @@ class Lowering:
             return v
         return self.emit("permute", [v], t.with_shape(tuple(t.shape[p] for p in perm)), permutation=_i64s(perm))
 
-    def broadcast(self, v: Value, result: StaticTensorType, dims: list[int]) -> Value:
-        """StableHLO broadcast_in_dim semantics: operand dim i becomes result dim dims[i]."""
+    def broadcast(self, v: Value, result: StaticTensorType, dims: list[int], always: bool = False) -> Value:
+        """StableHLO broadcast_in_dim semantics: operand dim i becomes result dim dims[i]; the
+        `ttir.broadcast` is left out when every factor is 1 unless `always` (HEAD's
+        broadcast_in_dim lowering writes one even then)."""
         if sorted(dims) != dims:
             order = sorted(range(len(dims)), key=lambda i: dims[i])
             v, dims = self.permute(v, order), sorted(dims)
@@ -130,7 +176,7 @@ class Lowering:
             shape[d] = src[i]
         v = self.reshape(v, tuple(shape))
         factors = [r // s if s == 1 else 1 for r, s in zip(result.shape, shape)]
-        if any(f != 1 for f in factors):
+        if always or any(f != 1 for f in factors):
             v = self.emit("broadcast", [v], cast(TensorType, result), broadcast_dimensions=_i64s(factors))
         return v
 
@@ -147,6 +193,9 @@ class Lowering:
     def lower(self, op: Operation) -> list[Value] | None:
         """TTIR values replacing `op`'s results, or None when `op` is not a StableHLO/CHLO op."""
         dialect, _, name = op.name.partition(".")
+        if op.name == "tensor.empty" and not op.operands:
+            _static(op.results[0].type)
+            return [self.emit("empty", [], op.results[0].type)]  # HEAD's EmptyOp conversion
         if dialect not in ("stablehlo", "chlo"):
             return None
         for v in [*op.operands, *op.results]:
@@ -164,6 +213,10 @@ class Lowering:
             return [self.emit(UNARY[name], ins, res)]
         if name in BINARY:
             return [self.emit(BINARY[name], ins, res)]
+        if name in LOGICAL:
+            folded = self._boolean_bitwise(op, name)
+            if folded is not None:
+                return [folded]
         if name in LOGICAL or name == "not":
             kind = "logical" if _element(ins[0]) == "i1" else "bitwise"
             return [self.emit(f"{kind}_{name}", ins, res)]
@@ -172,11 +225,68 @@ class Lowering:
             raise Unsupported("")
         return [handler(op)]
 
+    def _boolean_bitwise(self, op: Operation, name: str) -> Value | None:
+        """XLA writes a boolean and/or/xor as the integer op on converted i1 values, then `!= 0`;
+        HEAD lowers it to the logical op on the i1 values, its sole `compare NE` user folded away
+        (else the logical result converted back to the integer type)."""
+        sources = []
+        for v in op.operands:
+            d = v.op if isinstance(v, OpResult) else None
+            if _element(v) == "i1" or d is None or d.name != "ttir.typecast" or _element(d.operands[0]) != "i1":
+                return None
+            sources.append(d.operands[0])
+        res = _static(op.results[0].type)
+        logical = self.emit(f"logical_{name}", sources, TensorType(res.shape, ScalarType("i1"), res.encoding))
+        users = op.results[0].uses
+        user = users[0] if len(users) == 1 else None
+        if user is not None and user.name == "stablehlo.compare" and enum_value(user.properties.get("comparison_direction")) == "NE":
+            user.results[0].replace_all_uses_with(logical)
+            user.erase()
+            return logical
+        return self.emit("typecast", [logical], op.results[0].type)
+
     def _compare(self, op: Operation) -> Value:
         direction = enum_value(op.properties.get("comparison_direction"))
         if direction not in COMPARE:
             raise Unsupported(f"comparison direction {direction}")
-        return self.emit(COMPARE[direction], list(op.operands), op.results[0].type)
+        a, b = op.operands
+        peeled = self._peel_upcast(a, b) or self._peel_upcast(b, a)
+        if peeled is not None:
+            a, b = peeled if isinstance(a, OpResult) and a.op.name == "ttir.typecast" else peeled[::-1]
+        return self.emit(COMPARE[direction], [a, b], op.results[0].type)
+
+    def _peel_upcast(self, wide: Value, const: Value) -> tuple[Value, Value] | None:
+        """(narrow input, narrowed constant) when `wide` is a float upcast (`bf16 -> f64`) and
+        `const` a float constant every element of which the narrow type holds: HEAD compares in
+        the narrow type, as the frontend's eager semantics do (PyTorch/XLA upcasts `bf16 < 0.99`)."""
+        cvt = wide.op if isinstance(wide, OpResult) else None
+        cst = const.op if isinstance(const, OpResult) else None
+        if cvt is None or cst is None or cvt.name != "ttir.typecast" or cst.name not in CONSTANTS:
+            return None
+        narrow, wider = _element(cvt.operands[0]), _element(wide)
+        bits = {"f16": 16, "bf16": 16, "f32": 32, "f64": 64}
+        if narrow not in bits or wider not in bits or bits[narrow] >= bits[wider]:
+            return None
+        attr = cst.properties.get("value") or cst.attributes.get("value")
+        a = attr.resolve() if attr is not None else None
+        if not isinstance(a, DenseElementsAttr):
+            return None
+        t = _static(const.type)
+        shape = () if a.is_splat else tuple(t.shape)
+        try:
+            values = flat_values(a, wider, shape)
+        except DenseValueError:
+            return None
+        rounded = [round_to(float(v), narrow) for v in values]
+        if any(abs(r) == float("inf") and abs(float(v)) != float("inf") for r, v in zip(rounded, values)):
+            return None  # overflows the narrow type (APFloat's conversion fails)
+        narrow_t = TensorType(t.shape, cvt.operands[0].type.resolve().element_type, t.encoding)
+        body = nested_text(rounded, shape, narrow)
+        try:
+            body = mlir_spelled_body(DenseElementsAttr(body, narrow_t), narrow, shape)
+        except DenseValueError:
+            pass  # infinities and NaN keep their hex spelling
+        return cvt.operands[0], self.emit("constant", [], narrow_t, value=DenseElementsAttr(body, narrow_t))
 
     def _select(self, op: Operation) -> Value:
         pred, a, b = op.operands
@@ -184,14 +294,25 @@ class Lowering:
 
     def _clamp(self, op: Operation) -> Value:
         lo, x, hi = op.operands
-        return self.emit("clamp_tensor", [x, self.broadcast_to(lo, x), self.broadcast_to(hi, x)], op.results[0].type)
+        # Rank-0 bounds stay rank 0, as HEAD writes them (ttir.clamp_tensor broadcasts its operands).
+        return self.emit("clamp_tensor", [x, lo, hi], op.results[0].type)
 
     def _constant(self, op: Operation) -> Value:
-        return self.emit("constant", [], op.results[0].type, value=op.properties["value"])
+        return self.emit("constant", [], op.results[0].type, value=_mlir_spelled(op.properties["value"]))
 
     def _iota(self, op: Operation) -> Value:
         t = _static(op.results[0].type)
         dim = props(op).iota_dimension
+        return self.emit("arange", [], t, start=IntegerAttr(0, SI64), end=IntegerAttr(t.shape[dim], SI64),
+                         step=IntegerAttr(1, SI64), arange_dimension=IntegerAttr(dim, I64))  # fmt: skip
+
+    def _dynamic_iota(self, op: Operation) -> Value:
+        """Its result type is static here, so its shape operand adds nothing (HEAD lowers both iotas alike)."""
+        t = _static(op.results[0].type)
+        a = op.properties.get("iota_dimension") or op.attributes.get("iota_dimension")
+        dim = getattr(a.resolve(), "value", None) if a is not None else None
+        if not isinstance(dim, int) or not 0 <= dim < len(t.shape):
+            raise Unsupported(f"iota_dimension {dim} of a rank-{len(t.shape)} result")
         return self.emit("arange", [], t, start=IntegerAttr(0, SI64), end=IntegerAttr(t.shape[dim], SI64),
                          step=IntegerAttr(1, SI64), arange_dimension=IntegerAttr(dim, I64))  # fmt: skip
 
@@ -203,7 +324,7 @@ class Lowering:
         return self.emit("permute", [op.operands[0]], op.results[0].type, permutation=_i64s(props(op).permutation))
 
     def _broadcast_in_dim(self, op: Operation) -> Value:
-        return self.broadcast(op.operands[0], _static(op.results[0].type), list(props(op).broadcast_dimensions))
+        return self.broadcast(op.operands[0], _static(op.results[0].type), list(props(op).broadcast_dimensions), always=True)
 
     def _slice(self, op: Operation) -> Value:
         p = props(op)
@@ -219,29 +340,94 @@ class Lowering:
     def _convolution(self, op: Operation) -> Value:
         p = props(op)
         d: ConvDimensionNumbers = p.dimension_numbers
-        if len(d.input_spatial_dimensions) != 2:
-            raise Unsupported(f"{len(d.input_spatial_dimensions)} spatial dimensions (ttir.conv2d needs 2)")
-        if any(v != 1 for v in p.lhs_dilation or ()):
-            raise Unsupported("lhs_dilation (a transposed convolution)")
-        if p.batch_group_count != 1:
-            raise Unsupported("batch_group_count > 1")
+        spatial = len(d.input_spatial_dimensions)
         if p.window_reversal is not None and "true" in p.window_reversal.text:
             raise Unsupported("window reversal")
+        if spatial == 3:
+            return self._conv3d(op)
+        if spatial != 2:
+            raise Unsupported(f"{spatial} spatial dimensions (ttir.conv2d needs 2, ttir.conv3d 3)")
+        lhs = list(p.lhs_dilation or (1, 1))
+        # HEAD's isTransposedConv: an input dilation > 1 with unit window strides
+        transposed = any(v > 1 for v in lhs) and all(v == 1 for v in p.window_strides or (1, 1))
+        if any(v != 1 for v in lhs) and not transposed:
+            raise Unsupported("lhs_dilation with window strides (not a transposed convolution)")
+        if p.batch_group_count != 1:
+            raise Unsupported("batch_group_count > 1")
         pad = list(p.padding or (0, 0, 0, 0))
         if any(v < 0 for v in pad):
             raise Unsupported("negative padding")
         x = self.permute(op.operands[0], [d.input_batch_dimension, *d.input_spatial_dimensions, d.input_feature_dimension])
-        w = self.permute(op.operands[1], [d.kernel_output_feature_dimension, d.kernel_input_feature_dimension,
-                                          *d.kernel_spatial_dimensions])  # fmt: skip
         out = _static(op.results[0].type)
         order = [d.output_batch_dimension, *d.output_spatial_dimensions, d.output_feature_dimension]
         nhwc = out.with_shape(tuple(out.shape[i] for i in order))
-        y = self.emit("conv2d", [x, w], nhwc, stride=DenseArrayAttr("i32", tuple(p.window_strides or (1, 1))),
-                      padding=DenseArrayAttr("i32", (pad[0], pad[2], pad[1], pad[3])),
-                      dilation=DenseArrayAttr("i32", tuple(p.rhs_dilation or (1, 1))),
-                      groups=IntegerAttr(p.feature_group_count, I32))  # fmt: skip
+        dilation = DenseArrayAttr("i32", tuple(p.rhs_dilation or (1, 1)))
+        if transposed:
+            y = self._conv_transpose2d(op, x, nhwc, lhs, pad, dilation)
+        else:
+            w = self.permute(op.operands[1], [d.kernel_output_feature_dimension, d.kernel_input_feature_dimension,
+                                              *d.kernel_spatial_dimensions])  # fmt: skip
+            y = self.emit("conv2d", [x, w], nhwc, stride=DenseArrayAttr("i32", tuple(p.window_strides or (1, 1))),
+                          padding=DenseArrayAttr("i32", (pad[0], pad[2], pad[1], pad[3])), dilation=dilation,
+                          groups=IntegerAttr(p.feature_group_count, I32))  # fmt: skip
         back = [order.index(i) for i in range(4)]
         return self.permute(y, back)
+
+    def _conv_transpose2d(self, op: Operation, x: Value, nhwc: Any, lhs: list[int], pad: list[int],
+                          dilation: DenseArrayAttr) -> Value:  # fmt: skip
+        """A transposed convolution (input dilation) as HEAD writes it: `ttir.conv_transpose2d` with the
+        input dilation as its stride, the kernel in IOHW (a `reverse` of it dropped: TTNN flips the
+        kernel itself), PyTorch's padding `(k - 1) * dilation - low` and output padding `high - low`."""
+        p = props(op)
+        d: ConvDimensionNumbers = p.dimension_numbers
+        weight = op.operands[1]
+        src = weight.op if isinstance(weight, OpResult) else None
+        if src is not None and src.name == "ttir.reverse":
+            weight = src.operands[0]
+        kshape = _static(weight.type).shape
+        w = self.permute(weight, [d.kernel_input_feature_dimension, d.kernel_output_feature_dimension, *d.kernel_spatial_dimensions])
+        groups = int(p.feature_group_count)
+        if groups > 1:
+            # (C/G, O, KH, KW) -> (C/G, G, O/G, KH, KW) -> (G, C/G, O/G, KH, KW) -> (C, O/G, KH, KW)
+            cg, o, kh, kw = _static(w.type).shape
+            w = self.reshape(self.permute(self.reshape(w, (cg, groups, o // groups, kh, kw)), [1, 0, 2, 3, 4]),
+                             (cg * groups, o // groups, kh, kw))  # fmt: skip
+        dil = list(dilation.values)
+        kh, kw = (kshape[i] for i in d.kernel_spatial_dimensions)
+        top, left = (kh - 1) * dil[0] - pad[0], (kw - 1) * dil[1] - pad[2]
+        return self.emit("conv_transpose2d", [x, w], nhwc, stride=DenseArrayAttr("i32", tuple(lhs)),
+                         padding=DenseArrayAttr("i32", (top, left, top, left)),
+                         output_padding=DenseArrayAttr("i32", (pad[1] - pad[0], pad[3] - pad[2])), dilation=dilation,
+                         groups=IntegerAttr(groups, I32))  # fmt: skip
+
+    def _conv3d(self, op: Operation) -> Value:
+        """`ttir.conv3d` in the output's layout (the input permuted to it), the kernel in OIDHW, the
+        layout dims as attributes, as HEAD writes it; HEAD's conv3d takes no dilation and only
+        symmetric padding."""
+        p = props(op)
+        d: ConvDimensionNumbers = p.dimension_numbers
+        if p.batch_group_count != 1:
+            raise Unsupported("a 3-D convolution with batch_group_count > 1")
+        if any(v != 1 for v in p.rhs_dilation or ()) or any(v != 1 for v in p.lhs_dilation or ()):
+            raise Unsupported("a dilated 3-D convolution (ttir.conv3d has no dilation)")
+        pad = list(p.padding or (0,) * 6)
+        if any(pad[2 * i] != pad[2 * i + 1] for i in range(3)):
+            raise Unsupported("asymmetric padding of a 3-D convolution (ttir.conv3d pads symmetrically)")
+        in_layout = [0] * 5
+        in_layout[d.input_batch_dimension], in_layout[d.input_feature_dimension] = -1, -2
+        out_layout = [0] * 5
+        out_layout[d.output_batch_dimension], out_layout[d.output_feature_dimension] = -1, -2
+        for i, (a, b) in enumerate(zip(d.input_spatial_dimensions, d.output_spatial_dimensions)):
+            in_layout[a], out_layout[b] = i + 1, i + 1
+        x = self.permute(op.operands[0], [in_layout.index(v) for v in out_layout])
+        w = self.permute(op.operands[1], [d.kernel_output_feature_dimension, d.kernel_input_feature_dimension,
+                                          *d.kernel_spatial_dimensions])  # fmt: skip
+        depth, height, width = d.output_spatial_dimensions
+        return self.emit("conv3d", [x, w], op.results[0].type, stride=DenseArrayAttr("i32", tuple(p.window_strides or (1, 1, 1))),
+                         padding=DenseArrayAttr("i32", tuple(pad[0::2])), groups=IntegerAttr(p.feature_group_count, I32),
+                         batch_dim=IntegerAttr(d.output_batch_dimension, I64), depth_dim=IntegerAttr(depth, I64),
+                         height_dim=IntegerAttr(height, I64), width_dim=IntegerAttr(width, I64),
+                         channel_dim=IntegerAttr(d.output_feature_dimension, I64))  # fmt: skip
 
     def _reduce(self, op: Operation) -> Value:
         if len(op.operands) != 2:
@@ -271,27 +457,42 @@ class Lowering:
 
     # -- driving -------------------------------------------------------------------------------
     def fail(self, op: Operation, reason: str) -> Diagnostic:
+        # MLIR's conversion framework words it so; tt-mlir's negative tests check these words.
         why = f": {reason}" if reason else ""
-        return Diagnostic(f"{PASS}: '{op.name}' has no TTIR lowering{why}", where(self.module, op))
+        return Diagnostic(f"failed to legalize operation '{op.name}' to TTIR{why}", where(self.module, op))
 
     def convert_block(self, block: Any) -> None:
-        """Lower every StableHLO op of `block` (and of regions of other ops inside it)."""
-        for op in list(block.ops):
-            if op.parent is not block:
-                continue  # erased by the lowering of an earlier op that absorbed it
-            self.anchor = op
-            try:
-                new = self.lower(op)
-            except Unsupported as e:
-                raise self.fail(op, str(e)) from None
-            if new is None:
-                for region in op.regions:
-                    for b in region.blocks:
-                        self.convert_block(b)
-                continue
-            for r, v in zip(op.results, new):
-                r.replace_all_uses_with(v)
-            op.erase()
+        """Lower every StableHLO op of `block` (and of regions of other ops inside it). The block's
+        op list is rebuilt in one pass: inserting before each lowered op and erasing it would
+        cost a scan of the block per op."""
+        old = list(block.ops)
+        out: list[Operation] = []
+        saved = self._block, self._out
+        self._block, self._out = block, out
+        i = 0
+        try:
+            for i, op in enumerate(old):  # noqa: B007 (i: where a failure stopped)
+                if op.parent is not block:
+                    continue  # erased by the lowering of an earlier op that absorbed it
+                self.anchor = op
+                try:
+                    new = self.lower(op)
+                except Unsupported as e:
+                    raise self.fail(op, str(e)) from None
+                if new is None:
+                    out.append(op)
+                    for region in op.regions:
+                        for b in region.blocks:
+                            self.convert_block(b)
+                    continue
+                for r, v in zip(op.results, new):
+                    r.replace_all_uses_with(v)
+                op.drop_all_references()
+                op.parent = None
+            i = len(old)
+        finally:
+            self._block, self._out = saved
+            block.ops = out + [o for o in old[i:] if o.parent is block]
 
 
 @register_pass

@@ -5,7 +5,7 @@ name, options and steps (createStableHLOToTTIRPipeline):
 |---:|---|---|
 | 1 | `convert-arith-to-stablehlo` | `enable-arith-to-stablehlo` (default true) and the module has arith ops |
 | 2 | `stablehlo-aggressive-simplification` | `enable-aggressive-simplification` (default true): see below |
-| 3 | complex expansion | the module has complex element types: a diagnostic (ttopt has no complex lowering) |
+| 3 | `stablehlo-complex-math-expander` | the module has complex element types: complex tensors become float pairs (ttopt/lowering/stablehlo_to_ttir_complex.py) |
 | 4 | `legalize-stablehlo-composite-to-ttir` | the module has composites: `tenstorrent.*` ones to their TTIR op |
 | 5 | `stablehlo-legalize-composite-to-call` | `enable-composite-to-call` (default true) and composites are left |
 | 6 | `inline` | calls or private functions: the decompositions (and private callees) inlined |
@@ -30,15 +30,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterator
 
-from ttopt.ir.diagnostics import Diagnostic, op_position
-from ttopt.ir.types import TensorType
+from ttopt.ir.module import Module
+from ttopt.lowering.stablehlo_to_ttir_complex import ComplexToFloatPairs, part_type
 from ttopt.passes.base import Pass, option
 from ttopt.passes.manager import PipelinePass, PipelineStep
 from ttopt.passes.registry import get_pass, register_pass
 
 if TYPE_CHECKING:
-    from ttopt.ir.module import Module
-    from ttopt.ir.operation import Operation
+    from ttopt.passes.context import PassContext
 
 # What the sharding conversion (convert-to-ttir) takes: Shardy ops and StableHLO collectives.
 SHARDING_OPS = frozenset({"stablehlo.all_reduce", "stablehlo.all_gather", "stablehlo.reduce_scatter",
@@ -51,35 +50,61 @@ def _new(name: str, **options: object) -> Pass:
     return cls.from_options(dict(options))
 
 
-def _needs_sharding_conversion(module: Module) -> bool:
-    for op in module.walk():
-        if op.dialect == "sdy" or op.name in SHARDING_OPS:
-            return True
-        if op.name == "stablehlo.composite" and getattr(op.properties.get("name"), "value", None) == "sdy.all_slice":
-            return True
-    return False
+@dataclass
+class _Contents:
+    """What the steps look for, from one walk of the module (each walk of a 10k-op program costs
+    tenths of a second)."""
+
+    arith: bool = False
+    complex_types: bool = False
+    composites: bool = False  # stablehlo.composite, or a custom call with tt.has_custom_sharding
+    composite_ops: bool = False  # stablehlo.composite only
+    calls: bool = False  # func.call or a private function
+    sharding: bool = False  # Shardy ops, StableHLO collectives, sdy.all_slice composites
+
+    @staticmethod
+    def of(module: Module) -> _Contents:
+        """The flags of `module`'s ops."""
+        c = _Contents()
+        for op in module.walk():
+            name = op.name
+            dialect = op.dialect
+            if dialect == "arith":
+                c.arith = True
+            elif dialect == "sdy" or name in SHARDING_OPS:
+                c.sharding = True
+            elif name == "stablehlo.composite":
+                c.composites = c.composite_ops = True
+                if getattr(op.properties.get("name"), "value", None) == "sdy.all_slice":
+                    c.sharding = True
+            elif name == "stablehlo.custom_call" and "tt.has_custom_sharding" in op.attributes:
+                c.composites = True
+            elif name == "func.call":
+                c.calls = True
+            elif name == "func.func":
+                vis = op.properties.get("sym_visibility")
+                if vis is not None and getattr(vis.resolve(), "value", None) == "private":
+                    c.calls = True
+                if not c.complex_types:
+                    c.complex_types = any(part_type(a.type) is not None for r in op.regions for b in r.blocks for a in b.args)
+            if not c.complex_types and any(part_type(r.type) is not None for r in op.results):
+                c.complex_types = True
+        return c
 
 
-def _has_composites(module: Module) -> bool:
-    return any(op.name == "stablehlo.composite" or (op.name == "stablehlo.custom_call" and "tt.has_custom_sharding" in op.attributes)
-               for op in module.walk())  # fmt: skip
+@dataclass
+class _InlineEveryModule(Pass):
+    """MLIR's inliner over every symbol table: a file of several top-level modules is one implicit
+    module holding them, and calls resolve (and dead private callees go) within each."""
 
+    name = "inline"
 
-def _has_calls_or_private_functions(module: Module) -> bool:
-    for op in module.body.ops:
-        vis = op.properties.get("sym_visibility") if op.name == "func.func" else None
-        if vis is not None and getattr(vis.resolve(), "value", None) == "private":
-            return True
-    return any(op.name == "func.call" for op in module.walk())
-
-
-def _complex_op(module: Module) -> Operation | None:
-    for op in module.walk():
-        for v in (*op.operands, *op.results):
-            t = v.type.resolve()
-            if isinstance(t, TensorType) and t.element_type.resolve().text.startswith("complex"):
-                return op
-    return None
+    def run(self, module: Module, ctx: PassContext) -> None:
+        inliner = _new("inliner")
+        inliner.run(module, ctx)
+        for op in list(module.walk()):
+            if op is not module.op and op.name == "builtin.module":
+                inliner.run(Module(op, module.aliases, module.source), ctx)
 
 
 @register_pass
@@ -102,37 +127,41 @@ class StableHLOToTTIRPipeline(PipelinePass):
                              "(ops TTIR cannot take are errors at the op)")  # fmt: skip
 
     def steps(self, module: Module) -> Iterator[PipelineStep]:
-        """The steps of tt-mlir's createStableHLOToTTIRPipeline, in its order."""
+        """The steps of tt-mlir's createStableHLOToTTIRPipeline, in its order. One walk finds what
+        each step has to do; the module is walked again only after a step that changed it ran."""
+        seen = _Contents.of(module)
         if not self.enable_arith_to_stablehlo:
             yield PipelineStep(1, "convert-arith-to-stablehlo", skipped="enable-arith-to-stablehlo=false")
-        elif any(op.dialect == "arith" for op in module.walk()):
+        elif seen.arith:
             yield PipelineStep(1, "convert-arith-to-stablehlo", _new("convert-arith-to-stablehlo"))
         else:
             yield PipelineStep(1, "convert-arith-to-stablehlo", skipped="no arith ops")
         why = "not implemented in ttopt" if self.enable_aggressive_simplification else "enable-aggressive-simplification=false"
         yield PipelineStep(2, "stablehlo-aggressive-simplification", skipped=why)
-        op = _complex_op(module)
-        if op is not None:
-            raise Diagnostic(f"{self.name}: complex element types are not supported ('{op.name}' has one); "
-                             "tt-mlir expands them to float pairs, ttopt does not", op_position(module.source, op))  # fmt: skip
-        yield PipelineStep(3, "stablehlo-complex-math-expander", skipped="no complex types")
+        if seen.complex_types:
+            yield PipelineStep(3, "stablehlo-complex-math-expander", ComplexToFloatPairs())
+        else:
+            yield PipelineStep(3, "stablehlo-complex-math-expander", skipped="no complex types")
         # Steps with nothing to do are reported skipped: each step that runs is also a verification
         # of the whole module, a second or so on a 10k-op program.
-        if _has_composites(module):
+        if seen.composites:
             yield PipelineStep(4, "legalize-stablehlo-composite-to-ttir", _new("legalize-stablehlo-composite-to-ttir"))
+            seen = _Contents.of(module)
         else:
             yield PipelineStep(4, "legalize-stablehlo-composite-to-ttir", skipped="no composites")
         if not self.enable_composite_to_call:
             yield PipelineStep(5, "stablehlo-legalize-composite-to-call", skipped="enable-composite-to-call=false")
-        elif any(op.name == "stablehlo.composite" for op in module.walk()):
+        elif seen.composite_ops:
             yield PipelineStep(5, "stablehlo-legalize-composite-to-call", _new("stablehlo-legalize-composite-to-call"))
+            seen = _Contents.of(module)
         else:
             yield PipelineStep(5, "stablehlo-legalize-composite-to-call", skipped="no composites")
-        if _has_calls_or_private_functions(module):
-            yield PipelineStep(6, "inline", _new("inliner"))
+        if seen.calls:
+            yield PipelineStep(6, "inline", _InlineEveryModule())
+            seen = _Contents.of(module)
         else:
             yield PipelineStep(6, "inline", skipped="no calls or private functions")
-        if _needs_sharding_conversion(module):
+        if seen.sharding:
             yield PipelineStep(7, "convert-to-ttir", _new("convert-to-ttir"))
         else:
             yield PipelineStep(7, "convert-to-ttir", skipped="no Shardy or collective ops")

@@ -4,7 +4,8 @@ Two ops are the same expression when they have the same name, operands, result t
 and discardable attributes and neither has regions; the later one's results are replaced by the
 earlier one's and it goes. An op's block and the blocks of regions nested in it (not across
 functions or other symbol-isolated ops) see the expressions defined above them in that block, as
-dominance gives in single-block regions.
+dominance gives in single-block regions. As MLIR's pass, it also erases side-effect-free ops whose
+results have no uses when it reaches them (in block order, so an op used only by a later dead op stays).
 """
 
 from __future__ import annotations
@@ -34,6 +35,11 @@ def _key(op: Operation) -> tuple[Any, ...] | None:
             tuple(sorted((k, v.canonical()) for k, v in op.attributes.items())))  # fmt: skip
 
 
+def _trivially_dead(op: Operation) -> bool:
+    d = op.opdef
+    return bool(op.results) and not op.regions and d is not None and d.has(PURE) and all(not r.uses for r in op.results)
+
+
 @register_pass
 @dataclass
 class CSE(Pass):
@@ -43,19 +49,26 @@ class CSE(Pass):
     summary = "Common subexpression elimination of side-effect-free ops without regions"
 
     def run(self, module: Module, ctx: PassContext) -> None:
-        removed = 0
+        removed = dead = 0
 
         def visit(block: Block, seen: dict[tuple[Any, ...], Operation]) -> None:
-            nonlocal removed
+            nonlocal removed, dead
             scope = dict(seen)
+            gone: list[Operation] = []  # taken out of the block in one pass at the end
             for op in list(block.ops):
+                if _trivially_dead(op):
+                    op.drop_all_references()
+                    gone.append(op)
+                    dead += 1
+                    continue
                 key = _key(op)
                 if key is not None:
                     first = scope.get(key)
                     if first is not None:
                         for r, v in zip(op.results, first.results):
                             r.replace_all_uses_with(v)
-                        op.erase()
+                        op.drop_all_references()
+                        gone.append(op)
                         removed += 1
                         continue
                     scope[key] = op
@@ -63,6 +76,8 @@ class CSE(Pass):
                 for region in op.regions:
                     for b in region.blocks:
                         visit(b, inner if len(region.blocks) == 1 else {})
+            if gone:
+                block.remove_many(gone)
 
         visit(module.body, {})
-        ctx.stats.setdefault(self.name, {})["removed"] = removed
+        ctx.stats.setdefault(self.name, {}).update(removed=removed, dead=dead)

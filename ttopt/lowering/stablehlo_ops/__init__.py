@@ -5,11 +5,14 @@ package imports them all.
 """
 
 from ttopt.lowering.stablehlo_ops import (  # noqa: F401  (each registers its lowerings on import)
+    attention,
+    attention_composites,
     batch_norm,
     chlo,
     custom_call,
     dot_general,
     gather,
+    kv_cache,
     optimization_barrier,
     pad_slices,
     quantization,
@@ -22,4 +25,5 @@ from ttopt.lowering.stablehlo_ops import (  # noqa: F401  (each registers its lo
     shape_queries,
     shifts,
     sort_topk,
+    sparse_moe,
 )

@@ -27,13 +27,9 @@ CONSTANTS = frozenset({"stablehlo.constant", "ttir.constant", "arith.constant"})
 def emit_results(low: Lowering, name: str, operands: list[Value], result_types: list[Any], **properties: Attribute) -> list[Value]:
     """A `ttir.<name>` op of several results before the op being lowered; its results."""
     anchor = low.anchor
-    assert anchor is not None and anchor.parent is not None
+    assert anchor is not None
     op = Operation(f"ttir.{name}", operands, result_types, properties=dict(sorted(properties.items())), location=anchor.location)
-    op.pos = anchor.pos
-    block = anchor.parent
-    block.insert(block.index(anchor), op)
-    low.counts[op.name] = low.counts.get(op.name, 0) + 1
-    return list(op.results)
+    return list(low.place(op).results)
 
 
 def splat(low: Lowering, t: Any, value: float | int) -> Value:

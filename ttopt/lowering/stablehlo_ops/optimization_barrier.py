@@ -15,10 +15,5 @@ if TYPE_CHECKING:
 
 @lowers("stablehlo.optimization_barrier")
 def _barrier(low: Lowering, op: Operation) -> list[Value]:
-    anchor = low.anchor
-    assert anchor is not None and anchor.parent is not None
     new = Operation("ttcore.optimization_barrier", list(op.operands), [r.type for r in op.results], location=op.location)
-    new.pos = op.pos
-    anchor.parent.insert(anchor.parent.index(anchor), new)
-    low.counts[new.name] = low.counts.get(new.name, 0) + 1
-    return list(new.results)
+    return list(low.place(new).results)

@@ -44,12 +44,9 @@ def reduce_type(region: Any) -> str | None:
 def emit_multi(low: Lowering, name: str, operands: list[Value], results: list[Any], **properties: Any) -> list[Value]:
     """A `ttir.<name>` with several results before the op being lowered; its results."""
     anchor = low.anchor
-    assert anchor is not None and anchor.parent is not None
+    assert anchor is not None
     op = Operation(f"ttir.{name}", operands, results, properties=dict(sorted(properties.items())), location=anchor.location)
-    op.pos = anchor.pos
-    anchor.parent.insert(anchor.parent.index(anchor), op)
-    low.counts[op.name] = low.counts.get(op.name, 0) + 1
-    return list(op.results)
+    return list(low.place(op).results)
 
 
 @lowers("stablehlo.select_and_scatter")
