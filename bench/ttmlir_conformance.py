@@ -38,6 +38,7 @@ runs it.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shlex
@@ -339,7 +340,14 @@ def run_filecheck(filecheck: str, args: list[str], stdin: str) -> ToolResult:
 
 
 def execute(run: RunLine, src: Path, tmp: Path, filecheck: str) -> tuple[bool, str, str]:
-    """Run one RUN line: (passed, failure text, internal error text)."""
+    """Run one RUN line: (passed, failure text, internal error text). It runs in `tmp`: some
+    RUN lines write `-o name.mlir` relative to where they run, which must not be the checkout."""
+    tmp.mkdir(parents=True, exist_ok=True)
+    with contextlib.chdir(tmp):
+        return _execute(run, src, tmp, filecheck)
+
+
+def _execute(run: RunLine, src: Path, tmp: Path, filecheck: str) -> tuple[bool, str, str]:
     data = ""
     for stage in run.stages:
         args = substitute(stage.args, src, tmp)

@@ -73,3 +73,20 @@ def test_a_failing_split_is_named(tmp_path: Path) -> None:
     ok, why, internal = execute(runs[1], src, tmp_path / "out", filecheck)
     assert not ok and "ttir.nothing" in why and internal == ""
     assert split_failures(text, runs, src, tmp_path / "out", filecheck) == [2]
+
+
+@needs_filecheck
+def test_a_relative_output_path_lands_in_the_work_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Some upstream RUN lines write `-o name.mlir` where they run: never into the caller's directory."""
+    caller = tmp_path / "checkout"
+    caller.mkdir()
+    monkeypatch.chdir(caller)
+    text = "// RUN: ttmlir-opt --stablehlo-to-ttir-pipeline -o out_file.mlir %s\nmodule {}\n"
+    src = tmp_path / "t.mlir"
+    src.write_text(text)
+    run = parse_run(run_lines(text)[0], SUITE)
+    filecheck = find_filecheck()
+    assert filecheck is not None
+    assert execute(run, src, tmp_path / "work", filecheck) == (True, "", "")
+    assert (tmp_path / "work" / "out_file.mlir").is_file()
+    assert list(caller.iterdir()) == []

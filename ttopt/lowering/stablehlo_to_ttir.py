@@ -100,7 +100,8 @@ def _mlir_spelled(value: Attribute) -> Attribute:
     element = t.element_type.resolve().text if isinstance(t, TensorType) else ""
     if element[:1] in ("i", "s", "u") and element != "i1" and a.is_splat:
         v = splat_value(a, element)
-        if isinstance(v, int) and not isinstance(v, bool) and wrap_int(v, element) != v:
+        spelled = a.body.strip()
+        if isinstance(v, int) and not isinstance(v, bool) and spelled.lstrip("-").isdigit() and str(wrap_int(v, element)) != spelled:
             return DenseElementsAttr(str(wrap_int(v, element)), a.type)
         return value
     if element not in ("f16", "bf16", "f32", "f64") or (not a.is_splat and len(a.body) > 4096):
