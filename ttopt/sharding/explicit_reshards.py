@@ -29,12 +29,13 @@ instead of creating sub-axes, which step 11 and the TTIR conversion reject. The 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ttopt.dialects.sdy_rule import OpShardingRule
 from ttopt.passes.base import Pass, option
 from ttopt.passes.registry import register_pass
+from ttopt.sharding.block_cursor import BlockCursor
 from ttopt.sharding.common_axes import compatible_axes, find_common_axes
 from ttopt.sharding.factors import (
     Axis,
@@ -106,6 +107,7 @@ class _Ctx:
     trace: Any
     stats: dict
     conservative: bool = True
+    cursor: BlockCursor = field(default_factory=BlockCursor)  # the walk edits next to the op it is at
 
 
 def _why(ctx: _Ctx, op: Any, text: str) -> None:
@@ -159,8 +161,8 @@ def _reshard(value: Any, target: Sharding, ctx: _Ctx, before: Any, keep_open: bo
     closed = Sharding(target.mesh, [list(d) for d in target.dims], list(target.closed) if keep_open else [True] * target.rank)
     if unreduced:  # a function result's unreduced axes are part of the sharding it is resharded to
         closed.unreduced, closed.unreduced_kind = target.unreduced, target.unreduced_kind
-    op = rewriter.create("sdy.reshard", [value], [value.type], {"sharding": to_attr(closed, ctx.meshes).to_attr()},
-                         before=before)  # fmt: skip
+    op = ctx.cursor.insert_before(before, rewriter.create("sdy.reshard", [value], [value.type],
+                                                        {"sharding": to_attr(closed, ctx.meshes).to_attr()}))
     ctx.stats["reshards"] = ctx.stats.get("reshards", 0) + 1
     return op.results[0]
 
@@ -193,7 +195,7 @@ def _reduce_unreduced(op: Any, i: int, target: Sharding | None, ctx: _Ctx) -> No
     out.unreduced_kind = cur.unreduced_kind if out.unreduced else None
     _why(ctx, op, f"operand #{i}: unreduced axes {[a[0] for a in axes]} are not unreduced in {target.text(ctx.meshes) if target else 'the target'} -> all_reduce")
     props = _all_reduce_props(axes, out, cur.unreduced_kind or "sum", ctx, mesh)
-    ar = rewriter.create("sdy.all_reduce", [v], [v.type], props, before=op)
+    ar = ctx.cursor.insert_before(op, rewriter.create("sdy.all_reduce", [v], [v.type], props))
     ctx.stats["all_reduces"] = ctx.stats.get("all_reduces", 0) + 1
     op.set_operand(i, ar.results[0])
 
@@ -476,7 +478,7 @@ def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
         for j, r in enumerate(op.results):
             _why(ctx, op, f"result #{j}: reduction factor sharded on {[a[0] for a in axes]} -> all_reduce ({kind})")
             props = _all_reduce_props(axes, new_shardings[n_ops + j], kind, ctx, mesh)
-            anchor = rewriter.create("sdy.all_reduce", [r], [r.type], props, after=anchor)
+            anchor = ctx.cursor.insert_after(anchor, rewriter.create("sdy.all_reduce", [r], [r.type], props))
             values[j] = anchor.results[0]
             ctx.stats["all_reduces"] = ctx.stats.get("all_reduces", 0) + 1
     # A result is resharded back to its sharding as written (open dims stay open). Without one:
@@ -491,7 +493,7 @@ def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
                 opened = not any(shs[n_ops:])
             _why(ctx, op, f"result #{j}: computed as {new_shardings[n_ops + j].text(ctx.meshes)}, users expect "
                           f"{old.text(ctx.meshes)} -> reshard after the op")  # fmt: skip
-            nxt = anchor.parent.ops[anchor.parent.index(anchor) + 1]
+            nxt = ctx.cursor.next_op(anchor)
             values[j] = _reshard(values[j], old, ctx, nxt, keep_open=True, unreduced=True)
             anchor = values[j].op
         if values[j] is not r:
@@ -615,7 +617,7 @@ def _process_dot(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
     r = op.results[0]
     users = list(r.uses)
     set_op_result_shardings(op, [to_attr(computed, ctx.meshes)])
-    nxt = op.parent.ops[op.parent.index(op) + 1]
+    nxt = ctx.cursor.next_op(op)
     new = _reshard(r, out, ctx, nxt, keep_open=True)
     for u in users:
         for k, x in enumerate(u.operands):
@@ -651,8 +653,8 @@ def _reduce_partial(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
     for r in op.results:
         users = list(r.uses)
         sh = _sharding_of(r, ctx) or out
-        ar = rewriter.create("sdy.all_reduce", [r], [r.type], _all_reduce_props(axes, sh, sh.unreduced_kind or "sum", ctx, mesh),
-                             after=anchor)  # fmt: skip
+        ar = ctx.cursor.insert_after(anchor, rewriter.create("sdy.all_reduce", [r], [r.type],
+                                                             _all_reduce_props(axes, sh, sh.unreduced_kind or "sum", ctx, mesh)))
         anchor = ar
         for u in users:
             for k, x in enumerate(u.operands):
@@ -674,7 +676,7 @@ def _walk(block: Any, func: Any, c: _Ctx, full_version: bool, nested: bool) -> N
                     _walk(inner, func, c, full_version, nested=True)
             _process_data_flow(op, c, full)
             continue
-        if nested and op is list(block.ops)[-1]:
+        if nested and op is block.ops[-1]:
             continue
         if op.name == "func.return":
             _process_return(op, func, c, full_version)
