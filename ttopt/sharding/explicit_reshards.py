@@ -45,6 +45,7 @@ from ttopt.sharding.factors import (
     axis_of,
     axis_ref,
     collect_meshes,
+    dialect_attr,
     factor_dims,
     from_attr,
     get_arg_attr,
@@ -162,7 +163,7 @@ def _reshard(value: Any, target: Sharding, ctx: _Ctx, before: Any, keep_open: bo
     if unreduced:  # a function result's unreduced axes are part of the sharding it is resharded to
         closed.unreduced, closed.unreduced_kind = target.unreduced, target.unreduced_kind
     op = ctx.cursor.insert_before(before, rewriter.create("sdy.reshard", [value], [value.type],
-                                                        {"sharding": to_attr(closed, ctx.meshes).to_attr()}))
+                                                        {"sharding": dialect_attr(to_attr(closed, ctx.meshes))}))
     ctx.stats["reshards"] = ctx.stats.get("reshards", 0) + 1
     return op.results[0]
 
@@ -512,7 +513,7 @@ def _all_reduce_props(axes: list[Axis], out: Sharding, kind: str, ctx: _Ctx, mes
     if kind != "sum":
         props["reduction_kind"] = OpaqueAttr(kind)
     props["reduction_axes"] = AxisRefListAttr(axes=tuple(axis_ref(a, mesh) for a in axes)).to_attr()
-    props["out_sharding"] = to_attr(out, ctx.meshes).to_attr()
+    props["out_sharding"] = dialect_attr(to_attr(out, ctx.meshes))
     return props
 
 

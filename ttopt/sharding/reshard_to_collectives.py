@@ -28,7 +28,18 @@ from ttopt.passes.base import Pass, option
 from ttopt.passes.registry import register_pass
 from ttopt.sharding.block_cursor import BlockCursor
 from ttopt.sharding.collective_inserter import shardy_collectives
-from ttopt.sharding.factors import Axis, Sharding, axes_size, collect_meshes, diag, from_attr, get_sharding_attr, rank_of, to_attr
+from ttopt.sharding.factors import (
+    Axis,
+    Sharding,
+    axes_size,
+    collect_meshes,
+    diag,
+    dialect_attr,
+    from_attr,
+    get_sharding_attr,
+    rank_of,
+    to_attr,
+)
 from ttopt.sharding.reshard_steps import Step
 from ttopt.sharding.util import tensor_type
 
@@ -293,7 +304,7 @@ def lower_reshard(op: Any, meshes: dict, trace: Any = None, conservative: bool =
         if st.params is not None:
             params = tuple(AllToAllParam(axes=tuple(axis_ref(a, mesh) for a in ax), src_dim=s, tgt_dim=t) for ax, s, t in st.params)
             props["params"] = AllToAllParamListAttr(params=params).to_attr()
-        props["out_sharding"] = to_attr(out, meshes).to_attr()
+        props["out_sharding"] = dialect_attr(to_attr(out, meshes))
         new = cursor.insert_before(op, rewriter.create(f"sdy.{st.kind}", [value], [x.type], props))
         value = new.results[0]
     op.results[0].replace_all_uses_with(value)
