@@ -24,8 +24,8 @@ from __future__ import annotations
 import argparse
 import gc
 import json
-import subprocess
 import statistics
+import subprocess
 import sys
 import tempfile
 import time

@@ -109,6 +109,7 @@ class _Ctx:
     stats: dict
     conservative: bool = True
     cursor: BlockCursor = field(default_factory=BlockCursor)  # the walk edits next to the op it is at
+    choices: dict = field(default_factory=dict)  # `_choose`'s outcome per key (ops of one pattern)
 
 
 def _why(ctx: _Ctx, op: Any, text: str) -> None:
@@ -127,6 +128,12 @@ def _sharding_of(v: Any, ctx: _Ctx) -> Sharding | None:
     if owner is not None and owner.name == "sdy.manual_computation":
         return erase_manual_axes(sh, manual_axes(ctx.module, owner))
     return sh
+
+
+def _has_unreduced(v: Any) -> bool:
+    """Whether the sharding `_sharding_of` reads for `v` has unreduced axes (without building it)."""
+    a = get_sharding_attr(v) if _while_of(v) is None else get_sharding_attr(_while_of(v).results[v.index])
+    return a is not None and bool(a.unreduced)
 
 
 def _region_owner(v: Any) -> Any:
@@ -203,9 +210,9 @@ def _reduce_unreduced(op: Any, i: int, target: Sharding | None, ctx: _Ctx) -> No
 
 def _reduce_unreduced_operands(op: Any, ctx: _Ctx) -> None:
     """Every operand's unreduced axes that the op's (first) result does not keep unreduced."""
-    target = _sharding_of(op.results[0], ctx) if op.results else None
-    if not op.results:
+    if not op.results or not any(_has_unreduced(v) for v in op.operands):
         return
+    target = _sharding_of(op.results[0], ctx)
     for i in range(len(op.operands)):
         _reduce_unreduced(op, i, target, ctx)
 
@@ -426,28 +433,22 @@ def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
         # Same axes, other device order: resharded onto the common mesh (shouldReshardToCommonMesh).
         return sh is not None and not sh.is_replicated() and _mesh(sh.mesh, ctx).device_ids != mesh.device_ids
 
-    sizes = rule.factor_sizes
-    projs = [project(m, sizes, s.dims if s else None, [True] * len(m), s.replicated if s else (), minor_most_takes_rest=True)
-             for m, s in zip(rule.tensors, shs)]  # fmt: skip
-    overflow = any(fs.overflow for p in projs for fs in p.factors.values())
-    if overflow and op.name != "stablehlo.reshape":
-        _why(ctx, op, "skipped: a factor has overflow axes")
-        return
     full = {a.name: a.size for a in mesh.axes}
-    common = None if overflow else compatible_axes(rule, projs)
-    if overflow:
-        chosen = reshape_overflow_axes(rule, projs[0], projs[-1])
-        _why(ctx, op, "overflow axes: the more sharded side's axes redistributed over both sides' factors")
-        _expressible(op, rule, chosen, ctx, mesh)
-    elif common is not None:
-        chosen = common
+    if ctx.trace is not None and ctx.trace.enabled:
+        found = _choose(op, rule, shs, tensors, ctx, mesh, full)
     else:
-        chosen = find_common_axes(rule, projs, [_numel(v) for v in tensors], full)
-        _expressible(op, rule, chosen, ctx, mesh)
+        key = (rule, op.name == "stablehlo.reshape", ctx.conservative, tuple(full.items()), tuple(_numel(v) for v in tensors),
+               *(None if s is None else (tuple(map(tuple, s.dims)), s.replicated) for s in shs))  # fmt: skip
+        found = ctx.choices.get(key, False)
+        if found is False:
+            found = ctx.choices[key] = _choose(op, rule, shs, tensors, ctx, mesh, full)
+    if found is None:
+        return
+    chosen = {f: list(axes) for f, axes in found[0]}
     # Reshard operands and results whose projection changed.
     new_shardings = []
     for t, (v, m) in enumerate(zip(tensors, rule.tensors)):
-        dims = factor_dims(m, sizes, lambda f: chosen.get(f, []))
+        dims = [list(d) for d in found[1][t]]
         cur = shs[t]
         target = cur.copy() if cur is not None else Sharding.replicated_closed(mesh_ref, len(m))
         target.dims = dims
@@ -502,6 +503,32 @@ def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
                 for k, x in enumerate(u.operands):
                     if x is r:
                         u.set_operand(k, values[j])
+
+
+def _choose(op: Any, rule: OpShardingRule, shs: list[Sharding | None], tensors: list[Any], ctx: _Ctx, mesh: Any,
+            full: dict[str, int]) -> tuple | None:  # fmt: skip
+    """The axes every factor gets and each tensor's dims under them (None: the op is skipped).
+    A function of the rule, the tensors' dims, replicated axes and sizes, the mesh axes and the
+    mode: `_Ctx.choices` keeps it per such key for the ops that repeat one (tracing aside)."""
+    sizes = rule.factor_sizes
+    projs = [project(m, sizes, s.dims if s else None, [True] * len(m), s.replicated if s else (), minor_most_takes_rest=True)
+             for m, s in zip(rule.tensors, shs)]  # fmt: skip
+    overflow = any(fs.overflow for p in projs for fs in p.factors.values())
+    if overflow and op.name != "stablehlo.reshape":
+        _why(ctx, op, "skipped: a factor has overflow axes")
+        return None
+    common = None if overflow else compatible_axes(rule, projs)
+    if overflow:
+        chosen = reshape_overflow_axes(rule, projs[0], projs[-1])
+        _why(ctx, op, "overflow axes: the more sharded side's axes redistributed over both sides' factors")
+        _expressible(op, rule, chosen, ctx, mesh)
+    elif common is not None:
+        chosen = common
+    else:
+        chosen = find_common_axes(rule, projs, [_numel(v) for v in tensors], full)
+        _expressible(op, rule, chosen, ctx, mesh)
+    dims = tuple(tuple(tuple(d) for d in factor_dims(m, sizes, lambda f: chosen.get(f, []))) for m in rule.tensors)
+    return tuple((f, tuple(axes)) for f, axes in chosen.items()), dims
 
 
 def _all_reduce_props(axes: list[Axis], out: Sharding, kind: str, ctx: _Ctx, mesh: Any) -> dict:
