@@ -3,13 +3,14 @@
 An op's own checks (arity, properties, its dialect's verifier, the sdy attribute checks) read
 the op's name, operands and their types, result types, properties and discardable attributes,
 whether it ends its block, the `manual_axes` of the manual computations around it, and the
-module's `sdy.mesh` ops. After each verification the pass manager records, per op, those inputs
-as the objects they are (attributes and types are never changed in place, so the same objects
-mean the same values); an op whose record matches object for object was verified with exactly
-these inputs and would pass again, so its checks are skipped. Anything else is checked: a new
-op, an op a pass edited, and every op with regions (their checks read nested bodies). A change to
-the module's meshes drops the record. Comparison is by identity only: an equal but rebuilt
-attribute counts as changed, which costs a check, never a missed one.
+module's `sdy.mesh` ops and alias definitions. After each verification the pass manager records,
+per op, those inputs as the objects they are (attributes and types are never changed in place,
+so the same objects mean the same values); an op whose record matches object for object was
+verified with exactly these inputs and would pass again, so its checks are skipped. Anything
+else is checked: a new op, an op a pass edited, and every op with regions (their checks read
+nested bodies). A change to the module's meshes or aliases drops the record. Comparison is by
+identity only: an equal but rebuilt attribute counts as changed, which costs a check, never a
+missed one.
 """
 
 from __future__ import annotations
@@ -34,10 +35,14 @@ class VerifiedOps:
     def start(self, module: Module) -> None:
         """Begin a verification of `module` (call `commit` once it has passed)."""
         top = module.op.regions[0].blocks[0].ops if module.op.regions and module.op.regions[0].blocks else []
-        meshes = (module.op, *(x for op in top if op.name == "sdy.mesh" for x in (op, *op.properties.values())))
-        if len(meshes) != len(self._module) or not all(map(is_, meshes, self._module)):
+        # Also the alias table (its version changes with every edit): an alias an op names may
+        # have been redefined.
+        scope = module.aliases
+        state = (module.op, scope, scope.defs.version,
+                 *(x for op in top if op.name == "sdy.mesh" for x in (op, *op.properties.values())))  # fmt: skip
+        if len(state) != len(self._module) or not all(map(is_, state, self._module)):
             self._done = {}
-        self._module = meshes
+        self._module = state
         self._pending = {}
         self._enclosing = {}
 
