@@ -12,14 +12,22 @@ without its `sdy.manual_computation` blocks so that the pipeline has everything 
 graph skips steps 5-11). Each run parses the text, runs `stablehlo-pipeline`, then `convert-to-ttir` and
 `convert-to-ttnn-ccl`, and prints the result; the table shows the median per step over `--repeat`
 runs (each step's time includes the IR verification after it). Target: 10k ops end to end <= 10 s.
+
+With jax installed, a second table puts Shardy C++ (jaxlib's `sdy-*` passes, run by MLIR's
+PassManager in a child process on the same generated text) beside ttopt's same 7 steps, in CPU
+seconds (each MLIR pass verifies after itself too; a shared machine's wall time is noise), and
+the ratio per step: the target is ttopt within 5x of Shardy. `--no-shardy` skips it.
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import json
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -44,10 +52,58 @@ def generate(n_ops: int, seed: int) -> str:
     return Unsolved(n_ops, seed).text()
 
 
+# ttopt's pipeline step -> the jaxlib Shardy pass it mirrors (oracle_check.py's SHARDY_PIPELINE).
+SHARDY_STEPS = {
+    "apply-sharding-constraints": "sdy-apply-sharding-constraints",
+    "aggressive-propagation": "sdy-aggressive-propagate{conservative-propagation=true}",
+    "sharding-constraint-to-reshard": "func.func(sdy-sharding-constraint-to-reshard)",
+    "insert-explicit-reshards": "func.func(sdy-insert-explicit-reshards{enable-full-version=true})",
+    "reshard-to-collectives": "func.func(sdy-reshard-to-collectives)",
+    "close-shardings": "sdy-close-shardings",
+    "canonicalize": "canonicalize",
+}
+
+# Child process (an MLIR pipeline error can abort the process): parse the module once per repeat
+# and run the Shardy steps in order, one PassManager each, timing each run in CPU seconds.
+_SHARDY = r"""
+import json, os, sys, time
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+from jax._src.interpreters import mlir as jmlir
+from jax._src.lib.mlir import ir, passmanager
+text = open(sys.argv[1]).read()
+steps = json.loads(sys.argv[3])
+out = {name: [] for name in steps}
+for _ in range(int(sys.argv[2])):
+    ctx = jmlir.make_ir_context(); ctx.allow_unregistered_dialects = True
+    module = ir.Module.parse(text, context=ctx)
+    for name, spec in steps.items():
+        pm = passmanager.PassManager.parse(f"builtin.module({spec})", context=ctx)
+        t0 = time.process_time()
+        pm.run(module.operation)
+        out[name].append(time.process_time() - t0)
+print(json.dumps(out))
+"""
+
+
+def shardy_cpu(path: Path, repeat: int) -> dict[str, float] | None:
+    """Median CPU seconds of each Shardy C++ step on the module at `path` (None without jax)."""
+    try:
+        import jax  # noqa: F401
+    except ImportError:
+        return None
+    r = subprocess.run([sys.executable, "-c", _SHARDY, str(path), str(repeat), json.dumps(SHARDY_STEPS)],
+                       capture_output=True, text=True, timeout=1800)  # fmt: skip
+    if r.returncode != 0:
+        print(f"Shardy C++ run failed: {r.stderr[-500:]}", file=sys.stderr)
+        return None
+    return {k: statistics.median(v) for k, v in json.loads(r.stdout).items()}
+
+
 def run_once(text: str) -> dict[str, float]:
     from ttopt.ir.printer import print_module
     from ttopt.parse.parser import parse_module
     from ttopt.passes.context import PassContext
+    from ttopt.passes.manager import PassManager
     from ttopt.passes.registry import get_pass
 
     times: dict[str, float] = {}
@@ -58,8 +114,11 @@ def run_once(text: str) -> dict[str, float]:
     times["ops (input)"] = sum(1 for _ in module.walk())
     ctx = PassContext()
     t0 = time.perf_counter()
-    get_pass("stablehlo-pipeline")().run(module, ctx)
+    pm = PassManager([get_pass("stablehlo-pipeline")()], ctx)
+    pm.run(module)
     times["stablehlo-pipeline"] = time.perf_counter() - t0
+    for label, cpu in pm.cpu_timings:
+        times[f"cpu {label.split('/')[-1]}"] = cpu
     for s in ctx.stats["stablehlo-pipeline"]["steps"]:
         times[f"  {s['step']:>2} {s['pass']}"] = s["ms"] / 1e3
     times["  ops after the pipeline"] = sum(1 for _ in module.walk())
@@ -81,6 +140,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--write", default=None, help="also write each generated module to DIR/sharding_<n>.mlir")
+    ap.add_argument("--no-shardy", action="store_true", help="skip the comparison with Shardy C++ (jaxlib)")
     args = ap.parse_args(argv)
     ensure_importable()
     from rich.console import Console
@@ -91,6 +151,7 @@ def main(argv: list[str] | None = None) -> None:
     all_passes()
     sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
     columns: dict[int, dict[str, float]] = {}
+    shardy: dict[int, dict[str, float] | None] = {}
     for n in sizes:
         text = generate(n, args.seed)
         if args.write:
@@ -99,12 +160,17 @@ def main(argv: list[str] | None = None) -> None:
         run_once(text)  # warm-up: imports, rule tables, caches
         runs = [run_once(text) for _ in range(args.repeat)]
         columns[n] = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
+        if not args.no_shardy:
+            with tempfile.TemporaryDirectory() as tmp:
+                path = Path(tmp) / f"sharding_{n}.mlir"
+                path.write_text(text)
+                shardy[n] = shardy_cpu(path, args.repeat)
     table = Table(title=f"ttopt sharding pipeline, median of {args.repeat} (seconds; JAX-style module, seed {args.seed})",
                   title_justify="left")
     table.add_column("step")
     for n in sizes:
         table.add_column(f"{n} ops", justify="right")
-    keys = list(columns[sizes[0]])
+    keys = [k for k in columns[sizes[0]] if not k.startswith("cpu ")]
     for k in keys:
         cells = []
         for n in sizes:
@@ -112,6 +178,27 @@ def main(argv: list[str] | None = None) -> None:
             cells.append(f"{int(v)}" if k.startswith(("ops", "  ops")) else f"{v:.3f}")
         table.add_row(f"[bold]{k}[/bold]" if k in ("stablehlo-pipeline", "total") else k, *cells)
     Console().print(table)
+    for n in sizes:
+        if shardy.get(n):
+            Console().print(comparison(n, columns[n], shardy[n], args.repeat))
+
+
+def comparison(n: int, ttopt: dict[str, float], shardy: dict[str, float], repeat: int):  # type: ignore[no-untyped-def]
+    """ttopt's and Shardy C++'s CPU seconds per Shardy step, and their ratio."""
+    from rich.table import Table
+
+    table = Table(title=f"ttopt vs Shardy C++ (jaxlib) on the same {n}-op module: CPU seconds, median of {repeat}, "
+                        "verification after each step included", title_justify="left")  # fmt: skip
+    for col in ("step", "ttopt", "Shardy C++", "ttopt / Shardy"):
+        table.add_column(col, justify="left" if col == "step" else "right")
+    total_t = total_s = 0.0
+    for step in SHARDY_STEPS:
+        t, s = ttopt.get(f"cpu {step}", 0.0), shardy[step]
+        total_t += t
+        total_s += s
+        table.add_row(step, f"{t:.3f}", f"{s:.3f}", f"{t / s:.1f}x" if s else "-")
+    table.add_row("[bold]the 7 steps[/bold]", f"{total_t:.3f}", f"{total_s:.3f}", f"{total_t / total_s:.1f}x" if total_s else "-")
+    return table
 
 
 if __name__ == "__main__":

@@ -183,10 +183,30 @@ def _type_text(t: Any) -> str:
     return f"'{t.text}'"
 
 
+# Verifying after each pass checks the same few (sharding, type, mesh) triples on thousands of
+# ops: sharding models are frozen and shared, tensor types are interned, so the answer is kept
+# per triple (and the enclosing manual axes), with the objects themselves to guard the ids.
+_PROBLEMS: dict[tuple, tuple[Any, Any, Any, str | None]] = {}
+
+
 def sharding_problem(s: Any, vtype: Any, mesh: Any, manual: Mapping[str, Any]) -> str | None:
     """Why the sharding `s` of a value of type `vtype` (None: no value) is invalid on `mesh` (None:
     its named mesh does not exist), in Shardy's words (verifyTensorShardingAttr); None when valid.
     `manual` maps the axes enclosing manual computations bind."""
+    if vtype is not None and type(vtype) is not TensorType:  # an alias means something per module
+        return _sharding_problem(s, vtype, mesh, manual)
+    key = (id(s), id(vtype), id(mesh), *manual)
+    hit = _PROBLEMS.get(key)
+    if hit is not None and hit[0] is s and hit[1] is vtype and hit[2] is mesh:
+        return hit[3]
+    problem = _sharding_problem(s, vtype, mesh, manual)
+    if len(_PROBLEMS) > 100_000:
+        _PROBLEMS.clear()
+    _PROBLEMS[key] = (s, vtype, mesh, problem)
+    return problem
+
+
+def _sharding_problem(s: Any, vtype: Any, mesh: Any, manual: Mapping[str, Any]) -> str | None:
     if mesh is None:
         return f"unknown mesh: @{s.mesh}"
     fully_replicated = all(not d.axes for d in s.dim_shardings)

@@ -7,7 +7,7 @@ caught at the pass that broke it, with the op named in the diagnostic.
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from ttopt.ir.attributes import OP_ATTRIBUTE_VERIFIERS, SymbolRefAttr, TypeAttr
 from ttopt.ir.diagnostics import Diagnostic, SourcePos
@@ -35,20 +35,24 @@ def _fail(op: Operation, module: Module, message: str) -> Diagnostic:
     return Diagnostic(f"'{op.name}' op {message}{suffix}", _where(op, module))
 
 
-def verify(module: Module, check_uses: bool = False, allow_unregistered_dialect: bool = True) -> None:
+def verify(module: Module, check_uses: bool = False, allow_unregistered_dialect: bool = True,
+           unchanged: Callable[[Operation], bool] | None = None) -> None:
     """Raise a Diagnostic for the first structural problem found.
 
     `check_uses` also checks that every value's use list matches the operands that refer to it
     (costs a pass over all uses; tests and debugging turn it on). Without
     `allow_unregistered_dialect` an op of a dialect ttopt does not register is an error, as in
     mlir-opt without --allow-unregistered-dialect: the CLI checks its input so; passes create
-    only registered ops, so verifying after them needs no second look.
+    only registered ops, so verifying after them needs no second look. `unchanged(op)` true
+    skips the op's own checks (the pass manager's record of ops verified before and not touched
+    since); dominance and symbols are always checked.
     """
     ops = _preorder(module.op)
     if not allow_unregistered_dialect:
         _verify_dialects(ops, module)
     for op in ops:
-        _verify_op(op, module)
+        if unchanged is None or not unchanged(op):
+            _verify_op(op, module)
     _verify_visibility(module)
     _verify_symbols(ops, module)
     if check_uses:

@@ -29,12 +29,13 @@ instead of creating sub-axes, which step 11 and the TTIR conversion reject. The 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ttopt.dialects.sdy_rule import OpShardingRule
 from ttopt.passes.base import Pass, option
 from ttopt.passes.registry import register_pass
+from ttopt.sharding.block_cursor import BlockCursor
 from ttopt.sharding.common_axes import compatible_axes, find_common_axes
 from ttopt.sharding.factors import (
     Axis,
@@ -44,6 +45,7 @@ from ttopt.sharding.factors import (
     axis_of,
     axis_ref,
     collect_meshes,
+    dialect_attr,
     factor_dims,
     from_attr,
     get_arg_attr,
@@ -106,6 +108,8 @@ class _Ctx:
     trace: Any
     stats: dict
     conservative: bool = True
+    cursor: BlockCursor = field(default_factory=BlockCursor)  # the walk edits next to the op it is at
+    choices: dict = field(default_factory=dict)  # `_choose`'s outcome per key (ops of one pattern)
 
 
 def _why(ctx: _Ctx, op: Any, text: str) -> None:
@@ -124,6 +128,12 @@ def _sharding_of(v: Any, ctx: _Ctx) -> Sharding | None:
     if owner is not None and owner.name == "sdy.manual_computation":
         return erase_manual_axes(sh, manual_axes(ctx.module, owner))
     return sh
+
+
+def _has_unreduced(v: Any) -> bool:
+    """Whether the sharding `_sharding_of` reads for `v` has unreduced axes (without building it)."""
+    a = get_sharding_attr(v) if _while_of(v) is None else get_sharding_attr(_while_of(v).results[v.index])
+    return a is not None and bool(a.unreduced)
 
 
 def _region_owner(v: Any) -> Any:
@@ -159,8 +169,8 @@ def _reshard(value: Any, target: Sharding, ctx: _Ctx, before: Any, keep_open: bo
     closed = Sharding(target.mesh, [list(d) for d in target.dims], list(target.closed) if keep_open else [True] * target.rank)
     if unreduced:  # a function result's unreduced axes are part of the sharding it is resharded to
         closed.unreduced, closed.unreduced_kind = target.unreduced, target.unreduced_kind
-    op = rewriter.create("sdy.reshard", [value], [value.type], {"sharding": to_attr(closed, ctx.meshes).to_attr()},
-                         before=before)  # fmt: skip
+    op = ctx.cursor.insert_before(before, rewriter.create("sdy.reshard", [value], [value.type],
+                                                        {"sharding": dialect_attr(to_attr(closed, ctx.meshes))}))
     ctx.stats["reshards"] = ctx.stats.get("reshards", 0) + 1
     return op.results[0]
 
@@ -193,16 +203,16 @@ def _reduce_unreduced(op: Any, i: int, target: Sharding | None, ctx: _Ctx) -> No
     out.unreduced_kind = cur.unreduced_kind if out.unreduced else None
     _why(ctx, op, f"operand #{i}: unreduced axes {[a[0] for a in axes]} are not unreduced in {target.text(ctx.meshes) if target else 'the target'} -> all_reduce")
     props = _all_reduce_props(axes, out, cur.unreduced_kind or "sum", ctx, mesh)
-    ar = rewriter.create("sdy.all_reduce", [v], [v.type], props, before=op)
+    ar = ctx.cursor.insert_before(op, rewriter.create("sdy.all_reduce", [v], [v.type], props))
     ctx.stats["all_reduces"] = ctx.stats.get("all_reduces", 0) + 1
     op.set_operand(i, ar.results[0])
 
 
 def _reduce_unreduced_operands(op: Any, ctx: _Ctx) -> None:
     """Every operand's unreduced axes that the op's (first) result does not keep unreduced."""
-    target = _sharding_of(op.results[0], ctx) if op.results else None
-    if not op.results:
+    if not op.results or not any(_has_unreduced(v) for v in op.operands):
         return
+    target = _sharding_of(op.results[0], ctx)
     for i in range(len(op.operands)):
         _reduce_unreduced(op, i, target, ctx)
 
@@ -423,28 +433,22 @@ def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
         # Same axes, other device order: resharded onto the common mesh (shouldReshardToCommonMesh).
         return sh is not None and not sh.is_replicated() and _mesh(sh.mesh, ctx).device_ids != mesh.device_ids
 
-    sizes = rule.factor_sizes
-    projs = [project(m, sizes, s.dims if s else None, [True] * len(m), s.replicated if s else (), minor_most_takes_rest=True)
-             for m, s in zip(rule.tensors, shs)]  # fmt: skip
-    overflow = any(fs.overflow for p in projs for fs in p.factors.values())
-    if overflow and op.name != "stablehlo.reshape":
-        _why(ctx, op, "skipped: a factor has overflow axes")
-        return
     full = {a.name: a.size for a in mesh.axes}
-    common = None if overflow else compatible_axes(rule, projs)
-    if overflow:
-        chosen = reshape_overflow_axes(rule, projs[0], projs[-1])
-        _why(ctx, op, "overflow axes: the more sharded side's axes redistributed over both sides' factors")
-        _expressible(op, rule, chosen, ctx, mesh)
-    elif common is not None:
-        chosen = common
+    if ctx.trace is not None and ctx.trace.enabled:
+        found = _choose(op, rule, shs, tensors, ctx, mesh, full)
     else:
-        chosen = find_common_axes(rule, projs, [_numel(v) for v in tensors], full)
-        _expressible(op, rule, chosen, ctx, mesh)
+        key = (rule, op.name == "stablehlo.reshape", ctx.conservative, tuple(full.items()), tuple(_numel(v) for v in tensors),
+               *(None if s is None else (tuple(map(tuple, s.dims)), s.replicated) for s in shs))  # fmt: skip
+        found = ctx.choices.get(key, False)
+        if found is False:
+            found = ctx.choices[key] = _choose(op, rule, shs, tensors, ctx, mesh, full)
+    if found is None:
+        return
+    chosen = {f: list(axes) for f, axes in found[0]}
     # Reshard operands and results whose projection changed.
     new_shardings = []
     for t, (v, m) in enumerate(zip(tensors, rule.tensors)):
-        dims = factor_dims(m, sizes, lambda f: chosen.get(f, []))
+        dims = [list(d) for d in found[1][t]]
         cur = shs[t]
         target = cur.copy() if cur is not None else Sharding.replicated_closed(mesh_ref, len(m))
         target.dims = dims
@@ -476,7 +480,7 @@ def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
         for j, r in enumerate(op.results):
             _why(ctx, op, f"result #{j}: reduction factor sharded on {[a[0] for a in axes]} -> all_reduce ({kind})")
             props = _all_reduce_props(axes, new_shardings[n_ops + j], kind, ctx, mesh)
-            anchor = rewriter.create("sdy.all_reduce", [r], [r.type], props, after=anchor)
+            anchor = ctx.cursor.insert_after(anchor, rewriter.create("sdy.all_reduce", [r], [r.type], props))
             values[j] = anchor.results[0]
             ctx.stats["all_reduces"] = ctx.stats.get("all_reduces", 0) + 1
     # A result is resharded back to its sharding as written (open dims stay open). Without one:
@@ -491,7 +495,7 @@ def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
                 opened = not any(shs[n_ops:])
             _why(ctx, op, f"result #{j}: computed as {new_shardings[n_ops + j].text(ctx.meshes)}, users expect "
                           f"{old.text(ctx.meshes)} -> reshard after the op")  # fmt: skip
-            nxt = anchor.parent.ops[anchor.parent.index(anchor) + 1]
+            nxt = ctx.cursor.next_op(anchor)
             values[j] = _reshard(values[j], old, ctx, nxt, keep_open=True, unreduced=True)
             anchor = values[j].op
         if values[j] is not r:
@@ -499,6 +503,32 @@ def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
                 for k, x in enumerate(u.operands):
                     if x is r:
                         u.set_operand(k, values[j])
+
+
+def _choose(op: Any, rule: OpShardingRule, shs: list[Sharding | None], tensors: list[Any], ctx: _Ctx, mesh: Any,
+            full: dict[str, int]) -> tuple | None:  # fmt: skip
+    """The axes every factor gets and each tensor's dims under them (None: the op is skipped).
+    A function of the rule, the tensors' dims, replicated axes and sizes, the mesh axes and the
+    mode: `_Ctx.choices` keeps it per such key for the ops that repeat one (tracing aside)."""
+    sizes = rule.factor_sizes
+    projs = [project(m, sizes, s.dims if s else None, [True] * len(m), s.replicated if s else (), minor_most_takes_rest=True)
+             for m, s in zip(rule.tensors, shs)]  # fmt: skip
+    overflow = any(fs.overflow for p in projs for fs in p.factors.values())
+    if overflow and op.name != "stablehlo.reshape":
+        _why(ctx, op, "skipped: a factor has overflow axes")
+        return None
+    common = None if overflow else compatible_axes(rule, projs)
+    if overflow:
+        chosen = reshape_overflow_axes(rule, projs[0], projs[-1])
+        _why(ctx, op, "overflow axes: the more sharded side's axes redistributed over both sides' factors")
+        _expressible(op, rule, chosen, ctx, mesh)
+    elif common is not None:
+        chosen = common
+    else:
+        chosen = find_common_axes(rule, projs, [_numel(v) for v in tensors], full)
+        _expressible(op, rule, chosen, ctx, mesh)
+    dims = tuple(tuple(tuple(d) for d in factor_dims(m, sizes, lambda f: chosen.get(f, []))) for m in rule.tensors)
+    return tuple((f, tuple(axes)) for f, axes in chosen.items()), dims
 
 
 def _all_reduce_props(axes: list[Axis], out: Sharding, kind: str, ctx: _Ctx, mesh: Any) -> dict:
@@ -510,7 +540,7 @@ def _all_reduce_props(axes: list[Axis], out: Sharding, kind: str, ctx: _Ctx, mes
     if kind != "sum":
         props["reduction_kind"] = OpaqueAttr(kind)
     props["reduction_axes"] = AxisRefListAttr(axes=tuple(axis_ref(a, mesh) for a in axes)).to_attr()
-    props["out_sharding"] = to_attr(out, ctx.meshes).to_attr()
+    props["out_sharding"] = dialect_attr(to_attr(out, ctx.meshes))
     return props
 
 
@@ -615,7 +645,7 @@ def _process_dot(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
     r = op.results[0]
     users = list(r.uses)
     set_op_result_shardings(op, [to_attr(computed, ctx.meshes)])
-    nxt = op.parent.ops[op.parent.index(op) + 1]
+    nxt = ctx.cursor.next_op(op)
     new = _reshard(r, out, ctx, nxt, keep_open=True)
     for u in users:
         for k, x in enumerate(u.operands):
@@ -651,8 +681,8 @@ def _reduce_partial(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
     for r in op.results:
         users = list(r.uses)
         sh = _sharding_of(r, ctx) or out
-        ar = rewriter.create("sdy.all_reduce", [r], [r.type], _all_reduce_props(axes, sh, sh.unreduced_kind or "sum", ctx, mesh),
-                             after=anchor)  # fmt: skip
+        ar = ctx.cursor.insert_after(anchor, rewriter.create("sdy.all_reduce", [r], [r.type],
+                                                             _all_reduce_props(axes, sh, sh.unreduced_kind or "sum", ctx, mesh)))
         anchor = ar
         for u in users:
             for k, x in enumerate(u.operands):
@@ -674,7 +704,7 @@ def _walk(block: Any, func: Any, c: _Ctx, full_version: bool, nested: bool) -> N
                     _walk(inner, func, c, full_version, nested=True)
             _process_data_flow(op, c, full)
             continue
-        if nested and op is list(block.ops)[-1]:
+        if nested and op is block.ops[-1]:
             continue
         if op.name == "func.return":
             _process_return(op, func, c, full_version)

@@ -18,7 +18,7 @@ from math import gcd
 from typing import TYPE_CHECKING, Any, Mapping, Sequence, cast
 
 from ttopt.dialects.sdy_rule import OpShardingRule, TensorMapping
-from ttopt.ir.attributes import ArrayAttr, Attribute, DictAttr
+from ttopt.ir.attributes import ArrayAttr, Attribute, DialectAttr, DictAttr
 from ttopt.ir.diagnostics import Diagnostic, SourcePos
 from ttopt.ir.values import BlockArgument, OpResult
 from ttopt.sharding.util import func_type, str_value
@@ -259,8 +259,30 @@ def axis_ref(a: Axis, mesh: MeshAttr | None) -> Any:
     return AxisRef(name=a[0]) if full or mesh is None else AxisRef(name=a[0], sub_axis=(a[1], a[2]))
 
 
+# Attribute models are frozen, so equal shardings share one: propagation and explicit reshards
+# write the same few shardings on thousands of ops, and building and printing a pydantic model
+# per op was most of their write-back. Keys hold plain data and the ids of meshes the entry keeps
+# alive; the tables are dropped when they grow past _MEMO_LIMIT.
+_MEMO_LIMIT = 100_000
+_ATTRS: dict[tuple, tuple[Any, Any, TensorShardingAttr]] = {}
+_BODIES: dict[int, tuple[Any, str]] = {}
+_PER_VALUE: dict[tuple[int, ...], tuple[tuple, Any]] = {}
+_SHARDINGS: dict[tuple[int, int], tuple[Any, Any, Sharding]] = {}
+
+
 def from_attr(attr: TensorShardingAttr, meshes: dict[str, MeshAttr]) -> Sharding:
+    """The plain `Sharding` of a sharding model (a fresh copy: callers may change it)."""
     mesh = attr.resolve_mesh(meshes)
+    key = (id(attr), id(mesh))
+    hit = _SHARDINGS.get(key)
+    if hit is None or hit[0] is not attr or hit[1] is not mesh:
+        if len(_SHARDINGS) > _MEMO_LIMIT:
+            _SHARDINGS.clear()
+        hit = _SHARDINGS[key] = (attr, mesh, _build_sharding(attr, mesh))
+    return hit[2].copy()
+
+
+def _build_sharding(attr: TensorShardingAttr, mesh: MeshAttr) -> Sharding:
     return Sharding(
         attr.mesh,
         [[axis_of(r, mesh) for r in d.axes] for d in attr.dim_shardings],
@@ -273,9 +295,35 @@ def from_attr(attr: TensorShardingAttr, meshes: dict[str, MeshAttr]) -> Sharding
 
 
 def to_attr(sh: Sharding, meshes: dict[str, MeshAttr]) -> TensorShardingAttr:
+    """The `#sdy.sharding` model of a sharding (one shared model per distinct sharding and mesh)."""
+    mesh = sh.mesh if not isinstance(sh.mesh, str) else meshes.get(sh.mesh)
+    try:
+        key = (id(mesh), sh.mesh if isinstance(sh.mesh, str) else id(sh.mesh), tuple(map(tuple, sh.dims)),
+               tuple(sh.closed), tuple(sh.priority), sh.replicated, sh.unreduced, sh.unreduced_kind)  # fmt: skip
+        hit = _ATTRS.get(key)
+    except TypeError:  # an unhashable field: build it afresh
+        return _build_attr(sh, mesh)
+    if hit is None or hit[0] is not mesh:
+        if len(_ATTRS) > _MEMO_LIMIT:
+            _ATTRS.clear()
+        hit = _ATTRS[key] = (mesh, sh.mesh, _build_attr(sh, mesh))
+    return hit[2]
+
+
+def dialect_attr(model: Any) -> DialectAttr:
+    """`model.to_attr()` (a new IR attribute wrapping the model), printing each model's body once."""
+    hit = _BODIES.get(id(model))
+    if hit is None or hit[0] is not model:
+        if len(_BODIES) > _MEMO_LIMIT:
+            _BODIES.clear()
+        hit = _BODIES[id(model)] = (model, model.print_body())
+    body = hit[1]
+    return DialectAttr(model.attr_name, body, f"#{model.attr_name}<{body}>", typed=model)
+
+
+def _build_attr(sh: Sharding, mesh: Any) -> TensorShardingAttr:
     from ttopt.dialects.sdy_attrs import DimensionSharding, TensorShardingAttr
 
-    mesh = sh.mesh if not isinstance(sh.mesh, str) else meshes.get(sh.mesh)
     dims = tuple(
         DimensionSharding(axes=tuple(axis_ref(a, mesh) for a in d), is_closed=c, priority=p if (d or not c) else None)
         for d, c, p in zip(sh.dims, sh.closed, sh.priority)
@@ -406,9 +454,15 @@ def set_op_result_shardings(op: Operation, attrs: list[TensorShardingAttr]) -> N
 
     own = _OWN_SHARDING.get(op.name)
     if own is not None:
-        op.properties[own] = attrs[0].to_attr()
+        op.properties[own] = dialect_attr(attrs[0])
         return
-    op.attributes["sdy.sharding"] = TensorShardingPerValueAttr(shardings=tuple(attrs)).to_attr()
+    key = tuple(map(id, attrs))
+    hit = _PER_VALUE.get(key)
+    if hit is None or any(a is not b for a, b in zip(hit[0], attrs)):
+        if len(_PER_VALUE) > _MEMO_LIMIT:
+            _PER_VALUE.clear()
+        hit = _PER_VALUE[key] = (tuple(attrs), TensorShardingPerValueAttr(shardings=tuple(attrs)))
+    op.attributes["sdy.sharding"] = dialect_attr(hit[1])
 
 
 def set_sharding_attr(v: Value, attr: TensorShardingAttr, rank_of=None) -> None:

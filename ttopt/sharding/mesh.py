@@ -7,7 +7,7 @@ is rejected where device ids matter (collectives), as tt-mlir ignores them.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from math import prod
 from typing import TYPE_CHECKING, Any, Literal, Sequence, overload
 
@@ -118,7 +118,7 @@ def coords(mesh: Mesh, device: int) -> tuple[int, ...]:
     return tuple(reversed(out))
 
 
-def device_id(mesh: Mesh, c: Sequence[int]) -> int:
+def device_id(mesh: Mesh | _RowMajor, c: Sequence[int]) -> int:
     d = 0
     for x, s in zip(c, mesh.shape):
         d = d * s + x
@@ -128,6 +128,14 @@ def device_id(mesh: Mesh, c: Sequence[int]) -> int:
 def replica_groups(mesh: Mesh, axes: Sequence[str]) -> list[list[int]]:
     """Device groups that vary `axes` (first = major) with every other axis fixed; groups ordered
     row-major over the other axes (ref §4.2: axis A1 gives rows, axis A0 columns)."""
+    return [list(g) for g in _replica_groups(tuple(mesh.axis_names), tuple(mesh.shape), tuple(axes))]
+
+
+@lru_cache(maxsize=1024)
+def _replica_groups(names: tuple[str, ...], shape: tuple[int, ...], axes: tuple[str, ...]) -> tuple[tuple[int, ...], ...]:
+    """`replica_groups` of a row-major mesh of these axes (every collective over the same axes
+    of one mesh has the same groups: computed once)."""
+    mesh = _RowMajor(names, shape)
     idx = [mesh.index(a) for a in axes]
     others = [i for i in range(len(mesh.shape)) if i not in idx]
     shape = mesh.shape
@@ -145,8 +153,19 @@ def replica_groups(mesh: Mesh, axes: Sequence[str]) -> list[list[int]]:
                 c[i] = g % shape[i]
                 g //= shape[i]
             group.append(device_id(mesh, [c[i] for i in range(len(shape))]))
-        groups.append(group)
-    return groups
+        groups.append(tuple(group))
+    return tuple(groups)
+
+
+@dataclass(frozen=True)
+class _RowMajor:
+    """What `device_id` and the group computation read of a mesh: axis names and sizes."""
+
+    axis_names: tuple[str, ...]
+    shape: tuple[int, ...]
+
+    def index(self, axis: str) -> int:
+        return self.axis_names.index(axis)
 
 
 class ShardingError(ValueError):

@@ -82,6 +82,7 @@ class Node:
     # (a manual computation's edges add or drop the manual axes).
     views: dict[int, tuple[Callable[[Sharding | None], Sharding | None], Callable[[Sharding], Sharding]]] = field(
         default_factory=dict)
+    rule_id: int = -1  # the rule's number among the graph's distinct rules (a key of `ShardingGraph.outcomes`)
 
 
 @dataclass
@@ -113,6 +114,12 @@ class ShardingGraph:
         # For `sdy.func_data_flow_edge`s: functions by name and the calls of each.
         self.funcs = {func_name(f): f for f in module.functions()}
         self.calls: dict[str, list[Operation]] = {}
+        # Factor propagation is a function of the rule, the tensors' shardings, the directions
+        # and the mesh axes: ops of one kind on one shape with the same shardings (most of a
+        # model's layers) compute it once. Outcome: per changed tensor, its dims and closed flags.
+        self.outcomes: dict[tuple, tuple[tuple[int, tuple[tuple[Axis, ...], ...], tuple[bool, ...]], ...]] = {}
+        self._rule_ids: dict[OpShardingRule, int] = {}
+        self._mesh_axes: dict[int, tuple[Any, dict[str, int], tuple]] = {}
         for op in module.walk():
             callee = op.properties.get("callee") if op.name == "func.call" else None
             if callee is not None:
@@ -394,34 +401,73 @@ class ShardingGraph:
         mesh_ref, mesh = found
         rule = node.rule
         sizes = rule.factor_sizes
-        full = {a.name: a.size for a in mesh.axes}
+        known = self._mesh_axes.get(id(mesh))
+        if known is None:
+            full = {a.name: a.size for a in mesh.axes}
+            known = self._mesh_axes[id(mesh)] = (mesh, full, tuple(full.items()))
+        full = known[1]
+        if self._tracing():
+            return self._write(node, shs, mesh_ref, self._factor_propagation(node, shs, mesh, full, aggressive, True))
+        if node.rule_id < 0:
+            node.rule_id = self._rule_ids.setdefault(rule, len(self._rule_ids))
+        if self.direction_of is None:
+            directions: Any = node.direction
+        else:
+            directions = tuple(self._direction(node, f) for f in range(len(sizes)))
+        key = (node.rule_id, aggressive, node.elementwise, directions, known[2],
+               *(None if s is None else (tuple(map(tuple, s.dims)), tuple(s.closed), s.replicated,
+                                         tuple(axis_of(r, mesh) for r in s.unreduced)) for s in shs))  # fmt: skip
+        outcome = self.outcomes.get(key)
+        if outcome is None:
+            outcome = self.outcomes[key] = self._factor_propagation(node, shs, mesh, full, aggressive, False)
+        return self._write(node, shs, mesh_ref, outcome)
+
+    def _direction(self, node: Node, f: int) -> str:
+        if f in node.rule.blocked_propagation:
+            return fp.NONE
+        if self.direction_of is None:
+            return node.direction
+        return fp.intersect(node.direction, self.direction_of(node, f))
+
+    def _factor_propagation(self, node: Node, shs: list[Sharding | None], mesh: Any, full: dict[str, int],
+                            aggressive: bool, tracing: bool) -> tuple:
+        """Shardy's factor propagation at one node: per tensor that changed, its new dims and
+        closed flags (tracing: the node's factor table is printed as well)."""
+        rule = node.rule
+        sizes = rule.factor_sizes
         tensors = [
             fp.build(m, sizes, s.dims if s else None, s.closed if s else None, s.replicated if s else (),
                      tuple(axis_of(r, mesh) for r in s.unreduced) if s else ())
             for m, s in zip(rule.tensors, shs)
         ]  # fmt: skip
-        before = [{f: list(x.axes) for f, x in t.factors.items()} for t in tensors] if self._tracing() else []
+        before = [{f: list(x.axes) for f, x in t.factors.items()} for t in tensors] if tracing else []
         n_ops = len(rule.operands)
 
         def direction(f: int) -> str:
-            if f in rule.blocked_propagation:
-                return fp.NONE
-            if self.direction_of is None:
-                return node.direction
-            return fp.intersect(node.direction, self.direction_of(node, f))
+            return self._direction(node, f)
 
         if aggressive:
             updated = fp.propagate_aggressive(tensors, n_ops, sizes, direction, full, self.conservative, node.elementwise)
         else:
             updated = fp.propagate_basic(tensors, n_ops, sizes, direction, full, self.conservative)
+        changes = []
+        for t, changed in enumerate(updated):
+            if changed:
+                dims, closed = fp.dim_shardings(tensors[t], rule.tensors[t], sizes)
+                changes.append((t, tuple(tuple(d) for d in dims), tuple(closed)))
+        if tracing:
+            self._trace_rows = (before, tensors, full)
+        return tuple(changes)
+
+    def _write(self, node: Node, shs: list[Sharding | None], mesh_ref: Any, outcome: tuple) -> list[int]:
+        """Store a node's outcome in its slots (and their sharding groups); the slots that changed."""
         out: list[int] = []
         trace_rows = []
-        for t, changed in enumerate(updated):
-            if not changed:
-                continue
+        for t, dims_t, closed_t in outcome:
             s = node.slots[t]
             old = shs[t]
-            dims, closed = fp.dim_shardings(tensors[t], rule.tensors[t], sizes)
+            dims = [list(d) for d in dims_t]
+            closed = list(closed_t)
             if old is None and not any(dims):
                 continue
             new_sh = old.copy() if old is not None else Sharding.open(mesh_ref, len(dims))
@@ -442,6 +488,7 @@ class ShardingGraph:
                     self.sh[m] = new_sh.copy()
                     out.append(m)
         if out and self._tracing():
+            before, tensors, full = self._trace_rows
             self._trace(node, before, tensors, trace_rows, full)
         return out
 

@@ -26,8 +26,20 @@ from typing import TYPE_CHECKING, Any
 
 from ttopt.passes.base import Pass, option
 from ttopt.passes.registry import register_pass
+from ttopt.sharding.block_cursor import BlockCursor
 from ttopt.sharding.collective_inserter import shardy_collectives
-from ttopt.sharding.factors import Axis, Sharding, axes_size, collect_meshes, diag, from_attr, get_sharding_attr, rank_of, to_attr
+from ttopt.sharding.factors import (
+    Axis,
+    Sharding,
+    axes_size,
+    collect_meshes,
+    diag,
+    dialect_attr,
+    from_attr,
+    get_sharding_attr,
+    rank_of,
+    to_attr,
+)
 from ttopt.sharding.reshard_steps import Step
 from ttopt.sharding.util import tensor_type
 
@@ -253,8 +265,10 @@ def _whole_axis_steps(src: Sharding, target: Sharding, meshes: dict, rank: int) 
     return steps, target
 
 
-def lower_reshard(op: Any, meshes: dict, trace: Any = None, conservative: bool = True) -> int:
-    """Replace one `sdy.reshard` with its collectives; returns how many were created."""
+def lower_reshard(op: Any, meshes: dict, trace: Any = None, conservative: bool = True,
+                  cursor: BlockCursor | None = None) -> int:
+    """Replace one `sdy.reshard` with its collectives; returns how many were created. A pass
+    lowering the reshards of a block in order passes one `cursor` (no scan of the block per edit)."""
     from ttopt.dialects.sdy_attrs import AllToAllParam, AllToAllParamListAttr, ListOfAxisRefListsAttr
     from ttopt.ir import rewriter
     from ttopt.sharding.factors import axis_ref
@@ -277,6 +291,7 @@ def lower_reshard(op: Any, meshes: dict, trace: Any = None, conservative: bool =
 
         kinds = ", ".join(s.kind for s in steps) or "nothing (same sharding)"
         trace.print(escape(f"reshard {src.text(meshes)} -> {target_attr.op_text()}: {kinds}{note}"))
+    cursor = cursor if cursor is not None else BlockCursor()
     value = x
     for st in steps:
         assert st.after is not None, "every step has the axes after it"
@@ -289,10 +304,11 @@ def lower_reshard(op: Any, meshes: dict, trace: Any = None, conservative: bool =
         if st.params is not None:
             params = tuple(AllToAllParam(axes=tuple(axis_ref(a, mesh) for a in ax), src_dim=s, tgt_dim=t) for ax, s, t in st.params)
             props["params"] = AllToAllParamListAttr(params=params).to_attr()
-        props["out_sharding"] = to_attr(out, meshes).to_attr()
-        new = rewriter.create(f"sdy.{st.kind}", [value], [x.type], props, before=op)
+        props["out_sharding"] = dialect_attr(to_attr(out, meshes))
+        new = cursor.insert_before(op, rewriter.create(f"sdy.{st.kind}", [value], [x.type], props))
         value = new.results[0]
-    rewriter.replace_op(op, [value])
+    op.results[0].replace_all_uses_with(value)
+    cursor.erase(op)
     return len(steps)
 
 
@@ -319,6 +335,7 @@ class ReshardToCollectives(Pass):
             if total > MAX_DEVICES:  # collectives list every device of their groups
                 raise diag(module, op, f"the mesh has {total} devices; {self.name} lowers reshards on meshes of at most {MAX_DEVICES}")
         n = count = 0
+        cursor = BlockCursor()
         for op in list(module.walk()):
             if op.name == "sdy.reshard":
                 why = kept(op, meshes, self.keep_redundant_reshards)
@@ -326,6 +343,6 @@ class ReshardToCollectives(Pass):
                     if ctx.trace.enabled:
                         ctx.trace.print(f"keep sdy.reshard: {why}")
                     continue
-                count += lower_reshard(op, meshes, ctx.trace, self.conservative)
+                count += lower_reshard(op, meshes, ctx.trace, self.conservative, cursor)
                 n += 1
         ctx.stats.setdefault(self.name, {}).update({"reshards": n, "collectives": count})

@@ -19,11 +19,13 @@ are reduction for an add/multiply/max/min body (need-replication otherwise).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from math import gcd, prod
 from typing import TYPE_CHECKING, Sequence
 
 from ttopt.dialects.sdy_rule import (
     OpShardingRule,
+    RuleBuilder,
     check_rule,
     parse_rule,
 )
@@ -65,10 +67,42 @@ def rule_for(op: Operation, conservative: bool = True) -> OpShardingRule | None:
     fn = RULES.get(op.name)
     if fn is None:
         return None
-    for v in (*op.operands, *(r for r in op.results)):
-        if shape_of(v) is None:
-            return None
-    return fn(op, conservative)
+    shapes = tuple(shape_of(v) for v in (*op.operands, *op.results))
+    if None in shapes:
+        return None
+    key = _rule_key(op, conservative, shapes) if op.name in _SHAPE_AND_PROPERTY_RULES else None
+    if key is None:
+        return fn(op, conservative)
+    rule = _RULES_SEEN.get(key)
+    if rule is None:
+        if len(_RULES_SEEN) > 20_000:
+            _RULES_SEEN.clear()
+        rule = _RULES_SEEN[key] = fn(op, conservative)
+    return rule
+
+
+# Rules that read nothing but the op's name, shapes and inherent attributes (not its operands'
+# producers, regions or element types): ops of one kind, shapes and attributes share one rule
+# (rules are frozen), built once. Keys spell attributes by their resolved text; one naming an
+# alias inside (`#` past the start) is not cached, since an alias means something per module.
+_SHAPE_AND_PROPERTY_RULES = frozenset({
+    "stablehlo.broadcast_in_dim", "stablehlo.reshape", "stablehlo.transpose", "stablehlo.dot_general",
+    "stablehlo.dot", "stablehlo.reduce", "stablehlo.slice",
+})  # fmt: skip
+_RULES_SEEN: dict[tuple, OpShardingRule | None] = {}
+
+
+def _rule_key(op: Operation, conservative: bool, shapes: tuple) -> tuple | None:
+    spelled = []
+    for attrs in (op.properties, op.attributes):
+        for k, a in attrs.items():
+            if k.startswith("sdy."):
+                continue
+            text = a.resolve().text
+            if "#" in text[1:]:
+                return None
+            spelled.append((k, text))
+    return (op.name, conservative, len(op.operands), shapes, tuple(spelled))
 
 
 def custom_rule(op: Operation, body: str) -> OpShardingRule:
@@ -109,8 +143,14 @@ POINTWISE = (
 @register(*POINTWISE)
 def _pointwise(op: Operation, conservative: bool) -> OpShardingRule:
     """Every dim is one pass-through factor shared by all non-scalar tensors (ref §3.3 row 1)."""
-    b = builder(op)
-    b.add_pointwise(static_shape(op.results[0]) if op.results else static_shape(op.operands[0]))
+    return _pointwise_rule(tuple(static_shape(v) for v in op.operands), tuple(static_shape(r) for r in op.results))
+
+
+@lru_cache(maxsize=4096)
+def _pointwise_rule(operands: tuple[tuple[int, ...], ...], results: tuple[tuple[int, ...], ...]) -> OpShardingRule:
+    """The pointwise rule of these shapes (rules are frozen: the ops of one shape share one)."""
+    b = RuleBuilder(operands, results)
+    b.add_pointwise(results[0] if results else operands[0])
     return b.build()
 
 
