@@ -77,7 +77,7 @@ OTHER: dict[str, tuple[Any, Any]] = {  # op -> (operand arity, result arity)
     # Indexing, scans and pooling with indices (the StableHLO gather / scatter / reduce_window lowerings).
     "gather": (2, 1),
     "scatter": (3, 1),
-    "embedding_backward": (3, 1),
+    "embedding_bw": (3, 1),
     "cumsum": (1, 1),
     "cumprod": (1, 1),
     "max_pool2d_with_indices": (1, 2),

@@ -94,8 +94,11 @@ def verify_matmul(op: Any) -> None:
     got = _shape(op.results[0]) if op.results else None
     if want is None or got is None:
         return
-    want = want or (1,)  # a vector-vector product is tensor<1> (MLIR has rank-0, TTNN does not)
+    vector_product = not want
+    want = want or (1,)  # a vector-vector product: tt-mlir writes tensor<1>; a rank-0 result holds it too
     allowed = _linear_shapes(op, want) if op.name == "ttnn.linear" else [want]
+    if vector_product:
+        allowed.append(())
     if not any(len(w) == len(got) and all(_same(x, y) for x, y in zip(w, got)) for w in allowed):
         a, b = _shape(op.operands[0]), _shape(op.operands[1])
         shapes = " or ".join(_text(w) for w in allowed)

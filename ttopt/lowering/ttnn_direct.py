@@ -17,6 +17,7 @@ conversion sets them, so they print).
 | `paged_flash_multi_latent_attention_decode` | `head_dim_v`, `is_causal` (true), `scale`, operand segments |
 | `topk_router_gpt` (2 results) | `k`, `num_experts` |
 | `sampling` | `seed` |
+| `to_layout` | none: `ttnn.to_tensor_spec`, the aggregate layout change |
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ if TYPE_CHECKING:
 
 F32, UI32 = ScalarType("f32"), ScalarType("ui32")
 SEGMENTS = "operandSegmentSizes"
+RENAMED = {"to_layout": "to_tensor_spec"}
 
 
 @dataclass(frozen=True)
@@ -91,7 +93,7 @@ def direct_rule(name: str, spec: Direct) -> Any:
         if spec.segmented:
             properties[SEGMENTS] = DenseArrayAttr("i32", tuple(len(vs) for _, vs in groups))
         types = [lw.layout_type(r.type, op) for r in op.results]
-        new = Operation(f"ttnn.{name}", operands, types, properties=dict(sorted(properties.items())), location=op.location)
+        new = Operation(f"ttnn.{RENAMED.get(name, name)}", operands, types, properties=dict(sorted(properties.items())), location=op.location)
         lw.out.append(new)
         return list(new.results) if spec.results > 1 else new.results[0]
 
@@ -119,6 +121,7 @@ DIRECT: dict[str, Direct] = {
         ("head_dim_v", "is_causal", "scale"), {"is_causal": BoolAttr(True)}),
     "topk_router_gpt": Direct(("input", "weight", "bias"), ("k", "num_experts"), results=2),
     "sampling": Direct(("input_values", "input_indices", "k", "p", "temp"), ("seed",)),
+    "to_layout": Direct(("input", "output")),
 }  # fmt: skip
 
 DIRECT_RULES = {name: direct_rule(name, spec) for name, spec in DIRECT.items()}

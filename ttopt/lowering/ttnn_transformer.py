@@ -10,6 +10,8 @@
   each reshaped and permuted; for `transpose_key` one more permute (0, 1, 3, 2) of the key.
 * `topk_router_gpt`: tt-metal writes k rounded up to a multiple of 8; the op is emitted with that k
   and both results sliced back to [B, k] (TopKRouterGptDecompositionRewritePattern).
+* `sampling` of rank-2 (or rank-1) values and indices: both reshaped to rank 4 ([1, 1, B, V]), the
+  op's [1, 1, 1, B] result reshaped back (SamplingOpRank2RewritePattern).
 """
 
 from __future__ import annotations
@@ -113,4 +115,22 @@ def _topk_router_gpt(lw: _Lowering, op: Operation) -> Any:
     return out
 
 
-TRANSFORMER_RULES = {"split_query_key_value_and_split_heads": _split_qkv, "topk_router_gpt": _topk_router_gpt}
+_sampling_direct = direct_rule("sampling", DIRECT["sampling"])
+
+
+def _sampling(lw: _Lowering, op: Operation) -> Any:
+    ins = list(op.operands)
+    if len(ins) != 5 or len(ins[0].type.resolve().shape) not in (1, 2):
+        return _sampling_direct(lw, op)
+    out = tuple(op.results[0].type.resolve().shape)
+    wide = []
+    for v in ins[:2]:
+        shape = tuple(v.type.resolve().shape)
+        wide.append(_reshape(lw, op, v, (1,) * (4 - len(shape)) + shape))
+    result = _typed(lw, op, (1, 1, 1, *out), op.results[0])
+    properties = {"seed": op.get_attr("seed")} if op.get_attr("seed") is not None else {}
+    y = lw.emit("ttnn.sampling", [*wide, *ins[2:]], result, properties, op.location)
+    return _reshape(lw, op, y, out)
+
+
+TRANSFORMER_RULES = {"sampling": _sampling, "split_query_key_value_and_split_heads": _split_qkv, "topk_router_gpt": _topk_router_gpt}

@@ -46,6 +46,7 @@ MODULES: dict[str, str] = {
     'ttir-to-ttnn-common-pipeline': 'ttopt.lowering.backend_pipeline',
     'ttnn-deallocate': 'ttopt.lowering.deallocate',
     'ttnn-fusing': 'ttopt.lowering.ttnn_fusing',
+    'ttnn-operation-validation-and-fallback': 'ttopt.lowering.ttnn_op_validation',
     'ttnn-optimizer': 'ttopt.optimizer.pass_',
     'ttnn-workaround': 'ttopt.lowering.ttnn_workarounds',
     'update-global-to-local-shapes': 'ttopt.sharding.global_to_local',
@@ -105,6 +106,7 @@ SUMMARIES: dict[str, str] = {
     'ttir-to-ttnn-common-pipeline': 'TTIR to TTNN as the backend pipeline, without its runtime steps (which lower only a CPU module; ttopt makes none)',
     'ttnn-deallocate': "Insert ttnn.deallocate after the last use of every intermediate tensor (tt-mlir's TTNNDeallocate)",
     'ttnn-fusing': 'Fold an activation into the matmul / linear (sigmoid, silu, gelu) or conv2d (relu, relu6, silu, sigmoid) it alone reads',
+    'ttnn-operation-validation-and-fallback': 'TTNN ops get the output data type and page layout their kernels produce, with a ttnn.to_tensor_spec back to the expected type',
     'ttnn-optimizer': 'Choose TTNN memory layouts and op configs (CostBased by default; DFSharding + ShardSolver, interleaved policies), insert reshards and spills',
     'ttnn-workaround': 'TTNN data-type workarounds: typecasts around ops whose tt-metal kernels take fewer data types (tanh, where, prod, argmax, sort, ...)',
     'update-global-to-local-shapes': 'Set all mesh axes manual, give manual_computation bodies local shapes, lower sdy collectives to StableHLO',
@@ -286,6 +288,7 @@ OPTIONS: dict[str, tuple[OptionSpec, ...]] = {
     ),
     'ttnn-deallocate': (),
     'ttnn-fusing': (),
+    'ttnn-operation-validation-and-fallback': (),
     'ttnn-optimizer': (
         OptionSpec('memory-layout-analysis-enabled', 'memory_layout_analysis_enabled', bool, False, 'Enable the memory layout policy (L1 chains); without it every op gets its first legal config (DRAM interleaved)', None, False, False),
         OptionSpec('memory-layout-analysis-policy', 'memory_layout_analysis_policy', str, 'CostBased', 'Memory layout policy: CostBased (minimum estimated time, the default), DFSharding (L1 sharded chains), GreedyL1Interleaved, BFInterleaved', ('DFSharding', 'GreedyL1Interleaved', 'BFInterleaved', 'CostBased'), False, False),

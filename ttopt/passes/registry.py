@@ -21,6 +21,7 @@ PASS_MODULES = (
     "ttopt.lowering.ttir_fusing",
     "ttopt.lowering.ttnn_fusing",
     "ttopt.lowering.ttnn_workarounds",
+    "ttopt.lowering.ttnn_op_validation",
     "ttopt.lowering.deallocate",
     "ttopt.lowering.const_eval",
     "ttopt.lowering.backend_pipeline",
