@@ -71,7 +71,7 @@ NOT_MODELLED = frozenset({
     "ttnn.empty", "ttnn.full", "ttnn.ones", "ttnn.zeros", "ttnn.constant", "ttnn.arange",
     "ttnn.all_gather", "ttnn.all_reduce", "ttnn.all_to_all", "ttnn.collective_permute", "ttnn.reduce_scatter",
     "ttnn.mesh_partition", "ttnn.mesh_shard", "ttnn.point_to_point",
-    "ttnn.sort", "ttnn.topk", "ttnn.rand",
+    "ttnn.sort", "ttnn.topk", "ttnn.rand", "ttnn.split_query_key_value_and_split_heads", "ttnn.topk_router_gpt",
 })  # fmt: skip
 
 

@@ -7,6 +7,8 @@ is the one HEAD's backend pipeline prints:
 | `clamp_tensor` with constant min and max | `ttnn.clamp_scalar`: f32 bounds for float results, i32 bounds (saturated, rounded toward zero) for integer ones |
 | `clamp_tensor` | `ttnn.clamp_tensor`; a min or max of another shape is reshaped and repeated to the result's |
 | `repeat_interleave` with `repeats = 1` | nothing: its input (RepeatInterleaveOp's folder) |
+| `typecast` to the type it reads | nothing: its input (TypecastOp's folder) |
+| `get_dimension_size` | `ttnn.full` of the dimension's size (si32), as HEAD's TTIR decomposition |
 
 A bound is constant when it is a `full` / `zeros` / `ones` (or a splat constant, which the
 conversion makes a `full`) behind reshapes, typecasts and broadcasts, as HEAD's folds leave it.
@@ -115,7 +117,28 @@ def _repeat_interleave(lw: _Lowering, op: Any) -> Any:
     return _repeat_interleave_direct(lw, op)
 
 
+def _typecast(lw: _Lowering, op: Any) -> Any:
+    x = inputs(op)[0]
+    t = _result(lw, op)
+    if x.type.resolve().text == t.text:
+        return x
+    return lw.emit("ttnn.typecast", [x], t, {}, op.location)
+
+
+def _get_dimension_size(lw: _Lowering, op: Any) -> Any:
+    shape = tuple(inputs(op)[0].type.resolve().shape)
+    dim = op.get_attr("dimension")
+    d = getattr(dim.resolve(), "value", None) if dim is not None else None
+    if not isinstance(d, int) or not -len(shape) <= d < len(shape):
+        raise ValueError(f"dimension {d} is out of range for rank {len(shape)}")
+    out = tuple(op.results[0].type.resolve().shape)
+    properties = {"shape": DialectAttr("ttnn.shape", "x".join(map(str, out))), "fill_value": IntegerAttr(int(shape[d]), I32)}
+    return lw.emit("ttnn.full", [lw.get_device()], _result(lw, op), properties, op.location)
+
+
 CANONICALIZED_RULES = {
+    "typecast": _typecast,
+    "get_dimension_size": _get_dimension_size,
     "repeat_interleave": _repeat_interleave,
     "le": _swapped("ttnn.ge"),
     "lt": _swapped("ttnn.gt"),

@@ -18,6 +18,7 @@ conversion sets them, so they print).
 | `topk_router_gpt` (2 results) | `k`, `num_experts` |
 | `sampling` | `seed` |
 | `to_layout` | none: `ttnn.to_tensor_spec`, the aggregate layout change |
+| `group_norm` | `num_groups`, `epsilon` (1e-12), operand segments |
 """
 
 from __future__ import annotations
@@ -122,6 +123,7 @@ DIRECT: dict[str, Direct] = {
     "topk_router_gpt": Direct(("input", "weight", "bias"), ("k", "num_experts"), results=2),
     "sampling": Direct(("input_values", "input_indices", "k", "p", "temp"), ("seed",)),
     "to_layout": Direct(("input", "output")),
+    "group_norm": Direct(("input", "input_mask?", "weight?", "bias?"), ("num_groups", "epsilon"), {"epsilon": FloatAttr(1e-12, F32)}),
 }  # fmt: skip
 
 DIRECT_RULES = {name: direct_rule(name, spec) for name, spec in DIRECT.items()}
