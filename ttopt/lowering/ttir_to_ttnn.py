@@ -42,6 +42,7 @@ from ttopt.lowering.ttnn_batch_norm import BATCH_NORM_RULES
 from ttopt.lowering.ttnn_cache import CACHE_RULES
 from ttopt.lowering.ttnn_cache import NO_RESULT as CACHE_NO_RESULT
 from ttopt.lowering.ttnn_canonicalized import CANONICALIZED_RULES
+from ttopt.lowering.ttnn_conv_transpose import CONV_TRANSPOSE_RULES
 from ttopt.lowering.ttnn_direct import DIRECT_MULTI_RESULT, DIRECT_RULES
 from ttopt.lowering.ttnn_fused import FUSED_RULES
 from ttopt.lowering.ttnn_indexing import INDEXING_RULES
@@ -562,6 +563,7 @@ RULES.update({"sort": _sort, "topk": _topk, "rand": _rand, "leaky_relu": _leaky_
 RULES.update(DIRECT_RULES)
 RULES.update(CANONICALIZED_RULES)
 RULES.update(TRANSFORMER_RULES)
+RULES.update(CONV_TRANSPOSE_RULES)
 
 
 @register_pass
