@@ -248,7 +248,10 @@ def _concat(op: Any) -> None:
     out = _result(op)
     if out is None or any(s is None for s in shapes):
         return
-    d = props(op).dim % len(out)
+    dim = props(op).dim
+    if not -len(out) <= dim < len(out):
+        raise ValueError(f"Invalid dimension {dim} for concatenation.")  # HEAD's ConcatOp verifier text
+    d = dim % len(out)
     for s in shapes:
         assert s is not None
         if len(s) != len(out) or any(x != y for i, (x, y) in enumerate(zip(s, out)) if i != d):
