@@ -107,7 +107,15 @@ def verify_matmul(op: Any) -> None:
         )
 
 
+def verify_prod(op: Any) -> None:
+    """`ttnn.prod`: tt-metal reduces tensors of rank 4 at most (HEAD's ProdOp verifier)."""
+    shape = _shape(op.operands[0]) if op.operands else None
+    if shape is not None and len(shape) > 4:
+        raise ValueError("Input tensor rank is greater than 4 for reduce(product).")
+
+
 VERIFIERS: dict[str, Callable[[Any], None]] = {
+    "ttnn.prod": verify_prod,
     "ttnn.matmul": verify_matmul,
     "ttnn.linear": verify_matmul,
 }
