@@ -24,11 +24,10 @@ module {
 
 // -----
 
-// CHECK: errors.mlir:[[# @LINE + 4]]:10: error: convert-ttir-to-ttnn: 'ttir.to_layout' has no TTNN lowering
+// CHECK: errors.mlir:[[# @LINE + 3]]:10: error: convert-ttir-to-ttnn: 'ttir.selective_reduce_combine' has no TTNN lowering
 module {
   func.func @f(%a: tensor<64x128xf32>) -> tensor<64x128xbf16> {
-    %0 = ttir.empty() : tensor<64x128xbf16>
-    %1 = ttir.to_layout %a, %0 : tensor<64x128xf32> into tensor<64x128xbf16> -> tensor<64x128xbf16>
+    %1 = "ttir.selective_reduce_combine"(%a) : (tensor<64x128xf32>) -> tensor<64x128xbf16>
     return %1 : tensor<64x128xbf16>
   }
 }

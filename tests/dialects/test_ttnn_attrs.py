@@ -215,10 +215,19 @@ def test_memory_config_from_layout() -> None:
     assert TTNNLayoutAttr.build((64, 64), "bf16").memory_config().print_body(alias_buffer=True) == "#dram, <interleaved>"
 
 
+def test_build_rank0() -> None:
+    """A rank-0 tensor is one element: HEAD's collapsed map has two constant rows, `() -> (0, 0)`."""
+    assert TTNNLayoutAttr.build((), "bf16").print_body(alias_buffer=True) == (
+        "() -> (0, 0), <1x1>, memref<1x1x!ttcore.tile<32x32, bf16>, #dram>, <interleaved>"
+    )
+    assert TTNNLayoutAttr.build((), "f32", tiled=False, buffer_type=SYS).print_body(alias_buffer=True) == (
+        "() -> (0, 0), <1x1>, memref<1x1xf32, #system_memory>"
+    )
+
+
 @pytest.mark.parametrize(
     "kwargs, message",
     [
-        ({"shape": (), "dtype": "bf16"}, "rank-0"),
         ({"shape": (32, 32), "dtype": "bf16", "tiled": False, "buffer_type": L1}, "row-major L1-interleaved"),
         ({"shape": (32, 32), "dtype": "bf16", "buffer_type": L1, "memory_layout": H}, "needs a grid"),
         ({"shape": (32, 32), "dtype": "bf16", "buffer_type": L1, "memory_layout": H, "grid": (2, 2)}, r"\[N, 1\]"),

@@ -73,7 +73,7 @@ def test_messages() -> None:
     assert unknown_custom_op_message("stablehlo.no_such_op") == "custom op 'stablehlo.no_such_op' is unknown"
     assert unknown_custom_op_message("foo.bar") == "Dialect `foo' not found for custom op 'foo.bar'"
     assert unknown_custom_op_message("stablehlo.add") is None and unknown_custom_op_message("bare") is None
-    assert unknown_custom_op_message("ttnn.embedding_backward") is None  # not upstream, but ttopt defines it
+    assert unknown_custom_op_message("ttnn.embedding_bw") is None
 
 
 CASES = [

@@ -56,7 +56,11 @@ def test_sort_with_values_and_indices_lowers_to_one_ttnn_sort() -> None:
     module = run_pipeline(SORT, "sort.mlir", BACKEND.format(""))
     (op,) = [o for o in module.walk() if o.name == "ttnn.sort"]
     assert len(op.results) == 2
-    assert [r.type.resolve().element_type.text for r in op.results] == ["bf16", "si32"]
+    # ttnn-workaround: tt-metal's sort produces ui16 indices for fewer than 65535 padded elements;
+    # a typecast gives the program its si32 back.
+    assert [r.type.resolve().element_type.text for r in op.results] == ["bf16", "ui16"]
+    (cast,) = [u for u in op.results[1].users if u.name != "ttnn.deallocate"]
+    assert cast.name == "ttnn.typecast" and cast.results[0].type.resolve().element_type.text == "si32"
     assert op.properties["descending"].text == "true"
 
 

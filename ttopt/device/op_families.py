@@ -53,7 +53,7 @@ OP_FAMILIES: Mapping[str, Family] = MappingProxyType({
     "ttnn.pad": _D, "ttnn.repeat": _D, "ttnn.repeat_interleave": _D, "ttnn.embedding": _D, "ttnn.sum": _D,
     "ttnn.mean": _D, "ttnn.max": _D, "ttnn.min": _D, "ttnn.prod": _D, "ttnn.argmax": _D,
     "ttnn.max_pool2d": _D, "ttnn.avg_pool2d": _D, "ttnn.global_avg_pool2d": _D, "ttnn.upsample": _D,
-    "ttnn.gather": _D, "ttnn.scatter": _D, "ttnn.embedding_backward": _D, "ttnn.cumsum": _D, "ttnn.cumprod": _D,
+    "ttnn.gather": _D, "ttnn.scatter": _D, "ttnn.embedding_bw": _D, "ttnn.cumsum": _D, "ttnn.cumprod": _D,
     "ttnn.max_pool2d_with_indices": _D,
     # layout conversions: any input to any output.
     "ttnn.to_layout": _L, "ttnn.to_memory_config": _L,
@@ -71,7 +71,7 @@ NOT_MODELLED = frozenset({
     "ttnn.empty", "ttnn.full", "ttnn.ones", "ttnn.zeros", "ttnn.constant", "ttnn.arange",
     "ttnn.all_gather", "ttnn.all_reduce", "ttnn.all_to_all", "ttnn.collective_permute", "ttnn.reduce_scatter",
     "ttnn.mesh_partition", "ttnn.mesh_shard", "ttnn.point_to_point",
-    "ttnn.sort", "ttnn.topk", "ttnn.rand",
+    "ttnn.sort", "ttnn.topk", "ttnn.rand", "ttnn.split_query_key_value_and_split_heads", "ttnn.topk_router_gpt",
 })  # fmt: skip
 
 

@@ -248,13 +248,48 @@ def _concat(op: Any) -> None:
     out = _result(op)
     if out is None or any(s is None for s in shapes):
         return
-    d = props(op).dim % len(out)
+    dim = props(op).dim
+    if not -len(out) <= dim < len(out):
+        raise ValueError(f"Invalid dimension {dim} for concatenation.")  # HEAD's ConcatOp verifier text
+    d = dim % len(out)
     for s in shapes:
         assert s is not None
         if len(s) != len(out) or any(x != y for i, (x, y) in enumerate(zip(s, out)) if i != d):
             raise ValueError(f"operand shape {list(s)} differs from the result {list(out)} outside dimension {d}")
     if sum(s[d] for s in shapes if s is not None) != out[d]:
         raise ValueError(f"concatenated size along dimension {d} is not the result's {out[d]}")
+
+
+def _is_quant(e: str) -> bool:
+    return e.startswith("!quant.uniform")
+
+
+def _quantization(op: Any) -> None:
+    """quantize / dequantize / requantize: element kinds, then rank and shape (HEAD's verifier texts)."""
+    if not op.operands or not op.results:
+        return
+    x, out = op.operands[0].type.resolve(), op.results[0].type.resolve()
+    if not isinstance(x, TensorType) or not isinstance(out, TensorType):
+        return
+    ie, oe = x.element_type.resolve().text, out.element_type.resolve().text
+    quant = "UniformQuantizedType or UniformQuantizedPerAxisType"
+    floats = ("f32", "bf16", "f16", "f64")
+    kind = op.name[5:]
+    if kind == "quantize" and ie not in floats:
+        raise ValueError(f"Input element type must be float, but got '{ie}'")
+    if kind in ("dequantize", "requantize") and not _is_quant(ie):
+        raise ValueError(f"Input element type must be {quant}, but got '{ie}'")
+    if kind in ("quantize", "requantize") and not _is_quant(oe):
+        raise ValueError(f"Output element type must be {quant}, but got '{oe}'")
+    if kind == "dequantize" and oe not in floats:
+        raise ValueError(f"Output element type must be float, but got '{oe}'")
+    a, b = x.shape, out.shape
+    if a is None or b is None:
+        return
+    if len(a) != len(b):
+        raise ValueError(f"Input tensor rank of {len(a)} does not match the output tensor rank of {len(b)}")
+    if tuple(a) != tuple(b):
+        raise ValueError(f"Output tensor shape ({','.join(map(str, b))}) must match the inferred shape: ({','.join(map(str, a))})")
 
 
 register_verifiers({
@@ -280,6 +315,7 @@ LOWERING_OPS: dict[str, tuple[tuple[int, int], tuple[Prop, ...]]] = {
 }
 OPS.update(LOWERING_OPS)
 register(*(OpDef(f"ttir.{name}", operands=(lo, hi + 1), results=1, traits=_P) for name, ((lo, hi), _) in LOWERING_OPS.items()))
+register_verifiers({f"ttir.{n}": _quantization for n in ("quantize", "dequantize", "requantize")})
 register_properties({f"ttir.{name}": declared for name, (_, declared) in LOWERING_OPS.items() if declared})
 register(*(replace(OP_DEFS[f"ttir.{name}"], results=2, result_name=lambda op: ["values", "indices"]) for name in ("sort", "topk")))
 

@@ -1,10 +1,11 @@
 """The TTNN dialect: op table (generic form except `ttnn.d2m_subgraph`)."""
 
+from dataclasses import replace
 from typing import Any
 
 from ttopt.dialects.format_base import D2MFormat
 from ttopt.dialects.ttnn_verifiers import VERIFIERS
-from ttopt.ir.opdef import PURE, OpDef, register, register_verifiers
+from ttopt.ir.opdef import OP_DEFS, PURE, OpDef, register, register_verifiers
 
 _P = frozenset({PURE})
 
@@ -76,7 +77,7 @@ OTHER: dict[str, tuple[Any, Any]] = {  # op -> (operand arity, result arity)
     # Indexing, scans and pooling with indices (the StableHLO gather / scatter / reduce_window lowerings).
     "gather": (2, 1),
     "scatter": (3, 1),
-    "embedding_backward": (3, 1),
+    "embedding_bw": (3, 1),
     "cumsum": (1, 1),
     "cumprod": (1, 1),
     "max_pool2d_with_indices": (1, 2),
@@ -87,6 +88,8 @@ OTHER: dict[str, tuple[Any, Any]] = {  # op -> (operand arity, result arity)
 UNARY += ("asinh", "acos", "asin", "atan", "bitwise_not", "bitcast_convert")
 BINARY += ("logical_left_shift", "logical_right_shift")
 OTHER.update({"topk": (1, 2), "rand": (1, 1)})
+# Transformer and MoE ops with more than one result (tt-mlir's TTNNOps.td).
+OTHER.update({"split_query_key_value_and_split_heads": ((1, 2), 3), "topk_router_gpt": (3, 2)})
 
 register(
     *(OpDef(f"ttnn.{n}", operands=1, results=1, traits=_P) for n in UNARY),
@@ -95,3 +98,16 @@ register(
     OpDef("ttnn.d2m_subgraph", results=(0, None), format=D2MFormat(), summary="call of a D2M-compiled subgraph"),
 )
 register_verifiers(VERIFIERS)
+
+# Multi-result ops print one SSA name per result, named as HEAD's ODS names them (`%values, %indices
+# = "ttnn.sort"`), as tt-mlir prints them.
+RESULT_NAMES = {"sort": ("values", "indices"), "topk": ("values", "indices"), "max_pool2d_with_indices": ("result", "indices"),
+                "split_query_key_value_and_split_heads": ("query", "key", "value"),
+                "topk_router_gpt": ("expert_indices", "expert_weights")}  # fmt: skip
+
+
+def _result_names(names: tuple[str, ...]) -> Any:
+    return lambda op: list(names)
+
+
+register(*(replace(OP_DEFS[f"ttnn.{n}"], result_name=_result_names(names)) for n, names in RESULT_NAMES.items()))

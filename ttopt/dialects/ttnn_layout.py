@@ -60,9 +60,10 @@ def physical_shape(shape: tuple[int, ...], tile: tuple[int, int] | None = (32, 3
 
 
 def collapsed_2d(physical: tuple[int, ...]) -> tuple[int, int]:
-    """(prod of all but the last dim, last dim); rank 1 is (1, n) through the constant-0 row."""
+    """(prod of all but the last dim, last dim); rank 1 is (1, n) through the constant-0 row, rank 0
+    one element (tt-mlir's `() -> (0, 0)` map)."""
     if not physical:
-        raise AttrError("rank-0 tensors have no ttnn layout")
+        return (1, 1)
     return (prod(physical[:-1]), physical[-1])
 
 
@@ -75,7 +76,7 @@ def linear_map_text(physical: tuple[int, ...]) -> str:
     """
     rank = len(physical)
     if rank == 0:
-        raise AttrError("rank-0 tensors have no ttnn layout")
+        return "() -> (0, 0)"  # both rows of the grid are constants: one element, as HEAD builds it
     dims = ", ".join(f"d{i}" for i in range(rank))
     if rank == 1:
         return "(d0) -> (0, d0)"
@@ -440,8 +441,6 @@ def _build(
     ignore: bool,
     mesh: str | None,
 ) -> TTNNLayoutAttr:
-    if not shape:
-        raise AttrError("rank-0 tensors have no ttnn layout")
     if any(d < 0 for d in shape):
         raise AttrError(f"negative dimension in shape {shape_text(shape)}")
     if len(worker_grid) != 2 or min(worker_grid) <= 0:

@@ -94,7 +94,7 @@ def verify_matmul(op: Any) -> None:
     got = _shape(op.results[0]) if op.results else None
     if want is None or got is None:
         return
-    want = want or (1,)  # a vector-vector product is tensor<1> (MLIR has rank-0, TTNN does not)
+    want = want or (1,)  # a vector-vector product is tensor<1> (tt-mlir's MatmulOp: TTNN has no rank-0 tensors)
     allowed = _linear_shapes(op, want) if op.name == "ttnn.linear" else [want]
     if not any(len(w) == len(got) and all(_same(x, y) for x, y in zip(w, got)) for w in allowed):
         a, b = _shape(op.operands[0]), _shape(op.operands[1])
@@ -104,7 +104,15 @@ def verify_matmul(op: Any) -> None:
         )
 
 
+def verify_prod(op: Any) -> None:
+    """`ttnn.prod`: tt-metal reduces tensors of rank 4 at most (HEAD's ProdOp verifier)."""
+    shape = _shape(op.operands[0]) if op.operands else None
+    if shape is not None and len(shape) > 4:
+        raise ValueError("Input tensor rank is greater than 4 for reduce(product).")
+
+
 VERIFIERS: dict[str, Callable[[Any], None]] = {
+    "ttnn.prod": verify_prod,
     "ttnn.matmul": verify_matmul,
     "ttnn.linear": verify_matmul,
 }

@@ -108,4 +108,4 @@ def arity_text(spec: int | tuple[int, int | None]) -> str:
     if isinstance(spec, int):
         return str(spec)
     lo, hi = spec
-    return f"at least {lo}" if hi is None else f"{lo} to {hi}"
+    return f"at least {lo}" if hi is None else str(lo) if lo == hi else f"{lo} to {hi}"

@@ -6,8 +6,9 @@ names, so its optimizer tests' RUN lines work as written:
 Steps: `stablehlo-to-ttir-pipeline` when StableHLO ops are left (a JAX module, or the sharding
 pipeline's output without `lower-compute`: composites, inlining, `convert-stablehlo-to-ttir`),
 `convert-to-ttnn-ccl` when the module has TTIR mesh/CCL ops (the sharding pipeline's output),
-`convert-ttir-to-ttnn` (TTNN ops, tiled DRAM-interleaved layouts), `ttnn-optimizer` when asked,
-`ttnn-deallocate`.
+`convert-ttir-to-ttnn` (TTNN ops, tiled DRAM-interleaved layouts), `ttnn-workaround` (typecasts
+around ops whose kernels take fewer data types; `disable-workarounds=true` skips it),
+`ttnn-optimizer` when asked, `ttnn-deallocate`.
 
 | option | optimizer |
 |---|---|
@@ -33,7 +34,7 @@ true, as tt-mlir) runs `ttir-fusing` before the conversion and `ttnn-fusing` aft
 `mock-system-desc-arch` names the device preset when there is no `system-desc-path`. tt-mlir's
 other pipeline options (`enable-cpu-hoisted-const-eval`, `enable-trace`, `experimental-weight-dtype`,
 `experimental-kv-cache-dtype`, `enable-create-d2m-subgraphs`, `enable-permute-matmul-fusion`,
-`disable-workarounds`, `composite-resolution`, `override-conv3d-config`) are accepted with the value
+`composite-resolution`, `override-conv3d-config`) are accepted with the value
 that matches what ttopt does; any other value is a usage error naming the option.
 
 `ttir-to-ttnn-common-pipeline` is the same pipeline: tt-mlir's backend pipeline is its common
@@ -106,7 +107,7 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
     enable_implicit_broadcast_folding_pass: bool = option(True, "tt-mlir's implicit-broadcast folding: ttopt's conversion folds none; either value changes nothing")
     enable_create_d2m_subgraphs: bool = option(False, "Outline D2M subgraphs: not in ttopt, only false is accepted")
     enable_permute_matmul_fusion: bool = option(False, "Fuse permutes into matmul transposes (a TTIR fusion): not in ttopt, only false is accepted")
-    disable_workarounds: bool = option(False, "Skip the TTNN workarounds: ttopt's are part of convert-ttir-to-ttnn, only false is accepted")
+    disable_workarounds: bool = option(False, "Skip ttnn-workaround (the typecasts around ops whose kernels take fewer data types)")
     composite_resolution: str = option("inline", "How composite ops resolve: ttopt always inlines their decomposition, only inline is accepted", choices=("inline", "force-promote", "validate"))
     override_conv3d_config: list[str] = option([], "conv3d_config overrides: ttopt lowers no ttir.conv3d, only an empty list is accepted")
 
@@ -171,6 +172,8 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
         yield PipelineStep(n, "ttir-fusing", _new("ttir-fusing") if self.enable_fusing_pass else None, "" if self.enable_fusing_pass else "enable-fusing-pass=false")
         yield PipelineStep(n + 1, "convert-ttir-to-ttnn", _new("convert-ttir-to-ttnn"))
         yield PipelineStep(n + 1, "ttnn-fusing", _new("ttnn-fusing") if self.enable_fusing_pass else None, "" if self.enable_fusing_pass else "enable-fusing-pass=false")
+        yield PipelineStep(n + 1, "ttnn-workaround", None if self.disable_workarounds else _new("ttnn-workaround"),
+                           "disable-workarounds=true" if self.disable_workarounds else "")  # fmt: skip
         if self.compute_cfg_math_fidelity:
             _set_fidelity(module, self.compute_cfg_math_fidelity)
         if self.optimizer_enabled():
@@ -221,7 +224,6 @@ UNSUPPORTED_VALUES = {
     "experimental-kv-cache-dtype": "ttopt does not convert KV caches to block-float dtypes",
     "enable-create-d2m-subgraphs": "ttopt has no D2M (generic kernel) subgraphs",
     "enable-permute-matmul-fusion": "ttopt does not fuse permutes into matmul transposes",
-    "disable-workarounds": "ttopt's TTNN workarounds are part of convert-ttir-to-ttnn and cannot be turned off",
     "composite-resolution": "ttopt always inlines composite ops' decompositions",
     "override-conv3d-config": "ttopt does not lower ttir.conv3d",
 }

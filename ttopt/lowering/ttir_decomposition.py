@@ -134,6 +134,8 @@ def _no_op(op: Operation) -> Value | None:
     x = inputs(op)[0]
     if op.name == "ttir.reshape":
         same = getattr(x.type.resolve(), "shape", None) == getattr(op.results[0].type.resolve(), "shape", None)
+    elif op.name == "ttir.broadcast":  # every factor 1: tt-mlir's BroadcastOp folds it to its input
+        same = all(d == 1 for d in int_values(op.get_attr("broadcast_dimensions")) or ())
     else:
         perm = list(int_values(op.get_attr("permutation")) or ())
         same = perm == list(range(len(perm)))
@@ -147,6 +149,7 @@ DECOMPOSITIONS: dict[str, Callable[[Operation], Value | None]] = {
     "ttir.reverse": _reverse,
     "ttir.reshape": _no_op,
     "ttir.permute": _no_op,
+    "ttir.broadcast": _no_op,
     "ttir.conv2d": channel_last_conv,
     "ttir.index": index_to_slice,
 }

@@ -40,6 +40,7 @@ from ttopt.device.device import DeviceError, load_device
 from ttopt.lowering.fusing import activations, conv, linear, reductions, rms_norm, sdpa, softmax
 from ttopt.lowering.fusing.cost import FusionCost
 from ttopt.lowering.fusing.match import Builder, Candidate, NotStatic, Rejected
+from ttopt.lowering.fusing.topk import fuse_topk
 from ttopt.lowering.ttir_decomposition import decompose
 from ttopt.passes.base import Pass, option
 from ttopt.passes.registry import register_pass
@@ -169,6 +170,9 @@ class TTIRFusing(Pass):
             if func.regions and func.regions[0].blocks:
                 for block in func.regions[0].blocks:
                     self._block(block, cost)
+                    for _ in range(fuse_topk(block)):
+                        self.decisions.append(Decision("topk", func.properties["sym_name"].text, True, "sort + slice of k (not modelled: applied as HEAD)",
+                                                       "ttir.topk", ("ttir.sort", "ttir.slice_static")))  # fmt: skip
         if ctx.trace.enabled:
             for d in self.decisions:
                 ctx.trace.print(d.line())

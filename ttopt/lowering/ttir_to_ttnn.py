@@ -35,16 +35,20 @@ from ttopt.ir.opdef import OP_DEFS
 from ttopt.ir.operation import Operation
 from ttopt.ir.properties import int_values, props
 from ttopt.ir.types import OpaqueType, ScalarType, TensorType, static_shape
-from ttopt.lowering.dense_values import DenseValueError, mlir_spelled_body, narrowed_body, splat_fill_value
+from ttopt.lowering.dense_values import DenseValueError, mlir_spelled_body, narrow_value, narrowed_body, splat_fill_value
 from ttopt.lowering.mlir_floats import mlir_float_attr
 from ttopt.lowering.ttir_decomposition import TTIRToTTIRDecomposition, decompose
 from ttopt.lowering.ttnn_batch_norm import BATCH_NORM_RULES
 from ttopt.lowering.ttnn_cache import CACHE_RULES
 from ttopt.lowering.ttnn_cache import NO_RESULT as CACHE_NO_RESULT
+from ttopt.lowering.ttnn_canonicalized import CANONICALIZED_RULES
 from ttopt.lowering.ttnn_ccl_ops import CCL_RULES
+from ttopt.lowering.ttnn_conv_transpose import CONV_TRANSPOSE_RULES
+from ttopt.lowering.ttnn_direct import DIRECT_MULTI_RESULT, DIRECT_RULES
 from ttopt.lowering.ttnn_fused import FUSED_RULES
 from ttopt.lowering.ttnn_indexing import INDEXING_RULES
 from ttopt.lowering.ttnn_indexing import MULTI_RESULT as INDEXING_MULTI_RESULT
+from ttopt.lowering.ttnn_transformer import TRANSFORMER_RULES
 from ttopt.lowering.ttnn_upsample import UPSAMPLE_RULES
 from ttopt.optimizer.rewrite import LayoutAliaser, update_function_type
 from ttopt.passes.base import Pass
@@ -72,12 +76,11 @@ NORMALIZED = {"i1": "bf16", "f64": "f32", "i32": "si32", "i64": "si32", "si64": 
 
 
 def normalized(t: TensorType) -> TensorType:
-    """`t` as TTNN holds it: rank-0 becomes one element of rank 1 (TTNN has no rank-0 layout), and
-    booleans, f64 and 64-bit integers take the type tt-mlir normalizes them to."""
+    """`t` as TTNN holds it: booleans, f64 and 64-bit integers take the type tt-mlir normalizes them to
+    (rank-0 tensors stay rank 0, with HEAD's one-element `() -> (0, 0)` layout)."""
     elem = t.element_type.resolve()
     name = NORMALIZED.get(elem.text)
-    shape = tuple(t.shape) if t.shape else (1,)
-    return TensorType(shape, ScalarType(name) if name is not None else elem)
+    return TensorType(tuple(t.shape or ()), ScalarType(name) if name is not None else elem)
 
 
 def normalized_dense(a: Any, t: TensorType) -> Any:
@@ -359,7 +362,9 @@ def _reduce(lw: _Lowering, op: Any) -> Any:
     p = props(op)
     short = op.name[5:]
     if short in ("reduce_and", "reduce_or"):
-        short = "min" if short == "reduce_and" else "max"  # booleans are bf16 0/1 in TTNN: and = min, or = max
+        # As HEAD's TTIR decomposition: booleans are bf16 0/1 in TTNN, so `and` is their product
+        # and `or` their sum (non-zero is true).
+        short = "prod" if short == "reduce_and" else "sum"
     if short == "argmax":
         dims = p.dim_arg
         if dims is None or len(dims) != 1:
@@ -479,7 +484,11 @@ def _splat_fill(op: Any) -> Any:
         return None
     if element.startswith("f") or element in ("bf16", "i1"):  # i1 is bf16 once element types are normalized
         return FloatAttr(float(v), F32)
-    n = int(v) & 0xFFFFFFFF
+    n = int(v)
+    narrow = NORMALIZED.get(element)
+    if narrow is not None:  # element-type normalization runs first: an i64 value saturates to si32
+        n = int(narrow_value(n, element, narrow))
+    n &= 0xFFFFFFFF
     return IntegerAttr(n - (1 << 32) if n >= 1 << 31 else n, I32)
 
 
@@ -535,7 +544,7 @@ def _rand(lw: _Lowering, op: Any) -> Any:
     return lw.emit("ttnn.rand", [lw.get_device()], _result_type(lw, op), properties, op.location)
 
 
-MULTI_RESULT = frozenset({"sort", "topk"}) | INDEXING_MULTI_RESULT | CACHE_NO_RESULT
+MULTI_RESULT = frozenset({"sort", "topk"}) | INDEXING_MULTI_RESULT | CACHE_NO_RESULT | DIRECT_MULTI_RESULT
 RULES: dict[str, Rule] = {
     "reshape": _reshape, "squeeze": _reshape, "unsqueeze": _reshape, "permute": _permute, "transpose": _transpose,
     "broadcast": _broadcast,
@@ -551,6 +560,11 @@ RULES: dict[str, Rule] = {
     **FUSED_RULES,
 }  # fmt: skip
 RULES.update({"sort": _sort, "topk": _topk, "rand": _rand, "leaky_relu": _leaky_relu, **CACHE_RULES, **UPSAMPLE_RULES, **BATCH_NORM_RULES})
+# One-to-one conversions first: the canonicalized and decomposed forms replace some of them.
+RULES.update(DIRECT_RULES)
+RULES.update(CANONICALIZED_RULES)
+RULES.update(TRANSFORMER_RULES)
+RULES.update(CONV_TRANSPOSE_RULES)
 RULES.update(CCL_RULES)
 
 

@@ -6,7 +6,7 @@ reduce_window / pad / dynamic-slice lowerings produce (tt-mlir's TTIRToTTNN patt
 | `gather`, `scatter`, `cumsum`, `cumprod` | same name; `dim` as si32, the scatter's reduce type kept |
 | `slice_dynamic`, `clamp_scalar`, `repeat` | same name (`repeat_dims = #ttnn.shape<..>`) |
 | `pad` | `ttnn.pad` with `use_multicore = true` |
-| `embedding_backward` | `ttnn.embedding_backward` on [B, 1, 1, S] indices (the sequence padded to a multiple of 32) and a [1, 1, R, C] gradient; its [1, 1, V, D] result reshaped to the table |
+| `embedding_backward` | `ttnn.embedding_bw` on [B, 1, 1, S] indices (the sequence padded to a multiple of 32) and a [1, 1, R, C] gradient; its [1, 1, V, D] result reshaped to the table |
 | `max_pool2d`, `avg_pool2d`, `max_pool2d_with_indices` | same name on the flattened NHWC input; padding (top, left) when symmetric, else (top, left, bottom, right); padding wider than half the window is a `ttnn.pad` first |
 """
 
@@ -100,7 +100,7 @@ def _embedding_backward(lw: _Lowering, op: Any) -> Any:
     if len(ishape) == 2:
         idx = lw.reshape(idx, (ishape[0], 1, 1, ishape[1]), op, loc)
     out = tuple(op.results[0].type.resolve().shape)
-    y = lw.emit("ttnn.embedding_backward", [idx, weight, grad], _type(lw, op, (1, 1, *out), weight), {}, loc)
+    y = lw.emit("ttnn.embedding_bw", [idx, weight, grad], _type(lw, op, (1, 1, *out), weight), {}, loc)
     return lw.reshape(y, out, op, loc)
 
 

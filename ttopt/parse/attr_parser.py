@@ -271,7 +271,14 @@ class _AttrBuilder(Transformer):
 
     def typed_opaque_attr(self, c: list) -> OpaqueAttr:
         body, ty = c
-        cls = DenseResourceAttr if str(body).startswith("dense_resource<") else TypedOpaqueAttr
+        text = str(body)
+        if text.startswith("dense_resource"):
+            lt = text.index("<")
+            key = text[lt + 1 : -1].strip()
+            if not key or not (key[0] == '"' or key[0].isalpha() or key[0] == "_"):
+                raise AttrSyntaxError((body.start_pos or 0) + lt + 1 + len(text[lt + 1 : -1]) - len(text[lt + 1 : -1].lstrip()),
+                                      "expected identifier key for 'resource' entry")  # fmt: skip
+        cls = DenseResourceAttr if text.startswith("dense_resource<") else TypedOpaqueAttr
         return cls(f"{body} : {ty.text}", ty)
 
     def dense_array_attr(self, c: list) -> DenseArrayAttr:

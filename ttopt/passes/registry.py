@@ -20,6 +20,8 @@ PASS_MODULES = (
     "ttopt.lowering.ttir_to_ttnn",
     "ttopt.lowering.ttir_fusing",
     "ttopt.lowering.ttnn_fusing",
+    "ttopt.lowering.ttnn_workarounds",
+    "ttopt.lowering.ttnn_op_validation",
     "ttopt.lowering.deallocate",
     "ttopt.lowering.const_eval",
     "ttopt.lowering.backend_pipeline",

@@ -1,0 +1,65 @@
+"""`ttir.conv_transpose2d` -> `ttnn.conv_transpose2d` (tt-mlir's ConvTranspose2dOpConversionPattern):
+the NHWC input flattened to `1x1x(N*H*W)xC` and the result reshaped back, as for conv2d; the
+geometry (channels, batch, height, width, kernel from the (in, out/groups, kh, kw) weight) and
+`stride`, `padding` (height, width: top must equal bottom and left right), `output_padding`,
+`dilation`, `groups` as TTNN's i32 arrays."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ttopt.dialects.ttir import inputs
+from ttopt.ir.attributes import DenseArrayAttr, IntegerAttr
+from ttopt.ir.properties import int_values
+from ttopt.ir.types import ScalarType, TensorType
+
+if TYPE_CHECKING:
+    from ttopt.lowering.ttir_to_ttnn import _Lowering
+
+I32 = ScalarType("i32")
+
+
+def _ints(op: Any, name: str, n: int) -> tuple[int, ...]:
+    """An `I32Attr` or `array<i32: ...>` attribute as n integers (a single value repeated)."""
+    a = op.get_attr(name)
+    if a is None:
+        raise ValueError(f"needs a '{name}' attribute")
+    vals = int_values(a)
+    if vals is None:
+        v = getattr(a.resolve(), "value", None)
+        if not isinstance(v, int):
+            raise ValueError(f"'{name}' must be an integer or an integer array, got {a.text}")
+        vals = (v,)
+    vals = tuple(int(v) for v in vals)
+    return vals * n if len(vals) == 1 else vals
+
+
+def _conv_transpose2d(lw: _Lowering, op: Any) -> Any:
+    ins = inputs(op)
+    s = tuple(ins[0].type.resolve().shape)
+    if len(s) != 4:
+        raise ValueError(f"input has rank {len(s)}; conv_transpose2d takes an NHWC rank-4 tensor")
+    n, h, w, c = s
+    out_t = op.results[0].type.resolve()
+    on, oh, ow, oc = out_t.shape
+    pad = _ints(op, "padding", 4)
+    if len(pad) == 2:
+        pad = (pad[0], pad[1], pad[0], pad[1])
+    if len(pad) != 4 or pad[0] != pad[2] or pad[1] != pad[3]:
+        raise ValueError("TTNN only supports padding height/width attributes: padding top/left must equal bottom/right")
+    weight = tuple(ins[1].type.resolve().shape)
+    x = lw.reshape(ins[0], (1, 1, n * h * w, c), op, op.location)
+    flat = lw.layout_type(TensorType((1, 1, on * oh * ow, oc), out_t.element_type), op)
+    properties = {
+        "batch_size": IntegerAttr(n, I32), "dilation": DenseArrayAttr("i32", _ints(op, "dilation", 2)),
+        "groups": IntegerAttr(_ints(op, "groups", 1)[0], I32), "in_channels": IntegerAttr(c, I32),
+        "input_height": IntegerAttr(h, I32), "input_width": IntegerAttr(w, I32),
+        "kernel_size": DenseArrayAttr("i32", tuple(weight[2:4])), "out_channels": IntegerAttr(oc, I32),
+        "output_padding": DenseArrayAttr("i32", _ints(op, "output_padding", 2)),
+        "padding": DenseArrayAttr("i32", (pad[0], pad[1])), "stride": DenseArrayAttr("i32", _ints(op, "stride", 2)),
+    }  # fmt: skip
+    y = lw.emit("ttnn.conv_transpose2d", [x, *ins[1:], lw.get_device()], flat, properties, op.location)
+    return lw.reshape(y, tuple(out_t.shape), op, op.location)
+
+
+CONV_TRANSPOSE_RULES = {"conv_transpose2d": _conv_transpose2d}
