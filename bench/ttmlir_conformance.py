@@ -340,10 +340,11 @@ def run_filecheck(filecheck: str, args: list[str], stdin: str) -> ToolResult:
 
 
 def execute(run: RunLine, src: Path, tmp: Path, filecheck: str) -> tuple[bool, str, str]:
-    """Run one RUN line: (passed, failure text, internal error text). It runs in `tmp`: some
-    RUN lines write `-o name.mlir` relative to where they run, which must not be the checkout."""
-    tmp.mkdir(parents=True, exist_ok=True)
-    with contextlib.chdir(tmp):
+    """Run one RUN line: (passed, failure text, internal error text). `tmp` is lit's `%t`; the line
+    runs in its folder (`%T`): some RUN lines write `-o name.mlir` relative to where they run, which
+    must not be the checkout."""
+    tmp.parent.mkdir(parents=True, exist_ok=True)
+    with contextlib.chdir(tmp.parent):
         return _execute(run, src, tmp, filecheck)
 
 

@@ -1,6 +1,7 @@
 // Hand-written TTNN IR in the textual syntax of shared/spec/reference/ttnn-optimizer-upstream.md §1.
-// Exercises: a multi-result op ("%1:2 = ..." with "-> (T1, T2)" and uses "%1#0"/"%1#1"), several
-// element types in layouts (bf16/f32 tiles, u16 tile, ui32/si32 row-major), rank-1 layouts,
+// Exercises: a multi-result op (ttnn.sort, whose results tt-mlir prints by their ODS names: "%values,
+// %indices = ..." with "-> (T1, T2)"), several element types in layouts (bf16/f32 tiles, u16 tile,
+// ui32/si32 row-major), rank-1 layouts,
 // softmax/sum/concat/argmax attrs (si32/i32/si8 integer attrs, negative integers), a private callee
 // + "call" (private funcs are not forward_device), multiple results, and every location form:
 // loc(unknown), NameLoc, NameLoc with child, FileLineCol with odd file names ("test_ops.py:17_0_0"),
@@ -17,15 +18,15 @@
 module attributes {ttcore.system_desc = #system_desc} {
   func.func @forward(%arg0: tensor<32x128xbf16, #ttnn_layout> loc("logits"), %arg1: tensor<32x128xsi32, #ttnn_layout1> loc("ids")) -> (tensor<32x128xbf16, #ttnn_layout>, tensor<32x128xui16, #ttnn_layout2>, tensor<32xbf16, #ttnn_layout3>, tensor<32x256xf32, #ttnn_layout5>, tensor<32xui32, #ttnn_layout6>) attributes {tt.function_type = "forward_device"} {
     %0 = "ttnn.get_device"() <{mesh_shape = #ttnn<mesh_shape 1x1>}> : () -> !ttnn.device loc(#loc)
-    %1:2 = "ttnn.sort"(%arg0) <{descending = true, dim = -1 : si8, stable = false}> : (tensor<32x128xbf16, #ttnn_layout>) -> (tensor<32x128xbf16, #ttnn_layout>, tensor<32x128xui16, #ttnn_layout2>) loc(#loc9)
-    %2 = "ttnn.softmax"(%1#0) <{dimension = 1 : si32}> : (tensor<32x128xbf16, #ttnn_layout>) -> tensor<32x128xbf16, #ttnn_layout> loc(#loc10)
-    %3 = "ttnn.sum"(%2) <{dim_arg = [1 : i32], keep_dim = false}> : (tensor<32x128xbf16, #ttnn_layout>) -> tensor<32xbf16, #ttnn_layout3> loc(#loc11)
-    %4 = call @scale(%arg0) : (tensor<32x128xbf16, #ttnn_layout>) -> tensor<32x128xbf16, #ttnn_layout> loc(#loc12)
-    %5 = "ttnn.concat"(%2, %4) <{dim = 1 : si32}> : (tensor<32x128xbf16, #ttnn_layout>, tensor<32x128xbf16, #ttnn_layout>) -> tensor<32x256xbf16, #ttnn_layout4> loc(#loc13)
-    %6 = "ttnn.typecast"(%5) : (tensor<32x256xbf16, #ttnn_layout4>) -> tensor<32x256xf32, #ttnn_layout5> loc(#loc14)
-    %7 = "ttnn.typecast"(%arg1) : (tensor<32x128xsi32, #ttnn_layout1>) -> tensor<32x128xbf16, #ttnn_layout> loc(#loc15)
-    %8 = "ttnn.argmax"(%7) <{dim = 1 : si32, keep_dim = false}> : (tensor<32x128xbf16, #ttnn_layout>) -> tensor<32xui32, #ttnn_layout6> loc(#loc15)
-    return %2, %1#1, %3, %6, %8 : tensor<32x128xbf16, #ttnn_layout>, tensor<32x128xui16, #ttnn_layout2>, tensor<32xbf16, #ttnn_layout3>, tensor<32x256xf32, #ttnn_layout5>, tensor<32xui32, #ttnn_layout6> loc(#loc)
+    %values, %indices = "ttnn.sort"(%arg0) <{descending = true, dim = -1 : si8, stable = false}> : (tensor<32x128xbf16, #ttnn_layout>) -> (tensor<32x128xbf16, #ttnn_layout>, tensor<32x128xui16, #ttnn_layout2>) loc(#loc9)
+    %1 = "ttnn.softmax"(%values) <{dimension = 1 : si32}> : (tensor<32x128xbf16, #ttnn_layout>) -> tensor<32x128xbf16, #ttnn_layout> loc(#loc10)
+    %2 = "ttnn.sum"(%1) <{dim_arg = [1 : i32], keep_dim = false}> : (tensor<32x128xbf16, #ttnn_layout>) -> tensor<32xbf16, #ttnn_layout3> loc(#loc11)
+    %3 = call @scale(%arg0) : (tensor<32x128xbf16, #ttnn_layout>) -> tensor<32x128xbf16, #ttnn_layout> loc(#loc12)
+    %4 = "ttnn.concat"(%1, %3) <{dim = 1 : si32}> : (tensor<32x128xbf16, #ttnn_layout>, tensor<32x128xbf16, #ttnn_layout>) -> tensor<32x256xbf16, #ttnn_layout4> loc(#loc13)
+    %5 = "ttnn.typecast"(%4) : (tensor<32x256xbf16, #ttnn_layout4>) -> tensor<32x256xf32, #ttnn_layout5> loc(#loc14)
+    %6 = "ttnn.typecast"(%arg1) : (tensor<32x128xsi32, #ttnn_layout1>) -> tensor<32x128xbf16, #ttnn_layout> loc(#loc15)
+    %7 = "ttnn.argmax"(%6) <{dim = 1 : si32, keep_dim = false}> : (tensor<32x128xbf16, #ttnn_layout>) -> tensor<32xui32, #ttnn_layout6> loc(#loc15)
+    return %1, %indices, %2, %5, %7 : tensor<32x128xbf16, #ttnn_layout>, tensor<32x128xui16, #ttnn_layout2>, tensor<32xbf16, #ttnn_layout3>, tensor<32x256xf32, #ttnn_layout5>, tensor<32xui32, #ttnn_layout6> loc(#loc)
   } loc(#loc)
   func.func private @scale(%arg0: tensor<32x128xbf16, #ttnn_layout> loc(unknown)) -> tensor<32x128xbf16, #ttnn_layout> {
     %0 = "ttnn.multiply"(%arg0, %arg0) : (tensor<32x128xbf16, #ttnn_layout>, tensor<32x128xbf16, #ttnn_layout>) -> tensor<32x128xbf16, #ttnn_layout> loc(#loc16)

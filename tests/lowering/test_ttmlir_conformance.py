@@ -87,6 +87,6 @@ def test_a_relative_output_path_lands_in_the_work_directory(tmp_path: Path, monk
     run = parse_run(run_lines(text)[0], SUITE)
     filecheck = find_filecheck()
     assert filecheck is not None
-    assert execute(run, src, tmp_path / "work", filecheck) == (True, "", "")
+    assert execute(run, src, tmp_path / "work" / "t.tmp", filecheck) == (True, "", "")
     assert (tmp_path / "work" / "out_file.mlir").is_file()
     assert list(caller.iterdir()) == []
