@@ -107,3 +107,29 @@ func.func @select_and_scatter_stride(%x: tensor<6x6x3xf32>, %g: tensor<3x3x3xf32
   }) : (tensor<6x6x3xf32>, tensor<3x3x3xf32>, tensor<f32>) -> tensor<6x6x3xf32>
   return %0 : tensor<6x6x3xf32>
 }
+
+// -----
+
+func.func private @dec(%a: tensor<4xf32>) -> tensor<4xf32> {
+  return %a : tensor<4xf32>
+}
+func.func @composite_name(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error@below {{name must be a valid namespaced op name}}
+  %0 = stablehlo.composite "no.operand\0Cs" %a {decomposition = @dec} : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// INT64_MIN as padding is a number to reduce_window's shape inference (as a window size or stride
+// it stands for an unknown one): this window covers nothing of dimension 0.
+func.func @reduce_window_min_padding(%x: tensor<2x4xf32>) -> tensor<2x4xf32> {
+  %c = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+  // expected-error@below {{inferred type(s) 'tensor<0x4xf32>' are incompatible with return type(s) of operation 'tensor<2x4xf32>'}}
+  %0 = "stablehlo.reduce_window"(%x, %c) <{padding = dense<[[-9223372036854775808, 0], [0, 0]]> : tensor<2x2xi64>, window_dimensions = array<i64: 1, 1>}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %m = stablehlo.maximum %a, %b : tensor<f32>
+    stablehlo.return %m : tensor<f32>
+  }) : (tensor<2x4xf32>, tensor<f32>) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}

@@ -10,6 +10,8 @@ Importing this module registers the checks (ttopt.dialects does, after the op ta
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -291,7 +293,8 @@ def _reduce_window(op: Operation, p: dict[str, Any]) -> None:
     x = _shape(op.operands[0])
     if x is None or any(d is None or d < 0 for d in x) or "window_dimensions" not in p:
         return
-    if any(v == _DYNAMIC for k in ("window_dimensions", "window_strides", "base_dilations", "window_dilations", "padding") for v in p.get(k, ())):
+    # INT64_MIN is an unknown window size or stride to shape inference; as padding it is a number.
+    if any(v == _DYNAMIC for k in ("window_dimensions", "window_strides", "base_dilations", "window_dilations") for v in p.get(k, ())):
         return
     rank = len(x)
     strides, base, dil = (p.get(k, [1] * rank) for k in ("window_strides", "base_dilations", "window_dilations"))
@@ -308,6 +311,18 @@ def _reduce_window(op: Operation, p: dict[str, Any]) -> None:
             inferred = ", ".join(f"'tensor<{''.join(f'{d}x' for d in want)}{element}>'" for _ in op.results)
             returned = ", ".join(f"'{v.type.text}'" for v in op.results)
             raise ValueError(f"inferred type(s) {inferred} are incompatible with return type(s) of operation {returned}")
+
+
+_NAMESPACED_OP = re.compile(r"[a-zA-Z][a-zA-Z0-9_]*([.][a-zA-Z0-9_$]+)+")
+
+
+def _composite(op: Operation, p: dict[str, Any]) -> None:
+    name = p.get("name")
+    if isinstance(name, str) and not _NAMESPACED_OP.fullmatch(name):
+        raise ValueError(
+            "name must be a valid namespaced op name, i.e. it must match the following regular expression: "
+            "^[a-zA-Z][a-zA-Z0-9_]*([.][a-zA-Z0-9_$]+)+$"
+        )
 
 
 def _select_and_scatter(op: Operation, p: dict[str, Any]) -> None:
@@ -680,6 +695,7 @@ def _table() -> dict[str, Check]:
         "stablehlo.custom_call": _custom_call,
         "stablehlo.reduce_window": _reduce_window,
         "stablehlo.select_and_scatter": _select_and_scatter,
+        "stablehlo.composite": _composite,
     })
     return t
 
