@@ -11,7 +11,6 @@ Importing this module registers the checks (ttopt.dialects does, after the op ta
 from __future__ import annotations
 
 import re
-
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
