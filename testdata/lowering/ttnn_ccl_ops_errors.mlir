@@ -1,7 +1,7 @@
 // RUN: not ttopt opt %s --split-input-file --ttir-to-ttnn-backend-pipeline 2>&1 | FileCheck %s
 
-// A collective without the attribute its TTNN op requires is an error at the op, not a crash.
-// CHECK: ttnn_ccl_ops_errors.mlir:[[# @LINE + 5]]:14: error: convert-ttir-to-ttnn: 'ttir.all_reduce' needs the attribute(s) cluster_axis
+// A collective without an attribute tt-mlir's TTIR op requires is an error at the op, in its verifier's words.
+// CHECK: ttnn_ccl_ops_errors.mlir:[[# @LINE + 5]]:14: error: 'ttir.all_reduce' op requires attribute 'cluster_axis'
 module @tp attributes {ttcore.meshes = #ttcore.meshes<[<"mesh" = 1x2>]>} {
   ttcore.device_module {
     builtin.module @tp {

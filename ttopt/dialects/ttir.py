@@ -95,10 +95,10 @@ OPS: dict[str, tuple[tuple[int, int], tuple[Prop, ...]]] = {
     "get_dimension_size": ((1, 1), (Prop("dimension", "int"),)),
     # Collectives (the sharding pipeline's output; generic form, attributes as it writes them).
     "mesh_shard": ((1, 1), ()),
-    "all_gather": ((1, 1), ()),
-    "all_reduce": ((1, 1), ()),
-    "reduce_scatter": ((1, 1), ()),
-    "collective_permute": ((1, 1), ()),
+    "all_gather": ((1, 1), (Prop("all_gather_dim", "int"), Prop("cluster_axis", "int"))),
+    "all_reduce": ((1, 1), (Prop("reduce_type", "attr"), Prop("cluster_axis", "int"))),
+    "reduce_scatter": ((1, 1), (Prop("reduce_type", "attr"), Prop("scatter_dim", "int"), Prop("cluster_axis", "int"))),
+    "collective_permute": ((1, 1), (Prop("source_target_pairs", "dense"),)),
     "all_to_all": ((1, 1), ()),
     "mesh_partition": ((1, 1), ()),
 }
