@@ -3,7 +3,9 @@ in Shardy's verifiers.cc): its own axes exist and are listed once, and applying 
 operand's sharding gives the `out_sharding`. ValueErrors in Shardy's words.
 
 Axes here are `(name, pre_size, size)` over a mesh; a whole axis is `(name, 1, n)` and prints
-without its sub-axis part.
+without its sub-axis part. The sub-axis algebra the sharding passes share (`contains`,
+`can_coexist`, `is_sub`, `add_or_merge`) lives here, below them; `_overlaps` is Shardy's
+verifier's, for which a whole axis overlaps all of itself even when it has size 1.
 """
 
 from __future__ import annotations
@@ -28,11 +30,13 @@ def _axes(refs: Sequence[Any], full: dict[str, int]) -> list[Axis]:
     return [(r.name, *(r.sub_axis if r.sub_axis is not None else (1, full.get(r.name, 1)))) for r in refs]
 
 
-def _is_sub(a: Axis, full: dict[str, int]) -> bool:
-    return (a[1], a[2]) != (1, full[a[0]])
+def is_sub(a: Axis, full: dict[str, int]) -> bool:
+    """A proper sub-axis (not the whole mesh axis)."""
+    return a[1] != 1 or a[2] != full.get(a[0], a[2])
 
 
-def _contains(a: Axis, b: Axis) -> bool:
+def contains(a: Axis, b: Axis) -> bool:
+    """`a` covers all of `b`."""
     return a[0] == b[0] and a[1] <= b[1] and a[1] * a[2] >= b[1] * b[2]
 
 
@@ -40,10 +44,11 @@ def _overlaps(a: Axis, b: Axis, full: dict[str, int]) -> bool:
     """Shardy's AxisRefAttr::overlaps: a whole axis overlaps every part of itself (even of size 1)."""
     if a[0] != b[0]:
         return False
-    return not _is_sub(a, full) or not _is_sub(b, full) or (a[1] < b[1] * b[2] and b[1] < a[1] * a[2])
+    return not is_sub(a, full) or not is_sub(b, full) or (a[1] < b[1] * b[2] and b[1] < a[1] * a[2])
 
 
-def _can_coexist(a: Axis, b: Axis) -> bool:
+def can_coexist(a: Axis, b: Axis) -> bool:
+    """Both can be sub-axes of one mesh axis at once (their pieces tile it)."""
     if a[0] != b[0]:
         return True
     lo_pre, hi_pre = sorted((a[1], b[1]))
@@ -54,17 +59,18 @@ def _can_coexist(a: Axis, b: Axis) -> bool:
 
 
 def _prefix_without_overlap(a: Axis, b: Axis, full: dict[str, int]) -> Axis | None:
-    if not _can_coexist(a, b):
+    if not can_coexist(a, b):
         return None
     if not _overlaps(a, b, full):
         return a
     return None if a[1] >= b[1] else (a[0], a[1], b[1] // a[1])
 
 
-def _add_or_merge(axes: list[Axis], a: Axis, full: dict[str, int]) -> None:
+def add_or_merge(axes: list[Axis], a: Axis, full: dict[str, int]) -> None:
+    """Append `a`, joined with the last axis when both are sub-axes of one axis that meet."""
     if axes:
         last = axes[-1]
-        if last[0] == a[0] and _is_sub(last, full) and _is_sub(a, full) and last[1] * last[2] == a[1]:
+        if last[0] == a[0] and is_sub(last, full) and is_sub(a, full) and last[1] * last[2] == a[1]:
             axes[-1] = (a[0], last[1], last[2] * a[2])
             return
     axes.append(a)
@@ -79,10 +85,10 @@ def axis_list_problem(axes: Sequence[Axis], full: dict[str, int], seen: set[Axis
         if a in seen:
             return f"duplicate axis ref: {_text(a, full)}"
         seen.add(a)
-        if not _is_sub(a, full):
+        if not is_sub(a, full):
             prev = a
             continue
-        if prev is not None and prev[0] == a[0] and _is_sub(prev, full) and prev[1] * prev[2] == a[1]:
+        if prev is not None and prev[0] == a[0] and is_sub(prev, full) and prev[1] * prev[2] == a[1]:
             return f"two consecutive sub-axes can be merged: {_text(prev, full)}, {_text(a, full)}"
         prev = a
     return None
@@ -93,7 +99,7 @@ def _gather(dim: list[Axis], gathering: Sequence[Axis], d: int, kind: str, full:
     out = list(dim)
     for g in reversed(gathering):
         last = out[-1] if out else None
-        if last is None or not (_contains(last, g) and g[1] * g[2] == last[1] * last[2]):
+        if last is None or not (contains(last, g) and g[1] * g[2] == last[1] * last[2]):
             raise ValueError(f"can't apply {kind} axis {_text(g, full)} to operand sharding on dimension {d}")
         out.pop()
         rest = _prefix_without_overlap(last, g, full)
@@ -105,7 +111,7 @@ def _gather(dim: list[Axis], gathering: Sequence[Axis], d: int, kind: str, full:
 def _slice(dim: list[Axis], slicing: Sequence[Axis], full: dict[str, int]) -> list[Axis]:
     out = list(dim)
     for a in slicing:
-        _add_or_merge(out, a, full)
+        add_or_merge(out, a, full)
     return out
 
 

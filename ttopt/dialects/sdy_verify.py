@@ -434,7 +434,8 @@ def _collective(op: Operation) -> None:
 
     s = _typed(op, "out_sharding", "TensorShardingAttr")
     vtype = op.results[0].type if op.results else None
-    mesh = _mesh_of(s, _meshes(op))
+    meshes = _meshes(op)
+    mesh = _mesh_of(s, meshes)
     problem = sharding_problem(s, vtype, mesh, _manual_axes(op))
     if problem:
         raise ValueError(problem)
@@ -442,7 +443,7 @@ def _collective(op: Operation) -> None:
     if mesh is None or not op.operands or kind == "replicated_to_unreduced":
         return
     operand = _operand_sharding(op.operands[0], s)
-    if operand is None or _mesh_of(operand, _meshes(op)) != mesh:
+    if operand is None or _mesh_of(operand, meshes) != mesh:
         return  # a sharding Shardy reads from a region op's edges, or another mesh: not checked here
     attr, kind_name = _COLLECTIVE_PARAMS.get(kind, (None, None))
     params = _typed(op, attr, kind_name) if attr is not None and kind_name is not None else None

@@ -12,6 +12,8 @@ from __future__ import annotations
 from bisect import bisect_left
 from typing import Sequence
 
+# The part Shardy's collective verifier shares, defined below the sharding layer; the passes import it from here.
+from ttopt.dialects.sdy_collectives import add_or_merge, can_coexist, contains, is_sub  # noqa: F401
 from ttopt.sharding.factors import Axis, axes_overlap
 
 
@@ -19,25 +21,9 @@ def _end(a: Axis) -> int:
     return a[1] * a[2]
 
 
-def contains(a: Axis, b: Axis) -> bool:
-    """`a` covers all of `b`."""
-    return a[0] == b[0] and a[1] <= b[1] and _end(a) >= _end(b)
-
-
 def prefix_of(a: Axis, b: Axis) -> bool:
     """`a` is `b` or a sub-axis starting where `b` starts."""
     return contains(b, a) and a[1] == b[1]
-
-
-def can_coexist(a: Axis, b: Axis) -> bool:
-    """Both can be sub-axes of one mesh axis at once (their pieces tile it)."""
-    if a[0] != b[0]:
-        return True
-    lo_pre, hi_pre = sorted((a[1], b[1]))
-    lo_end, hi_end = sorted((_end(a), _end(b)))
-    if lo_end > hi_pre:
-        return lo_end % hi_pre == 0 and hi_pre % lo_pre == 0 and hi_end % lo_end == 0
-    return hi_pre % lo_end == 0
 
 
 def overlap(a: Axis, b: Axis) -> Axis | None:
@@ -81,21 +67,6 @@ def suffix_without_overlap(a: Axis, b: Axis) -> Axis | None:
     if _end(a) <= _end(b):
         return None
     return (a[0], _end(b), _end(a) // _end(b))
-
-
-def add_or_merge(axes: list[Axis], a: Axis, full: dict[str, int]) -> None:
-    """Append `a`, joined with the last axis when both are sub-axes of one axis that meet."""
-    if axes:
-        last = axes[-1]
-        if last[0] == a[0] and _end(last) == a[1] and is_sub(last, full) and is_sub(a, full):
-            axes[-1] = (a[0], last[1], last[2] * a[2])
-            return
-    axes.append(a)
-
-
-def is_sub(a: Axis, full: dict[str, int]) -> bool:
-    """A proper sub-axis (not the whole mesh axis)."""
-    return a[1] != 1 or a[2] != full.get(a[0], a[2])
 
 
 def first_overlapping(a: Axis, ordered: Sequence[Axis]) -> int:
