@@ -88,17 +88,16 @@ def run(text: str, max_legal_layouts: int, policy: str = "DFSharding") -> tuple[
 _TIMING_ROW = re.compile(r"^\W*(parse \+ verify|ttnn-optimizer|print)\s*\W\s*([\d.]+)\s*\W\s*([\d.]+)", re.M)
 
 
-def scaling_row(text: str, policy: str, pycache: str) -> dict[str, float]:
-    """One end-to-end `ttopt opt` run in a fresh interpreter: CPU s per --timing step, the process's
-    CPU s (user + sys) and wall s. `pycache` holds the bytecode of the run before (see `scaling`)."""
+def _timed_opt(text: str, flags: list[str], pycache: str) -> tuple[str, float, float]:
+    """`ttopt opt FILE <flags> --timing` on `text` in a fresh interpreter: (stderr, process CPU s
+    (user + sys), wall s). `pycache` holds the bytecode of the run before."""
     root = Path(__file__).resolve().parents[1]
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    env.update(PYTHONPATH=str(root), PYTHONPYCACHEPREFIX=pycache)
+    env.update(PYTHONPATH=str(root), PYTHONPYCACHEPREFIX=pycache, COLUMNS="200")  # step names not cut
     with tempfile.TemporaryDirectory() as tmp:
         src, out = Path(tmp) / "model.mlir", Path(tmp) / "out.mlir"
         src.write_text(text)
-        cmd = [sys.executable, "-m", "ttopt", "opt", str(src), "--ttnn-optimizer", "--memory-layout-analysis-enabled",
-               "--memory-layout-analysis-policy", policy, "-o", str(out), "--timing"]  # fmt: skip
+        cmd = [sys.executable, "-m", "ttopt", "opt", str(src), *flags, "-o", str(out), "--timing"]
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t0 = time.perf_counter()
         # cwd=root: `python -m` puts the working directory first on sys.path (another checkout would win).
@@ -106,9 +105,17 @@ def scaling_row(text: str, policy: str, pycache: str) -> dict[str, float]:
         wall = time.perf_counter() - t0
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if r.returncode != 0:
-        raise SystemExit(f"{policy}: ttopt opt failed:\n{r.stderr}")
-    row = {name: float(cpu) / 1e3 for name, _, cpu in _TIMING_ROW.findall(r.stderr)}
-    row["process"] = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        raise SystemExit(f"ttopt opt {' '.join(flags)} failed:\n{r.stderr}")
+    return r.stderr, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), wall
+
+
+def scaling_row(text: str, policy: str, pycache: str) -> dict[str, float]:
+    """One end-to-end `ttopt opt` run in a fresh interpreter: CPU s per --timing step, the process's
+    CPU s (user + sys) and wall s. `pycache` holds the bytecode of the run before (see `scaling`)."""
+    flags = ["--ttnn-optimizer", "--memory-layout-analysis-enabled", "--memory-layout-analysis-policy", policy]
+    stderr, cpu, wall = _timed_opt(text, flags, pycache)
+    row = {name: float(ms) / 1e3 for name, _, ms in _TIMING_ROW.findall(stderr)}
+    row["process"] = cpu
     row["wall"] = wall
     return row
 
@@ -139,23 +146,9 @@ def backend_module(n_ops: int, seed: int = 0) -> tuple[str, int]:
 def backend_row(text: str, pycache: str) -> dict[str, float]:
     """One `ttopt opt --ttir-to-ttnn-backend-pipeline="optimization-level=2" --timing` run in a fresh
     interpreter: CPU s per --timing step, the process's CPU s and wall s."""
-    root = Path(__file__).resolve().parents[1]
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    env.update(PYTHONPATH=str(root), PYTHONPYCACHEPREFIX=pycache, COLUMNS="200")  # step names not cut
-    with tempfile.TemporaryDirectory() as tmp:
-        src, out = Path(tmp) / "model.mlir", Path(tmp) / "out.mlir"
-        src.write_text(text)
-        cmd = [sys.executable, "-m", "ttopt", "opt", str(src), "--ttir-to-ttnn-backend-pipeline=optimization-level=2",
-               "-o", str(out), "--timing"]  # fmt: skip
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        t0 = time.perf_counter()
-        r = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=root)
-        wall = time.perf_counter() - t0
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if r.returncode != 0:
-        raise SystemExit(f"ttopt opt --ttir-to-ttnn-backend-pipeline failed:\n{r.stderr}")
-    row = {name.removeprefix("ttir-to-ttnn-backend-pipeline/"): float(cpu) / 1e3 for name, _, cpu in _STEP_ROW.findall(r.stderr)}
-    row["process"] = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    stderr, cpu, wall = _timed_opt(text, ["--ttir-to-ttnn-backend-pipeline=optimization-level=2"], pycache)
+    row = {name.removeprefix("ttir-to-ttnn-backend-pipeline/"): float(ms) / 1e3 for name, _, ms in _STEP_ROW.findall(stderr)}
+    row["process"] = cpu
     row["wall"] = wall
     return row
 
