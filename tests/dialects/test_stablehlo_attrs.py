@@ -160,3 +160,13 @@ def test_dictionary_equality_ignores_key_order(entries: dict[str, int], rnd: obj
     a = attr("{" + ", ".join(f"{k} = {v}" for k, v in entries.items()) + "}")
     b = attr("{" + ", ".join(f"{k} = {entries[k]} : i64" for k in keys) + "}")
     assert a == b and hash(a) == hash(b)
+
+
+@pytest.mark.parametrize("model", [DotDimensionNumbers, GatherDimensionNumbers, ScatterDimensionNumbers])
+def test_parse_time_struct_check_knows_the_typed_models_fields(model: type) -> None:
+    """The check run when a module is read (no pydantic loaded) names the fields the typed model has."""
+    from ttopt.dialects.stablehlo_struct_checks import DIMS, INT, STRUCTS
+
+    kinds = {DIMS: "ints", INT: "int"}
+    mnemonic = model.attr_name.removeprefix("stablehlo.")
+    assert {k: kinds[v] for k, v in STRUCTS[mnemonic].items()} == model.FIELDS

@@ -270,17 +270,15 @@ class DenseElementsAttr(Attribute):
     @property
     def values(self) -> Any:
         """Nested Python lists / scalars of the literal (hex blobs stay as a string); a float
-        element written as its bits (`0x7F800000`) is that float."""
+        element written as its bits (`0x7F800000`) is that float, a signless `iN` one its
+        two's-complement value (`18446744073709551615 : i64` is -1)."""
         if self._values is None:
             values = decode("dense", self.body)
-            if "0x" in self.body and not self.body.lstrip().startswith('"'):
-                elem = getattr(self.type.resolve(), "element_type", None)
-                name = elem.resolve().text if elem is not None else ""
-                if name in ("f16", "bf16", "f32", "f64"):
-                    values = _bits_to_floats(values, name)
             elem = getattr(self.type.resolve(), "element_type", None)
             name = elem.resolve().text if elem is not None else ""
-            if name[:1] == "i" and name[1:].isdigit() and int(name[1:]) > 1:
+            if "0x" in self.body and not self.body.lstrip().startswith('"') and name in ("f16", "bf16", "f32", "f64"):
+                values = _bits_to_floats(values, name)
+            elif name[:1] == "i" and name[1:].isdigit() and int(name[1:]) > 1:
                 values = _wrapped(values, int(name[1:]))
             self._values = values
         return self._values
