@@ -90,6 +90,10 @@ BINARY += ("logical_left_shift", "logical_right_shift")
 OTHER.update({"topk": (1, 2), "rand": (1, 1)})
 # Transformer and MoE ops with more than one result (tt-mlir's TTNNOps.td).
 OTHER.update({"split_query_key_value_and_split_heads": ((1, 2), 3), "topk_router_gpt": (3, 2)})
+# Trace capture and replay (TTNNOps.td): in-place copies into persistent slots, the capture window,
+# and the op a forward function calls its trace through (device, inputs -> outputs).
+OTHER.update({"copy": (2, 0), "write_tensor": (2, 0), "begin_trace_capture": (1, 1), "end_trace_capture": (2, 0),
+              "execute_trace": (2, 0), "capture_or_execute_trace": ((1, None), (0, None))})  # fmt: skip
 
 register(
     *(OpDef(f"ttnn.{n}", operands=1, results=1, traits=_P) for n in UNARY),

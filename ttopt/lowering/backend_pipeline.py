@@ -100,7 +100,7 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
     # other value is a usage error naming the option (UNSUPPORTED_VALUES).
     mock_system_desc_arch: str = option("wormhole_b0", "Device preset used without system-desc-path (tt-mlir's mock system desc arch)", choices=MOCK_ARCHS)
     enable_cpu_hoisted_const_eval: bool = option(False, "Hoist const-eval subgraphs to a CPU module: ttopt has no CPU module, only false is accepted (tt-mlir's default is true)")
-    enable_trace: bool = option(False, "Capture the forward function in a trace: not in ttopt, only false is accepted")
+    enable_trace: bool = option(False, "Capture each forward function's device computation in a trace (ttnn-trace-hoist-transform), replayed by ttnn.capture_or_execute_trace")
     experimental_weight_dtype: str = option("none", "Block-float dtype of matmul/linear weights: not in ttopt, only none is accepted", choices=BFP_DTYPES)
     experimental_kv_cache_dtype: str = option("none", "Block-float dtype of KV caches: not in ttopt, only none is accepted", choices=BFP_DTYPES)
     enable_ttnn_decomposition_pass: bool = option(True, "tt-mlir's TTNN decomposition pass: ttopt has none; either value changes nothing")
@@ -185,6 +185,10 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
         else:
             yield PipelineStep(n + 2, "ttnn-optimizer", skipped="optimization-level=0 and enable-optimizer=false")
         yield PipelineStep(n + 3, "const-eval-hoist-transform", self.const_eval())
+        # After the last const-eval (its results are the trace's device-resident inputs), before
+        # deallocation, as tt-mlir runs it.
+        yield PipelineStep(n + 3, "ttnn-trace-hoist-transform", _new("ttnn-trace-hoist-transform") if self.enable_trace else None,
+                           "" if self.enable_trace else "enable-trace=false")  # fmt: skip
         if self.deallocate:
             yield PipelineStep(n + 4, "ttnn-deallocate", _new("ttnn-deallocate"))
         else:
@@ -219,7 +223,6 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
 # tt-mlir pipeline options whose non-default values ask for what ttopt does not do, and why.
 UNSUPPORTED_VALUES = {
     "enable-cpu-hoisted-const-eval": "ttopt does not hoist const-eval subgraphs to a CPU module (pass enable-cpu-hoisted-const-eval=false)",
-    "enable-trace": "ttopt does not capture traces (no ttnn.capture_or_execute_trace)",
     "experimental-weight-dtype": "ttopt does not convert matmul/linear weights to block-float dtypes",
     "experimental-kv-cache-dtype": "ttopt does not convert KV caches to block-float dtypes",
     "enable-create-d2m-subgraphs": "ttopt has no D2M (generic kernel) subgraphs",

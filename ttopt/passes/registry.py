@@ -24,6 +24,7 @@ PASS_MODULES = (
     "ttopt.lowering.ttnn_op_validation",
     "ttopt.lowering.deallocate",
     "ttopt.lowering.const_eval",
+    "ttopt.lowering.trace",
     "ttopt.lowering.backend_pipeline",
     "ttopt.lowering.ttcore_device",
     "ttopt.sharding.populate_rules",
