@@ -101,8 +101,8 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
     mock_system_desc_arch: str = option("wormhole_b0", "Device preset used without system-desc-path (tt-mlir's mock system desc arch)", choices=MOCK_ARCHS)
     enable_cpu_hoisted_const_eval: bool = option(False, "Hoist const-eval subgraphs to a CPU module: ttopt has no CPU module, only false is accepted (tt-mlir's default is true)")
     enable_trace: bool = option(False, "Capture each forward function's device computation in a trace (ttnn-trace-hoist-transform), replayed by ttnn.capture_or_execute_trace")
-    experimental_weight_dtype: str = option("none", "Block-float dtype of matmul/linear weights: not in ttopt, only none is accepted", choices=BFP_DTYPES)
-    experimental_kv_cache_dtype: str = option("none", "Block-float dtype of KV caches: not in ttopt, only none is accepted", choices=BFP_DTYPES)
+    experimental_weight_dtype: str = option("none", "Block-float dtype of parameter-only matmul/linear weights (ttnn-weight-dtype-conversion, hoisted by const-eval; none: unchanged)", choices=BFP_DTYPES)
+    experimental_kv_cache_dtype: str = option("none", "Block-float dtype of the KV cache arguments (ttnn-kv-cache-dtype-conversion; none: unchanged)", choices=BFP_DTYPES)
     enable_ttnn_decomposition_pass: bool = option(True, "tt-mlir's TTNN decomposition pass: ttopt has none; either value changes nothing")
     enable_implicit_broadcast_folding_pass: bool = option(True, "tt-mlir's implicit-broadcast folding: ttopt's conversion folds none; either value changes nothing")
     enable_create_d2m_subgraphs: bool = option(False, "Outline D2M subgraphs: not in ttopt, only false is accepted")
@@ -169,11 +169,14 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
             yield PipelineStep(n, "convert-to-ttnn-ccl", _new("convert-to-ttnn-ccl"))
         else:
             yield PipelineStep(n, "convert-to-ttnn-ccl", skipped="no TTIR mesh or CCL ops")
+        yield PipelineStep(n, "ttir-infer-kv-cache-argument-types", _new("ttir-infer-kv-cache-argument-types"))
         yield PipelineStep(n, "ttir-fusing", _new("ttir-fusing") if self.enable_fusing_pass else None, "" if self.enable_fusing_pass else "enable-fusing-pass=false")
         yield PipelineStep(n + 1, "convert-ttir-to-ttnn", _new("convert-ttir-to-ttnn"))
         yield PipelineStep(n + 1, "ttnn-fusing", _new("ttnn-fusing") if self.enable_fusing_pass else None, "" if self.enable_fusing_pass else "enable-fusing-pass=false")
         yield PipelineStep(n + 1, "ttnn-workaround", None if self.disable_workarounds else _new("ttnn-workaround"),
                            "disable-workarounds=true" if self.disable_workarounds else "")  # fmt: skip
+        yield self._dtype_step(n + 1, "ttnn-weight-dtype-conversion", "experimental-weight-dtype", self.experimental_weight_dtype)
+        yield self._dtype_step(n + 1, "ttnn-kv-cache-dtype-conversion", "experimental-kv-cache-dtype", self.experimental_kv_cache_dtype)
         if self.compute_cfg_math_fidelity:
             _set_fidelity(module, self.compute_cfg_math_fidelity)
         if self.optimizer_enabled():
@@ -194,6 +197,15 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
         else:
             yield PipelineStep(n + 4, "ttnn-deallocate", skipped="deallocate=false")
 
+
+    @staticmethod
+    def _dtype_step(number: int, name: str, option_name: str, dtype: str) -> PipelineStep:
+        """A block-float conversion step: run with `target-dtype`, skipped for none."""
+        if dtype == "none":
+            return PipelineStep(number, name, skipped=f"{option_name}=none")
+        cls = get_pass(name)
+        assert cls is not None, name
+        return PipelineStep(number, name, cls.from_options({"target-dtype": dtype}))
 
     def _check_mesh(self, module: Module) -> None:
         """mesh-shape and the module's `ttcore.meshes` must agree when both are there (as tt-mlir's
@@ -223,8 +235,6 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
 # tt-mlir pipeline options whose non-default values ask for what ttopt does not do, and why.
 UNSUPPORTED_VALUES = {
     "enable-cpu-hoisted-const-eval": "ttopt does not hoist const-eval subgraphs to a CPU module (pass enable-cpu-hoisted-const-eval=false)",
-    "experimental-weight-dtype": "ttopt does not convert matmul/linear weights to block-float dtypes",
-    "experimental-kv-cache-dtype": "ttopt does not convert KV caches to block-float dtypes",
     "enable-create-d2m-subgraphs": "ttopt has no D2M (generic kernel) subgraphs",
     "enable-permute-matmul-fusion": "ttopt does not fuse permutes into matmul transposes",
     "composite-resolution": "ttopt always inlines composite ops' decompositions",

@@ -173,10 +173,7 @@ def hoist_trace(module: Module, func: Any, index: int, aliaser: LayoutAliaser) -
     if not ops:
         return False
     block = func.regions[0].entry
-    device_op = next((op for op in block.ops if op.name == DEVICE and not op.operands), None)
-    if device_op is None:
-        device_op = Operation(DEVICE, [], [_device_type()], properties={"mesh_shape": DialectAttr("ttnn", "mesh_shape 1x1")})
-        block.insert(0, device_op)
+    device_op = get_or_insert_device(module, block).op
     b = _boundary(func, ops)
     loc = func.location
     name = func_name(func)
@@ -273,10 +270,20 @@ def hoist_trace(module: Module, func: Any, index: int, aliaser: LayoutAliaser) -
     return True
 
 
-def _device_type() -> Any:
+def get_or_insert_device(module: Module, block: Block) -> Any:
+    """The block's `ttnn.get_device` result; one is put at the block's start (with the module's
+    mesh, 1x1 without `ttcore.meshes`) when there is none."""
     from ttopt.lowering.ttir_to_ttnn import DEVICE as DEVICE_TYPE
 
-    return DEVICE_TYPE
+    op = next((o for o in block.ops if o.name == DEVICE and not o.operands), None)
+    if op is None:
+        attr = module.op.attributes.get("ttcore.meshes")
+        typed = getattr(attr.resolve(), "typed", None) if attr is not None else None
+        meshes = getattr(typed, "meshes", ()) if typed is not None else ()
+        mesh = "x".join(map(str, meshes[0].shape if meshes else (1, 1)))
+        op = Operation(DEVICE, [], [DEVICE_TYPE], properties={"mesh_shape": DialectAttr("ttnn", f"mesh_shape {mesh}")})
+        block.insert(0, op)
+    return op.results[0]
 
 
 def _input_attrs(func: Any, inputs: list[Any]) -> list[dict[str, Any]]:

@@ -25,6 +25,8 @@ PASS_MODULES = (
     "ttopt.lowering.deallocate",
     "ttopt.lowering.const_eval",
     "ttopt.lowering.trace",
+    "ttopt.lowering.kv_cache_dtype",
+    "ttopt.lowering.weight_dtype",
     "ttopt.lowering.backend_pipeline",
     "ttopt.lowering.ttcore_device",
     "ttopt.sharding.populate_rules",
