@@ -9,7 +9,12 @@
 // The kernel's permute is hoisted before the optimizer, as tt-mlir hoists first; its preparation
 // (made by the optimizer's conv config) is hoisted after it, reading the cached permute.
 // CHECK-LABEL: func.func private @main_const_eval_0(%arg0: tensor<7x7x3x16xf32, {{.*}}>) -> tensor<16x3x7x7xf32, {{.*}}> attributes {tt.function_type = "const_eval"}
-// CHECK-NEXT: "ttnn.permute"(%arg0) <{permutation = array<i64: 3, 2, 0, 1>}>
+// The kernel arrives on the host, row-major (it is read only by const-eval: tt-mlir's
+// enable-const-eval-inputs-to-system-memory), and goes to the device for the permute.
+// CHECK-NEXT: %[[D0:.*]] = "ttnn.get_device"
+// CHECK-NEXT: %[[ON:.*]] = "ttnn.to_device"(%arg0, %[[D0]])
+// CHECK-NEXT: %[[T:.*]] = "ttnn.to_layout"(%[[ON]])
+// CHECK: "ttnn.permute"(%[[T]]) <{permutation = array<i64: 3, 2, 0, 1>}>
 // CHECK-LABEL: func.func private @main_const_eval_26(%arg0: tensor<16x3x7x7xf32, {{.*}}>) -> tensor<1x1x147x16xf32, {{.*}}> attributes {tt.function_type = "const_eval"}
 // CHECK-NEXT: %[[D:.*]] = "ttnn.get_device"
 // CHECK-NEXT: %[[H:.*]] = "ttnn.from_device"(%arg0)

@@ -8,10 +8,16 @@
 // runs) each conv's weight gets a ttnn.prepare_conv2d_weights (OIHW, host row-major in, the
 // 1x1x(in*kh*kw)xout DRAM tile tensor conv2d reads out) and its bias a ttnn.prepare_conv2d_bias,
 // and because they read only parameters they run once, in const-eval functions: the block reads
-// the prepared tensors through ttcore.load_cached. The scale's reshape is hoisted too.
+// the prepared tensors through ttcore.load_cached. The scale's reshape is hoisted too; the scale,
+// read only by const-eval, arrives on the host (row-major) and const-eval moves it to the device
+// (tt-mlir's enable-const-eval-inputs-to-system-memory, default true).
 
 // CHECK-LABEL: func.func private @block_const_eval_0(
-// CHECK-NEXT: "ttnn.reshape"(%arg0)
+// CHECK-SAME: %arg0: tensor<64xbf16, #[[SCALE_HOST:ttnn_layout[0-9]*]]>
+// CHECK-NEXT: %[[D0:.*]] = "ttnn.get_device"
+// CHECK-NEXT: %[[ON_DEV:.*]] = "ttnn.to_device"(%arg0, %[[D0]])
+// CHECK-NEXT: %[[TILED:.*]] = "ttnn.to_layout"(%[[ON_DEV]])
+// CHECK: "ttnn.reshape"(%[[TILED]])
 // CHECK-LABEL: func.func private @block_const_eval_1(
 // CHECK-SAME: %arg0: tensor<64x64x3x3xbf16, #[[HOST:ttnn_layout[0-9]*]]>) -> tensor<1x1x576x64xbf16, #[[PW:ttnn_layout[0-9]*]]> attributes {tt.function_type = "const_eval"}
 // CHECK-NEXT: %[[D:.*]] = "ttnn.get_device"() <{mesh_shape = #ttnn<mesh_shape 1x1>}>

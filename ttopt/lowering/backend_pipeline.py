@@ -20,8 +20,10 @@ around ops whose kernels take fewer data types; `disable-workarounds=true` skips
 
 `max-legal-layouts`, `override-output-layout`, `insert-memreconfig`, `memreconfig-enabled`,
 `row-major-enabled`, `memory-layout-analysis-policy`, `tensor-l1-usage-cap` go to the optimizer as
-they are; `system-desc-path` is its `device`; `compute-cfg-math-fidelity` writes a compute config
-on every matmul, linear and conv2d (the cost model reads its fidelity). `mesh-shape` must agree
+they are; `system-desc-path` is its `device`; the `compute-cfg-*` options (math fidelity,
+math-approx-mode, fp32-dest-acc-en, packer-l1-acc, dst-full-sync-en) fill the compute config of
+every op that has one where the op does not set the knob (compute_config.py; the cost model reads
+the fidelity). `mesh-shape` must agree
 with the module's `ttcore.meshes` (the sharding pipeline's mesh; none means 1x1), as tt-mlir's
 determineMeshShape requires, so one `--mesh-shape` flag serves the sharding and backend pipelines.
 The ttnn-optimizer options `verify-l1-budget`, `l1-interleaved-fallback-analysis-enabled`,
@@ -83,10 +85,15 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
     row_major_enabled: bool = option(False, "Also consider row-major layouts")
     tensor_l1_usage_cap: float | None = option(None, "Fraction of L1 usable by tensors, in (0, 1] (default 1.0, or the module's ttnn.tensor_l1_usage_cap)")
     system_desc_path: str = option("", "Device preset (wormhole_b0, n150, blackhole) or system-desc file, when the module has no ttcore.system_desc")
-    compute_cfg_math_fidelity: str = option("", "Math fidelity of matmul / linear / conv2d: lofi, hifi2, hifi3, hifi4 (default: the op's own, else tt-metal's)", choices=FIDELITIES)
+    compute_cfg_math_fidelity: str = option("", "Math fidelity of every op with a compute config (matmul, linear, conv, reductions, softmax, norms, ...): lofi, hifi2, hifi3, hifi4 (default: the op's own, else tt-metal's)", choices=FIDELITIES)
+    compute_cfg_math_approx_mode: bool | None = option(None, "math_approx_mode of every op with a compute config that does not set it (unset: tt-metal's)")
+    compute_cfg_fp32_dest_acc_en: bool | None = option(None, "fp32_dest_acc_en of every op with a compute config that does not set it (unset: tt-metal's)")
+    compute_cfg_packer_l1_acc: bool | None = option(None, "packer_l1_acc of every op with a compute config that does not set it (unset: tt-metal's)")
+    compute_cfg_dst_full_sync_en: bool | None = option(None, "dst_full_sync_en of every op with a compute config that does not set it (unset: tt-metal's)")
     mesh_shape: list[int] = option([], "Device mesh AxB; must equal the module's ttcore.meshes when it has one (the sharding pipeline's mesh), else 1,1")
     enable_fusing_pass: bool = option(True, "ttir-fusing before convert-ttir-to-ttnn (cost-checked) and ttnn-fusing after it (activations into matmul)")
     enable_const_eval: bool = option(True, "Hoist what depends only on constants and parameter/constant arguments into const-eval functions")
+    enable_const_eval_inputs_to_system_memory: bool = option(True, "With const-eval: arguments read only by const-eval functions arrive in system memory (row-major) and the const-eval functions move them to the device")
     deallocate: bool = option(True, "Insert ttnn.deallocate after the last use of every intermediate tensor")
     # ttnn-optimizer options handed on as they are (an error when the optimizer does not run).
     verify_l1_budget: bool = option(False, "[optimizer] After the rewrite, replay the schedule and fail at the first position whose L1 use exceeds the budget")
@@ -106,9 +113,10 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
     enable_ttnn_decomposition_pass: bool = option(True, "tt-mlir's TTNN decomposition pass: ttopt has none; either value changes nothing")
     enable_implicit_broadcast_folding_pass: bool = option(True, "tt-mlir's implicit-broadcast folding: ttopt's conversion folds none; either value changes nothing")
     enable_create_d2m_subgraphs: bool = option(False, "Outline D2M subgraphs: not in ttopt, only false is accepted")
-    enable_permute_matmul_fusion: bool = option(False, "Fuse permutes into matmul transposes (a TTIR fusion): not in ttopt, only false is accepted")
+    enable_permute_matmul_fusion: bool = option(False, "ttir-fusing: fuse permutes into matmul transposes (handed to ttir-fusing when it has the pattern; else only false is accepted)")
+    enable_fusing_conv2d_with_multiply_pattern: bool = option(False, "ttir-fusing: commute a constant multiply through conv2d into its weight (handed to ttir-fusing when it has the pattern; else only false is accepted)")
     disable_workarounds: bool = option(False, "Skip ttnn-workaround (the typecasts around ops whose kernels take fewer data types)")
-    composite_resolution: str = option("inline", "How composite ops resolve: ttopt always inlines their decomposition, only inline is accepted", choices=("inline", "force-promote", "validate"))
+    composite_resolution: str = option("auto", "How ttcore.composite ops resolve (ttnn-resolve-composites): auto / inline / validate inline the decomposition (ttopt validates no composite against an op model); force-promote builds the typed op", choices=("auto", "inline", "validate", "force-promote"))
     override_conv3d_config: list[str] = option([], "conv3d_config overrides: ttopt lowers no ttir.conv3d, only an empty list is accepted")
 
     def validate(self) -> None:
@@ -133,6 +141,11 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
         if self.memory_layout_analysis_policy not in policy_names():
             raise ValueError(f"memory-layout-analysis-policy: unknown policy '{self.memory_layout_analysis_policy}' "
                              f"(one of {', '.join(policy_names())})")  # fmt: skip
+        fusing = get_pass("ttir-fusing")
+        declared = {spec.name for spec in fusing.option_specs()} if fusing is not None else set()
+        for attr, name in FUSING_SWITCHES.items():
+            if getattr(self, attr) and name not in declared:
+                raise ValueError(f"{attr.replace('_', '-')}=true: ttir-fusing has no {name} pattern (the fusion is not in ttopt)")
         if self.max_legal_layouts < 0:
             raise ValueError(f"max-legal-layouts must be >= 0, got {self.max_legal_layouts}")
         self.optimizer().validate()
@@ -150,6 +163,21 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
         policy = "CostBased" if self.enable_greedy_optimizer else self.memory_layout_analysis_policy
         return cls.from_options({**_options_of(p), "memory-layout-analysis-enabled": analysis,
                                  "memory-layout-analysis-policy": policy, "device": self.system_desc_path or self.mock_system_desc_arch})  # fmt: skip
+
+    def ttir_fusing(self) -> Pass:
+        """ttir-fusing with the pattern switches this pipeline hands it (those it declares)."""
+        cls = get_pass("ttir-fusing")
+        assert cls is not None
+        declared = {spec.name for spec in cls.option_specs()}
+        return cls.from_options({fusing: getattr(self, attr) for attr, fusing in FUSING_SWITCHES.items() if fusing in declared})
+
+    def resolve_composites(self) -> Pass:
+        """ttnn-resolve-composites in this pipeline's composite-resolution mode, for its chip's architecture."""
+        cls = get_pass("ttnn-resolve-composites")
+        assert cls is not None
+        preset = CHIP_PRESETS.get(self.system_desc_path or self.mock_system_desc_arch)
+        arch = preset.arch if preset is not None else self.mock_system_desc_arch
+        return cls.from_options({"composite-resolution": self.composite_resolution, "arch": arch})
 
     def const_eval(self, prepare: bool = True) -> Pass:
         """const-eval-hoist-transform: conv2d weights prepared when the optimizer runs (as tt-mlir
@@ -170,15 +198,17 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
         else:
             yield PipelineStep(n, "convert-to-ttnn-ccl", skipped="no TTIR mesh or CCL ops")
         yield PipelineStep(n, "ttir-infer-kv-cache-argument-types", _new("ttir-infer-kv-cache-argument-types"))
-        yield PipelineStep(n, "ttir-fusing", _new("ttir-fusing") if self.enable_fusing_pass else None, "" if self.enable_fusing_pass else "enable-fusing-pass=false")
+        yield PipelineStep(n, "ttir-fusing", self.ttir_fusing() if self.enable_fusing_pass else None, "" if self.enable_fusing_pass else "enable-fusing-pass=false")
         yield PipelineStep(n + 1, "convert-ttir-to-ttnn", _new("convert-ttir-to-ttnn"))
+        yield PipelineStep(n + 1, "ttnn-resolve-composites", self.resolve_composites())
         yield PipelineStep(n + 1, "ttnn-fusing", _new("ttnn-fusing") if self.enable_fusing_pass else None, "" if self.enable_fusing_pass else "enable-fusing-pass=false")
         yield PipelineStep(n + 1, "ttnn-workaround", None if self.disable_workarounds else _new("ttnn-workaround"),
                            "disable-workarounds=true" if self.disable_workarounds else "")  # fmt: skip
         yield self._dtype_step(n + 1, "ttnn-weight-dtype-conversion", "experimental-weight-dtype", self.experimental_weight_dtype)
         yield self._dtype_step(n + 1, "ttnn-kv-cache-dtype-conversion", "experimental-kv-cache-dtype", self.experimental_kv_cache_dtype)
-        if self.compute_cfg_math_fidelity:
-            _set_fidelity(module, self.compute_cfg_math_fidelity)
+        from ttopt.lowering.compute_config import set_compute_config
+
+        set_compute_config(module, self._compute_overrides())
         if self.optimizer_enabled():
             if self.enable_const_eval:
                 # Hoisted first, as tt-mlir does, so the optimizer never places weight-only ops
@@ -188,6 +218,9 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
         else:
             yield PipelineStep(n + 2, "ttnn-optimizer", skipped="optimization-level=0 and enable-optimizer=false")
         yield PipelineStep(n + 3, "const-eval-hoist-transform", self.const_eval())
+        host_inputs = self.enable_const_eval and self.enable_const_eval_inputs_to_system_memory
+        yield PipelineStep(n + 3, "ttnn-const-eval-inputs-to-system-memory", _new("ttnn-const-eval-inputs-to-system-memory") if host_inputs else None,
+                           "" if host_inputs else "enable-const-eval=false or enable-const-eval-inputs-to-system-memory=false")  # fmt: skip
         # After the last const-eval (its results are the trace's device-resident inputs), before
         # deallocation, as tt-mlir runs it.
         yield PipelineStep(n + 3, "ttnn-trace-hoist-transform", _new("ttnn-trace-hoist-transform") if self.enable_trace else None,
@@ -197,6 +230,15 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
         else:
             yield PipelineStep(n + 4, "ttnn-deallocate", skipped="deallocate=false")
 
+
+    def _compute_overrides(self) -> dict[str, str]:
+        """The compute-cfg-* options given, as compute-config knobs."""
+        out = {"math_fidelity": self.compute_cfg_math_fidelity} if self.compute_cfg_math_fidelity else {}
+        for knob in ("math_approx_mode", "fp32_dest_acc_en", "packer_l1_acc", "dst_full_sync_en"):
+            value = getattr(self, f"compute_cfg_{knob}")
+            if value is not None:
+                out[knob] = "true" if value else "false"
+        return out
 
     @staticmethod
     def _dtype_step(number: int, name: str, option_name: str, dtype: str) -> PipelineStep:
@@ -236,10 +278,12 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
 UNSUPPORTED_VALUES = {
     "enable-cpu-hoisted-const-eval": "ttopt does not hoist const-eval subgraphs to a CPU module (pass enable-cpu-hoisted-const-eval=false)",
     "enable-create-d2m-subgraphs": "ttopt has no D2M (generic kernel) subgraphs",
-    "enable-permute-matmul-fusion": "ttopt does not fuse permutes into matmul transposes",
-    "composite-resolution": "ttopt always inlines composite ops' decompositions",
     "override-conv3d-config": "ttopt does not lower ttir.conv3d",
 }
+
+# Pipeline switches of TTIR fusion patterns -> ttir-fusing's option (tt-mlir's TTIRFusingOptions).
+FUSING_SWITCHES = {"enable_fusing_conv2d_with_multiply_pattern": "ttnn-enable-conv2d-with-multiply-pattern",
+                   "enable_permute_matmul_fusion": "enable-permute-matmul-fusion"}  # fmt: skip
 
 OPTIMIZER_ONLY = frozenset({"verify-l1-budget", "l1-interleaved-fallback-analysis-enabled", "override-conv2d-config", "chain-merging",
                             "cost-exact-max-ops", "cost-time-limit", "cost-beam-width"})  # fmt: skip
@@ -255,13 +299,6 @@ def _options_of(p: Pass) -> dict:
     return {s.name: getattr(p, s.attr) for s in type(p).option_specs()}
 
 
-def _set_fidelity(module: Module, fidelity: str) -> None:
-    from ttopt.ir.attributes import DialectAttr
-
-    cfg = DialectAttr("ttnn.device_compute_kernel_config", f"math_fidelity = {fidelity}")
-    for op in module.walk():
-        if op.name in ("ttnn.matmul", "ttnn.linear", "ttnn.conv2d"):
-            op.properties["compute_config"] = cfg
 
 
 @register_pass

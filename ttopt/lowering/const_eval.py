@@ -349,3 +349,107 @@ class ConstEvalHoistTransform(Pass):
             update_function_type(func)
         ctx.stats.setdefault(self.name, {}).update(stats)
 
+
+
+# -- const-eval inputs in system memory ---------------------------------------------------------
+def _host_type(t: Any, aliaser: LayoutAliaser) -> Any:
+    """`t` in system memory, row-major (what the host hands over)."""
+    lay = current_layout(t)
+    rt = t.resolve()
+    if lay is None or not isinstance(rt, TensorType):
+        return t
+    return aliaser.tensor_type(rt, lay.relayout(ranked_shape(rt), buffer_type="system_memory", tiled=False))
+
+
+def _folds_to_host(arg: Any, host: Any) -> Operation | None:
+    """The op ending `arg`'s only use chain when that chain just brings it to `host` (from_device,
+    then a to_layout to row-major), else None: such an argument needs no transfer to the device."""
+    users = arg.users
+    if len(users) != 1 or users[0].name != "ttnn.from_device":
+        return None
+    last = users[0]
+    if last.results[0].type.resolve() != host.resolve():
+        nxt = last.results[0].users
+        if len(nxt) != 1 or nxt[0].name != "ttnn.to_layout" or nxt[0].results[0].type.resolve() != host.resolve():
+            return None
+        last = nxt[0]
+    return last
+
+
+def _to_device_in(module: Any, func: Any, index: int, host: Any, aliaser: LayoutAliaser) -> None:
+    """Const-eval function `func` takes argument `index` as `host` and brings it back to its layout
+    (`ttnn.to_device`, then `ttnn.to_layout` when tiled) after its `ttnn.get_device`."""
+    from ttopt.lowering.trace import get_or_insert_device
+
+    block = func.regions[0].entry
+    arg = block.args[index]
+    if arg.type.resolve() == host.resolve():
+        return
+    device_type = arg.type
+    end = _folds_to_host(arg, host)
+    if end is not None:
+        chain = [arg.users[0]] + ([end] if end is not arg.users[0] else [])
+        end.results[0].replace_all_uses_with(arg)
+        for op in reversed(chain):
+            op.drop_all_references()
+            block.remove(op)
+    else:
+        users = list(arg.users)
+        device = get_or_insert_device(module, block)
+        at = block.index(device.op) + 1
+        lay = current_layout(device_type)
+        rt = device_type.resolve()
+        assert lay is not None and isinstance(rt, TensorType)
+        rm = aliaser.tensor_type(rt, lay.relayout(ranked_shape(rt), tiled=False))
+        new = [Operation("ttnn.to_device", [arg, device], [rm if lay.is_tiled else device_type], location=func.location)]
+        if lay.is_tiled:
+            new.append(Operation("ttnn.to_layout", [new[0].results[0]], [device_type], location=func.location))
+        for i, op in enumerate(new):
+            block.insert(at + i, op)
+        value = new[-1].results[0]
+        for u in users:
+            for k, v in enumerate(u.operands):
+                if v is arg:
+                    u.set_operand(k, value)
+    arg.type = host
+    update_function_type(func)
+
+
+def inputs_to_system_memory(module: Any, func: Any, aliaser: LayoutAliaser) -> int:
+    """Arguments of `func` read only by `ttcore.load_cached` arrive in system memory, row-major, and
+    the const-eval functions move them to the device themselves; returns how many moved."""
+    block = func.regions[0].entry
+    converted = []
+    for a in block.args:
+        lay = current_layout(a.type)
+        if lay is None or lay.is_system_memory or not a.uses or any(u.name != LOAD_CACHED for u in a.users):
+            continue
+        a.type = _host_type(a.type, aliaser)
+        converted.append(a)
+    if not converted:
+        return 0
+    update_function_type(func)
+    funcs = {func_name(f): f for f in module.functions()}
+    for a in converted:
+        for call in dict.fromkeys(a.users):
+            callee = funcs.get(getattr(call.properties.get("callee"), "root", ""))
+            if callee is not None:
+                _to_device_in(module, callee, next(i for i, v in enumerate(call.operands) if v is a), a.type, aliaser)
+    return len(converted)
+
+
+@register_pass
+@dataclass
+class ConstEvalInputsToSystemMemory(Pass):
+    """Hand const-eval-only arguments over in system memory (tt-mlir's ttnn-const-eval-inputs-to-system-memory)."""
+
+    name = "ttnn-const-eval-inputs-to-system-memory"
+    summary = ("Arguments read only by ttcore.load_cached become row-major system-memory tensors; each const-eval "
+               "function moves them to the device (ttnn.to_device, ttnn.to_layout)")  # fmt: skip
+
+    def run(self, module: Module, ctx: PassContext) -> None:
+        from ttopt.lowering.trace import is_forward
+
+        aliaser = LayoutAliaser(module)
+        count = sum(inputs_to_system_memory(module, f, aliaser) for f in list(module.functions()) if is_forward(f))
+        ctx.stats.setdefault(self.name, {})["host-arguments"] = count

@@ -27,6 +27,7 @@ PASS_MODULES = (
     "ttopt.lowering.trace",
     "ttopt.lowering.kv_cache_dtype",
     "ttopt.lowering.weight_dtype",
+    "ttopt.lowering.resolve_composites",
     "ttopt.lowering.backend_pipeline",
     "ttopt.lowering.ttcore_device",
     "ttopt.sharding.populate_rules",
