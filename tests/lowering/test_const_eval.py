@@ -152,3 +152,77 @@ def test_each_const_eval_function_gets_its_own_copy_of_the_device_it_reads() -> 
         assert ops[1].operands[0] is ops[0].results[0]
     fwd = module.lookup_symbol("f")
     assert fwd is not None and not any(op.name == "ttnn.get_device" for op in fwd.regions[0].entry.ops)
+
+
+def run_host_inputs(text: str) -> tuple[str, dict]:
+    module = parse_module(HEAD + text, "t.mlir")
+    ctx = PassContext()
+    pipeline = "builtin.module(ttnn-const-eval-inputs-to-system-memory)"
+    PassManager(instantiate(parse_pipeline(pipeline), pipeline), ctx).run(module)
+    return print_module(module), ctx.stats.get("ttnn-const-eval-inputs-to-system-memory", {})
+
+
+def test_const_eval_only_arguments_arrive_on_the_host() -> None:
+    out, stats = run_host_inputs(f"""module {{
+  func.func private @f_const_eval_0(%arg0: {T}, %arg1: {T}) -> {T} attributes {{tt.function_type = "const_eval"}} {{
+    %0 = "ttnn.subtract"(%arg0, %arg1) : ({T}, {T}) -> {T}
+    return %0 : {T}
+  }}
+  func.func @f(%arg0: {T} {I}, %arg1: {T} {P}, %arg2: {T} {P}) -> {T} {{
+    %0 = ttcore.load_cached(@f_const_eval_0, [%arg1, %arg2]) : ({T}, {T}) -> {T}
+    %1 = "ttnn.add"(%arg0, %0) : ({T}, {T}) -> {T}
+    return %1 : {T}
+  }}
+}}
+""")
+    assert stats["host-arguments"] == 2
+    host = "tensor<32x32xbf16, #ttnn_layout>"
+    assert "#ttnn_layout = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<32x32xbf16, #system_memory>>" in out
+    assert f"@f_const_eval_0(%arg0: {host}, %arg1: {host}) -> {T}" in out
+    ce = out.split("@f_const_eval_0(")[1].split("func.func")[0]
+    ops = [ln.strip() for ln in ce.splitlines() if "=" in ln and '"ttnn.' in ln]
+    # Each argument goes to the device and is tiled, the last one first (each lands after the device).
+    assert ops[0].startswith('%0 = "ttnn.get_device"()')
+    assert ops[1].startswith('%1 = "ttnn.to_device"(%arg1, %0)') and ops[2].startswith('%2 = "ttnn.to_layout"(%1)')
+    assert ops[3].startswith('%3 = "ttnn.to_device"(%arg0, %0)') and ops[4].startswith('%4 = "ttnn.to_layout"(%3)')
+    assert ops[5].startswith('%5 = "ttnn.subtract"(%4, %2)')
+    assert f"func.func @f(%arg0: {T} {I}, %arg1: {host} {P}, %arg2: {host} {P})" in out
+
+
+def test_argument_read_outside_const_eval_stays_on_the_device() -> None:
+    out, stats = run_host_inputs(f"""module {{
+  func.func private @f_const_eval_0(%arg0: {T}) -> {T} attributes {{tt.function_type = "const_eval"}} {{
+    %0 = "ttnn.relu"(%arg0) : ({T}) -> {T}
+    return %0 : {T}
+  }}
+  func.func @f(%arg0: {T} {P}) -> {T} {{
+    %0 = ttcore.load_cached(@f_const_eval_0, [%arg0]) : ({T}) -> {T}
+    %1 = "ttnn.add"(%arg0, %0) : ({T}, {T}) -> {T}
+    return %1 : {T}
+  }}
+}}
+""")
+    assert stats["host-arguments"] == 0 and "system_memory" not in out and "to_device" not in out
+
+
+def test_host_transfer_inside_const_eval_folds_away() -> None:
+    out, stats = run_host_inputs(f"""#sys = #ttnn.buffer_type<system_memory>
+#H = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<1x1x!ttcore.tile<32x32, bf16>, #sys>>
+#R = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<32x32xbf16, #sys>>
+module {{
+  func.func private @f_const_eval_0(%arg0: {T}) -> tensor<32x32xbf16, #R> attributes {{tt.function_type = "const_eval"}} {{
+    %0 = "ttnn.from_device"(%arg0) : ({T}) -> tensor<32x32xbf16, #H>
+    %1 = "ttnn.to_layout"(%0) : (tensor<32x32xbf16, #H>) -> tensor<32x32xbf16, #R>
+    %2 = "ttnn.relu"(%1) : (tensor<32x32xbf16, #R>) -> tensor<32x32xbf16, #R>
+    return %2 : tensor<32x32xbf16, #R>
+  }}
+  func.func @f(%arg0: {T} {P}) -> tensor<32x32xbf16, #R> {{
+    %0 = ttcore.load_cached(@f_const_eval_0, [%arg0]) : ({T}) -> tensor<32x32xbf16, #R>
+    return %0 : tensor<32x32xbf16, #R>
+  }}
+}}
+""")
+    assert stats["host-arguments"] == 1
+    ce = out.split("@f_const_eval_0(")[1].split("func.func")[0]
+    assert "from_device" not in ce and "to_layout" not in ce and "to_device" not in ce
+    assert '"ttnn.relu"(%arg0)' in ce
