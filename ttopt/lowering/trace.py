@@ -185,7 +185,7 @@ def hoist_trace(module: Module, func: Any, index: int, aliaser: LayoutAliaser) -
     trace, body = _func(base, "trace_main", [v.type for v in b.inputs] + out_types, [], loc)
     set_arg_attrs(trace, in_attrs + [{} for _ in out_types])
     mapping: dict[int, Any] = {id(v): a for v, a in zip(b.inputs, body.args)}
-    if any(v.op is device_op for op in ops for v in op.operands if getattr(v, "op", None) is not None):
+    if any(v is device_op.results[0] for op in ops for v in op.operands):
         mapping[id(device_op.results[0])] = _device(body, device_op)
     for op in ops:
         body.append(op.clone(mapping))
@@ -200,7 +200,7 @@ def hoist_trace(module: Module, func: Any, index: int, aliaser: LayoutAliaser) -
     alloc, abody = _func(f"allocate_slots_{base}", "trace_allocate_slots", [v.type for v in resident], slot_types + out_types, loc)
     set_arg_attrs(alloc, in_attrs[:b.resident])
     dev = _device(abody, device_op)
-    slots = list(abody.args)
+    slots: list[Any] = list(abody.args)
     for t in slot_types[b.resident:] + out_types:
         shape = DialectAttr("ttnn.shape", "x".join(map(str, ranked_shape(t.resolve()))))
         slots.append(abody.append(Operation("ttnn.empty", [dev], [t], properties={"shape": shape}, location=loc)).results[0])
