@@ -33,11 +33,18 @@ conv2d weights are prepared when the optimizer ran, dead constants are erased, a
 `enable-const-eval` (default true, as tt-mlir) constant and parameter subgraphs move to
 `@<func>_const_eval_N` functions read through `ttcore.load_cached`. `enable-fusing-pass` (default
 true, as tt-mlir) runs `ttir-fusing` before the conversion and `ttnn-fusing` after it.
+`enable-const-eval-inputs-to-system-memory` (default true) hands const-eval-only arguments over on
+the host. `enable-trace` captures the forward function in a trace (`ttnn-trace-hoist-transform`,
+trace.py) after the last const-eval. `experimental-kv-cache-dtype` / `experimental-weight-dtype`
+store KV caches / parameter-only matmul weights as block-float tensors (kv_cache_dtype.py,
+weight_dtype.py; `ttir-infer-kv-cache-argument-types` always marks the caches).
+`composite-resolution` picks how `ttnn-resolve-composites` resolves `ttcore.composite` after the
+conversion (resolve_composites.py). The TTIR fusion switches (`enable-fusing-conv2d-with-multiply-pattern`,
+`enable-permute-matmul-fusion`) go to `ttir-fusing` when it declares them.
 `mock-system-desc-arch` names the device preset when there is no `system-desc-path`. tt-mlir's
-other pipeline options (`enable-cpu-hoisted-const-eval`, `enable-trace`, `experimental-weight-dtype`,
-`experimental-kv-cache-dtype`, `enable-create-d2m-subgraphs`, `enable-permute-matmul-fusion`,
-`composite-resolution`, `override-conv3d-config`) are accepted with the value
-that matches what ttopt does; any other value is a usage error naming the option.
+other pipeline options (`enable-cpu-hoisted-const-eval`, `enable-create-d2m-subgraphs`,
+`override-conv3d-config`) are accepted with the value that matches what ttopt does; any other
+value is a usage error naming the option.
 
 `ttir-to-ttnn-common-pipeline` is the same pipeline: tt-mlir's backend pipeline is its common
 pipeline followed by the runtime steps, which only lower the CPU module (ttopt makes none).
