@@ -133,3 +133,46 @@ def test_backend_pipeline_enable_trace_kv_cache_stays_on_device() -> None:
     assert "{ttcore.kv_cache}" in alloc and "argument_type<constant>" in alloc  # the cache and the const-eval'd index
     forward = out.split("func.func @main(")[1].split("\n")[0]
     assert forward.startswith("%arg0: tensor<1x32x64x512xbf16, #ttnn_layout") and "{ttcore.kv_cache}" in forward
+
+
+# -- property: on random programs the trace moves the forward function's compute, loses none --------
+from hypothesis import given  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from ttopt.ir.verifier import verify  # noqa: E402
+
+COMPUTE = ("ttnn.relu", "ttnn.neg", "ttnn.exp", "ttnn.add")
+
+
+@st.composite
+def programs(draw: st.DrawFn) -> str:
+    """A random straight-line TTNN program over 3 arguments, each an input or a parameter."""
+    kinds = [draw(st.sampled_from(["input", "parameter"])) for _ in range(3)]
+    values = [f"%arg{i}" for i in range(3)]
+    lines: list[str] = []
+    for i in range(draw(st.integers(1, 10))):
+        ins = [draw(st.sampled_from(values))] if draw(st.booleans()) else [draw(st.sampled_from(values)) for _ in range(2)]
+        name = draw(st.sampled_from(COMPUTE[:3])) if len(ins) == 1 else "ttnn.add"
+        lines.append(f'    %{i} = "{name}"({", ".join(ins)}) : ({", ".join([T] * len(ins))}) -> {T}')
+        values.append(f"%{i}")
+    lines.append(f"    return {values[-1]} : {T}")
+    args = ", ".join(f"%arg{i}: {T} {{ttcore.argument_type = #ttcore.argument_type<{k}>}}" for i, k in enumerate(kinds))
+    return ttnn_module("\n".join(lines), args)
+
+
+@given(programs())
+def test_random_programs_trace_all_forward_compute(text: str) -> None:
+    hoisted, _ = run(text, "builtin.module(const-eval-hoist-transform)")
+    traced, _ = run(text, "builtin.module(const-eval-hoist-transform,ttnn-trace-hoist-transform)")
+    module = parse_module(traced, "again.mlir")
+    verify(module)
+    before = parse_module(hoisted, "before.mlir")
+    left = [op for op in before.lookup_symbol("f").regions[0].entry.ops if op.name in COMPUTE]
+    fwd = module.lookup_symbol("f").regions[0].entry.ops
+    assert not [op for op in fwd if op.name in COMPUTE]
+    assert sum(op.name == "ttnn.capture_or_execute_trace" for op in fwd) == (1 if left else 0)
+    if left:
+        body = [op for op in module.lookup_symbol("trace_0_f").regions[0].entry.ops if op.name in COMPUTE]
+        assert [op.name for op in body] == [op.name for op in left]
+    total = [op for op in module.walk() if op.name in COMPUTE]
+    assert len(total) == len([op for op in before.walk() if op.name in COMPUTE])
