@@ -42,7 +42,7 @@ from ttopt.lowering.ttnn_batch_norm import BATCH_NORM_RULES
 from ttopt.lowering.ttnn_cache import CACHE_RULES
 from ttopt.lowering.ttnn_cache import NO_RESULT as CACHE_NO_RESULT
 from ttopt.lowering.ttnn_canonicalized import CANONICALIZED_RULES
-from ttopt.lowering.ttnn_ccl_ops import CCL_RULES
+from ttopt.lowering.ttnn_ccl_ops import CCL_MULTI_RESULT, CCL_RULES
 from ttopt.lowering.ttnn_conv_transpose import CONV_TRANSPOSE_RULES
 from ttopt.lowering.ttnn_direct import DIRECT_MULTI_RESULT, DIRECT_RULES
 from ttopt.lowering.ttnn_fused import FUSED_RULES
@@ -544,7 +544,7 @@ def _rand(lw: _Lowering, op: Any) -> Any:
     return lw.emit("ttnn.rand", [lw.get_device()], _result_type(lw, op), properties, op.location)
 
 
-MULTI_RESULT = frozenset({"sort", "topk"}) | INDEXING_MULTI_RESULT | CACHE_NO_RESULT | DIRECT_MULTI_RESULT
+MULTI_RESULT = frozenset({"sort", "topk"}) | INDEXING_MULTI_RESULT | CACHE_NO_RESULT | DIRECT_MULTI_RESULT | CCL_MULTI_RESULT
 RULES: dict[str, Rule] = {
     "reshape": _reshape, "squeeze": _reshape, "unsqueeze": _reshape, "permute": _permute, "transpose": _transpose,
     "broadcast": _broadcast,
