@@ -161,20 +161,3 @@ class TTCoreMarkFunctionsAsForward(Pass):
             if FUNCTION_TYPE in fn.attributes or getattr(visibility, "value", None) == "private":
                 continue
             fn.attributes[FUNCTION_TYPE] = StringAttr(FORWARD_DEVICE)
-
-
-def module_mesh(module: Module) -> tuple[int, int]:
-    """The program's device mesh as (rows, cols): the module's `ttcore.meshes` (the sharding
-    pipeline's, or the backend pipeline's mesh-shape), else (1, 1), a single device."""
-    attr = module.op.attributes.get("ttcore.meshes")
-    typed = getattr(attr.resolve(), "typed", None) if attr is not None else None
-    meshes = getattr(typed, "meshes", ()) if typed is not None else ()
-    if not meshes:
-        return (1, 1)
-    shape = [int(d) for d in meshes[0].shape]
-    return (1, shape[0]) if len(shape) == 1 else (shape[0], shape[1])
-
-
-def linear_to_coord(device: int, mesh: tuple[int, int]) -> tuple[int, int]:
-    """A device's (row, col) on the mesh from its row-major linear id (tt-mlir's linearIdToCoord)."""
-    return (device // mesh[1], device % mesh[1])

@@ -20,16 +20,13 @@ system memory) and a mesh_shard result the function returns is aggregated to the
 from __future__ import annotations
 
 from math import prod
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ttopt.dialects.ttir import inputs
 from ttopt.ir.attributes import DialectAttr
 from ttopt.ir.properties import int_values
 from ttopt.ir.values import BlockArgument
-from ttopt.lowering.ttcore_device import module_mesh
-
-if TYPE_CHECKING:
-    from ttopt.lowering.ttir_to_ttnn import _Lowering
+from ttopt.sharding.ttnn_collectives import Emitter, module_mesh
 
 
 def _enum(attr: Any) -> str:
@@ -71,7 +68,7 @@ def composer_config(kind: str, dims: list[int], rank: int, mesh: tuple[int, int]
     return DialectAttr("ttnn.mesh_composer_config", body)
 
 
-def _mesh_shard(lw: _Lowering, op: Any) -> Any:
+def _mesh_shard(lw: Emitter, op: Any) -> Any:
     ins = inputs(op)
     if len(ins) != 1:
         raise ValueError(f"has {len(ins)} operands; it takes one")
@@ -104,7 +101,7 @@ def _mesh_shard(lw: _Lowering, op: Any) -> Any:
                    {"composer_config": composer_config(kind, dims, rank, mesh)}, op.location)  # fmt: skip
 
 
-def _presharded(lw: _Lowering, op: Any, x: Any, direction: str) -> Any:
+def _presharded(lw: Emitter, op: Any, x: Any, direction: str) -> Any:
     """An identity mesh_shard: a pre-sharded argument retyped to its local shape, or a pre-sharded
     result returned as its local value."""
     if direction == "full_to_shard":

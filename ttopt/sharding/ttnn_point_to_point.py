@@ -16,15 +16,12 @@ transfer whose sender and receiver differ in both row and column into two, throu
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ttopt.dialects.ttir import inputs
 from ttopt.ir.attributes import ArrayAttr, DenseArrayAttr, FloatAttr, IntegerAttr
 from ttopt.ir.types import ScalarType, TensorType
-from ttopt.lowering.ttcore_device import linear_to_coord, module_mesh
-
-if TYPE_CHECKING:
-    from ttopt.lowering.ttir_to_ttnn import _Lowering
+from ttopt.sharding.ttnn_collectives import Emitter, linear_to_coord, module_mesh
 
 F32, I32, SI32 = ScalarType("f32"), ScalarType("i32"), ScalarType("si32")
 
@@ -48,7 +45,7 @@ def _coord(c: tuple[int, int]) -> DenseArrayAttr:
     return DenseArrayAttr("i64", tuple(c))
 
 
-def point_to_point(lw: _Lowering, op: Any, x: Any, sender: tuple[int, int], receiver: tuple[int, int], into: Any, t: Any) -> Any:
+def point_to_point(lw: Emitter, op: Any, x: Any, sender: tuple[int, int], receiver: tuple[int, int], into: Any, t: Any) -> Any:
     """A transfer of `x` from `sender` to `receiver` written into `into` (two when the coordinates
     share neither row nor column)."""
 
@@ -62,12 +59,12 @@ def point_to_point(lw: _Lowering, op: Any, x: Any, sender: tuple[int, int], rece
     return p2p(x, sender, receiver, into)
 
 
-def _zeros(lw: _Lowering, op: Any, x: Any, t: Any) -> Any:
+def _zeros(lw: Emitter, op: Any, x: Any, t: Any) -> Any:
     zero = FloatAttr(0.0, F32)
     return lw.emit("ttnn.clamp_scalar", [x], t, {"max": zero, "min": zero}, op.location)
 
 
-def _collective_permute(lw: _Lowering, op: Any) -> Any:
+def _collective_permute(lw: Emitter, op: Any) -> Any:
     ins = inputs(op)
     if len(ins) != 1 or "source_target_pairs" not in op.properties:
         raise ValueError("takes one operand and the attribute source_target_pairs")
@@ -94,7 +91,7 @@ def _collective_permute(lw: _Lowering, op: Any) -> Any:
     return result
 
 
-def _all_to_all(lw: _Lowering, op: Any) -> Any:
+def _all_to_all(lw: Emitter, op: Any) -> Any:
     ins = inputs(op)
     keys = ("split_dim", "concat_dim", "replica_groups")
     missing = [k for k in keys if k not in op.properties]
