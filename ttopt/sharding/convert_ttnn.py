@@ -27,7 +27,7 @@ from ttopt.passes.registry import register_pass
 from ttopt.sharding.ttnn_collectives import COLLECTIVE_RULES, module_mesh
 from ttopt.sharding.ttnn_mesh_shard import MESH_SHARD_RULES
 from ttopt.sharding.ttnn_point_to_point import POINT_TO_POINT_RULES
-from ttopt.sharding.util import fail, op_label, typed
+from ttopt.sharding.util import fail, func_type, op_label, typed
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module
@@ -152,7 +152,7 @@ def _refresh_function_type(func: Operation) -> None:
     """Argument and result types follow the entry block (pre-sharded arguments took their local type)."""
     entry = func.regions[0].blocks[0]
     ret = entry.ops[-1] if entry.ops else None
-    old = func.properties["function_type"].type
+    old = func_type(func)
     results = tuple(v.type for v in ret.operands) if ret is not None and ret.name == "func.return" else tuple(old.results)
     ins = tuple(a.type for a in entry.args)
     if tuple(old.inputs) != ins or tuple(old.results) != results:
