@@ -28,3 +28,16 @@ module {
     return %d, %i, %o : tensor<1x256x2880xbf16>, tensor<1x256x4xi64>, tensor<1x256x4xbf16>
   }
 }
+
+// -----
+
+// sparse_matmul gets HEAD's 1-D multicast program config: N = 5760 is 180 tiles, 23 per column
+// on all 8 columns of the mock wormhole_b0 8x8 grid; M = 32 is one tile per core.
+// CHECK-LABEL: func.func @sparse_matmul
+// CHECK: "ttnn.sparse_matmul"(%arg0, %arg1, %arg2) <{is_input_a_sparse = false, is_input_b_sparse = true, program_config = #ttnn.matmul_multi_core_reuse_multi_cast_1d_program_config<compute_with_storage_grid_size = #ttnn.core_coord<8, 8>, in0_block_w = 1, out_subblock_h = 1, out_subblock_w = 1, out_block_h = 1, out_block_w = 1, per_core_m = 1, per_core_n = 23, fuse_batch = false, mcast_in0 = true, gather_in0 = false, hop_cores = #ttnn.core_range_set<>, num_global_cb_receivers = 0, untilize_out = false>}>
+module {
+  func.func @sparse_matmul(%a: tensor<2x4x32x2880xbf16>, %b: tensor<1x4x2880x5760xbf16>, %s: tensor<2x4x1x4xbf16>) -> tensor<2x4x1x4x32x5760xbf16> {
+    %0 = "ttir.sparse_matmul"(%a, %b, %s) <{is_input_a_sparse = false, is_input_b_sparse = true}> : (tensor<2x4x32x2880xbf16>, tensor<1x4x2880x5760xbf16>, tensor<2x4x1x4xbf16>) -> tensor<2x4x1x4x32x5760xbf16>
+    return %0 : tensor<2x4x1x4x32x5760xbf16>
+  }
+}

@@ -150,3 +150,15 @@ def test_a_maximal_mesh_shard_is_an_error_at_the_op() -> None:
     with pytest.raises(Diagnostic, match="shard_type maximal; HEAD lowers replicate and devices mesh_shards only") as e:
         _run(_module("1x2", body, "%arg0: tensor<8x8xf32>", "tensor<8x4xf32>"))
     assert e.value.pos is not None and e.value.pos.source.line_col(e.value.pos.offset) == (3, 10)
+
+
+def test_sparse_matmul_program_config_keeps_every_grid_column_busy() -> None:
+    from ttopt.lowering.ttnn_moe_ops import sparse_matmul_program_config
+
+    def grid_and_n(n: int, cols: int = 8) -> tuple[str, str]:
+        body = sparse_matmul_program_config((1, 64, 128), (1, 128, n), (8, cols)).print()
+        return re.findall(r"core_coord<(\d+), (\d+)>", body)[0], re.findall(r"per_core_m = (\d+), per_core_n = (\d+)", body)[0]
+
+    assert grid_and_n(5760) == (("8", "8"), ("2", "23"))  # 180 tiles: 23 per column on 8 columns
+    assert grid_and_n(320) == (("5", "8"), ("2", "2"))  # 10 tiles: 2 per column fill 5 columns, not 8 (ceil(10/2) = 5)
+    assert grid_and_n(64) == (("2", "8"), ("2", "1"))  # fewer tiles than columns
