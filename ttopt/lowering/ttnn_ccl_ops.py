@@ -6,6 +6,8 @@ conversion as the compute ops: one table of
 * `mesh_shard` -> `ttnn.distribute_tensor` / `ttnn.aggregate_tensor` (sharding/ttnn_mesh_shard.py);
 * `collective_permute`, `all_to_all` -> `ttnn.point_to_point` exchanges (sharding/ttnn_point_to_point.py);
 * the mixture-of-experts collectives (ttnn_moe_ops.py);
+* the row-major host / DRAM layouts HEAD gives mesh_shard and mesh_partition, with the transfers
+  around them (ttnn_mesh_layouts.py);
 * `distributed_rms_norm` -> `ttnn.distributed_rms_norm` (input, weight?, residual?, device) with
   `cluster_axis` and `epsilon`: the function's device and no stats buffer or semaphore (HEAD
   allocates those later).
@@ -20,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from ttopt.dialects.ttir import inputs
 from ttopt.ir.attributes import DenseArrayAttr
 from ttopt.ir.properties import int_values
+from ttopt.lowering.ttnn_mesh_layouts import MESH_LAYOUT_RULES
 from ttopt.lowering.ttnn_moe_ops import MOE_MULTI_RESULT, MOE_RULES
 from ttopt.sharding.ttnn_collectives import COLLECTIVE_RULES
 from ttopt.sharding.ttnn_mesh_shard import MESH_SHARD_RULES
@@ -48,5 +51,6 @@ CCL_RULES = {
     **POINT_TO_POINT_RULES,
     **MOE_RULES,
     "distributed_rms_norm": _distributed_rms_norm,
+    **MESH_LAYOUT_RULES,
 }
 CCL_MULTI_RESULT = MOE_MULTI_RESULT
