@@ -4,9 +4,9 @@
 // A tensor-parallel body nested in ttcore.device_module, as tt-mlir's model files hold it: the
 // collectives and distributed_rms_norm lower in convert-ttir-to-ttnn as HEAD's TTIRToTTNN does.
 // mesh_partition reads and writes row-major DRAM (HEAD's TTNNLayout), untilized before and
-// re-tilized for the op after it. Collectives take no device operand and no num_links (a rank-2 all_reduce runs on 1x1xMxN between
-// two reshapes, HEAD's workaround); distributed_rms_norm takes the function's one device last, its
-// segments (input, weight, residual, stats, semaphore, device).
+// re-tilized for the op after it. Collectives take no device operand and no num_links (a rank-2
+// all_reduce runs on 1x1xMxN between two reshapes, HEAD's workaround); distributed_rms_norm takes
+// the function's one device last, its segments (input, weight, residual, stats, semaphore, device).
 // CHECK: func.func @main
 // CHECK: %[[DEV:.*]] = "ttnn.get_device"() <{mesh_shape = #ttnn<mesh_shape 1x2>}>
 // CHECK-NOT: ttnn.get_device
