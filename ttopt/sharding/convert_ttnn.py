@@ -18,16 +18,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ttopt.ir.attributes import ArrayAttr, DialectAttr, IntegerAttr, TypeAttr
+from ttopt.ir.attributes import ArrayAttr, DialectAttr, IntegerAttr
 from ttopt.ir.diagnostics import Diagnostic, op_position
 from ttopt.ir.operation import Operation
-from ttopt.ir.types import FunctionType, OpaqueType, ScalarType, TensorType
+from ttopt.ir.types import OpaqueType, ScalarType, TensorType
 from ttopt.passes.base import Pass, option
 from ttopt.passes.registry import register_pass
+from ttopt.sharding.convert_ttir import refresh_function_type
 from ttopt.sharding.ttnn_collectives import COLLECTIVE_RULES, module_mesh
 from ttopt.sharding.ttnn_mesh_shard import MESH_SHARD_RULES
 from ttopt.sharding.ttnn_point_to_point import POINT_TO_POINT_RULES
-from ttopt.sharding.util import fail, func_type, op_label, typed
+from ttopt.sharding.util import fail, op_label, typed
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module
@@ -144,16 +145,6 @@ class ConvertToTTNNCCL(Pass):
                     op.parent = block
                 block.ops = em.out
                 device = em.device
-            _refresh_function_type(f)
+            refresh_function_type(f)
         ctx.stats.setdefault(self.name, {})["converted"] = count
 
-
-def _refresh_function_type(func: Operation) -> None:
-    """Argument and result types follow the entry block (pre-sharded arguments took their local type)."""
-    entry = func.regions[0].blocks[0]
-    ret = entry.ops[-1] if entry.ops else None
-    old = func_type(func)
-    results = tuple(v.type for v in ret.operands) if ret is not None and ret.name == "func.return" else tuple(old.results)
-    ins = tuple(a.type for a in entry.args)
-    if tuple(old.inputs) != ins or tuple(old.results) != results:
-        func.properties["function_type"] = TypeAttr(FunctionType(ins, results))
