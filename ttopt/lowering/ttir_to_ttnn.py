@@ -53,6 +53,7 @@ from ttopt.lowering.ttnn_upsample import UPSAMPLE_RULES
 from ttopt.optimizer.rewrite import LayoutAliaser, update_function_type
 from ttopt.passes.base import Pass
 from ttopt.passes.registry import register_pass
+from ttopt.sharding.ttnn_collectives import module_mesh
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module
@@ -254,11 +255,9 @@ Rule = Callable[[_Lowering, Any], Any]
 
 
 def _module_mesh(module: Any) -> tuple[int, ...]:
-    """The mesh of the module's `ttcore.meshes` (the sharding pipeline's), (1, 1) without one."""
-    attr = module.op.attributes.get("ttcore.meshes")
-    typed = getattr(attr.resolve(), "typed", None) if attr is not None else None
-    meshes = getattr(typed, "meshes", ()) if typed is not None else ()
-    return tuple(meshes[0].shape) if meshes else (1, 1)
+    """The program's mesh, as the multi-device ops read it (ttcore.meshes, else the registered
+    ttcore.device's meshShape, else 1x1): one device per program."""
+    return module_mesh(module)
 
 
 def _conv_weight(arg: Any) -> bool:

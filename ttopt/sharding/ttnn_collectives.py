@@ -20,6 +20,7 @@ fp32-accumulating HiFi4 compute config.
 
 from __future__ import annotations
 
+import re
 from typing import Any, Protocol
 
 from ttopt.dialects.ttir import inputs
@@ -27,6 +28,7 @@ from ttopt.ir.attributes import DialectAttr, IntegerAttr
 from ttopt.ir.types import ScalarType, TensorType
 
 SI32 = ScalarType("si32")
+MESH_SHAPE = re.compile(r"meshShape\s*=\s*(\d+(?:x\d+)*)")
 # ReduceScatterConfigRewritePattern's config: HiFi4 with fp32 accumulation in the destination.
 REDUCE_SCATTER_CONFIG = DialectAttr(
     "ttnn.device_compute_kernel_config", "math_fidelity = hifi4, math_approx_mode = false, fp32_dest_acc_en = true, packer_l1_acc = false"
@@ -51,14 +53,29 @@ class Emitter(Protocol):
 
 def module_mesh(module: Any) -> tuple[int, int]:
     """The program's device mesh as (rows, cols): the module's `ttcore.meshes` (the sharding
-    pipeline's, or the backend pipeline's mesh-shape), else (1, 1), a single device."""
+    pipeline's, or the backend pipeline's mesh-shape), else the `meshShape` of its registered
+    `ttcore.device` (what tt-mlir's lookupDevice reads), else (1, 1), a single device."""
     attr = module.op.attributes.get("ttcore.meshes")
     typed = getattr(attr.resolve(), "typed", None) if attr is not None else None
     meshes = getattr(typed, "meshes", ()) if typed is not None else ()
-    if not meshes:
+    if meshes:
+        shape = [int(d) for d in meshes[0].shape]
+    else:
+        shape = _device_mesh(module)
+    if not shape:
         return (1, 1)
-    shape = [int(d) for d in meshes[0].shape]
     return (1, shape[0]) if len(shape) == 1 else (shape[0], shape[1])
+
+
+def _device_mesh(module: Any) -> list[int]:
+    """The `meshShape` of the module's `ttcore.device` symbol ([] without one, or unshaped)."""
+    for op in module.op.walk():
+        if op.name == "ttcore.device":
+            attr = op.properties.get("device_attr") or op.attributes.get("device_attr")
+            body = getattr(attr.resolve(), "body", "") if attr is not None else ""
+            m = MESH_SHAPE.search(body or "")
+            return [int(d) for d in m.group(1).split("x")] if m else []
+    return []
 
 
 def linear_to_coord(device: int, mesh: tuple[int, int]) -> tuple[int, int]:
