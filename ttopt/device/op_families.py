@@ -73,7 +73,7 @@ NOT_MODELLED = frozenset({
     "ttnn.mesh_partition", "ttnn.mesh_shard", "ttnn.point_to_point",
     "ttnn.distribute_tensor", "ttnn.aggregate_tensor", "ttnn.assign", "ttnn.all_reduce_async", "ttnn.all_to_all_dispatch",
     "ttnn.all_to_all_dispatch_metadata", "ttnn.all_to_all_combine", "ttnn.moe_expert_token_remap", "ttnn.selective_reduce_combine",
-    "ttnn.distributed_rms_norm", "ttnn.sparse_matmul",
+    "ttnn.distributed_rms_norm", "ttnn.rms_norm_pre_all_gather", "ttnn.sparse_matmul",
     "ttnn.sort", "ttnn.topk", "ttnn.rand", "ttnn.split_query_key_value_and_split_heads", "ttnn.topk_router_gpt",
 })  # fmt: skip
 

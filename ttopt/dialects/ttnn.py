@@ -92,11 +92,12 @@ OTHER.update({"topk": (1, 2), "rand": (1, 1)})
 OTHER.update({"split_query_key_value_and_split_heads": ((1, 2), 3), "topk_router_gpt": (3, 2)})
 # Multi-device ops HEAD's TTIRToTTNN emits (TTNNOps.td): mesh distribution and aggregation, the
 # copy a point_to_point writes into, the async all-reduce, the MoE collectives and distributed RMS
-# norm (input, weight?, residual?, stats?, semaphore?, device), and the MoE sparse matmul.
+# norm (input, weight?, residual?, stats?, semaphore?, device) with its decomposition's per-device
+# statistics op, and the MoE sparse matmul.
 OTHER.update({"distribute_tensor": (2, 1), "aggregate_tensor": (2, 1), "assign": (1, 1), "all_reduce_async": (1, 1),
               "all_to_all_dispatch": (3, 2), "all_to_all_dispatch_metadata": ((4, 8), 3), "all_to_all_combine": (3, 1),
               "moe_expert_token_remap": (3, 2), "selective_reduce_combine": (4, 1), "distributed_rms_norm": ((2, 6), 1),
-              "sparse_matmul": (3, 1)})  # fmt: skip
+              "sparse_matmul": (3, 1), "rms_norm_pre_all_gather": ((1, 2), 1)})  # fmt: skip
 
 register(
     *(OpDef(f"ttnn.{n}", operands=1, results=1, traits=_P) for n in UNARY),
