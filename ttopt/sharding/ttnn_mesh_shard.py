@@ -13,8 +13,9 @@ MeshShardOpConversionPattern converts it, on the function's one device:
   as it is, and a pre-sharded result is returned as the local value (ShardyToTTIR's presharded
   path). ttopt's convert-to-ttir writes those as `identity` mesh_shards; they lower that way.
 
-As HEAD's TTNNLayout leaves them, an argument read only by mesh_shards stays on the host (row-major
-system memory) and a mesh_shard result the function returns is aggregated to the host.
+An argument read only by mesh_shards stays on the host (row-major system memory), as HEAD's
+TTNNLayout leaves it; convert-ttir-to-ttnn gives the other inputs and the results their host
+layouts and the transfers around them (lowering/ttnn_mesh_layouts.py).
 """
 
 from __future__ import annotations
