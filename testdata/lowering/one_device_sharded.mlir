@@ -1,15 +1,18 @@
 // RUN: ttopt opt %S/../jax/layernorm.mlir --stablehlo-pipeline --convert-to-ttir --ttir-to-ttnn-backend-pipeline="enable-const-eval=false" | FileCheck %s
 // RUN: ttopt opt %S/../jax/layernorm.mlir --stablehlo-pipeline --convert-to-ttir --ttir-to-ttnn-backend-pipeline | FileCheck %s --check-prefix=CE
 
-// A sharded program (a 2x4 mesh) has one device: the ttnn.get_device convert-to-ttnn-ccl makes
-// with the program's mesh is the one the constants read too; no second, 1x1 device is added.
+// A sharded program (a 2x4 mesh) has one device: the ttnn.get_device with the program's mesh is
+// the one the constants and the mesh_shard's ttnn.aggregate_tensor read; no second, 1x1 device is
+// added. The pre-sharded arguments are read as they are (HEAD has no identity mesh_shard).
 
 // CHECK-NOT: mesh_shape 1x1
-// CHECK: %[[D:.*]] = "ttnn.get_device"() <{mesh_shape = #ttnn<mesh_shape 2x4>}>
-// CHECK-NEXT: "ttnn.mesh_shard"(%arg0, %[[D]])
+// CHECK: func.func public @main(%arg0: tensor<8x64xf32
+// CHECK-NEXT: %[[D:.*]] = "ttnn.get_device"() <{mesh_shape = #ttnn<mesh_shape 2x4>}>
 // CHECK-NOT: ttnn.get_device
 // CHECK: "ttnn.full"(%[[D]])
 // CHECK-NOT: ttnn.get_device
+// CHECK: "ttnn.aggregate_tensor"(%{{.*}}, %[[D]]) <{composer_config = #ttnn.mesh_composer_config<dims = [0 : i32, 1 : i32], mesh_shape_override = [2 : ui32, 1 : ui32]>}>
+// CHECK-SAME: -> tensor<16x64xf32
 // CHECK: return
 
 // With const-eval the constants move to const-eval functions, each with its copy of the device

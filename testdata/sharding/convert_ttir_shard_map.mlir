@@ -61,13 +61,14 @@
 // ALLTOALL: return %2 : tensor<16x32xf32>
 // ALLTOALL-NOT: sdy.
 
-// pre-sharded arguments (JAX in_shardings -> shard_status sharded) are identity mesh_shards after the pipeline.
+// pre-sharded arguments (JAX in_shardings -> shard_status sharded) are the local tensors after the
+// pipeline, as in tt-mlir HEAD's presharded path: the arguments take their local types, no mesh_shard.
 // RUN: ttopt opt %S/../jax/shard_map_combined.mlir --stablehlo-pipeline --convert-to-ttir | FileCheck %s --check-prefix=COMBINED
 // COMBINED: ttcore.meshes = #ttcore.meshes<[<"mesh" = 2x4>]>
-// COMBINED: "ttir.mesh_shard"(%arg0) <{shard_dims = array<i64: 0, 1>, shard_direction = #ttcore.shard_direction<full_to_shard>, shard_shape = array<i64: 2, 4>, shard_type = #ttcore.shard_type<identity>}> : (tensor<16x64xf32>) -> tensor<8x16xf32>
-// COMBINED: "ttir.mesh_shard"(%arg1) <{shard_dims = array<i64: -1, 0>, shard_direction = #ttcore.shard_direction<full_to_shard>, shard_shape = array<i64: 4, 1>, shard_type = #ttcore.shard_type<identity>}> : (tensor<64x32xf32>) -> tensor<16x32xf32>
-// COMBINED: "ttir.all_reduce"(%2) <{cluster_axis = 1 : ui32, reduce_type = #ttcore.reduce_type<sum>}> : (tensor<8x32xf32>) -> tensor<8x32xf32>
-// COMBINED: "ttir.all_reduce"(%5) <{cluster_axis = 1 : ui32, reduce_type = #ttcore.reduce_type<max>}> : (tensor<8x1xf32>) -> tensor<8x1xf32>
-// COMBINED: "ttir.mesh_shard"(%15) <{shard_dims = array<i64: 0, -1>, shard_direction = #ttcore.shard_direction<shard_to_full>, shard_shape = array<i64: 2, 1>, shard_type = #ttcore.shard_type<devices>}> : (tensor<8x32xf32>) -> tensor<16x32xf32>
-// COMBINED: return %32 : tensor<16x32xf32>
+// COMBINED: func.func public @main(%arg0: tensor<8x16xf32> {ttcore.shard_status = #ttcore.shard_status<sharded>}, %arg1: tensor<16x32xf32> {ttcore.shard_status = #ttcore.shard_status<sharded>}, %arg2: tensor<32xf32>
+// COMBINED-NOT: "ttir.mesh_shard"(%arg
+// COMBINED: "ttir.all_reduce"(%0) <{cluster_axis = 1 : ui32, reduce_type = #ttcore.reduce_type<sum>}> : (tensor<8x32xf32>) -> tensor<8x32xf32>
+// COMBINED: "ttir.all_reduce"(%3) <{cluster_axis = 1 : ui32, reduce_type = #ttcore.reduce_type<max>}> : (tensor<8x1xf32>) -> tensor<8x1xf32>
+// COMBINED: "ttir.mesh_shard"(%13) <{shard_dims = array<i64: 0, -1>, shard_direction = #ttcore.shard_direction<shard_to_full>, shard_shape = array<i64: 2, 1>, shard_type = #ttcore.shard_type<devices>}> : (tensor<8x32xf32>) -> tensor<16x32xf32>
+// COMBINED: return %30 : tensor<16x32xf32>
 // COMBINED-NOT: sdy.

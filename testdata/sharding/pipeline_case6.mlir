@@ -13,12 +13,11 @@
 // CHECK-NEXT: return %0 : tensor<32x32xf32>
 // CHECK: func.func private @sdy.all_slice_0(%arg0: tensor<32x32xf32>) -> tensor<16x32xf32> {
 // TTNN: module attributes {ttcore.meshes = #ttcore.meshes<[<"mesh" = 1x2>]>} {
-// TTNN-NEXT: func.func public @main(%arg0: tensor<32x32xf32> {ttcore.shard_status = #ttcore.shard_status<sharded>}) -> tensor<32x32xf32> {
+// TTNN-NEXT: func.func public @main(%arg0: tensor<32x16xf32> {ttcore.shard_status = #ttcore.shard_status<sharded>}) -> tensor<32x32xf32> {
 // TTNN-NEXT: %0 = "ttnn.get_device"() <{mesh_shape = #ttnn<mesh_shape 1x2>}> : () -> !ttnn.device
-// TTNN-NEXT: %1 = "ttnn.mesh_shard"(%arg0, %0) <{shard_dims = array<i64: -1, 1>, shard_direction = #ttcore.shard_direction<full_to_shard>, shard_shape = array<i64: 1, 2>, shard_type = #ttcore.shard_type<identity>}> : (tensor<32x32xf32>, !ttnn.device) -> tensor<32x16xf32>
-// TTNN-NEXT: %2 = "ttnn.all_gather"(%1, %0) <{all_gather_dim = 1 : si32, cluster_axis = 1 : ui32, num_links = 1 : ui32}> : (tensor<32x16xf32>, !ttnn.device) -> tensor<32x32xf32>
-// TTNN-NEXT: %3 = "ttnn.mesh_partition"(%2) <{cluster_axis = 1 : ui32, dim = 0 : si32}> : (tensor<32x32xf32>) -> tensor<16x32xf32>
-// TTNN-NEXT: %4 = "ttnn.mesh_shard"(%3, %0) <{shard_dims = array<i64: -1, 0>, shard_direction = #ttcore.shard_direction<shard_to_full>, shard_shape = array<i64: 2, 1>, shard_type = #ttcore.shard_type<devices>}> : (tensor<16x32xf32>, !ttnn.device) -> tensor<32x32xf32>
-// TTNN-NEXT: return %4 : tensor<32x32xf32>
+// TTNN-NEXT: %1 = "ttnn.all_gather"(%arg0) <{all_gather_dim = 1 : si32, cluster_axis = 1 : ui32}> : (tensor<32x16xf32>) -> tensor<32x32xf32>
+// TTNN-NEXT: %2 = "ttnn.mesh_partition"(%1) <{cluster_axis = 1 : ui32, dim = 0 : si32}> : (tensor<32x32xf32>) -> tensor<16x32xf32>
+// TTNN-NEXT: %3 = "ttnn.aggregate_tensor"(%2, %0) <{composer_config = #ttnn.mesh_composer_config<dims = [1 : i32, 0 : i32], mesh_shape_override = [1 : ui32, 2 : ui32]>}> : (tensor<16x32xf32>, !ttnn.device) -> tensor<32x32xf32>
+// TTNN-NEXT: return %3 : tensor<32x32xf32>
 // TTNN-NEXT: }
 // TTNN-NEXT: }

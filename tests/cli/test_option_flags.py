@@ -39,7 +39,7 @@ def test_mesh_shape_reaches_the_sharding_and_backend_pipelines(tmp_path: Path) -
     r = run("--stablehlo-pipeline", "--stablehlo-to-ttir-pipeline", "--ttir-to-ttnn-backend-pipeline=optimization-level=2",
             "--mesh-shape=1,2", "--verify-l1-budget", "--stats", str(stats))  # fmt: skip
     assert r.exit_code == 0, r.output
-    assert '#ttcore.meshes<[<"mesh" = 1x2>]>' in r.stdout and '"ttnn.mesh_shard"' in r.stdout
+    assert '#ttcore.meshes<[<"mesh" = 1x2>]>' in r.stdout and '"ttnn.distribute_tensor"' in r.stdout
     s = json.loads(stats.read_text())
     assert any(step["pass"] == "ttnn-optimizer" and step["status"] == "ran" for step in s["ttir-to-ttnn-backend-pipeline"]["steps"])
 

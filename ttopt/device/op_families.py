@@ -64,14 +64,17 @@ OP_FAMILIES: Mapping[str, Family] = MappingProxyType({
 
 # Registered TTNN ops no family models, on purpose: device and host transfer plumbing and
 # deallocation (no device compute to place), creation ops (their layout is written in the IR),
-# CCL collectives (placed by the sharding pipeline, not the layout optimizer), trace capture and
-# replay (slots and copies the trace transform writes after the optimizer), and sort / top-k /
+# CCL collectives and mesh distribution (placed by the sharding pipeline, not the layout optimizer), trace
+# capture and replay (slots and copies the trace transform writes after the optimizer), and sort / top-k /
 # rand (no published op model yet). tests/architecture/test_op_tables.py keeps this list exact.
 NOT_MODELLED = frozenset({
     "ttnn.get_device", "ttnn.to_device", "ttnn.from_device", "ttnn.to_dtype", "ttnn.deallocate",
     "ttnn.empty", "ttnn.full", "ttnn.ones", "ttnn.zeros", "ttnn.constant", "ttnn.arange",
     "ttnn.all_gather", "ttnn.all_reduce", "ttnn.all_to_all", "ttnn.collective_permute", "ttnn.reduce_scatter",
     "ttnn.mesh_partition", "ttnn.mesh_shard", "ttnn.point_to_point",
+    "ttnn.distribute_tensor", "ttnn.aggregate_tensor", "ttnn.assign", "ttnn.all_reduce_async", "ttnn.all_to_all_dispatch",
+    "ttnn.all_to_all_dispatch_metadata", "ttnn.all_to_all_combine", "ttnn.moe_expert_token_remap", "ttnn.selective_reduce_combine",
+    "ttnn.distributed_rms_norm", "ttnn.rms_norm_pre_all_gather", "ttnn.sparse_matmul",
     "ttnn.sort", "ttnn.topk", "ttnn.rand", "ttnn.split_query_key_value_and_split_heads", "ttnn.topk_router_gpt",
     "ttnn.copy", "ttnn.write_tensor", "ttnn.begin_trace_capture", "ttnn.end_trace_capture", "ttnn.execute_trace",
     "ttnn.capture_or_execute_trace",

@@ -94,6 +94,14 @@ OTHER.update({"split_query_key_value_and_split_heads": ((1, 2), 3), "topk_router
 # and the op a forward function calls its trace through (device, inputs -> outputs).
 OTHER.update({"copy": (2, 0), "write_tensor": (2, 0), "begin_trace_capture": (1, 1), "end_trace_capture": (2, 0),
               "execute_trace": (2, 0), "capture_or_execute_trace": ((1, None), (0, None))})  # fmt: skip
+# Multi-device ops HEAD's TTIRToTTNN emits (TTNNOps.td): mesh distribution and aggregation, the
+# copy a point_to_point writes into, the async all-reduce, the MoE collectives and distributed RMS
+# norm (input, weight?, residual?, stats?, semaphore?, device) with its decomposition's per-device
+# statistics op, and the MoE sparse matmul.
+OTHER.update({"distribute_tensor": (2, 1), "aggregate_tensor": (2, 1), "assign": (1, 1), "all_reduce_async": (1, 1),
+              "all_to_all_dispatch": (3, 2), "all_to_all_dispatch_metadata": ((4, 8), 3), "all_to_all_combine": (3, 1),
+              "moe_expert_token_remap": (3, 2), "selective_reduce_combine": (4, 1), "distributed_rms_norm": ((2, 6), 1),
+              "sparse_matmul": (3, 1), "rms_norm_pre_all_gather": ((1, 2), 1)})  # fmt: skip
 
 register(
     *(OpDef(f"ttnn.{n}", operands=1, results=1, traits=_P) for n in UNARY),
@@ -107,7 +115,8 @@ register_verifiers(VERIFIERS)
 # = "ttnn.sort"`), as tt-mlir prints them.
 RESULT_NAMES = {"sort": ("values", "indices"), "topk": ("values", "indices"), "max_pool2d_with_indices": ("result", "indices"),
                 "split_query_key_value_and_split_heads": ("query", "key", "value"),
-                "topk_router_gpt": ("expert_indices", "expert_weights")}  # fmt: skip
+                "topk_router_gpt": ("expert_indices", "expert_weights"), "all_to_all_dispatch": ("dispatched", "metadata"),
+                "all_to_all_dispatch_metadata": ("dispatched", "indices", "scores"), "moe_expert_token_remap": ("mapping", "reduced")}  # fmt: skip
 
 
 def _result_names(names: tuple[str, ...]) -> Any:

@@ -5,8 +5,8 @@ names, so its optimizer tests' RUN lines work as written:
 
 Steps: `stablehlo-to-ttir-pipeline` when StableHLO ops are left (a JAX module, or the sharding
 pipeline's output without `lower-compute`: composites, inlining, `convert-stablehlo-to-ttir`),
-`convert-to-ttnn-ccl` when the module has TTIR mesh/CCL ops (the sharding pipeline's output),
-`convert-ttir-to-ttnn` (TTNN ops, tiled DRAM-interleaved layouts), `ttnn-workaround` (typecasts
+`convert-ttir-to-ttnn` (TTNN ops, tiled DRAM-interleaved layouts; mesh_shards and collectives
+convert there too, to HEAD's distribute/aggregate_tensor, collective and point_to_point ops), `ttnn-workaround` (typecasts
 around ops whose kernels take fewer data types; `disable-workarounds=true` skips it),
 `ttnn-optimizer` when asked, `ttnn-deallocate`.
 
@@ -68,8 +68,6 @@ if TYPE_CHECKING:
 
 FIDELITIES = ("", "lofi", "hifi2", "hifi3", "hifi4")
 BFP_DTYPES = ("none", "bfp_bf8", "bfp_bf4")
-CCL_OPS = frozenset({"ttir.mesh_shard", "ttir.all_gather", "ttir.all_reduce", "ttir.reduce_scatter",
-                     "ttir.collective_permute", "ttir.all_to_all", "ttir.mesh_partition"})  # fmt: skip
 
 
 @register_pass
@@ -195,15 +193,11 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
         return cls.from_options({"prepare-conv2d-weights": prepare and self.optimizer_enabled(), "hoist": self.enable_const_eval})
 
     def steps(self, module: Module) -> Iterator[PipelineStep]:
-        """convert-to-ttnn-ccl (if needed), ttir-fusing, convert-ttir-to-ttnn, ttnn-fusing, ttnn-optimizer, const-eval, ttnn-deallocate."""
+        """ttir-fusing, convert-ttir-to-ttnn, ttnn-fusing, ttnn-optimizer, const-eval, ttnn-deallocate."""
         self._check_mesh(module)
         n = 1
         if any(op.name.startswith(("stablehlo.", "chlo.")) for op in module.walk()):
             yield PipelineStep(0, "stablehlo-to-ttir-pipeline", _new("stablehlo-to-ttir-pipeline"))
-        if any(op.name in CCL_OPS for op in module.walk()):
-            yield PipelineStep(n, "convert-to-ttnn-ccl", _new("convert-to-ttnn-ccl"))
-        else:
-            yield PipelineStep(n, "convert-to-ttnn-ccl", skipped="no TTIR mesh or CCL ops")
         yield PipelineStep(n, "ttir-infer-kv-cache-argument-types", _new("ttir-infer-kv-cache-argument-types"))
         yield PipelineStep(n, "ttir-fusing", self.ttir_fusing() if self.enable_fusing_pass else None, "" if self.enable_fusing_pass else "enable-fusing-pass=false")
         yield PipelineStep(n + 1, "convert-ttir-to-ttnn", _new("convert-ttir-to-ttnn"))

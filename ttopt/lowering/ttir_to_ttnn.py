@@ -42,7 +42,7 @@ from ttopt.lowering.ttnn_batch_norm import BATCH_NORM_RULES
 from ttopt.lowering.ttnn_cache import CACHE_RULES
 from ttopt.lowering.ttnn_cache import NO_RESULT as CACHE_NO_RESULT
 from ttopt.lowering.ttnn_canonicalized import CANONICALIZED_RULES
-from ttopt.lowering.ttnn_ccl_ops import CCL_RULES
+from ttopt.lowering.ttnn_ccl_ops import CCL_MULTI_RESULT, CCL_RULES
 from ttopt.lowering.ttnn_conv_transpose import CONV_TRANSPOSE_RULES
 from ttopt.lowering.ttnn_direct import DIRECT_MULTI_RESULT, DIRECT_RULES
 from ttopt.lowering.ttnn_fused import FUSED_RULES
@@ -53,6 +53,7 @@ from ttopt.lowering.ttnn_upsample import UPSAMPLE_RULES
 from ttopt.optimizer.rewrite import LayoutAliaser, update_function_type
 from ttopt.passes.base import Pass
 from ttopt.passes.registry import register_pass
+from ttopt.sharding.ttnn_collectives import module_mesh
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module
@@ -254,11 +255,9 @@ Rule = Callable[[_Lowering, Any], Any]
 
 
 def _module_mesh(module: Any) -> tuple[int, ...]:
-    """The mesh of the module's `ttcore.meshes` (the sharding pipeline's), (1, 1) without one."""
-    attr = module.op.attributes.get("ttcore.meshes")
-    typed = getattr(attr.resolve(), "typed", None) if attr is not None else None
-    meshes = getattr(typed, "meshes", ()) if typed is not None else ()
-    return tuple(meshes[0].shape) if meshes else (1, 1)
+    """The program's mesh, as the multi-device ops read it (ttcore.meshes, else the registered
+    ttcore.device's meshShape, else 1x1): one device per program."""
+    return module_mesh(module)
 
 
 def _conv_weight(arg: Any) -> bool:
@@ -544,7 +543,7 @@ def _rand(lw: _Lowering, op: Any) -> Any:
     return lw.emit("ttnn.rand", [lw.get_device()], _result_type(lw, op), properties, op.location)
 
 
-MULTI_RESULT = frozenset({"sort", "topk"}) | INDEXING_MULTI_RESULT | CACHE_NO_RESULT | DIRECT_MULTI_RESULT
+MULTI_RESULT = frozenset({"sort", "topk"}) | INDEXING_MULTI_RESULT | CACHE_NO_RESULT | DIRECT_MULTI_RESULT | CCL_MULTI_RESULT
 RULES: dict[str, Rule] = {
     "reshape": _reshape, "squeeze": _reshape, "unsqueeze": _reshape, "permute": _permute, "transpose": _transpose,
     "broadcast": _broadcast,

@@ -1,66 +1,34 @@
-"""TTIR -> TTNN for the collective and distributed ops a tensor-parallel model holds in its body
-(tt-mlir's TTIRToTTNN patterns, as HEAD converts them in the same conversion as the compute ops):
+"""TTIR -> TTNN for the multi-device ops, as tt-mlir HEAD's TTIRToTTNN converts them in the same
+conversion as the compute ops: one table of
 
-| TTIR | TTNN | attributes |
-|---|---|---|
-| `mesh_partition` | `ttnn.mesh_partition` | `dim`, `cluster_axis` |
-| `all_reduce` | `ttnn.all_reduce` | `reduce_type`, `cluster_axis` |
-| `all_gather` | `ttnn.all_gather` | `all_gather_dim`, `cluster_axis` |
-| `reduce_scatter` | `ttnn.reduce_scatter` | `reduce_type`, `scatter_dim`, `cluster_axis` |
-| `distributed_rms_norm` | `ttnn.distributed_rms_norm` (input, weight?, residual?, device) | `cluster_axis`, `epsilon` |
+* the collectives, `mesh_partition` and `all_reduce_async`, with HEAD's folds and workarounds
+  (sharding/ttnn_collectives.py);
+* `mesh_shard` -> `ttnn.distribute_tensor` / `ttnn.aggregate_tensor` (sharding/ttnn_mesh_shard.py);
+* `collective_permute`, `all_to_all` -> `ttnn.point_to_point` exchanges (sharding/ttnn_point_to_point.py);
+* the mixture-of-experts collectives (ttnn_moe_ops.py);
+* the row-major host / DRAM layouts HEAD gives mesh_shard and mesh_partition, with the transfers
+  around them (ttnn_mesh_layouts.py);
+* `distributed_rms_norm` -> the fused `ttnn.distributed_rms_norm` or its decomposition, as HEAD's
+  TTNN decomposition leaves it (ttnn_distributed_rms_norm.py).
 
-HEAD's collectives take no device operand and leave `num_links`, `topology` and `sub_device_id`
-unset; `distributed_rms_norm` gets the function's device and no stats buffer or semaphore (HEAD
-allocates those later). A module the sharding pipeline produced has these ops converted already
-by `convert-to-ttnn-ccl`; this covers the ones it does not reach (functions nested in a
-`ttcore.device_module`, as tt-mlir's model files are).
+The first three are shared with `convert-to-ttnn-ccl`, which converts them on TTIR tensor types.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
-from ttopt.dialects.ttir import inputs
-from ttopt.ir.attributes import DenseArrayAttr
-from ttopt.ir.properties import int_values
-
-if TYPE_CHECKING:
-    from ttopt.lowering.ttir_to_ttnn import _Lowering
-
-
-def _collective(name: str, keys: tuple[str, ...]) -> Any:
-    """TTIR collective -> the TTNN op `name` on its one input, copying the required attributes."""
-
-    def rule(lw: _Lowering, op: Any) -> Any:
-        ins = inputs(op)
-        if len(ins) != 1:
-            raise ValueError(f"has {len(ins)} operands; {name} takes one")
-        missing = [k for k in keys if k not in op.properties]
-        if missing:
-            raise ValueError(f"needs the attribute(s) {', '.join(missing)}")
-        properties = {k: op.properties[k] for k in keys}
-        return lw.emit(name, ins, lw.layout_type(op.results[0].type, op), properties, op.location)
-
-    return rule
-
-
-def _distributed_rms_norm(lw: _Lowering, op: Any) -> Any:
-    ins = inputs(op)
-    seg = list(int_values(op.properties.get("operandSegmentSizes")) or ())
-    if len(seg) != 3 or seg[0] != 1 or sum(seg) != len(ins) or max(seg) > 1:
-        raise ValueError("needs operandSegmentSizes (input, weight, residual) matching its operands")
-    if "cluster_axis" not in op.properties:
-        raise ValueError("needs the attribute cluster_axis")
-    properties = {k: op.properties[k] for k in ("cluster_axis", "epsilon") if k in op.properties}
-    properties["operandSegmentSizes"] = DenseArrayAttr("i32", (1, seg[1], seg[2], 0, 0, 1))
-    return lw.emit("ttnn.distributed_rms_norm", [*ins, lw.get_device()], lw.layout_type(op.results[0].type, op),
-                   properties, op.location)  # fmt: skip
-
+from ttopt.lowering.ttnn_distributed_rms_norm import lower_distributed_rms_norm
+from ttopt.lowering.ttnn_mesh_layouts import MESH_LAYOUT_RULES
+from ttopt.lowering.ttnn_moe_ops import MOE_MULTI_RESULT, MOE_RULES
+from ttopt.sharding.ttnn_collectives import COLLECTIVE_RULES
+from ttopt.sharding.ttnn_mesh_shard import MESH_SHARD_RULES
+from ttopt.sharding.ttnn_point_to_point import POINT_TO_POINT_RULES
 
 CCL_RULES = {
-    "mesh_partition": _collective("ttnn.mesh_partition", ("dim", "cluster_axis")),
-    "all_reduce": _collective("ttnn.all_reduce", ("reduce_type", "cluster_axis")),
-    "all_gather": _collective("ttnn.all_gather", ("all_gather_dim", "cluster_axis")),
-    "reduce_scatter": _collective("ttnn.reduce_scatter", ("reduce_type", "scatter_dim", "cluster_axis")),
-    "distributed_rms_norm": _distributed_rms_norm,
+    **COLLECTIVE_RULES,
+    **MESH_SHARD_RULES,
+    **POINT_TO_POINT_RULES,
+    **MOE_RULES,
+    "distributed_rms_norm": lower_distributed_rms_norm,
+    **MESH_LAYOUT_RULES,
 }
+CCL_MULTI_RESULT = MOE_MULTI_RESULT

@@ -89,7 +89,7 @@ SUMMARIES: dict[str, str] = {
     'convert-arith-to-stablehlo': 'arith.constant -> stablehlo.constant (other arith ops: an error at the op)',
     'convert-stablehlo-to-ttir': 'StableHLO/CHLO compute ops -> TTIR (elementwise, matmul/dot_general, conv2d, reductions, data movement)',
     'convert-to-ttir': 'sdy.mesh -> ttcore.meshes, manual_computation -> ttir.mesh_shard, StableHLO collectives -> ttir CCL ops',
-    'convert-to-ttnn-ccl': 'ttir.mesh_shard and TTIR collectives -> ttnn ops with a ttnn.get_device operand (and num_links)',
+    'convert-to-ttnn-ccl': "ttir.mesh_shard and TTIR collectives -> HEAD's TTNN ops (distribute/aggregate_tensor, collectives, point_to_point)",
     'convert-ttir-to-ttnn': "TTIR ops to TTNN ops; every tensor gets a tiled DRAM-interleaved ttnn_layout (ttir-to-ttnn-backend-pipeline's conversion)",
     'cse': 'Common subexpression elimination of side-effect-free ops without regions',
     'inliner': 'Inline func.call of private functions and drop private functions left without uses',
@@ -168,7 +168,7 @@ OPTIONS: dict[str, tuple[OptionSpec, ...]] = {
         OptionSpec('lower-compute', 'lower_compute', bool, False, 'Then lower the StableHLO compute ops to TTIR (convert-stablehlo-to-ttir)', None, False, False),
     ),
     'convert-to-ttnn-ccl': (
-        OptionSpec('num-links', 'num_links', int, 1, 'Ethernet links per CCL op (ttnn num_links)', None, False, False),
+        OptionSpec('num-links', 'num_links', int, None, "Ethernet links per collective (ttnn num_links; default unset, as HEAD's conversion leaves it)", None, False, True),
     ),
     'convert-ttir-to-ttnn': (),
     'cse': (),

@@ -6,8 +6,11 @@
   (result type: the region argument's local type) and one `shard_to_full` per result (the global
   type). `shard_shape[d]` is the product of the axis sizes on tensor dimension d; `shard_dims[k]` is
   the dimension that tt mesh axis k shards (-1 when none, or when the axis has size 1). Nothing
-  sharded is `replicate` with `[1]`/`[-1]`; otherwise `devices`; an argument whose
-  `ttcore.shard_status` is sharded/presharded (or a function result marked so) is `identity`.
+  sharded is `replicate` with `[1]`/`[-1]`; otherwise `devices`. An argument whose
+  `ttcore.shard_status` is sharded/presharded (or a function result marked so) is already the
+  local tensor, as in tt-mlir HEAD's presharded path: the argument takes its local type and no
+  mesh_shard is made (the result is returned as it is). Read also elsewhere, it keeps an
+  `identity` mesh_shard (ttopt's spelling; HEAD has no identity shard type).
 * StableHLO collectives become `ttir.all_reduce` / `all_gather` / `reduce_scatter` /
   `collective_permute` / `all_to_all` with `cluster_axis` = the tt mesh axis their replica groups
   follow. Groups over both axes are split into one op per axis (all_reduce, all_gather,
@@ -29,9 +32,9 @@ from dataclasses import dataclass
 from math import prod
 from typing import TYPE_CHECKING, Any, cast
 
-from ttopt.ir.attributes import DenseArrayAttr, DialectAttr, DictAttr, IntegerAttr
+from ttopt.ir.attributes import DenseArrayAttr, DialectAttr, DictAttr, IntegerAttr, TypeAttr
 from ttopt.ir.operation import Operation
-from ttopt.ir.types import ScalarType
+from ttopt.ir.types import FunctionType, ScalarType
 from ttopt.ir.values import BlockArgument
 from ttopt.passes.base import Pass, option
 from ttopt.passes.registry import get_pass, register_pass
@@ -42,6 +45,7 @@ from ttopt.sharding.util import (
     arg_attrs,
     fail,
     func_name,
+    func_type,
     functions,
     int_value,
     op_label,
@@ -121,6 +125,18 @@ def shard_spec(module: Module, op: Operation, mesh: Mesh, s: Any, what: str) -> 
     return ShardSpec("devices", tuple(shape), tuple(dims))
 
 
+def refresh_function_type(func: Operation) -> None:
+    """Argument and result types follow the entry block and the return (pre-sharded arguments and
+    results take their local types)."""
+    entry = func.regions[0].blocks[0]
+    ret = entry.ops[-1] if entry.ops else None
+    old = func_type(func)
+    results = tuple(v.type for v in ret.operands) if ret is not None and ret.name == "func.return" else tuple(old.results)
+    ins = tuple(a.type for a in entry.args)
+    if tuple(old.inputs) != ins or tuple(old.results) != results:
+        func.properties["function_type"] = TypeAttr(FunctionType(ins, results))
+
+
 class Converter:
     def __init__(self, module: Module, mesh: Mesh | None) -> None:
         self.module = module
@@ -172,6 +188,11 @@ class Converter:
         for i, (v, a, s) in enumerate(zip(list(mc.operands), block.args, ins)):
             spec = shard_spec(self.module, mc, self.mesh, s, f"in_shardings[{i}]")
             if isinstance(v, BlockArgument) and v.block is entry and presharded_args[v.index]:
+                if all(u is mc for u in v.users):
+                    # HEAD's presharded path: the argument is already the local tensor.
+                    v.type = a.type
+                    a.replace_all_uses_with(v)
+                    continue
                 spec = ShardSpec("identity", spec.shape, spec.dims)
             local = self.mesh_shard(mc, v, a.type, spec, "full_to_shard", after=False)
             a.replace_all_uses_with(local)
@@ -191,10 +212,15 @@ class Converter:
         for j, (r, v, s) in enumerate(zip(mc.results, results, outs)):
             spec = shard_spec(self.module, mc, self.mesh, s, f"out_shardings[{j}]")
             if any(u.name == "func.return" and presharded_res[k] for u in r.users for k, x in enumerate(u.operands) if x is r):
+                if all(u.name == "func.return" for u in r.users):
+                    # HEAD's presharded path: the function returns the local tensor.
+                    r.replace_all_uses_with(v)
+                    continue
                 spec = ShardSpec("identity", spec.shape, spec.dims)
             full = self.mesh_shard(mc, v, r.type, spec, "shard_to_full", after=False)
             r.replace_all_uses_with(full)
         mc.erase()
+        refresh_function_type(func)
 
     @staticmethod
     def _statuses(dicts: list[dict]) -> list[bool]:
