@@ -52,13 +52,17 @@ class _Graveyard:
         self.dead.add(id(op))
         self.blocks[id(block)] = block
 
-    def flush(self) -> None:
-        """Drop the erased ops from their blocks' lists."""
+    def flush(self, within: Operation | None = None) -> None:
+        """Drop the erased ops from their blocks' lists (only the blocks nested in `within`, if given)."""
         dead = self.dead
-        for block in self.blocks.values():
+        for key, block in list(self.blocks.items()):
+            owner = block.parent.parent if block.parent is not None else None
+            if within is not None and (owner is None or not within.is_ancestor_of(owner)):
+                continue
             block.ops = [o for o in block.ops if id(o) not in dead]
-        self.blocks = {}
-        self.dead = set()
+            del self.blocks[key]
+        if not self.blocks:
+            self.dead = set()
 
 
 def _erase_dead_pure_op(op: Operation, erase: Callable[[Operation], None] = Operation.erase) -> list[Operation] | None:
@@ -129,9 +133,9 @@ class Canonicalize(Pass):
             op = work.pop()
             if id(op) not in alive or op.parent is None:
                 continue
-            if op.regions and graveyard.dead:
+            if op.regions and graveyard.blocks:
                 # Patterns of region-holding ops read and move their bodies' op lists.
-                graveyard.flush()
+                graveyard.flush(within=op)
             for p in patterns.for_op(op.name):
                 touched = p.rewrite(op)
                 if touched is not None:

@@ -120,6 +120,7 @@ class ShardingGraph:
         self.outcomes: dict[tuple, tuple[tuple[int, tuple[tuple[Axis, ...], ...], tuple[bool, ...]], ...]] = {}
         self._rule_ids: dict[OpShardingRule, int] = {}
         self._mesh_axes: dict[int, tuple[Any, dict[str, int], tuple]] = {}
+        self._facts_of: dict[int, tuple] = {}  # id(sharding) -> `_facts` (holding the sharding keeps the id)
         for op in module.walk():
             callee = op.properties.get("callee") if op.name == "func.call" else None
             if callee is not None:
@@ -391,14 +392,37 @@ class ShardingGraph:
             return None
         return ref, mesh
 
+    def _facts(self, s: Sharding) -> tuple:
+        """(s, its mesh resolved, its part of an outcome key without unreduced axes): computed
+        once per sharding object (a slot's sharding is replaced, never changed in place)."""
+        e = self._facts_of.get(id(s))
+        if e is None or e[0] is not s:
+            m = s.mesh if not isinstance(s.mesh, str) else self.meshes.get(s.mesh)
+            e = self._facts_of[id(s)] = (s, m, (tuple(map(tuple, s.dims)), tuple(s.closed), s.replicated))
+        return e
+
     def _propagate_node(self, node: Node, aggressive: bool) -> list[int]:
-        shs = [self.sh[s] for s in node.slots]
+        sh = self.sh
+        shs = [sh[s] for s in node.slots]
         for t, (see, _) in node.views.items():
             shs[t] = see(shs[t])
-        found = self._mesh(shs)
-        if found is None:
+        facts = [None if s is None else self._facts(s) for s in shs]
+        # The node's mesh, as `_mesh` finds it (from the facts' resolved meshes).
+        mesh_ref = mesh = None
+        for f in facts:
+            if f is None:
+                continue
+            m = f[1]
+            if m is None:
+                return []
+            if not m.axes and not m.device_ids:
+                continue
+            if mesh is None:
+                mesh_ref, mesh = f[0].mesh, m
+            elif m != mesh:
+                return []
+        if mesh is None or not mesh.axes:
             return []
-        mesh_ref, mesh = found
         rule = node.rule
         sizes = rule.factor_sizes
         known = self._mesh_axes.get(id(mesh))
@@ -415,8 +439,7 @@ class ShardingGraph:
         else:
             directions = tuple(self._direction(node, f) for f in range(len(sizes)))
         key = (node.rule_id, aggressive, node.elementwise, directions, known[2],
-               *(None if s is None else (tuple(map(tuple, s.dims)), tuple(s.closed), s.replicated,
-                                         tuple(axis_of(r, mesh) for r in s.unreduced)) for s in shs))  # fmt: skip
+               *(None if f is None else (*f[2], tuple(axis_of(r, mesh) for r in f[0].unreduced)) for f in facts))  # fmt: skip
         outcome = self.outcomes.get(key)
         if outcome is None:
             outcome = self.outcomes[key] = self._factor_propagation(node, shs, mesh, full, aggressive, False)
