@@ -65,7 +65,10 @@ class VerifiedOps:
         results = op.results
         props = op.properties
         attrs = op.attributes
-        key = (op.name, block, block.ops[-1] is op, *self._around(block), len(operands), *operands,
+        around = self._enclosing.get(id(block))
+        if around is None:
+            around = self._around(block)
+        key = (op.name, block, block.ops[-1] is op, *around, len(operands), *operands,
                *map(_type, operands), len(results), *map(_type, results), len(props), *props,
                *props.values(), len(attrs), *attrs, *attrs.values(), len(op.successors), *op.successors)  # fmt: skip
         nested = True

@@ -114,6 +114,8 @@ class _Ctx:
     # Per key of `choices`: the outcome leaves every tensor's dims as they are and reduces nothing.
     keeps: dict = field(default_factory=dict)
     shapes: dict = field(default_factory=dict)  # id(sharding) -> (sharding, its dims and replicated axes as a key)
+    rule_ids: dict = field(default_factory=dict)  # id(rule) -> (rule, its number in rule_numbers)
+    rule_numbers: dict = field(default_factory=dict)  # rule -> number
 
 
 def _why(ctx: _Ctx, op: Any, text: str | Callable[[], str]) -> None:
@@ -423,8 +425,6 @@ def _maximal(mesh_ref: Any, ctx: _Ctx) -> bool:
 
 
 def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
-    from ttopt.ir import rewriter
-
     tensors = [*op.operands, *op.results]
     # Read only here: targets are copies.
     shs = [_sharding_of(_bypass_barriers(v), ctx, shared=True) for v in tensors]
@@ -444,7 +444,7 @@ def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
     if ctx.trace is not None and ctx.trace.enabled:
         found = _choose(op, rule, shs, tensors, ctx, mesh, full)
     else:
-        key = (rule, op.name == "stablehlo.reshape", ctx.conservative, tuple(full.items()), tuple(_numel(v) for v in tensors),
+        key = (_rule_number(rule, ctx), op.name == "stablehlo.reshape", ctx.conservative, tuple(full.items()), tuple(_numel(v) for v in tensors),
                *(None if s is None else _shape_key(s, ctx) for s in shs))  # fmt: skip
         found = ctx.choices.get(key, False)
         if found is False:
@@ -454,6 +454,8 @@ def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
             return  # nothing to reshard, nothing to reduce: what the steps below would conclude
     if found is None:
         return
+    from ttopt.ir import rewriter
+
     chosen = {f: list(axes) for f, axes in found[0]}
     # Reshard operands and results whose projection changed.
     new_shardings = []
@@ -513,6 +515,15 @@ def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
                 for k, x in enumerate(u.operands):
                     if x is r:
                         u.set_operand(k, values[j])
+
+
+def _rule_number(rule: OpShardingRule, ctx: _Ctx) -> int:
+    """One number per distinct rule (equal rules share it), found by identity first: rules are
+    shared objects, and hashing one hashes all its fields."""
+    hit = ctx.rule_ids.get(id(rule))
+    if hit is None or hit[0] is not rule:
+        hit = ctx.rule_ids[id(rule)] = (rule, ctx.rule_numbers.setdefault(rule, len(ctx.rule_numbers)))
+    return hit[1]
 
 
 def _shape_key(sh: Sharding, ctx: _Ctx) -> tuple:

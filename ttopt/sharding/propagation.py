@@ -121,6 +121,7 @@ class ShardingGraph:
         self._rule_ids: dict[OpShardingRule, int] = {}
         self._mesh_axes: dict[int, tuple[Any, dict[str, int], tuple]] = {}
         self._facts_of: dict[int, tuple] = {}  # id(sharding) -> `_facts` (holding the sharding keeps the id)
+        self._checked: dict[tuple[int, int], Any] = {}  # (id(attr), rank) -> attr, checked by `_read`
         for op in module.walk():
             callee = op.properties.get("callee") if op.name == "func.call" else None
             if callee is not None:
@@ -142,17 +143,24 @@ class ShardingGraph:
     def _read(self, attr: Any, op: Operation, rank: int, what: str) -> Sharding | None:
         if attr is None:
             return None
-        verify_sharding(self.module, op, attr, self.meshes, rank, what)
+        # One check per attribute and rank (values share attributes); the entry keeps `attr` alive.
+        seen = self._checked.get((id(attr), rank))
+        if seen is not attr:
+            verify_sharding(self.module, op, attr, self.meshes, rank, what)
+            self._checked[(id(attr), rank)] = attr
         return from_attr(attr, self.meshes)
 
     def slot(self, v: Any) -> int:
         s = self.slot_of.get(id(v))
         if s is None:
             shape = tuple(getattr(v.type.resolve(), "shape", ()) or ())
-            op = getattr(v, "op", None)
-            anchor = op if op is not None else (func_of_arg(v) or self.module.op)
-            what = f"result #{v.index}" if op is not None else f"argument #{v.index}"
-            sh = self._read(get_sharding_attr(v), anchor, len(shape), what)
+            attr = get_sharding_attr(v)
+            sh = None
+            if attr is not None:
+                op = getattr(v, "op", None)
+                anchor = op if op is not None else (func_of_arg(v) or self.module.op)
+                what = f"result #{v.index}" if op is not None else f"argument #{v.index}"
+                sh = self._read(attr, anchor, len(shape), what)
             s = self.slot_of[id(v)] = self._new_slot(v, shape, sh)
         return s
 
@@ -386,7 +394,7 @@ class ShardingGraph:
                 continue
             if mesh is None:
                 ref, mesh = s.mesh, m
-            elif m != mesh:
+            elif m is not mesh and m != mesh:
                 return None
         if mesh is None or not mesh.axes:
             return None
@@ -419,7 +427,7 @@ class ShardingGraph:
                 continue
             if mesh is None:
                 mesh_ref, mesh = f[0].mesh, m
-            elif m != mesh:
+            elif m is not mesh and m != mesh:
                 return []
         if mesh is None or not mesh.axes:
             return []
