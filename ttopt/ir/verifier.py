@@ -280,8 +280,8 @@ def _verify_visibility(module: Module) -> int:
                 if op.regions:
                     d = op.opdef
                     inner = next(scopes) if (d is not None and d.has(ISOLATED)) else scope
-                    for r in op.regions:
-                        visit_region(r, inner)
+                    for nested in op.regions:
+                        visit_region(nested, inner)
                 for r in op.results:
                     scope_of[id(r)] = scope
                     defined.append(id(r))

@@ -237,7 +237,8 @@ def _process_return(ret: Any, func: Any, ctx: _Ctx, full_version: bool = True) -
             if not full_version or cur is None or rank_of(v) == 0 or cur.is_replicated() or _maximal(cur.mesh, ctx):
                 continue
             target = Sharding.replicated_closed(cur.mesh, rank_of(v))
-            _why(ctx, ret, lambda: f"result #{i}: {cur.text(ctx.meshes)} -> reshard to replicated (the function result has no sharding)")
+            held = cur
+            _why(ctx, ret, lambda: f"result #{i}: {held.text(ctx.meshes)} -> reshard to replicated (the function result has no sharding)")
             ret.set_operand(i, _reshard(v, target, ctx, ret))
             continue
         target = from_attr(want, ctx.meshes)

@@ -401,12 +401,15 @@ class ShardingGraph:
         return ref, mesh
 
     def _facts(self, s: Sharding) -> tuple:
-        """(s, its mesh resolved, its part of an outcome key without unreduced axes): computed
-        once per sharding object (a slot's sharding is replaced, never changed in place)."""
+        """(s, its mesh resolved, its part of an outcome key without unreduced axes, the whole part
+        when it has none): computed once per sharding object (a slot's sharding is replaced,
+        never changed in place)."""
         e = self._facts_of.get(id(s))
         if e is None or e[0] is not s:
             m = s.mesh if not isinstance(s.mesh, str) else self.meshes.get(s.mesh)
-            e = self._facts_of[id(s)] = (s, m, (tuple(map(tuple, s.dims)), tuple(s.closed), s.replicated))
+            part = (tuple(map(tuple, s.dims)), tuple(s.closed), s.replicated)
+            # Without unreduced axes the key part is the same on every mesh: built here once.
+            e = self._facts_of[id(s)] = (s, m, part, None if s.unreduced else (*part, ()))
         return e
 
     def _propagate_node(self, node: Node, aggressive: bool) -> list[int]:
@@ -447,7 +450,8 @@ class ShardingGraph:
         else:
             directions = tuple(self._direction(node, f) for f in range(len(sizes)))
         key = (node.rule_id, aggressive, node.elementwise, directions, known[2],
-               *(None if f is None else (*f[2], tuple(axis_of(r, mesh) for r in f[0].unreduced)) for f in facts))  # fmt: skip
+               *[None if f is None else f[3] if f[3] is not None else (*f[2], tuple(axis_of(r, mesh) for r in f[0].unreduced))
+                 for f in facts])  # fmt: skip
         outcome = self.outcomes.get(key)
         if outcome is None:
             outcome = self.outcomes[key] = self._factor_propagation(node, shs, mesh, full, aggressive, False)
