@@ -59,10 +59,15 @@ class _Graveyard:
             owner = block.parent.parent if block.parent is not None else None
             if within is not None and (owner is None or not within.is_ancestor_of(owner)):
                 continue
-            block.ops = [o for o in block.ops if id(o) not in dead]
+            kept = []
+            for o in block.ops:
+                if id(o) in dead:
+                    # Out of every list now: its id may be reused by an op made later.
+                    dead.discard(id(o))
+                else:
+                    kept.append(o)
+            block.ops = kept
             del self.blocks[key]
-        if not self.blocks:
-            self.dead = set()
 
 
 def _erase_dead_pure_op(op: Operation, erase: Callable[[Operation], None] = Operation.erase) -> list[Operation] | None:
