@@ -46,3 +46,29 @@ def test_identity_conversion_rewires_users() -> None:
         "  return %1 : tensor<4xf32>\n}\n"
     )
     assert '"ttnn.relu"(%arg0)' in out
+
+
+def test_dead_ops_around_and_inside_region_ops_go_and_the_rest_keep_their_order() -> None:
+    out, fired = _run(
+        "func.func @f(%a: tensor<4xf32>) -> tensor<f32> {\n"
+        "  %d0 = stablehlo.abs %a : tensor<4xf32>\n"
+        "  %z = stablehlo.constant dense<0.0> : tensor<f32>\n"
+        "  %d1 = stablehlo.negate %a : tensor<4xf32>\n"
+        "  %r = stablehlo.reduce(%a init: %z) across dimensions = [0] : (tensor<4xf32>, tensor<f32>) -> tensor<f32>\n"
+        "    reducer(%x: tensor<f32>, %y: tensor<f32>) {\n"
+        "      %dead = stablehlo.multiply %x, %y : tensor<f32>\n"
+        "      %s = stablehlo.add %x, %y : tensor<f32>\n"
+        "      stablehlo.return %s : tensor<f32>\n"
+        "    }\n"
+        "  %d2 = stablehlo.exponential %a : tensor<4xf32>\n"
+        "  %n = stablehlo.negate %r : tensor<f32>\n"
+        "  return %n : tensor<f32>\n}\n"
+    )
+    assert fired == {"erase-dead-pure-op": 4}
+    # The reducer lost its dead multiply, so it prints in the short `applies` form.
+    assert out.splitlines()[2:-2] == [
+        "    %cst = stablehlo.constant dense<0.0> : tensor<f32>",
+        "    %0 = stablehlo.reduce(%arg0 init: %cst) applies stablehlo.add across dimensions = [0] : (tensor<4xf32>, tensor<f32>) -> tensor<f32>",
+        "    %1 = stablehlo.negate %0 : tensor<f32>",
+        "    return %1 : tensor<f32>",
+    ]

@@ -40,8 +40,8 @@ def test_only_touched_ops_are_checked_again() -> None:
     m = parse_module(TEXT)
     cache = VerifiedOps()
     assert checked(m, cache) == ["builtin.module", "sdy.mesh", "func.func", "stablehlo.add", "stablehlo.multiply", "func.return"]
-    # Nothing changed: only the ops with regions are checked.
-    assert checked(m, cache) == ["builtin.module", "func.func"]
+    # Nothing changed: only the module (it has no block around it to record) is checked.
+    assert checked(m, cache) == ["builtin.module"]
     mul = m.functions()[0].regions[0].blocks[0].ops[1]
     del mul.attributes["sdy.sharding"]
     assert checked(m, cache) == ["builtin.module", "func.func", "stablehlo.multiply"]
@@ -64,3 +64,37 @@ def test_a_changed_mesh_drops_the_record() -> None:
     mesh = m.op.regions[0].blocks[0].ops[0]
     mesh.properties["mesh"] = parse_module('sdy.mesh @mesh = <["x"=4]>').op.regions[0].blocks[0].ops[0].properties["mesh"]
     assert "stablehlo.multiply" in checked(m, cache)
+
+
+def test_an_edit_inside_a_region_checks_the_op_owning_it_again() -> None:
+    m = parse_module(TEXT)
+    cache = VerifiedOps()
+    checked(m, cache)
+    block = m.functions()[0].regions[0].blocks[0]
+    ret = block.ops[-1]
+    narrow = TensorType((8,), ret.operands[0].type.element_type)
+    block.ops[1].results[0].type = narrow  # the returned value no longer has the function's result type
+    with pytest.raises(Diagnostic, match="returns .* but the function's result types"):
+        checked(m, cache)
+
+
+def test_a_region_op_whose_body_gained_an_op_is_checked_again() -> None:
+    text = """
+func.func @main(%a: tensor<4xf32>) -> tensor<f32> {
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %0 = stablehlo.reduce(%a init: %z) across dimensions = [0] : (tensor<4xf32>, tensor<f32>) -> tensor<f32>
+    reducer(%x: tensor<f32>, %y: tensor<f32>) {
+      %s = stablehlo.add %x, %y : tensor<f32>
+      stablehlo.return %s : tensor<f32>
+    }
+  return %0 : tensor<f32>
+}
+"""
+    m = parse_module(text)
+    cache = VerifiedOps()
+    checked(m, cache)
+    assert checked(m, cache) == ["builtin.module"]
+    reduce = m.functions()[0].regions[0].blocks[0].ops[1]
+    body = reduce.regions[0].blocks[0]
+    body.insert(0, body.ops[0].clone())
+    assert checked(m, cache) == ["builtin.module", "func.func", "stablehlo.reduce", "stablehlo.add"]

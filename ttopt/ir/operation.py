@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from itertools import chain
 from typing import TYPE_CHECKING, Any, Container, Iterable, Iterator, Sequence
 
 from ttopt.ir.opdef import OP_DEFS
@@ -140,12 +141,21 @@ class Operation:
         return region
 
     def walk(self) -> Iterator[Operation]:
-        """This op and every op nested in it, pre-order."""
+        """This op and every op nested in it, pre-order.
+
+        One generator, a stack of the open op lists (a generator per nesting level would pass
+        each op up through every enclosing level); lists are read as lazily as a recursive walk
+        reads them, so edits made while walking are seen the same way."""
         yield self
-        for region in self.regions:
-            for block in region.blocks:
-                for op in block.ops:
-                    yield from op.walk()
+        stack = [chain.from_iterable(b.ops for r in self.regions for b in r.blocks)]
+        while stack:
+            for op in stack[-1]:
+                yield op
+                if op.regions:
+                    stack.append(chain.from_iterable(b.ops for r in op.regions for b in r.blocks))
+                    break
+            else:
+                stack.pop()
 
     def is_ancestor_of(self, other: Operation) -> bool:
         """True if `other` is nested (at any depth) inside this op."""

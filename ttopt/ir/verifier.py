@@ -265,12 +265,23 @@ def _verify_visibility(module: Module) -> int:
     def visit_region(region: Region, scope: int) -> None:
         nonlocal work
         defined: list[int] = []
+        get = scope_of.get
         for block in region.blocks:
             for a in block.args:
                 scope_of[id(a)] = scope
                 defined.append(id(a))
             for op in block.ops:
-                visit(op, scope)
+                # The op's operands, then its regions, then its results come into scope.
+                operands = op.operands
+                work += len(operands)
+                for v in operands:
+                    if get(id(v)) != scope:
+                        _not_visible(op, v, module)
+                if op.regions:
+                    d = op.opdef
+                    inner = next(scopes) if (d is not None and d.has(ISOLATED)) else scope
+                    for nested in op.regions:
+                        visit_region(nested, inner)
                 for r in op.results:
                     scope_of[id(r)] = scope
                     defined.append(id(r))
@@ -278,23 +289,15 @@ def _verify_visibility(module: Module) -> int:
             scope_of.pop(key, None)
         work += 2 * len(defined)
 
-    def visit(op: Operation, scope: int) -> None:
-        nonlocal work
-        work += len(op.operands)
-        for v in op.operands:
-            if scope_of.get(id(v)) != scope:
-                owner = v.op.name if isinstance(v, OpResult) else "a block argument"
-                where = "later in the block" if isinstance(v, OpResult) and v.op.parent is op.parent else "where it is not visible"
-                raise _fail(op, module, f"uses a value (from {owner}) defined {where}")
-        if op.regions:
-            d = op.opdef
-            inner = next(scopes) if (d is not None and d.has(ISOLATED)) else scope
-            for region in op.regions:
-                visit_region(region, inner)
-
     for region in module.op.regions:
         visit_region(region, 0)
     return work
+
+
+def _not_visible(op: Operation, v: Value, module: Module) -> None:
+    owner = v.op.name if isinstance(v, OpResult) else "a block argument"
+    where = "later in the block" if isinstance(v, OpResult) and v.op.parent is op.parent else "where it is not visible"
+    raise _fail(op, module, f"uses a value (from {owner}) defined {where}")
 
 
 def visibility_work(module: Module) -> int:

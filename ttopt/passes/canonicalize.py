@@ -10,29 +10,77 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from functools import partial
+from typing import TYPE_CHECKING, Callable
 
 from ttopt.ir.opdef import PURE
+from ttopt.ir.operation import Operation
 from ttopt.passes.base import Pass, option
-from ttopt.passes.patterns import Pattern, canonicalizations, pattern_set
+from ttopt.passes.patterns import Pattern, PatternSet, canonicalizations, pattern_set
 from ttopt.passes.registry import register_pass
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module
-    from ttopt.ir.operation import Operation
+    from ttopt.ir.operation import Block
     from ttopt.passes.context import PassContext
 
-def _erase_dead_pure_op(op: Operation) -> list[Operation] | None:
+
+class _Graveyard:
+    """Ops erased during one run, taken out of their blocks together.
+
+    Removing ops one at a time is a scan of the block each (quadratic when most of a block
+    dies); an op erased here is detached at once (no operands, no parent, so the driver and the
+    use lists no longer see it) and stays in its block's list until `flush` rebuilds each
+    block's list once. Ops stay referenced by that list until then, so their ids are not reused.
+    """
+
+    def __init__(self) -> None:
+        self.blocks: dict[int, Block] = {}
+        self.dead: set[int] = set()
+
+    def erase(self, op: Operation) -> None:
+        """`op.erase()`, the block's list updated at the next `flush`."""
+        block = op.parent
+        if block is None:
+            op.erase()
+            return
+        for r in op.results:
+            if any(not op.is_ancestor_of(u) for u in r.uses):
+                raise ValueError(f"erasing {op.name} whose result #{r.index} still has uses")
+        op.drop_all_references()
+        op.parent = None
+        self.dead.add(id(op))
+        self.blocks[id(block)] = block
+
+    def flush(self, within: Operation | None = None) -> None:
+        """Drop the erased ops from their blocks' lists (only the blocks nested in `within`, if given)."""
+        dead = self.dead
+        for key, block in list(self.blocks.items()):
+            owner = block.parent.parent if block.parent is not None else None
+            if within is not None and (owner is None or not within.is_ancestor_of(owner)):
+                continue
+            kept = []
+            for o in block.ops:
+                if id(o) in dead:
+                    # Out of every list now: its id may be reused by an op made later.
+                    dead.discard(id(o))
+                else:
+                    kept.append(o)
+            block.ops = kept
+            del self.blocks[key]
+
+
+def _erase_dead_pure_op(op: Operation, erase: Callable[[Operation], None] = Operation.erase) -> list[Operation] | None:
     """A side-effect-free op none of whose results is used is removed."""
     d = op.opdef
     if d is None or not d.has(PURE) or not op.results or any(r.uses for r in op.results):
         return None
     producers = [v.op for v in op.operands if hasattr(v, "op")]
-    op.erase()
+    erase(op)
     return producers
 
 
-def _fold_identity_conversion(op: Operation) -> list[Operation] | None:
+def _fold_identity_conversion(op: Operation, erase: Callable[[Operation], None] = Operation.erase) -> list[Operation] | None:
     """A layout/sharding conversion whose result type equals its input type is a no-op."""
     if len(op.operands) != 1 or len(op.results) != 1:
         return None
@@ -41,7 +89,7 @@ def _fold_identity_conversion(op: Operation) -> list[Operation] | None:
         return None
     users = res.users
     res.replace_all_uses_with(src)
-    op.erase()
+    erase(op)
     return users
 
 
@@ -52,6 +100,14 @@ CORE = pattern_set(
     Pattern("fold-identity-conversion", _fold_identity_conversion, IDENTITY_WHEN_SAME_TYPE),
     Pattern("erase-dead-pure-op", _erase_dead_pure_op),
 )
+
+
+def _core(erase: Callable[[Operation], None]) -> PatternSet:
+    """CORE with its erasures going through `erase`."""
+    return pattern_set(
+        Pattern("fold-identity-conversion", partial(_fold_identity_conversion, erase=erase), IDENTITY_WHEN_SAME_TYPE),
+        Pattern("erase-dead-pure-op", partial(_erase_dead_pure_op, erase=erase)),
+    )
 
 
 @register_pass
@@ -76,11 +132,15 @@ class Canonicalize(Pass):
         work.reverse()
         alive = {id(op) for op in work}
         budget = self.max_iterations
-        patterns = canonicalizations(CORE)
+        graveyard = _Graveyard()
+        patterns = canonicalizations(_core(graveyard.erase))
         while work and budget > 0:
             op = work.pop()
             if id(op) not in alive or op.parent is None:
                 continue
+            if op.regions and graveyard.blocks:
+                # Patterns of region-holding ops read and move their bodies' op lists.
+                graveyard.flush(within=op)
             for p in patterns.for_op(op.name):
                 touched = p.rewrite(op)
                 if touched is not None:
@@ -93,6 +153,7 @@ class Canonicalize(Pass):
                             alive.add(id(t))
                             work.append(t)
                     break
+        graveyard.flush()
         ctx.stats.setdefault("canonicalize", {}).update(dict(fired))
         if ctx.trace.enabled and fired:
             ctx.trace.print("[bold]canonicalize[/bold]: " + ", ".join(f"{k} x{v}" for k, v in sorted(fired.items())))

@@ -7,30 +7,35 @@ module's `sdy.mesh` ops and alias definitions. After each verification the pass 
 per op, those inputs as the objects they are (attributes and types are never changed in place,
 so the same objects mean the same values); an op whose record matches object for object was
 verified with exactly these inputs and would pass again, so its checks are skipped. Anything
-else is checked: a new op, an op a pass edited, and every op with regions (their checks read
-nested bodies). A change to the module's meshes or aliases drops the record. Comparison is by
-identity only: an equal but rebuilt attribute counts as changed, which costs a check, never a
-missed one.
+else is checked: a new op, an op a pass edited. An op with regions (whose checks read its
+nested bodies) also records its regions, their blocks, the blocks' arguments and their types and
+the blocks' op lists, and counts as unchanged only when every op nested in it does too (each
+nested op is looked at once, ahead of its turn, and the answer kept for it). A change to the
+module's meshes or aliases drops the record. Comparison is by identity only: an equal but
+rebuilt attribute counts as changed, which costs a check, never a missed one.
 """
 
 from __future__ import annotations
 
-from operator import is_
+from operator import attrgetter, is_
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module
     from ttopt.ir.operation import Block, Operation
 
+_type = attrgetter("type")
+
 
 class VerifiedOps:
     """The inputs each op was last verified with; `unchanged` is the verifier's skip test."""
 
     def __init__(self) -> None:
-        self._done: dict[int, tuple[Operation, tuple[Any, ...]]] = {}
-        self._pending: dict[int, tuple[Operation, tuple[Any, ...]]] = {}
+        self._done: dict[int, tuple[Operation, tuple[Any, ...], tuple[int, ...]]] = {}
+        self._pending: dict[int, tuple[Operation, tuple[Any, ...], tuple[int, ...]]] = {}
         self._module: tuple[Any, ...] = ()
         self._enclosing: dict[int, tuple[Any, ...]] = {}
+        self._ahead: dict[int, bool] = {}  # nested ops answered while looking at their region's owner
 
     def start(self, module: Module) -> None:
         """Begin a verification of `module` (call `commit` once it has passed)."""
@@ -45,28 +50,56 @@ class VerifiedOps:
         self._module = state
         self._pending = {}
         self._enclosing = {}
+        self._ahead = {}
 
     def unchanged(self, op: Operation) -> bool:
         """True when `op` was verified before with the very same inputs (see the module docstring)."""
-        if op.regions or op.parent is None:
-            return False
+        known = self._ahead.pop(id(op), None)
+        return self._look(op) if known is None else known
+
+    def _look(self, op: Operation) -> bool:
         block = op.parent
+        if block is None:
+            return False
         operands = op.operands
         results = op.results
         props = op.properties
         attrs = op.attributes
-        key = (op.name, block, block.ops[-1] is op, *self._around(block), len(operands), *operands,
-               *[v.type for v in operands], len(results), *[r.type for r in results], len(props), *props,
+        around = self._enclosing.get(id(block))
+        if around is None:
+            around = self._around(block)
+        key = (op.name, block, block.ops[-1] is op, *around, len(operands), *operands,
+               *map(_type, operands), len(results), *map(_type, results), len(props), *props,
                *props.values(), len(attrs), *attrs, *attrs.values(), len(op.successors), *op.successors)  # fmt: skip
-        self._pending[id(op)] = (op, key)
+        nested = True
+        counts: tuple[int, ...] = ()
+        if op.regions:
+            # Counts compare by value (ints above 256 are new objects each time), objects by identity.
+            sizes: list[int] = [len(op.regions)]
+            parts: list[Any] = []
+            for region in op.regions:
+                sizes.append(len(region.blocks))
+                parts += (region, *region.blocks)
+                for b in region.blocks:
+                    sizes += (len(b.args), len(b.ops))
+                    parts += (*b.args, *map(_type, b.args), *b.ops)
+                    for inner in b.ops:
+                        # Every nested op is looked at (no early exit): each needs its record.
+                        same = self._ahead[id(inner)] = self._look(inner)
+                        nested = nested and same
+            key = (*key, *parts)
+            counts = tuple(sizes)
+        self._pending[id(op)] = (op, key, counts)
         old = self._done.get(id(op))
-        return old is not None and old[0] is op and len(old[1]) == len(key) and all(map(is_, old[1], key))
+        return (nested and old is not None and old[0] is op and old[2] == counts and len(old[1]) == len(key)
+                and all(map(is_, old[1], key)))
 
     def commit(self) -> None:
         """The verification passed: its records are the ones to compare with next time."""
         self._done = self._pending
         self._pending = {}
         self._enclosing = {}
+        self._ahead = {}
 
     def _around(self, block: Block) -> tuple[Any, ...]:
         """The ops enclosing `block`, each manual computation with its `manual_axes`."""

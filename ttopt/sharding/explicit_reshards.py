@@ -30,7 +30,7 @@ instead of creating sub-axes, which step 11 and the TTIR conversion reject. The 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from ttopt.dialects.sdy_rule import OpShardingRule
 from ttopt.passes.base import Pass, option
@@ -53,6 +53,7 @@ from ttopt.sharding.factors import (
     project,
     rank_of,
     set_op_result_shardings,
+    shared_sharding,
     to_attr,
 )
 from ttopt.sharding.manual_edges import erase_manual_axes
@@ -110,20 +111,27 @@ class _Ctx:
     conservative: bool = True
     cursor: BlockCursor = field(default_factory=BlockCursor)  # the walk edits next to the op it is at
     choices: dict = field(default_factory=dict)  # `_choose`'s outcome per key (ops of one pattern)
+    # Per key of `choices`: the outcome leaves every tensor's dims as they are and reduces nothing.
+    keeps: dict = field(default_factory=dict)
+    shapes: dict = field(default_factory=dict)  # id(sharding) -> (sharding, its dims and replicated axes as a key)
+    rule_ids: dict = field(default_factory=dict)  # id(rule) -> (rule, its number in rule_numbers)
+    rule_numbers: dict = field(default_factory=dict)  # rule -> number
 
 
-def _why(ctx: _Ctx, op: Any, text: str) -> None:
+def _why(ctx: _Ctx, op: Any, text: str | Callable[[], str]) -> None:
+    """Trace a decision; `text` may be a function, so that nothing is formatted untraced."""
     if ctx.trace is not None and ctx.trace.enabled:
         from rich.markup import escape
 
-        ctx.trace.print(escape(f"{op.name}: {text}"))
+        ctx.trace.print(escape(f"{op.name}: {text if isinstance(text, str) else text()}"))
 
 
-def _sharding_of(v: Any, ctx: _Ctx) -> Sharding | None:
+def _sharding_of(v: Any, ctx: _Ctx, shared: bool = False) -> Sharding | None:
+    """The sharding `v` has; `shared`: possibly an object other readers share (not to be changed)."""
     a = get_sharding_attr(v) if _while_of(v) is None else get_sharding_attr(_while_of(v).results[v.index])
     if a is None:
         return None
-    sh = from_attr(a, ctx.meshes)
+    sh = shared_sharding(a, ctx.meshes) if shared else from_attr(a, ctx.meshes)
     owner = _region_owner(v)
     if owner is not None and owner.name == "sdy.manual_computation":
         return erase_manual_axes(sh, manual_axes(ctx.module, owner))
@@ -201,7 +209,7 @@ def _reduce_unreduced(op: Any, i: int, target: Sharding | None, ctx: _Ctx) -> No
     out = cur.copy()
     out.unreduced = tuple(axis_ref(a, mesh) for a in sort_and_merge(axis_set_diff(have, axes), mesh))
     out.unreduced_kind = cur.unreduced_kind if out.unreduced else None
-    _why(ctx, op, f"operand #{i}: unreduced axes {[a[0] for a in axes]} are not unreduced in {target.text(ctx.meshes) if target else 'the target'} -> all_reduce")
+    _why(ctx, op, lambda: f"operand #{i}: unreduced axes {[a[0] for a in axes]} are not unreduced in {target.text(ctx.meshes) if target else 'the target'} -> all_reduce")
     props = _all_reduce_props(axes, out, cur.unreduced_kind or "sum", ctx, mesh)
     ar = ctx.cursor.insert_before(op, rewriter.create("sdy.all_reduce", [v], [v.type], props))
     ctx.stats["all_reduces"] = ctx.stats.get("all_reduces", 0) + 1
@@ -229,18 +237,19 @@ def _process_return(ret: Any, func: Any, ctx: _Ctx, full_version: bool = True) -
             if not full_version or cur is None or rank_of(v) == 0 or cur.is_replicated() or _maximal(cur.mesh, ctx):
                 continue
             target = Sharding.replicated_closed(cur.mesh, rank_of(v))
-            _why(ctx, ret, f"result #{i}: {cur.text(ctx.meshes)} -> reshard to replicated (the function result has no sharding)")
+            held = cur
+            _why(ctx, ret, lambda: f"result #{i}: {held.text(ctx.meshes)} -> reshard to replicated (the function result has no sharding)")
             ret.set_operand(i, _reshard(v, target, ctx, ret))
             continue
         target = from_attr(want, ctx.meshes)
         made = insert_unreduced_collectives(v, cur, target, ctx.meshes, ret)
         if made is not None:
-            _why(ctx, ret, f"result #{i}: {cur.text(ctx.meshes) if cur else 'replicated'} -> unreduced axes of {want.op_text()}")
+            _why(ctx, ret, lambda: f"result #{i}: {cur.text(ctx.meshes) if cur else 'replicated'} -> unreduced axes of {want.op_text()}")
             v, cur = made
             ret.set_operand(i, v)
         if not full_version or _dims_equal(cur, target, rank_of(v)):
             continue
-        _why(ctx, ret, f"result #{i}: {cur.text(ctx.meshes) if cur else 'replicated'} -> reshard to function result sharding {want.op_text()}")
+        _why(ctx, ret, lambda: f"result #{i}: {cur.text(ctx.meshes) if cur else 'replicated'} -> reshard to function result sharding {want.op_text()}")
         ret.set_operand(i, _reshard(v, target, ctx, ret, unreduced=True))
 
 
@@ -255,7 +264,7 @@ def _reshard_to_unreduced(op: Any, ctx: _Ctx) -> bool:
     made = insert_unreduced_collectives(v, cur, target, ctx.meshes, op)
     if made is None:
         return False
-    _why(ctx, op, f"{cur.text(ctx.meshes) if cur else 'replicated'} -> unreduced axes of {target.text(ctx.meshes) if target else ''}")
+    _why(ctx, op, lambda: f"{cur.text(ctx.meshes) if cur else 'replicated'} -> unreduced axes of {target.text(ctx.meshes) if target else ''}")
     rewriter.replace_op(op, [made[0]])
     return True
 
@@ -272,7 +281,7 @@ def _process_manual(op: Any, ctx: _Ctx) -> None:
         cur = _sharding_of(v, ctx)
         if cur is None or _dims_equal(cur, want, rank_of(v)):
             continue  # no sharding: open, Shardy's propagation gives it the in_sharding
-        _why(ctx, op, f"operand #{i}: {cur.text(ctx.meshes) if cur else 'replicated'} -> reshard to the "
+        _why(ctx, op, lambda: f"operand #{i}: {cur.text(ctx.meshes) if cur else 'replicated'} -> reshard to the "
                       f"manual computation's in_sharding {ins[i].op_text()}")  # fmt: skip
         op.set_operand(i, _reshard(v, want, ctx, op))
 
@@ -315,7 +324,7 @@ def _process_data_flow(op: Any, ctx: _Ctx, full: bool) -> None:
             if not full or (_dims_equal(cur, want, rank_of(v)) and same_mesh) or (want is None and cur is None):
                 continue
             target = want if want is not None else Sharding.replicated_closed(cur.mesh, rank_of(v))  # type: ignore[union-attr]
-            _why(ctx, op, f"result #{j}: source {cur.text(ctx.meshes) if cur else 'replicated'} -> reshard to the "
+            _why(ctx, op, lambda: f"result #{j}: source {cur.text(ctx.meshes) if cur else 'replicated'} -> reshard to the "
                           f"data-flow edge's sharding {target.text(ctx.meshes)}")  # fmt: skip
             user.set_operand(i, _reshard(v, target, ctx, _after_def(v), unreduced=True))
 
@@ -347,7 +356,7 @@ def _process_manual_edges(op: Any, ctx: _Ctx, full: bool) -> None:
         # pinned lit tests have no such case).
         if not full or cur is None or _dims_equal(cur, want, rank_of(v)):
             continue
-        _why(ctx, op, f"operand #{i}: {cur.text(ctx.meshes) if cur else 'replicated'} -> reshard to the "
+        _why(ctx, op, lambda: f"operand #{i}: {cur.text(ctx.meshes) if cur else 'replicated'} -> reshard to the "
                       f"manual computation's in_sharding {ins[i].op_text()}")  # fmt: skip
         op.set_operand(i, _reshard(v, want, ctx, _after_def(v), unreduced=True))
 
@@ -377,7 +386,7 @@ def _process_call(op: Any, ctx: _Ctx) -> None:
         cur = _sharding_of(v, ctx)
         if rank_of(v) == 0 or _dims_equal(cur, target, rank_of(v)):
             continue
-        _why(ctx, op, f"operand #{i}: {cur.text(ctx.meshes) if cur else 'replicated'} -> reshard to the callee's "
+        _why(ctx, op, lambda: f"operand #{i}: {cur.text(ctx.meshes) if cur else 'replicated'} -> reshard to the callee's "
                       f"argument sharding {target.text(ctx.meshes)}")  # fmt: skip
         owner = getattr(v, "op", None)
         if owner is not None:
@@ -417,10 +426,9 @@ def _maximal(mesh_ref: Any, ctx: _Ctx) -> bool:
 
 
 def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
-    from ttopt.ir import rewriter
-
     tensors = [*op.operands, *op.results]
-    shs = [_sharding_of(_bypass_barriers(v), ctx) for v in tensors]
+    # Read only here: targets are copies.
+    shs = [_sharding_of(_bypass_barriers(v), ctx, shared=True) for v in tensors]
     present = [s for s in shs if s is not None]
     if not present:
         return
@@ -437,13 +445,18 @@ def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
     if ctx.trace is not None and ctx.trace.enabled:
         found = _choose(op, rule, shs, tensors, ctx, mesh, full)
     else:
-        key = (rule, op.name == "stablehlo.reshape", ctx.conservative, tuple(full.items()), tuple(_numel(v) for v in tensors),
-               *(None if s is None else (tuple(map(tuple, s.dims)), s.replicated) for s in shs))  # fmt: skip
+        key = (_rule_number(rule, ctx), op.name == "stablehlo.reshape", ctx.conservative, tuple(full.items()), tuple(_numel(v) for v in tensors),
+               *(None if s is None else _shape_key(s, ctx) for s in shs))  # fmt: skip
         found = ctx.choices.get(key, False)
         if found is False:
             found = ctx.choices[key] = _choose(op, rule, shs, tensors, ctx, mesh, full)
+            ctx.keeps[key] = found is not None and _keeps(found, shs, rule, len(op.operands))
+        if ctx.keeps[key] and not any(other_order(s) for s in shs):
+            return  # nothing to reshard, nothing to reduce: what the steps below would conclude
     if found is None:
         return
+    from ttopt.ir import rewriter
+
     chosen = {f: list(axes) for f, axes in found[0]}
     # Reshard operands and results whose projection changed.
     new_shardings = []
@@ -460,7 +473,7 @@ def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
         cur = shs[t]
         if rank_of(v) == 0 or (_dims_equal(cur, new_shardings[t], rank_of(v)) and not other_order(cur)):
             continue
-        _why(ctx, op, f"operand #{t}: {cur.text(ctx.meshes) if cur else 'replicated'} is incompatible "
+        _why(ctx, op, lambda: f"operand #{t}: {cur.text(ctx.meshes) if cur else 'replicated'} is incompatible "
                       f"with the op's factor shardings -> reshard to {new_shardings[t].text(ctx.meshes)}")  # fmt: skip
         op.set_operand(t, _reshard(v, new_shardings[t], ctx, op))
     result_changed = [not _dims_equal(shs[n_ops + j], new_shardings[n_ops + j], rank_of(r)) or other_order(shs[n_ops + j])
@@ -478,7 +491,7 @@ def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
         axes = sort_and_merge(red_axes, mesh)
         kind = reduction_kind(op)
         for j, r in enumerate(op.results):
-            _why(ctx, op, f"result #{j}: reduction factor sharded on {[a[0] for a in axes]} -> all_reduce ({kind})")
+            _why(ctx, op, lambda: f"result #{j}: reduction factor sharded on {[a[0] for a in axes]} -> all_reduce ({kind})")
             props = _all_reduce_props(axes, new_shardings[n_ops + j], kind, ctx, mesh)
             anchor = ctx.cursor.insert_after(anchor, rewriter.create("sdy.all_reduce", [r], [r.type], props))
             values[j] = anchor.results[0]
@@ -493,7 +506,7 @@ def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
             if old is None:
                 old = Sharding.open(mesh_ref, rank_of(r)) if opened else Sharding.replicated_closed(mesh_ref, rank_of(r))
                 opened = not any(shs[n_ops:])
-            _why(ctx, op, f"result #{j}: computed as {new_shardings[n_ops + j].text(ctx.meshes)}, users expect "
+            _why(ctx, op, lambda: f"result #{j}: computed as {new_shardings[n_ops + j].text(ctx.meshes)}, users expect "
                           f"{old.text(ctx.meshes)} -> reshard after the op")  # fmt: skip
             nxt = ctx.cursor.next_op(anchor)
             values[j] = _reshard(values[j], old, ctx, nxt, keep_open=True, unreduced=True)
@@ -503,6 +516,38 @@ def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
                 for k, x in enumerate(u.operands):
                     if x is r:
                         u.set_operand(k, values[j])
+
+
+def _rule_number(rule: OpShardingRule, ctx: _Ctx) -> int:
+    """One number per distinct rule (equal rules share it), found by identity first: rules are
+    shared objects, and hashing one hashes all its fields."""
+    hit = ctx.rule_ids.get(id(rule))
+    if hit is None or hit[0] is not rule:
+        hit = ctx.rule_ids[id(rule)] = (rule, ctx.rule_numbers.setdefault(rule, len(ctx.rule_numbers)))
+    return hit[1]
+
+
+def _shape_key(sh: Sharding, ctx: _Ctx) -> tuple:
+    """(dims, replicated axes) of `sh` as a key, built once per sharding object."""
+    hit = ctx.shapes.get(id(sh))
+    if hit is None or hit[0] is not sh:
+        hit = ctx.shapes[id(sh)] = (sh, (tuple(map(tuple, sh.dims)), sh.replicated))
+    return hit[1]
+
+
+def _keeps(found: tuple, shs: list[Sharding | None], rule: OpShardingRule, n_ops: int) -> bool:
+    """The chosen factor shardings leave every tensor's dims as they are (scalar operands aside)
+    and put no axes on a reduction factor: `_process_op` would insert nothing."""
+    chosen = dict(found[0])
+    if any(chosen.get(f) for f in rule.reduction):
+        return False
+    for t, (sh, dims) in enumerate(zip(shs, found[1])):
+        if t < n_ops and not dims:
+            continue
+        have = [tuple(d) for d in sh.dims] if sh is not None else [()] * len(dims)
+        if have != [tuple(d) for d in dims]:
+            return False
+    return True
 
 
 def _choose(op: Any, rule: OpShardingRule, shs: list[Sharding | None], tensors: list[Any], ctx: _Ctx, mesh: Any,
@@ -562,13 +607,13 @@ def _expressible(op: Any, rule: OpShardingRule, chosen: dict, ctx: _Ctx, mesh: A
             for a in axes:
                 if is_sub_axis(a, full) or sizes[f] % (axes_size(keep) * a[2]) != 0:
                     why = "a sub-axis" if is_sub_axis(a, full) else "a non-divisible sharding"
-                    _why(ctx, op, f"factor {factor_name(f)} (size {sizes[f]}): {_axes_text(axes[len(keep):], full)} "
+                    _why(ctx, op, lambda: f"factor {factor_name(f)} (size {sizes[f]}): {_axes_text(axes[len(keep):], full)} "
                                   f"would need {why} -> replicated (conservative)")  # fmt: skip
                     break
                 keep.append(a)
             chosen[f] = keep
     for f in consistent_factor_axes(rule, chosen):
-        _why(ctx, op, f"factor {factor_name(f)}: a more major factor of its dimension is not fully sharded "
+        _why(ctx, op, lambda: f"factor {factor_name(f)}: a more major factor of its dimension is not fully sharded "
                       "-> replicated (its axes cannot be expressed after it)")  # fmt: skip
 
 
@@ -640,7 +685,7 @@ def _process_dot(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
     chosen = {g: (axes if g == f else list(fs.axes)) for g, fs in res.factors.items()}
     computed = out.copy()
     computed.dims = factor_dims(rule.tensors[2], sizes, lambda g: chosen.get(g, []))
-    _why(ctx, op, f"result {out.text(ctx.meshes)} conflicts with an operand on the contracting axes -> computed as "
+    _why(ctx, op, lambda: f"result {out.text(ctx.meshes)} conflicts with an operand on the contracting axes -> computed as "
                   f"{computed.text(ctx.meshes)} and resharded after the op")  # fmt: skip
     r = op.results[0]
     users = list(r.uses)

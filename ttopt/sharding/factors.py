@@ -282,6 +282,18 @@ def from_attr(attr: TensorShardingAttr, meshes: dict[str, MeshAttr]) -> Sharding
     return hit[2].copy()
 
 
+def shared_sharding(attr: TensorShardingAttr, meshes: dict[str, MeshAttr]) -> Sharding:
+    """`from_attr` without the copy: one object per attribute, for callers that only read it."""
+    mesh = attr.resolve_mesh(meshes)
+    key = (id(attr), id(mesh))
+    hit = _SHARDINGS.get(key)
+    if hit is None or hit[0] is not attr or hit[1] is not mesh:
+        if len(_SHARDINGS) > _MEMO_LIMIT:
+            _SHARDINGS.clear()
+        hit = _SHARDINGS[key] = (attr, mesh, _build_sharding(attr, mesh))
+    return hit[2]
+
+
 def _build_sharding(attr: TensorShardingAttr, mesh: MeshAttr) -> Sharding:
     return Sharding(
         attr.mesh,

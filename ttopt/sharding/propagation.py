@@ -120,6 +120,8 @@ class ShardingGraph:
         self.outcomes: dict[tuple, tuple[tuple[int, tuple[tuple[Axis, ...], ...], tuple[bool, ...]], ...]] = {}
         self._rule_ids: dict[OpShardingRule, int] = {}
         self._mesh_axes: dict[int, tuple[Any, dict[str, int], tuple]] = {}
+        self._facts_of: dict[int, tuple] = {}  # id(sharding) -> `_facts` (holding the sharding keeps the id)
+        self._checked: dict[tuple[int, int], Any] = {}  # (id(attr), rank) -> attr, checked by `_read`
         for op in module.walk():
             callee = op.properties.get("callee") if op.name == "func.call" else None
             if callee is not None:
@@ -141,17 +143,24 @@ class ShardingGraph:
     def _read(self, attr: Any, op: Operation, rank: int, what: str) -> Sharding | None:
         if attr is None:
             return None
-        verify_sharding(self.module, op, attr, self.meshes, rank, what)
+        # One check per attribute and rank (values share attributes); the entry keeps `attr` alive.
+        seen = self._checked.get((id(attr), rank))
+        if seen is not attr:
+            verify_sharding(self.module, op, attr, self.meshes, rank, what)
+            self._checked[(id(attr), rank)] = attr
         return from_attr(attr, self.meshes)
 
     def slot(self, v: Any) -> int:
         s = self.slot_of.get(id(v))
         if s is None:
             shape = tuple(getattr(v.type.resolve(), "shape", ()) or ())
-            op = getattr(v, "op", None)
-            anchor = op if op is not None else (func_of_arg(v) or self.module.op)
-            what = f"result #{v.index}" if op is not None else f"argument #{v.index}"
-            sh = self._read(get_sharding_attr(v), anchor, len(shape), what)
+            attr = get_sharding_attr(v)
+            sh = None
+            if attr is not None:
+                op = getattr(v, "op", None)
+                anchor = op if op is not None else (func_of_arg(v) or self.module.op)
+                what = f"result #{v.index}" if op is not None else f"argument #{v.index}"
+                sh = self._read(attr, anchor, len(shape), what)
             s = self.slot_of[id(v)] = self._new_slot(v, shape, sh)
         return s
 
@@ -385,20 +394,46 @@ class ShardingGraph:
                 continue
             if mesh is None:
                 ref, mesh = s.mesh, m
-            elif m != mesh:
+            elif m is not mesh and m != mesh:
                 return None
         if mesh is None or not mesh.axes:
             return None
         return ref, mesh
 
+    def _facts(self, s: Sharding) -> tuple:
+        """(s, its mesh resolved, its part of an outcome key without unreduced axes, the whole part
+        when it has none): computed once per sharding object (a slot's sharding is replaced,
+        never changed in place)."""
+        e = self._facts_of.get(id(s))
+        if e is None or e[0] is not s:
+            m = s.mesh if not isinstance(s.mesh, str) else self.meshes.get(s.mesh)
+            part = (tuple(map(tuple, s.dims)), tuple(s.closed), s.replicated)
+            # Without unreduced axes the key part is the same on every mesh: built here once.
+            e = self._facts_of[id(s)] = (s, m, part, None if s.unreduced else (*part, ()))
+        return e
+
     def _propagate_node(self, node: Node, aggressive: bool) -> list[int]:
-        shs = [self.sh[s] for s in node.slots]
+        sh = self.sh
+        shs = [sh[s] for s in node.slots]
         for t, (see, _) in node.views.items():
             shs[t] = see(shs[t])
-        found = self._mesh(shs)
-        if found is None:
+        facts = [None if s is None else self._facts(s) for s in shs]
+        # The node's mesh, as `_mesh` finds it (from the facts' resolved meshes).
+        mesh_ref = mesh = None
+        for f in facts:
+            if f is None:
+                continue
+            m = f[1]
+            if m is None:
+                return []
+            if not m.axes and not m.device_ids:
+                continue
+            if mesh is None:
+                mesh_ref, mesh = f[0].mesh, m
+            elif m is not mesh and m != mesh:
+                return []
+        if mesh is None or not mesh.axes:
             return []
-        mesh_ref, mesh = found
         rule = node.rule
         sizes = rule.factor_sizes
         known = self._mesh_axes.get(id(mesh))
@@ -415,8 +450,8 @@ class ShardingGraph:
         else:
             directions = tuple(self._direction(node, f) for f in range(len(sizes)))
         key = (node.rule_id, aggressive, node.elementwise, directions, known[2],
-               *(None if s is None else (tuple(map(tuple, s.dims)), tuple(s.closed), s.replicated,
-                                         tuple(axis_of(r, mesh) for r in s.unreduced)) for s in shs))  # fmt: skip
+               *[None if f is None else f[3] if f[3] is not None else (*f[2], tuple(axis_of(r, mesh) for r in f[0].unreduced))
+                 for f in facts])  # fmt: skip
         outcome = self.outcomes.get(key)
         if outcome is None:
             outcome = self.outcomes[key] = self._factor_propagation(node, shs, mesh, full, aggressive, False)

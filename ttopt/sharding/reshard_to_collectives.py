@@ -266,16 +266,39 @@ def _whole_axis_steps(src: Sharding, target: Sharding, meshes: dict, rank: int) 
 
 
 def lower_reshard(op: Any, meshes: dict, trace: Any = None, conservative: bool = True,
-                  cursor: BlockCursor | None = None) -> int:
+                  cursor: BlockCursor | None = None, plans: dict | None = None) -> int:
     """Replace one `sdy.reshard` with its collectives; returns how many were created. A pass
-    lowering the reshards of a block in order passes one `cursor` (no scan of the block per edit)."""
-    from ttopt.dialects.sdy_attrs import AllToAllParam, AllToAllParamListAttr, ListOfAxisRefListsAttr
+    lowering the reshards of a block in order passes one `cursor` (no scan of the block per edit)
+    and one `plans` (the collectives are a function of the source and target shardings, the
+    mode and the value's shape: reshards that repeat one share their attributes)."""
     from ttopt.ir import rewriter
-    from ttopt.sharding.factors import axis_ref
 
     x, src_attr = source(op)
     target_attr = get_sharding_attr(op.results[0])
     assert target_attr is not None, "an sdy.reshard has its (required) sharding"
+    tracing = trace is not None and trace.enabled
+    key = (id(src_attr), id(target_attr), conservative, tuple(getattr(x.type.resolve(), "shape", ()) or ()))
+    hit = plans.get(key) if plans is not None and not tracing else None
+    if hit is None or hit[0] is not src_attr or hit[1] is not target_attr:
+        hit = (src_attr, target_attr, _plan_steps(x, src_attr, target_attr, meshes, trace, conservative))
+        if plans is not None and not tracing:
+            plans[key] = hit
+    cursor = cursor if cursor is not None else BlockCursor()
+    value = x
+    for kind, props in hit[2]:
+        new = cursor.insert_before(op, rewriter.create(kind, [value], [x.type], dict(props)))
+        value = new.results[0]
+    op.results[0].replace_all_uses_with(value)
+    cursor.erase(op)
+    return len(hit[2])
+
+
+def _plan_steps(x: Any, src_attr: Any, target_attr: Any, meshes: dict, trace: Any,
+                conservative: bool) -> list[tuple[str, dict]]:  # fmt: skip
+    """The collectives (op name and properties) taking `x` from `src_attr` to `target_attr`."""
+    from ttopt.dialects.sdy_attrs import AllToAllParam, AllToAllParamListAttr, ListOfAxisRefListsAttr
+    from ttopt.sharding.factors import axis_ref
+
     target = from_attr(target_attr, meshes)
     src = from_attr(src_attr, meshes) if src_attr is not None else Sharding.replicated_closed(target.mesh, target.rank)
     if conservative:
@@ -291,8 +314,7 @@ def lower_reshard(op: Any, meshes: dict, trace: Any = None, conservative: bool =
 
         kinds = ", ".join(s.kind for s in steps) or "nothing (same sharding)"
         trace.print(escape(f"reshard {src.text(meshes)} -> {target_attr.op_text()}: {kinds}{note}"))
-    cursor = cursor if cursor is not None else BlockCursor()
-    value = x
+    out_steps = []
     for st in steps:
         assert st.after is not None, "every step has the axes after it"
         out = Sharding(target.mesh if st.mesh is None else st.mesh, st.after, [True] * target.rank, unreduced=unreduced)
@@ -305,11 +327,8 @@ def lower_reshard(op: Any, meshes: dict, trace: Any = None, conservative: bool =
             params = tuple(AllToAllParam(axes=tuple(axis_ref(a, mesh) for a in ax), src_dim=s, tgt_dim=t) for ax, s, t in st.params)
             props["params"] = AllToAllParamListAttr(params=params).to_attr()
         props["out_sharding"] = dialect_attr(to_attr(out, meshes))
-        new = cursor.insert_before(op, rewriter.create(f"sdy.{st.kind}", [value], [x.type], props))
-        value = new.results[0]
-    op.results[0].replace_all_uses_with(value)
-    cursor.erase(op)
-    return len(steps)
+        out_steps.append((f"sdy.{st.kind}", props))
+    return out_steps
 
 
 MAX_DEVICES = 1 << 20
@@ -336,6 +355,7 @@ class ReshardToCollectives(Pass):
                 raise diag(module, op, f"the mesh has {total} devices; {self.name} lowers reshards on meshes of at most {MAX_DEVICES}")
         n = count = 0
         cursor = BlockCursor()
+        plans: dict = {}
         for op in list(module.walk()):
             if op.name == "sdy.reshard":
                 why = kept(op, meshes, self.keep_redundant_reshards)
@@ -343,6 +363,6 @@ class ReshardToCollectives(Pass):
                     if ctx.trace.enabled:
                         ctx.trace.print(f"keep sdy.reshard: {why}")
                     continue
-                count += lower_reshard(op, meshes, ctx.trace, self.conservative, cursor)
+                count += lower_reshard(op, meshes, ctx.trace, self.conservative, cursor, plans)
                 n += 1
         ctx.stats.setdefault(self.name, {}).update({"reshards": n, "collectives": count})

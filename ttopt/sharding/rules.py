@@ -70,6 +70,9 @@ def rule_for(op: Operation, conservative: bool = True) -> OpShardingRule | None:
     shapes = tuple(shape_of(v) for v in (*op.operands, *op.results))
     if None in shapes:
         return None
+    if fn is _pointwise:  # the most common rule: straight from the shapes just read
+        n = len(op.operands)
+        return _pointwise_rule(shapes[:n], shapes[n:])  # type: ignore[arg-type]
     key = _rule_key(op, conservative, shapes) if op.name in _SHAPE_AND_PROPERTY_RULES else None
     if key is None:
         return fn(op, conservative)
