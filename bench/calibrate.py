@@ -43,6 +43,7 @@ from scipy.optimize import least_squares
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from ttopt.device.cost_model import NORM_EXCHANGES  # noqa: E402
 from ttopt.device.cost_terms import (  # noqa: E402
     CALIBRATION_FILE,
     CostParams,
@@ -66,7 +67,7 @@ FREE = {
     "wormhole_b0": (
         "matmul_cycles_lofi", "dram_2d_gbps", "launch_ns.matmul", "overlap", "fallback_gbps", "dram_stream_gbps",
         "l1_interleaved_gbps", "dram_page_ns", "stream_eff.layout", "page_latency_ns.reduction", "cycles_per_tile.reduction",
-        "launch_ns.eltwise_binary", "page_reader_gbps",
+        "launch_ns.eltwise_binary", "sem_hop_ns",
     ),
     "blackhole": ("matmul_cycles_lofi", "dram_2d_gbps", "launch_ns.matmul", "overlap"),
 }  # fmt: skip
@@ -83,7 +84,8 @@ DRAM_RATIO = 512.0 / 288.0  # peak DRAM bandwidth
 BH_SCALE = {
     "fallback_gbps": NOC_RATIO, "l1_interleaved_gbps": NOC_RATIO, "dram_stream_gbps": DRAM_RATIO,
     "dram_page_ns": 1 / 1.35, "stream_eff.layout": 1.0, "page_latency_ns.reduction": 1 / NOC_RATIO,
-    "cycles_per_tile.reduction": 1.0, "launch_ns.eltwise_binary": 1.0, "page_reader_gbps": NOC_RATIO,
+    "cycles_per_tile.reduction": 1.0, "launch_ns.eltwise_binary": 1.0,
+    "sem_hop_ns": 1 / 1.35,
 }  # fmt: skip
 # Blackhole's GEMM parameters are a priori Wormhole's (same Tensix matrix engine) x these ratios,
 # log-sd ln 1.5: the per-block cycles and overlap alike; the 2-D DRAM rate by the sender cores
@@ -152,9 +154,14 @@ def terms_for(p: CostParams, r: dict) -> Terms:
         elif code == "l1_i":
             l1i += tiles * tile_bytes(fmt)
     work = max(in_tiles, out_tiles)
-    # A reduction (over H here) parallelises over its output tiles; other kinds over their tiles.
+    # A reduction (over H here) parallelises over its output tiles, each core reading a run of
+    # whole columns in step with the others; other kinds over their tiles.
     parallel = out_tiles if kind == "reduction" else work
-    return stream_terms(p, kind, work, r["cores"], dram, pages, l1i, parallel=parallel)
+    stride = math.ceil(out_tiles / max(1, min(r["cores"], out_tiles))) if kind == "reduction" else 0
+    exchanges = NORM_EXCHANGES.get(r["op"], 0) if mem_code(r["a_mem"]) in ("l1_s", "dram_s") else 0
+    return stream_terms(
+        p, kind, work, r["cores"], dram, pages, l1i, parallel=parallel, stride=stride, exchanges=exchanges, exchange_fmt=r["dtype_a"]
+    )
 
 
 def weight_bytes(r: dict) -> float:

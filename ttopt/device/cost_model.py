@@ -25,6 +25,19 @@ from ttopt.ir.types import TensorType
 
 # Data-movement-family ops that reduce through the FPU (their own cycles and streaming efficiency).
 REDUCTIONS = frozenset({"sum", "mean", "max", "min", "prod", "argmax"})
+# Cross-core statistic passes of a sharded norm (tt-metal's sharded layernorm program: RMS norm
+# gathers E[x^2] once; layer norm gathers the mean, then the variance). Softmax keeps a row on one core.
+NORM_EXCHANGES = {"rms_norm": 1, "layer_norm": 2}
+
+
+def _reduces_h_only(op: Any, rank: int) -> bool:
+    """Whether a reduction's `dim_arg` is the second-to-last dimension alone (tt-metal's reduce-H
+    program: each core reads whole tile columns)."""
+    attr = op.properties.get("dim_arg") if hasattr(op, "properties") else None
+    dims = list(getattr(attr, "items", ()))
+    if len(dims) != 1 or rank < 2 or not isinstance(getattr(dims[0], "value", None), int):
+        return False
+    return dims[0].value % rank == rank - 2
 
 _FIDELITY = re.compile(r"math_fidelity\s*=\s*(\w+)", re.I)
 _FIDELITY_NAMES = {"lofi": "LoFi", "hifi2": "HiFi2", "hifi3": "HiFi3", "hifi4": "HiFi4"}
@@ -214,7 +227,16 @@ class CostModel:
         # reads row-major pages with its own split over the reduced dimension.
         kind = self.op_kind(op)
         parallel = tensor_tiles(out_shape) if kind == "reduction" and not op.name.endswith(".argmax") else 0
-        return self._stream(kind, work, shapes, ins, out_shape, out, parallel)
+        stride = 0
+        if parallel and shapes and _reduces_h_only(op, len(shapes[0])):
+            # A column reduction's cores each read a run of whole columns, in step.
+            workers = max(1, min(self._cores(out), parallel))
+            stride = ceil(parallel / workers)
+        exchanges = NORM_EXCHANGES.get(op.name.split(".", 1)[-1], 0) if kind == "norm" and ins and ins[0].sharded else 0
+        return self._stream(kind, work, shapes, ins, out_shape, out, parallel, stride, exchanges)
+
+    def _cores(self, out: LayoutInfo) -> int:
+        return out.num_cores if out.sharded else self.device.num_cores
 
     def _matmul(self, op: Any, shapes: list, ins: tuple[LayoutInfo, ...], out_shape: Sequence[int], out: LayoutInfo) -> OpCost:
         a, b = shapes[0], shapes[1]
@@ -253,7 +275,7 @@ class CostModel:
 
     def _stream(
         self, kind: str, work: int, shapes: list, ins: tuple[LayoutInfo, ...], out_shape: Sequence[int], out: LayoutInfo,
-        parallel: int = 0,
+        parallel: int = 0, stride: int = 0, exchanges: int = 0,
     ) -> OpCost:
         dram = pages = l1i = moved = 0
         for info, shape in list(zip(ins, shapes)) + [(out, out_shape)]:
@@ -267,7 +289,10 @@ class CostModel:
             if ins[0].spec_key != out.spec_key:
                 moved += _bytes(shapes[0], ins[0])  # a reshard moves every byte between cores
         cores = out.num_cores if out.sharded else self.device.num_cores
-        t = stream_terms(self.params, kind, work, cores, dram, pages, l1i, moved, parallel=parallel)
+        t = stream_terms(
+            self.params, kind, work, cores, dram, pages, l1i, moved, parallel=parallel, stride=stride, exchanges=exchanges,
+            exchange_fmt=ins[0].dtype.value if ins else "bf16",
+        )  # fmt: skip
         return _op_cost(t, work, cores, dram, l1i + moved)
 
     def conversion_cost(self, shape: Sequence[int], src: TTNNLayoutAttr, dst: TTNNLayoutAttr) -> OpCost:
