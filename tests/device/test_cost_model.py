@@ -81,14 +81,20 @@ def test_eltwise_memory_configs_order_as_measured(op, lay) -> None:
 
 
 def test_decode_matmuls_are_dram_bound_at_the_streaming_bandwidth() -> None:
-    # M = 32: a 1-D matmul; every core streams its slice of the bfp8 weights.
+    # M = 32: a 1-D matmul; every core streams its slice of the bfp8 weights, each page also paying
+    # the per-page request cost streaming ops pay: ~175 GB/s of bfp8 weights (the LLMs tech
+    # report's "around 190 GB/s"; PR 13340's LM head ~160 GB/s).
     t = matmul_terms(WH, 32, 4096, 14336, "bf16", "bfp_bf8", "bf16", "HiFi2", "l1_s", "dram_i", "l1_s", 64)
     weights = 128 * 448 * 1088
     assert t.dram_ns > 5 * t.compute_ns and t.noc_ns < t.dram_ns
-    assert weights / t.device_ns == pytest.approx(WH.dram_stream_gbps, rel=0.05)
-    # DRAM-sharded weights read at the sharded rate (~240 GB/s on Wormhole) and are faster.
+    per_page = 1088 / WH.dram_stream_gbps + WH.dram_page_ns
+    assert weights / t.device_ns == pytest.approx(1088 / per_page, rel=0.05)
+    assert 150 < weights / t.device_ns < 200
+    # DRAM-sharded weights stream at the sharded rate (~240 GB/s on Wormhole; each bank's columns
+    # padded to 38 tiles) and are faster; the matmul itself runs on the 12 bank workers.
     ds = matmul_terms(WH, 32, 4096, 14336, "bf16", "bfp_bf8", "bf16", "HiFi2", "l1_s", "dram_s", "l1_s", 64)
-    assert ds.ns < t.ns and weights / ds.device_ns == pytest.approx(WH.dram_sharded_gbps, rel=0.1)
+    assert ds.ns < t.ns and weights * 456 / 448 / ds.dram_ns == pytest.approx(WH.dram_sharded_gbps, rel=0.02)
+    assert ds.compute_ns == pytest.approx(38 * 128 * WH.matmul_cycles_lofi * 2 / WH.clock_ghz)
     # The same matmul at M = 1024 runs 2-D: compute and the senders' DRAM rate, not the stream.
     big = matmul_terms(WH, 1024, 4096, 14336, "bf16", "bfp_bf8", "bf16", "HiFi2", "dram_i", "dram_i", "dram_i", 64)
     assert big.compute_ns > 10 * t.compute_ns
