@@ -157,6 +157,10 @@ def test_a_sharded_norm_exchanges_its_statistics(op, lay) -> None:
     one = cm.op_cost(rms, [sharded], sharded).ns - cm.op_cost(rms, [interleaved], sharded).ns
     assert cm.op_cost(ln, [sharded], sharded).ns - cm.op_cost(rms, [sharded], sharded).ns == pytest.approx(t.sync_ns)
     assert one > t.sync_ns / 2  # the interleaved input pays NoC reads, but no exchange
+    # Block sharded on 4x8: each row is split over a grid row of 8 cores; height sharded: none.
+    block, height = lay(shape, "l1", "b", (1, 8)), lay(shape, "l1", "h", 1)
+    per_row = stream_terms(WH, "norm", 16, 8, exchanges=1).sync_ns
+    assert cm.op_cost(rms, [block], block).ns - cm.op_cost(rms, [height], block).ns == pytest.approx(per_row, rel=0.01)
 
 
 def test_whole_model_host_step_comes_from_the_published_scaling() -> None:

@@ -16,7 +16,7 @@ from typing import Any, Sequence
 
 from ttopt.device.cost_terms import FIDELITY_PASSES, CostParams, Terms, combine, fidelity_for, matmul_terms, params_for, stream_terms
 from ttopt.device.device import Device
-from ttopt.device.layout_info import BLOCK, LayoutInfo, layout_info, tensor_tiles
+from ttopt.device.layout_info import BLOCK, WIDTH, LayoutInfo, layout_info, tensor_tiles
 from ttopt.device.op_families import Family, family_of
 from ttopt.device.presets import TRANSCENDENTAL_UNARY, cost_arch
 from ttopt.device.tensor import check_shape
@@ -28,6 +28,16 @@ REDUCTIONS = frozenset({"sum", "mean", "max", "min", "prod", "argmax"})
 # Cross-core statistic passes of a sharded norm (tt-metal's sharded layernorm program: RMS norm
 # gathers E[x^2] once; layer norm gathers the mean, then the variance). Softmax keeps a row on one core.
 NORM_EXCHANGES = {"rms_norm": 1, "layer_norm": 2}
+
+
+def _row_cores(info: LayoutInfo) -> int:
+    """The cores one row of a sharded tensor is split over: every core when width sharded, a grid
+    row when block sharded; 1 when height sharded or interleaved (whole rows on one core)."""
+    if info.memory_layout is WIDTH:
+        return info.num_cores
+    if info.memory_layout is BLOCK:
+        return info.bbox[1]
+    return 1
 
 
 def _reduces_h_only(op: Any, rank: int) -> bool:
@@ -232,7 +242,7 @@ class CostModel:
             # A column reduction's cores each read a run of whole columns, in step.
             workers = max(1, min(self._cores(out), parallel))
             stride = ceil(parallel / workers)
-        exchanges = NORM_EXCHANGES.get(op.name.split(".", 1)[-1], 0) if kind == "norm" and ins and ins[0].sharded else 0
+        exchanges = NORM_EXCHANGES.get(op.name.split(".", 1)[-1], 0) if kind == "norm" and ins else 0
         return self._stream(kind, work, shapes, ins, out_shape, out, parallel, stride, exchanges)
 
     def _cores(self, out: LayoutInfo) -> int:
@@ -289,9 +299,11 @@ class CostModel:
             if ins[0].spec_key != out.spec_key:
                 moved += _bytes(shapes[0], ins[0])  # a reshard moves every byte between cores
         cores = out.num_cores if out.sharded else self.device.num_cores
+        row_cores = _row_cores(ins[0]) if exchanges and ins else 0
         t = stream_terms(
-            self.params, kind, work, cores, dram, pages, l1i, moved, parallel=parallel, stride=stride, exchanges=exchanges,
-            exchange_fmt=ins[0].dtype.value if ins else "bf16",
+            self.params, kind, work, cores, dram, pages, l1i, moved, parallel=parallel, stride=stride,
+            exchanges=exchanges if row_cores > 1 else 0, exchange_fmt=ins[0].dtype.value if ins else "bf16",
+            exchange_cores=row_cores,
         )  # fmt: skip
         return _op_cost(t, work, cores, dram, l1i + moved)
 

@@ -28,9 +28,11 @@ estimates one op with `matmul_terms(params_for("wormhole_b0"), m, k, n, ...)` or
   x the kind's efficiency, multicast of sharded matmul inputs and reshards at `noc_gbps`. DRAM
   and on-chip traffic use different resources (the reader on one NoC, the writer on the other),
   so memory time is their maximum, not their sum;
-* sync: serial cross-core hand-offs that overlap nothing: a sharded norm gathers its per-core
-  partial statistics on one core and multicasts the result back (two `sem_hop_ns` hand-offs plus
-  a tile per core over the receiving link), once per statistic pass;
+* sync: serial cross-core hand-offs that overlap nothing: a norm whose rows are split over cores
+  (width sharded: all of them; block sharded: a grid row) gathers their partial statistics on one
+  core and multicasts the result back (two `sem_hop_ns` hand-offs plus a tile per core over the
+  receiving link), once per statistic pass; height-sharded and interleaved norms keep whole rows
+  on one core;
 * launch: the device-side start/finish of a program, per op kind (part of the kernel duration
   the profiler reports); op_to_op: the gap between one program ending and the next starting under
   trace; dispatch: host dispatch per op (0: programs run traced);
@@ -253,7 +255,7 @@ def matmul_terms(
 def stream_terms(
     p: CostParams, kind: str, work_tiles: int, cores: int, dram_bytes: float = 0.0, dram_pages: int = 0,
     l1i_bytes: float = 0.0, noc_bytes: float = 0.0, parallel: int = 0, stride: int = 0, exchanges: int = 0,
-    exchange_fmt: str = "bf16",
+    exchange_fmt: str = "bf16", exchange_cores: int = 0,
 ) -> Terms:
     """A streaming op of `kind`: `work_tiles` tiles of work on `cores` cores, the DRAM bytes and
     pages it reads and writes, its L1-interleaved bytes and bytes moved between cores (reshards).
@@ -266,7 +268,8 @@ def stream_terms(
     `stride` interleaved pages after the previous core's (a column reduction: its columns per core);
     they then hit only banks / gcd(stride, banks) banks at a time, and a page waits for the other
     cores' pages queued at its bank. `exchanges`: the cross-core statistic passes of a sharded norm
-    over `cores` cores (module doc: sync), with partials of `exchange_fmt`."""
+    whose rows are split over `exchange_cores` cores (default `cores`; module doc: sync), with
+    partials of `exchange_fmt`."""
     workers = max(1, min(cores, parallel or work_tiles))
     per_core = ceil(work_tiles / workers)
     compute = per_core * p.cycles_per_tile.get(kind, 0.0) / p.clock_ghz
@@ -288,8 +291,9 @@ def stream_terms(
         bound = per_core * per_page
         dram, noc = (max(dram, bound), noc) if in_dram else (dram, max(noc, bound))
     sync = 0.0
-    if exchanges and cores > 1:
-        sync = exchanges * (2 * p.sem_hop_ns + cores * tile_bytes(exchange_fmt) / p.link_gbps)
+    row = exchange_cores or cores
+    if exchanges and row > 1:
+        sync = exchanges * (2 * p.sem_hop_ns + row * tile_bytes(exchange_fmt) / p.link_gbps)
     return combine(p, kind, compute, dram, noc, sync)
 
 
