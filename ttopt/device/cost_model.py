@@ -243,6 +243,10 @@ class CostModel:
             workers = max(1, min(self._cores(out), parallel))
             stride = ceil(parallel / workers)
         exchanges = NORM_EXCHANGES.get(op.name.split(".", 1)[-1], 0) if kind == "norm" and ins else 0
+        if op.name.split(".", 1)[-1].startswith("slice") and shapes:
+            # A slice's reader fetches only the pages it keeps.
+            shapes = [list(out_shape)] + shapes[1:]
+            work = tensor_tiles(out_shape)
         return self._stream(kind, work, shapes, ins, out_shape, out, parallel, stride, exchanges)
 
     def _cores(self, out: LayoutInfo) -> int:
