@@ -23,7 +23,8 @@ estimates one op with `matmul_terms(params_for("wormhole_b0"), m, k, n, ...)` or
   round trip, and parallelises over its output tiles. Its
   cores read interleaved pages in step: cores whose first pages lie `stride` pages apart hit only
   banks / gcd(stride, banks) banks at a time and queue there (`dram_bank_gbps`; an L1 bank serves
-  at one core's NoC link rate);
+  at one core's NoC link rate; tt-metal PR 15501: the tensor width decides which banks the cores
+  reading column tiles visit);
 * noc: on-chip traffic — L1-interleaved pages (on other cores' banks) at `l1_interleaved_gbps`
   x the kind's efficiency, multicast of sharded matmul inputs and reshards at `noc_gbps`. DRAM
   and on-chip traffic use different resources (the reader on one NoC, the writer on the other),
