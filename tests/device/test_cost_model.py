@@ -156,6 +156,7 @@ def test_a_sharded_norm_exchanges_its_statistics(op, lay) -> None:
     rms, ln = op("ttnn.rms_norm", [spec], spec, props=eps), op("ttnn.layer_norm", [spec], spec, props=eps)
     one = cm.op_cost(rms, [sharded], sharded).ns - cm.op_cost(rms, [interleaved], sharded).ns
     assert cm.op_cost(ln, [sharded], sharded).ns - cm.op_cost(rms, [sharded], sharded).ns == pytest.approx(t.sync_ns)
+    assert cm.op_cost(rms, [sharded], sharded).sync_ns == pytest.approx(t.sync_ns)
     assert one > t.sync_ns / 2  # the interleaved input pays NoC reads, but no exchange
     # Block sharded on 4x8: each row is split over a grid row of 8 cores; height sharded: none.
     block, height = lay(shape, "l1", "b", (1, 8)), lay(shape, "l1", "h", 1)

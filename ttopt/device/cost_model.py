@@ -1,6 +1,6 @@
 """Estimated latency of ops and modules (docs/device-model.md §5; the terms are in cost_terms.py).
 
-Per op `ns = dispatch + op_to_op + launch + compute + max(dram, noc) - overlap` (cost_terms):
+Per op `ns = dispatch + op_to_op + launch + compute + max(dram, noc) - overlap + sync` (cost_terms):
 matmuls through `matmul_terms` (2-D multicast, 1-D decode, DRAM-sharded weights, or the no-reuse
 fallback of an interleaved output that is not all DRAM), every other kind through `stream_terms`
 with the DRAM bytes and pages, L1-interleaved bytes and reshard bytes its layouts imply.
@@ -70,7 +70,7 @@ def mem_of(info: LayoutInfo) -> str:
 @dataclass(frozen=True, slots=True)
 class OpCost:
     """Estimated latency of one op and what it is made of (ns = dispatch + floor + compute +
-    max(dram, noc) - overlap; floor = device launch + op-to-op gap)."""
+    max(dram, noc) - overlap + sync; floor = device launch + op-to-op gap)."""
 
     ns: float
     compute_ns: float
@@ -85,6 +85,7 @@ class OpCost:
     overlap_ns: float = 0.0
     fidelity: str = ""
     op_to_op_ns: float = 0.0
+    sync_ns: float = 0.0  # serial cross-core hand-offs (a sharded norm's statistics exchange)
 
     @property
     def launch_ns(self) -> float:
@@ -101,7 +102,7 @@ class OpCost:
 def _op_cost(t: Terms, work: int, cores: int, dram_bytes: int, noc_bytes: int, fidelity: str = "") -> OpCost:
     return OpCost(
         t.ns, t.compute_ns, t.dram_ns, t.noc_ns, t.dispatch_ns, work, cores, dram_bytes, noc_bytes,
-        t.floor_ns, t.overlap_ns, fidelity, t.op_to_op_ns,
+        t.floor_ns, t.overlap_ns, fidelity, t.op_to_op_ns, t.sync_ns,
     )  # fmt: skip
 
 
