@@ -246,7 +246,7 @@ class CostModel:
         exchanges = NORM_EXCHANGES.get(op.name.split(".", 1)[-1], 0) if kind == "norm" and ins else 0
         if op.name.split(".", 1)[-1].startswith("slice") and shapes:
             # A slice's reader fetches only the pages it keeps.
-            shapes = [list(out_shape)] + shapes[1:]
+            shapes = [tuple(out_shape)] + shapes[1:]
             work = tensor_tiles(out_shape)
         return self._stream(kind, work, shapes, ins, out_shape, out, parallel, stride, exchanges)
 
