@@ -43,6 +43,7 @@ from scipy.optimize import least_squares
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from ttopt.device.cost_model import NORM_EXCHANGES  # noqa: E402
 from ttopt.device.cost_terms import (  # noqa: E402
     CALIBRATION_FILE,
     CostParams,
@@ -66,7 +67,7 @@ FREE = {
     "wormhole_b0": (
         "matmul_cycles_lofi", "dram_2d_gbps", "launch_ns.matmul", "overlap", "fallback_gbps", "dram_stream_gbps",
         "l1_interleaved_gbps", "dram_page_ns", "stream_eff.layout", "page_latency_ns.reduction", "cycles_per_tile.reduction",
-        "launch_ns.eltwise_binary", "page_reader_gbps",
+        "launch_ns.eltwise_binary", "sem_hop_ns", "launch_ns.layout",
     ),
     "blackhole": ("matmul_cycles_lofi", "dram_2d_gbps", "launch_ns.matmul", "overlap"),
 }  # fmt: skip
@@ -75,15 +76,18 @@ BOUNDS = {"overlap": (0.01, 0.99)}
 # unmodelled kernel details): a suite of n points weighs as much as one point of this precision
 # per parameter prior of sd_log 1 — the data dominate wherever a suite informs a parameter.
 SIGMA_DATA = math.log(1.25)
-# Non-matmul launches without a measurement take the fitted eltwise_binary launch.
-TIED_LAUNCH = ("eltwise_unary", "eltwise_unary_transcendental", "norm", "reduction", "data_movement", "layout", "dispatch")
+# Non-matmul launches without a measurement take the fitted eltwise_binary launch (programs with a
+# compute kernel); data movement takes the fitted layout launch (reader/writer kernels only).
+TIED_LAUNCH = ("eltwise_unary", "eltwise_unary_transcendental", "norm", "reduction", "dispatch")
+TIED_LAYOUT_LAUNCH = ("data_movement",)
 # Blackhole's parameters without Blackhole data: Wormhole's fit x a hardware ratio.
 NOC_RATIO = (64 * 1.35) / (32 * 1.0)  # NoC bytes/cycle x clock
 DRAM_RATIO = 512.0 / 288.0  # peak DRAM bandwidth
 BH_SCALE = {
     "fallback_gbps": NOC_RATIO, "l1_interleaved_gbps": NOC_RATIO, "dram_stream_gbps": DRAM_RATIO,
     "dram_page_ns": 1 / 1.35, "stream_eff.layout": 1.0, "page_latency_ns.reduction": 1 / NOC_RATIO,
-    "cycles_per_tile.reduction": 1.0, "launch_ns.eltwise_binary": 1.0, "page_reader_gbps": NOC_RATIO,
+    "cycles_per_tile.reduction": 1.0, "launch_ns.eltwise_binary": 1.0,
+    "sem_hop_ns": 1 / 1.35, "launch_ns.layout": 1.0,
 }  # fmt: skip
 # Blackhole's GEMM parameters are a priori Wormhole's (same Tensix matrix engine) x these ratios,
 # log-sd ln 1.5: the per-block cycles and overlap alike; the 2-D DRAM rate by the sender cores
@@ -96,7 +100,7 @@ BH_PRIOR = {
     "matmul_cycles_lofi": (1.0, math.log(1.5)), "dram_2d_gbps": (SENDER_RATIO * NOC_RATIO, math.log(1.5)),
     "launch_ns.matmul": (1.0, math.log(1.5)), "overlap": (1.0, math.log(1.5)),
 }  # fmt: skip
-OP_KIND = {"relu": "eltwise_unary", "multiply": "eltwise_binary", "add": "eltwise_binary", "sum": "reduction", "mean": "reduction", "min": "reduction", "max": "reduction", "to_memory_config": "layout", "rms_norm": "norm"}
+OP_KIND = {"slice": "data_movement", "relu": "eltwise_unary", "multiply": "eltwise_binary", "add": "eltwise_binary", "sum": "reduction", "mean": "reduction", "min": "reduction", "max": "reduction", "to_memory_config": "layout", "rms_norm": "norm"}
 
 
 def load_suites(folder: Path) -> dict[str, list[dict]]:
@@ -137,8 +141,13 @@ def terms_for(p: CostParams, r: dict) -> Terms:
     kind = OP_KIND[r["op"]]
     shape = _shape(r)
     in_tiles = _tiles(shape)
-    out_shape = shape[:-2] + [1, shape[-1]] if kind == "reduction" else shape
+    if r.get("out_shape"):
+        out_shape = [int(x) for x in r["out_shape"].split("x")]
+    else:
+        out_shape = shape[:-2] + [1, shape[-1]] if kind == "reduction" else shape
     out_tiles = _tiles(out_shape)
+    if r["op"] == "slice":
+        in_tiles = out_tiles  # a slice reads only the pages it keeps
     tensors = [(in_tiles, r["dtype_a"], r["a_mem"])]
     if kind == "eltwise_binary":
         tensors.append((in_tiles, r["dtype_a"], r["b_mem"] or r["a_mem"]))
@@ -152,9 +161,14 @@ def terms_for(p: CostParams, r: dict) -> Terms:
         elif code == "l1_i":
             l1i += tiles * tile_bytes(fmt)
     work = max(in_tiles, out_tiles)
-    # A reduction (over H here) parallelises over its output tiles; other kinds over their tiles.
+    # A reduction (over H here) parallelises over its output tiles, each core reading a run of
+    # whole columns in step with the others; other kinds over their tiles.
     parallel = out_tiles if kind == "reduction" else work
-    return stream_terms(p, kind, work, r["cores"], dram, pages, l1i, parallel=parallel)
+    stride = math.ceil(out_tiles / max(1, min(r["cores"], out_tiles))) if kind == "reduction" else 0
+    exchanges = NORM_EXCHANGES.get(r["op"], 0) if mem_code(r["a_mem"]) in ("l1_s", "dram_s") else 0
+    return stream_terms(
+        p, kind, work, r["cores"], dram, pages, l1i, parallel=parallel, stride=stride, exchanges=exchanges, exchange_fmt=r["dtype_a"]
+    )
 
 
 def weight_bytes(r: dict) -> float:
@@ -184,6 +198,9 @@ class Table_:
             rows[name][arch] = v
             if name == "launch_ns.eltwise_binary":
                 for k in TIED_LAUNCH:
+                    rows[f"launch_ns.{k}"][arch] = v
+            if name == "launch_ns.layout":
+                for k in TIED_LAYOUT_LAUNCH:
                     rows[f"launch_ns.{k}"][arch] = v
         return params_from(rows, arch)
 
@@ -399,6 +416,9 @@ def main(argv: list[str] | None = None) -> int:
                 data["params"][name][arch] = round(v, 4)
                 if name == "launch_ns.eltwise_binary":
                     for k in TIED_LAUNCH:
+                        data["params"][f"launch_ns.{k}"][arch] = round(v, 4)
+                if name == "launch_ns.layout":
+                    for k in TIED_LAYOUT_LAUNCH:
                         data["params"][f"launch_ns.{k}"][arch] = round(v, 4)
                 if name == "launch_ns.matmul":
                     data["params"]["launch_ns.conv"][arch] = round(v, 4)  # no conv data: the matmul launch

@@ -55,7 +55,6 @@ CALIBRATION = ROOT / "bench" / "calibration"
 TTMLIR_MIRROR = Path("/work/.mirror/tenstorrent+tt-mlir/repo")
 BLOCK_DIR = "test/ttmlir/models/single_blocks_and_layers"
 DEVICES = {"N150": "wormhole_b0", "P150": "blackhole"}
-DRAM_BANKS = {"wormhole_b0": 12, "blackhole": 8}
 
 
 @dataclass(frozen=True)
@@ -126,14 +125,53 @@ def small(p: CostParams, kind: str, rows: int, cols: int, cores: int = 64, dram_
     return stream_terms(p, kind, n, min(cores, n), dram_bytes, math.ceil(dram_bytes / 2048))
 
 
+def ds_in0_cores(kt: int, nt: int) -> int:
+    """The activation grid of a tt-transformers DRAM-sharded matmul: the most cores, at most 8x8,
+    that divide both K and N in tiles (model_config.py dram_shard_core_grid_for_k_and_n). Its
+    shard width sets in0_block_w and so the length of the activation multicast chain."""
+    for c in range(64, 0, -1):
+        if kt % c == 0 and nt % c == 0 and any(c % r == 0 and c // r <= 8 for r in range(1, 9)):
+            return c
+    return 1
+
+
+def host_step_ns(rows: list[dict], batch: int) -> tuple[float, str]:
+    """The demo's per-step host time at `batch` users, from PERF.md alone: the published figures
+    come from simple_text_demo's token-matching run (teacher forcing), so every decode step waits
+    for its token on the host before the next one starts. For each model published on N150 and
+    N300 at that batch, 2 t(N300) - t(N150) is the step time with no device time left if N300 (two
+    chips) halved it; those intercepts still hold N300's per-layer all-reduces, so they are
+    regressed on the layer count and the zero-layer value is the host time (the slope is the
+    all-reduce cost per layer). Batch sizes between the published ones interpolate linearly."""
+    by: dict[tuple[str, int], dict[str, float]] = defaultdict(dict)
+    for r in rows:
+        if r["metric"] == "tokens_per_s_per_user":
+            by[(r["model"], int(r["batch"]))][r["device"]] = 1e9 / float(r["value"])
+    fits = {}
+    for b in sorted({k[1] for k in by}):
+        pts = [(MODELS[mod].layers, 2 * t["N300"] - t["N150"]) for (mod, bb), t in by.items() if bb == b and {"N150", "N300"} <= t.keys()]
+        if len(pts) < 2:
+            continue
+        n = len(pts)
+        mx, my = sum(x for x, _ in pts) / n, sum(y for _, y in pts) / n
+        slope = sum((x - mx) * (y - my) for x, y in pts) / sum((x - mx) ** 2 for x, _ in pts)
+        fits[b] = (my - slope * mx, slope, n)
+    bs = sorted(fits)
+    lo = max([b for b in bs if b <= batch], default=bs[0])
+    hi = min([b for b in bs if b >= batch], default=bs[-1])
+    h = fits[lo][0] if hi == lo else fits[lo][0] + (fits[hi][0] - fits[lo][0]) * (batch - lo) / (hi - lo)
+    why = "; ".join(f"batch {b}: {fits[b][0] / 1e6:.2f} ms host + {fits[b][1] / 1e3:.0f} us/layer all-reduce ({fits[b][2]} models)" for b in bs)
+    return h, why
+
+
 def tt_transformers_decode(p: CostParams, arch: str, m: LLM, batch: int, kv_len: int, ff2_bfp8: bool) -> list[Op]:
     """One decode step of a tt-transformers model (see the module doc)."""
     rows = max(32, batch)
-    banks = DRAM_BANKS[arch]
     qkv = (m.heads + 2 * m.kv_heads) * m.head_dim
 
     def ds(k: int, n: int, fmt: str, fid: str) -> Terms:
-        return matmul_terms(p, rows, k, n, "bf16", fmt, "bf16", fid, "l1_s", "dram_s", "l1_s", banks)
+        cores = ds_in0_cores(math.ceil(k / 32), math.ceil(n / 32))
+        return matmul_terms(p, rows, k, n, "bf16", fmt, "bf16", fid, "l1_s", "dram_s", "l1_s", cores)
 
     layer: list[Op] = [
         ("rms_norm", small(p, "norm", rows, m.hidden)),
@@ -358,16 +396,20 @@ def main(argv: list[str] | None = None) -> int:
             table.add_column(
                 col, justify="right" if col in ("batch", "published", "estimate", "est/pub", "ops/step", "floor share") else "left"
             )
-        for r in published("whole_model_tt_transformers.csv"):
+        ttt_rows = published("whole_model_tt_transformers.csv")
+        console.print(f"tt-transformers per-step host time (PERF.md N150/N300 scaling): {host_step_ns(ttt_rows, 1)[1]}")
+        for r in ttt_rows:
+            if r["device"] not in DEVICES:
+                continue  # N300 rows only feed host_step_ns
             m = MODELS[r["model"]]
             arch = DEVICES[r["device"]]
             p = params_for(arch)
             batch = int(r["batch"])
             if r["metric"] == "tokens_per_s_per_user":
                 # Batch 1: generation of up to 200 tokens after a short prompt (~256 cached tokens on
-                # average); batch 32: 128-token prompts, the same.
+                # average); batch 32: 128-token prompts, the same. Each step also waits for the host.
                 ops = tt_transformers_decode(p, arch, m, batch, 256, ff2_bfp8=batch == 32)
-                est = 1e9 / sum(t.ns for _, t in ops)
+                est = 1e9 / (sum(t.ns for _, t in ops) + host_step_ns(ttt_rows, batch)[0])
                 detail[f"{r['model']} {r['device']} b{batch}"] = ops
                 top = ", ".join(f"{n} {ns / 1e6:.2f} ms" for n, ns, _ in breakdown(ops)[:3])
                 share = f"{floor_share(ops):.0%}"

@@ -1,6 +1,6 @@
 """Estimated latency of ops and modules (docs/device-model.md §5; the terms are in cost_terms.py).
 
-Per op `ns = dispatch + op_to_op + launch + compute + max(dram, noc) - overlap` (cost_terms):
+Per op `ns = dispatch + op_to_op + launch + compute + max(dram, noc) - overlap + sync` (cost_terms):
 matmuls through `matmul_terms` (2-D multicast, 1-D decode, DRAM-sharded weights, or the no-reuse
 fallback of an interleaved output that is not all DRAM), every other kind through `stream_terms`
 with the DRAM bytes and pages, L1-interleaved bytes and reshard bytes its layouts imply.
@@ -16,7 +16,7 @@ from typing import Any, Sequence
 
 from ttopt.device.cost_terms import FIDELITY_PASSES, CostParams, Terms, combine, fidelity_for, matmul_terms, params_for, stream_terms
 from ttopt.device.device import Device
-from ttopt.device.layout_info import BLOCK, LayoutInfo, layout_info, tensor_tiles
+from ttopt.device.layout_info import BLOCK, WIDTH, LayoutInfo, layout_info, tensor_tiles
 from ttopt.device.op_families import Family, family_of
 from ttopt.device.presets import TRANSCENDENTAL_UNARY, cost_arch
 from ttopt.device.tensor import check_shape
@@ -25,6 +25,29 @@ from ttopt.ir.types import TensorType
 
 # Data-movement-family ops that reduce through the FPU (their own cycles and streaming efficiency).
 REDUCTIONS = frozenset({"sum", "mean", "max", "min", "prod", "argmax"})
+# Cross-core statistic passes of a sharded norm (tt-metal's sharded layernorm program: RMS norm
+# gathers E[x^2] once; layer norm gathers the mean, then the variance). Softmax keeps a row on one core.
+NORM_EXCHANGES = {"rms_norm": 1, "layer_norm": 2}
+
+
+def _row_cores(info: LayoutInfo) -> int:
+    """The cores one row of a sharded tensor is split over: every core when width sharded, a grid
+    row when block sharded; 1 when height sharded or interleaved (whole rows on one core)."""
+    if info.memory_layout is WIDTH:
+        return info.num_cores
+    if info.memory_layout is BLOCK:
+        return info.bbox[1]
+    return 1
+
+
+def _reduces_h_only(op: Any, rank: int) -> bool:
+    """Whether a reduction's `dim_arg` is the second-to-last dimension alone (tt-metal's reduce-H
+    program: each core reads whole tile columns)."""
+    attr = op.properties.get("dim_arg") if hasattr(op, "properties") else None
+    dims = list(getattr(attr, "items", ()))
+    if len(dims) != 1 or rank < 2 or not isinstance(getattr(dims[0], "value", None), int):
+        return False
+    return dims[0].value % rank == rank - 2
 
 _FIDELITY = re.compile(r"math_fidelity\s*=\s*(\w+)", re.I)
 _FIDELITY_NAMES = {"lofi": "LoFi", "hifi2": "HiFi2", "hifi3": "HiFi3", "hifi4": "HiFi4"}
@@ -47,7 +70,7 @@ def mem_of(info: LayoutInfo) -> str:
 @dataclass(frozen=True, slots=True)
 class OpCost:
     """Estimated latency of one op and what it is made of (ns = dispatch + floor + compute +
-    max(dram, noc) - overlap; floor = device launch + op-to-op gap)."""
+    max(dram, noc) - overlap + sync; floor = device launch + op-to-op gap)."""
 
     ns: float
     compute_ns: float
@@ -62,6 +85,7 @@ class OpCost:
     overlap_ns: float = 0.0
     fidelity: str = ""
     op_to_op_ns: float = 0.0
+    sync_ns: float = 0.0  # serial cross-core hand-offs (a sharded norm's statistics exchange)
 
     @property
     def launch_ns(self) -> float:
@@ -78,7 +102,7 @@ class OpCost:
 def _op_cost(t: Terms, work: int, cores: int, dram_bytes: int, noc_bytes: int, fidelity: str = "") -> OpCost:
     return OpCost(
         t.ns, t.compute_ns, t.dram_ns, t.noc_ns, t.dispatch_ns, work, cores, dram_bytes, noc_bytes,
-        t.floor_ns, t.overlap_ns, fidelity, t.op_to_op_ns,
+        t.floor_ns, t.overlap_ns, fidelity, t.op_to_op_ns, t.sync_ns,
     )  # fmt: skip
 
 
@@ -214,7 +238,20 @@ class CostModel:
         # reads row-major pages with its own split over the reduced dimension.
         kind = self.op_kind(op)
         parallel = tensor_tiles(out_shape) if kind == "reduction" and not op.name.endswith(".argmax") else 0
-        return self._stream(kind, work, shapes, ins, out_shape, out, parallel)
+        stride = 0
+        if parallel and shapes and _reduces_h_only(op, len(shapes[0])):
+            # A column reduction's cores each read a run of whole columns, in step.
+            workers = max(1, min(self._cores(out), parallel))
+            stride = ceil(parallel / workers)
+        exchanges = NORM_EXCHANGES.get(op.name.split(".", 1)[-1], 0) if kind == "norm" and ins else 0
+        if op.name.split(".", 1)[-1].startswith("slice") and shapes:
+            # A slice's reader fetches only the pages it keeps.
+            shapes = [tuple(out_shape)] + shapes[1:]
+            work = tensor_tiles(out_shape)
+        return self._stream(kind, work, shapes, ins, out_shape, out, parallel, stride, exchanges)
+
+    def _cores(self, out: LayoutInfo) -> int:
+        return out.num_cores if out.sharded else self.device.num_cores
 
     def _matmul(self, op: Any, shapes: list, ins: tuple[LayoutInfo, ...], out_shape: Sequence[int], out: LayoutInfo) -> OpCost:
         a, b = shapes[0], shapes[1]
@@ -253,7 +290,7 @@ class CostModel:
 
     def _stream(
         self, kind: str, work: int, shapes: list, ins: tuple[LayoutInfo, ...], out_shape: Sequence[int], out: LayoutInfo,
-        parallel: int = 0,
+        parallel: int = 0, stride: int = 0, exchanges: int = 0,
     ) -> OpCost:
         dram = pages = l1i = moved = 0
         for info, shape in list(zip(ins, shapes)) + [(out, out_shape)]:
@@ -267,7 +304,12 @@ class CostModel:
             if ins[0].spec_key != out.spec_key:
                 moved += _bytes(shapes[0], ins[0])  # a reshard moves every byte between cores
         cores = out.num_cores if out.sharded else self.device.num_cores
-        t = stream_terms(self.params, kind, work, cores, dram, pages, l1i, moved, parallel=parallel)
+        row_cores = _row_cores(ins[0]) if exchanges and ins else 0
+        t = stream_terms(
+            self.params, kind, work, cores, dram, pages, l1i, moved, parallel=parallel, stride=stride,
+            exchanges=exchanges if row_cores > 1 else 0, exchange_fmt=ins[0].dtype.value if ins else "bf16",
+            exchange_cores=row_cores,
+        )  # fmt: skip
         return _op_cost(t, work, cores, dram, l1i + moved)
 
     def conversion_cost(self, shape: Sequence[int], src: TTNNLayoutAttr, dst: TTNNLayoutAttr) -> OpCost:

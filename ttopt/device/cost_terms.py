@@ -4,7 +4,7 @@ This is the public, IR-free face of the cost model (docs/device-model.md §5): a
 estimates one op with `matmul_terms(params_for("wormhole_b0"), m, k, n, ...)` or
 `stream_terms(...)`; `CostModel` (cost_model.py) feeds the same functions from an op's layouts.
 
-    ns = dispatch + op_to_op + launch[kind] + compute + memory - overlap
+    ns = dispatch + op_to_op + launch[kind] + compute + memory - overlap + sync
     memory = max(dram, noc),   overlap = eta * min(compute, memory)
 
 * compute: work tiles per core x cycles per tile / clock; matmul work is 32x32x32 blocks at the
@@ -13,14 +13,27 @@ estimates one op with `matmul_terms(params_for("wormhole_b0"), m, k, n, ...)` or
   DRAM operands one of three ways, as tt-metal's program configs do: 2-D multicast (M of at least
   one tile row per grid row: only the edge sender cores read DRAM, `dram_2d_gbps`), 1-D (decode
   shapes: every core streams its slice of the weights, `dram_stream_gbps`), or DRAM-sharded
-  weights (one reader per bank, `dram_sharded_gbps`). Streaming ops read and write at
-  `dram_stream_gbps` x the kind's efficiency, plus a per-page cost; a kind whose reader keeps one
-  page in flight (reductions: `page_latency_ns`) is bound per core by its pages x the round trip
-  and chip-wide by `page_reader_gbps`, and parallelises over its output tiles;
+  weights (one reader per bank, `dram_sharded_gbps`). Every DRAM-interleaved page also costs
+  `dram_page_ns` (one NoC request per page), matmul operands and streaming ops alike. A
+  DRAM-sharded matmul multicasts its activation one semaphore-gated block per sender, chained:
+  K / in0_block_w hand-offs (`sem_hop_ns` + the block over one NoC link), each overlapping its
+  block's weight read, so the weights take hops x max(hand-off, block read) (tt-metal issue 55443).
+  Streaming ops read and write at `dram_stream_gbps` x the kind's efficiency; a kind whose reader
+  keeps one page in flight (reductions: `page_latency_ns`) is bound per core by its pages x the
+  round trip, and parallelises over its output tiles. Its
+  cores read interleaved pages in step: cores whose first pages lie `stride` pages apart hit only
+  banks / gcd(stride, banks) banks at a time and queue there (`dram_bank_gbps`; an L1 bank serves
+  at one core's NoC link rate; tt-metal PR 15501: the tensor width decides which banks the cores
+  reading column tiles visit);
 * noc: on-chip traffic — L1-interleaved pages (on other cores' banks) at `l1_interleaved_gbps`
   x the kind's efficiency, multicast of sharded matmul inputs and reshards at `noc_gbps`. DRAM
   and on-chip traffic use different resources (the reader on one NoC, the writer on the other),
   so memory time is their maximum, not their sum;
+* sync: serial cross-core hand-offs that overlap nothing: a norm whose rows are split over cores
+  (width sharded: all of them; block sharded: a grid row) gathers their partial statistics on one
+  core and multicasts the result back (two `sem_hop_ns` hand-offs plus a tile per core over the
+  receiving link), once per statistic pass; height-sharded and interleaved norms keep whole rows
+  on one core;
 * launch: the device-side start/finish of a program, per op kind (part of the kernel duration
   the profiler reports); op_to_op: the gap between one program ending and the next starting under
   trace; dispatch: host dispatch per op (0: programs run traced);
@@ -40,7 +53,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from functools import cache
-from math import ceil
+from math import ceil, gcd
 from pathlib import Path
 from typing import Mapping
 
@@ -80,7 +93,6 @@ class CostParams:
     noc_gbps: float  # multicast / reshard over the grid
     fallback_gbps: float  # re-read traffic of the default no-reuse matmul program config
     dram_page_ns: float  # per-page (tile) cost of streaming DRAM traffic, whole chip
-    page_reader_gbps: float  # chip-wide rate of latency-bound (one page in flight per core) readers
     op_to_op_ns: float  # gap between programs under trace
     overlap: float  # eta: share of min(compute, memory) hidden under the other
     launch_ns: Mapping[str, float] = field(default_factory=dict)  # per kind
@@ -90,6 +102,14 @@ class CostParams:
     grid_rows: int = 8  # worker-grid rows: below one tile row per grid row a matmul runs 1-D
     grid_cores: int = 64  # worker cores: streaming bandwidth scales with the share of them reading
     dispatch_ns: float = 0.0  # host dispatch per op (0 under trace)
+    sem_hop_ns: float = 0.0  # one semaphore-gated hand-off between cores (signal, wait, NoC round trip)
+    dram_banks: int = 12  # DRAM banks (interleaved pages round-robin over them; one DRAM-sharded reader each)
+    dram_bank_gbps: float = 24.0  # one DRAM bank's rate (peak / banks)
+
+    @property
+    def link_gbps(self) -> float:
+        """One core's NoC link (the NoC's aggregate over the worker cores)."""
+        return self.noc_gbps / max(1, self.grid_cores)
 
     def launch(self, kind: str) -> float:
         """Device-side launch cost of a program of `kind` (eltwise's for kinds without one)."""
@@ -112,6 +132,7 @@ class Terms:
     op_to_op_ns: float
     dispatch_ns: float
     overlap_ns: float
+    sync_ns: float = 0.0
 
     @property
     def floor_ns(self) -> float:
@@ -125,7 +146,7 @@ class Terms:
 
     @property
     def ns(self) -> float:
-        return self.dispatch_ns + self.floor_ns + self.compute_ns + self.memory_ns - self.overlap_ns
+        return self.dispatch_ns + self.floor_ns + self.compute_ns + self.memory_ns - self.overlap_ns + self.sync_ns
 
     @property
     def device_ns(self) -> float:
@@ -133,10 +154,32 @@ class Terms:
         return self.ns - self.op_to_op_ns - self.dispatch_ns
 
 
-def combine(p: CostParams, kind: str, compute_ns: float, dram_ns: float, noc_ns: float) -> Terms:
-    """The terms of an op of `kind` from its compute and data-movement times."""
+def combine(p: CostParams, kind: str, compute_ns: float, dram_ns: float, noc_ns: float, sync_ns: float = 0.0) -> Terms:
+    """The terms of an op of `kind` from its compute, data-movement and serial hand-off times."""
     overlap = p.overlap * min(compute_ns, max(dram_ns, noc_ns))
-    return Terms(compute_ns, dram_ns, noc_ns, p.launch(kind), p.op_to_op_ns, p.dispatch_ns, overlap)
+    return Terms(compute_ns, dram_ns, noc_ns, p.launch(kind), p.op_to_op_ns, p.dispatch_ns, overlap, sync_ns)
+
+
+def largest_divisor(n: int, cap: int) -> int:
+    """The largest divisor of `n` that is at most `cap` (1 for n <= 1)."""
+    return max((d for d in range(1, min(n, cap) + 1) if n % d == 0), default=1)
+
+
+def dram_sharded_weight_ns(
+    p: CostParams, mt: int, kt: int, nt: int, fmt_a: str, fmt_b: str, in0_cores: int, batch: int = 1
+) -> float:
+    """The weight stream of a DRAM-sharded matmul: `kt / in0_block_w` chained activation hand-offs,
+    each overlapping that block's weight read from every bank. in0_block_w is the largest divisor
+    of the activation shard width (kt / in0_cores) up to 8 tiles, as tt-metal's DRAM-sharded
+    program config picks it; each bank holds ceil(nt / banks) columns (the last padded)."""
+    shard = max(1, ceil(kt / max(1, in0_cores)))
+    block_w = largest_divisor(shard, 8)
+    hops = ceil(kt / block_w)
+    per_bank_n = ceil(nt / max(1, p.dram_banks))
+    bank_gbps = p.dram_sharded_gbps / max(1, p.dram_banks)
+    block_read = batch * block_w * per_bank_n * tile_bytes(fmt_b) / bank_gbps
+    hop = p.sem_hop_ns + block_w * mt * tile_bytes(fmt_a) / p.link_gbps
+    return hops * max(hop, block_read)
 
 
 def tile_bytes(fmt: str) -> int:
@@ -169,6 +212,7 @@ def matmul_terms(
     mt, kt, nt = ceil(m / 32), ceil(k / 32), ceil(n / 32)
     out_tiles = batch * mt * nt
     blocks = ceil(out_tiles / max(1, cores)) * kt
+    fmt_of = {"a": fmt_a, "b": fmt_b, "out": fmt_out}
     sizes = {
         "a": (batch * mt * kt * tile_bytes(fmt_a), a),
         "b": (batch * kt * nt * tile_bytes(fmt_b), b),
@@ -179,7 +223,7 @@ def matmul_terms(
         # Default no-reuse program config: each output tile streams its K row of A and K column of B.
         compute = blocks * p.matmul_cycles_lofi * FIDELITY_PASSES["HiFi4"] / p.clock_ghz
         reread = out_tiles * kt * (tile_bytes(fmt_a) + tile_bytes(fmt_b))
-        dram = sizes["out"][0] / p.dram_stream_gbps if out == "dram_i" else 0.0
+        dram = sizes["out"][0] / p.dram_stream_gbps + out_tiles * p.dram_page_ns if out == "dram_i" else 0.0
         return combine(p, "matmul", compute, dram, reread / p.fallback_gbps)
     stream = p.dram_2d_gbps
     if not two_d:
@@ -190,13 +234,18 @@ def matmul_terms(
         workers = n_workers * max(1, min(batch, max(1, cores) // n_workers))
         blocks = ceil(batch * mt * nt / workers) * kt
         stream = p.dram_stream_gbps * min(1.0, workers / p.grid_cores)
+    if b == "dram_s":
+        # One worker per DRAM bank computes its bank's columns over the whole K.
+        blocks = batch * mt * ceil(nt / max(1, p.dram_banks)) * kt
     compute = blocks * p.matmul_cycles_lofi * FIDELITY_PASSES.get(fidelity, 1) / p.clock_ghz
     dram = noc = 0.0
     for role, (nbytes, mem) in sizes.items():
-        if mem == "dram_s":
+        if mem == "dram_s" and role == "b":
+            dram += dram_sharded_weight_ns(p, mt, kt, nt, fmt_a, fmt_b, cores, batch)
+        elif mem == "dram_s":
             dram += nbytes / p.dram_sharded_gbps
         elif mem == "dram_i":
-            dram += nbytes / stream
+            dram += nbytes / stream + nbytes / tile_bytes(fmt_of[role]) * p.dram_page_ns
         elif mem == "l1_i":
             noc += nbytes / p.l1_interleaved_gbps
         elif role != "out" and out == "l1_s":
@@ -206,7 +255,8 @@ def matmul_terms(
 
 def stream_terms(
     p: CostParams, kind: str, work_tiles: int, cores: int, dram_bytes: float = 0.0, dram_pages: int = 0,
-    l1i_bytes: float = 0.0, noc_bytes: float = 0.0, parallel: int = 0,
+    l1i_bytes: float = 0.0, noc_bytes: float = 0.0, parallel: int = 0, stride: int = 0, exchanges: int = 0,
+    exchange_fmt: str = "bf16", exchange_cores: int = 0,
 ) -> Terms:
     """A streaming op of `kind`: `work_tiles` tiles of work on `cores` cores, the DRAM bytes and
     pages it reads and writes, its L1-interleaved bytes and bytes moved between cores (reshards).
@@ -214,8 +264,13 @@ def stream_terms(
     its output tiles: one column or row of input per output tile); bandwidth scales with that share.
     A kind whose reader waits for each page before asking for the next (`page_latency_ns`) is bound
     per core by its pages x (that round trip + the page over the core's NoC link), whichever memory
-    they are in, and chip-wide by `page_reader_gbps`; its per-core bound already accounts for few
-    working cores, so its bandwidth is not scaled by their share."""
+    they are in; that per-core bound already accounts for few working cores, so its bandwidth
+    is not scaled by their share. Its cores read in step, each
+    `stride` interleaved pages after the previous core's (a column reduction: its columns per core);
+    they then hit only banks / gcd(stride, banks) banks at a time, and a page waits for the other
+    cores' pages queued at its bank. `exchanges`: the cross-core statistic passes of a sharded norm
+    whose rows are split over `exchange_cores` cores (default `cores`; module doc: sync), with
+    partials of `exchange_fmt`."""
     workers = max(1, min(cores, parallel or work_tiles))
     per_core = ceil(work_tiles / workers)
     compute = per_core * p.cycles_per_tile.get(kind, 0.0) / p.clock_ghz
@@ -226,11 +281,21 @@ def stream_terms(
     noc = l1i_bytes / (p.l1_interleaved_gbps * eff) + noc_bytes / p.noc_gbps
     read = dram_bytes + l1i_bytes
     if latency and read:
-        link_gbps = p.noc_gbps / max(1, p.grid_cores)  # one core's NoC link
         page = read / max(1, work_tiles)
-        bound = max(per_core * (latency + page / link_gbps), read / p.page_reader_gbps)
-        dram, noc = (max(dram, bound), noc) if dram_bytes else (dram, max(noc, bound))
-    return combine(p, kind, compute, dram, noc)
+        in_dram = bool(dram_bytes)
+        per_page = latency + page / p.link_gbps
+        if stride:
+            banks = p.dram_banks if in_dram else p.grid_cores  # an L1-interleaved bank per worker core
+            distinct = min(workers, banks // gcd(stride, banks))
+            bank_gbps = p.dram_bank_gbps if in_dram else p.link_gbps
+            per_page = max(per_page, workers / max(1, distinct) * page / bank_gbps)
+        bound = per_core * per_page
+        dram, noc = (max(dram, bound), noc) if in_dram else (dram, max(noc, bound))
+    sync = 0.0
+    row = exchange_cores or cores
+    if exchanges and row > 1:
+        sync = exchanges * (2 * p.sem_hop_ns + row * tile_bytes(exchange_fmt) / p.link_gbps)
+    return combine(p, kind, compute, dram, noc, sync)
 
 
 def read_table(path: Path = CALIBRATION_FILE) -> dict:
@@ -250,7 +315,7 @@ def params_from(rows: Mapping[str, Mapping], arch: str) -> CostParams:
                 maps[head][kind] = value
         elif name in CostParams.__dataclass_fields__:
             scalars[name] = value
-    for name in ("grid_rows", "grid_cores"):
+    for name in ("grid_rows", "grid_cores", "dram_banks"):
         if name in scalars:
             scalars[name] = int(scalars[name])
     return CostParams(**scalars, **maps)  # type: ignore[arg-type]
