@@ -151,9 +151,10 @@ def analyze_module(module: Any, device: Any, max_legal_layouts: int, row_major_e
 
 
 def _terms_json(c: Any) -> dict[str, Any]:
-    """The parts of an estimate (ns = dispatch + floor + compute + dram + noc - overlap)."""
+    """The parts of an estimate (ns = dispatch + floor + compute + max(dram, noc) + sync - overlap)."""
     return {
         "compute": c.compute_ns, "dram": c.dram_ns, "noc": c.noc_ns, "floor": c.floor_ns, "dispatch": c.dispatch_ns,
+        "sync": c.sync_ns,
         "overlap": c.overlap_ns, "fidelity": c.fidelity or None, "dram_bytes": c.dram_bytes, "noc_bytes": c.noc_bytes,
     }  # fmt: skip
 
