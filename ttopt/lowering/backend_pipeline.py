@@ -30,7 +30,8 @@ optimizer does not run). `const-eval-hoist-transform` runs after the optimizer (
 conv2d weights are prepared when the optimizer ran, dead constants are erased, and under
 `enable-const-eval` (default true, as tt-mlir) constant and parameter subgraphs move to
 `@<func>_const_eval_N` functions read through `ttcore.load_cached`. `enable-fusing-pass` (default
-true, as tt-mlir) runs `ttir-fusing` before the conversion and `ttnn-fusing` after it.
+true, as tt-mlir) runs `ttir-fusing` before the conversion and `ttnn-fusing` after it (RoPE at
+every level; decode RoPE, decode concat-heads and RMS norm + activation when the optimizer runs).
 `mock-system-desc-arch` names the device preset when there is no `system-desc-path`. tt-mlir's
 other pipeline options (`enable-cpu-hoisted-const-eval`, `enable-trace`, `experimental-weight-dtype`,
 `experimental-kv-cache-dtype`, `enable-create-d2m-subgraphs`, `enable-permute-matmul-fusion`,
@@ -85,7 +86,7 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
     system_desc_path: str = option("", "Device preset (wormhole_b0, n150, blackhole) or system-desc file, when the module has no ttcore.system_desc")
     compute_cfg_math_fidelity: str = option("", "Math fidelity of matmul / linear / conv2d: lofi, hifi2, hifi3, hifi4 (default: the op's own, else tt-metal's)", choices=FIDELITIES)
     mesh_shape: list[int] = option([], "Device mesh AxB; must equal the module's ttcore.meshes when it has one (the sharding pipeline's mesh), else 1,1")
-    enable_fusing_pass: bool = option(True, "ttir-fusing before convert-ttir-to-ttnn (cost-checked) and ttnn-fusing after it (activations into matmul)")
+    enable_fusing_pass: bool = option(True, "ttir-fusing before convert-ttir-to-ttnn (cost-checked) and ttnn-fusing after it (activations, RoPE, decode heads, norm + activation)")
     enable_const_eval: bool = option(True, "Hoist what depends only on constants and parameter/constant arguments into const-eval functions")
     deallocate: bool = option(True, "Insert ttnn.deallocate after the last use of every intermediate tensor")
     # ttnn-optimizer options handed on as they are (an error when the optimizer does not run).
@@ -151,6 +152,12 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
         return cls.from_options({**_options_of(p), "memory-layout-analysis-enabled": analysis,
                                  "memory-layout-analysis-policy": policy, "device": self.system_desc_path or self.mock_system_desc_arch})  # fmt: skip
 
+    def ttnn_fusing(self) -> Pass:
+        """`ttnn-fusing` with RoPE on (HEAD fuses it in TTIR at every level) and the op-constraint
+        patterns when the optimizer runs (HEAD runs them inside its optimizer's device passes)."""
+        cls = get_pass("ttnn-fusing")
+        return cls.from_options({"enable-rope-fusion": True, "enable-op-constraints": self.optimizer_enabled()})
+
     def const_eval(self, prepare: bool = True) -> Pass:
         """const-eval-hoist-transform: conv2d weights prepared when the optimizer runs (as tt-mlir
         prepares them inside its optimizer passes), dead constants erased, hoisting under
@@ -171,7 +178,7 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
             yield PipelineStep(n, "convert-to-ttnn-ccl", skipped="no TTIR mesh or CCL ops")
         yield PipelineStep(n, "ttir-fusing", _new("ttir-fusing") if self.enable_fusing_pass else None, "" if self.enable_fusing_pass else "enable-fusing-pass=false")
         yield PipelineStep(n + 1, "convert-ttir-to-ttnn", _new("convert-ttir-to-ttnn"))
-        yield PipelineStep(n + 1, "ttnn-fusing", _new("ttnn-fusing") if self.enable_fusing_pass else None, "" if self.enable_fusing_pass else "enable-fusing-pass=false")
+        yield PipelineStep(n + 1, "ttnn-fusing", self.ttnn_fusing() if self.enable_fusing_pass else None, "" if self.enable_fusing_pass else "enable-fusing-pass=false")
         yield PipelineStep(n + 1, "ttnn-workaround", None if self.disable_workarounds else _new("ttnn-workaround"),
                            "disable-workarounds=true" if self.disable_workarounds else "")  # fmt: skip
         if self.compute_cfg_math_fidelity:
