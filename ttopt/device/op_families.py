@@ -73,6 +73,8 @@ NOT_MODELLED = frozenset({
     "ttnn.all_gather", "ttnn.all_reduce", "ttnn.all_to_all", "ttnn.collective_permute", "ttnn.reduce_scatter",
     "ttnn.mesh_partition", "ttnn.mesh_shard", "ttnn.point_to_point",
     "ttnn.sort", "ttnn.topk", "ttnn.rand", "ttnn.split_query_key_value_and_split_heads", "ttnn.topk_router_gpt",
+    # attention: estimated by the fusing cost (lowering/fusing/cost.py), not placed by the optimizer
+    "ttnn.scaled_dot_product_attention", "ttnn.scaled_dot_product_attention_decode",
 })  # fmt: skip
 
 

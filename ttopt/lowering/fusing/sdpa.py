@@ -144,12 +144,6 @@ def match(attention: Operation) -> Candidate | Rejected | None:
         ms = shape(mask)
         if len(ms) != 4 or ms[0] not in (1, qs[0]) or ms[1] not in (1, qs[1]) or ms[2] != qs[2] or ms[3] != ks[2]:
             return Rejected(NAME, attention, f"mask {list(ms)} is not [1|B, 1|H, Sq, Sk]")
-    if qs[2] == 1:
-        # HEAD lowers this form to ttnn.scaled_dot_product_attention_decode, which ttopt does not emit:
-        # fusing it would turn a lowerable decode step into an error at convert-ttir-to-ttnn.
-        return Rejected(
-            NAME, attention, "a query sequence of 1 is the decode form (ttnn.scaled_dot_product_attention_decode is not emitted)"
-        )
     res = attention.results[0].type.resolve()
     if k.type.resolve().text != v.type.resolve().text or q.type.resolve().text != res.text:
         return Rejected(NAME, attention, "K and V (or Q and the result) differ in type")
