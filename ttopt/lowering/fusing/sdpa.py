@@ -165,7 +165,7 @@ def match(attention: Operation) -> Candidate | Rejected | None:
         wide = TensorType(os, cond.type.resolve().element_type)
         dims = DenseArrayAttr("i64", tuple(o if c == 1 else 1 for c, o in zip(cs, os)))
         cond = b.emit("broadcast", [cond], wide, broadcast_dimensions=dims)
-        zeros = b.emit("zeros", [], res, shape=i32_array(os))
+        zeros = b.emit("zeros", [], res, shape=DenseArrayAttr("i32", tuple(os)))
         return b.emit("where", [cond, zeros, out], res)
 
     note = f"scale {scale:g}" if scale is not None else "no scale"
@@ -198,5 +198,5 @@ def _mask_rows_dead(b: Builder, mask: Value) -> Value | None:
     from ttopt.ir.attributes import FloatAttr
     from ttopt.ir.types import ScalarType
 
-    ninf = b.emit("full", [], rt, shape=i32_array(rt.shape), fill_value=FloatAttr(float("-inf"), ScalarType("f32"), text="0xFF800000 : f32"))
+    ninf = b.emit("full", [], rt, shape=DenseArrayAttr("i32", tuple(rt.shape)), fill_value=FloatAttr(float("-inf"), ScalarType("f32"), text="0xFF800000 : f32"))
     return b.emit("eq", [row_max, ninf], rt)
