@@ -56,6 +56,7 @@ OP_FAMILIES: Mapping[str, Family] = MappingProxyType({
     "ttnn.max_pool2d": _D, "ttnn.avg_pool2d": _D, "ttnn.global_avg_pool2d": _D, "ttnn.upsample": _D,
     "ttnn.gather": _D, "ttnn.scatter": _D, "ttnn.embedding_bw": _D, "ttnn.cumsum": _D, "ttnn.cumprod": _D,
     "ttnn.max_pool2d_with_indices": _D, "ttnn.nlp_concat_heads_decode": _D,
+    "ttnn.concatenate_heads": _D,
     # layout conversions: any input to any output.
     "ttnn.to_layout": _L, "ttnn.to_memory_config": _L,
     # D2M dispatch: any layouts; L1 = inner maximum within the seed-001 budget.

@@ -91,9 +91,9 @@ OTHER.update({"topk": (1, 2), "rand": (1, 1)})
 # Transformer and MoE ops with more than one result (tt-mlir's TTNNOps.td).
 OTHER.update({"split_query_key_value_and_split_heads": ((1, 2), 3), "topk_router_gpt": (3, 2)})
 # Fused ops the fusing passes make (TTNNOps.td): RMS norm with its activation (input, weight, bias,
-# residual), the decode concat-heads, and attention (query, key, value, then the optional mask,
+# residual), the prefill and decode concat-heads, and attention (query, key, value, then the optional mask,
 # sink and, for decode, current positions).
-OTHER.update({"dit_rms_norm_unary_fused": ((1, 4), 1), "nlp_concat_heads_decode": (1, 1),
+OTHER.update({"dit_rms_norm_unary_fused": ((1, 4), 1), "nlp_concat_heads_decode": (1, 1), "concatenate_heads": (1, 1),
               "scaled_dot_product_attention": ((3, 5), 1), "scaled_dot_product_attention_decode": ((3, 6), 1)})
 
 register(

@@ -17,6 +17,7 @@ Patterns (ttopt/lowering/fusing/, one family per module; preconditions in each m
 | gelu | `0.5 * x * (1 + erf(x/sqrt 2))`, tanh form | `ttir.gelu` |
 | silu | `x * sigmoid(x)` | `ttir.silu` |
 | sdpa | `matmul(softmax(scale(Q @ K^T) [+ mask]), V)` | `ttir.scaled_dot_product_attention` |
+| concatenate_heads | `reshape(permute(x, [0, 2, 1, 3]))` to [B, S, H*D] or [B*S, H*D] | `ttir.concatenate_heads` (then the 2-D reshape) |
 
 `ttir.dot_general` is first decomposed into matmuls (ttir-to-ttir-decomposition), as HEAD runs its
 fusing again after that decomposition. Patterns run to a fixed point in program order, HEAD's
@@ -37,7 +38,7 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar
 
 from ttopt.device.cost_model import CostModel
 from ttopt.device.device import DeviceError, load_device
-from ttopt.lowering.fusing import activations, conv, linear, reductions, rms_norm, sdpa, softmax
+from ttopt.lowering.fusing import activations, conv, heads, linear, reductions, rms_norm, sdpa, softmax
 from ttopt.lowering.fusing.cost import FusionCost
 from ttopt.lowering.fusing.match import Builder, Candidate, NotStatic, Rejected
 from ttopt.lowering.fusing.topk import fuse_topk
@@ -56,7 +57,7 @@ PATTERNS: dict[str, tuple[Matcher, ...]] = {
     "ttir.add": (linear.match, conv.match),
     "ttir.div": (softmax.match_div,),
     "ttir.softmax": (softmax.match_stable,),
-    "ttir.reshape": (reductions.match,),
+    "ttir.reshape": (reductions.match, heads.match),
     "ttir.maximum": (activations.match_relu,),
     "ttir.minimum": (activations.match_relu6,),
     "ttir.multiply": (reductions.match_scaled_sum, rms_norm.match, activations.match_gelu, activations.match_silu),
@@ -141,7 +142,7 @@ class TTIRFusing(Pass):
     """Fuse TTIR subgraphs into linear, softmax, activations, rms_norm and attention ops."""
 
     name = "ttir-fusing"
-    summary = "Fuse TTIR subgraphs (matmul+bias -> linear, conv+bias, softmax, relu/relu6/silu/gelu, rms_norm, SDPA) when the cost model estimates a gain"
+    summary = "Fuse TTIR subgraphs (matmul+bias -> linear, conv+bias, softmax, relu/relu6/silu/gelu, rms_norm, SDPA, concatenate_heads) when the cost model estimates a gain"
 
     decisions: ClassVar[list[Decision]]  # per instance: what the last run decided (read by the bench)
     # Per instance, within one round: dead ops still listed in their block, new ops to insert before
