@@ -156,6 +156,7 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
         """`ttnn-fusing` with RoPE on (HEAD fuses it in TTIR at every level) and the op-constraint
         patterns when the optimizer runs (HEAD runs them inside its optimizer's device passes)."""
         cls = get_pass("ttnn-fusing")
+        assert cls is not None
         return cls.from_options({"enable-rope-fusion": True, "enable-op-constraints": self.optimizer_enabled()})
 
     def const_eval(self, prepare: bool = True) -> Pass:

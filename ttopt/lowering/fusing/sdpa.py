@@ -23,10 +23,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ttopt.dialects.ttir import inputs
-from ttopt.ir.attributes import BoolAttr, DenseArrayAttr
+from ttopt.ir.attributes import BoolAttr, DenseArrayAttr, FloatAttr
 from ttopt.ir.properties import int_values
 from ttopt.ir.types import TensorType
-from ttopt.lowering.fusing.match import Builder, Candidate, Rejected, f32_attr, i32_array, one_use, producer, shape, splat
+from ttopt.lowering.fusing.match import F32, Builder, Candidate, Rejected, f32_attr, i32_array, one_use, producer, shape, splat
 
 if TYPE_CHECKING:
     from ttopt.ir.operation import Operation
@@ -161,7 +161,7 @@ def match(attention: Operation) -> Candidate | Rejected | None:
         cond = _mask_rows_dead(b, mask) if mask is not None else None
         cond = cond if cond is not None else row_cond
         res = attention.results[0].type.resolve()
-        cs, os = shape(cond), tuple(res.shape)
+        cs, os = shape(cond), shape(attention.results[0])
         wide = TensorType(os, cond.type.resolve().element_type)
         dims = DenseArrayAttr("i64", tuple(o if c == 1 else 1 for c, o in zip(cs, os)))
         cond = b.emit("broadcast", [cond], wide, broadcast_dimensions=dims)
@@ -193,10 +193,8 @@ def _mask_rows_dead(b: Builder, mask: Value) -> Value | None:
     ms = shape(mask)
     if len(ms) != 4 or not t.element_type.resolve().text.startswith(("f", "bf")):
         return None
-    rt = TensorType((*ms[:-1], 1), t.element_type)
+    rows = (*ms[:-1], 1)
+    rt = TensorType(rows, t.element_type)
     row_max = b.emit("max", [mask], rt, dim_arg=i32_array([3]), keep_dim=BoolAttr(True))
-    from ttopt.ir.attributes import FloatAttr
-    from ttopt.ir.types import ScalarType
-
-    ninf = b.emit("full", [], rt, shape=DenseArrayAttr("i32", tuple(rt.shape)), fill_value=FloatAttr(float("-inf"), ScalarType("f32"), text="0xFF800000 : f32"))
+    ninf = b.emit("full", [], rt, shape=DenseArrayAttr("i32", rows), fill_value=FloatAttr(float("-inf"), F32, text="0xFF800000 : f32"))
     return b.emit("eq", [row_max, ninf], rt)

@@ -57,9 +57,11 @@ def match_concat_heads_decode(reshape: Operation, worker_cores: int) -> TTNNCand
         return None
     # Everything between x and the collapse goes (typecasts included).
     v = reshape.operands[0]
-    while v is not x and getattr(v, "op", None) is not None and v.op.name == "ttnn.typecast":
-        matched.append(v.op)
-        v = v.op.operands[0]
+    cast = producer(v, "ttnn.typecast")
+    while v is not x and cast is not None:
+        matched.append(cast)
+        v = cast.operands[0]
+        cast = producer(v, "ttnn.typecast")
     if d % TILE or b % TILE:
         return Rejected("concat_heads_decode", reshape, f"head size {d} or batch {b} is not a multiple of the tile ({TILE})")
     if b > worker_cores:

@@ -10,7 +10,7 @@ config and result type.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ttopt.ir.attributes import DenseArrayAttr, StringAttr
 from ttopt.lowering.fusing.ttnn_build import Rejected, TTNNBuilder, TTNNCandidate, one_use, producer
@@ -43,7 +43,7 @@ def match(act: Operation) -> TTNNCandidate | Rejected | None:
         counts = [1, 1 if len(norm.operands) > 1 else 0, 1 if len(norm.operands) > 2 else 0]
 
     def build(b: TTNNBuilder) -> Value:
-        props = {k: norm.properties[k] for k in ("epsilon", "compute_config") if k in norm.properties}
+        props: dict[str, Any] = {k: norm.properties[k] for k in ("epsilon", "compute_config") if k in norm.properties}
         props["activation"] = StringAttr(kind)
         props["operandSegmentSizes"] = DenseArrayAttr("i32", (*counts, 0))
         return b.emit("ttnn.dit_rms_norm_unary_fused", list(norm.operands), norm.results[0].type, props)
