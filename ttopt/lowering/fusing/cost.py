@@ -9,7 +9,8 @@ elementwise ops is free (TTNN broadcasts implicitly), else it is a `ttnn.repeat`
 terms (cost_terms): one program of the matmul kind whose compute is the two score and context
 matmuls with their operands in L1 plus the softmax over the scores (the norm kind's cycles per
 tile), and whose DRAM traffic is Q, K, V, the mask and the output only -- the scores never leave
-the cores, which is what the fusion saves. A linear's bias is read from DRAM on top of its matmul
+the cores, which is what the fusion saves. `split_query_key_value_and_split_heads` is one
+data-movement program, estimated as a permute of its input into all the heads. A linear's bias is read from DRAM on top of its matmul
 terms (which model two operands).
 """
 
@@ -34,6 +35,7 @@ TTNN_NAME = {"div": "divide", "pow": "pow_tensor", "square": "multiply", "transp
 DTYPE = {"f64": "f32", "i64": "si32", "si64": "si32", "i32": "si32", "i1": "bf16", "i16": "si32", "si16": "si32", "i8": "u8", "si8": "u8",
          "ui8": "u8", "ui16": "u16", "ui32": "u32"}  # fmt: skip
 SDPA = ("ttir.scaled_dot_product_attention", "ttnn.scaled_dot_product_attention")
+SPLIT_QKV = "ttir.split_query_key_value_and_split_heads"
 
 
 @dataclass(frozen=True)
@@ -111,6 +113,14 @@ class FusionCost:
         tensors: list[TensorType] = [t for t in ins if t is not None]
         if op.name in SDPA:
             return OpEstimate(self.sdpa_ns(tensors, out), "sdpa estimate")
+        if op.name == SPLIT_QKV:
+            # One data-movement program writing every head: a permute of the input to
+            # [B, Hq + 2 Hkv, S, D], tile padding of the heads' S included.
+            b, _, s, d = static_shape(out)
+            heads = sum(static_shape(r.type.resolve())[1] for r in op.results)
+            out = TensorType((b, heads, s, d), out.element_type)
+            c = self.model.op_cost(_Proxy("ttnn.permute", tensors, out), [self._layout(t) for t in tensors], self._layout(out))
+            return OpEstimate(c.ns, "split-heads estimate (as one permute)")
         short = op.name.split(".", 1)[1]
         name = "ttnn." + ("repeat" if short == "broadcast" else TTNN_NAME.get(short, short))
         if short == "square":
