@@ -264,3 +264,86 @@ def test_a_permute_that_does_not_merge_heads_is_left() -> None:
     module = parse_module(text, "h.mlir")
     TTIRFusing(cost_check=False).run(module, PassContext())
     assert "concatenate_heads" not in print_module(module)
+
+
+def _qkv(heads: tuple[int, int, int], linear: bool = False) -> str:
+    """Three projections of x [32, 512] into [1, H, 32, 64] heads (weights [H*64, 512], transpose_b)."""
+    sig = ["%x: tensor<32x512xf32>"]
+    body, rets, rtys = [], [], []
+    for i, h in enumerate(heads):
+        n = h * 64
+        sig.append(f"%w{i}: tensor<{n}x512xf32>")
+        if linear:
+            sig.append(f"%b{i}: tensor<{n}xf32>")
+            body.append(f'    %p{i} = "ttir.linear"(%x, %w{i}, %b{i}) <{{transpose_a = false, transpose_b = true}}> : '
+                        f"(tensor<32x512xf32>, tensor<{n}x512xf32>, tensor<{n}xf32>) -> tensor<32x{n}xf32>")  # fmt: skip
+        else:
+            body.append(f'    %p{i} = "ttir.matmul"(%x, %w{i}) <{{transpose_a = false, transpose_b = true}}> : '
+                        f"(tensor<32x512xf32>, tensor<{n}x512xf32>) -> tensor<32x{n}xf32>")  # fmt: skip
+        body.append(f'    %r{i} = "ttir.reshape"(%p{i}) <{{shape = [1 : i32, 32 : i32, {h} : i32, 64 : i32]}}> : '
+                    f"(tensor<32x{n}xf32>) -> tensor<1x32x{h}x64xf32>")  # fmt: skip
+        body.append(f'    %h{i} = "ttir.permute"(%r{i}) <{{permutation = array<i64: 0, 2, 1, 3>}}> : '
+                    f"(tensor<1x32x{h}x64xf32>) -> tensor<1x{h}x32x64xf32>")  # fmt: skip
+        rets.append(f"%h{i}")
+        rtys.append(f"tensor<1x{h}x32x64xf32>")
+    return (f"module {{\n  func.func @f({', '.join(sig)}) -> ({', '.join(rtys)}) {{\n" + "\n".join(body)
+            + f"\n    return {', '.join(rets)} : {', '.join(rtys)}\n  }}\n}}\n")  # fmt: skip
+
+
+def _split_heads(y: np.ndarray, hq: int, hkv: int) -> list[np.ndarray]:
+    """HEAD's split op on [B, S, (Hq + 2 Hkv) * D] (D = 64): Q, K, V as [B, H, S, D]."""
+    b, s, _ = y.shape
+    out, at = [], 0
+    for h in (hq, hkv, hkv):
+        part = y[..., at:at + h * 64].reshape(b, s, h, 64)
+        out.append(part.transpose(0, 2, 1, 3))
+        at += h * 64
+    return out
+
+
+@pytest.mark.parametrize(("heads", "linear"), [((8, 8, 8), False), ((2, 8, 2), False), ((4, 4, 4), True)])
+def test_three_head_projections_become_one_projection_and_a_split(heads: tuple[int, int, int], linear: bool) -> None:
+    text = _qkv(heads, linear)
+    module = parse_module(text, "q.mlir")
+    ctx = PassContext()
+    TTIRFusing().run(module, ctx)
+    out = print_module(module)
+    assert out.count('"ttir.matmul"' if not linear else '"ttir.linear"') == 1 and '"ttir.permute"' not in out
+    assert ctx.stats["ttir-fusing"]["split_qkv.applied"] == 1
+    q = max(range(3), key=lambda i: (heads[i], -i))
+    kv = [i for i in range(3) if i != q]
+    hq, hkv = heads[q], heads[kv[0]]
+    assert f"num_heads = {hq} : ui32" in out and (f"num_kv_heads = {hkv} : ui32" in out) is (hq != hkv)
+    # The numbers: Q, K, V from one projection on the concatenated weights, split as HEAD splits.
+    rng = np.random.default_rng(2)
+    func = parse_module(text, "r.mlir").functions()[0]
+    args = [rng.standard_normal(tuple(a.type.resolve().shape)).astype(np.float32) for a in func.regions[0].entry.args]
+    ref = run(parse_module(text, "r.mlir"), "f", args)
+    x, rest = args[0], args[1:]
+    ws = rest[0::2] if linear else rest
+    bs = rest[1::2] if linear else [np.zeros(w.shape[0], np.float32) for w in ws]
+    order = [q, *kv]
+    y = (x @ np.concatenate([ws[i] for i in order]).T + np.concatenate([bs[i] for i in order]))[None]
+    got = dict(zip(order, _split_heads(y, hq, hkv)))
+    for i in range(3):
+        np.testing.assert_allclose(got[i], np.asarray(ref[i]), rtol=1e-4, atol=1e-4)
+    assert '"ttir.concat"(' + ", ".join(f"%arg{1 + (2 if linear else 1) * i}" for i in order) + ")" in out
+
+
+def test_two_projections_are_not_a_qkv_split() -> None:
+    text = _qkv((8, 8, 8)).replace(", %h2", "").replace(", tensor<1x8x32x64xf32>)", ")", 1)
+    text = text.replace("-> (tensor<1x8x32x64xf32>, tensor<1x8x32x64xf32>, tensor<1x8x32x64xf32>)", "-> (tensor<1x8x32x64xf32>, tensor<1x8x32x64xf32>)")
+    text = text.replace(": tensor<1x8x32x64xf32>, tensor<1x8x32x64xf32>, tensor<1x8x32x64xf32>\n", ": tensor<1x8x32x64xf32>, tensor<1x8x32x64xf32>\n")
+    lines = [ln for ln in text.split("\n") if "%p2" not in ln and "%r2" not in ln and "%h2" not in ln]
+    module = parse_module("\n".join(lines), "q.mlir")
+    TTIRFusing().run(module, PassContext())
+    out = print_module(module)
+    assert "split_query_key_value" not in out and out.count('"ttir.matmul"') == 2
+
+
+def test_key_and_value_with_different_heads_are_refused() -> None:
+    module = parse_module(_qkv((8, 2, 4)), "q.mlir")
+    p = TTIRFusing()
+    p.run(module, PassContext())
+    assert "split_query_key_value" not in print_module(module)
+    assert any(d.pattern == "split_qkv" and not d.applied and "K and V differ in heads" in d.reason for d in p.decisions)
