@@ -134,8 +134,9 @@ def match(mm: Operation) -> Candidate | Rejected | None:
         w = bd.emit("concat", [ws[i] for i in order], TensorType(tuple(cat_shape), wt.element_type), dim=IntegerAttr(w_dim, ScalarType("si32")))
         operands = [a, w]
         if mm.name == "ttir.linear":
-            bt = biases[0].type.resolve()  # type: ignore[union-attr]
-            bias = bd.emit("concat", [biases[i] for i in order], TensorType((total,), bt.element_type), dim=IntegerAttr(0, ScalarType("si32")))
+            bvals = [b for b in (biases[i] for i in order) if b is not None]
+            bt = bvals[0].type.resolve()
+            bias = bd.emit("concat", bvals, TensorType((total,), bt.element_type), dim=IntegerAttr(0, ScalarType("si32")))
             operands.append(bias)
         props = {k: mm.properties[k] for k in ("transpose_a", "transpose_b") if k in mm.properties}
         y = bd.emit(mm.name[5:], operands, TensorType(out_shape, elem), **props)
