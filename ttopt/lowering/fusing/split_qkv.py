@@ -8,9 +8,10 @@ reaches a `permute(.., [0, 2, 1, 3])` through single-reader reshapes ending in [
 B*S rows of H*D). Roles: the operand each head feeds of a `ttir.scaled_dot_product_attention`
 (query, key, value) when all three reach one, else HEAD's fallback: the most heads is Q (the first on
 a tie), the other two K and V in program order. K and V must agree in heads and head size, all three
-in B, S and head size. The weights (and biases) are concatenated in Q, K, V order; the op gets
+in B, S and head size. The weights (and biases) are concatenated in Q, K, V order (a weight that layout
+ops compute after the first head has them re-emitted before it, as HEAD moves such chains); the op gets
 `num_heads` = Hq, `num_kv_heads` = Hkv when it differs (grouped-query attention), `transpose_key =
-false`. Every weight must be defined before the first head's permute, where the new ops go.
+false`. The new ops go before the first head's permute.
 """
 
 from __future__ import annotations
@@ -72,6 +73,23 @@ def _role(v: Value) -> int | None:
     return None
 
 
+LAYOUT_OPS = ("ttir.permute", "ttir.reshape", "ttir.typecast", "ttir.transpose", "ttir.broadcast")
+
+
+def _late_chain(v: Value, first: Operation, here: int) -> list[Operation] | None:
+    """[] when `v` is defined before `first`; the layout ops (nearest first) computing it after
+    `first` from a value defined before (HEAD moves such chains up); None otherwise."""
+    chain: list[Operation] = []
+    while True:
+        op = getattr(v, "op", None)
+        if op is None or op.parent is not first.parent or _index(op) < here:
+            return chain
+        if op.name not in LAYOUT_OPS or len(op.operands) != 1 or op.regions:
+            return None
+        chain.append(op)
+        v = op.operands[0]
+
+
 def _index(op: Operation) -> int:
     block = op.parent
     return block.ops.index(op) if block is not None else -1
@@ -117,13 +135,28 @@ def match(mm: Operation) -> Candidate | Rejected | None:
     finals = [chains[i][-1] for i in order]  # type: ignore[index]
     first = min((c[-1] for c in chains if c is not None), key=_index)
     here = _index(first)
+    late: dict[int, list[Operation]] = {}
     for v in (*ws, *(b for b in biases if b is not None)):
-        if getattr(v, "op", None) is not None and v.op.parent is first.parent and _index(v.op) > here:
-            return Rejected(NAME, mm, "a weight is computed after the first head")
+        chain = _late_chain(v, first, here)
+        if chain is None:
+            return Rejected(NAME, mm, "a weight is computed after the first head by more than layout ops")
+        if chain:
+            late[id(v)] = chain
     bsz, seq, _, hd = heads[0]
     total = (qh + 2 * kh) * hd
     out_shape = (*shape(mm.results[0])[:-1], total)
     elem = mm.results[0].type.resolve().element_type
+
+    def early(bd: Builder, v: Value) -> Value:
+        """`v`, or its layout chain re-emitted before the first head when it is computed after."""
+        chain = late.get(id(v))
+        if not chain:
+            return v
+        mapping: dict[int, Value] = {}
+        for op in reversed(chain):
+            c = op.clone(mapping)
+            bd.ops.append(c)
+        return mapping[id(chain[0].results[0])]
 
     def build(bd: Builder) -> list[Value]:
         w_dim = 0 if tb else 1
@@ -131,10 +164,10 @@ def match(mm: Operation) -> Candidate | Rejected | None:
         cat_shape = list(w_shapes[0])
         cat_shape[w_dim] = sum(ws_[w_dim] for ws_ in w_shapes)
         wt = ws[0].type.resolve()
-        w = bd.emit("concat", [ws[i] for i in order], TensorType(tuple(cat_shape), wt.element_type), dim=IntegerAttr(w_dim, ScalarType("si32")))
+        w = bd.emit("concat", [early(bd, ws[i]) for i in order], TensorType(tuple(cat_shape), wt.element_type), dim=IntegerAttr(w_dim, ScalarType("si32")))
         operands = [a, w]
         if mm.name == "ttir.linear":
-            bvals = [b for b in (biases[i] for i in order) if b is not None]
+            bvals = [early(bd, b) for b in (biases[i] for i in order) if b is not None]
             bt = bvals[0].type.resolve()
             bias = bd.emit("concat", bvals, TensorType((total,), bt.element_type), dim=IntegerAttr(0, ScalarType("si32")))
             operands.append(bias)

@@ -133,6 +133,8 @@ def _valid_inputs(root: Value, xs: list[Value], coss: list[Value], sins: list[Va
     for x in xs:
         for c in coss:
             for s in sins:
+                if any(len(getattr(v.type.resolve(), "shape", None) or ()) != 4 for v in (x, c, s)):
+                    continue  # the kernel's operands are [B, H, S, D]
                 try:
                     res = _Analyzer(x, c, s).solve(root)
                 except ValueError:  # a dynamic shape on the way
