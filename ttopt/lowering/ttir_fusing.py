@@ -148,7 +148,7 @@ class TTIRFusing(Pass):
     """Fuse TTIR subgraphs into linear, softmax, activations, rms_norm and attention ops."""
 
     name = "ttir-fusing"
-    summary = "Fuse TTIR subgraphs (matmul+bias -> linear, conv+bias, softmax, relu/relu6/silu/gelu, rms_norm, SDPA, concatenate_heads) when the cost model estimates a gain"
+    summary = "Fuse TTIR subgraphs (matmul+bias -> linear, conv+bias, softmax, relu/relu6/silu/gelu, rms_norm, SDPA, concatenate_heads, split QKV) when the cost model estimates a gain"
 
     decisions: ClassVar[list[Decision]]  # per instance: what the last run decided (read by the bench)
     # Per instance, within one round: dead ops still listed in their block, new ops to insert before

@@ -100,7 +100,7 @@ SUMMARIES: dict[str, str] = {
     'tt-populate-argument-types': "Alias of apply-tt-argument-annotations (tt-mlir's name)",
     'ttcore-mark-functions-as-forward': 'Tag every public func.func without tt.function_type as tt.function_type = "forward_device"',
     'ttcore-register-device': 'Register the target device: the ttcore.system_desc module attribute and ttcore.device @default_device',
-    'ttir-fusing': 'Fuse TTIR subgraphs (matmul+bias -> linear, conv+bias, softmax, relu/relu6/silu/gelu, rms_norm, SDPA, concatenate_heads) when the cost model estimates a gain',
+    'ttir-fusing': 'Fuse TTIR subgraphs (matmul+bias -> linear, conv+bias, softmax, relu/relu6/silu/gelu, rms_norm, SDPA, concatenate_heads, split QKV) when the cost model estimates a gain',
     'ttir-to-ttir-decomposition': 'Decompose TTIR ops into simpler TTIR ops (dot_general -> permute/reshape/matmul, negative pad -> pad/slice, reverse -> embedding)',
     'ttir-to-ttnn-backend-pipeline': 'TTIR to an optimized TTNN program: convert-ttir-to-ttnn, ttnn-optimizer (optimization-level / enable-optimizer), ttnn-deallocate',
     'ttir-to-ttnn-common-pipeline': 'TTIR to TTNN as the backend pipeline, without its runtime steps (which lower only a CPU module; ttopt makes none)',
