@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ttopt.ir.printer import print_module
 from ttopt.lowering.ttir_fusing import TTIRFusing
@@ -347,3 +349,14 @@ def test_key_and_value_with_different_heads_are_refused() -> None:
     p.run(module, PassContext())
     assert "split_query_key_value" not in print_module(module)
     assert any(d.pattern == "split_qkv" and not d.applied and "K and V differ in heads" in d.reason for d in p.decisions)
+
+
+@settings(max_examples=25, deadline=None)
+@given(b=st.sampled_from([1, 2]), h=st.sampled_from([1, 4, 8]), s=st.sampled_from([1, 16, 32]),
+       d=st.sampled_from([32, 64, 128]), per_position=st.booleans())  # fmt: skip
+def test_rope_fuses_exactly_when_the_tables_cover_every_position(b: int, h: int, s: int, d: int, per_position: bool) -> None:
+    # cos / sin hold every position, or one broadcast over them all (valid TTIR either way).
+    cos_seq = s if per_position else 1
+    out, _, _ = _ttnn(rope(x=(b, h, s, d), seq=cos_seq), enable_rope_fusion=True)
+    assert ('"ttnn.rotary_embedding"' in out) is (cos_seq >= s)
+    assert ('"ttnn.neg"' in out) is (cos_seq < s)
