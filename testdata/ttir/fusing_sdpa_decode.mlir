@@ -2,15 +2,17 @@
 // RUN: ttopt opt %s --ttir-fusing --trace 2>&1 >/dev/null | FileCheck %s --check-prefix=TRACE
 // RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline | FileCheck %s --check-prefix=TTNN
 
-// One query position (a decode step): HEAD lowers this SDPA form to
-// ttnn.scaled_dot_product_attention_decode, which ttopt does not emit, so the pattern is declined
-// and the unfused ops lower (before, the fused op was an error at convert-ttir-to-ttnn).
+// One query position (a decode step): fused as any attention, and lowered, as HEAD lowers it, to
+// ttnn.scaled_dot_product_attention_decode with the query permuted to [1, B, H, D] and the result
+// permuted back to [B, H, 1, D].
 // CHECK-LABEL: func.func @decode
-// CHECK-NOT: scaled_dot_product_attention
-// CHECK: "ttir.softmax"
-// TRACE: ttir-fusing: sdpa at "context": not applied: a query sequence of 1 is the decode form
-// TTNN: "ttnn.softmax"
-// TTNN: "ttnn.matmul"
+// CHECK: "ttir.scaled_dot_product_attention"
+// CHECK-NOT: "ttir.softmax"
+// TRACE: ttir-fusing: sdpa at "context": applied
+// TTNN: "ttnn.permute"({{.*}}) <{permutation = array<i64: 2, 0, 1, 3>}> : (tensor<1x8x1x64xbf16
+// TTNN-NEXT: "ttnn.scaled_dot_product_attention_decode"({{.*}}) <{is_causal = false, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>, scale = 1.250000e-01 : f32}>
+// TTNN: "ttnn.permute"({{.*}}) <{permutation = array<i64: 1, 2, 0, 3>}> : (tensor<1x1x8x64xbf16
+// TTNN-NOT: "ttnn.softmax"
 func.func @decode(%q: tensor<1x8x1x64xbf16>, %k: tensor<1x8x128x64xbf16>, %v: tensor<1x8x128x64xbf16>) -> tensor<1x8x1x64xbf16> {
   %kt = "ttir.permute"(%k) <{permutation = array<i64: 0, 1, 3, 2>}> : (tensor<1x8x128x64xbf16>) -> tensor<1x8x64x128xbf16>
   %0 = "ttir.matmul"(%q, %kt) : (tensor<1x8x1x64xbf16>, tensor<1x8x64x128xbf16>) -> tensor<1x8x1x128xbf16>

@@ -371,8 +371,8 @@ def test_bench_transformer_layer_fuses_and_keeps_its_numbers() -> None:
     text = transformer(1, "f32").replace("@forward", "@f")
     out, p, stats = _fuse(text)
     assert {k: v for k, v in stats.items() if k.endswith(".applied")} == {
-        "linear.applied": 2, "rms_norm.applied": 2, "sdpa.applied": 1, "silu.applied": 1, "softmax.applied": 1,
-        "softmax_stable.applied": 1,
+        "concatenate_heads.applied": 1, "linear.applied": 2, "rms_norm.applied": 2, "sdpa.applied": 1, "silu.applied": 1,
+        "softmax.applied": 1, "softmax_stable.applied": 1,
     }  # fmt: skip
     assert not [d for d in p.decisions if not d.applied]
     _same_numbers(text, out, rtol=1e-3, atol=1e-4, scale=0.05)

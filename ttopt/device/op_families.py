@@ -47,6 +47,7 @@ OP_FAMILIES: Mapping[str, Family] = MappingProxyType({
     "ttnn.conv2d": _C, "ttnn.conv_transpose2d": _C,
     # norm / rope: interleaved, plus width/block (norms) or height (rotary embedding) sharding.
     "ttnn.rms_norm": _N, "ttnn.layer_norm": _N, "ttnn.rotary_embedding": _N, "ttnn.softmax": _N,
+    "ttnn.dit_rms_norm_unary_fused": _N,
     "ttnn.concat": _CAT,
     # data movement / reductions / pooling: interleaved only.
     "ttnn.reshape": _D, "ttnn.permute": _D, "ttnn.transpose": _D, "ttnn.slice_static": _D, "ttnn.slice_dynamic": _D,
@@ -54,7 +55,8 @@ OP_FAMILIES: Mapping[str, Family] = MappingProxyType({
     "ttnn.mean": _D, "ttnn.max": _D, "ttnn.min": _D, "ttnn.prod": _D, "ttnn.argmax": _D,
     "ttnn.max_pool2d": _D, "ttnn.avg_pool2d": _D, "ttnn.global_avg_pool2d": _D, "ttnn.upsample": _D,
     "ttnn.gather": _D, "ttnn.scatter": _D, "ttnn.embedding_bw": _D, "ttnn.cumsum": _D, "ttnn.cumprod": _D,
-    "ttnn.max_pool2d_with_indices": _D,
+    "ttnn.max_pool2d_with_indices": _D, "ttnn.nlp_concat_heads_decode": _D,
+    "ttnn.concatenate_heads": _D,
     # layout conversions: any input to any output.
     "ttnn.to_layout": _L, "ttnn.to_memory_config": _L,
     # D2M dispatch: any layouts; L1 = inner maximum within the seed-001 budget.
@@ -78,6 +80,8 @@ NOT_MODELLED = frozenset({
     "ttnn.sort", "ttnn.topk", "ttnn.rand", "ttnn.split_query_key_value_and_split_heads", "ttnn.topk_router_gpt",
     "ttnn.copy", "ttnn.write_tensor", "ttnn.begin_trace_capture", "ttnn.end_trace_capture", "ttnn.execute_trace",
     "ttnn.capture_or_execute_trace",
+    # attention: estimated by the fusing cost (lowering/fusing/cost.py), not placed by the optimizer
+    "ttnn.scaled_dot_product_attention", "ttnn.scaled_dot_product_attention_decode",
 })  # fmt: skip
 
 

@@ -102,6 +102,11 @@ OTHER.update({"distribute_tensor": (2, 1), "aggregate_tensor": (2, 1), "assign":
               "all_to_all_dispatch": (3, 2), "all_to_all_dispatch_metadata": ((4, 8), 3), "all_to_all_combine": (3, 1),
               "moe_expert_token_remap": (3, 2), "selective_reduce_combine": (4, 1), "distributed_rms_norm": ((2, 6), 1),
               "sparse_matmul": (3, 1), "rms_norm_pre_all_gather": ((1, 2), 1)})  # fmt: skip
+# Fused ops the fusing passes make (TTNNOps.td): RMS norm with its activation (input, weight, bias,
+# residual), the prefill and decode concat-heads, and attention (query, key, value, then the optional mask,
+# sink and, for decode, current positions).
+OTHER.update({"dit_rms_norm_unary_fused": ((1, 4), 1), "nlp_concat_heads_decode": (1, 1), "concatenate_heads": (1, 1),
+              "scaled_dot_product_attention": ((3, 5), 1), "scaled_dot_product_attention_decode": ((3, 6), 1)})
 
 register(
     *(OpDef(f"ttnn.{n}", operands=1, results=1, traits=_P) for n in UNARY),

@@ -32,7 +32,8 @@ optimizer does not run). `const-eval-hoist-transform` runs after the optimizer (
 conv2d weights are prepared when the optimizer ran, dead constants are erased, and under
 `enable-const-eval` (default true, as tt-mlir) constant and parameter subgraphs move to
 `@<func>_const_eval_N` functions read through `ttcore.load_cached`. `enable-fusing-pass` (default
-true, as tt-mlir) runs `ttir-fusing` before the conversion and `ttnn-fusing` after it.
+true, as tt-mlir) runs `ttir-fusing` before the conversion and `ttnn-fusing` after it (RoPE at
+every level; decode RoPE, decode concat-heads and RMS norm + activation when the optimizer runs).
 `enable-const-eval-inputs-to-system-memory` (default true) hands const-eval-only arguments over on
 the host. `enable-trace` captures the forward function in a trace (`ttnn-trace-hoist-transform`,
 trace.py) after the last const-eval. `experimental-kv-cache-dtype` / `experimental-weight-dtype`
@@ -96,7 +97,7 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
     compute_cfg_packer_l1_acc: bool | None = option(None, "packer_l1_acc of every op with a compute config that does not set it (unset: tt-metal's)")
     compute_cfg_dst_full_sync_en: bool | None = option(None, "dst_full_sync_en of every op with a compute config that does not set it (unset: tt-metal's)")
     mesh_shape: list[int] = option([], "Device mesh AxB; must equal the module's ttcore.meshes when it has one (the sharding pipeline's mesh), else 1,1")
-    enable_fusing_pass: bool = option(True, "ttir-fusing before convert-ttir-to-ttnn (cost-checked) and ttnn-fusing after it (activations into matmul)")
+    enable_fusing_pass: bool = option(True, "ttir-fusing before convert-ttir-to-ttnn (cost-checked) and ttnn-fusing after it (activations, RoPE, decode heads, norm + activation)")
     enable_const_eval: bool = option(True, "Hoist what depends only on constants and parameter/constant arguments into const-eval functions")
     enable_const_eval_inputs_to_system_memory: bool = option(True, "With const-eval: arguments read only by const-eval functions arrive in system memory (row-major) and the const-eval functions move them to the device")
     deallocate: bool = option(True, "Insert ttnn.deallocate after the last use of every intermediate tensor")
@@ -184,6 +185,13 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
         arch = preset.arch if preset is not None else self.mock_system_desc_arch
         return cls.from_options({"composite-resolution": self.composite_resolution, "arch": arch})
 
+    def ttnn_fusing(self) -> Pass:
+        """`ttnn-fusing` with RoPE on (HEAD fuses it in TTIR at every level) and the op-constraint
+        patterns when the optimizer runs (HEAD runs them inside its optimizer's device passes)."""
+        cls = get_pass("ttnn-fusing")
+        assert cls is not None
+        return cls.from_options({"enable-rope-fusion": True, "enable-op-constraints": self.optimizer_enabled()})
+
     def const_eval(self, prepare: bool = True) -> Pass:
         """const-eval-hoist-transform: conv2d weights prepared when the optimizer runs (as tt-mlir
         prepares them inside its optimizer passes), dead constants erased, hoisting under
@@ -202,7 +210,7 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
         yield PipelineStep(n, "ttir-fusing", self.ttir_fusing() if self.enable_fusing_pass else None, "" if self.enable_fusing_pass else "enable-fusing-pass=false")
         yield PipelineStep(n + 1, "convert-ttir-to-ttnn", _new("convert-ttir-to-ttnn"))
         yield PipelineStep(n + 1, "ttnn-resolve-composites", self.resolve_composites())
-        yield PipelineStep(n + 1, "ttnn-fusing", _new("ttnn-fusing") if self.enable_fusing_pass else None, "" if self.enable_fusing_pass else "enable-fusing-pass=false")
+        yield PipelineStep(n + 1, "ttnn-fusing", self.ttnn_fusing() if self.enable_fusing_pass else None, "" if self.enable_fusing_pass else "enable-fusing-pass=false")
         yield PipelineStep(n + 1, "ttnn-workaround", None if self.disable_workarounds else _new("ttnn-workaround"),
                            "disable-workarounds=true" if self.disable_workarounds else "")  # fmt: skip
         yield self._dtype_step(n + 1, "ttnn-weight-dtype-conversion", "experimental-weight-dtype", self.experimental_weight_dtype)

@@ -17,6 +17,8 @@ Patterns (ttopt/lowering/fusing/, one family per module; preconditions in each m
 | gelu | `0.5 * x * (1 + erf(x/sqrt 2))`, tanh form | `ttir.gelu` |
 | silu | `x * sigmoid(x)` | `ttir.silu` |
 | sdpa | `matmul(softmax(scale(Q @ K^T) [+ mask]), V)` | `ttir.scaled_dot_product_attention` |
+| concatenate_heads | `reshape(permute(x, [0, 2, 1, 3]))` to [B, S, H*D] or [B*S, H*D] | `ttir.concatenate_heads` (then the 2-D reshape) |
+| split_qkv (after the others) | three matmuls / linears of one input, each `permute(reshape(.), [0, 2, 1, 3])` into heads | one matmul / linear on the concatenated weights, `ttir.split_query_key_value_and_split_heads` |
 
 `ttir.dot_general` is first decomposed into matmuls (ttir-to-ttir-decomposition), as HEAD runs its
 fusing again after that decomposition. Patterns run to a fixed point in program order, HEAD's
@@ -37,7 +39,7 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar
 
 from ttopt.device.cost_model import CostModel
 from ttopt.device.device import DeviceError, load_device
-from ttopt.lowering.fusing import activations, conv, linear, reductions, rms_norm, sdpa, softmax
+from ttopt.lowering.fusing import activations, conv, heads, linear, reductions, rms_norm, sdpa, softmax, split_qkv
 from ttopt.lowering.fusing.cost import FusionCost
 from ttopt.lowering.fusing.match import Builder, Candidate, NotStatic, Rejected
 from ttopt.lowering.fusing.topk import fuse_topk
@@ -56,12 +58,15 @@ PATTERNS: dict[str, tuple[Matcher, ...]] = {
     "ttir.add": (linear.match, conv.match),
     "ttir.div": (softmax.match_div,),
     "ttir.softmax": (softmax.match_stable,),
-    "ttir.reshape": (reductions.match,),
+    "ttir.reshape": (reductions.match, heads.match),
     "ttir.maximum": (activations.match_relu,),
     "ttir.minimum": (activations.match_relu6,),
     "ttir.multiply": (reductions.match_scaled_sum, rms_norm.match, activations.match_gelu, activations.match_silu),
     "ttir.matmul": (sdpa.match,),
 }
+# Tried once the patterns above reach their fixed point, as HEAD splits QKV in its TTNN fusing,
+# after attention is fused (the roles are read from the attention ops).
+LATE_PATTERNS: dict[str, tuple[Matcher, ...]] = {"ttir.matmul": (split_qkv.match,), "ttir.linear": (split_qkv.match,)}
 MAX_ROUNDS = 8
 
 
@@ -113,13 +118,15 @@ def _where(op: Operation) -> str:
     return op.name
 
 
-def _dead(anchor: Operation, b: Builder) -> list[Operation]:
-    """The anchor and every op feeding it that no one else reads once the new ops replace it."""
+def _dead(anchor: Operation, b: Builder, also: list[Operation] | None = None) -> list[Operation]:
+    """The anchor (and the other replaced ops) and every op feeding them that no one else reads once
+    the new ops replace them."""
     keep = {id(v) for o in b.ops for v in o.operands}
     new = {id(o) for o in b.ops}
-    dead = {id(anchor): anchor}
-    order = [anchor]
-    work = [anchor]
+    roots = [anchor, *(also or [])]
+    dead = {id(o): o for o in roots}
+    order = list(roots)
+    work = list(roots)
     while work:
         o = work.pop()
         for v in o.operands:
@@ -141,7 +148,7 @@ class TTIRFusing(Pass):
     """Fuse TTIR subgraphs into linear, softmax, activations, rms_norm and attention ops."""
 
     name = "ttir-fusing"
-    summary = "Fuse TTIR subgraphs (matmul+bias -> linear, conv+bias, softmax, relu/relu6/silu/gelu, rms_norm, SDPA) when the cost model estimates a gain"
+    summary = "Fuse TTIR subgraphs (matmul+bias -> linear, conv+bias, softmax, relu/relu6/silu/gelu, rms_norm, SDPA, concatenate_heads, split QKV) when the cost model estimates a gain"
 
     decisions: ClassVar[list[Decision]]  # per instance: what the last run decided (read by the bench)
     # Per instance, within one round: dead ops still listed in their block, new ops to insert before
@@ -190,6 +197,14 @@ class TTIRFusing(Pass):
         # A rejection is kept only if it still holds at the fixed point: an anchor that a later
         # fusion consumed, or whose pattern matched once other fusions ran, is not reported.
         rejected: dict[tuple[int, str], tuple[Operation, Decision]] = {}
+        for patterns in (PATTERNS, LATE_PATTERNS):
+            self._rounds(block, cost, patterns, rejected)
+        for op, d in rejected.values():
+            if op.parent is block:
+                self.decisions.append(d)
+
+    def _rounds(self, block: Block, cost: FusionCost, patterns: dict[str, tuple[Matcher, ...]],
+                rejected: dict[tuple[int, str], tuple[Operation, Decision]]) -> None:  # fmt: skip
         for _ in range(MAX_ROUNDS):
             changed = False
             self._positions.clear()
@@ -197,7 +212,7 @@ class TTIRFusing(Pass):
             for op in list(block.ops):
                 if op.parent is not block:
                     continue
-                for matcher in PATTERNS.get(op.name, ()):
+                for matcher in patterns.get(op.name, ()):
                     try:
                         res = matcher(op)
                     except NotStatic:  # dynamic shapes: HEAD's fused ops need static ones
@@ -213,9 +228,6 @@ class TTIRFusing(Pass):
             self._sweep(block)
             if not changed:
                 break
-        for op, d in rejected.values():
-            if op.parent is block:
-                self.decisions.append(d)
 
     def _sweep(self, block: Block) -> None:
         """Put the round's new ops in front of their anchors and drop the dead ops, in one pass."""
@@ -240,7 +252,7 @@ class TTIRFusing(Pass):
             b.discard()
             rejected.setdefault((id(anchor), c.pattern), (anchor, Decision(c.pattern, _where(anchor), False, f"cannot build: {e}")))
             return False
-        dead = _dead(anchor, b)
+        dead = _dead(anchor, b, c.also)
         before = sum(cost.op(o).ns for o in dead)
         after = sum(cost.op(o).ns for o in b.ops)
         d = Decision(c.pattern, _where(anchor), True, c.note, c.fused, tuple(o.name for o in dead), before, after)
@@ -256,7 +268,11 @@ class TTIRFusing(Pass):
             o.parent = anchor.parent
             self._positions[id(o)] = here
         self._before.setdefault(id(anchor), []).extend(b.ops)
-        anchor.results[0].replace_all_uses_with(new)
+        if c.also:
+            for old, value in zip([anchor, *c.also], new):  # type: ignore[call-overload]
+                old.results[0].replace_all_uses_with(value)
+        else:
+            anchor.results[0].replace_all_uses_with(new)
         for o in dead:
             o.drop_all_references()
         for o in dead:

@@ -4,9 +4,9 @@ TTIRToTTNN patterns):
 | TTIR | TTNN |
 |---|---|
 | `scaled_dot_product_attention` with Sq > 1 | `ttnn.scaled_dot_product_attention`, same operands and attributes (`is_causal`, `scale`, `sliding_window_size`, operand segments); a [.., 1, Sk] mask is first repeated to [.., Sq, Sk], as the kernel cannot broadcast the query dimension |
+| `scaled_dot_product_attention` with Sq == 1 | `ttnn.scaled_dot_product_attention_decode`: Q permuted [B, H, 1, D] -> [1, B, H, D], K and V as they are, the mask permuted [B, H, 1, Sk] -> [B, 1, H, Sk] and repeated to Hq heads (the decode kernel does not broadcast heads), the result permuted back |
 
-The decode form (Sq == 1, `ttnn.scaled_dot_product_attention_decode` with permuted operands) is not
-lowered: an error at the op.
+An attention sink on the decode form is refused (HEAD rescales it by 1/scale first; ttopt does not).
 """
 
 from __future__ import annotations
@@ -28,8 +28,10 @@ def _sdpa(lw: _Lowering, op: Any) -> Any:
     if len(seg) != 5 or sum(seg) != len(ins) or seg[:3] != [1, 1, 1]:
         raise ValueError("needs operandSegmentSizes (query, key, value, attention_mask, attention_sink) matching its operands")
     q = tuple(ins[0].type.resolve().shape)
-    if len(q) != 4 or q[2] == 1:
-        raise ValueError("with a query sequence of 1 lowers to ttnn.scaled_dot_product_attention_decode, which ttopt does not emit")
+    if len(q) != 4:
+        raise ValueError("needs a rank-4 query [B, H, Sq, D]")
+    if q[2] == 1:
+        return _sdpa_decode(lw, op, ins, seg, q)
     operands = list(ins)
     if seg[3]:
         mask = operands[3]
@@ -42,6 +44,37 @@ def _sdpa(lw: _Lowering, op: Any) -> Any:
     properties = {k: op.properties[k] for k in ("is_causal", "scale", "sliding_window_size") if k in op.properties}
     properties["operandSegmentSizes"] = DenseArrayAttr("i32", tuple(seg))
     return lw.emit("ttnn.scaled_dot_product_attention", operands, lw.layout_type(op.results[0].type, op), properties, op.location)
+
+
+DECODE_PERM = (2, 0, 1, 3)
+DECODE_MASK_PERM = (0, 2, 1, 3)
+FROM_DECODE_PERM = (1, 2, 0, 3)
+
+
+def _permute(lw: _Lowering, op: Any, v: Any, perm: tuple[int, ...]) -> Any:
+    shape = tuple(v.type.resolve().shape)
+    t = lw.layout_type(TensorType(tuple(shape[p] for p in perm), v.type.resolve().element_type), op)
+    return lw.emit("ttnn.permute", [v], t, {"permutation": DenseArrayAttr("i64", perm)}, op.location)
+
+
+def _sdpa_decode(lw: _Lowering, op: Any, ins: list, seg: list[int], q: tuple[int, ...]) -> Any:
+    if seg[4]:
+        raise ValueError("with a query sequence of 1 and an attention sink: the decode kernel's sink needs rescaling, which ttopt does not do")
+    query = _permute(lw, op, ins[0], DECODE_PERM)
+    operands = [query, ins[1], ins[2]]
+    if seg[3]:
+        mask = _permute(lw, op, ins[3], DECODE_MASK_PERM)
+        ms = tuple(mask.type.resolve().shape)
+        if q[1] > 1 and ms[2] != q[1]:
+            full = (ms[0], ms[1], q[1], ms[3])
+            rt = lw.layout_type(TensorType(full, mask.type.resolve().element_type), op)
+            dims = "x".join(str(q[1] if i == 2 else 1) for i in range(4))
+            mask = lw.emit("ttnn.repeat", [mask], rt, {"repeat_dims": DialectAttr("ttnn.shape", dims)}, op.location)
+        operands.append(mask)
+    properties = {k: op.properties[k] for k in ("is_causal", "scale", "sliding_window_size") if k in op.properties}
+    properties["operandSegmentSizes"] = DenseArrayAttr("i32", (1, 1, 1, seg[3], 0, 0))
+    y = lw.emit("ttnn.scaled_dot_product_attention_decode", operands, query.type, properties, op.location)
+    return _permute(lw, op, y, FROM_DECODE_PERM)
 
 
 FUSED_RULES = {"scaled_dot_product_attention": _sdpa}

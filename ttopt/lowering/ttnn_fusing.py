@@ -1,5 +1,6 @@
-"""`ttnn-fusing`: an activation that is the only reader of a matmul, linear or conv2d runs inside it
-(tt-mlir's TTNNFusing), instead of as its own program:
+"""`ttnn-fusing`: TTNN op chains replaced by the fused TTNN op tt-mlir's TTNNFusing makes of them.
+
+Always (HEAD's TTNNFusing without options):
 
 * `ttnn.matmul` / `ttnn.linear` + `ttnn.sigmoid`, `silu` or `gelu` -> the op's `activation`
   attribute (TTNNMatmulAndLinearWithActivation);
@@ -9,25 +10,45 @@
 
 Preconditions, as HEAD: the op has no activation yet, its result (and the reshape's) has one use,
 and that use is the activation, of the same type. The cost model's estimate of a matmul or conv
-does not depend on its activation, so each fold saves the activation op's estimate; `--trace`
-prints it per fold and `--stats` the totals. (HEAD's op-model-validated TTNN patterns -- RoPE, SDPA
-decode, split QKV, fused RMS norm with activation -- are not done here.)
+does not depend on its activation, so each fold saves the activation op's estimate.
+
+`enable-rope-fusion=true` (set by the backend pipeline, where it stands for HEAD's TTIR-level RoPE
+fusion and so runs at every optimization level): `x * cos + rotate_half(x) * sin` and its expanded
+form -> `ttnn.rotary_embedding` (fusing/ttnn_rope.py).
+
+`enable-op-constraints=true` (set by the backend pipeline when the optimizer runs, as HEAD wraps
+these op-model-validated patterns in its optimizer's device passes):
+
+* a rope feeding the decode layout op (permute or reshape putting S first) -> the input permuted
+  and a decode-mode rope with `token_index` (fusing/ttnn_rope.py);
+* the decode concat-heads reorder + collapse -> `ttnn.nlp_concat_heads_decode` (fusing/ttnn_heads.py);
+* `silu` / `gelu` / `relu` of an `rms_norm` -> `ttnn.dit_rms_norm_unary_fused` (fusing/ttnn_norm_act.py).
+
+Cost: where HEAD validates a fused op against its op model, ttopt asks its cost model: the new ops
+must be estimated faster than the ops they make dead (`cost-check=false` applies every match). The
+decode rope is a layout rewrite HEAD always makes (it enables the decode kernels downstream): it is
+applied whatever the estimates, and `--trace` says so with both. `--trace` prints one line per
+candidate, applied or not and why; `--stats` the counts and the time saved. (HEAD's split-QKV,
+create-QKV-heads-decode and TTNN-level SDPA patterns are not done here.)
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from ttopt.device.cost_model import CostModel, op_name
 from ttopt.device.device import DeviceError, load_device
 from ttopt.ir.attributes import DialectAttr, StringAttr
-from ttopt.passes.base import Pass
+from ttopt.lowering.fusing import ttnn_heads, ttnn_norm_act, ttnn_rope
+from ttopt.lowering.fusing.ttnn_build import Rejected, TTNNBuilder, TTNNCandidate, dead_ops
+from ttopt.optimizer.rewrite import LayoutAliaser
+from ttopt.passes.base import Pass, option
 from ttopt.passes.registry import register_pass
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module
-    from ttopt.ir.operation import Operation
+    from ttopt.ir.operation import Block, Operation
     from ttopt.passes.context import PassContext
 
 ACTIVATIONS = ("ttnn.sigmoid", "ttnn.silu", "ttnn.gelu")
@@ -65,19 +86,154 @@ def _conv_config(op: Operation, kind: str) -> Any:
     return DialectAttr.of(Conv2dConfigAttr.of([*first, *params.items()]))
 
 
+Matcher = Callable[["Operation"], "TTNNCandidate | Rejected | None"]
+MAX_ROUNDS = 8
+
+
+def _patterns(rope: bool, constraints: bool, worker_cores: int) -> dict[str, tuple[Matcher, ...]]:
+    """Anchor op -> patterns tried on it, in HEAD's order, for the options given."""
+    out: dict[str, list[Matcher]] = {}
+    if rope:
+        out.setdefault("ttnn.add", []).append(ttnn_rope.match_rotate_half)
+        out.setdefault("ttnn.concat", []).append(ttnn_rope.match_expanded)
+    if constraints:
+        out.setdefault("ttnn.permute", []).append(ttnn_rope.match_decode)
+        out.setdefault("ttnn.reshape", []).append(ttnn_rope.match_decode)
+        out.setdefault("ttnn.reshape", []).append(lambda op: ttnn_heads.match_concat_heads_decode(op, worker_cores))
+        for act in ttnn_norm_act.ACTIVATIONS:
+            out.setdefault(act, []).append(ttnn_norm_act.match)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def _where(op: Operation) -> str:
+    name = getattr(op.location, "name", None)
+    if name:
+        return f'"{name}"'
+    pos = op.pos
+    if pos is not None and getattr(pos, "source", None) is not None:
+        line, _ = pos.source.line_col(pos.offset)
+        return f"line {line}"
+    return op.name
+
+
+def _ns(cost: CostModel, op: Operation) -> float | None:
+    try:
+        c = cost.current_op_cost(op)
+    except (TypeError, ValueError, ArithmeticError, KeyError):
+        return None
+    return c.ns if c is not None else None
+
+
 @register_pass
 @dataclass
 class TTNNFusing(Pass):
-    """Fold an activation into the matmul, linear or conv2d it is the only reader of."""
+    """Fold activations into matmul / linear / conv2d, and fuse RoPE, decode RoPE, decode concat-heads and RMS norm + activation."""
 
     name = "ttnn-fusing"
-    summary = "Fold an activation into the matmul / linear (sigmoid, silu, gelu) or conv2d (relu, relu6, silu, sigmoid) it alone reads"
+    summary = "Fold an activation into the matmul / linear / conv2d it alone reads; fuse RoPE, decode concat-heads and rms_norm + activation (cost-checked)"
+
+    enable_op_constraints: bool = option(False, "Patterns HEAD validates against its op model (decode RoPE, nlp_concat_heads_decode, dit_rms_norm_unary_fused): ttopt checks them with its cost model")
+    enable_rope_fusion: bool = option(False, "RoPE chains -> ttnn.rotary_embedding (HEAD does this at the TTIR level; ttopt's backend pipeline turns it on here)")
+    max_fallback_attempts: int = option(10000, "HEAD's op-model fallback budget: ttopt has no op-model fallbacks, the value changes nothing")
+    cost_check: bool = option(True, "Apply a fusion only when the new ops are estimated faster than the ops they replace")
 
     def run(self, module: Module, ctx: PassContext) -> None:
         try:
-            cost = CostModel(load_device(ctx.device, module))
+            device = load_device(ctx.device, module)
         except DeviceError:
-            cost = CostModel(load_device(None))
+            device = load_device(None)
+        cost = CostModel(device)
+        folded, saved = self._activations(module, cost, ctx)
+        stats: dict[str, Any] = {f"{k}.applied": v for k, v in sorted(folded.items())}
+        patterns = _patterns(self.enable_rope_fusion, self.enable_op_constraints, device.num_cores)
+        lines: list[str] = []
+        if patterns:
+            aliaser = LayoutAliaser(module)
+            for func in module.functions():
+                for region in func.regions:
+                    for block in region.blocks:
+                        saved += self._block(block, patterns, cost, aliaser, stats, lines)
+        if ctx.trace.enabled:
+            for line in lines:
+                ctx.trace.print(line)
+        stats["saved_ns"] = round(saved, 1)
+        ctx.stats.setdefault(self.name, {}).update(dict(sorted(stats.items())))
+
+    def _block(self, block: Block, patterns: dict[str, tuple[Matcher, ...]], cost: CostModel, aliaser: LayoutAliaser,
+               stats: dict[str, Any], lines: list[str]) -> float:  # fmt: skip
+        saved = 0.0
+        rejected: dict[tuple[int, str], tuple[Operation, str]] = {}
+        for _ in range(MAX_ROUNDS):
+            changed = False
+            for op in list(block.ops):
+                if op.parent is not block:
+                    continue
+                for matcher in patterns.get(op.name, ()):
+                    try:
+                        res = matcher(op)
+                    except ValueError:  # a dynamic shape: the fused ops need static ones
+                        continue
+                    if res is None:
+                        continue
+                    if isinstance(res, Rejected):
+                        rejected.setdefault((id(op), res.pattern), (op, f"ttnn-fusing: {res.pattern} at {_where(op)}: [yellow]not applied[/]: {res.reason}"))
+                        continue
+                    gain = self._apply(block, res, cost, aliaser, rejected, lines)
+                    if gain is not None:
+                        saved += gain
+                        stats[f"{res.pattern}.applied"] = stats.get(f"{res.pattern}.applied", 0) + 1
+                        changed = True
+                        break
+            if not changed:
+                break
+        for (_, pattern), (op, line) in rejected.items():
+            if op.parent is block:
+                stats[f"{pattern}.rejected"] = stats.get(f"{pattern}.rejected", 0) + 1
+                lines.append(line)
+        return saved
+
+    def _apply(self, block: Block, c: TTNNCandidate, cost: CostModel, aliaser: LayoutAliaser,
+               rejected: dict[tuple[int, str], tuple[Operation, str]], lines: list[str]) -> float | None:  # fmt: skip
+        anchor = c.anchor
+        target = c.extra.get("replaces", anchor)  # the op whose result the new value takes over
+        b = TTNNBuilder(aliaser, anchor)
+        try:
+            new = c.build(b)
+        except (ValueError, TypeError, KeyError) as e:
+            b.discard()
+            rejected[(id(anchor), c.pattern)] = (anchor, f"ttnn-fusing: {c.pattern} at {_where(anchor)}: [yellow]not applied[/]: cannot build: {e}")
+            return None
+        dead = dead_ops(anchor, c.matched, b.ops) if target is anchor else [anchor, *c.matched]
+        before_ns = [_ns(cost, o) for o in dead]
+        after_ns = [_ns(cost, o) for o in b.ops]
+        before, after = sum(x or 0.0 for x in before_ns), sum(x or 0.0 for x in after_ns)
+        est = f"{c.fused} {after / 1000:.2f} us vs {len(dead)} ops ({', '.join(sorted({o.name[5:] for o in dead}))}) {before / 1000:.2f} us"
+        head = f"ttnn-fusing: {c.pattern} at {_where(anchor)}: "
+        if self.cost_check and not c.unconditional and after >= before:
+            b.discard()
+            rejected[(id(anchor), c.pattern)] = (anchor, head + f"[yellow]not applied[/]: the fused op is not estimated faster: {est}")
+            return None
+        at = block.index(target)
+        for i, o in enumerate(b.ops):
+            block.insert(at + i, o)
+        if target is anchor:
+            anchor.results[0].replace_all_uses_with(new)
+        else:
+            # The fused op takes the target's place; the anchor (an activation) is dropped.
+            target.results[0].replace_all_uses_with(new)
+            anchor.results[0].replace_all_uses_with(anchor.operands[0])
+        # Every reader of a dead op is dead (dead_ops): drop them together.
+        for o in dead:
+            o.drop_all_references()
+        assert not any(r.uses for o in dead for r in o.results), c.pattern
+        block.remove_many(dead)
+        rejected.pop((id(anchor), c.pattern), None)
+        why = f" ({c.unconditional})" if c.unconditional else ""
+        lines.append(head + f"[green]applied[/]: {est}, saves {(before - after) / 1000:.2f} us{why}")
+        return before - after
+
+    def _activations(self, module: Module, cost: CostModel, ctx: PassContext) -> tuple[dict[str, int], float]:
+        """Fold activations into the matmul, linear or conv2d they alone read (HEAD's base patterns)."""
         folded: dict[str, int] = {}
         saved = 0.0
         for op in list(module.walk()):
@@ -97,17 +253,12 @@ class TTNNFusing(Pass):
                 op.properties["conv2d_config"] = cfg
             else:
                 op.properties["activation"] = StringAttr(kind)
-            try:
-                c = cost.current_op_cost(act)
-            except (TypeError, ValueError, ArithmeticError):
-                c = None
+            c = _ns(cost, act)
             act.results[0].replace_all_uses_with(src)
             act.erase()
             folded[kind] = folded.get(kind, 0) + 1
-            saved += c.ns if c is not None else 0.0
+            saved += c or 0.0
             if ctx.trace.enabled:
-                est = f", saves {c.ns / 1000:.2f} us (the {kind}'s estimate)" if c is not None else ""
+                est = f", saves {c / 1000:.2f} us (the {kind}'s estimate)" if c is not None else ""
                 ctx.trace.print(f'ttnn-fusing: {kind} into {op.name} at "{op_name(op)}": [green]applied[/]{est}')
-        stats = ctx.stats.setdefault(self.name, {})
-        stats.update({f"{k}.applied": v for k, v in sorted(folded.items())})
-        stats["saved_ns"] = round(saved, 1)
+        return folded, saved

@@ -97,4 +97,6 @@ FUSED: dict[str, Callable[[Operation, list[Array], Any], Array]] = {
     "ttir.scaled_dot_product_attention": _sdpa,
     "ttir.full": _full, "ttir.zeros": _full, "ttir.ones": _full,
     "ttir.mean": _mean,
+    # [B, H, S, D] -> [B, S, H*D]: heads side by side per position.
+    "ttir.concatenate_heads": lambda op, ins, t: np.transpose(_f(ins[0]), (0, 2, 1, 3)).reshape(tuple(t.shape)),
 }  # fmt: skip

@@ -3,13 +3,16 @@ as its TTNN op, every tensor tiled in DRAM, interleaved), so a fusion is applied
 fused op is estimated faster than the ops it makes dead.
 
 Each TTIR op is costed by `ttopt.device.cost_model.CostModel` as its TTNN counterpart. Creation ops
-(constants, fills) cost nothing: they are made once, not per run. A broadcast read only by
+(constants, fills) cost nothing: they are made once, not per run; so do concats, permutes,
+reshapes and typecasts of parameter / constant arguments (`ttcore.argument_type`), which
+const-eval hoists out of the run (the split-QKV weight concat). A broadcast read only by
 elementwise ops is free (TTNN broadcasts implicitly), else it is a `ttnn.repeat`.
 `scaled_dot_product_attention` has no op-model rule; it is estimated here in the cost model's
 terms (cost_terms): one program of the matmul kind whose compute is the two score and context
 matmuls with their operands in L1 plus the softmax over the scores (the norm kind's cycles per
 tile), and whose DRAM traffic is Q, K, V, the mask and the output only -- the scores never leave
-the cores, which is what the fusion saves. A linear's bias is read from DRAM on top of its matmul
+the cores, which is what the fusion saves. `split_query_key_value_and_split_heads` is one
+data-movement program, estimated as a permute of its input into all the heads. A linear's bias is read from DRAM on top of its matmul
 terms (which model two operands).
 """
 
@@ -34,6 +37,9 @@ TTNN_NAME = {"div": "divide", "pow": "pow_tensor", "square": "multiply", "transp
 DTYPE = {"f64": "f32", "i64": "si32", "si64": "si32", "i32": "si32", "i1": "bf16", "i16": "si32", "si16": "si32", "i8": "u8", "si8": "u8",
          "ui8": "u8", "ui16": "u16", "ui32": "u32"}  # fmt: skip
 SDPA = ("ttir.scaled_dot_product_attention", "ttnn.scaled_dot_product_attention")
+SPLIT_QKV = "ttir.split_query_key_value_and_split_heads"
+# Layout ops on weights: computed once by const-eval when they read only parameters and constants.
+HOISTED_LAYOUT = ("ttir.concat", "ttir.permute", "ttir.transpose", "ttir.reshape", "ttir.typecast")
 
 
 @dataclass(frozen=True)
@@ -89,6 +95,8 @@ class FusionCost:
         self.model = model
         self._memo: dict[tuple, OpEstimate] = {}
         self._layouts: dict[tuple, TTNNLayoutAttr] = {}
+        self._weights: dict[int, bool] = {}
+        self._consts: dict[int, set[int]] = {}
 
     def op(self, op: Any) -> OpEstimate:
         """The estimate of one TTIR op as its TTNN op in DRAM-interleaved tiles (memoised on the op
@@ -97,11 +105,46 @@ class FusionCost:
             return OpEstimate(0.0, "free (created once)")
         if op.name == "ttir.broadcast" and all(u.name in ELEMENTWISE_READERS for u in op.results[0].users):
             return OpEstimate(0.0, "free (implicit broadcast)")
+        if op.name in HOISTED_LAYOUT and all(self._weight(v) for v in inputs(op)):
+            return OpEstimate(0.0, "free (parameters only: hoisted to const-eval)")
         key = (op.name, tuple(v.type.resolve().text for v in inputs(op)), op.results[0].type.resolve().text if op.results else "")
         est = self._memo.get(key)
         if est is None:
             est = self._memo[key] = self._estimate(op)
         return est
+
+    def _weight(self, v: Any, depth: int = 0) -> bool:
+        """`v` depends only on parameter / constant arguments and created constants (what
+        const-eval hoists out of the run)."""
+        key = id(v)
+        hit = self._weights.get(key)
+        if hit is not None:
+            return hit
+        op = getattr(v, "op", None)
+        if op is None:
+            block = getattr(v, "block", None)
+            func = getattr(getattr(block, "parent", None), "parent", None) if block is not None else None
+            out = func is not None and getattr(v, "index", -1) in self._const_args(func)
+        elif op.name in FREE:
+            out = op.name not in ("ttir.empty",)
+        elif op.name in HOISTED_LAYOUT and depth < 16:
+            out = all(self._weight(u, depth + 1) for u in inputs(op))
+        else:
+            out = False
+        self._weights[key] = out
+        return out
+
+    def _const_args(self, func: Any) -> set[int]:
+        got = self._consts.get(id(func))
+        if got is None:
+            from ttopt.lowering.const_eval import const_args
+
+            try:
+                got = const_args(func)
+            except (AttributeError, TypeError, ValueError):
+                got = set()
+            self._consts[id(func)] = got
+        return got
 
     def _estimate(self, op: Any) -> OpEstimate:
         ins = [_tensor(v.type) for v in inputs(op)]
@@ -111,6 +154,14 @@ class FusionCost:
         tensors: list[TensorType] = [t for t in ins if t is not None]
         if op.name in SDPA:
             return OpEstimate(self.sdpa_ns(tensors, out), "sdpa estimate")
+        if op.name == SPLIT_QKV:
+            # One data-movement program writing every head: a permute of the input to
+            # [B, Hq + 2 Hkv, S, D], tile padding of the heads' S included.
+            b, _, s, d = static_shape(out)
+            heads = sum(static_shape(r.type.resolve())[1] for r in op.results)
+            out = TensorType((b, heads, s, d), out.element_type)
+            c = self.model.op_cost(_Proxy("ttnn.permute", tensors, out), [self._layout(t) for t in tensors], self._layout(out))
+            return OpEstimate(c.ns, "split-heads estimate (as one permute)")
         short = op.name.split(".", 1)[1]
         name = "ttnn." + ("repeat" if short == "broadcast" else TTNN_NAME.get(short, short))
         if short == "square":

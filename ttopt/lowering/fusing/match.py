@@ -43,6 +43,9 @@ class Candidate:
     fused: str  # the fused op's name, for trace and statistics
     build: Callable[[Builder], Value]
     note: str = ""
+    # Ops after the anchor whose results the fusion replaces too: `build` then returns one value
+    # per op of [anchor, *also], and the new ops go before the anchor.
+    also: list[Operation] = field(default_factory=list)
 
 
 class Builder:

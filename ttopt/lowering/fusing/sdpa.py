@@ -9,8 +9,13 @@ and after the matmul; K^T is `transpose_b`, a last-two-dimension `ttir.transpose
 swapping the last two dimensions; Q, K, V are rank 4 with one head size, K and V agree on batch,
 heads and sequence, Q's heads are a multiple of K's; a mask is [1|B, 1|Hq, Sq, Sk]; K and V have
 one type, and Q the result's. The op gets `is_causal = false` and the scale found (1.0 without one).
-Not matched here (HEAD's extensions): GQA repeat_interleave peeling, attention-sink columns and the
-NaN-safety `where`.
+A NaN-safety `where(row_cond, 0, softmax)` between the softmax and the attention matmul (a
+fully-masked row would make the softmax NaN) is kept when it zeroes whole query rows (its condition,
+before one broadcast, is rank 4 with a last dimension of 1): zeroing rows of the weights zeroes the
+same output rows, so it is re-applied on the fused op's output, with the predicate rebuilt from the
+mask (`max(mask, -1) == -inf`, which frees the score matmul) or, without a mask, dropped when it
+reads the scores (only a mask can bring -inf). Not matched here (HEAD's extensions): GQA
+repeat_interleave peeling and attention-sink columns.
 """
 
 from __future__ import annotations
@@ -18,9 +23,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ttopt.dialects.ttir import inputs
-from ttopt.ir.attributes import BoolAttr, DenseArrayAttr
+from ttopt.ir.attributes import BoolAttr, DenseArrayAttr, FloatAttr
 from ttopt.ir.properties import int_values
-from ttopt.lowering.fusing.match import Builder, Candidate, Rejected, f32_attr, one_use, producer, shape, splat
+from ttopt.ir.types import TensorType
+from ttopt.lowering.fusing.match import F32, Builder, Candidate, Rejected, f32_attr, i32_array, one_use, producer, shape, splat
 
 if TYPE_CHECKING:
     from ttopt.ir.operation import Operation
@@ -95,7 +101,17 @@ def match(attention: Operation) -> Candidate | Rejected | None:
     if _flag(attention, "transpose_a") or _flag(attention, "transpose_b"):
         return None
     probs, v = inputs(attention)[:2]
-    sm = producer(_peel_cast(probs), "ttir.softmax")
+    probs = _peel_cast(probs)
+    row_cond = None
+    guard = producer(probs, "ttir.where")
+    if guard is not None:
+        c, zero, data = inputs(guard)[:3]
+        bc = producer(c, "ttir.broadcast")
+        c = inputs(bc)[0] if bc is not None else c
+        cs = shape(c)
+        if len(cs) == 4 and cs[-1] == 1 and splat(zero) == 0.0:
+            row_cond, probs = c, _peel_cast(data)
+    sm = producer(probs, "ttir.softmax")
     if sm is None:
         return None
     rank = len(shape(inputs(sm)[0]))
@@ -128,21 +144,57 @@ def match(attention: Operation) -> Candidate | Rejected | None:
         ms = shape(mask)
         if len(ms) != 4 or ms[0] not in (1, qs[0]) or ms[1] not in (1, qs[1]) or ms[2] != qs[2] or ms[3] != ks[2]:
             return Rejected(NAME, attention, f"mask {list(ms)} is not [1|B, 1|H, Sq, Sk]")
-    if qs[2] == 1:
-        # HEAD lowers this form to ttnn.scaled_dot_product_attention_decode, which ttopt does not emit:
-        # fusing it would turn a lowerable decode step into an error at convert-ttir-to-ttnn.
-        return Rejected(
-            NAME, attention, "a query sequence of 1 is the decode form (ttnn.scaled_dot_product_attention_decode is not emitted)"
-        )
     res = attention.results[0].type.resolve()
     if k.type.resolve().text != v.type.resolve().text or q.type.resolve().text != res.text:
         return Rejected(NAME, attention, "K and V (or Q and the result) differ in type")
 
+    if row_cond is not None and mask is None and _reads(row_cond, inputs(sm)[0]):
+        row_cond = None  # uniformly false without a mask: the select is an identity
+
     def build(b: Builder) -> Value:
         ops = [q, k, v] + ([mask] if mask is not None else [])
-        return b.emit("scaled_dot_product_attention", ops, attention.results[0].type, is_causal=BoolAttr(False),
-                      scale=f32_attr(float(scale if scale is not None else 1.0)),
-                      operandSegmentSizes=DenseArrayAttr("i32", (1, 1, 1, int(mask is not None), 0)))  # fmt: skip
+        out = b.emit("scaled_dot_product_attention", ops, attention.results[0].type, is_causal=BoolAttr(False),
+                     scale=f32_attr(float(scale if scale is not None else 1.0)),
+                     operandSegmentSizes=DenseArrayAttr("i32", (1, 1, 1, int(mask is not None), 0)))  # fmt: skip
+        if row_cond is None:
+            return out
+        cond = _mask_rows_dead(b, mask) if mask is not None else None
+        cond = cond if cond is not None else row_cond
+        res = attention.results[0].type.resolve()
+        cs, os = shape(cond), shape(attention.results[0])
+        wide = TensorType(os, cond.type.resolve().element_type)
+        dims = DenseArrayAttr("i64", tuple(o if c == 1 else 1 for c, o in zip(cs, os)))
+        cond = b.emit("broadcast", [cond], wide, broadcast_dimensions=dims)
+        zeros = b.emit("zeros", [], res, shape=DenseArrayAttr("i32", tuple(os)))
+        return b.emit("where", [cond, zeros, out], res)
 
     note = f"scale {scale:g}" if scale is not None else "no scale"
-    return Candidate(NAME, attention, "ttir.scaled_dot_product_attention", build, note=note + (", masked" if mask is not None else ""))
+    note += (", masked" if mask is not None else "") + (", NaN-safe rows re-applied" if row_cond is not None else "")
+    return Candidate(NAME, attention, "ttir.scaled_dot_product_attention", build, note=note)
+
+
+def _reads(v: Value, target: Value, limit: int = 64) -> bool:
+    """`v` is computed from `target` (a bounded walk over producers)."""
+    work, seen = [v], 0
+    while work and seen < limit:
+        u = work.pop()
+        seen += 1
+        if u is target:
+            return True
+        op = getattr(u, "op", None)
+        if op is not None:
+            work.extend(inputs(op))
+    return False
+
+
+def _mask_rows_dead(b: Builder, mask: Value) -> Value | None:
+    """[.., Sq, 1] = max(mask over the kv axis) == -inf, in the mask's float type (None otherwise)."""
+    t = mask.type.resolve()
+    ms = shape(mask)
+    if len(ms) != 4 or not t.element_type.resolve().text.startswith(("f", "bf")):
+        return None
+    rows = (*ms[:-1], 1)
+    rt = TensorType(rows, t.element_type)
+    row_max = b.emit("max", [mask], rt, dim_arg=i32_array([3]), keep_dim=BoolAttr(True))
+    ninf = b.emit("full", [], rt, shape=DenseArrayAttr("i32", rows), fill_value=FloatAttr(float("-inf"), F32, text="0xFF800000 : f32"))
+    return b.emit("eq", [row_max, ninf], rt)

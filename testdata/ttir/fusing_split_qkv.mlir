@@ -1,0 +1,41 @@
+// RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline | FileCheck %s
+// RUN: ttopt opt %s --ttir-fusing --trace 2>&1 >/dev/null | FileCheck %s --check-prefix=TRACE
+
+// Grouped-query projections emitted K, Q, V: one matmul on the weights concatenated Q first, and
+// the split op with the query and key/value head counts.
+// CHECK-LABEL: func.func @gqa
+// CHECK: %[[W:.*]] = "ttnn.concat"(%arg2, %arg1, %arg3) <{dim = 0 : si32}> : (tensor<512x512xbf16, {{.*}}>, tensor<128x512xbf16, {{.*}}>, tensor<128x512xbf16, {{.*}}>) -> tensor<768x512xbf16
+// CHECK: %[[M:.*]] = "ttnn.matmul"(%{{.*}}, %[[W]]) <{transpose_a = false, transpose_b = true}>
+// CHECK: %[[R:.*]] = "ttnn.reshape"(%[[M]]) <{shape = [1 : i32, 32 : i32, 768 : i32]}>
+// CHECK: %query, %key, %value = "ttnn.split_query_key_value_and_split_heads"(%[[R]]) <{num_heads = 8 : ui32, num_kv_heads = 2 : ui32, transpose_key = false}>
+// CHECK: return %key, %query, %value
+// TRACE: ttir-fusing: split_qkv at "k_heads": applied: {{.*}}(8 query heads, 2 key/value heads)
+func.func @gqa(%x: tensor<32x512xbf16>, %wk: tensor<128x512xbf16>, %wq: tensor<512x512xbf16>, %wv: tensor<128x512xbf16>) -> (tensor<1x2x32x64xbf16>, tensor<1x8x32x64xbf16>, tensor<1x2x32x64xbf16>) {
+  %k0 = "ttir.matmul"(%x, %wk) <{transpose_a = false, transpose_b = true}> : (tensor<32x512xbf16>, tensor<128x512xbf16>) -> tensor<32x128xbf16>
+  %k1 = "ttir.reshape"(%k0) <{shape = [1 : i32, 32 : i32, 2 : i32, 64 : i32]}> : (tensor<32x128xbf16>) -> tensor<1x32x2x64xbf16>
+  %k2 = "ttir.permute"(%k1) <{permutation = array<i64: 0, 2, 1, 3>}> : (tensor<1x32x2x64xbf16>) -> tensor<1x2x32x64xbf16> loc("k_heads")
+  %q0 = "ttir.matmul"(%x, %wq) <{transpose_a = false, transpose_b = true}> : (tensor<32x512xbf16>, tensor<512x512xbf16>) -> tensor<32x512xbf16>
+  %q1 = "ttir.reshape"(%q0) <{shape = [1 : i32, 32 : i32, 8 : i32, 64 : i32]}> : (tensor<32x512xbf16>) -> tensor<1x32x8x64xbf16>
+  %q2 = "ttir.permute"(%q1) <{permutation = array<i64: 0, 2, 1, 3>}> : (tensor<1x32x8x64xbf16>) -> tensor<1x8x32x64xbf16>
+  %v0 = "ttir.matmul"(%x, %wv) <{transpose_a = false, transpose_b = true}> : (tensor<32x512xbf16>, tensor<128x512xbf16>) -> tensor<32x128xbf16>
+  %v1 = "ttir.reshape"(%v0) <{shape = [1 : i32, 32 : i32, 2 : i32, 64 : i32]}> : (tensor<32x128xbf16>) -> tensor<1x32x2x64xbf16>
+  %v2 = "ttir.permute"(%v1) <{permutation = array<i64: 0, 2, 1, 3>}> : (tensor<1x32x2x64xbf16>) -> tensor<1x2x32x64xbf16>
+  return %k2, %q2, %v2 : tensor<1x2x32x64xbf16>, tensor<1x8x32x64xbf16>, tensor<1x2x32x64xbf16>
+}
+
+// Negative: a head chain read elsewhere (the projection is also returned) keeps the projections.
+// CHECK-LABEL: func.func @projection_read_twice
+// CHECK-NOT: split_query_key_value_and_split_heads
+// CHECK-COUNT-3: "ttnn.matmul"
+func.func @projection_read_twice(%x: tensor<32x512xbf16>, %wq: tensor<512x512xbf16>, %wk: tensor<512x512xbf16>, %wv: tensor<512x512xbf16>) -> (tensor<1x8x32x64xbf16>, tensor<1x8x32x64xbf16>, tensor<1x8x32x64xbf16>, tensor<32x512xbf16>) {
+  %q0 = "ttir.matmul"(%x, %wq) <{transpose_a = false, transpose_b = true}> : (tensor<32x512xbf16>, tensor<512x512xbf16>) -> tensor<32x512xbf16>
+  %q1 = "ttir.reshape"(%q0) <{shape = [1 : i32, 32 : i32, 8 : i32, 64 : i32]}> : (tensor<32x512xbf16>) -> tensor<1x32x8x64xbf16>
+  %q2 = "ttir.permute"(%q1) <{permutation = array<i64: 0, 2, 1, 3>}> : (tensor<1x32x8x64xbf16>) -> tensor<1x8x32x64xbf16>
+  %k0 = "ttir.matmul"(%x, %wk) <{transpose_a = false, transpose_b = true}> : (tensor<32x512xbf16>, tensor<512x512xbf16>) -> tensor<32x512xbf16>
+  %k1 = "ttir.reshape"(%k0) <{shape = [1 : i32, 32 : i32, 8 : i32, 64 : i32]}> : (tensor<32x512xbf16>) -> tensor<1x32x8x64xbf16>
+  %k2 = "ttir.permute"(%k1) <{permutation = array<i64: 0, 2, 1, 3>}> : (tensor<1x32x8x64xbf16>) -> tensor<1x8x32x64xbf16>
+  %v0 = "ttir.matmul"(%x, %wv) <{transpose_a = false, transpose_b = true}> : (tensor<32x512xbf16>, tensor<512x512xbf16>) -> tensor<32x512xbf16>
+  %v1 = "ttir.reshape"(%v0) <{shape = [1 : i32, 32 : i32, 8 : i32, 64 : i32]}> : (tensor<32x512xbf16>) -> tensor<1x32x8x64xbf16>
+  %v2 = "ttir.permute"(%v1) <{permutation = array<i64: 0, 2, 1, 3>}> : (tensor<1x32x8x64xbf16>) -> tensor<1x8x32x64xbf16>
+  return %q2, %k2, %v2, %v0 : tensor<1x8x32x64xbf16>, tensor<1x8x32x64xbf16>, tensor<1x8x32x64xbf16>, tensor<32x512xbf16>
+}
