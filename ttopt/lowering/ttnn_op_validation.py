@@ -1,13 +1,17 @@
-"""`ttnn-operation-validation-and-fallback`: a TTNN op whose result type is not what the op produces
-gets the type it produces, and a `ttnn.to_tensor_spec` back to the type the program expects (the
-output-layout revert of tt-mlir's OpValidator pass).
+"""`ttnn-operation-validation-and-fallback` as tt-mlir runs it: each TTNN op is validated with its
+input layouts; an op its kernels reject gets the nearest input layouts they accept (a
+`ttnn.to_tensor_spec` before it per changed operand, `ttnn_op_fallbacks` gives the order, at most
+`max-fallback-attempts` failed combinations), and an op whose result type is not what it writes gets
+the type it writes and a `ttnn.to_tensor_spec` back to the type the program expects (its location
+named `<name>_revert_layout`). No combination works: an error at the op.
 
-tt-mlir asks the op model for the op's real output; ttopt has no op model library, so the output
-is derived the way tt-metal's kernels produce it: the data type and page layout (tile or
-row-major) of the op's first tensor operand, in the memory the result type names; sort and top-k
-indices come out as ui16 (ui32 past 65535 padded elements), argmax as ui32, as
-`ttnn-workaround` knows them. Creation, layout-conversion, device and conv ops (whose output the
-op decides from its attributes) are left alone, as are ops whose result already matches.
+tt-mlir asks the op model; ttopt has no op model library, so the kernels' requirements are the
+ones `ttnn_op_constraints` writes down (embedding, pooling, upsample), and every other op accepts
+its inputs and writes the data type and page layout (tile or row-major) of its first tensor
+operand, in the memory the result type names; sort and top-k indices come out as ui16 (ui32 past
+65535 padded elements), argmax as ui32, as `ttnn-workaround` knows them. Creation,
+layout-conversion, device and conv ops (whose output the op decides from its attributes) are left
+alone, as are ops whose result already matches.
 """
 
 from __future__ import annotations
@@ -18,11 +22,17 @@ from typing import TYPE_CHECKING, Any
 from ttopt.device.tensor import element_dtype
 from ttopt.dialects.ttcore_attrs import DataType
 from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
+from ttopt.dialects.ttnn_attrs import BufferType, TensorMemoryLayout
+from ttopt.ir.attributes import quote
+from ttopt.ir.diagnostics import Diagnostic
+from ttopt.ir.location import Location
 from ttopt.ir.operation import Operation
 from ttopt.ir.types import TensorType
+from ttopt.lowering import ttnn_op_constraints, ttnn_op_fallbacks
 from ttopt.lowering.ttnn_workarounds import WORKAROUNDS
 from ttopt.optimizer.rewrite import LayoutAliaser, update_function_type
 from ttopt.passes.base import Pass
+from ttopt.passes.options import option
 from ttopt.passes.registry import register_pass
 
 if TYPE_CHECKING:
@@ -34,7 +44,7 @@ SKIPPED = frozenset({
     "ttnn.get_device", "ttnn.deallocate", "ttnn.to_layout", "ttnn.to_memory_config", "ttnn.to_device", "ttnn.from_device",
     "ttnn.typecast", "ttnn.to_dtype", "ttnn.to_tensor_spec", "ttnn.empty", "ttnn.zeros", "ttnn.ones", "ttnn.full",
     "ttnn.constant", "ttnn.arange", "ttnn.rand", "ttnn.conv2d", "ttnn.conv_transpose2d", "ttnn.conv3d", "ttnn.prepare_conv2d_weights",
-    "ttnn.prepare_conv2d_bias", "ttnn.embedding", "ttnn.max_pool2d", "ttnn.avg_pool2d", "ttnn.upsample", "ttnn.update_cache",
+    "ttnn.prepare_conv2d_bias", "ttnn.update_cache",
     "ttnn.fill_cache", "ttnn.paged_update_cache", "ttnn.paged_fill_cache",
 })  # fmt: skip
 INDEX_RESULTS = {"ttnn.sort": 1, "ttnn.topk": 1, "ttnn.argmax": 0}
@@ -67,38 +77,150 @@ def _produced(op: Operation, index: int, aliaser: LayoutAliaser) -> TensorType |
     return aliaser.tensor_type(declared, out_lay.relayout(shape, dtype=dtype, tiled=tiled))
 
 
-def validate(module: Module) -> int:
-    """Retype every op whose result is not what it produces, reverting through `ttnn.to_tensor_spec`; how many."""
-    aliaser = LayoutAliaser(module)
-    count = 0
+def _tensor_operands(op: Operation) -> list[tuple[int, TensorType, TTNNLayoutAttr]] | None:
+    """(operand index, type, layout) of each tensor operand; None when one has no ttnn layout."""
+    out = []
+    for i, v in enumerate(op.operands):
+        t = v.type.resolve()
+        if not isinstance(t, TensorType):
+            continue
+        lay = _layout(t)
+        if lay is None:
+            return None
+        out.append((i, t, lay))
+    return out
+
+
+def _shape(t: TensorType) -> tuple[int, ...]:
+    return tuple(int(d) for d in t.shape or () if d is not None)
+
+
+def _revert_location(op: Operation) -> Location | None:
+    """The op's NameLoc with `_revert_layout` appended (its other locations stay as they are)."""
+    loc = op.location
+    if loc is None or loc.resolved()[0] != "name":
+        return loc
+    return Location(f"loc({quote(str(loc.name) + '_revert_layout')}({loc.text[4:-1]}))", loc.scope)
+
+
+def _differs(a: TTNNLayoutAttr, b: TTNNLayoutAttr) -> bool:
+    """A change the IR must express: page layout, data type, buffer or memory layout (not the grid)."""
+    return (a.is_tiled, a.dtype, a.buffer_type, a.memory_layout) != (b.is_tiled, b.dtype, b.buffer_type, b.memory_layout)
+
+
+class _Validator:
+    """Validates one op at a time, recording the ops to insert around it."""
+
+    def __init__(self, aliaser: LayoutAliaser, max_attempts: int) -> None:
+        self.aliaser = aliaser
+        self.max_attempts = max_attempts
+        self.reverted = 0
+        self.fixed = 0
+
+    def outputs(self, op: Operation, ins: list[TTNNLayoutAttr], dram: bool) -> list[TensorType | None]:
+        """Per result: the type the op writes from these inputs (None: the declared one or unknown).
+        With `dram` the output is asked for in DRAM interleaved, as the fallbacks ask for it."""
+        out: list[TensorType | None] = []
+        for i, r in enumerate(op.results):
+            declared = r.type.resolve()
+            lay = _layout(declared)
+            if lay is None or not isinstance(declared, TensorType):
+                out.append(None)
+                continue
+            given = ttnn_op_constraints.output_of(op.name, ins, lay)
+            if given is None and not dram:
+                out.append(_produced(op, i, self.aliaser))
+                continue
+            if given is None:
+                given = (lay.dtype, lay.is_tiled)
+            dtype, tiled = given
+            memory = {"buffer_type": BufferType.DRAM, "memory_layout": TensorMemoryLayout.INTERLEAVED} if dram else {}
+            try:
+                actual = lay.relayout(_shape(declared), dtype=dtype, tiled=tiled, **memory)
+            except (ValueError, TypeError):
+                out.append(None)  # a layout the builder cannot express: leave the result as it is
+                continue
+            out.append(self.aliaser.tensor_type(declared, actual) if _differs(actual, lay) else None)
+        return out
+
+    def run(self, op: Operation) -> tuple[list[Operation], list[Operation]]:
+        """The ops to insert before and after `op` (its operands and results rewired to them)."""
+        operands = _tensor_operands(op)
+        if operands is None:
+            return [], []
+        ins = [lay for _, _, lay in operands]
+        why = ttnn_op_constraints.check(op.name, ins)
+        if why is None:
+            return [], self._revert(op, self.outputs(op, ins, dram=False))
+        if len(operands) > ttnn_op_fallbacks.MAX_OPERANDS:
+            raise self._failure(op, why, 0)
+        failed = 0
+        for combo in ttnn_op_fallbacks.combinations(ins, [_shape(t) for _, t, _ in operands]):
+            if ttnn_op_constraints.check(op.name, list(combo.layouts)) is not None:
+                failed += 1
+                if 0 < self.max_attempts <= failed:
+                    break
+                continue
+            self.fixed += 1
+            before = []
+            for (index, t, lay), new in zip(operands, combo.layouts):
+                if new == lay:
+                    continue
+                spec = Operation("ttnn.to_tensor_spec", [op.operands[index]], [self.aliaser.tensor_type(t, new)],
+                                 location=op.location)  # fmt: skip
+                spec.pos = op.pos
+                op.set_operand(index, spec.results[0])
+                before.append(spec)
+            return before, self._revert(op, self.outputs(op, list(combo.layouts), dram=True))
+        raise self._failure(op, why, failed)
+
+    def _failure(self, op: Operation, why: str, tested: int) -> Diagnostic:
+        return Diagnostic(
+            f"OperationValidationAndFallback: Operation {op.name} failed validation (original error: {why}). "
+            f"No fallback configuration worked (tested up to {tested} combinations).",
+            op.pos,
+        )
+
+    def _revert(self, op: Operation, types: list[TensorType | None]) -> list[Operation]:
+        """Retype results to what the op writes; a `ttnn.to_tensor_spec` after the op gives each
+        consumer the declared type back (the last result's revert comes first, as tt-mlir inserts
+        each right after the op)."""
+        after: list[Operation] = []
+        for r, t in zip(op.results, types):
+            if t is None:
+                continue
+            declared = r.type
+            r.type = t
+            spec = Operation("ttnn.to_tensor_spec", [r], [declared], location=_revert_location(op))
+            spec.pos = op.pos
+            r.replace_all_uses_with(spec.results[0], except_in=spec)
+            after.insert(0, spec)
+            self.reverted += 1
+        return after
+
+
+def validate(module: Module, max_attempts: int = 0) -> tuple[int, int]:
+    """Fix every op the kernels reject with the nearest input fallback, and retype every op whose
+    result is not what it writes, reverting through `ttnn.to_tensor_spec`; (reverted, fixed)."""
+    v = _Validator(LayoutAliaser(module), max_attempts)
     for func in module.functions():
         if not func.regions or not func.regions[0].blocks:
             continue
         for block in func.regions[0].blocks:
             out: list[Operation] = []
             for op in block.ops:
-                out.append(op)
                 if not op.name.startswith("ttnn.") or op.name in SKIPPED:
+                    out.append(op)
                     continue
-                for i, r in enumerate(op.results):
-                    try:
-                        t = _produced(op, i, aliaser)
-                    except (ValueError, TypeError):
-                        t = None  # a layout the builder cannot express: leave the op as it is
-                    if t is None:
-                        continue
-                    declared = r.type
-                    r.type = t
-                    spec = Operation("ttnn.to_tensor_spec", [r], [declared], location=op.location)
-                    spec.pos = op.pos
-                    r.replace_all_uses_with(spec.results[0], except_in=spec)
-                    out.append(spec)
-                    count += 1
+                before, after = v.run(op)
+                out.extend(before)
+                out.append(op)
+                out.extend(after)
             for op in out:
                 op.parent = block
             block.ops = out
         update_function_type(func)
-    return count
+    return v.reverted, v.fixed
 
 
 @register_pass
@@ -109,5 +231,9 @@ class TTNNOperationValidationAndFallback(Pass):
     name = "ttnn-operation-validation-and-fallback"
     summary = "TTNN ops get the output data type and page layout their kernels produce, with a ttnn.to_tensor_spec back to the expected type"
 
+    max_fallback_attempts: int = option(0, "Fallback combinations tried per failing op before giving up (0: all)")
+
     def run(self, module: Module, ctx: PassContext) -> None:
-        ctx.stats.setdefault(self.name, {})["reverted"] = validate(module)
+        reverted, fixed = validate(module, self.max_fallback_attempts)
+        stats = ctx.stats.setdefault(self.name, {})
+        stats["reverted"], stats["fixed"] = reverted, fixed
