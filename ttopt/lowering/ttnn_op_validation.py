@@ -24,7 +24,7 @@ from ttopt.dialects.ttcore_attrs import DataType
 from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
 from ttopt.dialects.ttnn_attrs import BufferType, TensorMemoryLayout
 from ttopt.ir.attributes import quote
-from ttopt.ir.diagnostics import Diagnostic
+from ttopt.ir.diagnostics import Diagnostic, op_position
 from ttopt.ir.location import Location
 from ttopt.ir.operation import Operation
 from ttopt.ir.types import TensorType
@@ -111,7 +111,8 @@ def _differs(a: TTNNLayoutAttr, b: TTNNLayoutAttr) -> bool:
 class _Validator:
     """Validates one op at a time, recording the ops to insert around it."""
 
-    def __init__(self, aliaser: LayoutAliaser, max_attempts: int) -> None:
+    def __init__(self, module: Module, aliaser: LayoutAliaser, max_attempts: int) -> None:
+        self.source = module.source
         self.aliaser = aliaser
         self.max_attempts = max_attempts
         self.reverted = 0
@@ -178,7 +179,7 @@ class _Validator:
         return Diagnostic(
             f"OperationValidationAndFallback: Operation {op.name} failed validation (original error: {why}). "
             f"No fallback configuration worked (tested up to {tested} combinations).",
-            op.pos,
+            op_position(self.source, op),
         )
 
     def _revert(self, op: Operation, types: list[TensorType | None]) -> list[Operation]:
@@ -202,7 +203,7 @@ class _Validator:
 def validate(module: Module, max_attempts: int = 0) -> tuple[int, int]:
     """Fix every op the kernels reject with the nearest input fallback, and retype every op whose
     result is not what it writes, reverting through `ttnn.to_tensor_spec`; (reverted, fixed)."""
-    v = _Validator(LayoutAliaser(module), max_attempts)
+    v = _Validator(module, LayoutAliaser(module), max_attempts)
     for func in module.functions():
         if not func.regions or not func.regions[0].blocks:
             continue
