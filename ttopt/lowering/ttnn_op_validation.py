@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ttopt.device.device import Device, load_device
 from ttopt.device.tensor import element_dtype
 from ttopt.dialects.ttcore_attrs import DataType
 from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
@@ -28,7 +29,7 @@ from ttopt.ir.diagnostics import Diagnostic, op_position
 from ttopt.ir.location import Location
 from ttopt.ir.operation import Operation
 from ttopt.ir.types import TensorType
-from ttopt.lowering import ttnn_op_constraints, ttnn_op_fallbacks
+from ttopt.lowering import ttnn_conv_fallbacks, ttnn_op_constraints, ttnn_op_fallbacks
 from ttopt.lowering.ttnn_workarounds import WORKAROUNDS
 from ttopt.optimizer.rewrite import LayoutAliaser, update_function_type
 from ttopt.passes.base import Pass
@@ -113,6 +114,8 @@ class _Validator:
 
     def __init__(self, module: Module, aliaser: LayoutAliaser, max_attempts: int) -> None:
         self.source = module.source
+        self.module = module
+        self._device: Device | None = None
         self.aliaser = aliaser
         self.max_attempts = max_attempts
         self.reverted = 0
@@ -144,8 +147,27 @@ class _Validator:
             out.append(self.aliaser.tensor_type(declared, actual) if _differs(actual, lay) else None)
         return out
 
+    def device(self) -> Device:
+        """The module's device (its system desc, else the default preset)."""
+        if self._device is None:
+            self._device = load_device(None, self.module)
+        return self._device
+
+    def run_conv(self, op: Operation) -> None:
+        """A conv that does not fit in L1 gets the first slice config and act_block_h that fit."""
+        if ttnn_conv_fallbacks.current_fits(op, self.device()) is not False:
+            return
+        found = ttnn_conv_fallbacks.search(op, self.device(), self.max_attempts)
+        if found is None:
+            raise self._failure(op, "out of L1 memory with its slice config", self.max_attempts)
+        ttnn_conv_fallbacks.apply(op, *found)
+        self.fixed += 1
+
     def run(self, op: Operation) -> tuple[list[Operation], list[Operation]]:
         """The ops to insert before and after `op` (its operands and results rewired to them)."""
+        if op.name in ttnn_conv_fallbacks.CONV_OPS:
+            self.run_conv(op)
+            return [], []
         operands = _tensor_operands(op)
         if operands is None:
             return [], []
@@ -210,7 +232,7 @@ def validate(module: Module, max_attempts: int = 0) -> tuple[int, int]:
         for block in func.regions[0].blocks:
             out: list[Operation] = []
             for op in block.ops:
-                if not op.name.startswith("ttnn.") or op.name in SKIPPED:
+                if not op.name.startswith("ttnn.") or (op.name in SKIPPED and op.name not in ttnn_conv_fallbacks.CONV_OPS):
                     out.append(op)
                     continue
                 before, after = v.run(op)
