@@ -45,7 +45,12 @@ def test_candidates_are_dram_interleaved_row_major_first_then_the_original() -> 
     original = lay(DataType.F32)
     got = fallbacks.candidates(original, SHAPE)
     assert len(got) == 8  # 2 page layouts x 4 data types, less the original, plus the original
-    assert [(c.is_tiled, c.dtype) for c in got[:4]] == [(False, DataType.F32), (False, DataType.BF16), (False, DataType.U32), (False, DataType.SI32)]
+    assert [(c.is_tiled, c.dtype) for c in got[:4]] == [
+        (False, DataType.F32),
+        (False, DataType.BF16),
+        (False, DataType.U32),
+        (False, DataType.SI32),
+    ]
     assert got[-1] is original
     assert all(c.is_dram and c.memory_layout is TensorMemoryLayout.INTERLEAVED for c in got)
 

@@ -84,11 +84,11 @@ def _out_size(op: Any, size: int, axis: int) -> int:
 
 def conv_shape(op: Any) -> ConvShape | None:
     """The conv's sizes from its attributes and operand types, None when they are incomplete."""
-    n, h, w = _int(op, "batch_size"), _int(op, "input_height"), _int(op, "input_width")
-    cin, cout = _int(op, "in_channels"), _int(op, "out_channels")
+    ints = [_int(op, k) for k in ("batch_size", "input_height", "input_width", "in_channels", "out_channels")]
     kernel = _ints(op, "kernel_size")
-    if None in (n, h, w, cin, cout) or len(kernel) != 2 or len(op.operands) < 2:
+    if any(v is None for v in ints) or len(kernel) != 2 or len(op.operands) < 2:
         return None
+    n, h, w, cin, cout = (int(v or 0) for v in ints)
     oh, ow = _out_size(op, h, 0), _out_size(op, w, 1)
     if min(oh, ow) <= 0:
         return None

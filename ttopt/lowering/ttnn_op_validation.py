@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any
 from ttopt.device.device import Device, load_device
 from ttopt.device.tensor import element_dtype
 from ttopt.dialects.ttcore_attrs import DataType
-from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
 from ttopt.dialects.ttnn_attrs import BufferType, TensorMemoryLayout
+from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
 from ttopt.ir.attributes import quote
 from ttopt.ir.diagnostics import Diagnostic, op_position
 from ttopt.ir.location import Location
@@ -138,9 +138,12 @@ class _Validator:
             if given is None:
                 given = (lay.dtype, lay.is_tiled)
             dtype, tiled = given
-            memory = {"buffer_type": BufferType.DRAM, "memory_layout": TensorMemoryLayout.INTERLEAVED} if dram else {}
             try:
-                actual = lay.relayout(_shape(declared), dtype=dtype, tiled=tiled, **memory)
+                if dram:
+                    actual = lay.relayout(_shape(declared), dtype=dtype, tiled=tiled, buffer_type=BufferType.DRAM,
+                                          memory_layout=TensorMemoryLayout.INTERLEAVED)  # fmt: skip
+                else:
+                    actual = lay.relayout(_shape(declared), dtype=dtype, tiled=tiled)
             except (ValueError, TypeError):
                 out.append(None)  # a layout the builder cannot express: leave the result as it is
                 continue
@@ -252,7 +255,9 @@ class TTNNOperationValidationAndFallback(Pass):
     """Give each TTNN op the output type it produces and revert to the expected one through ttnn.to_tensor_spec."""
 
     name = "ttnn-operation-validation-and-fallback"
-    summary = "TTNN ops get the output data type and page layout their kernels produce, with a ttnn.to_tensor_spec back to the expected type"
+    summary = (
+        "TTNN ops get the output data type and page layout their kernels produce, with a ttnn.to_tensor_spec back to the expected type"
+    )
 
     max_fallback_attempts: int = option(0, "Fallback combinations tried per failing op before giving up (0: all)")
 
