@@ -288,7 +288,9 @@ OPTIONS: dict[str, tuple[OptionSpec, ...]] = {
     ),
     'ttnn-deallocate': (),
     'ttnn-fusing': (),
-    'ttnn-operation-validation-and-fallback': (),
+    'ttnn-operation-validation-and-fallback': (
+        OptionSpec('max-fallback-attempts', 'max_fallback_attempts', int, 0, 'Fallback combinations tried per failing op before giving up (0: all)', None, False, False),
+    ),
     'ttnn-optimizer': (
         OptionSpec('memory-layout-analysis-enabled', 'memory_layout_analysis_enabled', bool, False, 'Enable the memory layout policy (L1 chains); without it every op gets its first legal config (DRAM interleaved)', None, False, False),
         OptionSpec('memory-layout-analysis-policy', 'memory_layout_analysis_policy', str, 'CostBased', 'Memory layout policy: CostBased (minimum estimated time, the default), DFSharding (L1 sharded chains), GreedyL1Interleaved, BFInterleaved', ('DFSharding', 'GreedyL1Interleaved', 'BFInterleaved', 'CostBased'), False, False),
