@@ -48,6 +48,7 @@ MODULES: dict[str, str] = {
     'ttnn-fusing': 'ttopt.lowering.ttnn_fusing',
     'ttnn-operation-validation-and-fallback': 'ttopt.lowering.ttnn_op_validation',
     'ttnn-optimizer': 'ttopt.optimizer.pass_',
+    'ttnn-rm-layout-propagation': 'ttopt.optimizer.rm_layout_propagation',
     'ttnn-workaround': 'ttopt.lowering.ttnn_workarounds',
     'update-global-to-local-shapes': 'ttopt.sharding.global_to_local',
     'user-priority-propagation': 'ttopt.sharding.priority_propagation',
@@ -108,6 +109,7 @@ SUMMARIES: dict[str, str] = {
     'ttnn-fusing': 'Fold an activation into the matmul / linear (sigmoid, silu, gelu) or conv2d (relu, relu6, silu, sigmoid) it alone reads',
     'ttnn-operation-validation-and-fallback': 'TTNN ops get the output data type and page layout their kernels produce, with a ttnn.to_tensor_spec back to the expected type',
     'ttnn-optimizer': 'Choose TTNN memory layouts and op configs (CostBased by default; DFSharding + ShardSolver, interleaved policies), insert reshards and spills',
+    'ttnn-rm-layout-propagation': "Row-major integer inputs stay row-major through the ops whose kernels keep it (tt-mlir's TTNNRowMajorLayoutPropagation)",
     'ttnn-workaround': 'TTNN data-type workarounds: typecasts around ops whose tt-metal kernels take fewer data types (tanh, where, prod, argmax, sort, ...)',
     'update-global-to-local-shapes': 'Set all mesh axes manual, give manual_computation bodies local shapes, lower sdy collectives to StableHLO',
     'user-priority-propagation': 'Propagate sdy shardings by dimension priorities p0, p1, ... (Shardy user-priority strategy)',
@@ -309,6 +311,7 @@ OPTIONS: dict[str, tuple[OptionSpec, ...]] = {
         OptionSpec('verify-l1-budget', 'verify_l1_budget', bool, False, 'After the rewrite, replay the schedule and fail at the first position whose L1 use exceeds the budget', None, False, False),
         OptionSpec('device', 'device', str, '', 'Device preset (wormhole_b0, n150, blackhole) or system-desc file, when the module has no ttcore.system_desc', None, False, False),
     ),
+    'ttnn-rm-layout-propagation': (),
     'ttnn-workaround': (),
     'update-global-to-local-shapes': (),
     'user-priority-propagation': (
