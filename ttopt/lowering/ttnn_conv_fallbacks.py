@@ -5,7 +5,8 @@ when it does not.
 How a conv uses L1 (tt-metal's structure): the activation is resharded into L1 by rows (height
 sharded over the worker cores), the halo step writes a second copy with the window overlap, then
 the conv kernel runs with its circular buffers (activation block of `act_block_h_override` rows and
-the weight block, `ttopt.device.circular_buffers.conv_cb`) and writes a sharded output in L1. The
+the weight block, `ttopt.device.circular_buffers.conv_cb`) and writes a sharded output in L1 (height
+sharded, or block sharded with the channels split over the grid's columns, whichever fits). The
 peak is the larger of the halo step (input shard + halo copy) and the kernel step (halo copy + CBs
 + output shard). `l1_full` does that for the whole tensor; `dram_width` / `dram_height` do it for
 one slice of the output width / height at a time (num_slices 0: the fewest slices that fit). A
@@ -121,21 +122,31 @@ def _rows_tiles(rows: int, cores: int) -> int:
     return ceil(ceil(rows / cores) / _TILE)
 
 
-def peak_l1(shape: ConvShape, act_block_h: int, slices: int, device: Device, by_width: bool = True) -> int:
-    """Bytes per core at the conv's L1 peak when it runs in `slices` equal slices (of the width or
-    the height)."""
-    cores = device.num_cores
-    in_t = _rows_tiles(ceil(shape.in_rows / slices), cores)
-    out_t = _rows_tiles(ceil(shape.out_rows / slices), cores)
-    cin_t, cout_t = ceil(shape.in_channels / _TILE), ceil(shape.out_channels / _TILE)
+def _peak(shape: ConvShape, act_block_h: int, slices: int, by_width: bool, row_cores: int, channel_cores: int) -> int:
+    """The peak with the rows split over `row_cores` and the channels over `channel_cores`."""
+    in_t = _rows_tiles(ceil(shape.in_rows / slices), row_cores)
+    out_t = _rows_tiles(ceil(shape.out_rows / slices), row_cores)
+    cin_t = ceil(ceil(shape.in_channels / _TILE) / channel_cores)
+    cout_t = ceil(ceil(shape.out_channels / _TILE) / channel_cores)
     input_shard = in_t * cin_t * shape.act_tile_bytes
     # The halo copy adds the window overlap: (kernel height - 1) input rows of the slice's width.
     overlap = _rows_tiles((shape.kernel[0] - 1) * ceil(shape.in_w / (slices if by_width else 1)), 1)
     halo = (in_t + overlap) * cin_t * shape.act_tile_bytes
-    act_cb, weight_cb = conv_cb(conv_act_block_h(act_block_h, out_t), shape.kernel[0], shape.kernel[1], shape.in_channels,
-                                cout_t, shape.act_tile_bytes, shape.weight_tile_bytes)  # fmt: skip
+    act_cb, weight_cb = conv_cb(conv_act_block_h(act_block_h, out_t), shape.kernel[0], shape.kernel[1],
+                                ceil(shape.in_channels / channel_cores), cout_t, shape.act_tile_bytes,
+                                shape.weight_tile_bytes)  # fmt: skip
     output_shard = out_t * cout_t * shape.act_tile_bytes
     return max(input_shard + halo, halo + act_cb + weight_cb + output_shard)
+
+
+def peak_l1(shape: ConvShape, act_block_h: int, slices: int, device: Device, by_width: bool = True) -> int:
+    """Bytes per core at the conv's L1 peak when it runs in `slices` equal slices (of the width or
+    the height): height sharded (every core all channels) or block sharded (the worker grid's rows
+    split the pixels, its columns the channels), whichever needs less, as the op picks."""
+    gy, gx = device.worker_grid
+    height = _peak(shape, act_block_h, slices, by_width, device.num_cores, 1)
+    block = _peak(shape, act_block_h, slices, by_width, gy, gx)
+    return min(height, block)
 
 
 def fits(shape: ConvShape, slice_type: str, num_slices: int, act_block_h: int, device: Device) -> bool:
@@ -172,20 +183,20 @@ def candidates() -> Iterator[tuple[str, int]]:
             yield slice_type, abh
 
 
-def search(op: Any, device: Device, max_attempts: int) -> tuple[str, int] | None:
-    """The first (slice type, act_block_h_override) that fits, None when none does within
-    `max_attempts` misses (0: no limit)."""
+def search(op: Any, device: Device, max_attempts: int) -> tuple[tuple[str, int] | None, int]:
+    """The first (slice type, act_block_h_override) that fits (None when none does within
+    `max_attempts` misses, 0: no limit) and how many configs missed."""
     shape = conv_shape(op)
     if shape is None:
-        return None
+        return None, 0
     failed = 0
     for slice_type, abh in candidates():
         if fits(shape, slice_type, 0, abh, device):
-            return slice_type, abh
+            return (slice_type, abh), failed
         failed += 1
         if 0 < max_attempts <= failed:
-            return None
-    return None
+            break
+    return None, failed
 
 
 def apply(op: Any, slice_type: str, act_block_h: int) -> None:

@@ -160,9 +160,9 @@ class _Validator:
         """A conv that does not fit in L1 gets the first slice config and act_block_h that fit."""
         if ttnn_conv_fallbacks.current_fits(op, self.device()) is not False:
             return
-        found = ttnn_conv_fallbacks.search(op, self.device(), self.max_attempts)
+        found, tested = ttnn_conv_fallbacks.search(op, self.device(), self.max_attempts)
         if found is None:
-            raise self._failure(op, "out of L1 memory with its slice config", self.max_attempts)
+            raise self._failure(op, "out of L1 memory with its slice config", tested)
         ttnn_conv_fallbacks.apply(op, *found)
         self.fixed += 1
 
