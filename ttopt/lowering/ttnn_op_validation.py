@@ -7,8 +7,8 @@ named `<name>_revert_layout`). No combination works: an error at the op.
 
 tt-mlir asks the op model; ttopt has no op model library, so the kernels' requirements are the
 ones `ttnn_op_constraints` writes down (embedding, pooling, upsample), and every other op accepts
-its inputs and writes the data type and page layout (tile or row-major) of its first tensor
-operand, in the memory the result type names; sort and top-k indices come out as ui16 (ui32 past
+its inputs and writes the data type (binary ops: the declared one, which tt-mlir passes them) and
+page layout (tile or row-major) of its first tensor operand, in the memory the result type names; sort and top-k indices come out as ui16 (ui32 past
 65535 padded elements), argmax as ui32, as `ttnn-workaround` knows them. Creation,
 layout-conversion, device and conv ops (whose output the op decides from its attributes) are left
 alone, as are ops whose result already matches.
@@ -49,6 +49,15 @@ SKIPPED = frozenset({
     "ttnn.fill_cache", "ttnn.paged_update_cache", "ttnn.paged_fill_cache",
 })  # fmt: skip
 INDEX_RESULTS = {"ttnn.sort": 1, "ttnn.topk": 1, "ttnn.argmax": 0}
+# Binary kernels take the output data type as a parameter: tt-mlir's op model passes the result's, so
+# they write the declared data type (unary kernels write their input's).
+DECLARED_DTYPE = frozenset(f"ttnn.{n}" for n in (
+    "add", "multiply", "logical_right_shift", "subtract", "maximum", "minimum", "divide", "eq", "ne", "ge", "gt", "le",
+    "lt", "logical_and", "logical_or", "logical_xor", "pow_tensor", "remainder",
+))  # fmt: skip
+# Ops whose output follows an operand other than the first: embedding_bw writes its gradient's data
+# type, where its values'.
+DATA_OPERAND = {"ttnn.embedding_bw": 2, "ttnn.where": 1}
 
 
 def _layout(t: Any) -> TTNNLayoutAttr | None:
@@ -60,11 +69,13 @@ def _layout(t: Any) -> TTNNLayoutAttr | None:
 def _produced(op: Operation, index: int, aliaser: LayoutAliaser) -> TensorType | None:
     """The type result `index` of `op` comes out in, None when it is the declared one or unknown."""
     declared = op.results[index].type.resolve()
-    src = next((v.type.resolve() for v in op.operands if _layout(v.type.resolve()) is not None), None)
+    tensors = [v.type.resolve() for v in op.operands if _layout(v.type.resolve()) is not None]
+    k = DATA_OPERAND.get(op.name, 0)
+    src = tensors[k] if k < len(tensors) else None
     out_lay, in_lay = _layout(declared), _layout(src)
     if out_lay is None or in_lay is None:
         return None
-    dtype: DataType | None = element_dtype(src)
+    dtype: DataType | None = element_dtype(declared if op.name in DECLARED_DTYPE else src)
     if op.name in INDEX_RESULTS and index == INDEX_RESULTS[op.name]:
         rule = WORKAROUNDS.get(op.name)
         dtype = rule(op)[1][index] if rule is not None else None

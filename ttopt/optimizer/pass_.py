@@ -12,7 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ttopt.optimizer import decompose_layouts, rm_layout_propagation  # noqa: F401  (register their passes)
 from ttopt.optimizer.policies import DEFAULT_POLICY, policy_names
 from ttopt.passes.base import Pass, option
 from ttopt.passes.registry import register_pass

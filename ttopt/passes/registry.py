@@ -17,6 +17,8 @@ PASS_MODULES = (
     "ttopt.passes.strip_debuginfo",
     "ttopt.passes.cse",
     "ttopt.optimizer.pass_",
+    "ttopt.optimizer.rm_layout_propagation",
+    "ttopt.optimizer.decompose_layouts",
     "ttopt.lowering.ttir_to_ttnn",
     "ttopt.lowering.ttir_fusing",
     "ttopt.lowering.ttnn_fusing",
