@@ -70,7 +70,9 @@ class TTNNDecomposeLayouts(Pass):
     """Lower ttnn.to_tensor_spec to the to_layout / to_memory_config ops that perform it."""
 
     name = "ttnn-decompose-layouts"
-    summary = "Each device-to-device ttnn.to_tensor_spec becomes ttnn.to_layout / ttnn.to_memory_config ops (tt-mlir's TTNNDecomposeLayouts)"
+    summary = (
+        "Each device-to-device ttnn.to_tensor_spec becomes ttnn.to_layout / ttnn.to_memory_config ops (tt-mlir's TTNNDecomposeLayouts)"
+    )
 
     def run(self, module: Module, ctx: PassContext) -> None:
         from ttopt.device.device import load_device
