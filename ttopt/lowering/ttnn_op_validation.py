@@ -107,12 +107,12 @@ def _shape(t: TensorType) -> tuple[int, ...]:
     return tuple(int(d) for d in t.shape or () if d is not None)
 
 
-def _revert_location(op: Operation) -> Location | None:
-    """The op's NameLoc with `_revert_layout` appended (its other locations stay as they are)."""
-    loc = op.location
+def suffixed_location(loc: Location | None, suffix: str) -> Location | None:
+    """A NameLoc with `suffix` appended to its name, the original as its child (tt-mlir's
+    appendLocationSuffix); other locations as they are."""
     if loc is None or loc.resolved()[0] != "name":
         return loc
-    return Location(f"loc({quote(str(loc.name) + '_revert_layout')}({loc.text[4:-1]}))", loc.scope)
+    return Location(f"loc({quote(str(loc.name) + suffix)}({loc.text[4:-1]}))", loc.scope)
 
 
 def _differs(a: TTNNLayoutAttr, b: TTNNLayoutAttr) -> bool:
@@ -228,7 +228,7 @@ class _Validator:
                 continue
             declared = r.type
             r.type = t
-            spec = Operation("ttnn.to_tensor_spec", [r], [declared], location=_revert_location(op))
+            spec = Operation("ttnn.to_tensor_spec", [r], [declared], location=suffixed_location(op.location, "_revert_layout"))
             spec.pos = op.pos
             r.replace_all_uses_with(spec.results[0], except_in=spec)
             after.insert(0, spec)

@@ -49,7 +49,7 @@ MODULES: dict[str, str] = {
     'ttnn-fusing': 'ttopt.lowering.ttnn_fusing',
     'ttnn-operation-validation-and-fallback': 'ttopt.lowering.ttnn_op_validation',
     'ttnn-optimizer': 'ttopt.optimizer.pass_',
-    'ttnn-rm-layout-propagation': 'ttopt.optimizer.rm_layout_propagation',
+    'ttnn-rm-layout-propagation': 'ttopt.lowering.ttnn_rm_layout_propagation',
     'ttnn-workaround': 'ttopt.lowering.ttnn_workarounds',
     'update-global-to-local-shapes': 'ttopt.sharding.global_to_local',
     'user-priority-propagation': 'ttopt.sharding.priority_propagation',

@@ -27,11 +27,11 @@ from typing import TYPE_CHECKING, Any
 
 from ttopt.dialects.ttcore_attrs import DataType
 from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
-from ttopt.ir.attributes import quote
 from ttopt.ir.location import Location
-from ttopt.ir.operation import Operation
+from ttopt.ir.operation import Block, Operation
 from ttopt.ir.types import TensorType
 from ttopt.lowering import ttnn_op_constraints
+from ttopt.lowering.ttnn_op_validation import suffixed_location
 from ttopt.optimizer.rewrite import LayoutAliaser, update_function_type
 from ttopt.passes.base import Pass
 from ttopt.passes.registry import register_pass
@@ -74,11 +74,10 @@ def _same_but_page_layout(a: TTNNLayoutAttr, b: TTNNLayoutAttr) -> bool:
     return (a.dtype, a.buffer_type, a.memory_layout, a.grid) == (b.dtype, b.buffer_type, b.memory_layout, b.grid)
 
 
-def _suffixed(loc: Location | None, suffix: str) -> Location | None:
-    """A NameLoc with `suffix` appended to its name (other locations as they are)."""
-    if loc is None or loc.resolved()[0] != "name":
-        return loc
-    return Location(f"loc({quote(str(loc.name) + suffix)}({loc.text[4:-1]}))", loc.scope)
+def _block_of(op: Operation) -> Block:
+    block = op.parent
+    assert block is not None  # every op the propagation reaches sits in the function's block
+    return block
 
 
 def row_major_output(op: Operation) -> tuple[DataType, TTNNLayoutAttr] | None:
@@ -139,7 +138,7 @@ class _Propagation:
                     continue
                 user.results[0].replace_all_uses_with(arg)
                 user.drop_all_references()
-                user.parent.remove(user)
+                _block_of(user).remove(user)
                 rm_args.append(arg)
                 self.changed += 1
         return rm_args
@@ -182,9 +181,12 @@ class _Propagation:
         want = _layout(declared)
         if want is None or want.dtype is dtype:
             return r
-        conv = self.spec(r, layout.relayout(_shape(declared), dtype=want.dtype, tiled=False), _suffixed(op.location, "_dtype_conversion"))
+        conv = self.spec(
+            r, layout.relayout(_shape(declared), dtype=want.dtype, tiled=False), suffixed_location(op.location, "_dtype_conversion")
+        )
         r.replace_all_uses_with(conv.results[0], except_in=conv)
-        op.parent.insert(op.parent.index(op) + 1, conv)
+        block = _block_of(op)
+        block.insert(block.index(op) + 1, conv)
         return conv.results[0]
 
     def tile_operand(self, consumer: Operation, index: int, value: Any) -> None:
@@ -193,8 +195,9 @@ class _Propagation:
         t = value.type.resolve()
         if lay is None or lay.is_tiled or not isinstance(t, TensorType):
             return
-        fix = self.spec(value, lay.relayout(_shape(t), tiled=True), _suffixed(consumer.location, "_stop_propagation_conversion"))
-        consumer.parent.insert(consumer.parent.index(consumer), fix)
+        fix = self.spec(value, lay.relayout(_shape(t), tiled=True), suffixed_location(consumer.location, "_stop_propagation_conversion"))
+        block = _block_of(consumer)
+        block.insert(block.index(consumer), fix)
         consumer.set_operand(index, fix.results[0])
         self.changed += 1
 
@@ -203,8 +206,9 @@ class _Propagation:
         want = _layout(expected) if expected is not None else None
         if want is None or not want.is_tiled:
             return
-        fix = self.spec(value, want, _suffixed(ret.location, "_return_conversion"))
-        ret.parent.insert(ret.parent.index(ret), fix)
+        fix = self.spec(value, want, suffixed_location(ret.location, "_return_conversion"))
+        block = _block_of(ret)
+        block.insert(block.index(ret), fix)
         ret.set_operand(index, fix.results[0])
         self.changed += 1
 
