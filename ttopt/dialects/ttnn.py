@@ -107,6 +107,9 @@ OTHER.update({"distribute_tensor": (2, 1), "aggregate_tensor": (2, 1), "assign":
 # sink and, for decode, current positions).
 OTHER.update({"dit_rms_norm_unary_fused": ((1, 4), 1), "nlp_concat_heads_decode": (1, 1), "concatenate_heads": (1, 1),
               "scaled_dot_product_attention": ((3, 5), 1), "scaled_dot_product_attention_decode": ((3, 6), 1)})
+# The aggregate layout change the validation fallbacks and row-major propagation insert (its result
+# type says everything; tt-mlir's TTNNDecomposeLayouts lowers it).
+OTHER.update({"to_tensor_spec": (1, 1)})
 
 register(
     *(OpDef(f"ttnn.{n}", operands=1, results=1, traits=_P) for n in UNARY),

@@ -109,6 +109,7 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
     cost_exact_max_ops: int = option(200, "[optimizer] CostBased: solve functions with at most this many decisions exactly")
     cost_time_limit: float = option(10.0, "[optimizer] CostBased: time limit of the exact solver per function, in seconds")
     cost_beam_width: int = option(32, "[optimizer] CostBased: states kept per step of the beam search")
+    max_fallback_attempts: int = option(0, "Fallback combinations ttnn-operation-validation-and-fallback tries per failing op after the optimizer (0: all)")
     # tt-mlir's pipeline options ttopt accepts with their values that match what it does; any
     # other value is a usage error naming the option (UNSUPPORTED_VALUES).
     mock_system_desc_arch: str = option("wormhole_b0", "Device preset used without system-desc-path (tt-mlir's mock system desc arch)", choices=MOCK_ARCHS)
@@ -192,6 +193,12 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
         assert cls is not None
         return cls.from_options({"enable-rope-fusion": True, "enable-op-constraints": self.optimizer_enabled()})
 
+    def validation(self) -> Pass:
+        """ttnn-operation-validation-and-fallback with this pipeline's max-fallback-attempts."""
+        cls = get_pass("ttnn-operation-validation-and-fallback")
+        assert cls is not None
+        return cls.from_options({"max-fallback-attempts": self.max_fallback_attempts})
+
     def const_eval(self, prepare: bool = True) -> Pass:
         """const-eval-hoist-transform: conv2d weights prepared when the optimizer runs (as tt-mlir
         prepares them inside its optimizer passes), dead constants erased, hoisting under
@@ -224,6 +231,10 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
                 # (they would stay in the forward function once given L1).
                 yield PipelineStep(n + 2, "const-eval-hoist-transform", self.const_eval(prepare=False))
             yield PipelineStep(n + 2, "ttnn-optimizer", self.optimizer())
+            # tt-mlir validates every op after its optimizer and falls back where the op rejects its layouts.
+            yield PipelineStep(n + 2, "ttnn-operation-validation-and-fallback", self.validation())
+            # tt-mlir then decomposes the layout changes the validation inserted.
+            yield PipelineStep(n + 2, "ttnn-decompose-layouts", _new("ttnn-decompose-layouts"))
         else:
             yield PipelineStep(n + 2, "ttnn-optimizer", skipped="optimization-level=0 and enable-optimizer=false")
         yield PipelineStep(n + 3, "const-eval-hoist-transform", self.const_eval())

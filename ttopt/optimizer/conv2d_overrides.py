@@ -185,20 +185,21 @@ def parse_conv2d_overrides(values: Iterable[str]) -> dict[str, Conv2dOverride]:
 
 def check_conv2d_targets(overrides: Mapping[str, Conv2dOverride], blocks: Iterable[Any],
                          worker_grid: tuple[int, int]) -> None:  # fmt: skip
-    """Every overridden op (by NameLoc name, in `blocks`) is a conv2d / conv_transpose2d, and a
-    core_grid fits the worker grid."""
-    ops_by_name: dict[str, Any] = {}
+    """Every overridden name is a conv2d / conv_transpose2d's NameLoc name, and a core_grid fits the
+    worker grid. tt-mlir looks each conv's own name up, so a name other ops share (the reshapes a conv
+    lowers with) still reaches the conv."""
+    ops_by_name: dict[str, list[Any]] = {}
     for block in blocks:
         for op in block.ops:
             n = op.location.name if op.location is not None else None
             if n:
-                ops_by_name.setdefault(n, op)
+                ops_by_name.setdefault(n, []).append(op)
     for name, ov in overrides.items():
-        op = ops_by_name.get(name)
-        if op is None:
+        named = ops_by_name.get(name)
+        if not named:
             continue  # unknown names are reported by overrides.check_names
-        if op.name not in CONV_OPS:
-            raise OverrideError(f"--override-conv2d-config: '{name}' is a {op.name}, not a ttnn.conv2d or ttnn.conv_transpose2d")
+        if not any(op.name in CONV_OPS for op in named):
+            raise OverrideError(f"--override-conv2d-config: '{name}' is a {named[0].name}, not a ttnn.conv2d or ttnn.conv_transpose2d")
         if ov.grid is not None and (ov.grid[0] > worker_grid[0] or ov.grid[1] > worker_grid[1]):
             raise OverrideError(
                 f"--override-conv2d-config: '{name}': core_grid {ov.grid[0]}x{ov.grid[1]} does not fit the "

@@ -1,0 +1,80 @@
+"""`ttnn-decompose-layouts`: every `ttnn.to_tensor_spec` between two device layouts becomes the
+conversion ops tt-mlir's TTNNDecomposeLayouts emits for it (`memory_move.conversion_ops`:
+`ttnn.to_layout` for a page-layout or data-type change, `ttnn.to_memory_config` for a memory
+change, both in the order tt-metal can run them); one between equal layouts is dropped.
+
+A `ttnn.to_tensor_spec` to or from host memory is left as it is (ttopt's conversion ops are the
+device-to-device ones).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
+from ttopt.ir.types import TensorType
+from ttopt.optimizer.memory_move import conversion_ops
+from ttopt.optimizer.rewrite import LayoutAliaser
+from ttopt.passes.base import Pass
+from ttopt.passes.registry import register_pass
+
+if TYPE_CHECKING:
+    from ttopt.ir.module import Module
+    from ttopt.passes.context import PassContext
+
+TO_TENSOR_SPEC = "ttnn.to_tensor_spec"
+
+
+def _layout(t: Any) -> TTNNLayoutAttr | None:
+    t = t.resolve()
+    if not isinstance(t, TensorType) or t.encoding is None:
+        return None
+    lay = getattr(t.encoding.resolve(), "typed", None)
+    return lay if isinstance(lay, TTNNLayoutAttr) else None
+
+
+def decompose(module: Module, worker_grid: tuple[int, int]) -> int:
+    """Replace the device-to-device `ttnn.to_tensor_spec` ops of every function; how many."""
+    aliaser = LayoutAliaser(module)
+    count = 0
+    for func in module.functions():
+        for region in func.regions:
+            for block in region.blocks:
+                out: list[Any] = []
+                for op in block.ops:
+                    if op.name != TO_TENSOR_SPEC or len(op.operands) != 1 or len(op.results) != 1:
+                        out.append(op)
+                        continue
+                    src, dst = _layout(op.operands[0].type), _layout(op.results[0].type)
+                    if src is None or dst is None or src.is_system_memory or dst.is_system_memory:
+                        out.append(op)
+                        continue
+                    name = op.location.name if op.location is not None else None
+                    new = conversion_ops(op.operands[0], src, dst, aliaser.tensor_type, name or "to_tensor_spec", worker_grid,
+                                         location=op.location)  # fmt: skip
+                    result = new[-1].results[0] if new else op.operands[0]
+                    op.results[0].replace_all_uses_with(result)
+                    op.drop_all_references()
+                    for n in new:
+                        n.parent = block
+                    out.extend(new)
+                    count += 1
+                block.ops = out
+    return count
+
+
+@register_pass
+@dataclass
+class TTNNDecomposeLayouts(Pass):
+    """Lower ttnn.to_tensor_spec to the to_layout / to_memory_config ops that perform it."""
+
+    name = "ttnn-decompose-layouts"
+    summary = (
+        "Each device-to-device ttnn.to_tensor_spec becomes ttnn.to_layout / ttnn.to_memory_config ops (tt-mlir's TTNNDecomposeLayouts)"
+    )
+
+    def run(self, module: Module, ctx: PassContext) -> None:
+        from ttopt.device.device import load_device
+
+        ctx.stats.setdefault(self.name, {})["decomposed"] = decompose(module, load_device(None, module).worker_grid)
