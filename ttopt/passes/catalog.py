@@ -52,13 +52,10 @@ MODULES: dict[str, str] = {
     'ttnn-kv-cache-dtype-conversion': 'ttopt.lowering.kv_cache_dtype',
     'ttnn-operation-validation-and-fallback': 'ttopt.lowering.ttnn_op_validation',
     'ttnn-optimizer': 'ttopt.optimizer.pass_',
-<<<<<<< HEAD
     'ttnn-resolve-composites': 'ttopt.lowering.resolve_composites',
+    'ttnn-rm-layout-propagation': 'ttopt.lowering.ttnn_rm_layout_propagation',
     'ttnn-trace-hoist-transform': 'ttopt.lowering.trace',
     'ttnn-weight-dtype-conversion': 'ttopt.lowering.weight_dtype',
-=======
-    'ttnn-rm-layout-propagation': 'ttopt.lowering.ttnn_rm_layout_propagation',
->>>>>>> optconf
     'ttnn-workaround': 'ttopt.lowering.ttnn_workarounds',
     'update-global-to-local-shapes': 'ttopt.sharding.global_to_local',
     'user-priority-propagation': 'ttopt.sharding.priority_propagation',
@@ -118,21 +115,15 @@ SUMMARIES: dict[str, str] = {
     'ttir-to-ttnn-common-pipeline': 'TTIR to TTNN as the backend pipeline, without its runtime steps (which lower only a CPU module; ttopt makes none)',
     'ttnn-const-eval-inputs-to-system-memory': 'Arguments read only by ttcore.load_cached become row-major system-memory tensors; each const-eval function moves them to the device (ttnn.to_device, ttnn.to_layout)',
     'ttnn-deallocate': "Insert ttnn.deallocate after the last use of every intermediate tensor (tt-mlir's TTNNDeallocate)",
-<<<<<<< HEAD
+    'ttnn-decompose-layouts': "Each device-to-device ttnn.to_tensor_spec becomes ttnn.to_layout / ttnn.to_memory_config ops (tt-mlir's TTNNDecomposeLayouts)",
     'ttnn-fusing': 'Fold an activation into the matmul / linear / conv2d it alone reads; fuse RoPE, decode concat-heads and rms_norm + activation (cost-checked)',
     'ttnn-kv-cache-dtype-conversion': 'Give every {ttcore.kv_cache} argument of a forward function the target block-float type; typecast what cache ops write into it',
     'ttnn-operation-validation-and-fallback': 'TTNN ops get the output data type and page layout their kernels produce, with a ttnn.to_tensor_spec back to the expected type',
     'ttnn-optimizer': 'Choose TTNN memory layouts and op configs (CostBased by default; DFSharding + ShardSolver, interleaved policies), insert reshards and spills',
     'ttnn-resolve-composites': "Replace each ttcore.composite by its typed TTNN op (force-promote) or its decomposition's body (inline)",
+    'ttnn-rm-layout-propagation': "Row-major integer inputs stay row-major through the ops whose kernels keep it (tt-mlir's TTNNRowMajorLayoutPropagation)",
     'ttnn-trace-hoist-transform': 'Move the device computation of each forward function into @trace_N_<func>, with slot allocation, capture and execute functions, called through ttnn.capture_or_execute_trace',
     'ttnn-weight-dtype-conversion': 'Cast the parameter-only weights of matmul / linear ops to the target block-float type (bfp_bf4 on the host)',
-=======
-    'ttnn-decompose-layouts': "Each device-to-device ttnn.to_tensor_spec becomes ttnn.to_layout / ttnn.to_memory_config ops (tt-mlir's TTNNDecomposeLayouts)",
-    'ttnn-fusing': 'Fold an activation into the matmul / linear (sigmoid, silu, gelu) or conv2d (relu, relu6, silu, sigmoid) it alone reads',
-    'ttnn-operation-validation-and-fallback': 'TTNN ops get the output data type and page layout their kernels produce, with a ttnn.to_tensor_spec back to the expected type',
-    'ttnn-optimizer': 'Choose TTNN memory layouts and op configs (CostBased by default; DFSharding + ShardSolver, interleaved policies), insert reshards and spills',
-    'ttnn-rm-layout-propagation': "Row-major integer inputs stay row-major through the ops whose kernels keep it (tt-mlir's TTNNRowMajorLayoutPropagation)",
->>>>>>> optconf
     'ttnn-workaround': 'TTNN data-type workarounds: typecasts around ops whose tt-metal kernels take fewer data types (tanh, where, prod, argmax, sort, ...)',
     'update-global-to-local-shapes': 'Set all mesh axes manual, give manual_computation bodies local shapes, lower sdy collectives to StableHLO',
     'user-priority-propagation': 'Propagate sdy shardings by dimension priorities p0, p1, ... (Shardy user-priority strategy)',
@@ -328,7 +319,7 @@ OPTIONS: dict[str, tuple[OptionSpec, ...]] = {
     ),
     'ttnn-const-eval-inputs-to-system-memory': (),
     'ttnn-deallocate': (),
-<<<<<<< HEAD
+    'ttnn-decompose-layouts': (),
     'ttnn-fusing': (
         OptionSpec('enable-op-constraints', 'enable_op_constraints', bool, False, 'Patterns HEAD validates against its op model (decode RoPE, nlp_concat_heads_decode, dit_rms_norm_unary_fused): ttopt checks them with its cost model', None, False, False),
         OptionSpec('enable-rope-fusion', 'enable_rope_fusion', bool, False, "RoPE chains -> ttnn.rotary_embedding (HEAD does this at the TTIR level; ttopt's backend pipeline turns it on here)", None, False, False),
@@ -338,14 +329,9 @@ OPTIONS: dict[str, tuple[OptionSpec, ...]] = {
     'ttnn-kv-cache-dtype-conversion': (
         OptionSpec('target-dtype', 'target_dtype', str, 'none', 'Block-float type of the KV caches (none: nothing changes)', ('none', 'bfp_bf8', 'bfp_bf4'), False, False),
     ),
-    'ttnn-operation-validation-and-fallback': (),
-=======
-    'ttnn-decompose-layouts': (),
-    'ttnn-fusing': (),
     'ttnn-operation-validation-and-fallback': (
         OptionSpec('max-fallback-attempts', 'max_fallback_attempts', int, 0, 'Fallback combinations tried per failing op before giving up (0: all)', None, False, False),
     ),
->>>>>>> optconf
     'ttnn-optimizer': (
         OptionSpec('memory-layout-analysis-enabled', 'memory_layout_analysis_enabled', bool, False, 'Enable the memory layout policy (L1 chains); without it every op gets its first legal config (DRAM interleaved)', None, False, False),
         OptionSpec('memory-layout-analysis-policy', 'memory_layout_analysis_policy', str, 'CostBased', 'Memory layout policy: CostBased (minimum estimated time, the default), DFSharding (L1 sharded chains), GreedyL1Interleaved, BFInterleaved', ('DFSharding', 'GreedyL1Interleaved', 'BFInterleaved', 'CostBased'), False, False),
@@ -364,18 +350,15 @@ OPTIONS: dict[str, tuple[OptionSpec, ...]] = {
         OptionSpec('verify-l1-budget', 'verify_l1_budget', bool, False, 'After the rewrite, replay the schedule and fail at the first position whose L1 use exceeds the budget', None, False, False),
         OptionSpec('device', 'device', str, '', 'Device preset (wormhole_b0, n150, blackhole) or system-desc file, when the module has no ttcore.system_desc', None, False, False),
     ),
-<<<<<<< HEAD
     'ttnn-resolve-composites': (
         OptionSpec('composite-resolution', 'composite_resolution', str, 'inline', 'inline / auto / validate: inline the decomposition; force-promote: the typed op where one is registered', ('auto', 'inline', 'validate', 'force-promote'), False, False),
         OptionSpec('arch', 'arch', str, 'wormhole_b0', 'Chip architecture (typed ops tt-metal has only on some architectures are inlined elsewhere)', None, False, False),
     ),
+    'ttnn-rm-layout-propagation': (),
     'ttnn-trace-hoist-transform': (),
     'ttnn-weight-dtype-conversion': (
         OptionSpec('target-dtype', 'target_dtype', str, 'none', "Block-float type of the weights (none: only ops' own ttcore.weight_dtype)", ('none', 'bfp_bf8', 'bfp_bf4'), False, False),
     ),
-=======
-    'ttnn-rm-layout-propagation': (),
->>>>>>> optconf
     'ttnn-workaround': (),
     'update-global-to-local-shapes': (),
     'user-priority-propagation': (
