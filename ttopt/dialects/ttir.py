@@ -210,8 +210,13 @@ def _matmul(op: Any) -> None:
 
 def _reshape(op: Any) -> None:
     a, out = _shape(inputs(op)[0]), _result(op)
-    want = props(op).shape
-    if out is not None and tuple(want) != out:
+    want = tuple(props(op).shape)
+    # As HEAD's ReshapeOp::verify: one entry may be -1 (inferred); every other one is the result's.
+    if want.count(-1) > 1:
+        raise ValueError("Shape attribute must have at most one -1 element")
+    if any(d < 0 and d != -1 for d in want):
+        raise ValueError("All dimensions must be >= 0 except the one with -1")
+    if out is not None and (len(want) != len(out) or any(w not in (-1, o) for w, o in zip(want, out))):
         raise ValueError(f"shape attribute {list(want)} differs from the result shape {list(out)}")
     if a is not None and out is not None and prod(a) != prod(out):
         raise ValueError(f"cannot reshape {list(a)} ({prod(a)} elements) to {list(out)} ({prod(out)} elements)")

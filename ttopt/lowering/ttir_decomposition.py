@@ -25,7 +25,7 @@ from math import prod
 from typing import TYPE_CHECKING, Any, Callable
 
 from ttopt.dialects.ttir import inputs
-from ttopt.ir.attributes import ArrayAttr, DenseArrayAttr, DenseElementsAttr, IntegerAttr
+from ttopt.ir.attributes import ArrayAttr, BoolAttr, DenseArrayAttr, DenseElementsAttr, IntegerAttr
 from ttopt.ir.operation import Operation
 from ttopt.ir.properties import int_values, props
 from ttopt.ir.types import ScalarType, TensorType, static_shape
@@ -130,6 +130,27 @@ def _reverse(op: Operation) -> Value:
     return bld.permute(bld.reshape(flipped, pshape), [perm.index(i) for i in range(len(shape))])
 
 
+def _argmax(op: Operation) -> Value | None:
+    """An argmax over several dimensions: those permuted to the back and flattened into one, the
+    one-dimension argmax, and (keep_dim) the result reshaped to the input's rank (HEAD's ArgMaxPattern)."""
+    dims = list(int_values(op.get_attr("dim_arg")) or ())
+    if len(dims) <= 1:
+        return None
+    x = inputs(op)[0]
+    shape = static_shape(x.type.resolve())
+    reduced = sorted({d % len(shape) for d in dims})
+    kept = [d for d in range(len(shape)) if d not in reduced]
+    keep_dim = bool(props(op).keep_dim)
+    bld = _Builder(op)
+    flat_shape = (*(shape[d] for d in kept), prod(shape[d] for d in reduced))
+    flat = bld.reshape(bld.permute(x, kept + reduced), flat_shape)
+    out = op.results[0].type.resolve()
+    arg_shape = (*flat_shape[:-1], 1) if keep_dim else flat_shape[:-1]
+    arg = bld.emit("argmax", [flat], TensorType(arg_shape, out.element_type, out.encoding), keep_dim=BoolAttr(keep_dim),
+                   dim_arg=ArrayAttr((IntegerAttr(len(flat_shape) - 1, I32),)))  # fmt: skip
+    return bld.reshape(arg, static_shape(out)) if keep_dim else arg
+
+
 def _no_op(op: Operation) -> Value | None:
     x = inputs(op)[0]
     if op.name == "ttir.reshape":
@@ -152,6 +173,7 @@ DECOMPOSITIONS: dict[str, Callable[[Operation], Value | None]] = {
     "ttir.broadcast": _no_op,
     "ttir.conv2d": channel_last_conv,
     "ttir.index": index_to_slice,
+    "ttir.argmax": _argmax,
 }
 
 

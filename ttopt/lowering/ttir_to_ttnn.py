@@ -48,6 +48,7 @@ from ttopt.lowering.ttnn_direct import DIRECT_MULTI_RESULT, DIRECT_RULES
 from ttopt.lowering.ttnn_fused import FUSED_RULES
 from ttopt.lowering.ttnn_indexing import INDEXING_RULES
 from ttopt.lowering.ttnn_indexing import MULTI_RESULT as INDEXING_MULTI_RESULT
+from ttopt.lowering.ttnn_linear import LINEAR_RULES
 from ttopt.lowering.ttnn_transformer import TRANSFORMER_RULES
 from ttopt.lowering.ttnn_upsample import UPSAMPLE_RULES
 from ttopt.optimizer.rewrite import LayoutAliaser, update_function_type
@@ -332,7 +333,11 @@ def _same(name: str, keys: tuple[str, ...] = ()) -> Rule:
 
 def _reshape(lw: _Lowering, op: Any) -> Any:
     rt = _result_type(lw, op)
-    return lw.emit("ttnn.reshape", inputs(op), rt, {"shape": _i32s(tuple(rt.resolve().shape))}, op.location)
+    # HEAD passes ttir.reshape's shape on as written (a -1 entry stays -1); squeeze and unsqueeze
+    # have none and take the result's.
+    given = int_values(op.properties.get("shape")) if op.name == "ttir.reshape" else None
+    shape = tuple(given) if given is not None else tuple(rt.resolve().shape)
+    return lw.emit("ttnn.reshape", inputs(op), rt, {"shape": _i32s(shape)}, op.location)
 
 
 def _permute(lw: _Lowering, op: Any) -> Any:
@@ -367,11 +372,11 @@ def _reduce(lw: _Lowering, op: Any) -> Any:
         short = "prod" if short == "reduce_and" else "sum"
     if short == "argmax":
         dims = p.dim_arg
-        if dims is None or len(dims) != 1:
-            raise ValueError("lowers to ttnn.argmax, which reduces exactly one dimension")
-        return lw.emit("ttnn.argmax", inputs(op), _result_type(lw, op),
-                       {"dim": IntegerAttr(dims[0], SI32), "keep_dim": BoolAttr(p.keep_dim)},
-                       op.location)  # fmt: skip
+        if dims is not None and len(dims) != 1:  # ttir-to-ttir-decomposition has folded them into one
+            raise ValueError("lowers to ttnn.argmax, which reduces one dimension or all of them")
+        # Without dim_arg HEAD's ttnn.argmax reduces every dimension and has no `dim` attribute.
+        attrs = {"keep_dim": BoolAttr(p.keep_dim)} if dims is None else {"dim": IntegerAttr(dims[0], SI32), "keep_dim": BoolAttr(p.keep_dim)}
+        return lw.emit("ttnn.argmax", inputs(op), _result_type(lw, op), attrs, op.location)
     properties: dict[str, Any] = {"keep_dim": BoolAttr(p.keep_dim)}
     if short == "prod":  # one si64 dimension, or none for all of them (HEAD's ProdOp)
         rank = len(inputs(op)[0].type.resolve().shape)
@@ -565,6 +570,7 @@ RULES.update(DIRECT_RULES)
 RULES.update(CANONICALIZED_RULES)
 RULES.update(TRANSFORMER_RULES)
 RULES.update(CONV_TRANSPOSE_RULES)
+RULES.update(LINEAR_RULES)
 RULES.update(CCL_RULES)
 
 
