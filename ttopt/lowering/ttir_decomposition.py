@@ -12,6 +12,11 @@
   by a `ttir.embedding` lookup of [N-1, .., 0], reshaped and permuted back.
 * `ttir.conv2d` not in NHWC: permuted to NHWC and back (conv_layout.py).
 * `ttir.index`: `ttir.slice_static` over every dimension (index_slice.py).
+* `ttir.argmax` over several dimensions: those permuted last and flattened into one.
+* `ttir.quantize` / `dequantize` / `requantize`: their `*_unrolled` forms with scale and zero-point
+  constants from the quantized types (quant_types.py).
+* Constants hoisted to the front of the block and duplicates merged, before and after the
+  rewrites, as HEAD's canonicalizer runs around its decomposition (hoist_constants).
 * Reshapes to the same shape and identity permutes (which the lowering emits as tt-mlir does, and
   tt-mlir's canonicalizer folds away) are dropped.
 
@@ -31,6 +36,7 @@ from ttopt.ir.properties import int_values, props
 from ttopt.ir.types import ScalarType, TensorType, static_shape
 from ttopt.lowering.conv_layout import channel_last_conv
 from ttopt.lowering.index_slice import index_to_slice
+from ttopt.lowering.quant_types import unrolled
 from ttopt.passes.base import Pass
 from ttopt.passes.registry import register_pass
 
@@ -174,15 +180,55 @@ DECOMPOSITIONS: dict[str, Callable[[Operation], Value | None]] = {
     "ttir.conv2d": channel_last_conv,
     "ttir.index": index_to_slice,
     "ttir.argmax": _argmax,
+    "ttir.quantize": unrolled,
+    "ttir.dequantize": unrolled,
+    "ttir.requantize": unrolled,
 }
 
 
+# TTIR's ConstantLike ops (TTIROps.td): MLIR's canonicalizer hoists and uniques them.
+CONSTANT_LIKE = frozenset({"ttir.constant", "ttir.full", "ttir.zeros", "ttir.ones"})
+
+
+def hoist_constants(block: Block) -> int:
+    """Constants moved to the front of `block` and duplicates merged, as one run of MLIR's
+    canonicalizer does (OperationFolder::insertKnownConstant, in block order): a constant already at
+    the front, or right after one the run has kept, stays; any other moves to the very front (so
+    constants behind other ops come out in reverse order). How many duplicates were merged."""
+    kept: dict[tuple[str, str, str], Operation] = {}
+    owned: set[int] = set()
+    moved: list[Operation] = []  # in the order they moved; the block's front is this list reversed
+    stay: list[Operation] = []
+    merged = 0
+    for op in list(block.ops):
+        if op.name not in CONSTANT_LIKE or len(op.results) != 1 or op.operands:
+            stay.append(op)
+            continue
+        key = (op.name, repr(sorted((k, v.text) for k, v in op.properties.items())), op.results[0].type.resolve().text)
+        first = kept.get(key)
+        if first is not None:
+            op.results[0].replace_all_uses_with(first.results[0])
+            op.erase()
+            merged += 1
+            continue
+        prev = stay[-1] if stay else (moved[0] if moved else None)
+        (stay if prev is None or id(prev) in owned else moved).append(op)
+        kept[key] = op
+        owned.add(id(op))
+    if moved or merged:
+        block.ops = [*reversed(moved), *stay]
+    return merged
+
+
 def decompose(module: Module) -> dict[str, int]:
-    """Apply the decompositions to every function of `module`; how many ops of each kind were rewritten."""
+    """Apply the decompositions to every function of `module`; how many ops of each kind were rewritten.
+    Constants are hoisted before and after (hoist_constants), as HEAD's canonicalizer runs around
+    its TTIRToTTIRDecomposition."""
     counts: dict[str, int] = {}
     for f in module.functions():
         for region in f.regions:
             for block in region.blocks:
+                hoist_constants(block)
                 for op in list(block.ops):
                     rewrite = DECOMPOSITIONS.get(op.name)
                     new = rewrite(op) if rewrite is not None else None
@@ -195,6 +241,7 @@ def decompose(module: Module) -> dict[str, int]:
                         if not e.results[0].uses and e.parent is not None:
                             e.erase()
                     counts[op.name] = counts.get(op.name, 0) + 1
+                hoist_constants(block)
     return counts
 
 

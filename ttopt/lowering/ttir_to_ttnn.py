@@ -37,6 +37,7 @@ from ttopt.ir.properties import int_values, props
 from ttopt.ir.types import OpaqueType, ScalarType, TensorType, static_shape
 from ttopt.lowering.dense_values import DenseValueError, mlir_spelled_body, narrow_value, narrowed_body, splat_fill_value
 from ttopt.lowering.mlir_floats import mlir_float_attr
+from ttopt.lowering.quant_types import respelled
 from ttopt.lowering.ttir_decomposition import TTIRToTTIRDecomposition, decompose
 from ttopt.lowering.ttnn_batch_norm import BATCH_NORM_RULES
 from ttopt.lowering.ttnn_cache import CACHE_RULES
@@ -49,6 +50,7 @@ from ttopt.lowering.ttnn_fused import FUSED_RULES
 from ttopt.lowering.ttnn_indexing import INDEXING_RULES
 from ttopt.lowering.ttnn_indexing import MULTI_RESULT as INDEXING_MULTI_RESULT
 from ttopt.lowering.ttnn_linear import LINEAR_RULES
+from ttopt.lowering.ttnn_quantization import QUANTIZATION_RULES, quant_storage
 from ttopt.lowering.ttnn_transformer import TRANSFORMER_RULES
 from ttopt.lowering.ttnn_upsample import UPSAMPLE_RULES
 from ttopt.optimizer.rewrite import LayoutAliaser, update_function_type
@@ -81,7 +83,7 @@ def normalized(t: TensorType) -> TensorType:
     (rank-0 tensors stay rank 0, with HEAD's one-element `() -> (0, 0)` layout)."""
     elem = t.element_type.resolve()
     name = NORMALIZED.get(elem.text)
-    return TensorType(tuple(t.shape or ()), ScalarType(name) if name is not None else elem)
+    return TensorType(tuple(t.shape or ()), ScalarType(name) if name is not None else respelled(elem))
 
 
 def normalized_dense(a: Any, t: TensorType) -> Any:
@@ -162,7 +164,9 @@ class _Lowering:
             raise self.fail(op, f"has a tensor of unknown shape ({t.text}); TTNN layouts need static shapes")
         t = normalized(t)
         shape = tuple(d for d in t.shape if isinstance(d, int))
-        dt = element_dtype(t)
+        storage = quant_storage(t.element_type.resolve().text)
+        # A quantized tensor's layout holds its storage type (HEAD's TTNNLayout), normalized.
+        dt = element_dtype(TensorType(shape, ScalarType(NORMALIZED.get(storage, storage)))) if storage else element_dtype(t)
         if dt is None:
             raise self.fail(op, f"has element type {t.element_type.text}, which has no TTNN data type")
         try:
@@ -571,6 +575,7 @@ RULES.update(CANONICALIZED_RULES)
 RULES.update(TRANSFORMER_RULES)
 RULES.update(CONV_TRANSPOSE_RULES)
 RULES.update(LINEAR_RULES)
+RULES.update(QUANTIZATION_RULES)
 RULES.update(CCL_RULES)
 
 
