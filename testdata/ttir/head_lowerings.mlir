@@ -68,3 +68,27 @@ func.func @dequantize_constants_hoisted(%x: tensor<1x3x32x32x!quant.uniform<i32:
   %0 = "ttir.dequantize_unrolled"(%x, %s, %z) : (tensor<1x3x32x32x!quant.uniform<i32:f32, 2.000000e-02>>, tensor<1xf32>, tensor<1xi32>) -> tensor<1x3x32x32xf32>
   return %0 : tensor<1x3x32x32xf32>
 }
+
+// conv3d: input channels padded to 32 and row-major, the weight prepared (row-major, then tiled),
+// a complete default conv3d_config, the row-major result tiled for its reader.
+// CHECK-LABEL: func.func @conv3d_default_config
+// CHECK: %[[B:.*]] = "ttnn.reshape"(%arg2) <{shape = [1 : i32, 16 : i32]}>
+// CHECK: %[[P:.*]] = "ttnn.pad"(%arg0) <{padding = array<i32: 0, 0, 0, 0, 0, 0, 0, 0, 0, 28>
+// CHECK: %[[X:.*]] = "ttnn.to_layout"(%[[P]]) : ({{.*}}) -> tensor<1x8x28x28x32xbf16
+// CHECK: %[[W:.*]] = "ttnn.prepare_conv3d_weights"(%arg1, %{{.*}}) <{alignment = 32 : i32, c_in_block = 32 : i32, groups = 1 : i32}> : ({{.*}}) -> tensor<864x16xbf16
+// CHECK: %[[WT:.*]] = "ttnn.to_layout"(%[[W]])
+// CHECK: "ttnn.conv3d"(%[[X]], %[[WT]], %[[B]], %{{.*}}) <{batch_size = 1 : i32, conv3d_config = #ttnn.conv3d_config<t_out_block = 1, w_out_block = 1, h_out_block = 1, c_out_block = 32, c_in_block = 32, compute_with_storage_grid_size = #ttcore.grid<8x8>>, groups = 1 : i32, in_channels = 32 : i32
+func.func @conv3d_default_config(%x: tensor<1x8x28x28x4xbf16>, %w: tensor<16x4x3x3x3xbf16>, %b: tensor<1x1x1x1x16xbf16>) -> tensor<1x6x26x26x16xbf16> {
+  %0 = "ttir.conv3d"(%x, %w, %b) <{stride = array<i32: 1, 1, 1>, padding = array<i32: 0, 0, 0>, groups = 1 : i32, padding_mode = "zeros"}> : (tensor<1x8x28x28x4xbf16>, tensor<16x4x3x3x3xbf16>, tensor<1x1x1x1x16xbf16>) -> tensor<1x6x26x26x16xbf16>
+  return %0 : tensor<1x6x26x26x16xbf16>
+}
+
+// conv3d in NCDHW: permuted to NDHWC and back.
+// CHECK-LABEL: func.func @conv3d_channel_first
+// CHECK: "ttnn.permute"(%arg0) <{permutation = array<i64: 0, 2, 3, 4, 1>}>
+// CHECK: "ttnn.conv3d"
+// CHECK: "ttnn.permute"({{.*}}) <{permutation = array<i64: 0, 4, 1, 2, 3>}>
+func.func @conv3d_channel_first(%x: tensor<1x32x8x28x28xbf16>, %w: tensor<32x32x3x3x3xbf16>) -> tensor<1x32x6x26x26xbf16> {
+  %0 = "ttir.conv3d"(%x, %w) <{stride = array<i32: 1, 1, 1>, padding = array<i32: 0, 0, 0>, groups = 1 : i32, batch_dim = 0 : i64, channel_dim = 1 : i64, depth_dim = 2 : i64, height_dim = 3 : i64, width_dim = 4 : i64}> : (tensor<1x32x8x28x28xbf16>, tensor<32x32x3x3x3xbf16>) -> tensor<1x32x6x26x26xbf16>
+  return %0 : tensor<1x32x6x26x26xbf16>
+}

@@ -178,6 +178,7 @@ DECOMPOSITIONS: dict[str, Callable[[Operation], Value | None]] = {
     "ttir.permute": _no_op,
     "ttir.broadcast": _no_op,
     "ttir.conv2d": channel_last_conv,
+    "ttir.conv3d": channel_last_conv,
     "ttir.index": index_to_slice,
     "ttir.argmax": _argmax,
     "ttir.quantize": unrolled,

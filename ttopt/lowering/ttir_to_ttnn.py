@@ -44,6 +44,7 @@ from ttopt.lowering.ttnn_cache import CACHE_RULES
 from ttopt.lowering.ttnn_cache import NO_RESULT as CACHE_NO_RESULT
 from ttopt.lowering.ttnn_canonicalized import CANONICALIZED_RULES
 from ttopt.lowering.ttnn_ccl_ops import CCL_RULES
+from ttopt.lowering.ttnn_conv3d import CONV3D_RULES
 from ttopt.lowering.ttnn_conv_transpose import CONV_TRANSPOSE_RULES
 from ttopt.lowering.ttnn_direct import DIRECT_MULTI_RESULT, DIRECT_RULES
 from ttopt.lowering.ttnn_fused import FUSED_RULES
@@ -270,7 +271,12 @@ def _conv_weight(arg: Any) -> bool:
     """An argument read only as a conv's weight or bias stays on the host, row-major (as tt-mlir
     leaves conv weights for the op to prepare on the device)."""
     users = arg.users
-    return bool(users) and all(u.name in ("ttir.conv2d", "ttir.conv_transpose2d") and arg not in inputs(u)[:1] for u in users)
+    def weight_of(u: Any) -> bool:
+        if u.name == "ttir.conv3d":  # only the weight: HEAD prepares it; the bias is reshaped on the device
+            return inputs(u)[1] is arg and arg not in (inputs(u)[:1] + inputs(u)[2:])
+        return u.name in ("ttir.conv2d", "ttir.conv_transpose2d") and arg not in inputs(u)[:1]
+
+    return bool(users) and all(weight_of(u) for u in users)
 
 
 def _read_as_input(empty: Any) -> bool:
@@ -576,6 +582,7 @@ RULES.update(TRANSFORMER_RULES)
 RULES.update(CONV_TRANSPOSE_RULES)
 RULES.update(LINEAR_RULES)
 RULES.update(QUANTIZATION_RULES)
+RULES.update(CONV3D_RULES)
 RULES.update(CCL_RULES)
 
 
