@@ -48,6 +48,7 @@ from ttopt.lowering.ttnn_conv3d import CONV3D_RULES
 from ttopt.lowering.ttnn_conv_transpose import CONV_TRANSPOSE_RULES
 from ttopt.lowering.ttnn_direct import DIRECT_MULTI_RESULT, DIRECT_RULES
 from ttopt.lowering.ttnn_fused import FUSED_RULES
+from ttopt.lowering.ttnn_group_norm import GROUP_NORM_RULES
 from ttopt.lowering.ttnn_indexing import INDEXING_RULES
 from ttopt.lowering.ttnn_indexing import MULTI_RESULT as INDEXING_MULTI_RESULT
 from ttopt.lowering.ttnn_linear import LINEAR_RULES
@@ -583,6 +584,7 @@ RULES.update(CONV_TRANSPOSE_RULES)
 RULES.update(LINEAR_RULES)
 RULES.update(QUANTIZATION_RULES)
 RULES.update(CONV3D_RULES)
+RULES.update(GROUP_NORM_RULES)
 RULES.update(CCL_RULES)
 
 
