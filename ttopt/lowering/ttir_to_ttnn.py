@@ -57,7 +57,7 @@ from ttopt.lowering.ttnn_quantization import QUANTIZATION_RULES, quant_storage
 from ttopt.lowering.ttnn_transformer import TRANSFORMER_RULES
 from ttopt.lowering.ttnn_upsample import UPSAMPLE_RULES
 from ttopt.optimizer.rewrite import LayoutAliaser, update_function_type
-from ttopt.passes.base import Pass
+from ttopt.passes.base import Pass, option
 from ttopt.passes.registry import register_pass
 
 if TYPE_CHECKING:
@@ -145,8 +145,9 @@ def _shape_attr(shape: tuple[int, ...]) -> DialectAttr:
 class _Lowering:
     """One function's conversion."""
 
-    def __init__(self, module: Any, func: Any, aliaser: LayoutAliaser) -> None:
+    def __init__(self, module: Any, func: Any, aliaser: LayoutAliaser, fold_broadcasts: bool = True) -> None:
         self.module = module
+        self.fold_broadcasts = fold_broadcasts
         self.func = func
         self.aliaser = aliaser
         self.block = func.regions[0].entry
@@ -296,7 +297,7 @@ def _elementwise(lw: _Lowering, op: Any) -> Any:
     name = "ttnn." + RENAMED.get(short, short)
     if name not in OP_DEFS:
         raise ValueError("has no TTNN lowering (no TTNN elementwise op of that name)")
-    ins = [_implicit(v) for v in inputs(op)]
+    ins = [_implicit(lw, v) for v in inputs(op)]
     if short == "pow":
         exponent = _constant_fill(ins[1])
         if exponent is not None:
@@ -305,7 +306,7 @@ def _elementwise(lw: _Lowering, op: Any) -> Any:
 
 
 def _leaky_relu(lw: _Lowering, op: Any) -> Any:
-    return lw.emit("ttnn.leaky_relu", [_implicit(v) for v in inputs(op)], _result_type(lw, op), {"parameter": op.properties["parameter"]},
+    return lw.emit("ttnn.leaky_relu", [_implicit(lw, v) for v in inputs(op)], _result_type(lw, op), {"parameter": op.properties["parameter"]},
                    op.location)  # fmt: skip
 
 
@@ -325,10 +326,11 @@ def _constant_fill(v: Any) -> Any:
     return fill
 
 
-def _implicit(v: Any) -> Any:
-    """A broadcast read only by elementwise ops is their implicit broadcast: read its input."""
+def _implicit(lw: _Lowering, v: Any) -> Any:
+    """A broadcast read only by elementwise ops is their implicit broadcast: read its input (unless
+    implicit-broadcast folding is off)."""
     p = getattr(v, "op", None)
-    if p is not None and p.name == "ttir.broadcast" and all(u.name in ELEMENTWISE for u in v.users):
+    if lw.fold_broadcasts and p is not None and p.name == "ttir.broadcast" and all(u.name in ELEMENTWISE for u in v.users):
         return inputs(p)[0]
     return v
 
@@ -369,7 +371,7 @@ def _transpose(lw: _Lowering, op: Any) -> Any:
 
 
 def _broadcast(lw: _Lowering, op: Any) -> Any:
-    if all(u.name in ELEMENTWISE for u in op.results[0].users):
+    if lw.fold_broadcasts and all(u.name in ELEMENTWISE for u in op.results[0].users):
         return inputs(op)[0]  # the readers broadcast implicitly; the value is unused once they convert
     dims = tuple(props(op).broadcast_dimensions)
     return lw.emit("ttnn.repeat", inputs(op), _result_type(lw, op), {"repeat_dims": _shape_attr(dims)}, op.location)
@@ -597,6 +599,9 @@ class ConvertTTIRToTTNN(Pass):
     name = "convert-ttir-to-ttnn"
     summary = "TTIR ops to TTNN ops; every tensor gets a tiled DRAM-interleaved ttnn_layout (ttir-to-ttnn-backend-pipeline's conversion)"
 
+    enable_implicit_broadcast_folding_pass: bool = option(
+        True, "A broadcast read only by elementwise ops becomes their implicit broadcast (tt-mlir's TTIRImplicitBroadcastFold); false keeps it a ttnn.repeat")
+
     def run(self, module: Module, ctx: PassContext) -> None:
         ctx.stats.setdefault(TTIRToTTIRDecomposition.name, {}).update(decompose(module))
         aliaser = LayoutAliaser(module)
@@ -607,5 +612,5 @@ class ConvertTTIRToTTNN(Pass):
             if len(func.regions[0].blocks) != 1:
                 raise LoweringError(f"convert-ttir-to-ttnn: function with {len(func.regions[0].blocks)} blocks",
                                     op_position(module.source, func))  # fmt: skip
-            count += _Lowering(module, func, aliaser).run()
+            count += _Lowering(module, func, aliaser, self.enable_implicit_broadcast_folding_pass).run()
         ctx.stats.setdefault(self.name, {})["converted"] = count

@@ -158,7 +158,9 @@ OPTIONS: dict[str, tuple[OptionSpec, ...]] = {
     'convert-to-ttnn-ccl': (
         OptionSpec('num-links', 'num_links', int, 1, 'Ethernet links per CCL op (ttnn num_links)', None, False, False),
     ),
-    'convert-ttir-to-ttnn': (),
+    'convert-ttir-to-ttnn': (
+        OptionSpec('enable-implicit-broadcast-folding-pass', 'enable_implicit_broadcast_folding_pass', bool, True, "A broadcast read only by elementwise ops becomes their implicit broadcast (tt-mlir's TTIRImplicitBroadcastFold); false keeps it a ttnn.repeat", None, False, False),
+    ),
     'cse': (),
     'inliner': (),
     'insert-explicit-reshards': (
