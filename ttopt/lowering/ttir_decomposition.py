@@ -12,6 +12,7 @@
   by a `ttir.embedding` lookup of [N-1, .., 0], reshaped and permuted back.
 * `ttir.conv2d` not in NHWC: permuted to NHWC and back (conv_layout.py).
 * `ttir.index`: `ttir.slice_static` over every dimension (index_slice.py).
+* `ttir.concat`: inputs empty along the dimension dropped, a one-input concat folded away.
 * `ttir.argmax` over several dimensions: those permuted last and flattened into one.
 * `ttir.quantize` / `dequantize` / `requantize`: their `*_unrolled` forms with scale and zero-point
   constants from the quantized types (quant_types.py).
@@ -157,6 +158,25 @@ def _argmax(op: Operation) -> Value | None:
     return bld.reshape(arg, static_shape(out)) if keep_dim else arg
 
 
+def _concat(op: Operation) -> Value | None:
+    """Empty inputs (zero along the concat dimension) dropped, and a concat of one input folded to
+    it (HEAD's ConcatOp folders)."""
+    ins = inputs(op)
+    rank = len(static_shape(op.results[0].type.resolve()))
+    dim = int(props(op).dim) % rank
+    kept = [v for v in ins if static_shape(v.type.resolve())[dim] != 0]
+    if len(ins) == 1:
+        return ins[0]
+    if len(kept) == len(ins):
+        return None
+    if len(kept) <= 1:
+        return (kept or ins)[0]
+    new = Operation("ttir.concat", kept, [op.results[0].type], properties=dict(op.properties), location=op.location)
+    new.pos = op.pos
+    op.parent.insert(op.parent.index(op), new)  # type: ignore[union-attr]
+    return new.results[0]
+
+
 def _no_op(op: Operation) -> Value | None:
     x = inputs(op)[0]
     if op.name == "ttir.reshape":
@@ -181,6 +201,7 @@ DECOMPOSITIONS: dict[str, Callable[[Operation], Value | None]] = {
     "ttir.conv3d": channel_last_conv,
     "ttir.index": index_to_slice,
     "ttir.argmax": _argmax,
+    "ttir.concat": _concat,
     "ttir.quantize": unrolled,
     "ttir.dequantize": unrolled,
     "ttir.requantize": unrolled,
@@ -195,7 +216,8 @@ def hoist_constants(block: Block) -> int:
     """Constants moved to the front of `block` and duplicates merged, as one run of MLIR's
     canonicalizer does (OperationFolder::insertKnownConstant, in block order): a constant already at
     the front, or right after one the run has kept, stays; any other moves to the very front (so
-    constants behind other ops come out in reverse order). How many duplicates were merged."""
+    constants behind other ops come out in reverse order); constants nobody reads are erased. How
+    many duplicates were merged."""
     kept: dict[tuple[str, str, str], Operation] = {}
     owned: set[int] = set()
     moved: list[Operation] = []  # in the order they moved; the block's front is this list reversed
@@ -216,8 +238,15 @@ def hoist_constants(block: Block) -> int:
         (stay if prev is None or id(prev) in owned else moved).append(op)
         kept[key] = op
         owned.add(id(op))
-    if moved or merged:
-        block.ops = [*reversed(moved), *stay]
+    # The run then erases the constants nobody reads (trivially dead ops).
+    dead = [op for op in (*moved, *stay) if id(op) in owned and not op.results[0].uses]
+    for op in dead:
+        op.drop_all_references()
+    if moved or merged or dead:
+        gone = {id(op) for op in dead}
+        block.ops = [op for op in (*reversed(moved), *stay) if id(op) not in gone]
+        for op in dead:
+            op.parent = None
     return merged
 
 

@@ -345,6 +345,18 @@ def _same(name: str, keys: tuple[str, ...] = ()) -> Rule:
     return rule
 
 
+def _embedding(lw: _Lowering, op: Any) -> Any:
+    """A weight of rank above 4 (all but its last two dimensions 1) reshaped to (1, 1, R, C), as
+    HEAD's EmbeddingOpSqueezeWeightRewritePattern workaround does."""
+    idx, weight = inputs(op)[:2]
+    shape = tuple(weight.type.resolve().shape)
+    if len(shape) > 4:
+        if any(d != 1 for d in shape[:-2]):
+            raise ValueError(f"weight {list(shape)} must be effectively 2-D (every dimension but the last two 1)")
+        weight = lw.reshape(weight, (1, 1, *shape[-2:]), op, op.location)
+    return lw.emit("ttnn.embedding", [idx, weight], _result_type(lw, op), {}, op.location)
+
+
 def _reshape(lw: _Lowering, op: Any) -> Any:
     rt = _result_type(lw, op)
     # HEAD passes ttir.reshape's shape on as written (a -1 entry stays -1); squeeze and unsqueeze
@@ -573,7 +585,7 @@ RULES: dict[str, Rule] = {
     "matmul": _matmul, "linear": _matmul, "conv2d": _conv2d,
     "softmax": _softmax, "rms_norm": _norm, "layer_norm": _norm,
     "square": lambda lw, op: lw.emit("ttnn.multiply", [inputs(op)[0], inputs(op)[0]], _result_type(lw, op), {}, op.location),
-    "embedding": _same("ttnn.embedding"), "constant": _creation, "full": _creation, "zeros": _creation,
+    "embedding": _embedding, "constant": _creation, "full": _creation, "zeros": _creation,
     "ones": _creation, "arange": _creation, "empty": _creation,
     **INDEXING_RULES,
     **FUSED_RULES,

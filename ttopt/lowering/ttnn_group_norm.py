@@ -7,7 +7,8 @@ tt-metal's optional-affine path; the op has operand segments (input, input_mask,
 `num_groups` and `epsilon` (1e-12 when the TTIR op has none). Channels that are not a multiple of
 the tile width are padded as HEAD's GroupNormChannelPadRewritePattern workaround does (input,
 1-D weight and bias padded with zeros to a multiple of lcm(32, channels per group), num_groups
-scaled, the result sliced back).
+scaled, the result sliced back), and tile-aligned 1-D weight and bias are reshaped to
+`(1, 1, C/32, 32)` (GroupNormAffineReshapeRewritePattern).
 """
 
 from __future__ import annotations
@@ -68,6 +69,13 @@ def _pad(lw: _Lowering, op: Any, v: Any, padding: tuple[int, ...]) -> Any:
                    op.location)  # fmt: skip
 
 
+def _affine4(lw: _Lowering, op: Any, v: Any) -> Any:
+    shape = tuple(v.type.resolve().shape)
+    if len(shape) != 1 or shape[0] <= 0 or shape[0] % TILE_WIDTH:
+        return v
+    return lw.reshape(v, (1, 1, shape[0] // TILE_WIDTH, TILE_WIDTH), op, op.location)
+
+
 def _group_norm(lw: _Lowering, op: Any) -> Any:
     named = _operands(op)
     x = named["input"]
@@ -107,6 +115,9 @@ def _group_norm(lw: _Lowering, op: Any) -> Any:
         weight, bias = (_pad(lw, op, v, (0, padded_c - c)) if tuple(v.type.resolve().shape) == (c,) else v for v in (weight, bias))
         groups = IntegerAttr(padded_c // (c // int(groups.resolve().value)), ScalarType("i64"))
         flat = (*flat[:-1], padded_c)
+    # HEAD's GroupNormAffineReshapeRewritePattern workaround: tile-aligned 1-D affine parameters
+    # as (1, 1, C/32, 32).
+    weight, bias = (_affine4(lw, op, v) for v in (weight, bias))
     operands = [x, *([mask] if mask is not None else []), weight, bias]
     properties = {
         "epsilon": op.get_attr("epsilon") or FloatAttr(1e-12, ScalarType("f32")),

@@ -82,13 +82,14 @@ def _embedding_backward(lw: _Lowering, op: Any) -> Any:
     ishape = tuple(idx.type.resolve().shape)
     if len(ishape) > 2 and ishape[-1] == 1:
         ishape = ishape[:-1]
-        idx = lw.reshape(idx, ishape, op, loc)
     if len(ishape) == 1:
         ishape = (1, ishape[0])
-        idx = lw.reshape(idx, ishape, op, loc)
     seq = ishape[-1]
     padded = ceil(seq / TILE) * TILE
+    # The squeeze / unsqueeze reshapes stand alone only before a pad; otherwise HEAD's canonicalizer
+    # folds them into the final 4-D reshape of the indices.
     if seq != padded:
+        idx = lw.reshape(idx, ishape, op, loc)
         idx = _pad_value(lw, idx, [0] * (2 * len(ishape) - 1) + [padded - seq], op)
         gshape = tuple(grad.type.resolve().shape)
         gpad = [0] * (2 * len(gshape))
@@ -96,7 +97,7 @@ def _embedding_backward(lw: _Lowering, op: Any) -> Any:
         grad = _pad_value(lw, grad, gpad, op)
     gshape = tuple(grad.type.resolve().shape)
     grad = lw.reshape(grad, (1, 1, prod(gshape[:-1]), gshape[-1]), op, loc)
-    ishape = tuple(idx.type.resolve().shape)
+    ishape = tuple(idx.type.resolve().shape) if seq != padded else ishape
     if len(ishape) == 2:
         idx = lw.reshape(idx, (ishape[0], 1, 1, ishape[1]), op, loc)
     out = tuple(op.results[0].type.resolve().shape)
