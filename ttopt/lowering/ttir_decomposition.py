@@ -221,9 +221,16 @@ def hoist_constants(block: Block) -> int:
     kept: dict[tuple[str, str, str], Operation] = {}
     owned: set[int] = set()
     moved: list[Operation] = []  # in the order they moved; the block's front is this list reversed
-    stay: list[Operation] = []
+    # A `ttnn.get_device` convert-to-ttnn-ccl put first stays first: the constants' conversion reads it.
+    prefix = []
+    for op in block.ops:
+        if op.name != "ttnn.get_device":
+            break
+        prefix.append(op)
+        owned.add(id(op))
+    stay: list[Operation] = list(prefix)
     merged = 0
-    for op in list(block.ops):
+    for op in block.ops[len(prefix):]:
         if op.name not in CONSTANT_LIKE or len(op.results) != 1 or op.operands:
             stay.append(op)
             continue
@@ -234,17 +241,17 @@ def hoist_constants(block: Block) -> int:
             op.erase()
             merged += 1
             continue
-        prev = stay[-1] if stay else (moved[0] if moved else None)
+        prev = stay[-1] if len(stay) > len(prefix) else (moved[0] if moved else (stay[-1] if stay else None))
         (stay if prev is None or id(prev) in owned else moved).append(op)
         kept[key] = op
         owned.add(id(op))
     # The run then erases the constants nobody reads (trivially dead ops).
-    dead = [op for op in (*moved, *stay) if id(op) in owned and not op.results[0].uses]
+    dead = [op for op in (*moved, *stay) if op.name in CONSTANT_LIKE and id(op) in owned and not op.results[0].uses]
     for op in dead:
         op.drop_all_references()
     if moved or merged or dead:
         gone = {id(op) for op in dead}
-        block.ops = [op for op in (*reversed(moved), *stay) if id(op) not in gone]
+        block.ops = [op for op in (*prefix, *reversed(moved), *stay[len(prefix):]) if id(op) not in gone]
         for op in dead:
             op.parent = None
     return merged
