@@ -9,6 +9,8 @@ operand (the lowering drops it).
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import replace
 from math import prod
 from typing import Any
@@ -297,7 +299,20 @@ def _quantization(op: Any) -> None:
         raise ValueError(f"Output tensor shape ({','.join(map(str, b))}) must match the inferred shape: ({','.join(map(str, a))})")
 
 
+def _constant(op: Any) -> None:
+    """HEAD's ConstantOp::verify: a dense or dense_resource value of integer or float elements."""
+    value = op.properties.get("value")
+    text = value.text if value is not None else ""
+    if not text.startswith(("dense<", "dense_resource<")):
+        raise ValueError("value attribute must be one of DenseResourceElementsAttr or DenseElementsAttr.")
+    t = op.results[0].type.resolve() if op.results else None
+    element = t.element_type.resolve().text if isinstance(t, TensorType) else "f32"
+    if not re.fullmatch(r"(s|u)?i\d+|f\d+|bf16|tf32|f8E\w+", element):
+        raise ValueError("value attribute must be of int or float type.")
+
+
 register_verifiers({
+    "ttir.constant": _constant,
     **{f"ttir.{u}": _unary for u in UNARY if u not in ("typecast", "bitcast_convert")},
     **{f"ttir.{b}": _binary for b in BINARY},
     "ttir.matmul": _matmul,

@@ -37,6 +37,7 @@ from ttopt.ir.properties import int_values, props
 from ttopt.ir.types import OpaqueType, ScalarType, TensorType, static_shape
 from ttopt.lowering.dense_values import DenseValueError, mlir_spelled_body, narrow_value, narrowed_body, splat_fill_value
 from ttopt.lowering.mlir_floats import mlir_float_attr
+from ttopt.lowering.op_error import OpError
 from ttopt.lowering.quant_types import respelled
 from ttopt.lowering.ttir_decomposition import TTIRToTTIRDecomposition, decompose
 from ttopt.lowering.ttnn_batch_norm import BATCH_NORM_RULES
@@ -255,6 +256,8 @@ class _Lowering:
             raise self.fail(op, f"has {len(op.results)} results; its TTNN lowering is not implemented")
         try:
             return rule(self, op)
+        except OpError as e:
+            raise LoweringError(f"'{op.name}' op {e}", op_position(self.module.source, op)) from None
         except ValueError as e:
             raise self.fail(op, str(e)) from None
 

@@ -20,6 +20,7 @@ from ttopt.ir.attributes import BoolAttr, DenseArrayAttr, DialectAttr, FloatAttr
 from ttopt.ir.operation import Operation
 from ttopt.ir.properties import int_values, props
 from ttopt.ir.types import ScalarType, TensorType
+from ttopt.lowering.op_error import OpError
 
 if TYPE_CHECKING:
     from ttopt.lowering.ttir_to_ttnn import _Lowering
@@ -130,6 +131,8 @@ def _pool(lw: _Lowering, op: Any) -> Any:
     p = props(op)
     loc = op.location
     kernel = _pair(p.kernel)
+    if op.name == "ttir.avg_pool2d" and _pair(p.dilation) != (1, 1):
+        raise OpError("only supports lowering to TTNN for dilation of (1, 1)")  # HEAD's AvgPool2d conversion
     top, left, bottom, right = _padding_tlbr(p.padding)
     if top > kernel[0] // 2 or bottom > kernel[0] // 2 or left > kernel[1] // 2 or right > kernel[1] // 2:
         # TTNN pools pad at most half the window: pad the NHWC input explicitly instead.
