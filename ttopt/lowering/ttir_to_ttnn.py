@@ -101,10 +101,9 @@ def normalized_dense(a: Any, t: TensorType) -> Any:
         # are not values tt-mlir's ttir.constant takes.
         if not a.text.startswith("dense_resource<"):
             raise ValueError("value must be a dense<...> or dense_resource<...> attribute (as tt-mlir's ttir.constant verifies)")
-        if at == t:
-            return a
-        raise ValueError(f"has a {a.text.partition('<')[0] or 'non-dense'} constant of type {at.text if at else '?'} "
-                         f"that ttopt cannot re-type to {t.text} (only dense<...> values are converted)")  # fmt: skip
+        # HEAD's ElementTypeNormalization leaves a dense_resource value as it is (its type too),
+        # even when the result's element type is normalized.
+        return a
     if not src or (src == dst and dst not in FLOAT_ELEMENTS):
         return DenseElementsAttr(a.body, t)
     if src == dst:
@@ -495,7 +494,12 @@ def _creation(lw: _Lowering, op: Any) -> Any:
         if fill is not None:  # tt-mlir canonicalizes a splat ttir.constant to ttir.full
             return lw.emit("ttnn.full", [lw.get_device()], _result_type(lw, op), {"shape": _shape_attr(static_shape(t)), "fill_value": fill},
                            op.location)  # fmt: skip
-        value = normalized_dense(op.properties["value"], t)
+        # The value keeps its own element type, normalized (HEAD's ElementTypeNormalization rebuilds
+        # the attribute from its type, which may differ from the result's: dense<[1, 2]> : si32 for
+        # an f32 result stays si32).
+        raw = op.properties["value"]
+        vt = raw.type.resolve() if isinstance(raw, DenseElementsAttr) else None
+        value = normalized_dense(raw, normalized(vt) if isinstance(vt, TensorType) else t)
         return lw.emit("ttnn.constant", [lw.get_device()], _result_type(lw, op), {"value": value}, op.location)
     if short == "arange":
         return _arange(lw, op, t, properties)
