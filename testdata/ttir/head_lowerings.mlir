@@ -92,3 +92,14 @@ func.func @conv3d_channel_first(%x: tensor<1x32x8x28x28xbf16>, %w: tensor<32x32x
   %0 = "ttir.conv3d"(%x, %w) <{stride = array<i32: 1, 1, 1>, padding = array<i32: 0, 0, 0>, groups = 1 : i32, batch_dim = 0 : i64, channel_dim = 1 : i64, depth_dim = 2 : i64, height_dim = 3 : i64, width_dim = 4 : i64}> : (tensor<1x32x8x28x28xbf16>, tensor<32x32x3x3x3xbf16>) -> tensor<1x32x6x26x26xbf16>
   return %0 : tensor<1x32x6x26x26xbf16>
 }
+
+// conv1d: row-major input, bias unsqueezed to (1, 1, 1, O), conv2d's flattened result reshaped back.
+// CHECK-LABEL: func.func @conv1d_bias
+// CHECK: %[[B:.*]] = "ttnn.reshape"(%arg2) <{shape = [1 : i32, 1 : i32, 1 : i32, 64 : i32]}>
+// CHECK: %[[X:.*]] = "ttnn.to_layout"(%arg0)
+// CHECK: %[[Y:.*]] = "ttnn.conv1d"(%[[X]], %arg1, %[[B]], %{{.*}}) <{batch_size = 1 : i32, conv2d_config = #ttnn.conv2d_config<config_tensors_in_dram = false>, dilation = 1 : i32, groups = 1 : i32, in_channels = 64 : i32, input_length = 32 : i32, kernel_size = 3 : i32, out_channels = 64 : i32, padding = array<i32: 1, 1>, stride = 1 : i32}> : ({{.*}}) -> tensor<1x1x32x64xbf16
+// CHECK: "ttnn.reshape"(%[[Y]]) <{shape = [1 : i32, 32 : i32, 64 : i32]}>
+func.func @conv1d_bias(%x: tensor<1x32x64xbf16>, %w: tensor<64x64x3xbf16>, %b: tensor<1x1x64xbf16>) -> tensor<1x32x64xbf16> {
+  %0 = "ttir.conv1d"(%x, %w, %b) <{stride = 1 : i32, padding = 1 : i32, dilation = 1 : i32, groups = 1 : i32}> : (tensor<1x32x64xbf16>, tensor<64x64x3xbf16>, tensor<1x1x64xbf16>) -> tensor<1x32x64xbf16>
+  return %0 : tensor<1x32x64xbf16>
+}

@@ -72,6 +72,10 @@ NOT_MODELLED = frozenset({
     "ttnn.all_gather", "ttnn.all_reduce", "ttnn.all_to_all", "ttnn.collective_permute", "ttnn.reduce_scatter",
     "ttnn.mesh_partition", "ttnn.mesh_shard", "ttnn.point_to_point",
     "ttnn.sort", "ttnn.topk", "ttnn.rand", "ttnn.split_query_key_value_and_split_heads", "ttnn.topk_router_gpt",
+    # quantization, conv1d / conv3d (and conv3d's weight preparation), batch norm training: the
+    # optimizer leaves them at the layouts the conversion gave them.
+    "ttnn.quantize", "ttnn.dequantize", "ttnn.requantize", "ttnn.conv1d", "ttnn.conv3d", "ttnn.prepare_conv3d_weights",
+    "ttnn.batch_norm_training",
 })  # fmt: skip
 
 

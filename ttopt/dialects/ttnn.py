@@ -92,7 +92,7 @@ OTHER.update({"topk": (1, 2), "rand": (1, 1)})
 OTHER.update({"split_query_key_value_and_split_heads": ((1, 2), 3), "topk_router_gpt": (3, 2)})
 # Quantization, convolution and normalization ops of HEAD's TTIR -> TTNN conversion (TTNNOps.td).
 OTHER.update({"quantize": (3, 1), "dequantize": (3, 1), "requantize": (5, 1), "conv3d": ((3, 4), 1), "prepare_conv3d_weights": (2, 1),
-              "batch_norm_training": ((1, 5), 1)})
+              "batch_norm_training": ((1, 5), 1), "conv1d": ((3, 4), 1)})
 
 register(
     *(OpDef(f"ttnn.{n}", operands=1, results=1, traits=_P) for n in UNARY),

@@ -46,6 +46,7 @@ from ttopt.lowering.ttnn_cache import CACHE_RULES
 from ttopt.lowering.ttnn_cache import NO_RESULT as CACHE_NO_RESULT
 from ttopt.lowering.ttnn_canonicalized import CANONICALIZED_RULES
 from ttopt.lowering.ttnn_ccl_ops import CCL_RULES
+from ttopt.lowering.ttnn_conv1d import CONV1D_RULES
 from ttopt.lowering.ttnn_conv3d import CONV3D_RULES
 from ttopt.lowering.ttnn_conv_transpose import CONV_TRANSPOSE_RULES
 from ttopt.lowering.ttnn_direct import DIRECT_MULTI_RESULT, DIRECT_RULES
@@ -606,6 +607,7 @@ RULES.update(CONV_TRANSPOSE_RULES)
 RULES.update(LINEAR_RULES)
 RULES.update(QUANTIZATION_RULES)
 RULES.update(CONV3D_RULES)
+RULES.update(CONV1D_RULES)
 RULES.update(GROUP_NORM_RULES)
 RULES.update(CCL_RULES)
 
