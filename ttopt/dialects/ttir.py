@@ -10,7 +10,6 @@ operand (the lowering drops it).
 from __future__ import annotations
 
 import re
-
 from dataclasses import replace
 from math import prod
 from typing import Any

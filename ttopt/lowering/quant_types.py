@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ttopt.dialects.ttir import inputs
-from ttopt.ir.attributes import DenseElementsAttr, IntegerAttr
+from ttopt.ir.attributes import Attribute, DenseElementsAttr, IntegerAttr
 from ttopt.ir.operation import Operation
-from ttopt.ir.types import OpaqueType, ScalarType, TensorType
+from ttopt.ir.types import OpaqueType, ScalarType, TensorType, Type
 
 if TYPE_CHECKING:
     from ttopt.ir.values import Value
@@ -65,7 +65,7 @@ def parse_uniform(text: str) -> UniformType | None:
     return UniformType(storage, expressed, None if axis is None else int(axis), tuple(params))
 
 
-def respelled(element: object) -> object:
+def respelled(element: Type) -> Type:
     """A quantized element type re-spelled as MLIR prints it; any other element type unchanged."""
     if isinstance(element, OpaqueType):
         q = parse_uniform(element.text)
@@ -118,7 +118,7 @@ def unrolled(op: Operation) -> Value | None:
             return None
         operands = [x, *_scale_and_zero_point(op, q)]
         axis = q.axis
-    properties = {} if axis is None else {"axis": IntegerAttr(axis, ScalarType("i32"))}
+    properties: dict[str, Attribute] = {} if axis is None else {"axis": IntegerAttr(axis, ScalarType("i32"))}
     new = Operation(f"ttir.{kind}_unrolled", operands, [out.type], properties=properties, location=op.location)
     new.pos = op.pos
     block = op.parent
