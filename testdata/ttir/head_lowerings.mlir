@@ -103,3 +103,22 @@ func.func @conv1d_bias(%x: tensor<1x32x64xbf16>, %w: tensor<64x64x3xbf16>, %b: t
   %0 = "ttir.conv1d"(%x, %w, %b) <{stride = 1 : i32, padding = 1 : i32, dilation = 1 : i32, groups = 1 : i32}> : (tensor<1x32x64xbf16>, tensor<64x64x3xbf16>, tensor<1x1x64xbf16>) -> tensor<1x32x64xbf16>
   return %0 : tensor<1x32x64xbf16>
 }
+
+// ttcore.composite: each replaced by its decomposition's body; the private decomposition goes.
+// CHECK-LABEL: func.func @composites
+// CHECK: %[[A:.*]] = "ttnn.add"(%arg0, %arg1)
+// CHECK: "ttnn.multiply"(%[[A]], %arg0)
+// CHECK: %[[B:.*]] = "ttnn.add"(%arg1, %arg0)
+// CHECK: "ttnn.multiply"(%[[B]], %arg1)
+// CHECK-NOT: ttcore.composite
+// CHECK-NOT: @decomposition
+func.func @composites(%a: tensor<32x32xbf16>, %b: tensor<32x32xbf16>) -> (tensor<32x32xbf16>, tensor<32x32xbf16>) {
+  %0 = "ttcore.composite"(%a, %b) <{composite_name = "op_a", decomposition = @decomposition, composite_attributes = {}}> : (tensor<32x32xbf16>, tensor<32x32xbf16>) -> tensor<32x32xbf16>
+  %1 = "ttcore.composite"(%b, %a) <{composite_name = "op_b", decomposition = @decomposition, composite_attributes = {}}> : (tensor<32x32xbf16>, tensor<32x32xbf16>) -> tensor<32x32xbf16>
+  return %0, %1 : tensor<32x32xbf16>, tensor<32x32xbf16>
+}
+func.func private @decomposition(%x: tensor<32x32xbf16>, %y: tensor<32x32xbf16>) -> tensor<32x32xbf16> {
+  %0 = "ttir.add"(%x, %y) : (tensor<32x32xbf16>, tensor<32x32xbf16>) -> tensor<32x32xbf16>
+  %1 = "ttir.multiply"(%0, %x) : (tensor<32x32xbf16>, tensor<32x32xbf16>) -> tensor<32x32xbf16>
+  return %1 : tensor<32x32xbf16>
+}
