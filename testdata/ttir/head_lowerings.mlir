@@ -122,3 +122,17 @@ func.func private @decomposition(%x: tensor<32x32xbf16>, %y: tensor<32x32xbf16>)
   %1 = "ttir.multiply"(%0, %x) : (tensor<32x32xbf16>, tensor<32x32xbf16>) -> tensor<32x32xbf16>
   return %1 : tensor<32x32xbf16>
 }
+
+// sdpa_fw in f32: data operands typecast to bf16 for the ttml kernel, the output back to f32, the
+// intermediates f32; multi-result ops print HEAD's result names.
+// CHECK-LABEL: func.func @sdpa_forward_f32
+// CHECK: %[[Q:.*]] = "ttnn.typecast"(%arg0) : ({{.*}}) -> tensor<1x8x64x64xbf16
+// CHECK: %[[K:.*]] = "ttnn.typecast"(%arg1)
+// CHECK: %[[V:.*]] = "ttnn.typecast"(%arg2)
+// CHECK: %output, %intermediates = "ttnn.sdpa_fw"(%[[Q]], %[[K]], %[[V]]) <{dropout_probability = 0.000000e+00 : f32, mask_type = #ttcore.attention_mask_type<causal>, return_intermediates = true}>
+// CHECK-SAME: -> (tensor<1x8x64x64xbf16, {{.*}}>, tensor<1x8x64x32xf32
+// CHECK: "ttnn.typecast"(%output) : ({{.*}}) -> tensor<1x8x64x64xf32
+func.func @sdpa_forward_f32(%q: tensor<1x8x64x64xf32>, %k: tensor<1x8x64x64xf32>, %v: tensor<1x8x64x64xf32>) -> (tensor<1x8x64x64xf32>, tensor<1x8x64x32xf32>) {
+  %o, %i = "ttir.sdpa_fw"(%q, %k, %v) <{mask_type = #ttcore.attention_mask_type<causal>, dropout_probability = 0.000000e+00 : f32, return_intermediates = true}> : (tensor<1x8x64x64xf32>, tensor<1x8x64x64xf32>, tensor<1x8x64x64xf32>) -> (tensor<1x8x64x64xf32>, tensor<1x8x64x32xf32>)
+  return %o, %i : tensor<1x8x64x64xf32>, tensor<1x8x64x32xf32>
+}

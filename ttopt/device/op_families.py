@@ -75,7 +75,7 @@ NOT_MODELLED = frozenset({
     # quantization, conv1d / conv3d (and conv3d's weight preparation), batch norm training: the
     # optimizer leaves them at the layouts the conversion gave them.
     "ttnn.quantize", "ttnn.dequantize", "ttnn.requantize", "ttnn.conv1d", "ttnn.conv3d", "ttnn.prepare_conv3d_weights",
-    "ttnn.batch_norm_training",
+    "ttnn.batch_norm_training", "ttnn.sdpa_fw", "ttnn.sdpa_bw",
 })  # fmt: skip
 
 

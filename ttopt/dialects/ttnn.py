@@ -92,7 +92,7 @@ OTHER.update({"topk": (1, 2), "rand": (1, 1)})
 OTHER.update({"split_query_key_value_and_split_heads": ((1, 2), 3), "topk_router_gpt": (3, 2)})
 # Quantization, convolution and normalization ops of HEAD's TTIR -> TTNN conversion (TTNNOps.td).
 OTHER.update({"quantize": (3, 1), "dequantize": (3, 1), "requantize": (5, 1), "conv3d": ((3, 4), 1), "prepare_conv3d_weights": (2, 1),
-              "batch_norm_training": ((1, 5), 1), "conv1d": ((3, 4), 1)})
+              "batch_norm_training": ((1, 5), 1), "conv1d": ((3, 4), 1), "sdpa_fw": ((3, 4), (1, 2)), "sdpa_bw": ((6, 7), 3)})
 
 register(
     *(OpDef(f"ttnn.{n}", operands=1, results=1, traits=_P) for n in UNARY),
@@ -106,7 +106,8 @@ register_verifiers(VERIFIERS)
 # = "ttnn.sort"`), as tt-mlir prints them.
 RESULT_NAMES = {"sort": ("values", "indices"), "topk": ("values", "indices"), "max_pool2d_with_indices": ("result", "indices"),
                 "split_query_key_value_and_split_heads": ("query", "key", "value"),
-                "topk_router_gpt": ("expert_indices", "expert_weights")}  # fmt: skip
+                "topk_router_gpt": ("expert_indices", "expert_weights"),
+                "sdpa_fw": ("output", "intermediates"), "sdpa_bw": ("grad_query", "grad_key", "grad_value")}  # fmt: skip
 
 
 def _result_names(names: tuple[str, ...]) -> Any:

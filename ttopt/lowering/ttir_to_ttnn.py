@@ -56,6 +56,8 @@ from ttopt.lowering.ttnn_indexing import INDEXING_RULES
 from ttopt.lowering.ttnn_indexing import MULTI_RESULT as INDEXING_MULTI_RESULT
 from ttopt.lowering.ttnn_linear import LINEAR_RULES
 from ttopt.lowering.ttnn_quantization import QUANTIZATION_RULES, quant_storage
+from ttopt.lowering.ttnn_sdpa_training import MULTI_RESULT as SDPA_TRAINING_MULTI_RESULT
+from ttopt.lowering.ttnn_sdpa_training import SDPA_TRAINING_RULES
 from ttopt.lowering.ttnn_transformer import TRANSFORMER_RULES
 from ttopt.lowering.ttnn_tt_lang import MULTI_RESULT as TT_LANG_MULTI_RESULT
 from ttopt.lowering.ttnn_tt_lang import TT_LANG_RULES
@@ -585,7 +587,7 @@ def _rand(lw: _Lowering, op: Any) -> Any:
     return lw.emit("ttnn.rand", [lw.get_device()], _result_type(lw, op), properties, op.location)
 
 
-MULTI_RESULT = frozenset({"sort", "topk"}) | BATCH_NORM_MULTI_RESULT | TT_LANG_MULTI_RESULT | INDEXING_MULTI_RESULT | CACHE_NO_RESULT | DIRECT_MULTI_RESULT
+MULTI_RESULT = frozenset({"sort", "topk"}) | BATCH_NORM_MULTI_RESULT | TT_LANG_MULTI_RESULT | SDPA_TRAINING_MULTI_RESULT | INDEXING_MULTI_RESULT | CACHE_NO_RESULT | DIRECT_MULTI_RESULT
 RULES: dict[str, Rule] = {
     "reshape": _reshape, "squeeze": _reshape, "unsqueeze": _reshape, "permute": _permute, "transpose": _transpose,
     "broadcast": _broadcast,
@@ -611,6 +613,7 @@ RULES.update(QUANTIZATION_RULES)
 RULES.update(CONV3D_RULES)
 RULES.update(CONV1D_RULES)
 RULES.update(TT_LANG_RULES)
+RULES.update(SDPA_TRAINING_RULES)
 RULES.update(GROUP_NORM_RULES)
 RULES.update(CCL_RULES)
 
