@@ -4,11 +4,13 @@
 // A sharded program (a 2x4 mesh) has one device: the ttnn.get_device convert-to-ttnn-ccl makes
 // with the program's mesh is the one the constants read too; no second, 1x1 device is added.
 
+// The constant comes first: TTIR constants are hoisted to the front (after that device) as
+// tt-mlir's canonicalizer hoists them above the mesh_shard ops.
 // CHECK-NOT: mesh_shape 1x1
 // CHECK: %[[D:.*]] = "ttnn.get_device"() <{mesh_shape = #ttnn<mesh_shape 2x4>}>
-// CHECK-NEXT: "ttnn.mesh_shard"(%arg0, %[[D]])
+// CHECK-NEXT: "ttnn.full"(%[[D]])
 // CHECK-NOT: ttnn.get_device
-// CHECK: "ttnn.full"(%[[D]])
+// CHECK: "ttnn.mesh_shard"(%arg0, %[[D]])
 // CHECK-NOT: ttnn.get_device
 // CHECK: return
 
