@@ -5,11 +5,12 @@
 // the one the constants and the mesh_shard's ttnn.aggregate_tensor read; no second, 1x1 device is
 // added. The pre-sharded arguments are read as they are (HEAD has no identity mesh_shard).
 
+// The constant comes first: TTIR constants are hoisted to the front (after that device), as
+// tt-mlir's canonicalizer hoists them.
 // CHECK-NOT: mesh_shape 1x1
 // CHECK: func.func public @main(%arg0: tensor<8x64xf32
 // CHECK-NEXT: %[[D:.*]] = "ttnn.get_device"() <{mesh_shape = #ttnn<mesh_shape 2x4>}>
-// CHECK-NOT: ttnn.get_device
-// CHECK: "ttnn.full"(%[[D]])
+// CHECK-NEXT: "ttnn.full"(%[[D]])
 // CHECK-NOT: ttnn.get_device
 // CHECK: "ttnn.aggregate_tensor"(%{{.*}}, %[[D]]) <{composer_config = #ttnn.mesh_composer_config<dims = [0 : i32, 1 : i32], mesh_shape_override = [2 : ui32, 1 : ui32]>}>
 // CHECK-SAME: -> tensor<16x64xf32

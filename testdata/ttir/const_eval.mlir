@@ -12,7 +12,13 @@
 // default true as in tt-mlir): the const-eval function moves each to the device (to_device, then
 // to_layout to tiles), the last argument first, as tt-mlir inserts them.
 
-// CHECK-LABEL: func.func private @forward_const_eval_0(
+// The full comes first: TTIR constants are hoisted to the front of the function before the
+// conversion, as tt-mlir's canonicalizer does.
+// CHECK-LABEL: func.func private @forward_const_eval_0()
+// CHECK-NEXT: %[[D:.*]] = "ttnn.get_device"() <{mesh_shape = #ttnn<mesh_shape 1x1>}>
+// CHECK-NEXT: %[[F:.*]] = "ttnn.full"(%[[D]])
+// CHECK-NEXT: return %[[F]]
+// CHECK-LABEL: func.func private @forward_const_eval_1(
 // CHECK-SAME: %arg0: tensor<32x32xbf16, #[[HOST:ttnn_layout[0-9]*]]>, %arg1: tensor<32x32xbf16, #[[HOST]]>) -> tensor<32x32xbf16, #ttnn_layout> attributes {tt.function_type = "const_eval"}
 // CHECK-NEXT: %[[D0:.*]] = "ttnn.get_device"()
 // CHECK-NEXT: %[[ON1:.*]] = "ttnn.to_device"(%arg1, %[[D0]])
@@ -21,14 +27,10 @@
 // CHECK-NEXT: %[[T0:.*]] = "ttnn.to_layout"(%[[ON0]])
 // CHECK: %[[S:.*]] = "ttnn.subtract"(%[[T0]], %[[T1]])
 // CHECK: return %[[S]]
-// CHECK-LABEL: func.func private @forward_const_eval_1()
-// CHECK-NEXT: %[[D:.*]] = "ttnn.get_device"() <{mesh_shape = #ttnn<mesh_shape 1x1>}>
-// CHECK-NEXT: %[[F:.*]] = "ttnn.full"(%[[D]])
-// CHECK-NEXT: return %[[F]]
 // CHECK-LABEL: func.func @forward(
 // CHECK-SAME: %arg1: tensor<32x32xbf16, #ttnn_layout> {ttcore.argument_type = #ttcore.argument_type<parameter>}, %arg2: tensor<32x32xbf16, #[[HOST]]> {ttcore.argument_type = #ttcore.argument_type<parameter>}, %arg3: tensor<32x32xbf16, #[[HOST]]>
-// CHECK-NEXT: %[[C0:.*]] = ttcore.load_cached(@forward_const_eval_0, [%arg2, %arg3]) : (tensor<32x32xbf16, #[[HOST]]>, tensor<32x32xbf16, #[[HOST]]>) -> tensor<32x32xbf16, #ttnn_layout>
-// CHECK-NEXT: %[[C1:.*]] = ttcore.load_cached(@forward_const_eval_1, []) : () -> tensor<32x32xbf16, #ttnn_layout>
+// CHECK-NEXT: %[[C1:.*]] = ttcore.load_cached(@forward_const_eval_0, []) : () -> tensor<32x32xbf16, #ttnn_layout>
+// CHECK-NEXT: %[[C0:.*]] = ttcore.load_cached(@forward_const_eval_1, [%arg2, %arg3]) : (tensor<32x32xbf16, #[[HOST]]>, tensor<32x32xbf16, #[[HOST]]>) -> tensor<32x32xbf16, #ttnn_layout>
 // CHECK-NEXT: %[[A:.*]] = "ttnn.add"(%arg0, %arg1)
 // CHECK-NEXT: %[[B:.*]] = "ttnn.add"(%[[A]], %[[C0]])
 // CHECK: "ttnn.multiply"(%[[B]], %[[C1]])
@@ -36,12 +38,12 @@
 // CHECK-NOT: ttnn.get_device
 
 // With enable-const-eval-inputs-to-system-memory=false the arguments stay tiled in DRAM.
-// DEV-LABEL: func.func private @forward_const_eval_0(
+// DEV-LABEL: func.func private @forward_const_eval_1(
 // DEV-SAME: %arg0: tensor<32x32xbf16, #ttnn_layout>, %arg1: tensor<32x32xbf16, #ttnn_layout>) -> tensor<32x32xbf16, #ttnn_layout> attributes {tt.function_type = "const_eval"}
 // DEV-NEXT: %[[S:.*]] = "ttnn.subtract"(%arg0, %arg1)
 // DEV-NEXT: return %[[S]]
 // DEV-LABEL: func.func @forward(
-// DEV-NEXT: ttcore.load_cached(@forward_const_eval_0, [%arg2, %arg3]) : (tensor<32x32xbf16, #ttnn_layout>, tensor<32x32xbf16, #ttnn_layout>) -> tensor<32x32xbf16, #ttnn_layout>
+// DEV: ttcore.load_cached(@forward_const_eval_1, [%arg2, %arg3]) : (tensor<32x32xbf16, #ttnn_layout>, tensor<32x32xbf16, #ttnn_layout>) -> tensor<32x32xbf16, #ttnn_layout>
 
 // Without const-eval the subgraphs stay in the function; the dead zeros is erased all the same.
 // OFF-NOT: load_cached
@@ -49,9 +51,9 @@
 // OFF-NOT: ttnn.zeros
 // OFF: "ttnn.get_device"
 // OFF-NOT: ttnn.zeros
-// OFF: "ttnn.subtract"(%arg2, %arg3)
-// OFF-NOT: ttnn.zeros
 // OFF: "ttnn.full"
+// OFF-NOT: ttnn.zeros
+// OFF: "ttnn.subtract"(%arg2, %arg3)
 
 // CHECK-LABEL: func.func @inputs_only(
 // CHECK-NOT: load_cached

@@ -9,6 +9,7 @@ operand (the lowering drops it).
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from math import prod
 from typing import Any
@@ -210,8 +211,13 @@ def _matmul(op: Any) -> None:
 
 def _reshape(op: Any) -> None:
     a, out = _shape(inputs(op)[0]), _result(op)
-    want = props(op).shape
-    if out is not None and tuple(want) != out:
+    want = tuple(props(op).shape)
+    # As HEAD's ReshapeOp::verify: one entry may be -1 (inferred); every other one is the result's.
+    if want.count(-1) > 1:
+        raise ValueError("Shape attribute must have at most one -1 element")
+    if any(d < 0 and d != -1 for d in want):
+        raise ValueError("All dimensions must be >= 0 except the one with -1")
+    if out is not None and (len(want) != len(out) or any(w not in (-1, o) for w, o in zip(want, out))):
         raise ValueError(f"shape attribute {list(want)} differs from the result shape {list(out)}")
     if a is not None and out is not None and prod(a) != prod(out):
         raise ValueError(f"cannot reshape {list(a)} ({prod(a)} elements) to {list(out)} ({prod(out)} elements)")
@@ -292,7 +298,20 @@ def _quantization(op: Any) -> None:
         raise ValueError(f"Output tensor shape ({','.join(map(str, b))}) must match the inferred shape: ({','.join(map(str, a))})")
 
 
+def _constant(op: Any) -> None:
+    """HEAD's ConstantOp::verify: a dense or dense_resource value of integer or float elements."""
+    value = op.properties.get("value")
+    text = value.text if value is not None else ""
+    if not text.startswith(("dense<", "dense_resource<")):
+        raise ValueError("value attribute must be one of DenseResourceElementsAttr or DenseElementsAttr.")
+    t = op.results[0].type.resolve() if op.results else None
+    element = t.element_type.resolve().text if isinstance(t, TensorType) else "f32"
+    if not re.fullmatch(r"(s|u)?i\d+|f\d+|bf16|tf32|f8E\w+", element):
+        raise ValueError("value attribute must be of int or float type.")
+
+
 register_verifiers({
+    "ttir.constant": _constant,
     **{f"ttir.{u}": _unary for u in UNARY if u not in ("typecast", "bitcast_convert")},
     **{f"ttir.{b}": _binary for b in BINARY},
     "ttir.matmul": _matmul,

@@ -110,6 +110,9 @@ OTHER.update({"dit_rms_norm_unary_fused": ((1, 4), 1), "nlp_concat_heads_decode"
 # The aggregate layout change the validation fallbacks and row-major propagation insert (its result
 # type says everything; tt-mlir's TTNNDecomposeLayouts lowers it).
 OTHER.update({"to_tensor_spec": (1, 1)})
+# Quantization, convolution and normalization ops of HEAD's TTIR -> TTNN conversion (TTNNOps.td).
+OTHER.update({"quantize": (3, 1), "dequantize": (3, 1), "requantize": (5, 1), "conv3d": ((3, 4), 1), "prepare_conv3d_weights": (2, 1),
+              "batch_norm_training": ((1, 5), 1), "conv1d": ((3, 4), 1), "sdpa_fw": ((3, 4), (1, 2)), "sdpa_bw": ((6, 7), 3)})
 
 register(
     *(OpDef(f"ttnn.{n}", operands=1, results=1, traits=_P) for n in UNARY),
@@ -124,7 +127,8 @@ register_verifiers(VERIFIERS)
 RESULT_NAMES = {"sort": ("values", "indices"), "topk": ("values", "indices"), "max_pool2d_with_indices": ("result", "indices"),
                 "split_query_key_value_and_split_heads": ("query", "key", "value"),
                 "topk_router_gpt": ("expert_indices", "expert_weights"), "all_to_all_dispatch": ("dispatched", "metadata"),
-                "all_to_all_dispatch_metadata": ("dispatched", "indices", "scores"), "moe_expert_token_remap": ("mapping", "reduced")}  # fmt: skip
+                "all_to_all_dispatch_metadata": ("dispatched", "indices", "scores"), "moe_expert_token_remap": ("mapping", "reduced"),
+                "sdpa_fw": ("output", "intermediates"), "sdpa_bw": ("grad_query", "grad_key", "grad_value")}  # fmt: skip
 
 
 def _result_names(names: tuple[str, ...]) -> Any:

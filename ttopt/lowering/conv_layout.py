@@ -1,4 +1,4 @@
-"""A `ttir.conv2d` whose `batch_dim` / `height_dim` / `width_dim` / `channel_dim` are not NHWC
+"""A `ttir.conv2d` (or `ttir.conv3d`, with `depth_dim`) whose `batch_dim` / `height_dim` / `width_dim` / `channel_dim` are not NHWC
 (0, 1, 2, 3) becomes permute -> NHWC conv2d -> permute back, with the bias permuted the same way
 (tt-mlir's ConvChannelLastDecompositionPattern in TTIRToTTIRDecomposition). The weight keeps its
 (O, C/G, KH, KW) form, which does not depend on the activation layout."""
@@ -16,6 +16,8 @@ if TYPE_CHECKING:
     from ttopt.ir.values import Value
 
 DIMS = ("batch_dim", "height_dim", "width_dim", "channel_dim")
+# Each conv's layout dimensions in channel-last order (conv3d: HEAD's Conv3dChannelLastDecompositionPattern).
+DIMS_OF = {"ttir.conv2d": DIMS, "ttir.conv3d": ("batch_dim", "depth_dim", "height_dim", "width_dim", "channel_dim")}
 
 
 def _dim(op: Operation, name: str, default: int) -> int:
@@ -35,11 +37,14 @@ def _permute(op: Operation, v: Value, perm: list[int]) -> Value:
 
 
 def channel_last_conv(op: Operation) -> Value | None:
-    """The NHWC form of a non-NHWC conv2d (its replacement value), or None when it is NHWC already."""
-    to_nhwc = [_dim(op, name, i) for i, name in enumerate(DIMS)]
-    if to_nhwc == [0, 1, 2, 3]:
+    """The channel-last (NHWC / NDHWC) form of a conv2d / conv3d in another layout (its replacement
+    value), or None when it is channel-last already."""
+    dims = DIMS_OF[op.name]
+    to_nhwc = [_dim(op, name, i) for i, name in enumerate(dims)]
+    identity = list(range(len(dims)))
+    if to_nhwc == identity:
         return None
-    if sorted(to_nhwc) != [0, 1, 2, 3]:
+    if sorted(to_nhwc) != identity:
         return None  # not a permutation: the verifier reports it, the lowering names it
     ins = inputs(op)
     x = _permute(op, ins[0], to_nhwc)
@@ -48,12 +53,12 @@ def channel_last_conv(op: Operation) -> Value | None:
         operands.append(_permute(op, ins[2], to_nhwc))
     out = op.results[0].type.resolve()
     nhwc = TensorType(tuple(out.shape[p] for p in to_nhwc), out.element_type, out.encoding)
-    properties = {k: v for k, v in op.properties.items() if k not in DIMS}
+    properties = {k: v for k, v in op.properties.items() if k not in dims}
     if "operandSegmentSizes" in properties:
         properties["operandSegmentSizes"] = DenseArrayAttr("i32", (1, 1, int(len(operands) > 2)))
-    conv = Operation("ttir.conv2d", operands, [nhwc], properties=properties, location=op.location)
+    conv = Operation(op.name, operands, [nhwc], properties=properties, location=op.location)
     conv.pos = op.pos
     block = op.parent
     block.insert(block.index(op), conv)  # type: ignore[union-attr]
-    back = [to_nhwc.index(i) for i in range(4)]
+    back = [to_nhwc.index(i) for i in identity]
     return _permute(op, conv.results[0], back)

@@ -12,6 +12,13 @@
   by a `ttir.embedding` lookup of [N-1, .., 0], reshaped and permuted back.
 * `ttir.conv2d` not in NHWC: permuted to NHWC and back (conv_layout.py).
 * `ttir.index`: `ttir.slice_static` over every dimension (index_slice.py).
+* `ttir.concat`: inputs empty along the dimension dropped, a one-input concat folded away.
+* `ttir.argmax` over several dimensions: those permuted last and flattened into one.
+* `ttir.quantize` / `dequantize` / `requantize`: their `*_unrolled` forms with scale and zero-point
+  constants from the quantized types (quant_types.py).
+* `ttcore.composite`: replaced by its decomposition function's body (composite_resolution.py).
+* Constants hoisted to the front of the block and duplicates merged, before and after the
+  rewrites, as HEAD's canonicalizer runs around its decomposition (hoist_constants).
 * Reshapes to the same shape and identity permutes (which the lowering emits as tt-mlir does, and
   tt-mlir's canonicalizer folds away) are dropped.
 
@@ -25,12 +32,14 @@ from math import prod
 from typing import TYPE_CHECKING, Any, Callable
 
 from ttopt.dialects.ttir import inputs
-from ttopt.ir.attributes import ArrayAttr, DenseArrayAttr, DenseElementsAttr, IntegerAttr
+from ttopt.ir.attributes import ArrayAttr, BoolAttr, DenseArrayAttr, DenseElementsAttr, IntegerAttr
 from ttopt.ir.operation import Operation
 from ttopt.ir.properties import int_values, props
 from ttopt.ir.types import ScalarType, TensorType, static_shape
+from ttopt.lowering.composite_resolution import resolve_composites
 from ttopt.lowering.conv_layout import channel_last_conv
 from ttopt.lowering.index_slice import index_to_slice
+from ttopt.lowering.quant_types import unrolled
 from ttopt.passes.base import Pass
 from ttopt.passes.registry import register_pass
 
@@ -130,6 +139,46 @@ def _reverse(op: Operation) -> Value:
     return bld.permute(bld.reshape(flipped, pshape), [perm.index(i) for i in range(len(shape))])
 
 
+def _argmax(op: Operation) -> Value | None:
+    """An argmax over several dimensions: those permuted to the back and flattened into one, the
+    one-dimension argmax, and (keep_dim) the result reshaped to the input's rank (HEAD's ArgMaxPattern)."""
+    dims = list(int_values(op.get_attr("dim_arg")) or ())
+    if len(dims) <= 1:
+        return None
+    x = inputs(op)[0]
+    shape = static_shape(x.type.resolve())
+    reduced = sorted({d % len(shape) for d in dims})
+    kept = [d for d in range(len(shape)) if d not in reduced]
+    keep_dim = bool(props(op).keep_dim)
+    bld = _Builder(op)
+    flat_shape = (*(shape[d] for d in kept), prod(shape[d] for d in reduced))
+    flat = bld.reshape(bld.permute(x, kept + reduced), flat_shape)
+    out = op.results[0].type.resolve()
+    arg_shape = (*flat_shape[:-1], 1) if keep_dim else flat_shape[:-1]
+    arg = bld.emit("argmax", [flat], TensorType(arg_shape, out.element_type, out.encoding), keep_dim=BoolAttr(keep_dim),
+                   dim_arg=ArrayAttr((IntegerAttr(len(flat_shape) - 1, I32),)))  # fmt: skip
+    return bld.reshape(arg, static_shape(out)) if keep_dim else arg
+
+
+def _concat(op: Operation) -> Value | None:
+    """Empty inputs (zero along the concat dimension) dropped, and a concat of one input folded to
+    it (HEAD's ConcatOp folders)."""
+    ins = inputs(op)
+    rank = len(static_shape(op.results[0].type.resolve()))
+    dim = int(props(op).dim) % rank
+    kept = [v for v in ins if static_shape(v.type.resolve())[dim] != 0]
+    if len(ins) == 1:
+        return ins[0]
+    if len(kept) == len(ins):
+        return None
+    if len(kept) <= 1:
+        return (kept or ins)[0]
+    new = Operation("ttir.concat", kept, [op.results[0].type], properties=dict(op.properties), location=op.location)
+    new.pos = op.pos
+    op.parent.insert(op.parent.index(op), new)  # type: ignore[union-attr]
+    return new.results[0]
+
+
 def _no_op(op: Operation) -> Value | None:
     x = inputs(op)[0]
     if op.name == "ttir.reshape":
@@ -151,16 +200,77 @@ DECOMPOSITIONS: dict[str, Callable[[Operation], Value | None]] = {
     "ttir.permute": _no_op,
     "ttir.broadcast": _no_op,
     "ttir.conv2d": channel_last_conv,
+    "ttir.conv3d": channel_last_conv,
     "ttir.index": index_to_slice,
+    "ttir.argmax": _argmax,
+    "ttir.concat": _concat,
+    "ttir.quantize": unrolled,
+    "ttir.dequantize": unrolled,
+    "ttir.requantize": unrolled,
 }
 
 
+# TTIR's ConstantLike ops (TTIROps.td): MLIR's canonicalizer hoists and uniques them.
+CONSTANT_LIKE = frozenset({"ttir.constant", "ttir.full", "ttir.zeros", "ttir.ones"})
+
+
+def hoist_constants(block: Block) -> int:
+    """Constants moved to the front of `block` and duplicates merged, as one run of MLIR's
+    canonicalizer does (OperationFolder::insertKnownConstant, in block order): a constant already at
+    the front, or right after one the run has kept, stays; any other moves to the very front (so
+    constants behind other ops come out in reverse order); constants nobody reads are erased. How
+    many duplicates were merged."""
+    kept: dict[tuple[str, str, str], Operation] = {}
+    owned: set[int] = set()
+    moved: list[Operation] = []  # in the order they moved; the block's front is this list reversed
+    # A `ttnn.get_device` convert-to-ttnn-ccl put first stays first: the constants' conversion reads it.
+    prefix = []
+    for op in block.ops:
+        if op.name != "ttnn.get_device":
+            break
+        prefix.append(op)
+        owned.add(id(op))
+    stay: list[Operation] = list(prefix)
+    merged = 0
+    for op in block.ops[len(prefix):]:
+        if op.name not in CONSTANT_LIKE or len(op.results) != 1 or op.operands:
+            stay.append(op)
+            continue
+        key = (op.name, repr(sorted((k, v.text) for k, v in op.properties.items())), op.results[0].type.resolve().text)
+        first = kept.get(key)
+        if first is not None:
+            op.results[0].replace_all_uses_with(first.results[0])
+            op.erase()
+            merged += 1
+            continue
+        prev = stay[-1] if len(stay) > len(prefix) else (moved[0] if moved else (stay[-1] if stay else None))
+        (stay if prev is None or id(prev) in owned else moved).append(op)
+        kept[key] = op
+        owned.add(id(op))
+    # The run then erases the constants nobody reads (trivially dead ops).
+    dead = [op for op in (*moved, *stay) if op.name in CONSTANT_LIKE and id(op) in owned and not op.results[0].uses]
+    for op in dead:
+        op.drop_all_references()
+    if moved or merged or dead:
+        gone = {id(op) for op in dead}
+        block.ops = [op for op in (*prefix, *reversed(moved), *stay[len(prefix):]) if id(op) not in gone]
+        for op in dead:
+            op.parent = None
+    return merged
+
+
 def decompose(module: Module) -> dict[str, int]:
-    """Apply the decompositions to every function of `module`; how many ops of each kind were rewritten."""
+    """Apply the decompositions to every function of `module`; how many ops of each kind were rewritten.
+    Constants are hoisted before and after (hoist_constants), as HEAD's canonicalizer runs around
+    its TTIRToTTIRDecomposition."""
     counts: dict[str, int] = {}
+    resolved = resolve_composites(module)
+    if resolved:
+        counts["ttcore.composite"] = resolved
     for f in module.functions():
         for region in f.regions:
             for block in region.blocks:
+                hoist_constants(block)
                 for op in list(block.ops):
                     rewrite = DECOMPOSITIONS.get(op.name)
                     new = rewrite(op) if rewrite is not None else None
@@ -173,6 +283,7 @@ def decompose(module: Module) -> dict[str, int]:
                         if not e.results[0].uses and e.parent is not None:
                             e.erase()
                     counts[op.name] = counts.get(op.name, 0) + 1
+                hoist_constants(block)
     return counts
 
 

@@ -37,21 +37,33 @@ from ttopt.ir.properties import int_values, props
 from ttopt.ir.types import OpaqueType, ScalarType, TensorType, static_shape
 from ttopt.lowering.dense_values import DenseValueError, mlir_spelled_body, narrow_value, narrowed_body, splat_fill_value
 from ttopt.lowering.mlir_floats import mlir_float_attr
+from ttopt.lowering.op_error import OpError
+from ttopt.lowering.quant_types import respelled
 from ttopt.lowering.ttir_decomposition import TTIRToTTIRDecomposition, decompose
 from ttopt.lowering.ttnn_batch_norm import BATCH_NORM_RULES
+from ttopt.lowering.ttnn_batch_norm import MULTI_RESULT as BATCH_NORM_MULTI_RESULT
 from ttopt.lowering.ttnn_cache import CACHE_RULES
 from ttopt.lowering.ttnn_cache import NO_RESULT as CACHE_NO_RESULT
 from ttopt.lowering.ttnn_canonicalized import CANONICALIZED_RULES
 from ttopt.lowering.ttnn_ccl_ops import CCL_MULTI_RESULT, CCL_RULES
+from ttopt.lowering.ttnn_conv1d import CONV1D_RULES
+from ttopt.lowering.ttnn_conv3d import CONV3D_RULES
 from ttopt.lowering.ttnn_conv_transpose import CONV_TRANSPOSE_RULES
 from ttopt.lowering.ttnn_direct import DIRECT_MULTI_RESULT, DIRECT_RULES
 from ttopt.lowering.ttnn_fused import FUSED_RULES
+from ttopt.lowering.ttnn_group_norm import GROUP_NORM_RULES
 from ttopt.lowering.ttnn_indexing import INDEXING_RULES
 from ttopt.lowering.ttnn_indexing import MULTI_RESULT as INDEXING_MULTI_RESULT
+from ttopt.lowering.ttnn_linear import LINEAR_RULES
+from ttopt.lowering.ttnn_quantization import QUANTIZATION_RULES, quant_storage
+from ttopt.lowering.ttnn_sdpa_training import MULTI_RESULT as SDPA_TRAINING_MULTI_RESULT
+from ttopt.lowering.ttnn_sdpa_training import SDPA_TRAINING_RULES
 from ttopt.lowering.ttnn_transformer import TRANSFORMER_RULES
+from ttopt.lowering.ttnn_tt_lang import MULTI_RESULT as TT_LANG_MULTI_RESULT
+from ttopt.lowering.ttnn_tt_lang import TT_LANG_RULES
 from ttopt.lowering.ttnn_upsample import UPSAMPLE_RULES
 from ttopt.optimizer.rewrite import LayoutAliaser, update_function_type
-from ttopt.passes.base import Pass
+from ttopt.passes.base import Pass, option
 from ttopt.passes.registry import register_pass
 from ttopt.sharding.ttnn_collectives import module_mesh
 
@@ -81,7 +93,7 @@ def normalized(t: TensorType) -> TensorType:
     (rank-0 tensors stay rank 0, with HEAD's one-element `() -> (0, 0)` layout)."""
     elem = t.element_type.resolve()
     name = NORMALIZED.get(elem.text)
-    return TensorType(tuple(t.shape or ()), ScalarType(name) if name is not None else elem)
+    return TensorType(tuple(t.shape or ()), ScalarType(name) if name is not None else respelled(elem))
 
 
 def normalized_dense(a: Any, t: TensorType) -> Any:
@@ -95,10 +107,9 @@ def normalized_dense(a: Any, t: TensorType) -> Any:
         # are not values tt-mlir's ttir.constant takes.
         if not a.text.startswith("dense_resource<"):
             raise ValueError("value must be a dense<...> or dense_resource<...> attribute (as tt-mlir's ttir.constant verifies)")
-        if at == t:
-            return a
-        raise ValueError(f"has a {a.text.partition('<')[0] or 'non-dense'} constant of type {at.text if at else '?'} "
-                         f"that ttopt cannot re-type to {t.text} (only dense<...> values are converted)")  # fmt: skip
+        # HEAD's ElementTypeNormalization leaves a dense_resource value as it is (its type too),
+        # even when the result's element type is normalized.
+        return a
     if not src or (src == dst and dst not in FLOAT_ELEMENTS):
         return DenseElementsAttr(a.body, t)
     if src == dst:
@@ -140,8 +151,9 @@ def _shape_attr(shape: tuple[int, ...]) -> DialectAttr:
 class _Lowering:
     """One function's conversion."""
 
-    def __init__(self, module: Any, func: Any, aliaser: LayoutAliaser) -> None:
+    def __init__(self, module: Any, func: Any, aliaser: LayoutAliaser, fold_broadcasts: bool = True) -> None:
         self.module = module
+        self.fold_broadcasts = fold_broadcasts
         self.func = func
         self.aliaser = aliaser
         self.block = func.regions[0].entry
@@ -162,7 +174,9 @@ class _Lowering:
             raise self.fail(op, f"has a tensor of unknown shape ({t.text}); TTNN layouts need static shapes")
         t = normalized(t)
         shape = tuple(d for d in t.shape if isinstance(d, int))
-        dt = element_dtype(t)
+        storage = quant_storage(t.element_type.resolve().text)
+        # A quantized tensor's layout holds its storage type (HEAD's TTNNLayout), normalized.
+        dt = element_dtype(TensorType(shape, ScalarType(NORMALIZED.get(storage, storage)))) if storage else element_dtype(t)
         if dt is None:
             raise self.fail(op, f"has element type {t.element_type.text}, which has no TTNN data type")
         try:
@@ -247,6 +261,8 @@ class _Lowering:
             raise self.fail(op, f"has {len(op.results)} results; its TTNN lowering is not implemented")
         try:
             return rule(self, op)
+        except OpError as e:
+            raise LoweringError(f"'{op.name}' op {e}", op_position(self.module.source, op)) from None
         except ValueError as e:
             raise self.fail(op, str(e)) from None
 
@@ -264,7 +280,12 @@ def _conv_weight(arg: Any) -> bool:
     """An argument read only as a conv's weight or bias stays on the host, row-major (as tt-mlir
     leaves conv weights for the op to prepare on the device)."""
     users = arg.users
-    return bool(users) and all(u.name in ("ttir.conv2d", "ttir.conv_transpose2d") and arg not in inputs(u)[:1] for u in users)
+    def weight_of(u: Any) -> bool:
+        if u.name == "ttir.conv3d":  # only the weight: HEAD prepares it; the bias is reshaped on the device
+            return inputs(u)[1] is arg and arg not in (inputs(u)[:1] + inputs(u)[2:])
+        return u.name in ("ttir.conv2d", "ttir.conv_transpose2d") and arg not in inputs(u)[:1]
+
+    return bool(users) and all(weight_of(u) for u in users)
 
 
 def _read_as_input(empty: Any) -> bool:
@@ -282,7 +303,7 @@ def _elementwise(lw: _Lowering, op: Any) -> Any:
     name = "ttnn." + RENAMED.get(short, short)
     if name not in OP_DEFS:
         raise ValueError("has no TTNN lowering (no TTNN elementwise op of that name)")
-    ins = [_implicit(v) for v in inputs(op)]
+    ins = [_implicit(lw, v) for v in inputs(op)]
     if short == "pow":
         exponent = _constant_fill(ins[1])
         if exponent is not None:
@@ -291,7 +312,7 @@ def _elementwise(lw: _Lowering, op: Any) -> Any:
 
 
 def _leaky_relu(lw: _Lowering, op: Any) -> Any:
-    return lw.emit("ttnn.leaky_relu", [_implicit(v) for v in inputs(op)], _result_type(lw, op), {"parameter": op.properties["parameter"]},
+    return lw.emit("ttnn.leaky_relu", [_implicit(lw, v) for v in inputs(op)], _result_type(lw, op), {"parameter": op.properties["parameter"]},
                    op.location)  # fmt: skip
 
 
@@ -311,10 +332,11 @@ def _constant_fill(v: Any) -> Any:
     return fill
 
 
-def _implicit(v: Any) -> Any:
-    """A broadcast read only by elementwise ops is their implicit broadcast: read its input."""
+def _implicit(lw: _Lowering, v: Any) -> Any:
+    """A broadcast read only by elementwise ops is their implicit broadcast: read its input (unless
+    implicit-broadcast folding is off)."""
     p = getattr(v, "op", None)
-    if p is not None and p.name == "ttir.broadcast" and all(u.name in ELEMENTWISE for u in v.users):
+    if lw.fold_broadcasts and p is not None and p.name == "ttir.broadcast" and all(u.name in ELEMENTWISE for u in v.users):
         return inputs(p)[0]
     return v
 
@@ -329,9 +351,25 @@ def _same(name: str, keys: tuple[str, ...] = ()) -> Rule:
     return rule
 
 
+def _embedding(lw: _Lowering, op: Any) -> Any:
+    """A weight of rank above 4 (all but its last two dimensions 1) reshaped to (1, 1, R, C), as
+    HEAD's EmbeddingOpSqueezeWeightRewritePattern workaround does."""
+    idx, weight = inputs(op)[:2]
+    shape = tuple(weight.type.resolve().shape)
+    if len(shape) > 4:
+        if any(d != 1 for d in shape[:-2]):
+            raise ValueError(f"weight {list(shape)} must be effectively 2-D (every dimension but the last two 1)")
+        weight = lw.reshape(weight, (1, 1, *shape[-2:]), op, op.location)
+    return lw.emit("ttnn.embedding", [idx, weight], _result_type(lw, op), {}, op.location)
+
+
 def _reshape(lw: _Lowering, op: Any) -> Any:
     rt = _result_type(lw, op)
-    return lw.emit("ttnn.reshape", inputs(op), rt, {"shape": _i32s(tuple(rt.resolve().shape))}, op.location)
+    # HEAD passes ttir.reshape's shape on as written (a -1 entry stays -1); squeeze and unsqueeze
+    # have none and take the result's.
+    given = int_values(op.properties.get("shape")) if op.name == "ttir.reshape" else None
+    shape = tuple(given) if given is not None else tuple(rt.resolve().shape)
+    return lw.emit("ttnn.reshape", inputs(op), rt, {"shape": _i32s(shape)}, op.location)
 
 
 def _permute(lw: _Lowering, op: Any) -> Any:
@@ -351,7 +389,7 @@ def _transpose(lw: _Lowering, op: Any) -> Any:
 
 
 def _broadcast(lw: _Lowering, op: Any) -> Any:
-    if all(u.name in ELEMENTWISE for u in op.results[0].users):
+    if lw.fold_broadcasts and all(u.name in ELEMENTWISE for u in op.results[0].users):
         return inputs(op)[0]  # the readers broadcast implicitly; the value is unused once they convert
     dims = tuple(props(op).broadcast_dimensions)
     return lw.emit("ttnn.repeat", inputs(op), _result_type(lw, op), {"repeat_dims": _shape_attr(dims)}, op.location)
@@ -366,11 +404,11 @@ def _reduce(lw: _Lowering, op: Any) -> Any:
         short = "prod" if short == "reduce_and" else "sum"
     if short == "argmax":
         dims = p.dim_arg
-        if dims is None or len(dims) != 1:
-            raise ValueError("lowers to ttnn.argmax, which reduces exactly one dimension")
-        return lw.emit("ttnn.argmax", inputs(op), _result_type(lw, op),
-                       {"dim": IntegerAttr(dims[0], SI32), "keep_dim": BoolAttr(p.keep_dim)},
-                       op.location)  # fmt: skip
+        if dims is not None and len(dims) != 1:  # ttir-to-ttir-decomposition has folded them into one
+            raise ValueError("lowers to ttnn.argmax, which reduces one dimension or all of them")
+        # Without dim_arg HEAD's ttnn.argmax reduces every dimension and has no `dim` attribute.
+        attrs = {"keep_dim": BoolAttr(p.keep_dim)} if dims is None else {"dim": IntegerAttr(dims[0], SI32), "keep_dim": BoolAttr(p.keep_dim)}
+        return lw.emit("ttnn.argmax", inputs(op), _result_type(lw, op), attrs, op.location)
     properties: dict[str, Any] = {"keep_dim": BoolAttr(p.keep_dim)}
     if short == "prod":  # one si64 dimension, or none for all of them (HEAD's ProdOp)
         rank = len(inputs(op)[0].type.resolve().shape)
@@ -460,7 +498,12 @@ def _creation(lw: _Lowering, op: Any) -> Any:
         if fill is not None:  # tt-mlir canonicalizes a splat ttir.constant to ttir.full
             return lw.emit("ttnn.full", [lw.get_device()], _result_type(lw, op), {"shape": _shape_attr(static_shape(t)), "fill_value": fill},
                            op.location)  # fmt: skip
-        value = normalized_dense(op.properties["value"], t)
+        # The value keeps its own element type, normalized (HEAD's ElementTypeNormalization rebuilds
+        # the attribute from its type, which may differ from the result's: dense<[1, 2]> : si32 for
+        # an f32 result stays si32).
+        raw = op.properties["value"]
+        vt = raw.type.resolve() if isinstance(raw, DenseElementsAttr) else None
+        value = normalized_dense(raw, normalized(vt) if isinstance(vt, TensorType) else t)
         return lw.emit("ttnn.constant", [lw.get_device()], _result_type(lw, op), {"value": value}, op.location)
     if short == "arange":
         return _arange(lw, op, t, properties)
@@ -543,7 +586,7 @@ def _rand(lw: _Lowering, op: Any) -> Any:
     return lw.emit("ttnn.rand", [lw.get_device()], _result_type(lw, op), properties, op.location)
 
 
-MULTI_RESULT = frozenset({"sort", "topk"}) | INDEXING_MULTI_RESULT | CACHE_NO_RESULT | DIRECT_MULTI_RESULT | CCL_MULTI_RESULT
+MULTI_RESULT = frozenset({"sort", "topk"}) | BATCH_NORM_MULTI_RESULT | TT_LANG_MULTI_RESULT | SDPA_TRAINING_MULTI_RESULT | INDEXING_MULTI_RESULT | CACHE_NO_RESULT | DIRECT_MULTI_RESULT | CCL_MULTI_RESULT
 RULES: dict[str, Rule] = {
     "reshape": _reshape, "squeeze": _reshape, "unsqueeze": _reshape, "permute": _permute, "transpose": _transpose,
     "broadcast": _broadcast,
@@ -553,7 +596,7 @@ RULES: dict[str, Rule] = {
     "matmul": _matmul, "linear": _matmul, "conv2d": _conv2d,
     "softmax": _softmax, "rms_norm": _norm, "layer_norm": _norm,
     "square": lambda lw, op: lw.emit("ttnn.multiply", [inputs(op)[0], inputs(op)[0]], _result_type(lw, op), {}, op.location),
-    "embedding": _same("ttnn.embedding"), "constant": _creation, "full": _creation, "zeros": _creation,
+    "embedding": _embedding, "constant": _creation, "full": _creation, "zeros": _creation,
     "ones": _creation, "arange": _creation, "empty": _creation,
     **INDEXING_RULES,
     **FUSED_RULES,
@@ -564,6 +607,13 @@ RULES.update(DIRECT_RULES)
 RULES.update(CANONICALIZED_RULES)
 RULES.update(TRANSFORMER_RULES)
 RULES.update(CONV_TRANSPOSE_RULES)
+RULES.update(LINEAR_RULES)
+RULES.update(QUANTIZATION_RULES)
+RULES.update(CONV3D_RULES)
+RULES.update(CONV1D_RULES)
+RULES.update(TT_LANG_RULES)
+RULES.update(SDPA_TRAINING_RULES)
+RULES.update(GROUP_NORM_RULES)
 RULES.update(CCL_RULES)
 
 
@@ -575,6 +625,9 @@ class ConvertTTIRToTTNN(Pass):
     name = "convert-ttir-to-ttnn"
     summary = "TTIR ops to TTNN ops; every tensor gets a tiled DRAM-interleaved ttnn_layout (ttir-to-ttnn-backend-pipeline's conversion)"
 
+    enable_implicit_broadcast_folding_pass: bool = option(
+        True, "A broadcast read only by elementwise ops becomes their implicit broadcast (tt-mlir's TTIRImplicitBroadcastFold); false keeps it a ttnn.repeat")
+
     def run(self, module: Module, ctx: PassContext) -> None:
         ctx.stats.setdefault(TTIRToTTIRDecomposition.name, {}).update(decompose(module))
         aliaser = LayoutAliaser(module)
@@ -585,5 +638,5 @@ class ConvertTTIRToTTNN(Pass):
             if len(func.regions[0].blocks) != 1:
                 raise LoweringError(f"convert-ttir-to-ttnn: function with {len(func.regions[0].blocks)} blocks",
                                     op_position(module.source, func))  # fmt: skip
-            count += _Lowering(module, func, aliaser).run()
+            count += _Lowering(module, func, aliaser, self.enable_implicit_broadcast_folding_pass).run()
         ctx.stats.setdefault(self.name, {})["converted"] = count

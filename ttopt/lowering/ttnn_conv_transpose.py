@@ -12,6 +12,7 @@ from ttopt.dialects.ttir import inputs
 from ttopt.ir.attributes import DenseArrayAttr, IntegerAttr
 from ttopt.ir.properties import int_values
 from ttopt.ir.types import ScalarType, TensorType
+from ttopt.lowering.op_error import OpError
 
 if TYPE_CHECKING:
     from ttopt.lowering.ttir_to_ttnn import _Lowering
@@ -46,7 +47,8 @@ def _conv_transpose2d(lw: _Lowering, op: Any) -> Any:
     if len(pad) == 2:
         pad = (pad[0], pad[1], pad[0], pad[1])
     if len(pad) != 4 or pad[0] != pad[2] or pad[1] != pad[3]:
-        raise ValueError("TTNN only supports padding height/width attributes: padding top/left must equal bottom/right")
+        raise OpError("TTNN only supports padding height/width attributes. Thus, padding_top/padding_left must equal "
+                      "padding_bottom/padding_right for the op to execute as expected.")  # HEAD's wording
     weight = tuple(ins[1].type.resolve().shape)
     x = lw.reshape(ins[0], (1, 1, n * h * w, c), op, op.location)
     flat = lw.layout_type(TensorType((1, 1, on * oh * ow, oc), out_t.element_type), op)

@@ -13,7 +13,7 @@ conversion sets them, so they print).
 | `split_query_key_value_and_split_heads` (3 results) | `num_heads`, `num_kv_heads`, `transpose_key` |
 | `scaled_dot_product_attention_decode` | `is_causal` (true), `scale`, operand segments |
 | `paged_scaled_dot_product_attention_decode` | `is_causal` (true), `scale`, `sliding_window_size`, operand segments without `output` |
-| `chunked_scaled_dot_product_attention` | `scale` |
+| `chunked_scaled_dot_product_attention` | `scale`; page_table and chunk_start_idx row-major (HEAD's workaround) |
 | `paged_flash_multi_latent_attention_decode` | `head_dim_v`, `is_causal` (true), `scale`, operand segments |
 | `topk_router_gpt` (2 results) | `k`, `num_experts` |
 | `sampling` | `seed` |
@@ -26,10 +26,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
 from ttopt.ir.attributes import Attribute, BoolAttr, DenseArrayAttr, FloatAttr, IntegerAttr, StringAttr
 from ttopt.ir.operation import Operation
 from ttopt.ir.properties import int_values
-from ttopt.ir.types import ScalarType
+from ttopt.ir.types import ScalarType, TensorType
 from ttopt.lowering.mlir_floats import mlir_float_attr
 
 if TYPE_CHECKING:
@@ -49,6 +50,7 @@ class Direct:
     attrs: tuple[str, ...] = ()
     defaults: dict[str, Attribute] = field(default_factory=dict)
     results: int = 1
+    row_major: tuple[str, ...] = ()  # operands HEAD's workaround makes row-major (ttnn.to_layout)
 
     @property
     def segmented(self) -> bool:
@@ -80,11 +82,21 @@ def _groups(spec: Direct, op: Operation) -> list[tuple[str, list[Any]]]:
     raise ValueError(f"has {len(operands)} operands and no operandSegmentSizes; expected {', '.join(spec.operands)}")
 
 
+def _row_major(lw: _Lowering, op: Operation, v: Any) -> Any:
+    """`v` as a row-major DRAM-interleaved tensor (HEAD's layout workaround: a `ttnn.to_layout`)."""
+    t = lw.layout_type(v.type, op).resolve()
+    typed = t.encoding.resolve().typed
+    rm = TTNNLayoutAttr.build(tuple(t.shape), typed.dtype.value, tiled=False, buffer_type="dram", memory_layout="interleaved")
+    new = Operation("ttnn.to_layout", [v], [lw.aliaser.tensor_type(TensorType(tuple(t.shape), t.element_type), rm)], location=op.location)
+    lw.out.append(new)
+    return new.results[0]
+
+
 def direct_rule(name: str, spec: Direct) -> Any:
     """The conversion of TTIR op `name` to `ttnn.<name>` as `spec` describes it."""
 
     def rule(lw: _Lowering, op: Operation) -> Any:
-        groups = [(n, vs) for n, vs in _groups(spec, op) if n != "output"]
+        groups = [(n, [_row_major(lw, op, v) if n in spec.row_major else v for v in vs]) for n, vs in _groups(spec, op) if n != "output"]
         operands = [v for _, vs in groups for v in vs]
         properties: dict[str, Any] = {}
         for key in spec.attrs:
@@ -116,7 +128,8 @@ DIRECT: dict[str, Direct] = {
     "paged_scaled_dot_product_attention_decode": Direct(
         ("query", "key", "value", "page_table", "output", "attention_mask?", "cur_pos_tensor?", "attention_sink?"),
         ("is_causal", "scale", "sliding_window_size"), {"is_causal": BoolAttr(True)}),
-    "chunked_scaled_dot_product_attention": Direct(("query", "key", "value", "page_table", "chunk_start_idx", "output"), ("scale",)),
+    "chunked_scaled_dot_product_attention": Direct(("query", "key", "value", "page_table", "chunk_start_idx", "output"), ("scale",),
+                                                   row_major=("page_table", "chunk_start_idx")),
     "paged_flash_multi_latent_attention_decode": Direct(
         ("query", "key", "value?", "page_table", "attention_mask?", "cur_pos_tensor?", "attention_sink?"),
         ("head_dim_v", "is_causal", "scale"), {"is_causal": BoolAttr(True)}),

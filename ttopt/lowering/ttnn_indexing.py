@@ -20,6 +20,7 @@ from ttopt.ir.attributes import BoolAttr, DenseArrayAttr, DialectAttr, FloatAttr
 from ttopt.ir.operation import Operation
 from ttopt.ir.properties import int_values, props
 from ttopt.ir.types import ScalarType, TensorType
+from ttopt.lowering.op_error import OpError
 
 if TYPE_CHECKING:
     from ttopt.lowering.ttir_to_ttnn import _Lowering
@@ -82,13 +83,14 @@ def _embedding_backward(lw: _Lowering, op: Any) -> Any:
     ishape = tuple(idx.type.resolve().shape)
     if len(ishape) > 2 and ishape[-1] == 1:
         ishape = ishape[:-1]
-        idx = lw.reshape(idx, ishape, op, loc)
     if len(ishape) == 1:
         ishape = (1, ishape[0])
-        idx = lw.reshape(idx, ishape, op, loc)
     seq = ishape[-1]
     padded = ceil(seq / TILE) * TILE
+    # The squeeze / unsqueeze reshapes stand alone only before a pad; otherwise HEAD's canonicalizer
+    # folds them into the final 4-D reshape of the indices.
     if seq != padded:
+        idx = lw.reshape(idx, ishape, op, loc)
         idx = _pad_value(lw, idx, [0] * (2 * len(ishape) - 1) + [padded - seq], op)
         gshape = tuple(grad.type.resolve().shape)
         gpad = [0] * (2 * len(gshape))
@@ -96,7 +98,7 @@ def _embedding_backward(lw: _Lowering, op: Any) -> Any:
         grad = _pad_value(lw, grad, gpad, op)
     gshape = tuple(grad.type.resolve().shape)
     grad = lw.reshape(grad, (1, 1, prod(gshape[:-1]), gshape[-1]), op, loc)
-    ishape = tuple(idx.type.resolve().shape)
+    ishape = tuple(idx.type.resolve().shape) if seq != padded else ishape
     if len(ishape) == 2:
         idx = lw.reshape(idx, (ishape[0], 1, 1, ishape[1]), op, loc)
     out = tuple(op.results[0].type.resolve().shape)
@@ -129,6 +131,8 @@ def _pool(lw: _Lowering, op: Any) -> Any:
     p = props(op)
     loc = op.location
     kernel = _pair(p.kernel)
+    if op.name == "ttir.avg_pool2d" and _pair(p.dilation) != (1, 1):
+        raise OpError("only supports lowering to TTNN for dilation of (1, 1)")  # HEAD's AvgPool2d conversion
     top, left, bottom, right = _padding_tlbr(p.padding)
     if top > kernel[0] // 2 or bottom > kernel[0] // 2 or left > kernel[1] // 2 or right > kernel[1] // 2:
         # TTNN pools pad at most half the window: pad the NHWC input explicitly instead.

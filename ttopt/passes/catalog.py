@@ -174,7 +174,9 @@ OPTIONS: dict[str, tuple[OptionSpec, ...]] = {
     'convert-to-ttnn-ccl': (
         OptionSpec('num-links', 'num_links', int, None, "Ethernet links per collective (ttnn num_links; default unset, as HEAD's conversion leaves it)", None, False, True),
     ),
-    'convert-ttir-to-ttnn': (),
+    'convert-ttir-to-ttnn': (
+        OptionSpec('enable-implicit-broadcast-folding-pass', 'enable_implicit_broadcast_folding_pass', bool, True, "A broadcast read only by elementwise ops becomes their implicit broadcast (tt-mlir's TTIRImplicitBroadcastFold); false keeps it a ttnn.repeat", None, False, False),
+    ),
     'cse': (),
     'inliner': (),
     'insert-explicit-reshards': (
