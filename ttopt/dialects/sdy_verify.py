@@ -6,6 +6,7 @@ reports them at the op.
 
 from __future__ import annotations
 
+from operator import is_
 from typing import Any, Mapping, Sequence
 
 from ttopt.ir.attributes import DIALECT_ATTR_CHECKS, OP_ATTRIBUTE_VERIFIERS
@@ -299,19 +300,43 @@ def _value_prefix(kind: str, n: int, i: int) -> str:
     return f"{kind} - " if n == 1 else f"{kind} {i} - "
 
 
+# The last module's mesh table and what it was built from: the root op, its top-level ops and
+# each mesh's `sym_name` and `mesh` with what it resolves to (attributes are never changed in
+# place, so the same objects mean the same table; an alias may be redefined, hence its target).
+# Verifying one module asks for it once per sharded op.
+_last_meshes: tuple[tuple[Any, ...], dict[str, Any]] = ((), {})
+
+
+def _mesh_target(mesh_op: Operation) -> tuple[Any, Any]:
+    """The `mesh` property of an `sdy.mesh` op and the attribute it resolves to (None when it does not)."""
+    a = mesh_op.properties.get("mesh")
+    try:
+        return a, a.resolve() if a is not None else None
+    except (KeyError, ValueError):
+        return a, None
+
+
 def _meshes(op: Operation) -> dict[str, Any]:
     """The module's `sdy.mesh` ops by name (their MeshAttr, None when malformed)."""
+    global _last_meshes
     root = op
-    while root.parent_op is not None:
-        root = root.parent_op
+    while (up := root.parent_op) is not None:
+        root = up
+    tops = root.regions[0].blocks[0].ops if root.regions and root.regions[0].blocks else ()
+    state = (root, *tops, *(x for t in tops if t.name == "sdy.mesh"
+                            for x in (t.properties.get("sym_name"), *_mesh_target(t))))  # fmt: skip
+    old, table = _last_meshes
+    if len(old) == len(state) and all(map(is_, old, state)):
+        return table
     out: dict[str, Any] = {}
-    for top in root.regions[0].blocks[0].ops if root.regions and root.regions[0].blocks else ():
+    for top in tops:
         if top.name == "sdy.mesh":
             sym = str(getattr(top.properties.get("sym_name"), "value", ""))
             try:
                 out[sym] = top.properties["mesh"].resolve().typed
             except (KeyError, ValueError):
                 out[sym] = None
+    _last_meshes = (state, out)
     return out
 
 
