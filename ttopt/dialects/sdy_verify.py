@@ -6,13 +6,13 @@ reports them at the op.
 
 from __future__ import annotations
 
-from operator import is_
 from typing import Any, Mapping, Sequence
 
 from ttopt.ir.attributes import DIALECT_ATTR_CHECKS, OP_ATTRIBUTE_VERIFIERS
 from ttopt.ir.operation import Operation
 from ttopt.ir.types import TensorType
 from ttopt.ir.values import Value
+from ttopt.ir.verifier import verification_run
 
 
 def _typed(op: Operation, name: str, kind: str) -> Any:
@@ -300,34 +300,22 @@ def _value_prefix(kind: str, n: int, i: int) -> str:
     return f"{kind} - " if n == 1 else f"{kind} {i} - "
 
 
-# The last module's mesh table and what it was built from: the root op, its top-level ops and
-# each mesh's `sym_name` and `mesh` with what it resolves to (attributes are never changed in
-# place, so the same objects mean the same table; an alias may be redefined, hence its target).
-# Verifying one module asks for it once per sharded op.
-_last_meshes: tuple[tuple[Any, ...], dict[str, Any]] = ((), {})
-
-
-def _mesh_target(mesh_op: Operation) -> tuple[Any, Any]:
-    """The `mesh` property of an `sdy.mesh` op and the attribute it resolves to (None when it does not)."""
-    a = mesh_op.properties.get("mesh")
-    try:
-        return a, a.resolve() if a is not None else None
-    except (KeyError, ValueError):
-        return a, None
+# The mesh table of the module being verified, and the manual axes around each block, kept for
+# the verification run that read them (`verification_run`): every sharded op asks for them.
+_run_meshes: tuple[int, dict[str, Any]] = (0, {})
+_run_manual: tuple[int, dict[int, dict[str, Operation]]] = (0, {})
 
 
 def _meshes(op: Operation) -> dict[str, Any]:
     """The module's `sdy.mesh` ops by name (their MeshAttr, None when malformed)."""
-    global _last_meshes
+    global _run_meshes
+    run = verification_run()
+    if run and _run_meshes[0] == run:
+        return _run_meshes[1]
     root = op
     while (up := root.parent_op) is not None:
         root = up
     tops = root.regions[0].blocks[0].ops if root.regions and root.regions[0].blocks else ()
-    state = (root, *tops, *(x for t in tops if t.name == "sdy.mesh"
-                            for x in (t.properties.get("sym_name"), *_mesh_target(t))))  # fmt: skip
-    old, table = _last_meshes
-    if len(old) == len(state) and all(map(is_, old, state)):
-        return table
     out: dict[str, Any] = {}
     for top in tops:
         if top.name == "sdy.mesh":
@@ -336,12 +324,26 @@ def _meshes(op: Operation) -> dict[str, Any]:
                 out[sym] = top.properties["mesh"].resolve().typed
             except (KeyError, ValueError):
                 out[sym] = None
-    _last_meshes = (state, out)
+    _run_meshes = (run, out)
     return out
 
 
 def _manual_axes(op: Operation) -> dict[str, Operation]:
     """Axes made manual by the sdy.manual_computation ops around `op`."""
+    global _run_manual
+    run = verification_run()
+    if not run or op.parent is None:
+        return _manual_axes_around(op)
+    if _run_manual[0] != run:
+        _run_manual = (run, {})
+    known = _run_manual[1]
+    found = known.get(id(op.parent))
+    if found is None:
+        found = known[id(op.parent)] = _manual_axes_around(op)
+    return found
+
+
+def _manual_axes_around(op: Operation) -> dict[str, Operation]:
     out: dict[str, Operation] = {}
     p = op.parent_op
     while p is not None:
