@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from ttopt.ir.attributes import DIALECT_ATTR_CHECKS, OP_ATTRIBUTE_VERIFIERS
+from ttopt.ir.attributes import DIALECT_ATTR_CHECKS, OP_ATTRIBUTE_VERIFIERS, DialectAttr
 from ttopt.ir.operation import Operation
 from ttopt.ir.types import TensorType
 from ttopt.ir.values import Value
@@ -17,16 +17,14 @@ from ttopt.ir.verifier import verification_run
 
 def _typed(op: Operation, name: str, kind: str) -> Any:
     """The typed model of property `name` (AttrError, a ValueError, when its body is malformed)."""
-    from ttopt.dialects.errors import AttrError
-
     a = op.properties.get(name)
     if a is None:
         raise ValueError(f"requires property '{name}' ({kind})")
     a = a.resolve()
     try:
         model = a.typed
-    except AttrError as e:
-        raise ValueError(f"invalid {name}: {e.message}") from None
+    except ValueError as e:
+        raise _attr_error(e, name) from None
     if model is None or type(model).__name__ != kind:
         raise ValueError(f"property '{name}' must be a {kind}, got {a.text}")
     return model
@@ -359,23 +357,28 @@ def _manual_axes_around(op: Operation) -> dict[str, Operation]:
 
 
 def _mesh_of(s: Any, meshes: dict[str, Any]) -> Any:
-    from ttopt.dialects.sdy_attrs import MeshAttr
+    mesh = s.mesh  # a MeshAttr, or the name of an `sdy.mesh`
+    return meshes.get(mesh) if isinstance(mesh, str) else mesh
 
-    return s.mesh if isinstance(s.mesh, MeshAttr) else meshes.get(s.mesh)
+
+def _attr_error(e: ValueError, name: str) -> ValueError:
+    """A malformed attribute body (AttrError) as `invalid <name>: ...`; other errors as they are.
+
+    Imported here, when a body fails, not per op verified."""
+    from ttopt.dialects.errors import AttrError
+
+    return ValueError(f"invalid {name}: {e.message}") if isinstance(e, AttrError) else e
 
 
 def _typed_as(attr: Any, name: str) -> Any:
     """The typed model of `attr` when it is the dialect attribute `#name<...>`, else None."""
-    from ttopt.dialects.errors import AttrError
-    from ttopt.ir.attributes import DialectAttr
-
     a = attr.resolve()
     if not isinstance(a, DialectAttr) or a.name != name:
         return None
     try:
         return a.typed
-    except AttrError as e:
-        raise ValueError(f"invalid {name}: {e.message}") from None
+    except ValueError as e:
+        raise _attr_error(e, name) from None
 
 
 def verify_sdy_attributes(op: Operation) -> None:
