@@ -74,3 +74,18 @@ def test_jaxlib_says_the_same(text: str, expected: str | None) -> None:
         except ir.MLIRError as e:
             got = e.error_diagnostics[0].message
     assert got == expected
+
+
+def test_mesh_table_is_read_again_by_each_verification() -> None:
+    """The mesh table is kept for one verification run only: a mesh changed between two runs is seen."""
+    from ttopt.ir.diagnostics import Diagnostic
+    from ttopt.ir.verifier import verification_run, verify
+
+    text = MESH + _func(body=_add('sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {"y"}]>]>'))
+    module = parse_module(text)
+    verify(module)
+    assert verification_run() == 0  # outside a run nothing is kept
+    mesh_op = module.op.regions[0].blocks[0].ops[0]
+    mesh_op.properties["mesh"] = parse_module('sdy.mesh @mesh = <["x"=2]>\n').op.regions[0].blocks[0].ops[0].properties["mesh"]
+    with pytest.raises(Diagnostic, match='unknown axis name: "y"'):
+        verify(module)

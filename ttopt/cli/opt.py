@@ -207,7 +207,6 @@ def _opt_main(ctx: click.Context, input: str, output: str, pass_pipeline: str | 
     from ttopt.cli.output import OutputError, check_writable, read_input, write_outputs
     from ttopt.ir.diagnostics import Diagnostic, record_locations
     from ttopt.ir.printer import PrintOptions, print_module
-    from ttopt.ir.verifier import verify
     from ttopt.parse.parser import parse_module
     from ttopt.passes.context import PassContext, Trace
     from ttopt.passes.manager import PassManager
@@ -246,8 +245,6 @@ def _opt_main(ctx: click.Context, input: str, output: str, pass_pipeline: str | 
             t0, c0 = time.perf_counter(), time.process_time()
             module = parse_module(chunk, name, line_offset=line0)
             record_locations(module.source, module.walk())
-            verify(module, allow_unregistered_dialect=kw["allow_unregistered_dialect"])
-            timings.append(("parse + verify", time.perf_counter() - t0, time.process_time() - c0))
             pm = PassManager(
                 passes,
                 pctx,
@@ -255,6 +252,8 @@ def _opt_main(ctx: click.Context, input: str, output: str, pass_pipeline: str | 
                 printer=lambda m: print_module(m, popts),
                 verify_each=kw["verify_each"],
             )
+            pm.verify_input(module, allow_unregistered_dialect=kw["allow_unregistered_dialect"])
+            timings.append(("parse + verify", time.perf_counter() - t0, time.process_time() - c0))
             pm.run(module)
             timings.extend((label, wall, cpu) for (label, wall), (_, cpu) in zip(pm.timings, pm.cpu_timings))
             t0, c0 = time.perf_counter(), time.process_time()
@@ -291,7 +290,6 @@ def _verify_chunk(name: str, chunk: str, line0: int, passes: list, pctx: Any, po
     from ttopt.cli.verify_diagnostics import captured_warnings, check, expectations, parse_rendered
     from ttopt.ir.diagnostics import Diagnostic, record_locations
     from ttopt.ir.printer import print_module
-    from ttopt.ir.verifier import verify
     from ttopt.parse.parser import parse_module
     from ttopt.passes.manager import PassManager
 
@@ -300,8 +298,9 @@ def _verify_chunk(name: str, chunk: str, line0: int, passes: list, pctx: Any, po
         try:
             module = parse_module(chunk, name, line_offset=line0)
             record_locations(module.source, module.walk())
-            verify(module, allow_unregistered_dialect=kw["allow_unregistered_dialect"])
-            PassManager(passes, pctx, verify_each=kw["verify_each"]).run(module)
+            pm = PassManager(passes, pctx, verify_each=kw["verify_each"])
+            pm.verify_input(module, allow_unregistered_dialect=kw["allow_unregistered_dialect"])
+            pm.run(module)
             outputs.append(print_module(module, popts))
         except Diagnostic as d:
             rendered.append(d.render(name))

@@ -49,6 +49,16 @@ class OpShardingRule:
     blocked_propagation: frozenset[int] = frozenset()
     is_custom: bool = False
 
+    def __hash__(self) -> int:
+        # Rules key the propagation caches: hashing walks every mapping, so it is done once (the
+        # same value the dataclass would compute, kept outside the fields).
+        h = self.__dict__.get("_hash")
+        if h is None:
+            h = hash((self.factor_sizes, self.operands, self.results, self.reduction, self.need_replication,
+                      self.permutation, self.blocked_propagation, self.is_custom))  # fmt: skip
+            object.__setattr__(self, "_hash", h)
+        return h
+
     @property
     def num_factors(self) -> int:
         return len(self.factor_sizes)

@@ -8,24 +8,23 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from ttopt.ir.attributes import DIALECT_ATTR_CHECKS, OP_ATTRIBUTE_VERIFIERS
+from ttopt.ir.attributes import DIALECT_ATTR_CHECKS, OP_ATTRIBUTE_VERIFIERS, DialectAttr
 from ttopt.ir.operation import Operation
 from ttopt.ir.types import TensorType
 from ttopt.ir.values import Value
+from ttopt.ir.verifier import verification_run
 
 
 def _typed(op: Operation, name: str, kind: str) -> Any:
     """The typed model of property `name` (AttrError, a ValueError, when its body is malformed)."""
-    from ttopt.dialects.errors import AttrError
-
     a = op.properties.get(name)
     if a is None:
         raise ValueError(f"requires property '{name}' ({kind})")
     a = a.resolve()
     try:
         model = a.typed
-    except AttrError as e:
-        raise ValueError(f"invalid {name}: {e.message}") from None
+    except ValueError as e:
+        raise _attr_error(e, name) from None
     if model is None or type(model).__name__ != kind:
         raise ValueError(f"property '{name}' must be a {kind}, got {a.text}")
     return model
@@ -299,24 +298,50 @@ def _value_prefix(kind: str, n: int, i: int) -> str:
     return f"{kind} - " if n == 1 else f"{kind} {i} - "
 
 
+# The mesh table of the module being verified, and the manual axes around each block, kept for
+# the verification run that read them (`verification_run`): every sharded op asks for them.
+_run_meshes: tuple[int, dict[str, Any]] = (0, {})
+_run_manual: tuple[int, dict[int, dict[str, Operation]]] = (0, {})
+
+
 def _meshes(op: Operation) -> dict[str, Any]:
     """The module's `sdy.mesh` ops by name (their MeshAttr, None when malformed)."""
+    global _run_meshes
+    run = verification_run()
+    if run and _run_meshes[0] == run:
+        return _run_meshes[1]
     root = op
-    while root.parent_op is not None:
-        root = root.parent_op
+    while (up := root.parent_op) is not None:
+        root = up
+    tops = root.regions[0].blocks[0].ops if root.regions and root.regions[0].blocks else ()
     out: dict[str, Any] = {}
-    for top in root.regions[0].blocks[0].ops if root.regions and root.regions[0].blocks else ():
+    for top in tops:
         if top.name == "sdy.mesh":
             sym = str(getattr(top.properties.get("sym_name"), "value", ""))
             try:
                 out[sym] = top.properties["mesh"].resolve().typed
             except (KeyError, ValueError):
                 out[sym] = None
+    _run_meshes = (run, out)
     return out
 
 
 def _manual_axes(op: Operation) -> dict[str, Operation]:
     """Axes made manual by the sdy.manual_computation ops around `op`."""
+    global _run_manual
+    run = verification_run()
+    if not run or op.parent is None:
+        return _manual_axes_around(op)
+    if _run_manual[0] != run:
+        _run_manual = (run, {})
+    known = _run_manual[1]
+    found = known.get(id(op.parent))
+    if found is None:
+        found = known[id(op.parent)] = _manual_axes_around(op)
+    return found
+
+
+def _manual_axes_around(op: Operation) -> dict[str, Operation]:
     out: dict[str, Operation] = {}
     p = op.parent_op
     while p is not None:
@@ -332,23 +357,28 @@ def _manual_axes(op: Operation) -> dict[str, Operation]:
 
 
 def _mesh_of(s: Any, meshes: dict[str, Any]) -> Any:
-    from ttopt.dialects.sdy_attrs import MeshAttr
+    mesh = s.mesh  # a MeshAttr, or the name of an `sdy.mesh`
+    return meshes.get(mesh) if isinstance(mesh, str) else mesh
 
-    return s.mesh if isinstance(s.mesh, MeshAttr) else meshes.get(s.mesh)
+
+def _attr_error(e: ValueError, name: str) -> ValueError:
+    """A malformed attribute body (AttrError) as `invalid <name>: ...`; other errors as they are.
+
+    Imported here, when a body fails, not per op verified."""
+    from ttopt.dialects.errors import AttrError
+
+    return ValueError(f"invalid {name}: {e.message}") if isinstance(e, AttrError) else e
 
 
 def _typed_as(attr: Any, name: str) -> Any:
     """The typed model of `attr` when it is the dialect attribute `#name<...>`, else None."""
-    from ttopt.dialects.errors import AttrError
-    from ttopt.ir.attributes import DialectAttr
-
     a = attr.resolve()
     if not isinstance(a, DialectAttr) or a.name != name:
         return None
     try:
         return a.typed
-    except AttrError as e:
-        raise ValueError(f"invalid {name}: {e.message}") from None
+    except ValueError as e:
+        raise _attr_error(e, name) from None
 
 
 def verify_sdy_attributes(op: Operation) -> None:

@@ -47,16 +47,30 @@ def verify(module: Module, check_uses: bool = False, allow_unregistered_dialect:
     skips the op's own checks (the pass manager's record of ops verified before and not touched
     since); dominance and symbols are always checked.
     """
-    ops = _preorder(module.op)
-    if not allow_unregistered_dialect:
-        _verify_dialects(ops, module)
-    for op in ops:
-        if unchanged is None or not unchanged(op):
-            _verify_op(op, module)
-    _verify_visibility(module)
-    _verify_symbols(ops, module)
-    if check_uses:
-        _verify_use_lists(module)
+    _current_run[0] = next(_runs)
+    try:
+        ops = _preorder(module.op)
+        if not allow_unregistered_dialect:
+            _verify_dialects(ops, module)
+        for op in ops:
+            if unchanged is None or not unchanged(op):
+                _verify_op(op, module)
+        _verify_visibility(module)
+        _verify_symbols(ops, module)
+        if check_uses:
+            _verify_use_lists(module)
+    finally:
+        _current_run[0] = 0
+
+
+_runs = itertools.count(1)
+_current_run = [0]
+
+
+def verification_run() -> int:
+    """The number of the `verify` call in progress, 0 outside one. The module does not change while
+    it stays the same, so per-op checks may share what they read from the module (its meshes)."""
+    return _current_run[0]
 
 
 def _preorder(root: Operation) -> list[Operation]:

@@ -79,6 +79,16 @@ class PassManager:
         self.cpu_timings: list[tuple[str, float]] = []  # process CPU seconds (a shared machine's wall time is noise)
         self._verified = VerifiedOps()  # after a pass, only the ops it touched are checked again
 
+    def verify_input(self, module: Module, allow_unregistered_dialect: bool = True) -> None:
+        """Verify `module` before the first pass (raises Diagnostic), keeping the record of what was
+        checked so verifying after the first pass re-checks only the ops it touched."""
+        if not self.verify_each:
+            verify(module, allow_unregistered_dialect=allow_unregistered_dialect)
+            return
+        self._verified.start(module)
+        verify(module, allow_unregistered_dialect=allow_unregistered_dialect, unchanged=self._verified.unchanged)
+        self._verified.commit()
+
     def run(self, module: Module) -> None:
         """Run every pass on `module` (raises Diagnostic on failure)."""
         for p in self.passes:
