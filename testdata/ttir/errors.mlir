@@ -24,7 +24,18 @@ module {
 
 // -----
 
-// CHECK: errors.mlir:[[# @LINE + 3]]:10: error: convert-ttir-to-ttnn: 'ttir.selective_reduce_combine' has no TTNN lowering
+// CHECK: errors.mlir:[[# @LINE + 3]]:10: error: convert-ttir-to-ttnn: 'ttir.moe_gpt' has no TTNN lowering
+module {
+  func.func @f(%a: tensor<64x128xf32>) -> tensor<64x128xbf16> {
+    %1 = "ttir.moe_gpt"(%a) : (tensor<64x128xf32>) -> tensor<64x128xbf16>
+    return %1 : tensor<64x128xbf16>
+  }
+}
+
+// -----
+
+// An op that lowers, written without the operands its conversion reads, is an error at the op.
+// CHECK: errors.mlir:[[# @LINE + 3]]:10: error: convert-ttir-to-ttnn: 'ttir.selective_reduce_combine' has 1 operands and no operandSegmentSizes; expected dense_input_tensor, dense_activations_tensor, dense_token_maps_tensor, dense_token_counts_tensor
 module {
   func.func @f(%a: tensor<64x128xf32>) -> tensor<64x128xbf16> {
     %1 = "ttir.selective_reduce_combine"(%a) : (tensor<64x128xf32>) -> tensor<64x128xbf16>
