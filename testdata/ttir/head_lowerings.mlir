@@ -14,10 +14,11 @@ func.func @argmax_all(%x: tensor<2x4x32x32xf32>) -> tensor<i32> {
   return %0 : tensor<i32>
 }
 
-// Two dimensions: permuted last, flattened, reduced as one, reshaped back (keep_dim).
+// Two dimensions: permuted last, flattened, reduced as one, reshaped back (keep_dim). The
+// permute [0, 2, 1, 3] + reshape to [2, 32, 128] is what ttir-fusing's concatenate-heads pattern
+// matches, so it comes out as one ttnn.concatenate_heads.
 // CHECK-LABEL: func.func @argmax_two
-// CHECK: %[[P:.*]] = "ttnn.permute"(%arg0) <{permutation = array<i64: 0, 2, 1, 3>}>
-// CHECK: %[[R:.*]] = "ttnn.reshape"(%[[P]]) <{shape = [2 : i32, 32 : i32, 128 : i32]}>
+// CHECK: %[[R:.*]] = "ttnn.concatenate_heads"(%arg0) : (tensor<2x4x32x32xf32, {{.*}}>) -> tensor<2x32x128xf32
 // CHECK: "ttnn.argmax"(%[[R]]) <{dim = 2 : si32, keep_dim = true}> : ({{.*}}) -> tensor<2x32x1xui32
 // CHECK: "ttnn.reshape"({{.*}}) <{shape = [2 : i32, 1 : i32, 32 : i32, 1 : i32]}>
 func.func @argmax_two(%x: tensor<2x4x32x32xf32>) -> tensor<2x1x32x1xi32> {

@@ -16,7 +16,6 @@
 * `ttir.argmax` over several dimensions: those permuted last and flattened into one.
 * `ttir.quantize` / `dequantize` / `requantize`: their `*_unrolled` forms with scale and zero-point
   constants from the quantized types (quant_types.py).
-* `ttcore.composite`: replaced by its decomposition function's body (composite_resolution.py).
 * Constants hoisted to the front of the block and duplicates merged, before and after the
   rewrites, as HEAD's canonicalizer runs around its decomposition (hoist_constants).
 * Reshapes to the same shape and identity permutes (which the lowering emits as tt-mlir does, and
@@ -36,7 +35,6 @@ from ttopt.ir.attributes import ArrayAttr, BoolAttr, DenseArrayAttr, DenseElemen
 from ttopt.ir.operation import Operation
 from ttopt.ir.properties import int_values, props
 from ttopt.ir.types import ScalarType, TensorType, static_shape
-from ttopt.lowering.composite_resolution import resolve_composites
 from ttopt.lowering.conv_layout import channel_last_conv
 from ttopt.lowering.index_slice import index_to_slice
 from ttopt.lowering.quant_types import unrolled
@@ -264,9 +262,6 @@ def decompose(module: Module) -> dict[str, int]:
     Constants are hoisted before and after (hoist_constants), as HEAD's canonicalizer runs around
     its TTIRToTTIRDecomposition."""
     counts: dict[str, int] = {}
-    resolved = resolve_composites(module)
-    if resolved:
-        counts["ttcore.composite"] = resolved
     for f in module.functions():
         for region in f.regions:
             for block in region.blocks:
