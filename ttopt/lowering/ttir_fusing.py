@@ -41,7 +41,7 @@ from ttopt.device.cost_model import CostModel
 from ttopt.device.device import DeviceError, load_device
 from ttopt.lowering.fusing import activations, conv, heads, linear, reductions, rms_norm, sdpa, softmax, split_qkv
 from ttopt.lowering.fusing.cost import FusionCost
-from ttopt.lowering.fusing.match import Builder, Candidate, NotStatic, Rejected
+from ttopt.lowering.fusing.match import Builder, Candidate, NotStatic, Rejected, where
 from ttopt.lowering.fusing.topk import fuse_topk
 from ttopt.lowering.ttir_decomposition import decompose
 from ttopt.passes.base import Pass, option
@@ -105,17 +105,6 @@ def _counts(names: tuple[str, ...]) -> list[str]:
     for n in names:
         out[n] = out.get(n, 0) + 1
     return [f"{k[5:]}" + (f" x{v}" if v > 1 else "") for k, v in out.items()]
-
-
-def _where(op: Operation) -> str:
-    name = getattr(op.location, "name", None)
-    if name:
-        return f'"{name}"'
-    pos = op.pos
-    if pos is not None and getattr(pos, "source", None) is not None:
-        line, _ = pos.source.line_col(pos.offset)
-        return f"line {line}"
-    return op.name
 
 
 def _dead(anchor: Operation, b: Builder, also: list[Operation] | None = None) -> list[Operation]:
@@ -220,7 +209,7 @@ class TTIRFusing(Pass):
                     if res is None:
                         continue
                     if isinstance(res, Rejected):
-                        rejected.setdefault((id(op), res.pattern), (op, Decision(res.pattern, _where(op), False, res.reason)))
+                        rejected.setdefault((id(op), res.pattern), (op, Decision(res.pattern, where(op), False, res.reason)))
                         continue
                     if self._apply(res, cost, rejected):
                         changed = True
@@ -250,12 +239,12 @@ class TTIRFusing(Pass):
             new = c.build(b)
         except (ValueError, TypeError, NotStatic) as e:  # a shape the builder cannot express: leave the ops
             b.discard()
-            rejected.setdefault((id(anchor), c.pattern), (anchor, Decision(c.pattern, _where(anchor), False, f"cannot build: {e}")))
+            rejected.setdefault((id(anchor), c.pattern), (anchor, Decision(c.pattern, where(anchor), False, f"cannot build: {e}")))
             return False
         dead = _dead(anchor, b, c.also)
         before = sum(cost.op(o).ns for o in dead)
         after = sum(cost.op(o).ns for o in b.ops)
-        d = Decision(c.pattern, _where(anchor), True, c.note, c.fused, tuple(o.name for o in dead), before, after)
+        d = Decision(c.pattern, where(anchor), True, c.note, c.fused, tuple(o.name for o in dead), before, after)
         if self.cost_check and after >= before:
             b.discard()
             d.applied, d.reason = False, "the fused op is not estimated faster"

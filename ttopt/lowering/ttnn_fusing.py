@@ -41,6 +41,7 @@ from ttopt.device.cost_model import CostModel, op_name
 from ttopt.device.device import DeviceError, load_device
 from ttopt.ir.attributes import DialectAttr, StringAttr
 from ttopt.lowering.fusing import ttnn_heads, ttnn_norm_act, ttnn_rope
+from ttopt.lowering.fusing.match import where
 from ttopt.lowering.fusing.ttnn_build import Rejected, TTNNBuilder, TTNNCandidate, dead_ops
 from ttopt.optimizer.rewrite import LayoutAliaser
 from ttopt.passes.base import Pass, option
@@ -105,17 +106,6 @@ def _patterns(rope: bool, constraints: bool, worker_cores: int) -> dict[str, tup
     return {k: tuple(v) for k, v in out.items()}
 
 
-def _where(op: Operation) -> str:
-    name = getattr(op.location, "name", None)
-    if name:
-        return f'"{name}"'
-    pos = op.pos
-    if pos is not None and getattr(pos, "source", None) is not None:
-        line, _ = pos.source.line_col(pos.offset)
-        return f"line {line}"
-    return op.name
-
-
 def _ns(cost: CostModel, op: Operation) -> float | None:
     try:
         c = cost.current_op_cost(op)
@@ -176,7 +166,7 @@ class TTNNFusing(Pass):
                     if res is None:
                         continue
                     if isinstance(res, Rejected):
-                        rejected.setdefault((id(op), res.pattern), (op, f"ttnn-fusing: {res.pattern} at {_where(op)}: [yellow]not applied[/]: {res.reason}"))
+                        rejected.setdefault((id(op), res.pattern), (op, f"ttnn-fusing: {res.pattern} at {where(op)}: [yellow]not applied[/]: {res.reason}"))
                         continue
                     gain = self._apply(block, res, cost, aliaser, rejected, lines)
                     if gain is not None:
@@ -201,14 +191,14 @@ class TTNNFusing(Pass):
             new = c.build(b)
         except (ValueError, TypeError, KeyError) as e:
             b.discard()
-            rejected[(id(anchor), c.pattern)] = (anchor, f"ttnn-fusing: {c.pattern} at {_where(anchor)}: [yellow]not applied[/]: cannot build: {e}")
+            rejected[(id(anchor), c.pattern)] = (anchor, f"ttnn-fusing: {c.pattern} at {where(anchor)}: [yellow]not applied[/]: cannot build: {e}")
             return None
         dead = dead_ops(anchor, c.matched, b.ops) if target is anchor else [anchor, *c.matched]
         before_ns = [_ns(cost, o) for o in dead]
         after_ns = [_ns(cost, o) for o in b.ops]
         before, after = sum(x or 0.0 for x in before_ns), sum(x or 0.0 for x in after_ns)
         est = f"{c.fused} {after / 1000:.2f} us vs {len(dead)} ops ({', '.join(sorted({o.name[5:] for o in dead}))}) {before / 1000:.2f} us"
-        head = f"ttnn-fusing: {c.pattern} at {_where(anchor)}: "
+        head = f"ttnn-fusing: {c.pattern} at {where(anchor)}: "
         if self.cost_check and not c.unconditional and after >= before:
             b.discard()
             rejected[(id(anchor), c.pattern)] = (anchor, head + f"[yellow]not applied[/]: the fused op is not estimated faster: {est}")

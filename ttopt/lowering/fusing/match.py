@@ -221,3 +221,15 @@ def f32_attr(value: float) -> FloatAttr:
     """`value` as an f32 attribute spelled as MLIR prints it (`9.99999997E-7 : f32`)."""
     v = round_to(float(value), "f32")
     return FloatAttr(v, F32, text=f"{float_text(v, 'f32')} : f32")
+
+
+def where(op: Operation) -> str:
+    """How a trace names an op: its location name, else its line, else its op name."""
+    name = getattr(op.location, "name", None)
+    if name:
+        return f'"{name}"'
+    pos = op.pos
+    if pos is not None and getattr(pos, "source", None) is not None:
+        line, _ = pos.source.line_col(pos.offset)
+        return f"line {line}"
+    return op.name

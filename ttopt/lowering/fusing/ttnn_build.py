@@ -17,7 +17,7 @@ from ttopt.ir.attributes import ArrayAttr, DenseArrayAttr, IntegerAttr
 from ttopt.ir.operation import Operation
 from ttopt.ir.properties import int_values
 from ttopt.ir.types import ScalarType, TensorType
-from ttopt.lowering.fusing.match import Rejected
+from ttopt.lowering.fusing.match import Rejected, producer
 
 if TYPE_CHECKING:
     from ttopt.ir.values import Value
@@ -101,12 +101,6 @@ def tensor_shape(v: Value) -> tuple[int, ...]:
     return tuple(dims)
 
 
-def producer(v: Value | None, *names: str) -> Operation | None:
-    """The op defining `v` when its name is one of `names`."""
-    op = getattr(v, "op", None)
-    return op if op is not None and op.name in names else None
-
-
 def through(v: Value, *names: str) -> Value:
     """`v` with single-input producers named `names` peeled off."""
     while True:
@@ -131,11 +125,6 @@ def ints(op: Operation, key: str) -> list[int] | None:
     """An integer array property (`begins`, `permutation`)."""
     vals = int_values(op.properties.get(key))
     return list(vals) if vals is not None else None
-
-
-def one_use(v: Value) -> bool:
-    """Read by exactly one operand slot."""
-    return len(v.uses) == 1
 
 
 def dead_ops(anchor: Operation, matched: Sequence[Operation], new: Sequence[Operation]) -> list[Operation]:

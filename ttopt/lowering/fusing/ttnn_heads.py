@@ -19,7 +19,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ttopt.ir.attributes import IntegerAttr
-from ttopt.lowering.fusing.ttnn_build import UI32, Rejected, TTNNBuilder, TTNNCandidate, ints, producer, tensor_shape, through
+from ttopt.lowering.fusing.match import producer
+from ttopt.lowering.fusing.ttnn_build import UI32, Rejected, TTNNBuilder, TTNNCandidate, ints, tensor_shape, through
 
 if TYPE_CHECKING:
     from ttopt.ir.operation import Operation

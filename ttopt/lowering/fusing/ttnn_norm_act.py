@@ -13,7 +13,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ttopt.ir.attributes import DenseArrayAttr, StringAttr
-from ttopt.lowering.fusing.ttnn_build import Rejected, TTNNBuilder, TTNNCandidate, one_use, producer
+from ttopt.lowering.fusing.match import one_use, producer
+from ttopt.lowering.fusing.ttnn_build import Rejected, TTNNBuilder, TTNNCandidate
 
 if TYPE_CHECKING:
     from ttopt.ir.operation import Operation

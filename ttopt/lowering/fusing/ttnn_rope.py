@@ -29,6 +29,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ttopt.ir.attributes import DialectAttr, IntegerAttr
+from ttopt.lowering.fusing.match import one_use, producer
 from ttopt.lowering.fusing.ttnn_build import (
     UI32,
     Rejected,
@@ -36,8 +37,6 @@ from ttopt.lowering.fusing.ttnn_build import (
     TTNNCandidate,
     chain,
     ints,
-    one_use,
-    producer,
     tensor_shape,
     through,
 )
