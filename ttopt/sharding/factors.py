@@ -272,14 +272,7 @@ _SHARDINGS: dict[tuple[int, int], tuple[Any, Any, Sharding]] = {}
 
 def from_attr(attr: TensorShardingAttr, meshes: dict[str, MeshAttr]) -> Sharding:
     """The plain `Sharding` of a sharding model (a fresh copy: callers may change it)."""
-    mesh = attr.resolve_mesh(meshes)
-    key = (id(attr), id(mesh))
-    hit = _SHARDINGS.get(key)
-    if hit is None or hit[0] is not attr or hit[1] is not mesh:
-        if len(_SHARDINGS) > _MEMO_LIMIT:
-            _SHARDINGS.clear()
-        hit = _SHARDINGS[key] = (attr, mesh, _build_sharding(attr, mesh))
-    return hit[2].copy()
+    return shared_sharding(attr, meshes).copy()
 
 
 def shared_sharding(attr: TensorShardingAttr, meshes: dict[str, MeshAttr]) -> Sharding:
