@@ -27,7 +27,7 @@ the fidelity). `mesh-shape` must agree
 with the module's `ttcore.meshes` (the sharding pipeline's mesh; none means 1x1), as tt-mlir's
 determineMeshShape requires, so one `--mesh-shape` flag serves the sharding and backend pipelines.
 The ttnn-optimizer options `verify-l1-budget`, `l1-interleaved-fallback-analysis-enabled`,
-`override-conv2d-config`, `chain-merging` and `cost-*` are handed to it (a usage error when the
+`override-conv2d-config`, `override-conv3d-config`, `chain-merging` and `cost-*` are handed to it (a usage error when the
 optimizer does not run). `const-eval-hoist-transform` runs after the optimizer (const_eval.py):
 conv2d weights are prepared when the optimizer ran, dead constants are erased, and under
 `enable-const-eval` (default true, as tt-mlir) constant and parameter subgraphs move to
@@ -43,8 +43,7 @@ weight_dtype.py; `ttir-infer-kv-cache-argument-types` always marks the caches).
 conversion (resolve_composites.py). The TTIR fusion switches (`enable-fusing-conv2d-with-multiply-pattern`,
 `enable-permute-matmul-fusion`) go to `ttir-fusing` when it declares them.
 `mock-system-desc-arch` names the device preset when there is no `system-desc-path`. tt-mlir's
-other pipeline options (`enable-cpu-hoisted-const-eval`, `enable-create-d2m-subgraphs`,
-`override-conv3d-config`) are accepted with the value that matches what ttopt does; any other
+other pipeline options (`enable-cpu-hoisted-const-eval`, `enable-create-d2m-subgraphs`) are accepted with the value that matches what ttopt does; any other
 value is a usage error naming the option.
 
 `ttir-to-ttnn-common-pipeline` is the same pipeline: tt-mlir's backend pipeline is its common
