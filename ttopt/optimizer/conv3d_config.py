@@ -159,6 +159,6 @@ def apply_conv3d_configs(block: Any, overrides: dict[str, Conv3dOverride]) -> No
             continue
         op.properties["conv3d_config"] = config
         prepare = _prepare_op(op)
-        c_in = _config_fields(config.body).get("c_in_block")
+        c_in = _config_fields(config.body or "").get("c_in_block")
         if prepare is not None and c_in is not None:
             prepare.properties["c_in_block"] = IntegerAttr(int(c_in), ScalarType("i32"))
