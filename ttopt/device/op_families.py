@@ -87,6 +87,8 @@ NOT_MODELLED = frozenset({
     # optimizer leaves them at the layouts the conversion gave them.
     "ttnn.quantize", "ttnn.dequantize", "ttnn.requantize", "ttnn.conv1d", "ttnn.conv3d", "ttnn.prepare_conv3d_weights",
     "ttnn.batch_norm_training", "ttnn.sdpa_fw", "ttnn.sdpa_bw",
+    # the in-place AdamW step: no result, its operands stay tiled DRAM-interleaved as HEAD requires
+    "ttnn.adamw",
 })  # fmt: skip
 
 

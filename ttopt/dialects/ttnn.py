@@ -113,6 +113,8 @@ OTHER.update({"to_tensor_spec": (1, 1)})
 # Quantization, convolution and normalization ops of HEAD's TTIR -> TTNN conversion (TTNNOps.td).
 OTHER.update({"quantize": (3, 1), "dequantize": (3, 1), "requantize": (5, 1), "conv3d": ((3, 4), 1), "prepare_conv3d_weights": (2, 1),
               "batch_norm_training": ((1, 5), 1), "conv1d": ((3, 4), 1), "sdpa_fw": ((3, 4), (1, 2)), "sdpa_bw": ((6, 7), 3)})
+# The ttml AdamW step (param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq?): written in place, no results.
+OTHER.update({"adamw": ((4, 5), 0)})
 
 register(
     *(OpDef(f"ttnn.{n}", operands=1, results=1, traits=_P) for n in UNARY),

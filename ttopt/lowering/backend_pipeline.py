@@ -27,7 +27,7 @@ the fidelity). `mesh-shape` must agree
 with the module's `ttcore.meshes` (the sharding pipeline's mesh; none means 1x1), as tt-mlir's
 determineMeshShape requires, so one `--mesh-shape` flag serves the sharding and backend pipelines.
 The ttnn-optimizer options `verify-l1-budget`, `l1-interleaved-fallback-analysis-enabled`,
-`override-conv2d-config`, `chain-merging` and `cost-*` are handed to it (a usage error when the
+`override-conv2d-config`, `override-conv3d-config`, `chain-merging` and `cost-*` are handed to it (a usage error when the
 optimizer does not run). `const-eval-hoist-transform` runs after the optimizer (const_eval.py):
 conv2d weights are prepared when the optimizer ran, dead constants are erased, and under
 `enable-const-eval` (default true, as tt-mlir) constant and parameter subgraphs move to
@@ -43,8 +43,7 @@ weight_dtype.py; `ttir-infer-kv-cache-argument-types` always marks the caches).
 conversion (resolve_composites.py). The TTIR fusion switches (`enable-fusing-conv2d-with-multiply-pattern`,
 `enable-permute-matmul-fusion`) go to `ttir-fusing` when it declares them.
 `mock-system-desc-arch` names the device preset when there is no `system-desc-path`. tt-mlir's
-other pipeline options (`enable-cpu-hoisted-const-eval`, `enable-create-d2m-subgraphs`,
-`override-conv3d-config`) are accepted with the value that matches what ttopt does; any other
+other pipeline options (`enable-cpu-hoisted-const-eval`, `enable-create-d2m-subgraphs`) are accepted with the value that matches what ttopt does; any other
 value is a usage error naming the option.
 
 `ttir-to-ttnn-common-pipeline` is the same pipeline: tt-mlir's backend pipeline is its common
@@ -124,7 +123,7 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
     enable_fusing_conv2d_with_multiply_pattern: bool = option(False, "ttir-fusing: commute a constant multiply through conv2d into its weight (handed to ttir-fusing when it has the pattern; else only false is accepted)")
     disable_workarounds: bool = option(False, "Skip ttnn-workaround (the typecasts around ops whose kernels take fewer data types)")
     composite_resolution: str = option("auto", "How ttcore.composite ops resolve (ttnn-resolve-composites): auto / inline / validate inline the decomposition (ttopt validates no composite against an op model); force-promote builds the typed op", choices=("auto", "inline", "validate", "force-promote"))
-    override_conv3d_config: list[str] = option([], "conv3d_config overrides: ttopt lowers no ttir.conv3d, only an empty list is accepted")
+    override_conv3d_config: list[str] = option([], "[optimizer] NAME=key#value:key#value: conv3d_config keys of conv3d op NAME, over the _DEFAULT_BLOCKINGS heuristic")
 
     def validate(self) -> None:
         """Option values are checked before any input is read (usage error, exit 2)."""
@@ -298,14 +297,13 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
 UNSUPPORTED_VALUES = {
     "enable-cpu-hoisted-const-eval": "ttopt does not hoist const-eval subgraphs to a CPU module (pass enable-cpu-hoisted-const-eval=false)",
     "enable-create-d2m-subgraphs": "ttopt has no D2M (generic kernel) subgraphs",
-    "override-conv3d-config": "ttopt does not lower ttir.conv3d",
 }
 
 # Pipeline switches of TTIR fusion patterns -> ttir-fusing's option (tt-mlir's TTIRFusingOptions).
 FUSING_SWITCHES = {"enable_fusing_conv2d_with_multiply_pattern": "ttnn-enable-conv2d-with-multiply-pattern",
                    "enable_permute_matmul_fusion": "enable-permute-matmul-fusion"}  # fmt: skip
 
-OPTIMIZER_ONLY = frozenset({"verify-l1-budget", "l1-interleaved-fallback-analysis-enabled", "override-conv2d-config", "chain-merging",
+OPTIMIZER_ONLY = frozenset({"verify-l1-budget", "l1-interleaved-fallback-analysis-enabled", "override-conv2d-config", "override-conv3d-config", "chain-merging",
                             "cost-exact-max-ops", "cost-time-limit", "cost-beam-width"})  # fmt: skip
 
 

@@ -40,6 +40,8 @@ from ttopt.lowering.mlir_floats import mlir_float_attr
 from ttopt.lowering.op_error import OpError
 from ttopt.lowering.quant_types import respelled
 from ttopt.lowering.ttir_decomposition import TTIRToTTIRDecomposition, decompose
+from ttopt.lowering.ttnn_adamw import ADAMW_RULES
+from ttopt.lowering.ttnn_adamw import MULTI_RESULT as ADAMW_MULTI_RESULT
 from ttopt.lowering.ttnn_batch_norm import BATCH_NORM_RULES
 from ttopt.lowering.ttnn_batch_norm import MULTI_RESULT as BATCH_NORM_MULTI_RESULT
 from ttopt.lowering.ttnn_cache import CACHE_RULES
@@ -586,7 +588,7 @@ def _rand(lw: _Lowering, op: Any) -> Any:
     return lw.emit("ttnn.rand", [lw.get_device()], _result_type(lw, op), properties, op.location)
 
 
-MULTI_RESULT = frozenset({"sort", "topk"}) | BATCH_NORM_MULTI_RESULT | TT_LANG_MULTI_RESULT | SDPA_TRAINING_MULTI_RESULT | INDEXING_MULTI_RESULT | CACHE_NO_RESULT | DIRECT_MULTI_RESULT | CCL_MULTI_RESULT
+MULTI_RESULT = frozenset({"sort", "topk"}) | BATCH_NORM_MULTI_RESULT | TT_LANG_MULTI_RESULT | SDPA_TRAINING_MULTI_RESULT | INDEXING_MULTI_RESULT | CACHE_NO_RESULT | DIRECT_MULTI_RESULT | CCL_MULTI_RESULT | ADAMW_MULTI_RESULT
 RULES: dict[str, Rule] = {
     "reshape": _reshape, "squeeze": _reshape, "unsqueeze": _reshape, "permute": _permute, "transpose": _transpose,
     "broadcast": _broadcast,
@@ -615,6 +617,7 @@ RULES.update(TT_LANG_RULES)
 RULES.update(SDPA_TRAINING_RULES)
 RULES.update(GROUP_NORM_RULES)
 RULES.update(CCL_RULES)
+RULES.update(ADAMW_RULES)
 
 
 @register_pass

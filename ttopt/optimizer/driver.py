@@ -11,6 +11,7 @@ from ttopt.ir.diagnostics import Diagnostic, SourcePos, op_position
 from ttopt.optimizer.analyses import AnalysisPipeline, forward_functions, op_labels
 from ttopt.optimizer.chain import Edge, MemReconfigEntry
 from ttopt.optimizer.conv2d_overrides import check_conv2d_targets, validate_conv2d_overrides
+from ttopt.optimizer.conv3d_config import apply_conv3d_configs, parse_conv3d_config_overrides
 from ttopt.optimizer.l1_budget_check import verify_l1_budget
 from ttopt.optimizer.l1_interleaved_fallback import run_l1_interleaved_fallback
 from ttopt.optimizer.option_checks import check_override_grid
@@ -70,6 +71,7 @@ def run_optimizer(p: Any, module: Any, ctx: Any) -> None:
         layout_overrides = parse_output_layout_overrides(p.override_output_layout)
         reconfig_overrides = parse_mem_reconfig_overrides(p.insert_memreconfig)
         conv_overrides = validate_conv2d_overrides(parse_conv2d_config_overrides(p.override_conv2d_config))
+        conv3d_overrides = parse_conv3d_config_overrides(getattr(p, "override_conv3d_config", []))
     except OverrideError as e:
         raise _fail(str(e)) from None
     try:
@@ -109,6 +111,7 @@ def run_optimizer(p: Any, module: Any, ctx: Any) -> None:
         check_names("override-output-layout", layout_overrides, known)
         check_names("insert-memreconfig", reconfig_overrides, known)
         check_names("override-conv2d-config", conv_overrides, known)
+        check_names("override-conv3d-config", conv3d_overrides, known)
         check_conv2d_targets(conv_overrides, [b for _, b, _ in per_func if b is not None], device.worker_grid)
     except OverrideError as e:
         raise _fail(str(e)) from None
@@ -128,6 +131,7 @@ def run_optimizer(p: Any, module: Any, ctx: Any) -> None:
             if trace is not None:
                 trace.note(f"@{fname}: skipped (more than one block)")
             continue
+        apply_conv3d_configs(block, conv3d_overrides)
         ops, _, _ = split_block(block.ops)
         analyses.run(ops, labels)
         for op in ops:

@@ -17,6 +17,7 @@ def check_optimizer_options(p: Any) -> None:
     from ttopt.device import DeviceError, check_device_options
     from ttopt.device.limits import MAX_GRID_DIM
     from ttopt.optimizer.conv2d_overrides import validate_conv2d_overrides
+    from ttopt.optimizer.conv3d_config import parse_conv3d_config_overrides
     from ttopt.optimizer.overrides import (
         parse_conv2d_config_overrides,
         parse_mem_reconfig_overrides,
@@ -44,6 +45,7 @@ def check_optimizer_options(p: Any) -> None:
     layouts = parse_output_layout_overrides(p.override_output_layout)
     parse_mem_reconfig_overrides(p.insert_memreconfig)
     validate_conv2d_overrides(parse_conv2d_config_overrides(p.override_conv2d_config))
+    parse_conv3d_config_overrides(p.override_conv3d_config)
     for ov in layouts.values():
         check_override_grid(ov, (MAX_GRID_DIM, MAX_GRID_DIM), "the device model's limit")
 

@@ -39,6 +39,7 @@ class TTNNOptimizer(Pass):
     memreconfig_enabled: bool = option(True, "Insert the reshards the solver asks for")
     l1_interleaved_fallback_analysis_enabled: bool = option(False, "After the policy, upgrade single-use DRAM ops feeding the next op to L1 interleaved where the op model accepts it")
     override_conv2d_config: list[str] = option([], "NAME=key#value:key#value: conv2d_config keys of conv op NAME (set keys are not searched)")
+    override_conv3d_config: list[str] = option([], "NAME=key#value:key#value: conv3d_config keys (weights_dtype, t/w/h/c_out_block, c_in_block) of conv3d op NAME, over the _DEFAULT_BLOCKINGS heuristic")
     chain_merging: bool = option(True, "DFSharding 2.0: keep chain outputs in L1 (chain merges, concat chains, fork and reshape L1 reservations); --no-chain-merging restores DFSharding 1.0")
     cost_exact_max_ops: int = option(200, "CostBased: solve functions with at most this many decisions exactly (MIP); larger ones by beam search")
     cost_time_limit: float = option(10.0, "CostBased: time limit of the exact solver per function, in seconds (then its best plan and bound)")
