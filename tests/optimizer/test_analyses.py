@@ -49,6 +49,8 @@ def test_max_legal_layouts(make_fn) -> None:
     assert len(_fn(make_fn, MATMUL, max_legal_layouts=3).analyses.legal.values().__iter__().__next__().sharded) == 3
     fn0 = _fn(make_fn, MATMUL, max_legal_layouts=0)
     assert all(not info.sharded for info in fn0.analyses.legal.values())
+    # As in tt-mlir's LegalOpLayoutAnalysis, 0 caps only the sharded layouts: both interleaved stay legal.
+    assert _short(fn0.analyses.legal[fn0.ops[0]].configs) == ["dram interleaved 1x1", "l1 interleaved 8x8"]
 
 
 def test_overrides_pin_or_filter(make_fn) -> None:
