@@ -23,8 +23,8 @@ from ttopt.parse.parser import parse_module  # noqa: E402
 from ttopt.passes.context import PassContext  # noqa: E402
 from ttopt.passes.registry import get_pass  # noqa: E402
 from ttopt.sharding.collectives import body_kind  # noqa: E402
+from ttopt.sharding.func_attrs import functions  # noqa: E402
 from ttopt.sharding.mesh import coords, mesh_of, mesh_ops  # noqa: E402
-from ttopt.sharding.util import functions  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 DTYPES = {"f32": np.float32, "f64": np.float64, "bf16": np.float32, "f16": np.float16, "i32": np.int32, "i64": np.int64,
@@ -446,7 +446,7 @@ SINGLE_CHIP = sorted(p.stem for p in (ROOT / "testdata" / "jax").glob("*.mlir")
 def test_single_chip_module_batch_parallel_computes_the_global_result(name: str) -> None:
     """Unannotated JAX modules, every argument an `input`, on a 1x2 mesh: steps 2-4 batch-shard the
     arguments of the largest rank, steps 5-11 follow; the local program must compute the global one."""
-    from ttopt.sharding.util import func_name, func_type
+    from ttopt.sharding.func_attrs import func_name, func_type
 
     text = (ROOT / "testdata" / "jax" / f"{name}.mlir").read_text()
     main = next(f for f in functions(parse_module(text)) if func_name(f) == "main")

@@ -459,8 +459,8 @@ def _all_slice(rw: Rewriter, op: Operation, attrs: DictAttr) -> list[Value]:
     if len(op.operands) != 1:
         raise NotApplicable("sdy.all_slice composite op must have exactly one input operand")
     from ttopt.sharding.convert_ttir import shard_spec
+    from ttopt.sharding.diagnostics import typed
     from ttopt.sharding.mesh import the_mesh
-    from ttopt.sharding.util import typed
 
     mesh = the_mesh(rw.module, what="the sdy.all_slice composite")
     spec = shard_spec(rw.module, op, mesh, typed(rw.module, op, out, "out_sharding"), "out_sharding")

@@ -28,7 +28,7 @@ from ttopt.optimizer.analyses import current_layout
 from ttopt.optimizer.rewrite import LayoutAliaser, update_function_type
 from ttopt.passes.base import Pass, option
 from ttopt.passes.registry import register_pass
-from ttopt.sharding.util import arg_attrs, set_arg_attrs
+from ttopt.sharding.func_attrs import arg_attrs, set_arg_attrs
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module

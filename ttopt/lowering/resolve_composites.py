@@ -27,7 +27,7 @@ from ttopt.ir.operation import Operation
 from ttopt.ir.types import ScalarType
 from ttopt.passes.base import Pass, option
 from ttopt.passes.registry import register_pass
-from ttopt.sharding.util import func_name
+from ttopt.sharding.func_attrs import func_name
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module

@@ -28,7 +28,8 @@ from ttopt.lowering.mlir_floats import round_to
 from ttopt.lowering.stablehlo_handlers import HANDLERS, Unsupported, lowers
 from ttopt.passes.base import Pass
 from ttopt.passes.registry import register_pass
-from ttopt.sharding.util import StaticTensorType, static_tensor, where
+from ttopt.sharding.diagnostics import where
+from ttopt.sharding.ir_views import StaticTensorType, static_tensor
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module

@@ -42,7 +42,7 @@ from ttopt.optimizer.analyses import current_layout, ranked_shape
 from ttopt.optimizer.rewrite import LayoutAliaser, update_function_type
 from ttopt.passes.base import Pass
 from ttopt.passes.registry import register_pass
-from ttopt.sharding.util import ARGUMENT_TYPE, arg_attrs, func_name, is_public, set_arg_attrs
+from ttopt.sharding.func_attrs import ARGUMENT_TYPE, arg_attrs, func_name, is_public, set_arg_attrs
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module

@@ -112,7 +112,7 @@ class _Propagation:
 
     def input_arguments(self) -> list[Any]:
         """Integer arguments typed input (not KV caches) in row-major layout."""
-        from ttopt.sharding.util import arg_attrs
+        from ttopt.sharding.func_attrs import arg_attrs
 
         out = []
         entry = self.func.regions[0].entry

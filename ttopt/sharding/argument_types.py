@@ -16,18 +16,8 @@ from ttopt.ir.attributes import DialectAttr
 from ttopt.ir.diagnostics import Diagnostic
 from ttopt.passes.base import Pass, option
 from ttopt.passes.registry import register_pass
-from ttopt.sharding.util import (
-    ARGUMENT_TYPE,
-    arg_attrs,
-    fail,
-    func_name,
-    func_type,
-    functions,
-    has_body,
-    is_public,
-    set_arg_attrs,
-    warn,
-)
+from ttopt.sharding.diagnostics import fail, warn
+from ttopt.sharding.func_attrs import ARGUMENT_TYPE, arg_attrs, func_name, func_type, functions, has_body, is_public, set_arg_attrs
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module

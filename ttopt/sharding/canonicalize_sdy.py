@@ -24,7 +24,9 @@ from typing import TYPE_CHECKING, Any
 
 from ttopt.ir.values import BlockArgument, OpResult, replace_all_uses
 from ttopt.passes.patterns import Pattern, pattern_set, register_canonicalizations
-from ttopt.sharding.util import SDY_SHARDING, per_value_attr, str_value
+from ttopt.sharding.func_attrs import SDY_SHARDING
+from ttopt.sharding.ir_views import str_value
+from ttopt.sharding.sdy_ir import per_value_attr
 
 if TYPE_CHECKING:
     from ttopt.ir.operation import Operation

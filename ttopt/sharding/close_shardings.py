@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any
 from ttopt.ir.attributes import DialectAttr
 from ttopt.passes.base import Pass
 from ttopt.passes.registry import register_pass
-from ttopt.sharding.util import (
+from ttopt.sharding.diagnostics import typed
+from ttopt.sharding.func_attrs import (
     SDY_SHARDING,
     arg_attrs,
     argument_label,
@@ -25,7 +26,6 @@ from ttopt.sharding.util import (
     result_label,
     set_arg_attrs,
     set_res_attrs,
-    typed,
 )
 
 if TYPE_CHECKING:

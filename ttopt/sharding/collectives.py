@@ -29,8 +29,8 @@ from ttopt.ir.attributes import (
 )
 from ttopt.ir.operation import Block, Operation, Region
 from ttopt.ir.types import FunctionType, ScalarType, TensorType, Type
+from ttopt.sharding.ir_views import tensor_type
 from ttopt.sharding.mesh import Mesh, replica_groups
-from ttopt.sharding.util import tensor_type
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module

@@ -39,22 +39,11 @@ from ttopt.ir.values import BlockArgument
 from ttopt.passes.base import Pass, option
 from ttopt.passes.registry import get_pass, register_pass
 from ttopt.sharding.collectives import ALL_SLICE, body_kind
+from ttopt.sharding.diagnostics import fail, op_label, typed
+from ttopt.sharding.func_attrs import SHARD_STATUS, arg_attrs, func_name, func_type, functions, res_attrs, strip_sdy_shardings
+from ttopt.sharding.ir_views import int_value, tensor_type
 from ttopt.sharding.mesh import Mesh, mesh_ops, replica_groups, the_mesh
-from ttopt.sharding.util import (
-    SHARD_STATUS,
-    arg_attrs,
-    fail,
-    func_name,
-    func_type,
-    functions,
-    int_value,
-    op_label,
-    referenced_symbols,
-    res_attrs,
-    strip_sdy_shardings,
-    tensor_type,
-    typed,
-)
+from ttopt.sharding.sdy_ir import referenced_symbols
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module

@@ -25,10 +25,10 @@ from ttopt.ir.types import OpaqueType, ScalarType, TensorType
 from ttopt.passes.base import Pass, option
 from ttopt.passes.registry import register_pass
 from ttopt.sharding.convert_ttir import refresh_function_type
+from ttopt.sharding.diagnostics import fail, op_label, typed
 from ttopt.sharding.ttnn_collectives import COLLECTIVE_RULES, module_mesh
 from ttopt.sharding.ttnn_mesh_shard import MESH_SHARD_RULES
 from ttopt.sharding.ttnn_point_to_point import POINT_TO_POINT_RULES
-from ttopt.sharding.util import fail, op_label, typed
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module

@@ -58,9 +58,9 @@ from ttopt.sharding.factors import (
 )
 from ttopt.sharding.manual_edges import erase_manual_axes
 from ttopt.sharding.reshape_overflow import reshape_overflow_axes
+from ttopt.sharding.sdy_ir import manual_axes
 from ttopt.sharding.single_device import is_single_device_op, process_single_device_op
 from ttopt.sharding.unreduced_collectives import axis_set_diff, insert_unreduced_collectives, sort_and_merge
-from ttopt.sharding.util import manual_axes
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module

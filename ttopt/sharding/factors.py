@@ -21,7 +21,8 @@ from ttopt.dialects.sdy_rule import OpShardingRule, TensorMapping
 from ttopt.ir.attributes import ArrayAttr, Attribute, DialectAttr, DictAttr
 from ttopt.ir.diagnostics import Diagnostic, SourcePos
 from ttopt.ir.values import BlockArgument, OpResult
-from ttopt.sharding.util import func_type, str_value
+from ttopt.sharding.func_attrs import func_type
+from ttopt.sharding.ir_views import str_value
 
 if TYPE_CHECKING:
     from ttopt.dialects.sdy_attrs import MeshAttr, TensorShardingAttr
@@ -361,7 +362,8 @@ def diag(module: Module, op: Operation | None, message: str) -> Diagnostic:
 
 def check_sharding_bodies(module: Module) -> None:
     """Parse every `sdy.sharding` on function arguments/results and ops (Diagnostic at the first bad one)."""
-    from ttopt.sharding.util import argument_label, result_label, typed
+    from ttopt.sharding.diagnostics import typed
+    from ttopt.sharding.func_attrs import argument_label, result_label
 
     for op in module.walk():
         if op.name == "func.func":

@@ -34,24 +34,11 @@ from ttopt.passes.base import Pass
 from ttopt.passes.registry import register_pass
 from ttopt.sharding import local_rules
 from ttopt.sharding.collectives import ALL_SLICE, CollectiveBuilder, body_kind
+from ttopt.sharding.diagnostics import fail, op_label, typed
+from ttopt.sharding.func_attrs import SDY_SHARDING, func_name, functions, strip_sdy_shardings
+from ttopt.sharding.ir_views import int_value, static_tensor, tensor_type
 from ttopt.sharding.mesh import Mesh, ShardingError, coords, dim_shards, local_shape, the_mesh, validate_sharding
-from ttopt.sharding.util import (
-    SDY_SHARDING,
-    fail,
-    func_name,
-    functions,
-    int_value,
-    is_solved,
-    manual_axes,
-    manual_axes_attr,
-    manual_computations,
-    op_label,
-    referenced_symbols,
-    static_tensor,
-    strip_sdy_shardings,
-    tensor_type,
-    typed,
-)
+from ttopt.sharding.sdy_ir import is_solved, manual_axes, manual_axes_attr, manual_computations, referenced_symbols
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module

@@ -15,7 +15,8 @@ from ttopt.ir.attributes import SymbolRefAttr
 from ttopt.ir.operation import Operation
 from ttopt.passes.base import Pass
 from ttopt.passes.registry import register_pass
-from ttopt.sharding.util import func_name, functions, has_body, is_public, referenced_symbols
+from ttopt.sharding.func_attrs import func_name, functions, has_body, is_public
+from ttopt.sharding.sdy_ir import referenced_symbols
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Callable, Protocol, cast
 
 from ttopt.ir.attributes import DenseArrayAttr, DenseElementsAttr, IntegerAttr
 from ttopt.ir.properties import int_values, props
-from ttopt.sharding.util import int_value, tensor_type
+from ttopt.sharding.ir_views import int_value, tensor_type
 
 if TYPE_CHECKING:
     from ttopt.dialects.stablehlo_attrs import ConvDimensionNumbers, DotDimensionNumbers, GatherDimensionNumbers

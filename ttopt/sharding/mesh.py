@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any, Literal, Sequence, overload
 
 from ttopt.ir.attributes import DialectAttr, StringAttr
 from ttopt.ir.operation import Operation
-from ttopt.sharding.util import fail, str_value, typed
+from ttopt.sharding.diagnostics import fail, typed
+from ttopt.sharding.ir_views import str_value
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module

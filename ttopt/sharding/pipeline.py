@@ -21,7 +21,9 @@ from ttopt.ir.diagnostics import Diagnostic
 from ttopt.passes.base import option
 from ttopt.passes.manager import PipelinePass, PipelineStep
 from ttopt.passes.registry import get_pass, register_pass
-from ttopt.sharding.util import functions, is_solved, require_ranked_signature, sdy_annotations, where
+from ttopt.sharding.diagnostics import where
+from ttopt.sharding.func_attrs import functions, require_ranked_signature
+from ttopt.sharding.sdy_ir import is_solved, sdy_annotations
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module

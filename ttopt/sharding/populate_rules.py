@@ -30,8 +30,8 @@ class PopulateOpShardingRules(Pass):
     conservative_propagation: bool = option(False, "Conservative variants of the rules (no concat/conv-spatial factors, blocked slices)")
 
     def run(self, module: Module, ctx: PassContext) -> None:
+        from ttopt.sharding.diagnostics import warn
         from ttopt.sharding.rules import custom_call_is_known, custom_call_target, rule_for
-        from ttopt.sharding.util import warn
 
         count = 0
         warned = False

@@ -44,8 +44,8 @@ from ttopt.sharding.factors import (
     to_attr,
     verify_sharding,
 )
+from ttopt.sharding.func_attrs import func_name, func_type
 from ttopt.sharding.manual_edges import add_free_axes, erase_manual_axes
-from ttopt.sharding.util import func_name, func_type
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module

@@ -40,8 +40,8 @@ from ttopt.sharding.factors import (
     rank_of,
     to_attr,
 )
+from ttopt.sharding.ir_views import tensor_type
 from ttopt.sharding.reshard_steps import Step
-from ttopt.sharding.util import tensor_type
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module

@@ -17,17 +17,17 @@ from typing import TYPE_CHECKING
 from ttopt.ir.attributes import DialectAttr
 from ttopt.passes.base import Pass, option
 from ttopt.passes.registry import register_pass
-from ttopt.sharding.util import (
+from ttopt.sharding.func_attrs import (
     MHLO_SHARDING,
     SDY_SHARDING,
     SHARD_STATUS,
     arg_attrs,
     functions,
     res_attrs,
-    sdy_annotations,
     set_arg_attrs,
     set_res_attrs,
 )
+from ttopt.sharding.sdy_ir import sdy_annotations
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module

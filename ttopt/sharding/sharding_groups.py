@@ -58,8 +58,8 @@ def split_conflicting_groups(module: Module) -> int:
     docstring); returns how many groups were split."""
     from ttopt.dialects.sdy_attrs import TensorShardingAttr
     from ttopt.ir import rewriter
+    from ttopt.sharding.diagnostics import warn
     from ttopt.sharding.factors import get_sharding_attr
-    from ttopt.sharding.util import warn
 
     split = 0
     for gid, members in enumerate(sharding_groups(module, singletons=True)):

@@ -35,31 +35,27 @@ from ttopt.ir.values import BlockArgument
 from ttopt.passes.base import Pass, option
 from ttopt.passes.registry import register_pass
 from ttopt.sharding import gspmd
-from ttopt.sharding.mesh import Mesh, ShardingError, make_mesh_op, mesh_of, mesh_ops, the_mesh, validate_sharding
-from ttopt.sharding.util import (
+from ttopt.sharding.diagnostics import fail, typed, warn
+from ttopt.sharding.func_attrs import (
     ARGUMENT_TYPE,
     MHLO_SHARDING,
     SDY_SHARDING,
     arg_attrs,
     argument_label,
-    fail,
     func_name,
     func_type,
     functions,
     has_body,
-    is_solved,
-    manual_computations,
     require_ranked_signature,
     res_attrs,
     result_label,
-    sdy_annotations,
     set_arg_attrs,
     set_res_attrs,
-    str_value,
     strip_sdy_shardings,
-    typed,
-    warn,
 )
+from ttopt.sharding.ir_views import str_value
+from ttopt.sharding.mesh import Mesh, ShardingError, make_mesh_op, mesh_of, mesh_ops, the_mesh, validate_sharding
+from ttopt.sharding.sdy_ir import is_solved, manual_computations, sdy_annotations
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module

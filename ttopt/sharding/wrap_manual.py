@@ -17,29 +17,24 @@ from ttopt.ir.operation import Block, Operation, Region
 from ttopt.ir.values import replace_all_uses
 from ttopt.passes.base import Pass
 from ttopt.passes.registry import register_pass
-from ttopt.sharding.mesh import Mesh, ShardingError, the_mesh, validate_sharding
-from ttopt.sharding.util import (
+from ttopt.sharding.diagnostics import fail, typed, warn
+from ttopt.sharding.func_attrs import (
     MHLO_SHARDING,
     SDY_SHARDING,
     arg_attrs,
     argument_label,
-    fail,
     func_type,
     functions,
     has_body,
     is_public,
-    is_solved,
-    manual_computations,
-    per_value_attr,
     require_ranked_signature,
     res_attrs,
     result_label,
     set_arg_attrs,
-    sharding_attr,
     strip_sdy_shardings,
-    typed,
-    warn,
 )
+from ttopt.sharding.mesh import Mesh, ShardingError, the_mesh, validate_sharding
+from ttopt.sharding.sdy_ir import is_solved, manual_computations, per_value_attr, sharding_attr
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module
@@ -109,7 +104,7 @@ def wrap_function(module: Module, f: Operation, mesh: Mesh) -> Operation:
 
 
 def _empty_axes() -> Any:
-    from ttopt.sharding.util import manual_axes_attr
+    from ttopt.sharding.sdy_ir import manual_axes_attr
 
     return manual_axes_attr(())
 

@@ -20,7 +20,7 @@ from ttopt.ir.attributes import ArrayAttr, BoolAttr, DenseArrayAttr, FloatAttr, 
 from ttopt.ir.types import ScalarType, TensorType
 from ttopt.lowering.stablehlo_handlers import Unsupported, lowers
 from ttopt.lowering.stablehlo_ops.building import emit_results, splat
-from ttopt.sharding.util import static_tensor
+from ttopt.sharding.ir_views import static_tensor
 
 if TYPE_CHECKING:
     from ttopt.ir.operation import Operation
