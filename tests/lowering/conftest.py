@@ -1,4 +1,4 @@
-"""The `xla` fixture: runs a StableHLO module text with XLA's CPU compiler (jaxlib), the oracle the
+"""The `xla` fixture (and `ods`, tt-mlir's TTNN op definitions): runs a StableHLO module text with XLA's CPU compiler (jaxlib), the oracle the
 lowering's numbers are checked against. Skips the test when jax is not installed."""
 
 from __future__ import annotations
@@ -7,6 +7,8 @@ from typing import Any, Callable
 
 import numpy as np
 import pytest
+
+from ttopt.testing.ods_specs import OdsSet, OdsUnavailable, load_ods
 
 
 @pytest.fixture(scope="session")
@@ -27,3 +29,12 @@ def xla() -> Callable[[str, list[Any]], list[Any]]:
         return [np.asarray(o) for o in outs]
 
     return run
+
+
+@pytest.fixture(scope="module")
+def ods() -> OdsSet:
+    """tt-mlir HEAD's TTNN ODS read from the mirror; without a mirror the test is skipped."""
+    try:
+        return load_ods()
+    except OdsUnavailable as e:
+        pytest.skip(f"no tt-mlir mirror to read the ODS from: {e}")

@@ -18,7 +18,6 @@ from ttopt.passes.registry import get_pass
 from ttopt.sharding.ttnn_collectives import linear_to_coord
 from ttopt.sharding.ttnn_mesh_shard import composer_config, mapper_config
 from ttopt.testing.ods_check import check_module
-from ttopt.testing.ods_specs import OdsUnavailable, load_ods
 
 
 def _module(mesh: str, body: str, args: str, results: str) -> str:
@@ -34,14 +33,6 @@ def _run(text: str, passes: tuple[str, ...] = ("ttir-to-ttnn-backend-pipeline",)
         assert cls is not None
         cls().run(m, ctx)
     return print_module(m), m
-
-
-@pytest.fixture(scope="module")
-def ods():
-    try:
-        return load_ods()
-    except OdsUnavailable as e:
-        pytest.skip(f"no tt-mlir mirror to read the ODS from: {e}")
 
 
 def _ops(text: str) -> list[str]:

@@ -10,18 +10,10 @@ from pathlib import Path
 import pytest
 
 from ttopt.testing.ods_check import Violation, check_module, read_known
-from ttopt.testing.ods_specs import OdsSet, OdsUnavailable, load_ods
+from ttopt.testing.ods_specs import OdsSet
 from ttopt.testing.ttnn_outputs import corpus_outputs
 
 KNOWN = Path(__file__).with_name("ttnn_ods_known_violations.txt")
-
-
-@pytest.fixture(scope="module")
-def ods() -> OdsSet:
-    try:
-        return load_ods()
-    except OdsUnavailable as e:
-        pytest.skip(f"no tt-mlir mirror to read the ODS from: {e}")
 
 
 @pytest.fixture(scope="module")

@@ -20,7 +20,7 @@ from ttopt.dialects.ttcore_attrs import DataType
 from ttopt.ir.attributes import DialectAttr, IntegerAttr
 from ttopt.ir.properties import int_values
 from ttopt.ir.types import ScalarType
-from ttopt.optimizer.overrides import OverrideError
+from ttopt.optimizer.overrides import OverrideError, override_entries
 
 BLOCK_KEYS = ("t_out_block", "w_out_block", "h_out_block", "c_out_block", "c_in_block")
 CONV3D_KEYS = ("weights_dtype", *BLOCK_KEYS)
@@ -67,31 +67,22 @@ def lookup_blocking(in_channels: int, out_channels: int, kernel: tuple[int, ...]
 def parse_conv3d_config_overrides(values: Iterable[str]) -> dict[str, Conv3dOverride]:
     """Parse `override-conv3d-config` values: `NAME=key#value:key#value`, comma-separated."""
     out: dict[str, Conv3dOverride] = {}
-    for value in values:
-        for item in (p.strip() for p in str(value).split(",")):
-            if not item:
-                continue
-            name, eq, body = item.partition("=")
-            name = name.strip().strip('"')
-            if not eq or not name or not body.strip():
-                raise OverrideError(f"--override-conv3d-config: expected NAME=key#value, got '{item}'")
-            if name in out:
-                raise OverrideError(f"--override-conv3d-config: op '{name}' is overridden twice")
-            kv: dict[str, str] = {}
-            for part in (p.strip() for p in body.split(":")):
-                key, hash_, val = part.partition("#")
-                if not hash_ or not key or not val:
-                    raise OverrideError(f"--override-conv3d-config: '{name}': expected key#value, got '{part}'")
-                if key not in CONV3D_KEYS:
-                    raise OverrideError(f"--override-conv3d-config: '{name}': unknown key '{key}' (expected one of {', '.join(CONV3D_KEYS)})")
-                if key in kv:
-                    raise OverrideError(f"--override-conv3d-config: '{name}': key '{key}' given twice")
-                if key == "weights_dtype" and val not in {d.value for d in DataType}:
-                    raise OverrideError(f"--override-conv3d-config: '{name}': unknown weights_dtype '{val}'")
-                if key != "weights_dtype" and (not val.isdigit() or int(val) < 1):
-                    raise OverrideError(f"--override-conv3d-config: '{name}': {key} must be a positive integer, got '{val}'")
-                kv[key] = val
-            out[name] = Conv3dOverride(name, tuple(kv.items()))
+    for name, body in override_entries("override-conv3d-config", values, "NAME=key#value"):
+        kv: dict[str, str] = {}
+        for part in (p.strip() for p in body.split(":")):
+            key, hash_, val = part.partition("#")
+            if not hash_ or not key or not val:
+                raise OverrideError(f"--override-conv3d-config: '{name}': expected key#value, got '{part}'")
+            if key not in CONV3D_KEYS:
+                raise OverrideError(f"--override-conv3d-config: '{name}': unknown key '{key}' (expected one of {', '.join(CONV3D_KEYS)})")
+            if key in kv:
+                raise OverrideError(f"--override-conv3d-config: '{name}': key '{key}' given twice")
+            if key == "weights_dtype" and val not in {d.value for d in DataType}:
+                raise OverrideError(f"--override-conv3d-config: '{name}': unknown weights_dtype '{val}'")
+            if key != "weights_dtype" and (not val.isdigit() or int(val) < 1):
+                raise OverrideError(f"--override-conv3d-config: '{name}': {key} must be a positive integer, got '{val}'")
+            kv[key] = val
+        out[name] = Conv3dOverride(name, tuple(kv.items()))
     return out
 
 

@@ -92,7 +92,7 @@ class Conv2dConfigOverride:
     values: tuple[tuple[str, str], ...]
 
 
-def _entries(option: str, values: Iterable[str]) -> list[tuple[str, str]]:
+def override_entries(option: str, values: Iterable[str], form: str = "NAME=VALUE") -> list[tuple[str, str]]:
     """`NAME=body` items of a list option (each value may itself hold comma-separated items)."""
     out: list[tuple[str, str]] = []
     seen: set[str] = set()
@@ -103,7 +103,7 @@ def _entries(option: str, values: Iterable[str]) -> list[tuple[str, str]]:
             name, eq, body = item.partition("=")
             name = name.strip().strip('"')
             if not eq or not name or not body.strip():
-                raise OverrideError(f"--{option}: expected NAME=VALUE, got '{item}'")
+                raise OverrideError(f"--{option}: expected {form}, got '{item}'")
             if name in seen:
                 raise OverrideError(f"--{option}: op '{name}' is overridden twice")
             seen.add(name)
@@ -116,7 +116,7 @@ def parse_output_layout_overrides(values: Iterable[str]) -> dict[str, OutputLayo
     out: dict[str, OutputLayoutOverride] = {}
     buffers = {b.value: b for b in BufferType}
     layouts = {m.value: m for m in TensorMemoryLayout if m is not TensorMemoryLayout.ND_SHARDED}
-    for name, body in _entries("override-output-layout", values):
+    for name, body in override_entries("override-output-layout", values):
         fields: dict[str, Any] = {}
 
         def put(kind: str, value: Any, part: str, name: str = name) -> None:
@@ -153,7 +153,7 @@ def parse_output_layout_overrides(values: Iterable[str]) -> dict[str, OutputLayo
 def parse_mem_reconfig_overrides(values: Iterable[str]) -> dict[str, MemReconfigOverride]:
     """Parse `insert-memreconfig` values: `NAME=0:1`."""
     out: dict[str, MemReconfigOverride] = {}
-    for name, body in _entries("insert-memreconfig", values):
+    for name, body in override_entries("insert-memreconfig", values):
         idx = []
         for part in (p.strip() for p in body.split(":")):
             if not part.isdigit():
@@ -168,7 +168,7 @@ def parse_mem_reconfig_overrides(values: Iterable[str]) -> dict[str, MemReconfig
 def parse_conv2d_config_overrides(values: Iterable[str]) -> dict[str, Conv2dConfigOverride]:
     """Parse `override-conv2d-config` values: `NAME=key#value:key#value`."""
     out: dict[str, Conv2dConfigOverride] = {}
-    for name, body in _entries("override-conv2d-config", values):
+    for name, body in override_entries("override-conv2d-config", values):
         kv: dict[str, str] = {}
         for part in (p.strip() for p in body.split(":")):
             key, hash_, value = part.partition("#")
