@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 from ttopt.dialects.ttir import inputs
 from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
 from ttopt.ir.attributes import DenseArrayAttr, DialectAttr, IntegerAttr
-from ttopt.ir.properties import int_values
 from ttopt.ir.types import ScalarType, TensorType
+from ttopt.lowering.ttnn_conv_transpose import attr_ints
 
 if TYPE_CHECKING:
     from ttopt.lowering.ttir_to_ttnn import _Lowering
@@ -25,23 +25,8 @@ if TYPE_CHECKING:
 I32 = ScalarType("i32")
 
 
-def _ints(op: Any, name: str, default: int | None = None) -> tuple[int, ...]:
-    a = op.get_attr(name)
-    if a is None:
-        if default is None:
-            raise ValueError(f"needs a '{name}' attribute")
-        return (default,)
-    vals = int_values(a)
-    if vals is None:
-        v = getattr(a.resolve(), "value", None)
-        if not isinstance(v, int):
-            raise ValueError(f"'{name}' must be an integer or an integer array, got {a.text}")
-        vals = (v,)
-    return tuple(int(v) for v in vals)
-
-
 def _scalar(op: Any, name: str, default: int | None = None) -> int:
-    vals = _ints(op, name, default)
+    vals = attr_ints(op, name, default)
     if len(vals) != 1:
         raise ValueError(f"conv1d {name} must be a scalar or a 1-element array")
     return vals[0]
@@ -63,7 +48,7 @@ def _conv1d(lw: _Lowering, op: Any) -> Any:
     batch, length, channel = _dim(op, "batch_dim", 0), _dim(op, "length_dim", 1), _dim(op, "channel_dim", 2)
     if (batch, length, channel) != (0, 1, 2):
         raise ValueError("lowers only in the channel-last (N, L, C) layout")
-    pad = _ints(op, "padding", 0)
+    pad = attr_ints(op, "padding", 0)
     if len(pad) == 1:
         pad = pad * 2
     if len(pad) != 2:

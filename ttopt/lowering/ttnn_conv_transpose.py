@@ -20,18 +20,25 @@ if TYPE_CHECKING:
 I32 = ScalarType("i32")
 
 
-def _ints(op: Any, name: str, n: int) -> tuple[int, ...]:
-    """An `I32Attr` or `array<i32: ...>` attribute as n integers (a single value repeated)."""
+def attr_ints(op: Any, name: str, default: int | None = None) -> tuple[int, ...]:
+    """An `I32Attr` or `array<i32: ...>` attribute as integers (`(default,)` when it is absent)."""
     a = op.get_attr(name)
     if a is None:
-        raise ValueError(f"needs a '{name}' attribute")
+        if default is None:
+            raise ValueError(f"needs a '{name}' attribute")
+        return (default,)
     vals = int_values(a)
     if vals is None:
         v = getattr(a.resolve(), "value", None)
         if not isinstance(v, int):
             raise ValueError(f"'{name}' must be an integer or an integer array, got {a.text}")
         vals = (v,)
-    vals = tuple(int(v) for v in vals)
+    return tuple(int(v) for v in vals)
+
+
+def _ints(op: Any, name: str, n: int) -> tuple[int, ...]:
+    """An `I32Attr` or `array<i32: ...>` attribute as n integers (a single value repeated)."""
+    vals = attr_ints(op, name)
     return vals * n if len(vals) == 1 else vals
 
 
