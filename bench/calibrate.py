@@ -43,7 +43,7 @@ from scipy.optimize import least_squares
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from ttopt.device.cost_model import NORM_EXCHANGES  # noqa: E402
+from ttopt.device.cost_model import NORM_EXCHANGES, REDUCTION_PASSES  # noqa: E402
 from ttopt.device.cost_terms import (  # noqa: E402
     CALIBRATION_FILE,
     CostParams,
@@ -167,7 +167,8 @@ def terms_for(p: CostParams, r: dict) -> Terms:
     stride = math.ceil(out_tiles / max(1, min(r["cores"], out_tiles))) if kind == "reduction" else 0
     exchanges = NORM_EXCHANGES.get(r["op"], 0) if mem_code(r["a_mem"]) in ("l1_s", "dram_s") else 0
     return stream_terms(
-        p, kind, work, r["cores"], dram, pages, l1i, parallel=parallel, stride=stride, exchanges=exchanges, exchange_fmt=r["dtype_a"]
+        p, kind, work, r["cores"], dram, pages, l1i, parallel=parallel, stride=stride, exchanges=exchanges, exchange_fmt=r["dtype_a"],
+        passes=REDUCTION_PASSES.get(r["op"], 1) if kind == "reduction" else 1,
     )
 
 

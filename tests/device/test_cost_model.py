@@ -142,6 +142,22 @@ def test_a_column_reduction_queues_on_the_banks_its_cores_share(op, lay) -> None
     assert stream_terms(*args, parallel=64, stride=16).ns > 2 * stream_terms(*args, parallel=64).ns
 
 
+def test_a_min_reduction_pays_three_passes_per_tile(op, lay) -> None:
+    # tt-metal computes bf16 min as -max(-x) in one program (reduce_h_neg): each tile is copied,
+    # negated and packed, the accumulator copied back, and the tile reduced and packed. PR 56647:
+    # min over H of 4096x2048 (one column per core) takes 95.7 us where PR 54349's mean of the
+    # same kind of program pays ~0.55 us per page.
+    cm = CostModel(preset("wormhole_b0"))
+    h = "dim_arg = [0 : i32], keep_dim = true"
+    args = ([lay((4096, 2048))], lay((1, 2048)))
+    mn = cm.op_cost(op("ttnn.min", ["4096x2048xbf16"], "1x2048xbf16", props=h), *args)
+    mx = cm.op_cost(op("ttnn.max", ["4096x2048xbf16"], "1x2048xbf16", props=h), *args)
+    assert mn.compute_ns == pytest.approx(3 * mx.compute_ns) and mn.ns > mx.ns
+    assert mn.ns - WH.op_to_op_ns == pytest.approx(95_700, rel=0.2)
+    one = stream_terms(WH, "reduction", 128, 1)
+    assert stream_terms(WH, "reduction", 128, 1, passes=3).compute_ns == pytest.approx(3 * one.compute_ns)
+
+
 def test_a_sharded_norm_exchanges_its_statistics(op, lay) -> None:
     # DeepSeek-V3 MLA perf targets: rms_norm of [32,512] width-sharded on 16 cores, 6.68 us of
     # kernel; [32,1536], 7.33 us: a fixed ~3.5 us beyond a streaming launch, the gather of each

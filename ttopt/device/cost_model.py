@@ -25,6 +25,10 @@ from ttopt.ir.types import TensorType
 
 # Data-movement-family ops that reduce through the FPU (their own cycles and streaming efficiency).
 REDUCTIONS = frozenset({"sum", "mean", "max", "min", "prod", "argmax"})
+# Unpack-math-pack passes per input tile of a reduction program, where sum/mean/max make one:
+# tt-metal computes min as -max(-x) in one fused program (reduce_*_neg: copy, negate and pack the
+# tile; copy the accumulator back; reduce and pack), three passes (cost_terms.stream_terms).
+REDUCTION_PASSES = {"min": 3}
 # Cross-core statistic passes of a sharded norm (tt-metal's sharded layernorm program: RMS norm
 # gathers E[x^2] once; layer norm gathers the mean, then the variance). Softmax keeps a row on one core.
 NORM_EXCHANGES = {"rms_norm": 1, "layer_norm": 2}
@@ -248,7 +252,8 @@ class CostModel:
             # A slice's reader fetches only the pages it keeps.
             shapes = [tuple(out_shape)] + shapes[1:]
             work = tensor_tiles(out_shape)
-        return self._stream(kind, work, shapes, ins, out_shape, out, parallel, stride, exchanges)
+        passes = REDUCTION_PASSES.get(op.name.split(".", 1)[-1], 1) if kind == "reduction" else 1
+        return self._stream(kind, work, shapes, ins, out_shape, out, parallel, stride, exchanges, passes)
 
     def _cores(self, out: LayoutInfo) -> int:
         return out.num_cores if out.sharded else self.device.num_cores
@@ -290,7 +295,7 @@ class CostModel:
 
     def _stream(
         self, kind: str, work: int, shapes: list, ins: tuple[LayoutInfo, ...], out_shape: Sequence[int], out: LayoutInfo,
-        parallel: int = 0, stride: int = 0, exchanges: int = 0,
+        parallel: int = 0, stride: int = 0, exchanges: int = 0, passes: int = 1,
     ) -> OpCost:
         dram = pages = l1i = moved = 0
         for info, shape in list(zip(ins, shapes)) + [(out, out_shape)]:
@@ -308,7 +313,7 @@ class CostModel:
         t = stream_terms(
             self.params, kind, work, cores, dram, pages, l1i, moved, parallel=parallel, stride=stride,
             exchanges=exchanges if row_cores > 1 else 0, exchange_fmt=ins[0].dtype.value if ins else "bf16",
-            exchange_cores=row_cores,
+            exchange_cores=row_cores, passes=passes,
         )  # fmt: skip
         return _op_cost(t, work, cores, dram, l1i + moved)
 

@@ -20,7 +20,10 @@ estimates one op with `matmul_terms(params_for("wormhole_b0"), m, k, n, ...)` or
   block's weight read, so the weights take hops x max(hand-off, block read) (tt-metal issue 55443).
   Streaming ops read and write at `dram_stream_gbps` x the kind's efficiency; a kind whose reader
   keeps one page in flight (reductions: `page_latency_ns`) is bound per core by its pages x the
-  round trip, and parallelises over its output tiles. Its
+  round trip, and parallelises over its output tiles. A min reduction runs tt-metal's fused
+  -max(-x) program (reduce_h_neg / reduce_w_neg): each input tile is copied to DST, negated and
+  packed, then the accumulator is copied back and the negated tile reduced and packed, three
+  unpack-math-pack passes where sum / mean / max stream each tile through one reduce (`passes`). Its
   cores read interleaved pages in step: cores whose first pages lie `stride` pages apart hit only
   banks / gcd(stride, banks) banks at a time and queue there (`dram_bank_gbps`; an L1 bank serves
   at one core's NoC link rate; tt-metal PR 15501: the tensor width decides which banks the cores
@@ -256,7 +259,7 @@ def matmul_terms(
 def stream_terms(
     p: CostParams, kind: str, work_tiles: int, cores: int, dram_bytes: float = 0.0, dram_pages: int = 0,
     l1i_bytes: float = 0.0, noc_bytes: float = 0.0, parallel: int = 0, stride: int = 0, exchanges: int = 0,
-    exchange_fmt: str = "bf16", exchange_cores: int = 0,
+    exchange_fmt: str = "bf16", exchange_cores: int = 0, passes: int = 1,
 ) -> Terms:
     """A streaming op of `kind`: `work_tiles` tiles of work on `cores` cores, the DRAM bytes and
     pages it reads and writes, its L1-interleaved bytes and bytes moved between cores (reshards).
@@ -270,10 +273,11 @@ def stream_terms(
     they then hit only banks / gcd(stride, banks) banks at a time, and a page waits for the other
     cores' pages queued at its bank. `exchanges`: the cross-core statistic passes of a sharded norm
     whose rows are split over `exchange_cores` cores (default `cores`; module doc: sync), with
-    partials of `exchange_fmt`."""
+    partials of `exchange_fmt`. `passes`: unpack-math-pack passes per tile where the kind's
+    cycles per tile count one (a min reduction's -max(-x) program makes three: module doc)."""
     workers = max(1, min(cores, parallel or work_tiles))
     per_core = ceil(work_tiles / workers)
-    compute = per_core * p.cycles_per_tile.get(kind, 0.0) / p.clock_ghz
+    compute = per_core * passes * p.cycles_per_tile.get(kind, 0.0) / p.clock_ghz
     latency = p.page_latency_ns.get(kind, 0.0)
     share = 1.0 if latency else min(1.0, workers / p.grid_cores)
     eff = p.stream_eff.get(kind, 1.0) * share
