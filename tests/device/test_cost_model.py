@@ -259,6 +259,12 @@ def test_programs_without_a_compute_kernel_launch_faster(op, lay) -> None:
     # us and sharded <-> interleaved conversions of 16-64 tiles 0.75-1.19 us of kernel, where a
     # 16-tile sharded multiply (with a compute kernel) runs 3.1 us.
     assert WH.launch("layout") < WH.launch("eltwise_binary") / 2 and WH.launch("data_movement") == WH.launch("layout")
+    # A compute kernel's start-up and drain is the measured difference between tt-metal's two op-to-op
+    # figures (last pack -> next unpack 4.72 us, last kernel end -> next kernel start 2.05 us): every
+    # kind with a compute kernel launches in the reader/writer launch plus that.
+    assert WH.compute_init_ns == pytest.approx(4_720 - 2_050)
+    for kind in ("eltwise_binary", "eltwise_unary", "eltwise_unary_transcendental", "norm", "reduction", "dispatch"):
+        assert WH.launch(kind) == pytest.approx(WH.launch("layout") + WH.compute_init_ns, abs=0.01), kind
     cm = CostModel(preset("wormhole_b0"))
     q = op("ttnn.slice_static", ["1x1x32x2112xbf16"], "1x1x32x1536xbf16",
            props="begins = [0 : i32, 0 : i32, 0 : i32, 0 : i32], ends = [1 : i32, 1 : i32, 32 : i32, 1536 : i32], "
@@ -276,6 +282,18 @@ def test_matmul_work_scales_with_cores(op, lay) -> None:
     narrow = cm.op_cost(mm, ins, lay((1024, 1024), "l1", "b", (2, 2)))
     assert wide.work_tiles == 32 * 32 * 32
     assert narrow.compute_ns == pytest.approx(16 * wide.compute_ns)
+
+
+def test_a_sharded_to_interleaved_conversion_runs_on_the_shard_cores(lay) -> None:
+    # tt-metal's sharded -> interleaved program runs on the cores holding shards (the writer of each
+    # writes its shard's pages), not on the whole grid: 16 shards of 16 tiles take 3.9 us on a
+    # Galaxy chip (DeepSeek-V3 flash-MLA output reshard) where 64 cores would write 4 pages each.
+    cm = CostModel(preset("wormhole_b0"))
+    shape = (1, 4, 128, 512)
+    few, many = lay(shape, "l1", "h", 16), lay(shape, "l1", "h", 64)
+    out = lay(shape, "l1", "i")
+    assert cm.conversion_cost(shape, few, out).cores == 16 and cm.conversion_cost(shape, many, out).cores == 64
+    assert cm.conversion_cost(shape, few, out).ns > cm.conversion_cost(shape, many, out).ns
 
 
 def test_reshard_moves_bytes_over_the_noc(op, lay) -> None:

@@ -309,6 +309,9 @@ class CostModel:
             if ins[0].spec_key != out.spec_key:
                 moved += _bytes(shapes[0], ins[0])  # a reshard moves every byte between cores
         cores = out.num_cores if out.sharded else self.device.num_cores
+        if kind == "layout" and ins and ins[0].sharded and not out.sharded:
+            # A sharded -> interleaved conversion runs on the input's shard cores, one shard each.
+            cores = ins[0].num_cores
         row_cores = _row_cores(ins[0]) if exchanges and ins else 0
         t = stream_terms(
             self.params, kind, work, cores, dram, pages, l1i, moved, parallel=parallel, stride=stride,

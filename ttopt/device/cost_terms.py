@@ -29,7 +29,8 @@ estimates one op with `matmul_terms(params_for("wormhole_b0"), m, k, n, ...)` or
   at one core's NoC link rate; tt-metal PR 15501: the tensor width decides which banks the cores
   reading column tiles visit);
 * noc: on-chip traffic — L1-interleaved pages (on other cores' banks) at `l1_interleaved_gbps`
-  x the kind's efficiency, multicast of sharded matmul inputs and reshards at `noc_gbps`. DRAM
+  x the working share of the grid (the same for every kind: the banks' ports, shared by reads and
+  writes), multicast of sharded matmul inputs and reshards at `noc_gbps`. DRAM
   and on-chip traffic use different resources (the reader on one NoC, the writer on the other),
   so memory time is their maximum, not their sum;
 * sync: serial cross-core hand-offs that overlap nothing: a norm whose rows are split over cores
@@ -38,7 +39,10 @@ estimates one op with `matmul_terms(params_for("wormhole_b0"), m, k, n, ...)` or
   receiving link), once per statistic pass; height-sharded and interleaved norms keep whole rows
   on one core;
 * launch: the device-side start/finish of a program, per op kind (part of the kernel duration
-  the profiler reports); op_to_op: the gap between one program ending and the next starting under
+  the profiler reports): a program of reader/writer kernels only (layout conversions, data
+  movement) launches in `launch_ns.layout`; one with a compute kernel (eltwise, norm, reduction)
+  adds the compute kernel's start-up and drain, `compute_init_ns` (measured: tt-metal's op-to-op
+  goldens, last pack to next unpack minus last kernel end to next kernel start); op_to_op: the gap between one program ending and the next starting under
   trace; dispatch: host dispatch per op (0: programs run traced);
 * overlap: compute and data movement overlap only partly (fitted `eta`), so a slower memory
   configuration costs more even when compute dominates.
@@ -108,6 +112,7 @@ class CostParams:
     sem_hop_ns: float = 0.0  # one semaphore-gated hand-off between cores (signal, wait, NoC round trip)
     dram_banks: int = 12  # DRAM banks (interleaved pages round-robin over them; one DRAM-sharded reader each)
     dram_bank_gbps: float = 24.0  # one DRAM bank's rate (peak / banks)
+    compute_init_ns: float = 0.0  # a compute kernel's start-up and drain on top of a reader/writer launch
 
     @property
     def link_gbps(self) -> float:
@@ -282,7 +287,10 @@ def stream_terms(
     share = 1.0 if latency else min(1.0, workers / p.grid_cores)
     eff = p.stream_eff.get(kind, 1.0) * share
     dram = dram_bytes / (p.dram_stream_gbps * eff) + dram_pages * p.dram_page_ns if dram_bytes else 0.0
-    noc = l1i_bytes / (p.l1_interleaved_gbps * eff) + noc_bytes / p.noc_gbps
+    # The kind's efficiency scales its DRAM streaming only (fitted on DRAM-interleaved conversions);
+    # L1-interleaved pages move at the same NoC rate for every kind.
+    l1_rate = p.l1_interleaved_gbps * share
+    noc = l1i_bytes / l1_rate + noc_bytes / p.noc_gbps
     read = dram_bytes + l1i_bytes
     if latency and read:
         page = read / max(1, work_tiles)
