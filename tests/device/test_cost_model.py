@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.calibrate import CALIBRATION_DIR, load_suites, ratio
+from bench.calibrate import CALIBRATION_DIR, load_suites, ratio, robust, tie_launches
 from ttopt.device import CostModel, preset
 from ttopt.device.cost_terms import CALIBRATION_FILE, dram_sharded_weight_ns, matmul_terms, params_for, stream_terms
 from ttopt.device.op_families import OP_FAMILIES
@@ -323,6 +323,20 @@ def test_dispatch_cost_counts_the_fused_ops_once(lay) -> None:
     d = next(o for o in m.walk() if o.name == "ttnn.dispatch_d2m")
     c = cm.current_op_cost(d)
     assert c is not None and c.floor_ns == pytest.approx(cm.params.launch("dispatch") + cm.params.op_to_op_ns) and c.work_tiles > 0
+
+
+def test_the_fit_weighs_an_unexplained_point_logarithmically() -> None:
+    # Within one scatter a point pulls like least squares; a point 10 scatters out pulls like
+    # sqrt(log(101)) ~ 2.1 scatters, so it cannot set a rate the other suites measure.
+    assert robust(0.1) == pytest.approx(0.1, rel=0.01) and robust(-0.1) == pytest.approx(-0.1, rel=0.01)
+    assert robust(10.0) ** 2 == pytest.approx(math.log(101.0)) and robust(-10.0) < 0
+
+
+def test_the_fit_ties_every_compute_launch_to_the_reader_writer_launch() -> None:
+    rows = {k: dict(v) for k, v in json.loads(CALIBRATION_FILE.read_text())["params"].items()}
+    tie_launches(rows, "wormhole_b0", 500.0)
+    assert rows["launch_ns.data_movement"]["wormhole_b0"] == 500.0
+    assert rows["launch_ns.norm"]["wormhole_b0"] == 500.0 + rows["compute_init_ns"]["wormhole_b0"]
 
 
 def test_the_stored_parameters_reproduce_the_stored_fit() -> None:
