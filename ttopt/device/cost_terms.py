@@ -42,8 +42,9 @@ estimates one op with `matmul_terms(params_for("wormhole_b0"), m, k, n, ...)` or
   the profiler reports): a program of reader/writer kernels only (layout conversions, data
   movement) launches in `launch_ns.layout`; one with a compute kernel (eltwise, norm, reduction)
   adds the compute kernel's start-up and drain, `compute_init_ns` (measured: tt-metal's op-to-op
-  goldens, last pack to next unpack minus last kernel end to next kernel start); op_to_op: the gap between one program ending and the next starting under
-  trace; dispatch: host dispatch per op (0: programs run traced);
+  goldens, last pack to next unpack minus last kernel end to next kernel start); op_to_op: the
+  gap between one program ending and the next starting under trace; dispatch: host dispatch per
+  op (0: programs run traced);
 * overlap: compute and data movement overlap only partly (fitted `eta`), so a slower memory
   configuration costs more even when compute dominates.
 
