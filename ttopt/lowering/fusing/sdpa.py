@@ -198,7 +198,8 @@ def match(attention: Operation) -> Candidate | Rejected | None:
         if len(ms) != 4 or ms[0] not in (1, qs[0]) or ms[1] not in (1, qs[1]) or ms[2] != qs[2] or ms[3] != ks[2]:
             return Rejected(NAME, attention, f"mask {list(ms)} is not [1|B, 1|H, Sq, Sk]")
     res = attention.results[0].type.resolve()
-    out_t = TensorType(qs[:3] + (vs[3],), res.element_type, res.encoding) if folded else res
+    out_shape = qs[:3] + (vs[3],) if folded else shape(attention.results[0])
+    out_t = TensorType(out_shape, res.element_type, res.encoding) if folded else res
     if folded and qs[0] * qs[1] != shape(attention.results[0])[0]:
         return Rejected(NAME, attention, "the folded batch is not Q's batch x heads")
     if k.type.resolve().text != v.type.resolve().text or q.type.resolve().text != out_t.text:
@@ -215,7 +216,7 @@ def match(attention: Operation) -> Candidate | Rejected | None:
         if row_cond is not None:
             cond = _mask_rows_dead(b, mask) if mask is not None else None
             cond = cond if cond is not None else row_cond
-            cs, os = shape(cond), tuple(out_t.shape)
+            cs, os = shape(cond), out_shape
             wide = TensorType(os, cond.type.resolve().element_type)
             dims = DenseArrayAttr("i64", tuple(o if c == 1 else 1 for c, o in zip(cs, os)))
             cond = b.emit("broadcast", [cond], wide, broadcast_dimensions=dims)
@@ -232,7 +233,7 @@ def match(attention: Operation) -> Candidate | Rejected | None:
     unfold = None
     if folded and len(attention.results[0].uses) == 1:
         r = attention.results[0].uses[0]
-        if r.name == "ttir.reshape" and r.parent is attention.parent and shape(r.results[0]) == tuple(out_t.shape):
+        if r.name == "ttir.reshape" and r.parent is attention.parent and shape(r.results[0]) == out_shape:
             unfold = r
     note = f"scale {scale:g}" if scale is not None else "no scale"
     note += (", masked" if mask is not None else "") + (", NaN-safe rows re-applied" if row_cond is not None else "")
