@@ -19,8 +19,10 @@ reads the scores (only a mask can bring -inf). Heads folded into the batch (3-D 
 for the attention matmul, as some frontends emit them) are matched through those reshapes: the op
 runs on the 4-D tensors and its result is folded to the attention matmul's 3-D shape (HEAD reaches
 the same op at the TTNN level once its TM commuting has removed the reshapes around the softmax,
-and unsqueezes the 3-D Q, K, V to [1, B*H, S, D]). Not matched here (HEAD's extensions): GQA
-repeat_interleave peeling and attention-sink columns.
+and unsqueezes the 3-D Q, K, V to [1, B*H, S, D]). K and V expanded from Hkv to Hq heads by the same
+head-dim `repeat_interleave` (each under at most one typecast) are fed un-expanded, the cast
+re-applied on the smaller tensor, as HEAD's GQA peeling does (the op handles Hkv < Hq). Not matched
+here: attention-sink columns (HEAD's softmax-padding concat / slice).
 """
 
 from __future__ import annotations
@@ -80,6 +82,22 @@ def _transposed_input(v: Value) -> Value | None:
         if r >= 2 and perm[: r - 2] == list(range(r - 2)) and perm[r - 2 :] == [r - 1, r - 2]:
             return inputs(p)[0]
     return None
+
+
+def _gqa(v: Value) -> tuple[Value, Operation | None, int] | None:
+    """v = repeat_interleave(x) over the heads dimension (dim 1), under at most one typecast:
+    (x, the typecast or None, the repeats)."""
+    cast = producer(v, "ttir.typecast")
+    rep = producer(inputs(cast)[0] if cast is not None else v, "ttir.repeat_interleave")
+    if rep is None:
+        return None
+    x = inputs(rep)[0]
+    rank = len(shape(x))
+    dim = getattr(rep.properties.get("dim"), "value", None)
+    repeats = getattr(rep.properties.get("repeats"), "value", None)
+    if not isinstance(dim, int) or not isinstance(repeats, int) or rank == 0 or dim % rank != 1:
+        return None
+    return x, cast, repeats
 
 
 def _merged(v: Value) -> Value | None:
@@ -182,6 +200,14 @@ def match(attention: Operation) -> Candidate | Rejected | None:
     if kt is None:
         return Rejected(NAME, attention, "K is not transposed over its last two dimensions")
     k, k_before = _peel_scale(kt)
+    # GQA: K and V expanded from Hkv to Hq heads by the same head-dim repeat_interleave (each under
+    # at most one typecast) are read un-expanded, the cast re-applied on the smaller tensor.
+    kg, vg = _gqa(k), _gqa(v)
+    gqa = kg is not None and vg is not None and kg[2] == vg[2]
+    k_cast = v_cast = None
+    if gqa:
+        assert kg is not None and vg is not None
+        (k, k_cast, _), (v, v_cast, _) = kg, vg
     pre = None
     if q_scale is not None or k_after is not None or k_before is not None:
         pre = (q_scale or 1.0) * (k_after or 1.0) * (k_before or 1.0)
@@ -189,6 +215,8 @@ def match(attention: Operation) -> Candidate | Rejected | None:
         return Rejected(NAME, attention, "the scores are scaled both before and after the matmul")
     scale = pre if pre is not None else post
     qs, ks, vs = shape(q), shape(k), shape(v)
+    k_t = TensorType(ks, k_cast.results[0].type.resolve().element_type) if k_cast is not None else k.type.resolve()
+    v_t = TensorType(vs, v_cast.results[0].type.resolve().element_type) if v_cast is not None else v.type.resolve()
     if len(qs) != 4 or len(ks) != 4 or len(vs) != 4:
         return Rejected(NAME, attention, "Q, K and V must be rank 4")
     if not (qs[3] == ks[3] == vs[3]) or ks[:3] != vs[:3] or qs[0] != ks[0] or ks[1] == 0 or qs[1] % ks[1]:
@@ -202,14 +230,16 @@ def match(attention: Operation) -> Candidate | Rejected | None:
     out_t = TensorType(out_shape, res.element_type, res.encoding) if folded else res
     if folded and qs[0] * qs[1] != shape(attention.results[0])[0]:
         return Rejected(NAME, attention, "the folded batch is not Q's batch x heads")
-    if k.type.resolve().text != v.type.resolve().text or q.type.resolve().text != out_t.text:
+    if k_t.text != v_t.text or q.type.resolve().text != out_t.text:
         return Rejected(NAME, attention, "K and V (or Q and the result) differ in type")
 
     if row_cond is not None and mask is None and _reads(row_cond, inputs(sm)[0]):
         row_cond = None  # uniformly false without a mask: the select is an identity
 
     def build(b: Builder) -> Value:
-        ops = [q, k, v] + ([mask] if mask is not None else [])
+        kk = b.emit("typecast", [k], k_t) if k_cast is not None else k
+        vv = b.emit("typecast", [v], v_t) if v_cast is not None else v
+        ops = [q, kk, vv] + ([mask] if mask is not None else [])
         out = b.emit("scaled_dot_product_attention", ops, out_t, is_causal=BoolAttr(False),
                      scale=f32_attr(float(scale if scale is not None else 1.0)),
                      operandSegmentSizes=DenseArrayAttr("i32", (1, 1, 1, int(mask is not None), 0)))  # fmt: skip
@@ -238,6 +268,7 @@ def match(attention: Operation) -> Candidate | Rejected | None:
     note = f"scale {scale:g}" if scale is not None else "no scale"
     note += (", masked" if mask is not None else "") + (", NaN-safe rows re-applied" if row_cond is not None else "")
     note += ", heads unfolded from the batch" if folded else ""
+    note += f", GQA expansion x{kg[2]} peeled" if gqa and kg is not None else ""
     return Candidate(NAME, attention, "ttir.scaled_dot_product_attention", build, note=note,
                      also=[unfold] if unfold is not None else [])
 
