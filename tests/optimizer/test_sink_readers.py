@@ -3,6 +3,7 @@ the conversions tt-mlir HEAD's greedy optimizer and spill manager insert (sink_r
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ttopt.optimizer.analyses import current_layout
@@ -77,3 +78,16 @@ def test_tables_follow_head_rule_books() -> None:
     assert SINK_ROUTES == {"ttnn.adamw": ("dram",), "ttnn.sdpa_fw": ("l1", "dram")}
     assert {"ttnn.typecast", "ttnn.where", "ttnn.reshape", "ttnn.permute"} <= NO_SHARDED_HINT
     assert "ttnn.add" not in NO_SHARDED_HINT and "ttnn.multiply" not in NO_SHARDED_HINT
+
+
+def test_trace_names_the_producer_route_and_both_estimates(tmp_path: Any) -> None:
+    import subprocess
+    import sys
+
+    src = tmp_path / "sink.mlir"
+    src.write_text(ADAMW.replace("OP", "add"))
+    r = subprocess.run([sys.executable, "-m", "ttopt", "opt", str(src), "--ttir-to-ttnn-backend-pipeline=optimization-level=2", "--trace"],
+                       capture_output=True, text=True, check=True)  # fmt: skip
+    line = next(x for x in r.stderr.splitlines() if "sink reader" in x)
+    assert "read by ttnn.adamw: l1 block_sharded" in line and "-> dram interleaved" in line
+    assert re.search(r"estimated \d+\.\d\d us vs \d+\.\d\d us in DRAM", line)
