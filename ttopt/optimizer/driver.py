@@ -24,8 +24,9 @@ from ttopt.optimizer.overrides import (
 )
 from ttopt.optimizer.policies import FunctionContext, LayoutDecisions, PolicyNotImplemented, get_policy
 from ttopt.optimizer.preconditions import check_block
-from ttopt.optimizer.rewrite import LayoutAliaser, RewriteResult, apply_decisions
+from ttopt.optimizer.rewrite import LayoutAliaser, RewriteResult, apply_decisions, apply_sink_reshards
 from ttopt.optimizer.scheduler import split_block
+from ttopt.optimizer.sink_readers import plan_sink_reshards, trace_sink_reshards
 from ttopt.optimizer.stats import CurrentCosts, function_cost, function_stats, module_stats
 from ttopt.optimizer.trace import OptimizerTrace
 
@@ -163,6 +164,11 @@ def run_optimizer(p: Any, module: Any, ctx: Any) -> None:
             result = RewriteResult()
         else:
             result = apply_decisions(module, fn, decisions, aliaser)
+        if policy is not None and p.max_legal_layouts > 0:
+            sinks = plan_sink_reshards(fn)
+            if sinks:
+                apply_sink_reshards(fn, sinks, aliaser)
+                trace_sink_reshards(fn, sinks)
         if getattr(p, "verify_l1_budget", False):
 
             verify_l1_budget(block, model, labels)

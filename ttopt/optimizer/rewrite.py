@@ -41,7 +41,7 @@ from ttopt.optimizer.memory_move import CONVERSION_OPS, conversion_ops, expresse
 from ttopt.optimizer.policies import FunctionContext, LayoutDecisions
 from ttopt.optimizer.scheduler import apply_schedule
 
-__all__ = ["CONVERSION_OPS", "LayoutAliaser", "apply_decisions", "update_function_type"]
+__all__ = ["CONVERSION_OPS", "LayoutAliaser", "apply_decisions", "apply_sink_reshards", "update_function_type"]
 
 
 class LayoutAliaser:
@@ -398,3 +398,36 @@ def update_function_type(func: Any) -> None:
     if tuple(old.inputs) == ins and tuple(old.results) == results:
         return
     func.properties["function_type"] = TypeAttr(FunctionType(ins, results))
+
+
+def apply_sink_reshards(fn: FunctionContext, plans: list[Any], aliaser: LayoutAliaser) -> list[InsertedOp]:
+    """Write `sink_readers.plan_sink_reshards`'s plans: each producer gets its L1 config, and its
+    value reaches the sink through one `ttnn.to_memory_config` per route step, right before the sink
+    (`<sink>_mem_reconfig`, then `<sink>_mem_reconfig_spill` for a further step, as HEAD's spill
+    manager names a spill of that reshard)."""
+    wg = fn.analyses.device.worker_grid
+    model = fn.analyses.model
+    pending = _Insertions()
+    done: list[InsertedOp] = []
+    for plan in plans:
+        producer, sink = plan.producer, plan.sink
+        apply_config(producer, plan.config, aliaser)
+        model.invalidate(producer)
+        value = producer.results[0]
+        src = plan.config.output
+        name = f"{fn.labels.get(sink, sink.name)}_mem_reconfig"
+        for step, target in enumerate(plan.route):
+            ops = conversion_ops(value, src, target, aliaser.tensor_type, name if step == 0 else f"{name}_spill", wg)
+            for o in ops:
+                pending.before(sink, o)
+            if ops:
+                value = ops[-1].results[0]
+                kind = "reshard" if step == 0 else "spill"
+                done.append(InsertedOp(ops[-1], kind, fn.labels.get(producer, producer.name), fn.labels.get(sink, sink.name),
+                                       plan.operand, target))  # fmt: skip
+            src = target
+        sink.set_operand(plan.operand, value)
+        model.invalidate(sink)
+    pending.apply(fn.block)
+    update_function_type(fn.func)
+    return done

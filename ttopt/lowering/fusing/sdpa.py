@@ -14,8 +14,15 @@ fully-masked row would make the softmax NaN) is kept when it zeroes whole query 
 before one broadcast, is rank 4 with a last dimension of 1): zeroing rows of the weights zeroes the
 same output rows, so it is re-applied on the fused op's output, with the predicate rebuilt from the
 mask (`max(mask, -1) == -inf`, which frees the score matmul) or, without a mask, dropped when it
-reads the scores (only a mask can bring -inf). Not matched here (HEAD's extensions): GQA
-repeat_interleave peeling and attention-sink columns.
+reads the scores (only a mask can bring -inf). Heads folded into the batch (3-D matmuls on
+`[B*H, S, D]` reshapes of 4-D Q, K^T, V, the scores unfolded to 4-D for the softmax and folded back
+for the attention matmul, as some frontends emit them) are matched through those reshapes: the op
+runs on the 4-D tensors and its result is folded to the attention matmul's 3-D shape (HEAD reaches
+the same op at the TTNN level once its TM commuting has removed the reshapes around the softmax,
+and unsqueezes the 3-D Q, K, V to [1, B*H, S, D]). K and V expanded from Hkv to Hq heads by the same
+head-dim `repeat_interleave` (each under at most one typecast) are fed un-expanded, the cast
+re-applied on the smaller tensor, as HEAD's GQA peeling does (the op handles Hkv < Hq). Not matched
+here: attention-sink columns (HEAD's softmax-padding concat / slice).
 """
 
 from __future__ import annotations
@@ -77,8 +84,59 @@ def _transposed_input(v: Value) -> Value | None:
     return None
 
 
+def _gqa(v: Value) -> tuple[Value, Operation | None, int] | None:
+    """v = repeat_interleave(x) over the heads dimension (dim 1), under at most one typecast:
+    (x, the typecast or None, the repeats)."""
+    cast = producer(v, "ttir.typecast")
+    rep = producer(inputs(cast)[0] if cast is not None else v, "ttir.repeat_interleave")
+    if rep is None:
+        return None
+    x = inputs(rep)[0]
+    rank = len(shape(x))
+    dim = getattr(rep.properties.get("dim"), "value", None)
+    repeats = getattr(rep.properties.get("repeats"), "value", None)
+    if not isinstance(dim, int) or not isinstance(repeats, int) or rank == 0 or dim % rank != 1:
+        return None
+    return x, cast, repeats
+
+
+def _merged(v: Value) -> Value | None:
+    """v = reshape(x) folding x's [B, H, S, D] into [B*H, S, D] (heads as the batch): x, else None."""
+    r = producer(v, "ttir.reshape")
+    if r is None:
+        return None
+    x = inputs(r)[0]
+    xs, vs = shape(x), shape(v)
+    return x if len(xs) == 4 and len(vs) == 3 and xs[0] * xs[1] == vs[0] and xs[2:] == vs[1:] else None
+
+
+def _split(v: Value) -> Value | None:
+    """v = reshape(x) unfolding x's [B*H, S, D] into [B, H, S, D]: x, else None."""
+    r = producer(v, "ttir.reshape")
+    if r is None:
+        return None
+    x = inputs(r)[0]
+    xs, vs = shape(x), shape(v)
+    return x if len(xs) == 3 and len(vs) == 4 and vs[0] * vs[1] == xs[0] and vs[2:] == xs[1:] else None
+
+
 def _scores(chain: Value, attention: Operation) -> tuple[Value, Value, bool, Value | None, float | None] | None:
-    """(Q raw, K raw, K already transposed, mask, post-scale) of the score chain."""
+    """(Q raw, K raw, K already transposed, mask, post-scale) of the score chain.
+
+    A chain computed in 3-D with the heads folded into the batch (`[B*H, Sq, Sk]`, unfolded to 4-D
+    for the softmax) gives its operands back unfolded: Q, K^T and a mask must then each be a
+    fold of a 4-D tensor."""
+    inner = _split(chain)
+    if inner is not None:
+        found = _scores(inner, attention)
+        if found is None:
+            return None
+        q3, k3, kt, mask3, post = found
+        q4, k4 = _merged(q3), _merged(k3)
+        mask4 = _merged(mask3) if mask3 is not None else None
+        if q4 is None or k4 is None or (mask3 is not None and mask4 is None):
+            return None
+        return q4, k4, kt, mask4, post
     lin = producer(chain, "ttir.linear")
     if lin is not None:
         ins = inputs(lin)
@@ -89,10 +147,17 @@ def _scores(chain: Value, attention: Operation) -> tuple[Value, Value, bool, Val
     pairs = [(inputs(add)[0], inputs(add)[1]), (inputs(add)[1], inputs(add)[0])] if add is not None else [(chain, None)]
     for cand, mask in pairs:
         stripped, post = _peel_scale(cand)
-        mm = producer(stripped, "ttir.matmul")
+        inner = _split(stripped)  # a 3-D score matmul unfolded before its 4-D scale / mask
+        mm = producer(inner if inner is not None else stripped, "ttir.matmul")
         if mm is None or mm is attention or _flag(mm, "transpose_a"):
             continue
-        return inputs(mm)[0], inputs(mm)[1], _flag(mm, "transpose_b"), mask, post
+        q, k = inputs(mm)[0], inputs(mm)[1]
+        if inner is not None:
+            q4, k4 = _merged(q), _merged(k)
+            if q4 is None or k4 is None:
+                continue
+            q, k = q4, k4
+        return q, k, _flag(mm, "transpose_b"), mask, post
     return None
 
 
@@ -101,6 +166,12 @@ def match(attention: Operation) -> Candidate | Rejected | None:
     if _flag(attention, "transpose_a") or _flag(attention, "transpose_b"):
         return None
     probs, v = inputs(attention)[:2]
+    folded = len(shape(attention.results[0])) == 3
+    if folded:  # heads folded into the batch: the softmax and V are unfolded 4-D tensors
+        probs4, v4 = _merged(probs), _merged(v)
+        if probs4 is None or v4 is None:
+            return None
+        probs, v = probs4, v4
     probs = _peel_cast(probs)
     row_cond = None
     guard = producer(probs, "ttir.where")
@@ -129,6 +200,14 @@ def match(attention: Operation) -> Candidate | Rejected | None:
     if kt is None:
         return Rejected(NAME, attention, "K is not transposed over its last two dimensions")
     k, k_before = _peel_scale(kt)
+    # GQA: K and V expanded from Hkv to Hq heads by the same head-dim repeat_interleave (each under
+    # at most one typecast) are read un-expanded, the cast re-applied on the smaller tensor.
+    kg, vg = _gqa(k), _gqa(v)
+    gqa = kg is not None and vg is not None and kg[2] == vg[2]
+    k_cast = v_cast = None
+    if gqa:
+        assert kg is not None and vg is not None
+        (k, k_cast, _), (v, v_cast, _) = kg, vg
     pre = None
     if q_scale is not None or k_after is not None or k_before is not None:
         pre = (q_scale or 1.0) * (k_after or 1.0) * (k_before or 1.0)
@@ -136,6 +215,8 @@ def match(attention: Operation) -> Candidate | Rejected | None:
         return Rejected(NAME, attention, "the scores are scaled both before and after the matmul")
     scale = pre if pre is not None else post
     qs, ks, vs = shape(q), shape(k), shape(v)
+    k_t = TensorType(ks, k_cast.results[0].type.resolve().element_type) if k_cast is not None else k.type.resolve()
+    v_t = TensorType(vs, v_cast.results[0].type.resolve().element_type) if v_cast is not None else v.type.resolve()
     if len(qs) != 4 or len(ks) != 4 or len(vs) != 4:
         return Rejected(NAME, attention, "Q, K and V must be rank 4")
     if not (qs[3] == ks[3] == vs[3]) or ks[:3] != vs[:3] or qs[0] != ks[0] or ks[1] == 0 or qs[1] % ks[1]:
@@ -145,32 +226,51 @@ def match(attention: Operation) -> Candidate | Rejected | None:
         if len(ms) != 4 or ms[0] not in (1, qs[0]) or ms[1] not in (1, qs[1]) or ms[2] != qs[2] or ms[3] != ks[2]:
             return Rejected(NAME, attention, f"mask {list(ms)} is not [1|B, 1|H, Sq, Sk]")
     res = attention.results[0].type.resolve()
-    if k.type.resolve().text != v.type.resolve().text or q.type.resolve().text != res.text:
+    out_shape = qs[:3] + (vs[3],) if folded else shape(attention.results[0])
+    out_t = TensorType(out_shape, res.element_type, res.encoding) if folded else res
+    if folded and qs[0] * qs[1] != shape(attention.results[0])[0]:
+        return Rejected(NAME, attention, "the folded batch is not Q's batch x heads")
+    if k_t.text != v_t.text or q.type.resolve().text != out_t.text:
         return Rejected(NAME, attention, "K and V (or Q and the result) differ in type")
 
     if row_cond is not None and mask is None and _reads(row_cond, inputs(sm)[0]):
         row_cond = None  # uniformly false without a mask: the select is an identity
 
     def build(b: Builder) -> Value:
-        ops = [q, k, v] + ([mask] if mask is not None else [])
-        out = b.emit("scaled_dot_product_attention", ops, attention.results[0].type, is_causal=BoolAttr(False),
+        kk = b.emit("typecast", [k], k_t) if k_cast is not None else k
+        vv = b.emit("typecast", [v], v_t) if v_cast is not None else v
+        ops = [q, kk, vv] + ([mask] if mask is not None else [])
+        out = b.emit("scaled_dot_product_attention", ops, out_t, is_causal=BoolAttr(False),
                      scale=f32_attr(float(scale if scale is not None else 1.0)),
                      operandSegmentSizes=DenseArrayAttr("i32", (1, 1, 1, int(mask is not None), 0)))  # fmt: skip
-        if row_cond is None:
+        if row_cond is not None:
+            cond = _mask_rows_dead(b, mask) if mask is not None else None
+            cond = cond if cond is not None else row_cond
+            cs, os = shape(cond), out_shape
+            wide = TensorType(os, cond.type.resolve().element_type)
+            dims = DenseArrayAttr("i64", tuple(o if c == 1 else 1 for c, o in zip(cs, os)))
+            cond = b.emit("broadcast", [cond], wide, broadcast_dimensions=dims)
+            zeros = b.emit("zeros", [], out_t, shape=DenseArrayAttr("i32", tuple(os)))
+            out = b.emit("where", [cond, zeros, out], out_t)
+        if not folded:
             return out
-        cond = _mask_rows_dead(b, mask) if mask is not None else None
-        cond = cond if cond is not None else row_cond
-        res = attention.results[0].type.resolve()
-        cs, os = shape(cond), shape(attention.results[0])
-        wide = TensorType(os, cond.type.resolve().element_type)
-        dims = DenseArrayAttr("i64", tuple(o if c == 1 else 1 for c, o in zip(cs, os)))
-        cond = b.emit("broadcast", [cond], wide, broadcast_dimensions=dims)
-        zeros = b.emit("zeros", [], res, shape=DenseArrayAttr("i32", tuple(os)))
-        return b.emit("where", [cond, zeros, out], res)
+        if unfold is not None:  # the anchor's only reader goes too: both take the 4-D result
+            return [out, out]  # type: ignore[return-value]
+        return b.reshape(out, shape(attention.results[0]))
 
+    # The attention matmul's result unfolded again by its only reader: that reshape takes the 4-D
+    # result directly (no fold / unfold pair is left behind).
+    unfold = None
+    if folded and len(attention.results[0].uses) == 1:
+        r = attention.results[0].uses[0]
+        if r.name == "ttir.reshape" and r.parent is attention.parent and shape(r.results[0]) == out_shape:
+            unfold = r
     note = f"scale {scale:g}" if scale is not None else "no scale"
     note += (", masked" if mask is not None else "") + (", NaN-safe rows re-applied" if row_cond is not None else "")
-    return Candidate(NAME, attention, "ttir.scaled_dot_product_attention", build, note=note)
+    note += ", heads unfolded from the batch" if folded else ""
+    note += f", GQA expansion x{kg[2]} peeled" if gqa and kg is not None else ""
+    return Candidate(NAME, attention, "ttir.scaled_dot_product_attention", build, note=note,
+                     also=[unfold] if unfold is not None else [])
 
 
 def _reads(v: Value, target: Value, limit: int = 64) -> bool:
