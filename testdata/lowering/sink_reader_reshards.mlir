@@ -1,3 +1,4 @@
+// RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline="optimization-level=2 memory-layout-analysis-policy=GreedyL1Interleaved" | FileCheck %s --check-prefix=HEAD
 // RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline="optimization-level=2" | FileCheck %s
 // RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline="optimization-level=1" | FileCheck %s --check-prefix=NOL1
 
@@ -5,11 +6,17 @@
 // greedy optimizer puts it, and reaches the reader through the memory config the reader takes:
 // ttnn.adamw one to_memory_config to DRAM interleaved; ttnn.sdpa_fw one to L1 interleaved, then
 // one to DRAM interleaved (ttopt cannot tell sdpa_fw's L1 needs: the L1 tensor is spilled first).
+// GreedyL1Interleaved follows HEAD's unpriced choice (HEAD prefix). CostBased, level 2's default, estimates
+// the L1 producer plus its reshards slower than the producer in DRAM and keeps it there (CHECK).
 module {
+  // HEAD-LABEL: func.func @grad_from_add
+  // HEAD: %[[ADD:[0-9]+]] = "ttnn.add"{{.*}} -> tensor<1x1x128x128xbf16, #[[SH:ttnn_layout[0-9]*]]>
+  // HEAD-NEXT: %[[R:[0-9]+]] = "ttnn.to_memory_config"(%[[ADD]]) : (tensor<1x1x128x128xbf16, #[[SH]]>) -> tensor<1x1x128x128xbf16, #[[D:ttnn_layout[0-9]*]]>
+  // HEAD: "ttnn.adamw"(%arg0, %[[R]], %arg3, %arg4)
   // CHECK-LABEL: func.func @grad_from_add
-  // CHECK: %[[ADD:[0-9]+]] = "ttnn.add"{{.*}} -> tensor<1x1x128x128xbf16, #[[SH:ttnn_layout[0-9]*]]>
-  // CHECK-NEXT: %[[R:[0-9]+]] = "ttnn.to_memory_config"(%[[ADD]]) : (tensor<1x1x128x128xbf16, #[[SH]]>) -> tensor<1x1x128x128xbf16, #[[D:ttnn_layout[0-9]*]]>
-  // CHECK: "ttnn.adamw"(%arg0, %[[R]], %arg3, %arg4)
+  // CHECK: %[[ADD:[0-9]+]] = "ttnn.add"
+  // CHECK-NOT: "ttnn.to_memory_config"
+  // CHECK: "ttnn.adamw"(%arg0, %[[ADD]], %arg3, %arg4)
   // NOL1-LABEL: func.func @grad_from_add
   // NOL1-NOT: "ttnn.to_memory_config"
   // NOL1: "ttnn.adamw"
@@ -37,12 +44,16 @@ module {
     return %0#0 : tensor<1x1x64x64xf32>
   }
 
+  // HEAD-LABEL: func.func @query_from_subtract
+  // HEAD: %[[S:[0-9]+]] = "ttnn.subtract"{{.*}} -> tensor<1x4x64x64xbf16, #[[QS:ttnn_layout[0-9]*]]>
+  // HEAD-NEXT: %[[I:[0-9]+]] = "ttnn.to_memory_config"(%[[S]]) : (tensor<1x4x64x64xbf16, #[[QS]]>) -> tensor<1x4x64x64xbf16, #[[LI:ttnn_layout[0-9]*]]>
+  // HEAD: %[[Q:[0-9]+]] = "ttnn.to_memory_config"(%[[I]]) : (tensor<1x4x64x64xbf16, #[[LI]]>) -> tensor<1x4x64x64xbf16, #[[QD:ttnn_layout[0-9]*]]>
+  // HEAD: "ttnn.sdpa_fw"(%[[Q]], %arg2, %arg3)
+  // HEAD-SAME: (tensor<1x4x64x64xbf16, #[[QD]]>,
   // CHECK-LABEL: func.func @query_from_subtract
-  // CHECK: %[[S:[0-9]+]] = "ttnn.subtract"{{.*}} -> tensor<1x4x64x64xbf16, #[[QS:ttnn_layout[0-9]*]]>
-  // CHECK-NEXT: %[[I:[0-9]+]] = "ttnn.to_memory_config"(%[[S]]) : (tensor<1x4x64x64xbf16, #[[QS]]>) -> tensor<1x4x64x64xbf16, #[[LI:ttnn_layout[0-9]*]]>
-  // CHECK: %[[Q:[0-9]+]] = "ttnn.to_memory_config"(%[[I]]) : (tensor<1x4x64x64xbf16, #[[LI]]>) -> tensor<1x4x64x64xbf16, #[[QD:ttnn_layout[0-9]*]]>
-  // CHECK: "ttnn.sdpa_fw"(%[[Q]], %arg2, %arg3)
-  // CHECK-SAME: (tensor<1x4x64x64xbf16, #[[QD]]>,
+  // CHECK: %[[S:[0-9]+]] = "ttnn.subtract"
+  // CHECK-NOT: "ttnn.to_memory_config"
+  // CHECK: "ttnn.sdpa_fw"(%[[S]], %arg2, %arg3)
   func.func @query_from_subtract(%q0: tensor<1x4x64x64xbf16>, %q1: tensor<1x4x64x64xbf16>, %k: tensor<1x4x64x64xbf16>,
                                  %v: tensor<1x4x64x64xbf16>) -> tensor<1x4x64x64xbf16> {
     %q = "ttir.subtract"(%q0, %q1) : (tensor<1x4x64x64xbf16>, tensor<1x4x64x64xbf16>) -> tensor<1x4x64x64xbf16>

@@ -11,6 +11,7 @@ from ttopt.optimizer.sink_readers import NO_SHARDED_HINT, SINK_ROUTES
 from ttopt.testing.ttnn_outputs import run_pipeline
 
 LEVEL = "builtin.module(ttir-to-ttnn-backend-pipeline{{optimization-level={}}})"
+HEAD_POLICY = "builtin.module(ttir-to-ttnn-backend-pipeline{optimization-level=2 memory-layout-analysis-policy=GreedyL1Interleaved})"
 ADAMW = """
 func.func @f(%p: tensor<1x1x128x128xbf16>, %a: tensor<1x1x128x128xbf16>, %b: tensor<1x1x128x128xbf16>,
              %m: tensor<1x1x128x128xbf16>, %v: tensor<1x1x128x128xbf16>) -> tensor<1x1x128x128xbf16> {
@@ -33,8 +34,8 @@ func.func @f(%a: tensor<1x4x64x64xbf16>, %b: tensor<1x4x64x64xbf16>, %k: tensor<
 """
 
 
-def _ops(text: str, level: int) -> list[Any]:
-    module = run_pipeline(text, "sink.mlir", LEVEL.format(level))
+def _ops(text: str, level: int, pipeline: str | None = None) -> list[Any]:
+    module = run_pipeline(text, "sink.mlir", pipeline or LEVEL.format(level))
     fn = next(f for f in module.functions() if f.regions and f.regions[0].blocks)
     return [op for op in fn.regions[0].entry.ops if op.name != "ttnn.deallocate"]
 
@@ -57,16 +58,24 @@ def _kind(lay: Any) -> str:
 
 
 def test_adamw_reads_an_l1_sharded_producer_through_one_reshard_to_dram() -> None:
-    route = _route(_ops(ADAMW.replace("OP", "add"), 2), "ttnn.adamw", 1)
+    route = _route(_ops(ADAMW.replace("OP", "add"), 2, HEAD_POLICY), "ttnn.adamw", 1)
     assert route[0] == "ttnn.add"
     assert [_kind(x) for x in route[1:]] == ["l1 block_sharded", "dram interleaved"]
 
 
 def test_sdpa_fw_reads_it_through_l1_interleaved_then_dram() -> None:
-    route = _route(_ops(SDPA_FW, 2), "ttnn.sdpa_fw", 0)
+    route = _route(_ops(SDPA_FW, 2, HEAD_POLICY), "ttnn.sdpa_fw", 0)
     assert route[0] == "ttnn.multiply"
     assert route[1].is_l1 and route[1].is_sharded
     assert [_kind(x) for x in route[2:]] == ["l1 interleaved", "dram interleaved"]
+
+
+def test_cost_based_keeps_the_producer_where_the_reshards_are_estimated_slower() -> None:
+    """Level 2's CostBased prices HEAD's route (L1 multiply + reshards) above the DRAM multiply."""
+    for text, sink, operand, producer in ((ADAMW.replace("OP", "add"), "ttnn.adamw", 1, "ttnn.add"),
+                                          (SDPA_FW, "ttnn.sdpa_fw", 0, "ttnn.multiply")):  # fmt: skip
+        route = _route(_ops(text, 2), sink, operand)
+        assert route[0] == producer and [_kind(x) for x in route[1:]] == ["dram interleaved"]
 
 
 def test_without_l1_layouts_nothing_moves() -> None:
@@ -86,7 +95,7 @@ def test_trace_names_the_producer_route_and_both_estimates(tmp_path: Any) -> Non
 
     src = tmp_path / "sink.mlir"
     src.write_text(ADAMW.replace("OP", "add"))
-    r = subprocess.run([sys.executable, "-m", "ttopt", "opt", str(src), "--ttir-to-ttnn-backend-pipeline=optimization-level=2", "--trace"],
+    r = subprocess.run([sys.executable, "-m", "ttopt", "opt", str(src), "--ttir-to-ttnn-backend-pipeline=optimization-level=2 memory-layout-analysis-policy=GreedyL1Interleaved", "--trace"],
                        capture_output=True, text=True, check=True)  # fmt: skip
     line = next(x for x in r.stderr.splitlines() if "sink reader" in x)
     assert "read by ttnn.adamw: l1 block_sharded" in line and "-> dram interleaved" in line

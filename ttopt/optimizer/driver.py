@@ -165,7 +165,9 @@ def run_optimizer(p: Any, module: Any, ctx: Any) -> None:
         else:
             result = apply_decisions(module, fn, decisions, aliaser)
         if policy is not None and p.max_legal_layouts > 0:
-            sinks = plan_sink_reshards(fn)
+            # A policy that prices its plan (CostBased) keeps it from getting slower: HEAD's
+            # unpriced sink reshard is applied only where the estimate does not grow.
+            sinks = plan_sink_reshards(fn, priced=hasattr(policy, "exact_max_ops"))
             if sinks:
                 apply_sink_reshards(fn, sinks, aliaser)
                 trace_sink_reshards(fn, sinks)

@@ -17,6 +17,9 @@ legal layouts gets one, whoever reads it. The reader's input filter then decides
 HEAD does this unconditionally: its score ranks an L1-sharded output above any other and never
 prices the reshard. ttopt's cost model estimates the pair slower than leaving the producer in DRAM
 (a 1x1x256x256 bf16 multiply: 6.3 us + a 3.4 us reshard vs 6.9 us); `--trace` prints both numbers.
+So the policies that follow HEAD's unpriced choices (DFSharding, the interleaved ones) apply it as
+HEAD does, and CostBased (optimization-level=2's default) applies it only where the estimate with
+the reshards is not above the estimate without them: no level may be estimated slower than level 0.
 
 Producers whose HEAD rule book gives no sharded output hint (`NO_SHARDED_HINT`) keep their layout.
 What ttopt adds for safety: only a producer whose result the sink alone reads (deallocations
@@ -113,8 +116,8 @@ def _sink_of(op: Any, nxt: Any) -> tuple[Any, int] | None:
     return (nxt, slots[0]) if len(slots) == 1 else None
 
 
-def plan_sink_reshards(fn: FunctionContext) -> list[SinkReshard]:
-    """The producers of `fn` to move to L1 for a sink reader (see the module docstring)."""
+def plan_sink_reshards(fn: FunctionContext, priced: bool = False) -> list[SinkReshard]:
+    """The producers of `fn` to move to L1 for a sink reader; with `priced`, only those not estimated slower."""
     analyses = fn.analyses
     model = analyses.model
     cost = fn.cost
@@ -167,6 +170,8 @@ def plan_sink_reshards(fn: FunctionContext) -> list[SinkReshard]:
             for lay in route:
                 after += cost.conversion_cost(shape, src, lay).ns
                 src = lay
+        if priced and (before is None or after is None or after > before):
+            continue
         out.append(SinkReshard(op, sink, operand, cfg, tuple(route), before, after))
     return out
 
