@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
 from ttopt.dialects.sdy_rule import OpShardingRule
+from ttopt.ir.values import OpResult
 from ttopt.passes.base import Pass, option
 from ttopt.passes.registry import register_pass
 from ttopt.sharding.block_cursor import BlockCursor
@@ -116,6 +117,8 @@ class _Ctx:
     shapes: dict = field(default_factory=dict)  # id(sharding) -> (sharding, its dims and replicated axes as a key)
     rule_ids: dict = field(default_factory=dict)  # id(rule) -> (rule, its number in rule_numbers)
     rule_numbers: dict = field(default_factory=dict)  # rule -> number
+    axis_sizes: dict = field(default_factory=dict)  # id(mesh) -> (mesh, {axis: size}, its items)
+    numels: dict = field(default_factory=dict)  # id(type) -> (type, element count)
 
 
 def _why(ctx: _Ctx, op: Any, text: str | Callable[[], str]) -> None:
@@ -126,13 +129,21 @@ def _why(ctx: _Ctx, op: Any, text: str | Callable[[], str]) -> None:
         ctx.trace.print(escape(f"{op.name}: {text if isinstance(text, str) else text()}"))
 
 
+def _attr_of(v: Any, owner: Any) -> Any:
+    """The sharding attribute `_sharding_of` reads for `v` (`owner`: its `_region_owner`): a
+    while's region argument has the while result's sharding."""
+    if owner is not None and owner.name == "stablehlo.while":
+        return get_sharding_attr(owner.results[v.index])
+    return get_sharding_attr(v)
+
+
 def _sharding_of(v: Any, ctx: _Ctx, shared: bool = False) -> Sharding | None:
     """The sharding `v` has; `shared`: possibly an object other readers share (not to be changed)."""
-    a = get_sharding_attr(v) if _while_of(v) is None else get_sharding_attr(_while_of(v).results[v.index])
+    owner = _region_owner(v)
+    a = _attr_of(v, owner)
     if a is None:
         return None
     sh = shared_sharding(a, ctx.meshes) if shared else from_attr(a, ctx.meshes)
-    owner = _region_owner(v)
     if owner is not None and owner.name == "sdy.manual_computation":
         return erase_manual_axes(sh, manual_axes(ctx.module, owner))
     return sh
@@ -140,13 +151,13 @@ def _sharding_of(v: Any, ctx: _Ctx, shared: bool = False) -> Sharding | None:
 
 def _has_unreduced(v: Any) -> bool:
     """Whether the sharding `_sharding_of` reads for `v` has unreduced axes (without building it)."""
-    a = get_sharding_attr(v) if _while_of(v) is None else get_sharding_attr(_while_of(v).results[v.index])
+    a = _attr_of(v, _region_owner(v))
     return a is not None and bool(a.unreduced)
 
 
 def _region_owner(v: Any) -> Any:
     """The op whose region `v` is an argument of (None for op results and function arguments)."""
-    if getattr(v, "op", None) is not None or getattr(v, "block", None) is None or v.block.parent is None:
+    if isinstance(v, OpResult) or getattr(v, "block", None) is None or v.block.parent is None:
         return None
     owner = v.block.parent.parent
     return owner if owner is not None and owner.name != "func.func" else None
@@ -404,6 +415,11 @@ def _common_mesh(present: list[Sharding], ctx: _Ctx) -> tuple[Any, Any] | None:
     """The mesh an op is computed on (Shardy's getMesh): all shardings on meshes with the same
     axes (device order may differ), none maximal; the device order most of the sharded tensors
     use wins, the first one to reach the count on ties."""
+    ref = present[0].mesh
+    if isinstance(ref, str) and all(s.mesh == ref for s in present):
+        # One named mesh (the common case): it is the op's mesh unless missing or maximal.
+        mesh = ctx.meshes.get(ref)
+        return None if mesh is None or mesh.is_maximal else (ref, mesh)
     meshes = [_mesh(s.mesh, ctx) for s in present]
     first = meshes[0]
     if first is None or first.is_maximal or any(m is None or m.axes != first.axes for m in meshes):
@@ -439,13 +455,14 @@ def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
 
     def other_order(sh: Sharding | None) -> bool:
         # Same axes, other device order: resharded onto the common mesh (shouldReshardToCommonMesh).
-        return sh is not None and not sh.is_replicated() and _mesh(sh.mesh, ctx).device_ids != mesh.device_ids
+        return (sh is not None and sh.mesh != mesh_ref and not sh.is_replicated()
+                and _mesh(sh.mesh, ctx).device_ids != mesh.device_ids)  # fmt: skip
 
-    full = {a.name: a.size for a in mesh.axes}
+    full, axes_key = _axis_sizes(mesh, ctx)
     if ctx.trace is not None and ctx.trace.enabled:
         found = _choose(op, rule, shs, tensors, ctx, mesh, full)
     else:
-        key = (_rule_number(rule, ctx), op.name == "stablehlo.reshape", ctx.conservative, tuple(full.items()), tuple(_numel(v) for v in tensors),
+        key = (_rule_number(rule, ctx), op.name == "stablehlo.reshape", ctx.conservative, axes_key, _sizes(tensors, ctx),
                *(None if s is None else _shape_key(s, ctx) for s in shs))  # fmt: skip
         found = ctx.choices.get(key, False)
         if found is False:
@@ -533,6 +550,27 @@ def _shape_key(sh: Sharding, ctx: _Ctx) -> tuple:
     if hit is None or hit[0] is not sh:
         hit = ctx.shapes[id(sh)] = (sh, (tuple(map(tuple, sh.dims)), sh.replicated))
     return hit[1]
+
+
+def _axis_sizes(mesh: Any, ctx: _Ctx) -> tuple[dict[str, int], tuple]:
+    """The mesh's axis sizes by name, and as a key, built once per mesh object."""
+    hit = ctx.axis_sizes.get(id(mesh))
+    if hit is None or hit[0] is not mesh:
+        full = {a.name: a.size for a in mesh.axes}
+        hit = ctx.axis_sizes[id(mesh)] = (mesh, full, tuple(full.items()))
+    return hit[1], hit[2]
+
+
+def _sizes(tensors: list[Any], ctx: _Ctx) -> tuple[int, ...]:
+    """The tensors' element counts, computed once per type object."""
+    sizes = []
+    for v in tensors:
+        t = v.type
+        hit = ctx.numels.get(id(t))
+        if hit is None or hit[0] is not t:
+            hit = ctx.numels[id(t)] = (t, _numel(v))
+        sizes.append(hit[1])
+    return tuple(sizes)
 
 
 def _keeps(found: tuple, shs: list[Sharding | None], rule: OpShardingRule, n_ops: int) -> bool:
