@@ -119,6 +119,9 @@ class _Ctx:
     rule_numbers: dict = field(default_factory=dict)  # rule -> number
     axis_sizes: dict = field(default_factory=dict)  # id(mesh) -> (mesh, {axis: size}, its items)
     numels: dict = field(default_factory=dict)  # id(type) -> (type, element count)
+    rule_shapes: dict = field(default_factory=dict)  # id(rule) -> (rule, `_rule_shape`)
+    edits: dict = field(default_factory=dict)  # `_process_op`'s edits per choice and shardings read
+    distributed: frozenset = frozenset()  # names of the module's meshes that are not maximal (single-device)
 
 
 def _why(ctx: _Ctx, op: Any, text: str | Callable[[], str]) -> None:
@@ -140,7 +143,11 @@ def _attr_of(v: Any, owner: Any) -> Any:
 def _sharding_of(v: Any, ctx: _Ctx, shared: bool = False) -> Sharding | None:
     """The sharding `v` has; `shared`: possibly an object other readers share (not to be changed)."""
     owner = _region_owner(v)
-    a = _attr_of(v, owner)
+    return _sharding_from(_attr_of(v, owner), owner, ctx, shared)
+
+
+def _sharding_from(a: Any, owner: Any, ctx: _Ctx, shared: bool) -> Sharding | None:
+    """`_sharding_of` for a value whose attribute `a` and region owner are already read."""
     if a is None:
         return None
     sh = shared_sharding(a, ctx.meshes) if shared else from_attr(a, ctx.meshes)
@@ -183,13 +190,22 @@ def _dims_equal(a: Sharding | None, b: Sharding | None, rank: int) -> bool:
 
 
 def _reshard(value: Any, target: Sharding, ctx: _Ctx, before: Any, keep_open: bool = False, unreduced: bool = False) -> Any:
-    from ttopt.ir import rewriter
+    return _insert_reshard(value, _reshard_props(target, ctx, keep_open, unreduced), ctx, before)
 
+
+def _reshard_props(target: Sharding, ctx: _Ctx, keep_open: bool = False, unreduced: bool = False) -> dict:
+    """The properties of an `sdy.reshard` to `target` (closed unless `keep_open`)."""
     closed = Sharding(target.mesh, [list(d) for d in target.dims], list(target.closed) if keep_open else [True] * target.rank)
     if unreduced:  # a function result's unreduced axes are part of the sharding it is resharded to
         closed.unreduced, closed.unreduced_kind = target.unreduced, target.unreduced_kind
-    op = ctx.cursor.insert_before(before, rewriter.create("sdy.reshard", [value], [value.type],
-                                                        {"sharding": dialect_attr(to_attr(closed, ctx.meshes))}))
+    return {"sharding": dialect_attr(to_attr(closed, ctx.meshes))}
+
+
+def _insert_reshard(value: Any, props: dict, ctx: _Ctx, before: Any) -> Any:
+    """An `sdy.reshard` of `value` with (a copy of) `props`, before `before`; its result."""
+    from ttopt.ir import rewriter
+
+    op = ctx.cursor.insert_before(before, rewriter.create("sdy.reshard", [value], [value.type], dict(props)))
     ctx.stats["reshards"] = ctx.stats.get("reshards", 0) + 1
     return op.results[0]
 
@@ -441,10 +457,15 @@ def _maximal(mesh_ref: Any, ctx: _Ctx) -> bool:
     return mesh is not None and mesh.is_maximal
 
 
-def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
+def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx, read: list[tuple[Any, Any]] | None = None) -> None:
+    """`read`: (attribute, region owner) of each operand then result as `_walk` read them."""
     tensors = [*op.operands, *op.results]
     # Read only here: targets are copies.
-    shs = [_sharding_of(_bypass_barriers(v), ctx, shared=True) for v in tensors]
+    if read is None:
+        shs = [_sharding_of(_bypass_barriers(v), ctx, shared=True) for v in tensors]
+    else:
+        shs = [_sharding_from(a, owner, ctx, True) if _bypass_barriers(v) is v else _sharding_of(_bypass_barriers(v), ctx, shared=True)
+               for v, (a, owner) in zip(tensors, read)]  # fmt: skip
     present = [s for s in shs if s is not None]
     if not present:
         return
@@ -472,8 +493,37 @@ def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
             return  # nothing to reshard, nothing to reduce: what the steps below would conclude
     if found is None:
         return
-    from ttopt.ir import rewriter
+    if ctx.trace is not None and ctx.trace.enabled:
+        edits = _edits(op, rule, ctx, found, shs, tensors, mesh_ref, mesh, other_order)
+    else:
+        # The edits are a function of the choice, the shardings read (objects: the entry keeps
+        # them), the mesh, the tensors' and the rule's ranks, the operand count and the
+        # reduction factors and combiner.
+        kind = reduction_kind(op) if rule.reduction else None
+        ranks = tuple(rank_of(v) for v in tensors)
+        edit_key = (found, len(op.operands), _rule_shape(rule, ctx), mesh_ref if isinstance(mesh_ref, str) else id(mesh_ref),
+                    kind, ranks, *map(id, shs))  # fmt: skip
+        hit = ctx.edits.get(edit_key)
+        if hit is None or (hit[0] is not mesh_ref and not isinstance(mesh_ref, str)) or any(a is not b for a, b in zip(hit[1], shs)):
+            hit = ctx.edits[edit_key] = (mesh_ref, tuple(shs), _edits(op, rule, ctx, found, shs, tensors, mesh_ref, mesh, other_order))
+        edits = hit[2]
+    _apply(op, tensors, edits, ctx)
 
+
+@dataclass
+class _Edits:
+    """What `_process_op` does to one op: reshards before operands, the results' new shardings,
+    all_reduces after results, reshards of results back to what their users expect."""
+
+    operands: list[tuple[int, dict]]  # (operand index, sdy.reshard properties)
+    result_attrs: list[Any] | None  # the results' new shardings, or None when none changes
+    all_reduces: list[dict]  # per result, sdy.all_reduce properties (empty: no reduction)
+    result_reshards: list[dict | None]  # per result, sdy.reshard properties back to its sharding
+
+
+def _edits(op: Any, rule: OpShardingRule, ctx: _Ctx, found: tuple, shs: list[Sharding | None], tensors: list[Any],
+           mesh_ref: Any, mesh: Any, other_order: Callable[[Sharding | None], bool]) -> _Edits:  # fmt: skip
+    """The edits that make `op`'s tensors take the chosen factor shardings `found`."""
     chosen = {f: list(axes) for f, axes in found[0]}
     # Reshard operands and results whose projection changed.
     new_shardings = []
@@ -485,6 +535,7 @@ def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
         target.mesh = mesh_ref
         new_shardings.append(target)
     n_ops = len(op.operands)
+    operands = []
     for t in range(n_ops):
         v = tensors[t]
         cur = shs[t]
@@ -492,41 +543,62 @@ def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
             continue
         _why(ctx, op, lambda: f"operand #{t}: {cur.text(ctx.meshes) if cur else 'replicated'} is incompatible "
                       f"with the op's factor shardings -> reshard to {new_shardings[t].text(ctx.meshes)}")  # fmt: skip
-        op.set_operand(t, _reshard(v, new_shardings[t], ctx, op))
+        operands.append((t, _reshard_props(new_shardings[t], ctx)))
+    results = tensors[n_ops:]
     result_changed = [not _dims_equal(shs[n_ops + j], new_shardings[n_ops + j], rank_of(r)) or other_order(shs[n_ops + j])
-                      for j, r in enumerate(op.results)]  # fmt: skip
+                      for j, r in enumerate(results)]  # fmt: skip
     # Axes the result keeps unreduced are not reduced here (the all_reduce is delayed to a user).
     kept = _unreduced(shs[n_ops] if n_ops < len(shs) else None, mesh)
     red_axes = axis_set_diff([a for f in sorted(rule.reduction) for a in chosen.get(f, [])], kept)
-    if any(result_changed):
-        set_op_result_shardings(op, [to_attr(s, ctx.meshes) for s in new_shardings[n_ops:]])
+    result_attrs = [to_attr(s, ctx.meshes) for s in new_shardings[n_ops:]] if any(result_changed) else None
     # All results' all_reduces come first, then their reshards (Shardy's order).
-    anchor = op
-    users = [list(r.uses) for r in op.results]
-    values = list(op.results)
+    all_reduces = []
     if red_axes:
         axes = sort_and_merge(red_axes, mesh)
         kind = reduction_kind(op)
-        for j, r in enumerate(op.results):
+        for j in range(len(results)):
             _why(ctx, op, lambda: f"result #{j}: reduction factor sharded on {[a[0] for a in axes]} -> all_reduce ({kind})")
-            props = _all_reduce_props(axes, new_shardings[n_ops + j], kind, ctx, mesh)
-            anchor = ctx.cursor.insert_after(anchor, rewriter.create("sdy.all_reduce", [r], [r.type], props))
-            values[j] = anchor.results[0]
-            ctx.stats["all_reduces"] = ctx.stats.get("all_reduces", 0) + 1
+            all_reduces.append(_all_reduce_props(axes, new_shardings[n_ops + j], kind, ctx, mesh))
     # A result is resharded back to its sharding as written (open dims stay open). Without one:
     # closed replicated for the first such result; Shardy's setSharding of that result gives
     # the op's other results open shardings, which later ones are resharded to.
     opened = False
+    result_reshards: list[dict | None] = []
+    for j, r in enumerate(results):
+        if not result_changed[j]:
+            result_reshards.append(None)
+            continue
+        old = shs[n_ops + j]
+        if old is None:
+            old = Sharding.open(mesh_ref, rank_of(r)) if opened else Sharding.replicated_closed(mesh_ref, rank_of(r))
+            opened = not any(shs[n_ops:])
+        _why(ctx, op, lambda: f"result #{j}: computed as {new_shardings[n_ops + j].text(ctx.meshes)}, users expect "
+                      f"{old.text(ctx.meshes)} -> reshard after the op")  # fmt: skip
+        result_reshards.append(_reshard_props(old, ctx, keep_open=True, unreduced=True))
+    return _Edits(operands, result_attrs, all_reduces, result_reshards)
+
+
+def _apply(op: Any, tensors: list[Any], edits: _Edits, ctx: _Ctx) -> None:
+    """Make `edits` to `op` (`tensors`: its operands and results as they were read)."""
+    from ttopt.ir import rewriter
+
+    for t, props in edits.operands:
+        op.set_operand(t, _insert_reshard(tensors[t], props, ctx, op))
+    if edits.result_attrs is not None:
+        set_op_result_shardings(op, edits.result_attrs)
+    anchor = op
+    users = [list(r.uses) for r in op.results]
+    values = list(op.results)
+    for j, props in enumerate(edits.all_reduces):
+        r = op.results[j]
+        anchor = ctx.cursor.insert_after(anchor, rewriter.create("sdy.all_reduce", [r], [r.type], dict(props)))
+        values[j] = anchor.results[0]
+        ctx.stats["all_reduces"] = ctx.stats.get("all_reduces", 0) + 1
     for j, r in enumerate(op.results):
-        if result_changed[j]:
-            old = shs[n_ops + j]
-            if old is None:
-                old = Sharding.open(mesh_ref, rank_of(r)) if opened else Sharding.replicated_closed(mesh_ref, rank_of(r))
-                opened = not any(shs[n_ops:])
-            _why(ctx, op, lambda: f"result #{j}: computed as {new_shardings[n_ops + j].text(ctx.meshes)}, users expect "
-                          f"{old.text(ctx.meshes)} -> reshard after the op")  # fmt: skip
+        props = edits.result_reshards[j]
+        if props is not None:
             nxt = ctx.cursor.next_op(anchor)
-            values[j] = _reshard(values[j], old, ctx, nxt, keep_open=True, unreduced=True)
+            values[j] = _insert_reshard(values[j], props, ctx, nxt)
             anchor = values[j].op
         if values[j] is not r:
             for u in users[j]:
@@ -541,6 +613,14 @@ def _rule_number(rule: OpShardingRule, ctx: _Ctx) -> int:
     hit = ctx.rule_ids.get(id(rule))
     if hit is None or hit[0] is not rule:
         hit = ctx.rule_ids[id(rule)] = (rule, ctx.rule_numbers.setdefault(rule, len(ctx.rule_numbers)))
+    return hit[1]
+
+
+def _rule_shape(rule: OpShardingRule, ctx: _Ctx) -> tuple:
+    """What `_edits` reads of a rule besides the choice: its tensors' ranks and reduction factors."""
+    hit = ctx.rule_shapes.get(id(rule))
+    if hit is None or hit[0] is not rule:
+        hit = ctx.rule_shapes[id(rule)] = (rule, (tuple(len(m) for m in rule.tensors), tuple(sorted(rule.reduction))))
     return hit[1]
 
 
@@ -800,14 +880,20 @@ def _walk(block: Any, func: Any, c: _Ctx, full_version: bool, nested: bool) -> N
             _process_manual_edges(op, c, full)
             _process_data_flow(op, c, full)
             continue
-        _reduce_unreduced_operands(op, c)
+        # Each operand's and result's sharding attribute, read once for the steps below (an
+        # all_reduce of unreduced operands replaces them: read again then).
+        read = [(_attr_of(v, owner), owner) for v in (*op.operands, *op.results) for owner in (_region_owner(v),)]
+        n_operands = len(op.operands)
+        if op.results and any(a is not None and a.unreduced for a, _ in read[:n_operands]):
+            _reduce_unreduced_operands(op, c)
+            read = [(_attr_of(v, owner), owner) for v in (*op.operands, *op.results) for owner in (_region_owner(v),)]
         if op.name == "sdy.manual_computation":
             if full:
                 _process_manual(op, c)
             continue
         if (op.name in SEED_SKIPPED and c.conservative) or op.name.startswith("sdy."):
             continue
-        if is_single_device_op(op, c.meshes):
+        if not all(a is None or a.mesh in c.distributed for a, _ in read[n_operands:]) and is_single_device_op(op, c.meshes):
             _why(c, op, "a result is on a single device -> operands resharded onto it, results back")
             process_single_device_op(
                 op, module, c.meshes,
@@ -825,7 +911,7 @@ def _walk(block: Any, func: Any, c: _Ctx, full_version: bool, nested: bool) -> N
             _why(c, op, "skipped: custom sharding rule")
             continue
         if full:
-            _process_op(op, rule, c)
+            _process_op(op, rule, c, read)
             continue
         if op.name in ("stablehlo.dot", "stablehlo.dot_general"):
             _process_dot(op, rule, c)
@@ -838,6 +924,7 @@ def insert_explicit_reshards(module: Module, ctx: PassContext, name: str, conser
     c = _Ctx(module, collect_meshes(module), ctx.trace, stats, conservative)
     if not c.meshes:
         return stats
+    c.distributed = frozenset(name for name, mesh in c.meshes.items() if not mesh.is_maximal)
     for func in module.functions():
         if not func.regions:
             continue
