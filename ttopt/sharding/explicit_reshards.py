@@ -37,7 +37,7 @@ from ttopt.ir.values import OpResult
 from ttopt.passes.base import Pass, option
 from ttopt.passes.registry import register_pass
 from ttopt.sharding.block_cursor import BlockCursor
-from ttopt.sharding.common_axes import compatible_axes, find_common_axes
+from ttopt.sharding.common_axes import compatible_axes, incompatible_common_axes
 from ttopt.sharding.factors import (
     Axis,
     Sharding,
@@ -119,6 +119,7 @@ class _Ctx:
     rule_numbers: dict = field(default_factory=dict)  # rule -> number
     axis_sizes: dict = field(default_factory=dict)  # id(mesh) -> (mesh, {axis: size}, its items)
     numels: dict = field(default_factory=dict)  # id(type) -> (type, element count)
+    shared: dict = field(default_factory=dict)  # id(attribute) -> (attribute, its shared Sharding); meshes stay as they are
     rule_shapes: dict = field(default_factory=dict)  # id(rule) -> (rule, `_rule_shape`)
     edits: dict = field(default_factory=dict)  # `_process_op`'s edits per choice and shardings read
     distributed: frozenset = frozenset()  # names of the module's meshes that are not maximal (single-device)
@@ -150,7 +151,13 @@ def _sharding_from(a: Any, owner: Any, ctx: _Ctx, shared: bool) -> Sharding | No
     """`_sharding_of` for a value whose attribute `a` and region owner are already read."""
     if a is None:
         return None
-    sh = shared_sharding(a, ctx.meshes) if shared else from_attr(a, ctx.meshes)
+    if shared:
+        hit = ctx.shared.get(id(a))
+        if hit is None or hit[0] is not a:
+            hit = ctx.shared[id(a)] = (a, shared_sharding(a, ctx.meshes))
+        sh = hit[1]
+    else:
+        sh = from_attr(a, ctx.meshes)
     if owner is not None and owner.name == "sdy.manual_computation":
         return erase_manual_axes(sh, manual_axes(ctx.module, owner))
     return sh
@@ -688,7 +695,7 @@ def _choose(op: Any, rule: OpShardingRule, shs: list[Sharding | None], tensors: 
     elif common is not None:
         chosen = common
     else:
-        chosen = find_common_axes(rule, projs, [_numel(v) for v in tensors], full)
+        chosen = incompatible_common_axes(rule, projs, [_numel(v) for v in tensors], full)
         _expressible(op, rule, chosen, ctx, mesh)
     dims = tuple(tuple(tuple(d) for d in factor_dims(m, sizes, lambda f: chosen.get(f, []))) for m in rule.tensors)
     return tuple((f, tuple(axes)) for f, axes in chosen.items()), dims
