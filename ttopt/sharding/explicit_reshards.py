@@ -596,16 +596,16 @@ def _apply(op: Any, tensors: list[Any], edits: _Edits, ctx: _Ctx) -> None:
     anchor = op
     users = [list(r.uses) for r in op.results]
     values = list(op.results)
-    for j, props in enumerate(edits.all_reduces):
+    for j, reduce_props in enumerate(edits.all_reduces):
         r = op.results[j]
-        anchor = ctx.cursor.insert_after(anchor, rewriter.create("sdy.all_reduce", [r], [r.type], dict(props)))
+        anchor = ctx.cursor.insert_after(anchor, rewriter.create("sdy.all_reduce", [r], [r.type], dict(reduce_props)))
         values[j] = anchor.results[0]
         ctx.stats["all_reduces"] = ctx.stats.get("all_reduces", 0) + 1
     for j, r in enumerate(op.results):
-        props = edits.result_reshards[j]
-        if props is not None:
+        back = edits.result_reshards[j]
+        if back is not None:
             nxt = ctx.cursor.next_op(anchor)
-            values[j] = _insert_reshard(values[j], props, ctx, nxt)
+            values[j] = _insert_reshard(values[j], back, ctx, nxt)
             anchor = values[j].op
         if values[j] is not r:
             for u in users[j]:
