@@ -67,3 +67,23 @@ def test_declared_kinds_are_known() -> None:
     for name, d in OP_DEFS.items():
         for p in d.props:
             assert p.kind in KINDS or (p.kind.count(".") >= 1 and " " not in p.kind), (name, p)
+
+
+def test_decoded_values_are_kept_per_attribute_object() -> None:
+    from ttopt.ir.attributes import ArrayAttr, DictAttr, IntegerAttr
+    from ttopt.ir.properties import Prop, decode
+
+    ints = Prop("p", "ints")
+    spelled = ArrayAttr((IntegerAttr(1), IntegerAttr(0)))  # `[1, 0]`: its integers are gathered into a tuple
+    first = decode(ints, spelled)
+    assert first == (1, 0) and decode(ints, spelled) is first  # decoded once, read twice
+    # Another attribute object spelling the same array is decoded for itself.
+    again = decode(ints, ArrayAttr((IntegerAttr(1), IntegerAttr(0))))
+    assert again == (1, 0) and again is not first
+    # Kinds whose value is a fresh container are decoded every time: changing one leaves the next.
+    d = DictAttr({"k": IntegerAttr(1)})
+    got = decode(Prop("d", "dict"), d)
+    got["extra"] = IntegerAttr(2)
+    assert set(decode(Prop("d", "dict"), d)) == {"k"}
+    arr = ArrayAttr((IntegerAttr(1),))
+    assert decode(Prop("a", "array"), arr) == arr.items

@@ -211,3 +211,42 @@ def test_generated_reshape_heavy_module_has_no_sub_axes() -> None:
                          " insert-explicit-reshards, wrap-under-manual-computation, reshard-to-collectives)")  # fmt: skip
         assert '":(' not in out
         verify(parse_module(out))
+
+
+def test_ops_of_one_pattern_get_the_edits_a_traced_run_makes_op_by_op() -> None:
+    """Untraced, the choice and the edits of an op are kept per pattern and replayed on the ops
+    that repeat it; traced, every op is worked out on its own. Both give the same module."""
+    from bench.gen.stablehlo import StableHLOGenerator
+
+    class Gen(StableHLOGenerator):
+        OPS = tuple((n, w) for n, w in StableHLOGenerator.OPS if n != "manual")
+
+    pipe = ("builtin.module(apply-sharding-constraints, aggressive-propagation, sharding-constraint-to-reshard,"
+            " insert-explicit-reshards, reshard-to-collectives)")  # fmt: skip
+    for seed in (0, 4):
+        text = Gen(300, seed).text()
+        plain = _run(text, pipe)
+        traced, _ = _traced(text, pipe)
+        assert plain == traced
+        assert plain.count("sdy.all_reduce") > 1 and plain.count("sdy.all_gather") > 1
+
+
+def test_a_repeated_incompatible_op_is_resharded_each_time_with_one_shared_sharding() -> None:
+    m = parse_module(
+        'sdy.mesh @mesh = <["x"=2, "y"=4]>\n'
+        'func.func @main(%a: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>},'
+        ' %b: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"x"}]>})'
+        ' -> (tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) {\n'
+        '  %0 = stablehlo.add %a, %b {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>]>} : tensor<8x8xf32>\n'
+        '  %1 = stablehlo.add %a, %b {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>]>} : tensor<8x8xf32>\n'
+        '  %2 = stablehlo.add %0, %1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>]>} : tensor<8x8xf32>\n'
+        "  return %2 : tensor<8x8xf32>\n}\n"
+    )
+    for p in instantiate(parse_pipeline("builtin.module(insert-explicit-reshards)")):
+        p.run(m, PassContext())
+    out = print_module(m)
+    assert out.count('sdy.reshard %arg1 <@mesh, [{"x"}, {}]>') == 2 and out.count("sdy.reshard") == 2
+    reshards = [op for op in m.walk() if op.name == "sdy.reshard"]
+    # Each op has its own properties dictionary; the (immutable) attribute is shared.
+    assert reshards[0].properties is not reshards[1].properties
+    assert reshards[0].properties["sharding"] is reshards[1].properties["sharding"]

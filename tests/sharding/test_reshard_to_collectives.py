@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from ttopt.ir.printer import print_module
 from ttopt.parse.parser import parse_module
 from ttopt.passes.context import PassContext
@@ -73,3 +75,63 @@ def test_pass_rewrites_reshard_with_out_shardings() -> None:
     assert 'sdy.all_to_all [{"x"}: 0->1] %arg0 out_sharding=<@mesh, [{}, {"x"}]>' in text
     assert 'sdy.all_gather [{}, {"x"}] %0 out_sharding=<@mesh, [{}, {}]>' in text
     assert "sdy.reshard" not in text and ctx.stats["reshard-to-collectives"] == {"reshards": 2, "collectives": 2}
+
+
+def test_reshards_between_equal_shardings_share_one_route() -> None:
+    # Both sources and targets are parsed apart (other attribute objects, equal contents): the
+    # route is planned once and its collectives' attributes are shared, each op with its own
+    # properties dictionary.
+    m = parse_module(
+        'sdy.mesh @mesh = <["x"=2, "y"=4]>\n'
+        'func.func @main(%a: tensor<16x64xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>},'
+        ' %b: tensor<8x32xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) -> (tensor<16x64xf32>, tensor<8x32xf32>) {\n'
+        '  %0 = sdy.reshard %a <@mesh, [{}, {"x"}]> : tensor<16x64xf32>\n'
+        '  %1 = sdy.reshard %b <@mesh, [{}, {"x"}]> : tensor<8x32xf32>\n'
+        "  return %0, %1 : tensor<16x64xf32>, tensor<8x32xf32>\n}\n"
+    )
+    ReshardToCollectives().run(m, PassContext())
+    text = print_module(m)
+    assert 'sdy.all_to_all [{"x"}: 0->1] %arg0 out_sharding=<@mesh, [{}, {"x"}]> : tensor<16x64xf32>' in text
+    assert 'sdy.all_to_all [{"x"}: 0->1] %arg1 out_sharding=<@mesh, [{}, {"x"}]> : tensor<8x32xf32>' in text
+    first, second = [op for op in m.walk() if op.name == "sdy.all_to_all"]
+    assert first.properties is not second.properties
+    assert first.properties["params"] is second.properties["params"]
+    assert first.properties["out_sharding"] is second.properties["out_sharding"]
+
+
+def test_reshard_across_meshes_with_other_axes_is_kept_for_each_source() -> None:
+    # Legality is remembered per (source, target) attribute pair: the replicated target is
+    # lowered for one source, the sharded target between meshes with other axes is kept.
+    m = parse_module(
+        'sdy.mesh @mesh = <["x"=2, "y"=4]>\n'
+        'sdy.mesh @other = <["z"=8]>\n'
+        'func.func @main(%a: tensor<16x64xf32> {sdy.sharding = #sdy.sharding<@other, [{"z"}, {}]>}) -> (tensor<16x64xf32>, tensor<16x64xf32>) {\n'
+        '  %0 = sdy.reshard %a <@mesh, [{}, {"x"}]> : tensor<16x64xf32>\n'
+        '  %1 = sdy.reshard %a <@mesh, [{}, {}]> : tensor<16x64xf32>\n'
+        "  return %0, %1 : tensor<16x64xf32>, tensor<16x64xf32>\n}\n"
+    )
+    ctx = PassContext()
+    ReshardToCollectives().run(m, ctx)
+    text = print_module(m)
+    assert 'sdy.reshard %arg0 <@mesh, [{}, {"x"}]>' in text
+    assert 'sdy.all_gather [{"z"}, {}] %arg0 out_sharding=<@other, [{}, {}]>' in text
+    assert ctx.stats["reshard-to-collectives"] == {"reshards": 1, "collectives": 1}
+
+
+def test_collective_check_remembers_only_what_passed() -> None:
+    from ttopt.dialects.sdy_attrs import AxisRef, ListOfAxisRefListsAttr, MeshAttr
+    from ttopt.dialects.sdy_collectives import check_collective
+    from ttopt.ir.attributes import DialectAttr
+
+    def sharding(text: str):
+        return DialectAttr("sdy.sharding", text, f"#sdy.sharding<{text}>").typed
+
+    mesh = DialectAttr("sdy.mesh", '["x"=2, "y"=4]', '#sdy.mesh<["x"=2, "y"=4]>').typed
+    assert isinstance(mesh, MeshAttr)
+    operand, gathered = sharding('@mesh, [{"x"}, {}]'), sharding("@mesh, [{}, {}]")
+    good = ListOfAxisRefListsAttr(lists=((AxisRef(name="x"),), ()))
+    bad = ListOfAxisRefListsAttr(lists=((AxisRef(name="y"),), ()))
+    for _ in range(2):
+        check_collective("all_gather", good, operand, gathered, mesh)
+        with pytest.raises(ValueError, match='can\'t apply gathering axis "y" to operand sharding on dimension 0'):
+            check_collective("all_gather", bad, operand, gathered, mesh)

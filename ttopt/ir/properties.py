@@ -156,9 +156,28 @@ def kind_of(kind: str) -> tuple[Callable[[Attribute], Any], str]:
     return KINDS.get(kind) or _dialect_kind(kind)
 
 
+# Attributes are never changed in place, so a decoded value is kept per (attribute object,
+# kind) and decoded once (the verifier and every pass read the same properties): the entry holds
+# the attribute, so its id stays its own; the table is dropped when it grows past _DECODED_LIMIT.
+# Kinds whose value is a fresh mutable container (`array`, `dict`) are decoded every time.
+_DECODED_LIMIT = 200_000
+_DECODED: dict[tuple[int, str], tuple[Attribute, Any]] = {}
+_FRESH_KINDS = frozenset({"array", "dict"})
+
+
 def decode(prop: Prop, attr: Attribute) -> Any:
     """The view value of `attr` for `prop` (None when it is not of the declared kind)."""
-    return kind_of(prop.kind)[0](attr.resolve())
+    a = attr.resolve()
+    kind = prop.kind
+    if kind in _FRESH_KINDS:
+        return kind_of(kind)[0](a)
+    key = (id(a), kind)
+    hit = _DECODED.get(key)
+    if hit is None or hit[0] is not a:
+        if len(_DECODED) > _DECODED_LIMIT:
+            _DECODED.clear()
+        hit = _DECODED[key] = (a, kind_of(kind)[0](a))
+    return hit[1]
 
 
 def check_properties(op: Operation, declared: tuple[Prop, ...]) -> None:

@@ -119,6 +119,7 @@ class CollectiveBuilder:
         self.module = module
         self.mesh = mesh
         self._slice_funcs: dict[tuple, str] = {}
+        self._groups: dict[tuple[str, ...], DenseElementsAttr] = {}  # one (immutable) attribute per axes
         self.created: dict[str, int] = {}
 
     @property
@@ -130,7 +131,11 @@ class CollectiveBuilder:
         self.created[name] = self.created.get(name, 0) + 1
 
     def groups(self, axes: Sequence[str]) -> DenseElementsAttr:
-        return dense_ints(replica_groups(self.mesh, axes))
+        key = tuple(axes)
+        hit = self._groups.get(key)
+        if hit is None:
+            hit = self._groups[key] = dense_ints(replica_groups(self.mesh, axes))
+        return hit
 
     def axes_size(self, axes: Sequence[str]) -> int:
         return prod(self.mesh.size(a) for a in axes)

@@ -233,6 +233,12 @@ def find_common_axes(rule: OpShardingRule, projs: list[TensorProjection], sizes:
     same = compatible_axes(rule, projs)
     if same is not None:
         return same
+    return incompatible_common_axes(rule, projs, sizes, full)
+
+
+def incompatible_common_axes(rule: OpShardingRule, projs: list[TensorProjection], sizes: Sequence[int],
+                             full: dict[str, int]) -> AxesPerFactor:  # fmt: skip
+    """`find_common_axes` for projections `compatible_axes` has already found incompatible."""
     if len(_non_scalar(rule)) == 2 and not rule.need_replication and not any(len(d) > 1 for m in rule.tensors for d in m):
         return _unary(rule, projs, sizes)
     chosen = heuristic_axes(rule, projs, sizes, full)

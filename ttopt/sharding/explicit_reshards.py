@@ -33,10 +33,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
 from ttopt.dialects.sdy_rule import OpShardingRule
+from ttopt.ir.values import OpResult
 from ttopt.passes.base import Pass, option
 from ttopt.passes.registry import register_pass
 from ttopt.sharding.block_cursor import BlockCursor
-from ttopt.sharding.common_axes import compatible_axes, find_common_axes
+from ttopt.sharding.common_axes import compatible_axes, incompatible_common_axes
 from ttopt.sharding.factors import (
     Axis,
     Sharding,
@@ -116,6 +117,12 @@ class _Ctx:
     shapes: dict = field(default_factory=dict)  # id(sharding) -> (sharding, its dims and replicated axes as a key)
     rule_ids: dict = field(default_factory=dict)  # id(rule) -> (rule, its number in rule_numbers)
     rule_numbers: dict = field(default_factory=dict)  # rule -> number
+    axis_sizes: dict = field(default_factory=dict)  # id(mesh) -> (mesh, {axis: size}, its items)
+    numels: dict = field(default_factory=dict)  # id(type) -> (type, element count)
+    shared: dict = field(default_factory=dict)  # id(attribute) -> (attribute, its shared Sharding); meshes stay as they are
+    rule_shapes: dict = field(default_factory=dict)  # id(rule) -> (rule, `_rule_shape`)
+    edits: dict = field(default_factory=dict)  # `_process_op`'s edits per choice and shardings read
+    distributed: frozenset = frozenset()  # names of the module's meshes that are not maximal (single-device)
 
 
 def _why(ctx: _Ctx, op: Any, text: str | Callable[[], str]) -> None:
@@ -126,13 +133,31 @@ def _why(ctx: _Ctx, op: Any, text: str | Callable[[], str]) -> None:
         ctx.trace.print(escape(f"{op.name}: {text if isinstance(text, str) else text()}"))
 
 
+def _attr_of(v: Any, owner: Any) -> Any:
+    """The sharding attribute `_sharding_of` reads for `v` (`owner`: its `_region_owner`): a
+    while's region argument has the while result's sharding."""
+    if owner is not None and owner.name == "stablehlo.while":
+        return get_sharding_attr(owner.results[v.index])
+    return get_sharding_attr(v)
+
+
 def _sharding_of(v: Any, ctx: _Ctx, shared: bool = False) -> Sharding | None:
     """The sharding `v` has; `shared`: possibly an object other readers share (not to be changed)."""
-    a = get_sharding_attr(v) if _while_of(v) is None else get_sharding_attr(_while_of(v).results[v.index])
+    owner = _region_owner(v)
+    return _sharding_from(_attr_of(v, owner), owner, ctx, shared)
+
+
+def _sharding_from(a: Any, owner: Any, ctx: _Ctx, shared: bool) -> Sharding | None:
+    """`_sharding_of` for a value whose attribute `a` and region owner are already read."""
     if a is None:
         return None
-    sh = shared_sharding(a, ctx.meshes) if shared else from_attr(a, ctx.meshes)
-    owner = _region_owner(v)
+    if shared:
+        hit = ctx.shared.get(id(a))
+        if hit is None or hit[0] is not a:
+            hit = ctx.shared[id(a)] = (a, shared_sharding(a, ctx.meshes))
+        sh = hit[1]
+    else:
+        sh = from_attr(a, ctx.meshes)
     if owner is not None and owner.name == "sdy.manual_computation":
         return erase_manual_axes(sh, manual_axes(ctx.module, owner))
     return sh
@@ -140,13 +165,13 @@ def _sharding_of(v: Any, ctx: _Ctx, shared: bool = False) -> Sharding | None:
 
 def _has_unreduced(v: Any) -> bool:
     """Whether the sharding `_sharding_of` reads for `v` has unreduced axes (without building it)."""
-    a = get_sharding_attr(v) if _while_of(v) is None else get_sharding_attr(_while_of(v).results[v.index])
+    a = _attr_of(v, _region_owner(v))
     return a is not None and bool(a.unreduced)
 
 
 def _region_owner(v: Any) -> Any:
     """The op whose region `v` is an argument of (None for op results and function arguments)."""
-    if getattr(v, "op", None) is not None or getattr(v, "block", None) is None or v.block.parent is None:
+    if isinstance(v, OpResult) or getattr(v, "block", None) is None or v.block.parent is None:
         return None
     owner = v.block.parent.parent
     return owner if owner is not None and owner.name != "func.func" else None
@@ -172,13 +197,22 @@ def _dims_equal(a: Sharding | None, b: Sharding | None, rank: int) -> bool:
 
 
 def _reshard(value: Any, target: Sharding, ctx: _Ctx, before: Any, keep_open: bool = False, unreduced: bool = False) -> Any:
-    from ttopt.ir import rewriter
+    return _insert_reshard(value, _reshard_props(target, ctx, keep_open, unreduced), ctx, before)
 
+
+def _reshard_props(target: Sharding, ctx: _Ctx, keep_open: bool = False, unreduced: bool = False) -> dict:
+    """The properties of an `sdy.reshard` to `target` (closed unless `keep_open`)."""
     closed = Sharding(target.mesh, [list(d) for d in target.dims], list(target.closed) if keep_open else [True] * target.rank)
     if unreduced:  # a function result's unreduced axes are part of the sharding it is resharded to
         closed.unreduced, closed.unreduced_kind = target.unreduced, target.unreduced_kind
-    op = ctx.cursor.insert_before(before, rewriter.create("sdy.reshard", [value], [value.type],
-                                                        {"sharding": dialect_attr(to_attr(closed, ctx.meshes))}))
+    return {"sharding": dialect_attr(to_attr(closed, ctx.meshes))}
+
+
+def _insert_reshard(value: Any, props: dict, ctx: _Ctx, before: Any) -> Any:
+    """An `sdy.reshard` of `value` with (a copy of) `props`, before `before`; its result."""
+    from ttopt.ir import rewriter
+
+    op = ctx.cursor.insert_before(before, rewriter.create("sdy.reshard", [value], [value.type], dict(props)))
     ctx.stats["reshards"] = ctx.stats.get("reshards", 0) + 1
     return op.results[0]
 
@@ -404,6 +438,11 @@ def _common_mesh(present: list[Sharding], ctx: _Ctx) -> tuple[Any, Any] | None:
     """The mesh an op is computed on (Shardy's getMesh): all shardings on meshes with the same
     axes (device order may differ), none maximal; the device order most of the sharded tensors
     use wins, the first one to reach the count on ties."""
+    ref = present[0].mesh
+    if isinstance(ref, str) and all(s.mesh == ref for s in present):
+        # One named mesh (the common case): it is the op's mesh unless missing or maximal.
+        mesh = ctx.meshes.get(ref)
+        return None if mesh is None or mesh.is_maximal else (ref, mesh)
     meshes = [_mesh(s.mesh, ctx) for s in present]
     first = meshes[0]
     if first is None or first.is_maximal or any(m is None or m.axes != first.axes for m in meshes):
@@ -425,10 +464,15 @@ def _maximal(mesh_ref: Any, ctx: _Ctx) -> bool:
     return mesh is not None and mesh.is_maximal
 
 
-def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
+def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx, read: list[tuple[Any, Any]] | None = None) -> None:
+    """`read`: (attribute, region owner) of each operand then result as `_walk` read them."""
     tensors = [*op.operands, *op.results]
     # Read only here: targets are copies.
-    shs = [_sharding_of(_bypass_barriers(v), ctx, shared=True) for v in tensors]
+    if read is None:
+        shs = [_sharding_of(_bypass_barriers(v), ctx, shared=True) for v in tensors]
+    else:
+        shs = [_sharding_from(a, owner, ctx, True) if _bypass_barriers(v) is v else _sharding_of(_bypass_barriers(v), ctx, shared=True)
+               for v, (a, owner) in zip(tensors, read)]  # fmt: skip
     present = [s for s in shs if s is not None]
     if not present:
         return
@@ -439,13 +483,14 @@ def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
 
     def other_order(sh: Sharding | None) -> bool:
         # Same axes, other device order: resharded onto the common mesh (shouldReshardToCommonMesh).
-        return sh is not None and not sh.is_replicated() and _mesh(sh.mesh, ctx).device_ids != mesh.device_ids
+        return (sh is not None and sh.mesh != mesh_ref and not sh.is_replicated()
+                and _mesh(sh.mesh, ctx).device_ids != mesh.device_ids)  # fmt: skip
 
-    full = {a.name: a.size for a in mesh.axes}
+    full, axes_key = _axis_sizes(mesh, ctx)
     if ctx.trace is not None and ctx.trace.enabled:
         found = _choose(op, rule, shs, tensors, ctx, mesh, full)
     else:
-        key = (_rule_number(rule, ctx), op.name == "stablehlo.reshape", ctx.conservative, tuple(full.items()), tuple(_numel(v) for v in tensors),
+        key = (_rule_number(rule, ctx), op.name == "stablehlo.reshape", ctx.conservative, axes_key, _sizes(tensors, ctx),
                *(None if s is None else _shape_key(s, ctx) for s in shs))  # fmt: skip
         found = ctx.choices.get(key, False)
         if found is False:
@@ -455,8 +500,37 @@ def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
             return  # nothing to reshard, nothing to reduce: what the steps below would conclude
     if found is None:
         return
-    from ttopt.ir import rewriter
+    if ctx.trace is not None and ctx.trace.enabled:
+        edits = _edits(op, rule, ctx, found, shs, tensors, mesh_ref, mesh, other_order)
+    else:
+        # The edits are a function of the choice, the shardings read (objects: the entry keeps
+        # them), the mesh, the tensors' and the rule's ranks, the operand count and the
+        # reduction factors and combiner.
+        kind = reduction_kind(op) if rule.reduction else None
+        ranks = tuple(rank_of(v) for v in tensors)
+        edit_key = (found, len(op.operands), _rule_shape(rule, ctx), mesh_ref if isinstance(mesh_ref, str) else id(mesh_ref),
+                    kind, ranks, *map(id, shs))  # fmt: skip
+        hit = ctx.edits.get(edit_key)
+        if hit is None or (hit[0] is not mesh_ref and not isinstance(mesh_ref, str)) or any(a is not b for a, b in zip(hit[1], shs)):
+            hit = ctx.edits[edit_key] = (mesh_ref, tuple(shs), _edits(op, rule, ctx, found, shs, tensors, mesh_ref, mesh, other_order))
+        edits = hit[2]
+    _apply(op, tensors, edits, ctx)
 
+
+@dataclass
+class _Edits:
+    """What `_process_op` does to one op: reshards before operands, the results' new shardings,
+    all_reduces after results, reshards of results back to what their users expect."""
+
+    operands: list[tuple[int, dict]]  # (operand index, sdy.reshard properties)
+    result_attrs: list[Any] | None  # the results' new shardings, or None when none changes
+    all_reduces: list[dict]  # per result, sdy.all_reduce properties (empty: no reduction)
+    result_reshards: list[dict | None]  # per result, sdy.reshard properties back to its sharding
+
+
+def _edits(op: Any, rule: OpShardingRule, ctx: _Ctx, found: tuple, shs: list[Sharding | None], tensors: list[Any],
+           mesh_ref: Any, mesh: Any, other_order: Callable[[Sharding | None], bool]) -> _Edits:  # fmt: skip
+    """The edits that make `op`'s tensors take the chosen factor shardings `found`."""
     chosen = {f: list(axes) for f, axes in found[0]}
     # Reshard operands and results whose projection changed.
     new_shardings = []
@@ -468,6 +542,7 @@ def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
         target.mesh = mesh_ref
         new_shardings.append(target)
     n_ops = len(op.operands)
+    operands = []
     for t in range(n_ops):
         v = tensors[t]
         cur = shs[t]
@@ -475,41 +550,62 @@ def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
             continue
         _why(ctx, op, lambda: f"operand #{t}: {cur.text(ctx.meshes) if cur else 'replicated'} is incompatible "
                       f"with the op's factor shardings -> reshard to {new_shardings[t].text(ctx.meshes)}")  # fmt: skip
-        op.set_operand(t, _reshard(v, new_shardings[t], ctx, op))
+        operands.append((t, _reshard_props(new_shardings[t], ctx)))
+    results = tensors[n_ops:]
     result_changed = [not _dims_equal(shs[n_ops + j], new_shardings[n_ops + j], rank_of(r)) or other_order(shs[n_ops + j])
-                      for j, r in enumerate(op.results)]  # fmt: skip
+                      for j, r in enumerate(results)]  # fmt: skip
     # Axes the result keeps unreduced are not reduced here (the all_reduce is delayed to a user).
     kept = _unreduced(shs[n_ops] if n_ops < len(shs) else None, mesh)
     red_axes = axis_set_diff([a for f in sorted(rule.reduction) for a in chosen.get(f, [])], kept)
-    if any(result_changed):
-        set_op_result_shardings(op, [to_attr(s, ctx.meshes) for s in new_shardings[n_ops:]])
+    result_attrs = [to_attr(s, ctx.meshes) for s in new_shardings[n_ops:]] if any(result_changed) else None
     # All results' all_reduces come first, then their reshards (Shardy's order).
-    anchor = op
-    users = [list(r.uses) for r in op.results]
-    values = list(op.results)
+    all_reduces = []
     if red_axes:
         axes = sort_and_merge(red_axes, mesh)
         kind = reduction_kind(op)
-        for j, r in enumerate(op.results):
+        for j in range(len(results)):
             _why(ctx, op, lambda: f"result #{j}: reduction factor sharded on {[a[0] for a in axes]} -> all_reduce ({kind})")
-            props = _all_reduce_props(axes, new_shardings[n_ops + j], kind, ctx, mesh)
-            anchor = ctx.cursor.insert_after(anchor, rewriter.create("sdy.all_reduce", [r], [r.type], props))
-            values[j] = anchor.results[0]
-            ctx.stats["all_reduces"] = ctx.stats.get("all_reduces", 0) + 1
+            all_reduces.append(_all_reduce_props(axes, new_shardings[n_ops + j], kind, ctx, mesh))
     # A result is resharded back to its sharding as written (open dims stay open). Without one:
     # closed replicated for the first such result; Shardy's setSharding of that result gives
     # the op's other results open shardings, which later ones are resharded to.
     opened = False
+    result_reshards: list[dict | None] = []
+    for j, r in enumerate(results):
+        if not result_changed[j]:
+            result_reshards.append(None)
+            continue
+        old = shs[n_ops + j]
+        if old is None:
+            old = Sharding.open(mesh_ref, rank_of(r)) if opened else Sharding.replicated_closed(mesh_ref, rank_of(r))
+            opened = not any(shs[n_ops:])
+        _why(ctx, op, lambda: f"result #{j}: computed as {new_shardings[n_ops + j].text(ctx.meshes)}, users expect "
+                      f"{old.text(ctx.meshes)} -> reshard after the op")  # fmt: skip
+        result_reshards.append(_reshard_props(old, ctx, keep_open=True, unreduced=True))
+    return _Edits(operands, result_attrs, all_reduces, result_reshards)
+
+
+def _apply(op: Any, tensors: list[Any], edits: _Edits, ctx: _Ctx) -> None:
+    """Make `edits` to `op` (`tensors`: its operands and results as they were read)."""
+    from ttopt.ir import rewriter
+
+    for t, props in edits.operands:
+        op.set_operand(t, _insert_reshard(tensors[t], props, ctx, op))
+    if edits.result_attrs is not None:
+        set_op_result_shardings(op, edits.result_attrs)
+    anchor = op
+    users = [list(r.uses) for r in op.results]
+    values = list(op.results)
+    for j, reduce_props in enumerate(edits.all_reduces):
+        r = op.results[j]
+        anchor = ctx.cursor.insert_after(anchor, rewriter.create("sdy.all_reduce", [r], [r.type], dict(reduce_props)))
+        values[j] = anchor.results[0]
+        ctx.stats["all_reduces"] = ctx.stats.get("all_reduces", 0) + 1
     for j, r in enumerate(op.results):
-        if result_changed[j]:
-            old = shs[n_ops + j]
-            if old is None:
-                old = Sharding.open(mesh_ref, rank_of(r)) if opened else Sharding.replicated_closed(mesh_ref, rank_of(r))
-                opened = not any(shs[n_ops:])
-            _why(ctx, op, lambda: f"result #{j}: computed as {new_shardings[n_ops + j].text(ctx.meshes)}, users expect "
-                          f"{old.text(ctx.meshes)} -> reshard after the op")  # fmt: skip
+        back = edits.result_reshards[j]
+        if back is not None:
             nxt = ctx.cursor.next_op(anchor)
-            values[j] = _reshard(values[j], old, ctx, nxt, keep_open=True, unreduced=True)
+            values[j] = _insert_reshard(values[j], back, ctx, nxt)
             anchor = values[j].op
         if values[j] is not r:
             for u in users[j]:
@@ -527,12 +623,41 @@ def _rule_number(rule: OpShardingRule, ctx: _Ctx) -> int:
     return hit[1]
 
 
+def _rule_shape(rule: OpShardingRule, ctx: _Ctx) -> tuple:
+    """What `_edits` reads of a rule besides the choice: its tensors' ranks and reduction factors."""
+    hit = ctx.rule_shapes.get(id(rule))
+    if hit is None or hit[0] is not rule:
+        hit = ctx.rule_shapes[id(rule)] = (rule, (tuple(len(m) for m in rule.tensors), tuple(sorted(rule.reduction))))
+    return hit[1]
+
+
 def _shape_key(sh: Sharding, ctx: _Ctx) -> tuple:
     """(dims, replicated axes) of `sh` as a key, built once per sharding object."""
     hit = ctx.shapes.get(id(sh))
     if hit is None or hit[0] is not sh:
         hit = ctx.shapes[id(sh)] = (sh, (tuple(map(tuple, sh.dims)), sh.replicated))
     return hit[1]
+
+
+def _axis_sizes(mesh: Any, ctx: _Ctx) -> tuple[dict[str, int], tuple]:
+    """The mesh's axis sizes by name, and as a key, built once per mesh object."""
+    hit = ctx.axis_sizes.get(id(mesh))
+    if hit is None or hit[0] is not mesh:
+        full = {a.name: a.size for a in mesh.axes}
+        hit = ctx.axis_sizes[id(mesh)] = (mesh, full, tuple(full.items()))
+    return hit[1], hit[2]
+
+
+def _sizes(tensors: list[Any], ctx: _Ctx) -> tuple[int, ...]:
+    """The tensors' element counts, computed once per type object."""
+    sizes = []
+    for v in tensors:
+        t = v.type
+        hit = ctx.numels.get(id(t))
+        if hit is None or hit[0] is not t:
+            hit = ctx.numels[id(t)] = (t, _numel(v))
+        sizes.append(hit[1])
+    return tuple(sizes)
 
 
 def _keeps(found: tuple, shs: list[Sharding | None], rule: OpShardingRule, n_ops: int) -> bool:
@@ -570,7 +695,7 @@ def _choose(op: Any, rule: OpShardingRule, shs: list[Sharding | None], tensors: 
     elif common is not None:
         chosen = common
     else:
-        chosen = find_common_axes(rule, projs, [_numel(v) for v in tensors], full)
+        chosen = incompatible_common_axes(rule, projs, [_numel(v) for v in tensors], full)
         _expressible(op, rule, chosen, ctx, mesh)
     dims = tuple(tuple(tuple(d) for d in factor_dims(m, sizes, lambda f: chosen.get(f, []))) for m in rule.tensors)
     return tuple((f, tuple(axes)) for f, axes in chosen.items()), dims
@@ -762,14 +887,20 @@ def _walk(block: Any, func: Any, c: _Ctx, full_version: bool, nested: bool) -> N
             _process_manual_edges(op, c, full)
             _process_data_flow(op, c, full)
             continue
-        _reduce_unreduced_operands(op, c)
+        # Each operand's and result's sharding attribute, read once for the steps below (an
+        # all_reduce of unreduced operands replaces them: read again then).
+        read = [(_attr_of(v, owner), owner) for v in (*op.operands, *op.results) for owner in (_region_owner(v),)]
+        n_operands = len(op.operands)
+        if op.results and any(a is not None and a.unreduced for a, _ in read[:n_operands]):
+            _reduce_unreduced_operands(op, c)
+            read = [(_attr_of(v, owner), owner) for v in (*op.operands, *op.results) for owner in (_region_owner(v),)]
         if op.name == "sdy.manual_computation":
             if full:
                 _process_manual(op, c)
             continue
         if (op.name in SEED_SKIPPED and c.conservative) or op.name.startswith("sdy."):
             continue
-        if is_single_device_op(op, c.meshes):
+        if not all(a is None or a.mesh in c.distributed for a, _ in read[n_operands:]) and is_single_device_op(op, c.meshes):
             _why(c, op, "a result is on a single device -> operands resharded onto it, results back")
             process_single_device_op(
                 op, module, c.meshes,
@@ -787,7 +918,7 @@ def _walk(block: Any, func: Any, c: _Ctx, full_version: bool, nested: bool) -> N
             _why(c, op, "skipped: custom sharding rule")
             continue
         if full:
-            _process_op(op, rule, c)
+            _process_op(op, rule, c, read)
             continue
         if op.name in ("stablehlo.dot", "stablehlo.dot_general"):
             _process_dot(op, rule, c)
@@ -800,6 +931,7 @@ def insert_explicit_reshards(module: Module, ctx: PassContext, name: str, conser
     c = _Ctx(module, collect_meshes(module), ctx.trace, stats, conservative)
     if not c.meshes:
         return stats
+    c.distributed = frozenset(name for name, mesh in c.meshes.items() if not mesh.is_maximal)
     for func in module.functions():
         if not func.regions:
             continue

@@ -110,6 +110,7 @@ class Localizer:
         self.gathered: dict[tuple[int, int, tuple[int, ...]], Value] = {}  # (block, value, dims) -> gathered
         self.frames: list[_Frame] = []
         self._local_cache: dict[tuple, tuple[Any, tuple[int, ...]]] = {}
+        self._valid: dict[tuple[int, int | None], Any] = {}  # (id(sharding), rank) -> the sharding, once it validated
         self.elementwise = _elementwise()
 
     # -- the Ctx protocol of local_rules ---------------------------------------------------------
@@ -187,10 +188,13 @@ class Localizer:
                 if len(per) != len(op.results):
                     raise self.fail(op, f"has {len(per)} sharding(s) for {len(op.results)} result(s)")
                 for r, s in zip(op.results, per):
-                    try:
-                        validate_sharding(s, self.mesh, getattr(r.type, "rank", None))
-                    except ShardingError as e:
-                        raise self.fail(op, f"result #{r.index}: {e}") from None
+                    rank = getattr(r.type, "rank", None)
+                    if self._valid.get((id(s), rank)) is not s:  # one check per sharding object and rank
+                        try:
+                            validate_sharding(s, self.mesh, rank)
+                        except ShardingError as e:
+                            raise self.fail(op, f"result #{r.index}: {e}") from None
+                        self._valid[(id(s), rank)] = s
                     self.shard[id(r)] = s
             key = _SDY_WITH_SHARDING.get(op.name)
             if key is not None and op.results:

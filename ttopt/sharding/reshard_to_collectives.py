@@ -38,6 +38,7 @@ from ttopt.sharding.factors import (
     from_attr,
     get_sharding_attr,
     rank_of,
+    shared_sharding,
     to_attr,
 )
 from ttopt.sharding.ir_views import tensor_type
@@ -206,15 +207,27 @@ def _mesh_of(sharding: Sharding, meshes: dict) -> Any:
     return meshes.get(sharding.mesh) if isinstance(sharding.mesh, str) else sharding.mesh
 
 
-def kept(op: Any, meshes: dict, keep_redundant: bool) -> str | None:
+def kept(op: Any, meshes: dict, keep_redundant: bool, src_attr: Any = False, memo: dict | None = None) -> str | None:
     """Why `op` (an sdy.reshard) stays as it is, or None when it is lowered (Shardy's legality
     check): either side on a single-device (maximal) mesh, meshes with other axes (unless the
     target is replicated: the source is gathered on its own mesh), or a redundant reshard when
-    asked."""
+    asked. `src_attr`: the source's sharding when already read; `memo`: answers per pair of
+    attribute objects (a function of the two and the meshes), shared by one pass run."""
     target_attr = get_sharding_attr(op.results[0])
-    src_attr = source(op)[1]
-    target = from_attr(target_attr, meshes) if target_attr is not None else None
-    src = from_attr(src_attr, meshes) if src_attr is not None else None
+    if src_attr is False:
+        src_attr = source(op)[1]
+    if memo is None:
+        return _kept(src_attr, target_attr, meshes, keep_redundant)
+    key = (id(src_attr), id(target_attr))
+    hit = memo.get(key)
+    if hit is None or hit[0] is not src_attr or hit[1] is not target_attr:
+        hit = memo[key] = (src_attr, target_attr, _kept(src_attr, target_attr, meshes, keep_redundant))
+    return hit[2]
+
+
+def _kept(src_attr: Any, target_attr: Any, meshes: dict, keep_redundant: bool) -> str | None:
+    target = shared_sharding(target_attr, meshes) if target_attr is not None else None
+    src = shared_sharding(src_attr, meshes) if src_attr is not None else None
     if _is_maximal(src, meshes) or _is_maximal(target, meshes):
         return "a single-device (maximal) sharding"
     if src is not None and target is not None and not target.is_replicated():
@@ -266,31 +279,50 @@ def _whole_axis_steps(src: Sharding, target: Sharding, meshes: dict, rank: int) 
 
 
 def lower_reshard(op: Any, meshes: dict, trace: Any = None, conservative: bool = True,
-                  cursor: BlockCursor | None = None, plans: dict | None = None) -> int:
+                  cursor: BlockCursor | None = None, plans: dict | None = None, found: tuple | None = None) -> int:
     """Replace one `sdy.reshard` with its collectives; returns how many were created. A pass
     lowering the reshards of a block in order passes one `cursor` (no scan of the block per edit)
-    and one `plans` (the collectives are a function of the source and target shardings, the
-    mode and the value's shape: reshards that repeat one share their attributes)."""
+    and one `plans` (the collectives are a function of the source's and target's contents, the
+    mode and the value's shape: reshards that repeat one share their attributes); `found`: the
+    reshard's `source` when already read."""
     from ttopt.ir import rewriter
 
-    x, src_attr = source(op)
+    x, src_attr = found if found is not None else source(op)
     target_attr = get_sharding_attr(op.results[0])
     assert target_attr is not None, "an sdy.reshard has its (required) sharding"
     tracing = trace is not None and trace.enabled
-    key = (id(src_attr), id(target_attr), conservative, tuple(getattr(x.type.resolve(), "shape", ()) or ()))
-    hit = plans.get(key) if plans is not None and not tracing else None
-    if hit is None or hit[0] is not src_attr or hit[1] is not target_attr:
-        hit = (src_attr, target_attr, _plan_steps(x, src_attr, target_attr, meshes, trace, conservative))
-        if plans is not None and not tracing:
-            plans[key] = hit
+    if plans is not None and not tracing:
+        # The whole-axis route reads the value's rank only; Shardy's also its shape.
+        shape = tuple(getattr(x.type.resolve(), "shape", ()) or ())
+        key = (_content(src_attr, plans), _content(target_attr, plans), conservative, len(shape) if conservative else shape)
+        steps = plans.get(key)
+        if steps is None:
+            steps = plans[key] = _plan_steps(x, src_attr, target_attr, meshes, trace, conservative)
+    else:
+        steps = _plan_steps(x, src_attr, target_attr, meshes, trace, conservative)
     cursor = cursor if cursor is not None else BlockCursor()
     value = x
-    for kind, props in hit[2]:
+    for kind, props in steps:
         new = cursor.insert_before(op, rewriter.create(kind, [value], [x.type], dict(props)))
         value = new.results[0]
     op.results[0].replace_all_uses_with(value)
     cursor.erase(op)
-    return len(hit[2])
+    return len(steps)
+
+
+def _content(attr: Any, plans: dict) -> Any:
+    """What of a sharding attribute its collectives depend on, as a key (kept in `plans` per
+    attribute object): its mesh (a name, or an inline mesh by identity while the entry keeps it
+    alive), per-dimension axes and unreduced axes. Equal shardings spelled by other objects share
+    their plan."""
+    if attr is None:
+        return None
+    hit = plans.get(id(attr))
+    if hit is None or hit[0] is not attr:
+        mesh = attr.mesh if isinstance(attr.mesh, str) else ("inline", id(attr.mesh))
+        dims = tuple(tuple((r.name, r.sub_axis) for r in d.axes) for d in attr.dim_shardings)
+        hit = plans[id(attr)] = (attr, (mesh, dims, tuple((r.name, r.sub_axis) for r in attr.unreduced)))
+    return hit[1]
 
 
 def _plan_steps(x: Any, src_attr: Any, target_attr: Any, meshes: dict, trace: Any,
@@ -356,13 +388,15 @@ class ReshardToCollectives(Pass):
         n = count = 0
         cursor = BlockCursor()
         plans: dict = {}
+        memo: dict = {}
         for op in list(module.walk()):
             if op.name == "sdy.reshard":
-                why = kept(op, meshes, self.keep_redundant_reshards)
+                found = source(op)
+                why = kept(op, meshes, self.keep_redundant_reshards, found[1], memo)
                 if why is not None:
                     if ctx.trace.enabled:
                         ctx.trace.print(f"keep sdy.reshard: {why}")
                     continue
-                count += lower_reshard(op, meshes, ctx.trace, self.conservative, cursor, plans)
+                count += lower_reshard(op, meshes, ctx.trace, self.conservative, cursor, plans, found)
                 n += 1
         ctx.stats.setdefault(self.name, {}).update({"reshards": n, "collectives": count})
