@@ -267,10 +267,10 @@ def _decode_sink(op: Operation, caster: _Caster, before: list[Operation]) -> boo
     sink = op.operands[sum(seg[:5])]
     t = sink.type.resolve()
     lay = getattr(t.encoding.resolve(), "typed", None) if isinstance(t, TensorType) and t.encoding is not None else None
-    shape = tuple(t.shape) if isinstance(t, TensorType) else ()
+    shape = tuple(d for d in t.shape or () if isinstance(d, int)) if isinstance(t, TensorType) else ()
     if not isinstance(lay, TTNNLayoutAttr) or len(shape) != 4 or shape[2:] != (1, 1):
         return False
-    heads = int(shape[1])
+    heads = shape[1]
 
     def step(name: str, v: Any, out: tuple[int, ...], props: dict[str, Any]) -> Any:
         new = Operation(name, [v], [caster.aliaser.tensor_type(TensorType(out, t.element_type), lay.relayout(out))],
