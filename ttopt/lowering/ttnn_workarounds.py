@@ -26,6 +26,11 @@ into typecasts):
 | `scaled_dot_product_attention` | query, key, value, mask bf16 | bf16 |
 | `update_cache` | si32 update index -> ui32 | |
 
+One workaround changes a shape rather than a data type: the attention sink of
+`scaled_dot_product_attention_decode`, [B, Hq, 1, 1], is sliced to its first batch entry (when B > 1),
+reshaped to [Hq, 1] and zero-padded to [Hq, 32], the tile the decode kernel reads (HEAD's
+ScaledDotProductAttentionDecodeAttentionSinkRewritePattern).
+
 Only device tensors are cast (host tensors, such as conv weights, are prepared by their op).
 HEAD's layout workarounds (row-major operands of argmax, embedding, pooling, upsample) are not
 applied: ttopt keeps every device tensor tiled. `disable-workarounds=true` on the backend pipeline
@@ -42,9 +47,11 @@ from ttopt.device.tensor import element_dtype
 from ttopt.dialects.ttcore_attrs import DataType
 from ttopt.dialects.ttnn import BINARY
 from ttopt.dialects.ttnn_layout import BufferType, TTNNLayoutAttr
+from ttopt.ir.attributes import ArrayAttr, BoolAttr, DenseArrayAttr, FloatAttr, IntegerAttr
 from ttopt.ir.operation import Operation
 from ttopt.ir.properties import int_values
-from ttopt.ir.types import TensorType
+from ttopt.ir.types import ScalarType, TensorType
+from ttopt.lowering.mlir_floats import mlir_float_attr
 from ttopt.optimizer.rewrite import LayoutAliaser, update_function_type
 from ttopt.passes.base import Pass
 from ttopt.passes.registry import register_pass
@@ -57,6 +64,7 @@ F32, BF16, U32, U16, U8, SI32 = DataType.F32, DataType.BF16, DataType.U32, DataT
 FLOATS = frozenset({F32, BF16, DataType.BFP_BF8, DataType.BFP_BF4})
 INTEGERS = frozenset({U32, U16, U8, SI32})
 UINT16_MAX = 65535
+TILE_WIDTH = 32
 
 # Per op: (dtype per tensor operand, dtype per result); None leaves that one as it is.
 Workaround = tuple[list[DataType | None], list[DataType | None]]
@@ -247,6 +255,40 @@ def _apply(op: Operation, caster: _Caster, before: list[Operation], after: list[
     return changed
 
 
+def _i32s(values: tuple[int, ...]) -> ArrayAttr:
+    return ArrayAttr(tuple(IntegerAttr(v, ScalarType("i32")) for v in values))
+
+
+def _decode_sink(op: Operation, caster: _Caster, before: list[Operation]) -> bool:
+    """Feed a 4-D [B, Hq, 1, 1] decode sink as the [Hq, 32] tile the decode kernel reads."""
+    seg = list(int_values(op.properties.get("operandSegmentSizes")) or ())
+    if op.name != "ttnn.scaled_dot_product_attention_decode" or len(seg) != 6 or not seg[5]:
+        return False
+    sink = op.operands[sum(seg[:5])]
+    t = sink.type.resolve()
+    lay = getattr(t.encoding.resolve(), "typed", None) if isinstance(t, TensorType) and t.encoding is not None else None
+    shape = tuple(d for d in t.shape or () if isinstance(d, int)) if isinstance(t, TensorType) else ()
+    if not isinstance(lay, TTNNLayoutAttr) or len(shape) != 4 or shape[2:] != (1, 1):
+        return False
+    heads = shape[1]
+
+    def step(name: str, v: Any, out: tuple[int, ...], props: dict[str, Any]) -> Any:
+        new = Operation(name, [v], [caster.aliaser.tensor_type(TensorType(out, t.element_type), lay.relayout(out))],
+                        properties={k: mlir_float_attr(a) for k, a in props.items()}, location=op.location)  # fmt: skip
+        new.pos = op.pos
+        before.append(new)
+        return new.results[0]
+
+    if shape[0] != 1:  # one sink per head, the same for every batch entry
+        sink = step("ttnn.slice_static", sink, (1, heads, 1, 1),
+                    {"begins": _i32s((0, 0, 0, 0)), "ends": _i32s((1, heads, 1, 1)), "step": _i32s((1, 1, 1, 1))})  # fmt: skip
+    sink = step("ttnn.reshape", sink, (heads, 1), {"shape": _i32s((heads, 1))})
+    sink = step("ttnn.pad", sink, (heads, TILE_WIDTH), {"padding": DenseArrayAttr("i32", (0, 0, 0, TILE_WIDTH - 1)),
+                                                        "value": FloatAttr(0.0, ScalarType("f32")), "use_multicore": BoolAttr(True)})  # fmt: skip
+    op.set_operand(sum(seg[:5]), sink)
+    return True
+
+
 def apply_workarounds(module: Module) -> dict[str, int]:
     """Apply the data-type workarounds to every function of `module`; how many ops of each kind changed."""
     caster = _Caster(module)
@@ -259,7 +301,7 @@ def apply_workarounds(module: Module) -> dict[str, int]:
             for op in block.ops:
                 before: list[Operation] = []
                 after: list[Operation] = []
-                if _apply(op, caster, before, after):
+                if _apply(op, caster, before, after) | _decode_sink(op, caster, before):
                     counts[op.name] = counts.get(op.name, 0) + 1
                 out.extend(before)
                 out.append(op)

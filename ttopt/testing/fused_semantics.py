@@ -61,8 +61,7 @@ def _sdpa(op: Operation, ins: list[Array], t: Any) -> Array:
     seg = list(int_values(op.properties.get("operandSegmentSizes")) or (1, 1, 1, int(len(ins) > 3), 0))
     q, k, v = (_f(x) for x in ins[:3])
     mask = _f(ins[3]) if seg[3] else None
-    if seg[4]:
-        raise ValueError("attention_sink is not modelled")
+    sink = _f(ins[3 + seg[3]]) if seg[4] else None
     rep = q.shape[1] // k.shape[1]
     k, v = np.repeat(k, rep, axis=1), np.repeat(v, rep, axis=1)
     scale = float(_val(op, "scale", 1.0 / math.sqrt(q.shape[-1])))
@@ -72,6 +71,9 @@ def _sdpa(op: Operation, ins: list[Array], t: Any) -> Array:
     elif _val(op, "is_causal", True):
         sq, sk = s.shape[-2:]
         s = np.where(np.tril(np.ones((sq, sk), dtype=bool)), s, -np.inf)
+    if sink is not None:  # one more logit per head in the softmax's denominator, not in its weights
+        column = np.broadcast_to(sink, s.shape[:-1] + (1,))
+        return np.matmul(_softmax(np.concatenate([s, column], axis=-1), -1)[..., :-1], v)
     return np.matmul(_softmax(s, -1), v)
 
 

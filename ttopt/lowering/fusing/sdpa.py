@@ -21,8 +21,12 @@ runs on the 4-D tensors and its result is folded to the attention matmul's 3-D s
 the same op at the TTNN level once its TM commuting has removed the reshapes around the softmax,
 and unsqueezes the 3-D Q, K, V to [1, B*H, S, D]). K and V expanded from Hkv to Hq heads by the same
 head-dim `repeat_interleave` (each under at most one typecast) are fed un-expanded, the cast
-re-applied on the smaller tensor, as HEAD's GQA peeling does (the op handles Hkv < Hq). Not matched
-here: attention-sink columns (HEAD's softmax-padding concat / slice).
+re-applied on the smaller tensor, as HEAD's GQA peeling does (the op handles Hkv < Hq). An
+attention sink as a softmax-padding column (HEAD's form: the scores concatenated along the kv axis
+with a [.., 1] column broadcast from one logit per query head, the softmax taken over both, and a
+slice dropping exactly that last column before the attention matmul) becomes the op's
+`attention_sink`, the [1, Hq, 1, 1] tensor under at most one broadcast: the op's softmax counts the
+sink in its denominator and its weights leave it out, which is what the concat / slice computed.
 """
 
 from __future__ import annotations
@@ -120,6 +124,37 @@ def _split(v: Value) -> Value | None:
     return x if len(xs) == 3 and len(vs) == 4 and vs[0] * vs[1] == xs[0] and vs[2:] == xs[1:] else None
 
 
+def _drops_last_column(op: Operation) -> bool:
+    """A `slice_static` keeping all of its input but the last column (unit steps)."""
+    src = shape(inputs(op)[0])
+    begins, ends, steps = (int_values(op.properties.get(k)) for k in ("begins", "ends", "step"))
+    if not src or begins is None or ends is None or steps is None or not len(begins) == len(ends) == len(steps) == len(src):
+        return False
+    want = src[:-1] + (src[-1] - 1,)
+    return all(b == 0 for b in begins) and all(st == 1 for st in steps) and tuple(ends) == want
+
+
+def _sink_column(scores: Value) -> tuple[Value, Value] | str:
+    """scores = concat(chain, column) over the last dimension with column = broadcast([1, Hq, 1, 1]):
+    (chain, the [1, Hq, 1, 1] sink), else why not."""
+    cat = producer(scores, "ttir.concat")
+    ins = inputs(cat) if cat is not None else []
+    if cat is None or len(ins) != 2:
+        return "the padded softmax input is not a concat of the scores and one column"
+    rank = len(shape(scores))
+    if getattr(cat.properties.get("dim"), "value", None) not in (rank - 1, -1):
+        return "the sink column is not concatenated along the kv axis"
+    col = ins[1]
+    if len(shape(col)) != 4 or shape(col)[-1] != 1:
+        return "the sink column is not a rank-4 [.., 1] tensor"
+    bc = producer(col, "ttir.broadcast")
+    sink = inputs(bc)[0] if bc is not None else col
+    ss, heads = shape(sink), shape(scores)[1]
+    if ss != (1, heads, 1, 1):
+        return f"the sink {list(ss)} is not one logit per query head [1, {heads}, 1, 1]"
+    return _peel_cast(ins[0]), sink
+
+
 def _scores(chain: Value, attention: Operation) -> tuple[Value, Value, bool, Value | None, float | None] | None:
     """(Q raw, K raw, K already transposed, mask, post-scale) of the score chain.
 
@@ -173,6 +208,10 @@ def match(attention: Operation) -> Candidate | Rejected | None:
             return None
         probs, v = probs4, v4
     probs = _peel_cast(probs)
+    pad_slice = producer(probs, "ttir.slice_static")
+    pad_slice = pad_slice if pad_slice is not None and _drops_last_column(pad_slice) else None
+    if pad_slice is not None:  # the softmax-padding column of an attention sink is dropped here
+        probs = _peel_cast(inputs(pad_slice)[0])
     row_cond = None
     guard = producer(probs, "ttir.where")
     if guard is not None:
@@ -190,7 +229,13 @@ def match(attention: Operation) -> Candidate | Rejected | None:
         return Rejected(NAME, attention, "the softmax is not over the last dimension")
     if not one_use(sm.results[0]):
         return Rejected(NAME, attention, "the softmax has other users")
-    found = _scores(_peel_cast(inputs(sm)[0]), attention)
+    chain, sink = _peel_cast(inputs(sm)[0]), None
+    if pad_slice is not None:
+        column = _sink_column(chain)
+        if isinstance(column, str):
+            return Rejected(NAME, attention, column)
+        chain, sink = column
+    found = _scores(chain, attention)
     if found is None:
         return Rejected(NAME, attention, "the softmax input is not a (scaled, masked) Q @ K^T")
     q_raw, k_raw, k_transposed, mask, post = found
@@ -239,10 +284,10 @@ def match(attention: Operation) -> Candidate | Rejected | None:
     def build(b: Builder) -> Value:
         kk = b.emit("typecast", [k], k_t) if k_cast is not None else k
         vv = b.emit("typecast", [v], v_t) if v_cast is not None else v
-        ops = [q, kk, vv] + ([mask] if mask is not None else [])
+        ops = [q, kk, vv] + ([mask] if mask is not None else []) + ([sink] if sink is not None else [])
         out = b.emit("scaled_dot_product_attention", ops, out_t, is_causal=BoolAttr(False),
                      scale=f32_attr(float(scale if scale is not None else 1.0)),
-                     operandSegmentSizes=DenseArrayAttr("i32", (1, 1, 1, int(mask is not None), 0)))  # fmt: skip
+                     operandSegmentSizes=DenseArrayAttr("i32", (1, 1, 1, int(mask is not None), int(sink is not None))))  # fmt: skip
         if row_cond is not None:
             cond = _mask_rows_dead(b, mask) if mask is not None else None
             cond = cond if cond is not None else row_cond
@@ -267,6 +312,7 @@ def match(attention: Operation) -> Candidate | Rejected | None:
             unfold = r
     note = f"scale {scale:g}" if scale is not None else "no scale"
     note += (", masked" if mask is not None else "") + (", NaN-safe rows re-applied" if row_cond is not None else "")
+    note += ", attention sink from the softmax-padding column" if sink is not None else ""
     note += ", heads unfolded from the batch" if folded else ""
     note += f", GQA expansion x{kg[2]} peeled" if gqa and kg is not None else ""
     return Candidate(NAME, attention, "ttir.scaled_dot_product_attention", build, note=note,
