@@ -312,3 +312,18 @@ def test_a_published_decode_step_is_estimated_within_1_5x() -> None:
     assert 28.3 / 1.5 < tokens_per_s < 28.3 * 1.5
     matmuls = sum(t.ns for name, t in ops if name.endswith(("matmul", "lm_head")))
     assert matmuls > 0.8 * sum(t.ns for _, t in ops)  # decode is weight streaming
+
+
+def test_a_view_reshape_costs_no_device_time(op, lay) -> None:
+    # tt-metal reinterprets the buffer of a view reshape: no program, so neither the launch nor the
+    # op-to-op gap; a reshape that changes the buffer (DRAM -> L1) runs the copy program.
+    cm = CostModel(preset("wormhole_b0"))
+    src, dst = (1, 1, 16384, 64), (16, 32, 32, 64)
+    o = op("ttnn.reshape", ["1x1x16384x64xbf16"], "16x32x32x64xbf16")
+    for mem, grid in (("i", None), ("h", 64), ("b", (8, 2))):
+        where = "l1" if mem != "i" else "dram"
+        view = cm.op_cost(o, [lay(src, where, mem, grid)], lay(dst, where, mem, grid))
+        assert view.ns == cm.params.dispatch_ns == 0.0 and view.floor_ns == 0.0 and view.dram_bytes == 0
+    copy = cm.op_cost(o, [lay(src)], lay(dst, "l1", "i"))
+    assert copy.floor_ns == pytest.approx(cm.params.launch("data_movement") + cm.params.op_to_op_ns)
+    assert copy.ns > copy.floor_ns

@@ -19,6 +19,7 @@ from ttopt.device.device import Device
 from ttopt.device.layout_info import BLOCK, WIDTH, LayoutInfo, layout_info, tensor_tiles
 from ttopt.device.op_families import Family, family_of
 from ttopt.device.presets import TRANSCENDENTAL_UNARY, cost_arch
+from ttopt.device.rules.data_movement import is_reshape_view
 from ttopt.device.tensor import check_shape
 from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
 from ttopt.ir.types import TensorType
@@ -231,6 +232,8 @@ class CostModel:
         fam = family_of(op.name)
         if fam is Family.MATMUL and len(shapes) >= 2 and len(ins) >= 2:
             return self._matmul(op, shapes, ins, out_shape, out)
+        if op.name == "ttnn.reshape" and ins and shapes and is_reshape_view(shapes[0], out_shape, ins[0], out):
+            return self._view(out)
         work = self._work(op, fam, shapes, out_shape)
         if fam is Family.CONV:
             return self._conv(op, work, shapes, ins, out_shape, out)
@@ -249,6 +252,13 @@ class CostModel:
             shapes = [tuple(out_shape)] + shapes[1:]
             work = tensor_tiles(out_shape)
         return self._stream(kind, work, shapes, ins, out_shape, out, parallel, stride, exchanges)
+
+    def _view(self, out: LayoutInfo) -> OpCost:
+        """A view (tt-metal reinterprets the input's buffer): no device program, so no launch, no
+        op-to-op gap and no traffic; only the host dispatch of the op."""
+        p = self.params
+        t = Terms(0.0, 0.0, 0.0, 0.0, 0.0, p.dispatch_ns, 0.0)
+        return _op_cost(t, 0, self._cores(out), 0, 0)
 
     def _cores(self, out: LayoutInfo) -> int:
         return out.num_cores if out.sharded else self.device.num_cores
