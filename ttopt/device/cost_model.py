@@ -14,11 +14,14 @@ from dataclasses import dataclass, replace
 from math import ceil, prod
 from typing import Any, Sequence
 
+from ttopt.device.circular_buffers import matmul_cb
 from ttopt.device.cost_terms import FIDELITY_PASSES, CostParams, Terms, combine, fidelity_for, matmul_terms, params_for, stream_terms
 from ttopt.device.device import Device
 from ttopt.device.layout_info import BLOCK, WIDTH, LayoutInfo, layout_info, tensor_tiles
+from ttopt.device.matmul_config import NO_REUSE, interleaved_program, per_core_factor
 from ttopt.device.op_families import Family, family_of
 from ttopt.device.presets import TRANSCENDENTAL_UNARY, cost_arch
+from ttopt.device.rules.argmax import argmax_multicore
 from ttopt.device.rules.data_movement import is_reshape_view
 from ttopt.device.tensor import check_shape
 from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
@@ -241,6 +244,8 @@ class CostModel:
         # reads row-major pages with its own split over the reduced dimension.
         kind = self.op_kind(op)
         parallel = tensor_tiles(out_shape) if kind == "reduction" and not op.name.endswith(".argmax") else 0
+        if op.name == "ttnn.argmax" and ins and shapes and not argmax_multicore(op, ins[0].tiled, len(shapes[0])):
+            parallel = 1  # tt-metal's single-core argmax program
         stride = 0
         if parallel and shapes and _reduces_h_only(op, len(shapes[0])):
             # A column reduction's cores each read a run of whole columns, in step.
@@ -275,10 +280,18 @@ class CostModel:
         # grid of several rows and columns, 1-D for width/height; an interleaved output gets
         # tt-metal's default, chosen by size.
         program = "auto"
+        params = self.params
         if out.sharded:
             program = "2d" if out.memory_layout is BLOCK and out.bbox[0] > 1 and out.bbox[1] > 1 else "1d"
+        elif not ins[0].sharded and not ins[1].sharded:
+            program = self._interleaved_program(a, b, ins, out)
+            if program == NO_REUSE:
+                # matmul_terms prices the no-reuse program as the fallback of a "2d" size; only the
+                # cores holding output tiles re-read, so its bandwidth is their share of the grid.
+                share = min(1.0, batch * ceil(m / 32) * ceil(out_shape[-1] / 32) / params.grid_cores)
+                params, program = replace(params, fallback_gbps=params.fallback_gbps * share), "2d"
         t = matmul_terms(
-            self.params, m, a[-1], out_shape[-1], ins[0].dtype.value, ins[1].dtype.value, out.dtype.value, fidelity,
+            params, m, a[-1], out_shape[-1], ins[0].dtype.value, ins[1].dtype.value, out.dtype.value, fidelity,
             mem_of(ins[0]), mem_of(ins[1]), mem_of(out), cores, batch, program,
         )  # fmt: skip
         tensors = [(a, ins[0]), (b, ins[1]), (out_shape, out)]
@@ -286,6 +299,16 @@ class CostModel:
         noc = sum(_bytes(s, i) for s, i in tensors if i.l1)
         work = batch * ceil(m / 32) * ceil(out_shape[-1] / 32) * ceil(a[-1] / 32)
         return _op_cost(t, work, cores, dram, noc, fidelity)
+
+    def _interleaved_program(self, a: Sequence[int], b: Sequence[int], ins: tuple[LayoutInfo, ...], out: LayoutInfo) -> str:
+        """The program tt-metal picks for an interleaved matmul without a program config (matmul_config)."""
+        x, w = ins[0], ins[1]
+        all_dram = all(mem_of(i) == "dram_i" for i in (x, w, out))
+        factor = per_core_factor(
+            lambda pm, pn, k: matmul_cb(pm, pn, k, x.element_bytes, w.element_bytes, out.element_bytes, False, False),
+            self.device.usable_l1,
+        )
+        return interleaved_program(a, b, all_dram, factor)
 
     def _conv(self, op: Any, work: int, shapes: list, ins: tuple[LayoutInfo, ...], out_shape: Sequence[int], out: LayoutInfo) -> OpCost:
         p = self.params
