@@ -360,3 +360,71 @@ def test_a_published_decode_step_is_estimated_within_1_5x() -> None:
     assert 28.3 / 1.5 < tokens_per_s < 28.3 * 1.5
     matmuls = sum(t.ns for name, t in ops if name.endswith(("matmul", "lm_head")))
     assert matmuls > 0.8 * sum(t.ns for _, t in ops)  # decode is weight streaming
+
+
+def test_a_view_reshape_costs_no_device_time(op, lay) -> None:
+    # tt-metal reinterprets the buffer of a view reshape: no program, so neither the launch nor the
+    # op-to-op gap; a reshape that changes the buffer (DRAM -> L1) runs the copy program.
+    cm = CostModel(preset("wormhole_b0"))
+    src, dst = (1, 1, 16384, 64), (16, 32, 32, 64)
+    o = op("ttnn.reshape", ["1x1x16384x64xbf16"], "16x32x32x64xbf16")
+    for mem, grid in (("i", None), ("h", 64), ("b", (8, 2))):
+        where = "l1" if mem != "i" else "dram"
+        view = cm.op_cost(o, [lay(src, where, mem, grid)], lay(dst, where, mem, grid))
+        assert view.ns == cm.params.dispatch_ns == 0.0 and view.floor_ns == 0.0 and view.dram_bytes == 0
+    copy = cm.op_cost(o, [lay(src)], lay(dst, "l1", "i"))
+    assert copy.floor_ns == pytest.approx(cm.params.launch("data_movement") + cm.params.op_to_op_ns)
+    assert copy.ns > copy.floor_ns
+
+
+def test_a_one_block_matmul_picks_the_program_tt_metal_picks() -> None:
+    # create_simple_matmul_program_config: an output within one 16x16-tile block gets 2-D multicast
+    # when all of it is DRAM interleaved, else no branch applies and it falls back to no reuse.
+    from ttopt.device.matmul_config import AUTO, NO_REUSE, TWO_D, interleaved_program
+
+    assert interleaved_program((64, 128), (128, 96), True, 16) == TWO_D
+    assert interleaved_program((64, 128), (128, 96), False, 16) == NO_REUSE
+    assert interleaved_program((64, 128), (128, 1024), False, 16) == AUTO  # two blocks: 1-D multicast
+    assert interleaved_program((32, 2880), (2880, 5760), False, 16) == AUTO  # narrow: 1-D
+    assert interleaved_program((64, 128), (128, 4096), False, 16) == AUTO  # narrow (ratio 64)
+    assert interleaved_program((64, 32), (32, 64), True, 16) == TWO_D
+    assert interleaved_program((32, 128), (128, 96), True, 16) == AUTO  # all DRAM, one tile high: narrow
+    assert interleaved_program((64, 128), (2, 128, 96), False, 16) == AUTO  # batched weights
+    assert interleaved_program((512, 128), (128, 512), False, 8) == AUTO  # 16 tiles > an 8-tile block
+
+
+def test_a_small_matmul_with_an_l1_interleaved_output_runs_the_no_reuse_program(op, lay) -> None:
+    # tt-mlir#7682: without a program config an L1-interleaved output gets tt-metal's
+    # MatmulMultiCoreProgramConfig. 6 output tiles: 6 cores re-read a row of A and a column of B each.
+    cm = CostModel(preset("wormhole_b0"))
+    p = cm.params
+    mm = op("ttnn.matmul", ["64x128xbf16", "128x96xbf16"], "64x96xbf16")
+    a, b, o = (64, 128), (128, 96), (64, 96)
+    dram = cm.op_cost(mm, [lay(a), lay(b)], lay(o))
+    l1 = cm.op_cost(mm, [lay(a), lay(b)], lay(o, "l1", "i"))
+    assert dram.ns == pytest.approx(matmul_terms(p, 64, 128, 96, "bf16", "bf16", "bf16", "HiFi2", "dram_i", "dram_i", "dram_i", 64, 1, "2d").ns)
+    reread = 6 * 4 * 2 * 2048
+    assert l1.noc_ns == pytest.approx(reread / (p.fallback_gbps * 6 / 64))
+    assert l1.ns > dram.ns
+    # L1 first operand, DRAM output: not all DRAM, the same no-reuse program.
+    assert cm.op_cost(mm, [lay(a, "l1", "i"), lay(b)], lay(o)).ns > dram.ns
+
+
+def test_argmax_runs_multicore_only_on_a_row_major_input_reduced_over_its_last_dim(op, lay) -> None:
+    # tt-metal's argmax select_program_factory: a tiled input, or a reduction over another dim,
+    # takes the single-core program; a row-major input reduced over its last dim the multicore one.
+    from ttopt.device.rules.argmax import argmax_multicore
+
+    cm = CostModel(preset("wormhole_b0"))
+    last = op("ttnn.argmax", ["64x128xbf16"], "64xui32", props="dim = 1 : si32, keep_dim = false")
+    first = op("ttnn.argmax", ["64x128xbf16"], "128xui32", props="dim = 0 : si32, keep_dim = false")
+    assert argmax_multicore(last, False, 2) and not argmax_multicore(last, True, 2)
+    assert not argmax_multicore(first, False, 2)
+    out = lay((64,), "dram", "i", dtype="u32")
+    tiled = cm.op_cost(last, [lay((64, 128))], out)
+    rm = cm.op_cost(last, [lay((64, 128), tiled=False)], out)
+    assert tiled.compute_ns == pytest.approx(8 * cm.params.cycles_per_tile["reduction"] / cm.params.clock_ghz)  # 8 tiles, 1 core
+    assert rm.ns < tiled.ns
+    # The retile in front (tile -> row-major, DRAM) costs less than the single-core program loses.
+    retile = cm.conversion_cost((64, 128), lay((64, 128)), lay((64, 128), tiled=False))
+    assert rm.ns + retile.ns < tiled.ns

@@ -322,7 +322,7 @@ def test_concat_height_needs_tile_aligned_last_dims(model, op, lay) -> None:
 # Data movement, layout conversions.
 
 
-@pytest.mark.parametrize("name", ["ttnn.reshape", "ttnn.permute", "ttnn.mean", "ttnn.max_pool2d", "ttnn.slice_static"])
+@pytest.mark.parametrize("name", ["ttnn.permute", "ttnn.mean", "ttnn.max_pool2d", "ttnn.slice_static"])
 def test_data_movement_is_interleaved_only(model, op, lay, name) -> None:
     o = op(name, [X], X)
     res = model.validate(o, [lay(S, "l1", "i")])
@@ -331,6 +331,55 @@ def test_data_movement_is_interleaved_only(model, op, lay, name) -> None:
     check(model.validate(o, [lay(S)], OpConfig(lay(S, "l1", "i"))), OK)  # a hint may name either buffer
     check(model.validate(o, [lay(S, "l1", "h", 8)]), ILLEGAL, "interleaved operands only")
     check(model.validate(o, [lay(S)], OpConfig(lay(S, "l1", "h", 8))), ILLEGAL, "interleaved outputs only")
+
+
+def test_a_reshape_that_moves_rows_between_tiles_is_interleaved_only(model, op, lay) -> None:
+    # The last dimension changes: tt-metal runs its copy program, on interleaved tensors only here.
+    t = (128, 256)
+    o = op("ttnn.reshape", [X], "128x256xbf16")
+    res = model.validate(o, [lay(S, "l1", "i")])
+    check(res, OK)
+    assert res.output_layout == lay(t, "l1", "i") and res.l1.cb_peak > 0
+    check(model.validate(o, [lay(S)], OpConfig(lay(t, "l1", "i"))), OK)
+    check(model.validate(o, [lay(S, "l1", "h", 8)]), ILLEGAL, "interleaved operands only")
+    check(model.validate(o, [lay(S)], OpConfig(lay(t, "l1", "h", 8))), ILLEGAL, "interleaved outputs only")
+    # A second-to-last dimension that is not whole tiles on one side moves rows between tiles too.
+    odd = op("ttnn.reshape", ["2x48x64xbf16"], "96x64xbf16")
+    check(model.validate(odd, [lay((2, 48, 64), "l1", "h", 2)]), ILLEGAL, "interleaved operands only")
+
+
+def test_a_view_reshape_keeps_the_sharded_input_config(model, op, lay) -> None:
+    # 1x1x16384x64 -> 16x32x32x64 keeps the last dim and whole-tile second-to-last dims: tt-metal's
+    # reshape is a view of the same buffer, shard spec included, with no program of its own.
+    src, dst = (1, 1, 16384, 64), (16, 32, 32, 64)
+    o = op("ttnn.reshape", ["1x1x16384x64xbf16"], "16x32x32x64xbf16")
+    h64 = lay(src, "l1", "h", 64)
+    res = model.validate(o, [h64])
+    check(res, OK)
+    assert res.output_layout == lay(dst, "l1", "h", 64)
+    out = layout_info(res.output_layout)
+    assert out.shard_shape == layout_info(h64).shard_shape == (8, 2)
+    assert res.l1.cb_peak == 0 and res.l1.peak == out.per_core_bytes  # one buffer, no CBs
+    check(model.validate(o, [h64], OpConfig(lay(dst, "l1", "h", 64))), OK)  # the legal config naming it
+    check(model.validate(o, [h64], OpConfig(PartialLayout(BufferType.L1, TensorMemoryLayout.HEIGHT_SHARDED))), OK)
+    # A view cannot move the shards: another grid is not what the view produces.
+    check(model.validate(o, [h64], OpConfig(lay(dst, "l1", "h", 32))), ILLEGAL, "keeps its input's memory config")
+    # Asking for interleaved output is not a view: the copy program needs interleaved operands.
+    check(model.validate(o, [h64], OpConfig(lay(dst, "l1", "i"))), ILLEGAL, "interleaved operands only")
+    b = lay(src, "l1", "b", (8, 2))
+    assert model.validate(o, [b]).output_layout == lay(dst, "l1", "b", (8, 2))
+
+
+def test_an_interleaved_view_reshape_has_no_circular_buffers(model, op, lay) -> None:
+    o = op("ttnn.reshape", ["1x1x16384x64xbf16"], "16x32x32x64xbf16")
+    src, dst = (1, 1, 16384, 64), (16, 32, 32, 64)
+    res = model.validate(o, [lay(src, "l1", "i")])
+    check(res, OK)
+    assert res.output_layout == lay(dst, "l1", "i") and res.l1.cb_peak == 0
+    # DRAM in, L1 out changes the buffer: tt-metal runs the copy program (CBs for both sides).
+    moved = model.validate(o, [lay(src)], OpConfig(lay(dst, "l1", "i")))
+    check(moved, OK)
+    assert moved.l1.cb_peak > 0
 
 
 def test_layout_ops_convert_anything(model, op, lay) -> None:

@@ -14,11 +14,15 @@ from dataclasses import dataclass, replace
 from math import ceil, prod
 from typing import Any, Sequence
 
+from ttopt.device.circular_buffers import matmul_cb
 from ttopt.device.cost_terms import FIDELITY_PASSES, CostParams, Terms, combine, fidelity_for, matmul_terms, params_for, stream_terms
 from ttopt.device.device import Device
 from ttopt.device.layout_info import BLOCK, WIDTH, LayoutInfo, layout_info, tensor_tiles
+from ttopt.device.matmul_config import NO_REUSE, interleaved_program, per_core_factor
 from ttopt.device.op_families import Family, family_of
 from ttopt.device.presets import TRANSCENDENTAL_UNARY, cost_arch
+from ttopt.device.rules.argmax import argmax_multicore
+from ttopt.device.rules.data_movement import is_reshape_view
 from ttopt.device.tensor import check_shape
 from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
 from ttopt.ir.types import TensorType
@@ -235,6 +239,8 @@ class CostModel:
         fam = family_of(op.name)
         if fam is Family.MATMUL and len(shapes) >= 2 and len(ins) >= 2:
             return self._matmul(op, shapes, ins, out_shape, out)
+        if op.name == "ttnn.reshape" and ins and shapes and is_reshape_view(shapes[0], out_shape, ins[0], out):
+            return self._view(out)
         work = self._work(op, fam, shapes, out_shape)
         if fam is Family.CONV:
             return self._conv(op, work, shapes, ins, out_shape, out)
@@ -242,6 +248,8 @@ class CostModel:
         # reads row-major pages with its own split over the reduced dimension.
         kind = self.op_kind(op)
         parallel = tensor_tiles(out_shape) if kind == "reduction" and not op.name.endswith(".argmax") else 0
+        if op.name == "ttnn.argmax" and ins and shapes and not argmax_multicore(op, ins[0].tiled, len(shapes[0])):
+            parallel = 1  # tt-metal's single-core argmax program
         stride = 0
         if parallel and shapes and _reduces_h_only(op, len(shapes[0])):
             # A column reduction's cores each read a run of whole columns, in step.
@@ -254,6 +262,13 @@ class CostModel:
             work = tensor_tiles(out_shape)
         passes = REDUCTION_PASSES.get(op.name.split(".", 1)[-1], 1) if kind == "reduction" else 1
         return self._stream(kind, work, shapes, ins, out_shape, out, parallel, stride, exchanges, passes)
+
+    def _view(self, out: LayoutInfo) -> OpCost:
+        """A view (tt-metal reinterprets the input's buffer): no device program, so no launch, no
+        op-to-op gap and no traffic; only the host dispatch of the op."""
+        p = self.params
+        t = Terms(0.0, 0.0, 0.0, 0.0, 0.0, p.dispatch_ns, 0.0)
+        return _op_cost(t, 0, self._cores(out), 0, 0)
 
     def _cores(self, out: LayoutInfo) -> int:
         return out.num_cores if out.sharded else self.device.num_cores
@@ -270,10 +285,18 @@ class CostModel:
         # grid of several rows and columns, 1-D for width/height; an interleaved output gets
         # tt-metal's default, chosen by size.
         program = "auto"
+        params = self.params
         if out.sharded:
             program = "2d" if out.memory_layout is BLOCK and out.bbox[0] > 1 and out.bbox[1] > 1 else "1d"
+        elif not ins[0].sharded and not ins[1].sharded:
+            program = self._interleaved_program(a, b, ins, out)
+            if program == NO_REUSE:
+                # matmul_terms prices the no-reuse program as the fallback of a "2d" size; only the
+                # cores holding output tiles re-read, so its bandwidth is their share of the grid.
+                share = min(1.0, batch * ceil(m / 32) * ceil(out_shape[-1] / 32) / params.grid_cores)
+                params, program = replace(params, fallback_gbps=params.fallback_gbps * share), "2d"
         t = matmul_terms(
-            self.params, m, a[-1], out_shape[-1], ins[0].dtype.value, ins[1].dtype.value, out.dtype.value, fidelity,
+            params, m, a[-1], out_shape[-1], ins[0].dtype.value, ins[1].dtype.value, out.dtype.value, fidelity,
             mem_of(ins[0]), mem_of(ins[1]), mem_of(out), cores, batch, program,
         )  # fmt: skip
         tensors = [(a, ins[0]), (b, ins[1]), (out_shape, out)]
@@ -281,6 +304,16 @@ class CostModel:
         noc = sum(_bytes(s, i) for s, i in tensors if i.l1)
         work = batch * ceil(m / 32) * ceil(out_shape[-1] / 32) * ceil(a[-1] / 32)
         return _op_cost(t, work, cores, dram, noc, fidelity)
+
+    def _interleaved_program(self, a: Sequence[int], b: Sequence[int], ins: tuple[LayoutInfo, ...], out: LayoutInfo) -> str:
+        """The program tt-metal picks for an interleaved matmul without a program config (matmul_config)."""
+        x, w = ins[0], ins[1]
+        all_dram = all(mem_of(i) == "dram_i" for i in (x, w, out))
+        factor = per_core_factor(
+            lambda pm, pn, k: matmul_cb(pm, pn, k, x.element_bytes, w.element_bytes, out.element_bytes, False, False),
+            self.device.usable_l1,
+        )
+        return interleaved_program(a, b, all_dram, factor)
 
     def _conv(self, op: Any, work: int, shapes: list, ins: tuple[LayoutInfo, ...], out_shape: Sequence[int], out: LayoutInfo) -> OpCost:
         p = self.params

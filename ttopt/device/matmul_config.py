@@ -226,3 +226,37 @@ def fit_out_block(per_core_m: int, per_core_n: int, in0_block_w: int, cb_bytes: 
         if cb_bytes(m, n, in0_block_w) < budget:
             return m, n, in0_block_w
     return 1, 1, 1
+
+
+# Programs tt-metal picks for an interleaved-output matmul that has no program config.
+AUTO = "auto"  # ttopt's size rule (cost_terms.matmul_terms): 2-D from one tile row per grid row, else 1-D
+TWO_D = "2d"  # 2-D multicast (MatmulMultiCoreReuseMultiCastProgramConfig)
+NO_REUSE = "no_reuse"  # MatmulMultiCoreProgramConfig: each output tile re-reads its row of A and column of B
+PER_CORE_FACTORS = (16, 8, 4, 2)
+NARROW_RATIO = 8
+
+
+def per_core_factor(cb_bytes: Callable[[int, int, int], int], budget: int) -> int:
+    """The square output block (tiles) tt-metal's auto-picker starts from: the largest of 16, 8, 4, 2
+    whose circular buffers (in0_block_w 2) fit L1, else 1 (matmul_program_config get_per_core_factor)."""
+    return next((f for f in PER_CORE_FACTORS if cb_bytes(f, f, 2) < budget), 1)
+
+
+def interleaved_program(
+    a_shape: Sequence[int], b_shape: Sequence[int], all_dram_interleaved: bool, factor: int
+) -> str:
+    """The program tt-metal's auto-picker (create_simple_matmul_program_config) runs for an
+    interleaved-input, interleaved-output matmul without a program config, where ttopt models it:
+    the whole output fits one `factor` x `factor`-tile block and the shape is not narrow (height /
+    width ratio above 8, or all in DRAM with a side within one tile). Then no branch of the picker
+    applies but its all-DRAM 2-D multicast, so a matmul with any L1 operand or output falls back to
+    the no-reuse program. AUTO elsewhere (a batched second operand takes other paths)."""
+    if len(a_shape) < 2 or len(b_shape) < 2 or is_batched(b_shape):
+        return AUTO
+    height, width = ceil(a_shape[-2] / TILE) * TILE, ceil(b_shape[-1] / TILE) * TILE
+    ratio = max(height, width) // min(height, width)
+    if ratio > NARROW_RATIO or (all_dram_interleaved and min(height, width) <= TILE):
+        return AUTO
+    if height // TILE > factor or width // TILE > factor:
+        return AUTO
+    return TWO_D if all_dram_interleaved else NO_REUSE

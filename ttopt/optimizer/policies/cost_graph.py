@@ -25,7 +25,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ttopt.device import OpConfig, layout_info
+from ttopt.device.layout_info import DRAM, INTERLEAVED, make_layout
 from ttopt.device.op_families import family_of
+from ttopt.device.rules.argmax import reduces_last_dim
+from ttopt.dialects.errors import AttrError
 from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
 from ttopt.ir.types import TensorType
 from ttopt.optimizer.analyses import current_layout, ranked_shape
@@ -64,6 +67,7 @@ class Node:
     costed: bool
     note: str = ""
     out_uids: list[int] = field(default_factory=list)  # interned ids of `outs` (memo keys)
+    forced: list[tuple[int, ...]] = field(default_factory=list)  # per candidate: operands always converted to `refs`
     ref_uids: list[tuple[int, ...]] = field(default_factory=list)
     fixed_uids: list[int] = field(default_factory=list)
     distinct: list[int] = field(default_factory=list)  # producer nodes, each once
@@ -168,7 +172,7 @@ class CostGraph:
         hit = self._cands.get(key)
         if hit is None:
             hit = self._cands[key] = self._candidates(node, info.configs if allow else [default], default, eff_t, max_candidates)
-        node.cands, node.refs, node.outs, node.out_uids, node.ref_uids, node.l1 = hit
+        node.cands, node.refs, node.outs, node.out_uids, node.ref_uids, node.l1, node.forced = hit
         return node
 
     def _signature(self, op: Any, info: Any, types: list[TensorType]) -> int:
@@ -190,7 +194,7 @@ class CostGraph:
         return uid
 
     def _candidates(self, node: Node, configs: list[OpConfig], default: OpConfig, eff: tuple | None,
-                    max_candidates: int) -> tuple[list, list, list, list, list, list]:  # fmt: skip
+                    max_candidates: int) -> tuple[list, list, list, list, list, list, list]:  # fmt: skip
         """The default config plus the cheapest others (each with the inputs it was found legal with)."""
         scored = []
         for c in [default] + [c for c in configs if c is not default]:
@@ -213,8 +217,45 @@ class CostGraph:
             keep[-1] = interleaved
         cands = [c for _, c, _ in keep]
         refs = [r for _, _, r in keep]
+        forced: list[tuple[int, ...]] = [()] * len(cands)
+        for c, r in list(zip(cands, refs)):
+            sibling = self._row_major_sibling(node.op, c, r)
+            if sibling is not None:
+                cands.append(c)
+                refs.append(sibling)
+                forced.append((0,))
         outs = [c.output if isinstance(c.output, TTNNLayoutAttr) else None for c in cands]
-        return cands, refs, outs, [_uid(o) for o in outs], [tuple(_uid(x) for x in r) for r in refs], [self._l1(o) for o in outs]
+        return (cands, refs, outs, [_uid(o) for o in outs], [tuple(_uid(x) for x in r) for r in refs],
+                [self._l1(o) for o in outs], forced)  # fmt: skip
+
+    def _row_major_sibling(self, op: Any, cfg: OpConfig, ref: tuple) -> tuple | None:
+        """`ref` with operand 0 retiled to DRAM-interleaved row-major, when that unlocks a faster
+        program of the op (argmax: tt-metal's multicore program reads row-major input only) and the
+        op model accepts it; None otherwise. The retile is a to_layout in front of the op that
+        leaves nothing in L1."""
+        if op.name != "ttnn.argmax" or not ref or not isinstance(ref[0], TTNNLayoutAttr) or not ref[0].is_tiled:
+            return None
+        if not (isinstance(cfg.output, TTNNLayoutAttr) and cfg.output.is_dram):
+            return None  # its output follows the row-major input: row-major L1-interleaved does not exist
+        shape = self._first_shape(op)
+        if shape is None or not reduces_last_dim(op, len(shape)) or ref[0].dtype.builtin is None:
+            return None
+        try:
+            rm = make_layout(shape, ref[0].dtype, False, DRAM, INTERLEAVED, None, self.model.device.worker_grid)
+        except (AttrError, ValueError):
+            return None
+        sibling = (rm, *ref[1:])
+        return sibling if self.model.validate(op, list(sibling), cfg).ok else None
+
+    @staticmethod
+    def _first_shape(op: Any) -> tuple[int, ...] | None:
+        """The static shape of the op's first tensor operand, or None."""
+        for v in op.operands:
+            t = v.type.resolve()
+            if isinstance(t, TensorType) and t.shape is not None:
+                dims = [d for d in t.shape if isinstance(d, int)]
+                return tuple(dims) if len(dims) == len(t.shape) else None
+        return None
 
     def _ref(self, op: Any, cfg: OpConfig, eff: tuple | None) -> tuple[TTNNLayoutAttr, ...] | None:
         """The input layouts `cfg` was found legal with, given the op's effective inputs `eff`."""
@@ -248,15 +289,16 @@ class CostGraph:
 
     def choice(self, node: Node, k: int, ins: tuple[tuple[TTNNLayoutAttr | None, ...], tuple[int, ...]]) -> Choice | None:
         """Candidate `k` of `node` with producer layouts `ins` (from `producer_layouts`; None: illegal)."""
-        return self._memoised(node, node.cands[k], node.refs[k], node.ref_uids[k], ins[0], ins[1], k)
+        forced = node.forced[k] if node.forced else ()
+        return self._memoised(node, node.cands[k], node.refs[k], node.ref_uids[k], ins[0], ins[1], k, forced)
 
     def _memoised(self, node: Node, cfg: Any, ref: tuple, ref_uids: tuple, ins: tuple, in_uids: tuple,
-                  k: int = 0) -> Choice | None:  # fmt: skip
-        key = (node.sig, self._cfg_id(cfg), ref_uids, in_uids) if node.costed else (node.pos, k, in_uids)
+                  k: int = 0, forced: tuple[int, ...] = ()) -> Choice | None:  # fmt: skip
+        key = (node.sig, self._cfg_id(cfg), ref_uids, in_uids, forced) if node.costed else (node.pos, k, in_uids)
         try:
             return self._memo[key]
         except KeyError:
-            ch = self._memo[key] = self._evaluate(node, cfg, ref, ins)
+            ch = self._memo[key] = self._evaluate(node, cfg, ref, ins, forced)
             return ch
 
     def _cfg_id(self, cfg: Any) -> int:
@@ -266,7 +308,7 @@ class CostGraph:
             self._cfgs.append(cfg)
         return i
 
-    def _evaluate(self, node: Node, cfg: OpConfig | None, ref: tuple, ins: tuple) -> Choice | None:
+    def _evaluate(self, node: Node, cfg: OpConfig | None, ref: tuple, ins: tuple, forced: tuple[int, ...] = ()) -> Choice | None:
         op = node.op
         if any(x is None for x in ins):
             return Choice(0.0, 0.0, tuple(ins), (), 0, 0) if cfg is None or not node.costed else None
@@ -280,6 +322,10 @@ class CostGraph:
             return Choice(ns or 0.0, ns or 0.0, tuple(ins), (), peak, 0)  # uncostable: constant, as in input_cost
         reads = list(ins)
         conversions: list[tuple[int, TTNNLayoutAttr]] = []
+        for j in forced:
+            if reads[j] != ref[j]:
+                reads[j] = ref[j]
+                conversions.append((j, ref[j]))
         r = self.model.validate(op, reads, cfg)
         i = 0
         while not r.ok and i < len(reads):
