@@ -280,13 +280,29 @@ def _expand(tensor: TensorFactors, f: int, axes: list[Axis]) -> bool:
 
 # ---- strategies ---------------------------------------------------------------------------------------
 def propagate_basic(tensors: list[TensorFactors], n_operands: int, sizes: Sequence[int],
-                    direction: Callable[[int], str], full: dict[str, int], conservative: bool) -> list[bool]:  # fmt: skip
-    """Each factor gets the compatible axes every tensor accepts; returns which tensors changed."""
+                    direction: Callable[[int], str], full: dict[str, int], conservative: bool,
+                    extendable: list[bool] | None = None) -> list[bool]:  # fmt: skip
+    """Each factor gets the compatible axes every tensor accepts; returns which tensors changed.
+
+    `extendable[0]` becomes True when some tensor's axes of a factor are a strict prefix of the
+    factor's compatible axes as first computed. When none is and nothing changed, the aggressive
+    strategy changes nothing either: it extends a tensor's axes only to a strict extension within
+    a prefix of those same compatible axes."""
     updated = [False] * len(tensors)
     for f, size in enumerate(sizes):
         axes = compatible_major_axes(tensors, n_operands, f, direction(f))
         if not axes:
             continue
+        # Truncating only shortens `axes`, and a tensor's axes that are no strict prefix of them are
+        # none of a prefix either: without such a tensor the factor changes nothing.
+        for t in tensors:
+            sh = t.factors.get(f)
+            if sh is not None and is_prefix(sh.axes, axes) == "strict":
+                break
+        else:
+            continue
+        if extendable is not None:
+            extendable[0] = True
 
         def remove(a: Axis, prev: int, f: int = f, size: int = size) -> Axis | None:
             r: Axis | None = a
@@ -329,7 +345,8 @@ def propagate_aggressive(tensors: list[TensorFactors], n_operands: int, sizes: S
         t = tensors[k]
         for f in order:
             sh = t.factors.get(f)
-            if sh is None or not wanted[f]:
+            if sh is None or not wanted[f] or is_prefix(sh.axes, wanted[f]) != "strict":
+                # Not a strict prefix of the wanted axes, so of no truncation of them either.
                 continue
             new = list(wanted[f])
 

@@ -53,6 +53,8 @@ if TYPE_CHECKING:
     from ttopt.passes.context import PassContext
 
 _IDENTITY_CACHE: dict[tuple[int, ...], OpShardingRule] = {}
+# `ShardingGraph._same_dims` of a rule with a dimension of several factors (no shortcut).
+_SEVERAL_FACTORS = ((-1, -1, -1, -1),)
 
 
 # Ops whose results may carry `sdy.data_flow_edge`s: the values of a position flow through them.
@@ -83,6 +85,8 @@ class Node:
     views: dict[int, tuple[Callable[[Sharding | None], Sharding | None], Callable[[Sharding], Sharding]]] = field(
         default_factory=dict)
     rule_id: int = -1  # the rule's number among the graph's distinct rules (a key of `ShardingGraph.outcomes`)
+    # The dimensions whose equal axes mean nothing can change (`ShardingGraph._same_dims`; None: not derived yet).
+    same_dims: tuple[tuple[int, int, int, int], ...] | None = None
 
 
 @dataclass
@@ -119,8 +123,10 @@ class ShardingGraph:
         # model's layers) compute it once. Outcome: per changed tensor, its dims and closed flags.
         self.outcomes: dict[tuple, tuple[tuple[int, tuple[tuple[Axis, ...], ...], tuple[bool, ...]], ...]] = {}
         self._rule_ids: dict[OpShardingRule, int] = {}
+        self._same_dims_of: dict[OpShardingRule, tuple[tuple[int, int, int, int], ...]] = {}
         self._mesh_axes: dict[int, tuple[Any, dict[str, int], tuple]] = {}
         self._facts_of: dict[int, tuple] = {}  # id(sharding) -> `_facts` (holding the sharding keeps the id)
+        self.inert = False  # set by `_factor_propagation`: the basic outcome it computed was "nothing extendable"
         self._checked: dict[tuple[int, int], Any] = {}  # (id(attr), rank) -> attr, checked by `_read`
         for op in module.walk():
             callee = op.properties.get("callee") if op.name == "func.call" else None
@@ -415,47 +421,96 @@ class ShardingGraph:
     def _propagate_node(self, node: Node, aggressive: bool) -> list[int]:
         sh = self.sh
         shs = [sh[s] for s in node.slots]
-        for t, (see, _) in node.views.items():
-            shs[t] = see(shs[t])
-        facts = [None if s is None else self._facts(s) for s in shs]
+        if node.views:
+            for t, (see, _) in node.views.items():
+                shs[t] = see(shs[t])
+        facts_of = self._facts_of
+        facts = []
         # The node's mesh, as `_mesh` finds it (from the facts' resolved meshes).
         mesh_ref = mesh = None
-        for f in facts:
-            if f is None:
+        for s in shs:
+            if s is None:
+                facts.append(None)
                 continue
+            f = facts_of.get(id(s))
+            if f is None or f[0] is not s:
+                f = self._facts(s)
+            facts.append(f)
             m = f[1]
             if m is None:
                 return []
             if not m.axes and not m.device_ids:
                 continue
             if mesh is None:
-                mesh_ref, mesh = f[0].mesh, m
+                mesh_ref, mesh = s.mesh, m
             elif m is not mesh and m != mesh:
                 return []
         if mesh is None or not mesh.axes:
             return []
-        rule = node.rule
-        sizes = rule.factor_sizes
+        pairs = node.same_dims
+        if pairs is None:
+            pairs = node.same_dims = self._same_dims(node.rule)
+        if pairs is not _SEVERAL_FACTORS:
+            # (After the mesh check: a sharding on a maximal mesh has no dimensions.)
+            # Every factor with the same axes in every tensor: nothing can change (see `_same_dims`).
+            for t1, d1, t2, d2 in pairs:
+                a, b = shs[t1], shs[t2]
+                if (a.dims[d1] if a is not None else []) != (b.dims[d2] if b is not None else []):
+                    break
+            else:
+                return []
         known = self._mesh_axes.get(id(mesh))
         if known is None:
             full = {a.name: a.size for a in mesh.axes}
             known = self._mesh_axes[id(mesh)] = (mesh, full, tuple(full.items()))
-        full = known[1]
-        if self._tracing():
-            return self._write(node, shs, mesh_ref, self._factor_propagation(node, shs, mesh, full, aggressive, True))
+        if self.trace is not None and self.trace.enabled:
+            return self._write(node, shs, mesh_ref, self._factor_propagation(node, shs, mesh, known[1], aggressive, True))
         if node.rule_id < 0:
-            node.rule_id = self._rule_ids.setdefault(rule, len(self._rule_ids))
+            node.rule_id = self._rule_ids.setdefault(node.rule, len(self._rule_ids))
         if self.direction_of is None:
             directions: Any = node.direction
         else:
-            directions = tuple(self._direction(node, f) for f in range(len(sizes)))
+            directions = tuple(self._direction(node, f) for f in range(len(node.rule.factor_sizes)))
         key = (node.rule_id, aggressive, node.elementwise, directions, known[2],
                *[None if f is None else f[3] if f[3] is not None else (*f[2], tuple(axis_of(r, mesh) for r in f[0].unreduced))
                  for f in facts])  # fmt: skip
         outcome = self.outcomes.get(key)
         if outcome is None:
-            outcome = self.outcomes[key] = self._factor_propagation(node, shs, mesh, full, aggressive, False)
+            self.inert = False
+            outcome = self.outcomes[key] = self._factor_propagation(node, shs, mesh, known[1], aggressive, False)
+            if self.inert:
+                # Nothing the basic strategy could extend: the aggressive one, on the same tensors, changes nothing.
+                self.outcomes[(key[0], True, *key[2:])] = ()
+        if not outcome:
+            return []
         return self._write(node, shs, mesh_ref, outcome)
+
+    def _same_dims(self, rule: OpShardingRule) -> tuple[tuple[int, int, int, int], ...]:
+        """For a rule whose every dimension is one factor: per later occurrence of a factor, the
+        (tensor, dim) of that occurrence and of the factor's first one (`_SEVERAL_FACTORS` for
+        any other rule; one tuple per distinct rule). When those dimensions have equal axes in
+        every tensor (no sharding: none), every factor has the same axes in every tensor it is
+        in, so factor propagation, basic or aggressive, changes nothing: it only extends a
+        tensor's axes of a factor that are a strict prefix of the factor's compatible axes, and
+        the compatible axes of equal lists are that list (or none)."""
+        pairs = self._same_dims_of.get(rule)
+        if pairs is None:
+            first: dict[int, tuple[int, int]] = {}
+            found: list[tuple[int, int, int, int]] = []
+            for t, mapping in enumerate(rule.tensors):
+                for d, fs in enumerate(mapping):
+                    if len(fs) != 1:
+                        pairs = _SEVERAL_FACTORS
+                        break
+                    at = first.setdefault(fs[0], (t, d))
+                    if at != (t, d):
+                        found.append((*at, t, d))
+                if pairs is not None:
+                    break
+            if pairs is None:
+                pairs = tuple(found)
+            self._same_dims_of[rule] = pairs
+        return pairs
 
     def _direction(self, node: Node, f: int) -> str:
         if f in node.rule.blocked_propagation:
@@ -481,10 +536,11 @@ class ShardingGraph:
         def direction(f: int) -> str:
             return self._direction(node, f)
 
+        extendable = [False]
         if aggressive:
             updated = fp.propagate_aggressive(tensors, n_ops, sizes, direction, full, self.conservative, node.elementwise)
         else:
-            updated = fp.propagate_basic(tensors, n_ops, sizes, direction, full, self.conservative)
+            updated = fp.propagate_basic(tensors, n_ops, sizes, direction, full, self.conservative, extendable)
         changes = []
         for t, changed in enumerate(updated):
             if changed:
@@ -492,6 +548,8 @@ class ShardingGraph:
                 changes.append((t, tuple(tuple(d) for d in dims), tuple(closed)))
         if tracing:
             self._trace_rows = (before, tensors, full)
+        if not aggressive and not changes and not extendable[0]:
+            self.inert = True
         return tuple(changes)
 
     def _write(self, node: Node, shs: list[Sharding | None], mesh_ref: Any, outcome: tuple) -> list[int]:
@@ -501,16 +559,18 @@ class ShardingGraph:
         for t, dims_t, closed_t in outcome:
             s = node.slots[t]
             old = shs[t]
-            dims = [list(d) for d in dims_t]
-            closed = list(closed_t)
-            if old is None and not any(dims):
-                continue
-            new_sh = old.copy() if old is not None else Sharding.open(mesh_ref, len(dims))
-            new_sh.mesh = mesh_ref  # an empty mesh, or another name of the same mesh, becomes the node's
-            new_sh.dims = dims
-            new_sh.closed = closed
-            if old is not None and old.dims == dims and old.closed == closed:
-                continue
+            if old is None:
+                if not any(dims_t):
+                    continue
+                new_sh = Sharding(mesh_ref, [list(d) for d in dims_t], list(closed_t))
+            else:
+                # Its key part (`_facts`, computed for this visit) holds its dims and closed flags as tuples.
+                part = self._facts(old)[2]
+                if part[0] == dims_t and part[1] == closed_t:
+                    continue
+                # An empty mesh, or another name of the same mesh, becomes the node's.
+                new_sh = Sharding(mesh_ref, [list(d) for d in dims_t], list(closed_t), list(old.priority),
+                                  old.replicated, old.unreduced, old.unreduced_kind)  # fmt: skip
             if s in out:
                 continue
             if t in node.views:
