@@ -34,13 +34,13 @@ from ttopt.sharding.factors import (
     Sharding,
     axis_of,
     collect_meshes,
-    from_attr,
     func_of_arg,
     get_arg_attr,
     get_sharding_attr,
     rank_of,
     set_arg_attrs_at,
     set_op_result_shardings,
+    shared_sharding,
     to_attr,
     verify_sharding,
 )
@@ -54,11 +54,13 @@ if TYPE_CHECKING:
 
 _IDENTITY_CACHE: dict[tuple[int, ...], OpShardingRule] = {}
 # `ShardingGraph._same_dims` of a rule with a dimension of several factors (no shortcut).
-_SEVERAL_FACTORS = ((-1, -1, -1, -1),)
+_SEVERAL_FACTORS: tuple = ((), ())
 
 
 # Ops whose results may carry `sdy.data_flow_edge`s: the values of a position flow through them.
 DATA_FLOW_EDGE_OPS = frozenset({"stablehlo.while", "stablehlo.case", "stablehlo.optimization_barrier"})
+# Ops the graph builds otherwise than as a node of their sharding rule.
+_BUILT_APART = frozenset({"func.return", "sdy.manual_computation", "sdy.propagation_barrier", "sdy.func_data_flow_edge"})
 
 
 def _identity_rule(shape: tuple[int, ...], operands: int = 1) -> OpShardingRule:
@@ -86,7 +88,7 @@ class Node:
         default_factory=dict)
     rule_id: int = -1  # the rule's number among the graph's distinct rules (a key of `ShardingGraph.outcomes`)
     # The dimensions whose equal axes mean nothing can change (`ShardingGraph._same_dims`; None: not derived yet).
-    same_dims: tuple[tuple[int, int, int, int], ...] | None = None
+    same_dims: tuple | None = None
 
 
 @dataclass
@@ -123,9 +125,11 @@ class ShardingGraph:
         # model's layers) compute it once. Outcome: per changed tensor, its dims and closed flags.
         self.outcomes: dict[tuple, tuple[tuple[int, tuple[tuple[Axis, ...], ...], tuple[bool, ...]], ...]] = {}
         self._rule_ids: dict[OpShardingRule, int] = {}
-        self._same_dims_of: dict[OpShardingRule, tuple[tuple[int, int, int, int], ...]] = {}
+        self._same_dims_of: dict[OpShardingRule, tuple] = {}
         self._mesh_axes: dict[int, tuple[Any, dict[str, int], tuple]] = {}
         self._facts_of: dict[int, tuple] = {}  # id(sharding) -> `_facts` (holding the sharding keeps the id)
+        # Projections of a sharding onto a rule's tensor, by (rule number, tensor index, sharding key part, unreduced axes).
+        self._projections: dict[tuple, fp.TensorFactors] = {}
         self.inert = False  # set by `_factor_propagation`: the basic outcome it computed was "nothing extendable"
         self._checked: dict[tuple[int, int], Any] = {}  # (id(attr), rank) -> attr, checked by `_read`
         for op in module.walk():
@@ -140,7 +144,7 @@ class ShardingGraph:
     # -- building ------------------------------------------------------------------------------
     def _new_slot(self, owner: Any, shape: tuple[int, ...], sh: Sharding | None) -> int:
         self.sh.append(sh)
-        self.initial.append(sh.copy() if sh is not None else None)
+        self.initial.append(sh)  # shardings in slots are replaced, never changed in place
         self.shapes.append(shape)
         self.owner.append(owner)
         self.users.append([])
@@ -154,7 +158,7 @@ class ShardingGraph:
         if seen is not attr:
             verify_sharding(self.module, op, attr, self.meshes, rank, what)
             self._checked[(id(attr), rank)] = attr
-        return from_attr(attr, self.meshes)
+        return shared_sharding(attr, self.meshes)  # read only: slots' shardings are replaced, never changed
 
     def slot(self, v: Any) -> int:
         s = self.slot_of.get(id(v))
@@ -185,13 +189,29 @@ class ShardingGraph:
     def _build_block(self, block: Any, func: Operation) -> None:
         from ttopt.sharding.rules import rule_for
 
+        slot_of = self.slot_of
+        slot = self.slot
+        conservative = self.conservative
         for op in block.ops:
-            for v in op.operands:
-                self.slot(v)
-            if op.name in DATA_FLOW_EDGE_OPS and self._data_flow_edges(op, func):
+            name = op.name
+            slots = [slot_of.get(id(v)) for v in op.operands]
+            if None in slots:
+                slots = [slot(v) for v in op.operands]
+            if name in DATA_FLOW_EDGE_OPS and self._data_flow_edges(op, func):
                 continue
-            for r in op.results:
-                self.slot(r)
+            slots += [slot(r) for r in op.results]
+            if name not in _BUILT_APART:
+                try:
+                    rule = rule_for(op, conservative)
+                except Exception as e:  # a malformed op must not stop propagation
+                    self._skip(op, f"no rule ({type(e).__name__}: {e})")
+                    continue
+                if rule is None:
+                    self._skip(op, "no sharding rule")
+                    continue
+                self._add_node(op, rule, slots, name)
+                self.nodes[-1].elementwise = fp.is_elementwise(op)
+                continue
             if op.name == "func.return":
                 ft = func_type(func)
                 for i, v in enumerate(op.operands):
@@ -221,18 +241,6 @@ class ShardingGraph:
                 continue
             if op.name == "sdy.func_data_flow_edge":
                 self._add_func_edge(op, func)
-                continue
-            try:
-                rule = rule_for(op, self.conservative)
-            except Exception as e:  # a malformed op must not stop propagation
-                rule = None
-                self._skip(op, f"no rule ({type(e).__name__}: {e})")
-                continue
-            if rule is None:
-                self._skip(op, "no sharding rule")
-                continue
-            self._add_node(op, rule, [self.slot(v) for v in (*op.operands, *op.results)], op.name)
-            self.nodes[-1].elementwise = fp.is_elementwise(op)
 
     def _data_flow_edges(self, op: Operation, func: Operation) -> bool:
         """An op whose results carry `sdy.data_flow_edge`s (Shardy's import adds them): each edge
@@ -424,6 +432,11 @@ class ShardingGraph:
         if node.views:
             for t, (see, _) in node.views.items():
                 shs[t] = see(shs[t])
+        plan = node.same_dims
+        if plan is None:
+            plan = node.same_dims = self._same_dims(node.rule)
+        if plan is not _SEVERAL_FACTORS and _settled(plan, shs):
+            return []
         facts_of = self._facts_of
         facts = []
         # The node's mesh, as `_mesh` finds it (from the facts' resolved meshes).
@@ -447,26 +460,14 @@ class ShardingGraph:
                 return []
         if mesh is None or not mesh.axes:
             return []
-        pairs = node.same_dims
-        if pairs is None:
-            pairs = node.same_dims = self._same_dims(node.rule)
-        if pairs is not _SEVERAL_FACTORS:
-            # (After the mesh check: a sharding on a maximal mesh has no dimensions.)
-            # Every factor with the same axes in every tensor: nothing can change (see `_same_dims`).
-            for t1, d1, t2, d2 in pairs:
-                a, b = shs[t1], shs[t2]
-                if (a.dims[d1] if a is not None else []) != (b.dims[d2] if b is not None else []):
-                    break
-            else:
-                return []
         known = self._mesh_axes.get(id(mesh))
         if known is None:
             full = {a.name: a.size for a in mesh.axes}
             known = self._mesh_axes[id(mesh)] = (mesh, full, tuple(full.items()))
-        if self.trace is not None and self.trace.enabled:
-            return self._write(node, shs, mesh_ref, self._factor_propagation(node, shs, mesh, known[1], aggressive, True))
         if node.rule_id < 0:
             node.rule_id = self._rule_ids.setdefault(node.rule, len(self._rule_ids))
+        if self.trace is not None and self.trace.enabled:
+            return self._write(node, shs, mesh_ref, self._factor_propagation(node, shs, mesh, known[1], aggressive, True))
         if self.direction_of is None:
             directions: Any = node.direction
         else:
@@ -485,32 +486,33 @@ class ShardingGraph:
             return []
         return self._write(node, shs, mesh_ref, outcome)
 
-    def _same_dims(self, rule: OpShardingRule) -> tuple[tuple[int, int, int, int], ...]:
-        """For a rule whose every dimension is one factor: per later occurrence of a factor, the
-        (tensor, dim) of that occurrence and of the factor's first one (`_SEVERAL_FACTORS` for
-        any other rule; one tuple per distinct rule). When those dimensions have equal axes in
-        every tensor (no sharding: none), every factor has the same axes in every tensor it is
-        in, so factor propagation, basic or aggressive, changes nothing: it only extends a
-        tensor's axes of a factor that are a strict prefix of the factor's compatible axes, and
-        the compatible axes of equal lists are that list (or none)."""
-        pairs = self._same_dims_of.get(rule)
-        if pairs is None:
+    def _same_dims(self, rule: OpShardingRule) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int, int, int], ...]]:
+        """What `_settled` compares for a rule whose every dimension is one factor (one plan per
+        distinct rule; `_SEVERAL_FACTORS` for any other rule): the pairs of tensors of one mapping
+        (all their dimensions), and per later occurrence of a factor in a tensor of another mapping
+        the (tensor, dim) of that occurrence and of the factor's first one."""
+        plan = self._same_dims_of.get(rule)
+        if plan is None:
             first: dict[int, tuple[int, int]] = {}
-            found: list[tuple[int, int, int, int]] = []
+            by_mapping: dict[tuple, int] = {}
+            whole: list[tuple[int, int]] = []
+            dims: list[tuple[int, int, int, int]] = []
             for t, mapping in enumerate(rule.tensors):
+                if any(len(fs) != 1 for fs in mapping):
+                    plan = _SEVERAL_FACTORS
+                    break
+                same = by_mapping.setdefault(mapping, t)
+                if same != t:
+                    whole.append((same, t))
+                    continue
                 for d, fs in enumerate(mapping):
-                    if len(fs) != 1:
-                        pairs = _SEVERAL_FACTORS
-                        break
                     at = first.setdefault(fs[0], (t, d))
                     if at != (t, d):
-                        found.append((*at, t, d))
-                if pairs is not None:
-                    break
-            if pairs is None:
-                pairs = tuple(found)
-            self._same_dims_of[rule] = pairs
-        return pairs
+                        dims.append((*at, t, d))
+            if plan is None:
+                plan = (tuple(whole), tuple(dims))
+            self._same_dims_of[rule] = plan
+        return plan
 
     def _direction(self, node: Node, f: int) -> str:
         if f in node.rule.blocked_propagation:
@@ -525,11 +527,23 @@ class ShardingGraph:
         closed flags (tracing: the node's factor table is printed as well)."""
         rule = node.rule
         sizes = rule.factor_sizes
-        tensors = [
-            fp.build(m, sizes, s.dims if s else None, s.closed if s else None, s.replicated if s else (),
-                     tuple(axis_of(r, mesh) for r in s.unreduced) if s else ())
-            for m, s in zip(rule.tensors, shs)
-        ]  # fmt: skip
+        tensors = []
+        projections = self._projections
+        for t, (m, s) in enumerate(zip(rule.tensors, shs)):
+            if s is None:
+                key: tuple = (node.rule_id, t)
+            else:
+                unreduced = tuple(axis_of(r, mesh) for r in s.unreduced) if s.unreduced else ()
+                key = (node.rule_id, t, self._facts(s)[2], unreduced)
+            projected = projections.get(key)
+            if projected is None:
+                if s is None:
+                    projected = fp.build(m, sizes, None, None)
+                else:
+                    part = key[2]
+                    projected = fp.build(m, sizes, [list(d) for d in part[0]], part[1], part[2], key[3])
+                projections[key] = projected
+            tensors.append(fp.fresh(projected))
         before = [{f: list(x.axes) for f, x in t.factors.items()} for t in tensors] if tracing else []
         n_ops = len(rule.operands)
 
@@ -656,6 +670,33 @@ class ShardingGraph:
                 attrs.append(to_attr(sh if sh is not None else Sharding.open(mesh, rank_of(r)), self.meshes))
             set_op_result_shardings(op, attrs)
         return count
+
+
+def _settled(plan: tuple, shs: list[Sharding | None]) -> bool:
+    """Whether every factor already has the same axes in every tensor of the node (a tensor
+    without sharding has none), by `ShardingGraph._same_dims`'s plan. Then factor propagation,
+    basic or aggressive, changes nothing: it only extends a tensor's axes of a factor that are a
+    strict prefix of the factor's compatible axes, and the compatible axes of equal lists are that
+    list (or none). (A sharding of another rank, on a maximal mesh, is never a change either.)"""
+    whole, dims = plan
+    for t1, t2 in whole:
+        a, b = shs[t1], shs[t2]
+        if a is None:
+            if b is not None and any(b.dims):
+                return False
+        elif b is None:
+            if any(a.dims):
+                return False
+        elif a.dims != b.dims:
+            return False
+    try:
+        for t1, d1, t2, d2 in dims:
+            a, b = shs[t1], shs[t2]
+            if (a.dims[d1] if a is not None else []) != (b.dims[d2] if b is not None else []):
+                return False
+    except IndexError:  # a sharding without the tensor's rank: on a maximal mesh, which stops the node
+        return False
+    return True
 
 
 def _see_arg(sh: Sharding | None, outer: Sharding | None, manual: list[str], rank: int) -> Sharding | None:
