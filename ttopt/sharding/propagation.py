@@ -378,7 +378,8 @@ class ShardingGraph:
         res = PropagationResult(skipped=dict(self.skipped))
         # Return edges first: a function result's sharding reaches the returned value before the
         # op that computes it picks axes from its operands (Shardy's order).
-        queue = deque(sorted(range(len(self.nodes)), key=lambda i: self.nodes[i].label != "return"))
+        returns = [i for i, n in enumerate(self.nodes) if n.label == "return"]
+        queue = deque([*returns, *(i for i, n in enumerate(self.nodes) if n.label != "return")])
         queued = [True] * len(self.nodes)
         while queue:
             i = queue.popleft()
@@ -547,8 +548,7 @@ class ShardingGraph:
         before = [{f: list(x.axes) for f, x in t.factors.items()} for t in tensors] if tracing else []
         n_ops = len(rule.operands)
 
-        def direction(f: int) -> str:
-            return self._direction(node, f)
+        direction = [self._direction(node, f) for f in range(len(sizes))].__getitem__
 
         extendable = [False]
         if aggressive:
