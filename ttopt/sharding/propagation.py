@@ -53,8 +53,8 @@ if TYPE_CHECKING:
     from ttopt.passes.context import PassContext
 
 _IDENTITY_CACHE: dict[tuple[int, ...], OpShardingRule] = {}
-# `ShardingGraph._same_dims` of a rule with a dimension of several factors (no shortcut).
-_SEVERAL_FACTORS: tuple = ((), ())
+# `settled_plan` of a rule with a dimension of several factors (no shortcut).
+SEVERAL_FACTORS: tuple = ((), ())
 
 
 # Ops whose results may carry `sdy.data_flow_edge`s: the values of a position flow through them.
@@ -87,7 +87,7 @@ class Node:
     views: dict[int, tuple[Callable[[Sharding | None], Sharding | None], Callable[[Sharding], Sharding]]] = field(
         default_factory=dict)
     rule_id: int = -1  # the rule's number among the graph's distinct rules (a key of `ShardingGraph.outcomes`)
-    # The dimensions whose equal axes mean nothing can change (`ShardingGraph._same_dims`; None: not derived yet).
+    # The dimensions whose equal axes mean nothing can change (`settled_plan`; None: not derived yet).
     same_dims: tuple | None = None
 
 
@@ -436,7 +436,7 @@ class ShardingGraph:
         plan = node.same_dims
         if plan is None:
             plan = node.same_dims = self._same_dims(node.rule)
-        if plan is not _SEVERAL_FACTORS and _settled(plan, shs):
+        if plan is not SEVERAL_FACTORS and settled(plan, shs):
             return []
         facts_of = self._facts_of
         facts = []
@@ -487,32 +487,11 @@ class ShardingGraph:
             return []
         return self._write(node, shs, mesh_ref, outcome)
 
-    def _same_dims(self, rule: OpShardingRule) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int, int, int], ...]]:
-        """What `_settled` compares for a rule whose every dimension is one factor (one plan per
-        distinct rule; `_SEVERAL_FACTORS` for any other rule): the pairs of tensors of one mapping
-        (all their dimensions), and per later occurrence of a factor in a tensor of another mapping
-        the (tensor, dim) of that occurrence and of the factor's first one."""
+    def _same_dims(self, rule: OpShardingRule) -> tuple:
+        """`settled_plan(rule)`, once per distinct rule."""
         plan = self._same_dims_of.get(rule)
         if plan is None:
-            first: dict[int, tuple[int, int]] = {}
-            by_mapping: dict[tuple, int] = {}
-            whole: list[tuple[int, int]] = []
-            dims: list[tuple[int, int, int, int]] = []
-            for t, mapping in enumerate(rule.tensors):
-                if any(len(fs) != 1 for fs in mapping):
-                    plan = _SEVERAL_FACTORS
-                    break
-                same = by_mapping.setdefault(mapping, t)
-                if same != t:
-                    whole.append((same, t))
-                    continue
-                for d, fs in enumerate(mapping):
-                    at = first.setdefault(fs[0], (t, d))
-                    if at != (t, d):
-                        dims.append((*at, t, d))
-            if plan is None:
-                plan = (tuple(whole), tuple(dims))
-            self._same_dims_of[rule] = plan
+            plan = self._same_dims_of[rule] = settled_plan(rule)
         return plan
 
     def _direction(self, node: Node, f: int) -> str:
@@ -672,9 +651,32 @@ class ShardingGraph:
         return count
 
 
-def _settled(plan: tuple, shs: list[Sharding | None]) -> bool:
+def settled_plan(rule: OpShardingRule) -> tuple:
+    """What `settled` compares for a rule whose every dimension is one factor
+    (`SEVERAL_FACTORS` for any other rule): the pairs of tensors of one mapping (all their
+    dimensions), and per later occurrence of a factor in a tensor of another mapping the
+    (tensor, dim) of that occurrence and of the factor's first one."""
+    first: dict[int, tuple[int, int]] = {}
+    by_mapping: dict[tuple, int] = {}
+    whole: list[tuple[int, int]] = []
+    dims: list[tuple[int, int, int, int]] = []
+    for t, mapping in enumerate(rule.tensors):
+        if any(len(fs) != 1 for fs in mapping):
+            return SEVERAL_FACTORS
+        same = by_mapping.setdefault(mapping, t)
+        if same != t:
+            whole.append((same, t))
+            continue
+        for d, fs in enumerate(mapping):
+            at = first.setdefault(fs[0], (t, d))
+            if at != (t, d):
+                dims.append((*at, t, d))
+    return (tuple(whole), tuple(dims))
+
+
+def settled(plan: tuple, shs: list[Sharding | None]) -> bool:
     """Whether every factor already has the same axes in every tensor of the node (a tensor
-    without sharding has none), by `ShardingGraph._same_dims`'s plan. Then factor propagation,
+    without sharding has none), by `settled_plan`'s plan. Then factor propagation,
     basic or aggressive, changes nothing: it only extends a tensor's axes of a factor that are a
     strict prefix of the factor's compatible axes, and the compatible axes of equal lists are that
     list (or none). (A sharding of another rank, on a maximal mesh, is never a change either.)"""
