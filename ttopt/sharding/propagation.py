@@ -20,6 +20,7 @@ import re
 from collections import deque
 from dataclasses import dataclass, field
 from functools import partial
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Callable
 
 from ttopt.dialects.sdy_formats import enum_keyword
@@ -89,6 +90,7 @@ class Node:
     rule_id: int = -1  # the rule's number among the graph's distinct rules (a key of `ShardingGraph.outcomes`)
     # The dimensions whose equal axes mean nothing can change (`settled_plan`; None: not derived yet).
     same_dims: tuple | None = None
+    take: Callable[[list[Sharding | None]], Any] | None = None  # the slots' shardings from `ShardingGraph.sh`
 
 
 @dataclass
@@ -428,9 +430,12 @@ class ShardingGraph:
         return e
 
     def _propagate_node(self, node: Node, aggressive: bool) -> list[int]:
-        sh = self.sh
-        shs = [sh[s] for s in node.slots]
+        take = node.take
+        if take is None:
+            take = node.take = itemgetter(*node.slots) if len(node.slots) > 1 else lambda sh, s=node.slots: [sh[i] for i in s]
+        shs = take(self.sh)
         if node.views:
+            shs = list(shs)
             for t, (see, _) in node.views.items():
                 shs[t] = see(shs[t])
         plan = node.same_dims
@@ -439,17 +444,20 @@ class ShardingGraph:
         if plan is not SEVERAL_FACTORS and settled(plan, shs):
             return []
         facts_of = self._facts_of
-        facts = []
+        parts = []  # the shardings' parts of the outcome key (None: no sharding, or unreduced axes)
+        unreduced = False
         # The node's mesh, as `_mesh` finds it (from the facts' resolved meshes).
         mesh_ref = mesh = None
         for s in shs:
             if s is None:
-                facts.append(None)
+                parts.append(None)
                 continue
             f = facts_of.get(id(s))
             if f is None or f[0] is not s:
                 f = self._facts(s)
-            facts.append(f)
+            if f[3] is None:
+                unreduced = True
+            parts.append(f[3])
             m = f[1]
             if m is None:
                 return []
@@ -473,9 +481,10 @@ class ShardingGraph:
             directions: Any = node.direction
         else:
             directions = tuple(self._direction(node, f) for f in range(len(node.rule.factor_sizes)))
-        key = (node.rule_id, aggressive, node.elementwise, directions, known[2],
-               *[None if f is None else f[3] if f[3] is not None else (*f[2], tuple(axis_of(r, mesh) for r in f[0].unreduced))
-                 for f in facts])  # fmt: skip
+        if unreduced:  # unreduced axes are part of the key as the mesh sizes them
+            parts = [None if s is None else self._facts(s)[3] or (*self._facts(s)[2], tuple(axis_of(r, mesh) for r in s.unreduced))
+                     for s in shs]  # fmt: skip
+        key = (node.rule_id, aggressive, node.elementwise, directions, known[2], *parts)
         outcome = self.outcomes.get(key)
         if outcome is None:
             self.inert = False
