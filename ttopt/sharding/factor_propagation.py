@@ -114,14 +114,14 @@ def build(mapping: TensorMapping, sizes: Sequence[int], dims: Sequence[Sequence[
     """A tensor sharding (None: no sharding, every factor open and empty) projected onto factors."""
     factors: dict[int, FactorSharding] = {}
     for d, fs in enumerate(mapping):
-        axes = dims[d] if dims is not None else []
+        given: Sequence[Axis] = dims[d] if dims is not None else ()
         is_closed = closed[d] if closed is not None else False
-        if len(fs) != 1:
-            axes = list(axes)  # split below
         if len(fs) == 1:  # the common case: the dimension's one factor takes all its axes
             # (The dimension's list itself when it needs no merging: factor axes are replaced, never changed in place.)
-            factors[fs[0]] = FactorSharding(merge_axes(axes) if len(axes) > 1 else axes, [], is_closed, True)
+            one = given if isinstance(given, list) else list(given)
+            factors[fs[0]] = FactorSharding(merge_axes(one) if len(one) > 1 else one, [], is_closed, True)
             continue
+        axes = list(given)  # split below
         i = 0
         overflowed = False
         for k, f in enumerate(fs):

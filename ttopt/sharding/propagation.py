@@ -21,7 +21,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from functools import partial
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, cast
 
 from ttopt.dialects.sdy_formats import enum_keyword
 from ttopt.dialects.sdy_rule import OpShardingRule, factor_name
@@ -196,9 +196,8 @@ class ShardingGraph:
         conservative = self.conservative
         for op in block.ops:
             name = op.name
-            slots = [slot_of.get(id(v)) for v in op.operands]
-            if None in slots:
-                slots = [slot(v) for v in op.operands]
+            known = [slot_of.get(id(v)) for v in op.operands]
+            slots = [slot(v) for v in op.operands] if None in known else cast("list[int]", known)
             if name in DATA_FLOW_EDGE_OPS and self._data_flow_edges(op, func):
                 continue
             slots += [slot(r) for r in op.results]
@@ -444,7 +443,7 @@ class ShardingGraph:
         if plan is not SEVERAL_FACTORS and settled(plan, shs):
             return []
         facts_of = self._facts_of
-        parts = []  # the shardings' parts of the outcome key (None: no sharding, or unreduced axes)
+        parts: list[Any] = []  # the shardings' parts of the outcome key (None: no sharding, or unreduced axes)
         unreduced = False
         # The node's mesh, as `_mesh` finds it (from the facts' resolved meshes).
         mesh_ref = mesh = None
