@@ -34,6 +34,10 @@ if TYPE_CHECKING:
     from ttopt.passes.context import PassContext
 
 
+_KEYS = (SDY_SHARDING,)
+_SDY_OP_KEYS = (SDY_SHARDING, "in_shardings", "out_shardings", "sharding", "out_sharding")
+
+
 def close(s: Any) -> Any:
     """The closed form of a TensorShardingAttr (the same object when nothing changes)."""
     from ttopt.dialects.sdy_attrs import DimensionSharding
@@ -86,10 +90,12 @@ class CloseShardings(Pass):
             for op in f.walk():
                 if op is f:
                     continue
+                # Only sdy ops keep shardings under the other names.
+                keys = _SDY_OP_KEYS if op.name.startswith("sdy.") else _KEYS
                 for store in (op.attributes, op.properties):
-                    for key in (SDY_SHARDING, "in_shardings", "out_shardings", "sharding", "out_sharding"):
+                    for key in keys:
                         a = store.get(key)
-                        if a is None or not (key == SDY_SHARDING or op.name.startswith("sdy.")):
+                        if a is None:
                             continue
                         new = _closed_attr(module, op, a, f"'{op.name}' op {key}")
                         if new is not None:

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Callable, Sequence
 
 from ttopt.dialects.sdy_rule import TensorMapping
 from ttopt.sharding.factors import Axis, merge_axes
-from ttopt.sharding.sub_axes import can_coexist, contains, is_sub, prefix_of, prefix_without_any
+from ttopt.sharding.sub_axes import can_coexist, contains, is_sub, prefix_of, prefix_without_overlap
 
 if TYPE_CHECKING:
     from ttopt.ir.operation import Operation
@@ -57,7 +57,7 @@ def intersect(a: str, b: str) -> str:
 _RANK = {NONE: 0, FORWARD: 1, BACKWARD: 2, BOTH: 3}
 
 
-@dataclass
+@dataclass(slots=True)
 class FactorSharding:
     """One factor in one tensor: its axes, overflow axes, closed flag, minor-most flag."""
 
@@ -90,13 +90,15 @@ def is_prefix(first: Sequence[Axis], second: Sequence[Axis]) -> str:
     """Shardy's isAxisListPrefixOf: "equal", "strict" or "not"."""
     if not first:
         return "equal" if not second else "strict"
-    if len(first) > len(second):
+    n = len(first)
+    if n > len(second):
         return "not"
-    if any(x != y for x, y in zip(first[:-1], second)):
-        return "not"
-    if len(first) == len(second) and first[-1] == second[-1]:
+    for i in range(n - 1):
+        if first[i] != second[i]:
+            return "not"
+    if n == len(second) and first[-1] == second[-1]:
         return "equal"
-    return "strict" if prefix_of(first[-1], second[len(first) - 1]) else "not"
+    return "strict" if prefix_of(first[-1], second[n - 1]) else "not"
 
 
 def _size(axes: Sequence[Axis]) -> int:
@@ -112,11 +114,14 @@ def build(mapping: TensorMapping, sizes: Sequence[int], dims: Sequence[Sequence[
     """A tensor sharding (None: no sharding, every factor open and empty) projected onto factors."""
     factors: dict[int, FactorSharding] = {}
     for d, fs in enumerate(mapping):
-        axes = list(dims[d]) if dims is not None else []
+        given: Sequence[Axis] = dims[d] if dims is not None else ()
         is_closed = closed[d] if closed is not None else False
         if len(fs) == 1:  # the common case: the dimension's one factor takes all its axes
-            factors[fs[0]] = FactorSharding(merge_axes(axes) if len(axes) > 1 else axes, [], is_closed, True)
+            # (The dimension's list itself when it needs no merging: factor axes are replaced, never changed in place.)
+            one = given if isinstance(given, list) else list(given)
+            factors[fs[0]] = FactorSharding(merge_axes(one) if len(one) > 1 else one, [], is_closed, True)
             continue
+        axes = list(given)  # split below
         i = 0
         overflowed = False
         for k, f in enumerate(fs):
@@ -155,7 +160,15 @@ def dim_shardings(tensor: TensorFactors, mapping: TensorMapping, sizes: Sequence
     dims: list[list[Axis]] = []
     closed: list[bool] = []
     for fs in mapping:
-        axes: list[Axis] = []
+        if len(fs) == 1:  # the common case, as the loop below does it
+            sh = tensor.factors[fs[0]]
+            axes = merge_axes(sh.axes) if len(sh.axes) > 1 else list(sh.axes)
+            if sh.overflow:
+                axes = merge_axes([*axes, *sh.overflow])
+            dims.append(axes)
+            closed.append(sh.closed)
+            continue
+        axes = []
         is_closed = False
         for f in fs:
             sh = tensor.factors[f]
@@ -172,25 +185,46 @@ def dim_shardings(tensor: TensorFactors, mapping: TensorMapping, sizes: Sequence
 
 
 # ---- conflicts ------------------------------------------------------------------------------------
+def _without(a: Axis, others: Sequence[Axis]) -> Axis | None:
+    """`prefix_without_any`, passing over the axes of other names (which leave `a` whole)."""
+    r: Axis | None = a
+    for b in others:
+        if b[0] == a[0]:
+            r = prefix_without_overlap(r, b)  # type: ignore[arg-type]
+            if r is None:
+                return None
+    return r
+
+
 def _no_conflict_across(a: Axis, tensor: TensorFactors, f: int) -> Axis | None:
     r: Axis | None = a
+    name = a[0]
     for g, sh in tensor.factors.items():
-        if g != f and r is not None:
-            r = prefix_without_any(r, sh.overflow)
-            if r is not None:
-                r = prefix_without_any(r, sh.axes)
+        if g == f:
+            continue
+        for b in sh.overflow:
+            if b[0] == name:
+                r = prefix_without_overlap(r, b)  # type: ignore[arg-type]
+                if r is None:
+                    return None
+        for b in sh.axes:
+            if b[0] == name:
+                r = prefix_without_overlap(r, b)  # type: ignore[arg-type]
+                if r is None:
+                    return None
     return r
 
 
 def _no_conflict_within(a: Axis, tensor: TensorFactors, sh: FactorSharding, prev: int, size: int,
                         conservative: bool) -> Axis | None:  # fmt: skip
-    r = prefix_without_any(a, tensor.replicated)
-    if r is not None:
-        r = prefix_without_any(r, tensor.unreduced)
+    r = _without(a, tensor.replicated) if tensor.replicated else a
+    if r is not None and tensor.unreduced:
+        r = _without(r, tensor.unreduced)
     if r is None:
         return None
-    if any(contains(x, r) for x in sh.axes):
-        return r
+    for x in sh.axes:
+        if contains(x, r):
+            return r
     if not sh.closed and not sh.overflow:
         # Conservatively (ttopt) a minor-most factor too must stay divisible.
         if sh.minor_most and not conservative:
@@ -256,15 +290,37 @@ def compatible_major_axes(tensors: list[TensorFactors], n_operands: int, f: int,
     the expanding side of `direction` may lengthen it."""
     if direction == NONE:
         return []
+    result: list[Axis] = []
+    if direction == BOTH:  # one group, operands then results, every tensor may expand
+        can_expand = True
+        for t in tensors:
+            sh = t.factors.get(f)
+            if sh is None:
+                continue
+            axes = sh.axes
+            if not axes or axes == result:
+                continue
+            if not result and can_expand:
+                result = list(axes)
+                continue
+            result, can_expand = _merge_compatible(result, axes, can_expand)
+        return result
     ops, res = tensors[:n_operands], tensors[n_operands:]
     first, second = (res, ops) if direction == BACKWARD else (ops, res)
-    result: list[Axis] = []
     can_expand = True
     for group in (first, second):
         for t in group:
             sh = t.factors.get(f)
-            if sh is not None:
-                result, can_expand = _merge_compatible(result, sh.axes, can_expand)
+            if sh is None:
+                continue
+            axes = sh.axes
+            # No axes, or the same axes, leave the result as it is; the first ones expand it.
+            if not axes or axes == result:
+                continue
+            if not result and can_expand:
+                result = list(axes)
+                continue
+            result, can_expand = _merge_compatible(result, axes, can_expand)
         if direction != BOTH:
             can_expand = False
     return result
@@ -272,21 +328,44 @@ def compatible_major_axes(tensors: list[TensorFactors], n_operands: int, f: int,
 
 def _expand(tensor: TensorFactors, f: int, axes: list[Axis]) -> bool:
     sh = tensor.factors.get(f)
-    if sh is None or is_prefix(sh.axes, axes) != "strict":
+    if sh is None or sh.axes == axes or is_prefix(sh.axes, axes) != "strict":
         return False
-    sh.axes = list(axes)
+    # A new factor sharding: projections may share theirs (`fresh`).
+    tensor.factors[f] = FactorSharding(list(axes), sh.overflow, sh.closed, sh.minor_most)
     return True
+
+
+def fresh(tensor: TensorFactors) -> TensorFactors:
+    """A projection to propagate on that leaves `tensor` as it is (the factor shardings are
+    shared: propagation replaces them, never changes them)."""
+    return TensorFactors(dict(tensor.factors), tensor.replicated, tensor.unreduced)
 
 
 # ---- strategies ---------------------------------------------------------------------------------------
 def propagate_basic(tensors: list[TensorFactors], n_operands: int, sizes: Sequence[int],
-                    direction: Callable[[int], str], full: dict[str, int], conservative: bool) -> list[bool]:  # fmt: skip
-    """Each factor gets the compatible axes every tensor accepts; returns which tensors changed."""
+                    direction: Callable[[int], str], full: dict[str, int], conservative: bool,
+                    extendable: list[bool] | None = None) -> list[bool]:  # fmt: skip
+    """Each factor gets the compatible axes every tensor accepts; returns which tensors changed.
+
+    `extendable[0]` becomes True when some tensor's axes of a factor are a strict prefix of the
+    factor's compatible axes as first computed. When none is and nothing changed, the aggressive
+    strategy changes nothing either: it extends a tensor's axes only to a strict extension within
+    a prefix of those same compatible axes."""
     updated = [False] * len(tensors)
     for f, size in enumerate(sizes):
         axes = compatible_major_axes(tensors, n_operands, f, direction(f))
         if not axes:
             continue
+        # Truncating only shortens `axes`, and a tensor's axes that are no strict prefix of them are
+        # none of a prefix either: without such a tensor the factor changes nothing.
+        for t in tensors:
+            sh = t.factors.get(f)
+            if sh is not None and sh.axes != axes and is_prefix(sh.axes, axes) == "strict":
+                break
+        else:
+            continue
+        if extendable is not None:
+            extendable[0] = True
 
         def remove(a: Axis, prev: int, f: int = f, size: int = size) -> Axis | None:
             r: Axis | None = a
@@ -320,7 +399,8 @@ def propagate_aggressive(tensors: list[TensorFactors], n_operands: int, sizes: S
         for f in t.factors:
             tsize *= sizes[f]
         for f, sh in t.factors.items():
-            if wanted[f] and is_prefix(wanted[f], sh.axes) != "not" and tsize > source[f][0]:
+            w = wanted[f]
+            if w and tsize > source[f][0] and (w == sh.axes or is_prefix(w, sh.axes) != "not"):
                 source[f] = (tsize, k)
     order = sorted(range(len(sizes)),
                    key=lambda f: (-source[f][0], -_size(wanted[f]) if elementwise else 0, source[f][1], f))  # fmt: skip
@@ -329,7 +409,8 @@ def propagate_aggressive(tensors: list[TensorFactors], n_operands: int, sizes: S
         t = tensors[k]
         for f in order:
             sh = t.factors.get(f)
-            if sh is None or not wanted[f]:
+            if sh is None or not wanted[f] or sh.axes == wanted[f] or is_prefix(sh.axes, wanted[f]) != "strict":
+                # Not a strict prefix of the wanted axes, so of no truncation of them either.
                 continue
             new = list(wanted[f])
 
@@ -359,16 +440,25 @@ def propagate_aggressive(tensors: list[TensorFactors], n_operands: int, sizes: S
 
 def is_elementwise(op: Operation) -> bool:
     """Shardy's isElementwise (the aggressive strategy's tie-break and sideways rule)."""
+    name = op.name
+    if name == "stablehlo.bitcast_convert":
+        return _shape(op.operands[0]) == _shape(op.results[0])
+    known = _ELEMENTWISE.get(name)
+    if known is None:
+        known = _ELEMENTWISE[name] = _elementwise_name(name)
+    return known
+
+
+# Op name -> whether `is_elementwise` holds for it (bitcast_convert aside, which depends on shapes).
+_ELEMENTWISE: dict[str, bool] = {}
+
+
+def _elementwise_name(name: str) -> bool:
     from ttopt.sharding.rules import BINARY, CHLO_BROADCAST, CHLO_POINTWISE, UNARY
 
-    name = op.name
     if name.startswith("stablehlo."):
         short = name[len("stablehlo."):]
-        if short in UNARY or short in BINARY or short in ("select", "clamp"):
-            return True
-        if short == "bitcast_convert":
-            return _shape(op.operands[0]) == _shape(op.results[0])
-        return False
+        return short in UNARY or short in BINARY or short in ("select", "clamp")
     return name in _SDY_ELEMENTWISE or name in CHLO_POINTWISE or name in CHLO_BROADCAST
 
 

@@ -20,7 +20,8 @@ import re
 from collections import deque
 from dataclasses import dataclass, field
 from functools import partial
-from typing import TYPE_CHECKING, Any, Callable
+from operator import itemgetter
+from typing import TYPE_CHECKING, Any, Callable, cast
 
 from ttopt.dialects.sdy_formats import enum_keyword
 from ttopt.dialects.sdy_rule import OpShardingRule, factor_name
@@ -34,13 +35,13 @@ from ttopt.sharding.factors import (
     Sharding,
     axis_of,
     collect_meshes,
-    from_attr,
     func_of_arg,
     get_arg_attr,
     get_sharding_attr,
     rank_of,
     set_arg_attrs_at,
     set_op_result_shardings,
+    shared_sharding,
     to_attr,
     verify_sharding,
 )
@@ -53,10 +54,14 @@ if TYPE_CHECKING:
     from ttopt.passes.context import PassContext
 
 _IDENTITY_CACHE: dict[tuple[int, ...], OpShardingRule] = {}
+# `settled_plan` of a rule with a dimension of several factors (no shortcut).
+SEVERAL_FACTORS: tuple = ((), ())
 
 
 # Ops whose results may carry `sdy.data_flow_edge`s: the values of a position flow through them.
 DATA_FLOW_EDGE_OPS = frozenset({"stablehlo.while", "stablehlo.case", "stablehlo.optimization_barrier"})
+# Ops the graph builds otherwise than as a node of their sharding rule.
+_BUILT_APART = frozenset({"func.return", "sdy.manual_computation", "sdy.propagation_barrier", "sdy.func_data_flow_edge"})
 
 
 def _identity_rule(shape: tuple[int, ...], operands: int = 1) -> OpShardingRule:
@@ -83,6 +88,9 @@ class Node:
     views: dict[int, tuple[Callable[[Sharding | None], Sharding | None], Callable[[Sharding], Sharding]]] = field(
         default_factory=dict)
     rule_id: int = -1  # the rule's number among the graph's distinct rules (a key of `ShardingGraph.outcomes`)
+    # The dimensions whose equal axes mean nothing can change (`settled_plan`; None: not derived yet).
+    same_dims: tuple | None = None
+    take: Callable[[list[Sharding | None]], Any] | None = None  # the slots' shardings from `ShardingGraph.sh`
 
 
 @dataclass
@@ -119,8 +127,12 @@ class ShardingGraph:
         # model's layers) compute it once. Outcome: per changed tensor, its dims and closed flags.
         self.outcomes: dict[tuple, tuple[tuple[int, tuple[tuple[Axis, ...], ...], tuple[bool, ...]], ...]] = {}
         self._rule_ids: dict[OpShardingRule, int] = {}
+        self._same_dims_of: dict[OpShardingRule, tuple] = {}
         self._mesh_axes: dict[int, tuple[Any, dict[str, int], tuple]] = {}
         self._facts_of: dict[int, tuple] = {}  # id(sharding) -> `_facts` (holding the sharding keeps the id)
+        # Projections of a sharding onto a rule's tensor, by (rule number, tensor index, sharding key part, unreduced axes).
+        self._projections: dict[tuple, fp.TensorFactors] = {}
+        self.inert = False  # set by `_factor_propagation`: the basic outcome it computed was "nothing extendable"
         self._checked: dict[tuple[int, int], Any] = {}  # (id(attr), rank) -> attr, checked by `_read`
         for op in module.walk():
             callee = op.properties.get("callee") if op.name == "func.call" else None
@@ -134,7 +146,7 @@ class ShardingGraph:
     # -- building ------------------------------------------------------------------------------
     def _new_slot(self, owner: Any, shape: tuple[int, ...], sh: Sharding | None) -> int:
         self.sh.append(sh)
-        self.initial.append(sh.copy() if sh is not None else None)
+        self.initial.append(sh)  # shardings in slots are replaced, never changed in place
         self.shapes.append(shape)
         self.owner.append(owner)
         self.users.append([])
@@ -148,7 +160,7 @@ class ShardingGraph:
         if seen is not attr:
             verify_sharding(self.module, op, attr, self.meshes, rank, what)
             self._checked[(id(attr), rank)] = attr
-        return from_attr(attr, self.meshes)
+        return shared_sharding(attr, self.meshes)  # read only: slots' shardings are replaced, never changed
 
     def slot(self, v: Any) -> int:
         s = self.slot_of.get(id(v))
@@ -179,13 +191,28 @@ class ShardingGraph:
     def _build_block(self, block: Any, func: Operation) -> None:
         from ttopt.sharding.rules import rule_for
 
+        slot_of = self.slot_of
+        slot = self.slot
+        conservative = self.conservative
         for op in block.ops:
-            for v in op.operands:
-                self.slot(v)
-            if op.name in DATA_FLOW_EDGE_OPS and self._data_flow_edges(op, func):
+            name = op.name
+            known = [slot_of.get(id(v)) for v in op.operands]
+            slots = [slot(v) for v in op.operands] if None in known else cast("list[int]", known)
+            if name in DATA_FLOW_EDGE_OPS and self._data_flow_edges(op, func):
                 continue
-            for r in op.results:
-                self.slot(r)
+            slots += [slot(r) for r in op.results]
+            if name not in _BUILT_APART:
+                try:
+                    rule = rule_for(op, conservative)
+                except Exception as e:  # a malformed op must not stop propagation
+                    self._skip(op, f"no rule ({type(e).__name__}: {e})")
+                    continue
+                if rule is None:
+                    self._skip(op, "no sharding rule")
+                    continue
+                self._add_node(op, rule, slots, name)
+                self.nodes[-1].elementwise = fp.is_elementwise(op)
+                continue
             if op.name == "func.return":
                 ft = func_type(func)
                 for i, v in enumerate(op.operands):
@@ -215,18 +242,6 @@ class ShardingGraph:
                 continue
             if op.name == "sdy.func_data_flow_edge":
                 self._add_func_edge(op, func)
-                continue
-            try:
-                rule = rule_for(op, self.conservative)
-            except Exception as e:  # a malformed op must not stop propagation
-                rule = None
-                self._skip(op, f"no rule ({type(e).__name__}: {e})")
-                continue
-            if rule is None:
-                self._skip(op, "no sharding rule")
-                continue
-            self._add_node(op, rule, [self.slot(v) for v in (*op.operands, *op.results)], op.name)
-            self.nodes[-1].elementwise = fp.is_elementwise(op)
 
     def _data_flow_edges(self, op: Operation, func: Operation) -> bool:
         """An op whose results carry `sdy.data_flow_edge`s (Shardy's import adds them): each edge
@@ -364,7 +379,8 @@ class ShardingGraph:
         res = PropagationResult(skipped=dict(self.skipped))
         # Return edges first: a function result's sharding reaches the returned value before the
         # op that computes it picks axes from its operands (Shardy's order).
-        queue = deque(sorted(range(len(self.nodes)), key=lambda i: self.nodes[i].label != "return"))
+        returns = [i for i, n in enumerate(self.nodes) if n.label == "return"]
+        queue = deque([*returns, *(i for i, n in enumerate(self.nodes) if n.label != "return")])
         queued = [True] * len(self.nodes)
         while queue:
             i = queue.popleft()
@@ -413,49 +429,78 @@ class ShardingGraph:
         return e
 
     def _propagate_node(self, node: Node, aggressive: bool) -> list[int]:
-        sh = self.sh
-        shs = [sh[s] for s in node.slots]
-        for t, (see, _) in node.views.items():
-            shs[t] = see(shs[t])
-        facts = [None if s is None else self._facts(s) for s in shs]
+        take = node.take
+        if take is None:
+            take = node.take = itemgetter(*node.slots) if len(node.slots) > 1 else lambda sh, s=node.slots: [sh[i] for i in s]
+        shs = take(self.sh)
+        if node.views:
+            shs = list(shs)
+            for t, (see, _) in node.views.items():
+                shs[t] = see(shs[t])
+        plan = node.same_dims
+        if plan is None:
+            plan = node.same_dims = self._same_dims(node.rule)
+        if plan is not SEVERAL_FACTORS and settled(plan, shs):
+            return []
+        facts_of = self._facts_of
+        parts: list[Any] = []  # the shardings' parts of the outcome key (None: no sharding, or unreduced axes)
+        unreduced = False
         # The node's mesh, as `_mesh` finds it (from the facts' resolved meshes).
         mesh_ref = mesh = None
-        for f in facts:
-            if f is None:
+        for s in shs:
+            if s is None:
+                parts.append(None)
                 continue
+            f = facts_of.get(id(s))
+            if f is None or f[0] is not s:
+                f = self._facts(s)
+            if f[3] is None:
+                unreduced = True
+            parts.append(f[3])
             m = f[1]
             if m is None:
                 return []
             if not m.axes and not m.device_ids:
                 continue
             if mesh is None:
-                mesh_ref, mesh = f[0].mesh, m
+                mesh_ref, mesh = s.mesh, m
             elif m is not mesh and m != mesh:
                 return []
         if mesh is None or not mesh.axes:
             return []
-        rule = node.rule
-        sizes = rule.factor_sizes
         known = self._mesh_axes.get(id(mesh))
         if known is None:
             full = {a.name: a.size for a in mesh.axes}
             known = self._mesh_axes[id(mesh)] = (mesh, full, tuple(full.items()))
-        full = known[1]
-        if self._tracing():
-            return self._write(node, shs, mesh_ref, self._factor_propagation(node, shs, mesh, full, aggressive, True))
         if node.rule_id < 0:
-            node.rule_id = self._rule_ids.setdefault(rule, len(self._rule_ids))
+            node.rule_id = self._rule_ids.setdefault(node.rule, len(self._rule_ids))
+        if self.trace is not None and self.trace.enabled:
+            return self._write(node, shs, mesh_ref, self._factor_propagation(node, shs, mesh, known[1], aggressive, True))
         if self.direction_of is None:
             directions: Any = node.direction
         else:
-            directions = tuple(self._direction(node, f) for f in range(len(sizes)))
-        key = (node.rule_id, aggressive, node.elementwise, directions, known[2],
-               *[None if f is None else f[3] if f[3] is not None else (*f[2], tuple(axis_of(r, mesh) for r in f[0].unreduced))
-                 for f in facts])  # fmt: skip
+            directions = tuple(self._direction(node, f) for f in range(len(node.rule.factor_sizes)))
+        if unreduced:  # unreduced axes are part of the key as the mesh sizes them
+            parts = [None if s is None else self._facts(s)[3] or (*self._facts(s)[2], tuple(axis_of(r, mesh) for r in s.unreduced))
+                     for s in shs]  # fmt: skip
+        key = (node.rule_id, aggressive, node.elementwise, directions, known[2], *parts)
         outcome = self.outcomes.get(key)
         if outcome is None:
-            outcome = self.outcomes[key] = self._factor_propagation(node, shs, mesh, full, aggressive, False)
+            self.inert = False
+            outcome = self.outcomes[key] = self._factor_propagation(node, shs, mesh, known[1], aggressive, False)
+            if self.inert:
+                # Nothing the basic strategy could extend: the aggressive one, on the same tensors, changes nothing.
+                self.outcomes[(key[0], True, *key[2:])] = ()
+        if not outcome:
+            return []
         return self._write(node, shs, mesh_ref, outcome)
+
+    def _same_dims(self, rule: OpShardingRule) -> tuple:
+        """`settled_plan(rule)`, once per distinct rule."""
+        plan = self._same_dims_of.get(rule)
+        if plan is None:
+            plan = self._same_dims_of[rule] = settled_plan(rule)
+        return plan
 
     def _direction(self, node: Node, f: int) -> str:
         if f in node.rule.blocked_propagation:
@@ -470,21 +515,33 @@ class ShardingGraph:
         closed flags (tracing: the node's factor table is printed as well)."""
         rule = node.rule
         sizes = rule.factor_sizes
-        tensors = [
-            fp.build(m, sizes, s.dims if s else None, s.closed if s else None, s.replicated if s else (),
-                     tuple(axis_of(r, mesh) for r in s.unreduced) if s else ())
-            for m, s in zip(rule.tensors, shs)
-        ]  # fmt: skip
+        tensors = []
+        projections = self._projections
+        for t, (m, s) in enumerate(zip(rule.tensors, shs)):
+            if s is None:
+                key: tuple = (node.rule_id, t)
+            else:
+                unreduced = tuple(axis_of(r, mesh) for r in s.unreduced) if s.unreduced else ()
+                key = (node.rule_id, t, self._facts(s)[2], unreduced)
+            projected = projections.get(key)
+            if projected is None:
+                if s is None:
+                    projected = fp.build(m, sizes, None, None)
+                else:
+                    part = key[2]
+                    projected = fp.build(m, sizes, [list(d) for d in part[0]], part[1], part[2], key[3])
+                projections[key] = projected
+            tensors.append(fp.fresh(projected))
         before = [{f: list(x.axes) for f, x in t.factors.items()} for t in tensors] if tracing else []
         n_ops = len(rule.operands)
 
-        def direction(f: int) -> str:
-            return self._direction(node, f)
+        direction = [self._direction(node, f) for f in range(len(sizes))].__getitem__
 
+        extendable = [False]
         if aggressive:
             updated = fp.propagate_aggressive(tensors, n_ops, sizes, direction, full, self.conservative, node.elementwise)
         else:
-            updated = fp.propagate_basic(tensors, n_ops, sizes, direction, full, self.conservative)
+            updated = fp.propagate_basic(tensors, n_ops, sizes, direction, full, self.conservative, extendable)
         changes = []
         for t, changed in enumerate(updated):
             if changed:
@@ -492,6 +549,8 @@ class ShardingGraph:
                 changes.append((t, tuple(tuple(d) for d in dims), tuple(closed)))
         if tracing:
             self._trace_rows = (before, tensors, full)
+        if not aggressive and not changes and not extendable[0]:
+            self.inert = True
         return tuple(changes)
 
     def _write(self, node: Node, shs: list[Sharding | None], mesh_ref: Any, outcome: tuple) -> list[int]:
@@ -501,16 +560,18 @@ class ShardingGraph:
         for t, dims_t, closed_t in outcome:
             s = node.slots[t]
             old = shs[t]
-            dims = [list(d) for d in dims_t]
-            closed = list(closed_t)
-            if old is None and not any(dims):
-                continue
-            new_sh = old.copy() if old is not None else Sharding.open(mesh_ref, len(dims))
-            new_sh.mesh = mesh_ref  # an empty mesh, or another name of the same mesh, becomes the node's
-            new_sh.dims = dims
-            new_sh.closed = closed
-            if old is not None and old.dims == dims and old.closed == closed:
-                continue
+            if old is None:
+                if not any(dims_t):
+                    continue
+                new_sh = Sharding(mesh_ref, [list(d) for d in dims_t], list(closed_t))
+            else:
+                # Its key part (`_facts`, computed for this visit) holds its dims and closed flags as tuples.
+                part = self._facts(old)[2]
+                if part[0] == dims_t and part[1] == closed_t:
+                    continue
+                # An empty mesh, or another name of the same mesh, becomes the node's.
+                new_sh = Sharding(mesh_ref, [list(d) for d in dims_t], list(closed_t), list(old.priority),
+                                  old.replicated, old.unreduced, old.unreduced_kind)  # fmt: skip
             if s in out:
                 continue
             if t in node.views:
@@ -596,6 +657,56 @@ class ShardingGraph:
                 attrs.append(to_attr(sh if sh is not None else Sharding.open(mesh, rank_of(r)), self.meshes))
             set_op_result_shardings(op, attrs)
         return count
+
+
+def settled_plan(rule: OpShardingRule) -> tuple:
+    """What `settled` compares for a rule whose every dimension is one factor
+    (`SEVERAL_FACTORS` for any other rule): the pairs of tensors of one mapping (all their
+    dimensions), and per later occurrence of a factor in a tensor of another mapping the
+    (tensor, dim) of that occurrence and of the factor's first one."""
+    first: dict[int, tuple[int, int]] = {}
+    by_mapping: dict[tuple, int] = {}
+    whole: list[tuple[int, int]] = []
+    dims: list[tuple[int, int, int, int]] = []
+    for t, mapping in enumerate(rule.tensors):
+        if any(len(fs) != 1 for fs in mapping):
+            return SEVERAL_FACTORS
+        same = by_mapping.setdefault(mapping, t)
+        if same != t:
+            whole.append((same, t))
+            continue
+        for d, fs in enumerate(mapping):
+            at = first.setdefault(fs[0], (t, d))
+            if at != (t, d):
+                dims.append((*at, t, d))
+    return (tuple(whole), tuple(dims))
+
+
+def settled(plan: tuple, shs: list[Sharding | None]) -> bool:
+    """Whether every factor already has the same axes in every tensor of the node (a tensor
+    without sharding has none), by `settled_plan`'s plan. Then factor propagation,
+    basic or aggressive, changes nothing: it only extends a tensor's axes of a factor that are a
+    strict prefix of the factor's compatible axes, and the compatible axes of equal lists are that
+    list (or none). (A sharding of another rank, on a maximal mesh, is never a change either.)"""
+    whole, dims = plan
+    for t1, t2 in whole:
+        a, b = shs[t1], shs[t2]
+        if a is None:
+            if b is not None and any(b.dims):
+                return False
+        elif b is None:
+            if any(a.dims):
+                return False
+        elif a.dims != b.dims:
+            return False
+    try:
+        for t1, d1, t2, d2 in dims:
+            a, b = shs[t1], shs[t2]
+            if (a.dims[d1] if a is not None else []) != (b.dims[d2] if b is not None else []):
+                return False
+    except IndexError:  # a sharding without the tensor's rank: on a maximal mesh, which stops the node
+        return False
+    return True
 
 
 def _see_arg(sh: Sharding | None, outer: Sharding | None, manual: list[str], rank: int) -> Sharding | None:

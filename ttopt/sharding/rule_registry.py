@@ -32,7 +32,7 @@ def register(*names: str) -> Callable[[F], F]:
 def shape_of(v: Value) -> tuple[int, ...] | None:
     """A value's static shape, or None (no shape, or a dynamic dim)."""
     shape = getattr(v.type.resolve(), "shape", None)
-    if shape is None or any(d is None for d in shape):
+    if shape is None or None in shape:
         return None
     return tuple(shape)
 

@@ -19,6 +19,7 @@ are reduction for an add/multiply/max/min body (need-replication otherwise).
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from math import gcd, prod
 from typing import TYPE_CHECKING, Sequence
@@ -93,6 +94,9 @@ _SHAPE_AND_PROPERTY_RULES = frozenset({
     "stablehlo.dot", "stablehlo.reduce", "stablehlo.slice",
 })  # fmt: skip
 _RULES_SEEN: dict[tuple, OpShardingRule | None] = {}
+# An attribute alias named inside an attribute's text: `#name` not opening a dialect attribute
+# (`#stablehlo<precision DEFAULT>`, `#stablehlo.dot<...>` are not aliases).
+_ALIAS = re.compile(r"#[\w$.-]+(?![\w$.<-])")
 
 
 def _rule_key(op: Operation, conservative: bool, shapes: tuple) -> tuple | None:
@@ -102,7 +106,7 @@ def _rule_key(op: Operation, conservative: bool, shapes: tuple) -> tuple | None:
             if k.startswith("sdy."):
                 continue
             text = a.resolve().text
-            if "#" in text[1:]:
+            if "#" in text[1:] and _ALIAS.search(text, 1):
                 return None
             spelled.append((k, text))
     return (op.name, conservative, len(op.operands), shapes, tuple(spelled))

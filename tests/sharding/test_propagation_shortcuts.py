@@ -1,0 +1,121 @@
+"""Propagation's shortcuts answer exactly what factor propagation would: a settled node changes
+nothing under either strategy, a basic outcome with nothing extendable means no aggressive change
+either, and propagating on a shared projection (`fp.fresh`) leaves the projection as it was."""
+
+from __future__ import annotations
+
+import copy
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ttopt.dialects.sdy_rule import OpShardingRule
+from ttopt.sharding import factor_propagation as fp
+from ttopt.sharding.factors import Sharding
+from ttopt.sharding.propagation import SEVERAL_FACTORS, settled, settled_plan
+
+# Mesh a=4, b=2, c=2; the axes a tensor dimension may hold, as (name, pre-size, size).
+FULL = {"a": 4, "b": 2, "c": 2}
+AXES = [("a", 1, 4), ("a", 1, 2), ("a", 2, 2), ("b", 1, 2), ("c", 1, 2)]
+DIRECTIONS = (fp.BOTH, fp.FORWARD, fp.BACKWARD, fp.NONE)
+
+
+@st.composite
+def nodes(draw, several: bool = True) -> tuple:
+    """A rule over 1-2 operands and 1-2 results (dims of one factor, or of two when `several`), and
+    a sharding or None per tensor (axes never repeated within a tensor)."""
+    n_factors = draw(st.integers(1, 4))
+    sizes = tuple(draw(st.lists(st.sampled_from([1, 2, 3, 4, 8, 6]), min_size=n_factors, max_size=n_factors)))
+    n_ops, n_res = draw(st.integers(1, 2)), draw(st.integers(1, 2))
+    mappings = []
+    for _ in range(n_ops + n_res):
+        factors = draw(st.permutations(range(n_factors)))[: draw(st.integers(0, n_factors))]
+        dims: list[tuple[int, ...]] = []
+        i = 0
+        while i < len(factors):
+            take = 2 if several and i + 1 < len(factors) and draw(st.booleans()) else 1
+            dims.append(tuple(factors[i : i + take]))
+            i += take
+        mappings.append(tuple(dims))
+    rule = OpShardingRule(sizes, tuple(mappings[:n_ops]), tuple(mappings[n_ops:]))
+    shardings: list[Sharding | None] = []
+    for m in mappings:
+        if draw(st.booleans()):
+            shardings.append(None)
+            continue
+        used: list[tuple[str, int, int]] = []
+        dims_axes = []
+        for _ in m:
+            pick = draw(st.lists(st.sampled_from(AXES), max_size=2, unique=True))
+            pick = [a for a in pick if all(a[0] != u[0] for u in used)]
+            used += pick
+            dims_axes.append(pick)
+        closed = [draw(st.booleans()) for _ in m]
+        shardings.append(Sharding("mesh", dims_axes, closed))
+    return rule, shardings, draw(st.sampled_from(DIRECTIONS)), draw(st.booleans()), draw(st.booleans())
+
+
+def project(rule: OpShardingRule, shardings: list[Sharding | None]) -> list[fp.TensorFactors]:
+    return [fp.build(m, rule.factor_sizes, s.dims if s else None, s.closed if s else None)
+            for m, s in zip(rule.tensors, shardings)]  # fmt: skip
+
+
+def outcome(tensors: list[fp.TensorFactors], rule: OpShardingRule, updated: list[bool]) -> list:
+    return [fp.dim_shardings(t, m, rule.factor_sizes) if u else None for t, m, u in zip(tensors, rule.tensors, updated)]
+
+
+@given(nodes(several=False))
+def test_a_settled_node_changes_nothing(node) -> None:
+    rule, shardings, direction, conservative, elementwise = node
+    plan = settled_plan(rule)
+    assert plan is not SEVERAL_FACTORS
+    if not settled(plan, shardings):
+        return
+    n_ops = len(rule.operands)
+    assert not any(fp.propagate_basic(project(rule, shardings), n_ops, rule.factor_sizes, lambda f: direction, FULL, conservative))
+    assert not any(fp.propagate_aggressive(project(rule, shardings), n_ops, rule.factor_sizes, lambda f: direction,
+                                           FULL, conservative, elementwise))  # fmt: skip
+
+
+def test_settled_plans() -> None:
+    elementwise = OpShardingRule((4, 8), (((0,), (1,)), ((0,), (1,))), (((0,), (1,)),))
+    assert settled_plan(elementwise) == (((0, 1), (0, 2)), ())
+    transpose = OpShardingRule((4, 8), (((0,), (1,)),), (((1,), (0,)),))
+    assert settled_plan(transpose) == ((), ((0, 1, 1, 0), (0, 0, 1, 1)))
+    assert settled_plan(OpShardingRule((2, 2), (((0, 1),),), (((0, 1),),))) is SEVERAL_FACTORS
+    a, b = [("a", 1, 4)], [("b", 1, 2)]
+    assert settled(settled_plan(transpose), [Sharding("mesh", [a, b], [False, False]), Sharding("mesh", [b, a], [True, True])])
+    assert not settled(settled_plan(transpose), [Sharding("mesh", [a, b], [False, False]), None])
+    assert settled(settled_plan(elementwise), [None, None, Sharding("mesh", [[], []], [True, False])])
+    assert not settled(settled_plan(elementwise), [None, Sharding("mesh", [a, []], [False, False]), None])
+
+
+@given(nodes())
+def test_nothing_extendable_for_basic_means_no_aggressive_change(node) -> None:
+    rule, shardings, direction, conservative, elementwise = node
+    n_ops = len(rule.operands)
+    extendable = [False]
+    if any(fp.propagate_basic(project(rule, shardings), n_ops, rule.factor_sizes, lambda f: direction, FULL,
+                              conservative, extendable)) or extendable[0]:  # fmt: skip
+        return
+    assert not any(fp.propagate_aggressive(project(rule, shardings), n_ops, rule.factor_sizes, lambda f: direction,
+                                           FULL, conservative, elementwise))  # fmt: skip
+
+
+@given(nodes())
+def test_propagating_on_a_shared_projection_leaves_it_as_it_was(node) -> None:
+    rule, shardings, direction, conservative, elementwise = node
+    n_ops = len(rule.operands)
+    for aggressive in (False, True):
+        templates = project(rule, shardings)
+        kept = copy.deepcopy(templates)
+        shared = [fp.fresh(t) for t in templates]
+        own = project(rule, shardings)
+        if aggressive:
+            run = [fp.propagate_aggressive(ts, n_ops, rule.factor_sizes, lambda f: direction, FULL, conservative, elementwise)
+                   for ts in (shared, own)]  # fmt: skip
+        else:
+            run = [fp.propagate_basic(ts, n_ops, rule.factor_sizes, lambda f: direction, FULL, conservative) for ts in (shared, own)]
+        assert run[0] == run[1]
+        assert outcome(shared, rule, run[0]) == outcome(own, rule, run[1])
+        assert templates == kept
