@@ -124,6 +124,26 @@ def beam_search(graph: CostGraph, width: int = 32) -> BeamResult:
                     opts = shared[ck] = _options(graph, v, free_producers, gk, closing)
                 g = groups[gk] = (opts, [])
             g[1].append((s, base_of(key) if base_of is not None else key))
+        if opens and base_of is None:
+            # Every (state, option) pair gets its own key (the state's key plus the option): no
+            # two merge, so the successors are listed in the order the general loop meets them.
+            nxt: list[_State] = []
+            for relax in (False, True):
+                for opts, group in groups.values():
+                    for k, ns, need, delta in opts:
+                        tail = (k,)
+                        limit = budget - need
+                        for s, base in group:
+                            if relax or s[1] <= limit:
+                                nxt.append((s[0] + ns, s[1] + delta, base + tail, (pos, k, s[3])))
+                if nxt:
+                    break
+                over.append(pos)
+            if not nxt:  # no candidate is legal with any state's inputs: keep the default, uncosted
+                nxt = [(s[0], s[1], base + (0,), (pos, 0, s[3])) for _, group in groups.values() for s, base in group]
+            max_states = max(max_states, len(nxt))
+            states = sorted(nxt, key=order)[:width] if len(nxt) > 1 else nxt
+            continue
         best: dict[tuple, _State] = {}
         for relax in (False, True):
             for opts, group in groups.values():
