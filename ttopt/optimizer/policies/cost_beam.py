@@ -104,7 +104,7 @@ def beam_search(graph: CostGraph, width: int = 32) -> BeamResult:
             if len(opts) == 1:
                 k, ns, need, delta = opts[0]
                 limit = budget - need
-                nxt = [(s[0] + ns, s[1] + delta, s[2], (pos, k, s[3])) for s in states if s[1] <= limit]
+                nxt: list[_State] = [(s[0] + ns, s[1] + delta, s[2], (pos, k, s[3])) for s in states if s[1] <= limit]
                 if not nxt:
                     over.append(pos)  # no state fits: the relaxed pass places it over budget
                     nxt = [(s[0] + ns, s[1] + delta, s[2], (pos, k, s[3])) for s in states]
@@ -127,7 +127,7 @@ def beam_search(graph: CostGraph, width: int = 32) -> BeamResult:
         if opens and base_of is None:
             # Every (state, option) pair gets its own key (the state's key plus the option): no
             # two merge, so the successors are listed in the order the general loop meets them.
-            nxt: list[_State] = []
+            nxt = []
             for relax in (False, True):
                 for opts, group in groups.values():
                     for k, ns, need, delta in opts:
