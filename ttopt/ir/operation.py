@@ -252,13 +252,17 @@ class Operation:
 class Block:
     """A list of operations with block arguments; optionally labelled (`^bb1`)."""
 
-    __slots__ = ("ops", "args", "parent", "label")
+    __slots__ = ("ops", "args", "parent", "label", "_hint")
 
     def __init__(self, arg_types: Sequence[Type] = (), label: str | None = None) -> None:
         self.ops: list[Operation] = []
         self.args: list[BlockArgument] = [BlockArgument(t, self, i) for i, t in enumerate(arg_types)]
         self.parent: Region | None = None
         self.label = label
+        # Where the last op looked up, inserted or removed was: passes build and erase ops in front
+        # of the op they rewrite, so the next lookup is there or just after it. Only a guess (`ops`
+        # is edited directly too): every lookup checks it by identity.
+        self._hint = 0
 
     def add_arg(self, arg: BlockArgument) -> BlockArgument:
         """Append an existing argument object (used by the parser)."""
@@ -281,17 +285,33 @@ class Block:
             op.parent.remove(op)
         op.parent = self
         self.ops.insert(index, op)
+        self._hint = index
         return op
 
     def index(self, op: Operation) -> int:
-        """Position of `op` in this block (a C-level identity scan: ops define no __eq__)."""
+        """Position of `op` in this block (a C-level identity scan: ops define no __eq__), looked for
+        first at and after the last position used (an op is in its block once)."""
+        ops = self.ops
+        h = self._hint
         try:
-            return self.ops.index(op)
-        except ValueError:
-            raise ValueError(f"{op!r} is not in this block") from None
+            if ops[h] is op:
+                return h
+            i = ops.index(op, h)
+        except (IndexError, ValueError):
+            try:
+                i = ops.index(op)
+            except ValueError:
+                raise ValueError(f"{op!r} is not in this block") from None
+        self._hint = i
+        return i
 
     def remove(self, op: Operation) -> None:
-        self.ops.remove(op)
+        """Take `op` out of this block."""
+        try:
+            i = self.index(op)
+        except ValueError:
+            raise ValueError("list.remove(x): x not in list") from None
+        del self.ops[i]
         op.parent = None
 
     def remove_many(self, ops: Iterable[Operation]) -> None:

@@ -23,6 +23,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Callable
 
 from ttopt.device.tensor import element_dtype
@@ -150,6 +151,16 @@ def _shape_attr(shape: tuple[int, ...]) -> DialectAttr:
     return DialectAttr("ttnn.shape", "x".join(map(str, shape)))
 
 
+@lru_cache(maxsize=4096)
+def _default_layout(shape: tuple[int, ...], dtype: str, host: bool) -> TTNNLayoutAttr:
+    """The layout a converted tensor gets: row-major in system memory on the host, else DRAM
+    interleaved tiles. Layouts are immutable and a function of these three, and a 10k-op module
+    has a few hundred distinct ones, so each is built once (raises AttrError, never cached)."""
+    if host:
+        return TTNNLayoutAttr.build(shape, dtype, tiled=False, buffer_type="system_memory")
+    return TTNNLayoutAttr.build(shape, dtype, buffer_type="dram", memory_layout="interleaved")
+
+
 class _Lowering:
     """One function's conversion."""
 
@@ -182,10 +193,7 @@ class _Lowering:
         if dt is None:
             raise self.fail(op, f"has element type {t.element_type.text}, which has no TTNN data type")
         try:
-            if host:
-                lay = TTNNLayoutAttr.build(shape, dt.value, tiled=False, buffer_type="system_memory")
-            else:
-                lay = TTNNLayoutAttr.build(shape, dt.value, buffer_type="dram", memory_layout="interleaved")
+            lay = _default_layout(shape, dt.value, host)
         except AttrError as e:
             raise self.fail(op, e.message) from None
         return self.aliaser.tensor_type(t, lay)

@@ -31,11 +31,13 @@ class VerifiedOps:
     """The inputs each op was last verified with; `unchanged` is the verifier's skip test."""
 
     def __init__(self) -> None:
-        self._done: dict[int, tuple[Operation, tuple[Any, ...], tuple[int, ...]]] = {}
-        self._pending: dict[int, tuple[Operation, tuple[Any, ...], tuple[int, ...]]] = {}
+        # Keyed by the op (ops and blocks hash by identity): a record keeps its op alive, so a key
+        # never stands for a later object at the same address.
+        self._done: dict[Operation, tuple[tuple[Any, ...], tuple[int, ...]]] = {}
+        self._pending: dict[Operation, tuple[tuple[Any, ...], tuple[int, ...]]] = {}
         self._module: tuple[Any, ...] = ()
-        self._enclosing: dict[int, tuple[Any, ...]] = {}
-        self._ahead: dict[int, bool] = {}  # nested ops answered while looking at their region's owner
+        self._enclosing: dict[Block, tuple[Any, ...]] = {}
+        self._ahead: dict[Operation, bool] = {}  # nested ops answered while looking at their region's owner
 
     def start(self, module: Module) -> None:
         """Begin a verification of `module` (call `commit` once it has passed)."""
@@ -54,7 +56,7 @@ class VerifiedOps:
 
     def unchanged(self, op: Operation) -> bool:
         """True when `op` was verified before with the very same inputs (see the module docstring)."""
-        known = self._ahead.pop(id(op), None)
+        known = self._ahead.pop(op, None)
         return self._look(op) if known is None else known
 
     def _look(self, op: Operation) -> bool:
@@ -65,7 +67,7 @@ class VerifiedOps:
         results = op.results
         props = op.properties
         attrs = op.attributes
-        around = self._enclosing.get(id(block))
+        around = self._enclosing.get(block)
         if around is None:
             around = self._around(block)
         key = (op.name, block, block.ops[-1] is op, *around, len(operands), *operands,
@@ -85,14 +87,13 @@ class VerifiedOps:
                     parts += (*b.args, *map(_type, b.args), *b.ops)
                     for inner in b.ops:
                         # Every nested op is looked at (no early exit): each needs its record.
-                        same = self._ahead[id(inner)] = self._look(inner)
+                        same = self._ahead[inner] = self._look(inner)
                         nested = nested and same
             key = (*key, *parts)
             counts = tuple(sizes)
-        self._pending[id(op)] = (op, key, counts)
-        old = self._done.get(id(op))
-        return (nested and old is not None and old[0] is op and old[2] == counts and len(old[1]) == len(key)
-                and all(map(is_, old[1], key)))
+        self._pending[op] = (key, counts)
+        old = self._done.get(op)
+        return nested and old is not None and old[1] == counts and len(old[0]) == len(key) and all(map(is_, old[0], key))
 
     def commit(self) -> None:
         """The verification passed: its records are the ones to compare with next time."""
@@ -103,7 +104,7 @@ class VerifiedOps:
 
     def _around(self, block: Block) -> tuple[Any, ...]:
         """The ops enclosing `block`, each manual computation with its `manual_axes`."""
-        found = self._enclosing.get(id(block))
+        found = self._enclosing.get(block)
         if found is None:
             owner = block.parent.parent if block.parent is not None else None
             if owner is None:
@@ -112,5 +113,5 @@ class VerifiedOps:
                 outer = self._around(owner.parent) if owner.parent is not None else ()
                 axes = owner.properties.get("manual_axes") if owner.name == "sdy.manual_computation" else None
                 found = (*outer, owner, axes)
-            self._enclosing[id(block)] = found
+            self._enclosing[block] = found
         return found

@@ -92,6 +92,25 @@ def beam_search(graph: CostGraph, width: int = 32) -> BeamResult:
         if opens:
             open_.append(pos)
         context = graph.read_context(v)
+        if not opens and base_of is None and not free_producers:
+            # A node that reads no open decision and changes no key (most fixed ops): every state
+            # gives it the same inputs and keeps its key, so with one option each state has one
+            # successor and none merge (their keys differ). The order is still re-sorted: adding
+            # the same ns can round two costs to a tie.
+            ck = (context, ())
+            opts = shared.get(ck)
+            if opts is None:
+                opts = shared[ck] = _options(graph, v, free_producers, (), closing)
+            if len(opts) == 1:
+                k, ns, need, delta = opts[0]
+                limit = budget - need
+                nxt: list[_State] = [(s[0] + ns, s[1] + delta, s[2], (pos, k, s[3])) for s in states if s[1] <= limit]
+                if not nxt:
+                    over.append(pos)  # no state fits: the relaxed pass places it over budget
+                    nxt = [(s[0] + ns, s[1] + delta, s[2], (pos, k, s[3])) for s in states]
+                max_states = max(max_states, len(nxt))
+                states = sorted(nxt, key=order) if len(nxt) > 1 else nxt
+                continue
         groups: dict[tuple, tuple[list[_Option], list[tuple[_State, tuple]]]] = {}
         for s in states:
             key = s[2]
@@ -105,6 +124,26 @@ def beam_search(graph: CostGraph, width: int = 32) -> BeamResult:
                     opts = shared[ck] = _options(graph, v, free_producers, gk, closing)
                 g = groups[gk] = (opts, [])
             g[1].append((s, base_of(key) if base_of is not None else key))
+        if opens and base_of is None:
+            # Every (state, option) pair gets its own key (the state's key plus the option): no
+            # two merge, so the successors are listed in the order the general loop meets them.
+            nxt = []
+            for relax in (False, True):
+                for opts, group in groups.values():
+                    for k, ns, need, delta in opts:
+                        tail = (k,)
+                        limit = budget - need
+                        for s, base in group:
+                            if relax or s[1] <= limit:
+                                nxt.append((s[0] + ns, s[1] + delta, base + tail, (pos, k, s[3])))
+                if nxt:
+                    break
+                over.append(pos)
+            if not nxt:  # no candidate is legal with any state's inputs: keep the default, uncosted
+                nxt = [(s[0], s[1], base + (0,), (pos, 0, s[3])) for _, group in groups.values() for s, base in group]
+            max_states = max(max_states, len(nxt))
+            states = sorted(nxt, key=order)[:width] if len(nxt) > 1 else nxt
+            continue
         best: dict[tuple, _State] = {}
         for relax in (False, True):
             for opts, group in groups.values():
