@@ -6,6 +6,8 @@ so `ttopt opt` on a small file starts fast (no rich, pydantic or solver imports 
 
 from __future__ import annotations
 
+import atexit
+import gc
 import importlib
 import os
 import sys
@@ -50,6 +52,9 @@ def cli() -> None:
 def main() -> None:
     """Console entry point: click's usage errors exit 2; an internal error is one line, exit 1."""
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 5000))  # room for 100-deep nesting
+    # The process ends right after the run: freezing the heap at exit spares the interpreter's last
+    # collection a walk over the whole dead IR (1.6 s of CPU after a 10k-op backend run).
+    atexit.register(gc.freeze)
     try:
         cli(standalone_mode=True)
     except SystemExit:
