@@ -50,6 +50,9 @@ class LayoutAliaser:
     def __init__(self, module: Any) -> None:
         self.scope = module.aliases
         self._encodings: dict[TTNNLayoutAttr, Attribute] = {}
+        # Hashing a layout walks its pydantic fields; most calls pass a layout object seen before,
+        # so an identity table (holding the object, so its id stays its own) answers them first.
+        self._by_id: dict[int, tuple[TTNNLayoutAttr, Attribute]] = {}
         self._buffers: dict[BufferType, str] = {}
 
     def buffer_alias(self, buffer: BufferType) -> str:
@@ -63,6 +66,9 @@ class LayoutAliaser:
 
     def encoding(self, layout: TTNNLayoutAttr) -> Attribute:
         """An alias reference printing as `#ttnn_layoutN` whose definition is `layout`."""
+        hit = self._by_id.get(id(layout))
+        if hit is not None and hit[0] is layout:
+            return hit[1]
         enc = self._encodings.get(layout)
         if enc is None:
             buf = layout.buffer_type
@@ -71,6 +77,7 @@ class LayoutAliaser:
             )
             attr = DialectAttr("ttnn.ttnn_layout", body, f"#ttnn.ttnn_layout<{body}>", typed=layout, scope=self.scope)
             enc = self._encodings[layout] = self.scope.add_attr("ttnn_layout", attr)
+        self._by_id[id(layout)] = (layout, enc)
         return enc
 
     def tensor_type(self, old: TensorType, layout: TTNNLayoutAttr) -> TensorType:
