@@ -28,15 +28,8 @@ def _optimize(text: str, policy: str = "CostBased", **options: object) -> tuple[
     return print_module(module), stats
 
 
-# Seeds cover every small-graph family: chain, fork, diamond, attention, conv (seed % 5). On the two
-# attention graphs CostBased's exact MIP (over its own plan space) misses the oracle's optimum by
-# 1.9% under the refitted costs: the oracle's plan space is a superset, and its optimum keeps the
-# permute, the score matmul and the softmax L1 interleaved where CostBased reshards two matmul
-# outputs to DRAM. Strict xfail, so closing that gap turns these back into ordinary passes.
-_ATTENTION_GAP = pytest.mark.xfail(strict=True, reason="CostBased misses the oracle optimum by ~1.9% on attention graphs")
-
-
-@pytest.mark.parametrize("seed", [pytest.param(s, marks=_ATTENTION_GAP) if s in (3, 8) else s for s in range(10)])
+# Seeds cover every small-graph family: chain, fork, diamond, attention, conv (seed % 5).
+@pytest.mark.parametrize("seed", range(10))
 def test_cost_based_reaches_the_exhaustive_optimum(seed: int) -> None:
     _, text = small_graph(seed)
     best = optimum(analysed_function(text, max_legal_layouts=4)).ns
