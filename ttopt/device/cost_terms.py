@@ -12,7 +12,8 @@ estimates one op with `matmul_terms(params_for("wormhole_b0"), m, k, n, ...)` or
 * dram: DRAM bytes by data format over the bandwidth of the access pattern. A matmul reads its
   DRAM operands one of three ways, as tt-metal's program configs do: 2-D multicast (M of at least
   one tile row per grid row: only the edge sender cores read DRAM, `dram_2d_gbps`), 1-D (decode
-  shapes: every core streams its slice of the weights, `dram_stream_gbps`), or DRAM-sharded
+  shapes: every working core streams its slice of the weights, `dram_stream_gbps`, and reads it a
+  block at a time, `dram_core_gbps`), or DRAM-sharded
   weights (one reader per bank, `dram_sharded_gbps`). Every DRAM-interleaved page also costs
   `dram_page_ns` (one NoC request per page), matmul operands and streaming ops alike. A
   DRAM-sharded matmul multicasts its activation one semaphore-gated block per sender, chained:
