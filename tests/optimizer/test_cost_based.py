@@ -29,8 +29,6 @@ def _optimize(text: str, policy: str = "CostBased", **options: object) -> tuple[
 
 
 # Seeds cover every small-graph family: chain, fork, diamond, attention, conv (seed % 5).
-
-
 @pytest.mark.parametrize("seed", range(10))
 def test_cost_based_reaches_the_exhaustive_optimum(seed: int) -> None:
     _, text = small_graph(seed)

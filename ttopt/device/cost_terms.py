@@ -12,7 +12,8 @@ estimates one op with `matmul_terms(params_for("wormhole_b0"), m, k, n, ...)` or
 * dram: DRAM bytes by data format over the bandwidth of the access pattern. A matmul reads its
   DRAM operands one of three ways, as tt-metal's program configs do: 2-D multicast (M of at least
   one tile row per grid row: only the edge sender cores read DRAM, `dram_2d_gbps`), 1-D (decode
-  shapes: every core streams its slice of the weights, `dram_stream_gbps`), or DRAM-sharded
+  shapes: every working core streams its slice of the weights, `dram_stream_gbps`, and reads it a
+  block at a time, `dram_core_gbps`), or DRAM-sharded
   weights (one reader per bank, `dram_sharded_gbps`). Every DRAM-interleaved page also costs
   `dram_page_ns` (one NoC request per page), matmul operands and streaming ops alike. A
   DRAM-sharded matmul multicasts its activation one semaphore-gated block per sender, chained:
@@ -114,6 +115,7 @@ class CostParams:
     dram_banks: int = 12  # DRAM banks (interleaved pages round-robin over them; one DRAM-sharded reader each)
     dram_bank_gbps: float = 24.0  # one DRAM bank's rate (peak / banks)
     compute_init_ns: float = 0.0  # a compute kernel's start-up and drain on top of a reader/writer launch
+    dram_core_gbps: float = 17.4  # one core reading DRAM tiles a block at a time (a barrier per block)
 
     @property
     def link_gbps(self) -> float:
@@ -191,6 +193,15 @@ def dram_sharded_weight_ns(
     return hops * max(hop, block_read)
 
 
+def one_d_dram_ns(p: CostParams, nbytes: float, tile: int, workers: int) -> float:
+    """DRAM-interleaved bytes (tiles of `tile` bytes) that a 1-D matmul's `workers` read or write,
+    each for its own columns. The chip streams them as any interleaved stream (`dram_stream_gbps`
+    + `dram_page_ns` per page); each core issues one block's tile reads and waits for all of them
+    before the next (one block in flight), so its share also takes its bytes at `dram_core_gbps`
+    (tt-metal PR 47885). Few workers are bound by the second term, a full grid by the first."""
+    return nbytes / p.dram_stream_gbps + nbytes / tile * p.dram_page_ns + nbytes / (max(1, workers) * p.dram_core_gbps)
+
+
 def tile_bytes(fmt: str) -> int:
     """Bytes of one 32x32 tile of `fmt` (unknown formats count as bf16)."""
     return TILE_BYTES.get(fmt, 2048)
@@ -234,15 +245,15 @@ def matmul_terms(
         reread = out_tiles * kt * (tile_bytes(fmt_a) + tile_bytes(fmt_b))
         dram = sizes["out"][0] / p.dram_stream_gbps + out_tiles * p.dram_page_ns if out == "dram_i" else 0.0
         return combine(p, "matmul", compute, dram, reread / p.fallback_gbps)
-    stream = p.dram_2d_gbps
+    workers = max(1, cores)
     if not two_d:
         # 1-D: N is split in per_core_N = ceil(Nt / cores) columns, so only ceil(Nt / per_core_N)
         # cores work and stream weights (tt-mlir issue 8038: 45 of 64 cores for Nt = 90); a batch
-        # spreads over the cores N leaves idle. DRAM bandwidth scales with the working share.
+        # spreads over the cores N leaves idle. Each worker reads its columns a block at a time
+        # (one_d_dram_ns): 22 to 45 workers read ~120-150 GB/s, 60 to 64 ~160-170.
         n_workers = ceil(nt / ceil(nt / max(1, cores)))
         workers = n_workers * max(1, min(batch, max(1, cores) // n_workers))
         blocks = ceil(batch * mt * nt / workers) * kt
-        stream = p.dram_stream_gbps * min(1.0, workers / p.grid_cores)
     if b == "dram_s":
         # One worker per DRAM bank computes its bank's columns over the whole K.
         blocks = batch * mt * ceil(nt / max(1, p.dram_banks)) * kt
@@ -253,8 +264,10 @@ def matmul_terms(
             dram += dram_sharded_weight_ns(p, mt, kt, nt, fmt_a, fmt_b, cores, batch)
         elif mem == "dram_s":
             dram += nbytes / p.dram_sharded_gbps
+        elif mem == "dram_i" and not two_d:
+            dram += one_d_dram_ns(p, nbytes, tile_bytes(fmt_of[role]), workers)
         elif mem == "dram_i":
-            dram += nbytes / stream + nbytes / tile_bytes(fmt_of[role]) * p.dram_page_ns
+            dram += nbytes / p.dram_2d_gbps + nbytes / tile_bytes(fmt_of[role]) * p.dram_page_ns
         elif mem == "l1_i":
             noc += nbytes / p.l1_interleaved_gbps
         elif role != "out" and out == "l1_s":
