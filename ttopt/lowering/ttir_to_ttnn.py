@@ -314,16 +314,16 @@ def _elementwise(lw: _Lowering, op: Any) -> Any:
 
 
 def _broadcastable(lw: _Lowering, op: Any, name: str, ins: list[Any], properties: dict[str, Any]) -> Any:
-    """The op on its (folded) operands. When their implicit broadcast is smaller than the result
-    (every operand was a folded broadcast), the op computes that shape and a `ttnn.repeat` brings
+    """The op on its operands. When their implicit broadcast is smaller than the result (every
+    operand that broadcast was a folded `ttir.broadcast`), the op computes that shape and a `ttnn.repeat` brings
     it to the result's, as HEAD's TTIRImplicitBroadcastFold adds a broadcast on the output."""
     out_t = op.results[0].type.resolve()
     result = tuple(out_t.shape) if out_t.shape is not None else None
     implicit = _implicit_shape([v.type.resolve().shape for v in ins])
-    if result is None or implicit is None or implicit == result:
+    # Only a result its operands broadcast to is repeated; other shapes are the op's own (bitcast_convert).
+    if (result is None or implicit is None or implicit == result or len(implicit) != len(result)
+            or any(i != r and i != 1 for i, r in zip(implicit, result))):  # fmt: skip
         return lw.emit(name, ins, _result_type(lw, op), properties, op.location)
-    if len(implicit) != len(result) or any(i != r and i != 1 for i, r in zip(implicit, result)):
-        raise ValueError(f"operands broadcast to {list(implicit)}, which does not broadcast to the result {list(result)}")
     narrow = lw.emit(name, ins, lw.layout_type(TensorType(implicit, out_t.element_type), op), properties, op.location)
     dims = tuple(r if i != r else 1 for i, r in zip(implicit, result))
     return lw.emit("ttnn.repeat", [narrow], _result_type(lw, op), {"repeat_dims": _shape_attr(dims)}, op.location)

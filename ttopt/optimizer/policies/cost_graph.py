@@ -4,8 +4,9 @@ from its producers (directly, or through a reshard the rewrite inserts), and its
 Nodes are the schedulable ops in IR order (the schedule is kept). An op's candidates are its legal
 configs from the analyses, the default (DRAM interleaved) first, pruned to the `max_candidates`
 cheapest by their own estimate. An op keeps its default config alone when changing its output could
-break a reader the model does not see: its result is returned, it has several results, or a user is
-not a top-level op the op model knows (nested regions, dispatch ops, unknown ops). Fixed ops
+break a reader the model does not see: its result is returned, or a user is not a top-level op the
+op model knows (nested regions, dispatch ops, unknown ops) or is a `ttnn.to_layout` (which may not
+change the memory config it reads). Fixed ops
 (conversions, dispatch, ops without a rule) keep their current layout and are still costed.
 
 Reads: a consumer with config `c` reads its producers' layouts directly when the op model accepts
@@ -81,6 +82,9 @@ class Node:
 
 # Users that accept any layout of their operand (they only free it).
 READ_ANY = frozenset({"ttnn.deallocate"})
+# Users that keep their operand's memory config (HEAD's to_layout verifier: only the page layout
+# and data type change), so a producer read by one keeps its default config.
+KEEPS_MEMORY = frozenset({"ttnn.to_layout"})
 
 
 def _uid(lay: TTNNLayoutAttr | None) -> int:
@@ -124,7 +128,7 @@ class CostGraph:
                     continue
                 if p > last:
                     last = p
-                if u.name not in READ_ANY and (family_of(u.name) is None or is_dispatch(u)):
+                if u.name not in READ_ANY and (family_of(u.name) is None or is_dispatch(u) or u.name in KEEPS_MEMORY):
                     known = False
         return last, known
 
