@@ -3,7 +3,7 @@ reduce_window / pad / dynamic-slice lowerings produce (tt-mlir's TTIRToTTNN patt
 
 | TTIR | TTNN |
 |---|---|
-| `gather`, `scatter`, `cumsum`, `cumprod` | same name; `dim` as si32, the scatter's reduce type kept |
+| `gather`, `scatter`, `cumsum`, `cumprod` | same name; `dim` as si32, the scatter's reduce type kept; a rank-1 gather on [1, N] / [1, M] reshapes (HEAD's GatherOpRank1RewritePattern) |
 | `slice_dynamic`, `clamp_scalar`, `repeat` | same name (`repeat_dims = #ttnn.shape<..>`) |
 | `pad` | `ttnn.pad` with `use_multicore = true` |
 | `embedding_backward` | `ttnn.embedding_bw` on [B, 1, 1, S] indices (the sequence padded to a multiple of 32) and a [1, 1, R, C] gradient; its [1, 1, V, D] result reshaped to the table |
@@ -157,8 +157,28 @@ def _pool(lw: _Lowering, op: Any) -> Any:
     return results if len(results) > 1 else results[0]
 
 
+_gather_direct = _dim_op("gather")
+
+
+def _gather(lw: _Lowering, op: Any) -> Any:
+    """Rank 1: tt-metal's gather needs rank >= 2 (tt-metal #45155), so, as HEAD's
+    GatherOpRank1RewritePattern, the input and index gain a leading unit dimension, the gather runs
+    on dim + 1 (a negative dim unchanged) and its [1, M] result is reshaped back."""
+    x, index = inputs(op)[:2]
+    if len(x.type.resolve().shape) != 1:
+        return _gather_direct(lw, op)
+    loc = op.location
+    out_t = op.results[0].type.resolve()
+    dim = int(props(op).dim)
+    x2 = lw.reshape(x, (1, *x.type.resolve().shape), op, loc)
+    i2 = lw.reshape(index, (1, *index.type.resolve().shape), op, loc)
+    wide = lw.layout_type(TensorType((1, *out_t.shape), out_t.element_type), op)
+    g = lw.emit("ttnn.gather", [x2, i2], wide, {"dim": IntegerAttr(dim + 1 if dim >= 0 else dim, SI32)}, loc)
+    return lw.reshape(g, tuple(out_t.shape), op, loc)
+
+
 INDEXING_RULES = {
-    "gather": _dim_op("gather"), "scatter": _dim_op("scatter"), "cumsum": _dim_op("cumsum"), "cumprod": _dim_op("cumprod"),
+    "gather": _gather, "scatter": _dim_op("scatter"), "cumsum": _dim_op("cumsum"), "cumprod": _dim_op("cumprod"),
     "slice_dynamic": _slice_dynamic, "clamp_scalar": _clamp_scalar, "repeat": _repeat, "pad": _pad,
     "embedding_backward": _embedding_backward,
     "max_pool2d": _pool, "avg_pool2d": _pool, "max_pool2d_with_indices": _pool,

@@ -1,6 +1,7 @@
 """convert-ttir-to-ttnn's implicit-broadcast fold (on by default, off with the backend pipeline's
 enable-implicit-broadcast-folding-pass=false; a repeat after the op when every operand was a
-folded broadcast) and ttnn-workaround's embedding_bw data types, as HEAD applies them."""
+folded broadcast), ttnn-workaround's embedding_bw data types and the rank-1 gather workaround, as
+HEAD applies them."""
 
 from __future__ import annotations
 
@@ -87,3 +88,19 @@ def test_embedding_bw_runs_in_bf16_with_ui32_indices() -> None:
     assert emb.results[0].type.resolve().element_type.resolve().text == "bf16"
     (back,) = [u for u in emb.results[0].users if u.name != "ttnn.deallocate"]
     assert back.name == "ttnn.typecast" and back.results[0].type.resolve().element_type.resolve().text == "f32"
+
+
+GATHER_1D = """func.func @f(%x: tensor<8xf32>, %i: tensor<3xui32>) -> tensor<3xf32> {
+  %0 = "ttir.gather"(%x, %i) <{dim = 0 : i32}> : (tensor<8xf32>, tensor<3xui32>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+"""
+
+
+def test_rank1_gather_runs_on_rank2() -> None:
+    ops = _ops(_lower(GATHER_1D))
+    assert [op.name for op in ops] == ["ttnn.reshape", "ttnn.reshape", "ttnn.gather", "ttnn.reshape"]
+    gather = ops[2]
+    assert [_shape(v) for v in gather.operands] == [(1, 8), (1, 3)] and _shape(gather.results[0]) == (1, 3)
+    assert gather.properties["dim"].text == "1 : si32"
+    assert _shape(ops[3].results[0]) == (3,)
