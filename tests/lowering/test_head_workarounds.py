@@ -104,3 +104,20 @@ def test_rank1_gather_runs_on_rank2() -> None:
     assert [_shape(v) for v in gather.operands] == [(1, 8), (1, 3)] and _shape(gather.results[0]) == (1, 3)
     assert gather.properties["dim"].text == "1 : si32"
     assert _shape(ops[3].results[0]) == (3,)
+
+
+SCATTER = """func.func @f(%x: tensor<1000x32xf32>, %i: tensor<10x32xi64>, %s: tensor<10x32xf32>) -> tensor<1000x32xf32> {
+  %0 = "ttir.scatter"(%x, %i, %s) <{dim = 0 : i32, scatter_reduce_type = #ttcore.reduce_type<invalid>}> : (tensor<1000x32xf32>, tensor<10x32xi64>, tensor<10x32xf32>) -> tensor<1000x32xf32>
+  return %0 : tensor<1000x32xf32>
+}
+"""
+
+
+def test_scatter_runs_row_major_and_tiles_its_result() -> None:
+    from ttopt.optimizer.analyses import current_layout
+
+    ops = _ops(_lower(SCATTER))
+    assert [op.name for op in ops] == ["ttnn.to_layout"] * 3 + ["ttnn.scatter", "ttnn.to_layout"]
+    scatter = ops[3]
+    assert all(not current_layout(v.type).is_tiled for v in [*scatter.operands, *scatter.results])
+    assert current_layout(ops[4].results[0].type).is_tiled
