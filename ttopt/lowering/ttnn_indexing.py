@@ -16,11 +16,11 @@ from math import ceil, prod
 from typing import TYPE_CHECKING, Any
 
 from ttopt.dialects.ttir import inputs
+from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
 from ttopt.ir.attributes import BoolAttr, DenseArrayAttr, DialectAttr, FloatAttr, IntegerAttr
 from ttopt.ir.operation import Operation
 from ttopt.ir.properties import int_values, props
 from ttopt.ir.types import ScalarType, TensorType
-from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
 from ttopt.lowering.op_error import OpError
 from ttopt.lowering.ttnn_direct import row_major
 
