@@ -8,7 +8,12 @@
 
 // CHECK-LABEL: func.func @gather_scatter
 // CHECK: "ttnn.gather"(%arg0, %arg1) <{dim = 1 : si32}>
-// CHECK: "ttnn.scatter"(%arg0, %arg1, %arg2) <{dim = 1 : si32, scatter_reduce_type = #ttcore.reduce_type<sum>}>
+// HEAD's scatter workarounds: bf16 / 32-bit integer operands row-major, the result tiled again.
+// CHECK: %[[X:.*]] = "ttnn.to_layout"(%arg0)
+// CHECK: %[[I:.*]] = "ttnn.to_layout"(%arg1)
+// CHECK: %[[S:.*]] = "ttnn.to_layout"(%arg2)
+// CHECK: %[[R:.*]] = "ttnn.scatter"(%[[X]], %[[I]], %[[S]]) <{dim = 1 : si32, scatter_reduce_type = #ttcore.reduce_type<sum>}>
+// CHECK: "ttnn.to_layout"(%[[R]])
 func.func @gather_scatter(%x: tensor<4x6xbf16>, %i: tensor<4x3xi32>, %s: tensor<4x3xbf16>) -> (tensor<4x3xbf16>, tensor<4x6xbf16>) {
   %0 = "ttir.gather"(%x, %i) <{dim = 1 : i32}> : (tensor<4x6xbf16>, tensor<4x3xi32>) -> tensor<4x3xbf16>
   %1 = "ttir.scatter"(%x, %i, %s) <{dim = 1 : i32, scatter_reduce_type = #ttcore.reduce_type<sum>}> : (tensor<4x6xbf16>, tensor<4x3xi32>, tensor<4x3xbf16>) -> tensor<4x6xbf16>
@@ -23,7 +28,9 @@ func.func @gather_scatter(%x: tensor<4x6xbf16>, %i: tensor<4x3xi32>, %s: tensor<
 // CHECK: %[[GP:.*]] = "ttnn.pad"(%arg2) <{padding = array<i32: 0, 0, 0, 22, 0, 0>, use_multicore = true, value = 0.000000e+00 : f32}>
 // CHECK: %[[G4:.*]] = "ttnn.reshape"(%[[GP]]) <{shape = [1 : i32, 1 : i32, 32 : i32, 64 : i32]}>
 // CHECK: %[[I4:.*]] = "ttnn.reshape"(%[[IP]]) <{shape = [1 : i32, 1 : i32, 1 : i32, 32 : i32]}>
-// CHECK: %[[E:.*]] = "ttnn.embedding_bw"(%[[I4]], %arg1, %[[G4]]) : ({{.*}}) -> tensor<1x1x16x64xbf16
+// HEAD's embedding_bw workaround: the indices ui32.
+// CHECK: %[[IU:.*]] = "ttnn.typecast"(%[[I4]]) {{.*}} -> tensor<1x1x1x32xui32
+// CHECK: %[[E:.*]] = "ttnn.embedding_bw"(%[[IU]], %arg1, %[[G4]]) : ({{.*}}) -> tensor<1x1x16x64xbf16
 // CHECK: "ttnn.reshape"(%[[E]]) <{shape = [16 : i32, 64 : i32]}>
 func.func @embedding_grad(%i: tensor<1x10x1xi32>, %w: tensor<16x64xbf16>, %g: tensor<1x10x64xbf16>) -> tensor<16x64xbf16> {
   %0 = "ttir.embedding_backward"(%i, %w, %g) : (tensor<1x10x1xi32>, tensor<16x64xbf16>, tensor<1x10x64xbf16>) -> tensor<16x64xbf16>

@@ -1,10 +1,13 @@
-"""KV-cache ops: ttir.update_cache / fill_cache lower to the TTNN ops of the same name (no result,
-batch_offset kept), and the optimizer's scheduler keeps them ordered with the cache's readers."""
+"""KV-cache ops: ttir.fill_cache lowers to ttnn.fill_cache (no result, batch_offset kept),
+ttir.update_cache to HEAD's canonical ttnn.paged_update_cache (input permuted to [1, users, heads,
+head_dim] and L1 height-sharded on [users, 1] cores, index repeated per user and row-major), and
+the optimizer's scheduler keeps them ordered with the cache's readers."""
 
 from __future__ import annotations
 
 import pytest
 
+from ttopt.optimizer.analyses import current_layout
 from ttopt.optimizer.scheduler import Scheduler
 from ttopt.testing.ttnn_outputs import BACKEND, run_pipeline
 
@@ -30,27 +33,30 @@ def _names(module) -> list[str]:  # type: ignore[no-untyped-def]
 def test_cache_ops_lower_in_place_and_stay_between_their_readers(options: str) -> None:
     module = run_pipeline(CACHE, "cache.mlir", BACKEND.format(options))
     names = _names(module)
-    # ttnn-workaround: the si32 update index is typecast to the ui32 update_cache takes.
-    assert names == ["ttnn.matmul", "ttnn.multiply", "ttnn.typecast", "ttnn.update_cache", "ttnn.fill_cache", "ttnn.matmul", "ttnn.add",
-                     "func.return"]  # fmt: skip
+    # HEAD's canonical form: the [1, heads, users, head_dim] input permuted, the index repeated per user.
+    assert names == ["ttnn.matmul", "ttnn.multiply", "ttnn.permute", "ttnn.repeat", "ttnn.paged_update_cache", "ttnn.fill_cache",
+                     "ttnn.matmul", "ttnn.add", "func.return"]  # fmt: skip
     fn = next(iter(module.functions()))
     update, fill = (op for op in fn.regions[0].entry.ops if op.name.endswith("_cache"))
     assert update.results == [] and fill.results == []
-    assert update.properties["batch_offset"].text == "0 : i32"
+    assert "batch_offset" not in update.properties and update.properties["share_cache"].text == "false"
     assert fill.properties["batch_offset"].text == "3 : i32"
-    assert [v.type.resolve().shape for v in update.operands] == [(32, 8, 128, 64), (1, 8, 32, 64), (1,)]
-    assert update.operands[2].type.resolve().element_type.text == "ui32"
+    assert [v.type.resolve().shape for v in update.operands] == [(32, 8, 128, 64), (1, 32, 8, 64), (32,)]
+    x, index = (current_layout(v.type) for v in update.operands[1:])
+    assert x.is_l1 and x.memory_layout.value == "height_sharded" and tuple(x.grid) == (32, 1)
+    assert not index.is_tiled and index.is_dram
+    assert update.operands[2].type.resolve().element_type.text == "si32"  # paged_update_cache reads int32 indices
 
 
 def test_scheduler_orders_an_in_place_write_after_earlier_and_before_later_readers() -> None:
     module = run_pipeline(CACHE, "cache.mlir", BACKEND.format(""))
     fn = next(iter(module.functions()))
     ops = [op for op in fn.regions[0].entry.ops if op.name not in ("ttnn.deallocate", "func.return")]
-    before, mul, cast, update, fill, after, _ = ops
+    before, mul, permute, repeat, index, x, update, fill, after, _ = ops
     s = Scheduler(ops)
-    assert s.get_schedulable_ops() == [before, mul, cast]  # the later reader waits for the writes
-    s.schedule_op(mul)
-    s.schedule_op(cast)
+    assert s.get_schedulable_ops() == [before, mul, repeat]  # the later reader waits for the writes
+    for op in (mul, permute, repeat, index, x):
+        s.schedule_op(op)
     assert not s.can_schedule(update)  # the write waits for the earlier reader
     s.schedule_op(before)
     s.schedule_op(update)

@@ -46,7 +46,7 @@ def test_every_difference_is_known(suite: str, only: str, runnable: int, passing
 @pytest.mark.parametrize("suite", ["backend", "optimizer", "ttir-to-ttnn"])
 def test_every_known_difference_has_a_reason(suite: str) -> None:
     known = known_differences(SUITES[suite].known)
-    assert known
+    assert SUITES[suite].known.exists()  # an empty list is fine once every runnable file passes
     assert all(len(reason) > 20 for reason in known.values()), [k for k, r in known.items() if len(r) <= 20]
 
 

@@ -23,6 +23,7 @@ from ttopt.device.op_families import Family, family_of
 from ttopt.device.presets import TRANSCENDENTAL_UNARY, cost_arch
 from ttopt.device.rules.argmax import argmax_multicore
 from ttopt.device.rules.data_movement import is_reshape_view
+from ttopt.device.rules.transformer import SHARED_CONFIG_OPS, heads_shape
 from ttopt.device.tensor import check_shape
 from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
 from ttopt.ir.types import TensorType
@@ -235,8 +236,9 @@ class CostModel:
     def _cost(self, op: Any, ins: tuple[LayoutInfo, ...], out: LayoutInfo) -> OpCost:
         # Costed ops passed the op model, so their shapes are static (TensorTypeError is a ValueError).
         shapes = [check_shape(t.shape) for t in (v.type.resolve() for v in op.operands) if isinstance(t, TensorType)]
-        out_shape = check_shape(op.results[0].type.resolve().shape)
         fam = family_of(op.name)
+        # A split into heads writes every head: its output traffic is all three results.
+        out_shape = heads_shape(op) if fam is Family.TRANSFORMER else check_shape(op.results[0].type.resolve().shape)
         if fam is Family.MATMUL and len(shapes) >= 2 and len(ins) >= 2:
             return self._matmul(op, shapes, ins, out_shape, out)
         if op.name == "ttnn.reshape" and ins and shapes and is_reshape_view(shapes[0], out_shape, ins[0], out):
@@ -401,7 +403,7 @@ class CostModel:
                 if not isinstance(typed, TTNNLayoutAttr):
                     return None
                 ins.append(typed)
-        if len(op.results) != 1:
+        if len(op.results) != 1 and op.name not in SHARED_CONFIG_OPS:
             return None
         t = op.results[0].type.resolve()
         if not isinstance(t, TensorType):

@@ -20,6 +20,7 @@ class Family(StrEnum):
     DATA_MOVEMENT = "data_movement"
     LAYOUT = "layout"
     DISPATCH = "dispatch"
+    TRANSFORMER = "transformer"
 
 
 _U, _B, _M, _C = Family.ELTWISE_UNARY, Family.ELTWISE_BINARY, Family.MATMUL, Family.CONV
@@ -57,6 +58,8 @@ OP_FAMILIES: Mapping[str, Family] = MappingProxyType({
     "ttnn.gather": _D, "ttnn.scatter": _D, "ttnn.embedding_bw": _D, "ttnn.cumsum": _D, "ttnn.cumprod": _D,
     "ttnn.max_pool2d_with_indices": _D, "ttnn.nlp_concat_heads_decode": _D,
     "ttnn.concatenate_heads": _D,
+    # transformer: split into heads, three results in the input's interleaved memory config.
+    "ttnn.split_query_key_value_and_split_heads": Family.TRANSFORMER,
     # layout conversions: any input to any output.
     "ttnn.to_layout": _L, "ttnn.to_memory_config": _L,
     # D2M dispatch: any layouts; L1 = inner maximum within the seed-001 budget.
@@ -78,7 +81,7 @@ NOT_MODELLED = frozenset({
     "ttnn.distribute_tensor", "ttnn.aggregate_tensor", "ttnn.assign", "ttnn.all_reduce_async", "ttnn.all_to_all_dispatch",
     "ttnn.all_to_all_dispatch_metadata", "ttnn.all_to_all_combine", "ttnn.moe_expert_token_remap", "ttnn.selective_reduce_combine",
     "ttnn.distributed_rms_norm", "ttnn.rms_norm_pre_all_gather", "ttnn.sparse_matmul",
-    "ttnn.sort", "ttnn.topk", "ttnn.rand", "ttnn.split_query_key_value_and_split_heads", "ttnn.topk_router_gpt",
+    "ttnn.sort", "ttnn.topk", "ttnn.rand", "ttnn.topk_router_gpt",
     "ttnn.copy", "ttnn.write_tensor", "ttnn.begin_trace_capture", "ttnn.end_trace_capture", "ttnn.execute_trace",
     "ttnn.capture_or_execute_trace",
     # attention: estimated by the fusing cost (lowering/fusing/cost.py), not placed by the optimizer

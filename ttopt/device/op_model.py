@@ -22,6 +22,7 @@ from ttopt.device.layout_info import LayoutInfo, layout_info
 from ttopt.device.op_config import NO_HINT, OpConfig
 from ttopt.device.op_families import Family, family_of
 from ttopt.device.rules import RULES, Illegal, NotModelled, OpContext
+from ttopt.device.rules.transformer import SHARED_CONFIG_OPS
 from ttopt.device.tensor import TensorTypeError, check_shape, element_dtype
 from ttopt.dialects.errors import AttrError
 from ttopt.dialects.ttcore_attrs import DataType
@@ -148,7 +149,9 @@ def op_signature(op: Any, facts: Callable[[TensorType], TypeFacts] = type_facts)
     aliases = tuple(next(j for j, w in enumerate(values) if w is v) for v in values)
     tensor_results = [r for r in op.results if isinstance(r.type.resolve(), TensorType)]
     out_shape = out_dtype = out_tiled = current = None
-    if len(op.results) != 1 or len(tensor_results) != 1:
+    # Ops whose results share one memory config are answered for result 0 (rules/transformer.py).
+    single = len(op.results) == 1 or (op.name in SHARED_CONFIG_OPS and len(tensor_results) == len(op.results))
+    if not single or not tensor_results:
         problem, status = f"{op.name} has {len(op.results)} results; only single-tensor-result ops are modelled", Status.NOT_IMPLEMENTED
     else:
         t = tensor_results[0].type.resolve()
@@ -271,7 +274,7 @@ class OpModel:
         if ins is None:
             return ValidationResult(Status.NOT_IMPLEMENTED, "an operand has no ttnn layout", None)
         out = None
-        t = op.results[0].type.resolve() if len(op.results) == 1 else None
+        t = op.results[0].type.resolve() if len(op.results) == 1 or op.name in SHARED_CONFIG_OPS else None
         if isinstance(t, TensorType):
             typed = self._facts(t).typed
             out = typed if isinstance(typed, TTNNLayoutAttr) else None

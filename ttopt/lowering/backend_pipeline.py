@@ -117,7 +117,7 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
     experimental_weight_dtype: str = option("none", "Block-float dtype of parameter-only matmul/linear weights (ttnn-weight-dtype-conversion, hoisted by const-eval; none: unchanged)", choices=BFP_DTYPES)
     experimental_kv_cache_dtype: str = option("none", "Block-float dtype of the KV cache arguments (ttnn-kv-cache-dtype-conversion; none: unchanged)", choices=BFP_DTYPES)
     enable_ttnn_decomposition_pass: bool = option(True, "tt-mlir's TTNN decomposition pass: ttopt has none; either value changes nothing")
-    enable_implicit_broadcast_folding_pass: bool = option(True, "tt-mlir's implicit-broadcast folding: ttopt's conversion folds none; either value changes nothing")
+    enable_implicit_broadcast_folding_pass: bool = option(True, "A broadcast read only by elementwise ops becomes their implicit broadcast (tt-mlir's TTIRImplicitBroadcastFold); false keeps it a ttnn.repeat")
     enable_create_d2m_subgraphs: bool = option(False, "Outline D2M subgraphs: not in ttopt, only false is accepted")
     enable_permute_matmul_fusion: bool = option(False, "ttir-fusing: fuse permutes into matmul transposes (handed to ttir-fusing when it has the pattern; else only false is accepted)")
     enable_fusing_conv2d_with_multiply_pattern: bool = option(False, "ttir-fusing: commute a constant multiply through conv2d into its weight (handed to ttir-fusing when it has the pattern; else only false is accepted)")
@@ -206,6 +206,13 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
         assert cls is not None
         return cls.from_options({"prepare-conv2d-weights": prepare and self.optimizer_enabled(), "hoist": self.enable_const_eval})
 
+    def convert(self) -> Pass:
+        """convert-ttir-to-ttnn with the implicit-broadcast fold on or off (HEAD's common pipeline
+        runs TTIRImplicitBroadcastFold only when enable-implicit-broadcast-folding-pass is set)."""
+        cls = get_pass("convert-ttir-to-ttnn")
+        assert cls is not None
+        return cls.from_options({"enable-implicit-broadcast-folding-pass": self.enable_implicit_broadcast_folding_pass})
+
     def steps(self, module: Module) -> Iterator[PipelineStep]:
         """ttir-fusing, convert-ttir-to-ttnn, ttnn-fusing, ttnn-optimizer, const-eval, ttnn-deallocate."""
         self._check_mesh(module)
@@ -214,7 +221,7 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
             yield PipelineStep(0, "stablehlo-to-ttir-pipeline", _new("stablehlo-to-ttir-pipeline"))
         yield PipelineStep(n, "ttir-infer-kv-cache-argument-types", _new("ttir-infer-kv-cache-argument-types"))
         yield PipelineStep(n, "ttir-fusing", self.ttir_fusing() if self.enable_fusing_pass else None, "" if self.enable_fusing_pass else "enable-fusing-pass=false")
-        yield PipelineStep(n + 1, "convert-ttir-to-ttnn", _new("convert-ttir-to-ttnn"))
+        yield PipelineStep(n + 1, "convert-ttir-to-ttnn", self.convert())
         yield PipelineStep(n + 1, "ttnn-resolve-composites", self.resolve_composites())
         yield PipelineStep(n + 1, "ttnn-fusing", self.ttnn_fusing() if self.enable_fusing_pass else None, "" if self.enable_fusing_pass else "enable-fusing-pass=false")
         yield PipelineStep(n + 1, "ttnn-workaround", None if self.disable_workarounds else _new("ttnn-workaround"),

@@ -317,8 +317,40 @@ def _elementwise(lw: _Lowering, op: Any) -> Any:
     if short == "pow":
         exponent = _constant_fill(ins[1])
         if exponent is not None:
-            return lw.emit("ttnn.pow_scalar", ins[:1], _result_type(lw, op), {"rhs": exponent}, op.location)
-    return lw.emit(name, ins, _result_type(lw, op), {}, op.location)  # typecast's dtype is its result layout's
+            return _broadcastable(lw, op, "ttnn.pow_scalar", ins[:1], {"rhs": exponent})
+    return _broadcastable(lw, op, name, ins, {})  # typecast's dtype is its result layout's
+
+
+def _broadcastable(lw: _Lowering, op: Any, name: str, ins: list[Any], properties: dict[str, Any]) -> Any:
+    """The op on its operands. When their implicit broadcast is smaller than the result (every
+    operand that broadcast was a folded `ttir.broadcast`), the op computes that shape and a `ttnn.repeat` brings
+    it to the result's, as HEAD's TTIRImplicitBroadcastFold adds a broadcast on the output."""
+    out_t = op.results[0].type.resolve()
+    result = tuple(out_t.shape) if out_t.shape is not None else None
+    implicit = _implicit_shape([v.type.resolve().shape for v in ins])
+    # Only a result its operands broadcast to is repeated; other shapes are the op's own (bitcast_convert).
+    if (result is None or implicit is None or implicit == result or len(implicit) != len(result)
+            or any(i != r and i != 1 for i, r in zip(implicit, result))):  # fmt: skip
+        return lw.emit(name, ins, _result_type(lw, op), properties, op.location)
+    narrow = lw.emit(name, ins, lw.layout_type(TensorType(implicit, out_t.element_type), op), properties, op.location)
+    dims = tuple(r if i != r else 1 for i, r in zip(implicit, result))
+    return lw.emit("ttnn.repeat", [narrow], _result_type(lw, op), {"repeat_dims": _shape_attr(dims)}, op.location)
+
+
+def _implicit_shape(shapes: list[Any]) -> tuple[int, ...] | None:
+    """Numpy broadcasting of static shapes (None when a shape is dynamic or they do not broadcast)."""
+    out: list[int] = []
+    for shape in shapes:
+        if shape is None or any(not isinstance(d, int) or d < 0 for d in shape):
+            return None
+        a, b = [1] * (len(shape) - len(out)) + out, [1] * (len(out) - len(shape)) + list(shape)
+        merged = []
+        for x, y in zip(a, b):
+            if x != y and 1 not in (x, y):
+                return None
+            merged.append(y if x == 1 else x)
+        out = merged
+    return tuple(out)
 
 
 def _leaky_relu(lw: _Lowering, op: Any) -> Any:

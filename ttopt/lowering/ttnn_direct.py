@@ -82,7 +82,7 @@ def _groups(spec: Direct, op: Operation) -> list[tuple[str, list[Any]]]:
     raise ValueError(f"has {len(operands)} operands and no operandSegmentSizes; expected {', '.join(spec.operands)}")
 
 
-def _row_major(lw: _Lowering, op: Operation, v: Any) -> Any:
+def row_major(lw: _Lowering, op: Operation, v: Any) -> Any:
     """`v` as a row-major DRAM-interleaved tensor (HEAD's layout workaround: a `ttnn.to_layout`)."""
     t = lw.layout_type(v.type, op).resolve()
     typed = t.encoding.resolve().typed
@@ -96,7 +96,7 @@ def direct_rule(name: str, spec: Direct) -> Any:
     """The conversion of TTIR op `name` to `ttnn.<name>` as `spec` describes it."""
 
     def rule(lw: _Lowering, op: Operation) -> Any:
-        groups = [(n, [_row_major(lw, op, v) if n in spec.row_major else v for v in vs]) for n, vs in _groups(spec, op) if n != "output"]
+        groups = [(n, [row_major(lw, op, v) if n in spec.row_major else v for v in vs]) for n, vs in _groups(spec, op) if n != "output"]
         operands = [v for _, vs in groups for v in vs]
         properties: dict[str, Any] = {}
         for key in spec.attrs:

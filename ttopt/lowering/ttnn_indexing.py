@@ -3,7 +3,7 @@ reduce_window / pad / dynamic-slice lowerings produce (tt-mlir's TTIRToTTNN patt
 
 | TTIR | TTNN |
 |---|---|
-| `gather`, `scatter`, `cumsum`, `cumprod` | same name; `dim` as si32, the scatter's reduce type kept |
+| `gather`, `scatter`, `cumsum`, `cumprod` | same name; `dim` as si32, the scatter's reduce type kept; a rank-1 gather on [1, N] / [1, M] reshapes (HEAD's GatherOpRank1RewritePattern); the scatter's f32 / bf16 / 32-bit integer operands row-major and its row-major result tiled again (HEAD's scatter workarounds) |
 | `slice_dynamic`, `clamp_scalar`, `repeat` | same name (`repeat_dims = #ttnn.shape<..>`) |
 | `pad` | `ttnn.pad` with `use_multicore = true` |
 | `embedding_backward` | `ttnn.embedding_bw` on [B, 1, 1, S] indices (the sequence padded to a multiple of 32) and a [1, 1, R, C] gradient; its [1, 1, V, D] result reshaped to the table |
@@ -16,11 +16,13 @@ from math import ceil, prod
 from typing import TYPE_CHECKING, Any
 
 from ttopt.dialects.ttir import inputs
+from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
 from ttopt.ir.attributes import BoolAttr, DenseArrayAttr, DialectAttr, FloatAttr, IntegerAttr
 from ttopt.ir.operation import Operation
 from ttopt.ir.properties import int_values, props
 from ttopt.ir.types import ScalarType, TensorType
 from ttopt.lowering.op_error import OpError
+from ttopt.lowering.ttnn_direct import row_major
 
 if TYPE_CHECKING:
     from ttopt.lowering.ttir_to_ttnn import _Lowering
@@ -157,8 +159,52 @@ def _pool(lw: _Lowering, op: Any) -> Any:
     return results if len(results) > 1 else results[0]
 
 
+_gather_direct = _dim_op("gather")
+# Element types tt-metal's scatter reads row-major only when tiled (HEAD's createScatterOpOperandsWorkarounds).
+SCATTER_ROW_MAJOR = frozenset({"f32", "bf16", "si32", "i32", "ui32"})
+
+
+def _scatter(lw: _Lowering, op: Any) -> Any:
+    """HEAD's scatter workarounds: an f32 / bf16 / 32-bit integer tiled index is made row-major (the
+    tiled int32 kernel scatters at most 256 elements per axis); when the input or the source is of
+    those types, both are made row-major, the scatter writes a row-major result and a
+    `ttnn.to_layout` tiles it again."""
+    x, index, source = inputs(op)[:3]
+    loc = op.location
+    dtype = lambda v: lw.layout_type(v.type, op).resolve().element_type.resolve().text  # noqa: E731
+    data_rm = dtype(x) in SCATTER_ROW_MAJOR or dtype(source) in SCATTER_ROW_MAJOR
+    ins = [row_major(lw, op, x) if data_rm else x, row_major(lw, op, index) if dtype(index) in SCATTER_ROW_MAJOR else index,
+           row_major(lw, op, source) if data_rm else source]  # fmt: skip
+    properties = {k: v for k, v in op.properties.items() if k != "dim"}
+    properties["dim"] = IntegerAttr(int(props(op).dim), SI32)
+    if not data_rm:
+        return lw.emit("ttnn.scatter", ins, _result(lw, op), properties, loc)
+    tiled = _result(lw, op).resolve()
+    typed = tiled.encoding.resolve().typed
+    rm = TTNNLayoutAttr.build(tuple(tiled.shape), typed.dtype.value, tiled=False, buffer_type="dram", memory_layout="interleaved")
+    out = lw.emit("ttnn.scatter", ins, lw.aliaser.tensor_type(TensorType(tuple(tiled.shape), tiled.element_type), rm), properties, loc)
+    return lw.emit("ttnn.to_layout", [out], _result(lw, op), {}, loc)
+
+
+def _gather(lw: _Lowering, op: Any) -> Any:
+    """Rank 1: tt-metal's gather needs rank >= 2 (tt-metal #45155), so, as HEAD's
+    GatherOpRank1RewritePattern, the input and index gain a leading unit dimension, the gather runs
+    on dim + 1 (a negative dim unchanged) and its [1, M] result is reshaped back."""
+    x, index = inputs(op)[:2]
+    if len(x.type.resolve().shape) != 1:
+        return _gather_direct(lw, op)
+    loc = op.location
+    out_t = op.results[0].type.resolve()
+    dim = int(props(op).dim)
+    x2 = lw.reshape(x, (1, *x.type.resolve().shape), op, loc)
+    i2 = lw.reshape(index, (1, *index.type.resolve().shape), op, loc)
+    wide = lw.layout_type(TensorType((1, *out_t.shape), out_t.element_type), op)
+    g = lw.emit("ttnn.gather", [x2, i2], wide, {"dim": IntegerAttr(dim + 1 if dim >= 0 else dim, SI32)}, loc)
+    return lw.reshape(g, tuple(out_t.shape), op, loc)
+
+
 INDEXING_RULES = {
-    "gather": _dim_op("gather"), "scatter": _dim_op("scatter"), "cumsum": _dim_op("cumsum"), "cumprod": _dim_op("cumprod"),
+    "gather": _gather, "scatter": _scatter, "cumsum": _dim_op("cumsum"), "cumprod": _dim_op("cumprod"),
     "slice_dynamic": _slice_dynamic, "clamp_scalar": _clamp_scalar, "repeat": _repeat, "pad": _pad,
     "embedding_backward": _embedding_backward,
     "max_pool2d": _pool, "avg_pool2d": _pool, "max_pool2d_with_indices": _pool,

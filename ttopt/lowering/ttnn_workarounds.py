@@ -22,6 +22,7 @@ into typecasts):
 | binary elementwise | ui8 -> si32 (bitwise: ui32; shifts: si32 unless 32-bit; divide / pow_tensor of integers: f32) | the same |
 | `bitwise_not` of an unsigned type | si32 | si32 |
 | `embedding` | indices ui32, table bf16 | bf16 |
+| `embedding_bw` | indices ui32, table and gradient bf16 | bf16 |
 | `upsample`, `max_pool2d`, `avg_pool2d`, `dropout` | bf16 | bf16 |
 | `scaled_dot_product_attention` | query, key, value, mask bf16 | bf16 |
 | `update_cache` | si32 update index -> ui32 | |
@@ -32,7 +33,7 @@ reshaped to [Hq, 1] and zero-padded to [Hq, 32], the tile the decode kernel read
 ScaledDotProductAttentionDecodeAttentionSinkRewritePattern).
 
 Only device tensors are cast (host tensors, such as conv weights, are prepared by their op).
-HEAD's layout workarounds (row-major operands of argmax, embedding, pooling, upsample) are not
+HEAD's layout workarounds (row-major operands of argmax, embedding, embedding_bw, pooling, upsample) are not
 applied: ttopt keeps every device tensor tiled. `disable-workarounds=true` on the backend pipeline
 skips the pass.
 """
@@ -174,6 +175,10 @@ def _embedding(op: Operation) -> Workaround:
     return [U32, BF16], [BF16]
 
 
+def _embedding_bw(op: Operation) -> Workaround:
+    return [U32, BF16, BF16], [BF16]
+
+
 def _bf16(op: Operation) -> Workaround:
     return _same(BF16)
 
@@ -196,7 +201,7 @@ WORKAROUNDS: dict[str, Callable[[Operation], Workaround]] = {
     **{f"ttnn.{n}": _reduction for n in ("sum", "mean", "max", "min")},
     "ttnn.prod": _prod, "ttnn.argmax": _argmax, "ttnn.sort": _sort, "ttnn.topk": _topk, "ttnn.permute": _permute,
     "ttnn.slice_static": _slice_static, **{f"ttnn.{n}": _binary for n in (*BINARY, "gelu_bw")},
-    "ttnn.bitwise_not": _bitwise_not, "ttnn.embedding": _embedding,
+    "ttnn.bitwise_not": _bitwise_not, "ttnn.embedding": _embedding, "ttnn.embedding_bw": _embedding_bw,
     "ttnn.upsample": _bf16, "ttnn.max_pool2d": _bf16, "ttnn.avg_pool2d": _bf16, "ttnn.dropout": _bf16,
     "ttnn.scaled_dot_product_attention": _sdpa, "ttnn.update_cache": _update_cache,
 }  # fmt: skip

@@ -35,6 +35,7 @@ from ttopt.device import (
 from ttopt.device.layout_info import INTERLEAVED, L1, make_layout
 from ttopt.device.matmul_config import is_batched, matmul_dims
 from ttopt.device.op_families import Family, family_of
+from ttopt.device.rules.transformer import SHARED_CONFIG_OPS
 from ttopt.device.tensor import TensorTypeError, element_dtype
 from ttopt.dialects.errors import AttrError
 from ttopt.dialects.ttcore_attrs import DataType
@@ -332,6 +333,11 @@ class AnalysisPipeline:
         if self.model.validate(op, inputs, cfg).ok:
             return inputs
         out = cfg.output
+        if op.name in SHARED_CONFIG_OPS and isinstance(out, TTNNLayoutAttr) and not out.is_sharded:
+            # Its results take the input's memory config: the inputs moved into the output's.
+            moved = [self.interleaved_like(v, out) for v in op.operands if isinstance(v.type.resolve(), TensorType)]
+            ref = [m for m in moved if m is not None]
+            return ref if len(ref) == len(inputs) and self.model.validate(op, ref, cfg).ok else None
         if not (isinstance(out, TTNNLayoutAttr) and out.is_sharded and inputs):
             return None
         if family_of(op.name) is Family.CONCAT:
@@ -350,6 +356,17 @@ class AnalysisPipeline:
             return None
         ref = [same, *inputs[1:]]
         return ref if self.model.validate(op, ref, cfg).ok else None
+
+    def interleaved_like(self, v: Any, out: TTNNLayoutAttr) -> TTNNLayoutAttr | None:
+        """Value `v` in the interleaved memory config (buffer, page layout) of `out`."""
+        t = v.type.resolve()
+        dt = element_dtype(t)
+        if dt is None:
+            return None
+        try:
+            return make_layout(tuple(t.shape), dt, out.is_tiled, out.buffer_type, INTERLEAVED, None, self.device.worker_grid)
+        except (AttrError, TensorTypeError, ValueError):
+            return None
 
     def same_spec_input(self, op: Any, out: TTNNLayoutAttr, v: Any = None) -> TTNNLayoutAttr | None:
         """Operand `v` (default: the first tensor operand) laid out like the sharded output `out`
@@ -372,7 +389,7 @@ class AnalysisPipeline:
 
     @staticmethod
     def _result_type(op: Any) -> TensorType | None:
-        if len(op.results) != 1:
+        if len(op.results) != 1 and op.name not in SHARED_CONFIG_OPS:
             return None
         t = op.results[0].type.resolve()
         if not isinstance(t, TensorType) or t.shape is None:  # unranked

@@ -29,10 +29,11 @@ from typing import Any
 from ttopt.device import OpConfig
 from ttopt.device.layout_info import DRAM, INTERLEAVED, L1, make_layout
 from ttopt.device.op_families import Family, family_of
+from ttopt.device.rules.transformer import SHARED_CONFIG_OPS, result_layouts
 from ttopt.device.tensor import element_dtype
 from ttopt.dialects.errors import AttrError
 from ttopt.dialects.ttnn_attrs import BufferType, Conv2dSliceConfigAttr
-from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
+from ttopt.dialects.ttnn_layout import DEFAULT_WORKER_GRID, TTNNLayoutAttr
 from ttopt.ir.attributes import Attribute, DialectAttr, TypeAttr
 from ttopt.ir.types import FunctionType, ScalarType, TensorType
 from ttopt.optimizer.analyses import current_layout, ranked_shape
@@ -143,6 +144,8 @@ class RewriteResult:
 
 
 def _set_result_layout(op: Any, layout: TTNNLayoutAttr | None, aliaser: LayoutAliaser) -> bool:
+    if layout is not None and op.name in SHARED_CONFIG_OPS:
+        return _set_result_layouts(op, layout, aliaser)
     if layout is None or len(op.results) != 1:
         return False
     r = op.results[0]
@@ -153,6 +156,22 @@ def _set_result_layout(op: Any, layout: TTNNLayoutAttr | None, aliaser: LayoutAl
         return False
     r.type = aliaser.tensor_type(t, layout)
     return True
+
+
+def _set_result_layouts(op: Any, first: TTNNLayoutAttr, aliaser: LayoutAliaser) -> bool:
+    """Every result in result 0's memory config (ops whose results share one; only interleaved
+    configs are legal for them, so the worker grid, which places shards, is not read)."""
+    try:
+        lays = result_layouts(op, first, DEFAULT_WORKER_GRID)
+    except ValueError:
+        return False
+    changed = False
+    for r, lay in zip(op.results, lays):
+        t = r.type.resolve()
+        if isinstance(t, TensorType) and current_layout(t) != lay:
+            r.type = aliaser.tensor_type(t, lay)
+            changed = True
+    return changed
 
 
 def _pop_attr(op: Any, name: str) -> None:

@@ -17,6 +17,7 @@ from ttopt.device.rules.dispatch import dispatch
 from ttopt.device.rules.eltwise import eltwise_binary, eltwise_unary
 from ttopt.device.rules.matmul import matmul
 from ttopt.device.rules.norm import norm
+from ttopt.device.rules.transformer import split_heads
 
 RULES: Mapping[Family, Callable[[OpContext], RuleResult]] = MappingProxyType({
     Family.ELTWISE_UNARY: eltwise_unary,
@@ -28,6 +29,7 @@ RULES: Mapping[Family, Callable[[OpContext], RuleResult]] = MappingProxyType({
     Family.DATA_MOVEMENT: data_movement,
     Family.LAYOUT: layout_conversion,
     Family.DISPATCH: dispatch,
+    Family.TRANSFORMER: split_heads,
 })  # fmt: skip
 
 __all__ = ["RULES", "Illegal", "NotModelled", "OpContext", "RuleResult"]

@@ -4,8 +4,9 @@ from its producers (directly, or through a reshard the rewrite inserts), and its
 Nodes are the schedulable ops in IR order (the schedule is kept). An op's candidates are its legal
 configs from the analyses, the default (DRAM interleaved) first, pruned to the `max_candidates`
 cheapest by their own estimate. An op keeps its default config alone when changing its output could
-break a reader the model does not see: its result is returned, it has several results, or a user is
-not a top-level op the op model knows (nested regions, dispatch ops, unknown ops). Fixed ops
+break a reader the model does not see: its result is returned, or a user is not a top-level op the
+op model knows (nested regions, dispatch ops, unknown ops) or is a `ttnn.to_layout` (which may not
+change the memory config it reads). Fixed ops
 (conversions, dispatch, ops without a rule) keep their current layout and are still costed.
 
 Reads: a consumer with config `c` reads its producers' layouts directly when the op model accepts
@@ -28,6 +29,7 @@ from ttopt.device import OpConfig, layout_info
 from ttopt.device.layout_info import DRAM, INTERLEAVED, make_layout
 from ttopt.device.op_families import family_of
 from ttopt.device.rules.argmax import reduces_last_dim
+from ttopt.device.rules.transformer import SHARED_CONFIG_OPS, result_layouts
 from ttopt.dialects.errors import AttrError
 from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
 from ttopt.ir.types import TensorType
@@ -71,6 +73,10 @@ class Node:
     ref_uids: list[tuple[int, ...]] = field(default_factory=list)
     fixed_uids: list[int] = field(default_factory=list)
     distinct: list[int] = field(default_factory=list)  # producer nodes, each once
+    result_of: list[int] = field(default_factory=list)  # per tensor operand: the producer's result index
+    # Ops whose results share one memory config: per candidate, every result's layout and its id.
+    result_outs: list[tuple[TTNNLayoutAttr | None, ...]] = field(default_factory=list)
+    result_uids: list[tuple[int, ...]] = field(default_factory=list)
 
     @property
     def free(self) -> bool:
@@ -80,6 +86,9 @@ class Node:
 
 # Users that accept any layout of their operand (they only free it).
 READ_ANY = frozenset({"ttnn.deallocate"})
+# Users that keep their operand's memory config (HEAD's to_layout verifier: only the page layout
+# and data type change), so a producer read by one keeps its default config.
+KEEPS_MEMORY = frozenset({"ttnn.to_layout"})
 
 
 def _uid(lay: TTNNLayoutAttr | None) -> int:
@@ -123,13 +132,14 @@ class CostGraph:
                     continue
                 if p > last:
                     last = p
-                if u.name not in READ_ANY and (family_of(u.name) is None or is_dispatch(u)):
+                if u.name not in READ_ANY and (family_of(u.name) is None or is_dispatch(u) or u.name in KEEPS_MEMORY):
                     known = False
         return last, known
 
     def _node(self, op: Any, pos: int, index: dict[Any, int], n: int, max_candidates: int) -> Node:
         analyses = self.fn.analyses
         producers: list[int | None] = []
+        result_of: list[int] = []
         fixed_in: list[TTNNLayoutAttr | None] = []
         operand_index: list[int] = []
         shapes: list[tuple[int, ...]] = []
@@ -140,30 +150,38 @@ class CostGraph:
                 continue
             types.append(t)
             p = getattr(v, "op", None)
-            pi = index.get(p) if p is not None and len(p.results) == 1 else None
+            pi = index.get(p) if p is not None and (len(p.results) == 1 or p.name in SHARED_CONFIG_OPS) else None
             producers.append(pi)
+            result_of.append(v.index if pi is not None else 0)
             fixed_in.append(None if pi is not None else analyses.effective_layout(v))
             operand_index.append(j)
             shapes.append(ranked_shape(t) if t.shape is not None else ())
         last, users_known = self._last_use(op, index, n)
         fam = family_of(op.name)
-        costed = fam is not None and len(op.results) == 1 and isinstance(op.results[0].type.resolve(), TensorType)
+        shared = op.name in SHARED_CONFIG_OPS
+        single = len(op.results) == 1 or shared
+        costed = fam is not None and single and bool(op.results) and isinstance(op.results[0].type.resolve(), TensorType)
         info = analyses.legal.get(op)
         sig = self._signature(op, info, types)
         node = Node(op, pos, sig, [None], [None], [0], [()], producers, fixed_in, operand_index, shapes, last, costed)
+        node.result_of = result_of
         node.fixed_uids = [_uid(x) for x in fixed_in]
         node.distinct = list(dict.fromkeys(p for p in producers if p is not None))
         if info is None or info.fixed:
-            cur = current_layout(op.results[0].type) if len(op.results) == 1 else None
+            cur = current_layout(op.results[0].type) if single else None
             node.outs = [cur]
             node.out_uids = [_uid(cur)]
             node.l1 = [self._l1(cur)]
             node.ref_uids = [()]
+            if shared:
+                lays = tuple(current_layout(r.type) for r in op.results)
+                node.result_outs, node.result_uids = [lays], [tuple(_uid(x) for x in lays)]
+                node.l1 = [sum(self._l1(x) for x in lays)]
             node.note = info.note if info is not None else "not analysed"
             return node
         default = info.default_config()
         assert default is not None  # not fixed: it has configs
-        allow = len(op.results) == 1 and users_known and last >= 0 and _is_dram_interleaved(default.output)
+        allow = single and users_known and last >= 0 and _is_dram_interleaved(default.output)
         if not users_known:
             node.note = "keeps its default config: a reader the op model does not see"
         eff = analyses.effective_inputs(op)
@@ -173,7 +191,36 @@ class CostGraph:
         if hit is None:
             hit = self._cands[key] = self._candidates(node, info.configs if allow else [default], default, eff_t, max_candidates)
         node.cands, node.refs, node.outs, node.out_uids, node.ref_uids, node.l1, node.forced = hit
+        if shared:
+            self._result_layouts(node)
         return node
+
+    def _result_layouts(self, node: Node) -> None:
+        """Every result's layout per candidate (the candidates' outputs are result 0's), and the
+        candidates' L1 as all the results'; a candidate whose results cannot be laid out is dropped."""
+        keep: list[int] = []
+        lays_all: list[tuple[TTNNLayoutAttr | None, ...]] = []
+        for k, out in enumerate(node.outs):
+            lays: tuple[TTNNLayoutAttr | None, ...]
+            try:
+                lays = tuple(result_layouts(node.op, out, self.fn.analyses.device.worker_grid)) if out is not None else (None,) * len(node.op.results)
+            except ValueError:
+                if k == 0:
+                    lays = (out,) + (None,) * (len(node.op.results) - 1)
+                else:
+                    continue
+            keep.append(k)
+            lays_all.append(lays)
+        node.cands = [node.cands[k] for k in keep]
+        node.refs = [node.refs[k] for k in keep]
+        node.outs = [node.outs[k] for k in keep]
+        node.out_uids = [node.out_uids[k] for k in keep]
+        node.ref_uids = [node.ref_uids[k] for k in keep]
+        if node.forced:
+            node.forced = [node.forced[k] for k in keep]
+        node.result_outs = lays_all
+        node.result_uids = [tuple(_uid(x) for x in lays) for lays in lays_all]
+        node.l1 = [sum(self._l1(x) for x in lays) for lays in lays_all]
 
     def _signature(self, op: Any, info: Any, types: list[TensorType]) -> int:
         """A small int shared by ops the op and cost models answer alike (the memo key's op part).
@@ -276,15 +323,19 @@ class CostGraph:
         the layouts' interned ids."""
         lays, uids = [], []
         nodes = self.nodes
-        for p, f, fu in zip(node.producers, node.fixed_in, node.fixed_uids):
+        for p, f, fu, ri in zip(node.producers, node.fixed_in, node.fixed_uids, node.result_of):
             if p is None:
                 lays.append(f)
                 uids.append(fu)
             else:
                 pn = nodes[p]
                 k = chosen(p) if pn.free else 0
-                lays.append(pn.outs[k])
-                uids.append(pn.out_uids[k])
+                if pn.result_outs:
+                    lays.append(pn.result_outs[k][ri])
+                    uids.append(pn.result_uids[k][ri])
+                else:
+                    lays.append(pn.outs[k])
+                    uids.append(pn.out_uids[k])
         return tuple(lays), tuple(uids)
 
     def choice(self, node: Node, k: int, ins: tuple[tuple[TTNNLayoutAttr | None, ...], tuple[int, ...]]) -> Choice | None:
@@ -362,12 +413,13 @@ class CostGraph:
         options (repeated blocks of a model share them)."""
         nodes = self.nodes
         ops: list[Any] = []  # per tensor operand: its fixed layout id, or the producer's side
-        for p, fu in zip(node.producers, node.fixed_uids):
+        for p, fu, ri in zip(node.producers, node.fixed_uids, node.result_of):
             if p is None:
                 ops.append(fu)
                 continue
             pn = nodes[p]
-            ops.append((node.distinct.index(p), pn.free, tuple(pn.out_uids), tuple(pn.l1), pn.last_use == node.pos))
+            outs = tuple(u[ri] for u in pn.result_uids) if pn.result_outs else tuple(pn.out_uids)
+            ops.append((node.distinct.index(p), pn.free, outs, tuple(pn.l1), pn.last_use == node.pos))
         if not node.costed:
             who: tuple = (-1, node.pos)  # its memo entries are its own
         elif node.cands[0] is None:
