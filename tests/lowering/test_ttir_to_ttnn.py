@@ -79,7 +79,23 @@ def test_bundled_ttir_lowers_verifies_and_frees_once(options: dict) -> None:
         printed = print_module(module)
         assert "ttir." not in printed, path.name
         verify(parse_module(printed, path.name))
-        assert _check_deallocations(module) > 0, path.name
+        freed = _check_deallocations(module)
+        if _has_device_intermediate(module):  # a program that fuses to one op has nothing to free
+            assert freed > 0, path.name
+
+
+def _has_device_intermediate(module: object) -> bool:
+    """Some ttnn op result is read by another op and is not a returned value."""
+    for func in module.functions():  # type: ignore[attr-defined]
+        if not func.regions or not func.regions[0].blocks:
+            continue
+        ops = list(func.regions[0].entry.ops)
+        returned = {id(v) for op in ops if op.name in ("func.return", "return") for v in op.operands}
+        for op in ops:
+            if op.name.startswith("ttnn.") and op.name not in ("ttnn.deallocate", "ttnn.get_device"):
+                if any(r.uses and id(r) not in returned for r in op.results):
+                    return True
+    return False
 
 
 def test_lowering_is_deterministic() -> None:
