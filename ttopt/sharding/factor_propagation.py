@@ -290,40 +290,29 @@ def compatible_major_axes(tensors: list[TensorFactors], n_operands: int, f: int,
     the expanding side of `direction` may lengthen it."""
     if direction == NONE:
         return []
-    result: list[Axis] = []
     if direction == BOTH:  # one group, operands then results, every tensor may expand
-        can_expand = True
-        for t in tensors:
-            sh = t.factors.get(f)
-            if sh is None:
-                continue
-            axes = sh.axes
-            if not axes or axes == result:
-                continue
-            if not result and can_expand:
-                result = list(axes)
-                continue
-            result, can_expand = _merge_compatible(result, axes, can_expand)
-        return result
+        return _merge_group(tensors, f, [], True)[0]
     ops, res = tensors[:n_operands], tensors[n_operands:]
     first, second = (res, ops) if direction == BACKWARD else (ops, res)
-    can_expand = True
-    for group in (first, second):
-        for t in group:
-            sh = t.factors.get(f)
-            if sh is None:
-                continue
-            axes = sh.axes
-            # No axes, or the same axes, leave the result as it is; the first ones expand it.
-            if not axes or axes == result:
-                continue
-            if not result and can_expand:
-                result = list(axes)
-                continue
-            result, can_expand = _merge_compatible(result, axes, can_expand)
-        if direction != BOTH:
-            can_expand = False
-    return result
+    result, _ = _merge_group(first, f, [], True)
+    return _merge_group(second, f, result, False)[0]
+
+
+def _merge_group(group: list[TensorFactors], f: int, result: list[Axis], can_expand: bool) -> tuple[list[Axis], bool]:
+    """`result` merged with each tensor's axes of `f` in turn (see `compatible_major_axes`)."""
+    for t in group:
+        sh = t.factors.get(f)
+        if sh is None:
+            continue
+        axes = sh.axes
+        # No axes, or the same axes, leave the result as it is; the first ones expand it.
+        if not axes or axes == result:
+            continue
+        if not result and can_expand:
+            result = list(axes)
+            continue
+        result, can_expand = _merge_compatible(result, axes, can_expand)
+    return result, can_expand
 
 
 def _expand(tensor: TensorFactors, f: int, axes: list[Axis]) -> bool:
