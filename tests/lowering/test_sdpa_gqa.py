@@ -3,14 +3,11 @@ factor are fed un-expanded (fusing/sdpa.py), and the numbers are kept."""
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 
-from ttopt.ir.printer import print_module
-from ttopt.lowering.ttir_fusing import TTIRFusing
 from ttopt.parse.parser import parse_module
-from ttopt.passes.context import PassContext
+from ttopt.testing.ttir_fusing_runs import fuse_ttir as _fuse
+from ttopt.testing.ttir_fusing_runs import op_names as _ops
 from ttopt.testing.ttir_interpreter import run
 
 QT, KN, KE = "tensor<1x4x32x16xf32>", "tensor<1x2x32x16xf32>", "tensor<1x4x32x16xf32>"
@@ -37,17 +34,6 @@ def _gqa(v_repeats: int = 2, cast: bool = False) -> str:
   }}
 }}
 """
-
-
-def _fuse(text: str) -> tuple[str, TTIRFusing]:
-    module = parse_module(text, "f.mlir")
-    p = TTIRFusing()
-    p.run(module, PassContext())
-    return print_module(module), p
-
-
-def _ops(text: str) -> list[str]:
-    return re.findall(r"\"(ttir\.[a-z_0-9]+)\"", text)
 
 
 def test_gqa_expansion_is_peeled_from_k_and_v() -> None:

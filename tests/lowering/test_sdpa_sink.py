@@ -12,11 +12,12 @@ import pytest
 
 from ttopt.ir.printer import print_module
 from ttopt.ir.verifier import verify
-from ttopt.lowering.ttir_fusing import TTIRFusing
 from ttopt.parse.parser import parse_module
 from ttopt.passes.context import PassContext
 from ttopt.passes.registry import get_pass
 from ttopt.testing.ods_check import check_module
+from ttopt.testing.ttir_fusing_runs import fuse_ttir as _fuse
+from ttopt.testing.ttir_fusing_runs import op_names as _ops
 from ttopt.testing.ttir_interpreter import run
 
 
@@ -44,18 +45,6 @@ def _sink_attention(sq: int, ends_last: int | None = None, sink_rows: int = 1, b
   }}
 }}
 """
-
-
-def _fuse(text: str) -> tuple[str, TTIRFusing]:
-    module = parse_module(text, "f.mlir")
-    p = TTIRFusing()
-    p.run(module, PassContext())
-    verify(module, check_uses=True)
-    return print_module(module), p
-
-
-def _ops(text: str, dialect: str = "ttir") -> list[str]:
-    return re.findall(rf"\"({dialect}\.[a-z_0-9]+)\"", text)
 
 
 def _inputs(sq: int, sink_rows: int = 1) -> list[np.ndarray]:
@@ -98,9 +87,7 @@ def test_a_slice_dropping_the_first_column_is_no_sink() -> None:
 def test_a_sink_that_varies_per_query_row_is_rejected_with_its_reason() -> None:
     out, p = _fuse(_sink_attention(8, sink_rows=8))
     assert "ttir.scaled_dot_product_attention" not in _ops(out)
-    assert [d.reason for d in p.decisions if d.pattern == "sdpa"] == [
-        "the sink [1, 4, 8, 1] is not one logit per query head [1, 4, 1, 1]"
-    ]
+    assert [d.reason for d in p.decisions if d.pattern == "sdpa"] == ["the sink [1, 4, 8, 1] is not one logit per query head [1, 4, 1, 1]"]
 
 
 def _ttir_sdpa(sq: int, scale: str, sink_batch: int = 1) -> str:
@@ -146,7 +133,7 @@ def test_decode_takes_the_sink_as_an_hq_by_32_tile(ods: object, sink_batch: int)
     start = ops.index("ttnn.multiply")
     want = ["ttnn.multiply"] + (["ttnn.slice_static"] if sink_batch > 1 else []) + ["ttnn.reshape", "ttnn.pad"]
     assert [o for o in ops[start:] if o != "ttnn.deallocate"][: len(want) + 1] == want + ["ttnn.scaled_dot_product_attention_decode"]
-    assert '<{shape = [8 : i32, 1 : i32]}> : (tensor<1x8x1x1xbf16' in out
+    assert "<{shape = [8 : i32, 1 : i32]}> : (tensor<1x8x1x1xbf16" in out
     assert "padding = array<i32: 0, 0, 0, 31>, use_multicore = true, value = 0.000000e+00 : f32}> : (tensor<8x1xbf16" in out
     assert "-> tensor<8x32xbf16" in out
     assert "operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 1>" in out
