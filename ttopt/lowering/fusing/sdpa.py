@@ -106,22 +106,22 @@ def _gqa(v: Value) -> tuple[Value, Operation | None, int] | None:
 
 def _merged(v: Value) -> Value | None:
     """v = reshape(x) folding x's [B, H, S, D] into [B*H, S, D] (heads as the batch): x, else None."""
-    r = producer(v, "ttir.reshape")
-    if r is None:
-        return None
-    x = inputs(r)[0]
-    xs, vs = shape(x), shape(v)
-    return x if len(xs) == 4 and len(vs) == 3 and xs[0] * xs[1] == vs[0] and xs[2:] == vs[1:] else None
+    return _heads_reshape(v, fold=True)
 
 
 def _split(v: Value) -> Value | None:
     """v = reshape(x) unfolding x's [B*H, S, D] into [B, H, S, D]: x, else None."""
+    return _heads_reshape(v, fold=False)
+
+
+def _heads_reshape(v: Value, fold: bool) -> Value | None:
+    """The input x of v = reshape(x) between [B, H, S, D] and [B*H, S, D] (x the 4-D side if `fold`)."""
     r = producer(v, "ttir.reshape")
     if r is None:
         return None
     x = inputs(r)[0]
-    xs, vs = shape(x), shape(v)
-    return x if len(xs) == 3 and len(vs) == 4 and vs[0] * vs[1] == xs[0] and vs[2:] == xs[1:] else None
+    four, three = (shape(x), shape(v)) if fold else (shape(v), shape(x))
+    return x if len(four) == 4 and len(three) == 3 and four[0] * four[1] == three[0] and four[2:] == three[1:] else None
 
 
 def _drops_last_column(op: Operation) -> bool:
