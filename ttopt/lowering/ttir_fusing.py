@@ -42,6 +42,7 @@ from ttopt.device.device import DeviceError, load_device
 from ttopt.lowering.fusing import activations, conv, heads, linear, reductions, rms_norm, sdpa, softmax, split_qkv
 from ttopt.lowering.fusing.cost import FusionCost
 from ttopt.lowering.fusing.match import Builder, Candidate, NotStatic, Rejected, where
+from ttopt.lowering.fusing.rounds import fuse_rounds
 from ttopt.lowering.fusing.topk import fuse_topk
 from ttopt.lowering.ttir_decomposition import decompose
 from ttopt.passes.base import Pass, option
@@ -67,7 +68,6 @@ PATTERNS: dict[str, tuple[Matcher, ...]] = {
 # Tried once the patterns above reach their fixed point, as HEAD splits QKV in its TTNN fusing,
 # after attention is fused (the roles are read from the attention ops).
 LATE_PATTERNS: dict[str, tuple[Matcher, ...]] = {"ttir.matmul": (split_qkv.match,), "ttir.linear": (split_qkv.match,)}
-MAX_ROUNDS = 8
 
 
 @dataclass
@@ -194,29 +194,15 @@ class TTIRFusing(Pass):
 
     def _rounds(self, block: Block, cost: FusionCost, patterns: dict[str, tuple[Matcher, ...]],
                 rejected: dict[tuple[int, str], tuple[Operation, Decision]]) -> None:  # fmt: skip
-        for _ in range(MAX_ROUNDS):
-            changed = False
+        def reject(op: Operation, res: Rejected) -> None:
+            rejected.setdefault((id(op), res.pattern), (op, Decision(res.pattern, where(op), False, res.reason)))
+
+        def index_block() -> None:
             self._positions.clear()
             self._positions.update((id(o), i) for i, o in enumerate(block.ops))
-            for op in list(block.ops):
-                if op.parent is not block:
-                    continue
-                for matcher in patterns.get(op.name, ()):
-                    try:
-                        res = matcher(op)
-                    except NotStatic:  # dynamic shapes: HEAD's fused ops need static ones
-                        continue
-                    if res is None:
-                        continue
-                    if isinstance(res, Rejected):
-                        rejected.setdefault((id(op), res.pattern), (op, Decision(res.pattern, where(op), False, res.reason)))
-                        continue
-                    if self._apply(res, cost, rejected):
-                        changed = True
-                        break
-            self._sweep(block)
-            if not changed:
-                break
+
+        fuse_rounds(block, patterns, lambda res: self._apply(res, cost, rejected), reject, NotStatic,
+                    before_round=index_block, after_round=lambda: self._sweep(block))  # fmt: skip
 
     def _sweep(self, block: Block) -> None:
         """Put the round's new ops in front of their anchors and drop the dead ops, in one pass."""

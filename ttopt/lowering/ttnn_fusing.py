@@ -42,6 +42,7 @@ from ttopt.device.device import DeviceError, load_device
 from ttopt.ir.attributes import DialectAttr, StringAttr
 from ttopt.lowering.fusing import ttnn_heads, ttnn_norm_act, ttnn_rope
 from ttopt.lowering.fusing.match import where
+from ttopt.lowering.fusing.rounds import fuse_rounds
 from ttopt.lowering.fusing.ttnn_build import Rejected, TTNNBuilder, TTNNCandidate, dead_ops
 from ttopt.optimizer.rewrite import LayoutAliaser
 from ttopt.passes.base import Pass, option
@@ -88,7 +89,6 @@ def _conv_config(op: Operation, kind: str) -> Any:
 
 
 Matcher = Callable[["Operation"], "TTNNCandidate | Rejected | None"]
-MAX_ROUNDS = 8
 
 
 def _patterns(rope: bool, constraints: bool, worker_cores: int) -> dict[str, tuple[Matcher, ...]]:
@@ -153,29 +153,20 @@ class TTNNFusing(Pass):
                stats: dict[str, Any], lines: list[str]) -> float:  # fmt: skip
         saved = 0.0
         rejected: dict[tuple[int, str], tuple[Operation, str]] = {}
-        for _ in range(MAX_ROUNDS):
-            changed = False
-            for op in list(block.ops):
-                if op.parent is not block:
-                    continue
-                for matcher in patterns.get(op.name, ()):
-                    try:
-                        res = matcher(op)
-                    except ValueError:  # a dynamic shape: the fused ops need static ones
-                        continue
-                    if res is None:
-                        continue
-                    if isinstance(res, Rejected):
-                        rejected.setdefault((id(op), res.pattern), (op, f"ttnn-fusing: {res.pattern} at {where(op)}: [yellow]not applied[/]: {res.reason}"))
-                        continue
-                    gain = self._apply(block, res, cost, aliaser, rejected, lines)
-                    if gain is not None:
-                        saved += gain
-                        stats[f"{res.pattern}.applied"] = stats.get(f"{res.pattern}.applied", 0) + 1
-                        changed = True
-                        break
-            if not changed:
-                break
+
+        def apply(res: TTNNCandidate) -> bool:
+            nonlocal saved
+            gain = self._apply(block, res, cost, aliaser, rejected, lines)
+            if gain is None:
+                return False
+            saved += gain
+            stats[f"{res.pattern}.applied"] = stats.get(f"{res.pattern}.applied", 0) + 1
+            return True
+
+        def reject(op: Operation, res: Rejected) -> None:
+            rejected.setdefault((id(op), res.pattern), (op, f"ttnn-fusing: {res.pattern} at {where(op)}: [yellow]not applied[/]: {res.reason}"))
+
+        fuse_rounds(block, patterns, apply, reject, ValueError)  # ValueError: a dynamic shape
         for (_, pattern), (op, line) in rejected.items():
             if op.parent is block:
                 stats[f"{pattern}.rejected"] = stats.get(f"{pattern}.rejected", 0) + 1
