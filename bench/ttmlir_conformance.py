@@ -91,7 +91,8 @@ BACKEND_PASSES = frozenset({"ttir-to-ttnn-backend-pipeline", "ttir-to-ttnn-commo
                             "ttcore-register-device", "ttcore-mark-functions-as-forward",
                             "ttnn-operation-validation-and-fallback", "ttnn-deallocate", "canonicalize", "cse", "inline",
                             "stablehlo-to-ttir-pipeline", "stablehlo-pipeline", "convert-stablehlo-to-ttir",
-                            "ttnn-rm-layout-propagation", "ttnn-decompose-layouts", "ttnn-fusing"})  # fmt: skip
+                            "ttnn-rm-layout-propagation", "ttnn-decompose-layouts", "ttnn-fusing",
+                            "ttnn-greedy-l1-spill-management"})  # fmt: skip
 BACKEND_OUTSIDE = {
     "ttnn-common-to-emitc-pipeline": "tt-mlir's TTNN -> EmitC (C++) lowering (not in ttopt)",
     "ttnn-common-to-emitpy-pipeline": "tt-mlir's TTNN -> EmitPy lowering (not in ttopt)",
@@ -110,7 +111,6 @@ BACKEND_OUTSIDE = {
     "benchmark": "a ttir-builder benchmark flag, not a ttmlir-opt pass",
     "ttir-quant-data-type-conversion": "tt-mlir's TTIR quantized data-type conversion (not in ttopt)",
     "ttnn-layout": "tt-mlir's standalone TTNN layout pass (ttopt's layouts are part of convert-ttir-to-ttnn)",
-    "ttnn-greedy-l1-spill-management": "tt-mlir's greedy optimizer's standalone L1 spill pass (ttopt's spills are part of ttnn-optimizer)",
     "tt-populate-argument-types": "tt-mlir's argument-type annotation pass, used here on TTNN input outside the backend",
 }
 

@@ -13,13 +13,35 @@ from typing import Sequence
 
 from ttopt.dialects.ttcore_attrs import DataType
 from ttopt.dialects.ttnn_attrs import BufferType, CoreRangeSet, TensorMemoryLayout
-from ttopt.dialects.ttnn_layout import TTNNLayoutAttr, canonical_core_ranges, collapsed_2d, physical_shape
+from ttopt.dialects.ttnn_layout import DEFAULT_WORKER_GRID, TTNNLayoutAttr, canonical_core_ranges, collapsed_2d, physical_shape
 
 INTERLEAVED = TensorMemoryLayout.INTERLEAVED
 HEIGHT = TensorMemoryLayout.HEIGHT_SHARDED
 WIDTH = TensorMemoryLayout.WIDTH_SHARDED
 BLOCK = TensorMemoryLayout.BLOCK_SHARDED
 DRAM, L1, SYSTEM = BufferType.DRAM, BufferType.L1, BufferType.SYSTEM_MEMORY
+# L1 banks a whole-tensor L1-interleaved layout is spread over: the layout text does not name the
+# device, and every wormhole chip (tt-mlir's lit-test device included) has one bank per worker core
+# of its 8x8 grid. On a larger grid this over-counts the bytes per bank (never under-counts).
+WHOLE_TENSOR_L1_BANKS = DEFAULT_WORKER_GRID[0] * DEFAULT_WORKER_GRID[1]
+
+
+def is_whole_tensor_interleaved(layout: TTNNLayoutAttr) -> bool:
+    """An L1-interleaved layout on a 1x1 grid: its memref holds the whole tensor, which tt-metal
+    spreads page by page over every L1 bank (tt-mlir's form; ttopt's own spans the worker grid)."""
+    return layout.buffer_type is L1 and layout.memory_layout is INTERLEAVED and tuple(layout.grid[:2]) == (1, 1)
+
+
+def interleaved_bytes_per_bank(layout: TTNNLayoutAttr, banks: int) -> int:
+    """Bytes per L1 bank of an interleaved layout's pages (a tile, or one memref row when row-major)
+    dealt round-robin over `banks` banks: ceil(pages / banks) pages."""
+    rows, cols = layout.shard_shape[0], layout.shard_shape[1]
+    grid = layout.grid[0] * layout.grid[1]
+    if layout.is_tiled:
+        pages, page = grid * rows * cols, layout.element_size_bytes
+    else:
+        pages, page = grid * rows, cols * layout.element_size_bytes
+    return -(-pages // max(banks, 1)) * page
 
 
 class LayoutInfo:
@@ -56,8 +78,11 @@ class LayoutInfo:
         self.element_bytes = layout.element_size_bytes
         self.shard_bytes = layout.shard_size_bytes
         # OP-MODEL §2: sharded = shard bytes; L1 interleaved = ceil(tiles / cores) tiles, which is
-        # exactly the (1, ceil(tiles/cores)) memref of an L1-interleaved layout; DRAM/host = 0.
+        # exactly the (1, ceil(tiles/cores)) memref of ttopt's L1-interleaved layout; the 1x1 form
+        # holding the whole tensor is dealt over the banks the same way; DRAM/host = 0.
         self.per_core_bytes = self.shard_bytes if self.l1 else 0
+        if is_whole_tensor_interleaved(layout):
+            self.per_core_bytes = interleaved_bytes_per_bank(layout, WHOLE_TENSOR_L1_BANKS)
         # "Identical shard spec": same memory layout, same cores, same shard, same page layout.
         self.spec_key = (self.memory_layout, self.buffer, self.ranges, self.shard_shape, self.tiled) if self.sharded else None
 

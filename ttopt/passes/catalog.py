@@ -49,6 +49,7 @@ MODULES: dict[str, str] = {
     'ttnn-deallocate': 'ttopt.lowering.deallocate',
     'ttnn-decompose-layouts': 'ttopt.optimizer.decompose_layouts',
     'ttnn-fusing': 'ttopt.lowering.ttnn_fusing',
+    'ttnn-greedy-l1-spill-management': 'ttopt.optimizer.l1_spill',
     'ttnn-kv-cache-dtype-conversion': 'ttopt.lowering.kv_cache_dtype',
     'ttnn-operation-validation-and-fallback': 'ttopt.lowering.ttnn_op_validation',
     'ttnn-optimizer': 'ttopt.optimizer.pass_',
@@ -117,6 +118,7 @@ SUMMARIES: dict[str, str] = {
     'ttnn-deallocate': "Insert ttnn.deallocate after the last use of every intermediate tensor (tt-mlir's TTNNDeallocate)",
     'ttnn-decompose-layouts': "Each device-to-device ttnn.to_tensor_spec becomes ttnn.to_layout / ttnn.to_memory_config ops (tt-mlir's TTNNDecomposeLayouts)",
     'ttnn-fusing': 'Fold an activation into the matmul / linear / conv2d it alone reads; fuse RoPE, decode concat-heads and rms_norm + activation (cost-checked)',
+    'ttnn-greedy-l1-spill-management': "Keep laid-out TTNN within the L1 budget: spill the live L1 tensor used farthest ahead to DRAM (tt-mlir's TTNNGreedyL1SpillManagement)",
     'ttnn-kv-cache-dtype-conversion': 'Give every {ttcore.kv_cache} argument of a forward function the target block-float type; typecast what cache ops write into it',
     'ttnn-operation-validation-and-fallback': 'TTNN ops get the output data type and page layout their kernels produce, with a ttnn.to_tensor_spec back to the expected type',
     'ttnn-optimizer': 'Choose TTNN memory layouts and op configs (CostBased by default; DFSharding + ShardSolver, interleaved policies), insert reshards and spills',
@@ -327,6 +329,11 @@ OPTIONS: dict[str, tuple[OptionSpec, ...]] = {
         OptionSpec('enable-rope-fusion', 'enable_rope_fusion', bool, False, "RoPE chains -> ttnn.rotary_embedding (HEAD does this at the TTIR level; ttopt's backend pipeline turns it on here)", None, False, False),
         OptionSpec('max-fallback-attempts', 'max_fallback_attempts', int, 10000, "HEAD's op-model fallback budget: ttopt has no op-model fallbacks, the value changes nothing", None, False, False),
         OptionSpec('cost-check', 'cost_check', bool, True, 'Apply a fusion only when the new ops are estimated faster than the ops they replace', None, False, False),
+    ),
+    'ttnn-greedy-l1-spill-management': (
+        OptionSpec('enable-decision-trace', 'enable_decision_trace', bool, False, 'Write the spill decisions of each forward function to <decision-trace-dir>/<function>.json', None, False, False),
+        OptionSpec('decision-trace-dir', 'decision_trace_dir', str, 'ttrt-artifacts/decision_trace', 'Directory of the decision trace JSON files', None, False, False),
+        OptionSpec('use-mock-allocator-state', 'use_mock_allocator_state', bool, True, "tt-mlir: ask tt-metal's allocator instead of its scalar tracker; ttopt has no allocator and uses the op model's L1 peaks either way", None, False, False),
     ),
     'ttnn-kv-cache-dtype-conversion': (
         OptionSpec('target-dtype', 'target_dtype', str, 'none', 'Block-float type of the KV caches (none: nothing changes)', ('none', 'bfp_bf8', 'bfp_bf4'), False, False),

@@ -18,6 +18,7 @@ PASS_MODULES = (
     "ttopt.passes.cse",
     "ttopt.optimizer.pass_",
     "ttopt.optimizer.decompose_layouts",
+    "ttopt.optimizer.l1_spill",
     "ttopt.lowering.ttir_to_ttnn",
     "ttopt.lowering.ttir_fusing",
     "ttopt.lowering.ttnn_fusing",

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from ttopt.device.layout_info import INTERLEAVED, L1, LayoutInfo, layout_info, make_layout
+from ttopt.device.layout_info import INTERLEAVED, L1, LayoutInfo, is_whole_tensor_interleaved, layout_info, make_layout
 from ttopt.device.op_config import OpConfig, PartialLayout
 from ttopt.dialects.errors import AttrError
 from ttopt.dialects.ttcore_attrs import DataType
@@ -184,6 +184,12 @@ class OpContext:
             )  # fmt: skip
         except AttrError as e:
             raise Illegal(f"output layout {hint.short()} cannot hold the result: {e.message}") from None
+        if is_whole_tensor_interleaved(lay) and canon.grid != lay.grid:
+            # tt-mlir's L1-interleaved form: a 1x1 grid whose memref is the whole tensor, laid out
+            # exactly as the DRAM-interleaved layout of the result is.
+            canon = make_layout(
+                self.out_shape, hint.dtype, hint.tiled, BufferType.DRAM, INTERLEAVED, None, self.device.worker_grid,
+            )  # fmt: skip
         # The map's multipliers are not compared: hand-written IR has non-canonical ones (ref §1.2).
         if canon.shard_shape != lay.shard_shape or canon.grid != lay.grid or lay.map_rank != len(self.out_shape):
             raise Illegal(
