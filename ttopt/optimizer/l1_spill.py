@@ -12,6 +12,8 @@ does not read (`L1Tracker.additional_l1`: a view shares its source's buffer, cou
 * the op model rejects the op as it is laid out: its results are demoted to DRAM interleaved;
 * the op model cannot judge it: every live value is spilled right before it.
 
+A `ttnn.to_tensor_spec` is left alone (it is decomposed later; its reader counts its L1 result).
+
 An eviction inserts `ttnn.to_memory_config` to DRAM interleaved right after the value's producer
 (located `<producer>_spill`) and makes every use read it; a consumer already visited gets a
 `ttnn.to_memory_config` back to the value's L1 layout in front of it (`<consumer>_reshard`), as
@@ -140,10 +142,8 @@ class SpillSweep:
             return  # a sink (cache update, ...): it only keeps its operands alive
         has_l1 = any(_is_l1(r) for r in results)
         if op.name == TO_TENSOR_SPEC:
-            # Decomposed later into conversion ops; its L1 result is read at once by the next op.
-            if has_l1:
-                need = sum(layout_info(lay).per_core_bytes for r in results if (lay := _tensor_layout(r)) is not None)
-                self._evict_until(pos, op, lambda: self.tracker.occupied + need <= self.model.usable_l1)
+            # Decomposed later into conversion ops (nothing to validate yet); an L1 result is read at
+            # once by the next op, whose own validation counts it as an input.
             return
         if not has_l1 and not len(self.tracker):
             return
