@@ -7,6 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from ttopt.ir.diagnostics import Diagnostic
 from ttopt.optimizer.analyses import current_layout
@@ -193,3 +195,37 @@ def test_a_bad_cap_is_an_error_at_the_module() -> None:
         run_pipeline(past_consumer("2.000000e+00"), "cap.mlir", PIPELINE)
     assert "ttnn.tensor_l1_usage_cap must be in (0, 1], got 2" in e.value.message
     assert e.value.pos is not None
+
+
+@given(st.lists(st.tuples(st.integers(0, 2), st.integers(1, 4096), st.integers(0, 9)), min_size=1, max_size=30))
+def test_occupied_is_the_distinct_buffers_of_the_live_values(steps: list[tuple[int, int, int]]) -> None:
+    """Random adds, views and removals: `occupied` is always the bytes of the buffers some live
+    value holds, each once, and `additional_l1` never exceeds it."""
+    tr = L1Tracker()
+    values: list[object] = []
+    made: list[object] = []  # every value stays referenced: ids are never reused
+    buffer_of: dict[int, int] = {}  # value -> the number of the buffer it holds
+    size: list[int] = []
+    for kind, n, pick in steps:
+        if kind == 0 or not values:
+            v = object()
+            tr.add(v, n)
+            buffer_of[id(v)] = len(size)
+            size.append(n)
+        elif kind == 1:
+            src = values[pick % len(values)]
+            v = object()
+            assert tr.add_view(v, src)
+            buffer_of[id(v)] = buffer_of[id(src)]
+        else:
+            tr.remove(values.pop(pick % len(values)))
+            v = None
+        if v is not None:
+            values.append(v)
+            made.append(v)
+        held = {buffer_of[id(v)] for v in values}
+        assert tr.occupied == sum(size[b] for b in held)
+        assert 0 <= tr.additional_l1(values[:2]) <= tr.occupied
+    for v in values:
+        tr.remove(v)
+    assert tr.occupied == 0 and len(tr) == 0

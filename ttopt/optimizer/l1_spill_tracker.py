@@ -13,7 +13,7 @@ already counts), and which value to evict (`farthest_victim`: the latest last us
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import AbstractSet, Any, Iterable
 
 
 @dataclass
@@ -86,7 +86,7 @@ class L1Tracker:
                 read[id(buf)] = buf.size
         return max(self.occupied - sum(read.values()), 0)
 
-    def farthest_victim(self, last_use: dict[int, int], keep: set[int] = frozenset()) -> Any | None:  # type: ignore[assignment]
+    def farthest_victim(self, last_use: dict[int, int], keep: AbstractSet[int] = frozenset()) -> Any | None:
         """The live value used last (ties: the one that became live first), not in `keep`; None if none."""
         best, best_use = None, -1
         for key, v in self._values.items():
