@@ -1,8 +1,9 @@
 """`ttnn-greedy-l1-spill-management`: keep the L1 tensors of already-laid-out TTNN within the budget
 by spilling the one used farthest ahead to DRAM (tt-mlir's TTNNGreedyL1SpillManagement).
 
-Per forward function, ops are visited in IR order. At each op the values whose last use came
-before it die; the op is validated by the op model with, as additional L1, every live buffer it
+Per forward function, the ops with a tensor result (but ttnn.empty) and the in-place cache and
+adamw ops are visited in IR order; uses by other ops do not keep a value alive, as in tt-mlir.
+At each op the values whose last use came before it die; the op is validated by the op model with, as additional L1, every live buffer it
 does not read (`L1Tracker.additional_l1`: a view shares its source's buffer, counted once). Then:
 
 * it fits: an L1 result becomes live (a zero-copy view of a live source joins that source's
@@ -53,8 +54,9 @@ if TYPE_CHECKING:
     from ttopt.passes.context import PassContext
 
 PASS_NAME = "ttnn-greedy-l1-spill-management"
-# Ops that are not computations on the device: never validated, never holders of L1.
-NOT_SCHEDULED = frozenset({"ttnn.get_device", "func.return", "ttnn.deallocate"})
+# In-place ops without a tensor result whose reads still keep their operands alive (tt-mlir's
+# isSinkOp); every other op without a tensor result, and ttnn.empty, is not in the schedule.
+SINK_OPS = frozenset({"ttnn.fill_cache", "ttnn.paged_fill_cache", "ttnn.paged_update_cache", "ttnn.adamw"})
 TO_TENSOR_SPEC = "ttnn.to_tensor_spec"
 
 
@@ -79,6 +81,13 @@ class SpillReport:
     def count(self, kind: str) -> int:
         """Events of one kind."""
         return sum(1 for e in self.events if e.kind == kind)
+
+
+def scheduled(op: Any) -> bool:
+    """Whether the sweep visits `op`: its first result is a tensor (not ttnn.empty's), or it is a sink."""
+    if op.name in SINK_OPS:
+        return True
+    return bool(op.results) and op.name != "ttnn.empty" and isinstance(op.results[0].type.resolve(), TensorType)
 
 
 def _tensor_layout(v: Any) -> TTNNLayoutAttr | None:
@@ -110,7 +119,7 @@ class SpillSweep:
         self.aliaser = aliaser
         self.worker_grid = model.device.worker_grid
         self.block = func.regions[0].blocks[0]
-        self.schedule = [op for op in self.block.ops if op.name not in NOT_SCHEDULED]
+        self.schedule = [op for op in self.block.ops if scheduled(op)]
         self.position = {id(op): i for i, op in enumerate(self.schedule)}
         self.last_use: dict[int, int] = {}
         self.dies_after: dict[int, list[Any]] = {}
