@@ -1,0 +1,105 @@
+"""`ttnn.generic` and the kernel program it runs (TTNNOps.td GenericOp, TTNNOpsAttrs.td ProgramAttr).
+
+`"ttnn.generic"(%ins..., %outs..., %extra...) <{operandSegmentSizes = array<i32: n, m>, program =
+#ttnn.program<kernels = [...], cbs = [...], semaphores = [...]>}>`: no results, the outputs are
+written into their operand tensors. The verifier checks what tt-mlir's GenericOp and ProgramAttr
+verifiers check and what the flatbuffer translation relies on: every kernel names a function of
+the module (a `ttkernel.thread` kernel), circular-buffer ports and tensor indices are in range.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from ttopt.ir.opdef import OpDef, register
+
+KERNEL_KINDS = ("compute_kernel", "data_movement_kernel", "read_kernel", "write_kernel")
+_KERNEL = re.compile(r"#ttnn\.(" + "|".join(KERNEL_KINDS) + r")<symbol_ref = @([\w$.]+)")
+_CB_ARG = re.compile(r"#ttnn\.kernel_arg_cb_buffer_index<(\d+)>")
+_TENSOR_ARG = re.compile(r"#ttnn\.kernel_arg_(?:address_of_tensor|tensor_accessor_args)<(\d+)>")
+_CB_TENSOR = re.compile(r"#ttnn\.kernel_cb_global_buffer_address_of_tensor<(\d+)>")
+_CB_FORMAT = re.compile(r"<buffer_index = (\d+), dtype = \w+, page_size = (\d+)>")
+
+
+@dataclass(frozen=True)
+class ProgramSummary:
+    """What a `#ttnn.program` names: kernels (kind, symbol), CB ports, tensor indices read."""
+
+    kernels: tuple[tuple[str, str], ...]
+    cb_ports: tuple[int, ...]
+    cb_bytes: int  # total_size of every circular buffer not aliased to a tensor (per core)
+    cb_args: tuple[int, ...]
+    tensor_args: tuple[int, ...]
+
+
+def summarize(body: str) -> ProgramSummary:
+    """Read a `#ttnn.program<...>` body."""
+    totals = [int(x) for x in re.findall(r"<total_size = (\d+),", body)]
+    cbs_text = body.split("cbs = [", 1)[1] if "cbs = [" in body else ""
+    aliased = [bool(_CB_TENSOR.search(part)) for part in re.split(r"(?=<total_size = )", cbs_text) if part.startswith("<total_size")]
+    own = sum(t for t, a in zip(totals, aliased) if not a)
+    return ProgramSummary(
+        kernels=tuple(_KERNEL.findall(body)),
+        cb_ports=tuple(int(m.group(1)) for m in _CB_FORMAT.finditer(body)),
+        cb_bytes=own,
+        cb_args=tuple(int(x) for x in _CB_ARG.findall(body)),
+        tensor_args=tuple(int(x) for x in (*_TENSOR_ARG.findall(body), *_CB_TENSOR.findall(body))),
+    )
+
+
+def program_body(op: Any) -> str | None:
+    """The body text of a generic's `#ttnn.program<...>`, or None when it has another kind."""
+    a = op.get_attr("program")
+    if a is None:
+        return None
+    text = a.resolve().text if hasattr(a, "resolve") else a.text
+    if not text.startswith("#ttnn.program<"):
+        return None
+    return text[len("#ttnn.program<") : -1]
+
+
+def _module_funcs(op: Any) -> dict[str, Any]:
+    top = op
+    while top.parent_op is not None:
+        top = top.parent_op
+    return {getattr(o.properties.get("sym_name"), "value", ""): o for o in top.walk() if o.name == "func.func"}
+
+
+def verify_generic(op: Any) -> None:
+    """Operand segments, the program's kind, kernels that exist, ports and tensor indices in range."""
+    seg = op.properties.get("operandSegmentSizes")
+    sizes = getattr(seg, "values", None)
+    if sizes is None or len(sizes) != 2 or sum(sizes) != len(op.operands):
+        raise ValueError("needs operandSegmentSizes = array<i32: tensors, extra args> covering its operands")
+    a = op.get_attr("program")
+    if a is None:
+        raise ValueError("requires attribute 'program'")
+    text = a.resolve().text
+    if text.startswith(("#ttnn.mesh_program_descriptor<", "#ttnn.mesh_program<")):
+        return
+    body = program_body(op)
+    if body is None:
+        raise ValueError(f"attribute 'program' must be #ttnn.program or #ttnn.mesh_program_descriptor, got {text[:40]}")
+    s = summarize(body)
+    if not s.kernels:
+        raise ValueError("program has no kernel")
+    funcs = _module_funcs(op)
+    for kind, sym in s.kernels:
+        f = funcs.get(sym)
+        if f is None:
+            raise ValueError(f"{kind} @{sym} is not a function of the module")
+        if f.get_attr("ttkernel.thread") is None:
+            raise ValueError(f"{kind} @{sym} is not a kernel (no ttkernel.thread)")
+    if list(s.cb_ports) != list(range(len(s.cb_ports))):
+        raise ValueError(f"circular buffer ports must be 0..{len(s.cb_ports) - 1} in order, got {list(s.cb_ports)}")
+    for p in s.cb_args:
+        if p >= len(s.cb_ports):
+            raise ValueError(f"a kernel reads circular buffer {p}; the program has {len(s.cb_ports)}")
+    for t in s.tensor_args:
+        if t >= sizes[0]:
+            raise ValueError(f"a kernel or buffer names tensor {t}; the op has {sizes[0]}")
+
+
+register(OpDef("ttnn.generic", results=0, summary="run a program of custom kernels", verify=verify_generic))
