@@ -22,10 +22,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ttopt.dialects.ttnn_layout import DEFAULT_WORKER_GRID, TTNNLayoutAttr
-from ttopt.ir.attributes import DenseArrayAttr, DialectAttr
+from ttopt.ir.attributes import DenseArrayAttr, DialectAttr, TypeAttr
 from ttopt.ir.diagnostics import Diagnostic
 from ttopt.ir.operation import Operation
-from ttopt.ir.types import TensorType
+from ttopt.ir.types import FunctionType, TensorType
 from ttopt.lowering.d2m import kernels as K
 from ttopt.lowering.d2m import program as P
 from ttopt.lowering.d2m.tile_program import Cb, TileProgramError, plan_tiles
@@ -173,6 +173,7 @@ def compile_subgraph(b: _Builder, call: Operation, func: Operation) -> None:
     # Type the body as the call is typed (the optimizer laid out the call, not the callee).
     for a, v in zip(block.args, ins):
         a.type = v.type
+    func.properties["function_type"] = TypeAttr(FunctionType(tuple(v.type for v in ins), tuple(r.type for r in call.results)))
     rtype = call.results[0].type.resolve()
     device = Operation("ttnn.get_device", [], [K_DEVICE], properties={"mesh_shape": DialectAttr("ttnn", "mesh_shape 1x1")})
     new_ops: list[Operation] = [device]
