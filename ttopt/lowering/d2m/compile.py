@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ttopt.dialects.ttnn_layout import DEFAULT_WORKER_GRID, TTNNLayoutAttr
+from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
 from ttopt.ir.attributes import DenseArrayAttr, DialectAttr, TypeAttr
 from ttopt.ir.diagnostics import Diagnostic
 from ttopt.ir.operation import Operation
@@ -64,11 +64,12 @@ def _layout(t: Any) -> TTNNLayoutAttr:
     return typed
 
 
-def _worker_grid(module: Module) -> tuple[int, int]:
-    from ttopt.device.device import from_module_desc
+def _device(module: Module) -> tuple[tuple[int, int], int]:
+    """The worker grid and usable L1 bytes per core of the module's device (wormhole_b0 without one)."""
+    from ttopt.device.device import from_module_desc, preset
 
-    dev = from_module_desc(module)
-    return tuple(dev.worker_grid) if dev is not None else tuple(DEFAULT_WORKER_GRID)  # type: ignore[return-value]
+    dev = from_module_desc(module) or preset("wormhole_b0")
+    return (dev.worker_grid[0], dev.worker_grid[1]), dev.usable_l1
 
 
 def _func_by_name(module: Module) -> dict[str, Operation]:
@@ -81,6 +82,7 @@ class _Builder:
 
     module: Module
     worker: tuple[int, int]
+    l1_budget: int
     fusion: bool
     next_kernel: int
     kernel_text: list[str]
@@ -112,8 +114,13 @@ def _page(layout: TTNNLayoutAttr) -> tuple[str, int]:
     return dt.value, size
 
 
-def compute_generic(b: _Builder, ops: list[Any], args: list[Any], result: Any, ins: list[Any], out: Any, loc: Any) -> Operation:
-    """The compute generic of `ops` (reading `args`, bound to the values `ins`) writing `out`."""
+def compute_generic(b: _Builder, ops: list[Any], args: list[Any], result: Any, ins: list[Any], out: Any, loc: Any, direct: bool = False) -> Operation:
+    """The compute generic of `ops` (reading `args`, bound to the values `ins`) writing `out`: into
+    its shard through the output circular buffer, or (`direct`) tile by tile into any layout."""
+    for v in (*ins, out):
+        lay = _layout(v.type)
+        if not lay.is_tiled or lay.buffer_type.value == "system_memory":
+            raise TileProgramError(f"a tensor of {lay.buffer_type.value} {'tile' if lay.is_tiled else 'row_major'} layout: D2M kernels read and write device tiles")
     prog = plan_tiles(ops, args, result)
     rtype = out.type.resolve()
     dims = tile_dims(tuple(rtype.shape))
@@ -128,15 +135,19 @@ def compute_generic(b: _Builder, ops: list[Any], args: list[Any], result: Any, i
     out_port = prog.port(Cb("out", 0))
     in_dims = [tile_dims(tuple(v.type.resolve().shape)) for v in ins]
     b.kernel_text.append(K.reader_kernel(reader, tg, in_dims, in_ports, [p for _, p in pages], io_count))
-    b.kernel_text.append(K.aliased_writer_kernel(writer, out_port, bh * bw, io_count))
+    if direct:
+        b.kernel_text.append(K.tile_writer_kernel(writer, tg, out_port, len(ins), out_page, io_count))
+    else:
+        b.kernel_text.append(K.aliased_writer_kernel(writer, out_port, bh * bw, io_count))
     b.kernel_text.append(K.compute_kernel(compute, prog, bh * bw, io_count))
     cbs = [P.CbDesc(dt, page, 2) for dt, page in pages]
     cbs += [P.CbDesc(out_dt, out_page, 2) for _ in range(prog.num_scratch)]
-    cbs.append(P.CbDesc(out_dt, out_page, bh * bw, tensor=len(ins)))
+    cbs.append(P.CbDesc(out_dt, out_page, 2) if direct else P.CbDesc(out_dt, out_page, bh * bw, tensor=len(ins)))
+    writer_args = ([P.cb_port(out_port), P.tensor_accessor(len(ins))], [P.tensor_address(len(ins))]) if direct else ([P.cb_port(out_port)], [])
     kernels = [
         P.data_movement_kernel(reader, grid, True, [*(P.cb_port(p) for p in in_ports), *(P.tensor_accessor(i) for i in range(len(ins)))],
                                [P.tensor_address(i) for i in range(len(ins))]),
-        P.data_movement_kernel(writer, grid, False, [P.cb_port(out_port)], []),
+        P.data_movement_kernel(writer, grid, False, *writer_args),
         P.compute_kernel(compute, grid, [P.cb_port(p) for p in range(len(prog.ports))]),
     ]  # fmt: skip
     return _generic([*ins, out], P.program_body(kernels, cbs, grid), loc)
@@ -187,13 +198,21 @@ def compile_subgraph(b: _Builder, call: Operation, func: Operation) -> None:
     groups = [ops] if b.fusion else [[o] for o in ops]
     env: dict[int, Any] = {id(a): a for a in block.args}
     last = None
+    shard = _l1_shard_bytes(rtype, b.worker)
+    if shard > b.l1_budget // 2:
+        # The result's L1 shard would crowd out the rest of L1: stream every result tile to its
+        # place instead (intermediates of an unfused chain the same way, in the output's layout).
+        for i, g in enumerate(groups):
+            g_args = _group_args(g)
+            g_res = g[-1].results[0]
+            out = empty(rtype if i == len(groups) - 1 else g_res.type.resolve())
+            new_ops.append(compute_generic(b, g, g_args, g_res, [env[id(v)] for v in g_args], out, loc, direct=True))
+            env[id(g_res)] = out
+        new_ops.append(Operation("func.return", [env[id(result)]], [], location=ret.location))
+        _replace_body(block, new_ops)
+        return
     for g in groups:
-        members = {id(o) for o in g}
-        g_args: list[Any] = []
-        for o in g:
-            for v in o.operands:
-                if (getattr(v, "op", None) is None or id(v.op) not in members) and v not in g_args:
-                    g_args.append(v)
+        g_args = _group_args(g)
         g_res = g[-1].results[0]
         l1 = b.l1_type(g_res.type.resolve(), compute_grid(tile_dims(tuple(g_res.type.resolve().shape)), b.worker))
         out = empty(l1)
@@ -204,11 +223,36 @@ def compile_subgraph(b: _Builder, call: Operation, func: Operation) -> None:
     final = empty(rtype)
     new_ops.append(to_layout_generic(b, last, final, loc))
     new_ops.append(Operation("func.return", [final], [], location=ret.location))
+    _replace_body(block, new_ops)
+
+
+def _replace_body(block: Any, new_ops: list[Operation]) -> None:
     for o in list(block.ops):
         o.drop_all_references()
     block.remove_many(list(block.ops))
     for o in new_ops:
         block.append(o)
+
+
+def _group_args(g: list[Any]) -> list[Any]:
+    """Values a group of ops reads from outside it, in first-use order."""
+    members = {id(o) for o in g}
+    out: list[Any] = []
+    for o in g:
+        for v in o.operands:
+            if (getattr(v, "op", None) is None or id(v.op) not in members) and v not in out:
+                out.append(v)
+    return out
+
+
+def _l1_shard_bytes(t: TensorType, worker: tuple[int, int]) -> int:
+    """Bytes per core of `t` block sharded on its compute grid."""
+    dims = tile_dims(tuple(t.shape))
+    gy, gx = compute_grid(dims, worker)
+    rows = 1
+    for d in dims[:-1]:
+        rows *= d
+    return (rows // gy) * (dims[-1] // gx) * _page(_layout(t))[1]
 
 
 from ttopt.ir.types import OpaqueType  # noqa: E402
@@ -222,7 +266,8 @@ def compile_module(module: Module, fusion: bool = True) -> int:
 
     funcs = _func_by_name(module)
     taken = [int(m.group(1)) for name in funcs if (m := _KERNEL.match(name))]
-    b = _Builder(module, _worker_grid(module), fusion, max(taken, default=-1) + 1, [])
+    worker, budget = _device(module)
+    b = _Builder(module, worker, budget, fusion, max(taken, default=-1) + 1, [])
     calls = [o for o in module.op.walk() if o.name == "ttnn.d2m_subgraph"]
     for call in calls:
         callee = call.properties["callee"].root  # type: ignore[attr-defined]

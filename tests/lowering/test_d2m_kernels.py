@@ -1,0 +1,105 @@
+"""The tile program of a fused chain (FPU binaries through scratch buffers, SFPU ops in DST,
+in-tile broadcasts) and the compute kernel's EmitC body."""
+
+from __future__ import annotations
+
+import pytest
+
+import ttopt.dialects  # noqa: F401  (registers the ops)
+from ttopt.ir.printer import print_module
+from ttopt.lowering.d2m import kernels as K
+from ttopt.lowering.d2m.compile import compute_grid, tile_dims
+from ttopt.lowering.d2m.tile_program import TileProgramError, bcast_kind, plan_tiles
+from ttopt.parse.parser import parse_module
+
+
+def _chain(args: list[str], body: list[str], result_type: str) -> tuple[list, list, object]:
+    params = ", ".join(f"%a{i}: {t}" for i, t in enumerate(args))
+    m = parse_module(f"module {{\n  func.func @f({params}) -> {result_type} {{\n" + "\n".join(body) + "\n  }\n}\n")
+    fn = m.op.regions[0].entry.ops[0]
+    block = fn.regions[0].entry
+    ops = list(block.ops)[:-1]
+    return ops, list(block.args), ops[-1].results[0]
+
+
+T = "tensor<64x64xbf16>"
+
+
+def test_fpu_binaries_read_circular_buffers_and_spill_intermediates() -> None:
+    ops, args, res = _chain([T, T, T], [
+        f'    %0 = "ttnn.add"(%a0, %a1) : ({T}, {T}) -> {T}',
+        f'    %1 = "ttnn.multiply"(%0, %a2) : ({T}, {T}) -> {T}',
+        f"    return %1 : {T}",
+    ], T)  # fmt: skip
+    prog = plan_tiles(ops, args, res)
+    assert prog.calls() == ["add_tiles", "pack_tile", "mul_tiles", "pack_tile"]
+    assert prog.num_scratch == 1
+    assert [p.kind for p in prog.ports] == ["in", "in", "in", "scratch", "out"]
+
+
+def test_sfpu_unaries_stay_in_dst() -> None:
+    ops, args, res = _chain([T], [
+        f'    %0 = "ttnn.abs"(%a0) : ({T}) -> {T}',
+        f'    %1 = "ttnn.neg"(%0) : ({T}) -> {T}',
+        f'    %2 = "ttnn.exp"(%1) : ({T}) -> {T}',
+        f"    return %2 : {T}",
+    ], T)  # fmt: skip
+    prog = plan_tiles(ops, args, res)
+    assert prog.calls() == ["copy_tile", "abs_tile", "negative_tile", "exp_tile", "pack_tile"]
+    assert prog.num_scratch == 0
+
+
+def test_in_tile_broadcasts_expand_into_dst_and_use_the_sfpu() -> None:
+    big, col, row = "tensor<1x1x32x128xbf16>", "tensor<1x1x32x1xbf16>", "tensor<1x1x1x128xbf16>"
+    ops, args, res = _chain([big, col, row], [
+        f'    %0 = "ttnn.add"(%a0, %a1) : ({big}, {col}) -> {big}',
+        f'    %1 = "ttnn.multiply"(%0, %a2) : ({big}, {row}) -> {big}',
+        f"    return %1 : {big}",
+    ], big)  # fmt: skip
+    prog = plan_tiles(ops, args, res)
+    assert prog.calls() == ["copy_tile", "unary_bcast", "add_binary_tile", "unary_bcast", "mul_binary_tile", "pack_tile"]
+    assert [s.template for s in prog.steps if s.fn == "unary_bcast"] == ["BroadcastType::COL", "BroadcastType::ROW"]
+
+
+def test_broadcast_kinds() -> None:
+    assert bcast_kind((32, 1), (32, 128)) == "COL"
+    assert bcast_kind((1, 128), (32, 128)) == "ROW"
+    assert bcast_kind((1, 1), (32, 128)) == "SCALAR"
+    assert bcast_kind((128,), (32, 128)) == "ROW"
+    assert bcast_kind((4, 32, 128), (4, 32, 128)) is None
+
+
+def test_an_op_without_a_tile_function_is_an_error() -> None:
+    ops, args, res = _chain([T, T, T], [
+        f'    %0 = "ttnn.clamp_tensor"(%a0, %a1, %a2) : ({T}, {T}, {T}) -> {T}',
+        f"    return %0 : {T}",
+    ], T)  # fmt: skip
+    with pytest.raises(TileProgramError, match="no tile op for ttnn.clamp_tensor"):
+        plan_tiles(ops, args, res)
+
+
+def test_compute_kernel_body_runs_the_chain_per_tile_and_reparses() -> None:
+    ops, args, res = _chain([T, T, T], [
+        f'    %0 = "ttnn.add"(%a0, %a1) : ({T}, {T}) -> {T}',
+        f'    %1 = "ttnn.multiply"(%0, %a2) : ({T}, {T}) -> {T}',
+        f"    return %1 : {T}",
+    ], T)  # fmt: skip
+    text = K.compute_kernel("compute_kernel7", plan_tiles(ops, args, res), 4, 4)
+    m = parse_module("module {\n" + text + "\n}")
+    out = print_module(m)
+    assert "func.func private @compute_kernel7() attributes {" in out
+    assert "ttkernel.thread = #ttkernel.thread<compute>" in out
+    assert out.count('"emitc.for"') == 1  # one loop over the core's tiles
+    body = out[out.index('"emitc.for"'):]
+    order = [body.index(s) for s in ('"add_tiles_init"', '"add_tiles"(', '"pack_tile"', '"mul_tiles"(', 'cb_ctarg_4.push_back')]
+    assert order == sorted(order)
+    assert 'emitc.call_opaque "binary_op_init_common"' in out
+    assert '{value = 4 : index}' in out  # the loop bound
+
+
+def test_compute_grid_divides_the_tiles() -> None:
+    assert tile_dims((64, 128)) == (2, 4)
+    assert tile_dims((1, 1, 32, 1)) == (1, 1, 1, 1)
+    assert compute_grid((2, 4), (8, 8)) == (2, 4)
+    assert compute_grid((3, 3, 10), (8, 8)) == (3, 5)  # 9 tile rows -> 3, 10 tile columns -> 5
+    assert compute_grid((256, 256), (8, 8)) == (8, 8)
