@@ -19,8 +19,8 @@ from ttopt.dialects import (  # noqa: F401  (import order: a module that adjusts
     ttcore,
     ttir,
     ttir_formats,
-    ttnn,
     ttkernel_program,
+    ttnn,
 )
 from ttopt.dialects.op_names import OP_NAMES
 from ttopt.ir.attributes import TYPED_ATTR_MODULES  # typed attribute models load on the first `.typed` lookup

@@ -40,6 +40,11 @@ if TYPE_CHECKING:
 _KERNEL = re.compile(r"^(?:datamovement|compute)_kernel(\d+)$")
 
 
+def static_shape(t: Any) -> tuple[int, ...]:
+    """The shape of a ranked static tensor type."""
+    return tuple(int(d) for d in (t.shape or ()))
+
+
 def tile_dims(shape: tuple[int, ...]) -> tuple[int, ...]:
     """Leading dims, then the tile rows and tile columns of the last two (padded to 32)."""
     s = (1,) * (2 - len(shape)) + tuple(shape) if len(shape) < 2 else tuple(shape)
@@ -86,6 +91,7 @@ class _Builder:
     fusion: bool
     next_kernel: int
     kernel_text: list[str]
+    aliaser: Any = None
 
     def kernel_name(self, thread: str) -> str:
         name = f"{thread}_kernel{self.next_kernel}"
@@ -95,9 +101,11 @@ class _Builder:
     def l1_type(self, like: TensorType, grid: tuple[int, int]) -> TensorType:
         from ttopt.optimizer.rewrite import LayoutAliaser
 
-        lay = TTNNLayoutAttr.build(tuple(like.shape), _layout(like).dtype, tiled=True, buffer_type="l1",
+        lay = TTNNLayoutAttr.build(static_shape(like), _layout(like).dtype, tiled=True, buffer_type="l1",
                                    memory_layout="block_sharded", grid=grid, worker_grid=self.worker)  # fmt: skip
-        return LayoutAliaser(self.module).tensor_type(like, lay)
+        if self.aliaser is None:
+            self.aliaser = LayoutAliaser(self.module)
+        return self.aliaser.tensor_type(like, lay)
 
 
 def _generic(ios: list[Any], body: str, loc: Any) -> Operation:
@@ -123,7 +131,7 @@ def compute_generic(b: _Builder, ops: list[Any], args: list[Any], result: Any, i
             raise TileProgramError(f"a tensor of {lay.buffer_type.value} {'tile' if lay.is_tiled else 'row_major'} layout: D2M kernels read and write device tiles")
     prog = plan_tiles(ops, args, result)
     rtype = out.type.resolve()
-    dims = tile_dims(tuple(rtype.shape))
+    dims = tile_dims(static_shape(rtype))
     grid = compute_grid(dims, b.worker)
     tg = K.TileGrid(dims, grid)
     bh, bw = tg.block
@@ -133,7 +141,7 @@ def compute_generic(b: _Builder, ops: list[Any], args: list[Any], result: Any, i
     reader, writer, compute = b.kernel_name("datamovement"), b.kernel_name("datamovement"), b.kernel_name("compute")
     in_ports = [prog.port(Cb("in", i)) for i in range(len(ins))]
     out_port = prog.port(Cb("out", 0))
-    in_dims = [tile_dims(tuple(v.type.resolve().shape)) for v in ins]
+    in_dims = [tile_dims(static_shape(v.type.resolve())) for v in ins]
     b.kernel_text.append(K.reader_kernel(reader, tg, in_dims, in_ports, [p for _, p in pages], io_count))
     if direct:
         b.kernel_text.append(K.tile_writer_kernel(writer, tg, out_port, len(ins), out_page, io_count))
@@ -156,7 +164,7 @@ def compute_generic(b: _Builder, ops: list[Any], args: list[Any], result: Any, i
 def to_layout_generic(b: _Builder, src: Any, dst: Any, loc: Any) -> Operation:
     """Moves `src` (L1 block sharded on the compute grid) into `dst` tile by tile."""
     stype = src.type.resolve()
-    dims = tile_dims(tuple(stype.shape))
+    dims = tile_dims(static_shape(stype))
     grid = _layout(stype).grid if len(_layout(stype).grid) == 2 else compute_grid(dims, b.worker)
     grid = (grid[0], grid[1])
     tg = K.TileGrid(dims, grid)
@@ -214,7 +222,7 @@ def compile_subgraph(b: _Builder, call: Operation, func: Operation) -> None:
     for g in groups:
         g_args = _group_args(g)
         g_res = g[-1].results[0]
-        l1 = b.l1_type(g_res.type.resolve(), compute_grid(tile_dims(tuple(g_res.type.resolve().shape)), b.worker))
+        l1 = b.l1_type(g_res.type.resolve(), compute_grid(tile_dims(static_shape(g_res.type.resolve())), b.worker))
         out = empty(l1)
         new_ops.append(compute_generic(b, g, g_args, g_res, [env[id(v)] for v in g_args], out, loc))
         env[id(g_res)] = out
@@ -247,7 +255,7 @@ def _group_args(g: list[Any]) -> list[Any]:
 
 def _l1_shard_bytes(t: TensorType, worker: tuple[int, int]) -> int:
     """Bytes per core of `t` block sharded on its compute grid."""
-    dims = tile_dims(tuple(t.shape))
+    dims = tile_dims(static_shape(t))
     gy, gx = compute_grid(dims, worker)
     rows = 1
     for d in dims[:-1]:
@@ -276,7 +284,7 @@ def compile_module(module: Module, fusion: bool = True) -> int:
             raise Diagnostic(f"'ttnn.d2m_subgraph' op references @{callee}, which is not a function of the module", call.pos)
         try:
             compile_subgraph(b, call, func)
-        except (TileProgramError, ValueError) as e:
+        except (TileProgramError, ValueError, TypeError) as e:
             raise Diagnostic(f"'ttnn.d2m_subgraph' op @{callee} cannot be compiled through D2M: {e}", call.pos) from None
     if b.kernel_text:
         kmod = parse_module("module {\n" + "\n".join(b.kernel_text) + "\n}", "<d2m kernels>")

@@ -12,7 +12,7 @@ dimensions).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any, Sequence
 
 from ttopt.lowering.d2m.tile_program import Cb, TileProgram
 
@@ -113,7 +113,7 @@ def compute_kernel(name: str, prog: TileProgram, tiles_per_core: int, io_count: 
     body: list[str] = []
     last_init: tuple | None = None
 
-    def operand(a: object) -> tuple[str, str]:
+    def operand(a: Any) -> tuple[str, str]:
         if isinstance(a, Cb):
             return cbs[prog.port(a)], CB_T
         if isinstance(a, tuple):  # ("dst", slot)

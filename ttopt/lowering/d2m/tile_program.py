@@ -217,12 +217,12 @@ def plan_tiles(ops: Sequence[Any], args: Sequence[Any], result: Any) -> TileProg
     if not isinstance(loc, tuple):
         slot = to_dst(result, None)
         loc = ("dst", slot)
-    out = Cb("out", 0)
-    pl.prog.steps.append(Step("cb_reserve_back", (out, 1)))
+    out_cb = Cb("out", 0)
+    pl.prog.steps.append(Step("cb_reserve_back", (out_cb, 1)))
     pl.close_regs()
-    pl.prog.steps.append(Step("pack_tile", (loc, out, 0)))
+    pl.prog.steps.append(Step("pack_tile", (loc, out_cb, 0)))
     pl.prog.steps.append(Step("tile_regs_release", ()))
-    pl.prog.steps.append(Step("cb_push_back", (out, 1)))
+    pl.prog.steps.append(Step("cb_push_back", (out_cb, 1)))
     for i in range(len(args)):
         pl.prog.steps.append(Step("cb_pop_front", (Cb("in", i), 1)))
     for j in range(pl.prog.num_scratch):
