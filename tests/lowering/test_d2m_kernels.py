@@ -4,6 +4,8 @@ in-tile broadcasts) and the compute kernel's EmitC body."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import ttopt.dialects  # noqa: F401  (registers the ops)
 from ttopt.ir.printer import print_module
@@ -90,11 +92,11 @@ def test_compute_kernel_body_runs_the_chain_per_tile_and_reparses() -> None:
     assert "func.func private @compute_kernel7() attributes {" in out
     assert "ttkernel.thread = #ttkernel.thread<compute>" in out
     assert out.count('"emitc.for"') == 1  # one loop over the core's tiles
-    body = out[out.index('"emitc.for"'):]
-    order = [body.index(s) for s in ('"add_tiles_init"', '"add_tiles"(', '"pack_tile"', '"mul_tiles"(', 'cb_ctarg_4.push_back')]
+    body = out[out.index('"emitc.for"') :]
+    order = [body.index(s) for s in ('"add_tiles_init"', '"add_tiles"(', '"pack_tile"', '"mul_tiles"(', "cb_ctarg_4.push_back")]
     assert order == sorted(order)
     assert 'emitc.call_opaque "binary_op_init_common"' in out
-    assert '{value = 4 : index}' in out  # the loop bound
+    assert "{value = 4 : index}" in out  # the loop bound
 
 
 def test_compute_grid_divides_the_tiles() -> None:
@@ -103,3 +105,43 @@ def test_compute_grid_divides_the_tiles() -> None:
     assert compute_grid((2, 4), (8, 8)) == (2, 4)
     assert compute_grid((3, 3, 10), (8, 8)) == (3, 5)  # 9 tile rows -> 3, 10 tile columns -> 5
     assert compute_grid((256, 256), (8, 8)) == (8, 8)
+
+
+UNARY = ["abs", "neg", "exp", "relu", "sigmoid", "sqrt"]
+BINARY = ["add", "subtract", "multiply", "divide", "maximum"]
+
+
+def _random_chain(draw_ops: list[tuple[str, int, int]]) -> tuple[list, list, object]:
+    """A chain over three inputs: each op reads the previous value and (binary) an earlier value."""
+    body, prev = [], "%a0"
+    values = ["%a0", "%a1", "%a2"]
+    for i, (name, pick, _) in enumerate(draw_ops):
+        if name in UNARY:
+            body.append(f'    %{i} = "ttnn.{name}"({prev}) : ({T}) -> {T}')
+        else:
+            other = values[pick % len(values)]
+            body.append(f'    %{i} = "ttnn.{name}"({prev}, {other}) : ({T}, {T}) -> {T}')
+        prev = f"%{i}"
+        values.append(prev)
+    body.append(f"    return {prev} : {T}")
+    return _chain([T, T, T], body, T)
+
+
+@given(st.lists(st.tuples(st.sampled_from(UNARY + BINARY), st.integers(0, 20), st.just(0)), min_size=1, max_size=8))
+def test_any_chain_plans_within_dst_and_its_kernel_reparses(ops_spec: list[tuple[str, int, int]]) -> None:
+    ops, args, res = _random_chain(ops_spec)
+    try:
+        prog = plan_tiles(ops, args, res)
+    except TileProgramError as e:  # a value read again after being overwritten in DST
+        assert "read again" in str(e) or "live in DST" in str(e)
+        return
+    calls = prog.calls()
+    assert calls[-1] == "pack_tile"
+    # every op of the chain has its tile call, in order
+    kinds = [c for c in calls if c not in ("copy_tile", "pack_tile", "unary_bcast")]
+    assert len(kinds) == len(ops)
+    # the acquire/commit/wait/release protocol is balanced
+    fns = [s.fn for s in prog.steps]
+    assert fns.count("tile_regs_acquire") == fns.count("tile_regs_release") == fns.count("tile_regs_commit")
+    text = K.compute_kernel("compute_kernel0", prog, 2, len(prog.ports) + 1)
+    assert print_module(parse_module("module {\n" + text + "\n}")).count("emitc.call_opaque") >= len(ops)

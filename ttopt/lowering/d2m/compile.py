@@ -122,13 +122,17 @@ def _page(layout: TTNNLayoutAttr) -> tuple[str, int]:
     return dt.value, size
 
 
-def compute_generic(b: _Builder, ops: list[Any], args: list[Any], result: Any, ins: list[Any], out: Any, loc: Any, direct: bool = False) -> Operation:
+def compute_generic(
+    b: _Builder, ops: list[Any], args: list[Any], result: Any, ins: list[Any], out: Any, loc: Any, direct: bool = False
+) -> Operation:
     """The compute generic of `ops` (reading `args`, bound to the values `ins`) writing `out`: into
     its shard through the output circular buffer, or (`direct`) tile by tile into any layout."""
     for v in (*ins, out):
         lay = _layout(v.type)
         if not lay.is_tiled or lay.buffer_type.value == "system_memory":
-            raise TileProgramError(f"a tensor of {lay.buffer_type.value} {'tile' if lay.is_tiled else 'row_major'} layout: D2M kernels read and write device tiles")
+            raise TileProgramError(
+                f"a tensor of {lay.buffer_type.value} {'tile' if lay.is_tiled else 'row_major'} layout: D2M kernels read and write device tiles"
+            )
     prog = plan_tiles(ops, args, result)
     rtype = out.type.resolve()
     dims = tile_dims(static_shape(rtype))
@@ -151,7 +155,9 @@ def compute_generic(b: _Builder, ops: list[Any], args: list[Any], result: Any, i
     cbs = [P.CbDesc(dt, page, 2) for dt, page in pages]
     cbs += [P.CbDesc(out_dt, out_page, 2) for _ in range(prog.num_scratch)]
     cbs.append(P.CbDesc(out_dt, out_page, 2) if direct else P.CbDesc(out_dt, out_page, bh * bw, tensor=len(ins)))
-    writer_args = ([P.cb_port(out_port), P.tensor_accessor(len(ins))], [P.tensor_address(len(ins))]) if direct else ([P.cb_port(out_port)], [])
+    writer_args = (
+        ([P.cb_port(out_port), P.tensor_accessor(len(ins))], [P.tensor_address(len(ins))]) if direct else ([P.cb_port(out_port)], [])
+    )
     kernels = [
         P.data_movement_kernel(reader, grid, True, [*(P.cb_port(p) for p in in_ports), *(P.tensor_accessor(i) for i in range(len(ins)))],
                                [P.tensor_address(i) for i in range(len(ins))]),
@@ -345,7 +351,9 @@ class TTNNThroughD2MPipeline(Pass):
     """Compile each ttnn.d2m_subgraph's function into ttnn.generic ops with generated kernels (tt-mlir's ttnn-through-d2m-pipeline)."""
 
     name = "ttnn-through-d2m-pipeline"
-    summary = "Compile the function of each ttnn.d2m_subgraph into ttnn.generic ops (fused compute + to_layout) with generated EmitC kernels"
+    summary = (
+        "Compile the function of each ttnn.d2m_subgraph into ttnn.generic ops (fused compute + to_layout) with generated EmitC kernels"
+    )
 
     enable_elementwise_fusion: bool = option(True, "One fused compute kernel per subgraph; false: one compute generic per eltwise op")
 

@@ -97,7 +97,10 @@ def compute_kernel(name: str, prog: TileProgram, tiles_per_core: int, io_count: 
     """The fused compute kernel: the tile program once per output tile of the core."""
     t = _Text()
     one = t.const(1, "i32")
-    cbs = [t.value(f'emitc.literal "get_compile_time_arg_val({p})" {{ttkernel.cb_ctarg_idx = {p} : i32}} : {CB_T}') for p in range(len(prog.ports))]
+    cbs = [
+        t.value(f'emitc.literal "get_compile_time_arg_val({p})" {{ttkernel.cb_ctarg_idx = {p} : i32}} : {CB_T}')
+        for p in range(len(prog.ports))
+    ]
     declared: set[int] = set()
     for s in prog.steps:
         if s.fn.startswith("cb_") and prog.port(s.args[0]) not in declared:
@@ -192,15 +195,21 @@ def _source_index(t: _Text, lines: list[str], out_dims: tuple[int, ...], in_dims
     return src
 
 
-def reader_kernel(name: str, grid: TileGrid, in_dims: Sequence[tuple[int, ...]], ports: Sequence[int], page_sizes: Sequence[int], io_count: int) -> str:
+def reader_kernel(
+    name: str, grid: TileGrid, in_dims: Sequence[tuple[int, ...]], ports: Sequence[int], page_sizes: Sequence[int], io_count: int
+) -> str:
     """Streams each input's tiles into its circular buffer, one per output tile, in core order."""
     t = _Text()
     one = t.const(1, "i32")
     cbs = [t.cb(p) for p in ports]
     accessors = []
     for i, _p in enumerate(ports):
-        addr = t.value(f'emitc.call_opaque "get_common_arg_val"({t.const(i, "i32")}) {{template_args = [#emitc.opaque<"uint32_t">]}} : (i32) -> i32')
-        t.op(f'emitc.verbatim "const auto acc{i} = TensorAccessor(TensorAccessorArgs<{len(ports) + i}>(), {{}}, {{}});" args {addr}, {t.const(page_sizes[i], "i32")} : i32, i32')
+        addr = t.value(
+            f'emitc.call_opaque "get_common_arg_val"({t.const(i, "i32")}) {{template_args = [#emitc.opaque<"uint32_t">]}} : (i32) -> i32'
+        )
+        t.op(
+            f'emitc.verbatim "const auto acc{i} = TensorAccessor(TensorAccessorArgs<{len(ports) + i}>(), {{}}, {{}});" args {addr}, {t.const(page_sizes[i], "i32")} : i32, i32'
+        )
         accessors.append(f"acc{i}")
     lines, r, c = _core_tile(t, grid)
     for i, p in enumerate(ports):
@@ -234,8 +243,12 @@ def tile_writer_kernel(name: str, grid: TileGrid, port: int, dst_index: int, pag
     t = _Text()
     one = t.const(1, "i32")
     cb = t.cb(port)
-    addr = t.value(f'emitc.call_opaque "get_common_arg_val"({t.const(0, "i32")}) {{template_args = [#emitc.opaque<"uint32_t">]}} : (i32) -> i32')
-    t.op(f'emitc.verbatim "const auto dst = TensorAccessor(TensorAccessorArgs<1>(), {{}}, {{}});" args {addr}, {t.const(page_size, "i32")} : i32, i32')
+    addr = t.value(
+        f'emitc.call_opaque "get_common_arg_val"({t.const(0, "i32")}) {{template_args = [#emitc.opaque<"uint32_t">]}} : (i32) -> i32'
+    )
+    t.op(
+        f'emitc.verbatim "const auto dst = TensorAccessor(TensorAccessorArgs<1>(), {{}}, {{}});" args {addr}, {t.const(page_size, "i32")} : i32, i32'
+    )
     lines, r, c = _core_tile(t, grid)
     page = _source_index(t, lines, grid.dims, grid.dims, r, c)
     lines.append(f'emitc.verbatim "cb_ctarg_{port}.wait_front({{}});" args {one} : i32')

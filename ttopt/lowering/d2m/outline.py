@@ -186,7 +186,9 @@ class TTNNCreateD2MSubgraphs(Pass):
     """Outline maximal fusible eltwise chains into ttnn.d2m_subgraph calls (tt-mlir's ttnn-create-d2m-subgraphs)."""
 
     name = "ttnn-create-d2m-subgraphs"
-    summary = "Outline maximal chains of eltwise TTNN ops into private functions called by ttnn.d2m_subgraph (tt-mlir's TTNNCreateD2MSubgraphs)"
+    summary = (
+        "Outline maximal chains of eltwise TTNN ops into private functions called by ttnn.d2m_subgraph (tt-mlir's TTNNCreateD2MSubgraphs)"
+    )
 
     def run(self, module: Module, ctx: PassContext) -> None:
         outline_module(module)

@@ -154,7 +154,9 @@ def plan_tiles(ops: Sequence[Any], args: Sequence[Any], result: Any) -> TileProg
             return loc[1]
         slot = pl.dst()
         if bcast is not None:
-            pl.emit("unary_bcast", loc, 0, ("dst", slot), init=("unary_bcast_init", (loc, Cb("out", 0))), template=f"BroadcastType::{bcast}")
+            pl.emit(
+                "unary_bcast", loc, 0, ("dst", slot), init=("unary_bcast_init", (loc, Cb("out", 0))), template=f"BroadcastType::{bcast}"
+            )
         else:
             pl.emit("copy_tile", loc, 0, ("dst", slot), init=("copy_tile_init", (loc,)))
         return slot
