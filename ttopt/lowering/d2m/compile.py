@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
 from ttopt.ir.attributes import DenseArrayAttr, DialectAttr, TypeAttr
-from ttopt.ir.diagnostics import Diagnostic
+from ttopt.ir.diagnostics import Diagnostic, op_position
 from ttopt.ir.operation import Operation
 from ttopt.ir.types import FunctionType, TensorType
 from ttopt.lowering.d2m import kernels as K
@@ -287,11 +287,15 @@ def compile_module(module: Module, fusion: bool = True) -> int:
         callee = call.properties["callee"].root  # type: ignore[attr-defined]
         func = funcs.get(callee)
         if func is None:
-            raise Diagnostic(f"'ttnn.d2m_subgraph' op references @{callee}, which is not a function of the module", call.pos)
+            raise Diagnostic(
+                f"'ttnn.d2m_subgraph' op references @{callee}, which is not a function of the module", op_position(module.source, call)
+            )
         try:
             compile_subgraph(b, call, func)
         except (TileProgramError, ValueError, TypeError) as e:
-            raise Diagnostic(f"'ttnn.d2m_subgraph' op @{callee} cannot be compiled through D2M: {e}", call.pos) from None
+            raise Diagnostic(
+                f"'ttnn.d2m_subgraph' op @{callee} cannot be compiled through D2M: {e}", op_position(module.source, call)
+            ) from None
     if b.kernel_text:
         kmod = parse_module("module {\n" + "\n".join(b.kernel_text) + "\n}", "<d2m kernels>")
         top = module.op.regions[0].entry
@@ -311,7 +315,9 @@ def collapse_module(module: Module) -> int:
         callee = call.properties["callee"].root  # type: ignore[attr-defined]
         func = funcs.get(callee)
         if func is None:
-            raise Diagnostic(f"'ttnn.d2m_subgraph' op references @{callee}, which is not a function of the module", call.pos)
+            raise Diagnostic(
+                f"'ttnn.d2m_subgraph' op references @{callee}, which is not a function of the module", op_position(module.source, call)
+            )
         n_in = call.properties["operandSegmentSizes"].values[0]  # type: ignore[attr-defined]
         block = call.parent
         assert block is not None

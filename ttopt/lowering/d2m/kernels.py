@@ -134,7 +134,7 @@ def compute_kernel(name: str, prog: TileProgram, tiles_per_core: int, io_count: 
             body.append(f'emitc.verbatim "cb_ctarg_{prog.port(s.args[0])}.{method}({{}});" args {one} : i32')
             continue
         if s.init is not None and s.init != last_init:
-            body.append(call(s.init[0], s.init[1], s.template))
+            body.append(call(s.init[0], s.init[1], s.template if s.init[0] == "unary_bcast_init" else None))
             last_init = s.init
         if s.fn == "pack_tile":
             (d, cb, idx) = s.args

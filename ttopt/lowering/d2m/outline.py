@@ -153,6 +153,7 @@ def outline_group(group: list[Operation], index: int, module_block: Block) -> Ou
         "callee": SymbolRefAttr(name),
         "operandSegmentSizes": DenseArrayAttr("i32", (len(inputs), len(buffers))),
     }, location=first.location)  # fmt: skip
+    call.pos = first.pos  # errors compiling the subgraph point at the chain's first op
     block.insert(anchor_idx + len(buffers), call)
     for old, new in zip(outputs, call.results):
         old.replace_all_uses_with(new)

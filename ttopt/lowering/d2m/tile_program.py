@@ -5,9 +5,11 @@ subgraph inputs, streamed in by the reader; scratch buffers) or in DST registers
 
 * `add` / `subtract` / `multiply` run on the FPU (`add_tiles`, `sub_tiles`, `mul_tiles`), which
   reads both operands from circular buffers: an operand still in DST is packed into a scratch
-  buffer first (D2M's spill);
+  buffer first (D2M's spill), when that loses no other live DST tile; else they run on the SFPU;
 * every other op runs on the SFPU in DST: an operand still in a circular buffer is copied in
-  (`copy_tile`), then `exp_tile(d)` / `div_binary_tile(a, b, out)`;
+  (`copy_tile`), then `exp_tile(d)` / `div_binary_tile(a, b, out)`, writing over its first
+  operand, which is copied first (`copy_dest_values`) when the chain reads it again;
+  `clamp_tensor` is `binary_max_tile` then `binary_min_tile`;
 * an operand broadcast inside the tile (a `...x1` column, a `1x...` row, or both) is expanded into
   DST with `unary_bcast<COL|ROW|SCALAR>` and its op runs on the SFPU (`add_binary_tile`), as D2M
   lowers implicit broadcasts. Broadcasts across whole tiles are the reader's job (it reads the
@@ -39,6 +41,15 @@ SFPU_UNARY = {
     "mish": "mish_tile", "log": "log_tile", "log1p": "log1p_tile", "expm1": "expm1_tile",
 }  # fmt: skip
 DST_TILES = 8  # bf16 DST in half-sync mode: the registers one tile iteration may hold
+
+
+_FORMATS = {"bf16": "Float16_b", "f16": "Float16", "f32": "Float32", "i32": "Int32", "si32": "Int32", "ui32": "UInt32"}
+
+
+def data_format(v: Any) -> str:
+    """tt-metal's DataFormat of a value's elements (Float16_b for bf16)."""
+    et = v.type.resolve().element_type.resolve().text
+    return _FORMATS.get(et, "Float16_b")
 
 
 class TileProgramError(ValueError):
@@ -146,6 +157,18 @@ def plan_tiles(ops: Sequence[Any], args: Sequence[Any], result: Any) -> TileProg
     for i in range(len(args)):
         pl.prog.steps.append(Step("cb_wait_front", (Cb("in", i), 1)))
 
+    def own(v: Any, bcast: str | None) -> int:
+        """A DST slot holding `v` that the next op may overwrite (a copy when `v` is read again)."""
+        loc = where[id(v)]
+        if isinstance(loc, tuple) and left[id(v)] > 1:
+            if bcast is not None:
+                raise TileProgramError("broadcasts an intermediate result inside the tile")
+            slot = pl.dst()
+            fmt = f"DataFormat::{data_format(v)}"
+            pl.emit("copy_dest_values", loc, ("dst", slot), init=("copy_dest_values_init", ()), template=fmt)
+            return slot
+        return to_dst(v, bcast)
+
     def to_dst(v: Any, bcast: str | None) -> int:
         loc = where[id(v)]
         if isinstance(loc, tuple):
@@ -173,24 +196,22 @@ def plan_tiles(ops: Sequence[Any], args: Sequence[Any], result: Any) -> TileProg
         bcasts = [bcast_kind(tuple(v.type.resolve().shape), rshape) for v in op.operands]
         if len(op.operands) == 1 and kind in SFPU_UNARY:
             (v,) = op.operands
-            slot = to_dst(v, bcasts[0])
-            fresh = not isinstance(where[id(v)], tuple)
-            if not fresh and left[id(v)] > 1:  # the input is read again later: work on a copy
-                raise TileProgramError(f"ttnn.{kind} overwrites a DST tile that is read again")
+            slot = own(v, bcasts[0])
             fn = SFPU_UNARY[kind]
             pl.emit(fn, ("dst", slot), init=(f"{fn}_init", ()))
             left[id(v)] -= 1
             where[id(op.results[0])] = ("dst", slot)
         elif len(op.operands) == 2 and (kind in FPU_BINARY or kind in SFPU_BINARY):
             a, b = op.operands
-            if kind in FPU_BINARY and not any(bcasts):
+            in_dst = {id(v) for v in (a, b) if isinstance(where[id(v)], tuple)}
+            # Packing a DST operand for the FPU releases every DST register: only when no other
+            # tile is live there (and one operand at most needs it); else the op runs on the SFPU.
+            live = [k for k, w in where.items() if isinstance(w, tuple) and k not in in_dst and left.get(k, 0) > 0]
+            if kind in FPU_BINARY and not any(bcasts) and len(in_dst) <= 1 and not (in_dst and live):
                 cbs = []
                 for v in (a, b):
                     loc = where[id(v)]
                     if isinstance(loc, tuple):
-                        live = [k for k, w in where.items() if isinstance(w, tuple) and k != id(v) and left.get(k, 0) > 0]
-                        if live:  # packing releases every DST register
-                            raise TileProgramError("spills while other tiles are live in DST")
                         loc = where[id(v)] = pl.spill(loc[1])
                     cbs.append(loc)
                 out = pl.dst()
@@ -201,9 +222,7 @@ def plan_tiles(ops: Sequence[Any], args: Sequence[Any], result: Any) -> TileProg
             else:
                 if kind not in SFPU_BINARY:
                     raise TileProgramError(f"no tile op for ttnn.{kind}")
-                if isinstance(where[id(a)], tuple) and left[id(a)] > 1:
-                    raise TileProgramError(f"ttnn.{kind} overwrites a DST tile that is read again")
-                sa = to_dst(a, bcasts[0])
+                sa = own(a, bcasts[0])
                 sb = to_dst(b, bcasts[1]) if b is not a else sa
                 fn = SFPU_BINARY[kind]
                 pl.emit(fn, ("dst", sa), ("dst", sb), ("dst", sa), init=(f"{fn}_init", ()))
@@ -213,6 +232,18 @@ def plan_tiles(ops: Sequence[Any], args: Sequence[Any], result: Any) -> TileProg
                 left[id(b)] -= 1
                 out = sa
             where[id(op.results[0])] = ("dst", out)
+        elif kind == "clamp_tensor" and len(op.operands) == 3:
+            # clamp(x, lo, hi) = min(max(x, lo), hi), both on the SFPU
+            x, lo, hi = op.operands
+            sx = own(x, bcasts[0])
+            for v, b_, fn in ((lo, bcasts[1], "binary_max_tile"), (hi, bcasts[2], "binary_min_tile")):
+                sv = to_dst(v, b_) if v is not x else sx
+                pl.emit(fn, ("dst", sx), ("dst", sv), ("dst", sx), init=(f"{fn}_init", ()))
+                if sv != sx and (not isinstance(where[id(v)], tuple) or left[id(v)] == 1):
+                    pl.release(sv)
+                left[id(v)] -= 1
+            left[id(x)] -= 1
+            where[id(op.results[0])] = ("dst", sx)
         else:
             raise TileProgramError(f"no tile op for ttnn.{kind}")
     loc = where[id(result)]
