@@ -364,7 +364,12 @@ class TTNNThroughD2MPipeline(Pass):
     enable_elementwise_fusion: bool = option(True, "One fused compute kernel per subgraph; false: one compute generic per eltwise op")
 
     def run(self, module: Module, ctx: PassContext) -> None:
-        compile_module(module, self.enable_elementwise_fusion)
+        before = sum(1 for o in module.op.walk() if o.name == "ttnn.generic")
+        n = compile_module(module, self.enable_elementwise_fusion)
+        generics = sum(1 for o in module.op.walk() if o.name == "ttnn.generic") - before
+        if ctx.trace.enabled and n:
+            ctx.trace.print(f"{self.name}: {n} subgraph(s) -> {generics} ttnn.generic op(s)")
+        ctx.stats.setdefault(self.name, {}).update({"subgraphs": n, "generics": generics})
 
 
 @register_pass

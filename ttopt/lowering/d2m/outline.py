@@ -192,4 +192,12 @@ class TTNNCreateD2MSubgraphs(Pass):
     )
 
     def run(self, module: Module, ctx: PassContext) -> None:
-        outline_module(module)
+        done = outline_module(module)
+        if ctx.trace.enabled:
+            for o in done:
+                body = o.func.regions[0].entry.ops[:-1]
+                names = ", ".join(op.name.removeprefix("ttnn.") for op in body)
+                ctx.trace.print(f"{self.name}: @{o.call.properties['callee'].root}: {names} ({len(o.call.operands) - 1} inputs)")  # type: ignore[attr-defined]
+            if not done:
+                ctx.trace.print(f"{self.name}: no chain of two or more fusible eltwise ops")
+        ctx.stats.setdefault(self.name, {}).update({"subgraphs": len(done), "ops": sum(len(o.func.regions[0].entry.ops) - 1 for o in done)})
