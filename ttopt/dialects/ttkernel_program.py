@@ -60,11 +60,17 @@ def program_body(op: Any) -> str | None:
     return text[len("#ttnn.program<") : -1]
 
 
-def _module_funcs(op: Any) -> dict[str, Any]:
+def _module_func(op: Any, name: str) -> Any:
+    """The function `@name` of the module holding `op` (kernels live at its top level)."""
     top = op
     while top.parent_op is not None:
         top = top.parent_op
-    return {getattr(o.properties.get("sym_name"), "value", ""): o for o in top.walk() if o.name == "func.func"}
+    for region in top.regions:
+        for block in region.blocks:
+            for o in block.ops:
+                if o.name == "func.func" and getattr(o.properties.get("sym_name"), "value", None) == name:
+                    return o
+    return None
 
 
 def verify_generic(op: Any) -> None:
@@ -85,9 +91,8 @@ def verify_generic(op: Any) -> None:
     s = summarize(body)
     if not s.kernels:
         raise ValueError("program has no kernel")
-    funcs = _module_funcs(op)
     for kind, sym in s.kernels:
-        f = funcs.get(sym)
+        f = _module_func(op, sym)
         if f is None:
             raise ValueError(f"{kind} @{sym} is not a function of the module")
         if f.get_attr("ttkernel.thread") is None:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
-from ttopt.ir.attributes import DenseArrayAttr, DialectAttr, TypeAttr
+from ttopt.ir.attributes import DenseArrayAttr, DialectAttr, StringAttr, TypeAttr
 from ttopt.ir.diagnostics import Diagnostic, op_position
 from ttopt.ir.operation import Operation
 from ttopt.ir.types import FunctionType, TensorType
@@ -276,8 +276,6 @@ K_DEVICE = OpaqueType("!ttnn.device", "ttnn.device")
 
 def compile_module(module: Module, fusion: bool = True) -> int:
     """Compile every `ttnn.d2m_subgraph` call's function; returns how many were compiled."""
-    from ttopt.parse.parser import parse_module
-
     funcs = _func_by_name(module)
     taken = [int(m.group(1)) for name in funcs if (m := _KERNEL.match(name))]
     worker, budget = _device(module)
@@ -296,13 +294,37 @@ def compile_module(module: Module, fusion: bool = True) -> int:
             raise Diagnostic(
                 f"'ttnn.d2m_subgraph' op @{callee} cannot be compiled through D2M: {e}", op_position(module.source, call)
             ) from None
-    if b.kernel_text:
-        kmod = parse_module("module {\n" + "\n".join(b.kernel_text) + "\n}", "<d2m kernels>")
-        top = module.op.regions[0].entry
-        for f in list(kmod.op.regions[0].entry.ops):
-            kmod.op.regions[0].entry.remove(f)
-            top.append(f)
+    _add_kernels(module, b.kernel_text)
     return len(calls)
+
+
+_NAME = re.compile(r"func\.func private @(\w+)\(\)")
+
+
+def _add_kernels(module: Module, texts: list[str]) -> None:
+    """Parse the kernels into the module: each distinct body once (chains repeat across layers),
+    cloned under every name that uses it."""
+    if not texts:
+        return
+    from ttopt.parse.parser import parse_module
+
+    names, templates, distinct = [], [], {}  # type: ignore[var-annotated]
+    for text in texts:
+        m = _NAME.search(text)
+        assert m is not None
+        names.append(m.group(1))
+        body = text[: m.start(1)] + "__kernel__" + text[m.end(1) :]
+        templates.append(body)
+        distinct.setdefault(body, len(distinct))
+    ordered = sorted(distinct, key=distinct.__getitem__)
+    parsed_text = "\n".join(t.replace("@__kernel__()", f"@__kernel{i}__()") for i, t in enumerate(ordered))
+    kmod = parse_module("module {\n" + parsed_text + "\n}", "<d2m kernels>")
+    parsed = list(kmod.op.regions[0].entry.ops)
+    top = module.op.regions[0].entry
+    for name, body in zip(names, templates):
+        f = parsed[distinct[body]].clone()
+        f.properties["sym_name"] = StringAttr(name)
+        top.append(f)
 
 
 def collapse_module(module: Module) -> int:

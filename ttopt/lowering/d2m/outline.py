@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from ttopt.ir.attributes import DenseArrayAttr, DialectAttr, StringAttr, SymbolRefAttr, TypeAttr
 from ttopt.ir.operation import Block, Operation, Region
+from ttopt.ir.rewriter import rebuild_block
 from ttopt.ir.types import FunctionType, OpaqueType
 from ttopt.passes.base import Pass
 from ttopt.passes.registry import register_pass
@@ -55,7 +56,7 @@ def _is_exit(op: Operation) -> bool:
     return is_fusible(op) and not any(is_fusible(u) for r in op.results for u in r.users)
 
 
-def _build_group(exit_op: Operation, visited: set[int]) -> list[Operation]:
+def _build_group(exit_op: Operation, visited: set[int], pos: dict[int, int]) -> list[Operation]:
     """The exit plus every producer reached backwards whose users all lie in the group, in block order."""
     group = {id(exit_op): exit_op}
     stack = [exit_op]
@@ -68,24 +69,24 @@ def _build_group(exit_op: Operation, visited: set[int]) -> list[Operation]:
             if all(id(u) in group for r in p.results for u in r.users):
                 group[id(p)] = p
                 stack.append(p)
-    block = exit_op.parent
-    assert block is not None
-    return [op for op in block.ops if id(op) in group]
+    return sorted(group.values(), key=lambda o: pos[id(o)])
 
 
 def fusion_groups(module_op: Operation) -> list[list[Operation]]:
     """HEAD's fusion groups (two ops or more), in the order it finds their exits."""
     exits: list[Operation] = []
+    pos: dict[int, int] = {}
     for op in module_op.walk():
         for region in op.regions:
             for block in region.blocks:
+                pos.update((id(o), i) for i, o in enumerate(block.ops))
                 exits += [o for o in reversed(block.ops) if _is_exit(o)]
     visited: set[int] = set()
     groups = []
     for e in exits:
         if id(e) in visited:
             continue
-        g = _build_group(e, visited)
+        g = _build_group(e, visited, pos)
         if len(g) >= 2:
             visited |= {id(o) for o in g}
             groups.append(g)
@@ -109,8 +110,12 @@ def device_of(block: Block) -> Any:
     return dev.results[0]
 
 
-def outline_group(group: list[Operation], index: int, module_block: Block) -> Outlined:
-    """Replace `group` by a `ttnn.d2m_subgraph` call of a new private `@d2m_subgraph_<index>`."""
+def outline_group(
+    group: list[Operation], index: int, module_block: Block, device: Any, pos: dict[int, int]
+) -> tuple[Outlined, int, list[Operation]]:
+    """Outline `group` as `@d2m_subgraph_<index>`: returns the call, the block position it goes
+    before (after the last op defining an input, HEAD's rule) with its output buffers, and leaves
+    the group's ops for the caller to drop."""
     members = {id(o) for o in group}
     inputs: list[Any] = []
     seen: set[int] = set()
@@ -123,19 +128,15 @@ def outline_group(group: list[Operation], index: int, module_block: Block) -> Ou
     exit_op = group[-1]
     outputs = list(exit_op.results)
     block = exit_op.parent
-    assert block is not None
     first = group[0]
-    # After the last op defining an input, so every input dominates the call (HEAD's rule).
-    definers = [p for v in inputs if (p := _producer(v)) is not None and p.parent is block]
-    anchor_idx = max((block.index(p) for p in definers), default=block.index(first) - 1) + 1
-    anchor = block.ops[anchor_idx]
-    device = device_of(block)
-    anchor_idx = block.index(anchor)
+    definers = [pos[id(p)] for v in inputs if (p := _producer(v)) is not None and p.parent is block]
+    at = max(definers, default=pos[id(first)] - 1) + 1
+    new_ops: list[Operation] = []
     buffers = []
-    for i, r in enumerate(outputs):
+    for r in outputs:
         shape = DialectAttr("ttnn.shape", "x".join(map(str, r.type.resolve().shape)))
         empty = Operation("ttnn.empty", [device], [r.type], properties={"shape": shape}, location=first.location)
-        block.insert(anchor_idx + i, empty)
+        new_ops.append(empty)
         buffers.append(empty.results[0])
     name = f"{SUBGRAPH_PREFIX}{index}"
     body = Block([v.type for v in inputs])
@@ -154,13 +155,10 @@ def outline_group(group: list[Operation], index: int, module_block: Block) -> Ou
         "operandSegmentSizes": DenseArrayAttr("i32", (len(inputs), len(buffers))),
     }, location=first.location)  # fmt: skip
     call.pos = first.pos  # errors compiling the subgraph point at the chain's first op
-    block.insert(anchor_idx + len(buffers), call)
+    new_ops.append(call)
     for old, new in zip(outputs, call.results):
         old.replace_all_uses_with(new)
-    for op in reversed(group):
-        op.drop_all_references()
-    block.remove_many(group)
-    return Outlined(call, func)
+    return Outlined(call, func), at, new_ops
 
 
 def _module_block(module: Module) -> Block:
@@ -168,16 +166,48 @@ def _module_block(module: Module) -> Block:
 
 
 def outline_module(module: Module) -> list[Outlined]:
-    """Outline every fusion group of the module; numbering continues after existing subgraphs."""
+    """Outline every fusion group of the module; numbering continues after existing subgraphs.
+    Each block is rebuilt once (inserting op by op would be quadratic on large functions)."""
     groups = fusion_groups(module.op)
-    taken = {getattr(o.properties.get("sym_name"), "value", "") for o in module.op.walk() if o.name == "func.func"}
-    out, n = [], 0
+    if not groups:
+        return []
+    taken = {getattr(o.properties.get("sym_name"), "value", "") for o in _module_block(module).ops if o.name == "func.func"}
+    by_block: dict[int, list[list[Operation]]] = {}
+    blocks: dict[int, Block] = {}
     for g in groups:
+        b = g[0].parent
+        assert b is not None
+        by_block.setdefault(id(b), []).append(g)
+        blocks[id(b)] = b
+    out: list[Outlined] = []
+    n = 0
+    names: dict[int, int] = {}
+    for g in groups:  # names in HEAD's order (the order the exits were found)
         while f"{SUBGRAPH_PREFIX}{n}" in taken:
             n += 1
-        out.append(outline_group(g, n, _module_block(module)))
+        names[id(g[0])] = n
         taken.add(f"{SUBGRAPH_PREFIX}{n}")
-        n += 1
+    for key, gs in by_block.items():
+        block = blocks[key]
+        device = device_of(block)
+        pos = {id(o): i for i, o in enumerate(block.ops)}
+        inserts: dict[int, list[Operation]] = {}
+        dropped: set[int] = set()
+        for g in gs:
+            o, at, new_ops = outline_group(g, names[id(g[0])], _module_block(module), device, pos)
+            inserts.setdefault(at, []).extend(new_ops)
+            dropped |= {id(op) for op in g}
+            out.append(o)
+        rebuilt: list[Operation] = []
+        for i, op in enumerate(block.ops):
+            rebuilt += inserts.get(i, [])
+            if id(op) not in dropped:
+                rebuilt.append(op)
+            else:
+                op.drop_all_references()
+        rebuilt += inserts.get(len(block.ops), [])
+        rebuild_block(block, rebuilt)
+    out.sort(key=lambda o: int(o.call.properties["callee"].root.removeprefix(SUBGRAPH_PREFIX)))  # type: ignore[attr-defined]
     return out
 
 
