@@ -243,13 +243,15 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
         from ttopt.lowering.compute_config import set_compute_config
 
         set_compute_config(module, self._compute_overrides())
-        yield PipelineStep(n + 1, "ttnn-create-d2m-subgraphs", _new("ttnn-create-d2m-subgraphs") if self.enable_create_d2m_subgraphs else None,
-                           "" if self.enable_create_d2m_subgraphs else "enable-create-d2m-subgraphs=false")  # fmt: skip
         if self.optimizer_enabled():
             if self.enable_const_eval:
                 # Hoisted first, as tt-mlir does, so the optimizer never places weight-only ops
                 # (they would stay in the forward function once given L1).
                 yield PipelineStep(n + 2, "const-eval-hoist-transform", self.const_eval(prepare=False))
+            # After the first hoisting (tt-mlir hoists const-eval subgraphs in TTIR, before it
+            # outlines), so a chain over constants and parameters stays cached in its const-eval function.
+            yield PipelineStep(n + 2, "ttnn-create-d2m-subgraphs", _new("ttnn-create-d2m-subgraphs") if self.enable_create_d2m_subgraphs else None,
+                               "" if self.enable_create_d2m_subgraphs else "enable-create-d2m-subgraphs=false")  # fmt: skip
             yield PipelineStep(n + 2, "ttnn-optimizer", self.optimizer())
             # tt-mlir validates every op after its optimizer and falls back where the op rejects its layouts.
             yield PipelineStep(n + 2, "ttnn-operation-validation-and-fallback", self.validation())
