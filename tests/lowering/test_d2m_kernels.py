@@ -200,3 +200,28 @@ def test_a_dst_value_read_again_is_copied_before_it_is_overwritten() -> None:
     assert sig.args == (("dst", 1),)
     mul = next(s for s in prog.steps if s.fn == "mul_binary_tile")
     assert mul.args == (("dst", 0), ("dst", 1), ("dst", 0))
+
+
+def test_generic_verifier_reads_aliased_programs_and_rejects_missing_kernels() -> None:
+    from ttopt.ir.verifier import verify
+
+    lay = "#ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<1x1x!ttcore.tile<32x32, f32>, #ttnn.buffer_type<l1>>, <block_sharded>, core_ranges = <[#ttnn.core_range<(0, 0), (0, 0)>]>>"
+    text = f"""#crs = #ttnn.core_range_set<[#ttnn.core_range<(0,0), (0,0)>]>
+#k = #ttnn.compute_kernel<
+  symbol_ref = @{{K}}, core_ranges = #crs, math_fidelity = hifi4, fp32_dest_acc_en = false, dst_full_sync_en = false,
+  unpack_to_dest_modes = [default], bfp8_pack_precise = false, math_approx_mode = false,
+  ct_args = [#ttnn.kernel_arg_cb_buffer_index<0>], common_rt_args = [], rt_args = []>
+#program = #ttnn.program<kernels = [#k], cbs = [<total_size = 4096, core_ranges = #crs, formats = [<buffer_index = 0, dtype = f32, page_size = 4096>]>], semaphores = []>
+module {{
+  func.func @f(%a: tensor<32x32xf32, {lay}>, %b: tensor<32x32xf32, {lay}>) {{
+    "ttnn.generic"(%a, %b) <{{program = #program, operandSegmentSizes = array<i32: 2, 0>}}> : (tensor<32x32xf32, {lay}>, tensor<32x32xf32, {lay}>) -> ()
+    return
+  }}
+  func.func private @compute_kernel() attributes {{ttkernel.thread = #ttkernel.thread<compute>}} {{
+    return
+  }}
+}}
+"""
+    verify(parse_module(text.replace("{K}", "compute_kernel")))
+    with pytest.raises(Exception, match="compute_kernel @missing is not a function of the module"):
+        verify(parse_module(text.replace("{K}", "missing")))

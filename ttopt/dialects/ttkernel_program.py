@@ -13,14 +13,15 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from ttopt.ir.attributes import OP_ATTRIBUTE_VERIFIERS
 from ttopt.ir.opdef import OpDef, register
 
 KERNEL_KINDS = ("compute_kernel", "data_movement_kernel", "read_kernel", "write_kernel")
-_KERNEL = re.compile(r"#ttnn\.(" + "|".join(KERNEL_KINDS) + r")<symbol_ref = @([\w$.]+)")
-_CB_ARG = re.compile(r"#ttnn\.kernel_arg_cb_buffer_index<(\d+)>")
-_TENSOR_ARG = re.compile(r"#ttnn\.kernel_arg_(?:address_of_tensor|tensor_accessor_args)<(\d+)>")
-_CB_TENSOR = re.compile(r"#ttnn\.kernel_cb_global_buffer_address_of_tensor<(\d+)>")
-_CB_FORMAT = re.compile(r"<buffer_index = (\d+), dtype = \w+, page_size = (\d+)>")
+_KERNEL = re.compile(r"#ttnn\.(" + "|".join(KERNEL_KINDS) + r")<\s*symbol_ref\s*=\s*@([\w$.]+)")
+_CB_ARG = re.compile(r"#ttnn\.kernel_arg_cb_buffer_index<\s*(\d+)\s*>")
+_TENSOR_ARG = re.compile(r"#ttnn\.kernel_arg_(?:address_of_tensor|tensor_accessor_args)<\s*(\d+)\s*>")
+_CB_TENSOR = re.compile(r"#ttnn\.kernel_cb_global_buffer_address_of_tensor<\s*(\d+)\s*>")
+_CB_FORMAT = re.compile(r"<\s*buffer_index\s*=\s*(\d+)\s*,\s*dtype\s*=\s*\w+\s*,\s*page_size\s*=\s*(\d+)\s*>")
 
 
 @dataclass(frozen=True)
@@ -36,9 +37,9 @@ class ProgramSummary:
 
 def summarize(body: str) -> ProgramSummary:
     """Read a `#ttnn.program<...>` body."""
-    totals = [int(x) for x in re.findall(r"<total_size = (\d+),", body)]
-    cbs_text = body.split("cbs = [", 1)[1] if "cbs = [" in body else ""
-    aliased = [bool(_CB_TENSOR.search(part)) for part in re.split(r"(?=<total_size = )", cbs_text) if part.startswith("<total_size")]
+    totals = [int(x) for x in re.findall(r"total_size\s*=\s*(\d+)", body)]
+    cbs_text = re.split(r"cbs\s*=\s*\[", body, maxsplit=1)[1] if re.search(r"cbs\s*=\s*\[", body) else ""
+    aliased = [bool(_CB_TENSOR.search(part)) for part in re.split(r"(?=total_size\s*=)", cbs_text) if part.startswith("total_size")]
     own = sum(t for t, a in zip(totals, aliased) if not a)
     return ProgramSummary(
         kernels=tuple(_KERNEL.findall(body)),
@@ -54,7 +55,7 @@ def program_body(op: Any) -> str | None:
     a = op.get_attr("program")
     if a is None:
         return None
-    text = a.resolve().text if hasattr(a, "resolve") else a.text
+    text = a.canonical()  # aliases (`#program`, `#in_cb`, ...) expanded
     if not text.startswith("#ttnn.program<"):
         return None
     return text[len("#ttnn.program<") : -1]
@@ -82,7 +83,7 @@ def verify_generic(op: Any) -> None:
     a = op.get_attr("program")
     if a is None:
         raise ValueError("requires attribute 'program'")
-    text = a.resolve().text
+    text = a.canonical()
     if text.startswith(("#ttnn.mesh_program_descriptor<", "#ttnn.mesh_program<")):
         return
     body = program_body(op)
@@ -107,4 +108,28 @@ def verify_generic(op: Any) -> None:
             raise ValueError(f"a kernel or buffer names tensor {t}; the op has {sizes[0]}")
 
 
+THREADS = ("noc", "compute", "ethernet")  # TTKernelOpsEnums.td ThreadType
+ARG_TYPES = ("cb_port", "buffer_address", "local_semaphore", "named_argument", "global_semaphore", "scalar", "tensor_accessor_args")
+_ARG = re.compile(r"arg_type\s*=\s*(\w+)")
+
+
+def verify_kernel_attributes(op: Any) -> None:
+    """A kernel function's `ttkernel.thread` and `ttkernel.arg_spec` (TTKernel's attribute forms)."""
+    thread = op.attributes.get("ttkernel.thread")
+    if thread is not None:
+        text = thread.canonical()
+        m = re.fullmatch(r"#ttkernel\.thread<(\w+)>", text)
+        if m is None or m.group(1) not in THREADS:
+            raise ValueError(f"ttkernel.thread must be #ttkernel.thread<{'|'.join(THREADS)}>, got {text}")
+    spec = op.attributes.get("ttkernel.arg_spec")
+    if spec is not None:
+        text = spec.canonical()
+        if not text.startswith("#ttkernel.arg_spec<"):
+            raise ValueError(f"ttkernel.arg_spec must be #ttkernel.arg_spec<...>, got {text[:40]}")
+        for m in _ARG.finditer(text):
+            if m.group(1) not in ARG_TYPES:
+                raise ValueError(f"ttkernel.arg_spec: unknown arg_type {m.group(1)} (one of {', '.join(ARG_TYPES)})")
+
+
 register(OpDef("ttnn.generic", results=0, summary="run a program of custom kernels", verify=verify_generic))
+OP_ATTRIBUTE_VERIFIERS.append(verify_kernel_attributes)
