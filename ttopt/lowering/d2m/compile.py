@@ -281,6 +281,9 @@ def compile_module(module: Module, fusion: bool = True) -> int:
     worker, budget = _device(module)
     b = _Builder(module, worker, budget, fusion, max(taken, default=-1) + 1, [])
     calls = [o for o in module.op.walk() if o.name == "ttnn.d2m_subgraph"]
+    # Kernels are numbered as D2M walks the generics: inside the subgraph functions, in module order.
+    order = {name: i for i, name in enumerate(funcs)}
+    calls.sort(key=lambda c: order.get(c.properties["callee"].root, len(order)))  # type: ignore[attr-defined]
     for call in calls:
         callee = call.properties["callee"].root  # type: ignore[attr-defined]
         func = funcs.get(callee)
