@@ -431,12 +431,24 @@ class CostModel:
         out = []
         for fn in module.functions():
             body = fn.regions[0].entry if fn.regions and fn.regions[0].blocks else None
-            if body is None:
+            if body is None or fn.get_attr("ttkernel.thread") is not None:  # a ttnn.generic's kernel: costed with it
                 continue
             entries = []
             total = 0.0
             dram = 0
             for op in body.ops:
+                if op.name == "ttnn.generic":  # no result: costed from the operands it reads and writes
+                    from ttopt.device.rules.generic import generic_cost
+
+                    try:
+                        g = generic_cost(self, op)
+                    except (AttrError, TypeError, ValueError, ArithmeticError) as e:
+                        entries.append(OpCostEntry(op, op_name(op), None, str(e)))
+                        continue
+                    total += g.ns
+                    dram += g.dram_bytes
+                    entries.append(OpCostEntry(op, op_name(op), g))
+                    continue
                 if not op.name.startswith("ttnn.") or not op.results:
                     continue
                 if family_of(op.name) is None:

@@ -92,6 +92,9 @@ NOT_MODELLED = frozenset({
     "ttnn.batch_norm_training", "ttnn.sdpa_fw", "ttnn.sdpa_bw",
     # the in-place AdamW step: no result, its operands stay tiled DRAM-interleaved as HEAD requires
     "ttnn.adamw",
+    # a program of custom kernels (compiled D2M subgraphs): made after the optimizer, no result;
+    # module estimates cost it from its operands (rules/generic.py)
+    "ttnn.generic",
 })  # fmt: skip
 
 

@@ -19,6 +19,7 @@ from ttopt.dialects import (  # noqa: F401  (import order: a module that adjusts
     ttcore,
     ttir,
     ttir_formats,
+    ttkernel_program,
     ttnn,
 )
 from ttopt.dialects.op_names import OP_NAMES

@@ -42,8 +42,10 @@ weight_dtype.py; `ttir-infer-kv-cache-argument-types` always marks the caches).
 `composite-resolution` picks how `ttnn-resolve-composites` resolves `ttcore.composite` after the
 conversion (resolve_composites.py). The TTIR fusion switches (`enable-fusing-conv2d-with-multiply-pattern`,
 `enable-permute-matmul-fusion`) go to `ttir-fusing` when it declares them.
-`mock-system-desc-arch` names the device preset when there is no `system-desc-path`. tt-mlir's
-other pipeline options (`enable-cpu-hoisted-const-eval`, `enable-create-d2m-subgraphs`) are accepted with the value that matches what ttopt does; any other
+`mock-system-desc-arch` names the device preset when there is no `system-desc-path`.
+`enable-create-d2m-subgraphs` outlines eltwise chains into `ttnn.d2m_subgraph` before the optimizer
+and compiles them into `ttnn.generic` ops after it (lowering/d2m/). tt-mlir's other pipeline option
+`enable-cpu-hoisted-const-eval` is accepted with the value that matches what ttopt does; any other
 value is a usage error naming the option.
 
 `ttir-to-ttnn-common-pipeline` is the same pipeline: tt-mlir's backend pipeline is its common
@@ -118,7 +120,8 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
     experimental_kv_cache_dtype: str = option("none", "Block-float dtype of the KV cache arguments (ttnn-kv-cache-dtype-conversion; none: unchanged)", choices=BFP_DTYPES)
     enable_ttnn_decomposition_pass: bool = option(True, "tt-mlir's TTNN decomposition pass: ttopt has none; either value changes nothing")
     enable_implicit_broadcast_folding_pass: bool = option(True, "A broadcast read only by elementwise ops becomes their implicit broadcast (tt-mlir's TTIRImplicitBroadcastFold); false keeps it a ttnn.repeat")
-    enable_create_d2m_subgraphs: bool = option(False, "Outline D2M subgraphs: not in ttopt, only false is accepted")
+    enable_create_d2m_subgraphs: bool = option(False, "Outline maximal eltwise chains into ttnn.d2m_subgraph (ttnn-create-d2m-subgraphs) before the optimizer, then compile each into ttnn.generic ops with generated kernels (ttnn-through-d2m-pipeline, ttnn-collaspe-d2m); turns the optimizer on")
+    enable_d2m_elementwise_fusion: bool | None = option(None, "With enable-create-d2m-subgraphs: one fused compute kernel per subgraph (default true then); false compiles each eltwise op into its own ttnn.generic")
     enable_permute_matmul_fusion: bool = option(False, "ttir-fusing: fuse permutes into matmul transposes (handed to ttir-fusing when it has the pattern; else only false is accepted)")
     enable_fusing_conv2d_with_multiply_pattern: bool = option(False, "ttir-fusing: commute a constant multiply through conv2d into its weight (handed to ttir-fusing when it has the pattern; else only false is accepted)")
     disable_workarounds: bool = option(False, "Skip ttnn-workaround (the typecasts around ops whose kernels take fewer data types)")
@@ -135,6 +138,8 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
                 raise ValueError(f"{spec.name}={shown}: {why}")
         if not self.system_desc_path and self.mock_system_desc_arch not in CHIP_PRESETS:
             raise ValueError(f"mock-system-desc-arch={self.mock_system_desc_arch}: ttopt has no {self.mock_system_desc_arch} chip preset ({', '.join(CHIP_PRESETS)})")
+        if self.enable_d2m_elementwise_fusion and not self.enable_create_d2m_subgraphs:
+            raise ValueError("enable-d2m-elementwise-fusion=true requires enable-create-d2m-subgraphs to be enabled")
         if self.optimization_level not in (0, 1, 2):
             raise ValueError(f"optimization-level must be 0, 1 or 2, got {self.optimization_level}")
         if self.mesh_shape and (len(self.mesh_shape) not in (1, 2) or any(int(d) < 1 for d in self.mesh_shape)):
@@ -158,7 +163,8 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
 
     def optimizer_enabled(self) -> bool:
         """Whether the pipeline runs the ttnn-optimizer."""
-        return self.enable_optimizer or self.optimization_level >= 1 or self.enable_greedy_optimizer
+        # D2M subgraphs need the optimizer (tt-mlir turns it on for enable-create-d2m-subgraphs).
+        return self.enable_optimizer or self.optimization_level >= 1 or self.enable_greedy_optimizer or self.enable_create_d2m_subgraphs
 
     def optimizer(self) -> Pass:
         """The ttnn-optimizer as this pipeline's options configure it."""
@@ -206,6 +212,12 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
         assert cls is not None
         return cls.from_options({"prepare-conv2d-weights": prepare and self.optimizer_enabled(), "hoist": self.enable_const_eval})
 
+    def d2m_compile(self) -> Pass:
+        """ttnn-through-d2m-pipeline with enable-d2m-elementwise-fusion (default true, as tt-mlir resolves it)."""
+        cls = get_pass("ttnn-through-d2m-pipeline")
+        assert cls is not None
+        return cls.from_options({"enable-elementwise-fusion": self.enable_d2m_elementwise_fusion is not False})
+
     def convert(self) -> Pass:
         """convert-ttir-to-ttnn with the implicit-broadcast fold on or off (HEAD's common pipeline
         runs TTIRImplicitBroadcastFold only when enable-implicit-broadcast-folding-pass is set)."""
@@ -236,6 +248,10 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
                 # Hoisted first, as tt-mlir does, so the optimizer never places weight-only ops
                 # (they would stay in the forward function once given L1).
                 yield PipelineStep(n + 2, "const-eval-hoist-transform", self.const_eval(prepare=False))
+            # After the first hoisting (tt-mlir hoists const-eval subgraphs in TTIR, before it
+            # outlines), so a chain over constants and parameters stays cached in its const-eval function.
+            yield PipelineStep(n + 2, "ttnn-create-d2m-subgraphs", _new("ttnn-create-d2m-subgraphs") if self.enable_create_d2m_subgraphs else None,
+                               "" if self.enable_create_d2m_subgraphs else "enable-create-d2m-subgraphs=false")  # fmt: skip
             yield PipelineStep(n + 2, "ttnn-optimizer", self.optimizer())
             # tt-mlir validates every op after its optimizer and falls back where the op rejects its layouts.
             yield PipelineStep(n + 2, "ttnn-operation-validation-and-fallback", self.validation())
@@ -243,6 +259,11 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
             yield PipelineStep(n + 2, "ttnn-decompose-layouts", _new("ttnn-decompose-layouts"))
         else:
             yield PipelineStep(n + 2, "ttnn-optimizer", skipped="optimization-level=0 and enable-optimizer=false")
+        # After the optimizer has laid the subgraphs out (as tt-mlir compiles them after its analysis passes).
+        yield PipelineStep(n + 2, "ttnn-through-d2m-pipeline", self.d2m_compile() if self.enable_create_d2m_subgraphs else None,
+                           "" if self.enable_create_d2m_subgraphs else "enable-create-d2m-subgraphs=false")  # fmt: skip
+        yield PipelineStep(n + 2, "ttnn-collaspe-d2m", _new("ttnn-collaspe-d2m") if self.enable_create_d2m_subgraphs else None,
+                           "" if self.enable_create_d2m_subgraphs else "enable-create-d2m-subgraphs=false")  # fmt: skip
         yield PipelineStep(n + 3, "const-eval-hoist-transform", self.const_eval())
         host_inputs = self.enable_const_eval and self.enable_const_eval_inputs_to_system_memory
         yield PipelineStep(n + 3, "ttnn-const-eval-inputs-to-system-memory", _new("ttnn-const-eval-inputs-to-system-memory") if host_inputs else None,
@@ -303,7 +324,6 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
 # tt-mlir pipeline options whose non-default values ask for what ttopt does not do, and why.
 UNSUPPORTED_VALUES = {
     "enable-cpu-hoisted-const-eval": "ttopt does not hoist const-eval subgraphs to a CPU module (pass enable-cpu-hoisted-const-eval=false)",
-    "enable-create-d2m-subgraphs": "ttopt has no D2M (generic kernel) subgraphs",
 }
 
 # Pipeline switches of TTIR fusion patterns -> ttir-fusing's option (tt-mlir's TTIRFusingOptions).

@@ -33,6 +33,8 @@ PASS_MODULES = (
     "ttopt.lowering.resolve_composites",
     "ttopt.lowering.backend_pipeline",
     "ttopt.lowering.ttcore_device",
+    "ttopt.lowering.d2m.outline",
+    "ttopt.lowering.d2m.compile",
     "ttopt.sharding.populate_rules",
     "ttopt.sharding.propagation",
     "ttopt.sharding.priority_propagation",
