@@ -44,7 +44,7 @@ def candidate_configs(
     rt = op.results[0].type.resolve()
     current = _current(rt)
     fam = family_of(op.name)
-    if fam is None or op.name in FIXED_LAYOUT_OPS or fam is Family.DISPATCH:
+    if fam is None or op.name in FIXED_LAYOUT_OPS or (fam is Family.DISPATCH and op.name != "ttnn.d2m_subgraph"):
         return [OpConfig(output=current)] if current is not None else []
     dtype = element_dtype(rt)
     if dtype is None:

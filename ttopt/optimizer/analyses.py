@@ -224,7 +224,7 @@ class AnalysisPipeline:
         if fam is None:
             res.note = f"no op-model rule for {op.name}"
             return res
-        if op.name in FIXED_LAYOUT_OPS or fam is Family.DISPATCH:
+        if op.name in FIXED_LAYOUT_OPS or (fam is Family.DISPATCH and op.name != "ttnn.d2m_subgraph"):
             res.note = "layout fixed (conversion, buffer or dispatch op)"
             return res
         inputs = self.effective_inputs(op)

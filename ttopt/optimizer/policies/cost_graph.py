@@ -132,7 +132,7 @@ class CostGraph:
                     continue
                 if p > last:
                     last = p
-                if u.name not in READ_ANY and (family_of(u.name) is None or is_dispatch(u) or u.name in KEEPS_MEMORY):
+                if u.name not in READ_ANY and (family_of(u.name) is None or (is_dispatch(u) and u.name != "ttnn.d2m_subgraph") or u.name in KEEPS_MEMORY):
                     known = False
         return last, known
 
