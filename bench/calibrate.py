@@ -71,7 +71,7 @@ FREE = {
     "wormhole_b0": (
         "matmul_cycles_lofi", "dram_2d_gbps", "launch_ns.matmul", "overlap", "fallback_gbps", "dram_stream_gbps",
         "l1_interleaved_gbps", "dram_page_ns", "stream_eff.layout", "page_latency_ns.reduction", "cycles_per_tile.reduction",
-        "sem_hop_ns", "launch_ns.layout",
+        "sem_hop_ns", "launch_ns.layout", "dram_block_ns",
     ),
     "blackhole": ("matmul_cycles_lofi", "dram_2d_gbps", "launch_ns.matmul", "overlap"),
 }  # fmt: skip
@@ -99,6 +99,7 @@ BH_SCALE = {
     "fallback_gbps": NOC_RATIO, "l1_interleaved_gbps": NOC_RATIO, "dram_stream_gbps": DRAM_RATIO,
     "dram_page_ns": 1 / 1.35, "stream_eff.layout": 1.0, "page_latency_ns.reduction": 1 / NOC_RATIO,
     "cycles_per_tile.reduction": 1.0, "sem_hop_ns": 1 / 1.35, "launch_ns.layout": 1.0,
+    "dram_block_ns": 1 / 1.35,
 }  # fmt: skip
 # Blackhole's GEMM parameters are a priori Wormhole's (same Tensix matrix engine) x these ratios,
 # log-sd ln 1.5: the per-block cycles and overlap alike; the 2-D DRAM rate by the sender cores
@@ -127,6 +128,12 @@ def load_suites(folder: Path) -> dict[str, list[dict]]:
             for f in ("m", "k", "n"):
                 parsed[f] = int(r[f]) if r.get(f) else 0
             parsed["batch"] = int(r["batch"]) if r.get("batch") else 1
+            # The activation's shard grid where it differs from the op's grid (`in0_grid`).
+            parsed["in0_cores"] = math.prod(int(x) for x in r["in0_grid"].split("x")) if r.get("in0_grid") else 0
+            # Columns of the grid a 1-D program runs on: the activation's shard grid where given, else the op's.
+            parsed["grid_cols"] = int((r.get("in0_grid") or r["grid"]).split("x")[1])
+            # A 1-D program config's in0_block_w where the source's config sets it (0: ttnn's default).
+            parsed["in0_block_w"] = int(r["in0_block_w"]) if r.get("in0_block_w") else 0
             rows.append(parsed)
         suites[path.stem] = rows
     return suites
@@ -155,6 +162,7 @@ def terms_for(p: CostParams, r: dict) -> Terms:
         return matmul_terms(
             p, r["m"], r["k"], r["n"], r["dtype_a"], r["dtype_b"], r["dtype_out"], r["fidelity"],
             r["a_mem"], r["b_mem"], r["out_mem"], r["cores"], r["batch"],
+            in0_cores=r["in0_cores"], in0_block_w=r["in0_block_w"], grid_cols=r["grid_cols"],
         )  # fmt: skip
     kind = OP_KIND[r["op"]]
     shape = _shape(r)

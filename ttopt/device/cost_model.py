@@ -18,7 +18,7 @@ from ttopt.device.circular_buffers import matmul_cb
 from ttopt.device.cost_terms import FIDELITY_PASSES, CostParams, Terms, combine, fidelity_for, matmul_terms, params_for, stream_terms
 from ttopt.device.device import Device
 from ttopt.device.layout_info import BLOCK, WIDTH, LayoutInfo, layout_info, tensor_tiles
-from ttopt.device.matmul_config import NO_REUSE, interleaved_program, per_core_factor
+from ttopt.device.matmul_config import NO_REUSE, derive_program_config, interleaved_program, matmul_dims, per_core_factor
 from ttopt.device.op_families import Family, family_of
 from ttopt.device.presets import TRANSCENDENTAL_UNARY, cost_arch
 from ttopt.device.rules.argmax import argmax_multicore
@@ -288,8 +288,17 @@ class CostModel:
         # tt-metal's default, chosen by size.
         program = "auto"
         params = self.params
+        # The grid a 1-D program runs on and its in0_block_w: a sharded output's program config
+        # (tt-mlir derives one from the output layout); without one, a width-sharded activation's
+        # shard grid (ttnn's get_matmul_program_config), else the device grid and ttnn's default.
+        in0_cores, block_w, grid_cols = 0, 0, self.device.worker_grid[1]
         if out.sharded:
             program = "2d" if out.memory_layout is BLOCK and out.bbox[0] > 1 and out.bbox[1] > 1 else "1d"
+            grid_cols = out.bbox[1]
+            cfg = derive_program_config(matmul_dims(a, b, out_shape), out, self.device.max_subblock)
+            block_w = cfg.in0_block_w if cfg is not None and program == "1d" else 0
+        elif ins[0].sharded and ins[0].l1 and ins[0].memory_layout is WIDTH:
+            in0_cores, grid_cols = ins[0].num_cores, ins[0].bbox[1]
         elif not ins[0].sharded and not ins[1].sharded:
             program = self._interleaved_program(a, b, ins, out)
             if program == NO_REUSE:
@@ -299,7 +308,7 @@ class CostModel:
                 params, program = replace(params, fallback_gbps=params.fallback_gbps * share), "2d"
         t = matmul_terms(
             params, m, a[-1], out_shape[-1], ins[0].dtype.value, ins[1].dtype.value, out.dtype.value, fidelity,
-            mem_of(ins[0]), mem_of(ins[1]), mem_of(out), cores, batch, program,
+            mem_of(ins[0]), mem_of(ins[1]), mem_of(out), cores, batch, program, in0_cores, block_w, grid_cols,
         )  # fmt: skip
         tensors = [(a, ins[0]), (b, ins[1]), (out_shape, out)]
         dram = sum(_bytes(s, i) for s, i in tensors if i.dram or i.system)

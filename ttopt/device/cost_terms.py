@@ -12,8 +12,10 @@ estimates one op with `matmul_terms(params_for("wormhole_b0"), m, k, n, ...)` or
 * dram: DRAM bytes by data format over the bandwidth of the access pattern. A matmul reads its
   DRAM operands one of three ways, as tt-metal's program configs do: 2-D multicast (M of at least
   one tile row per grid row: only the edge sender cores read DRAM, `dram_2d_gbps`), 1-D (decode
-  shapes: every working core streams its slice of the weights, `dram_stream_gbps`, and reads it a
-  block at a time, `dram_core_gbps`), or DRAM-sharded
+  shapes: K in hops of in0_block_w tiles; per hop one sender hands the activation block on behind
+  a semaphore while every working core reads its weight block, so a hop takes the longest of the
+  hand-off, the chip's stream, `dram_stream_gbps`, capped by one NoC link per grid column, and one
+  core's block read, `dram_block_ns` + `dram_core_gbps`: one_d_weight_ns), or DRAM-sharded
   weights (one reader per bank, `dram_sharded_gbps`). Every DRAM-interleaved page also costs
   `dram_page_ns` (one NoC request per page), matmul operands and streaming ops alike. A
   DRAM-sharded matmul multicasts its activation one semaphore-gated block per sender, chained:
@@ -116,6 +118,7 @@ class CostParams:
     dram_bank_gbps: float = 24.0  # one DRAM bank's rate (peak / banks)
     compute_init_ns: float = 0.0  # a compute kernel's start-up and drain on top of a reader/writer launch
     dram_core_gbps: float = 17.4  # one core reading DRAM tiles a block at a time (a barrier per block)
+    dram_block_ns: float = 0.0  # one DRAM round trip a core waits per block it reads (a barrier per block)
 
     @property
     def link_gbps(self) -> float:
@@ -171,6 +174,14 @@ def combine(p: CostParams, kind: str, compute_ns: float, dram_ns: float, noc_ns:
     return Terms(compute_ns, dram_ns, noc_ns, p.launch(kind), p.op_to_op_ns, p.dispatch_ns, overlap, sync_ns)
 
 
+def dram_stream_ns(p: CostParams, nbytes: float, pages: float, gbps: float) -> float:
+    """DRAM-interleaved bytes in `pages` pages streamed at `gbps`: bound by the bytes or by the
+    page requests (`dram_page_ns` apart chip-wide), whichever is slower: a DRAM endpoint takes one
+    read request at a time per NoC, so pages of block-float tiles (under ~1.5 KB) are request-rate
+    bound where bf16 and f32 tiles are bandwidth bound (tt-metal issue 55898)."""
+    return nbytes / gbps + pages * p.dram_page_ns
+
+
 def largest_divisor(n: int, cap: int) -> int:
     """The largest divisor of `n` that is at most `cap` (1 for n <= 1)."""
     return max((d for d in range(1, min(n, cap) + 1) if n % d == 0), default=1)
@@ -193,13 +204,31 @@ def dram_sharded_weight_ns(
     return hops * max(hop, block_read)
 
 
-def one_d_dram_ns(p: CostParams, nbytes: float, tile: int, workers: int) -> float:
-    """DRAM-interleaved bytes (tiles of `tile` bytes) that a 1-D matmul's `workers` read or write,
-    each for its own columns. The chip streams them as any interleaved stream (`dram_stream_gbps`
-    + `dram_page_ns` per page); each core issues one block's tile reads and waits for all of them
-    before the next (one block in flight), so its share also takes its bytes at `dram_core_gbps`
-    (tt-metal PR 47885). Few workers are bound by the second term, a full grid by the first."""
-    return nbytes / p.dram_stream_gbps + nbytes / tile * p.dram_page_ns + nbytes / (max(1, workers) * p.dram_core_gbps)
+def one_d_weight_ns(
+    p: CostParams, nbytes: float, tile: int, hops: int, block_bytes: float, in0_block_bytes: float, in0_interleaved: bool,
+    columns: int = 0,
+) -> float:
+    """The DRAM-interleaved weights (tiles of `tile` bytes) of a 1-D (activation-multicast) matmul,
+    read in `hops` steps of K: each worker reads its block (in0_block_w x per_core_N tiles,
+    `block_bytes`) while one sender hands the activation block (`in0_block_bytes`) on. The
+    sender (tt-metal's reader_bmm_tile_layout_in0_sender_padding) serializes per block: read the
+    block (an interleaved activation: a DRAM round trip, `dram_block_ns`, and its bytes at one
+    core's rate, `dram_core_gbps`), wait for every receiver's semaphore, multicast it
+    (`sem_hop_ns` + the block over one NoC link). The weight reads overlap that hand-off
+    (double-buffered blocks), so a hop takes the longest of the hand-off, the hop's share of the
+    chip's interleaved stream (`dram_stream_gbps` + `dram_page_ns` per page, and at most one NoC
+    link per worker column: a DRAM read's data travel along the DRAM core's row, then down the
+    worker's column, so a grid `columns` wide takes them through that many links) and one
+    worker's own block read (a round trip, then its tiles at one core's rate: a barrier per block)."""
+    stream = dram_stream_ns(p, nbytes, nbytes / tile, p.dram_stream_gbps)
+    if hops <= 0:
+        return stream
+    hand_off = p.sem_hop_ns + in0_block_bytes / p.link_gbps
+    if in0_interleaved:
+        hand_off += p.dram_block_ns + in0_block_bytes / p.dram_core_gbps
+    chip = max(stream, nbytes / (max(1, columns) * p.link_gbps) if columns else 0.0) / hops
+    own = p.dram_block_ns + block_bytes / p.dram_core_gbps
+    return hops * max(hand_off, chip, own)
 
 
 def tile_bytes(fmt: str) -> int:
@@ -221,13 +250,25 @@ def mem_code(mem: str | bool) -> str:
     return _MEM_ALIASES.get(mem, mem)
 
 
+def one_d_in0_block_w(kt: int, grid: int, in0_sharded: bool) -> int:
+    """in0_block_w of the 1-D program tt-metal picks without a given config: a width-sharded
+    activation's shard width (gcd with Kt: get_matmul_program_config), else ceil(Kt / grid cores)
+    lowered to a divisor of Kt (create_matmul_1d_systolic_array_program_config)."""
+    share = ceil(kt / max(1, grid))
+    return gcd(share, kt) if in0_sharded else largest_divisor(kt, share)
+
+
 def matmul_terms(
     p: CostParams, m: int, k: int, n: int, fmt_a: str, fmt_b: str, fmt_out: str, fidelity: str,
     a_mem: str | bool, b_mem: str | bool, out_mem: str | bool, cores: int, batch: int = 1, program: str = "auto",
+    in0_cores: int = 0, in0_block_w: int = 0, grid_cols: int = 0,
 ) -> Terms:
     """`batch` matmuls (m x k) @ (k x n) on `cores` cores; memories in MEMS (see module doc).
     `program`: "auto" (2-D from one tile row per grid row, else 1-D), or "1d" / "2d" as a program
-    config the caller chose."""
+    config the caller chose. `in0_cores`: the cores a sharded activation lives on (default
+    `cores`): a 1-D program without a given config runs on them, and a DRAM-sharded one chains
+    its hand-offs over them. `in0_block_w`: the given config's (0: tt-metal's default).
+    `grid_cols`: the columns of the grid the 1-D program runs on (0: the device's)."""
     a, b, out = mem_code(a_mem), mem_code(b_mem), mem_code(out_mem)
     mt, kt, nt = ceil(m / 32), ceil(k / 32), ceil(n / 32)
     out_tiles = batch * mt * nt
@@ -243,17 +284,28 @@ def matmul_terms(
         # Default no-reuse program config: each output tile streams its K row of A and K column of B.
         compute = blocks * p.matmul_cycles_lofi * FIDELITY_PASSES["HiFi4"] / p.clock_ghz
         reread = out_tiles * kt * (tile_bytes(fmt_a) + tile_bytes(fmt_b))
-        dram = sizes["out"][0] / p.dram_stream_gbps + out_tiles * p.dram_page_ns if out == "dram_i" else 0.0
+        dram = dram_stream_ns(p, sizes["out"][0], out_tiles, p.dram_stream_gbps) if out == "dram_i" else 0.0
         return combine(p, "matmul", compute, dram, reread / p.fallback_gbps)
+    in0_cores = in0_cores or cores
     workers = max(1, cores)
+    hops, block_bytes, in0_block_bytes, columns = 0, 0.0, 0.0, 0
     if not two_d:
-        # 1-D: N is split in per_core_N = ceil(Nt / cores) columns, so only ceil(Nt / per_core_N)
+        # 1-D: N is split in per_core_N = ceil(Nt / grid) columns, so only ceil(Nt / per_core_N)
         # cores work and stream weights (tt-mlir issue 8038: 45 of 64 cores for Nt = 90); a batch
-        # spreads over the cores N leaves idle. Each worker reads its columns a block at a time
-        # (one_d_dram_ns): 22 to 45 workers read ~120-150 GB/s, 60 to 64 ~160-170.
-        n_workers = ceil(nt / ceil(nt / max(1, cores)))
-        workers = n_workers * max(1, min(batch, max(1, cores) // n_workers))
+        # spreads over the cores N leaves idle. Without a given config the grid of a sharded
+        # activation is its shard grid. Each worker reads its columns a block (in0_block_w x
+        # per_core_N tiles) per activation hand-off (one_d_weight_ns).
+        grid = max(1, in0_cores if a == "l1_s" else cores)
+        per_core_n = ceil(nt / grid)
+        n_workers = ceil(nt / per_core_n)
+        workers = n_workers * max(1, min(batch, grid // n_workers))
         blocks = ceil(batch * mt * nt / workers) * kt
+        block_w = in0_block_w or one_d_in0_block_w(kt, grid, a == "l1_s")
+        hops = ceil(batch * n_workers / workers) * ceil(kt / block_w)
+        block_bytes = block_w * per_core_n * tile_bytes(fmt_b)
+        in0_block_bytes = block_w * mt * tile_bytes(fmt_a)
+        # Workers fill the grid row by row: a grid narrower than the device reaches DRAM through fewer links.
+        columns = min(grid_cols or max(1, p.grid_cores // max(1, p.grid_rows)), n_workers)
     if b == "dram_s":
         # One worker per DRAM bank computes its bank's columns over the whole K.
         blocks = batch * mt * ceil(nt / max(1, p.dram_banks)) * kt
@@ -261,11 +313,15 @@ def matmul_terms(
     dram = noc = 0.0
     for role, (nbytes, mem) in sizes.items():
         if mem == "dram_s" and role == "b":
-            dram += dram_sharded_weight_ns(p, mt, kt, nt, fmt_a, fmt_b, cores, batch)
+            dram += dram_sharded_weight_ns(p, mt, kt, nt, fmt_a, fmt_b, in0_cores, batch)
         elif mem == "dram_s":
             dram += nbytes / p.dram_sharded_gbps
         elif mem == "dram_i" and not two_d:
-            dram += one_d_dram_ns(p, nbytes, tile_bytes(fmt_of[role]), workers)
+            weights = role == "b"
+            dram += one_d_weight_ns(
+                p, nbytes, tile_bytes(fmt_of[role]), hops if weights else 0, block_bytes, in0_block_bytes,
+                a in ("dram_i", "l1_i"), columns,
+            )  # fmt: skip
         elif mem == "dram_i":
             dram += nbytes / p.dram_2d_gbps + nbytes / tile_bytes(fmt_of[role]) * p.dram_page_ns
         elif mem == "l1_i":
@@ -300,7 +356,7 @@ def stream_terms(
     latency = p.page_latency_ns.get(kind, 0.0)
     share = 1.0 if latency else min(1.0, workers / p.grid_cores)
     eff = p.stream_eff.get(kind, 1.0) * share
-    dram = dram_bytes / (p.dram_stream_gbps * eff) + dram_pages * p.dram_page_ns if dram_bytes else 0.0
+    dram = dram_stream_ns(p, dram_bytes, dram_pages, p.dram_stream_gbps * eff) if dram_bytes else 0.0
     # The kind's efficiency scales its DRAM streaming only (fitted on DRAM-interleaved conversions);
     # L1-interleaved pages move at the same NoC rate for every kind.
     l1_rate = p.l1_interleaved_gbps * share
