@@ -122,6 +122,9 @@ class _Ctx:
     shared: dict = field(default_factory=dict)  # id(attribute) -> (attribute, its shared Sharding); meshes stay as they are
     rule_shapes: dict = field(default_factory=dict)  # id(rule) -> (rule, `_rule_shape`)
     edits: dict = field(default_factory=dict)  # `_process_op`'s edits per choice and shardings read
+    decided: dict = field(default_factory=dict)  # `_op_key` -> `_decide`'s outcome (and the objects keyed)
+    attr_classes: dict = field(default_factory=dict)  # id(sharding attribute) -> (it, `_attr_class`)
+    attr_numbers: dict = field(default_factory=dict)  # sharding attribute -> number (equal ones share it)
     distributed: frozenset = frozenset()  # names of the module's meshes that are not maximal (single-device)
 
 
@@ -464,9 +467,53 @@ def _maximal(mesh_ref: Any, ctx: _Ctx) -> bool:
     return mesh is not None and mesh.is_maximal
 
 
+def _op_key(op: Any, rule: OpShardingRule, tensors: list[Any], read: list[tuple[Any, Any]], ctx: _Ctx) -> tuple | None:
+    """The key of `_Ctx.decided` for `op`: everything `_process_op` decides from (the rule and
+    each tensor's type by identity, the op name, each tensor's sharding attribute by value, the
+    combiner of a reduction); None when a tensor is a region argument or read through a barrier."""
+    key: list[Any] = [id(rule), op.name, reduction_kind(op) if rule.reduction else None]
+    for v, (a, owner) in zip(tensors, read):
+        if owner is not None:
+            return None
+        d = getattr(v, "op", None)
+        if d is not None and d.name == "sdy.propagation_barrier":
+            return None
+        key.append(id(v.type))
+        key.append(_attr_class(a, ctx) if a is not None else None)
+    return tuple(key)
+
+
+def _attr_class(a: Any, ctx: _Ctx) -> Any:
+    """One number per distinct sharding attribute on a named mesh (equal ones share it; found
+    by identity first); an attribute with an inline mesh is its own class (`_common_mesh`
+    tells inline meshes apart by identity)."""
+    hit = ctx.attr_classes.get(id(a))
+    if hit is None:
+        n = ctx.attr_numbers.setdefault(a, len(ctx.attr_numbers)) if isinstance(a.mesh, str) else (id(a),)
+        hit = ctx.attr_classes[id(a)] = (a, n)  # the entry holds `a`: no other object takes its id
+    return hit[1]
+
+
 def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx, read: list[tuple[Any, Any]] | None = None) -> None:
     """`read`: (attribute, region owner) of each operand then result as `_walk` read them."""
     tensors = [*op.operands, *op.results]
+    if read is None or (ctx.trace is not None and ctx.trace.enabled):
+        edits = _decide(op, rule, ctx, tensors, read)
+    else:
+        key = _op_key(op, rule, tensors, read, ctx)
+        hit = ctx.decided.get(key) if key is not None else None
+        if hit is None:
+            # The entry holds the objects whose ids make the key, so that no other object takes one.
+            hit = (_decide(op, rule, ctx, tensors, read), rule, [v.type for v in tensors])
+            if key is not None:
+                ctx.decided[key] = hit
+        edits = hit[0]
+    if edits is not None:
+        _apply(op, tensors, edits, ctx)
+
+
+def _decide(op: Any, rule: OpShardingRule, ctx: _Ctx, tensors: list[Any], read: list[tuple[Any, Any]] | None) -> _Edits | None:
+    """What `_process_op` does to `op`, or None when it leaves it as it is."""
     # Read only here: targets are copies.
     if read is None:
         shs = [_sharding_of(_bypass_barriers(v), ctx, shared=True) for v in tensors]
@@ -475,10 +522,10 @@ def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx, read: list[tuple[Any, 
                for v, (a, owner) in zip(tensors, read)]  # fmt: skip
     present = [s for s in shs if s is not None]
     if not present:
-        return
+        return None
     picked = _common_mesh(present, ctx)
     if picked is None:
-        return
+        return None
     mesh_ref, mesh = picked
 
     def other_order(sh: Sharding | None) -> bool:
@@ -497,24 +544,22 @@ def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx, read: list[tuple[Any, 
             found = ctx.choices[key] = _choose(op, rule, shs, tensors, ctx, mesh, full)
             ctx.keeps[key] = found is not None and _keeps(found, shs, rule, len(op.operands))
         if ctx.keeps[key] and not any(other_order(s) for s in shs):
-            return  # nothing to reshard, nothing to reduce: what the steps below would conclude
+            return None  # nothing to reshard, nothing to reduce: what the steps below would conclude
     if found is None:
-        return
+        return None
     if ctx.trace is not None and ctx.trace.enabled:
-        edits = _edits(op, rule, ctx, found, shs, tensors, mesh_ref, mesh, other_order)
-    else:
-        # The edits are a function of the choice, the shardings read (objects: the entry keeps
-        # them), the mesh, the tensors' and the rule's ranks, the operand count and the
-        # reduction factors and combiner.
-        kind = reduction_kind(op) if rule.reduction else None
-        ranks = tuple(rank_of(v) for v in tensors)
-        edit_key = (found, len(op.operands), _rule_shape(rule, ctx), mesh_ref if isinstance(mesh_ref, str) else id(mesh_ref),
-                    kind, ranks, *map(id, shs))  # fmt: skip
-        hit = ctx.edits.get(edit_key)
-        if hit is None or (hit[0] is not mesh_ref and not isinstance(mesh_ref, str)) or any(a is not b for a, b in zip(hit[1], shs)):
-            hit = ctx.edits[edit_key] = (mesh_ref, tuple(shs), _edits(op, rule, ctx, found, shs, tensors, mesh_ref, mesh, other_order))
-        edits = hit[2]
-    _apply(op, tensors, edits, ctx)
+        return _edits(op, rule, ctx, found, shs, tensors, mesh_ref, mesh, other_order)
+    # The edits are a function of the choice, the shardings read (objects: the entry keeps
+    # them), the mesh, the tensors' and the rule's ranks, the operand count and the
+    # reduction factors and combiner.
+    kind = reduction_kind(op) if rule.reduction else None
+    ranks = tuple(rank_of(v) for v in tensors)
+    edit_key = (found, len(op.operands), _rule_shape(rule, ctx), mesh_ref if isinstance(mesh_ref, str) else id(mesh_ref),
+                kind, ranks, *map(id, shs))  # fmt: skip
+    hit = ctx.edits.get(edit_key)
+    if hit is None or (hit[0] is not mesh_ref and not isinstance(mesh_ref, str)) or any(a is not b for a, b in zip(hit[1], shs)):
+        hit = ctx.edits[edit_key] = (mesh_ref, tuple(shs), _edits(op, rule, ctx, found, shs, tensors, mesh_ref, mesh, other_order))
+    return hit[2]
 
 
 @dataclass
