@@ -21,7 +21,7 @@ No collective ever creates a sub-axis: the axes come whole from the input and ta
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ttopt.passes.base import Pass, option
@@ -280,11 +280,24 @@ def _whole_axis_steps(src: Sharding, target: Sharding, meshes: dict, rank: int) 
 
 def lower_reshard(op: Any, meshes: dict, trace: Any = None, conservative: bool = True,
                   cursor: BlockCursor | None = None, plans: dict | None = None, found: tuple | None = None) -> int:
-    """Replace one `sdy.reshard` with its collectives; returns how many were created. A pass
-    lowering the reshards of a block in order passes one `cursor` (no scan of the block per edit)
-    and one `plans` (the collectives are a function of the source's and target's contents, the
-    mode and the value's shape: reshards that repeat one share their attributes); `found`: the
-    reshard's `source` when already read."""
+    """Replace one `sdy.reshard` with its collectives; returns how many were created. `cursor`:
+    a pass editing a block in order passes one (no scan of the block per edit); `plans` and
+    `found` as `collectives_for`."""
+    made = collectives_for(op, meshes, trace, conservative, plans, found)
+    cursor = cursor if cursor is not None else BlockCursor()
+    for new in made:
+        cursor.insert_before(op, new)
+    cursor.erase(op)
+    return len(made)
+
+
+def collectives_for(op: Any, meshes: dict, trace: Any = None, conservative: bool = True, plans: dict | None = None,
+                    found: tuple | None = None) -> list[Any]:  # fmt: skip
+    """The chain of collectives replacing one `sdy.reshard` (built, in no block yet); the
+    reshard's uses move to the chain's last value, the reshard keeps none. `plans`: one per pass
+    run (the collectives are a function of the source's and target's contents, the mode and the
+    value's shape: reshards that repeat one share their attributes); `found`: the reshard's
+    `source` when already read."""
     from ttopt.ir import rewriter
 
     x, src_attr = found if found is not None else source(op)
@@ -300,14 +313,60 @@ def lower_reshard(op: Any, meshes: dict, trace: Any = None, conservative: bool =
             steps = plans[key] = _plan_steps(x, src_attr, target_attr, meshes, trace, conservative)
     else:
         steps = _plan_steps(x, src_attr, target_attr, meshes, trace, conservative)
-    cursor = cursor if cursor is not None else BlockCursor()
+    made = []
     value = x
     for kind, props in steps:
-        new = cursor.insert_before(op, rewriter.create(kind, [value], [x.type], dict(props)))
+        new = rewriter.create(kind, [value], [x.type], dict(props))
+        made.append(new)
         value = new.results[0]
     op.results[0].replace_all_uses_with(value)
-    cursor.erase(op)
-    return len(steps)
+    return made
+
+
+def _lower_block(block: Any, run: _Run) -> None:
+    """Lower the reshards of `block` and of the regions nested in it, in the order of a
+    pre-order walk; the block's op list is rebuilt once (not edited per reshard)."""
+    out: list[Any] = []
+    changed = False
+    for op in block.ops:
+        for region in op.regions:
+            for inner in region.blocks:
+                _lower_block(inner, run)
+        if op.name != "sdy.reshard":
+            out.append(op)
+            continue
+        found = source(op)
+        why = kept(op, run.meshes, run.keep_redundant, found[1], run.memo)
+        if why is not None:
+            if run.trace.enabled:
+                run.trace.print(f"keep sdy.reshard: {why}")
+            out.append(op)
+            continue
+        made = collectives_for(op, run.meshes, run.trace, run.conservative, run.plans, found)
+        for new in made:
+            new.parent = block
+        out.extend(made)
+        op.drop_all_references()
+        op.parent = None
+        changed = True
+        run.reshards += 1
+        run.collectives += len(made)
+    if changed:
+        block.ops = out
+
+
+@dataclass
+class _Run:
+    """One run of the pass: its options, the module's meshes, what is shared between reshards."""
+
+    meshes: dict
+    trace: Any
+    conservative: bool
+    keep_redundant: bool
+    plans: dict = field(default_factory=dict)  # `collectives_for`'s plans
+    memo: dict = field(default_factory=dict)  # `kept`'s answers
+    reshards: int = 0
+    collectives: int = 0
 
 
 def _content(attr: Any, plans: dict) -> Any:
@@ -385,18 +444,8 @@ class ReshardToCollectives(Pass):
             total = getattr(op.properties["mesh"].resolve().typed, "total_size", 0) if op.name == "sdy.mesh" else 0
             if total > MAX_DEVICES:  # collectives list every device of their groups
                 raise diag(module, op, f"the mesh has {total} devices; {self.name} lowers reshards on meshes of at most {MAX_DEVICES}")
-        n = count = 0
-        cursor = BlockCursor()
-        plans: dict = {}
-        memo: dict = {}
-        for op in list(module.walk()):
-            if op.name == "sdy.reshard":
-                found = source(op)
-                why = kept(op, meshes, self.keep_redundant_reshards, found[1], memo)
-                if why is not None:
-                    if ctx.trace.enabled:
-                        ctx.trace.print(f"keep sdy.reshard: {why}")
-                    continue
-                count += lower_reshard(op, meshes, ctx.trace, self.conservative, cursor, plans, found)
-                n += 1
-        ctx.stats.setdefault(self.name, {}).update({"reshards": n, "collectives": count})
+        run = _Run(meshes, ctx.trace, self.conservative, self.keep_redundant_reshards)
+        for region in module.op.regions:
+            for block in region.blocks:
+                _lower_block(block, run)
+        ctx.stats.setdefault(self.name, {}).update({"reshards": run.reshards, "collectives": run.collectives})
