@@ -76,9 +76,6 @@ class _Candidate:
     precedence: int
     total: int = 0  # global size of the tensors holding it (or an extension of it)
 
-    def key(self, full: dict[str, int]) -> tuple:
-        return (self.total, self.precedence, self.size, self.factor, _list_key(self.axes, full))
-
 
 def compatible_axes(rule: OpShardingRule, projs: list[TensorProjection]) -> AxesPerFactor | None:
     """Each factor's axes when every tensor agrees, no need-replication factor is sharded and
@@ -146,6 +143,14 @@ def _dependencies(rule: OpShardingRule) -> dict[int, set[int]]:
     return deps
 
 
+def _best(valid: list[_Candidate], full: dict[str, int]) -> _Candidate:
+    """The best candidate: by (total, precedence, size, factor, axes in AxisListRef's order),
+    the first of equal ones; the axes are compared only between candidates tied on the rest."""
+    top = max((c.total, c.precedence, c.size, c.factor) for c in valid)
+    tied = [c for c in valid if (c.total, c.precedence, c.size, c.factor) == top]
+    return tied[0] if len(tied) == 1 else max(tied, key=lambda c: _list_key(c.axes, full))
+
+
 def heuristic_axes(rule: OpShardingRule, projs: list[TensorProjection], sizes: Sequence[int], full: dict[str, int]) -> AxesPerFactor:
     """findCommonAxesHeuristic: greedy (factor, axes) picks by the size of the tensors that hold them."""
     pairs: dict[tuple[int, tuple[Axis, ...]], None] = {}
@@ -156,11 +161,14 @@ def heuristic_axes(rule: OpShardingRule, projs: list[TensorProjection], sizes: S
                 pairs.setdefault((f, axes), None)
                 axes = axes[:-1]
     cands = [_Candidate(f, axes, axes_size(axes), _PRECEDENCE[rule.factor_type(f)]) for f, axes in pairs]
+    of_factor: dict[int, list[_Candidate]] = {}
+    for c in cands:
+        of_factor.setdefault(c.factor, []).append(c)
     for t, p in enumerate(projs):
         for f, fs in p.factors.items():
             src = tuple(fs.axes)
-            for c in cands:
-                if c.factor == f and (c.axes == src or _strict_prefix(c.axes, src)):
+            for c in of_factor.get(f, ()):
+                if c.axes == src or _strict_prefix(c.axes, src):
                     c.total += sizes[t]
     deps = _dependencies(rule)
     assigned: dict[int, tuple[Axis, ...]] = {}
@@ -168,7 +176,7 @@ def heuristic_axes(rule: OpShardingRule, projs: list[TensorProjection], sizes: S
         valid = [c for c in cands if not deps.get(c.factor)]
         if not valid:
             break
-        best = max(valid, key=lambda c: c.key(full))
+        best = _best(valid, full)
         assigned[best.factor] = best.axes
         if axes_size(best.axes) == rule.factor_sizes[best.factor]:
             for waiting in deps.values():

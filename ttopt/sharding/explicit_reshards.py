@@ -111,10 +111,13 @@ class _Ctx:
     stats: dict
     conservative: bool = True
     cursor: BlockCursor = field(default_factory=BlockCursor)  # the walk edits next to the op it is at
-    choices: dict = field(default_factory=dict)  # `_choose`'s outcome per key (ops of one pattern)
-    # Per key of `choices`: the outcome leaves every tensor's dims as they are and reduces nothing.
-    keeps: dict = field(default_factory=dict)
-    shapes: dict = field(default_factory=dict)  # id(sharding) -> (sharding, its dims and replicated axes as a key)
+    # `_choose`'s outcome per key (ops of one pattern): (the outcome, whether it leaves every
+    # tensor's dims as they are and reduces nothing, its number in found_numbers)
+    choices: dict = field(default_factory=dict)
+    found_numbers: dict = field(default_factory=dict)  # outcome of `_choose` -> number
+    shapes: dict = field(default_factory=dict)  # id(sharding) -> (sharding, `_shape_number`)
+    shape_numbers: dict = field(default_factory=dict)  # (dims, replicated axes) -> number
+    projections: dict = field(default_factory=dict)  # (rule number, tensor, shape number) -> projection
     rule_ids: dict = field(default_factory=dict)  # id(rule) -> (rule, its number in rule_numbers)
     rule_numbers: dict = field(default_factory=dict)  # rule -> number
     axis_sizes: dict = field(default_factory=dict)  # id(mesh) -> (mesh, {axis: size}, its items)
@@ -122,9 +125,9 @@ class _Ctx:
     shared: dict = field(default_factory=dict)  # id(attribute) -> (attribute, its shared Sharding); meshes stay as they are
     rule_shapes: dict = field(default_factory=dict)  # id(rule) -> (rule, `_rule_shape`)
     edits: dict = field(default_factory=dict)  # `_process_op`'s edits per choice and shardings read
-    decided: dict = field(default_factory=dict)  # `_op_key` -> `_decide`'s outcome (and the objects keyed)
-    attr_classes: dict = field(default_factory=dict)  # id(sharding attribute) -> (it, `_attr_class`)
-    attr_numbers: dict = field(default_factory=dict)  # sharding attribute -> number (equal ones share it)
+    decided: dict = field(default_factory=dict)  # `_Seen.parts` and more -> `_decide`'s outcome (and the objects keyed)
+    attr_info: dict = field(default_factory=dict)  # id(sharding attribute) -> (it, class, unreduced?, distributed mesh?)
+    attr_numbers: dict = field(default_factory=dict)  # sharding attribute -> its class (equal ones share it)
     distributed: frozenset = frozenset()  # names of the module's meshes that are not maximal (single-device)
 
 
@@ -467,44 +470,75 @@ def _maximal(mesh_ref: Any, ctx: _Ctx) -> bool:
     return mesh is not None and mesh.is_maximal
 
 
-def _op_key(op: Any, rule: OpShardingRule, tensors: list[Any], read: list[tuple[Any, Any]], ctx: _Ctx) -> tuple | None:
-    """The key of `_Ctx.decided` for `op`: everything `_process_op` decides from (the rule and
-    each tensor's type by identity, the op name, each tensor's sharding attribute by value, the
-    combiner of a reduction); None when a tensor is a region argument or read through a barrier."""
-    key: list[Any] = [id(rule), op.name, reduction_kind(op) if rule.reduction else None]
-    for v, (a, owner) in zip(tensors, read):
-        if owner is not None:
-            return None
-        d = getattr(v, "op", None)
-        if d is not None and d.name == "sdy.propagation_barrier":
-            return None
-        key.append(id(v.type))
-        key.append(_attr_class(a, ctx) if a is not None else None)
-    return tuple(key)
+@dataclass
+class _Seen:
+    """An op's tensors as `_walk` reads them once: operands then results, each one's sharding
+    attribute and region owner (`read`), and what the walk and `_process_op` test of them."""
+
+    tensors: list[Any]
+    read: list[tuple[Any, Any]]
+    # Each tensor's type (by identity) and sharding attribute (by value): with the rule, op
+    # name and combiner, all `_decide` depends on; None when a tensor is a region argument or
+    # read through a barrier.
+    parts: tuple | None
+    unreduced_operand: bool  # an operand's sharding has unreduced axes
+    off_distributed: bool  # a result's sharding is on a mesh that is not distributed
 
 
-def _attr_class(a: Any, ctx: _Ctx) -> Any:
-    """One number per distinct sharding attribute on a named mesh (equal ones share it; found
-    by identity first); an attribute with an inline mesh is its own class (`_common_mesh`
-    tells inline meshes apart by identity)."""
-    hit = ctx.attr_classes.get(id(a))
-    if hit is None:
-        n = ctx.attr_numbers.setdefault(a, len(ctx.attr_numbers)) if isinstance(a.mesh, str) else (id(a),)
-        hit = ctx.attr_classes[id(a)] = (a, n)  # the entry holds `a`: no other object takes its id
-    return hit[1]
-
-
-def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx, read: list[tuple[Any, Any]] | None = None) -> None:
-    """`read`: (attribute, region owner) of each operand then result as `_walk` read them."""
+def _read(op: Any, c: _Ctx) -> _Seen:
+    """`_Seen` of `op`, each attribute's class and flags found once per attribute object."""
     tensors = [*op.operands, *op.results]
-    if read is None or (ctx.trace is not None and ctx.trace.enabled):
-        edits = _decide(op, rule, ctx, tensors, read)
+    n = len(op.operands)
+    read = []
+    parts: list[Any] | None = []
+    unreduced = off = False
+    infos = c.attr_info
+    for i, v in enumerate(tensors):
+        if isinstance(v, OpResult):
+            owner = None
+            a = get_sharding_attr(v)
+            if parts is not None and v.op.name == "sdy.propagation_barrier":
+                parts = None
+        else:
+            owner = _region_owner(v)
+            a = _attr_of(v, owner)
+            if owner is not None:
+                parts = None
+        read.append((a, owner))
+        if a is None:
+            if parts is not None:
+                parts.append(id(v.type))
+                parts.append(None)
+            continue
+        info = infos.get(id(a))
+        if info is None:
+            # One class per distinct attribute on a named mesh (equal ones share it); one with an
+            # inline mesh is its own (`_common_mesh` tells inline meshes apart by identity). The
+            # entry holds `a`: no other object takes its id while the table lives.
+            cls = c.attr_numbers.setdefault(a, len(c.attr_numbers)) if isinstance(a.mesh, str) else (id(a),)
+            info = infos[id(a)] = (a, cls, bool(a.unreduced), a.mesh in c.distributed)
+        if i < n:
+            unreduced = unreduced or info[2]
+        elif not info[3]:
+            off = True
+        if parts is not None:
+            parts.append(id(v.type))
+            parts.append(info[1])
+    return _Seen(tensors, read, tuple(parts) if parts is not None else None, unreduced, off)
+
+
+def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx, seen: _Seen | None = None) -> None:
+    """`seen`: the op's tensors as `_walk` read them."""
+    if seen is None or (ctx.trace is not None and ctx.trace.enabled):
+        tensors = [*op.operands, *op.results]
+        edits = _decide(op, rule, ctx, tensors, seen.read if seen is not None else None)
     else:
-        key = _op_key(op, rule, tensors, read, ctx)
+        tensors = seen.tensors
+        key = (id(rule), op.name, reduction_kind(op) if rule.reduction else None, seen.parts) if seen.parts is not None else None
         hit = ctx.decided.get(key) if key is not None else None
         if hit is None:
             # The entry holds the objects whose ids make the key, so that no other object takes one.
-            hit = (_decide(op, rule, ctx, tensors, read), rule, [v.type for v in tensors])
+            hit = (_decide(op, rule, ctx, tensors, seen.read), rule, [v.type for v in tensors])
             if key is not None:
                 ctx.decided[key] = hit
         edits = hit[0]
@@ -518,8 +552,17 @@ def _decide(op: Any, rule: OpShardingRule, ctx: _Ctx, tensors: list[Any], read: 
     if read is None:
         shs = [_sharding_of(_bypass_barriers(v), ctx, shared=True) for v in tensors]
     else:
-        shs = [_sharding_from(a, owner, ctx, True) if _bypass_barriers(v) is v else _sharding_of(_bypass_barriers(v), ctx, shared=True)
-               for v, (a, owner) in zip(tensors, read)]  # fmt: skip
+        shs = []
+        shared = ctx.shared
+        for v, (a, owner) in zip(tensors, read):
+            d = getattr(v, "op", None)
+            if d is not None and d.name == "sdy.propagation_barrier":
+                shs.append(_sharding_of(_bypass_barriers(v), ctx, shared=True))
+            elif a is None or owner is not None:
+                shs.append(_sharding_from(a, owner, ctx, True))
+            else:
+                hit = shared.get(id(a))  # `_sharding_from`, inline for the common case
+                shs.append(hit[1] if hit is not None and hit[0] is a else _sharding_from(a, owner, ctx, True))
     present = [s for s in shs if s is not None]
     if not present:
         return None
@@ -537,13 +580,16 @@ def _decide(op: Any, rule: OpShardingRule, ctx: _Ctx, tensors: list[Any], read: 
     if ctx.trace is not None and ctx.trace.enabled:
         found = _choose(op, rule, shs, tensors, ctx, mesh, full)
     else:
-        key = (_rule_number(rule, ctx), op.name == "stablehlo.reshape", ctx.conservative, axes_key, _sizes(tensors, ctx),
-               *(None if s is None else _shape_key(s, ctx) for s in shs))  # fmt: skip
-        found = ctx.choices.get(key, False)
-        if found is False:
-            found = ctx.choices[key] = _choose(op, rule, shs, tensors, ctx, mesh, full)
-            ctx.keeps[key] = found is not None and _keeps(found, shs, rule, len(op.operands))
-        if ctx.keeps[key] and not any(other_order(s) for s in shs):
+        key = (_rule_number(rule, ctx), op.name == "stablehlo.reshape", axes_key, _sizes(tensors, ctx),
+               *[None if s is None else _shape_number(s, ctx) for s in shs])  # fmt: skip
+        choice = ctx.choices.get(key)
+        if choice is None:
+            found = _choose(op, rule, shs, tensors, ctx, mesh, full)
+            keeps = found is not None and _keeps(found, shs, rule, len(op.operands))
+            number = ctx.found_numbers.setdefault(found, len(ctx.found_numbers))
+            choice = ctx.choices[key] = (found, keeps, number)
+        found, keeps, number = choice
+        if keeps and (all(s is None or s.mesh == mesh_ref for s in shs) or not any(other_order(s) for s in shs)):
             return None  # nothing to reshard, nothing to reduce: what the steps below would conclude
     if found is None:
         return None
@@ -554,7 +600,7 @@ def _decide(op: Any, rule: OpShardingRule, ctx: _Ctx, tensors: list[Any], read: 
     # reduction factors and combiner.
     kind = reduction_kind(op) if rule.reduction else None
     ranks = tuple(rank_of(v) for v in tensors)
-    edit_key = (found, len(op.operands), _rule_shape(rule, ctx), mesh_ref if isinstance(mesh_ref, str) else id(mesh_ref),
+    edit_key = (number, len(op.operands), _rule_shape(rule, ctx), mesh_ref if isinstance(mesh_ref, str) else id(mesh_ref),
                 kind, ranks, *map(id, shs))  # fmt: skip
     hit = ctx.edits.get(edit_key)
     if hit is None or (hit[0] is not mesh_ref and not isinstance(mesh_ref, str)) or any(a is not b for a, b in zip(hit[1], shs)):
@@ -676,11 +722,12 @@ def _rule_shape(rule: OpShardingRule, ctx: _Ctx) -> tuple:
     return hit[1]
 
 
-def _shape_key(sh: Sharding, ctx: _Ctx) -> tuple:
-    """(dims, replicated axes) of `sh` as a key, built once per sharding object."""
+def _shape_number(sh: Sharding, ctx: _Ctx) -> int:
+    """One number per distinct (dims, replicated axes) of a sharding, found once per sharding object."""
     hit = ctx.shapes.get(id(sh))
     if hit is None or hit[0] is not sh:
-        hit = ctx.shapes[id(sh)] = (sh, (tuple(map(tuple, sh.dims)), sh.replicated))
+        content = (tuple(map(tuple, sh.dims)), sh.replicated)
+        hit = ctx.shapes[id(sh)] = (sh, ctx.shape_numbers.setdefault(content, len(ctx.shape_numbers)))
     return hit[1]
 
 
@@ -726,8 +773,7 @@ def _choose(op: Any, rule: OpShardingRule, shs: list[Sharding | None], tensors: 
     A function of the rule, the tensors' dims, replicated axes and sizes, the mesh axes and the
     mode: `_Ctx.choices` keeps it per such key for the ops that repeat one (tracing aside)."""
     sizes = rule.factor_sizes
-    projs = [project(m, sizes, s.dims if s else None, [True] * len(m), s.replicated if s else (), minor_most_takes_rest=True)
-             for m, s in zip(rule.tensors, shs)]  # fmt: skip
+    projs = _projections(rule, shs, ctx)
     overflow = any(fs.overflow for p in projs for fs in p.factors.values())
     if overflow and op.name != "stablehlo.reshape":
         _why(ctx, op, "skipped: a factor has overflow axes")
@@ -744,6 +790,24 @@ def _choose(op: Any, rule: OpShardingRule, shs: list[Sharding | None], tensors: 
         _expressible(op, rule, chosen, ctx, mesh)
     dims = tuple(tuple(tuple(d) for d in factor_dims(m, sizes, lambda f: chosen.get(f, []))) for m in rule.tensors)
     return tuple((f, tuple(axes)) for f, axes in chosen.items()), dims
+
+
+def _projections(rule: OpShardingRule, shs: list[Sharding | None], ctx: _Ctx) -> list[Any]:
+    """Each tensor's sharding projected onto the rule's factors (read only: projections are
+    shared by the ops whose rule and shardings repeat, outside tracing)."""
+    sizes = rule.factor_sizes
+    tracing = ctx.trace is not None and ctx.trace.enabled
+    number = None if tracing else _rule_number(rule, ctx)
+    out = []
+    for t, (m, s) in enumerate(zip(rule.tensors, shs)):
+        key = None if tracing else (number, t, None if s is None else _shape_number(s, ctx))
+        p = ctx.projections.get(key) if key is not None else None
+        if p is None:
+            p = project(m, sizes, s.dims if s else None, [True] * len(m), s.replicated if s else (), minor_most_takes_rest=True)
+            if key is not None:
+                ctx.projections[key] = p
+        out.append(p)
+    return out
 
 
 def _all_reduce_props(axes: list[Axis], out: Sharding, kind: str, ctx: _Ctx, mesh: Any) -> dict:
@@ -934,18 +998,17 @@ def _walk(block: Any, func: Any, c: _Ctx, full_version: bool, nested: bool) -> N
             continue
         # Each operand's and result's sharding attribute, read once for the steps below (an
         # all_reduce of unreduced operands replaces them: read again then).
-        read = [(_attr_of(v, owner), owner) for v in (*op.operands, *op.results) for owner in (_region_owner(v),)]
-        n_operands = len(op.operands)
-        if op.results and any(a is not None and a.unreduced for a, _ in read[:n_operands]):
+        seen = _read(op, c)
+        if seen.unreduced_operand and op.results:
             _reduce_unreduced_operands(op, c)
-            read = [(_attr_of(v, owner), owner) for v in (*op.operands, *op.results) for owner in (_region_owner(v),)]
+            seen = _read(op, c)
         if op.name == "sdy.manual_computation":
             if full:
                 _process_manual(op, c)
             continue
         if (op.name in SEED_SKIPPED and c.conservative) or op.name.startswith("sdy."):
             continue
-        if not all(a is None or a.mesh in c.distributed for a, _ in read[n_operands:]) and is_single_device_op(op, c.meshes):
+        if seen.off_distributed and is_single_device_op(op, c.meshes):
             _why(c, op, "a result is on a single device -> operands resharded onto it, results back")
             process_single_device_op(
                 op, module, c.meshes,
@@ -963,7 +1026,7 @@ def _walk(block: Any, func: Any, c: _Ctx, full_version: bool, nested: bool) -> N
             _why(c, op, "skipped: custom sharding rule")
             continue
         if full:
-            _process_op(op, rule, c, read)
+            _process_op(op, rule, c, seen)
             continue
         if op.name in ("stablehlo.dot", "stablehlo.dot_general"):
             _process_dot(op, rule, c)
