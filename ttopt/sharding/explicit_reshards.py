@@ -126,6 +126,7 @@ class _Ctx:
     rule_shapes: dict = field(default_factory=dict)  # id(rule) -> (rule, `_rule_shape`)
     edits: dict = field(default_factory=dict)  # `_process_op`'s edits per choice and shardings read
     decided: dict = field(default_factory=dict)  # `_Seen.parts` and more -> `_decide`'s outcome (and the objects keyed)
+    per_values: dict = field(default_factory=dict)  # id(`sdy.sharding` attribute) -> (it, its shardings)
     attr_info: dict = field(default_factory=dict)  # id(sharding attribute) -> (it, class, unreduced?, distributed mesh?)
     attr_numbers: dict = field(default_factory=dict)  # sharding attribute -> its class (equal ones share it)
     distributed: frozenset = frozenset()  # names of the module's meshes that are not maximal (single-device)
@@ -493,12 +494,27 @@ def _read(op: Any, c: _Ctx) -> _Seen:
     parts: list[Any] | None = []
     unreduced = off = False
     infos = c.attr_info
+    per_values = c.per_values
     for i, v in enumerate(tensors):
         if isinstance(v, OpResult):
             owner = None
-            a = get_sharding_attr(v)
-            if parts is not None and v.op.name == "sdy.propagation_barrier":
-                parts = None
+            d = v.op
+            if d.name.startswith("sdy."):  # sdy ops keep shardings in properties
+                a = get_sharding_attr(v)
+                if parts is not None and d.name == "sdy.propagation_barrier":
+                    parts = None
+            else:
+                # `get_sharding_attr` for an op's per-value attribute, decoded once per attribute object.
+                pv = d.attributes.get("sdy.sharding")
+                if pv is None:
+                    a = None
+                else:
+                    hit = per_values.get(id(pv))
+                    if hit is None:
+                        per = pv.resolve().typed
+                        # The entry holds `pv`: its id stays its own.
+                        hit = per_values[id(pv)] = (pv, per.shardings if per is not None else ())
+                    a = hit[1][v.index] if v.index < len(hit[1]) else None
         else:
             owner = _region_owner(v)
             a = _attr_of(v, owner)
