@@ -117,6 +117,8 @@ class _Ctx:
     found_numbers: dict = field(default_factory=dict)  # outcome of `_choose` -> number
     shapes: dict = field(default_factory=dict)  # id(sharding) -> (sharding, `_shape_number`)
     shape_numbers: dict = field(default_factory=dict)  # (dims, replicated axes) -> number
+    sharding_numbers: dict = field(default_factory=dict)  # id(sharding) -> (sharding, `_sharding_number`)
+    sharding_classes: dict = field(default_factory=dict)  # a sharding's fields -> number
     projections: dict = field(default_factory=dict)  # (rule number, tensor, shape number) -> projection
     rule_ids: dict = field(default_factory=dict)  # id(rule) -> (rule, its number in rule_numbers)
     rule_numbers: dict = field(default_factory=dict)  # rule -> number
@@ -124,7 +126,7 @@ class _Ctx:
     numels: dict = field(default_factory=dict)  # id(type) -> (type, element count)
     shared: dict = field(default_factory=dict)  # id(attribute) -> (attribute, its shared Sharding); meshes stay as they are
     rule_shapes: dict = field(default_factory=dict)  # id(rule) -> (rule, `_rule_shape`)
-    edits: dict = field(default_factory=dict)  # `_process_op`'s edits per choice and shardings read
+    edits: dict = field(default_factory=dict)  # `_decide`'s edits per choice, shardings read (by value), ...
     decided: dict = field(default_factory=dict)  # `_Seen.parts` and more -> `_decide`'s outcome (and the objects keyed)
     per_values: dict = field(default_factory=dict)  # id(`sdy.sharding` attribute) -> (it, its shardings)
     attr_info: dict = field(default_factory=dict)  # id(sharding attribute) -> (it, class, unreduced?, distributed mesh?)
@@ -611,17 +613,17 @@ def _decide(op: Any, rule: OpShardingRule, ctx: _Ctx, tensors: list[Any], read: 
         return None
     if ctx.trace is not None and ctx.trace.enabled:
         return _edits(op, rule, ctx, found, shs, tensors, mesh_ref, mesh, other_order)
-    # The edits are a function of the choice, the shardings read (objects: the entry keeps
-    # them), the mesh, the tensors' and the rule's ranks, the operand count and the
-    # reduction factors and combiner.
+    # The edits are a function of the choice, the shardings read (by value), the mesh, the
+    # tensors' and the rule's ranks, the operand count and the reduction factors and combiner.
     kind = reduction_kind(op) if rule.reduction else None
     ranks = tuple(rank_of(v) for v in tensors)
     edit_key = (number, len(op.operands), _rule_shape(rule, ctx), mesh_ref if isinstance(mesh_ref, str) else id(mesh_ref),
-                kind, ranks, *map(id, shs))  # fmt: skip
+                kind, ranks, *[None if s is None else _sharding_number(s, ctx) for s in shs])  # fmt: skip
     hit = ctx.edits.get(edit_key)
-    if hit is None or (hit[0] is not mesh_ref and not isinstance(mesh_ref, str)) or any(a is not b for a, b in zip(hit[1], shs)):
-        hit = ctx.edits[edit_key] = (mesh_ref, tuple(shs), _edits(op, rule, ctx, found, shs, tensors, mesh_ref, mesh, other_order))
-    return hit[2]
+    if hit is None:
+        # The entry holds the mesh whose id it may be keyed by.
+        hit = ctx.edits[edit_key] = (mesh_ref, _edits(op, rule, ctx, found, shs, tensors, mesh_ref, mesh, other_order))
+    return hit[1]
 
 
 @dataclass
@@ -744,6 +746,18 @@ def _shape_number(sh: Sharding, ctx: _Ctx) -> int:
     if hit is None or hit[0] is not sh:
         content = (tuple(map(tuple, sh.dims)), sh.replicated)
         hit = ctx.shapes[id(sh)] = (sh, ctx.shape_numbers.setdefault(content, len(ctx.shape_numbers)))
+    return hit[1]
+
+
+def _sharding_number(sh: Sharding, ctx: _Ctx) -> int:
+    """One number per distinct sharding (every field; an inline mesh by identity), found once
+    per sharding object."""
+    hit = ctx.sharding_numbers.get(id(sh))
+    if hit is None or hit[0] is not sh:
+        mesh = sh.mesh if isinstance(sh.mesh, str) else ("inline", id(sh.mesh))  # `sh` holds the mesh
+        content = (mesh, tuple(map(tuple, sh.dims)), tuple(sh.closed), tuple(sh.priority), sh.replicated, sh.unreduced,
+                   sh.unreduced_kind)  # fmt: skip
+        hit = ctx.sharding_numbers[id(sh)] = (sh, ctx.sharding_classes.setdefault(content, len(ctx.sharding_classes)))
     return hit[1]
 
 

@@ -186,7 +186,7 @@ def _is_maximal(sharding: Sharding | None, meshes: dict) -> bool:
 
 def _reordered(a: Any, b: Any) -> bool:
     """Two meshes with the same axes but their devices in another order."""
-    return a is not None and b is not None and a.axes == b.axes and a.device_id_list != b.device_id_list
+    return a is not None and b is not None and a is not b and a.axes == b.axes and a.device_id_list != b.device_id_list
 
 
 def source(op: Any) -> tuple[Any, Any]:
@@ -310,7 +310,7 @@ def collectives_for(op: Any, meshes: dict, trace: Any = None, conservative: bool
         key = (_content(src_attr, plans), _content(target_attr, plans), conservative, len(shape) if conservative else shape)
         steps = plans.get(key)
         if steps is None:
-            steps = plans[key] = _plan_steps(x, src_attr, target_attr, meshes, trace, conservative)
+            steps = plans[key] = _plan_steps(x, src_attr, target_attr, meshes, trace, conservative, plans)
     else:
         steps = _plan_steps(x, src_attr, target_attr, meshes, trace, conservative)
     made = []
@@ -385,8 +385,9 @@ def _content(attr: Any, plans: dict) -> Any:
 
 
 def _plan_steps(x: Any, src_attr: Any, target_attr: Any, meshes: dict, trace: Any,
-                conservative: bool) -> list[tuple[str, dict]]:  # fmt: skip
-    """The collectives (op name and properties) taking `x` from `src_attr` to `target_attr`."""
+                conservative: bool, plans: dict | None = None) -> list[tuple[str, dict]]:  # fmt: skip
+    """The collectives (op name and properties) taking `x` from `src_attr` to `target_attr`;
+    `plans` (as `collectives_for`'s) also keeps their axis-list attributes by content."""
     from ttopt.dialects.sdy_attrs import AllToAllParam, AllToAllParamListAttr, ListOfAxisRefListsAttr
     from ttopt.sharding.factors import axis_ref
 
@@ -412,8 +413,16 @@ def _plan_steps(x: Any, src_attr: Any, target_attr: Any, meshes: dict, trace: An
         props: dict = {}
         if st.lists is not None:
             key = "gathering_axes" if st.kind == "all_gather" else "slicing_axes"
-            lists = tuple(tuple(axis_ref(a, mesh) for a in d) for d in st.lists)
-            props[key] = ListOfAxisRefListsAttr(lists=lists).to_attr()
+            content = ("lists", id(mesh), tuple(map(tuple, st.lists)))
+            made = plans.get(content) if plans is not None else None
+            if made is None:
+                lists = tuple(tuple(axis_ref(a, mesh) for a in d) for d in st.lists)
+                # Attributes are never changed in place: reshards that gather or slice the same
+                # axes share one. The entry holds the mesh whose id it is keyed by.
+                made = (ListOfAxisRefListsAttr(lists=lists).to_attr(), mesh)
+                if plans is not None:
+                    plans[content] = made
+            props[key] = made[0]
         if st.params is not None:
             params = tuple(AllToAllParam(axes=tuple(axis_ref(a, mesh) for a in ax), src_dim=s, tgt_dim=t) for ax, s, t in st.params)
             props["params"] = AllToAllParamListAttr(params=params).to_attr()
