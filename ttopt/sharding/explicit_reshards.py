@@ -127,7 +127,7 @@ class _Ctx:
     shared: dict = field(default_factory=dict)  # id(attribute) -> (attribute, its shared Sharding); meshes stay as they are
     rule_shapes: dict = field(default_factory=dict)  # id(rule) -> (rule, `_rule_shape`)
     edits: dict = field(default_factory=dict)  # `_decide`'s edits per choice, shardings read (by value), ...
-    decided: dict = field(default_factory=dict)  # `_Seen.parts` and more -> `_decide`'s outcome (and the objects keyed)
+    decided: dict = field(default_factory=dict)  # (rule number, reshape?, combiner, `_Seen.parts`) -> `_decide`'s outcome
     per_values: dict = field(default_factory=dict)  # id(`sdy.sharding` attribute) -> (it, its shardings)
     attr_info: dict = field(default_factory=dict)  # id(sharding attribute) -> (it, class, unreduced?, distributed mesh?)
     attr_numbers: dict = field(default_factory=dict)  # sharding attribute -> its class (equal ones share it)
@@ -480,9 +480,9 @@ class _Seen:
 
     tensors: list[Any]
     read: list[tuple[Any, Any]]
-    # Each tensor's type (by identity) and sharding attribute (by value): with the rule, op
-    # name and combiner, all `_decide` depends on; None when a tensor is a region argument or
-    # read through a barrier.
+    # Each tensor's type (by identity) and sharding attribute (by value): with the rule (by
+    # value), whether the op is a reshape and its combiner, all `_decide` depends on; None when
+    # a tensor is a region argument or read through a barrier.
     parts: tuple | None
     unreduced_operand: bool  # an operand's sharding has unreduced axes
     off_distributed: bool  # a result's sharding is on a mesh that is not distributed
@@ -552,11 +552,12 @@ def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx, seen: _Seen | None = N
         edits = _decide(op, rule, ctx, tensors, seen.read if seen is not None else None)
     else:
         tensors = seen.tensors
-        key = (id(rule), op.name, reduction_kind(op) if rule.reduction else None, seen.parts) if seen.parts is not None else None
+        key = ((_rule_number(rule, ctx), op.name == "stablehlo.reshape", reduction_kind(op) if rule.reduction else None,
+                seen.parts) if seen.parts is not None else None)  # fmt: skip
         hit = ctx.decided.get(key) if key is not None else None
         if hit is None:
-            # The entry holds the objects whose ids make the key, so that no other object takes one.
-            hit = (_decide(op, rule, ctx, tensors, seen.read), rule, [v.type for v in tensors])
+            # The entry holds the types whose ids make the key, so that no other object takes one.
+            hit = (_decide(op, rule, ctx, tensors, seen.read), [v.type for v in tensors])
             if key is not None:
                 ctx.decided[key] = hit
         edits = hit[0]

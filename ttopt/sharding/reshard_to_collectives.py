@@ -26,7 +26,6 @@ from typing import TYPE_CHECKING, Any
 
 from ttopt.passes.base import Pass, option
 from ttopt.passes.registry import register_pass
-from ttopt.sharding.block_cursor import BlockCursor
 from ttopt.sharding.collective_inserter import shardy_collectives
 from ttopt.sharding.factors import (
     Axis,
@@ -276,19 +275,6 @@ def _whole_axis_steps(src: Sharding, target: Sharding, meshes: dict, rank: int) 
         for i, st in enumerate(steps):
             st.mesh = src.mesh if i < at else target.mesh
     return steps, target
-
-
-def lower_reshard(op: Any, meshes: dict, trace: Any = None, conservative: bool = True,
-                  cursor: BlockCursor | None = None, plans: dict | None = None, found: tuple | None = None) -> int:
-    """Replace one `sdy.reshard` with its collectives; returns how many were created. `cursor`:
-    a pass editing a block in order passes one (no scan of the block per edit); `plans` and
-    `found` as `collectives_for`."""
-    made = collectives_for(op, meshes, trace, conservative, plans, found)
-    cursor = cursor if cursor is not None else BlockCursor()
-    for new in made:
-        cursor.insert_before(op, new)
-    cursor.erase(op)
-    return len(made)
 
 
 def collectives_for(op: Any, meshes: dict, trace: Any = None, conservative: bool = True, plans: dict | None = None,
