@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
 from ttopt.dialects.sdy_rule import OpShardingRule
+from ttopt.ir import rewriter
 from ttopt.ir.values import OpResult
 from ttopt.passes.base import Pass, option
 from ttopt.passes.registry import register_pass
@@ -219,8 +220,6 @@ def _reshard_props(target: Sharding, ctx: _Ctx, keep_open: bool = False, unreduc
 
 def _insert_reshard(value: Any, props: dict, ctx: _Ctx, before: Any) -> Any:
     """An `sdy.reshard` of `value` with (a copy of) `props`, before `before`; its result."""
-    from ttopt.ir import rewriter
-
     op = ctx.cursor.insert_before(before, rewriter.create("sdy.reshard", [value], [value.type], dict(props)))
     ctx.stats["reshards"] = ctx.stats.get("reshards", 0) + 1
     return op.results[0]
@@ -234,8 +233,6 @@ def _reduce_unreduced(op: Any, i: int, target: Sharding | None, ctx: _Ctx) -> No
     """Operand #i's unreduced axes that `target` does not keep unreduced are summed (or max/min,
     the sharding's reduction kind) by an `sdy.all_reduce` before `op` (Shardy's
     insertAllReduceIfUnreducedToReplicated); its result keeps the rest unreduced."""
-    from ttopt.ir import rewriter
-
     v = op.operands[i]
     cur = _sharding_of(v, ctx)
     if cur is None or not cur.unreduced:
@@ -299,8 +296,6 @@ def _process_return(ret: Any, func: Any, ctx: _Ctx, full_version: bool = True) -
 def _reshard_to_unreduced(op: Any, ctx: _Ctx) -> bool:
     """An `sdy.reshard` to new unreduced axes becomes replicated_to_unreduced /
     sharded_to_unreduced (after a reshard of the other dimensions if needed); the reshard goes."""
-    from ttopt.ir import rewriter
-
     target = _sharding_of(op.results[0], ctx)
     v = op.operands[0]
     cur = _sharding_of(v, ctx)
@@ -636,6 +631,7 @@ class _Edits:
     result_attrs: list[Any] | None  # the results' new shardings, or None when none changes
     all_reduces: list[dict]  # per result, sdy.all_reduce properties (empty: no reduction)
     result_reshards: list[dict | None]  # per result, sdy.reshard properties back to its sharding
+    written: Any = None  # the `sdy.sharding` attribute `result_attrs` became on the first op, for the next ones
 
 
 def _edits(op: Any, rule: OpShardingRule, ctx: _Ctx, found: tuple, shs: list[Sharding | None], tensors: list[Any],
@@ -697,12 +693,15 @@ def _edits(op: Any, rule: OpShardingRule, ctx: _Ctx, found: tuple, shs: list[Sha
 
 def _apply(op: Any, tensors: list[Any], edits: _Edits, ctx: _Ctx) -> None:
     """Make `edits` to `op` (`tensors`: its operands and results as they were read)."""
-    from ttopt.ir import rewriter
-
     for t, props in edits.operands:
         op.set_operand(t, _insert_reshard(tensors[t], props, ctx, op))
     if edits.result_attrs is not None:
-        set_op_result_shardings(op, edits.result_attrs)
+        if edits.written is not None and not op.name.startswith("sdy."):
+            op.attributes["sdy.sharding"] = edits.written  # attributes are never changed in place
+        else:
+            set_op_result_shardings(op, edits.result_attrs)
+            if not op.name.startswith("sdy."):  # sdy ops keep shardings in properties
+                edits.written = op.attributes["sdy.sharding"]
     anchor = op
     users = [list(r.uses) for r in op.results]
     values = list(op.results)
@@ -966,8 +965,6 @@ def _process_dot(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
 def _reduce_partial(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
     """Partial mode: a result with unreduced axes still gets the all_reduce of the reduction
     factors' (compatible) axes it does not keep unreduced; without unreduced axes, none."""
-    from ttopt.ir import rewriter
-
     if not op.results or not rule.reduction:
         return
     out = _sharding_of(op.results[0], ctx)
