@@ -250,3 +250,26 @@ def test_a_repeated_incompatible_op_is_resharded_each_time_with_one_shared_shard
     # Each op has its own properties dictionary; the (immutable) attribute is shared.
     assert reshards[0].properties is not reshards[1].properties
     assert reshards[0].properties["sharding"] is reshards[1].properties["sharding"]
+
+
+def test_ops_of_other_names_and_one_rule_get_one_decision() -> None:
+    # add and subtract of one shape and sharding: one decision serves both (only a reshape's
+    # name changes what is chosen); each op is computed as its operands are sharded and its
+    # result resharded back, and both ops hold the one per-value attribute written for it.
+    m = parse_module(
+        'sdy.mesh @mesh = <["x"=2, "y"=4]>\n'
+        'func.func @main(%a: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>},'
+        ' %b: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>})'
+        " -> (tensor<8x8xf32>, tensor<8x8xf32>) {\n"
+        '  %0 = stablehlo.add %a, %b {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"x"}]>]>} : tensor<8x8xf32>\n'
+        '  %1 = stablehlo.subtract %a, %b {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"x"}]>]>} : tensor<8x8xf32>\n'
+        "  return %0, %1 : tensor<8x8xf32>, tensor<8x8xf32>\n}\n"
+    )
+    for p in instantiate(parse_pipeline("builtin.module(insert-explicit-reshards)")):
+        p.run(m, PassContext())
+    out = print_module(m)
+    assert 'stablehlo.add %arg0, %arg1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>]>}' in out
+    assert 'stablehlo.subtract %arg0, %arg1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>]>}' in out
+    assert 'sdy.reshard %0 <@mesh, [{}, {"x"}]>' in out and 'sdy.reshard %2 <@mesh, [{}, {"x"}]>' in out
+    add, sub = (next(op for op in m.walk() if op.name == name) for name in ("stablehlo.add", "stablehlo.subtract"))
+    assert add.attributes["sdy.sharding"] is sub.attributes["sdy.sharding"]

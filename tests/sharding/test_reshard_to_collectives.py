@@ -135,3 +135,53 @@ def test_collective_check_remembers_only_what_passed() -> None:
         check_collective("all_gather", good, operand, gathered, mesh)
         with pytest.raises(ValueError, match='can\'t apply gathering axis "y" to operand sharding on dimension 0'):
             check_collective("all_gather", bad, operand, gathered, mesh)
+
+
+def test_reshards_in_nested_regions_are_lowered_in_walk_order() -> None:
+    # One reshard before a while, one in its body, one after it: each block's op list is rebuilt
+    # once, the collectives take the reshards' places, the body's uses follow its collective.
+    m = parse_module(
+        'sdy.mesh @mesh = <["x"=2, "y"=4]>\n'
+        'func.func @main(%a: tensor<16x64xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) -> tensor<16x64xf32> {\n'
+        '  %0 = sdy.reshard %a <@mesh, [{}, {}]> : tensor<16x64xf32>\n'
+        "  %1 = stablehlo.while(%iter = %0) : tensor<16x64xf32>\n"
+        "    cond {\n"
+        "      %c = stablehlo.constant dense<true> : tensor<i1>\n"
+        "      stablehlo.return %c : tensor<i1>\n"
+        "    } do {\n"
+        '      %2 = sdy.reshard %iter <@mesh, [{}, {"y"}]> : tensor<16x64xf32>\n'
+        "      %3 = stablehlo.negate %2 : tensor<16x64xf32>\n"
+        "      stablehlo.return %3 : tensor<16x64xf32>\n"
+        "    }\n"
+        '  %4 = sdy.reshard %1 <@mesh, [{"x"}, {}]> : tensor<16x64xf32>\n'
+        "  return %4 : tensor<16x64xf32>\n}\n"
+    )
+    ctx = PassContext()
+    ReshardToCollectives().run(m, ctx)
+    func = next(op for op in m.walk() if op.name == "func.func")
+    assert [op.name for op in func.regions[0].blocks[0].ops] == ["sdy.all_gather", "stablehlo.while", "sdy.all_slice", "func.return"]
+    body = next(op for op in m.walk() if op.name == "stablehlo.while").regions[1].blocks[0]
+    assert [op.name for op in body.ops] == ["sdy.all_slice", "stablehlo.negate", "stablehlo.return"]
+    assert body.ops[1].operands[0] is body.ops[0].results[0]
+    assert all(op.parent is body for op in body.ops)
+    assert ctx.stats["reshard-to-collectives"] == {"reshards": 3, "collectives": 3}
+
+
+def test_gathers_of_equal_axes_share_their_axis_lists() -> None:
+    # Two routes (other sources and targets) gather the same axes: one `gathering_axes` attribute
+    # serves both.
+    m = parse_module(
+        'sdy.mesh @mesh = <["x"=2, "y"=4]>\n'
+        'func.func @main(%a: tensor<16x64xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>},'
+        ' %b: tensor<16x64xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {"y"}]>}) -> (tensor<16x64xf32>, tensor<16x64xf32>) {\n'
+        '  %0 = sdy.reshard %a <@mesh, [{}, {}]> : tensor<16x64xf32>\n'
+        '  %1 = sdy.reshard %b <@mesh, [{}, {"y"}]> : tensor<16x64xf32>\n'
+        "  return %0, %1 : tensor<16x64xf32>, tensor<16x64xf32>\n}\n"
+    )
+    ReshardToCollectives().run(m, PassContext())
+    text = print_module(m)
+    assert 'sdy.all_gather [{"x"}, {}] %arg0 out_sharding=<@mesh, [{}, {}]>' in text
+    assert 'sdy.all_gather [{"x"}, {}] %arg1 out_sharding=<@mesh, [{}, {"y"}]>' in text
+    first, second = [op for op in m.walk() if op.name == "sdy.all_gather"]
+    assert first.properties["gathering_axes"] is second.properties["gathering_axes"]
+    assert first.properties["out_sharding"] is not second.properties["out_sharding"]

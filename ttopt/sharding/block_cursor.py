@@ -2,8 +2,8 @@
 
 `rewriter.insert_before` finds its anchor with a scan from the block's start: a pass that walks
 a block of n ops and edits next to each one pays n^2 / 2 comparisons (about a second on a
-10k-op function). The passes that walk a block in order and edit around the op they are at
-(explicit reshards, reshard lowering) go through a `BlockCursor` instead: it remembers, per
+10k-op function). A pass that walks a block in order and edits around the op it is at
+(explicit reshards) goes through a `BlockCursor` instead: it remembers, per
 block, the position of the last op it found and looks for the next anchor from there, so each
 edit costs the distance from the previous one. An op the hint misses is still found (a full
 scan), so the cursor only changes the cost, never where an op goes.

@@ -61,7 +61,10 @@ def _strict_prefix(a: tuple[Axis, ...], b: tuple[Axis, ...]) -> bool:
 
 def truncate_without_overlap(axes: Sequence[Axis], others: Sequence[Axis]) -> tuple[Axis, ...]:
     """`axes` up to (and including the part without overlap of) the first axis `others` share."""
+    names = {b[0] for b in others}
     for i, a in enumerate(axes):
+        if a[0] not in names:
+            continue  # only parts of one mesh axis overlap
         p = prefix_without_any(a, others)
         if p != a:
             return tuple(axes[:i]) + ((p,) if p is not None else ())
@@ -75,9 +78,6 @@ class _Candidate:
     size: int  # sharding size it adds to the factor's current assignment
     precedence: int
     total: int = 0  # global size of the tensors holding it (or an extension of it)
-
-    def key(self, full: dict[str, int]) -> tuple:
-        return (self.total, self.precedence, self.size, self.factor, _list_key(self.axes, full))
 
 
 def compatible_axes(rule: OpShardingRule, projs: list[TensorProjection]) -> AxesPerFactor | None:
@@ -136,14 +136,34 @@ def _unary(rule: OpShardingRule, projs: list[TensorProjection], sizes: Sequence[
     return out
 
 
+# Rules are frozen and shared by the ops of one shape: their dependencies are found once per rule
+# object (the entry holds the rule, so its id stays its own); dropped past _DEPS_LIMIT entries.
+_DEPS_LIMIT = 10_000
+_DEPS: dict[int, tuple[OpShardingRule, dict[int, frozenset[int]]]] = {}
+
+
 def _dependencies(rule: OpShardingRule) -> dict[int, set[int]]:
-    """Per factor, the factors right before it in some dimension (it waits until they are full)."""
-    deps: dict[int, set[int]] = {}
-    for m in rule.tensors:
-        for dim in m:
-            for prev, f in zip(dim, dim[1:]):
-                deps.setdefault(f, set()).add(prev)
-    return deps
+    """Per factor, the factors right before it in some dimension (it waits until they are full);
+    a fresh copy, for the caller to change."""
+    hit = _DEPS.get(id(rule))
+    if hit is None or hit[0] is not rule:
+        deps: dict[int, set[int]] = {}
+        for m in rule.tensors:
+            for dim in m:
+                for prev, f in zip(dim, dim[1:]):
+                    deps.setdefault(f, set()).add(prev)
+        if len(_DEPS) > _DEPS_LIMIT:
+            _DEPS.clear()
+        hit = _DEPS[id(rule)] = (rule, {f: frozenset(prevs) for f, prevs in deps.items()})
+    return {f: set(prevs) for f, prevs in hit[1].items()}
+
+
+def _best(valid: list[_Candidate], full: dict[str, int]) -> _Candidate:
+    """The best candidate: by (total, precedence, size, factor, axes in AxisListRef's order),
+    the first of equal ones; the axes are compared only between candidates tied on the rest."""
+    top = max((c.total, c.precedence, c.size, c.factor) for c in valid)
+    tied = [c for c in valid if (c.total, c.precedence, c.size, c.factor) == top]
+    return tied[0] if len(tied) == 1 else max(tied, key=lambda c: _list_key(c.axes, full))
 
 
 def heuristic_axes(rule: OpShardingRule, projs: list[TensorProjection], sizes: Sequence[int], full: dict[str, int]) -> AxesPerFactor:
@@ -156,11 +176,16 @@ def heuristic_axes(rule: OpShardingRule, projs: list[TensorProjection], sizes: S
                 pairs.setdefault((f, axes), None)
                 axes = axes[:-1]
     cands = [_Candidate(f, axes, axes_size(axes), _PRECEDENCE[rule.factor_type(f)]) for f, axes in pairs]
+    of_factor: dict[int, list[_Candidate]] = {}
+    for c in cands:
+        of_factor.setdefault(c.factor, []).append(c)
     for t, p in enumerate(projs):
         for f, fs in p.factors.items():
+            if not fs.axes:
+                continue  # candidates have axes: none is a prefix of nothing
             src = tuple(fs.axes)
-            for c in cands:
-                if c.factor == f and (c.axes == src or _strict_prefix(c.axes, src)):
+            for c in of_factor.get(f, ()):
+                if c.axes == src or _strict_prefix(c.axes, src):
                     c.total += sizes[t]
     deps = _dependencies(rule)
     assigned: dict[int, tuple[Axis, ...]] = {}
@@ -168,7 +193,7 @@ def heuristic_axes(rule: OpShardingRule, projs: list[TensorProjection], sizes: S
         valid = [c for c in cands if not deps.get(c.factor)]
         if not valid:
             break
-        best = max(valid, key=lambda c: c.key(full))
+        best = _best(valid, full)
         assigned[best.factor] = best.axes
         if axes_size(best.axes) == rule.factor_sizes[best.factor]:
             for waiting in deps.values():

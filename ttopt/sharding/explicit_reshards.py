@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
 from ttopt.dialects.sdy_rule import OpShardingRule
+from ttopt.ir import rewriter
 from ttopt.ir.values import OpResult
 from ttopt.passes.base import Pass, option
 from ttopt.passes.registry import register_pass
@@ -111,17 +112,26 @@ class _Ctx:
     stats: dict
     conservative: bool = True
     cursor: BlockCursor = field(default_factory=BlockCursor)  # the walk edits next to the op it is at
-    choices: dict = field(default_factory=dict)  # `_choose`'s outcome per key (ops of one pattern)
-    # Per key of `choices`: the outcome leaves every tensor's dims as they are and reduces nothing.
-    keeps: dict = field(default_factory=dict)
-    shapes: dict = field(default_factory=dict)  # id(sharding) -> (sharding, its dims and replicated axes as a key)
+    # `_choose`'s outcome per key (ops of one pattern): (the outcome, whether it leaves every
+    # tensor's dims as they are and reduces nothing, its number in found_numbers)
+    choices: dict = field(default_factory=dict)
+    found_numbers: dict = field(default_factory=dict)  # outcome of `_choose` -> number
+    shapes: dict = field(default_factory=dict)  # id(sharding) -> (sharding, `_shape_number`)
+    shape_numbers: dict = field(default_factory=dict)  # (dims, replicated axes) -> number
+    sharding_numbers: dict = field(default_factory=dict)  # id(sharding) -> (sharding, `_sharding_number`)
+    sharding_classes: dict = field(default_factory=dict)  # a sharding's fields -> number
+    projections: dict = field(default_factory=dict)  # (rule number, tensor, shape number) -> projection
     rule_ids: dict = field(default_factory=dict)  # id(rule) -> (rule, its number in rule_numbers)
     rule_numbers: dict = field(default_factory=dict)  # rule -> number
     axis_sizes: dict = field(default_factory=dict)  # id(mesh) -> (mesh, {axis: size}, its items)
     numels: dict = field(default_factory=dict)  # id(type) -> (type, element count)
     shared: dict = field(default_factory=dict)  # id(attribute) -> (attribute, its shared Sharding); meshes stay as they are
     rule_shapes: dict = field(default_factory=dict)  # id(rule) -> (rule, `_rule_shape`)
-    edits: dict = field(default_factory=dict)  # `_process_op`'s edits per choice and shardings read
+    edits: dict = field(default_factory=dict)  # `_decide`'s edits per choice, shardings read (by value), ...
+    decided: dict = field(default_factory=dict)  # (rule number, reshape?, combiner, `_Seen.parts`) -> `_decide`'s outcome
+    per_values: dict = field(default_factory=dict)  # id(`sdy.sharding` attribute) -> (it, its shardings)
+    attr_info: dict = field(default_factory=dict)  # id(sharding attribute) -> (it, class, unreduced?, distributed mesh?)
+    attr_numbers: dict = field(default_factory=dict)  # sharding attribute -> its class (equal ones share it)
     distributed: frozenset = frozenset()  # names of the module's meshes that are not maximal (single-device)
 
 
@@ -210,8 +220,6 @@ def _reshard_props(target: Sharding, ctx: _Ctx, keep_open: bool = False, unreduc
 
 def _insert_reshard(value: Any, props: dict, ctx: _Ctx, before: Any) -> Any:
     """An `sdy.reshard` of `value` with (a copy of) `props`, before `before`; its result."""
-    from ttopt.ir import rewriter
-
     op = ctx.cursor.insert_before(before, rewriter.create("sdy.reshard", [value], [value.type], dict(props)))
     ctx.stats["reshards"] = ctx.stats.get("reshards", 0) + 1
     return op.results[0]
@@ -225,8 +233,6 @@ def _reduce_unreduced(op: Any, i: int, target: Sharding | None, ctx: _Ctx) -> No
     """Operand #i's unreduced axes that `target` does not keep unreduced are summed (or max/min,
     the sharding's reduction kind) by an `sdy.all_reduce` before `op` (Shardy's
     insertAllReduceIfUnreducedToReplicated); its result keeps the rest unreduced."""
-    from ttopt.ir import rewriter
-
     v = op.operands[i]
     cur = _sharding_of(v, ctx)
     if cur is None or not cur.unreduced:
@@ -290,8 +296,6 @@ def _process_return(ret: Any, func: Any, ctx: _Ctx, full_version: bool = True) -
 def _reshard_to_unreduced(op: Any, ctx: _Ctx) -> bool:
     """An `sdy.reshard` to new unreduced axes becomes replicated_to_unreduced /
     sharded_to_unreduced (after a reshard of the other dimensions if needed); the reshard goes."""
-    from ttopt.ir import rewriter
-
     target = _sharding_of(op.results[0], ctx)
     v = op.operands[0]
     cur = _sharding_of(v, ctx)
@@ -464,21 +468,121 @@ def _maximal(mesh_ref: Any, ctx: _Ctx) -> bool:
     return mesh is not None and mesh.is_maximal
 
 
-def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx, read: list[tuple[Any, Any]] | None = None) -> None:
-    """`read`: (attribute, region owner) of each operand then result as `_walk` read them."""
+@dataclass
+class _Seen:
+    """An op's tensors as `_walk` reads them once: operands then results, each one's sharding
+    attribute and region owner (`read`), and what the walk and `_process_op` test of them."""
+
+    tensors: list[Any]
+    read: list[tuple[Any, Any]]
+    # Each tensor's type (by identity) and sharding attribute (by value): with the rule (by
+    # value), whether the op is a reshape and its combiner, all `_decide` depends on; None when
+    # a tensor is a region argument or read through a barrier.
+    parts: tuple | None
+    unreduced_operand: bool  # an operand's sharding has unreduced axes
+    off_distributed: bool  # a result's sharding is on a mesh that is not distributed
+
+
+def _read(op: Any, c: _Ctx) -> _Seen:
+    """`_Seen` of `op`, each attribute's class and flags found once per attribute object."""
     tensors = [*op.operands, *op.results]
+    n = len(op.operands)
+    read = []
+    parts: list[Any] | None = []
+    unreduced = off = False
+    infos = c.attr_info
+    per_values = c.per_values
+    for i, v in enumerate(tensors):
+        if isinstance(v, OpResult):
+            owner = None
+            d = v.op
+            if d.name.startswith("sdy."):  # sdy ops keep shardings in properties
+                a = get_sharding_attr(v)
+                if parts is not None and d.name == "sdy.propagation_barrier":
+                    parts = None
+            else:
+                # `get_sharding_attr` for an op's per-value attribute, decoded once per attribute object.
+                pv = d.attributes.get("sdy.sharding")
+                if pv is None:
+                    a = None
+                else:
+                    hit = per_values.get(id(pv))
+                    if hit is None:
+                        per = pv.resolve().typed
+                        # The entry holds `pv`: its id stays its own.
+                        hit = per_values[id(pv)] = (pv, per.shardings if per is not None else ())
+                    a = hit[1][v.index] if v.index < len(hit[1]) else None
+        else:
+            owner = _region_owner(v)
+            a = _attr_of(v, owner)
+            if owner is not None:
+                parts = None
+        read.append((a, owner))
+        if a is None:
+            if parts is not None:
+                parts.append(id(v.type))
+                parts.append(None)
+            continue
+        info = infos.get(id(a))
+        if info is None:
+            # One class per distinct attribute on a named mesh (equal ones share it); one with an
+            # inline mesh is its own (`_common_mesh` tells inline meshes apart by identity). The
+            # entry holds `a`: no other object takes its id while the table lives.
+            cls = c.attr_numbers.setdefault(a, len(c.attr_numbers)) if isinstance(a.mesh, str) else (id(a),)
+            info = infos[id(a)] = (a, cls, bool(a.unreduced), a.mesh in c.distributed)
+        if i < n:
+            unreduced = unreduced or info[2]
+        elif not info[3]:
+            off = True
+        if parts is not None:
+            parts.append(id(v.type))
+            parts.append(info[1])
+    return _Seen(tensors, read, tuple(parts) if parts is not None else None, unreduced, off)
+
+
+def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx, seen: _Seen | None = None) -> None:
+    """`seen`: the op's tensors as `_walk` read them."""
+    if seen is None or (ctx.trace is not None and ctx.trace.enabled):
+        tensors = [*op.operands, *op.results]
+        edits = _decide(op, rule, ctx, tensors, seen.read if seen is not None else None)
+    else:
+        tensors = seen.tensors
+        key = ((_rule_number(rule, ctx), op.name == "stablehlo.reshape", reduction_kind(op) if rule.reduction else None,
+                seen.parts) if seen.parts is not None else None)  # fmt: skip
+        hit = ctx.decided.get(key) if key is not None else None
+        if hit is None:
+            # The entry holds the types whose ids make the key, so that no other object takes one.
+            hit = (_decide(op, rule, ctx, tensors, seen.read), [v.type for v in tensors])
+            if key is not None:
+                ctx.decided[key] = hit
+        edits = hit[0]
+    if edits is not None:
+        _apply(op, tensors, edits, ctx)
+
+
+def _decide(op: Any, rule: OpShardingRule, ctx: _Ctx, tensors: list[Any], read: list[tuple[Any, Any]] | None) -> _Edits | None:
+    """What `_process_op` does to `op`, or None when it leaves it as it is."""
     # Read only here: targets are copies.
     if read is None:
         shs = [_sharding_of(_bypass_barriers(v), ctx, shared=True) for v in tensors]
     else:
-        shs = [_sharding_from(a, owner, ctx, True) if _bypass_barriers(v) is v else _sharding_of(_bypass_barriers(v), ctx, shared=True)
-               for v, (a, owner) in zip(tensors, read)]  # fmt: skip
+        shs = []
+        shared = ctx.shared
+        for v, (a, owner) in zip(tensors, read):
+            d = getattr(v, "op", None)
+            if d is not None and d.name == "sdy.propagation_barrier":
+                shs.append(_sharding_of(_bypass_barriers(v), ctx, shared=True))
+            elif a is None or owner is not None:
+                shs.append(_sharding_from(a, owner, ctx, True))
+            else:
+                hit = shared.get(id(a))  # `_sharding_from`, inline for the common case
+                shs.append(hit[1] if hit is not None and hit[0] is a else _sharding_from(a, owner, ctx, True))
     present = [s for s in shs if s is not None]
     if not present:
-        return
+        return None
     picked = _common_mesh(present, ctx)
     if picked is None:
-        return
+        return None
     mesh_ref, mesh = picked
 
     def other_order(sh: Sharding | None) -> bool:
@@ -490,31 +594,32 @@ def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx, read: list[tuple[Any, 
     if ctx.trace is not None and ctx.trace.enabled:
         found = _choose(op, rule, shs, tensors, ctx, mesh, full)
     else:
-        key = (_rule_number(rule, ctx), op.name == "stablehlo.reshape", ctx.conservative, axes_key, _sizes(tensors, ctx),
-               *(None if s is None else _shape_key(s, ctx) for s in shs))  # fmt: skip
-        found = ctx.choices.get(key, False)
-        if found is False:
-            found = ctx.choices[key] = _choose(op, rule, shs, tensors, ctx, mesh, full)
-            ctx.keeps[key] = found is not None and _keeps(found, shs, rule, len(op.operands))
-        if ctx.keeps[key] and not any(other_order(s) for s in shs):
-            return  # nothing to reshard, nothing to reduce: what the steps below would conclude
+        key = (_rule_number(rule, ctx), op.name == "stablehlo.reshape", axes_key, _sizes(tensors, ctx),
+               *[None if s is None else _shape_number(s, ctx) for s in shs])  # fmt: skip
+        choice = ctx.choices.get(key)
+        if choice is None:
+            found = _choose(op, rule, shs, tensors, ctx, mesh, full)
+            keeps = found is not None and _keeps(found, shs, rule, len(op.operands))
+            number = ctx.found_numbers.setdefault(found, len(ctx.found_numbers))
+            choice = ctx.choices[key] = (found, keeps, number)
+        found, keeps, number = choice
+        if keeps and (all(s is None or s.mesh == mesh_ref for s in shs) or not any(other_order(s) for s in shs)):
+            return None  # nothing to reshard, nothing to reduce: what the steps below would conclude
     if found is None:
-        return
+        return None
     if ctx.trace is not None and ctx.trace.enabled:
-        edits = _edits(op, rule, ctx, found, shs, tensors, mesh_ref, mesh, other_order)
-    else:
-        # The edits are a function of the choice, the shardings read (objects: the entry keeps
-        # them), the mesh, the tensors' and the rule's ranks, the operand count and the
-        # reduction factors and combiner.
-        kind = reduction_kind(op) if rule.reduction else None
-        ranks = tuple(rank_of(v) for v in tensors)
-        edit_key = (found, len(op.operands), _rule_shape(rule, ctx), mesh_ref if isinstance(mesh_ref, str) else id(mesh_ref),
-                    kind, ranks, *map(id, shs))  # fmt: skip
-        hit = ctx.edits.get(edit_key)
-        if hit is None or (hit[0] is not mesh_ref and not isinstance(mesh_ref, str)) or any(a is not b for a, b in zip(hit[1], shs)):
-            hit = ctx.edits[edit_key] = (mesh_ref, tuple(shs), _edits(op, rule, ctx, found, shs, tensors, mesh_ref, mesh, other_order))
-        edits = hit[2]
-    _apply(op, tensors, edits, ctx)
+        return _edits(op, rule, ctx, found, shs, tensors, mesh_ref, mesh, other_order)
+    # The edits are a function of the choice, the shardings read (by value), the mesh, the
+    # tensors' and the rule's ranks, the operand count and the reduction factors and combiner.
+    kind = reduction_kind(op) if rule.reduction else None
+    ranks = tuple(rank_of(v) for v in tensors)
+    edit_key = (number, len(op.operands), _rule_shape(rule, ctx), mesh_ref if isinstance(mesh_ref, str) else id(mesh_ref),
+                kind, ranks, *[None if s is None else _sharding_number(s, ctx) for s in shs])  # fmt: skip
+    hit = ctx.edits.get(edit_key)
+    if hit is None:
+        # The entry holds the mesh whose id it may be keyed by.
+        hit = ctx.edits[edit_key] = (mesh_ref, _edits(op, rule, ctx, found, shs, tensors, mesh_ref, mesh, other_order))
+    return hit[1]
 
 
 @dataclass
@@ -526,6 +631,7 @@ class _Edits:
     result_attrs: list[Any] | None  # the results' new shardings, or None when none changes
     all_reduces: list[dict]  # per result, sdy.all_reduce properties (empty: no reduction)
     result_reshards: list[dict | None]  # per result, sdy.reshard properties back to its sharding
+    written: Any = None  # the `sdy.sharding` attribute `result_attrs` became on the first op, for the next ones
 
 
 def _edits(op: Any, rule: OpShardingRule, ctx: _Ctx, found: tuple, shs: list[Sharding | None], tensors: list[Any],
@@ -587,12 +693,15 @@ def _edits(op: Any, rule: OpShardingRule, ctx: _Ctx, found: tuple, shs: list[Sha
 
 def _apply(op: Any, tensors: list[Any], edits: _Edits, ctx: _Ctx) -> None:
     """Make `edits` to `op` (`tensors`: its operands and results as they were read)."""
-    from ttopt.ir import rewriter
-
     for t, props in edits.operands:
         op.set_operand(t, _insert_reshard(tensors[t], props, ctx, op))
     if edits.result_attrs is not None:
-        set_op_result_shardings(op, edits.result_attrs)
+        if edits.written is not None and not op.name.startswith("sdy."):
+            op.attributes["sdy.sharding"] = edits.written  # attributes are never changed in place
+        else:
+            set_op_result_shardings(op, edits.result_attrs)
+            if not op.name.startswith("sdy."):  # sdy ops keep shardings in properties
+                edits.written = op.attributes["sdy.sharding"]
     anchor = op
     users = [list(r.uses) for r in op.results]
     values = list(op.results)
@@ -631,11 +740,24 @@ def _rule_shape(rule: OpShardingRule, ctx: _Ctx) -> tuple:
     return hit[1]
 
 
-def _shape_key(sh: Sharding, ctx: _Ctx) -> tuple:
-    """(dims, replicated axes) of `sh` as a key, built once per sharding object."""
+def _shape_number(sh: Sharding, ctx: _Ctx) -> int:
+    """One number per distinct (dims, replicated axes) of a sharding, found once per sharding object."""
     hit = ctx.shapes.get(id(sh))
     if hit is None or hit[0] is not sh:
-        hit = ctx.shapes[id(sh)] = (sh, (tuple(map(tuple, sh.dims)), sh.replicated))
+        content = (tuple(map(tuple, sh.dims)), sh.replicated)
+        hit = ctx.shapes[id(sh)] = (sh, ctx.shape_numbers.setdefault(content, len(ctx.shape_numbers)))
+    return hit[1]
+
+
+def _sharding_number(sh: Sharding, ctx: _Ctx) -> int:
+    """One number per distinct sharding (every field; an inline mesh by identity), found once
+    per sharding object."""
+    hit = ctx.sharding_numbers.get(id(sh))
+    if hit is None or hit[0] is not sh:
+        mesh = sh.mesh if isinstance(sh.mesh, str) else ("inline", id(sh.mesh))  # `sh` holds the mesh
+        content = (mesh, tuple(map(tuple, sh.dims)), tuple(sh.closed), tuple(sh.priority), sh.replicated, sh.unreduced,
+                   sh.unreduced_kind)  # fmt: skip
+        hit = ctx.sharding_numbers[id(sh)] = (sh, ctx.sharding_classes.setdefault(content, len(ctx.sharding_classes)))
     return hit[1]
 
 
@@ -681,8 +803,7 @@ def _choose(op: Any, rule: OpShardingRule, shs: list[Sharding | None], tensors: 
     A function of the rule, the tensors' dims, replicated axes and sizes, the mesh axes and the
     mode: `_Ctx.choices` keeps it per such key for the ops that repeat one (tracing aside)."""
     sizes = rule.factor_sizes
-    projs = [project(m, sizes, s.dims if s else None, [True] * len(m), s.replicated if s else (), minor_most_takes_rest=True)
-             for m, s in zip(rule.tensors, shs)]  # fmt: skip
+    projs = _projections(rule, shs, ctx)
     overflow = any(fs.overflow for p in projs for fs in p.factors.values())
     if overflow and op.name != "stablehlo.reshape":
         _why(ctx, op, "skipped: a factor has overflow axes")
@@ -699,6 +820,24 @@ def _choose(op: Any, rule: OpShardingRule, shs: list[Sharding | None], tensors: 
         _expressible(op, rule, chosen, ctx, mesh)
     dims = tuple(tuple(tuple(d) for d in factor_dims(m, sizes, lambda f: chosen.get(f, []))) for m in rule.tensors)
     return tuple((f, tuple(axes)) for f, axes in chosen.items()), dims
+
+
+def _projections(rule: OpShardingRule, shs: list[Sharding | None], ctx: _Ctx) -> list[Any]:
+    """Each tensor's sharding projected onto the rule's factors (read only: projections are
+    shared by the ops whose rule and shardings repeat, outside tracing)."""
+    sizes = rule.factor_sizes
+    tracing = ctx.trace is not None and ctx.trace.enabled
+    number = None if tracing else _rule_number(rule, ctx)
+    out = []
+    for t, (m, s) in enumerate(zip(rule.tensors, shs)):
+        key = None if tracing else (number, t, None if s is None else _shape_number(s, ctx))
+        p = ctx.projections.get(key) if key is not None else None
+        if p is None:
+            p = project(m, sizes, s.dims if s else None, [True] * len(m), s.replicated if s else (), minor_most_takes_rest=True)
+            if key is not None:
+                ctx.projections[key] = p
+        out.append(p)
+    return out
 
 
 def _all_reduce_props(axes: list[Axis], out: Sharding, kind: str, ctx: _Ctx, mesh: Any) -> dict:
@@ -826,8 +965,6 @@ def _process_dot(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
 def _reduce_partial(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
     """Partial mode: a result with unreduced axes still gets the all_reduce of the reduction
     factors' (compatible) axes it does not keep unreduced; without unreduced axes, none."""
-    from ttopt.ir import rewriter
-
     if not op.results or not rule.reduction:
         return
     out = _sharding_of(op.results[0], ctx)
@@ -889,18 +1026,17 @@ def _walk(block: Any, func: Any, c: _Ctx, full_version: bool, nested: bool) -> N
             continue
         # Each operand's and result's sharding attribute, read once for the steps below (an
         # all_reduce of unreduced operands replaces them: read again then).
-        read = [(_attr_of(v, owner), owner) for v in (*op.operands, *op.results) for owner in (_region_owner(v),)]
-        n_operands = len(op.operands)
-        if op.results and any(a is not None and a.unreduced for a, _ in read[:n_operands]):
+        seen = _read(op, c)
+        if seen.unreduced_operand and op.results:
             _reduce_unreduced_operands(op, c)
-            read = [(_attr_of(v, owner), owner) for v in (*op.operands, *op.results) for owner in (_region_owner(v),)]
+            seen = _read(op, c)
         if op.name == "sdy.manual_computation":
             if full:
                 _process_manual(op, c)
             continue
         if (op.name in SEED_SKIPPED and c.conservative) or op.name.startswith("sdy."):
             continue
-        if not all(a is None or a.mesh in c.distributed for a, _ in read[n_operands:]) and is_single_device_op(op, c.meshes):
+        if seen.off_distributed and is_single_device_op(op, c.meshes):
             _why(c, op, "a result is on a single device -> operands resharded onto it, results back")
             process_single_device_op(
                 op, module, c.meshes,
@@ -918,7 +1054,7 @@ def _walk(block: Any, func: Any, c: _Ctx, full_version: bool, nested: bool) -> N
             _why(c, op, "skipped: custom sharding rule")
             continue
         if full:
-            _process_op(op, rule, c, read)
+            _process_op(op, rule, c, seen)
             continue
         if op.name in ("stablehlo.dot", "stablehlo.dot_general"):
             _process_dot(op, rule, c)

@@ -1,6 +1,6 @@
 """One collective of a reshard's route, as plain data: what both routes of
 `reshard-to-collectives` (the whole-axis `plan` and Shardy's `CollectiveInserter`) produce and
-`lower_reshard` turns into sdy ops."""
+`collectives_for` turns into sdy ops."""
 
 from __future__ import annotations
 

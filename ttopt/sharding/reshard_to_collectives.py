@@ -21,12 +21,11 @@ No collective ever creates a sub-axis: the axes come whole from the input and ta
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ttopt.passes.base import Pass, option
 from ttopt.passes.registry import register_pass
-from ttopt.sharding.block_cursor import BlockCursor
 from ttopt.sharding.collective_inserter import shardy_collectives
 from ttopt.sharding.factors import (
     Axis,
@@ -186,7 +185,7 @@ def _is_maximal(sharding: Sharding | None, meshes: dict) -> bool:
 
 def _reordered(a: Any, b: Any) -> bool:
     """Two meshes with the same axes but their devices in another order."""
-    return a is not None and b is not None and a.axes == b.axes and a.device_id_list != b.device_id_list
+    return a is not None and b is not None and a is not b and a.axes == b.axes and a.device_id_list != b.device_id_list
 
 
 def source(op: Any) -> tuple[Any, Any]:
@@ -278,13 +277,13 @@ def _whole_axis_steps(src: Sharding, target: Sharding, meshes: dict, rank: int) 
     return steps, target
 
 
-def lower_reshard(op: Any, meshes: dict, trace: Any = None, conservative: bool = True,
-                  cursor: BlockCursor | None = None, plans: dict | None = None, found: tuple | None = None) -> int:
-    """Replace one `sdy.reshard` with its collectives; returns how many were created. A pass
-    lowering the reshards of a block in order passes one `cursor` (no scan of the block per edit)
-    and one `plans` (the collectives are a function of the source's and target's contents, the
-    mode and the value's shape: reshards that repeat one share their attributes); `found`: the
-    reshard's `source` when already read."""
+def collectives_for(op: Any, meshes: dict, trace: Any = None, conservative: bool = True, plans: dict | None = None,
+                    found: tuple | None = None) -> list[Any]:  # fmt: skip
+    """The chain of collectives replacing one `sdy.reshard` (built, in no block yet); the
+    reshard's uses move to the chain's last value, the reshard keeps none. `plans`: one per pass
+    run (the collectives are a function of the source's and target's contents, the mode and the
+    value's shape: reshards that repeat one share their attributes); `found`: the reshard's
+    `source` when already read."""
     from ttopt.ir import rewriter
 
     x, src_attr = found if found is not None else source(op)
@@ -297,17 +296,63 @@ def lower_reshard(op: Any, meshes: dict, trace: Any = None, conservative: bool =
         key = (_content(src_attr, plans), _content(target_attr, plans), conservative, len(shape) if conservative else shape)
         steps = plans.get(key)
         if steps is None:
-            steps = plans[key] = _plan_steps(x, src_attr, target_attr, meshes, trace, conservative)
+            steps = plans[key] = _plan_steps(x, src_attr, target_attr, meshes, trace, conservative, plans)
     else:
         steps = _plan_steps(x, src_attr, target_attr, meshes, trace, conservative)
-    cursor = cursor if cursor is not None else BlockCursor()
+    made = []
     value = x
     for kind, props in steps:
-        new = cursor.insert_before(op, rewriter.create(kind, [value], [x.type], dict(props)))
+        new = rewriter.create(kind, [value], [x.type], dict(props))
+        made.append(new)
         value = new.results[0]
     op.results[0].replace_all_uses_with(value)
-    cursor.erase(op)
-    return len(steps)
+    return made
+
+
+def _lower_block(block: Any, run: _Run) -> None:
+    """Lower the reshards of `block` and of the regions nested in it, in the order of a
+    pre-order walk; the block's op list is rebuilt once (not edited per reshard)."""
+    out: list[Any] = []
+    changed = False
+    for op in block.ops:
+        for region in op.regions:
+            for inner in region.blocks:
+                _lower_block(inner, run)
+        if op.name != "sdy.reshard":
+            out.append(op)
+            continue
+        found = source(op)
+        why = kept(op, run.meshes, run.keep_redundant, found[1], run.memo)
+        if why is not None:
+            if run.trace.enabled:
+                run.trace.print(f"keep sdy.reshard: {why}")
+            out.append(op)
+            continue
+        made = collectives_for(op, run.meshes, run.trace, run.conservative, run.plans, found)
+        for new in made:
+            new.parent = block
+        out.extend(made)
+        op.drop_all_references()
+        op.parent = None
+        changed = True
+        run.reshards += 1
+        run.collectives += len(made)
+    if changed:
+        block.ops = out
+
+
+@dataclass
+class _Run:
+    """One run of the pass: its options, the module's meshes, what is shared between reshards."""
+
+    meshes: dict
+    trace: Any
+    conservative: bool
+    keep_redundant: bool
+    plans: dict = field(default_factory=dict)  # `collectives_for`'s plans
+    memo: dict = field(default_factory=dict)  # `kept`'s answers
+    reshards: int = 0
+    collectives: int = 0
 
 
 def _content(attr: Any, plans: dict) -> Any:
@@ -326,8 +371,9 @@ def _content(attr: Any, plans: dict) -> Any:
 
 
 def _plan_steps(x: Any, src_attr: Any, target_attr: Any, meshes: dict, trace: Any,
-                conservative: bool) -> list[tuple[str, dict]]:  # fmt: skip
-    """The collectives (op name and properties) taking `x` from `src_attr` to `target_attr`."""
+                conservative: bool, plans: dict | None = None) -> list[tuple[str, dict]]:  # fmt: skip
+    """The collectives (op name and properties) taking `x` from `src_attr` to `target_attr`;
+    `plans` (as `collectives_for`'s) also keeps their axis-list attributes by content."""
     from ttopt.dialects.sdy_attrs import AllToAllParam, AllToAllParamListAttr, ListOfAxisRefListsAttr
     from ttopt.sharding.factors import axis_ref
 
@@ -353,8 +399,16 @@ def _plan_steps(x: Any, src_attr: Any, target_attr: Any, meshes: dict, trace: An
         props: dict = {}
         if st.lists is not None:
             key = "gathering_axes" if st.kind == "all_gather" else "slicing_axes"
-            lists = tuple(tuple(axis_ref(a, mesh) for a in d) for d in st.lists)
-            props[key] = ListOfAxisRefListsAttr(lists=lists).to_attr()
+            content = ("lists", id(mesh), tuple(map(tuple, st.lists)))
+            made = plans.get(content) if plans is not None else None
+            if made is None:
+                lists = tuple(tuple(axis_ref(a, mesh) for a in d) for d in st.lists)
+                # Attributes are never changed in place: reshards that gather or slice the same
+                # axes share one. The entry holds the mesh whose id it is keyed by.
+                made = (ListOfAxisRefListsAttr(lists=lists).to_attr(), mesh)
+                if plans is not None:
+                    plans[content] = made
+            props[key] = made[0]
         if st.params is not None:
             params = tuple(AllToAllParam(axes=tuple(axis_ref(a, mesh) for a in ax), src_dim=s, tgt_dim=t) for ax, s, t in st.params)
             props["params"] = AllToAllParamListAttr(params=params).to_attr()
@@ -385,18 +439,8 @@ class ReshardToCollectives(Pass):
             total = getattr(op.properties["mesh"].resolve().typed, "total_size", 0) if op.name == "sdy.mesh" else 0
             if total > MAX_DEVICES:  # collectives list every device of their groups
                 raise diag(module, op, f"the mesh has {total} devices; {self.name} lowers reshards on meshes of at most {MAX_DEVICES}")
-        n = count = 0
-        cursor = BlockCursor()
-        plans: dict = {}
-        memo: dict = {}
-        for op in list(module.walk()):
-            if op.name == "sdy.reshard":
-                found = source(op)
-                why = kept(op, meshes, self.keep_redundant_reshards, found[1], memo)
-                if why is not None:
-                    if ctx.trace.enabled:
-                        ctx.trace.print(f"keep sdy.reshard: {why}")
-                    continue
-                count += lower_reshard(op, meshes, ctx.trace, self.conservative, cursor, plans, found)
-                n += 1
-        ctx.stats.setdefault(self.name, {}).update({"reshards": n, "collectives": count})
+        run = _Run(meshes, ctx.trace, self.conservative, self.keep_redundant_reshards)
+        for region in module.op.regions:
+            for block in region.blocks:
+                _lower_block(block, run)
+        ctx.stats.setdefault(self.name, {}).update({"reshards": run.reshards, "collectives": run.collectives})
