@@ -67,7 +67,7 @@ class FactorSharding:
     minor_most: bool = True
 
 
-@dataclass
+@dataclass(slots=True)
 class TensorFactors:
     """A tensor's projection: factor index -> sharding, plus its replicated and unreduced axes."""
 

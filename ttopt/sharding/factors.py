@@ -267,7 +267,7 @@ def axis_ref(a: Axis, mesh: MeshAttr | None) -> Any:
 _MEMO_LIMIT = 100_000
 _ATTRS: dict[tuple, tuple[Any, Any, TensorShardingAttr]] = {}
 _BODIES: dict[int, tuple[Any, str]] = {}
-_PER_VALUE: dict[tuple[int, ...], tuple[tuple, Any]] = {}
+_PER_VALUE: dict[tuple[int, ...], tuple[tuple, Any, DialectAttr]] = {}
 _SHARDINGS: dict[tuple[int, int], tuple[Any, Any, Sharding]] = {}
 
 
@@ -468,8 +468,10 @@ def set_op_result_shardings(op: Operation, attrs: list[TensorShardingAttr]) -> N
     if hit is None or any(a is not b for a, b in zip(hit[0], attrs)):
         if len(_PER_VALUE) > _MEMO_LIMIT:
             _PER_VALUE.clear()
-        hit = _PER_VALUE[key] = (tuple(attrs), TensorShardingPerValueAttr(shardings=tuple(attrs)))
-    op.attributes["sdy.sharding"] = dialect_attr(hit[1])
+        model = TensorShardingPerValueAttr(shardings=tuple(attrs))
+        hit = _PER_VALUE[key] = (tuple(attrs), model, dialect_attr(model))
+    # IR attributes are never changed in place: ops with equal shardings share one.
+    op.attributes["sdy.sharding"] = hit[2]
 
 
 def set_sharding_attr(v: Value, attr: TensorShardingAttr, rank_of=None) -> None:
