@@ -576,7 +576,7 @@ class ShardingGraph:
                     unreduced = tuple(axis_of(r, mesh) for r in s.unreduced) if s.unreduced else ()
                     projected = fp.build(m, sizes, [list(d) for d in part[0]], part[1], part[2], unreduced)
                 projections[key] = projected
-            tensors.append(fp.fresh(projected))
+            tensors.append(projected)  # shared: factor propagation copies a tensor before changing it
         before = [{f: list(x.axes) for f, x in t.factors.items()} for t in tensors] if tracing else []
         n_ops = len(rule.operands)
 
