@@ -109,10 +109,32 @@ class PropagationResult:
     skipped: dict[str, int] = field(default_factory=dict)
 
 
+# A module's functions, the calls of each function by callee name, and whether it has sharding groups.
+ModuleScan = tuple[list[Any], dict[str, list[Any]], bool]
+
+
+def scan_module(module: Module) -> ModuleScan:
+    """What the graph needs from the module beyond the functions' bodies, in one walk."""
+    funcs: list[Operation] = []
+    calls: dict[str, list[Operation]] = {}
+    groups = False
+    for op in module.walk():
+        name = op.name
+        if name == "func.func":
+            funcs.append(op)
+        elif name == "func.call":
+            callee = op.properties.get("callee")
+            if callee is not None:
+                calls.setdefault(getattr(callee, "root", ""), []).append(op)
+        elif name == "sdy.sharding_group":
+            groups = True
+    return funcs, calls, groups
+
+
 class ShardingGraph:
     """Slots (shardings of values and function results) and nodes (ops with rules)."""
 
-    def __init__(self, module: Module, conservative: bool, trace: Any = None) -> None:
+    def __init__(self, module: Module, conservative: bool, trace: Any = None, scan: ModuleScan | None = None) -> None:
         self.module = module
         self.conservative = conservative
         self.trace = trace
@@ -128,8 +150,8 @@ class ShardingGraph:
         self.group_of: dict[int, list[int]] = {}  # slot -> the slots of its sharding group
         # Op-priority propagation narrows each node's direction per factor (None: no narrowing).
         self.direction_of: Callable[[Node, int], str] | None = None
-        # For `sdy.func_data_flow_edge`s: functions by name and the calls of each.
-        self.funcs = {func_name(f): f for f in module.functions()}
+        # For `sdy.func_data_flow_edge`s: functions by name and the calls of each (set below).
+        self.funcs: dict[str, Operation] = {}
         self.calls: dict[str, list[Operation]] = {}
         # Factor propagation is a function of the rule, the tensors' shardings, the directions
         # and the mesh axes: ops of one kind on one shape with the same shardings (most of a
@@ -141,21 +163,20 @@ class ShardingGraph:
         self._facts_of: dict[int, tuple] = {}  # id(sharding) -> `_facts` (holding the sharding keeps the id)
         # Projections of a sharding onto a rule's tensor, by (rule number, tensor index, key part number).
         self._projections: dict[tuple, fp.TensorFactors] = {}
-        self._part_numbers: dict[tuple, int] = {}
+        self._part_numbers: dict[tuple, int] = {}  # a sharding's part of an outcome key (or a mesh's axes) -> its number
         self._directions: dict[tuple[int, str], list[str]] = {}  # (rule number, node direction) -> per factor
         # (id(outcome entry), id(old sharding), id(mesh)) -> (those objects, the sharding written or None).
-        self._written: dict[tuple[int, int, int], tuple[Any, Any, Any, Sharding | None]] = {}  # a sharding's part of an outcome key (or a mesh's axes) -> its number
+        self._written: dict[tuple[int, int, int], tuple[Any, Any, Any, Sharding | None]] = {}
         self.inert = False  # set by `_factor_propagation`: the basic outcome it computed was "nothing extendable"
-        self._checked: dict[tuple[int, int], Any] = {}
-        self._quiet: list[bool] = []  # per node: see `propagate`  # (id(attr), rank) -> attr, checked by `_read`
-        for op in module.walk():
-            callee = op.properties.get("callee") if op.name == "func.call" else None
-            if callee is not None:
-                self.calls.setdefault(getattr(callee, "root", ""), []).append(op)
-        for func in module.functions():
+        self._checked: dict[tuple[int, int], Any] = {}  # (id(attr), rank) -> attr, checked by `_read`
+        self._quiet: list[bool] = []  # per node: see `propagate`
+        funcs, self.calls, groups = scan if scan is not None else scan_module(module)
+        self.funcs = {func_name(f): f for f in funcs}
+        for func in funcs:
             if func.regions and func.regions[0].blocks:
                 self._build_func(func)
-        self._add_sharding_groups()
+        if groups:
+            self._add_sharding_groups()
 
     # -- building ------------------------------------------------------------------------------
     def _new_slot(self, owner: Any, shape: tuple[int, ...], sh: Sharding | None) -> int:
@@ -857,8 +878,11 @@ def run_propagation(module: Module, ctx: PassContext, conservative: bool, aggres
     """Build the graph, propagate (`strategy`, else basic or basic-then-aggressive), write back."""
     from ttopt.sharding.sharding_groups import split_conflicting_groups
 
-    split_conflicting_groups(module)
-    graph = ShardingGraph(module, conservative, ctx.trace)
+    # Splitting only adds sharding constraints: the functions and calls found stay as they are.
+    scan = scan_module(module)
+    if scan[2]:
+        split_conflicting_groups(module)
+    graph = ShardingGraph(module, conservative, ctx.trace, scan)
     if not graph.meshes:
         settle_rules(graph, keep_rules)
         return graph
