@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from math import gcd
+from operator import is_
 from typing import TYPE_CHECKING, Any, Mapping, Sequence, cast
 
 from ttopt.dialects.sdy_rule import OpShardingRule, TensorMapping
@@ -457,15 +458,15 @@ def get_sharding_attr(v: Value) -> TensorShardingAttr | None:
 
 def set_op_result_shardings(op: Operation, attrs: list[TensorShardingAttr]) -> None:
     """Write an op's `sdy.sharding = #sdy.sharding_per_value<[...]>`."""
-    from ttopt.dialects.sdy_attrs import TensorShardingPerValueAttr
-
     own = _OWN_SHARDING.get(op.name)
     if own is not None:
         op.properties[own] = dialect_attr(attrs[0])
         return
     key = tuple(map(id, attrs))
     hit = _PER_VALUE.get(key)
-    if hit is None or any(a is not b for a, b in zip(hit[0], attrs)):
+    if hit is None or not all(map(is_, hit[0], attrs)):
+        from ttopt.dialects.sdy_attrs import TensorShardingPerValueAttr
+
         if len(_PER_VALUE) > _MEMO_LIMIT:
             _PER_VALUE.clear()
         model = TensorShardingPerValueAttr(shardings=tuple(attrs))

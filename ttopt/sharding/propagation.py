@@ -94,8 +94,7 @@ class Node:
     elementwise: bool = False  # Shardy's isElementwise: the aggressive strategy's factor order
     # Per tensor index: how the node sees the stored sharding, and how it stores what it writes
     # (a manual computation's edges add or drop the manual axes).
-    views: dict[int, tuple[Callable[[Sharding | None], Sharding | None], Callable[[Sharding], Sharding]]] = field(
-        default_factory=dict)
+    views: dict[int, tuple[Callable[[Sharding | None], Sharding | None], Callable[[Sharding], Sharding]]] | None = None
     rule_id: int = -1  # the rule's number among the graph's distinct rules (a key of `ShardingGraph.outcomes`)
     # The dimensions whose equal axes mean nothing can change (`settled_plan`; None: not derived yet).
     same_dims: tuple | None = None
@@ -337,7 +336,7 @@ class ShardingGraph:
             see = partial(_see_arg if is_arg else _see_result, outer=outer, manual=manual, rank=rank)
             store = partial(_store_arg if is_arg else _store_result, outer=outer, manual=manual)
             self._add_node(edge, _identity_rule(self.shapes[target]), [self.slot(source), target], "data-flow edge")
-            self.nodes[-1].views[1] = (see, store)
+            self.nodes[-1].views = {1: (see, store)}
 
     def _add_sharding_groups(self) -> None:
         """Sharding groups, as Shardy's ShardingGroupMap: when every member that has a sharding
@@ -645,7 +644,7 @@ class ShardingGraph:
                 continue
             if s in out:
                 continue
-            if t in node.views:
+            if node.views and t in node.views:
                 new_sh = node.views[t][1](new_sh)
             self.sh[s] = new_sh
             out.append(s)
@@ -717,7 +716,7 @@ class ShardingGraph:
         changed_args: dict[tuple[int, str], tuple[Operation, dict[int, Any]]] = {}
         count = 0
         for s, (sh, init) in enumerate(zip(self.sh, self.initial)):
-            if sh is None or (init is not None and init.dims == sh.dims and init.priority == sh.priority
+            if sh is init or sh is None or (init is not None and init.dims == sh.dims and init.priority == sh.priority
                               and init.replicated == sh.replicated):  # fmt: skip
                 continue
             count += 1
