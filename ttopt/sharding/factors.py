@@ -199,7 +199,7 @@ _OWN_SHARDING = {"sdy.sharding_constraint": "sharding", "sdy.reshard": "sharding
                  **{n: "out_sharding" for n in SDY_COLLECTIVES}}  # fmt: skip
 
 
-@dataclass
+@dataclass(slots=True)
 class Sharding:
     """A tensor sharding as plain data: per dim the axes (major to minor), closed flag, priority."""
 

@@ -21,7 +21,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from functools import partial
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, Callable, cast
+from typing import TYPE_CHECKING, Any, Callable
 
 from ttopt.dialects.sdy_formats import enum_keyword
 from ttopt.dialects.sdy_rule import OpShardingRule, factor_name
@@ -82,7 +82,7 @@ def _identity_rule(shape: tuple[int, ...], operands: int = 1) -> OpShardingRule:
     return r
 
 
-@dataclass
+@dataclass(slots=True)
 class Node:
     """One op (or a return edge) with its rule and the slots of its operands then results."""
 
@@ -158,7 +158,7 @@ class ShardingGraph:
         self.outcomes: dict[tuple, tuple[tuple[int, tuple[tuple[Axis, ...], ...], tuple[bool, ...]], ...]] = {}
         self._rule_ids: dict[OpShardingRule, int] = {}
         self._same_dims_of: dict[OpShardingRule, tuple] = {}
-        self._mesh_axes: dict[int, tuple[Any, dict[str, int], tuple]] = {}
+        self._mesh_axes: dict[int, tuple[Any, dict[str, int], int]] = {}  # id(mesh) -> (mesh, axis sizes, key number)
         self._facts_of: dict[int, tuple] = {}  # id(sharding) -> `_facts` (holding the sharding keeps the id)
         # Projections of a sharding onto a rule's tensor, by (rule number, tensor index, key part number).
         self._projections: dict[tuple, fp.TensorFactors] = {}
@@ -231,7 +231,7 @@ class ShardingGraph:
         for op in block.ops:
             name = op.name
             known = [slot_of.get(id(v)) for v in op.operands]
-            slots = [slot(v) for v in op.operands] if None in known else cast("list[int]", known)
+            slots: list[int] = [slot(v) for v in op.operands] if None in known else known  # type: ignore[assignment]
             if name in DATA_FLOW_EDGE_OPS and self._data_flow_edges(op, func):
                 continue
             slots += [slot(r) for r in op.results]
@@ -244,8 +244,7 @@ class ShardingGraph:
                 if rule is None:
                     self._skip(op, "no sharding rule")
                     continue
-                self._add_node(op, rule, slots, name)
-                self.nodes[-1].elementwise = fp.is_elementwise(op)
+                self._add_node(op, rule, slots, name, fp.is_elementwise(op))
                 continue
             if op.name == "func.return":
                 ft = func_type(func)
@@ -401,11 +400,12 @@ class ShardingGraph:
         if self.trace is not None and self.trace.enabled and op.name not in ("func.return",):
             self.trace.print(f"[dim]skip {op.name}: {why}[/]")
 
-    def _add_node(self, op: Any, rule: OpShardingRule, slots: list[int], label: str) -> None:
+    def _add_node(self, op: Any, rule: OpShardingRule, slots: list[int], label: str, elementwise: bool = False) -> None:
         i = len(self.nodes)
-        self.nodes.append(Node(op, rule, slots, label))
+        self.nodes.append(Node(op, rule, slots, label, elementwise=elementwise))
+        users = self.users
         for s in set(slots):
-            self.users[s].append(i)
+            users[s].append(i)
 
     # -- propagation -----------------------------------------------------------------------------
     def propagate(self, aggressive: bool = True, after_basic: bool = False) -> PropagationResult:
