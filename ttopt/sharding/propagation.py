@@ -160,8 +160,8 @@ class ShardingGraph:
         self._same_dims_of: dict[OpShardingRule, tuple] = {}
         self._mesh_axes: dict[int, tuple[Any, dict[str, int], int]] = {}  # id(mesh) -> (mesh, axis sizes, key number)
         self._facts_of: dict[int, tuple] = {}  # id(sharding) -> `_facts` (holding the sharding keeps the id)
-        # Projections of a sharding onto a rule's tensor, by (rule number, tensor index, key part number).
-        self._projections: dict[tuple, fp.TensorFactors] = {}
+        # Projections of a sharding onto a rule's tensor: rule number -> per tensor, key part number -> projection.
+        self._projections: dict[int, list[dict[int | None, fp.TensorFactors]]] = {}
         self._part_numbers: dict[tuple, int] = {}  # a sharding's part of an outcome key (or a mesh's axes) -> its number
         self._directions: dict[tuple[int, str], list[str]] = {}  # (rule number, node direction) -> per factor
         # (id(outcome entry), id(old sharding), id(mesh)) -> (those objects, the sharding written or None).
@@ -583,11 +583,13 @@ class ShardingGraph:
         rule = node.rule
         sizes = rule.factor_sizes
         tensors = []
-        projections = self._projections
         rule_id = node.rule_id
+        projections = self._projections.get(rule_id)
+        if projections is None:
+            projections = self._projections[rule_id] = [{} for _ in rule.tensors]
         for t, (m, s) in enumerate(zip(rule.tensors, shs)):
-            key = (rule_id, t, parts[t])
-            projected = projections.get(key)
+            by_part = projections[t]
+            projected = by_part.get(parts[t])
             if projected is None:
                 if s is None:
                     projected = fp.build(m, sizes, None, None)
@@ -595,7 +597,7 @@ class ShardingGraph:
                     part = self._facts(s)[2]
                     unreduced = tuple(axis_of(r, mesh) for r in s.unreduced) if s.unreduced else ()
                     projected = fp.build(m, sizes, [list(d) for d in part[0]], part[1], part[2], unreduced)
-                projections[key] = projected
+                by_part[parts[t]] = projected
             tensors.append(projected)  # shared: factor propagation copies a tensor before changing it
         before = [{f: list(x.axes) for f, x in t.factors.items()} for t in tensors] if tracing else []
         n_ops = len(rule.operands)
