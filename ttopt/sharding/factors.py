@@ -210,6 +210,9 @@ class Sharding:
     replicated: tuple[Axis, ...] = ()
     unreduced: tuple = ()  # AxisRefs, kept as read
     unreduced_kind: str | None = None
+    # What propagation derived from this sharding, tagged with its graph (shardings are replaced,
+    # never changed in place, so it stays true); not part of the value.
+    memo: Any = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if not self.priority:

@@ -159,7 +159,7 @@ class ShardingGraph:
         self._rule_ids: dict[OpShardingRule, int] = {}
         self._same_dims_of: dict[OpShardingRule, tuple] = {}
         self._mesh_axes: dict[int, tuple[Any, dict[str, int], int]] = {}  # id(mesh) -> (mesh, axis sizes, key number)
-        self._facts_of: dict[int, tuple] = {}  # id(sharding) -> `_facts` (holding the sharding keeps the id)
+        self._token = object()  # marks the `_facts` a sharding holds as this graph's (`Sharding.memo`)
         # Projections of a sharding onto a rule's tensor: rule number -> per tensor, key part number -> projection.
         self._projections: dict[int, list[dict[int | None, fp.TensorFactors]]] = {}
         self._part_numbers: dict[tuple, int] = {}  # a sharding's part of an outcome key (or a mesh's axes) -> its number
@@ -466,15 +466,16 @@ class ShardingGraph:
         return ref, mesh
 
     def _facts(self, s: Sharding) -> tuple:
-        """(s, its mesh resolved, its dims, closed flags and replicated axes as tuples, the number of
-        that part of an outcome key when it has no unreduced axes, else None): computed once per
-        sharding object (a slot's sharding is replaced, never changed in place)."""
-        e = self._facts_of.get(id(s))
-        if e is None or e[0] is not s:
+        """(this graph's token, s's mesh resolved, its dims, closed flags and replicated axes as
+        tuples, the number of that part of an outcome key when it has no unreduced axes, else
+        None): computed once per sharding object and kept on it (a slot's sharding is replaced,
+        never changed in place)."""
+        e = s.memo
+        if e is None or e[0] is not self._token:
             m = s.mesh if not isinstance(s.mesh, str) else self.meshes.get(s.mesh)
             part = (tuple(map(tuple, s.dims)), tuple(s.closed), s.replicated)
             # Without unreduced axes the key part is the same on every mesh: numbered here once.
-            e = self._facts_of[id(s)] = (s, m, part, None if s.unreduced else self._part_number((*part, ())))
+            e = s.memo = (self._token, m, part, None if s.unreduced else self._part_number((*part, ())))
         return e
 
     def _part_number(self, part: tuple) -> int:
@@ -510,7 +511,7 @@ class ShardingGraph:
             plan = node.same_dims = self._same_dims(node.rule)
         if plan is not SEVERAL_FACTORS and settled(plan, shs):
             return _QUIET
-        facts_of = self._facts_of
+        token = self._token
         parts: list[Any] = []  # the shardings' parts of the outcome key (None: no sharding, or unreduced axes)
         unreduced = False
         # The node's mesh, as `_mesh` finds it (from the facts' resolved meshes).
@@ -519,8 +520,8 @@ class ShardingGraph:
             if s is None:
                 parts.append(None)
                 continue
-            f = facts_of.get(id(s))
-            if f is None or f[0] is not s:
+            f = s.memo
+            if f is None or f[0] is not token:
                 f = self._facts(s)
             if f[3] is None:
                 unreduced = True
