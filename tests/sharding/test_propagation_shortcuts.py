@@ -11,9 +11,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ttopt.dialects.sdy_rule import OpShardingRule
+from ttopt.parse.parser import parse_module
 from ttopt.sharding import factor_propagation as fp
 from ttopt.sharding.factors import Sharding
-from ttopt.parse.parser import parse_module
 from ttopt.sharding.propagation import SEVERAL_FACTORS, ShardingGraph, settled, settled_plan
 
 # Mesh a=4, b=2, c=2; the axes a tensor dimension may hold, as (name, pre-size, size).
