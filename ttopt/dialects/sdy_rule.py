@@ -66,7 +66,12 @@ class OpShardingRule:
     @property
     def tensors(self) -> tuple[TensorMapping, ...]:
         """Operand mappings, then result mappings (the tensor index space of projections)."""
-        return self.operands + self.results
+        # Read per propagation step: joined once, kept outside the fields as the hash is.
+        t = self.__dict__.get("_tensors")
+        if t is None:
+            t = self.operands + self.results
+            object.__setattr__(self, "_tensors", t)
+        return t
 
     def factor_type(self, f: int) -> FactorType:
         if f in self.reduction:

@@ -74,13 +74,23 @@ class CloseShardings(Pass):
 
     def run(self, module: Module, ctx: PassContext) -> None:
         changed = 0
+        # Ops often share one attribute object (propagation writes equal shardings once): each
+        # distinct one is checked and closed once, and its users share the closed attribute.
+        seen: dict[int, tuple[Any, Any]] = {}
+
+        def closed_attr(owner: Operation, attr: Any, what: str) -> Any:
+            hit = seen.get(id(attr))
+            if hit is None or hit[0] is not attr:
+                hit = seen[id(attr)] = (attr, _closed_attr(module, owner, attr, what))
+            return hit[1]
+
         for f in functions(module):
             for get, put, label in ((arg_attrs, set_arg_attrs, argument_label), (res_attrs, set_res_attrs, result_label)):
                 dicts = get(f)
                 touched = False
                 for i, d in enumerate(dicts):
                     if SDY_SHARDING in d:
-                        new = _closed_attr(module, f, d[SDY_SHARDING], label(f, i))
+                        new = closed_attr(f, d[SDY_SHARDING], label(f, i))
                         if new is not None:
                             d[SDY_SHARDING] = new
                             touched = True
@@ -97,7 +107,7 @@ class CloseShardings(Pass):
                         a = store.get(key)
                         if a is None:
                             continue
-                        new = _closed_attr(module, op, a, f"'{op.name}' op {key}")
+                        new = closed_attr(op, a, f"'{op.name}' op {key}")
                         if new is not None:
                             store[key] = new
                             changed += 1

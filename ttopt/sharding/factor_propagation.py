@@ -67,7 +67,7 @@ class FactorSharding:
     minor_most: bool = True
 
 
-@dataclass
+@dataclass(slots=True)
 class TensorFactors:
     """A tensor's projection: factor index -> sharding, plus its replicated and unreduced axes."""
 
@@ -315,13 +315,19 @@ def _merge_group(group: list[TensorFactors], f: int, result: list[Axis], can_exp
     return result, can_expand
 
 
-def _expand(tensor: TensorFactors, f: int, axes: list[Axis]) -> bool:
+def _expand(tensors: list[TensorFactors], k: int, f: int, axes: list[Axis], updated: list[bool]) -> None:
+    """Extend tensor `k`'s axes of `f` to `axes` when they are a strict prefix of them. The list
+    may hold shared projections: a tensor is replaced by its `fresh` copy before its first
+    change (`updated[k]` False), and the list entry is what the caller reads afterwards."""
+    tensor = tensors[k]
     sh = tensor.factors.get(f)
     if sh is None or sh.axes == axes or is_prefix(sh.axes, axes) != "strict":
-        return False
+        return
+    if not updated[k]:
+        tensor = tensors[k] = fresh(tensor)
+        updated[k] = True
     # A new factor sharding: projections may share theirs (`fresh`).
     tensor.factors[f] = FactorSharding(list(axes), sh.overflow, sh.closed, sh.minor_most)
-    return True
 
 
 def fresh(tensor: TensorFactors) -> TensorFactors:
@@ -368,8 +374,8 @@ def propagate_basic(tensors: list[TensorFactors], n_operands: int, sizes: Sequen
             return r
 
         _truncate(axes, remove, conservative, full)
-        for k, t in enumerate(tensors):
-            updated[k] |= _expand(t, f, axes)
+        for k in range(len(tensors)):
+            _expand(tensors, k, f, axes, updated)
     return updated
 
 
@@ -393,7 +399,6 @@ def propagate_aggressive(tensors: list[TensorFactors], n_operands: int, sizes: S
                 source[f] = (tsize, k)
     order = sorted(range(len(sizes)),
                    key=lambda f: (-source[f][0], -_size(wanted[f]) if elementwise else 0, source[f][1], f))  # fmt: skip
-    results = tensors[n_operands:]
     for k in (*range(n_operands, len(tensors)), *range(n_operands)):
         t = tensors[k]
         for f in order:
@@ -419,11 +424,12 @@ def propagate_aggressive(tensors: list[TensorFactors], n_operands: int, sizes: S
             if k < n_operands and elementwise:
                 # Sideways into an operand only what some result also takes (Shardy: a closed
                 # replicated result must not make a replicated operand sharded).
-                for r in results:
+                for r in tensors[n_operands:]:  # as updated above
                     rs = r.factors.get(f)
                     if rs is not None and is_prefix(rs.axes, new) == "strict":
                         new = list(rs.axes)
-            updated[k] |= _expand(t, f, new)
+            _expand(tensors, k, f, new, updated)
+            t = tensors[k]  # its own copy once changed
     return updated
 
 

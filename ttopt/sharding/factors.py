@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from math import gcd
+from operator import is_
 from typing import TYPE_CHECKING, Any, Mapping, Sequence, cast
 
 from ttopt.dialects.sdy_rule import OpShardingRule, TensorMapping
@@ -198,7 +199,7 @@ _OWN_SHARDING = {"sdy.sharding_constraint": "sharding", "sdy.reshard": "sharding
                  **{n: "out_sharding" for n in SDY_COLLECTIVES}}  # fmt: skip
 
 
-@dataclass
+@dataclass(slots=True)
 class Sharding:
     """A tensor sharding as plain data: per dim the axes (major to minor), closed flag, priority."""
 
@@ -209,6 +210,9 @@ class Sharding:
     replicated: tuple[Axis, ...] = ()
     unreduced: tuple = ()  # AxisRefs, kept as read
     unreduced_kind: str | None = None
+    # What propagation derived from this sharding, tagged with its graph (shardings are replaced,
+    # never changed in place, so it stays true); not part of the value.
+    memo: Any = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if not self.priority:
@@ -267,7 +271,7 @@ def axis_ref(a: Axis, mesh: MeshAttr | None) -> Any:
 _MEMO_LIMIT = 100_000
 _ATTRS: dict[tuple, tuple[Any, Any, TensorShardingAttr]] = {}
 _BODIES: dict[int, tuple[Any, str]] = {}
-_PER_VALUE: dict[tuple[int, ...], tuple[tuple, Any]] = {}
+_PER_VALUE: dict[tuple[int, ...], tuple[tuple, Any, DialectAttr]] = {}
 _SHARDINGS: dict[tuple[int, int], tuple[Any, Any, Sharding]] = {}
 
 
@@ -457,19 +461,21 @@ def get_sharding_attr(v: Value) -> TensorShardingAttr | None:
 
 def set_op_result_shardings(op: Operation, attrs: list[TensorShardingAttr]) -> None:
     """Write an op's `sdy.sharding = #sdy.sharding_per_value<[...]>`."""
-    from ttopt.dialects.sdy_attrs import TensorShardingPerValueAttr
-
     own = _OWN_SHARDING.get(op.name)
     if own is not None:
         op.properties[own] = dialect_attr(attrs[0])
         return
     key = tuple(map(id, attrs))
     hit = _PER_VALUE.get(key)
-    if hit is None or any(a is not b for a, b in zip(hit[0], attrs)):
+    if hit is None or not all(map(is_, hit[0], attrs)):
+        from ttopt.dialects.sdy_attrs import TensorShardingPerValueAttr
+
         if len(_PER_VALUE) > _MEMO_LIMIT:
             _PER_VALUE.clear()
-        hit = _PER_VALUE[key] = (tuple(attrs), TensorShardingPerValueAttr(shardings=tuple(attrs)))
-    op.attributes["sdy.sharding"] = dialect_attr(hit[1])
+        model = TensorShardingPerValueAttr(shardings=tuple(attrs))
+        hit = _PER_VALUE[key] = (tuple(attrs), model, dialect_attr(model))
+    # IR attributes are never changed in place: ops with equal shardings share one.
+    op.attributes["sdy.sharding"] = hit[2]
 
 
 def set_sharding_attr(v: Value, attr: TensorShardingAttr, rank_of=None) -> None:

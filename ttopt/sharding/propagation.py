@@ -21,7 +21,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from functools import partial
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, Callable, cast
+from typing import TYPE_CHECKING, Any, Callable
 
 from ttopt.dialects.sdy_formats import enum_keyword
 from ttopt.dialects.sdy_rule import OpShardingRule, factor_name
@@ -54,6 +54,15 @@ if TYPE_CHECKING:
     from ttopt.passes.context import PassContext
 
 _IDENTITY_CACHE: dict[tuple[int, ...], OpShardingRule] = {}
+
+
+class _Inert(tuple):
+    """The empty outcome of a basic step with nothing extendable (no aggressive change either)."""
+
+
+_INERT = _Inert()
+# What a node's visit returns when no strategy would change anything while its tensors stay as they are.
+_QUIET: list[int] = []
 # `settled_plan` of a rule with a dimension of several factors (no shortcut).
 SEVERAL_FACTORS: tuple = ((), ())
 
@@ -73,7 +82,7 @@ def _identity_rule(shape: tuple[int, ...], operands: int = 1) -> OpShardingRule:
     return r
 
 
-@dataclass
+@dataclass(slots=True)
 class Node:
     """One op (or a return edge) with its rule and the slots of its operands then results."""
 
@@ -85,8 +94,7 @@ class Node:
     elementwise: bool = False  # Shardy's isElementwise: the aggressive strategy's factor order
     # Per tensor index: how the node sees the stored sharding, and how it stores what it writes
     # (a manual computation's edges add or drop the manual axes).
-    views: dict[int, tuple[Callable[[Sharding | None], Sharding | None], Callable[[Sharding], Sharding]]] = field(
-        default_factory=dict)
+    views: dict[int, tuple[Callable[[Sharding | None], Sharding | None], Callable[[Sharding], Sharding]]] | None = None
     rule_id: int = -1  # the rule's number among the graph's distinct rules (a key of `ShardingGraph.outcomes`)
     # The dimensions whose equal axes mean nothing can change (`settled_plan`; None: not derived yet).
     same_dims: tuple | None = None
@@ -100,10 +108,32 @@ class PropagationResult:
     skipped: dict[str, int] = field(default_factory=dict)
 
 
+# A module's functions, the calls of each function by callee name, and whether it has sharding groups.
+ModuleScan = tuple[list[Any], dict[str, list[Any]], bool]
+
+
+def scan_module(module: Module) -> ModuleScan:
+    """What the graph needs from the module beyond the functions' bodies, in one walk."""
+    funcs: list[Operation] = []
+    calls: dict[str, list[Operation]] = {}
+    groups = False
+    for op in module.walk():
+        name = op.name
+        if name == "func.func":
+            funcs.append(op)
+        elif name == "func.call":
+            callee = op.properties.get("callee")
+            if callee is not None:
+                calls.setdefault(getattr(callee, "root", ""), []).append(op)
+        elif name == "sdy.sharding_group":
+            groups = True
+    return funcs, calls, groups
+
+
 class ShardingGraph:
     """Slots (shardings of values and function results) and nodes (ops with rules)."""
 
-    def __init__(self, module: Module, conservative: bool, trace: Any = None) -> None:
+    def __init__(self, module: Module, conservative: bool, trace: Any = None, scan: ModuleScan | None = None) -> None:
         self.module = module
         self.conservative = conservative
         self.trace = trace
@@ -119,8 +149,8 @@ class ShardingGraph:
         self.group_of: dict[int, list[int]] = {}  # slot -> the slots of its sharding group
         # Op-priority propagation narrows each node's direction per factor (None: no narrowing).
         self.direction_of: Callable[[Node, int], str] | None = None
-        # For `sdy.func_data_flow_edge`s: functions by name and the calls of each.
-        self.funcs = {func_name(f): f for f in module.functions()}
+        # For `sdy.func_data_flow_edge`s: functions by name and the calls of each (set below).
+        self.funcs: dict[str, Operation] = {}
         self.calls: dict[str, list[Operation]] = {}
         # Factor propagation is a function of the rule, the tensors' shardings, the directions
         # and the mesh axes: ops of one kind on one shape with the same shardings (most of a
@@ -128,20 +158,24 @@ class ShardingGraph:
         self.outcomes: dict[tuple, tuple[tuple[int, tuple[tuple[Axis, ...], ...], tuple[bool, ...]], ...]] = {}
         self._rule_ids: dict[OpShardingRule, int] = {}
         self._same_dims_of: dict[OpShardingRule, tuple] = {}
-        self._mesh_axes: dict[int, tuple[Any, dict[str, int], tuple]] = {}
-        self._facts_of: dict[int, tuple] = {}  # id(sharding) -> `_facts` (holding the sharding keeps the id)
-        # Projections of a sharding onto a rule's tensor, by (rule number, tensor index, sharding key part, unreduced axes).
-        self._projections: dict[tuple, fp.TensorFactors] = {}
+        self._mesh_axes: dict[int, tuple[Any, dict[str, int], int]] = {}  # id(mesh) -> (mesh, axis sizes, key number)
+        self._token = object()  # marks the `_facts` a sharding holds as this graph's (`Sharding.memo`)
+        # Projections of a sharding onto a rule's tensor: rule number -> per tensor, key part number -> projection.
+        self._projections: dict[int, list[dict[int | None, fp.TensorFactors]]] = {}
+        self._part_numbers: dict[tuple, int] = {}  # a sharding's part of an outcome key (or a mesh's axes) -> its number
+        self._directions: dict[tuple[int, str], list[str]] = {}  # (rule number, node direction) -> per factor
+        # (id(outcome entry), id(old sharding), id(mesh)) -> (those objects, the sharding written or None).
+        self._written: dict[tuple[int, int, int], tuple[Any, Any, Any, Sharding | None]] = {}
         self.inert = False  # set by `_factor_propagation`: the basic outcome it computed was "nothing extendable"
         self._checked: dict[tuple[int, int], Any] = {}  # (id(attr), rank) -> attr, checked by `_read`
-        for op in module.walk():
-            callee = op.properties.get("callee") if op.name == "func.call" else None
-            if callee is not None:
-                self.calls.setdefault(getattr(callee, "root", ""), []).append(op)
-        for func in module.functions():
+        self._quiet: list[bool] = []  # per node: see `propagate`
+        funcs, self.calls, groups = scan if scan is not None else scan_module(module)
+        self.funcs = {func_name(f): f for f in funcs}
+        for func in funcs:
             if func.regions and func.regions[0].blocks:
                 self._build_func(func)
-        self._add_sharding_groups()
+        if groups:
+            self._add_sharding_groups()
 
     # -- building ------------------------------------------------------------------------------
     def _new_slot(self, owner: Any, shape: tuple[int, ...], sh: Sharding | None) -> int:
@@ -197,7 +231,7 @@ class ShardingGraph:
         for op in block.ops:
             name = op.name
             known = [slot_of.get(id(v)) for v in op.operands]
-            slots = [slot(v) for v in op.operands] if None in known else cast("list[int]", known)
+            slots: list[int] = [slot(v) for v in op.operands] if None in known else known  # type: ignore[assignment]
             if name in DATA_FLOW_EDGE_OPS and self._data_flow_edges(op, func):
                 continue
             slots += [slot(r) for r in op.results]
@@ -210,8 +244,7 @@ class ShardingGraph:
                 if rule is None:
                     self._skip(op, "no sharding rule")
                     continue
-                self._add_node(op, rule, slots, name)
-                self.nodes[-1].elementwise = fp.is_elementwise(op)
+                self._add_node(op, rule, slots, name, fp.is_elementwise(op))
                 continue
             if op.name == "func.return":
                 ft = func_type(func)
@@ -302,7 +335,7 @@ class ShardingGraph:
             see = partial(_see_arg if is_arg else _see_result, outer=outer, manual=manual, rank=rank)
             store = partial(_store_arg if is_arg else _store_result, outer=outer, manual=manual)
             self._add_node(edge, _identity_rule(self.shapes[target]), [self.slot(source), target], "data-flow edge")
-            self.nodes[-1].views[1] = (see, store)
+            self.nodes[-1].views = {1: (see, store)}
 
     def _add_sharding_groups(self) -> None:
         """Sharding groups, as Shardy's ShardingGroupMap: when every member that has a sharding
@@ -367,29 +400,45 @@ class ShardingGraph:
         if self.trace is not None and self.trace.enabled and op.name not in ("func.return",):
             self.trace.print(f"[dim]skip {op.name}: {why}[/]")
 
-    def _add_node(self, op: Any, rule: OpShardingRule, slots: list[int], label: str) -> None:
+    def _add_node(self, op: Any, rule: OpShardingRule, slots: list[int], label: str, elementwise: bool = False) -> None:
         i = len(self.nodes)
-        self.nodes.append(Node(op, rule, slots, label))
+        self.nodes.append(Node(op, rule, slots, label, elementwise=elementwise))
+        users = self.users
         for s in set(slots):
-            self.users[s].append(i)
+            users[s].append(i)
 
     # -- propagation -----------------------------------------------------------------------------
-    def propagate(self, aggressive: bool = True) -> PropagationResult:
-        """Run the worklist to a fixed point (every node queued once to start)."""
+    def propagate(self, aggressive: bool = True, after_basic: bool = False) -> PropagationResult:
+        """Run the worklist to a fixed point (every node queued once to start). `after_basic`: the
+        basic round just ran on these shardings and directions, so a node whose last visit there
+        showed that no strategy changes anything (and whose tensors did not change since) is
+        passed over."""
         res = PropagationResult(skipped=dict(self.skipped))
         # Return edges first: a function result's sharding reaches the returned value before the
         # op that computes it picks axes from its operands (Shardy's order).
         returns = [i for i, n in enumerate(self.nodes) if n.label == "return"]
         queue = deque([*returns, *(i for i, n in enumerate(self.nodes) if n.label != "return")])
         queued = [True] * len(self.nodes)
+        if not after_basic or len(self._quiet) != len(self.nodes):
+            self._quiet = [False] * len(self.nodes)
+        quiet = self._quiet
+        users = self.users
+        nodes = self.nodes
+        visit = self._propagate_node
         while queue:
             i = queue.popleft()
             queued[i] = False
             res.visits += 1
-            changed = self._propagate_node(self.nodes[i], aggressive)
+            if quiet[i]:
+                continue
+            changed = visit(nodes[i], aggressive)
+            if changed is _QUIET:
+                quiet[i] = True
+                continue
             for s in changed:
                 res.updates += 1
-                for j in self.users[s]:
+                for j in users[s]:
+                    quiet[j] = False
                     if not queued[j]:
                         queued[j] = True
                         queue.append(j)
@@ -417,16 +466,36 @@ class ShardingGraph:
         return ref, mesh
 
     def _facts(self, s: Sharding) -> tuple:
-        """(s, its mesh resolved, its part of an outcome key without unreduced axes, the whole part
-        when it has none): computed once per sharding object (a slot's sharding is replaced,
+        """(this graph's token, s's mesh resolved, its dims, closed flags and replicated axes as
+        tuples, the number of that part of an outcome key when it has no unreduced axes, else
+        None): computed once per sharding object and kept on it (a slot's sharding is replaced,
         never changed in place)."""
-        e = self._facts_of.get(id(s))
-        if e is None or e[0] is not s:
+        e = s.memo
+        if e is None or e[0] is not self._token:
             m = s.mesh if not isinstance(s.mesh, str) else self.meshes.get(s.mesh)
             part = (tuple(map(tuple, s.dims)), tuple(s.closed), s.replicated)
-            # Without unreduced axes the key part is the same on every mesh: built here once.
-            e = self._facts_of[id(s)] = (s, m, part, None if s.unreduced else (*part, ()))
+            # Without unreduced axes the key part is the same on every mesh: numbered here once.
+            e = s.memo = (self._token, m, part, None if s.unreduced else self._part_number((*part, ())))
         return e
+
+    def _part_number(self, part: tuple) -> int:
+        """The number of a sharding's part of an outcome key: keys of small ints hash fast."""
+        n = self._part_numbers.get(part)
+        if n is None:
+            n = self._part_numbers[part] = len(self._part_numbers)
+        return n
+
+    def _key_parts(self, shs: list[Sharding | None], mesh: Any) -> list[int | None]:
+        """Per tensor the number of its key part (None: no sharding), unreduced axes sized by `mesh`."""
+        parts: list[int | None] = []
+        for s in shs:
+            if s is None:
+                parts.append(None)
+                continue
+            f = self._facts(s)
+            parts.append(f[3] if f[3] is not None else
+                         self._part_number((*f[2], tuple(axis_of(r, mesh) for r in s.unreduced))))  # fmt: skip
+        return parts
 
     def _propagate_node(self, node: Node, aggressive: bool) -> list[int]:
         take = node.take
@@ -441,8 +510,8 @@ class ShardingGraph:
         if plan is None:
             plan = node.same_dims = self._same_dims(node.rule)
         if plan is not SEVERAL_FACTORS and settled(plan, shs):
-            return []
-        facts_of = self._facts_of
+            return _QUIET
+        token = self._token
         parts: list[Any] = []  # the shardings' parts of the outcome key (None: no sharding, or unreduced axes)
         unreduced = False
         # The node's mesh, as `_mesh` finds it (from the facts' resolved meshes).
@@ -451,48 +520,47 @@ class ShardingGraph:
             if s is None:
                 parts.append(None)
                 continue
-            f = facts_of.get(id(s))
-            if f is None or f[0] is not s:
+            f = s.memo
+            if f is None or f[0] is not token:
                 f = self._facts(s)
             if f[3] is None:
                 unreduced = True
             parts.append(f[3])
             m = f[1]
             if m is None:
-                return []
+                return _QUIET
             if not m.axes and not m.device_ids:
                 continue
             if mesh is None:
                 mesh_ref, mesh = s.mesh, m
             elif m is not mesh and m != mesh:
-                return []
+                return _QUIET
         if mesh is None or not mesh.axes:
-            return []
+            return _QUIET
         known = self._mesh_axes.get(id(mesh))
         if known is None:
             full = {a.name: a.size for a in mesh.axes}
-            known = self._mesh_axes[id(mesh)] = (mesh, full, tuple(full.items()))
+            known = self._mesh_axes[id(mesh)] = (mesh, full, self._part_number(("mesh", *full.items())))
         if node.rule_id < 0:
             node.rule_id = self._rule_ids.setdefault(node.rule, len(self._rule_ids))
+        if unreduced:  # unreduced axes are part of the key as the mesh sizes them
+            parts = self._key_parts(shs, mesh)
         if self.trace is not None and self.trace.enabled:
-            return self._write(node, shs, mesh_ref, self._factor_propagation(node, shs, mesh, known[1], aggressive, True))
+            return self._write(node, shs, mesh_ref, self._factor_propagation(node, shs, parts, mesh, known[1], aggressive, True))
         if self.direction_of is None:
             directions: Any = node.direction
         else:
             directions = tuple(self._direction(node, f) for f in range(len(node.rule.factor_sizes)))
-        if unreduced:  # unreduced axes are part of the key as the mesh sizes them
-            parts = [None if s is None else self._facts(s)[3] or (*self._facts(s)[2], tuple(axis_of(r, mesh) for r in s.unreduced))
-                     for s in shs]  # fmt: skip
         key = (node.rule_id, aggressive, node.elementwise, directions, known[2], *parts)
         outcome = self.outcomes.get(key)
         if outcome is None:
             self.inert = False
-            outcome = self.outcomes[key] = self._factor_propagation(node, shs, mesh, known[1], aggressive, False)
+            outcome = self.outcomes[key] = self._factor_propagation(node, shs, parts, mesh, known[1], aggressive, False)
             if self.inert:
                 # Nothing the basic strategy could extend: the aggressive one, on the same tensors, changes nothing.
                 self.outcomes[(key[0], True, *key[2:])] = ()
         if not outcome:
-            return []
+            return _QUIET if outcome is _INERT else []
         return self._write(node, shs, mesh_ref, outcome)
 
     def _same_dims(self, rule: OpShardingRule) -> tuple:
@@ -509,33 +577,39 @@ class ShardingGraph:
             return node.direction
         return fp.intersect(node.direction, self.direction_of(node, f))
 
-    def _factor_propagation(self, node: Node, shs: list[Sharding | None], mesh: Any, full: dict[str, int],
-                            aggressive: bool, tracing: bool) -> tuple:
+    def _factor_propagation(self, node: Node, shs: list[Sharding | None], parts: list[int | None], mesh: Any,
+                            full: dict[str, int], aggressive: bool, tracing: bool) -> tuple:
         """Shardy's factor propagation at one node: per tensor that changed, its new dims and
         closed flags (tracing: the node's factor table is printed as well)."""
         rule = node.rule
         sizes = rule.factor_sizes
         tensors = []
-        projections = self._projections
+        rule_id = node.rule_id
+        projections = self._projections.get(rule_id)
+        if projections is None:
+            projections = self._projections[rule_id] = [{} for _ in rule.tensors]
         for t, (m, s) in enumerate(zip(rule.tensors, shs)):
-            if s is None:
-                key: tuple = (node.rule_id, t)
-            else:
-                unreduced = tuple(axis_of(r, mesh) for r in s.unreduced) if s.unreduced else ()
-                key = (node.rule_id, t, self._facts(s)[2], unreduced)
-            projected = projections.get(key)
+            by_part = projections[t]
+            projected = by_part.get(parts[t])
             if projected is None:
                 if s is None:
                     projected = fp.build(m, sizes, None, None)
                 else:
-                    part = key[2]
-                    projected = fp.build(m, sizes, [list(d) for d in part[0]], part[1], part[2], key[3])
-                projections[key] = projected
-            tensors.append(fp.fresh(projected))
+                    part = self._facts(s)[2]
+                    unreduced = tuple(axis_of(r, mesh) for r in s.unreduced) if s.unreduced else ()
+                    projected = fp.build(m, sizes, [list(d) for d in part[0]], part[1], part[2], unreduced)
+                by_part[parts[t]] = projected
+            tensors.append(projected)  # shared: factor propagation copies a tensor before changing it
         before = [{f: list(x.axes) for f, x in t.factors.items()} for t in tensors] if tracing else []
         n_ops = len(rule.operands)
 
-        direction = [self._direction(node, f) for f in range(len(sizes))].__getitem__
+        if self.direction_of is None:  # then the directions are the rule's and the node's
+            dirs = self._directions.get((rule_id, node.direction))
+            if dirs is None:
+                dirs = self._directions[(rule_id, node.direction)] = [self._direction(node, f) for f in range(len(sizes))]
+        else:
+            dirs = [self._direction(node, f) for f in range(len(sizes))]
+        direction = dirs.__getitem__
 
         extendable = [False]
         if aggressive:
@@ -551,30 +625,29 @@ class ShardingGraph:
             self._trace_rows = (before, tensors, full)
         if not aggressive and not changes and not extendable[0]:
             self.inert = True
+            return _INERT
         return tuple(changes)
 
     def _write(self, node: Node, shs: list[Sharding | None], mesh_ref: Any, outcome: tuple) -> list[int]:
         """Store a node's outcome in its slots (and their sharding groups); the slots that changed."""
         out: list[int] = []
         trace_rows = []
-        for t, dims_t, closed_t in outcome:
+        written = self._written
+        for entry in outcome:
+            t = entry[0]
             s = node.slots[t]
             old = shs[t]
-            if old is None:
-                if not any(dims_t):
-                    continue
-                new_sh = Sharding(mesh_ref, [list(d) for d in dims_t], list(closed_t))
-            else:
-                # Its key part (`_facts`, computed for this visit) holds its dims and closed flags as tuples.
-                part = self._facts(old)[2]
-                if part[0] == dims_t and part[1] == closed_t:
-                    continue
-                # An empty mesh, or another name of the same mesh, becomes the node's.
-                new_sh = Sharding(mesh_ref, [list(d) for d in dims_t], list(closed_t), list(old.priority),
-                                  old.replicated, old.unreduced, old.unreduced_kind)  # fmt: skip
+            # Nodes of one outcome key share the outcome's entries: equal writes share one sharding.
+            k = (id(entry), id(old), id(mesh_ref))
+            hit = written.get(k)
+            if hit is None or hit[0] is not entry or hit[1] is not old or hit[2] is not mesh_ref:
+                hit = written[k] = (entry, old, mesh_ref, self._written_sharding(entry, old, mesh_ref))
+            new_sh = hit[3]
+            if new_sh is None:
+                continue
             if s in out:
                 continue
-            if t in node.views:
+            if node.views and t in node.views:
                 new_sh = node.views[t][1](new_sh)
             self.sh[s] = new_sh
             out.append(s)
@@ -587,6 +660,21 @@ class ShardingGraph:
             before, tensors, full = self._trace_rows
             self._trace(node, before, tensors, trace_rows, full)
         return out
+
+    def _written_sharding(self, entry: tuple, old: Sharding | None, mesh_ref: Any) -> Sharding | None:
+        """The sharding an outcome's entry (tensor, dims, closed flags) writes over `old` on the
+        node's mesh `mesh_ref` (None: no change)."""
+        _, dims_t, closed_t = entry
+        if old is None:
+            if not any(dims_t):
+                return None
+            return Sharding(mesh_ref, [list(d) for d in dims_t], list(closed_t))
+        part = self._facts(old)[2]
+        if part[0] == dims_t and part[1] == closed_t:
+            return None
+        # An empty mesh, or another name of the same mesh, becomes the node's.
+        return Sharding(mesh_ref, [list(d) for d in dims_t], list(closed_t), list(old.priority),
+                        old.replicated, old.unreduced, old.unreduced_kind)  # fmt: skip
 
     def _tracing(self) -> bool:
         return self.trace is not None and self.trace.enabled
@@ -631,7 +719,7 @@ class ShardingGraph:
         changed_args: dict[tuple[int, str], tuple[Operation, dict[int, Any]]] = {}
         count = 0
         for s, (sh, init) in enumerate(zip(self.sh, self.initial)):
-            if sh is None or (init is not None and init.dims == sh.dims and init.priority == sh.priority
+            if sh is init or sh is None or (init is not None and init.dims == sh.dims and init.priority == sh.priority
                               and init.replicated == sh.replicated):  # fmt: skip
                 continue
             count += 1
@@ -649,12 +737,20 @@ class ShardingGraph:
             changed_ops[id(op)] = op
         for (_, key), (func, by_index) in changed_args.items():
             set_arg_attrs_at(func, by_index, key)
+        # Slots share sharding objects (equal writes share one): each converted once.
+        attr_of: dict[int, Any] = {}
         for op in changed_ops.values():
             attrs = []
-            mesh = next(sh.mesh for sh in (self.sh[self.slot_of[id(r)]] for r in op.results) if sh is not None)
-            for r in op.results:
-                sh = self.sh[self.slot_of[id(r)]]
-                attrs.append(to_attr(sh if sh is not None else Sharding.open(mesh, rank_of(r)), self.meshes))
+            shs = [self.sh[self.slot_of[id(r)]] for r in op.results]
+            mesh = next(sh.mesh for sh in shs if sh is not None)
+            for r, sh in zip(op.results, shs):
+                if sh is None:
+                    attrs.append(to_attr(Sharding.open(mesh, rank_of(r)), self.meshes))
+                    continue
+                attr = attr_of.get(id(sh))
+                if attr is None:
+                    attr = attr_of[id(sh)] = to_attr(sh, self.meshes)
+                attrs.append(attr)
             set_op_result_shardings(op, attrs)
         return count
 
@@ -784,8 +880,11 @@ def run_propagation(module: Module, ctx: PassContext, conservative: bool, aggres
     """Build the graph, propagate (`strategy`, else basic or basic-then-aggressive), write back."""
     from ttopt.sharding.sharding_groups import split_conflicting_groups
 
-    split_conflicting_groups(module)
-    graph = ShardingGraph(module, conservative, ctx.trace)
+    # Splitting only adds sharding constraints: the functions and calls found stay as they are.
+    scan = scan_module(module)
+    if scan[2]:
+        split_conflicting_groups(module)
+    graph = ShardingGraph(module, conservative, ctx.trace, scan)
     if not graph.meshes:
         settle_rules(graph, keep_rules)
         return graph
@@ -811,7 +910,7 @@ def propagate_rounds(graph: ShardingGraph, strategy: str) -> PropagationResult:
     resolved)."""
     total = PropagationResult(skipped=dict(graph.skipped))
     for aggressive in {"basic": (False,), "aggressive": (True,)}.get(strategy, (False, True)):
-        res = graph.propagate(aggressive)
+        res = graph.propagate(aggressive, after_basic=aggressive and strategy == "basic-then-aggressive")
         total.visits += res.visits
         total.updates += res.updates
     return total
