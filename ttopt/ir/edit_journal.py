@@ -1,0 +1,270 @@
+"""The edit journal: which verified parts of the IR were written since they were last verified.
+
+Verifying after a pass re-checks only what the pass could have changed. After an op, block,
+region or value has been verified it is *tracked*: its class becomes the tracked subclass below
+(same layout, so `__class__` can be swapped in place) whose attribute writes report the object,
+and its lists and dicts (operands, results, properties, attributes, block ops and arguments,
+region blocks, successors) become `TrackedList` / `TrackedDict` copies whose in-place writes report
+their owner. Objects built since (a pass's new ops) are not tracked: they report nothing, and the
+verifier finds them as untracked objects in the blocks that were written. Reads are those of
+the plain classes; only writes to tracked objects pay for the report.
+
+An entry is `(object, name)`: the attribute written (a list's owner and the list's attribute
+name), or for a properties / attributes dict its op and the key (None: several keys at once); or
+a value whose type changed.
+Reports go to `JOURNAL` only while a verifier keeps a record (`JOURNAL.readers` not empty): otherwise
+nothing is recorded and a new record starts with a full verification.
+"""
+
+from __future__ import annotations
+
+import weakref
+from typing import Any, Iterable, SupportsIndex
+
+from ttopt.ir.operation import Block, Operation, Region
+from ttopt.ir.values import BlockArgument, OpResult
+
+
+class _Journal:
+    """The objects written since the readers' last look, in write order (with repeats)."""
+
+    __slots__ = ("on", "written", "readers")
+
+    def __init__(self) -> None:
+        self.on = False
+        self.written: list[Any] = []
+        self.readers: weakref.WeakSet[Any] = weakref.WeakSet()
+
+
+JOURNAL = _Journal()
+
+_set = object.__setattr__
+_ABSENT = object()
+
+
+class TrackedList(list):  # type: ignore[type-arg]
+    """A list that reports in-place writes as writes of `owner`'s attribute `name`."""
+
+    __slots__ = ("owner", "name")
+
+    def __init__(self, owner: Any, name: str, items: Iterable[Any] = ()) -> None:
+        super().__init__(items)
+        self.owner = owner
+        self.name = name
+
+    def _touch(self) -> None:
+        if JOURNAL.on:
+            JOURNAL.written.append((self.owner, self.name))
+
+    def __setitem__(self, i: Any, v: Any) -> None:
+        if type(i) is int and -len(self) <= i < len(self) and list.__getitem__(self, i) is v:
+            return  # the same object again
+        list.__setitem__(self, i, v)
+        self._touch()
+
+    def __delitem__(self, i: Any) -> None:
+        list.__delitem__(self, i)
+        self._touch()
+
+    def __iadd__(self, other: Iterable[Any]) -> TrackedList:  # type: ignore[override,misc]
+        list.extend(self, other)
+        self._touch()
+        return self
+
+    def __imul__(self, n: SupportsIndex) -> TrackedList:  # type: ignore[override,misc]
+        list.__imul__(self, n)
+        self._touch()
+        return self
+
+    def append(self, v: Any) -> None:
+        list.append(self, v)
+        self._touch()
+
+    def insert(self, i: SupportsIndex, v: Any) -> None:
+        list.insert(self, i, v)
+        self._touch()
+
+    def extend(self, other: Iterable[Any]) -> None:
+        list.extend(self, other)
+        self._touch()
+
+    def pop(self, i: SupportsIndex = -1) -> Any:
+        v = list.pop(self, i)
+        self._touch()
+        return v
+
+    def remove(self, v: Any) -> None:
+        list.remove(self, v)
+        self._touch()
+
+    def clear(self) -> None:
+        list.clear(self)
+        self._touch()
+
+    def sort(self, *args: Any, **kwargs: Any) -> None:
+        list.sort(self, *args, **kwargs)
+        self._touch()
+
+    def reverse(self) -> None:
+        list.reverse(self)
+        self._touch()
+
+
+class TrackedDict(dict):  # type: ignore[type-arg]
+    """A dict that reports in-place writes as writes to `owner`."""
+
+    __slots__ = ("owner",)
+
+    def __init__(self, owner: Any, items: Any = ()) -> None:
+        super().__init__(items)
+        self.owner = owner
+
+    def _touch(self, key: Any = None) -> None:
+        if JOURNAL.on:
+            JOURNAL.written.append((self.owner, key))
+
+    def __setitem__(self, k: Any, v: Any) -> None:
+        if dict.get(self, k, _ABSENT) is v:
+            return  # the same object again: nothing the checks read changed
+        dict.__setitem__(self, k, v)
+        self._touch(k)
+
+    def __delitem__(self, k: Any) -> None:
+        dict.__delitem__(self, k)
+        self._touch(k)
+
+    def __ior__(self, other: Any) -> TrackedDict:  # type: ignore[override,misc]
+        dict.update(self, other)
+        self._touch()
+        return self
+
+    def pop(self, *args: Any) -> Any:
+        v = dict.pop(self, *args)
+        self._touch(args[0] if args else None)
+        return v
+
+    def popitem(self) -> Any:
+        v = dict.popitem(self)
+        self._touch()
+        return v
+
+    def setdefault(self, k: Any, default: Any = None) -> Any:
+        v = dict.setdefault(self, k, default)
+        self._touch(k)
+        return v
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        dict.update(self, *args, **kwargs)
+        self._touch()
+
+    def clear(self) -> None:
+        dict.clear(self)
+        self._touch()
+
+
+# Writes that cannot change what an op's checks read: its cached definition and source position
+# (the location only words a diagnostic, which a failed check rebuilds from scratch).
+_QUIET_OP = frozenset(("_opdef", "pos", "location"))
+
+
+class TrackedOperation(Operation):
+    """A verified op: attribute writes (operands, properties, parent ...) are reported."""
+
+    __slots__ = ()
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        _set(self, name, value)
+        if JOURNAL.on and name not in _QUIET_OP:
+            JOURNAL.written.append((self, name))
+
+
+class TrackedBlock(Block):
+    """A verified block: replacing its op or argument list (or moving it) is reported."""
+
+    __slots__ = ()
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        _set(self, name, value)
+        if JOURNAL.on and name != "_hint":
+            JOURNAL.written.append((self, name))
+
+
+class TrackedRegion(Region):
+    """A verified region: replacing its block list (or moving it) is reported."""
+
+    __slots__ = ()
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        _set(self, name, value)
+        if JOURNAL.on:
+            JOURNAL.written.append((self, name))
+
+
+class TrackedOpResult(OpResult):
+    """A verified op result: a new type is reported (its op and users read it)."""
+
+    __slots__ = ()
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        _set(self, name, value)
+        if JOURNAL.on and name == "type":
+            JOURNAL.written.append(self)
+
+
+class TrackedBlockArgument(BlockArgument):
+    """A verified block argument: a new type is reported (its block's owner and users read it)."""
+
+    __slots__ = ()
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        _set(self, name, value)
+        if JOURNAL.on and name == "type":
+            JOURNAL.written.append(self)
+
+
+def _list(owner: Any, name: str, items: list[Any]) -> TrackedList:
+    if type(items) is TrackedList and items.owner is owner and items.name == name:
+        return items
+    return TrackedList(owner, name, items)
+
+
+def track_op(op: Operation) -> None:
+    """Make `op` itself tracked (not its regions' contents): class, lists, dicts, result values."""
+    if type(op) is not TrackedOperation:
+        _set(op, "__class__", TrackedOperation)
+    p = op.properties
+    if type(p) is not TrackedDict or p.owner is not op:
+        _set(op, "properties", TrackedDict(op, p))
+    a = op.attributes
+    if type(a) is not TrackedDict or a.owner is not op:
+        _set(op, "attributes", TrackedDict(op, a))
+    _set(op, "operands", _list(op, "operands", op.operands))
+    _set(op, "results", _list(op, "results", op.results))
+    _set(op, "regions", _list(op, "regions", op.regions))
+    _set(op, "successors", _list(op, "successors", op.successors))
+    for r in op.results:
+        if type(r) is not TrackedOpResult:
+            _set(r, "__class__", TrackedOpResult)
+
+
+def track_region(region: Region) -> None:
+    """Make `region` tracked (its class and block list)."""
+    if type(region) is not TrackedRegion:
+        _set(region, "__class__", TrackedRegion)
+    _set(region, "blocks", _list(region, "blocks", region.blocks))
+
+
+def track_block(block: Block) -> None:
+    """Make `block` tracked (its class, op and argument lists, argument values)."""
+    if type(block) is not TrackedBlock:
+        _set(block, "__class__", TrackedBlock)
+    _set(block, "ops", _list(block, "ops", block.ops))
+    _set(block, "args", _list(block, "args", block.args))
+    for a in block.args:
+        if type(a) is not TrackedBlockArgument:
+            _set(a, "__class__", TrackedBlockArgument)
+
+
+def is_tracked_op(op: Operation) -> bool:
+    """True when `op` has been verified and tracked since (its writes are reported)."""
+    return type(op) is TrackedOperation
