@@ -196,6 +196,8 @@ def _break(m, how: int, pick: int) -> bool:
         if not op.operands:
             return False
     elif how == 3:  # a property written in place
+        if op.name in ("func.call", "stablehlo.broadcast_in_dim") and not op.properties:
+            return False  # its properties were dropped by an earlier edit
         if op.name == "func.func":
             op.properties["sym_name"] = StringAttr("main")  # redefinition
         elif op.name == "func.call":
@@ -252,11 +254,21 @@ def _break(m, how: int, pick: int) -> bool:
         if not owners:
             return False
         owners[pick % len(owners)].regions[0].blocks.append(Block())
+    elif how == 13:  # an op moved to just before its block's terminator (after its users)
+        block = op.parent
+        if block is None or len(block.ops) < 3 or op is block.ops[-1]:
+            return False
+        block.insert(len(block.ops) - 1, op)
+    elif how == 14:  # an op moved into another op's region (the reducer body or the helper function)
+        bodies = [b for o in ops if o.regions and o is not op and not op.is_ancestor_of(o) for r in o.regions for b in r.blocks]
+        if op.parent is None or not bodies or op.name.endswith("return"):
+            return False
+        bodies[pick % len(bodies)].insert(0, op)
     return True
 
 
-@settings(max_examples=150, deadline=None)
-@given(st.lists(st.tuples(st.integers(0, 12), st.integers(0, 40)), min_size=1, max_size=3), st.integers(0, 40))
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 14), st.integers(0, 40)), min_size=1, max_size=3), st.integers(0, 40))
 def test_every_edit_path_is_seen(edits: list[tuple[int, int]], benign: int) -> None:
     m = parse_module(BIG)
     cache = VerifiedOps()

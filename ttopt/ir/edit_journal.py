@@ -9,9 +9,9 @@ their owner. Objects built since (a pass's new ops) are not tracked: they report
 verifier finds them as untracked objects in the blocks that were written. Reads are those of
 the plain classes; only writes to tracked objects pay for the report.
 
-An entry is `(object, name)`: the attribute written (a list's owner and the list's attribute
-name), or for a properties / attributes dict its op and the key (None: several keys at once); or
-a value whose type changed.
+An entry is `(object, name)`: the attribute written (for a list, its owner and the list's
+attribute name; `(op, "operand")` for one operand replaced by a value of the same type object); or `(op, "properties" | "attributes", key)` for a dict write (key None: several
+keys at once); or a value whose type changed.
 Reports go to `JOURNAL` only while a verifier keeps a record (`JOURNAL.readers` not empty): otherwise
 nothing is recorded and a new record starts with a full verification.
 """
@@ -46,19 +46,25 @@ class TrackedList(list):  # type: ignore[type-arg]
     """A list that reports in-place writes as writes of `owner`'s attribute `name`."""
 
     __slots__ = ("owner", "name")
-
-    def __init__(self, owner: Any, name: str, items: Iterable[Any] = ()) -> None:
-        super().__init__(items)
-        self.owner = owner
-        self.name = name
+    owner: Any
+    name: str
 
     def _touch(self) -> None:
         if JOURNAL.on:
             JOURNAL.written.append((self.owner, self.name))
 
     def __setitem__(self, i: Any, v: Any) -> None:
-        if type(i) is int and -len(self) <= i < len(self) and list.__getitem__(self, i) is v:
-            return  # the same object again
+        if type(i) is int and -len(self) <= i < len(self):
+            old = list.__getitem__(self, i)
+            if old is v:
+                return  # the same object again
+            list.__setitem__(self, i, v)
+            if JOURNAL.on:
+                # An operand replaced by a value of the very same type: the op's own checks read
+                # operand types, so only the use (visibility, sdy ops reading definers) changed.
+                same = self.name == "operands" and getattr(old, "type", _ABSENT) is getattr(v, "type", None)
+                JOURNAL.written.append((self.owner, "operand" if same else self.name))
+            return
         list.__setitem__(self, i, v)
         self._touch()
 
@@ -111,17 +117,15 @@ class TrackedList(list):  # type: ignore[type-arg]
 
 
 class TrackedDict(dict):  # type: ignore[type-arg]
-    """A dict that reports in-place writes as writes to `owner`."""
+    """A dict that reports in-place writes as writes of key `key` of `owner`'s dict `name`."""
 
-    __slots__ = ("owner",)
-
-    def __init__(self, owner: Any, items: Any = ()) -> None:
-        super().__init__(items)
-        self.owner = owner
+    __slots__ = ("owner", "name")
+    owner: Any
+    name: str
 
     def _touch(self, key: Any = None) -> None:
         if JOURNAL.on:
-            JOURNAL.written.append((self.owner, key))
+            JOURNAL.written.append((self.owner, self.name, key))
 
     def __setitem__(self, k: Any, v: Any) -> None:
         if dict.get(self, k, _ABSENT) is v:
@@ -225,19 +229,27 @@ class TrackedBlockArgument(BlockArgument):
 def _list(owner: Any, name: str, items: list[Any]) -> TrackedList:
     if type(items) is TrackedList and items.owner is owner and items.name == name:
         return items
-    return TrackedList(owner, name, items)
+    out = TrackedList(items)
+    out.owner = owner
+    out.name = name
+    return out
+
+
+def _dict(owner: Any, name: str, items: dict[Any, Any]) -> TrackedDict:
+    if type(items) is TrackedDict and items.owner is owner and items.name == name:
+        return items
+    out = TrackedDict(items)
+    out.owner = owner
+    out.name = name
+    return out
 
 
 def track_op(op: Operation) -> None:
     """Make `op` itself tracked (not its regions' contents): class, lists, dicts, result values."""
     if type(op) is not TrackedOperation:
         _set(op, "__class__", TrackedOperation)
-    p = op.properties
-    if type(p) is not TrackedDict or p.owner is not op:
-        _set(op, "properties", TrackedDict(op, p))
-    a = op.attributes
-    if type(a) is not TrackedDict or a.owner is not op:
-        _set(op, "attributes", TrackedDict(op, a))
+    _set(op, "properties", _dict(op, "properties", op.properties))
+    _set(op, "attributes", _dict(op, "attributes", op.attributes))
     _set(op, "operands", _list(op, "operands", op.operands))
     _set(op, "results", _list(op, "results", op.results))
     _set(op, "regions", _list(op, "regions", op.regions))

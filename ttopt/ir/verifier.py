@@ -67,6 +67,9 @@ class Changes:
     """What a verification after an edit must look at again (the rest passed before, unedited)."""
 
     ops: list[Operation] = field(default_factory=list)  # ops whose own checks run again
+    # Ops whose only change is a discardable attribute no check of the op's definition reads
+    # (`sdy.sharding`): only the attribute checks run again.
+    attributes: list[Operation] = field(default_factory=list)
     uses: list[Operation] = field(default_factory=list)  # ops whose operands' visibility is checked
     scopes: bool = False  # blocks or regions changed: visibility is checked over the whole module
     symbols: bool = False  # a symbol, a call or a symbol table changed: the symbol checks run
@@ -81,6 +84,8 @@ def verify_changes(module: Module, changes: Changes) -> None:
     try:
         for op in changes.ops:
             _verify_op(op, module)
+        for op in changes.attributes:
+            _verify_attributes(op, module)
         if changes.scopes:
             _verify_visibility(module)
         else:
@@ -247,6 +252,11 @@ def _verify_op(op: Operation, module: Module) -> None:
                 raise _fail(op, module, e.message) from None
             except ValueError as e:
                 raise _fail(op, module, str(e)) from None
+    _verify_attributes(op, module)
+
+
+def _verify_attributes(op: Operation, module: Module) -> None:
+    """The dialects' checks of an op's discardable attributes (`sdy.sharding` ...)."""
     for check in OP_ATTRIBUTE_VERIFIERS:
         try:
             check(op)

@@ -5,6 +5,9 @@ value in it: from then on each write to them is journaled. The next verification
 journal since the last one and re-checks:
 - each op written (its operands, properties, attributes, results, successors ...), and the ops
   built since, found as untracked ops in the blocks written (with everything nested in them);
+  an op whose only write is an `sdy.sharding` attribute has only its attribute checks run, and
+  one whose only write replaced operands by values of the very same type objects only has those
+  uses checked (no check outside the sdy dialect reads an operand's definer, only its type);
 - the ops around each of those (their checks read their bodies: terminators, returned types);
 - the users of a value whose type changed, and the op defining it (or owning its block);
 - whatever is nested in an op that moved, was renamed or had its regions replaced, in a region
@@ -12,8 +15,10 @@ journal since the last one and re-checks:
 - the previous last op of a block whose op list changed (a terminator no longer last);
 - the sdy ops reading a changed op's results or a changed function's or manual computation's
   arguments (collectives check their operand's sharding, read from its definer);
-- visibility over the whole module when a block or region changed or an op moved, else of the
-  written ops' operands only; the symbol checks when a symbol, a call or a symbol table changed.
+- visibility of the operands of the ops written, built or moved, and of the users of ops moved
+  or taken out of their block; over the whole module instead when a block's remaining ops changed
+  order, a block's arguments or a region's blocks changed, or an op got new results or regions or
+  was renamed while holding regions (isolation). The symbol checks when a symbol, a call or a symbol table changed.
 A change to the module's meshes or alias table (read by every sharded op's checks), a different
 module, or a record given up (see `_MAX_JOURNAL`) verifies everything again. Any problem found
 re-verifies the whole module, so diagnostics are those of a full verification.
@@ -35,6 +40,7 @@ from ttopt.ir.edit_journal import (
     track_op,
     track_region,
 )
+from ttopt.ir.opdef import SYMBOL_TABLE
 from ttopt.ir.operation import Block, Region
 from ttopt.ir.verifier import Changes, verify, verify_changes
 
@@ -49,9 +55,13 @@ _MAX_JOURNAL = 2_000_000
 # Property / attribute keys the symbol checks read (None: a write of several keys at once).
 _SYMBOL_KEYS = frozenset(("sym_name", "sym_visibility", "function_type", "callee", None))
 # Op attributes whose write changes what is nested in the op (scopes, enclosing ops), and those
-# that change which values are defined where.
+# that change which values are defined where or how scopes nest (checked over the whole module).
 _MOVES = frozenset(("parent", "name", "regions"))
-_SCOPES = frozenset(("parent", "name", "regions", "results"))
+_SCOPES = frozenset(("name", "regions", "results"))
+# Discardable attributes that only the attribute checks read (`verifier._verify_attributes`; no
+# op definition has a property of that name, and no op's own verifier reads it): an op whose only
+# writes are these has only those checks run again.
+_ATTRIBUTE_ONLY = frozenset(("sdy.sharding",))
 
 
 class VerifiedOps:
@@ -61,8 +71,8 @@ class VerifiedOps:
         self._module: Module | None = None
         self._state: tuple[Any, ...] = ()
         self._pos: int | None = None  # journal position read up to; None: no record
-        self._last: dict[Block, Operation | None] = {}  # each tracked block's last op when verified
-        self.checked: list[Operation] = []  # ops whose own checks ran in the last verification
+        self._ops_of: dict[Block, tuple[Operation, ...]] = {}  # each tracked block's ops when verified
+        self.checked: list[Operation] = []  # ops whose (attribute) checks ran in the last verification
         self.full = False  # the last verification checked the whole module
 
     def verify(self, module: Module, allow_unregistered_dialect: bool = True) -> None:
@@ -82,7 +92,7 @@ class VerifiedOps:
             except BaseException:
                 self._drop()
                 raise
-            self.checked = changes.ops
+            self.checked = [*changes.ops, *changes.attributes]
             self.full = False
             self._track(new, changes.ops)
         self._module = module
@@ -101,7 +111,7 @@ class VerifiedOps:
     def _drop(self) -> None:
         self._pos = None
         self._module = None
-        self._last = {}
+        self._ops_of = {}
         JOURNAL.readers.discard(self)
         JOURNAL.on = bool(JOURNAL.readers)
 
@@ -136,25 +146,25 @@ class VerifiedOps:
             pass
 
     def _track_all(self, module: Module) -> None:
-        last = self._last = {}
+        ops_of = self._ops_of = {}
         for op in module.op.walk():
             track_op(op)
             for region in op.regions:
                 track_region(region)
                 for block in region.blocks:
                     track_block(block)
-                    last[block] = block.ops[-1] if block.ops else None
+                    ops_of[block] = tuple(block.ops)
         self.checked = []
 
     def _track(self, new: list[Any], checked: list[Operation]) -> None:
         """Track what this verification looked at: new ops' subtrees, written blocks and regions."""
-        last = self._last
+        ops_of = self._ops_of
         for op in checked:
             track_op(op)
         for x in new:
             if isinstance(x, Block):
                 track_block(x)
-                last[x] = x.ops[-1] if x.ops else None
+                ops_of[x] = tuple(x.ops)
             elif isinstance(x, Region):
                 track_region(x)
             else:
@@ -164,7 +174,7 @@ class VerifiedOps:
                         track_region(region)
                         for block in region.blocks:
                             track_block(block)
-                            last[block] = block.ops[-1] if block.ops else None
+                            ops_of[block] = tuple(block.ops)
 
     # -- what changed -------------------------------------------------------------------------
     def _changes(self, module: Module, written: list[Any]) -> tuple[Changes, list[Any]]:
@@ -190,55 +200,88 @@ class VerifiedOps:
             return ans
 
         check: dict[int, Operation] = {}
+        light: dict[int, Operation] = {}  # ops whose only writes are attributes in _ATTRIBUTE_ONLY
         uses: dict[int, Operation] = {}
         subtrees: list[Operation] = []  # ops whose nested ops are all checked again
         new: list[Any] = []  # blocks and regions to track again, untracked ops (new subtrees)
         scopes = False
         symbols = False
-        seen: set[Any] = set()
 
-        for entry in written:
+        for entry in dict.fromkeys(written):  # each write once (ops, blocks ... hash by identity)
             if type(entry) is tuple:
-                obj, name = entry
+                if len(entry) == 3:
+                    obj, where, name = entry
+                else:
+                    (obj, name), where = entry, None
             else:
-                obj, name = entry, None
-            key = (id(obj), name)
-            if key in seen:
-                continue
-            seen.add(key)
+                obj, name, where = entry, None, None
             if type(obj) is TrackedOperation:
                 if not inside(obj):
                     continue
+                if where is not None:  # a key of its properties or attributes
+                    if where == "attributes" and name in _ATTRIBUTE_ONLY:
+                        light[id(obj)] = obj
+                    else:
+                        check[id(obj)] = obj
+                    if where == "properties" and name in _SYMBOL_KEYS:
+                        symbols = True
+                    if obj.name == "sdy.manual_computation" and where == "properties" and name in ("manual_axes", None):
+                        subtrees.append(obj)
+                    continue
+                if name == "operand":  # an operand replaced by one of the same type object
+                    uses[id(obj)] = obj
+                    if obj.name.startswith("sdy."):  # sdy ops read their operands' definers
+                        check[id(obj)] = obj
+                    continue
                 check[id(obj)] = obj
-                uses[id(obj)] = obj
-                if name in _SCOPES:
+                if name == "operands":
+                    uses[id(obj)] = obj
+                if name in _SCOPES and (name != "name" or obj.regions):  # a name sets isolation, of regions
                     scopes = symbols = True
                 if name in _MOVES:
                     subtrees.append(obj)
-                elif name in _SYMBOL_KEYS or name == "properties":
+                    for r in obj.results:  # its users may now come before it
+                        for u in r.uses:
+                            if inside(u):
+                                uses[id(u)] = u
+                elif name == "properties":
                     symbols = True
-                if obj.name == "sdy.manual_computation" and name in ("properties", "manual_axes", None):
-                    subtrees.append(obj)
+                    if obj.name == "sdy.manual_computation":
+                        subtrees.append(obj)
             elif type(obj) is TrackedBlock:
                 owner = obj.parent.parent if obj.parent is not None else None
                 if owner is None or not inside(owner):
                     continue
-                scopes = symbols = True
                 check[id(owner)] = owner
                 new.append(obj)
-                prev = self._last.get(obj)
-                if prev is not None and prev.parent is obj:
-                    check[id(prev)] = prev
-                for op in obj.ops:
+                d = owner.opdef
+                if d is not None and d.has(SYMBOL_TABLE):
+                    symbols = True
+                before = self._ops_of.get(obj)
+                if before is None:
+                    scopes = symbols = True
+                    before = ()
+                elif before:
+                    check[id(before[-1])] = before[-1]  # a terminator that may no longer be last
+                ops = obj.ops
+                if ops:
+                    check[id(ops[-1])] = ops[-1]
+                now = {id(op) for op in ops}
+                was = {id(op) for op in before}
+                if name != "ops" or [op for op in before if id(op) in now] != [op for op in ops if id(op) in was]:
+                    scopes = symbols = True  # moved, arguments changed, or ops reordered: every use is checked
+                for op in before:
+                    if id(op) not in now:  # gone: its users must not see its results any more
+                        for r in op.results:
+                            for u in r.uses:
+                                if inside(u):
+                                    uses[id(u)] = u
+                for op in ops:
                     if type(op) is not TrackedOperation:
                         new.append(op)
                         subtrees.append(op)
-                        check[id(op)] = op
                     elif name == "parent":
                         subtrees.append(op)
-                        check[id(op)] = op
-                if obj.ops:
-                    check[id(obj.ops[-1])] = obj.ops[-1]
             elif type(obj) is TrackedRegion:
                 owner = obj.parent
                 if owner is None or not inside(owner):
@@ -269,9 +312,11 @@ class VerifiedOps:
             for inner in op.walk():
                 check[id(inner)] = inner
                 uses[id(inner)] = inner
+                if inner.name == "func.call" or "sym_name" in inner.properties:
+                    symbols = True  # a symbol or call moved or new
         # Readers of a changed op: sdy ops read their operands' definers (shardings), a function's
         # or manual computation's arguments; an op with regions reads its bodies.
-        for op in list(check.values()):
+        for op in [*check.values(), *light.values()]:
             name = op.name
             if name == "func.call":
                 symbols = True
@@ -286,10 +331,12 @@ class VerifiedOps:
                     for u in v.uses:
                         if u.name.startswith("sdy.") and id(u) not in check and inside(u):
                             check[id(u)] = u
-        for op in list(check.values()):
+        for op in [*check.values(), *light.values()]:
             up = op.parent_op
             while up is not None and id(up) not in check:
                 check[id(up)] = up
                 up = up.parent_op
-        changes = Changes(ops=list(check.values()), uses=list(uses.values()), scopes=scopes, symbols=symbols)
+        attributes = [op for k, op in light.items() if k not in check]
+        changes = Changes(ops=list(check.values()), attributes=attributes, uses=list(uses.values()),
+                          scopes=scopes, symbols=symbols)  # fmt: skip
         return changes, new
