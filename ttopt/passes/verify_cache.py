@@ -47,6 +47,7 @@ from ttopt.ir.verifier import Changes, verify, verify_changes
 if TYPE_CHECKING:
     from ttopt.ir.module import Module
     from ttopt.ir.operation import Operation
+    from ttopt.ir.values import Value
 
 # Journal entries past which the readers give up their records (a reader left alive and unread,
 # holding the journal): they verify in full next time.
@@ -296,7 +297,7 @@ class VerifiedOps:
                         subtrees.append(op)
                         check[id(op)] = op
             elif type(obj) is TrackedOpResult or type(obj) is TrackedBlockArgument:
-                if type(obj) is TrackedOpResult:
+                if isinstance(obj, TrackedOpResult):
                     owner = obj.op
                 else:
                     region = obj.block.parent if obj.block is not None else None
@@ -325,8 +326,9 @@ class VerifiedOps:
                     if u.name.startswith("sdy.") and id(u) not in check and inside(u):
                         check[id(u)] = u
             if name == "func.func" or name == "sdy.manual_computation" or name == "sdy.data_flow_edge":
-                values = [v for region in op.regions for block in region.blocks for v in block.args]
-                values += op.operands if name == "sdy.data_flow_edge" else ()
+                values: list[Value] = [v for region in op.regions for block in region.blocks for v in block.args]
+                if name == "sdy.data_flow_edge":
+                    values += op.operands
                 for v in values:
                     for u in v.uses:
                         if u.name.startswith("sdy.") and id(u) not in check and inside(u):
