@@ -9,9 +9,10 @@ their owner. Objects built since (a pass's new ops) are not tracked: they report
 verifier finds them as untracked objects in the blocks that were written. Reads are those of
 the plain classes; only writes to tracked objects pay for the report.
 
-An entry is `(object, name)`: the attribute written (for a list, its owner and the list's
-attribute name; `(op, "operand")` for one operand replaced by a value of the same type object); or `(op, "properties" | "attributes", key)` for a dict write (key None: several
-keys at once); or a value whose type changed.
+An entry is `(object, name, key)`: the attribute written and `NO_KEY` (for a list, its owner and
+the list's attribute name; `(op, "operand")` for one operand replaced by a value of the same type
+object; `(value, "type")` for a value retyped), or `(op, "properties" | "attributes", key)` for a
+dict write (key None: several keys at once).
 Reports go to `JOURNAL` only while a verifier keeps a record (`JOURNAL.readers` not empty): otherwise
 nothing is recorded and a new record starts with a full verification.
 """
@@ -26,17 +27,38 @@ from ttopt.ir.values import BlockArgument, OpResult
 
 
 class _Journal:
-    """The objects written since the readers' last look, in write order (with repeats)."""
+    """The writes since the readers' last look, in write order (with repeats), as three parallel
+    lists (no tuple per write: the journal outlives the pass, and garbage collection would walk
+    every tuple kept): the object, the attribute (or dict) name, the dict key (`NO_KEY` for an
+    attribute write)."""
 
-    __slots__ = ("on", "written", "readers")
+    __slots__ = ("on", "objs", "names", "keys", "readers")
 
     def __init__(self) -> None:
         self.on = False
-        self.written: list[Any] = []
+        self.objs: list[Any] = []
+        self.names: list[str] = []
+        self.keys: list[Any] = []
         self.readers: weakref.WeakSet[Any] = weakref.WeakSet()
 
+    def __len__(self) -> int:
+        return len(self.objs)
+
+    def since(self, start: int) -> dict[tuple[Any, str, Any], None]:
+        """The distinct writes from position `start` on, in first-write order."""
+        return dict.fromkeys(zip(self.objs[start:], self.names[start:], self.keys[start:]))
+
+    def drop_before(self, end: int) -> None:
+        """Forget the writes before position `end` (every reader has read them)."""
+        del self.objs[:end], self.names[:end], self.keys[:end]
+
+
+NO_KEY = object()  # the key of a write that is not a dict write
 
 JOURNAL = _Journal()
+_objs = JOURNAL.objs
+_names = JOURNAL.names
+_keys = JOURNAL.keys
 
 _set = object.__setattr__
 _ABSENT = object()
@@ -51,7 +73,9 @@ class TrackedList(list):  # type: ignore[type-arg]
 
     def _touch(self) -> None:
         if JOURNAL.on:
-            JOURNAL.written.append((self.owner, self.name))
+            _objs.append(self.owner)
+            _names.append(self.name)
+            _keys.append(NO_KEY)
 
     def __setitem__(self, i: Any, v: Any) -> None:
         if type(i) is int and -len(self) <= i < len(self):
@@ -63,7 +87,9 @@ class TrackedList(list):  # type: ignore[type-arg]
                 # An operand replaced by a value of the very same type: the op's own checks read
                 # operand types, so only the use (visibility, sdy ops reading definers) changed.
                 same = self.name == "operands" and getattr(old, "type", _ABSENT) is getattr(v, "type", None)
-                JOURNAL.written.append((self.owner, "operand" if same else self.name))
+                _objs.append(self.owner)
+                _names.append("operand" if same else self.name)
+                _keys.append(NO_KEY)
             return
         list.__setitem__(self, i, v)
         self._touch()
@@ -125,7 +151,9 @@ class TrackedDict(dict):  # type: ignore[type-arg]
 
     def _touch(self, key: Any = None) -> None:
         if JOURNAL.on:
-            JOURNAL.written.append((self.owner, self.name, key))
+            _objs.append(self.owner)
+            _names.append(self.name)
+            _keys.append(key)
 
     def __setitem__(self, k: Any, v: Any) -> None:
         if dict.get(self, k, _ABSENT) is v:
@@ -179,7 +207,9 @@ class TrackedOperation(Operation):
     def __setattr__(self, name: str, value: Any) -> None:
         _set(self, name, value)
         if JOURNAL.on and name not in _QUIET_OP:
-            JOURNAL.written.append((self, name))
+            _objs.append(self)
+            _names.append(name)
+            _keys.append(NO_KEY)
 
 
 class TrackedBlock(Block):
@@ -190,7 +220,9 @@ class TrackedBlock(Block):
     def __setattr__(self, name: str, value: Any) -> None:
         _set(self, name, value)
         if JOURNAL.on and name != "_hint":
-            JOURNAL.written.append((self, name))
+            _objs.append(self)
+            _names.append(name)
+            _keys.append(NO_KEY)
 
 
 class TrackedRegion(Region):
@@ -201,7 +233,9 @@ class TrackedRegion(Region):
     def __setattr__(self, name: str, value: Any) -> None:
         _set(self, name, value)
         if JOURNAL.on:
-            JOURNAL.written.append((self, name))
+            _objs.append(self)
+            _names.append(name)
+            _keys.append(NO_KEY)
 
 
 class TrackedOpResult(OpResult):
@@ -212,7 +246,9 @@ class TrackedOpResult(OpResult):
     def __setattr__(self, name: str, value: Any) -> None:
         _set(self, name, value)
         if JOURNAL.on and name == "type":
-            JOURNAL.written.append(self)
+            _objs.append(self)
+            _names.append(name)
+            _keys.append(NO_KEY)
 
 
 class TrackedBlockArgument(BlockArgument):
@@ -223,7 +259,9 @@ class TrackedBlockArgument(BlockArgument):
     def __setattr__(self, name: str, value: Any) -> None:
         _set(self, name, value)
         if JOURNAL.on and name == "type":
-            JOURNAL.written.append(self)
+            _objs.append(self)
+            _names.append(name)
+            _keys.append(NO_KEY)
 
 
 def _list(owner: Any, name: str, items: list[Any]) -> TrackedList:

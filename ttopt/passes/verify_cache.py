@@ -27,10 +27,11 @@ re-verifies the whole module, so diagnostics are those of a full verification.
 from __future__ import annotations
 
 from operator import is_
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Iterable
 
 from ttopt.ir.edit_journal import (
     JOURNAL,
+    NO_KEY,
     TrackedBlock,
     TrackedBlockArgument,
     TrackedOperation,
@@ -87,7 +88,7 @@ class VerifiedOps:
             self._track_all(module)
             self.full = True
         else:
-            changes, new = self._changes(module, JOURNAL.written[pos:])
+            changes, new = self._changes(module, JOURNAL.since(pos))
             try:
                 verify_changes(module, changes)
             except BaseException:
@@ -120,19 +121,18 @@ class VerifiedOps:
         JOURNAL.readers.add(self)
         JOURNAL.on = True
         readers = list(JOURNAL.readers)
-        written = JOURNAL.written
-        self._pos = len(written)
-        low = min((r._pos for r in readers if r._pos is not None), default=len(written))
+        self._pos = len(JOURNAL)
+        low = min((r._pos for r in readers if r._pos is not None), default=len(JOURNAL))
         if low:
-            del written[:low]
+            JOURNAL.drop_before(low)
             for r in readers:
                 if r._pos is not None:
                     r._pos -= low
-        if len(written) > _MAX_JOURNAL:
+        if len(JOURNAL) > _MAX_JOURNAL:
             for r in readers:
                 if r is not self:
                     r._drop()
-            written.clear()
+            JOURNAL.drop_before(len(JOURNAL))
             self._pos = 0
             JOURNAL.readers.add(self)
             JOURNAL.on = True
@@ -142,7 +142,7 @@ class VerifiedOps:
             JOURNAL.readers.discard(self)
             JOURNAL.on = bool(JOURNAL.readers)
             if not JOURNAL.on:
-                JOURNAL.written.clear()
+                JOURNAL.drop_before(len(JOURNAL))
         except Exception:  # interpreter shutdown
             pass
 
@@ -178,7 +178,7 @@ class VerifiedOps:
                             ops_of[block] = tuple(block.ops)
 
     # -- what changed -------------------------------------------------------------------------
-    def _changes(self, module: Module, written: list[Any]) -> tuple[Changes, list[Any]]:
+    def _changes(self, module: Module, written: Iterable[tuple[Any, str, Any]]) -> tuple[Changes, list[Any]]:
         """The checks the journal entries call for, and what to track once they pass."""
         root = module.op
         attached: dict[int, bool] = {id(root): True}
@@ -208,14 +208,10 @@ class VerifiedOps:
         scopes = False
         symbols = False
 
-        for entry in dict.fromkeys(written):  # each write once (ops, blocks ... hash by identity)
-            if type(entry) is tuple:
-                if len(entry) == 3:
-                    obj, where, name = entry
-                else:
-                    (obj, name), where = entry, None
-            else:
-                obj, name, where = entry, None, None
+        for obj, name, key in written:
+            where: str | None = None
+            if key is not NO_KEY:  # a dict write: `name` is the dict, `key` its key
+                where, name = name, key
             if type(obj) is TrackedOperation:
                 if not inside(obj):
                     continue
