@@ -96,7 +96,10 @@ class TrackedList(list):  # type: ignore[type-arg]
 
     def __delitem__(self, i: Any) -> None:
         list.__delitem__(self, i)
-        self._touch()
+        if JOURNAL.on:  # inlined _touch: blocks' op lists are edited op by op
+            _objs.append(self.owner)
+            _names.append(self.name)
+            _keys.append(NO_KEY)
 
     def __iadd__(self, other: Iterable[Any]) -> TrackedList:  # type: ignore[override,misc]
         list.extend(self, other)
@@ -110,11 +113,17 @@ class TrackedList(list):  # type: ignore[type-arg]
 
     def append(self, v: Any) -> None:
         list.append(self, v)
-        self._touch()
+        if JOURNAL.on:  # inlined _touch: blocks' op lists are edited op by op
+            _objs.append(self.owner)
+            _names.append(self.name)
+            _keys.append(NO_KEY)
 
     def insert(self, i: SupportsIndex, v: Any) -> None:
         list.insert(self, i, v)
-        self._touch()
+        if JOURNAL.on:  # inlined _touch: blocks' op lists are edited op by op
+            _objs.append(self.owner)
+            _names.append(self.name)
+            _keys.append(NO_KEY)
 
     def extend(self, other: Iterable[Any]) -> None:
         list.extend(self, other)
