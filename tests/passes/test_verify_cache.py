@@ -297,3 +297,21 @@ def test_every_edit_path_is_seen(edits: list[tuple[int, int]], benign: int) -> N
     except Exception as e:  # noqa: BLE001
         cached = f"{type(e).__name__}"
     assert cached == fresh
+
+
+def test_a_new_value_retyped_after_it_was_wired_in_is_caught() -> None:
+    # An operand replaced by a value of the same type only has its use checked; a new value that
+    # is retyped afterwards (it reports nothing itself) still gets its users checked.
+    m = parse_module(TEXT)
+    cache = VerifiedOps()
+    checked(m, cache)
+    add, mul = _ops(m)[0], _ops(m)[1]
+    make = Operation("test.make", [], [add.results[0].type])  # an unregistered op: no checks of its own
+    add.parent.insert(1, make)
+    mul.set_operand(0, make.results[0])  # same type object as the add's result
+    make.results[0].type = TensorType((8,), ScalarType("f32"))
+    with pytest.raises(Diagnostic) as fresh:
+        verify(m)
+    with pytest.raises(Diagnostic) as cached:
+        checked(m, cache)
+    assert cached.value.message == fresh.value.message

@@ -11,7 +11,8 @@ the plain classes; only writes to tracked objects pay for the report.
 
 An entry is `(object, name, key)`: the attribute written and `NO_KEY` (for a list, its owner and
 the list's attribute name; `(op, "operand")` for one operand replaced by a value of the same type
-object; `(value, "type")` for a value retyped), or `(op, "properties" | "attributes", key)` for a
+object, with `(value, "typed", its type then)` when the value is new; `(value, "type")` for a
+value retyped), or `(op, "properties" | "attributes", key)` for a
 dict write (key None: several keys at once).
 Reports go to `JOURNAL` only while a verifier keeps a record (`JOURNAL.readers` not empty): otherwise
 nothing is recorded and a new record starts with a full verification.
@@ -55,6 +56,15 @@ class _Journal:
 
 NO_KEY = object()  # the key of a write that is not a dict write
 
+
+class _TypeAt:
+    """A type as a journal key, compared by identity (type equality reads canonical spellings)."""
+
+    __slots__ = ("type",)
+
+    def __init__(self, t: Any) -> None:
+        self.type = t
+
 JOURNAL = _Journal()
 _objs = JOURNAL.objs
 _names = JOURNAL.names
@@ -90,6 +100,11 @@ class TrackedList(list):  # type: ignore[type-arg]
                 _objs.append(self.owner)
                 _names.append("operand" if same else self.name)
                 _keys.append(NO_KEY)
+                if same and type(v) is not TrackedOpResult and type(v) is not TrackedBlockArgument:
+                    # A new value reports no retyping: the type it had here is kept to compare.
+                    _objs.append(v)
+                    _names.append("typed")
+                    _keys.append(_TypeAt(v.type))
             return
         list.__setitem__(self, i, v)
         self._touch()

@@ -209,6 +209,12 @@ class VerifiedOps:
         symbols = False
 
         for obj, name, key in written:
+            if name == "typed":  # a new value wired in as an operand of the same type: retyped since?
+                if obj.type is not key.type:
+                    for u in obj.uses:
+                        if inside(u):
+                            check[id(u)] = u
+                continue
             where: str | None = None
             if key is not NO_KEY:  # a dict write: `name` is the dict, `key` its key
                 where, name = name, key
