@@ -315,3 +315,30 @@ def test_a_new_value_retyped_after_it_was_wired_in_is_caught() -> None:
     with pytest.raises(Diagnostic) as cached:
         checked(m, cache)
     assert cached.value.message == fresh.value.message
+
+
+def test_a_region_given_to_an_op_is_tracked_for_later_edits() -> None:
+    # Pass 1 hands the reduce a new (valid) body; pass 2 breaks that body: still seen.
+    text = """
+func.func @main(%a: tensor<4xf32>) -> tensor<f32> {
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %0 = stablehlo.reduce(%a init: %z) across dimensions = [0] : (tensor<4xf32>, tensor<f32>) -> tensor<f32>
+    reducer(%x: tensor<f32>, %y: tensor<f32>) {
+      %s = stablehlo.add %x, %y : tensor<f32>
+      stablehlo.return %s : tensor<f32>
+    }
+  return %0 : tensor<f32>
+}
+"""
+    m = parse_module(text)
+    cache = VerifiedOps()
+    checked(m, cache)
+    reduce = _ops(m)[1]
+    body = reduce.clone().regions[0]
+    reduce.regions = []
+    reduce.add_region(body)
+    checked(m, cache)
+    block = body.blocks[0]
+    block.append(block.ops[0].clone())  # an op after the terminator
+    with pytest.raises(Diagnostic, match="stablehlo.reduce' op region block must end with a terminator"):
+        checked(m, cache)

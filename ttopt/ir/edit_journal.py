@@ -183,7 +183,10 @@ class TrackedDict(dict):  # type: ignore[type-arg]
         if dict.get(self, k, _ABSENT) is v:
             return  # the same object again: nothing the checks read changed
         dict.__setitem__(self, k, v)
-        self._touch(k)
+        if JOURNAL.on:  # inlined _touch
+            _objs.append(self.owner)
+            _names.append(self.name)
+            _keys.append(k)
 
     def __delitem__(self, k: Any) -> None:
         dict.__delitem__(self, k)
@@ -194,9 +197,12 @@ class TrackedDict(dict):  # type: ignore[type-arg]
         self._touch()
         return self
 
-    def pop(self, *args: Any) -> Any:
-        v = dict.pop(self, *args)
-        self._touch(args[0] if args else None)
+    def pop(self, k: Any, *default: Any) -> Any:
+        v = dict.pop(self, k, *default)
+        if JOURNAL.on:  # inlined _touch
+            _objs.append(self.owner)
+            _names.append(self.name)
+            _keys.append(k)
         return v
 
     def popitem(self) -> Any:

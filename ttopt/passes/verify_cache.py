@@ -54,12 +54,18 @@ if TYPE_CHECKING:
 # holding the journal): they verify in full next time.
 _MAX_JOURNAL = 2_000_000
 
+# The share of the module's ops past which a verification checks the whole module in one walk.
+_MOST = 0.5
+_FEW = 1000  # below this many changed ops, checking them one by one is cheap whatever the module
+
 # Property / attribute keys the symbol checks read (None: a write of several keys at once).
 _SYMBOL_KEYS = frozenset(("sym_name", "sym_visibility", "function_type", "callee", None))
 # Op attributes whose write changes what is nested in the op (scopes, enclosing ops), and those
 # that change which values are defined where or how scopes nest (checked over the whole module).
 _MOVES = frozenset(("parent", "name", "regions"))
 _SCOPES = frozenset(("name", "regions", "results"))
+# Op attributes holding the lists and dicts tracking replaces by tracked copies.
+_CONTAINERS = frozenset(("operands", "results", "properties", "attributes", "regions", "successors"))
 # Discardable attributes that only the attribute checks read (`verifier._verify_attributes`; no
 # op definition has a property of that name, and no op's own verifier reads it): an op whose only
 # writes are these has only those checks run again.
@@ -76,6 +82,7 @@ class VerifiedOps:
         self._ops_of: dict[Block, tuple[Operation, ...]] = {}  # each tracked block's ops when verified
         self.checked: list[Operation] = []  # ops whose (attribute) checks ran in the last verification
         self.full = False  # the last verification checked the whole module
+        self._size = 0  # ops in the module when last verified in full
 
     def verify(self, module: Module, allow_unregistered_dialect: bool = True) -> None:
         """Verify `module` (raises Diagnostic), re-checking only what changed since the last time."""
@@ -88,15 +95,23 @@ class VerifiedOps:
             self._track_all(module)
             self.full = True
         else:
-            changes, new = self._changes(module, JOURNAL.since(pos))
+            # When most of the module changed (a pass that moved or retyped everything), one full
+            # verification walks it once instead of once per change.
+            most = max(_MOST * self._size, _FEW)
+            changes, new, retrack, whole = self._changes(module, JOURNAL.since(pos), most)
+            if len(changes.uses) > most:
+                changes.scopes = True
             try:
-                verify_changes(module, changes)
+                if whole:
+                    verify(module)
+                else:
+                    verify_changes(module, changes)
             except BaseException:
                 self._drop()
                 raise
             self.checked = [*changes.ops, *changes.attributes]
-            self.full = False
-            self._track(new, changes.ops)
+            self.full = whole
+            self._track(new, retrack)
         self._module = module
         self._state = state
         self._read_up_to_end()
@@ -148,7 +163,9 @@ class VerifiedOps:
 
     def _track_all(self, module: Module) -> None:
         ops_of = self._ops_of = {}
+        self._size = 0
         for op in module.op.walk():
+            self._size += 1
             track_op(op)
             for region in op.regions:
                 track_region(region)
@@ -157,10 +174,11 @@ class VerifiedOps:
                     ops_of[block] = tuple(block.ops)
         self.checked = []
 
-    def _track(self, new: list[Any], checked: list[Operation]) -> None:
-        """Track what this verification looked at: new ops' subtrees, written blocks and regions."""
+    def _track(self, new: list[Any], retrack: list[Operation]) -> None:
+        """Track what this verification looked at: new subtrees, written blocks and regions, ops
+        whose lists or dicts were replaced."""
         ops_of = self._ops_of
-        for op in checked:
+        for op in retrack:
             track_op(op)
         for x in new:
             if isinstance(x, Block):
@@ -178,8 +196,11 @@ class VerifiedOps:
                             ops_of[block] = tuple(block.ops)
 
     # -- what changed -------------------------------------------------------------------------
-    def _changes(self, module: Module, written: Iterable[tuple[Any, str, Any]]) -> tuple[Changes, list[Any]]:
-        """The checks the journal entries call for, and what to track once they pass."""
+    def _changes(self, module: Module, written: Iterable[tuple[Any, str, Any]],
+                 most: float) -> tuple[Changes, list[Any], list[Operation], bool]:  # fmt: skip
+        """The checks the journal entries call for; what to track once they pass (blocks, regions
+        and subtrees; ops whose lists or dicts were replaced); whether more than `most` ops changed
+        (then the checks are not worked out further: the whole module is verified)."""
         root = module.op
         attached: dict[int, bool] = {id(root): True}
 
@@ -204,7 +225,8 @@ class VerifiedOps:
         light: dict[int, Operation] = {}  # ops whose only writes are attributes in _ATTRIBUTE_ONLY
         uses: dict[int, Operation] = {}
         subtrees: list[Operation] = []  # ops whose nested ops are all checked again
-        new: list[Any] = []  # blocks and regions to track again, untracked ops (new subtrees)
+        new: list[Any] = []  # blocks and regions to track again, subtrees to track (new ops ...)
+        retrack: dict[int, Operation] = {}  # tracked ops whose lists or dicts were replaced
         scopes = False
         symbols = False
 
@@ -237,6 +259,10 @@ class VerifiedOps:
                         check[id(obj)] = obj
                     continue
                 check[id(obj)] = obj
+                if name in _CONTAINERS:
+                    retrack[id(obj)] = obj
+                    if name == "regions":
+                        new.append(obj)  # its regions may be new: the whole subtree is tracked
                 if name == "operands":
                     uses[id(obj)] = obj
                 if name in _SCOPES and (name != "name" or obj.regions):  # a name sets isolation, of regions
@@ -317,6 +343,8 @@ class VerifiedOps:
                 uses[id(inner)] = inner
                 if inner.name == "func.call" or "sym_name" in inner.properties:
                     symbols = True  # a symbol or call moved or new
+        if len(check) > most:
+            return Changes(ops=list(check.values())), new, list(retrack.values()), True
         # Readers of a changed op: sdy ops read their operands' definers (shardings), a function's
         # or manual computation's arguments; an op with regions reads its bodies.
         for op in [*check.values(), *light.values()]:
@@ -343,4 +371,4 @@ class VerifiedOps:
         attributes = [op for k, op in light.items() if k not in check]
         changes = Changes(ops=list(check.values()), attributes=attributes, uses=list(uses.values()),
                           scopes=scopes, symbols=symbols)  # fmt: skip
-        return changes, new
+        return changes, new, list(retrack.values()), False
