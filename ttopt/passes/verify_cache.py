@@ -338,7 +338,7 @@ class VerifiedOps:
                         check[id(u)] = u
 
         for op in subtrees:
-            for inner in op.walk():
+            for inner in op.walk() if op.regions else (op,):
                 check[id(inner)] = inner
                 uses[id(inner)] = inner
                 if inner.name == "func.call" or "sym_name" in inner.properties:
