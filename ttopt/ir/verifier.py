@@ -97,6 +97,8 @@ def verify_changes(module: Module, changes: Changes) -> None:
         if changes.symbols:
             _verify_symbols(_preorder(module.op), module)
     except Exception:
+        # The full verification raises the module's first problem; should it find none, the local
+        # check was stricter than the module-wide rule (a stale parent link) and nothing is wrong.
         _current_run[0] = 0
         verify(module)
     finally:
