@@ -473,7 +473,8 @@ def _collective(op: Operation) -> None:
     if mesh is None or not op.operands or kind == "replicated_to_unreduced":
         return
     operand = _operand_sharding(op.operands[0], s)
-    if operand is None or _mesh_of(operand, meshes) != mesh:
+    operand_mesh = _mesh_of(operand, meshes) if operand is not None else None
+    if operand is None or (operand_mesh is not mesh and operand_mesh != mesh):
         return  # a sharding Shardy reads from a region op's edges, or another mesh: not checked here
     attr, kind_name = _COLLECTIVE_PARAMS.get(kind, (None, None))
     params = _typed(op, attr, kind_name) if attr is not None and kind_name is not None else None
@@ -496,7 +497,11 @@ def _operand_sharding(v: Value, result: Any) -> Any:
     from ttopt.dialects.sdy_attrs import TensorShardingAttr
     from ttopt.ir.values import BlockArgument, OpResult
 
-    edge = next((u for u in v.users if u.name == "sdy.data_flow_edge"), None)
+    edge = None
+    for u in v.uses:  # the first data_flow_edge among the users, in use order
+        if u.name == "sdy.data_flow_edge":
+            edge = u
+            break
     found: Any = None
     if edge is not None:
         found = _typed(edge, "sharding", "TensorShardingAttr") if "sharding" in edge.properties else None

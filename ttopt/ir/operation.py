@@ -285,7 +285,7 @@ class Block:
             op.parent.remove(op)
         op.parent = self
         self.ops.insert(index, op)
-        self._hint = index
+        _set_hint(self, index)
         return op
 
     def index(self, op: Operation) -> int:
@@ -302,7 +302,7 @@ class Block:
                 i = ops.index(op)
             except ValueError:
                 raise ValueError(f"{op!r} is not in this block") from None
-        self._hint = i
+        _set_hint(self, i)
         return i
 
     def remove(self, op: Operation) -> None:
@@ -334,6 +334,11 @@ class Block:
 
     def __len__(self) -> int:
         return len(self.ops)
+
+
+# The position guess is written through its slot: a verified block's class reports attribute
+# writes (ttopt/ir/edit_journal.py), and this one, made on every lookup, changes nothing checked.
+_set_hint = Block.__dict__["_hint"].__set__
 
 
 class Region:

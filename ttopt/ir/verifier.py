@@ -1,13 +1,15 @@
 """Structural verification: arity of known ops, terminators, dominance within blocks, returns.
 
 Run after parsing and after every pass (as mlir-opt does), so a pass that breaks the IR is
-caught at the pass that broke it, with the op named in the diagnostic.
+caught at the pass that broke it, with the op named in the diagnostic. After a pass only what it
+wrote is checked again (`verify_changes`, fed by the pass manager's edit journal).
 """
 
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from ttopt.ir.attributes import OP_ATTRIBUTE_VERIFIERS, SymbolRefAttr, TypeAttr
 from ttopt.ir.diagnostics import Diagnostic, SourcePos
@@ -15,7 +17,7 @@ from ttopt.ir.dialect_registry import UNREGISTERED_DIALECT, dialect_of, is_regis
 from ttopt.ir.opdef import ISOLATED, SYMBOL_TABLE, TERMINATOR, arity_ok, arity_text
 from ttopt.ir.properties import check_properties
 from ttopt.ir.types import FunctionType
-from ttopt.ir.values import OpResult, Value
+from ttopt.ir.values import BlockArgument, OpResult, Value
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module
@@ -35,17 +37,15 @@ def _fail(op: Operation, module: Module, message: str) -> Diagnostic:
     return Diagnostic(f"'{op.name}' op {message}{suffix}", _where(op, module))
 
 
-def verify(module: Module, check_uses: bool = False, allow_unregistered_dialect: bool = True,
-           unchanged: Callable[[Operation], bool] | None = None) -> None:
+def verify(module: Module, check_uses: bool = False, allow_unregistered_dialect: bool = True) -> None:
     """Raise a Diagnostic for the first structural problem found.
 
     `check_uses` also checks that every value's use list matches the operands that refer to it
     (costs a pass over all uses; tests and debugging turn it on). Without
     `allow_unregistered_dialect` an op of a dialect ttopt does not register is an error, as in
     mlir-opt without --allow-unregistered-dialect: the CLI checks its input so; passes create
-    only registered ops, so verifying after them needs no second look. `unchanged(op)` true
-    skips the op's own checks (the pass manager's record of ops verified before and not touched
-    since); dominance and symbols are always checked.
+    only registered ops, so verifying after them needs no second look. (After a pass the pass
+    manager re-checks only what the pass wrote: `verify_changes`.)
     """
     _current_run[0] = next(_runs)
     try:
@@ -53,14 +53,105 @@ def verify(module: Module, check_uses: bool = False, allow_unregistered_dialect:
         if not allow_unregistered_dialect:
             _verify_dialects(ops, module)
         for op in ops:
-            if unchanged is None or not unchanged(op):
-                _verify_op(op, module)
+            _verify_op(op, module)
         _verify_visibility(module)
         _verify_symbols(ops, module)
         if check_uses:
             _verify_use_lists(module)
     finally:
         _current_run[0] = 0
+
+
+@dataclass
+class Changes:
+    """What a verification after an edit must look at again (the rest passed before, unedited)."""
+
+    ops: list[Operation] = field(default_factory=list)  # ops whose own checks run again
+    # Ops whose only change is a discardable attribute no check of the op's definition reads
+    # (`sdy.sharding`): only the attribute checks run again.
+    attributes: list[Operation] = field(default_factory=list)
+    uses: list[Operation] = field(default_factory=list)  # ops whose operands' visibility is checked
+    scopes: bool = False  # blocks or regions changed: visibility is checked over the whole module
+    symbols: bool = False  # a symbol, a call or a symbol table changed: the symbol checks run
+
+
+def verify_changes(module: Module, changes: Changes) -> None:
+    """Verify `module`, known valid before the edits `changes` describes, by re-checking only them.
+
+    Any problem found makes it verify the whole module instead, so the diagnostic is the one a full
+    verification gives (the first problem in module order), word for word."""
+    _current_run[0] = next(_runs)
+    try:
+        for op in changes.ops:
+            _verify_op(op, module)
+        for op in changes.attributes:
+            _verify_attributes(op, module)
+        if changes.scopes:
+            _verify_visibility(module)
+        else:
+            positions: dict[int, dict[int, int]] = {}
+            for op in changes.uses:
+                for v in op.operands:
+                    if not _visible(v, op, positions):
+                        raise Diagnostic("not visible")
+        if changes.symbols:
+            _verify_symbols(_preorder(module.op), module)
+    except Exception:
+        # The full verification raises the module's first problem; should it find none, the local
+        # check was stricter than the module-wide rule (a stale parent link) and nothing is wrong.
+        _current_run[0] = 0
+        verify(module)
+    finally:
+        _current_run[0] = 0
+
+
+def _visible(v: Value, user: Operation, positions: dict[int, dict[int, int]]) -> bool:
+    """The visibility rule of `_verify_visibility` for one use, by walking up from the user: the
+    value's block must hold the user (or an op around it) after the value's definition, or be an
+    earlier block of the same region, with no isolated-from-above op crossed on the way."""
+    if isinstance(v, OpResult):
+        definer: Operation | None = v.op
+        home = definer.parent if definer is not None else None
+    elif isinstance(v, BlockArgument):
+        definer, home = None, v.block
+    else:
+        return False
+    region = home.parent if home is not None else None
+    if home is None or region is None:
+        return False
+    a = user
+    while True:
+        b = a.parent
+        if b is None:
+            return False
+        if b.parent is region:
+            if b is home:
+                if definer is None:
+                    return True
+                if a is definer:
+                    return False
+                pos = positions.get(id(home))
+                if pos is None:
+                    pos = positions[id(home)] = {id(o): i for i, o in enumerate(home.ops)}
+                i, j = pos.get(id(definer)), pos.get(id(a))
+                return i is not None and j is not None and i < j
+            blocks = region.blocks
+            return any(x is home for x in blocks[: _block_index(blocks, b)])
+        r = b.parent
+        owner = r.parent if r is not None else None
+        if owner is None:
+            return False
+        d = owner.opdef
+        if d is not None and d.has(ISOLATED):
+            return False
+        a = owner
+
+
+def _block_index(blocks: list[Any], block: Any) -> int:
+    for i, x in enumerate(blocks):
+        if x is block:
+            return i
+    return 0
 
 
 _runs = itertools.count(1)
@@ -163,6 +254,11 @@ def _verify_op(op: Operation, module: Module) -> None:
                 raise _fail(op, module, e.message) from None
             except ValueError as e:
                 raise _fail(op, module, str(e)) from None
+    _verify_attributes(op, module)
+
+
+def _verify_attributes(op: Operation, module: Module) -> None:
+    """The dialects' checks of an op's discardable attributes (`sdy.sharding` ...)."""
     for check in OP_ATTRIBUTE_VERIFIERS:
         try:
             check(op)

@@ -3,7 +3,7 @@
 Registered pipelines (a pass made of other passes, e.g. `stablehlo-pipeline`) yield their steps one
 at a time, so a step can depend on what the earlier ones did (the sharding pipeline skips Shardy's
 passes once step 4 finds a solved graph). The manager runs each step as it runs a top-level pass:
-timed, verified (only the ops it touched, `verify_cache.py`), printed with `--mlir-print-ir-after-all`, and reported (`--stats` / `--trace`)
+timed, verified (only what it wrote, `verify_cache.py`), printed with `--mlir-print-ir-after-all`, and reported (`--stats` / `--trace`)
 with the steps it skipped and why. Sub-passes are configured from the pipeline's own options of
 the same name (`PipelinePass.configured`), typed, never by `setattr`.
 """
@@ -77,7 +77,7 @@ class PassManager:
         self.ir_out = ir_out or sys.stderr
         self.timings: list[tuple[str, float]] = []
         self.cpu_timings: list[tuple[str, float]] = []  # process CPU seconds (a shared machine's wall time is noise)
-        self._verified = VerifiedOps()  # after a pass, only the ops it touched are checked again
+        self._verified = VerifiedOps()  # after a pass, only what it wrote is checked again
 
     def verify_input(self, module: Module, allow_unregistered_dialect: bool = True) -> None:
         """Verify `module` before the first pass (raises Diagnostic), keeping the record of what was
@@ -85,9 +85,7 @@ class PassManager:
         if not self.verify_each:
             verify(module, allow_unregistered_dialect=allow_unregistered_dialect)
             return
-        self._verified.start(module)
-        verify(module, allow_unregistered_dialect=allow_unregistered_dialect, unchanged=self._verified.unchanged)
-        self._verified.commit()
+        self._verified.verify(module, allow_unregistered_dialect=allow_unregistered_dialect)
 
     def run(self, module: Module) -> None:
         """Run every pass on `module` (raises Diagnostic on failure)."""
@@ -101,9 +99,7 @@ class PassManager:
         t0, c0 = time.perf_counter(), time.process_time()
         p.run(module, self.ctx)
         if self.verify_each:
-            self._verified.start(module)
-            verify(module, unchanged=self._verified.unchanged)
-            self._verified.commit()
+            self._verified.verify(module)
         elapsed = time.perf_counter() - t0
         self.timings.append((label, elapsed))
         self.cpu_timings.append((label, time.process_time() - c0))

@@ -1,117 +1,374 @@
-"""Which ops a pass left as they were, so verifying after it re-checks only the ops it touched.
+"""Verifying after a pass re-checks only what the pass wrote (the edit journal, `ir/edit_journal.py`).
 
-An op's own checks (arity, properties, its dialect's verifier, the sdy attribute checks) read
-the op's name, operands and their types, result types, properties and discardable attributes,
-whether it ends its block, the `manual_axes` of the manual computations around it, and the
-module's `sdy.mesh` ops and alias definitions. After each verification the pass manager records,
-per op, those inputs as the objects they are (attributes and types are never changed in place,
-so the same objects mean the same values); an op whose record matches object for object was
-verified with exactly these inputs and would pass again, so its checks are skipped. Anything
-else is checked: a new op, an op a pass edited. An op with regions (whose checks read its
-nested bodies) also records its regions, their blocks, the blocks' arguments and their types and
-the blocks' op lists, and counts as unchanged only when every op nested in it does too (each
-nested op is looked at once, ahead of its turn, and the answer kept for it). A change to the
-module's meshes or aliases drops the record. Comparison is by identity only: an equal but
-rebuilt attribute counts as changed, which costs a check, never a missed one.
+The first verification of a module checks everything, then tracks every op, block, region and
+value in it: from then on each write to them is journaled. The next verification reads the
+journal since the last one and re-checks:
+- each op written (its operands, properties, attributes, results, successors ...), and the ops
+  built since, found as untracked ops in the blocks written (with everything nested in them);
+  an op whose only write is an `sdy.sharding` attribute has only its attribute checks run, and
+  one whose only write replaced operands by values of the very same type objects only has those
+  uses checked (no check outside the sdy dialect reads an operand's definer, only its type);
+- the ops around each of those (their checks read their bodies: terminators, returned types);
+- the users of a value whose type changed, and the op defining it (or owning its block);
+- whatever is nested in an op that moved, was renamed or had its regions replaced, in a region
+  whose blocks changed, in a block that moved, or in a manual computation whose axes changed;
+- the previous last op of a block whose op list changed (a terminator no longer last);
+- the sdy ops reading a changed op's results or a changed function's or manual computation's
+  arguments (collectives check their operand's sharding, read from its definer);
+- visibility of the operands of the ops written, built or moved, and of the users of ops moved
+  or taken out of their block; over the whole module instead when a block's remaining ops changed
+  order, a block's arguments or a region's blocks changed, or an op got new results or regions or
+  was renamed while holding regions (isolation). The symbol checks when a symbol, a call or a symbol table changed.
+A change to the module's meshes or alias table (read by every sharded op's checks), a different
+module, or a record given up (see `_MAX_JOURNAL`) verifies everything again. Any problem found
+re-verifies the whole module, so diagnostics are those of a full verification.
 """
 
 from __future__ import annotations
 
-from operator import attrgetter, is_
-from typing import TYPE_CHECKING, Any
+from operator import is_
+from typing import TYPE_CHECKING, Any, Iterable
+
+from ttopt.ir.edit_journal import (
+    JOURNAL,
+    NO_KEY,
+    TrackedBlock,
+    TrackedBlockArgument,
+    TrackedOperation,
+    TrackedOpResult,
+    TrackedRegion,
+    track_block,
+    track_op,
+    track_region,
+)
+from ttopt.ir.opdef import SYMBOL_TABLE
+from ttopt.ir.operation import Block, Region
+from ttopt.ir.verifier import Changes, verify, verify_changes
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module
-    from ttopt.ir.operation import Block, Operation
+    from ttopt.ir.operation import Operation
+    from ttopt.ir.values import Value
 
-_type = attrgetter("type")
+# Journal entries past which the readers give up their records (a reader left alive and unread,
+# holding the journal): they verify in full next time.
+_MAX_JOURNAL = 2_000_000
+
+# The share of the module's ops past which a verification checks the whole module in one walk.
+_MOST = 0.5
+_FEW = 1000  # below this many changed ops, checking them one by one is cheap whatever the module
+
+# Property / attribute keys the symbol checks read (None: a write of several keys at once).
+_SYMBOL_KEYS = frozenset(("sym_name", "sym_visibility", "function_type", "callee", None))
+# Op attributes whose write changes what is nested in the op (scopes, enclosing ops), and those
+# that change which values are defined where or how scopes nest (checked over the whole module).
+_MOVES = frozenset(("parent", "name", "regions"))
+_SCOPES = frozenset(("name", "regions", "results"))
+# Op attributes holding the lists and dicts tracking replaces by tracked copies.
+_CONTAINERS = frozenset(("operands", "results", "properties", "attributes", "regions", "successors"))
+# Discardable attributes that only the attribute checks read (`verifier._verify_attributes`; no
+# op definition has a property of that name, and no op's own verifier reads it): an op whose only
+# writes are these has only those checks run again.
+_ATTRIBUTE_ONLY = frozenset(("sdy.sharding",))
 
 
 class VerifiedOps:
-    """The inputs each op was last verified with; `unchanged` is the verifier's skip test."""
+    """The record of one module verified: its journal position and what the checks read globally."""
 
     def __init__(self) -> None:
-        # Keyed by the op (ops and blocks hash by identity): a record keeps its op alive, so a key
-        # never stands for a later object at the same address.
-        self._done: dict[Operation, tuple[tuple[Any, ...], tuple[int, ...]]] = {}
-        self._pending: dict[Operation, tuple[tuple[Any, ...], tuple[int, ...]]] = {}
-        self._module: tuple[Any, ...] = ()
-        self._enclosing: dict[Block, tuple[Any, ...]] = {}
-        self._ahead: dict[Operation, bool] = {}  # nested ops answered while looking at their region's owner
+        self._module: Module | None = None
+        self._state: tuple[Any, ...] = ()
+        self._pos: int | None = None  # journal position read up to; None: no record
+        self._ops_of: dict[Block, tuple[Operation, ...]] = {}  # each tracked block's ops when verified
+        self.checked: list[Operation] = []  # ops whose (attribute) checks ran in the last verification
+        self.full = False  # the last verification checked the whole module
+        self._size = 0  # ops in the module when last verified in full
 
-    def start(self, module: Module) -> None:
-        """Begin a verification of `module` (call `commit` once it has passed)."""
+    def verify(self, module: Module, allow_unregistered_dialect: bool = True) -> None:
+        """Verify `module` (raises Diagnostic), re-checking only what changed since the last time."""
+        state = self._global_state(module)
+        pos = self._pos
+        if (pos is None or module is not self._module or len(state) != len(self._state)
+                or not all(map(is_, state, self._state))):  # fmt: skip
+            self._drop()
+            verify(module, allow_unregistered_dialect=allow_unregistered_dialect)
+            self._track_all(module)
+            self.full = True
+        else:
+            # When most of the module changed (a pass that moved or retyped everything), one full
+            # verification walks it once instead of once per change.
+            most = max(_MOST * self._size, _FEW)
+            changes, new, retrack, whole = self._changes(module, JOURNAL.since(pos), most)
+            if len(changes.uses) > most:
+                changes.scopes = True
+            try:
+                if whole:
+                    verify(module)
+                else:
+                    verify_changes(module, changes)
+            except BaseException:
+                self._drop()
+                raise
+            self.checked = [*changes.ops, *changes.attributes]
+            self.full = whole
+            self._track(new, retrack)
+        self._module = module
+        self._state = state
+        self._read_up_to_end()
+
+    # -- the record ---------------------------------------------------------------------------
+    @staticmethod
+    def _global_state(module: Module) -> tuple[Any, ...]:
+        """What every op's checks may read besides the op: the meshes and the alias table."""
         top = module.op.regions[0].blocks[0].ops if module.op.regions and module.op.regions[0].blocks else []
-        # Also the alias table (its version changes with every edit): an alias an op names may
-        # have been redefined.
         scope = module.aliases
-        state = (module.op, scope, scope.defs.version,
-                 *(x for op in top if op.name == "sdy.mesh" for x in (op, *op.properties.values())))  # fmt: skip
-        if len(state) != len(self._module) or not all(map(is_, state, self._module)):
-            self._done = {}
-        self._module = state
-        self._pending = {}
-        self._enclosing = {}
-        self._ahead = {}
+        return (module.op, scope, scope.defs.version,
+                *(x for op in top if op.name == "sdy.mesh" for x in (op, *op.properties.values())))  # fmt: skip
 
-    def unchanged(self, op: Operation) -> bool:
-        """True when `op` was verified before with the very same inputs (see the module docstring)."""
-        known = self._ahead.pop(op, None)
-        return self._look(op) if known is None else known
+    def _drop(self) -> None:
+        self._pos = None
+        self._module = None
+        self._ops_of = {}
+        JOURNAL.readers.discard(self)
+        JOURNAL.on = bool(JOURNAL.readers)
 
-    def _look(self, op: Operation) -> bool:
-        block = op.parent
-        if block is None:
-            return False
-        operands = op.operands
-        results = op.results
-        props = op.properties
-        attrs = op.attributes
-        around = self._enclosing.get(block)
-        if around is None:
-            around = self._around(block)
-        key = (op.name, block, block.ops[-1] is op, *around, len(operands), *operands,
-               *map(_type, operands), len(results), *map(_type, results), len(props), *props,
-               *props.values(), len(attrs), *attrs, *attrs.values(), len(op.successors), *op.successors)  # fmt: skip
-        nested = True
-        counts: tuple[int, ...] = ()
-        if op.regions:
-            # Counts compare by value (ints above 256 are new objects each time), objects by identity.
-            sizes: list[int] = [len(op.regions)]
-            parts: list[Any] = []
+    def _read_up_to_end(self) -> None:
+        JOURNAL.readers.add(self)
+        JOURNAL.on = True
+        readers = list(JOURNAL.readers)
+        self._pos = len(JOURNAL)
+        low = min((r._pos for r in readers if r._pos is not None), default=len(JOURNAL))
+        if low:
+            JOURNAL.drop_before(low)
+            for r in readers:
+                if r._pos is not None:
+                    r._pos -= low
+        if len(JOURNAL) > _MAX_JOURNAL:
+            for r in readers:
+                if r is not self:
+                    r._drop()
+            JOURNAL.drop_before(len(JOURNAL))
+            self._pos = 0
+            JOURNAL.readers.add(self)
+            JOURNAL.on = True
+
+    def __del__(self) -> None:
+        try:
+            JOURNAL.readers.discard(self)
+            JOURNAL.on = bool(JOURNAL.readers)
+            if not JOURNAL.on:
+                JOURNAL.drop_before(len(JOURNAL))
+        except Exception:  # interpreter shutdown
+            pass
+
+    def _track_all(self, module: Module) -> None:
+        ops_of = self._ops_of = {}
+        self._size = 0
+        for op in module.op.walk():
+            self._size += 1
+            track_op(op)
             for region in op.regions:
-                sizes.append(len(region.blocks))
-                parts += (region, *region.blocks)
-                for b in region.blocks:
-                    sizes += (len(b.args), len(b.ops))
-                    parts += (*b.args, *map(_type, b.args), *b.ops)
-                    for inner in b.ops:
-                        # Every nested op is looked at (no early exit): each needs its record.
-                        same = self._ahead[inner] = self._look(inner)
-                        nested = nested and same
-            key = (*key, *parts)
-            counts = tuple(sizes)
-        self._pending[op] = (key, counts)
-        old = self._done.get(op)
-        return nested and old is not None and old[1] == counts and len(old[0]) == len(key) and all(map(is_, old[0], key))
+                track_region(region)
+                for block in region.blocks:
+                    track_block(block)
+                    ops_of[block] = tuple(block.ops)
+        self.checked = []
 
-    def commit(self) -> None:
-        """The verification passed: its records are the ones to compare with next time."""
-        self._done = self._pending
-        self._pending = {}
-        self._enclosing = {}
-        self._ahead = {}
-
-    def _around(self, block: Block) -> tuple[Any, ...]:
-        """The ops enclosing `block`, each manual computation with its `manual_axes`."""
-        found = self._enclosing.get(block)
-        if found is None:
-            owner = block.parent.parent if block.parent is not None else None
-            if owner is None:
-                found = ()
+    def _track(self, new: list[Any], retrack: list[Operation]) -> None:
+        """Track what this verification looked at: new subtrees, written blocks and regions, ops
+        whose lists or dicts were replaced."""
+        ops_of = self._ops_of
+        for op in retrack:
+            track_op(op)
+        for x in new:
+            if isinstance(x, Block):
+                track_block(x)
+                ops_of[x] = tuple(x.ops)
+            elif isinstance(x, Region):
+                track_region(x)
             else:
-                outer = self._around(owner.parent) if owner.parent is not None else ()
-                axes = owner.properties.get("manual_axes") if owner.name == "sdy.manual_computation" else None
-                found = (*outer, owner, axes)
-            self._enclosing[block] = found
-        return found
+                for inner in x.walk():
+                    track_op(inner)
+                    for region in inner.regions:
+                        track_region(region)
+                        for block in region.blocks:
+                            track_block(block)
+                            ops_of[block] = tuple(block.ops)
+
+    # -- what changed -------------------------------------------------------------------------
+    def _changes(self, module: Module, written: Iterable[tuple[Any, str, Any]],
+                 most: float) -> tuple[Changes, list[Any], list[Operation], bool]:  # fmt: skip
+        """The checks the journal entries call for; what to track once they pass (blocks, regions
+        and subtrees; ops whose lists or dicts were replaced); whether more than `most` ops changed
+        (then the checks are not worked out further: the whole module is verified)."""
+        root = module.op
+        attached: dict[int, bool] = {id(root): True}
+
+        def inside(op: Operation | None) -> bool:
+            """`op` is in the module (answers kept for every op on the way up)."""
+            path: list[int] = []
+            ans = False
+            while op is not None:
+                known = attached.get(id(op))
+                if known is not None:
+                    ans = known
+                    break
+                path.append(id(op))
+                b = op.parent
+                r = b.parent if b is not None else None
+                op = r.parent if r is not None else None
+            for k in path:
+                attached[k] = ans
+            return ans
+
+        check: dict[int, Operation] = {}
+        light: dict[int, Operation] = {}  # ops whose only writes are attributes in _ATTRIBUTE_ONLY
+        uses: dict[int, Operation] = {}
+        subtrees: list[Operation] = []  # ops whose nested ops are all checked again
+        new: list[Any] = []  # blocks and regions to track again, subtrees to track (new ops ...)
+        retrack: dict[int, Operation] = {}  # tracked ops whose lists or dicts were replaced
+        scopes = False
+        symbols = False
+
+        for obj, name, key in written:
+            if name == "typed":  # a new value wired in as an operand of the same type: retyped since?
+                if obj.type is not key.type:
+                    for u in obj.uses:
+                        if inside(u):
+                            check[id(u)] = u
+                continue
+            where: str | None = None
+            if key is not NO_KEY:  # a dict write: `name` is the dict, `key` its key
+                where, name = name, key
+            if type(obj) is TrackedOperation:
+                if not inside(obj):
+                    continue
+                if where is not None:  # a key of its properties or attributes
+                    if where == "attributes" and name in _ATTRIBUTE_ONLY:
+                        light[id(obj)] = obj
+                    else:
+                        check[id(obj)] = obj
+                    if where == "properties" and name in _SYMBOL_KEYS:
+                        symbols = True
+                    if obj.name == "sdy.manual_computation" and where == "properties" and name in ("manual_axes", None):
+                        subtrees.append(obj)
+                    continue
+                if name == "operand":  # an operand replaced by one of the same type object
+                    uses[id(obj)] = obj
+                    if obj.name.startswith("sdy."):  # sdy ops read their operands' definers
+                        check[id(obj)] = obj
+                    continue
+                check[id(obj)] = obj
+                if name in _CONTAINERS:
+                    retrack[id(obj)] = obj
+                    if name == "regions":
+                        new.append(obj)  # its regions may be new: the whole subtree is tracked
+                if name == "operands":
+                    uses[id(obj)] = obj
+                if name in _SCOPES and (name != "name" or obj.regions):  # a name sets isolation, of regions
+                    scopes = symbols = True
+                if name in _MOVES:
+                    subtrees.append(obj)
+                    for r in obj.results:  # its users may now come before it
+                        for u in r.uses:
+                            if inside(u):
+                                uses[id(u)] = u
+                elif name == "properties":
+                    symbols = True
+                    if obj.name == "sdy.manual_computation":
+                        subtrees.append(obj)
+            elif type(obj) is TrackedBlock:
+                owner = obj.parent.parent if obj.parent is not None else None
+                if owner is None or not inside(owner):
+                    continue
+                check[id(owner)] = owner
+                new.append(obj)
+                d = owner.opdef
+                if d is not None and d.has(SYMBOL_TABLE):
+                    symbols = True
+                before = self._ops_of.get(obj)
+                if before is None:
+                    scopes = symbols = True
+                    before = ()
+                elif before:
+                    check[id(before[-1])] = before[-1]  # a terminator that may no longer be last
+                ops = obj.ops
+                if ops:
+                    check[id(ops[-1])] = ops[-1]
+                now = {id(op) for op in ops}
+                was = {id(op) for op in before}
+                if name != "ops" or [op for op in before if id(op) in now] != [op for op in ops if id(op) in was]:
+                    scopes = symbols = True  # moved, arguments changed, or ops reordered: every use is checked
+                for op in before:
+                    if id(op) not in now:  # gone: its users must not see its results any more
+                        for r in op.results:
+                            for u in r.uses:
+                                if inside(u):
+                                    uses[id(u)] = u
+                for op in ops:
+                    if type(op) is not TrackedOperation:
+                        new.append(op)
+                        subtrees.append(op)
+                    elif name == "parent":
+                        subtrees.append(op)
+            elif type(obj) is TrackedRegion:
+                owner = obj.parent
+                if owner is None or not inside(owner):
+                    continue
+                scopes = symbols = True
+                check[id(owner)] = owner
+                new.append(obj)
+                for block in obj.blocks:
+                    new.append(block)
+                    for op in block.ops:
+                        new.append(op)
+                        subtrees.append(op)
+                        check[id(op)] = op
+            elif type(obj) is TrackedOpResult or type(obj) is TrackedBlockArgument:
+                if isinstance(obj, TrackedOpResult):
+                    owner = obj.op
+                else:
+                    region = obj.block.parent if obj.block is not None else None
+                    owner = region.parent if region is not None else None
+                if owner is None or not inside(owner):
+                    continue
+                check[id(owner)] = owner
+                for u in obj.uses:
+                    if inside(u):
+                        check[id(u)] = u
+
+        for op in subtrees:
+            for inner in op.walk() if op.regions else (op,):
+                check[id(inner)] = inner
+                uses[id(inner)] = inner
+                if inner.name == "func.call" or "sym_name" in inner.properties:
+                    symbols = True  # a symbol or call moved or new
+        if len(check) > most:
+            return Changes(ops=list(check.values())), new, list(retrack.values()), True
+        # Readers of a changed op: sdy ops read their operands' definers (shardings), a function's
+        # or manual computation's arguments; an op with regions reads its bodies.
+        for op in [*check.values(), *light.values()]:
+            name = op.name
+            if name == "func.call":
+                symbols = True
+            for r in op.results:
+                for u in r.uses:
+                    if u.name.startswith("sdy.") and id(u) not in check and inside(u):
+                        check[id(u)] = u
+            if name == "func.func" or name == "sdy.manual_computation" or name == "sdy.data_flow_edge":
+                values: list[Value] = [v for region in op.regions for block in region.blocks for v in block.args]
+                if name == "sdy.data_flow_edge":
+                    values += op.operands
+                for v in values:
+                    for u in v.uses:
+                        if u.name.startswith("sdy.") and id(u) not in check and inside(u):
+                            check[id(u)] = u
+        for op in [*check.values(), *light.values()]:
+            up = op.parent_op
+            while up is not None and id(up) not in check:
+                check[id(up)] = up
+                up = up.parent_op
+        attributes = [op for k, op in light.items() if k not in check]
+        changes = Changes(ops=list(check.values()), attributes=attributes, uses=list(uses.values()),
+                          scopes=scopes, symbols=symbols)  # fmt: skip
+        return changes, new, list(retrack.values()), False
