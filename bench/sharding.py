@@ -35,12 +35,11 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def ensure_importable() -> None:
-    try:
-        import ttopt  # noqa: F401
-    except ImportError:
-        sys.path.insert(0, str(REPO))
-    if str(REPO) not in sys.path:
-        sys.path.append(str(REPO))
+    """This checkout's `ttopt` and `bench.gen` ahead of any installed copy: the bench measures the
+    checkout it sits in."""
+    if str(REPO) in sys.path:
+        sys.path.remove(str(REPO))
+    sys.path.insert(0, str(REPO))
 
 
 def generate(n_ops: int, seed: int) -> str:
