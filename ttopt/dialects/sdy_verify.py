@@ -519,8 +519,8 @@ def _operand_sharding(v: Value, result: Any) -> Any:
     elif not isinstance(v, OpResult):
         return None
     else:
-        owner = v.owner
-        i = owner.results.index(v)
+        owner = v.op
+        i = v.index
         if owner.name == "sdy.named_computation":
             return None
         if owner.name == "sdy.manual_computation":
