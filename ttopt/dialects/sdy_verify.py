@@ -11,7 +11,7 @@ from typing import Any, Mapping, Sequence
 from ttopt.ir.attributes import DIALECT_ATTR_CHECKS, OP_ATTRIBUTE_VERIFIERS, DialectAttr
 from ttopt.ir.operation import Operation
 from ttopt.ir.types import TensorType
-from ttopt.ir.values import Value
+from ttopt.ir.values import BlockArgument, OpResult, Value
 from ttopt.ir.verifier import verification_run
 
 
@@ -465,7 +465,9 @@ def _collective(op: Operation) -> None:
     s = _typed(op, "out_sharding", "TensorShardingAttr")
     vtype = op.results[0].type if op.results else None
     meshes = _meshes(op)
-    mesh = _mesh_of(s, meshes)
+    mesh = s.mesh  # a MeshAttr, or the name of an `sdy.mesh` (`_mesh_of`, inlined: one call per collective)
+    if isinstance(mesh, str):
+        mesh = meshes.get(mesh)
     problem = sharding_problem(s, vtype, mesh, _manual_axes(op))
     if problem:
         raise ValueError(problem)
@@ -473,11 +475,17 @@ def _collective(op: Operation) -> None:
     if mesh is None or not op.operands or kind == "replicated_to_unreduced":
         return
     operand = _operand_sharding(op.operands[0], s)
-    operand_mesh = _mesh_of(operand, meshes) if operand is not None else None
-    if operand is None or (operand_mesh is not mesh and operand_mesh != mesh):
-        return  # a sharding Shardy reads from a region op's edges, or another mesh: not checked here
-    attr, kind_name = _COLLECTIVE_PARAMS.get(kind, (None, None))
-    params = _typed(op, attr, kind_name) if attr is not None and kind_name is not None else None
+    if operand is None:
+        return  # a sharding Shardy reads from a region op's edges: not checked here
+    operand_mesh = operand.mesh
+    if isinstance(operand_mesh, str):
+        operand_mesh = meshes.get(operand_mesh)
+    if operand_mesh is not mesh and operand_mesh != mesh:
+        return  # another mesh: not checked here
+    params = None
+    attr_kind = _COLLECTIVE_PARAMS.get(kind)
+    if attr_kind is not None:
+        params = _typed(op, attr_kind[0], attr_kind[1])
     check_collective(kind, params, operand, s, mesh)
 
 
@@ -494,9 +502,6 @@ _COLLECTIVE_PARAMS = {
 def _operand_sharding(v: Value, result: Any) -> Any:
     """The sharding Shardy's getOrCreateSharding gives a collective's operand, or None where it
     would read it from a data-flow edge ttopt does not model here (a loop's or named computation's)."""
-    from ttopt.dialects.sdy_attrs import TensorShardingAttr
-    from ttopt.ir.values import BlockArgument, OpResult
-
     edge = None
     for u in v.uses:  # the first data_flow_edge among the users, in use order
         if u.name == "sdy.data_flow_edge":
@@ -505,6 +510,21 @@ def _operand_sharding(v: Value, result: Any) -> Any:
     found: Any = None
     if edge is not None:
         found = _typed(edge, "sharding", "TensorShardingAttr") if "sharding" in edge.properties else None
+    elif isinstance(v, OpResult):  # checked first: most collectives read another op's result
+        owner = v.op
+        name = owner.name
+        own = _OWN_SHARDING.get(name)
+        if own is not None:
+            found = _typed(owner, own, "TensorShardingAttr")
+        elif name == "sdy.named_computation":
+            return None
+        elif name == "sdy.manual_computation":
+            outs = _typed(owner, "out_shardings", "TensorShardingPerValueAttr")
+            found = outs[v.index] if v.index < len(outs) else None
+        else:
+            a = owner.attributes.get("sdy.sharding")
+            per_value = _typed_as(a, "sdy.sharding_per_value") if a is not None else None
+            found = per_value[v.index] if per_value is not None and len(per_value) == len(owner.results) else None
     elif isinstance(v, BlockArgument):
         region = v.block.parent if v.block is not None else None
         parent = region.parent if region is not None else None
@@ -516,26 +536,17 @@ def _operand_sharding(v: Value, result: Any) -> Any:
             found = _free_part(ins[v.index], manual) if v.index < len(ins) else None
         else:
             return None  # a loop's or named computation's argument: its edge owner is modelled elsewhere
-    elif not isinstance(v, OpResult):
-        return None
     else:
-        owner = v.owner
-        i = owner.results.index(v)
-        if owner.name == "sdy.named_computation":
-            return None
-        if owner.name == "sdy.manual_computation":
-            outs = _typed(owner, "out_shardings", "TensorShardingPerValueAttr")
-            found = outs[i] if i < len(outs) else None
-        elif owner.name.startswith("sdy.") and owner.name[4:] in _COLLECTIVES:
-            found = _typed(owner, "out_sharding", "TensorShardingAttr")
-        elif owner.name in ("sdy.sharding_constraint", "sdy.reshard"):
-            found = _typed(owner, "sharding", "TensorShardingAttr")
-        else:
-            a = owner.attributes.get("sdy.sharding")
-            per_value = _typed_as(a, "sdy.sharding_per_value") if a is not None else None
-            found = per_value[i] if per_value is not None and len(per_value) == len(owner.results) else None
+        return None
     if found is not None:
         return found
+    return _replicated(v, result)
+
+
+def _replicated(v: Any, result: Any) -> Any:
+    """A fully replicated sharding of `v` on `result`'s mesh (None when `v` is unranked)."""
+    from ttopt.dialects.sdy_attrs import TensorShardingAttr
+
     rank = _rank(v)
     return None if rank is None else TensorShardingAttr.fully_replicated(result.mesh, rank)
 
@@ -571,6 +582,13 @@ def _arg_sharding(func: Operation, i: int) -> Any:
 
 _COLLECTIVES = ("all_gather", "all_slice", "all_to_all", "reduce_scatter", "all_reduce", "collective_permute",
                 "sharded_to_unreduced", "replicated_to_unreduced")  # fmt: skip
+
+# The ops that hold their one result's sharding in a property, by op name.
+_OWN_SHARDING = {
+    **{f"sdy.{name}": "out_sharding" for name in _COLLECTIVES},
+    "sdy.sharding_constraint": "sharding",
+    "sdy.reshard": "sharding",
+}
 
 VERIFIERS = {
     "sdy.mesh": _mesh,

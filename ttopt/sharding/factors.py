@@ -369,17 +369,21 @@ def check_sharding_bodies(module: Module) -> None:
     from ttopt.sharding.diagnostics import typed
     from ttopt.sharding.func_attrs import argument_label, result_label
 
+    # A dialect attribute whose typed model is already built parsed before (the verifier, or an
+    # earlier pass, built it) and is not parsed again: every sharding pass starts here.
     for op in module.walk():
         if op.name == "func.func":
             for key, label in (("arg_attrs", argument_label), ("res_attrs", result_label)):
                 arr = op.properties.get(key)
                 for i, d in enumerate(getattr(arr, "items", ())):
                     a = d.entries.get("sdy.sharding") if isinstance(d, DictAttr) else None
-                    if a is not None:
+                    if a is not None and (type(a) is not DialectAttr or a._typed is None):
                         typed(module, op, a, f"{label(op, i)}: sdy.sharding")
-        a = op.attributes.get("sdy.sharding")
-        if a is not None:
-            typed(module, op, a, f"'{op.name}' op: sdy.sharding")
+        attrs = op.attributes
+        if attrs:
+            a = attrs.get("sdy.sharding")
+            if a is not None and (type(a) is not DialectAttr or a._typed is None):
+                typed(module, op, a, f"'{op.name}' op: sdy.sharding")
 
 
 # ---- reading and writing shardings in the IR ------------------------------------------------------
