@@ -485,9 +485,11 @@ class _Seen:
 
 def _read(op: Any, c: _Ctx) -> _Seen:
     """`_Seen` of `op`, each attribute's class and flags found once per attribute object."""
-    tensors = [*op.operands, *op.results]
-    n = len(op.operands)
-    read = []
+    operands = op.operands
+    tensors = [*operands, *op.results]
+    n = len(operands)
+    read: list[tuple[Any, Any]] = []
+    push = read.append
     parts: list[Any] | None = []
     unreduced = off = False
     infos = c.attr_info
@@ -498,7 +500,7 @@ def _read(op: Any, c: _Ctx) -> _Seen:
             d = v.op
             if d.name.startswith("sdy."):  # sdy ops keep shardings in properties
                 a = get_sharding_attr(v)
-                if parts is not None and d.name == "sdy.propagation_barrier":
+                if d.name == "sdy.propagation_barrier":
                     parts = None
             else:
                 # `get_sharding_attr` for an op's per-value attribute, decoded once per attribute object.
@@ -511,17 +513,17 @@ def _read(op: Any, c: _Ctx) -> _Seen:
                         per = pv.resolve().typed
                         # The entry holds `pv`: its id stays its own.
                         hit = per_values[id(pv)] = (pv, per.shardings if per is not None else ())
-                    a = hit[1][v.index] if v.index < len(hit[1]) else None
+                    shardings = hit[1]
+                    a = shardings[v.index] if v.index < len(shardings) else None
         else:
             owner = _region_owner(v)
             a = _attr_of(v, owner)
             if owner is not None:
                 parts = None
-        read.append((a, owner))
+        push((a, owner))
         if a is None:
             if parts is not None:
-                parts.append(id(v.type))
-                parts.append(None)
+                parts += (id(v.type), None)
             continue
         info = infos.get(id(a))
         if info is None:
@@ -531,12 +533,12 @@ def _read(op: Any, c: _Ctx) -> _Seen:
             cls = c.attr_numbers.setdefault(a, len(c.attr_numbers)) if isinstance(a.mesh, str) else (id(a),)
             info = infos[id(a)] = (a, cls, bool(a.unreduced), a.mesh in c.distributed)
         if i < n:
-            unreduced = unreduced or info[2]
+            if info[2]:
+                unreduced = True
         elif not info[3]:
             off = True
         if parts is not None:
-            parts.append(id(v.type))
-            parts.append(info[1])
+            parts += (id(v.type), info[1])
     return _Seen(tensors, read, tuple(parts) if parts is not None else None, unreduced, off)
 
 
