@@ -818,7 +818,7 @@ def _choose(op: Any, rule: OpShardingRule, shs: list[Sharding | None], tensors: 
     elif common is not None:
         chosen = common
     else:
-        chosen = incompatible_common_axes(rule, projs, [_numel(v) for v in tensors], full)
+        chosen = incompatible_common_axes(rule, projs, _sizes(tensors, ctx), full)
         _expressible(op, rule, chosen, ctx, mesh)
     dims = tuple(tuple(tuple(d) for d in factor_dims(m, sizes, lambda f: chosen.get(f, []))) for m in rule.tensors)
     return tuple((f, tuple(axes)) for f, axes in chosen.items()), dims
