@@ -132,10 +132,8 @@ def _rule_key(op: Operation, conservative: bool, shapes: tuple) -> tuple | None:
                 continue
             hit = _SPELLED.get(id(a))
             if hit is None or hit[0] is not a:
-                text: str | None = a.resolve().text
-                if "#" in text[1:] and _ALIAS.search(text, 1):  # type: ignore[index]
-                    text = None
-                hit = (a, text)
+                text: str = a.resolve().text
+                hit = (a, None if "#" in text[1:] and _ALIAS.search(text, 1) else text)
                 if not isinstance(a, AliasRef):  # an alias's target may be redefined: read it each time
                     if len(_SPELLED) > _SPELLED_LIMIT:
                         _SPELLED.clear()
