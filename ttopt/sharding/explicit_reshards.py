@@ -485,9 +485,11 @@ class _Seen:
 
 def _read(op: Any, c: _Ctx) -> _Seen:
     """`_Seen` of `op`, each attribute's class and flags found once per attribute object."""
-    tensors = [*op.operands, *op.results]
-    n = len(op.operands)
-    read = []
+    operands = op.operands
+    tensors = [*operands, *op.results]
+    n = len(operands)
+    read: list[tuple[Any, Any]] = []
+    push = read.append
     parts: list[Any] | None = []
     unreduced = off = False
     infos = c.attr_info
@@ -498,7 +500,7 @@ def _read(op: Any, c: _Ctx) -> _Seen:
             d = v.op
             if d.name.startswith("sdy."):  # sdy ops keep shardings in properties
                 a = get_sharding_attr(v)
-                if parts is not None and d.name == "sdy.propagation_barrier":
+                if d.name == "sdy.propagation_barrier":
                     parts = None
             else:
                 # `get_sharding_attr` for an op's per-value attribute, decoded once per attribute object.
@@ -511,17 +513,17 @@ def _read(op: Any, c: _Ctx) -> _Seen:
                         per = pv.resolve().typed
                         # The entry holds `pv`: its id stays its own.
                         hit = per_values[id(pv)] = (pv, per.shardings if per is not None else ())
-                    a = hit[1][v.index] if v.index < len(hit[1]) else None
+                    shardings = hit[1]
+                    a = shardings[v.index] if v.index < len(shardings) else None
         else:
             owner = _region_owner(v)
             a = _attr_of(v, owner)
             if owner is not None:
                 parts = None
-        read.append((a, owner))
+        push((a, owner))
         if a is None:
             if parts is not None:
-                parts.append(id(v.type))
-                parts.append(None)
+                parts += (id(v.type), None)
             continue
         info = infos.get(id(a))
         if info is None:
@@ -531,12 +533,12 @@ def _read(op: Any, c: _Ctx) -> _Seen:
             cls = c.attr_numbers.setdefault(a, len(c.attr_numbers)) if isinstance(a.mesh, str) else (id(a),)
             info = infos[id(a)] = (a, cls, bool(a.unreduced), a.mesh in c.distributed)
         if i < n:
-            unreduced = unreduced or info[2]
+            if info[2]:
+                unreduced = True
         elif not info[3]:
             off = True
         if parts is not None:
-            parts.append(id(v.type))
-            parts.append(info[1])
+            parts += (id(v.type), info[1])
     return _Seen(tensors, read, tuple(parts) if parts is not None else None, unreduced, off)
 
 
@@ -592,13 +594,13 @@ def _decide(op: Any, rule: OpShardingRule, ctx: _Ctx, tensors: list[Any], read: 
 
     full, axes_key = _axis_sizes(mesh, ctx)
     if ctx.trace is not None and ctx.trace.enabled:
-        found = _choose(op, rule, shs, tensors, ctx, mesh, full)
+        found = _choose(op, rule, shs, tensors, ctx, full)
     else:
         key = (_rule_number(rule, ctx), op.name == "stablehlo.reshape", axes_key, _sizes(tensors, ctx),
                *[None if s is None else _shape_number(s, ctx) for s in shs])  # fmt: skip
         choice = ctx.choices.get(key)
         if choice is None:
-            found = _choose(op, rule, shs, tensors, ctx, mesh, full)
+            found = _choose(op, rule, shs, tensors, ctx, full)
             keeps = found is not None and _keeps(found, shs, rule, len(op.operands))
             number = ctx.found_numbers.setdefault(found, len(ctx.found_numbers))
             choice = ctx.choices[key] = (found, keeps, number)
@@ -797,7 +799,7 @@ def _keeps(found: tuple, shs: list[Sharding | None], rule: OpShardingRule, n_ops
     return True
 
 
-def _choose(op: Any, rule: OpShardingRule, shs: list[Sharding | None], tensors: list[Any], ctx: _Ctx, mesh: Any,
+def _choose(op: Any, rule: OpShardingRule, shs: list[Sharding | None], tensors: list[Any], ctx: _Ctx,
             full: dict[str, int]) -> tuple | None:  # fmt: skip
     """The axes every factor gets and each tensor's dims under them (None: the op is skipped).
     A function of the rule, the tensors' dims, replicated axes and sizes, the mesh axes and the
@@ -812,12 +814,12 @@ def _choose(op: Any, rule: OpShardingRule, shs: list[Sharding | None], tensors: 
     if overflow:
         chosen = reshape_overflow_axes(rule, projs[0], projs[-1])
         _why(ctx, op, "overflow axes: the more sharded side's axes redistributed over both sides' factors")
-        _expressible(op, rule, chosen, ctx, mesh)
+        _expressible(op, rule, chosen, ctx, full)
     elif common is not None:
         chosen = common
     else:
-        chosen = incompatible_common_axes(rule, projs, [_numel(v) for v in tensors], full)
-        _expressible(op, rule, chosen, ctx, mesh)
+        chosen = incompatible_common_axes(rule, projs, _sizes(tensors, ctx), full)
+        _expressible(op, rule, chosen, ctx, full)
     dims = tuple(tuple(tuple(d) for d in factor_dims(m, sizes, lambda f: chosen.get(f, []))) for m in rule.tensors)
     return tuple((f, tuple(axes)) for f, axes in chosen.items()), dims
 
@@ -853,7 +855,7 @@ def _all_reduce_props(axes: list[Axis], out: Sharding, kind: str, ctx: _Ctx, mes
     return props
 
 
-def _expressible(op: Any, rule: OpShardingRule, chosen: dict, ctx: _Ctx, mesh: Any) -> None:
+def _expressible(op: Any, rule: OpShardingRule, chosen: dict, ctx: _Ctx, full: dict[str, int]) -> None:
     """Make the chosen factor shardings expressible in every tensor, replicating factors instead.
 
     Conservative (the default, DECISIONS.md): no sub-axes and no non-divisible factors, so a
@@ -865,7 +867,6 @@ def _expressible(op: Any, rule: OpShardingRule, chosen: dict, ctx: _Ctx, mesh: A
 
     sizes = rule.factor_sizes
     if ctx.conservative:
-        full = {a.name: a.size for a in mesh.axes}
         for f, axes in chosen.items():
             keep: list[Axis] = []
             for a in axes:

@@ -30,6 +30,7 @@ from ttopt.dialects.sdy_rule import (
     check_rule,
     parse_rule,
 )
+from ttopt.ir.attributes import AliasRef
 from ttopt.ir.diagnostics import Diagnostic
 from ttopt.ir.operation import Operation
 from ttopt.ir.properties import props
@@ -68,7 +69,7 @@ def rule_for(op: Operation, conservative: bool = True) -> OpShardingRule | None:
     fn = RULES.get(op.name)
     if fn is None:
         return None
-    shapes = tuple(shape_of(v) for v in (*op.operands, *op.results))
+    shapes = tuple(_shape_by_type(v) for v in (*op.operands, *op.results))
     if None in shapes:
         return None
     if fn is _pointwise:  # the most common rule: straight from the shapes just read
@@ -99,16 +100,47 @@ _RULES_SEEN: dict[tuple, OpShardingRule | None] = {}
 _ALIAS = re.compile(r"#[\w$.-]+(?![\w$.<-])")
 
 
+# Per type object, its static shape (types are immutable; the entry holds the type, so its id
+# stays its own); dropped past _SHAPES_LIMIT entries.
+_SHAPES_LIMIT = 50_000
+_SHAPES: dict[int, tuple[object, tuple[int, ...] | None]] = {}
+
+
+def _shape_by_type(v: Value) -> tuple[int, ...] | None:
+    """`shape_of(v)`, computed once per type object."""
+    t = v.type
+    hit = _SHAPES.get(id(t))
+    if hit is None or hit[0] is not t:
+        if len(_SHAPES) > _SHAPES_LIMIT:
+            _SHAPES.clear()
+        hit = _SHAPES[id(t)] = (t, shape_of(v))
+    return hit[1]
+
+
+# Per attribute object, its resolved text, or None when it names an alias (the parser shares
+# equal attribute objects, so most ops' attributes are found here by identity; the entry holds
+# the attribute, so its id stays its own); dropped past _SPELLED_LIMIT entries.
+_SPELLED_LIMIT = 50_000
+_SPELLED: dict[int, tuple[object, str | None]] = {}
+
+
 def _rule_key(op: Operation, conservative: bool, shapes: tuple) -> tuple | None:
     spelled = []
     for attrs in (op.properties, op.attributes):
         for k, a in attrs.items():
             if k.startswith("sdy."):
                 continue
-            text = a.resolve().text
-            if "#" in text[1:] and _ALIAS.search(text, 1):
+            hit = _SPELLED.get(id(a))
+            if hit is None or hit[0] is not a:
+                text: str = a.resolve().text
+                hit = (a, None if "#" in text[1:] and _ALIAS.search(text, 1) else text)
+                if not isinstance(a, AliasRef):  # an alias's target may be redefined: read it each time
+                    if len(_SPELLED) > _SPELLED_LIMIT:
+                        _SPELLED.clear()
+                    _SPELLED[id(a)] = hit
+            if hit[1] is None:
                 return None
-            spelled.append((k, text))
+            spelled.append((k, hit[1]))
     return (op.name, conservative, len(op.operands), shapes, tuple(spelled))
 
 
