@@ -17,7 +17,7 @@ from ttopt.device.layout_info import layout_info
 from ttopt.device.layout_pool import layout_pool
 from ttopt.device.matmul_config import derive_program_config, is_batched, matmul_dims
 from ttopt.device.op_config import OpConfig
-from ttopt.device.op_families import Family, family_of
+from ttopt.device.op_families import Family, family_of, fixed_dispatch
 from ttopt.device.tensor import TensorTypeError, check_shape, element_dtype
 from ttopt.dialects.errors import AttrError
 from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
@@ -44,7 +44,7 @@ def candidate_configs(
     rt = op.results[0].type.resolve()
     current = _current(rt)
     fam = family_of(op.name)
-    if fam is None or op.name in FIXED_LAYOUT_OPS or (fam is Family.DISPATCH and op.name != "ttnn.d2m_subgraph"):
+    if fam is None or op.name in FIXED_LAYOUT_OPS or fixed_dispatch(op.name):
         return [OpConfig(output=current)] if current is not None else []
     dtype = element_dtype(rt)
     if dtype is None:

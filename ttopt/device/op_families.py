@@ -98,6 +98,16 @@ NOT_MODELLED = frozenset({
 })  # fmt: skip
 
 
+# Seed 001's dispatch_d2m carries the layouts its DFSharding dispatch config sets; upstream's
+# d2m_subgraph is placed like any other op (the ttnn.generic it compiles to reads and writes any layout).
+PLACED_DISPATCH_OPS = frozenset({"ttnn.d2m_subgraph"})
+
+
+def fixed_dispatch(op_name: str) -> bool:
+    """A dispatch op whose layouts the optimizer does not choose."""
+    return OP_FAMILIES.get(op_name) is Family.DISPATCH and op_name not in PLACED_DISPATCH_OPS
+
+
 def family_of(op_name: str) -> Family | None:
     """The family modelling `op_name`, or None (not implemented)."""
     return OP_FAMILIES.get(op_name)

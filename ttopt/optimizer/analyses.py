@@ -34,7 +34,7 @@ from ttopt.device import (
 )
 from ttopt.device.layout_info import INTERLEAVED, L1, make_layout
 from ttopt.device.matmul_config import is_batched, matmul_dims
-from ttopt.device.op_families import Family, family_of
+from ttopt.device.op_families import Family, family_of, fixed_dispatch
 from ttopt.device.rules.transformer import SHARED_CONFIG_OPS
 from ttopt.device.tensor import TensorTypeError, element_dtype
 from ttopt.dialects.errors import AttrError
@@ -224,7 +224,7 @@ class AnalysisPipeline:
         if fam is None:
             res.note = f"no op-model rule for {op.name}"
             return res
-        if op.name in FIXED_LAYOUT_OPS or (fam is Family.DISPATCH and op.name != "ttnn.d2m_subgraph"):
+        if op.name in FIXED_LAYOUT_OPS or fixed_dispatch(op.name):
             res.note = "layout fixed (conversion, buffer or dispatch op)"
             return res
         inputs = self.effective_inputs(op)

@@ -27,14 +27,13 @@ from typing import Any
 
 from ttopt.device import OpConfig, layout_info
 from ttopt.device.layout_info import DRAM, INTERLEAVED, make_layout
-from ttopt.device.op_families import family_of
+from ttopt.device.op_families import family_of, fixed_dispatch
 from ttopt.device.rules.argmax import reduces_last_dim
 from ttopt.device.rules.transformer import SHARED_CONFIG_OPS, result_layouts
 from ttopt.dialects.errors import AttrError
 from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
 from ttopt.ir.types import TensorType
 from ttopt.optimizer.analyses import current_layout, ranked_shape
-from ttopt.optimizer.dispatch import is_dispatch
 from ttopt.optimizer.policies import FunctionContext
 
 
@@ -132,7 +131,7 @@ class CostGraph:
                     continue
                 if p > last:
                     last = p
-                if u.name not in READ_ANY and (family_of(u.name) is None or (is_dispatch(u) and u.name != "ttnn.d2m_subgraph") or u.name in KEEPS_MEMORY):
+                if u.name not in READ_ANY and (family_of(u.name) is None or fixed_dispatch(u.name) or u.name in KEEPS_MEMORY):
                     known = False
         return last, known
 
