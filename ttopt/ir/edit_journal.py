@@ -268,30 +268,29 @@ class TrackedRegion(Region):
             _keys.append(NO_KEY)
 
 
-class TrackedOpResult(OpResult):
+class _ReportsType:
+    """A verified value: a new type is reported (its definer and users read it)."""
+
+    __slots__ = ()
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        _set(self, name, value)
+        if JOURNAL.on and name == "type":
+            _objs.append(self)
+            _names.append(name)
+            _keys.append(NO_KEY)
+
+
+class TrackedOpResult(_ReportsType, OpResult):
     """A verified op result: a new type is reported (its op and users read it)."""
 
     __slots__ = ()
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        _set(self, name, value)
-        if JOURNAL.on and name == "type":
-            _objs.append(self)
-            _names.append(name)
-            _keys.append(NO_KEY)
 
-
-class TrackedBlockArgument(BlockArgument):
+class TrackedBlockArgument(_ReportsType, BlockArgument):
     """A verified block argument: a new type is reported (its block's owner and users read it)."""
 
     __slots__ = ()
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        _set(self, name, value)
-        if JOURNAL.on and name == "type":
-            _objs.append(self)
-            _names.append(name)
-            _keys.append(NO_KEY)
 
 
 def _list(owner: Any, name: str, items: list[Any]) -> TrackedList:

@@ -162,17 +162,23 @@ class VerifiedOps:
             pass
 
     def _track_all(self, module: Module) -> None:
-        ops_of = self._ops_of = {}
-        self._size = 0
-        for op in module.op.walk():
-            self._size += 1
+        self._ops_of = {}
+        self._size = self._track_subtree(module.op)
+        self.checked = []
+
+    def _track_subtree(self, root: Operation) -> int:
+        """Track `root`, every op nested in it and their regions and blocks; the number of ops."""
+        ops_of = self._ops_of
+        n = 0
+        for op in root.walk():
+            n += 1
             track_op(op)
             for region in op.regions:
                 track_region(region)
                 for block in region.blocks:
                     track_block(block)
                     ops_of[block] = tuple(block.ops)
-        self.checked = []
+        return n
 
     def _track(self, new: list[Any], retrack: list[Operation]) -> None:
         """Track what this verification looked at: new subtrees, written blocks and regions, ops
@@ -187,13 +193,7 @@ class VerifiedOps:
             elif isinstance(x, Region):
                 track_region(x)
             else:
-                for inner in x.walk():
-                    track_op(inner)
-                    for region in inner.regions:
-                        track_region(region)
-                        for block in region.blocks:
-                            track_block(block)
-                            ops_of[block] = tuple(block.ops)
+                self._track_subtree(x)
 
     # -- what changed -------------------------------------------------------------------------
     def _changes(self, module: Module, written: Iterable[tuple[Any, str, Any]],

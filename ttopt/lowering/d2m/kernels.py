@@ -204,13 +204,7 @@ def reader_kernel(
     cbs = [t.cb(p) for p in ports]
     accessors = []
     for i, _p in enumerate(ports):
-        addr = t.value(
-            f'emitc.call_opaque "get_common_arg_val"({t.const(i, "i32")}) {{template_args = [#emitc.opaque<"uint32_t">]}} : (i32) -> i32'
-        )
-        t.op(
-            f'emitc.verbatim "const auto acc{i} = TensorAccessor(TensorAccessorArgs<{len(ports) + i}>(), {{}}, {{}});" args {addr}, {t.const(page_sizes[i], "i32")} : i32, i32'
-        )
-        accessors.append(f"acc{i}")
+        accessors.append(_accessor(t, f"acc{i}", i, len(ports) + i, page_sizes[i]))
     lines, r, c = _core_tile(t, grid)
     for i, p in enumerate(ports):
         src = _source_index(t, lines, grid.dims, in_dims[i], r, c)
@@ -225,6 +219,18 @@ def reader_kernel(
     rt = ", ".join(f"<arg_type = buffer_address, operand_index = {i}>" for i in range(len(ports)))
     acc = ", ".join(f"<arg_type = tensor_accessor_args, operand_index = {i}>" for i in range(len(ports)))
     return _func(name, "noc", f"rt_args = [{rt}] ct_args = [{_cb_ports(ports, io_count)}, {acc}]", t)
+
+
+def _accessor(t: _Text, var: str, common_arg: int, ct_arg: int, page_size: int) -> str:
+    """Declare `var`, a TensorAccessor over the buffer whose address is common runtime argument
+    `common_arg`, with its accessor args from compile-time argument `ct_arg`; returns `var`."""
+    addr = t.value(
+        f'emitc.call_opaque "get_common_arg_val"({t.const(common_arg, "i32")}) {{template_args = [#emitc.opaque<"uint32_t">]}} : (i32) -> i32'
+    )
+    t.op(
+        f'emitc.verbatim "const auto {var} = TensorAccessor(TensorAccessorArgs<{ct_arg}>(), {{}}, {{}});" args {addr}, {t.const(page_size, "i32")} : i32, i32'
+    )
+    return var
 
 
 def aliased_writer_kernel(name: str, port: int, tiles_per_core: int, io_count: int) -> str:
@@ -243,12 +249,7 @@ def tile_writer_kernel(name: str, grid: TileGrid, port: int, dst_index: int, pag
     t = _Text()
     one = t.const(1, "i32")
     cb = t.cb(port)
-    addr = t.value(
-        f'emitc.call_opaque "get_common_arg_val"({t.const(0, "i32")}) {{template_args = [#emitc.opaque<"uint32_t">]}} : (i32) -> i32'
-    )
-    t.op(
-        f'emitc.verbatim "const auto dst = TensorAccessor(TensorAccessorArgs<1>(), {{}}, {{}});" args {addr}, {t.const(page_size, "i32")} : i32, i32'
-    )
+    _accessor(t, "dst", 0, 1, page_size)
     lines, r, c = _core_tile(t, grid)
     page = _source_index(t, lines, grid.dims, grid.dims, r, c)
     lines.append(f'emitc.verbatim "cb_ctarg_{port}.wait_front({{}});" args {one} : i32')
