@@ -1,5 +1,6 @@
 // RUN: ttopt opt %s --ttcore-register-device --ttcore-mark-functions-as-forward --ttnn-greedy-l1-spill-management --mlir-print-debuginfo | FileCheck %s
 // RUN: ttopt opt %s --ttcore-register-device --ttcore-mark-functions-as-forward --ttnn-greedy-l1-spill-management | python %S/../../bench/ttnn_ods_check.py - | FileCheck %s --check-prefix=ODS
+// RUN: ttopt opt %s --ttcore-register-device --ttcore-mark-functions-as-forward --ttnn-optimizer=memory-layout-analysis-enabled=false --trace 2>&1 | FileCheck %s --check-prefix=KEEP
 
 // Budget: 0.14 x 1498112 B = 209735 B per core (tt-mlir's wormhole desc). Every 2048x1024 bf16 L1
 // tensor is 2048 tiles over 64 banks: 64 KiB per core. relu of one peaks at 136 KiB (in, out, CBs).
@@ -24,6 +25,15 @@
 // CHECK-NOT: ttnn.to_memory_config
 
 // ODS: 0 violation(s)
+
+// Without memory-layout analysis every op would take its first legal config (DRAM interleaved),
+// estimated slower than this input already placed in L1: the input is kept, aliases included.
+// KEEP: note: @view: the first legal configs are estimated slower than the input: input kept
+// KEEP: note: @copy: the first legal configs are estimated slower than the input: input kept
+// KEEP-NOT: #ttnn_layout
+// KEEP-LABEL: func.func @copy
+// KEEP: "ttnn.relu"(%1) : (tensor<4096x512xbf16, #c2>) -> tensor<4096x512xbf16, #c2>
+// KEEP-NOT: ttnn.to_memory_config
 
 #dram = #ttnn.buffer_type<dram>
 #l1 = #ttnn.buffer_type<l1>

@@ -217,6 +217,18 @@ class AliasScope:
     def __len__(self) -> int:
         return len(self.defs)
 
+    def drop_since(self, count: int) -> set[str]:
+        """Remove the definitions made after the first `count` (the caller has removed their uses); their names."""
+        dropped = list(self.defs)[count:]
+        for key in dropped:
+            d = self.defs.pop(key)
+            if self._by_text is not None and d.kind == "attr" and not d.is_location:
+                if self._by_text.get(d.value.text) == d.name:
+                    del self._by_text[d.value.text]
+        if dropped:
+            self._expanded.clear()
+        return {name for _, name in dropped}
+
     def fresh_name(self, prefix: str) -> str:
         """An unused alias name `prefix`, `prefix1`, `prefix2`, ... (tt-mlir's scheme)."""
         if not self.has("attr", prefix):

@@ -10,6 +10,7 @@ from ttopt.device import CostModel, DeviceError, OpModel, load_device
 from ttopt.ir.diagnostics import Diagnostic, SourcePos, op_position
 from ttopt.optimizer.analyses import AnalysisPipeline, forward_functions, op_labels
 from ttopt.optimizer.chain import Edge, MemReconfigEntry
+from ttopt.optimizer.config_snapshot import ConfigSnapshot
 from ttopt.optimizer.conv2d_overrides import check_conv2d_targets, validate_conv2d_overrides
 from ttopt.optimizer.conv3d_config import apply_conv3d_configs, parse_conv3d_config_overrides
 from ttopt.optimizer.l1_budget_check import verify_l1_budget
@@ -160,10 +161,23 @@ def run_optimizer(p: Any, module: Any, ctx: Any) -> None:
             decisions.reshards.setdefault(edge, MemReconfigEntry({}, overridden=True))
         if not p.memreconfig_enabled:
             decisions.reshards = {}
+        # Without a policy the plan is unpriced: it is kept only if no slower than the input (what
+        # the user overrode is applied as asked).
+        snapshot = None
+        if policy is None and not decisions.reshards and not (layout_overrides or conv_overrides or conv3d_overrides):
+            snapshot = ConfigSnapshot(func, block, aliaser)
+            if not want_stats:
+                before = function_cost(cost, block, costs)
         if decisions.keep_input and not override_edges:
             result = RewriteResult()
         else:
             result = apply_decisions(module, fn, decisions, aliaser)
+        if snapshot is not None and function_cost(cost, block, costs)[0] > before[0] * (1 + 1e-9):
+            snapshot.restore()
+            for op in block.ops:
+                model.invalidate(op)
+            if trace is not None:
+                trace.note(f"@{fname}: the first legal configs are estimated slower than the input: input kept")
         if policy is not None and p.max_legal_layouts > 0:
             # A policy that prices its plan (CostBased) keeps it from getting slower: HEAD's
             # unpriced sink reshard is applied only where the estimate does not grow.

@@ -56,6 +56,19 @@ class LayoutAliaser:
         self._by_id: dict[int, tuple[TTNNLayoutAttr, Attribute]] = {}
         self._buffers: dict[BufferType, str] = {}
 
+    def mark(self) -> int:
+        """A point to `rollback` to: the number of alias definitions made so far."""
+        return len(self.scope)
+
+    def rollback(self, mark: int) -> None:
+        """Remove the aliases defined after `mark` (their uses already gone) and forget their encodings."""
+        dropped = self.scope.drop_since(mark)
+        if not dropped:
+            return
+        self._encodings = {k: v for k, v in self._encodings.items() if v.name not in dropped}
+        self._by_id = {k: v for k, v in self._by_id.items() if v[1].name not in dropped}
+        self._buffers = {k: v for k, v in self._buffers.items() if v not in dropped}
+
     def buffer_alias(self, buffer: BufferType) -> str:
         """The alias name of a buffer type (`dram`), defined on first use (or an existing one reused)."""
         name = self._buffers.get(buffer)
