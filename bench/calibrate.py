@@ -70,7 +70,7 @@ DEVICE_ARCH = {"N150": "wormhole_b0", "N300": "wormhole_b0", "TG": "wormhole_b0"
 FREE = {
     "wormhole_b0": (
         "matmul_cycles_lofi", "dram_2d_gbps", "launch_ns.matmul", "overlap", "fallback_gbps", "dram_stream_gbps",
-        "l1_interleaved_gbps", "dram_page_ns", "stream_eff.layout", "page_latency_ns.reduction", "cycles_per_tile.reduction",
+        "l1_interleaved_gbps", "dram_page_ns", "page_latency_ns.reduction", "cycles_per_tile.reduction",
         "sem_hop_ns", "launch_ns.layout", "dram_block_ns",
     ),
     "blackhole": ("matmul_cycles_lofi", "dram_2d_gbps", "launch_ns.matmul", "overlap"),
@@ -92,12 +92,15 @@ def robust(z: float) -> float:
 # movement is reader/writer only.
 TIED_LAUNCH = ("eltwise_binary", "eltwise_unary", "eltwise_unary_transcendental", "norm", "reduction", "dispatch")
 TIED_LAYOUT_LAUNCH = ("data_movement",)
+# Interleaved eltwise readers wait on a barrier per page as a reduction's does: the same NoC round
+# trip (`page_latency_ns.reduction`, fitted) prices their pages.
+TIED_LATENCY = ("eltwise_unary", "eltwise_unary_transcendental", "eltwise_binary")
 # Blackhole's parameters without Blackhole data: Wormhole's fit x a hardware ratio.
 NOC_RATIO = (64 * 1.35) / (32 * 1.0)  # NoC bytes/cycle x clock
 DRAM_RATIO = 512.0 / 288.0  # peak DRAM bandwidth
 BH_SCALE = {
     "fallback_gbps": NOC_RATIO, "l1_interleaved_gbps": NOC_RATIO, "dram_stream_gbps": DRAM_RATIO,
-    "dram_page_ns": 1 / 1.35, "stream_eff.layout": 1.0, "page_latency_ns.reduction": 1 / NOC_RATIO,
+    "dram_page_ns": 1 / 1.35, "page_latency_ns.reduction": 1 / NOC_RATIO,
     "cycles_per_tile.reduction": 1.0, "sem_hop_ns": 1 / 1.35, "launch_ns.layout": 1.0,
     "dram_block_ns": 1 / 1.35,
 }  # fmt: skip
@@ -179,13 +182,18 @@ def terms_for(p: CostParams, r: dict) -> Terms:
         tensors.append((in_tiles, r["dtype_a"], r["b_mem"] or r["a_mem"]))
     tensors.append((out_tiles, r["dtype_out"], r["out_mem"]))
     dram = pages = l1i = 0
-    for tiles, fmt, mem in tensors:
+    write_dram = write_l1i = 0.0
+    for i, (tiles, fmt, mem) in enumerate(tensors):
         code = mem_code(mem)
+        nbytes = tiles * tile_bytes(fmt)
+        written = nbytes if i == len(tensors) - 1 else 0
         if code.startswith("dram"):
-            dram += tiles * tile_bytes(fmt)
+            dram += nbytes
             pages += tiles
+            write_dram += written
         elif code == "l1_i":
-            l1i += tiles * tile_bytes(fmt)
+            l1i += nbytes
+            write_l1i += written
     work = max(in_tiles, out_tiles)
     # A reduction (over H here) parallelises over its output tiles, each core reading a run of
     # whole columns in step with the others; other kinds over their tiles.
@@ -198,7 +206,8 @@ def terms_for(p: CostParams, r: dict) -> Terms:
     exchanges = NORM_EXCHANGES.get(r["op"], 0) if mem_code(r["a_mem"]) in ("l1_s", "dram_s") else 0
     return stream_terms(
         p, kind, work, r["cores"], dram, pages, l1i, parallel=parallel, stride=stride, exchanges=exchanges, exchange_fmt=r["dtype_a"],
-        passes=REDUCTION_PASSES.get(r["op"], 1) if kind == "reduction" else 1,
+        passes=REDUCTION_PASSES.get(r["op"], 1) if kind == "reduction" else 1, write_dram_bytes=write_dram,
+        write_l1i_bytes=write_l1i,
     )
 
 
@@ -229,11 +238,19 @@ class Table_:
             rows[name][arch] = v
             if name == "launch_ns.layout":
                 tie_launches(rows, arch, v)
+            if name == "page_latency_ns.reduction":
+                tie_latencies(rows, arch, v)
         return params_from(rows, arch)
 
     def prior(self, name: str, arch: str) -> tuple[float, float]:
         pr = self.rows[name]["prior"]
         return float(pr[arch]), float(pr["sd_log"])
+
+
+def tie_latencies(rows: dict, arch: str, latency_ns: float) -> None:
+    """Set the page round trip of every one-page-per-barrier reader to the reductions' `latency_ns`."""
+    for k in TIED_LATENCY:
+        rows[f"page_latency_ns.{k}"][arch] = latency_ns
 
 
 def tie_launches(rows: dict, arch: str, layout_ns: float) -> None:
@@ -451,6 +468,8 @@ def main(argv: list[str] | None = None) -> int:
                 data["params"][name][arch] = round(v, 4)
                 if name == "launch_ns.layout":
                     tie_launches(data["params"], arch, round(v, 4))
+                if name == "page_latency_ns.reduction":
+                    tie_latencies(data["params"], arch, round(v, 4))
                 if name == "launch_ns.matmul":
                     data["params"]["launch_ns.conv"][arch] = round(v, 4)  # no conv data: the matmul launch
         data["fit"] = {

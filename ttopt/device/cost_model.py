@@ -342,13 +342,18 @@ class CostModel:
         parallel: int = 0, stride: int = 0, exchanges: int = 0, passes: int = 1,
     ) -> OpCost:
         dram = pages = l1i = moved = 0
-        for info, shape in list(zip(ins, shapes)) + [(out, out_shape)]:
+        write_dram = write_l1i = 0
+        tensors = list(zip(ins, shapes)) + [(out, out_shape)]
+        for i, (info, shape) in enumerate(tensors):
             nbytes = _bytes(shape, info)
+            written = nbytes if i == len(tensors) - 1 else 0
             if info.dram or info.system:
                 dram += nbytes
                 pages += _pages(shape, info)
+                write_dram += written
             elif info.l1 and not info.sharded:
                 l1i += nbytes  # L1-interleaved pages live on other cores' banks
+                write_l1i += written
         if kind == "layout" and ins and ins[0].l1 and out.l1 and (ins[0].sharded or out.sharded):
             if ins[0].spec_key != out.spec_key:
                 moved += _bytes(shapes[0], ins[0])  # a reshard moves every byte between cores
@@ -360,7 +365,7 @@ class CostModel:
         t = stream_terms(
             self.params, kind, work, cores, dram, pages, l1i, moved, parallel=parallel, stride=stride,
             exchanges=exchanges if row_cores > 1 else 0, exchange_fmt=ins[0].dtype.value if ins else "bf16",
-            exchange_cores=row_cores, passes=passes,
+            exchange_cores=row_cores, passes=passes, write_dram_bytes=write_dram, write_l1i_bytes=write_l1i,
         )  # fmt: skip
         return _op_cost(t, work, cores, dram, l1i + moved)
 

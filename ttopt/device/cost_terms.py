@@ -334,7 +334,8 @@ def matmul_terms(
 def stream_terms(
     p: CostParams, kind: str, work_tiles: int, cores: int, dram_bytes: float = 0.0, dram_pages: int = 0,
     l1i_bytes: float = 0.0, noc_bytes: float = 0.0, parallel: int = 0, stride: int = 0, exchanges: int = 0,
-    exchange_fmt: str = "bf16", exchange_cores: int = 0, passes: int = 1,
+    exchange_fmt: str = "bf16", exchange_cores: int = 0, passes: int = 1, write_dram_bytes: float = 0.0,
+    write_l1i_bytes: float = 0.0,
 ) -> Terms:
     """A streaming op of `kind`: `work_tiles` tiles of work on `cores` cores, the DRAM bytes and
     pages it reads and writes, its L1-interleaved bytes and bytes moved between cores (reshards).
@@ -349,7 +350,14 @@ def stream_terms(
     cores' pages queued at its bank. `exchanges`: the cross-core statistic passes of a sharded norm
     whose rows are split over `exchange_cores` cores (default `cores`; module doc: sync), with
     partials of `exchange_fmt`. `passes`: unpack-math-pack passes per tile where the kind's
-    cycles per tile count one (a min reduction's -max(-x) program makes three: module doc)."""
+    cycles per tile count one (a min reduction's -max(-x) program makes three: module doc).
+    `write_dram_bytes` / `write_l1i_bytes`: the parts of `dram_bytes` / `l1i_bytes` the op writes
+    (the rest it reads). An L1-interleaved page read waits at its bank behind the op's own
+    L1-interleaved writes: the reader's requests (NoC 0) and the writer's pages (NoC 1) meet at the
+    same L1 port, so each read page also waits for the write bytes per read page over one link
+    (tt-metal issue 14421: reading and writing L1-interleaved pages contend at the banks' ports,
+    and the reader's barrier per page turns the wait into per-page latency); DRAM reads queue at
+    the DRAM banks instead, which the L1 writes do not reach."""
     workers = max(1, min(cores, parallel or work_tiles))
     per_core = ceil(work_tiles / workers)
     compute = per_core * passes * p.cycles_per_tile.get(kind, 0.0) / p.clock_ghz
@@ -361,11 +369,14 @@ def stream_terms(
     # L1-interleaved pages move at the same NoC rate for every kind.
     l1_rate = p.l1_interleaved_gbps * share
     noc = l1i_bytes / l1_rate + noc_bytes / p.noc_gbps
-    read = dram_bytes + l1i_bytes
+    read_dram, read_l1 = dram_bytes - write_dram_bytes, l1i_bytes - write_l1i_bytes
+    read = read_dram + read_l1
     if latency and read:
         page = read / max(1, work_tiles)
-        in_dram = bool(dram_bytes)
+        in_dram = bool(read_dram) or not read_l1
         per_page = latency + page / p.link_gbps
+        if not in_dram:
+            per_page += write_l1i_bytes / max(1, work_tiles) / p.link_gbps
         if stride:
             banks = p.dram_banks if in_dram else p.grid_cores  # an L1-interleaved bank per worker core
             distinct = min(workers, banks // gcd(stride, banks))
