@@ -51,6 +51,7 @@ from ttopt.device.cost_terms import (  # noqa: E402
     matmul_terms,
     mem_code,
     params_from,
+    runs_unfused_1d,
     stream_terms,
     tile_bytes,
 )  # fmt: skip
@@ -131,6 +132,8 @@ def load_suites(folder: Path) -> dict[str, list[dict]]:
             for f in ("m", "k", "n"):
                 parsed[f] = int(r[f]) if r.get(f) else 0
             parsed["batch"] = int(r["batch"]) if r.get("batch") else 1
+            # Activations sharing one B (`a_batch`, each of m rows), where the source's shape has them.
+            parsed["a_batch"] = int(r["a_batch"]) if r.get("a_batch") else 1
             # The activation's shard grid where it differs from the op's grid (`in0_grid`).
             parsed["in0_cores"] = math.prod(int(x) for x in r["in0_grid"].split("x")) if r.get("in0_grid") else 0
             # Columns of the grid a 1-D program runs on: the activation's shard grid where given, else the op's.
@@ -162,8 +165,18 @@ def _shards(shape: list[int], mem: str, cores: int) -> int:
 def terms_for(p: CostParams, r: dict) -> Terms:
     """The model's terms for one measurement row."""
     if r["op"] == "matmul":
+        if r["a_batch"] > 1 and runs_unfused_1d(r["m"], r["n"]):
+            # ttnn's 1-D program with the batch unfused: a loop of batches, each K in hops of
+            # in0_block_w = 2 (1 for odd Kt), B read again per batch (cost_terms.runs_unfused_1d).
+            kt = math.ceil(r["k"] / 32)
+            return matmul_terms(
+                p, r["m"], r["k"], r["n"], r["dtype_a"], r["dtype_b"], r["dtype_out"], r["fidelity"],
+                r["a_mem"], r["b_mem"], r["out_mem"], r["cores"], r["a_batch"], "1d",
+                in0_block_w=2 if kt % 2 == 0 else 1, shared_b=True,
+            )  # fmt: skip
+        m = r["a_batch"] * math.ceil(r["m"] / 32) * 32 if r["a_batch"] > 1 else r["m"]
         return matmul_terms(
-            p, r["m"], r["k"], r["n"], r["dtype_a"], r["dtype_b"], r["dtype_out"], r["fidelity"],
+            p, m, r["k"], r["n"], r["dtype_a"], r["dtype_b"], r["dtype_out"], r["fidelity"],
             r["a_mem"], r["b_mem"], r["out_mem"], r["cores"], r["batch"],
             in0_cores=r["in0_cores"], in0_block_w=r["in0_block_w"], grid_cols=r["grid_cols"],
         )  # fmt: skip
@@ -296,6 +309,17 @@ def stats(logs: list[float]) -> dict:
     }
 
 
+def _rows(r: dict) -> int:
+    """A matmul row's M with the activation batch folded in (each batch padded to a tile row)."""
+    return r["a_batch"] * math.ceil(r["m"] / 32) * 32 if r["a_batch"] > 1 else r["m"]
+
+
+def _mkn(r: dict) -> str:
+    """batch x M x K x N of a matmul row (an activation batch over one B as `16x(32)`)."""
+    batch = f"{r['a_batch']}x({r['m']})" if r["a_batch"] > 1 else f"{r['batch']}x{r['m']}"
+    return f"{batch}x{r['k']}x{r['n']}"
+
+
 def _mem_config(r: dict) -> str:
     return f"{r['a_mem']}/{r.get('b_mem', '')}/{r['out_mem']}"
 
@@ -406,7 +430,7 @@ def main(argv: list[str] | None = None) -> int:
         )
     for rows in suites.values():
         for r in rows:
-            if r["op"] == "matmul" and r["m"] <= 64:
+            if r["op"] == "matmul" and _rows(r) <= 64:
                 q = loso[r["id"]]
                 unit = "GB/s" if r["metric"] == "weight_gbps" else "us"
                 meas = r["value"] if unit == "GB/s" else r["value"] / 1000
@@ -414,7 +438,7 @@ def main(argv: list[str] | None = None) -> int:
                 dt.add_row(
                     r["id"],
                     r["device"],
-                    f"{r['batch']}x{r['m']}x{r['k']}x{r['n']}",
+                    _mkn(r),
                     r["dtype_b"],
                     _mem_config(r),
                     f"{meas:.1f} {unit}",
@@ -430,7 +454,7 @@ def main(argv: list[str] | None = None) -> int:
         if len(rows) >= 20:
             continue
         for r in rows:
-            shape = r["shape"] or f"{r['batch']}x{r['m']}x{r['k']}x{r['n']}"
+            shape = r["shape"] or _mkn(r)
             meas = f"{r['value']:.0f} GB/s" if r["metric"] == "weight_gbps" else f"{r['value'] / 1000:.1f} us"
             rt.add_row(
                 r["id"],

@@ -505,3 +505,20 @@ def test_l1_interleaved_reads_wait_behind_the_ops_own_l1_writes() -> None:
     assert p.page_latency_ns["eltwise_unary"] == p.page_latency_ns["reduction"] > 0
     assert from_dram.dram_ns == pytest.approx(100 * round_trip)
     assert from_l1.noc_ns == pytest.approx(100 * (round_trip + 2048 / p.link_gbps))
+
+
+def test_a_wide_batched_activation_over_one_weight_runs_the_unfused_1d_program(op, lay) -> None:
+    # DeepSeek-V3's wkv_b1: 16 heads of [32,128] over one [128,512] weight, L1 interleaved. ttnn
+    # runs the 1-D activation-multicast program with the batch unfused: 16 workers, 2 K hops per
+    # head, the weight read again per head (tt-metal's perf target: 39.3 us).
+    cm = CostModel(preset("wormhole_b0"))
+    mm = op("ttnn.matmul", ["1x16x32x128xbf16", "128x512xbf16"], "1x16x32x512xbf16")
+    c = cm.op_cost(mm, [lay((1, 16, 32, 128), "l1"), lay((128, 512))], lay((1, 16, 32, 512), "l1"))
+    unfused = matmul_terms(cm.params, 32, 128, 512, "bf16", "bf16", "bf16", "HiFi2", "l1_i", "dram_i", "l1_i", 64, 16, "1d",
+                           in0_block_w=2, shared_b=True)  # fmt: skip
+    assert c.ns == pytest.approx(unfused.ns)
+    assert 30_000 < c.ns - c.op_to_op_ns < 65_000  # the folded no-reuse price was ~14 us
+    # A per-head shape that is not narrow keeps the folded price (ttnn's no-reuse program).
+    square = op("ttnn.matmul", ["1x2x256x256xbf16", "256x256xbf16"], "1x2x256x256xbf16")
+    folded = cm.op_cost(square, [lay((1, 2, 256, 256), "l1"), lay((256, 256))], lay((1, 2, 256, 256), "l1"))
+    assert folded.work_tiles == 16 * 8 * 8

@@ -15,7 +15,17 @@ from math import ceil, prod
 from typing import Any, Sequence
 
 from ttopt.device.circular_buffers import matmul_cb
-from ttopt.device.cost_terms import FIDELITY_PASSES, CostParams, Terms, combine, fidelity_for, matmul_terms, params_for, stream_terms
+from ttopt.device.cost_terms import (
+    FIDELITY_PASSES,
+    CostParams,
+    Terms,
+    combine,
+    fidelity_for,
+    matmul_terms,
+    params_for,
+    runs_unfused_1d,
+    stream_terms,
+)
 from ttopt.device.device import Device
 from ttopt.device.layout_info import BLOCK, WIDTH, LayoutInfo, layout_info, tensor_tiles
 from ttopt.device.matmul_config import NO_REUSE, derive_program_config, interleaved_program, matmul_dims, per_core_factor
@@ -292,6 +302,7 @@ class CostModel:
         # (tt-mlir derives one from the output layout); without one, a width-sharded activation's
         # shard grid (ttnn's get_matmul_program_config), else the device grid and ttnn's default.
         in0_cores, block_w, grid_cols = 0, 0, self.device.worker_grid[1]
+        shared_b = False
         if out.sharded:
             program = "2d" if out.memory_layout is BLOCK and out.bbox[0] > 1 and out.bbox[1] > 1 else "1d"
             grid_cols = out.bbox[1]
@@ -299,6 +310,11 @@ class CostModel:
             block_w = cfg.in0_block_w if cfg is not None and program == "1d" else 0
         elif ins[0].sharded and ins[0].l1 and ins[0].memory_layout is WIDTH:
             in0_cores, grid_cols = ins[0].num_cores, ins[0].bbox[1]
+        elif not ins[0].sharded and not ins[1].sharded and not batched_rhs and len(a) > 2 and prod(a[:-2]) > 1 and runs_unfused_1d(a[-2], out_shape[-1]):
+            # A batched activation over one B, wide per batch: ttnn's 1-D program with the batch
+            # unfused, a loop of K hops per batch (cost_terms.runs_unfused_1d).
+            batch, m, program, shared_b = prod(a[:-2]), a[-2], "1d", True
+            block_w = 2 if ceil(a[-1] / 32) % 2 == 0 else 1
         elif not ins[0].sharded and not ins[1].sharded:
             program = self._interleaved_program(a, b, ins, out)
             if program == NO_REUSE:
@@ -308,7 +324,7 @@ class CostModel:
                 params, program = replace(params, fallback_gbps=params.fallback_gbps * share), "2d"
         t = matmul_terms(
             params, m, a[-1], out_shape[-1], ins[0].dtype.value, ins[1].dtype.value, out.dtype.value, fidelity,
-            mem_of(ins[0]), mem_of(ins[1]), mem_of(out), cores, batch, program, in0_cores, block_w, grid_cols,
+            mem_of(ins[0]), mem_of(ins[1]), mem_of(out), cores, batch, program, in0_cores, block_w, grid_cols, shared_b,
         )  # fmt: skip
         tensors = [(a, ins[0]), (b, ins[1]), (out_shape, out)]
         dram = sum(_bytes(s, i) for s, i in tensors if i.dram or i.system)

@@ -258,17 +258,30 @@ def one_d_in0_block_w(kt: int, grid: int, in0_sharded: bool) -> int:
     return gcd(share, kt) if in0_sharded else largest_divisor(kt, share)
 
 
+def runs_unfused_1d(m: int, n: int) -> bool:
+    """Whether ttnn's default program for an interleaved matmul of a batched activation (per-batch
+    M rows) over one 2-D B is the 1-D activation-multicast program with the batch unfused:
+    create_simple_matmul_program_config calls a shape wide and narrow when N over the per-batch
+    height (both padded to tiles) exceeds 8 (is_narrow_shape), and then runs get_mcast_1d_config
+    with mcast_in0 and fuse_batch false, whatever the buffers."""
+    h, w = ceil(m / 32) * 32, ceil(n / 32) * 32
+    return w > h and w // h > 8
+
+
 def matmul_terms(
     p: CostParams, m: int, k: int, n: int, fmt_a: str, fmt_b: str, fmt_out: str, fidelity: str,
     a_mem: str | bool, b_mem: str | bool, out_mem: str | bool, cores: int, batch: int = 1, program: str = "auto",
-    in0_cores: int = 0, in0_block_w: int = 0, grid_cols: int = 0,
+    in0_cores: int = 0, in0_block_w: int = 0, grid_cols: int = 0, shared_b: bool = False,
 ) -> Terms:
     """`batch` matmuls (m x k) @ (k x n) on `cores` cores; memories in MEMS (see module doc).
     `program`: "auto" (2-D from one tile row per grid row, else 1-D), or "1d" / "2d" as a program
     config the caller chose. `in0_cores`: the cores a sharded activation lives on (default
     `cores`): a 1-D program without a given config runs on them, and a DRAM-sharded one chains
     its hand-offs over them. `in0_block_w`: the given config's (0: tt-metal's default).
-    `grid_cols`: the columns of the grid the 1-D program runs on (0: the device's)."""
+    `grid_cols`: the columns of the grid the 1-D program runs on (0: the device's). `shared_b`:
+    the `batch` activations share one B, which a 1-D program without fused batch reads again for
+    each of them on the same workers (ttnn's get_mcast_1d_config with fuse_batch false: the batch
+    is a loop around the K hops, not spread over idle cores)."""
     a, b, out = mem_code(a_mem), mem_code(b_mem), mem_code(out_mem)
     mt, kt, nt = ceil(m / 32), ceil(k / 32), ceil(n / 32)
     out_tiles = batch * mt * nt
@@ -298,7 +311,7 @@ def matmul_terms(
         grid = max(1, in0_cores if a == "l1_s" else cores)
         per_core_n = ceil(nt / grid)
         n_workers = ceil(nt / per_core_n)
-        workers = n_workers * max(1, min(batch, grid // n_workers))
+        workers = n_workers if shared_b else n_workers * max(1, min(batch, grid // n_workers))
         blocks = ceil(batch * mt * nt / workers) * kt
         block_w = in0_block_w or one_d_in0_block_w(kt, grid, a == "l1_s")
         hops = ceil(batch * n_workers / workers) * ceil(kt / block_w)
