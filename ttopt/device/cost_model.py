@@ -310,7 +310,7 @@ class CostModel:
             block_w = cfg.in0_block_w if cfg is not None and program == "1d" else 0
         elif ins[0].sharded and ins[0].l1 and ins[0].memory_layout is WIDTH:
             in0_cores, grid_cols = ins[0].num_cores, ins[0].bbox[1]
-        elif not ins[0].sharded and not ins[1].sharded and not batched_rhs and len(a) > 2 and prod(a[:-2]) > 1 and runs_unfused_1d(a[-2], out_shape[-1]):
+        elif not ins[0].sharded and not ins[1].sharded and self._unfused_1d(a, out_shape, batched_rhs):
             # A batched activation over one B, wide per batch: ttnn's 1-D program with the batch
             # unfused, a loop of K hops per batch (cost_terms.runs_unfused_1d).
             batch, m, program, shared_b = prod(a[:-2]), a[-2], "1d", True
@@ -331,6 +331,12 @@ class CostModel:
         noc = sum(_bytes(s, i) for s, i in tensors if i.l1)
         work = batch * ceil(m / 32) * ceil(out_shape[-1] / 32) * ceil(a[-1] / 32)
         return _op_cost(t, work, cores, dram, noc, fidelity)
+
+    @staticmethod
+    def _unfused_1d(a: Sequence[int], out_shape: Sequence[int], batched_rhs: bool) -> bool:
+        """Whether an interleaved matmul of a batched activation over one B runs ttnn's 1-D program
+        with the batch unfused (cost_terms.runs_unfused_1d)."""
+        return not batched_rhs and len(a) > 2 and prod(a[:-2]) > 1 and runs_unfused_1d(a[-2], out_shape[-1])
 
     def _interleaved_program(self, a: Sequence[int], b: Sequence[int], ins: tuple[LayoutInfo, ...], out: LayoutInfo) -> str:
         """The program tt-metal picks for an interleaved matmul without a program config (matmul_config)."""

@@ -22,8 +22,10 @@ estimates one op with `matmul_terms(params_for("wormhole_b0"), m, k, n, ...)` or
   K / in0_block_w hand-offs (`sem_hop_ns` + the block over one NoC link), each overlapping its
   block's weight read, so the weights take hops x max(hand-off, block read) (tt-metal issue 55443).
   Streaming ops read and write at `dram_stream_gbps` x the kind's efficiency; a kind whose reader
-  keeps one page in flight (reductions: `page_latency_ns`) is bound per core by its pages x the
-  round trip, and parallelises over its output tiles. A min reduction runs tt-metal's fused
+  keeps one page in flight (reductions and interleaved eltwise: `page_latency_ns`) is bound per
+  core by its pages x the round trip (an L1-interleaved read also waits behind the op's own
+  L1-interleaved writes at the bank port: tt-metal issue 14421), and a reduction parallelises over
+  its output tiles. A min reduction runs tt-metal's fused
   -max(-x) program (reduce_h_neg / reduce_w_neg): each input tile is copied to DST, negated and
   packed, then the accumulator is copied back and the negated tile reduced and packed, three
   unpack-math-pack passes where sum / mean / max stream each tile through one reduce (`passes`). Its
@@ -53,7 +55,8 @@ estimates one op with `matmul_terms(params_for("wormhole_b0"), m, k, n, ...)` or
 
 A matmul whose output is interleaved (no program config is emitted for it) and that is not all
 DRAM-interleaved falls back, at 2-D sizes, to tt-metal's default no-reuse program config: every
-output tile re-reads its row of A and column of B (`fallback_gbps`) at HiFi4.
+output tile re-reads its row of A and column of B (`fallback_gbps`) at HiFi4. A batched activation
+over one B that is wide per batch runs the 1-D program with the batch unfused (`runs_unfused_1d`).
 
 Every parameter lives in cost_params.json, per architecture, fitted (bench/calibrate.py) or
 assumed, each with its source.
