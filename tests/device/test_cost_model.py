@@ -522,3 +522,15 @@ def test_a_wide_batched_activation_over_one_weight_runs_the_unfused_1d_program(o
     square = op("ttnn.matmul", ["1x2x256x256xbf16", "256x256xbf16"], "1x2x256x256xbf16")
     folded = cm.op_cost(square, [lay((1, 2, 256, 256), "l1"), lay((256, 256))], lay((1, 2, 256, 256), "l1"))
     assert folded.work_tiles == 16 * 8 * 8
+
+
+def test_a_conversion_that_moves_and_retiles_is_two_programs(lay) -> None:
+    # tt-mlir HEAD's layout decomposition (and ttopt's optimizer/memory_move.steps) writes an L1
+    # tiled -> DRAM row-major conversion as a to_memory_config then a to_layout: two launches.
+    cm = CostModel(preset("wormhole_b0"))
+    shape = (64, 128)
+    l1_tiled, dram_tiled, dram_rm = lay(shape, "l1"), lay(shape), lay(shape, tiled=False)
+    both = cm.conversion_cost(shape, l1_tiled, dram_rm)
+    move, retile = cm.conversion_cost(shape, l1_tiled, dram_tiled), cm.conversion_cost(shape, dram_tiled, dram_rm)
+    assert both.ns == pytest.approx(move.ns + retile.ns)
+    assert both.op_to_op_ns == pytest.approx(2 * cm.params.op_to_op_ns)

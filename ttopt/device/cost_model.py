@@ -27,7 +27,7 @@ from ttopt.device.cost_terms import (
     stream_terms,
 )
 from ttopt.device.device import Device
-from ttopt.device.layout_info import BLOCK, WIDTH, LayoutInfo, layout_info, tensor_tiles
+from ttopt.device.layout_info import BLOCK, DRAM, INTERLEAVED, WIDTH, LayoutInfo, layout_info, tensor_tiles
 from ttopt.device.matmul_config import NO_REUSE, derive_program_config, interleaved_program, matmul_dims, per_core_factor
 from ttopt.device.op_families import Family, family_of
 from ttopt.device.presets import TRANSCENDENTAL_UNARY, cost_arch
@@ -35,6 +35,7 @@ from ttopt.device.rules.argmax import argmax_multicore
 from ttopt.device.rules.data_movement import is_reshape_view
 from ttopt.device.rules.transformer import SHARED_CONFIG_OPS, heads_shape
 from ttopt.device.tensor import check_shape
+from ttopt.dialects.errors import AttrError
 from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
 from ttopt.ir.types import TensorType
 
@@ -392,14 +393,19 @@ class CostModel:
         return _op_cost(t, work, cores, dram, l1i + moved)
 
     def conversion_cost(self, shape: Sequence[int], src: TTNNLayoutAttr, dst: TTNNLayoutAttr) -> OpCost:
-        """Estimated ns of a `ttnn.to_layout` of a `shape` tensor from `src` to `dst` (what a reshard
-        or spill the optimizer inserts will cost, before it exists in the IR)."""
+        """Estimated ns of converting a `shape` tensor from `src` to `dst` (what a reshard or spill
+        the optimizer inserts will cost, before it exists in the IR): one program per op tt-mlir
+        HEAD's layout decomposition emits (`conversion_programs`), each with its own launch."""
         a, b = layout_info(src), layout_info(dst)
         key = ("to_layout", tuple(shape), a.uid, b.uid)
         c = self._memo.get(key)
         if c is None:
             s = check_shape(tuple(shape))
-            c = self._memo[key] = self._stream("layout", tensor_tiles(s), [s], (a,), s, b)
+            parts = [
+                self._stream("layout", tensor_tiles(s), [s], (layout_info(x),), s, layout_info(y))
+                for x, y in conversion_programs(s, src, dst, self.device.worker_grid)
+            ]
+            c = self._memo[key] = _sum_costs(parts)
         return c
 
     def _work(self, op: Any, fam: Family | None, shapes: list, out_shape: Sequence[int]) -> int:
@@ -462,8 +468,6 @@ class CostModel:
 
     def module_cost(self, module: Any) -> list[FunctionCost]:
         """Per function (top-level ops in program order): the summed estimate of its ttnn ops."""
-        from ttopt.dialects.errors import AttrError
-
         out = []
         for fn in module.functions():
             body = fn.regions[0].entry if fn.regions and fn.regions[0].blocks else None
@@ -507,6 +511,58 @@ class CostModel:
             name = getattr(fn.properties.get("sym_name"), "value", "?")
             out.append(FunctionCost(name, total, dram, tuple(entries)))
         return out
+
+
+def _same_memory(a: TTNNLayoutAttr, b: TTNNLayoutAttr) -> bool:
+    return (a.buffer_type == b.buffer_type and a.memory_layout == b.memory_layout and tuple(a.grid) == tuple(b.grid)
+            and a.core_ranges == b.core_ranges)  # fmt: skip
+
+
+def _relayout(base: TTNNLayoutAttr, shape: tuple[int, ...], tiled: bool, dtype: Any, wg: Sequence[int]) -> TTNNLayoutAttr | None:
+    """`base`'s memory with another page layout / dtype, or None when that layout cannot exist."""
+    try:
+        return TTNNLayoutAttr.build(shape, dtype, tiled=tiled, buffer_type=base.buffer_type, memory_layout=base.memory_layout,
+                                    grid=tuple(base.grid) if base.is_sharded else None, worker_grid=tuple(wg),
+                                    core_ranges=base.core_ranges if base.is_sharded else None)  # fmt: skip
+    except (AttrError, ValueError, TypeError):
+        return None
+
+
+def conversion_programs(
+    shape: tuple[int, ...], src: TTNNLayoutAttr, dst: TTNNLayoutAttr, wg: Sequence[int]
+) -> list[tuple[TTNNLayoutAttr, TTNNLayoutAttr]]:
+    """(from, to) of each program taking `src` to `dst`, as tt-mlir HEAD's TTNNDecomposeLayouts
+    emits them (ttopt's optimizer/memory_move.steps writes the same ops): a memory-config change
+    or a page-layout / dtype change alone is one program; both are two, the untilize after the
+    move and a tilize or dtype change before it, or move, convert and move through DRAM
+    interleaved when the intermediate layout cannot exist."""
+    if src == dst or (src.is_tiled == dst.is_tiled and src.dtype == dst.dtype) or _same_memory(src, dst):
+        return [(src, dst)]
+    if src.is_tiled and not dst.is_tiled:
+        mid = _relayout(dst, shape, src.is_tiled, src.dtype, wg)
+    else:
+        mid = _relayout(src, shape, dst.is_tiled, dst.dtype, wg)
+    if mid is not None:
+        return [(src, mid), (mid, dst)]
+    dram = [
+        _relayout(TTNNLayoutAttr.build(shape, x.dtype, buffer_type=DRAM, memory_layout=INTERLEAVED, worker_grid=tuple(wg)),
+                  shape, x.is_tiled, x.dtype, wg)
+        for x in (src, dst)
+    ]  # fmt: skip
+    chain = [src] + [x for x in dram if x is not None] + [dst]
+    chain = [x for i, x in enumerate(chain) if i == 0 or x != chain[i - 1]]
+    return list(zip(chain, chain[1:]))
+
+
+def _sum_costs(parts: Sequence[OpCost]) -> OpCost:
+    """The cost of programs run one after another (each with its own launch and op-to-op gap)."""
+    if len(parts) == 1:
+        return parts[0]
+    total = {f: sum(getattr(c, f) for c in parts) for f in (
+        "ns", "compute_ns", "dram_ns", "noc_ns", "dispatch_ns", "work_tiles", "dram_bytes", "noc_bytes", "floor_ns",
+        "overlap_ns", "op_to_op_ns", "sync_ns",
+    )}  # fmt: skip
+    return OpCost(cores=max(c.cores for c in parts), fidelity="", **total)
 
 
 def op_name(op: Any) -> str:
