@@ -84,8 +84,7 @@ def test_eltwise_memory_configs_order_as_measured(op, lay) -> None:
     dram_l1 = cm.op_cost(relu, [dram], l1i).ns
     l1_l1 = cm.op_cost(relu, [l1i], l1i).ns
     local = cm.op_cost(relu, [sharded], sharded)
-    # DRAM->L1 vs L1->L1 is a near-tie in the model (within 2%, ordered either way by the fit of the
-    # streaming suites); the measured 18% gap is checked by the two values below.
+    # DRAM->L1 < L1->L1 is its own test below; here both are checked against the measured values.
     assert local.ns < min(dram_l1, l1_l1) and max(dram_l1, l1_l1) < dram_dram
     assert local.dram_bytes == 0 and local.noc_bytes == 0
     assert dram_l1 == pytest.approx(105_000 + WH.op_to_op_ns, rel=0.25) and l1_l1 == pytest.approx(124_000 + WH.op_to_op_ns, rel=0.25)
