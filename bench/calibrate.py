@@ -287,14 +287,21 @@ def fit(
     lo = np.array([math.log(BOUNDS.get(n, (1e-6, 1e9))[0]) for n in names])
     hi = np.array([math.log(BOUNDS.get(n, (1e-6, 1e9))[1]) for n in names])
 
+    scaled = bh_scaled(priors_from) if priors_from else {}
+
     def residuals(x: np.ndarray) -> np.ndarray:
-        p = table.params(arch, dict(zip(names, np.exp(x))))
+        p = table.params(arch, {**scaled, **dict(zip(names, np.exp(x)))})
         data = [robust(w * math.log(ratio(p, r)) / SIGMA_DATA) for r, w in rows]
         prior = [(xi - math.log(p0)) / sd for xi, (p0, sd) in zip(x, priors)]
         return np.array(data + prior)
 
     res = least_squares(residuals, np.clip(x0, lo + 1e-9, hi - 1e-9), bounds=(lo, hi), x_scale="jac")
     return dict(zip(names, (float(v) for v in np.exp(res.x))))
+
+
+def bh_scaled(wh: dict[str, float]) -> dict[str, float]:
+    """Blackhole's parameters without Blackhole data: the Wormhole fit `wh` x BH_SCALE."""
+    return {name: wh[name] * scale for name, scale in BH_SCALE.items()}
 
 
 def stats(logs: list[float]) -> dict:
@@ -371,7 +378,8 @@ def main(argv: list[str] | None = None) -> int:
 
     full = {"wormhole_b0": fit(table, "wormhole_b0", suites, fitted_suites)}
     full["blackhole"] = fit(table, "blackhole", suites, fitted_suites, full["wormhole_b0"])
-    full_p = {arch: table.params(arch, full[arch]) for arch in archs}
+    full_p = {"wormhole_b0": table.params("wormhole_b0", full["wormhole_b0"])}
+    full_p["blackhole"] = table.params("blackhole", {**bh_scaled(full["wormhole_b0"]), **full["blackhole"]})
     in_sample = {r["id"]: ratio(full_p[r["arch"]], r) for s in suites.values() for r in s}
     loso: dict[str, float] = {}
     for name, rows in suites.items():
@@ -379,7 +387,7 @@ def main(argv: list[str] | None = None) -> int:
             if name in fitted_suites:
                 rest = fitted_suites - {name}
                 wh = fit(table, "wormhole_b0", suites, rest)
-                p = table.params(arch, wh if arch == "wormhole_b0" else fit(table, arch, suites, rest, wh))
+                p = table.params(arch, wh if arch == "wormhole_b0" else {**bh_scaled(wh), **fit(table, arch, suites, rest, wh)})
             else:
                 p = full_p[arch]
             for r in rows:
@@ -486,8 +494,7 @@ def main(argv: list[str] | None = None) -> int:
         for arch in archs:
             values = dict(full[arch])
             if arch == "blackhole":
-                for name, scale in BH_SCALE.items():
-                    values[name] = full["wormhole_b0"][name] * scale
+                values.update(bh_scaled(full["wormhole_b0"]))
             for name, v in values.items():
                 data["params"][name][arch] = round(v, 4)
                 if name == "launch_ns.layout":
