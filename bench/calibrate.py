@@ -51,6 +51,7 @@ from ttopt.device.cost_terms import (  # noqa: E402
     matmul_terms,
     mem_code,
     params_from,
+    runs_unfused_1d,
     stream_terms,
     tile_bytes,
 )  # fmt: skip
@@ -70,7 +71,7 @@ DEVICE_ARCH = {"N150": "wormhole_b0", "N300": "wormhole_b0", "TG": "wormhole_b0"
 FREE = {
     "wormhole_b0": (
         "matmul_cycles_lofi", "dram_2d_gbps", "launch_ns.matmul", "overlap", "fallback_gbps", "dram_stream_gbps",
-        "l1_interleaved_gbps", "dram_page_ns", "stream_eff.layout", "page_latency_ns.reduction", "cycles_per_tile.reduction",
+        "l1_interleaved_gbps", "dram_page_ns", "page_latency_ns.reduction", "cycles_per_tile.reduction",
         "sem_hop_ns", "launch_ns.layout", "dram_block_ns",
     ),
     "blackhole": ("matmul_cycles_lofi", "dram_2d_gbps", "launch_ns.matmul", "overlap"),
@@ -92,12 +93,15 @@ def robust(z: float) -> float:
 # movement is reader/writer only.
 TIED_LAUNCH = ("eltwise_binary", "eltwise_unary", "eltwise_unary_transcendental", "norm", "reduction", "dispatch")
 TIED_LAYOUT_LAUNCH = ("data_movement",)
+# Interleaved eltwise readers wait on a barrier per page as a reduction's does: the same NoC round
+# trip (`page_latency_ns.reduction`, fitted) prices their pages.
+TIED_LATENCY = ("eltwise_unary", "eltwise_unary_transcendental", "eltwise_binary")
 # Blackhole's parameters without Blackhole data: Wormhole's fit x a hardware ratio.
 NOC_RATIO = (64 * 1.35) / (32 * 1.0)  # NoC bytes/cycle x clock
 DRAM_RATIO = 512.0 / 288.0  # peak DRAM bandwidth
 BH_SCALE = {
     "fallback_gbps": NOC_RATIO, "l1_interleaved_gbps": NOC_RATIO, "dram_stream_gbps": DRAM_RATIO,
-    "dram_page_ns": 1 / 1.35, "stream_eff.layout": 1.0, "page_latency_ns.reduction": 1 / NOC_RATIO,
+    "dram_page_ns": 1 / 1.35, "page_latency_ns.reduction": 1 / NOC_RATIO,
     "cycles_per_tile.reduction": 1.0, "sem_hop_ns": 1 / 1.35, "launch_ns.layout": 1.0,
     "dram_block_ns": 1 / 1.35,
 }  # fmt: skip
@@ -128,6 +132,8 @@ def load_suites(folder: Path) -> dict[str, list[dict]]:
             for f in ("m", "k", "n"):
                 parsed[f] = int(r[f]) if r.get(f) else 0
             parsed["batch"] = int(r["batch"]) if r.get("batch") else 1
+            # Activations sharing one B (`a_batch`, each of m rows), where the source's shape has them.
+            parsed["a_batch"] = int(r["a_batch"]) if r.get("a_batch") else 1
             # The activation's shard grid where it differs from the op's grid (`in0_grid`).
             parsed["in0_cores"] = math.prod(int(x) for x in r["in0_grid"].split("x")) if r.get("in0_grid") else 0
             # Columns of the grid a 1-D program runs on: the activation's shard grid where given, else the op's.
@@ -159,8 +165,18 @@ def _shards(shape: list[int], mem: str, cores: int) -> int:
 def terms_for(p: CostParams, r: dict) -> Terms:
     """The model's terms for one measurement row."""
     if r["op"] == "matmul":
+        if r["a_batch"] > 1 and runs_unfused_1d(r["m"], r["n"]):
+            # ttnn's 1-D program with the batch unfused: a loop of batches, each K in hops of
+            # in0_block_w = 2 (1 for odd Kt), B read again per batch (cost_terms.runs_unfused_1d).
+            kt = math.ceil(r["k"] / 32)
+            return matmul_terms(
+                p, r["m"], r["k"], r["n"], r["dtype_a"], r["dtype_b"], r["dtype_out"], r["fidelity"],
+                r["a_mem"], r["b_mem"], r["out_mem"], r["cores"], r["a_batch"], "1d",
+                in0_block_w=2 if kt % 2 == 0 else 1, shared_b=True,
+            )  # fmt: skip
+        m = r["a_batch"] * math.ceil(r["m"] / 32) * 32 if r["a_batch"] > 1 else r["m"]
         return matmul_terms(
-            p, r["m"], r["k"], r["n"], r["dtype_a"], r["dtype_b"], r["dtype_out"], r["fidelity"],
+            p, m, r["k"], r["n"], r["dtype_a"], r["dtype_b"], r["dtype_out"], r["fidelity"],
             r["a_mem"], r["b_mem"], r["out_mem"], r["cores"], r["batch"],
             in0_cores=r["in0_cores"], in0_block_w=r["in0_block_w"], grid_cols=r["grid_cols"],
         )  # fmt: skip
@@ -179,13 +195,18 @@ def terms_for(p: CostParams, r: dict) -> Terms:
         tensors.append((in_tiles, r["dtype_a"], r["b_mem"] or r["a_mem"]))
     tensors.append((out_tiles, r["dtype_out"], r["out_mem"]))
     dram = pages = l1i = 0
-    for tiles, fmt, mem in tensors:
+    write_dram = write_l1i = 0.0
+    for i, (tiles, fmt, mem) in enumerate(tensors):
         code = mem_code(mem)
+        nbytes = tiles * tile_bytes(fmt)
+        written = nbytes if i == len(tensors) - 1 else 0
         if code.startswith("dram"):
-            dram += tiles * tile_bytes(fmt)
+            dram += nbytes
             pages += tiles
+            write_dram += written
         elif code == "l1_i":
-            l1i += tiles * tile_bytes(fmt)
+            l1i += nbytes
+            write_l1i += written
     work = max(in_tiles, out_tiles)
     # A reduction (over H here) parallelises over its output tiles, each core reading a run of
     # whole columns in step with the others; other kinds over their tiles.
@@ -198,7 +219,8 @@ def terms_for(p: CostParams, r: dict) -> Terms:
     exchanges = NORM_EXCHANGES.get(r["op"], 0) if mem_code(r["a_mem"]) in ("l1_s", "dram_s") else 0
     return stream_terms(
         p, kind, work, r["cores"], dram, pages, l1i, parallel=parallel, stride=stride, exchanges=exchanges, exchange_fmt=r["dtype_a"],
-        passes=REDUCTION_PASSES.get(r["op"], 1) if kind == "reduction" else 1,
+        passes=REDUCTION_PASSES.get(r["op"], 1) if kind == "reduction" else 1, write_dram_bytes=write_dram,
+        write_l1i_bytes=write_l1i,
     )
 
 
@@ -229,11 +251,19 @@ class Table_:
             rows[name][arch] = v
             if name == "launch_ns.layout":
                 tie_launches(rows, arch, v)
+            if name == "page_latency_ns.reduction":
+                tie_latencies(rows, arch, v)
         return params_from(rows, arch)
 
     def prior(self, name: str, arch: str) -> tuple[float, float]:
         pr = self.rows[name]["prior"]
         return float(pr[arch]), float(pr["sd_log"])
+
+
+def tie_latencies(rows: dict, arch: str, latency_ns: float) -> None:
+    """Set the page round trip of every one-page-per-barrier reader to the reductions' `latency_ns`."""
+    for k in TIED_LATENCY:
+        rows[f"page_latency_ns.{k}"][arch] = latency_ns
 
 
 def tie_launches(rows: dict, arch: str, layout_ns: float) -> None:
@@ -257,14 +287,21 @@ def fit(
     lo = np.array([math.log(BOUNDS.get(n, (1e-6, 1e9))[0]) for n in names])
     hi = np.array([math.log(BOUNDS.get(n, (1e-6, 1e9))[1]) for n in names])
 
+    scaled = bh_scaled(priors_from) if priors_from else {}
+
     def residuals(x: np.ndarray) -> np.ndarray:
-        p = table.params(arch, dict(zip(names, np.exp(x))))
+        p = table.params(arch, {**scaled, **dict(zip(names, np.exp(x)))})
         data = [robust(w * math.log(ratio(p, r)) / SIGMA_DATA) for r, w in rows]
         prior = [(xi - math.log(p0)) / sd for xi, (p0, sd) in zip(x, priors)]
         return np.array(data + prior)
 
     res = least_squares(residuals, np.clip(x0, lo + 1e-9, hi - 1e-9), bounds=(lo, hi), x_scale="jac")
     return dict(zip(names, (float(v) for v in np.exp(res.x))))
+
+
+def bh_scaled(wh: dict[str, float]) -> dict[str, float]:
+    """Blackhole's parameters without Blackhole data: the Wormhole fit `wh` x BH_SCALE."""
+    return {name: wh[name] * scale for name, scale in BH_SCALE.items()}
 
 
 def stats(logs: list[float]) -> dict:
@@ -277,6 +314,17 @@ def stats(logs: list[float]) -> dict:
         "within_1_5": sum(abs(x) <= math.log(1.5) for x in logs) / len(logs),
         "within_1_3": sum(abs(x) <= math.log(1.3) for x in logs) / len(logs),
     }
+
+
+def _rows(r: dict) -> int:
+    """A matmul row's M with the activation batch folded in (each batch padded to a tile row)."""
+    return r["a_batch"] * math.ceil(r["m"] / 32) * 32 if r["a_batch"] > 1 else r["m"]
+
+
+def _mkn(r: dict) -> str:
+    """batch x M x K x N of a matmul row (an activation batch over one B as `16x(32)`)."""
+    batch = f"{r['a_batch']}x({r['m']})" if r["a_batch"] > 1 else f"{r['batch']}x{r['m']}"
+    return f"{batch}x{r['k']}x{r['n']}"
 
 
 def _mem_config(r: dict) -> str:
@@ -330,7 +378,8 @@ def main(argv: list[str] | None = None) -> int:
 
     full = {"wormhole_b0": fit(table, "wormhole_b0", suites, fitted_suites)}
     full["blackhole"] = fit(table, "blackhole", suites, fitted_suites, full["wormhole_b0"])
-    full_p = {arch: table.params(arch, full[arch]) for arch in archs}
+    full_p = {"wormhole_b0": table.params("wormhole_b0", full["wormhole_b0"])}
+    full_p["blackhole"] = table.params("blackhole", {**bh_scaled(full["wormhole_b0"]), **full["blackhole"]})
     in_sample = {r["id"]: ratio(full_p[r["arch"]], r) for s in suites.values() for r in s}
     loso: dict[str, float] = {}
     for name, rows in suites.items():
@@ -338,7 +387,7 @@ def main(argv: list[str] | None = None) -> int:
             if name in fitted_suites:
                 rest = fitted_suites - {name}
                 wh = fit(table, "wormhole_b0", suites, rest)
-                p = table.params(arch, wh if arch == "wormhole_b0" else fit(table, arch, suites, rest, wh))
+                p = table.params(arch, wh if arch == "wormhole_b0" else {**bh_scaled(wh), **fit(table, arch, suites, rest, wh)})
             else:
                 p = full_p[arch]
             for r in rows:
@@ -389,7 +438,7 @@ def main(argv: list[str] | None = None) -> int:
         )
     for rows in suites.values():
         for r in rows:
-            if r["op"] == "matmul" and r["m"] <= 64:
+            if r["op"] == "matmul" and _rows(r) <= 64:
                 q = loso[r["id"]]
                 unit = "GB/s" if r["metric"] == "weight_gbps" else "us"
                 meas = r["value"] if unit == "GB/s" else r["value"] / 1000
@@ -397,7 +446,7 @@ def main(argv: list[str] | None = None) -> int:
                 dt.add_row(
                     r["id"],
                     r["device"],
-                    f"{r['batch']}x{r['m']}x{r['k']}x{r['n']}",
+                    _mkn(r),
                     r["dtype_b"],
                     _mem_config(r),
                     f"{meas:.1f} {unit}",
@@ -413,7 +462,7 @@ def main(argv: list[str] | None = None) -> int:
         if len(rows) >= 20:
             continue
         for r in rows:
-            shape = r["shape"] or f"{r['batch']}x{r['m']}x{r['k']}x{r['n']}"
+            shape = r["shape"] or _mkn(r)
             meas = f"{r['value']:.0f} GB/s" if r["metric"] == "weight_gbps" else f"{r['value'] / 1000:.1f} us"
             rt.add_row(
                 r["id"],
@@ -445,12 +494,13 @@ def main(argv: list[str] | None = None) -> int:
         for arch in archs:
             values = dict(full[arch])
             if arch == "blackhole":
-                for name, scale in BH_SCALE.items():
-                    values[name] = full["wormhole_b0"][name] * scale
+                values.update(bh_scaled(full["wormhole_b0"]))
             for name, v in values.items():
                 data["params"][name][arch] = round(v, 4)
                 if name == "launch_ns.layout":
                     tie_launches(data["params"], arch, round(v, 4))
+                if name == "page_latency_ns.reduction":
+                    tie_latencies(data["params"], arch, round(v, 4))
                 if name == "launch_ns.matmul":
                     data["params"]["launch_ns.conv"][arch] = round(v, 4)  # no conv data: the matmul launch
         data["fit"] = {

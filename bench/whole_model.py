@@ -135,6 +135,17 @@ def ds_in0_cores(kt: int, nt: int) -> int:
     return 1
 
 
+def ttmlir_in0_block_w(k: int, n: int) -> int:
+    """in0_block_w of the 1-D program config tt-mlir's optimizer gives a decode matmul (the runs
+    PR 9252 publishes compile at optimization level 2, where each decode matmul gets a sharded
+    output and this config; ttopt's matmul_config.derive_program_config holds the same rule):
+    2 (1 for odd Kt) when Nt > 128, else the largest of 8, 4, 2, 1 dividing Kt."""
+    kt, nt = math.ceil(k / 32), math.ceil(n / 32)
+    if nt > 128:
+        return 2 if kt % 2 == 0 else 1
+    return next(w for w in (8, 4, 2, 1) if kt % w == 0)
+
+
 def host_step_ns(rows: list[dict], batch: int) -> tuple[float, str]:
     """The demo's per-step host time at `batch` users, from PERF.md alone: the published figures
     come from simple_text_demo's token-matching run (teacher forcing), so every decode step waits
@@ -320,7 +331,8 @@ def block_ops(path: Path, arch: str) -> tuple[list[Op], dict[str, Any]]:
             la, lo = layout_info(a.encoding.typed), layout_info(out.encoding.typed)
             rows = math.prod(out.shape[:-1])
             t = matmul_terms(p, rows, a.shape[-1], out.shape[-1], la.dtype.value, "bfp_bf8", lo.dtype.value,
-                             op_fidelity(op, "bfp_bf8"), mem_of(la), "dram_i", mem_of(lo), p.grid_cores)  # fmt: skip
+                             op_fidelity(op, "bfp_bf8"), mem_of(la), "dram_i", mem_of(lo), p.grid_cores,
+                             in0_block_w=ttmlir_in0_block_w(a.shape[-1], out.shape[-1]))  # fmt: skip
         else:
             tensors = [v.type.resolve() for v in tensor_operands if v not in constant] + [op.results[0].type.resolve()]
             dense = [math.ceil(math.prod(t.shape) / 1024) for t in tensors]
@@ -352,7 +364,10 @@ def ttmlir_decode(p: CostParams, arch: str, m: LLM, batch: int, kv_len: int, lay
         ("final_norm", stream_terms(p, "norm", tiles(rows, m.hidden), 64, 2 * tiles(rows, m.hidden) * 2048, 2 * tiles(rows, m.hidden))),
         (
             "lm_head",
-            matmul_terms(p, rows, m.hidden, m.vocab, "bf16", "bfp_bf8", "bf16", "HiFi2", "dram_i", "dram_i", "dram_i", p.grid_cores),
+            matmul_terms(
+                p, rows, m.hidden, m.vocab, "bf16", "bfp_bf8", "bf16", "HiFi2", "dram_i", "dram_i", "dram_i", p.grid_cores,
+                in0_block_w=ttmlir_in0_block_w(m.hidden, m.vocab),
+            ),
         ),
         ("argmax", stream_terms(p, "reduction", tiles(rows, m.vocab), 64, tiles(rows, m.vocab) * 2048, tiles(rows, m.vocab))),
     ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import replace
 from math import ceil
 from pathlib import Path
 
@@ -83,16 +84,16 @@ def test_eltwise_memory_configs_order_as_measured(op, lay) -> None:
     dram_l1 = cm.op_cost(relu, [dram], l1i).ns
     l1_l1 = cm.op_cost(relu, [l1i], l1i).ns
     local = cm.op_cost(relu, [sharded], sharded)
-    # DRAM->L1 vs L1->L1 is a near-tie in the model (within 2%, ordered either way by the fit of the
-    # streaming suites); the measured 18% gap is checked by the two values below.
+    # DRAM->L1 < L1->L1 is its own test below; here both are checked against the measured values.
     assert local.ns < min(dram_l1, l1_l1) and max(dram_l1, l1_l1) < dram_dram
     assert local.dram_bytes == 0 and local.noc_bytes == 0
     assert dram_l1 == pytest.approx(105_000 + WH.op_to_op_ns, rel=0.25) and l1_l1 == pytest.approx(124_000 + WH.op_to_op_ns, rel=0.25)
 
 
-@pytest.mark.xfail(strict=True, reason="open: the 1-D matmul refit raised dram_page_ns 1.70 -> 1.89 ns, so DRAM->L1 relu is "
-                   "estimated ~2% dearer than L1->L1, where tt-metal 14421 measures it 15% cheaper (105 vs 124 us)")
 def test_eltwise_dram_to_l1_is_cheaper_than_l1_to_l1(op, lay) -> None:
+    # tt-metal 14421 measures DRAM->L1 105 us < L1->L1 124 us: L1-interleaved reads wait at their
+    # banks behind the op's own L1-interleaved writes (the reader's barrier per page makes that wait
+    # latency), and a conversion's block reader is no longer fitted a faster DRAM rate than relu's.
     cm = CostModel(preset("wormhole_b0"))
     shape = (2048, 5024)
     relu = op("ttnn.relu", ["2048x5024xbf16"], "2048x5024xbf16")
@@ -489,3 +490,46 @@ def test_argmax_runs_multicore_only_on_a_row_major_input_reduced_over_its_last_d
     # The retile in front (tile -> row-major, DRAM) costs less than the single-core program loses.
     retile = cm.conversion_cost((64, 128), lay((64, 128)), lay((64, 128), tiled=False))
     assert rm.ns + retile.ns < tiled.ns
+
+
+def test_l1_interleaved_reads_wait_behind_the_ops_own_l1_writes() -> None:
+    # Bandwidth out of the way, an interleaved eltwise reader is bound by its pages x the round
+    # trip: reading L1-interleaved pages while writing L1-interleaved pages adds, per read page, the
+    # write page over one NoC link (the banks' ports take both NoCs); reading DRAM does not.
+    p = replace(WH, dram_stream_gbps=1e9, l1_interleaved_gbps=1e9, dram_page_ns=0.0)
+    tiles, nbytes = 6400, 6400 * 2048
+    from_dram = stream_terms(p, "eltwise_unary", tiles, 64, nbytes, tiles, nbytes, write_l1i_bytes=nbytes)
+    from_l1 = stream_terms(p, "eltwise_unary", tiles, 64, 0.0, 0, 2 * nbytes, write_l1i_bytes=nbytes)
+    round_trip = p.page_latency_ns["eltwise_unary"] + 2048 / p.link_gbps
+    assert p.page_latency_ns["eltwise_unary"] == p.page_latency_ns["reduction"] > 0
+    assert from_dram.dram_ns == pytest.approx(100 * round_trip)
+    assert from_l1.noc_ns == pytest.approx(100 * (round_trip + 2048 / p.link_gbps))
+
+
+def test_a_wide_batched_activation_over_one_weight_runs_the_unfused_1d_program(op, lay) -> None:
+    # DeepSeek-V3's wkv_b1: 16 heads of [32,128] over one [128,512] weight, L1 interleaved. ttnn
+    # runs the 1-D activation-multicast program with the batch unfused: 16 workers, 2 K hops per
+    # head, the weight read again per head (tt-metal's perf target: 39.3 us).
+    cm = CostModel(preset("wormhole_b0"))
+    mm = op("ttnn.matmul", ["1x16x32x128xbf16", "128x512xbf16"], "1x16x32x512xbf16")
+    c = cm.op_cost(mm, [lay((1, 16, 32, 128), "l1"), lay((128, 512))], lay((1, 16, 32, 512), "l1"))
+    unfused = matmul_terms(cm.params, 32, 128, 512, "bf16", "bf16", "bf16", "HiFi2", "l1_i", "dram_i", "l1_i", 64, 16, "1d",
+                           in0_block_w=2, shared_b=True)  # fmt: skip
+    assert c.ns == pytest.approx(unfused.ns)
+    assert 30_000 < c.ns - c.op_to_op_ns < 65_000  # the folded no-reuse price was ~14 us
+    # A per-head shape that is not narrow keeps the folded price (ttnn's no-reuse program).
+    square = op("ttnn.matmul", ["1x2x256x256xbf16", "256x256xbf16"], "1x2x256x256xbf16")
+    folded = cm.op_cost(square, [lay((1, 2, 256, 256), "l1"), lay((256, 256))], lay((1, 2, 256, 256), "l1"))
+    assert folded.work_tiles == 16 * 8 * 8
+
+
+def test_a_conversion_that_moves_and_retiles_is_two_programs(lay) -> None:
+    # tt-mlir HEAD's layout decomposition (and ttopt's optimizer/memory_move.steps) writes an L1
+    # tiled -> DRAM row-major conversion as a to_memory_config then a to_layout: two launches.
+    cm = CostModel(preset("wormhole_b0"))
+    shape = (64, 128)
+    l1_tiled, dram_tiled, dram_rm = lay(shape, "l1"), lay(shape), lay(shape, tiled=False)
+    both = cm.conversion_cost(shape, l1_tiled, dram_rm)
+    move, retile = cm.conversion_cost(shape, l1_tiled, dram_tiled), cm.conversion_cost(shape, dram_tiled, dram_rm)
+    assert both.ns == pytest.approx(move.ns + retile.ns)
+    assert both.op_to_op_ns == pytest.approx(2 * cm.params.op_to_op_ns)

@@ -15,9 +15,19 @@ from math import ceil, prod
 from typing import Any, Sequence
 
 from ttopt.device.circular_buffers import matmul_cb
-from ttopt.device.cost_terms import FIDELITY_PASSES, CostParams, Terms, combine, fidelity_for, matmul_terms, params_for, stream_terms
+from ttopt.device.cost_terms import (
+    FIDELITY_PASSES,
+    CostParams,
+    Terms,
+    combine,
+    fidelity_for,
+    matmul_terms,
+    params_for,
+    runs_unfused_1d,
+    stream_terms,
+)
 from ttopt.device.device import Device
-from ttopt.device.layout_info import BLOCK, WIDTH, LayoutInfo, layout_info, tensor_tiles
+from ttopt.device.layout_info import BLOCK, DRAM, INTERLEAVED, WIDTH, LayoutInfo, layout_info, tensor_tiles
 from ttopt.device.matmul_config import NO_REUSE, derive_program_config, interleaved_program, matmul_dims, per_core_factor
 from ttopt.device.op_families import Family, family_of
 from ttopt.device.presets import TRANSCENDENTAL_UNARY, cost_arch
@@ -25,6 +35,7 @@ from ttopt.device.rules.argmax import argmax_multicore
 from ttopt.device.rules.data_movement import is_reshape_view
 from ttopt.device.rules.transformer import SHARED_CONFIG_OPS, heads_shape
 from ttopt.device.tensor import check_shape
+from ttopt.dialects.errors import AttrError
 from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
 from ttopt.ir.types import TensorType
 
@@ -292,6 +303,7 @@ class CostModel:
         # (tt-mlir derives one from the output layout); without one, a width-sharded activation's
         # shard grid (ttnn's get_matmul_program_config), else the device grid and ttnn's default.
         in0_cores, block_w, grid_cols = 0, 0, self.device.worker_grid[1]
+        shared_b = False
         if out.sharded:
             program = "2d" if out.memory_layout is BLOCK and out.bbox[0] > 1 and out.bbox[1] > 1 else "1d"
             grid_cols = out.bbox[1]
@@ -299,6 +311,11 @@ class CostModel:
             block_w = cfg.in0_block_w if cfg is not None and program == "1d" else 0
         elif ins[0].sharded and ins[0].l1 and ins[0].memory_layout is WIDTH:
             in0_cores, grid_cols = ins[0].num_cores, ins[0].bbox[1]
+        elif not ins[0].sharded and not ins[1].sharded and self._unfused_1d(a, out_shape, batched_rhs):
+            # A batched activation over one B, wide per batch: ttnn's 1-D program with the batch
+            # unfused, a loop of K hops per batch (cost_terms.runs_unfused_1d).
+            batch, m, program, shared_b = prod(a[:-2]), a[-2], "1d", True
+            block_w = 2 if ceil(a[-1] / 32) % 2 == 0 else 1
         elif not ins[0].sharded and not ins[1].sharded:
             program = self._interleaved_program(a, b, ins, out)
             if program == NO_REUSE:
@@ -308,13 +325,19 @@ class CostModel:
                 params, program = replace(params, fallback_gbps=params.fallback_gbps * share), "2d"
         t = matmul_terms(
             params, m, a[-1], out_shape[-1], ins[0].dtype.value, ins[1].dtype.value, out.dtype.value, fidelity,
-            mem_of(ins[0]), mem_of(ins[1]), mem_of(out), cores, batch, program, in0_cores, block_w, grid_cols,
+            mem_of(ins[0]), mem_of(ins[1]), mem_of(out), cores, batch, program, in0_cores, block_w, grid_cols, shared_b,
         )  # fmt: skip
         tensors = [(a, ins[0]), (b, ins[1]), (out_shape, out)]
         dram = sum(_bytes(s, i) for s, i in tensors if i.dram or i.system)
         noc = sum(_bytes(s, i) for s, i in tensors if i.l1)
         work = batch * ceil(m / 32) * ceil(out_shape[-1] / 32) * ceil(a[-1] / 32)
         return _op_cost(t, work, cores, dram, noc, fidelity)
+
+    @staticmethod
+    def _unfused_1d(a: Sequence[int], out_shape: Sequence[int], batched_rhs: bool) -> bool:
+        """Whether an interleaved matmul of a batched activation over one B runs ttnn's 1-D program
+        with the batch unfused (cost_terms.runs_unfused_1d)."""
+        return not batched_rhs and len(a) > 2 and prod(a[:-2]) > 1 and runs_unfused_1d(a[-2], out_shape[-1])
 
     def _interleaved_program(self, a: Sequence[int], b: Sequence[int], ins: tuple[LayoutInfo, ...], out: LayoutInfo) -> str:
         """The program tt-metal picks for an interleaved matmul without a program config (matmul_config)."""
@@ -342,13 +365,18 @@ class CostModel:
         parallel: int = 0, stride: int = 0, exchanges: int = 0, passes: int = 1,
     ) -> OpCost:
         dram = pages = l1i = moved = 0
-        for info, shape in list(zip(ins, shapes)) + [(out, out_shape)]:
+        write_dram = write_l1i = 0
+        tensors = list(zip(ins, shapes)) + [(out, out_shape)]
+        for i, (info, shape) in enumerate(tensors):
             nbytes = _bytes(shape, info)
+            written = nbytes if i == len(tensors) - 1 else 0
             if info.dram or info.system:
                 dram += nbytes
                 pages += _pages(shape, info)
+                write_dram += written
             elif info.l1 and not info.sharded:
                 l1i += nbytes  # L1-interleaved pages live on other cores' banks
+                write_l1i += written
         if kind == "layout" and ins and ins[0].l1 and out.l1 and (ins[0].sharded or out.sharded):
             if ins[0].spec_key != out.spec_key:
                 moved += _bytes(shapes[0], ins[0])  # a reshard moves every byte between cores
@@ -360,19 +388,24 @@ class CostModel:
         t = stream_terms(
             self.params, kind, work, cores, dram, pages, l1i, moved, parallel=parallel, stride=stride,
             exchanges=exchanges if row_cores > 1 else 0, exchange_fmt=ins[0].dtype.value if ins else "bf16",
-            exchange_cores=row_cores, passes=passes,
+            exchange_cores=row_cores, passes=passes, write_dram_bytes=write_dram, write_l1i_bytes=write_l1i,
         )  # fmt: skip
         return _op_cost(t, work, cores, dram, l1i + moved)
 
     def conversion_cost(self, shape: Sequence[int], src: TTNNLayoutAttr, dst: TTNNLayoutAttr) -> OpCost:
-        """Estimated ns of a `ttnn.to_layout` of a `shape` tensor from `src` to `dst` (what a reshard
-        or spill the optimizer inserts will cost, before it exists in the IR)."""
+        """Estimated ns of converting a `shape` tensor from `src` to `dst` (what a reshard or spill
+        the optimizer inserts will cost, before it exists in the IR): one program per op tt-mlir
+        HEAD's layout decomposition emits (`conversion_programs`), each with its own launch."""
         a, b = layout_info(src), layout_info(dst)
         key = ("to_layout", tuple(shape), a.uid, b.uid)
         c = self._memo.get(key)
         if c is None:
             s = check_shape(tuple(shape))
-            c = self._memo[key] = self._stream("layout", tensor_tiles(s), [s], (a,), s, b)
+            parts = [
+                self._stream("layout", tensor_tiles(s), [s], (layout_info(x),), s, layout_info(y))
+                for x, y in conversion_programs(s, src, dst, self.device.worker_grid)
+            ]
+            c = self._memo[key] = _sum_costs(parts)
         return c
 
     def _work(self, op: Any, fam: Family | None, shapes: list, out_shape: Sequence[int]) -> int:
@@ -435,8 +468,6 @@ class CostModel:
 
     def module_cost(self, module: Any) -> list[FunctionCost]:
         """Per function (top-level ops in program order): the summed estimate of its ttnn ops."""
-        from ttopt.dialects.errors import AttrError
-
         out = []
         for fn in module.functions():
             body = fn.regions[0].entry if fn.regions and fn.regions[0].blocks else None
@@ -480,6 +511,58 @@ class CostModel:
             name = getattr(fn.properties.get("sym_name"), "value", "?")
             out.append(FunctionCost(name, total, dram, tuple(entries)))
         return out
+
+
+def _same_memory(a: TTNNLayoutAttr, b: TTNNLayoutAttr) -> bool:
+    return (a.buffer_type == b.buffer_type and a.memory_layout == b.memory_layout and tuple(a.grid) == tuple(b.grid)
+            and a.core_ranges == b.core_ranges)  # fmt: skip
+
+
+def _relayout(base: TTNNLayoutAttr, shape: tuple[int, ...], tiled: bool, dtype: Any, wg: Sequence[int]) -> TTNNLayoutAttr | None:
+    """`base`'s memory with another page layout / dtype, or None when that layout cannot exist."""
+    try:
+        return TTNNLayoutAttr.build(shape, dtype, tiled=tiled, buffer_type=base.buffer_type, memory_layout=base.memory_layout,
+                                    grid=tuple(base.grid) if base.is_sharded else None, worker_grid=tuple(wg),
+                                    core_ranges=base.core_ranges if base.is_sharded else None)  # fmt: skip
+    except (AttrError, ValueError, TypeError):
+        return None
+
+
+def conversion_programs(
+    shape: tuple[int, ...], src: TTNNLayoutAttr, dst: TTNNLayoutAttr, wg: Sequence[int]
+) -> list[tuple[TTNNLayoutAttr, TTNNLayoutAttr]]:
+    """(from, to) of each program taking `src` to `dst`, as tt-mlir HEAD's TTNNDecomposeLayouts
+    emits them (ttopt's optimizer/memory_move.steps writes the same ops): a memory-config change
+    or a page-layout / dtype change alone is one program; both are two, the untilize after the
+    move and a tilize or dtype change before it, or move, convert and move through DRAM
+    interleaved when the intermediate layout cannot exist."""
+    if src == dst or (src.is_tiled == dst.is_tiled and src.dtype == dst.dtype) or _same_memory(src, dst):
+        return [(src, dst)]
+    if src.is_tiled and not dst.is_tiled:
+        mid = _relayout(dst, shape, src.is_tiled, src.dtype, wg)
+    else:
+        mid = _relayout(src, shape, dst.is_tiled, dst.dtype, wg)
+    if mid is not None:
+        return [(src, mid), (mid, dst)]
+    dram = [
+        _relayout(TTNNLayoutAttr.build(shape, x.dtype, buffer_type=DRAM, memory_layout=INTERLEAVED, worker_grid=tuple(wg)),
+                  shape, x.is_tiled, x.dtype, wg)
+        for x in (src, dst)
+    ]  # fmt: skip
+    chain = [src] + [x for x in dram if x is not None] + [dst]
+    chain = [x for i, x in enumerate(chain) if i == 0 or x != chain[i - 1]]
+    return list(zip(chain, chain[1:]))
+
+
+def _sum_costs(parts: Sequence[OpCost]) -> OpCost:
+    """The cost of programs run one after another (each with its own launch and op-to-op gap)."""
+    if len(parts) == 1:
+        return parts[0]
+    total = {f: sum(getattr(c, f) for c in parts) for f in (
+        "ns", "compute_ns", "dram_ns", "noc_ns", "dispatch_ns", "work_tiles", "dram_bytes", "noc_bytes", "floor_ns",
+        "overlap_ns", "op_to_op_ns", "sync_ns",
+    )}  # fmt: skip
+    return OpCost(cores=max(c.cores for c in parts), fidelity="", **total)
 
 
 def op_name(op: Any) -> str:

@@ -22,8 +22,10 @@ estimates one op with `matmul_terms(params_for("wormhole_b0"), m, k, n, ...)` or
   K / in0_block_w hand-offs (`sem_hop_ns` + the block over one NoC link), each overlapping its
   block's weight read, so the weights take hops x max(hand-off, block read) (tt-metal issue 55443).
   Streaming ops read and write at `dram_stream_gbps` x the kind's efficiency; a kind whose reader
-  keeps one page in flight (reductions: `page_latency_ns`) is bound per core by its pages x the
-  round trip, and parallelises over its output tiles. A min reduction runs tt-metal's fused
+  keeps one page in flight (reductions and interleaved eltwise: `page_latency_ns`) is bound per
+  core by its pages x the round trip (an L1-interleaved read also waits behind the op's own
+  L1-interleaved writes at the bank port: tt-metal issue 14421), and a reduction parallelises over
+  its output tiles. A min reduction runs tt-metal's fused
   -max(-x) program (reduce_h_neg / reduce_w_neg): each input tile is copied to DST, negated and
   packed, then the accumulator is copied back and the negated tile reduced and packed, three
   unpack-math-pack passes where sum / mean / max stream each tile through one reduce (`passes`). Its
@@ -53,7 +55,8 @@ estimates one op with `matmul_terms(params_for("wormhole_b0"), m, k, n, ...)` or
 
 A matmul whose output is interleaved (no program config is emitted for it) and that is not all
 DRAM-interleaved falls back, at 2-D sizes, to tt-metal's default no-reuse program config: every
-output tile re-reads its row of A and column of B (`fallback_gbps`) at HiFi4.
+output tile re-reads its row of A and column of B (`fallback_gbps`) at HiFi4. A batched activation
+over one B that is wide per batch runs the 1-D program with the batch unfused (`runs_unfused_1d`).
 
 Every parameter lives in cost_params.json, per architecture, fitted (bench/calibrate.py) or
 assumed, each with its source.
@@ -258,17 +261,30 @@ def one_d_in0_block_w(kt: int, grid: int, in0_sharded: bool) -> int:
     return gcd(share, kt) if in0_sharded else largest_divisor(kt, share)
 
 
+def runs_unfused_1d(m: int, n: int) -> bool:
+    """Whether ttnn's default program for an interleaved matmul of a batched activation (per-batch
+    M rows) over one 2-D B is the 1-D activation-multicast program with the batch unfused:
+    create_simple_matmul_program_config calls a shape wide and narrow when N over the per-batch
+    height (both padded to tiles) exceeds 8 (is_narrow_shape), and then runs get_mcast_1d_config
+    with mcast_in0 and fuse_batch false, whatever the buffers."""
+    h, w = ceil(m / 32) * 32, ceil(n / 32) * 32
+    return w > h and w // h > 8
+
+
 def matmul_terms(
     p: CostParams, m: int, k: int, n: int, fmt_a: str, fmt_b: str, fmt_out: str, fidelity: str,
     a_mem: str | bool, b_mem: str | bool, out_mem: str | bool, cores: int, batch: int = 1, program: str = "auto",
-    in0_cores: int = 0, in0_block_w: int = 0, grid_cols: int = 0,
+    in0_cores: int = 0, in0_block_w: int = 0, grid_cols: int = 0, shared_b: bool = False,
 ) -> Terms:
     """`batch` matmuls (m x k) @ (k x n) on `cores` cores; memories in MEMS (see module doc).
     `program`: "auto" (2-D from one tile row per grid row, else 1-D), or "1d" / "2d" as a program
     config the caller chose. `in0_cores`: the cores a sharded activation lives on (default
     `cores`): a 1-D program without a given config runs on them, and a DRAM-sharded one chains
     its hand-offs over them. `in0_block_w`: the given config's (0: tt-metal's default).
-    `grid_cols`: the columns of the grid the 1-D program runs on (0: the device's)."""
+    `grid_cols`: the columns of the grid the 1-D program runs on (0: the device's). `shared_b`:
+    the `batch` activations share one B, which a 1-D program without fused batch reads again for
+    each of them on the same workers (ttnn's get_mcast_1d_config with fuse_batch false: the batch
+    is a loop around the K hops, not spread over idle cores)."""
     a, b, out = mem_code(a_mem), mem_code(b_mem), mem_code(out_mem)
     mt, kt, nt = ceil(m / 32), ceil(k / 32), ceil(n / 32)
     out_tiles = batch * mt * nt
@@ -298,7 +314,7 @@ def matmul_terms(
         grid = max(1, in0_cores if a == "l1_s" else cores)
         per_core_n = ceil(nt / grid)
         n_workers = ceil(nt / per_core_n)
-        workers = n_workers * max(1, min(batch, grid // n_workers))
+        workers = n_workers if shared_b else n_workers * max(1, min(batch, grid // n_workers))
         blocks = ceil(batch * mt * nt / workers) * kt
         block_w = in0_block_w or one_d_in0_block_w(kt, grid, a == "l1_s")
         hops = ceil(batch * n_workers / workers) * ceil(kt / block_w)
@@ -334,7 +350,8 @@ def matmul_terms(
 def stream_terms(
     p: CostParams, kind: str, work_tiles: int, cores: int, dram_bytes: float = 0.0, dram_pages: int = 0,
     l1i_bytes: float = 0.0, noc_bytes: float = 0.0, parallel: int = 0, stride: int = 0, exchanges: int = 0,
-    exchange_fmt: str = "bf16", exchange_cores: int = 0, passes: int = 1,
+    exchange_fmt: str = "bf16", exchange_cores: int = 0, passes: int = 1, write_dram_bytes: float = 0.0,
+    write_l1i_bytes: float = 0.0,
 ) -> Terms:
     """A streaming op of `kind`: `work_tiles` tiles of work on `cores` cores, the DRAM bytes and
     pages it reads and writes, its L1-interleaved bytes and bytes moved between cores (reshards).
@@ -349,7 +366,14 @@ def stream_terms(
     cores' pages queued at its bank. `exchanges`: the cross-core statistic passes of a sharded norm
     whose rows are split over `exchange_cores` cores (default `cores`; module doc: sync), with
     partials of `exchange_fmt`. `passes`: unpack-math-pack passes per tile where the kind's
-    cycles per tile count one (a min reduction's -max(-x) program makes three: module doc)."""
+    cycles per tile count one (a min reduction's -max(-x) program makes three: module doc).
+    `write_dram_bytes` / `write_l1i_bytes`: the parts of `dram_bytes` / `l1i_bytes` the op writes
+    (the rest it reads). An L1-interleaved page read waits at its bank behind the op's own
+    L1-interleaved writes: the reader's requests (NoC 0) and the writer's pages (NoC 1) meet at the
+    same L1 port, so each read page also waits for the write bytes per read page over one link
+    (tt-metal issue 14421: reading and writing L1-interleaved pages contend at the banks' ports,
+    and the reader's barrier per page turns the wait into per-page latency); DRAM reads queue at
+    the DRAM banks instead, which the L1 writes do not reach."""
     workers = max(1, min(cores, parallel or work_tiles))
     per_core = ceil(work_tiles / workers)
     compute = per_core * passes * p.cycles_per_tile.get(kind, 0.0) / p.clock_ghz
@@ -361,11 +385,14 @@ def stream_terms(
     # L1-interleaved pages move at the same NoC rate for every kind.
     l1_rate = p.l1_interleaved_gbps * share
     noc = l1i_bytes / l1_rate + noc_bytes / p.noc_gbps
-    read = dram_bytes + l1i_bytes
+    read_dram, read_l1 = dram_bytes - write_dram_bytes, l1i_bytes - write_l1i_bytes
+    read = read_dram + read_l1
     if latency and read:
         page = read / max(1, work_tiles)
-        in_dram = bool(dram_bytes)
+        in_dram = bool(read_dram) or not read_l1
         per_page = latency + page / p.link_gbps
+        if not in_dram:
+            per_page += write_l1i_bytes / max(1, work_tiles) / p.link_gbps
         if stride:
             banks = p.dram_banks if in_dram else p.grid_cores  # an L1-interleaved bank per worker core
             distinct = min(workers, banks // gcd(stride, banks))
