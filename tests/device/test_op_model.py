@@ -47,6 +47,15 @@ def test_unary_sharded_output_needs_interleaved_input_or_identical_spec(model, o
     check(model.validate(relu, [h8], OpConfig(lay(S, "l1", "i"))), OK)  # sharded in, interleaved out
 
 
+def test_unary_writes_the_page_layout_it_reads(model, op, lay) -> None:
+    # typecast's row-major program writes row-major: a retile is to_layout's, not the unary op's
+    cast = op("ttnn.typecast", ["64x128xui32"], "64x128xsi32")
+    rm_in, rm_out = lay((64, 128), dtype="u32", tiled=False), lay((64, 128), dtype="si32", tiled=False)
+    check(model.validate(cast, [rm_in], OpConfig(rm_out)), OK)
+    res = model.validate(cast, [rm_in], OpConfig(lay((64, 128), dtype="si32")))
+    check(res, ILLEGAL, "changes the page layout")
+
+
 # ---------------------------------------------------------------------------------------------
 # Eltwise binary.
 

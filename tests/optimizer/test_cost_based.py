@@ -154,13 +154,16 @@ module {
 
 def test_argmax_weighs_a_row_major_input_sibling() -> None:
     # tt-metal's argmax is multicore only on a row-major input: CostBased adds, next to each DRAM-output
-    # candidate, one that always retiles operand 0 to DRAM row-major, and costs that retile.
+    # candidate, one that always retiles operand 0 to DRAM row-major, and costs that retile; the
+    # sibling's output follows its input's page layout (row-major, in the candidate's DRAM memory).
     fn = analysed_function(_ARGMAX)
     graph = CostGraph(fn, CostModel(fn.analyses.device))
     node = graph.nodes[1]
     assert node.op.name == "ttnn.argmax" and node.free
     sib = [k for k, f in enumerate(node.forced) if f == (0,)]
-    assert len(sib) == 1 and node.cands[sib[0]] is node.cands[0]
+    assert len(sib) == 1
+    tiled_out, rm_out = node.cands[0].output, node.cands[sib[0]].output
+    assert tiled_out.is_tiled and not rm_out.is_tiled and rm_out.is_dram and rm_out.dtype == tiled_out.dtype
     rm = node.refs[sib[0]][0]
     assert not rm.is_tiled and rm.is_dram
     ins = graph.producer_layouts(node, lambda p: 0)

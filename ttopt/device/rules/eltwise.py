@@ -11,6 +11,10 @@ def eltwise_unary(ctx: OpContext) -> RuleResult:
     A sharded output needs an interleaved input or an input with the identical shard spec."""
     x = ctx.inputs[0]
     out = ctx.resolve_output(lambda: ctx.copy_config(x))
+    if out.tiled != x.tiled:
+        # tt-metal's unary programs (typecast's row-major chunked one included) write the page
+        # layout they read; retiling is to_layout's job.
+        raise Illegal(f"output {describe(out)} changes the page layout of input {describe(x)}")
     if out.sharded and x.sharded and out.spec_key != x.spec_key:
         raise Illegal(
             f"sharded output {describe(out)} needs an interleaved input or the input's identical shard spec "

@@ -22,7 +22,7 @@ consumer but read again later stays live (and counts) here.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ttopt.device import OpConfig, layout_info
@@ -267,31 +267,37 @@ class CostGraph:
         for c, r in list(zip(cands, refs)):
             sibling = self._row_major_sibling(node.op, c, r)
             if sibling is not None:
-                cands.append(c)
-                refs.append(sibling)
+                cands.append(sibling[0])
+                refs.append(sibling[1])
                 forced.append((0,))
         outs = [c.output if isinstance(c.output, TTNNLayoutAttr) else None for c in cands]
         return (cands, refs, outs, [_uid(o) for o in outs], [tuple(_uid(x) for x in r) for r in refs],
                 [self._l1(o) for o in outs], forced)  # fmt: skip
 
-    def _row_major_sibling(self, op: Any, cfg: OpConfig, ref: tuple) -> tuple | None:
-        """`ref` with operand 0 retiled to DRAM-interleaved row-major, when that unlocks a faster
-        program of the op (argmax: tt-metal's multicore program reads row-major input only) and the
-        op model accepts it; None otherwise. The retile is a to_layout in front of the op that
-        leaves nothing in L1."""
+    def _row_major_sibling(self, op: Any, cfg: OpConfig, ref: tuple) -> tuple[OpConfig, tuple] | None:
+        """`cfg` and `ref` with operand 0 retiled to DRAM-interleaved row-major, when that unlocks a
+        faster program of the op (argmax: tt-metal's multicore program reads row-major input only)
+        and the op model accepts it; None otherwise. The retile is a to_layout in front of the op that
+        leaves nothing in L1; the op's output follows its input's page layout (tt-metal's argmax
+        writes row-major from a row-major input), so a consumer that needs tiles pays a retile too."""
         if op.name != "ttnn.argmax" or not ref or not isinstance(ref[0], TTNNLayoutAttr) or not ref[0].is_tiled:
             return None
-        if not (isinstance(cfg.output, TTNNLayoutAttr) and cfg.output.is_dram):
-            return None  # its output follows the row-major input: row-major L1-interleaved does not exist
+        out = cfg.output
+        if not (isinstance(out, TTNNLayoutAttr) and out.is_dram):
+            return None  # row-major L1-interleaved does not exist
         shape = self._first_shape(op)
-        if shape is None or not reduces_last_dim(op, len(shape)) or ref[0].dtype.builtin is None:
+        out_shape = ranked_shape(op.results[0].type.resolve()) if op.results else None
+        if shape is None or out_shape is None or not reduces_last_dim(op, len(shape)) or ref[0].dtype.builtin is None:
             return None
+        wg = self.model.device.worker_grid
         try:
-            rm = make_layout(shape, ref[0].dtype, False, DRAM, INTERLEAVED, None, self.model.device.worker_grid)
+            rm = make_layout(shape, ref[0].dtype, False, DRAM, INTERLEAVED, None, wg)
+            rm_out = make_layout(out_shape, out.dtype, False, DRAM, INTERLEAVED, None, wg)
         except (AttrError, ValueError):
             return None
         sibling = (rm, *ref[1:])
-        return sibling if self.model.validate(op, list(sibling), cfg).ok else None
+        rm_cfg = replace(cfg, output=rm_out)
+        return (rm_cfg, sibling) if self.model.validate(op, list(sibling), rm_cfg).ok else None
 
     @staticmethod
     def _first_shape(op: Any) -> tuple[int, ...] | None:
