@@ -32,7 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
-from ttopt.dialects.sdy_rule import OpShardingRule
+from ttopt.dialects.sdy_rule import OpShardingRule, factor_name
 from ttopt.ir import rewriter
 from ttopt.ir.values import OpResult
 from ttopt.passes.base import Pass, option
@@ -47,11 +47,13 @@ from ttopt.sharding.factors import (
     axis_of,
     axis_ref,
     collect_meshes,
+    consistent_factor_axes,
     dialect_attr,
     factor_dims,
     from_attr,
     get_arg_attr,
     get_sharding_attr,
+    is_sub_axis,
     project,
     rank_of,
     set_op_result_shardings,
@@ -130,7 +132,7 @@ class _Ctx:
     rule_shapes: dict = field(default_factory=dict)  # id(rule) -> (rule, `_rule_shape`)
     edits: dict = field(default_factory=dict)  # `_decide`'s edits per choice, shardings read (by value), ...
     decided: dict = field(default_factory=dict)  # (rule number, reshape?, combiner, `_Seen.parts`) -> `_decide`'s outcome
-    per_values: dict = field(default_factory=dict)  # id(`sdy.sharding` attribute) -> (it, its shardings' `_AttrInfo`s)
+    per_values: dict = field(default_factory=dict)  # id(`sdy.sharding` attribute) -> `_per_value`
     attr_info: dict = field(default_factory=dict)  # id(sharding attribute) -> its `_AttrInfo`
     attr_numbers: dict = field(default_factory=dict)  # sharding attribute -> its class (equal ones share it)
     distributed: frozenset = frozenset()  # names of the module's meshes that are not maximal (single-device)
@@ -517,47 +519,79 @@ class _AttrInfo:
 
 
 def _read(op: Any, c: _Ctx) -> _Seen:
-    """`_Seen` of `op`, each attribute's record found once per attribute object (and an op's
-    per-value attribute's records once per such attribute)."""
+    """`_Seen` of `op`: each attribute's record found once per attribute object, and an op's
+    per-value attribute's records (with what the walk tests of them) once per such attribute."""
     operands = op.operands
-    tensors = [*operands, *op.results]
+    results = op.results
     found: list[_AttrInfo | None] = []
     keep = found.append
     plain = True  # every sharding is read from its own attribute (no region argument or barrier)
+    unreduced = off = False
     per_values = c.per_values
-    for v in tensors:
+    for v in operands:
         if isinstance(v, OpResult):
             d = v.op
             if d.name.startswith("sdy."):  # sdy ops keep shardings in properties
-                keep(_attr_info(get_sharding_attr(v), c))
+                info = _attr_info(get_sharding_attr(v), c)
                 if d.name == "sdy.propagation_barrier":
                     plain = False
-                continue
-            # `get_sharding_attr` for an op's per-value attribute, its records found once per attribute object.
-            pv = d.attributes.get("sdy.sharding")
-            if pv is None:
-                keep(None)
-                continue
-            hit = per_values.get(id(pv))
-            if hit is None:
-                per = pv.resolve().typed
-                # The entry holds `pv`: its id stays its own.
-                hit = per_values[id(pv)] = (pv, tuple(_attr_info(a, c) for a in (per.shardings if per is not None else ())))
-            infos = hit[1]
-            keep(infos[v.index] if v.index < len(infos) else None)
+            else:
+                # `get_sharding_attr` for an op's per-value attribute.
+                pv = d.attributes.get("sdy.sharding")
+                if pv is None:
+                    info = None
+                else:
+                    infos = (per_values.get(id(pv)) or _per_value(pv, c))[1]
+                    info = infos[v.index] if v.index < len(infos) else None
         else:
             owner = _region_owner(v)
-            keep(_attr_info(_attr_of(v, owner), c))
+            info = _attr_info(_attr_of(v, owner), c)
             if owner is not None:
                 plain = False
-    n = len(operands)
-    unreduced = any(i is not None and i.unreduced for i in found[:n])
-    off = any(i is not None and not i.distributed for i in found[n:])
+        keep(info)
+        if info is not None and info.unreduced:
+            unreduced = True
+    if results:
+        if op.name.startswith("sdy."):
+            for r in results:
+                info = _attr_info(get_sharding_attr(r), c)
+                keep(info)
+                if info is not None and not info.distributed:
+                    off = True
+            if op.name == "sdy.propagation_barrier":
+                plain = False
+        else:
+            pv = op.attributes.get("sdy.sharding")
+            if pv is None:
+                found += [None] * len(results)
+            else:
+                hit = per_values.get(id(pv)) or _per_value(pv, c)
+                infos = hit[1]
+                if len(infos) == len(results):
+                    found += infos
+                    off = hit[2]
+                else:
+                    for r in results:
+                        info = infos[r.index] if r.index < len(infos) else None
+                        keep(info)
+                        if info is not None and not info.distributed:
+                            off = True
+    tensors = [*operands, *results]
     if not plain:
         read = [(None if i is None else i.attr, None if isinstance(v, OpResult) else _region_owner(v)) for v, i in zip(tensors, found)]
         return _Seen(tensors, read, None, unreduced, off)
-    parts = (*map(id, [v.type for v in tensors]), *[None if i is None else i.cls for i in found])
+    parts = (*[id(v.type) for v in tensors], *[None if i is None else i.cls for i in found])
     return _Seen(tensors, None, parts, unreduced, off, found)
+
+
+def _per_value(pv: Any, c: _Ctx) -> tuple:
+    """The `per_values` entry of an op's `sdy.sharding` attribute: (it, its shardings' records,
+    whether one is on a mesh that is not distributed)."""
+    per = pv.resolve().typed
+    infos = tuple(_attr_info(a, c) for a in (per.shardings if per is not None else ()))
+    # The entry holds `pv`: its id stays its own.
+    hit = c.per_values[id(pv)] = (pv, infos, any(i is not None and not i.distributed for i in infos))
+    return hit
 
 
 def _attr_info(a: Any, c: _Ctx) -> _AttrInfo | None:
@@ -629,14 +663,15 @@ def _decide(op: Any, rule: OpShardingRule, ctx: _Ctx, tensors: list[Any], read: 
 
     full, axes_key = _axis_sizes(mesh, ctx)
     if ctx.trace is not None and ctx.trace.enabled:
-        found = _choose(op, rule, shs, tensors, ctx, full)
+        found = _choose(op, rule, shs, _sizes(tensors, ctx), ctx, full)
     else:
         shapes = ([None if i is None else i.shape_number for i in infos] if infos is not None
                   else [None if s is None else _shape_number(s, ctx) for s in shs])  # fmt: skip
-        key = (_rule_number(rule, ctx), op.name == "stablehlo.reshape", axes_key, _sizes(tensors, ctx), *shapes)
+        numels = _sizes(tensors, ctx)
+        key = (_rule_number(rule, ctx), op.name == "stablehlo.reshape", axes_key, numels, *shapes)
         choice = ctx.choices.get(key)
         if choice is None:
-            found = _choose(op, rule, shs, tensors, ctx, full)
+            found = _choose(op, rule, shs, numels, ctx, full)
             keeps = found is not None and _keeps(found, shs, rule, len(op.operands))
             number = ctx.found_numbers.setdefault(found, len(ctx.found_numbers))
             choice = ctx.choices[key] = (found, keeps, number)
@@ -752,9 +787,9 @@ def _apply(op: Any, tensors: list[Any], edits: _Edits, ctx: _Ctx) -> None:
     for j, r in enumerate(op.results):
         back = edits.result_reshards[j]
         if back is not None:
-            nxt = ctx.cursor.next_op(anchor)
-            values[j] = _insert_reshard(values[j], back, ctx, nxt)
-            anchor = values[j].op
+            anchor = ctx.cursor.insert_after(anchor, rewriter.create("sdy.reshard", [values[j]], [values[j].type], dict(back)))
+            ctx.stats["reshards"] = ctx.stats.get("reshards", 0) + 1
+            values[j] = anchor.results[0]
         if values[j] is not r:
             for u in users[j]:
                 for k, x in enumerate(u.operands):
@@ -836,9 +871,10 @@ def _keeps(found: tuple, shs: list[Sharding | None], rule: OpShardingRule, n_ops
     return True
 
 
-def _choose(op: Any, rule: OpShardingRule, shs: list[Sharding | None], tensors: list[Any], ctx: _Ctx,
+def _choose(op: Any, rule: OpShardingRule, shs: list[Sharding | None], numels: tuple[int, ...], ctx: _Ctx,
             full: dict[str, int]) -> tuple | None:  # fmt: skip
-    """The axes every factor gets and each tensor's dims under them (None: the op is skipped).
+    """The axes every factor gets and each tensor's dims under them (None: the op is skipped;
+    `numels`: the tensors' element counts, `_sizes`).
     A function of the rule, the tensors' dims, replicated axes and sizes, the mesh axes and the
     mode: `_Ctx.choices` keeps it per such key for the ops that repeat one (tracing aside)."""
     sizes = rule.factor_sizes
@@ -854,7 +890,7 @@ def _choose(op: Any, rule: OpShardingRule, shs: list[Sharding | None], tensors: 
     elif common is not None:
         chosen = common
     else:
-        chosen = incompatible_common_axes(rule, projs, _sizes(tensors, ctx), full)
+        chosen = incompatible_common_axes(rule, projs, numels, full)
         _expressible(op, rule, chosen, ctx, full)
     return tuple((f, tuple(axes)) for f, axes in chosen.items()), _tensor_dims(rule, chosen, ctx)
 
@@ -916,12 +952,11 @@ def _expressible(op: Any, rule: OpShardingRule, chosen: dict, ctx: _Ctx, full: d
     factor whose sharding would need one (a reshape splitting "y"=4 over dims of 2 and 8) keeps
     only the whole axes before it. Both modes: a factor that follows, in some dimension, a factor
     its axes do not fill is replicated (its axes cannot be written there; `factor_dims`)."""
-    from ttopt.dialects.sdy_rule import factor_name
-    from ttopt.sharding.factors import consistent_factor_axes, is_sub_axis
-
     sizes = rule.factor_sizes
     if ctx.conservative:
         for f, axes in chosen.items():
+            if not axes:
+                continue  # nothing to keep or drop
             keep: list[Axis] = []
             for a in axes:
                 if is_sub_axis(a, full) or sizes[f] % (axes_size(keep) * a[2]) != 0:
