@@ -877,7 +877,6 @@ def _choose(op: Any, rule: OpShardingRule, shs: list[Sharding | None], numels: t
     `numels`: the tensors' element counts, `_sizes`).
     A function of the rule, the tensors' dims, replicated axes and sizes, the mesh axes and the
     mode: `_Ctx.choices` keeps it per such key for the ops that repeat one (tracing aside)."""
-    sizes = rule.factor_sizes
     projs, overflow = _projections(rule, shs, ctx)
     if overflow and op.name != "stablehlo.reshape":
         _why(ctx, op, "skipped: a factor has overflow axes")

@@ -71,18 +71,18 @@ def rule_for(op: Operation, conservative: bool = True) -> OpShardingRule | None:
         return None
     if fn is _pointwise:  # the most common rule: a function of the operand count and the types
         operands = op.operands
-        types = [v.type for v in operands]
+        types: list[object] = [v.type for v in operands]
         types += [r.type for r in op.results]
-        key = (len(operands), *map(id, types))
-        hit = _POINTWISE_SEEN.get(key)
-        if hit is None:
+        by_types = (len(operands), *map(id, types))
+        seen = _POINTWISE_SEEN.get(by_types)
+        if seen is None:
             if len(_POINTWISE_SEEN) > _SHAPES_LIMIT:
                 _POINTWISE_SEEN.clear()
-            shapes = tuple(_shape_by_type(v) for v in (*operands, *op.results))
+            read = tuple(_shape_by_type(v) for v in (*operands, *op.results))
             n = len(operands)
-            rule = None if None in shapes else _pointwise_rule(shapes[:n], shapes[n:])  # type: ignore[arg-type]
-            hit = _POINTWISE_SEEN[key] = (rule, types)
-        return hit[0]
+            found = None if None in read else _pointwise_rule(read[:n], read[n:])  # type: ignore[arg-type]
+            seen = _POINTWISE_SEEN[by_types] = (found, types)
+        return seen[0]
     ident = _identity_key(op, conservative) if op.name in _SHAPE_AND_PROPERTY_RULES else None
     if ident is not None:
         hit = _RULES_BY_ID.get(ident[0])
