@@ -32,8 +32,18 @@ if TYPE_CHECKING:
     from ttopt.dialects.sdy_rule import OpShardingRule
 
 AxesPerFactor = dict[int, list[Axis]]
-# Shardy's FactorAxesCandidate::precedence: ties on source size go to pass-through factors.
-_PRECEDENCE = {FactorType.PASS_THROUGH: 3, FactorType.REDUCTION: 2, FactorType.PERMUTATION: 1, FactorType.NEED_REPLICATION: 0}
+def _precedence(rule: OpShardingRule, f: int) -> int:
+    """Shardy's FactorAxesCandidate::precedence of the factor's type (ties on source size go to
+    pass-through factors): pass-through 3, reduction 2, permutation 1, need-replication 0. The
+    types are tested in `factor_type`'s order without building the enum member (hashing one is
+    a Python-level call, and the heuristic ranks every candidate)."""
+    if f in rule.reduction:
+        return 2
+    if f in rule.need_replication:
+        return 0
+    if f in rule.permutation:
+        return 1
+    return 3
 
 
 def _axis_key(a: Axis, full: dict[str, int]) -> tuple:
@@ -71,7 +81,7 @@ def truncate_without_overlap(axes: Sequence[Axis], others: Sequence[Axis]) -> tu
     return tuple(axes)
 
 
-@dataclass
+@dataclass(slots=True)
 class _Candidate:
     factor: int
     axes: tuple[Axis, ...]
@@ -85,17 +95,26 @@ def compatible_axes(rule: OpShardingRule, projs: list[TensorProjection]) -> Axes
     no two factors share an axis (getCompatibleFactorShardings); else None."""
     out: AxesPerFactor = {}
     seen: list[Axis] = []
+    per_tensor = [p.factors for p in projs]
+    need_replication = rule.need_replication
     for f in range(rule.num_factors):
-        per = {tuple(p.factors[f].axes) for p in projs if f in p.factors}
-        if len(per) > 1:
-            return None
-        axes = list(next(iter(per))) if per else []
-        if f in rule.need_replication:
+        # The axes every tensor having the factor gives it (compared as lists: no sets built).
+        first = None
+        for factors in per_tensor:
+            fs = factors.get(f)
+            if fs is None:
+                continue
+            if first is None:
+                first = fs.axes
+            elif fs.axes != first:
+                return None
+        axes = list(first) if first else []
+        if f in need_replication:
             if axes:
                 return None
             out[f] = []
             continue
-        if any(axes_overlap(a, b) for a in axes for b in seen):
+        if axes and seen and any(axes_overlap(a, b) for a in axes for b in seen):
             return None
         out[f] = axes
         seen.extend(axes)
@@ -175,7 +194,7 @@ def heuristic_axes(rule: OpShardingRule, projs: list[TensorProjection], sizes: S
             while axes:
                 pairs.setdefault((f, axes), None)
                 axes = axes[:-1]
-    cands = [_Candidate(f, axes, axes_size(axes), _PRECEDENCE[rule.factor_type(f)]) for f, axes in pairs]
+    cands = [_Candidate(f, axes, axes_size(axes), _precedence(rule, f)) for f, axes in pairs]
     of_factor: dict[int, list[_Candidate]] = {}
     for c in cands:
         of_factor.setdefault(c.factor, []).append(c)

@@ -32,7 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
-from ttopt.dialects.sdy_rule import OpShardingRule
+from ttopt.dialects.sdy_rule import OpShardingRule, factor_name
 from ttopt.ir import rewriter
 from ttopt.ir.values import OpResult
 from ttopt.passes.base import Pass, option
@@ -47,11 +47,13 @@ from ttopt.sharding.factors import (
     axis_of,
     axis_ref,
     collect_meshes,
+    consistent_factor_axes,
     dialect_attr,
     factor_dims,
     from_attr,
     get_arg_attr,
     get_sharding_attr,
+    is_sub_axis,
     project,
     rank_of,
     set_op_result_shardings,
@@ -120,7 +122,8 @@ class _Ctx:
     shape_numbers: dict = field(default_factory=dict)  # (dims, replicated axes) -> number
     sharding_numbers: dict = field(default_factory=dict)  # id(sharding) -> (sharding, `_sharding_number`)
     sharding_classes: dict = field(default_factory=dict)  # a sharding's fields -> number
-    projections: dict = field(default_factory=dict)  # (rule number, tensor, shape number) -> projection
+    projections: dict = field(default_factory=dict)  # (rule number, tensor, shape number) -> (projection, overflow?)
+    tensor_dims: dict = field(default_factory=dict)  # (rule number, tensor, its factors' axes) -> its dims
     rule_ids: dict = field(default_factory=dict)  # id(rule) -> (rule, its number in rule_numbers)
     rule_numbers: dict = field(default_factory=dict)  # rule -> number
     axis_sizes: dict = field(default_factory=dict)  # id(mesh) -> (mesh, {axis: size}, its items)
@@ -129,8 +132,8 @@ class _Ctx:
     rule_shapes: dict = field(default_factory=dict)  # id(rule) -> (rule, `_rule_shape`)
     edits: dict = field(default_factory=dict)  # `_decide`'s edits per choice, shardings read (by value), ...
     decided: dict = field(default_factory=dict)  # (rule number, reshape?, combiner, `_Seen.parts`) -> `_decide`'s outcome
-    per_values: dict = field(default_factory=dict)  # id(`sdy.sharding` attribute) -> (it, its shardings)
-    attr_info: dict = field(default_factory=dict)  # id(sharding attribute) -> (it, class, unreduced?, distributed mesh?)
+    per_values: dict = field(default_factory=dict)  # id(`sdy.sharding` attribute) -> `_per_value`
+    attr_info: dict = field(default_factory=dict)  # id(sharding attribute) -> its `_AttrInfo`
     attr_numbers: dict = field(default_factory=dict)  # sharding attribute -> its class (equal ones share it)
     distributed: frozenset = frozenset()  # names of the module's meshes that are not maximal (single-device)
 
@@ -474,72 +477,134 @@ class _Seen:
     attribute and region owner (`read`), and what the walk and `_process_op` test of them."""
 
     tensors: list[Any]
-    read: list[tuple[Any, Any]]
-    # Each tensor's type (by identity) and sharding attribute (by value): with the rule (by
-    # value), whether the op is a reshape and its combiner, all `_decide` depends on; None when
-    # a tensor is a region argument or read through a barrier.
+    read: list[tuple[Any, Any]] | None  # kept only without `parts`
+    # Each tensor's type (by identity), then each one's sharding attribute (by value): with the
+    # rule (by value), whether the op is a reshape and its combiner, all `_decide` depends on;
+    # None when a tensor is a region argument or read through a barrier.
     parts: tuple | None
     unreduced_operand: bool  # an operand's sharding has unreduced axes
     off_distributed: bool  # a result's sharding is on a mesh that is not distributed
+    # Per tensor its attribute's `_AttrInfo` (None: no sharding), kept with `parts` only.
+    infos: list[_AttrInfo | None] | None = None
+
+
+class _AttrInfo:
+    """What the walk finds once per sharding attribute object it reads as an op result's or
+    function argument's sharding: `_decide` reads the numbers here instead of looking each up
+    again per op."""
+
+    __slots__ = ("attr", "cls", "unreduced", "distributed", "sharding", "shape_number", "sharding_number")
+
+    def __init__(self, attr: Any, cls: Any, unreduced: bool, distributed: bool) -> None:
+        self.attr = attr  # held: no other object takes its id while the table lives
+        self.cls = cls  # equal attributes on a named mesh share it
+        self.unreduced = unreduced
+        self.distributed = distributed
+        # The shared `Sharding` and its `_shape_number` and `_sharding_number`, on first use
+        # (most attributes the walk reads belong to ops it leaves alone).
+        self.sharding: Sharding | None = None
+        self.shape_number = 0
+        self.sharding_number = 0
+
+    def read(self, ctx: _Ctx) -> Sharding:
+        """The attribute's shared `Sharding` (as `_sharding_from` reads it), numbering it once."""
+        sh = self.sharding
+        if sh is None:
+            sh = _sharding_from(self.attr, None, ctx, True)
+            assert sh is not None
+            self.shape_number = _shape_number(sh, ctx)
+            self.sharding_number = _sharding_number(sh, ctx)
+            self.sharding = sh
+        return sh
 
 
 def _read(op: Any, c: _Ctx) -> _Seen:
-    """`_Seen` of `op`, each attribute's class and flags found once per attribute object."""
+    """`_Seen` of `op`: each attribute's record found once per attribute object, and an op's
+    per-value attribute's records (with what the walk tests of them) once per such attribute."""
     operands = op.operands
-    tensors = [*operands, *op.results]
-    n = len(operands)
-    read: list[tuple[Any, Any]] = []
-    push = read.append
-    parts: list[Any] | None = []
+    results = op.results
+    found: list[_AttrInfo | None] = []
+    keep = found.append
+    plain = True  # every sharding is read from its own attribute (no region argument or barrier)
     unreduced = off = False
-    infos = c.attr_info
     per_values = c.per_values
-    for i, v in enumerate(tensors):
+    for v in operands:
         if isinstance(v, OpResult):
-            owner = None
             d = v.op
             if d.name.startswith("sdy."):  # sdy ops keep shardings in properties
-                a = get_sharding_attr(v)
+                info = _attr_info(get_sharding_attr(v), c)
                 if d.name == "sdy.propagation_barrier":
-                    parts = None
+                    plain = False
             else:
-                # `get_sharding_attr` for an op's per-value attribute, decoded once per attribute object.
+                # `get_sharding_attr` for an op's per-value attribute.
                 pv = d.attributes.get("sdy.sharding")
                 if pv is None:
-                    a = None
+                    info = None
                 else:
-                    hit = per_values.get(id(pv))
-                    if hit is None:
-                        per = pv.resolve().typed
-                        # The entry holds `pv`: its id stays its own.
-                        hit = per_values[id(pv)] = (pv, per.shardings if per is not None else ())
-                    shardings = hit[1]
-                    a = shardings[v.index] if v.index < len(shardings) else None
+                    infos = (per_values.get(id(pv)) or _per_value(pv, c))[1]
+                    info = infos[v.index] if v.index < len(infos) else None
         else:
             owner = _region_owner(v)
-            a = _attr_of(v, owner)
+            info = _attr_info(_attr_of(v, owner), c)
             if owner is not None:
-                parts = None
-        push((a, owner))
-        if a is None:
-            if parts is not None:
-                parts += (id(v.type), None)
-            continue
-        info = infos.get(id(a))
-        if info is None:
-            # One class per distinct attribute on a named mesh (equal ones share it); one with an
-            # inline mesh is its own (`_common_mesh` tells inline meshes apart by identity). The
-            # entry holds `a`: no other object takes its id while the table lives.
-            cls = c.attr_numbers.setdefault(a, len(c.attr_numbers)) if isinstance(a.mesh, str) else (id(a),)
-            info = infos[id(a)] = (a, cls, bool(a.unreduced), a.mesh in c.distributed)
-        if i < n:
-            if info[2]:
-                unreduced = True
-        elif not info[3]:
-            off = True
-        if parts is not None:
-            parts += (id(v.type), info[1])
-    return _Seen(tensors, read, tuple(parts) if parts is not None else None, unreduced, off)
+                plain = False
+        keep(info)
+        if info is not None and info.unreduced:
+            unreduced = True
+    if results:
+        if op.name.startswith("sdy."):
+            for r in results:
+                info = _attr_info(get_sharding_attr(r), c)
+                keep(info)
+                if info is not None and not info.distributed:
+                    off = True
+            if op.name == "sdy.propagation_barrier":
+                plain = False
+        else:
+            pv = op.attributes.get("sdy.sharding")
+            if pv is None:
+                found += [None] * len(results)
+            else:
+                hit = per_values.get(id(pv)) or _per_value(pv, c)
+                infos = hit[1]
+                if len(infos) == len(results):
+                    found += infos
+                    off = hit[2]
+                else:
+                    for r in results:
+                        info = infos[r.index] if r.index < len(infos) else None
+                        keep(info)
+                        if info is not None and not info.distributed:
+                            off = True
+    tensors = [*operands, *results]
+    if not plain:
+        read = [(None if i is None else i.attr, None if isinstance(v, OpResult) else _region_owner(v)) for v, i in zip(tensors, found)]
+        return _Seen(tensors, read, None, unreduced, off)
+    parts = (*[id(v.type) for v in tensors], *[None if i is None else i.cls for i in found])
+    return _Seen(tensors, None, parts, unreduced, off, found)
+
+
+def _per_value(pv: Any, c: _Ctx) -> tuple:
+    """The `per_values` entry of an op's `sdy.sharding` attribute: (it, its shardings' records,
+    whether one is on a mesh that is not distributed)."""
+    per = pv.resolve().typed
+    infos = tuple(_attr_info(a, c) for a in (per.shardings if per is not None else ()))
+    # The entry holds `pv`: its id stays its own.
+    hit = c.per_values[id(pv)] = (pv, infos, any(i is not None and not i.distributed for i in infos))
+    return hit
+
+
+def _attr_info(a: Any, c: _Ctx) -> _AttrInfo | None:
+    """The record of sharding attribute `a` (None for no attribute), made once per attribute object."""
+    if a is None:
+        return None
+    info = c.attr_info.get(id(a))
+    if info is None:
+        # One class per distinct attribute on a named mesh (equal ones share it); one with an
+        # inline mesh is its own (`_common_mesh` tells inline meshes apart by identity).
+        cls = c.attr_numbers.setdefault(a, len(c.attr_numbers)) if isinstance(a.mesh, str) else (id(a),)
+        info = c.attr_info[id(a)] = _AttrInfo(a, cls, bool(a.unreduced), a.mesh in c.distributed)
+    return info
 
 
 def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx, seen: _Seen | None = None) -> None:
@@ -554,7 +619,7 @@ def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx, seen: _Seen | None = N
         hit = ctx.decided.get(key) if key is not None else None
         if hit is None:
             # The entry holds the types whose ids make the key, so that no other object takes one.
-            hit = (_decide(op, rule, ctx, tensors, seen.read), [v.type for v in tensors])
+            hit = (_decide(op, rule, ctx, tensors, seen.read, seen.infos), [v.type for v in tensors])
             if key is not None:
                 ctx.decided[key] = hit
         edits = hit[0]
@@ -562,10 +627,14 @@ def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx, seen: _Seen | None = N
         _apply(op, tensors, edits, ctx)
 
 
-def _decide(op: Any, rule: OpShardingRule, ctx: _Ctx, tensors: list[Any], read: list[tuple[Any, Any]] | None) -> _Edits | None:
-    """What `_process_op` does to `op`, or None when it leaves it as it is."""
+def _decide(op: Any, rule: OpShardingRule, ctx: _Ctx, tensors: list[Any], read: list[tuple[Any, Any]] | None,
+            infos: list[_AttrInfo | None] | None = None) -> _Edits | None:  # fmt: skip
+    """What `_process_op` does to `op`, or None when it leaves it as it is (`infos`: the
+    tensors' attribute records, when each sharding is its own attribute's)."""
     # Read only here: targets are copies.
-    if read is None:
+    if infos is not None:
+        shs = [None if i is None else i.sharding or i.read(ctx) for i in infos]
+    elif read is None:
         shs = [_sharding_of(_bypass_barriers(v), ctx, shared=True) for v in tensors]
     else:
         shs = []
@@ -594,13 +663,15 @@ def _decide(op: Any, rule: OpShardingRule, ctx: _Ctx, tensors: list[Any], read: 
 
     full, axes_key = _axis_sizes(mesh, ctx)
     if ctx.trace is not None and ctx.trace.enabled:
-        found = _choose(op, rule, shs, tensors, ctx, full)
+        found = _choose(op, rule, shs, _sizes(tensors, ctx), ctx, full)
     else:
-        key = (_rule_number(rule, ctx), op.name == "stablehlo.reshape", axes_key, _sizes(tensors, ctx),
-               *[None if s is None else _shape_number(s, ctx) for s in shs])  # fmt: skip
+        shapes = ([None if i is None else i.shape_number for i in infos] if infos is not None
+                  else [None if s is None else _shape_number(s, ctx) for s in shs])  # fmt: skip
+        numels = _sizes(tensors, ctx)
+        key = (_rule_number(rule, ctx), op.name == "stablehlo.reshape", axes_key, numels, *shapes)
         choice = ctx.choices.get(key)
         if choice is None:
-            found = _choose(op, rule, shs, tensors, ctx, full)
+            found = _choose(op, rule, shs, numels, ctx, full)
             keeps = found is not None and _keeps(found, shs, rule, len(op.operands))
             number = ctx.found_numbers.setdefault(found, len(ctx.found_numbers))
             choice = ctx.choices[key] = (found, keeps, number)
@@ -616,7 +687,8 @@ def _decide(op: Any, rule: OpShardingRule, ctx: _Ctx, tensors: list[Any], read: 
     kind = reduction_kind(op) if rule.reduction else None
     ranks = tuple(rank_of(v) for v in tensors)
     edit_key = (number, len(op.operands), _rule_shape(rule, ctx), mesh_ref if isinstance(mesh_ref, str) else id(mesh_ref),
-                kind, ranks, *[None if s is None else _sharding_number(s, ctx) for s in shs])  # fmt: skip
+                kind, ranks, *([None if i is None else i.sharding_number for i in infos] if infos is not None
+                               else [None if s is None else _sharding_number(s, ctx) for s in shs]))  # fmt: skip
     hit = ctx.edits.get(edit_key)
     if hit is None:
         # The entry holds the mesh whose id it may be keyed by.
@@ -715,9 +787,9 @@ def _apply(op: Any, tensors: list[Any], edits: _Edits, ctx: _Ctx) -> None:
     for j, r in enumerate(op.results):
         back = edits.result_reshards[j]
         if back is not None:
-            nxt = ctx.cursor.next_op(anchor)
-            values[j] = _insert_reshard(values[j], back, ctx, nxt)
-            anchor = values[j].op
+            anchor = ctx.cursor.insert_after(anchor, rewriter.create("sdy.reshard", [values[j]], [values[j].type], dict(back)))
+            ctx.stats["reshards"] = ctx.stats.get("reshards", 0) + 1
+            values[j] = anchor.results[0]
         if values[j] is not r:
             for u in users[j]:
                 for k, x in enumerate(u.operands):
@@ -799,14 +871,13 @@ def _keeps(found: tuple, shs: list[Sharding | None], rule: OpShardingRule, n_ops
     return True
 
 
-def _choose(op: Any, rule: OpShardingRule, shs: list[Sharding | None], tensors: list[Any], ctx: _Ctx,
+def _choose(op: Any, rule: OpShardingRule, shs: list[Sharding | None], numels: tuple[int, ...], ctx: _Ctx,
             full: dict[str, int]) -> tuple | None:  # fmt: skip
-    """The axes every factor gets and each tensor's dims under them (None: the op is skipped).
+    """The axes every factor gets and each tensor's dims under them (None: the op is skipped;
+    `numels`: the tensors' element counts, `_sizes`).
     A function of the rule, the tensors' dims, replicated axes and sizes, the mesh axes and the
     mode: `_Ctx.choices` keeps it per such key for the ops that repeat one (tracing aside)."""
-    sizes = rule.factor_sizes
-    projs = _projections(rule, shs, ctx)
-    overflow = any(fs.overflow for p in projs for fs in p.factors.values())
+    projs, overflow = _projections(rule, shs, ctx)
     if overflow and op.name != "stablehlo.reshape":
         _why(ctx, op, "skipped: a factor has overflow axes")
         return None
@@ -818,28 +889,46 @@ def _choose(op: Any, rule: OpShardingRule, shs: list[Sharding | None], tensors: 
     elif common is not None:
         chosen = common
     else:
-        chosen = incompatible_common_axes(rule, projs, _sizes(tensors, ctx), full)
+        chosen = incompatible_common_axes(rule, projs, numels, full)
         _expressible(op, rule, chosen, ctx, full)
-    dims = tuple(tuple(tuple(d) for d in factor_dims(m, sizes, lambda f: chosen.get(f, []))) for m in rule.tensors)
-    return tuple((f, tuple(axes)) for f, axes in chosen.items()), dims
+    return tuple((f, tuple(axes)) for f, axes in chosen.items()), _tensor_dims(rule, chosen, ctx)
 
 
-def _projections(rule: OpShardingRule, shs: list[Sharding | None], ctx: _Ctx) -> list[Any]:
+def _tensor_dims(rule: OpShardingRule, chosen: dict, ctx: _Ctx) -> tuple:
+    """Each tensor's dims under the chosen factor axes (`factor_dims`), as tuples: found once per
+    rule tensor and axes of its factors (choices that differ elsewhere share them)."""
+    sizes = rule.factor_sizes
+    number = _rule_number(rule, ctx)
+    out = []
+    for t, m in enumerate(rule.tensors):
+        key = (number, t, *[tuple(chosen.get(f, ())) for d in m for f in d])
+        dims = ctx.tensor_dims.get(key)
+        if dims is None:
+            dims = ctx.tensor_dims[key] = tuple(tuple(d) for d in factor_dims(m, sizes, lambda f: chosen.get(f, [])))
+        out.append(dims)
+    return tuple(out)
+
+
+def _projections(rule: OpShardingRule, shs: list[Sharding | None], ctx: _Ctx) -> tuple[list[Any], bool]:
     """Each tensor's sharding projected onto the rule's factors (read only: projections are
-    shared by the ops whose rule and shardings repeat, outside tracing)."""
+    shared by the ops whose rule and shardings repeat, outside tracing), and whether a factor
+    has overflow axes in one of them."""
     sizes = rule.factor_sizes
     tracing = ctx.trace is not None and ctx.trace.enabled
     number = None if tracing else _rule_number(rule, ctx)
     out = []
+    overflow = False
     for t, (m, s) in enumerate(zip(rule.tensors, shs)):
         key = None if tracing else (number, t, None if s is None else _shape_number(s, ctx))
-        p = ctx.projections.get(key) if key is not None else None
-        if p is None:
+        hit = ctx.projections.get(key) if key is not None else None
+        if hit is None:
             p = project(m, sizes, s.dims if s else None, [True] * len(m), s.replicated if s else (), minor_most_takes_rest=True)
+            hit = (p, any(fs.overflow for fs in p.factors.values()))
             if key is not None:
-                ctx.projections[key] = p
-        out.append(p)
-    return out
+                ctx.projections[key] = hit
+        out.append(hit[0])
+        overflow = overflow or hit[1]
+    return out, overflow
 
 
 def _all_reduce_props(axes: list[Axis], out: Sharding, kind: str, ctx: _Ctx, mesh: Any) -> dict:
@@ -862,12 +951,11 @@ def _expressible(op: Any, rule: OpShardingRule, chosen: dict, ctx: _Ctx, full: d
     factor whose sharding would need one (a reshape splitting "y"=4 over dims of 2 and 8) keeps
     only the whole axes before it. Both modes: a factor that follows, in some dimension, a factor
     its axes do not fill is replicated (its axes cannot be written there; `factor_dims`)."""
-    from ttopt.dialects.sdy_rule import factor_name
-    from ttopt.sharding.factors import consistent_factor_axes, is_sub_axis
-
     sizes = rule.factor_sizes
     if ctx.conservative:
         for f, axes in chosen.items():
+            if not axes:
+                continue  # nothing to keep or drop
             keep: list[Axis] = []
             for a in axes:
                 if is_sub_axis(a, full) or sizes[f] % (axes_size(keep) * a[2]) != 0:

@@ -69,12 +69,28 @@ def rule_for(op: Operation, conservative: bool = True) -> OpShardingRule | None:
     fn = RULES.get(op.name)
     if fn is None:
         return None
+    if fn is _pointwise:  # the most common rule: a function of the operand count and the types
+        operands = op.operands
+        types: list[object] = [v.type for v in operands]
+        types += [r.type for r in op.results]
+        by_types = (len(operands), *map(id, types))
+        seen = _POINTWISE_SEEN.get(by_types)
+        if seen is None:
+            if len(_POINTWISE_SEEN) > _SHAPES_LIMIT:
+                _POINTWISE_SEEN.clear()
+            read = tuple(_shape_by_type(v) for v in (*operands, *op.results))
+            n = len(operands)
+            found = None if None in read else _pointwise_rule(read[:n], read[n:])  # type: ignore[arg-type]
+            seen = _POINTWISE_SEEN[by_types] = (found, types)
+        return seen[0]
+    ident = _identity_key(op, conservative) if op.name in _SHAPE_AND_PROPERTY_RULES else None
+    if ident is not None:
+        hit = _RULES_BY_ID.get(ident[0])
+        if hit is not None:
+            return hit[0]
     shapes = tuple(_shape_by_type(v) for v in (*op.operands, *op.results))
     if None in shapes:
         return None
-    if fn is _pointwise:  # the most common rule: straight from the shapes just read
-        n = len(op.operands)
-        return _pointwise_rule(shapes[:n], shapes[n:])  # type: ignore[arg-type]
     key = _rule_key(op, conservative, shapes) if op.name in _SHAPE_AND_PROPERTY_RULES else None
     if key is None:
         return fn(op, conservative)
@@ -83,7 +99,29 @@ def rule_for(op: Operation, conservative: bool = True) -> OpShardingRule | None:
         if len(_RULES_SEEN) > 20_000:
             _RULES_SEEN.clear()
         rule = _RULES_SEEN[key] = fn(op, conservative)
+    if ident is not None:
+        if len(_RULES_BY_ID) > 20_000:
+            _RULES_BY_ID.clear()
+        _RULES_BY_ID[ident[0]] = (rule, ident[1])
     return rule
+
+
+def _identity_key(op: Operation, conservative: bool) -> tuple[tuple, list[object]] | None:
+    """The `_RULES_BY_ID` key of an op whose rule reads only its name, shapes and attributes,
+    with the objects it names by id (None when an attribute is an alias reference, whose
+    target may be redefined)."""
+    objs: list[object] = [v.type for v in op.operands]
+    objs += [r.type for r in op.results]
+    names = list(op.properties)
+    objs += op.properties.values()
+    for k, a in op.attributes.items():
+        if not k.startswith("sdy."):
+            names.append(k)
+            objs.append(a)
+    n_types = len(op.operands) + len(op.results)
+    if any(type(a) is AliasRef for a in objs[n_types:]):
+        return None
+    return (op.name, conservative, len(op.operands), n_types, *names, *map(id, objs)), objs
 
 
 # Rules that read nothing but the op's name, shapes and inherent attributes (not its operands'
@@ -95,6 +133,10 @@ _SHAPE_AND_PROPERTY_RULES = frozenset({
     "stablehlo.dot", "stablehlo.reduce", "stablehlo.slice",
 })  # fmt: skip
 _RULES_SEEN: dict[tuple, OpShardingRule | None] = {}
+# The same rules found first by the identity of the op's types and attribute objects (the
+# parser and the passes share equal ones), nothing spelled: an entry holds those objects, so
+# their ids stay theirs. Only rules `_RULES_SEEN` keeps are kept here.
+_RULES_BY_ID: dict[tuple, tuple[OpShardingRule | None, list[object]]] = {}
 # An attribute alias named inside an attribute's text: `#name` not opening a dialect attribute
 # (`#stablehlo<precision DEFAULT>`, `#stablehlo.dot<...>` are not aliases).
 _ALIAS = re.compile(r"#[\w$.-]+(?![\w$.<-])")
@@ -104,6 +146,11 @@ _ALIAS = re.compile(r"#[\w$.-]+(?![\w$.<-])")
 # stays its own); dropped past _SHAPES_LIMIT entries.
 _SHAPES_LIMIT = 50_000
 _SHAPES: dict[int, tuple[object, tuple[int, ...] | None]] = {}
+
+
+# Per operand count and operand and result type objects (by identity: the entry holds them, so
+# their ids stay theirs), a pointwise op's rule: one lookup instead of reading each shape.
+_POINTWISE_SEEN: dict[tuple[int, ...], tuple[OpShardingRule | None, list[object]]] = {}
 
 
 def _shape_by_type(v: Value) -> tuple[int, ...] | None:
