@@ -20,6 +20,7 @@ import re
 from collections import deque
 from dataclasses import dataclass, field
 from functools import partial
+from math import gcd
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -99,6 +100,8 @@ class Node:
     # The dimensions whose equal axes mean nothing can change (`settled_plan`; None: not derived yet).
     same_dims: tuple | None = None
     take: Callable[[list[Sharding | None]], Any] | None = None  # the slots' shardings from `ShardingGraph.sh`
+    # (number of the mesh's axes, number of the rule's outcome class on that mesh): `ShardingGraph._outcome_class`.
+    outcome_class: tuple[int, int] = (-1, -1)
 
 
 @dataclass
@@ -157,6 +160,7 @@ class ShardingGraph:
         # model's layers) compute it once. Outcome: per changed tensor, its dims and closed flags.
         self.outcomes: dict[tuple, tuple[tuple[int, tuple[tuple[Axis, ...], ...], tuple[bool, ...]], ...]] = {}
         self._rule_ids: dict[OpShardingRule, int] = {}
+        self._class_ids: dict[tuple, int] = {}  # an outcome class's key (`_outcome_class`) -> its number
         self._same_dims_of: dict[OpShardingRule, tuple] = {}
         self._mesh_axes: dict[int, tuple[Any, dict[str, int], int]] = {}  # id(mesh) -> (mesh, axis sizes, key number)
         self._token = object()  # marks the `_facts` a sharding holds as this graph's (`Sharding.memo`)
@@ -551,7 +555,10 @@ class ShardingGraph:
             directions: Any = node.direction
         else:
             directions = tuple(self._direction(node, f) for f in range(len(node.rule.factor_sizes)))
-        key = (node.rule_id, aggressive, node.elementwise, directions, known[2], *parts)
+        cls = node.outcome_class
+        if cls[0] != known[2]:
+            cls = node.outcome_class = (known[2], self._outcome_class(node, plan, known[1]))
+        key = (cls[1], aggressive, node.elementwise, directions, known[2], *parts)
         outcome = self.outcomes.get(key)
         if outcome is None:
             self.inert = False
@@ -562,6 +569,36 @@ class ShardingGraph:
         if not outcome:
             return _QUIET if outcome is _INERT else []
         return self._write(node, shs, mesh_ref, outcome)
+
+    def _outcome_class(self, node: Node, plan: tuple, full: dict[str, int]) -> int:
+        """The number of the class of rules whose factor propagation on this mesh is the node's
+        rule's, for the same shardings: they share outcomes.
+
+        A rule with a dimension of several factors is a class of its own. In the others (every
+        dimension one factor) projection and write-back read no factor size; factor propagation
+        reads a factor's size only where truncation asks whether axes of sizes `prev` then `r`
+        still divide it, both products of axes of one valid sharding, so `prev * r` is at most the
+        mesh's device count M (non-overlapping sub-axes of an axis multiply to at most its size),
+        and a size capped at the powers of M's primes that M can hold answers alike (`_capped`);
+        the aggressive strategy also orders tensors by size, kept as each tensor's size rank."""
+        rule = node.rule
+        if plan is SEVERAL_FACTORS:
+            key: tuple = ("rule", node.rule_id)
+        else:
+            devices = 1
+            for n in full.values():
+                devices *= n
+            sizes = rule.factor_sizes
+            tensor_sizes = []
+            for m in rule.tensors:
+                n = 1
+                for f in {fs[0] for fs in m}:
+                    n *= sizes[f]
+                tensor_sizes.append(n)
+            order = sorted(set(tensor_sizes))
+            key = (rule.operands, rule.results, tuple(_capped(n, devices) for n in sizes), rule.blocked_propagation,
+                   tuple(order.index(n) for n in tensor_sizes))  # fmt: skip
+        return self._class_ids.setdefault(key, len(self._class_ids))
 
     def _same_dims(self, rule: OpShardingRule) -> tuple:
         """`settled_plan(rule)`, once per distinct rule."""
@@ -753,6 +790,25 @@ class ShardingGraph:
                 attrs.append(attr)
             set_op_result_shardings(op, attrs)
         return count
+
+
+def _capped(size: int, devices: int) -> int:
+    """`size` keeping, of each prime p of `devices`, at most the largest power of p not above
+    `devices`, and no other prime: for any a, b with a * b <= devices made of those primes,
+    `size % a == 0` and `gcd(size // a, b)` are the same for it as for `size`."""
+    out = 1
+    p = 2
+    rest = devices
+    while rest > 1:
+        if rest % p == 0:
+            while rest % p == 0:
+                rest //= p
+            power = p
+            while power * p <= devices:
+                power *= p
+            out *= gcd(size, power)
+        p += 1
+    return out
 
 
 def settled_plan(rule: OpShardingRule) -> tuple:

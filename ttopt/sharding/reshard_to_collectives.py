@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ttopt.ir.operation import Operation
 from ttopt.passes.base import Pass, option
 from ttopt.passes.registry import register_pass
 from ttopt.sharding.collective_inserter import shardy_collectives
@@ -284,25 +285,31 @@ def collectives_for(op: Any, meshes: dict, trace: Any = None, conservative: bool
     run (the collectives are a function of the source's and target's contents, the mode and the
     value's shape: reshards that repeat one share their attributes); `found`: the reshard's
     `source` when already read."""
-    from ttopt.ir import rewriter
-
     x, src_attr = found if found is not None else source(op)
     target_attr = get_sharding_attr(op.results[0])
     assert target_attr is not None, "an sdy.reshard has its (required) sharding"
     tracing = trace is not None and trace.enabled
     if plans is not None and not tracing:
-        # The whole-axis route reads the value's rank only; Shardy's also its shape.
-        shape = tuple(getattr(x.type.resolve(), "shape", ()) or ())
-        key = (_content(src_attr, plans), _content(target_attr, plans), conservative, len(shape) if conservative else shape)
-        steps = plans.get(key)
-        if steps is None:
-            steps = plans[key] = _plan_steps(x, src_attr, target_attr, meshes, trace, conservative, plans)
+        # First by the objects themselves (reshards of one layer share them; the entry keeps
+        # them alive, so the ids stay theirs), then by content.
+        vtype = x.type
+        by_objects = (id(src_attr), id(target_attr), id(vtype), conservative)
+        hit = plans.get(by_objects)
+        if hit is None or hit[0] is not src_attr or hit[1] is not target_attr or hit[2] is not vtype:
+            # The whole-axis route reads the value's rank only; Shardy's also its shape.
+            shape = tuple(getattr(vtype.resolve(), "shape", ()) or ())
+            key = (_content(src_attr, plans), _content(target_attr, plans), conservative, len(shape) if conservative else shape)
+            steps = plans.get(key)
+            if steps is None:
+                steps = plans[key] = _plan_steps(x, src_attr, target_attr, meshes, trace, conservative, plans)
+            hit = plans[by_objects] = (src_attr, target_attr, vtype, steps)
+        steps = hit[3]
     else:
         steps = _plan_steps(x, src_attr, target_attr, meshes, trace, conservative)
     made = []
     value = x
     for kind, props in steps:
-        new = rewriter.create(kind, [value], [x.type], dict(props))
+        new = Operation(kind, [value], [x.type], dict(props))
         made.append(new)
         value = new.results[0]
     op.results[0].replace_all_uses_with(value)
