@@ -161,6 +161,7 @@ class ShardingGraph:
         self.outcomes: dict[tuple, tuple[tuple[int, tuple[tuple[Axis, ...], ...], tuple[bool, ...]], ...]] = {}
         self._rule_ids: dict[OpShardingRule, int] = {}
         self._class_ids: dict[tuple, int] = {}  # an outcome class's key (`_outcome_class`) -> its number
+        self._classes: dict[tuple[int, int], int] = {}  # (rule number, mesh's axes number) -> outcome class number
         self._same_dims_of: dict[OpShardingRule, tuple] = {}
         self._mesh_axes: dict[int, tuple[Any, dict[str, int], int]] = {}  # id(mesh) -> (mesh, axis sizes, key number)
         self._token = object()  # marks the `_facts` a sharding holds as this graph's (`Sharding.memo`)
@@ -557,7 +558,10 @@ class ShardingGraph:
             directions = tuple(self._direction(node, f) for f in range(len(node.rule.factor_sizes)))
         cls = node.outcome_class
         if cls[0] != known[2]:
-            cls = node.outcome_class = (known[2], self._outcome_class(node, plan, known[1]))
+            number = self._classes.get((node.rule_id, known[2]))
+            if number is None:
+                number = self._classes[(node.rule_id, known[2])] = self._outcome_class(node, plan, known[1])
+            cls = node.outcome_class = (known[2], number)
         key = (cls[1], aggressive, node.elementwise, directions, known[2], *parts)
         outcome = self.outcomes.get(key)
         if outcome is None:
