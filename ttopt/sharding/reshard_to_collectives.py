@@ -207,13 +207,16 @@ def _mesh_of(sharding: Sharding, meshes: dict) -> Any:
     return meshes.get(sharding.mesh) if isinstance(sharding.mesh, str) else sharding.mesh
 
 
-def kept(op: Any, meshes: dict, keep_redundant: bool, src_attr: Any = False, memo: dict | None = None) -> str | None:
+def kept(op: Any, meshes: dict, keep_redundant: bool, src_attr: Any = False, memo: dict | None = None,
+         target_attr: Any = None) -> str | None:  # fmt: skip
     """Why `op` (an sdy.reshard) stays as it is, or None when it is lowered (Shardy's legality
     check): either side on a single-device (maximal) mesh, meshes with other axes (unless the
     target is replicated: the source is gathered on its own mesh), or a redundant reshard when
     asked. `src_attr`: the source's sharding when already read; `memo`: answers per pair of
-    attribute objects (a function of the two and the meshes), shared by one pass run."""
-    target_attr = get_sharding_attr(op.results[0])
+    attribute objects (a function of the two and the meshes), shared by one pass run;
+    `target_attr`: the reshard's sharding when already read."""
+    if target_attr is None:
+        target_attr = get_sharding_attr(op.results[0])
     if src_attr is False:
         src_attr = source(op)[1]
     if memo is None:
@@ -279,14 +282,15 @@ def _whole_axis_steps(src: Sharding, target: Sharding, meshes: dict, rank: int) 
 
 
 def collectives_for(op: Any, meshes: dict, trace: Any = None, conservative: bool = True, plans: dict | None = None,
-                    found: tuple | None = None) -> list[Any]:  # fmt: skip
+                    found: tuple | None = None, target_attr: Any = None) -> list[Any]:  # fmt: skip
     """The chain of collectives replacing one `sdy.reshard` (built, in no block yet); the
     reshard's uses move to the chain's last value, the reshard keeps none. `plans`: one per pass
     run (the collectives are a function of the source's and target's contents, the mode and the
     value's shape: reshards that repeat one share their attributes); `found`: the reshard's
-    `source` when already read."""
+    `source` and `target_attr` its sharding when already read."""
     x, src_attr = found if found is not None else source(op)
-    target_attr = get_sharding_attr(op.results[0])
+    if target_attr is None:
+        target_attr = get_sharding_attr(op.results[0])
     assert target_attr is not None, "an sdy.reshard has its (required) sharding"
     tracing = trace is not None and trace.enabled
     if plans is not None and not tracing:
@@ -329,13 +333,14 @@ def _lower_block(block: Any, run: _Run) -> None:
             out.append(op)
             continue
         found = source(op)
-        why = kept(op, run.meshes, run.keep_redundant, found[1], run.memo)
+        target_attr = get_sharding_attr(op.results[0])
+        why = kept(op, run.meshes, run.keep_redundant, found[1], run.memo, target_attr)
         if why is not None:
             if run.trace.enabled:
                 run.trace.print(f"keep sdy.reshard: {why}")
             out.append(op)
             continue
-        made = collectives_for(op, run.meshes, run.trace, run.conservative, run.plans, found)
+        made = collectives_for(op, run.meshes, run.trace, run.conservative, run.plans, found, target_attr)
         for new in made:
             new.parent = block
         out.extend(made)
