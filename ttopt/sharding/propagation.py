@@ -163,6 +163,7 @@ class ShardingGraph:
         self._class_ids: dict[tuple, int] = {}  # an outcome class's key (`_outcome_class`) -> its number
         self._classes: dict[tuple[int, int], int] = {}  # (rule number, mesh's axes number) -> outcome class number
         self._same_dims_of: dict[OpShardingRule, tuple] = {}
+        self._by_rule_object: dict[int, tuple[OpShardingRule, int, tuple]] = {}  # id(rule) -> (rule, number, plan)
         self._mesh_axes: dict[int, tuple[Any, dict[str, int], int]] = {}  # id(mesh) -> (mesh, axis sizes, key number)
         self._token = object()  # marks the `_facts` a sharding holds as this graph's (`Sharding.memo`)
         # Projections of a sharding onto a rule's tensor: rule number -> per tensor, key part number -> projection.
@@ -513,7 +514,8 @@ class ShardingGraph:
                 shs[t] = see(shs[t])
         plan = node.same_dims
         if plan is None:
-            plan = node.same_dims = self._same_dims(node.rule)
+            node.rule_id, plan = self._rule_facts(node.rule)
+            node.same_dims = plan
         if plan is not SEVERAL_FACTORS and settled(plan, shs):
             return _QUIET
         token = self._token
@@ -546,8 +548,6 @@ class ShardingGraph:
         if known is None:
             full = {a.name: a.size for a in mesh.axes}
             known = self._mesh_axes[id(mesh)] = (mesh, full, self._part_number(("mesh", *full.items())))
-        if node.rule_id < 0:
-            node.rule_id = self._rule_ids.setdefault(node.rule, len(self._rule_ids))
         if unreduced:  # unreduced axes are part of the key as the mesh sizes them
             parts = self._key_parts(shs, mesh)
         if self.trace is not None and self.trace.enabled:
@@ -604,12 +604,18 @@ class ShardingGraph:
                    tuple(order.index(n) for n in tensor_sizes))  # fmt: skip
         return self._class_ids.setdefault(key, len(self._class_ids))
 
-    def _same_dims(self, rule: OpShardingRule) -> tuple:
-        """`settled_plan(rule)`, once per distinct rule."""
-        plan = self._same_dims_of.get(rule)
-        if plan is None:
-            plan = self._same_dims_of[rule] = settled_plan(rule)
-        return plan
+    def _rule_facts(self, rule: OpShardingRule) -> tuple[int, tuple]:
+        """The rule's number among the graph's distinct rules and its `settled_plan`, once per
+        distinct rule; found by the rule object first (nodes share rule objects, and hashing a
+        rule is a Python call), the entry keeping it alive."""
+        hit = self._by_rule_object.get(id(rule))
+        if hit is None or hit[0] is not rule:
+            number = self._rule_ids.setdefault(rule, len(self._rule_ids))
+            plan = self._same_dims_of.get(rule)
+            if plan is None:
+                plan = self._same_dims_of[rule] = settled_plan(rule)
+            hit = self._by_rule_object[id(rule)] = (rule, number, plan)
+        return hit[1], hit[2]
 
     def _direction(self, node: Node, f: int) -> str:
         if f in node.rule.blocked_propagation:
@@ -672,7 +678,7 @@ class ShardingGraph:
     def _write(self, node: Node, shs: list[Sharding | None], mesh_ref: Any, outcome: tuple) -> list[int]:
         """Store a node's outcome in its slots (and their sharding groups); the slots that changed."""
         out: list[int] = []
-        trace_rows = []
+        trace_rows: list | None = [] if self.trace is not None and self.trace.enabled else None
         written = self._written
         for entry in outcome:
             t = entry[0]
@@ -692,12 +698,13 @@ class ShardingGraph:
                 new_sh = node.views[t][1](new_sh)
             self.sh[s] = new_sh
             out.append(s)
-            trace_rows.append((t, old, new_sh))
+            if trace_rows is not None:
+                trace_rows.append((t, old, new_sh))
             for m in self.group_of.get(s, ()):
                 if m != s:
                     self.sh[m] = new_sh.copy()
                     out.append(m)
-        if out and self._tracing():
+        if out and trace_rows is not None:
             before, tensors, full = self._trace_rows
             self._trace(node, before, tensors, trace_rows, full)
         return out
@@ -781,6 +788,14 @@ class ShardingGraph:
         # Slots share sharding objects (equal writes share one): each converted once.
         attr_of: dict[int, Any] = {}
         for op in changed_ops.values():
+            results = op.results
+            if len(results) == 1:  # most ops: its one result's sharding is the one that changed
+                sh = self.sh[self.slot_of[id(results[0])]]
+                attr = attr_of.get(id(sh))
+                if attr is None:
+                    attr = attr_of[id(sh)] = to_attr(sh, self.meshes)
+                set_op_result_shardings(op, [attr])
+                continue
             attrs = []
             shs = [self.sh[self.slot_of[id(r)]] for r in op.results]
             mesh = next(sh.mesh for sh in shs if sh is not None)
