@@ -66,6 +66,8 @@ _INERT = _Inert()
 _QUIET: list[int] = []
 # `settled_plan` of a rule with a dimension of several factors (no shortcut).
 SEVERAL_FACTORS: tuple = ((), ())
+# `ShardingGraph._mesh_facts` of an empty mesh (`<[]>`), which takes any other mesh.
+_ANY_MESH = ("any mesh",)
 
 
 # Ops whose results may carry `sdy.data_flow_edge`s: the values of a position flow through them.
@@ -474,15 +476,29 @@ class ShardingGraph:
     def _facts(self, s: Sharding) -> tuple:
         """(this graph's token, s's mesh resolved, its dims, closed flags and replicated axes as
         tuples, the number of that part of an outcome key when it has no unreduced axes, else
-        None): computed once per sharding object and kept on it (a slot's sharding is replaced,
-        never changed in place)."""
+        None, what the mesh is to a node (`_mesh_facts`)): computed once per sharding object and
+        kept on it (a slot's sharding is replaced, never changed in place)."""
         e = s.memo
         if e is None or e[0] is not self._token:
             m = s.mesh if not isinstance(s.mesh, str) else self.meshes.get(s.mesh)
             part = (tuple(map(tuple, s.dims)), tuple(s.closed), s.replicated)
             # Without unreduced axes the key part is the same on every mesh: numbered here once.
-            e = s.memo = (self._token, m, part, None if s.unreduced else self._part_number((*part, ())))
+            e = s.memo = (self._token, m, part, None if s.unreduced else self._part_number((*part, ())), self._mesh_facts(m))
         return e
+
+    def _mesh_facts(self, m: Any) -> Any:
+        """What a sharding's resolved mesh `m` is to a node (`_mesh`'s rules): None when unknown or
+        maximal (the node changes nothing), `_ANY_MESH` when empty (it takes the node's other
+        mesh), else (m, its axis sizes by name, the number of that key part), one per mesh object."""
+        if m is None or (not m.axes and m.device_ids):
+            return None
+        if not m.axes:
+            return _ANY_MESH
+        known = self._mesh_axes.get(id(m))
+        if known is None:
+            full = {a.name: a.size for a in m.axes}
+            known = self._mesh_axes[id(m)] = (m, full, self._part_number(("mesh", *full.items())))
+        return known
 
     def _part_number(self, part: tuple) -> int:
         """The number of a sharding's part of an outcome key: keys of small ints hash fast."""
@@ -523,6 +539,7 @@ class ShardingGraph:
         unreduced = False
         # The node's mesh, as `_mesh` finds it (from the facts' resolved meshes).
         mesh_ref = mesh = None
+        known: Any = None
         for s in shs:
             if s is None:
                 parts.append(None)
@@ -533,21 +550,17 @@ class ShardingGraph:
             if f[3] is None:
                 unreduced = True
             parts.append(f[3])
-            m = f[1]
-            if m is None:
+            k = f[4]
+            if k is None:  # an unknown or maximal mesh: nothing to propagate
                 return _QUIET
-            if not m.axes and not m.device_ids:
+            if k is _ANY_MESH:
                 continue
             if mesh is None:
-                mesh_ref, mesh = s.mesh, m
-            elif m is not mesh and m != mesh:
+                mesh_ref, mesh, known = s.mesh, k[0], k
+            elif k[0] is not mesh and k[0] != mesh:
                 return _QUIET
-        if mesh is None or not mesh.axes:
+        if mesh is None:
             return _QUIET
-        known = self._mesh_axes.get(id(mesh))
-        if known is None:
-            full = {a.name: a.size for a in mesh.axes}
-            known = self._mesh_axes[id(mesh)] = (mesh, full, self._part_number(("mesh", *full.items())))
         if unreduced:  # unreduced axes are part of the key as the mesh sizes them
             parts = self._key_parts(shs, mesh)
         if self.trace is not None and self.trace.enabled:
