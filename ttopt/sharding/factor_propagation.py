@@ -76,7 +76,7 @@ class TensorFactors:
     unreduced: tuple[Axis, ...] = ()
     # Per axis name, (factor, axis) for each overflow then sharding axis of that name, factor by
     # factor (`_axes_by_name`; None: not built yet, or a factor's sharding was replaced since).
-    by_name: dict[str, list[tuple[int, Axis]]] | None = None
+    by_name: dict[str, list[tuple[int, Axis]]] | None = field(default=None, compare=False, repr=False)
 
 
 def _common_prefix(a: Axis, b: Axis) -> Axis | None:
