@@ -803,10 +803,11 @@ class ShardingGraph:
         for op in changed_ops.values():
             results = op.results
             if len(results) == 1:  # most ops: its one result's sharding is the one that changed
-                sh = self.sh[self.slot_of[id(results[0])]]
-                attr = attr_of.get(id(sh))
+                one = self.sh[self.slot_of[id(results[0])]]
+                assert one is not None, "a changed slot has a sharding"
+                attr = attr_of.get(id(one))
                 if attr is None:
-                    attr = attr_of[id(sh)] = to_attr(sh, self.meshes)
+                    attr = attr_of[id(one)] = to_attr(one, self.meshes)
                 set_op_result_shardings(op, [attr])
                 continue
             attrs = []
