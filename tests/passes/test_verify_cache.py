@@ -134,6 +134,33 @@ func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {
     assert cached.value.message == fresh.value.message
 
 
+def test_collectives_sharing_their_attributes_are_each_checked_against_their_operand() -> None:
+    # Within one verification collectives are checked once per distinct set of objects their
+    # checks read: a copy of a valid collective (same attribute objects) on an operand of another
+    # sharding is still checked, and fails.
+    text = """
+sdy.mesh @mesh = <["x"=2]>
+func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = stablehlo.negate %a {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}]>]>} : tensor<4xf32>
+  %1 = sdy.all_gather [{"x"}] %0 out_sharding=<@mesh, [{}]> : tensor<4xf32>
+  %2 = stablehlo.abs %a {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}]>]>} : tensor<4xf32>
+  return %1 : tensor<4xf32>
+}
+"""
+    m = parse_module(text)
+    cache = VerifiedOps()
+    checked(m, cache)
+    gather, replicated = _ops(m)[1], _ops(m)[2]
+    copy = Operation(gather.name, [replicated.results[0]], [gather.results[0].type], dict(gather.properties))
+    _ops(m)[-1].parent.insert(3, copy)
+    with pytest.raises(Diagnostic) as fresh:
+        verify(m)
+    with pytest.raises(Diagnostic) as cached:
+        checked(m, cache)
+    assert cached.value.message == fresh.value.message
+    assert "can't apply gathering axis \"x\" to operand sharding on dimension 0" in fresh.value.message
+
+
 def test_an_op_moved_after_its_user_is_caught() -> None:
     m = parse_module(TEXT)
     cache = VerifiedOps()

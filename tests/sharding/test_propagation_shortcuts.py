@@ -1,20 +1,23 @@
 """Propagation's shortcuts answer exactly what factor propagation would: a settled node changes
 nothing under either strategy, a basic outcome with nothing extendable means no aggressive change
-either, and propagating on a shared projection (`fp.fresh`) leaves the projection as it was."""
+either, propagating on a shared projection (`fp.fresh`) leaves the projection as it was, and rules
+of one outcome class (factor sizes capped at the mesh's prime powers) propagate alike."""
 
 from __future__ import annotations
 
 import copy
+import math
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ttopt.dialects.sdy_rule import OpShardingRule
 from ttopt.parse.parser import parse_module
 from ttopt.sharding import factor_propagation as fp
 from ttopt.sharding.factors import Sharding
-from ttopt.sharding.propagation import SEVERAL_FACTORS, ShardingGraph, settled, settled_plan
+from ttopt.sharding.propagation import SEVERAL_FACTORS, ShardingGraph, _capped, settled, settled_plan
+from ttopt.testing.examples import examples
 
 # Mesh a=4, b=2, c=2; the axes a tensor dimension may hold, as (name, pre-size, size).
 FULL = {"a": 4, "b": 2, "c": 2}
@@ -121,6 +124,63 @@ def test_propagating_on_a_shared_projection_leaves_it_as_it_was(node) -> None:
         assert run[0] == run[1]
         assert outcome(shared, rule, run[0]) == outcome(own, rule, run[1])
         assert templates == kept
+
+
+@given(st.integers(0, 10_000), st.sampled_from([1, 2, 4, 6, 8, 12, 16, 32, 36]), st.data())
+def test_a_capped_size_answers_divisibility_alike(size: int, devices: int, data) -> None:
+    # Truncation asks `size % a == 0` and `gcd(size // a, b)` for axes sizes a, b of one sharding:
+    # a * b is at most the device count and made of its primes.
+    primes = [p for p in (2, 3, 5) if devices % p == 0]
+    a = data.draw(st.sampled_from([n for n in range(1, devices + 1) if _only(n, primes)]))
+    b = data.draw(st.sampled_from([n for n in range(1, devices // a + 1) if _only(n, primes)]))
+    capped = _capped(size, devices)
+    assert (size % a == 0) == (capped % a == 0)
+    if size % a == 0:
+        assert math.gcd(size // a, b) == math.gcd(capped // a, b)
+
+
+def _only(n: int, primes: list[int]) -> bool:
+    """`n` is a product of `primes`."""
+    for p in primes:
+        while n % p == 0:
+            n //= p
+    return n == 1
+
+
+def test_capped_sizes() -> None:
+    assert [_capped(n, 16) for n in (1, 2, 3, 6, 8, 24, 32, 0)] == [1, 2, 1, 2, 8, 8, 16, 16]
+    assert [_capped(n, 6) for n in (2, 3, 4, 9, 12, 36, 5)] == [2, 3, 4, 3, 12, 12, 1]
+
+
+@settings(max_examples=examples(1000), deadline=None)
+@given(nodes(several=False), st.data())
+def test_rules_of_one_outcome_class_propagate_alike(node, data) -> None:
+    # Rules whose dimensions are one factor each are of one outcome class when their mappings
+    # agree, their factor sizes capped at the mesh's prime powers agree and their tensors' sizes
+    # come in the same order: then factor propagation gives the same outcome.
+    rule, shardings, direction, conservative, elementwise = node
+    devices = math.prod(FULL.values())
+    sizes = [data.draw(st.sampled_from([m for m in range(1, 65) if _capped(m, devices) == _capped(n, devices)]))
+             for n in rule.factor_sizes]  # fmt: skip
+    other = OpShardingRule(tuple(sizes), rule.operands, rule.results)
+
+    def ranks(r: OpShardingRule) -> list[int]:
+        sizes = [math.prod(r.factor_sizes[f] for f in {d[0] for d in m}) for m in r.tensors]
+        return [sorted(set(sizes)).index(n) for n in sizes]
+
+    if ranks(other) != ranks(rule):
+        return
+    n_ops = len(rule.operands)
+    results = []
+    for r in (rule, other):
+        ts = project(r, shardings)
+        extendable = [False]
+        updated = fp.propagate_basic(ts, n_ops, r.factor_sizes, lambda f: direction, FULL, conservative, extendable)
+        results.append((outcome(ts, r, updated), extendable))
+        ts = project(r, shardings)
+        updated = fp.propagate_aggressive(ts, n_ops, r.factor_sizes, lambda f: direction, FULL, conservative, elementwise)
+        results.append(outcome(ts, r, updated))
+    assert results[:2] == results[2:]
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])

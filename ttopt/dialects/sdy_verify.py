@@ -391,12 +391,7 @@ def verify_sdy_attributes(op: Operation) -> None:
         return
     a = attrs.get("sdy.sharding")
     if a is not None:
-        per_value = _typed_as(a, "sdy.sharding_per_value")
-        if per_value is None:
-            raise ValueError("should have a sharding attribute of type TensorShardingPerValueAttr")
-        problem = _per_value_problem(op, per_value.shardings, [r.type for r in op.results])
-        if problem:
-            raise ValueError(problem)
+        _verify_per_value(op, a)
     a = attrs.get("sdy.sharding_rule")
     if a is not None:
         from ttopt.dialects.sdy_rule import rule_problem, special_factor_lists
@@ -410,6 +405,35 @@ def verify_sdy_attributes(op: Operation) -> None:
                                [v.type for v in op.operands], [r.type for r in op.results])  # fmt: skip
         if problem:
             raise ValueError(problem)
+
+
+# Within one verification run (the module does not change), the `sdy.sharding` attributes that
+# passed, by attribute object, result type objects and enclosing manual axes: the ops a propagation
+# writes share one attribute per distinct sharding list, and each distinct use is checked once.
+_run_valid: tuple[int, dict[tuple, bool]] = (0, {})
+
+
+def _verify_per_value(op: Operation, a: Any) -> None:
+    """The checks of an op's `sdy.sharding` (`verify_sdy_attributes`)."""
+    global _run_valid
+    run = verification_run()
+    key = None
+    if run:
+        # What the checks read: the attribute, the results' types, the names of the manual axes
+        # around (the meshes are the run's). The module holds these objects all run long.
+        key = (id(a), *[id(r.type) for r in op.results], *_manual_axes(op))
+        if _run_valid[0] != run:
+            _run_valid = (run, {})
+        elif key in _run_valid[1]:
+            return
+    per_value = _typed_as(a, "sdy.sharding_per_value")
+    if per_value is None:
+        raise ValueError("should have a sharding attribute of type TensorShardingPerValueAttr")
+    problem = _per_value_problem(op, per_value.shardings, [r.type for r in op.results])
+    if problem:
+        raise ValueError(problem)
+    if key is not None:
+        _run_valid[1][key] = True
 
 
 def _per_value_problem(op: Operation, shardings: Any, types: list[Any], kind: str = "result") -> str | None:
@@ -460,6 +484,52 @@ def _verify_func_shardings(op: Operation) -> None:
 def _collective(op: Operation) -> None:
     """An sdy collective's out_sharding must fit its result (Shardy's verifyCollectiveOp, step 2),
     and its own axes must turn the operand's sharding into it (the collective's verifySymbolUses)."""
+    global _run_passed
+    run = verification_run()
+    key = _passed_key(op) if run else None
+    if key is not None:
+        if _run_passed[0] != run:
+            _run_passed = (run, {})
+        elif key in _run_passed[1]:
+            return
+    _check_collective_op(op)
+    if key is not None:
+        _run_passed[1][key] = True
+
+
+# Within one verification run (the module does not change), the collectives that passed, by what
+# their checks read (`_passed_key`): a pass that lowers many reshards alike builds chains of
+# collectives sharing their attribute objects, and each distinct one is checked once.
+_run_passed: tuple[int, dict[tuple, bool]] = (0, {})
+
+
+def _passed_key(op: Operation) -> tuple | None:
+    """Everything `_check_collective_op` reads of `op`, as identities of objects the module holds
+    (fixed while it does not change), or None when the operand's sharding may come from elsewhere
+    than its definer's attributes (then it is checked every time). The meshes are the run's."""
+    props = op.properties
+    if not op.results or len(op.operands) != 1:
+        return None
+    v = op.operands[0]
+    if not isinstance(v, OpResult):
+        return None
+    for u in v.uses:
+        if u.name == "sdy.data_flow_edge":
+            return None
+    owner = v.op
+    own = _OWN_SHARDING.get(owner.name)
+    if own is not None:
+        source: Any = owner.properties.get(own)
+    elif owner.name in ("sdy.named_computation", "sdy.manual_computation"):
+        return None
+    else:  # read from the definer's `sdy.sharding` at the value's index (replicated without one)
+        source = owner.attributes.get("sdy.sharding")
+    params = _COLLECTIVE_PARAMS.get(op.name[4:])
+    return (op.name, id(props.get("out_sharding")), id(props.get(params[0])) if params is not None else 0,
+            id(op.results[0].type), id(source), v.index, len(owner.results), id(v.type), *_manual_axes(op))  # fmt: skip
+
+
+def _check_collective_op(op: Operation) -> None:
     from ttopt.dialects.sdy_collectives import check_collective
 
     s = _typed(op, "out_sharding", "TensorShardingAttr")

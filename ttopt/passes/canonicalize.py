@@ -73,8 +73,11 @@ class _Graveyard:
 def _erase_dead_pure_op(op: Operation, erase: Callable[[Operation], None] = Operation.erase) -> list[Operation] | None:
     """A side-effect-free op none of whose results is used is removed."""
     d = op.opdef
-    if d is None or not d.has(PURE) or not op.results or any(r.uses for r in op.results):
+    if d is None or PURE not in d.traits or not op.results:
         return None
+    for r in op.results:  # a loop, not any() over a generator: this runs once per op of the module
+        if r.uses:
+            return None
     producers = [v.op for v in op.operands if hasattr(v, "op")]
     erase(op)
     return producers
@@ -127,13 +130,14 @@ class Canonicalize(Pass):
 
     def run(self, module: Module, ctx: PassContext) -> None:
         fired: Counter[str] = Counter()
-        work = [op for op in module.walk()]
+        work = list(module.walk())
         # Visit users before producers so a dead chain unravels in one sweep.
         work.reverse()
-        alive = {id(op) for op in work}
+        alive = set(map(id, work))
         budget = self.max_iterations
         graveyard = _Graveyard()
         patterns = canonicalizations(_core(graveyard.erase))
+        for_op = patterns.for_op
         while work and budget > 0:
             op = work.pop()
             if id(op) not in alive or op.parent is None:
@@ -141,7 +145,7 @@ class Canonicalize(Pass):
             if op.regions and graveyard.blocks:
                 # Patterns of region-holding ops read and move their bodies' op lists.
                 graveyard.flush(within=op)
-            for p in patterns.for_op(op.name):
+            for p in for_op(op.name):
                 touched = p.rewrite(op)
                 if touched is not None:
                     budget -= 1

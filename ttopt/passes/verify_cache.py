@@ -168,6 +168,9 @@ class VerifiedOps:
 
     def _track_subtree(self, root: Operation) -> int:
         """Track `root`, every op nested in it and their regions and blocks; the number of ops."""
+        if not root.regions:  # most new ops (no walk needed)
+            track_op(root)
+            return 1
         ops_of = self._ops_of
         n = 0
         for op in root.walk():
@@ -203,10 +206,19 @@ class VerifiedOps:
         (then the checks are not worked out further: the whole module is verified)."""
         root = module.op
         attached: dict[int, bool] = {id(root): True}
+        in_block: dict[int, bool] = {}  # per block reached: its ops are in the module
 
         def inside(op: Operation | None) -> bool:
-            """`op` is in the module (answers kept for every op on the way up)."""
+            """`op` is in the module (answers kept for every op and block on the way up)."""
+            if op is None:
+                return False
+            b = op.parent
+            if b is not None:  # most ops asked about share a few blocks
+                known = in_block.get(id(b))
+                if known is not None:
+                    return known
             path: list[int] = []
+            blocks: list[int] = []
             ans = False
             while op is not None:
                 known = attached.get(id(op))
@@ -215,10 +227,14 @@ class VerifiedOps:
                     break
                 path.append(id(op))
                 b = op.parent
+                if b is not None:
+                    blocks.append(id(b))
                 r = b.parent if b is not None else None
                 op = r.parent if r is not None else None
             for k in path:
                 attached[k] = ans
+            for k in blocks:
+                in_block[k] = ans
             return ans
 
         check: dict[int, Operation] = {}
@@ -363,7 +379,13 @@ class VerifiedOps:
                     for u in v.uses:
                         if u.name.startswith("sdy.") and id(u) not in check and inside(u):
                             check[id(u)] = u
+        walked: set[int] = set()  # blocks whose enclosing ops are added (the same for all their ops)
         for op in [*check.values(), *light.values()]:
+            b = op.parent
+            if b is not None:
+                if id(b) in walked:
+                    continue
+                walked.add(id(b))
             up = op.parent_op
             while up is not None and id(up) not in check:
                 check[id(up)] = up

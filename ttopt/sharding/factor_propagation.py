@@ -74,6 +74,9 @@ class TensorFactors:
     factors: dict[int, FactorSharding]
     replicated: tuple[Axis, ...] = ()
     unreduced: tuple[Axis, ...] = ()
+    # Per axis name, (factor, axis) for each overflow then sharding axis of that name, factor by
+    # factor (`_axes_by_name`; None: not built yet, or a factor's sharding was replaced since).
+    by_name: dict[str, list[tuple[int, Axis]]] | None = field(default=None, compare=False, repr=False)
 
 
 def _common_prefix(a: Axis, b: Axis) -> Axis | None:
@@ -197,22 +200,31 @@ def _without(a: Axis, others: Sequence[Axis]) -> Axis | None:
 
 
 def _no_conflict_across(a: Axis, tensor: TensorFactors, f: int) -> Axis | None:
+    """`a` without what other factors of `tensor` use (overflow then axes, factor by factor)."""
+    by_name = tensor.by_name
+    if by_name is None:
+        by_name = tensor.by_name = _axes_by_name(tensor)
+    same = by_name.get(a[0])
+    if same is None:  # the common case: no other factor uses an axis of that name
+        return a
     r: Axis | None = a
-    name = a[0]
-    for g, sh in tensor.factors.items():
-        if g == f:
-            continue
-        for b in sh.overflow:
-            if b[0] == name:
-                r = prefix_without_overlap(r, b)  # type: ignore[arg-type]
-                if r is None:
-                    return None
-        for b in sh.axes:
-            if b[0] == name:
-                r = prefix_without_overlap(r, b)  # type: ignore[arg-type]
-                if r is None:
-                    return None
+    for g, b in same:
+        if g != f:
+            r = prefix_without_overlap(r, b)  # type: ignore[arg-type]
+            if r is None:
+                return None
     return r
+
+
+def _axes_by_name(tensor: TensorFactors) -> dict[str, list[tuple[int, Axis]]]:
+    """`TensorFactors.by_name`: built once per projection (truncation asks it per axis and tensor)."""
+    out: dict[str, list[tuple[int, Axis]]] = {}
+    for g, sh in tensor.factors.items():
+        for b in sh.overflow:
+            out.setdefault(b[0], []).append((g, b))
+        for b in sh.axes:
+            out.setdefault(b[0], []).append((g, b))
+    return out
 
 
 def _no_conflict_within(a: Axis, tensor: TensorFactors, sh: FactorSharding, prev: int, size: int,
@@ -328,6 +340,7 @@ def _expand(tensors: list[TensorFactors], k: int, f: int, axes: list[Axis], upda
         updated[k] = True
     # A new factor sharding: projections may share theirs (`fresh`).
     tensor.factors[f] = FactorSharding(list(axes), sh.overflow, sh.closed, sh.minor_most)
+    tensor.by_name = None
 
 
 def fresh(tensor: TensorFactors) -> TensorFactors:
@@ -348,6 +361,19 @@ def propagate_basic(tensors: list[TensorFactors], n_operands: int, sizes: Sequen
     a prefix of those same compatible axes."""
     updated = [False] * len(tensors)
     for f, size in enumerate(sizes):
+        # Every tensor with the same axes of `f` (none, often): those are the compatible axes
+        # (or none) and no tensor's are a strict prefix of them, so nothing changes; most
+        # factors of a node are so, and this is cheaper than working the axes out.
+        first = None
+        for t in tensors:
+            sh = t.factors.get(f)
+            if sh is not None:
+                if first is None:
+                    first = sh.axes
+                elif sh.axes != first:
+                    break
+        else:
+            continue
         axes = compatible_major_axes(tensors, n_operands, f, direction(f))
         if not axes:
             continue

@@ -20,6 +20,7 @@ import re
 from collections import deque
 from dataclasses import dataclass, field
 from functools import partial
+from math import gcd
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -65,6 +66,8 @@ _INERT = _Inert()
 _QUIET: list[int] = []
 # `settled_plan` of a rule with a dimension of several factors (no shortcut).
 SEVERAL_FACTORS: tuple = ((), ())
+# `ShardingGraph._mesh_facts` of an empty mesh (`<[]>`), which takes any other mesh.
+_ANY_MESH = ("any mesh",)
 
 
 # Ops whose results may carry `sdy.data_flow_edge`s: the values of a position flow through them.
@@ -99,6 +102,8 @@ class Node:
     # The dimensions whose equal axes mean nothing can change (`settled_plan`; None: not derived yet).
     same_dims: tuple | None = None
     take: Callable[[list[Sharding | None]], Any] | None = None  # the slots' shardings from `ShardingGraph.sh`
+    # (number of the mesh's axes, number of the rule's outcome class on that mesh): `ShardingGraph._outcome_class`.
+    outcome_class: tuple[int, int] = (-1, -1)
 
 
 @dataclass
@@ -157,7 +162,10 @@ class ShardingGraph:
         # model's layers) compute it once. Outcome: per changed tensor, its dims and closed flags.
         self.outcomes: dict[tuple, tuple[tuple[int, tuple[tuple[Axis, ...], ...], tuple[bool, ...]], ...]] = {}
         self._rule_ids: dict[OpShardingRule, int] = {}
+        self._class_ids: dict[tuple, int] = {}  # an outcome class's key (`_outcome_class`) -> its number
+        self._classes: dict[tuple[int, int], int] = {}  # (rule number, mesh's axes number) -> outcome class number
         self._same_dims_of: dict[OpShardingRule, tuple] = {}
+        self._by_rule_object: dict[int, tuple[OpShardingRule, int, tuple]] = {}  # id(rule) -> (rule, number, plan)
         self._mesh_axes: dict[int, tuple[Any, dict[str, int], int]] = {}  # id(mesh) -> (mesh, axis sizes, key number)
         self._token = object()  # marks the `_facts` a sharding holds as this graph's (`Sharding.memo`)
         # Projections of a sharding onto a rule's tensor: rule number -> per tensor, key part number -> projection.
@@ -468,15 +476,29 @@ class ShardingGraph:
     def _facts(self, s: Sharding) -> tuple:
         """(this graph's token, s's mesh resolved, its dims, closed flags and replicated axes as
         tuples, the number of that part of an outcome key when it has no unreduced axes, else
-        None): computed once per sharding object and kept on it (a slot's sharding is replaced,
-        never changed in place)."""
+        None, what the mesh is to a node (`_mesh_facts`)): computed once per sharding object and
+        kept on it (a slot's sharding is replaced, never changed in place)."""
         e = s.memo
         if e is None or e[0] is not self._token:
             m = s.mesh if not isinstance(s.mesh, str) else self.meshes.get(s.mesh)
             part = (tuple(map(tuple, s.dims)), tuple(s.closed), s.replicated)
             # Without unreduced axes the key part is the same on every mesh: numbered here once.
-            e = s.memo = (self._token, m, part, None if s.unreduced else self._part_number((*part, ())))
+            e = s.memo = (self._token, m, part, None if s.unreduced else self._part_number((*part, ())), self._mesh_facts(m))
         return e
+
+    def _mesh_facts(self, m: Any) -> Any:
+        """What a sharding's resolved mesh `m` is to a node (`_mesh`'s rules): None when unknown or
+        maximal (the node changes nothing), `_ANY_MESH` when empty (it takes the node's other
+        mesh), else (m, its axis sizes by name, the number of that key part), one per mesh object."""
+        if m is None or (not m.axes and m.device_ids):
+            return None
+        if not m.axes:
+            return _ANY_MESH
+        known = self._mesh_axes.get(id(m))
+        if known is None:
+            full = {a.name: a.size for a in m.axes}
+            known = self._mesh_axes[id(m)] = (m, full, self._part_number(("mesh", *full.items())))
+        return known
 
     def _part_number(self, part: tuple) -> int:
         """The number of a sharding's part of an outcome key: keys of small ints hash fast."""
@@ -508,7 +530,8 @@ class ShardingGraph:
                 shs[t] = see(shs[t])
         plan = node.same_dims
         if plan is None:
-            plan = node.same_dims = self._same_dims(node.rule)
+            node.rule_id, plan = self._rule_facts(node.rule)
+            node.same_dims = plan
         if plan is not SEVERAL_FACTORS and settled(plan, shs):
             return _QUIET
         token = self._token
@@ -516,6 +539,7 @@ class ShardingGraph:
         unreduced = False
         # The node's mesh, as `_mesh` finds it (from the facts' resolved meshes).
         mesh_ref = mesh = None
+        known: Any = None
         for s in shs:
             if s is None:
                 parts.append(None)
@@ -526,23 +550,17 @@ class ShardingGraph:
             if f[3] is None:
                 unreduced = True
             parts.append(f[3])
-            m = f[1]
-            if m is None:
+            k = f[4]
+            if k is None:  # an unknown or maximal mesh: nothing to propagate
                 return _QUIET
-            if not m.axes and not m.device_ids:
+            if k is _ANY_MESH:
                 continue
             if mesh is None:
-                mesh_ref, mesh = s.mesh, m
-            elif m is not mesh and m != mesh:
+                mesh_ref, mesh, known = s.mesh, k[0], k
+            elif k[0] is not mesh and k[0] != mesh:
                 return _QUIET
-        if mesh is None or not mesh.axes:
+        if mesh is None:
             return _QUIET
-        known = self._mesh_axes.get(id(mesh))
-        if known is None:
-            full = {a.name: a.size for a in mesh.axes}
-            known = self._mesh_axes[id(mesh)] = (mesh, full, self._part_number(("mesh", *full.items())))
-        if node.rule_id < 0:
-            node.rule_id = self._rule_ids.setdefault(node.rule, len(self._rule_ids))
         if unreduced:  # unreduced axes are part of the key as the mesh sizes them
             parts = self._key_parts(shs, mesh)
         if self.trace is not None and self.trace.enabled:
@@ -551,7 +569,13 @@ class ShardingGraph:
             directions: Any = node.direction
         else:
             directions = tuple(self._direction(node, f) for f in range(len(node.rule.factor_sizes)))
-        key = (node.rule_id, aggressive, node.elementwise, directions, known[2], *parts)
+        cls = node.outcome_class
+        if cls[0] != known[2]:
+            number = self._classes.get((node.rule_id, known[2]))
+            if number is None:
+                number = self._classes[(node.rule_id, known[2])] = self._outcome_class(node, plan, known[1])
+            cls = node.outcome_class = (known[2], number)
+        key = (cls[1], aggressive, node.elementwise, directions, known[2], *parts)
         outcome = self.outcomes.get(key)
         if outcome is None:
             self.inert = False
@@ -563,12 +587,48 @@ class ShardingGraph:
             return _QUIET if outcome is _INERT else []
         return self._write(node, shs, mesh_ref, outcome)
 
-    def _same_dims(self, rule: OpShardingRule) -> tuple:
-        """`settled_plan(rule)`, once per distinct rule."""
-        plan = self._same_dims_of.get(rule)
-        if plan is None:
-            plan = self._same_dims_of[rule] = settled_plan(rule)
-        return plan
+    def _outcome_class(self, node: Node, plan: tuple, full: dict[str, int]) -> int:
+        """The number of the class of rules whose factor propagation on this mesh is the node's
+        rule's, for the same shardings: they share outcomes.
+
+        A rule with a dimension of several factors is a class of its own. In the others (every
+        dimension one factor) projection and write-back read no factor size; factor propagation
+        reads a factor's size only where truncation asks whether axes of sizes `prev` then `r`
+        still divide it, both products of axes of one valid sharding, so `prev * r` is at most the
+        mesh's device count M (non-overlapping sub-axes of an axis multiply to at most its size),
+        and a size capped at the powers of M's primes that M can hold answers alike (`_capped`);
+        the aggressive strategy also orders tensors by size, kept as each tensor's size rank."""
+        rule = node.rule
+        if plan is SEVERAL_FACTORS:
+            key: tuple = ("rule", node.rule_id)
+        else:
+            devices = 1
+            for n in full.values():
+                devices *= n
+            sizes = rule.factor_sizes
+            tensor_sizes = []
+            for m in rule.tensors:
+                n = 1
+                for f in {fs[0] for fs in m}:
+                    n *= sizes[f]
+                tensor_sizes.append(n)
+            order = sorted(set(tensor_sizes))
+            key = (rule.operands, rule.results, tuple(_capped(n, devices) for n in sizes), rule.blocked_propagation,
+                   tuple(order.index(n) for n in tensor_sizes))  # fmt: skip
+        return self._class_ids.setdefault(key, len(self._class_ids))
+
+    def _rule_facts(self, rule: OpShardingRule) -> tuple[int, tuple]:
+        """The rule's number among the graph's distinct rules and its `settled_plan`, once per
+        distinct rule; found by the rule object first (nodes share rule objects, and hashing a
+        rule is a Python call), the entry keeping it alive."""
+        hit = self._by_rule_object.get(id(rule))
+        if hit is None or hit[0] is not rule:
+            number = self._rule_ids.setdefault(rule, len(self._rule_ids))
+            plan = self._same_dims_of.get(rule)
+            if plan is None:
+                plan = self._same_dims_of[rule] = settled_plan(rule)
+            hit = self._by_rule_object[id(rule)] = (rule, number, plan)
+        return hit[1], hit[2]
 
     def _direction(self, node: Node, f: int) -> str:
         if f in node.rule.blocked_propagation:
@@ -631,7 +691,7 @@ class ShardingGraph:
     def _write(self, node: Node, shs: list[Sharding | None], mesh_ref: Any, outcome: tuple) -> list[int]:
         """Store a node's outcome in its slots (and their sharding groups); the slots that changed."""
         out: list[int] = []
-        trace_rows = []
+        trace_rows: list | None = [] if self.trace is not None and self.trace.enabled else None
         written = self._written
         for entry in outcome:
             t = entry[0]
@@ -651,12 +711,13 @@ class ShardingGraph:
                 new_sh = node.views[t][1](new_sh)
             self.sh[s] = new_sh
             out.append(s)
-            trace_rows.append((t, old, new_sh))
+            if trace_rows is not None:
+                trace_rows.append((t, old, new_sh))
             for m in self.group_of.get(s, ()):
                 if m != s:
                     self.sh[m] = new_sh.copy()
                     out.append(m)
-        if out and self._tracing():
+        if out and trace_rows is not None:
             before, tensors, full = self._trace_rows
             self._trace(node, before, tensors, trace_rows, full)
         return out
@@ -740,6 +801,15 @@ class ShardingGraph:
         # Slots share sharding objects (equal writes share one): each converted once.
         attr_of: dict[int, Any] = {}
         for op in changed_ops.values():
+            results = op.results
+            if len(results) == 1:  # most ops: its one result's sharding is the one that changed
+                one = self.sh[self.slot_of[id(results[0])]]
+                assert one is not None, "a changed slot has a sharding"
+                attr = attr_of.get(id(one))
+                if attr is None:
+                    attr = attr_of[id(one)] = to_attr(one, self.meshes)
+                set_op_result_shardings(op, [attr])
+                continue
             attrs = []
             shs = [self.sh[self.slot_of[id(r)]] for r in op.results]
             mesh = next(sh.mesh for sh in shs if sh is not None)
@@ -753,6 +823,25 @@ class ShardingGraph:
                 attrs.append(attr)
             set_op_result_shardings(op, attrs)
         return count
+
+
+def _capped(size: int, devices: int) -> int:
+    """`size` keeping, of each prime p of `devices`, at most the largest power of p not above
+    `devices`, and no other prime: for any a, b with a * b <= devices made of those primes,
+    `size % a == 0` and `gcd(size // a, b)` are the same for it as for `size`."""
+    out = 1
+    p = 2
+    rest = devices
+    while rest > 1:
+        if rest % p == 0:
+            while rest % p == 0:
+                rest //= p
+            power = p
+            while power * p <= devices:
+                power *= p
+            out *= gcd(size, power)
+        p += 1
+    return out
 
 
 def settled_plan(rule: OpShardingRule) -> tuple:

@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ttopt.ir.operation import Operation
 from ttopt.passes.base import Pass, option
 from ttopt.passes.registry import register_pass
 from ttopt.sharding.collective_inserter import shardy_collectives
@@ -206,13 +207,16 @@ def _mesh_of(sharding: Sharding, meshes: dict) -> Any:
     return meshes.get(sharding.mesh) if isinstance(sharding.mesh, str) else sharding.mesh
 
 
-def kept(op: Any, meshes: dict, keep_redundant: bool, src_attr: Any = False, memo: dict | None = None) -> str | None:
+def kept(op: Any, meshes: dict, keep_redundant: bool, src_attr: Any = False, memo: dict | None = None,
+         target_attr: Any = None) -> str | None:  # fmt: skip
     """Why `op` (an sdy.reshard) stays as it is, or None when it is lowered (Shardy's legality
     check): either side on a single-device (maximal) mesh, meshes with other axes (unless the
     target is replicated: the source is gathered on its own mesh), or a redundant reshard when
     asked. `src_attr`: the source's sharding when already read; `memo`: answers per pair of
-    attribute objects (a function of the two and the meshes), shared by one pass run."""
-    target_attr = get_sharding_attr(op.results[0])
+    attribute objects (a function of the two and the meshes), shared by one pass run;
+    `target_attr`: the reshard's sharding when already read."""
+    if target_attr is None:
+        target_attr = get_sharding_attr(op.results[0])
     if src_attr is False:
         src_attr = source(op)[1]
     if memo is None:
@@ -278,31 +282,38 @@ def _whole_axis_steps(src: Sharding, target: Sharding, meshes: dict, rank: int) 
 
 
 def collectives_for(op: Any, meshes: dict, trace: Any = None, conservative: bool = True, plans: dict | None = None,
-                    found: tuple | None = None) -> list[Any]:  # fmt: skip
+                    found: tuple | None = None, target_attr: Any = None) -> list[Any]:  # fmt: skip
     """The chain of collectives replacing one `sdy.reshard` (built, in no block yet); the
     reshard's uses move to the chain's last value, the reshard keeps none. `plans`: one per pass
     run (the collectives are a function of the source's and target's contents, the mode and the
     value's shape: reshards that repeat one share their attributes); `found`: the reshard's
-    `source` when already read."""
-    from ttopt.ir import rewriter
-
+    `source` and `target_attr` its sharding when already read."""
     x, src_attr = found if found is not None else source(op)
-    target_attr = get_sharding_attr(op.results[0])
+    if target_attr is None:
+        target_attr = get_sharding_attr(op.results[0])
     assert target_attr is not None, "an sdy.reshard has its (required) sharding"
     tracing = trace is not None and trace.enabled
     if plans is not None and not tracing:
-        # The whole-axis route reads the value's rank only; Shardy's also its shape.
-        shape = tuple(getattr(x.type.resolve(), "shape", ()) or ())
-        key = (_content(src_attr, plans), _content(target_attr, plans), conservative, len(shape) if conservative else shape)
-        steps = plans.get(key)
-        if steps is None:
-            steps = plans[key] = _plan_steps(x, src_attr, target_attr, meshes, trace, conservative, plans)
+        # First by the objects themselves (reshards of one layer share them; the entry keeps
+        # them alive, so the ids stay theirs), then by content.
+        vtype = x.type
+        by_objects = (id(src_attr), id(target_attr), id(vtype), conservative)
+        hit = plans.get(by_objects)
+        if hit is None or hit[0] is not src_attr or hit[1] is not target_attr or hit[2] is not vtype:
+            # The whole-axis route reads the value's rank only; Shardy's also its shape.
+            shape = tuple(getattr(vtype.resolve(), "shape", ()) or ())
+            key = (_content(src_attr, plans), _content(target_attr, plans), conservative, len(shape) if conservative else shape)
+            steps = plans.get(key)
+            if steps is None:
+                steps = plans[key] = _plan_steps(x, src_attr, target_attr, meshes, trace, conservative, plans)
+            hit = plans[by_objects] = (src_attr, target_attr, vtype, steps)
+        steps = hit[3]
     else:
         steps = _plan_steps(x, src_attr, target_attr, meshes, trace, conservative)
     made = []
     value = x
     for kind, props in steps:
-        new = rewriter.create(kind, [value], [x.type], dict(props))
+        new = Operation(kind, [value], [x.type], dict(props))
         made.append(new)
         value = new.results[0]
     op.results[0].replace_all_uses_with(value)
@@ -322,13 +333,14 @@ def _lower_block(block: Any, run: _Run) -> None:
             out.append(op)
             continue
         found = source(op)
-        why = kept(op, run.meshes, run.keep_redundant, found[1], run.memo)
+        target_attr = get_sharding_attr(op.results[0])
+        why = kept(op, run.meshes, run.keep_redundant, found[1], run.memo, target_attr)
         if why is not None:
             if run.trace.enabled:
                 run.trace.print(f"keep sdy.reshard: {why}")
             out.append(op)
             continue
-        made = collectives_for(op, run.meshes, run.trace, run.conservative, run.plans, found)
+        made = collectives_for(op, run.meshes, run.trace, run.conservative, run.plans, found, target_attr)
         for new in made:
             new.parent = block
         out.extend(made)
