@@ -34,7 +34,7 @@ from ttopt.device.tensor import element_dtype
 from ttopt.dialects.errors import AttrError
 from ttopt.dialects.ttnn_attrs import BufferType, Conv2dSliceConfigAttr
 from ttopt.dialects.ttnn_layout import DEFAULT_WORKER_GRID, TTNNLayoutAttr
-from ttopt.ir.attributes import Attribute, DialectAttr, TypeAttr
+from ttopt.ir.attributes import AliasRef, Attribute, DialectAttr, TypeAttr
 from ttopt.ir.types import FunctionType, ScalarType, TensorType
 from ttopt.optimizer.analyses import current_layout, ranked_shape
 from ttopt.optimizer.chain import Edge, MemReconfigEntry, SpillLocation
@@ -65,8 +65,11 @@ class LayoutAliaser:
         dropped = self.scope.drop_since(mark)
         if not dropped:
             return
-        self._encodings = {k: v for k, v in self._encodings.items() if v.name not in dropped}
-        self._by_id = {k: v for k, v in self._by_id.items() if v[1].name not in dropped}
+        def kept(enc: Attribute) -> bool:
+            return not (isinstance(enc, AliasRef) and enc.name in dropped)
+
+        self._encodings = {k: v for k, v in self._encodings.items() if kept(v)}
+        self._by_id = {k: v for k, v in self._by_id.items() if kept(v[1])}
         self._buffers = {k: v for k, v in self._buffers.items() if v not in dropped}
 
     def buffer_alias(self, buffer: BufferType) -> str:
