@@ -15,6 +15,7 @@ from math import ceil, prod
 from typing import Any, Sequence
 
 from ttopt.device.circular_buffers import matmul_cb
+from ttopt.device.conversion_steps import steps
 from ttopt.device.cost_terms import (
     FIDELITY_PASSES,
     CostParams,
@@ -27,7 +28,7 @@ from ttopt.device.cost_terms import (
     stream_terms,
 )
 from ttopt.device.device import Device
-from ttopt.device.layout_info import BLOCK, DRAM, INTERLEAVED, WIDTH, LayoutInfo, layout_info, tensor_tiles
+from ttopt.device.layout_info import BLOCK, WIDTH, LayoutInfo, layout_info, tensor_tiles
 from ttopt.device.matmul_config import NO_REUSE, derive_program_config, interleaved_program, matmul_dims, per_core_factor
 from ttopt.device.op_families import Family, family_of
 from ttopt.device.presets import TRANSCENDENTAL_UNARY, cost_arch
@@ -513,44 +514,15 @@ class CostModel:
         return out
 
 
-def _same_memory(a: TTNNLayoutAttr, b: TTNNLayoutAttr) -> bool:
-    return (a.buffer_type == b.buffer_type and a.memory_layout == b.memory_layout and tuple(a.grid) == tuple(b.grid)
-            and a.core_ranges == b.core_ranges)  # fmt: skip
-
-
-def _relayout(base: TTNNLayoutAttr, shape: tuple[int, ...], tiled: bool, dtype: Any, wg: Sequence[int]) -> TTNNLayoutAttr | None:
-    """`base`'s memory with another page layout / dtype, or None when that layout cannot exist."""
-    try:
-        return TTNNLayoutAttr.build(shape, dtype, tiled=tiled, buffer_type=base.buffer_type, memory_layout=base.memory_layout,
-                                    grid=tuple(base.grid) if base.is_sharded else None, worker_grid=tuple(wg),
-                                    core_ranges=base.core_ranges if base.is_sharded else None)  # fmt: skip
-    except (AttrError, ValueError, TypeError):
-        return None
-
-
 def conversion_programs(
     shape: tuple[int, ...], src: TTNNLayoutAttr, dst: TTNNLayoutAttr, wg: Sequence[int]
 ) -> list[tuple[TTNNLayoutAttr, TTNNLayoutAttr]]:
-    """(from, to) of each program taking `src` to `dst`, as tt-mlir HEAD's TTNNDecomposeLayouts
-    emits them (ttopt's optimizer/memory_move.steps writes the same ops): a memory-config change
-    or a page-layout / dtype change alone is one program; both are two, the untilize after the
-    move and a tilize or dtype change before it, or move, convert and move through DRAM
-    interleaved when the intermediate layout cannot exist."""
-    if src == dst or (src.is_tiled == dst.is_tiled and src.dtype == dst.dtype) or _same_memory(src, dst):
+    """(from, to) of each program taking `src` to `dst`: one per op of tt-mlir HEAD's layout
+    decomposition (`conversion_steps.steps`, which the optimizer writes), at least one."""
+    plan = steps(shape, src, dst, (wg[0], wg[1]))
+    if not plan:
         return [(src, dst)]
-    if src.is_tiled and not dst.is_tiled:
-        mid = _relayout(dst, shape, src.is_tiled, src.dtype, wg)
-    else:
-        mid = _relayout(src, shape, dst.is_tiled, dst.dtype, wg)
-    if mid is not None:
-        return [(src, mid), (mid, dst)]
-    dram = [
-        _relayout(TTNNLayoutAttr.build(shape, x.dtype, buffer_type=DRAM, memory_layout=INTERLEAVED, worker_grid=tuple(wg)),
-                  shape, x.is_tiled, x.dtype, wg)
-        for x in (src, dst)
-    ]  # fmt: skip
-    chain = [src] + [x for x in dram if x is not None] + [dst]
-    chain = [x for i, x in enumerate(chain) if i == 0 or x != chain[i - 1]]
+    chain = [src] + [lay for _, lay in plan]
     return list(zip(chain, chain[1:]))
 
 
