@@ -3,6 +3,7 @@ exactly what the piecewise grammar builds: the same IR, the same printed text, t
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
@@ -685,3 +686,38 @@ def test_manual_computation_headers_as_one_token(edit: tuple, expected: str | No
     op = _MANUAL.replace(*edit) if edit else _MANUAL
     text = f"{_MANUAL_HEAD}    {op}\n    return %0 : tensor<4x8xf32>\n}}\n" + '#loc1 = loc("m.py":1:1)\n'
     assert_same_and_expected(text, expected)
+
+
+# ---- every bundled file: most are below FAST_MIN_CHARS, so the CLI reads them with the piecewise
+# grammar; the whole-op paths must build the same from them ------------------------------------------
+_TESTDATA = Path(__file__).resolve().parents[2] / "testdata"
+_CHUNKS = [
+    pytest.param(chunk, id=f"{path.relative_to(_TESTDATA)}#{i}")
+    for path in sorted(_TESTDATA.rglob("*.mlir"))
+    for i, chunk in enumerate(path.read_text().split("// -----"))
+]
+
+
+def test_the_size_threshold_picks_the_whole_op_paths_for_large_inputs(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert lexer.FAST_LINES is None  # chosen by the input's size unless a test forces it
+    calls: list[int] = []
+
+    def counting(text: str, pos: int, cr: bool) -> Any:
+        calls.append(pos)
+        return line_readers.op_run(text, pos, cr)
+
+    monkeypatch.setattr(lexer, "op_run", counting)
+    line = '  %{i} = "ttnn.relu"(%arg0) : (tensor<4x8xbf16>) -> tensor<4x8xbf16>\n'
+    body = "".join(line.format(i=i) for i in range(lexer.FAST_MIN_CHARS // 60))
+    assert len(body) >= lexer.FAST_MIN_CHARS
+    small = "func.func @f(%arg0: tensor<4x8xbf16>) {\n" + line.format(i=0) + "  return\n}\n"
+    large = "func.func @f(%arg0: tensor<4x8xbf16>) {\n" + body + "  return\n}\n"
+    parse_module(small, "small.mlir")
+    assert calls == []
+    parse_module(large, "large.mlir")
+    assert calls
+
+
+@pytest.mark.parametrize("text", _CHUNKS)
+def test_bundled_files_parse_alike_on_both_paths(text: str) -> None:
+    assert_same(text)

@@ -97,6 +97,7 @@ class MlirLexer(Lexer):
         nxt = self._next
         # Whether a line may end with '\r' (op_run bounds each line at the first of '\n' or '\r').
         self.cr = "\r" in text
+        self.fast = FAST_LINES if FAST_LINES is not None else n >= FAST_MIN_CHARS
         pos = 0
         while True:
             m = skip(text, pos)
@@ -138,7 +139,7 @@ class MlirLexer(Lexer):
 
     def _next(self, text: str, pos: int, c: str, acc: dict, keywords: dict, punct: dict) -> tuple[str, int]:
         if (c == "%" or c == '"') and "OP_RUN" in acc:
-            run = op_run(text, pos, self.cr) if FAST_LINES else None
+            run = op_run(text, pos, self.cr) if self.fast else None
             if run is not None:
                 self.parts, end = run
                 return "OP_RUN", end
@@ -312,7 +313,7 @@ class MlirLexer(Lexer):
         kw = keywords.get(word)
         if kw is not None and kw in acc:
             return kw, end
-        if "OP_RUN" in acc and FAST_LINES and OP_FAMILIES.get(word) == "OP_PRETTY":
+        if "OP_RUN" in acc and self.fast and OP_FAMILIES.get(word) == "OP_PRETTY":
             run = op_run(text, pos, self.cr)  # `stablehlo.return %x : T`, then what follows
             if run is not None:
                 self.parts, end = run
@@ -320,12 +321,12 @@ class MlirLexer(Lexer):
         if "OPNAME_REF" in acc:
             return "OPNAME_REF", end
         fam = OP_FAMILIES.get(word)
-        if fam == "OP_REDUCE" and "REDUCE_HEAD" in acc and FAST_LINES:
+        if fam == "OP_REDUCE" and "REDUCE_HEAD" in acc and self.fast:
             head = reduce_head_parts(text, pos)
             if head is not None:
                 self.parts, end = head
                 return "REDUCE_HEAD", end
-        if fam == "OP_SDY_MANUAL" and "MANUAL_HEAD" in acc and FAST_LINES:
+        if fam == "OP_SDY_MANUAL" and "MANUAL_HEAD" in acc and self.fast:
             head = manual_head_parts(text, pos)
             if head is not None:
                 self.parts, end = head
@@ -357,8 +358,12 @@ def _prefixed_id(text: str, pos: int) -> int:
     return m.end()
 
 
-# Whole-op lexing is on unless a test turns it off to compare with the piecewise grammar.
-FAST_LINES = True
+# Whole-op lexing (line_readers.op_run and the reduce / manual-computation heads) reads an op per
+# match, but its patterns take about 30 ms to compile: more than it saves on a small file, which
+# the piecewise grammar reads instead. None picks by the input's size; tests force it either way
+# to compare the two (tests/parse/test_fast_lines.py).
+FAST_LINES: bool | None = None
+FAST_MIN_CHARS = 32_768
 
 
 class FastToken(Token):
