@@ -407,24 +407,41 @@ def verify_sdy_attributes(op: Operation) -> None:
             raise ValueError(problem)
 
 
-# Within one verification run (the module does not change), the `sdy.sharding` attributes that
-# passed, by attribute object, result type objects and enclosing manual axes: the ops a propagation
-# writes share one attribute per distinct sharding list, and each distinct use is checked once.
-_run_valid: tuple[int, dict[tuple, bool]] = (0, {})
+class _PassedInRun:
+    """Keys of checks that passed within one verification run (the module does not change during
+    it, so identities of objects it holds name what a check read); forgotten when a run starts."""
+
+    def __init__(self) -> None:
+        self._run = 0
+        self._keys: set[tuple] = set()
+
+    def has(self, run: int, key: tuple) -> bool:
+        """Whether `key` passed earlier in `run`."""
+        if run != self._run:
+            self._run, self._keys = run, set()
+            return False
+        return key in self._keys
+
+    def add(self, key: tuple) -> None:
+        """Record that `key` passed in the current run."""
+        self._keys.add(key)
+
+
+# The `sdy.sharding` attributes that passed, by attribute object, result type objects and
+# enclosing manual axes: the ops a propagation writes share one attribute per distinct sharding
+# list, and each distinct use is checked once.
+_PER_VALUE_PASSED = _PassedInRun()
 
 
 def _verify_per_value(op: Operation, a: Any) -> None:
     """The checks of an op's `sdy.sharding` (`verify_sdy_attributes`)."""
-    global _run_valid
     run = verification_run()
     key = None
     if run:
         # What the checks read: the attribute, the results' types, the names of the manual axes
-        # around (the meshes are the run's). The module holds these objects all run long.
+        # around (the meshes are the run's).
         key = (id(a), *[id(r.type) for r in op.results], *_manual_axes(op))
-        if _run_valid[0] != run:
-            _run_valid = (run, {})
-        elif key in _run_valid[1]:
+        if _PER_VALUE_PASSED.has(run, key):
             return
     per_value = _typed_as(a, "sdy.sharding_per_value")
     if per_value is None:
@@ -433,7 +450,7 @@ def _verify_per_value(op: Operation, a: Any) -> None:
     if problem:
         raise ValueError(problem)
     if key is not None:
-        _run_valid[1][key] = True
+        _PER_VALUE_PASSED.add(key)
 
 
 def _per_value_problem(op: Operation, shardings: Any, types: list[Any], kind: str = "result") -> str | None:
@@ -484,23 +501,19 @@ def _verify_func_shardings(op: Operation) -> None:
 def _collective(op: Operation) -> None:
     """An sdy collective's out_sharding must fit its result (Shardy's verifyCollectiveOp, step 2),
     and its own axes must turn the operand's sharding into it (the collective's verifySymbolUses)."""
-    global _run_passed
     run = verification_run()
     key = _passed_key(op) if run else None
-    if key is not None:
-        if _run_passed[0] != run:
-            _run_passed = (run, {})
-        elif key in _run_passed[1]:
-            return
+    if key is not None and _COLLECTIVES_PASSED.has(run, key):
+        return
     _check_collective_op(op)
     if key is not None:
-        _run_passed[1][key] = True
+        _COLLECTIVES_PASSED.add(key)
 
 
-# Within one verification run (the module does not change), the collectives that passed, by what
-# their checks read (`_passed_key`): a pass that lowers many reshards alike builds chains of
-# collectives sharing their attribute objects, and each distinct one is checked once.
-_run_passed: tuple[int, dict[tuple, bool]] = (0, {})
+# The collectives that passed, by what their checks read (`_passed_key`): a pass that lowers many
+# reshards alike builds chains of collectives sharing their attribute objects, and each distinct
+# one is checked once.
+_COLLECTIVES_PASSED = _PassedInRun()
 
 
 def _passed_key(op: Operation) -> tuple | None:

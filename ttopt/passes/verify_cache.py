@@ -158,7 +158,7 @@ class VerifiedOps:
             JOURNAL.on = bool(JOURNAL.readers)
             if not JOURNAL.on:
                 JOURNAL.drop_before(len(JOURNAL))
-        except Exception:  # interpreter shutdown
+        except Exception:  # at interpreter shutdown JOURNAL may already be gone: nothing left to release
             pass
 
     def _track_all(self, module: Module) -> None:

@@ -161,10 +161,9 @@ class ShardingGraph:
         # and the mesh axes: ops of one kind on one shape with the same shardings (most of a
         # model's layers) compute it once. Outcome: per changed tensor, its dims and closed flags.
         self.outcomes: dict[tuple, tuple[tuple[int, tuple[tuple[Axis, ...], ...], tuple[bool, ...]], ...]] = {}
-        self._rule_ids: dict[OpShardingRule, int] = {}
         self._class_ids: dict[tuple, int] = {}  # an outcome class's key (`_outcome_class`) -> its number
         self._classes: dict[tuple[int, int], int] = {}  # (rule number, mesh's axes number) -> outcome class number
-        self._same_dims_of: dict[OpShardingRule, tuple] = {}
+        self._rule_facts_of: dict[OpShardingRule, tuple[int, tuple]] = {}  # rule -> (its number, its settled plan)
         self._by_rule_object: dict[int, tuple[OpShardingRule, int, tuple]] = {}  # id(rule) -> (rule, number, plan)
         self._mesh_axes: dict[int, tuple[Any, dict[str, int], int]] = {}  # id(mesh) -> (mesh, axis sizes, key number)
         self._token = object()  # marks the `_facts` a sharding holds as this graph's (`Sharding.memo`)
@@ -623,11 +622,10 @@ class ShardingGraph:
         rule is a Python call), the entry keeping it alive."""
         hit = self._by_rule_object.get(id(rule))
         if hit is None or hit[0] is not rule:
-            number = self._rule_ids.setdefault(rule, len(self._rule_ids))
-            plan = self._same_dims_of.get(rule)
-            if plan is None:
-                plan = self._same_dims_of[rule] = settled_plan(rule)
-            hit = self._by_rule_object[id(rule)] = (rule, number, plan)
+            facts = self._rule_facts_of.get(rule)
+            if facts is None:
+                facts = self._rule_facts_of[rule] = (len(self._rule_facts_of), settled_plan(rule))
+            hit = self._by_rule_object[id(rule)] = (rule, *facts)
         return hit[1], hit[2]
 
     def _direction(self, node: Node, f: int) -> str:
