@@ -332,10 +332,13 @@ def _mem_config(r: dict) -> str:
 
 
 def pairs(rows: list[dict]) -> list[tuple[dict, dict]]:
-    """Same suite, device, op, shape, formats and fidelity; different memory configs."""
+    """Same suite, device, op, input and output shape, formats and fidelity; different memory configs."""
     groups: dict[tuple, list[dict]] = defaultdict(list)
     for r in rows:
-        key = (r["suite"], r["device"], r["op"], r["m"], r["k"], r["n"], r["batch"], r["shape"], r["dtype_a"], r["dtype_b"], r["fidelity"])
+        key = (
+            r["suite"], r["device"], r["op"], r["m"], r["k"], r["n"], r["batch"], r["shape"], r.get("out_shape") or "",
+            r["dtype_a"], r["dtype_b"], r["fidelity"],
+        )  # fmt: skip
         groups[key].append(r)
     out = []
     for g in groups.values():
