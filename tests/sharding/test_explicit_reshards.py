@@ -273,3 +273,32 @@ def test_ops_of_other_names_and_one_rule_get_one_decision() -> None:
     assert 'sdy.reshard %0 <@mesh, [{}, {"x"}]>' in out and 'sdy.reshard %2 <@mesh, [{}, {"x"}]>' in out
     add, sub = (next(op for op in m.walk() if op.name == name) for name in ("stablehlo.add", "stablehlo.subtract"))
     assert add.attributes["sdy.sharding"] is sub.attributes["sdy.sharding"]
+
+
+def test_ops_of_one_signature_get_the_first_ones_edits_without_being_read_again(monkeypatch) -> None:
+    """An op whose name, types, attribute objects and operands' sharding attribute objects repeat
+    an earlier op's is given that op's edits without its shardings being read: the module is the
+    one every op read on its own gives."""
+    from bench.gen.stablehlo import StableHLOGenerator
+    from ttopt.sharding import explicit_reshards as er
+
+    class Gen(StableHLOGenerator):
+        OPS = tuple((n, w) for n, w in StableHLOGenerator.OPS if n != "manual")
+
+    pipe = ("builtin.module(apply-sharding-constraints, aggressive-propagation, sharding-constraint-to-reshard,"
+            " insert-explicit-reshards, reshard-to-collectives)")  # fmt: skip
+    reads: list[int] = []
+    read = er._read
+    monkeypatch.setattr(er, "_read", lambda op, c: reads.append(1) or read(op, c))
+    for seed in (1, 5):
+        text = Gen(600, seed).text()
+        reads.clear()
+        cached = _run(text, pipe)
+        with_cache = len(reads)
+        monkeypatch.setattr(er, "_signature", lambda op: None)
+        reads.clear()
+        alone = _run(text, pipe)
+        monkeypatch.undo()
+        monkeypatch.setattr(er, "_read", lambda op, c: reads.append(1) or read(op, c))
+        assert cached == alone
+        assert with_cache < 0.8 * len(reads)
