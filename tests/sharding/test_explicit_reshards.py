@@ -295,7 +295,7 @@ def test_ops_of_one_signature_get_the_first_ones_edits_without_being_read_again(
         reads.clear()
         cached = _run(text, pipe)
         with_cache = len(reads)
-        monkeypatch.setattr(er, "_signature", lambda op: None)
+        monkeypatch.setattr(er, "_signature", lambda op, args: None)
         reads.clear()
         alone = _run(text, pipe)
         monkeypatch.undo()

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from ttopt.dialects.sdy_rule import OpShardingRule, factor_name
 from ttopt.ir import rewriter
+from ttopt.ir.operation import Operation
 from ttopt.ir.values import OpResult
 from ttopt.passes.base import Pass, option
 from ttopt.passes.registry import register_pass
@@ -68,7 +69,6 @@ from ttopt.sharding.unreduced_collectives import axis_set_diff, insert_unreduced
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module
-    from ttopt.ir.operation import Operation
     from ttopt.passes.context import PassContext
 
 # StableHLO collectives: Shardy's full version at ea2ba7ed (ref §3.5, which seed 004 follows) leaves
@@ -139,6 +139,7 @@ class _Ctx:
     # `_signature` of an op -> (what `_process_op` did to it: its `_Edits` or None, the objects
     # whose ids make the signature, held so that no other object takes one)
     by_signature: dict = field(default_factory=dict)
+    arg_attrs: dict = field(default_factory=dict)  # `_signature`'s block arguments read
 
 
 def _why(ctx: _Ctx, op: Any, text: str | Callable[[], str]) -> None:
@@ -226,9 +227,15 @@ def _reshard_props(target: Sharding, ctx: _Ctx, keep_open: bool = False, unreduc
 
 def _insert_reshard(value: Any, props: dict, ctx: _Ctx, before: Any) -> Any:
     """An `sdy.reshard` of `value` with (a copy of) `props`, before `before`; its result."""
-    op = ctx.cursor.insert_before(before, rewriter.create("sdy.reshard", [value], [value.type], dict(props)))
+    op = ctx.cursor.insert_before(before, _new_op("sdy.reshard", value, props))
     ctx.stats["reshards"] = ctx.stats.get("reshards", 0) + 1
     return op.results[0]
+
+
+def _new_op(name: str, value: Any, props: dict) -> Operation:
+    """An op `name` of operand `value` and one result of its type, with a copy of `props` (what
+    `rewriter.create` builds, through the constructor without its general argument handling)."""
+    return Operation.parsed(name, [value], value.type, None, dict(props), {}, None)
 
 
 def _unreduced(sh: Sharding | None, mesh: Any) -> list[Axis]:
@@ -785,13 +792,13 @@ def _apply(op: Any, tensors: list[Any], edits: _Edits, ctx: _Ctx) -> None:
     values = list(op.results)
     for j, reduce_props in enumerate(edits.all_reduces):
         r = op.results[j]
-        anchor = ctx.cursor.insert_after(anchor, rewriter.create("sdy.all_reduce", [r], [r.type], dict(reduce_props)))
+        anchor = ctx.cursor.insert_after(anchor, _new_op("sdy.all_reduce", r, reduce_props))
         values[j] = anchor.results[0]
         ctx.stats["all_reduces"] = ctx.stats.get("all_reduces", 0) + 1
     for j, r in enumerate(op.results):
         back = edits.result_reshards[j]
         if back is not None:
-            anchor = ctx.cursor.insert_after(anchor, rewriter.create("sdy.reshard", [values[j]], [values[j].type], dict(back)))
+            anchor = ctx.cursor.insert_after(anchor, _new_op("sdy.reshard", values[j], back))
             ctx.stats["reshards"] = ctx.stats.get("reshards", 0) + 1
             values[j] = anchor.results[0]
         if values[j] is not r:
@@ -1090,30 +1097,37 @@ def _reduce_partial(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
                     u.set_operand(k, ar.results[0])
 
 
-def _signature(op: Any) -> tuple[tuple, list[Any]] | None:
+def _signature(op: Any, args: dict[int, tuple[Any, Any, bool]]) -> tuple[tuple, list[Any]] | None:
     """What `_read`, `rule_for` and `_decide` read of `op`, as the ids of the objects they read
     (with those objects): its name, operand and result types, properties and attributes (all
     shared, never changed in place), each operand's sharding attribute (its definer's per-value
     attribute and its result number, an sdy op's own sharding property, a function argument's
     attribute) and its reduction's combiner. Ops with equal signatures get the same edits. None
     for an op with an operand read through a barrier or a region argument (`_read`'s non-plain
-    case)."""
+    case). `args`: per block argument read, (it, its sharding attribute, whether `_read` reads
+    it plainly)."""
     objs: list[Any] = [*op.properties.values(), *op.attributes.values()]
     numbers: list[Any] = [op.name, len(op.operands), len(op.results), len(op.properties), *op.properties, *op.attributes]
     for v in op.operands:
         objs.append(v.type)
         d = getattr(v, "op", None)
         if d is None:
-            if _region_owner(v) is not None:
+            arg = args.get(id(v))
+            if arg is None:  # the pass never writes a function's argument shardings: read once
+                arg = args[id(v)] = (v, None if _region_owner(v) is not None else get_sharding_attr(v), _region_owner(v) is None)
+            if not arg[2]:
                 return None
-            objs.append(get_sharding_attr(v))
+            objs.append(arg[1])
             numbers.append(-1)
             continue
         name = d.name
         if name.startswith("sdy."):
             if name == "sdy.propagation_barrier" or name == "sdy.manual_computation":
                 return None
-            objs.append(get_sharding_attr(v))
+            # `get_sharding_attr` reads an sdy op's sharding from its properties (or attributes).
+            objs += d.properties.values()
+            objs.append(d.attributes.get("sdy.sharding"))
+            numbers += d.properties
         else:
             objs.append(d.attributes.get("sdy.sharding"))
         numbers.append(v.index)
@@ -1152,7 +1166,7 @@ def _walk(block: Any, func: Any, c: _Ctx, full_version: bool, nested: bool) -> N
             _process_manual_edges(op, c, full)
             _process_data_flow(op, c, full)
             continue
-        sig = _signature(op) if full and not tracing else None
+        sig = _signature(op, c.arg_attrs) if full and not tracing else None
         if sig is not None:
             done = c.by_signature.get(sig[0])
             if done is not None:  # an op like one before: the same edits, nothing read again
