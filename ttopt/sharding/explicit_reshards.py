@@ -63,6 +63,7 @@ from ttopt.sharding.factors import (
 )
 from ttopt.sharding.manual_edges import erase_manual_axes
 from ttopt.sharding.reshape_overflow import reshape_overflow_axes
+from ttopt.sharding.rules import rule_reads_only_the_op
 from ttopt.sharding.sdy_ir import manual_axes
 from ttopt.sharding.single_device import is_single_device_op, process_single_device_op
 from ttopt.sharding.unreduced_collectives import axis_set_diff, insert_unreduced_collectives, sort_and_merge
@@ -1105,7 +1106,9 @@ def _signature(op: Any, args: dict[int, tuple[Any, Any, bool]]) -> tuple[tuple, 
     attribute) and its reduction's combiner. Ops with equal signatures get the same edits. None
     for an op with an operand read through a barrier or a region argument (`_read`'s non-plain
     case). `args`: per block argument read, (it, its sharding attribute, whether `_read` reads
-    it plainly)."""
+    it plainly). None too for an op whose rule reads more than the op (`rule_reads_only_the_op`)."""
+    if not rule_reads_only_the_op(op.name):
+        return None
     objs: list[Any] = [*op.properties.values(), *op.attributes.values()]
     numbers: list[Any] = [op.name, len(op.operands), len(op.results), len(op.properties), *op.properties, *op.attributes]
     for v in op.operands:
