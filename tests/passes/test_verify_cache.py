@@ -369,3 +369,44 @@ func.func @main(%a: tensor<4xf32>) -> tensor<f32> {
     block.append(block.ops[0].clone())  # an op after the terminator
     with pytest.raises(Diagnostic, match="stablehlo.reduce' op region block must end with a terminator"):
         checked(m, cache)
+
+
+def test_many_new_uses_are_checked_use_by_use_and_a_late_definition_is_still_caught(monkeypatch) -> None:
+    # More than a thousand new ops (as insert-explicit-reshards makes), each with its operand and
+    # its user's operand to check, are checked for visibility one use at a time, not by a walk of
+    # the whole module; one new op placed before its operand's definer is still caught, with the
+    # full verification's diagnostic.
+    from ttopt.ir import verifier
+
+    body = "\n".join(f"  %{i + 1} = stablehlo.negate %{i} : tensor<4xf32>" for i in range(3000))
+    text = f"func.func @main(%0: tensor<4xf32>) -> tensor<4xf32> {{\n{body}\n  return %3000 : tensor<4xf32>\n}}"
+    walks = []
+    whole = verifier._verify_visibility
+    monkeypatch.setattr(verifier, "_verify_visibility", lambda module: walks.append(1) or whole(module))
+    for late in (False, True):
+        m = parse_module(text)
+        cache = VerifiedOps()
+        cache.verify(m)
+        block = _ops(m)[0].parent
+        for k, op in enumerate(list(block.ops)[:1200]):
+            r = op.results[0]
+            users = list(r.uses)
+            new = Operation("stablehlo.negate", [r], [r.type])
+            block.insert(block.index(op) + 1, new)
+            for u in users:
+                u.set_operand(0, new.results[0])
+            if late and k == 700:
+                block.remove(new)
+                block.insert(block.index(op), new)  # before its operand's definer
+        walks.clear()
+        if not late:
+            checked(m, cache)
+            assert not cache.full and len(cache.checked) >= 1200
+            assert walks == []  # no whole-module visibility walk
+            continue
+        with pytest.raises(Diagnostic) as fresh:
+            verify(m)
+        with pytest.raises(Diagnostic) as cached:
+            cache.verify(m)
+        assert cached.value.message == fresh.value.message
+        assert "uses a value (from stablehlo.negate) defined later in the block" in cached.value.message

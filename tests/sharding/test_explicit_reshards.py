@@ -273,3 +273,69 @@ def test_ops_of_other_names_and_one_rule_get_one_decision() -> None:
     assert 'sdy.reshard %0 <@mesh, [{}, {"x"}]>' in out and 'sdy.reshard %2 <@mesh, [{}, {"x"}]>' in out
     add, sub = (next(op for op in m.walk() if op.name == name) for name in ("stablehlo.add", "stablehlo.subtract"))
     assert add.attributes["sdy.sharding"] is sub.attributes["sdy.sharding"]
+
+
+def test_ops_of_one_signature_get_the_first_ones_edits_without_being_read_again(monkeypatch) -> None:
+    """An op whose name, types, attribute objects and operands' sharding attribute objects repeat
+    an earlier op's is given that op's edits without its shardings being read: the module is the
+    one every op read on its own gives."""
+    from bench.gen.stablehlo import StableHLOGenerator
+    from ttopt.sharding import explicit_reshards as er
+
+    class Gen(StableHLOGenerator):
+        OPS = tuple((n, w) for n, w in StableHLOGenerator.OPS if n != "manual")
+
+    pipe = ("builtin.module(apply-sharding-constraints, aggressive-propagation, sharding-constraint-to-reshard,"
+            " insert-explicit-reshards, reshard-to-collectives)")  # fmt: skip
+    reads: list[int] = []
+    read = er._read
+    monkeypatch.setattr(er, "_read", lambda op, c: reads.append(1) or read(op, c))
+    for seed in (1, 5):
+        text = Gen(600, seed).text()
+        reads.clear()
+        cached = _run(text, pipe)
+        with_cache = len(reads)
+        monkeypatch.setattr(er, "_signature", lambda op, args: None)
+        reads.clear()
+        alone = _run(text, pipe)
+        monkeypatch.undo()
+        monkeypatch.setattr(er, "_read", lambda op, c: reads.append(1) or read(op, c))
+        assert cached == alone
+        assert with_cache < 0.8 * len(reads)
+
+
+def test_an_op_whose_rule_reads_its_operands_producers_is_worked_out_on_its_own(monkeypatch) -> None:
+    """dynamic_update_slice's rule reads whether its start indices are constants: two such ops
+    alike in types and attributes, one with constant indices, are not given one op's edits."""
+    from ttopt.sharding import explicit_reshards as er
+
+    text = (
+        'sdy.mesh @mesh = <["x"=2]>\n'
+        'func.func @main(%a: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {}]>},'
+        ' %u: tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"x"}]>}, %i: tensor<i32>)'
+        ' -> (tensor<8x8xf32>, tensor<8x8xf32>) {\n'
+        "  %c = stablehlo.constant dense<0> : tensor<i32>\n"
+        "  %j = stablehlo.add %i, %i : tensor<i32>\n"
+        "  %0 = stablehlo.dynamic_update_slice %a, %u, %c, %c : (tensor<8x8xf32>, tensor<8x4xf32>, tensor<i32>, tensor<i32>) -> tensor<8x8xf32>\n"
+        "  %1 = stablehlo.dynamic_update_slice %a, %u, %j, %j : (tensor<8x8xf32>, tensor<8x4xf32>, tensor<i32>, tensor<i32>) -> tensor<8x8xf32>\n"
+        "  return %0, %1 : tensor<8x8xf32>, tensor<8x8xf32>\n"
+        "}\n"
+    )
+
+    def run() -> str:
+        m = parse_module(text)
+        ops = {op.name: op for op in m.walk()}
+        # The index producers share one type object, so that the two ops differ in nothing else.
+        ops["stablehlo.add"].results[0].type = ops["stablehlo.constant"].results[0].type
+        pipe = "builtin.module(insert-explicit-reshards)"
+        for p in instantiate(parse_pipeline(pipe)):
+            p.run(m, PassContext())
+        return print_module(m)
+
+    m = parse_module(text)
+    assert er._signature(next(op for op in m.walk() if op.name == "stablehlo.dynamic_update_slice"), {}) is None
+    assert er._signature(next(op for op in m.walk() if op.name == "stablehlo.add"), {}) is not None
+    cached = run()
+    assert cached.count("sdy.reshard") == 1  # only the op with non-constant indices replicates its update
+    monkeypatch.setattr(er, "_signature", lambda op, args: None)
+    assert cached == run()

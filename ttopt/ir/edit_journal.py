@@ -311,8 +311,38 @@ def _dict(owner: Any, name: str, items: dict[Any, Any]) -> TrackedDict:
     return out
 
 
+def _new_list(owner: Any, name: str, items: list[Any]) -> TrackedList:
+    out = TrackedList(items)
+    out.owner = owner
+    out.name = name
+    return out
+
+
+def _new_dict(owner: Any, name: str, items: dict[Any, Any]) -> TrackedDict:
+    out = TrackedDict(items)
+    out.owner = owner
+    out.name = name
+    return out
+
+
 def track_op(op: Operation) -> None:
     """Make `op` itself tracked (not its regions' contents): class, lists, dicts, result values."""
+    if type(op) is Operation:
+        # A new op (most ops tracked after a pass): plain slot writes while it is still an
+        # Operation (its writes report nothing), then the class.
+        op.properties = _new_dict(op, "properties", op.properties)
+        op.attributes = _new_dict(op, "attributes", op.attributes)
+        op.operands = _new_list(op, "operands", op.operands)
+        op.results = _new_list(op, "results", op.results)
+        op.regions = _new_list(op, "regions", op.regions)
+        op.successors = _new_list(op, "successors", op.successors)
+        op.__class__ = TrackedOperation
+        for r in op.results:
+            if type(r) is OpResult:
+                r.__class__ = TrackedOpResult
+            elif type(r) is not TrackedOpResult:
+                _set(r, "__class__", TrackedOpResult)
+        return
     if type(op) is not TrackedOperation:
         _set(op, "__class__", TrackedOperation)
     _set(op, "properties", _dict(op, "properties", op.properties))

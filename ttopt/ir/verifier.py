@@ -89,11 +89,7 @@ def verify_changes(module: Module, changes: Changes) -> None:
         if changes.scopes:
             _verify_visibility(module)
         else:
-            positions: dict[int, dict[int, int]] = {}
-            for op in changes.uses:
-                for v in op.operands:
-                    if not _visible(v, op, positions):
-                        raise Diagnostic("not visible")
+            _check_uses(changes.uses)
         if changes.symbols:
             _verify_symbols(_preorder(module.op), module)
     except Exception:
@@ -103,6 +99,33 @@ def verify_changes(module: Module, changes: Changes) -> None:
         verify(module)
     finally:
         _current_run[0] = 0
+
+
+def _check_uses(users: list[Operation]) -> None:
+    """Raise when an operand of one of `users` is not visible to it (`_visible`). Most operands
+    are results of ops in the user's own block (a pass inserting an op next to its operand's
+    definer or its user): those are answered by the block's position index alone."""
+    positions: dict[int, dict[int, int]] = {}
+    for op in users:
+        b = op.parent
+        pos = None
+        for v in op.operands:
+            if isinstance(v, OpResult) and b is not None and (d := v.op).parent is b:
+                if pos is None:
+                    pos = positions.get(id(b))
+                    if pos is None:
+                        pos = positions[id(b)] = _positions(b.ops)
+                i = pos.get(id(d))
+                j = pos.get(id(op))
+                if i is None or j is None or i >= j:
+                    raise Diagnostic("not visible")
+            elif not _visible(v, op, positions):
+                raise Diagnostic("not visible")
+
+
+def _positions(ops: list[Operation]) -> dict[int, int]:
+    """Each op's index in `ops`, by id (built in C: a block may hold 100k ops)."""
+    return dict(zip(map(id, ops), range(len(ops))))
 
 
 def _visible(v: Value, user: Operation, positions: dict[int, dict[int, int]]) -> bool:
@@ -132,7 +155,7 @@ def _visible(v: Value, user: Operation, positions: dict[int, dict[int, int]]) ->
                     return False
                 pos = positions.get(id(home))
                 if pos is None:
-                    pos = positions[id(home)] = {id(o): i for i, o in enumerate(home.ops)}
+                    pos = positions[id(home)] = _positions(home.ops)
                 i, j = pos.get(id(definer)), pos.get(id(a))
                 return i is not None and j is not None and i < j
             blocks = region.blocks

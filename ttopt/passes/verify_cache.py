@@ -26,7 +26,8 @@ re-verifies the whole module, so diagnostics are those of a full verification.
 
 from __future__ import annotations
 
-from operator import is_
+from itertools import compress
+from operator import is_, not_
 from typing import TYPE_CHECKING, Any, Iterable
 
 from ttopt.ir.edit_journal import (
@@ -98,9 +99,9 @@ class VerifiedOps:
             # When most of the module changed (a pass that moved or retyped everything), one full
             # verification walks it once instead of once per change.
             most = max(_MOST * self._size, _FEW)
+            # Visibility of the uses is checked use by use (`verifier._visible`): each costs a few
+            # lookups in its block's position index, never more than the whole-module walk would.
             changes, new, retrack, whole = self._changes(module, JOURNAL.since(pos), most)
-            if len(changes.uses) > most:
-                changes.scopes = True
             try:
                 if whole:
                     verify(module)
@@ -311,22 +312,33 @@ class VerifiedOps:
                 ops = obj.ops
                 if ops:
                     check[id(ops[-1])] = ops[-1]
-                now = {id(op) for op in ops}
-                was = {id(op) for op in before}
-                if name != "ops" or [op for op in before if id(op) in now] != [op for op in ops if id(op) in was]:
+                # Set and list operations over the whole block run in C; the Python loops below
+                # go over the ops that came or went only.
+                ids_now = list(map(id, ops))
+                now = set(ids_now)
+                was = set(map(id, before))
+                stayed = list(map(was.__contains__, ids_now))
+                gone = not was <= now
+                kept_before = list(compress(before, map(now.__contains__, map(id, before)))) if gone else list(before)
+                if name != "ops" or kept_before != list(compress(ops, stayed)):
                     scopes = symbols = True  # moved, arguments changed, or ops reordered: every use is checked
-                for op in before:
-                    if id(op) not in now:  # gone: its users must not see its results any more
-                        for r in op.results:
-                            for u in r.uses:
-                                if inside(u):
-                                    uses[id(u)] = u
-                for op in ops:
-                    if type(op) is not TrackedOperation:
-                        new.append(op)
+                if gone:
+                    for op in before:
+                        if id(op) not in now:  # gone: its users must not see its results any more
+                            for r in op.results:
+                                for u in r.uses:
+                                    if inside(u):
+                                        uses[id(u)] = u
+                if name == "parent":
+                    for op in ops:
+                        if type(op) is not TrackedOperation:
+                            new.append(op)
                         subtrees.append(op)
-                    elif name == "parent":
-                        subtrees.append(op)
+                else:
+                    for op in compress(ops, map(not_, stayed)):  # an op not here before: new, or moved in
+                        if type(op) is not TrackedOperation:
+                            new.append(op)
+                            subtrees.append(op)
             elif type(obj) is TrackedRegion:
                 owner = obj.parent
                 if owner is None or not inside(owner):

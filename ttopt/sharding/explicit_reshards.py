@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from ttopt.dialects.sdy_rule import OpShardingRule, factor_name
 from ttopt.ir import rewriter
+from ttopt.ir.operation import Operation
 from ttopt.ir.values import OpResult
 from ttopt.passes.base import Pass, option
 from ttopt.passes.registry import register_pass
@@ -62,13 +63,13 @@ from ttopt.sharding.factors import (
 )
 from ttopt.sharding.manual_edges import erase_manual_axes
 from ttopt.sharding.reshape_overflow import reshape_overflow_axes
+from ttopt.sharding.rules import rule_reads_only_the_op
 from ttopt.sharding.sdy_ir import manual_axes
 from ttopt.sharding.single_device import is_single_device_op, process_single_device_op
 from ttopt.sharding.unreduced_collectives import axis_set_diff, insert_unreduced_collectives, sort_and_merge
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module
-    from ttopt.ir.operation import Operation
     from ttopt.passes.context import PassContext
 
 # StableHLO collectives: Shardy's full version at ea2ba7ed (ref §3.5, which seed 004 follows) leaves
@@ -136,6 +137,10 @@ class _Ctx:
     attr_info: dict = field(default_factory=dict)  # id(sharding attribute) -> its `_AttrInfo`
     attr_numbers: dict = field(default_factory=dict)  # sharding attribute -> its class (equal ones share it)
     distributed: frozenset = frozenset()  # names of the module's meshes that are not maximal (single-device)
+    # `_signature` of an op -> (what `_process_op` did to it: its `_Edits` or None, the objects
+    # whose ids make the signature, held so that no other object takes one)
+    by_signature: dict = field(default_factory=dict)
+    arg_attrs: dict = field(default_factory=dict)  # `_signature`'s block arguments read
 
 
 def _why(ctx: _Ctx, op: Any, text: str | Callable[[], str]) -> None:
@@ -223,9 +228,15 @@ def _reshard_props(target: Sharding, ctx: _Ctx, keep_open: bool = False, unreduc
 
 def _insert_reshard(value: Any, props: dict, ctx: _Ctx, before: Any) -> Any:
     """An `sdy.reshard` of `value` with (a copy of) `props`, before `before`; its result."""
-    op = ctx.cursor.insert_before(before, rewriter.create("sdy.reshard", [value], [value.type], dict(props)))
+    op = ctx.cursor.insert_before(before, _new_op("sdy.reshard", value, props))
     ctx.stats["reshards"] = ctx.stats.get("reshards", 0) + 1
     return op.results[0]
+
+
+def _new_op(name: str, value: Any, props: dict) -> Operation:
+    """An op `name` of operand `value` and one result of its type, with a copy of `props` (what
+    `rewriter.create` builds, through the constructor without its general argument handling)."""
+    return Operation.parsed(name, [value], value.type, None, dict(props), {}, None)
 
 
 def _unreduced(sh: Sharding | None, mesh: Any) -> list[Axis]:
@@ -607,8 +618,8 @@ def _attr_info(a: Any, c: _Ctx) -> _AttrInfo | None:
     return info
 
 
-def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx, seen: _Seen | None = None) -> None:
-    """`seen`: the op's tensors as `_walk` read them."""
+def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx, seen: _Seen | None = None) -> _Edits | None:
+    """`seen`: the op's tensors as `_walk` read them. Returns the edits made (None: none)."""
     if seen is None or (ctx.trace is not None and ctx.trace.enabled):
         tensors = [*op.operands, *op.results]
         edits = _decide(op, rule, ctx, tensors, seen.read if seen is not None else None)
@@ -625,6 +636,7 @@ def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx, seen: _Seen | None = N
         edits = hit[0]
     if edits is not None:
         _apply(op, tensors, edits, ctx)
+    return edits
 
 
 def _decide(op: Any, rule: OpShardingRule, ctx: _Ctx, tensors: list[Any], read: list[tuple[Any, Any]] | None,
@@ -781,13 +793,13 @@ def _apply(op: Any, tensors: list[Any], edits: _Edits, ctx: _Ctx) -> None:
     values = list(op.results)
     for j, reduce_props in enumerate(edits.all_reduces):
         r = op.results[j]
-        anchor = ctx.cursor.insert_after(anchor, rewriter.create("sdy.all_reduce", [r], [r.type], dict(reduce_props)))
+        anchor = ctx.cursor.insert_after(anchor, _new_op("sdy.all_reduce", r, reduce_props))
         values[j] = anchor.results[0]
         ctx.stats["all_reduces"] = ctx.stats.get("all_reduces", 0) + 1
     for j, r in enumerate(op.results):
         back = edits.result_reshards[j]
         if back is not None:
-            anchor = ctx.cursor.insert_after(anchor, rewriter.create("sdy.reshard", [values[j]], [values[j].type], dict(back)))
+            anchor = ctx.cursor.insert_after(anchor, _new_op("sdy.reshard", values[j], back))
             ctx.stats["reshards"] = ctx.stats.get("reshards", 0) + 1
             values[j] = anchor.results[0]
         if values[j] is not r:
@@ -1086,12 +1098,56 @@ def _reduce_partial(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
                     u.set_operand(k, ar.results[0])
 
 
+def _signature(op: Any, args: dict[int, tuple[Any, Any, bool]]) -> tuple[tuple, list[Any]] | None:
+    """What `_read`, `rule_for` and `_decide` read of `op`, as the ids of the objects they read
+    (with those objects): its name, operand and result types, properties and attributes (all
+    shared, never changed in place), each operand's sharding attribute (its definer's per-value
+    attribute and its result number, an sdy op's own sharding property, a function argument's
+    attribute) and its reduction's combiner. Ops with equal signatures get the same edits. None
+    for an op with an operand read through a barrier or a region argument (`_read`'s non-plain
+    case). `args`: per block argument read, (it, its sharding attribute, whether `_read` reads
+    it plainly). None too for an op whose rule reads more than the op (`rule_reads_only_the_op`)."""
+    if not rule_reads_only_the_op(op.name):
+        return None
+    objs: list[Any] = [*op.properties.values(), *op.attributes.values()]
+    numbers: list[Any] = [op.name, len(op.operands), len(op.results), len(op.properties), *op.properties, *op.attributes]
+    for v in op.operands:
+        objs.append(v.type)
+        d = getattr(v, "op", None)
+        if d is None:
+            arg = args.get(id(v))
+            if arg is None:  # the pass never writes a function's argument shardings: read once
+                arg = args[id(v)] = (v, None if _region_owner(v) is not None else get_sharding_attr(v), _region_owner(v) is None)
+            if not arg[2]:
+                return None
+            objs.append(arg[1])
+            numbers.append(-1)
+            continue
+        name = d.name
+        if name.startswith("sdy."):
+            if name == "sdy.propagation_barrier" or name == "sdy.manual_computation":
+                return None
+            # `get_sharding_attr` reads an sdy op's sharding from its properties (or attributes).
+            objs += d.properties.values()
+            objs.append(d.attributes.get("sdy.sharding"))
+            numbers += d.properties
+        else:
+            objs.append(d.attributes.get("sdy.sharding"))
+        numbers.append(v.index)
+    for r in op.results:
+        objs.append(r.type)
+    if op.regions:
+        numbers.append(reduction_kind(op))
+    return (*numbers, *map(id, objs)), objs
+
+
 def _walk(block: Any, func: Any, c: _Ctx, full_version: bool, nested: bool) -> None:
     """Shardy's post-order walk: ops inside a data-flow op's regions come before the op; the
     function's return last (region terminators are data-flow edge sources, not ops to fix)."""
     from ttopt.sharding.rules import rule_for
 
     module = c.module
+    tracing = c.trace is not None and c.trace.enabled
     for op in list(block.ops):
         full = full_version or _on_full_version(op, c)
         if op.name in DATA_FLOW_EDGES and not c.conservative:
@@ -1113,6 +1169,13 @@ def _walk(block: Any, func: Any, c: _Ctx, full_version: bool, nested: bool) -> N
             _process_manual_edges(op, c, full)
             _process_data_flow(op, c, full)
             continue
+        sig = _signature(op, c.arg_attrs) if full and not tracing else None
+        if sig is not None:
+            done = c.by_signature.get(sig[0])
+            if done is not None:  # an op like one before: the same edits, nothing read again
+                if done[0] is not None:
+                    _apply(op, [*op.operands, *op.results], done[0], c)
+                continue
         # Each operand's and result's sharding attribute, read once for the steps below (an
         # all_reduce of unreduced operands replaces them: read again then).
         seen = _read(op, c)
@@ -1133,9 +1196,13 @@ def _walk(block: Any, func: Any, c: _Ctx, full_version: bool, nested: bool) -> N
             )  # fmt: skip
             continue
         rule = rule_for(op, False)
+        # What is done to this op is done to every later op of its signature.
+        same = sig is not None and seen.parts is not None and not seen.unreduced_operand
         if rule is None:
             if op.name == "func.call":
                 _process_call(op, c)
+            elif same:
+                c.by_signature[sig[0]] = (None, sig[1])  # type: ignore[index]
             continue
         if rule.is_custom:
             # A `custom` rule (JAX's custom_partitioning) says the op partitions itself:
@@ -1143,7 +1210,9 @@ def _walk(block: Any, func: Any, c: _Ctx, full_version: bool, nested: bool) -> N
             _why(c, op, "skipped: custom sharding rule")
             continue
         if full:
-            _process_op(op, rule, c, seen)
+            edits = _process_op(op, rule, c, seen)
+            if same:
+                c.by_signature[sig[0]] = (edits, sig[1])  # type: ignore[index]
             continue
         if op.name in ("stablehlo.dot", "stablehlo.dot_general"):
             _process_dot(op, rule, c)

@@ -106,6 +106,14 @@ def rule_for(op: Operation, conservative: bool = True) -> OpShardingRule | None:
     return rule
 
 
+def rule_reads_only_the_op(name: str) -> bool:
+    """Whether `rule_for` of an op named `name` reads nothing but its name, its operand and result
+    types and its own properties and attributes (not its operands' producers, nor its regions):
+    the pointwise rules, the shape-and-property ones and ops without a table rule."""
+    fn = RULES.get(name)
+    return fn is None or fn is _pointwise or name in _SHAPE_AND_PROPERTY_RULES
+
+
 def _identity_key(op: Operation, conservative: bool) -> tuple[tuple, list[object]] | None:
     """The `_RULES_BY_ID` key of an op whose rule reads only its name, shapes and attributes,
     with the objects it names by id (None when an attribute is an alias reference, whose
