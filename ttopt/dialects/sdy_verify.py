@@ -439,8 +439,14 @@ def _verify_per_value(op: Operation, a: Any) -> None:
     key = None
     if run:
         # What the checks read: the attribute, the results' types, the names of the manual axes
-        # around (the meshes are the run's).
-        key = (id(a), *[id(r.type) for r in op.results], *_manual_axes(op))
+        # around (the meshes are the run's). Most ops have one result and no manual axes: their
+        # key is built without unpacking.
+        results = op.results
+        manual = _manual_axes(op)
+        if len(results) == 1 and not manual:
+            key = (id(a), id(results[0].type))
+        else:
+            key = (id(a), *[id(r.type) for r in results], *manual)
         if _PER_VALUE_PASSED.has(run, key):
             return
     per_value = _typed_as(a, "sdy.sharding_per_value")
