@@ -413,19 +413,24 @@ def propagate_aggressive(tensors: list[TensorFactors], n_operands: int, sizes: S
     then the most sharded one); results are updated before operands."""
     updated = [False] * len(tensors)
     wanted = [_wanted(tensors, n_operands, f, direction(f)) for f in range(len(sizes))]
-    if not any(wanted):
+    # Only factors with wanted axes can change a tensor: the order below is of those alone (the
+    # others are passed over wherever they would stand).
+    active = [f for f, w in enumerate(wanted) if w]
+    if not active:
         return updated
     source = [(-1, -1)] * len(sizes)  # (tensor size, tensor index)
     for k, t in enumerate(tensors):
         tsize = 1
         for f in t.factors:
             tsize *= sizes[f]
-        for f, sh in t.factors.items():
-            w = wanted[f]
-            if w and tsize > source[f][0] and (w == sh.axes or is_prefix(w, sh.axes) != "not"):
-                source[f] = (tsize, k)
-    order = sorted(range(len(sizes)),
-                   key=lambda f: (-source[f][0], -_size(wanted[f]) if elementwise else 0, source[f][1], f))  # fmt: skip
+        factors = t.factors
+        for f in active:
+            sh = factors.get(f)
+            if sh is not None and tsize > source[f][0]:
+                w = wanted[f]
+                if w == sh.axes or is_prefix(w, sh.axes) != "not":
+                    source[f] = (tsize, k)
+    order = sorted(active, key=lambda f: (-source[f][0], -_size(wanted[f]) if elementwise else 0, source[f][1], f))
     for k in (*range(n_operands, len(tensors)), *range(n_operands)):
         t = tensors[k]
         for f in order:
