@@ -436,7 +436,7 @@ _PER_VALUE_PASSED = _PassedInRun()
 def _verify_per_value(op: Operation, a: Any) -> None:
     """The checks of an op's `sdy.sharding` (`verify_sdy_attributes`)."""
     run = verification_run()
-    key = None
+    key: tuple | None = None
     if run:
         # What the checks read: the attribute, the results' types, the names of the manual axes
         # around (the meshes are the run's). Most ops have one result and no manual axes: their
