@@ -436,11 +436,17 @@ _PER_VALUE_PASSED = _PassedInRun()
 def _verify_per_value(op: Operation, a: Any) -> None:
     """The checks of an op's `sdy.sharding` (`verify_sdy_attributes`)."""
     run = verification_run()
-    key = None
+    key: tuple | None = None
     if run:
         # What the checks read: the attribute, the results' types, the names of the manual axes
-        # around (the meshes are the run's).
-        key = (id(a), *[id(r.type) for r in op.results], *_manual_axes(op))
+        # around (the meshes are the run's). Most ops have one result and no manual axes: their
+        # key is built without unpacking.
+        results = op.results
+        manual = _manual_axes(op)
+        if len(results) == 1 and not manual:
+            key = (id(a), id(results[0].type))
+        else:
+            key = (id(a), *[id(r.type) for r in results], *manual)
         if _PER_VALUE_PASSED.has(run, key):
             return
     per_value = _typed_as(a, "sdy.sharding_per_value")

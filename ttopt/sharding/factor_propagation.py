@@ -400,8 +400,9 @@ def propagate_basic(tensors: list[TensorFactors], n_operands: int, sizes: Sequen
             return r
 
         _truncate(axes, remove, conservative, full)
-        for k in range(len(tensors)):
-            _expand(tensors, k, f, axes, updated)
+        if axes:  # no tensor's axes are a strict prefix of none
+            for k in range(len(tensors)):
+                _expand(tensors, k, f, axes, updated)
     return updated
 
 
@@ -411,20 +412,25 @@ def propagate_aggressive(tensors: list[TensorFactors], n_operands: int, sizes: S
     """Conflicts across factors go to the factor of the largest source tensor (for elementwise ops
     then the most sharded one); results are updated before operands."""
     updated = [False] * len(tensors)
-    wanted = [compatible_major_axes(tensors, n_operands, f, direction(f)) for f in range(len(sizes))]
-    if not any(wanted):
+    wanted = [_wanted(tensors, n_operands, f, direction(f)) for f in range(len(sizes))]
+    # Only factors with wanted axes can change a tensor: the order below is of those alone (the
+    # others are passed over wherever they would stand).
+    active = [f for f, w in enumerate(wanted) if w]
+    if not active:
         return updated
     source = [(-1, -1)] * len(sizes)  # (tensor size, tensor index)
     for k, t in enumerate(tensors):
         tsize = 1
         for f in t.factors:
             tsize *= sizes[f]
-        for f, sh in t.factors.items():
-            w = wanted[f]
-            if w and tsize > source[f][0] and (w == sh.axes or is_prefix(w, sh.axes) != "not"):
-                source[f] = (tsize, k)
-    order = sorted(range(len(sizes)),
-                   key=lambda f: (-source[f][0], -_size(wanted[f]) if elementwise else 0, source[f][1], f))  # fmt: skip
+        factors = t.factors
+        for f in active:
+            sh = factors.get(f)
+            if sh is not None and tsize > source[f][0]:
+                w = wanted[f]
+                if w == sh.axes or is_prefix(w, sh.axes) != "not":
+                    source[f] = (tsize, k)
+    order = sorted(active, key=lambda f: (-source[f][0], -_size(wanted[f]) if elementwise else 0, source[f][1], f))
     for k in (*range(n_operands, len(tensors)), *range(n_operands)):
         t = tensors[k]
         for f in order:
@@ -457,6 +463,23 @@ def propagate_aggressive(tensors: list[TensorFactors], n_operands: int, sizes: S
             _expand(tensors, k, f, new, updated)
             t = tensors[k]  # its own copy once changed
     return updated
+
+
+def _wanted(tensors: list[TensorFactors], n_operands: int, f: int, direction: str) -> list[Axis]:
+    """The aggressive strategy's wanted axes of `f`: `compatible_major_axes`, or none when every
+    tensor with the factor has the same axes along it (most factors of a node). Those merge to
+    that list or to none, of which no tensor's axes are a strict prefix: the factor changes no
+    tensor, and a factor without wanted axes is passed over alike (its place in the order, the
+    only other thing its axes decide, matters to no factor that does change)."""
+    first = None
+    for t in tensors:
+        sh = t.factors.get(f)
+        if sh is not None:
+            if first is None:
+                first = sh.axes
+            elif sh.axes != first:
+                return compatible_major_axes(tensors, n_operands, f, direction)
+    return []
 
 
 def is_elementwise(op: Operation) -> bool:

@@ -176,6 +176,8 @@ class ShardingGraph:
         self.inert = False  # set by `_factor_propagation`: the basic outcome it computed was "nothing extendable"
         self._checked: dict[tuple[int, int], Any] = {}  # (id(attr), rank) -> attr, checked by `_read`
         self._quiet: list[bool] = []  # per node: see `propagate`
+        self._first_order: list[int] = []  # the nodes in the order a round first visits them
+        self._tracing_now = False  # whether the trace is on, read once per `propagate`
         funcs, self.calls, groups = scan if scan is not None else scan_module(module)
         self.funcs = {func_name(f): f for f in funcs}
         for func in funcs:
@@ -423,8 +425,10 @@ class ShardingGraph:
         res = PropagationResult(skipped=dict(self.skipped))
         # Return edges first: a function result's sharding reaches the returned value before the
         # op that computes it picks axes from its operands (Shardy's order).
-        returns = [i for i, n in enumerate(self.nodes) if n.label == "return"]
-        queue = deque([*returns, *(i for i, n in enumerate(self.nodes) if n.label != "return")])
+        if len(self._first_order) != len(self.nodes):  # worked out once: every round starts alike
+            returns = [i for i, n in enumerate(self.nodes) if n.label == "return"]
+            self._first_order = [*returns, *(i for i, n in enumerate(self.nodes) if n.label != "return")]
+        queue = deque(self._first_order)
         queued = [True] * len(self.nodes)
         if not after_basic or len(self._quiet) != len(self.nodes):
             self._quiet = [False] * len(self.nodes)
@@ -432,23 +436,27 @@ class ShardingGraph:
         users = self.users
         nodes = self.nodes
         visit = self._propagate_node
+        self._tracing_now = self.trace is not None and self.trace.enabled
+        visits = updates = 0  # counted in locals, the hottest loop of the pass
         while queue:
             i = queue.popleft()
             queued[i] = False
-            res.visits += 1
+            visits += 1
             if quiet[i]:
                 continue
             changed = visit(nodes[i], aggressive)
             if changed is _QUIET:
                 quiet[i] = True
                 continue
+            updates += len(changed)
             for s in changed:
-                res.updates += 1
                 for j in users[s]:
                     quiet[j] = False
                     if not queued[j]:
                         queued[j] = True
                         queue.append(j)
+        res.visits += visits
+        res.updates += updates
         return res
 
     def _mesh(self, shardings: list[Sharding | None]) -> tuple[Any, Any] | None:
@@ -562,7 +570,7 @@ class ShardingGraph:
             return _QUIET
         if unreduced:  # unreduced axes are part of the key as the mesh sizes them
             parts = self._key_parts(shs, mesh)
-        if self.trace is not None and self.trace.enabled:
+        if self._tracing_now:
             return self._write(node, shs, mesh_ref, self._factor_propagation(node, shs, parts, mesh, known[1], aggressive, True))
         if self.direction_of is None:
             directions: Any = node.direction
@@ -678,7 +686,7 @@ class ShardingGraph:
         for t, changed in enumerate(updated):
             if changed:
                 dims, closed = fp.dim_shardings(tensors[t], rule.tensors[t], sizes)
-                changes.append((t, tuple(tuple(d) for d in dims), tuple(closed)))
+                changes.append((t, tuple(map(tuple, dims)), tuple(closed)))
         if tracing:
             self._trace_rows = (before, tensors, full)
         if not aggressive and not changes and not extendable[0]:
@@ -689,7 +697,7 @@ class ShardingGraph:
     def _write(self, node: Node, shs: list[Sharding | None], mesh_ref: Any, outcome: tuple) -> list[int]:
         """Store a node's outcome in its slots (and their sharding groups); the slots that changed."""
         out: list[int] = []
-        trace_rows: list | None = [] if self.trace is not None and self.trace.enabled else None
+        trace_rows: list | None = [] if self._tracing_now else None
         written = self._written
         for entry in outcome:
             t = entry[0]
