@@ -93,6 +93,10 @@ class Printer:
         self._sigs: dict[tuple, str] = {}
         self._dicts: dict[tuple, str] = {}
         self._type_texts: dict[str, str] = {}  # a type's source spelling -> its canonical text
+        # A region-free op's custom form, keyed by what a format reads besides operand names (see
+        # `_custom_line`): a str.format template taking the operand names, or False for an op
+        # whose form depends on more (it is printed by its format every time).
+        self._lines: dict[tuple, Any] = {}
         self._pinned: list[Any] = []
 
     # -- entry point ------------------------------------------------------------------------
@@ -325,7 +329,10 @@ class Printer:
             text = None
             if d is not None:
                 if d.format is not None and not generic:
-                    text = self.custom(op, d.format, indent)
+                    if op.regions or op.successors:
+                        text = self.custom(op, d.format, indent)
+                    else:
+                        text = self._custom_line(op, d.format, indent)
                 if text is None and (op.regions or op.successors or d.extra.get("body_optional")):
                     text = self.generic(op, indent)
             elif op.regions or op.successors:
@@ -370,6 +377,70 @@ class Printer:
                 append(f"{indent}{names(id(res[0]), _UNKNOWN)} = {qn}({args}){ptext}{atext} : {sig}{ltext}")
             else:
                 append(f"{indent}{self.result_prefix(op)}{qn}({args}){ptext}{atext} : {sig}{ltext}")
+
+    def _custom_line(self, op: Operation, fmt: Any, indent: str) -> str | None:
+        """`custom` for an op without regions or successors, from a template per distinct
+        (name, default dialect, operand and result types, dictionaries): a format reads the
+        operands only through `name` / `names_of`, so ops alike in everything else differ only
+        in the names, and formatting one template is far cheaper than running the format."""
+        props = op.properties
+        attrs = op.attributes
+        operands = op.operands
+        key = (
+            op.name, self.default_dialect, indent, *[id(v.type) for v in operands], None, *[id(r.type) for r in op.results],
+            None, *props, *map(id, props.values()), None, *attrs, *map(id, attrs.values()),
+        )  # fmt: skip
+        tpl = self._lines.get(key)
+        if tpl is None:
+            tpl = self._lines[key] = self._line_template(op, fmt, indent)
+            self._pinned.append(op)  # the key's ids are its types' and attributes'
+        if tpl is False:
+            return self.custom(op, fmt, indent)
+        if tpl.__class__ is not str:
+            return None  # printed generic
+        get = self.names.get
+        return tpl.format(*[get(id(v), _UNKNOWN) for v in operands])
+
+    def _line_template(self, op: Operation, fmt: Any, indent: str) -> Any:
+        """The `_custom_line` template of `op`: its custom form printed with placeholder operand
+        names, braces escaped, placeholders turned into `{i}`; None (as a non-str marker: 0) when
+        it prints generic; False when the template would not reproduce the form (operands
+        repeated, a format that reads more than names): the op is then always formatted."""
+        operands = op.operands
+        text = self.custom(op, fmt, indent)
+        if text is None:
+            return 0
+        ids = [id(v) for v in operands]
+        if len(set(ids)) != len(ids) or "\x00" in text:
+            return False
+        names = self.names
+        saved = [names.get(i) for i in ids]
+        for k, i in enumerate(ids):
+            names[i] = f"\x00{k}\x00"
+        try:
+            marked = self.custom(op, fmt, indent)
+        finally:
+            for i, n in zip(ids, saved):
+                if n is None:
+                    del names[i]
+                else:
+                    names[i] = n
+        if marked is None:
+            return False
+        parts = marked.split("\x00")
+        pieces = []
+        for k, part in enumerate(parts):
+            if k % 2 == 0:
+                pieces.append(part.replace("{", "{{").replace("}", "}}"))
+            elif part.isdigit() and int(part) < len(ids):
+                pieces.append("{" + part + "}")
+            else:
+                return False
+        tpl = "".join(pieces)
+        get = names.get
+        if tpl.format(*[get(i, _UNKNOWN) for i in ids]) != text:
+            return False
+        return tpl
 
     def custom(self, op: Operation, fmt: Any, indent: str) -> str | None:
         """The op in its custom form, or None when that form cannot say everything the op holds.
