@@ -649,13 +649,18 @@ def op_run(text: str, pos: int, cr: bool = False) -> tuple[list[tuple], int] | N
     loc_match = scan.SIMPLE_LOC.fullmatch
     skip = scan.WS.match
     tail_cache = _TAIL_PARTS
-    shapes = _SHAPES
-    split_names = _NAMES.split
+    skip_to = scan.skip_ws
     while pos < n:
         c = text[pos]
         if c != "%" and c != '"':
             if not ((c.isascii() and c.isalpha()) or c == "_"):
                 break
+            line = None if cr else _shape_item(text, pos)
+            if line is not None:
+                items.append(line)
+                end = line[2]
+                pos = skip_to(text, end)
+                continue
             try:
                 r = pretty_op_parts(text, pos)
             except ScanError:
@@ -670,24 +675,14 @@ def op_run(text: str, pos: int, cr: bool = False) -> tuple[list[tuple], int] | N
         # once per distinct text. The tail's function type ends before blanks, so the location is
         # where the line's last " loc(" is, when what follows is a whole SIMPLE_LOC (which cannot
         # end early: its parentheses balance).
-        if not cr:
-            e = find("\n", pos)
-            if e < 0:
-                e = n
-            pieces = split_names(text[pos:e])
-            key = tuple(pieces[0::2])
-            ok = shapes.get(key)
-            if ok is None:
-                ok = _shape_ok(text, pos, e, pieces, key)
-            if ok:
-                m = skip(text, e)
-                nxt = m.end() if m else e
-                if nxt >= n or (text[nxt] in _OP_FOLLOWERS and not text.startswith("loc(", nxt)):
-                    items.append(("k", pos, e, pieces, key))
-                    end = e
-                    pos = nxt
-                    continue
         h = head(text, pos)
+        if h is None and not cr:
+            line = _shape_item(text, pos)
+            if line is not None:
+                items.append(line)
+                end = line[2]
+                pos = skip_to(text, end)
+                continue
         if h is not None:
             he = h.end()
             if cr:  # the line ends at the first '\r' or '\n' (neither search runs past it)
@@ -798,12 +793,32 @@ def line_value_spans(text: str, base: int, parts: tuple) -> list[tuple[int, int]
     return spans
 
 
+def _shape_item(text: str, pos: int) -> tuple | None:
+    """The ("k", start, line end, pieces, shape) item of the line from `pos` when its shape is
+    one pretty_op_parts read whole and what follows may follow an op there (as `_op_may_end`,
+    and no `loc(` the op would take); None otherwise."""
+    e = text.find("\n", pos)
+    if e < 0:
+        e = len(text)
+    pieces = _NAMES.split(text[pos:e])
+    key = tuple(pieces[0::2])
+    ok = _SHAPES.get(key)
+    if ok is None:
+        ok = _shape_ok(text, pos, e, pieces, key)
+    if not ok:
+        return None
+    nxt = scan.skip_ws(text, e)
+    if nxt < len(text) and (text[nxt] not in _OP_FOLLOWERS or text.startswith("loc(", nxt)):
+        return None
+    return ("k", pos, e, pieces, key)
+
+
 def _shape_ok(text: str, pos: int, e: int, pieces: list[str], key: tuple) -> bool:
     """Do pretty_op_parts read the line from `pos` to `e` whole, each of its names a result or an
     operand? Recorded for the line's shape."""
     ok = False
     try:
-        r = pretty_op_parts(text, pos) if text[pos] == "%" else None
+        r = pretty_op_parts(text, pos)
     except ScanError:
         r = None
     if r is not None and r[1] == e:

@@ -414,44 +414,13 @@ class IRBuilder(Transformer):
 
     def line_op(self, item: tuple) -> None:
         """A ("k", start, line end, pieces, shape) item of an op run (line_readers.op_run): a whole
-        line `%r = d.op ...` given as its text split around its SSA names. Built from its shape's
-        template (`_shape_template`) when it has one and every name resolves as that shape's
-        first line did; otherwise read and built as a "p" item, which reports any error."""
+        line `[%r =] d.op ...` given as its text split around its SSA names. Built from its shape's
+        template (`_shape_template`) when it has one and every name resolves as on that shape's
+        first line; otherwise read and built as a "p" item, which reports any error."""
         _, base, e, pieces, shape = item
         tpl = self.shape_templates.get(shape)
-        if tpl is not None:
-            name, operand_pieces, otypes, rtypes, props, attrs, name_off, loc = tpl
-            values = self.values
-            operands: list[Value] = []
-            for i in operand_pieces:
-                group = values.get(pieces[i])
-                if group is None or len(group) != 1:
-                    break
-                v = group[0]
-                t = otypes[len(operands)]
-                if v.type is not t and v.type.text != t.text:
-                    break
-                operands.append(v)
-            else:
-                res = pieces[1]
-                prev = values.get(res)
-                if prev is None or not self.undo_mark_contains(res):
-                    location = None
-                    if loc is not None:
-                        try:
-                            location = self.ap.location(loc)
-                        except AttrSyntaxError:
-                            location = False
-                    if location is not False:
-                        op = Operation.parsed(name, operands, rtypes, res[1:], dict(props), dict(attrs), location)
-                        op.pos = base + len(res) + name_off
-                        self.undo.append((res, prev))
-                        values[res] = op.results[:]
-                        block = self.blocks[-1]
-                        op.parent = block
-                        block.ops.append(op)
-                        self.seen_op = True
-                        return
+        if tpl is not None and self._from_shape(tpl, base, pieces):
+            return
         try:
             r = pretty_op_parts(self.source_text, base)
         except ScanError as err:  # the lexer read this shape whole: reaching here is a bug
@@ -459,24 +428,64 @@ class IRBuilder(Transformer):
         if r is None or r[1] != e:
             raise ParseFailure(base, "internal error: the line reader took a line the op reader rejects")
         self.pretty_op_line(base, r[0])
-        if shape not in self.shape_templates:
+        if tpl is None:
             self._shape_template(base, r[0], pieces, shape)
+
+    def _from_shape(self, tpl: tuple, base: int, pieces: list[str]) -> bool:
+        """Build the line at `base` from its shape's template; False (nothing built) when a name
+        does not resolve as it did on the shape's first line (the general path decides)."""
+        name, operand_pieces, otypes, rtype, props, attrs, name_off, loc = tpl
+        values = self.values
+        operands: list[Value] = []
+        for i, k in enumerate(operand_pieces):
+            group = values.get(pieces[k])
+            if group is None or len(group) != 1:
+                return False
+            v = group[0]
+            t = otypes[i]
+            if v.type is not t and v.type.text != t.text:
+                return False
+            operands.append(v)
+        res = prev = None
+        if rtype is not None:
+            res = pieces[1]
+            prev = values.get(res)
+            if prev is not None and self.undo_mark_contains(res):
+                return False
+            name_off += len(res)
+        location = None
+        if loc is not None:
+            try:
+                location = self.ap.location(loc)
+            except AttrSyntaxError:
+                return False
+        op = Operation.parsed(name, operands, rtype, res[1:] if res else None, dict(props), dict(attrs), location)
+        op.pos = base + name_off
+        if res is not None:
+            self.undo.append((res, prev))
+            values[res] = op.results[:]
+        block = self.blocks[-1]
+        op.parent = block
+        block.ops.append(op)
+        self.seen_op = True
+        return True
 
     def _shape_template(self, base: int, parts: tuple, pieces: list[str], shape: tuple) -> None:
         """Record what the line at `base` (split into `pieces` around its names) built, for later
         lines of its shape: the line template of its op (see `_record_template`) with each operand
         the name at a piece index, where the op name sits after the result, and the location text.
-        Only lines with one result whose op took a line template qualify."""
+        Only lines with at most one result whose op took a line template qualify."""
         text = self.source_text
         results_end, (n0, _), family, items, _, types, loc = parts
         key = _line_key(text, base, results_end, n0, family, items, types)
-        if key is None or results_end <= base:
+        if key is None:
             return
         tpl = self.line_templates.get(key[0])
         if tpl is None:
             return
         name, order, otypes, rtypes, props, attrs = tpl
-        if otypes is None or len(rtypes) != 1:
+        has_result = results_end > base
+        if otypes is None or len(rtypes) != has_result:
             return
         at: dict[int, int] = {}
         p = base
@@ -487,7 +496,8 @@ class IRBuilder(Transformer):
         spans = key[1]
         operand_pieces = tuple(at[spans[i][0]] for i in order)
         loc_text = text[loc[0] : loc[1]] if loc else None
-        self.shape_templates[shape] = (name, operand_pieces, otypes, rtypes[0], props, attrs, n0 - base - len(pieces[1]), loc_text)
+        name_off = n0 - base - (len(pieces[1]) if has_result else 0)
+        self.shape_templates[shape] = (name, operand_pieces, otypes, rtypes[0] if has_result else None, props, attrs, name_off, loc_text)
 
     def _tail_template(self, qname: str, tail: str) -> tuple | None:
         """(name, operand types, result type | None, properties, attributes) of ops written `"qname"(...)
