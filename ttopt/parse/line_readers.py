@@ -638,7 +638,7 @@ def op_run(text: str, pos: int, cr: bool = False) -> tuple[list[tuple], int] | N
     Items, built by IRBuilder.op_run:
     ("t", match of FAST_HEAD, tail text, location text | None) | ("f", match of FAST_GENERIC) |
     ("g", start, generic_op_parts) | ("p", start, pretty_op_parts) |
-    ("k", start, line end, the line split around its SSA names, its shape: see `line_shape_spans`)."""
+    ("k", start, line end, the line split around its SSA names, its shape: see `_SHAPES`)."""
     items: list[tuple] = []
     n = len(text)
     end = pos
@@ -649,18 +649,34 @@ def op_run(text: str, pos: int, cr: bool = False) -> tuple[list[tuple], int] | N
     loc_match = scan.SIMPLE_LOC.fullmatch
     skip = scan.WS.match
     tail_cache = _TAIL_PARTS
-    skip_to = scan.skip_ws
+    shapes = _SHAPES
+    split_names = _NAMES.split
     while pos < n:
         c = text[pos]
+        if c in _LINE_STARTS and not cr:
+            # The line by shape (see `_SHAPES`); a generic op's line goes to its own readers below.
+            e = find("\n", pos)
+            if e < 0:
+                e = n
+            line = text[pos:e]
+            if c != "%" or '= "' not in line:
+                pieces = split_names(line)
+                key = tuple(pieces[0::2])
+                ok = shapes.get(key)
+                if ok is None:
+                    ok = _shape_ok(text, pos, e, pieces, key)
+                if ok:
+                    m = skip(text, e)
+                    nxt = m.end() if m else e
+                    # What follows may follow an op (as `_op_may_end`), and is no `loc(` the op would take.
+                    if nxt >= n or (text[nxt] in _OP_FOLLOWERS and not text.startswith("loc(", nxt)):
+                        items.append(("k", pos, e, pieces, key))
+                        end = e
+                        pos = nxt
+                        continue
         if c != "%" and c != '"':
             if not ((c.isascii() and c.isalpha()) or c == "_"):
                 break
-            line = None if cr else _shape_item(text, pos)
-            if line is not None:
-                items.append(line)
-                end = line[2]
-                pos = skip_to(text, end)
-                continue
             try:
                 r = pretty_op_parts(text, pos)
             except ScanError:
@@ -676,13 +692,6 @@ def op_run(text: str, pos: int, cr: bool = False) -> tuple[list[tuple], int] | N
         # where the line's last " loc(" is, when what follows is a whole SIMPLE_LOC (which cannot
         # end early: its parentheses balance).
         h = head(text, pos)
-        if h is None and not cr:
-            line = _shape_item(text, pos)
-            if line is not None:
-                items.append(line)
-                end = line[2]
-                pos = skip_to(text, end)
-                continue
         if h is not None:
             he = h.end()
             if cr:  # the line ends at the first '\r' or '\n' (neither search runs past it)
@@ -760,7 +769,9 @@ def op_run(text: str, pos: int, cr: bool = False) -> tuple[list[tuple], int] | N
 # over as its pieces; the builder builds it from the shape's template (IRBuilder.line_op).
 _NAMES = lazy_compile(rf"({_V})", re.ASCII)
 _SHAPES: dict[tuple, bool] = {}  # shape -> whether its lines are read whole by pretty_op_parts
-_OP_FOLLOWERS = frozenset('%"}^#!_ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz')
+_LETTERS = "_ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+_LINE_STARTS = frozenset("%" + _LETTERS)  # what starts an op line read by shape
+_OP_FOLLOWERS = frozenset('%"}^#!' + _LETTERS)  # what may follow an op (`_op_may_end`, ASCII)
 
 
 def line_value_spans(text: str, base: int, parts: tuple) -> list[tuple[int, int]] | None:
@@ -791,26 +802,6 @@ def line_value_spans(text: str, base: int, parts: tuple) -> list[tuple[int, int]
     elif family != "OP_CONSTANT":
         return None
     return spans
-
-
-def _shape_item(text: str, pos: int) -> tuple | None:
-    """The ("k", start, line end, pieces, shape) item of the line from `pos` when its shape is
-    one pretty_op_parts read whole and what follows may follow an op there (as `_op_may_end`,
-    and no `loc(` the op would take); None otherwise."""
-    e = text.find("\n", pos)
-    if e < 0:
-        e = len(text)
-    pieces = _NAMES.split(text[pos:e])
-    key = tuple(pieces[0::2])
-    ok = _SHAPES.get(key)
-    if ok is None:
-        ok = _shape_ok(text, pos, e, pieces, key)
-    if not ok:
-        return None
-    nxt = scan.skip_ws(text, e)
-    if nxt < len(text) and (text[nxt] not in _OP_FOLLOWERS or text.startswith("loc(", nxt)):
-        return None
-    return ("k", pos, e, pieces, key)
 
 
 def _shape_ok(text: str, pos: int, e: int, pieces: list[str], key: tuple) -> bool:

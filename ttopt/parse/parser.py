@@ -419,46 +419,33 @@ class IRBuilder(Transformer):
         first line; otherwise read and built as a "p" item, which reports any error."""
         _, base, e, pieces, shape = item
         tpl = self.shape_templates.get(shape)
-        if tpl is not None and self._from_shape(tpl, base, pieces):
-            return
-        try:
-            r = pretty_op_parts(self.source_text, base)
-        except ScanError as err:  # the lexer read this shape whole: reaching here is a bug
-            raise ParseFailure(err.pos, err.message) from None
-        if r is None or r[1] != e:
-            raise ParseFailure(base, "internal error: the line reader took a line the op reader rejects")
-        self.pretty_op_line(base, r[0])
         if tpl is None:
-            self._shape_template(base, r[0], pieces, shape)
-
-    def _from_shape(self, tpl: tuple, base: int, pieces: list[str]) -> bool:
-        """Build the line at `base` from its shape's template; False (nothing built) when a name
-        does not resolve as it did on the shape's first line (the general path decides)."""
+            return self._line_op_read(base, e, pieces, shape, True)
         name, operand_pieces, otypes, rtype, props, attrs, name_off, loc = tpl
         values = self.values
         operands: list[Value] = []
         for i, k in enumerate(operand_pieces):
             group = values.get(pieces[k])
             if group is None or len(group) != 1:
-                return False
+                return self._line_op_read(base, e, pieces, shape, False)
             v = group[0]
             t = otypes[i]
             if v.type is not t and v.type.text != t.text:
-                return False
+                return self._line_op_read(base, e, pieces, shape, False)
             operands.append(v)
         res = prev = None
         if rtype is not None:
             res = pieces[1]
             prev = values.get(res)
             if prev is not None and self.undo_mark_contains(res):
-                return False
+                return self._line_op_read(base, e, pieces, shape, False)
             name_off += len(res)
         location = None
         if loc is not None:
             try:
                 location = self.ap.location(loc)
             except AttrSyntaxError:
-                return False
+                return self._line_op_read(base, e, pieces, shape, False)
         op = Operation.parsed(name, operands, rtype, res[1:] if res else None, dict(props), dict(attrs), location)
         op.pos = base + name_off
         if res is not None:
@@ -468,7 +455,19 @@ class IRBuilder(Transformer):
         op.parent = block
         block.ops.append(op)
         self.seen_op = True
-        return True
+
+    def _line_op_read(self, base: int, e: int, pieces: list[str], shape: tuple, first: bool) -> None:
+        """line_op's line read and built as a "p" item (the general path: it reports any error);
+        the `first` line of its shape in this parse leaves the shape's template."""
+        try:
+            r = pretty_op_parts(self.source_text, base)
+        except ScanError as err:  # the lexer read this shape whole: reaching here is a bug
+            raise ParseFailure(err.pos, err.message) from None
+        if r is None or r[1] != e:
+            raise ParseFailure(base, "internal error: the line reader took a line the op reader rejects")
+        self.pretty_op_line(base, r[0])
+        if first:
+            self._shape_template(base, r[0], pieces, shape)
 
     def _shape_template(self, base: int, parts: tuple, pieces: list[str], shape: tuple) -> None:
         """Record what the line at `base` (split into `pieces` around its names) built, for later
