@@ -774,7 +774,7 @@ _LINE_STARTS = frozenset("%" + _LETTERS)  # what starts an op line read by shape
 _OP_FOLLOWERS = frozenset('%"}^#!' + _LETTERS)  # what may follow an op (`_op_may_end`, ASCII)
 
 
-def line_value_spans(text: str, base: int, parts: tuple) -> list[tuple[int, int]] | None:
+def _line_value_spans(text: str, base: int, parts: tuple) -> list[tuple[int, int]] | None:
     """The result's and operands' name spans (in the order IRBuilder.pretty_op_line's template
     lists operands) of the pretty_op_parts `parts` of an op at `base`; None for an op the builder
     does not template (several result groups, a reduce)."""
@@ -813,7 +813,7 @@ def _shape_ok(text: str, pos: int, e: int, pieces: list[str], key: tuple) -> boo
     except ScanError:
         r = None
     if r is not None and r[1] == e:
-        spans = line_value_spans(text, pos, r[0])
+        spans = _line_value_spans(text, pos, r[0])
         if spans is not None:
             names = []
             p = pos
