@@ -93,6 +93,9 @@ class Printer:
         self._sigs: dict[tuple, str] = {}
         self._dicts: dict[tuple, str] = {}
         self._type_texts: dict[str, str] = {}  # a type's source spelling -> its canonical text
+        # (default dialect, indent) -> a region-free op's custom form keyed by what a format reads
+        # besides operand names (see `_custom_line`).
+        self._lines: dict[tuple[str, str], dict[tuple, Any]] = {}
         self._pinned: list[Any] = []
 
     # -- entry point ------------------------------------------------------------------------
@@ -325,7 +328,10 @@ class Printer:
             text = None
             if d is not None:
                 if d.format is not None and not generic:
-                    text = self.custom(op, d.format, indent)
+                    if op.regions or op.successors:
+                        text = self.custom(op, d.format, indent)
+                    else:
+                        text = self._custom_line(op, d.format, indent)
                 if text is None and (op.regions or op.successors or d.extra.get("body_optional")):
                     text = self.generic(op, indent)
             elif op.regions or op.successors:
@@ -370,6 +376,81 @@ class Printer:
                 append(f"{indent}{names(id(res[0]), _UNKNOWN)} = {qn}({args}){ptext}{atext} : {sig}{ltext}")
             else:
                 append(f"{indent}{self.result_prefix(op)}{qn}({args}){ptext}{atext} : {sig}{ltext}")
+
+    def _custom_line(self, op: Operation, fmt: Any, indent: str) -> str | None:
+        """`custom` for an op without regions or successors, from a template per distinct
+        (default dialect, indent, name, operand and result type objects, dictionary contents): a
+        format reads the operands only through `name` / `names_of`, so ops alike in all else
+        differ only in those names, and filling a template is far cheaper than running the format."""
+        operands = op.operands
+        n = len(operands)
+        if n == 1:
+            tk: Any = id(operands[0].type)
+        elif n == 2:
+            tk = (id(operands[0].type), id(operands[1].type))
+        else:
+            tk = tuple([id(v.type) for v in operands])
+        res = op.results
+        rk: Any = id(res[0].type) if len(res) == 1 else tuple([id(r.type) for r in res])
+        props = op.properties
+        attrs = op.attributes
+        key = (
+            op.name, tk, rk,
+            (*props, *map(id, props.values())) if props else None,
+            (*attrs, *map(id, attrs.values())) if attrs else None,
+        )  # fmt: skip
+        lines = self._lines.get((self.default_dialect, indent))
+        if lines is None:
+            lines = self._lines[(self.default_dialect, indent)] = {}
+        tpl = lines.get(key)
+        if tpl is None:
+            tpl = lines[key] = self._line_template(op, fmt, indent)
+            self._pinned.append(op)  # the key's ids are its types' and attributes'
+        if tpl.__class__ is not tuple:
+            return self.custom(op, fmt, indent) if tpl else None
+        lits, order = tpl
+        get = self.names.get
+        if n == 1 and order == (0,):
+            return f"{lits[0]}{get(id(operands[0]), _UNKNOWN)}{lits[1]}"
+        if n == 2 and order == (0, 1):
+            return f"{lits[0]}{get(id(operands[0]), _UNKNOWN)}{lits[1]}{get(id(operands[1]), _UNKNOWN)}{lits[2]}"
+        return _fill(lits, order, [get(id(v), _UNKNOWN) for v in operands])
+
+    def _line_template(self, op: Operation, fmt: Any, indent: str) -> Any:
+        """The `_custom_line` template of `op`: the literal text of its custom form around the
+        operand names and which operand each name is (found by printing it once with placeholder
+        names); False when it prints generic; True when no template reproduces its form (an
+        operand repeated, a format reading more than names): it is then formatted every time."""
+        operands = op.operands
+        text = self.custom(op, fmt, indent)
+        if text is None:
+            return False
+        ids = [id(v) for v in operands]
+        if len(set(ids)) != len(ids) or "\x00" in text:
+            return True
+        names = self.names
+        saved = [names.get(i) for i in ids]
+        for k, i in enumerate(ids):
+            names[i] = f"\x00{k}\x00"
+        try:
+            marked = self.custom(op, fmt, indent)
+        finally:
+            for i, name in zip(ids, saved):
+                if name is None:
+                    del names[i]
+                else:
+                    names[i] = name
+        if marked is None:
+            return True
+        parts = marked.split("\x00")
+        marks = parts[1::2]
+        if not all(m.isdigit() and int(m) < len(ids) for m in marks):
+            return True
+        tpl = (tuple(parts[0::2]), tuple(map(int, marks)))
+        get = names.get
+        if _fill(*tpl, [get(i, _UNKNOWN) for i in ids]) != text:
+            return True
+        return tpl
 
     def custom(self, op: Operation, fmt: Any, indent: str) -> str | None:
         """The op in its custom form, or None when that form cannot say everything the op holds.
@@ -455,6 +536,15 @@ class Printer:
 
     def block_arg(self, a: Any) -> str:
         return f"{self.name(a)}: {self.type(a.type)}{self.loc(a.location)}"
+
+
+def _fill(lits: tuple[str, ...], order: tuple[int, ...], names: list[str]) -> str:
+    """A `_custom_line` template's text with the operand names in place."""
+    out = [lits[0]]
+    for lit, k in zip(lits[1:], order):
+        out.append(names[k])
+        out.append(lit)
+    return "".join(out)
 
 
 def print_module(module: Module, options: PrintOptions | None = None) -> str:

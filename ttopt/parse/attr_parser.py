@@ -617,11 +617,39 @@ class AttrParser:
         """A `{...}` dictionary (callers copy `.entries` before mutating)."""
         d = self.dicts.get(text)
         if d is None:
-            d = _parse(text, "attr_dict", self.scope)
+            d = self._dict_by_entries(text)
+            if d is None:
+                d = _parse(text, "attr_dict", self.scope)
             d._text = text
             self._check_refs(text)
             self.dicts[text] = d
         return d
+
+    def _dict_by_entries(self, text: str) -> DictAttr | None:
+        """The dictionary `text` from its entries, each read (and cached) as a one-entry
+        dictionary: ops' dictionaries differ in one entry and repeat the others (an all_reduce's
+        channel handle beside its replica groups), and reading a dictionary costs per character.
+        None when it does not split into two or more entries that each read alone (a comma the
+        split took for a separator, a syntax error, a repeated key): the whole text is then read
+        at once, which also reports any error where it is."""
+        if len(text) < 2 or text[0] != "{" or text[-1] != "}" or "//" in text:
+            return None
+        pieces = split_top_level(text[1:-1])
+        if len(pieces) < 2 or not all(pieces):
+            return None
+        entries: list[tuple[str, Attribute]] = []
+        try:
+            for piece in pieces:
+                entries += self.attr_dict("{" + piece + "}").entries.items()
+        except AttrSyntaxError:
+            return None
+        d = dict(entries)
+        if len(d) != len(entries):
+            return None
+        keys = list(d)
+        if keys != sorted(keys):
+            d = {k: d[k] for k in sorted(keys)}  # as _AttrBuilder.attr_dict: MLIR sorts on construction
+        return DictAttr(d)
 
     def signature(self, text: str) -> tuple[tuple[Type, ...], tuple[Type, ...]]:
         """`(A, B) -> R` as (inputs, results), with each type interned through `type()`."""

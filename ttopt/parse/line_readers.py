@@ -637,7 +637,8 @@ def op_run(text: str, pos: int, cr: bool = False) -> tuple[list[tuple], int] | N
     (None when the op at `pos` is not one); `cr`: the text may hold a '\r', which ends a line too.
     Items, built by IRBuilder.op_run:
     ("t", match of FAST_HEAD, tail text, location text | None) | ("f", match of FAST_GENERIC) |
-    ("g", start, generic_op_parts) | ("p", start, pretty_op_parts)."""
+    ("g", start, generic_op_parts) | ("p", start, pretty_op_parts) |
+    ("k", start, line end, the line split around its SSA names, its shape: see `_SHAPES`)."""
     items: list[tuple] = []
     n = len(text)
     end = pos
@@ -648,8 +649,31 @@ def op_run(text: str, pos: int, cr: bool = False) -> tuple[list[tuple], int] | N
     loc_match = scan.SIMPLE_LOC.fullmatch
     skip = scan.WS.match
     tail_cache = _TAIL_PARTS
+    shapes = _SHAPES
+    split_names = _NAMES.split
     while pos < n:
         c = text[pos]
+        if c in _LINE_STARTS and not cr:
+            # The line by shape (see `_SHAPES`); a generic op's line goes to its own readers below.
+            e = find("\n", pos)
+            if e < 0:
+                e = n
+            line = text[pos:e]
+            if c != "%" or '= "' not in line:
+                pieces = split_names(line)
+                key = tuple(pieces[0::2])
+                ok = shapes.get(key)
+                if ok is None:
+                    ok = _shape_ok(text, pos, e, pieces, key)
+                if ok:
+                    m = skip(text, e)
+                    nxt = m.end() if m else e
+                    # What follows may follow an op (as `_op_may_end`), and is no `loc(` the op would take.
+                    if nxt >= n or (text[nxt] in _OP_FOLLOWERS and not text.startswith("loc(", nxt)):
+                        items.append(("k", pos, e, pieces, key))
+                        end = e
+                        pos = nxt
+                        continue
         if c != "%" and c != '"':
             if not ((c.isascii() and c.isalpha()) or c == "_"):
                 break
@@ -735,6 +759,72 @@ def op_run(text: str, pos: int, cr: bool = False) -> tuple[list[tuple], int] | N
         last = items.pop()
         end = last[1] if isinstance(last[1], int) else last[1].start()
     return (items, end) if items else None
+
+
+# ---- whole lines by shape: a line's text with its SSA names cut out ---------------------------------
+# A line `%r = d.op %a, %b ... : T` is, around its names, one of a few hundred shapes a file repeats
+# thousands of times; every line of one shape reads the same up to the names (the readers see a
+# name only as a whole `_V` match, which `_NAMES` finds alike). So the one-line readers run once
+# per shape, and a line whose shape they took whole, each name a result or an operand, is handed
+# over as its pieces; the builder builds it from the shape's template (IRBuilder.line_op).
+_NAMES = lazy_compile(rf"({_V})", re.ASCII)
+_SHAPES: dict[tuple, bool] = {}  # shape -> whether its lines are read whole by pretty_op_parts
+_LETTERS = "_ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+_LINE_STARTS = frozenset("%" + _LETTERS)  # what starts an op line read by shape
+_OP_FOLLOWERS = frozenset('%"}^#!' + _LETTERS)  # what may follow an op (`_op_may_end`, ASCII)
+
+
+def _line_value_spans(text: str, base: int, parts: tuple) -> list[tuple[int, int]] | None:
+    """The result's and operands' name spans (in the order IRBuilder.pretty_op_line's template
+    lists operands) of the pretty_op_parts `parts` of an op at `base`; None for an op the builder
+    does not template (several result groups, a reduce)."""
+    results_end, _, family, items, _, _, _ = parts
+    if results_end > base:
+        head = text[base:results_end]
+        if "," in head or ":" in head:
+            return None
+        m = scan.VALUE.match(text, base)
+        if m is None:
+            return None
+        spans = [m.span()]
+    else:
+        spans = []
+    if family == "OP_PRETTY":
+        spans += items
+    elif family == "OP_KWARGS":
+        spans += [it for it in items if len(it) == 2]
+    elif family == "OP_COMPARE":
+        spans += items[1:3]
+    elif family == "OP_DOT":
+        spans += items[:2]
+    elif family == "OP_SDY_SHARDING":
+        spans += items[:1]
+    elif family != "OP_CONSTANT":
+        return None
+    return spans
+
+
+def _shape_ok(text: str, pos: int, e: int, pieces: list[str], key: tuple) -> bool:
+    """Do pretty_op_parts read the line from `pos` to `e` whole, each of its names a result or an
+    operand? Recorded for the line's shape."""
+    ok = False
+    try:
+        r = pretty_op_parts(text, pos)
+    except ScanError:
+        r = None
+    if r is not None and r[1] == e:
+        spans = _line_value_spans(text, pos, r[0])
+        if spans is not None:
+            names = []
+            p = pos
+            for k, piece in enumerate(pieces):
+                if k % 2:
+                    names.append((p, p + len(piece)))
+                p += len(piece)
+            ok = sorted(spans) == names
+    if len(_SHAPES) < _CACHE_BOUND:
+        _SHAPES[key] = ok
+    return ok
 
 
 def _starts_statement(text: str, pos: int) -> bool:

@@ -30,7 +30,7 @@ from ttopt.parse.alias_order import LOC_ALIAS_ONLY, location_problem
 from ttopt.parse.attr_parser import AttrParser, AttrSyntaxError
 from ttopt.parse.errors import describe_unexpected
 from ttopt.parse.lexer import FastToken, LexFailure
-from ttopt.parse.line_readers import generic_op_parts, simple_fntype_types, tail_parts
+from ttopt.parse.line_readers import generic_op_parts, pretty_op_parts, simple_fntype_types, tail_parts
 from ttopt.parse.literals import parse_int
 from ttopt.parse.opspec import OpSpec
 from ttopt.parse.resources import merged, read_file_metadata
@@ -94,6 +94,9 @@ class IRBuilder(Transformer):
         # (quoted op name, tail text) of generic one-line ops -> what building the tail gave (see
         # op_run); the same idea for the generic form.
         self.tail_templates: dict[tuple[str, str], tuple] = {}
+        # A line's text around its SSA names (line_readers.op_run's "k" items) -> what its op's
+        # line template gives and where its names go (see line_op).
+        self.shape_templates: dict[tuple, tuple] = {}
 
     # ---- helpers used by custom formats ------------------------------------------------------
     def fail(self, tok: Any, message: str) -> NoReturn:
@@ -359,7 +362,9 @@ class IRBuilder(Transformer):
         for item in c[0].end_pos:
             kind = item[0]
             if kind != "t":
-                if kind == "f":
+                if kind == "k":
+                    self.line_op(item)
+                elif kind == "f":
                     self._fast_generic(item[1])
                 elif kind == "g":
                     self.generic_op_line(item[1], item[2])
@@ -406,6 +411,92 @@ class IRBuilder(Transformer):
             block = self.blocks[-1]
             op.parent = block
             block.ops.append(op)
+
+    def line_op(self, item: tuple) -> None:
+        """A ("k", start, line end, pieces, shape) item of an op run (line_readers.op_run): a whole
+        line `[%r =] d.op ...` given as its text split around its SSA names. Built from its shape's
+        template (`_shape_template`) when it has one and every name resolves as on that shape's
+        first line; otherwise read and built as a "p" item, which reports any error."""
+        _, base, e, pieces, shape = item
+        tpl = self.shape_templates.get(shape)
+        if tpl is None:
+            return self._line_op_read(base, e, pieces, shape, True)
+        name, operand_pieces, otypes, rtype, props, attrs, name_off, loc = tpl
+        values = self.values
+        operands: list[Value] = []
+        for i, k in enumerate(operand_pieces):
+            group = values.get(pieces[k])
+            if group is None or len(group) != 1:
+                return self._line_op_read(base, e, pieces, shape, False)
+            v = group[0]
+            t = otypes[i]
+            if v.type is not t and v.type.text != t.text:
+                return self._line_op_read(base, e, pieces, shape, False)
+            operands.append(v)
+        res = prev = None
+        if rtype is not None:
+            res = pieces[1]
+            prev = values.get(res)
+            if prev is not None and self.undo_mark_contains(res):
+                return self._line_op_read(base, e, pieces, shape, False)
+            name_off += len(res)
+        location = None
+        if loc is not None:
+            try:
+                location = self.ap.location(loc)
+            except AttrSyntaxError:
+                return self._line_op_read(base, e, pieces, shape, False)
+        op = Operation.parsed(name, operands, rtype, res[1:] if res else None, dict(props), dict(attrs), location)
+        op.pos = base + name_off
+        if res is not None:
+            self.undo.append((res, prev))
+            values[res] = op.results[:]
+        block = self.blocks[-1]
+        op.parent = block
+        block.ops.append(op)
+        self.seen_op = True
+
+    def _line_op_read(self, base: int, e: int, pieces: list[str], shape: tuple, first: bool) -> None:
+        """line_op's line read and built as a "p" item (the general path: it reports any error);
+        the `first` line of its shape in this parse leaves the shape's template."""
+        try:
+            r = pretty_op_parts(self.source_text, base)
+        except ScanError as err:  # the lexer read this shape whole: reaching here is a bug
+            raise ParseFailure(err.pos, err.message) from None
+        if r is None or r[1] != e:
+            raise ParseFailure(base, "internal error: the line reader took a line the op reader rejects")
+        self.pretty_op_line(base, r[0])
+        if first:
+            self._shape_template(base, r[0], pieces, shape)
+
+    def _shape_template(self, base: int, parts: tuple, pieces: list[str], shape: tuple) -> None:
+        """Record what the line at `base` (split into `pieces` around its names) built, for later
+        lines of its shape: the line template of its op (see `_record_template`) with each operand
+        the name at a piece index, where the op name sits after the result, and the location text.
+        Only lines with at most one result whose op took a line template qualify."""
+        text = self.source_text
+        results_end, (n0, _), family, items, _, types, loc = parts
+        key = _line_key(text, base, results_end, n0, family, items, types)
+        if key is None:
+            return
+        tpl = self.line_templates.get(key[0])
+        if tpl is None:
+            return
+        name, order, otypes, rtypes, props, attrs = tpl
+        has_result = results_end > base
+        if otypes is None or len(rtypes) != has_result:
+            return
+        at: dict[int, int] = {}
+        p = base
+        for k, piece in enumerate(pieces):
+            if k % 2:
+                at[p] = k
+            p += len(piece)
+        spans = key[1]
+        operand_pieces = tuple(at[spans[i][0]] for i in order)
+        loc_text = text[loc[0] : loc[1]] if loc else None
+        name_off = n0 - base - (len(pieces[1]) if has_result else 0)
+        self.shape_templates[shape] = (name, operand_pieces, otypes, rtypes[0] if has_result else None, props, attrs, name_off, loc_text)
 
     def _tail_template(self, qname: str, tail: str) -> tuple | None:
         """(name, operand types, result type | None, properties, attributes) of ops written `"qname"(...)
