@@ -1,4 +1,4 @@
-"""Benchmark: DFSharding 2.0 chain merging on vs off (issue 9) on the generated models.
+"""Benchmark: DFSharding 2.0 chain merging on vs off on the generated models.
 
 Run by hand (not by CI):
     python bench/chain_merging.py [--sizes 100,1000] [--models mlp,resnet,transformer]

@@ -1,4 +1,4 @@
-"""Benchmark: a JAX-style module through the whole chain, time per stage (issue 16).
+"""Benchmark: a JAX-style module through the whole chain, time per stage.
 
     python bench/lowering.py [--sizes 1000,10000] [--repeat 1] [--policy CostBased]
 

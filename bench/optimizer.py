@@ -71,8 +71,8 @@ from ttopt.testing.ttnn_models import MODELS  # noqa: E402
 
 
 def run(text: str, max_legal_layouts: int, policy: str = "DFSharding") -> tuple[float, dict, int]:
-    """One optimizer run; `policy` is a policy name with optional `+fallback` (issue 5) and
-    `+nomerge` (DFSharding 1.0: chain merging off, issue 9) suffixes."""
+    """One optimizer run; `policy` is a policy name with optional `+fallback` and
+    `+nomerge` (DFSharding 1.0: chain merging off) suffixes."""
     module = parse_module(text, "bench.mlir")
     n = sum(1 for op in module.walk() if op.name.startswith("ttnn.") and op.name != "ttnn.get_device")
     ctx = PassContext()

@@ -1,4 +1,4 @@
-"""Benchmark: `--stablehlo-pipeline` on wide modules (issue 12 §5): one op with N operands, a
+"""Benchmark: `--stablehlo-pipeline` on wide modules: one op with N operands, a
 function with N arguments, and N arguments feeding one op. The pipeline must stay linear in N.
 
 Run by hand from the repo root (not by CI):

@@ -1,7 +1,7 @@
 // RUN: ttopt opt %s | FileCheck %s
 // RUN: ttopt opt %s --mlir-print-op-generic | ttopt opt | FileCheck %s
 
-// sdy.named_computation in its custom form, with and without shardings (issue 17 §1); this file's
+// sdy.named_computation in its custom form, with and without shardings; this file's
 // module is jaxlib's own print of it (tests/parse/test_oracle_forms.py compares byte for byte).
 
 // CHECK: module {

@@ -4,7 +4,7 @@
 
 // StableHLO forms as MLIR prints them (this file is jaxlib's own output): composite, custom_call
 // with several results, a tuple result, api_version and a dictionary backend_config, and
-// get_tuple_element (issue 17 §1), and optimization_barrier with its attributes before the operands. Each comes back byte for byte, also through the generic form.
+// get_tuple_element, and optimization_barrier with its attributes before the operands. Each comes back byte for byte, also through the generic form.
 
 // GENERIC: "stablehlo.composite"(%arg0) <{composite_attributes = {k = 1 : i64}, decomposition = @dec, name = "my.op", version = 1 : i32}>
 // GENERIC: "stablehlo.get_tuple_element"(%arg1) <{index = 0 : i32}>

@@ -1,6 +1,6 @@
 // RUN: not ttopt opt %s --split-input-file 2>&1 | FileCheck %s
 
-// Symbol tables, calls and type aliases are checked as MLIR checks them (issue 12 §3, §4).
+// Symbol tables, calls and type aliases are checked as MLIR checks them.
 
 // CHECK: verify_symbols.mlir:[[# @LINE + 4]]:1: error: 'func.func' op redefinition of symbol named 'f'
 func.func @f() {

@@ -4,7 +4,7 @@
 // RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled --memory-layout-analysis-policy CostBased --tensor-l1-usage-cap 0.05 --verify-l1-budget --mlir-print-debuginfo | FileCheck %s --check-prefix=SPILL
 // RUN: ttopt opt %s --ttnn-optimizer --memory-layout-analysis-enabled --memory-layout-analysis-policy CostBased --tensor-l1-usage-cap 0.05 --trace 2>&1 >/dev/null | FileCheck %s --check-prefix=SPILL-TRACE
 
-// A fork resolved by a reshard rather than a spill, because that is cheaper (issue 15). p = relu(x)
+// A fork resolved by a reshard rather than a spill, because that is cheaper. p = relu(x)
 // (1x8x1024x128 bf16, 2 MiB) is read by norm = rms_norm(p), which takes width- or block-sharded
 // inputs, and by rope = rotary_embedding(p), which takes height-sharded ones; both copy their input's
 // shard spec to their output, and an interleaved input gives an interleaved output. No shard spec

@@ -5,7 +5,7 @@
 
 // TTIR / TTCore custom assembly as tt-mlir prints it (TTIROps.td, TTCoreOps.td): to_layout with
 // and without hostInfo, load_cached with one, several and no results, ttnn_metal_layout_cast,
-// and tensor.empty as a destination (issue 17 §1). Spellings MLIR accepts but never prints are
+// and tensor.empty as a destination. Spellings MLIR accepts but never prints are
 // read and printed canonically: spaced shapes and spaced per-axis quantization parameters.
 
 // GENERIC: "ttcore.load_cached"(%arg0, %arg1) <{callee = @f_const_eval_0}> : (tensor<32x32xbf16>, tensor<32x32xbf16>) -> tensor<32x32xbf16>

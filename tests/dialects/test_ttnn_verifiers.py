@@ -1,4 +1,4 @@
-"""The ttnn.matmul verifier agrees with NumPy's matmul shape rule (issue 12 §4)."""
+"""The ttnn.matmul verifier agrees with NumPy's matmul shape rule."""
 
 from __future__ import annotations
 

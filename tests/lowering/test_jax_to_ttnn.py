@@ -1,4 +1,4 @@
-"""One chain from JAX to an optimized TTNN program (issue 16 §4): every testdata/jax module whose ops
+"""One chain from JAX to an optimized TTNN program: every testdata/jax module whose ops
 all lower goes through `stablehlo-pipeline, convert-to-ttir, ttir-to-ttnn-backend-pipeline`; the
 TTNN output re-parses, verifies and fits L1. The others stop with an error naming their first op
 without a lowering; `EXPECTED_ERRORS` lists them (and the test fails if one starts to lower, so the

@@ -1,5 +1,5 @@
-"""`AliasRef.resolve` caches its target per version of the scope's definition table (issue 15
-scaling): it must answer as an uncached lookup would after every kind of change to the table."""
+"""`AliasRef.resolve` caches its target per version of the scope's definition table: it
+must answer as an uncached lookup would after every kind of change to the table."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Reshape and fork L1 reservations of DFSharding 2.0 (issue 9), checked on the merge report and the
+"""Reshape and fork L1 reservations of DFSharding 2.0, checked on the merge report and the
 rewritten IR rather than the trace text."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""CostBased (issue 15): optimal against an exhaustive reference, exact and beam agree, the estimate
+"""CostBased: optimal against an exhaustive reference, exact and beam agree, the estimate
 it plans is the estimate of the IR it writes, never worse than its input, always within L1."""
 
 from __future__ import annotations

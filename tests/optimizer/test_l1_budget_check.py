@@ -1,4 +1,4 @@
-"""L1 reservation timeline and the --verify-l1-budget checker (issue 9)."""
+"""L1 reservation timeline and the --verify-l1-budget checker."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The op model's and cost model's caches (issue 15 scaling): answers are shared by ops with equal
+"""The op model's and cost model's caches: answers are shared by ops with equal
 signatures, and never stale after an op's layouts change (the optimizer's rewrite gives values new
 types; the caches must then answer as a fresh model would)."""
 

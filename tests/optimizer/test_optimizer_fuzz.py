@@ -1,4 +1,4 @@
-"""Seeded mutations of the optimizer's own corpus under every optimizer mode (issue 12 §7).
+"""Seeded mutations of the optimizer's own corpus under every optimizer mode.
 
 The general fuzz test (tests/fuzz) mostly builds IR the optimizer rejects up front (TTNN ops
 without layouts); these cases start from modules the optimizer accepts and change one tensor type

@@ -1,5 +1,5 @@
 """Limits that hold the same both ways (what ttopt prints, it parses back), and printing never
-produces text the parser rejects (issue 12 §3, §4, §6)."""
+produces text the parser rejects."""
 
 from __future__ import annotations
 

@@ -71,7 +71,7 @@ def test_cycle_respects_preferences_and_strict_channels() -> None:
 
 
 def test_bipartite_dead_end_is_the_end_of_the_right_colour() -> None:
-    # Regression (issue 12 §2): in a bipartite global graph the near-full dead-end scan took the
+    # Regression: in a bipartite global graph the near-full dead-end scan took the
     # first degree-1 node it met as the path's end, although parity fixes the end's colour, and
     # reported a false UNSAT. Path 3-0-1-5-4 exists; node 2 must be skipped, 4 ends the walk.
     g = AdjacencyGraph.from_edges([(0, 1), (0, 3), (1, 2), (1, 5), (4, 5)], range(6))

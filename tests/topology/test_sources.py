@@ -104,7 +104,7 @@ def test_from_data_keys() -> None:
     ],
 )
 def test_null_bool_and_float_node_ids_are_errors(data: dict, message: str) -> None:
-    # They used to become nodes "None" / "True" / "2.5" silently (issue 12 §3).
+    # They used to become nodes "None" / "True" / "2.5" silently.
     with pytest.raises(GraphFileError, match=message):
         from_data(data)
 

@@ -1,4 +1,4 @@
-"""`convert-stablehlo-to-ttir`: StableHLO compute ops to TTIR ops (issue 16 §2).
+"""`convert-stablehlo-to-ttir`: StableHLO compute ops to TTIR ops.
 
 Ops are written in generic form with upstream tt-mlir's property spellings and without DPS output
 operands. Elementwise ops map one to one; a 2-D `convolution` becomes `ttir.conv2d`

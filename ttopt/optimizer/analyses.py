@@ -133,7 +133,7 @@ class AnalysisPipeline:
         max_legal_layouts: int = 8,
         row_major_enabled: bool = False,
         output_overrides: dict[str, OutputLayoutOverride] | None = None,
-        conv2d_overrides: dict[str, Any] | None = None,  # name -> conv2d_overrides.Conv2dOverride (issue 5)
+        conv2d_overrides: dict[str, Any] | None = None,  # name -> conv2d_overrides.Conv2dOverride
     ) -> None:
         self.device = device
         self.model = model
@@ -343,7 +343,7 @@ class AnalysisPipeline:
         if family_of(op.name) is Family.CONCAT:
             # Sharded concat needs *every* input in the output's memory layout and grid (OP-MODEL.md
             # §3): substituting operand 0 alone mixes sharded and interleaved inputs, which the
-            # model rejects, so concat never had a sharded legal config (issue 9).
+            # model rejects, so concat never had a sharded legal config.
             tensors = [v for v in op.operands if isinstance(v.type.resolve(), TensorType)]
             if len(tensors) != len(inputs):
                 return None

@@ -30,7 +30,7 @@ class SpillLocation(StrEnum):
     """Where a completed chain's last output goes (seed 002 §4.1.4, replaces `spillEndToDRAM`).
 
     DFSharding sets DRAM, or NONE when the chain feeds a dispatch op (seed 001); chain merging
-    (issue 9) adds NONE for merged chains and L1_INTERLEAVED.
+    adds NONE for merged chains and L1_INTERLEAVED.
     """
 
     NONE = "None"
@@ -112,7 +112,7 @@ class L1ChainConfig:
     state: L1ChainState = L1ChainState.IN_BUILD
     spill_location: SpillLocation = SpillLocation.NONE
     is_concat_chain: bool = False
-    preferred_output_mem_layout: TensorMemoryLayout | None = None  # set by chain merging (issue 9)
+    preferred_output_mem_layout: TensorMemoryLayout | None = None  # set by chain merging
     failure_reason: str = ""
     # Dispatch-consumer chains (seed 001): the first op's input layout the solver chose.
     resolved_first_op_input_layout: Any = None

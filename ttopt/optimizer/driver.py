@@ -62,9 +62,9 @@ def run_optimizer(p: Any, module: Any, ctx: Any) -> None:
             raise _fail(f"--memory-layout-analysis-policy: {e}") from None
         except KeyError:
             raise _fail(f"--memory-layout-analysis-policy: unknown policy '{p.memory_layout_analysis_policy}'") from None
-        if hasattr(policy, "chain_merging"):  # DFSharding 2.0 (issue 9)
+        if hasattr(policy, "chain_merging"):  # DFSharding 2.0
             policy.chain_merging = getattr(p, "chain_merging", True)
-        if hasattr(policy, "exact_max_ops"):  # CostBased (issue 15)
+        if hasattr(policy, "exact_max_ops"):  # CostBased
             cost_policy = cast("CostBased", policy)
             cost_policy.exact_max_ops = p.cost_exact_max_ops
             cost_policy.time_limit = p.cost_time_limit

@@ -1,4 +1,4 @@
-"""L1 budget checker (issue 9 "Bad input"): replay a function's schedule and find the first position
+"""L1 budget checker: replay a function's schedule and find the first position
 whose L1 use exceeds the budget according to the op model.
 
 At each top-level op (in block order) the L1 in use per core is the op's own peak from the op model

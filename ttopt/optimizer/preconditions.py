@@ -1,4 +1,4 @@
-"""What the ttnn-optimizer requires of its input, checked before any analysis (issue 12).
+"""What the ttnn-optimizer requires of its input, checked before any analysis.
 
 Decision: these are the optimizer's preconditions, not ttnn op verifiers. A TTNN module without
 layouts is valid IR (tt-mlir's TTNN layout pass is what adds them) and `ttopt opt` without the

@@ -73,7 +73,7 @@ class OptionSpec:
             return value
         if t is list:
             items = split_list(raw)
-            # ',,,' or 'a,,b' is a typo, not a list: silently dropping items hides it (issue 12 §6).
+            # ',,,' or 'a,,b' is a typo, not a list: silently dropping items hides it.
             if text and not all(items):
                 raise ValueError(f"empty item in the list '{raw}'")
             return items if text else []

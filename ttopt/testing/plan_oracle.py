@@ -1,5 +1,5 @@
 """Reference optimum of a small function's layout plan, by exhaustive branch and bound — written
-apart from the CostBased policy so that its optimality is tested, not asserted (issue 15).
+apart from the CostBased policy so that its optimality is tested, not asserted.
 
 The decision space is the one every policy shares: each op takes one of its legal configs (all of
 them, unpruned) or keeps its default when a reader the op model does not see reads its result

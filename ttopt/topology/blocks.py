@@ -1,4 +1,4 @@
-"""Structural proofs for cycle targets: biconnected blocks and degree-2 forcing (issue 18).
+"""Structural proofs for cycle targets: biconnected blocks and degree-2 forcing.
 
 A simple cycle never crosses a cut vertex or a bridge, so it lies inside one biconnected block of
 the global graph: globals outside every block with at least n nodes cannot host a ring of n.

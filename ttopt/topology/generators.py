@@ -1,4 +1,4 @@
-"""Hard instances for tests and bench: Hamiltonian rings and lines into sparse graphs (issue 18).
+"""Hard instances for tests and bench: Hamiltonian rings and lines into sparse graphs.
 
 Every generator is seeded (`random.Random(seed)`), so the same arguments give the same graph on
 every run and platform. Node labels are shuffled, so the planted cycle is not the index order the

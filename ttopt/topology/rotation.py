@@ -1,4 +1,4 @@
-"""Pósa rotation-extension: a fast, incomplete search for Hamiltonian-type walks (issue 18).
+"""Pósa rotation-extension: a fast, incomplete search for Hamiltonian-type walks.
 
 The walk-extension DFS (paths.py) is complete but can thrash on sparse graphs: a wrong turn early
 in a 128-node walk on a cubic graph is only detected deep down. Rotation-extension repairs the

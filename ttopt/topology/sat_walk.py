@@ -1,4 +1,4 @@
-"""Successor-and-order SAT encoding for ring and line targets (issue 18, item 3).
+"""Successor-and-order SAT encoding for ring and line targets.
 
 The general encoding (sat.py) has a variable per (target, global) pair: for a ring of n targets
 into n globals that is the position ("permutation") encoding, n^2 variables whose support

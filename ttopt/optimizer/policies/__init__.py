@@ -6,7 +6,7 @@ reshards, spills, dispatch configs, chains for traces and stats). It never edits
 `ttopt.optimizer.rewrite.apply_decisions` does that for every policy.
 
 Adding a policy: write `policies/<name>.py` with a class that has `name` and `run(fn)`, and point
-its entry in `POLICY_MODULES` at the module (issue 5: GreedyL1Interleaved, BFInterleaved).
+its entry in `POLICY_MODULES` at the module (GreedyL1Interleaved, BFInterleaved).
 """
 
 from __future__ import annotations
@@ -26,12 +26,12 @@ if TYPE_CHECKING:
 # Policy name -> module that registers it, or None while it is planned (seed 002 §2.3 names).
 POLICY_MODULES: dict[str, str | None] = {
     "DFSharding": "ttopt.optimizer.policies.df_sharding",
-    "GreedyL1Interleaved": "ttopt.optimizer.policies.greedy_l1_interleaved",  # issue 5
-    "BFInterleaved": "ttopt.optimizer.policies.bf_interleaved",  # issue 5
-    "CostBased": "ttopt.optimizer.policies.cost_based",  # issue 15
+    "GreedyL1Interleaved": "ttopt.optimizer.policies.greedy_l1_interleaved",
+    "BFInterleaved": "ttopt.optimizer.policies.bf_interleaved",
+    "CostBased": "ttopt.optimizer.policies.cost_based",
 }
 PLANNED_IN: dict[str, str] = {}
-DEFAULT_POLICY = "CostBased"  # issue 15: it beats every other policy on every bench model
+DEFAULT_POLICY = "CostBased"  # it beats every other policy on every bench model
 
 _REGISTRY: dict[str, type[MemoryLayoutPolicy]] = {}
 

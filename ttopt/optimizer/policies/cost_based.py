@@ -1,5 +1,5 @@
-"""CostBased: choose every op's config and every reshard to minimise the function's estimated time
-(issue 15), under the L1 budget over the schedule, with the same op model, cost model and rewrite
+"""CostBased: choose every op's config and every reshard to minimise the function's estimated time,
+under the L1 budget over the schedule, with the same op model, cost model and rewrite
 as the other policies.
 
 1. `CostGraph`: candidates per op (legal configs, pruned to the cheapest few) and, per choice, the

@@ -4,7 +4,7 @@
    joins the current chain; the chain continues into the next op iff that op is schedulable right
    after, uses this op's result as its operand 0, this op has exactly one use, and the next op is
    neither a dispatch op nor a concat. Dispatch ops break chains (seed 001), concat ops get a chain
-   of their own (`is_concat_chain`; resolved by chain merging, issue 9).
+   of their own (`is_concat_chain`; resolved by chain merging).
 2. Link chains through dispatch ops and solve them in topological order; a chain consuming a
    dispatch result solves for its optimal first-op input, which becomes the dispatch's output.
 3. Per chain: ShardSolver.resolve, then pickOpShardConfigs (max accumulated core usage, tie rule),
@@ -58,7 +58,7 @@ class DFShardingPolicy:
 
     def __init__(self, fork_rule: ForkRule = ForkRule.SUM, chain_merging: bool = True) -> None:
         self.fork_rule = fork_rule
-        self.chain_merging = chain_merging  # DFSharding 2.0 (issue 9); False: the 1.0 behaviour
+        self.chain_merging = chain_merging  # DFSharding 2.0; False: the 1.0 behaviour
         self.last_merge_report: Any = None
         self.extra_op_configs: dict[Any, Any] = {}
 
@@ -194,7 +194,7 @@ class DFShardingPolicy:
 
     def after_chains_solved(self, fn: FunctionContext, chains: list[L1ChainConfig], schedule: list[Any],
                             backend: OpModelBackend) -> None:  # fmt: skip
-        """Hook between chain solving and the decisions. DFSharding 2.0 (seed 002 §4.1, issue 9)
+        """Hook between chain solving and the decisions. DFSharding 2.0 (seed 002 §4.1)
         resolves concat chains, L1 reservations and chain merges here by changing completed chains'
         `spill_location` (NONE / L1_INTERLEAVED) and failing or completing concat chains."""
         self.last_merge_report = None
@@ -221,7 +221,7 @@ class DFShardingPolicy:
             trace.core_usage(chain, solver, acc, backend)
         preferred = chain.preferred_output_mem_layout
         if preferred is not None:
-            # Concat producers/consumers (issue 9): the last op first, to its best config with that layout.
+            # Concat producers/consumers: the last op first, to its best config with that layout.
             last = chain.last_op
             live = [i for i in bits(solver.bitset(last)) if backend.configs(last)[i].layout.memory_layout is preferred]
             choice = pick_config(live, acc[last], [backend.is_block_sharded(last, i) for i in range(backend.config_count(last))])
