@@ -1,4 +1,4 @@
-"""Lines read by shape (line_readers._shape_item, IRBuilder.line_op): a line whose text around its
+"""Lines read by shape (line_readers._shape_ok, IRBuilder.line_op): a line whose text around its
 SSA names was read whole before is built from that shape's template. Every such line must build,
 print and fail exactly as the piecewise grammar reads it."""
 
@@ -6,22 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from ttopt.ir.diagnostics import Diagnostic
+from tests.parse.test_fast_lines import _parse
 from ttopt.ir.module import Module
 from ttopt.ir.printer import PrintOptions, print_module
-from ttopt.parse import lexer
-from ttopt.parse.parser import parse_module
-
-
-def _parse(text: str, fast: bool) -> Module | str:
-    saved = lexer.FAST_LINES
-    lexer.FAST_LINES = fast
-    try:
-        return parse_module(text, "in.mlir")
-    except Diagnostic as e:
-        return e.render()
-    finally:
-        lexer.FAST_LINES = saved
 
 
 def _ops(m: Module) -> list[tuple]:

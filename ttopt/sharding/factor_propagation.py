@@ -364,15 +364,7 @@ def propagate_basic(tensors: list[TensorFactors], n_operands: int, sizes: Sequen
         # Every tensor with the same axes of `f` (none, often): those are the compatible axes
         # (or none) and no tensor's are a strict prefix of them, so nothing changes; most
         # factors of a node are so, and this is cheaper than working the axes out.
-        first = None
-        for t in tensors:
-            sh = t.factors.get(f)
-            if sh is not None:
-                if first is None:
-                    first = sh.axes
-                elif sh.axes != first:
-                    break
-        else:
+        if _one_axes(tensors, f):
             continue
         axes = compatible_major_axes(tensors, n_operands, f, direction(f))
         if not axes:
@@ -471,6 +463,11 @@ def _wanted(tensors: list[TensorFactors], n_operands: int, f: int, direction: st
     that list or to none, of which no tensor's axes are a strict prefix: the factor changes no
     tensor, and a factor without wanted axes is passed over alike (its place in the order, the
     only other thing its axes decide, matters to no factor that does change)."""
+    return [] if _one_axes(tensors, f) else compatible_major_axes(tensors, n_operands, f, direction)
+
+
+def _one_axes(tensors: list[TensorFactors], f: int) -> bool:
+    """Whether every tensor that has factor `f` has the same axes along it."""
     first = None
     for t in tensors:
         sh = t.factors.get(f)
@@ -478,8 +475,8 @@ def _wanted(tensors: list[TensorFactors], n_operands: int, f: int, direction: st
             if first is None:
                 first = sh.axes
             elif sh.axes != first:
-                return compatible_major_axes(tensors, n_operands, f, direction)
-    return []
+                return False
+    return True
 
 
 def is_elementwise(op: Operation) -> bool:
