@@ -16,7 +16,11 @@ runs (each step's time includes the IR verification after it). Target: 10k ops e
 With jax installed, a second table puts Shardy C++ (jaxlib's `sdy-*` passes, run by MLIR's
 PassManager in a child process on the same generated text) beside ttopt's same 7 steps, in CPU
 seconds (each MLIR pass verifies after itself too; a shared machine's wall time is noise), and
-the ratio per step: the target is ttopt within 5x of Shardy. `--no-shardy` skips it.
+the ratio per step: the target is ttopt within 5x of Shardy. `--no-shardy` skips it. The two
+are measured in pairs: each ttopt run is followed by one Shardy run (a fresh child, after one
+untimed warm-up run of the same passes in it), so a change in the machine's load between runs
+reaches both sides of a pair; the table gives both medians, their ratio, and the median of the
+runs' own ratios ("paired").
 """
 
 from __future__ import annotations
@@ -62,8 +66,9 @@ SHARDY_STEPS = {
     "canonicalize": "canonicalize",
 }
 
-# Child process (an MLIR pipeline error can abort the process): parse the module once per repeat
-# and run the Shardy steps in order, one PassManager each, timing each run in CPU seconds.
+# Child process (an MLIR pipeline error can abort the process): parse the module once per run
+# and run the Shardy steps in order, one PassManager each, timing each timed run in CPU seconds
+# (argv: file, timed runs, steps, untimed warm-up runs first).
 _SHARDY = r"""
 import json, os, sys, time
 os.environ.setdefault("JAX_PLATFORMS", "cpu")
@@ -72,30 +77,33 @@ from jax._src.lib.mlir import ir, passmanager
 text = open(sys.argv[1]).read()
 steps = json.loads(sys.argv[3])
 out = {name: [] for name in steps}
-for _ in range(int(sys.argv[2])):
+warm = int(sys.argv[4])
+for i in range(warm + int(sys.argv[2])):
     ctx = jmlir.make_ir_context(); ctx.allow_unregistered_dialects = True
     module = ir.Module.parse(text, context=ctx)
     for name, spec in steps.items():
         pm = passmanager.PassManager.parse(f"builtin.module({spec})", context=ctx)
         t0 = time.process_time()
         pm.run(module.operation)
-        out[name].append(time.process_time() - t0)
+        if i >= warm:
+            out[name].append(time.process_time() - t0)
 print(json.dumps(out))
 """
 
 
-def shardy_cpu(path: Path, repeat: int) -> dict[str, float] | None:
-    """Median CPU seconds of each Shardy C++ step on the module at `path` (None without jax)."""
+def shardy_cpu(path: Path) -> dict[str, float] | None:
+    """CPU seconds of each Shardy C++ step on the module at `path`, one run after a warm-up run
+    in the same child (None without jax or when the child fails)."""
     try:
         import jax  # noqa: F401
     except ImportError:
         return None
-    r = subprocess.run([sys.executable, "-c", _SHARDY, str(path), str(repeat), json.dumps(SHARDY_STEPS)],
+    r = subprocess.run([sys.executable, "-c", _SHARDY, str(path), "1", json.dumps(SHARDY_STEPS), "1"],
                        capture_output=True, text=True, timeout=1800)  # fmt: skip
     if r.returncode != 0:
         print(f"Shardy C++ run failed: {r.stderr[-500:]}", file=sys.stderr)
         return None
-    return {k: statistics.median(v) for k, v in json.loads(r.stdout).items()}
+    return {k: v[0] for k, v in json.loads(r.stdout).items()}
 
 
 def run_once(text: str) -> dict[str, float]:
@@ -150,20 +158,26 @@ def main(argv: list[str] | None = None) -> None:
     all_passes()
     sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
     columns: dict[int, dict[str, float]] = {}
-    shardy: dict[int, dict[str, float] | None] = {}
+    pairs: dict[int, tuple[list[dict[str, float]], list[dict[str, float]]]] = {}
     for n in sizes:
         text = generate(n, args.seed)
         if args.write:
             Path(args.write).mkdir(parents=True, exist_ok=True)
             (Path(args.write) / f"sharding_{n}.mlir").write_text(text)
         run_once(text)  # warm-up: imports, rule tables, caches
-        runs = [run_once(text) for _ in range(args.repeat)]
+        runs: list[dict[str, float]] = []
+        shardy_runs: list[dict[str, float]] | None = None if args.no_shardy else []
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / f"sharding_{n}.mlir"
+            path.write_text(text)
+            for _ in range(args.repeat):
+                runs.append(run_once(text))
+                if shardy_runs is not None:
+                    one = shardy_cpu(path)
+                    shardy_runs = None if one is None else shardy_runs + [one]
         columns[n] = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
-        if not args.no_shardy:
-            with tempfile.TemporaryDirectory() as tmp:
-                path = Path(tmp) / f"sharding_{n}.mlir"
-                path.write_text(text)
-                shardy[n] = shardy_cpu(path, args.repeat)
+        if shardy_runs:
+            pairs[n] = (runs, shardy_runs)
     table = Table(title=f"ttopt sharding pipeline, median of {args.repeat} (seconds; JAX-style module, seed {args.seed})",
                   title_justify="left")
     table.add_column("step")
@@ -177,26 +191,32 @@ def main(argv: list[str] | None = None) -> None:
             cells.append(f"{int(v)}" if k.startswith(("ops", "  ops")) else f"{v:.3f}")
         table.add_row(f"[bold]{k}[/bold]" if k in ("stablehlo-pipeline", "total") else k, *cells)
     Console().print(table)
-    for n in sizes:
-        if shardy.get(n):
-            Console().print(comparison(n, columns[n], shardy[n], args.repeat))
+    for n, (runs, shardy_runs) in pairs.items():
+        Console().print(comparison(n, runs, shardy_runs))
 
 
-def comparison(n: int, ttopt: dict[str, float], shardy: dict[str, float], repeat: int):  # type: ignore[no-untyped-def]
-    """ttopt's and Shardy C++'s CPU seconds per Shardy step, and their ratio."""
+def comparison(n: int, runs: list[dict[str, float]], shardy_runs: list[dict[str, float]]):  # type: ignore[no-untyped-def]
+    """ttopt's and Shardy C++'s median CPU seconds per Shardy step over paired runs, the ratio of
+    the medians, and the median of the pairs' ratios."""
     from rich.table import Table
 
-    table = Table(title=f"ttopt vs Shardy C++ (jaxlib) on the same {n}-op module: CPU seconds, median of {repeat}, "
-                        "verification after each step included", title_justify="left")  # fmt: skip
-    for col in ("step", "ttopt", "Shardy C++", "ttopt / Shardy"):
+    table = Table(title=f"ttopt vs Shardy C++ (jaxlib) on the same {n}-op module: CPU seconds, median of "
+                        f"{len(runs)} paired runs, verification after each step included",
+                  title_justify="left")  # fmt: skip
+    for col in ("step", "ttopt", "Shardy C++", "ttopt / Shardy", "paired"):
         table.add_column(col, justify="left" if col == "step" else "right")
-    total_t = total_s = 0.0
+
+    def row(label: str, steps: tuple[str, ...]) -> None:
+        t = [sum(r.get(f"cpu {s}", 0.0) for s in steps) for r in runs]
+        c = [sum(r[s] for s in steps) for r in shardy_runs]
+        tm, cm = statistics.median(t), statistics.median(c)
+        paired = statistics.median(a / b for a, b in zip(t, c)) if all(c) else None
+        table.add_row(label, f"{tm:.3f}", f"{cm:.3f}", f"{tm / cm:.1f}x" if cm else "-",
+                      f"{paired:.1f}x" if paired is not None else "-")  # fmt: skip
+
     for step in SHARDY_STEPS:
-        t, s = ttopt.get(f"cpu {step}", 0.0), shardy[step]
-        total_t += t
-        total_s += s
-        table.add_row(step, f"{t:.3f}", f"{s:.3f}", f"{t / s:.1f}x" if s else "-")
-    table.add_row("[bold]the 7 steps[/bold]", f"{total_t:.3f}", f"{total_s:.3f}", f"{total_t / total_s:.1f}x" if total_s else "-")
+        row(step, (step,))
+    row("[bold]the 7 steps[/bold]", tuple(SHARDY_STEPS))
     return table
 
 
