@@ -296,19 +296,13 @@ class TrackedBlockArgument(_ReportsType, BlockArgument):
 def _list(owner: Any, name: str, items: list[Any]) -> TrackedList:
     if type(items) is TrackedList and items.owner is owner and items.name == name:
         return items
-    out = TrackedList(items)
-    out.owner = owner
-    out.name = name
-    return out
+    return _new_list(owner, name, items)
 
 
 def _dict(owner: Any, name: str, items: dict[Any, Any]) -> TrackedDict:
     if type(items) is TrackedDict and items.owner is owner and items.name == name:
         return items
-    out = TrackedDict(items)
-    out.owner = owner
-    out.name = name
-    return out
+    return _new_dict(owner, name, items)
 
 
 def _new_list(owner: Any, name: str, items: list[Any]) -> TrackedList:

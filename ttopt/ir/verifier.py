@@ -102,24 +102,12 @@ def verify_changes(module: Module, changes: Changes) -> None:
 
 
 def _check_uses(users: list[Operation]) -> None:
-    """Raise when an operand of one of `users` is not visible to it (`_visible`). Most operands
-    are results of ops in the user's own block (a pass inserting an op next to its operand's
-    definer or its user): those are answered by the block's position index alone."""
+    """Raise when an operand of one of `users` is not visible to it (`_visible`; the blocks'
+    position indexes are built once for all of them)."""
     positions: dict[int, dict[int, int]] = {}
     for op in users:
-        b = op.parent
-        pos = None
         for v in op.operands:
-            if isinstance(v, OpResult) and b is not None and (d := v.op).parent is b:
-                if pos is None:
-                    pos = positions.get(id(b))
-                    if pos is None:
-                        pos = positions[id(b)] = _positions(b.ops)
-                i = pos.get(id(d))
-                j = pos.get(id(op))
-                if i is None or j is None or i >= j:
-                    raise Diagnostic("not visible")
-            elif not _visible(v, op, positions):
+            if not _visible(v, op, positions):
                 raise Diagnostic("not visible")
 
 

@@ -1117,7 +1117,8 @@ def _signature(op: Any, args: dict[int, tuple[Any, Any, bool]]) -> tuple[tuple, 
         if d is None:
             arg = args.get(id(v))
             if arg is None:  # the pass never writes a function's argument shardings: read once
-                arg = args[id(v)] = (v, None if _region_owner(v) is not None else get_sharding_attr(v), _region_owner(v) is None)
+                plain = _region_owner(v) is None
+                arg = args[id(v)] = (v, get_sharding_attr(v) if plain else None, plain)
             if not arg[2]:
                 return None
             objs.append(arg[1])

@@ -176,7 +176,6 @@ class ShardingGraph:
         self.inert = False  # set by `_factor_propagation`: the basic outcome it computed was "nothing extendable"
         self._checked: dict[tuple[int, int], Any] = {}  # (id(attr), rank) -> attr, checked by `_read`
         self._quiet: list[bool] = []  # per node: see `propagate`
-        self._first_order: list[int] = []  # the nodes in the order a round first visits them
         self._tracing_now = False  # whether the trace is on, read once per `propagate`
         funcs, self.calls, groups = scan if scan is not None else scan_module(module)
         self.funcs = {func_name(f): f for f in funcs}
@@ -425,10 +424,8 @@ class ShardingGraph:
         res = PropagationResult(skipped=dict(self.skipped))
         # Return edges first: a function result's sharding reaches the returned value before the
         # op that computes it picks axes from its operands (Shardy's order).
-        if len(self._first_order) != len(self.nodes):  # worked out once: every round starts alike
-            returns = [i for i, n in enumerate(self.nodes) if n.label == "return"]
-            self._first_order = [*returns, *(i for i, n in enumerate(self.nodes) if n.label != "return")]
-        queue = deque(self._first_order)
+        returns = [i for i, n in enumerate(self.nodes) if n.label == "return"]
+        queue = deque([*returns, *(i for i, n in enumerate(self.nodes) if n.label != "return")])
         queued = [True] * len(self.nodes)
         if not after_basic or len(self._quiet) != len(self.nodes):
             self._quiet = [False] * len(self.nodes)
