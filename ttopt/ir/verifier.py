@@ -104,19 +104,32 @@ def verify_changes(module: Module, changes: Changes) -> None:
 def _check_uses(users: list[Operation]) -> None:
     """Raise when an operand of one of `users` is not visible to it (`_visible`; the blocks'
     position indexes are built once for all of them)."""
-    positions: dict[int, dict[int, int]] = {}
+    positions: dict[int, dict[Operation, int]] = {}
     for op in users:
+        b = op.parent
         for v in op.operands:
+            # Most uses: a result of an earlier op of the user's own block (`_visible`'s first rule).
+            if isinstance(v, OpResult):
+                d = v.op
+                if d.parent is b and b is not None and d is not op and b.parent is not None:
+                    pos = positions.get(id(b))
+                    if pos is None:
+                        pos = positions[id(b)] = _positions(b.ops)
+                    i = pos.get(d)
+                    j = pos.get(op)
+                    if i is not None and j is not None and i < j:
+                        continue
             if not _visible(v, op, positions):
                 raise Diagnostic("not visible")
 
 
-def _positions(ops: list[Operation]) -> dict[int, int]:
-    """Each op's index in `ops`, by id (built in C: a block may hold 100k ops)."""
-    return dict(zip(map(id, ops), range(len(ops))))
+def _positions(ops: list[Operation]) -> dict[Operation, int]:
+    """Each op's index in `ops` (built in C: a block may hold 100k ops; ops hash by identity, they
+    define no __eq__)."""
+    return dict(zip(ops, range(len(ops))))
 
 
-def _visible(v: Value, user: Operation, positions: dict[int, dict[int, int]]) -> bool:
+def _visible(v: Value, user: Operation, positions: dict[int, dict[Operation, int]]) -> bool:
     """The visibility rule of `_verify_visibility` for one use, by walking up from the user: the
     value's block must hold the user (or an op around it) after the value's definition, or be an
     earlier block of the same region, with no isolated-from-above op crossed on the way."""
@@ -144,7 +157,7 @@ def _visible(v: Value, user: Operation, positions: dict[int, dict[int, int]]) ->
                 pos = positions.get(id(home))
                 if pos is None:
                     pos = positions[id(home)] = _positions(home.ops)
-                i, j = pos.get(id(definer)), pos.get(id(a))
+                i, j = pos.get(definer), pos.get(a)
                 return i is not None and j is not None and i < j
             blocks = region.blocks
             return any(x is home for x in blocks[: _block_index(blocks, b)])
@@ -232,13 +245,16 @@ def _verify_op(op: Operation, module: Module) -> None:
         if message is not None:
             raise Diagnostic(message, _where(op, module))
     else:
-        if d.operands is not None and not arity_ok(d.operands, len(op.operands)):
-            raise _fail(op, module, f"expects {arity_text(d.operands)} operand(s), got {len(op.operands)}")
-        if d.results is not None and not arity_ok(d.results, len(op.results)):
-            raise _fail(op, module, f"expects {arity_text(d.results)} result(s), got {len(op.results)}")
+        # Exact counts (most ops) are compared inline: the checks run on every op a pass builds.
+        spec = d.operands
+        if spec is not None and (len(op.operands) != spec if type(spec) is int else not arity_ok(spec, len(op.operands))):
+            raise _fail(op, module, f"expects {arity_text(spec)} operand(s), got {len(op.operands)}")
+        spec = d.results
+        if spec is not None and (len(op.results) != spec if type(spec) is int else not arity_ok(spec, len(op.results))):
+            raise _fail(op, module, f"expects {arity_text(spec)} result(s), got {len(op.results)}")
         if d.regions is not None and len(op.regions) != d.regions:
             raise _fail(op, module, f"expects {d.regions} region(s), got {len(op.regions)}")
-        if d.has(TERMINATOR) and op.parent is not None and op.parent.ops[-1] is not op:
+        if TERMINATOR in d.traits and op.parent is not None and op.parent.ops[-1] is not op:
             raise _fail(op, module, "must be the last operation of its block")
         if d.extra.get("needs_terminator"):
             for region in op.regions:

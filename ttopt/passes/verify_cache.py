@@ -26,7 +26,7 @@ re-verifies the whole module, so diagnostics are those of a full verification.
 
 from __future__ import annotations
 
-from itertools import compress
+from itertools import compress, filterfalse
 from operator import is_, not_
 from typing import TYPE_CHECKING, Any, Iterable
 
@@ -71,6 +71,8 @@ _CONTAINERS = frozenset(("operands", "results", "properties", "attributes", "reg
 # op definition has a property of that name, and no op's own verifier reads it): an op whose only
 # writes are these has only those checks run again.
 _ATTRIBUTE_ONLY = frozenset(("sdy.sharding",))
+# Ops whose block arguments (and, for a data-flow edge, operands) sdy ops read shardings through.
+_ARGUMENT_OWNERS = frozenset(("func.func", "sdy.manual_computation", "sdy.data_flow_edge"))
 
 
 class VerifiedOps:
@@ -248,7 +250,21 @@ class VerifiedOps:
         symbols = False
 
         for obj, name, key in written:
-            if name == "typed":  # a new value wired in as an operand of the same type: retyped since?
+            if type(obj) is TrackedOperation:
+                # The most frequent entries first: an op taken out of its block (its block's
+                # write covers it), one operand replaced by a value of the same type.
+                b = obj.parent
+                if b is None:
+                    if obj is not root:
+                        continue
+                elif in_block.get(id(b)) is not True and not inside(obj):
+                    continue
+                if name == "operand" and key is NO_KEY:  # an operand replaced by one of the same type object
+                    uses[id(obj)] = obj
+                    if obj.name[:4] == "sdy.":  # sdy ops read their operands' definers
+                        check[id(obj)] = obj
+                    continue
+            elif name == "typed":  # a new value wired in as an operand of the same type: retyped since?
                 if obj.type is not key.type:
                     for u in obj.uses:
                         if inside(u):
@@ -258,8 +274,6 @@ class VerifiedOps:
             if key is not NO_KEY:  # a dict write: `name` is the dict, `key` its key
                 where, name = name, key
             if type(obj) is TrackedOperation:
-                if not inside(obj):
-                    continue
                 if where is not None:  # a key of its properties or attributes
                     if where == "attributes" and name in _ATTRIBUTE_ONLY:
                         light[id(obj)] = obj
@@ -269,11 +283,6 @@ class VerifiedOps:
                         symbols = True
                     if obj.name == "sdy.manual_computation" and where == "properties" and name in ("manual_axes", None):
                         subtrees.append(obj)
-                    continue
-                if name == "operand":  # an operand replaced by one of the same type object
-                    uses[id(obj)] = obj
-                    if obj.name.startswith("sdy."):  # sdy ops read their operands' definers
-                        check[id(obj)] = obj
                     continue
                 check[id(obj)] = obj
                 if name in _CONTAINERS:
@@ -312,30 +321,34 @@ class VerifiedOps:
                 ops = obj.ops
                 if ops:
                     check[id(ops[-1])] = ops[-1]
-                # Set and list operations over the whole block run in C; the Python loops below
-                # go over the ops that came or went only.
-                ids_now = list(map(id, ops))
-                now = set(ids_now)
-                was = set(map(id, before))
-                stayed = list(map(was.__contains__, ids_now))
-                gone = not was <= now
-                kept_before = list(compress(before, map(now.__contains__, map(id, before)))) if gone else list(before)
-                if name != "ops" or kept_before != list(compress(ops, stayed)):
-                    scopes = symbols = True  # moved, arguments changed, or ops reordered: every use is checked
-                if gone:
-                    for op in before:
-                        if id(op) not in now:  # gone: its users must not see its results any more
-                            for r in op.results:
-                                for u in r.uses:
-                                    if inside(u):
-                                        uses[id(u)] = u
+                # Set and list operations over the whole block run in C (ops hash by identity: they
+                # define no __eq__); the Python loops below go over the ops that came or went only.
+                was = set(before)
+                stayed = list(map(was.__contains__, ops))
+                came = [] if all(stayed) else list(compress(ops, map(not_, stayed)))  # new, or moved in
+                kept_now = list(compress(ops, stayed)) if came else ops
+                gone: list[Operation] = []
+                if name != "ops":
+                    scopes = symbols = True  # moved or arguments changed: every use is checked
+                if kept_now != list(before):  # ops gone, or reordered
+                    now = set(ops)
+                    kept_before = list(filter(now.__contains__, before))
+                    if len(kept_before) != len(before):
+                        gone = list(filterfalse(now.__contains__, before))
+                    if kept_before != kept_now:
+                        scopes = symbols = True  # ops reordered: every use is checked
+                for op in gone:  # gone: its users must not see its results any more
+                    for r in op.results:
+                        for u in r.uses:
+                            if inside(u):
+                                uses[id(u)] = u
                 if name == "parent":
                     for op in ops:
                         if type(op) is not TrackedOperation:
                             new.append(op)
                         subtrees.append(op)
                 else:
-                    for op in compress(ops, map(not_, stayed)):  # an op not here before: new, or moved in
+                    for op in came:
                         if type(op) is not TrackedOperation:
                             new.append(op)
                             subtrees.append(op)
@@ -366,11 +379,17 @@ class VerifiedOps:
                         check[id(u)] = u
 
         for op in subtrees:
-            for inner in op.walk() if op.regions else (op,):
+            if not op.regions:  # most new ops
+                k = id(op)
+                check[k] = uses[k] = op
+                if "sym_name" in op.properties or op.name == "func.call":
+                    symbols = True  # a symbol or call moved or new
+                continue
+            for inner in op.walk():
                 check[id(inner)] = inner
                 uses[id(inner)] = inner
                 if inner.name == "func.call" or "sym_name" in inner.properties:
-                    symbols = True  # a symbol or call moved or new
+                    symbols = True
         if len(check) > most:
             return Changes(ops=list(check.values())), new, list(retrack.values()), True
         # Readers of a changed op: sdy ops read their operands' definers (shardings), a function's
@@ -381,15 +400,15 @@ class VerifiedOps:
                 symbols = True
             for r in op.results:
                 for u in r.uses:
-                    if u.name.startswith("sdy.") and id(u) not in check and inside(u):
+                    if id(u) not in check and u.name[:4] == "sdy." and inside(u):
                         check[id(u)] = u
-            if name == "func.func" or name == "sdy.manual_computation" or name == "sdy.data_flow_edge":
+            if name in _ARGUMENT_OWNERS:
                 values: list[Value] = [v for region in op.regions for block in region.blocks for v in block.args]
                 if name == "sdy.data_flow_edge":
                     values += op.operands
                 for v in values:
                     for u in v.uses:
-                        if u.name.startswith("sdy.") and id(u) not in check and inside(u):
+                        if id(u) not in check and u.name[:4] == "sdy." and inside(u):
                             check[id(u)] = u
         walked: set[int] = set()  # blocks whose enclosing ops are added (the same for all their ops)
         for op in [*check.values(), *light.values()]:

@@ -422,8 +422,14 @@ def _plan_steps(x: Any, src_attr: Any, target_attr: Any, meshes: dict, trace: An
                     plans[content] = made
             props[key] = made[0]
         if st.params is not None:
-            params = tuple(AllToAllParam(axes=tuple(axis_ref(a, mesh) for a in ax), src_dim=s, tgt_dim=t) for ax, s, t in st.params)
-            props["params"] = AllToAllParamListAttr(params=params).to_attr()
+            moves = ("params", id(mesh), tuple((tuple(ax), s, t) for ax, s, t in st.params))
+            made = plans.get(moves) if plans is not None else None
+            if made is None:
+                params = tuple(AllToAllParam(axes=tuple(axis_ref(a, mesh) for a in ax), src_dim=s, tgt_dim=t) for ax, s, t in st.params)
+                made = (AllToAllParamListAttr(params=params).to_attr(), mesh)  # shared as the lists above
+                if plans is not None:
+                    plans[moves] = made
+            props["params"] = made[0]
         props["out_sharding"] = dialect_attr(to_attr(out, meshes))
         out_steps.append((f"sdy.{st.kind}", props))
     return out_steps
