@@ -492,3 +492,27 @@ def test_a_collective_alike_but_for_its_result_type_is_checked_against_it() -> N
         cache.verify(m)
     assert cached.value.message == fresh.value.message
     assert cached.value.message == "'sdy.all_gather' op sharding doesn't match tensor rank: 2 != 1 (at flat)"
+
+
+def test_reshards_sharing_a_sharding_are_checked_against_each_operand() -> None:
+    # New reshards (as insert-explicit-reshards builds) share one sharding attribute: it fits the
+    # rank-2 values and is checked once for them; on the reshape's rank-1 value it does not fit,
+    # and that reshard is reported at its location, as a full verification does.
+    from ttopt.ir.location import Location
+
+    m = parse_module(ALIKE)
+    cache = VerifiedOps()
+    cache.verify(m)
+    sharding = _gather_properties()["out_sharding"]  # <@mesh, [{}, {}]>
+    neg, abs_, _exp, reshape = _ops(m)[:4]
+    for definer in (neg, abs_, reshape):
+        r = definer.results[0]
+        where = Location.named("flat_reshard") if definer is reshape else None
+        new = Operation("sdy.reshard", [r], [r.type], {"sharding": sharding}, location=where)
+        definer.parent.insert(definer.parent.index(definer) + 1, new)
+    with pytest.raises(Diagnostic) as fresh:
+        verify(m)
+    with pytest.raises(Diagnostic) as cached:
+        cache.verify(m)
+    assert cached.value.message == fresh.value.message
+    assert cached.value.message == "'sdy.reshard' op sharding doesn't match tensor rank: 2 != 1 (at flat_reshard)"

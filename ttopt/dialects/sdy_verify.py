@@ -47,11 +47,26 @@ def _mesh(op: Operation) -> None:
 
 def _with_sharding(op: Operation) -> None:
     """sdy.sharding_constraint / sdy.reshard: the sharding must fit the operand (Shardy's words)."""
+    run = verification_run()
+    key = None
+    if run:
+        # What the check reads: the sharding's model, the operand's type, the manual axes around
+        # (the same for every op of a block); the meshes are the run's.
+        a = op.properties.get("sharding")
+        t = getattr(a, "_typed", None)
+        key = (id(t if t is not None else _model(a)), id(op.operands[0].type) if op.operands else 0, id(op.parent))
+        passed = _WITH_SHARDING_PASSED
+        if passed.run != run:
+            passed.start(run)
+        elif key in passed.keys:
+            return
     s = _typed(op, "sharding", "TensorShardingAttr")
     vtype = op.operands[0].type if op.operands else None
     problem = sharding_problem(s, vtype, _mesh_of(s, _meshes(op)), _manual_axes(op))
     if problem:
         raise ValueError(problem)
+    if key is not None:
+        _WITH_SHARDING_PASSED.keys.add(key)
 
 
 def _named_mesh(op: Operation, name: str) -> Any:
@@ -228,6 +243,7 @@ def _sharding_problem(s: Any, vtype: Any, mesh: Any, manual: Mapping[str, Any]) 
         return f"sharding doesn't match tensor rank: {s.rank} != {len(t.shape)}"
     sizes = {a.name: a.size for a in mesh.axes}
     seen: list[Any] = []
+    seen_keys: set[tuple[str, Any]] = set()  # of `seen`: an axis ref's fields (its equality)
     sub_axes: dict[str, list[Any]] = {}
 
     def refs_problem(refs: Any) -> str | None:
@@ -235,9 +251,11 @@ def _sharding_problem(s: Any, vtype: Any, mesh: Any, manual: Mapping[str, Any]) 
         for ref in refs:
             if ref.name not in sizes:
                 return f'unknown axis name: "{ref.name}"'
-            if ref in seen:
+            key = (ref.name, ref.sub_axis)
+            if key in seen_keys:
                 return f"duplicate axis ref: {_axis_text(ref)}"
             seen.append(ref)
+            seen_keys.add(key)
             if ref.sub_axis is None:
                 prev = ref
                 continue
@@ -513,7 +531,7 @@ def _collective(op: Operation) -> None:
     """An sdy collective's out_sharding must fit its result (Shardy's verifyCollectiveOp, step 2),
     and its own axes must turn the operand's sharding into it (the collective's verifySymbolUses)."""
     run = verification_run()
-    keys = _passed_keys(op) if run else None
+    keys = _passed_keys(op, run) if run else None
     if keys is None:
         _check_collective_op(op)
         return
@@ -531,18 +549,21 @@ def _collective(op: Operation) -> None:
     seen.add(moves)
 
 
+# The sdy.reshard / sdy.sharding_constraint checks that passed in this run (`_with_sharding`).
+_WITH_SHARDING_PASSED = _PassedInRun()
+
 # The collectives' checks that passed in this run, by what they read (`_passed_keys`): a pass that
 # lowers many reshards alike builds chains of collectives sharing their attribute models, and
 # each distinct check runs once.
 _COLLECTIVES_PASSED = _PassedInRun()
 
 
-def _passed_keys(op: Operation) -> tuple[tuple, tuple] | None:
+def _passed_keys(op: Operation, run: int) -> tuple[tuple, tuple] | None:
     """What `_check_collective_op` reads of `op`, as identities of objects the module holds (fixed
     while it does not change): for the check that the out_sharding fits the result, and for the
     check of the collective's own axes against its operand's sharding. None when the operand's
     sharding may come from elsewhere than its definer (then it is checked every time). The meshes
-    are the run's.
+    are the run's (`run`).
 
     An attribute stands for its typed model when it has one (the checks read the model: the models
     of equal shardings built by the sharding passes are shared by their attributes)."""
@@ -584,7 +605,7 @@ def _passed_keys(op: Operation) -> tuple[tuple, tuple] | None:
                 # The model's sharding at the value's index. By the attribute's spelling: the ops
                 # a pass lowers each hold their own parsed attribute, and a spelling has one model
                 # (sdy bodies name no aliases; a model given to an attribute is what it spells).
-                source = (a.text, v.index)  # type: ignore[union-attr]
+                source = (a._text or a.text, v.index)  # type: ignore[union-attr]
             else:  # possibly a replicated sharding of the value's rank
                 source = (id(a), v.index, len(owner.results), id(v.type))
     props = op.properties
@@ -599,7 +620,10 @@ def _passed_keys(op: Operation) -> tuple[tuple, tuple] | None:
         params = id(t if t is not None else _model(a))
     else:
         params = 0
-    manual = _manual_axes(op)
+    b = op.parent  # `_manual_axes`, its per-block answers read here first: one call less per op
+    manual = _run_manual[1].get(id(b)) if _run_manual[0] == run and b is not None else None
+    if manual is None:
+        manual = _manual_axes(op)
     fits = (out_id, id(op.results[0].type), *manual) if manual else (out_id, id(op.results[0].type))
     return fits, (name, out_id, params, source)
 

@@ -21,7 +21,7 @@ from ttopt.ir.values import BlockArgument, OpResult, Value
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module
-    from ttopt.ir.operation import Operation, Region
+    from ttopt.ir.operation import Block, Operation, Region
 
 
 def _where(op: Operation, module: Module) -> SourcePos | None:
@@ -104,20 +104,22 @@ def verify_changes(module: Module, changes: Changes) -> None:
 def _check_uses(users: list[Operation]) -> None:
     """Raise when an operand of one of `users` is not visible to it (`_visible`; the blocks'
     position indexes are built once for all of them)."""
-    positions: dict[int, dict[Operation, int]] = {}
+    positions: dict[Block, dict[Operation, int]] = {}
     for op in users:
         b = op.parent
+        j = None  # the user's index in its block, once asked
         for v in op.operands:
             # Most uses: a result of an earlier op of the user's own block (`_visible`'s first rule).
             if isinstance(v, OpResult):
                 d = v.op
                 if d.parent is b and b is not None and d is not op and b.parent is not None:
-                    pos = positions.get(id(b))
-                    if pos is None:
-                        pos = positions[id(b)] = _positions(b.ops)
+                    if j is None:
+                        pos = positions.get(b)
+                        if pos is None:
+                            pos = positions[b] = _positions(b.ops)
+                        j = pos.get(op, -1)
                     i = pos.get(d)
-                    j = pos.get(op)
-                    if i is not None and j is not None and i < j:
+                    if i is not None and i < j:
                         continue
             if not _visible(v, op, positions):
                 raise Diagnostic("not visible")
@@ -129,7 +131,7 @@ def _positions(ops: list[Operation]) -> dict[Operation, int]:
     return dict(zip(ops, range(len(ops))))
 
 
-def _visible(v: Value, user: Operation, positions: dict[int, dict[Operation, int]]) -> bool:
+def _visible(v: Value, user: Operation, positions: dict[Block, dict[Operation, int]]) -> bool:
     """The visibility rule of `_verify_visibility` for one use, by walking up from the user: the
     value's block must hold the user (or an op around it) after the value's definition, or be an
     earlier block of the same region, with no isolated-from-above op crossed on the way."""
@@ -154,9 +156,9 @@ def _visible(v: Value, user: Operation, positions: dict[int, dict[Operation, int
                     return True
                 if a is definer:
                     return False
-                pos = positions.get(id(home))
+                pos = positions.get(home)
                 if pos is None:
-                    pos = positions[id(home)] = _positions(home.ops)
+                    pos = positions[home] = _positions(home.ops)
                 i, j = pos.get(definer), pos.get(a)
                 return i is not None and j is not None and i < j
             blocks = region.blocks
@@ -237,7 +239,9 @@ def _after_name(op: Operation, module: Module) -> SourcePos | None:
 
 
 def _verify_op(op: Operation, module: Module) -> None:
-    d = op.opdef
+    d = op._opdef  # `op.opdef` without the property call once known (this runs on every op checked)
+    if d is False:
+        d = op.opdef
     if d is None:
         # An op ttopt does not define may still be one of its registered dialects' (ttopt
         # knows every name, not every op); a name the dialect lacks is an error, flag or no flag.
@@ -285,7 +289,13 @@ def _verify_op(op: Operation, module: Module) -> None:
 
 
 def _verify_attributes(op: Operation, module: Module) -> None:
-    """The dialects' checks of an op's discardable attributes (`sdy.sharding` ...)."""
+    """The dialects' checks of an op's discardable attributes (`sdy.sharding` ...) and of a
+    function's argument and result attributes (`OP_ATTRIBUTE_VERIFIERS`): an op with neither has
+    nothing they check (most ops a pass builds)."""
+    if not op.attributes:
+        props = op.properties
+        if "arg_attrs" not in props and "res_attrs" not in props:
+            return
     for check in OP_ATTRIBUTE_VERIFIERS:
         try:
             check(op)

@@ -43,12 +43,11 @@ from ttopt.ir.edit_journal import (
     track_region,
 )
 from ttopt.ir.opdef import SYMBOL_TABLE
-from ttopt.ir.operation import Block, Region
+from ttopt.ir.operation import Block, Operation, Region
 from ttopt.ir.verifier import Changes, verify, verify_changes
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module
-    from ttopt.ir.operation import Operation
     from ttopt.ir.values import Value
 
 # Journal entries past which the readers give up their records (a reader left alive and unread,
@@ -103,7 +102,7 @@ class VerifiedOps:
             most = max(_MOST * self._size, _FEW)
             # Visibility of the uses is checked use by use (`verifier._visible`): each costs a few
             # lookups in its block's position index, never more than the whole-module walk would.
-            changes, new, retrack, whole = self._changes(module, JOURNAL.since(pos), most)
+            changes, new, retrack, whole = self._changes(module, JOURNAL.entries(pos), most)
             try:
                 if whole:
                     verify(module)
@@ -193,7 +192,9 @@ class VerifiedOps:
         for op in retrack:
             track_op(op)
         for x in new:
-            if isinstance(x, Block):
+            if type(x) is Operation and not x.regions:  # most: a new op of a pass
+                track_op(x)
+            elif isinstance(x, Block):
                 track_block(x)
                 ops_of[x] = tuple(x.ops)
             elif isinstance(x, Region):
@@ -248,6 +249,7 @@ class VerifiedOps:
         retrack: dict[int, Operation] = {}  # tracked ops whose lists or dicts were replaced
         scopes = False
         symbols = False
+        seen: set[tuple[Any, str, Any]] = set()  # entries read
 
         for obj, name, key in written:
             if type(obj) is TrackedOperation:
@@ -265,11 +267,16 @@ class VerifiedOps:
                         check[id(obj)] = obj
                     continue
             elif name == "typed":  # a new value wired in as an operand of the same type: retyped since?
-                if obj.type is not key.type:
+                if obj.type is not key:
                     for u in obj.uses:
                         if inside(u):
                             check[id(u)] = u
                 continue
+            # The entries above may repeat (they only mark ops); the others are read once.
+            entry = (obj, name, key)
+            if entry in seen:
+                continue
+            seen.add(entry)
             where: str | None = None
             if key is not NO_KEY:  # a dict write: `name` is the dict, `key` its key
                 where, name = name, key

@@ -312,8 +312,9 @@ def collectives_for(op: Any, meshes: dict, trace: Any = None, conservative: bool
         steps = _plan_steps(x, src_attr, target_attr, meshes, trace, conservative)
     made = []
     value = x
+    vtype = x.type
     for kind, props in steps:
-        new = Operation(kind, [value], [x.type], dict(props))
+        new = Operation.parsed(kind, [value], vtype, None, dict(props), {}, None)
         made.append(new)
         value = new.results[0]
     op.results[0].replace_all_uses_with(value)
@@ -322,34 +323,42 @@ def collectives_for(op: Any, meshes: dict, trace: Any = None, conservative: bool
 
 def _lower_block(block: Any, run: _Run) -> None:
     """Lower the reshards of `block` and of the regions nested in it, in the order of a
-    pre-order walk; the block's op list is rebuilt once (not edited per reshard)."""
-    out: list[Any] = []
-    changed = False
-    for op in block.ops:
-        for region in op.regions:
-            for inner in region.blocks:
-                _lower_block(inner, run)
+    pre-order walk; the block's op list is rebuilt once (not edited per reshard), from slices of
+    the ops between the reshards lowered."""
+    ops = block.ops
+    out: list[Any] | None = None  # the new op list, up to ops[done]
+    done = 0
+    for i, op in enumerate(ops):
+        if op.regions:
+            for region in op.regions:
+                for inner in region.blocks:
+                    _lower_block(inner, run)
         if op.name != "sdy.reshard":
-            out.append(op)
             continue
         found = source(op)
-        target_attr = get_sharding_attr(op.results[0])
+        a = op.properties.get("sharding")  # the reshard's own sharding (`get_sharding_attr` of its result)
+        target_attr = a.resolve().typed if a is not None else None
         why = kept(op, run.meshes, run.keep_redundant, found[1], run.memo, target_attr)
         if why is not None:
             if run.trace.enabled:
                 run.trace.print(f"keep sdy.reshard: {why}")
-            out.append(op)
             continue
         made = collectives_for(op, run.meshes, run.trace, run.conservative, run.plans, found, target_attr)
         for new in made:
             new.parent = block
-        out.extend(made)
-        op.drop_all_references()
+        if out is None:
+            out = []
+        out += ops[done:i]
+        out += made
+        done = i + 1
+        for v in op.operands:  # `drop_all_references` (a reshard holds no regions)
+            v.uses.remove(op)
+        op.operands = []
         op.parent = None
-        changed = True
         run.reshards += 1
         run.collectives += len(made)
-    if changed:
+    if out is not None:
+        out += ops[done:]
         block.ops = out
 
 
