@@ -107,13 +107,14 @@ def _check_uses(users: list[Operation]) -> None:
     positions: dict[Block, dict[Operation, int]] = {}
     for op in users:
         b = op.parent
-        j = None  # the user's index in its block, once asked
+        pos: dict[Operation, int] | None = None  # the user's block's index, and the user's place in it
+        j = -1
         for v in op.operands:
             # Most uses: a result of an earlier op of the user's own block (`_visible`'s first rule).
             if isinstance(v, OpResult):
                 d = v.op
                 if d.parent is b and b is not None and d is not op and b.parent is not None:
-                    if j is None:
+                    if pos is None:
                         pos = positions.get(b)
                         if pos is None:
                             pos = positions[b] = _positions(b.ops)
