@@ -516,3 +516,34 @@ def test_reshards_sharing_a_sharding_are_checked_against_each_operand() -> None:
         cache.verify(m)
     assert cached.value.message == fresh.value.message
     assert cached.value.message == "'sdy.reshard' op sharding doesn't match tensor rank: 2 != 1 (at flat_reshard)"
+
+
+def test_an_op_untracked_when_dropped_is_checked_as_new_when_put_back() -> None:
+    # A pass drops an op (its block's op list rebuilt, the op untracked, its operands cleared
+    # unreported); put back later, it is a new op again: checked whole, and tracked afresh.
+    from ttopt.ir.edit_journal import is_tracked_op, untrack_op
+
+    m = parse_module(TEXT)
+    cache = VerifiedOps()
+    checked(m, cache)
+    add, mul = _ops(m)[0], _ops(m)[1]
+    block = add.parent
+    block.ops = [op for op in block.ops if op is not mul]
+    mul.results[0].replace_all_uses_with(add.results[0])
+    for v in mul.operands:
+        v.uses.remove(mul)
+    untrack_op(mul)
+    mul.operands = []
+    mul.parent = None
+    assert checked(m, cache) == ["builtin.module", "func.func", "func.return"]
+    assert not is_tracked_op(mul)
+    mul.set_operands([add.results[0], add.results[0]])
+    mul.operands[1] = mul.results[0]  # unreported while untracked: it uses its own result
+    block.insert(0, mul)
+    mul.parent = block
+    with pytest.raises(Diagnostic) as fresh:
+        verify(m)
+    with pytest.raises(Diagnostic) as cached:
+        cache.verify(m)
+    assert cached.value.message == fresh.value.message
+    assert "'stablehlo.multiply' op uses a value" in cached.value.message

@@ -358,6 +358,14 @@ def track_op(op: Operation) -> None:
             _set(r, "__class__", TrackedOpResult)
 
 
+def untrack_op(op: Operation) -> None:
+    """Make `op`, which no block holds any more, a plain op again: its later writes report nothing
+    (the write that took it out of its block did), and should it be put back it is checked and
+    tracked as a new op. For a pass dropping many ops (their operands and parent cleared)."""
+    if type(op) is TrackedOperation:
+        _set(op, "__class__", Operation)
+
+
 def track_region(region: Region) -> None:
     """Make `region` tracked (its class and block list)."""
     if type(region) is not TrackedRegion:

@@ -22,8 +22,10 @@ No collective ever creates a sub-axis: the axes come whole from the input and ta
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from ttopt.ir.edit_journal import untrack_op
 from ttopt.ir.operation import Operation
 from ttopt.passes.base import Pass, option
 from ttopt.passes.registry import register_pass
@@ -32,6 +34,7 @@ from ttopt.sharding.factors import (
     Axis,
     Sharding,
     axes_size,
+    axis_ref,
     collect_meshes,
     diag,
     dialect_attr,
@@ -353,6 +356,7 @@ def _lower_block(block: Any, run: _Run) -> None:
         done = i + 1
         for v in op.operands:  # `drop_all_references` (a reshard holds no regions)
             v.uses.remove(op)
+        untrack_op(op)  # out of the block (its new op list reports that): its own writes need no report
         op.operands = []
         op.parent = None
         run.reshards += 1
@@ -391,13 +395,20 @@ def _content(attr: Any, plans: dict) -> Any:
     return hit[1]
 
 
+@cache
+def _parameter_models() -> tuple[Any, Any, Any]:
+    """sdy's models of collective parameters, imported once, when a reshard is first lowered (the
+    pydantic models load only when a pass needs them)."""
+    from ttopt.dialects.sdy_attrs import AllToAllParam, AllToAllParamListAttr, ListOfAxisRefListsAttr
+
+    return AllToAllParam, AllToAllParamListAttr, ListOfAxisRefListsAttr
+
+
 def _plan_steps(x: Any, src_attr: Any, target_attr: Any, meshes: dict, trace: Any,
                 conservative: bool, plans: dict | None = None) -> list[tuple[str, dict]]:  # fmt: skip
     """The collectives (op name and properties) taking `x` from `src_attr` to `target_attr`;
     `plans` (as `collectives_for`'s) also keeps their axis-list attributes by content."""
-    from ttopt.dialects.sdy_attrs import AllToAllParam, AllToAllParamListAttr, ListOfAxisRefListsAttr
-    from ttopt.sharding.factors import axis_ref
-
+    AllToAllParam, AllToAllParamListAttr, ListOfAxisRefListsAttr = _parameter_models()
     target = from_attr(target_attr, meshes)
     src = from_attr(src_attr, meshes) if src_attr is not None else Sharding.replicated_closed(target.mesh, target.rank)
     if conservative:
