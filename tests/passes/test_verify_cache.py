@@ -410,3 +410,140 @@ def test_many_new_uses_are_checked_use_by_use_and_a_late_definition_is_still_cau
             cache.verify(m)
         assert cached.value.message == fresh.value.message
         assert "uses a value (from stablehlo.negate) defined later in the block" in cached.value.message
+
+
+# -- checks of many new ops alike run once per distinct set of what they read ----------------------
+
+ALIKE = """
+sdy.mesh @mesh = <["x"=2, "y"=2]>
+func.func @main(%a: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %0 = stablehlo.negate %a {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>]>} : tensor<8x8xf32>
+  %1 = stablehlo.abs %a {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>]>} : tensor<8x8xf32>
+  %2 = stablehlo.exponential %a {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"y"}, {}]>]>} : tensor<8x8xf32>
+  %3 = stablehlo.reshape %a {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}]>]>} : (tensor<8x8xf32>) -> tensor<64xf32>
+  return %a : tensor<8x8xf32>
+}
+"""
+
+
+def _gather_properties() -> dict:
+    """The properties of `sdy.all_gather [{"x"}, {}] ... out_sharding=<@mesh, [{}, {}]>` (one set of objects)."""
+    m = parse_module(ALIKE.replace("  return %a", '  %g = sdy.all_gather [{"x"}, {}] %0 out_sharding=<@mesh, [{}, {}]> : tensor<8x8xf32>\n  return %a'))
+    return _ops(m)[4].properties
+
+
+def _gathers(m, props: dict, definers: list[Operation], location=None) -> list[Operation]:
+    """A pass's new all_gathers of the results of `definers`, sharing `props`' objects, each right
+    after its operand's definer; the last one at `location`."""
+    made = []
+    for k, definer in enumerate(definers):
+        block = definer.parent
+        new = Operation("sdy.all_gather", [definer.results[0]], [definer.results[0].type], dict(props),
+                        location=location if k == len(definers) - 1 else None)  # fmt: skip
+        block.insert(block.index(definer) + 1, new)
+        made.append(new)
+    return made
+
+
+def test_collectives_alike_are_checked_once_and_a_bad_one_among_them_is_reported_at_it(monkeypatch) -> None:
+    # Two definers spell the same sharding with attribute objects of their own: their gathers are
+    # checked once. A third gather sharing every attribute object but reading an operand sharded
+    # along "y" is still checked, and reported at its own location, as a full verification does.
+    from ttopt.dialects import sdy_verify
+    from ttopt.ir.location import Location
+
+    m = parse_module(ALIKE)
+    cache = VerifiedOps()
+    cache.verify(m)
+    props = _gather_properties()
+    runs = []  # the checks of a collective's axes against its operand's sharding
+    check = sdy_verify.check_collective
+    monkeypatch.setattr(sdy_verify, "check_collective", lambda *args: runs.append(args) or check(*args))
+    neg, abs_, exp = _ops(m)[:3]
+    _gathers(m, props, [neg, abs_])
+    cache.verify(m)
+    assert not cache.full and len(runs) == 1
+    _gathers(m, props, [neg, abs_, exp], Location.named("bad_gather"))
+    with pytest.raises(Diagnostic) as fresh:
+        verify(m)
+    with pytest.raises(Diagnostic) as cached:
+        cache.verify(m)
+    assert cached.value.message == fresh.value.message
+    assert cached.value.message == ("'sdy.all_gather' op can't apply gathering axis \"x\" to operand sharding on "
+                                    "dimension 0 (at bad_gather)")  # fmt: skip
+
+
+def test_a_collective_alike_but_for_its_result_type_is_checked_against_it() -> None:
+    # Same attribute objects and operand sharding as a valid gather, a result of another rank: the
+    # out_sharding no longer fits it.
+    from ttopt.ir.location import Location
+
+    m = parse_module(ALIKE)
+    cache = VerifiedOps()
+    cache.verify(m)
+    props = _gather_properties()
+    good = _gathers(m, props, [_ops(m)[0]])[0]
+    flat = _ops(m)[4].results[0].type  # the reshape's, tensor<64xf32>
+    bad = Operation("sdy.all_gather", [good.operands[0]], [flat], dict(props), location=Location.named("flat"))
+    good.parent.insert(good.parent.index(good) + 1, bad)
+    with pytest.raises(Diagnostic) as fresh:
+        verify(m)
+    with pytest.raises(Diagnostic) as cached:
+        cache.verify(m)
+    assert cached.value.message == fresh.value.message
+    assert cached.value.message == "'sdy.all_gather' op sharding doesn't match tensor rank: 2 != 1 (at flat)"
+
+
+def test_reshards_sharing_a_sharding_are_checked_against_each_operand() -> None:
+    # New reshards (as insert-explicit-reshards builds) share one sharding attribute: it fits the
+    # rank-2 values and is checked once for them; on the reshape's rank-1 value it does not fit,
+    # and that reshard is reported at its location, as a full verification does.
+    from ttopt.ir.location import Location
+
+    m = parse_module(ALIKE)
+    cache = VerifiedOps()
+    cache.verify(m)
+    sharding = _gather_properties()["out_sharding"]  # <@mesh, [{}, {}]>
+    neg, abs_, _exp, reshape = _ops(m)[:4]
+    for definer in (neg, abs_, reshape):
+        r = definer.results[0]
+        where = Location.named("flat_reshard") if definer is reshape else None
+        new = Operation("sdy.reshard", [r], [r.type], {"sharding": sharding}, location=where)
+        definer.parent.insert(definer.parent.index(definer) + 1, new)
+    with pytest.raises(Diagnostic) as fresh:
+        verify(m)
+    with pytest.raises(Diagnostic) as cached:
+        cache.verify(m)
+    assert cached.value.message == fresh.value.message
+    assert cached.value.message == "'sdy.reshard' op sharding doesn't match tensor rank: 2 != 1 (at flat_reshard)"
+
+
+def test_an_op_untracked_when_dropped_is_checked_as_new_when_put_back() -> None:
+    # A pass drops an op (its block's op list rebuilt, the op untracked, its operands cleared
+    # unreported); put back later, it is a new op again: checked whole, and tracked afresh.
+    from ttopt.ir.edit_journal import is_tracked_op, untrack_op
+
+    m = parse_module(TEXT)
+    cache = VerifiedOps()
+    checked(m, cache)
+    add, mul = _ops(m)[0], _ops(m)[1]
+    block = add.parent
+    block.ops = [op for op in block.ops if op is not mul]
+    mul.results[0].replace_all_uses_with(add.results[0])
+    for v in mul.operands:
+        v.uses.remove(mul)
+    untrack_op(mul)
+    mul.operands = []
+    mul.parent = None
+    assert checked(m, cache) == ["builtin.module", "func.func", "func.return"]
+    assert not is_tracked_op(mul)
+    mul.set_operands([add.results[0], add.results[0]])
+    mul.operands[1] = mul.results[0]  # unreported while untracked: it uses its own result
+    block.insert(0, mul)
+    mul.parent = block
+    with pytest.raises(Diagnostic) as fresh:
+        verify(m)
+    with pytest.raises(Diagnostic) as cached:
+        cache.verify(m)
+    assert cached.value.message == fresh.value.message
+    assert "'stablehlo.multiply' op uses a value" in cached.value.message

@@ -149,12 +149,43 @@ def check_collective(kind: str, params: Any, operand: Any, result: Any, mesh: An
     _PASSED[key] = (params, operand, result, mesh)
 
 
+# A mesh's axis sizes and a sharding's axes per dimension, kept per model object (with the objects,
+# so their ids stay theirs): collectives built from one plan share their out_sharding models, and
+# a chain's next collective reads the previous one's as its operand's.
+_FULL: dict[int, tuple[Any, dict[str, int]]] = {}
+_DIMS: dict[tuple[int, int], tuple[Any, Any, list[list[Axis]] | None]] = {}
+
+
+def _full_sizes(mesh: Any) -> dict[str, int]:
+    """Each axis of `mesh` by name: its size."""
+    hit = _FULL.get(id(mesh))
+    if hit is None or hit[0] is not mesh:
+        if len(_FULL) > _PASSED_LIMIT:
+            _FULL.clear()
+        hit = _FULL[id(mesh)] = (mesh, {a.name: a.size for a in mesh.axes})
+    return hit[1]
+
+
+def _dims(s: Any, mesh: Any, full: dict[str, int]) -> list[list[Axis]] | None:
+    """The axes of each dimension of sharding `s` on `mesh` (never changed by the checks: they copy),
+    or None when `s` names an axis the mesh lacks (anywhere, replicated and unreduced included)."""
+    key = (id(s), id(mesh))
+    hit = _DIMS.get(key)
+    if hit is not None and hit[0] is s and hit[1] is mesh:
+        return hit[2]
+    dims = None if any(r.name not in full for _, r in s.all_axis_refs()) else [_axes(d.axes, full) for d in s.dim_shardings]
+    if len(_DIMS) > _PASSED_LIMIT:
+        _DIMS.clear()
+    _DIMS[key] = (s, mesh, dims)
+    return dims
+
+
 def _check_collective(kind: str, params: Any, operand: Any, result: Any, mesh: Any) -> None:
-    full = {a.name: a.size for a in mesh.axes}
-    if any(r.name not in full for _, r in result.all_axis_refs()) or any(r.name not in full for _, r in operand.all_axis_refs()):
+    full = _full_sizes(mesh)
+    dims_out = _dims(result, mesh, full)
+    dims_in = _dims(operand, mesh, full) if dims_out is not None else None
+    if dims_out is None or dims_in is None:
         return  # reported by the sharding checks, in their words
-    dims_in = [_axes(d.axes, full) for d in operand.dim_shardings]
-    dims_out = [_axes(d.axes, full) for d in result.dim_shardings]
     if len(dims_in) != len(dims_out):
         raise ValueError(f"result sharding has rank {len(dims_out)} but operand sharding has rank {len(dims_in)}")
     if kind in ("all_gather", "sharded_to_unreduced"):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from ttopt.dialects.sdy_collectives import check_collective
 from ttopt.ir.attributes import DIALECT_ATTR_CHECKS, OP_ATTRIBUTE_VERIFIERS, DialectAttr
 from ttopt.ir.operation import Operation
 from ttopt.ir.types import TensorType
@@ -46,11 +47,26 @@ def _mesh(op: Operation) -> None:
 
 def _with_sharding(op: Operation) -> None:
     """sdy.sharding_constraint / sdy.reshard: the sharding must fit the operand (Shardy's words)."""
+    run = verification_run()
+    key = None
+    if run:
+        # What the check reads: the sharding's model, the operand's type, the manual axes around
+        # (the same for every op of a block); the meshes are the run's.
+        a = op.properties.get("sharding")
+        t = getattr(a, "_typed", None)
+        key = (id(t if t is not None else _model(a)), id(op.operands[0].type) if op.operands else 0, id(op.parent))
+        passed = _WITH_SHARDING_PASSED
+        if passed.run != run:
+            passed.start(run)
+        elif key in passed.keys:
+            return
     s = _typed(op, "sharding", "TensorShardingAttr")
     vtype = op.operands[0].type if op.operands else None
     problem = sharding_problem(s, vtype, _mesh_of(s, _meshes(op)), _manual_axes(op))
     if problem:
         raise ValueError(problem)
+    if key is not None:
+        _WITH_SHARDING_PASSED.keys.add(key)
 
 
 def _named_mesh(op: Operation, name: str) -> Any:
@@ -227,6 +243,7 @@ def _sharding_problem(s: Any, vtype: Any, mesh: Any, manual: Mapping[str, Any]) 
         return f"sharding doesn't match tensor rank: {s.rank} != {len(t.shape)}"
     sizes = {a.name: a.size for a in mesh.axes}
     seen: list[Any] = []
+    seen_keys: set[tuple[str, Any]] = set()  # of `seen`: an axis ref's fields (its equality)
     sub_axes: dict[str, list[Any]] = {}
 
     def refs_problem(refs: Any) -> str | None:
@@ -234,9 +251,11 @@ def _sharding_problem(s: Any, vtype: Any, mesh: Any, manual: Mapping[str, Any]) 
         for ref in refs:
             if ref.name not in sizes:
                 return f'unknown axis name: "{ref.name}"'
-            if ref in seen:
+            key = (ref.name, ref.sub_axis)
+            if key in seen_keys:
                 return f"duplicate axis ref: {_axis_text(ref)}"
             seen.append(ref)
+            seen_keys.add(key)
             if ref.sub_axis is None:
                 prev = ref
                 continue
@@ -412,19 +431,23 @@ class _PassedInRun:
     it, so identities of objects it holds name what a check read); forgotten when a run starts."""
 
     def __init__(self) -> None:
-        self._run = 0
-        self._keys: set[tuple] = set()
+        self.run = 0
+        self.keys: set[tuple] = set()  # of run `run`
+
+    def start(self, run: int) -> None:
+        """Forget the keys of an earlier run."""
+        self.run, self.keys = run, set()
 
     def has(self, run: int, key: tuple) -> bool:
         """Whether `key` passed earlier in `run`."""
-        if run != self._run:
-            self._run, self._keys = run, set()
+        if run != self.run:
+            self.start(run)
             return False
-        return key in self._keys
+        return key in self.keys
 
     def add(self, key: tuple) -> None:
         """Record that `key` passed in the current run."""
-        self._keys.add(key)
+        self.keys.add(key)
 
 
 # The `sdy.sharding` attributes that passed, by attribute object, result type objects and
@@ -508,60 +531,131 @@ def _collective(op: Operation) -> None:
     """An sdy collective's out_sharding must fit its result (Shardy's verifyCollectiveOp, step 2),
     and its own axes must turn the operand's sharding into it (the collective's verifySymbolUses)."""
     run = verification_run()
-    key = _passed_key(op) if run else None
-    if key is not None and _COLLECTIVES_PASSED.has(run, key):
+    keys = _passed_keys(op, run) if run else None
+    if keys is None:
+        _check_collective_op(op)
         return
-    _check_collective_op(op)
-    if key is not None:
-        _COLLECTIVES_PASSED.add(key)
+    fits, moves = keys
+    passed = _COLLECTIVES_PASSED
+    if passed.run != run:
+        passed.start(run)
+    seen = passed.keys
+    fitted = fits in seen
+    moved = moves in seen
+    if fitted and moved:
+        return
+    _check_collective_op(op, fitted, moved)
+    seen.add(fits)
+    seen.add(moves)
 
 
-# The collectives that passed, by what their checks read (`_passed_key`): a pass that lowers many
-# reshards alike builds chains of collectives sharing their attribute objects, and each distinct
-# one is checked once.
+# The sdy.reshard / sdy.sharding_constraint checks that passed in this run (`_with_sharding`).
+_WITH_SHARDING_PASSED = _PassedInRun()
+
+# The collectives' checks that passed in this run, by what they read (`_passed_keys`): a pass that
+# lowers many reshards alike builds chains of collectives sharing their attribute models, and
+# each distinct check runs once.
 _COLLECTIVES_PASSED = _PassedInRun()
 
 
-def _passed_key(op: Operation) -> tuple | None:
-    """Everything `_check_collective_op` reads of `op`, as identities of objects the module holds
-    (fixed while it does not change), or None when the operand's sharding may come from elsewhere
-    than its definer's attributes (then it is checked every time). The meshes are the run's."""
-    props = op.properties
-    if not op.results or len(op.operands) != 1:
+def _passed_keys(op: Operation, run: int) -> tuple[tuple, tuple] | None:
+    """What `_check_collective_op` reads of `op`, as identities of objects the module holds (fixed
+    while it does not change): for the check that the out_sharding fits the result, and for the
+    check of the collective's own axes against its operand's sharding. None when the operand's
+    sharding may come from elsewhere than its definer (then it is checked every time). The meshes
+    are the run's (`run`).
+
+    An attribute stands for its typed model when it has one (the checks read the model: the models
+    of equal shardings built by the sharding passes are shared by their attributes)."""
+    operands = op.operands
+    if len(operands) != 1 or not op.results:
         return None
-    v = op.operands[0]
+    v = operands[0]
+    uses = v.uses
+    if len(uses) > 1:  # the collective is a user: another may be a data-flow edge
+        for u in uses:
+            if u.name == "sdy.data_flow_edge":
+                return None
     if not isinstance(v, OpResult):
-        return None
-    for u in v.uses:
-        if u.name == "sdy.data_flow_edge":
+        block = getattr(v, "block", None)
+        region = block.parent if block is not None else None
+        parent = region.parent if region is not None else None
+        if parent is None:
             return None
-    owner = v.op
-    own = _OWN_SHARDING.get(owner.name)
-    if own is not None:
-        source: Any = owner.properties.get(own)
-    elif owner.name in ("sdy.named_computation", "sdy.manual_computation"):
-        return None
-    else:  # read from the definer's `sdy.sharding` at the value's index (replicated without one)
-        source = owner.attributes.get("sdy.sharding")
-    params = _COLLECTIVE_PARAMS.get(op.name[4:])
-    return (op.name, id(props.get("out_sharding")), id(props.get(params[0])) if params is not None else 0,
-            id(op.results[0].type), id(source), v.index, len(owner.results), id(v.type), *_manual_axes(op))  # fmt: skip
+        if parent.name == "func.func":  # its `arg_attrs` entry, or replicated
+            source: Any = (id(parent.properties.get("arg_attrs")), v.index, id(v.type))  # type: ignore[attr-defined]
+        elif parent.name == "sdy.manual_computation":  # its in_sharding without the manual axes
+            props = parent.properties
+            source = (id(props.get("in_shardings")), id(props.get("manual_axes")), v.index, id(v.type), 0)  # type: ignore[attr-defined]
+        else:
+            return None
+    else:
+        owner = v.op
+        own = _OWN_SHARDING.get(owner.name)
+        if own is not None:  # an sdy op's sharding property: its model, read by `_typed`
+            a = owner.properties.get(own)
+            t = getattr(a, "_typed", None)
+            source = id(t if t is not None else _model(a))
+        elif owner.name in ("sdy.named_computation", "sdy.manual_computation"):
+            return None
+        else:  # the definer's `sdy.sharding` at the value's index (replicated without one, of its rank)
+            a = owner.attributes.get("sdy.sharding")
+            t = getattr(a, "_typed", None)
+            if t is not None and a.name == "sdy.sharding_per_value" and len(t.shardings) == len(owner.results):  # type: ignore[union-attr]
+                # The model's sharding at the value's index. By the attribute's spelling: the ops
+                # a pass lowers each hold their own parsed attribute, and a spelling has one model
+                # (sdy bodies name no aliases; a model given to an attribute is what it spells).
+                source = (a._text or a.text, v.index)  # type: ignore[union-attr]
+            else:  # possibly a replicated sharding of the value's rank
+                source = (id(a), v.index, len(owner.results), id(v.type))
+    props = op.properties
+    out = props.get("out_sharding")
+    t = getattr(out, "_typed", None)
+    out_id = id(t if t is not None else _model(out))
+    name = op.name
+    param = _PARAM_OF.get(name)
+    if param is not None:
+        a = props.get(param)
+        t = getattr(a, "_typed", None)
+        params = id(t if t is not None else _model(a))
+    else:
+        params = 0
+    b = op.parent  # `_manual_axes`, its per-block answers read here first: one call less per op
+    manual = _run_manual[1].get(id(b)) if _run_manual[0] == run and b is not None else None
+    if manual is None:
+        manual = _manual_axes(op)
+    fits = (out_id, id(op.results[0].type), *manual) if manual else (out_id, id(op.results[0].type))
+    return fits, (name, out_id, params, source)
 
 
-def _check_collective_op(op: Operation) -> None:
-    from ttopt.dialects.sdy_collectives import check_collective
+def _model(a: Any) -> Any:
+    """The typed model of dialect attribute `a` (worked out now if it was not yet), else `a` itself
+    (its checks report it): what stands for an attribute in `_passed_keys`."""
+    if type(a) is DialectAttr:
+        try:
+            t = a.typed
+        except ValueError:
+            return a
+        if t is not None:
+            return t
+    return a
 
+
+def _check_collective_op(op: Operation, fitted: bool = False, moved: bool = False) -> None:
+    """The checks of `_collective`; `fitted`: the out_sharding is known to fit the result, `moved`:
+    the collective's axes are known to turn its operand's sharding into it."""
     s = _typed(op, "out_sharding", "TensorShardingAttr")
-    vtype = op.results[0].type if op.results else None
     meshes = _meshes(op)
     mesh = s.mesh  # a MeshAttr, or the name of an `sdy.mesh` (`_mesh_of`, inlined: one call per collective)
     if isinstance(mesh, str):
         mesh = meshes.get(mesh)
-    problem = sharding_problem(s, vtype, mesh, _manual_axes(op))
-    if problem:
-        raise ValueError(problem)
+    if not fitted:
+        vtype = op.results[0].type if op.results else None
+        problem = sharding_problem(s, vtype, mesh, _manual_axes(op))
+        if problem:
+            raise ValueError(problem)
     kind = op.name[4:]
-    if mesh is None or not op.operands or kind == "replicated_to_unreduced":
+    if moved or mesh is None or not op.operands or kind == "replicated_to_unreduced":
         return
     operand = _operand_sharding(op.operands[0], s)
     if operand is None:
@@ -586,6 +680,7 @@ _COLLECTIVE_PARAMS = {
     "all_to_all": ("params", "AllToAllParamListAttr"),
     "all_reduce": ("reduction_axes", "AxisRefListAttr"),
 }
+_PARAM_OF = {f"sdy.{kind}": name for kind, (name, _) in _COLLECTIVE_PARAMS.items()}  # op name -> its axes property
 
 
 def _operand_sharding(v: Value, result: Any) -> Any:

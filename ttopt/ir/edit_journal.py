@@ -11,9 +11,9 @@ the plain classes; only writes to tracked objects pay for the report.
 
 An entry is `(object, name, key)`: the attribute written and `NO_KEY` (for a list, its owner and
 the list's attribute name; `(op, "operand")` for one operand replaced by a value of the same type
-object, with `(value, "typed", its type then)` when the value is new; `(value, "type")` for a
-value retyped), or `(op, "properties" | "attributes", key)` for a
-dict write (key None: several keys at once).
+object, with `(value, "typed", its type then)` when the value is new (the type object itself: a
+reader compares it by identity); `(value, "type")` for a value retyped), or
+`(op, "properties" | "attributes", key)` for a dict write (key None: several keys at once).
 Reports go to `JOURNAL` only while a verifier keeps a record (`JOURNAL.readers` not empty): otherwise
 nothing is recorded and a new record starts with a full verification.
 """
@@ -21,7 +21,7 @@ nothing is recorded and a new record starts with a full verification.
 from __future__ import annotations
 
 import weakref
-from typing import Any, Iterable, SupportsIndex
+from typing import Any, Iterable, Iterator, SupportsIndex
 
 from ttopt.ir.operation import Block, Operation, Region
 from ttopt.ir.values import BlockArgument, OpResult
@@ -45,9 +45,10 @@ class _Journal:
     def __len__(self) -> int:
         return len(self.objs)
 
-    def since(self, start: int) -> dict[tuple[Any, str, Any], None]:
-        """The distinct writes from position `start` on, in first-write order."""
-        return dict.fromkeys(zip(self.objs[start:], self.names[start:], self.keys[start:]))
+    def entries(self, start: int) -> Iterator[tuple[Any, str, Any]]:
+        """The writes from position `start` on, in write order, repeats included (no tuple is kept
+        per write: a reader that needs distinct writes drops repeats of the ones it cares about)."""
+        return zip(self.objs[start:], self.names[start:], self.keys[start:])
 
     def drop_before(self, end: int) -> None:
         """Forget the writes before position `end` (every reader has read them)."""
@@ -56,14 +57,6 @@ class _Journal:
 
 NO_KEY = object()  # the key of a write that is not a dict write
 
-
-class _TypeAt:
-    """A type as a journal key, compared by identity (type equality reads canonical spellings)."""
-
-    __slots__ = ("type",)
-
-    def __init__(self, t: Any) -> None:
-        self.type = t
 
 JOURNAL = _Journal()
 _objs = JOURNAL.objs
@@ -96,15 +89,17 @@ class TrackedList(list):  # type: ignore[type-arg]
             if JOURNAL.on:
                 # An operand replaced by a value of the very same type: the op's own checks read
                 # operand types, so only the use (visibility, sdy ops reading definers) changed.
-                same = self.name == "operands" and getattr(old, "type", _ABSENT) is getattr(v, "type", None)
                 _objs.append(self.owner)
-                _names.append("operand" if same else self.name)
                 _keys.append(NO_KEY)
-                if same and type(v) is not TrackedOpResult and type(v) is not TrackedBlockArgument:
-                    # A new value reports no retyping: the type it had here is kept to compare.
-                    _objs.append(v)
-                    _names.append("typed")
-                    _keys.append(_TypeAt(v.type))
+                if self.name == "operands" and getattr(old, "type", _ABSENT) is getattr(v, "type", None):
+                    _names.append("operand")
+                    if type(v) is not TrackedOpResult and type(v) is not TrackedBlockArgument:
+                        # A new value reports no retyping: the type it had here is kept to compare.
+                        _objs.append(v)
+                        _names.append("typed")
+                        _keys.append(v.type)
+                else:
+                    _names.append(self.name)
             return
         list.__setitem__(self, i, v)
         self._touch()
@@ -323,15 +318,28 @@ def track_op(op: Operation) -> None:
     """Make `op` itself tracked (not its regions' contents): class, lists, dicts, result values."""
     if type(op) is Operation:
         # A new op (most ops tracked after a pass): plain slot writes while it is still an
-        # Operation (its writes report nothing), then the class.
-        op.properties = _new_dict(op, "properties", op.properties)
-        op.attributes = _new_dict(op, "attributes", op.attributes)
-        op.operands = _new_list(op, "operands", op.operands)
-        op.results = _new_list(op, "results", op.results)
-        op.regions = _new_list(op, "regions", op.regions)
-        op.successors = _new_list(op, "successors", op.successors)
+        # Operation (its writes report nothing), then the class. `_new_list` / `_new_dict`
+        # inlined: thousands of new ops are tracked after a pass that lowers or inserts.
+        d = op.properties = TrackedDict(op.properties)
+        d.owner = op
+        d.name = "properties"
+        d = op.attributes = TrackedDict(op.attributes)
+        d.owner = op
+        d.name = "attributes"
+        lst = op.operands = TrackedList(op.operands)
+        lst.owner = op
+        lst.name = "operands"
+        results = lst = op.results = TrackedList(op.results)
+        lst.owner = op
+        lst.name = "results"
+        lst = op.regions = TrackedList(op.regions)
+        lst.owner = op
+        lst.name = "regions"
+        lst = op.successors = TrackedList(op.successors)
+        lst.owner = op
+        lst.name = "successors"
         op.__class__ = TrackedOperation
-        for r in op.results:
+        for r in results:
             if type(r) is OpResult:
                 r.__class__ = TrackedOpResult
             elif type(r) is not TrackedOpResult:
@@ -348,6 +356,14 @@ def track_op(op: Operation) -> None:
     for r in op.results:
         if type(r) is not TrackedOpResult:
             _set(r, "__class__", TrackedOpResult)
+
+
+def untrack_op(op: Operation) -> None:
+    """Make `op`, which no block holds any more, a plain op again: its later writes report nothing
+    (the write that took it out of its block did), and should it be put back it is checked and
+    tracked as a new op. For a pass dropping many ops (their operands and parent cleared)."""
+    if type(op) is TrackedOperation:
+        _set(op, "__class__", Operation)
 
 
 def track_region(region: Region) -> None:

@@ -21,7 +21,7 @@ from ttopt.ir.values import BlockArgument, OpResult, Value
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module
-    from ttopt.ir.operation import Operation, Region
+    from ttopt.ir.operation import Block, Operation, Region
 
 
 def _where(op: Operation, module: Module) -> SourcePos | None:
@@ -104,19 +104,35 @@ def verify_changes(module: Module, changes: Changes) -> None:
 def _check_uses(users: list[Operation]) -> None:
     """Raise when an operand of one of `users` is not visible to it (`_visible`; the blocks'
     position indexes are built once for all of them)."""
-    positions: dict[int, dict[int, int]] = {}
+    positions: dict[Block, dict[Operation, int]] = {}
     for op in users:
+        b = op.parent
+        pos: dict[Operation, int] | None = None  # the user's block's index, and the user's place in it
+        j = -1
         for v in op.operands:
+            # Most uses: a result of an earlier op of the user's own block (`_visible`'s first rule).
+            if isinstance(v, OpResult):
+                d = v.op
+                if d.parent is b and b is not None and d is not op and b.parent is not None:
+                    if pos is None:
+                        pos = positions.get(b)
+                        if pos is None:
+                            pos = positions[b] = _positions(b.ops)
+                        j = pos.get(op, -1)
+                    i = pos.get(d)
+                    if i is not None and i < j:
+                        continue
             if not _visible(v, op, positions):
                 raise Diagnostic("not visible")
 
 
-def _positions(ops: list[Operation]) -> dict[int, int]:
-    """Each op's index in `ops`, by id (built in C: a block may hold 100k ops)."""
-    return dict(zip(map(id, ops), range(len(ops))))
+def _positions(ops: list[Operation]) -> dict[Operation, int]:
+    """Each op's index in `ops` (built in C: a block may hold 100k ops; ops hash by identity, they
+    define no __eq__)."""
+    return dict(zip(ops, range(len(ops))))
 
 
-def _visible(v: Value, user: Operation, positions: dict[int, dict[int, int]]) -> bool:
+def _visible(v: Value, user: Operation, positions: dict[Block, dict[Operation, int]]) -> bool:
     """The visibility rule of `_verify_visibility` for one use, by walking up from the user: the
     value's block must hold the user (or an op around it) after the value's definition, or be an
     earlier block of the same region, with no isolated-from-above op crossed on the way."""
@@ -141,10 +157,10 @@ def _visible(v: Value, user: Operation, positions: dict[int, dict[int, int]]) ->
                     return True
                 if a is definer:
                     return False
-                pos = positions.get(id(home))
+                pos = positions.get(home)
                 if pos is None:
-                    pos = positions[id(home)] = _positions(home.ops)
-                i, j = pos.get(id(definer)), pos.get(id(a))
+                    pos = positions[home] = _positions(home.ops)
+                i, j = pos.get(definer), pos.get(a)
                 return i is not None and j is not None and i < j
             blocks = region.blocks
             return any(x is home for x in blocks[: _block_index(blocks, b)])
@@ -224,7 +240,9 @@ def _after_name(op: Operation, module: Module) -> SourcePos | None:
 
 
 def _verify_op(op: Operation, module: Module) -> None:
-    d = op.opdef
+    d = op._opdef  # `op.opdef` without the property call once known (this runs on every op checked)
+    if d is False:
+        d = op.opdef
     if d is None:
         # An op ttopt does not define may still be one of its registered dialects' (ttopt
         # knows every name, not every op); a name the dialect lacks is an error, flag or no flag.
@@ -232,13 +250,16 @@ def _verify_op(op: Operation, module: Module) -> None:
         if message is not None:
             raise Diagnostic(message, _where(op, module))
     else:
-        if d.operands is not None and not arity_ok(d.operands, len(op.operands)):
-            raise _fail(op, module, f"expects {arity_text(d.operands)} operand(s), got {len(op.operands)}")
-        if d.results is not None and not arity_ok(d.results, len(op.results)):
-            raise _fail(op, module, f"expects {arity_text(d.results)} result(s), got {len(op.results)}")
+        # Exact counts (most ops) are compared inline: the checks run on every op a pass builds.
+        spec = d.operands
+        if spec is not None and (len(op.operands) != spec if type(spec) is int else not arity_ok(spec, len(op.operands))):
+            raise _fail(op, module, f"expects {arity_text(spec)} operand(s), got {len(op.operands)}")
+        spec = d.results
+        if spec is not None and (len(op.results) != spec if type(spec) is int else not arity_ok(spec, len(op.results))):
+            raise _fail(op, module, f"expects {arity_text(spec)} result(s), got {len(op.results)}")
         if d.regions is not None and len(op.regions) != d.regions:
             raise _fail(op, module, f"expects {d.regions} region(s), got {len(op.regions)}")
-        if d.has(TERMINATOR) and op.parent is not None and op.parent.ops[-1] is not op:
+        if TERMINATOR in d.traits and op.parent is not None and op.parent.ops[-1] is not op:
             raise _fail(op, module, "must be the last operation of its block")
         if d.extra.get("needs_terminator"):
             for region in op.regions:
@@ -269,7 +290,13 @@ def _verify_op(op: Operation, module: Module) -> None:
 
 
 def _verify_attributes(op: Operation, module: Module) -> None:
-    """The dialects' checks of an op's discardable attributes (`sdy.sharding` ...)."""
+    """The dialects' checks of an op's discardable attributes (`sdy.sharding` ...) and of a
+    function's argument and result attributes (`OP_ATTRIBUTE_VERIFIERS`): an op with neither has
+    nothing they check (most ops a pass builds)."""
+    if not op.attributes:
+        props = op.properties
+        if "arg_attrs" not in props and "res_attrs" not in props:
+            return
     for check in OP_ATTRIBUTE_VERIFIERS:
         try:
             check(op)

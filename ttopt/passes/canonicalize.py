@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Callable
 
+from ttopt.ir.edit_journal import untrack_op
 from ttopt.ir.opdef import PURE
 from ttopt.ir.operation import Operation
 from ttopt.passes.base import Pass, option
@@ -47,6 +48,7 @@ class _Graveyard:
         for r in op.results:
             if any(not op.is_ancestor_of(u) for u in r.uses):
                 raise ValueError(f"erasing {op.name} whose result #{r.index} still has uses")
+        untrack_op(op)  # out of its block (the list rebuilt at `flush` reports that): its own writes need no report
         op.drop_all_references()
         op.parent = None
         self.dead.add(id(op))
@@ -72,7 +74,9 @@ class _Graveyard:
 
 def _erase_dead_pure_op(op: Operation, erase: Callable[[Operation], None] = Operation.erase) -> list[Operation] | None:
     """A side-effect-free op none of whose results is used is removed."""
-    d = op.opdef
+    d = op._opdef  # `op.opdef` without the property call once known: this runs on every op
+    if d is False:
+        d = op.opdef
     if d is None or PURE not in d.traits or not op.results:
         return None
     for r in op.results:  # a loop, not any() over a generator: this runs once per op of the module
@@ -133,7 +137,7 @@ class Canonicalize(Pass):
         work = list(module.walk())
         # Visit users before producers so a dead chain unravels in one sweep.
         work.reverse()
-        alive = set(map(id, work))
+        alive = set(work)  # ops hash by identity
         budget = self.max_iterations
         graveyard = _Graveyard()
         patterns = canonicalizations(_core(graveyard.erase))
@@ -143,7 +147,7 @@ class Canonicalize(Pass):
         by_name: dict[str, tuple[Pattern, ...]] = {}
         while work and budget > 0:
             op = work.pop()
-            if id(op) not in alive or op.parent is None:
+            if op not in alive or op.parent is None:
                 continue
             if op.regions and graveyard.blocks:
                 # Patterns of region-holding ops read and move their bodies' op lists.
@@ -158,10 +162,10 @@ class Canonicalize(Pass):
                     budget -= 1
                     fired[p.name] += 1
                     if op.parent is None:
-                        alive.discard(id(op))
+                        alive.discard(op)
                     for t in touched:
                         if t.parent is not None:
-                            alive.add(id(t))
+                            alive.add(t)
                             work.append(t)
                     break
         graveyard.flush()

@@ -26,7 +26,7 @@ re-verifies the whole module, so diagnostics are those of a full verification.
 
 from __future__ import annotations
 
-from itertools import compress
+from itertools import compress, filterfalse
 from operator import is_, not_
 from typing import TYPE_CHECKING, Any, Iterable
 
@@ -43,12 +43,11 @@ from ttopt.ir.edit_journal import (
     track_region,
 )
 from ttopt.ir.opdef import SYMBOL_TABLE
-from ttopt.ir.operation import Block, Region
+from ttopt.ir.operation import Block, Operation, Region
 from ttopt.ir.verifier import Changes, verify, verify_changes
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module
-    from ttopt.ir.operation import Operation
     from ttopt.ir.values import Value
 
 # Journal entries past which the readers give up their records (a reader left alive and unread,
@@ -71,6 +70,8 @@ _CONTAINERS = frozenset(("operands", "results", "properties", "attributes", "reg
 # op definition has a property of that name, and no op's own verifier reads it): an op whose only
 # writes are these has only those checks run again.
 _ATTRIBUTE_ONLY = frozenset(("sdy.sharding",))
+# Ops whose block arguments (and, for a data-flow edge, operands) sdy ops read shardings through.
+_ARGUMENT_OWNERS = frozenset(("func.func", "sdy.manual_computation", "sdy.data_flow_edge"))
 
 
 class VerifiedOps:
@@ -101,7 +102,7 @@ class VerifiedOps:
             most = max(_MOST * self._size, _FEW)
             # Visibility of the uses is checked use by use (`verifier._visible`): each costs a few
             # lookups in its block's position index, never more than the whole-module walk would.
-            changes, new, retrack, whole = self._changes(module, JOURNAL.since(pos), most)
+            changes, new, retrack, whole = self._changes(module, JOURNAL.entries(pos), most)
             try:
                 if whole:
                     verify(module)
@@ -191,7 +192,9 @@ class VerifiedOps:
         for op in retrack:
             track_op(op)
         for x in new:
-            if isinstance(x, Block):
+            if type(x) is Operation and not x.regions:  # most: a new op of a pass
+                track_op(x)
+            elif isinstance(x, Block):
                 track_block(x)
                 ops_of[x] = tuple(x.ops)
             elif isinstance(x, Region):
@@ -206,8 +209,8 @@ class VerifiedOps:
         and subtrees; ops whose lists or dicts were replaced); whether more than `most` ops changed
         (then the checks are not worked out further: the whole module is verified)."""
         root = module.op
-        attached: dict[int, bool] = {id(root): True}
-        in_block: dict[int, bool] = {}  # per block reached: its ops are in the module
+        attached: dict[Operation, bool] = {root: True}  # ops (and blocks) hash by identity
+        in_block: dict[Block, bool] = {}  # per block reached: its ops are in the module
 
         def inside(op: Operation | None) -> bool:
             """`op` is in the module (answers kept for every op and block on the way up)."""
@@ -215,73 +218,84 @@ class VerifiedOps:
                 return False
             b = op.parent
             if b is not None:  # most ops asked about share a few blocks
-                known = in_block.get(id(b))
+                known = in_block.get(b)
                 if known is not None:
                     return known
-            path: list[int] = []
-            blocks: list[int] = []
+            path: list[Operation] = []
+            blocks: list[Block] = []
             ans = False
             while op is not None:
-                known = attached.get(id(op))
+                known = attached.get(op)
                 if known is not None:
                     ans = known
                     break
-                path.append(id(op))
+                path.append(op)
                 b = op.parent
                 if b is not None:
-                    blocks.append(id(b))
+                    blocks.append(b)
                 r = b.parent if b is not None else None
                 op = r.parent if r is not None else None
-            for k in path:
-                attached[k] = ans
-            for k in blocks:
-                in_block[k] = ans
+            attached.update(dict.fromkeys(path, ans))
+            in_block.update(dict.fromkeys(blocks, ans))
             return ans
 
-        check: dict[int, Operation] = {}
-        light: dict[int, Operation] = {}  # ops whose only writes are attributes in _ATTRIBUTE_ONLY
-        uses: dict[int, Operation] = {}
+        check: dict[Operation, Operation] = {}  # keyed by the ops themselves (identity)
+        light: dict[Operation, Operation] = {}  # ops whose only writes are attributes in _ATTRIBUTE_ONLY
+        uses: dict[Operation, Operation] = {}
         subtrees: list[Operation] = []  # ops whose nested ops are all checked again
         new: list[Any] = []  # blocks and regions to track again, subtrees to track (new ops ...)
-        retrack: dict[int, Operation] = {}  # tracked ops whose lists or dicts were replaced
+        retrack: dict[Operation, Operation] = {}  # tracked ops whose lists or dicts were replaced
         scopes = False
         symbols = False
+        seen: set[tuple[Any, str, Any]] = set()  # entries read
 
         for obj, name, key in written:
-            if name == "typed":  # a new value wired in as an operand of the same type: retyped since?
-                if obj.type is not key.type:
+            if type(obj) is TrackedOperation:
+                # The most frequent entries first: an op taken out of its block (its block's
+                # write covers it), one operand replaced by a value of the same type.
+                b = obj.parent
+                if b is None:
+                    if obj is not root:
+                        continue
+                elif in_block.get(b) is not True and not inside(obj):
+                    continue
+                if name == "operand" and key is NO_KEY:  # an operand replaced by one of the same type object
+                    uses[obj] = obj
+                    if obj.name[:4] == "sdy.":  # sdy ops read their operands' definers
+                        check[obj] = obj
+                    continue
+            elif name == "typed":  # a new value wired in as an operand of the same type: retyped since?
+                if obj.type is not key:
                     for u in obj.uses:
                         if inside(u):
-                            check[id(u)] = u
+                            check[u] = u
                 continue
+            # The entries above may repeat (they only mark ops); the others are read once.
+            entry = (obj, name, key)
+            if entry in seen:
+                continue
+            seen.add(entry)
             where: str | None = None
             if key is not NO_KEY:  # a dict write: `name` is the dict, `key` its key
                 where, name = name, key
             if type(obj) is TrackedOperation:
-                if not inside(obj):
-                    continue
                 if where is not None:  # a key of its properties or attributes
                     if where == "attributes" and name in _ATTRIBUTE_ONLY:
-                        light[id(obj)] = obj
+                        light[obj] = obj
                     else:
-                        check[id(obj)] = obj
+                        check[obj] = obj
                     if where == "properties" and name in _SYMBOL_KEYS:
                         symbols = True
                     if obj.name == "sdy.manual_computation" and where == "properties" and name in ("manual_axes", None):
                         subtrees.append(obj)
                     continue
-                if name == "operand":  # an operand replaced by one of the same type object
-                    uses[id(obj)] = obj
-                    if obj.name.startswith("sdy."):  # sdy ops read their operands' definers
-                        check[id(obj)] = obj
-                    continue
-                check[id(obj)] = obj
+                check[obj] = obj
                 if name in _CONTAINERS:
-                    retrack[id(obj)] = obj
+                    retrack[obj] = obj
                     if name == "regions":
                         new.append(obj)  # its regions may be new: the whole subtree is tracked
                 if name == "operands":
-                    uses[id(obj)] = obj
+                    uses[obj] = obj
                 if name in _SCOPES and (name != "name" or obj.regions):  # a name sets isolation, of regions
                     scopes = symbols = True
                 if name in _MOVES:
@@ -289,7 +303,7 @@ class VerifiedOps:
                     for r in obj.results:  # its users may now come before it
                         for u in r.uses:
                             if inside(u):
-                                uses[id(u)] = u
+                                uses[u] = u
                 elif name == "properties":
                     symbols = True
                     if obj.name == "sdy.manual_computation":
@@ -298,7 +312,7 @@ class VerifiedOps:
                 owner = obj.parent.parent if obj.parent is not None else None
                 if owner is None or not inside(owner):
                     continue
-                check[id(owner)] = owner
+                check[owner] = owner
                 new.append(obj)
                 d = owner.opdef
                 if d is not None and d.has(SYMBOL_TABLE):
@@ -308,34 +322,38 @@ class VerifiedOps:
                     scopes = symbols = True
                     before = ()
                 elif before:
-                    check[id(before[-1])] = before[-1]  # a terminator that may no longer be last
+                    check[before[-1]] = before[-1]  # a terminator that may no longer be last
                 ops = obj.ops
                 if ops:
-                    check[id(ops[-1])] = ops[-1]
-                # Set and list operations over the whole block run in C; the Python loops below
-                # go over the ops that came or went only.
-                ids_now = list(map(id, ops))
-                now = set(ids_now)
-                was = set(map(id, before))
-                stayed = list(map(was.__contains__, ids_now))
-                gone = not was <= now
-                kept_before = list(compress(before, map(now.__contains__, map(id, before)))) if gone else list(before)
-                if name != "ops" or kept_before != list(compress(ops, stayed)):
-                    scopes = symbols = True  # moved, arguments changed, or ops reordered: every use is checked
-                if gone:
-                    for op in before:
-                        if id(op) not in now:  # gone: its users must not see its results any more
-                            for r in op.results:
-                                for u in r.uses:
-                                    if inside(u):
-                                        uses[id(u)] = u
+                    check[ops[-1]] = ops[-1]
+                # Set and list operations over the whole block run in C (ops hash by identity: they
+                # define no __eq__); the Python loops below go over the ops that came or went only.
+                was = set(before)
+                stayed = list(map(was.__contains__, ops))
+                came = [] if all(stayed) else list(compress(ops, map(not_, stayed)))  # new, or moved in
+                kept_now = list(compress(ops, stayed)) if came else ops
+                gone: list[Operation] = []
+                if name != "ops":
+                    scopes = symbols = True  # moved or arguments changed: every use is checked
+                if kept_now != list(before):  # ops gone, or reordered
+                    now = set(ops)
+                    kept_before = list(filter(now.__contains__, before))
+                    if len(kept_before) != len(before):
+                        gone = list(filterfalse(now.__contains__, before))
+                    if kept_before != kept_now:
+                        scopes = symbols = True  # ops reordered: every use is checked
+                for op in gone:  # gone: its users must not see its results any more
+                    for r in op.results:
+                        for u in r.uses:
+                            if inside(u):
+                                uses[u] = u
                 if name == "parent":
                     for op in ops:
                         if type(op) is not TrackedOperation:
                             new.append(op)
                         subtrees.append(op)
                 else:
-                    for op in compress(ops, map(not_, stayed)):  # an op not here before: new, or moved in
+                    for op in came:
                         if type(op) is not TrackedOperation:
                             new.append(op)
                             subtrees.append(op)
@@ -344,14 +362,14 @@ class VerifiedOps:
                 if owner is None or not inside(owner):
                     continue
                 scopes = symbols = True
-                check[id(owner)] = owner
+                check[owner] = owner
                 new.append(obj)
                 for block in obj.blocks:
                     new.append(block)
                     for op in block.ops:
                         new.append(op)
                         subtrees.append(op)
-                        check[id(op)] = op
+                        check[op] = op
             elif type(obj) is TrackedOpResult or type(obj) is TrackedBlockArgument:
                 if isinstance(obj, TrackedOpResult):
                     owner = obj.op
@@ -360,17 +378,22 @@ class VerifiedOps:
                     owner = region.parent if region is not None else None
                 if owner is None or not inside(owner):
                     continue
-                check[id(owner)] = owner
+                check[owner] = owner
                 for u in obj.uses:
                     if inside(u):
-                        check[id(u)] = u
+                        check[u] = u
 
         for op in subtrees:
-            for inner in op.walk() if op.regions else (op,):
-                check[id(inner)] = inner
-                uses[id(inner)] = inner
-                if inner.name == "func.call" or "sym_name" in inner.properties:
+            if not op.regions:  # most new ops
+                check[op] = uses[op] = op
+                if "sym_name" in op.properties or op.name == "func.call":
                     symbols = True  # a symbol or call moved or new
+                continue
+            for inner in op.walk():
+                check[inner] = inner
+                uses[inner] = inner
+                if inner.name == "func.call" or "sym_name" in inner.properties:
+                    symbols = True
         if len(check) > most:
             return Changes(ops=list(check.values())), new, list(retrack.values()), True
         # Readers of a changed op: sdy ops read their operands' definers (shardings), a function's
@@ -381,26 +404,26 @@ class VerifiedOps:
                 symbols = True
             for r in op.results:
                 for u in r.uses:
-                    if u.name.startswith("sdy.") and id(u) not in check and inside(u):
-                        check[id(u)] = u
-            if name == "func.func" or name == "sdy.manual_computation" or name == "sdy.data_flow_edge":
+                    if u not in check and u.name[:4] == "sdy." and inside(u):
+                        check[u] = u
+            if name in _ARGUMENT_OWNERS:
                 values: list[Value] = [v for region in op.regions for block in region.blocks for v in block.args]
                 if name == "sdy.data_flow_edge":
                     values += op.operands
                 for v in values:
                     for u in v.uses:
-                        if u.name.startswith("sdy.") and id(u) not in check and inside(u):
-                            check[id(u)] = u
-        walked: set[int] = set()  # blocks whose enclosing ops are added (the same for all their ops)
+                        if u not in check and u.name[:4] == "sdy." and inside(u):
+                            check[u] = u
+        walked: set[Block] = set()  # blocks whose enclosing ops are added (the same for all their ops)
         for op in [*check.values(), *light.values()]:
             b = op.parent
             if b is not None:
-                if id(b) in walked:
+                if b in walked:
                     continue
-                walked.add(id(b))
+                walked.add(b)
             up = op.parent_op
-            while up is not None and id(up) not in check:
-                check[id(up)] = up
+            while up is not None and up not in check:
+                check[up] = up
                 up = up.parent_op
         attributes = [op for k, op in light.items() if k not in check]
         changes = Changes(ops=list(check.values()), attributes=attributes, uses=list(uses.values()),

@@ -22,8 +22,10 @@ No collective ever creates a sub-axis: the axes come whole from the input and ta
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from ttopt.ir.edit_journal import untrack_op
 from ttopt.ir.operation import Operation
 from ttopt.passes.base import Pass, option
 from ttopt.passes.registry import register_pass
@@ -32,6 +34,7 @@ from ttopt.sharding.factors import (
     Axis,
     Sharding,
     axes_size,
+    axis_ref,
     collect_meshes,
     diag,
     dialect_attr,
@@ -312,8 +315,9 @@ def collectives_for(op: Any, meshes: dict, trace: Any = None, conservative: bool
         steps = _plan_steps(x, src_attr, target_attr, meshes, trace, conservative)
     made = []
     value = x
+    vtype = x.type
     for kind, props in steps:
-        new = Operation(kind, [value], [x.type], dict(props))
+        new = Operation.parsed(kind, [value], vtype, None, dict(props), {}, None)
         made.append(new)
         value = new.results[0]
     op.results[0].replace_all_uses_with(value)
@@ -322,34 +326,43 @@ def collectives_for(op: Any, meshes: dict, trace: Any = None, conservative: bool
 
 def _lower_block(block: Any, run: _Run) -> None:
     """Lower the reshards of `block` and of the regions nested in it, in the order of a
-    pre-order walk; the block's op list is rebuilt once (not edited per reshard)."""
-    out: list[Any] = []
-    changed = False
-    for op in block.ops:
-        for region in op.regions:
-            for inner in region.blocks:
-                _lower_block(inner, run)
+    pre-order walk; the block's op list is rebuilt once (not edited per reshard), from slices of
+    the ops between the reshards lowered."""
+    ops = block.ops
+    out: list[Any] | None = None  # the new op list, up to ops[done]
+    done = 0
+    for i, op in enumerate(ops):
+        if op.regions:
+            for region in op.regions:
+                for inner in region.blocks:
+                    _lower_block(inner, run)
         if op.name != "sdy.reshard":
-            out.append(op)
             continue
         found = source(op)
-        target_attr = get_sharding_attr(op.results[0])
+        a = op.properties.get("sharding")  # the reshard's own sharding (`get_sharding_attr` of its result)
+        target_attr = a.resolve().typed if a is not None else None
         why = kept(op, run.meshes, run.keep_redundant, found[1], run.memo, target_attr)
         if why is not None:
             if run.trace.enabled:
                 run.trace.print(f"keep sdy.reshard: {why}")
-            out.append(op)
             continue
         made = collectives_for(op, run.meshes, run.trace, run.conservative, run.plans, found, target_attr)
         for new in made:
             new.parent = block
-        out.extend(made)
-        op.drop_all_references()
+        if out is None:
+            out = []
+        out += ops[done:i]
+        out += made
+        done = i + 1
+        for v in op.operands:  # `drop_all_references` (a reshard holds no regions)
+            v.uses.remove(op)
+        untrack_op(op)  # out of the block (its new op list reports that): its own writes need no report
+        op.operands = []
         op.parent = None
-        changed = True
         run.reshards += 1
         run.collectives += len(made)
-    if changed:
+    if out is not None:
+        out += ops[done:]
         block.ops = out
 
 
@@ -382,13 +395,20 @@ def _content(attr: Any, plans: dict) -> Any:
     return hit[1]
 
 
+@cache
+def _parameter_models() -> tuple[Any, Any, Any]:
+    """sdy's models of collective parameters, imported once, when a reshard is first lowered (the
+    pydantic models load only when a pass needs them)."""
+    from ttopt.dialects.sdy_attrs import AllToAllParam, AllToAllParamListAttr, ListOfAxisRefListsAttr
+
+    return AllToAllParam, AllToAllParamListAttr, ListOfAxisRefListsAttr
+
+
 def _plan_steps(x: Any, src_attr: Any, target_attr: Any, meshes: dict, trace: Any,
                 conservative: bool, plans: dict | None = None) -> list[tuple[str, dict]]:  # fmt: skip
     """The collectives (op name and properties) taking `x` from `src_attr` to `target_attr`;
     `plans` (as `collectives_for`'s) also keeps their axis-list attributes by content."""
-    from ttopt.dialects.sdy_attrs import AllToAllParam, AllToAllParamListAttr, ListOfAxisRefListsAttr
-    from ttopt.sharding.factors import axis_ref
-
+    AllToAllParam, AllToAllParamListAttr, ListOfAxisRefListsAttr = _parameter_models()
     target = from_attr(target_attr, meshes)
     src = from_attr(src_attr, meshes) if src_attr is not None else Sharding.replicated_closed(target.mesh, target.rank)
     if conservative:
@@ -422,8 +442,14 @@ def _plan_steps(x: Any, src_attr: Any, target_attr: Any, meshes: dict, trace: An
                     plans[content] = made
             props[key] = made[0]
         if st.params is not None:
-            params = tuple(AllToAllParam(axes=tuple(axis_ref(a, mesh) for a in ax), src_dim=s, tgt_dim=t) for ax, s, t in st.params)
-            props["params"] = AllToAllParamListAttr(params=params).to_attr()
+            moves = ("params", id(mesh), tuple((tuple(ax), s, t) for ax, s, t in st.params))
+            made = plans.get(moves) if plans is not None else None
+            if made is None:
+                params = tuple(AllToAllParam(axes=tuple(axis_ref(a, mesh) for a in ax), src_dim=s, tgt_dim=t) for ax, s, t in st.params)
+                made = (AllToAllParamListAttr(params=params).to_attr(), mesh)  # shared as the lists above
+                if plans is not None:
+                    plans[moves] = made
+            props["params"] = made[0]
         props["out_sharding"] = dialect_attr(to_attr(out, meshes))
         out_steps.append((f"sdy.{st.kind}", props))
     return out_steps
