@@ -104,6 +104,9 @@ class Node:
     take: Callable[[list[Sharding | None]], Any] | None = None  # the slots' shardings from `ShardingGraph.sh`
     # (number of the mesh's axes, number of the rule's outcome class on that mesh): `ShardingGraph._outcome_class`.
     outcome_class: tuple[int, int] = (-1, -1)
+    # What a visit's outcome depends on besides the slots' shardings, as a number (`ShardingGraph._visit_sig`):
+    # -1 not derived yet, -2 none (views, sharding groups: such nodes are worked out at each visit).
+    sig: int = -1
 
 
 @dataclass
@@ -175,6 +178,11 @@ class ShardingGraph:
         self._written: dict[tuple[int, int, int], tuple[Any, Any, Any, Sharding | None]] = {}
         self.inert = False  # set by `_factor_propagation`: the basic outcome it computed was "nothing extendable"
         self._checked: dict[tuple[int, int], Any] = {}  # (id(attr), rank) -> attr, checked by `_read`
+        # Per strategy (basic, aggressive): (node signature, ids of its slots' shardings) -> (the
+        # visit's outcome, those shardings); see `propagate`.
+        self._visits: tuple[dict[tuple, Any], dict[tuple, Any]] = ({}, {})
+        self._sigs: dict[tuple, int] = {}  # what `_visit_sig` numbers -> its number
+        self._shardings: dict[tuple, Sharding] = {}  # the shardings written, by value (`_interned`)
         self._quiet: list[bool] = []  # per node: see `propagate`
         self._tracing_now = False  # whether the trace is on, read once per `propagate`
         funcs, self.calls, groups = scan if scan is not None else scan_module(module)
@@ -432,8 +440,15 @@ class ShardingGraph:
         quiet = self._quiet
         users = self.users
         nodes = self.nodes
+        sh = self.sh
         visit = self._propagate_node
         self._tracing_now = self.trace is not None and self.trace.enabled
+        # A visit's outcome is a function of the node's signature and its slots' sharding objects
+        # (equal shardings written are one object, `_interned`): worked out once per such state.
+        # The entry holds the shardings, so their ids stay theirs. Not with op-priority directions
+        # (a function of the node itself) nor while tracing (which prints each visit).
+        memo = None if self.direction_of is not None or self._tracing_now else self._visits[aggressive]
+        outcome = self._outcome
         visits = updates = 0  # counted in locals, the hottest loop of the pass
         while queue:
             i = queue.popleft()
@@ -441,10 +456,32 @@ class ShardingGraph:
             visits += 1
             if quiet[i]:
                 continue
-            changed = visit(nodes[i], aggressive)
-            if changed is _QUIET:
-                quiet[i] = True
-                continue
+            node = nodes[i]
+            sig = node.sig
+            if sig == -1 and memo is not None:
+                sig = node.sig = self._visit_sig(node)
+            if sig < 0 or memo is None:
+                changed = visit(node, aggressive)
+                if changed is _QUIET:
+                    quiet[i] = True
+                    continue
+            else:
+                shs = node.take(sh)  # type: ignore[misc]
+                key = (sig, *map(id, shs))
+                hit = memo.get(key)
+                if hit is None:
+                    hit = memo[key] = (outcome(node, shs, aggressive), shs)
+                writes = hit[0]
+                if writes is _QUIET:
+                    quiet[i] = True
+                    continue
+                changed = []
+                slots = node.slots
+                for t, new in writes:
+                    s = slots[t]
+                    if s not in changed:
+                        sh[s] = new
+                        changed.append(s)
             updates += len(changed)
             for s in changed:
                 for j in users[s]:
@@ -455,6 +492,19 @@ class ShardingGraph:
         res.visits += visits
         res.updates += updates
         return res
+
+    def _visit_sig(self, node: Node) -> int:
+        """The number of what a visit of `node` depends on besides its slots' shardings (its rule,
+        direction and elementwise flag), or -2 when its outcome is not that alone (views on its
+        tensors, slots in sharding groups)."""
+        if node.views or any(s in self.group_of for s in node.slots):
+            return -2
+        if node.take is None:
+            node.take = _taker(node.slots)
+        if node.same_dims is None:
+            node.rule_id, node.same_dims = self._rule_facts(node.rule)
+        key = (node.rule_id, node.direction, node.elementwise)
+        return self._sigs.setdefault(key, len(self._sigs))
 
     def _mesh(self, shardings: list[Sharding | None]) -> tuple[Any, Any] | None:
         """The mesh the node propagates on, as Shardy: shardings on an empty mesh (`<[]>`) take
@@ -526,12 +576,21 @@ class ShardingGraph:
     def _propagate_node(self, node: Node, aggressive: bool) -> list[int]:
         take = node.take
         if take is None:
-            take = node.take = itemgetter(*node.slots) if len(node.slots) > 1 else lambda sh, s=node.slots: [sh[i] for i in s]
+            take = node.take = _taker(node.slots)
         shs = take(self.sh)
         if node.views:
             shs = list(shs)
             for t, (see, _) in node.views.items():
                 shs[t] = see(shs[t])
+        writes = self._outcome(node, shs, aggressive)
+        if writes is _QUIET:
+            return _QUIET
+        return self._apply(node, shs, writes)
+
+    def _outcome(self, node: Node, shs: Any, aggressive: bool) -> Any:
+        """What a visit of `node` does with its tensors' shardings `shs` (as the node sees them):
+        `_QUIET` when no strategy would change anything while they stay as they are, else per
+        tensor that changes, (its index, its new sharding)."""
         plan = node.same_dims
         if plan is None:
             node.rule_id, plan = self._rule_facts(node.rule)
@@ -568,7 +627,7 @@ class ShardingGraph:
         if unreduced:  # unreduced axes are part of the key as the mesh sizes them
             parts = self._key_parts(shs, mesh)
         if self._tracing_now:
-            return self._write(node, shs, mesh_ref, self._factor_propagation(node, shs, parts, mesh, known[1], aggressive, True))
+            return self._writes(shs, mesh_ref, self._factor_propagation(node, shs, parts, mesh, known[1], aggressive, True))
         if self.direction_of is None:
             directions: Any = node.direction
         else:
@@ -588,8 +647,8 @@ class ShardingGraph:
                 # Nothing the basic strategy could extend: the aggressive one, on the same tensors, changes nothing.
                 self.outcomes[(key[0], True, *key[2:])] = ()
         if not outcome:
-            return _QUIET if outcome is _INERT else []
-        return self._write(node, shs, mesh_ref, outcome)
+            return _QUIET if outcome is _INERT else ()
+        return self._writes(shs, mesh_ref, outcome)
 
     def _outcome_class(self, node: Node, plan: tuple, full: dict[str, int]) -> int:
         """The number of the class of rules whose factor propagation on this mesh is the node's
@@ -691,23 +750,27 @@ class ShardingGraph:
             return _INERT
         return tuple(changes)
 
-    def _write(self, node: Node, shs: list[Sharding | None], mesh_ref: Any, outcome: tuple) -> list[int]:
-        """Store a node's outcome in its slots (and their sharding groups); the slots that changed."""
-        out: list[int] = []
-        trace_rows: list | None = [] if self._tracing_now else None
+    def _writes(self, shs: Any, mesh_ref: Any, outcome: tuple) -> tuple:
+        """Per entry of an outcome whose tensor's sharding changes, (tensor index, new sharding)."""
+        out = []
         written = self._written
         for entry in outcome:
-            t = entry[0]
-            s = node.slots[t]
-            old = shs[t]
+            old = shs[entry[0]]
             # Nodes of one outcome key share the outcome's entries: equal writes share one sharding.
             k = (id(entry), id(old), id(mesh_ref))
             hit = written.get(k)
             if hit is None or hit[0] is not entry or hit[1] is not old or hit[2] is not mesh_ref:
                 hit = written[k] = (entry, old, mesh_ref, self._written_sharding(entry, old, mesh_ref))
-            new_sh = hit[3]
-            if new_sh is None:
-                continue
+            if hit[3] is not None:
+                out.append((entry[0], hit[3]))
+        return tuple(out)
+
+    def _apply(self, node: Node, shs: Any, writes: tuple) -> list[int]:
+        """Store a node's writes in its slots (and their sharding groups); the slots that changed."""
+        out: list[int] = []
+        trace_rows: list | None = [] if self._tracing_now else None
+        for t, new_sh in writes:
+            s = node.slots[t]
             if s in out:
                 continue
             if node.views and t in node.views:
@@ -715,7 +778,7 @@ class ShardingGraph:
             self.sh[s] = new_sh
             out.append(s)
             if trace_rows is not None:
-                trace_rows.append((t, old, new_sh))
+                trace_rows.append((t, shs[t], new_sh))
             for m in self.group_of.get(s, ()):
                 if m != s:
                     self.sh[m] = new_sh.copy()
@@ -732,13 +795,24 @@ class ShardingGraph:
         if old is None:
             if not any(dims_t):
                 return None
-            return Sharding(mesh_ref, [list(d) for d in dims_t], list(closed_t))
+            return self._interned(Sharding(mesh_ref, [list(d) for d in dims_t], list(closed_t)))
         part = self._facts(old)[2]
         if part[0] == dims_t and part[1] == closed_t:
             return None
         # An empty mesh, or another name of the same mesh, becomes the node's.
-        return Sharding(mesh_ref, [list(d) for d in dims_t], list(closed_t), list(old.priority),
-                        old.replicated, old.unreduced, old.unreduced_kind)  # fmt: skip
+        return self._interned(Sharding(mesh_ref, [list(d) for d in dims_t], list(closed_t), list(old.priority),
+                                       old.replicated, old.unreduced, old.unreduced_kind))  # fmt: skip
+
+    def _interned(self, sh: Sharding) -> Sharding:
+        """One object per distinct sharding written (what `_visits` tells states apart by); the
+        entry holds the first, so the ids in its key stay theirs."""
+        mesh = sh.mesh
+        try:
+            key = (mesh if isinstance(mesh, str) else id(mesh), tuple(map(tuple, sh.dims)), tuple(sh.closed),
+                   tuple(sh.priority), sh.replicated, sh.unreduced, sh.unreduced_kind)  # fmt: skip
+            return self._shardings.setdefault(key, sh)
+        except TypeError:  # an unhashable field: this one stays its own
+            return sh
 
     def _tracing(self) -> bool:
         return self.trace is not None and self.trace.enabled
@@ -826,6 +900,11 @@ class ShardingGraph:
                 attrs.append(attr)
             set_op_result_shardings(op, attrs)
         return count
+
+
+def _taker(slots: list[int]) -> Callable[[list[Sharding | None]], Any]:
+    """The shardings of `slots` from a graph's list of them, as one call."""
+    return itemgetter(*slots) if len(slots) > 1 else lambda sh, s=slots: [sh[i] for i in s]
 
 
 def _capped(size: int, devices: int) -> int:
