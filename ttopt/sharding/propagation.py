@@ -31,7 +31,9 @@ from ttopt.ir.values import BlockArgument, OpResult
 from ttopt.passes.base import Pass, option
 from ttopt.passes.registry import register_pass
 from ttopt.sharding import factor_propagation as fp
+from ttopt.sharding import single_factor_propagation as sf
 from ttopt.sharding.factors import (
+    SHARDINGS_ELSEWHERE,
     Axis,
     Sharding,
     axis_of,
@@ -39,6 +41,7 @@ from ttopt.sharding.factors import (
     func_of_arg,
     get_arg_attr,
     get_sharding_attr,
+    per_value_shardings,
     rank_of,
     set_arg_attrs_at,
     set_op_result_shardings,
@@ -178,6 +181,11 @@ class ShardingGraph:
         self._written: dict[tuple[int, int, int], tuple[Any, Any, Any, Sharding | None]] = {}
         self.inert = False  # set by `_factor_propagation`: the basic outcome it computed was "nothing extendable"
         self._checked: dict[tuple[int, int], Any] = {}  # (id(attr), rank) -> attr, checked by `_read`
+        self._type_shapes: dict[int, tuple[Any, tuple[int, ...]]] = {}  # id(type) -> (type, shape): `_shape`
+        # Rule number -> (per tensor its factors by dimension, per tensor its size) when every
+        # dimension is one factor, else (None, None); and such rules' projections as `_projections`.
+        self._simple: dict[int, tuple] = {}
+        self._simple_projections: dict[int, list[dict[int | None, tuple]]] = {}
         # Per strategy (basic, aggressive): (node signature, ids of its slots' shardings) -> (the
         # visit's outcome, those shardings); see `propagate`.
         self._visits: tuple[dict[tuple, Any], dict[tuple, Any]] = ({}, {})
@@ -190,13 +198,13 @@ class ShardingGraph:
         for func in funcs:
             if func.regions and func.regions[0].blocks:
                 self._build_func(func)
+        self.initial = list(self.sh)  # shardings in slots are replaced, never changed in place
         if groups:
             self._add_sharding_groups()
 
     # -- building ------------------------------------------------------------------------------
     def _new_slot(self, owner: Any, shape: tuple[int, ...], sh: Sharding | None) -> int:
         self.sh.append(sh)
-        self.initial.append(sh)  # shardings in slots are replaced, never changed in place
         self.shapes.append(shape)
         self.owner.append(owner)
         self.users.append([])
@@ -212,10 +220,17 @@ class ShardingGraph:
             self._checked[(id(attr), rank)] = attr
         return shared_sharding(attr, self.meshes)  # read only: slots' shardings are replaced, never changed
 
+    def _shape(self, t: Any) -> tuple[int, ...]:
+        """The shape of a value of type `t`, once per type object (the entry holds it, so its id stays its own)."""
+        hit = self._type_shapes.get(id(t))
+        if hit is None or hit[0] is not t:
+            hit = self._type_shapes[id(t)] = (t, tuple(getattr(t.resolve(), "shape", ()) or ()))
+        return hit[1]
+
     def slot(self, v: Any) -> int:
         s = self.slot_of.get(id(v))
         if s is None:
-            shape = tuple(getattr(v.type.resolve(), "shape", ()) or ())
+            shape = self._shape(v.type)
             attr = get_sharding_attr(v)
             sh = None
             if attr is not None:
@@ -244,13 +259,33 @@ class ShardingGraph:
         slot_of = self.slot_of
         slot = self.slot
         conservative = self.conservative
+        shape_of = self._shape
+        read = self._read
+        new_slot = self._new_slot
+        nodes = self.nodes
+        users = self.users
+        is_elementwise = fp.is_elementwise
         for op in block.ops:
             name = op.name
             known = [slot_of.get(id(v)) for v in op.operands]
             slots: list[int] = [slot(v) for v in op.operands] if None in known else known  # type: ignore[assignment]
             if name in DATA_FLOW_EDGE_OPS and self._data_flow_edges(op, func):
                 continue
-            slots += [slot(r) for r in op.results]
+            results = op.results
+            if results:
+                per = per_value_shardings(op)
+                if per is SHARDINGS_ELSEWHERE:
+                    slots += [slot(r) for r in results]
+                else:  # `slot` of each result, reading the op's per-value shardings once
+                    n_per = len(per) if per is not None else 0
+                    for r in results:
+                        s = slot_of.get(id(r))
+                        if s is None:
+                            shape = shape_of(r.type)
+                            index = r.index
+                            sh = read(per.shardings[index], op, len(shape), f"result #{index}") if index < n_per else None
+                            s = slot_of[id(r)] = new_slot(r, shape, sh)
+                        slots.append(s)
             if name not in _BUILT_APART:
                 try:
                     rule = rule_for(op, conservative)
@@ -260,7 +295,13 @@ class ShardingGraph:
                 if rule is None:
                     self._skip(op, "no sharding rule")
                     continue
-                self._add_node(op, rule, slots, name, fp.is_elementwise(op))
+                # `_add_node`, inline: the node's index goes once into each of its slots' users.
+                i = len(nodes)
+                nodes.append(Node(op, rule, slots, name, elementwise=is_elementwise(op)))
+                for s in slots:
+                    u = users[s]
+                    if not u or u[-1] != i:
+                        u.append(i)
                 continue
             if op.name == "func.return":
                 ft = func_type(func)
@@ -420,8 +461,10 @@ class ShardingGraph:
         i = len(self.nodes)
         self.nodes.append(Node(op, rule, slots, label, elementwise=elementwise))
         users = self.users
-        for s in set(slots):
-            users[s].append(i)
+        for s in slots:  # once into each slot's users (a node's entries there are consecutive)
+            u = users[s]
+            if not u or u[-1] != i:
+                u.append(i)
 
     # -- propagation -----------------------------------------------------------------------------
     def propagate(self, aggressive: bool = True, after_basic: bool = False) -> PropagationResult:
@@ -705,8 +748,15 @@ class ShardingGraph:
         closed flags (tracing: the node's factor table is printed as well)."""
         rule = node.rule
         sizes = rule.factor_sizes
-        tensors = []
         rule_id = node.rule_id
+        if not tracing:
+            simple = self._simple.get(rule_id)
+            if simple is None:
+                factors = sf.simple_mapping(rule.tensors)
+                simple = self._simple[rule_id] = (factors, sf.tensor_sizes(factors, sizes) if factors is not None else None)
+            if simple[0] is not None:
+                return self._single_factor_propagation(node, shs, parts, mesh, full, aggressive, simple)
+        tensors = []
         projections = self._projections.get(rule_id)
         if projections is None:
             projections = self._projections[rule_id] = [{} for _ in rule.tensors]
@@ -745,6 +795,58 @@ class ShardingGraph:
                 changes.append((t, tuple(map(tuple, dims)), tuple(closed)))
         if tracing:
             self._trace_rows = (before, tensors, full)
+        if not aggressive and not changes and not extendable[0]:
+            self.inert = True
+            return _INERT
+        return tuple(changes)
+
+    def _single_factor_propagation(self, node: Node, shs: Any, parts: list[int | None], mesh: Any, full: dict[str, int],
+                                   aggressive: bool, simple: tuple) -> tuple:  # fmt: skip
+        """`_factor_propagation` of a rule whose every dimension is one factor (`single_factor_propagation`)."""
+        rule = node.rule
+        sizes = rule.factor_sizes
+        factors, tensor_sizes = simple
+        rule_id = node.rule_id
+        projections = self._simple_projections.get(rule_id)
+        if projections is None:
+            projections = self._simple_projections[rule_id] = [{} for _ in factors]
+        axes: list = []
+        closed = []
+        replicated = []
+        unreduced = []
+        n_factors = len(sizes)
+        for t, s in enumerate(shs):
+            by_part = projections[t]
+            projected = by_part.get(parts[t])
+            if projected is None:
+                if s is None:
+                    projected = (*sf.project(factors[t], n_factors, None, None), (), ())
+                else:
+                    part = self._facts(s)[2]
+                    unr = tuple(axis_of(r, mesh) for r in s.unreduced) if s.unreduced else ()
+                    projected = (*sf.project(factors[t], n_factors, part[0], part[1]), part[2], unr)
+                by_part[parts[t]] = projected
+            axes.append(list(projected[0]))  # the call's own list: changed axes are replaced in it
+            closed.append(projected[1])
+            replicated.append(projected[2])
+            unreduced.append(projected[3])
+        n_ops = len(rule.operands)
+        dirs = self._directions.get((rule_id, node.direction))
+        if dirs is None:
+            dirs = self._directions[(rule_id, node.direction)] = [self._direction(node, f) for f in range(n_factors)]
+        if self.direction_of is not None:
+            dirs = [self._direction(node, f) for f in range(n_factors)]
+        extendable = [False]
+        if aggressive:
+            updated = sf.propagate_aggressive(axes, closed, replicated, unreduced, factors, tensor_sizes, n_ops, sizes,
+                                              dirs.__getitem__, full, self.conservative, node.elementwise)  # fmt: skip
+        else:
+            updated = sf.propagate_basic(axes, closed, replicated, unreduced, factors, n_ops, sizes, dirs.__getitem__,
+                                         full, self.conservative, extendable)  # fmt: skip
+        changes = []
+        for t, changed in enumerate(updated):
+            if changed:
+                changes.append((t, *sf.dim_shardings(axes[t], closed[t], factors[t])))
         if not aggressive and not changes and not extendable[0]:
             self.inert = True
             return _INERT
@@ -904,7 +1006,14 @@ class ShardingGraph:
 
 def _taker(slots: list[int]) -> Callable[[list[Sharding | None]], Any]:
     """The shardings of `slots` from a graph's list of them, as one call."""
-    return itemgetter(*slots) if len(slots) > 1 else lambda sh, s=slots: [sh[i] for i in s]
+    if len(slots) > 1:
+        return itemgetter(*slots)
+    one = slots[0] if slots else None
+
+    def take(sh: list[Sharding | None]) -> list[Sharding | None]:
+        return [sh[one]] if one is not None else []
+
+    return take
 
 
 def _capped(size: int, devices: int) -> int:

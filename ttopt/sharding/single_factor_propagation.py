@@ -1,0 +1,257 @@
+"""Factor propagation for rules whose every dimension is one factor, each at most once per tensor.
+
+Most ops' rules are so (pointwise ops, transpose, broadcast, dot_general, reduce). Then a tensor's
+projection is its dimensions' axes re-indexed by factor (no factor splits a dimension, none has
+overflow axes, every one is minor-most) and writing it back is re-indexing again, so this module
+takes the same decisions as `factor_propagation.py`'s `propagate_basic` and
+`propagate_aggressive` (same order, same truncation) on per-tensor lists indexed by factor
+instead of projection objects: per tensor, per factor its axes (None: the tensor does not have
+the factor) and closed flag.
+"""
+
+from __future__ import annotations
+
+from math import gcd
+from typing import Callable, Sequence
+
+from ttopt.dialects.sdy_rule import TensorMapping
+from ttopt.sharding.factor_propagation import BACKWARD, BOTH, NONE, _merge_compatible, _truncate, _without, is_prefix
+from ttopt.sharding.factors import Axis, merge_axes
+from ttopt.sharding.sub_axes import contains, prefix_of, prefix_without_overlap
+
+# Per tensor, per factor: its axes (None: the tensor has no such factor).
+Axes = list[list[list[Axis] | None]]
+
+
+def simple_mapping(tensors: Sequence[TensorMapping]) -> list[tuple[int, ...]] | None:
+    """Per tensor its factors in dimension order, when every dimension is one factor and no tensor
+    has a factor twice (None otherwise: the general projection applies)."""
+    out = []
+    for m in tensors:
+        fs = []
+        for d in m:
+            if len(d) != 1:
+                return None
+            fs.append(d[0])
+        if len(set(fs)) != len(fs):
+            return None
+        out.append(tuple(fs))
+    return out
+
+
+def project(factors: tuple[int, ...], n_factors: int, dims: Sequence[Sequence[Axis]] | None,
+            closed: Sequence[bool] | None) -> tuple[tuple[list[Axis] | None, ...], tuple[bool, ...]]:  # fmt: skip
+    """A tensor's axes and closed flags per factor (`factors`: its factor per dimension; None dims:
+    no sharding, every factor open and empty), as `factor_propagation.build` projects it."""
+    axes: list[list[Axis] | None] = [None] * n_factors
+    flags = [False] * n_factors
+    for d, f in enumerate(factors):
+        given = list(dims[d]) if dims is not None else []
+        axes[f] = merge_axes(given) if len(given) > 1 else given
+        flags[f] = closed[d] if closed is not None else False
+    return tuple(axes), tuple(flags)
+
+
+def dim_shardings(axes: list[list[Axis] | None], closed: Sequence[bool], factors: tuple[int, ...]) -> tuple[tuple, tuple]:
+    """A tensor's dimension axes and closed flags from its factors' (`factor_propagation.dim_shardings`)."""
+    dims = []
+    flags = []
+    for f in factors:
+        a = axes[f]
+        dims.append(tuple(merge_axes(a) if len(a) > 1 else a))  # type: ignore[arg-type]
+        flags.append(closed[f])
+    return tuple(dims), tuple(flags)
+
+
+def _across(a: Axis, axes: list[list[Axis] | None], factors: tuple[int, ...], f: int) -> Axis | None:
+    """`a` without what the tensor's other factors use (`factor_propagation._no_conflict_across`)."""
+    name = a[0]
+    r: Axis | None = a
+    for g in factors:
+        if g != f:
+            for b in axes[g]:  # type: ignore[union-attr]
+                if b[0] == name:
+                    r = prefix_without_overlap(r, b)  # type: ignore[arg-type]
+                    if r is None:
+                        return None
+    return r
+
+
+def _within(a: Axis, own: list[Axis], closed: bool, replicated: tuple, unreduced: tuple, prev: int, size: int,
+            conservative: bool) -> Axis | None:  # fmt: skip
+    """`factor_propagation._no_conflict_within` for a factor without overflow axes, minor-most."""
+    r: Axis | None = _without(a, replicated) if replicated else a
+    if r is not None and unreduced:
+        r = _without(r, unreduced)
+    if r is None:
+        return None
+    for x in own:
+        if contains(x, r):
+            return r
+    if not closed:
+        if not conservative:
+            return r
+        if size % prev == 0:
+            g = gcd(size // prev, r[2])
+            if g == r[2]:
+                return r
+            if g != 1:
+                return (r[0], r[1], g)
+    if own and prefix_of(own[-1], r):
+        return own[-1]
+    return None
+
+
+def _compatible(axes: Axes, n_operands: int, f: int, direction: str) -> list[Axis]:
+    """`factor_propagation.compatible_major_axes` of factor `f`."""
+    if direction == NONE:
+        return []
+    if direction == BOTH:
+        return _merge_group(axes, f, [], True)[0]
+    ops, res = axes[:n_operands], axes[n_operands:]
+    first, second = (res, ops) if direction == BACKWARD else (ops, res)
+    result, _ = _merge_group(first, f, [], True)
+    return _merge_group(second, f, result, False)[0]
+
+
+def _merge_group(group: Axes, f: int, result: list[Axis], can_expand: bool) -> tuple[list[Axis], bool]:
+    for t in group:
+        a = t[f]
+        if not a or a == result:  # absent, no axes or the same: the result stays
+            continue
+        if not result and can_expand:
+            result = list(a)
+            continue
+        result, can_expand = _merge_compatible(result, a, can_expand)
+    return result, can_expand
+
+
+def _one_axes(axes: Axes, f: int) -> bool:
+    first = None
+    for t in axes:
+        a = t[f]
+        if a is not None:
+            if first is None:
+                first = a
+            elif a != first:
+                return False
+    return True
+
+
+def propagate_basic(axes: Axes, closed: list[tuple[bool, ...]], replicated: list[tuple], unreduced: list[tuple],
+                    factors: list[tuple[int, ...]], n_operands: int, sizes: Sequence[int],
+                    direction: Callable[[int], str], full: dict[str, int], conservative: bool,
+                    extendable: list[bool]) -> list[bool]:  # fmt: skip
+    """`factor_propagation.propagate_basic` on per-factor lists (`axes[t]` is the tensor's own list:
+    changed axes are replaced in it); returns which tensors changed."""
+    n = len(axes)
+    updated = [False] * n
+    for f, size in enumerate(sizes):
+        if _one_axes(axes, f):
+            continue
+        want = _compatible(axes, n_operands, f, direction(f))
+        if not want:
+            continue
+        for t in axes:
+            a = t[f]
+            if a is not None and a != want and is_prefix(a, want) == "strict":
+                break
+        else:
+            continue
+        extendable[0] = True
+
+        def remove(a: Axis, prev: int, f: int = f, size: int = size) -> Axis | None:
+            r: Axis | None = a
+            for t in range(n):
+                if r is None:
+                    return None
+                own = axes[t]
+                r = _across(r, own, factors[t], f)
+                if r is not None and own[f] is not None:
+                    r = _within(r, own[f], closed[t][f], replicated[t], unreduced[t], prev, size, conservative)  # type: ignore[arg-type]
+            return r
+
+        _truncate(want, remove, conservative, full)
+        if want:
+            for k in range(n):
+                a = axes[k][f]
+                if a is not None and a != want and is_prefix(a, want) == "strict":
+                    axes[k][f] = list(want)
+                    updated[k] = True
+    return updated
+
+
+def propagate_aggressive(axes: Axes, closed: list[tuple[bool, ...]], replicated: list[tuple], unreduced: list[tuple],
+                         factors: list[tuple[int, ...]], tensor_sizes: Sequence[int], n_operands: int,
+                         sizes: Sequence[int], direction: Callable[[int], str], full: dict[str, int],
+                         conservative: bool, elementwise: bool) -> list[bool]:  # fmt: skip
+    """`factor_propagation.propagate_aggressive` on per-factor lists (`tensor_sizes`: each tensor's
+    number of elements over its factors)."""
+    n = len(axes)
+    updated = [False] * n
+    wanted = [[] if _one_axes(axes, f) else _compatible(axes, n_operands, f, direction(f)) for f in range(len(sizes))]
+    active = [f for f, w in enumerate(wanted) if w]
+    if not active:
+        return updated
+    source = [(-1, -1)] * len(sizes)
+    for k, t in enumerate(axes):
+        tsize = tensor_sizes[k]
+        for f in active:
+            a = t[f]
+            if a is not None and tsize > source[f][0]:
+                w = wanted[f]
+                if w == a or is_prefix(w, a) != "not":
+                    source[f] = (tsize, k)
+    order = sorted(active, key=lambda f: (-source[f][0], -_size(wanted[f]) if elementwise else 0, source[f][1], f))
+    for k in (*range(n_operands, n), *range(n_operands)):
+        t = axes[k]
+        fk = factors[k]
+        for f in order:
+            a = t[f]
+            w = wanted[f]
+            if a is None or a == w or is_prefix(a, w) != "strict":
+                continue
+            new = list(w)
+            own, cl, rep, unr, size = a, closed[k][f], replicated[k], unreduced[k], sizes[f]
+
+            def within(x: Axis, prev: int, own: list[Axis] = own, cl: bool = cl, rep: tuple = rep, unr: tuple = unr,
+                       size: int = size) -> Axis | None:  # fmt: skip
+                return _within(x, own, cl, rep, unr, prev, size, conservative)
+
+            def across(x: Axis, prev: int, t: list = t, fk: tuple = fk, f: int = f) -> Axis | None:
+                return _across(x, t, fk, f)
+
+            _truncate(new, within, conservative, full)
+            if is_prefix(a, new) != "strict":
+                continue
+            _truncate(new, across, conservative, full)
+            if not new:
+                continue
+            if k < n_operands and elementwise:
+                for r in axes[n_operands:]:
+                    ra = r[f]
+                    if ra is not None and is_prefix(ra, new) == "strict":
+                        new = list(ra)
+            if a != new and is_prefix(a, new) == "strict":
+                t[f] = list(new)
+                updated[k] = True
+    return updated
+
+
+def _size(axes: Sequence[Axis]) -> int:
+    n = 1
+    for a in axes:
+        n *= a[2]
+    return n
+
+
+def tensor_sizes(factors: list[tuple[int, ...]], sizes: Sequence[int]) -> list[int]:
+    """Per tensor the product of its factors' sizes (the aggressive strategy's source order)."""
+    out = []
+    for fs in factors:
+        n = 1
+        for f in fs:
+            n *= sizes[f]
+        out.append(n)
+    return out
+
