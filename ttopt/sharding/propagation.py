@@ -190,6 +190,8 @@ class ShardingGraph:
         # visit's outcome, those shardings); see `propagate`.
         self._visits: tuple[dict[tuple, Any], dict[tuple, Any]] = ({}, {})
         self._sigs: dict[tuple, int] = {}  # what `_visit_sig` numbers -> its number
+        # (id(rule), direction, elementwise) -> (rule, its `_visit_sig` number, rule number, settled plan).
+        self._sig_of_object: dict[tuple, tuple] = {}
         self._shardings: dict[tuple, Sharding] = {}  # the shardings written, by value (`_interned`)
         self._quiet: list[bool] = []  # per node: see `propagate`
         self._tracing_now = False  # whether the trace is on, read once per `propagate`
@@ -218,7 +220,8 @@ class ShardingGraph:
         if seen is not attr:
             verify_sharding(self.module, op, attr, self.meshes, rank, what)
             self._checked[(id(attr), rank)] = attr
-        return shared_sharding(attr, self.meshes)  # read only: slots' shardings are replaced, never changed
+        # Read only: slots' shardings are replaced, never changed; equal ones are one object (`_interned`).
+        return self._interned(shared_sharding(attr, self.meshes))
 
     def _shape(self, t: Any) -> tuple[int, ...]:
         """The shape of a value of type `t`, once per type object (the entry holds it, so its id stays its own)."""
@@ -476,7 +479,7 @@ class ShardingGraph:
         # Return edges first: a function result's sharding reaches the returned value before the
         # op that computes it picks axes from its operands (Shardy's order).
         returns = [i for i, n in enumerate(self.nodes) if n.label == "return"]
-        queue = deque([*returns, *(i for i, n in enumerate(self.nodes) if n.label != "return")])
+        queue = deque([*returns, *[i for i, n in enumerate(self.nodes) if n.label != "return"]])
         queued = [True] * len(self.nodes)
         if not after_basic or len(self._quiet) != len(self.nodes):
             self._quiet = [False] * len(self.nodes)
@@ -491,35 +494,43 @@ class ShardingGraph:
         # The entry holds the shardings, so their ids stay theirs. Not with op-priority directions
         # (a function of the node itself) nor while tracing (which prints each visit).
         memo = None if self.direction_of is not None or self._tracing_now else self._visits[aggressive]
+        if memo is None:
+            sigs = [-2] * len(nodes)  # every node worked out at each visit
+            takes: list[Any] = sigs
+        else:
+            for node in nodes:
+                if node.sig == -1:
+                    node.sig = self._visit_sig(node)
+            sigs = [node.sig for node in nodes]
+            takes = [node.take for node in nodes]
         outcome = self._outcome
-        visits = updates = 0  # counted in locals, the hottest loop of the pass
+        visits = len(queue)  # and one per node queued again, below
+        updates = 0  # counted in locals, the hottest loop of the pass
         while queue:
             i = queue.popleft()
             queued[i] = False
-            visits += 1
             if quiet[i]:
                 continue
-            node = nodes[i]
-            sig = node.sig
-            if sig == -1 and memo is not None:
-                sig = node.sig = self._visit_sig(node)
-            if sig < 0 or memo is None:
-                changed = visit(node, aggressive)
+            sig = sigs[i]
+            if sig < 0:
+                changed = visit(nodes[i], aggressive)
                 if changed is _QUIET:
                     quiet[i] = True
                     continue
             else:
-                shs = node.take(sh)  # type: ignore[misc]
+                shs = takes[i](sh)
                 key = (sig, *map(id, shs))
-                hit = memo.get(key)
+                hit = memo.get(key)  # type: ignore[union-attr]
                 if hit is None:
-                    hit = memo[key] = (outcome(node, shs, aggressive), shs)
+                    hit = memo[key] = (outcome(nodes[i], shs, aggressive), shs)  # type: ignore[index]
                 writes = hit[0]
                 if writes is _QUIET:
                     quiet[i] = True
                     continue
+                if not writes:
+                    continue
                 changed = []
-                slots = node.slots
+                slots = nodes[i].slots
                 for t, new in writes:
                     s = slots[t]
                     if s not in changed:
@@ -532,6 +543,7 @@ class ShardingGraph:
                     if not queued[j]:
                         queued[j] = True
                         queue.append(j)
+                        visits += 1
         res.visits += visits
         res.updates += updates
         return res
@@ -540,14 +552,20 @@ class ShardingGraph:
         """The number of what a visit of `node` depends on besides its slots' shardings (its rule,
         direction and elementwise flag), or -2 when its outcome is not that alone (views on its
         tensors, slots in sharding groups)."""
-        if node.views or any(s in self.group_of for s in node.slots):
+        if node.views or (self.group_of and any(s in self.group_of for s in node.slots)):
             return -2
-        if node.take is None:
-            node.take = _taker(node.slots)
-        if node.same_dims is None:
-            node.rule_id, node.same_dims = self._rule_facts(node.rule)
-        key = (node.rule_id, node.direction, node.elementwise)
-        return self._sigs.setdefault(key, len(self._sigs))
+        node.take = _taker(node.slots)
+        rule = node.rule
+        # Found by the rule object first (nodes share rule objects; the entry keeps it alive).
+        by_object = (id(rule), node.direction, node.elementwise)
+        hit = self._sig_of_object.get(by_object)
+        if hit is None or hit[0] is not rule:
+            node.rule_id, node.same_dims = self._rule_facts(rule)
+            key = (node.rule_id, node.direction, node.elementwise)
+            hit = self._sig_of_object[by_object] = (rule, self._sigs.setdefault(key, len(self._sigs)), node.rule_id, node.same_dims)
+        else:
+            node.rule_id, node.same_dims = hit[2], hit[3]
+        return hit[1]
 
     def _mesh(self, shardings: list[Sharding | None]) -> tuple[Any, Any] | None:
         """The mesh the node propagates on, as Shardy: shardings on an empty mesh (`<[]>`) take
