@@ -67,20 +67,18 @@ def _single(rule: OpShardingRule, tensors: list, directions: list[str], conserva
     factors = sf.simple_mapping(rule.tensors)
     assert factors is not None
     n = len(rule.factor_sizes)
-    projected = [sf.project(fs, n, d, c) for fs, (d, c, _) in zip(factors, tensors)]
-    axes = [list(p[0]) for p in projected]
-    closed = [p[1] for p in projected]
-    replicated = [r for _, _, r in tensors]
-    unreduced: list[tuple] = [()] * len(tensors)
+    projected = [sf.project(fs, n, d, c, r) for fs, (d, c, r) in zip(factors, tensors)]
+    axes: list = [p[0] for p in projected]
     n_ops = len(rule.operands)
     extendable = [False]
     if aggressive:
-        updated = sf.propagate_aggressive(axes, closed, replicated, unreduced, factors, sf.tensor_sizes(factors, rule.factor_sizes),
-                                          n_ops, rule.factor_sizes, directions.__getitem__, FULL, conservative, elementwise)  # fmt: skip
+        updated = sf.propagate_aggressive(axes, projected, factors, sf.tensor_sizes(factors, rule.factor_sizes), n_ops,
+                                          rule.factor_sizes, directions.__getitem__, FULL, conservative, elementwise)  # fmt: skip
     else:
-        updated = sf.propagate_basic(axes, closed, replicated, unreduced, factors, n_ops, rule.factor_sizes,
-                                     directions.__getitem__, FULL, conservative, extendable)  # fmt: skip
-    out = [(t, *sf.dim_shardings(axes[t], closed[t], factors[t])) for t, u in enumerate(updated) if u]
+        updated = sf.propagate_basic(axes, projected, factors, n_ops, rule.factor_sizes, directions.__getitem__, FULL,
+                                     conservative, extendable)  # fmt: skip
+    assert all(u or a is p[0] for a, p, u in zip(axes, projected, updated))  # unchanged tensors keep the shared tuple
+    out = [(t, *sf.dim_shardings(axes[t], projected[t][1], factors[t])) for t, u in enumerate(updated) if u]
     return out, extendable[0]
 
 

@@ -438,19 +438,9 @@ def set_arg_attrs_at(func: Operation, attrs: Mapping[int, TensorShardingAttr | N
     func.properties[key] = ArrayAttr(tuple(DictAttr(d) for d in items))
 
 
-# `per_value_shardings` of an op whose results' shardings are not in its per-value attribute.
-SHARDINGS_ELSEWHERE = object()
-
-
-def per_value_shardings(op: Operation) -> Any:
-    """The typed `sdy.sharding` per-value attribute its results' shardings are read from (None:
-    it has none), or `SHARDINGS_ELSEWHERE` for an op whose results' shardings live in its
-    properties (sdy ops with their own sharding, manual computations): `get_sharding_attr` of
-    its result i is then the attribute's i-th sharding, if any."""
-    name = op.name
-    if name in _OWN_SHARDING or name == "sdy.manual_computation":
-        return SHARDINGS_ELSEWHERE
-    return _typed(op.attributes.get("sdy.sharding"))
+# Ops whose results' shardings live in their properties (sdy ops with their own sharding, manual
+# computations), not in a per-value `sdy.sharding` attribute.
+RESULT_SHARDINGS_ELSEWHERE = frozenset({*_OWN_SHARDING, "sdy.manual_computation"})
 
 
 def get_sharding_attr(v: Value) -> TensorShardingAttr | None:

@@ -33,7 +33,7 @@ from ttopt.passes.registry import register_pass
 from ttopt.sharding import factor_propagation as fp
 from ttopt.sharding import single_factor_propagation as sf
 from ttopt.sharding.factors import (
-    SHARDINGS_ELSEWHERE,
+    RESULT_SHARDINGS_ELSEWHERE,
     Axis,
     Sharding,
     axis_of,
@@ -41,7 +41,6 @@ from ttopt.sharding.factors import (
     func_of_arg,
     get_arg_attr,
     get_sharding_attr,
-    per_value_shardings,
     rank_of,
     set_arg_attrs_at,
     set_op_result_shardings,
@@ -193,6 +192,7 @@ class ShardingGraph:
         # (id(rule), direction, elementwise) -> (rule, its `_visit_sig` number, rule number, settled plan).
         self._sig_of_object: dict[tuple, tuple] = {}
         self._shardings: dict[tuple, Sharding] = {}  # the shardings written, by value (`_interned`)
+        self._read_interned: dict[int, tuple[Sharding, Sharding]] = {}  # id(read) -> (read, interned): `_read`
         self._quiet: list[bool] = []  # per node: see `propagate`
         self._tracing_now = False  # whether the trace is on, read once per `propagate`
         funcs, self.calls, groups = scan if scan is not None else scan_module(module)
@@ -220,8 +220,13 @@ class ShardingGraph:
         if seen is not attr:
             verify_sharding(self.module, op, attr, self.meshes, rank, what)
             self._checked[(id(attr), rank)] = attr
-        # Read only: slots' shardings are replaced, never changed; equal ones are one object (`_interned`).
-        return self._interned(shared_sharding(attr, self.meshes))
+        # Read only: slots' shardings are replaced, never changed; equal ones are one object
+        # (`_interned`), found by the shared object first (the entry holds it).
+        read = shared_sharding(attr, self.meshes)
+        hit = self._read_interned.get(id(read))
+        if hit is None or hit[0] is not read:
+            hit = self._read_interned[id(read)] = (read, self._interned(read))
+        return hit[1]
 
     def _shape(self, t: Any) -> tuple[int, ...]:
         """The shape of a value of type `t`, once per type object (the entry holds it, so its id stays its own)."""
@@ -268,6 +273,8 @@ class ShardingGraph:
         nodes = self.nodes
         users = self.users
         is_elementwise = fp.is_elementwise
+        elementwise_of: dict[str, bool] = {}
+        sig_of_object = self._sig_of_object
         for op in block.ops:
             name = op.name
             known = [slot_of.get(id(v)) for v in op.operands]
@@ -276,10 +283,12 @@ class ShardingGraph:
                 continue
             results = op.results
             if results:
-                per = per_value_shardings(op)
-                if per is SHARDINGS_ELSEWHERE:
+                if name in RESULT_SHARDINGS_ELSEWHERE:
                     slots += [slot(r) for r in results]
                 else:  # `slot` of each result, reading the op's per-value shardings once
+                    per = op.attributes.get("sdy.sharding")
+                    if per is not None:
+                        per = per.resolve().typed
                     n_per = len(per) if per is not None else 0
                     for r in results:
                         s = slot_of.get(id(r))
@@ -298,9 +307,21 @@ class ShardingGraph:
                 if rule is None:
                     self._skip(op, "no sharding rule")
                     continue
-                # `_add_node`, inline: the node's index goes once into each of its slots' users.
+                elementwise = elementwise_of.get(name)
+                if elementwise is None:
+                    elementwise = is_elementwise(op)
+                    if name != "stablehlo.bitcast_convert":  # the one op it is not a function of the name for
+                        elementwise_of[name] = elementwise
+                # `_add_node`, inline: the node's index goes once into each of its slots' users; its
+                # `_visit_sig` is worked out here (sharding groups, added last, undo it for theirs).
                 i = len(nodes)
-                nodes.append(Node(op, rule, slots, name, elementwise=is_elementwise(op)))
+                node = Node(op, rule, slots, name, elementwise=elementwise)
+                hit = sig_of_object.get((id(rule), fp.BOTH, elementwise))
+                if hit is None or hit[0] is not rule:
+                    hit = self._sig_entry(rule, fp.BOTH, elementwise)
+                node.sig, node.rule_id, node.same_dims = hit[1], hit[2], hit[3]
+                node.take = _taker(slots)
+                nodes.append(node)
                 for s in slots:
                     u = users[s]
                     if not u or u[-1] != i:
@@ -417,6 +438,8 @@ class ShardingGraph:
                         self.sh[s] = given[0].copy()
             for s in slots:
                 self.group_of[s] = slots
+                for j in self.users[s]:  # a group member's writes go to the other members too
+                    self.nodes[j].sig = -2
 
     def _add_func_edge(self, op: Operation, func: Operation) -> None:
         """`sdy.func_data_flow_edge` (a call graph kept flat by Shardy's import): on a function
@@ -556,16 +579,19 @@ class ShardingGraph:
             return -2
         node.take = _taker(node.slots)
         rule = node.rule
-        # Found by the rule object first (nodes share rule objects; the entry keeps it alive).
-        by_object = (id(rule), node.direction, node.elementwise)
-        hit = self._sig_of_object.get(by_object)
+        hit = self._sig_of_object.get((id(rule), node.direction, node.elementwise))
         if hit is None or hit[0] is not rule:
-            node.rule_id, node.same_dims = self._rule_facts(rule)
-            key = (node.rule_id, node.direction, node.elementwise)
-            hit = self._sig_of_object[by_object] = (rule, self._sigs.setdefault(key, len(self._sigs)), node.rule_id, node.same_dims)
-        else:
-            node.rule_id, node.same_dims = hit[2], hit[3]
+            hit = self._sig_entry(rule, node.direction, node.elementwise)
+        node.rule_id, node.same_dims = hit[2], hit[3]
         return hit[1]
+
+    def _sig_entry(self, rule: OpShardingRule, direction: str, elementwise: bool) -> tuple:
+        """(rule, the `_visit_sig` number of its nodes of that direction and flag, its number, its
+        settled plan), kept by the rule object (nodes share rule objects; the entry keeps it alive)."""
+        rule_id, plan = self._rule_facts(rule)
+        number = self._sigs.setdefault((rule_id, direction, elementwise), len(self._sigs))
+        entry = self._sig_of_object[(id(rule), direction, elementwise)] = (rule, number, rule_id, plan)
+        return entry
 
     def _mesh(self, shardings: list[Sharding | None]) -> tuple[Any, Any] | None:
         """The mesh the node propagates on, as Shardy: shardings on an empty mesh (`<[]>`) take
@@ -828,27 +854,21 @@ class ShardingGraph:
         projections = self._simple_projections.get(rule_id)
         if projections is None:
             projections = self._simple_projections[rule_id] = [{} for _ in factors]
-        axes: list = []
-        closed = []
-        replicated = []
-        unreduced = []
+        projected = []
         n_factors = len(sizes)
         for t, s in enumerate(shs):
             by_part = projections[t]
-            projected = by_part.get(parts[t])
-            if projected is None:
+            p = by_part.get(parts[t])
+            if p is None:
                 if s is None:
-                    projected = (*sf.project(factors[t], n_factors, None, None), (), ())
+                    p = sf.project(factors[t], n_factors, None, None)
                 else:
                     part = self._facts(s)[2]
                     unr = tuple(axis_of(r, mesh) for r in s.unreduced) if s.unreduced else ()
-                    projected = (*sf.project(factors[t], n_factors, part[0], part[1]), part[2], unr)
-                by_part[parts[t]] = projected
-            axes.append(list(projected[0]))  # the call's own list: changed axes are replaced in it
-            closed.append(projected[1])
-            replicated.append(projected[2])
-            unreduced.append(projected[3])
-        n_ops = len(rule.operands)
+                    p = sf.project(factors[t], n_factors, part[0], part[1], part[2], unr)
+                by_part[parts[t]] = p
+            projected.append(p)
+        axes = [p[0] for p in projected]  # shared: the strategies copy a tensor's before changing it
         dirs = self._directions.get((rule_id, node.direction))
         if dirs is None:
             dirs = self._directions[(rule_id, node.direction)] = [self._direction(node, f) for f in range(n_factors)]
@@ -856,15 +876,15 @@ class ShardingGraph:
             dirs = [self._direction(node, f) for f in range(n_factors)]
         extendable = [False]
         if aggressive:
-            updated = sf.propagate_aggressive(axes, closed, replicated, unreduced, factors, tensor_sizes, n_ops, sizes,
+            updated = sf.propagate_aggressive(axes, projected, factors, tensor_sizes, len(rule.operands), sizes,
                                               dirs.__getitem__, full, self.conservative, node.elementwise)  # fmt: skip
         else:
-            updated = sf.propagate_basic(axes, closed, replicated, unreduced, factors, n_ops, sizes, dirs.__getitem__,
-                                         full, self.conservative, extendable)  # fmt: skip
+            updated = sf.propagate_basic(axes, projected, factors, len(rule.operands), sizes, dirs.__getitem__, full,
+                                         self.conservative, extendable)  # fmt: skip
         changes = []
         for t, changed in enumerate(updated):
             if changed:
-                changes.append((t, *sf.dim_shardings(axes[t], closed[t], factors[t])))
+                changes.append((t, *sf.dim_shardings(axes[t], projected[t][1], factors[t])))
         if not aggressive and not changes and not extendable[0]:
             self.inert = True
             return _INERT

@@ -39,20 +39,20 @@ def simple_mapping(tensors: Sequence[TensorMapping]) -> list[tuple[int, ...]] | 
     return out
 
 
-def project(factors: tuple[int, ...], n_factors: int, dims: Sequence[Sequence[Axis]] | None,
-            closed: Sequence[bool] | None) -> tuple[tuple[list[Axis] | None, ...], tuple[bool, ...]]:  # fmt: skip
-    """A tensor's axes and closed flags per factor (`factors`: its factor per dimension; None dims:
-    no sharding, every factor open and empty), as `factor_propagation.build` projects it."""
+def project(factors: tuple[int, ...], n_factors: int, dims: Sequence[Sequence[Axis]] | None, closed: Sequence[bool] | None,
+            replicated: tuple[Axis, ...] = (), unreduced: tuple[Axis, ...] = ()) -> Projection:  # fmt: skip
+    """A tensor's projection (`factors`: its factor per dimension; None dims: no sharding, every
+    factor open and empty), as `factor_propagation.build` projects it."""
     axes: list[list[Axis] | None] = [None] * n_factors
     flags = [False] * n_factors
     for d, f in enumerate(factors):
         given = list(dims[d]) if dims is not None else []
         axes[f] = merge_axes(given) if len(given) > 1 else given
         flags[f] = closed[d] if closed is not None else False
-    return tuple(axes), tuple(flags)
+    return tuple(axes), tuple(flags), replicated, unreduced
 
 
-def dim_shardings(axes: list[list[Axis] | None], closed: Sequence[bool], factors: tuple[int, ...]) -> tuple[tuple, tuple]:
+def dim_shardings(axes: Sequence[list[Axis] | None], closed: Sequence[bool], factors: tuple[int, ...]) -> tuple[tuple, tuple]:
     """A tensor's dimension axes and closed flags from its factors' (`factor_propagation.dim_shardings`)."""
     dims = []
     flags = []
@@ -63,7 +63,7 @@ def dim_shardings(axes: list[list[Axis] | None], closed: Sequence[bool], factors
     return tuple(dims), tuple(flags)
 
 
-def _across(a: Axis, axes: list[list[Axis] | None], factors: tuple[int, ...], f: int) -> Axis | None:
+def _across(a: Axis, axes: Sequence[list[Axis] | None], factors: tuple[int, ...], f: int) -> Axis | None:
     """`a` without what the tensor's other factors use (`factor_propagation._no_conflict_across`)."""
     name = a[0]
     r: Axis | None = a
@@ -138,16 +138,24 @@ def _one_axes(axes: Axes, f: int) -> bool:
     return True
 
 
-def propagate_basic(axes: Axes, closed: list[tuple[bool, ...]], replicated: list[tuple], unreduced: list[tuple],
-                    factors: list[tuple[int, ...]], n_operands: int, sizes: Sequence[int],
-                    direction: Callable[[int], str], full: dict[str, int], conservative: bool,
+def propagate_basic(axes: Axes, projections: Sequence[Projection], factors: list[tuple[int, ...]], n_operands: int,
+                    sizes: Sequence[int], direction: Callable[[int], str], full: dict[str, int], conservative: bool,
                     extendable: list[bool]) -> list[bool]:  # fmt: skip
-    """`factor_propagation.propagate_basic` on per-factor lists (`axes[t]` is the tensor's own list:
-    changed axes are replaced in it); returns which tensors changed."""
+    """`factor_propagation.propagate_basic` on per-factor lists. `axes[t]` starts as the tensor's
+    projection's (shared): it is replaced by its own copy before its first change. Returns which
+    tensors changed."""
     n = len(axes)
     updated = [False] * n
     for f, size in enumerate(sizes):
-        if _one_axes(axes, f):
+        first = None  # `_one_axes`, inline: most factors of a node have one axes list
+        for t in axes:
+            a = t[f]
+            if a is not None:
+                if first is None:
+                    first = a
+                elif a != first:
+                    break
+        else:
             continue
         want = _compatible(axes, n_operands, f, direction(f))
         if not want:
@@ -168,7 +176,8 @@ def propagate_basic(axes: Axes, closed: list[tuple[bool, ...]], replicated: list
                 own = axes[t]
                 r = _across(r, own, factors[t], f)
                 if r is not None and own[f] is not None:
-                    r = _within(r, own[f], closed[t][f], replicated[t], unreduced[t], prev, size, conservative)  # type: ignore[arg-type]
+                    p = projections[t]
+                    r = _within(r, own[f], p[1][f], p[2], p[3], prev, size, conservative)  # type: ignore[arg-type]
             return r
 
         _truncate(want, remove, conservative, full)
@@ -176,17 +185,19 @@ def propagate_basic(axes: Axes, closed: list[tuple[bool, ...]], replicated: list
             for k in range(n):
                 a = axes[k][f]
                 if a is not None and a != want and is_prefix(a, want) == "strict":
+                    if not updated[k]:
+                        axes[k] = list(axes[k])
+                        updated[k] = True
                     axes[k][f] = list(want)
-                    updated[k] = True
     return updated
 
 
-def propagate_aggressive(axes: Axes, closed: list[tuple[bool, ...]], replicated: list[tuple], unreduced: list[tuple],
-                         factors: list[tuple[int, ...]], tensor_sizes: Sequence[int], n_operands: int,
-                         sizes: Sequence[int], direction: Callable[[int], str], full: dict[str, int],
-                         conservative: bool, elementwise: bool) -> list[bool]:  # fmt: skip
-    """`factor_propagation.propagate_aggressive` on per-factor lists (`tensor_sizes`: each tensor's
-    number of elements over its factors)."""
+def propagate_aggressive(axes: Axes, projections: Sequence[Projection], factors: list[tuple[int, ...]],
+                         tensor_sizes: Sequence[int], n_operands: int, sizes: Sequence[int],
+                         direction: Callable[[int], str], full: dict[str, int], conservative: bool,
+                         elementwise: bool) -> list[bool]:  # fmt: skip
+    """`factor_propagation.propagate_aggressive` on per-factor lists (`axes` as for
+    `propagate_basic`; `tensor_sizes`: each tensor's number of elements over its factors)."""
     n = len(axes)
     updated = [False] * n
     wanted = [[] if _one_axes(axes, f) else _compatible(axes, n_operands, f, direction(f)) for f in range(len(sizes))]
@@ -204,15 +215,16 @@ def propagate_aggressive(axes: Axes, closed: list[tuple[bool, ...]], replicated:
                     source[f] = (tsize, k)
     order = sorted(active, key=lambda f: (-source[f][0], -_size(wanted[f]) if elementwise else 0, source[f][1], f))
     for k in (*range(n_operands, n), *range(n_operands)):
-        t = axes[k]
         fk = factors[k]
+        p = projections[k]
         for f in order:
+            t = axes[k]  # as updated for the factors served before
             a = t[f]
             w = wanted[f]
             if a is None or a == w or is_prefix(a, w) != "strict":
                 continue
             new = list(w)
-            own, cl, rep, unr, size = a, closed[k][f], replicated[k], unreduced[k], sizes[f]
+            own, cl, rep, unr, size = a, p[1][f], p[2], p[3], sizes[f]
 
             def within(x: Axis, prev: int, own: list[Axis] = own, cl: bool = cl, rep: tuple = rep, unr: tuple = unr,
                        size: int = size) -> Axis | None:  # fmt: skip
@@ -233,8 +245,10 @@ def propagate_aggressive(axes: Axes, closed: list[tuple[bool, ...]], replicated:
                     if ra is not None and is_prefix(ra, new) == "strict":
                         new = list(ra)
             if a != new and is_prefix(a, new) == "strict":
-                t[f] = list(new)
-                updated[k] = True
+                if not updated[k]:
+                    axes[k] = list(t)
+                    updated[k] = True
+                axes[k][f] = list(new)
     return updated
 
 
