@@ -5,13 +5,16 @@ plus one per function result, linked to the returned value by an identity node).
 the slots' shardings onto its rule's factors, chooses the axes of each factor, writes them back
 to every slot that is open for them, and the nodes of the slots that changed are queued again:
 a worklist to a fixed point, so each op is revisited only when a neighbour changed (near-linear;
-updates only ever extend shardings, so it terminates).
+updates only ever extend shardings, so it terminates). A visit's outcome is a function of the
+node's rule, direction and elementwise flag and of its slots' shardings, which are interned: it is
+worked out once per such state (a model's layers repeat them) and replayed.
 
 Per node, `factor_propagation.py` does what Shardy's factor propagation does (projection,
 compatible major axes, truncation at conflicts, basic or aggressive strategy; conservatively no
 sub-axes and no non-divisible axes). The aggressive strategy runs basic propagation to a fixed
 point first, as Shardy does. Return edges are visited first, so a function's result sharding
-reaches the returned value before the op computing it decides (as in Shardy).
+reaches the returned value before the op computing it decides (as in Shardy). Rules whose every
+dimension is one factor take `single_factor_propagation.py`'s equivalent on per-factor lists.
 """
 
 from __future__ import annotations
