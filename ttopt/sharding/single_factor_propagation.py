@@ -20,7 +20,9 @@ from ttopt.sharding.factors import Axis, merge_axes
 from ttopt.sharding.sub_axes import contains, prefix_of, prefix_without_overlap
 
 # Per tensor, per factor: its axes (None: the tensor has no such factor).
-Axes = list[list[list[Axis] | None]]
+Axes = list[Sequence[list[Axis] | None]]
+# A tensor's projection: per factor its axes and closed flag, its replicated and unreduced axes.
+Projection = tuple[tuple[list[Axis] | None, ...], tuple[bool, ...], tuple[Axis, ...], tuple[Axis, ...]]
 
 
 def simple_mapping(tensors: Sequence[TensorMapping]) -> list[tuple[int, ...]] | None:
@@ -185,10 +187,9 @@ def propagate_basic(axes: Axes, projections: Sequence[Projection], factors: list
             for k in range(n):
                 a = axes[k][f]
                 if a is not None and a != want and is_prefix(a, want) == "strict":
-                    if not updated[k]:
-                        axes[k] = list(axes[k])
-                        updated[k] = True
-                    axes[k][f] = list(want)
+                    own = axes[k] = list(axes[k]) if not updated[k] else axes[k]
+                    own[f] = list(want)  # type: ignore[index]
+                    updated[k] = True
     return updated
 
 
@@ -245,10 +246,9 @@ def propagate_aggressive(axes: Axes, projections: Sequence[Projection], factors:
                     if ra is not None and is_prefix(ra, new) == "strict":
                         new = list(ra)
             if a != new and is_prefix(a, new) == "strict":
-                if not updated[k]:
-                    axes[k] = list(t)
-                    updated[k] = True
-                axes[k][f] = list(new)
+                own = axes[k] = list(t) if not updated[k] else t
+                own[f] = list(new)  # type: ignore[index]
+                updated[k] = True
     return updated
 
 
