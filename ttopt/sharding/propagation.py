@@ -933,18 +933,25 @@ class ShardingGraph:
 
     def _written_sharding(self, entry: tuple, old: Sharding | None, mesh_ref: Any) -> Sharding | None:
         """The sharding an outcome's entry (tensor, dims, closed flags) writes over `old` on the
-        node's mesh `mesh_ref` (None: no change)."""
+        node's mesh `mesh_ref` (None: no change), as `_interned` keeps it (looked up before one is built)."""
         _, dims_t, closed_t = entry
         if old is None:
             if not any(dims_t):
                 return None
-            return self._interned(Sharding(mesh_ref, [list(d) for d in dims_t], list(closed_t)))
-        part = self._facts(old)[2]
-        if part[0] == dims_t and part[1] == closed_t:
-            return None
+            rest: tuple = ((None,) * len(dims_t), (), (), None)
+        else:
+            part = self._facts(old)[2]
+            if part[0] == dims_t and part[1] == closed_t:
+                return None
+            rest = (tuple(old.priority), old.replicated, old.unreduced, old.unreduced_kind)
+        try:
+            hit = self._shardings.get((mesh_ref if isinstance(mesh_ref, str) else id(mesh_ref), dims_t, closed_t, *rest))
+        except TypeError:  # an unhashable field: built afresh below
+            hit = None
+        if hit is not None:
+            return hit
         # An empty mesh, or another name of the same mesh, becomes the node's.
-        return self._interned(Sharding(mesh_ref, [list(d) for d in dims_t], list(closed_t), list(old.priority),
-                                       old.replicated, old.unreduced, old.unreduced_kind))  # fmt: skip
+        return self._interned(Sharding(mesh_ref, [list(d) for d in dims_t], list(closed_t), list(rest[0]), *rest[1:]))
 
     def _interned(self, sh: Sharding) -> Sharding:
         """One object per distinct sharding written (what `_visits` tells states apart by); the
