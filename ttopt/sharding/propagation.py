@@ -271,10 +271,14 @@ class ShardingGraph:
         slot = self.slot
         conservative = self.conservative
         shape_of = self._shape
+        type_shapes = self._type_shapes
         read = self._read
-        new_slot = self._new_slot
+        sh_list = self.sh
+        shapes = self.shapes
+        owner = self.owner
         nodes = self.nodes
         users = self.users
+        both = fp.BOTH
         is_elementwise = fp.is_elementwise
         elementwise_of: dict[str, bool] = {}
         sig_of_object = self._sig_of_object
@@ -295,11 +299,17 @@ class ShardingGraph:
                     n_per = len(per) if per is not None else 0
                     for r in results:
                         s = slot_of.get(id(r))
-                        if s is None:
-                            shape = shape_of(r.type)
+                        if s is None:  # `_new_slot`, inline, with `_shape`'s table
+                            t = r.type
+                            known_shape = type_shapes.get(id(t))
+                            shape = known_shape[1] if known_shape is not None and known_shape[0] is t else shape_of(t)
                             index = r.index
                             sh = read(per.shardings[index], op, len(shape), f"result #{index}") if index < n_per else None
-                            s = slot_of[id(r)] = new_slot(r, shape, sh)
+                            s = slot_of[id(r)] = len(sh_list)
+                            sh_list.append(sh)
+                            shapes.append(shape)
+                            owner.append(r)
+                            users.append([])
                         slots.append(s)
             if name not in _BUILT_APART:
                 try:
@@ -318,13 +328,10 @@ class ShardingGraph:
                 # `_add_node`, inline: the node's index goes once into each of its slots' users; its
                 # `_visit_sig` is worked out here (sharding groups, added last, undo it for theirs).
                 i = len(nodes)
-                node = Node(op, rule, slots, name, elementwise=elementwise)
-                hit = sig_of_object.get((id(rule), fp.BOTH, elementwise))
+                hit = sig_of_object.get((id(rule), both, elementwise))
                 if hit is None or hit[0] is not rule:
-                    hit = self._sig_entry(rule, fp.BOTH, elementwise)
-                node.sig, node.rule_id, node.same_dims = hit[1], hit[2], hit[3]
-                node.take = _taker(slots)
-                nodes.append(node)
+                    hit = self._sig_entry(rule, both, elementwise)
+                nodes.append(Node(op, rule, slots, name, both, elementwise, None, hit[2], hit[3], _taker(slots), (-1, -1), hit[1]))
                 for s in slots:
                     u = users[s]
                     if not u or u[-1] != i:
