@@ -15,9 +15,9 @@ from math import gcd
 from typing import Callable, Sequence
 
 from ttopt.dialects.sdy_rule import TensorMapping
-from ttopt.sharding.factor_propagation import BACKWARD, BOTH, NONE, _merge_compatible, _truncate, _without, is_prefix
+from ttopt.sharding.factor_propagation import BACKWARD, BOTH, NONE, _merge_compatible, _without, is_prefix
 from ttopt.sharding.factors import Axis, merge_axes
-from ttopt.sharding.sub_axes import contains, prefix_of, prefix_without_overlap
+from ttopt.sharding.sub_axes import contains, is_sub, prefix_of, prefix_without_overlap
 
 # Per tensor, per factor: its axes (None: the tensor has no such factor).
 Axes = list[Sequence[list[Axis] | None]]
@@ -170,19 +170,29 @@ def propagate_basic(axes: Axes, projections: Sequence[Projection], factors: list
             continue
         extendable[0] = True
 
-        def remove(a: Axis, prev: int, f: int = f, size: int = size) -> Axis | None:
-            r: Axis | None = a
+        # `factor_propagation._truncate`, inline: at the first axis some tensor takes otherwise.
+        prev = 1
+        for i, cur in enumerate(want):
+            r: Axis | None = cur
             for t in range(n):
-                if r is None:
-                    return None
                 own = axes[t]
-                r = _across(r, own, factors[t], f)
-                if r is not None and own[f] is not None:
+                r = _across(r, own, factors[t], f)  # type: ignore[arg-type]
+                if r is None:
+                    break
+                a = own[f]
+                if a is not None:
                     p = projections[t]
-                    r = _within(r, own[f], p[1][f], p[2], p[3], prev, size, conservative)  # type: ignore[arg-type]
-            return r
-
-        _truncate(want, remove, conservative, full)
+                    r = _within(r, a, p[1][f], p[2], p[3], prev, size, conservative)
+                    if r is None:
+                        break
+            if r is None or (conservative and is_sub(r, full)):
+                del want[i:]
+                break
+            if r != cur:
+                want[i] = r
+                del want[i + 1 :]
+                break
+            prev *= r[2]
         if want:
             for k in range(n):
                 a = axes[k][f]
@@ -227,17 +237,30 @@ def propagate_aggressive(axes: Axes, projections: Sequence[Projection], factors:
             new = list(w)
             own, cl, rep, unr, size = a, p[1][f], p[2], p[3], sizes[f]
 
-            def within(x: Axis, prev: int, own: list[Axis] = own, cl: bool = cl, rep: tuple = rep, unr: tuple = unr,
-                       size: int = size) -> Axis | None:  # fmt: skip
-                return _within(x, own, cl, rep, unr, prev, size, conservative)
-
-            def across(x: Axis, prev: int, t: list = t, fk: tuple = fk, f: int = f) -> Axis | None:
-                return _across(x, t, fk, f)
-
-            _truncate(new, within, conservative, full)
+            # `factor_propagation._truncate` inline: within the tensor, then across its factors
+            # as already updated for the factors served before.
+            prev = 1
+            for i, cur in enumerate(new):
+                x = _within(cur, own, cl, rep, unr, prev, size, conservative)
+                if x is None or (conservative and is_sub(x, full)):
+                    del new[i:]
+                    break
+                if x != cur:
+                    new[i] = x
+                    del new[i + 1 :]
+                    break
+                prev *= x[2]
             if is_prefix(a, new) != "strict":
                 continue
-            _truncate(new, across, conservative, full)
+            for i, cur in enumerate(new):
+                x = _across(cur, t, fk, f)
+                if x is None or (conservative and is_sub(x, full)):
+                    del new[i:]
+                    break
+                if x != cur:
+                    new[i] = x
+                    del new[i + 1 :]
+                    break
             if not new:
                 continue
             if k < n_operands and elementwise:
@@ -246,8 +269,8 @@ def propagate_aggressive(axes: Axes, projections: Sequence[Projection], factors:
                     if ra is not None and is_prefix(ra, new) == "strict":
                         new = list(ra)
             if a != new and is_prefix(a, new) == "strict":
-                own = axes[k] = list(t) if not updated[k] else t
-                own[f] = list(new)  # type: ignore[index]
+                mine = axes[k] = list(t) if not updated[k] else t
+                mine[f] = list(new)  # type: ignore[index]
                 updated[k] = True
     return updated
 
