@@ -174,14 +174,14 @@ def propagate_basic(axes: Axes, projections: Sequence[Projection], factors: list
         prev = 1
         for i, cur in enumerate(want):
             r: Axis | None = cur
-            for t in range(n):
-                own = axes[t]
-                r = _across(r, own, factors[t], f)  # type: ignore[arg-type]
+            for u in range(n):
+                own = axes[u]
+                r = _across(r, own, factors[u], f)  # type: ignore[arg-type]
                 if r is None:
                     break
                 a = own[f]
                 if a is not None:
-                    p = projections[t]
+                    p = projections[u]
                     r = _within(r, a, p[1][f], p[2], p[3], prev, size, conservative)
                     if r is None:
                         break
