@@ -128,18 +128,6 @@ def _merge_group(group: Axes, f: int, result: list[Axis], can_expand: bool) -> t
     return result, can_expand
 
 
-def _one_axes(axes: Axes, f: int) -> bool:
-    first = None
-    for t in axes:
-        a = t[f]
-        if a is not None:
-            if first is None:
-                first = a
-            elif a != first:
-                return False
-    return True
-
-
 def propagate_basic(axes: Axes, projections: Sequence[Projection], factors: list[tuple[int, ...]], n_operands: int,
                     sizes: Sequence[int], direction: Callable[[int], str], full: dict[str, int], conservative: bool,
                     extendable: list[bool]) -> list[bool]:  # fmt: skip
@@ -149,7 +137,7 @@ def propagate_basic(axes: Axes, projections: Sequence[Projection], factors: list
     n = len(axes)
     updated = [False] * n
     for f, size in enumerate(sizes):
-        first = None  # `_one_axes`, inline: most factors of a node have one axes list
+        first = None  # every tensor with the factor has one axes list (most factors): nothing changes
         for t in axes:
             a = t[f]
             if a is not None:
@@ -211,7 +199,19 @@ def propagate_aggressive(axes: Axes, projections: Sequence[Projection], factors:
     `propagate_basic`; `tensor_sizes`: each tensor's number of elements over its factors)."""
     n = len(axes)
     updated = [False] * n
-    wanted = [[] if _one_axes(axes, f) else _compatible(axes, n_operands, f, direction(f)) for f in range(len(sizes))]
+    wanted: list[list[Axis]] = []
+    for f in range(len(sizes)):
+        first = None  # every tensor with the factor has one axes list (most factors): no wanted axes
+        for t in axes:
+            a = t[f]
+            if a is not None:
+                if first is None:
+                    first = a
+                elif a != first:
+                    wanted.append(_compatible(axes, n_operands, f, direction(f)))
+                    break
+        else:
+            wanted.append([])
     active = [f for f, w in enumerate(wanted) if w]
     if not active:
         return updated
