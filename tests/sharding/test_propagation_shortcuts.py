@@ -198,3 +198,28 @@ def test_passing_over_quiet_nodes_after_the_basic_round_changes_nothing(seed: in
         ends.append(([None if s is None else (s.dims, s.closed) for s in graph.sh], res.updates))
     assert ends[0] == ends[1]
     assert any(s is not None and any(s.dims) for s in graph.sh)  # something did propagate
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_remembered_visit_outcomes_end_as_visits_worked_out_each_time(seed: int) -> None:
+    """A visit's outcome remembered by node signature and sharding objects is the one working it
+    out would give: every slot ends alike, with as many visits and updates, and most visits of a
+    generated module replay a remembered state."""
+    from bench.gen.stablehlo import StableHLOGenerator
+
+    text = StableHLOGenerator(300, seed).text()
+    ends = []
+    for remember in (True, False):
+        graph = ShardingGraph(parse_module(text), conservative=True)
+        if not remember:
+            for node in graph.nodes:
+                node.sig = -2  # worked out at each visit
+        basic = graph.propagate(False)
+        aggressive = graph.propagate(True, after_basic=True)
+        ends.append(([None if s is None else (s.dims, s.closed) for s in graph.sh], basic.visits, aggressive.updates))
+        if remember:
+            assert sum(len(m) for m in graph._visits) < basic.visits + aggressive.visits
+        else:
+            assert not any(graph._visits)
+    assert ends[0] == ends[1]
+    assert any(s is not None and any(s.dims) for s in graph.sh)

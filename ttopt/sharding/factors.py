@@ -438,6 +438,11 @@ def set_arg_attrs_at(func: Operation, attrs: Mapping[int, TensorShardingAttr | N
     func.properties[key] = ArrayAttr(tuple(DictAttr(d) for d in items))
 
 
+# Ops whose results' shardings live in their properties (sdy ops with their own sharding, manual
+# computations), not in a per-value `sdy.sharding` attribute.
+RESULT_SHARDINGS_ELSEWHERE = frozenset({*_OWN_SHARDING, "sdy.manual_computation"})
+
+
 def get_sharding_attr(v: Value) -> TensorShardingAttr | None:
     """The sharding attribute of a value (see the module docstring), or None."""
     if not isinstance(v, OpResult):

@@ -5,13 +5,16 @@ plus one per function result, linked to the returned value by an identity node).
 the slots' shardings onto its rule's factors, chooses the axes of each factor, writes them back
 to every slot that is open for them, and the nodes of the slots that changed are queued again:
 a worklist to a fixed point, so each op is revisited only when a neighbour changed (near-linear;
-updates only ever extend shardings, so it terminates).
+updates only ever extend shardings, so it terminates). A visit's outcome is a function of the
+node's rule, direction and elementwise flag and of its slots' shardings, which are interned: it is
+worked out once per such state (a model's layers repeat them) and replayed.
 
 Per node, `factor_propagation.py` does what Shardy's factor propagation does (projection,
 compatible major axes, truncation at conflicts, basic or aggressive strategy; conservatively no
 sub-axes and no non-divisible axes). The aggressive strategy runs basic propagation to a fixed
 point first, as Shardy does. Return edges are visited first, so a function's result sharding
-reaches the returned value before the op computing it decides (as in Shardy).
+reaches the returned value before the op computing it decides (as in Shardy). Rules whose every
+dimension is one factor take `single_factor_propagation.py`'s equivalent on per-factor lists.
 """
 
 from __future__ import annotations
@@ -31,7 +34,9 @@ from ttopt.ir.values import BlockArgument, OpResult
 from ttopt.passes.base import Pass, option
 from ttopt.passes.registry import register_pass
 from ttopt.sharding import factor_propagation as fp
+from ttopt.sharding import single_factor_propagation as sf
 from ttopt.sharding.factors import (
+    RESULT_SHARDINGS_ELSEWHERE,
     Axis,
     Sharding,
     axis_of,
@@ -104,6 +109,9 @@ class Node:
     take: Callable[[list[Sharding | None]], Any] | None = None  # the slots' shardings from `ShardingGraph.sh`
     # (number of the mesh's axes, number of the rule's outcome class on that mesh): `ShardingGraph._outcome_class`.
     outcome_class: tuple[int, int] = (-1, -1)
+    # What a visit's outcome depends on besides the slots' shardings, as a number (`ShardingGraph._visit_sig`):
+    # -1 not derived yet, -2 none (views, sharding groups: such nodes are worked out at each visit).
+    sig: int = -1
 
 
 @dataclass
@@ -175,6 +183,19 @@ class ShardingGraph:
         self._written: dict[tuple[int, int, int], tuple[Any, Any, Any, Sharding | None]] = {}
         self.inert = False  # set by `_factor_propagation`: the basic outcome it computed was "nothing extendable"
         self._checked: dict[tuple[int, int], Any] = {}  # (id(attr), rank) -> attr, checked by `_read`
+        self._type_shapes: dict[int, tuple[Any, tuple[int, ...]]] = {}  # id(type) -> (type, shape): `_shape`
+        # Rule number -> (per tensor its factors by dimension, per tensor its size) when every
+        # dimension is one factor, else (None, None); and such rules' projections as `_projections`.
+        self._simple: dict[int, tuple] = {}
+        self._simple_projections: dict[int, list[dict[int | None, tuple]]] = {}
+        # Per strategy (basic, aggressive): (node signature, ids of its slots' shardings) -> (the
+        # visit's outcome, those shardings); see `propagate`.
+        self._visits: tuple[dict[tuple, Any], dict[tuple, Any]] = ({}, {})
+        self._sigs: dict[tuple, int] = {}  # what `_visit_sig` numbers -> its number
+        # (id(rule), direction, elementwise) -> (rule, its `_visit_sig` number, rule number, settled plan).
+        self._sig_of_object: dict[tuple, tuple] = {}
+        self._shardings: dict[tuple, Sharding] = {}  # the shardings written, by value (`_interned`)
+        self._read_interned: dict[int, tuple[Sharding, Sharding]] = {}  # id(read) -> (read, interned): `_read`
         self._quiet: list[bool] = []  # per node: see `propagate`
         self._tracing_now = False  # whether the trace is on, read once per `propagate`
         funcs, self.calls, groups = scan if scan is not None else scan_module(module)
@@ -182,13 +203,13 @@ class ShardingGraph:
         for func in funcs:
             if func.regions and func.regions[0].blocks:
                 self._build_func(func)
+        self.initial = list(self.sh)  # shardings in slots are replaced, never changed in place
         if groups:
             self._add_sharding_groups()
 
     # -- building ------------------------------------------------------------------------------
     def _new_slot(self, owner: Any, shape: tuple[int, ...], sh: Sharding | None) -> int:
         self.sh.append(sh)
-        self.initial.append(sh)  # shardings in slots are replaced, never changed in place
         self.shapes.append(shape)
         self.owner.append(owner)
         self.users.append([])
@@ -202,12 +223,25 @@ class ShardingGraph:
         if seen is not attr:
             verify_sharding(self.module, op, attr, self.meshes, rank, what)
             self._checked[(id(attr), rank)] = attr
-        return shared_sharding(attr, self.meshes)  # read only: slots' shardings are replaced, never changed
+        # Read only: slots' shardings are replaced, never changed; equal ones are one object
+        # (`_interned`), found by the shared object first (the entry holds it).
+        read = shared_sharding(attr, self.meshes)
+        hit = self._read_interned.get(id(read))
+        if hit is None or hit[0] is not read:
+            hit = self._read_interned[id(read)] = (read, self._interned(read))
+        return hit[1]
+
+    def _shape(self, t: Any) -> tuple[int, ...]:
+        """The shape of a value of type `t`, once per type object (the entry holds it, so its id stays its own)."""
+        hit = self._type_shapes.get(id(t))
+        if hit is None or hit[0] is not t:
+            hit = self._type_shapes[id(t)] = (t, tuple(getattr(t.resolve(), "shape", ()) or ()))
+        return hit[1]
 
     def slot(self, v: Any) -> int:
         s = self.slot_of.get(id(v))
         if s is None:
-            shape = tuple(getattr(v.type.resolve(), "shape", ()) or ())
+            shape = self._shape(v.type)
             attr = get_sharding_attr(v)
             sh = None
             if attr is not None:
@@ -236,13 +270,47 @@ class ShardingGraph:
         slot_of = self.slot_of
         slot = self.slot
         conservative = self.conservative
+        shape_of = self._shape
+        type_shapes = self._type_shapes
+        read = self._read
+        sh_list = self.sh
+        shapes = self.shapes
+        owner = self.owner
+        nodes = self.nodes
+        users = self.users
+        both = fp.BOTH
+        is_elementwise = fp.is_elementwise
+        elementwise_of: dict[str, bool] = {}
+        sig_of_object = self._sig_of_object
         for op in block.ops:
             name = op.name
             known = [slot_of.get(id(v)) for v in op.operands]
             slots: list[int] = [slot(v) for v in op.operands] if None in known else known  # type: ignore[assignment]
             if name in DATA_FLOW_EDGE_OPS and self._data_flow_edges(op, func):
                 continue
-            slots += [slot(r) for r in op.results]
+            results = op.results
+            if results:
+                if name in RESULT_SHARDINGS_ELSEWHERE:
+                    slots += [slot(r) for r in results]
+                else:  # `slot` of each result, reading the op's per-value shardings once
+                    per = op.attributes.get("sdy.sharding")
+                    if per is not None:
+                        per = per.resolve().typed
+                    n_per = len(per) if per is not None else 0
+                    for r in results:
+                        s = slot_of.get(id(r))
+                        if s is None:  # `_new_slot`, inline, with `_shape`'s table
+                            t = r.type
+                            known_shape = type_shapes.get(id(t))
+                            shape = known_shape[1] if known_shape is not None and known_shape[0] is t else shape_of(t)
+                            index = r.index
+                            sh = read(per.shardings[index], op, len(shape), f"result #{index}") if index < n_per else None
+                            s = slot_of[id(r)] = len(sh_list)
+                            sh_list.append(sh)
+                            shapes.append(shape)
+                            owner.append(r)
+                            users.append([])
+                        slots.append(s)
             if name not in _BUILT_APART:
                 try:
                     rule = rule_for(op, conservative)
@@ -252,7 +320,22 @@ class ShardingGraph:
                 if rule is None:
                     self._skip(op, "no sharding rule")
                     continue
-                self._add_node(op, rule, slots, name, fp.is_elementwise(op))
+                elementwise = elementwise_of.get(name)
+                if elementwise is None:
+                    elementwise = is_elementwise(op)
+                    if name != "stablehlo.bitcast_convert":  # the one op it is not a function of the name for
+                        elementwise_of[name] = elementwise
+                # `_add_node`, inline: the node's index goes once into each of its slots' users; its
+                # `_visit_sig` is worked out here (sharding groups, added last, undo it for theirs).
+                i = len(nodes)
+                hit = sig_of_object.get((id(rule), both, elementwise))
+                if hit is None or hit[0] is not rule:
+                    hit = self._sig_entry(rule, both, elementwise)
+                nodes.append(Node(op, rule, slots, name, both, elementwise, None, hit[2], hit[3], _taker(slots), (-1, -1), hit[1]))
+                for s in slots:
+                    u = users[s]
+                    if not u or u[-1] != i:
+                        u.append(i)
                 continue
             if op.name == "func.return":
                 ft = func_type(func)
@@ -365,6 +448,8 @@ class ShardingGraph:
                         self.sh[s] = given[0].copy()
             for s in slots:
                 self.group_of[s] = slots
+                for j in self.users[s]:  # a group member's writes go to the other members too
+                    self.nodes[j].sig = -2
 
     def _add_func_edge(self, op: Operation, func: Operation) -> None:
         """`sdy.func_data_flow_edge` (a call graph kept flat by Shardy's import): on a function
@@ -412,8 +497,10 @@ class ShardingGraph:
         i = len(self.nodes)
         self.nodes.append(Node(op, rule, slots, label, elementwise=elementwise))
         users = self.users
-        for s in set(slots):
-            users[s].append(i)
+        for s in slots:  # once into each slot's users (a node's entries there are consecutive)
+            u = users[s]
+            if not u or u[-1] != i:
+                u.append(i)
 
     # -- propagation -----------------------------------------------------------------------------
     def propagate(self, aggressive: bool = True, after_basic: bool = False) -> PropagationResult:
@@ -425,26 +512,63 @@ class ShardingGraph:
         # Return edges first: a function result's sharding reaches the returned value before the
         # op that computes it picks axes from its operands (Shardy's order).
         returns = [i for i, n in enumerate(self.nodes) if n.label == "return"]
-        queue = deque([*returns, *(i for i, n in enumerate(self.nodes) if n.label != "return")])
+        queue = deque([*returns, *[i for i, n in enumerate(self.nodes) if n.label != "return"]])
         queued = [True] * len(self.nodes)
         if not after_basic or len(self._quiet) != len(self.nodes):
             self._quiet = [False] * len(self.nodes)
         quiet = self._quiet
         users = self.users
         nodes = self.nodes
+        sh = self.sh
         visit = self._propagate_node
         self._tracing_now = self.trace is not None and self.trace.enabled
-        visits = updates = 0  # counted in locals, the hottest loop of the pass
+        # A visit's outcome is a function of the node's signature and its slots' sharding objects
+        # (equal shardings written are one object, `_interned`): worked out once per such state.
+        # The entry holds the shardings, so their ids stay theirs. Not with op-priority directions
+        # (a function of the node itself) nor while tracing (which prints each visit).
+        memo = None if self.direction_of is not None or self._tracing_now else self._visits[aggressive]
+        if memo is None:
+            sigs = [-2] * len(nodes)  # every node worked out at each visit
+            takes: list[Any] = sigs
+        else:
+            for node in nodes:
+                if node.sig == -1:
+                    node.sig = self._visit_sig(node)
+            sigs = [node.sig for node in nodes]
+            takes = [node.take for node in nodes]
+        outcome = self._outcome
+        visits = len(queue)  # and one per node queued again, below
+        updates = 0  # counted in locals, the hottest loop of the pass
         while queue:
             i = queue.popleft()
             queued[i] = False
-            visits += 1
             if quiet[i]:
                 continue
-            changed = visit(nodes[i], aggressive)
-            if changed is _QUIET:
-                quiet[i] = True
-                continue
+            sig = sigs[i]
+            if sig < 0:
+                changed = visit(nodes[i], aggressive)
+                if changed is _QUIET:
+                    quiet[i] = True
+                    continue
+            else:
+                shs = takes[i](sh)
+                key = (sig, *map(id, shs))
+                hit = memo.get(key)  # type: ignore[union-attr]
+                if hit is None:
+                    hit = memo[key] = (outcome(nodes[i], shs, aggressive), shs)  # type: ignore[index]
+                writes = hit[0]
+                if writes is _QUIET:
+                    quiet[i] = True
+                    continue
+                if not writes:
+                    continue
+                changed = []
+                slots = nodes[i].slots
+                for t, new in writes:
+                    s = slots[t]
+                    if s not in changed:
+                        sh[s] = new
+                        changed.append(s)
             updates += len(changed)
             for s in changed:
                 for j in users[s]:
@@ -452,9 +576,32 @@ class ShardingGraph:
                     if not queued[j]:
                         queued[j] = True
                         queue.append(j)
+                        visits += 1
         res.visits += visits
         res.updates += updates
         return res
+
+    def _visit_sig(self, node: Node) -> int:
+        """The number of what a visit of `node` depends on besides its slots' shardings (its rule,
+        direction and elementwise flag), or -2 when its outcome is not that alone (views on its
+        tensors, slots in sharding groups)."""
+        if node.views or (self.group_of and any(s in self.group_of for s in node.slots)):
+            return -2
+        node.take = _taker(node.slots)
+        rule = node.rule
+        hit = self._sig_of_object.get((id(rule), node.direction, node.elementwise))
+        if hit is None or hit[0] is not rule:
+            hit = self._sig_entry(rule, node.direction, node.elementwise)
+        node.rule_id, node.same_dims = hit[2], hit[3]
+        return hit[1]
+
+    def _sig_entry(self, rule: OpShardingRule, direction: str, elementwise: bool) -> tuple:
+        """(rule, the `_visit_sig` number of its nodes of that direction and flag, its number, its
+        settled plan), kept by the rule object (nodes share rule objects; the entry keeps it alive)."""
+        rule_id, plan = self._rule_facts(rule)
+        number = self._sigs.setdefault((rule_id, direction, elementwise), len(self._sigs))
+        entry = self._sig_of_object[(id(rule), direction, elementwise)] = (rule, number, rule_id, plan)
+        return entry
 
     def _mesh(self, shardings: list[Sharding | None]) -> tuple[Any, Any] | None:
         """The mesh the node propagates on, as Shardy: shardings on an empty mesh (`<[]>`) take
@@ -526,12 +673,21 @@ class ShardingGraph:
     def _propagate_node(self, node: Node, aggressive: bool) -> list[int]:
         take = node.take
         if take is None:
-            take = node.take = itemgetter(*node.slots) if len(node.slots) > 1 else lambda sh, s=node.slots: [sh[i] for i in s]
+            take = node.take = _taker(node.slots)
         shs = take(self.sh)
         if node.views:
             shs = list(shs)
             for t, (see, _) in node.views.items():
                 shs[t] = see(shs[t])
+        writes = self._outcome(node, shs, aggressive)
+        if writes is _QUIET:
+            return _QUIET
+        return self._apply(node, shs, writes)
+
+    def _outcome(self, node: Node, shs: Any, aggressive: bool) -> Any:
+        """What a visit of `node` does with its tensors' shardings `shs` (as the node sees them):
+        `_QUIET` when no strategy would change anything while they stay as they are, else per
+        tensor that changes, (its index, its new sharding)."""
         plan = node.same_dims
         if plan is None:
             node.rule_id, plan = self._rule_facts(node.rule)
@@ -568,7 +724,7 @@ class ShardingGraph:
         if unreduced:  # unreduced axes are part of the key as the mesh sizes them
             parts = self._key_parts(shs, mesh)
         if self._tracing_now:
-            return self._write(node, shs, mesh_ref, self._factor_propagation(node, shs, parts, mesh, known[1], aggressive, True))
+            return self._writes(shs, mesh_ref, self._factor_propagation(node, shs, parts, mesh, known[1], aggressive, True))
         if self.direction_of is None:
             directions: Any = node.direction
         else:
@@ -588,8 +744,8 @@ class ShardingGraph:
                 # Nothing the basic strategy could extend: the aggressive one, on the same tensors, changes nothing.
                 self.outcomes[(key[0], True, *key[2:])] = ()
         if not outcome:
-            return _QUIET if outcome is _INERT else []
-        return self._write(node, shs, mesh_ref, outcome)
+            return _QUIET if outcome is _INERT else ()
+        return self._writes(shs, mesh_ref, outcome)
 
     def _outcome_class(self, node: Node, plan: tuple, full: dict[str, int]) -> int:
         """The number of the class of rules whose factor propagation on this mesh is the node's
@@ -646,8 +802,15 @@ class ShardingGraph:
         closed flags (tracing: the node's factor table is printed as well)."""
         rule = node.rule
         sizes = rule.factor_sizes
-        tensors = []
         rule_id = node.rule_id
+        if not tracing:
+            simple = self._simple.get(rule_id)
+            if simple is None:
+                factors = sf.simple_mapping(rule.tensors)
+                simple = self._simple[rule_id] = (factors, sf.tensor_sizes(factors, sizes) if factors is not None else None)
+            if simple[0] is not None:
+                return self._single_factor_propagation(node, shs, parts, mesh, full, aggressive, simple)
+        tensors = []
         projections = self._projections.get(rule_id)
         if projections is None:
             projections = self._projections[rule_id] = [{} for _ in rule.tensors]
@@ -691,23 +854,73 @@ class ShardingGraph:
             return _INERT
         return tuple(changes)
 
-    def _write(self, node: Node, shs: list[Sharding | None], mesh_ref: Any, outcome: tuple) -> list[int]:
-        """Store a node's outcome in its slots (and their sharding groups); the slots that changed."""
-        out: list[int] = []
-        trace_rows: list | None = [] if self._tracing_now else None
+    def _single_factor_propagation(self, node: Node, shs: Any, parts: list[int | None], mesh: Any, full: dict[str, int],
+                                   aggressive: bool, simple: tuple) -> tuple:  # fmt: skip
+        """`_factor_propagation` of a rule whose every dimension is one factor (`single_factor_propagation`)."""
+        rule = node.rule
+        sizes = rule.factor_sizes
+        factors, tensor_sizes = simple
+        rule_id = node.rule_id
+        projections = self._simple_projections.get(rule_id)
+        if projections is None:
+            projections = self._simple_projections[rule_id] = [{} for _ in factors]
+        projected = []
+        n_factors = len(sizes)
+        for t, s in enumerate(shs):
+            by_part = projections[t]
+            p = by_part.get(parts[t])
+            if p is None:
+                if s is None:
+                    p = sf.project(factors[t], n_factors, None, None)
+                else:
+                    part = self._facts(s)[2]
+                    unr = tuple(axis_of(r, mesh) for r in s.unreduced) if s.unreduced else ()
+                    p = sf.project(factors[t], n_factors, part[0], part[1], part[2], unr)
+                by_part[parts[t]] = p
+            projected.append(p)
+        axes = [p[0] for p in projected]  # shared: the strategies copy a tensor's before changing it
+        dirs = self._directions.get((rule_id, node.direction))
+        if dirs is None:
+            dirs = self._directions[(rule_id, node.direction)] = [self._direction(node, f) for f in range(n_factors)]
+        if self.direction_of is not None:
+            dirs = [self._direction(node, f) for f in range(n_factors)]
+        extendable = [False]
+        if aggressive:
+            updated = sf.propagate_aggressive(axes, projected, factors, tensor_sizes, len(rule.operands), sizes,
+                                              dirs.__getitem__, full, self.conservative, node.elementwise)  # fmt: skip
+        else:
+            updated = sf.propagate_basic(axes, projected, factors, len(rule.operands), sizes, dirs.__getitem__, full,
+                                         self.conservative, extendable)  # fmt: skip
+        changes = []
+        for t, changed in enumerate(updated):
+            if changed:
+                changes.append((t, *sf.dim_shardings(axes[t], projected[t][1], factors[t])))
+        if not aggressive and not changes and not extendable[0]:
+            self.inert = True
+            return _INERT
+        return tuple(changes)
+
+    def _writes(self, shs: Any, mesh_ref: Any, outcome: tuple) -> tuple:
+        """Per entry of an outcome whose tensor's sharding changes, (tensor index, new sharding)."""
+        out = []
         written = self._written
         for entry in outcome:
-            t = entry[0]
-            s = node.slots[t]
-            old = shs[t]
+            old = shs[entry[0]]
             # Nodes of one outcome key share the outcome's entries: equal writes share one sharding.
             k = (id(entry), id(old), id(mesh_ref))
             hit = written.get(k)
             if hit is None or hit[0] is not entry or hit[1] is not old or hit[2] is not mesh_ref:
                 hit = written[k] = (entry, old, mesh_ref, self._written_sharding(entry, old, mesh_ref))
-            new_sh = hit[3]
-            if new_sh is None:
-                continue
+            if hit[3] is not None:
+                out.append((entry[0], hit[3]))
+        return tuple(out)
+
+    def _apply(self, node: Node, shs: Any, writes: tuple) -> list[int]:
+        """Store a node's writes in its slots (and their sharding groups); the slots that changed."""
+        out: list[int] = []
+        trace_rows: list | None = [] if self._tracing_now else None
+        for t, new_sh in writes:
+            s = node.slots[t]
             if s in out:
                 continue
             if node.views and t in node.views:
@@ -715,7 +928,7 @@ class ShardingGraph:
             self.sh[s] = new_sh
             out.append(s)
             if trace_rows is not None:
-                trace_rows.append((t, old, new_sh))
+                trace_rows.append((t, shs[t], new_sh))
             for m in self.group_of.get(s, ()):
                 if m != s:
                     self.sh[m] = new_sh.copy()
@@ -727,18 +940,36 @@ class ShardingGraph:
 
     def _written_sharding(self, entry: tuple, old: Sharding | None, mesh_ref: Any) -> Sharding | None:
         """The sharding an outcome's entry (tensor, dims, closed flags) writes over `old` on the
-        node's mesh `mesh_ref` (None: no change)."""
+        node's mesh `mesh_ref` (None: no change), as `_interned` keeps it (looked up before one is built)."""
         _, dims_t, closed_t = entry
         if old is None:
             if not any(dims_t):
                 return None
-            return Sharding(mesh_ref, [list(d) for d in dims_t], list(closed_t))
-        part = self._facts(old)[2]
-        if part[0] == dims_t and part[1] == closed_t:
-            return None
+            rest: tuple = ((None,) * len(dims_t), (), (), None)
+        else:
+            part = self._facts(old)[2]
+            if part[0] == dims_t and part[1] == closed_t:
+                return None
+            rest = (tuple(old.priority), old.replicated, old.unreduced, old.unreduced_kind)
+        try:
+            hit = self._shardings.get((mesh_ref if isinstance(mesh_ref, str) else id(mesh_ref), dims_t, closed_t, *rest))
+        except TypeError:  # an unhashable field: built afresh below
+            hit = None
+        if hit is not None:
+            return hit
         # An empty mesh, or another name of the same mesh, becomes the node's.
-        return Sharding(mesh_ref, [list(d) for d in dims_t], list(closed_t), list(old.priority),
-                        old.replicated, old.unreduced, old.unreduced_kind)  # fmt: skip
+        return self._interned(Sharding(mesh_ref, [list(d) for d in dims_t], list(closed_t), list(rest[0]), *rest[1:]))
+
+    def _interned(self, sh: Sharding) -> Sharding:
+        """One object per distinct sharding written (what `_visits` tells states apart by); the
+        entry holds the first, so the ids in its key stay theirs."""
+        mesh = sh.mesh
+        try:
+            key = (mesh if isinstance(mesh, str) else id(mesh), tuple(map(tuple, sh.dims)), tuple(sh.closed),
+                   tuple(sh.priority), sh.replicated, sh.unreduced, sh.unreduced_kind)  # fmt: skip
+            return self._shardings.setdefault(key, sh)
+        except TypeError:  # an unhashable field: this one stays its own
+            return sh
 
     def _tracing(self) -> bool:
         return self.trace is not None and self.trace.enabled
@@ -826,6 +1057,18 @@ class ShardingGraph:
                 attrs.append(attr)
             set_op_result_shardings(op, attrs)
         return count
+
+
+def _taker(slots: list[int]) -> Callable[[list[Sharding | None]], Any]:
+    """The shardings of `slots` from a graph's list of them, as one call."""
+    if len(slots) > 1:
+        return itemgetter(*slots)
+    one = slots[0] if slots else None
+
+    def take(sh: list[Sharding | None]) -> list[Sharding | None]:
+        return [sh[one]] if one is not None else []
+
+    return take
 
 
 def _capped(size: int, devices: int) -> int:

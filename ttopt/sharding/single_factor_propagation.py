@@ -1,0 +1,294 @@
+"""Factor propagation for rules whose every dimension is one factor, each at most once per tensor.
+
+Most ops' rules are so (pointwise ops, transpose, broadcast, dot_general, reduce). Then a tensor's
+projection is its dimensions' axes re-indexed by factor (no factor splits a dimension, none has
+overflow axes, every one is minor-most) and writing it back is re-indexing again, so this module
+takes the same decisions as `factor_propagation.py`'s `propagate_basic` and
+`propagate_aggressive` (same order, same truncation) on per-tensor lists indexed by factor
+instead of projection objects: per tensor, per factor its axes (None: the tensor does not have
+the factor) and closed flag.
+"""
+
+from __future__ import annotations
+
+from math import gcd
+from typing import Callable, Sequence
+
+from ttopt.dialects.sdy_rule import TensorMapping
+from ttopt.sharding.factor_propagation import BACKWARD, BOTH, NONE, _merge_compatible, _without, is_prefix
+from ttopt.sharding.factors import Axis, merge_axes
+from ttopt.sharding.sub_axes import contains, is_sub, prefix_of, prefix_without_overlap
+
+# Per tensor, per factor: its axes (None: the tensor has no such factor).
+Axes = list[Sequence[list[Axis] | None]]
+# A tensor's projection: per factor its axes and closed flag, its replicated and unreduced axes.
+Projection = tuple[tuple[list[Axis] | None, ...], tuple[bool, ...], tuple[Axis, ...], tuple[Axis, ...]]
+
+
+def simple_mapping(tensors: Sequence[TensorMapping]) -> list[tuple[int, ...]] | None:
+    """Per tensor its factors in dimension order, when every dimension is one factor and no tensor
+    has a factor twice (None otherwise: the general projection applies)."""
+    out = []
+    for m in tensors:
+        fs = []
+        for d in m:
+            if len(d) != 1:
+                return None
+            fs.append(d[0])
+        if len(set(fs)) != len(fs):
+            return None
+        out.append(tuple(fs))
+    return out
+
+
+def project(factors: tuple[int, ...], n_factors: int, dims: Sequence[Sequence[Axis]] | None, closed: Sequence[bool] | None,
+            replicated: tuple[Axis, ...] = (), unreduced: tuple[Axis, ...] = ()) -> Projection:  # fmt: skip
+    """A tensor's projection (`factors`: its factor per dimension; None dims: no sharding, every
+    factor open and empty), as `factor_propagation.build` projects it."""
+    axes: list[list[Axis] | None] = [None] * n_factors
+    flags = [False] * n_factors
+    for d, f in enumerate(factors):
+        given = list(dims[d]) if dims is not None else []
+        axes[f] = merge_axes(given) if len(given) > 1 else given
+        flags[f] = closed[d] if closed is not None else False
+    return tuple(axes), tuple(flags), replicated, unreduced
+
+
+def dim_shardings(axes: Sequence[list[Axis] | None], closed: Sequence[bool], factors: tuple[int, ...]) -> tuple[tuple, tuple]:
+    """A tensor's dimension axes and closed flags from its factors' (`factor_propagation.dim_shardings`)."""
+    dims = []
+    flags = []
+    for f in factors:
+        a = axes[f]
+        dims.append(tuple(merge_axes(a) if len(a) > 1 else a))  # type: ignore[arg-type]
+        flags.append(closed[f])
+    return tuple(dims), tuple(flags)
+
+
+def _across(a: Axis, axes: Sequence[list[Axis] | None], factors: tuple[int, ...], f: int) -> Axis | None:
+    """`a` without what the tensor's other factors use (`factor_propagation._no_conflict_across`)."""
+    name = a[0]
+    r: Axis | None = a
+    for g in factors:
+        if g != f:
+            for b in axes[g]:  # type: ignore[union-attr]
+                if b[0] == name:
+                    r = prefix_without_overlap(r, b)  # type: ignore[arg-type]
+                    if r is None:
+                        return None
+    return r
+
+
+def _within(a: Axis, own: list[Axis], closed: bool, replicated: tuple, unreduced: tuple, prev: int, size: int,
+            conservative: bool) -> Axis | None:  # fmt: skip
+    """`factor_propagation._no_conflict_within` for a factor without overflow axes, minor-most."""
+    r: Axis | None = _without(a, replicated) if replicated else a
+    if r is not None and unreduced:
+        r = _without(r, unreduced)
+    if r is None:
+        return None
+    for x in own:
+        if contains(x, r):
+            return r
+    if not closed:
+        if not conservative:
+            return r
+        if size % prev == 0:
+            g = gcd(size // prev, r[2])
+            if g == r[2]:
+                return r
+            if g != 1:
+                return (r[0], r[1], g)
+    if own and prefix_of(own[-1], r):
+        return own[-1]
+    return None
+
+
+def _compatible(axes: Axes, n_operands: int, f: int, direction: str) -> list[Axis]:
+    """`factor_propagation.compatible_major_axes` of factor `f`."""
+    if direction == NONE:
+        return []
+    if direction == BOTH:
+        return _merge_group(axes, f, [], True)[0]
+    ops, res = axes[:n_operands], axes[n_operands:]
+    first, second = (res, ops) if direction == BACKWARD else (ops, res)
+    result, _ = _merge_group(first, f, [], True)
+    return _merge_group(second, f, result, False)[0]
+
+
+def _merge_group(group: Axes, f: int, result: list[Axis], can_expand: bool) -> tuple[list[Axis], bool]:
+    for t in group:
+        a = t[f]
+        if not a or a == result:  # absent, no axes or the same: the result stays
+            continue
+        if not result and can_expand:
+            result = list(a)
+            continue
+        result, can_expand = _merge_compatible(result, a, can_expand)
+    return result, can_expand
+
+
+def propagate_basic(axes: Axes, projections: Sequence[Projection], factors: list[tuple[int, ...]], n_operands: int,
+                    sizes: Sequence[int], direction: Callable[[int], str], full: dict[str, int], conservative: bool,
+                    extendable: list[bool]) -> list[bool]:  # fmt: skip
+    """`factor_propagation.propagate_basic` on per-factor lists. `axes[t]` starts as the tensor's
+    projection's (shared): it is replaced by its own copy before its first change. Returns which
+    tensors changed."""
+    n = len(axes)
+    updated = [False] * n
+    for f, size in enumerate(sizes):
+        first = None  # every tensor with the factor has one axes list (most factors): nothing changes
+        for t in axes:
+            a = t[f]
+            if a is not None:
+                if first is None:
+                    first = a
+                elif a != first:
+                    break
+        else:
+            continue
+        want = _compatible(axes, n_operands, f, direction(f))
+        if not want:
+            continue
+        for t in axes:
+            a = t[f]
+            if a is not None and a != want and is_prefix(a, want) == "strict":
+                break
+        else:
+            continue
+        extendable[0] = True
+
+        # `factor_propagation._truncate`, inline: at the first axis some tensor takes otherwise.
+        prev = 1
+        for i, cur in enumerate(want):
+            r: Axis | None = cur
+            for u in range(n):
+                own = axes[u]
+                r = _across(r, own, factors[u], f)  # type: ignore[arg-type]
+                if r is None:
+                    break
+                a = own[f]
+                if a is not None:
+                    p = projections[u]
+                    r = _within(r, a, p[1][f], p[2], p[3], prev, size, conservative)
+                    if r is None:
+                        break
+            if r is None or (conservative and is_sub(r, full)):
+                del want[i:]
+                break
+            if r != cur:
+                want[i] = r
+                del want[i + 1 :]
+                break
+            prev *= r[2]
+        if want:
+            for k in range(n):
+                a = axes[k][f]
+                if a is not None and a != want and is_prefix(a, want) == "strict":
+                    own = axes[k] = list(axes[k]) if not updated[k] else axes[k]
+                    own[f] = list(want)  # type: ignore[index]
+                    updated[k] = True
+    return updated
+
+
+def propagate_aggressive(axes: Axes, projections: Sequence[Projection], factors: list[tuple[int, ...]],
+                         tensor_sizes: Sequence[int], n_operands: int, sizes: Sequence[int],
+                         direction: Callable[[int], str], full: dict[str, int], conservative: bool,
+                         elementwise: bool) -> list[bool]:  # fmt: skip
+    """`factor_propagation.propagate_aggressive` on per-factor lists (`axes` as for
+    `propagate_basic`; `tensor_sizes`: each tensor's number of elements over its factors)."""
+    n = len(axes)
+    updated = [False] * n
+    wanted: list[list[Axis]] = []
+    for f in range(len(sizes)):
+        first = None  # every tensor with the factor has one axes list (most factors): no wanted axes
+        for t in axes:
+            a = t[f]
+            if a is not None:
+                if first is None:
+                    first = a
+                elif a != first:
+                    wanted.append(_compatible(axes, n_operands, f, direction(f)))
+                    break
+        else:
+            wanted.append([])
+    active = [f for f, w in enumerate(wanted) if w]
+    if not active:
+        return updated
+    source = [(-1, -1)] * len(sizes)
+    for k, t in enumerate(axes):
+        tsize = tensor_sizes[k]
+        for f in active:
+            a = t[f]
+            if a is not None and tsize > source[f][0]:
+                w = wanted[f]
+                if w == a or is_prefix(w, a) != "not":
+                    source[f] = (tsize, k)
+    order = sorted(active, key=lambda f: (-source[f][0], -_size(wanted[f]) if elementwise else 0, source[f][1], f))
+    for k in (*range(n_operands, n), *range(n_operands)):
+        fk = factors[k]
+        p = projections[k]
+        for f in order:
+            t = axes[k]  # as updated for the factors served before
+            a = t[f]
+            w = wanted[f]
+            if a is None or a == w or is_prefix(a, w) != "strict":
+                continue
+            new = list(w)
+            own, cl, rep, unr, size = a, p[1][f], p[2], p[3], sizes[f]
+
+            # `factor_propagation._truncate` inline: within the tensor, then across its factors
+            # as already updated for the factors served before.
+            prev = 1
+            for i, cur in enumerate(new):
+                x = _within(cur, own, cl, rep, unr, prev, size, conservative)
+                if x is None or (conservative and is_sub(x, full)):
+                    del new[i:]
+                    break
+                if x != cur:
+                    new[i] = x
+                    del new[i + 1 :]
+                    break
+                prev *= x[2]
+            if is_prefix(a, new) != "strict":
+                continue
+            for i, cur in enumerate(new):
+                x = _across(cur, t, fk, f)
+                if x is None or (conservative and is_sub(x, full)):
+                    del new[i:]
+                    break
+                if x != cur:
+                    new[i] = x
+                    del new[i + 1 :]
+                    break
+            if not new:
+                continue
+            if k < n_operands and elementwise:
+                for r in axes[n_operands:]:
+                    ra = r[f]
+                    if ra is not None and is_prefix(ra, new) == "strict":
+                        new = list(ra)
+            if a != new and is_prefix(a, new) == "strict":
+                mine = axes[k] = list(t) if not updated[k] else t
+                mine[f] = list(new)  # type: ignore[index]
+                updated[k] = True
+    return updated
+
+
+def _size(axes: Sequence[Axis]) -> int:
+    n = 1
+    for a in axes:
+        n *= a[2]
+    return n
+
+
+def tensor_sizes(factors: list[tuple[int, ...]], sizes: Sequence[int]) -> list[int]:
+    """Per tensor the product of its factors' sizes (the aggressive strategy's source order)."""
+    out = []
+    for fs in factors:
+        n = 1
+        for f in fs:
+            n *= sizes[f]
+        out.append(n)
+    return out
+
