@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from ttopt.dialects.sdy_rule import OpShardingRule, factor_name
 from ttopt.ir import rewriter
+from ttopt.ir.attributes import AliasRef
 from ttopt.ir.operation import Operation
 from ttopt.ir.values import OpResult
 from ttopt.passes.base import Pass, option
@@ -63,7 +64,7 @@ from ttopt.sharding.factors import (
 )
 from ttopt.sharding.manual_edges import erase_manual_axes
 from ttopt.sharding.reshape_overflow import reshape_overflow_axes
-from ttopt.sharding.rules import rule_reads_only_the_op
+from ttopt.sharding.rules import rule_is_pointwise, rule_reads_only_the_op
 from ttopt.sharding.sdy_ir import manual_axes
 from ttopt.sharding.single_device import is_single_device_op, process_single_device_op
 from ttopt.sharding.unreduced_collectives import axis_set_diff, insert_unreduced_collectives, sort_and_merge
@@ -137,10 +138,15 @@ class _Ctx:
     attr_info: dict = field(default_factory=dict)  # id(sharding attribute) -> its `_AttrInfo`
     attr_numbers: dict = field(default_factory=dict)  # sharding attribute -> its class (equal ones share it)
     distributed: frozenset = frozenset()  # names of the module's meshes that are not maximal (single-device)
-    # `_signature` of an op -> (what `_process_op` did to it: its `_Edits` or None, the objects
-    # whose ids make the signature, held so that no other object takes one)
+    # `_signature` of an op -> (what `_process_op` did to it: its `_Edits` or None, the types
+    # whose ids are in the signature, held so that no other object takes one)
     by_signature: dict = field(default_factory=dict)
-    arg_attrs: dict = field(default_factory=dict)  # `_signature`'s block arguments read
+    # id(block argument) -> (it, its sharding attribute's class, whether `_read` reads it plainly)
+    arg_attrs: dict = field(default_factory=dict)
+    signable: dict = field(default_factory=dict)  # op name -> `_signature_kind`
+    attr_classes: dict = field(default_factory=dict)  # id(property or attribute) -> (it, `_attr_class`)
+    attr_class_numbers: dict = field(default_factory=dict)  # attribute (by value) -> class
+    per_value_classes: dict = field(default_factory=dict)  # per-value content -> class
 
 
 def _why(ctx: _Ctx, op: Any, text: str | Callable[[], str]) -> None:
@@ -597,11 +603,13 @@ def _read(op: Any, c: _Ctx) -> _Seen:
 
 def _per_value(pv: Any, c: _Ctx) -> tuple:
     """The `per_values` entry of an op's `sdy.sharding` attribute: (it, its shardings' records,
-    whether one is on a mesh that is not distributed)."""
+    whether one is on a mesh that is not distributed, its class: equal contents share one)."""
     per = pv.resolve().typed
     infos = tuple(_attr_info(a, c) for a in (per.shardings if per is not None else ()))
     # The entry holds `pv`: its id stays its own.
-    hit = c.per_values[id(pv)] = (pv, infos, any(i is not None and not i.distributed for i in infos))
+    content = tuple(None if i is None else i.cls for i in infos)
+    number = c.per_value_classes.setdefault(content, len(c.per_value_classes))
+    hit = c.per_values[id(pv)] = (pv, infos, any(i is not None and not i.distributed for i in infos), number)
     return hit
 
 
@@ -1098,48 +1106,87 @@ def _reduce_partial(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
                     u.set_operand(k, ar.results[0])
 
 
-def _signature(op: Any, args: dict[int, tuple[Any, Any, bool]]) -> tuple[tuple, list[Any]] | None:
-    """What `_read`, `rule_for` and `_decide` read of `op`, as the ids of the objects they read
-    (with those objects): its name, operand and result types, properties and attributes (all
-    shared, never changed in place), each operand's sharding attribute (its definer's per-value
-    attribute and its result number, an sdy op's own sharding property, a function argument's
-    attribute) and its reduction's combiner. Ops with equal signatures get the same edits. None
-    for an op with an operand read through a barrier or a region argument (`_read`'s non-plain
-    case). `args`: per block argument read, (it, its sharding attribute, whether `_read` reads
-    it plainly). None too for an op whose rule reads more than the op (`rule_reads_only_the_op`)."""
-    if not rule_reads_only_the_op(op.name):
+def _signature(op: Any, c: _Ctx) -> tuple | None:
+    """What `_read`, `rule_for` and `_decide` read of `op`, by content: its name, its properties
+    and attributes (each by its class: equal attributes share one), each operand's type and
+    sharding (its attribute's class: the definer's per-value attribute's entry at its result
+    number, an sdy op's own sharding, a function argument's attribute), the results' types and
+    shardings and its reduction's combiner. Ops with equal signatures get the same edits. Types
+    are named by identity: the entry that stores a signature holds them. None for an op with an
+    operand read through a barrier, a manual computation or a region argument (`_read`'s
+    non-plain case), and for an op whose rule reads more than the op (`rule_reads_only_the_op`)."""
+    name = op.name
+    kind = c.signable.get(name)
+    if kind is None:
+        kind = c.signable[name] = _signature_kind(name)
+    if kind is False:
         return None
-    objs: list[Any] = [*op.properties.values(), *op.attributes.values()]
-    numbers: list[Any] = [op.name, len(op.operands), len(op.results), len(op.properties), *op.properties, *op.attributes]
+    classes = c.attr_classes
+    per_values = c.per_values
+    key: list[Any] = [kind, len(op.operands)]
+    if kind != "pointwise":
+        for k, a in op.properties.items():
+            hit = classes.get(id(a))
+            key += (k, hit[1] if hit is not None else _attr_class(a, c))
+    for k, a in op.attributes.items():
+        if k == "sdy.sharding":
+            key += (k, (per_values.get(id(a)) or _per_value(a, c))[3])
+            continue
+        hit = classes.get(id(a))
+        key += (k, hit[1] if hit is not None else _attr_class(a, c))
     for v in op.operands:
-        objs.append(v.type)
+        t = v.type
         d = getattr(v, "op", None)
         if d is None:
-            arg = args.get(id(v))
+            arg = c.arg_attrs.get(id(v))
             if arg is None:  # the pass never writes a function's argument shardings: read once
                 plain = _region_owner(v) is None
-                arg = args[id(v)] = (v, get_sharding_attr(v) if plain else None, plain)
+                info = _attr_info(get_sharding_attr(v), c) if plain else None
+                arg = c.arg_attrs[id(v)] = (v, None if info is None else info.cls, plain)
             if not arg[2]:
                 return None
-            objs.append(arg[1])
-            numbers.append(-1)
+            key += (id(t), arg[1])
             continue
-        name = d.name
-        if name.startswith("sdy."):
-            if name == "sdy.propagation_barrier" or name == "sdy.manual_computation":
+        dn = d.name
+        if dn.startswith("sdy."):
+            if dn == "sdy.propagation_barrier" or dn == "sdy.manual_computation":
                 return None
-            # `get_sharding_attr` reads an sdy op's sharding from its properties (or attributes).
-            objs += d.properties.values()
-            objs.append(d.attributes.get("sdy.sharding"))
-            numbers += d.properties
-        else:
-            objs.append(d.attributes.get("sdy.sharding"))
-        numbers.append(v.index)
+            info = _attr_info(get_sharding_attr(v), c)
+            key += (id(t), None if info is None else info.cls)
+            continue
+        pv = d.attributes.get("sdy.sharding")
+        if pv is None:
+            key += (id(t), None)
+            continue
+        infos = (per_values.get(id(pv)) or _per_value(pv, c))[1]
+        info = infos[v.index] if v.index < len(infos) else None
+        key += (id(t), None if info is None else info.cls)
     for r in op.results:
-        objs.append(r.type)
+        key.append(id(r.type))
     if op.regions:
-        numbers.append(reduction_kind(op))
-    return (*numbers, *map(id, objs)), objs
+        key.append(reduction_kind(op))
+    return tuple(key)
+
+
+def _signature_kind(name: str) -> str | bool:
+    """What `_signature` names an op by: False when it has none (`rule_reads_only_the_op`),
+    "pointwise" for the ops the walk treats alike whatever their name and properties (their
+    rule reads the types alone and the walk tests neither: ops of the family with equal types,
+    attributes and shardings get the same edits), else the op's name (no op is named
+    "pointwise": names have a dialect prefix)."""
+    if not rule_reads_only_the_op(name):
+        return False
+    if rule_is_pointwise(name) and name not in SEED_SKIPPED and name not in DATA_FLOW_EDGES and not name.startswith("sdy."):
+        return "pointwise"
+    return name
+
+
+def _attr_class(a: Any, c: _Ctx) -> int:
+    """The class of a property or attribute object: equal attributes share one (an alias
+    reference is its own: its target is read through the module); found once per object."""
+    cls = ("alias", id(a)) if type(a) is AliasRef else a
+    hit = c.attr_classes[id(a)] = (a, c.attr_class_numbers.setdefault(cls, len(c.attr_class_numbers)))
+    return hit[1]
 
 
 def _walk(block: Any, func: Any, c: _Ctx, full_version: bool, nested: bool) -> None:
@@ -1170,9 +1217,9 @@ def _walk(block: Any, func: Any, c: _Ctx, full_version: bool, nested: bool) -> N
             _process_manual_edges(op, c, full)
             _process_data_flow(op, c, full)
             continue
-        sig = _signature(op, c.arg_attrs) if full and not tracing else None
+        sig = _signature(op, c) if full and not tracing else None
         if sig is not None:
-            done = c.by_signature.get(sig[0])
+            done = c.by_signature.get(sig)
             if done is not None:  # an op like one before: the same edits, nothing read again
                 if done[0] is not None:
                     _apply(op, [*op.operands, *op.results], done[0], c)
@@ -1203,7 +1250,7 @@ def _walk(block: Any, func: Any, c: _Ctx, full_version: bool, nested: bool) -> N
             if op.name == "func.call":
                 _process_call(op, c)
             elif same:
-                c.by_signature[sig[0]] = (None, sig[1])  # type: ignore[index]
+                c.by_signature[sig] = (None, [v.type for v in seen.tensors])
             continue
         if rule.is_custom:
             # A `custom` rule (JAX's custom_partitioning) says the op partitions itself:
@@ -1213,7 +1260,7 @@ def _walk(block: Any, func: Any, c: _Ctx, full_version: bool, nested: bool) -> N
         if full:
             edits = _process_op(op, rule, c, seen)
             if same:
-                c.by_signature[sig[0]] = (edits, sig[1])  # type: ignore[index]
+                c.by_signature[sig] = (edits, [v.type for v in seen.tensors])
             continue
         if op.name in ("stablehlo.dot", "stablehlo.dot_general"):
             _process_dot(op, rule, c)
