@@ -64,7 +64,7 @@ from ttopt.sharding.factors import (
 )
 from ttopt.sharding.manual_edges import erase_manual_axes
 from ttopt.sharding.reshape_overflow import reshape_overflow_axes
-from ttopt.sharding.rules import rule_is_pointwise, rule_reads_only_the_op
+from ttopt.sharding.rules import has_table_rule, rule_is_pointwise, rule_reads_only_the_op
 from ttopt.sharding.sdy_ir import manual_axes
 from ttopt.sharding.single_device import is_single_device_op, process_single_device_op
 from ttopt.sharding.unreduced_collectives import axis_set_diff, insert_unreduced_collectives, sort_and_merge
@@ -145,7 +145,7 @@ class _Ctx:
     arg_attrs: dict = field(default_factory=dict)
     signable: dict = field(default_factory=dict)  # op name -> `_signature_kind`
     attr_classes: dict = field(default_factory=dict)  # id(property or attribute) -> (it, `_attr_class`)
-    attr_class_numbers: dict = field(default_factory=dict)  # attribute (by value) -> class
+    attr_class_numbers: dict = field(default_factory=dict)  # (attribute kind, spelling) -> class
     per_value_classes: dict = field(default_factory=dict)  # per-value content -> class
 
 
@@ -1123,8 +1123,8 @@ def _signature(op: Any, c: _Ctx) -> tuple | None:
         return None
     classes = c.attr_classes
     per_values = c.per_values
-    key: list[Any] = [kind, len(op.operands)]
-    if kind != "pointwise":
+    key: list[Any] = [kind[0], len(op.operands)]
+    if kind[1]:
         for k, a in op.properties.items():
             hit = classes.get(id(a))
             key += (k, hit[1] if hit is not None else _attr_class(a, c))
@@ -1168,23 +1168,27 @@ def _signature(op: Any, c: _Ctx) -> tuple | None:
     return tuple(key)
 
 
-def _signature_kind(name: str) -> str | bool:
-    """What `_signature` names an op by: False when it has none (`rule_reads_only_the_op`),
-    "pointwise" for the ops the walk treats alike whatever their name and properties (their
-    rule reads the types alone and the walk tests neither: ops of the family with equal types,
-    attributes and shardings get the same edits), else the op's name (no op is named
-    "pointwise": names have a dialect prefix)."""
+def _signature_kind(name: str) -> tuple[str, bool] | bool:
+    """What `_signature` names an op by, and whether it reads its properties: False when it has
+    no signature (`rule_reads_only_the_op`); "pointwise" for the ops the walk treats alike
+    whatever their name and properties (their rule reads the types alone, and the walk tests
+    neither: ops of the family with equal types, attributes and shardings get the same edits; no
+    op is named so, names have a dialect prefix); the name of an op without a table rule, without
+    its properties (a constant's value, a call's callee: nothing the walk reads before it finds
+    the rule missing, its own `sdy.sharding_rule` attribute aside; a call is processed, never
+    signed); else the op's name with its properties."""
     if not rule_reads_only_the_op(name):
         return False
     if rule_is_pointwise(name) and name not in SEED_SKIPPED and name not in DATA_FLOW_EDGES and not name.startswith("sdy."):
-        return "pointwise"
-    return name
+        return ("pointwise", False)
+    return (name, has_table_rule(name))
 
 
 def _attr_class(a: Any, c: _Ctx) -> int:
-    """The class of a property or attribute object: equal attributes share one (an alias
-    reference is its own: its target is read through the module); found once per object."""
-    cls = ("alias", id(a)) if type(a) is AliasRef else a
+    """The class of a property or attribute object: attributes of one kind and spelling share
+    one (they are equal; an alias reference is its own: its target is read through the
+    module); found once per object."""
+    cls = ("alias", id(a)) if type(a) is AliasRef else (type(a), a.text)
     hit = c.attr_classes[id(a)] = (a, c.attr_class_numbers.setdefault(cls, len(c.attr_class_numbers)))
     return hit[1]
 

@@ -114,6 +114,11 @@ def rule_reads_only_the_op(name: str) -> bool:
     return fn is None or fn is _pointwise or fn is _select or name in _SHAPE_AND_PROPERTY_RULES
 
 
+def has_table_rule(name: str) -> bool:
+    """Whether ops named `name` have a rule in the table (else only their own `sdy.sharding_rule`)."""
+    return name in RULES
+
+
 def rule_is_pointwise(name: str) -> bool:
     """Whether the rule of an op named `name` is the pointwise rule of its operand and result
     shapes, nothing else read: ops of two such names with equal types get equal rules."""
