@@ -130,8 +130,10 @@ class _Ctx:
     rule_numbers: dict = field(default_factory=dict)  # rule -> number
     axis_sizes: dict = field(default_factory=dict)  # id(mesh) -> (mesh, {axis: size}, its items)
     numels: dict = field(default_factory=dict)  # id(type) -> (type, element count)
+    ranks: dict = field(default_factory=dict)  # id(type) -> (type, `rank_of`)
     shared: dict = field(default_factory=dict)  # id(attribute) -> (attribute, its shared Sharding); meshes stay as they are
     rule_shapes: dict = field(default_factory=dict)  # id(rule) -> (rule, `_rule_shape`)
+    reshard_props: dict = field(default_factory=dict)  # `_reshard_props`'s key -> (the mesh, the properties)
     edits: dict = field(default_factory=dict)  # `_decide`'s edits per choice, shardings read (by value), ...
     decided: dict = field(default_factory=dict)  # (rule number, reshape?, combiner, `_Seen.parts`) -> `_decide`'s outcome
     per_values: dict = field(default_factory=dict)  # id(`sdy.sharding` attribute) -> `_per_value`
@@ -225,7 +227,18 @@ def _reshard(value: Any, target: Sharding, ctx: _Ctx, before: Any, keep_open: bo
 
 
 def _reshard_props(target: Sharding, ctx: _Ctx, keep_open: bool = False, unreduced: bool = False) -> dict:
-    """The properties of an `sdy.reshard` to `target` (closed unless `keep_open`)."""
+    """The properties of an `sdy.reshard` to `target` (closed unless `keep_open`): one dict per
+    distinct content (ops copy it), an inline mesh named by identity (the entry holds it)."""
+    key = (target.mesh if isinstance(target.mesh, str) else id(target.mesh), tuple(map(tuple, target.dims)),
+           tuple(target.closed) if keep_open else None,
+           (target.unreduced, target.unreduced_kind) if unreduced else None)  # fmt: skip
+    hit = ctx.reshard_props.get(key)
+    if hit is None:
+        hit = ctx.reshard_props[key] = (target.mesh, _build_reshard_props(target, ctx, keep_open, unreduced))
+    return hit[1]
+
+
+def _build_reshard_props(target: Sharding, ctx: _Ctx, keep_open: bool, unreduced: bool) -> dict:
     closed = Sharding(target.mesh, [list(d) for d in target.dims], list(target.closed) if keep_open else [True] * target.rank)
     if unreduced:  # a function result's unreduced axes are part of the sharding it is resharded to
         closed.unreduced, closed.unreduced_kind = target.unreduced, target.unreduced_kind
@@ -705,7 +718,7 @@ def _decide(op: Any, rule: OpShardingRule, ctx: _Ctx, tensors: list[Any], read: 
     # The edits are a function of the choice, the shardings read (by value), the mesh, the
     # tensors' and the rule's ranks, the operand count and the reduction factors and combiner.
     kind = reduction_kind(op) if rule.reduction else None
-    ranks = tuple(rank_of(v) for v in tensors)
+    ranks = _ranks(tensors, ctx)
     edit_key = (number, len(op.operands), _rule_shape(rule, ctx), mesh_ref if isinstance(mesh_ref, str) else id(mesh_ref),
                 kind, ranks, *([None if i is None else i.sharding_number for i in infos] if infos is not None
                                else [None if s is None else _sharding_number(s, ctx) for s in shs]))  # fmt: skip
@@ -876,6 +889,19 @@ def _sizes(tensors: list[Any], ctx: _Ctx) -> tuple[int, ...]:
     return tuple(sizes)
 
 
+def _ranks(tensors: list[Any], ctx: _Ctx) -> tuple[int, ...]:
+    """The tensors' ranks (`rank_of`), computed once per type object."""
+    ranks = []
+    table = ctx.ranks
+    for v in tensors:
+        t = v.type
+        hit = table.get(id(t))
+        if hit is None or hit[0] is not t:
+            hit = table[id(t)] = (t, rank_of(v))
+        ranks.append(hit[1])
+    return tuple(ranks)
+
+
 def _keeps(found: tuple, shs: list[Sharding | None], rule: OpShardingRule, n_ops: int) -> bool:
     """The chosen factor shardings leave every tensor's dims as they are (scalar operands aside)
     and put no axes on a reduction factor: `_process_op` would insert nothing."""
@@ -911,21 +937,25 @@ def _choose(op: Any, rule: OpShardingRule, shs: list[Sharding | None], numels: t
     else:
         chosen = incompatible_common_axes(rule, projs, numels, full)
         _expressible(op, rule, chosen, ctx, full)
-    return tuple((f, tuple(axes)) for f, axes in chosen.items()), _tensor_dims(rule, chosen, ctx)
+    found = tuple((f, tuple(axes)) for f, axes in chosen.items())
+    return found, _tensor_dims(rule, chosen, dict(found), ctx)
 
 
-def _tensor_dims(rule: OpShardingRule, chosen: dict, ctx: _Ctx) -> tuple:
-    """Each tensor's dims under the chosen factor axes (`factor_dims`), as tuples: found once per
-    rule tensor and axes of its factors (choices that differ elsewhere share them)."""
-    sizes = rule.factor_sizes
+def _tensor_dims(rule: OpShardingRule, chosen: dict, as_tuples: dict, ctx: _Ctx) -> tuple:
+    """Each tensor's dims under the chosen factor axes (`factor_dims`; `as_tuples`: the same
+    axes as tuples), as tuples: found once per rule tensor and axes of its factors (choices that
+    differ elsewhere share them)."""
     number = _rule_number(rule, ctx)
+    table = ctx.tensor_dims
     out = []
-    for t, m in enumerate(rule.tensors):
-        key = (number, t, *[tuple(chosen.get(f, ())) for d in m for f in d])
-        dims = ctx.tensor_dims.get(key)
+    t = 0
+    for m in rule.tensors:
+        key = (number, t, *[as_tuples.get(f, ()) for d in m for f in d])
+        dims = table.get(key)
         if dims is None:
-            dims = ctx.tensor_dims[key] = tuple(tuple(d) for d in factor_dims(m, sizes, lambda f: chosen.get(f, [])))
+            dims = table[key] = tuple(tuple(d) for d in factor_dims(m, rule.factor_sizes, lambda f: chosen.get(f, [])))
         out.append(dims)
+        t += 1
     return tuple(out)
 
 
@@ -1278,13 +1308,27 @@ def insert_explicit_reshards(module: Module, ctx: PassContext, name: str, conser
     if not c.meshes:
         return stats
     c.distributed = frozenset(name for name, mesh in c.meshes.items() if not mesh.is_maximal)
-    for func in module.functions():
+    for func in _functions(module.op):
         if not func.regions:
             continue
         for block in func.regions[0].blocks:
             _walk(block, func, c, full_version, nested=False)
     ctx.stats.setdefault(name, {}).update(stats)
     return stats
+
+
+def _functions(top: Operation) -> list[Operation]:
+    """`module.functions()` without walking the functions' bodies (no function nests in one):
+    the `func.func` ops at any depth, in pre-order."""
+    out: list[Operation] = []
+    for region in top.regions:
+        for block in region.blocks:
+            for op in block.ops:
+                if op.name == "func.func":
+                    out.append(op)
+                elif op.regions:
+                    out += _functions(op)
+    return out
 
 
 @register_pass
