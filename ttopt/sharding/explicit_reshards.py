@@ -704,7 +704,7 @@ def _decide(op: Any, rule: OpShardingRule, ctx: _Ctx, tensors: list[Any], read: 
         key = (_rule_number(rule, ctx), op.name == "stablehlo.reshape", axes_key, numels, *shapes)
         choice = ctx.choices.get(key)
         if choice is None:
-            found = _choose(op, rule, shs, numels, ctx, full)
+            found = _choose(op, rule, shs, numels, ctx, full, shapes)
             keeps = found is not None and _keeps(found, shs, rule, len(op.operands))
             number = ctx.found_numbers.setdefault(found, len(ctx.found_numbers))
             choice = ctx.choices[key] = (found, keeps, number)
@@ -739,6 +739,10 @@ class _Edits:
     all_reduces: list[dict]  # per result, sdy.all_reduce properties (empty: no reduction)
     result_reshards: list[dict | None]  # per result, sdy.reshard properties back to its sharding
     written: Any = None  # the `sdy.sharding` attribute `result_attrs` became on the first op, for the next ones
+    after: bool = True  # whether an op is inserted after the op (an all_reduce or a result's reshard)
+
+    def __post_init__(self) -> None:
+        self.after = bool(self.all_reduces) or any(r is not None for r in self.result_reshards)
 
 
 def _edits(op: Any, rule: OpShardingRule, ctx: _Ctx, found: tuple, shs: list[Sharding | None], tensors: list[Any],
@@ -809,6 +813,8 @@ def _apply(op: Any, tensors: list[Any], edits: _Edits, ctx: _Ctx) -> None:
             set_op_result_shardings(op, edits.result_attrs)
             if not op.name.startswith("sdy."):  # sdy ops keep shardings in properties
                 edits.written = op.attributes["sdy.sharding"]
+    if not edits.after:
+        return
     anchor = op
     users = [list(r.uses) for r in op.results]
     values = list(op.results)
@@ -918,12 +924,13 @@ def _keeps(found: tuple, shs: list[Sharding | None], rule: OpShardingRule, n_ops
 
 
 def _choose(op: Any, rule: OpShardingRule, shs: list[Sharding | None], numels: tuple[int, ...], ctx: _Ctx,
-            full: dict[str, int]) -> tuple | None:  # fmt: skip
+            full: dict[str, int], shapes: list[int | None] | None = None) -> tuple | None:  # fmt: skip
     """The axes every factor gets and each tensor's dims under them (None: the op is skipped;
     `numels`: the tensors' element counts, `_sizes`).
     A function of the rule, the tensors' dims, replicated axes and sizes, the mesh axes and the
-    mode: `_Ctx.choices` keeps it per such key for the ops that repeat one (tracing aside)."""
-    projs, overflow = _projections(rule, shs, ctx)
+    mode: `_Ctx.choices` keeps it per such key for the ops that repeat one (tracing aside;
+    `shapes`: the shardings' `_shape_number`s, None when tracing)."""
+    projs, overflow = _projections(rule, shs, ctx, shapes)
     if overflow and op.name != "stablehlo.reshape":
         _why(ctx, op, "skipped: a factor has overflow axes")
         return None
@@ -959,25 +966,29 @@ def _tensor_dims(rule: OpShardingRule, chosen: dict, as_tuples: dict, ctx: _Ctx)
     return tuple(out)
 
 
-def _projections(rule: OpShardingRule, shs: list[Sharding | None], ctx: _Ctx) -> tuple[list[Any], bool]:
+def _projections(rule: OpShardingRule, shs: list[Sharding | None], ctx: _Ctx,
+                 shapes: list[int | None] | None) -> tuple[list[Any], bool]:  # fmt: skip
     """Each tensor's sharding projected onto the rule's factors (read only: projections are
-    shared by the ops whose rule and shardings repeat, outside tracing), and whether a factor
-    has overflow axes in one of them."""
+    shared by the ops whose rule and shardings repeat, outside tracing: `shapes` is None then),
+    and whether a factor has overflow axes in one of them."""
     sizes = rule.factor_sizes
-    tracing = ctx.trace is not None and ctx.trace.enabled
-    number = None if tracing else _rule_number(rule, ctx)
+    number = None if shapes is None else _rule_number(rule, ctx)
+    table = ctx.projections
     out = []
     overflow = False
-    for t, (m, s) in enumerate(zip(rule.tensors, shs)):
-        key = None if tracing else (number, t, None if s is None else _shape_number(s, ctx))
-        hit = ctx.projections.get(key) if key is not None else None
+    t = 0
+    for m in rule.tensors:
+        s = shs[t]
+        key = None if shapes is None else (number, t, shapes[t])
+        hit = table.get(key) if key is not None else None
         if hit is None:
             p = project(m, sizes, s.dims if s else None, [True] * len(m), s.replicated if s else (), minor_most_takes_rest=True)
             hit = (p, any(fs.overflow for fs in p.factors.values()))
             if key is not None:
-                ctx.projections[key] = hit
+                table[key] = hit
         out.append(hit[0])
         overflow = overflow or hit[1]
+        t += 1
     return out, overflow
 
 
