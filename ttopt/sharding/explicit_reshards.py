@@ -134,6 +134,7 @@ class _Ctx:
     shared: dict = field(default_factory=dict)  # id(attribute) -> (attribute, its shared Sharding); meshes stay as they are
     rule_shapes: dict = field(default_factory=dict)  # id(rule) -> (rule, `_rule_shape`)
     reshard_props: dict = field(default_factory=dict)  # `_reshard_props`'s key -> (the mesh, the properties)
+    all_reduce_props: dict = field(default_factory=dict)  # `_all_reduce_props`'s key -> (mesh, model, properties)
     edits: dict = field(default_factory=dict)  # `_decide`'s edits per choice, shardings read (by value), ...
     decided: dict = field(default_factory=dict)  # (rule number, reshape?, combiner, `_Seen.parts`) -> `_decide`'s outcome
     per_values: dict = field(default_factory=dict)  # id(`sdy.sharding` attribute) -> `_per_value`
@@ -284,7 +285,7 @@ def _reduce_unreduced(op: Any, i: int, target: Sharding | None, ctx: _Ctx) -> No
     out.unreduced_kind = cur.unreduced_kind if out.unreduced else None
     _why(ctx, op, lambda: f"operand #{i}: unreduced axes {[a[0] for a in axes]} are not unreduced in {target.text(ctx.meshes) if target else 'the target'} -> all_reduce")
     props = _all_reduce_props(axes, out, cur.unreduced_kind or "sum", ctx, mesh)
-    ar = ctx.cursor.insert_before(op, rewriter.create("sdy.all_reduce", [v], [v.type], props))
+    ar = ctx.cursor.insert_before(op, _new_op("sdy.all_reduce", v, props))
     ctx.stats["all_reduces"] = ctx.stats.get("all_reduces", 0) + 1
     op.set_operand(i, ar.results[0])
 
@@ -748,58 +749,69 @@ class _Edits:
 def _edits(op: Any, rule: OpShardingRule, ctx: _Ctx, found: tuple, shs: list[Sharding | None], tensors: list[Any],
            mesh_ref: Any, mesh: Any, other_order: Callable[[Sharding | None], bool]) -> _Edits:  # fmt: skip
     """The edits that make `op`'s tensors take the chosen factor shardings `found`."""
-    chosen = {f: list(axes) for f, axes in found[0]}
-    # Reshard operands and results whose projection changed.
-    new_shardings = []
-    for t, (v, m) in enumerate(zip(tensors, rule.tensors)):
-        dims = [list(d) for d in found[1][t]]
-        cur = shs[t]
-        target = cur.copy() if cur is not None else Sharding.replicated_closed(mesh_ref, len(m))
-        target.dims = dims
-        target.mesh = mesh_ref
-        new_shardings.append(target)
     n_ops = len(op.operands)
+    dims_of = found[1]
+    ranks = _ranks(tensors, ctx)
+
+    def target(t: int) -> Sharding:
+        # Tensor #t's sharding under the choice: its own (closedness, priorities, replicated and
+        # unreduced axes kept) with the chosen dims, on the op's mesh.
+        cur = shs[t]
+        out = cur.copy() if cur is not None else Sharding.replicated_closed(mesh_ref, len(rule.tensors[t]))
+        out.dims = [list(d) for d in dims_of[t]]
+        out.mesh = mesh_ref
+        return out
+
+    # Reshard operands whose projection changed (to the chosen dims, closed: nothing else of
+    # the target is read).
     operands = []
     for t in range(n_ops):
-        v = tensors[t]
         cur = shs[t]
-        if rank_of(v) == 0 or (_dims_equal(cur, new_shardings[t], rank_of(v)) and not other_order(cur)):
+        if ranks[t] == 0 or (_same_dims(cur, dims_of[t], ranks[t]) and not other_order(cur)):
             continue
         _why(ctx, op, lambda: f"operand #{t}: {cur.text(ctx.meshes) if cur else 'replicated'} is incompatible "
-                      f"with the op's factor shardings -> reshard to {new_shardings[t].text(ctx.meshes)}")  # fmt: skip
-        operands.append((t, _reshard_props(new_shardings[t], ctx)))
-    results = tensors[n_ops:]
-    result_changed = [not _dims_equal(shs[n_ops + j], new_shardings[n_ops + j], rank_of(r)) or other_order(shs[n_ops + j])
-                      for j, r in enumerate(results)]  # fmt: skip
+                      f"with the op's factor shardings -> reshard to {target(t).text(ctx.meshes)}")  # fmt: skip
+        operands.append((t, _reshard_props(Sharding(mesh_ref, [list(d) for d in dims_of[t]], []), ctx)))
+    n = len(tensors)
+    result_changed = [not _same_dims(shs[t], dims_of[t], ranks[t]) or other_order(shs[t]) for t in range(n_ops, n)]
+    new_results = [target(t) for t in range(n_ops, n)]
     # Axes the result keeps unreduced are not reduced here (the all_reduce is delayed to a user).
     kept = _unreduced(shs[n_ops] if n_ops < len(shs) else None, mesh)
-    red_axes = axis_set_diff([a for f in sorted(rule.reduction) for a in chosen.get(f, [])], kept)
-    result_attrs = [to_attr(s, ctx.meshes) for s in new_shardings[n_ops:]] if any(result_changed) else None
+    chosen = dict(found[0])
+    red_axes = axis_set_diff([a for f in sorted(rule.reduction) for a in chosen.get(f, ())], kept)
+    result_attrs = [to_attr(s, ctx.meshes) for s in new_results] if any(result_changed) else None
     # All results' all_reduces come first, then their reshards (Shardy's order).
     all_reduces = []
     if red_axes:
         axes = sort_and_merge(red_axes, mesh)
         kind = reduction_kind(op)
-        for j in range(len(results)):
+        for j in range(n - n_ops):
             _why(ctx, op, lambda: f"result #{j}: reduction factor sharded on {[a[0] for a in axes]} -> all_reduce ({kind})")
-            all_reduces.append(_all_reduce_props(axes, new_shardings[n_ops + j], kind, ctx, mesh))
+            all_reduces.append(_all_reduce_props(axes, new_results[j], kind, ctx, mesh))
     # A result is resharded back to its sharding as written (open dims stay open). Without one:
     # closed replicated for the first such result; Shardy's setSharding of that result gives
     # the op's other results open shardings, which later ones are resharded to.
     opened = False
     result_reshards: list[dict | None] = []
-    for j, r in enumerate(results):
+    for j in range(n - n_ops):
         if not result_changed[j]:
             result_reshards.append(None)
             continue
         old = shs[n_ops + j]
         if old is None:
-            old = Sharding.open(mesh_ref, rank_of(r)) if opened else Sharding.replicated_closed(mesh_ref, rank_of(r))
+            rank = ranks[n_ops + j]
+            old = Sharding.open(mesh_ref, rank) if opened else Sharding.replicated_closed(mesh_ref, rank)
             opened = not any(shs[n_ops:])
-        _why(ctx, op, lambda: f"result #{j}: computed as {new_shardings[n_ops + j].text(ctx.meshes)}, users expect "
+        _why(ctx, op, lambda: f"result #{j}: computed as {new_results[j].text(ctx.meshes)}, users expect "
                       f"{old.text(ctx.meshes)} -> reshard after the op")  # fmt: skip
         result_reshards.append(_reshard_props(old, ctx, keep_open=True, unreduced=True))
     return _Edits(operands, result_attrs, all_reduces, result_reshards)
+
+
+def _same_dims(cur: Sharding | None, dims: tuple, rank: int) -> bool:
+    """`_dims_equal(cur, s, rank)` for a sharding `s` of dims `dims` (tuples)."""
+    have = [tuple(d) for d in cur.dims] if cur is not None else [()] * rank
+    return have == list(dims)
 
 
 def _apply(op: Any, tensors: list[Any], edits: _Edits, ctx: _Ctx) -> None:
@@ -993,6 +1005,18 @@ def _projections(rule: OpShardingRule, shs: list[Sharding | None], ctx: _Ctx,
 
 
 def _all_reduce_props(axes: list[Axis], out: Sharding, kind: str, ctx: _Ctx, mesh: Any) -> dict:
+    """The properties of an `sdy.all_reduce` over `axes` of `mesh` to `out`: one dict per
+    distinct content (ops copy it; `to_attr` shares one model per distinct sharding, named here
+    by identity, and the entry holds it and the mesh)."""
+    model = to_attr(out, ctx.meshes)
+    key = (tuple(axes), kind, id(mesh), id(model))
+    hit = ctx.all_reduce_props.get(key)
+    if hit is None:
+        hit = ctx.all_reduce_props[key] = (mesh, model, _build_all_reduce_props(axes, out, kind, ctx, mesh))
+    return hit[2]
+
+
+def _build_all_reduce_props(axes: list[Axis], out: Sharding, kind: str, ctx: _Ctx, mesh: Any) -> dict:
     from ttopt.dialects.sdy_attrs import AxisRefListAttr
     from ttopt.ir.attributes import OpaqueAttr
     from ttopt.sharding.factors import axis_ref
@@ -1138,8 +1162,7 @@ def _reduce_partial(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
     for r in op.results:
         users = list(r.uses)
         sh = _sharding_of(r, ctx) or out
-        ar = ctx.cursor.insert_after(anchor, rewriter.create("sdy.all_reduce", [r], [r.type],
-                                                             _all_reduce_props(axes, sh, sh.unreduced_kind or "sum", ctx, mesh)))
+        ar = ctx.cursor.insert_after(anchor, _new_op("sdy.all_reduce", r, _all_reduce_props(axes, sh, sh.unreduced_kind or "sum", ctx, mesh)))
         anchor = ar
         for u in users:
             for k, x in enumerate(u.operands):
