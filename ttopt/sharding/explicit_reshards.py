@@ -144,8 +144,10 @@ class _Ctx:
     # `_signature` of an op -> (what `_process_op` did to it: its `_Edits` or None, the types
     # whose ids are in the signature, held so that no other object takes one)
     by_signature: dict = field(default_factory=dict)
-    # id(block argument) -> (it, its sharding attribute's class, whether `_read` reads it plainly)
+    # id(block argument) -> (it, its sharding attribute's record, whether `_read` reads it plainly)
     arg_attrs: dict = field(default_factory=dict)
+    operand_infos: list = field(default_factory=list)  # the last signed op's operands' records
+    rules: dict = field(default_factory=dict)  # `_signed_rule`'s key -> (the rule, the types it names)
     signable: dict = field(default_factory=dict)  # op name -> `_signature_kind`
     attr_classes: dict = field(default_factory=dict)  # id(property or attribute) -> (it, `_attr_class`)
     attr_class_numbers: dict = field(default_factory=dict)  # (attribute kind, spelling) -> class
@@ -553,11 +555,10 @@ def _read(op: Any, c: _Ctx) -> _Seen:
     """`_Seen` of `op`: each attribute's record found once per attribute object, and an op's
     per-value attribute's records (with what the walk tests of them) once per such attribute."""
     operands = op.operands
-    results = op.results
     found: list[_AttrInfo | None] = []
     keep = found.append
     plain = True  # every sharding is read from its own attribute (no region argument or barrier)
-    unreduced = off = False
+    unreduced = False
     per_values = c.per_values
     for v in operands:
         if isinstance(v, OpResult):
@@ -582,32 +583,54 @@ def _read(op: Any, c: _Ctx) -> _Seen:
         keep(info)
         if info is not None and info.unreduced:
             unreduced = True
-    if results:
-        if op.name.startswith("sdy."):
-            for r in results:
-                info = _attr_info(get_sharding_attr(r), c)
-                keep(info)
-                if info is not None and not info.distributed:
-                    off = True
-            if op.name == "sdy.propagation_barrier":
-                plain = False
-        else:
-            pv = op.attributes.get("sdy.sharding")
-            if pv is None:
-                found += [None] * len(results)
-            else:
-                hit = per_values.get(id(pv)) or _per_value(pv, c)
-                infos = hit[1]
-                if len(infos) == len(results):
-                    found += infos
-                    off = hit[2]
-                else:
-                    for r in results:
-                        info = infos[r.index] if r.index < len(infos) else None
-                        keep(info)
-                        if info is not None and not info.distributed:
-                            off = True
-    tensors = [*operands, *results]
+    off = _read_results(op, c, found)
+    if op.name == "sdy.propagation_barrier":
+        plain = False
+    return _seen(op, found, plain, unreduced, off)
+
+
+def _read_signed(op: Any, c: _Ctx, operand_infos: list[_AttrInfo | None]) -> _Seen:
+    """`_read` of an op `_signature` signed, from the operands' records it found."""
+    found = list(operand_infos)
+    unreduced = any(i is not None and i.unreduced for i in operand_infos)
+    off = _read_results(op, c, found)
+    return _seen(op, found, op.name != "sdy.propagation_barrier", unreduced, off)
+
+
+def _read_results(op: Any, c: _Ctx, found: list[_AttrInfo | None]) -> bool:
+    """Append the records of `op`'s results' shardings to `found`; whether one is on a mesh
+    that is not distributed."""
+    results = op.results
+    off = False
+    if not results:
+        return off
+    keep = found.append
+    if op.name.startswith("sdy."):
+        for r in results:
+            info = _attr_info(get_sharding_attr(r), c)
+            keep(info)
+            if info is not None and not info.distributed:
+                off = True
+        return off
+    pv = op.attributes.get("sdy.sharding")
+    if pv is None:
+        found += [None] * len(results)
+        return off
+    hit = c.per_values.get(id(pv)) or _per_value(pv, c)
+    infos = hit[1]
+    if len(infos) == len(results):
+        found += infos
+        return hit[2]
+    for r in results:
+        info = infos[r.index] if r.index < len(infos) else None
+        keep(info)
+        if info is not None and not info.distributed:
+            off = True
+    return off
+
+
+def _seen(op: Any, found: list[_AttrInfo | None], plain: bool, unreduced: bool, off: bool) -> _Seen:
+    tensors = [*op.operands, *op.results]
     if not plain:
         read = [(None if i is None else i.attr, None if isinstance(v, OpResult) else _region_owner(v)) for v, i in zip(tensors, found)]
         return _Seen(tensors, read, None, unreduced, off)
@@ -1198,6 +1221,8 @@ def _signature(op: Any, c: _Ctx) -> tuple | None:
             continue
         hit = classes.get(id(a))
         key += (k, hit[1] if hit is not None else _attr_class(a, c))
+    found: list[_AttrInfo | None] = []
+    c.operand_infos = found
     for v in op.operands:
         t = v.type
         d = getattr(v, "op", None)
@@ -1205,31 +1230,58 @@ def _signature(op: Any, c: _Ctx) -> tuple | None:
             arg = c.arg_attrs.get(id(v))
             if arg is None:  # the pass never writes a function's argument shardings: read once
                 plain = _region_owner(v) is None
-                info = _attr_info(get_sharding_attr(v), c) if plain else None
-                arg = c.arg_attrs[id(v)] = (v, None if info is None else info.cls, plain)
+                arg = c.arg_attrs[id(v)] = (v, _attr_info(get_sharding_attr(v), c) if plain else None, plain)
             if not arg[2]:
                 return None
-            key += (id(t), arg[1])
-            continue
-        dn = d.name
-        if dn.startswith("sdy."):
-            if dn == "sdy.propagation_barrier" or dn == "sdy.manual_computation":
-                return None
-            info = _attr_info(get_sharding_attr(v), c)
-            key += (id(t), None if info is None else info.cls)
-            continue
-        pv = d.attributes.get("sdy.sharding")
-        if pv is None:
-            key += (id(t), None)
-            continue
-        infos = (per_values.get(id(pv)) or _per_value(pv, c))[1]
-        info = infos[v.index] if v.index < len(infos) else None
-        key += (id(t), None if info is None else info.cls)
+            info = arg[1]
+        else:
+            dn = d.name
+            if dn.startswith("sdy."):
+                if dn == "sdy.propagation_barrier" or dn == "sdy.manual_computation":
+                    return None
+                info = _attr_info(get_sharding_attr(v), c)
+            else:
+                pv = d.attributes.get("sdy.sharding")
+                if pv is None:
+                    info = None
+                else:
+                    infos = (per_values.get(id(pv)) or _per_value(pv, c))[1]
+                    info = infos[v.index] if v.index < len(infos) else None
+        found.append(info)
+        key.append(id(t))
+        key.append(None if info is None else info.cls)
     for r in op.results:
         key.append(id(r.type))
     if op.regions:
         key.append(reduction_kind(op))
     return tuple(key)
+
+
+def _signed_rule(op: Any, c: _Ctx) -> Any:
+    """`rule_for(op, False)` of an op `_signature` signed, found once per what the rule reads:
+    the signature's name, properties and attributes (but the op's shardings) and its types."""
+    from ttopt.sharding.rules import rule_for
+
+    kind = c.signable[op.name]
+    classes = c.attr_classes
+    key: list[Any] = [kind[0], len(op.operands)]
+    if kind[1]:
+        for k, a in op.properties.items():
+            key.append(k)
+            key.append(classes[id(a)][1])
+    for k, a in op.attributes.items():
+        if k != "sdy.sharding":
+            key.append(k)
+            key.append(classes[id(a)][1])
+    types = [v.type for v in op.operands]
+    types += [r.type for r in op.results]
+    key += map(id, types)
+    found = tuple(key)
+    hit = c.rules.get(found)
+    if hit is None:
+        # The entry holds the types whose ids are in its key.
+        hit = c.rules[found] = (rule_for(op, False), types)
+    return hit[0]
 
 
 def _signature_kind(name: str) -> tuple[str, bool] | bool:
@@ -1294,7 +1346,7 @@ def _walk(block: Any, func: Any, c: _Ctx, full_version: bool, nested: bool) -> N
                 continue
         # Each operand's and result's sharding attribute, read once for the steps below (an
         # all_reduce of unreduced operands replaces them: read again then).
-        seen = _read(op, c)
+        seen = _read(op, c) if sig is None else _read_signed(op, c, c.operand_infos)
         if seen.unreduced_operand and op.results:
             _reduce_unreduced_operands(op, c)
             seen = _read(op, c)
@@ -1311,7 +1363,7 @@ def _walk(block: Any, func: Any, c: _Ctx, full_version: bool, nested: bool) -> N
                 lambda v, sh, before, keep_open=False: _reshard(v, sh, c, before, keep_open=keep_open),
             )  # fmt: skip
             continue
-        rule = rule_for(op, False)
+        rule = rule_for(op, False) if sig is None else _signed_rule(op, c)
         # What is done to this op is done to every later op of its signature.
         same = sig is not None and seen.parts is not None and not seen.unreduced_operand
         if rule is None:
