@@ -276,9 +276,9 @@ def test_ops_of_other_names_and_one_rule_get_one_decision() -> None:
 
 
 def test_ops_of_one_signature_get_the_first_ones_edits_without_being_read_again(monkeypatch) -> None:
-    """An op whose name, types, attribute objects and operands' sharding attribute objects repeat
-    an earlier op's is given that op's edits without its shardings being read: the module is the
-    one every op read on its own gives."""
+    """An op whose signature (its name, or the pointwise family, types, attributes and operands'
+    shardings, equal ones alike) repeats an earlier op's is given that op's edits without its
+    shardings being read: the module is the one every op read on its own gives."""
     from bench.gen.stablehlo import StableHLOGenerator
     from ttopt.sharding import explicit_reshards as er
 
@@ -295,7 +295,7 @@ def test_ops_of_one_signature_get_the_first_ones_edits_without_being_read_again(
         reads.clear()
         cached = _run(text, pipe)
         with_cache = len(reads)
-        monkeypatch.setattr(er, "_signature", lambda op, args: None)
+        monkeypatch.setattr(er, "_signature", lambda op, c: None)
         reads.clear()
         alone = _run(text, pipe)
         monkeypatch.undo()
@@ -332,10 +332,13 @@ def test_an_op_whose_rule_reads_its_operands_producers_is_worked_out_on_its_own(
             p.run(m, PassContext())
         return print_module(m)
 
+    from ttopt.sharding.factors import collect_meshes
+
     m = parse_module(text)
-    assert er._signature(next(op for op in m.walk() if op.name == "stablehlo.dynamic_update_slice"), {}) is None
-    assert er._signature(next(op for op in m.walk() if op.name == "stablehlo.add"), {}) is not None
+    c = er._Ctx(m, collect_meshes(m), None, {})
+    assert er._signature(next(op for op in m.walk() if op.name == "stablehlo.dynamic_update_slice"), c) is None
+    assert er._signature(next(op for op in m.walk() if op.name == "stablehlo.add"), c) is not None
     cached = run()
     assert cached.count("sdy.reshard") == 1  # only the op with non-constant indices replicates its update
-    monkeypatch.setattr(er, "_signature", lambda op, args: None)
+    monkeypatch.setattr(er, "_signature", lambda op, c: None)
     assert cached == run()
