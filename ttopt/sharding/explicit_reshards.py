@@ -64,7 +64,7 @@ from ttopt.sharding.factors import (
 )
 from ttopt.sharding.manual_edges import erase_manual_axes
 from ttopt.sharding.reshape_overflow import reshape_overflow_axes
-from ttopt.sharding.rules import has_table_rule, rule_is_pointwise, rule_reads_only_the_op
+from ttopt.sharding.rules import has_table_rule, rule_for, rule_is_pointwise, rule_reads_only_the_op
 from ttopt.sharding.sdy_ir import manual_axes
 from ttopt.sharding.single_device import is_single_device_op, process_single_device_op
 from ttopt.sharding.unreduced_collectives import axis_set_diff, insert_unreduced_collectives, sort_and_merge
@@ -1260,8 +1260,6 @@ def _signature(op: Any, c: _Ctx) -> tuple | None:
 def _signed_rule(op: Any, c: _Ctx) -> Any:
     """`rule_for(op, False)` of an op `_signature` signed, found once per what the rule reads:
     the signature's name, properties and attributes (but the op's shardings) and its types."""
-    from ttopt.sharding.rules import rule_for
-
     kind = c.signable[op.name]
     classes = c.attr_classes
     key: list[Any] = [kind[0], len(op.operands)]
@@ -1312,8 +1310,6 @@ def _attr_class(a: Any, c: _Ctx) -> int:
 def _walk(block: Any, func: Any, c: _Ctx, full_version: bool, nested: bool) -> None:
     """Shardy's post-order walk: ops inside a data-flow op's regions come before the op; the
     function's return last (region terminators are data-flow edge sources, not ops to fix)."""
-    from ttopt.sharding.rules import rule_for
-
     module = c.module
     tracing = c.trace is not None and c.trace.enabled
     for op in list(block.ops):
