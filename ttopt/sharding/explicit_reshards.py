@@ -131,6 +131,8 @@ class _Ctx:
     axis_sizes: dict = field(default_factory=dict)  # id(mesh) -> (mesh, {axis: size}, its items)
     numels: dict = field(default_factory=dict)  # id(type) -> (type, element count)
     ranks: dict = field(default_factory=dict)  # id(type) -> (type, `rank_of`)
+    type_info: dict = field(default_factory=dict)  # id(type) -> (type, element count, `rank_of`)
+    rule_info: dict = field(default_factory=dict)  # id(rule) -> (rule, `_rule_number`, `_rule_shape`)
     shared: dict = field(default_factory=dict)  # id(attribute) -> (attribute, its shared Sharding); meshes stay as they are
     rule_shapes: dict = field(default_factory=dict)  # id(rule) -> (rule, `_rule_shape`)
     reshard_props: dict = field(default_factory=dict)  # `_reshard_props`'s key -> (the mesh, the properties)
@@ -332,6 +334,9 @@ def _process_return(ret: Any, func: Any, ctx: _Ctx, full_version: bool = True) -
 def _reshard_to_unreduced(op: Any, ctx: _Ctx) -> bool:
     """An `sdy.reshard` to new unreduced axes becomes replicated_to_unreduced /
     sharded_to_unreduced (after a reshard of the other dimensions if needed); the reshard goes."""
+    want = get_sharding_attr(op.results[0])
+    if want is None or not want.unreduced:
+        return False  # no unreduced axes to add (`insert_unreduced_collectives` would say so)
     target = _sharding_of(op.results[0], ctx)
     v = op.operands[0]
     cur = _sharding_of(v, ctx)
@@ -688,6 +693,8 @@ def _decide(op: Any, rule: OpShardingRule, ctx: _Ctx, tensors: list[Any], read: 
             infos: list[_AttrInfo | None] | None = None) -> _Edits | None:  # fmt: skip
     """What `_process_op` does to `op`, or None when it leaves it as it is (`infos`: the
     tensors' attribute records, when each sharding is its own attribute's)."""
+    if infos is not None and (ctx.trace is None or not ctx.trace.enabled):
+        return _decide_read(op, rule, ctx, tensors, infos)
     # Read only here: targets are copies.
     if infos is not None:
         shs = [None if i is None else i.sharding or i.read(ctx) for i in infos]
@@ -746,6 +753,87 @@ def _decide(op: Any, rule: OpShardingRule, ctx: _Ctx, tensors: list[Any], read: 
     edit_key = (number, len(op.operands), _rule_shape(rule, ctx), mesh_ref if isinstance(mesh_ref, str) else id(mesh_ref),
                 kind, ranks, *([None if i is None else i.sharding_number for i in infos] if infos is not None
                                else [None if s is None else _sharding_number(s, ctx) for s in shs]))  # fmt: skip
+    hit = ctx.edits.get(edit_key)
+    if hit is None:
+        # The entry holds the mesh whose id it may be keyed by.
+        hit = ctx.edits[edit_key] = (mesh_ref, _edits(op, rule, ctx, found, shs, tensors, mesh_ref, mesh, other_order))
+    return hit[1]
+
+
+def _decide_read(op: Any, rule: OpShardingRule, ctx: _Ctx, tensors: list[Any], infos: list[_AttrInfo | None]) -> _Edits | None:
+    """`_decide` of an op whose shardings are their attributes' `infos`, untraced: the same
+    steps, each number read from the records and the per-type and per-rule tables at once."""
+    shs: list[Sharding | None] = []
+    shapes: list[int | None] = []
+    numbers: list[int | None] = []
+    ref = None
+    one_name = True  # every sharding is on one named mesh
+    for i in infos:
+        if i is None:
+            shs.append(None)
+            shapes.append(None)
+            numbers.append(None)
+            continue
+        sh = i.sharding or i.read(ctx)
+        shs.append(sh)
+        shapes.append(i.shape_number)
+        numbers.append(i.sharding_number)
+        if ref is None:
+            ref = sh.mesh
+            one_name = isinstance(ref, str)
+        elif sh.mesh != ref:
+            one_name = False
+    if ref is None:
+        return None  # no tensor has a sharding
+    if one_name:
+        # One named mesh (the common case): it is the op's mesh unless missing or maximal.
+        mesh = ctx.meshes.get(ref)
+        if mesh is None or mesh.is_maximal:
+            return None
+        mesh_ref = ref
+    else:
+        picked = _common_mesh([s for s in shs if s is not None], ctx)
+        if picked is None:
+            return None
+        mesh_ref, mesh = picked
+
+    def other_order(sh: Sharding | None) -> bool:
+        # Same axes, other device order: resharded onto the common mesh (shouldReshardToCommonMesh).
+        return (sh is not None and sh.mesh != mesh_ref and not sh.is_replicated()
+                and _mesh(sh.mesh, ctx).device_ids != mesh.device_ids)  # fmt: skip
+
+    full, axes_key = _axis_sizes(mesh, ctx)
+    numels_l = []
+    ranks_l = []
+    table = ctx.type_info
+    for v in tensors:
+        t = v.type
+        hit = table.get(id(t))
+        if hit is None or hit[0] is not t:
+            hit = table[id(t)] = (t, _numel(v), rank_of(v))
+        numels_l.append(hit[1])
+        ranks_l.append(hit[2])
+    numels = tuple(numels_l)
+    rinfo = ctx.rule_info.get(id(rule))
+    if rinfo is None or rinfo[0] is not rule:
+        rinfo = ctx.rule_info[id(rule)] = (rule, _rule_number(rule, ctx), _rule_shape(rule, ctx))
+    key = (rinfo[1], op.name == "stablehlo.reshape", axes_key, numels, *shapes)
+    choice = ctx.choices.get(key)
+    if choice is None:
+        found = _choose(op, rule, shs, numels, ctx, full, shapes)
+        keeps = found is not None and _keeps(found, shs, rule, len(op.operands))
+        number = ctx.found_numbers.setdefault(found, len(ctx.found_numbers))
+        choice = ctx.choices[key] = (found, keeps, number)
+    found, keeps, number = choice
+    if keeps and (one_name or all(s is None or s.mesh == mesh_ref for s in shs) or not any(other_order(s) for s in shs)):
+        return None  # nothing to reshard, nothing to reduce: what the steps below would conclude
+    if found is None:
+        return None
+    # The edits are a function of the choice, the shardings read (by value), the mesh, the
+    # tensors' and the rule's ranks, the operand count and the reduction factors and combiner.
+    kind = reduction_kind(op) if rule.reduction else None
+    edit_key = (number, len(op.operands), rinfo[2], mesh_ref if isinstance(mesh_ref, str) else id(mesh_ref), kind,
+                tuple(ranks_l), *numbers)  # fmt: skip
     hit = ctx.edits.get(edit_key)
     if hit is None:
         # The entry holds the mesh whose id it may be keyed by.
