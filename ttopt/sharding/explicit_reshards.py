@@ -150,6 +150,7 @@ class _Ctx:
     arg_attrs: dict = field(default_factory=dict)
     operand_infos: list = field(default_factory=list)  # the last signed op's operands' records
     rules: dict = field(default_factory=dict)  # `_signed_rule`'s key -> (the rule, the types it names)
+    deferring: set = field(default_factory=set)  # ids of the blocks whose walk defers its edits
     signable: dict = field(default_factory=dict)  # op name -> `_signature_kind`
     attr_classes: dict = field(default_factory=dict)  # id(property or attribute) -> (it, `_attr_class`)
     attr_class_numbers: dict = field(default_factory=dict)  # (attribute kind, spelling) -> class
@@ -334,8 +335,7 @@ def _process_return(ret: Any, func: Any, ctx: _Ctx, full_version: bool = True) -
 def _reshard_to_unreduced(op: Any, ctx: _Ctx) -> bool:
     """An `sdy.reshard` to new unreduced axes becomes replicated_to_unreduced /
     sharded_to_unreduced (after a reshard of the other dimensions if needed); the reshard goes."""
-    want = get_sharding_attr(op.results[0])
-    if want is None or not want.unreduced:
+    if not _adds_unreduced(op):
         return False  # no unreduced axes to add (`insert_unreduced_collectives` would say so)
     target = _sharding_of(op.results[0], ctx)
     v = op.operands[0]
@@ -346,6 +346,12 @@ def _reshard_to_unreduced(op: Any, ctx: _Ctx) -> bool:
     _why(ctx, op, lambda: f"{cur.text(ctx.meshes) if cur else 'replicated'} -> unreduced axes of {target.text(ctx.meshes) if target else ''}")
     rewriter.replace_op(op, [made[0]])
     return True
+
+
+def _adds_unreduced(op: Any) -> bool:
+    """Whether an `sdy.reshard`'s sharding has unreduced axes (else it adds none)."""
+    want = get_sharding_attr(op.results[0]) if op.results else None
+    return want is not None and bool(want.unreduced)
 
 
 def _process_manual(op: Any, ctx: _Ctx) -> None:
@@ -1400,72 +1406,121 @@ def _walk(block: Any, func: Any, c: _Ctx, full_version: bool, nested: bool) -> N
     function's return last (region terminators are data-flow edge sources, not ops to fix)."""
     module = c.module
     tracing = c.trace is not None and c.trace.enabled
+    cursor = c.cursor
+    # A function's blocks defer the walk's edits next to the op it is at (`BlockCursor.defer`):
+    # the steps that read or edit the block elsewhere write them out first and defer again after
+    # (`_paused`).
+    defer = not nested and not tracing
+    if defer:
+        c.deferring.add(id(block))
+        cursor.defer(block)
     for op in list(block.ops):
         full = full_version or _on_full_version(op, c)
-        if op.name in DATA_FLOW_EDGES and not c.conservative:
+        _walk_op(op, block, func, c, full_version, full, nested, tracing)
+    if defer:
+        cursor.finish(block)
+        c.deferring.discard(id(block))
+
+
+class _Paused:
+    """Within it, `block`'s deferred edits are written out and new ones are made at once."""
+
+    __slots__ = ("block", "c")
+
+    def __init__(self, block: Any, c: _Ctx) -> None:
+        self.block = block
+        self.c = c
+
+    def __enter__(self) -> None:
+        self.c.cursor.materialize(self.block)
+
+    def __exit__(self, *exc: object) -> None:
+        if id(self.block) in self.c.deferring:
+            self.c.cursor.defer(self.block)
+
+
+def _paused(block: Any, c: _Ctx) -> _Paused:
+    """A step that reads `block` or edits it elsewhere than next to the op the walk is at runs
+    with its edits made at once (`BlockCursor.materialize` first, `defer` after)."""
+    return _Paused(block, c)
+
+
+def _walk_op(op: Any, block: Any, func: Any, c: _Ctx, full_version: bool, full: bool, nested: bool, tracing: bool) -> None:
+    """What `_walk` does to one op of `block` (`full`: whether the full version processes it)."""
+    module = c.module
+    if op.name in DATA_FLOW_EDGES and not c.conservative:
+        with _paused(block, c):
             for region in op.regions:
                 for inner in region.blocks:
                     _walk(inner, func, c, full_version, nested=True)
             _process_data_flow(op, c, full)
-            continue
-        if nested and op is block.ops[-1]:
-            continue
-        if op.name == "func.return":
+        return
+    if nested and op is block.ops[-1]:
+        return
+    if op.name == "func.return":
+        with _paused(block, c):
             _process_return(op, func, c, full_version)
-            continue
-        if op.name == "sdy.reshard" and _reshard_to_unreduced(op, c):
-            continue
-        if op.name == "sdy.manual_computation" and not c.conservative:
+        return
+    if op.name == "sdy.reshard" and _adds_unreduced(op):
+        with _paused(block, c):
+            if _reshard_to_unreduced(op, c):
+                return
+    if op.name == "sdy.manual_computation" and not c.conservative:
+        with _paused(block, c):
             for inner in op.regions[0].blocks:
                 _walk(inner, func, c, full_version, nested=True)
             _process_manual_edges(op, c, full)
             _process_data_flow(op, c, full)
-            continue
-        sig = _signature(op, c) if full and not tracing else None
-        if sig is not None:
-            done = c.by_signature.get(sig)
-            if done is not None:  # an op like one before: the same edits, nothing read again
-                if done[0] is not None:
-                    _apply(op, [*op.operands, *op.results], done[0], c)
-                continue
-        # Each operand's and result's sharding attribute, read once for the steps below (an
-        # all_reduce of unreduced operands replaces them: read again then).
-        seen = _read(op, c) if sig is None else _read_signed(op, c, c.operand_infos)
-        if seen.unreduced_operand and op.results:
-            _reduce_unreduced_operands(op, c)
-            seen = _read(op, c)
-        if op.name == "sdy.manual_computation":
-            if full:
+        return
+    sig = _signature(op, c) if full and not tracing else None
+    if sig is not None:
+        done = c.by_signature.get(sig)
+        if done is not None:  # an op like one before: the same edits, nothing read again
+            if done[0] is not None:
+                _apply(op, [*op.operands, *op.results], done[0], c)
+            return
+    # Each operand's and result's sharding attribute, read once for the steps below (an
+    # all_reduce of unreduced operands replaces them: read again then).
+    seen = _read(op, c) if sig is None else _read_signed(op, c, c.operand_infos)
+    if seen.unreduced_operand and op.results:
+        _reduce_unreduced_operands(op, c)
+        seen = _read(op, c)
+    if op.name == "sdy.manual_computation":
+        if full:
+            with _paused(block, c):
                 _process_manual(op, c)
-            continue
-        if (op.name in SEED_SKIPPED and c.conservative) or op.name.startswith("sdy."):
-            continue
-        if seen.off_distributed and is_single_device_op(op, c.meshes):
-            _why(c, op, "a result is on a single device -> operands resharded onto it, results back")
+        return
+    if (op.name in SEED_SKIPPED and c.conservative) or op.name.startswith("sdy."):
+        return
+    if seen.off_distributed and is_single_device_op(op, c.meshes):
+        _why(c, op, "a result is on a single device -> operands resharded onto it, results back")
+        with _paused(block, c):
             process_single_device_op(
                 op, module, c.meshes,
                 lambda v, sh, before, keep_open=False: _reshard(v, sh, c, before, keep_open=keep_open),
             )  # fmt: skip
-            continue
-        rule = rule_for(op, False) if sig is None else _signed_rule(op, c)
-        # What is done to this op is done to every later op of its signature.
-        same = sig is not None and seen.parts is not None and not seen.unreduced_operand
-        if rule is None:
-            if op.name == "func.call":
+        return
+    rule = rule_for(op, False) if sig is None else _signed_rule(op, c)
+    # What is done to this op is done to every later op of its signature.
+    same = sig is not None and seen.parts is not None and not seen.unreduced_operand
+    if rule is None:
+        if op.name == "func.call":
+            with _paused(block, c):
                 _process_call(op, c)
-            elif same:
-                c.by_signature[sig] = (None, [v.type for v in seen.tensors])
-            continue
-        if rule.is_custom:
-            # A `custom` rule (JAX's custom_partitioning) says the op partitions itself:
-            # Shardy inserts no reshards for it (b/434668939).
-            _why(c, op, "skipped: custom sharding rule")
-            continue
-        if full:
-            edits = _process_op(op, rule, c, seen)
-            if same:
-                c.by_signature[sig] = (edits, [v.type for v in seen.tensors])
-            continue
+        elif same:
+            c.by_signature[sig] = (None, [v.type for v in seen.tensors])
+        return
+    if rule.is_custom:
+        # A `custom` rule (JAX's custom_partitioning) says the op partitions itself:
+        # Shardy inserts no reshards for it (b/434668939).
+        _why(c, op, "skipped: custom sharding rule")
+        return
+    if full:
+        edits = _process_op(op, rule, c, seen)
+        if same:
+            c.by_signature[sig] = (edits, [v.type for v in seen.tensors])
+        return
+    with _paused(block, c):
         if op.name in ("stablehlo.dot", "stablehlo.dot_general"):
             _process_dot(op, rule, c)
         _reduce_partial(op, rule, c)
