@@ -56,6 +56,7 @@ from ttopt.sharding.factors import (
     get_arg_attr,
     get_sharding_attr,
     is_sub_axis,
+    merge_axes,
     project,
     rank_of,
     set_op_result_shardings,
@@ -133,6 +134,7 @@ class _Ctx:
     ranks: dict = field(default_factory=dict)  # id(type) -> (type, `rank_of`)
     type_info: dict = field(default_factory=dict)  # id(type) -> (type, element count, `rank_of`)
     rule_info: dict = field(default_factory=dict)  # id(rule) -> (rule, `_rule_number`, `_rule_shape`)
+    one_factor: dict = field(default_factory=dict)  # id(rule) -> (rule, `_one_factor_dims`)
     shared: dict = field(default_factory=dict)  # id(attribute) -> (attribute, its shared Sharding); meshes stay as they are
     rule_shapes: dict = field(default_factory=dict)  # id(rule) -> (rule, `_rule_shape`)
     reshard_props: dict = field(default_factory=dict)  # `_reshard_props`'s key -> (the mesh, the properties)
@@ -974,6 +976,15 @@ def _rule_number(rule: OpShardingRule, ctx: _Ctx) -> int:
     return hit[1]
 
 
+def _one_factor_dims(rule: OpShardingRule, ctx: _Ctx) -> bool:
+    """Whether every dimension of every tensor of the rule has one factor, found once per rule
+    object (the entry holds it)."""
+    hit = ctx.one_factor.get(id(rule))
+    if hit is None or hit[0] is not rule:
+        hit = ctx.one_factor[id(rule)] = (rule, all(len(d) == 1 for m in rule.tensors for d in m))
+    return hit[1]
+
+
 def _rule_shape(rule: OpShardingRule, ctx: _Ctx) -> tuple:
     """What `_edits` reads of a rule besides the choice: its tensors' ranks and reduction factors."""
     hit = ctx.rule_shapes.get(id(rule))
@@ -1081,6 +1092,10 @@ def _tensor_dims(rule: OpShardingRule, chosen: dict, as_tuples: dict, ctx: _Ctx)
     """Each tensor's dims under the chosen factor axes (`factor_dims`; `as_tuples`: the same
     axes as tuples), as tuples: found once per rule tensor and axes of its factors (choices that
     differ elsewhere share them)."""
+    if _one_factor_dims(rule, ctx):
+        # A dimension of one factor has that factor's axes (`factor_dims`, sub-axes merged).
+        merged = {f: (axes if len(axes) < 2 else tuple(merge_axes(list(axes)))) for f, axes in as_tuples.items()}
+        return tuple(tuple(merged.get(d[0], ()) for d in m) for m in rule.tensors)
     number = _rule_number(rule, ctx)
     table = ctx.tensor_dims
     out = []
@@ -1167,6 +1182,8 @@ def _expressible(op: Any, rule: OpShardingRule, chosen: dict, ctx: _Ctx, full: d
                     break
                 keep.append(a)
             chosen[f] = keep
+    if _one_factor_dims(rule, ctx):
+        return  # no factor follows another in a dimension
     for f in consistent_factor_axes(rule, chosen):
         _why(ctx, op, lambda: f"factor {factor_name(f)}: a more major factor of its dimension is not fully sharded "
                       "-> replicated (its axes cannot be expressed after it)")  # fmt: skip
