@@ -607,7 +607,7 @@ def _read_signed(op: Any, c: _Ctx, operand_infos: list[_AttrInfo | None]) -> _Se
     found = list(operand_infos)
     unreduced = any(i is not None and i.unreduced for i in operand_infos)
     off = _read_results(op, c, found)
-    return _seen(op, found, op.name != "sdy.propagation_barrier", unreduced, off)
+    return _seen(op, found, op.name != "sdy.propagation_barrier", unreduced, off, signed=True)
 
 
 def _read_results(op: Any, c: _Ctx, found: list[_AttrInfo | None]) -> bool:
@@ -642,12 +642,13 @@ def _read_results(op: Any, c: _Ctx, found: list[_AttrInfo | None]) -> bool:
     return off
 
 
-def _seen(op: Any, found: list[_AttrInfo | None], plain: bool, unreduced: bool, off: bool) -> _Seen:
+def _seen(op: Any, found: list[_AttrInfo | None], plain: bool, unreduced: bool, off: bool, signed: bool = False) -> _Seen:
+    """`signed`: the op has a signature, which says all `parts` would (they are left empty)."""
     tensors = [*op.operands, *op.results]
     if not plain:
         read = [(None if i is None else i.attr, None if isinstance(v, OpResult) else _region_owner(v)) for v, i in zip(tensors, found)]
         return _Seen(tensors, read, None, unreduced, off)
-    parts = (*[id(v.type) for v in tensors], *[None if i is None else i.cls for i in found])
+    parts = () if signed else (*[id(v.type) for v in tensors], *[None if i is None else i.cls for i in found])
     return _Seen(tensors, None, parts, unreduced, off, found)
 
 
@@ -683,15 +684,17 @@ def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx, seen: _Seen | None = N
         edits = _decide(op, rule, ctx, tensors, seen.read if seen is not None else None)
     else:
         tensors = seen.tensors
+        # A signed op (empty `parts`) is decided once per signature by the walk already.
         key = ((_rule_number(rule, ctx), op.name == "stablehlo.reshape", reduction_kind(op) if rule.reduction else None,
-                seen.parts) if seen.parts is not None else None)  # fmt: skip
+                seen.parts) if seen.parts else None)  # fmt: skip
         hit = ctx.decided.get(key) if key is not None else None
-        if hit is None:
-            # The entry holds the types whose ids make the key, so that no other object takes one.
-            hit = (_decide(op, rule, ctx, tensors, seen.read, seen.infos), [v.type for v in tensors])
+        if hit is not None:
+            edits = hit[0]
+        else:
+            edits = _decide(op, rule, ctx, tensors, seen.read, seen.infos)
             if key is not None:
-                ctx.decided[key] = hit
-        edits = hit[0]
+                # The entry holds the types whose ids make the key, so that no other object takes one.
+                ctx.decided[key] = (edits, [v.type for v in tensors])
     if edits is not None:
         _apply(op, tensors, edits, ctx)
     return edits
