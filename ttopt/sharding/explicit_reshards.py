@@ -42,6 +42,7 @@ from ttopt.passes.registry import register_pass
 from ttopt.sharding.block_cursor import BlockCursor
 from ttopt.sharding.common_axes import compatible_axes, incompatible_common_axes
 from ttopt.sharding.factors import (
+    _OWN_SHARDING,
     Axis,
     Sharding,
     any_overlap,
@@ -153,6 +154,7 @@ class _Ctx:
     operand_infos: list = field(default_factory=list)  # the last signed op's operands' records
     rules: dict = field(default_factory=dict)  # `_signed_rule`'s key -> (the rule, the types it names)
     deferring: set = field(default_factory=set)  # ids of the blocks whose walk defers its edits
+    own_infos: dict = field(default_factory=dict)  # id(an sdy op's sharding property) -> (it, its record)
     signable: dict = field(default_factory=dict)  # op name -> `_signature_kind`
     attr_classes: dict = field(default_factory=dict)  # id(property or attribute) -> (it, `_attr_class`)
     attr_class_numbers: dict = field(default_factory=dict)  # (attribute kind, spelling) -> class
@@ -1353,7 +1355,15 @@ def _signature(op: Any, c: _Ctx) -> tuple | None:
             if dn.startswith("sdy."):
                 if dn == "sdy.propagation_barrier" or dn == "sdy.manual_computation":
                     return None
-                info = _attr_info(get_sharding_attr(v), c)
+                own = _OWN_SHARDING.get(dn)
+                if own is None:
+                    info = _attr_info(get_sharding_attr(v), c)
+                else:  # the sdy op's own sharding property: its record found once per attribute object
+                    a = d.properties.get(own)
+                    hit = c.own_infos.get(id(a))
+                    if hit is None or hit[0] is not a:
+                        hit = c.own_infos[id(a)] = (a, _attr_info(get_sharding_attr(v), c))
+                    info = hit[1]
             else:
                 pv = d.attributes.get("sdy.sharding")
                 if pv is None:
