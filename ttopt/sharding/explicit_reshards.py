@@ -248,6 +248,16 @@ def _reshard_props(target: Sharding, ctx: _Ctx, keep_open: bool = False, unreduc
     return hit[1]
 
 
+def _closed_reshard_props(mesh_ref: Any, dims: tuple, ctx: _Ctx) -> dict:
+    """`_reshard_props` of a sharding on `mesh_ref` with `dims` (tuples), closed."""
+    key = (mesh_ref if isinstance(mesh_ref, str) else id(mesh_ref), dims, None, None)
+    hit = ctx.reshard_props.get(key)
+    if hit is None:
+        target = Sharding(mesh_ref, [list(d) for d in dims], [])
+        hit = ctx.reshard_props[key] = (mesh_ref, _build_reshard_props(target, ctx, False, False))
+    return hit[1]
+
+
 def _build_reshard_props(target: Sharding, ctx: _Ctx, keep_open: bool, unreduced: bool) -> dict:
     closed = Sharding(target.mesh, [list(d) for d in target.dims], list(target.closed) if keep_open else [True] * target.rank)
     if unreduced:  # a function result's unreduced axes are part of the sharding it is resharded to
@@ -886,6 +896,7 @@ def _edits(op: Any, rule: OpShardingRule, ctx: _Ctx, found: tuple, shs: list[Sha
         out.mesh = mesh_ref
         return out
 
+    tracing = ctx.trace is not None and ctx.trace.enabled
     # Reshard operands whose projection changed (to the chosen dims, closed: nothing else of
     # the target is read).
     operands = []
@@ -893,24 +904,27 @@ def _edits(op: Any, rule: OpShardingRule, ctx: _Ctx, found: tuple, shs: list[Sha
         cur = shs[t]
         if ranks[t] == 0 or (_same_dims(cur, dims_of[t], ranks[t]) and not other_order(cur)):
             continue
-        _why(ctx, op, lambda: f"operand #{t}: {cur.text(ctx.meshes) if cur else 'replicated'} is incompatible "
-                      f"with the op's factor shardings -> reshard to {target(t).text(ctx.meshes)}")  # fmt: skip
-        operands.append((t, _reshard_props(Sharding(mesh_ref, [list(d) for d in dims_of[t]], []), ctx)))
+        if tracing:
+            _why(ctx, op, lambda: f"operand #{t}: {cur.text(ctx.meshes) if cur else 'replicated'} is incompatible "
+                          f"with the op's factor shardings -> reshard to {target(t).text(ctx.meshes)}")  # fmt: skip
+        operands.append((t, _closed_reshard_props(mesh_ref, dims_of[t], ctx)))
     n = len(tensors)
     result_changed = [not _same_dims(shs[t], dims_of[t], ranks[t]) or other_order(shs[t]) for t in range(n_ops, n)]
-    new_results = [target(t) for t in range(n_ops, n)]
     # Axes the result keeps unreduced are not reduced here (the all_reduce is delayed to a user).
     kept = _unreduced(shs[n_ops] if n_ops < len(shs) else None, mesh)
     chosen = dict(found[0])
     red_axes = axis_set_diff([a for f in sorted(rule.reduction) for a in chosen.get(f, ())], kept)
-    result_attrs = [to_attr(s, ctx.meshes) for s in new_results] if any(result_changed) else None
+    changed = any(result_changed)
+    new_results = [target(t) for t in range(n_ops, n)] if changed or red_axes or tracing else []
+    result_attrs = [to_attr(s, ctx.meshes) for s in new_results] if changed else None
     # All results' all_reduces come first, then their reshards (Shardy's order).
     all_reduces = []
     if red_axes:
         axes = sort_and_merge(red_axes, mesh)
         kind = reduction_kind(op)
         for j in range(n - n_ops):
-            _why(ctx, op, lambda: f"result #{j}: reduction factor sharded on {[a[0] for a in axes]} -> all_reduce ({kind})")
+            if tracing:
+                _why(ctx, op, lambda: f"result #{j}: reduction factor sharded on {[a[0] for a in axes]} -> all_reduce ({kind})")
             all_reduces.append(_all_reduce_props(axes, new_results[j], kind, ctx, mesh))
     # A result is resharded back to its sharding as written (open dims stay open). Without one:
     # closed replicated for the first such result; Shardy's setSharding of that result gives
@@ -926,8 +940,9 @@ def _edits(op: Any, rule: OpShardingRule, ctx: _Ctx, found: tuple, shs: list[Sha
             rank = ranks[n_ops + j]
             old = Sharding.open(mesh_ref, rank) if opened else Sharding.replicated_closed(mesh_ref, rank)
             opened = not any(shs[n_ops:])
-        _why(ctx, op, lambda: f"result #{j}: computed as {new_results[j].text(ctx.meshes)}, users expect "
-                      f"{old.text(ctx.meshes)} -> reshard after the op")  # fmt: skip
+        if tracing:
+            _why(ctx, op, lambda: f"result #{j}: computed as {new_results[j].text(ctx.meshes)}, users expect "
+                          f"{old.text(ctx.meshes)} -> reshard after the op")  # fmt: skip
         result_reshards.append(_reshard_props(old, ctx, keep_open=True, unreduced=True))
     return _Edits(operands, result_attrs, all_reduces, result_reshards)
 
