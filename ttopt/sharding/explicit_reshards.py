@@ -954,7 +954,8 @@ def _same_dims(cur: Sharding | None, dims: tuple, rank: int) -> bool:
 
 
 def _apply(op: Any, tensors: list[Any], edits: _Edits, ctx: _Ctx) -> None:
-    """Make `edits` to `op` (`tensors`: its operands and results as they were read)."""
+    """Make `edits` to `op` (`tensors`: its operands, and results, as they were read; only the
+    operands `edits` reshards are read)."""
     for t, props in edits.operands:
         op.set_operand(t, _insert_reshard(tensors[t], props, ctx, op))
     if edits.result_attrs is not None:
@@ -1194,13 +1195,16 @@ def _expressible(op: Any, rule: OpShardingRule, chosen: dict, ctx: _Ctx, full: d
             if not axes:
                 continue  # nothing to keep or drop
             keep: list[Axis] = []
+            kept = 1  # axes_size(keep)
             for a in axes:
-                if is_sub_axis(a, full) or sizes[f] % (axes_size(keep) * a[2]) != 0:
+                # `is_sub_axis(a, full)`, inline: most factors keep all their axes.
+                if a[1] != 1 or a[2] != full.get(a[0], a[2]) or sizes[f] % (kept * a[2]) != 0:
                     why = "a sub-axis" if is_sub_axis(a, full) else "a non-divisible sharding"
                     _why(ctx, op, lambda: f"factor {factor_name(f)} (size {sizes[f]}): {_axes_text(axes[len(keep):], full)} "
                                   f"would need {why} -> replicated (conservative)")  # fmt: skip
                     break
                 keep.append(a)
+                kept *= a[2]
             chosen[f] = keep
     if _one_factor_dims(rule, ctx):
         return  # no factor follows another in a dimension
@@ -1522,7 +1526,7 @@ def _walk_op(op: Any, block: Any, func: Any, c: _Ctx, full_version: bool, full: 
         done = c.by_signature.get(sig)
         if done is not None:  # an op like one before: the same edits, nothing read again
             if done[0] is not None:
-                _apply(op, [*op.operands, *op.results], done[0], c)
+                _apply(op, op.operands, done[0], c)  # it reads operands only, each before it is replaced
             return
     # Each operand's and result's sharding attribute, read once for the steps below (an
     # all_reduce of unreduced operands replaces them: read again then).
