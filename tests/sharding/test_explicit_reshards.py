@@ -386,7 +386,7 @@ def test_signatures_are_by_content() -> None:
     # The reducers' adds (of region arguments) have none; the function's add is the last.
     assert sigs["stablehlo.add"][:3] == [None] * 3
     add = sigs["stablehlo.add"][-1]
-    assert add == sigs["stablehlo.subtract"][0] and add[0] == "pointwise"
+    assert add == sigs["stablehlo.subtract"][0] and add[0][0] == "pointwise"
     c0, c1 = sigs["stablehlo.compare"]
     assert c0 == c1 and c0 != add  # another result type
     # Ops of one signature get one op's edits: both compares are computed as their operands

@@ -1328,14 +1328,15 @@ def _reduce_partial(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
                     u.set_operand(k, ar.results[0])
 
 
-def _signature(op: Any, c: _Ctx) -> tuple | None:
-    """What `_read`, `rule_for` and `_decide` read of `op`, by content: its name, its properties
-    and attributes (each by its class: equal attributes share one), each operand's type and
-    sharding (its attribute's class: the definer's per-value attribute's entry at its result
-    number, an sdy op's own sharding, a function argument's attribute), the results' types and
-    shardings and its reduction's combiner. Ops with equal signatures get the same edits. Types
-    are named by identity: the entry that stores a signature holds them. None for an op with an
-    operand read through a barrier, a manual computation or a region argument (`_read`'s
+def _signature(op: Any, c: _Ctx) -> tuple[tuple, tuple] | None:
+    """What `_read`, `rule_for` and `_decide` read of `op`, by content, in two parts: what its
+    rule reads (its name, its properties and attributes, each by its class: equal attributes
+    share one, and its operand and result types) and its shardings (its own per-value
+    attribute's class, each operand's sharding: the class of the definer's per-value attribute's
+    entry at its result number, of an sdy op's own sharding or of a function argument's
+    attribute) with its reduction's combiner. Ops with equal signatures get the same edits.
+    Types are named by identity: the entries that store a signature hold them. None for an op
+    with an operand read through a barrier, a manual computation or a region argument (`_read`'s
     non-plain case), and for an op whose rule reads more than the op (`rule_reads_only_the_op`)."""
     name = op.name
     kind = c.signable.get(name)
@@ -1345,14 +1346,16 @@ def _signature(op: Any, c: _Ctx) -> tuple | None:
         return None
     classes = c.attr_classes
     per_values = c.per_values
-    key: list[Any] = [kind[0], len(op.operands)]
+    key: list[Any] = [kind[0], len(op.operands)]  # what the rule reads
+    shardings: list[Any] = []  # the shardings read
     if kind[1]:
         for k, a in op.properties.items():
             hit = classes.get(id(a))
             key += (k, hit[1] if hit is not None else _attr_class(a, c))
     for k, a in op.attributes.items():
         if k == "sdy.sharding":
-            key += (k, (per_values.get(id(a)) or _per_value(a, c))[3])
+            key.append(k)
+            shardings.append((per_values.get(id(a)) or _per_value(a, c))[3])
             continue
         hit = classes.get(id(a))
         key += (k, hit[1] if hit is not None else _attr_class(a, c))
@@ -1392,36 +1395,21 @@ def _signature(op: Any, c: _Ctx) -> tuple | None:
                     info = infos[v.index] if v.index < len(infos) else None
         found.append(info)
         key.append(id(t))
-        key.append(None if info is None else info.cls)
+        shardings.append(None if info is None else info.cls)
     for r in op.results:
         key.append(id(r.type))
     if op.regions:
-        key.append(reduction_kind(op))
-    return tuple(key)
+        shardings.append(reduction_kind(op))
+    return tuple(key), tuple(shardings)
 
 
-def _signed_rule(op: Any, c: _Ctx) -> Any:
-    """`rule_for(op, False)` of an op `_signature` signed, found once per what the rule reads:
-    the signature's name, properties and attributes (but the op's shardings) and its types."""
-    kind = c.signable[op.name]
-    classes = c.attr_classes
-    key: list[Any] = [kind[0], len(op.operands)]
-    if kind[1]:
-        for k, a in op.properties.items():
-            key.append(k)
-            key.append(classes[id(a)][1])
-    for k, a in op.attributes.items():
-        if k != "sdy.sharding":
-            key.append(k)
-            key.append(classes[id(a)][1])
-    types = [v.type for v in op.operands]
-    types += [r.type for r in op.results]
-    key += map(id, types)
-    found = tuple(key)
-    hit = c.rules.get(found)
+def _signed_rule(op: Any, c: _Ctx, key: tuple) -> Any:
+    """`rule_for(op, False)` of an op `_signature` signed, found once per what the rule reads
+    (`key`, the signature's first part: its name, properties, attributes and types)."""
+    hit = c.rules.get(key)
     if hit is None:
         # The entry holds the types whose ids are in its key.
-        hit = c.rules[found] = (rule_for(op, False), types)
+        hit = c.rules[key] = (rule_for(op, False), [*(v.type for v in op.operands), *(r.type for r in op.results)])
     return hit[0]
 
 
@@ -1549,7 +1537,7 @@ def _walk_op(op: Any, block: Any, func: Any, c: _Ctx, full_version: bool, full: 
                 lambda v, sh, before, keep_open=False: _reshard(v, sh, c, before, keep_open=keep_open),
             )  # fmt: skip
         return
-    rule = rule_for(op, False) if sig is None else _signed_rule(op, c)
+    rule = rule_for(op, False) if sig is None else _signed_rule(op, c, sig[0])
     # What is done to this op is done to every later op of its signature.
     same = sig is not None and seen.parts is not None and not seen.unreduced_operand
     if rule is None:
