@@ -46,7 +46,6 @@ from ttopt.sharding.factors import (
     Axis,
     Sharding,
     any_overlap,
-    axes_size,
     axis_of,
     axis_ref,
     collect_meshes,
@@ -1441,7 +1440,6 @@ def _attr_class(a: Any, c: _Ctx) -> int:
 def _walk(block: Any, func: Any, c: _Ctx, full_version: bool, nested: bool) -> None:
     """Shardy's post-order walk: ops inside a data-flow op's regions come before the op; the
     function's return last (region terminators are data-flow edge sources, not ops to fix)."""
-    module = c.module
     tracing = c.trace is not None and c.trace.enabled
     cursor = c.cursor
     # A function's blocks defer the walk's edits next to the op it is at (`BlockCursor.defer`):
@@ -1451,7 +1449,21 @@ def _walk(block: Any, func: Any, c: _Ctx, full_version: bool, nested: bool) -> N
     if defer:
         c.deferring.add(id(block))
         cursor.defer(block)
+    # The common case first: an op of the full version that no step before the signature takes
+    # (`_WALK_FIRST`), whose signature repeats an earlier op's.
+    fast = defer and full_version
+    by_signature = c.by_signature
     for op in list(block.ops):
+        if fast and op.name not in _WALK_FIRST:
+            sig = _signature(op, c)
+            if sig is not None:
+                done = by_signature.get(sig)
+                if done is not None:  # an op like one before: the same edits, nothing read again
+                    if done[0] is not None:
+                        _apply(op, op.operands, done[0], c)  # it reads operands only, each before it is replaced
+                    continue
+            _walk_op(op, block, func, c, full_version, True, nested, tracing, sig)
+            continue
         full = full_version or _on_full_version(op, c)
         _walk_op(op, block, func, c, full_version, full, nested, tracing)
     if defer:
@@ -1482,9 +1494,18 @@ def _paused(block: Any, c: _Ctx) -> _Paused:
     return _Paused(block, c)
 
 
-def _walk_op(op: Any, block: Any, func: Any, c: _Ctx, full_version: bool, full: bool, nested: bool, tracing: bool) -> None:
-    """What `_walk` does to one op of `block` (`full`: whether the full version processes it)."""
-    module = c.module
+# Ops `_walk_op` takes before it signs them.
+_WALK_FIRST = frozenset({*DATA_FLOW_EDGES, "func.return", "sdy.reshard", "sdy.manual_computation"})
+_UNSIGNED: Any = object()  # `_walk_op`'s `sig` when the op is not signed yet
+
+
+def _walk_op(op: Any, block: Any, func: Any, c: _Ctx, full_version: bool, full: bool, nested: bool, tracing: bool,
+             sig: Any = _UNSIGNED) -> None:  # fmt: skip
+    """What `_walk` does to one op of `block` (`full`: whether the full version processes it;
+    `sig`: its `_signature` when `_walk` signed it, a signature no earlier op has, or None)."""
+    if sig is not _UNSIGNED:
+        _walk_signed(op, block, c, full, tracing, sig)
+        return
     if op.name in DATA_FLOW_EDGES and not c.conservative:
         with _paused(block, c):
             for region in op.regions:
@@ -1516,6 +1537,12 @@ def _walk_op(op: Any, block: Any, func: Any, c: _Ctx, full_version: bool, full: 
             if done[0] is not None:
                 _apply(op, op.operands, done[0], c)  # it reads operands only, each before it is replaced
             return
+    _walk_signed(op, block, c, full, tracing, sig)
+
+
+def _walk_signed(op: Any, block: Any, c: _Ctx, full: bool, tracing: bool, sig: Any) -> None:
+    """`_walk_op` of an op past its signature (None: it has none), which no earlier op has."""
+    module = c.module
     # Each operand's and result's sharding attribute, read once for the steps below (an
     # all_reduce of unreduced operands replaces them: read again then).
     seen = _read(op, c) if sig is None else _read_signed(op, c, c.operand_infos)
