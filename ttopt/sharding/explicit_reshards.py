@@ -1338,10 +1338,10 @@ def _signature(op: Any, c: _Ctx) -> tuple[tuple, tuple] | None:
     with an operand read through a barrier, a manual computation or a region argument (`_read`'s
     non-plain case), and for an op whose rule reads more than the op (`rule_reads_only_the_op`)."""
     name = op.name
-    kind = c.signable.get(name)
-    if kind is None:
-        kind = c.signable[name] = _signature_kind(name)
+    kind = c.signable.get(name, False)
     if kind is False:
+        kind = c.signable[name] = _signature_kind(name)
+    if kind is None:
         return None
     classes = c.attr_classes
     per_values = c.per_values
@@ -1412,8 +1412,8 @@ def _signed_rule(op: Any, c: _Ctx, key: tuple) -> Any:
     return hit[0]
 
 
-def _signature_kind(name: str) -> tuple[str, bool] | bool:
-    """What `_signature` names an op by, and whether it reads its properties: False when it has
+def _signature_kind(name: str) -> tuple[str, bool] | None:
+    """What `_signature` names an op by, and whether it reads its properties: None when it has
     no signature (`rule_reads_only_the_op`); "pointwise" for the ops the walk treats alike
     whatever their name and properties (their rule reads the types alone, and the walk tests
     neither: ops of the family with equal types, attributes and shardings get the same edits; no
@@ -1422,7 +1422,7 @@ def _signature_kind(name: str) -> tuple[str, bool] | bool:
     the rule missing, its own `sdy.sharding_rule` attribute aside; a call is processed, never
     signed); else the op's name with its properties."""
     if not rule_reads_only_the_op(name):
-        return False
+        return None
     if rule_is_pointwise(name) and name not in SEED_SKIPPED and name not in DATA_FLOW_EDGES and not name.startswith("sdy."):
         return ("pointwise", False)
     return (name, has_table_rule(name))
