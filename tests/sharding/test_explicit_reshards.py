@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ttopt.ir.printer import print_module
 from ttopt.parse.parser import parse_module
 from ttopt.passes.context import PassContext
@@ -276,9 +278,9 @@ def test_ops_of_other_names_and_one_rule_get_one_decision() -> None:
 
 
 def test_ops_of_one_signature_get_the_first_ones_edits_without_being_read_again(monkeypatch) -> None:
-    """An op whose name, types, attribute objects and operands' sharding attribute objects repeat
-    an earlier op's is given that op's edits without its shardings being read: the module is the
-    one every op read on its own gives."""
+    """An op whose signature (its name, or the pointwise family, types, attributes and operands'
+    shardings, equal ones alike) repeats an earlier op's is given that op's edits without its
+    shardings being read: the module is the one every op read on its own gives."""
     from bench.gen.stablehlo import StableHLOGenerator
     from ttopt.sharding import explicit_reshards as er
 
@@ -295,7 +297,7 @@ def test_ops_of_one_signature_get_the_first_ones_edits_without_being_read_again(
         reads.clear()
         cached = _run(text, pipe)
         with_cache = len(reads)
-        monkeypatch.setattr(er, "_signature", lambda op, args: None)
+        monkeypatch.setattr(er, "_signature", lambda op, c: None)
         reads.clear()
         alone = _run(text, pipe)
         monkeypatch.undo()
@@ -332,10 +334,84 @@ def test_an_op_whose_rule_reads_its_operands_producers_is_worked_out_on_its_own(
             p.run(m, PassContext())
         return print_module(m)
 
+    from ttopt.sharding.factors import collect_meshes
+
     m = parse_module(text)
-    assert er._signature(next(op for op in m.walk() if op.name == "stablehlo.dynamic_update_slice"), {}) is None
-    assert er._signature(next(op for op in m.walk() if op.name == "stablehlo.add"), {}) is not None
+    c = er._Ctx(m, collect_meshes(m), None, {})
+    assert er._signature(next(op for op in m.walk() if op.name == "stablehlo.dynamic_update_slice"), c) is None
+    assert er._signature(next(op for op in m.walk() if op.name == "stablehlo.add"), c) is not None
     cached = run()
     assert cached.count("sdy.reshard") == 1  # only the op with non-constant indices replicates its update
-    monkeypatch.setattr(er, "_signature", lambda op, args: None)
+    monkeypatch.setattr(er, "_signature", lambda op, c: None)
     assert cached == run()
+
+
+def _signatures(text: str) -> tuple[Any, dict[str, list[Any]]]:
+    """The module of `text` and each op's `_signature` by op name (before the pass)."""
+    from ttopt.sharding import explicit_reshards as er
+    from ttopt.sharding.factors import collect_meshes
+
+    m = parse_module(text)
+    c = er._Ctx(m, collect_meshes(m), None, {})
+    sigs: dict[str, list[Any]] = {}
+    for op in m.walk():
+        if op.name.startswith("stablehlo."):
+            sigs.setdefault(op.name, []).append(er._signature(op, c))
+    return m, sigs
+
+
+def test_signatures_are_by_content() -> None:
+    # Two reduces whose `dimensions` are separate but equal attributes, and an add, a subtract
+    # and two compares (other directions) of one type and sharding: each kind shares one
+    # signature, the pointwise ops across names and properties; a reduce over another
+    # dimension does not.
+    text = (
+        'sdy.mesh @mesh = <["x"=2]>\n'
+        'func.func @main(%a: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}, %z: tensor<f32>)'
+        " -> (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) {\n"
+        '  %0 = stablehlo.reduce(%a init: %z) applies stablehlo.add across dimensions = [1] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}]>]>} : (tensor<8x8xf32>, tensor<f32>) -> tensor<8xf32>\n'
+        '  %1 = stablehlo.reduce(%a init: %z) applies stablehlo.add across dimensions = [1] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}]>]>} : (tensor<8x8xf32>, tensor<f32>) -> tensor<8xf32>\n'
+        '  %2 = stablehlo.reduce(%a init: %z) applies stablehlo.add across dimensions = [0] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}]>]>} : (tensor<8x8xf32>, tensor<f32>) -> tensor<8xf32>\n'
+        '  %3 = stablehlo.add %0, %1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}]>]>} : tensor<8xf32>\n'
+        '  %4 = stablehlo.subtract %0, %1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}]>]>} : tensor<8xf32>\n'
+        "  %5 = stablehlo.compare LT, %0, %1 : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xi1>\n"
+        "  %6 = stablehlo.compare GT, %0, %1 : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xi1>\n"
+        "  return %2, %3, %4 : tensor<8xf32>, tensor<8xf32>, tensor<8xf32>\n}\n"
+    )
+    m, sigs = _signatures(text)
+    reduces = [op for op in m.walk() if op.name == "stablehlo.reduce"]
+    assert reduces[0].properties["dimensions"] is not reduces[1].properties["dimensions"]
+    r0, r1, r2 = sigs["stablehlo.reduce"]
+    assert r0 is not None and r0 == r1 and r0 != r2
+    # The reducers' adds (of region arguments) have none; the function's add is the last.
+    assert sigs["stablehlo.add"][:3] == [None] * 3
+    add = sigs["stablehlo.add"][-1]
+    assert add == sigs["stablehlo.subtract"][0] and add[0][0] == "pointwise"
+    c0, c1 = sigs["stablehlo.compare"]
+    assert c0 == c1 and c0 != add  # another result type
+    # Ops of one signature get one op's edits: both compares are computed as their operands
+    # are sharded and resharded back to replicated.
+    out = _run(text, "builtin.module(insert-explicit-reshards)")
+    assert out.count("sdy.all_reduce") == 1 and out.count("sdy.reshard") == 6
+    for direction, res in (("LT", 9), ("GT", 11)):
+        assert (f"%{res} = stablehlo.compare {direction}, %0, %1 "
+                '{sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}]>]>}') in out  # fmt: skip
+        assert f"%{res + 1} = sdy.reshard %{res} <@mesh, [{{}}]> : tensor<8xi1>" in out
+
+
+def test_deferred_block_edits_give_the_module_immediate_edits_give(monkeypatch) -> None:
+    """The walk's edits recorded and written out once per block (`BlockCursor.defer`) leave the
+    module as edits made one by one do, on generated modules of every op kind."""
+    from bench.gen.stablehlo import StableHLOGenerator
+    from ttopt.sharding.block_cursor import BlockCursor
+
+    pipe = ("builtin.module(apply-sharding-constraints, aggressive-propagation, sharding-constraint-to-reshard,"
+            " insert-explicit-reshards, reshard-to-collectives)")  # fmt: skip
+    for seed in (2, 7):
+        text = StableHLOGenerator(500, seed).text()
+        deferred = _run(text, pipe)
+        with monkeypatch.context() as patched:
+            patched.setattr(BlockCursor, "defer", lambda self, block: None)
+            immediate = _run(text, pipe)
+        assert deferred == immediate
+        assert "sdy.reshard" in deferred or "sdy.all_" in deferred or "sdy.collective" in deferred

@@ -175,3 +175,20 @@ def test_populate_pass_text() -> None:
 def test_rule_object_is_data() -> None:
     r = OpShardingRule((4,), (((0,),),), (((0,),),))
     assert r.text == "#sdy.op_sharding_rule<([i])->([i]) {i=4}>"
+
+
+def test_pointwise_family_and_what_rules_read() -> None:
+    # select's rule is the pointwise rule of its types (a scalar predicate maps to nothing), read
+    # like the pointwise ops' by the identity of the types; a constant has no table rule.
+    from ttopt.sharding.rules import has_table_rule, rule_is_pointwise, rule_reads_only_the_op
+
+    assert rule_is_pointwise("stablehlo.add") and rule_is_pointwise("stablehlo.select")
+    assert not rule_is_pointwise("stablehlo.reduce") and not rule_is_pointwise("stablehlo.constant")
+    assert rule_reads_only_the_op("stablehlo.select") and rule_reads_only_the_op("stablehlo.constant")
+    assert not has_table_rule("stablehlo.constant") and has_table_rule("stablehlo.select")
+    scalar = _rule(_f("%p: tensor<i1>, %a: tensor<4x8xf32>, %b: tensor<4x8xf32>",
+                      "%0 = stablehlo.select %p, %a, %b : tensor<i1>, tensor<4x8xf32>"))  # fmt: skip
+    assert scalar == "([], [i, j], [i, j])->([i, j]) {i=4, j=8}"
+    full = _rule(_f("%p: tensor<4x8xi1>, %a: tensor<4x8xf32>, %b: tensor<4x8xf32>",
+                    "%0 = stablehlo.select %p, %a, %b : tensor<4x8xi1>, tensor<4x8xf32>"))  # fmt: skip
+    assert full == "([i, j], [i, j], [i, j])->([i, j]) {i=4, j=8}"

@@ -155,26 +155,8 @@ def _unary(rule: OpShardingRule, projs: list[TensorProjection], sizes: Sequence[
     return out
 
 
-# Rules are frozen and shared by the ops of one shape: their dependencies are found once per rule
-# object (the entry holds the rule, so its id stays its own); dropped past _DEPS_LIMIT entries.
+# Per-rule tables are dropped past this many rules.
 _DEPS_LIMIT = 10_000
-_DEPS: dict[int, tuple[OpShardingRule, dict[int, frozenset[int]]]] = {}
-
-
-def _dependencies(rule: OpShardingRule) -> dict[int, set[int]]:
-    """Per factor, the factors right before it in some dimension (it waits until they are full);
-    a fresh copy, for the caller to change."""
-    hit = _DEPS.get(id(rule))
-    if hit is None or hit[0] is not rule:
-        deps: dict[int, set[int]] = {}
-        for m in rule.tensors:
-            for dim in m:
-                for prev, f in zip(dim, dim[1:]):
-                    deps.setdefault(f, set()).add(prev)
-        if len(_DEPS) > _DEPS_LIMIT:
-            _DEPS.clear()
-        hit = _DEPS[id(rule)] = (rule, {f: frozenset(prevs) for f, prevs in deps.items()})
-    return {f: set(prevs) for f, prevs in hit[1].items()}
 
 
 def _best(valid: list[_Candidate], full: dict[str, int]) -> _Candidate:
@@ -187,44 +169,48 @@ def _best(valid: list[_Candidate], full: dict[str, int]) -> _Candidate:
 
 def heuristic_axes(rule: OpShardingRule, projs: list[TensorProjection], sizes: Sequence[int], full: dict[str, int]) -> AxesPerFactor:
     """findCommonAxesHeuristic: greedy (factor, axes) picks by the size of the tensors that hold them."""
+    precedence, waits = _rule_tables(rule)
     pairs: dict[tuple[int, tuple[Axis, ...]], None] = {}
-    for p in projs:
-        for f, fs in p.factors.items():
-            axes = tuple(fs.axes)
-            while axes:
-                pairs.setdefault((f, axes), None)
-                axes = axes[:-1]
-    cands = [_Candidate(f, axes, axes_size(axes), _precedence(rule, f)) for f, axes in pairs]
-    of_factor: dict[int, list[_Candidate]] = {}
-    for c in cands:
-        of_factor.setdefault(c.factor, []).append(c)
+    sources: list[tuple[int, int, tuple[Axis, ...]]] = []  # (tensor, factor, its axes) for sharded factors
     for t, p in enumerate(projs):
         for f, fs in p.factors.items():
             if not fs.axes:
                 continue  # candidates have axes: none is a prefix of nothing
-            src = tuple(fs.axes)
-            for c in of_factor.get(f, ()):
-                if c.axes == src or _strict_prefix(c.axes, src):
-                    c.total += sizes[t]
-    deps = _dependencies(rule)
+            axes = src = tuple(fs.axes)
+            sources.append((t, f, src))
+            while axes:
+                pairs[(f, axes)] = None
+                axes = axes[:-1]
+    cands = [_Candidate(f, axes, axes_size(axes), precedence[f]) for f, axes in pairs]
+    of_factor: dict[int, list[_Candidate]] = {}
+    for c in cands:
+        of_factor.setdefault(c.factor, []).append(c)
+    for t, f, src in sources:
+        for c in of_factor[f]:
+            if c.axes == src or _strict_prefix(c.axes, src):
+                c.total += sizes[t]
+    deps = {f: set(prevs) for f, prevs in waits.items()}
     assigned: dict[int, tuple[Axis, ...]] = {}
+    factor_sizes = rule.factor_sizes
     while cands:
-        valid = [c for c in cands if not deps.get(c.factor)]
+        valid = [c for c in cands if not deps.get(c.factor)] if deps else cands
         if not valid:
             break
         best = _best(valid, full)
-        assigned[best.factor] = best.axes
-        if axes_size(best.axes) == rule.factor_sizes[best.factor]:
+        picked, picked_axes = best.factor, best.axes
+        assigned[picked] = picked_axes
+        picked_size = axes_size(picked_axes)
+        if deps and picked_size == factor_sizes[picked]:
             for waiting in deps.values():
-                waiting.discard(best.factor)
+                waiting.discard(picked)
         kept: list[_Candidate] = []
         for c in cands:
-            if c.factor == best.factor:
-                if _strict_prefix(best.axes, c.axes):
-                    c.size = axes_size(c.axes) // axes_size(best.axes)
+            if c.factor == picked:
+                if _strict_prefix(picked_axes, c.axes):
+                    c.size = axes_size(c.axes) // picked_size
                     kept.append(c)
                 continue
-            cut = truncate_without_overlap(c.axes, best.axes)
+            cut = truncate_without_overlap(c.axes, picked_axes)
             if cut != c.axes:
                 c.axes = cut
                 current = assigned.get(c.factor, ())
@@ -237,6 +223,28 @@ def heuristic_axes(rule: OpShardingRule, projs: list[TensorProjection], sizes: S
             kept.append(c)
         cands = kept
     return {f: list(assigned.get(f, ())) for f in range(rule.num_factors)}
+
+
+# Per rule object (rules are frozen and shared by the ops of one shape; the entry holds the
+# rule, so its id stays its own): each factor's precedence, and per factor the factors right
+# before it in some dimension (it waits until they are full).
+_TABLES: dict[int, tuple[OpShardingRule, tuple[int, ...], dict[int, frozenset[int]]]] = {}
+
+
+def _rule_tables(rule: OpShardingRule) -> tuple[tuple[int, ...], dict[int, frozenset[int]]]:
+    """The rule's factors' `_precedence`s and the factors each waits for (frozen: callers copy them)."""
+    hit = _TABLES.get(id(rule))
+    if hit is None or hit[0] is not rule:
+        if len(_TABLES) > _DEPS_LIMIT:
+            _TABLES.clear()
+        deps: dict[int, set[int]] = {}
+        for m in rule.tensors:
+            for dim in m:
+                for prev, f in zip(dim, dim[1:]):
+                    deps.setdefault(f, set()).add(prev)
+        precedence = tuple(_precedence(rule, f) for f in range(rule.num_factors))
+        hit = _TABLES[id(rule)] = (rule, precedence, {f: frozenset(prevs) for f, prevs in deps.items()})
+    return hit[1], hit[2]
 
 
 def batching_factors(rule: OpShardingRule) -> list[int]:

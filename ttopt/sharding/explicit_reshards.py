@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from ttopt.dialects.sdy_rule import OpShardingRule, factor_name
 from ttopt.ir import rewriter
+from ttopt.ir.attributes import AliasRef
 from ttopt.ir.operation import Operation
 from ttopt.ir.values import OpResult
 from ttopt.passes.base import Pass, option
@@ -41,10 +42,10 @@ from ttopt.passes.registry import register_pass
 from ttopt.sharding.block_cursor import BlockCursor
 from ttopt.sharding.common_axes import compatible_axes, incompatible_common_axes
 from ttopt.sharding.factors import (
+    _OWN_SHARDING,
     Axis,
     Sharding,
     any_overlap,
-    axes_size,
     axis_of,
     axis_ref,
     collect_meshes,
@@ -55,6 +56,7 @@ from ttopt.sharding.factors import (
     get_arg_attr,
     get_sharding_attr,
     is_sub_axis,
+    merge_axes,
     project,
     rank_of,
     set_op_result_shardings,
@@ -63,7 +65,7 @@ from ttopt.sharding.factors import (
 )
 from ttopt.sharding.manual_edges import erase_manual_axes
 from ttopt.sharding.reshape_overflow import reshape_overflow_axes
-from ttopt.sharding.rules import rule_reads_only_the_op
+from ttopt.sharding.rules import has_table_rule, rule_for, rule_is_pointwise, rule_reads_only_the_op
 from ttopt.sharding.sdy_ir import manual_axes
 from ttopt.sharding.single_device import is_single_device_op, process_single_device_op
 from ttopt.sharding.unreduced_collectives import axis_set_diff, insert_unreduced_collectives, sort_and_merge
@@ -129,18 +131,33 @@ class _Ctx:
     rule_numbers: dict = field(default_factory=dict)  # rule -> number
     axis_sizes: dict = field(default_factory=dict)  # id(mesh) -> (mesh, {axis: size}, its items)
     numels: dict = field(default_factory=dict)  # id(type) -> (type, element count)
+    ranks: dict = field(default_factory=dict)  # id(type) -> (type, `rank_of`)
+    type_info: dict = field(default_factory=dict)  # id(type) -> (type, element count, `rank_of`)
+    rule_info: dict = field(default_factory=dict)  # id(rule) -> (rule, `_rule_number`, `_rule_shape`)
+    one_factor: dict = field(default_factory=dict)  # id(rule) -> (rule, `_one_factor_dims`)
     shared: dict = field(default_factory=dict)  # id(attribute) -> (attribute, its shared Sharding); meshes stay as they are
     rule_shapes: dict = field(default_factory=dict)  # id(rule) -> (rule, `_rule_shape`)
+    reshard_props: dict = field(default_factory=dict)  # `_reshard_props`'s key -> (the mesh, the properties)
+    all_reduce_props: dict = field(default_factory=dict)  # `_all_reduce_props`'s key -> (mesh, model, properties)
     edits: dict = field(default_factory=dict)  # `_decide`'s edits per choice, shardings read (by value), ...
     decided: dict = field(default_factory=dict)  # (rule number, reshape?, combiner, `_Seen.parts`) -> `_decide`'s outcome
     per_values: dict = field(default_factory=dict)  # id(`sdy.sharding` attribute) -> `_per_value`
     attr_info: dict = field(default_factory=dict)  # id(sharding attribute) -> its `_AttrInfo`
     attr_numbers: dict = field(default_factory=dict)  # sharding attribute -> its class (equal ones share it)
     distributed: frozenset = frozenset()  # names of the module's meshes that are not maximal (single-device)
-    # `_signature` of an op -> (what `_process_op` did to it: its `_Edits` or None, the objects
-    # whose ids make the signature, held so that no other object takes one)
+    # `_signature` of an op -> (what `_process_op` did to it: its `_Edits` or None, the types
+    # whose ids are in the signature, held so that no other object takes one)
     by_signature: dict = field(default_factory=dict)
-    arg_attrs: dict = field(default_factory=dict)  # `_signature`'s block arguments read
+    # id(block argument) -> (it, its sharding attribute's record, whether `_read` reads it plainly)
+    arg_attrs: dict = field(default_factory=dict)
+    operand_infos: list = field(default_factory=list)  # the last signed op's operands' records
+    rules: dict = field(default_factory=dict)  # `_signed_rule`'s key -> (the rule, the types it names)
+    deferring: set = field(default_factory=set)  # ids of the blocks whose walk defers its edits
+    own_infos: dict = field(default_factory=dict)  # id(an sdy op's sharding property) -> (it, its record)
+    signable: dict = field(default_factory=dict)  # op name -> `_signature_kind`
+    attr_classes: dict = field(default_factory=dict)  # id(property or attribute) -> (it, `_attr_class`)
+    attr_class_numbers: dict = field(default_factory=dict)  # (attribute kind, spelling) -> class
+    per_value_classes: dict = field(default_factory=dict)  # per-value content -> class
 
 
 def _why(ctx: _Ctx, op: Any, text: str | Callable[[], str]) -> None:
@@ -219,7 +236,28 @@ def _reshard(value: Any, target: Sharding, ctx: _Ctx, before: Any, keep_open: bo
 
 
 def _reshard_props(target: Sharding, ctx: _Ctx, keep_open: bool = False, unreduced: bool = False) -> dict:
-    """The properties of an `sdy.reshard` to `target` (closed unless `keep_open`)."""
+    """The properties of an `sdy.reshard` to `target` (closed unless `keep_open`): one dict per
+    distinct content (ops copy it), an inline mesh named by identity (the entry holds it)."""
+    key = (target.mesh if isinstance(target.mesh, str) else id(target.mesh), tuple(map(tuple, target.dims)),
+           tuple(target.closed) if keep_open else None,
+           (target.unreduced, target.unreduced_kind) if unreduced else None)  # fmt: skip
+    hit = ctx.reshard_props.get(key)
+    if hit is None:
+        hit = ctx.reshard_props[key] = (target.mesh, _build_reshard_props(target, ctx, keep_open, unreduced))
+    return hit[1]
+
+
+def _closed_reshard_props(mesh_ref: Any, dims: tuple, ctx: _Ctx) -> dict:
+    """`_reshard_props` of a sharding on `mesh_ref` with `dims` (tuples), closed."""
+    key = (mesh_ref if isinstance(mesh_ref, str) else id(mesh_ref), dims, None, None)
+    hit = ctx.reshard_props.get(key)
+    if hit is None:
+        target = Sharding(mesh_ref, [list(d) for d in dims], [])
+        hit = ctx.reshard_props[key] = (mesh_ref, _build_reshard_props(target, ctx, False, False))
+    return hit[1]
+
+
+def _build_reshard_props(target: Sharding, ctx: _Ctx, keep_open: bool, unreduced: bool) -> dict:
     closed = Sharding(target.mesh, [list(d) for d in target.dims], list(target.closed) if keep_open else [True] * target.rank)
     if unreduced:  # a function result's unreduced axes are part of the sharding it is resharded to
         closed.unreduced, closed.unreduced_kind = target.unreduced, target.unreduced_kind
@@ -265,7 +303,7 @@ def _reduce_unreduced(op: Any, i: int, target: Sharding | None, ctx: _Ctx) -> No
     out.unreduced_kind = cur.unreduced_kind if out.unreduced else None
     _why(ctx, op, lambda: f"operand #{i}: unreduced axes {[a[0] for a in axes]} are not unreduced in {target.text(ctx.meshes) if target else 'the target'} -> all_reduce")
     props = _all_reduce_props(axes, out, cur.unreduced_kind or "sum", ctx, mesh)
-    ar = ctx.cursor.insert_before(op, rewriter.create("sdy.all_reduce", [v], [v.type], props))
+    ar = ctx.cursor.insert_before(op, _new_op("sdy.all_reduce", v, props))
     ctx.stats["all_reduces"] = ctx.stats.get("all_reduces", 0) + 1
     op.set_operand(i, ar.results[0])
 
@@ -310,6 +348,8 @@ def _process_return(ret: Any, func: Any, ctx: _Ctx, full_version: bool = True) -
 def _reshard_to_unreduced(op: Any, ctx: _Ctx) -> bool:
     """An `sdy.reshard` to new unreduced axes becomes replicated_to_unreduced /
     sharded_to_unreduced (after a reshard of the other dimensions if needed); the reshard goes."""
+    if not _adds_unreduced(op):
+        return False  # no unreduced axes to add (`insert_unreduced_collectives` would say so)
     target = _sharding_of(op.results[0], ctx)
     v = op.operands[0]
     cur = _sharding_of(v, ctx)
@@ -319,6 +359,12 @@ def _reshard_to_unreduced(op: Any, ctx: _Ctx) -> bool:
     _why(ctx, op, lambda: f"{cur.text(ctx.meshes) if cur else 'replicated'} -> unreduced axes of {target.text(ctx.meshes) if target else ''}")
     rewriter.replace_op(op, [made[0]])
     return True
+
+
+def _adds_unreduced(op: Any) -> bool:
+    """Whether an `sdy.reshard`'s sharding has unreduced axes (else it adds none)."""
+    want = get_sharding_attr(op.results[0]) if op.results else None
+    return want is not None and bool(want.unreduced)
 
 
 def _process_manual(op: Any, ctx: _Ctx) -> None:
@@ -533,11 +579,10 @@ def _read(op: Any, c: _Ctx) -> _Seen:
     """`_Seen` of `op`: each attribute's record found once per attribute object, and an op's
     per-value attribute's records (with what the walk tests of them) once per such attribute."""
     operands = op.operands
-    results = op.results
     found: list[_AttrInfo | None] = []
     keep = found.append
     plain = True  # every sharding is read from its own attribute (no region argument or barrier)
-    unreduced = off = False
+    unreduced = False
     per_values = c.per_values
     for v in operands:
         if isinstance(v, OpResult):
@@ -562,46 +607,71 @@ def _read(op: Any, c: _Ctx) -> _Seen:
         keep(info)
         if info is not None and info.unreduced:
             unreduced = True
-    if results:
-        if op.name.startswith("sdy."):
-            for r in results:
-                info = _attr_info(get_sharding_attr(r), c)
-                keep(info)
-                if info is not None and not info.distributed:
-                    off = True
-            if op.name == "sdy.propagation_barrier":
-                plain = False
-        else:
-            pv = op.attributes.get("sdy.sharding")
-            if pv is None:
-                found += [None] * len(results)
-            else:
-                hit = per_values.get(id(pv)) or _per_value(pv, c)
-                infos = hit[1]
-                if len(infos) == len(results):
-                    found += infos
-                    off = hit[2]
-                else:
-                    for r in results:
-                        info = infos[r.index] if r.index < len(infos) else None
-                        keep(info)
-                        if info is not None and not info.distributed:
-                            off = True
-    tensors = [*operands, *results]
+    off = _read_results(op, c, found)
+    if op.name == "sdy.propagation_barrier":
+        plain = False
+    return _seen(op, found, plain, unreduced, off)
+
+
+def _read_signed(op: Any, c: _Ctx, operand_infos: list[_AttrInfo | None]) -> _Seen:
+    """`_read` of an op `_signature` signed, from the operands' records it found."""
+    found = list(operand_infos)
+    unreduced = any(i is not None and i.unreduced for i in operand_infos)
+    off = _read_results(op, c, found)
+    return _seen(op, found, op.name != "sdy.propagation_barrier", unreduced, off, signed=True)
+
+
+def _read_results(op: Any, c: _Ctx, found: list[_AttrInfo | None]) -> bool:
+    """Append the records of `op`'s results' shardings to `found`; whether one is on a mesh
+    that is not distributed."""
+    results = op.results
+    off = False
+    if not results:
+        return off
+    keep = found.append
+    if op.name.startswith("sdy."):
+        for r in results:
+            info = _attr_info(get_sharding_attr(r), c)
+            keep(info)
+            if info is not None and not info.distributed:
+                off = True
+        return off
+    pv = op.attributes.get("sdy.sharding")
+    if pv is None:
+        found += [None] * len(results)
+        return off
+    hit = c.per_values.get(id(pv)) or _per_value(pv, c)
+    infos = hit[1]
+    if len(infos) == len(results):
+        found += infos
+        return hit[2]
+    for r in results:
+        info = infos[r.index] if r.index < len(infos) else None
+        keep(info)
+        if info is not None and not info.distributed:
+            off = True
+    return off
+
+
+def _seen(op: Any, found: list[_AttrInfo | None], plain: bool, unreduced: bool, off: bool, signed: bool = False) -> _Seen:
+    """`signed`: the op has a signature, which says all `parts` would (they are left empty)."""
+    tensors = [*op.operands, *op.results]
     if not plain:
         read = [(None if i is None else i.attr, None if isinstance(v, OpResult) else _region_owner(v)) for v, i in zip(tensors, found)]
         return _Seen(tensors, read, None, unreduced, off)
-    parts = (*[id(v.type) for v in tensors], *[None if i is None else i.cls for i in found])
+    parts = () if signed else (*[id(v.type) for v in tensors], *[None if i is None else i.cls for i in found])
     return _Seen(tensors, None, parts, unreduced, off, found)
 
 
 def _per_value(pv: Any, c: _Ctx) -> tuple:
     """The `per_values` entry of an op's `sdy.sharding` attribute: (it, its shardings' records,
-    whether one is on a mesh that is not distributed)."""
+    whether one is on a mesh that is not distributed, its class: equal contents share one)."""
     per = pv.resolve().typed
     infos = tuple(_attr_info(a, c) for a in (per.shardings if per is not None else ()))
     # The entry holds `pv`: its id stays its own.
-    hit = c.per_values[id(pv)] = (pv, infos, any(i is not None and not i.distributed for i in infos))
+    content = tuple(None if i is None else i.cls for i in infos)
+    number = c.per_value_classes.setdefault(content, len(c.per_value_classes))
+    hit = c.per_values[id(pv)] = (pv, infos, any(i is not None and not i.distributed for i in infos), number)
     return hit
 
 
@@ -625,15 +695,17 @@ def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx, seen: _Seen | None = N
         edits = _decide(op, rule, ctx, tensors, seen.read if seen is not None else None)
     else:
         tensors = seen.tensors
+        # A signed op (empty `parts`) is decided once per signature by the walk already.
         key = ((_rule_number(rule, ctx), op.name == "stablehlo.reshape", reduction_kind(op) if rule.reduction else None,
-                seen.parts) if seen.parts is not None else None)  # fmt: skip
+                seen.parts) if seen.parts else None)  # fmt: skip
         hit = ctx.decided.get(key) if key is not None else None
-        if hit is None:
-            # The entry holds the types whose ids make the key, so that no other object takes one.
-            hit = (_decide(op, rule, ctx, tensors, seen.read, seen.infos), [v.type for v in tensors])
+        if hit is not None:
+            edits = hit[0]
+        else:
+            edits = _decide(op, rule, ctx, tensors, seen.read, seen.infos)
             if key is not None:
-                ctx.decided[key] = hit
-        edits = hit[0]
+                # The entry holds the types whose ids make the key, so that no other object takes one.
+                ctx.decided[key] = (edits, [v.type for v in tensors])
     if edits is not None:
         _apply(op, tensors, edits, ctx)
     return edits
@@ -643,6 +715,8 @@ def _decide(op: Any, rule: OpShardingRule, ctx: _Ctx, tensors: list[Any], read: 
             infos: list[_AttrInfo | None] | None = None) -> _Edits | None:  # fmt: skip
     """What `_process_op` does to `op`, or None when it leaves it as it is (`infos`: the
     tensors' attribute records, when each sharding is its own attribute's)."""
+    if infos is not None and (ctx.trace is None or not ctx.trace.enabled):
+        return _decide_read(op, rule, ctx, tensors, infos)
     # Read only here: targets are copies.
     if infos is not None:
         shs = [None if i is None else i.sharding or i.read(ctx) for i in infos]
@@ -683,7 +757,7 @@ def _decide(op: Any, rule: OpShardingRule, ctx: _Ctx, tensors: list[Any], read: 
         key = (_rule_number(rule, ctx), op.name == "stablehlo.reshape", axes_key, numels, *shapes)
         choice = ctx.choices.get(key)
         if choice is None:
-            found = _choose(op, rule, shs, numels, ctx, full)
+            found = _choose(op, rule, shs, numels, ctx, full, shapes)
             keeps = found is not None and _keeps(found, shs, rule, len(op.operands))
             number = ctx.found_numbers.setdefault(found, len(ctx.found_numbers))
             choice = ctx.choices[key] = (found, keeps, number)
@@ -697,10 +771,91 @@ def _decide(op: Any, rule: OpShardingRule, ctx: _Ctx, tensors: list[Any], read: 
     # The edits are a function of the choice, the shardings read (by value), the mesh, the
     # tensors' and the rule's ranks, the operand count and the reduction factors and combiner.
     kind = reduction_kind(op) if rule.reduction else None
-    ranks = tuple(rank_of(v) for v in tensors)
+    ranks = _ranks(tensors, ctx)
     edit_key = (number, len(op.operands), _rule_shape(rule, ctx), mesh_ref if isinstance(mesh_ref, str) else id(mesh_ref),
                 kind, ranks, *([None if i is None else i.sharding_number for i in infos] if infos is not None
                                else [None if s is None else _sharding_number(s, ctx) for s in shs]))  # fmt: skip
+    hit = ctx.edits.get(edit_key)
+    if hit is None:
+        # The entry holds the mesh whose id it may be keyed by.
+        hit = ctx.edits[edit_key] = (mesh_ref, _edits(op, rule, ctx, found, shs, tensors, mesh_ref, mesh, other_order))
+    return hit[1]
+
+
+def _decide_read(op: Any, rule: OpShardingRule, ctx: _Ctx, tensors: list[Any], infos: list[_AttrInfo | None]) -> _Edits | None:
+    """`_decide` of an op whose shardings are their attributes' `infos`, untraced: the same
+    steps, each number read from the records and the per-type and per-rule tables at once."""
+    shs: list[Sharding | None] = []
+    shapes: list[int | None] = []
+    numbers: list[int | None] = []
+    ref = None
+    one_name = True  # every sharding is on one named mesh
+    for i in infos:
+        if i is None:
+            shs.append(None)
+            shapes.append(None)
+            numbers.append(None)
+            continue
+        sh = i.sharding or i.read(ctx)
+        shs.append(sh)
+        shapes.append(i.shape_number)
+        numbers.append(i.sharding_number)
+        if ref is None:
+            ref = sh.mesh
+            one_name = isinstance(ref, str)
+        elif sh.mesh != ref:
+            one_name = False
+    if ref is None:
+        return None  # no tensor has a sharding
+    if one_name:
+        # One named mesh (the common case): it is the op's mesh unless missing or maximal.
+        mesh = ctx.meshes.get(ref)
+        if mesh is None or mesh.is_maximal:
+            return None
+        mesh_ref = ref
+    else:
+        picked = _common_mesh([s for s in shs if s is not None], ctx)
+        if picked is None:
+            return None
+        mesh_ref, mesh = picked
+
+    def other_order(sh: Sharding | None) -> bool:
+        # Same axes, other device order: resharded onto the common mesh (shouldReshardToCommonMesh).
+        return (sh is not None and sh.mesh != mesh_ref and not sh.is_replicated()
+                and _mesh(sh.mesh, ctx).device_ids != mesh.device_ids)  # fmt: skip
+
+    full, axes_key = _axis_sizes(mesh, ctx)
+    numels_l = []
+    ranks_l = []
+    table = ctx.type_info
+    for v in tensors:
+        t = v.type
+        hit = table.get(id(t))
+        if hit is None or hit[0] is not t:
+            hit = table[id(t)] = (t, _numel(v), rank_of(v))
+        numels_l.append(hit[1])
+        ranks_l.append(hit[2])
+    numels = tuple(numels_l)
+    rinfo = ctx.rule_info.get(id(rule))
+    if rinfo is None or rinfo[0] is not rule:
+        rinfo = ctx.rule_info[id(rule)] = (rule, _rule_number(rule, ctx), _rule_shape(rule, ctx))
+    key = (rinfo[1], op.name == "stablehlo.reshape", axes_key, numels, *shapes)
+    choice = ctx.choices.get(key)
+    if choice is None:
+        found = _choose(op, rule, shs, numels, ctx, full, shapes)
+        keeps = found is not None and _keeps(found, shs, rule, len(op.operands))
+        number = ctx.found_numbers.setdefault(found, len(ctx.found_numbers))
+        choice = ctx.choices[key] = (found, keeps, number)
+    found, keeps, number = choice
+    if keeps and (one_name or all(s is None or s.mesh == mesh_ref for s in shs) or not any(other_order(s) for s in shs)):
+        return None  # nothing to reshard, nothing to reduce: what the steps below would conclude
+    if found is None:
+        return None
+    # The edits are a function of the choice, the shardings read (by value), the mesh, the
+    # tensors' and the rule's ranks, the operand count and the reduction factors and combiner.
+    kind = reduction_kind(op) if rule.reduction else None
+    edit_key = (number, len(op.operands), rinfo[2], mesh_ref if isinstance(mesh_ref, str) else id(mesh_ref), kind,
+                tuple(ranks_l), *numbers)  # fmt: skip
     hit = ctx.edits.get(edit_key)
     if hit is None:
         # The entry holds the mesh whose id it may be keyed by.
@@ -718,67 +873,88 @@ class _Edits:
     all_reduces: list[dict]  # per result, sdy.all_reduce properties (empty: no reduction)
     result_reshards: list[dict | None]  # per result, sdy.reshard properties back to its sharding
     written: Any = None  # the `sdy.sharding` attribute `result_attrs` became on the first op, for the next ones
+    after: bool = True  # whether an op is inserted after the op (an all_reduce or a result's reshard)
+
+    def __post_init__(self) -> None:
+        self.after = bool(self.all_reduces) or any(r is not None for r in self.result_reshards)
 
 
 def _edits(op: Any, rule: OpShardingRule, ctx: _Ctx, found: tuple, shs: list[Sharding | None], tensors: list[Any],
            mesh_ref: Any, mesh: Any, other_order: Callable[[Sharding | None], bool]) -> _Edits:  # fmt: skip
     """The edits that make `op`'s tensors take the chosen factor shardings `found`."""
-    chosen = {f: list(axes) for f, axes in found[0]}
-    # Reshard operands and results whose projection changed.
-    new_shardings = []
-    for t, (v, m) in enumerate(zip(tensors, rule.tensors)):
-        dims = [list(d) for d in found[1][t]]
-        cur = shs[t]
-        target = cur.copy() if cur is not None else Sharding.replicated_closed(mesh_ref, len(m))
-        target.dims = dims
-        target.mesh = mesh_ref
-        new_shardings.append(target)
     n_ops = len(op.operands)
+    dims_of = found[1]
+    ranks = _ranks(tensors, ctx)
+
+    def target(t: int) -> Sharding:
+        # Tensor #t's sharding under the choice: its own (closedness, priorities, replicated and
+        # unreduced axes kept) with the chosen dims, on the op's mesh.
+        cur = shs[t]
+        out = cur.copy() if cur is not None else Sharding.replicated_closed(mesh_ref, len(rule.tensors[t]))
+        out.dims = [list(d) for d in dims_of[t]]
+        out.mesh = mesh_ref
+        return out
+
+    tracing = ctx.trace is not None and ctx.trace.enabled
+    # Reshard operands whose projection changed (to the chosen dims, closed: nothing else of
+    # the target is read).
     operands = []
     for t in range(n_ops):
-        v = tensors[t]
         cur = shs[t]
-        if rank_of(v) == 0 or (_dims_equal(cur, new_shardings[t], rank_of(v)) and not other_order(cur)):
+        if ranks[t] == 0 or (_same_dims(cur, dims_of[t], ranks[t]) and not other_order(cur)):
             continue
-        _why(ctx, op, lambda: f"operand #{t}: {cur.text(ctx.meshes) if cur else 'replicated'} is incompatible "
-                      f"with the op's factor shardings -> reshard to {new_shardings[t].text(ctx.meshes)}")  # fmt: skip
-        operands.append((t, _reshard_props(new_shardings[t], ctx)))
-    results = tensors[n_ops:]
-    result_changed = [not _dims_equal(shs[n_ops + j], new_shardings[n_ops + j], rank_of(r)) or other_order(shs[n_ops + j])
-                      for j, r in enumerate(results)]  # fmt: skip
+        if tracing:
+            _why(ctx, op, lambda: f"operand #{t}: {cur.text(ctx.meshes) if cur else 'replicated'} is incompatible "
+                          f"with the op's factor shardings -> reshard to {target(t).text(ctx.meshes)}")  # fmt: skip
+        operands.append((t, _closed_reshard_props(mesh_ref, dims_of[t], ctx)))
+    n = len(tensors)
+    result_changed = [not _same_dims(shs[t], dims_of[t], ranks[t]) or other_order(shs[t]) for t in range(n_ops, n)]
     # Axes the result keeps unreduced are not reduced here (the all_reduce is delayed to a user).
     kept = _unreduced(shs[n_ops] if n_ops < len(shs) else None, mesh)
-    red_axes = axis_set_diff([a for f in sorted(rule.reduction) for a in chosen.get(f, [])], kept)
-    result_attrs = [to_attr(s, ctx.meshes) for s in new_shardings[n_ops:]] if any(result_changed) else None
+    chosen = dict(found[0])
+    red_axes = axis_set_diff([a for f in sorted(rule.reduction) for a in chosen.get(f, ())], kept)
+    changed = any(result_changed)
+    new_results = [target(t) for t in range(n_ops, n)] if changed or red_axes or tracing else []
+    result_attrs = [to_attr(s, ctx.meshes) for s in new_results] if changed else None
     # All results' all_reduces come first, then their reshards (Shardy's order).
     all_reduces = []
     if red_axes:
         axes = sort_and_merge(red_axes, mesh)
         kind = reduction_kind(op)
-        for j in range(len(results)):
-            _why(ctx, op, lambda: f"result #{j}: reduction factor sharded on {[a[0] for a in axes]} -> all_reduce ({kind})")
-            all_reduces.append(_all_reduce_props(axes, new_shardings[n_ops + j], kind, ctx, mesh))
+        for j in range(n - n_ops):
+            if tracing:
+                _why(ctx, op, lambda: f"result #{j}: reduction factor sharded on {[a[0] for a in axes]} -> all_reduce ({kind})")
+            all_reduces.append(_all_reduce_props(axes, new_results[j], kind, ctx, mesh))
     # A result is resharded back to its sharding as written (open dims stay open). Without one:
     # closed replicated for the first such result; Shardy's setSharding of that result gives
     # the op's other results open shardings, which later ones are resharded to.
     opened = False
     result_reshards: list[dict | None] = []
-    for j, r in enumerate(results):
+    for j in range(n - n_ops):
         if not result_changed[j]:
             result_reshards.append(None)
             continue
         old = shs[n_ops + j]
         if old is None:
-            old = Sharding.open(mesh_ref, rank_of(r)) if opened else Sharding.replicated_closed(mesh_ref, rank_of(r))
+            rank = ranks[n_ops + j]
+            old = Sharding.open(mesh_ref, rank) if opened else Sharding.replicated_closed(mesh_ref, rank)
             opened = not any(shs[n_ops:])
-        _why(ctx, op, lambda: f"result #{j}: computed as {new_shardings[n_ops + j].text(ctx.meshes)}, users expect "
-                      f"{old.text(ctx.meshes)} -> reshard after the op")  # fmt: skip
+        if tracing:
+            _why(ctx, op, lambda: f"result #{j}: computed as {new_results[j].text(ctx.meshes)}, users expect "
+                          f"{old.text(ctx.meshes)} -> reshard after the op")  # fmt: skip
         result_reshards.append(_reshard_props(old, ctx, keep_open=True, unreduced=True))
     return _Edits(operands, result_attrs, all_reduces, result_reshards)
 
 
+def _same_dims(cur: Sharding | None, dims: tuple, rank: int) -> bool:
+    """`_dims_equal(cur, s, rank)` for a sharding `s` of dims `dims` (tuples)."""
+    have = [tuple(d) for d in cur.dims] if cur is not None else [()] * rank
+    return have == list(dims)
+
+
 def _apply(op: Any, tensors: list[Any], edits: _Edits, ctx: _Ctx) -> None:
-    """Make `edits` to `op` (`tensors`: its operands and results as they were read)."""
+    """Make `edits` to `op` (`tensors`: its operands, and results, as they were read; only the
+    operands `edits` reshards are read)."""
     for t, props in edits.operands:
         op.set_operand(t, _insert_reshard(tensors[t], props, ctx, op))
     if edits.result_attrs is not None:
@@ -788,6 +964,8 @@ def _apply(op: Any, tensors: list[Any], edits: _Edits, ctx: _Ctx) -> None:
             set_op_result_shardings(op, edits.result_attrs)
             if not op.name.startswith("sdy."):  # sdy ops keep shardings in properties
                 edits.written = op.attributes["sdy.sharding"]
+    if not edits.after:
+        return
     anchor = op
     users = [list(r.uses) for r in op.results]
     values = list(op.results)
@@ -815,6 +993,15 @@ def _rule_number(rule: OpShardingRule, ctx: _Ctx) -> int:
     hit = ctx.rule_ids.get(id(rule))
     if hit is None or hit[0] is not rule:
         hit = ctx.rule_ids[id(rule)] = (rule, ctx.rule_numbers.setdefault(rule, len(ctx.rule_numbers)))
+    return hit[1]
+
+
+def _one_factor_dims(rule: OpShardingRule, ctx: _Ctx) -> bool:
+    """Whether every dimension of every tensor of the rule has one factor, found once per rule
+    object (the entry holds it)."""
+    hit = ctx.one_factor.get(id(rule))
+    if hit is None or hit[0] is not rule:
+        hit = ctx.one_factor[id(rule)] = (rule, all(len(d) == 1 for m in rule.tensors for d in m))
     return hit[1]
 
 
@@ -868,6 +1055,19 @@ def _sizes(tensors: list[Any], ctx: _Ctx) -> tuple[int, ...]:
     return tuple(sizes)
 
 
+def _ranks(tensors: list[Any], ctx: _Ctx) -> tuple[int, ...]:
+    """The tensors' ranks (`rank_of`), computed once per type object."""
+    ranks = []
+    table = ctx.ranks
+    for v in tensors:
+        t = v.type
+        hit = table.get(id(t))
+        if hit is None or hit[0] is not t:
+            hit = table[id(t)] = (t, rank_of(v))
+        ranks.append(hit[1])
+    return tuple(ranks)
+
+
 def _keeps(found: tuple, shs: list[Sharding | None], rule: OpShardingRule, n_ops: int) -> bool:
     """The chosen factor shardings leave every tensor's dims as they are (scalar operands aside)
     and put no axes on a reduction factor: `_process_op` would insert nothing."""
@@ -884,12 +1084,13 @@ def _keeps(found: tuple, shs: list[Sharding | None], rule: OpShardingRule, n_ops
 
 
 def _choose(op: Any, rule: OpShardingRule, shs: list[Sharding | None], numels: tuple[int, ...], ctx: _Ctx,
-            full: dict[str, int]) -> tuple | None:  # fmt: skip
+            full: dict[str, int], shapes: list[int | None] | None = None) -> tuple | None:  # fmt: skip
     """The axes every factor gets and each tensor's dims under them (None: the op is skipped;
     `numels`: the tensors' element counts, `_sizes`).
     A function of the rule, the tensors' dims, replicated axes and sizes, the mesh axes and the
-    mode: `_Ctx.choices` keeps it per such key for the ops that repeat one (tracing aside)."""
-    projs, overflow = _projections(rule, shs, ctx)
+    mode: `_Ctx.choices` keeps it per such key for the ops that repeat one (tracing aside;
+    `shapes`: the shardings' `_shape_number`s, None when tracing)."""
+    projs, overflow = _projections(rule, shs, ctx, shapes)
     if overflow and op.name != "stablehlo.reshape":
         _why(ctx, op, "skipped: a factor has overflow axes")
         return None
@@ -903,47 +1104,71 @@ def _choose(op: Any, rule: OpShardingRule, shs: list[Sharding | None], numels: t
     else:
         chosen = incompatible_common_axes(rule, projs, numels, full)
         _expressible(op, rule, chosen, ctx, full)
-    return tuple((f, tuple(axes)) for f, axes in chosen.items()), _tensor_dims(rule, chosen, ctx)
+    found = tuple((f, tuple(axes)) for f, axes in chosen.items())
+    return found, _tensor_dims(rule, chosen, dict(found), ctx)
 
 
-def _tensor_dims(rule: OpShardingRule, chosen: dict, ctx: _Ctx) -> tuple:
-    """Each tensor's dims under the chosen factor axes (`factor_dims`), as tuples: found once per
-    rule tensor and axes of its factors (choices that differ elsewhere share them)."""
-    sizes = rule.factor_sizes
+def _tensor_dims(rule: OpShardingRule, chosen: dict, as_tuples: dict, ctx: _Ctx) -> tuple:
+    """Each tensor's dims under the chosen factor axes (`factor_dims`; `as_tuples`: the same
+    axes as tuples), as tuples: found once per rule tensor and axes of its factors (choices that
+    differ elsewhere share them)."""
+    if _one_factor_dims(rule, ctx):
+        # A dimension of one factor has that factor's axes (`factor_dims`, sub-axes merged).
+        merged = {f: (axes if len(axes) < 2 else tuple(merge_axes(list(axes)))) for f, axes in as_tuples.items()}
+        return tuple(tuple(merged.get(d[0], ()) for d in m) for m in rule.tensors)
     number = _rule_number(rule, ctx)
+    table = ctx.tensor_dims
     out = []
-    for t, m in enumerate(rule.tensors):
-        key = (number, t, *[tuple(chosen.get(f, ())) for d in m for f in d])
-        dims = ctx.tensor_dims.get(key)
+    t = 0
+    for m in rule.tensors:
+        key = (number, t, *[as_tuples.get(f, ()) for d in m for f in d])
+        dims = table.get(key)
         if dims is None:
-            dims = ctx.tensor_dims[key] = tuple(tuple(d) for d in factor_dims(m, sizes, lambda f: chosen.get(f, [])))
+            dims = table[key] = tuple(tuple(d) for d in factor_dims(m, rule.factor_sizes, lambda f: chosen.get(f, [])))
         out.append(dims)
+        t += 1
     return tuple(out)
 
 
-def _projections(rule: OpShardingRule, shs: list[Sharding | None], ctx: _Ctx) -> tuple[list[Any], bool]:
+def _projections(rule: OpShardingRule, shs: list[Sharding | None], ctx: _Ctx,
+                 shapes: list[int | None] | None) -> tuple[list[Any], bool]:  # fmt: skip
     """Each tensor's sharding projected onto the rule's factors (read only: projections are
-    shared by the ops whose rule and shardings repeat, outside tracing), and whether a factor
-    has overflow axes in one of them."""
+    shared by the ops whose rule and shardings repeat, outside tracing: `shapes` is None then),
+    and whether a factor has overflow axes in one of them."""
     sizes = rule.factor_sizes
-    tracing = ctx.trace is not None and ctx.trace.enabled
-    number = None if tracing else _rule_number(rule, ctx)
+    number = None if shapes is None else _rule_number(rule, ctx)
+    table = ctx.projections
     out = []
     overflow = False
-    for t, (m, s) in enumerate(zip(rule.tensors, shs)):
-        key = None if tracing else (number, t, None if s is None else _shape_number(s, ctx))
-        hit = ctx.projections.get(key) if key is not None else None
+    t = 0
+    for m in rule.tensors:
+        s = shs[t]
+        key = None if shapes is None else (number, t, shapes[t])
+        hit = table.get(key) if key is not None else None
         if hit is None:
             p = project(m, sizes, s.dims if s else None, [True] * len(m), s.replicated if s else (), minor_most_takes_rest=True)
             hit = (p, any(fs.overflow for fs in p.factors.values()))
             if key is not None:
-                ctx.projections[key] = hit
+                table[key] = hit
         out.append(hit[0])
         overflow = overflow or hit[1]
+        t += 1
     return out, overflow
 
 
 def _all_reduce_props(axes: list[Axis], out: Sharding, kind: str, ctx: _Ctx, mesh: Any) -> dict:
+    """The properties of an `sdy.all_reduce` over `axes` of `mesh` to `out`: one dict per
+    distinct content (ops copy it; `to_attr` shares one model per distinct sharding, named here
+    by identity, and the entry holds it and the mesh)."""
+    model = to_attr(out, ctx.meshes)
+    key = (tuple(axes), kind, id(mesh), id(model))
+    hit = ctx.all_reduce_props.get(key)
+    if hit is None:
+        hit = ctx.all_reduce_props[key] = (mesh, model, _build_all_reduce_props(axes, out, kind, ctx, mesh))
+    return hit[2]
+
+
+def _build_all_reduce_props(axes: list[Axis], out: Sharding, kind: str, ctx: _Ctx, mesh: Any) -> dict:
     from ttopt.dialects.sdy_attrs import AxisRefListAttr
     from ttopt.ir.attributes import OpaqueAttr
     from ttopt.sharding.factors import axis_ref
@@ -969,14 +1194,19 @@ def _expressible(op: Any, rule: OpShardingRule, chosen: dict, ctx: _Ctx, full: d
             if not axes:
                 continue  # nothing to keep or drop
             keep: list[Axis] = []
+            kept = 1  # axes_size(keep)
             for a in axes:
-                if is_sub_axis(a, full) or sizes[f] % (axes_size(keep) * a[2]) != 0:
+                # `is_sub_axis(a, full)`, inline: most factors keep all their axes.
+                if a[1] != 1 or a[2] != full.get(a[0], a[2]) or sizes[f] % (kept * a[2]) != 0:
                     why = "a sub-axis" if is_sub_axis(a, full) else "a non-divisible sharding"
                     _why(ctx, op, lambda: f"factor {factor_name(f)} (size {sizes[f]}): {_axes_text(axes[len(keep):], full)} "
                                   f"would need {why} -> replicated (conservative)")  # fmt: skip
                     break
                 keep.append(a)
+                kept *= a[2]
             chosen[f] = keep
+    if _one_factor_dims(rule, ctx):
+        return  # no factor follows another in a dimension
     for f in consistent_factor_axes(rule, chosen):
         _why(ctx, op, lambda: f"factor {factor_name(f)}: a more major factor of its dimension is not fully sharded "
                       "-> replicated (its axes cannot be expressed after it)")  # fmt: skip
@@ -1089,8 +1319,7 @@ def _reduce_partial(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
     for r in op.results:
         users = list(r.uses)
         sh = _sharding_of(r, ctx) or out
-        ar = ctx.cursor.insert_after(anchor, rewriter.create("sdy.all_reduce", [r], [r.type],
-                                                             _all_reduce_props(axes, sh, sh.unreduced_kind or "sum", ctx, mesh)))
+        ar = ctx.cursor.insert_after(anchor, _new_op("sdy.all_reduce", r, _all_reduce_props(axes, sh, sh.unreduced_kind or "sum", ctx, mesh)))
         anchor = ar
         for u in users:
             for k, x in enumerate(u.operands):
@@ -1098,123 +1327,264 @@ def _reduce_partial(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
                     u.set_operand(k, ar.results[0])
 
 
-def _signature(op: Any, args: dict[int, tuple[Any, Any, bool]]) -> tuple[tuple, list[Any]] | None:
-    """What `_read`, `rule_for` and `_decide` read of `op`, as the ids of the objects they read
-    (with those objects): its name, operand and result types, properties and attributes (all
-    shared, never changed in place), each operand's sharding attribute (its definer's per-value
-    attribute and its result number, an sdy op's own sharding property, a function argument's
-    attribute) and its reduction's combiner. Ops with equal signatures get the same edits. None
-    for an op with an operand read through a barrier or a region argument (`_read`'s non-plain
-    case). `args`: per block argument read, (it, its sharding attribute, whether `_read` reads
-    it plainly). None too for an op whose rule reads more than the op (`rule_reads_only_the_op`)."""
-    if not rule_reads_only_the_op(op.name):
+def _signature(op: Any, c: _Ctx) -> tuple[tuple, tuple] | None:
+    """What `_read`, `rule_for` and `_decide` read of `op`, by content, in two parts: what its
+    rule reads (its name, its properties and attributes, each by its class: equal attributes
+    share one, and its operand and result types) and its shardings (its own per-value
+    attribute's class, each operand's sharding: the class of the definer's per-value attribute's
+    entry at its result number, of an sdy op's own sharding or of a function argument's
+    attribute) with its reduction's combiner. Ops with equal signatures get the same edits.
+    Types are named by identity: the entries that store a signature hold them. None for an op
+    with an operand read through a barrier, a manual computation or a region argument (`_read`'s
+    non-plain case), and for an op whose rule reads more than the op (`rule_reads_only_the_op`)."""
+    name = op.name
+    kind = c.signable.get(name, False)
+    if kind is False:
+        kind = c.signable[name] = _signature_kind(name)
+    if kind is None:
         return None
-    objs: list[Any] = [*op.properties.values(), *op.attributes.values()]
-    numbers: list[Any] = [op.name, len(op.operands), len(op.results), len(op.properties), *op.properties, *op.attributes]
+    classes = c.attr_classes
+    per_values = c.per_values
+    key: list[Any] = [kind[0], len(op.operands)]  # what the rule reads
+    shardings: list[Any] = []  # the shardings read
+    if kind[1]:
+        for k, a in op.properties.items():
+            hit = classes.get(id(a))
+            key += (k, hit[1] if hit is not None else _attr_class(a, c))
+    for k, a in op.attributes.items():
+        if k == "sdy.sharding":
+            key.append(k)
+            shardings.append((per_values.get(id(a)) or _per_value(a, c))[3])
+            continue
+        hit = classes.get(id(a))
+        key += (k, hit[1] if hit is not None else _attr_class(a, c))
+    found: list[_AttrInfo | None] = []
+    c.operand_infos = found
     for v in op.operands:
-        objs.append(v.type)
+        t = v.type
         d = getattr(v, "op", None)
         if d is None:
-            arg = args.get(id(v))
+            arg = c.arg_attrs.get(id(v))
             if arg is None:  # the pass never writes a function's argument shardings: read once
                 plain = _region_owner(v) is None
-                arg = args[id(v)] = (v, get_sharding_attr(v) if plain else None, plain)
+                arg = c.arg_attrs[id(v)] = (v, _attr_info(get_sharding_attr(v), c) if plain else None, plain)
             if not arg[2]:
                 return None
-            objs.append(arg[1])
-            numbers.append(-1)
-            continue
-        name = d.name
-        if name.startswith("sdy."):
-            if name == "sdy.propagation_barrier" or name == "sdy.manual_computation":
-                return None
-            # `get_sharding_attr` reads an sdy op's sharding from its properties (or attributes).
-            objs += d.properties.values()
-            objs.append(d.attributes.get("sdy.sharding"))
-            numbers += d.properties
+            info = arg[1]
         else:
-            objs.append(d.attributes.get("sdy.sharding"))
-        numbers.append(v.index)
+            dn = d.name
+            if dn.startswith("sdy."):
+                if dn == "sdy.propagation_barrier" or dn == "sdy.manual_computation":
+                    return None
+                own = _OWN_SHARDING.get(dn)
+                if own is None:
+                    info = _attr_info(get_sharding_attr(v), c)
+                else:  # the sdy op's own sharding property: its record found once per attribute object
+                    a = d.properties.get(own)
+                    hit = c.own_infos.get(id(a))
+                    if hit is None or hit[0] is not a:
+                        hit = c.own_infos[id(a)] = (a, _attr_info(get_sharding_attr(v), c))
+                    info = hit[1]
+            else:
+                pv = d.attributes.get("sdy.sharding")
+                if pv is None:
+                    info = None
+                else:
+                    infos = (per_values.get(id(pv)) or _per_value(pv, c))[1]
+                    info = infos[v.index] if v.index < len(infos) else None
+        found.append(info)
+        key.append(id(t))
+        shardings.append(None if info is None else info.cls)
     for r in op.results:
-        objs.append(r.type)
+        key.append(id(r.type))
     if op.regions:
-        numbers.append(reduction_kind(op))
-    return (*numbers, *map(id, objs)), objs
+        shardings.append(reduction_kind(op))
+    return tuple(key), tuple(shardings)
+
+
+def _signed_rule(op: Any, c: _Ctx, key: tuple) -> Any:
+    """`rule_for(op, False)` of an op `_signature` signed, found once per what the rule reads
+    (`key`, the signature's first part: its name, properties, attributes and types)."""
+    hit = c.rules.get(key)
+    if hit is None:
+        # The entry holds the types whose ids are in its key.
+        hit = c.rules[key] = (rule_for(op, False), [*(v.type for v in op.operands), *(r.type for r in op.results)])
+    return hit[0]
+
+
+def _signature_kind(name: str) -> tuple[str, bool] | None:
+    """What `_signature` names an op by, and whether it reads its properties: None when it has
+    no signature (`rule_reads_only_the_op`); "pointwise" for the ops the walk treats alike
+    whatever their name and properties (their rule reads the types alone, and the walk tests
+    neither: ops of the family with equal types, attributes and shardings get the same edits; no
+    op is named so, names have a dialect prefix); the name of an op without a table rule, without
+    its properties (a constant's value, a call's callee: nothing the walk reads before it finds
+    the rule missing, its own `sdy.sharding_rule` attribute aside; a call is processed, never
+    signed); else the op's name with its properties."""
+    if not rule_reads_only_the_op(name):
+        return None
+    if rule_is_pointwise(name) and name not in SEED_SKIPPED and name not in DATA_FLOW_EDGES and not name.startswith("sdy."):
+        return ("pointwise", False)
+    return (name, has_table_rule(name))
+
+
+def _attr_class(a: Any, c: _Ctx) -> int:
+    """The class of a property or attribute object: attributes of one kind and spelling share
+    one (they are equal; an alias reference is its own: its target is read through the
+    module); found once per object."""
+    cls = ("alias", id(a)) if type(a) is AliasRef else (type(a), a.text)
+    hit = c.attr_classes[id(a)] = (a, c.attr_class_numbers.setdefault(cls, len(c.attr_class_numbers)))
+    return hit[1]
 
 
 def _walk(block: Any, func: Any, c: _Ctx, full_version: bool, nested: bool) -> None:
     """Shardy's post-order walk: ops inside a data-flow op's regions come before the op; the
     function's return last (region terminators are data-flow edge sources, not ops to fix)."""
-    from ttopt.sharding.rules import rule_for
-
-    module = c.module
     tracing = c.trace is not None and c.trace.enabled
+    cursor = c.cursor
+    # A function's blocks defer the walk's edits next to the op it is at (`BlockCursor.defer`):
+    # the steps that read or edit the block elsewhere write them out first and defer again after
+    # (`_paused`).
+    defer = not nested and not tracing
+    if defer:
+        c.deferring.add(id(block))
+        cursor.defer(block)
+    # The common case first: an op of the full version that no step before the signature takes
+    # (`_WALK_FIRST`), whose signature repeats an earlier op's.
+    fast = defer and full_version
+    by_signature = c.by_signature
     for op in list(block.ops):
+        if fast and op.name not in _WALK_FIRST:
+            sig = _signature(op, c)
+            if sig is not None:
+                done = by_signature.get(sig)
+                if done is not None:  # an op like one before: the same edits, nothing read again
+                    if done[0] is not None:
+                        _apply(op, op.operands, done[0], c)  # it reads operands only, each before it is replaced
+                    continue
+            _walk_op(op, block, func, c, full_version, True, nested, tracing, sig)
+            continue
         full = full_version or _on_full_version(op, c)
-        if op.name in DATA_FLOW_EDGES and not c.conservative:
+        _walk_op(op, block, func, c, full_version, full, nested, tracing)
+    if defer:
+        cursor.finish(block)
+        c.deferring.discard(id(block))
+
+
+class _Paused:
+    """Within it, `block`'s deferred edits are written out and new ones are made at once."""
+
+    __slots__ = ("block", "c")
+
+    def __init__(self, block: Any, c: _Ctx) -> None:
+        self.block = block
+        self.c = c
+
+    def __enter__(self) -> None:
+        self.c.cursor.materialize(self.block)
+
+    def __exit__(self, *exc: object) -> None:
+        if id(self.block) in self.c.deferring:
+            self.c.cursor.defer(self.block)
+
+
+def _paused(block: Any, c: _Ctx) -> _Paused:
+    """A step that reads `block` or edits it elsewhere than next to the op the walk is at runs
+    with its edits made at once (`BlockCursor.materialize` first, `defer` after)."""
+    return _Paused(block, c)
+
+
+# Ops `_walk_op` takes before it signs them.
+_WALK_FIRST = frozenset({*DATA_FLOW_EDGES, "func.return", "sdy.reshard", "sdy.manual_computation"})
+_UNSIGNED: Any = object()  # `_walk_op`'s `sig` when the op is not signed yet
+
+
+def _walk_op(op: Any, block: Any, func: Any, c: _Ctx, full_version: bool, full: bool, nested: bool, tracing: bool,
+             sig: Any = _UNSIGNED) -> None:  # fmt: skip
+    """What `_walk` does to one op of `block` (`full`: whether the full version processes it;
+    `sig`: its `_signature` when `_walk` signed it, a signature no earlier op has, or None)."""
+    if sig is not _UNSIGNED:
+        _walk_signed(op, block, c, full, tracing, sig)
+        return
+    if op.name in DATA_FLOW_EDGES and not c.conservative:
+        with _paused(block, c):
             for region in op.regions:
                 for inner in region.blocks:
                     _walk(inner, func, c, full_version, nested=True)
             _process_data_flow(op, c, full)
-            continue
-        if nested and op is block.ops[-1]:
-            continue
-        if op.name == "func.return":
+        return
+    if nested and op is block.ops[-1]:
+        return
+    if op.name == "func.return":
+        with _paused(block, c):
             _process_return(op, func, c, full_version)
-            continue
-        if op.name == "sdy.reshard" and _reshard_to_unreduced(op, c):
-            continue
-        if op.name == "sdy.manual_computation" and not c.conservative:
+        return
+    if op.name == "sdy.reshard" and _adds_unreduced(op):
+        with _paused(block, c):
+            if _reshard_to_unreduced(op, c):
+                return
+    if op.name == "sdy.manual_computation" and not c.conservative:
+        with _paused(block, c):
             for inner in op.regions[0].blocks:
                 _walk(inner, func, c, full_version, nested=True)
             _process_manual_edges(op, c, full)
             _process_data_flow(op, c, full)
-            continue
-        sig = _signature(op, c.arg_attrs) if full and not tracing else None
-        if sig is not None:
-            done = c.by_signature.get(sig[0])
-            if done is not None:  # an op like one before: the same edits, nothing read again
-                if done[0] is not None:
-                    _apply(op, [*op.operands, *op.results], done[0], c)
-                continue
-        # Each operand's and result's sharding attribute, read once for the steps below (an
-        # all_reduce of unreduced operands replaces them: read again then).
+        return
+    sig = _signature(op, c) if full and not tracing else None
+    if sig is not None:
+        done = c.by_signature.get(sig)
+        if done is not None:  # an op like one before: the same edits, nothing read again
+            if done[0] is not None:
+                _apply(op, op.operands, done[0], c)  # it reads operands only, each before it is replaced
+            return
+    _walk_signed(op, block, c, full, tracing, sig)
+
+
+def _walk_signed(op: Any, block: Any, c: _Ctx, full: bool, tracing: bool, sig: Any) -> None:
+    """`_walk_op` of an op past its signature (None: it has none), which no earlier op has."""
+    module = c.module
+    # Each operand's and result's sharding attribute, read once for the steps below (an
+    # all_reduce of unreduced operands replaces them: read again then).
+    seen = _read(op, c) if sig is None else _read_signed(op, c, c.operand_infos)
+    if seen.unreduced_operand and op.results:
+        _reduce_unreduced_operands(op, c)
         seen = _read(op, c)
-        if seen.unreduced_operand and op.results:
-            _reduce_unreduced_operands(op, c)
-            seen = _read(op, c)
-        if op.name == "sdy.manual_computation":
-            if full:
+    if op.name == "sdy.manual_computation":
+        if full:
+            with _paused(block, c):
                 _process_manual(op, c)
-            continue
-        if (op.name in SEED_SKIPPED and c.conservative) or op.name.startswith("sdy."):
-            continue
-        if seen.off_distributed and is_single_device_op(op, c.meshes):
-            _why(c, op, "a result is on a single device -> operands resharded onto it, results back")
+        return
+    if (op.name in SEED_SKIPPED and c.conservative) or op.name.startswith("sdy."):
+        return
+    if seen.off_distributed and is_single_device_op(op, c.meshes):
+        _why(c, op, "a result is on a single device -> operands resharded onto it, results back")
+        with _paused(block, c):
             process_single_device_op(
                 op, module, c.meshes,
                 lambda v, sh, before, keep_open=False: _reshard(v, sh, c, before, keep_open=keep_open),
             )  # fmt: skip
-            continue
-        rule = rule_for(op, False)
-        # What is done to this op is done to every later op of its signature.
-        same = sig is not None and seen.parts is not None and not seen.unreduced_operand
-        if rule is None:
-            if op.name == "func.call":
+        return
+    rule = rule_for(op, False) if sig is None else _signed_rule(op, c, sig[0])
+    # What is done to this op is done to every later op of its signature.
+    same = sig is not None and seen.parts is not None and not seen.unreduced_operand
+    if rule is None:
+        if op.name == "func.call":
+            with _paused(block, c):
                 _process_call(op, c)
-            elif same:
-                c.by_signature[sig[0]] = (None, sig[1])  # type: ignore[index]
-            continue
-        if rule.is_custom:
-            # A `custom` rule (JAX's custom_partitioning) says the op partitions itself:
-            # Shardy inserts no reshards for it (b/434668939).
-            _why(c, op, "skipped: custom sharding rule")
-            continue
-        if full:
-            edits = _process_op(op, rule, c, seen)
-            if same:
-                c.by_signature[sig[0]] = (edits, sig[1])  # type: ignore[index]
-            continue
+        elif same:
+            c.by_signature[sig] = (None, [v.type for v in seen.tensors])
+        return
+    if rule.is_custom:
+        # A `custom` rule (JAX's custom_partitioning) says the op partitions itself:
+        # Shardy inserts no reshards for it (b/434668939).
+        _why(c, op, "skipped: custom sharding rule")
+        return
+    if full:
+        edits = _process_op(op, rule, c, seen)
+        if same:
+            c.by_signature[sig] = (edits, [v.type for v in seen.tensors])
+        return
+    with _paused(block, c):
         if op.name in ("stablehlo.dot", "stablehlo.dot_general"):
             _process_dot(op, rule, c)
         _reduce_partial(op, rule, c)
@@ -1227,13 +1597,27 @@ def insert_explicit_reshards(module: Module, ctx: PassContext, name: str, conser
     if not c.meshes:
         return stats
     c.distributed = frozenset(name for name, mesh in c.meshes.items() if not mesh.is_maximal)
-    for func in module.functions():
+    for func in _functions(module.op):
         if not func.regions:
             continue
         for block in func.regions[0].blocks:
             _walk(block, func, c, full_version, nested=False)
     ctx.stats.setdefault(name, {}).update(stats)
     return stats
+
+
+def _functions(top: Operation) -> list[Operation]:
+    """`module.functions()` without walking the functions' bodies (no function nests in one):
+    the `func.func` ops at any depth, in pre-order."""
+    out: list[Operation] = []
+    for region in top.regions:
+        for block in region.blocks:
+            for op in block.ops:
+                if op.name == "func.func":
+                    out.append(op)
+                elif op.regions:
+                    out += _functions(op)
+    return out
 
 
 @register_pass

@@ -69,7 +69,7 @@ def rule_for(op: Operation, conservative: bool = True) -> OpShardingRule | None:
     fn = RULES.get(op.name)
     if fn is None:
         return None
-    if fn is _pointwise:  # the most common rule: a function of the operand count and the types
+    if fn is _pointwise or fn is _select:  # the most common rule: a function of the operand count and the types
         operands = op.operands
         types: list[object] = [v.type for v in operands]
         types += [r.type for r in op.results]
@@ -109,9 +109,21 @@ def rule_for(op: Operation, conservative: bool = True) -> OpShardingRule | None:
 def rule_reads_only_the_op(name: str) -> bool:
     """Whether `rule_for` of an op named `name` reads nothing but its name, its operand and result
     types and its own properties and attributes (not its operands' producers, nor its regions):
-    the pointwise rules, the shape-and-property ones and ops without a table rule."""
+    the pointwise rules (select's too), the shape-and-property ones and ops without a table rule."""
     fn = RULES.get(name)
-    return fn is None or fn is _pointwise or name in _SHAPE_AND_PROPERTY_RULES
+    return fn is None or fn is _pointwise or fn is _select or name in _SHAPE_AND_PROPERTY_RULES
+
+
+def has_table_rule(name: str) -> bool:
+    """Whether ops named `name` have a rule in the table (else only their own `sdy.sharding_rule`)."""
+    return name in RULES
+
+
+def rule_is_pointwise(name: str) -> bool:
+    """Whether the rule of an op named `name` is the pointwise rule of its operand and result
+    shapes, nothing else read: ops of two such names with equal types get equal rules."""
+    fn = RULES.get(name)
+    return fn is _pointwise or fn is _select
 
 
 def _identity_key(op: Operation, conservative: bool) -> tuple[tuple, list[object]] | None:
