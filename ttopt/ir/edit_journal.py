@@ -318,26 +318,13 @@ def track_op(op: Operation) -> None:
     """Make `op` itself tracked (not its regions' contents): class, lists, dicts, result values."""
     if type(op) is Operation:
         # A new op (most ops tracked after a pass): plain slot writes while it is still an
-        # Operation (its writes report nothing), then the class. `_new_list` / `_new_dict`
-        # inlined: thousands of new ops are tracked after a pass that lowers or inserts.
-        d = op.properties = TrackedDict(op.properties)
-        d.owner = op
-        d.name = "properties"
-        d = op.attributes = TrackedDict(op.attributes)
-        d.owner = op
-        d.name = "attributes"
-        lst = op.operands = TrackedList(op.operands)
-        lst.owner = op
-        lst.name = "operands"
-        results = lst = op.results = TrackedList(op.results)
-        lst.owner = op
-        lst.name = "results"
-        lst = op.regions = TrackedList(op.regions)
-        lst.owner = op
-        lst.name = "regions"
-        lst = op.successors = TrackedList(op.successors)
-        lst.owner = op
-        lst.name = "successors"
+        # Operation (its writes report nothing), then the class.
+        op.properties = _new_dict(op, "properties", op.properties)
+        op.attributes = _new_dict(op, "attributes", op.attributes)
+        op.operands = _new_list(op, "operands", op.operands)
+        results = op.results = _new_list(op, "results", op.results)
+        op.regions = _new_list(op, "regions", op.regions)
+        op.successors = _new_list(op, "successors", op.successors)
         op.__class__ = TrackedOperation
         for r in results:
             if type(r) is OpResult:

@@ -711,6 +711,17 @@ def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx, seen: _Seen | None = N
     return edits
 
 
+def _other_order(mesh_ref: Any, mesh: Any, ctx: _Ctx) -> Callable[[Sharding | None], bool]:
+    """Whether a sharding has the common mesh's axes in another device order: it is resharded
+    onto the common mesh (Shardy's shouldReshardToCommonMesh)."""
+
+    def other_order(sh: Sharding | None) -> bool:
+        return (sh is not None and sh.mesh != mesh_ref and not sh.is_replicated()
+                and _mesh(sh.mesh, ctx).device_ids != mesh.device_ids)  # fmt: skip
+
+    return other_order
+
+
 def _decide(op: Any, rule: OpShardingRule, ctx: _Ctx, tensors: list[Any], read: list[tuple[Any, Any]] | None,
             infos: list[_AttrInfo | None] | None = None) -> _Edits | None:  # fmt: skip
     """What `_process_op` does to `op`, or None when it leaves it as it is (`infos`: the
@@ -742,10 +753,7 @@ def _decide(op: Any, rule: OpShardingRule, ctx: _Ctx, tensors: list[Any], read: 
         return None
     mesh_ref, mesh = picked
 
-    def other_order(sh: Sharding | None) -> bool:
-        # Same axes, other device order: resharded onto the common mesh (shouldReshardToCommonMesh).
-        return (sh is not None and sh.mesh != mesh_ref and not sh.is_replicated()
-                and _mesh(sh.mesh, ctx).device_ids != mesh.device_ids)  # fmt: skip
+    other_order = _other_order(mesh_ref, mesh, ctx)
 
     full, axes_key = _axis_sizes(mesh, ctx)
     if ctx.trace is not None and ctx.trace.enabled:
@@ -754,14 +762,7 @@ def _decide(op: Any, rule: OpShardingRule, ctx: _Ctx, tensors: list[Any], read: 
         shapes = ([None if i is None else i.shape_number for i in infos] if infos is not None
                   else [None if s is None else _shape_number(s, ctx) for s in shs])  # fmt: skip
         numels = _sizes(tensors, ctx)
-        key = (_rule_number(rule, ctx), op.name == "stablehlo.reshape", axes_key, numels, *shapes)
-        choice = ctx.choices.get(key)
-        if choice is None:
-            found = _choose(op, rule, shs, numels, ctx, full, shapes)
-            keeps = found is not None and _keeps(found, shs, rule, len(op.operands))
-            number = ctx.found_numbers.setdefault(found, len(ctx.found_numbers))
-            choice = ctx.choices[key] = (found, keeps, number)
-        found, keeps, number = choice
+        found, keeps, number = _choice(op, rule, _rule_number(rule, ctx), shs, numels, shapes, axes_key, full, ctx)
         if keeps and (all(s is None or s.mesh == mesh_ref for s in shs) or not any(other_order(s) for s in shs)):
             return None  # nothing to reshard, nothing to reduce: what the steps below would conclude
     if found is None:
@@ -775,11 +776,7 @@ def _decide(op: Any, rule: OpShardingRule, ctx: _Ctx, tensors: list[Any], read: 
     edit_key = (number, len(op.operands), _rule_shape(rule, ctx), mesh_ref if isinstance(mesh_ref, str) else id(mesh_ref),
                 kind, ranks, *([None if i is None else i.sharding_number for i in infos] if infos is not None
                                else [None if s is None else _sharding_number(s, ctx) for s in shs]))  # fmt: skip
-    hit = ctx.edits.get(edit_key)
-    if hit is None:
-        # The entry holds the mesh whose id it may be keyed by.
-        hit = ctx.edits[edit_key] = (mesh_ref, _edits(op, rule, ctx, found, shs, tensors, mesh_ref, mesh, other_order))
-    return hit[1]
+    return _edits_of(edit_key, op, rule, ctx, found, shs, tensors, mesh_ref, mesh, other_order)
 
 
 def _decide_read(op: Any, rule: OpShardingRule, ctx: _Ctx, tensors: list[Any], infos: list[_AttrInfo | None]) -> _Edits | None:
@@ -819,10 +816,7 @@ def _decide_read(op: Any, rule: OpShardingRule, ctx: _Ctx, tensors: list[Any], i
             return None
         mesh_ref, mesh = picked
 
-    def other_order(sh: Sharding | None) -> bool:
-        # Same axes, other device order: resharded onto the common mesh (shouldReshardToCommonMesh).
-        return (sh is not None and sh.mesh != mesh_ref and not sh.is_replicated()
-                and _mesh(sh.mesh, ctx).device_ids != mesh.device_ids)  # fmt: skip
+    other_order = _other_order(mesh_ref, mesh, ctx)
 
     full, axes_key = _axis_sizes(mesh, ctx)
     numels_l = []
@@ -839,14 +833,7 @@ def _decide_read(op: Any, rule: OpShardingRule, ctx: _Ctx, tensors: list[Any], i
     rinfo = ctx.rule_info.get(id(rule))
     if rinfo is None or rinfo[0] is not rule:
         rinfo = ctx.rule_info[id(rule)] = (rule, _rule_number(rule, ctx), _rule_shape(rule, ctx))
-    key = (rinfo[1], op.name == "stablehlo.reshape", axes_key, numels, *shapes)
-    choice = ctx.choices.get(key)
-    if choice is None:
-        found = _choose(op, rule, shs, numels, ctx, full, shapes)
-        keeps = found is not None and _keeps(found, shs, rule, len(op.operands))
-        number = ctx.found_numbers.setdefault(found, len(ctx.found_numbers))
-        choice = ctx.choices[key] = (found, keeps, number)
-    found, keeps, number = choice
+    found, keeps, number = _choice(op, rule, rinfo[1], shs, numels, shapes, axes_key, full, ctx)
     if keeps and (one_name or all(s is None or s.mesh == mesh_ref for s in shs) or not any(other_order(s) for s in shs)):
         return None  # nothing to reshard, nothing to reduce: what the steps below would conclude
     if found is None:
@@ -856,6 +843,26 @@ def _decide_read(op: Any, rule: OpShardingRule, ctx: _Ctx, tensors: list[Any], i
     kind = reduction_kind(op) if rule.reduction else None
     edit_key = (number, len(op.operands), rinfo[2], mesh_ref if isinstance(mesh_ref, str) else id(mesh_ref), kind,
                 tuple(ranks_l), *numbers)  # fmt: skip
+    return _edits_of(edit_key, op, rule, ctx, found, shs, tensors, mesh_ref, mesh, other_order)
+
+
+def _choice(op: Any, rule: OpShardingRule, rule_number: int, shs: list[Sharding | None], numels: tuple[int, ...],
+            shapes: list[int | None], axes_key: tuple, full: dict[str, int], ctx: _Ctx) -> tuple:  # fmt: skip
+    """`_choose`'s outcome for the op's pattern (rule, reshape or not, mesh axes, element counts,
+    sharding shapes), whether it leaves the op as it is (`_keeps`) and its number: found once per pattern."""
+    key = (rule_number, op.name == "stablehlo.reshape", axes_key, numels, *shapes)
+    choice = ctx.choices.get(key)
+    if choice is None:
+        found = _choose(op, rule, shs, numels, ctx, full, shapes)
+        keeps = found is not None and _keeps(found, shs, rule, len(op.operands))
+        number = ctx.found_numbers.setdefault(found, len(ctx.found_numbers))
+        choice = ctx.choices[key] = (found, keeps, number)
+    return choice
+
+
+def _edits_of(edit_key: tuple, op: Any, rule: OpShardingRule, ctx: _Ctx, found: tuple, shs: list[Sharding | None],
+              tensors: list[Any], mesh_ref: Any, mesh: Any, other_order: Callable[[Sharding | None], bool]) -> _Edits:  # fmt: skip
+    """`_edits`, once per `edit_key` (what they are a function of)."""
     hit = ctx.edits.get(edit_key)
     if hit is None:
         # The entry holds the mesh whose id it may be keyed by.

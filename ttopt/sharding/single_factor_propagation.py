@@ -15,9 +15,9 @@ from math import gcd
 from typing import Callable, Sequence
 
 from ttopt.dialects.sdy_rule import TensorMapping
-from ttopt.sharding.factor_propagation import BACKWARD, BOTH, NONE, _merge_compatible, _without, is_prefix
+from ttopt.sharding.factor_propagation import BACKWARD, BOTH, NONE, _merge_compatible, _truncate, _without, is_prefix
 from ttopt.sharding.factors import Axis, merge_axes
-from ttopt.sharding.sub_axes import contains, is_sub, prefix_of, prefix_without_overlap
+from ttopt.sharding.sub_axes import contains, prefix_of, prefix_without_overlap
 
 # Per tensor, per factor: its axes (None: the tensor has no such factor).
 Axes = list[Sequence[list[Axis] | None]]
@@ -158,29 +158,23 @@ def propagate_basic(axes: Axes, projections: Sequence[Projection], factors: list
             continue
         extendable[0] = True
 
-        # `factor_propagation._truncate`, inline: at the first axis some tensor takes otherwise.
-        prev = 1
-        for i, cur in enumerate(want):
+        def remove(cur: Axis, prev: int, f: int = f, size: int = size) -> Axis | None:
+            # The part of `cur` every tensor can take (across its factors, then within the factor).
             r: Axis | None = cur
             for u in range(n):
                 own = axes[u]
                 r = _across(r, own, factors[u], f)  # type: ignore[arg-type]
                 if r is None:
-                    break
+                    return None
                 a = own[f]
                 if a is not None:
                     p = projections[u]
                     r = _within(r, a, p[1][f], p[2], p[3], prev, size, conservative)
                     if r is None:
-                        break
-            if r is None or (conservative and is_sub(r, full)):
-                del want[i:]
-                break
-            if r != cur:
-                want[i] = r
-                del want[i + 1 :]
-                break
-            prev *= r[2]
+                        return None
+            return r
+
+        _truncate(want, remove, conservative, full)
         if want:
             for k in range(n):
                 a = axes[k][f]
@@ -237,30 +231,12 @@ def propagate_aggressive(axes: Axes, projections: Sequence[Projection], factors:
             new = list(w)
             own, cl, rep, unr, size = a, p[1][f], p[2], p[3], sizes[f]
 
-            # `factor_propagation._truncate` inline: within the tensor, then across its factors
-            # as already updated for the factors served before.
-            prev = 1
-            for i, cur in enumerate(new):
-                x = _within(cur, own, cl, rep, unr, prev, size, conservative)
-                if x is None or (conservative and is_sub(x, full)):
-                    del new[i:]
-                    break
-                if x != cur:
-                    new[i] = x
-                    del new[i + 1 :]
-                    break
-                prev *= x[2]
+            # Truncated within the tensor, then across its factors as already updated for the
+            # factors served before.
+            _truncate(new, lambda cur, prev: _within(cur, own, cl, rep, unr, prev, size, conservative), conservative, full)
             if is_prefix(a, new) != "strict":
                 continue
-            for i, cur in enumerate(new):
-                x = _across(cur, t, fk, f)
-                if x is None or (conservative and is_sub(x, full)):
-                    del new[i:]
-                    break
-                if x != cur:
-                    new[i] = x
-                    del new[i + 1 :]
-                    break
+            _truncate(new, lambda cur, _prev: _across(cur, t, fk, f), conservative, full)
             if not new:
                 continue
             if k < n_operands and elementwise:
