@@ -29,20 +29,16 @@ instead of creating sub-axes, which step 11 and the TTIR conversion reject. The 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
 from ttopt.dialects.sdy_rule import OpShardingRule, factor_name
 from ttopt.ir import rewriter
-from ttopt.ir.attributes import AliasRef
 from ttopt.ir.operation import Operation
-from ttopt.ir.values import OpResult
 from ttopt.passes.base import Pass, option
 from ttopt.passes.registry import register_pass
-from ttopt.sharding.block_cursor import BlockCursor
 from ttopt.sharding.common_axes import compatible_axes, incompatible_common_axes
 from ttopt.sharding.factors import (
-    _OWN_SHARDING,
     Axis,
     Sharding,
     any_overlap,
@@ -60,12 +56,27 @@ from ttopt.sharding.factors import (
     project,
     rank_of,
     set_op_result_shardings,
-    shared_sharding,
     to_attr,
 )
 from ttopt.sharding.manual_edges import erase_manual_axes
 from ttopt.sharding.reshape_overflow import reshape_overflow_axes
-from ttopt.sharding.rules import has_table_rule, rule_for, rule_is_pointwise, rule_reads_only_the_op
+from ttopt.sharding.reshard_reading import _AttrInfo, _read, _read_signed, _Seen, _signature, _signed_rule
+from ttopt.sharding.reshard_state import (
+    DATA_FLOW_EDGES,
+    SEED_SKIPPED,
+    _attr_of,
+    _bypass_barriers,
+    _Ctx,
+    _region_owner,
+    _rule_number,
+    _shape_number,
+    _sharding_from,
+    _sharding_number,
+    _sharding_of,
+    _why,
+    reduction_kind,
+)
+from ttopt.sharding.rules import rule_for
 from ttopt.sharding.sdy_ir import manual_axes
 from ttopt.sharding.single_device import is_single_device_op, process_single_device_op
 from ttopt.sharding.unreduced_collectives import axis_set_diff, insert_unreduced_collectives, sort_and_merge
@@ -74,34 +85,6 @@ if TYPE_CHECKING:
     from ttopt.ir.module import Module
     from ttopt.passes.context import PassContext
 
-# StableHLO collectives: Shardy's full version at ea2ba7ed (ref §3.5, which seed 004 follows) leaves
-# them alone, newer Shardy (the pinned lit tests) reshards them by their rules. Conservatively
-# (the default) they stay alone: seed 004 case 5's inconsistent all_gather is reported at step 11
-# with the shardings the seed gives it, not with the replicated gather dim a reshard would give.
-SEED_SKIPPED = frozenset({
-    "stablehlo.all_gather", "stablehlo.all_reduce", "stablehlo.all_to_all", "stablehlo.reduce_scatter",
-    "stablehlo.collective_permute",
-})  # fmt: skip
-# Data-flow ops whose results own edges (ShardableDataFlowOpInterface): with conservative=false
-# their regions are processed and the values flowing in are resharded to the results' shardings.
-DATA_FLOW_EDGES = frozenset({"stablehlo.while", "stablehlo.case", "stablehlo.optimization_barrier"})
-# Ops without a rule that move data unchanged (ref §3.5 "data-flow ops"): never resharded here.
-DATA_FLOW = frozenset({
-    "stablehlo.while", "stablehlo.case", "stablehlo.if", "stablehlo.optimization_barrier", "stablehlo.tuple",
-    "stablehlo.get_tuple_element",
-})  # fmt: skip
-COMBINERS = {"stablehlo.add": "sum", "stablehlo.maximum": "max", "stablehlo.minimum": "min"}
-
-
-def reduction_kind(op: Operation) -> str:
-    """The all-reduce combiner matching the op's reduction: its reducer body, else sum."""
-    if op.regions and op.regions[0].blocks:
-        for inner in op.regions[0].blocks[0].ops:
-            if inner.name in COMBINERS:
-                return COMBINERS[inner.name]
-    return "sum"
-
-
 def _numel(v: Any) -> int:
     n = 1
     for d in getattr(v.type.resolve(), "shape", ()) or ():
@@ -109,114 +92,10 @@ def _numel(v: Any) -> int:
     return n
 
 
-@dataclass
-class _Ctx:
-    module: Any
-    meshes: dict
-    trace: Any
-    stats: dict
-    conservative: bool = True
-    cursor: BlockCursor = field(default_factory=BlockCursor)  # the walk edits next to the op it is at
-    # `_choose`'s outcome per key (ops of one pattern): (the outcome, whether it leaves every
-    # tensor's dims as they are and reduces nothing, its number in found_numbers)
-    choices: dict = field(default_factory=dict)
-    found_numbers: dict = field(default_factory=dict)  # outcome of `_choose` -> number
-    shapes: dict = field(default_factory=dict)  # id(sharding) -> (sharding, `_shape_number`)
-    shape_numbers: dict = field(default_factory=dict)  # (dims, replicated axes) -> number
-    sharding_numbers: dict = field(default_factory=dict)  # id(sharding) -> (sharding, `_sharding_number`)
-    sharding_classes: dict = field(default_factory=dict)  # a sharding's fields -> number
-    projections: dict = field(default_factory=dict)  # (rule number, tensor, shape number) -> (projection, overflow?)
-    tensor_dims: dict = field(default_factory=dict)  # (rule number, tensor, its factors' axes) -> its dims
-    rule_ids: dict = field(default_factory=dict)  # id(rule) -> (rule, its number in rule_numbers)
-    rule_numbers: dict = field(default_factory=dict)  # rule -> number
-    axis_sizes: dict = field(default_factory=dict)  # id(mesh) -> (mesh, {axis: size}, its items)
-    numels: dict = field(default_factory=dict)  # id(type) -> (type, element count)
-    ranks: dict = field(default_factory=dict)  # id(type) -> (type, `rank_of`)
-    type_info: dict = field(default_factory=dict)  # id(type) -> (type, element count, `rank_of`)
-    rule_info: dict = field(default_factory=dict)  # id(rule) -> (rule, `_rule_number`, `_rule_shape`)
-    one_factor: dict = field(default_factory=dict)  # id(rule) -> (rule, `_one_factor_dims`)
-    shared: dict = field(default_factory=dict)  # id(attribute) -> (attribute, its shared Sharding); meshes stay as they are
-    rule_shapes: dict = field(default_factory=dict)  # id(rule) -> (rule, `_rule_shape`)
-    reshard_props: dict = field(default_factory=dict)  # `_reshard_props`'s key -> (the mesh, the properties)
-    all_reduce_props: dict = field(default_factory=dict)  # `_all_reduce_props`'s key -> (mesh, model, properties)
-    edits: dict = field(default_factory=dict)  # `_decide`'s edits per choice, shardings read (by value), ...
-    decided: dict = field(default_factory=dict)  # (rule number, reshape?, combiner, `_Seen.parts`) -> `_decide`'s outcome
-    per_values: dict = field(default_factory=dict)  # id(`sdy.sharding` attribute) -> `_per_value`
-    attr_info: dict = field(default_factory=dict)  # id(sharding attribute) -> its `_AttrInfo`
-    attr_numbers: dict = field(default_factory=dict)  # sharding attribute -> its class (equal ones share it)
-    distributed: frozenset = frozenset()  # names of the module's meshes that are not maximal (single-device)
-    # `_signature` of an op -> (what `_process_op` did to it: its `_Edits` or None, the types
-    # whose ids are in the signature, held so that no other object takes one)
-    by_signature: dict = field(default_factory=dict)
-    # id(block argument) -> (it, its sharding attribute's record, whether `_read` reads it plainly)
-    arg_attrs: dict = field(default_factory=dict)
-    operand_infos: list = field(default_factory=list)  # the last signed op's operands' records
-    rules: dict = field(default_factory=dict)  # `_signed_rule`'s key -> (the rule, the types it names)
-    deferring: set = field(default_factory=set)  # ids of the blocks whose walk defers its edits
-    own_infos: dict = field(default_factory=dict)  # id(an sdy op's sharding property) -> (it, its record)
-    signable: dict = field(default_factory=dict)  # op name -> `_signature_kind`
-    attr_classes: dict = field(default_factory=dict)  # id(property or attribute) -> (it, `_attr_class`)
-    attr_class_numbers: dict = field(default_factory=dict)  # (attribute kind, spelling) -> class
-    per_value_classes: dict = field(default_factory=dict)  # per-value content -> class
-
-
-def _why(ctx: _Ctx, op: Any, text: str | Callable[[], str]) -> None:
-    """Trace a decision; `text` may be a function, so that nothing is formatted untraced."""
-    if ctx.trace is not None and ctx.trace.enabled:
-        from rich.markup import escape
-
-        ctx.trace.print(escape(f"{op.name}: {text if isinstance(text, str) else text()}"))
-
-
-def _attr_of(v: Any, owner: Any) -> Any:
-    """The sharding attribute `_sharding_of` reads for `v` (`owner`: its `_region_owner`): a
-    while's region argument has the while result's sharding."""
-    if owner is not None and owner.name == "stablehlo.while":
-        return get_sharding_attr(owner.results[v.index])
-    return get_sharding_attr(v)
-
-
-def _sharding_of(v: Any, ctx: _Ctx, shared: bool = False) -> Sharding | None:
-    """The sharding `v` has; `shared`: possibly an object other readers share (not to be changed)."""
-    owner = _region_owner(v)
-    return _sharding_from(_attr_of(v, owner), owner, ctx, shared)
-
-
-def _sharding_from(a: Any, owner: Any, ctx: _Ctx, shared: bool) -> Sharding | None:
-    """`_sharding_of` for a value whose attribute `a` and region owner are already read."""
-    if a is None:
-        return None
-    if shared:
-        hit = ctx.shared.get(id(a))
-        if hit is None or hit[0] is not a:
-            hit = ctx.shared[id(a)] = (a, shared_sharding(a, ctx.meshes))
-        sh = hit[1]
-    else:
-        sh = from_attr(a, ctx.meshes)
-    if owner is not None and owner.name == "sdy.manual_computation":
-        return erase_manual_axes(sh, manual_axes(ctx.module, owner))
-    return sh
-
-
 def _has_unreduced(v: Any) -> bool:
     """Whether the sharding `_sharding_of` reads for `v` has unreduced axes (without building it)."""
     a = _attr_of(v, _region_owner(v))
     return a is not None and bool(a.unreduced)
-
-
-def _region_owner(v: Any) -> Any:
-    """The op whose region `v` is an argument of (None for op results and function arguments)."""
-    if isinstance(v, OpResult) or getattr(v, "block", None) is None or v.block.parent is None:
-        return None
-    owner = v.block.parent.parent
-    return owner if owner is not None and owner.name != "func.func" else None
-
-
-def _bypass_barriers(v: Any) -> Any:
-    """The value an `sdy.propagation_barrier` chain forwards (Shardy reads shardings through them)."""
-    while getattr(v, "op", None) is not None and v.op.name == "sdy.propagation_barrier":
-        v = v.op.operands[0]
-    return v
 
 
 def _while_of(v: Any) -> Any:
@@ -528,166 +407,6 @@ def _maximal(mesh_ref: Any, ctx: _Ctx) -> bool:
     return mesh is not None and mesh.is_maximal
 
 
-@dataclass
-class _Seen:
-    """An op's tensors as `_walk` reads them once: operands then results, each one's sharding
-    attribute and region owner (`read`), and what the walk and `_process_op` test of them."""
-
-    tensors: list[Any]
-    read: list[tuple[Any, Any]] | None  # kept only without `parts`
-    # Each tensor's type (by identity), then each one's sharding attribute (by value): with the
-    # rule (by value), whether the op is a reshape and its combiner, all `_decide` depends on;
-    # None when a tensor is a region argument or read through a barrier.
-    parts: tuple | None
-    unreduced_operand: bool  # an operand's sharding has unreduced axes
-    off_distributed: bool  # a result's sharding is on a mesh that is not distributed
-    # Per tensor its attribute's `_AttrInfo` (None: no sharding), kept with `parts` only.
-    infos: list[_AttrInfo | None] | None = None
-
-
-class _AttrInfo:
-    """What the walk finds once per sharding attribute object it reads as an op result's or
-    function argument's sharding: `_decide` reads the numbers here instead of looking each up
-    again per op."""
-
-    __slots__ = ("attr", "cls", "unreduced", "distributed", "sharding", "shape_number", "sharding_number")
-
-    def __init__(self, attr: Any, cls: Any, unreduced: bool, distributed: bool) -> None:
-        self.attr = attr  # held: no other object takes its id while the table lives
-        self.cls = cls  # equal attributes on a named mesh share it
-        self.unreduced = unreduced
-        self.distributed = distributed
-        # The shared `Sharding` and its `_shape_number` and `_sharding_number`, on first use
-        # (most attributes the walk reads belong to ops it leaves alone).
-        self.sharding: Sharding | None = None
-        self.shape_number = 0
-        self.sharding_number = 0
-
-    def read(self, ctx: _Ctx) -> Sharding:
-        """The attribute's shared `Sharding` (as `_sharding_from` reads it), numbering it once."""
-        sh = self.sharding
-        if sh is None:
-            sh = _sharding_from(self.attr, None, ctx, True)
-            assert sh is not None
-            self.shape_number = _shape_number(sh, ctx)
-            self.sharding_number = _sharding_number(sh, ctx)
-            self.sharding = sh
-        return sh
-
-
-def _read(op: Any, c: _Ctx) -> _Seen:
-    """`_Seen` of `op`: each attribute's record found once per attribute object, and an op's
-    per-value attribute's records (with what the walk tests of them) once per such attribute."""
-    operands = op.operands
-    found: list[_AttrInfo | None] = []
-    keep = found.append
-    plain = True  # every sharding is read from its own attribute (no region argument or barrier)
-    unreduced = False
-    per_values = c.per_values
-    for v in operands:
-        if isinstance(v, OpResult):
-            d = v.op
-            if d.name.startswith("sdy."):  # sdy ops keep shardings in properties
-                info = _attr_info(get_sharding_attr(v), c)
-                if d.name == "sdy.propagation_barrier":
-                    plain = False
-            else:
-                # `get_sharding_attr` for an op's per-value attribute.
-                pv = d.attributes.get("sdy.sharding")
-                if pv is None:
-                    info = None
-                else:
-                    infos = (per_values.get(id(pv)) or _per_value(pv, c))[1]
-                    info = infos[v.index] if v.index < len(infos) else None
-        else:
-            owner = _region_owner(v)
-            info = _attr_info(_attr_of(v, owner), c)
-            if owner is not None:
-                plain = False
-        keep(info)
-        if info is not None and info.unreduced:
-            unreduced = True
-    off = _read_results(op, c, found)
-    if op.name == "sdy.propagation_barrier":
-        plain = False
-    return _seen(op, found, plain, unreduced, off)
-
-
-def _read_signed(op: Any, c: _Ctx, operand_infos: list[_AttrInfo | None]) -> _Seen:
-    """`_read` of an op `_signature` signed, from the operands' records it found."""
-    found = list(operand_infos)
-    unreduced = any(i is not None and i.unreduced for i in operand_infos)
-    off = _read_results(op, c, found)
-    return _seen(op, found, op.name != "sdy.propagation_barrier", unreduced, off, signed=True)
-
-
-def _read_results(op: Any, c: _Ctx, found: list[_AttrInfo | None]) -> bool:
-    """Append the records of `op`'s results' shardings to `found`; whether one is on a mesh
-    that is not distributed."""
-    results = op.results
-    off = False
-    if not results:
-        return off
-    keep = found.append
-    if op.name.startswith("sdy."):
-        for r in results:
-            info = _attr_info(get_sharding_attr(r), c)
-            keep(info)
-            if info is not None and not info.distributed:
-                off = True
-        return off
-    pv = op.attributes.get("sdy.sharding")
-    if pv is None:
-        found += [None] * len(results)
-        return off
-    hit = c.per_values.get(id(pv)) or _per_value(pv, c)
-    infos = hit[1]
-    if len(infos) == len(results):
-        found += infos
-        return hit[2]
-    for r in results:
-        info = infos[r.index] if r.index < len(infos) else None
-        keep(info)
-        if info is not None and not info.distributed:
-            off = True
-    return off
-
-
-def _seen(op: Any, found: list[_AttrInfo | None], plain: bool, unreduced: bool, off: bool, signed: bool = False) -> _Seen:
-    """`signed`: the op has a signature, which says all `parts` would (they are left empty)."""
-    tensors = [*op.operands, *op.results]
-    if not plain:
-        read = [(None if i is None else i.attr, None if isinstance(v, OpResult) else _region_owner(v)) for v, i in zip(tensors, found)]
-        return _Seen(tensors, read, None, unreduced, off)
-    parts = () if signed else (*[id(v.type) for v in tensors], *[None if i is None else i.cls for i in found])
-    return _Seen(tensors, None, parts, unreduced, off, found)
-
-
-def _per_value(pv: Any, c: _Ctx) -> tuple:
-    """The `per_values` entry of an op's `sdy.sharding` attribute: (it, its shardings' records,
-    whether one is on a mesh that is not distributed, its class: equal contents share one)."""
-    per = pv.resolve().typed
-    infos = tuple(_attr_info(a, c) for a in (per.shardings if per is not None else ()))
-    # The entry holds `pv`: its id stays its own.
-    content = tuple(None if i is None else i.cls for i in infos)
-    number = c.per_value_classes.setdefault(content, len(c.per_value_classes))
-    hit = c.per_values[id(pv)] = (pv, infos, any(i is not None and not i.distributed for i in infos), number)
-    return hit
-
-
-def _attr_info(a: Any, c: _Ctx) -> _AttrInfo | None:
-    """The record of sharding attribute `a` (None for no attribute), made once per attribute object."""
-    if a is None:
-        return None
-    info = c.attr_info.get(id(a))
-    if info is None:
-        # One class per distinct attribute on a named mesh (equal ones share it); one with an
-        # inline mesh is its own (`_common_mesh` tells inline meshes apart by identity).
-        cls = c.attr_numbers.setdefault(a, len(c.attr_numbers)) if isinstance(a.mesh, str) else (id(a),)
-        info = c.attr_info[id(a)] = _AttrInfo(a, cls, bool(a.unreduced), a.mesh in c.distributed)
-    return info
-
-
 def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx, seen: _Seen | None = None) -> _Edits | None:
     """`seen`: the op's tensors as `_walk` read them. Returns the edits made (None: none)."""
     if seen is None or (ctx.trace is not None and ctx.trace.enabled):
@@ -994,15 +713,6 @@ def _apply(op: Any, tensors: list[Any], edits: _Edits, ctx: _Ctx) -> None:
                         u.set_operand(k, values[j])
 
 
-def _rule_number(rule: OpShardingRule, ctx: _Ctx) -> int:
-    """One number per distinct rule (equal rules share it), found by identity first: rules are
-    shared objects, and hashing one hashes all its fields."""
-    hit = ctx.rule_ids.get(id(rule))
-    if hit is None or hit[0] is not rule:
-        hit = ctx.rule_ids[id(rule)] = (rule, ctx.rule_numbers.setdefault(rule, len(ctx.rule_numbers)))
-    return hit[1]
-
-
 def _one_factor_dims(rule: OpShardingRule, ctx: _Ctx) -> bool:
     """Whether every dimension of every tensor of the rule has one factor, found once per rule
     object (the entry holds it)."""
@@ -1017,27 +727,6 @@ def _rule_shape(rule: OpShardingRule, ctx: _Ctx) -> tuple:
     hit = ctx.rule_shapes.get(id(rule))
     if hit is None or hit[0] is not rule:
         hit = ctx.rule_shapes[id(rule)] = (rule, (tuple(len(m) for m in rule.tensors), tuple(sorted(rule.reduction))))
-    return hit[1]
-
-
-def _shape_number(sh: Sharding, ctx: _Ctx) -> int:
-    """One number per distinct (dims, replicated axes) of a sharding, found once per sharding object."""
-    hit = ctx.shapes.get(id(sh))
-    if hit is None or hit[0] is not sh:
-        content = (tuple(map(tuple, sh.dims)), sh.replicated)
-        hit = ctx.shapes[id(sh)] = (sh, ctx.shape_numbers.setdefault(content, len(ctx.shape_numbers)))
-    return hit[1]
-
-
-def _sharding_number(sh: Sharding, ctx: _Ctx) -> int:
-    """One number per distinct sharding (every field; an inline mesh by identity), found once
-    per sharding object."""
-    hit = ctx.sharding_numbers.get(id(sh))
-    if hit is None or hit[0] is not sh:
-        mesh = sh.mesh if isinstance(sh.mesh, str) else ("inline", id(sh.mesh))  # `sh` holds the mesh
-        content = (mesh, tuple(map(tuple, sh.dims)), tuple(sh.closed), tuple(sh.priority), sh.replicated, sh.unreduced,
-                   sh.unreduced_kind)  # fmt: skip
-        hit = ctx.sharding_numbers[id(sh)] = (sh, ctx.sharding_classes.setdefault(content, len(ctx.sharding_classes)))
     return hit[1]
 
 
@@ -1332,116 +1021,6 @@ def _reduce_partial(op: Any, rule: OpShardingRule, ctx: _Ctx) -> None:
             for k, x in enumerate(u.operands):
                 if x is r:
                     u.set_operand(k, ar.results[0])
-
-
-def _signature(op: Any, c: _Ctx) -> tuple[tuple, tuple] | None:
-    """What `_read`, `rule_for` and `_decide` read of `op`, by content, in two parts: what its
-    rule reads (its name, its properties and attributes, each by its class: equal attributes
-    share one, and its operand and result types) and its shardings (its own per-value
-    attribute's class, each operand's sharding: the class of the definer's per-value attribute's
-    entry at its result number, of an sdy op's own sharding or of a function argument's
-    attribute) with its reduction's combiner. Ops with equal signatures get the same edits.
-    Types are named by identity: the entries that store a signature hold them. None for an op
-    with an operand read through a barrier, a manual computation or a region argument (`_read`'s
-    non-plain case), and for an op whose rule reads more than the op (`rule_reads_only_the_op`)."""
-    name = op.name
-    kind = c.signable.get(name, False)
-    if kind is False:
-        kind = c.signable[name] = _signature_kind(name)
-    if kind is None:
-        return None
-    classes = c.attr_classes
-    per_values = c.per_values
-    key: list[Any] = [kind[0], len(op.operands)]  # what the rule reads
-    shardings: list[Any] = []  # the shardings read
-    if kind[1]:
-        for k, a in op.properties.items():
-            hit = classes.get(id(a))
-            key += (k, hit[1] if hit is not None else _attr_class(a, c))
-    for k, a in op.attributes.items():
-        if k == "sdy.sharding":
-            key.append(k)
-            shardings.append((per_values.get(id(a)) or _per_value(a, c))[3])
-            continue
-        hit = classes.get(id(a))
-        key += (k, hit[1] if hit is not None else _attr_class(a, c))
-    found: list[_AttrInfo | None] = []
-    c.operand_infos = found
-    for v in op.operands:
-        t = v.type
-        d = getattr(v, "op", None)
-        if d is None:
-            arg = c.arg_attrs.get(id(v))
-            if arg is None:  # the pass never writes a function's argument shardings: read once
-                plain = _region_owner(v) is None
-                arg = c.arg_attrs[id(v)] = (v, _attr_info(get_sharding_attr(v), c) if plain else None, plain)
-            if not arg[2]:
-                return None
-            info = arg[1]
-        else:
-            dn = d.name
-            if dn.startswith("sdy."):
-                if dn == "sdy.propagation_barrier" or dn == "sdy.manual_computation":
-                    return None
-                own = _OWN_SHARDING.get(dn)
-                if own is None:
-                    info = _attr_info(get_sharding_attr(v), c)
-                else:  # the sdy op's own sharding property: its record found once per attribute object
-                    a = d.properties.get(own)
-                    hit = c.own_infos.get(id(a))
-                    if hit is None or hit[0] is not a:
-                        hit = c.own_infos[id(a)] = (a, _attr_info(get_sharding_attr(v), c))
-                    info = hit[1]
-            else:
-                pv = d.attributes.get("sdy.sharding")
-                if pv is None:
-                    info = None
-                else:
-                    infos = (per_values.get(id(pv)) or _per_value(pv, c))[1]
-                    info = infos[v.index] if v.index < len(infos) else None
-        found.append(info)
-        key.append(id(t))
-        shardings.append(None if info is None else info.cls)
-    for r in op.results:
-        key.append(id(r.type))
-    if op.regions:
-        shardings.append(reduction_kind(op))
-    return tuple(key), tuple(shardings)
-
-
-def _signed_rule(op: Any, c: _Ctx, key: tuple) -> Any:
-    """`rule_for(op, False)` of an op `_signature` signed, found once per what the rule reads
-    (`key`, the signature's first part: its name, properties, attributes and types)."""
-    hit = c.rules.get(key)
-    if hit is None:
-        # The entry holds the types whose ids are in its key.
-        hit = c.rules[key] = (rule_for(op, False), [*(v.type for v in op.operands), *(r.type for r in op.results)])
-    return hit[0]
-
-
-def _signature_kind(name: str) -> tuple[str, bool] | None:
-    """What `_signature` names an op by, and whether it reads its properties: None when it has
-    no signature (`rule_reads_only_the_op`); "pointwise" for the ops the walk treats alike
-    whatever their name and properties (their rule reads the types alone, and the walk tests
-    neither: ops of the family with equal types, attributes and shardings get the same edits; no
-    op is named so, names have a dialect prefix); the name of an op without a table rule, without
-    its properties (a constant's value, a call's callee: nothing the walk reads before it finds
-    the rule missing, its own `sdy.sharding_rule` attribute aside; a call is processed, never
-    signed); else the op's name with its properties."""
-    if not rule_reads_only_the_op(name):
-        return None
-    if rule_is_pointwise(name) and name not in SEED_SKIPPED and name not in DATA_FLOW_EDGES and not name.startswith("sdy."):
-        return ("pointwise", False)
-    return (name, has_table_rule(name))
-
-
-def _attr_class(a: Any, c: _Ctx) -> int:
-    """The class of a property or attribute object: attributes of one kind and spelling share
-    one (they are equal; an alias reference is its own: its target is read through the
-    module); found once per object."""
-    cls = ("alias", id(a)) if type(a) is AliasRef else (type(a), a.text)
-    hit = c.attr_classes[id(a)] = (a, c.attr_class_numbers.setdefault(cls, len(c.attr_class_numbers)))
-    return hit[1]
 
 
 def _walk(block: Any, func: Any, c: _Ctx, full_version: bool, nested: bool) -> None:
