@@ -227,6 +227,21 @@ def _axes_by_name(tensor: TensorFactors) -> dict[str, list[tuple[int, Axis]]]:
     return out
 
 
+def open_part(r: Axis, size: int, prev: int, conservative: bool, minor_most: bool) -> Axis | None:
+    """The part of axis `r` an open factor of `size`, already sharded `prev` ways, can take: all of
+    it for a minor-most factor (not conservatively: ttopt keeps a minor-most factor divisible too),
+    else as much as keeps the factor divisible (None: none of it)."""
+    if minor_most and not conservative:
+        return r
+    if size % prev == 0:
+        g = gcd(size // prev, r[2])
+        if g == r[2]:
+            return r
+        if g != 1:
+            return (r[0], r[1], g)
+    return None
+
+
 def _no_conflict_within(a: Axis, tensor: TensorFactors, sh: FactorSharding, prev: int, size: int,
                         conservative: bool) -> Axis | None:  # fmt: skip
     r = _without(a, tensor.replicated) if tensor.replicated else a
@@ -238,15 +253,9 @@ def _no_conflict_within(a: Axis, tensor: TensorFactors, sh: FactorSharding, prev
         if contains(x, r):
             return r
     if not sh.closed and not sh.overflow:
-        # Conservatively (ttopt) a minor-most factor too must stay divisible.
-        if sh.minor_most and not conservative:
-            return r
-        if size % prev == 0:
-            g = gcd(size // prev, r[2])
-            if g == r[2]:
-                return r
-            if g != 1:
-                return (r[0], r[1], g)
+        part = open_part(r, size, prev, conservative, sh.minor_most)
+        if part is not None:
+            return part
     if sh.axes and prefix_of(sh.axes[-1], r):
         return sh.axes[-1]
     return None

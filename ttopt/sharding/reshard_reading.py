@@ -81,7 +81,6 @@ def _read(op: Any, c: _Ctx) -> _Seen:
     keep = found.append
     plain = True  # every sharding is read from its own attribute (no region argument or barrier)
     unreduced = False
-    per_values = c.per_values
     for v in operands:
         if isinstance(v, OpResult):
             d = v.op
@@ -90,13 +89,7 @@ def _read(op: Any, c: _Ctx) -> _Seen:
                 if d.name == "sdy.propagation_barrier":
                     plain = False
             else:
-                # `get_sharding_attr` for an op's per-value attribute.
-                pv = d.attributes.get("sdy.sharding")
-                if pv is None:
-                    info = None
-                else:
-                    infos = (per_values.get(id(pv)) or _per_value(pv, c))[1]
-                    info = infos[v.index] if v.index < len(infos) else None
+                info = _value_info(d.attributes.get("sdy.sharding"), v.index, c)
         else:
             owner = _region_owner(v)
             info = _attr_info(_attr_of(v, owner), c)
@@ -159,6 +152,15 @@ def _seen(op: Any, found: list[_AttrInfo | None], plain: bool, unreduced: bool, 
         return _Seen(tensors, read, None, unreduced, off)
     parts = () if signed else (*[id(v.type) for v in tensors], *[None if i is None else i.cls for i in found])
     return _Seen(tensors, None, parts, unreduced, off, found)
+
+
+def _value_info(pv: Any, index: int, c: _Ctx) -> _AttrInfo | None:
+    """The record of result `index`'s sharding in its definer's per-value attribute `pv` (None
+    without one): `get_sharding_attr` for an op's result, read once per attribute object."""
+    if pv is None:
+        return None
+    infos = (c.per_values.get(id(pv)) or _per_value(pv, c))[1]
+    return infos[index] if index < len(infos) else None
 
 
 def _per_value(pv: Any, c: _Ctx) -> tuple:
@@ -245,12 +247,7 @@ def _signature(op: Any, c: _Ctx) -> tuple[tuple, tuple] | None:
                         hit = c.own_infos[id(a)] = (a, _attr_info(get_sharding_attr(v), c))
                     info = hit[1]
             else:
-                pv = d.attributes.get("sdy.sharding")
-                if pv is None:
-                    info = None
-                else:
-                    infos = (per_values.get(id(pv)) or _per_value(pv, c))[1]
-                    info = infos[v.index] if v.index < len(infos) else None
+                info = _value_info(d.attributes.get("sdy.sharding"), v.index, c)
         found.append(info)
         key.append(id(t))
         shardings.append(None if info is None else info.cls)

@@ -11,11 +11,19 @@ the factor) and closed flag.
 
 from __future__ import annotations
 
-from math import gcd
 from typing import Callable, Sequence
 
 from ttopt.dialects.sdy_rule import TensorMapping
-from ttopt.sharding.factor_propagation import BACKWARD, BOTH, NONE, _merge_compatible, _truncate, _without, is_prefix
+from ttopt.sharding.factor_propagation import (
+    BACKWARD,
+    BOTH,
+    NONE,
+    _merge_compatible,
+    _truncate,
+    _without,
+    is_prefix,
+    open_part,
+)
 from ttopt.sharding.factors import Axis, merge_axes
 from ttopt.sharding.sub_axes import contains, prefix_of, prefix_without_overlap
 
@@ -91,17 +99,25 @@ def _within(a: Axis, own: list[Axis], closed: bool, replicated: tuple, unreduced
         if contains(x, r):
             return r
     if not closed:
-        if not conservative:
-            return r
-        if size % prev == 0:
-            g = gcd(size // prev, r[2])
-            if g == r[2]:
-                return r
-            if g != 1:
-                return (r[0], r[1], g)
+        part = open_part(r, size, prev, conservative, True)
+        if part is not None:
+            return part
     if own and prefix_of(own[-1], r):
         return own[-1]
     return None
+
+
+def _one_axes(axes: Axes, f: int) -> bool:
+    """Whether every tensor that has factor `f` has the same axes along it (`factor_propagation._one_axes`)."""
+    first = None
+    for t in axes:
+        a = t[f]
+        if a is not None:
+            if first is None:
+                first = a
+            elif a != first:
+                return False
+    return True
 
 
 def _compatible(axes: Axes, n_operands: int, f: int, direction: str) -> list[Axis]:
@@ -137,15 +153,7 @@ def propagate_basic(axes: Axes, projections: Sequence[Projection], factors: list
     n = len(axes)
     updated = [False] * n
     for f, size in enumerate(sizes):
-        first = None  # every tensor with the factor has one axes list (most factors): nothing changes
-        for t in axes:
-            a = t[f]
-            if a is not None:
-                if first is None:
-                    first = a
-                elif a != first:
-                    break
-        else:
+        if _one_axes(axes, f):  # (most factors) nothing changes
             continue
         want = _compatible(axes, n_operands, f, direction(f))
         if not want:
@@ -195,17 +203,8 @@ def propagate_aggressive(axes: Axes, projections: Sequence[Projection], factors:
     updated = [False] * n
     wanted: list[list[Axis]] = []
     for f in range(len(sizes)):
-        first = None  # every tensor with the factor has one axes list (most factors): no wanted axes
-        for t in axes:
-            a = t[f]
-            if a is not None:
-                if first is None:
-                    first = a
-                elif a != first:
-                    wanted.append(_compatible(axes, n_operands, f, direction(f)))
-                    break
-        else:
-            wanted.append([])
+        # (most factors) no wanted axes where every tensor has one axes list
+        wanted.append([] if _one_axes(axes, f) else _compatible(axes, n_operands, f, direction(f)))
     active = [f for f, w in enumerate(wanted) if w]
     if not active:
         return updated
