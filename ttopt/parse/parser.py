@@ -98,6 +98,11 @@ class IRBuilder(Transformer):
         # line template gives and where its names go (see line_op).
         self.shape_templates: dict[tuple, tuple] = {}
 
+    def release(self) -> None:
+        """Drop what one parse built (its blocks, values, text and templates): the builder outlives
+        the parse, and the module it read must not stay alive through it."""
+        self.reset(AliasScope())
+
     # ---- helpers used by custom formats ------------------------------------------------------
     def fail(self, tok: Any, message: str) -> NoReturn:
         """Abort with a diagnostic at a token (or offset)."""
@@ -1234,6 +1239,8 @@ def _parse(text: str, source: SourceFile) -> Module:
         raise Diagnostic(describe_unexpected(e), SourcePos(source, pos)) from None
     except RecursionError:
         raise Diagnostic("input nests too deeply", SourcePos(source, 0)) from None
+    finally:
+        builder.release()
 
 
 def _finish(builder: IRBuilder, scope: AliasScope, source: SourceFile) -> Module:
