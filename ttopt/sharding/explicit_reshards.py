@@ -476,11 +476,11 @@ def _decide(op: Any, rule: OpShardingRule, ctx: _Ctx, tensors: list[Any], read: 
 
     full, axes_key = _axis_sizes(mesh, ctx)
     if ctx.trace is not None and ctx.trace.enabled:
-        found = _choose(op, rule, shs, _sizes(tensors, ctx), ctx, full)
+        found = _choose(op, rule, shs, _type_facts(tensors, ctx)[0], ctx, full)
     else:
         shapes = ([None if i is None else i.shape_number for i in infos] if infos is not None
                   else [None if s is None else _shape_number(s, ctx) for s in shs])  # fmt: skip
-        numels = _sizes(tensors, ctx)
+        numels = _type_facts(tensors, ctx)[0]
         found, keeps, number = _choice(op, rule, _rule_number(rule, ctx), shs, numels, shapes, axes_key, full, ctx)
         if keeps and (all(s is None or s.mesh == mesh_ref for s in shs) or not any(other_order(s) for s in shs)):
             return None  # nothing to reshard, nothing to reduce: what the steps below would conclude
@@ -491,7 +491,7 @@ def _decide(op: Any, rule: OpShardingRule, ctx: _Ctx, tensors: list[Any], read: 
     # The edits are a function of the choice, the shardings read (by value), the mesh, the
     # tensors' and the rule's ranks, the operand count and the reduction factors and combiner.
     kind = reduction_kind(op) if rule.reduction else None
-    ranks = _ranks(tensors, ctx)
+    ranks = _type_facts(tensors, ctx)[1]
     edit_key = (number, len(op.operands), _rule_shape(rule, ctx), mesh_ref if isinstance(mesh_ref, str) else id(mesh_ref),
                 kind, ranks, *([None if i is None else i.sharding_number for i in infos] if infos is not None
                                else [None if s is None else _sharding_number(s, ctx) for s in shs]))  # fmt: skip
@@ -538,17 +538,7 @@ def _decide_read(op: Any, rule: OpShardingRule, ctx: _Ctx, tensors: list[Any], i
     other_order = _other_order(mesh_ref, mesh, ctx)
 
     full, axes_key = _axis_sizes(mesh, ctx)
-    numels_l = []
-    ranks_l = []
-    table = ctx.type_info
-    for v in tensors:
-        t = v.type
-        hit = table.get(id(t))
-        if hit is None or hit[0] is not t:
-            hit = table[id(t)] = (t, _numel(v), rank_of(v))
-        numels_l.append(hit[1])
-        ranks_l.append(hit[2])
-    numels = tuple(numels_l)
+    numels, ranks = _type_facts(tensors, ctx)
     rinfo = ctx.rule_info.get(id(rule))
     if rinfo is None or rinfo[0] is not rule:
         rinfo = ctx.rule_info[id(rule)] = (rule, _rule_number(rule, ctx), _rule_shape(rule, ctx))
@@ -561,7 +551,7 @@ def _decide_read(op: Any, rule: OpShardingRule, ctx: _Ctx, tensors: list[Any], i
     # tensors' and the rule's ranks, the operand count and the reduction factors and combiner.
     kind = reduction_kind(op) if rule.reduction else None
     edit_key = (number, len(op.operands), rinfo[2], mesh_ref if isinstance(mesh_ref, str) else id(mesh_ref), kind,
-                tuple(ranks_l), *numbers)  # fmt: skip
+                ranks, *numbers)  # fmt: skip
     return _edits_of(edit_key, op, rule, ctx, found, shs, tensors, mesh_ref, mesh, other_order)
 
 
@@ -610,7 +600,7 @@ def _edits(op: Any, rule: OpShardingRule, ctx: _Ctx, found: tuple, shs: list[Sha
     """The edits that make `op`'s tensors take the chosen factor shardings `found`."""
     n_ops = len(op.operands)
     dims_of = found[1]
-    ranks = _ranks(tensors, ctx)
+    ranks = _type_facts(tensors, ctx)[1]
 
     def target(t: int) -> Sharding:
         # Tensor #t's sharding under the choice: its own (closedness, priorities, replicated and
@@ -739,29 +729,19 @@ def _axis_sizes(mesh: Any, ctx: _Ctx) -> tuple[dict[str, int], tuple]:
     return hit[1], hit[2]
 
 
-def _sizes(tensors: list[Any], ctx: _Ctx) -> tuple[int, ...]:
-    """The tensors' element counts, computed once per type object."""
-    sizes = []
-    for v in tensors:
-        t = v.type
-        hit = ctx.numels.get(id(t))
-        if hit is None or hit[0] is not t:
-            hit = ctx.numels[id(t)] = (t, _numel(v))
-        sizes.append(hit[1])
-    return tuple(sizes)
-
-
-def _ranks(tensors: list[Any], ctx: _Ctx) -> tuple[int, ...]:
-    """The tensors' ranks (`rank_of`), computed once per type object."""
+def _type_facts(tensors: list[Any], ctx: _Ctx) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The tensors' element counts and ranks (`rank_of`), computed once per type object."""
+    numels = []
     ranks = []
-    table = ctx.ranks
+    table = ctx.type_info
     for v in tensors:
         t = v.type
         hit = table.get(id(t))
         if hit is None or hit[0] is not t:
-            hit = table[id(t)] = (t, rank_of(v))
-        ranks.append(hit[1])
-    return tuple(ranks)
+            hit = table[id(t)] = (t, _numel(v), rank_of(v))
+        numels.append(hit[1])
+        ranks.append(hit[2])
+    return tuple(numels), tuple(ranks)
 
 
 def _keeps(found: tuple, shs: list[Sharding | None], rule: OpShardingRule, n_ops: int) -> bool:

@@ -68,8 +68,6 @@ class _Ctx:
     rule_ids: dict = field(default_factory=dict)  # id(rule) -> (rule, its number in rule_numbers)
     rule_numbers: dict = field(default_factory=dict)  # rule -> number
     axis_sizes: dict = field(default_factory=dict)  # id(mesh) -> (mesh, {axis: size}, its items)
-    numels: dict = field(default_factory=dict)  # id(type) -> (type, element count)
-    ranks: dict = field(default_factory=dict)  # id(type) -> (type, `rank_of`)
     type_info: dict = field(default_factory=dict)  # id(type) -> (type, element count, `rank_of`)
     rule_info: dict = field(default_factory=dict)  # id(rule) -> (rule, `_rule_number`, `_rule_shape`)
     one_factor: dict = field(default_factory=dict)  # id(rule) -> (rule, `_one_factor_dims`)
