@@ -50,10 +50,11 @@ from ttopt.parse.literals import (
     parse_magnitude,
     split_sign,
 )
-from ttopt.parse.scan import SIMPLE_LOC
+from ttopt.parse.scan import SIMPLE_LOC, ScanError, scan_attr
 
 _SCALAR = re.compile(r"(?:[su]?i\d+|f\d+\w*|bf16|tf32|index|none)$")
 _DIALECT = re.compile(r"#([A-Za-z_][\w$.\-]*)(?:<(.*)>)?$", re.S)
+_DIALECT_ENTRY_HEAD = re.compile(r"\{([A-Za-z_][\w$.]*) = (?=#)", re.ASCII)  # `{key = #...`: the key as the lexer's BARE_ID
 _DIALECT_TYPE = re.compile(r"!([A-Za-z_][\w$.\-]*)(?:<(.*)>)?$", re.S)
 # Fast path for the overwhelmingly common tensor spellings.
 _SIMPLE_TENSOR = re.compile(r"tensor<((?:(?:\d+|\?)x)*)([a-z][a-z0-9]*)(?:, (#[A-Za-z_][\w$\-]*))?>$")
@@ -617,13 +618,36 @@ class AttrParser:
         """A `{...}` dictionary (callers copy `.entries` before mutating)."""
         d = self.dicts.get(text)
         if d is None:
-            d = self._dict_by_entries(text)
+            d = self._dialect_entry(text) or self._dict_by_entries(text)
             if d is None:
                 d = _parse(text, "attr_dict", self.scope)
             d._text = text
             self._check_refs(text)
             self.dicts[text] = d
         return d
+
+    def _dialect_entry(self, text: str) -> DictAttr | None:
+        """`{key = #dialect.name<body>}`, one entry whose value is a dialect attribute, built as the
+        grammar's builder would without running the grammar: each op's channel handle or sharding
+        is such a dictionary, most of them distinct. None for anything else, or when the dialect's
+        check of the body finds a problem (the grammar then reads the text and reports it)."""
+        m = _DIALECT_ENTRY_HEAD.match(text)
+        if m is None:
+            return None
+        start = m.end()
+        try:
+            end = scan_attr(text, start)
+        except ScanError:
+            return None
+        if end != len(text) - 1 or text[end] != "}":
+            return None
+        a = dialect_attr(text[start:end], self.scope)
+        if type(a) is not DialectAttr:  # an alias reference is checked against the aliases by the grammar
+            return None
+        check = DIALECT_ATTR_CHECKS.get(a.name.partition(".")[0])
+        if check is not None and check(a.name, a.body) is not None:
+            return None
+        return DictAttr({m.group(1): a})
 
     def _dict_by_entries(self, text: str) -> DictAttr | None:
         """The dictionary `text` from its entries, each read (and cached) as a one-entry
