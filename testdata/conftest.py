@@ -4,6 +4,8 @@
   substitutions `%s` (this file), `%S` (its directory), `%t` (a temp file path); `ttopt` and
   `FileCheck` run with this Python (`-m ttopt`, `-m filecheck`), `not` inverts an exit status.
   Each RUN line is one test; it also fails if anything printed a Python traceback.
+* A RUN line that runs a tool needing something a fresh machine may lack (`_NEEDS`: the ODS
+  check reads a fetched tt-mlir mirror) is skipped, with the reason, when that is missing.
 * `// GOLDEN: <cmd>` runs `<cmd>` and compares its stdout with `<file>.expected.mlir` (or the
   name given by `// GOLDEN-FILE:`). `pytest --update-goldens` rewrites the expected files.
 """
@@ -96,12 +98,42 @@ def _run(command: str, cwd: Path) -> subprocess.CompletedProcess:
     )
 
 
+def _ttmlir_mirror() -> str | None:
+    """Why tt-mlir's ODS cannot be read from the default mirror (None: it can)."""
+    from ttopt.testing.ods_specs import MirrorFiles, OdsUnavailable
+
+    try:
+        MirrorFiles()
+    except OdsUnavailable as e:
+        return f"no tt-mlir mirror to read the ODS from ({e})"
+    return None
+
+
+# Tools a RUN line may pipe into -> what tells why they cannot run here (None: they can).
+_NEEDS = {"bench/ttnn_ods_check.py": _ttmlir_mirror}
+_MISSING: dict[str, str | None] = {}
+
+
+def _missing(command: str) -> str | None:
+    """Why `command` cannot run on this machine, or None."""
+    for tool, probe in _NEEDS.items():
+        if tool in command:
+            if tool not in _MISSING:
+                _MISSING[tool] = probe()
+            if _MISSING[tool] is not None:
+                return _MISSING[tool]
+    return None
+
+
 class RunItem(pytest.Item):
     def __init__(self, *, command: str, **kw) -> None:
         super().__init__(**kw)
         self.command = command
 
     def runtest(self) -> None:
+        why = _missing(self.command)
+        if why is not None:
+            pytest.skip(why)
         tmp = Path(self.config._tmp_path_factory.mktemp("run")) / "out.tmp"  # type: ignore[attr-defined]
         cmd = _expand(self.command, self.path, tmp)
         res = _run(cmd, ROOT)
