@@ -14,7 +14,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Callable
 
 from ttopt.ir.edit_journal import untrack_op
-from ttopt.ir.opdef import PURE
+from ttopt.ir.opdef import OP_DEFS, PURE
 from ttopt.ir.operation import Operation
 from ttopt.passes.base import Pass, option
 from ttopt.passes.patterns import Pattern, PatternSet, canonicalizations, pattern_set
@@ -117,6 +117,35 @@ def _core(erase: Callable[[Operation], None]) -> PatternSet:
     )
 
 
+def _preorder(root: Operation) -> list[Operation]:
+    """`list(root.walk())`, built without a generator step per op (most ops hold no region)."""
+    out: list[Operation] = []
+    add = out.append
+
+    def visit(op: Operation) -> None:  # recursion as deep as the nesting (bounded by the parser)
+        add(op)
+        for r in op.regions:
+            for b in r.blocks:
+                for o in b.ops:
+                    if o.regions:
+                        visit(o)
+                    else:
+                        add(o)
+
+    visit(root)
+    return out
+
+
+def _dead_only(name: str, pats: tuple[Pattern, ...]) -> bool | None:
+    """For ops called `name` whose only pattern is erase-dead-pure-op: whether they are pure (an
+    impure one never matches; a pure one only once none of its results is used). None for names
+    with other patterns, tried on every visit."""
+    if len(pats) != 1 or pats[0].name != "erase-dead-pure-op":
+        return None
+    d = OP_DEFS.get(name)
+    return d is not None and PURE in d.traits
+
+
 @register_pass
 @dataclass
 class Canonicalize(Pass):
@@ -134,7 +163,7 @@ class Canonicalize(Pass):
 
     def run(self, module: Module, ctx: PassContext) -> None:
         fired: Counter[str] = Counter()
-        work = list(module.walk())
+        work = _preorder(module.op)
         # Visit users before producers so a dead chain unravels in one sweep.
         work.reverse()
         alive = set(work)  # ops hash by identity
@@ -143,19 +172,32 @@ class Canonicalize(Pass):
         patterns = canonicalizations(_core(graveyard.erase))
         for_op = patterns.for_op
         # The patterns of each op name, looked up here first: one dict probe per op visited
-        # instead of a method call (a module's ops are of a few dozen names).
-        by_name: dict[str, tuple[Pattern, ...]] = {}
+        # instead of a method call (a module's ops are of a few dozen names), with what decides
+        # at once for most ops that none fires (`_dead_only`).
+        by_name: dict[str, tuple[tuple[Pattern, ...], bool | None]] = {}
         while work and budget > 0:
             op = work.pop()
             if op not in alive or op.parent is None:
                 continue
+            name = op.name
+            entry = by_name.get(name)
+            if entry is None:
+                pats = for_op(name)
+                entry = by_name[name] = (pats, _dead_only(name, pats))
+            pats, dead_only = entry
+            if dead_only is not None:
+                if not dead_only:
+                    continue
+                for r in op.results:
+                    if r.uses:
+                        break
+                else:
+                    dead_only = None
+                if dead_only is not None:
+                    continue
             if op.regions and graveyard.blocks:
                 # Patterns of region-holding ops read and move their bodies' op lists.
                 graveyard.flush(within=op)
-            name = op.name
-            pats = by_name.get(name)
-            if pats is None:
-                pats = by_name[name] = for_op(name)
             for p in pats:
                 touched = p.rewrite(op)
                 if touched is not None:
