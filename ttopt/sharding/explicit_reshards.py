@@ -1130,7 +1130,7 @@ def _walk_signed(op: Any, block: Any, c: _Ctx, full: bool, tracing: bool, sig: A
                 lambda v, sh, before, keep_open=False: _reshard(v, sh, c, before, keep_open=keep_open),
             )  # fmt: skip
         return
-    rule = rule_for(op, False) if sig is None else _signed_rule(op, c, sig[0])
+    rule = rule_for(op, False) if sig is None else _signed_rule(op, c, sig)
     # What is done to this op is done to every later op of its signature.
     same = sig is not None and seen.parts is not None and not seen.unreduced_operand
     if rule is None:

@@ -78,8 +78,8 @@ class _Ctx:
     edits: dict = field(default_factory=dict)  # `_decide`'s edits per choice, shardings read (by value), ...
     decided: dict = field(default_factory=dict)  # (rule number, reshape?, combiner, `_Seen.parts`) -> `_decide`'s outcome
     per_values: dict = field(default_factory=dict)  # id(`sdy.sharding` attribute) -> `_per_value`
-    attr_info: dict = field(default_factory=dict)  # id(sharding attribute) -> its `_AttrInfo`
-    attr_numbers: dict = field(default_factory=dict)  # sharding attribute -> its class (equal ones share it)
+    attr_info: dict = field(default_factory=dict)  # id(sharding attribute) -> (it, its `_AttrInfo`)
+    attr_numbers: dict = field(default_factory=dict)  # sharding attribute on a named mesh -> its `_AttrInfo` (equal ones share it)
     distributed: frozenset = frozenset()  # names of the module's meshes that are not maximal (single-device)
     # `_signature` of an op -> (what `_process_op` did to it: its `_Edits` or None, the types
     # whose ids are in the signature, held so that no other object takes one)
@@ -87,6 +87,7 @@ class _Ctx:
     # id(block argument) -> (it, its sharding attribute's record, whether `_read` reads it plainly)
     arg_attrs: dict = field(default_factory=dict)
     operand_infos: list = field(default_factory=list)  # the last signed op's operands' records
+    rule_part: int = 0  # the length of the last signature's part that the rule reads
     rules: dict = field(default_factory=dict)  # `_signed_rule`'s key -> (the rule, the types it names)
     deferring: set = field(default_factory=set)  # ids of the blocks whose walk defers its edits
     own_infos: dict = field(default_factory=dict)  # id(an sdy op's sharding property) -> (it, its record)
