@@ -664,8 +664,7 @@ def _edits(op: Any, rule: OpShardingRule, ctx: _Ctx, found: tuple, shs: list[Sha
 
 def _same_dims(cur: Sharding | None, dims: tuple, rank: int) -> bool:
     """`_dims_equal(cur, s, rank)` for a sharding `s` of dims `dims` (tuples)."""
-    have = [tuple(d) for d in cur.dims] if cur is not None else [()] * rank
-    return have == list(dims)
+    return (tuple(map(tuple, cur.dims)) if cur is not None else ((),) * rank) == dims
 
 
 def _apply(op: Any, tensors: list[Any], edits: _Edits, ctx: _Ctx) -> None:
@@ -703,12 +702,13 @@ def _apply(op: Any, tensors: list[Any], edits: _Edits, ctx: _Ctx) -> None:
                         u.set_operand(k, values[j])
 
 
-def _one_factor_dims(rule: OpShardingRule, ctx: _Ctx) -> bool:
-    """Whether every dimension of every tensor of the rule has one factor, found once per rule
-    object (the entry holds it)."""
+def _one_factor_dims(rule: OpShardingRule, ctx: _Ctx) -> tuple[tuple[int, ...], ...] | None:
+    """When every dimension of every tensor of the rule has one factor, each tensor's factors
+    (one per dimension; else None), found once per rule object (the entry holds it)."""
     hit = ctx.one_factor.get(id(rule))
     if hit is None or hit[0] is not rule:
-        hit = ctx.one_factor[id(rule)] = (rule, all(len(d) == 1 for m in rule.tensors for d in m))
+        one = all(len(d) == 1 for m in rule.tensors for d in m)
+        hit = ctx.one_factor[id(rule)] = (rule, tuple(tuple(d[0] for d in m) for m in rule.tensors) if one else None)
     return hit[1]
 
 
@@ -753,8 +753,7 @@ def _keeps(found: tuple, shs: list[Sharding | None], rule: OpShardingRule, n_ops
     for t, (sh, dims) in enumerate(zip(shs, found[1])):
         if t < n_ops and not dims:
             continue
-        have = [tuple(d) for d in sh.dims] if sh is not None else [()] * len(dims)
-        if have != [tuple(d) for d in dims]:
+        if (tuple(map(tuple, sh.dims)) if sh is not None else ((),) * len(dims)) != dims:
             return False
     return True
 
@@ -780,18 +779,19 @@ def _choose(op: Any, rule: OpShardingRule, shs: list[Sharding | None], numels: t
     else:
         chosen = incompatible_common_axes(rule, projs, numels, full)
         _expressible(op, rule, chosen, ctx, full)
-    found = tuple((f, tuple(axes)) for f, axes in chosen.items())
-    return found, _tensor_dims(rule, chosen, dict(found), ctx)
+    as_tuples = {f: tuple(axes) for f, axes in chosen.items()}
+    return tuple(as_tuples.items()), _tensor_dims(rule, chosen, as_tuples, ctx)
 
 
 def _tensor_dims(rule: OpShardingRule, chosen: dict, as_tuples: dict, ctx: _Ctx) -> tuple:
     """Each tensor's dims under the chosen factor axes (`factor_dims`; `as_tuples`: the same
     axes as tuples), as tuples: found once per rule tensor and axes of its factors (choices that
     differ elsewhere share them)."""
-    if _one_factor_dims(rule, ctx):
+    per = _one_factor_dims(rule, ctx)
+    if per is not None:
         # A dimension of one factor has that factor's axes (`factor_dims`, sub-axes merged).
-        merged = {f: (axes if len(axes) < 2 else tuple(merge_axes(list(axes)))) for f, axes in as_tuples.items()}
-        return tuple(tuple(merged.get(d[0], ()) for d in m) for m in rule.tensors)
+        get = {f: (axes if len(axes) < 2 else tuple(merge_axes(list(axes)))) for f, axes in as_tuples.items()}.get
+        return tuple([tuple([get(f, ()) for f in fs]) for fs in per])
     number = _rule_number(rule, ctx)
     table = ctx.tensor_dims
     out = []
@@ -881,7 +881,7 @@ def _expressible(op: Any, rule: OpShardingRule, chosen: dict, ctx: _Ctx, full: d
                 keep.append(a)
                 kept *= a[2]
             chosen[f] = keep
-    if _one_factor_dims(rule, ctx):
+    if _one_factor_dims(rule, ctx) is not None:
         return  # no factor follows another in a dimension
     for f in consistent_factor_axes(rule, chosen):
         _why(ctx, op, lambda: f"factor {factor_name(f)}: a more major factor of its dimension is not fully sharded "
