@@ -481,7 +481,8 @@ def _decide(op: Any, rule: OpShardingRule, ctx: _Ctx, tensors: list[Any], read: 
         shapes = ([None if i is None else i.shape_number for i in infos] if infos is not None
                   else [None if s is None else _shape_number(s, ctx) for s in shs])  # fmt: skip
         numels = _type_facts(tensors, ctx)[0]
-        found, keeps, number = _choice(op, rule, _rule_number(rule, ctx), shs, numels, shapes, axes_key, full, ctx)
+        choice = _choice(op, rule, _rule_number(rule, ctx), shs, numels, shapes, axes_key, full, ctx)
+        found, keeps = choice[0], choice[1]
         if keeps and (all(s is None or s.mesh == mesh_ref for s in shs) or not any(other_order(s) for s in shs)):
             return None  # nothing to reshard, nothing to reduce: what the steps below would conclude
     if found is None:
@@ -492,7 +493,7 @@ def _decide(op: Any, rule: OpShardingRule, ctx: _Ctx, tensors: list[Any], read: 
     # tensors' and the rule's ranks, the operand count and the reduction factors and combiner.
     kind = reduction_kind(op) if rule.reduction else None
     ranks = _type_facts(tensors, ctx)[1]
-    edit_key = (number, len(op.operands), _rule_shape(rule, ctx), mesh_ref if isinstance(mesh_ref, str) else id(mesh_ref),
+    edit_key = (_found_number(choice, ctx), len(op.operands), _rule_shape(rule, ctx), mesh_ref if isinstance(mesh_ref, str) else id(mesh_ref),
                 kind, ranks, *([None if i is None else i.sharding_number for i in infos] if infos is not None
                                else [None if s is None else _sharding_number(s, ctx) for s in shs]))  # fmt: skip
     return _edits_of(edit_key, op, rule, ctx, found, shs, tensors, mesh_ref, mesh, other_order)
@@ -542,7 +543,8 @@ def _decide_read(op: Any, rule: OpShardingRule, ctx: _Ctx, tensors: list[Any], i
     rinfo = ctx.rule_info.get(id(rule))
     if rinfo is None or rinfo[0] is not rule:
         rinfo = ctx.rule_info[id(rule)] = (rule, _rule_number(rule, ctx), _rule_shape(rule, ctx))
-    found, keeps, number = _choice(op, rule, rinfo[1], shs, numels, shapes, axes_key, full, ctx)
+    choice = _choice(op, rule, rinfo[1], shs, numels, shapes, axes_key, full, ctx)
+    found, keeps = choice[0], choice[1]
     if keeps and (one_name or all(s is None or s.mesh == mesh_ref for s in shs) or not any(other_order(s) for s in shs)):
         return None  # nothing to reshard, nothing to reduce: what the steps below would conclude
     if found is None:
@@ -550,23 +552,32 @@ def _decide_read(op: Any, rule: OpShardingRule, ctx: _Ctx, tensors: list[Any], i
     # The edits are a function of the choice, the shardings read (by value), the mesh, the
     # tensors' and the rule's ranks, the operand count and the reduction factors and combiner.
     kind = reduction_kind(op) if rule.reduction else None
-    edit_key = (number, len(op.operands), rinfo[2], mesh_ref if isinstance(mesh_ref, str) else id(mesh_ref), kind,
+    edit_key = (_found_number(choice, ctx), len(op.operands), rinfo[2], mesh_ref if isinstance(mesh_ref, str) else id(mesh_ref), kind,
                 ranks, *numbers)  # fmt: skip
     return _edits_of(edit_key, op, rule, ctx, found, shs, tensors, mesh_ref, mesh, other_order)
 
 
 def _choice(op: Any, rule: OpShardingRule, rule_number: int, shs: list[Sharding | None], numels: tuple[int, ...],
-            shapes: list[int | None], axes_key: tuple, full: dict[str, int], ctx: _Ctx) -> tuple:  # fmt: skip
+            shapes: list[int | None], axes_key: int, full: dict[str, int], ctx: _Ctx) -> list:  # fmt: skip
     """`_choose`'s outcome for the op's pattern (rule, reshape or not, mesh axes, element counts,
-    sharding shapes), whether it leaves the op as it is (`_keeps`) and its number: found once per pattern."""
+    sharding shapes), whether it leaves the op as it is (`_keeps`) and its number once
+    `_found_number` gave it one: found once per pattern."""
     key = (rule_number, op.name == "stablehlo.reshape", axes_key, numels, *shapes)
     choice = ctx.choices.get(key)
     if choice is None:
         found = _choose(op, rule, shs, numels, ctx, full, shapes)
         keeps = found is not None and _keeps(found, shs, rule, len(op.operands))
-        number = ctx.found_numbers.setdefault(found, len(ctx.found_numbers))
-        choice = ctx.choices[key] = (found, keeps, number)
+        choice = ctx.choices[key] = [found, keeps, None]
     return choice
+
+
+def _found_number(choice: list, ctx: _Ctx) -> int:
+    """The number of a `_choice` entry's outcome (equal outcomes share one), on first use: most
+    patterns leave their ops as they are and never need it (numbering hashes the outcome)."""
+    number = choice[2]
+    if number is None:
+        number = choice[2] = ctx.found_numbers.setdefault(choice[0], len(ctx.found_numbers))
+    return number
 
 
 def _edits_of(edit_key: tuple, op: Any, rule: OpShardingRule, ctx: _Ctx, found: tuple, shs: list[Sharding | None],
@@ -720,12 +731,14 @@ def _rule_shape(rule: OpShardingRule, ctx: _Ctx) -> tuple:
     return hit[1]
 
 
-def _axis_sizes(mesh: Any, ctx: _Ctx) -> tuple[dict[str, int], tuple]:
-    """The mesh's axis sizes by name, and as a key, built once per mesh object."""
+def _axis_sizes(mesh: Any, ctx: _Ctx) -> tuple[dict[str, int], int]:
+    """The mesh's axis sizes by name, and their number (meshes of equal axes share it), found
+    once per mesh object."""
     hit = ctx.axis_sizes.get(id(mesh))
     if hit is None or hit[0] is not mesh:
         full = {a.name: a.size for a in mesh.axes}
-        hit = ctx.axis_sizes[id(mesh)] = (mesh, full, tuple(full.items()))
+        number = ctx.axis_numbers.setdefault(tuple(full.items()), len(ctx.axis_numbers))
+        hit = ctx.axis_sizes[id(mesh)] = (mesh, full, number)
     return hit[1], hit[2]
 
 
@@ -1138,7 +1151,7 @@ def _walk_signed(op: Any, block: Any, c: _Ctx, full: bool, tracing: bool, sig: A
             with _paused(block, c):
                 _process_call(op, c)
         elif same:
-            c.by_signature[sig] = (None, [v.type for v in seen.tensors])
+            c.by_signature[sig] = (None, seen.tensors)
         return
     if rule.is_custom:
         # A `custom` rule (JAX's custom_partitioning) says the op partitions itself:
@@ -1148,7 +1161,7 @@ def _walk_signed(op: Any, block: Any, c: _Ctx, full: bool, tracing: bool, sig: A
     if full:
         edits = _process_op(op, rule, c, seen)
         if same:
-            c.by_signature[sig] = (edits, [v.type for v in seen.tensors])
+            c.by_signature[sig] = (edits, seen.tensors)
         return
     with _paused(block, c):
         if op.name in ("stablehlo.dot", "stablehlo.dot_general"):

@@ -55,8 +55,8 @@ class _Ctx:
     stats: dict
     conservative: bool = True
     cursor: BlockCursor = field(default_factory=BlockCursor)  # the walk edits next to the op it is at
-    # `_choose`'s outcome per key (ops of one pattern): (the outcome, whether it leaves every
-    # tensor's dims as they are and reduces nothing, its number in found_numbers)
+    # `_choose`'s outcome per key (ops of one pattern): [the outcome, whether it leaves every
+    # tensor's dims as they are and reduces nothing, its number in found_numbers or None]
     choices: dict = field(default_factory=dict)
     found_numbers: dict = field(default_factory=dict)  # outcome of `_choose` -> number
     shapes: dict = field(default_factory=dict)  # id(sharding) -> (sharding, `_shape_number`)
@@ -67,7 +67,8 @@ class _Ctx:
     tensor_dims: dict = field(default_factory=dict)  # (rule number, tensor, its factors' axes) -> its dims
     rule_ids: dict = field(default_factory=dict)  # id(rule) -> (rule, its number in rule_numbers)
     rule_numbers: dict = field(default_factory=dict)  # rule -> number
-    axis_sizes: dict = field(default_factory=dict)  # id(mesh) -> (mesh, {axis: size}, its items)
+    axis_sizes: dict = field(default_factory=dict)  # id(mesh) -> (mesh, {axis: size}, its number in axis_numbers)
+    axis_numbers: dict = field(default_factory=dict)  # a mesh's (axis, size) pairs -> number
     type_info: dict = field(default_factory=dict)  # id(type) -> (type, element count, `rank_of`)
     rule_info: dict = field(default_factory=dict)  # id(rule) -> (rule, `_rule_number`, `_rule_shape`)
     one_factor: dict = field(default_factory=dict)  # id(rule) -> (rule, `_one_factor_dims`)
@@ -81,8 +82,9 @@ class _Ctx:
     attr_info: dict = field(default_factory=dict)  # id(sharding attribute) -> (it, its `_AttrInfo`)
     attr_numbers: dict = field(default_factory=dict)  # sharding attribute on a named mesh -> its `_AttrInfo` (equal ones share it)
     distributed: frozenset = frozenset()  # names of the module's meshes that are not maximal (single-device)
-    # `_signature` of an op -> (what `_process_op` did to it: its `_Edits` or None, the types
-    # whose ids are in the signature, held so that no other object takes one)
+    # `_signature` of an op -> (what `_process_op` did to it: its `_Edits` or None, its operands
+    # and results: they hold the types whose ids are in the signature, so that no other object
+    # takes one; the pass never retypes a value)
     by_signature: dict = field(default_factory=dict)
     # id(block argument) -> (it, its sharding attribute's record, whether `_read` reads it plainly)
     arg_attrs: dict = field(default_factory=dict)
