@@ -60,7 +60,16 @@ from ttopt.sharding.factors import (
 )
 from ttopt.sharding.manual_edges import erase_manual_axes
 from ttopt.sharding.reshape_overflow import reshape_overflow_axes
-from ttopt.sharding.reshard_reading import _AttrInfo, _read, _read_signed, _Seen, _signature, _signed_rule
+from ttopt.sharding.reshard_reading import (
+    _AttrInfo,
+    _numel,
+    _read,
+    _read_signed,
+    _Seen,
+    _signature,
+    _signed_rule,
+    _type_facts,
+)
 from ttopt.sharding.reshard_state import (
     DATA_FLOW_EDGES,
     SEED_SKIPPED,
@@ -84,13 +93,6 @@ from ttopt.sharding.unreduced_collectives import axis_set_diff, insert_unreduced
 if TYPE_CHECKING:
     from ttopt.ir.module import Module
     from ttopt.passes.context import PassContext
-
-def _numel(v: Any) -> int:
-    n = 1
-    for d in getattr(v.type.resolve(), "shape", ()) or ():
-        n *= d or 0
-    return n
-
 
 def _has_unreduced(v: Any) -> bool:
     """Whether the sharding `_sharding_of` reads for `v` has unreduced axes (without building it)."""
@@ -421,7 +423,7 @@ def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx, seen: _Seen | None = N
         if hit is not None:
             edits = hit[0]
         else:
-            edits = _decide(op, rule, ctx, tensors, seen.read, seen.infos)
+            edits = _decide(op, rule, ctx, tensors, seen.read, seen.infos, seen.facts)
             if key is not None:
                 # The entry holds the types whose ids make the key, so that no other object takes one.
                 ctx.decided[key] = (edits, [v.type for v in tensors])
@@ -442,11 +444,12 @@ def _other_order(mesh_ref: Any, mesh: Any, ctx: _Ctx) -> Callable[[Sharding | No
 
 
 def _decide(op: Any, rule: OpShardingRule, ctx: _Ctx, tensors: list[Any], read: list[tuple[Any, Any]] | None,
-            infos: list[_AttrInfo | None] | None = None) -> _Edits | None:  # fmt: skip
+            infos: list[_AttrInfo | None] | None = None, facts: tuple | None = None) -> _Edits | None:  # fmt: skip
     """What `_process_op` does to `op`, or None when it leaves it as it is (`infos`: the
-    tensors' attribute records, when each sharding is its own attribute's)."""
+    tensors' attribute records, when each sharding is its own attribute's; `facts`: the
+    tensors' `_type_facts` when known)."""
     if infos is not None and (ctx.trace is None or not ctx.trace.enabled):
-        return _decide_read(op, rule, ctx, tensors, infos)
+        return _decide_read(op, rule, ctx, tensors, infos, facts)
     # Read only here: targets are copies.
     if infos is not None:
         shs = [None if i is None else i.sharding or i.read(ctx) for i in infos]
@@ -499,7 +502,8 @@ def _decide(op: Any, rule: OpShardingRule, ctx: _Ctx, tensors: list[Any], read: 
     return _edits_of(edit_key, op, rule, ctx, found, shs, tensors, mesh_ref, mesh, other_order)
 
 
-def _decide_read(op: Any, rule: OpShardingRule, ctx: _Ctx, tensors: list[Any], infos: list[_AttrInfo | None]) -> _Edits | None:
+def _decide_read(op: Any, rule: OpShardingRule, ctx: _Ctx, tensors: list[Any], infos: list[_AttrInfo | None],
+                 facts: tuple | None = None) -> _Edits | None:  # fmt: skip
     """`_decide` of an op whose shardings are their attributes' `infos`, untraced: the same
     steps, each number read from the records and the per-type and per-rule tables at once."""
     shs: list[Sharding | None] = []
@@ -539,7 +543,7 @@ def _decide_read(op: Any, rule: OpShardingRule, ctx: _Ctx, tensors: list[Any], i
     other_order = _other_order(mesh_ref, mesh, ctx)
 
     full, axes_key = _axis_sizes(mesh, ctx)
-    numels, ranks = _type_facts(tensors, ctx)
+    numels, ranks = facts if facts is not None else _type_facts(tensors, ctx)
     rinfo = ctx.rule_info.get(id(rule))
     if rinfo is None or rinfo[0] is not rule:
         rinfo = ctx.rule_info[id(rule)] = (rule, _rule_number(rule, ctx), _rule_shape(rule, ctx))
@@ -554,7 +558,7 @@ def _decide_read(op: Any, rule: OpShardingRule, ctx: _Ctx, tensors: list[Any], i
     kind = reduction_kind(op) if rule.reduction else None
     edit_key = (_found_number(choice, ctx), len(op.operands), rinfo[2], mesh_ref if isinstance(mesh_ref, str) else id(mesh_ref), kind,
                 ranks, *numbers)  # fmt: skip
-    return _edits_of(edit_key, op, rule, ctx, found, shs, tensors, mesh_ref, mesh, other_order)
+    return _edits_of(edit_key, op, rule, ctx, found, shs, tensors, mesh_ref, mesh, other_order, ranks)
 
 
 def _choice(op: Any, rule: OpShardingRule, rule_number: int, shs: list[Sharding | None], numels: tuple[int, ...],
@@ -581,12 +585,13 @@ def _found_number(choice: list, ctx: _Ctx) -> int:
 
 
 def _edits_of(edit_key: tuple, op: Any, rule: OpShardingRule, ctx: _Ctx, found: tuple, shs: list[Sharding | None],
-              tensors: list[Any], mesh_ref: Any, mesh: Any, other_order: Callable[[Sharding | None], bool]) -> _Edits:  # fmt: skip
+              tensors: list[Any], mesh_ref: Any, mesh: Any, other_order: Callable[[Sharding | None], bool],
+              ranks: tuple[int, ...] | None = None) -> _Edits:  # fmt: skip
     """`_edits`, once per `edit_key` (what they are a function of)."""
     hit = ctx.edits.get(edit_key)
     if hit is None:
         # The entry holds the mesh whose id it may be keyed by.
-        hit = ctx.edits[edit_key] = (mesh_ref, _edits(op, rule, ctx, found, shs, tensors, mesh_ref, mesh, other_order))
+        hit = ctx.edits[edit_key] = (mesh_ref, _edits(op, rule, ctx, found, shs, tensors, mesh_ref, mesh, other_order, ranks))
     return hit[1]
 
 
@@ -607,11 +612,14 @@ class _Edits:
 
 
 def _edits(op: Any, rule: OpShardingRule, ctx: _Ctx, found: tuple, shs: list[Sharding | None], tensors: list[Any],
-           mesh_ref: Any, mesh: Any, other_order: Callable[[Sharding | None], bool]) -> _Edits:  # fmt: skip
-    """The edits that make `op`'s tensors take the chosen factor shardings `found`."""
+           mesh_ref: Any, mesh: Any, other_order: Callable[[Sharding | None], bool],
+           ranks: tuple[int, ...] | None = None) -> _Edits:  # fmt: skip
+    """The edits that make `op`'s tensors take the chosen factor shardings `found` (`ranks`: the
+    tensors' ranks when known)."""
     n_ops = len(op.operands)
     dims_of = found[1]
-    ranks = _type_facts(tensors, ctx)[1]
+    if ranks is None:
+        ranks = _type_facts(tensors, ctx)[1]
 
     def target(t: int) -> Sharding:
         # Tensor #t's sharding under the choice: its own (closedness, priorities, replicated and
@@ -742,21 +750,6 @@ def _axis_sizes(mesh: Any, ctx: _Ctx) -> tuple[dict[str, int], int]:
     return hit[1], hit[2]
 
 
-def _type_facts(tensors: list[Any], ctx: _Ctx) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """The tensors' element counts and ranks (`rank_of`), computed once per type object."""
-    numels = []
-    ranks = []
-    table = ctx.type_info
-    for v in tensors:
-        t = v.type
-        hit = table.get(id(t))
-        if hit is None or hit[0] is not t:
-            hit = table[id(t)] = (t, _numel(v), rank_of(v))
-        numels.append(hit[1])
-        ranks.append(hit[2])
-    return tuple(numels), tuple(ranks)
-
-
 def _keeps(found: tuple, shs: list[Sharding | None], rule: OpShardingRule, n_ops: int) -> bool:
     """The chosen factor shardings leave every tensor's dims as they are (scalar operands aside)
     and put no axes on a reduction factor: `_process_op` would insert nothing."""
@@ -803,7 +796,10 @@ def _tensor_dims(rule: OpShardingRule, chosen: dict, as_tuples: dict, ctx: _Ctx)
     per = _one_factor_dims(rule, ctx)
     if per is not None:
         # A dimension of one factor has that factor's axes (`factor_dims`, sub-axes merged).
-        get = {f: (axes if len(axes) < 2 else tuple(merge_axes(list(axes)))) for f, axes in as_tuples.items()}.get
+        merged = {f: (axes if len(axes) < 2 else tuple(merge_axes(list(axes)))) for f, axes in as_tuples.items()}
+        if len(merged) == rule.num_factors:  # every factor has its axes (the common case): read in C
+            return tuple([tuple(map(merged.__getitem__, fs)) for fs in per])
+        get = merged.get
         return tuple([tuple([get(f, ()) for f in fs]) for fs in per])
     number = _rule_number(rule, ctx)
     table = ctx.tensor_dims
@@ -1143,7 +1139,10 @@ def _walk_signed(op: Any, block: Any, c: _Ctx, full: bool, tracing: bool, sig: A
                 lambda v, sh, before, keep_open=False: _reshard(v, sh, c, before, keep_open=keep_open),
             )  # fmt: skip
         return
-    rule = rule_for(op, False) if sig is None else _signed_rule(op, c, sig)
+    if sig is None:
+        rule = rule_for(op, False)
+    else:
+        rule, seen.facts = _signed_rule(op, c, sig)
     # What is done to this op is done to every later op of its signature.
     same = sig is not None and seen.parts is not None and not seen.unreduced_operand
     if rule is None:

@@ -11,7 +11,7 @@ from typing import Any
 
 from ttopt.ir.attributes import AliasRef
 from ttopt.ir.values import OpResult
-from ttopt.sharding.factors import _OWN_SHARDING, Sharding, get_sharding_attr
+from ttopt.sharding.factors import _OWN_SHARDING, Sharding, get_sharding_attr, rank_of
 from ttopt.sharding.reshard_state import (
     DATA_FLOW_EDGES,
     SEED_SKIPPED,
@@ -41,6 +41,7 @@ class _Seen:
     off_distributed: bool  # a result's sharding is on a mesh that is not distributed
     # Per tensor its attribute's `_AttrInfo` (None: no sharding), kept with `parts` only.
     infos: list[_AttrInfo | None] | None = None
+    facts: tuple | None = None  # the tensors' `_type_facts`, once the walk has them
 
 
 class _AttrInfo:
@@ -71,6 +72,28 @@ class _AttrInfo:
             self.sharding_number = _sharding_number(sh, ctx)
             self.sharding = sh
         return sh
+
+
+def _numel(v: Any) -> int:
+    n = 1
+    for d in getattr(v.type.resolve(), "shape", ()) or ():
+        n *= d or 0
+    return n
+
+
+def _type_facts(tensors: list[Any], ctx: _Ctx) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The tensors' element counts and ranks (`rank_of`), computed once per type object."""
+    numels = []
+    ranks = []
+    table = ctx.type_info
+    for v in tensors:
+        t = v.type
+        hit = table.get(id(t))
+        if hit is None or hit[0] is not t:
+            hit = table[id(t)] = (t, _numel(v), rank_of(v))
+        numels.append(hit[1])
+        ranks.append(hit[2])
+    return tuple(numels), tuple(ranks)
 
 
 def _read(op: Any, c: _Ctx) -> _Seen:
@@ -214,7 +237,7 @@ def _signature(op: Any, c: _Ctx) -> tuple | None:
     classes = c.attr_classes
     per_values = c.per_values
     operands = op.operands
-    key: list[Any] = [kind[0], len(operands)]  # what the rule reads, then the shardings read
+    key: list[Any] = [kind, len(operands)]  # what the rule reads, then the shardings read
     own = None  # the class of the op's per-value attribute
     if kind[1]:
         for k, a in op.properties.items():
@@ -273,15 +296,17 @@ def _signature(op: Any, c: _Ctx) -> tuple | None:
     return tuple(key)
 
 
-def _signed_rule(op: Any, c: _Ctx, sig: tuple) -> Any:
-    """`rule_for(op, False)` of an op `_signature` signed last, found once per what the rule
-    reads (the signature's first part: its name, properties, attributes and types)."""
+def _signed_rule(op: Any, c: _Ctx, sig: tuple) -> tuple[Any, tuple]:
+    """`rule_for(op, False)` of an op `_signature` signed last and its tensors' `_type_facts`,
+    found once per what the rule reads (the signature's first part: its name, properties,
+    attributes and types)."""
     key = sig[: c.rule_part]
     hit = c.rules.get(key)
     if hit is None:
         # The entry holds the types whose ids are in its key.
-        hit = c.rules[key] = (rule_for(op, False), [*(v.type for v in op.operands), *(r.type for r in op.results)])
-    return hit[0]
+        tensors = [*op.operands, *op.results]
+        hit = c.rules[key] = (rule_for(op, False), _type_facts(tensors, c), [v.type for v in tensors])
+    return hit[0], hit[1]
 
 
 def _signature_kind(name: str) -> tuple[str, bool] | None:

@@ -90,7 +90,7 @@ class _Ctx:
     arg_attrs: dict = field(default_factory=dict)
     operand_infos: list = field(default_factory=list)  # the last signed op's operands' records
     rule_part: int = 0  # the length of the last signature's part that the rule reads
-    rules: dict = field(default_factory=dict)  # `_signed_rule`'s key -> (the rule, the types it names)
+    rules: dict = field(default_factory=dict)  # `_signed_rule`'s key -> (the rule, `_type_facts`, the types it names)
     deferring: set = field(default_factory=set)  # ids of the blocks whose walk defers its edits
     own_infos: dict = field(default_factory=dict)  # id(an sdy op's sharding property) -> (it, its record)
     signable: dict = field(default_factory=dict)  # op name -> `_signature_kind`
