@@ -540,8 +540,6 @@ def _decide_read(op: Any, rule: OpShardingRule, ctx: _Ctx, tensors: list[Any], i
             return None
         mesh_ref, mesh = picked
 
-    other_order = _other_order(mesh_ref, mesh, ctx)
-
     full, axes_key = _axis_sizes(mesh, ctx)
     numels, ranks = facts if facts is not None else _type_facts(tensors, ctx)
     rinfo = ctx.rule_info.get(id(rule))
@@ -549,7 +547,8 @@ def _decide_read(op: Any, rule: OpShardingRule, ctx: _Ctx, tensors: list[Any], i
         rinfo = ctx.rule_info[id(rule)] = (rule, _rule_number(rule, ctx), _rule_shape(rule, ctx))
     choice = _choice(op, rule, rinfo[1], shs, numels, shapes, axes_key, full, ctx)
     found, keeps = choice[0], choice[1]
-    if keeps and (one_name or all(s is None or s.mesh == mesh_ref for s in shs) or not any(other_order(s) for s in shs)):
+    if keeps and (one_name or all(s is None or s.mesh == mesh_ref for s in shs)
+                  or not any(map(_other_order(mesh_ref, mesh, ctx), shs))):  # fmt: skip
         return None  # nothing to reshard, nothing to reduce: what the steps below would conclude
     if found is None:
         return None
@@ -558,7 +557,7 @@ def _decide_read(op: Any, rule: OpShardingRule, ctx: _Ctx, tensors: list[Any], i
     kind = reduction_kind(op) if rule.reduction else None
     edit_key = (_found_number(choice, ctx), len(op.operands), rinfo[2], mesh_ref if isinstance(mesh_ref, str) else id(mesh_ref), kind,
                 ranks, *numbers)  # fmt: skip
-    return _edits_of(edit_key, op, rule, ctx, found, shs, tensors, mesh_ref, mesh, other_order, ranks)
+    return _edits_of(edit_key, op, rule, ctx, found, shs, tensors, mesh_ref, mesh, None, ranks)
 
 
 def _choice(op: Any, rule: OpShardingRule, rule_number: int, shs: list[Sharding | None], numels: tuple[int, ...],
@@ -585,11 +584,14 @@ def _found_number(choice: list, ctx: _Ctx) -> int:
 
 
 def _edits_of(edit_key: tuple, op: Any, rule: OpShardingRule, ctx: _Ctx, found: tuple, shs: list[Sharding | None],
-              tensors: list[Any], mesh_ref: Any, mesh: Any, other_order: Callable[[Sharding | None], bool],
+              tensors: list[Any], mesh_ref: Any, mesh: Any, other_order: Callable[[Sharding | None], bool] | None,
               ranks: tuple[int, ...] | None = None) -> _Edits:  # fmt: skip
-    """`_edits`, once per `edit_key` (what they are a function of)."""
+    """`_edits`, once per `edit_key` (what they are a function of; `other_order`: `_other_order`
+    of the mesh, made here when None)."""
     hit = ctx.edits.get(edit_key)
     if hit is None:
+        if other_order is None:
+            other_order = _other_order(mesh_ref, mesh, ctx)
         # The entry holds the mesh whose id it may be keyed by.
         hit = ctx.edits[edit_key] = (mesh_ref, _edits(op, rule, ctx, found, shs, tensors, mesh_ref, mesh, other_order, ranks))
     return hit[1]
@@ -796,7 +798,11 @@ def _tensor_dims(rule: OpShardingRule, chosen: dict, as_tuples: dict, ctx: _Ctx)
     per = _one_factor_dims(rule, ctx)
     if per is not None:
         # A dimension of one factor has that factor's axes (`factor_dims`, sub-axes merged).
-        merged = {f: (axes if len(axes) < 2 else tuple(merge_axes(list(axes)))) for f, axes in as_tuples.items()}
+        merged = as_tuples
+        for axes in as_tuples.values():
+            if len(axes) > 1:
+                merged = {f: (axes if len(axes) < 2 else tuple(merge_axes(list(axes)))) for f, axes in as_tuples.items()}
+                break
         if len(merged) == rule.num_factors:  # every factor has its axes (the common case): read in C
             return tuple([tuple(map(merged.__getitem__, fs)) for fs in per])
         get = merged.get
@@ -1037,7 +1043,10 @@ def _walk(block: Any, func: Any, c: _Ctx, full_version: bool, nested: bool) -> N
                     if done[0] is not None:
                         _apply(op, op.operands, done[0], c)  # it reads operands only, each before it is replaced
                     continue
-            _walk_op(op, block, func, c, full_version, True, nested, tracing, sig)
+            if sig is None:
+                _walk_op(op, block, func, c, full_version, True, nested, tracing)
+            else:
+                _walk_signed(op, block, c, True, tracing, sig)
             continue
         full = full_version or _on_full_version(op, c)
         _walk_op(op, block, func, c, full_version, full, nested, tracing)
@@ -1071,16 +1080,10 @@ def _paused(block: Any, c: _Ctx) -> _Paused:
 
 # Ops `_walk_op` takes before it signs them.
 _WALK_FIRST = frozenset({*DATA_FLOW_EDGES, "func.return", "sdy.reshard", "sdy.manual_computation"})
-_UNSIGNED: Any = object()  # `_walk_op`'s `sig` when the op is not signed yet
 
 
-def _walk_op(op: Any, block: Any, func: Any, c: _Ctx, full_version: bool, full: bool, nested: bool, tracing: bool,
-             sig: Any = _UNSIGNED) -> None:  # fmt: skip
-    """What `_walk` does to one op of `block` (`full`: whether the full version processes it;
-    `sig`: its `_signature` when `_walk` signed it, a signature no earlier op has, or None)."""
-    if sig is not _UNSIGNED:
-        _walk_signed(op, block, c, full, tracing, sig)
-        return
+def _walk_op(op: Any, block: Any, func: Any, c: _Ctx, full_version: bool, full: bool, nested: bool, tracing: bool) -> None:
+    """What `_walk` does to one op of `block` (`full`: whether the full version processes it)."""
     if op.name in DATA_FLOW_EDGES and not c.conservative:
         with _paused(block, c):
             for region in op.regions:

@@ -130,9 +130,16 @@ def _read(op: Any, c: _Ctx) -> _Seen:
 def _read_signed(op: Any, c: _Ctx, operand_infos: list[_AttrInfo | None]) -> _Seen:
     """`_read` of an op `_signature` signed, from the operands' records it found (a list of its own)."""
     found = operand_infos
-    unreduced = any(i is not None and i.unreduced for i in operand_infos)
+    unreduced = False
+    for i in found:
+        if i is not None and i.unreduced:
+            unreduced = True
+            break
     off = _read_results(op, c, found)
-    return _seen(op, found, op.name != "sdy.propagation_barrier", unreduced, off, signed=True)
+    if op.name == "sdy.propagation_barrier":
+        return _seen(op, found, False, unreduced, off, signed=True)
+    # `_seen` of a plain signed op, inline.
+    return _Seen([*op.operands, *op.results], None, (), unreduced, off, found)
 
 
 def _read_results(op: Any, c: _Ctx, found: list[_AttrInfo | None]) -> bool:
