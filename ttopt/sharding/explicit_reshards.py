@@ -646,10 +646,12 @@ def _edits(op: Any, rule: OpShardingRule, ctx: _Ctx, found: tuple, shs: list[Sha
         operands.append((t, _closed_reshard_props(mesh_ref, dims_of[t], ctx)))
     n = len(tensors)
     result_changed = [not _same_dims(shs[t], dims_of[t], ranks[t]) or other_order(shs[t]) for t in range(n_ops, n)]
-    # Axes the result keeps unreduced are not reduced here (the all_reduce is delayed to a user).
-    kept = _unreduced(shs[n_ops] if n_ops < len(shs) else None, mesh)
-    chosen = dict(found[0])
-    red_axes = axis_set_diff([a for f in sorted(rule.reduction) for a in chosen.get(f, ())], kept)
+    red_axes: list[Axis] = []
+    if rule.reduction:
+        # Axes the result keeps unreduced are not reduced here (the all_reduce is delayed to a user).
+        kept = _unreduced(shs[n_ops] if n_ops < len(shs) else None, mesh)
+        chosen = dict(found[0])
+        red_axes = axis_set_diff([a for f in sorted(rule.reduction) for a in chosen.get(f, ())], kept)
     changed = any(result_changed)
     new_results = [target(t) for t in range(n_ops, n)] if changed or red_axes or tracing else []
     result_attrs = [to_attr(s, ctx.meshes) for s in new_results] if changed else None
@@ -691,8 +693,12 @@ def _same_dims(cur: Sharding | None, dims: tuple, rank: int) -> bool:
 def _apply(op: Any, tensors: list[Any], edits: _Edits, ctx: _Ctx) -> None:
     """Make `edits` to `op` (`tensors`: its operands, and results, as they were read; only the
     operands `edits` reshards are read)."""
-    for t, props in edits.operands:
-        op.set_operand(t, _insert_reshard(tensors[t], props, ctx, op))
+    if edits.operands:
+        cursor = ctx.cursor
+        for t, props in edits.operands:
+            v = tensors[t]  # `_insert_reshard`, inline
+            op.set_operand(t, cursor.insert_before(op, Operation.parsed("sdy.reshard", [v], v.type, None, dict(props), {}, None)).results[0])
+        ctx.stats["reshards"] = ctx.stats.get("reshards", 0) + len(edits.operands)
     if edits.result_attrs is not None:
         if edits.written is not None and not op.name.startswith("sdy."):
             op.attributes["sdy.sharding"] = edits.written  # attributes are never changed in place
@@ -755,9 +761,10 @@ def _axis_sizes(mesh: Any, ctx: _Ctx) -> tuple[dict[str, int], int]:
 def _keeps(found: tuple, shs: list[Sharding | None], rule: OpShardingRule, n_ops: int) -> bool:
     """The chosen factor shardings leave every tensor's dims as they are (scalar operands aside)
     and put no axes on a reduction factor: `_process_op` would insert nothing."""
-    chosen = dict(found[0])
-    if any(chosen.get(f) for f in rule.reduction):
-        return False
+    if rule.reduction:
+        chosen = dict(found[0])
+        if any(chosen.get(f) for f in rule.reduction):
+            return False
     for t, (sh, dims) in enumerate(zip(shs, found[1])):
         if t < n_ops and not dims:
             continue
@@ -827,22 +834,28 @@ def _projections(rule: OpShardingRule, shs: list[Sharding | None], ctx: _Ctx,
     shared by the ops whose rule and shardings repeat, outside tracing: `shapes` is None then),
     and whether a factor has overflow axes in one of them."""
     sizes = rule.factor_sizes
-    number = None if shapes is None else _rule_number(rule, ctx)
-    table = ctx.projections
+    tensors = rule.tensors
+    # Per tensor of the rule, its projections by shape number.
+    per: list[dict] | None = None
+    if shapes is not None:
+        number = _rule_number(rule, ctx)
+        per = ctx.projections.get(number)
+        if per is None:
+            per = ctx.projections[number] = [{} for _ in tensors]
     out = []
     overflow = False
     t = 0
-    for m in rule.tensors:
-        s = shs[t]
-        key = None if shapes is None else (number, t, shapes[t])
-        hit = table.get(key) if key is not None else None
+    for m in tensors:
+        hit = per[t].get(shapes[t]) if per is not None else None  # type: ignore[index]
         if hit is None:
+            s = shs[t]
             p = project(m, sizes, s.dims if s else None, [True] * len(m), s.replicated if s else (), minor_most_takes_rest=True)
             hit = (p, any(fs.overflow for fs in p.factors.values()))
-            if key is not None:
-                table[key] = hit
+            if per is not None:
+                per[t][shapes[t]] = hit  # type: ignore[index]
         out.append(hit[0])
-        overflow = overflow or hit[1]
+        if hit[1]:
+            overflow = True
         t += 1
     return out, overflow
 

@@ -289,9 +289,10 @@ def _signature(op: Any, c: _Ctx) -> tuple | None:
         if pv is None:
             found.append(None)
             continue
-        infos = (per_values.get(id(pv)) or _per_value(pv, c))[1]
-        i = v.index
-        found.append(infos[i] if i < len(infos) else None)
+        try:
+            found.append((per_values.get(id(pv)) or _per_value(pv, c))[1][v.index])
+        except IndexError:  # a per-value attribute shorter than the definer's results
+            found.append(None)
     for r in op.results:
         key.append(id(r.type))
     c.operand_infos = found
