@@ -132,10 +132,18 @@ def _unary(rule: OpShardingRule, projs: list[TensorProjection], sizes: Sequence[
     factors only it has, cut where they meet the preferred tensor's axes."""
     lhs, rhs = _non_scalar(rule)
 
+    permutation = rule.permutation
+
     def preference(t: int) -> tuple:
-        p = projs[t]
-        perm = any(f in rule.permutation and fs.axes for f, fs in p.factors.items())
-        sharded = axes_size([a for fs in p.factors.values() for a in (*fs.axes, *fs.overflow)])
+        perm = False
+        sharded = 1  # the size of all its factors' axes, overflow included
+        for f, fs in projs[t].factors.items():
+            if fs.axes:
+                if f in permutation:
+                    perm = True
+                sharded *= axes_size(fs.axes)
+            if fs.overflow:
+                sharded *= axes_size(fs.overflow)
         return (not perm, sizes[t], sharded)
 
     best, other = (lhs, rhs) if preference(lhs) >= preference(rhs) else (rhs, lhs)
@@ -194,7 +202,7 @@ def heuristic_axes(rule: OpShardingRule, projs: list[TensorProjection], sizes: S
         for c in of_factor[f]:
             if c.axes == src or _strict_prefix(c.axes, src):
                 c.total += sizes[t]
-    deps = {f: set(prevs) for f, prevs in waits.items()}
+    deps = {f: set(prevs) for f, prevs in waits.items()} if waits else {}
     assigned: dict[int, tuple[Axis, ...]] = {}
     factor_sizes = rule.factor_sizes
     while cands:
