@@ -45,14 +45,14 @@ class _Seen:
 
 
 class _AttrInfo:
-    """What the walk finds once per sharding attribute object it reads as an op result's or
-    function argument's sharding: `_decide` reads the numbers here instead of looking each up
-    again per op."""
+    """What the walk finds once per distinct sharding attribute (equal attributes on a named mesh
+    share one record) it reads as an op result's or function argument's sharding: `_decide`
+    reads the numbers here instead of looking each up again per op."""
 
     __slots__ = ("attr", "cls", "unreduced", "distributed", "sharding", "shape_number", "sharding_number")
 
     def __init__(self, attr: Any, cls: Any, unreduced: bool, distributed: bool) -> None:
-        self.attr = attr  # held: no other object takes its id while the table lives
+        self.attr = attr  # the first attribute of its class the walk read
         self.cls = cls  # equal attributes on a named mesh share it
         self.unreduced = unreduced
         self.distributed = distributed
@@ -206,7 +206,7 @@ def _per_value(pv: Any, c: _Ctx) -> tuple:
 
 
 def _attr_info(a: Any, c: _Ctx) -> _AttrInfo | None:
-    """The record of sharding attribute `a` (None for no attribute), made once per attribute object."""
+    """The record of sharding attribute `a` (None for no attribute), found once per attribute object."""
     if a is None:
         return None
     hit = c.attr_info.get(id(a))
