@@ -28,7 +28,7 @@ class _Deferred:
     """A block's deferred edits: per op (by id) the ops put right before and right after it, and
     the ops of the block they were put next to (its op list is left as it is until written out)."""
 
-    __slots__ = ("block", "roots", "before", "after", "placed")
+    __slots__ = ("block", "roots", "before", "after", "placed", "anchors")
 
     def __init__(self, block: Block) -> None:
         self.block = block
@@ -36,18 +36,26 @@ class _Deferred:
         self.placed: set[int] = set()  # ids of the ops put
         self.before: dict[int, list[Operation]] = {}  # in insertion order (each right before it)
         self.after: dict[int, list[Operation]] = {}  # in insertion order (each right after it)
+        self.anchors: set[int] = set()  # ids of the ops put with ops put next to them
 
     def expand(self, op: Operation, into: list[Operation]) -> None:
         """Append `op` with the ops put before and after it (and around those) to `into`."""
         before = self.before.pop(id(op), None)
+        anchors = self.anchors
         if before:
             for b in before:
-                self.expand(b, into)
+                if id(b) in anchors:
+                    self.expand(b, into)
+                else:
+                    into.append(b)
         into.append(op)
         after = self.after.pop(id(op), None)
         if after:
             for a in reversed(after):  # the last one put after `op` is right after it
-                self.expand(a, into)
+                if id(a) in anchors:
+                    self.expand(a, into)
+                else:
+                    into.append(a)
 
 
 class BlockCursor:
@@ -104,11 +112,15 @@ class BlockCursor:
     def _record(self, d: _Deferred, where: dict[int, list[Operation]], anchor: Operation, op: Operation) -> Operation:
         if op.parent is not None:
             op.parent.remove(op)
+            if id(op) in d.before or id(op) in d.after:
+                d.anchors.add(id(op))  # an op moved here keeps the ops put next to it
         op.parent = d.block
         key = id(anchor)
         put = where.get(key)
         if put is None:
-            if key not in d.before and key not in d.after and key not in d.placed:
+            if key in d.placed:
+                d.anchors.add(key)
+            elif key not in d.before and key not in d.after:
                 d.roots.append(anchor)
             put = where[key] = []
         put.append(op)

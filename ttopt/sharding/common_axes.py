@@ -22,7 +22,7 @@ Axes are `(name, pre_size, size)` tuples (factors.py); a mesh axis is whole when
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Container, Sequence
 
 from ttopt.dialects.sdy_rule import FactorType
 from ttopt.sharding.factors import Axis, TensorProjection, axes_overlap, axes_size, merge_axes
@@ -69,9 +69,11 @@ def _strict_prefix(a: tuple[Axis, ...], b: tuple[Axis, ...]) -> bool:
     return prefix and (x != y or len(a) < len(b))
 
 
-def truncate_without_overlap(axes: Sequence[Axis], others: Sequence[Axis]) -> tuple[Axis, ...]:
-    """`axes` up to (and including the part without overlap of) the first axis `others` share."""
-    names = {b[0] for b in others}
+def truncate_without_overlap(axes: Sequence[Axis], others: Sequence[Axis], names: Container[str] | None = None) -> tuple[Axis, ...]:
+    """`axes` up to (and including the part without overlap of) the first axis `others` share
+    (`names`: the names of `others`' axes, when the caller has them)."""
+    if names is None:
+        names = {b[0] for b in others}
     for i, a in enumerate(axes):
         if a[0] not in names:
             continue  # only parts of one mesh axis overlap
@@ -130,10 +132,18 @@ def _unary(rule: OpShardingRule, projs: list[TensorProjection], sizes: Sequence[
     factors only it has, cut where they meet the preferred tensor's axes."""
     lhs, rhs = _non_scalar(rule)
 
+    permutation = rule.permutation
+
     def preference(t: int) -> tuple:
-        p = projs[t]
-        perm = any(f in rule.permutation and fs.axes for f, fs in p.factors.items())
-        sharded = axes_size([a for fs in p.factors.values() for a in (*fs.axes, *fs.overflow)])
+        perm = False
+        sharded = 1  # the size of all its factors' axes, overflow included
+        for f, fs in projs[t].factors.items():
+            if fs.axes:
+                if f in permutation:
+                    perm = True
+                sharded *= axes_size(fs.axes)
+            if fs.overflow:
+                sharded *= axes_size(fs.overflow)
         return (not perm, sizes[t], sharded)
 
     best, other = (lhs, rhs) if preference(lhs) >= preference(rhs) else (rhs, lhs)
@@ -162,14 +172,17 @@ _DEPS_LIMIT = 10_000
 def _best(valid: list[_Candidate], full: dict[str, int]) -> _Candidate:
     """The best candidate: by (total, precedence, size, factor, axes in AxisListRef's order),
     the first of equal ones; the axes are compared only between candidates tied on the rest."""
-    top = max((c.total, c.precedence, c.size, c.factor) for c in valid)
-    tied = [c for c in valid if (c.total, c.precedence, c.size, c.factor) == top]
+    if len(valid) == 1:
+        return valid[0]
+    keys = [(c.total, c.precedence, c.size, c.factor) for c in valid]
+    top = max(keys)
+    tied = [c for c, k in zip(valid, keys) if k == top]
     return tied[0] if len(tied) == 1 else max(tied, key=lambda c: _list_key(c.axes, full))
 
 
 def heuristic_axes(rule: OpShardingRule, projs: list[TensorProjection], sizes: Sequence[int], full: dict[str, int]) -> AxesPerFactor:
     """findCommonAxesHeuristic: greedy (factor, axes) picks by the size of the tensors that hold them."""
-    precedence, waits = _rule_tables(rule)
+    precedence, waits, _ = _rule_tables(rule)
     pairs: dict[tuple[int, tuple[Axis, ...]], None] = {}
     sources: list[tuple[int, int, tuple[Axis, ...]]] = []  # (tensor, factor, its axes) for sharded factors
     for t, p in enumerate(projs):
@@ -189,7 +202,7 @@ def heuristic_axes(rule: OpShardingRule, projs: list[TensorProjection], sizes: S
         for c in of_factor[f]:
             if c.axes == src or _strict_prefix(c.axes, src):
                 c.total += sizes[t]
-    deps = {f: set(prevs) for f, prevs in waits.items()}
+    deps = {f: set(prevs) for f, prevs in waits.items()} if waits else {}
     assigned: dict[int, tuple[Axis, ...]] = {}
     factor_sizes = rule.factor_sizes
     while cands:
@@ -204,13 +217,14 @@ def heuristic_axes(rule: OpShardingRule, projs: list[TensorProjection], sizes: S
             for waiting in deps.values():
                 waiting.discard(picked)
         kept: list[_Candidate] = []
+        names = {a[0] for a in picked_axes}
         for c in cands:
             if c.factor == picked:
                 if _strict_prefix(picked_axes, c.axes):
                     c.size = axes_size(c.axes) // picked_size
                     kept.append(c)
                 continue
-            cut = truncate_without_overlap(c.axes, picked_axes)
+            cut = truncate_without_overlap(c.axes, picked_axes, names)
             if cut != c.axes:
                 c.axes = cut
                 current = assigned.get(c.factor, ())
@@ -226,13 +240,16 @@ def heuristic_axes(rule: OpShardingRule, projs: list[TensorProjection], sizes: S
 
 
 # Per rule object (rules are frozen and shared by the ops of one shape; the entry holds the
-# rule, so its id stays its own): each factor's precedence, and per factor the factors right
-# before it in some dimension (it waits until they are full).
-_TABLES: dict[int, tuple[OpShardingRule, tuple[int, ...], dict[int, frozenset[int]]]] = {}
+# rule, so its id stays its own): each factor's precedence, per factor the factors right
+# before it in some dimension (it waits until they are full), and whether the rule is unary
+# for findCommonAxesOnUnaryOperation.
+_TABLES: dict[int, tuple[OpShardingRule, tuple[int, ...], dict[int, frozenset[int]], bool]] = {}
 
 
-def _rule_tables(rule: OpShardingRule) -> tuple[tuple[int, ...], dict[int, frozenset[int]]]:
-    """The rule's factors' `_precedence`s and the factors each waits for (frozen: callers copy them)."""
+def _rule_tables(rule: OpShardingRule) -> tuple[tuple[int, ...], dict[int, frozenset[int]], bool]:
+    """The rule's factors' `_precedence`s, the factors each waits for (frozen: callers copy
+    them) and whether it is unary (two non-scalar tensors, no need-replication factor, one
+    factor per dimension)."""
     hit = _TABLES.get(id(rule))
     if hit is None or hit[0] is not rule:
         if len(_TABLES) > _DEPS_LIMIT:
@@ -243,8 +260,9 @@ def _rule_tables(rule: OpShardingRule) -> tuple[tuple[int, ...], dict[int, froze
                 for prev, f in zip(dim, dim[1:]):
                     deps.setdefault(f, set()).add(prev)
         precedence = tuple(_precedence(rule, f) for f in range(rule.num_factors))
-        hit = _TABLES[id(rule)] = (rule, precedence, {f: frozenset(prevs) for f, prevs in deps.items()})
-    return hit[1], hit[2]
+        unary = len(_non_scalar(rule)) == 2 and not rule.need_replication and not any(len(d) > 1 for m in rule.tensors for d in m)
+        hit = _TABLES[id(rule)] = (rule, precedence, {f: frozenset(prevs) for f, prevs in deps.items()}, unary)
+    return hit[1], hit[2], hit[3]
 
 
 def batching_factors(rule: OpShardingRule) -> list[int]:
@@ -291,7 +309,7 @@ def find_common_axes(rule: OpShardingRule, projs: list[TensorProjection], sizes:
 def incompatible_common_axes(rule: OpShardingRule, projs: list[TensorProjection], sizes: Sequence[int],
                              full: dict[str, int]) -> AxesPerFactor:  # fmt: skip
     """`find_common_axes` for projections `compatible_axes` has already found incompatible."""
-    if len(_non_scalar(rule)) == 2 and not rule.need_replication and not any(len(d) > 1 for m in rule.tensors for d in m):
+    if _rule_tables(rule)[2]:
         return _unary(rule, projs, sizes)
     chosen = heuristic_axes(rule, projs, sizes, full)
     if rule.need_replication:

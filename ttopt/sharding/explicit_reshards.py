@@ -60,7 +60,16 @@ from ttopt.sharding.factors import (
 )
 from ttopt.sharding.manual_edges import erase_manual_axes
 from ttopt.sharding.reshape_overflow import reshape_overflow_axes
-from ttopt.sharding.reshard_reading import _AttrInfo, _read, _read_signed, _Seen, _signature, _signed_rule
+from ttopt.sharding.reshard_reading import (
+    _AttrInfo,
+    _numel,
+    _read,
+    _read_signed,
+    _Seen,
+    _signature,
+    _signed_rule,
+    _type_facts,
+)
 from ttopt.sharding.reshard_state import (
     DATA_FLOW_EDGES,
     SEED_SKIPPED,
@@ -84,13 +93,6 @@ from ttopt.sharding.unreduced_collectives import axis_set_diff, insert_unreduced
 if TYPE_CHECKING:
     from ttopt.ir.module import Module
     from ttopt.passes.context import PassContext
-
-def _numel(v: Any) -> int:
-    n = 1
-    for d in getattr(v.type.resolve(), "shape", ()) or ():
-        n *= d or 0
-    return n
-
 
 def _has_unreduced(v: Any) -> bool:
     """Whether the sharding `_sharding_of` reads for `v` has unreduced axes (without building it)."""
@@ -421,7 +423,7 @@ def _process_op(op: Any, rule: OpShardingRule, ctx: _Ctx, seen: _Seen | None = N
         if hit is not None:
             edits = hit[0]
         else:
-            edits = _decide(op, rule, ctx, tensors, seen.read, seen.infos)
+            edits = _decide(op, rule, ctx, tensors, seen.read, seen.infos, seen.facts)
             if key is not None:
                 # The entry holds the types whose ids make the key, so that no other object takes one.
                 ctx.decided[key] = (edits, [v.type for v in tensors])
@@ -442,11 +444,12 @@ def _other_order(mesh_ref: Any, mesh: Any, ctx: _Ctx) -> Callable[[Sharding | No
 
 
 def _decide(op: Any, rule: OpShardingRule, ctx: _Ctx, tensors: list[Any], read: list[tuple[Any, Any]] | None,
-            infos: list[_AttrInfo | None] | None = None) -> _Edits | None:  # fmt: skip
+            infos: list[_AttrInfo | None] | None = None, facts: tuple | None = None) -> _Edits | None:  # fmt: skip
     """What `_process_op` does to `op`, or None when it leaves it as it is (`infos`: the
-    tensors' attribute records, when each sharding is its own attribute's)."""
+    tensors' attribute records, when each sharding is its own attribute's; `facts`: the
+    tensors' `_type_facts` when known)."""
     if infos is not None and (ctx.trace is None or not ctx.trace.enabled):
-        return _decide_read(op, rule, ctx, tensors, infos)
+        return _decide_read(op, rule, ctx, tensors, infos, facts)
     # Read only here: targets are copies.
     if infos is not None:
         shs = [None if i is None else i.sharding or i.read(ctx) for i in infos]
@@ -481,7 +484,8 @@ def _decide(op: Any, rule: OpShardingRule, ctx: _Ctx, tensors: list[Any], read: 
         shapes = ([None if i is None else i.shape_number for i in infos] if infos is not None
                   else [None if s is None else _shape_number(s, ctx) for s in shs])  # fmt: skip
         numels = _type_facts(tensors, ctx)[0]
-        found, keeps, number = _choice(op, rule, _rule_number(rule, ctx), shs, numels, shapes, axes_key, full, ctx)
+        choice = _choice(op, rule, _rule_number(rule, ctx), shs, numels, shapes, axes_key, full, ctx)
+        found, keeps = choice[0], choice[1]
         if keeps and (all(s is None or s.mesh == mesh_ref for s in shs) or not any(other_order(s) for s in shs)):
             return None  # nothing to reshard, nothing to reduce: what the steps below would conclude
     if found is None:
@@ -492,13 +496,14 @@ def _decide(op: Any, rule: OpShardingRule, ctx: _Ctx, tensors: list[Any], read: 
     # tensors' and the rule's ranks, the operand count and the reduction factors and combiner.
     kind = reduction_kind(op) if rule.reduction else None
     ranks = _type_facts(tensors, ctx)[1]
-    edit_key = (number, len(op.operands), _rule_shape(rule, ctx), mesh_ref if isinstance(mesh_ref, str) else id(mesh_ref),
+    edit_key = (_found_number(choice, ctx), len(op.operands), _rule_shape(rule, ctx), mesh_ref if isinstance(mesh_ref, str) else id(mesh_ref),
                 kind, ranks, *([None if i is None else i.sharding_number for i in infos] if infos is not None
                                else [None if s is None else _sharding_number(s, ctx) for s in shs]))  # fmt: skip
     return _edits_of(edit_key, op, rule, ctx, found, shs, tensors, mesh_ref, mesh, other_order)
 
 
-def _decide_read(op: Any, rule: OpShardingRule, ctx: _Ctx, tensors: list[Any], infos: list[_AttrInfo | None]) -> _Edits | None:
+def _decide_read(op: Any, rule: OpShardingRule, ctx: _Ctx, tensors: list[Any], infos: list[_AttrInfo | None],
+                 facts: tuple | None = None) -> _Edits | None:  # fmt: skip
     """`_decide` of an op whose shardings are their attributes' `infos`, untraced: the same
     steps, each number read from the records and the per-type and per-rule tables at once."""
     shs: list[Sharding | None] = []
@@ -535,47 +540,60 @@ def _decide_read(op: Any, rule: OpShardingRule, ctx: _Ctx, tensors: list[Any], i
             return None
         mesh_ref, mesh = picked
 
-    other_order = _other_order(mesh_ref, mesh, ctx)
-
     full, axes_key = _axis_sizes(mesh, ctx)
-    numels, ranks = _type_facts(tensors, ctx)
+    numels, ranks = facts if facts is not None else _type_facts(tensors, ctx)
     rinfo = ctx.rule_info.get(id(rule))
     if rinfo is None or rinfo[0] is not rule:
         rinfo = ctx.rule_info[id(rule)] = (rule, _rule_number(rule, ctx), _rule_shape(rule, ctx))
-    found, keeps, number = _choice(op, rule, rinfo[1], shs, numels, shapes, axes_key, full, ctx)
-    if keeps and (one_name or all(s is None or s.mesh == mesh_ref for s in shs) or not any(other_order(s) for s in shs)):
+    choice = _choice(op, rule, rinfo[1], shs, numels, shapes, axes_key, full, ctx)
+    found, keeps = choice[0], choice[1]
+    if keeps and (one_name or all(s is None or s.mesh == mesh_ref for s in shs)
+                  or not any(map(_other_order(mesh_ref, mesh, ctx), shs))):  # fmt: skip
         return None  # nothing to reshard, nothing to reduce: what the steps below would conclude
     if found is None:
         return None
     # The edits are a function of the choice, the shardings read (by value), the mesh, the
     # tensors' and the rule's ranks, the operand count and the reduction factors and combiner.
     kind = reduction_kind(op) if rule.reduction else None
-    edit_key = (number, len(op.operands), rinfo[2], mesh_ref if isinstance(mesh_ref, str) else id(mesh_ref), kind,
+    edit_key = (_found_number(choice, ctx), len(op.operands), rinfo[2], mesh_ref if isinstance(mesh_ref, str) else id(mesh_ref), kind,
                 ranks, *numbers)  # fmt: skip
-    return _edits_of(edit_key, op, rule, ctx, found, shs, tensors, mesh_ref, mesh, other_order)
+    return _edits_of(edit_key, op, rule, ctx, found, shs, tensors, mesh_ref, mesh, None, ranks)
 
 
 def _choice(op: Any, rule: OpShardingRule, rule_number: int, shs: list[Sharding | None], numels: tuple[int, ...],
-            shapes: list[int | None], axes_key: tuple, full: dict[str, int], ctx: _Ctx) -> tuple:  # fmt: skip
+            shapes: list[int | None], axes_key: int, full: dict[str, int], ctx: _Ctx) -> list:  # fmt: skip
     """`_choose`'s outcome for the op's pattern (rule, reshape or not, mesh axes, element counts,
-    sharding shapes), whether it leaves the op as it is (`_keeps`) and its number: found once per pattern."""
+    sharding shapes), whether it leaves the op as it is (`_keeps`) and its number once
+    `_found_number` gave it one: found once per pattern."""
     key = (rule_number, op.name == "stablehlo.reshape", axes_key, numels, *shapes)
     choice = ctx.choices.get(key)
     if choice is None:
         found = _choose(op, rule, shs, numels, ctx, full, shapes)
         keeps = found is not None and _keeps(found, shs, rule, len(op.operands))
-        number = ctx.found_numbers.setdefault(found, len(ctx.found_numbers))
-        choice = ctx.choices[key] = (found, keeps, number)
+        choice = ctx.choices[key] = [found, keeps, None]
     return choice
 
 
+def _found_number(choice: list, ctx: _Ctx) -> int:
+    """The number of a `_choice` entry's outcome (equal outcomes share one), on first use: most
+    patterns leave their ops as they are and never need it (numbering hashes the outcome)."""
+    number = choice[2]
+    if number is None:
+        number = choice[2] = ctx.found_numbers.setdefault(choice[0], len(ctx.found_numbers))
+    return number
+
+
 def _edits_of(edit_key: tuple, op: Any, rule: OpShardingRule, ctx: _Ctx, found: tuple, shs: list[Sharding | None],
-              tensors: list[Any], mesh_ref: Any, mesh: Any, other_order: Callable[[Sharding | None], bool]) -> _Edits:  # fmt: skip
-    """`_edits`, once per `edit_key` (what they are a function of)."""
+              tensors: list[Any], mesh_ref: Any, mesh: Any, other_order: Callable[[Sharding | None], bool] | None,
+              ranks: tuple[int, ...] | None = None) -> _Edits:  # fmt: skip
+    """`_edits`, once per `edit_key` (what they are a function of; `other_order`: `_other_order`
+    of the mesh, made here when None)."""
     hit = ctx.edits.get(edit_key)
     if hit is None:
+        if other_order is None:
+            other_order = _other_order(mesh_ref, mesh, ctx)
         # The entry holds the mesh whose id it may be keyed by.
-        hit = ctx.edits[edit_key] = (mesh_ref, _edits(op, rule, ctx, found, shs, tensors, mesh_ref, mesh, other_order))
+        hit = ctx.edits[edit_key] = (mesh_ref, _edits(op, rule, ctx, found, shs, tensors, mesh_ref, mesh, other_order, ranks))
     return hit[1]
 
 
@@ -596,11 +614,14 @@ class _Edits:
 
 
 def _edits(op: Any, rule: OpShardingRule, ctx: _Ctx, found: tuple, shs: list[Sharding | None], tensors: list[Any],
-           mesh_ref: Any, mesh: Any, other_order: Callable[[Sharding | None], bool]) -> _Edits:  # fmt: skip
-    """The edits that make `op`'s tensors take the chosen factor shardings `found`."""
+           mesh_ref: Any, mesh: Any, other_order: Callable[[Sharding | None], bool],
+           ranks: tuple[int, ...] | None = None) -> _Edits:  # fmt: skip
+    """The edits that make `op`'s tensors take the chosen factor shardings `found` (`ranks`: the
+    tensors' ranks when known)."""
     n_ops = len(op.operands)
     dims_of = found[1]
-    ranks = _type_facts(tensors, ctx)[1]
+    if ranks is None:
+        ranks = _type_facts(tensors, ctx)[1]
 
     def target(t: int) -> Sharding:
         # Tensor #t's sharding under the choice: its own (closedness, priorities, replicated and
@@ -625,10 +646,12 @@ def _edits(op: Any, rule: OpShardingRule, ctx: _Ctx, found: tuple, shs: list[Sha
         operands.append((t, _closed_reshard_props(mesh_ref, dims_of[t], ctx)))
     n = len(tensors)
     result_changed = [not _same_dims(shs[t], dims_of[t], ranks[t]) or other_order(shs[t]) for t in range(n_ops, n)]
-    # Axes the result keeps unreduced are not reduced here (the all_reduce is delayed to a user).
-    kept = _unreduced(shs[n_ops] if n_ops < len(shs) else None, mesh)
-    chosen = dict(found[0])
-    red_axes = axis_set_diff([a for f in sorted(rule.reduction) for a in chosen.get(f, ())], kept)
+    red_axes: list[Axis] = []
+    if rule.reduction:
+        # Axes the result keeps unreduced are not reduced here (the all_reduce is delayed to a user).
+        kept = _unreduced(shs[n_ops] if n_ops < len(shs) else None, mesh)
+        chosen = dict(found[0])
+        red_axes = axis_set_diff([a for f in sorted(rule.reduction) for a in chosen.get(f, ())], kept)
     changed = any(result_changed)
     new_results = [target(t) for t in range(n_ops, n)] if changed or red_axes or tracing else []
     result_attrs = [to_attr(s, ctx.meshes) for s in new_results] if changed else None
@@ -664,15 +687,18 @@ def _edits(op: Any, rule: OpShardingRule, ctx: _Ctx, found: tuple, shs: list[Sha
 
 def _same_dims(cur: Sharding | None, dims: tuple, rank: int) -> bool:
     """`_dims_equal(cur, s, rank)` for a sharding `s` of dims `dims` (tuples)."""
-    have = [tuple(d) for d in cur.dims] if cur is not None else [()] * rank
-    return have == list(dims)
+    return (tuple(map(tuple, cur.dims)) if cur is not None else ((),) * rank) == dims
 
 
 def _apply(op: Any, tensors: list[Any], edits: _Edits, ctx: _Ctx) -> None:
     """Make `edits` to `op` (`tensors`: its operands, and results, as they were read; only the
     operands `edits` reshards are read)."""
-    for t, props in edits.operands:
-        op.set_operand(t, _insert_reshard(tensors[t], props, ctx, op))
+    if edits.operands:
+        cursor = ctx.cursor
+        for t, props in edits.operands:
+            v = tensors[t]  # `_insert_reshard`, inline
+            op.set_operand(t, cursor.insert_before(op, Operation.parsed("sdy.reshard", [v], v.type, None, dict(props), {}, None)).results[0])
+        ctx.stats["reshards"] = ctx.stats.get("reshards", 0) + len(edits.operands)
     if edits.result_attrs is not None:
         if edits.written is not None and not op.name.startswith("sdy."):
             op.attributes["sdy.sharding"] = edits.written  # attributes are never changed in place
@@ -703,12 +729,13 @@ def _apply(op: Any, tensors: list[Any], edits: _Edits, ctx: _Ctx) -> None:
                         u.set_operand(k, values[j])
 
 
-def _one_factor_dims(rule: OpShardingRule, ctx: _Ctx) -> bool:
-    """Whether every dimension of every tensor of the rule has one factor, found once per rule
-    object (the entry holds it)."""
+def _one_factor_dims(rule: OpShardingRule, ctx: _Ctx) -> tuple[tuple[int, ...], ...] | None:
+    """When every dimension of every tensor of the rule has one factor, each tensor's factors
+    (one per dimension; else None), found once per rule object (the entry holds it)."""
     hit = ctx.one_factor.get(id(rule))
     if hit is None or hit[0] is not rule:
-        hit = ctx.one_factor[id(rule)] = (rule, all(len(d) == 1 for m in rule.tensors for d in m))
+        one = all(len(d) == 1 for m in rule.tensors for d in m)
+        hit = ctx.one_factor[id(rule)] = (rule, tuple(tuple(d[0] for d in m) for m in rule.tensors) if one else None)
     return hit[1]
 
 
@@ -720,41 +747,28 @@ def _rule_shape(rule: OpShardingRule, ctx: _Ctx) -> tuple:
     return hit[1]
 
 
-def _axis_sizes(mesh: Any, ctx: _Ctx) -> tuple[dict[str, int], tuple]:
-    """The mesh's axis sizes by name, and as a key, built once per mesh object."""
+def _axis_sizes(mesh: Any, ctx: _Ctx) -> tuple[dict[str, int], int]:
+    """The mesh's axis sizes by name, and their number (meshes of equal axes share it), found
+    once per mesh object."""
     hit = ctx.axis_sizes.get(id(mesh))
     if hit is None or hit[0] is not mesh:
         full = {a.name: a.size for a in mesh.axes}
-        hit = ctx.axis_sizes[id(mesh)] = (mesh, full, tuple(full.items()))
+        number = ctx.axis_numbers.setdefault(tuple(full.items()), len(ctx.axis_numbers))
+        hit = ctx.axis_sizes[id(mesh)] = (mesh, full, number)
     return hit[1], hit[2]
-
-
-def _type_facts(tensors: list[Any], ctx: _Ctx) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """The tensors' element counts and ranks (`rank_of`), computed once per type object."""
-    numels = []
-    ranks = []
-    table = ctx.type_info
-    for v in tensors:
-        t = v.type
-        hit = table.get(id(t))
-        if hit is None or hit[0] is not t:
-            hit = table[id(t)] = (t, _numel(v), rank_of(v))
-        numels.append(hit[1])
-        ranks.append(hit[2])
-    return tuple(numels), tuple(ranks)
 
 
 def _keeps(found: tuple, shs: list[Sharding | None], rule: OpShardingRule, n_ops: int) -> bool:
     """The chosen factor shardings leave every tensor's dims as they are (scalar operands aside)
     and put no axes on a reduction factor: `_process_op` would insert nothing."""
-    chosen = dict(found[0])
-    if any(chosen.get(f) for f in rule.reduction):
-        return False
+    if rule.reduction:
+        chosen = dict(found[0])
+        if any(chosen.get(f) for f in rule.reduction):
+            return False
     for t, (sh, dims) in enumerate(zip(shs, found[1])):
         if t < n_ops and not dims:
             continue
-        have = [tuple(d) for d in sh.dims] if sh is not None else [()] * len(dims)
-        if have != [tuple(d) for d in dims]:
+        if (tuple(map(tuple, sh.dims)) if sh is not None else ((),) * len(dims)) != dims:
             return False
     return True
 
@@ -780,18 +794,26 @@ def _choose(op: Any, rule: OpShardingRule, shs: list[Sharding | None], numels: t
     else:
         chosen = incompatible_common_axes(rule, projs, numels, full)
         _expressible(op, rule, chosen, ctx, full)
-    found = tuple((f, tuple(axes)) for f, axes in chosen.items())
-    return found, _tensor_dims(rule, chosen, dict(found), ctx)
+    as_tuples = {f: tuple(axes) for f, axes in chosen.items()}
+    return tuple(as_tuples.items()), _tensor_dims(rule, chosen, as_tuples, ctx)
 
 
 def _tensor_dims(rule: OpShardingRule, chosen: dict, as_tuples: dict, ctx: _Ctx) -> tuple:
     """Each tensor's dims under the chosen factor axes (`factor_dims`; `as_tuples`: the same
     axes as tuples), as tuples: found once per rule tensor and axes of its factors (choices that
     differ elsewhere share them)."""
-    if _one_factor_dims(rule, ctx):
+    per = _one_factor_dims(rule, ctx)
+    if per is not None:
         # A dimension of one factor has that factor's axes (`factor_dims`, sub-axes merged).
-        merged = {f: (axes if len(axes) < 2 else tuple(merge_axes(list(axes)))) for f, axes in as_tuples.items()}
-        return tuple(tuple(merged.get(d[0], ()) for d in m) for m in rule.tensors)
+        merged = as_tuples
+        for axes in as_tuples.values():
+            if len(axes) > 1:
+                merged = {f: (axes if len(axes) < 2 else tuple(merge_axes(list(axes)))) for f, axes in as_tuples.items()}
+                break
+        if len(merged) == rule.num_factors:  # every factor has its axes (the common case): read in C
+            return tuple([tuple(map(merged.__getitem__, fs)) for fs in per])
+        get = merged.get
+        return tuple([tuple([get(f, ()) for f in fs]) for fs in per])
     number = _rule_number(rule, ctx)
     table = ctx.tensor_dims
     out = []
@@ -812,22 +834,28 @@ def _projections(rule: OpShardingRule, shs: list[Sharding | None], ctx: _Ctx,
     shared by the ops whose rule and shardings repeat, outside tracing: `shapes` is None then),
     and whether a factor has overflow axes in one of them."""
     sizes = rule.factor_sizes
-    number = None if shapes is None else _rule_number(rule, ctx)
-    table = ctx.projections
+    tensors = rule.tensors
+    # Per tensor of the rule, its projections by shape number.
+    per: list[dict] | None = None
+    if shapes is not None:
+        number = _rule_number(rule, ctx)
+        per = ctx.projections.get(number)
+        if per is None:
+            per = ctx.projections[number] = [{} for _ in tensors]
     out = []
     overflow = False
     t = 0
-    for m in rule.tensors:
-        s = shs[t]
-        key = None if shapes is None else (number, t, shapes[t])
-        hit = table.get(key) if key is not None else None
+    for m in tensors:
+        hit = per[t].get(shapes[t]) if per is not None else None  # type: ignore[index]
         if hit is None:
+            s = shs[t]
             p = project(m, sizes, s.dims if s else None, [True] * len(m), s.replicated if s else (), minor_most_takes_rest=True)
             hit = (p, any(fs.overflow for fs in p.factors.values()))
-            if key is not None:
-                table[key] = hit
+            if per is not None:
+                per[t][shapes[t]] = hit  # type: ignore[index]
         out.append(hit[0])
-        overflow = overflow or hit[1]
+        if hit[1]:
+            overflow = True
         t += 1
     return out, overflow
 
@@ -881,7 +909,7 @@ def _expressible(op: Any, rule: OpShardingRule, chosen: dict, ctx: _Ctx, full: d
                 keep.append(a)
                 kept *= a[2]
             chosen[f] = keep
-    if _one_factor_dims(rule, ctx):
+    if _one_factor_dims(rule, ctx) is not None:
         return  # no factor follows another in a dimension
     for f in consistent_factor_axes(rule, chosen):
         _why(ctx, op, lambda: f"factor {factor_name(f)}: a more major factor of its dimension is not fully sharded "
@@ -1028,7 +1056,10 @@ def _walk(block: Any, func: Any, c: _Ctx, full_version: bool, nested: bool) -> N
                     if done[0] is not None:
                         _apply(op, op.operands, done[0], c)  # it reads operands only, each before it is replaced
                     continue
-            _walk_op(op, block, func, c, full_version, True, nested, tracing, sig)
+            if sig is None:
+                _walk_op(op, block, func, c, full_version, True, nested, tracing)
+            else:
+                _walk_signed(op, block, c, True, tracing, sig)
             continue
         full = full_version or _on_full_version(op, c)
         _walk_op(op, block, func, c, full_version, full, nested, tracing)
@@ -1062,16 +1093,10 @@ def _paused(block: Any, c: _Ctx) -> _Paused:
 
 # Ops `_walk_op` takes before it signs them.
 _WALK_FIRST = frozenset({*DATA_FLOW_EDGES, "func.return", "sdy.reshard", "sdy.manual_computation"})
-_UNSIGNED: Any = object()  # `_walk_op`'s `sig` when the op is not signed yet
 
 
-def _walk_op(op: Any, block: Any, func: Any, c: _Ctx, full_version: bool, full: bool, nested: bool, tracing: bool,
-             sig: Any = _UNSIGNED) -> None:  # fmt: skip
-    """What `_walk` does to one op of `block` (`full`: whether the full version processes it;
-    `sig`: its `_signature` when `_walk` signed it, a signature no earlier op has, or None)."""
-    if sig is not _UNSIGNED:
-        _walk_signed(op, block, c, full, tracing, sig)
-        return
+def _walk_op(op: Any, block: Any, func: Any, c: _Ctx, full_version: bool, full: bool, nested: bool, tracing: bool) -> None:
+    """What `_walk` does to one op of `block` (`full`: whether the full version processes it)."""
     if op.name in DATA_FLOW_EDGES and not c.conservative:
         with _paused(block, c):
             for region in op.regions:
@@ -1130,7 +1155,10 @@ def _walk_signed(op: Any, block: Any, c: _Ctx, full: bool, tracing: bool, sig: A
                 lambda v, sh, before, keep_open=False: _reshard(v, sh, c, before, keep_open=keep_open),
             )  # fmt: skip
         return
-    rule = rule_for(op, False) if sig is None else _signed_rule(op, c, sig[0])
+    if sig is None:
+        rule = rule_for(op, False)
+    else:
+        rule, seen.facts = _signed_rule(op, c, sig)
     # What is done to this op is done to every later op of its signature.
     same = sig is not None and seen.parts is not None and not seen.unreduced_operand
     if rule is None:
@@ -1138,7 +1166,7 @@ def _walk_signed(op: Any, block: Any, c: _Ctx, full: bool, tracing: bool, sig: A
             with _paused(block, c):
                 _process_call(op, c)
         elif same:
-            c.by_signature[sig] = (None, [v.type for v in seen.tensors])
+            c.by_signature[sig] = (None, seen.tensors)
         return
     if rule.is_custom:
         # A `custom` rule (JAX's custom_partitioning) says the op partitions itself:
@@ -1148,7 +1176,7 @@ def _walk_signed(op: Any, block: Any, c: _Ctx, full: bool, tracing: bool, sig: A
     if full:
         edits = _process_op(op, rule, c, seen)
         if same:
-            c.by_signature[sig] = (edits, [v.type for v in seen.tensors])
+            c.by_signature[sig] = (edits, seen.tensors)
         return
     with _paused(block, c):
         if op.name in ("stablehlo.dot", "stablehlo.dot_general"):

@@ -11,7 +11,7 @@ from typing import Any
 
 from ttopt.ir.attributes import AliasRef
 from ttopt.ir.values import OpResult
-from ttopt.sharding.factors import _OWN_SHARDING, Sharding, get_sharding_attr
+from ttopt.sharding.factors import _OWN_SHARDING, Sharding, get_sharding_attr, rank_of
 from ttopt.sharding.reshard_state import (
     DATA_FLOW_EDGES,
     SEED_SKIPPED,
@@ -41,17 +41,18 @@ class _Seen:
     off_distributed: bool  # a result's sharding is on a mesh that is not distributed
     # Per tensor its attribute's `_AttrInfo` (None: no sharding), kept with `parts` only.
     infos: list[_AttrInfo | None] | None = None
+    facts: tuple | None = None  # the tensors' `_type_facts`, once the walk has them
 
 
 class _AttrInfo:
-    """What the walk finds once per sharding attribute object it reads as an op result's or
-    function argument's sharding: `_decide` reads the numbers here instead of looking each up
-    again per op."""
+    """What the walk finds once per distinct sharding attribute (equal attributes on a named mesh
+    share one record) it reads as an op result's or function argument's sharding: `_decide`
+    reads the numbers here instead of looking each up again per op."""
 
     __slots__ = ("attr", "cls", "unreduced", "distributed", "sharding", "shape_number", "sharding_number")
 
     def __init__(self, attr: Any, cls: Any, unreduced: bool, distributed: bool) -> None:
-        self.attr = attr  # held: no other object takes its id while the table lives
+        self.attr = attr  # the first attribute of its class the walk read
         self.cls = cls  # equal attributes on a named mesh share it
         self.unreduced = unreduced
         self.distributed = distributed
@@ -71,6 +72,28 @@ class _AttrInfo:
             self.sharding_number = _sharding_number(sh, ctx)
             self.sharding = sh
         return sh
+
+
+def _numel(v: Any) -> int:
+    n = 1
+    for d in getattr(v.type.resolve(), "shape", ()) or ():
+        n *= d or 0
+    return n
+
+
+def _type_facts(tensors: list[Any], ctx: _Ctx) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The tensors' element counts and ranks (`rank_of`), computed once per type object."""
+    numels = []
+    ranks = []
+    table = ctx.type_info
+    for v in tensors:
+        t = v.type
+        hit = table.get(id(t))
+        if hit is None or hit[0] is not t:
+            hit = table[id(t)] = (t, _numel(v), rank_of(v))
+        numels.append(hit[1])
+        ranks.append(hit[2])
+    return tuple(numels), tuple(ranks)
 
 
 def _read(op: Any, c: _Ctx) -> _Seen:
@@ -105,11 +128,18 @@ def _read(op: Any, c: _Ctx) -> _Seen:
 
 
 def _read_signed(op: Any, c: _Ctx, operand_infos: list[_AttrInfo | None]) -> _Seen:
-    """`_read` of an op `_signature` signed, from the operands' records it found."""
-    found = list(operand_infos)
-    unreduced = any(i is not None and i.unreduced for i in operand_infos)
+    """`_read` of an op `_signature` signed, from the operands' records it found (a list of its own)."""
+    found = operand_infos
+    unreduced = False
+    for i in found:
+        if i is not None and i.unreduced:
+            unreduced = True
+            break
     off = _read_results(op, c, found)
-    return _seen(op, found, op.name != "sdy.propagation_barrier", unreduced, off, signed=True)
+    if op.name == "sdy.propagation_barrier":
+        return _seen(op, found, False, unreduced, off, signed=True)
+    # `_seen` of a plain signed op, inline.
+    return _Seen([*op.operands, *op.results], None, (), unreduced, off, found)
 
 
 def _read_results(op: Any, c: _Ctx, found: list[_AttrInfo | None]) -> bool:
@@ -176,28 +206,35 @@ def _per_value(pv: Any, c: _Ctx) -> tuple:
 
 
 def _attr_info(a: Any, c: _Ctx) -> _AttrInfo | None:
-    """The record of sharding attribute `a` (None for no attribute), made once per attribute object."""
+    """The record of sharding attribute `a` (None for no attribute), found once per attribute object."""
     if a is None:
         return None
-    info = c.attr_info.get(id(a))
-    if info is None:
-        # One class per distinct attribute on a named mesh (equal ones share it); one with an
-        # inline mesh is its own (`_common_mesh` tells inline meshes apart by identity).
-        cls = c.attr_numbers.setdefault(a, len(c.attr_numbers)) if isinstance(a.mesh, str) else (id(a),)
-        info = c.attr_info[id(a)] = _AttrInfo(a, cls, bool(a.unreduced), a.mesh in c.distributed)
-    return info
+    hit = c.attr_info.get(id(a))
+    if hit is None:
+        # One record per distinct attribute on a named mesh (equal ones share it, so that
+        # `_signature` names a sharding by its record); one with an inline mesh is its own
+        # (`_common_mesh` tells inline meshes apart by identity).
+        info = c.attr_numbers.get(a) if isinstance(a.mesh, str) else None
+        if info is None:
+            cls = len(c.attr_numbers) if isinstance(a.mesh, str) else (id(a),)
+            info = _AttrInfo(a, cls, bool(a.unreduced), a.mesh in c.distributed)
+            if isinstance(a.mesh, str):
+                c.attr_numbers[a] = info
+        hit = c.attr_info[id(a)] = (a, info)  # the entry holds `a`: its id stays its own
+    return hit[1]
 
 
-def _signature(op: Any, c: _Ctx) -> tuple[tuple, tuple] | None:
-    """What `_read`, `rule_for` and `_decide` read of `op`, by content, in two parts: what its
-    rule reads (its name, its properties and attributes, each by its class: equal attributes
-    share one, and its operand and result types) and its shardings (its own per-value
-    attribute's class, each operand's sharding: the class of the definer's per-value attribute's
-    entry at its result number, of an sdy op's own sharding or of a function argument's
-    attribute) with its reduction's combiner. Ops with equal signatures get the same edits.
-    Types are named by identity: the entries that store a signature hold them. None for an op
-    with an operand read through a barrier, a manual computation or a region argument (`_read`'s
-    non-plain case), and for an op whose rule reads more than the op (`rule_reads_only_the_op`)."""
+def _signature(op: Any, c: _Ctx) -> tuple | None:
+    """What `_read`, `rule_for` and `_decide` read of `op`, by content, as one flat tuple of two
+    parts: what its rule reads (its name, its properties and attributes, each by its class: equal
+    attributes share one, and its operand and result types; `c.rule_part` says how long it is)
+    and its shardings (its own per-value attribute's class, each operand's sharding record: the
+    one of the definer's per-value attribute's entry at its result number, of an sdy op's own
+    sharding or of a function argument's attribute; equal attributes share one) with its
+    reduction's combiner. Ops with equal signatures get the same edits. Types are named by
+    identity: the entries that store a signature hold them. None for an op with an operand read
+    through a barrier, a manual computation or a region argument (`_read`'s non-plain case), and
+    for an op whose rule reads more than the op (`rule_reads_only_the_op`)."""
     name = op.name
     kind = c.signable.get(name, False)
     if kind is False:
@@ -206,8 +243,9 @@ def _signature(op: Any, c: _Ctx) -> tuple[tuple, tuple] | None:
         return None
     classes = c.attr_classes
     per_values = c.per_values
-    key: list[Any] = [kind[0], len(op.operands)]  # what the rule reads
-    shardings: list[Any] = []  # the shardings read
+    operands = op.operands
+    key: list[Any] = [kind, len(operands)]  # what the rule reads, then the shardings read
+    own = None  # the class of the op's per-value attribute
     if kind[1]:
         for k, a in op.properties.items():
             hit = classes.get(id(a))
@@ -215,14 +253,13 @@ def _signature(op: Any, c: _Ctx) -> tuple[tuple, tuple] | None:
     for k, a in op.attributes.items():
         if k == "sdy.sharding":
             key.append(k)
-            shardings.append((per_values.get(id(a)) or _per_value(a, c))[3])
+            own = (per_values.get(id(a)) or _per_value(a, c))[3]
             continue
         hit = classes.get(id(a))
         key += (k, hit[1] if hit is not None else _attr_class(a, c))
     found: list[_AttrInfo | None] = []
-    c.operand_infos = found
-    for v in op.operands:
-        t = v.type
+    for v in operands:
+        key.append(id(v.type))
         d = getattr(v, "op", None)
         if d is None:
             arg = c.arg_attrs.get(id(v))
@@ -231,41 +268,53 @@ def _signature(op: Any, c: _Ctx) -> tuple[tuple, tuple] | None:
                 arg = c.arg_attrs[id(v)] = (v, _attr_info(get_sharding_attr(v), c) if plain else None, plain)
             if not arg[2]:
                 return None
-            info = arg[1]
-        else:
-            dn = d.name
-            if dn.startswith("sdy."):
-                if dn == "sdy.propagation_barrier" or dn == "sdy.manual_computation":
-                    return None
-                own = _OWN_SHARDING.get(dn)
-                if own is None:
-                    info = _attr_info(get_sharding_attr(v), c)
-                else:  # the sdy op's own sharding property: its record found once per attribute object
-                    a = d.properties.get(own)
-                    hit = c.own_infos.get(id(a))
-                    if hit is None or hit[0] is not a:
-                        hit = c.own_infos[id(a)] = (a, _attr_info(get_sharding_attr(v), c))
-                    info = hit[1]
-            else:
-                info = _value_info(d.attributes.get("sdy.sharding"), v.index, c)
-        found.append(info)
-        key.append(id(t))
-        shardings.append(None if info is None else info.cls)
+            found.append(arg[1])
+            continue
+        dn = d.name
+        if dn.startswith("sdy."):
+            if dn == "sdy.propagation_barrier" or dn == "sdy.manual_computation":
+                return None
+            prop = _OWN_SHARDING.get(dn)
+            if prop is None:
+                found.append(_attr_info(get_sharding_attr(v), c))
+            else:  # the sdy op's own sharding property: its record found once per attribute object
+                a = d.properties.get(prop)
+                hit = c.own_infos.get(id(a))
+                if hit is None or hit[0] is not a:
+                    hit = c.own_infos[id(a)] = (a, _attr_info(get_sharding_attr(v), c))
+                found.append(hit[1])
+            continue
+        # `_value_info`, inline: most operands are other ops' results.
+        pv = d.attributes.get("sdy.sharding")
+        if pv is None:
+            found.append(None)
+            continue
+        try:
+            found.append((per_values.get(id(pv)) or _per_value(pv, c))[1][v.index])
+        except IndexError:  # a per-value attribute shorter than the definer's results
+            found.append(None)
     for r in op.results:
         key.append(id(r.type))
+    c.operand_infos = found
+    c.rule_part = len(key)
+    key.append(own)
+    key += found
     if op.regions:
-        shardings.append(reduction_kind(op))
-    return tuple(key), tuple(shardings)
+        key.append(reduction_kind(op))
+    return tuple(key)
 
 
-def _signed_rule(op: Any, c: _Ctx, key: tuple) -> Any:
-    """`rule_for(op, False)` of an op `_signature` signed, found once per what the rule reads
-    (`key`, the signature's first part: its name, properties, attributes and types)."""
+def _signed_rule(op: Any, c: _Ctx, sig: tuple) -> tuple[Any, tuple]:
+    """`rule_for(op, False)` of an op `_signature` signed last and its tensors' `_type_facts`,
+    found once per what the rule reads (the signature's first part: its name, properties,
+    attributes and types)."""
+    key = sig[: c.rule_part]
     hit = c.rules.get(key)
     if hit is None:
         # The entry holds the types whose ids are in its key.
-        hit = c.rules[key] = (rule_for(op, False), [*(v.type for v in op.operands), *(r.type for r in op.results)])
-    return hit[0]
+        tensors = [*op.operands, *op.results]
+        hit = c.rules[key] = (rule_for(op, False), _type_facts(tensors, c), [v.type for v in tensors])
+    return hit[0], hit[1]
 
 
 def _signature_kind(name: str) -> tuple[str, bool] | None:

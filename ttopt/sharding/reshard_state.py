@@ -55,19 +55,20 @@ class _Ctx:
     stats: dict
     conservative: bool = True
     cursor: BlockCursor = field(default_factory=BlockCursor)  # the walk edits next to the op it is at
-    # `_choose`'s outcome per key (ops of one pattern): (the outcome, whether it leaves every
-    # tensor's dims as they are and reduces nothing, its number in found_numbers)
+    # `_choose`'s outcome per key (ops of one pattern): [the outcome, whether it leaves every
+    # tensor's dims as they are and reduces nothing, its number in found_numbers or None]
     choices: dict = field(default_factory=dict)
     found_numbers: dict = field(default_factory=dict)  # outcome of `_choose` -> number
     shapes: dict = field(default_factory=dict)  # id(sharding) -> (sharding, `_shape_number`)
     shape_numbers: dict = field(default_factory=dict)  # (dims, replicated axes) -> number
     sharding_numbers: dict = field(default_factory=dict)  # id(sharding) -> (sharding, `_sharding_number`)
     sharding_classes: dict = field(default_factory=dict)  # a sharding's fields -> number
-    projections: dict = field(default_factory=dict)  # (rule number, tensor, shape number) -> (projection, overflow?)
+    projections: dict = field(default_factory=dict)  # rule number -> per tensor {shape number: (projection, overflow?)}
     tensor_dims: dict = field(default_factory=dict)  # (rule number, tensor, its factors' axes) -> its dims
     rule_ids: dict = field(default_factory=dict)  # id(rule) -> (rule, its number in rule_numbers)
     rule_numbers: dict = field(default_factory=dict)  # rule -> number
-    axis_sizes: dict = field(default_factory=dict)  # id(mesh) -> (mesh, {axis: size}, its items)
+    axis_sizes: dict = field(default_factory=dict)  # id(mesh) -> (mesh, {axis: size}, its number in axis_numbers)
+    axis_numbers: dict = field(default_factory=dict)  # a mesh's (axis, size) pairs -> number
     type_info: dict = field(default_factory=dict)  # id(type) -> (type, element count, `rank_of`)
     rule_info: dict = field(default_factory=dict)  # id(rule) -> (rule, `_rule_number`, `_rule_shape`)
     one_factor: dict = field(default_factory=dict)  # id(rule) -> (rule, `_one_factor_dims`)
@@ -78,16 +79,18 @@ class _Ctx:
     edits: dict = field(default_factory=dict)  # `_decide`'s edits per choice, shardings read (by value), ...
     decided: dict = field(default_factory=dict)  # (rule number, reshape?, combiner, `_Seen.parts`) -> `_decide`'s outcome
     per_values: dict = field(default_factory=dict)  # id(`sdy.sharding` attribute) -> `_per_value`
-    attr_info: dict = field(default_factory=dict)  # id(sharding attribute) -> its `_AttrInfo`
-    attr_numbers: dict = field(default_factory=dict)  # sharding attribute -> its class (equal ones share it)
+    attr_info: dict = field(default_factory=dict)  # id(sharding attribute) -> (it, its `_AttrInfo`)
+    attr_numbers: dict = field(default_factory=dict)  # sharding attribute on a named mesh -> its `_AttrInfo` (equal ones share it)
     distributed: frozenset = frozenset()  # names of the module's meshes that are not maximal (single-device)
-    # `_signature` of an op -> (what `_process_op` did to it: its `_Edits` or None, the types
-    # whose ids are in the signature, held so that no other object takes one)
+    # `_signature` of an op -> (what `_process_op` did to it: its `_Edits` or None, its operands
+    # and results: they hold the types whose ids are in the signature, so that no other object
+    # takes one; the pass never retypes a value)
     by_signature: dict = field(default_factory=dict)
     # id(block argument) -> (it, its sharding attribute's record, whether `_read` reads it plainly)
     arg_attrs: dict = field(default_factory=dict)
     operand_infos: list = field(default_factory=list)  # the last signed op's operands' records
-    rules: dict = field(default_factory=dict)  # `_signed_rule`'s key -> (the rule, the types it names)
+    rule_part: int = 0  # the length of the last signature's part that the rule reads
+    rules: dict = field(default_factory=dict)  # `_signed_rule`'s key -> (the rule, `_type_facts`, the types it names)
     deferring: set = field(default_factory=set)  # ids of the blocks whose walk defers its edits
     own_infos: dict = field(default_factory=dict)  # id(an sdy op's sharding property) -> (it, its record)
     signable: dict = field(default_factory=dict)  # op name -> `_signature_kind`
