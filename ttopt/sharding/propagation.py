@@ -54,7 +54,6 @@ from ttopt.sharding.factors import (
 )
 from ttopt.sharding.func_attrs import func_name, func_type
 from ttopt.sharding.manual_edges import add_free_axes, erase_manual_axes
-from ttopt.sharding.rules import rule_for
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module
@@ -267,6 +266,8 @@ class ShardingGraph:
             self._build_block(block, func)
 
     def _build_block(self, block: Any, func: Operation) -> None:
+        from ttopt.sharding.rules import rule_for
+
         slot_of = self.slot_of
         slot = self.slot
         conservative = self.conservative
@@ -1204,11 +1205,11 @@ def run_propagation(module: Module, ctx: PassContext, conservative: bool, aggres
                     keep_rules: bool | None = None,
                     strategy: Callable[[ShardingGraph], PropagationResult] | None = None) -> ShardingGraph:
     """Build the graph, propagate (`strategy`, else basic or basic-then-aggressive), write back."""
+    from ttopt.sharding.sharding_groups import split_conflicting_groups
+
     # Splitting only adds sharding constraints: the functions and calls found stay as they are.
     scan = scan_module(module)
     if scan[2]:
-        from ttopt.sharding.sharding_groups import split_conflicting_groups
-
         split_conflicting_groups(module)
     graph = ShardingGraph(module, conservative, ctx.trace, scan)
     if not graph.meshes:
