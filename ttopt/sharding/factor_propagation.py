@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from math import gcd
-from typing import TYPE_CHECKING, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ttopt.dialects.sdy_rule import TensorMapping
 from ttopt.sharding.factors import Axis, merge_axes
@@ -261,11 +261,12 @@ def _no_conflict_within(a: Axis, tensor: TensorFactors, sh: FactorSharding, prev
     return None
 
 
-def _truncate(axes: list[Axis], remove: Callable[[Axis, int], Axis | None], conservative: bool,
-              full: dict[str, int]) -> None:  # fmt: skip
+def _truncate(axes: list[Axis], remove: Callable[..., Axis | None], conservative: bool, full: dict[str, int],
+              *args: Any) -> None:  # fmt: skip
+    """Cut `axes` at the first axis `remove(axis, size of the axes before it, *args)` changes."""
     prev = 1
     for i, cur in enumerate(axes):
-        new = remove(cur, prev)
+        new = remove(cur, prev, *args)
         if new is None or (conservative and is_sub(new, full)):
             del axes[i:]
             return

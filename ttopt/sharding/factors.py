@@ -474,6 +474,12 @@ def set_op_result_shardings(op: Operation, attrs: list[TensorShardingAttr]) -> N
     if own is not None:
         op.properties[own] = dialect_attr(attrs[0])
         return
+    op.attributes["sdy.sharding"] = per_value_attr(attrs)
+
+
+def per_value_attr(attrs: list[TensorShardingAttr]) -> DialectAttr:
+    """The `sdy.sharding` attribute of an op whose results have shardings `attrs` (IR attributes
+    are never changed in place: ops with equal shardings share one)."""
     key = tuple(map(id, attrs))
     hit = _PER_VALUE.get(key)
     if hit is None or not all(map(is_, hit[0], attrs)):
@@ -483,8 +489,7 @@ def set_op_result_shardings(op: Operation, attrs: list[TensorShardingAttr]) -> N
             _PER_VALUE.clear()
         model = TensorShardingPerValueAttr(shardings=tuple(attrs))
         hit = _PER_VALUE[key] = (tuple(attrs), model, dialect_attr(model))
-    # IR attributes are never changed in place: ops with equal shardings share one.
-    op.attributes["sdy.sharding"] = hit[2]
+    return hit[2]
 
 
 def set_sharding_attr(v: Value, attr: TensorShardingAttr, rank_of=None) -> None:

@@ -44,6 +44,7 @@ from ttopt.sharding.factors import (
     func_of_arg,
     get_arg_attr,
     get_sharding_attr,
+    per_value_attr,
     rank_of,
     set_arg_attrs_at,
     set_op_result_shardings,
@@ -1009,53 +1010,44 @@ class ShardingGraph:
     # -- writing back --------------------------------------------------------------------------------
     def write_back(self) -> int:
         """Store every changed slot's sharding in the IR; returns how many changed."""
+        sh_list, initial, owners, meshes = self.sh, self.initial, self.owner, self.meshes
         changed_ops: dict[int, Any] = {}
         # Function argument/result shardings, gathered per (function, key) and written once each.
         changed_args: dict[tuple[int, str], tuple[Operation, dict[int, Any]]] = {}
+        # A one-result op's `sdy.sharding` per sharding object (slots share them: equal writes share one).
+        per_value: dict[int, Any] = {}
         count = 0
-        for s, (sh, init) in enumerate(zip(self.sh, self.initial)):
-            if sh is init or sh is None or (init is not None and init.dims == sh.dims and init.priority == sh.priority
+        for s in [s for s, (sh, init) in enumerate(zip(sh_list, initial)) if sh is not init]:
+            sh, init = sh_list[s], initial[s]
+            if sh is None or (init is not None and init.dims == sh.dims and init.priority == sh.priority
                               and init.replicated == sh.replicated):  # fmt: skip
                 continue
             count += 1
-            owner = self.owner[s]
+            owner = owners[s]
             if isinstance(owner, tuple):
                 func, i = owner
-                changed_args.setdefault((id(func), "res_attrs"), (func, {}))[1][i] = to_attr(sh, self.meshes)
+                changed_args.setdefault((id(func), "res_attrs"), (func, {}))[1][i] = to_attr(sh, meshes)
                 continue
             op = getattr(owner, "op", None)
             if op is None:
                 func = func_of_arg(owner)
                 if func is not None:
-                    changed_args.setdefault((id(func), "arg_attrs"), (func, {}))[1][owner.index] = to_attr(sh, self.meshes)
+                    changed_args.setdefault((id(func), "arg_attrs"), (func, {}))[1][owner.index] = to_attr(sh, meshes)
+                continue
+            if len(op.results) == 1 and op.name not in RESULT_SHARDINGS_ELSEWHERE:  # most ops: written here
+                attr = per_value.get(id(sh))
+                if attr is None:
+                    attr = per_value[id(sh)] = per_value_attr([to_attr(sh, meshes)])
+                op.attributes["sdy.sharding"] = attr
                 continue
             changed_ops[id(op)] = op
         for (_, key), (func, by_index) in changed_args.items():
             set_arg_attrs_at(func, by_index, key)
-        # Slots share sharding objects (equal writes share one): each converted once.
-        attr_of: dict[int, Any] = {}
         for op in changed_ops.values():
-            results = op.results
-            if len(results) == 1:  # most ops: its one result's sharding is the one that changed
-                one = self.sh[self.slot_of[id(results[0])]]
-                assert one is not None, "a changed slot has a sharding"
-                attr = attr_of.get(id(one))
-                if attr is None:
-                    attr = attr_of[id(one)] = to_attr(one, self.meshes)
-                set_op_result_shardings(op, [attr])
-                continue
-            attrs = []
-            shs = [self.sh[self.slot_of[id(r)]] for r in op.results]
+            shs = [sh_list[self.slot_of[id(r)]] for r in op.results]
             mesh = next(sh.mesh for sh in shs if sh is not None)
-            for r, sh in zip(op.results, shs):
-                if sh is None:
-                    attrs.append(to_attr(Sharding.open(mesh, rank_of(r)), self.meshes))
-                    continue
-                attr = attr_of.get(id(sh))
-                if attr is None:
-                    attr = attr_of[id(sh)] = to_attr(sh, self.meshes)
-                attrs.append(attr)
-            set_op_result_shardings(op, attrs)
+            set_op_result_shardings(op, [to_attr(sh if sh is not None else Sharding.open(mesh, rank_of(r)), meshes)
+                                         for r, sh in zip(op.results, shs)])  # fmt: skip
         return count
 
 

@@ -25,12 +25,13 @@ from ttopt.sharding.factor_propagation import (
     open_part,
 )
 from ttopt.sharding.factors import Axis, merge_axes
-from ttopt.sharding.sub_axes import contains, prefix_of, prefix_without_overlap
+from ttopt.sharding.sub_axes import contains, is_sub, prefix_of, prefix_without_overlap
 
 # Per tensor, per factor: its axes (None: the tensor has no such factor).
 Axes = list[Sequence[list[Axis] | None]]
-# A tensor's projection: per factor its axes and closed flag, its replicated and unreduced axes.
-Projection = tuple[tuple[list[Axis] | None, ...], tuple[bool, ...], tuple[Axis, ...], tuple[Axis, ...]]
+# A tensor's projection: per factor its axes and closed flag, its replicated and unreduced axes, and
+# its axes by name (`by_name`).
+Projection = tuple[tuple[list[Axis] | None, ...], tuple[bool, ...], tuple[Axis, ...], tuple[Axis, ...], dict]
 
 
 def simple_mapping(tensors: Sequence[TensorMapping]) -> list[tuple[int, ...]] | None:
@@ -59,7 +60,7 @@ def project(factors: tuple[int, ...], n_factors: int, dims: Sequence[Sequence[Ax
         given = list(dims[d]) if dims is not None else []
         axes[f] = merge_axes(given) if len(given) > 1 else given
         flags[f] = closed[d] if closed is not None else False
-    return tuple(axes), tuple(flags), replicated, unreduced
+    return tuple(axes), tuple(flags), replicated, unreduced, by_name(axes, factors)
 
 
 def dim_shardings(axes: Sequence[list[Axis] | None], closed: Sequence[bool], factors: tuple[int, ...]) -> tuple[tuple, tuple]:
@@ -73,21 +74,32 @@ def dim_shardings(axes: Sequence[list[Axis] | None], closed: Sequence[bool], fac
     return tuple(dims), tuple(flags)
 
 
-def _across(a: Axis, axes: Sequence[list[Axis] | None], factors: tuple[int, ...], f: int) -> Axis | None:
-    """`a` without what the tensor's other factors use (`factor_propagation._no_conflict_across`)."""
-    name = a[0]
-    r: Axis | None = a
+def by_name(axes: Sequence[list[Axis] | None], factors: tuple[int, ...]) -> dict[str, list[tuple[int, Axis]]]:
+    """A tensor's axes by name, each as (its factor, the axis), factor by factor: what `_across`
+    looks an axis up in (a projection holds its own; a tensor changed since needs a new one)."""
+    out: dict[str, list[tuple[int, Axis]]] = {}
     for g in factors:
+        for b in axes[g]:  # type: ignore[union-attr]
+            out.setdefault(b[0], []).append((g, b))
+    return out
+
+
+def _across(a: Axis, _prev: int, named: dict[str, list[tuple[int, Axis]]], f: int) -> Axis | None:
+    """`a` without what the tensor's other factors use (`factor_propagation._no_conflict_across`);
+    `named`: the tensor's `by_name` (`_prev`: as `_truncate` calls it)."""
+    same = named.get(a[0])
+    if same is None:  # the common case: no factor of the tensor uses an axis of that name
+        return a
+    r: Axis | None = a
+    for g, b in same:
         if g != f:
-            for b in axes[g]:  # type: ignore[union-attr]
-                if b[0] == name:
-                    r = prefix_without_overlap(r, b)  # type: ignore[arg-type]
-                    if r is None:
-                        return None
+            r = prefix_without_overlap(r, b)  # type: ignore[arg-type]
+            if r is None:
+                return None
     return r
 
 
-def _within(a: Axis, own: list[Axis], closed: bool, replicated: tuple, unreduced: tuple, prev: int, size: int,
+def _within(a: Axis, prev: int, own: list[Axis], closed: bool, replicated: tuple, unreduced: tuple, size: int,
             conservative: bool) -> Axis | None:  # fmt: skip
     """`factor_propagation._no_conflict_within` for a factor without overflow axes, minor-most."""
     r: Axis | None = _without(a, replicated) if replicated else a
@@ -95,6 +107,8 @@ def _within(a: Axis, own: list[Axis], closed: bool, replicated: tuple, unreduced
         r = _without(r, unreduced)
     if r is None:
         return None
+    if r in own:  # (the common case of the loop below)
+        return r
     for x in own:
         if contains(x, r):
             return r
@@ -107,17 +121,21 @@ def _within(a: Axis, own: list[Axis], closed: bool, replicated: tuple, unreduced
     return None
 
 
-def _one_axes(axes: Axes, f: int) -> bool:
-    """Whether every tensor that has factor `f` has the same axes along it (`factor_propagation._one_axes`)."""
-    first = None
-    for t in axes:
-        a = t[f]
-        if a is not None:
-            if first is None:
-                first = a
-            elif a != first:
-                return False
-    return True
+def _differing(axes: Axes, n_factors: int) -> list[int]:
+    """The factors along which the tensors that have them do not all have the same axes (along
+    the others nothing changes: `factor_propagation._one_axes`), found for all factors at once."""
+    out = []
+    for f in range(n_factors):
+        first = None
+        for t in axes:
+            a = t[f]
+            if a is not None:
+                if first is None:
+                    first = a
+                elif a != first:
+                    out.append(f)
+                    break
+    return out
 
 
 def _compatible(axes: Axes, n_operands: int, f: int, direction: str) -> list[Axis]:
@@ -152,45 +170,55 @@ def propagate_basic(axes: Axes, projections: Sequence[Projection], factors: list
     tensors changed."""
     n = len(axes)
     updated = [False] * n
-    for f, size in enumerate(sizes):
-        if _one_axes(axes, f):  # (most factors) nothing changes
-            continue
+    # (Serving a factor changes only its own axes: the factors that differ are known up front.)
+    for f in _differing(axes, len(sizes)):
+        size = sizes[f]
         want = _compatible(axes, n_operands, f, direction(f))
         if not want:
             continue
-        for t in axes:
+        for t in axes:  # an empty list is a strict prefix of any other
             a = t[f]
-            if a is not None and a != want and is_prefix(a, want) == "strict":
+            if a is not None and a != want and (not a or is_prefix(a, want) == "strict"):
                 break
         else:
             continue
         extendable[0] = True
-
-        def remove(cur: Axis, prev: int, f: int = f, size: int = size) -> Axis | None:
-            # The part of `cur` every tensor can take (across its factors, then within the factor).
-            r: Axis | None = cur
-            for u in range(n):
-                own = axes[u]
-                r = _across(r, own, factors[u], f)  # type: ignore[arg-type]
-                if r is None:
-                    return None
-                a = own[f]
-                if a is not None:
-                    p = projections[u]
-                    r = _within(r, a, p[1][f], p[2], p[3], prev, size, conservative)
-                    if r is None:
-                        return None
-            return r
-
-        _truncate(want, remove, conservative, full)
+        _truncate_basic(want, axes, projections, factors, updated, f, size, conservative, full)
         if want:
             for k in range(n):
                 a = axes[k][f]
-                if a is not None and a != want and is_prefix(a, want) == "strict":
+                if a is not None and a != want and (not a or is_prefix(a, want) == "strict"):
                     own = axes[k] = list(axes[k]) if not updated[k] else axes[k]
                     own[f] = list(want)  # type: ignore[index]
                     updated[k] = True
     return updated
+
+
+def _truncate_basic(want: list[Axis], axes: Axes, projections: Sequence[Projection], factors: list[tuple[int, ...]],
+                    updated: list[bool], f: int, size: int, conservative: bool, full: dict[str, int]) -> None:  # fmt: skip
+    """`factor_propagation._truncate` of `want` by the part of each axis every tensor can take
+    (across its other factors, then within `f`), as one loop."""
+    prev = 1
+    for i, cur in enumerate(want):
+        r: Axis | None = cur
+        for u, own in enumerate(axes):
+            p = projections[u]
+            r = _across(r, prev, p[4] if not updated[u] else by_name(own, factors[u]), f)  # type: ignore[arg-type]
+            if r is None:
+                break
+            a = own[f]
+            if a is not None:
+                r = _within(r, prev, a, p[1][f], p[2], p[3], size, conservative)
+                if r is None:
+                    break
+        if r is None or (conservative and is_sub(r, full)):
+            del want[i:]
+            return
+        if r != cur:
+            want[i] = r
+            del want[i + 1 :]
+            return
+        prev *= r[2]
 
 
 def propagate_aggressive(axes: Axes, projections: Sequence[Projection], factors: list[tuple[int, ...]],
@@ -201,10 +229,9 @@ def propagate_aggressive(axes: Axes, projections: Sequence[Projection], factors:
     `propagate_basic`; `tensor_sizes`: each tensor's number of elements over its factors)."""
     n = len(axes)
     updated = [False] * n
-    wanted: list[list[Axis]] = []
-    for f in range(len(sizes)):
-        # (most factors) no wanted axes where every tensor has one axes list
-        wanted.append([] if _one_axes(axes, f) else _compatible(axes, n_operands, f, direction(f)))
+    wanted: list[list[Axis]] = [[] for _ in sizes]  # (most factors) none where every tensor has one axes list
+    for f in _differing(axes, len(sizes)):
+        wanted[f] = _compatible(axes, n_operands, f, direction(f))
     active = [f for f, w in enumerate(wanted) if w]
     if not active:
         return updated
@@ -228,14 +255,13 @@ def propagate_aggressive(axes: Axes, projections: Sequence[Projection], factors:
             if a is None or a == w or is_prefix(a, w) != "strict":
                 continue
             new = list(w)
-            own, cl, rep, unr, size = a, p[1][f], p[2], p[3], sizes[f]
-
             # Truncated within the tensor, then across its factors as already updated for the
             # factors served before.
-            _truncate(new, lambda cur, prev: _within(cur, own, cl, rep, unr, prev, size, conservative), conservative, full)
+            _truncate(new, _within, conservative, full, a, p[1][f], p[2], p[3], sizes[f], conservative)
             if is_prefix(a, new) != "strict":
                 continue
-            _truncate(new, lambda cur, _prev: _across(cur, t, fk, f), conservative, full)
+            named = p[4] if not updated[k] else by_name(t, fk)
+            _truncate(new, _across, conservative, full, named, f)
             if not new:
                 continue
             if k < n_operands and elementwise:
