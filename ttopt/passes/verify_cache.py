@@ -5,7 +5,8 @@ value in it: from then on each write to them is journaled. The next verification
 journal since the last one and re-checks:
 - each op written (its operands, properties, attributes, results, successors ...), and the ops
   built since, found as untracked ops in the blocks written (with everything nested in them);
-  an op whose only write is an `sdy.sharding` attribute has only its attribute checks run, and
+  an op whose only write is an `sdy.sharding` attribute has only that attribute's check run
+  (`ATTRIBUTE_ONLY_VERIFIERS`, given all such ops at once), and
   one whose only write replaced operands by values of the very same type objects only has those
   uses checked (no check outside the sdy dialect reads an operand's definer, only its type);
 - the ops around each of those (their checks read their bodies: terminators, returned types);
@@ -30,6 +31,7 @@ from itertools import compress, filterfalse
 from operator import is_, not_
 from typing import TYPE_CHECKING, Any, Iterable
 
+from ttopt.ir.attributes import ATTRIBUTE_ONLY_VERIFIERS
 from ttopt.ir.edit_journal import (
     JOURNAL,
     NO_KEY,
@@ -66,10 +68,6 @@ _MOVES = frozenset(("parent", "name", "regions"))
 _SCOPES = frozenset(("name", "regions", "results"))
 # Op attributes holding the lists and dicts tracking replaces by tracked copies.
 _CONTAINERS = frozenset(("operands", "results", "properties", "attributes", "regions", "successors"))
-# Discardable attributes that only the attribute checks read (`verifier._verify_attributes`; no
-# op definition has a property of that name, and no op's own verifier reads it): an op whose only
-# writes are these has only those checks run again.
-_ATTRIBUTE_ONLY = frozenset(("sdy.sharding",))
 # Ops whose block arguments (and, for a data-flow edge, operands) sdy ops read shardings through.
 _ARGUMENT_OWNERS = frozenset(("func.func", "sdy.manual_computation", "sdy.data_flow_edge"))
 
@@ -240,7 +238,7 @@ class VerifiedOps:
             return ans
 
         check: dict[Operation, Operation] = {}  # keyed by the ops themselves (identity)
-        light: dict[Operation, Operation] = {}  # ops whose only writes are attributes in _ATTRIBUTE_ONLY
+        light: dict[Operation, Operation] = {}  # ops whose only writes are in ATTRIBUTE_ONLY_VERIFIERS
         uses: dict[Operation, Operation] = {}
         subtrees: list[Operation] = []  # ops whose nested ops are all checked again
         new: list[Any] = []  # blocks and regions to track again, subtrees to track (new ops ...)
@@ -252,7 +250,8 @@ class VerifiedOps:
         for obj, name, key in written:
             if type(obj) is TrackedOperation:
                 # The most frequent entries first: an op taken out of its block (its block's
-                # write covers it), one operand replaced by a value of the same type.
+                # write covers it), one operand replaced by a value of the same type, a sharding
+                # written (a propagation writes thousands).
                 b = obj.parent
                 if b is None:
                     if obj is not root:
@@ -264,13 +263,17 @@ class VerifiedOps:
                     if obj.name[:4] == "sdy.":  # sdy ops read their operands' definers
                         check[obj] = obj
                     continue
+                # An attribute only its dialect's attribute check reads: only that check runs again.
+                if key in ATTRIBUTE_ONLY_VERIFIERS and name == "attributes":
+                    light[obj] = obj
+                    continue
             elif name == "typed":  # a new value wired in as an operand of the same type: retyped since?
                 if obj.type is not key:
                     for u in obj.uses:
                         if inside(u):
                             check[u] = u
                 continue
-            # The entries above may repeat (they only mark ops); the others are read once.
+            # The entries above may repeat (they only mark ops, in dicts); the others are read once.
             entry = (obj, name, key)
             if entry in seen:
                 continue
@@ -280,10 +283,7 @@ class VerifiedOps:
                 where, name = name, key
             if type(obj) is TrackedOperation:
                 if where is not None:  # a key of its properties or attributes
-                    if where == "attributes" and name in _ATTRIBUTE_ONLY:
-                        light[obj] = obj
-                    else:
-                        check[obj] = obj
+                    check[obj] = obj
                     if where == "properties" and name in _SYMBOL_KEYS:
                         symbols = True
                     if obj.name == "sdy.manual_computation" and where == "properties" and name in ("manual_axes", None):
