@@ -317,14 +317,21 @@ def _new_dict(owner: Any, name: str, items: dict[Any, Any]) -> TrackedDict:
 def track_op(op: Operation) -> None:
     """Make `op` itself tracked (not its regions' contents): class, lists, dicts, result values."""
     if type(op) is Operation:
-        # A new op (most ops tracked after a pass): plain slot writes while it is still an
-        # Operation (its writes report nothing), then the class.
-        op.properties = _new_dict(op, "properties", op.properties)
-        op.attributes = _new_dict(op, "attributes", op.attributes)
-        op.operands = _new_list(op, "operands", op.operands)
-        results = op.results = _new_list(op, "results", op.results)
-        op.regions = _new_list(op, "regions", op.regions)
-        op.successors = _new_list(op, "successors", op.successors)
+        # A new op (most ops tracked after a pass, thousands): its containers are built here, not
+        # by a call each, with plain slot writes while it is still an Operation (its writes report
+        # nothing); then the class.
+        d = op.properties = TrackedDict(op.properties)
+        d.owner, d.name = op, "properties"
+        d = op.attributes = TrackedDict(op.attributes)
+        d.owner, d.name = op, "attributes"
+        lst = op.operands = TrackedList(op.operands)
+        lst.owner, lst.name = op, "operands"
+        results = op.results = TrackedList(op.results)
+        results.owner, results.name = op, "results"
+        lst = op.regions = TrackedList(op.regions)
+        lst.owner, lst.name = op, "regions"
+        lst = op.successors = TrackedList(op.successors)
+        lst.owner, lst.name = op, "successors"
         op.__class__ = TrackedOperation
         for r in results:
             if type(r) is OpResult:
