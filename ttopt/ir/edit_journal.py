@@ -317,9 +317,27 @@ def _new_dict(owner: Any, name: str, items: dict[Any, Any]) -> TrackedDict:
 def track_op(op: Operation) -> None:
     """Make `op` itself tracked (not its regions' contents): class, lists, dicts, result values."""
     if type(op) is Operation:
-        # A new op (most ops tracked after a pass, thousands): its containers are built here, not
-        # by a call each, with plain slot writes while it is still an Operation (its writes report
-        # nothing); then the class.
+        track_new_ops((op,))
+        return
+    if type(op) is not TrackedOperation:
+        _set(op, "__class__", TrackedOperation)
+    _set(op, "properties", _dict(op, "properties", op.properties))
+    _set(op, "attributes", _dict(op, "attributes", op.attributes))
+    _set(op, "operands", _list(op, "operands", op.operands))
+    _set(op, "results", _list(op, "results", op.results))
+    _set(op, "regions", _list(op, "regions", op.regions))
+    _set(op, "successors", _list(op, "successors", op.successors))
+    for r in op.results:
+        if type(r) is not TrackedOpResult:
+            _set(r, "__class__", TrackedOpResult)
+
+
+def track_new_ops(ops: Iterable[Operation]) -> None:
+    """`track_op` of each of `ops`, plain ops never tracked (the thousands a pass builds: one call
+    for all of them)."""
+    for op in ops:
+        # Its containers are built here, not by a call each, with plain slot writes while it is
+        # still an Operation (its writes report nothing); then the class.
         d = op.properties = TrackedDict(op.properties)
         d.owner, d.name = op, "properties"
         d = op.attributes = TrackedDict(op.attributes)
@@ -338,18 +356,6 @@ def track_op(op: Operation) -> None:
                 r.__class__ = TrackedOpResult
             elif type(r) is not TrackedOpResult:
                 _set(r, "__class__", TrackedOpResult)
-        return
-    if type(op) is not TrackedOperation:
-        _set(op, "__class__", TrackedOperation)
-    _set(op, "properties", _dict(op, "properties", op.properties))
-    _set(op, "attributes", _dict(op, "attributes", op.attributes))
-    _set(op, "operands", _list(op, "operands", op.operands))
-    _set(op, "results", _list(op, "results", op.results))
-    _set(op, "regions", _list(op, "regions", op.regions))
-    _set(op, "successors", _list(op, "successors", op.successors))
-    for r in op.results:
-        if type(r) is not TrackedOpResult:
-            _set(r, "__class__", TrackedOpResult)
 
 
 def untrack_op(op: Operation) -> None:

@@ -287,17 +287,14 @@ def _verify_op(op: Operation, module: Module) -> None:
                 raise _fail(op, module, e.message) from None
             except ValueError as e:
                 raise _fail(op, module, str(e)) from None
-    _verify_attributes(op, module)
+    if op.attributes or "arg_attrs" in op.properties or "res_attrs" in op.properties:  # not most ops a pass builds
+        _verify_attributes(op, module)
 
 
 def _verify_attributes(op: Operation, module: Module) -> None:
     """The dialects' checks of an op's discardable attributes (`sdy.sharding` ...) and of a
-    function's argument and result attributes (`OP_ATTRIBUTE_VERIFIERS`): an op with neither has
-    nothing they check (most ops a pass builds)."""
-    if not op.attributes:
-        props = op.properties
-        if "arg_attrs" not in props and "res_attrs" not in props:
-            return
+    function's argument and result attributes (`OP_ATTRIBUTE_VERIFIERS`; an op with neither has
+    nothing they check)."""
     for check in OP_ATTRIBUTE_VERIFIERS:
         try:
             check(op)

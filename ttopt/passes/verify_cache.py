@@ -41,6 +41,7 @@ from ttopt.ir.edit_journal import (
     TrackedOpResult,
     TrackedRegion,
     track_block,
+    track_new_ops,
     track_op,
     track_region,
 )
@@ -189,9 +190,10 @@ class VerifiedOps:
         ops_of = self._ops_of
         for op in retrack:
             track_op(op)
+        built: list[Operation] = []  # most: new ops of a pass
         for x in new:
-            if type(x) is Operation and not x.regions:  # most: a new op of a pass
-                track_op(x)
+            if type(x) is Operation and not x.regions:
+                built.append(x)
             elif isinstance(x, Block):
                 track_block(x)
                 ops_of[x] = tuple(x.ops)
@@ -199,6 +201,7 @@ class VerifiedOps:
                 track_region(x)
             else:
                 self._track_subtree(x)
+        track_new_ops(built)
 
     # -- what changed -------------------------------------------------------------------------
     def _changes(self, module: Module, written: Iterable[tuple[Any, str, Any]],
