@@ -425,13 +425,16 @@ def _block_diff(before: tuple[Operation, ...], ops: list[Operation]) -> tuple[li
     """The ops of a block that came (new, or moved in) and that went since it held `before`, and
     whether the ops it kept changed order."""
     # Most often a pass only built ops (untracked) and took out ops it untracked (`untrack_op`):
-    # then the tracked ops are as they were, and the untracked ones are what came and went. Four
-    # comprehensions over the block cost a fifth of the set operations below (a block may hold 100k ops).
+    # then the tracked ops are as they were, and the untracked ones are what came and went. A few
+    # comprehensions over the block cost much less than the set operations below (a block may
+    # hold 100k ops).
     came = [op for op in ops if type(op) is not TrackedOperation]
     gone = [op for op in before if type(op) is not TrackedOperation]
-    if ([op for op in ops if type(op) is TrackedOperation] == [op for op in before if type(op) is TrackedOperation]
-            and (not came or not gone or set(came).isdisjoint(gone))):  # fmt: skip
-        return came, gone, False
+    if len(ops) - len(came) == len(before) - len(gone) and (not came or not gone or set(came).isdisjoint(gone)):
+        kept_now = [op for op in ops if type(op) is TrackedOperation] if came else ops
+        kept_before = [op for op in before if type(op) is TrackedOperation] if gone else list(before)
+        if kept_now == kept_before:
+            return came, gone, False
     # Set and list operations over the whole block run in C (ops hash by identity: they define no
     # __eq__); the Python loops go over the ops that came or went only.
     was = set(before)
