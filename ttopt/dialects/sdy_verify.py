@@ -6,10 +6,10 @@ reports them at the op.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from ttopt.dialects.sdy_collectives import check_collective
-from ttopt.ir.attributes import DIALECT_ATTR_CHECKS, OP_ATTRIBUTE_VERIFIERS, DialectAttr
+from ttopt.ir.attributes import ATTRIBUTE_ONLY_VERIFIERS, DIALECT_ATTR_CHECKS, OP_ATTRIBUTE_VERIFIERS, DialectAttr
 from ttopt.ir.operation import Operation
 from ttopt.ir.types import TensorType
 from ttopt.ir.values import BlockArgument, OpResult, Value
@@ -408,9 +408,8 @@ def verify_sdy_attributes(op: Operation) -> None:
         _verify_func_shardings(op)
     if not attrs or ("sdy.sharding" not in attrs and "sdy.sharding_rule" not in attrs):
         return
-    a = attrs.get("sdy.sharding")
-    if a is not None:
-        _verify_per_value(op, a)
+    if "sdy.sharding" in attrs:
+        verify_shardings((op,))
     a = attrs.get("sdy.sharding_rule")
     if a is not None:
         from ttopt.dialects.sdy_rule import rule_problem, special_factor_lists
@@ -438,48 +437,49 @@ class _PassedInRun:
         """Forget the keys of an earlier run."""
         self.run, self.keys = run, set()
 
-    def has(self, run: int, key: tuple) -> bool:
-        """Whether `key` passed earlier in `run`."""
-        if run != self.run:
-            self.start(run)
-            return False
-        return key in self.keys
-
-    def add(self, key: tuple) -> None:
-        """Record that `key` passed in the current run."""
-        self.keys.add(key)
-
 
 # The `sdy.sharding` attributes that passed, by attribute object, result type objects and
 # enclosing manual axes: the ops a propagation writes share one attribute per distinct sharding
-# list, and each distinct use is checked once.
+# list, and each distinct use is checked once (`verify_shardings`).
 _PER_VALUE_PASSED = _PassedInRun()
 
 
-def _verify_per_value(op: Operation, a: Any) -> None:
-    """The checks of an op's `sdy.sharding` (`verify_sdy_attributes`)."""
+def verify_shardings(ops: Iterable[Operation]) -> None:
+    """The checks of the `sdy.sharding` of each of `ops` (`verify_sdy_attributes`'s): ValueError
+    in Shardy's words. Within a verification run, each distinct use of an attribute is checked once."""
     run = verification_run()
-    key: tuple | None = None
-    if run:
-        # What the checks read: the attribute, the results' types, the names of the manual axes
-        # around (the meshes are the run's). Most ops have one result and no manual axes: their
-        # key is built without unpacking.
-        results = op.results
-        manual = _manual_axes(op)
-        if len(results) == 1 and not manual:
-            key = (id(a), id(results[0].type))
-        else:
-            key = (id(a), *[id(r.type) for r in results], *manual)
-        if _PER_VALUE_PASSED.has(run, key):
-            return
-    per_value = _typed_as(a, "sdy.sharding_per_value")
-    if per_value is None:
-        raise ValueError("should have a sharding attribute of type TensorShardingPerValueAttr")
-    problem = _per_value_problem(op, per_value.shardings, [r.type for r in op.results])
-    if problem:
-        raise ValueError(problem)
-    if key is not None:
-        _PER_VALUE_PASSED.add(key)
+    passed = _PER_VALUE_PASSED
+    if run and passed.run != run:
+        passed.start(run)
+    seen = passed.keys
+    around: dict[Any, dict[str, Operation]] = {}  # per block, the manual axes around its ops
+    for op in ops:
+        a = op.attributes.get("sdy.sharding")
+        if a is None:
+            continue
+        key: tuple | None = None
+        if run:
+            # What the checks read: the attribute, the results' types, the names of the manual axes
+            # around (the meshes are the run's). Most ops have one result and no manual axes.
+            b = op.parent
+            manual = around.get(b)
+            if manual is None:
+                manual = around[b] = _manual_axes(op)
+            results = op.results
+            if len(results) == 1 and not manual:
+                key = (id(a), id(results[0].type))
+            else:
+                key = (id(a), *[id(r.type) for r in results], *manual)
+            if key in seen:
+                continue
+        per_value = _typed_as(a, "sdy.sharding_per_value")
+        if per_value is None:
+            raise ValueError("should have a sharding attribute of type TensorShardingPerValueAttr")
+        problem = _per_value_problem(op, per_value.shardings, [r.type for r in op.results])
+        if problem:
+            raise ValueError(problem)
+        if key is not None:
+            seen.add(key)
 
 
 def _per_value_problem(op: Operation, shardings: Any, types: list[Any], kind: str = "result") -> str | None:
@@ -783,3 +783,4 @@ VERIFIERS = {
 }
 DIALECT_ATTR_CHECKS["sdy"] = check_sdy_attr
 OP_ATTRIBUTE_VERIFIERS.append(verify_sdy_attributes)
+ATTRIBUTE_ONLY_VERIFIERS["sdy.sharding"] = verify_shardings

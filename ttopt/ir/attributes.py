@@ -394,6 +394,10 @@ DIALECT_ATTR_CHECKS: dict[str, Callable[[str, str | None], tuple[int, str] | Non
 # raises ValueError (the message without the op name) when the op's attributes are invalid. The IR
 # verifier runs them on every op.
 OP_ATTRIBUTE_VERIFIERS: list[Callable[[Any], None]] = []
+# Discardable attributes that only their dialect's check among the above reads (no op definition's
+# check does, nor another dialect's), with that check for ops whose only change is that attribute:
+# a verification after a pass gives it all of them at once (a propagation writes thousands).
+ATTRIBUTE_ONLY_VERIFIERS: dict[str, Callable[[list[Any]], None]] = {}
 # Dialect -> the modules that register its typed factories, imported on the first typed lookup
 # of one of its attributes or types: the pydantic models cost ~0.1 s to import, which a plain
 # parse/print run should not pay, and a module with only sdy attributes should not pay for ttnn's.

@@ -317,20 +317,7 @@ def _new_dict(owner: Any, name: str, items: dict[Any, Any]) -> TrackedDict:
 def track_op(op: Operation) -> None:
     """Make `op` itself tracked (not its regions' contents): class, lists, dicts, result values."""
     if type(op) is Operation:
-        # A new op (most ops tracked after a pass): plain slot writes while it is still an
-        # Operation (its writes report nothing), then the class.
-        op.properties = _new_dict(op, "properties", op.properties)
-        op.attributes = _new_dict(op, "attributes", op.attributes)
-        op.operands = _new_list(op, "operands", op.operands)
-        results = op.results = _new_list(op, "results", op.results)
-        op.regions = _new_list(op, "regions", op.regions)
-        op.successors = _new_list(op, "successors", op.successors)
-        op.__class__ = TrackedOperation
-        for r in results:
-            if type(r) is OpResult:
-                r.__class__ = TrackedOpResult
-            elif type(r) is not TrackedOpResult:
-                _set(r, "__class__", TrackedOpResult)
+        track_new_ops((op,))
         return
     if type(op) is not TrackedOperation:
         _set(op, "__class__", TrackedOperation)
@@ -343,6 +330,32 @@ def track_op(op: Operation) -> None:
     for r in op.results:
         if type(r) is not TrackedOpResult:
             _set(r, "__class__", TrackedOpResult)
+
+
+def track_new_ops(ops: Iterable[Operation]) -> None:
+    """`track_op` of each of `ops`, plain ops never tracked (the thousands a pass builds: one call
+    for all of them)."""
+    for op in ops:
+        # Its containers are built here, not by a call each, with plain slot writes while it is
+        # still an Operation (its writes report nothing); then the class.
+        d = op.properties = TrackedDict(op.properties)
+        d.owner, d.name = op, "properties"
+        d = op.attributes = TrackedDict(op.attributes)
+        d.owner, d.name = op, "attributes"
+        lst = op.operands = TrackedList(op.operands)
+        lst.owner, lst.name = op, "operands"
+        results = op.results = TrackedList(op.results)
+        results.owner, results.name = op, "results"
+        lst = op.regions = TrackedList(op.regions)
+        lst.owner, lst.name = op, "regions"
+        lst = op.successors = TrackedList(op.successors)
+        lst.owner, lst.name = op, "successors"
+        op.__class__ = TrackedOperation
+        for r in results:
+            if type(r) is OpResult:
+                r.__class__ = TrackedOpResult
+            elif type(r) is not TrackedOpResult:
+                _set(r, "__class__", TrackedOpResult)
 
 
 def untrack_op(op: Operation) -> None:

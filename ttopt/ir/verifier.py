@@ -11,7 +11,7 @@ import itertools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ttopt.ir.attributes import OP_ATTRIBUTE_VERIFIERS, SymbolRefAttr, TypeAttr
+from ttopt.ir.attributes import ATTRIBUTE_ONLY_VERIFIERS, OP_ATTRIBUTE_VERIFIERS, SymbolRefAttr, TypeAttr
 from ttopt.ir.diagnostics import Diagnostic, SourcePos
 from ttopt.ir.dialect_registry import UNREGISTERED_DIALECT, dialect_of, is_registered_dialect, unregistered_op_message
 from ttopt.ir.opdef import ISOLATED, SYMBOL_TABLE, TERMINATOR, arity_ok, arity_text
@@ -67,8 +67,8 @@ class Changes:
     """What a verification after an edit must look at again (the rest passed before, unedited)."""
 
     ops: list[Operation] = field(default_factory=list)  # ops whose own checks run again
-    # Ops whose only change is a discardable attribute no check of the op's definition reads
-    # (`sdy.sharding`): only the attribute checks run again.
+    # Ops whose only change is a discardable attribute only its dialect's attribute check reads
+    # (`ATTRIBUTE_ONLY_VERIFIERS`: `sdy.sharding`): only those checks run again.
     attributes: list[Operation] = field(default_factory=list)
     uses: list[Operation] = field(default_factory=list)  # ops whose operands' visibility is checked
     scopes: bool = False  # blocks or regions changed: visibility is checked over the whole module
@@ -84,8 +84,9 @@ def verify_changes(module: Module, changes: Changes) -> None:
     try:
         for op in changes.ops:
             _verify_op(op, module)
-        for op in changes.attributes:
-            _verify_attributes(op, module)
+        if changes.attributes:
+            for check in ATTRIBUTE_ONLY_VERIFIERS.values():
+                check(changes.attributes)
         if changes.scopes:
             _verify_visibility(module)
         else:
@@ -286,17 +287,14 @@ def _verify_op(op: Operation, module: Module) -> None:
                 raise _fail(op, module, e.message) from None
             except ValueError as e:
                 raise _fail(op, module, str(e)) from None
-    _verify_attributes(op, module)
+    if op.attributes or "arg_attrs" in op.properties or "res_attrs" in op.properties:  # not most ops a pass builds
+        _verify_attributes(op, module)
 
 
 def _verify_attributes(op: Operation, module: Module) -> None:
     """The dialects' checks of an op's discardable attributes (`sdy.sharding` ...) and of a
-    function's argument and result attributes (`OP_ATTRIBUTE_VERIFIERS`): an op with neither has
-    nothing they check (most ops a pass builds)."""
-    if not op.attributes:
-        props = op.properties
-        if "arg_attrs" not in props and "res_attrs" not in props:
-            return
+    function's argument and result attributes (`OP_ATTRIBUTE_VERIFIERS`; an op with neither has
+    nothing they check)."""
     for check in OP_ATTRIBUTE_VERIFIERS:
         try:
             check(op)

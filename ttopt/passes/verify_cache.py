@@ -5,7 +5,8 @@ value in it: from then on each write to them is journaled. The next verification
 journal since the last one and re-checks:
 - each op written (its operands, properties, attributes, results, successors ...), and the ops
   built since, found as untracked ops in the blocks written (with everything nested in them);
-  an op whose only write is an `sdy.sharding` attribute has only its attribute checks run, and
+  an op whose only write is an `sdy.sharding` attribute has only that attribute's check run
+  (`ATTRIBUTE_ONLY_VERIFIERS`, given all such ops at once), and
   one whose only write replaced operands by values of the very same type objects only has those
   uses checked (no check outside the sdy dialect reads an operand's definer, only its type);
 - the ops around each of those (their checks read their bodies: terminators, returned types);
@@ -30,6 +31,7 @@ from itertools import compress, filterfalse
 from operator import is_, not_
 from typing import TYPE_CHECKING, Any, Iterable
 
+from ttopt.ir.attributes import ATTRIBUTE_ONLY_VERIFIERS
 from ttopt.ir.edit_journal import (
     JOURNAL,
     NO_KEY,
@@ -39,6 +41,7 @@ from ttopt.ir.edit_journal import (
     TrackedOpResult,
     TrackedRegion,
     track_block,
+    track_new_ops,
     track_op,
     track_region,
 )
@@ -66,10 +69,6 @@ _MOVES = frozenset(("parent", "name", "regions"))
 _SCOPES = frozenset(("name", "regions", "results"))
 # Op attributes holding the lists and dicts tracking replaces by tracked copies.
 _CONTAINERS = frozenset(("operands", "results", "properties", "attributes", "regions", "successors"))
-# Discardable attributes that only the attribute checks read (`verifier._verify_attributes`; no
-# op definition has a property of that name, and no op's own verifier reads it): an op whose only
-# writes are these has only those checks run again.
-_ATTRIBUTE_ONLY = frozenset(("sdy.sharding",))
 # Ops whose block arguments (and, for a data-flow edge, operands) sdy ops read shardings through.
 _ARGUMENT_OWNERS = frozenset(("func.func", "sdy.manual_computation", "sdy.data_flow_edge"))
 
@@ -191,9 +190,10 @@ class VerifiedOps:
         ops_of = self._ops_of
         for op in retrack:
             track_op(op)
+        built: list[Operation] = []  # most: new ops of a pass
         for x in new:
-            if type(x) is Operation and not x.regions:  # most: a new op of a pass
-                track_op(x)
+            if type(x) is Operation and not x.regions:
+                built.append(x)
             elif isinstance(x, Block):
                 track_block(x)
                 ops_of[x] = tuple(x.ops)
@@ -201,6 +201,7 @@ class VerifiedOps:
                 track_region(x)
             else:
                 self._track_subtree(x)
+        track_new_ops(built)
 
     # -- what changed -------------------------------------------------------------------------
     def _changes(self, module: Module, written: Iterable[tuple[Any, str, Any]],
@@ -240,7 +241,7 @@ class VerifiedOps:
             return ans
 
         check: dict[Operation, Operation] = {}  # keyed by the ops themselves (identity)
-        light: dict[Operation, Operation] = {}  # ops whose only writes are attributes in _ATTRIBUTE_ONLY
+        light: dict[Operation, Operation] = {}  # ops whose only writes are in ATTRIBUTE_ONLY_VERIFIERS
         uses: dict[Operation, Operation] = {}
         subtrees: list[Operation] = []  # ops whose nested ops are all checked again
         new: list[Any] = []  # blocks and regions to track again, subtrees to track (new ops ...)
@@ -252,7 +253,8 @@ class VerifiedOps:
         for obj, name, key in written:
             if type(obj) is TrackedOperation:
                 # The most frequent entries first: an op taken out of its block (its block's
-                # write covers it), one operand replaced by a value of the same type.
+                # write covers it), one operand replaced by a value of the same type, a sharding
+                # written (a propagation writes thousands).
                 b = obj.parent
                 if b is None:
                     if obj is not root:
@@ -264,13 +266,17 @@ class VerifiedOps:
                     if obj.name[:4] == "sdy.":  # sdy ops read their operands' definers
                         check[obj] = obj
                     continue
+                # An attribute only its dialect's attribute check reads: only that check runs again.
+                if key in ATTRIBUTE_ONLY_VERIFIERS and name == "attributes":
+                    light[obj] = obj
+                    continue
             elif name == "typed":  # a new value wired in as an operand of the same type: retyped since?
                 if obj.type is not key:
                     for u in obj.uses:
                         if inside(u):
                             check[u] = u
                 continue
-            # The entries above may repeat (they only mark ops); the others are read once.
+            # The entries above may repeat (they only mark ops, in dicts); the others are read once.
             entry = (obj, name, key)
             if entry in seen:
                 continue
@@ -280,10 +286,7 @@ class VerifiedOps:
                 where, name = name, key
             if type(obj) is TrackedOperation:
                 if where is not None:  # a key of its properties or attributes
-                    if where == "attributes" and name in _ATTRIBUTE_ONLY:
-                        light[obj] = obj
-                    else:
-                        check[obj] = obj
+                    check[obj] = obj
                     if where == "properties" and name in _SYMBOL_KEYS:
                         symbols = True
                     if obj.name == "sdy.manual_computation" and where == "properties" and name in ("manual_axes", None):
@@ -326,22 +329,9 @@ class VerifiedOps:
                 ops = obj.ops
                 if ops:
                     check[ops[-1]] = ops[-1]
-                # Set and list operations over the whole block run in C (ops hash by identity: they
-                # define no __eq__); the Python loops below go over the ops that came or went only.
-                was = set(before)
-                stayed = list(map(was.__contains__, ops))
-                came = [] if all(stayed) else list(compress(ops, map(not_, stayed)))  # new, or moved in
-                kept_now = list(compress(ops, stayed)) if came else ops
-                gone: list[Operation] = []
-                if name != "ops":
-                    scopes = symbols = True  # moved or arguments changed: every use is checked
-                if kept_now != list(before):  # ops gone, or reordered
-                    now = set(ops)
-                    kept_before = list(filter(now.__contains__, before))
-                    if len(kept_before) != len(before):
-                        gone = list(filterfalse(now.__contains__, before))
-                    if kept_before != kept_now:
-                        scopes = symbols = True  # ops reordered: every use is checked
+                came, gone, reordered = _block_diff(before, ops)
+                if name != "ops" or reordered:
+                    scopes = symbols = True  # moved, arguments changed or ops reordered: every use is checked
                 for op in gone:  # gone: its users must not see its results any more
                     for r in op.results:
                         for u in r.uses:
@@ -429,3 +419,34 @@ class VerifiedOps:
         changes = Changes(ops=list(check.values()), attributes=attributes, uses=list(uses.values()),
                           scopes=scopes, symbols=symbols)  # fmt: skip
         return changes, new, list(retrack.values()), False
+
+
+def _block_diff(before: tuple[Operation, ...], ops: list[Operation]) -> tuple[list[Operation], list[Operation], bool]:
+    """The ops of a block that came (new, or moved in) and that went since it held `before`, and
+    whether the ops it kept changed order."""
+    # Most often a pass only built ops (untracked) and took out ops it untracked (`untrack_op`):
+    # then the tracked ops are as they were, and the untracked ones are what came and went. A few
+    # comprehensions over the block cost much less than the set operations below (a block may
+    # hold 100k ops).
+    came = [op for op in ops if type(op) is not TrackedOperation]
+    gone = [op for op in before if type(op) is not TrackedOperation]
+    if len(ops) - len(came) == len(before) - len(gone) and (not came or not gone or set(came).isdisjoint(gone)):
+        kept_now = [op for op in ops if type(op) is TrackedOperation] if came else ops
+        kept_before = [op for op in before if type(op) is TrackedOperation] if gone else list(before)
+        if kept_now == kept_before:
+            return came, gone, False
+    # Set and list operations over the whole block run in C (ops hash by identity: they define no
+    # __eq__); the Python loops go over the ops that came or went only.
+    was = set(before)
+    stayed = list(map(was.__contains__, ops))
+    came = [] if all(stayed) else list(compress(ops, map(not_, stayed)))  # new, or moved in
+    kept_now = list(compress(ops, stayed)) if came else ops
+    gone = []
+    reordered = False
+    if kept_now != list(before):  # ops gone, or reordered
+        now = set(ops)
+        kept_before = list(filter(now.__contains__, before))
+        if len(kept_before) != len(before):
+            gone = list(filterfalse(now.__contains__, before))
+        reordered = kept_before != kept_now
+    return came, gone, reordered
