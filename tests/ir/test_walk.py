@@ -1,4 +1,5 @@
-"""`Operation.walk` visits ops pre-order, reading op lists as lazily as a recursive walk does."""
+"""`Operation.walk` visits ops pre-order, reading op lists as lazily as a recursive walk does;
+`walk_list` is its list."""
 
 from __future__ import annotations
 
@@ -44,6 +45,13 @@ def recursive(op: Operation) -> Iterator[Operation]:
 def test_walk_is_the_recursive_preorder(tree: list) -> None:
     root = build(tree, [0])
     assert [o.name for o in root.walk()] == [o.name for o in recursive(root)]
+
+
+@settings(max_examples=60)
+@given(trees)
+def test_walk_list_is_the_walk(tree: list) -> None:
+    root = build(tree, [0])
+    assert root.walk_list() == list(root.walk())
 
 
 def test_an_op_appended_to_the_block_being_walked_is_visited() -> None:

@@ -157,6 +157,25 @@ class Operation:
             else:
                 stack.pop()
 
+    def walk_list(self) -> list[Operation]:
+        """`list(self.walk())`, built without a generator step per op (most ops hold no region): for
+        the checks and passes that go over every op and edit no op list while they do."""
+        out: list[Operation] = []
+        add = out.append
+
+        def visit(op: Operation) -> None:  # recursion as deep as the nesting (bounded by the parser)
+            add(op)
+            for r in op.regions:
+                for b in r.blocks:
+                    for o in b.ops:
+                        if o.regions:
+                            visit(o)
+                        else:
+                            add(o)
+
+        visit(self)
+        return out
+
     def is_ancestor_of(self, other: Operation) -> bool:
         """True if `other` is nested (at any depth) inside this op."""
         cur: Operation | None = other

@@ -49,7 +49,7 @@ def verify(module: Module, check_uses: bool = False, allow_unregistered_dialect:
     """
     _current_run[0] = next(_runs)
     try:
-        ops = _preorder(module.op)
+        ops = module.op.walk_list()
         if not allow_unregistered_dialect:
             _verify_dialects(ops, module)
         for op in ops:
@@ -92,7 +92,7 @@ def verify_changes(module: Module, changes: Changes) -> None:
         else:
             _check_uses(changes.uses)
         if changes.symbols:
-            _verify_symbols(_preorder(module.op), module)
+            _verify_symbols(module.op.walk_list(), module)
     except Exception:
         # The full verification raises the module's first problem; should it find none, the local
         # check was stricter than the module-wide rule (a stale parent link) and nothing is wrong.
@@ -190,21 +190,6 @@ def verification_run() -> int:
     """The number of the `verify` call in progress, 0 outside one. The module does not change while
     it stays the same, so per-op checks may share what they read from the module (its meshes)."""
     return _current_run[0]
-
-
-def _preorder(root: Operation) -> list[Operation]:
-    """`root` and every op nested in it, in `walk()` order, as one list: the checks below each
-    go over all ops, and one list built without a generator per op is cheaper than a walk each."""
-    out: list[Operation] = []
-    stack = [root]
-    while stack:
-        op = stack.pop()
-        out.append(op)
-        if op.regions:
-            children = [child for region in op.regions for block in region.blocks for child in block.ops]
-            children.reverse()
-            stack.extend(children)
-    return out
 
 
 def _verify_dialects(ops: list[Operation], module: Module) -> None:

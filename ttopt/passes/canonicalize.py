@@ -117,25 +117,6 @@ def _core(erase: Callable[[Operation], None]) -> PatternSet:
     )
 
 
-def _preorder(root: Operation) -> list[Operation]:
-    """`list(root.walk())`, built without a generator step per op (most ops hold no region)."""
-    out: list[Operation] = []
-    add = out.append
-
-    def visit(op: Operation) -> None:  # recursion as deep as the nesting (bounded by the parser)
-        add(op)
-        for r in op.regions:
-            for b in r.blocks:
-                for o in b.ops:
-                    if o.regions:
-                        visit(o)
-                    else:
-                        add(o)
-
-    visit(root)
-    return out
-
-
 def _dead_only(name: str, pats: tuple[Pattern, ...]) -> bool | None:
     """For ops called `name` whose only pattern is erase-dead-pure-op: whether they are pure (an
     impure one never matches; a pure one only once none of its results is used). None for names
@@ -163,7 +144,7 @@ class Canonicalize(Pass):
 
     def run(self, module: Module, ctx: PassContext) -> None:
         fired: Counter[str] = Counter()
-        work = _preorder(module.op)
+        work = module.op.walk_list()
         # Visit users before producers so a dead chain unravels in one sweep.
         work.reverse()
         alive = set(work)  # ops hash by identity
