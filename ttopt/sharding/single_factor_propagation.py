@@ -25,7 +25,7 @@ from ttopt.sharding.factor_propagation import (
     open_part,
 )
 from ttopt.sharding.factors import Axis, merge_axes
-from ttopt.sharding.sub_axes import contains, is_sub, prefix_of, prefix_without_overlap
+from ttopt.sharding.sub_axes import contains, prefix_of, prefix_without_overlap
 
 # Per tensor, per factor: its axes (None: the tensor has no such factor).
 Axes = list[Sequence[list[Axis] | None]]
@@ -183,7 +183,7 @@ def propagate_basic(axes: Axes, projections: Sequence[Projection], factors: list
         else:
             continue
         extendable[0] = True
-        _truncate_basic(want, axes, projections, factors, updated, f, size, conservative, full)
+        _truncate(want, _basic_part, conservative, full, axes, projections, factors, updated, f, size, conservative)
         if want:
             for k in range(n):
                 a = axes[k][f]
@@ -194,31 +194,22 @@ def propagate_basic(axes: Axes, projections: Sequence[Projection], factors: list
     return updated
 
 
-def _truncate_basic(want: list[Axis], axes: Axes, projections: Sequence[Projection], factors: list[tuple[int, ...]],
-                    updated: list[bool], f: int, size: int, conservative: bool, full: dict[str, int]) -> None:  # fmt: skip
-    """`factor_propagation._truncate` of `want` by the part of each axis every tensor can take
-    (across its other factors, then within `f`), as one loop."""
-    prev = 1
-    for i, cur in enumerate(want):
-        r: Axis | None = cur
-        for u, own in enumerate(axes):
-            p = projections[u]
-            r = _across(r, prev, p[4] if not updated[u] else by_name(own, factors[u]), f)  # type: ignore[arg-type]
+def _basic_part(cur: Axis, prev: int, axes: Axes, projections: Sequence[Projection], factors: list[tuple[int, ...]],
+                updated: list[bool], f: int, size: int, conservative: bool) -> Axis | None:  # fmt: skip
+    """The part of `cur` every tensor can take, across its other factors, then within `f`
+    (`_truncate`'s `remove` for the basic strategy)."""
+    r: Axis | None = cur
+    for u, own in enumerate(axes):
+        p = projections[u]
+        r = _across(r, prev, p[4] if not updated[u] else by_name(own, factors[u]), f)  # type: ignore[arg-type]
+        if r is None:
+            return None
+        a = own[f]
+        if a is not None:
+            r = _within(r, prev, a, p[1][f], p[2], p[3], size, conservative)
             if r is None:
-                break
-            a = own[f]
-            if a is not None:
-                r = _within(r, prev, a, p[1][f], p[2], p[3], size, conservative)
-                if r is None:
-                    break
-        if r is None or (conservative and is_sub(r, full)):
-            del want[i:]
-            return
-        if r != cur:
-            want[i] = r
-            del want[i + 1 :]
-            return
-        prev *= r[2]
+                return None
+    return r
 
 
 def propagate_aggressive(axes: Axes, projections: Sequence[Projection], factors: list[tuple[int, ...]],
