@@ -693,12 +693,8 @@ def _same_dims(cur: Sharding | None, dims: tuple, rank: int) -> bool:
 def _apply(op: Any, tensors: list[Any], edits: _Edits, ctx: _Ctx) -> None:
     """Make `edits` to `op` (`tensors`: its operands, and results, as they were read; only the
     operands `edits` reshards are read)."""
-    if edits.operands:
-        cursor = ctx.cursor
-        for t, props in edits.operands:
-            v = tensors[t]  # `_insert_reshard`, inline
-            op.set_operand(t, cursor.insert_before(op, Operation.parsed("sdy.reshard", [v], v.type, None, dict(props), {}, None)).results[0])
-        ctx.stats["reshards"] = ctx.stats.get("reshards", 0) + len(edits.operands)
+    for t, props in edits.operands:
+        op.set_operand(t, _insert_reshard(tensors[t], props, ctx, op))
     if edits.result_attrs is not None:
         if edits.written is not None and not op.name.startswith("sdy."):
             op.attributes["sdy.sharding"] = edits.written  # attributes are never changed in place

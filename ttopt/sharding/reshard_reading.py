@@ -136,10 +136,7 @@ def _read_signed(op: Any, c: _Ctx, operand_infos: list[_AttrInfo | None]) -> _Se
             unreduced = True
             break
     off = _read_results(op, c, found)
-    if op.name == "sdy.propagation_barrier":
-        return _seen(op, found, False, unreduced, off, signed=True)
-    # `_seen` of a plain signed op, inline.
-    return _Seen([*op.operands, *op.results], None, (), unreduced, off, found)
+    return _seen(op, found, op.name != "sdy.propagation_barrier", unreduced, off, signed=True)
 
 
 def _read_results(op: Any, c: _Ctx, found: list[_AttrInfo | None]) -> bool:
