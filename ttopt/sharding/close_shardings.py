@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from ttopt.passes.context import PassContext
 
 
+_KEYS = (SDY_SHARDING,)
 _SDY_OP_KEYS = (SDY_SHARDING, "in_shardings", "out_shardings", "sharding", "out_sharding")
 
 
@@ -60,14 +61,6 @@ def _closed_attr(module: Module, op: Operation, attr: Any, what: str) -> Any:
         return DialectAttr.of(model.model_copy(update={"shardings": tuple(new)}))
     new = close(model)
     return None if new is model else DialectAttr.of(new)
-
-
-def _close_in(store: dict, key: str, new: Any) -> int:
-    """Store the closed attribute `new` under `key` (None: it was closed already); 1 if stored."""
-    if new is None:
-        return 0
-    store[key] = new
-    return 1
 
 
 @register_pass
@@ -107,21 +100,14 @@ class CloseShardings(Pass):
             for op in f.walk():
                 if op is f:
                     continue
-                if op.name.startswith("sdy."):  # only sdy ops keep shardings under the other names
-                    for store in (op.attributes, op.properties):
-                        for key in _SDY_OP_KEYS:
+                keys = _SDY_OP_KEYS if op.name.startswith("sdy.") else _KEYS  # only sdy ops keep shardings under other names
+                for store in (op.attributes, op.properties):
+                    if store:  # most ops have no properties, many no attributes
+                        for key in keys:
                             a = store.get(key)
                             if a is not None:
-                                changed += _close_in(store, key, closed_attr(op, a, f"'{op.name}' op {key}"))
-                    continue
-                attrs = op.attributes
-                if attrs:
-                    a = attrs.get(SDY_SHARDING)
-                    if a is not None:
-                        changed += _close_in(attrs, SDY_SHARDING, closed_attr(op, a, f"'{op.name}' op {SDY_SHARDING}"))
-                props = op.properties
-                if props:
-                    a = props.get(SDY_SHARDING)
-                    if a is not None:
-                        changed += _close_in(props, SDY_SHARDING, closed_attr(op, a, f"'{op.name}' op {SDY_SHARDING}"))
+                                new = closed_attr(op, a, f"'{op.name}' op {key}")
+                                if new is not None:
+                                    store[key] = new
+                                    changed += 1
         ctx.stats.setdefault(self.name, {})["closed"] = changed
