@@ -13,13 +13,16 @@ if TYPE_CHECKING:
 class Value:
     """An SSA value. `uses` lists each using operation once per operand slot it occupies."""
 
-    __slots__ = ("type", "uses", "name_hint")
+    # `scope_tag`: the verifier's mark of the region visit that defined the value (0: none yet);
+    # a tag on the value, not a table keyed by it, keeps the visibility check's memory local.
+    __slots__ = ("type", "uses", "name_hint", "scope_tag")
 
     def __init__(self, type: Type, name_hint: str | None = None) -> None:
         self.type = type
         self.uses: list[Operation] = []
         # Source spelling without '%' (kept for printing when not a plain number).
         self.name_hint = name_hint
+        self.scope_tag = 0
 
     @property
     def users(self) -> list[Operation]:
@@ -68,6 +71,7 @@ class OpResult(Value):
         self.type = type
         self.uses: list[Operation] = []
         self.name_hint = name_hint
+        self.scope_tag = 0
         self.op = op
         self.index = index
 
