@@ -636,6 +636,31 @@ def test_reduce_headers_as_one_token(edit: tuple, expected: str | None) -> None:
     assert_same_and_expected(text, expected)
 
 
+_APPLIES = "%{r} = stablehlo.reduce(%arg1 init: %c) applies stablehlo.add across dimensions = [1] : (tensor<4x8xf32>, tensor<f32>) -> tensor<4xf32>"
+
+
+@pytest.mark.parametrize(
+    ("last", "expected"),
+    [
+        (_APPLIES.format(r=3), None),
+        (_APPLIES.format(r=3) + ' loc("x")', None),
+        (_APPLIES.format(r=3) + " loc(#loc1)", None),
+        (_APPLIES.format(r=3) + "\n     reducer(%a: tensor<f32>, %b: tensor<f32>)" + _REDUCER_BODY, None),
+        (_APPLIES.format(r=3).replace("%c", "%d"), "in.mlir:5:39: error: use of undefined value '%d'"),
+        (_APPLIES.format(r=3).replace("%c", "%arg1"), "in.mlir:5:39: error: type mismatch"),
+        (_APPLIES.format(r=0), "in.mlir:5:5: error: redefinition of SSA value '%0'"),
+    ],
+)
+def test_reduce_applies_lines_by_shape(last: str, expected: str | None) -> None:
+    """`reduce ... applies` lines are read by shape and built from a template, each op with a body
+    of its own: the same ops, bodies (their locations the op's) and errors as token by token, also
+    when a `reducer` follows a line of a shape read whole before (the grammar then reads it)."""
+    lines = [_APPLIES.format(r=0), _APPLIES.format(r=1) + " loc(#loc1)", _APPLIES.format(r=2), last]
+    body = "".join(f"    {line}\n" for line in lines)
+    text = f"{_REDUCE_HEAD}{body}    return\n}}\n" + '#loc1 = loc("m.py":1:1)\n'
+    assert_same_and_expected(text, expected)
+
+
 def test_multi_input_reduce_header() -> None:
     text = (
         f"{_REDUCE_HEAD}    %0:2 = stablehlo.reduce(%arg1 init: %c), (%arg1 init: %c) across dimensions = [0, 1]"

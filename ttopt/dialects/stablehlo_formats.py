@@ -204,13 +204,16 @@ class ReduceFormat(Format):
         spec = self._spec(b, c, operands, properties={"dimensions": i64_array(dims)}, attributes=b.dict(attrs))
         if reducer is not None:
             spec.regions = [reducer]
+        if applies is not None:
+            k = len(inputs)
+            spec.implied_body = lambda types: _binary_body(b, str(applies), types[k:])
         style = self.style
 
         def finish(spec: OpSpec, n: int) -> None:
             resolve_types(b, spec, ts, n, style)
-            if applies is not None:
+            if spec.implied_body is not None:
                 assert spec.operand_types is not None  # the grammar requires `: types` after a reduce
-                spec.regions = [_binary_body(b, str(applies), spec.operand_types[len(inputs) :])]
+                spec.regions = [spec.implied_body(spec.operand_types)]
 
         spec.finish = finish
         return spec

@@ -668,8 +668,13 @@ def op_run(text: str, pos: int, cr: bool = False) -> tuple[list[tuple], int] | N
                 if ok:
                     m = skip(text, e)
                     nxt = m.end() if m else e
-                    # What follows may follow an op (as `_op_may_end`), and is no `loc(` the op would take.
-                    if nxt >= n or (text[nxt] in _OP_FOLLOWERS and not text.startswith("loc(", nxt)):
+                    # What follows may follow an op (as `_op_may_end`), and is no `loc(` the op would
+                    # take, nor the `reducer` of a reduce (pretty_op_parts leaves that to the grammar).
+                    if nxt >= n or (
+                        text[nxt] in _OP_FOLLOWERS
+                        and not text.startswith("loc(", nxt)
+                        and (ok is True or _REDUCER.match(text, nxt) is None)
+                    ):
                         items.append(("k", pos, e, pieces, key))
                         end = e
                         pos = nxt
@@ -768,7 +773,10 @@ def op_run(text: str, pos: int, cr: bool = False) -> tuple[list[tuple], int] | N
 # per shape, and a line whose shape they took whole, each name a result or an operand, is handed
 # over as its pieces; the builder builds it from the shape's template (IRBuilder.line_op).
 _NAMES = lazy_compile(rf"({_V})", re.ASCII)
-_SHAPES: dict[tuple, bool] = {}  # shape -> whether its lines are read whole by pretty_op_parts
+# shape -> whether its lines are read whole by pretty_op_parts: True, False or _REDUCE_SHAPE (a
+# reduce ... applies: read whole unless a `reducer` follows)
+_SHAPES: dict[tuple, bool | str] = {}
+_REDUCE_SHAPE = "reduce"
 _LETTERS = "_ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 _LINE_STARTS = frozenset("%" + _LETTERS)  # what starts an op line read by shape
 _OP_FOLLOWERS = frozenset('%"}^#!' + _LETTERS)  # what may follow an op (`_op_may_end`, ASCII)
@@ -777,7 +785,7 @@ _OP_FOLLOWERS = frozenset('%"}^#!' + _LETTERS)  # what may follow an op (`_op_ma
 def _line_value_spans(text: str, base: int, parts: tuple) -> list[tuple[int, int]] | None:
     """The result's and operands' name spans (in the order IRBuilder.pretty_op_line's template
     lists operands) of the pretty_op_parts `parts` of an op at `base`; None for an op the builder
-    does not template (several result groups, a reduce)."""
+    does not template (several result groups, a reduce without `applies`)."""
     results_end, _, family, items, _, _, _ = parts
     if results_end > base:
         head = text[base:results_end]
@@ -799,15 +807,17 @@ def _line_value_spans(text: str, base: int, parts: tuple) -> list[tuple[int, int
         spans += items[:2]
     elif family == "OP_SDY_SHARDING":
         spans += items[:1]
+    elif family == "OP_REDUCE" and items[1] is not None:
+        spans += [span for pair in items[0] for span in pair]
     elif family != "OP_CONSTANT":
         return None
     return spans
 
 
-def _shape_ok(text: str, pos: int, e: int, pieces: list[str], key: tuple) -> bool:
+def _shape_ok(text: str, pos: int, e: int, pieces: list[str], key: tuple) -> bool | str:
     """Do pretty_op_parts read the line from `pos` to `e` whole, each of its names a result or an
-    operand? Recorded for the line's shape."""
-    ok = False
+    operand? Recorded for the line's shape (see `_SHAPES`)."""
+    ok: bool | str = False
     try:
         r = pretty_op_parts(text, pos)
     except ScanError:
@@ -822,6 +832,8 @@ def _shape_ok(text: str, pos: int, e: int, pieces: list[str], key: tuple) -> boo
                     names.append((p, p + len(piece)))
                 p += len(piece)
             ok = sorted(spans) == names
+            if ok and r[0][2] == "OP_REDUCE":
+                ok = _REDUCE_SHAPE
     if len(_SHAPES) < _CACHE_BOUND:
         _SHAPES[key] = ok
     return ok

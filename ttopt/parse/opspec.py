@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 
 class OpSpec:
@@ -10,6 +10,8 @@ class OpSpec:
 
     `finish(spec, n_results)` (set by custom formats whose types depend on how many results the
     op was written with, like `stablehlo.add ... : T`) fills operand/result types last.
+    `implied_body(operand_types)` (set by a form that implies its region, `reduce ... applies OP`)
+    makes that region: the parser's line templates make one per op with it.
     """
 
     __slots__ = (
@@ -24,6 +26,7 @@ class OpSpec:
         "pos",
         "finish",
         "operand_src",
+        "implied_body",
     )
 
     def __init__(
@@ -49,3 +52,4 @@ class OpSpec:
         self.pos = pos
         self.finish = finish
         self.operand_src: tuple[str, int] | None = None  # (operand list text, offset) for diagnostics
+        self.implied_body: Callable[[Sequence[Any]], Any] | None = None

@@ -426,7 +426,7 @@ class IRBuilder(Transformer):
         tpl = self.shape_templates.get(shape)
         if tpl is None:
             return self._line_op_read(base, e, pieces, shape, True)
-        name, operand_pieces, otypes, rtype, props, attrs, name_off, loc = tpl
+        name, operand_pieces, otypes, rtype, props, attrs, name_off, loc, body = tpl
         values = self.values
         operands: list[Value] = []
         for i, k in enumerate(operand_pieces):
@@ -453,6 +453,10 @@ class IRBuilder(Transformer):
                 return self._line_op_read(base, e, pieces, shape, False)
         op = Operation.parsed(name, operands, rtype, res[1:] if res else None, dict(props), dict(attrs), location)
         op.pos = base + name_off
+        if body is not None:
+            op.add_region(body(otypes))
+            if location is not None:
+                _locate_implied_bodies(op)
         if res is not None:
             self.undo.append((res, prev))
             values[res] = op.results[:]
@@ -487,7 +491,7 @@ class IRBuilder(Transformer):
         tpl = self.line_templates.get(key[0])
         if tpl is None:
             return
-        name, order, otypes, rtypes, props, attrs = tpl
+        name, order, otypes, rtypes, props, attrs, body = tpl
         has_result = results_end > base
         if otypes is None or len(rtypes) != has_result:
             return
@@ -501,7 +505,7 @@ class IRBuilder(Transformer):
         operand_pieces = tuple(at[spans[i][0]] for i in order)
         loc_text = text[loc[0] : loc[1]] if loc else None
         name_off = n0 - base - (len(pieces[1]) if has_result else 0)
-        self.shape_templates[shape] = (name, operand_pieces, otypes, rtypes[0] if has_result else None, props, attrs, name_off, loc_text)
+        self.shape_templates[shape] = (name, operand_pieces, otypes, rtypes[0] if has_result else None, props, attrs, name_off, loc_text, body)
 
     def _tail_template(self, qname: str, tail: str) -> tuple | None:
         """(name, operand types, result type | None, properties, attributes) of ops written `"qname"(...)
@@ -762,8 +766,9 @@ class IRBuilder(Transformer):
         """Remember what a one-line op built, for later ops spelled the same up to SSA names:
         which written value each operand is, the types the operands were checked against, the
         result types and the final dictionaries. Only ops built from the text alone qualify (no
-        region, no successor, every operand a written name)."""
-        if spec.regions or spec.successors:
+        region but the one the form implies, no successor, every operand a written name)."""
+        body = spec.implied_body
+        if (spec.regions and body is None) or spec.successors:
             return
         starts = [a for a, _ in key[1]]
         order = []
@@ -779,6 +784,7 @@ class IRBuilder(Transformer):
             [r.type for r in op.results],
             dict(op.properties),
             dict(op.attributes),
+            body,
         )
 
     def _from_template(self, tpl: tuple, key: tuple, base: int, results_end: int, n0: int, loc: tuple | None) -> Operation | None:
@@ -786,7 +792,7 @@ class IRBuilder(Transformer):
         None when anything differs from that op's case (an unknown or multi-result value, another
         operand type, a redefinition): then the general path builds it or reports the error."""
         text = self.source_text
-        name, order, otypes, rtypes, props, attrs = tpl
+        name, order, otypes, rtypes, props, attrs, body = tpl
         spans = key[1]
         values = self.values
         operands: list[Value] = []
@@ -812,8 +818,11 @@ class IRBuilder(Transformer):
                 location = self.ap.location(text[loc[0] : loc[1]])
             except AttrSyntaxError as e:
                 self.fail(loc[0] + 4 + e.offset, e.message)
-        op = Operation(name, operands, rtypes, dict(props), dict(attrs), (), location, (), [res[1:]] if res else None)
+        regions = (body(otypes),) if body is not None else ()
+        op = Operation(name, operands, rtypes, dict(props), dict(attrs), regions, location, (), [res[1:]] if res else None)
         op.pos = n0
+        if regions and location is not None:
+            _locate_implied_bodies(op)
         if res is not None:
             self.undo.append((res, prev))
             values[res] = op.results[:]
@@ -1107,7 +1116,7 @@ def _line_key(text: str, base: int, results_end: int, n0: int, family: str, item
     """(key, value spans) of a one-line custom-form op for IRBuilder.line_templates:
     the key is the op's text from its name to the end of its type with the written SSA names cut
     out, and the result count. None for ops not templated: several result groups, or a reduce
-    (whose format builds regions and block arguments)."""
+    without `applies` (whose format builds regions and block arguments)."""
     if results_end > base:
         head = text[base:results_end]
         if "," in head or ":" in head:
@@ -1127,6 +1136,8 @@ def _line_key(text: str, base: int, results_end: int, n0: int, family: str, item
         spans = items[:1]
     elif family == "OP_CONSTANT":
         spans = []
+    elif family == "OP_REDUCE" and items[1] is not None:
+        spans = [span for pair in items[0] for span in pair]
     else:
         return None
     end = types[1] if types is not None else items[0][1]
