@@ -69,6 +69,7 @@ _BODY = lazy_compile(rf'->|>=|{STR}|(")|[<>(){{}}\[\]]|([^\t\n\r -~]|[{re.escape
 _CLOSE = {")": "(", "]": "[", "}": "{", ">": "<"}
 _OPEN_TO_CLOSE = {"(": ")", "[": "]", "{": "}", "<": ">"}
 
+
 # bare-id ::= (letter|[_]) (letter|digit|[_$.])*     suffix-id ::= digit+ | (letter|[$._-]) (letter|digit|[$._-])*
 BARE_ID = lazy_compile(r"[A-Za-z_][\w$.]*", re.ASCII)
 SUFFIX_ID = r"(?:\d+|[A-Za-z_$.\-][\w$.\-]*)"
@@ -153,8 +154,53 @@ def string_error(text: str, pos: int) -> ScanError:
 MAX_NESTING = 100  # deeper brackets or regions are refused (printing and walking recurse)
 
 
+def _bracket_step(depth: int) -> str:
+    """What `_BODY` skips (other characters, `->`, `>=`, valid strings) and whole bracket groups
+    nested up to `depth` deep, then one bracket: group 1 an opening one, group 2 a closing one.
+    Every repetition is possessive: each position is read once, as `_BODY` reads it."""
+    other = token_chars('<>(){}[]"->')
+    unit = rf"(?:{other}++|->?|>=|{STR})"
+    inner = f"{unit}*+"
+    for _ in range(depth):
+        group = rf"<{inner}>|\({inner}\)|\[{inner}\]|\{{{inner}\}}"
+        inner = rf"(?:{unit}|{group})*+"
+    return rf"{inner}(?:([<(\[{{])|([>)\]}}]))"
+
+
+_STEP_GROUP_DEPTH = 2  # deeper makes the pattern four times longer (and slower to compile) per level
+_BRACKET_STEP = lazy_compile(_bracket_step(_STEP_GROUP_DEPTH), re.ASCII)
+# Groups a step skips are not counted: past this depth the full scan checks MAX_NESTING.
+_STEP_MAX_DEPTH = MAX_NESTING - _STEP_GROUP_DEPTH
+
+
 def scan_balanced(text: str, pos: int) -> int:
     """`text[pos]` opens a bracket; return the offset just past its matching close."""
+    closer = _OPEN_TO_CLOSE.get(text[pos])
+    if closer is None:
+        return _scan_balanced(text, pos)
+    # Bracket by bracket, each step skipping what `_BODY` skips and whole groups `_BRACKET_STEP`
+    # takes in one match; anything else (an error, deeper nesting) is left to the full scan,
+    # which reports it where it is.
+    expected = [closer]
+    step = _BRACKET_STEP.match
+    p = pos + 1
+    while True:
+        m = step(text, p)
+        if m is None:
+            return _scan_balanced(text, pos)
+        p = m.end()
+        if m.lastindex == 1:
+            expected.append(_OPEN_TO_CLOSE[text[p - 1]])
+            if len(expected) > _STEP_MAX_DEPTH:
+                return _scan_balanced(text, pos)
+        elif expected.pop() != text[p - 1]:
+            return _scan_balanced(text, pos)
+        elif not expected:
+            return p
+
+
+def _scan_balanced(text: str, pos: int) -> int:
+    """scan_balanced one token of `_BODY` at a time (it reports errors)."""
     stack = [(text[pos], pos)]
     for m in _BODY.finditer(text, pos + 1):
         tok = m.group()
