@@ -337,6 +337,30 @@ def test_line_templates_fall_back_where_the_op_differs(line: str, expected: str 
     assert_same_and_expected(text, expected)
 
 
+_CMP = "stablehlo.compare  EQ, %0, %0, FLOAT {attrs} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xi1>"
+
+
+@pytest.mark.parametrize(
+    ("first", "line", "expected"),
+    [
+        ("%1 = stablehlo.add %0, %0 {a = 1 : i64} : tensor<4x8xf32>", "%2 = stablehlo.add %1, %0 {a = 2 : i64, b} : tensor<4x8xf32>", None),
+        ("%1 = stablehlo.add %0, %0 {a = 1 : i64} : tensor<4x8xf32>", "%2 = stablehlo.add %1, %0 {} : tensor<4x8xf32>", None),
+        ("%1 = stablehlo.add %0, %0 {a = 1 : i64} : tensor<4x8xf32>", "%2 = stablehlo.add %1, %0 {a = } : tensor<4x8xf32>", "in.mlir:6:36: error: unexpected '}'"),
+        ("%1 = stablehlo.add %0, %0 {a = 1 : i64} : tensor<4x8xf32>", "%2 = stablehlo.add %1, %p {a = 2 : i64} : tensor<4x8xf32>", "in.mlir:6:28: error: type mismatch"),
+        ("%1 = stablehlo.add %0, %0 {a = 1 : i64} : tensor<4x8xf32>", "%2 = stablehlo.add %1, %nope {a = #x} : tensor<4x8xf32>", "in.mlir:6:"),
+        # a dictionary naming an inherent attribute moves it to the properties: never from a template
+        ("%1 = " + _CMP.format(attrs="{a = 1 : i64}"), "%2 = " + _CMP.format(attrs="{comparison_direction = #stablehlo<comparison_direction NE>}"), None),
+        ("%1 = " + _CMP.format(attrs="{comparison_direction = #stablehlo<comparison_direction NE>}"), "%2 = " + _CMP.format(attrs="{a = 1 : i64}"), None),
+    ],
+)
+def test_line_templates_by_attributes_fall_back_where_the_op_differs(first: str, line: str, expected: str | None) -> None:
+    """A line spelled like an earlier one up to SSA names and its attribute dictionary is built from
+    that one's template with its own dictionary, only when the dictionary parses and moves nothing
+    to the properties: any other case gives the general path's op or error."""
+    text = f"{_TEMPLATE_HEAD}    {first}\n    {line}\n    return\n}}\n"
+    assert_same_and_expected(text, expected)
+
+
 @pytest.mark.parametrize(
     ("aliases", "expected"),
     [

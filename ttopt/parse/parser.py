@@ -97,6 +97,10 @@ class IRBuilder(Transformer):
         # A line's text around its SSA names (line_readers.op_run's "k" items) -> what its op's
         # line template gives and where its names go (see line_op).
         self.shape_templates: dict[tuple, tuple] = {}
+        # A line template's key with the attribute dictionary cut out too (`_attrs_cut`) -> that
+        # template and the op's inherent attribute names: most ops of sharded files differ from
+        # an earlier one only in their `{sdy.sharding = ...}` (see `_attrs_template`).
+        self.attrs_templates: dict[tuple, tuple] = {}
 
     def release(self) -> None:
         """Drop what one parse built (its blocks, values, text and templates): the builder outlives
@@ -646,8 +650,12 @@ class IRBuilder(Transformer):
         text = self.source_text
         results_end, (n0, n1), family, items, attrs, types, loc = parts
         key = _line_key(text, base, results_end, n0, family, items, types)
+        attrs_key = None
         if key is not None:
             tpl = self.line_templates.get(key[0])
+            if tpl is None and attrs is not None:
+                attrs_key = _attrs_cut(text, key, n0, attrs)
+                tpl = self._attrs_template(key, attrs_key, attrs)
             if tpl is not None:
                 op = self._from_template(tpl, key, base, results_end, n0, loc)
                 if op is not None:
@@ -701,7 +709,12 @@ class IRBuilder(Transformer):
         loc_tok = FastToken("LOC", text[loc[0] : loc[1]], loc[0]) if loc else None
         op = self._build(results, spec, loc_tok)
         if key is not None and len(self.deferred_type_checks) == n_deferred:
-            self._record_template(key, spec, op)
+            tpl = self._record_template(key, spec, op)
+            if tpl is not None and attrs_key is not None and attrs_key not in self.attrs_templates:
+                d = OP_DEFS.get(op.name)
+                inherent = frozenset(p.name for p in d.props) if d is not None else frozenset()
+                if inherent.isdisjoint(op.attributes):  # none moved to the properties
+                    self.attrs_templates[attrs_key] = (tpl, inherent)
         return op
 
     def reduce_head(self, c: list) -> list:
@@ -762,22 +775,22 @@ class IRBuilder(Transformer):
             return ("list", [self.type(FastToken("TYPE", text[t0:t1], t0))], t0)
         return ("list", [self.type(FastToken("TYPE", text[a:b], a)) for a, b in kind], t0)
 
-    def _record_template(self, key: tuple, spec: OpSpec, op: Operation) -> None:
+    def _record_template(self, key: tuple, spec: OpSpec, op: Operation) -> tuple | None:
         """Remember what a one-line op built, for later ops spelled the same up to SSA names:
         which written value each operand is, the types the operands were checked against, the
         result types and the final dictionaries. Only ops built from the text alone qualify (no
         region but the one the form implies, no successor, every operand a written name)."""
         body = spec.implied_body
         if (spec.regions and body is None) or spec.successors:
-            return
+            return None
         starts = [a for a, _ in key[1]]
         order = []
         for tok in spec.operands:
             if not isinstance(tok, FastToken) or tok.start_pos not in starts:
-                return
+                return None
             order.append(starts.index(tok.start_pos))
         otypes = spec.operand_types
-        self.line_templates[key[0]] = (
+        tpl = self.line_templates[key[0]] = (
             op.name,
             tuple(order),
             None if otypes is None else tuple(otypes),
@@ -786,6 +799,25 @@ class IRBuilder(Transformer):
             dict(op.attributes),
             body,
         )
+        return tpl
+
+    def _attrs_template(self, key: tuple, attrs_key: tuple | None, attrs: tuple[int, int]) -> tuple | None:
+        """The line template of an op spelled like an earlier one up to SSA names and its attribute
+        dictionary (`attrs_templates`), with this op's dictionary, recorded for its own spelling;
+        None when there is none, or the dictionary does not parse or names an inherent attribute
+        (the general path then builds the op or reports the error)."""
+        found = self.attrs_templates.get(attrs_key) if attrs_key is not None else None
+        if found is None:
+            return None
+        tpl, inherent = found
+        try:
+            attributes = dict(self.ap.attr_dict(self.source_text[attrs[0] : attrs[1]]).entries)
+        except AttrSyntaxError:
+            return None
+        if not inherent.isdisjoint(attributes):
+            return None
+        tpl = self.line_templates[key[0]] = (*tpl[:5], attributes, tpl[6])
+        return tpl
 
     def _from_template(self, tpl: tuple, key: tuple, base: int, results_end: int, n0: int, loc: tuple | None) -> Operation | None:
         """Build an op from the template of an earlier op spelled the same up to SSA names, or
@@ -1150,6 +1182,18 @@ def _line_key(text: str, base: int, results_end: int, n0: int, family: str, item
         p = b
     pieces.append(text[p:end])
     return tuple(pieces), spans
+
+
+def _attrs_cut(text: str, key: tuple, n0: int, attrs: tuple[int, int]) -> tuple | None:
+    """`_line_key`'s key of an op whose name starts at `n0` with its attribute dictionary (the span
+    `attrs`, after the last name in every one-line form) cut out too; None if it is not there."""
+    pieces, spans = key
+    start = spans[-1][1] if spans else n0
+    last = pieces[-1]
+    a0, a1 = attrs[0] - start, attrs[1] - start
+    if a0 < 0 or a1 > len(last):
+        return None
+    return (*pieces[:-1], last[:a0], last[a1:])
 
 
 def _is_empty(region: Region) -> bool:
