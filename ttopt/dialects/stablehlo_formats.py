@@ -39,7 +39,6 @@ from ttopt.ir.attributes import (
 )
 from ttopt.ir.operation import Block, Operation, Region
 from ttopt.ir.types import ScalarType, TensorType, Type
-from ttopt.ir.values import BlockArgument
 from ttopt.parse.opspec import OpSpec
 
 if TYPE_CHECKING:
@@ -245,18 +244,16 @@ def _binary_body(b: IRBuilder, op_name: str, init_types: list[Type]) -> Region:
     from ttopt.ir.opdef import OP_ALIASES
 
     name = OP_ALIASES.get(op_name, op_name)
-    block = Block()
-    for t in init_types:
-        block.add_arg(BlockArgument(t, block, 0))
-    for t in init_types:
-        block.add_arg(BlockArgument(t, block, 0))
     n = len(init_types)
+    block = Block([*init_types, *init_types])
+    args = block.args
     results = []
     for i in range(n):
-        bin_op = Operation(name, [block.args[i], block.args[n + i]], [init_types[i]])
+        # Operation.parsed: the parser's constructor (one result, no region); one body per reduce op.
+        bin_op = Operation.parsed(name, [args[i], args[n + i]], init_types[i], None, {}, {}, None)
         block.append(bin_op)
         results.append(bin_op.results[0])
-    block.append(Operation("stablehlo.return", results, []))
+    block.append(Operation.parsed("stablehlo.return", results, None, None, {}, {}, None))
     return Region([block])
 
 

@@ -433,12 +433,11 @@ class IRBuilder(Transformer):
         name, operand_pieces, otypes, rtype, props, attrs, name_off, loc, body = tpl
         values = self.values
         operands: list[Value] = []
-        for i, k in enumerate(operand_pieces):
+        for k, t in zip(operand_pieces, otypes):
             group = values.get(pieces[k])
             if group is None or len(group) != 1:
                 return self._line_op_read(base, e, pieces, shape, False)
             v = group[0]
-            t = otypes[i]
             if v.type is not t and v.type.text != t.text:
                 return self._line_op_read(base, e, pieces, shape, False)
             operands.append(v)
@@ -455,7 +454,9 @@ class IRBuilder(Transformer):
                 location = self.ap.location(loc)
             except AttrSyntaxError:
                 return self._line_op_read(base, e, pieces, shape, False)
-        op = Operation.parsed(name, operands, rtype, res[1:] if res else None, dict(props), dict(attrs), location)
+        op = Operation.parsed(
+            name, operands, rtype, res[1:] if res else None, dict(props) if props else {}, dict(attrs) if attrs else {}, location
+        )
         op.pos = base + name_off
         if body is not None:
             op.add_region(body(otypes))
@@ -463,7 +464,7 @@ class IRBuilder(Transformer):
                 _locate_implied_bodies(op)
         if res is not None:
             self.undo.append((res, prev))
-            values[res] = op.results[:]
+            values[res] = op.results
         block = self.blocks[-1]
         op.parent = block
         block.ops.append(op)
@@ -478,20 +479,21 @@ class IRBuilder(Transformer):
             raise ParseFailure(err.pos, err.message) from None
         if r is None or r[1] != e:
             raise ParseFailure(base, "internal error: the line reader took a line the op reader rejects")
-        self.pretty_op_line(base, r[0])
-        if first:
-            self._shape_template(base, r[0], pieces, shape)
+        parts = r[0]
+        results_end, (n0, _), family, items, _, types, _ = parts
+        key = _line_key(self.source_text, base, results_end, n0, family, items, types)
+        self._pretty_op_line(base, parts, key)
+        if first and key is not None:
+            self._shape_template(base, parts, pieces, shape, key)
 
-    def _shape_template(self, base: int, parts: tuple, pieces: list[str], shape: tuple) -> None:
+    def _shape_template(self, base: int, parts: tuple, pieces: list[str], shape: tuple, key: tuple) -> None:
         """Record what the line at `base` (split into `pieces` around its names) built, for later
         lines of its shape: the line template of its op (see `_record_template`) with each operand
         the name at a piece index, where the op name sits after the result, and the location text.
-        Only lines with at most one result whose op took a line template qualify."""
+        Only lines with at most one result whose op took a line template qualify (`key`: the
+        op's `_line_key`)."""
         text = self.source_text
-        results_end, (n0, _), family, items, _, types, loc = parts
-        key = _line_key(text, base, results_end, n0, family, items, types)
-        if key is None:
-            return
+        results_end, (n0, _), _, _, _, _, loc = parts
         tpl = self.line_templates.get(key[0])
         if tpl is None:
             return
@@ -647,9 +649,13 @@ class IRBuilder(Transformer):
     def pretty_op_line(self, base: int, parts: tuple) -> Operation:
         """A whole one-line custom-form op with results (line_readers.pretty_op_parts), turned into the
         children its grammar rule would have given the family's format."""
+        results_end, (n0, _), family, items, _, types, _ = parts
+        return self._pretty_op_line(base, parts, _line_key(self.source_text, base, results_end, n0, family, items, types))
+
+    def _pretty_op_line(self, base: int, parts: tuple, key: tuple | None) -> Operation:
+        """pretty_op_line with the op's `_line_key` (None: not templated)."""
         text = self.source_text
         results_end, (n0, n1), family, items, attrs, types, loc = parts
-        key = _line_key(text, base, results_end, n0, family, items, types)
         attrs_key = None
         if key is not None:
             tpl = self.line_templates.get(key[0])
