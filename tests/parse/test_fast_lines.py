@@ -767,6 +767,24 @@ def test_the_size_threshold_picks_the_whole_op_paths_for_large_inputs(monkeypatc
     assert calls
 
 
+def test_a_run_is_not_sought_again_where_one_stopped(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where a run stopped at an op it does not read (a reduce with a `reducer` body), the lexer
+    reads that op piecewise without asking op_run again; the module is the general path's."""
+    ops = "".join(f"    %x{i} = stablehlo.add %arg1, %arg1 : tensor<4x8xf32>\n" for i in range(3))
+    text = f"{_REDUCE_HEAD}{ops}    {_REDUCE}{_REDUCER_BODY}\n{ops.replace('%x', '%y')}    return\n}}\n"
+    assert_same(text)
+    calls: list[int] = []
+    general = line_readers.general_pretty_op_parts
+
+    def counting(text: str, pos: int) -> Any:
+        calls.append(pos)
+        return general(text, pos)
+
+    monkeypatch.setattr(line_readers, "general_pretty_op_parts", counting)
+    _parse(text, True)
+    assert text.index("%0 = stablehlo.reduce") in calls and len(calls) == len(set(calls))
+
+
 @pytest.mark.parametrize("text", _CHUNKS)
 def test_bundled_files_parse_alike_on_both_paths(text: str) -> None:
     assert_same(text)

@@ -70,6 +70,8 @@ class MlirLexer(Lexer):
         self.keywords: dict[str, str] = {}
         self.punct: dict[str, str] = {}
         self.parts: Any = None  # the items of the last OP_RUN token (see `op_run`)
+        # Where the last OP_RUN stopped at an op op_run does not read: the lexer does not ask again there.
+        self.no_run_at = -1
         for t in lexer_conf.terminals:
             p = t.pattern
             if isinstance(p, PatternStr):
@@ -98,6 +100,7 @@ class MlirLexer(Lexer):
         # Whether a line may end with '\r' (op_run bounds each line at the first of '\n' or '\r').
         self.cr = "\r" in text
         self.fast = FAST_LINES if FAST_LINES is not None else n >= FAST_MIN_CHARS
+        self.no_run_at = -1
         pos = 0
         while True:
             m = skip(text, pos)
@@ -138,10 +141,10 @@ class MlirLexer(Lexer):
         return "GAP", end
 
     def _next(self, text: str, pos: int, c: str, acc: dict, keywords: dict, punct: dict) -> tuple[str, int]:
-        if (c == "%" or c == '"') and "OP_RUN" in acc:
+        if (c == "%" or c == '"') and "OP_RUN" in acc and pos != self.no_run_at:
             run = op_run(text, pos, self.cr) if self.fast else None
             if run is not None:
-                self.parts, end = run
+                self.parts, end, self.no_run_at = run
                 return "OP_RUN", end
         if c == "%":
             if "RESULTS" in acc:
@@ -313,10 +316,10 @@ class MlirLexer(Lexer):
         kw = keywords.get(word)
         if kw is not None and kw in acc:
             return kw, end
-        if "OP_RUN" in acc and self.fast and OP_FAMILIES.get(word) == "OP_PRETTY":
+        if "OP_RUN" in acc and self.fast and OP_FAMILIES.get(word) == "OP_PRETTY" and pos != self.no_run_at:
             run = op_run(text, pos, self.cr)  # `stablehlo.return %x : T`, then what follows
             if run is not None:
-                self.parts, end = run
+                self.parts, end, self.no_run_at = run
                 return "OP_RUN", end
         if "OPNAME_REF" in acc:
             return "OPNAME_REF", end

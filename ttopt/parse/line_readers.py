@@ -632,9 +632,11 @@ def simple_fntype_types(sig: str) -> tuple[list[str], list[str]]:
     return types(sig, 0, k), types(sig, k)
 
 
-def op_run(text: str, pos: int, cr: bool = False) -> tuple[list[tuple], int] | None:
-    """The one-line ops from `pos` on, as many as follow each other, and where the last ends
-    (None when the op at `pos` is not one); `cr`: the text may hold a '\r', which ends a line too.
+def op_run(text: str, pos: int, cr: bool = False) -> tuple[list[tuple], int, int] | None:
+    """The one-line ops from `pos` on, as many as follow each other, where the last ends and where
+    the run stopped at an op it does not read (-1: at the end of the text), from where op_run finds
+    no run (None when the op at `pos` is not one); `cr`: the text may hold a '\r', which ends a
+    line too.
     Items, built by IRBuilder.op_run:
     ("t", match of FAST_HEAD, tail text, location text | None) | ("f", match of FAST_GENERIC) |
     ("g", start, generic_op_parts) | ("p", start, pretty_op_parts) |
@@ -763,7 +765,7 @@ def op_run(text: str, pos: int, cr: bool = False) -> tuple[list[tuple], int] | N
         # starts), as the general path does.
         last = items.pop()
         end = last[1] if isinstance(last[1], int) else last[1].start()
-    return (items, end) if items else None
+    return (items, end, pos if pos < n else -1) if items else None
 
 
 # ---- whole lines by shape: a line's text with its SSA names cut out ---------------------------------
