@@ -5,7 +5,7 @@ convolution, get_tuple_element, composite and while (StablehloOps.cpp's printers
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, Protocol, Sequence, cast
 
 from ttopt.dialects.format_base import (
     I64,
@@ -43,6 +43,7 @@ from ttopt.parse.opspec import OpSpec
 
 if TYPE_CHECKING:
     from ttopt.ir.printer import Printer
+    from ttopt.ir.values import Value
     from ttopt.parse.parser import IRBuilder
 
 
@@ -239,7 +240,7 @@ class ReduceFormat(Format):
 
 
 
-def _binary_body(b: IRBuilder, op_name: str, init_types: list[Type]) -> Region:
+def _binary_body(b: IRBuilder, op_name: str, init_types: Sequence[Type]) -> Region:
     """The body `reduce ... applies OP` stands for: (acc, x) -> OP(acc, x)."""
     from ttopt.ir.opdef import OP_ALIASES
 
@@ -247,7 +248,7 @@ def _binary_body(b: IRBuilder, op_name: str, init_types: list[Type]) -> Region:
     n = len(init_types)
     block = Block([*init_types, *init_types])
     args = block.args
-    results = []
+    results: list[Value] = []
     for i in range(n):
         # Operation.parsed: the parser's constructor (one result, no region); one body per reduce op.
         bin_op = Operation.parsed(name, [args[i], args[n + i]], init_types[i], None, {}, {}, None)
