@@ -351,6 +351,8 @@ _CMP = "stablehlo.compare  EQ, %0, %0, FLOAT {attrs} : (tensor<4x8xf32>, tensor<
         # a dictionary naming an inherent attribute moves it to the properties: never from a template
         ("%1 = " + _CMP.format(attrs="{a = 1 : i64}"), "%2 = " + _CMP.format(attrs="{comparison_direction = #stablehlo<comparison_direction NE>}"), None),
         ("%1 = " + _CMP.format(attrs="{comparison_direction = #stablehlo<comparison_direction NE>}"), "%2 = " + _CMP.format(attrs="{a = 1 : i64}"), None),
+        ("%1 = " + _CMP.format(attrs="{compare_type = #stablehlo<comparison_type FLOAT>}").replace(", FLOAT", ""), "%2 = " + _CMP.format(attrs="{a = 1 : i64}").replace(", FLOAT", ""), None),
+        ("%1 = " + _CMP.format(attrs="{a = 1 : i64}").replace(", FLOAT", ""), "%2 = " + _CMP.format(attrs="{compare_type = #stablehlo<comparison_type FLOAT>}").replace(", FLOAT", ""), None),
     ],
 )
 def test_line_templates_by_attributes_fall_back_where_the_op_differs(first: str, line: str, expected: str | None) -> None:

@@ -717,9 +717,14 @@ class IRBuilder(Transformer):
         if key is not None and len(self.deferred_type_checks) == n_deferred:
             tpl = self._record_template(key, spec, op)
             if tpl is not None and attrs_key is not None and attrs_key not in self.attrs_templates:
+                # Only when no written attribute went to the properties (the format's or the op's
+                # inherent names): then nothing else the op holds depends on the dictionary.
                 d = OP_DEFS.get(op.name)
-                inherent = frozenset(p.name for p in d.props) if d is not None else frozenset()
-                if inherent.isdisjoint(op.attributes):  # none moved to the properties
+                inherent: frozenset[str] = frozenset()
+                if d is not None:
+                    inherent = frozenset([p.name for p in d.props] + list(d.format.inherent if d.format is not None else ()))
+                written = self.ap.attr_dict(text[attrs[0] : attrs[1]]).entries
+                if inherent.isdisjoint(written):
                     self.attrs_templates[attrs_key] = (tpl, inherent)
         return op
 
