@@ -363,6 +363,38 @@ def test_line_templates_by_attributes_fall_back_where_the_op_differs(first: str,
     assert_same_and_expected(text, expected)
 
 
+_ADD = "%1 = stablehlo.add %0, %0 {a = 1 : i64} : tensor<4x8xf32>"
+_BCAST = "%1 = stablehlo.broadcast_in_dim %0, dims = [0, 1] : (tensor<4x8xf32>) -> tensor<2x4x8xf32>"
+
+
+@pytest.mark.parametrize(
+    ("first", "line", "expected"),
+    [
+        (_ADD, "%2 = stablehlo.add %p, %p {a = 2 : i64} : tensor<4x8xi1>", None),
+        (_ADD, "%2 = stablehlo.add %q, %q {b} : !alias_t", None),
+        (_ADD, "%2 = stablehlo.add %p, %0 {a = 2 : i64} : tensor<4x8xi1>", "in.mlir:6:28: error: type mismatch"),
+        (_ADD, "%2 = stablehlo.add %0, %0 {a = 2 : i64} : tensor<4x8xf32>, tensor<4x8xf32>", "in.mlir:6:47: error: cannot read 2 type(s)"),
+        (_ADD, "%2 = stablehlo.add %0, %0 {a = 2 : i64} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>", None),
+        (_ADD, "%2 = stablehlo.add %0, %0 {a = 2 : i64} : tensor<4x8xfoo>", "in.mlir:6:"),
+        (_ADD, "%2 = stablehlo.add %0, %0 {a = 2 : i64} : !nope", "in.mlir:6:"),
+        (_ADD.replace(" {a = 1 : i64}", ""), "%2 = stablehlo.add %p, %p : tensor<4x8xi1>", None),
+        (_BCAST, "%2 = stablehlo.broadcast_in_dim %p, dims = [0, 1] : (tensor<4x8xi1>) -> tensor<2x4x8xi1>", None),
+        (_BCAST, "%2 = stablehlo.broadcast_in_dim %p, dims = [0, 1] : (tensor<4x8xf32>) -> tensor<2x4x8xi1>", "in.mlir:6:"),
+        ("%1 = stablehlo.select %p, %0, %0 : tensor<4x8xi1>, tensor<4x8xf32>", "%2 = stablehlo.select %p, %p, %p : tensor<4x8xi1>, tensor<4x8xi1>", None),
+        ("%1 = " + _CMP.format(attrs=""), "%2 = " + _CMP.format(attrs="").replace("tensor<4x8xf32>", "tensor<4x8xi1>").replace("%0", "%p"), None),
+        ("%1 = stablehlo.dot_general %0, %0, contracting_dims = [1] x [1] : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x4xf32>",
+         "%2 = stablehlo.dot_general %p, %p, contracting_dims = [1] x [1] : (tensor<4x8xi1>, tensor<4x8xi1>) -> tensor<4x4xi1>", None),
+    ],
+)
+def test_line_templates_by_types_fall_back_where_the_op_differs(first: str, line: str, expected: str | None) -> None:
+    """A line spelled like an earlier one up to SSA names, its attribute dictionary and its types
+    (a family whose properties do not depend on the types) is built from that one's template with
+    its own dictionary and the types its format reads: any other case gives the general path's op
+    or error."""
+    text = f"{_TEMPLATE_HEAD}    {first}\n    {line}\n    return\n}}\n"
+    assert_same_and_expected(text, expected)
+
+
 @pytest.mark.parametrize(
     ("aliases", "expected"),
     [

@@ -101,6 +101,8 @@ class IRBuilder(Transformer):
         # template and the op's inherent attribute names: most ops of sharded files differ from
         # an earlier one only in their `{sdy.sharding = ...}` (see `_attrs_template`).
         self.attrs_templates: dict[tuple, tuple] = {}
+        # The same with the types cut out too (`_types_cut`, `_types_template`).
+        self.types_templates: dict[tuple, tuple] = {}
 
     def release(self) -> None:
         """Drop what one parse built (its blocks, values, text and templates): the builder outlives
@@ -656,12 +658,15 @@ class IRBuilder(Transformer):
         """pretty_op_line with the op's `_line_key` (None: not templated)."""
         text = self.source_text
         results_end, (n0, n1), family, items, attrs, types, loc = parts
-        attrs_key = None
+        attrs_key = types_key = None
         if key is not None:
             tpl = self.line_templates.get(key[0])
             if tpl is None and attrs is not None:
                 attrs_key = _attrs_cut(text, key, n0, attrs)
                 tpl = self._attrs_template(key, attrs_key, attrs)
+            if tpl is None and types is not None and family in _TYPED_FAMILIES:
+                types_key = _types_cut(key, n0, attrs, types)
+                tpl = self._types_template(key, types_key, attrs, types, 1 if results_end > base else 0, n0)
             if tpl is not None:
                 op = self._from_template(tpl, key, base, results_end, n0, loc)
                 if op is not None:
@@ -716,17 +721,53 @@ class IRBuilder(Transformer):
         op = self._build(results, spec, loc_tok)
         if key is not None and len(self.deferred_type_checks) == n_deferred:
             tpl = self._record_template(key, spec, op)
-            if tpl is not None and attrs_key is not None and attrs_key not in self.attrs_templates:
-                # Only when no written attribute went to the properties (the format's or the op's
-                # inherent names): then nothing else the op holds depends on the dictionary.
-                d = OP_DEFS.get(op.name)
-                inherent: frozenset[str] = frozenset()
-                if d is not None:
-                    inherent = frozenset([p.name for p in d.props] + list(d.format.inherent if d.format is not None else ()))
-                written = self.ap.attr_dict(text[attrs[0] : attrs[1]]).entries
-                if inherent.isdisjoint(written):
-                    self.attrs_templates[attrs_key] = (tpl, inherent)
+            if tpl is not None and (attrs_key is not None or types_key is not None):
+                self._record_cut_templates(op, tpl, attrs, attrs_key, types_key)
         return op
+
+    def _record_cut_templates(self, op: Operation, tpl: tuple, attrs: tuple[int, int] | None, attrs_key: tuple | None, types_key: tuple | None) -> None:
+        """Record `tpl` for the ops spelled like `op` up to its attribute dictionary
+        (`attrs_templates`) or up to it and its types (`types_templates`), when no written
+        attribute went to the properties (the format's or the op's inherent names): then nothing
+        else the op holds depends on the dictionary."""
+        d = OP_DEFS.get(op.name)
+        if d is None:
+            return
+        inherent = frozenset([p.name for p in d.props] + list(d.format.inherent if d.format is not None else ()))
+        if attrs is not None and not inherent.isdisjoint(self.ap.attr_dict(self.source_text[attrs[0] : attrs[1]]).entries):
+            return
+        if attrs_key is not None:
+            self.attrs_templates.setdefault(attrs_key, (tpl, inherent))
+        if types_key is not None and d.format is not None:
+            self.types_templates.setdefault(types_key, (tpl, d.format, inherent))
+
+    def _types_template(self, key: tuple, types_key: tuple | None, attrs: tuple[int, int] | None, types: tuple, n_results: int, n0: int) -> tuple | None:
+        """The line template of an op spelled like an earlier one up to SSA names, its attribute
+        dictionary and its types (`types_templates`: families whose properties do not depend on
+        the types), with this op's dictionary and the operand and result types its format reads
+        from its types, recorded for its own spelling; None when there is none, or a piece does
+        not read (the general path then builds the op or reports the error)."""
+        found = self.types_templates.get(types_key) if types_key is not None else None
+        if found is None:
+            return None
+        (name, order, _, _, props, attributes, body), fmt, inherent = found
+        if attrs is not None:
+            try:
+                attributes = dict(self.ap.attr_dict(self.source_text[attrs[0] : attrs[1]]).entries)
+            except AttrSyntaxError:
+                return None
+            if not inherent.isdisjoint(attributes):
+                return None
+        spec = OpSpec(name, [None] * len(order), pos=n0)
+        try:
+            fmt._finish_types(self, self._line_types(self.source_text, types))(spec, n_results)
+        except ParseFailure:
+            return None
+        otypes, rtypes = spec.operand_types, spec.result_types or []
+        if len(rtypes) != n_results or (otypes is not None and len(otypes) != len(order)):
+            return None
+        tpl = self.line_templates[key[0]] = (name, order, None if otypes is None else tuple(otypes), rtypes, props, attributes, body)
+        return tpl
 
     def reduce_head(self, c: list) -> list:
         """A REDUCE_HEAD token (line_readers.reduce_head_parts): the reduce_op children before the region,
@@ -1205,6 +1246,28 @@ def _attrs_cut(text: str, key: tuple, n0: int, attrs: tuple[int, int]) -> tuple 
     if a0 < 0 or a1 > len(last):
         return None
     return (*pieces[:-1], last[:a0], last[a1:])
+
+
+# The one-line families whose formats build properties without the types (which only their
+# `finish` reads): an op's template holds for another op spelled the same up to its types.
+_TYPED_FAMILIES = frozenset({"OP_PRETTY", "OP_KWARGS", "OP_COMPARE", "OP_DOT"})
+
+
+def _types_cut(key: tuple, n0: int, attrs: tuple[int, int] | None, types: tuple) -> tuple | None:
+    """`_line_key`'s key of an op whose name starts at `n0` with its types (which end the key) and
+    its attribute dictionary (None: it has none) cut out too; None if they are not there."""
+    pieces, spans = key
+    start = spans[-1][1] if spans else n0
+    last = pieces[-1]
+    t0 = types[0] - start
+    if t0 < 0 or types[1] - start != len(last):
+        return None
+    if attrs is None:
+        return (*pieces[:-1], last[:t0], None)
+    a0, a1 = attrs[0] - start, attrs[1] - start
+    if not 0 <= a0 <= a1 <= t0:
+        return None
+    return (*pieces[:-1], last[:a0], last[a1:t0])
 
 
 def _is_empty(region: Region) -> bool:
