@@ -68,6 +68,7 @@ class OpResult(Value):
 
     def __init__(self, type: Type, op: Operation, index: int, name_hint: str | None = None) -> None:
         # Value.__init__ inlined: parsing creates one result per op (a tenth of a 10k-op parse).
+        # Operation.parsed sets the same slots itself, without this call: keep the two in step.
         self.type = type
         self.uses: list[Operation] = []
         self.name_hint = name_hint

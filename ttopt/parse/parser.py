@@ -369,12 +369,13 @@ class IRBuilder(Transformer):
         defs = scope.defs
         undo = self.undo
         parsed = Operation.parsed
+        line_op = self.line_op
         self.seen_op = True  # set before the ops: an error in one ends the parse anyway
         for item in c[0].end_pos:
             kind = item[0]
             if kind != "t":
                 if kind == "k":
-                    self.line_op(item)
+                    line_op(item)
                 elif kind == "f":
                     self._fast_generic(item[1])
                 elif kind == "g":
@@ -456,9 +457,7 @@ class IRBuilder(Transformer):
                 location = self.ap.location(loc)
             except AttrSyntaxError:
                 return self._line_op_read(base, e, pieces, shape, False)
-        op = Operation.parsed(
-            name, operands, rtype, res[1:] if res else None, dict(props) if props else {}, dict(attrs) if attrs else {}, location
-        )
+        op = _parsed(name, operands, rtype, res[1:] if res else None, dict(props) if props else {}, dict(attrs) if attrs else {}, location)
         op.pos = base + name_off
         if body is not None:
             op.add_region(body(otypes))
@@ -470,7 +469,6 @@ class IRBuilder(Transformer):
         block = self.blocks[-1]
         op.parent = block
         block.ops.append(op)
-        self.seen_op = True
 
     def _line_op_read(self, base: int, e: int, pieces: list[str], shape: tuple, first: bool) -> None:
         """line_op's line read and built as a "p" item (the general path: it reports any error);
@@ -1250,6 +1248,7 @@ def _attrs_cut(text: str, key: tuple, n0: int, attrs: tuple[int, int]) -> tuple 
 
 # The one-line families whose formats build properties without the types (which only their
 # `finish` reads): an op's template holds for another op spelled the same up to its types.
+_parsed = Operation.parsed  # the parser's constructor, looked up once (IRBuilder.line_op)
 _TYPED_FAMILIES = frozenset({"OP_PRETTY", "OP_KWARGS", "OP_COMPARE", "OP_DOT"})
 
 
