@@ -750,11 +750,8 @@ class IRBuilder(Transformer):
             return None
         (name, order, _, _, props, attributes, body), fmt, inherent = found
         if attrs is not None:
-            try:
-                attributes = dict(self.ap.attr_dict(self.source_text[attrs[0] : attrs[1]]).entries)
-            except AttrSyntaxError:
-                return None
-            if not inherent.isdisjoint(attributes):
+            attributes = self._own_attributes(attrs, inherent)
+            if attributes is None:
                 return None
         spec = OpSpec(name, [None] * len(order), pos=n0)
         try:
@@ -860,14 +857,20 @@ class IRBuilder(Transformer):
         if found is None:
             return None
         tpl, inherent = found
+        attributes = self._own_attributes(attrs, inherent)
+        if attributes is None:
+            return None
+        tpl = self.line_templates[key[0]] = (*tpl[:5], attributes, tpl[6])
+        return tpl
+
+    def _own_attributes(self, attrs: tuple[int, int], inherent: frozenset[str]) -> Mapping[str, Attribute] | None:
+        """A fresh dictionary of the `{...}` at `attrs` for an op built from a template; None when it
+        does not parse or names one of the op's `inherent` attributes (those go to the properties)."""
         try:
             attributes = dict(self.ap.attr_dict(self.source_text[attrs[0] : attrs[1]]).entries)
         except AttrSyntaxError:
             return None
-        if not inherent.isdisjoint(attributes):
-            return None
-        tpl = self.line_templates[key[0]] = (*tpl[:5], attributes, tpl[6])
-        return tpl
+        return attributes if inherent.isdisjoint(attributes) else None
 
     def _from_template(self, tpl: tuple, key: tuple, base: int, results_end: int, n0: int, loc: tuple | None) -> Operation | None:
         """Build an op from the template of an earlier op spelled the same up to SSA names, or
