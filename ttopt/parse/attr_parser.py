@@ -36,6 +36,7 @@ from ttopt.ir.text_bodies import register_decoder
 from ttopt.ir.types import FunctionType, OpaqueType, ScalarType, TensorType, Type, TypeAliasRef
 from ttopt.parse.alias_order import LOC_ALIAS_ONLY, UNDEFINED, first_undefined, location_problem
 from ttopt.parse.dense_literals import LiteralError, check_dense, read_array
+from ttopt.parse.lazy_regex import lazy_compile
 from ttopt.parse.lexer import FastToken, LexFailure
 from ttopt.parse.literals import (
     FLOAT_BITS,
@@ -745,6 +746,39 @@ class AttrParser:
 
 def split_top_level(text: str) -> list[str]:
     """Split at commas that are not nested in brackets or strings; pieces are stripped."""
+    # Piece by piece, each one regex match taking whole bracket groups; a text whose brackets do
+    # not balance within a piece, or nest deeper, is split token by token.
+    parts = []
+    n = len(text)
+    pos = 0
+    piece = _SPLIT_PIECE.match
+    while True:
+        e = piece(text, pos).end()  # it matches the empty string
+        if e == n:
+            parts.append(text[pos:].strip())
+            return parts
+        if text[e] != ",":
+            return _split_top_level(text)
+        parts.append(text[pos:e].strip())
+        pos = e + 1
+
+
+def _split_piece(depth: int) -> str:
+    """A piece split_top_level's tokens leave whole: other characters, `->`, `>=`, strings (a `"`
+    that starts none is another character) and bracket groups nested up to `depth` deep, commas
+    inside them (any closer closes any opener: the token split counts depth only)."""
+    unit = r'[^<>(){}\[\],"\-]++|->?|>=|"[^"\\\n]*(?:\\.[^"\\\n]*)*"|"'
+    group = rf"[<({{\[](?:{unit}|,)*+[>)}}\]]"
+    for _ in range(depth - 1):
+        group = rf"[<({{\[](?:{unit}|,|{group})*+[>)}}\]]"
+    return rf"(?:{unit}|{group})*+"
+
+
+_SPLIT_PIECE = lazy_compile(_split_piece(6))
+
+
+def _split_top_level(text: str) -> list[str]:
+    """split_top_level one token at a time (any text)."""
     parts = []
     depth = 0
     start = 0
