@@ -83,8 +83,9 @@ class Printer:
     def __init__(self, module: Module, options: PrintOptions | None = None) -> None:
         self.module = module
         self.opts = options or PrintOptions()
-        self.names: dict[int, str] = {}
-        self.groups: dict[int, list[tuple[str, int]]] = {}
+        # Keyed by the value (op) itself: values and ops hash by identity, without an `id()` call.
+        self.names: dict[Value, str] = {}
+        self.groups: dict[Operation, list[tuple[str, int]]] = {}
         self.out: list[str] = []
         self.default_dialect = ""  # ops of this dialect print without their prefix (func: `return`)
         # Per-print text caches keyed by object ids: types and attributes are immutable and shared
@@ -200,7 +201,7 @@ class Printer:
     # -- values -----------------------------------------------------------------------------
     def name(self, v: Value) -> str:
         """`%name` of a value (`%0#1` for a result of a multi-result op)."""
-        n = self.names.get(id(v))
+        n = self.names.get(v)
         if n is None:
             return "%<<UNKNOWN>>"
         return n
@@ -208,7 +209,7 @@ class Printer:
     def names_of(self, values: Any) -> str:
         """`%a, %b`."""
         get = self.names.get
-        return ", ".join([get(id(v), _UNKNOWN) for v in values])
+        return ", ".join([get(v, _UNKNOWN) for v in values])
 
     def _assign_names(self, top: Operation) -> None:
         for r in top.regions:
@@ -236,12 +237,12 @@ class Printer:
         for bi, block in enumerate(region.blocks):
             for arg in block.args:
                 if arg_hint is not None and bi == 0:
-                    names[id(arg)] = "%" + self._unique(arg_hint, used, added, conflict)
+                    names[arg] = "%" + self._unique(arg_hint, used, added, conflict)
                 elif bi == 0:
-                    names[id(arg)] = f"%arg{na}"
+                    names[arg] = f"%arg{na}"
                     na += 1
                 else:
-                    names[id(arg)] = f"%{nv}"
+                    names[arg] = f"%{nv}"
                     nv += 1
             for op in block.ops:
                 if op.regions:
@@ -251,27 +252,32 @@ class Printer:
                     continue
                 hint = None
                 if hinted:
-                    d = op.opdef
+                    d = op._opdef  # `op.opdef` without the property call once known (every op)
+                    if d is False:
+                        d = op.opdef
                     if d is not None and d.result_name is not None:
                         hint = d.result_name(op)
-                if isinstance(hint, (list, tuple)) and len(hint) == len(res):
+                if hint is None:  # the commonest case first
+                    base = f"%{nv}"
+                    nv += 1
+                elif isinstance(hint, (list, tuple)) and len(hint) == len(res):
                     groups = []
                     for r, h in zip(res, hint):
                         base = "%" + self._unique(h, used, added, conflict)
-                        names[id(r)] = base
+                        names[r] = base
                         groups.append((base, 1))
-                    self.groups[id(op)] = groups
+                    self.groups[op] = groups
                     continue
-                if isinstance(hint, str):
+                elif isinstance(hint, str):
                     base = "%" + self._unique(hint, used, added, conflict)
                 else:
                     base = f"%{nv}"
                     nv += 1
                 if len(res) == 1:
-                    names[id(res[0])] = base
+                    names[res[0]] = base
                 else:
                     for r in res:
-                        names[id(r)] = f"{base}#{r.index}"
+                        names[r] = f"{base}#{r.index}"
         for op in nested:
             d = op.opdef
             iso = d is not None and d.has(ISOLATED)
@@ -288,10 +294,10 @@ class Printer:
         res = op.results
         if not res:
             return ""
-        groups = self.groups.get(id(op))
+        groups = self.groups.get(op)
         if groups is not None:
             return ", ".join(b if n == 1 else f"{b}:{n}" for b, n in groups) + " = "
-        n = self.names.get(id(res[0]), _UNKNOWN)
+        n = self.names.get(res[0], _UNKNOWN)
         if len(res) == 1:
             return n + " = "
         return f"{n.partition('#')[0]}:{len(res)} = "
@@ -339,7 +345,7 @@ class Printer:
             res = op.results
             if text is not None:
                 if len(res) == 1 and not groups:
-                    append(f"{indent}{names(id(res[0]), _UNKNOWN)} = {text}{ltext}")
+                    append(f"{indent}{names(res[0], _UNKNOWN)} = {text}{ltext}")
                 else:
                     append(f"{indent}{self.result_prefix(op)}{text}{ltext}")
                 continue
@@ -353,17 +359,17 @@ class Printer:
                 out_id = id(res[0].type)
                 if n_in == 1:
                     v = operands[0]
-                    args = names(id(v), _UNKNOWN)
+                    args = names(v, _UNKNOWN)
                     key: tuple = (id(v.type), out_id)
                 elif n_in == 2:
                     v, w = operands
-                    args = f"{names(id(v), _UNKNOWN)}, {names(id(w), _UNKNOWN)}"
+                    args = f"{names(v, _UNKNOWN)}, {names(w, _UNKNOWN)}"
                     key = (id(v.type), id(w.type), None, out_id)
                 else:
-                    args = ", ".join([names(id(v), _UNKNOWN) for v in operands])
+                    args = ", ".join([names(v, _UNKNOWN) for v in operands])
                     key = (*[id(v.type) for v in operands], None, out_id)
             else:
-                args = ", ".join([names(id(v), _UNKNOWN) for v in operands])
+                args = ", ".join([names(v, _UNKNOWN) for v in operands])
                 key = (*[id(v.type) for v in operands], None, *[id(r.type) for r in res])
             sig = sigs.get(key)
             if sig is None:
@@ -373,7 +379,7 @@ class Printer:
             attrs = op.attributes
             atext = f" {{{dict_body(attrs)}}}" if attrs else ""
             if len(res) == 1 and not groups:
-                append(f"{indent}{names(id(res[0]), _UNKNOWN)} = {qn}({args}){ptext}{atext} : {sig}{ltext}")
+                append(f"{indent}{names(res[0], _UNKNOWN)} = {qn}({args}){ptext}{atext} : {sig}{ltext}")
             else:
                 append(f"{indent}{self.result_prefix(op)}{qn}({args}){ptext}{atext} : {sig}{ltext}")
 
@@ -411,10 +417,10 @@ class Printer:
         lits, order = tpl
         get = self.names.get
         if n == 1 and order == (0,):
-            return f"{lits[0]}{get(id(operands[0]), _UNKNOWN)}{lits[1]}"
+            return f"{lits[0]}{get(operands[0], _UNKNOWN)}{lits[1]}"
         if n == 2 and order == (0, 1):
-            return f"{lits[0]}{get(id(operands[0]), _UNKNOWN)}{lits[1]}{get(id(operands[1]), _UNKNOWN)}{lits[2]}"
-        return _fill(lits, order, [get(id(v), _UNKNOWN) for v in operands])
+            return f"{lits[0]}{get(operands[0], _UNKNOWN)}{lits[1]}{get(operands[1], _UNKNOWN)}{lits[2]}"
+        return _fill(lits, order, [get(v, _UNKNOWN) for v in operands])
 
     def _line_template(self, op: Operation, fmt: Any, indent: str) -> Any:
         """The `_custom_line` template of `op`: the literal text of its custom form around the
@@ -425,30 +431,30 @@ class Printer:
         text = self.custom(op, fmt, indent)
         if text is None:
             return False
-        ids = [id(v) for v in operands]
-        if len(set(ids)) != len(ids) or "\x00" in text:
+        vals = list(operands)
+        if len(set(vals)) != len(vals) or "\x00" in text:
             return True
         names = self.names
-        saved = [names.get(i) for i in ids]
-        for k, i in enumerate(ids):
-            names[i] = f"\x00{k}\x00"
+        saved = [names.get(v) for v in vals]
+        for k, v in enumerate(vals):
+            names[v] = f"\x00{k}\x00"
         try:
             marked = self.custom(op, fmt, indent)
         finally:
-            for i, name in zip(ids, saved):
+            for v, name in zip(vals, saved):
                 if name is None:
-                    del names[i]
+                    del names[v]
                 else:
-                    names[i] = name
+                    names[v] = name
         if marked is None:
             return True
         parts = marked.split("\x00")
         marks = parts[1::2]
-        if not all(m.isdigit() and int(m) < len(ids) for m in marks):
+        if not all(m.isdigit() and int(m) < len(vals) for m in marks):
             return True
         tpl = (tuple(parts[0::2]), tuple(map(int, marks)))
         get = names.get
-        if _fill(*tpl, [get(i, _UNKNOWN) for i in ids]) != text:
+        if _fill(*tpl, [get(v, _UNKNOWN) for v in vals]) != text:
             return True
         return tpl
 
