@@ -324,20 +324,27 @@ class Printer:
         groups = self.groups
         sigs = self._sigs
         dict_body = self.dict_body
+        # The `_custom_line` templates of this block's place (default dialect and indent).
+        lkey = (self.default_dialect, indent)
+        lines = self._lines.get(lkey)
+        if lines is None:
+            lines = self._lines[lkey] = {}
         for op in ops:
             loc = op.location
             if loc is None or not debug:
                 ltext = ""
             else:
                 ltext = " " + (loc.text if expand is None else expand(loc.text))
-            d = op.opdef
+            d = op._opdef  # `op.opdef` without the property call once known
+            if d is False:
+                d = op.opdef
             text = None
             if d is not None:
                 if d.format is not None and not generic:
                     if op.regions or op.successors:
                         text = self.custom(op, d.format, indent)
                     else:
-                        text = self._custom_line(op, d.format, indent)
+                        text = self._custom_line(op, d.format, indent, lines)
                 if text is None and (op.regions or op.successors or d.extra.get("body_optional")):
                     text = self.generic(op, indent)
             elif op.regions or op.successors:
@@ -383,9 +390,10 @@ class Printer:
             else:
                 append(f"{indent}{self.result_prefix(op)}{qn}({args}){ptext}{atext} : {sig}{ltext}")
 
-    def _custom_line(self, op: Operation, fmt: Any, indent: str) -> str | None:
+    def _custom_line(self, op: Operation, fmt: Any, indent: str, lines: dict[tuple, Any]) -> str | None:
         """`custom` for an op without regions or successors, from a template per distinct
-        (default dialect, indent, name, operand and result type objects, dictionary contents): a
+        (default dialect, indent, name, operand and result type objects, dictionary contents;
+        `lines` holds the templates of the op's default dialect and indent, as `print_ops` found them): a
         format reads the operands only through `name` / `names_of`, so ops alike in all else
         differ only in those names, and filling a template is far cheaper than running the format."""
         operands = op.operands
@@ -405,9 +413,6 @@ class Printer:
             (*props, *map(id, props.values())) if props else None,
             (*attrs, *map(id, attrs.values())) if attrs else None,
         )  # fmt: skip
-        lines = self._lines.get((self.default_dialect, indent))
-        if lines is None:
-            lines = self._lines[(self.default_dialect, indent)] = {}
         tpl = lines.get(key)
         if tpl is None:
             tpl = lines[key] = self._line_template(op, fmt, indent)
@@ -439,7 +444,11 @@ class Printer:
         for k, v in enumerate(vals):
             names[v] = f"\x00{k}\x00"
         try:
-            marked = self.custom(op, fmt, indent)
+            # The format as such: `custom` above has checked that it can print this op and reads
+            # every property; only the operand names differ now (and the result is checked below).
+            marked = fmt.print(op, self, indent)
+        except (AttributeError, KeyError, IndexError, TypeError, ValueError):
+            return True
         finally:
             for v, name in zip(vals, saved):
                 if name is None:
