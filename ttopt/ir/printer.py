@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ttopt.ir.attributes import Attribute, TypeAttr, UnitAttr
-from ttopt.ir.opdef import ISOLATED
+from ttopt.ir.opdef import ISOLATED, OP_DEFS
 from ttopt.ir.spelled import canonical_type_spelling, keyword_or_string, quote, symbol_ref
 from ttopt.ir.types import FunctionType, Type
 
@@ -252,9 +252,9 @@ class Printer:
                     continue
                 hint = None
                 if hinted:
-                    d = op._opdef  # `op.opdef` without the property call once known (every op)
-                    if d is False:
-                        d = op.opdef
+                    d = op._opdef
+                    if d is False:  # `op.opdef`, without its property call (every op of a new module)
+                        d = op._opdef = OP_DEFS.get(op.name)
                     if d is not None and d.result_name is not None:
                         hint = d.result_name(op)
                 if hint is None:  # the commonest case first
@@ -420,6 +420,8 @@ class Printer:
         if tpl.__class__ is not tuple:
             return self.custom(op, fmt, indent) if tpl else None
         lits, order = tpl
+        if not order:  # no operand name in the text (a constant)
+            return lits[0]
         get = self.names.get
         if n == 1 and order == (0,):
             return f"{lits[0]}{get(operands[0], _UNKNOWN)}{lits[1]}"
