@@ -64,6 +64,10 @@ def sym_text(name: str) -> str:
 
 _QUOTED: dict[str, str] = {}  # op name -> its quoted spelling (generic form)
 _UNKNOWN = "%<<UNKNOWN>>"
+# Brackets an operand's number in the placeholder names of a line template's print: no parsed
+# text holds a NUL then a newline (the reader blanks NULs outside strings, and no string literal
+# holds a newline), and a built string attribute prints its control characters escaped.
+_MARK = "\x00\n"
 
 
 class PrintOptions:
@@ -431,26 +435,21 @@ class Printer:
 
     def _line_template(self, op: Operation, fmt: Any, indent: str) -> Any:
         """The `_custom_line` template of `op`: the literal text of its custom form around the
-        operand names and which operand each name is (found by printing it once with placeholder
-        names); False when it prints generic; True when no template reproduces its form (an
-        operand repeated, a format reading more than names): it is then formatted every time."""
-        operands = op.operands
-        text = self.custom(op, fmt, indent)
-        if text is None:
-            return False
-        vals = list(operands)
-        if len(set(vals)) != len(vals) or "\x00" in text:
+        operand names and which operand each name is, found by printing it once with placeholder
+        names (see `_MARK`); False when it prints generic; True when no template reproduces its
+        form (an operand repeated): it is then formatted every time.
+
+        The op's own text is this template filled in, as for every later op of its key: a format
+        reads operands only through `name` / `names_of` and writes those names as they are."""
+        vals = op.operands
+        if len(set(vals)) != len(vals):
             return True
         names = self.names
         saved = [names.get(v) for v in vals]
         for k, v in enumerate(vals):
-            names[v] = f"\x00{k}\x00"
+            names[v] = f"{_MARK}{k}{_MARK}"
         try:
-            # The format as such: `custom` above has checked that it can print this op and reads
-            # every property; only the operand names differ now (and the result is checked below).
-            marked = fmt.print(op, self, indent)
-        except (AttributeError, KeyError, IndexError, TypeError, ValueError):
-            return True
+            marked = self.custom(op, fmt, indent)
         finally:
             for v, name in zip(vals, saved):
                 if name is None:
@@ -458,16 +457,12 @@ class Printer:
                 else:
                     names[v] = name
         if marked is None:
-            return True
-        parts = marked.split("\x00")
+            return False
+        parts = marked.split(_MARK)
         marks = parts[1::2]
-        if not all(m.isdigit() and int(m) < len(vals) for m in marks):
-            return True
-        tpl = (tuple(parts[0::2]), tuple(map(int, marks)))
-        get = names.get
-        if _fill(*tpl, [get(v, _UNKNOWN) for v in vals]) != text:
-            return True
-        return tpl
+        if len(parts) % 2 == 0 or not all(m.isdigit() and int(m) < len(vals) for m in marks):
+            return True  # a placeholder's spelling in the op's own text: nothing to trust
+        return (tuple(parts[0::2]), tuple(map(int, marks)))
 
     def custom(self, op: Operation, fmt: Any, indent: str) -> str | None:
         """The op in its custom form, or None when that form cannot say everything the op holds.
