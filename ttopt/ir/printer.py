@@ -68,6 +68,10 @@ _UNKNOWN = "%<<UNKNOWN>>"
 # text holds a NUL then a newline (the reader blanks NULs outside strings, and no string literal
 # holds a newline), and a built string attribute prints its control characters escaped.
 _MARK = "\x00\n"
+# Placeholder names by operand number, and the number each bracketed spelling stands for (an op
+# with more operands than these is formatted every time).
+_PLACEHOLDERS = tuple(f"{_MARK}{k}{_MARK}" for k in range(256))
+_NUMBER_OF = {str(k): k for k in range(256)}.__getitem__
 
 
 class PrintOptions:
@@ -442,27 +446,30 @@ class Printer:
         The op's own text is this template filled in, as for every later op of its key: a format
         reads operands only through `name` / `names_of` and writes those names as they are."""
         vals = op.operands
-        if len(set(vals)) != len(vals):
+        n = len(vals)
+        if n > len(_PLACEHOLDERS) or (n > 1 and len(set(vals)) != n):
             return True
         names = self.names
-        saved = [names.get(v) for v in vals]
-        for k, v in enumerate(vals):
-            names[v] = f"{_MARK}{k}{_MARK}"
+        saved = list(map(names.get, vals))
+        names.update(zip(vals, _PLACEHOLDERS))
         try:
             marked = self.custom(op, fmt, indent)
         finally:
-            for v, name in zip(vals, saved):
-                if name is None:
-                    del names[v]
-                else:
-                    names[v] = name
+            names.update(zip(vals, saved))
+            if None in saved:  # an operand defined nowhere prints as `_UNKNOWN` again
+                for v, name in zip(vals, saved):
+                    if name is None:
+                        del names[v]
         if marked is None:
             return False
         parts = marked.split(_MARK)
-        marks = parts[1::2]
-        if len(parts) % 2 == 0 or not all(m.isdigit() and int(m) < len(vals) for m in marks):
+        try:
+            order = tuple(map(_NUMBER_OF, parts[1::2]))
+        except KeyError:
+            order = None
+        if order is None or len(parts) % 2 == 0 or (order and max(order) >= n):
             return True  # a placeholder's spelling in the op's own text: nothing to trust
-        return (tuple(parts[0::2]), tuple(map(int, marks)))
+        return (tuple(parts[0::2]), order)
 
     def custom(self, op: Operation, fmt: Any, indent: str) -> str | None:
         """The op in its custom form, or None when that form cannot say everything the op holds.
