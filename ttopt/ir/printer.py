@@ -406,21 +406,33 @@ class Printer:
         differ only in those names, and filling a template is far cheaper than running the format."""
         operands = op.operands
         n = len(operands)
-        if n == 1:
-            tk: Any = id(operands[0].type)
-        elif n == 2:
-            tk = (id(operands[0].type), id(operands[1].type))
-        else:
-            tk = tuple([id(v.type) for v in operands])
         res = op.results
-        rk: Any = id(res[0].type) if len(res) == 1 else tuple([id(r.type) for r in res])
+        # An `id()` is dear (a call and an audit hook): an elementwise op's operand types are its
+        # result type itself, written 1 (one operand) or 2 (two) in the key.
+        if len(res) == 1:
+            rt = res[0].type
+            rk: Any = id(rt)
+            if n == 1:
+                t = operands[0].type
+                tk: Any = 1 if t is rt else id(t)
+            elif n == 2:
+                t, u = operands[0].type, operands[1].type
+                tk = 2 if t is rt and u is rt else (id(t), id(u))
+            else:
+                tk = tuple([id(v.type) for v in operands])
+        else:
+            rk = tuple([id(r.type) for r in res])
+            tk = tuple([id(v.type) for v in operands])
         props = op.properties
+        if not props:
+            pk: Any = None
+        elif len(props) == 1:
+            for k in props:
+                pk = (k, id(props[k]))
+        else:
+            pk = (*props, *map(id, props.values()))
         attrs = op.attributes
-        key = (
-            op.name, tk, rk,
-            (*props, *map(id, props.values())) if props else None,
-            (*attrs, *map(id, attrs.values())) if attrs else None,
-        )  # fmt: skip
+        key = (op.name, tk, rk, pk, (*attrs, *map(id, attrs.values())) if attrs else None)
         tpl = lines.get(key)
         if tpl is None:
             tpl = lines[key] = self._line_template(op, fmt, indent)
