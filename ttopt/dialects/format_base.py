@@ -79,7 +79,7 @@ def enum_value(attr: Attribute | None) -> str | None:
 
 
 def ints_text(values: Any) -> str:
-    return "[" + ", ".join(str(v) for v in values) + "]"
+    return "[" + ", ".join(map(str, values)) + "]"
 
 
 # ---- typed reads of the attributes a printer (or a parsed literal) holds ----------------------------
