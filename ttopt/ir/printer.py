@@ -23,11 +23,8 @@ if TYPE_CHECKING:
 class _ReadTracker(dict):
     """A properties dict that records which keys a custom format looked at."""
 
-    __slots__ = ("read",)
-
-    def __init__(self, props: dict) -> None:
-        super().__init__(props)
-        self.read: set[str] = set()
+    __slots__ = ("read",)  # the keys read, set by its maker (dict's own __init__ takes the copy)
+    read: set[str]
 
     def __getitem__(self, key: str) -> Any:
         self.read.add(key)
@@ -462,7 +459,7 @@ class Printer:
         if n > len(_PLACEHOLDERS) or (n > 1 and len(set(vals)) != n):
             return True
         names = self.names
-        saved = list(map(names.get, vals))
+        saved: list[Any] = list(map(names.get, vals))  # None: unnamed (deleted again below)
         names.update(zip(vals, _PLACEHOLDERS))
         try:
             marked = self.custom(op, fmt, indent)
@@ -491,21 +488,24 @@ class Printer:
         the parser rejects, so such ops print generic (as mlir-opt's printer never drops data).
         """
         props = op.properties
-        tracker = _ReadTracker(props) if props else None
-        if tracker is not None:
-            op.properties = tracker
         try:
+            # Only what `print` reads counts: `printable` reads the op's own dict.
             if not fmt.printable(op):
                 return None
-            if tracker is not None:
-                tracker.read.clear()
+            if not props:
+                text: str | None = fmt.print(op, self, indent)
+                return text
+        except (AttributeError, KeyError, IndexError, TypeError, ValueError):
+            return None
+        tracker = _ReadTracker(props)
+        tracker.read = set()
+        op.properties = tracker
+        try:
             text = fmt.print(op, self, indent)
         except (AttributeError, KeyError, IndexError, TypeError, ValueError):
             return None
         finally:
             op.properties = props
-        if tracker is None:
-            return text
         return text if tracker.all_read() else None
 
     def generic(self, op: Operation, indent: str) -> str:
