@@ -472,6 +472,12 @@ class Printer:
         if marked is None:
             return False
         parts = marked.split(_MARK)
+        if len(parts) == 1:  # no operand name in the text
+            return ((marked,), ())
+        if len(parts) == 3 and parts[1] == "0" and n:  # the first operand's name only (commonest)
+            return ((parts[0], parts[2]), (0,))
+        if len(parts) == 5 and parts[1] == "0" and parts[3] == "1" and n > 1:  # the first two's
+            return ((parts[0], parts[2], parts[4]), (0, 1))
         try:
             order = tuple(map(_NUMBER_OF, parts[1::2]))
         except KeyError:
