@@ -397,10 +397,10 @@ class Printer:
 
     def _custom_line(self, op: Operation, fmt: Any, indent: str, lines: dict[tuple, Any]) -> str | None:
         """`custom` for an op without regions or successors, from a template per distinct
-        (default dialect, indent, name, operand and result type objects, dictionary contents;
-        `lines` holds the templates of the op's default dialect and indent, as `print_ops` found them): a
+        (default dialect, indent, name, operand and result type objects, dictionary contents): a
         format reads the operands only through `name` / `names_of`, so ops alike in all else
-        differ only in those names, and filling a template is far cheaper than running the format."""
+        differ only in those names, and filling a template is far cheaper than running the format.
+        `lines` holds the templates of the op's default dialect and indent."""
         operands = op.operands
         n = len(operands)
         res = op.results
