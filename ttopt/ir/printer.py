@@ -349,7 +349,10 @@ class Printer:
                     if op.regions or op.successors:
                         text = self.custom(op, d.format, indent)
                     else:
-                        text = self._custom_line(op, d.format, indent, lines)
+                        line = self._custom_line(op, d.format, indent, lines, ltext)
+                        if line is not None:
+                            append(line)
+                            continue
                 if text is None and (op.regions or op.successors or d.extra.get("body_optional")):
                     text = self.generic(op, indent)
             elif op.regions or op.successors:
@@ -395,12 +398,14 @@ class Printer:
             else:
                 append(f"{indent}{self.result_prefix(op)}{qn}({args}){ptext}{atext} : {sig}{ltext}")
 
-    def _custom_line(self, op: Operation, fmt: Any, indent: str, lines: dict[tuple, Any]) -> str | None:
-        """`custom` for an op without regions or successors, from a template per distinct
-        (default dialect, indent, name, operand and result type objects, dictionary contents): a
-        format reads the operands only through `name` / `names_of`, so ops alike in all else
-        differ only in those names, and filling a template is far cheaper than running the format.
-        `lines` holds the templates of the op's default dialect and indent."""
+    def _custom_line(self, op: Operation, fmt: Any, indent: str, lines: dict[tuple, Any], ltext: str) -> str | None:
+        """The whole line (indent, results, custom form, location `ltext`) of an op without
+        regions or successors, or None when it prints generic. Its custom form comes from a
+        template per distinct (default dialect, indent, name, operand and result type objects,
+        dictionary contents): a format reads the operands only through `name` / `names_of`, so
+        ops alike in all else differ only in those names, and filling a template is far cheaper
+        than running the format. `lines` holds the templates of the op's default dialect and
+        indent."""
         operands = op.operands
         n = len(operands)
         res = op.results
@@ -434,23 +439,30 @@ class Printer:
         if tpl is None:
             tpl = lines[key] = self._line_template(op, fmt, indent)
             self._pinned.append(op)  # the key's ids are its types' and attributes'
-        if tpl.__class__ is not tuple:
-            return self.custom(op, fmt, indent) if tpl else None
-        lits, order = tpl
-        if not order:  # no operand name in the text (a constant)
-            return lits[0]
         get = self.names.get
-        if n == 1 and order == (0,):
-            return f"{lits[0]}{get(operands[0], _UNKNOWN)}{lits[1]}"
-        if n == 2 and order == (0, 1):
-            return f"{lits[0]}{get(operands[0], _UNKNOWN)}{lits[1]}{get(operands[1], _UNKNOWN)}{lits[2]}"
-        return _fill(lits, order, [get(v, _UNKNOWN) for v in operands])
+        # The results part, written in the same f-string as the rest.
+        if len(res) == 1 and not self.groups:
+            r, eq = get(res[0], _UNKNOWN), " = "
+        else:
+            r, eq = self.result_prefix(op), ""
+        if tpl.__class__ is not tuple:
+            text = self.custom(op, fmt, indent) if tpl else None
+            return None if text is None else f"{indent}{r}{eq}{text}{ltext}"
+        lits, order, kind = tpl
+        if kind == 1:
+            return f"{indent}{r}{eq}{lits[0]}{get(operands[0], _UNKNOWN)}{lits[1]}{ltext}"
+        if kind == 2:
+            return f"{indent}{r}{eq}{lits[0]}{get(operands[0], _UNKNOWN)}{lits[1]}{get(operands[1], _UNKNOWN)}{lits[2]}{ltext}"
+        if kind == 0:
+            return f"{indent}{r}{eq}{lits[0]}{ltext}"
+        return f"{indent}{r}{eq}{_fill(lits, order, [get(v, _UNKNOWN) for v in operands])}{ltext}"
 
     def _line_template(self, op: Operation, fmt: Any, indent: str) -> Any:
         """The `_custom_line` template of `op`: the literal text of its custom form around the
-        operand names and which operand each name is, found by printing it once with placeholder
-        names (see `_MARK`); False when it prints generic; True when no template reproduces its
-        form (an operand repeated): it is then formatted every time.
+        operand names, which operand each name is, and 0, 1 or 2 when the names are none, the
+        first operand's or the first two's in order (else None), found by printing it once with
+        placeholder names (see `_MARK`); False when it prints generic; True when no template
+        reproduces its form (an operand repeated): it is then formatted every time.
 
         The op's own text is this template filled in, as for every later op of its key: a format
         reads operands only through `name` / `names_of` and writes those names as they are."""
@@ -473,18 +485,18 @@ class Printer:
             return False
         parts = marked.split(_MARK)
         if len(parts) == 1:  # no operand name in the text
-            return ((marked,), ())
+            return ((marked,), (), 0)
         if len(parts) == 3 and parts[1] == "0" and n:  # the first operand's name only (commonest)
-            return ((parts[0], parts[2]), (0,))
+            return ((parts[0], parts[2]), (0,), 1)
         if len(parts) == 5 and parts[1] == "0" and parts[3] == "1" and n > 1:  # the first two's
-            return ((parts[0], parts[2], parts[4]), (0, 1))
+            return ((parts[0], parts[2], parts[4]), (0, 1), 2)
         try:
             order = tuple(map(_NUMBER_OF, parts[1::2]))
         except KeyError:
             order = None
         if order is None or len(parts) % 2 == 0 or (order and max(order) >= n):
             return True  # a placeholder's spelling in the op's own text: nothing to trust
-        return (tuple(parts[0::2]), order)
+        return (tuple(parts[0::2]), order, None)
 
     def custom(self, op: Operation, fmt: Any, indent: str) -> str | None:
         """The op in its custom form, or None when that form cannot say everything the op holds.
