@@ -78,3 +78,14 @@ def test_the_same_op_at_two_indents() -> None:
         "}\n"
     )
     assert print_module(parse_module(text)) == "module {\n" + indent(text, "  ") + "}\n"
+
+
+def test_nul_characters_in_strings_are_not_placeholders() -> None:
+    """A line template finds operand names by printing placeholders; a string attribute holding
+    NULs (kept as written), even spelled like one, prints as it is."""
+    body = (
+        '  %0 = stablehlo.add %arg0, %arg1 {a = "x\x00y"} : tensor<4xf32>\n'
+        '  %1 = stablehlo.add %0, %arg1 {a = "x\x000\x00y"} : tensor<4xf32>\n'
+        '  %2 = stablehlo.negate %1 {a = "\x001\x00", b = "\x00\x00"} : tensor<4xf32>\n'
+    )
+    assert indent(body, "  ") in print_module(parse_module(_func(body)))

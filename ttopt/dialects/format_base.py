@@ -79,7 +79,7 @@ def enum_value(attr: Attribute | None) -> str | None:
 
 
 def ints_text(values: Any) -> str:
-    return "[" + ", ".join(str(v) for v in values) + "]"
+    return "[" + ", ".join(map(str, values)) + "]"
 
 
 # ---- typed reads of the attributes a printer (or a parsed literal) holds ----------------------------
@@ -148,7 +148,8 @@ def print_types(p: Printer, op: Operation, style: str) -> str:
         return f" : {p.type(ots[0])}, {p.type(rts[0])}"
     if style != "functional":
         first = rts[0]
-        if all(t is first or t == first for t in ots) and all(t is first or t == first for t in rts):
+        # `all(t == first ...)` without a generator each (list.count takes `is` first, as that did)
+        if ots.count(first) == len(ots) and rts.count(first) == len(rts):
             return f" : {p.type(first)}"
         if style == "variadic" and ots == rts:
             return f" : {p.types(ots)}"
@@ -262,7 +263,12 @@ def constant_result_name(op: Operation) -> str:
     v = op.properties.get("value")
     ty = getattr(v, "type", None)
     elem = getattr(ty, "element_type", ty)
-    return "c" if isinstance(elem, ScalarType) and (elem.is_integer or elem.name == "i1") else "cst"
+    if not isinstance(elem, ScalarType):
+        return "cst"
+    # `elem.is_integer` (i1 included) on its spelling read once: each read is a property call,
+    # and a model's constants are a tenth of its ops.
+    t = elem.text
+    return "c" if t.startswith(("i", "si", "ui")) and t != "index" else "cst"
 
 
 class KwargsFormat(Format):

@@ -219,8 +219,12 @@ class ReduceFormat(Format):
         return spec
 
     def print(self, op: Operation, p: Printer, indent: str) -> str:
-        n = len(op.operands) // 2
-        ins = ", ".join(f"({p.name(op.operands[i])} init: {p.name(op.operands[n + i])})" for i in range(n))
+        operands = op.operands
+        n = len(operands) // 2
+        if n == 1:  # the commonest, without a generator
+            ins = f"({p.name(operands[0])} init: {p.name(operands[1])})"
+        else:
+            ins = ", ".join(f"({p.name(operands[i])} init: {p.name(operands[n + i])})" for i in range(n))
         dims = ints_text(ints_of(op.properties["dimensions"]))
         region = op.regions[0] if op.regions else None
         applied = _compact_body(region) if n == 1 and region is not None else None
@@ -274,7 +278,9 @@ def _compact_body(region: Region) -> str | None:
     if d is None or not isinstance(d.format, PrettyFormat):
         return None
     t = blk.args[0].type
-    if bin_op.results[0].type != t or blk.args[1].type != t:
+    # `is` first: the types are one object as a rule, and `!=` is a Python-level comparison
+    rt, t1 = bin_op.results[0].type, blk.args[1].type
+    if (rt is not t and rt != t) or (t1 is not t and t1 != t):
         return None
     return bin_op.name
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ttopt.ir.attributes import Attribute, TypeAttr, UnitAttr
-from ttopt.ir.opdef import ISOLATED
+from ttopt.ir.opdef import ISOLATED, OP_DEFS
 from ttopt.ir.spelled import canonical_type_spelling, keyword_or_string, quote, symbol_ref
 from ttopt.ir.types import FunctionType, Type
 
@@ -23,11 +23,8 @@ if TYPE_CHECKING:
 class _ReadTracker(dict):
     """A properties dict that records which keys a custom format looked at."""
 
-    __slots__ = ("read",)
-
-    def __init__(self, props: dict) -> None:
-        super().__init__(props)
-        self.read: set[str] = set()
+    __slots__ = ("read",)  # the keys read, set by its maker (dict's own __init__ takes the copy)
+    read: set[str]
 
     def __getitem__(self, key: str) -> Any:
         self.read.add(key)
@@ -64,6 +61,14 @@ def sym_text(name: str) -> str:
 
 _QUOTED: dict[str, str] = {}  # op name -> its quoted spelling (generic form)
 _UNKNOWN = "%<<UNKNOWN>>"
+# Brackets an operand's number in the placeholder names of a line template's print: no parsed
+# text holds a NUL then a newline (the reader blanks NULs outside strings, and no string literal
+# holds a newline), and a built string attribute prints its control characters escaped.
+_MARK = "\x00\n"
+# Placeholder names by operand number, and the number each bracketed spelling stands for (an op
+# with more operands than these is formatted every time).
+_PLACEHOLDERS = tuple(f"{_MARK}{k}{_MARK}" for k in range(256))
+_NUMBER_OF = {str(k): k for k in range(256)}.__getitem__
 
 
 class PrintOptions:
@@ -83,8 +88,9 @@ class Printer:
     def __init__(self, module: Module, options: PrintOptions | None = None) -> None:
         self.module = module
         self.opts = options or PrintOptions()
-        self.names: dict[int, str] = {}
-        self.groups: dict[int, list[tuple[str, int]]] = {}
+        # Keyed by the value (op) itself: values and ops hash by identity, without an `id()` call.
+        self.names: dict[Value, str] = {}
+        self.groups: dict[Operation, list[tuple[str, int]]] = {}
         self.out: list[str] = []
         self.default_dialect = ""  # ops of this dialect print without their prefix (func: `return`)
         # Per-print text caches keyed by object ids: types and attributes are immutable and shared
@@ -200,7 +206,7 @@ class Printer:
     # -- values -----------------------------------------------------------------------------
     def name(self, v: Value) -> str:
         """`%name` of a value (`%0#1` for a result of a multi-result op)."""
-        n = self.names.get(id(v))
+        n = self.names.get(v)
         if n is None:
             return "%<<UNKNOWN>>"
         return n
@@ -208,7 +214,7 @@ class Printer:
     def names_of(self, values: Any) -> str:
         """`%a, %b`."""
         get = self.names.get
-        return ", ".join([get(id(v), _UNKNOWN) for v in values])
+        return ", ".join([get(v, _UNKNOWN) for v in values])
 
     def _assign_names(self, top: Operation) -> None:
         for r in top.regions:
@@ -236,12 +242,12 @@ class Printer:
         for bi, block in enumerate(region.blocks):
             for arg in block.args:
                 if arg_hint is not None and bi == 0:
-                    names[id(arg)] = "%" + self._unique(arg_hint, used, added, conflict)
+                    names[arg] = "%" + self._unique(arg_hint, used, added, conflict)
                 elif bi == 0:
-                    names[id(arg)] = f"%arg{na}"
+                    names[arg] = f"%arg{na}"
                     na += 1
                 else:
-                    names[id(arg)] = f"%{nv}"
+                    names[arg] = f"%{nv}"
                     nv += 1
             for op in block.ops:
                 if op.regions:
@@ -251,27 +257,32 @@ class Printer:
                     continue
                 hint = None
                 if hinted:
-                    d = op.opdef
+                    d = op._opdef
+                    if d is False:  # `op.opdef`, without its property call (every op of a new module)
+                        d = op._opdef = OP_DEFS.get(op.name)
                     if d is not None and d.result_name is not None:
                         hint = d.result_name(op)
-                if isinstance(hint, (list, tuple)) and len(hint) == len(res):
+                if hint is None:  # the commonest case first
+                    base = f"%{nv}"
+                    nv += 1
+                elif isinstance(hint, (list, tuple)) and len(hint) == len(res):
                     groups = []
                     for r, h in zip(res, hint):
                         base = "%" + self._unique(h, used, added, conflict)
-                        names[id(r)] = base
+                        names[r] = base
                         groups.append((base, 1))
-                    self.groups[id(op)] = groups
+                    self.groups[op] = groups
                     continue
-                if isinstance(hint, str):
+                elif isinstance(hint, str):
                     base = "%" + self._unique(hint, used, added, conflict)
                 else:
                     base = f"%{nv}"
                     nv += 1
                 if len(res) == 1:
-                    names[id(res[0])] = base
+                    names[res[0]] = base
                 else:
                     for r in res:
-                        names[id(r)] = f"{base}#{r.index}"
+                        names[r] = f"{base}#{r.index}"
         for op in nested:
             d = op.opdef
             iso = d is not None and d.has(ISOLATED)
@@ -288,10 +299,10 @@ class Printer:
         res = op.results
         if not res:
             return ""
-        groups = self.groups.get(id(op))
+        groups = self.groups.get(op)
         if groups is not None:
             return ", ".join(b if n == 1 else f"{b}:{n}" for b, n in groups) + " = "
-        n = self.names.get(id(res[0]), _UNKNOWN)
+        n = self.names.get(res[0], _UNKNOWN)
         if len(res) == 1:
             return n + " = "
         return f"{n.partition('#')[0]}:{len(res)} = "
@@ -318,20 +329,30 @@ class Printer:
         groups = self.groups
         sigs = self._sigs
         dict_body = self.dict_body
+        # The `_custom_line` templates of this block's place (default dialect and indent).
+        lkey = (self.default_dialect, indent)
+        lines = self._lines.get(lkey)
+        if lines is None:
+            lines = self._lines[lkey] = {}
         for op in ops:
             loc = op.location
             if loc is None or not debug:
                 ltext = ""
             else:
                 ltext = " " + (loc.text if expand is None else expand(loc.text))
-            d = op.opdef
+            d = op._opdef  # `op.opdef` without the property call once known
+            if d is False:
+                d = op.opdef
             text = None
             if d is not None:
                 if d.format is not None and not generic:
                     if op.regions or op.successors:
                         text = self.custom(op, d.format, indent)
                     else:
-                        text = self._custom_line(op, d.format, indent)
+                        line = self._custom_line(op, d.format, indent, lines, ltext)
+                        if line is not None:
+                            append(line)
+                            continue
                 if text is None and (op.regions or op.successors or d.extra.get("body_optional")):
                     text = self.generic(op, indent)
             elif op.regions or op.successors:
@@ -339,7 +360,7 @@ class Printer:
             res = op.results
             if text is not None:
                 if len(res) == 1 and not groups:
-                    append(f"{indent}{names(id(res[0]), _UNKNOWN)} = {text}{ltext}")
+                    append(f"{indent}{names(res[0], _UNKNOWN)} = {text}{ltext}")
                 else:
                     append(f"{indent}{self.result_prefix(op)}{text}{ltext}")
                 continue
@@ -353,17 +374,17 @@ class Printer:
                 out_id = id(res[0].type)
                 if n_in == 1:
                     v = operands[0]
-                    args = names(id(v), _UNKNOWN)
+                    args = names(v, _UNKNOWN)
                     key: tuple = (id(v.type), out_id)
                 elif n_in == 2:
                     v, w = operands
-                    args = f"{names(id(v), _UNKNOWN)}, {names(id(w), _UNKNOWN)}"
+                    args = f"{names(v, _UNKNOWN)}, {names(w, _UNKNOWN)}"
                     key = (id(v.type), id(w.type), None, out_id)
                 else:
-                    args = ", ".join([names(id(v), _UNKNOWN) for v in operands])
+                    args = ", ".join([names(v, _UNKNOWN) for v in operands])
                     key = (*[id(v.type) for v in operands], None, out_id)
             else:
-                args = ", ".join([names(id(v), _UNKNOWN) for v in operands])
+                args = ", ".join([names(v, _UNKNOWN) for v in operands])
                 key = (*[id(v.type) for v in operands], None, *[id(r.type) for r in res])
             sig = sigs.get(key)
             if sig is None:
@@ -373,84 +394,109 @@ class Printer:
             attrs = op.attributes
             atext = f" {{{dict_body(attrs)}}}" if attrs else ""
             if len(res) == 1 and not groups:
-                append(f"{indent}{names(id(res[0]), _UNKNOWN)} = {qn}({args}){ptext}{atext} : {sig}{ltext}")
+                append(f"{indent}{names(res[0], _UNKNOWN)} = {qn}({args}){ptext}{atext} : {sig}{ltext}")
             else:
                 append(f"{indent}{self.result_prefix(op)}{qn}({args}){ptext}{atext} : {sig}{ltext}")
 
-    def _custom_line(self, op: Operation, fmt: Any, indent: str) -> str | None:
-        """`custom` for an op without regions or successors, from a template per distinct
-        (default dialect, indent, name, operand and result type objects, dictionary contents): a
-        format reads the operands only through `name` / `names_of`, so ops alike in all else
-        differ only in those names, and filling a template is far cheaper than running the format."""
+    def _custom_line(self, op: Operation, fmt: Any, indent: str, lines: dict[tuple, Any], ltext: str) -> str | None:
+        """The whole line (indent, results, custom form, location `ltext`) of an op without
+        regions or successors, or None when it prints generic. Its custom form comes from a
+        template per distinct (default dialect, indent, name, operand and result type objects,
+        dictionary contents): a format reads the operands only through `name` / `names_of`, so
+        ops alike in all else differ only in those names, and filling a template is far cheaper
+        than running the format. `lines` holds the templates of the op's default dialect and
+        indent."""
         operands = op.operands
         n = len(operands)
-        if n == 1:
-            tk: Any = id(operands[0].type)
-        elif n == 2:
-            tk = (id(operands[0].type), id(operands[1].type))
-        else:
-            tk = tuple([id(v.type) for v in operands])
         res = op.results
-        rk: Any = id(res[0].type) if len(res) == 1 else tuple([id(r.type) for r in res])
+        # An `id()` is dear (a call and an audit hook): an elementwise op's operand types are its
+        # result type itself, written 1 (one operand) or 2 (two) in the key.
+        if len(res) == 1:
+            rt = res[0].type
+            rk: Any = id(rt)
+            if n == 1:
+                t = operands[0].type
+                tk: Any = 1 if t is rt else id(t)
+            elif n == 2:
+                t, u = operands[0].type, operands[1].type
+                tk = 2 if t is rt and u is rt else (id(t), id(u))
+            else:
+                tk = tuple([id(v.type) for v in operands])
+        else:
+            rk = tuple([id(r.type) for r in res])
+            tk = tuple([id(v.type) for v in operands])
         props = op.properties
+        if not props:
+            pk: Any = None
+        elif len(props) == 1:
+            for k in props:
+                pk = (k, id(props[k]))
+        else:
+            pk = (*props, *map(id, props.values()))
         attrs = op.attributes
-        key = (
-            op.name, tk, rk,
-            (*props, *map(id, props.values())) if props else None,
-            (*attrs, *map(id, attrs.values())) if attrs else None,
-        )  # fmt: skip
-        lines = self._lines.get((self.default_dialect, indent))
-        if lines is None:
-            lines = self._lines[(self.default_dialect, indent)] = {}
+        key = (op.name, tk, rk, pk, (*attrs, *map(id, attrs.values())) if attrs else None)
         tpl = lines.get(key)
         if tpl is None:
             tpl = lines[key] = self._line_template(op, fmt, indent)
             self._pinned.append(op)  # the key's ids are its types' and attributes'
-        if tpl.__class__ is not tuple:
-            return self.custom(op, fmt, indent) if tpl else None
-        lits, order = tpl
         get = self.names.get
-        if n == 1 and order == (0,):
-            return f"{lits[0]}{get(id(operands[0]), _UNKNOWN)}{lits[1]}"
-        if n == 2 and order == (0, 1):
-            return f"{lits[0]}{get(id(operands[0]), _UNKNOWN)}{lits[1]}{get(id(operands[1]), _UNKNOWN)}{lits[2]}"
-        return _fill(lits, order, [get(id(v), _UNKNOWN) for v in operands])
+        # The results part, written in the same f-string as the rest.
+        if len(res) == 1 and not self.groups:
+            r, eq = get(res[0], _UNKNOWN), " = "
+        else:
+            r, eq = self.result_prefix(op), ""
+        if tpl.__class__ is not tuple:
+            text = self.custom(op, fmt, indent) if tpl else None
+            return None if text is None else f"{indent}{r}{eq}{text}{ltext}"
+        lits, order, kind = tpl
+        if kind == 1:
+            return f"{indent}{r}{eq}{lits[0]}{get(operands[0], _UNKNOWN)}{lits[1]}{ltext}"
+        if kind == 2:
+            return f"{indent}{r}{eq}{lits[0]}{get(operands[0], _UNKNOWN)}{lits[1]}{get(operands[1], _UNKNOWN)}{lits[2]}{ltext}"
+        if kind == 0:
+            return f"{indent}{r}{eq}{lits[0]}{ltext}"
+        return f"{indent}{r}{eq}{_fill(lits, order, [get(v, _UNKNOWN) for v in operands])}{ltext}"
 
     def _line_template(self, op: Operation, fmt: Any, indent: str) -> Any:
         """The `_custom_line` template of `op`: the literal text of its custom form around the
-        operand names and which operand each name is (found by printing it once with placeholder
-        names); False when it prints generic; True when no template reproduces its form (an
-        operand repeated, a format reading more than names): it is then formatted every time."""
-        operands = op.operands
-        text = self.custom(op, fmt, indent)
-        if text is None:
-            return False
-        ids = [id(v) for v in operands]
-        if len(set(ids)) != len(ids) or "\x00" in text:
+        operand names, which operand each name is, and 0, 1 or 2 when the names are none, the
+        first operand's or the first two's in order (else None), found by printing it once with
+        placeholder names (see `_MARK`); False when it prints generic; True when no template
+        reproduces its form (an operand repeated): it is then formatted every time.
+
+        The op's own text is this template filled in, as for every later op of its key: a format
+        reads operands only through `name` / `names_of` and writes those names as they are."""
+        vals = op.operands
+        n = len(vals)
+        if n > len(_PLACEHOLDERS) or (n > 1 and len(set(vals)) != n):
             return True
         names = self.names
-        saved = [names.get(i) for i in ids]
-        for k, i in enumerate(ids):
-            names[i] = f"\x00{k}\x00"
+        saved: list[Any] = list(map(names.get, vals))  # None: unnamed (deleted again below)
+        names.update(zip(vals, _PLACEHOLDERS))
         try:
             marked = self.custom(op, fmt, indent)
         finally:
-            for i, name in zip(ids, saved):
-                if name is None:
-                    del names[i]
-                else:
-                    names[i] = name
+            names.update(zip(vals, saved))
+            if None in saved:  # an operand defined nowhere prints as `_UNKNOWN` again
+                for v, name in zip(vals, saved):
+                    if name is None:
+                        del names[v]
         if marked is None:
-            return True
-        parts = marked.split("\x00")
-        marks = parts[1::2]
-        if not all(m.isdigit() and int(m) < len(ids) for m in marks):
-            return True
-        tpl = (tuple(parts[0::2]), tuple(map(int, marks)))
-        get = names.get
-        if _fill(*tpl, [get(i, _UNKNOWN) for i in ids]) != text:
-            return True
-        return tpl
+            return False
+        parts = marked.split(_MARK)
+        if len(parts) == 1:  # no operand name in the text
+            return ((marked,), (), 0)
+        if len(parts) == 3 and parts[1] == "0" and n:  # the first operand's name only (commonest)
+            return ((parts[0], parts[2]), (0,), 1)
+        if len(parts) == 5 and parts[1] == "0" and parts[3] == "1" and n > 1:  # the first two's
+            return ((parts[0], parts[2], parts[4]), (0, 1), 2)
+        try:
+            order = tuple(map(_NUMBER_OF, parts[1::2]))
+        except KeyError:
+            order = None
+        if order is None or len(parts) % 2 == 0 or (order and max(order) >= n):
+            return True  # a placeholder's spelling in the op's own text: nothing to trust
+        return (tuple(parts[0::2]), order, None)
 
     def custom(self, op: Operation, fmt: Any, indent: str) -> str | None:
         """The op in its custom form, or None when that form cannot say everything the op holds.
@@ -460,21 +506,24 @@ class Printer:
         the parser rejects, so such ops print generic (as mlir-opt's printer never drops data).
         """
         props = op.properties
-        tracker = _ReadTracker(props) if props else None
-        if tracker is not None:
-            op.properties = tracker
         try:
+            # Only what `print` reads counts: `printable` reads the op's own dict.
             if not fmt.printable(op):
                 return None
-            if tracker is not None:
-                tracker.read.clear()
+            if not props:
+                text: str | None = fmt.print(op, self, indent)
+                return text
+        except (AttributeError, KeyError, IndexError, TypeError, ValueError):
+            return None
+        tracker = _ReadTracker(props)
+        tracker.read = set()
+        op.properties = tracker
+        try:
             text = fmt.print(op, self, indent)
         except (AttributeError, KeyError, IndexError, TypeError, ValueError):
             return None
         finally:
             op.properties = props
-        if tracker is None:
-            return text
         return text if tracker.all_read() else None
 
     def generic(self, op: Operation, indent: str) -> str:
