@@ -89,18 +89,7 @@ class Operation:
         op.operands = operands
         for v in operands:
             v.uses.append(op)
-        if result_type is None:
-            op.results = []
-        else:
-            # OpResult(result_type, op, 0, result_name) without its __init__ call.
-            r = _new(OpResult)
-            r.type = result_type
-            r.uses = []
-            r.name_hint = result_name
-            r.scope_tag = 0
-            r.op = op
-            r.index = 0
-            op.results = [r]
+        op.results = [] if result_type is None else [OpResult(result_type, op, 0, result_name)]
         op.properties = properties
         op.attributes = attributes
         op.regions = []
