@@ -64,8 +64,9 @@ from ttopt.sharding.reshard_reading import (
     _AttrInfo,
     _numel,
     _read,
-    _read_signed,
+    _read_results,
     _Seen,
+    _seen,
     _signature,
     _signed_rule,
     _type_facts,
@@ -837,7 +838,11 @@ def _projections(rule: OpShardingRule, shs: list[Sharding | None], ctx: _Ctx,
         number = _rule_number(rule, ctx)
         per = ctx.projections.get(number)
         if per is None:
-            per = ctx.projections[number] = [{} for _ in tensors]
+            # A projection is a function of the tensor's mapping, its factors' sizes and the
+            # sharding's shape: tensors of equal mappings and sizes (of this rule or another)
+            # share one table.
+            tables = ctx.projection_tables
+            per = ctx.projections[number] = [tables.setdefault((m, tuple([sizes[f] for d in m for f in d])), {}) for m in tensors]
     out = []
     overflow = False
     t = 0
@@ -1132,7 +1137,28 @@ def _walk_signed(op: Any, block: Any, c: _Ctx, full: bool, tracing: bool, sig: A
     module = c.module
     # Each operand's and result's sharding attribute, read once for the steps below (an
     # all_reduce of unreduced operands replaces them: read again then).
-    seen = _read(op, c) if sig is None else _read_signed(op, c, c.operand_infos)
+    if sig is None:
+        seen = _read(op, c)
+    else:
+        infos = c.operand_infos  # the operands' records the signature found, a list of its own
+        unreduced = False
+        for i in infos:
+            if i is not None and i.unreduced:
+                unreduced = True
+                break
+        off = _read_results(op, c, infos)
+        if not unreduced and not off and not op.name.startswith("sdy.") and not (op.name in SEED_SKIPPED and c.conservative):
+            # The common case: none of the steps below but the decision applies (a signature
+            # implies the full version, untraced, and no barrier or region argument read).
+            rule, facts = _signed_rule(op, c, sig)
+            if rule is not None and not rule.is_custom:
+                tensors = [*op.operands, *op.results]
+                edits = _decide_read(op, rule, c, tensors, infos, facts)
+                if edits is not None:
+                    _apply(op, tensors, edits, c)
+                c.by_signature[sig] = (edits, tensors)
+                return
+        seen = _seen(op, infos, op.name != "sdy.propagation_barrier", unreduced, off, signed=True)
     if seen.unreduced_operand and op.results:
         _reduce_unreduced_operands(op, c)
         seen = _read(op, c)

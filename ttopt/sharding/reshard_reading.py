@@ -127,18 +127,6 @@ def _read(op: Any, c: _Ctx) -> _Seen:
     return _seen(op, found, plain, unreduced, off)
 
 
-def _read_signed(op: Any, c: _Ctx, operand_infos: list[_AttrInfo | None]) -> _Seen:
-    """`_read` of an op `_signature` signed, from the operands' records it found (a list of its own)."""
-    found = operand_infos
-    unreduced = False
-    for i in found:
-        if i is not None and i.unreduced:
-            unreduced = True
-            break
-    off = _read_results(op, c, found)
-    return _seen(op, found, op.name != "sdy.propagation_barrier", unreduced, off, signed=True)
-
-
 def _read_results(op: Any, c: _Ctx, found: list[_AttrInfo | None]) -> bool:
     """Append the records of `op`'s results' shardings to `found`; whether one is on a mesh
     that is not distributed."""

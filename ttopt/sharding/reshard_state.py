@@ -64,6 +64,7 @@ class _Ctx:
     sharding_numbers: dict = field(default_factory=dict)  # id(sharding) -> (sharding, `_sharding_number`)
     sharding_classes: dict = field(default_factory=dict)  # a sharding's fields -> number
     projections: dict = field(default_factory=dict)  # rule number -> per tensor {shape number: (projection, overflow?)}
+    projection_tables: dict = field(default_factory=dict)  # (tensor mapping, its factors' sizes) -> its `projections` table
     tensor_dims: dict = field(default_factory=dict)  # (rule number, tensor, its factors' axes) -> its dims
     rule_ids: dict = field(default_factory=dict)  # id(rule) -> (rule, its number in rule_numbers)
     rule_numbers: dict = field(default_factory=dict)  # rule -> number
