@@ -570,7 +570,7 @@ def _choice(op: Any, rule: OpShardingRule, rule_number: int, shs: list[Sharding 
     choice = ctx.choices.get(key)
     if choice is None:
         found = _choose(op, rule, shs, numels, ctx, full, shapes)
-        keeps = found is not None and _keeps(found, shs, rule, len(op.operands))
+        keeps = found is not None and _keeps(found, shapes, rule, len(op.operands), ctx)
         choice = ctx.choices[key] = [found, keeps, None]
     return choice
 
@@ -654,8 +654,16 @@ def _edits(op: Any, rule: OpShardingRule, ctx: _Ctx, found: tuple, shs: list[Sha
         chosen = dict(found[0])
         red_axes = axis_set_diff([a for f in sorted(rule.reduction) for a in chosen.get(f, ())], kept)
     changed = any(result_changed)
-    new_results = [target(t) for t in range(n_ops, n)] if changed or red_axes or tracing else []
-    result_attrs = [to_attr(s, ctx.meshes) for s in new_results] if changed else None
+    if tracing:
+        new_results = [target(t) for t in range(n_ops, n)]
+        result_attrs = [to_attr(s, ctx.meshes) for s in new_results] if changed else None
+    elif changed or red_axes:
+        # Shared with the other edits whose result sharding and chosen dims are these (read only).
+        made = [_result_target(shs[t], dims_of[t], mesh_ref, ctx, changed) for t in range(n_ops, n)]
+        new_results = [m[0] for m in made]
+        result_attrs = [m[1] for m in made] if changed else None
+    else:
+        new_results, result_attrs = [], None
     # All results' all_reduces come first, then their reshards (Shardy's order).
     all_reduces = []
     if red_axes:
@@ -684,6 +692,22 @@ def _edits(op: Any, rule: OpShardingRule, ctx: _Ctx, found: tuple, shs: list[Sha
                           f"{old.text(ctx.meshes)} -> reshard after the op")  # fmt: skip
         result_reshards.append(_reshard_props(old, ctx, keep_open=True, unreduced=True))
     return _Edits(operands, result_attrs, all_reduces, result_reshards)
+
+
+def _result_target(cur: Sharding | None, dims: tuple, mesh_ref: Any, ctx: _Ctx, attr: bool) -> list:
+    """[`_edits`' target of a result of sharding `cur` (shared, read only), its `to_attr` when
+    `attr` (else None until asked for)], found once per sharding object, dims and mesh (the entry
+    holds the sharding and the mesh)."""
+    key = (id(cur), dims, mesh_ref if isinstance(mesh_ref, str) else id(mesh_ref))
+    hit = ctx.result_targets.get(key)
+    if hit is None:
+        out = cur.copy() if cur is not None else Sharding.replicated_closed(mesh_ref, len(dims))
+        out.dims = [list(d) for d in dims]
+        out.mesh = mesh_ref
+        hit = ctx.result_targets[key] = [out, None, cur, mesh_ref]
+    if attr and hit[1] is None:
+        hit[1] = to_attr(hit[0], ctx.meshes)
+    return hit
 
 
 def _same_dims(cur: Sharding | None, dims: tuple, rank: int) -> bool:
@@ -755,17 +779,19 @@ def _axis_sizes(mesh: Any, ctx: _Ctx) -> tuple[dict[str, int], int]:
     return hit[1], hit[2]
 
 
-def _keeps(found: tuple, shs: list[Sharding | None], rule: OpShardingRule, n_ops: int) -> bool:
-    """The chosen factor shardings leave every tensor's dims as they are (scalar operands aside)
-    and put no axes on a reduction factor: `_process_op` would insert nothing."""
+def _keeps(found: tuple, shapes: list[int | None], rule: OpShardingRule, n_ops: int, ctx: _Ctx) -> bool:
+    """The chosen factor shardings leave every tensor's dims (its sharding's `_shape_number`:
+    None without one) as they are (scalar operands aside) and put no axes on a reduction factor:
+    `_process_op` would insert nothing."""
     if rule.reduction:
         chosen = dict(found[0])
         if any(chosen.get(f) for f in rule.reduction):
             return False
-    for t, (sh, dims) in enumerate(zip(shs, found[1])):
+    dims_of = ctx.shape_dims
+    for t, (s, dims) in enumerate(zip(shapes, found[1])):
         if t < n_ops and not dims:
             continue
-        if (tuple(map(tuple, sh.dims)) if sh is not None else ((),) * len(dims)) != dims:
+        if (dims_of[s] if s is not None else ((),) * len(dims)) != dims:
             return False
     return True
 
