@@ -203,11 +203,11 @@ def heuristic_axes(rule: OpShardingRule, projs: list[TensorProjection], sizes: S
         of_factor.setdefault(c.factor, []).append(c)
     for t, f, src in sources:
         for c in of_factor[f]:
-            a = c.axes
+            prefix = c.axes
             # `c.axes == src or _strict_prefix(c.axes, src)`: a tuple prefix of `src` (itself
             # included) at once; a last axis that is a prefix sub-axis of src's is tested.
-            k = len(a)
-            if src[:k] == a or (k <= len(src) and a[-1][0] == src[k - 1][0] and _strict_prefix(a, src)):
+            k = len(prefix)
+            if src[:k] == prefix or (k <= len(src) and prefix[-1][0] == src[k - 1][0] and _strict_prefix(prefix, src)):
                 c.total += sizes[t]
     deps = {f: set(prevs) for f, prevs in waits.items()} if waits else {}
     assigned: dict[int, tuple[Axis, ...]] = {}
