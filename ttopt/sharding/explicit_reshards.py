@@ -611,7 +611,7 @@ class _Edits:
     after: bool = True  # whether an op is inserted after the op (an all_reduce or a result's reshard)
 
     def __post_init__(self) -> None:
-        self.after = bool(self.all_reduces) or any(r is not None for r in self.result_reshards)
+        self.after = bool(self.all_reduces) or self.result_reshards.count(None) < len(self.result_reshards)
 
 
 def _edits(op: Any, rule: OpShardingRule, ctx: _Ctx, found: tuple, shs: list[Sharding | None], tensors: list[Any],
@@ -833,7 +833,7 @@ def _tensor_dims(rule: OpShardingRule, chosen: dict, as_tuples: dict, ctx: _Ctx)
             if len(axes) > 1:
                 merged = {f: (axes if len(axes) < 2 else tuple(merge_axes(list(axes)))) for f, axes in as_tuples.items()}
                 break
-        if len(merged) == rule.num_factors:  # every factor has its axes (the common case): read in C
+        if len(merged) == len(rule.factor_sizes):  # every factor has its axes (the common case): read in C
             return tuple([tuple(map(merged.__getitem__, fs)) for fs in per])
         get = merged.get
         return tuple([tuple([get(f, ()) for f in fs]) for fs in per])

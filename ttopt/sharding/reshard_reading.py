@@ -228,6 +228,7 @@ def _signature(op: Any, c: _Ctx) -> tuple | None:
         return None
     classes = c.attr_classes
     per_values = c.per_values
+    sdy_names = c.sdy_names
     operands = op.operands
     key: list[Any] = [kind, len(operands)]  # what the rule reads, then the shardings read
     own = None  # the class of the op's per-value attribute
@@ -256,7 +257,10 @@ def _signature(op: Any, c: _Ctx) -> tuple | None:
             found.append(arg[1])
             continue
         dn = d.name
-        if dn.startswith("sdy."):
+        sdy = sdy_names.get(dn)
+        if sdy is None:  # read once per name: `startswith` parses its arguments on every call
+            sdy = sdy_names[dn] = dn.startswith("sdy.")
+        if sdy:
             if dn == "sdy.propagation_barrier" or dn == "sdy.manual_computation":
                 return None
             prop = _OWN_SHARDING.get(dn)
