@@ -183,7 +183,8 @@ def _best(valid: list[_Candidate], full: dict[str, int]) -> _Candidate:
 def heuristic_axes(rule: OpShardingRule, projs: list[TensorProjection], sizes: Sequence[int], full: dict[str, int]) -> AxesPerFactor:
     """findCommonAxesHeuristic: greedy (factor, axes) picks by the size of the tensors that hold them."""
     precedence, waits, _ = _rule_tables(rule)
-    pairs: dict[tuple[int, tuple[Axis, ...]], None] = {}
+    # Each (factor, axes prefix) any tensor has (first seen first), with its sharding size.
+    pairs: dict[tuple[int, tuple[Axis, ...]], int] = {}
     sources: list[tuple[int, int, tuple[Axis, ...]]] = []  # (tensor, factor, its axes) for sharded factors
     for t, p in enumerate(projs):
         for f, fs in p.factors.items():
@@ -191,16 +192,22 @@ def heuristic_axes(rule: OpShardingRule, projs: list[TensorProjection], sizes: S
                 continue  # candidates have axes: none is a prefix of nothing
             axes = src = tuple(fs.axes)
             sources.append((t, f, src))
+            n = axes_size(src)
             while axes:
-                pairs[(f, axes)] = None
+                pairs[(f, axes)] = n
+                n //= axes[-1][2]
                 axes = axes[:-1]
-    cands = [_Candidate(f, axes, axes_size(axes), precedence[f]) for f, axes in pairs]
+    cands = [_Candidate(f, axes, n, precedence[f]) for (f, axes), n in pairs.items()]
     of_factor: dict[int, list[_Candidate]] = {}
     for c in cands:
         of_factor.setdefault(c.factor, []).append(c)
     for t, f, src in sources:
         for c in of_factor[f]:
-            if c.axes == src or _strict_prefix(c.axes, src):
+            prefix = c.axes
+            # `c.axes == src or _strict_prefix(c.axes, src)`: a tuple prefix of `src` (itself
+            # included) at once; a last axis that is a prefix sub-axis of src's is tested.
+            k = len(prefix)
+            if src[:k] == prefix or (k <= len(src) and prefix[-1][0] == src[k - 1][0] and _strict_prefix(prefix, src)):
                 c.total += sizes[t]
     deps = {f: set(prevs) for f, prevs in waits.items()} if waits else {}
     assigned: dict[int, tuple[Axis, ...]] = {}
@@ -224,7 +231,12 @@ def heuristic_axes(rule: OpShardingRule, projs: list[TensorProjection], sizes: S
                     c.size = axes_size(c.axes) // picked_size
                     kept.append(c)
                 continue
-            cut = truncate_without_overlap(c.axes, picked_axes, names)
+            for a in c.axes:
+                if a[0] in names:  # only parts of one mesh axis overlap
+                    cut = truncate_without_overlap(c.axes, picked_axes, names)
+                    break
+            else:
+                cut = c.axes
             if cut != c.axes:
                 c.axes = cut
                 current = assigned.get(c.factor, ())
@@ -236,7 +248,8 @@ def heuristic_axes(rule: OpShardingRule, projs: list[TensorProjection], sizes: S
                 c.size = axes_size(c.axes)
             kept.append(c)
         cands = kept
-    return {f: list(assigned.get(f, ())) for f in range(rule.num_factors)}
+    get = assigned.get
+    return {f: list(get(f, ())) for f in range(len(factor_sizes))}
 
 
 # Per rule object (rules are frozen and shared by the ops of one shape; the entry holds the

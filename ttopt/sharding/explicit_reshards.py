@@ -64,8 +64,9 @@ from ttopt.sharding.reshard_reading import (
     _AttrInfo,
     _numel,
     _read,
-    _read_signed,
+    _read_results,
     _Seen,
+    _seen,
     _signature,
     _signed_rule,
     _type_facts,
@@ -569,7 +570,7 @@ def _choice(op: Any, rule: OpShardingRule, rule_number: int, shs: list[Sharding 
     choice = ctx.choices.get(key)
     if choice is None:
         found = _choose(op, rule, shs, numels, ctx, full, shapes)
-        keeps = found is not None and _keeps(found, shs, rule, len(op.operands))
+        keeps = found is not None and _keeps(found, shapes, rule, len(op.operands), ctx)
         choice = ctx.choices[key] = [found, keeps, None]
     return choice
 
@@ -610,7 +611,7 @@ class _Edits:
     after: bool = True  # whether an op is inserted after the op (an all_reduce or a result's reshard)
 
     def __post_init__(self) -> None:
-        self.after = bool(self.all_reduces) or any(r is not None for r in self.result_reshards)
+        self.after = bool(self.all_reduces) or self.result_reshards.count(None) < len(self.result_reshards)
 
 
 def _edits(op: Any, rule: OpShardingRule, ctx: _Ctx, found: tuple, shs: list[Sharding | None], tensors: list[Any],
@@ -653,8 +654,16 @@ def _edits(op: Any, rule: OpShardingRule, ctx: _Ctx, found: tuple, shs: list[Sha
         chosen = dict(found[0])
         red_axes = axis_set_diff([a for f in sorted(rule.reduction) for a in chosen.get(f, ())], kept)
     changed = any(result_changed)
-    new_results = [target(t) for t in range(n_ops, n)] if changed or red_axes or tracing else []
-    result_attrs = [to_attr(s, ctx.meshes) for s in new_results] if changed else None
+    if tracing:
+        new_results = [target(t) for t in range(n_ops, n)]
+        result_attrs = [to_attr(s, ctx.meshes) for s in new_results] if changed else None
+    elif changed or red_axes:
+        # Shared with the other edits whose result sharding and chosen dims are these (read only).
+        made = [_result_target(shs[t], dims_of[t], mesh_ref, ctx, changed) for t in range(n_ops, n)]
+        new_results = [m[0] for m in made]
+        result_attrs = [m[1] for m in made] if changed else None
+    else:
+        new_results, result_attrs = [], None
     # All results' all_reduces come first, then their reshards (Shardy's order).
     all_reduces = []
     if red_axes:
@@ -683,6 +692,22 @@ def _edits(op: Any, rule: OpShardingRule, ctx: _Ctx, found: tuple, shs: list[Sha
                           f"{old.text(ctx.meshes)} -> reshard after the op")  # fmt: skip
         result_reshards.append(_reshard_props(old, ctx, keep_open=True, unreduced=True))
     return _Edits(operands, result_attrs, all_reduces, result_reshards)
+
+
+def _result_target(cur: Sharding | None, dims: tuple, mesh_ref: Any, ctx: _Ctx, attr: bool) -> list:
+    """[`_edits`' target of a result of sharding `cur` (shared, read only), its `to_attr` when
+    `attr` (else None until asked for)], found once per sharding object, dims and mesh (the entry
+    holds the sharding and the mesh)."""
+    key = (id(cur), dims, mesh_ref if isinstance(mesh_ref, str) else id(mesh_ref))
+    hit = ctx.result_targets.get(key)
+    if hit is None:
+        out = cur.copy() if cur is not None else Sharding.replicated_closed(mesh_ref, len(dims))
+        out.dims = [list(d) for d in dims]
+        out.mesh = mesh_ref
+        hit = ctx.result_targets[key] = [out, None, cur, mesh_ref]
+    if attr and hit[1] is None:
+        hit[1] = to_attr(hit[0], ctx.meshes)
+    return hit
 
 
 def _same_dims(cur: Sharding | None, dims: tuple, rank: int) -> bool:
@@ -754,17 +779,19 @@ def _axis_sizes(mesh: Any, ctx: _Ctx) -> tuple[dict[str, int], int]:
     return hit[1], hit[2]
 
 
-def _keeps(found: tuple, shs: list[Sharding | None], rule: OpShardingRule, n_ops: int) -> bool:
-    """The chosen factor shardings leave every tensor's dims as they are (scalar operands aside)
-    and put no axes on a reduction factor: `_process_op` would insert nothing."""
+def _keeps(found: tuple, shapes: list[int | None], rule: OpShardingRule, n_ops: int, ctx: _Ctx) -> bool:
+    """The chosen factor shardings leave every tensor's dims (its sharding's `_shape_number`:
+    None without one) as they are (scalar operands aside) and put no axes on a reduction factor:
+    `_process_op` would insert nothing."""
     if rule.reduction:
         chosen = dict(found[0])
         if any(chosen.get(f) for f in rule.reduction):
             return False
-    for t, (sh, dims) in enumerate(zip(shs, found[1])):
+    dims_of = ctx.shape_dims
+    for t, (s, dims) in enumerate(zip(shapes, found[1])):
         if t < n_ops and not dims:
             continue
-        if (tuple(map(tuple, sh.dims)) if sh is not None else ((),) * len(dims)) != dims:
+        if (dims_of[s] if s is not None else ((),) * len(dims)) != dims:
             return False
     return True
 
@@ -806,7 +833,7 @@ def _tensor_dims(rule: OpShardingRule, chosen: dict, as_tuples: dict, ctx: _Ctx)
             if len(axes) > 1:
                 merged = {f: (axes if len(axes) < 2 else tuple(merge_axes(list(axes)))) for f, axes in as_tuples.items()}
                 break
-        if len(merged) == rule.num_factors:  # every factor has its axes (the common case): read in C
+        if len(merged) == len(rule.factor_sizes):  # every factor has its axes (the common case): read in C
             return tuple([tuple(map(merged.__getitem__, fs)) for fs in per])
         get = merged.get
         return tuple([tuple([get(f, ()) for f in fs]) for fs in per])
@@ -837,7 +864,11 @@ def _projections(rule: OpShardingRule, shs: list[Sharding | None], ctx: _Ctx,
         number = _rule_number(rule, ctx)
         per = ctx.projections.get(number)
         if per is None:
-            per = ctx.projections[number] = [{} for _ in tensors]
+            # A projection is a function of the tensor's mapping, its factors' sizes and the
+            # sharding's shape: tensors of equal mappings and sizes (of this rule or another)
+            # share one table.
+            tables = ctx.projection_tables
+            per = ctx.projections[number] = [tables.setdefault((m, tuple([sizes[f] for d in m for f in d])), {}) for m in tensors]
     out = []
     overflow = False
     t = 0
@@ -1132,7 +1163,28 @@ def _walk_signed(op: Any, block: Any, c: _Ctx, full: bool, tracing: bool, sig: A
     module = c.module
     # Each operand's and result's sharding attribute, read once for the steps below (an
     # all_reduce of unreduced operands replaces them: read again then).
-    seen = _read(op, c) if sig is None else _read_signed(op, c, c.operand_infos)
+    if sig is None:
+        seen = _read(op, c)
+    else:
+        infos = c.operand_infos  # the operands' records the signature found, a list of its own
+        unreduced = False
+        for i in infos:
+            if i is not None and i.unreduced:
+                unreduced = True
+                break
+        off = _read_results(op, c, infos)
+        if not unreduced and not off and not op.name.startswith("sdy.") and not (op.name in SEED_SKIPPED and c.conservative):
+            # The common case: none of the steps below but the decision applies (a signature
+            # implies the full version, untraced, and no barrier or region argument read).
+            rule, facts = _signed_rule(op, c, sig)
+            if rule is not None and not rule.is_custom:
+                tensors = [*op.operands, *op.results]
+                edits = _decide_read(op, rule, c, tensors, infos, facts)
+                if edits is not None:
+                    _apply(op, tensors, edits, c)
+                c.by_signature[sig] = (edits, tensors)
+                return
+        seen = _seen(op, infos, op.name != "sdy.propagation_barrier", unreduced, off, signed=True)
     if seen.unreduced_operand and op.results:
         _reduce_unreduced_operands(op, c)
         seen = _read(op, c)

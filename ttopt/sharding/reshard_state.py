@@ -61,9 +61,11 @@ class _Ctx:
     found_numbers: dict = field(default_factory=dict)  # outcome of `_choose` -> number
     shapes: dict = field(default_factory=dict)  # id(sharding) -> (sharding, `_shape_number`)
     shape_numbers: dict = field(default_factory=dict)  # (dims, replicated axes) -> number
+    shape_dims: list = field(default_factory=list)  # per shape number, its dims (tuples)
     sharding_numbers: dict = field(default_factory=dict)  # id(sharding) -> (sharding, `_sharding_number`)
     sharding_classes: dict = field(default_factory=dict)  # a sharding's fields -> number
     projections: dict = field(default_factory=dict)  # rule number -> per tensor {shape number: (projection, overflow?)}
+    projection_tables: dict = field(default_factory=dict)  # (tensor mapping, its factors' sizes) -> its `projections` table
     tensor_dims: dict = field(default_factory=dict)  # (rule number, tensor, its factors' axes) -> its dims
     rule_ids: dict = field(default_factory=dict)  # id(rule) -> (rule, its number in rule_numbers)
     rule_numbers: dict = field(default_factory=dict)  # rule -> number
@@ -76,6 +78,7 @@ class _Ctx:
     rule_shapes: dict = field(default_factory=dict)  # id(rule) -> (rule, `_rule_shape`)
     reshard_props: dict = field(default_factory=dict)  # `_reshard_props`'s key -> (the mesh, the properties)
     all_reduce_props: dict = field(default_factory=dict)  # `_all_reduce_props`'s key -> (mesh, model, properties)
+    result_targets: dict = field(default_factory=dict)  # `_result_target`'s key -> its entry
     edits: dict = field(default_factory=dict)  # `_decide`'s edits per choice, shardings read (by value), ...
     decided: dict = field(default_factory=dict)  # (rule number, reshape?, combiner, `_Seen.parts`) -> `_decide`'s outcome
     per_values: dict = field(default_factory=dict)  # id(`sdy.sharding` attribute) -> `_per_value`
@@ -94,6 +97,7 @@ class _Ctx:
     deferring: set = field(default_factory=set)  # ids of the blocks whose walk defers its edits
     own_infos: dict = field(default_factory=dict)  # id(an sdy op's sharding property) -> (it, its record)
     signable: dict = field(default_factory=dict)  # op name -> `_signature_kind`
+    sdy_names: dict = field(default_factory=dict)  # op name -> whether it is an sdy op's
     attr_classes: dict = field(default_factory=dict)  # id(property or attribute) -> (it, `_attr_class`)
     attr_class_numbers: dict = field(default_factory=dict)  # (attribute kind, spelling) -> class
     per_value_classes: dict = field(default_factory=dict)  # per-value content -> class
@@ -166,7 +170,10 @@ def _shape_number(sh: Sharding, ctx: _Ctx) -> int:
     hit = ctx.shapes.get(id(sh))
     if hit is None or hit[0] is not sh:
         content = (tuple(map(tuple, sh.dims)), sh.replicated)
-        hit = ctx.shapes[id(sh)] = (sh, ctx.shape_numbers.setdefault(content, len(ctx.shape_numbers)))
+        number = ctx.shape_numbers.setdefault(content, len(ctx.shape_numbers))
+        if number == len(ctx.shape_dims):
+            ctx.shape_dims.append(content[0])
+        hit = ctx.shapes[id(sh)] = (sh, number)
     return hit[1]
 
 
