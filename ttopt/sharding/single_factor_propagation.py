@@ -220,10 +220,14 @@ def propagate_aggressive(axes: Axes, projections: Sequence[Projection], factors:
     `propagate_basic`; `tensor_sizes`: each tensor's number of elements over its factors)."""
     n = len(axes)
     updated = [False] * n
-    wanted: list[list[Axis]] = [[] for _ in sizes]  # (most factors) none where every tensor has one axes list
+    # (Most factors) none where every tensor has one axes list: the one empty list, read only.
+    wanted: list[list[Axis]] = [[]] * len(sizes)
+    active = []  # the factors wanting axes, in order
     for f in _differing(axes, len(sizes)):
-        wanted[f] = _compatible(axes, n_operands, f, direction(f))
-    active = [f for f, w in enumerate(wanted) if w]
+        w = _compatible(axes, n_operands, f, direction(f))
+        if w:
+            wanted[f] = w
+            active.append(f)
     if not active:
         return updated
     source = [(-1, -1)] * len(sizes)
