@@ -288,8 +288,12 @@ class ShardingGraph:
         sig_of_object = self._sig_of_object
         for op in block.ops:
             name = op.name
-            known = [slot_of.get(id(v)) for v in op.operands]
-            slots: list[int] = [slot(v) for v in op.operands] if None in known else known  # type: ignore[assignment]
+            operands = op.operands
+            n = len(operands)  # (one or two operands, most ops: without a comprehension's frame)
+            known = ([slot_of.get(id(operands[0]))] if n == 1 else
+                     [slot_of.get(id(operands[0])), slot_of.get(id(operands[1]))] if n == 2 else
+                     [slot_of.get(id(v)) for v in operands])  # fmt: skip
+            slots: list[int] = [slot(v) for v in operands] if None in known else known  # type: ignore[assignment]
             if name in DATA_FLOW_EDGE_OPS and self._data_flow_edges(op, func):
                 continue
             results = op.results
