@@ -567,7 +567,8 @@ class ShardingGraph:
                     continue
             else:
                 shs = takes[i](sh)
-                key = (sig, *map(id, shs))
+                key = ((sig, id(shs[0]), id(shs[1])) if len(shs) == 2 else  # (most nodes: no list, map or iterator)
+                       (sig, id(shs[0]), id(shs[1]), id(shs[2])) if len(shs) == 3 else (sig, *map(id, shs)))  # fmt: skip
                 hit = memo.get(key)  # type: ignore[union-attr]
                 if hit is None:
                     hit = memo[key] = (outcome(nodes[i], shs, aggressive), shs)  # type: ignore[index]
