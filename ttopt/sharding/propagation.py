@@ -285,7 +285,8 @@ class ShardingGraph:
         both = fp.BOTH
         is_elementwise = fp.is_elementwise
         elementwise_of: dict[str, bool] = {}
-        sig_of_object = self._sig_of_object
+        # `_sig_entry`'s entries of this block's nodes (direction BOTH): per elementwise flag, by id(rule).
+        sig_by_flag: tuple[dict[int, tuple], dict[int, tuple]] = ({}, {})
         for op in block.ops:
             name = op.name
             operands = op.operands
@@ -336,9 +337,9 @@ class ShardingGraph:
                 # `_add_node`, inline: the node's index goes once into each of its slots' users; its
                 # `_visit_sig` is worked out here (sharding groups, added last, undo it for theirs).
                 i = len(nodes)
-                hit = sig_of_object.get((id(rule), both, elementwise))
+                hit = sig_by_flag[elementwise].get(id(rule))
                 if hit is None or hit[0] is not rule:
-                    hit = self._sig_entry(rule, both, elementwise)
+                    hit = sig_by_flag[elementwise][id(rule)] = self._sig_entry(rule, both, elementwise)
                 take = itemgetter(*slots) if len(slots) > 1 else _taker(slots)  # (`_taker`, its common case inline)
                 nodes.append(Node(op, rule, slots, name, both, elementwise, None, hit[2], hit[3], take, (-1, -1), hit[1]))
                 for s in slots:
@@ -755,7 +756,12 @@ class ShardingGraph:
         outcome = self.outcomes.get(key)
         if outcome is None:
             self.inert = False
-            outcome = self.outcomes[key] = self._factor_propagation(node, shs, parts, mesh, known[1], aggressive, False)
+            simple = self._simple.get(node.rule_id)  # (`_factor_propagation`'s shortcut, without its call)
+            if simple is not None and simple[0] is not None:
+                outcome = self._single_factor_propagation(node, shs, parts, mesh, known[1], aggressive, simple)
+            else:
+                outcome = self._factor_propagation(node, shs, parts, mesh, known[1], aggressive, False)
+            self.outcomes[key] = outcome
             if self.inert:
                 # Nothing the basic strategy could extend: the aggressive one, on the same tensors, changes nothing.
                 self.outcomes[(key[0], True, *key[2:])] = ()
