@@ -23,8 +23,9 @@ import re
 from collections import deque
 from dataclasses import dataclass, field
 from functools import partial
+from itertools import compress
 from math import gcd
-from operator import itemgetter
+from operator import is_not, itemgetter
 from typing import TYPE_CHECKING, Any, Callable
 
 from ttopt.dialects.sdy_formats import enum_keyword
@@ -131,7 +132,7 @@ def scan_module(module: Module) -> ModuleScan:
     funcs: list[Operation] = []
     calls: dict[str, list[Operation]] = {}
     groups = False
-    for op in module.walk():
+    for op in module.op.walk_list():  # (no edits while scanning: the list walk, without a generator step per op)
         name = op.name
         if name == "func.func":
             funcs.append(op)
@@ -198,6 +199,8 @@ class ShardingGraph:
         self._shardings: dict[tuple, Sharding] = {}  # the shardings written, by value (`_interned`)
         self._read_interned: dict[int, tuple[Sharding, Sharding]] = {}  # id(read) -> (read, interned): `_read`
         self._quiet: list[bool] = []  # per node: see `propagate`
+        self._order: list[int] = []  # the nodes in the order each round queues them first
+        self._node_sigs: tuple[list[int], list[Any]] = ([], [])  # per node its `sig` and `take`, once signed
         self._tracing_now = False  # whether the trace is on, read once per `propagate`
         funcs, self.calls, groups = scan if scan is not None else scan_module(module)
         self.funcs = {func_name(f): f for f in funcs}
@@ -282,11 +285,16 @@ class ShardingGraph:
         both = fp.BOTH
         is_elementwise = fp.is_elementwise
         elementwise_of: dict[str, bool] = {}
-        sig_of_object = self._sig_of_object
+        # `_sig_entry`'s entries of this block's nodes (direction BOTH): per elementwise flag, by id(rule).
+        sig_by_flag: tuple[dict[int, tuple], dict[int, tuple]] = ({}, {})
         for op in block.ops:
             name = op.name
-            known = [slot_of.get(id(v)) for v in op.operands]
-            slots: list[int] = [slot(v) for v in op.operands] if None in known else known  # type: ignore[assignment]
+            operands = op.operands
+            n = len(operands)  # (one or two operands, most ops: without a comprehension's frame)
+            known = ([slot_of.get(id(operands[0]))] if n == 1 else
+                     [slot_of.get(id(operands[0])), slot_of.get(id(operands[1]))] if n == 2 else
+                     [slot_of.get(id(v)) for v in operands])  # fmt: skip
+            slots: list[int] = [slot(v) for v in operands] if None in known else known  # type: ignore[assignment]
             if name in DATA_FLOW_EDGE_OPS and self._data_flow_edges(op, func):
                 continue
             results = op.results
@@ -329,10 +337,11 @@ class ShardingGraph:
                 # `_add_node`, inline: the node's index goes once into each of its slots' users; its
                 # `_visit_sig` is worked out here (sharding groups, added last, undo it for theirs).
                 i = len(nodes)
-                hit = sig_of_object.get((id(rule), both, elementwise))
+                hit = sig_by_flag[elementwise].get(id(rule))
                 if hit is None or hit[0] is not rule:
-                    hit = self._sig_entry(rule, both, elementwise)
-                nodes.append(Node(op, rule, slots, name, both, elementwise, None, hit[2], hit[3], _taker(slots), (-1, -1), hit[1]))
+                    hit = sig_by_flag[elementwise][id(rule)] = self._sig_entry(rule, both, elementwise)
+                take = itemgetter(*slots) if len(slots) > 1 else _taker(slots)  # (`_taker`, its common case inline)
+                nodes.append(Node(op, rule, slots, name, both, elementwise, None, hit[2], hit[3], take, (-1, -1), hit[1]))
                 for s in slots:
                     u = users[s]
                     if not u or u[-1] != i:
@@ -512,8 +521,11 @@ class ShardingGraph:
         res = PropagationResult(skipped=dict(self.skipped))
         # Return edges first: a function result's sharding reaches the returned value before the
         # op that computes it picks axes from its operands (Shardy's order).
-        returns = [i for i, n in enumerate(self.nodes) if n.label == "return"]
-        queue = deque([*returns, *[i for i, n in enumerate(self.nodes) if n.label != "return"]])
+        order = self._order
+        if len(order) != len(self.nodes):  # worked out once: the rounds start alike
+            returns = [i for i, n in enumerate(self.nodes) if n.label == "return"]
+            order = self._order = [*returns, *[i for i, n in enumerate(self.nodes) if n.label != "return"]]
+        queue = deque(order)
         queued = [True] * len(self.nodes)
         if not after_basic or len(self._quiet) != len(self.nodes):
             self._quiet = [False] * len(self.nodes)
@@ -531,12 +543,15 @@ class ShardingGraph:
         if memo is None:
             sigs = [-2] * len(nodes)  # every node worked out at each visit
             takes: list[Any] = sigs
+        elif len(self._node_sigs[0]) == len(nodes):  # a node's signature stays as its first round found it
+            sigs, takes = self._node_sigs
         else:
             for node in nodes:
                 if node.sig == -1:
                     node.sig = self._visit_sig(node)
             sigs = [node.sig for node in nodes]
             takes = [node.take for node in nodes]
+            self._node_sigs = (sigs, takes)
         outcome = self._outcome
         visits = len(queue)  # and one per node queued again, below
         updates = 0  # counted in locals, the hottest loop of the pass
@@ -553,7 +568,8 @@ class ShardingGraph:
                     continue
             else:
                 shs = takes[i](sh)
-                key = (sig, *map(id, shs))
+                key = ((sig, id(shs[0]), id(shs[1])) if len(shs) == 2 else  # (most nodes: no list, map or iterator)
+                       (sig, id(shs[0]), id(shs[1]), id(shs[2])) if len(shs) == 3 else (sig, *map(id, shs)))  # fmt: skip
                 hit = memo.get(key)  # type: ignore[union-attr]
                 if hit is None:
                     hit = memo[key] = (outcome(nodes[i], shs, aggressive), shs)  # type: ignore[index]
@@ -740,7 +756,12 @@ class ShardingGraph:
         outcome = self.outcomes.get(key)
         if outcome is None:
             self.inert = False
-            outcome = self.outcomes[key] = self._factor_propagation(node, shs, parts, mesh, known[1], aggressive, False)
+            simple = self._simple.get(node.rule_id)  # (`_factor_propagation`'s shortcut, without its call)
+            if simple is not None and simple[0] is not None:
+                outcome = self._single_factor_propagation(node, shs, parts, mesh, known[1], aggressive, simple)
+            else:
+                outcome = self._factor_propagation(node, shs, parts, mesh, known[1], aggressive, False)
+            self.outcomes[key] = outcome
             if self.inert:
                 # Nothing the basic strategy could extend: the aggressive one, on the same tensors, changes nothing.
                 self.outcomes[(key[0], True, *key[2:])] = ()
@@ -866,6 +887,7 @@ class ShardingGraph:
         if projections is None:
             projections = self._simple_projections[rule_id] = [{} for _ in factors]
         projected = []
+        axes = []  # per tensor its projection's axes, shared: the strategies copy a tensor's before changing it
         n_factors = len(sizes)
         for t, s in enumerate(shs):
             by_part = projections[t]
@@ -879,7 +901,7 @@ class ShardingGraph:
                     p = sf.project(factors[t], n_factors, part[0], part[1], part[2], unr)
                 by_part[parts[t]] = p
             projected.append(p)
-        axes = [p[0] for p in projected]  # shared: the strategies copy a tensor's before changing it
+            axes.append(p[0])
         dirs = self._directions.get((rule_id, node.direction))
         if dirs is None:
             dirs = self._directions[(rule_id, node.direction)] = [self._direction(node, f) for f in range(n_factors)]
@@ -1017,7 +1039,7 @@ class ShardingGraph:
         # A one-result op's `sdy.sharding` per sharding object (slots share them: equal writes share one).
         per_value: dict[int, Any] = {}
         count = 0
-        for s in [s for s, (sh, init) in enumerate(zip(sh_list, initial)) if sh is not init]:
+        for s in compress(range(len(sh_list)), map(is_not, sh_list, initial)):
             sh, init = sh_list[s], initial[s]
             if sh is None or (init is not None and init.dims == sh.dims and init.priority == sh.priority
                               and init.replicated == sh.replicated):  # fmt: skip

@@ -61,19 +61,19 @@ NO_RULE = frozenset({
 
 def rule_for(op: Operation, conservative: bool = True) -> OpShardingRule | None:
     """The op's sharding rule, or None when it has none (or a shape is not static)."""
-    attr = op.attributes.get("sdy.sharding_rule")
-    if attr is not None:
-        body = getattr(attr.resolve(), "body", None)
-        if body is not None:
-            return custom_rule(op, body)
+    attrs = op.attributes
+    if attrs:
+        attr = attrs.get("sdy.sharding_rule")
+        if attr is not None:
+            body = getattr(attr.resolve(), "body", None)
+            if body is not None:
+                return custom_rule(op, body)
     fn = RULES.get(op.name)
     if fn is None:
         return None
     if fn is _pointwise or fn is _select:  # the most common rule: a function of the operand count and the types
         operands = op.operands
-        types: list[object] = [v.type for v in operands]
-        types += [r.type for r in op.results]
-        by_types = (len(operands), *map(id, types))
+        by_types = _types_key(operands, op.results)
         seen = _POINTWISE_SEEN.get(by_types)
         if seen is None:
             if len(_POINTWISE_SEEN) > _SHAPES_LIMIT:
@@ -81,11 +81,11 @@ def rule_for(op: Operation, conservative: bool = True) -> OpShardingRule | None:
             read = tuple(_shape_by_type(v) for v in (*operands, *op.results))
             n = len(operands)
             found = None if None in read else _pointwise_rule(read[:n], read[n:])  # type: ignore[arg-type]
-            seen = _POINTWISE_SEEN[by_types] = (found, types)
+            seen = _POINTWISE_SEEN[by_types] = (found, [v.type for v in (*operands, *op.results)])
         return seen[0]
     ident = _identity_key(op, conservative) if op.name in _SHAPE_AND_PROPERTY_RULES else None
     if ident is not None:
-        hit = _RULES_BY_ID.get(ident[0])
+        hit = _RULES_BY_ID.get(ident)
         if hit is not None:
             return hit[0]
     shapes = tuple(_shape_by_type(v) for v in (*op.operands, *op.results))
@@ -102,8 +102,22 @@ def rule_for(op: Operation, conservative: bool = True) -> OpShardingRule | None:
     if ident is not None:
         if len(_RULES_BY_ID) > 20_000:
             _RULES_BY_ID.clear()
-        _RULES_BY_ID[ident[0]] = (rule, ident[1])
+        _RULES_BY_ID[ident] = (rule, _identity_parts(op)[1])
     return rule
+
+
+def _types_key(operands: list[Value], results: list[OpResult]) -> tuple[int, ...]:
+    """The operand count and the ids of the operand then result types (`_POINTWISE_SEEN`'s key);
+    the common arities as one tuple display (no list, map or iterator object per op)."""
+    if len(results) == 1:
+        n = len(operands)
+        if n == 1:
+            return (1, id(operands[0].type), id(results[0].type))
+        if n == 2:
+            return (2, id(operands[0].type), id(operands[1].type), id(results[0].type))
+        if n == 3:
+            return (3, id(operands[0].type), id(operands[1].type), id(operands[2].type), id(results[0].type))
+    return (len(operands), *(id(v.type) for v in (*operands, *results)))
 
 
 def rule_reads_only_the_op(name: str) -> bool:
@@ -126,10 +140,37 @@ def rule_is_pointwise(name: str) -> bool:
     return fn is _pointwise or fn is _select
 
 
-def _identity_key(op: Operation, conservative: bool) -> tuple[tuple, list[object]] | None:
-    """The `_RULES_BY_ID` key of an op whose rule reads only its name, shapes and attributes,
-    with the objects it names by id (None when an attribute is an alias reference, whose
-    target may be redefined)."""
+def _identity_key(op: Operation, conservative: bool) -> tuple | None:
+    """The `_RULES_BY_ID` key of an op whose rule reads only its name, shapes and attributes:
+    (name, conservative, operand count, type count, property and attribute names, ids of the
+    types and attribute objects (`_identity_parts`)); None when an attribute is an alias
+    reference, whose target may be redefined. The common shapes of op (one result, one or two
+    operands, at most two properties, no attributes) as one tuple display, the same key."""
+    operands, results, props = op.operands, op.results, op.properties
+    if not op.attributes and len(results) == 1 and len(props) <= 2 and 0 < len(operands) <= 2:
+        types: tuple = ((id(operands[0].type), id(results[0].type)) if len(operands) == 1 else
+                        (id(operands[0].type), id(operands[1].type), id(results[0].type)))  # fmt: skip
+        n_types = len(types)
+        if not props:
+            return (op.name, conservative, n_types - 1, n_types, *types)
+        if len(props) == 1:
+            ((k, a),) = props.items()
+            return None if type(a) is AliasRef else (op.name, conservative, n_types - 1, n_types, k, *types, id(a))
+        (k1, a1), (k2, a2) = props.items()
+        if type(a1) is AliasRef or type(a2) is AliasRef:
+            return None
+        return (op.name, conservative, n_types - 1, n_types, k1, k2, *types, id(a1), id(a2))
+    names, objs = _identity_parts(op)
+    n_types = len(operands) + len(results)
+    if any(type(a) is AliasRef for a in objs[n_types:]):
+        return None
+    return (op.name, conservative, len(operands), n_types, *names, *map(id, objs))
+
+
+def _identity_parts(op: Operation) -> tuple[list[str], list[object]]:
+    """The property and (non-sdy) attribute names of an op, and the objects `_identity_key` names
+    by id: its operand and result types and those attributes (a `_RULES_BY_ID` entry holds them,
+    so their ids stay theirs)."""
     objs: list[object] = [v.type for v in op.operands]
     objs += [r.type for r in op.results]
     names = list(op.properties)
@@ -138,10 +179,7 @@ def _identity_key(op: Operation, conservative: bool) -> tuple[tuple, list[object
         if not k.startswith("sdy."):
             names.append(k)
             objs.append(a)
-    n_types = len(op.operands) + len(op.results)
-    if any(type(a) is AliasRef for a in objs[n_types:]):
-        return None
-    return (op.name, conservative, len(op.operands), n_types, *names, *map(id, objs)), objs
+    return names, objs
 
 
 # Rules that read nothing but the op's name, shapes and inherent attributes (not its operands'

@@ -198,15 +198,18 @@ def _basic_part(cur: Axis, prev: int, axes: Axes, projections: Sequence[Projecti
                 updated: list[bool], f: int, size: int, conservative: bool) -> Axis | None:  # fmt: skip
     """The part of `cur` every tensor can take, across its other factors, then within `f`
     (`_truncate`'s `remove` for the basic strategy)."""
-    r: Axis | None = cur
+    r: Axis = cur
     for u, own in enumerate(axes):
         p = projections[u]
-        r = _across(r, prev, p[4] if not updated[u] else by_name(own, factors[u]), f)  # type: ignore[arg-type]
-        if r is None:
-            return None
+        named = p[4] if not updated[u] else by_name(own, factors[u])
+        # (The common cases, where `_across` and `_within` return `r` itself, tested here first.)
+        if r[0] in named:
+            r = _across(r, prev, named, f)  # type: ignore[assignment]
+            if r is None:
+                return None
         a = own[f]
-        if a is not None:
-            r = _within(r, prev, a, p[1][f], p[2], p[3], size, conservative)
+        if a is not None and (p[2] or p[3] or r not in a):
+            r = _within(r, prev, a, p[1][f], p[2], p[3], size, conservative)  # type: ignore[assignment]
             if r is None:
                 return None
     return r
@@ -220,22 +223,17 @@ def propagate_aggressive(axes: Axes, projections: Sequence[Projection], factors:
     `propagate_basic`; `tensor_sizes`: each tensor's number of elements over its factors)."""
     n = len(axes)
     updated = [False] * n
-    wanted: list[list[Axis]] = [[] for _ in sizes]  # (most factors) none where every tensor has one axes list
+    # (Most factors) none where every tensor has one axes list: the one empty list, read only.
+    wanted: list[list[Axis]] = [[]] * len(sizes)
+    active = []  # the factors wanting axes, in order
     for f in _differing(axes, len(sizes)):
-        wanted[f] = _compatible(axes, n_operands, f, direction(f))
-    active = [f for f, w in enumerate(wanted) if w]
+        w = _compatible(axes, n_operands, f, direction(f))
+        if w:
+            wanted[f] = w
+            active.append(f)
     if not active:
         return updated
-    source = [(-1, -1)] * len(sizes)
-    for k, t in enumerate(axes):
-        tsize = tensor_sizes[k]
-        for f in active:
-            a = t[f]
-            if a is not None and tsize > source[f][0]:
-                w = wanted[f]
-                if w == a or is_prefix(w, a) != "not":
-                    source[f] = (tsize, k)
-    order = sorted(active, key=lambda f: (-source[f][0], -_size(wanted[f]) if elementwise else 0, source[f][1], f))
+    order = active if len(active) == 1 else _served_order(axes, active, wanted, tensor_sizes, len(sizes), elementwise)
     for k in (*range(n_operands, n), *range(n_operands)):
         fk = factors[k]
         p = projections[k]
@@ -265,6 +263,23 @@ def propagate_aggressive(axes: Axes, projections: Sequence[Projection], factors:
                 mine[f] = list(new)  # type: ignore[index]
                 updated[k] = True
     return updated
+
+
+def _served_order(axes: Axes, active: list[int], wanted: list[list[Axis]], tensor_sizes: Sequence[int], n_factors: int,
+                  elementwise: bool) -> list[int]:  # fmt: skip
+    """The factors wanting axes in the order the aggressive strategy serves them: by the size of
+    their largest source tensor (one whose axes are prefix-compatible with the wanted ones), then,
+    for elementwise ops, the most sharded first."""
+    source = [(-1, -1)] * n_factors
+    for k, t in enumerate(axes):
+        tsize = tensor_sizes[k]
+        for f in active:
+            a = t[f]
+            if a is not None and tsize > source[f][0]:
+                w = wanted[f]
+                if w == a or is_prefix(w, a) != "not":
+                    source[f] = (tsize, k)
+    return sorted(active, key=lambda f: (-source[f][0], -_size(wanted[f]) if elementwise else 0, source[f][1], f))
 
 
 def _size(axes: Sequence[Axis]) -> int:
