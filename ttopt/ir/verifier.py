@@ -104,25 +104,30 @@ def _check_uses(users: list[Operation]) -> None:
     """Raise when an operand of one of `users` is not visible to it (`_visible`; the blocks'
     position indexes are built once for all of them)."""
     positions: dict[Block, dict[Operation, int]] = {}
+    pos: dict[Operation, int] = {}
+    j = -1
     for op in users:
-        b = op.parent
-        pos: dict[Operation, int] | None = None  # the user's block's index, and the user's place in it
-        j = -1
+        # The user's block's index and the user's place in it (most users have an operand defined
+        # earlier in their block: the index is built once per block, looked up once per user).
+        b: Any = op.parent
+        if b is not None and b.parent is not None:
+            known = positions.get(b)
+            if known is None:
+                known = positions[b] = _positions(b.ops)
+            pos, j = known, known.get(op, -1)
+        else:
+            b = _NO_BLOCK  # no definer's block is it: every operand goes to `_visible`
         for v in op.operands:
             # Most uses: a result of an earlier op of the user's own block (`_visible`'s first rule).
             if isinstance(v, OpResult):
                 d = v.op
-                if d.parent is b and b is not None and d is not op and b.parent is not None:
-                    if pos is None:
-                        pos = positions.get(b)
-                        if pos is None:
-                            pos = positions[b] = _positions(b.ops)
-                        j = pos.get(op, -1)
-                    i = pos.get(d)
-                    if i is not None and i < j:
-                        continue
+                if d.parent is b and d is not op and pos.get(d, j) < j:
+                    continue
             if not _visible(v, op, positions):
                 raise Diagnostic("not visible")
+
+
+_NO_BLOCK = object()  # the block of a user outside any region: no op is in it
 
 
 def _positions(ops: list[Operation]) -> dict[Operation, int]:
