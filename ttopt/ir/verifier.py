@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from ttopt.ir.attributes import ATTRIBUTE_ONLY_VERIFIERS, OP_ATTRIBUTE_VERIFIERS, SymbolRefAttr, TypeAttr
 from ttopt.ir.diagnostics import Diagnostic, SourcePos
 from ttopt.ir.dialect_registry import UNREGISTERED_DIALECT, dialect_of, is_registered_dialect, unregistered_op_message
-from ttopt.ir.opdef import ISOLATED, SYMBOL_TABLE, TERMINATOR, arity_ok, arity_text
+from ttopt.ir.opdef import ISOLATED, OP_DEFS, SYMBOL_TABLE, TERMINATOR, arity_ok, arity_text
 from ttopt.ir.properties import check_properties
 from ttopt.ir.types import FunctionType
 from ttopt.ir.values import BlockArgument, OpResult, Value
@@ -229,9 +229,9 @@ def _after_name(op: Operation, module: Module) -> SourcePos | None:
 
 
 def _verify_op(op: Operation, module: Module) -> None:
-    d = op._opdef  # `op.opdef` without the property call once known (this runs on every op checked)
+    d = op._opdef  # `op.opdef` without the property call (this runs on every op checked)
     if d is False:
-        d = op.opdef
+        d = op._opdef = OP_DEFS.get(op.name)
     if d is None:
         # An op ttopt does not define may still be one of its registered dialects' (ttopt
         # knows every name, not every op); a name the dialect lacks is an error, flag or no flag.
