@@ -451,35 +451,46 @@ def verify_shardings(ops: Iterable[Operation]) -> None:
     passed = _PER_VALUE_PASSED
     if run and passed.run != run:
         passed.start(run)
+    if not run:
+        for op in ops:
+            a = op.attributes.get("sdy.sharding")
+            if a is not None:
+                _check_per_value(op, a)
+        return
     seen = passed.keys
-    around: dict[Any, dict[str, Operation]] = {}  # per block, the manual axes around its ops
+    block: Any = _NO_BLOCK
+    manual: dict[str, Operation] = {}
     for op in ops:
         a = op.attributes.get("sdy.sharding")
         if a is None:
             continue
-        key: tuple | None = None
-        if run:
-            # What the checks read: the attribute, the results' types, the names of the manual axes
-            # around (the meshes are the run's). Most ops have one result and no manual axes.
-            b = op.parent
-            manual = around.get(b)
-            if manual is None:
-                manual = around[b] = _manual_axes(op)
-            results = op.results
-            if len(results) == 1 and not manual:
-                key = (id(a), id(results[0].type))
-            else:
-                key = (id(a), *[id(r.type) for r in results], *manual)
-            if key in seen:
-                continue
-        per_value = _typed_as(a, "sdy.sharding_per_value")
-        if per_value is None:
-            raise ValueError("should have a sharding attribute of type TensorShardingPerValueAttr")
-        problem = _per_value_problem(op, per_value.shardings, [r.type for r in op.results])
-        if problem:
-            raise ValueError(problem)
-        if key is not None:
+        # What the checks read: the attribute, the results' types, the names of the manual axes
+        # around (the meshes are the run's). Most ops have one result and no manual axes; the
+        # manual axes are those of the block of the op before most often (ops come in block order).
+        if op.parent is not block:
+            block = op.parent
+            manual = _manual_axes(op)
+        results = op.results
+        if len(results) == 1 and not manual:
+            key: tuple = (id(a), id(results[0].type))
+        else:
+            key = (id(a), *[id(r.type) for r in results], *manual)
+        if key not in seen:
+            _check_per_value(op, a)
             seen.add(key)
+
+
+_NO_BLOCK = object()  # no block yet (an op's parent may be None)
+
+
+def _check_per_value(op: Operation, a: Any) -> None:
+    """The checks of `verify_shardings` of one op's `sdy.sharding` attribute `a`."""
+    per_value = _typed_as(a, "sdy.sharding_per_value")
+    if per_value is None:
+        raise ValueError("should have a sharding attribute of type TensorShardingPerValueAttr")
+    problem = _per_value_problem(op, per_value.shardings, [r.type for r in op.results])
+    if problem:
+        raise ValueError(problem)
 
 
 def _per_value_problem(op: Operation, shardings: Any, types: list[Any], kind: str = "result") -> str | None:

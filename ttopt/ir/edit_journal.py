@@ -337,18 +337,20 @@ def track_new_ops(ops: Iterable[Operation]) -> None:
     for all of them)."""
     for op in ops:
         # Its containers are built here, not by a call each, with plain slot writes while it is
-        # still an Operation (its writes report nothing); then the class.
+        # still an Operation (its writes report nothing); then the class. An empty one is built
+        # without an argument (no argument tuple, nothing to copy): most new ops have no
+        # attributes, regions or successors.
         d = op.properties = TrackedDict(op.properties)
         d.owner, d.name = op, "properties"
-        d = op.attributes = TrackedDict(op.attributes)
+        d = op.attributes = TrackedDict(op.attributes) if op.attributes else TrackedDict()
         d.owner, d.name = op, "attributes"
         lst = op.operands = TrackedList(op.operands)
         lst.owner, lst.name = op, "operands"
         results = op.results = TrackedList(op.results)
         results.owner, results.name = op, "results"
-        lst = op.regions = TrackedList(op.regions)
+        lst = op.regions = TrackedList(op.regions) if op.regions else TrackedList()
         lst.owner, lst.name = op, "regions"
-        lst = op.successors = TrackedList(op.successors)
+        lst = op.successors = TrackedList(op.successors) if op.successors else TrackedList()
         lst.owner, lst.name = op, "successors"
         op.__class__ = TrackedOperation
         for r in results:

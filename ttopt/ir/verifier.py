@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from ttopt.ir.attributes import ATTRIBUTE_ONLY_VERIFIERS, OP_ATTRIBUTE_VERIFIERS, SymbolRefAttr, TypeAttr
 from ttopt.ir.diagnostics import Diagnostic, SourcePos
 from ttopt.ir.dialect_registry import UNREGISTERED_DIALECT, dialect_of, is_registered_dialect, unregistered_op_message
-from ttopt.ir.opdef import ISOLATED, SYMBOL_TABLE, TERMINATOR, arity_ok, arity_text
+from ttopt.ir.opdef import ISOLATED, OP_DEFS, SYMBOL_TABLE, TERMINATOR, arity_ok, arity_text
 from ttopt.ir.properties import check_properties
 from ttopt.ir.types import FunctionType
 from ttopt.ir.values import BlockArgument, OpResult, Value
@@ -104,25 +104,30 @@ def _check_uses(users: list[Operation]) -> None:
     """Raise when an operand of one of `users` is not visible to it (`_visible`; the blocks'
     position indexes are built once for all of them)."""
     positions: dict[Block, dict[Operation, int]] = {}
+    pos: dict[Operation, int] = {}
+    j = -1
     for op in users:
-        b = op.parent
-        pos: dict[Operation, int] | None = None  # the user's block's index, and the user's place in it
-        j = -1
+        # The user's block's index and the user's place in it (most users have an operand defined
+        # earlier in their block: the index is built once per block, looked up once per user).
+        b: Any = op.parent
+        if b is not None and b.parent is not None:
+            known = positions.get(b)
+            if known is None:
+                known = positions[b] = _positions(b.ops)
+            pos, j = known, known.get(op, -1)
+        else:
+            b = _NO_BLOCK  # no definer's block is it: every operand goes to `_visible`
         for v in op.operands:
             # Most uses: a result of an earlier op of the user's own block (`_visible`'s first rule).
             if isinstance(v, OpResult):
                 d = v.op
-                if d.parent is b and b is not None and d is not op and b.parent is not None:
-                    if pos is None:
-                        pos = positions.get(b)
-                        if pos is None:
-                            pos = positions[b] = _positions(b.ops)
-                        j = pos.get(op, -1)
-                    i = pos.get(d)
-                    if i is not None and i < j:
-                        continue
+                if d.parent is b and d is not op and pos.get(d, j) < j:
+                    continue
             if not _visible(v, op, positions):
                 raise Diagnostic("not visible")
+
+
+_NO_BLOCK = object()  # the block of a user outside any region: no op is in it
 
 
 def _positions(ops: list[Operation]) -> dict[Operation, int]:
@@ -224,9 +229,9 @@ def _after_name(op: Operation, module: Module) -> SourcePos | None:
 
 
 def _verify_op(op: Operation, module: Module) -> None:
-    d = op._opdef  # `op.opdef` without the property call once known (this runs on every op checked)
+    d = op._opdef  # `op.opdef` without the property call (this runs on every op checked)
     if d is False:
-        d = op.opdef
+        d = op._opdef = OP_DEFS.get(op.name)
     if d is None:
         # An op ttopt does not define may still be one of its registered dialects' (ttopt
         # knows every name, not every op); a name the dialect lacks is an error, flag or no flag.

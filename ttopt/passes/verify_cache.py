@@ -276,6 +276,8 @@ class VerifiedOps:
                         if inside(u):
                             check[u] = u
                 continue
+            elif type(obj) is Operation:  # a write to the lists of an op no longer tracked (`untrack_op`)
+                continue
             # The entries above may repeat (they only mark ops, in dicts); the others are read once.
             entry = (obj, name, key)
             if entry in seen:
@@ -343,10 +345,9 @@ class VerifiedOps:
                             new.append(op)
                         subtrees.append(op)
                 else:
-                    for op in came:
-                        if type(op) is not TrackedOperation:
-                            new.append(op)
-                            subtrees.append(op)
+                    fresh = [op for op in came if type(op) is not TrackedOperation]
+                    new += fresh
+                    subtrees += fresh
             elif type(obj) is TrackedRegion:
                 owner = obj.parent
                 if owner is None or not inside(owner):
@@ -404,13 +405,14 @@ class VerifiedOps:
                     for u in v.uses:
                         if u not in check and u.name[:4] == "sdy." and inside(u):
                             check[u] = u
-        walked: set[Block] = set()  # blocks whose enclosing ops are added (the same for all their ops)
+        # The ops around are the same for all the ops of a block: walked up from the first op of each
+        # run of ops of one block (an op whose block was walked before stops at its first step up).
+        walked: Block | None = None
         for op in [*check.values(), *light.values()]:
             b = op.parent
-            if b is not None:
-                if b in walked:
-                    continue
-                walked.add(b)
+            if b is walked:
+                continue
+            walked = b
             up = op.parent_op
             while up is not None and up not in check:
                 check[up] = up
