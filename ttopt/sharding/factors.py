@@ -371,7 +371,7 @@ def check_sharding_bodies(module: Module) -> None:
 
     # A dialect attribute whose typed model is already built parsed before (the verifier, or an
     # earlier pass, built it) and is not parsed again: every sharding pass starts here.
-    for op in module.walk():
+    for op in module.op.walk_list():  # (no op list is edited while checking)
         if op.name == "func.func":
             for key, label in (("arg_attrs", argument_label), ("res_attrs", result_label)):
                 arr = op.properties.get(key)
