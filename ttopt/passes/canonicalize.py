@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Callable
 from ttopt.ir.edit_journal import untrack_op
 from ttopt.ir.opdef import OP_DEFS, PURE
 from ttopt.ir.operation import Operation
+from ttopt.ir.values import OpResult
 from ttopt.passes.base import Pass, option
 from ttopt.passes.patterns import Pattern, PatternSet, canonicalizations, pattern_set
 from ttopt.passes.registry import register_pass
@@ -32,12 +33,12 @@ class _Graveyard:
     Removing ops one at a time is a scan of the block each (quadratic when most of a block
     dies); an op erased here is detached at once (no operands, no parent, so the driver and the
     use lists no longer see it) and stays in its block's list until `flush` rebuilds each
-    block's list once. Ops stay referenced by that list until then, so their ids are not reused.
+    block's list once, without the ops that have no parent (in a block's list, only those
+    erased here: every other removal takes the op out of the list at once).
     """
 
     def __init__(self) -> None:
         self.blocks: dict[int, Block] = {}
-        self.dead: set[int] = set()
 
     def erase(self, op: Operation) -> None:
         """`op.erase()`, the block's list updated at the next `flush`."""
@@ -46,29 +47,25 @@ class _Graveyard:
             op.erase()
             return
         for r in op.results:
-            if any(not op.is_ancestor_of(u) for u in r.uses):
+            if r.uses and any(not op.is_ancestor_of(u) for u in r.uses):
                 raise ValueError(f"erasing {op.name} whose result #{r.index} still has uses")
         untrack_op(op)  # out of its block (the list rebuilt at `flush` reports that): its own writes need no report
-        op.drop_all_references()
+        if op.regions:
+            op.drop_all_references()
+        else:  # `drop_all_references` without its walk: most ops erased hold no region
+            for v in op.operands:
+                v.uses.remove(op)
+            op.operands = []
         op.parent = None
-        self.dead.add(id(op))
         self.blocks[id(block)] = block
 
     def flush(self, within: Operation | None = None) -> None:
         """Drop the erased ops from their blocks' lists (only the blocks nested in `within`, if given)."""
-        dead = self.dead
         for key, block in list(self.blocks.items()):
             owner = block.parent.parent if block.parent is not None else None
             if within is not None and (owner is None or not within.is_ancestor_of(owner)):
                 continue
-            kept = []
-            for o in block.ops:
-                if id(o) in dead:
-                    # Out of every list now: its id may be reused by an op made later.
-                    dead.discard(id(o))
-                else:
-                    kept.append(o)
-            block.ops = kept
+            block.ops = [o for o in block.ops if o.parent is not None]
             del self.blocks[key]
 
 
@@ -82,7 +79,7 @@ def _erase_dead_pure_op(op: Operation, erase: Callable[[Operation], None] = Oper
     for r in op.results:  # a loop, not any() over a generator: this runs once per op of the module
         if r.uses:
             return None
-    producers = [v.op for v in op.operands if hasattr(v, "op")]
+    producers = [v.op for v in op.operands if isinstance(v, OpResult)]
     erase(op)
     return producers
 
@@ -117,14 +114,18 @@ def _core(erase: Callable[[Operation], None]) -> PatternSet:
     )
 
 
-def _dead_only(name: str, pats: tuple[Pattern, ...]) -> bool | None:
-    """For ops called `name` whose only pattern is erase-dead-pure-op: whether they are pure (an
-    impure one never matches; a pure one only once none of its results is used). None for names
-    with other patterns, tried on every visit."""
-    if len(pats) != 1 or pats[0].name != "erase-dead-pure-op":
-        return None
-    d = OP_DEFS.get(name)
-    return d is not None and PURE in d.traits
+def _split(name: str, pats: tuple[Pattern, ...]) -> tuple[tuple[Pattern, ...], tuple[Pattern, ...], bool]:
+    """The patterns of ops called `name` as the driver tries them: erase-dead-pure-op when it comes
+    first and the ops are pure (it fires exactly when none of the op's results is used, so the
+    driver tests that itself; for impure ops it never fires and is dropped), the others, and
+    whether one of them reads the op's bodies."""
+    dead: tuple[Pattern, ...] = ()
+    rest = pats
+    if pats and pats[0].name == "erase-dead-pure-op":
+        d = OP_DEFS.get(name)
+        dead = pats[:1] if d is not None and PURE in d.traits else ()
+        rest = pats[1:]
+    return dead, rest, any(p.reads_bodies for p in pats)
 
 
 @register_pass
@@ -145,51 +146,47 @@ class Canonicalize(Pass):
     def run(self, module: Module, ctx: PassContext) -> None:
         fired: Counter[str] = Counter()
         work = module.op.walk_list()
-        # Visit users before producers so a dead chain unravels in one sweep.
+        # Popped from the end: ops in pre-order, each rewrite's touched ops right after it.
         work.reverse()
-        alive = set(work)  # ops hash by identity
         budget = self.max_iterations
         graveyard = _Graveyard()
         patterns = canonicalizations(_core(graveyard.erase))
         for_op = patterns.for_op
         # The patterns of each op name, looked up here first: one dict probe per op visited
-        # instead of a method call (a module's ops are of a few dozen names), with what decides
-        # at once for most ops that none fires (`_dead_only`).
-        by_name: dict[str, tuple[tuple[Pattern, ...], bool | None]] = {}
+        # instead of a method call (a module's ops are of a few dozen names), split as `_split`
+        # says (most ops are pure ones still used, or impure ones with no other pattern).
+        by_name: dict[str, tuple[tuple[Pattern, ...], tuple[Pattern, ...], bool]] = {}
+        get = by_name.get
+        pop = work.pop
+        push = work.append
         while work and budget > 0:
-            op = work.pop()
-            if op not in alive or op.parent is None:
+            op = pop()
+            # An erased op has no parent (nor do the ops it touched that a later rewrite erased;
+            # no pattern puts an erased op back in a block).
+            if op.parent is None:
                 continue
-            name = op.name
-            entry = by_name.get(name)
+            entry = get(op.name)
             if entry is None:
-                pats = for_op(name)
-                entry = by_name[name] = (pats, _dead_only(name, pats))
-            pats, dead_only = entry
-            if dead_only is not None:
-                if not dead_only:
-                    continue
+                entry = by_name[op.name] = _split(op.name, for_op(op.name))
+            dead, pats, reads_bodies = entry
+            if dead and op.results:
                 for r in op.results:
                     if r.uses:
                         break
                 else:
-                    dead_only = None
-                if dead_only is not None:
-                    continue
-            if op.regions and graveyard.blocks:
-                # Patterns of region-holding ops read and move their bodies' op lists.
+                    pats = dead
+            if not pats:
+                continue
+            if reads_bodies and graveyard.blocks:
                 graveyard.flush(within=op)
             for p in pats:
                 touched = p.rewrite(op)
                 if touched is not None:
                     budget -= 1
                     fired[p.name] += 1
-                    if op.parent is None:
-                        alive.discard(op)
                     for t in touched:
                         if t.parent is not None:
-                            alive.add(t)
-                            work.append(t)
+                            push(t)
                     break
         graveyard.flush()
         ctx.stats.setdefault("canonicalize", {}).update(dict(fired))

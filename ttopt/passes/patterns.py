@@ -25,6 +25,9 @@ class Pattern:
     name: str
     rewrite: Rewrite
     ops: frozenset[str] = frozenset()
+    # The rewrite reads or moves the op lists of the matched op's regions: a driver that leaves
+    # erased ops in their blocks' lists for a while (canonicalize) takes them out first.
+    reads_bodies: bool = False
 
 
 @dataclass(frozen=True)

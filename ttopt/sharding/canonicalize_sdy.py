@@ -250,6 +250,6 @@ SDY_PATTERNS = pattern_set(
     Pattern("sdy-all-slice-of-all-gather", _slice_of_gather, frozenset({"sdy.all_slice"})),
     Pattern("sdy-dead-collective", _dead_collective, SDY_COLLECTIVES),
     Pattern("sdy-unused-manual-input", _unused_manual_input, _MANUAL),
-    Pattern("sdy-inline-trivial-manual-computation", _inline_trivial_manual, _MANUAL),
+    Pattern("sdy-inline-trivial-manual-computation", _inline_trivial_manual, _MANUAL, reads_bodies=True),
 )
 register_canonicalizations("sdy", SDY_PATTERNS)

@@ -34,8 +34,8 @@ if TYPE_CHECKING:
     from ttopt.passes.context import PassContext
 
 
-_KEYS = (SDY_SHARDING,)
-_SDY_OP_KEYS = (SDY_SHARDING, "in_shardings", "out_shardings", "sharding", "out_sharding")
+_KEYS: tuple[str, ...] = (SDY_SHARDING,)
+_SDY_OP_KEYS: tuple[str, ...] = (SDY_SHARDING, "in_shardings", "out_shardings", "sharding", "out_sharding")
 
 
 def close(s: Any) -> Any:
@@ -97,12 +97,21 @@ class CloseShardings(Pass):
                             changed += 1
                 if touched:
                     put(f, dicts)
-            for op in f.walk():
-                if op is f:
+            ops = f.walk_list()  # (no op list is edited here)
+            for k in range(1, len(ops)):
+                op = ops[k]
+                attrs = op.attributes
+                props = op.properties
+                if not attrs and not props:  # most ops have no properties, many no attributes
                     continue
-                keys = _SDY_OP_KEYS if op.name.startswith("sdy.") else _KEYS  # only sdy ops keep shardings under other names
-                for store in (op.attributes, op.properties):
-                    if store:  # most ops have no properties, many no attributes
+                if op.name.startswith("sdy."):  # only sdy ops keep shardings under other names
+                    keys = _SDY_OP_KEYS
+                elif (not attrs or SDY_SHARDING not in attrs) and (not props or SDY_SHARDING not in props):
+                    continue
+                else:
+                    keys = _KEYS
+                for store in (attrs, props):
+                    if store:
                         for key in keys:
                             a = store.get(key)
                             if a is not None:

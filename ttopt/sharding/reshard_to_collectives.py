@@ -53,8 +53,11 @@ if TYPE_CHECKING:
 
 
 def _prefix(a: list[Axis], b: list[Axis]) -> int:
+    if not a or not b:  # most dims hold no axis
+        return 0
+    n = min(len(a), len(b))
     k = 0
-    while k < len(a) and k < len(b) and a[k] == b[k]:
+    while k < n and a[k] == b[k]:
         k += 1
     return k
 
@@ -63,7 +66,11 @@ def _done(cur: list[list[Axis]], dst: list[list[Axis]]) -> bool:
     """Reached: each dim holds a prefix of its target and the rest of the target has size 1. As in
     Shardy, a size-1 axis the target adds is never sliced in (it splits nothing), so the result
     keeps the sharding reached (`[{"y"}, {}]` for a target `[{"y"}, {"x"}]` with "x"=1)."""
-    return all(_prefix(c, t) == len(c) and axes_size(t[len(c):]) == 1 for c, t in zip(cur, dst))
+    for c, t in zip(cur, dst):
+        n = len(c)
+        if c != t[:n] or (len(t) > n and axes_size(t[n:]) != 1):
+            return False
+    return True
 
 
 def _no_unit(dims: list[list[Axis]]) -> list[list[Axis]]:
@@ -114,10 +121,12 @@ def plan(src: list[list[Axis]], dst: list[list[Axis]]) -> list[Step]:
         for s in range(len(cur)):
             p = _prefix(cur[s], dst[s])
             extra = cur[s][p:]
+            if not extra:
+                continue
             for t in range(len(cur)):
                 pt = _prefix(cur[t], dst[t])
                 want = dst[t][pt : pt + len(extra)]
-                if t != s and extra and pt == len(cur[t]) and want != extra and sorted(want) == sorted(extra):
+                if t != s and pt == len(cur[t]) and want != extra and sorted(want) == sorted(extra):
                     cur[s] = cur[s][:p] + want
                     steps.append(Step("collective_permute", after=[list(d) for d in cur]))
                     break
@@ -127,13 +136,16 @@ def plan(src: list[list[Axis]], dst: list[list[Axis]]) -> list[Step]:
             extra = cur[s][p:]
             if not extra:
                 continue
+            # The dims that hold a prefix of their target, and its length (cur changes only
+            # once a suffix moves, which ends this s).
+            open_at = [len(c) if _prefix(c, t) == len(c) else -1 for c, t in zip(cur, dst)]
             for k in range(len(extra)):
                 moved = extra[k:]
                 for t in range(len(cur)):
                     if t == s:
                         continue
-                    pt = _prefix(cur[t], dst[t])
-                    if pt == len(cur[t]) and dst[t][pt : pt + len(moved)] == moved:
+                    pt = open_at[t]
+                    if pt >= 0 and dst[t][pt : pt + len(moved)] == moved:
                         cur[s] = cur[s][: len(cur[s]) - len(moved)]
                         cur[t] = cur[t] + moved
                         steps.append(Step("all_to_all", params=[(moved, s, t)], after=[list(d) for d in cur]))
@@ -199,8 +211,10 @@ def source(op: Any) -> tuple[Any, Any]:
     while getattr(v, "op", None) is not None and v.op.name == "sdy.propagation_barrier":
         v = v.op.operands[0]
     attr = get_sharding_attr(v)
+    if attr is not None:
+        return v, attr
     block = getattr(v, "block", None)
-    owner = block.parent.parent if attr is None and block is not None and block.parent is not None else None
+    owner = block.parent.parent if block is not None and block.parent is not None else None
     if owner is not None and owner.name == "stablehlo.while" and v.index < len(owner.results):
         attr = get_sharding_attr(owner.results[v.index])
     return v, attr
@@ -284,53 +298,89 @@ def _whole_axis_steps(src: Sharding, target: Sharding, meshes: dict, rank: int) 
     return steps, target
 
 
-def collectives_for(op: Any, meshes: dict, trace: Any = None, conservative: bool = True, plans: dict | None = None,
-                    found: tuple | None = None, target_attr: Any = None) -> list[Any]:  # fmt: skip
-    """The chain of collectives replacing one `sdy.reshard` (built, in no block yet); the
-    reshard's uses move to the chain's last value, the reshard keeps none. `plans`: one per pass
-    run (the collectives are a function of the source's and target's contents, the mode and the
-    value's shape: reshards that repeat one share their attributes); `found`: the reshard's
-    `source` and `target_attr` its sharding when already read."""
+def collectives_for(op: Any, meshes: dict, trace: Any = None, conservative: bool = True, found: tuple | None = None,
+                    target_attr: Any = None) -> list[Any]:  # fmt: skip
+    """Turn one `sdy.reshard` into its chain of collectives (see `_build`): the new ops that go
+    before it (built, in no block yet). `found`: the reshard's `source` and `target_attr` its
+    sharding when already read."""
     x, src_attr = found if found is not None else source(op)
     if target_attr is None:
         target_attr = get_sharding_attr(op.results[0])
     assert target_attr is not None, "an sdy.reshard has its (required) sharding"
-    tracing = trace is not None and trace.enabled
-    if plans is not None and not tracing:
-        # First by the objects themselves (reshards of one layer share them; the entry keeps
-        # them alive, so the ids stay theirs), then by content.
-        vtype = x.type
-        by_objects = (id(src_attr), id(target_attr), id(vtype), conservative)
-        hit = plans.get(by_objects)
-        if hit is None or hit[0] is not src_attr or hit[1] is not target_attr or hit[2] is not vtype:
-            # The whole-axis route reads the value's rank only; Shardy's also its shape.
-            shape = tuple(getattr(vtype.resolve(), "shape", ()) or ())
-            key = (_content(src_attr, plans), _content(target_attr, plans), conservative, len(shape) if conservative else shape)
-            steps = plans.get(key)
-            if steps is None:
-                steps = plans[key] = _plan_steps(x, src_attr, target_attr, meshes, trace, conservative, plans)
-            hit = plans[by_objects] = (src_attr, target_attr, vtype, steps)
-        steps = hit[3]
-    else:
-        steps = _plan_steps(x, src_attr, target_attr, meshes, trace, conservative)
+    return _build(op, x, _plan_steps(x, src_attr, target_attr, meshes, trace, conservative))
+
+
+def _build(op: Any, x: Any, steps: list[tuple[str, dict]]) -> list[Any]:
+    """`collectives_for` once its collectives are known. The reshard itself becomes the chain's
+    last collective (its result keeps its users: no use is rewired), the others are new ops
+    before it; with no collective its uses move to `x` and it is left with none."""
+    if not steps:
+        op.results[0].replace_all_uses_with(x)
+        return []
     made = []
     value = x
     vtype = x.type
-    for kind, props in steps:
+    for kind, props in steps[:-1]:
         new = Operation.parsed(kind, [value], vtype, None, dict(props), {}, None)
         made.append(new)
         value = new.results[0]
-    op.results[0].replace_all_uses_with(value)
+    kind, props = steps[-1]
+    if op.operands[0] is not value:
+        op.set_operand(0, value)
+    # As the op `Operation.parsed` would build: no attributes, location or source position, a
+    # result spelled by number (each written only when it differs: a tracked op's writes are
+    # calls, and most reshards have none of these).
+    op.name = kind
+    # Key by key: the verifier reads a new dict (or a write of several keys at once) as a
+    # possible symbol change and checks the module's symbols again.
+    d = op.properties
+    for k in list(d):
+        del d[k]
+    for k, v in props.items():
+        d[k] = v
+    if op.attributes:
+        op.attributes = {}
+    if op.location is not None:
+        op.location = None
+    if op.pos is not None:
+        op.pos = None
+    if op._opdef is not False:
+        op._opdef = False
+    result = op.results[0]
+    if result.name_hint is not None:
+        result.name_hint = None
+    if result.type is not vtype:
+        result.type = vtype
     return made
+
+
+def _route(op: Any, x: Any, src_attr: Any, target_attr: Any, run: _Run) -> list[tuple[str, dict]] | None:
+    """The collectives (as `_plan_steps`) of a reshard from `x` (sharded `src_attr`) to
+    `target_attr`, or None when it is kept; shared with every reshard of the run with the same
+    contents (and value rank, or shape on Shardy's route)."""
+    if kept(op, run.meshes, run.keep_redundant, src_attr, run.memo, target_attr) is not None:
+        return None
+    assert target_attr is not None, "an sdy.reshard has its (required) sharding"
+    plans = run.plans
+    # The whole-axis route reads the value's rank only; Shardy's also its shape.
+    shape = tuple(getattr(x.type.resolve(), "shape", ()) or ())
+    key = (_content(src_attr, plans), _content(target_attr, plans), len(shape) if run.conservative else shape)
+    steps = plans.get(key)
+    if steps is None:
+        steps = plans[key] = _plan_steps(x, src_attr, target_attr, run.meshes, None, run.conservative, plans)
+    return steps
 
 
 def _lower_block(block: Any, run: _Run) -> None:
     """Lower the reshards of `block` and of the regions nested in it, in the order of a
     pre-order walk; the block's op list is rebuilt once (not edited per reshard), from slices of
-    the ops between the reshards lowered."""
+    the ops between the reshards lowered and the collectives each needs before it (a reshard
+    becomes its chain's last collective in place, or goes when the chain is empty)."""
     ops = block.ops
     out: list[Any] | None = None  # the new op list, up to ops[done]
     done = 0
+    tracing = run.trace.enabled
+    routes = run.routes
     for i, op in enumerate(ops):
         if op.regions:
             for region in op.regions:
@@ -338,29 +388,48 @@ def _lower_block(block: Any, run: _Run) -> None:
                     _lower_block(inner, run)
         if op.name != "sdy.reshard":
             continue
-        found = source(op)
+        x, src_attr = source(op)
         a = op.properties.get("sharding")  # the reshard's own sharding (`get_sharding_attr` of its result)
         target_attr = a.resolve().typed if a is not None else None
-        why = kept(op, run.meshes, run.keep_redundant, found[1], run.memo, target_attr)
-        if why is not None:
-            if run.trace.enabled:
+        if tracing:  # each reshard says what it became
+            why = kept(op, run.meshes, run.keep_redundant, src_attr, run.memo, target_attr)
+            if why is not None:
                 run.trace.print(f"keep sdy.reshard: {why}")
-            continue
-        made = collectives_for(op, run.meshes, run.trace, run.conservative, run.plans, found, target_attr)
-        for new in made:
-            new.parent = block
-        if out is None:
-            out = []
-        out += ops[done:i]
-        out += made
-        done = i + 1
-        for v in op.operands:  # `drop_all_references` (a reshard holds no regions)
-            v.uses.remove(op)
-        untrack_op(op)  # out of the block (its new op list reports that): its own writes need no report
-        op.operands = []
-        op.parent = None
+                continue
+            made = collectives_for(op, run.meshes, run.trace, run.conservative, (x, src_attr), target_attr)
+        else:
+            # By the objects themselves first (reshards of one layer share them; the entry keeps
+            # them alive, so the ids stay theirs), then (`_route`) by content.
+            vtype = x.type
+            key = (id(src_attr), id(target_attr), id(vtype))
+            hit = routes.get(key)
+            if hit is None or hit[0] is not src_attr or hit[1] is not target_attr or hit[2] is not vtype:
+                hit = routes[key] = (src_attr, target_attr, vtype, _route(op, x, src_attr, target_attr, run))
+            steps = hit[3]
+            if steps is None:
+                continue
+            made = _build(op, x, steps)
         run.reshards += 1
-        run.collectives += len(made)
+        if op.name == "sdy.reshard":  # no collective: it goes (its uses moved to its source)
+            if out is None:
+                out = []
+            out += ops[done:i]
+            done = i + 1
+            for v in op.operands:  # `drop_all_references` (a reshard holds no regions)
+                v.uses.remove(op)
+            untrack_op(op)  # out of its block (its new op list reports that): its own writes need no report
+            op.operands = []
+            op.parent = None
+            continue
+        run.collectives += len(made) + 1  # the op itself became the last one
+        if made:
+            for new in made:
+                new.parent = block
+            if out is None:
+                out = []
+            out += ops[done:i]
+            out += made
+            done = i  # the op stays, after the new ones
     if out is not None:
         out += ops[done:]
         block.ops = out
@@ -374,8 +443,9 @@ class _Run:
     trace: Any
     conservative: bool
     keep_redundant: bool
-    plans: dict = field(default_factory=dict)  # `collectives_for`'s plans
+    plans: dict = field(default_factory=dict)  # `_route`'s plans by content
     memo: dict = field(default_factory=dict)  # `kept`'s answers
+    routes: dict = field(default_factory=dict)  # `_route`'s answers by the objects read
     reshards: int = 0
     collectives: int = 0
 
@@ -407,7 +477,7 @@ def _parameter_models() -> tuple[Any, Any, Any]:
 def _plan_steps(x: Any, src_attr: Any, target_attr: Any, meshes: dict, trace: Any,
                 conservative: bool, plans: dict | None = None) -> list[tuple[str, dict]]:  # fmt: skip
     """The collectives (op name and properties) taking `x` from `src_attr` to `target_attr`;
-    `plans` (as `collectives_for`'s) also keeps their axis-list attributes by content."""
+    `plans` (as `_route`'s) also keeps their axis-list attributes by content."""
     AllToAllParam, AllToAllParamListAttr, ListOfAxisRefListsAttr = _parameter_models()
     target = from_attr(target_attr, meshes)
     src = from_attr(src_attr, meshes) if src_attr is not None else Sharding.replicated_closed(target.mesh, target.rank)
