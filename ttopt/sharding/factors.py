@@ -388,6 +388,11 @@ def check_sharding_bodies(module: Module) -> None:
 
 # ---- reading and writing shardings in the IR ------------------------------------------------------
 def _typed(attr: Any) -> Any:
+    """The typed model of a sharding attribute (None for no attribute)."""
+    if type(attr) is DialectAttr:  # the common case, its model already built: no call
+        t = attr._typed
+        if t is not None:
+            return t
     return attr.resolve().typed if attr is not None else None
 
 
