@@ -311,46 +311,16 @@ def collectives_for(op: Any, meshes: dict, trace: Any = None, conservative: bool
 
 
 def _build(op: Any, x: Any, steps: list[tuple[str, dict]]) -> list[Any]:
-    """`collectives_for` once its collectives are known. The reshard itself becomes the chain's
-    last collective (its result keeps its users: no use is rewired), the others are new ops
-    before it; with no collective its uses move to `x` and it is left with none."""
-    if not steps:
-        op.results[0].replace_all_uses_with(x)
-        return []
+    """`collectives_for` once its collectives are known: the new ops (built, in no block yet);
+    the reshard's uses move to the chain's last value, the reshard keeps none."""
     made = []
     value = x
     vtype = x.type
-    for kind, props in steps[:-1]:
+    for kind, props in steps:
         new = Operation.parsed(kind, [value], vtype, None, dict(props), {}, None)
         made.append(new)
         value = new.results[0]
-    kind, props = steps[-1]
-    if op.operands[0] is not value:
-        op.set_operand(0, value)
-    # As the op `Operation.parsed` would build: no attributes, location or source position, a
-    # result spelled by number (each written only when it differs: a tracked op's writes are
-    # calls, and most reshards have none of these).
-    op.name = kind
-    # Key by key: the verifier reads a new dict (or a write of several keys at once) as a
-    # possible symbol change and checks the module's symbols again.
-    d = op.properties
-    for k in list(d):
-        del d[k]
-    for k, v in props.items():
-        d[k] = v
-    if op.attributes:
-        op.attributes = {}
-    if op.location is not None:
-        op.location = None
-    if op.pos is not None:
-        op.pos = None
-    if op._opdef is not False:
-        op._opdef = False
-    result = op.results[0]
-    if result.name_hint is not None:
-        result.name_hint = None
-    if result.type is not vtype:
-        result.type = vtype
+    op.results[0].replace_all_uses_with(value)
     return made
 
 
@@ -374,8 +344,7 @@ def _route(op: Any, x: Any, src_attr: Any, target_attr: Any, run: _Run) -> list[
 def _lower_block(block: Any, run: _Run) -> None:
     """Lower the reshards of `block` and of the regions nested in it, in the order of a
     pre-order walk; the block's op list is rebuilt once (not edited per reshard), from slices of
-    the ops between the reshards lowered and the collectives each needs before it (a reshard
-    becomes its chain's last collective in place, or goes when the chain is empty)."""
+    the ops between the reshards lowered and the collectives that replace each."""
     ops = block.ops
     out: list[Any] | None = None  # the new op list, up to ops[done]
     done = 0
@@ -410,26 +379,19 @@ def _lower_block(block: Any, run: _Run) -> None:
                 continue
             made = _build(op, x, steps)
         run.reshards += 1
-        if op.name == "sdy.reshard":  # no collective: it goes (its uses moved to its source)
-            if out is None:
-                out = []
-            out += ops[done:i]
-            done = i + 1
-            for v in op.operands:  # `drop_all_references` (a reshard holds no regions)
-                v.uses.remove(op)
-            untrack_op(op)  # out of its block (its new op list reports that): its own writes need no report
-            op.operands = []
-            op.parent = None
-            continue
-        run.collectives += len(made) + 1  # the op itself became the last one
-        if made:
-            for new in made:
-                new.parent = block
-            if out is None:
-                out = []
-            out += ops[done:i]
-            out += made
-            done = i  # the op stays, after the new ones
+        run.collectives += len(made)
+        for new in made:
+            new.parent = block
+        if out is None:
+            out = []
+        out += ops[done:i]
+        out += made
+        done = i + 1
+        for v in op.operands:  # `drop_all_references` (a reshard holds no regions)
+            v.uses.remove(op)
+        untrack_op(op)  # out of the block (its new op list reports that): its own writes need no report
+        op.operands = []
+        op.parent = None
     if out is not None:
         out += ops[done:]
         block.ops = out
