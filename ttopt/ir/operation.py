@@ -205,6 +205,11 @@ class Operation:
 
     def drop_all_references(self) -> None:
         """Forget operands (and those of nested ops): the op no longer uses anything."""
+        if not self.regions:  # most ops: no walk
+            for v in self.operands:
+                v.uses.remove(self)
+            self.operands = []
+            return
         for op in self.walk():
             for v in op.operands:
                 v.uses.remove(op)

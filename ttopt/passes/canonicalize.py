@@ -50,12 +50,7 @@ class _Graveyard:
             if r.uses and any(not op.is_ancestor_of(u) for u in r.uses):
                 raise ValueError(f"erasing {op.name} whose result #{r.index} still has uses")
         untrack_op(op)  # out of its block (the list rebuilt at `flush` reports that): its own writes need no report
-        if op.regions:
-            op.drop_all_references()
-        else:  # `drop_all_references` without its walk: most ops erased hold no region
-            for v in op.operands:
-                v.uses.remove(op)
-            op.operands = []
+        op.drop_all_references()
         op.parent = None
         self.blocks[id(block)] = block
 

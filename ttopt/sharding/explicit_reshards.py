@@ -64,9 +64,8 @@ from ttopt.sharding.reshard_reading import (
     _AttrInfo,
     _numel,
     _read,
-    _read_results,
+    _read_signed,
     _Seen,
-    _seen,
     _signature,
     _signed_rule,
     _type_facts,
@@ -1163,28 +1162,7 @@ def _walk_signed(op: Any, block: Any, c: _Ctx, full: bool, tracing: bool, sig: A
     module = c.module
     # Each operand's and result's sharding attribute, read once for the steps below (an
     # all_reduce of unreduced operands replaces them: read again then).
-    if sig is None:
-        seen = _read(op, c)
-    else:
-        infos = c.operand_infos  # the operands' records the signature found, a list of its own
-        unreduced = False
-        for i in infos:
-            if i is not None and i.unreduced:
-                unreduced = True
-                break
-        off = _read_results(op, c, infos)
-        if not unreduced and not off and not op.name.startswith("sdy.") and not (op.name in SEED_SKIPPED and c.conservative):
-            # The common case: none of the steps below but the decision applies (a signature
-            # implies the full version, untraced, and no barrier or region argument read).
-            rule, facts = _signed_rule(op, c, sig)
-            if rule is not None and not rule.is_custom:
-                tensors = [*op.operands, *op.results]
-                edits = _decide_read(op, rule, c, tensors, infos, facts)
-                if edits is not None:
-                    _apply(op, tensors, edits, c)
-                c.by_signature[sig] = (edits, tensors)
-                return
-        seen = _seen(op, infos, op.name != "sdy.propagation_barrier", unreduced, off, signed=True)
+    seen = _read(op, c) if sig is None else _read_signed(op, c, c.operand_infos)
     if seen.unreduced_operand and op.results:
         _reduce_unreduced_operands(op, c)
         seen = _read(op, c)

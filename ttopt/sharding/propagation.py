@@ -756,12 +756,7 @@ class ShardingGraph:
         outcome = self.outcomes.get(key)
         if outcome is None:
             self.inert = False
-            simple = self._simple.get(node.rule_id)  # (`_factor_propagation`'s shortcut, without its call)
-            if simple is not None and simple[0] is not None:
-                outcome = self._single_factor_propagation(node, shs, parts, mesh, known[1], aggressive, simple)
-            else:
-                outcome = self._factor_propagation(node, shs, parts, mesh, known[1], aggressive, False)
-            self.outcomes[key] = outcome
+            outcome = self.outcomes[key] = self._factor_propagation(node, shs, parts, mesh, known[1], aggressive, False)
             if self.inert:
                 # Nothing the basic strategy could extend: the aggressive one, on the same tensors, changes nothing.
                 self.outcomes[(key[0], True, *key[2:])] = ()

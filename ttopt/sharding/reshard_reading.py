@@ -127,6 +127,18 @@ def _read(op: Any, c: _Ctx) -> _Seen:
     return _seen(op, found, plain, unreduced, off)
 
 
+def _read_signed(op: Any, c: _Ctx, operand_infos: list[_AttrInfo | None]) -> _Seen:
+    """`_read` of an op `_signature` signed, from the operands' records it found (a list of its own)."""
+    found = operand_infos
+    unreduced = False
+    for i in found:
+        if i is not None and i.unreduced:
+            unreduced = True
+            break
+    off = _read_results(op, c, found)
+    return _seen(op, found, op.name != "sdy.propagation_barrier", unreduced, off, signed=True)
+
+
 def _read_results(op: Any, c: _Ctx, found: list[_AttrInfo | None]) -> bool:
     """Append the records of `op`'s results' shardings to `found`; whether one is on a mesh
     that is not distributed."""
@@ -228,7 +240,6 @@ def _signature(op: Any, c: _Ctx) -> tuple | None:
         return None
     classes = c.attr_classes
     per_values = c.per_values
-    sdy_names = c.sdy_names
     operands = op.operands
     key: list[Any] = [kind, len(operands)]  # what the rule reads, then the shardings read
     own = None  # the class of the op's per-value attribute
@@ -257,10 +268,7 @@ def _signature(op: Any, c: _Ctx) -> tuple | None:
             found.append(arg[1])
             continue
         dn = d.name
-        sdy = sdy_names.get(dn)
-        if sdy is None:  # read once per name: `startswith` parses its arguments on every call
-            sdy = sdy_names[dn] = dn.startswith("sdy.")
-        if sdy:
+        if dn[:4] == "sdy.":
             if dn == "sdy.propagation_barrier" or dn == "sdy.manual_computation":
                 return None
             prop = _OWN_SHARDING.get(dn)

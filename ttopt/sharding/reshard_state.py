@@ -97,7 +97,6 @@ class _Ctx:
     deferring: set = field(default_factory=set)  # ids of the blocks whose walk defers its edits
     own_infos: dict = field(default_factory=dict)  # id(an sdy op's sharding property) -> (it, its record)
     signable: dict = field(default_factory=dict)  # op name -> `_signature_kind`
-    sdy_names: dict = field(default_factory=dict)  # op name -> whether it is an sdy op's
     attr_classes: dict = field(default_factory=dict)  # id(property or attribute) -> (it, `_attr_class`)
     attr_class_numbers: dict = field(default_factory=dict)  # (attribute kind, spelling) -> class
     per_value_classes: dict = field(default_factory=dict)  # per-value content -> class

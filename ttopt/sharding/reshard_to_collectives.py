@@ -387,10 +387,8 @@ def _lower_block(block: Any, run: _Run) -> None:
         out += ops[done:i]
         out += made
         done = i + 1
-        for v in op.operands:  # `drop_all_references` (a reshard holds no regions)
-            v.uses.remove(op)
         untrack_op(op)  # out of the block (its new op list reports that): its own writes need no report
-        op.operands = []
+        op.drop_all_references()
         op.parent = None
     if out is not None:
         out += ops[done:]
