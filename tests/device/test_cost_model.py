@@ -216,16 +216,20 @@ def test_whole_model_host_step_comes_from_the_published_scaling() -> None:
 
 def test_one_d_matmuls_hand_the_activation_on_block_by_block() -> None:
     # tt-metal's 1-D program: one sender reads each activation block (in0_block_w tiles of K) and
-    # multicasts it behind a semaphore, serially; the weight reads overlap it. ttnn's default
-    # config for an all-DRAM [32,8192] @ [8192,1280] bfp8 (create_matmul_1d_systolic_array:
-    # in0_block_w = ceil(Kt / cores) = 4, 64 hand-offs) runs 153 us where an 8-wide block (32
-    # hand-offs) runs 90 us: tt-metal PR 42593's table, the 'auto' and '1d_mcast' columns.
+    # multicasts it behind a semaphore; the weight reads overlap it. ttnn's default config for an
+    # all-DRAM [32,8192] @ [8192,1280] bfp8 (create_matmul_1d_systolic_array: in0_block_w =
+    # ceil(Kt / cores) = 4, 64 hand-offs) runs 153 us where an 8-wide block (32 hand-offs) runs
+    # 90 us, and 142 / 69 us at N = 1024: tt-metal PR 42593's table, 'auto' and '1d_mcast' columns.
     args = ("bf16", "bfp_bf8", "bf16", "HiFi2", "dram_i", "dram_i", "dram_i", 64)
     auto = matmul_terms(WH, 32, 8192, 1280, *args)
     wide = matmul_terms(WH, 32, 8192, 1280, *args, in0_block_w=8)
+    wide1024 = matmul_terms(WH, 32, 8192, 1024, *args, in0_block_w=8)
     assert one_d_in0_block_w(256, 64, False) == 4 and one_d_in0_block_w(256, 56, False) == 4
     assert auto.device_ns == pytest.approx(153_100, rel=0.15) and wide.device_ns == pytest.approx(90_400, rel=0.2)
-    hand_off = WH.sem_hop_ns + WH.dram_block_ns + 4 * 2048 / WH.dram_core_gbps + 4 * 2048 / WH.link_gbps
+    assert 1 / 1.3 < wide1024.device_ns / 69_400 < 1.3
+    # Wormhole posts the multicast without a write barrier: its bytes leave while the next block is read.
+    read, multicast = WH.dram_block_ns + 4 * 2048 / WH.dram_core_gbps, 4 * 2048 / WH.link_gbps
+    hand_off = WH.sem_hop_ns + max(read, multicast)
     assert auto.dram_ns > 64 * hand_off > 256 * 40 * 1088 / WH.dram_stream_gbps  # the chain binds, not the stream
     # A hop takes the longest of the hand-off, the chip's share and one worker's own block read.
     nbytes, tile = 1e6, 2048
@@ -236,6 +240,11 @@ def test_one_d_matmuls_hand_the_activation_on_block_by_block() -> None:
     chained = one_d_weight_ns(WH, nbytes, tile, 4000, 2048, 2048, False)
     assert chained == pytest.approx(4000 * (WH.sem_hop_ns + 2048 / WH.link_gbps))
     assert one_d_weight_ns(WH, nbytes, tile, 4000, 2048, 2048, True) > chained  # an interleaved activation is read first
+    # Blackhole's sender flushes each multicast before its next read: read and multicast add up.
+    flushed = replace(WH, in0_mcast_flushed=1.0)
+    hop = WH.dram_block_ns + 2048 / WH.dram_core_gbps + 2048 / WH.link_gbps + WH.sem_hop_ns
+    assert one_d_weight_ns(flushed, nbytes, tile, 4000, 2048, 2048, True) == pytest.approx(4000 * hop)
+    assert params_for("blackhole").in0_mcast_flushed == 1.0 and WH.in0_mcast_flushed == 0.0
     # tt-mlir issue 8038: 4 x [32,2880] @ [2880,N] bfp8, N = 5760 (60 working cores) in 409 us and
     # N = 2880 (45 working cores) in 271 us.
     wide8038 = matmul_terms(WH, 32, 2880, 5760, *args, batch=4)

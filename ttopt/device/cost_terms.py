@@ -122,6 +122,7 @@ class CostParams:
     compute_init_ns: float = 0.0  # a compute kernel's start-up and drain on top of a reader/writer launch
     dram_core_gbps: float = 17.4  # one core reading DRAM tiles a block at a time (a barrier per block)
     dram_block_ns: float = 0.0  # one DRAM round trip a core waits per block it reads (a barrier per block)
+    in0_mcast_flushed: float = 0.0  # 1: the 1-D in0 sender flushes each multicast before its next read (Blackhole)
 
     @property
     def link_gbps(self) -> float:
@@ -214,10 +215,13 @@ def one_d_weight_ns(
     """The DRAM-interleaved weights (tiles of `tile` bytes) of a 1-D (activation-multicast) matmul,
     read in `hops` steps of K: each worker reads its block (in0_block_w x per_core_N tiles,
     `block_bytes`) while one sender hands the activation block (`in0_block_bytes`) on. The
-    sender (tt-metal's reader_bmm_tile_layout_in0_sender_padding) serializes per block: read the
+    sender (tt-metal's reader_bmm_tile_layout_in0_sender_padding) runs per block: read the
     block (an interleaved activation: a DRAM round trip, `dram_block_ns`, and its bytes at one
     core's rate, `dram_core_gbps`), wait for every receiver's semaphore, multicast it
-    (`sem_hop_ns` + the block over one NoC link). The weight reads overlap that hand-off
+    (`sem_hop_ns` + the block over one NoC link). The multicast is posted without a write
+    barrier on Wormhole, so its bytes leave over the link while the sender reads the next block
+    (a hand-off takes the longer of the two); Blackhole's sender flushes each multicast before
+    reading on (`in0_mcast_flushed`: they add up). The weight reads overlap that hand-off
     (double-buffered blocks), so a hop takes the longest of the hand-off, the hop's share of the
     chip's interleaved stream (`dram_stream_gbps` + `dram_page_ns` per page, and at most one NoC
     link per worker column: a DRAM read's data travel along the DRAM core's row, then down the
@@ -226,9 +230,11 @@ def one_d_weight_ns(
     stream = dram_stream_ns(p, nbytes, nbytes / tile, p.dram_stream_gbps)
     if hops <= 0:
         return stream
-    hand_off = p.sem_hop_ns + in0_block_bytes / p.link_gbps
+    multicast = in0_block_bytes / p.link_gbps
+    hand_off = p.sem_hop_ns + multicast
     if in0_interleaved:
-        hand_off += p.dram_block_ns + in0_block_bytes / p.dram_core_gbps
+        read = p.dram_block_ns + in0_block_bytes / p.dram_core_gbps
+        hand_off = p.sem_hop_ns + (read + multicast if p.in0_mcast_flushed else max(read, multicast))
     chip = max(stream, nbytes / (max(1, columns) * p.link_gbps) if columns else 0.0) / hops
     own = p.dram_block_ns + block_bytes / p.dram_core_gbps
     return hops * max(hand_off, chip, own)
