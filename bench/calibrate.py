@@ -1,6 +1,7 @@
 """Fit the cost model to published Tenstorrent measurements and validate it suite by suite.
 
     python bench/calibrate.py [--write] [--calibration DIR]
+    python bench/calibrate.py --row ID [--row ID ...]
 
 A suite is one source's measurements: one CSV under bench/calibration/ (README there). The fit is
 per architecture, least squares on log(estimate / measured) with each suite weighted 1/sqrt(n)
@@ -19,6 +20,9 @@ Prints:
   DRAM, reduction), in-sample and LOSO.
 
 `--write` stores the fitted values and the fit's quality in ttopt/device/cost_params.json.
+`--row ID` fits nothing: it prints the named rows' estimates under the stored parameters, term by
+term (compute, DRAM, NoC, launch, op-to-op gap, overlap, serial hand-offs), to see which term
+binds a row.
 Blackhole has only GEMM_FLOPS among the per-op suites: its other fitted parameters are Wormhole's
 fitted values scaled by the hardware ratio written next to them (BH_SCALE). Deterministic.
 """
@@ -362,6 +366,28 @@ def rank_agreement(est: dict[str, float], rows: list[dict]) -> tuple[int, int, l
     return ok, len(prs), wrong
 
 
+def explain_rows(ids: list[str], suites: dict[str, list[dict]], rows: dict, console: Console) -> int:
+    """Print each named row's terms under the stored parameters; 2 (usage error) for an unknown id."""
+    by_id = {r["id"]: r for s in suites.values() for r in s}
+    unknown = [i for i in ids if i not in by_id]
+    if unknown:
+        print(f"calibrate.py: error: unknown row id(s): {', '.join(unknown)} (ids are the CSVs' first column)", file=sys.stderr)
+        return 2
+    t = Table(title="rows under the stored parameters (ttopt/device/cost_params.json), ns")
+    for col in ("row", "suite", "measured", "est/meas", "compute", "dram", "noc", "launch", "op-to-op", "overlap", "sync", "device"):
+        t.add_column(col, justify="left" if col in ("row", "suite") else "right")
+    for i in ids:
+        r = by_id[i]
+        terms = terms_for(params_from(rows, r["arch"]), r)
+        measured = f"{r['value'] / 1000:.1f} us" if r["unit"] == "ns" else f"{r['value']:g} {r['unit']}"
+        t.add_row(
+            i, r["suite"], measured, f"{ratio(params_from(rows, r['arch']), r):.2f}",
+            *(f"{v:.0f}" for v in (terms.compute_ns, terms.dram_ns, terms.noc_ns, terms.launch_ns, terms.op_to_op_ns, terms.overlap_ns, terms.sync_ns, terms.device_ns)),
+        )  # fmt: skip
+    console.print(t)
+    return 0
+
+
 def _time(r: dict) -> float:
     """A measured time for ordering (bandwidth rows: inverse)."""
     return 1.0 / r["value"] if r["metric"] == "weight_gbps" else r["value"]
@@ -371,11 +397,16 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--calibration", type=Path, default=CALIBRATION_DIR, help="folder of suite CSVs")
     ap.add_argument("--write", action="store_true", help=f"store the fit in {CALIBRATION_FILE.relative_to(ROOT)}")
+    ap.add_argument("--row", action="append", default=[], metavar="ID", help="print this row's terms under the stored parameters (no fit)")
     args = ap.parse_args(argv)
+    if args.row and args.write:
+        ap.error("--row prints rows under the stored parameters; it does not fit, so it cannot --write")
     console = Console(width=160)
     data = json.loads(CALIBRATION_FILE.read_text())
     table = Table_(data["params"])
     suites = load_suites(args.calibration)
+    if args.row:
+        return explain_rows(args.row, suites, data["params"], console)
     fitted_suites = {s for s in suites if s not in HELD_OUT}
     archs = ("wormhole_b0", "blackhole")
 

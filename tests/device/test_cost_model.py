@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from bench.calibrate import CALIBRATION_DIR, load_suites, ratio, robust, tie_launches
+from bench.calibrate import main as calibrate_main
 from ttopt.device import CostModel, preset
 from ttopt.device.cost_terms import (
     CALIBRATION_FILE,
@@ -542,3 +543,13 @@ def test_a_conversion_that_moves_and_retiles_is_two_programs(lay) -> None:
     move, retile = cm.conversion_cost(shape, l1_tiled, dram_tiled), cm.conversion_cost(shape, dram_tiled, dram_rm)
     assert both.ns == pytest.approx(move.ns + retile.ns)
     assert both.op_to_op_ns == pytest.approx(2 * cm.params.op_to_op_ns)
+
+
+def test_calibrate_explains_a_row_term_by_term_without_fitting(capsys) -> None:
+    # `bench/calibrate.py --row ID` prints the row's terms under the stored parameters.
+    assert calibrate_main(["--row", "ds42593_1024_1d"]) == 0
+    out = capsys.readouterr().out
+    (row,) = (r for s in load_suites(CALIBRATION_DIR).values() for r in s if r["id"] == "ds42593_1024_1d")
+    assert "69.4 us" in out and f"{ratio(WH, row):.2f}" in out and "dram" in out
+    assert calibrate_main(["--row", "no_such_row"]) == 2
+    assert "unknown row id(s): no_such_row" in capsys.readouterr().err
