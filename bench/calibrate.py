@@ -234,7 +234,11 @@ def weight_bytes(r: dict) -> float:
 
 def ratio(p: CostParams, r: dict) -> float:
     """Estimated / measured time of one row (a bandwidth row: measured GB/s / estimated GB/s)."""
-    t = terms_for(p, r)
+    return terms_ratio(terms_for(p, r), r)
+
+
+def terms_ratio(t: Terms, r: dict) -> float:
+    """`ratio` of a row whose terms `t` are worked out."""
     metric = r["metric"]
     if metric == "host_ns_traced":
         return t.ns / r["value"]
@@ -366,7 +370,7 @@ def rank_agreement(est: dict[str, float], rows: list[dict]) -> tuple[int, int, l
     return ok, len(prs), wrong
 
 
-def explain_rows(ids: list[str], suites: dict[str, list[dict]], rows: dict, console: Console) -> int:
+def explain_rows(ids: list[str], suites: dict[str, list[dict]], table: Table_, console: Console) -> int:
     """Print each named row's terms under the stored parameters; 2 (usage error) for an unknown id."""
     by_id = {r["id"]: r for s in suites.values() for r in s}
     unknown = [i for i in ids if i not in by_id]
@@ -376,12 +380,13 @@ def explain_rows(ids: list[str], suites: dict[str, list[dict]], rows: dict, cons
     t = Table(title="rows under the stored parameters (ttopt/device/cost_params.json), ns")
     for col in ("row", "suite", "measured", "est/meas", "compute", "dram", "noc", "launch", "op-to-op", "overlap", "sync", "device"):
         t.add_column(col, justify="left" if col in ("row", "suite") else "right")
+    params = {arch: table.params(arch) for arch in {by_id[i]["arch"] for i in ids}}
     for i in ids:
         r = by_id[i]
-        terms = terms_for(params_from(rows, r["arch"]), r)
+        terms = terms_for(params[r["arch"]], r)
         measured = f"{r['value'] / 1000:.1f} us" if r["unit"] == "ns" else f"{r['value']:g} {r['unit']}"
         t.add_row(
-            i, r["suite"], measured, f"{ratio(params_from(rows, r['arch']), r):.2f}",
+            i, r["suite"], measured, f"{terms_ratio(terms, r):.2f}",
             *(f"{v:.0f}" for v in (terms.compute_ns, terms.dram_ns, terms.noc_ns, terms.launch_ns, terms.op_to_op_ns, terms.overlap_ns, terms.sync_ns, terms.device_ns)),
         )  # fmt: skip
     console.print(t)
@@ -406,7 +411,7 @@ def main(argv: list[str] | None = None) -> int:
     table = Table_(data["params"])
     suites = load_suites(args.calibration)
     if args.row:
-        return explain_rows(args.row, suites, data["params"], console)
+        return explain_rows(args.row, suites, table, console)
     fitted_suites = {s for s in suites if s not in HELD_OUT}
     archs = ("wormhole_b0", "blackhole")
 

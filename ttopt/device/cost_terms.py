@@ -230,11 +230,11 @@ def one_d_weight_ns(
     stream = dram_stream_ns(p, nbytes, nbytes / tile, p.dram_stream_gbps)
     if hops <= 0:
         return stream
-    multicast = in0_block_bytes / p.link_gbps
-    hand_off = p.sem_hop_ns + multicast
+    send = in0_block_bytes / p.link_gbps  # the block's multicast
     if in0_interleaved:
         read = p.dram_block_ns + in0_block_bytes / p.dram_core_gbps
-        hand_off = p.sem_hop_ns + (read + multicast if p.in0_mcast_flushed else max(read, multicast))
+        send = read + send if p.in0_mcast_flushed else max(read, send)
+    hand_off = p.sem_hop_ns + send
     chip = max(stream, nbytes / (max(1, columns) * p.link_gbps) if columns else 0.0) / hops
     own = p.dram_block_ns + block_bytes / p.dram_core_gbps
     return hops * max(hand_off, chip, own)
