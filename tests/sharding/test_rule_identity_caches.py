@@ -5,7 +5,7 @@ replaced must get the rule of the new ones, and ops equal in them share one rule
 from __future__ import annotations
 
 from ttopt.parse.parser import parse_module
-from ttopt.sharding.rules import rule_for
+from ttopt.sharding.rules import _identity_key, _identity_key_general, rule_for
 
 _MODULE = """
 func.func @main(%a: tensor<8x16xf32>, %b: tensor<16x8xf32>) {
@@ -50,3 +50,17 @@ def test_attribute_rule_follows_a_new_attribute() -> None:
     second.properties["permutation"] = same.properties["permutation"]
     second.results[0].type = same.results[0].type
     assert rule_for(second, False).print_body() == "([i, j])->([i, j]) {i=8, j=16}"
+
+
+def test_the_common_shapes_key_is_the_general_key() -> None:
+    # `_identity_key` spells the key of one-result ops with one or two operands, no attributes and
+    # at most two properties as one tuple display: it must be the key the general path builds.
+    text = _MODULE.replace("  return", """  %4 = stablehlo.concatenate %a, %a, dim = 0 : (tensor<8x16xf32>, tensor<8x16xf32>) -> tensor<16x16xf32>
+  %5 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<8x16xf32>, tensor<16x8xf32>) -> tensor<8x8xf32>
+  %6 = stablehlo.reduce_precision %a, format = e5m10 : tensor<8x16xf32>
+  return""")
+    ops = [op for op in parse_module(text).walk() if op.name.startswith("stablehlo.")]
+    assert {len(op.properties) for op in ops} == {0, 1, 2}
+    for op in ops:
+        for conservative in (False, True):
+            assert _identity_key(op, conservative) == _identity_key_general(op, conservative), op.name

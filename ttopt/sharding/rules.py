@@ -160,11 +160,16 @@ def _identity_key(op: Operation, conservative: bool) -> tuple | None:
         if type(a1) is AliasRef or type(a2) is AliasRef:
             return None
         return (op.name, conservative, n_types - 1, n_types, k1, k2, *types, id(a1), id(a2))
+    return _identity_key_general(op, conservative)
+
+
+def _identity_key_general(op: Operation, conservative: bool) -> tuple | None:
+    """`_identity_key` of any op, its parts read one by one (`_identity_parts`)."""
     names, objs = _identity_parts(op)
-    n_types = len(operands) + len(results)
+    n_types = len(op.operands) + len(op.results)
     if any(type(a) is AliasRef for a in objs[n_types:]):
         return None
-    return (op.name, conservative, len(operands), n_types, *names, *map(id, objs))
+    return (op.name, conservative, len(op.operands), n_types, *names, *map(id, objs))
 
 
 def _identity_parts(op: Operation) -> tuple[list[str], list[object]]:
