@@ -47,6 +47,37 @@ def test_every_op_kind_has_cycles(op) -> None:
         assert cm.cycles_per_unit(o) > 0, name
 
 
+def test_unaries_with_a_measured_kernel_cost_their_own_cycles_per_tile(op, lay) -> None:
+    # exp and gelu have their own rows (cost_params.json: tt-llk cycles of the accurate kernels
+    # tt-mlir's runtime calls); log has none and costs the transcendental kind's, relu the
+    # eltwise_unary floor (the SFPU identity kernel).
+    from ttopt.device.rules.generic import call_cycles
+
+    for arch in ("wormhole_b0", "blackhole"):
+        cm = CostModel(preset(arch))
+        p = cm.params
+        assert p.tile_cycles("eltwise_unary_transcendental", "exp") == p.cycles_per_tile["exp"]
+        assert p.tile_cycles("eltwise_unary_transcendental", "log") == p.cycles_per_tile["eltwise_unary_transcendental"]
+        assert p.tile_cycles("eltwise_unary", "") == p.cycles_per_tile["eltwise_unary"]
+        for name, row in (("exp", "exp"), ("gelu", "gelu"), ("log", "eltwise_unary_transcendental"), ("relu", "eltwise_unary")):
+            o = op(f"ttnn.{name}", ["2048x2048xbf16"], "2048x2048xbf16")
+            assert cm.cycles_per_unit(o) == p.cycles_per_tile[row], (arch, name)
+            c = cm.op_cost(o, [lay((2048, 2048))], lay((2048, 2048)))
+            assert c.compute_ns == pytest.approx(ceil(64 * 64 / c.cores) * p.cycles_per_tile[row] / p.clock_ghz), (arch, name)
+        # A D2M compute kernel's calls: exp_tile its own row, recip_tile (no row) the kind's.
+        assert call_cycles("exp_tile", p.cycles_per_tile) == p.cycles_per_tile["exp"]
+        assert call_cycles("recip_tile", p.cycles_per_tile) == p.cycles_per_tile["eltwise_unary_transcendental"]
+        assert call_cycles("add_tiles", p.cycles_per_tile) == p.cycles_per_tile["eltwise_binary"]
+        assert call_cycles("tile_regs_acquire", p.cycles_per_tile) == 0.0
+    # Every per-op row names a TTNN op (a misspelt one would silently fall back to its kind).
+    from ttopt.device.cost_terms import KINDS
+
+    assert all(k in KINDS or f"ttnn.{k}" in OP_FAMILIES for k in WH.cycles_per_tile)
+    # The measured accurate kernels cost several times the identity floor.
+    assert WH.cycles_per_tile["exp"] > 4 * WH.cycles_per_tile["eltwise_unary"]
+    assert WH.cycles_per_tile["gelu"] > 3 * WH.cycles_per_tile["exp"]
+
+
 def test_each_arch_has_its_parameters() -> None:
     bh = params_for("blackhole")
     assert (WH.clock_ghz, bh.clock_ghz) == (1.0, 1.35)

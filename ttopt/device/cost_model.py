@@ -178,11 +178,12 @@ class CostModel:
 
     def cycles_per_unit(self, op: Any, fidelity: str = "") -> float:
         """Cycles per unit of work: matmul/conv blocks at the fitted LoFi rate x fidelity passes
-        (the op's, else HiFi2), other kinds per tile (cost_params.json `cycles_per_tile.*`)."""
+        (the op's, else HiFi2), other kinds per tile (cost_params.json `cycles_per_tile.*`: the op's
+        own figure where it has one, else its kind's)."""
         kind = self.op_kind(op)
         if kind in ("matmul", "conv"):
             return self.params.matmul_cycles_lofi * FIDELITY_PASSES[fidelity or "HiFi2"]
-        return self.params.cycles_per_tile.get(kind, 0.0)
+        return self.params.tile_cycles(kind, op.name.split(".", 1)[-1])
 
     def op_kind(self, op: Any) -> str:
         """The cost-parameter kind of an op (cost_terms.KINDS)."""
@@ -275,7 +276,9 @@ class CostModel:
             shapes = [tuple(out_shape)] + shapes[1:]
             work = tensor_tiles(out_shape)
         passes = REDUCTION_PASSES.get(op.name.split(".", 1)[-1], 1) if kind == "reduction" else 1
-        return self._stream(kind, work, shapes, ins, out_shape, out, parallel, stride, exchanges, passes)
+        return self._stream(
+            kind, work, shapes, ins, out_shape, out, parallel, stride, exchanges, passes, op.name.split(".", 1)[-1]
+        )
 
     def _view(self, out: LayoutInfo) -> OpCost:
         """A view (tt-metal reinterprets the input's buffer): no device program, so no launch, no
@@ -363,7 +366,7 @@ class CostModel:
 
     def _stream(
         self, kind: str, work: int, shapes: list, ins: tuple[LayoutInfo, ...], out_shape: Sequence[int], out: LayoutInfo,
-        parallel: int = 0, stride: int = 0, exchanges: int = 0, passes: int = 1,
+        parallel: int = 0, stride: int = 0, exchanges: int = 0, passes: int = 1, name: str = "",
     ) -> OpCost:
         dram = pages = l1i = moved = 0
         write_dram = write_l1i = 0
@@ -389,7 +392,7 @@ class CostModel:
         t = stream_terms(
             self.params, kind, work, cores, dram, pages, l1i, moved, parallel=parallel, stride=stride,
             exchanges=exchanges if row_cores > 1 else 0, exchange_fmt=ins[0].dtype.value if ins else "bf16",
-            exchange_cores=row_cores, passes=passes, write_dram_bytes=write_dram, write_l1i_bytes=write_l1i,
+            exchange_cores=row_cores, passes=passes, write_dram_bytes=write_dram, write_l1i_bytes=write_l1i, op=name,
         )  # fmt: skip
         return _op_cost(t, work, cores, dram, l1i + moved)
 

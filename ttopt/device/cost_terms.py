@@ -7,7 +7,8 @@ estimates one op with `matmul_terms(params_for("wormhole_b0"), m, k, n, ...)` or
     ns = dispatch + op_to_op + launch[kind] + compute + memory - overlap + sync
     memory = max(dram, noc),   overlap = eta * min(compute, memory)
 
-* compute: work tiles per core x cycles per tile / clock; matmul work is 32x32x32 blocks at the
+* compute: work tiles per core x cycles per tile / clock (the op kind's, or the op's own where its
+  compute kernel was measured: `CostParams.tile_cycles`); matmul work is 32x32x32 blocks at the
   fitted LoFi rate x math-fidelity passes (LoFi 1, HiFi2 2, HiFi3 3, HiFi4 4);
 * dram: DRAM bytes by data format over the bandwidth of the access pattern. A matmul reads its
   DRAM operands one of three ways, as tt-metal's program configs do: 2-D multicast (M of at least
@@ -128,6 +129,12 @@ class CostParams:
     def link_gbps(self) -> float:
         """One core's NoC link (the NoC's aggregate over the worker cores)."""
         return self.noc_gbps / max(1, self.grid_cores)
+
+    def tile_cycles(self, kind: str, op: str = "") -> float:
+        """Compute-kernel cycles per tile of `op` (a TTNN op's short name) where the op has its
+        own measured figure, else its `kind`'s."""
+        own = self.cycles_per_tile.get(op) if op and op not in KINDS else None
+        return self.cycles_per_tile.get(kind, 0.0) if own is None else own
 
     def launch(self, kind: str) -> float:
         """Device-side launch cost of a program of `kind` (eltwise's for kinds without one)."""
@@ -357,7 +364,7 @@ def stream_terms(
     p: CostParams, kind: str, work_tiles: int, cores: int, dram_bytes: float = 0.0, dram_pages: int = 0,
     l1i_bytes: float = 0.0, noc_bytes: float = 0.0, parallel: int = 0, stride: int = 0, exchanges: int = 0,
     exchange_fmt: str = "bf16", exchange_cores: int = 0, passes: int = 1, write_dram_bytes: float = 0.0,
-    write_l1i_bytes: float = 0.0,
+    write_l1i_bytes: float = 0.0, op: str = "",
 ) -> Terms:
     """A streaming op of `kind`: `work_tiles` tiles of work on `cores` cores, the DRAM bytes and
     pages it reads and writes, its L1-interleaved bytes and bytes moved between cores (reshards).
@@ -379,10 +386,11 @@ def stream_terms(
     same L1 port, so each read page also waits for the write bytes per read page over one link
     (tt-metal issue 14421: reading and writing L1-interleaved pages contend at the banks' ports,
     and the reader's barrier per page turns the wait into per-page latency); DRAM reads queue at
-    the DRAM banks instead, which the L1 writes do not reach."""
+    the DRAM banks instead, which the L1 writes do not reach. `op`: the TTNN op's short name,
+    for ops with their own cycles per tile (`CostParams.tile_cycles`)."""
     workers = max(1, min(cores, parallel or work_tiles))
     per_core = ceil(work_tiles / workers)
-    compute = per_core * passes * p.cycles_per_tile.get(kind, 0.0) / p.clock_ghz
+    compute = per_core * passes * p.tile_cycles(kind, op) / p.clock_ghz
     latency = p.page_latency_ns.get(kind, 0.0)
     share = 1.0 if latency else min(1.0, workers / p.grid_cores)
     eff = p.stream_eff.get(kind, 1.0) * share

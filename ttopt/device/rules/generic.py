@@ -12,7 +12,7 @@ not aliased to a tensor) plus every L1 tensor operand's shard.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Mapping
 
 from ttopt.device.layout_info import layout_info
 from ttopt.device.presets import TRANSCENDENTAL_UNARY
@@ -78,7 +78,7 @@ def call_kind(fn: str) -> str | None:
     return None
 
 
-def compute_cycles_per_tile(op: Any, cycles: dict[str, float]) -> float | None:
+def compute_cycles_per_tile(op: Any, cycles: Mapping[str, float]) -> float | None:
     """Cycles the program's compute kernel spends per output tile (None: no compute kernel)."""
     body = program_body(op)
     if body is None:
@@ -89,10 +89,22 @@ def compute_cycles_per_tile(op: Any, cycles: dict[str, float]) -> float | None:
     total = 0.0
     for sym in computes:
         for fn in _kernel_body_calls(op, sym):
-            kind = call_kind(fn)
-            if kind is not None:
-                total += cycles.get(kind, 0.0)
+            total += call_cycles(fn, cycles)
     return total
+
+
+def call_cycles(fn: str, cycles: Mapping[str, float]) -> float:
+    """Cycles per tile of one compute-kernel call: a unary SFPU call with its own measured figure
+    (cost_params.json `cycles_per_tile.<op>`) costs that, any other its kind's (0: not per tile)."""
+    kind = call_kind(fn)
+    if kind is None:
+        return 0.0
+    if kind.startswith("eltwise_unary"):
+        base = fn.removesuffix("_tile")
+        own = cycles.get(_TILE_NAMES.get(base, base))
+        if own is not None:
+            return own
+    return cycles.get(kind, 0.0)
 
 
 def generic_l1(op: Any) -> int:
@@ -112,7 +124,7 @@ def generic_cost(model: CostModel, op: Any) -> OpCost:
     out = layout_info(_layout(io.output))
     shapes = [tuple(v.type.resolve().shape) for v in io.inputs]
     out_shape = tuple(io.output.type.resolve().shape)
-    per_tile = compute_cycles_per_tile(op, dict(model.params.cycles_per_tile))
+    per_tile = compute_cycles_per_tile(op, model.params.cycles_per_tile)
     if per_tile is None:  # reader + writer only: a relayout
         return model._stream("layout", tensor_tiles(out_shape), shapes, ins, out_shape, out)
     # The dispatch kind counts work in cycles (cycles_per_tile.dispatch = 1).
