@@ -78,6 +78,35 @@ def test_unaries_with_a_measured_kernel_cost_their_own_cycles_per_tile(op, lay) 
     assert WH.cycles_per_tile["gelu"] > 3 * WH.cycles_per_tile["exp"]
 
 
+def test_a_fused_activation_runs_on_each_output_tile_of_the_matmul(op, lay) -> None:
+    # The matmul's compute kernel applies its activation to every output tile in DEST before packing
+    # it: out tiles per core x the unary's cycles, whether the op carries `activation` or its program
+    # config carries `fused_activation` (where the optimizer moves it).
+    from ttopt.device.cost_model import activation_cycles, fused_activation
+
+    cm = CostModel(preset("wormhole_b0"))
+    p = cm.params
+    ins, out = [lay((1024, 1024)), lay((1024, 1024))], lay((1024, 1024))
+    shapes = (["1024x1024xbf16", "1024x1024xbf16"], "1024x1024xbf16")
+    plain = op("ttnn.matmul", *shapes)
+    gelu = op("ttnn.matmul", *shapes, props='activation = "gelu"')
+    relu = op("ttnn.matmul", *shapes, props='activation = "relu"')
+    assert (fused_activation(plain), fused_activation(gelu), fused_activation(relu)) == (None, "gelu", "relu")
+    base = cm.op_cost(plain, ins, out)
+    per_core = ceil(32 * 32 / 64)  # output tiles per core on the 8x8 grid
+    for o, row in ((gelu, "gelu"), (relu, "eltwise_unary")):
+        c = cm.op_cost(o, ins, out)  # a different memo key from the plain matmul
+        assert activation_cycles(p, fused_activation(o)) == p.cycles_per_tile[row]
+        assert c.compute_ns - base.compute_ns == pytest.approx(per_core * p.cycles_per_tile[row] / p.clock_ghz)
+    cfg = (
+        "matmul_program_config = #ttnn.matmul_multi_core_reuse_multi_cast_program_config<compute_with_storage_grid_size = "
+        "#ttnn.core_coord<8, 8>, in0_block_w = 2, out_subblock_h = 1, out_subblock_w = 4, out_block_h = 4, out_block_w = 4, "
+        "per_core_m = 4, per_core_n = 4, transpose_mcast = false, fused_activation = #ttnn.unary_with_param<op_type = gelu>, "
+        "fuse_batch = true>"
+    )
+    assert fused_activation(op("ttnn.matmul", *shapes, props=cfg)) == "gelu"
+
+
 def test_each_arch_has_its_parameters() -> None:
     bh = params_for("blackhole")
     assert (WH.clock_ghz, bh.clock_ghz) == (1.0, 1.35)

@@ -81,6 +81,31 @@ def op_fidelity(op: Any, fmt: str) -> str:
     return fidelity_for(fmt, _FIDELITY_NAMES.get(m.group(1).lower()) if m else None)
 
 
+_FUSED_ACT = re.compile(r"fused_activation\s*=\s*#ttnn\.unary_with_param<\s*op_type\s*=\s*(\w+)")
+
+
+def fused_activation(op: Any) -> str | None:
+    """The unary a matmul applies to its output tiles: its `activation` attribute, else the one its
+    program config carries (`fused_activation`, where the optimizer moves it: tt-metal #35060)."""
+    if not hasattr(op, "get_attr"):
+        return None
+    act = op.get_attr("activation")
+    v = getattr(act.resolve(), "value", None) if act is not None else None
+    if isinstance(v, str) and v:
+        return v
+    cfg = op.get_attr("matmul_program_config")
+    m = _FUSED_ACT.search(cfg.canonical()) if cfg is not None else None
+    return m.group(1) if m else None
+
+
+def activation_cycles(p: CostParams, name: str | None) -> float:
+    """Cycles per tile of a fused activation: the unary's own (cost_params.json), an upper bound as
+    the standalone kernel's figure also copies each tile into DEST, which the fused pass finds there."""
+    if not name:
+        return 0.0
+    return p.tile_cycles("eltwise_unary_transcendental" if name in TRANSCENDENTAL_UNARY else "eltwise_unary", name)
+
+
 def mem_of(info: LayoutInfo) -> str:
     """The cost model's memory placement of a layout (cost_terms.MEMS; host tensors count as DRAM)."""
     if info.dram or info.system:
@@ -218,13 +243,14 @@ class CostModel:
                 shapes.append(self._shape(t))
         name = op.name
         fam = family_of(name)
-        fid = None
+        fid = act = None
         if fam in (Family.MATMUL, Family.CONV):
             cfg = op.get_attr("compute_config") if hasattr(op, "get_attr") else None
             m = _FIDELITY.search(cfg.canonical()) if cfg is not None else None
             fid = m.group(1).lower() if m else None
+            act = fused_activation(op) if fam is Family.MATMUL else None
         sig = (
-            name, tuple(shapes), self._shape(op.results[0].type.resolve()), fid,
+            name, tuple(shapes), self._shape(op.results[0].type.resolve()), fid, act,
             id(op) if fam is Family.DISPATCH else 0,
         )  # fmt: skip
         uid = self._sig_uid.get(sig)
@@ -330,6 +356,7 @@ class CostModel:
         t = matmul_terms(
             params, m, a[-1], out_shape[-1], ins[0].dtype.value, ins[1].dtype.value, out.dtype.value, fidelity,
             mem_of(ins[0]), mem_of(ins[1]), mem_of(out), cores, batch, program, in0_cores, block_w, grid_cols, shared_b,
+            act_cycles=activation_cycles(params, fused_activation(op)),
         )  # fmt: skip
         tensors = [(a, ins[0]), (b, ins[1]), (out_shape, out)]
         dram = sum(_bytes(s, i) for s, i in tensors if i.dram or i.system)

@@ -287,7 +287,7 @@ def runs_unfused_1d(m: int, n: int) -> bool:
 def matmul_terms(
     p: CostParams, m: int, k: int, n: int, fmt_a: str, fmt_b: str, fmt_out: str, fidelity: str,
     a_mem: str | bool, b_mem: str | bool, out_mem: str | bool, cores: int, batch: int = 1, program: str = "auto",
-    in0_cores: int = 0, in0_block_w: int = 0, grid_cols: int = 0, shared_b: bool = False,
+    in0_cores: int = 0, in0_block_w: int = 0, grid_cols: int = 0, shared_b: bool = False, act_cycles: float = 0.0,
 ) -> Terms:
     """`batch` matmuls (m x k) @ (k x n) on `cores` cores; memories in MEMS (see module doc).
     `program`: "auto" (2-D from one tile row per grid row, else 1-D), or "1d" / "2d" as a program
@@ -297,7 +297,9 @@ def matmul_terms(
     `grid_cols`: the columns of the grid the 1-D program runs on (0: the device's). `shared_b`:
     the `batch` activations share one B, which a 1-D program without fused batch reads again for
     each of them on the same workers (ttnn's get_mcast_1d_config with fuse_batch false: the batch
-    is a loop around the K hops, not spread over idle cores)."""
+    is a loop around the K hops, not spread over idle cores). `act_cycles`: cycles per output tile
+    of a fused activation, an SFPU pass over each output tile in DEST before it is packed, on the
+    math thread after the tile's last K block (bmm_large_block_zm_fused_bias_activation.cpp)."""
     a, b, out = mem_code(a_mem), mem_code(b_mem), mem_code(out_mem)
     mt, kt, nt = ceil(m / 32), ceil(k / 32), ceil(n / 32)
     out_tiles = batch * mt * nt
@@ -311,7 +313,7 @@ def matmul_terms(
     two_d = mt >= p.grid_rows if program == "auto" else program == "2d"
     if two_d and out in ("dram_i", "l1_i") and (a, b, out) != ("dram_i",) * 3:
         # Default no-reuse program config: each output tile streams its K row of A and K column of B.
-        compute = blocks * p.matmul_cycles_lofi * FIDELITY_PASSES["HiFi4"] / p.clock_ghz
+        compute = blocks * (p.matmul_cycles_lofi * FIDELITY_PASSES["HiFi4"] + act_cycles / kt) / p.clock_ghz
         reread = out_tiles * kt * (tile_bytes(fmt_a) + tile_bytes(fmt_b))
         dram = dram_stream_ns(p, sizes["out"][0], out_tiles, p.dram_stream_gbps) if out == "dram_i" else 0.0
         return combine(p, "matmul", compute, dram, reread / p.fallback_gbps)
@@ -338,7 +340,8 @@ def matmul_terms(
     if b == "dram_s":
         # One worker per DRAM bank computes its bank's columns over the whole K.
         blocks = batch * mt * ceil(nt / max(1, p.dram_banks)) * kt
-    compute = blocks * p.matmul_cycles_lofi * FIDELITY_PASSES.get(fidelity, 1) / p.clock_ghz
+    # Every path's blocks are a worker's output tiles x kt: the activation runs once per output tile.
+    compute = blocks * (p.matmul_cycles_lofi * FIDELITY_PASSES.get(fidelity, 1) + act_cycles / kt) / p.clock_ghz
     dram = noc = 0.0
     for role, (nbytes, mem) in sizes.items():
         if mem == "dram_s" and role == "b":
