@@ -64,13 +64,14 @@ CALIBRATION_DIR = ROOT / "bench" / "calibration"
 NOT_SUITES = ("parameter_sources", "whole_model_")
 # Evaluation only: the decode-regime matmul sources (their bandwidths come from the tech-report
 # priors, 190 GB/s interleaved, 240 GB/s DRAM-sharded, so these check them rather than fit them),
-# the only norm source, which checks the assumed norm parameters, and the DeepSeek-V3 linears
-# (bf16 decode matmuls and batched-head matmuls at ttnn's own program configs).
+# the DeepSeek-V3 norms, which check the assumed norm parameters, the DeepSeek-V3 linears (bf16
+# decode matmuls and batched-head matmuls at ttnn's own program configs), and a Blackhole prefill
+# layer's ops (Blackhole's non-GEMM parameters are Wormhole's fit x hardware ratios: it checks them).
 HELD_OUT = (
     "decode_matmul_ttmlir8038", "lm_head_ttmetal13340", "ds_matmul_ttmetal11063", "norm_rms_deepseek_tg",
-    "linear_deepseek_tg",
+    "linear_deepseek_tg", "prefill_layer_bh_autoports",
 )  # fmt: skip
-DEVICE_ARCH = {"N150": "wormhole_b0", "N300": "wormhole_b0", "TG": "wormhole_b0", "P150": "blackhole"}
+DEVICE_ARCH = {"N150": "wormhole_b0", "N300": "wormhole_b0", "TG": "wormhole_b0", "P150": "blackhole", "P300C": "blackhole"}
 # Free parameters per architecture (the rest keep their cost_params.json value).
 FREE = {
     "wormhole_b0": (
