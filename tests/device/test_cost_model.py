@@ -256,11 +256,30 @@ def test_a_sharded_norm_exchanges_its_statistics(op, lay) -> None:
     one = cm.op_cost(rms, [sharded], sharded).ns - cm.op_cost(rms, [interleaved], sharded).ns
     assert cm.op_cost(ln, [sharded], sharded).ns - cm.op_cost(rms, [sharded], sharded).ns == pytest.approx(t.sync_ns)
     assert cm.op_cost(rms, [sharded], sharded).sync_ns == pytest.approx(t.sync_ns)
-    assert one > t.sync_ns / 2  # the interleaved input pays NoC reads, but no exchange
+    # An interleaved input runs tt-metal's interleaved program, whole tile rows per core: this
+    # one-row norm on one core, all 16 tiles of compute there, slower than 16 exchanging cores.
+    alone = cm.op_cost(rms, [interleaved], sharded)
+    assert one < 0 and alone.compute_ns == pytest.approx(16 * WH.cycles_per_tile["norm"] / WH.clock_ghz)
     # Block sharded on 4x8: each row is split over a grid row of 8 cores; height sharded: none.
     block, height = lay(shape, "l1", "b", (1, 8)), lay(shape, "l1", "h", 1)
     per_row = stream_terms(WH, "norm", 16, 8, exchanges=1).sync_ns
     assert cm.op_cost(rms, [block], block).ns - cm.op_cost(rms, [height], block).ns == pytest.approx(per_row, rel=0.01)
+
+
+def test_an_interleaved_norm_works_on_its_tile_rows_cores(op, lay) -> None:
+    # tt-metal's interleaved layernorm and softmax programs split whole tile rows over the cores:
+    # 128 rows of 2048 are 4 tile rows, so 4 cores take 64 tiles each, however large the grid.
+    cm = CostModel(preset("wormhole_b0"))
+    p = cm.params
+    spec, shape = "1x1x128x2048xbf16", (1, 1, 128, 2048)
+    eps = "epsilon = 1.000000e-05 : f32"
+    for name, props in (("ttnn.rms_norm", eps), ("ttnn.layer_norm", eps), ("ttnn.softmax", "dimension = -1 : si32")):
+        o = op(name, [spec], spec, props=props)
+        c = cm.op_cost(o, [lay(shape)], lay(shape))
+        assert c.compute_ns == pytest.approx(64 * p.cycles_per_tile["norm"] / p.clock_ghz), name
+    # An eltwise op of the same shape spreads over the whole grid: 4 tiles per core.
+    relu = op("ttnn.relu", [spec], spec)
+    assert cm.op_cost(relu, [lay(shape)], lay(shape)).compute_ns == pytest.approx(4 * p.cycles_per_tile["eltwise_unary"] / p.clock_ghz)
 
 
 def test_whole_model_host_step_comes_from_the_published_scaling() -> None:

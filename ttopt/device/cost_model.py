@@ -49,6 +49,14 @@ REDUCTION_PASSES = {"min": 3}
 # Cross-core statistic passes of a sharded norm (tt-metal's sharded layernorm program: RMS norm
 # gathers E[x^2] once; layer norm gathers the mean, then the variance). Softmax keeps a row on one core.
 NORM_EXCHANGES = {"rms_norm": 1, "layer_norm": 2}
+# Norms whose interleaved program splits the tile rows over the cores (layernorm_op_multi_core,
+# softmax_program_factory_attention_optimized: split_work_to_cores(grid, NC x Ht)).
+ROW_SPLIT_NORMS = frozenset({"ttnn.rms_norm", "ttnn.layer_norm", "ttnn.softmax", "ttnn.dit_rms_norm_unary_fused"})
+
+
+def tile_rows(shape: Sequence[int]) -> int:
+    """Tile rows of a tensor: the leading dimensions x ceil(rows / 32)."""
+    return max(1, prod(shape[:-2]) * ceil(shape[-2] / 32)) if len(shape) >= 2 else 1
 
 
 def _row_cores(info: LayoutInfo) -> int:
@@ -291,6 +299,10 @@ class CostModel:
         parallel = tensor_tiles(out_shape) if kind == "reduction" and not op.name.endswith(".argmax") else 0
         if op.name == "ttnn.argmax" and ins and shapes and not argmax_multicore(op, ins[0].tiled, len(shapes[0])):
             parallel = 1  # tt-metal's single-core argmax program
+        if op.name in ROW_SPLIT_NORMS and ins and shapes and not ins[0].sharded:
+            # tt-metal's interleaved layernorm / softmax programs give each core whole tile rows
+            # (split_work_to_cores over NC x Ht): a [32, 4096] norm runs on one core.
+            parallel = tile_rows(shapes[0])
         stride = 0
         if parallel and shapes and _reduces_h_only(op, len(shapes[0])):
             # A column reduction's cores each read a run of whole columns, in step.

@@ -43,7 +43,7 @@ estimates one op with `matmul_terms(params_for("wormhole_b0"), m, k, n, ...)` or
   (width sharded: all of them; block sharded: a grid row) gathers their partial statistics on one
   core and multicasts the result back (two `sem_hop_ns` hand-offs plus a tile per core over the
   receiving link), once per statistic pass; height-sharded and interleaved norms keep whole rows
-  on one core;
+  on one core (an interleaved norm works on at most its tile rows' worth of cores: CostModel);
 * launch: the device-side start/finish of a program, per op kind (part of the kernel duration
   the profiler reports): a program of reader/writer kernels only (layout conversions, data
   movement) launches in `launch_ns.layout`; one with a compute kernel (eltwise, norm, reduction)
