@@ -290,7 +290,7 @@ def block_ops(path: Path, arch: str) -> tuple[list[Op], dict[str, Any]]:
     interleaved, dense: tt-mlir's graph keeps a batch-32 decode activation as 32 rows (one tile
     row), where ttopt's lowering keeps [32, 1, H] and pads each user's row to a whole tile."""
     from ttopt.device import CostModel, preset
-    from ttopt.device.cost_model import mem_of, op_fidelity
+    from ttopt.device.cost_model import ROW_SPLIT_NORMS, mem_of, op_fidelity, tile_rows
     from ttopt.device.layout_info import layout_info
     from ttopt.ir.types import TensorType
     from ttopt.parse.parser import parse_module
@@ -340,6 +340,9 @@ def block_ops(path: Path, arch: str) -> tuple[list[Op], dict[str, Any]]:
             kind = cm.op_kind(op)
             # as CostModel: a reduction's cores each take whole output tiles (argmax aside)
             parallel = dense[-1] if kind == "reduction" and short != "argmax" else 0
+            if op.name in ROW_SPLIT_NORMS:
+                # as CostModel: an interleaved norm's cores each take whole tile rows
+                parallel = tile_rows(tensors[0].shape)
             t = stream_terms(p, kind, max(dense), p.grid_cores, nbytes, sum(dense), parallel=parallel)
         info["ops"] += 1
         ops.append((short, t))
