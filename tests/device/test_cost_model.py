@@ -104,7 +104,11 @@ def test_a_fused_activation_runs_on_each_output_tile_of_the_matmul(op, lay) -> N
         "per_core_m = 4, per_core_n = 4, transpose_mcast = false, fused_activation = #ttnn.unary_with_param<op_type = gelu>, "
         "fuse_batch = true>"
     )
-    assert fused_activation(op("ttnn.matmul", *shapes, props=cfg)) == "gelu"
+    in_cfg = op("ttnn.matmul", *shapes, props=cfg)
+    assert fused_activation(in_cfg) == "gelu"
+    assert cm.op_cost(in_cfg, ins, out).compute_ns == pytest.approx(cm.op_cost(gelu, ins, out).compute_ns)
+    typed = op("ttnn.matmul", *shapes, props="activation = #ttnn.unary_with_param<op_type = gelu>")
+    assert fused_activation(typed) == "gelu"
 
 
 def test_each_arch_has_its_parameters() -> None:
@@ -280,6 +284,19 @@ def test_an_interleaved_norm_works_on_its_tile_rows_cores(op, lay) -> None:
     # An eltwise op of the same shape spreads over the whole grid: 4 tiles per core.
     relu = op("ttnn.relu", [spec], spec)
     assert cm.op_cost(relu, [lay(shape)], lay(shape)).compute_ns == pytest.approx(4 * p.cycles_per_tile["eltwise_unary"] / p.clock_ghz)
+
+
+def test_a_few_cores_stream_dram_at_their_own_block_read_rate_at_least() -> None:
+    # One core is 1/64 of the chip's stream by share (3.7 GB/s on Wormhole), below what one core
+    # reads on its own (dram_core_gbps): the floor applies; the whole grid keeps the chip's stream.
+    from ttopt.device.cost_terms import dram_stream_ns
+
+    nbytes, pages = 64 * 2048 * 2, 128
+    one = stream_terms(WH, "norm", 64, 1, nbytes, pages, parallel=1)
+    assert WH.dram_stream_gbps / WH.grid_cores < WH.dram_core_gbps
+    assert one.dram_ns == pytest.approx(dram_stream_ns(WH, nbytes, pages, WH.dram_core_gbps))
+    grid = stream_terms(WH, "norm", 64 * 64, 64, nbytes * 64, pages * 64)
+    assert grid.dram_ns == pytest.approx(dram_stream_ns(WH, nbytes * 64, pages * 64, WH.dram_stream_gbps))
 
 
 def test_whole_model_host_step_comes_from_the_published_scaling() -> None:

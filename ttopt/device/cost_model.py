@@ -90,6 +90,7 @@ def op_fidelity(op: Any, fmt: str) -> str:
 
 
 _FUSED_ACT = re.compile(r"fused_activation\s*=\s*#ttnn\.unary_with_param<\s*op_type\s*=\s*(\w+)")
+_OP_TYPE = re.compile(r"op_type\s*=\s*(\w+)")
 
 
 def fused_activation(op: Any) -> str | None:
@@ -98,9 +99,13 @@ def fused_activation(op: Any) -> str | None:
     if not hasattr(op, "get_attr"):
         return None
     act = op.get_attr("activation")
-    v = getattr(act.resolve(), "value", None) if act is not None else None
-    if isinstance(v, str) and v:
-        return v
+    if act is not None:
+        v = getattr(act.resolve(), "value", None)
+        if isinstance(v, str):
+            return v or None
+        m = _OP_TYPE.search(act.canonical())  # the #ttnn.unary_with_param<op_type = ...> form
+        if m:
+            return m.group(1)
     cfg = op.get_attr("matmul_program_config")
     m = _FUSED_ACT.search(cfg.canonical()) if cfg is not None else None
     return m.group(1) if m else None

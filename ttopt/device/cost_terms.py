@@ -22,7 +22,8 @@ estimates one op with `matmul_terms(params_for("wormhole_b0"), m, k, n, ...)` or
   DRAM-sharded matmul multicasts its activation one semaphore-gated block per sender, chained:
   K / in0_block_w hand-offs (`sem_hop_ns` + the block over one NoC link), each overlapping its
   block's weight read, so the weights take hops x max(hand-off, block read) (tt-metal issue 55443).
-  Streaming ops read and write at `dram_stream_gbps` x the kind's efficiency; a kind whose reader
+  Streaming ops read and write at `dram_stream_gbps` x the kind's efficiency x the share of the
+  grid that works (at least `dram_core_gbps` per working core); a kind whose reader
   keeps one page in flight (reductions and interleaved eltwise: `page_latency_ns`) is bound per
   core by its pages x the round trip (an L1-interleaved read also waits behind the op's own
   L1-interleaved writes at the bank port: tt-metal issue 14421), and a reduction parallelises over
@@ -313,7 +314,7 @@ def matmul_terms(
     two_d = mt >= p.grid_rows if program == "auto" else program == "2d"
     if two_d and out in ("dram_i", "l1_i") and (a, b, out) != ("dram_i",) * 3:
         # Default no-reuse program config: each output tile streams its K row of A and K column of B.
-        compute = blocks * (p.matmul_cycles_lofi * FIDELITY_PASSES["HiFi4"] + act_cycles / kt) / p.clock_ghz
+        compute = blocks * (p.matmul_cycles_lofi * FIDELITY_PASSES["HiFi4"] + act_cycles / max(1, kt)) / p.clock_ghz
         reread = out_tiles * kt * (tile_bytes(fmt_a) + tile_bytes(fmt_b))
         dram = dram_stream_ns(p, sizes["out"][0], out_tiles, p.dram_stream_gbps) if out == "dram_i" else 0.0
         return combine(p, "matmul", compute, dram, reread / p.fallback_gbps)
@@ -341,7 +342,7 @@ def matmul_terms(
         # One worker per DRAM bank computes its bank's columns over the whole K.
         blocks = batch * mt * ceil(nt / max(1, p.dram_banks)) * kt
     # Every path's blocks are a worker's output tiles x kt: the activation runs once per output tile.
-    compute = blocks * (p.matmul_cycles_lofi * FIDELITY_PASSES.get(fidelity, 1) + act_cycles / kt) / p.clock_ghz
+    compute = blocks * (p.matmul_cycles_lofi * FIDELITY_PASSES.get(fidelity, 1) + act_cycles / max(1, kt)) / p.clock_ghz
     dram = noc = 0.0
     for role, (nbytes, mem) in sizes.items():
         if mem == "dram_s" and role == "b":
@@ -397,7 +398,10 @@ def stream_terms(
     latency = p.page_latency_ns.get(kind, 0.0)
     share = 1.0 if latency else min(1.0, workers / p.grid_cores)
     eff = p.stream_eff.get(kind, 1.0) * share
-    dram = dram_stream_ns(p, dram_bytes, dram_pages, p.dram_stream_gbps * eff) if dram_bytes else 0.0
+    # A few cores stream at least their own block-read rate each (`dram_core_gbps`), whatever
+    # share of the chip's stream they are.
+    gbps = max(p.dram_stream_gbps * eff, min(p.dram_stream_gbps, workers * p.dram_core_gbps) * p.stream_eff.get(kind, 1.0))
+    dram = dram_stream_ns(p, dram_bytes, dram_pages, gbps) if dram_bytes else 0.0
     # The kind's efficiency scales its DRAM streaming only (fitted on DRAM-interleaved conversions);
     # L1-interleaved pages move at the same NoC rate for every kind.
     l1_rate = p.l1_interleaved_gbps * share
