@@ -360,3 +360,33 @@ def test_rope_fuses_exactly_when_the_tables_cover_every_position(b: int, h: int,
     out, _, _ = _ttnn(rope(x=(b, h, s, d), seq=cos_seq), enable_rope_fusion=True)
     assert ('"ttnn.rotary_embedding"' in out) is (cos_seq >= s)
     assert ('"ttnn.neg"' in out) is (cos_seq < s)
+
+
+def test_an_activation_folded_into_a_matmul_saves_its_program_not_its_compute() -> None:
+    # The fused matmul runs the gelu on its output tiles, so the fold is credited the gelu op's
+    # estimate less the gelu's cost inside the matmul: its launch and traffic.
+    from ttopt.device import CostModel, load_device
+    from ttopt.ir.attributes import StringAttr
+
+    a, w, y = (256, 512), (512, 1024), (256, 1024)
+    text = (
+        f"module {{\n  func.func @f(%a: {_t(a)}, %w: {_t(w)}) -> {_t(y)} {{\n"
+        f'    %m = "ttir.matmul"(%a, %w) : ({_t(a)}, {_t(w)}) -> {_t(y)}\n'
+        f'    %g = "ttir.gelu"(%m) : ({_t(y)}) -> {_t(y)}\n'
+        f"    return %g : {_t(y)}\n  }}\n}}\n"
+    )
+    out, stats, lines = _ttnn(text)
+    assert 'activation = "gelu"' in out and '"ttnn.gelu"' not in out and stats["gelu.applied"] == 1
+    # The same two ops, unfused, under the pass's cost model.
+    module = parse_module(text, "t.mlir")
+    ConvertTTIRToTTNN().run(module, PassContext())
+    cost = CostModel(load_device(None))
+    ops = {o.name: o for o in module.walk()}
+    matmul, gelu = ops["ttnn.matmul"], ops["ttnn.gelu"]
+    plain, act = cost.current_op_cost(matmul).ns, cost.current_op_cost(gelu)
+    matmul.properties["activation"] = StringAttr("gelu")
+    fused = cost.current_op_cost(matmul).ns
+    assert fused > plain  # the gelu's compute, partly hidden under the matmul's traffic (overlap)
+    assert stats["saved_ns"] == pytest.approx(act.ns - (fused - plain), abs=0.1)
+    assert 0 < stats["saved_ns"] < act.ns
+    assert any("less its cost in the fused op" in line for line in lines)
