@@ -111,6 +111,27 @@ def test_a_fused_activation_runs_on_each_output_tile_of_the_matmul(op, lay) -> N
     assert fused_activation(typed) == "gelu"
 
 
+def test_a_conv2d_config_activation_runs_on_each_output_tile(op, lay) -> None:
+    # A conv2d carries its activation in its conv2d_config; like a matmul's, it costs the unary's
+    # cycles on every output tile (1024 x 64: 64 tiles, one per core on the 8x8 grid).
+    from ttopt.device.cost_model import fused_activation
+
+    cm = CostModel(preset("wormhole_b0"))
+    conv = (
+        "batch_size = 1 : i32, in_channels = 16 : i32, out_channels = 64 : i32, input_height = 32 : i32, "
+        "input_width = 32 : i32, kernel_size = array<i32: 3, 3>, stride = array<i32: 1, 1>, "
+        "padding = array<i32: 1, 1, 1, 1>, dilation = array<i32: 1, 1>, groups = 1 : i32"
+    )
+    types = (["1x1x1024x16xbf16", "64x16x3x3xbf16"], "1x1x1024x64xbf16")
+    ins = [lay((1, 1, 1024, 16)), lay((64, 16, 3, 3), "system_memory", tiled=False)]
+    out = lay((1, 1, 1024, 64))
+    plain = op("ttnn.conv2d", *types, props=conv)
+    relu = op("ttnn.conv2d", *types, props=conv + ", conv2d_config = #ttnn.conv2d_config<activation = <op_type = relu>>")
+    assert (fused_activation(plain), fused_activation(relu)) == (None, "relu")
+    added = cm.op_cost(relu, ins, out).compute_ns - cm.op_cost(plain, ins, out).compute_ns
+    assert added == pytest.approx(1 * cm.params.cycles_per_tile["eltwise_unary"] / cm.params.clock_ghz)
+
+
 def test_each_arch_has_its_parameters() -> None:
     bh = params_for("blackhole")
     assert (WH.clock_ghz, bh.clock_ghz) == (1.0, 1.35)

@@ -91,11 +91,13 @@ def op_fidelity(op: Any, fmt: str) -> str:
 
 _FUSED_ACT = re.compile(r"fused_activation\s*=\s*#ttnn\.unary_with_param<\s*op_type\s*=\s*(\w+)")
 _OP_TYPE = re.compile(r"op_type\s*=\s*(\w+)")
+_CONV_ACT = re.compile(r"activation\s*=\s*(?:#ttnn\.unary_with_param)?<\s*op_type\s*=\s*(\w+)")
 
 
 def fused_activation(op: Any) -> str | None:
-    """The unary a matmul applies to its output tiles: its `activation` attribute, else the one its
-    program config carries (`fused_activation`, where the optimizer moves it: tt-metal #35060)."""
+    """The unary a matmul or conv2d applies to its output tiles: its `activation` attribute, else the
+    one its program config carries (`fused_activation`, where the optimizer moves it: tt-metal
+    #35060), else its conv2d_config's."""
     if not hasattr(op, "get_attr"):
         return None
     act = op.get_attr("activation")
@@ -108,6 +110,10 @@ def fused_activation(op: Any) -> str | None:
             return m.group(1)
     cfg = op.get_attr("matmul_program_config")
     m = _FUSED_ACT.search(cfg.canonical()) if cfg is not None else None
+    if m:
+        return m.group(1)
+    conv = op.get_attr("conv2d_config")  # a conv2d's activation lives in its config
+    m = _CONV_ACT.search(conv.canonical()) if conv is not None else None
     return m.group(1) if m else None
 
 
@@ -261,7 +267,7 @@ class CostModel:
             cfg = op.get_attr("compute_config") if hasattr(op, "get_attr") else None
             m = _FIDELITY.search(cfg.canonical()) if cfg is not None else None
             fid = m.group(1).lower() if m else None
-            act = fused_activation(op) if fam is Family.MATMUL else None
+            act = fused_activation(op)
         sig = (
             name, tuple(shapes), self._shape(op.results[0].type.resolve()), fid, act,
             id(op) if fam is Family.DISPATCH else 0,
@@ -402,6 +408,8 @@ class CostModel:
         fidelity = op_fidelity(op, ins[0].dtype.value if ins else out.dtype.value)
         cores = out.num_cores if out.sharded else self.device.num_cores
         compute = ceil(work / cores) * self.cycles_per_unit(op, fidelity) / p.clock_ghz
+        # A fused activation runs on every output tile, as in a matmul.
+        compute += ceil(tensor_tiles(out_shape) / cores) * activation_cycles(p, fused_activation(op)) / p.clock_ghz
         tensors = list(zip(shapes, ins)) + [(out_shape, out)]
         dram = sum(_bytes(s, i) for s, i in tensors if i.dram or i.system)
         l1i = sum(_bytes(s, i) for s, i in tensors if i.l1 and not i.sharded)
