@@ -65,10 +65,10 @@ def test_unaries_with_a_measured_kernel_cost_their_own_cycles_per_tile(op, lay) 
             c = cm.op_cost(o, [lay((2048, 2048))], lay((2048, 2048)))
             assert c.compute_ns == pytest.approx(ceil(64 * 64 / c.cores) * p.cycles_per_tile[row] / p.clock_ghz), (arch, name)
         # A D2M compute kernel's calls: exp_tile its own row, recip_tile (no row) the kind's.
-        assert call_cycles("exp_tile", p.cycles_per_tile) == p.cycles_per_tile["exp"]
-        assert call_cycles("recip_tile", p.cycles_per_tile) == p.cycles_per_tile["eltwise_unary_transcendental"]
-        assert call_cycles("add_tiles", p.cycles_per_tile) == p.cycles_per_tile["eltwise_binary"]
-        assert call_cycles("tile_regs_acquire", p.cycles_per_tile) == 0.0
+        assert call_cycles("exp_tile", p) == p.cycles_per_tile["exp"]
+        assert call_cycles("recip_tile", p) == p.cycles_per_tile["eltwise_unary_transcendental"]
+        assert call_cycles("add_tiles", p) == p.cycles_per_tile["eltwise_binary"]
+        assert call_cycles("tile_regs_acquire", p) == 0.0
     # Every per-op row names a TTNN op (a misspelt one would silently fall back to its kind).
     from ttopt.device.cost_terms import KINDS
 

@@ -31,7 +31,7 @@ from ttopt.device.device import Device
 from ttopt.device.layout_info import BLOCK, WIDTH, LayoutInfo, layout_info, tensor_tiles
 from ttopt.device.matmul_config import NO_REUSE, derive_program_config, interleaved_program, matmul_dims, per_core_factor
 from ttopt.device.op_families import Family, family_of
-from ttopt.device.presets import TRANSCENDENTAL_UNARY, cost_arch
+from ttopt.device.presets import cost_arch, unary_kind
 from ttopt.device.rules.argmax import argmax_multicore
 from ttopt.device.rules.data_movement import is_reshape_view
 from ttopt.device.rules.transformer import SHARED_CONFIG_OPS, heads_shape
@@ -89,9 +89,10 @@ def op_fidelity(op: Any, fmt: str) -> str:
     return fidelity_for(fmt, _FIDELITY_NAMES.get(m.group(1).lower()) if m else None)
 
 
-_FUSED_ACT = re.compile(r"fused_activation\s*=\s*#ttnn\.unary_with_param<\s*op_type\s*=\s*(\w+)")
 _OP_TYPE = re.compile(r"op_type\s*=\s*(\w+)")
-_CONV_ACT = re.compile(r"activation\s*=\s*(?:#ttnn\.unary_with_param)?<\s*op_type\s*=\s*(\w+)")
+# A config's activation: a matmul program config's `fused_activation = #ttnn.unary_with_param<op_type
+# = ...>`, a conv2d_config's `activation = <op_type = ...>`.
+_CONFIG_ACT = re.compile(r"activation\s*=\s*(?:#ttnn\.unary_with_param)?<\s*op_type\s*=\s*(\w+)")
 
 
 def fused_activation(op: Any) -> str | None:
@@ -108,13 +109,12 @@ def fused_activation(op: Any) -> str | None:
         m = _OP_TYPE.search(act.canonical())  # the #ttnn.unary_with_param<op_type = ...> form
         if m:
             return m.group(1)
-    cfg = op.get_attr("matmul_program_config")
-    m = _FUSED_ACT.search(cfg.canonical()) if cfg is not None else None
-    if m:
-        return m.group(1)
-    conv = op.get_attr("conv2d_config")  # a conv2d's activation lives in its config
-    m = _CONV_ACT.search(conv.canonical()) if conv is not None else None
-    return m.group(1) if m else None
+    for key in ("matmul_program_config", "conv2d_config"):
+        cfg = op.get_attr(key)
+        m = _CONFIG_ACT.search(cfg.canonical()) if cfg is not None else None
+        if m:
+            return m.group(1)
+    return None
 
 
 def activation_cycles(p: CostParams, name: str | None) -> float:
@@ -122,7 +122,7 @@ def activation_cycles(p: CostParams, name: str | None) -> float:
     the standalone kernel's figure also copies each tile into DEST, which the fused pass finds there."""
     if not name:
         return 0.0
-    return p.tile_cycles("eltwise_unary_transcendental" if name in TRANSCENDENTAL_UNARY else "eltwise_unary", name)
+    return p.tile_cycles(unary_kind(name), name)
 
 
 def mem_of(info: LayoutInfo) -> str:
@@ -234,7 +234,7 @@ class CostModel:
         fam = family_of(op.name)
         short = op.name.split(".", 1)[-1]
         if fam is Family.ELTWISE_UNARY:
-            return "eltwise_unary_transcendental" if short in TRANSCENDENTAL_UNARY else "eltwise_unary"
+            return unary_kind(short)
         if fam is Family.ELTWISE_BINARY:
             return "eltwise_binary"
         if fam in (Family.MATMUL, Family.CONV, Family.NORM, Family.LAYOUT, Family.DISPATCH):

@@ -397,10 +397,9 @@ def stream_terms(
     compute = per_core * passes * p.tile_cycles(kind, op) / p.clock_ghz
     latency = p.page_latency_ns.get(kind, 0.0)
     share = 1.0 if latency else min(1.0, workers / p.grid_cores)
-    eff = p.stream_eff.get(kind, 1.0) * share
     # A few cores stream at least their own block-read rate each (`dram_core_gbps`), whatever
     # share of the chip's stream they are.
-    gbps = max(p.dram_stream_gbps * eff, min(p.dram_stream_gbps, workers * p.dram_core_gbps) * p.stream_eff.get(kind, 1.0))
+    gbps = p.stream_eff.get(kind, 1.0) * max(p.dram_stream_gbps * share, min(p.dram_stream_gbps, workers * p.dram_core_gbps))
     dram = dram_stream_ns(p, dram_bytes, dram_pages, gbps) if dram_bytes else 0.0
     # The kind's efficiency scales its DRAM streaming only (fitted on DRAM-interleaved conversions);
     # L1-interleaved pages move at the same NoC rate for every kind.

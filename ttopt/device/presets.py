@@ -81,6 +81,11 @@ TRANSCENDENTAL_UNARY = frozenset(
 )  # fmt: skip
 
 
+def unary_kind(name: str) -> str:
+    """The cost kind of a unary op by its short name: transcendental or plain eltwise."""
+    return "eltwise_unary_transcendental" if name in TRANSCENDENTAL_UNARY else "eltwise_unary"
+
+
 def cost_arch(arch: str) -> str:
     """The cost-table column for a chip architecture (unknown archs use wormhole_b0's numbers)."""
     return "blackhole" if arch == "blackhole" else "wormhole_b0"

@@ -12,16 +12,17 @@ not aliased to a tensor) plus every L1 tensor operand's shard.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any
 
 from ttopt.device.layout_info import layout_info
-from ttopt.device.presets import TRANSCENDENTAL_UNARY
+from ttopt.device.presets import unary_kind
 from ttopt.dialects.ttkernel_program import program_body, summarize
 from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
 from ttopt.ir.types import TensorType
 
 if TYPE_CHECKING:
     from ttopt.device.cost_model import CostModel, OpCost
+    from ttopt.device.cost_terms import CostParams
 
 _BINARY_CALLS = ("_tiles", "_binary_tile")
 _MOVE_CALLS = frozenset({"copy_tile", "unary_bcast", "pack_tile"})
@@ -74,11 +75,11 @@ def call_kind(fn: str) -> str | None:
         return "eltwise_binary"
     if fn.endswith("_tile"):
         base = fn.removesuffix("_tile")
-        return "eltwise_unary_transcendental" if _TILE_NAMES.get(base, base) in TRANSCENDENTAL_UNARY else "eltwise_unary"
+        return unary_kind(_TILE_NAMES.get(base, base))
     return None
 
 
-def compute_cycles_per_tile(op: Any, cycles: Mapping[str, float]) -> float | None:
+def compute_cycles_per_tile(op: Any, p: CostParams) -> float | None:
     """Cycles the program's compute kernel spends per output tile (None: no compute kernel)."""
     body = program_body(op)
     if body is None:
@@ -89,22 +90,18 @@ def compute_cycles_per_tile(op: Any, cycles: Mapping[str, float]) -> float | Non
     total = 0.0
     for sym in computes:
         for fn in _kernel_body_calls(op, sym):
-            total += call_cycles(fn, cycles)
+            total += call_cycles(fn, p)
     return total
 
 
-def call_cycles(fn: str, cycles: Mapping[str, float]) -> float:
-    """Cycles per tile of one compute-kernel call: a unary SFPU call with its own measured figure
-    (cost_params.json `cycles_per_tile.<op>`) costs that, any other its kind's (0: not per tile)."""
+def call_cycles(fn: str, p: CostParams) -> float:
+    """Cycles per tile of one compute-kernel call (0: not per tile): a unary call as its op
+    (`CostParams.tile_cycles`), any other its kind's."""
     kind = call_kind(fn)
     if kind is None:
         return 0.0
-    if kind.startswith("eltwise_unary"):
-        base = fn.removesuffix("_tile")
-        own = cycles.get(_TILE_NAMES.get(base, base))
-        if own is not None:
-            return own
-    return cycles.get(kind, 0.0)
+    base = fn.removesuffix("_tile")
+    return p.tile_cycles(kind, _TILE_NAMES.get(base, base) if kind.startswith("eltwise_unary") else "")
 
 
 def generic_l1(op: Any) -> int:
@@ -124,7 +121,7 @@ def generic_cost(model: CostModel, op: Any) -> OpCost:
     out = layout_info(_layout(io.output))
     shapes = [tuple(v.type.resolve().shape) for v in io.inputs]
     out_shape = tuple(io.output.type.resolve().shape)
-    per_tile = compute_cycles_per_tile(op, model.params.cycles_per_tile)
+    per_tile = compute_cycles_per_tile(op, model.params)
     if per_tile is None:  # reader + writer only: a relayout
         return model._stream("layout", tensor_tiles(out_shape), shapes, ins, out_shape, out)
     # The dispatch kind counts work in cycles (cycles_per_tile.dispatch = 1).
