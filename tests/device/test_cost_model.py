@@ -132,6 +132,24 @@ def test_a_conv2d_config_activation_runs_on_each_output_tile(op, lay) -> None:
     assert added == pytest.approx(1 * cm.params.cycles_per_tile["eltwise_unary"] / cm.params.clock_ghz)
 
 
+def test_a_fused_norm_runs_its_activation_on_each_output_tile_on_its_row_cores(op, lay) -> None:
+    # ttnn.dit_rms_norm_unary_fused runs tt-metal's layernorm program (one core per tile row of an
+    # interleaved input) and applies its activation to each output tile: [128, 2048] is 4 tile rows
+    # of 64 tiles, so 64 tiles x the unary's cycles on each of 4 cores.
+    from ttopt.device.cost_model import fused_activation
+
+    cm = CostModel(preset("wormhole_b0"))
+    p = cm.params
+    types = (["128x2048xbf16", "2048xbf16"], "128x2048xbf16")
+    ins, out = [lay((128, 2048)), lay((2048,))], lay((128, 2048))
+    seg = "operandSegmentSizes = array<i32: 1, 1, 0, 0>"
+    plain = op("ttnn.dit_rms_norm_unary_fused", *types, props=seg)
+    gelu = op("ttnn.dit_rms_norm_unary_fused", *types, props=seg + ', activation = "gelu"')
+    assert (fused_activation(plain), fused_activation(gelu)) == (None, "gelu")
+    base, fused = cm.op_cost(plain, ins, out), cm.op_cost(gelu, ins, out)
+    assert fused.compute_ns - base.compute_ns == pytest.approx(64 * p.cycles_per_tile["gelu"] / p.clock_ghz)
+
+
 def test_each_arch_has_its_parameters() -> None:
     bh = params_for("blackhole")
     assert (WH.clock_ghz, bh.clock_ghz) == (1.0, 1.35)

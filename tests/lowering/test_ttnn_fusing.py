@@ -147,8 +147,8 @@ def test_concat_heads_decode_batch_beyond_the_worker_grid_is_refused() -> None:
     assert any("batch 256 exceeds the 64 worker cores" in line for line in lines)
 
 
-def _norm_act(act: str, through_permute: bool) -> str:
-    x, w, p = _t((32, 512)), _t((512,)), _t((512, 32))
+def _norm_act(act: str, through_permute: bool, rows: int = 32) -> str:
+    x, w, p = _t((rows, 512)), _t((512,)), _t((512, rows))
     body = (f'    %0 = "ttir.rms_norm"(%x, %w) <{{normalized_shape = array<i64: 512>, epsilon = 1.000000e-05 : f32, '
             f"operandSegmentSizes = array<i32: 1, 1, 0>}}> : ({x}, {w}) -> {x}\n")  # fmt: skip
     src, t = "%0", x
@@ -159,13 +159,22 @@ def _norm_act(act: str, through_permute: bool) -> str:
     return f"module {{\n  func.func @f(%x: {x}, %w: {w}) -> {t} {{\n{body}    return %a : {t}\n  }}\n}}\n"
 
 
-@pytest.mark.parametrize(("act", "through_permute"), [("silu", False), ("gelu", True), ("relu", False)])
-def test_rms_norm_activation_becomes_the_fused_norm(act: str, through_permute: bool) -> None:
-    out, stats, _ = _ttnn(_norm_act(act, through_permute), enable_op_constraints=True)
+@pytest.mark.parametrize(("act", "through_permute", "rows"), [("silu", False, 32), ("gelu", True, 2048), ("relu", False, 32)])
+def test_rms_norm_activation_becomes_the_fused_norm(act: str, through_permute: bool, rows: int) -> None:
+    out, stats, _ = _ttnn(_norm_act(act, through_permute, rows), enable_op_constraints=True)
     assert f'activation = "{act}"' in out and f'"ttnn.{act}"' not in out and '"ttnn.rms_norm"' not in out
     assert "operandSegmentSizes = array<i32: 1, 1, 0, 0>" in out
     assert ('"ttnn.permute"' in out) is through_permute
     assert stats["rms_norm_activation.applied"] == 1
+
+
+def test_rms_norm_activation_on_one_tile_row_keeps_a_costly_activation_apart() -> None:
+    # The fused norm runs its activation on the norm's cores, one per tile row: a gelu (~2850
+    # cycles per tile) over 16 tiles on one core costs more than the gelu's own program on 16.
+    out, stats, lines = _ttnn(_norm_act("gelu", False, 32), enable_op_constraints=True)
+    assert '"ttnn.gelu"' in out and "dit_rms_norm_unary_fused" not in out
+    assert stats["rms_norm_activation.rejected"] == 1
+    assert any("rms_norm_activation" in line and "not estimated faster" in line for line in lines)
 
 
 def test_sigmoid_after_rms_norm_is_not_a_fused_norm_activation() -> None:

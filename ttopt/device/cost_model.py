@@ -96,7 +96,7 @@ _CONFIG_ACT = re.compile(r"activation\s*=\s*(?:#ttnn\.unary_with_param)?<\s*op_t
 
 
 def fused_activation(op: Any) -> str | None:
-    """The unary a matmul or conv2d applies to its output tiles: its `activation` attribute, else the
+    """The unary a matmul, conv2d or fused norm applies to its output tiles: its `activation` attribute, else the
     one its program config carries (`fused_activation`, where the optimizer moves it: tt-metal
     #35060), else its conv2d_config's."""
     if not hasattr(op, "get_attr"):
@@ -268,6 +268,8 @@ class CostModel:
             m = _FIDELITY.search(cfg.canonical()) if cfg is not None else None
             fid = m.group(1).lower() if m else None
             act = fused_activation(op)
+        elif fam is Family.NORM:
+            act = fused_activation(op)
         sig = (
             name, tuple(shapes), self._shape(op.results[0].type.resolve()), fid, act,
             id(op) if fam is Family.DISPATCH else 0,
@@ -325,8 +327,10 @@ class CostModel:
             shapes = [tuple(out_shape)] + shapes[1:]
             work = tensor_tiles(out_shape)
         passes = REDUCTION_PASSES.get(op.name.split(".", 1)[-1], 1) if kind == "reduction" else 1
+        # A fused norm's activation runs on every output tile in the same pass.
+        act = activation_cycles(self.params, fused_activation(op)) if fam is Family.NORM else 0.0
         return self._stream(
-            kind, work, shapes, ins, out_shape, out, parallel, stride, exchanges, passes, op.name.split(".", 1)[-1]
+            kind, work, shapes, ins, out_shape, out, parallel, stride, exchanges, passes, op.name.split(".", 1)[-1], act
         )
 
     def _view(self, out: LayoutInfo) -> OpCost:
@@ -418,8 +422,10 @@ class CostModel:
 
     def _stream(
         self, kind: str, work: int, shapes: list, ins: tuple[LayoutInfo, ...], out_shape: Sequence[int], out: LayoutInfo,
-        parallel: int = 0, stride: int = 0, exchanges: int = 0, passes: int = 1, name: str = "",
+        parallel: int = 0, stride: int = 0, exchanges: int = 0, passes: int = 1, name: str = "", act_cycles: float = 0.0,
     ) -> OpCost:
+        """A streaming op's cost from its tensors' placements (`stream_terms`); `act_cycles`: a fused
+        activation's cycles per output tile."""
         dram = pages = l1i = moved = 0
         write_dram = write_l1i = 0
         tensors = list(zip(ins, shapes)) + [(out, out_shape)]
@@ -445,6 +451,7 @@ class CostModel:
             self.params, kind, work, cores, dram, pages, l1i, moved, parallel=parallel, stride=stride,
             exchanges=exchanges if row_cores > 1 else 0, exchange_fmt=ins[0].dtype.value if ins else "bf16",
             exchange_cores=row_cores, passes=passes, write_dram_bytes=write_dram, write_l1i_bytes=write_l1i, op=name,
+            act_tiles=tensor_tiles(out_shape) if act_cycles else 0, act_cycles=act_cycles,
         )  # fmt: skip
         return _op_cost(t, work, cores, dram, l1i + moved)
 

@@ -368,7 +368,7 @@ def stream_terms(
     p: CostParams, kind: str, work_tiles: int, cores: int, dram_bytes: float = 0.0, dram_pages: int = 0,
     l1i_bytes: float = 0.0, noc_bytes: float = 0.0, parallel: int = 0, stride: int = 0, exchanges: int = 0,
     exchange_fmt: str = "bf16", exchange_cores: int = 0, passes: int = 1, write_dram_bytes: float = 0.0,
-    write_l1i_bytes: float = 0.0, op: str = "",
+    write_l1i_bytes: float = 0.0, op: str = "", act_tiles: int = 0, act_cycles: float = 0.0,
 ) -> Terms:
     """A streaming op of `kind`: `work_tiles` tiles of work on `cores` cores, the DRAM bytes and
     pages it reads and writes, its L1-interleaved bytes and bytes moved between cores (reshards).
@@ -391,10 +391,11 @@ def stream_terms(
     (tt-metal issue 14421: reading and writing L1-interleaved pages contend at the banks' ports,
     and the reader's barrier per page turns the wait into per-page latency); DRAM reads queue at
     the DRAM banks instead, which the L1 writes do not reach. `op`: the TTNN op's short name,
-    for ops with their own cycles per tile (`CostParams.tile_cycles`)."""
+    for ops with their own cycles per tile (`CostParams.tile_cycles`). `act_tiles` x `act_cycles`:
+    a fused activation's output tiles and its cycles per tile (a norm's `activation`), split like the work."""
     workers = max(1, min(cores, parallel or work_tiles))
     per_core = ceil(work_tiles / workers)
-    compute = per_core * passes * p.tile_cycles(kind, op) / p.clock_ghz
+    compute = (per_core * passes * p.tile_cycles(kind, op) + ceil(act_tiles / workers) * act_cycles) / p.clock_ghz
     latency = p.page_latency_ns.get(kind, 0.0)
     share = 1.0 if latency else min(1.0, workers / p.grid_cores)
     # A few cores stream at least their own block-read rate each (`dram_core_gbps`), whatever
