@@ -26,7 +26,7 @@ SUBSETS = [
     ("backend", "Silicon/TTNN/n150/eltwise/", 40, 35),
     ("optimizer", "greedy/", 3, 3),
     ("optimizer", "op_layout_fallbacks/", 10, 0),
-    ("optimizer", "ttnn_fusing/", 12, 12),
+    ("optimizer", "ttnn_fusing/", 12, 11),
     ("ttir-to-ttnn", "", 5, 0),
 ]
 

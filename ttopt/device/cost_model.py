@@ -365,7 +365,8 @@ class CostModel:
             program = "2d" if out.memory_layout is BLOCK and out.bbox[0] > 1 and out.bbox[1] > 1 else "1d"
             grid_cols = out.bbox[1]
             cfg = derive_program_config(matmul_dims(a, b, out_shape), out, self.device.max_subblock)
-            block_w = cfg.in0_block_w if cfg is not None and program == "1d" else 0
+            # A DRAM-sharded program picks its own in0_block_w (cost_terms.dram_sharded_weight_ns).
+            block_w = cfg.in0_block_w if cfg is not None and program == "1d" and mem_of(ins[1]) != "dram_s" else 0
         elif ins[0].sharded and ins[0].l1 and ins[0].memory_layout is WIDTH:
             in0_cores, grid_cols = ins[0].num_cores, ins[0].bbox[1]
         elif not ins[0].sharded and not ins[1].sharded and self._unfused_1d(a, out_shape, batched_rhs):

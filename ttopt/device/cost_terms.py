@@ -125,6 +125,7 @@ class CostParams:
     dram_core_gbps: float = 17.4  # one core reading DRAM tiles a block at a time (a barrier per block)
     dram_block_ns: float = 0.0  # one DRAM round trip a core waits per block it reads (a barrier per block)
     in0_mcast_flushed: float = 0.0  # 1: the 1-D in0 sender flushes each multicast before its next read (Blackhole)
+    dram_request_ns: float = 0.0  # a DRAM bank serves at most one tile read request per this (0: not limiting)
 
     @property
     def link_gbps(self) -> float:
@@ -200,18 +201,22 @@ def largest_divisor(n: int, cap: int) -> int:
 
 
 def dram_sharded_weight_ns(
-    p: CostParams, mt: int, kt: int, nt: int, fmt_a: str, fmt_b: str, in0_cores: int, batch: int = 1
+    p: CostParams, mt: int, kt: int, nt: int, fmt_a: str, fmt_b: str, in0_cores: int, batch: int = 1,
+    in0_block_w: int = 0,
 ) -> float:
     """The weight stream of a DRAM-sharded matmul: `kt / in0_block_w` chained activation hand-offs,
-    each overlapping that block's weight read from every bank. in0_block_w is the largest divisor
-    of the activation shard width (kt / in0_cores) up to 8 tiles, as tt-metal's DRAM-sharded
-    program config picks it; each bank holds ceil(nt / banks) columns (the last padded)."""
+    each overlapping that block's weight read from every bank. in0_block_w is the given config's,
+    else the largest divisor of the activation shard width (kt / in0_cores) up to 8 tiles, as
+    tt-metal's DRAM-sharded program config picks it; each bank holds ceil(nt / banks) columns (the
+    last padded). A bank streams its block at its share of `dram_sharded_gbps`, but serves at most
+    one tile request per `dram_request_ns`: small tiles (bfp4) are request-bound."""
     shard = max(1, ceil(kt / max(1, in0_cores)))
-    block_w = largest_divisor(shard, 8)
+    block_w = in0_block_w or largest_divisor(shard, 8)
     hops = ceil(kt / block_w)
     per_bank_n = ceil(nt / max(1, p.dram_banks))
     bank_gbps = p.dram_sharded_gbps / max(1, p.dram_banks)
-    block_read = batch * block_w * per_bank_n * tile_bytes(fmt_b) / bank_gbps
+    tiles = batch * block_w * per_bank_n
+    block_read = tiles * max(tile_bytes(fmt_b) / bank_gbps, p.dram_request_ns)
     hop = p.sem_hop_ns + block_w * mt * tile_bytes(fmt_a) / p.link_gbps
     return hops * max(hop, block_read)
 
@@ -346,7 +351,7 @@ def matmul_terms(
     dram = noc = 0.0
     for role, (nbytes, mem) in sizes.items():
         if mem == "dram_s" and role == "b":
-            dram += dram_sharded_weight_ns(p, mt, kt, nt, fmt_a, fmt_b, in0_cores, batch)
+            dram += dram_sharded_weight_ns(p, mt, kt, nt, fmt_a, fmt_b, in0_cores, batch, in0_block_w)
         elif mem == "dram_s":
             dram += nbytes / p.dram_sharded_gbps
         elif mem == "dram_i" and not two_d:
