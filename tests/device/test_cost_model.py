@@ -240,10 +240,34 @@ def test_a_dram_sharded_matmul_pays_its_activation_chain() -> None:
     # makes the chain the floor: 64 hand-offs, each longer than its block's weight read.
     narrow = dram_sharded_weight_ns(WH, 1, 64, 256, "bf16", "bfp_bf4", 64)
     assert narrow == pytest.approx(64 * (WH.sem_hop_ns + 2048 / WH.link_gbps)) and narrow > 64 * 256 * 576 / WH.dram_sharded_gbps
+    # A given config's in0_block_w sets the chain: 11-tile blocks over K = 88 tiles are 8 hand-offs
+    # (Gemma-4's gate/up projection on 4 activation cores), where the default rule takes 2 (44).
+    BH = params_for("blackhole")
+    given = dram_sharded_weight_ns(BH, 1, 88, 132, "bf16", "bfp_bf8", 4, in0_block_w=11)
+    default = dram_sharded_weight_ns(BH, 1, 88, 132, "bf16", "bfp_bf8", 4)
+    bh_bank = BH.dram_sharded_gbps / 8
+    assert given == pytest.approx(8 * max(BH.sem_hop_ns + 11 * 2048 / BH.link_gbps, 11 * 17 * 1088 / bh_bank))
+    assert default == pytest.approx(44 * max(BH.sem_hop_ns + 2 * 2048 / BH.link_gbps, 2 * 17 * 1088 / bh_bank))
     # tt-metal PR 42593: [32,8192] @ [8192,1280] bfp8, DRAM-sharded 61.6 us, 1-D interleaved 90.4 us.
     ds = matmul_terms(WH, 32, 8192, 1280, "bf16", "bfp_bf8", "bf16", "HiFi2", "l1_w", "dram_s", "l1_w", 8)
     one_d = matmul_terms(WH, 32, 8192, 1280, "bf16", "bfp_bf8", "bf16", "HiFi2", "dram_i", "dram_i", "dram_i", 64)
     assert ds.device_ns == pytest.approx(61_600, rel=0.3) and ds.device_ns < one_d.device_ns
+
+
+def test_a_blackhole_dram_bank_serves_one_tile_request_at_a_time() -> None:
+    # tt-metal issue 55898: Blackhole's DRAM endpoints take one read request per ~16 cycles, so a
+    # DRAM-sharded decode matmul's bfp4 weights stream at 279 GB/s where bf16 reach 400 GB/s: a
+    # bank's block of small tiles is bound by its requests, one of large tiles by its bytes.
+    BH = params_for("blackhole")
+    bank = BH.dram_sharded_gbps / BH.dram_banks
+    assert 576 / bank < BH.dram_request_ns < 1088 / bank  # bfp4 request-bound, bfp8 / bf16 bandwidth-bound
+    bfp4 = dram_sharded_weight_ns(BH, 1, 128, 448, "bf16", "bfp_bf4", 32, in0_block_w=4)
+    bfp8 = dram_sharded_weight_ns(BH, 1, 128, 448, "bf16", "bfp_bf8", 32, in0_block_w=4)
+    assert bfp4 == pytest.approx(32 * 4 * 56 * BH.dram_request_ns)  # 279 GB/s over the 8 banks
+    assert bfp8 == pytest.approx(32 * 4 * 56 * 1088 / bank)
+    assert 128 * 448 * 576 / bfp4 == pytest.approx(279, rel=0.01)
+    # Wormhole has no such figure: its blocks are bound by their bytes alone.
+    assert WH.dram_request_ns == 0.0
 
 
 def test_a_column_reduction_queues_on_the_banks_its_cores_share(op, lay) -> None:
@@ -544,6 +568,12 @@ def test_the_fit_ties_every_compute_launch_to_the_reader_writer_launch() -> None
     tie_launches(rows, "wormhole_b0", 500.0)
     assert rows["launch_ns.data_movement"]["wormhole_b0"] == 500.0
     assert rows["launch_ns.norm"]["wormhole_b0"] == 500.0 + rows["compute_init_ns"]["wormhole_b0"]
+    # Blackhole fits its norm launch on its own (a one-core RMS norm of 8 tiles takes 6.1 us where a
+    # 64-tile add takes 1.8 us): the tie leaves it alone and still sets the eltwise launches.
+    stored = rows["launch_ns.norm"]["blackhole"]
+    tie_launches(rows, "blackhole", 500.0)
+    assert rows["launch_ns.norm"]["blackhole"] == stored
+    assert rows["launch_ns.eltwise_binary"]["blackhole"] == 500.0 + rows["compute_init_ns"]["blackhole"]
 
 
 def test_the_stored_parameters_reproduce_the_stored_fit() -> None:
