@@ -17,7 +17,8 @@ estimates one op with `matmul_terms(params_for("wormhole_b0"), m, k, n, ...)` or
   a semaphore while every working core reads its weight block, so a hop takes the longest of the
   hand-off, the chip's stream, `dram_stream_gbps`, capped by one NoC link per grid column, and one
   core's block read, `dram_block_ns` + `dram_core_gbps`: one_d_weight_ns), or DRAM-sharded
-  weights (one reader per bank, `dram_sharded_gbps`). Every DRAM-interleaved page also costs
+  weights (one reader per bank, `dram_sharded_gbps`, at most one tile request per bank per
+  `dram_request_ns`). Every DRAM-interleaved page also costs
   `dram_page_ns` (one NoC request per page), matmul operands and streaming ops alike. A
   DRAM-sharded matmul multicasts its activation one semaphore-gated block per sender, chained:
   K / in0_block_w hand-offs (`sem_hop_ns` + the block over one NoC link), each overlapping its
