@@ -23,8 +23,11 @@ Prints:
 `--row ID` fits nothing: it prints the named rows' estimates under the stored parameters, term by
 term (compute, DRAM, NoC, launch, op-to-op gap, overlap, serial hand-offs), to see which term
 binds a row.
-Blackhole has only GEMM_FLOPS among the per-op suites: its other fitted parameters are Wormhole's
-fitted values scaled by the hardware ratio written next to them (BH_SCALE). Deterministic.
+Blackhole fits its GEMM parameters on GEMM_FLOPS and its streaming, DRAM-sharded, hand-off,
+launch and norm parameters on its decode layers (FREE), each with a prior from Wormhole's fit x a
+hardware ratio (BH_PRIOR) or from cost_params.json; its other parameters are Wormhole's fitted
+values x the ratio written next to them (BH_SCALE). The norm's cycles per tile, a kernel's and not
+a chip's, are fitted on Blackhole and stored for Wormhole too (SHARED_CYCLES). Deterministic.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ import math
 import statistics
 import sys
 from collections import defaultdict
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -82,7 +86,8 @@ FREE = {
     ),
     "blackhole": (
         "matmul_cycles_lofi", "dram_2d_gbps", "launch_ns.matmul", "overlap", "dram_stream_gbps", "dram_sharded_gbps",
-        "sem_hop_ns", "dram_block_ns", "launch_ns.layout", "compute_init_ns", "launch_ns.norm", "cycles_per_tile.norm",
+        "sem_hop_ns", "dram_block_ns", "dram_request_ns", "launch_ns.layout", "compute_init_ns", "launch_ns.norm",
+        "cycles_per_tile.norm",
     ),
 }  # fmt: skip
 # Cycles of a kernel rather than of a chip: fitted on Blackhole, where the data are, and Wormhole's
@@ -101,7 +106,8 @@ def robust(z: float) -> float:
     0.3x in sample) does not set a rate other suites measure. Priors keep their quadratic pull."""
     return math.copysign(math.sqrt(math.log1p(z * z)), z)
 # A program with a compute kernel launches in the reader/writer-only launch (`launch_ns.layout`,
-# fitted) plus the compute kernel's start-up and drain (`compute_init_ns`, measured); data
+# fitted) plus the compute kernel's start-up and drain (`compute_init_ns`: measured on Wormhole,
+# fitted on Blackhole); an arch may fit a kind's launch on its own (FREE: Blackhole's norms); data
 # movement is reader/writer only.
 TIED_LAUNCH = ("eltwise_binary", "eltwise_unary", "eltwise_unary_transcendental", "norm", "reduction", "dispatch")
 TIED_LAYOUT_LAUNCH = ("data_movement",)
@@ -212,6 +218,8 @@ def terms_for(p: CostParams, r: dict) -> Terms:
     tensors = [(in_tiles, r["dtype_a"], r["a_mem"])]
     if kind == "eltwise_binary":
         tensors.append((in_tiles, r["dtype_a"], r["b_mem"] or r["a_mem"]))
+    if r["op"] == "rms_norm":
+        tensors.append((math.ceil(shape[-1] / 32), r["dtype_a"], "dram_i"))  # its gamma row, read from DRAM
     tensors.append((out_tiles, r["dtype_out"], r["out_mem"]))
     dram = pages = l1i = 0
     write_dram = write_l1i = 0.0
@@ -274,7 +282,7 @@ class Table_:
         for name, v in values.items():
             rows[name][arch] = v
         if "launch_ns.layout" in values or "compute_init_ns" in values:
-            tie_launches(rows, arch, rows["launch_ns.layout"][arch])
+            tie_launches(rows, arch, rows["launch_ns.layout"][arch], FREE[arch])
         if "page_latency_ns.reduction" in values:
             tie_latencies(rows, arch, values["page_latency_ns.reduction"])
         return params_from(rows, arch)
@@ -290,13 +298,13 @@ def tie_latencies(rows: dict, arch: str, latency_ns: float) -> None:
         rows[f"page_latency_ns.{k}"][arch] = latency_ns
 
 
-def tie_launches(rows: dict, arch: str, layout_ns: float) -> None:
-    """Set every launch derived from the reader/writer-only launch `layout_ns` in `rows` (but
-    those the arch fits on their own, FREE)."""
+def tie_launches(rows: dict, arch: str, layout_ns: float, own: Collection[str] = ()) -> None:
+    """Set every launch derived from the reader/writer-only launch `layout_ns` in `rows`, but the
+    ones in `own` (launches the arch fits on their own)."""
     for k in TIED_LAYOUT_LAUNCH:
         rows[f"launch_ns.{k}"][arch] = layout_ns
     for k in TIED_LAUNCH:
-        if f"launch_ns.{k}" not in FREE[arch]:
+        if f"launch_ns.{k}" not in own:
             rows[f"launch_ns.{k}"][arch] = layout_ns + float(rows["compute_init_ns"][arch])
 
 
@@ -435,6 +443,8 @@ def main(argv: list[str] | None = None) -> int:
 
     full = {"wormhole_b0": fit(table, "wormhole_b0", suites, fitted_suites)}
     full["blackhole"] = fit(table, "blackhole", suites, fitted_suites, full["wormhole_b0"])
+    # table.rows is cost_params.json's params (`data`): Wormhole's evaluations and --write see the
+    # shared cycles. Wormhole's fit ran before, on the stored value: no fitted Wormhole suite has a norm.
     for name in SHARED_CYCLES:
         table.rows[name]["wormhole_b0"] = full["blackhole"][name]
     full_p = {"wormhole_b0": table.params("wormhole_b0", full["wormhole_b0"])}
@@ -459,7 +469,10 @@ def main(argv: list[str] | None = None) -> int:
         pt.add_column(arch, justify="right")
     shown = FREE["wormhole_b0"] + tuple(n for n in FREE["blackhole"] if n not in FREE["wormhole_b0"])
     for name in shown:
-        pt.add_row(name, *(f"{full[a][name]:.4g}" if name in full[a] else "(scaled)" if name in BH_SCALE else "(stored)" for a in archs))
+        pt.add_row(name, *(
+            f"{full[a][name]:.4g}" if name in full[a] else "(scaled)" if name in BH_SCALE
+            else "(= blackhole)" if name in SHARED_CYCLES else "(stored)" for a in archs
+        ))  # fmt: skip
     console.print(pt)
 
     st = Table(title="per suite: estimate / measured (LOSO: a fitted suite scored by a fit without it; held-out suites by the full fit)")
@@ -566,7 +579,9 @@ def main(argv: list[str] | None = None) -> int:
                     tie_latencies(data["params"], arch, round(v, 4))
                 if name == "launch_ns.matmul":
                     data["params"]["launch_ns.conv"][arch] = round(v, 4)  # no conv data: the matmul launch
-            tie_launches(data["params"], arch, data["params"]["launch_ns.layout"][arch])
+            tie_launches(data["params"], arch, data["params"]["launch_ns.layout"][arch], FREE[arch])
+            for k in TIED_LAUNCH:  # not inside tie_launches: the fit's finite differences need the unrounded sum
+                data["params"][f"launch_ns.{k}"][arch] = round(data["params"][f"launch_ns.{k}"][arch], 4)
         data["fit"] = {
             "source": "bench/calibrate.py --write on bench/calibration/*.csv",
             "held_out": list(HELD_OUT),

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.calibrate import CALIBRATION_DIR, load_suites, ratio, robust, tie_launches
+from bench.calibrate import CALIBRATION_DIR, FREE, load_suites, ratio, robust, tie_launches
 from bench.calibrate import main as calibrate_main
 from ttopt.device import CostModel, preset
 from ttopt.device.cost_terms import (
@@ -150,6 +150,21 @@ def test_a_fused_norm_runs_its_activation_on_each_output_tile_on_its_row_cores(o
     assert fused.compute_ns - base.compute_ns == pytest.approx(64 * p.cycles_per_tile["gelu"] / p.clock_ghz)
 
 
+def test_a_norm_is_priced_as_its_calibration_rows_are(op, lay) -> None:
+    # A norm's passes run over its input's tiles; its gamma is one row each core reads, not work.
+    # The cost model and bench/calibrate.py's rows price the Blackhole one-core RMS norm alike.
+    from bench.calibrate import terms_for
+
+    cm = CostModel(preset("blackhole"))
+    grid = cm.device.worker_grid
+    norm = op("ttnn.rms_norm", ["32x2048xbf16", "2048xbf16"], "32x2048xbf16", props="epsilon = 1.0e-05 : f32")
+    c = cm.op_cost(norm, [lay((32, 2048), worker_grid=grid), lay((2048,), worker_grid=grid)], lay((32, 2048), worker_grid=grid))
+    (row,) = [r for r in load_suites(CALIBRATION_DIR)["decode_layer_bh_coherelabs"] if r["id"] == "bhdc_rms"]
+    t = terms_for(cm.params, row)
+    assert c.ns == pytest.approx(t.ns, rel=1e-6) and c.compute_ns == pytest.approx(t.compute_ns, rel=1e-6)
+    assert c.compute_ns == pytest.approx(64 * cm.params.cycles_per_tile["norm"] / cm.params.clock_ghz)
+
+
 def test_each_arch_has_its_parameters() -> None:
     bh = params_for("blackhole")
     assert (WH.clock_ghz, bh.clock_ghz) == (1.0, 1.35)
@@ -256,16 +271,17 @@ def test_a_dram_sharded_matmul_pays_its_activation_chain() -> None:
 
 def test_a_blackhole_dram_bank_serves_one_tile_request_at_a_time() -> None:
     # tt-metal issue 55898: Blackhole's DRAM endpoints take one read request per ~16 cycles, so a
-    # DRAM-sharded decode matmul's bfp4 weights stream at 279 GB/s where bf16 reach 400 GB/s: a
-    # bank's block of small tiles is bound by its requests, one of large tiles by its bytes.
+    # DRAM-sharded decode matmul's bfp4 weights stream slower than bf16 ones: a bank's block of
+    # small tiles is bound by its requests, one of large tiles by its bytes (the Glimmer report:
+    # bfp4 projections at 325 GB/s, bfp8 ones at 460).
     BH = params_for("blackhole")
     bank = BH.dram_sharded_gbps / BH.dram_banks
     assert 576 / bank < BH.dram_request_ns < 1088 / bank  # bfp4 request-bound, bfp8 / bf16 bandwidth-bound
     bfp4 = dram_sharded_weight_ns(BH, 1, 128, 448, "bf16", "bfp_bf4", 32, in0_block_w=4)
     bfp8 = dram_sharded_weight_ns(BH, 1, 128, 448, "bf16", "bfp_bf8", 32, in0_block_w=4)
-    assert bfp4 == pytest.approx(32 * 4 * 56 * BH.dram_request_ns)  # 279 GB/s over the 8 banks
+    assert bfp4 == pytest.approx(32 * 4 * 56 * BH.dram_request_ns)
     assert bfp8 == pytest.approx(32 * 4 * 56 * 1088 / bank)
-    assert 128 * 448 * 576 / bfp4 == pytest.approx(279, rel=0.01)
+    assert 128 * 448 * 576 / bfp4 < 128 * 448 * 1088 / bfp8  # bfp4 streams fewer GB/s
     # Wormhole has no such figure: its blocks are bound by their bytes alone.
     assert WH.dram_request_ns == 0.0
 
@@ -571,7 +587,7 @@ def test_the_fit_ties_every_compute_launch_to_the_reader_writer_launch() -> None
     # Blackhole fits its norm launch on its own (a one-core RMS norm of 8 tiles takes 6.1 us where a
     # 64-tile add takes 1.8 us): the tie leaves it alone and still sets the eltwise launches.
     stored = rows["launch_ns.norm"]["blackhole"]
-    tie_launches(rows, "blackhole", 500.0)
+    tie_launches(rows, "blackhole", 500.0, FREE["blackhole"])
     assert rows["launch_ns.norm"]["blackhole"] == stored
     assert rows["launch_ns.eltwise_binary"]["blackhole"] == 500.0 + rows["compute_init_ns"]["blackhole"]
 

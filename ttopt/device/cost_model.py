@@ -48,7 +48,7 @@ REDUCTIONS = frozenset({"sum", "mean", "max", "min", "prod", "argmax"})
 REDUCTION_PASSES = {"min": 3}
 # Cross-core statistic passes of a sharded norm (tt-metal's sharded layernorm program: RMS norm
 # gathers E[x^2] once; layer norm gathers the mean, then the variance). Softmax keeps a row on one core.
-NORM_EXCHANGES = {"rms_norm": 1, "layer_norm": 2}
+NORM_EXCHANGES = {"rms_norm": 1, "dit_rms_norm_unary_fused": 1, "layer_norm": 2}
 # Norms whose interleaved program splits the tile rows over the cores (layernorm_op_multi_core,
 # softmax_program_factory_attention_optimized: split_work_to_cores(grid, NC x Ht)).
 ROW_SPLIT_NORMS = frozenset({"ttnn.rms_norm", "ttnn.layer_norm", "ttnn.softmax", "ttnn.dit_rms_norm_unary_fused"})
@@ -330,8 +330,9 @@ class CostModel:
         # A fused norm's activation runs on every output tile in the same pass.
         act = activation_cycles(self.params, fused_activation(op)) if fam is Family.NORM else 0.0
         return self._stream(
-            kind, work, shapes, ins, out_shape, out, parallel, stride, exchanges, passes, op.name.split(".", 1)[-1], act
-        )
+            kind, work, shapes, ins, out_shape, out, parallel, stride, exchanges, passes, name=op.name.split(".", 1)[-1],
+            act_cycles=act,
+        )  # fmt: skip
 
     def _view(self, out: LayoutInfo) -> OpCost:
         """A view (tt-metal reinterprets the input's buffer): no device program, so no launch, no
@@ -480,6 +481,10 @@ class CostModel:
             return out_t * kt
         if fam is Family.CONV and len(shapes) >= 2:
             return out_t * ceil(_conv_reduction(op, shapes) / 32)
+        if op.name in ROW_SPLIT_NORMS and shapes:
+            # A norm's passes run over its input's tiles (and a fused residual's, of the same shape);
+            # gamma and beta are one row each core reads, not tiles of work.
+            return max(out_t, sum(tensor_tiles(s) for s in shapes if tuple(s) == tuple(shapes[0])))
         if fam in (Family.NORM, Family.DATA_MOVEMENT, Family.CONCAT):
             return max(out_t, sum(tensor_tiles(s) for s in shapes) if shapes else 0)
         if fam is Family.DISPATCH:
