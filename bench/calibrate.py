@@ -313,7 +313,8 @@ def fit(
 ) -> dict[str, float]:
     """MAP fit of FREE[arch] on the suites in `include` (the rows of `arch`); `priors_from`: a
     Wormhole fit whose values x BH_PRIOR the Blackhole priors are (so Blackhole is predicted from
-    Wormhole when its own data are left out)."""
+    Wormhole when its own data are left out). The caller copies SHARED_CYCLES from the Blackhole fit
+    to Wormhole."""
     names = FREE[arch]
     rows = [(r, len(s) ** -0.25) for name, s in suites.items() if name in include for r in s if r["arch"] == arch]
     priors = [(priors_from[n] * BH_PRIOR[n][0], BH_PRIOR[n][1]) if priors_from and n in BH_PRIOR else table.prior(n, arch) for n in names]
