@@ -86,8 +86,7 @@ FREE = {
     ),
     "blackhole": (
         "matmul_cycles_lofi", "dram_2d_gbps", "launch_ns.matmul", "overlap", "dram_stream_gbps", "dram_sharded_gbps",
-        "sem_hop_ns", "dram_block_ns", "dram_request_ns", "launch_ns.layout", "compute_init_ns", "launch_ns.norm",
-        "cycles_per_tile.norm",
+        "sem_hop_ns", "dram_block_ns", "launch_ns.layout", "compute_init_ns", "launch_ns.norm", "cycles_per_tile.norm",
     ),
 }  # fmt: skip
 # Cycles of a kernel rather than of a chip: fitted on Blackhole, where the data are, and Wormhole's
@@ -218,8 +217,8 @@ def terms_for(p: CostParams, r: dict) -> Terms:
     tensors = [(in_tiles, r["dtype_a"], r["a_mem"])]
     if kind == "eltwise_binary":
         tensors.append((in_tiles, r["dtype_a"], r["b_mem"] or r["a_mem"]))
-    if r["op"] == "rms_norm":
-        tensors.append((math.ceil(shape[-1] / 32), r["dtype_a"], "dram_i"))  # its gamma row, read from DRAM
+    if r.get("gamma_mem"):
+        tensors.append((math.ceil(shape[-1] / 32), r["dtype_a"], r["gamma_mem"]))  # a tiled gamma row the norm reads
     tensors.append((out_tiles, r["dtype_out"], r["out_mem"]))
     dram = pages = l1i = 0
     write_dram = write_l1i = 0.0

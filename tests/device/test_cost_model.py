@@ -260,7 +260,7 @@ def test_a_dram_sharded_matmul_pays_its_activation_chain() -> None:
     BH = params_for("blackhole")
     given = dram_sharded_weight_ns(BH, 1, 88, 132, "bf16", "bfp_bf8", 4, in0_block_w=11)
     default = dram_sharded_weight_ns(BH, 1, 88, 132, "bf16", "bfp_bf8", 4)
-    bh_bank = BH.dram_sharded_gbps / 8
+    bh_bank = BH.dram_sharded_gbps / BH.dram_banks
     assert given == pytest.approx(8 * max(BH.sem_hop_ns + 11 * 2048 / BH.link_gbps, 11 * 17 * 1088 / bh_bank))
     assert default == pytest.approx(44 * max(BH.sem_hop_ns + 2 * 2048 / BH.link_gbps, 2 * 17 * 1088 / bh_bank))
     # tt-metal PR 42593: [32,8192] @ [8192,1280] bfp8, DRAM-sharded 61.6 us, 1-D interleaved 90.4 us.
@@ -272,10 +272,10 @@ def test_a_dram_sharded_matmul_pays_its_activation_chain() -> None:
 def test_a_blackhole_dram_bank_serves_one_tile_request_at_a_time() -> None:
     # tt-metal issue 55898: Blackhole's DRAM endpoints take one read request per ~16 cycles, so a
     # DRAM-sharded decode matmul's bfp4 weights stream slower than bf16 ones: a bank's block of
-    # small tiles is bound by its requests, one of large tiles by its bytes (the Glimmer report:
-    # bfp4 projections at 325 GB/s, bfp8 ones at 460).
+    # small tiles is bound by its requests (16 cycles each), one of large tiles by its bytes.
     BH = params_for("blackhole")
     bank = BH.dram_sharded_gbps / BH.dram_banks
+    assert BH.dram_request_ns == pytest.approx(16 / BH.clock_ghz, rel=1e-3)
     assert 576 / bank < BH.dram_request_ns < 1088 / bank  # bfp4 request-bound, bfp8 / bf16 bandwidth-bound
     bfp4 = dram_sharded_weight_ns(BH, 1, 128, 448, "bf16", "bfp_bf4", 32, in0_block_w=4)
     bfp8 = dram_sharded_weight_ns(BH, 1, 128, 448, "bf16", "bfp_bf8", 32, in0_block_w=4)

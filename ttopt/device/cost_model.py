@@ -327,12 +327,21 @@ class CostModel:
             shapes = [tuple(out_shape)] + shapes[1:]
             work = tensor_tiles(out_shape)
         passes = REDUCTION_PASSES.get(op.name.split(".", 1)[-1], 1) if kind == "reduction" else 1
-        # A fused norm's activation runs on every output tile in the same pass.
-        act = activation_cycles(self.params, fused_activation(op)) if fam is Family.NORM else 0.0
+        act = self._fused_cycles(op) if fam is Family.NORM else 0.0
         return self._stream(
-            kind, work, shapes, ins, out_shape, out, parallel, stride, exchanges, passes, name=op.name.split(".", 1)[-1],
-            act_cycles=act,
+            kind, work, shapes, ins, out_shape, out, parallel=parallel, stride=stride, exchanges=exchanges,
+            passes=passes, name=op.name.split(".", 1)[-1], act_cycles=act,
         )  # fmt: skip
+
+    def _fused_cycles(self, op: Any) -> float:
+        """Cycles per output tile a fused norm adds to its passes: its activation's, and an add of its
+        residual input (`dit_rms_norm_unary_fused` sums input and residual before normalising)."""
+        cycles = activation_cycles(self.params, fused_activation(op))
+        seg = op.properties.get("operandSegmentSizes") if op.name == "ttnn.dit_rms_norm_unary_fused" else None
+        counts = list(getattr(seg, "values", ()) or ())
+        if len(counts) == 4 and counts[3]:
+            cycles += self.params.tile_cycles("eltwise_binary")
+        return cycles
 
     def _view(self, out: LayoutInfo) -> OpCost:
         """A view (tt-metal reinterprets the input's buffer): no device program, so no launch, no
@@ -426,8 +435,8 @@ class CostModel:
         self, kind: str, work: int, shapes: list, ins: tuple[LayoutInfo, ...], out_shape: Sequence[int], out: LayoutInfo,
         parallel: int = 0, stride: int = 0, exchanges: int = 0, passes: int = 1, name: str = "", act_cycles: float = 0.0,
     ) -> OpCost:
-        """A streaming op's cost from its tensors' placements (`stream_terms`); `act_cycles`: a fused
-        activation's cycles per output tile."""
+        """A streaming op's cost from its tensors' placements (`stream_terms`); `act_cycles`: what a
+        fused activation (and a fused norm's residual add) costs per output tile."""
         dram = pages = l1i = moved = 0
         write_dram = write_l1i = 0
         tensors = list(zip(ins, shapes)) + [(out, out_shape)]
@@ -482,9 +491,9 @@ class CostModel:
         if fam is Family.CONV and len(shapes) >= 2:
             return out_t * ceil(_conv_reduction(op, shapes) / 32)
         if op.name in ROW_SPLIT_NORMS and shapes:
-            # A norm's passes run over its input's tiles (and a fused residual's, of the same shape);
-            # gamma and beta are one row each core reads, not tiles of work.
-            return max(out_t, sum(tensor_tiles(s) for s in shapes if tuple(s) == tuple(shapes[0])))
+            # A norm's passes run over its input's tiles; gamma and beta are rows each core reads, not
+            # tiles of work (a fused residual's pre-add is priced per output tile: `_fused_cycles`).
+            return max(out_t, tensor_tiles(shapes[0]))
         if fam in (Family.NORM, Family.DATA_MOVEMENT, Family.CONCAT):
             return max(out_t, sum(tensor_tiles(s) for s in shapes) if shapes else 0)
         if fam is Family.DISPATCH:
