@@ -148,6 +148,11 @@ def test_a_fused_norm_runs_its_activation_on_each_output_tile_on_its_row_cores(o
     assert (fused_activation(plain), fused_activation(gelu)) == (None, "gelu")
     base, fused = cm.op_cost(plain, ins, out), cm.op_cost(gelu, ins, out)
     assert fused.compute_ns - base.compute_ns == pytest.approx(64 * p.cycles_per_tile["gelu"] / p.clock_ghz)
+    # A residual input is added before normalising: one add per output tile, not another norm pass.
+    res_types = (["128x2048xbf16", "2048xbf16", "128x2048xbf16"], "128x2048xbf16")
+    res = op("ttnn.dit_rms_norm_unary_fused", *res_types, props="operandSegmentSizes = array<i32: 1, 1, 0, 1>")
+    with_res = cm.op_cost(res, [*ins, lay((128, 2048))], out)
+    assert with_res.compute_ns - base.compute_ns == pytest.approx(64 * p.cycles_per_tile["eltwise_binary"] / p.clock_ghz)
 
 
 def test_a_norm_is_priced_as_its_calibration_rows_are(op, lay) -> None:
