@@ -38,6 +38,7 @@ from ttopt.device.rules.transformer import SHARED_CONFIG_OPS, heads_shape
 from ttopt.device.tensor import check_shape
 from ttopt.dialects.errors import AttrError
 from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
+from ttopt.ir.properties import int_values
 from ttopt.ir.types import TensorType
 
 # Data-movement-family ops that reduce through the FPU (their own cycles and streaming efficiency).
@@ -267,8 +268,7 @@ class CostModel:
             cfg = op.get_attr("compute_config") if hasattr(op, "get_attr") else None
             m = _FIDELITY.search(cfg.canonical()) if cfg is not None else None
             fid = m.group(1).lower() if m else None
-            act = fused_activation(op)
-        elif fam is Family.NORM:
+        if fam in (Family.MATMUL, Family.CONV, Family.NORM):
             act = fused_activation(op)
         sig = (
             name, tuple(shapes), self._shape(op.results[0].type.resolve()), fid, act,
@@ -337,9 +337,8 @@ class CostModel:
         """Cycles per output tile a fused norm adds to its passes: its activation's, and an add of its
         residual input (`dit_rms_norm_unary_fused` sums input and residual before normalising)."""
         cycles = activation_cycles(self.params, fused_activation(op))
-        seg = op.properties.get("operandSegmentSizes") if op.name == "ttnn.dit_rms_norm_unary_fused" else None
-        counts = list(getattr(seg, "values", ()) or ())
-        if len(counts) == 4 and counts[3]:
+        counts = int_values(op.properties.get("operandSegmentSizes")) if op.name == "ttnn.dit_rms_norm_unary_fused" else None
+        if counts is not None and len(counts) == 4 and counts[3]:
             cycles += self.params.tile_cycles("eltwise_binary")
         return cycles
 

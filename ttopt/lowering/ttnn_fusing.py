@@ -227,9 +227,11 @@ class TTNNFusing(Pass):
             if act.results[0].type.resolve().text != src.type.resolve().text:
                 continue
             kind = act.name[5:]
-            cfg = _conv_config(op, kind) if op.name == "ttnn.conv2d" else None
-            if op.name == "ttnn.conv2d" and cfg is None:
-                continue
+            cfg = None
+            if op.name == "ttnn.conv2d":
+                cfg = _conv_config(op, kind)
+                if cfg is None:
+                    continue
             plain = _ns(cost, op)
             if cfg is not None:
                 op.properties["conv2d_config"] = cfg
