@@ -189,10 +189,10 @@ def combine(p: CostParams, kind: str, compute_ns: float, dram_ns: float, noc_ns:
 
 
 def dram_stream_ns(p: CostParams, nbytes: float, pages: float, gbps: float) -> float:
-    """DRAM-interleaved bytes in `pages` pages streamed at `gbps`: bound by the bytes or by the
-    page requests (`dram_page_ns` apart chip-wide), whichever is slower: a DRAM endpoint takes one
-    read request at a time per NoC, so pages of block-float tiles (under ~1.5 KB) are request-rate
-    bound where bf16 and f32 tiles are bandwidth bound (tt-metal issue 55898)."""
+    """DRAM-interleaved bytes in `pages` pages streamed at `gbps`, plus `dram_page_ns` per page
+    (chip-wide): each page is its own NoC read request and a DRAM endpoint takes them one at a
+    time per NoC (tt-metal issue 55898), so small pages (block-float tiles) stream fewer bytes per
+    second than bf16 and f32 tiles."""
     return nbytes / gbps + pages * p.dram_page_ns
 
 
