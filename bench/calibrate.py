@@ -40,7 +40,7 @@ import statistics
 import sys
 from collections import defaultdict
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -60,6 +60,7 @@ from ttopt.device.cost_terms import (  # noqa: E402
     mem_code,
     params_from,
     runs_unfused_1d,
+    sdpa_decode_terms,
     stream_terms,
     tile_bytes,
 )  # fmt: skip
@@ -74,9 +75,16 @@ NOT_SUITES = ("parameter_sources", "whole_model_")
 # decode layers: the prefill layer checks them at M = 128).
 HELD_OUT = (
     "decode_matmul_ttmlir8038", "lm_head_ttmetal13340", "ds_matmul_ttmetal11063", "norm_rms_deepseek_tg",
-    "linear_deepseek_tg", "prefill_layer_bh_autoports",
+    "linear_deepseek_tg", "prefill_layer_bh_autoports", "sdpa_decode_bh_ttmetal57161",
 )  # fmt: skip
-DEVICE_ARCH = {"N150": "wormhole_b0", "N300": "wormhole_b0", "TG": "wormhole_b0", "P150": "blackhole", "P300C": "blackhole"}
+DEVICE_ARCH = {
+    "N150": "wormhole_b0", "N300": "wormhole_b0", "TG": "wormhole_b0", "P150": "blackhole", "P300C": "blackhole",
+    "P100A": "blackhole",
+}  # fmt: skip
+# A board with fewer DRAM channels than its architecture's parameters assume: a p100a has seven of
+# Blackhole's eight, so its chip-wide DRAM streaming rates are 7/8 of the fit's and each page's
+# share of the request stream 8/7 (the 2-D matmul's rate is its sender cores' and stays).
+DRAM_CHANNELS = {"P100A": (7, 8)}
 # Free parameters per architecture (the rest keep their cost_params.json value).
 FREE = {
     "wormhole_b0": (
@@ -186,8 +194,26 @@ def _shards(shape: list[int], mem: str, cores: int) -> int:
     return min(cores, {"l1_h": rows, "l1_w": cols}.get(mem, cores))
 
 
+def board_params(p: CostParams, device: str) -> CostParams:
+    """`p` for a board with fewer DRAM channels than its architecture's (DRAM_CHANNELS)."""
+    if device not in DRAM_CHANNELS:
+        return p
+    have, full = DRAM_CHANNELS[device]
+    f = have / full
+    return replace(
+        p, dram_banks=have, dram_stream_gbps=p.dram_stream_gbps * f, dram_sharded_gbps=p.dram_sharded_gbps * f,
+        dram_page_ns=p.dram_page_ns / f,
+    )  # fmt: skip
+
+
 def terms_for(p: CostParams, r: dict) -> Terms:
     """The model's terms for one measurement row."""
+    p = board_params(p, r["device"])
+    if r["op"] == "sdpa_decode":
+        # `shape`: the query [B, Hq, 1, D]; `kv_shape`: K and V each [B, Hkv, S, D].
+        b, heads, _, d = _shape(r)
+        _, kv_heads, kv_len, _ = (int(x) for x in r["kv_shape"].split("x"))
+        return sdpa_decode_terms(p, b, heads, kv_heads, d, kv_len, r["dtype_b"], r["dtype_a"], r["fidelity"], r["cores"])
     if r["op"] == "matmul":
         if r["a_batch"] > 1 and runs_unfused_1d(r["m"], r["n"]):
             # ttnn's 1-D program with the batch unfused: a loop of batches, each K in hops of

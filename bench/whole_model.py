@@ -48,7 +48,7 @@ sys.path.insert(0, str(ROOT))
 from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
-from ttopt.device.cost_terms import CostParams, Terms, combine, matmul_terms, params_for, stream_terms  # noqa: E402
+from ttopt.device.cost_terms import CostParams, Terms, combine, matmul_terms, params_for, sdpa_decode_terms, stream_terms  # noqa: E402
 from ttopt.device.presets import COST_TABLE  # noqa: E402
 
 CALIBRATION = ROOT / "bench" / "calibration"
@@ -107,16 +107,9 @@ def tiles(rows: int, cols: int) -> int:
 Op = tuple[str, Terms]
 
 
-def sdpa_decode(p: CostParams, batch: int, m: LLM, kv_len: int, fmt_bytes: float, cores: int) -> Terms:
-    """Attention of one new token per user over `kv_len` cached tokens: Q K^T and P V per (user, kv
-    head) group, the cache streamed from DRAM once."""
-    group = math.ceil(m.heads / m.kv_heads)
-    gt, dt, st = math.ceil(group / 32), math.ceil(m.head_dim / 32), math.ceil(kv_len / 32)
-    blocks = batch * m.kv_heads * (gt * st * dt + gt * dt * st)
-    compute = math.ceil(blocks / cores) * p.matmul_cycles_lofi * 2 / p.clock_ghz  # HiFi2
-    cache = 2 * batch * m.kv_heads * st * dt * 1024 * fmt_bytes
-    dram = cache / (p.dram_stream_gbps * min(1.0, cores / p.grid_cores))
-    return combine(p, "matmul", compute, dram, 0.0)
+def sdpa_decode(p: CostParams, batch: int, m: LLM, kv_len: int, kv_fmt: str, cores: int) -> Terms:
+    """Attention of one new token per user over `kv_len` cached tokens (cost_terms.sdpa_decode_terms)."""
+    return sdpa_decode_terms(p, batch, m.heads, m.kv_heads, m.head_dim, kv_len, kv_fmt, cores=cores)
 
 
 def small(p: CostParams, kind: str, rows: int, cols: int, cores: int = 64, dram_bytes: float = 0.0) -> Terms:
@@ -193,7 +186,7 @@ def tt_transformers_decode(p: CostParams, arch: str, m: LLM, batch: int, kv_len:
             "update_cache",
             small(p, "data_movement", rows * 2 * m.kv_heads, m.head_dim, dram_bytes=2 * batch * m.kv_heads * m.head_dim * 1.0625),
         ),
-        ("sdpa_decode", sdpa_decode(p, batch, m, kv_len, 1.0625, 64)),
+        ("sdpa_decode", sdpa_decode(p, batch, m, kv_len, "bfp_bf8", 64)),
         ("concat_heads", small(p, "data_movement", rows, m.heads * m.head_dim)),
         ("wo_matmul", ds(m.heads * m.head_dim, m.hidden, "bfp_bf8", "HiFi2")),
         ("residual_add", small(p, "eltwise_binary", rows, m.hidden)),
@@ -356,7 +349,7 @@ def ttmlir_decode(p: CostParams, arch: str, m: LLM, batch: int, kv_len: int, lay
     per_layer = list(layer_ops) + [
         ("update_cache_k", small(p, "data_movement", rows * m.kv_heads, m.head_dim, dram_bytes=cache_bytes / kv_len)),
         ("update_cache_v", small(p, "data_movement", rows * m.kv_heads, m.head_dim, dram_bytes=cache_bytes / kv_len)),
-        ("attention_over_cache", sdpa_decode(p, batch, m, kv_len, 2.0, 64)),
+        ("attention_over_cache", sdpa_decode(p, batch, m, kv_len, "bf16", 64)),
     ]
     ops = [op for _ in range(m.layers) for op in per_layer]
     ops += [

@@ -21,6 +21,7 @@ from ttopt.device.cost_terms import (
     one_d_in0_block_w,
     one_d_weight_ns,
     params_for,
+    sdpa_decode_terms,
     stream_terms,
 )
 from ttopt.device.op_families import OP_FAMILIES
@@ -744,3 +745,23 @@ def test_calibrate_explains_a_row_term_by_term_without_fitting(capsys) -> None:
     assert "69.4 us" in out and f"{ratio(WH, row):.2f}" in out and "dram" in out
     assert calibrate_main(["--row", "no_such_row"]) == 2
     assert "unknown row id(s): no_such_row" in capsys.readouterr().err
+
+
+def test_decode_attention_streams_its_cache_at_the_chips_rate() -> None:
+    # tt-metal issue 57161 (p100a, seven of Blackhole's eight DRAM channels): sdpa_decode over a
+    # batch 8, 32 / 8 heads, d128 cache of 32768 tokens takes 2959 us in bf16 (K+V at 363 GB/s)
+    # and 1308 us in bfp4: 64 (user, KV head) groups, one core each, read at the chip's rate.
+    bh = params_for("blackhole")
+    p100a = replace(bh, dram_banks=7, dram_stream_gbps=bh.dram_stream_gbps * 7 / 8, dram_page_ns=bh.dram_page_ns * 8 / 7)
+    bf16 = sdpa_decode_terms(p100a, 8, 32, 8, 128, 32768, "bf16", cores=120)
+    bfp4 = sdpa_decode_terms(p100a, 8, 32, 8, 128, 32768, "bfp_bf4", cores=120)
+    assert bf16.device_ns == pytest.approx(2_959_000, rel=0.25)
+    assert bfp4.device_ns == pytest.approx(1_308_000, rel=0.25)
+    # A page per tile: bfp4's 576-byte pages move fewer bytes per second than bf16's 2 KB ones.
+    assert 576 / bfp4.dram_ns < 2048 / bf16.dram_ns
+    # 64 groups on 64 or on 120 cores read the same bytes at the same rate (no share of the grid).
+    assert sdpa_decode_terms(p100a, 8, 32, 8, 128, 32768, "bf16", cores=64).dram_ns == bf16.dram_ns
+    # Cores beyond one per group split each group's cache and hand their partials to one of them.
+    split = sdpa_decode_terms(bh, 1, 32, 8, 128, 32768, "bf16", cores=64)
+    assert split.compute_ns < sdpa_decode_terms(bh, 1, 32, 8, 128, 32768, "bf16", cores=8).compute_ns / 7
+    assert split.sync_ns > 0 and bf16.sync_ns == 0

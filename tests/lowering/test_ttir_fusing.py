@@ -354,6 +354,22 @@ def test_a_fusion_not_estimated_faster_is_not_applied(monkeypatch: pytest.Monkey
     assert _ops(out) == ["ttir.linear"]
 
 
+def test_one_query_token_is_estimated_as_the_decode_kernel() -> None:
+    # Sq = 1 lowers to ttnn.scaled_dot_product_attention_decode: the fusion is priced as that kernel.
+    from ttopt.device import CostModel, preset
+    from ttopt.device.cost_terms import sdpa_decode_terms
+    from ttopt.ir.types import ScalarType, TensorType
+
+    cm = CostModel(preset("wormhole_b0"))
+    bf16 = ScalarType("bf16")
+    q, kv, out = TensorType((32, 32, 1, 64), bf16), TensorType((32, 8, 1024, 64), bf16), TensorType((32, 32, 1, 64), bf16)
+    ns = FusionCost(cm).sdpa_ns([q, kv, kv], out)
+    assert ns == sdpa_decode_terms(cm.params, 32, 32, 8, 64, 1024, "bf16", "bf16", "HiFi2", cm.device.num_cores).ns
+    # Two query tokens keep the fused-attention estimate (score and context matmuls per head).
+    q2 = TensorType((32, 32, 2, 64), bf16)
+    assert FusionCost(cm).sdpa_ns([q2, kv, kv], q2) != ns
+
+
 def test_trace_explains_each_candidate(tmp_path) -> None:
     from click.testing import CliRunner
 

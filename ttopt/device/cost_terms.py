@@ -1,8 +1,9 @@
 """The physical terms of one op's estimated time, from sizes, formats and memory placement.
 
 This is the public, IR-free face of the cost model (docs/device-model.md §5): an outside script
-estimates one op with `matmul_terms(params_for("wormhole_b0"), m, k, n, ...)` or
-`stream_terms(...)`; `CostModel` (cost_model.py) feeds the same functions from an op's layouts.
+estimates one op with `matmul_terms(params_for("wormhole_b0"), m, k, n, ...)`,
+`stream_terms(...)` or `sdpa_decode_terms(...)` (decode attention over a KV cache); `CostModel`
+(cost_model.py) feeds the same functions from an op's layouts.
 
     ns = dispatch + op_to_op + launch[kind] + compute + memory - overlap + sync
     memory = max(dram, noc),   overlap = eta * min(compute, memory)
@@ -368,6 +369,34 @@ def matmul_terms(
         elif role != "out" and out == "l1_s":
             noc += nbytes / p.noc_gbps  # a sharded input is multicast to the cores that need it
     return combine(p, "matmul", compute, dram, noc)
+
+
+def sdpa_decode_terms(
+    p: CostParams, batch: int, heads: int, kv_heads: int, head_dim: int, kv_len: int, kv_fmt: str,
+    q_fmt: str = "bf16", fidelity: str = "HiFi2", cores: int = 0,
+) -> Terms:
+    """One new token per user attending over `kv_len` cached tokens (tt-metal's sdpa_decode):
+    each (user, KV head) group's query heads form one padded tile row; the groups are spread over
+    `cores` (default the grid), a group's cache split over the cores it gets, and every core
+    computes Q K^T, the softmax and P V over its chunk (`cycles_per_tile.norm` per score tile, as
+    the fused attention in lowering/fusing/cost.py). The K and V caches, DRAM-interleaved in
+    `kv_fmt` tiles, are read a page per tile by every core at once: streamed at the chip's
+    `dram_stream_gbps` with `dram_page_ns` per page, not a share of it (tt-metal issue 57161: a
+    p100a's 64 (user, KV head) groups read bf16 K/V at 363 of 448 GB/s). The cores of a group
+    then hand their partial results to one of them (`sem_hop_ns`)."""
+    cores = max(1, cores or p.grid_cores)
+    groups = batch * kv_heads
+    gt, dt, st = ceil(ceil(heads / max(1, kv_heads)) / 32), ceil(head_dim / 32), ceil(kv_len / 32)
+    per_core = ceil(groups / cores)
+    split = max(1, cores // max(1, groups))
+    chunk = ceil(st / split)
+    blocks = per_core * 2 * gt * dt * chunk  # Q K^T and P V
+    compute = (blocks * p.matmul_cycles_lofi * FIDELITY_PASSES.get(fidelity, 1) + per_core * gt * chunk * p.tile_cycles("norm")) / p.clock_ghz
+    kv_tiles = 2 * groups * st * dt
+    qo_tiles = 2 * batch * heads * dt  # Q in, the output back, a tile row per head
+    dram = dram_stream_ns(p, kv_tiles * tile_bytes(kv_fmt) + qo_tiles * tile_bytes(q_fmt), kv_tiles + qo_tiles, p.dram_stream_gbps)
+    sync = p.sem_hop_ns + gt * dt * tile_bytes(q_fmt) / p.link_gbps if split > 1 else 0.0
+    return combine(p, "matmul", compute, dram, 0.0, sync)
 
 
 def stream_terms(

@@ -11,7 +11,8 @@ elementwise ops is free (TTNN broadcasts implicitly), else it is a `ttnn.repeat`
 terms (cost_terms): one program of the matmul kind whose compute is the two score and context
 matmuls with their operands in L1 plus the softmax over the scores (the norm kind's cycles per
 tile), and whose DRAM traffic is Q, K, V, the mask and the output only -- the scores never leave
-the cores, which is what the fusion saves. `split_query_key_value_and_split_heads` is one
+the cores, which is what the fusion saves. One query token (Sq = 1) lowers to tt-metal's decode
+kernel, estimated as `cost_terms.sdpa_decode_terms` prices it. `split_query_key_value_and_split_heads` is one
 data-movement program, estimated as a permute of its input into all the heads. A linear's bias is read from DRAM on top of its matmul
 terms (which model two operands).
 """
@@ -23,7 +24,7 @@ from math import ceil, prod
 from typing import Any, Sequence
 
 from ttopt.device.cost_model import CostModel
-from ttopt.device.cost_terms import combine, fidelity_for, matmul_terms, tile_bytes
+from ttopt.device.cost_terms import combine, fidelity_for, matmul_terms, sdpa_decode_terms, tile_bytes
 from ttopt.device.layout_info import tensor_tiles
 from ttopt.device.op_families import family_of
 from ttopt.dialects.ttir import inputs
@@ -196,6 +197,8 @@ class FusionCost:
         fmt = _dtype(ins[0])
         fid = fidelity_for(fmt)
         cores = self.model.device.num_cores
+        if sq == 1:  # lowered to tt-metal's decode kernel (ttnn.scaled_dot_product_attention_decode)
+            return sdpa_decode_terms(p, b, h, k[1], d, sk, _dtype(ins[1]), fmt, fid, cores).ns
         qk = matmul_terms(p, sq, d, sk, fmt, fmt, fmt, fid, "l1_s", "l1_s", "l1_s", cores, b * h)
         pv = matmul_terms(p, sq, sk, d, fmt, fmt, fmt, fid, "l1_s", "l1_s", "l1_s", cores, b * h)
         scores = b * h * ceil(sq / 32) * ceil(sk / 32)
