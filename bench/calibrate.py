@@ -70,7 +70,7 @@ NOT_SUITES = ("parameter_sources", "whole_model_")
 # Evaluation only: the decode-regime matmul sources (their bandwidths come from the tech-report
 # priors, 190 GB/s interleaved, 240 GB/s DRAM-sharded, so these check them rather than fit them),
 # the DeepSeek-V3 norms, which check the assumed norm parameters, the DeepSeek-V3 linears (bf16
-# decode matmuls and batched-head matmuls at ttnn's own program configs), and a Blackhole prefill
+# decode matmuls and batched-head matmuls at ttnn's own program configs), a Blackhole prefill
 # layer's ops (Blackhole's streaming, hand-off and launch parameters are fitted on the Blackhole
 # decode layers: the prefill layer checks them at M = 128), tt-metal's sdpa_decode on a p100a (the
 # decode attention term, priced from parameters fitted elsewhere), and Wormhole DRAM-sharded matmuls
