@@ -63,6 +63,7 @@ from ttopt.device.cost_terms import (  # noqa: E402
     sdpa_decode_terms,
     stream_terms,
     tile_bytes,
+    tilize_terms,
 )  # fmt: skip
 
 CALIBRATION_DIR = ROOT / "bench" / "calibration"
@@ -74,10 +75,12 @@ NOT_SUITES = ("parameter_sources", "whole_model_")
 # layer's ops (Blackhole's streaming, hand-off and launch parameters are fitted on the Blackhole
 # decode layers: the prefill layer checks them at M = 128), tt-metal's sdpa_decode on a p100a (the
 # decode attention term, priced from parameters fitted elsewhere), and Wormhole DRAM-sharded matmuls
-# timed in tt-metal's DeepSeek matmul test (the DRAM-sharded program on 2026 kernels).
+# timed in tt-metal's DeepSeek matmul test (the DRAM-sharded program on 2026 kernels), and a
+# Blackhole capture's tilize calls (tt-metal's two tilize programs, priced from parameters fitted
+# on other ops).
 HELD_OUT = (
     "decode_matmul_ttmlir8038", "lm_head_ttmetal13340", "ds_matmul_ttmetal11063", "norm_rms_deepseek_tg",
-    "linear_deepseek_tg", "prefill_layer_bh_autoports", "sdpa_decode_bh_ttmetal57161", "ds_matmul_deepseek_wh",
+    "linear_deepseek_tg", "prefill_layer_bh_autoports", "sdpa_decode_bh_ttmetal57161", "ds_matmul_deepseek_wh", "tilize_bh_autoports",
 )  # fmt: skip
 DEVICE_ARCH = {
     "N150": "wormhole_b0", "N300": "wormhole_b0", "TG": "wormhole_b0", "P150": "blackhole", "P300C": "blackhole",
@@ -216,6 +219,10 @@ def terms_for(p: CostParams, r: dict) -> Terms:
         b, heads, _, d = _shape(r)
         _, kv_heads, kv_len, _ = (int(x) for x in r["kv_shape"].split("x"))
         return sdpa_decode_terms(p, b, heads, kv_heads, d, kv_len, r["dtype_b"], r["dtype_a"], r["fidelity"], r["cores"])
+    if r["op"] == "tilize":
+        # A row-major interleaved `shape` made tiles; tt-metal picks the program and its cores from the grid.
+        elem = tile_bytes(r["dtype_a"]) / 1024
+        return tilize_terms(p, _shape(r), elem, r["dtype_out"], mem_code(r["a_mem"]) == "dram_i", mem_code(r["out_mem"]) == "dram_i", r["cores"])
     if r["op"] == "matmul":
         if r["a_batch"] > 1 and runs_unfused_1d(r["m"], r["n"]):
             # ttnn's 1-D program with the batch unfused: a loop of batches, each K in hops of

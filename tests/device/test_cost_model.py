@@ -23,6 +23,8 @@ from ttopt.device.cost_terms import (
     params_for,
     sdpa_decode_terms,
     stream_terms,
+    tilize_block_side,
+    tilize_terms,
 )
 from ttopt.device.op_families import OP_FAMILIES
 from ttopt.device.presets import COST_TABLE
@@ -765,3 +767,29 @@ def test_decode_attention_streams_its_cache_at_the_chips_rate() -> None:
     split = sdpa_decode_terms(bh, 1, 32, 8, 128, 32768, "bf16", cores=64)
     assert split.compute_ns < sdpa_decode_terms(bh, 1, 32, 8, 128, 32768, "bf16", cores=8).compute_ns / 7
     assert split.sync_ns > 0 and bf16.sync_ns == 0
+
+
+def test_tilize_runs_the_program_tt_metal_picks(op, lay) -> None:
+    # A Blackhole capture (tt-metal models/autoports, 110 cores): tilizes of row-major DRAM tensors.
+    # tt-metal's square blocks (compute_ncores_wh) and the cores the capture shows:
+    assert [tilize_block_side(w, h, 110) for w, h in ((160, 64), (64, 128), (96, 64), (192, 64), (64, 4))] == [11, 10, 8, 11, 2]
+    bh = params_for("blackhole")
+    # 3072x2048 keeps one tile row per core on 96 cores (62.7 us); its transpose, 2048x3072, has 64
+    # tile rows, so 8x8-tile blocks on 96 cores, whose reader waits a round trip per stick segment
+    # (119.9 us): the same bytes, twice the time.
+    rows = tilize_terms(bh, (3072, 2048), 2, "bf16", True, True, 110)
+    blocks = tilize_terms(bh, (2048, 3072), 2, "bf16", True, True, 110)
+    assert rows.device_ns == pytest.approx(62_701, rel=0.15) and blocks.device_ns == pytest.approx(119_907, rel=0.15)
+    assert blocks.dram_ns == pytest.approx(8 * 32 * (bh.dram_block_ns + 8 * 64 / bh.dram_core_gbps))
+    # Small: one tile row on each of 4 cores (2.0 us) and 2x2-tile blocks on 64 cores (25.9 us).
+    assert tilize_terms(bh, (128, 128), 2, "bf16", True, True, 110).device_ns == pytest.approx(2_033, rel=0.15)
+    assert tilize_terms(bh, (128, 2048), 2, "bf16", True, True, 110).device_ns == pytest.approx(25_909, rel=0.15)
+    # The cost model prices a to_layout to tiles, and a conversion's tilize step, the same way.
+    cm = CostModel(preset("wormhole_b0"))
+    rm, tiles = lay((2048, 3072), tiled=False), lay((2048, 3072))
+    expect = tilize_terms(cm.params, (2048, 3072), 2, "bf16", True, True, cm.device.num_cores)
+    to_layout = op("ttnn.to_layout", ["2048x3072xbf16"], "2048x3072xbf16")
+    assert cm.op_cost(to_layout, [rm], tiles).ns == pytest.approx(expect.ns)
+    assert cm.conversion_cost((2048, 3072), rm, tiles).ns == pytest.approx(expect.ns)
+    # An untilize keeps the streaming price.
+    assert cm.conversion_cost((2048, 3072), tiles, rm).ns != pytest.approx(expect.ns)

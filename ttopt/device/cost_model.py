@@ -26,6 +26,7 @@ from ttopt.device.cost_terms import (
     params_for,
     runs_unfused_1d,
     stream_terms,
+    tilize_terms,
 )
 from ttopt.device.device import Device
 from ttopt.device.layout_info import BLOCK, WIDTH, LayoutInfo, layout_info, tensor_tiles
@@ -303,6 +304,10 @@ class CostModel:
             return self._matmul(op, shapes, ins, out_shape, out)
         if op.name == "ttnn.reshape" and ins and shapes and is_reshape_view(shapes[0], out_shape, ins[0], out):
             return self._view(out)
+        if op.name == "ttnn.to_layout" and ins and shapes:
+            tilize = self._tilize(shapes[0], ins[0], out)
+            if tilize is not None:
+                return tilize
         work = self._work(op, fam, shapes, out_shape)
         if fam is Family.CONV:
             return self._conv(op, work, shapes, ins, out_shape, out)
@@ -465,6 +470,16 @@ class CostModel:
         )  # fmt: skip
         return _op_cost(t, work, cores, dram, l1i + moved)
 
+    def _tilize(self, shape: Sequence[int], src: LayoutInfo, dst: LayoutInfo) -> OpCost | None:
+        """A row-major interleaved tensor made interleaved tiles on the device (`tilize_terms`, the
+        program tt-metal picks); None for any other conversion."""
+        if src.tiled or not dst.tiled or src.sharded or dst.sharded or src.system or dst.system:
+            return None
+        t = tilize_terms(self.params, shape, src.element_bytes, dst.dtype.value, src.dram, dst.dram, self.device.num_cores)
+        dram = (_bytes(shape, src) if src.dram else 0) + (_bytes(shape, dst) if dst.dram else 0)
+        noc = (_bytes(shape, src) if src.l1 else 0) + (_bytes(shape, dst) if dst.l1 else 0)
+        return _op_cost(t, tensor_tiles(shape), self.device.num_cores, dram, noc)
+
     def conversion_cost(self, shape: Sequence[int], src: TTNNLayoutAttr, dst: TTNNLayoutAttr) -> OpCost:
         """Estimated ns of converting a `shape` tensor from `src` to `dst` (what a reshard or spill
         the optimizer inserts will cost, before it exists in the IR): one program per op tt-mlir
@@ -474,10 +489,11 @@ class CostModel:
         c = self._memo.get(key)
         if c is None:
             s = check_shape(tuple(shape))
-            parts = [
-                self._stream("layout", tensor_tiles(s), [s], (layout_info(x),), s, layout_info(y))
-                for x, y in conversion_programs(s, src, dst, self.device.worker_grid)
-            ]
+            parts = []
+            for x, y in conversion_programs(s, src, dst, self.device.worker_grid):
+                xi, yi = layout_info(x), layout_info(y)
+                tilize = self._tilize(s, xi, yi)
+                parts.append(tilize if tilize is not None else self._stream("layout", tensor_tiles(s), [s], (xi,), s, yi))
             c = self._memo[key] = _sum_costs(parts)
         return c
 

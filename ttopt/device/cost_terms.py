@@ -71,9 +71,9 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from functools import cache
-from math import ceil, gcd
+from math import ceil, gcd, isqrt, prod
 from pathlib import Path
-from typing import Mapping
+from typing import Mapping, Sequence
 
 FIDELITY_PASSES = {"LoFi": 1, "HiFi2": 2, "HiFi3": 3, "HiFi4": 4}
 # Bytes of one 32x32 tile by data format (block floats: mantissas plus one shared exponent per 16).
@@ -397,6 +397,63 @@ def sdpa_decode_terms(
     dram = dram_stream_ns(p, kv_tiles * tile_bytes(kv_fmt) + qo_tiles * tile_bytes(q_fmt), kv_tiles + qo_tiles, p.dram_stream_gbps)
     sync = p.sem_hop_ns + gt * dt * tile_bytes(q_fmt) / p.link_gbps if split > 1 else 0.0
     return combine(p, "matmul", compute, dram, 0.0, sync)
+
+
+def tilize_block_side(w: int, h: int, grid: int) -> int:
+    """The side, in tiles, of the square block each core tilizes in tt-metal's block program
+    (`compute_ncores_wh`): the smallest side over the square root of a core's even share of the
+    `w` x `h` tiles whose blocks number fewer than the `grid`'s cores."""
+    share = ceil(w * h / max(1, grid))
+    side = isqrt(share)
+    if side * side == share and ceil(w / side) * ceil(h / side) < grid:
+        return side
+    for c in range(side + 1, w * h + 1):
+        if ceil(w / c) * ceil(h / c) < grid:
+            return c
+    return 1
+
+
+def tilize_terms(
+    p: CostParams, shape: Sequence[int], elem_bytes: float, out_fmt: str, src_dram: bool, dst_dram: bool, cores: int = 0,
+) -> Terms:
+    """An interleaved row-major tensor made tiles, as tt-metal's tilize runs it on `cores` cores
+    (default the grid). The row program gives each core whole tile rows and reads a tile row's 32
+    sticks, full width, under one barrier; when the tensor is wider than 32 tiles and either taller
+    than 32 tiles or wider than tall, and square blocks of tiles (`tilize_block_side`) would keep
+    more cores busy, the block program runs instead, and its reader waits on a barrier after every
+    stick segment (`reader_unary_pad_multicore_both_dims.cpp`): a core pays a round trip per
+    32-element-per-tile segment of its block, whatever the bytes. A round trip is `dram_block_ns`
+    from DRAM (a NoC page round trip, `page_latency_ns`, from L1 banks) plus the bytes at one
+    core's block-read rate; the chip's stream bounds the whole. The program has a compute kernel
+    (its launch adds `compute_init_ns`)."""
+    grid = max(1, cores or p.grid_cores)
+    lead = prod(shape[:-2]) if len(shape) > 2 else 1
+    height = shape[-2] if len(shape) > 1 else 1
+    width = shape[-1]
+    w, h = ceil(width / 32), lead * ceil(height / 32)
+    sticks = min(32, height)  # a tile row's sticks (fewer where the tensor is shorter than a tile)
+    per = ceil(h / grid)
+    row_cores = ceil(h / per)
+    side = tilize_block_side(w, h, grid) if w > 32 and (h > 32 or w > h) else 0
+    rt = p.dram_block_ns if src_dram else p.page_latency_ns.get("reduction", 0.0)
+    if side and row_cores < ceil(w / side) * ceil(h / side):
+        reader = side * sticks * (rt + side * 32 * elem_bytes / p.dram_core_gbps)
+        tiles_per_core, segments = side * side, ceil(w / side)
+    else:
+        reader = per * (rt + sticks * width * elem_bytes / p.dram_core_gbps)
+        tiles_per_core, segments = per * w, 1
+    read_bytes, reads = lead * height * width * elem_bytes, lead * height * segments
+    write_bytes, writes = w * h * tile_bytes(out_fmt), w * h
+    dram_bytes = (read_bytes if src_dram else 0) + (write_bytes if dst_dram else 0)
+    dram = dram_stream_ns(p, dram_bytes, (reads if src_dram else 0) + (writes if dst_dram else 0), p.dram_stream_gbps)
+    noc = ((0 if src_dram else read_bytes) + (0 if dst_dram else write_bytes)) / p.l1_interleaved_gbps
+    if src_dram:
+        dram = max(dram, reader)
+    else:
+        noc = max(noc, reader)
+    compute = tiles_per_core * p.tile_cycles("layout") / p.clock_ghz
+    overlap = p.overlap * min(compute, max(dram, noc))
+    return Terms(compute, dram, noc, p.launch("layout") + p.compute_init_ns, p.op_to_op_ns, p.dispatch_ns, overlap)
 
 
 def stream_terms(
