@@ -437,8 +437,10 @@ def tilize_terms(
     side = tilize_block_side(w, h, grid) if w > 32 and (h > 32 or w > h) else 0
     rt = p.dram_block_ns if src_dram else p.page_latency_ns.get("reduction", 0.0)
     if side and row_cores < ceil(w / side) * ceil(h / side):
-        reader = side * sticks * (rt + side * 32 * elem_bytes / p.dram_core_gbps)
-        tiles_per_core, segments = side * side, ceil(w / side)
+        # A core's block: at most `side` tile rows of `side` tiles (fewer where the tensor is smaller).
+        bh, bw = min(side, h), min(side, w)
+        reader = bh * sticks * (rt + bw * 32 * elem_bytes / p.dram_core_gbps)
+        tiles_per_core, segments = bh * bw, ceil(w / side)
     else:
         reader = per * (rt + sticks * width * elem_bytes / p.dram_core_gbps)
         tiles_per_core, segments = per * w, 1
