@@ -393,7 +393,7 @@ def sdpa_decode_terms(
     blocks = per_core * 2 * gt * dt * chunk  # Q K^T and P V
     compute = (blocks * p.matmul_cycles_lofi * FIDELITY_PASSES.get(fidelity, 1) + per_core * gt * chunk * p.tile_cycles("norm")) / p.clock_ghz
     kv_tiles = 2 * groups * st * dt
-    qo_tiles = 2 * batch * heads * dt  # Q in, the output back, a tile row per head
+    qo_tiles = 2 * batch * ceil(heads / 32) * dt  # Q in and the output back: a user's heads are one tile row ([1, B, Hq, D])
     dram = dram_stream_ns(p, kv_tiles * tile_bytes(kv_fmt) + qo_tiles * tile_bytes(q_fmt), kv_tiles + qo_tiles, p.dram_stream_gbps)
     sync = p.sem_hop_ns + gt * dt * tile_bytes(q_fmt) / p.link_gbps if split > 1 else 0.0
     return combine(p, "matmul", compute, dram, 0.0, sync)
