@@ -59,6 +59,7 @@ from ttopt.device.cost_terms import (  # noqa: E402
     matmul_terms,
     mem_code,
     params_from,
+    rotary_terms,
     runs_unfused_1d,
     sdpa_decode_terms,
     stream_terms,
@@ -76,20 +77,21 @@ NOT_SUITES = ("parameter_sources", "whole_model_")
 # decode layers: the prefill layer checks them at M = 128), tt-metal's sdpa_decode on a p100a (the
 # decode attention term, priced from parameters fitted elsewhere), and Wormhole DRAM-sharded matmuls
 # timed in tt-metal's DeepSeek matmul test (the DRAM-sharded program on 2026 kernels), and a
-# Blackhole capture's tilize calls (tt-metal's two tilize programs, priced from parameters fitted
-# on other ops).
+# Blackhole capture's tilize calls (tt-metal's two tilize programs) and rotary embeddings, priced
+# from parameters fitted on other ops.
 HELD_OUT = (
     "decode_matmul_ttmlir8038", "lm_head_ttmetal13340", "ds_matmul_ttmetal11063", "norm_rms_deepseek_tg",
     "linear_deepseek_tg", "prefill_layer_bh_autoports", "sdpa_decode_bh_ttmetal57161", "ds_matmul_deepseek_wh", "tilize_bh_autoports",
+    "rotary_bh_autoports",
 )  # fmt: skip
 DEVICE_ARCH = {
     "N150": "wormhole_b0", "N300": "wormhole_b0", "TG": "wormhole_b0", "P150": "blackhole", "P300C": "blackhole",
-    "P100A": "blackhole",
+    "P100A": "blackhole", "Blackhole": "blackhole",
 }  # fmt: skip
-# A board with fewer DRAM channels than its architecture's parameters assume: a p100a has seven of
-# Blackhole's eight, so its chip-wide DRAM streaming rates are 7/8 of the fit's and each page's
-# share of the request stream 8/7 (the 2-D matmul's rate is its sender cores' and stays).
-DRAM_CHANNELS = {"P100A": (7, 8)}
+# A board smaller than its architecture's parameters assume: a p100a has seven of Blackhole's eight
+# DRAM channels, so its chip-wide DRAM streaming rates are 7/8 of the fit's and each page's share of
+# the request stream 8/7 (the 2-D matmul's rate is its sender cores' and stays), and 120 worker cores.
+BOARDS = {"P100A": (7, 8, 120)}
 # Free parameters per architecture (the rest keep their cost_params.json value).
 FREE = {
     "wormhole_b0": (
@@ -200,14 +202,14 @@ def _shards(shape: list[int], mem: str, cores: int) -> int:
 
 
 def board_params(p: CostParams, device: str) -> CostParams:
-    """`p` for a board with fewer DRAM channels than its architecture's (DRAM_CHANNELS)."""
-    if device not in DRAM_CHANNELS:
+    """`p` for a board smaller than its architecture's parameters assume (BOARDS)."""
+    if device not in BOARDS:
         return p
-    have, full = DRAM_CHANNELS[device]
+    have, full, cores = BOARDS[device]
     f = have / full
     return replace(
         p, dram_banks=have, dram_stream_gbps=p.dram_stream_gbps * f, dram_sharded_gbps=p.dram_sharded_gbps * f,
-        dram_page_ns=p.dram_page_ns / f,
+        dram_page_ns=p.dram_page_ns / f, grid_cores=cores,
     )  # fmt: skip
 
 
@@ -219,6 +221,13 @@ def terms_for(p: CostParams, r: dict) -> Terms:
         b, heads, _, d = _shape(r)
         _, kv_heads, kv_len, _ = (int(x) for x in r["kv_shape"].split("x"))
         return sdpa_decode_terms(p, b, heads, kv_heads, d, kv_len, r["dtype_b"], r["dtype_a"], r["fidelity"], r["cores"])
+    if r["op"] == "rotary_embedding":
+        # `shape` the input; cos and sin in `b_mem` / `dtype_b`; a `token_index` selects decode mode.
+        dram = mem_code(r["a_mem"]) == "dram_i"
+        return rotary_terms(
+            p, _shape(r), r["dtype_a"], r["dtype_b"], bool(r.get("token_index")), dram, mem_code(r["b_mem"]) == "dram_i",
+            mem_code(r["out_mem"]) == "dram_i", mem_code(r["a_mem"]) == "l1_s", r["cores"],
+        )  # fmt: skip
     if r["op"] == "tilize":
         # A row-major interleaved `shape` made tiles; tt-metal picks the program and its cores from the grid.
         elem = tile_bytes(r["dtype_a"]) / 1024

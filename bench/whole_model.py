@@ -48,7 +48,16 @@ sys.path.insert(0, str(ROOT))
 from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
-from ttopt.device.cost_terms import CostParams, Terms, combine, matmul_terms, params_for, sdpa_decode_terms, stream_terms  # noqa: E402
+from ttopt.device.cost_terms import (  # noqa: E402
+    CostParams,
+    Terms,
+    combine,
+    matmul_terms,
+    params_for,
+    rotary_terms,
+    sdpa_decode_terms,
+    stream_terms,
+)  # fmt: skip
 from ttopt.device.presets import COST_TABLE  # noqa: E402
 
 CALIBRATION = ROOT / "bench" / "calibration"
@@ -279,6 +288,7 @@ def block_ops(path: Path, arch: str) -> tuple[list[Op], dict[str, Any]]:
     left out (tt-mlir hoists them into const-eval); weight matmuls read bfp8 weights, DRAM
     interleaved, at the lowered activation layouts; the block's own attention (one token over
     itself: batched matmuls of activations) is left out, the KV-cache attention replaces it; every
+    rotary embedding is tt-metal's rotary program over the dense rows (cost_terms.rotary_terms); every
     other op is costed as a streaming op of its kind over its tensors' elements, DRAM
     interleaved, dense: tt-mlir's graph keeps a batch-32 decode activation as 32 rows (one tile
     row), where ttopt's lowering keeps [32, 1, H] and pads each user's row to a whole tile."""
@@ -326,6 +336,13 @@ def block_ops(path: Path, arch: str) -> tuple[list[Op], dict[str, Any]]:
             t = matmul_terms(p, rows, a.shape[-1], out.shape[-1], la.dtype.value, "bfp_bf8", lo.dtype.value,
                              op_fidelity(op, "bfp_bf8"), mem_of(la), "dram_i", mem_of(lo), p.grid_cores,
                              in0_block_w=ttmlir_in0_block_w(a.shape[-1], out.shape[-1]))  # fmt: skip
+        elif op.name == "ttnn.rotary_embedding" and len(tensor_operands) >= 3:
+            # tt-metal's rotary program (cost_terms.rotary_terms) over the dense rows
+            x, cache = tensor_operands[0].type.resolve(), tensor_operands[1].type.resolve()
+            rows = math.ceil(math.prod(x.shape[:-1]) / 32) * 32
+            fmt, cache_fmt = layout_info(x.encoding.typed).dtype.value, layout_info(cache.encoding.typed).dtype.value
+            decode = op.properties.get("token_index") is not None
+            t = rotary_terms(p, (rows, x.shape[-1]), fmt, cache_fmt, decode, True, True, True, cores=p.grid_cores)
         else:
             tensors = [v.type.resolve() for v in tensor_operands if v not in constant] + [op.results[0].type.resolve()]
             dense = [math.ceil(math.prod(t.shape) / 1024) for t in tensors]

@@ -11,21 +11,24 @@ from pathlib import Path
 
 import pytest
 
-from bench.calibrate import CALIBRATION_DIR, FREE, load_suites, ratio, robust, tie_launches
+from bench.calibrate import CALIBRATION_DIR, FREE, board_params, load_suites, ratio, robust, tie_launches
 from bench.calibrate import main as calibrate_main
 from ttopt.device import CostModel, preset
 from ttopt.device.cost_terms import (
     CALIBRATION_FILE,
     dram_sharded_weight_ns,
+    dram_stream_ns,
     matmul_terms,
     one_d_in0_block_w,
     one_d_weight_ns,
     params_for,
+    rotary_terms,
     sdpa_decode_terms,
     stream_terms,
     tilize_block_side,
     tilize_terms,
 )
+from ttopt.device.layout_info import layout_info
 from ttopt.device.op_families import OP_FAMILIES
 from ttopt.device.presets import COST_TABLE
 from ttopt.parse.parser import parse_module
@@ -754,7 +757,8 @@ def test_decode_attention_streams_its_cache_at_the_chips_rate() -> None:
     # batch 8, 32 / 8 heads, d128 cache of 32768 tokens takes 2959 us in bf16 (K+V at 363 GB/s)
     # and 1308 us in bfp4: 64 (user, KV head) groups, one core each, read at the chip's rate.
     bh = params_for("blackhole")
-    p100a = replace(bh, dram_banks=7, dram_stream_gbps=bh.dram_stream_gbps * 7 / 8, dram_page_ns=bh.dram_page_ns * 8 / 7)
+    p100a = board_params(bh, "P100A")
+    assert (p100a.dram_banks, p100a.grid_cores) == (7, 120) and p100a.dram_stream_gbps == pytest.approx(bh.dram_stream_gbps * 7 / 8)
     bf16 = sdpa_decode_terms(p100a, 8, 32, 8, 128, 32768, "bf16", cores=120)
     bfp4 = sdpa_decode_terms(p100a, 8, 32, 8, 128, 32768, "bfp_bf4", cores=120)
     assert bf16.device_ns == pytest.approx(2_959_000, rel=0.25)
@@ -763,6 +767,12 @@ def test_decode_attention_streams_its_cache_at_the_chips_rate() -> None:
     assert 576 / bfp4.dram_ns < 2048 / bf16.dram_ns
     # 64 groups on 64 or on 120 cores read the same bytes at the same rate (no share of the grid).
     assert sdpa_decode_terms(p100a, 8, 32, 8, 128, 32768, "bf16", cores=64).dram_ns == bf16.dram_ns
+    # The exact DRAM term where the query and output are a real share (a short cache): K and V a
+    # page per tile, the query and output a tile row per user (batch 32, 32 heads, d64, 128 tokens).
+    wh = params_for("wormhole_b0")
+    short = sdpa_decode_terms(wh, 32, 32, 8, 64, 128, "bf16", cores=64)
+    kv, qo = 2 * 32 * 8 * 4 * 2, 2 * 32 * 1 * 2
+    assert short.dram_ns == pytest.approx((kv + qo) * 2048 / wh.dram_stream_gbps + (kv + qo) * wh.dram_page_ns)
     # Cores beyond one per group split each group's cache and hand their partials to one of them.
     split = sdpa_decode_terms(bh, 1, 32, 8, 128, 32768, "bf16", cores=64)
     assert split.compute_ns < sdpa_decode_terms(bh, 1, 32, 8, 128, 32768, "bf16", cores=8).compute_ns / 7
@@ -791,5 +801,48 @@ def test_tilize_runs_the_program_tt_metal_picks(op, lay) -> None:
     to_layout = op("ttnn.to_layout", ["2048x3072xbf16"], "2048x3072xbf16")
     assert cm.op_cost(to_layout, [rm], tiles).ns == pytest.approx(expect.ns)
     assert cm.conversion_cost((2048, 3072), rm, tiles).ns == pytest.approx(expect.ns)
-    # An untilize keeps the streaming price.
-    assert cm.conversion_cost((2048, 3072), tiles, rm).ns != pytest.approx(expect.ns)
+    # Anything but an interleaved row-major -> tiles tilize on the device keeps the streaming price.
+    for src, dst in (
+        (tiles, rm),  # an untilize
+        (lay((2048, 3072), "l1", "h", grid=(64, 1), tiled=False), lay((2048, 3072), "l1", "h", grid=(64, 1))),  # sharded
+        (lay((2048, 3072), "system_memory", tiled=False), tiles),  # from the host
+        (tiles, tiles),  # already tiles
+    ):
+        assert cm._tilize((2048, 3072), layout_info(src), layout_info(dst)) is None
+    # One tile row of 128 tiles on 64 cores: blocks of 3 tiles on 43 cores, 32 stick segments each.
+    wh = params_for("wormhole_b0")
+    one_row = tilize_terms(wh, (32, 4096), 2, "bf16", True, True, 64)
+    assert one_row.dram_ns == pytest.approx(32 * (wh.dram_block_ns + 3 * 64 / wh.dram_core_gbps))
+    # Leading dimensions: the choice and the blocks are one [H, W] slice's, repeated per slice.
+    # (8, 128, 4096): 32 tile rows, one a core, so the row program; (32, 32, 4096): 3-tile blocks of
+    # each one-tile-row slice on 43 cores, each core paying 32 x 32 round trips.
+    rows8 = tilize_terms(wh, (8, 128, 4096), 2, "bf16", True, True, 64)
+    reader = wh.dram_block_ns + 32 * 4096 * 2 / wh.dram_core_gbps  # one tile row a core
+    stream = dram_stream_ns(wh, 2 * 8 * 128 * 4096 * 2, 8 * 128 + 32 * 128, wh.dram_stream_gbps)
+    assert rows8.dram_ns == pytest.approx(max(reader, stream)) and stream > reader
+    slices = tilize_terms(wh, (32, 32, 4096), 2, "bf16", True, True, 64)
+    assert slices.dram_ns == pytest.approx(32 * 32 * (wh.dram_block_ns + 3 * 64 / wh.dram_core_gbps))
+
+
+def test_rotary_embedding_waits_a_round_trip_per_tile_read(op, lay) -> None:
+    # tt-metal's rotary_embedding reads, for every output tile, the other half's tile, sin, the tile
+    # and cos, each under its own barrier. Blackhole captures (110 cores): a [1,4,128,128] key on 16
+    # cores, one tile row each, 7.8 us; the [1,32,128,128] query on 110 cores 28.5 us, every core as
+    # long as the others: the reads queue at the DRAM behind the other cores' reads.
+    bh = params_for("blackhole")
+    key = rotary_terms(bh, (1, 4, 128, 128), "bf16", "bf16", False, True, True, True, cores=110)
+    query = rotary_terms(bh, (1, 32, 128, 128), "bf16", "bf16", False, True, True, True, cores=110)
+    assert key.device_ns == pytest.approx(7_835, rel=0.25) and query.device_ns == pytest.approx(28_475, rel=0.25)
+    trip = bh.dram_block_ns + 2048 / bh.link_gbps
+    assert key.dram_ns == pytest.approx(4 * (4 * trip + 16 * 4 * 2048 / bh.dram_stream_gbps))
+    # Decode (a token index): cos and sin once, two reads a tile; a sharded input reads only cos and sin.
+    decode = rotary_terms(bh, (1, 1, 32, 512), "bf16", "bf16", True, True, True, True, cores=110)
+    assert decode.device_ns == pytest.approx(15_528, rel=0.25)
+    sharded = rotary_terms(bh, (1, 4, 128, 128), "bf16", "bf16", False, True, True, False, in_sharded=True, cores=16)
+    assert sharded.dram_ns < key.dram_ns
+    # The cost model prices ttnn.rotary_embedding with it, on the grid or the input's shard cores.
+    cm = CostModel(preset("wormhole_b0"))
+    rope = op("ttnn.rotary_embedding", ["1x8x1024x128xbf16", "1x1x1024x128xbf16", "1x1x1024x128xbf16"], "1x8x1024x128xbf16")
+    x, cache = lay((1, 8, 1024, 128)), lay((1, 1, 1024, 128))
+    expect = rotary_terms(cm.params, (1, 8, 1024, 128), "bf16", "bf16", False, True, True, True, False, cm.device.num_cores)
+    assert cm.op_cost(rope, [x, cache, cache], x).ns == pytest.approx(expect.ns)

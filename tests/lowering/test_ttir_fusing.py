@@ -355,19 +355,53 @@ def test_a_fusion_not_estimated_faster_is_not_applied(monkeypatch: pytest.Monkey
 
 
 def test_one_query_token_is_estimated_as_the_decode_kernel() -> None:
-    # Sq = 1 lowers to ttnn.scaled_dot_product_attention_decode: the fusion is priced as that kernel.
+    # Sq = 1 lowers to ttnn.scaled_dot_product_attention_decode between two permutes of the query /
+    # result (lowering/ttnn_fused.py): the fusion is priced as that kernel plus those programs.
     from ttopt.device import CostModel, preset
     from ttopt.device.cost_terms import sdpa_decode_terms
     from ttopt.ir.types import ScalarType, TensorType
 
     cm = CostModel(preset("wormhole_b0"))
-    bf16 = ScalarType("bf16")
-    q, kv, out = TensorType((32, 32, 1, 64), bf16), TensorType((32, 8, 1024, 64), bf16), TensorType((32, 32, 1, 64), bf16)
-    ns = FusionCost(cm).sdpa_ns([q, kv, kv], out)
-    assert ns == sdpa_decode_terms(cm.params, 32, 32, 8, 64, 1024, "bf16", "bf16", "HiFi2", cm.device.num_cores).ns
+    fc = FusionCost(cm)
+    bf16, bfp8 = ScalarType("bf16"), ScalarType("bfp_bf8")
+    q, kv, out = TensorType((32, 32, 1, 64), bf16), TensorType((32, 8, 1024, 64), bfp8), TensorType((32, 32, 1, 64), bf16)
+    kernel = sdpa_decode_terms(cm.params, 32, 32, 8, 64, 1024, "bfp_bf8", "bf16", "HiFi2", cm.device.num_cores).ns
+    moved = TensorType((1, 32, 32, 64), bf16)
+    permutes = fc._op_ns("ttnn.permute", [q], moved) + fc._op_ns("ttnn.permute", [moved], out)
+    assert permutes > 0
+    assert fc.sdpa_ns([q, kv, kv], out) == pytest.approx(kernel + permutes)
+    # The cache's format is the K/V operands' (bfp8 here), the query's bf16.
+    assert kernel < sdpa_decode_terms(cm.params, 32, 32, 8, 64, 1024, "bf16", "bf16", "HiFi2", cm.device.num_cores).ns
+    # A mask with one head is permuted and repeated to the query's 32.
+    mask = TensorType((32, 1, 1, 1024), bf16)
+    assert fc.sdpa_ns([q, kv, kv, mask], out) > fc.sdpa_ns([q, kv, kv], out)
     # Two query tokens keep the fused-attention estimate (score and context matmuls per head).
     q2 = TensorType((32, 32, 2, 64), bf16)
-    assert FusionCost(cm).sdpa_ns([q2, kv, kv], q2) != ns
+    assert fc.sdpa_ns([q2, kv, kv], q2) != pytest.approx(kernel + permutes)
+
+
+def test_the_lowered_decode_kernel_is_priced_in_the_module_estimate() -> None:
+    # The optimizer does not place ttnn.scaled_dot_product_attention_decode, but the module's
+    # estimate prices it as the fusion did (cost_terms.sdpa_decode_terms), not as "no op-model rule".
+    from pathlib import Path
+
+    from ttopt.device import CostModel, load_device
+    from ttopt.device.cost_terms import sdpa_decode_terms
+    from ttopt.passes.context import PassContext
+    from ttopt.passes.manager import PassManager
+    from ttopt.passes.registry import get_pass
+
+    text = (Path(__file__).resolve().parents[2] / "testdata" / "ttir" / "fusing_sdpa_decode.mlir").read_text()
+    module = parse_module(text, "decode.mlir")
+    cls = get_pass("ttir-to-ttnn-backend-pipeline")
+    PassManager([cls.from_options({})], PassContext()).run(module)
+    cm = CostModel(load_device(None, module))
+    entries = [e for f in cm.module_cost(module) for e in f.ops if e.op.name == "ttnn.scaled_dot_product_attention_decode"]
+    assert entries and all(e.cost is not None for e in entries)
+    (op,) = [e.op for e in entries][:1]
+    q, k = (v.type.resolve().shape for v in op.operands[:2])
+    expect = sdpa_decode_terms(cm.params, q[1], q[2], k[1], q[3], k[2], "bf16", "bf16", cores=cm.device.num_cores)
+    assert entries[0].cost.ns == pytest.approx(expect.ns)
 
 
 def test_trace_explains_each_candidate(tmp_path) -> None:

@@ -24,7 +24,9 @@ from ttopt.device.cost_terms import (
     fidelity_for,
     matmul_terms,
     params_for,
+    rotary_terms,
     runs_unfused_1d,
+    sdpa_decode_terms,
     stream_terms,
     tilize_terms,
 )
@@ -304,6 +306,8 @@ class CostModel:
             return self._matmul(op, shapes, ins, out_shape, out)
         if op.name == "ttnn.reshape" and ins and shapes and is_reshape_view(shapes[0], out_shape, ins[0], out):
             return self._view(out)
+        if op.name == "ttnn.rotary_embedding" and len(ins) >= 3 and shapes:
+            return self._rotary(op, shapes[0], ins, out)
         if op.name == "ttnn.to_layout" and ins and shapes:
             tilize = self._tilize(shapes[0], ins[0], out)
             if tilize is not None:
@@ -470,6 +474,34 @@ class CostModel:
         )  # fmt: skip
         return _op_cost(t, work, cores, dram, l1i + moved)
 
+    def _rotary(self, op: Any, shape: Sequence[int], ins: tuple[LayoutInfo, ...], out: LayoutInfo) -> OpCost:
+        """`ttnn.rotary_embedding` as tt-metal's program runs it (`rotary_terms`): decode mode when
+        the op carries a token index; a sharded input runs on its shard cores."""
+        x, cache = ins[0], ins[1]
+        cores = x.num_cores if x.sharded else self.device.num_cores
+        decode = op.properties.get("token_index") is not None
+        t = rotary_terms(
+            self.params, shape, x.dtype.value, cache.dtype.value, decode, x.dram, cache.dram, out.dram, x.sharded, cores,
+        )  # fmt: skip
+        dram = sum(_bytes(shape, i) for i in (x, out) if i.dram) + (2 * _bytes(shape, cache) if cache.dram else 0)
+        return _op_cost(t, tensor_tiles(shape), cores, dram, 0)
+
+    def attention_decode_cost(self, op: Any) -> OpCost | None:
+        """`ttnn.scaled_dot_product_attention_decode` (query [1, B, Hq, D], K and V [B, Hkv, S, D])
+        as `sdpa_decode_terms` prices tt-metal's kernel; None without static shapes and layouts."""
+        tensors = [v.type.resolve() for v in op.operands if isinstance(v.type.resolve(), TensorType)]
+        if len(tensors) < 3 or any(t.shape is None or len(t.shape) != 4 or not all(isinstance(d, int) and d > 0 for d in t.shape) for t in tensors[:3]):
+            return None
+        typed = [self._typed(t) for t in tensors[:3]]
+        if not all(isinstance(x, TTNNLayoutAttr) for x in typed):
+            return None
+        q, k = (layout_info(x) for x in typed[:2])
+        _, b, heads, d = tensors[0].shape
+        _, kv_heads, kv_len, _ = tensors[1].shape
+        t = sdpa_decode_terms(self.params, b, heads, kv_heads, d, kv_len, k.dtype.value, q.dtype.value, cores=self.device.num_cores)
+        dram = 2 * _bytes(tensors[1].shape, k) if k.dram else 0
+        return _op_cost(t, tensor_tiles(tensors[1].shape), self.device.num_cores, dram, 0)
+
     def _tilize(self, shape: Sequence[int], src: LayoutInfo, dst: LayoutInfo) -> OpCost | None:
         """A row-major interleaved tensor made interleaved tiles on the device (`tilize_terms`, the
         program tt-metal picks); None for any other conversion."""
@@ -584,6 +616,14 @@ class CostModel:
                     continue
                 if not op.name.startswith("ttnn.") or not op.results:
                     continue
+                if op.name == "ttnn.scaled_dot_product_attention_decode":
+                    # Not placed by the optimizer (op_families.NOT_MODELLED), but priced: tt-metal's kernel.
+                    a = self.attention_decode_cost(op)
+                    if a is not None:
+                        total += a.ns
+                        dram += a.dram_bytes
+                        entries.append(OpCostEntry(op, op_name(op), a))
+                        continue
                 if family_of(op.name) is None:
                     entries.append(OpCostEntry(op, op_name(op), None, "no op-model rule"))
                     continue

@@ -418,9 +418,10 @@ def tilize_terms(
 ) -> Terms:
     """An interleaved row-major tensor made tiles, as tt-metal's tilize runs it on `cores` cores
     (default the grid). The row program gives each core whole tile rows and reads a tile row's 32
-    sticks, full width, under one barrier; when the tensor is wider than 32 tiles and either taller
-    than 32 tiles or wider than tall, and square blocks of tiles (`tilize_block_side`) would keep
-    more cores busy, the block program runs instead, and its reader waits on a barrier after every
+    sticks, full width, under one barrier; when a [height, width] slice is wider than 32 tiles and
+    either taller than 32 tiles or wider than tall, and square blocks of a slice's tiles
+    (`tilize_block_side`) would keep more cores busy, the block program runs instead (each core's
+    block once in every slice of the leading dimensions), and its reader waits on a barrier after every
     stick segment (`reader_unary_pad_multicore_both_dims.cpp`): a core pays a round trip per
     32-element-per-tile segment of its block, whatever the bytes. A round trip is `dram_block_ns`
     from DRAM (a NoC page round trip, `page_latency_ns`, from L1 banks) plus the bytes at one
@@ -430,20 +431,23 @@ def tilize_terms(
     lead = prod(shape[:-2]) if len(shape) > 2 else 1
     height = shape[-2] if len(shape) > 1 else 1
     width = shape[-1]
-    w, h = ceil(width / 32), lead * ceil(height / 32)
+    # The row program splits every tile row of the tensor; the block program's choice and blocks
+    # are those of one [height, width] slice, which each core's block then repeats for every slice.
+    w, ht = ceil(width / 32), ceil(height / 32)
     sticks = min(32, height)  # a tile row's sticks (fewer where the tensor is shorter than a tile)
-    per = ceil(h / grid)
-    row_cores = ceil(h / per)
-    side = tilize_block_side(w, h, grid) if w > 32 and (h > 32 or w > h) else 0
+    per = ceil(lead * ht / grid)
+    row_cores = ceil(lead * ht / per)
+    side = tilize_block_side(w, ht, grid) if w > 32 and (ht > 32 or w > ht) else 0
     rt = p.dram_block_ns if src_dram else p.page_latency_ns.get("reduction", 0.0)
-    if side and row_cores < ceil(w / side) * ceil(h / side):
-        # A core's block: at most `side` tile rows of `side` tiles (fewer where the tensor is smaller).
-        bh, bw = min(side, h), min(side, w)
-        reader = bh * sticks * (rt + bw * 32 * elem_bytes / p.dram_core_gbps)
-        tiles_per_core, segments = bh * bw, ceil(w / side)
+    if side and row_cores < ceil(w / side) * ceil(ht / side):
+        # A core's block: at most `side` tile rows of `side` tiles (fewer where the slice is smaller).
+        bh, bw = min(side, ht), min(side, w)
+        reader = lead * bh * sticks * (rt + bw * 32 * elem_bytes / p.dram_core_gbps)
+        tiles_per_core, segments = lead * bh * bw, ceil(w / side)
     else:
         reader = per * (rt + sticks * width * elem_bytes / p.dram_core_gbps)
         tiles_per_core, segments = per * w, 1
+    h = lead * ht
     read_bytes, reads = lead * height * width * elem_bytes, lead * height * segments
     write_bytes, writes = w * h * tile_bytes(out_fmt), w * h
     dram_bytes = (read_bytes if src_dram else 0) + (write_bytes if dst_dram else 0)
@@ -454,6 +458,48 @@ def tilize_terms(
     else:
         noc = max(noc, reader)
     compute = tiles_per_core * p.tile_cycles("layout") / p.clock_ghz
+    overlap = p.overlap * min(compute, max(dram, noc))
+    return Terms(compute, dram, noc, p.launch("layout") + p.compute_init_ns, p.op_to_op_ns, p.dispatch_ns, overlap)
+
+
+def rotary_terms(
+    p: CostParams, shape: Sequence[int], fmt: str, cache_fmt: str, decode: bool, in_dram: bool, cache_dram: bool,
+    out_dram: bool, in_sharded: bool = False, cores: int = 0,
+) -> Terms:
+    """x * cos + rotate_half(x) * sin over a `shape` tensor, as tt-metal's rotary_embedding runs it
+    (`reader_rotary_embedding_interleaved_start_id.cpp`): its tile rows are split over `cores`
+    (default the grid), and for every output tile the reader fetches the tile of the other half,
+    the sin tile, the tile itself and the cos tile, each under its own barrier (decode, with a
+    token index: the cos and sin rows once up front, two reads a tile; a sharded input's tiles
+    are local). A read waits its round trip (`dram_block_ns` from DRAM, `page_latency_ns` from L1
+    banks, plus the tile over the core's link) behind the reads every working core has queued at
+    the DRAM (their bytes at the chip's `dram_stream_gbps`): the cores share the cos and sin
+    tiles, so the queue adds to the latency rather than hiding under it. The program has a compute
+    kernel (its launch adds `compute_init_ns`)."""
+    lead = prod(shape[:-2]) if len(shape) > 2 else 1
+    rows = lead * ceil((shape[-2] if len(shape) > 1 else 1) / 32)
+    wt = ceil(shape[-1] / 32)
+    workers = max(1, min(rows, cores or p.grid_cores))
+    steps = ceil(rows / workers) * wt
+    tb, tc = tile_bytes(fmt), tile_bytes(cache_fmt)
+
+    def round_trip(dram: bool, nbytes: int) -> float:
+        return (p.dram_block_ns if dram else p.page_latency_ns.get("reduction", 0.0)) + nbytes / p.link_gbps
+
+    input_reads = 0 if in_sharded else 2
+    cache_reads = 0 if decode else 2
+    per_step = input_reads * round_trip(in_dram, tb) + cache_reads * round_trip(cache_dram, tc)
+    queued = (input_reads * tb if in_dram and not in_sharded else 0) + (cache_reads * tc if cache_dram else 0)
+    per_step += workers * queued / p.dram_stream_gbps
+    upfront = round_trip(cache_dram, 0) + 2 * wt * tc / p.dram_core_gbps if decode else 0.0
+    reader = steps * per_step + upfront
+    tiles = rows * wt
+    dram_bytes = (tiles * tb * input_reads // 2 if in_dram and not in_sharded else 0) + (tiles * tb if out_dram else 0)
+    dram_bytes += (tiles if not decode else workers * wt) * 2 * tc if cache_dram else 0
+    chip = dram_stream_ns(p, dram_bytes, dram_bytes / max(1, tb), p.dram_stream_gbps) if dram_bytes else 0.0
+    from_dram = (in_dram and not in_sharded) or cache_dram
+    dram, noc = (max(chip, reader), 0.0) if from_dram else (chip, reader)
+    compute = steps * p.tile_cycles("norm", "rotary_embedding") / p.clock_ghz
     overlap = p.overlap * min(compute, max(dram, noc))
     return Terms(compute, dram, noc, p.launch("layout") + p.compute_init_ns, p.op_to_op_ns, p.dispatch_ns, overlap)
 

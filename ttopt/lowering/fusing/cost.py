@@ -12,7 +12,8 @@ terms (cost_terms): one program of the matmul kind whose compute is the two scor
 matmuls with their operands in L1 plus the softmax over the scores (the norm kind's cycles per
 tile), and whose DRAM traffic is Q, K, V, the mask and the output only -- the scores never leave
 the cores, which is what the fusion saves. One query token (Sq = 1) lowers to tt-metal's decode
-kernel, estimated as `cost_terms.sdpa_decode_terms` prices it. `split_query_key_value_and_split_heads` is one
+kernel, estimated as `cost_terms.sdpa_decode_terms` prices it, plus the permutes (and a mask's
+repeat) the lowering puts around it. `split_query_key_value_and_split_heads` is one
 data-movement program, estimated as a permute of its input into all the heads. A linear's bias is read from DRAM on top of its matmul
 terms (which model two operands).
 """
@@ -198,13 +199,32 @@ class FusionCost:
         fid = fidelity_for(fmt)
         cores = self.model.device.num_cores
         if sq == 1:  # lowered to tt-metal's decode kernel (ttnn.scaled_dot_product_attention_decode)
-            return sdpa_decode_terms(p, b, h, k[1], d, sk, _dtype(ins[1]), fmt, fid, cores).ns
+            return sdpa_decode_terms(p, b, h, k[1], d, sk, _dtype(ins[1]), fmt, fid, cores).ns + self._decode_moves(ins, out)
         qk = matmul_terms(p, sq, d, sk, fmt, fmt, fmt, fid, "l1_s", "l1_s", "l1_s", cores, b * h)
         pv = matmul_terms(p, sq, sk, d, fmt, fmt, fmt, fid, "l1_s", "l1_s", "l1_s", cores, b * h)
         scores = b * h * ceil(sq / 32) * ceil(sk / 32)
         softmax = ceil(scores / cores) * p.cycles_per_tile.get("norm", 0.0) / p.clock_ghz
         nbytes = sum(tensor_tiles(static_shape(t)) * tile_bytes(_dtype(t)) for t in (*ins, out))
         return combine(p, "matmul", qk.compute_ns + pv.compute_ns + softmax, nbytes / p.dram_stream_gbps, 0.0).ns
+
+    def _decode_moves(self, ins: Sequence[TensorType], out: TensorType) -> float:
+        """The programs the decode lowering (lowering/ttnn_fused.py) puts around the kernel: the
+        query into [1, B, H, D] and the result back, and a mask into [B, 1, H, Sk], repeated to
+        the query heads when it has fewer."""
+        b, h, _, d = static_shape(ins[0])
+        moved = TensorType((1, b, h, d), ins[0].element_type)
+        ns = self._op_ns("ttnn.permute", [ins[0]], moved) + self._op_ns("ttnn.permute", [moved], out)
+        if len(ins) > 3:
+            mb, mh, _, sk = static_shape(ins[3])
+            mask = TensorType((mb, 1, mh, sk), ins[3].element_type)
+            ns += self._op_ns("ttnn.permute", [ins[3]], mask)
+            if h > 1 and mh != h:
+                ns += self._op_ns("ttnn.repeat", [mask], TensorType((mb, 1, h, sk), ins[3].element_type))
+        return ns
+
+    def _op_ns(self, name: str, tensors: Sequence[TensorType], out: TensorType) -> float:
+        """One TTNN op on DRAM-interleaved tiles, as the cost model prices it."""
+        return self.model.op_cost(_Proxy(name, tensors, out), [self._layout(t) for t in tensors], self._layout(out)).ns
 
     def ttnn_sdpa_ns(self, op: Any) -> float | None:
         """The estimate of a lowered `ttnn.scaled_dot_product_attention` (None if its shapes are not static)."""
