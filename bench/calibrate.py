@@ -64,6 +64,7 @@ from ttopt.device.cost_terms import (  # noqa: E402
     sdpa_decode_terms,
     stream_terms,
     tile_bytes,
+    tile_row_reader_terms,
     tilize_terms,
 )  # fmt: skip
 
@@ -77,12 +78,12 @@ NOT_SUITES = ("parameter_sources", "whole_model_")
 # decode layers: the prefill layer checks them at M = 128), tt-metal's sdpa_decode on a p100a (the
 # decode attention term, priced from parameters fitted elsewhere), and Wormhole DRAM-sharded matmuls
 # timed in tt-metal's DeepSeek matmul test (the DRAM-sharded program on 2026 kernels), and a
-# Blackhole capture's tilize calls (tt-metal's two tilize programs) and rotary embeddings, priced
-# from parameters fitted on other ops.
+# Blackhole capture's tilize calls (tt-metal's two tilize programs), rotary embeddings and head
+# split / concat programs, priced from parameters fitted on other ops.
 HELD_OUT = (
     "decode_matmul_ttmlir8038", "lm_head_ttmetal13340", "ds_matmul_ttmetal11063", "norm_rms_deepseek_tg",
     "linear_deepseek_tg", "prefill_layer_bh_autoports", "sdpa_decode_bh_ttmetal57161", "ds_matmul_deepseek_wh", "tilize_bh_autoports",
-    "rotary_bh_autoports",
+    "rotary_bh_autoports", "heads_bh_autoports",
 )  # fmt: skip
 DEVICE_ARCH = {
     "N150": "wormhole_b0", "N300": "wormhole_b0", "TG": "wormhole_b0", "P150": "blackhole", "P300C": "blackhole",
@@ -228,6 +229,13 @@ def terms_for(p: CostParams, r: dict) -> Terms:
             p, _shape(r), r["dtype_a"], r["dtype_b"], bool(r.get("token_index")), dram, mem_code(r["b_mem"]) == "dram_i",
             mem_code(r["out_mem"]) == "dram_i", mem_code(r["a_mem"]) == "l1_s", r["cores"],
         )  # fmt: skip
+    if r["op"] in ("nlp_create_qkv_heads", "nlp_concat_heads"):
+        # Whole tile rows of the sequence per core, a row's tiles read one by one: `shape` the input.
+        x = _shape(r)
+        rows = math.prod(x[:-3]) * math.ceil(x[-2] / 32) if r["op"] == "nlp_concat_heads" else math.prod(x[:-2]) * math.ceil(x[-2] / 32)
+        per_row = x[-3] * math.ceil(x[-1] / 32) if r["op"] == "nlp_concat_heads" else math.ceil(x[-1] / 32)
+        dram = mem_code(r["a_mem"]) == "dram_i"
+        return tile_row_reader_terms(p, rows, per_row, r["dtype_a"], dram, mem_code(r["out_mem"]) == "dram_i", r["cores"])
     if r["op"] == "tilize":
         # A row-major interleaved `shape` made tiles; tt-metal picks the program and its cores from the grid.
         elem = tile_bytes(r["dtype_a"]) / 1024

@@ -25,6 +25,7 @@ from ttopt.device.cost_terms import (
     rotary_terms,
     sdpa_decode_terms,
     stream_terms,
+    tile_row_reader_terms,
     tilize_block_side,
     tilize_terms,
 )
@@ -846,3 +847,21 @@ def test_rotary_embedding_waits_a_round_trip_per_tile_read(op, lay) -> None:
     x, cache = lay((1, 8, 1024, 128)), lay((1, 1, 1024, 128))
     expect = rotary_terms(cm.params, (1, 8, 1024, 128), "bf16", "bf16", False, True, True, True, False, cm.device.num_cores)
     assert cm.op_cost(rope, [x, cache, cache], x).ns == pytest.approx(expect.ns)
+
+
+def test_head_split_and_concat_read_a_tile_at_a_time_on_the_sequences_tile_rows(op, lay) -> None:
+    # tt-metal's nlp_create_qkv_heads / nlp_concat_heads: each core takes whole tile rows of the
+    # sequence and reads every tile under its own barrier. Blackhole captures at 128 tokens (4
+    # cores): a [1,1,128,5120] split 66.9 us (160 tiles a core), a [1,32,128,128] concat 54.2 us.
+    bh = params_for("blackhole")
+    split = tile_row_reader_terms(bh, 4, 160, "bf16", True, True, 110)
+    concat = tile_row_reader_terms(bh, 4, 128, "bf16", True, True, 110)
+    assert split.device_ns == pytest.approx(66_883, rel=0.15) and concat.device_ns == pytest.approx(54_206, rel=0.15)
+    trip = bh.dram_block_ns + 2048 / bh.link_gbps + 4 * 2048 / bh.dram_stream_gbps
+    assert concat.dram_ns == pytest.approx(128 * trip)
+    # The cost model prices both TTNN ops with it (interleaved inputs).
+    cm = CostModel(preset("wormhole_b0"))
+    heads = op("ttnn.concatenate_heads", ["1x24x128x64xf32"], "1x128x1536xf32")
+    expect = tile_row_reader_terms(cm.params, 4, 48, "f32", True, True, cm.device.num_cores)
+    got = cm.op_cost(heads, [lay((1, 24, 128, 64), dtype="f32")], lay((1, 128, 1536), dtype="f32"))
+    assert got.ns == pytest.approx(expect.ns) and got.cores == 4

@@ -28,6 +28,7 @@ from ttopt.device.cost_terms import (
     runs_unfused_1d,
     sdpa_decode_terms,
     stream_terms,
+    tile_row_reader_terms,
     tilize_terms,
 )
 from ttopt.device.device import Device
@@ -55,6 +56,8 @@ REDUCTION_PASSES = {"min": 3}
 NORM_EXCHANGES = {"rms_norm": 1, "dit_rms_norm_unary_fused": 1, "layer_norm": 2}
 # Norms whose interleaved program splits the tile rows over the cores (layernorm_op_multi_core,
 # softmax_program_factory_attention_optimized: split_work_to_cores(grid, NC x Ht)).
+# Head split / concat programs that read a tile row's tiles one at a time (CostModel._heads).
+HEAD_PROGRAMS = frozenset({"ttnn.concatenate_heads", "ttnn.split_query_key_value_and_split_heads"})
 ROW_SPLIT_NORMS = frozenset({"ttnn.rms_norm", "ttnn.layer_norm", "ttnn.softmax", "ttnn.dit_rms_norm_unary_fused"})
 
 
@@ -308,6 +311,8 @@ class CostModel:
             return self._view(out)
         if op.name == "ttnn.rotary_embedding" and len(ins) >= 3 and shapes:
             return self._rotary(op, shapes[0], ins, out)
+        if op.name in HEAD_PROGRAMS and ins and shapes and not any(i.sharded for i in ins) and len(shapes[0]) >= 3:
+            return self._heads(op, shapes, ins, out)
         if op.name == "ttnn.to_layout" and ins and shapes:
             tilize = self._tilize(shapes[0], ins[0], out)
             if tilize is not None:
@@ -485,6 +490,21 @@ class CostModel:
         )  # fmt: skip
         dram = sum(_bytes(shape, i) for i in (x, out) if i.dram) + (2 * _bytes(shape, cache) if cache.dram else 0)
         return _op_cost(t, tensor_tiles(shape), cores, dram, 0)
+
+    def _heads(self, op: Any, shapes: list, ins: tuple[LayoutInfo, ...], out: LayoutInfo) -> OpCost:
+        """Splitting a fused QKV into heads and concatenating heads (interleaved), as tt-metal's
+        nlp_create_qkv_heads / nlp_concat_heads run them (`tile_row_reader_terms`): each core takes
+        whole tile rows of the sequence and reads a row's tiles (Q, K and V; every head's) one by one."""
+        x = shapes[0]
+        if op.name == "ttnn.concatenate_heads":  # [B, H, S, D] -> [B, S, H * D]
+            rows = prod(x[:-3]) * ceil(x[-2] / 32)
+            per_row = x[-3] * ceil(x[-1] / 32)
+        else:  # [B, S, hidden] (and a [B, S, 2 * kv hidden] input) -> Q, K, V heads
+            rows = prod(x[:-2]) * ceil(x[-2] / 32)
+            per_row = sum(ceil(s[-1] / 32) for s in shapes)
+        t = tile_row_reader_terms(self.params, rows, per_row, ins[0].dtype.value, ins[0].dram, out.dram, self.device.num_cores)
+        dram = sum(_bytes(s, i) for s, i in zip(shapes, ins) if i.dram) * (2 if out.dram else 1)
+        return _op_cost(t, rows * per_row, min(rows, self.device.num_cores), dram, 0)
 
     def attention_decode_cost(self, op: Any) -> OpCost | None:
         """`ttnn.scaled_dot_product_attention_decode` (query [1, B, Hq, D], K and V [B, Hkv, S, D])

@@ -462,6 +462,28 @@ def tilize_terms(
     return Terms(compute, dram, noc, p.launch("layout") + p.compute_init_ns, p.op_to_op_ns, p.dispatch_ns, overlap)
 
 
+def tile_row_reader_terms(
+    p: CostParams, rows: int, tiles_per_row: int, fmt: str, src_dram: bool, dst_dram: bool, cores: int = 0,
+) -> Terms:
+    """A data-movement program that gives each core whole tile rows and reads every tile under its
+    own barrier: tt-metal's nlp_create_qkv_heads (a row's Q, K and V tiles) and nlp_concat_heads
+    (a row's tiles of every head), `reader_tm_tile_layout_nlp_*.cpp`. A read waits its round trip
+    (`dram_block_ns` from DRAM, `page_latency_ns` from L1 banks, plus the tile over the link)
+    behind the reads the working cores have queued at the DRAM, as in `rotary_terms`; the chip's
+    stream bounds the whole. Reader and writer only: no compute kernel."""
+    workers = max(1, min(rows, cores or p.grid_cores))
+    per = ceil(rows / workers)
+    tb = tile_bytes(fmt)
+    rt = (p.dram_block_ns if src_dram else p.page_latency_ns.get("reduction", 0.0)) + tb / p.link_gbps
+    reader = per * tiles_per_row * (rt + (workers * tb / p.dram_stream_gbps if src_dram else 0.0))
+    tiles = rows * tiles_per_row
+    dram_bytes = tiles * tb * ((1 if src_dram else 0) + (1 if dst_dram else 0))
+    chip = dram_stream_ns(p, dram_bytes, dram_bytes / tb, p.dram_stream_gbps) if dram_bytes else 0.0
+    noc = tiles * tb * ((0 if src_dram else 1) + (0 if dst_dram else 1)) / p.l1_interleaved_gbps
+    dram, noc = (max(chip, reader), noc) if src_dram else (chip, max(noc, reader))
+    return Terms(0.0, dram, noc, p.launch("layout"), p.op_to_op_ns, p.dispatch_ns, 0.0)
+
+
 def rotary_terms(
     p: CostParams, shape: Sequence[int], fmt: str, cache_fmt: str, decode: bool, in_dram: bool, cache_dram: bool,
     out_dram: bool, in_sharded: bool = False, cores: int = 0,

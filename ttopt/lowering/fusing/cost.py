@@ -13,8 +13,9 @@ matmuls with their operands in L1 plus the softmax over the scores (the norm kin
 tile), and whose DRAM traffic is Q, K, V, the mask and the output only -- the scores never leave
 the cores, which is what the fusion saves. One query token (Sq = 1) lowers to tt-metal's decode
 kernel, estimated as `cost_terms.sdpa_decode_terms` prices it, plus the permutes (and a mask's
-repeat) the lowering puts around it. `split_query_key_value_and_split_heads` is one
-data-movement program, estimated as a permute of its input into all the heads. A linear's bias is read from DRAM on top of its matmul
+repeat) the lowering puts around it. `split_query_key_value_and_split_heads` is
+tt-metal's nlp_create_qkv_heads and a fused `concatenate_heads` its nlp_concat_heads: each core takes
+whole tile rows of the sequence and reads a row's tiles one at a time (`tile_row_reader_terms`). A linear's bias is read from DRAM on top of its matmul
 terms (which model two operands).
 """
 
@@ -25,7 +26,7 @@ from math import ceil, prod
 from typing import Any, Sequence
 
 from ttopt.device.cost_model import CostModel
-from ttopt.device.cost_terms import combine, fidelity_for, matmul_terms, sdpa_decode_terms, tile_bytes
+from ttopt.device.cost_terms import combine, fidelity_for, matmul_terms, sdpa_decode_terms, tile_bytes, tile_row_reader_terms
 from ttopt.device.layout_info import tensor_tiles
 from ttopt.device.op_families import family_of
 from ttopt.dialects.ttir import inputs
@@ -157,13 +158,13 @@ class FusionCost:
         if op.name in SDPA:
             return OpEstimate(self.sdpa_ns(tensors, out), "sdpa estimate")
         if op.name == SPLIT_QKV:
-            # One data-movement program writing every head: a permute of the input to
-            # [B, Hq + 2 Hkv, S, D], tile padding of the heads' S included.
-            b, _, s, d = static_shape(out)
-            heads = sum(static_shape(r.type.resolve())[1] for r in op.results)
-            out = TensorType((b, heads, s, d), out.element_type)
-            c = self.model.op_cost(_Proxy("ttnn.permute", tensors, out), [self._layout(t) for t in tensors], self._layout(out))
-            return OpEstimate(c.ns, "split-heads estimate (as one permute)")
+            # tt-metal's nlp_create_qkv_heads (DRAM interleaved in and out): every core takes whole
+            # tile rows of the sequence and reads a row's Q, K and V tiles one by one.
+            x = static_shape(tensors[0])
+            rows = prod(x[:-2]) * ceil(x[-2] / 32)
+            per_row = sum(ceil(static_shape(t)[-1] / 32) for t in tensors)
+            t = tile_row_reader_terms(self.model.params, rows, per_row, _dtype(tensors[0]), True, True, self.model.device.num_cores)
+            return OpEstimate(t.ns, "split-heads estimate (nlp_create_qkv_heads)")
         short = op.name.split(".", 1)[1]
         name = "ttnn." + ("repeat" if short == "broadcast" else TTNN_NAME.get(short, short))
         if short == "square":
