@@ -54,11 +54,23 @@ REDUCTION_PASSES = {"min": 3}
 # Cross-core statistic passes of a sharded norm (tt-metal's sharded layernorm program: RMS norm
 # gathers E[x^2] once; layer norm gathers the mean, then the variance). Softmax keeps a row on one core.
 NORM_EXCHANGES = {"rms_norm": 1, "dit_rms_norm_unary_fused": 1, "layer_norm": 2}
+# Head split / concat programs that read a tile row's tiles one at a time (`head_program_rows`).
+HEAD_PROGRAMS = frozenset({"ttnn.concatenate_heads", "ttnn.split_query_key_value_and_split_heads"})
 # Norms whose interleaved program splits the tile rows over the cores (layernorm_op_multi_core,
 # softmax_program_factory_attention_optimized: split_work_to_cores(grid, NC x Ht)).
-# Head split / concat programs that read a tile row's tiles one at a time (CostModel._heads).
-HEAD_PROGRAMS = frozenset({"ttnn.concatenate_heads", "ttnn.split_query_key_value_and_split_heads"})
+# Not placed by the optimizer (op_families.NOT_MODELLED), but priced in module estimates: tt-metal's kernel.
+ATTENTION_DECODE = "ttnn.scaled_dot_product_attention_decode"
 ROW_SPLIT_NORMS = frozenset({"ttnn.rms_norm", "ttnn.layer_norm", "ttnn.softmax", "ttnn.dit_rms_norm_unary_fused"})
+
+
+def head_program_rows(name: str, shapes: Sequence[Sequence[int]]) -> tuple[int, int]:
+    """(tile rows, tiles a row reads) of tt-metal's nlp_concat_heads ([B, H, S, D] -> [B, S, H * D])
+    or nlp_create_qkv_heads ([B, S, hidden], and a [B, S, 2 * kv hidden] input: Q, K and V
+    tiles): each core takes whole tile rows of the sequence (`tile_row_reader_terms`)."""
+    x = shapes[0]
+    if name == "ttnn.concatenate_heads":
+        return prod(x[:-3]) * ceil(x[-2] / 32), x[-3] * ceil(x[-1] / 32)
+    return prod(x[:-2]) * ceil(x[-2] / 32), sum(ceil(s[-1] / 32) for s in shapes)
 
 
 def tile_rows(shape: Sequence[int]) -> int:
@@ -311,6 +323,8 @@ class CostModel:
             return self._view(out)
         if op.name == "ttnn.rotary_embedding" and len(ins) >= 3 and shapes:
             return self._rotary(op, shapes[0], ins, out)
+        if op.name == ATTENTION_DECODE and len(ins) >= 3 and len(shapes[0]) == 4 and len(shapes[1]) == 4:
+            return self._attention_decode(shapes, ins)
         if op.name in HEAD_PROGRAMS and ins and shapes and not any(i.sharded for i in ins) and len(shapes[0]) >= 3:
             return self._heads(op, shapes, ins, out)
         if op.name == "ttnn.to_layout" and ins and shapes:
@@ -495,32 +509,19 @@ class CostModel:
         """Splitting a fused QKV into heads and concatenating heads (interleaved), as tt-metal's
         nlp_create_qkv_heads / nlp_concat_heads run them (`tile_row_reader_terms`): each core takes
         whole tile rows of the sequence and reads a row's tiles (Q, K and V; every head's) one by one."""
-        x = shapes[0]
-        if op.name == "ttnn.concatenate_heads":  # [B, H, S, D] -> [B, S, H * D]
-            rows = prod(x[:-3]) * ceil(x[-2] / 32)
-            per_row = x[-3] * ceil(x[-1] / 32)
-        else:  # [B, S, hidden] (and a [B, S, 2 * kv hidden] input) -> Q, K, V heads
-            rows = prod(x[:-2]) * ceil(x[-2] / 32)
-            per_row = sum(ceil(s[-1] / 32) for s in shapes)
+        rows, per_row = head_program_rows(op.name, shapes)
         t = tile_row_reader_terms(self.params, rows, per_row, ins[0].dtype.value, ins[0].dram, out.dram, self.device.num_cores)
         dram = sum(_bytes(s, i) for s, i in zip(shapes, ins) if i.dram) * (2 if out.dram else 1)
         return _op_cost(t, rows * per_row, min(rows, self.device.num_cores), dram, 0)
 
-    def attention_decode_cost(self, op: Any) -> OpCost | None:
+    def _attention_decode(self, shapes: list, ins: tuple[LayoutInfo, ...]) -> OpCost:
         """`ttnn.scaled_dot_product_attention_decode` (query [1, B, Hq, D], K and V [B, Hkv, S, D])
-        as `sdpa_decode_terms` prices tt-metal's kernel; None without static shapes and layouts."""
-        tensors = [v.type.resolve() for v in op.operands if isinstance(v.type.resolve(), TensorType)]
-        if len(tensors) < 3 or any(t.shape is None or len(t.shape) != 4 or not all(isinstance(d, int) and d > 0 for d in t.shape) for t in tensors[:3]):
-            return None
-        typed = [self._typed(t) for t in tensors[:3]]
-        if not all(isinstance(x, TTNNLayoutAttr) for x in typed):
-            return None
-        q, k = (layout_info(x) for x in typed[:2])
-        _, b, heads, d = tensors[0].shape
-        _, kv_heads, kv_len, _ = tensors[1].shape
+        as `sdpa_decode_terms` prices tt-metal's kernel."""
+        (_, b, heads, d), (_, kv_heads, kv_len, _) = shapes[0], shapes[1]
+        q, k = ins[0], ins[1]
         t = sdpa_decode_terms(self.params, b, heads, kv_heads, d, kv_len, k.dtype.value, q.dtype.value, cores=self.device.num_cores)
-        dram = 2 * _bytes(tensors[1].shape, k) if k.dram else 0
-        return _op_cost(t, tensor_tiles(tensors[1].shape), self.device.num_cores, dram, 0)
+        dram = 2 * _bytes(shapes[1], k) if k.dram else 0
+        return _op_cost(t, tensor_tiles(shapes[1]), self.device.num_cores, dram, 0)
 
     def _tilize(self, shape: Sequence[int], src: LayoutInfo, dst: LayoutInfo) -> OpCost | None:
         """A row-major interleaved tensor made interleaved tiles on the device (`tilize_terms`, the
@@ -636,15 +637,7 @@ class CostModel:
                     continue
                 if not op.name.startswith("ttnn.") or not op.results:
                     continue
-                if op.name == "ttnn.scaled_dot_product_attention_decode":
-                    # Not placed by the optimizer (op_families.NOT_MODELLED), but priced: tt-metal's kernel.
-                    a = self.attention_decode_cost(op)
-                    if a is not None:
-                        total += a.ns
-                        dram += a.dram_bytes
-                        entries.append(OpCostEntry(op, op_name(op), a))
-                        continue
-                if family_of(op.name) is None:
+                if family_of(op.name) is None and op.name != ATTENTION_DECODE:
                     entries.append(OpCostEntry(op, op_name(op), None, "no op-model rule"))
                     continue
                 try:

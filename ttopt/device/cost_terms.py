@@ -183,10 +183,26 @@ class Terms:
         return self.ns - self.op_to_op_ns - self.dispatch_ns
 
 
-def combine(p: CostParams, kind: str, compute_ns: float, dram_ns: float, noc_ns: float, sync_ns: float = 0.0) -> Terms:
-    """The terms of an op of `kind` from its compute, data-movement and serial hand-off times."""
+def combine(
+    p: CostParams, kind: str, compute_ns: float, dram_ns: float, noc_ns: float, sync_ns: float = 0.0,
+    launch_ns: float | None = None,
+) -> Terms:
+    """The terms of an op of `kind` from its compute, data-movement and serial hand-off times
+    (`launch_ns`: the program's launch where it is not its kind's)."""
     overlap = p.overlap * min(compute_ns, max(dram_ns, noc_ns))
-    return Terms(compute_ns, dram_ns, noc_ns, p.launch(kind), p.op_to_op_ns, p.dispatch_ns, overlap, sync_ns)
+    launch = p.launch(kind) if launch_ns is None else launch_ns
+    return Terms(compute_ns, dram_ns, noc_ns, launch, p.op_to_op_ns, p.dispatch_ns, overlap, sync_ns)
+
+
+def compute_program_launch_ns(p: CostParams) -> float:
+    """The launch of a reader/writer program with a compute kernel (its start-up and drain added)."""
+    return p.launch("layout") + p.compute_init_ns
+
+
+def read_round_trip_ns(p: CostParams, from_dram: bool, nbytes: float = 0.0) -> float:
+    """One read a core waits for under a barrier: a DRAM round trip (`dram_block_ns`) or a NoC page
+    round trip to an L1 bank (`page_latency_ns`), plus `nbytes` over the core's link."""
+    return (p.dram_block_ns if from_dram else p.page_latency_ns.get("reduction", 0.0)) + nbytes / p.link_gbps
 
 
 def dram_stream_ns(p: CostParams, nbytes: float, pages: float, gbps: float) -> float:
@@ -438,7 +454,7 @@ def tilize_terms(
     per = ceil(lead * ht / grid)
     row_cores = ceil(lead * ht / per)
     side = tilize_block_side(w, ht, grid) if w > 32 and (ht > 32 or w > ht) else 0
-    rt = p.dram_block_ns if src_dram else p.page_latency_ns.get("reduction", 0.0)
+    rt = read_round_trip_ns(p, src_dram)
     if side and row_cores < ceil(w / side) * ceil(ht / side):
         # A core's block: at most `side` tile rows of `side` tiles (fewer where the slice is smaller).
         bh, bw = min(side, ht), min(side, w)
@@ -458,8 +474,7 @@ def tilize_terms(
     else:
         noc = max(noc, reader)
     compute = tiles_per_core * p.tile_cycles("layout") / p.clock_ghz
-    overlap = p.overlap * min(compute, max(dram, noc))
-    return Terms(compute, dram, noc, p.launch("layout") + p.compute_init_ns, p.op_to_op_ns, p.dispatch_ns, overlap)
+    return combine(p, "layout", compute, dram, noc, launch_ns=compute_program_launch_ns(p))
 
 
 def tile_row_reader_terms(
@@ -474,14 +489,14 @@ def tile_row_reader_terms(
     workers = max(1, min(rows, cores or p.grid_cores))
     per = ceil(rows / workers)
     tb = tile_bytes(fmt)
-    rt = (p.dram_block_ns if src_dram else p.page_latency_ns.get("reduction", 0.0)) + tb / p.link_gbps
-    reader = per * tiles_per_row * (rt + (workers * tb / p.dram_stream_gbps if src_dram else 0.0))
+    queued = workers * tb / p.dram_stream_gbps if src_dram else 0.0
+    reader = per * tiles_per_row * (read_round_trip_ns(p, src_dram, tb) + queued)
     tiles = rows * tiles_per_row
     dram_bytes = tiles * tb * ((1 if src_dram else 0) + (1 if dst_dram else 0))
     chip = dram_stream_ns(p, dram_bytes, dram_bytes / tb, p.dram_stream_gbps) if dram_bytes else 0.0
     noc = tiles * tb * ((0 if src_dram else 1) + (0 if dst_dram else 1)) / p.l1_interleaved_gbps
     dram, noc = (max(chip, reader), noc) if src_dram else (chip, max(noc, reader))
-    return Terms(0.0, dram, noc, p.launch("layout"), p.op_to_op_ns, p.dispatch_ns, 0.0)
+    return combine(p, "layout", 0.0, dram, noc)
 
 
 def rotary_terms(
@@ -504,26 +519,21 @@ def rotary_terms(
     workers = max(1, min(rows, cores or p.grid_cores))
     steps = ceil(rows / workers) * wt
     tb, tc = tile_bytes(fmt), tile_bytes(cache_fmt)
-
-    def round_trip(dram: bool, nbytes: int) -> float:
-        return (p.dram_block_ns if dram else p.page_latency_ns.get("reduction", 0.0)) + nbytes / p.link_gbps
-
+    input_dram = in_dram and not in_sharded
     input_reads = 0 if in_sharded else 2
     cache_reads = 0 if decode else 2
-    per_step = input_reads * round_trip(in_dram, tb) + cache_reads * round_trip(cache_dram, tc)
-    queued = (input_reads * tb if in_dram and not in_sharded else 0) + (cache_reads * tc if cache_dram else 0)
+    per_step = input_reads * read_round_trip_ns(p, in_dram, tb) + cache_reads * read_round_trip_ns(p, cache_dram, tc)
+    queued = (input_reads * tb if input_dram else 0) + (cache_reads * tc if cache_dram else 0)
     per_step += workers * queued / p.dram_stream_gbps
-    upfront = round_trip(cache_dram, 0) + 2 * wt * tc / p.dram_core_gbps if decode else 0.0
+    upfront = read_round_trip_ns(p, cache_dram) + 2 * wt * tc / p.dram_core_gbps if decode else 0.0
     reader = steps * per_step + upfront
     tiles = rows * wt
-    dram_bytes = (tiles * tb * input_reads // 2 if in_dram and not in_sharded else 0) + (tiles * tb if out_dram else 0)
+    dram_bytes = (tiles * tb if input_dram else 0) + (tiles * tb if out_dram else 0)
     dram_bytes += (tiles if not decode else workers * wt) * 2 * tc if cache_dram else 0
     chip = dram_stream_ns(p, dram_bytes, dram_bytes / max(1, tb), p.dram_stream_gbps) if dram_bytes else 0.0
-    from_dram = (in_dram and not in_sharded) or cache_dram
-    dram, noc = (max(chip, reader), 0.0) if from_dram else (chip, reader)
+    dram, noc = (max(chip, reader), 0.0) if input_dram or cache_dram else (chip, reader)
     compute = steps * p.tile_cycles("norm", "rotary_embedding") / p.clock_ghz
-    overlap = p.overlap * min(compute, max(dram, noc))
-    return Terms(compute, dram, noc, p.launch("layout") + p.compute_init_ns, p.op_to_op_ns, p.dispatch_ns, overlap)
+    return combine(p, "layout", compute, dram, noc, launch_ns=compute_program_launch_ns(p))
 
 
 def stream_terms(

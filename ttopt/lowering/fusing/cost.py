@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from math import ceil, prod
 from typing import Any, Sequence
 
-from ttopt.device.cost_model import CostModel
+from ttopt.device.cost_model import CostModel, head_program_rows
 from ttopt.device.cost_terms import combine, fidelity_for, matmul_terms, sdpa_decode_terms, tile_bytes, tile_row_reader_terms
 from ttopt.device.layout_info import tensor_tiles
 from ttopt.device.op_families import family_of
@@ -160,9 +160,7 @@ class FusionCost:
         if op.name == SPLIT_QKV:
             # tt-metal's nlp_create_qkv_heads (DRAM interleaved in and out): every core takes whole
             # tile rows of the sequence and reads a row's Q, K and V tiles one by one.
-            x = static_shape(tensors[0])
-            rows = prod(x[:-2]) * ceil(x[-2] / 32)
-            per_row = sum(ceil(static_shape(t)[-1] / 32) for t in tensors)
+            rows, per_row = head_program_rows("ttnn.split_query_key_value_and_split_heads", [static_shape(t) for t in tensors])
             t = tile_row_reader_terms(self.model.params, rows, per_row, _dtype(tensors[0]), True, True, self.model.device.num_cores)
             return OpEstimate(t.ns, "split-heads estimate (nlp_create_qkv_heads)")
         short = op.name.split(".", 1)[1]
@@ -172,10 +170,10 @@ class FusionCost:
         if family_of(name) is None:
             return OpEstimate(0.0, f"not costed ({name} has no op-model rule)")
         try:
-            c = self.model.op_cost(_Proxy(name, tensors, out), [self._layout(t) for t in tensors], self._layout(out))
+            ns = self._op_ns(name, tensors, out)
         except (TypeError, ValueError, ArithmeticError, KeyError):
             return OpEstimate(0.0, f"not costed ({name})")
-        ns = c.ns + (self.bias_ns(tensors[2]) if name == "ttnn.linear" and len(tensors) > 2 else 0.0)
+        ns += self.bias_ns(tensors[2]) if name == "ttnn.linear" and len(tensors) > 2 else 0.0
         return OpEstimate(ns, name)
 
     def _layout(self, t: TensorType) -> TTNNLayoutAttr:
