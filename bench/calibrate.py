@@ -51,7 +51,7 @@ from scipy.optimize import least_squares
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from ttopt.device.cost_model import NORM_EXCHANGES, REDUCTION_PASSES  # noqa: E402
+from ttopt.device.cost_model import NORM_EXCHANGES, REDUCTION_PASSES, head_program_rows  # noqa: E402
 from ttopt.device.cost_terms import (  # noqa: E402
     CALIBRATION_FILE,
     CostParams,
@@ -231,9 +231,8 @@ def terms_for(p: CostParams, r: dict) -> Terms:
         )  # fmt: skip
     if r["op"] in ("nlp_create_qkv_heads", "nlp_concat_heads"):
         # Whole tile rows of the sequence per core, a row's tiles read one by one: `shape` the input.
-        x = _shape(r)
-        rows = math.prod(x[:-3]) * math.ceil(x[-2] / 32) if r["op"] == "nlp_concat_heads" else math.prod(x[:-2]) * math.ceil(x[-2] / 32)
-        per_row = x[-3] * math.ceil(x[-1] / 32) if r["op"] == "nlp_concat_heads" else math.ceil(x[-1] / 32)
+        name = "ttnn.concatenate_heads" if r["op"] == "nlp_concat_heads" else "ttnn.split_query_key_value_and_split_heads"
+        rows, per_row = head_program_rows(name, [_shape(r)])
         dram = mem_code(r["a_mem"]) == "dram_i"
         return tile_row_reader_terms(p, rows, per_row, r["dtype_a"], dram, mem_code(r["out_mem"]) == "dram_i", r["cores"])
     if r["op"] == "tilize":
