@@ -66,6 +66,7 @@ from ttopt.device.cost_terms import (  # noqa: E402
     tile_bytes,
     tile_row_reader_terms,
     tilize_terms,
+    untilize_terms,
 )  # fmt: skip
 
 CALIBRATION_DIR = ROOT / "bench" / "calibration"
@@ -241,6 +242,10 @@ def terms_for(p: CostParams, r: dict) -> Terms:
         # A row-major interleaved `shape` made tiles; tt-metal picks the program and its cores from the grid.
         elem = tile_bytes(r["dtype_a"]) / 1024
         return tilize_terms(p, _shape(r), elem, r["dtype_out"], mem_code(r["a_mem"]) == "dram_i", mem_code(r["out_mem"]) == "dram_i", r["cores"])
+    if r["op"] == "untilize":
+        # Interleaved tiles of `shape` (its logical shape: a padded one runs untilize_with_unpadding) made row-major.
+        elem = tile_bytes(r["dtype_out"]) / 1024
+        return untilize_terms(p, _shape(r), r["dtype_a"], elem, mem_code(r["a_mem"]) == "dram_i", mem_code(r["out_mem"]) == "dram_i", r["cores"])
     if r["op"] == "matmul":
         if r["a_batch"] > 1 and runs_unfused_1d(r["m"], r["n"]):
             # ttnn's 1-D program with the batch unfused: a loop of batches, each K in hops of

@@ -28,6 +28,7 @@ from ttopt.device.cost_terms import (
     tile_row_reader_terms,
     tilize_block_side,
     tilize_terms,
+    untilize_terms,
 )
 from ttopt.device.layout_info import layout_info
 from ttopt.device.op_families import OP_FAMILIES
@@ -695,9 +696,20 @@ def test_argmax_runs_multicore_only_on_a_row_major_input_reduced_over_its_last_d
     rm = cm.op_cost(last, [lay((64, 128), tiled=False)], out)
     assert tiled.compute_ns == pytest.approx(8 * cm.params.cycles_per_tile["reduction"] / cm.params.clock_ghz)  # 8 tiles, 1 core
     assert rm.ns < tiled.ns
-    # The retile in front (tile -> row-major, DRAM) costs less than the single-core program loses.
-    retile = cm.conversion_cost((64, 128), lay((64, 128)), lay((64, 128), tiled=False))
-    assert rm.ns + retile.ns < tiled.ns
+    # Whether the retile in front (tile -> row-major, DRAM) pays depends on the untilize: [64, 1024]
+    # untilizes a tile row on each of two cores and the single-core argmax loses more than that; a
+    # [32, 4096] tensor is one tile row, untilized on one core with a round trip per tile, and the
+    # retile costs more than it saves.
+    def with_retile(shape: tuple[int, int]) -> tuple[float, float]:
+        arg = op("ttnn.argmax", [f"{shape[0]}x{shape[1]}xbf16"], f"{shape[0]}xui32", props="dim = 1 : si32, keep_dim = false")
+        res = lay((shape[0],), "dram", "i", dtype="u32")
+        retile = cm.conversion_cost(shape, lay(shape), lay(shape, tiled=False))
+        return cm.op_cost(arg, [lay(shape, tiled=False)], res).ns + retile.ns, cm.op_cost(arg, [lay(shape)], res).ns
+
+    paid, single = with_retile((64, 1024))
+    assert paid < single
+    paid, single = with_retile((32, 4096))
+    assert paid > single
 
 
 def test_l1_interleaved_reads_wait_behind_the_ops_own_l1_writes() -> None:
@@ -802,14 +814,13 @@ def test_tilize_runs_the_program_tt_metal_picks(op, lay) -> None:
     to_layout = op("ttnn.to_layout", ["2048x3072xbf16"], "2048x3072xbf16")
     assert cm.op_cost(to_layout, [rm], tiles).ns == pytest.approx(expect.ns)
     assert cm.conversion_cost((2048, 3072), rm, tiles).ns == pytest.approx(expect.ns)
-    # Anything but an interleaved row-major -> tiles tilize on the device keeps the streaming price.
+    # Anything but an interleaved page-layout change on the device keeps the streaming price.
     for src, dst in (
-        (tiles, rm),  # an untilize
         (lay((2048, 3072), "l1", "h", grid=(64, 1), tiled=False), lay((2048, 3072), "l1", "h", grid=(64, 1))),  # sharded
         (lay((2048, 3072), "system_memory", tiled=False), tiles),  # from the host
         (tiles, tiles),  # already tiles
     ):
-        assert cm._tilize((2048, 3072), layout_info(src), layout_info(dst)) is None
+        assert cm._page_program((2048, 3072), layout_info(src), layout_info(dst)) is None
     # One tile row of 128 tiles on 64 cores: blocks of 3 tiles on 43 cores, 32 stick segments each.
     wh = params_for("wormhole_b0")
     one_row = tilize_terms(wh, (32, 4096), 2, "bf16", True, True, 64)
@@ -823,6 +834,41 @@ def test_tilize_runs_the_program_tt_metal_picks(op, lay) -> None:
     assert rows8.dram_ns == pytest.approx(max(reader, stream)) and stream > reader
     slices = tilize_terms(wh, (32, 32, 4096), 2, "bf16", True, True, 64)
     assert slices.dram_ns == pytest.approx(32 * 32 * (wh.dram_block_ns + 3 * 64 / wh.dram_core_gbps))
+
+
+def test_untilize_waits_per_tile_read_and_unpadding_per_stick(op, lay) -> None:
+    # A Phi-3.5 Blackhole capture (110 cores): untilize of [1,32,128,96] tiles on 64 cores, two tile
+    # rows each (6.6 us), and of one tile row on one core (3.4 us). The reader waits for every tile.
+    bh = params_for("blackhole")
+    wide = untilize_terms(bh, (1, 32, 128, 96), "bf16", 2, True, True, 110)
+    one = untilize_terms(bh, (1, 1, 32, 96), "bf16", 2, True, True, 110)
+    assert wide.device_ns == pytest.approx(6_567, rel=0.15) and one.device_ns == pytest.approx(3_403, rel=0.15)
+    trip, queued = bh.dram_block_ns + 2048 / bh.link_gbps, 64 * 2048 / bh.dram_stream_gbps
+    tail = bh.dram_block_ns + 32 * 96 * 2 / bh.link_gbps  # the last tile row's sticks, one barrier
+    assert wide.dram_ns == pytest.approx(2 * 3 * (trip + queued) + tail)
+    # A width that is not tile-aligned runs untilize_with_unpadding, whose writer waits after every
+    # stick: 64 sticks a core take 20.7 us, 32 on one core 9.8 us (each stick's wait is taken as a
+    # read's round trip, about 1.4x what the capture shows).
+    padded = untilize_terms(bh, (1, 32, 128, 48), "bf16", 2, True, True, 110)
+    assert padded.dram_ns == pytest.approx(64 * (bh.dram_block_ns + 96 / bh.link_gbps))
+    assert 1.0 < padded.device_ns / 20_668 < 1.5
+    # A tile row whose input and output tiles do not fit a core's L1 (a [32, 151936] logits row:
+    # 4748 tiles) runs the block program, square blocks over the grid, not one core's row.
+    wh = params_for("wormhole_b0")
+    l1 = 1_499_136 - 101_152
+    wide_row = untilize_terms(wh, (32, 151936), "bf16", 2, True, True, 64, l1)
+    side = tilize_block_side(4748, 1, 64)
+    assert wide_row.dram_ns == pytest.approx(side * (wh.dram_block_ns + 2048 / wh.link_gbps + 63 * 2048 / wh.dram_stream_gbps)
+                                             + wh.dram_block_ns + 32 * side * 64 / wh.link_gbps)
+    assert untilize_terms(wh, (32, 151936), "bf16", 2, True, True, 64).ns > 20 * wide_row.ns  # one core's row
+    # The cost model prices a to_layout from tiles, and a conversion's untilize step, the same way.
+    cm = CostModel(preset("wormhole_b0"))
+    tiles, rm = lay((1, 32, 128, 96)), lay((1, 32, 128, 96), tiled=False)
+    expect = untilize_terms(cm.params, (1, 32, 128, 96), "bf16", 2, True, True, cm.device.num_cores,
+                            cm.device.l1_size - cm.device.l1_unreserved_base)
+    to_layout = op("ttnn.to_layout", ["1x32x128x96xbf16"], "1x32x128x96xbf16")
+    assert cm.op_cost(to_layout, [tiles], rm).ns == pytest.approx(expect.ns)
+    assert cm.conversion_cost((1, 32, 128, 96), tiles, rm).ns == pytest.approx(expect.ns)
 
 
 def test_rotary_embedding_waits_a_round_trip_per_tile_read(op, lay) -> None:

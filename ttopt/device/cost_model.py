@@ -30,6 +30,7 @@ from ttopt.device.cost_terms import (
     stream_terms,
     tile_row_reader_terms,
     tilize_terms,
+    untilize_terms,
 )
 from ttopt.device.device import Device
 from ttopt.device.layout_info import BLOCK, WIDTH, LayoutInfo, layout_info, tensor_tiles
@@ -328,9 +329,9 @@ class CostModel:
         if op.name in HEAD_PROGRAMS and ins and shapes and not any(i.sharded for i in ins) and len(shapes[0]) >= 3:
             return self._heads(op, shapes, ins, out)
         if op.name == "ttnn.to_layout" and ins and shapes:
-            tilize = self._tilize(shapes[0], ins[0], out)
-            if tilize is not None:
-                return tilize
+            paged = self._page_program(shapes[0], ins[0], out)
+            if paged is not None:
+                return paged
         work = self._work(op, fam, shapes, out_shape)
         if fam is Family.CONV:
             return self._conv(op, work, shapes, ins, out_shape, out)
@@ -523,12 +524,17 @@ class CostModel:
         dram = 2 * _bytes(shapes[1], k) if k.dram else 0
         return _op_cost(t, tensor_tiles(shapes[1]), self.device.num_cores, dram, 0)
 
-    def _tilize(self, shape: Sequence[int], src: LayoutInfo, dst: LayoutInfo) -> OpCost | None:
-        """A row-major interleaved tensor made interleaved tiles on the device (`tilize_terms`, the
-        program tt-metal picks); None for any other conversion."""
-        if src.tiled or not dst.tiled or src.sharded or dst.sharded or src.system or dst.system:
+    def _page_program(self, shape: Sequence[int], src: LayoutInfo, dst: LayoutInfo) -> OpCost | None:
+        """An interleaved tensor's page layout changed on the device by tt-metal's tilize
+        (`tilize_terms`, the program tt-metal picks) or untilize (`untilize_terms`); None for any
+        other conversion."""
+        if src.tiled == dst.tiled or src.sharded or dst.sharded or src.system or dst.system:
             return None
-        t = tilize_terms(self.params, shape, src.element_bytes, dst.dtype.value, src.dram, dst.dram, self.device.num_cores)
+        if src.tiled:
+            l1 = self.device.l1_size - self.device.l1_unreserved_base
+            t = untilize_terms(self.params, shape, src.dtype.value, dst.element_bytes, src.dram, dst.dram, self.device.num_cores, l1)
+        else:
+            t = tilize_terms(self.params, shape, src.element_bytes, dst.dtype.value, src.dram, dst.dram, self.device.num_cores)
         dram = (_bytes(shape, src) if src.dram else 0) + (_bytes(shape, dst) if dst.dram else 0)
         noc = (_bytes(shape, src) if src.l1 else 0) + (_bytes(shape, dst) if dst.l1 else 0)
         return _op_cost(t, tensor_tiles(shape), self.device.num_cores, dram, noc)
@@ -545,8 +551,8 @@ class CostModel:
             parts = []
             for x, y in conversion_programs(s, src, dst, self.device.worker_grid):
                 xi, yi = layout_info(x), layout_info(y)
-                tilize = self._tilize(s, xi, yi)
-                parts.append(tilize if tilize is not None else self._stream("layout", tensor_tiles(s), [s], (xi,), s, yi))
+                paged = self._page_program(s, xi, yi)
+                parts.append(paged if paged is not None else self._stream("layout", tensor_tiles(s), [s], (xi,), s, yi))
             c = self._memo[key] = _sum_costs(parts)
         return c
 

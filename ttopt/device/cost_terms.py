@@ -477,6 +477,57 @@ def tilize_terms(
     return combine(p, "layout", compute, dram, noc, launch_ns=compute_program_launch_ns(p))
 
 
+def untilize_terms(
+    p: CostParams, shape: Sequence[int], fmt: str, elem_bytes: float, src_dram: bool, dst_dram: bool, cores: int = 0,
+    l1_bytes: int = 0,
+) -> Terms:
+    """An interleaved tile tensor made row-major, as tt-metal's untilize runs it on `cores` cores
+    (default the grid). Each core takes whole tile rows (`split_blocks_for_tilize`), or, when a
+    tile row's input and output tiles do not fit in `l1_bytes` of a core's L1 (tt-metal's
+    `is_enough_space`; 0: they fit), square blocks of each [height, width] slice
+    (`split_blocks_for_tilize_wh`, as `tilize_block_side`). Its reader fetches every tile under its
+    own barrier (`reader_unary_start_id.cpp`), a round trip behind the tiles the working cores
+    have queued at the DRAM (as `tile_row_reader_terms`). A tile-aligned tensor runs `untilize`,
+    whose writer waits once per tile row of sticks, so only the last row's writes outlast the
+    reads; one that is not (a padded last dimension or height) runs `untilize_with_unpadding`,
+    whose writer waits after every stick (`writer_unary_stick_layout_split_rows_multicore.cpp`): a
+    round trip per output row, taken here as a read's (`dram_block_ns` to DRAM, a NoC page round
+    trip to L1 banks). The program has a compute kernel (its launch adds `compute_init_ns`)."""
+    lead = prod(shape[:-2]) if len(shape) > 2 else 1
+    height = shape[-2] if len(shape) > 1 else 1
+    width = shape[-1]
+    ht, wt = ceil(height / 32), ceil(width / 32)
+    grid = max(1, cores or p.grid_cores)
+    tb = tile_bytes(fmt)
+    stick = width * elem_bytes
+    if l1_bytes and wt * (tb + 32 * 32 * elem_bytes) >= l1_bytes:
+        side = tilize_block_side(wt, ht, grid)
+        workers = ceil(wt / side) * ceil(ht / side)
+        block_rows, block_tiles = lead * min(side, ht), min(side, wt)
+        out_row = block_tiles * 32 * elem_bytes
+    else:
+        per = ceil(lead * ht / grid)
+        workers = ceil(lead * ht / per)
+        block_rows, block_tiles, out_row = per, wt, stick
+    queued = workers * tb / p.dram_stream_gbps if src_dram else 0.0
+    reader = block_rows * block_tiles * (read_round_trip_ns(p, src_dram, tb) + queued)
+    if height % 32 or width % 32:
+        # Each core's output rows, one round trip each, while its reader runs ahead.
+        writer = ceil(lead * height / workers) * read_round_trip_ns(p, dst_dram, stick)
+    else:
+        writer = reader + read_round_trip_ns(p, dst_dram, 32 * out_row)
+    tiles = lead * ht * wt
+    read_bytes, write_bytes = tiles * tb, lead * height * stick
+    dram_bytes = (read_bytes if src_dram else 0) + (write_bytes if dst_dram else 0)
+    # `dram_page_ns` is a read request's (tt-metal issue 55898): the tiles read, not the sticks written.
+    chip = dram_stream_ns(p, dram_bytes, tiles if src_dram else 0, p.dram_stream_gbps) if dram_bytes else 0.0
+    noc = ((0 if src_dram else read_bytes) + (0 if dst_dram else write_bytes)) / p.l1_interleaved_gbps
+    bound = max(reader, writer)
+    dram, noc = (max(chip, bound), noc) if src_dram or dst_dram else (chip, max(noc, bound))
+    compute = block_rows * block_tiles * p.tile_cycles("layout") / p.clock_ghz
+    return combine(p, "layout", compute, dram, noc, launch_ns=compute_program_launch_ns(p))
+
+
 def tile_row_reader_terms(
     p: CostParams, rows: int, tiles_per_row: int, fmt: str, src_dram: bool, dst_dram: bool, cores: int = 0,
 ) -> Terms:
