@@ -59,6 +59,7 @@ from ttopt.device.cost_terms import (  # noqa: E402
     matmul_terms,
     mem_code,
     params_from,
+    reshape_tiled_terms,
     rotary_terms,
     runs_unfused_1d,
     sdpa_decode_terms,
@@ -66,6 +67,7 @@ from ttopt.device.cost_terms import (  # noqa: E402
     tile_bytes,
     tile_row_reader_terms,
     tilize_terms,
+    transpose_hc_terms,
     untilize_terms,
 )  # fmt: skip
 
@@ -82,11 +84,13 @@ NOT_SUITES = ("parameter_sources", "whole_model_")
 # Blackhole capture's tilize calls (tt-metal's two tilize programs), rotary embeddings and head
 # split / concat programs, priced from parameters fitted on other ops, and a third Blackhole
 # capture's layer (Phi-3.5-mini: weight tilizes, head programs, prefill and decode matmuls, norms,
-# a slice, an add, a negation), every op priced by parameters fitted on the other captures.
+# a slice, an add, a negation), every op priced by parameters fitted on the other captures, and
+# tiled reshapes that are not views (DeepSeek-V3's targets and a Gemma capture's) and a Gemma
+# capture's HC transpose, priced from the permute targets' per-write cost.
 HELD_OUT = (
     "decode_matmul_ttmlir8038", "lm_head_ttmetal13340", "ds_matmul_ttmetal11063", "norm_rms_deepseek_tg",
     "linear_deepseek_tg", "prefill_layer_bh_autoports", "sdpa_decode_bh_ttmetal57161", "ds_matmul_deepseek_wh", "tilize_bh_autoports",
-    "rotary_bh_autoports", "heads_bh_autoports", "layer_bh_phi",
+    "rotary_bh_autoports", "heads_bh_autoports", "layer_bh_phi", "reshape_deepseek_tg", "data_movement_bh_gemma",
 )  # fmt: skip
 DEVICE_ARCH = {
     "N150": "wormhole_b0", "N300": "wormhole_b0", "TG": "wormhole_b0", "P150": "blackhole", "P300C": "blackhole",
@@ -101,7 +105,7 @@ FREE = {
     "wormhole_b0": (
         "matmul_cycles_lofi", "dram_2d_gbps", "launch_ns.matmul", "overlap", "fallback_gbps", "dram_stream_gbps",
         "l1_interleaved_gbps", "dram_page_ns", "page_latency_ns.reduction", "cycles_per_tile.reduction",
-        "sem_hop_ns", "launch_ns.layout", "dram_block_ns",
+        "sem_hop_ns", "launch_ns.layout", "dram_block_ns", "write_issue_cycles",
     ),
     "blackhole": (
         "matmul_cycles_lofi", "dram_2d_gbps", "launch_ns.matmul", "overlap", "dram_stream_gbps", "dram_sharded_gbps",
@@ -137,7 +141,7 @@ NOC_RATIO = (64 * 1.35) / (32 * 1.0)  # NoC bytes/cycle x clock
 DRAM_RATIO = 512.0 / 288.0  # peak DRAM bandwidth
 BH_SCALE = {
     "fallback_gbps": NOC_RATIO, "l1_interleaved_gbps": NOC_RATIO, "dram_page_ns": 1 / 1.35,
-    "page_latency_ns.reduction": 1 / NOC_RATIO, "cycles_per_tile.reduction": 1.0,
+    "page_latency_ns.reduction": 1 / NOC_RATIO, "cycles_per_tile.reduction": 1.0, "write_issue_cycles": 1.0,
 }  # fmt: skip
 # Blackhole's GEMM parameters are a priori Wormhole's (same Tensix matrix engine) x these ratios,
 # log-sd ln 1.5: the per-block cycles and overlap alike; the 2-D DRAM rate by the sender cores
@@ -242,6 +246,13 @@ def terms_for(p: CostParams, r: dict) -> Terms:
         # A row-major interleaved `shape` made tiles; tt-metal picks the program and its cores from the grid.
         elem = tile_bytes(r["dtype_a"]) / 1024
         return tilize_terms(p, _shape(r), elem, r["dtype_out"], mem_code(r["a_mem"]) == "dram_i", mem_code(r["out_mem"]) == "dram_i", r["cores"])
+    if r["op"] == "transpose_hc":
+        # A tiled interleaved `shape` with its C and H dimensions swapped.
+        return transpose_hc_terms(p, _shape(r), r["dtype_a"], mem_code(r["a_mem"]) == "dram_i", mem_code(r["out_mem"]) == "dram_i", r["cores"])
+    if r["op"] == "reshape":
+        # A tiled interleaved reshape of `shape` to `out_shape` that is not a view.
+        out = [int(x) for x in r["out_shape"].split("x")]
+        return reshape_tiled_terms(p, _shape(r), out, r["dtype_a"], mem_code(r["a_mem"]) == "dram_i", mem_code(r["out_mem"]) == "dram_i", r["cores"])
     if r["op"] == "untilize":
         # Interleaved tiles of `shape` (its logical shape: a padded one runs untilize_with_unpadding) made row-major.
         elem = tile_bytes(r["dtype_out"]) / 1024

@@ -8,7 +8,7 @@
 // and c = neg(a), d = add(b, c), e = relu(d) is returned. Each 2048x2048 bf16 tensor takes 131072 B
 // per core in L1. With the whole L1, a..d stay in one L1 sharded layout (no reshard anywhere: each
 // eltwise reads its producer's shards in place) and only the returned e is written to DRAM: the
-// estimate drops from 490.1 us to 168.0 us, the exact MIP's proven optimum.
+// estimate drops from 490.4 us to 168.0 us, the exact MIP's proven optimum.
 //
 // L1 full: with a 0.2003 cap (two tensors fit) a, b and c cannot all be alive when c runs. The
 // solver writes b to DRAM; BFInterleaved moves c instead, which the MIP also weighed and found
@@ -27,25 +27,25 @@
 // FULL-NEXT: "ttnn.add"{{.*}} -> tensor<2048x2048xbf16, #[[S]]> loc("d")
 // FULL-NOT: {{to_layout|to_memory_config}}
 
-// TRACE: note: CostBased: 4 decisions over 5 ops, exact MIP (Optimal, bound 214598.5 ns)
-// TRACE-NEXT: note: CostBased: estimate 490082.8 ns -> 214598.5 ns, 0 reshard(s)
-// TRACE-NEXT: note: a: l1 block_sharded 8x8 [8x8 tiles] 47628.6 ns (compute 7939.8, dram 40955.6, noc 0.0); runner-up l1 interleaved 8x8 [1x64 tiles] 47628.6 ns (compute 7939.8, dram 40955.6, noc 23625.7)
-// TRACE-NEXT: note: b: dram interleaved 1x1 [64x64 tiles] 59604.6 ns (compute 46784.0, dram 40955.6, noc 0.0); runner-up l1 block_sharded 8x8 [8x8 tiles] 51978.7 ns (compute 46784.0, dram 0.0, noc 0.0)
+// TRACE: note: CostBased: 4 decisions over 5 ops, exact MIP (Optimal, bound 215071.8 ns)
+// TRACE-NEXT: note: CostBased: estimate 490429.3 ns -> 215071.8 ns, 0 reshard(s)
+// TRACE-NEXT: note: a: l1 block_sharded 8x8 [8x8 tiles] 47661.5 ns (compute 7939.8, dram 40917.6, noc 0.0); runner-up l1 interleaved 8x8 [1x64 tiles] 47661.5 ns (compute 7939.8, dram 40917.6, noc 23994.3)
+// TRACE-NEXT: note: b: dram interleaved 1x1 [64x64 tiles] 60074.0 ns (compute 46784.0, dram 40917.6, noc 0.0); runner-up l1 block_sharded 8x8 [8x8 tiles] 51951.9 ns (compute 46784.0, dram 0.0, noc 0.0)
 
 // STATS: "cost_based": {
-// STATS-NEXT: "bound_ns": 167991.5,
+// STATS-NEXT: "bound_ns": 167976.7,
 // STATS: "gap": 0.0,
-// STATS-NEXT: "input_ns": 490082.8,
+// STATS-NEXT: "input_ns": 490429.3,
 // STATS-NEXT: "kept_input": false,
 // STATS-NEXT: "method": "exact",
 // STATS-NEXT: "nodes": 5,
-// STATS-NEXT: "plan_ns": 167991.5,
+// STATS-NEXT: "plan_ns": 167976.7,
 // STATS-NEXT: "solver_status": "Optimal"
-// STATS: "estimated_ns": 167991.5,
-// STATS: "estimated_ns_before": 490082.8,
+// STATS: "estimated_ns": 167976.7,
+// STATS: "estimated_ns_before": 490429.3,
 
 // Never worse than the input: on its own output no plan is cheaper, so the function is kept.
-// KEEP: note: CostBased: no plan beats the input (167991.5 ns); the function is kept as given
+// KEEP: note: CostBased: no plan beats the input (167976.7 ns); the function is kept as given
 
 #dram = #ttnn.buffer_type<dram>
 #ttnn_layout = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<64x64x!ttcore.tile<32x32, bf16>, #dram>, <interleaved>>

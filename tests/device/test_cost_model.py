@@ -22,12 +22,15 @@ from ttopt.device.cost_terms import (
     one_d_in0_block_w,
     one_d_weight_ns,
     params_for,
+    reshape_input_tiles,
+    reshape_tiled_terms,
     rotary_terms,
     sdpa_decode_terms,
     stream_terms,
     tile_row_reader_terms,
     tilize_block_side,
     tilize_terms,
+    transpose_hc_terms,
     untilize_terms,
 )
 from ttopt.device.layout_info import layout_info
@@ -869,6 +872,55 @@ def test_untilize_waits_per_tile_read_and_unpadding_per_stick(op, lay) -> None:
     to_layout = op("ttnn.to_layout", ["1x32x128x96xbf16"], "1x32x128x96xbf16")
     assert cm.op_cost(to_layout, [tiles], rm).ns == pytest.approx(expect.ns)
     assert cm.conversion_cost((1, 32, 128, 96), tiles, rm).ns == pytest.approx(expect.ns)
+
+
+def test_hc_transpose_is_priced_by_its_writes() -> None:
+    # tt-metal's HC transpose writes each real row of a tile as two 16-element face lines, one NoC
+    # write each, and waits per tile; the reader waits per tile. DeepSeek-V3's [1,32,32,576] permute
+    # (0, 2, 1, 3), L1 interleaved on 64 Wormhole cores: 576 tiles, 9 a core, 64 writes a tile.
+    wh = params_for("wormhole_b0")
+    t = transpose_hc_terms(wh, (1, 32, 32, 576), "bf16", False, False, 64)
+    read = wh.page_latency_ns["reduction"] + 2048 / wh.link_gbps
+    writer = 9 * wh.page_latency_ns["reduction"] + 9 * 64 * wh.write_issue_cycles / wh.clock_ghz
+    assert t.noc_ns == pytest.approx(read + max(8 * read, writer)) and writer > 8 * read
+    assert t.device_ns == pytest.approx(30_950, rel=0.3)
+    # C = 4 pads every output tile of the last C tile: two writes per face left, split over the grid.
+    padded = transpose_hc_terms(wh, (1, 4, 128, 512), "bf16", False, False, 64)
+    writes = 2 * 4 * 128 * 16 // 64 + 128 * 16 * 2 * 2 // 64  # 256 of rows, 128 of padding a core
+    assert padded.noc_ns == pytest.approx(read + 4 * wh.page_latency_ns["reduction"] + writes * wh.write_issue_cycles / wh.clock_ghz)
+
+
+def test_tiled_reshape_gathers_input_tiles_one_read_at_a_time(op, lay) -> None:
+    # Merging heads into the last dimension: each output tile's 32 rows come from 32 input tiles
+    # (one per token), each row two face-line segments; splitting the hidden dimension into 24 heads
+    # of 64 reads 24. A reshape that only drops a leading 1 reads one tile per output tile.
+    assert reshape_input_tiles((1, 128, 32, 512), (1, 128, 16384)) == (32.0, 64.0)
+    assert reshape_input_tiles((1, 128, 1536), (1, 128, 24, 64)) == (24.0, 48.0)
+    assert reshape_input_tiles((1, 1, 32, 3072), (32, 1, 16, 192)) == (16.0, 32.0)
+    assert reshape_input_tiles((1, 128, 1536), (128, 1536))[0] == 1.0
+    # DeepSeek-V3's [1,32,128,128] -> [1,1,32,16384], L1 interleaved on 64 Wormhole cores: 512 output
+    # tiles, 8 a core, each a map read, 32 tile reads, 64 segment copies and the tile written out.
+    wh = params_for("wormhole_b0")
+    t = reshape_tiled_terms(wh, (1, 32, 128, 128), (1, 1, 32, 16384), "bf16", False, False, 64)
+    rt = wh.page_latency_ns["reduction"]
+    per_tile = rt + 32 * (rt + 2048 / wh.link_gbps) + 64 * wh.write_issue_cycles / wh.clock_ghz + rt
+    assert t.noc_ns == pytest.approx(8 * per_tile)
+    assert t.device_ns == pytest.approx(174_550, rel=0.3)
+    # The cost model prices a non-view tiled reshape and an HC permute so; a view stays free, and a
+    # permute of other dimensions keeps the streaming price.
+    cm = CostModel(preset("wormhole_b0"))
+    reshape = op("ttnn.reshape", ["1x128x1536xbf16"], "1x128x24x64xbf16")
+    c = cm.op_cost(reshape, [lay((1, 128, 1536))], lay((1, 128, 24, 64)))
+    expect = reshape_tiled_terms(cm.params, (1, 128, 1536), (1, 128, 24, 64), "bf16", True, True, cm.device.num_cores)
+    assert c.ns == pytest.approx(expect.ns)
+    view = op("ttnn.reshape", ["1x128x1536xbf16"], "128x1536xbf16")
+    assert cm.op_cost(view, [lay((1, 128, 1536))], lay((128, 1536))).ns < 0.1 * c.ns
+    hc = op("ttnn.permute", ["1x24x128x64xbf16"], "1x128x24x64xbf16", props="permutation = array<i64: 0, 2, 1, 3>")
+    expect = transpose_hc_terms(cm.params, (1, 24, 128, 64), "bf16", True, True, cm.device.num_cores)
+    assert cm.op_cost(hc, [lay((1, 24, 128, 64))], lay((1, 128, 24, 64))).ns == pytest.approx(expect.ns)
+    wh_swap = op("ttnn.permute", ["1x24x128x64xbf16"], "1x24x64x128xbf16", props="permutation = array<i64: 0, 1, 3, 2>")
+    streamed = cm.op_cost(wh_swap, [lay((1, 24, 128, 64))], lay((1, 24, 64, 128)))
+    assert streamed.ns < expect.ns
 
 
 def test_rotary_embedding_waits_a_round_trip_per_tile_read(op, lay) -> None:

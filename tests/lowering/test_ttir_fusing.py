@@ -421,19 +421,17 @@ def test_bench_transformer_layer_fuses_and_keeps_its_numbers() -> None:
     text = transformer(1, "f32").replace("@forward", "@f")
     out, p, stats = _fuse(text)
     assert {k: v for k, v in stats.items() if k.endswith(".applied")} == {
-        "linear.applied": 2, "rms_norm.applied": 2, "sdpa.applied": 1, "silu.applied": 1,
-        "softmax.applied": 1, "softmax_stable.applied": 1,
+        "concatenate_heads.applied": 1, "linear.applied": 2, "rms_norm.applied": 2, "sdpa.applied": 1,
+        "silu.applied": 1, "softmax.applied": 1, "softmax_stable.applied": 1,
     }  # fmt: skip
-    # tt-metal's nlp_concat_heads takes whole tile rows of the sequence per core: 128 tokens, 4
-    # cores, each reading 48 tiles one by one, slower than the permute and reshape it replaces.
-    (rejected,) = [d for d in p.decisions if not d.applied]
-    assert rejected.pattern == "concatenate_heads" and rejected.reason == "the fused op is not estimated faster"
-    assert rejected.after_ns > rejected.before_ns
+    # tt-metal's nlp_concat_heads takes whole tile rows of the sequence per core (128 tokens: 4
+    # cores, each reading 48 tiles one by one), but the permute and reshape it replaces are slower
+    # still: the HC transpose writes every tile row as two face lines, and the reshape's output
+    # tiles each gather 32 input tiles, one read at a time.
+    (concat,) = [d for d in p.decisions if d.pattern == "concatenate_heads"]
+    assert concat.applied and concat.after_ns < concat.before_ns
+    assert all(d.applied for d in p.decisions)
     _same_numbers(text, out, rtol=1e-3, atol=1e-4, scale=0.05)
-    # With the cost check off the pattern applies, numbers kept.
-    fused, _, stats = _fuse(text, cost_check=False)
-    assert stats["concatenate_heads.applied"] == 1
-    _same_numbers(text, fused, rtol=1e-3, atol=1e-4, scale=0.05)
 
 
 def test_ttnn_fusing_folds_an_activation_read_once_into_the_matmul() -> None:

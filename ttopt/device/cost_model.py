@@ -24,12 +24,14 @@ from ttopt.device.cost_terms import (
     fidelity_for,
     matmul_terms,
     params_for,
+    reshape_tiled_terms,
     rotary_terms,
     runs_unfused_1d,
     sdpa_decode_terms,
     stream_terms,
     tile_row_reader_terms,
     tilize_terms,
+    transpose_hc_terms,
     untilize_terms,
 )
 from ttopt.device.device import Device
@@ -322,6 +324,10 @@ class CostModel:
             return self._matmul(op, shapes, ins, out_shape, out)
         if op.name == "ttnn.reshape" and ins and shapes and is_reshape_view(shapes[0], out_shape, ins[0], out):
             return self._view(out)
+        if op.name in ("ttnn.reshape", "ttnn.permute") and ins and shapes:
+            moved = self._tile_movement(op, shapes[0], out_shape, ins[0], out)
+            if moved is not None:
+                return moved
         if op.name == "ttnn.rotary_embedding" and len(ins) >= 3 and shapes:
             return self._rotary(op, shapes[0], ins, out)
         if op.name == ATTENTION_DECODE and len(ins) >= 3 and len(shapes[0]) == 4 and len(shapes[1]) == 4:
@@ -505,6 +511,31 @@ class CostModel:
         )  # fmt: skip
         dram = sum(_bytes(shape, i) for i in (x, out) if i.dram) + (2 * _bytes(shape, cache) if cache.dram else 0)
         return _op_cost(t, tensor_tiles(shape), cores, dram, 0)
+
+    def _tile_movement(self, op: Any, shape: Sequence[int], out_shape: Sequence[int], x: LayoutInfo, out: LayoutInfo) -> OpCost | None:
+        """A tiled interleaved reshape that is not a view (`reshape_tiled_terms`: each output tile
+        gathers its input tiles one read at a time) or a permute that swaps the two dimensions
+        before the last (`transpose_hc_terms`: a write per face line); None for any other."""
+        if not (x.tiled and out.tiled) or x.sharded or out.sharded or x.system or out.system or x.dtype != out.dtype:
+            return None
+        cores = self.device.num_cores
+        if op.name == "ttnn.reshape":
+            t = reshape_tiled_terms(self.params, shape, out_shape, x.dtype.value, x.dram, out.dram, cores)
+        else:
+            n = len(shape)
+            hc = [*range(n - 3), n - 2, n - 3, n - 1]
+            props = getattr(op, "properties", None)
+            perm = int_values(props.get("permutation")) if props is not None else None
+            if perm is not None:
+                swaps = list(perm) == hc
+            else:  # an op without attributes (a fusion estimate's): the shapes say which dims moved
+                swaps = n >= 3 and shape[-3] != shape[-2] and tuple(out_shape) == tuple(shape[i] for i in hc)
+            if n < 3 or not swaps:
+                return None
+            t = transpose_hc_terms(self.params, shape, x.dtype.value, x.dram, out.dram, cores)
+        dram = (_bytes(shape, x) if x.dram else 0) + (_bytes(out_shape, out) if out.dram else 0)
+        noc = (_bytes(shape, x) if x.l1 else 0) + (_bytes(out_shape, out) if out.l1 else 0)
+        return _op_cost(t, tensor_tiles(out_shape), cores, dram, noc)
 
     def _heads(self, op: Any, shapes: list, ins: tuple[LayoutInfo, ...], out: LayoutInfo) -> OpCost:
         """Splitting a fused QKV into heads and concatenating heads (interleaved), as tt-metal's

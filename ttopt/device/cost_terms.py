@@ -128,6 +128,7 @@ class CostParams:
     dram_block_ns: float = 0.0  # one DRAM round trip a core waits per block it reads (a barrier per block)
     in0_mcast_flushed: float = 0.0  # 1: the 1-D in0 sender flushes each multicast before its next read (Blackhole)
     dram_request_ns: float = 0.0  # a DRAM bank serves at most one tile read request per this (0: not limiting)
+    write_issue_cycles: float = 0.0  # a writer's cost per NoC write it issues with a page address computed per write
 
     @property
     def link_gbps(self) -> float:
@@ -526,6 +527,112 @@ def untilize_terms(
     dram, noc = (max(chip, bound), noc) if src_dram or dst_dram else (chip, max(noc, bound))
     compute = block_rows * block_tiles * p.tile_cycles("layout") / p.clock_ghz
     return combine(p, "layout", compute, dram, noc, launch_ns=compute_program_launch_ns(p))
+
+
+def write_issue_ns(p: CostParams, writes: float) -> float:
+    """A data-movement kernel issuing `writes` NoC writes, each to an address it computes (a page
+    lookup per write): `write_issue_cycles` a write at the chip's clock."""
+    return writes * p.write_issue_cycles / p.clock_ghz
+
+
+def transpose_hc_terms(p: CostParams, shape: Sequence[int], fmt: str, src_dram: bool, dst_dram: bool, cores: int = 0) -> Terms:
+    """A tiled interleaved [..., C, H, W] tensor with C and H swapped, as tt-metal's transpose HC
+    runs it (`reader/writer_unary_transpose_hc_interleaved_tiled_padding_aware.cpp`): the input
+    tiles are split over `cores` cores (default the grid); the reader fetches each under its own
+    barrier; the writer, from the first tile's arrival on, sends each real row of a tile to its own
+    output tile, one 16-element face line per write (two writes a row of a 32-wide tile), and waits
+    once per tile; when C is not a
+    multiple of 32 it also writes the padding rows of every output tile in the last C tile (two
+    writes per remaining 16-row face). Each write costs its issue (`write_issue_ns`): the writer,
+    not the bytes, sets the time."""
+    lead = prod(shape[:-3]) if len(shape) > 3 else 1
+    c = shape[-3] if len(shape) > 2 else 1
+    h, w = (shape[-2] if len(shape) > 1 else 1), shape[-1]
+    ht, wt = ceil(h / 32), ceil(w / 32)
+    tiles = lead * c * ht * wt
+    workers = max(1, min(tiles, cores or p.grid_cores))
+    per = ceil(tiles / workers)
+    grid = max(1, cores or p.grid_cores)
+    writes = ceil(2 * lead * c * h * wt / workers)
+    if c % 32:  # the padding rows' writes, their output tiles split over the grid
+        writes += ceil(lead * h * wt * 2 * (2 - (c % 32) // 16) / grid)
+    tb = tile_bytes(fmt)
+    read = read_round_trip_ns(p, src_dram, tb)
+    writer = per * read_round_trip_ns(p, dst_dram) + write_issue_ns(p, writes)
+    # The writer starts once the first tile has arrived; then the slower of the two sets the pace.
+    bound = read + max((per - 1) * read, writer)
+    nbytes = tiles * tb * ((1 if src_dram else 0) + (1 if dst_dram else 0))
+    chip = dram_stream_ns(p, nbytes, tiles if src_dram else 0, p.dram_stream_gbps)
+    dram, noc = (max(chip, bound), 0.0) if src_dram or dst_dram else (chip, bound)
+    return combine(p, "layout", 0.0, dram, noc)
+
+
+def reshape_input_tiles(in_shape: Sequence[int], out_shape: Sequence[int], samples: int = 16) -> tuple[float, float]:
+    """(distinct input tiles, contiguous segments) one output tile of a tiled reshape gathers,
+    averaged over up to `samples` output tiles spread evenly (tt-metal's reshape map: segments
+    contiguous in both tiles' face layouts, `reshape_map_output_page`). Shapes as tt-metal folds them: [C, H, W]."""
+    def fold(s: Sequence[int]) -> tuple[int, int, int]:
+        s = tuple(s) if len(s) >= 2 else (1, *s)
+        return (prod(s[:-2]) if len(s) > 2 else 1, s[-2], s[-1])
+
+    ci, hi, wi = fold(in_shape)
+    co, ho, wo = fold(out_shape)
+    in_wt, in_ht = ceil(wi / 32), ceil(hi / 32)
+    out_wt, out_ht = ceil(wo / 32), ceil(ho / 32)
+    out_tiles = co * out_ht * out_wt
+    picks = sorted({(k * out_tiles) // min(samples, out_tiles) for k in range(min(samples, out_tiles))})
+    pages = segs = 0
+    for t in picks:
+        c0, rem = divmod(t, out_ht * out_wt)
+        h0, w0 = (rem // out_wt) * 32, (rem % out_wt) * 32
+        seen: set[int] = set()
+        for h in range(h0, min(ho, h0 + 32)):
+            for f in range(w0, min(wo, w0 + 32), 16):
+                # An output face line (16 elements, one segment at most: the next is another face's)
+                # splits wherever its input crosses a face line or a row.
+                left, flat = min(16, wo - f), c0 * ho * wo + h * wo + f
+                while left:
+                    c1, hw = divmod(flat, hi * wi)
+                    h1, w1 = divmod(hw, wi)
+                    run = min(left, 16 - w1 % 16, wi - w1)
+                    seen.add(c1 * in_ht * in_wt + (h1 // 32) * in_wt + w1 // 32)
+                    segs += 1
+                    left, flat = left - run, flat + run
+        pages += len(seen)
+    return pages / len(picks), segs / len(picks)
+
+
+def reshape_tiled_terms(
+    p: CostParams, in_shape: Sequence[int], out_shape: Sequence[int], fmt: str, src_dram: bool, dst_dram: bool, cores: int = 0,
+) -> Terms:
+    """A tiled interleaved reshape that is not a view, as tt-metal's reshape program runs it
+    (`reader/writer_reshape_tiled.cpp`): the output tiles are split over `cores` cores (default the
+    grid); per output tile the reader fetches its map page and then every input tile it gathers,
+    each under its own barrier (from DRAM, behind the tiles the working cores have queued there, as
+    `tile_row_reader_terms`), and its one-tile buffer makes the reader wait for the writer, which
+    copies each contiguous segment (a write issued, `write_issue_ns`) into a scratch tile before it
+    writes the tile out under a barrier. Many output tiles read the same input tiles again
+    (`reshape_input_tiles`: an output tile of heads merged into the last dimension reads 32 tiles)."""
+    out_tiles = tensor_tiles_of(out_shape)
+    workers = max(1, min(out_tiles, cores or p.grid_cores))
+    per = ceil(out_tiles / workers)
+    gathered, segments = reshape_input_tiles(in_shape, out_shape)
+    tb = tile_bytes(fmt)
+    queued = workers * tb / p.dram_stream_gbps if src_dram else 0.0
+    per_tile = (read_round_trip_ns(p, src_dram) + gathered * (read_round_trip_ns(p, src_dram, tb) + queued)
+                + write_issue_ns(p, segments) + read_round_trip_ns(p, dst_dram))  # fmt: skip
+    reads = out_tiles * gathered
+    chip = dram_stream_ns(p, reads * tb if src_dram else 0.0, reads if src_dram else 0, p.dram_stream_gbps)
+    chip += out_tiles * tb / p.dram_stream_gbps if dst_dram else 0.0
+    bound = per * per_tile
+    dram, noc = (max(chip, bound), 0.0) if src_dram or dst_dram else (chip, bound)
+    return combine(p, "layout", 0.0, dram, noc)
+
+
+def tensor_tiles_of(shape: Sequence[int]) -> int:
+    """Tiles of a tiled tensor: its leading dimensions x the [H, W] tiles."""
+    lead = prod(shape[:-2]) if len(shape) > 2 else 1
+    return lead * ceil((shape[-2] if len(shape) > 1 else 1) / 32) * ceil(shape[-1] / 32)
 
 
 def tile_row_reader_terms(
