@@ -109,7 +109,7 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
     chain_merging: bool = option(True, "[optimizer] DFSharding 2.0: keep chain outputs in L1; false restores DFSharding 1.0")
     cost_exact_max_ops: int = option(200, "[optimizer] CostBased: solve functions with at most this many decisions exactly")
     cost_time_limit: float = option(10.0, "[optimizer] CostBased: time limit of the exact solver per function, in seconds")
-    cost_beam_width: int = option(32, "[optimizer] CostBased: states kept per step of the beam search")
+    cost_beam_width: int = option(64, "[optimizer] CostBased: states kept per step of the beam search")
     max_fallback_attempts: int = option(0, "Fallback combinations ttnn-operation-validation-and-fallback tries per failing op after the optimizer (0: all)")
     # tt-mlir's pipeline options ttopt accepts with their values that match what it does; any
     # other value is a usage error naming the option (UNSUPPORTED_VALUES).

@@ -43,7 +43,7 @@ class TTNNOptimizer(Pass):
     chain_merging: bool = option(True, "DFSharding 2.0: keep chain outputs in L1 (chain merges, concat chains, fork and reshape L1 reservations); --no-chain-merging restores DFSharding 1.0")
     cost_exact_max_ops: int = option(200, "CostBased: solve functions with at most this many decisions exactly (MIP); larger ones by beam search")
     cost_time_limit: float = option(10.0, "CostBased: time limit of the exact solver per function, in seconds (then its best plan and bound)")
-    cost_beam_width: int = option(32, "CostBased: states kept per step of the beam search")
+    cost_beam_width: int = option(64, "CostBased: states kept per step of the beam search")
     verify_l1_budget: bool = option(False, "After the rewrite, replay the schedule and fail at the first position whose L1 use exceeds the budget")
     device: str = option("", "Device preset (wormhole_b0, n150, blackhole) or system-desc file, when the module has no ttcore.system_desc")
 
