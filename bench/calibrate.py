@@ -70,6 +70,7 @@ from ttopt.device.cost_terms import (  # noqa: E402
     transpose_hc_terms,
     untilize_terms,
 )  # fmt: skip
+from ttopt.device.presets import CHIP_PRESETS  # noqa: E402
 
 CALIBRATION_DIR = ROOT / "bench" / "calibration"
 NOT_SUITES = ("parameter_sources", "whole_model_")
@@ -254,9 +255,14 @@ def terms_for(p: CostParams, r: dict) -> Terms:
         out = [int(x) for x in r["out_shape"].split("x")]
         return reshape_tiled_terms(p, _shape(r), out, r["dtype_a"], mem_code(r["a_mem"]) == "dram_i", mem_code(r["out_mem"]) == "dram_i", r["cores"])
     if r["op"] == "untilize":
-        # Interleaved tiles of `shape` (its logical shape: a padded one runs untilize_with_unpadding) made row-major.
+        # Interleaved tiles of `shape` (its logical shape: a padded one runs untilize_with_unpadding)
+        # made row-major, with the L1 its architecture's chip leaves a core's buffers.
         elem = tile_bytes(r["dtype_out"]) / 1024
-        return untilize_terms(p, _shape(r), r["dtype_a"], elem, mem_code(r["a_mem"]) == "dram_i", mem_code(r["out_mem"]) == "dram_i", r["cores"])
+        chip = CHIP_PRESETS[r["arch"]]
+        return untilize_terms(
+            p, _shape(r), r["dtype_a"], elem, mem_code(r["a_mem"]) == "dram_i", mem_code(r["out_mem"]) == "dram_i", r["cores"],
+            chip.l1_size - chip.l1_unreserved_base,
+        )  # fmt: skip
     if r["op"] == "matmul":
         if r["a_batch"] > 1 and runs_unfused_1d(r["m"], r["n"]):
             # ttnn's 1-D program with the batch unfused: a loop of batches, each K in hops of

@@ -285,14 +285,18 @@ class CostModel:
         name = op.name
         fam = family_of(name)
         fid = act = None
+        perm: tuple[int, ...] | None = None
         if fam in (Family.MATMUL, Family.CONV):
             cfg = op.get_attr("compute_config") if hasattr(op, "get_attr") else None
             m = _FIDELITY.search(cfg.canonical()) if cfg is not None else None
             fid = m.group(1).lower() if m else None
         if fam in (Family.MATMUL, Family.CONV, Family.NORM):
             act = fused_activation(op)
+        if name == "ttnn.permute":  # its program depends on which dimensions move (`_tile_movement`)
+            props = getattr(op, "properties", None)
+            perm = int_values(props.get("permutation")) if props is not None else None
         sig = (
-            name, tuple(shapes), self._shape(op.results[0].type.resolve()), fid, act,
+            name, tuple(shapes), self._shape(op.results[0].type.resolve()), fid, act, perm,
             id(op) if fam is Family.DISPATCH else 0,
         )  # fmt: skip
         uid = self._sig_uid.get(sig)
@@ -514,9 +518,12 @@ class CostModel:
 
     def _tile_movement(self, op: Any, shape: Sequence[int], out_shape: Sequence[int], x: LayoutInfo, out: LayoutInfo) -> OpCost | None:
         """A tiled interleaved reshape that is not a view (`reshape_tiled_terms`: each output tile
-        gathers its input tiles one read at a time) or a permute that swaps the two dimensions
-        before the last (`transpose_hc_terms`: a write per face line); None for any other."""
+        gathers its input tiles one read at a time) or a rank-3 or rank-4 permute that swaps the two
+        dimensions before the last (`transpose_hc_terms`: a write per face line); None for any other,
+        and for block-float tensors (tt-metal typecasts them to bf16 and back around both programs)."""
         if not (x.tiled and out.tiled) or x.sharded or out.sharded or x.system or out.system or x.dtype != out.dtype:
+            return None
+        if x.dtype.value.startswith("bfp"):  # tt-metal typecasts block floats to bf16 around both programs: not modelled
             return None
         cores = self.device.num_cores
         if op.name == "ttnn.reshape":
@@ -530,7 +537,7 @@ class CostModel:
                 swaps = list(perm) == hc
             else:  # an op without attributes (a fusion estimate's): the shapes say which dims moved
                 swaps = n >= 3 and shape[-3] != shape[-2] and tuple(out_shape) == tuple(shape[i] for i in hc)
-            if n < 3 or not swaps:
+            if n not in (3, 4) or not swaps:  # tt-metal runs a rank-5 permute as its generic program
                 return None
             t = transpose_hc_terms(self.params, shape, x.dtype.value, x.dram, out.dram, cores)
         dram = (_bytes(shape, x) if x.dram else 0) + (_bytes(out_shape, out) if out.dram else 0)

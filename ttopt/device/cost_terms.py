@@ -483,10 +483,12 @@ def untilize_terms(
     l1_bytes: int = 0,
 ) -> Terms:
     """An interleaved tile tensor made row-major, as tt-metal's untilize runs it on `cores` cores
-    (default the grid). Each core takes whole tile rows (`split_blocks_for_tilize`), or, when a
-    tile row's input and output tiles do not fit in `l1_bytes` of a core's L1 (tt-metal's
-    `is_enough_space`; 0: they fit), square blocks of each [height, width] slice
-    (`split_blocks_for_tilize_wh`, as `tilize_block_side`). Its reader fetches every tile under its
+    (default the grid). Each core takes whole tile rows (`split_blocks_for_tilize`), or square
+    blocks of the tiles, the leading dimensions folded into the height (`compute_ncores_wh`, as
+    `tilize_block_side`), when a tile row's input and output tiles do not fit in `l1_bytes` of a
+    core's L1 (tt-metal's `is_enough_space`; 0: not checked) or, as for tilize, when the tensor is
+    wider than 32 tiles and taller than 32 tiles or wider than tall and blocks keep more cores busy
+    (`UntilizeDeviceOperation::select_program_factory`). Its reader fetches every tile under its
     own barrier (`reader_unary_start_id.cpp`), a round trip behind the tiles the working cores
     have queued at the DRAM (as `tile_row_reader_terms`). A tile-aligned tensor runs `untilize`,
     whose writer waits once per tile row of sticks, so only the last row's writes outlast the
@@ -498,23 +500,29 @@ def untilize_terms(
     height = shape[-2] if len(shape) > 1 else 1
     width = shape[-1]
     ht, wt = ceil(height / 32), ceil(width / 32)
+    rows = lead * ht  # tile rows, the leading dimensions folded into the height (tt-metal's choice)
     grid = max(1, cores or p.grid_cores)
     tb = tile_bytes(fmt)
     stick = width * elem_bytes
-    if l1_bytes and wt * (tb + 32 * 32 * elem_bytes) >= l1_bytes:
-        side = tilize_block_side(wt, ht, grid)
-        workers = ceil(wt / side) * ceil(ht / side)
-        block_rows, block_tiles = lead * min(side, ht), min(side, wt)
-        out_row = block_tiles * 32 * elem_bytes
+    per = ceil(rows / grid)
+    row_cores = ceil(rows / per)
+    side = tilize_block_side(wt, rows, grid)
+    spills = bool(l1_bytes) and wt * (tb + 32 * 32 * elem_bytes) >= l1_bytes
+    blocks = ceil(wt / side) * ceil(rows / side)
+    wide = wt > 32 and (rows > 32 or wt > rows) and row_cores < blocks <= grid
+    if spills or wide:
+        # tt-metal's block program: square blocks of the folded [rows, wt] tiles, a block row of sticks per wait.
+        workers = blocks
+        block_rows, block_tiles = min(side, rows), min(side, wt)
+        out_row, sticks = block_tiles * 32 * elem_bytes, min(side, rows) * min(32, height)
     else:
-        per = ceil(lead * ht / grid)
-        workers = ceil(lead * ht / per)
-        block_rows, block_tiles, out_row = per, wt, stick
+        workers = row_cores
+        block_rows, block_tiles, out_row, sticks = per, wt, stick, ceil(lead * height / workers)
     queued = workers * tb / p.dram_stream_gbps if src_dram else 0.0
     reader = block_rows * block_tiles * (read_round_trip_ns(p, src_dram, tb) + queued)
     if height % 32 or width % 32:
-        # Each core's output rows, one round trip each, while its reader runs ahead.
-        writer = ceil(lead * height / workers) * read_round_trip_ns(p, dst_dram, stick)
+        # Each core's output rows (its block's share of each), one round trip each, while its reader runs ahead.
+        writer = sticks * read_round_trip_ns(p, dst_dram, out_row)
     else:
         writer = reader + read_round_trip_ns(p, dst_dram, 32 * out_row)
     tiles = lead * ht * wt
@@ -553,9 +561,9 @@ def transpose_hc_terms(p: CostParams, shape: Sequence[int], fmt: str, src_dram: 
     workers = max(1, min(tiles, cores or p.grid_cores))
     per = ceil(tiles / workers)
     grid = max(1, cores or p.grid_cores)
-    writes = ceil(2 * lead * c * h * wt / workers)
+    writes = per * 2 * min(32, h)  # the busiest core's tiles, each of full rows but for the last H tile's
     if c % 32:  # the padding rows' writes, their output tiles split over the grid
-        writes += ceil(lead * h * wt * 2 * (2 - (c % 32) // 16) / grid)
+        writes += ceil(lead * h * wt / grid) * 2 * (2 - (c % 32) // 16)
     tb = tile_bytes(fmt)
     read = read_round_trip_ns(p, src_dram, tb)
     writer = per * read_round_trip_ns(p, dst_dram) + write_issue_ns(p, writes)
@@ -607,7 +615,8 @@ def reshape_tiled_terms(
 ) -> Terms:
     """A tiled interleaved reshape that is not a view, as tt-metal's reshape program runs it
     (`reader/writer_reshape_tiled.cpp`): the output tiles are split over `cores` cores (default the
-    grid); per output tile the reader fetches its map page and then every input tile it gathers,
+    grid); per output tile the reader fetches its map page (from DRAM, where tt-metal keeps the map)
+    and then every input tile it gathers,
     each under its own barrier (from DRAM, behind the tiles the working cores have queued there, as
     `tile_row_reader_terms`), and its one-tile buffer makes the reader wait for the writer, which
     copies each contiguous segment (a write issued, `write_issue_ns`) into a scratch tile before it
@@ -619,7 +628,7 @@ def reshape_tiled_terms(
     gathered, segments = reshape_input_tiles(in_shape, out_shape)
     tb = tile_bytes(fmt)
     queued = workers * tb / p.dram_stream_gbps if src_dram else 0.0
-    per_tile = (read_round_trip_ns(p, src_dram) + gathered * (read_round_trip_ns(p, src_dram, tb) + queued)
+    per_tile = (read_round_trip_ns(p, True) + gathered * (read_round_trip_ns(p, src_dram, tb) + queued)
                 + write_issue_ns(p, segments) + read_round_trip_ns(p, dst_dram))  # fmt: skip
     reads = out_tiles * gathered
     chip = dram_stream_ns(p, reads * tb if src_dram else 0.0, reads if src_dram else 0, p.dram_stream_gbps)

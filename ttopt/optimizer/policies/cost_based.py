@@ -80,7 +80,7 @@ class CostBased:
 
     name: ClassVar[str] = "CostBased"
 
-    def __init__(self, exact_max_ops: int = 200, time_limit: float = 10.0, beam_width: int = 32,
+    def __init__(self, exact_max_ops: int = 200, time_limit: float = 10.0, beam_width: int = 64,
                  max_candidates: int = 6, beam_candidates: int = 4) -> None:  # fmt: skip
         self.exact_max_ops = exact_max_ops
         self.time_limit = time_limit
