@@ -87,11 +87,13 @@ NOT_SUITES = ("parameter_sources", "whole_model_")
 # capture's layer (Phi-3.5-mini: weight tilizes, head programs, prefill and decode matmuls, norms,
 # a slice, an add, a negation), every op priced by parameters fitted on the other captures, and
 # tiled reshapes that are not views (DeepSeek-V3's targets and a Gemma capture's) and a Gemma
-# capture's HC transpose, priced from the permute targets' per-write cost.
+# capture's HC transpose, priced from the permute targets' per-write cost, and the same capture's
+# interleaved RMS norms, three with a row-major weight.
 HELD_OUT = (
     "decode_matmul_ttmlir8038", "lm_head_ttmetal13340", "ds_matmul_ttmetal11063", "norm_rms_deepseek_tg",
     "linear_deepseek_tg", "prefill_layer_bh_autoports", "sdpa_decode_bh_ttmetal57161", "ds_matmul_deepseek_wh", "tilize_bh_autoports",
     "rotary_bh_autoports", "heads_bh_autoports", "layer_bh_phi", "reshape_deepseek_tg", "data_movement_bh_gemma",
+    "norm_bh_gemma",
 )  # fmt: skip
 DEVICE_ARCH = {
     "N150": "wormhole_b0", "N300": "wormhole_b0", "TG": "wormhole_b0", "P150": "blackhole", "P300C": "blackhole",
@@ -322,6 +324,8 @@ def terms_for(p: CostParams, r: dict) -> Terms:
         p, kind, work, r["cores"], dram, pages, l1i, parallel=parallel, stride=stride, exchanges=exchanges, exchange_fmt=r["dtype_a"],
         passes=REDUCTION_PASSES.get(r["op"], 1) if kind == "reduction" else 1, write_dram_bytes=write_dram,
         write_l1i_bytes=write_l1i, op=r["op"],
+        # A row-major gamma (`gamma_layout` rm) is read a stick per tile of the row, each waited for.
+        stick_reads=math.ceil(shape[-1] / 32) if r.get("gamma_layout") == "rm" else 0,
     )
 
 

@@ -386,6 +386,24 @@ def test_an_interleaved_norm_works_on_its_tile_rows_cores(op, lay) -> None:
     assert cm.op_cost(relu, [lay(shape)], lay(shape)).compute_ns == pytest.approx(4 * p.cycles_per_tile["eltwise_unary"] / p.clock_ghz)
 
 
+def test_a_row_major_norm_weight_is_read_a_stick_at_a_time(op, lay) -> None:
+    # tt-metal's interleaved layernorm reads a row-major gamma one 32-element stick per tile of the
+    # row, a barrier after each, while the compute waits for it: Wt page round trips, serial. A
+    # weight in tiles is read in blocks like the input. Blackhole captures (Phi-3.5 [128, 3072] on 4
+    # cores: 44.3 us; Gemma [128, 5376]: 75.9 us) are held out in bench/calibration.
+    cm = CostModel(preset("wormhole_b0"))
+    x, w = "1x1x128x3072xbf16", "1x1x1x3072xbf16"
+    norm = op("ttnn.rms_norm", [x, w], x, props="epsilon = 1.000000e-05 : f32")
+    shape = (1, 1, 128, 3072)
+    tiled = cm.op_cost(norm, [lay(shape), lay((1, 1, 1, 3072))], lay(shape))
+    rm = cm.op_cost(norm, [lay(shape), lay((1, 1, 1, 3072), tiled=False)], lay(shape))
+    assert rm.sync_ns - tiled.sync_ns == pytest.approx(96 * cm.params.page_latency_ns["reduction"])
+    assert rm.ns - tiled.ns == pytest.approx(96 * cm.params.page_latency_ns["reduction"], rel=0.05)
+    bh = params_for("blackhole")
+    phi = stream_terms(bh, "norm", 4 * 96, 4, 2 * 128 * 3072 * 2, 2 * 384, parallel=4, stick_reads=96)
+    assert phi.device_ns == pytest.approx(44_345, rel=0.15)
+
+
 def test_a_few_cores_stream_dram_at_their_own_block_read_rate_at_least() -> None:
     # One core is 1/64 of the chip's stream by share (3.7 GB/s on Wormhole), below what one core
     # reads on its own (dram_core_gbps): the floor applies; the whole grid keeps the chip's stream.

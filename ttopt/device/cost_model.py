@@ -367,9 +367,13 @@ class CostModel:
             work = tensor_tiles(out_shape)
         passes = REDUCTION_PASSES.get(op.name.split(".", 1)[-1], 1) if kind == "reduction" else 1
         act = self._fused_cycles(op) if fam is Family.NORM else 0.0
+        sticks = 0
+        if op.name in ROW_SPLIT_NORMS and ins and shapes and not ins[0].sharded:
+            # A row-major gamma / beta (a weight operand not in tiles) is read a stick per tile, each waited for.
+            sticks = sum(ceil(shapes[0][-1] / 32) for i in ins[1:] if not i.tiled and not i.system)
         return self._stream(
             kind, work, shapes, ins, out_shape, out, parallel=parallel, stride=stride, exchanges=exchanges,
-            passes=passes, name=op.name.split(".", 1)[-1], act_cycles=act,
+            passes=passes, name=op.name.split(".", 1)[-1], act_cycles=act, stick_reads=sticks,
         )  # fmt: skip
 
     def _fused_cycles(self, op: Any) -> float:
@@ -472,9 +476,11 @@ class CostModel:
     def _stream(
         self, kind: str, work: int, shapes: list, ins: tuple[LayoutInfo, ...], out_shape: Sequence[int], out: LayoutInfo,
         parallel: int = 0, stride: int = 0, exchanges: int = 0, passes: int = 1, name: str = "", act_cycles: float = 0.0,
+        stick_reads: int = 0,
     ) -> OpCost:
         """A streaming op's cost from its tensors' placements (`stream_terms`); `act_cycles`: what a
-        fused activation (and a fused norm's residual add) costs per output tile."""
+        fused activation (and a fused norm's residual add) costs per output tile; `stick_reads`: the
+        short reads a core waits for one by one (an interleaved norm's row-major gamma and beta)."""
         dram = pages = l1i = moved = 0
         write_dram = write_l1i = 0
         tensors = list(zip(ins, shapes)) + [(out, out_shape)]
@@ -500,7 +506,7 @@ class CostModel:
             self.params, kind, work, cores, dram, pages, l1i, moved, parallel=parallel, stride=stride,
             exchanges=exchanges if row_cores > 1 else 0, exchange_fmt=ins[0].dtype.value if ins else "bf16",
             exchange_cores=row_cores, passes=passes, write_dram_bytes=write_dram, write_l1i_bytes=write_l1i, op=name,
-            act_tiles=tensor_tiles(out_shape) if act_cycles else 0, act_cycles=act_cycles,
+            act_tiles=tensor_tiles(out_shape) if act_cycles else 0, act_cycles=act_cycles, stick_reads=stick_reads,
         )  # fmt: skip
         return _op_cost(t, work, cores, dram, l1i + moved)
 

@@ -707,7 +707,7 @@ def stream_terms(
     p: CostParams, kind: str, work_tiles: int, cores: int, dram_bytes: float = 0.0, dram_pages: int = 0,
     l1i_bytes: float = 0.0, noc_bytes: float = 0.0, parallel: int = 0, stride: int = 0, exchanges: int = 0,
     exchange_fmt: str = "bf16", exchange_cores: int = 0, passes: int = 1, write_dram_bytes: float = 0.0,
-    write_l1i_bytes: float = 0.0, op: str = "", act_tiles: int = 0, act_cycles: float = 0.0,
+    write_l1i_bytes: float = 0.0, op: str = "", act_tiles: int = 0, act_cycles: float = 0.0, stick_reads: int = 0,
 ) -> Terms:
     """A streaming op of `kind`: `work_tiles` tiles of work on `cores` cores, the DRAM bytes and
     pages it reads and writes, its L1-interleaved bytes and bytes moved between cores (reshards).
@@ -731,7 +731,11 @@ def stream_terms(
     and the reader's barrier per page turns the wait into per-page latency); DRAM reads queue at
     the DRAM banks instead, which the L1 writes do not reach. `op`: the TTNN op's short name,
     for ops with their own cycles per tile (`CostParams.tile_cycles`). `act_tiles` x `act_cycles`:
-    a fused activation's output tiles and its cycles per tile (a norm's `activation`), split like the work."""
+    a fused activation's output tiles and its cycles per tile (a norm's `activation`), split like the work.
+    `stick_reads`: short reads each core makes one after another, each waiting for its answer (a page
+    round trip, `page_latency_ns`, as a reduction's reader waits): an interleaved norm reads a
+    row-major gamma or beta a 32-element stick per tile, a barrier after each
+    (`reader_unary_interleaved_ln_rm_gb.cpp`), while its compute waits for them; serial, like sync."""
     workers = max(1, min(cores, parallel or work_tiles))
     per_core = ceil(work_tiles / workers)
     compute = (per_core * passes * p.tile_cycles(kind, op) + ceil(act_tiles / workers) * act_cycles) / p.clock_ghz
@@ -760,10 +764,10 @@ def stream_terms(
             per_page = max(per_page, workers / max(1, distinct) * page / bank_gbps)
         bound = per_core * per_page
         dram, noc = (max(dram, bound), noc) if in_dram else (dram, max(noc, bound))
-    sync = 0.0
+    sync = stick_reads * p.page_latency_ns.get("reduction", 0.0)
     row = exchange_cores or cores
     if exchanges and row > 1:
-        sync = exchanges * (2 * p.sem_hop_ns + row * tile_bytes(exchange_fmt) / p.link_gbps)
+        sync += exchanges * (2 * p.sem_hop_ns + row * tile_bytes(exchange_fmt) / p.link_gbps)
     return combine(p, kind, compute, dram, noc, sync)
 
 
