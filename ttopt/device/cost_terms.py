@@ -575,7 +575,8 @@ def transpose_hc_terms(p: CostParams, shape: Sequence[int], fmt: str, src_dram: 
     return combine(p, "layout", 0.0, dram, noc)
 
 
-def reshape_input_tiles(in_shape: Sequence[int], out_shape: Sequence[int], samples: int = 16) -> tuple[float, float]:
+@cache
+def reshape_input_tiles(in_shape: tuple[int, ...], out_shape: tuple[int, ...], samples: int = 16) -> tuple[float, float]:
     """(distinct input tiles, contiguous segments) one output tile of a tiled reshape gathers,
     averaged over up to `samples` output tiles spread evenly (tt-metal's reshape map: segments
     contiguous in both tiles' face layouts, `reshape_map_output_page`). Shapes as tt-metal folds them: [C, H, W]."""
@@ -625,7 +626,7 @@ def reshape_tiled_terms(
     out_tiles = tensor_tiles_of(out_shape)
     workers = max(1, min(out_tiles, cores or p.grid_cores))
     per = ceil(out_tiles / workers)
-    gathered, segments = reshape_input_tiles(in_shape, out_shape)
+    gathered, segments = reshape_input_tiles(tuple(in_shape), tuple(out_shape))
     tb = tile_bytes(fmt)
     queued = workers * tb / p.dram_stream_gbps if src_dram else 0.0
     per_tile = (read_round_trip_ns(p, True) + gathered * (read_round_trip_ns(p, src_dram, tb) + queued)
