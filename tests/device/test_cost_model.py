@@ -1013,3 +1013,26 @@ def test_head_split_and_concat_read_a_tile_at_a_time_on_the_sequences_tile_rows(
     expect = tile_row_reader_terms(cm.params, 4, 48, "f32", True, True, cm.device.num_cores)
     got = cm.op_cost(heads, [lay((1, 24, 128, 64), dtype="f32")], lay((1, 128, 1536), dtype="f32"))
     assert got.ns == pytest.approx(expect.ns) and got.cores == 4
+
+
+# ---------------------------------------------------------------------------------------------
+# Invariants of the tiled reshape's gather count over random shapes of one volume.
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from ttopt.testing.examples import examples  # noqa: E402
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(lead=st.integers(1, 6), h=st.integers(1, 96), w=st.integers(1, 160), split=st.integers(1, 8))
+def test_reshape_gathers_at_least_a_tile_per_segment_run(lead: int, h: int, w: int, split: int) -> None:
+    # Any reshape of [lead, h, w]: an output tile gathers at least one input tile and at most one per
+    # segment; folding the leading dimensions into H (the view tt-metal takes for tile-aligned H)
+    # gathers exactly one input tile per output tile.
+    volume = lead * h * w
+    rows = split if volume % split == 0 else 1
+    gathered, segments = reshape_input_tiles((lead, h, w), (rows, volume // rows))
+    assert 1.0 <= gathered <= segments
+    if h % 32 == 0:
+        assert reshape_input_tiles((lead, h, w), (lead * h, w))[0] == 1.0
