@@ -220,6 +220,19 @@ def _bytes(shape: Sequence[int], info: LayoutInfo) -> int:
     return prod(shape) * info.element_bytes
 
 
+def _moved_bytes(shape: Sequence[int], src: LayoutInfo, out_shape: Sequence[int], dst: LayoutInfo) -> tuple[int, int]:
+    """(DRAM, L1) bytes a one-input program reads and writes: its input and output, each where it lives."""
+    dram = (_bytes(shape, src) if src.dram else 0) + (_bytes(out_shape, dst) if dst.dram else 0)
+    l1 = (_bytes(shape, src) if src.l1 else 0) + (_bytes(out_shape, dst) if dst.l1 else 0)
+    return dram, l1
+
+
+def _permutation(op: Any) -> tuple[int, ...] | None:
+    """A `ttnn.permute`'s permutation; None for an op without attributes (a fusion estimate's)."""
+    props = getattr(op, "properties", None)
+    return int_values(props.get("permutation")) if props is not None else None
+
+
 def _pages(shape: Sequence[int], info: LayoutInfo) -> int:
     """DRAM pages of a tensor: tiles, or rows of a row-major tensor."""
     if info.tiled:
@@ -293,8 +306,7 @@ class CostModel:
         if fam in (Family.MATMUL, Family.CONV, Family.NORM):
             act = fused_activation(op)
         if name == "ttnn.permute":  # its program depends on which dimensions move (`_tile_movement`)
-            props = getattr(op, "properties", None)
-            perm = int_values(props.get("permutation")) if props is not None else None
+            perm = _permutation(op)
         sig = (
             name, tuple(shapes), self._shape(op.results[0].type.resolve()), fid, act, perm,
             id(op) if fam is Family.DISPATCH else 0,
@@ -537,8 +549,7 @@ class CostModel:
         else:
             n = len(shape)
             hc = [*range(n - 3), n - 2, n - 3, n - 1]
-            props = getattr(op, "properties", None)
-            perm = int_values(props.get("permutation")) if props is not None else None
+            perm = _permutation(op)
             if perm is not None:
                 swaps = list(perm) == hc
             else:  # an op without attributes (a fusion estimate's): the shapes say which dims moved
@@ -546,9 +557,7 @@ class CostModel:
             if n not in (3, 4) or not swaps:  # tt-metal runs a rank-5 permute as its generic program
                 return None
             t = transpose_hc_terms(self.params, shape, x.dtype.value, x.dram, out.dram, cores)
-        dram = (_bytes(shape, x) if x.dram else 0) + (_bytes(out_shape, out) if out.dram else 0)
-        noc = (_bytes(shape, x) if x.l1 else 0) + (_bytes(out_shape, out) if out.l1 else 0)
-        return _op_cost(t, tensor_tiles(out_shape), cores, dram, noc)
+        return _op_cost(t, tensor_tiles(out_shape), cores, *_moved_bytes(shape, x, out_shape, out))
 
     def _heads(self, op: Any, shapes: list, ins: tuple[LayoutInfo, ...], out: LayoutInfo) -> OpCost:
         """Splitting a fused QKV into heads and concatenating heads (interleaved), as tt-metal's
@@ -579,9 +588,7 @@ class CostModel:
             t = untilize_terms(self.params, shape, src.dtype.value, dst.element_bytes, src.dram, dst.dram, self.device.num_cores, l1)
         else:
             t = tilize_terms(self.params, shape, src.element_bytes, dst.dtype.value, src.dram, dst.dram, self.device.num_cores)
-        dram = (_bytes(shape, src) if src.dram else 0) + (_bytes(shape, dst) if dst.dram else 0)
-        noc = (_bytes(shape, src) if src.l1 else 0) + (_bytes(shape, dst) if dst.l1 else 0)
-        return _op_cost(t, tensor_tiles(shape), self.device.num_cores, dram, noc)
+        return _op_cost(t, tensor_tiles(shape), self.device.num_cores, *_moved_bytes(shape, src, shape, dst))
 
     def conversion_cost(self, shape: Sequence[int], src: TTNNLayoutAttr, dst: TTNNLayoutAttr) -> OpCost:
         """Estimated ns of converting a `shape` tensor from `src` to `dst` (what a reshard or spill

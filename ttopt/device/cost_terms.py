@@ -206,6 +206,19 @@ def read_round_trip_ns(p: CostParams, from_dram: bool, nbytes: float = 0.0) -> f
     return (p.dram_block_ns if from_dram else p.page_latency_ns.get("reduction", 0.0)) + nbytes / p.link_gbps
 
 
+def queued_read_ns(p: CostParams, from_dram: bool, nbytes: float, workers: int) -> float:
+    """One read under a barrier (`read_round_trip_ns`) that, from DRAM, also waits behind the reads
+    `workers` cores have queued there (their `nbytes` each at the chip's `dram_stream_gbps`)."""
+    queued = workers * nbytes / p.dram_stream_gbps if from_dram else 0.0
+    return read_round_trip_ns(p, from_dram, nbytes) + queued
+
+
+def bound_side(chip: float, noc: float, bound: float, on_dram: bool) -> tuple[float, float]:
+    """(dram, noc) with a kernel's serial `bound` charged where its waits are: on the DRAM side
+    when it moves DRAM pages, else on the NoC side."""
+    return (max(chip, bound), noc) if on_dram else (chip, max(noc, bound))
+
+
 def dram_stream_ns(p: CostParams, nbytes: float, pages: float, gbps: float) -> float:
     """DRAM-interleaved bytes in `pages` pages streamed at `gbps`, plus `dram_page_ns` per page
     (chip-wide): each page is its own NoC read request and a DRAM endpoint takes them one at a
@@ -470,10 +483,7 @@ def tilize_terms(
     dram_bytes = (read_bytes if src_dram else 0) + (write_bytes if dst_dram else 0)
     dram = dram_stream_ns(p, dram_bytes, (reads if src_dram else 0) + (writes if dst_dram else 0), p.dram_stream_gbps)
     noc = ((0 if src_dram else read_bytes) + (0 if dst_dram else write_bytes)) / p.l1_interleaved_gbps
-    if src_dram:
-        dram = max(dram, reader)
-    else:
-        noc = max(noc, reader)
+    dram, noc = bound_side(dram, noc, reader, src_dram)
     compute = tiles_per_core * p.tile_cycles("layout") / p.clock_ghz
     return combine(p, "layout", compute, dram, noc, launch_ns=compute_program_launch_ns(p))
 
@@ -518,8 +528,7 @@ def untilize_terms(
     else:
         workers = row_cores
         block_rows, block_tiles, out_row, sticks = per, wt, stick, ceil(lead * height / workers)
-    queued = workers * tb / p.dram_stream_gbps if src_dram else 0.0
-    reader = block_rows * block_tiles * (read_round_trip_ns(p, src_dram, tb) + queued)
+    reader = block_rows * block_tiles * queued_read_ns(p, src_dram, tb, workers)
     if height % 32 or width % 32:
         # Each core's output rows (its block's share of each), one round trip each, while its reader runs ahead.
         writer = sticks * read_round_trip_ns(p, dst_dram, out_row)
@@ -531,8 +540,7 @@ def untilize_terms(
     # `dram_page_ns` is a read request's (tt-metal issue 55898): the tiles read, not the sticks written.
     chip = dram_stream_ns(p, dram_bytes, tiles if src_dram else 0, p.dram_stream_gbps) if dram_bytes else 0.0
     noc = ((0 if src_dram else read_bytes) + (0 if dst_dram else write_bytes)) / p.l1_interleaved_gbps
-    bound = max(reader, writer)
-    dram, noc = (max(chip, bound), noc) if src_dram or dst_dram else (chip, max(noc, bound))
+    dram, noc = bound_side(chip, noc, max(reader, writer), src_dram or dst_dram)
     compute = block_rows * block_tiles * p.tile_cycles("layout") / p.clock_ghz
     return combine(p, "layout", compute, dram, noc, launch_ns=compute_program_launch_ns(p))
 
@@ -549,8 +557,7 @@ def transpose_hc_terms(p: CostParams, shape: Sequence[int], fmt: str, src_dram: 
     tiles are split over `cores` cores (default the grid); the reader fetches each under its own
     barrier; the writer, from the first tile's arrival on, sends each real row of a tile to its own
     output tile, one 16-element face line per write (two writes a row of a 32-wide tile), and waits
-    once per tile; when C is not a
-    multiple of 32 it also writes the padding rows of every output tile in the last C tile (two
+    once per tile; when C is not a multiple of 32 it also writes the padding rows of every output tile in the last C tile (two
     writes per remaining 16-row face). Each write costs its issue (`write_issue_ns`): the writer,
     not the bytes, sets the time."""
     lead = prod(shape[:-3]) if len(shape) > 3 else 1
@@ -558,9 +565,9 @@ def transpose_hc_terms(p: CostParams, shape: Sequence[int], fmt: str, src_dram: 
     h, w = (shape[-2] if len(shape) > 1 else 1), shape[-1]
     ht, wt = ceil(h / 32), ceil(w / 32)
     tiles = lead * c * ht * wt
-    workers = max(1, min(tiles, cores or p.grid_cores))
-    per = ceil(tiles / workers)
     grid = max(1, cores or p.grid_cores)
+    workers = min(tiles, grid)
+    per = ceil(tiles / workers)
     writes = per * 2 * min(32, h)  # the busiest core's tiles, each of full rows but for the last H tile's
     if c % 32:  # the padding rows' writes, their output tiles split over the grid
         writes += ceil(lead * h * wt / grid) * 2 * (2 - (c % 32) // 16)
@@ -571,7 +578,7 @@ def transpose_hc_terms(p: CostParams, shape: Sequence[int], fmt: str, src_dram: 
     bound = read + max((per - 1) * read, writer)
     nbytes = tiles * tb * ((1 if src_dram else 0) + (1 if dst_dram else 0))
     chip = dram_stream_ns(p, nbytes, tiles if src_dram else 0, p.dram_stream_gbps)
-    dram, noc = (max(chip, bound), 0.0) if src_dram or dst_dram else (chip, bound)
+    dram, noc = bound_side(chip, 0.0, bound, src_dram or dst_dram)
     return combine(p, "layout", 0.0, dram, noc)
 
 
@@ -628,14 +635,12 @@ def reshape_tiled_terms(
     per = ceil(out_tiles / workers)
     gathered, segments = reshape_input_tiles(tuple(in_shape), tuple(out_shape))
     tb = tile_bytes(fmt)
-    queued = workers * tb / p.dram_stream_gbps if src_dram else 0.0
-    per_tile = (read_round_trip_ns(p, True) + gathered * (read_round_trip_ns(p, src_dram, tb) + queued)
+    per_tile = (read_round_trip_ns(p, True) + gathered * queued_read_ns(p, src_dram, tb, workers)
                 + write_issue_ns(p, segments) + read_round_trip_ns(p, dst_dram))  # fmt: skip
     reads = out_tiles * gathered
     chip = dram_stream_ns(p, reads * tb if src_dram else 0.0, reads if src_dram else 0, p.dram_stream_gbps)
     chip += out_tiles * tb / p.dram_stream_gbps if dst_dram else 0.0
-    bound = per * per_tile
-    dram, noc = (max(chip, bound), 0.0) if src_dram or dst_dram else (chip, bound)
+    dram, noc = bound_side(chip, 0.0, per * per_tile, src_dram or dst_dram)
     return combine(p, "layout", 0.0, dram, noc)
 
 
@@ -657,13 +662,12 @@ def tile_row_reader_terms(
     workers = max(1, min(rows, cores or p.grid_cores))
     per = ceil(rows / workers)
     tb = tile_bytes(fmt)
-    queued = workers * tb / p.dram_stream_gbps if src_dram else 0.0
-    reader = per * tiles_per_row * (read_round_trip_ns(p, src_dram, tb) + queued)
+    reader = per * tiles_per_row * queued_read_ns(p, src_dram, tb, workers)
     tiles = rows * tiles_per_row
     dram_bytes = tiles * tb * ((1 if src_dram else 0) + (1 if dst_dram else 0))
     chip = dram_stream_ns(p, dram_bytes, dram_bytes / tb, p.dram_stream_gbps) if dram_bytes else 0.0
     noc = tiles * tb * ((0 if src_dram else 1) + (0 if dst_dram else 1)) / p.l1_interleaved_gbps
-    dram, noc = (max(chip, reader), noc) if src_dram else (chip, max(noc, reader))
+    dram, noc = bound_side(chip, noc, reader, src_dram)
     return combine(p, "layout", 0.0, dram, noc)
 
 
