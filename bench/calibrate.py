@@ -88,12 +88,14 @@ NOT_SUITES = ("parameter_sources", "whole_model_")
 # a slice, an add, a negation), every op priced by parameters fitted on the other captures, and
 # tiled reshapes that are not views (DeepSeek-V3's targets and a Gemma capture's) and a Gemma
 # capture's HC transpose, priced from the permute targets' per-write cost, and the same capture's
-# interleaved RMS norms, three with a row-major weight.
+# interleaved RMS norms, three with a row-major weight, and three more Blackhole captures'
+# element-wise ops (SiLU and sigmoid at their measured kernels' cycles, a multiply, typecasts
+# between bf16, bfp8 and f32, the MoE routers' softmaxes).
 HELD_OUT = (
     "decode_matmul_ttmlir8038", "lm_head_ttmetal13340", "ds_matmul_ttmetal11063", "norm_rms_deepseek_tg",
     "linear_deepseek_tg", "prefill_layer_bh_autoports", "sdpa_decode_bh_ttmetal57161", "ds_matmul_deepseek_wh", "tilize_bh_autoports",
     "rotary_bh_autoports", "heads_bh_autoports", "layer_bh_phi", "reshape_deepseek_tg", "data_movement_bh_gemma",
-    "norm_bh_gemma",
+    "norm_bh_gemma", "eltwise_bh_autoports",
 )  # fmt: skip
 DEVICE_ARCH = {
     "N150": "wormhole_b0", "N300": "wormhole_b0", "TG": "wormhole_b0", "P150": "blackhole", "P300C": "blackhole",
@@ -166,6 +168,7 @@ OP_KIND = {
     "slice": "data_movement", "relu": "eltwise_unary", "typecast": "eltwise_unary", "silu": "eltwise_unary_transcendental",
     "multiply": "eltwise_binary", "add": "eltwise_binary", "sum": "reduction", "mean": "reduction", "min": "reduction",
     "max": "reduction", "neg": "eltwise_unary", "to_memory_config": "layout", "rms_norm": "norm", "softmax": "norm",
+    "sigmoid": "eltwise_unary_transcendental",
 }  # fmt: skip
 
 

@@ -159,7 +159,7 @@ def _norm_act(act: str, through_permute: bool, rows: int = 32) -> str:
     return f"module {{\n  func.func @f(%x: {x}, %w: {w}) -> {t} {{\n{body}    return %a : {t}\n  }}\n}}\n"
 
 
-@pytest.mark.parametrize(("act", "through_permute", "rows"), [("silu", False, 32), ("gelu", True, 2048), ("relu", False, 32)])
+@pytest.mark.parametrize(("act", "through_permute", "rows"), [("silu", False, 2048), ("gelu", True, 2048), ("relu", False, 32)])
 def test_rms_norm_activation_becomes_the_fused_norm(act: str, through_permute: bool, rows: int) -> None:
     out, stats, _ = _ttnn(_norm_act(act, through_permute, rows), enable_op_constraints=True)
     assert f'activation = "{act}"' in out and f'"ttnn.{act}"' not in out and '"ttnn.rms_norm"' not in out
@@ -168,11 +168,13 @@ def test_rms_norm_activation_becomes_the_fused_norm(act: str, through_permute: b
     assert stats["rms_norm_activation.applied"] == 1
 
 
-def test_rms_norm_activation_on_one_tile_row_keeps_a_costly_activation_apart() -> None:
-    # The fused norm runs its activation on the norm's cores, one per tile row: a gelu (~2850
-    # cycles per tile) over 16 tiles on one core costs more than the gelu's own program on 16.
-    out, stats, lines = _ttnn(_norm_act("gelu", False, 32), enable_op_constraints=True)
-    assert '"ttnn.gelu"' in out and "dit_rms_norm_unary_fused" not in out
+@pytest.mark.parametrize("act", ["gelu", "silu"])
+def test_rms_norm_activation_on_one_tile_row_keeps_a_costly_activation_apart(act: str) -> None:
+    # The fused norm runs its activation on the norm's cores, one per tile row: an accurate gelu
+    # or silu (~2850 / ~1860 cycles per tile) over 16 tiles on one core costs more than the
+    # activation's own program on 16.
+    out, stats, lines = _ttnn(_norm_act(act, False, 32), enable_op_constraints=True)
+    assert f'"ttnn.{act}"' in out and "dit_rms_norm_unary_fused" not in out
     assert stats["rms_norm_activation.rejected"] == 1
     assert any("rms_norm_activation" in line and "not estimated faster" in line for line in lines)
 
