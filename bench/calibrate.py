@@ -51,11 +51,12 @@ from scipy.optimize import least_squares
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from ttopt.device.cost_model import NORM_EXCHANGES, REDUCTION_PASSES, head_program_rows  # noqa: E402
+from ttopt.device.cost_model import NORM_EXCHANGES, REDUCTION_PASSES, activation_cycles, head_program_rows  # noqa: E402
 from ttopt.device.cost_terms import (  # noqa: E402
     CALIBRATION_FILE,
     CostParams,
     Terms,
+    conv_terms,
     matmul_terms,
     mem_code,
     params_from,
@@ -90,12 +91,13 @@ NOT_SUITES = ("parameter_sources", "whole_model_")
 # capture's HC transpose, priced from the permute targets' per-write cost, and the same capture's
 # interleaved RMS norms, three with a row-major weight, and three more Blackhole captures'
 # element-wise ops (SiLU and sigmoid at their measured kernels' cycles, a multiply, typecasts
-# between bf16, bfp8 and f32, the MoE routers' softmaxes).
+# between bf16, bfp8 and f32, the MoE routers' softmaxes), and a DeepLabV3 capture's convolutions,
+# which the model prices as their im2col matmul alone.
 HELD_OUT = (
     "decode_matmul_ttmlir8038", "lm_head_ttmetal13340", "ds_matmul_ttmetal11063", "norm_rms_deepseek_tg",
     "linear_deepseek_tg", "prefill_layer_bh_autoports", "sdpa_decode_bh_ttmetal57161", "ds_matmul_deepseek_wh", "tilize_bh_autoports",
     "rotary_bh_autoports", "heads_bh_autoports", "layer_bh_phi", "reshape_deepseek_tg", "data_movement_bh_gemma",
-    "norm_bh_gemma", "eltwise_bh_autoports",
+    "norm_bh_gemma", "eltwise_bh_autoports", "conv_bh_deeplabv3",
 )  # fmt: skip
 DEVICE_ARCH = {
     "N150": "wormhole_b0", "N300": "wormhole_b0", "TG": "wormhole_b0", "P150": "blackhole", "P300C": "blackhole",
@@ -268,6 +270,10 @@ def terms_for(p: CostParams, r: dict) -> Terms:
             p, _shape(r), r["dtype_a"], elem, mem_code(r["a_mem"]) == "dram_i", mem_code(r["out_mem"]) == "dram_i", r["cores"],
             chip.l1_size - chip.l1_unreserved_base,
         )  # fmt: skip
+    if r["op"] == "conv2d":
+        # An NHWC `shape` convolved to `n` channels (`window`, `stride`, `padding` top,bottom,left,right,
+        # `dilation`), its im2col matmul's blocks split over the op's cores; the weights in `b_mem`.
+        return conv_row_terms(p, r)
     if r["op"] == "matmul":
         if r["a_batch"] > 1 and runs_unfused_1d(r["m"], r["n"]):
             # ttnn's 1-D program with the batch unfused: a loop of batches, each K in hops of
@@ -330,6 +336,23 @@ def terms_for(p: CostParams, r: dict) -> Terms:
         # A row-major gamma (`gamma_layout` rm) is read a stick per tile of the row, each waited for.
         stick_reads=math.ceil(shape[-1] / 32) if r.get("gamma_layout") == "rm" else 0,
     )
+
+
+def conv_row_terms(p: CostParams, r: dict) -> Terms:
+    """`conv_terms` of a conv2d row: its output tiles x the reduction's K tiles, per core."""
+    n, h, w, cin = _shape(r)
+    kh, kw = (int(x) for x in r["window"].split("x"))
+    sh, sw = (int(x) for x in r["stride"].split("x"))
+    dh, dw = (int(x) for x in r["dilation"].split("x"))
+    top, bottom, left, right = (int(x) for x in r["padding"].split(","))
+    ho = (h + top + bottom - dh * (kh - 1) - 1) // sh + 1
+    wo = (w + left + right - dw * (kw - 1) - 1) // sw + 1
+    kt = math.ceil(cin * kh * kw / 32)
+    out_tiles = math.ceil(n * ho * wo / 32) * math.ceil(r["n"] / 32)
+    weights = kt * math.ceil(r["n"] / 32) * tile_bytes(r["dtype_b"]) if mem_code(r["b_mem"]) == "dram_i" else 0.0
+    act = activation_cycles(p, r.get("activation") or None)
+    cores = r["cores"]
+    return conv_terms(p, math.ceil(out_tiles * kt / cores), r["fidelity"], weights, 0.0, math.ceil(out_tiles / cores), act)
 
 
 def weight_bytes(r: dict) -> float:

@@ -20,7 +20,7 @@ from ttopt.device.cost_terms import (
     FIDELITY_PASSES,
     CostParams,
     Terms,
-    combine,
+    conv_terms,
     fidelity_for,
     matmul_terms,
     params_for,
@@ -476,13 +476,14 @@ class CostModel:
         p = self.params
         fidelity = op_fidelity(op, ins[0].dtype.value if ins else out.dtype.value)
         cores = out.num_cores if out.sharded else self.device.num_cores
-        compute = ceil(work / cores) * self.cycles_per_unit(op, fidelity) / p.clock_ghz
-        # A fused activation runs on every output tile, as in a matmul.
-        compute += ceil(tensor_tiles(out_shape) / cores) * activation_cycles(p, fused_activation(op)) / p.clock_ghz
         tensors = list(zip(shapes, ins)) + [(out_shape, out)]
         dram = sum(_bytes(s, i) for s, i in tensors if i.dram or i.system)
         l1i = sum(_bytes(s, i) for s, i in tensors if i.l1 and not i.sharded)
-        t = combine(p, "conv", compute, dram / p.dram_2d_gbps, l1i / p.l1_interleaved_gbps)
+        # A fused activation runs on every output tile, as in a matmul.
+        t = conv_terms(
+            p, ceil(work / cores), fidelity or "HiFi2", dram, l1i, ceil(tensor_tiles(out_shape) / cores),
+            activation_cycles(p, fused_activation(op)),
+        )  # fmt: skip
         return _op_cost(t, work, cores, dram, l1i, fidelity)
 
     def _stream(

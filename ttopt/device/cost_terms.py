@@ -644,6 +644,17 @@ def reshape_tiled_terms(
     return combine(p, "layout", 0.0, dram, noc)
 
 
+def conv_terms(
+    p: CostParams, blocks_per_core: int, fidelity: str, dram_bytes: float, l1i_bytes: float,
+    act_tiles_per_core: int = 0, act_cycles: float = 0.0,
+) -> Terms:
+    """A conv2d as its im2col matmul: each core's 32x32x32 blocks at the LoFi rate x the fidelity's
+    passes, a fused activation's cycles on its output tiles, and its DRAM operands (the weights,
+    the bias) at the 2-D rate."""
+    compute = (blocks_per_core * p.matmul_cycles_lofi * FIDELITY_PASSES[fidelity] + act_tiles_per_core * act_cycles) / p.clock_ghz
+    return combine(p, "conv", compute, dram_bytes / p.dram_2d_gbps, l1i_bytes / p.l1_interleaved_gbps)
+
+
 def tensor_tiles_of(shape: Sequence[int]) -> int:
     """Tiles of a tiled tensor: its leading dimensions x the [H, W] tiles."""
     lead = prod(shape[:-2]) if len(shape) > 2 else 1
