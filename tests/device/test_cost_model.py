@@ -166,6 +166,33 @@ def test_a_fused_norm_runs_its_activation_on_each_output_tile_on_its_row_cores(o
     assert with_res.compute_ns - base.compute_ns == pytest.approx(64 * p.cycles_per_tile["eltwise_binary"] / p.clock_ghz)
 
 
+def test_a_conv2d_is_priced_as_its_calibration_rows_are(op, lay) -> None:
+    # A DeepLabV3 3x3 conv of [1, 64, 128, 128] to 128 channels, height sharded on 88 cores, LoFi,
+    # relu in its config, prepared bfp8 weights in DRAM: the cost model and bench/calibrate.py's
+    # row price it alike (cost_terms.conv_terms), its blocks the output's tiles x K's tiles per core.
+    from bench.calibrate import terms_for
+
+    cm = CostModel(preset("blackhole"))
+    conv = (
+        "batch_size = 1 : i32, in_channels = 128 : i32, out_channels = 128 : i32, input_height = 64 : i32, "
+        "input_width = 128 : i32, kernel_size = array<i32: 3, 3>, stride = array<i32: 1, 1>, "
+        "padding = array<i32: 1, 1, 1, 1>, dilation = array<i32: 1, 1>, groups = 1 : i32, "
+        "compute_config = #ttnn.device_compute_kernel_config<math_fidelity = lofi>, "
+        "conv2d_config = #ttnn.conv2d_config<activation = <op_type = relu>>"
+    )
+    types = (["1x1x8192x128xbf16", "1x1x1152x128xbf16"], "1x1x8192x128xbf16")
+    grid = cm.device.worker_grid
+    sharded = lay((1, 1, 8192, 128), "l1", "h", grid=(88, 1), worker_grid=grid)
+    weights = lay((1, 1, 1152, 128), dtype="bfp_bf8", worker_grid=grid)
+    c = cm.op_cost(op("ttnn.conv2d", *types, props=conv), [sharded, weights], sharded)
+    (row,) = [r for r in load_suites(CALIBRATION_DIR)["conv_bh_deeplabv3"] if r["id"] == "dlv3_conv_87040"]
+    t = terms_for(cm.params, row)
+    assert c.ns == pytest.approx(t.ns, rel=1e-6) and c.compute_ns == pytest.approx(t.compute_ns, rel=1e-6)
+    blocks = ceil(256 * 4 * 36 / 88)  # 8192 x 128 output tiles x 1152 / 32 K tiles, per core
+    relu = ceil(256 * 4 / 88) * cm.params.cycles_per_tile["eltwise_unary"]
+    assert c.compute_ns == pytest.approx((blocks * cm.params.matmul_cycles_lofi + relu) / cm.params.clock_ghz)
+
+
 def test_a_norm_is_priced_as_its_calibration_rows_are(op, lay) -> None:
     # A norm's passes run over its input's tiles; its gamma is one row each core reads, not work.
     # The cost model and bench/calibrate.py's rows price the Blackhole one-core RMS norm alike.
