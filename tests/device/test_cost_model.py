@@ -122,17 +122,22 @@ def test_a_fused_activation_runs_on_each_output_tile_of_the_matmul(op, lay) -> N
     assert fused_activation(typed) == "gelu"
 
 
+def _conv3x3(cin: int, cout: int, height: int, width: int) -> str:
+    """The attributes of a stride-1, padding-1 3x3 ttnn.conv2d of one image."""
+    return (
+        f"batch_size = 1 : i32, in_channels = {cin} : i32, out_channels = {cout} : i32, input_height = {height} : i32, "
+        f"input_width = {width} : i32, kernel_size = array<i32: 3, 3>, stride = array<i32: 1, 1>, "
+        "padding = array<i32: 1, 1, 1, 1>, dilation = array<i32: 1, 1>, groups = 1 : i32"
+    )
+
+
 def test_a_conv2d_config_activation_runs_on_each_output_tile(op, lay) -> None:
     # A conv2d carries its activation in its conv2d_config; like a matmul's, it costs the unary's
     # cycles on every output tile (1024 x 64: 64 tiles, one per core on the 8x8 grid).
     from ttopt.device.cost_model import fused_activation
 
     cm = CostModel(preset("wormhole_b0"))
-    conv = (
-        "batch_size = 1 : i32, in_channels = 16 : i32, out_channels = 64 : i32, input_height = 32 : i32, "
-        "input_width = 32 : i32, kernel_size = array<i32: 3, 3>, stride = array<i32: 1, 1>, "
-        "padding = array<i32: 1, 1, 1, 1>, dilation = array<i32: 1, 1>, groups = 1 : i32"
-    )
+    conv = _conv3x3(16, 64, 32, 32)
     types = (["1x1x1024x16xbf16", "64x16x3x3xbf16"], "1x1x1024x64xbf16")
     ins = [lay((1, 1, 1024, 16)), lay((64, 16, 3, 3), "system_memory", tiled=False)]
     out = lay((1, 1, 1024, 64))
@@ -173,11 +178,8 @@ def test_a_conv2d_is_priced_as_its_calibration_rows_are(op, lay) -> None:
     from bench.calibrate import terms_for
 
     cm = CostModel(preset("blackhole"))
-    conv = (
-        "batch_size = 1 : i32, in_channels = 128 : i32, out_channels = 128 : i32, input_height = 64 : i32, "
-        "input_width = 128 : i32, kernel_size = array<i32: 3, 3>, stride = array<i32: 1, 1>, "
-        "padding = array<i32: 1, 1, 1, 1>, dilation = array<i32: 1, 1>, groups = 1 : i32, "
-        "compute_config = #ttnn.device_compute_kernel_config<math_fidelity = lofi>, "
+    conv = _conv3x3(128, 128, 64, 128) + (
+        ", compute_config = #ttnn.device_compute_kernel_config<math_fidelity = lofi>, "
         "conv2d_config = #ttnn.conv2d_config<activation = <op_type = relu>>"
     )
     types = (["1x1x8192x128xbf16", "1x1x1152x128xbf16"], "1x1x8192x128xbf16")
