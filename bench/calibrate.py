@@ -91,13 +91,13 @@ NOT_SUITES = ("parameter_sources", "whole_model_")
 # capture's HC transpose, priced from the permute targets' per-write cost, and the same capture's
 # interleaved RMS norms, three with a row-major weight, and three more Blackhole captures'
 # element-wise ops (SiLU and sigmoid at their measured kernels' cycles, a multiply, typecasts
-# between bf16, bfp8 and f32, the MoE routers' softmaxes), and a DeepLabV3 capture's convolutions,
-# which the model prices as their im2col matmul alone.
+# between bf16, bfp8 and f32, the MoE routers' softmaxes), and an OFT capture's convolutions on a
+# 20-core Blackhole grid, priced by the conv parameters a DeepLabV3 capture fits.
 HELD_OUT = (
     "decode_matmul_ttmlir8038", "lm_head_ttmetal13340", "ds_matmul_ttmetal11063", "norm_rms_deepseek_tg",
     "linear_deepseek_tg", "prefill_layer_bh_autoports", "sdpa_decode_bh_ttmetal57161", "ds_matmul_deepseek_wh", "tilize_bh_autoports",
     "rotary_bh_autoports", "heads_bh_autoports", "layer_bh_phi", "reshape_deepseek_tg", "data_movement_bh_gemma",
-    "norm_bh_gemma", "eltwise_bh_autoports", "conv_bh_deeplabv3",
+    "norm_bh_gemma", "eltwise_bh_autoports", "conv_bh_oft",
 )  # fmt: skip
 DEVICE_ARCH = {
     "N150": "wormhole_b0", "N300": "wormhole_b0", "TG": "wormhole_b0", "P150": "blackhole", "P300C": "blackhole",
@@ -117,11 +117,12 @@ FREE = {
     "blackhole": (
         "matmul_cycles_lofi", "dram_2d_gbps", "launch_ns.matmul", "overlap", "dram_stream_gbps", "dram_sharded_gbps",
         "sem_hop_ns", "dram_block_ns", "launch_ns.layout", "compute_init_ns", "launch_ns.norm", "cycles_per_tile.norm",
+        "conv_tilize_cycles", "conv_stick_cycles",
     ),
 }  # fmt: skip
 # Cycles of a kernel rather than of a chip: fitted on Blackhole, where the data are, and Wormhole's
 # value too (as the tt-llk figures measured on Blackhole stand for Wormhole's, cost_params.json).
-SHARED_CYCLES = ("cycles_per_tile.norm",)
+SHARED_CYCLES = ("cycles_per_tile.norm", "conv_tilize_cycles", "conv_stick_cycles")
 BOUNDS = {"overlap": (0.01, 0.99)}
 # Typical log scatter of one published point about the model (run-to-run noise, '~' values,
 # unmodelled kernel details): a suite of n points weighs as much as one point of this precision
@@ -339,20 +340,22 @@ def terms_for(p: CostParams, r: dict) -> Terms:
 
 
 def conv_row_terms(p: CostParams, r: dict) -> Terms:
-    """`conv_terms` of a conv2d row: its output tiles x the reduction's K tiles, per core."""
+    """`conv_terms` of a conv2d row: its output's tile rows split over the `grid` rows (the conv's
+    cores along N x H x W), its output channels over the grid columns (block sharding's C cores)."""
     n, h, w, cin = _shape(r)
     kh, kw = (int(x) for x in r["window"].split("x"))
     sh, sw = (int(x) for x in r["stride"].split("x"))
     dh, dw = (int(x) for x in r["dilation"].split("x"))
     top, bottom, left, right = (int(x) for x in r["padding"].split(","))
-    ho = (h + top + bottom - dh * (kh - 1) - 1) // sh + 1
-    wo = (w + left + right - dw * (kw - 1) - 1) // sw + 1
+    pixels = n * ((h + top + bottom - dh * (kh - 1) - 1) // sh + 1) * ((w + left + right - dw * (kw - 1) - 1) // sw + 1)
+    rows, cols = (int(x) for x in r["grid"].split("x"))
     kt = math.ceil(cin * kh * kw / 32)
-    out_tiles = math.ceil(n * ho * wo / 32) * math.ceil(r["n"] / 32)
-    weights = kt * math.ceil(r["n"] / 32) * tile_bytes(r["dtype_b"]) if mem_code(r["b_mem"]) == "dram_i" else 0.0
-    act = activation_cycles(p, r.get("activation") or None)
-    cores = r["cores"]
-    return conv_terms(p, math.ceil(out_tiles * kt / cores), r["fidelity"], weights, 0.0, math.ceil(out_tiles / cores), act)
+    m_core, n_core = math.ceil(math.ceil(pixels / 32) / rows), math.ceil(math.ceil(r["n"] / 32) / cols)
+    weights = kt * n_core * tile_bytes(r["dtype_b"]) if mem_code(r["b_mem"]) == "dram_i" else 0.0
+    return conv_terms(
+        p, m_core * n_core * kt, r["fidelity"], weights, 0.0, m_core * n_core, activation_cycles(p, r.get("activation") or None),
+        tilized_per_core=m_core * kt, sender_bytes=weights, sticks_per_core=math.ceil(pixels / rows) * kh,
+    )  # fmt: skip
 
 
 def weight_bytes(r: dict) -> float:
@@ -389,6 +392,8 @@ class Table_:
             tie_launches(rows, arch, rows["launch_ns.layout"][arch], FREE[arch])
         if "page_latency_ns.reduction" in values:
             tie_latencies(rows, arch, values["page_latency_ns.reduction"])
+        if "launch_ns.matmul" in values:
+            rows["launch_ns.conv"][arch] = values["launch_ns.matmul"]  # a conv2d program launches as a matmul's does
         return params_from(rows, arch)
 
     def prior(self, name: str, arch: str) -> tuple[float, float]:
@@ -683,7 +688,7 @@ def main(argv: list[str] | None = None) -> int:
                 if name == "page_latency_ns.reduction":
                     tie_latencies(data["params"], arch, round(v, 4))
                 if name == "launch_ns.matmul":
-                    data["params"]["launch_ns.conv"][arch] = round(v, 4)  # no conv data: the matmul launch
+                    data["params"]["launch_ns.conv"][arch] = round(v, 4)  # the matmul launch (Table_.params)
             tie_launches(data["params"], arch, data["params"]["launch_ns.layout"][arch], FREE[arch])
             for k in TIED_LAUNCH:  # not inside tie_launches: the fit's finite differences need the unrounded sum
                 data["params"][f"launch_ns.{k}"][arch] = round(data["params"][f"launch_ns.{k}"][arch], 4)

@@ -29,6 +29,7 @@ from ttopt.device.cost_terms import (
     runs_unfused_1d,
     sdpa_decode_terms,
     stream_terms,
+    tile_bytes,
     tile_row_reader_terms,
     tilize_terms,
     transpose_hc_terms,
@@ -473,16 +474,24 @@ class CostModel:
         return interleaved_program(a, b, all_dram, factor)
 
     def _conv(self, op: Any, work: int, shapes: list, ins: tuple[LayoutInfo, ...], out_shape: Sequence[int], out: LayoutInfo) -> OpCost:
+        """tt-metal's conv2d program (`cost_terms.conv_terms`): the output's tile rows split over the
+        shard grid's rows (every core when height sharded or interleaved), its channels over the
+        grid's columns when block sharded; one sender reads the weights a grid column needs."""
         p = self.params
         fidelity = op_fidelity(op, ins[0].dtype.value if ins else out.dtype.value)
         cores = out.num_cores if out.sharded else self.device.num_cores
         tensors = list(zip(shapes, ins)) + [(out_shape, out)]
         dram = sum(_bytes(s, i) for s, i in tensors if i.dram or i.system)
         l1i = sum(_bytes(s, i) for s, i in tensors if i.l1 and not i.sharded)
-        # A fused activation runs on every output tile, as in a matmul.
+        rows, cols = (out.bbox if out.memory_layout is BLOCK else (1, cores) if out.memory_layout is WIDTH else (cores, 1)) if out.sharded else (cores, 1)
+        kt = ceil(_conv_reduction(op, shapes) / 32) if len(shapes) >= 2 else 1
+        pixels = prod(out_shape[:-1]) if out_shape else 1
+        m_core, n_core = ceil(ceil(pixels / 32) / rows), ceil(ceil((out_shape[-1] if out_shape else 1) / 32) / cols)
+        weights = ins[1] if len(ins) >= 2 else None
+        sender = kt * n_core * tile_bytes(weights.dtype.value) if weights is not None and (weights.dram or weights.system) else 0.0
         t = conv_terms(
-            p, ceil(work / cores), fidelity or "HiFi2", dram, l1i, ceil(tensor_tiles(out_shape) / cores),
-            activation_cycles(p, fused_activation(op)),
+            p, m_core * n_core * kt, fidelity or "HiFi2", dram, l1i, m_core * n_core, activation_cycles(p, fused_activation(op)),
+            tilized_per_core=m_core * kt, sender_bytes=sender, sticks_per_core=ceil(pixels / rows) * _kernel_rows(op),
         )  # fmt: skip
         return _op_cost(t, work, cores, dram, l1i, fidelity)
 
@@ -748,6 +757,13 @@ def op_name(op: Any) -> str:
     except Exception:  # a malformed location is not worth failing a cost estimate for
         name = None
     return name or op.name
+
+
+def _kernel_rows(op: Any) -> int:
+    """The kernel rows of a conv (its `kernel_size`'s first entry; 1 without one): the sticks its
+    activation reader copies per output pixel."""
+    kernel = getattr(getattr(op, "properties", {}).get("kernel_size"), "values", None)
+    return int(kernel[0]) if kernel else 1
 
 
 def _conv_reduction(op: Any, shapes: list) -> int:

@@ -129,6 +129,8 @@ class CostParams:
     in0_mcast_flushed: float = 0.0  # 1: the 1-D in0 sender flushes each multicast before its next read (Blackhole)
     dram_request_ns: float = 0.0  # a DRAM bank serves at most one tile read request per this (0: not limiting)
     write_issue_cycles: float = 0.0  # a writer's cost per NoC write it issues with a page address computed per write
+    conv_tilize_cycles: float = 0.0  # a conv2d compute kernel's cycles per activation tile it tilizes
+    conv_stick_cycles: float = 0.0  # a conv2d activation reader's cycles per stick (an output pixel's kernel row) it copies
 
     @property
     def link_gbps(self) -> float:
@@ -646,13 +648,23 @@ def reshape_tiled_terms(
 
 def conv_terms(
     p: CostParams, blocks_per_core: int, fidelity: str, dram_bytes: float, l1i_bytes: float,
-    act_tiles_per_core: int = 0, act_cycles: float = 0.0,
+    act_tiles_per_core: int = 0, act_cycles: float = 0.0, tilized_per_core: int = 0, sender_bytes: float = 0.0,
+    sticks_per_core: int = 0,
 ) -> Terms:
-    """A conv2d as its im2col matmul: each core's 32x32x32 blocks at the LoFi rate x the fidelity's
-    passes, a fused activation's cycles on its output tiles, and its DRAM operands (the weights,
-    the bias) at the 2-D rate."""
-    compute = (blocks_per_core * p.matmul_cycles_lofi * FIDELITY_PASSES[fidelity] + act_tiles_per_core * act_cycles) / p.clock_ghz
-    return combine(p, "conv", compute, dram_bytes / p.dram_2d_gbps, l1i_bytes / p.l1_interleaved_gbps)
+    """tt-metal's conv2d program (`conv_bmm_tilize.cpp` and its readers): each core tilizes its
+    row-major activation block (`tilized_per_core` tiles: output tile rows x K tiles, at
+    `conv_tilize_cycles`) and multiplies it into its 32x32x32 blocks at the LoFi rate x the
+    fidelity's passes, a fused activation running on its output tiles; its activation reader copies
+    one stick per output pixel and kernel row from the haloed shard (`conv_stick_cycles` each);
+    one sender core reads the weights a core needs from DRAM (`sender_bytes`, at one core's block
+    rate, `dram_core_gbps`) and multicasts them, while other DRAM operands stream at the 2-D rate."""
+    compute = (
+        blocks_per_core * p.matmul_cycles_lofi * FIDELITY_PASSES[fidelity] + tilized_per_core * p.conv_tilize_cycles
+        + act_tiles_per_core * act_cycles
+    ) / p.clock_ghz  # fmt: skip
+    dram = max(dram_bytes / p.dram_2d_gbps, sender_bytes / p.dram_core_gbps)
+    noc = max(l1i_bytes / p.l1_interleaved_gbps, sticks_per_core * p.conv_stick_cycles / p.clock_ghz)
+    return combine(p, "conv", compute, dram, noc)
 
 
 def tensor_tiles_of(shape: Sequence[int]) -> int:
