@@ -54,9 +54,11 @@ sys.path.insert(0, str(ROOT))
 from ttopt.device.cost_model import NORM_EXCHANGES, REDUCTION_PASSES, activation_cycles, head_program_rows  # noqa: E402
 from ttopt.device.cost_terms import (  # noqa: E402
     CALIBRATION_FILE,
+    ConvShape,
     CostParams,
     Terms,
-    conv_terms,
+    conv_k_tiles,
+    conv_program_terms,
     matmul_terms,
     mem_code,
     params_from,
@@ -340,21 +342,23 @@ def terms_for(p: CostParams, r: dict) -> Terms:
 
 
 def conv_row_terms(p: CostParams, r: dict) -> Terms:
-    """`conv_terms` of a conv2d row: its output's tile rows split over the `grid` rows (the conv's
-    cores along N x H x W), its output channels over the grid columns (block sharding's C cores)."""
+    """`conv_program_terms` of a conv2d row: its output's tile rows over the `grid` rows (the conv's
+    cores along N x H x W), its channels over the grid columns, its input channels over `in0_grid`'s
+    columns (block sharding's C cores)."""
     n, h, w, cin = _shape(r)
     kh, kw = (int(x) for x in r["window"].split("x"))
     sh, sw = (int(x) for x in r["stride"].split("x"))
     dh, dw = (int(x) for x in r["dilation"].split("x"))
     top, bottom, left, right = (int(x) for x in r["padding"].split(","))
     pixels = n * ((h + top + bottom - dh * (kh - 1) - 1) // sh + 1) * ((w + left + right - dw * (kw - 1) - 1) // sw + 1)
+    conv = ConvShape(pixels, cin, r["n"], int(r.get("groups") or 1), kh, kw)
     rows, cols = (int(x) for x in r["grid"].split("x"))
-    kt = math.ceil(cin * kh * kw / 32)
-    m_core, n_core = math.ceil(math.ceil(pixels / 32) / rows), math.ceil(math.ceil(r["n"] / 32) / cols)
-    weights = kt * n_core * tile_bytes(r["dtype_b"]) if mem_code(r["b_mem"]) == "dram_i" else 0.0
-    return conv_terms(
-        p, m_core * n_core * kt, r["fidelity"], weights, 0.0, m_core * n_core, activation_cycles(p, r.get("activation") or None),
-        tilized_per_core=m_core * kt, sender_bytes=weights, sticks_per_core=math.ceil(pixels / rows) * kh,
+    c_in = int(r["in0_grid"].split("x")[1]) if r.get("in0_grid") else 0
+    in_dram = mem_code(r["b_mem"]) == "dram_i"
+    weights = conv_k_tiles(conv, c_in or cols) * math.ceil(r["n"] / 32) * tile_bytes(r["dtype_b"]) if in_dram else 0.0
+    return conv_program_terms(
+        p, conv, rows, cols, r["fidelity"], r["dtype_b"], in_dram, weights, 0.0,
+        activation_cycles(p, r.get("activation") or None), mem_code(r["out_mem"]) == "l1_w", c_in,
     )  # fmt: skip
 
 

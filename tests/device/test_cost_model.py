@@ -171,31 +171,99 @@ def test_a_fused_norm_runs_its_activation_on_each_output_tile_on_its_row_cores(o
     assert with_res.compute_ns - base.compute_ns == pytest.approx(64 * p.cycles_per_tile["eltwise_binary"] / p.clock_ghz)
 
 
-def test_a_conv2d_is_priced_as_its_calibration_rows_are(op, lay) -> None:
-    # A DeepLabV3 3x3 conv of [1, 64, 128, 128] to 128 channels, height sharded on 86 cores, LoFi,
-    # relu in its config, prepared bfp8 weights in DRAM: the cost model and bench/calibrate.py's
-    # row price it alike (cost_terms.conv_terms). Each core tilizes its 3 output tile rows x 36 K
-    # tiles of activation and multiplies them into 3 x 4 x 36 blocks; one sender reads the weights.
+def _conv_row_op(op, lay, cm, row):
+    """A ttnn.conv2d op and its layouts from a conv calibration row (sharded as the row's `grid`)."""
+    n, h, w, cin = (int(x) for x in row["shape"].split("x"))
+    kh, kw = (int(x) for x in row["window"].split("x"))
+    sh, sw = (int(x) for x in row["stride"].split("x"))
+    dh, dw = (int(x) for x in row["dilation"].split("x"))
+    top, bottom, left, right = (int(x) for x in row["padding"].split(","))
+    pixels = n * ((h + top + bottom - dh * (kh - 1) - 1) // sh + 1) * ((w + left + right - dw * (kw - 1) - 1) // sw + 1)
+    cout, rows, cols = row["n"], *(int(x) for x in row["grid"].split("x"))
+    k = cin * kh * kw
+    act = ", conv2d_config = #ttnn.conv2d_config<activation = <op_type = relu>>" if row["activation"] else ""
+    props = (
+        f"batch_size = {n} : i32, in_channels = {cin} : i32, out_channels = {cout} : i32, input_height = {h} : i32, "
+        f"input_width = {w} : i32, kernel_size = array<i32: {kh}, {kw}>, stride = array<i32: {sh}, {sw}>, "
+        f"padding = array<i32: {top}, {bottom}, {left}, {right}>, dilation = array<i32: {dh}, {dw}>, groups = 1 : i32, "
+        "compute_config = #ttnn.device_compute_kernel_config<math_fidelity = lofi>" + act
+    )
+    types = ([f"1x1x{n * h * w}x{cin}xbf16", f"1x1x{k}x{cout}xbf16"], f"1x1x{pixels}x{cout}xbf16")
+    grid = cm.device.worker_grid
+    block = row["a_mem"] == "l1_b"
+    in_grid = (rows, int(row["in0_grid"].split("x")[1])) if block else (rows, 1)
+    x = lay((1, 1, n * h * w, cin), "l1", "b" if block else "h", grid=in_grid, worker_grid=grid)
+    out = lay((1, 1, pixels, cout), "l1", "b" if block else "h", grid=(rows, cols), worker_grid=grid)
+    weights = lay((1, 1, k, cout), dtype="bfp_bf8", worker_grid=grid)
+    return op("ttnn.conv2d", *types, props=props), [x, weights], out
+
+
+@pytest.mark.parametrize(
+    "row_id",
+    [
+        "dlv3_conv_87040",  # 3x3, height sharded on 86 cores
+        "dlv3_conv_123904",  # 3x3 stride 2: the output's pixels, not the input's
+        "dlv3_conv_180224",  # 3x3 dilation 2, block sharded 8x8, input channels over 11 columns
+        "dlv3_conv_116736",  # 1x1 stride 2, block sharded 10x11
+    ],
+)
+def test_a_conv2d_is_priced_as_its_calibration_rows_are(op, lay, row_id) -> None:
+    # The cost model and bench/calibrate.py's rows price a conv alike (cost_terms.conv_program_terms).
     from bench.calibrate import terms_for
 
     cm = CostModel(preset("blackhole"))
-    conv = _conv3x3(128, 128, 64, 128) + (
-        ", compute_config = #ttnn.device_compute_kernel_config<math_fidelity = lofi>, "
-        "conv2d_config = #ttnn.conv2d_config<activation = <op_type = relu>>"
-    )
-    types = (["1x1x8192x128xbf16", "1x1x1152x128xbf16"], "1x1x8192x128xbf16")
-    grid = cm.device.worker_grid
-    sharded = lay((1, 1, 8192, 128), "l1", "h", grid=(86, 1), worker_grid=grid)
-    weights = lay((1, 1, 1152, 128), dtype="bfp_bf8", worker_grid=grid)
-    c = cm.op_cost(op("ttnn.conv2d", *types, props=conv), [sharded, weights], sharded)
+    (row,) = [r for r in load_suites(CALIBRATION_DIR)["conv_bh_deeplabv3"] if r["id"] == row_id]
+    conv, ins, out = _conv_row_op(op, lay, cm, row)
+    c, t = cm.op_cost(conv, ins, out), terms_for(cm.params, row)
+    assert (c.compute_ns, c.dram_ns, c.noc_ns) == pytest.approx((t.compute_ns, t.dram_ns, t.noc_ns), rel=1e-6)
+    assert c.ns == pytest.approx(t.ns, rel=1e-6)
+
+
+def test_a_conv2d_tilizes_its_activation_streams_its_weights_and_reads_a_stick_per_kernel_row(op, lay) -> None:
+    # A DeepLabV3 3x3 conv of [1, 64, 128, 128] to 128 channels, height sharded on 86 cores: each
+    # core tilizes its 3 output tile rows x 36 K tiles, multiplies them into 3 x 4 x 36 blocks and
+    # relu's its 12 output tiles; one sender reads all 36 x 4 bfp8 weight tiles; the reader copies
+    # a stick per output pixel and kernel row.
+    cm = CostModel(preset("blackhole"))
     (row,) = [r for r in load_suites(CALIBRATION_DIR)["conv_bh_deeplabv3"] if r["id"] == "dlv3_conv_87040"]
-    t = terms_for(cm.params, row)
-    assert c.ns == pytest.approx(t.ns, rel=1e-6) and c.compute_ns == pytest.approx(t.compute_ns, rel=1e-6)
+    c = cm.op_cost(*_conv_row_op(op, lay, cm, row))
     p = cm.params
     cycles = 3 * 4 * 36 * p.matmul_cycles_lofi + 3 * 36 * p.conv_tilize_cycles + 3 * 4 * p.cycles_per_tile["eltwise_unary"]
     assert c.compute_ns == pytest.approx(cycles / p.clock_ghz)
-    assert c.dram_ns == pytest.approx(36 * 4 * 1088 / p.dram_core_gbps)  # the weights, through one sender
-    assert c.noc_ns == pytest.approx(ceil(8192 / 86) * 3 * p.conv_stick_cycles / p.clock_ghz)  # a stick a pixel's kernel row
+    assert c.dram_ns == pytest.approx(36 * 4 * 1088 / p.dram_core_gbps)
+    assert c.noc_ns == pytest.approx(ceil(8192 / 86) * 3 * p.conv_stick_cycles / p.clock_ghz)
+
+
+def test_conv_k_tiles_align_channels_and_round_each_kernel_row() -> None:
+    # tt-metal aligns input channels to 8 (per channel core) and rounds each kernel row to a tile:
+    # the fixtures' prepared weights have 3 K tiles for a 3x3 of 3 channels, 14 for a 7x7 of 3,
+    # 165 for a 3x3 of 512 split over 11 cores; a grouped conv is padded to its full channels.
+    from ttopt.device.cost_terms import ConvShape, conv_k_tiles
+
+    assert conv_k_tiles(ConvShape(1, 3, 64, 1, 3, 3)) == 3
+    assert conv_k_tiles(ConvShape(1, 3, 64, 1, 7, 7)) == 14
+    assert conv_k_tiles(ConvShape(1, 512, 512, 1, 3, 3), c_in_cores=11) == 165
+    assert conv_k_tiles(ConvShape(1, 256, 256, 4, 3, 3)) == conv_k_tiles(ConvShape(1, 256, 256, 1, 3, 3)) == 72
+    assert conv_k_tiles(ConvShape(1, 256, 256, 256, 3, 3)) == 3  # depthwise: one channel a group
+    assert conv_k_tiles(ConvShape(1, 64, 64, 1, 1, 5)) == 10  # a 1x5 kernel: one row of 5 x 64 channels
+
+
+def test_an_interleaved_conv_runs_on_the_cheaper_of_tt_metals_auto_shard_layouts(op, lay) -> None:
+    # tt-metal never runs a conv interleaved: from an interleaved input it auto-shards. A 3x3 512 ->
+    # 512 conv on 7x7 (two tile rows of output) streams its 2.6 MB of weights through one sender when
+    # height sharded; block sharding splits them over the grid's columns, and the interleaved conv is
+    # priced as that.
+    cm = CostModel(preset("wormhole_b0"))
+    props = _conv3x3(512, 512, 7, 7)
+    types = (["1x1x49x512xbf16", "512x512x3x3xbf16"], "1x1x49x512xbf16")
+    weights = lay((512, 512, 3, 3), "system_memory", tiled=False)
+    interleaved = cm.op_cost(op("ttnn.conv2d", *types, props=props), [lay((1, 1, 49, 512)), weights], lay((1, 1, 49, 512)))
+    block = lay((1, 1, 49, 512), "l1", "b", grid=(2, 8))
+    blocked = cm.op_cost(op("ttnn.conv2d", *types, props=props), [block, weights], block)
+    height = lay((1, 1, 49, 512), "l1", "h", grid=(2, 1))
+    heighted = cm.op_cost(op("ttnn.conv2d", *types, props=props), [height, weights], height)
+    assert blocked.dram_ns * 4 < heighted.dram_ns  # a column's share of the weights through each sender
+    assert interleaved.dram_ns < heighted.dram_ns
 
 
 def test_a_norm_is_priced_as_its_calibration_rows_are(op, lay) -> None:

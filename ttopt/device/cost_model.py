@@ -18,9 +18,10 @@ from ttopt.device.circular_buffers import matmul_cb
 from ttopt.device.conversion_steps import steps
 from ttopt.device.cost_terms import (
     FIDELITY_PASSES,
+    ConvShape,
     CostParams,
     Terms,
-    conv_terms,
+    conv_program_terms,
     fidelity_for,
     matmul_terms,
     params_for,
@@ -29,7 +30,6 @@ from ttopt.device.cost_terms import (
     runs_unfused_1d,
     sdpa_decode_terms,
     stream_terms,
-    tile_bytes,
     tile_row_reader_terms,
     tilize_terms,
     transpose_hc_terms,
@@ -113,6 +113,7 @@ def op_fidelity(op: Any, fmt: str) -> str:
 
 
 _OP_TYPE = re.compile(r"op_type\s*=\s*(\w+)")
+_WEIGHTS_DTYPE = re.compile(r"weights_dtype\s*=\s*(\w+)")
 # A config's activation: a matmul program config's `fused_activation = #ttnn.unary_with_param<op_type
 # = ...>`, a conv2d_config's `activation = <op_type = ...>`.
 _CONFIG_ACT = re.compile(r"activation\s*=\s*(?:#ttnn\.unary_with_param)?<\s*op_type\s*=\s*(\w+)")
@@ -474,25 +475,38 @@ class CostModel:
         return interleaved_program(a, b, all_dram, factor)
 
     def _conv(self, op: Any, work: int, shapes: list, ins: tuple[LayoutInfo, ...], out_shape: Sequence[int], out: LayoutInfo) -> OpCost:
-        """tt-metal's conv2d program (`cost_terms.conv_terms`): the output's tile rows split over the
-        shard grid's rows (every core when height sharded or interleaved), its channels over the
-        grid's columns when block sharded; one sender reads the weights a grid column needs."""
+        """tt-metal's conv2d program (`cost_terms.conv_program_terms`) on the grid its output's shard
+        spec gives; an interleaved output's program runs on the input's shard spec, or, from an
+        interleaved input, on the height or block sharding tt-metal's auto-shard picks (the cheaper)."""
         p = self.params
-        fidelity = op_fidelity(op, ins[0].dtype.value if ins else out.dtype.value)
+        fidelity = op_fidelity(op, ins[0].dtype.value if ins else out.dtype.value) or "HiFi2"
         cores = out.num_cores if out.sharded else self.device.num_cores
         tensors = list(zip(shapes, ins)) + [(out_shape, out)]
         dram = sum(_bytes(s, i) for s, i in tensors if i.dram or i.system)
         l1i = sum(_bytes(s, i) for s, i in tensors if i.l1 and not i.sharded)
-        rows, cols = (out.bbox if out.memory_layout is BLOCK else (1, cores) if out.memory_layout is WIDTH else (cores, 1)) if out.sharded else (cores, 1)
-        kt = ceil(_conv_reduction(op, shapes) / 32) if len(shapes) >= 2 else 1
-        pixels = prod(out_shape[:-1]) if out_shape else 1
-        m_core, n_core = ceil(ceil(pixels / 32) / rows), ceil(ceil((out_shape[-1] if out_shape else 1) / 32) / cols)
+        conv = _conv_shape(op, shapes, out_shape)
         weights = ins[1] if len(ins) >= 2 else None
-        sender = kt * n_core * tile_bytes(weights.dtype.value) if weights is not None and (weights.dram or weights.system) else 0.0
-        t = conv_terms(
-            p, m_core * n_core * kt, fidelity or "HiFi2", dram, l1i, m_core * n_core, activation_cycles(p, fused_activation(op)),
-            tilized_per_core=m_core * kt, sender_bytes=sender, sticks_per_core=ceil(pixels / rows) * _kernel_rows(op),
-        )  # fmt: skip
+        in_dram = weights is not None and (weights.dram or weights.system)
+        fmt = _weights_format(op, weights)
+        act = activation_cycles(p, fused_activation(op))
+
+        # A block-sharded input splits the input channels over its own grid columns.
+        c_in = ins[0].bbox[1] if ins and ins[0].sharded and ins[0].memory_layout is BLOCK else 0
+
+        def on(rows: int, cols: int, width: bool = False) -> Terms:
+            return conv_program_terms(p, conv, rows, cols, fidelity, fmt, in_dram, dram, l1i, act, width, c_in)
+
+        grid = out if out.sharded else ins[0] if ins and ins[0].sharded else None
+        if grid is None:
+            m_tiles = ceil(conv.pixels / 32)
+            rows, cols = self.device.worker_grid
+            t = min(on(min(cores, m_tiles), 1), on(rows, cols), key=lambda x: x.device_ns)
+        elif grid.memory_layout is BLOCK:
+            t = on(*grid.bbox)
+        elif grid.memory_layout is WIDTH:
+            t = on(1, grid.num_cores, width=True)
+        else:
+            t = on(grid.num_cores, 1)
         return _op_cost(t, work, cores, dram, l1i, fidelity)
 
     def _stream(
@@ -759,11 +773,29 @@ def op_name(op: Any) -> str:
     return name or op.name
 
 
-def _kernel_rows(op: Any) -> int:
-    """The kernel rows of a conv (its `kernel_size`'s first entry; 1 without one): the sticks its
-    activation reader copies per output pixel."""
-    kernel = getattr(getattr(op, "properties", {}).get("kernel_size"), "values", None)
-    return int(kernel[0]) if kernel else 1
+def _conv_shape(op: Any, shapes: list, out_shape: Sequence[int]) -> ConvShape:
+    """A conv op's `ConvShape` from its attributes (the weight's OIHW shape and the input's channels
+    where they are missing); its output pixels from its result, 1x1x(N*H*W)xC as TTNN flattens it."""
+    props = getattr(op, "properties", {})
+    kernel, cin, cout, groups = (getattr(props.get(k), "values", None) or getattr(props.get(k), "value", None)
+                                 for k in ("kernel_size", "in_channels", "out_channels", "groups"))  # fmt: skip
+    ws: list[int] = list(shapes[1]) if len(shapes) >= 2 else []
+    oihw = len(ws) == 4 and not (ws[0] == 1 and ws[1] == 1)
+    kh, kw = (int(kernel[0]), int(kernel[-1])) if kernel else (ws[2], ws[3]) if oihw else (1, 1)
+    channels = int(cin) if cin else ws[1] * int(groups or 1) if oihw else shapes[0][-1]
+    return ConvShape(
+        pixels=prod(out_shape[:-1]) if out_shape else 1, in_channels=channels,
+        out_channels=int(cout) if cout else (out_shape[-1] if out_shape else 1), groups=int(groups or 1),
+        kernel_h=kh, kernel_w=kw,
+    )  # fmt: skip
+
+
+def _weights_format(op: Any, weights: LayoutInfo | None) -> str:
+    """The format a conv's weights are read in: its conv2d_config's `weights_dtype` (host weights are
+    prepared in it), else the weight tensor's."""
+    cfg = op.get_attr("conv2d_config") if hasattr(op, "get_attr") else None
+    m = _WEIGHTS_DTYPE.search(cfg.canonical()) if cfg is not None else None
+    return m.group(1) if m else weights.dtype.value if weights is not None else "bf16"
 
 
 def _conv_reduction(op: Any, shapes: list) -> int:

@@ -667,6 +667,48 @@ def conv_terms(
     return combine(p, "conv", compute, dram, noc)
 
 
+@dataclass(frozen=True, slots=True)
+class ConvShape:
+    """A conv2d as tt-metal's program sees it: output pixels (N x H x W), channels, groups, kernel."""
+
+    pixels: int
+    in_channels: int
+    out_channels: int
+    groups: int
+    kernel_h: int
+    kernel_w: int
+
+
+def conv_k_tiles(conv: ConvShape, c_in_cores: int = 1) -> int:
+    """K tiles of tt-metal's conv matmul: each channel core's input channels aligned to 8, each
+    kernel row rounded up to a tile (determine_per_core_conv_block_config), a grouped conv's weights
+    zero-padded to the full channels (convert_conv_weight_tensor_to_grouped_layout); a depthwise
+    conv (tt-metal's pool-based program, not modelled) keeps its one channel per group."""
+    depthwise = conv.groups > 1 and conv.groups == conv.in_channels
+    channels = 1 if depthwise else conv.in_channels
+    per_core = ceil(ceil(channels / c_in_cores) / 8) * 8
+    return c_in_cores * conv.kernel_h * ceil(conv.kernel_w * per_core / 32)
+
+
+def conv_program_terms(
+    p: CostParams, conv: ConvShape, rows: int, cols: int, fidelity: str, weight_fmt: str, weights_in_dram: bool,
+    dram_bytes: float, l1i_bytes: float, act_cycles: float = 0.0, width_sharded: bool = False, c_in_cores: int = 0,
+) -> Terms:
+    """`conv_terms` of `conv` with its output's tile rows split over `rows` cores and its channels
+    over `cols`: height sharding `cols` 1, block sharding the grid's columns (which also split the
+    input channels, over `c_in_cores` where they differ), width sharding `rows` 1 (each core
+    tilizes its channels' share of K)."""
+    kt = conv_k_tiles(conv, c_in_cores or cols)
+    m_core = ceil(ceil(conv.pixels / 32) / max(1, rows))
+    n_core = ceil(ceil(conv.out_channels / 32) / max(1, cols))
+    sender = kt * n_core * tile_bytes(weight_fmt) if weights_in_dram else 0.0
+    tilized = m_core * (ceil(kt / max(1, cols)) if width_sharded else kt)
+    return conv_terms(
+        p, m_core * n_core * kt, fidelity, dram_bytes, l1i_bytes, m_core * n_core, act_cycles, tilized_per_core=tilized,
+        sender_bytes=sender, sticks_per_core=ceil(conv.pixels / max(1, rows)) * conv.kernel_h,
+    )  # fmt: skip
+
+
 def tensor_tiles_of(shape: Sequence[int]) -> int:
     """Tiles of a tiled tensor: its leading dimensions x the [H, W] tiles."""
     lead = prod(shape[:-2]) if len(shape) > 2 else 1
