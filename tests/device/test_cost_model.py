@@ -186,7 +186,7 @@ def _conv_row_op(op, lay, cm, row):
         f"batch_size = {n} : i32, in_channels = {cin} : i32, out_channels = {cout} : i32, input_height = {h} : i32, "
         f"input_width = {w} : i32, kernel_size = array<i32: {kh}, {kw}>, stride = array<i32: {sh}, {sw}>, "
         f"padding = array<i32: {top}, {bottom}, {left}, {right}>, dilation = array<i32: {dh}, {dw}>, groups = 1 : i32, "
-        "compute_config = #ttnn.device_compute_kernel_config<math_fidelity = lofi>" + act
+        f"compute_config = #ttnn.device_compute_kernel_config<math_fidelity = {row['fidelity'].lower()}>" + act
     )
     types = ([f"1x1x{n * h * w}x{cin}xbf16", f"1x1x{k}x{cout}xbf16"], f"1x1x{pixels}x{cout}xbf16")
     grid = cm.device.worker_grid
@@ -194,7 +194,7 @@ def _conv_row_op(op, lay, cm, row):
     in_grid = (rows, int(row["in0_grid"].split("x")[1])) if block else (rows, 1)
     x = lay((1, 1, n * h * w, cin), "l1", "b" if block else "h", grid=in_grid, worker_grid=grid)
     out = lay((1, 1, pixels, cout), "l1", "b" if block else "h", grid=(rows, cols), worker_grid=grid)
-    weights = lay((1, 1, k, cout), dtype="bfp_bf8", worker_grid=grid)
+    weights = lay((1, 1, k, cout), dtype=row["dtype_b"], worker_grid=grid)
     return op("ttnn.conv2d", *types, props=props), [x, weights], out
 
 
@@ -205,6 +205,8 @@ def _conv_row_op(op, lay, cm, row):
         "dlv3_conv_123904",  # 3x3 stride 2: the output's pixels, not the input's
         "dlv3_conv_180224",  # 3x3 dilation 2, block sharded 8x8, input channels over 11 columns
         "dlv3_conv_116736",  # 1x1 stride 2, block sharded 10x11
+        "oft_conv_181248",  # 7x7 stem of 3 channels, HiFi2, on a 20-core grid
+        "oft_conv_1606656",  # 5x5 of one channel, HiFi4, bf16 weights
     ],
 )
 def test_a_conv2d_is_priced_as_its_calibration_rows_are(op, lay, row_id) -> None:
@@ -212,7 +214,8 @@ def test_a_conv2d_is_priced_as_its_calibration_rows_are(op, lay, row_id) -> None
     from bench.calibrate import terms_for
 
     cm = CostModel(preset("blackhole"))
-    (row,) = [r for r in load_suites(CALIBRATION_DIR)["conv_bh_deeplabv3"] if r["id"] == row_id]
+    suites = load_suites(CALIBRATION_DIR)
+    (row,) = [r for name in ("conv_bh_deeplabv3", "conv_bh_oft") for r in suites[name] if r["id"] == row_id]
     conv, ins, out = _conv_row_op(op, lay, cm, row)
     c, t = cm.op_cost(conv, ins, out), terms_for(cm.params, row)
     assert (c.compute_ns, c.dram_ns, c.noc_ns) == pytest.approx((t.compute_ns, t.dram_ns, t.noc_ns), rel=1e-6)
@@ -264,6 +267,9 @@ def test_an_interleaved_conv_runs_on_the_cheaper_of_tt_metals_auto_shard_layouts
     heighted = cm.op_cost(op("ttnn.conv2d", *types, props=props), [height, weights], height)
     assert blocked.dram_ns * 4 < heighted.dram_ns  # a column's share of the weights through each sender
     assert interleaved.dram_ns < heighted.dram_ns
+    # conv2d shards its interleaved input first and converts its output back after: two programs of
+    # their own, serial with the conv.
+    assert interleaved.sync_ns > 0 == blocked.sync_ns
 
 
 def test_a_norm_is_priced_as_its_calibration_rows_are(op, lay) -> None:

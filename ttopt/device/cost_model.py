@@ -21,6 +21,7 @@ from ttopt.device.cost_terms import (
     ConvShape,
     CostParams,
     Terms,
+    conv_k_tiles,
     conv_program_terms,
     fidelity_for,
     matmul_terms,
@@ -36,7 +37,7 @@ from ttopt.device.cost_terms import (
     untilize_terms,
 )
 from ttopt.device.device import Device
-from ttopt.device.layout_info import BLOCK, WIDTH, LayoutInfo, layout_info, tensor_tiles
+from ttopt.device.layout_info import BLOCK, HEIGHT, WIDTH, LayoutInfo, layout_info, tensor_tiles
 from ttopt.device.matmul_config import NO_REUSE, derive_program_config, interleaved_program, matmul_dims, per_core_factor
 from ttopt.device.op_families import Family, family_of
 from ttopt.device.presets import cost_arch, unary_kind
@@ -493,21 +494,48 @@ class CostModel:
         # A block-sharded input splits the input channels over its own grid columns.
         c_in = ins[0].bbox[1] if ins and ins[0].sharded and ins[0].memory_layout is BLOCK else 0
 
-        def on(rows: int, cols: int, width: bool = False) -> Terms:
-            return conv_program_terms(p, conv, rows, cols, fidelity, fmt, in_dram, dram, l1i, act, width, c_in)
+        def on(rows: int, cols: int, width: bool = False, block: bool = False) -> Terms:
+            return conv_program_terms(p, conv, rows, cols, fidelity, fmt, in_dram, dram, l1i, act, width, c_in if block else 0)
 
         grid = out if out.sharded else ins[0] if ins and ins[0].sharded else None
         if grid is None:
-            m_tiles = ceil(conv.pixels / 32)
-            rows, cols = self.device.worker_grid
-            t = min(on(min(cores, m_tiles), 1), on(rows, cols), key=lambda x: x.device_ns)
+            # tt-metal's auto-shard sizes a height grid to the output's tile rows and a block grid to
+            # its tile rows by a divisor of its channel tiles; it picks by L1 footprint, the model
+            # the cheaper of the two.
+            m_tiles, n_tiles = ceil(conv.pixels / 32), ceil(conv.out_channels / 32)
+            grid_rows, grid_cols = self.device.worker_grid
+            height = (min(cores, m_tiles), 1)
+            block = (min(grid_rows, m_tiles), max(d for d in range(1, grid_cols + 1) if n_tiles % d == 0))
+            t, spec = min(((on(*height), (HEIGHT, height)), (on(*block, block=True), (BLOCK, block))), key=lambda c: c[0].device_ns)
         elif grid.memory_layout is BLOCK:
-            t = on(*grid.bbox)
+            t, spec = on(*grid.bbox, block=True), (BLOCK, grid.bbox)
         elif grid.memory_layout is WIDTH:
-            t = on(1, grid.num_cores, width=True)
+            t, spec = on(1, grid.num_cores, width=True), (WIDTH, (1, grid.num_cores))
         else:
-            t = on(grid.num_cores, 1)
+            t, spec = on(grid.num_cores, 1), (HEIGHT, (grid.num_cores, 1))
+        # conv2d shards an interleaved input onto the grid it runs on first, and converts its output
+        # shards to an interleaved memory config after (programs of their own: to_memory_config).
+        extra = 0.0
+        if ins and not ins[0].sharded and shapes:
+            extra += self._shard_conversion(shapes[0], ins[0], *spec, into=True)
+        if not out.sharded:
+            extra += self._shard_conversion(out_shape, out, *spec, into=False)
+        if extra:
+            t = replace(t, sync_ns=t.sync_ns + extra)
         return _op_cost(t, work, cores, dram, l1i, fidelity)
+
+    def _shard_conversion(self, shape: Sequence[int], info: LayoutInfo, layout: Any, grid: tuple[int, int], into: bool) -> float:
+        """ns of converting a `shape` tensor between its interleaved layout `info` and the `layout`
+        shards on `grid` (into them, or out of them)."""
+        try:
+            shards = TTNNLayoutAttr.build(
+                tuple(shape), info.dtype.value, tiled=True, buffer_type="l1", memory_layout=layout, grid=grid,
+                worker_grid=self.device.worker_grid,
+            )  # fmt: skip
+        except (AttrError, ValueError):
+            return 0.0  # no shard spec of that grid fits the tensor: the conversion is not priced
+        src, dst = (info.layout, shards) if into else (shards, info.layout)
+        return self.conversion_cost(shape, src, dst).ns
 
     def _stream(
         self, kind: str, work: int, shapes: list, ins: tuple[LayoutInfo, ...], out_shape: Sequence[int], out: LayoutInfo,
@@ -638,7 +666,7 @@ class CostModel:
             kt = ceil(shapes[0][-1] / 32)
             return out_t * kt
         if fam is Family.CONV and len(shapes) >= 2:
-            return out_t * ceil(_conv_reduction(op, shapes) / 32)
+            return out_t * conv_k_tiles(_conv_shape(op, shapes, out_shape))
         if op.name in ROW_SPLIT_NORMS and shapes:
             # A norm's passes run over its input's tiles; gamma and beta are rows each core reads, not
             # tiles of work (a fused residual's pre-add is priced per output tile: `_fused_cycles`).
@@ -781,8 +809,9 @@ def _conv_shape(op: Any, shapes: list, out_shape: Sequence[int]) -> ConvShape:
                                  for k in ("kernel_size", "in_channels", "out_channels", "groups"))  # fmt: skip
     ws: list[int] = list(shapes[1]) if len(shapes) >= 2 else []
     oihw = len(ws) == 4 and not (ws[0] == 1 and ws[1] == 1)
+    prepared = len(ws) == 4 and not oihw  # 1x1x(in*kh*kw)xout: its K is known, its kernel is not
     kh, kw = (int(kernel[0]), int(kernel[-1])) if kernel else (ws[2], ws[3]) if oihw else (1, 1)
-    channels = int(cin) if cin else ws[1] * int(groups or 1) if oihw else shapes[0][-1]
+    channels = int(cin) if cin else ws[1] * int(groups or 1) if oihw else ws[2] if prepared and not kernel else shapes[0][-1]
     return ConvShape(
         pixels=prod(out_shape[:-1]) if out_shape else 1, in_channels=channels,
         out_channels=int(cout) if cout else (out_shape[-1] if out_shape else 1), groups=int(groups or 1),
@@ -796,18 +825,3 @@ def _weights_format(op: Any, weights: LayoutInfo | None) -> str:
     cfg = op.get_attr("conv2d_config") if hasattr(op, "get_attr") else None
     m = _WEIGHTS_DTYPE.search(cfg.canonical()) if cfg is not None else None
     return m.group(1) if m else weights.dtype.value if weights is not None else "bf16"
-
-
-def _conv_reduction(op: Any, shapes: list) -> int:
-    """The reduction length of one conv output element: in_channels / groups x kernel area, from
-    the op's attributes (its weight may already be prepared, 1x1x(in*kh*kw)xout), else from an
-    OIHW weight, else the input's channels."""
-    props = getattr(op, "properties", {})
-    kernel, cin, groups = (getattr(props.get(k), "values", None) or getattr(props.get(k), "value", None)
-                           for k in ("kernel_size", "in_channels", "groups"))  # fmt: skip
-    if kernel and cin:
-        return max(1, int(cin) // max(1, int(groups or 1))) * prod(int(v) for v in kernel)
-    ws = shapes[1]
-    if len(ws) == 4 and ws[0] == 1 and ws[1] == 1:  # prepared: 1x1x(in*kh*kw)xout
-        return ws[2]
-    return prod(ws[1:]) if len(ws) == 4 else shapes[0][-1]

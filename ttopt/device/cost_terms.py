@@ -685,8 +685,9 @@ def conv_k_tiles(conv: ConvShape, c_in_cores: int = 1) -> int:
     zero-padded to the full channels (convert_conv_weight_tensor_to_grouped_layout); a depthwise
     conv (tt-metal's pool-based program, not modelled) keeps its one channel per group."""
     depthwise = conv.groups > 1 and conv.groups == conv.in_channels
-    channels = 1 if depthwise else conv.in_channels
-    per_core = ceil(ceil(channels / c_in_cores) / 8) * 8
+    if depthwise:
+        return conv.kernel_h * ceil(conv.kernel_w * 8 / 32)
+    per_core = ceil(ceil(conv.in_channels / c_in_cores) / 8) * 8
     return c_in_cores * conv.kernel_h * ceil(conv.kernel_w * per_core / 32)
 
 
