@@ -237,6 +237,15 @@ def test_a_conv2d_tilizes_its_activation_streams_its_weights_and_reads_a_stick_p
     assert c.noc_ns == pytest.approx(ceil(8192 / 86) * 3 * p.conv_stick_cycles / p.clock_ghz)
 
 
+def test_a_conv2d_without_a_compute_config_runs_at_tt_metals_conv_default_hifi4(op) -> None:
+    from ttopt.device.cost_model import _conv_fidelity
+
+    types = (["1x1x1024x16xbf16", "64x16x3x3xbf16"], "1x1x1024x64xbf16")
+    plain = op("ttnn.conv2d", *types, props=_conv3x3(16, 64, 32, 32))
+    lofi = op("ttnn.conv2d", *types, props=_conv3x3(16, 64, 32, 32) + ", compute_config = #ttnn.device_compute_kernel_config<math_fidelity = lofi>")
+    assert (_conv_fidelity(plain), _conv_fidelity(lofi)) == ("HiFi4", "LoFi")
+
+
 def test_conv_k_tiles_align_channels_and_round_each_kernel_row() -> None:
     # tt-metal aligns input channels to 8 (per channel core) and rounds each kernel row to a tile:
     # the fixtures' prepared weights have 3 K tiles for a 3x3 of 3 channels, 14 for a 7x7 of 3,

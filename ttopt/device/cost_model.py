@@ -480,7 +480,7 @@ class CostModel:
         spec gives; an interleaved output's program runs on the input's shard spec, or, from an
         interleaved input, on the height or block sharding tt-metal's auto-shard picks (the cheaper)."""
         p = self.params
-        fidelity = op_fidelity(op, ins[0].dtype.value if ins else out.dtype.value) or "HiFi2"
+        fidelity = _conv_fidelity(op)
         cores = out.num_cores if out.sharded else self.device.num_cores
         tensors = list(zip(shapes, ins)) + [(out_shape, out)]
         dram = sum(_bytes(s, i) for s, i in tensors if i.dram or i.system)
@@ -817,6 +817,14 @@ def _conv_shape(op: Any, shapes: list, out_shape: Sequence[int]) -> ConvShape:
         out_channels=int(cout) if cout else (out_shape[-1] if out_shape else 1), groups=int(groups or 1),
         kernel_h=kh, kernel_w=kw,
     )  # fmt: skip
+
+
+def _conv_fidelity(op: Any) -> str:
+    """A conv's math fidelity: its compute config's, else tt-metal's conv default, HiFi4
+    (get_conv_default_compute_kernel_config), whatever the formats."""
+    cfg = op.get_attr("compute_config") if hasattr(op, "get_attr") else None
+    m = _FIDELITY.search(cfg.canonical()) if cfg is not None else None
+    return _FIDELITY_NAMES.get(m.group(1).lower(), "HiFi4") if m else "HiFi4"
 
 
 def _weights_format(op: Any, weights: LayoutInfo | None) -> str:
