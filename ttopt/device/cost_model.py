@@ -106,11 +106,16 @@ _FIDELITY = re.compile(r"math_fidelity\s*=\s*(\w+)", re.I)
 _FIDELITY_NAMES = {"lofi": "LoFi", "hifi2": "HiFi2", "hifi3": "HiFi3", "hifi4": "HiFi4"}
 
 
-def op_fidelity(op: Any, fmt: str) -> str:
-    """The math fidelity of `op`: its compute config's, else tt-metal's default for the format."""
+def _config_fidelity(op: Any) -> str | None:
+    """The math fidelity `op`'s compute config names, if it has one."""
     cfg = op.get_attr("compute_config") if hasattr(op, "get_attr") else None
     m = _FIDELITY.search(cfg.canonical()) if cfg is not None else None
-    return fidelity_for(fmt, _FIDELITY_NAMES.get(m.group(1).lower()) if m else None)
+    return _FIDELITY_NAMES.get(m.group(1).lower()) if m else None
+
+
+def op_fidelity(op: Any, fmt: str) -> str:
+    """The math fidelity of `op`: its compute config's, else tt-metal's default for the format."""
+    return fidelity_for(fmt, _config_fidelity(op))
 
 
 _OP_TYPE = re.compile(r"op_type\s*=\s*(\w+)")
@@ -822,9 +827,7 @@ def _conv_shape(op: Any, shapes: list, out_shape: Sequence[int]) -> ConvShape:
 def _conv_fidelity(op: Any) -> str:
     """A conv's math fidelity: its compute config's, else tt-metal's conv default, HiFi4
     (get_conv_default_compute_kernel_config), whatever the formats."""
-    cfg = op.get_attr("compute_config") if hasattr(op, "get_attr") else None
-    m = _FIDELITY.search(cfg.canonical()) if cfg is not None else None
-    return _FIDELITY_NAMES.get(m.group(1).lower(), "HiFi4") if m else "HiFi4"
+    return _config_fidelity(op) or "HiFi4"
 
 
 def _weights_format(op: Any, weights: LayoutInfo | None) -> str:

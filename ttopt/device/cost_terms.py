@@ -646,27 +646,6 @@ def reshape_tiled_terms(
     return combine(p, "layout", 0.0, dram, noc)
 
 
-def conv_terms(
-    p: CostParams, blocks_per_core: int, fidelity: str, dram_bytes: float, l1i_bytes: float,
-    act_tiles_per_core: int = 0, act_cycles: float = 0.0, tilized_per_core: int = 0, sender_bytes: float = 0.0,
-    sticks_per_core: int = 0,
-) -> Terms:
-    """tt-metal's conv2d program (`conv_bmm_tilize.cpp` and its readers): each core tilizes its
-    row-major activation block (`tilized_per_core` tiles: output tile rows x K tiles, at
-    `conv_tilize_cycles`) and multiplies it into its 32x32x32 blocks at the LoFi rate x the
-    fidelity's passes, a fused activation running on its output tiles; its activation reader copies
-    one stick per output pixel and kernel row from the haloed shard (`conv_stick_cycles` each);
-    one sender core reads the weights a core needs from DRAM (`sender_bytes`, at one core's block
-    rate, `dram_core_gbps`) and multicasts them, while other DRAM operands stream at the 2-D rate."""
-    compute = (
-        blocks_per_core * p.matmul_cycles_lofi * FIDELITY_PASSES[fidelity] + tilized_per_core * p.conv_tilize_cycles
-        + act_tiles_per_core * act_cycles
-    ) / p.clock_ghz  # fmt: skip
-    dram = max(dram_bytes / p.dram_2d_gbps, sender_bytes / p.dram_core_gbps)
-    noc = max(l1i_bytes / p.l1_interleaved_gbps, sticks_per_core * p.conv_stick_cycles / p.clock_ghz)
-    return combine(p, "conv", compute, dram, noc)
-
-
 @dataclass(frozen=True, slots=True)
 class ConvShape:
     """A conv2d as tt-metal's program sees it: output pixels (N x H x W), channels, groups, kernel."""
@@ -695,19 +674,29 @@ def conv_program_terms(
     p: CostParams, conv: ConvShape, rows: int, cols: int, fidelity: str, weight_fmt: str, weights_in_dram: bool,
     dram_bytes: float, l1i_bytes: float, act_cycles: float = 0.0, width_sharded: bool = False, c_in_cores: int = 0,
 ) -> Terms:
-    """`conv_terms` of `conv` with its output's tile rows split over `rows` cores and its channels
-    over `cols`: height sharding `cols` 1, block sharding the grid's columns (which also split the
-    input channels, over `c_in_cores` where they differ), width sharding `rows` 1 (each core
-    tilizes its channels' share of K)."""
+    """tt-metal's conv2d program (`conv_bmm_tilize.cpp` and its readers) with the output's tile rows
+    split over `rows` cores and its channels over `cols` (height sharding `cols` 1, block sharding
+    the grid's columns, which also split the input channels, over `c_in_cores` where they differ;
+    width sharding `rows` 1). Each core tilizes its row-major activation block (its output tile
+    rows x the K tiles, or, width sharded, its channels' share of K, at `conv_tilize_cycles`) and
+    multiplies it into its 32x32x32 blocks at the LoFi rate x the fidelity's passes, a fused
+    activation running on its output tiles; its activation reader copies one stick per output pixel
+    and kernel row from the haloed shard (`conv_stick_cycles` each); one sender per grid column
+    reads the weights its cores need from DRAM at one core's block rate (`dram_core_gbps`) and
+    multicasts them, while other DRAM operands stream at the 2-D rate."""
     kt = conv_k_tiles(conv, c_in_cores or cols)
     m_core = ceil(ceil(conv.pixels / 32) / max(1, rows))
     n_core = ceil(ceil(conv.out_channels / 32) / max(1, cols))
     sender = kt * n_core * tile_bytes(weight_fmt) if weights_in_dram else 0.0
     tilized = m_core * (ceil(kt / max(1, cols)) if width_sharded else kt)
-    return conv_terms(
-        p, m_core * n_core * kt, fidelity, dram_bytes, l1i_bytes, m_core * n_core, act_cycles, tilized_per_core=tilized,
-        sender_bytes=sender, sticks_per_core=ceil(conv.pixels / max(1, rows)) * conv.kernel_h,
-    )  # fmt: skip
+    compute = (
+        m_core * n_core * kt * p.matmul_cycles_lofi * FIDELITY_PASSES[fidelity] + tilized * p.conv_tilize_cycles
+        + m_core * n_core * act_cycles
+    ) / p.clock_ghz  # fmt: skip
+    dram = max(dram_bytes / p.dram_2d_gbps, sender / p.dram_core_gbps)
+    sticks = ceil(conv.pixels / max(1, rows)) * conv.kernel_h
+    noc = max(l1i_bytes / p.l1_interleaved_gbps, sticks * p.conv_stick_cycles / p.clock_ghz)
+    return combine(p, "conv", compute, dram, noc)
 
 
 def tensor_tiles_of(shape: Sequence[int]) -> int:
