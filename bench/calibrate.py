@@ -51,6 +51,7 @@ from scipy.optimize import least_squares
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from ttopt.device.circular_buffers import matmul_cb  # noqa: E402
 from ttopt.device.cost_model import NORM_EXCHANGES, REDUCTION_PASSES, activation_cycles, head_program_rows  # noqa: E402
 from ttopt.device.cost_terms import (  # noqa: E402
     CALIBRATION_FILE,
@@ -73,6 +74,7 @@ from ttopt.device.cost_terms import (  # noqa: E402
     transpose_hc_terms,
     untilize_terms,
 )  # fmt: skip
+from ttopt.device.matmul_config import MCAST_IN1, interleaved_program, per_core_factor  # noqa: E402
 from ttopt.device.presets import CHIP_PRESETS  # noqa: E402
 
 CALIBRATION_DIR = ROOT / "bench" / "calibration"
@@ -94,21 +96,23 @@ NOT_SUITES = ("parameter_sources", "whole_model_")
 # interleaved RMS norms, three with a row-major weight, and three more Blackhole captures'
 # element-wise ops (SiLU and sigmoid at their measured kernels' cycles, a multiply, typecasts
 # between bf16, bfp8 and f32, the MoE routers' softmaxes), and an OFT capture's convolutions on a
-# 20-core Blackhole grid, priced by the conv parameters a DeepLabV3 capture fits.
+# 20-core Blackhole grid, priced by the conv parameters a DeepLabV3 capture fits, and that DeepLabV3
+# capture's matmuls (the weight-multicast program and tt-metal's auto-picker, no parameter of their own).
 HELD_OUT = (
     "decode_matmul_ttmlir8038", "lm_head_ttmetal13340", "ds_matmul_ttmetal11063", "norm_rms_deepseek_tg",
     "linear_deepseek_tg", "prefill_layer_bh_autoports", "sdpa_decode_bh_ttmetal57161", "ds_matmul_deepseek_wh", "tilize_bh_autoports",
     "rotary_bh_autoports", "heads_bh_autoports", "layer_bh_phi", "reshape_deepseek_tg", "data_movement_bh_gemma",
-    "norm_bh_gemma", "eltwise_bh_autoports", "conv_bh_oft",
+    "norm_bh_gemma", "eltwise_bh_autoports", "conv_bh_oft", "matmul_bh_deeplabv3",
 )  # fmt: skip
 DEVICE_ARCH = {
     "N150": "wormhole_b0", "N300": "wormhole_b0", "TG": "wormhole_b0", "P150": "blackhole", "P300C": "blackhole",
-    "P100A": "blackhole", "Blackhole": "blackhole",
+    "P100A": "blackhole", "Blackhole": "blackhole", "BH110": "blackhole",
 }  # fmt: skip
 # A board smaller than its architecture's parameters assume: a p100a has seven of Blackhole's eight
 # DRAM channels, so its chip-wide DRAM streaming rates are 7/8 of the fit's and each page's share of
-# the request stream 8/7 (the 2-D matmul's rate is its sender cores' and stays), and 120 worker cores.
-BOARDS = {"P100A": (7, 8, 120)}
+# the request stream 8/7 (the 2-D matmul's rate is its sender cores' and stays), and 120 worker cores;
+# BH110 is a chip whose capture reports 110 worker cores (11 x 10), its DRAM taken as the full chip's.
+BOARDS = {"P100A": (7, 8, 120), "BH110": (8, 8, 110)}
 # Free parameters per architecture (the rest keep their cost_params.json value).
 FREE = {
     "wormhole_b0": (
@@ -278,6 +282,15 @@ def terms_for(p: CostParams, r: dict) -> Terms:
         # `dilation`), its im2col matmul's blocks split over the op's cores; the weights in `b_mem`.
         return conv_row_terms(p, r)
     if r["op"] == "matmul":
+        program = matmul_row_program(p, r)
+        if program == MCAST_IN1:
+            # The weight-multicast 1-D program: a height-sharded activation's config (its in0_block_w
+            # given), or the auto-picker's for a tall interleaved shape (the activation batch unfused).
+            return matmul_terms(
+                p, r["m"], r["k"], r["n"], r["dtype_a"], r["dtype_b"], r["dtype_out"], r["fidelity"],
+                r["a_mem"], r["b_mem"], r["out_mem"], r["cores"], max(r["a_batch"], r["batch"]), MCAST_IN1,
+                in0_block_w=r["in0_block_w"], shared_b=r["a_batch"] > 1,
+            )  # fmt: skip
         if r["a_batch"] > 1 and runs_unfused_1d(r["m"], r["n"]):
             # ttnn's 1-D program with the batch unfused: a loop of batches, each K in hops of
             # in0_block_w = 2 (1 for odd Kt), B read again per batch (cost_terms.runs_unfused_1d).
@@ -339,6 +352,23 @@ def terms_for(p: CostParams, r: dict) -> Terms:
         # A row-major gamma (`gamma_layout` rm) is read a stick per tile of the row, each waited for.
         stick_reads=math.ceil(shape[-1] / 32) if r.get("gamma_layout") == "rm" else 0,
     )
+
+
+def matmul_row_program(p: CostParams, r: dict) -> str:
+    """The program a matmul row ran: the weight-multicast 1-D program for a height-sharded
+    activation, tt-metal's auto-picker (`matmul_config.interleaved_program`) for an all-interleaved
+    row without a given config on the board's grid, else "auto" (the size rule)."""
+    if r["a_mem"] == "l1_h":
+        return MCAST_IN1
+    mems = [mem_code(r[f]) for f in ("a_mem", "b_mem", "out_mem")]
+    if r["in0_block_w"] or any(m not in ("dram_i", "l1_i") for m in mems) or r["batch"] > 1:
+        return "auto"
+    chip = CHIP_PRESETS[r["arch"]]
+    sizes = [tile_bytes(r[f]) for f in ("dtype_a", "dtype_b", "dtype_out")]
+    factor = per_core_factor(lambda pm, pn, k: matmul_cb(pm, pn, k, *sizes, False, False), chip.l1_size - chip.l1_unreserved_base)
+    grid = (p.grid_rows, p.grid_cores // max(1, p.grid_rows))
+    a_shape = [r["a_batch"], r["m"], r["k"]]
+    return interleaved_program(a_shape, [r["k"], r["n"]], all(m == "dram_i" for m in mems), factor, grid)
 
 
 def conv_row_terms(p: CostParams, r: dict) -> Terms:

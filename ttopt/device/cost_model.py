@@ -38,7 +38,15 @@ from ttopt.device.cost_terms import (
 )
 from ttopt.device.device import Device
 from ttopt.device.layout_info import BLOCK, HEIGHT, WIDTH, LayoutInfo, layout_info, tensor_tiles
-from ttopt.device.matmul_config import NO_REUSE, derive_program_config, interleaved_program, matmul_dims, per_core_factor
+from ttopt.device.matmul_config import (
+    MCAST_IN1,
+    MULTICAST_1D,
+    NO_REUSE,
+    derive_program_config,
+    interleaved_program,
+    matmul_dims,
+    per_core_factor,
+)
 from ttopt.device.op_families import Family, family_of
 from ttopt.device.presets import cost_arch, unary_kind
 from ttopt.device.rules.argmax import argmax_multicore
@@ -437,10 +445,16 @@ class CostModel:
             program = "2d" if out.memory_layout is BLOCK and out.bbox[0] > 1 and out.bbox[1] > 1 else "1d"
             grid_cols = out.bbox[1]
             cfg = derive_program_config(matmul_dims(a, b, out_shape), out, self.device.max_subblock)
+            if cfg is not None and cfg.kind == MULTICAST_1D and not cfg.mcast_in0:
+                program = MCAST_IN1  # height sharded: each core its rows, the weights multicast
             # A DRAM-sharded program picks its own in0_block_w (cost_terms.dram_sharded_weight_ns).
-            block_w = cfg.in0_block_w if cfg is not None and program == "1d" and mem_of(ins[1]) != "dram_s" else 0
+            block_w = cfg.in0_block_w if cfg is not None and program != "2d" and mem_of(ins[1]) != "dram_s" else 0
         elif ins[0].sharded and ins[0].l1 and ins[0].memory_layout is WIDTH:
             in0_cores, grid_cols = ins[0].num_cores, ins[0].bbox[1]
+        elif ins[0].sharded and ins[0].l1 and ins[0].memory_layout is HEIGHT and mem_of(ins[1]) != "dram_s":
+            # ttnn's get_matmul_program_config: a height-sharded activation runs the weight-multicast
+            # program on its shard grid, the whole K one block.
+            program, cores, block_w = MCAST_IN1, ins[0].num_cores, ceil(a[-1] / 32)
         elif not ins[0].sharded and not ins[1].sharded and self._unfused_1d(a, out_shape, batched_rhs):
             # A batched activation over one B, wide per batch: ttnn's 1-D program with the batch
             # unfused, a loop of K hops per batch (cost_terms.runs_unfused_1d).
@@ -448,6 +462,9 @@ class CostModel:
             block_w = 2 if ceil(a[-1] / 32) % 2 == 0 else 1
         elif not ins[0].sharded and not ins[1].sharded:
             program = self._interleaved_program(a, b, ins, out)
+            if program == MCAST_IN1 and len(a) > 2 and prod(a[:-2]) > 1 and not batched_rhs:
+                # The auto-picker's 1-D configs leave the batch unfused: a loop on every core.
+                batch, m, shared_b = prod(a[:-2]), a[-2], True
             if program == NO_REUSE:
                 # matmul_terms prices the no-reuse program as the fallback of a "2d" size; only the
                 # cores holding output tiles re-read, so its bandwidth is their share of the grid.
@@ -478,7 +495,7 @@ class CostModel:
             lambda pm, pn, k: matmul_cb(pm, pn, k, x.element_bytes, w.element_bytes, out.element_bytes, False, False),
             self.device.usable_l1,
         )
-        return interleaved_program(a, b, all_dram, factor)
+        return interleaved_program(a, b, all_dram, factor, self.device.worker_grid)
 
     def _conv(self, op: Any, work: int, shapes: list, ins: tuple[LayoutInfo, ...], out_shape: Sequence[int], out: LayoutInfo) -> OpCost:
         """tt-metal's conv2d program (`cost_terms.conv_program_terms`) on the grid its output's shard

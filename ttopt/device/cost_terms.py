@@ -17,7 +17,9 @@ estimates one op with `matmul_terms(params_for("wormhole_b0"), m, k, n, ...)`,
   shapes: K in hops of in0_block_w tiles; per hop one sender hands the activation block on behind
   a semaphore while every working core reads its weight block, so a hop takes the longest of the
   hand-off, the chip's stream, `dram_stream_gbps`, capped by one NoC link per grid column, and one
-  core's block read, `dram_block_ns` + `dram_core_gbps`: one_d_weight_ns), or DRAM-sharded
+  core's block read, `dram_block_ns` + `dram_core_gbps`: one_d_weight_ns; tall shapes and
+  height-sharded outputs the weight-multicast 1-D program instead: every core its own rows, one
+  sender reading the weights and multicasting them a block per hand-off, weight_multicast_terms), or DRAM-sharded
   weights (one reader per bank, `dram_sharded_gbps`, at most one tile request per bank per
   `dram_request_ns`). Every DRAM-interleaved page also costs
   `dram_page_ns` (one NoC request per page), matmul operands and streaming ops alike. A
@@ -255,6 +257,19 @@ def dram_sharded_weight_ns(
     return hops * max(hop, block_read)
 
 
+def multicast_hop_ns(p: CostParams, block_bytes: float, read_from_dram: bool) -> float:
+    """One semaphore-gated hand-off of a 1-D matmul's multicast block: the sender waits for its
+    receivers' semaphores (`sem_hop_ns`) and multicasts the block over one NoC link; a block it must
+    first read from DRAM costs a round trip (`dram_block_ns`) and its bytes at one core's rate
+    (`dram_core_gbps`), overlapping the previous multicast where the multicast is posted
+    (Wormhole) and after it where the sender flushes each one (Blackhole: `in0_mcast_flushed`)."""
+    send = block_bytes / p.link_gbps
+    if read_from_dram:
+        read = p.dram_block_ns + block_bytes / p.dram_core_gbps
+        send = read + send if p.in0_mcast_flushed else max(read, send)
+    return p.sem_hop_ns + send
+
+
 def one_d_weight_ns(
     p: CostParams, nbytes: float, tile: int, hops: int, block_bytes: float, in0_block_bytes: float, in0_interleaved: bool,
     columns: int = 0,
@@ -277,11 +292,7 @@ def one_d_weight_ns(
     stream = dram_stream_ns(p, nbytes, nbytes / tile, p.dram_stream_gbps)
     if hops <= 0:
         return stream
-    send = in0_block_bytes / p.link_gbps  # the block's multicast
-    if in0_interleaved:
-        read = p.dram_block_ns + in0_block_bytes / p.dram_core_gbps
-        send = read + send if p.in0_mcast_flushed else max(read, send)
-    hand_off = p.sem_hop_ns + send
+    hand_off = multicast_hop_ns(p, in0_block_bytes, in0_interleaved)
     chip = max(stream, nbytes / (max(1, columns) * p.link_gbps) if columns else 0.0) / hops
     own = p.dram_block_ns + block_bytes / p.dram_core_gbps
     return hops * max(hand_off, chip, own)
@@ -330,8 +341,9 @@ def matmul_terms(
     in0_cores: int = 0, in0_block_w: int = 0, grid_cols: int = 0, shared_b: bool = False, act_cycles: float = 0.0,
 ) -> Terms:
     """`batch` matmuls (m x k) @ (k x n) on `cores` cores; memories in MEMS (see module doc).
-    `program`: "auto" (2-D from one tile row per grid row, else 1-D), or "1d" / "2d" as a program
-    config the caller chose. `in0_cores`: the cores a sharded activation lives on (default
+    `program`: "auto" (2-D from one tile row per grid row, else 1-D), or "1d" / "2d" / "1d_in1"
+    (the weight-multicast 1-D program: `weight_multicast_terms`, `shared_b` its unfused batch) as a
+    program config the caller chose. `in0_cores`: the cores a sharded activation lives on (default
     `cores`): a 1-D program without a given config runs on them, and a DRAM-sharded one chains
     its hand-offs over them. `in0_block_w`: the given config's (0: tt-metal's default).
     `grid_cols`: the columns of the grid the 1-D program runs on (0: the device's). `shared_b`:
@@ -342,6 +354,10 @@ def matmul_terms(
     math thread after the tile's last K block (bmm_large_block_zm_fused_bias_activation.cpp)."""
     a, b, out = mem_code(a_mem), mem_code(b_mem), mem_code(out_mem)
     mt, kt, nt = ceil(m / 32), ceil(k / 32), ceil(n / 32)
+    if program == "1d_in1":
+        return weight_multicast_terms(
+            p, mt, kt, nt, fmt_a, fmt_b, fmt_out, fidelity, a, b, out, cores, batch, in0_block_w, shared_b, act_cycles,
+        )  # fmt: skip
     out_tiles = batch * mt * nt
     blocks = ceil(out_tiles / max(1, cores)) * kt
     fmt_of = {"a": fmt_a, "b": fmt_b, "out": fmt_out}
@@ -400,6 +416,42 @@ def matmul_terms(
             noc += nbytes / p.l1_interleaved_gbps
         elif role != "out" and out == "l1_s":
             noc += nbytes / p.noc_gbps  # a sharded input is multicast to the cores that need it
+    return combine(p, "matmul", compute, dram, noc)
+
+
+def weight_multicast_terms(
+    p: CostParams, mt: int, kt: int, nt: int, fmt_a: str, fmt_b: str, fmt_out: str, fidelity: str, a: str, b: str,
+    out: str, cores: int, batch: int = 1, in0_block_w: int = 0, unfused: bool = False, act_cycles: float = 0.0,
+) -> Terms:
+    """tt-metal's 1-D weight-multicast matmul (MatmulMultiCoreReuseMultiCast1DProgramConfig with
+    mcast_in0 = false; `create_program_mcast_in1`): the output's tile rows are split over `cores`,
+    each core computing all Nt columns of its rows from its own activation rows (a height-sharded
+    shard, or read from interleaved memory), while one sender, the first core, reads the weights a
+    block of in0_block_w x Nt tiles at a time and multicasts each block to every core behind a
+    semaphore: Kt / in0_block_w chained hand-offs (`multicast_hop_ns`), all the weights through one
+    core's reads. `batch` activations fold into the rows, or, `unfused` (the auto-picker's
+    fuse_batch false), loop on every core, the weights streamed again for each. in0_block_w is the
+    config's, else 2 (1 for odd Kt), as tt-metal's get_mcast_1d_config sets it."""
+    rows = mt if unfused else batch * mt
+    per_core_m = ceil(rows / max(1, cores))
+    loops = batch if unfused else 1
+    block_w = in0_block_w or (2 if kt % 2 == 0 else 1)
+    compute = loops * per_core_m * nt * kt * (
+        p.matmul_cycles_lofi * FIDELITY_PASSES.get(fidelity, 1) + act_cycles / max(1, kt)
+    ) / p.clock_ghz  # fmt: skip
+    hops = loops * ceil(kt / block_w)
+    chain = hops * multicast_hop_ns(p, block_w * nt * tile_bytes(fmt_b), b in ("dram_i", "dram_s"))
+    # The activation and the output move in every core's own reader and writer, beside the chain.
+    streamed = [(batch * mt * kt, fmt_a, a), (batch * mt * nt, fmt_out, out)]
+    dram_bytes = sum(t * tile_bytes(f) for t, f, mem in streamed if mem in ("dram_i", "dram_s"))
+    dram_pages = sum(t for t, _, mem in streamed if mem in ("dram_i", "dram_s"))
+    l1i_bytes = sum(t * tile_bytes(f) for t, f, mem in streamed if mem == "l1_i")
+    stream = dram_stream_ns(p, dram_bytes, dram_pages, p.dram_stream_gbps) if dram_bytes else 0.0
+    noc = l1i_bytes / p.l1_interleaved_gbps
+    if b in ("dram_i", "dram_s"):
+        dram = max(stream, chain)
+    else:
+        dram, noc = stream, max(noc, chain)
     return combine(p, "matmul", compute, dram, noc)
 
 

@@ -231,6 +231,7 @@ def fit_out_block(per_core_m: int, per_core_n: int, in0_block_w: int, cb_bytes: 
 # Programs tt-metal picks for an interleaved-output matmul that has no program config.
 AUTO = "auto"  # ttopt's size rule (cost_terms.matmul_terms): 2-D from one tile row per grid row, else 1-D
 TWO_D = "2d"  # 2-D multicast (MatmulMultiCoreReuseMultiCastProgramConfig)
+MCAST_IN1 = "1d_in1"  # 1-D weight multicast (MatmulMultiCoreReuseMultiCast1DProgramConfig, mcast_in0 = false)
 NO_REUSE = "no_reuse"  # MatmulMultiCoreProgramConfig: each output tile re-reads its row of A and column of B
 PER_CORE_FACTORS = (16, 8, 4, 2)
 NARROW_RATIO = 8
@@ -243,20 +244,38 @@ def per_core_factor(cb_bytes: Callable[[int, int, int], int], budget: int) -> in
 
 
 def interleaved_program(
-    a_shape: Sequence[int], b_shape: Sequence[int], all_dram_interleaved: bool, factor: int
+    a_shape: Sequence[int], b_shape: Sequence[int], all_dram_interleaved: bool, factor: int,
+    grid: tuple[int, int] = (8, 8),
 ) -> str:
     """The program tt-metal's auto-picker (create_simple_matmul_program_config) runs for an
-    interleaved-input, interleaved-output matmul without a program config, where ttopt models it:
-    the whole output fits one `factor` x `factor`-tile block and the shape is not narrow (height /
-    width ratio above 8, or all in DRAM with a side within one tile). Then no branch of the picker
-    applies but its all-DRAM 2-D multicast, so a matmul with any L1 operand or output falls back to
-    the no-reuse program. AUTO elsewhere (a batched second operand takes other paths)."""
+    interleaved-input, interleaved-output matmul without a program config, where ttopt models it.
+    The picker tiles the output (its per-batch height: the batch is not fused) in `factor` x
+    `factor`-tile blocks over the `grid` (rows, cols). A tall narrow shape (height over width above
+    8, or all in DRAM and one tile wide), or blocks that form one column of the grid, run the 1-D
+    weight-multicast program (MCAST_IN1) when the picker may use the grid (all in DRAM, or the
+    blocks fit the grid's cores and Kt splits into in0_block_w 2, or 1 for odd Kt). A shape within
+    one block that is not narrow gets 2-D multicast when all of it is DRAM interleaved and the
+    no-reuse program otherwise. AUTO elsewhere (wide and multi-block shapes: ttopt's size rule; a
+    batched second operand takes other paths)."""
     if len(a_shape) < 2 or len(b_shape) < 2 or is_batched(b_shape):
         return AUTO
     height, width = ceil(a_shape[-2] / TILE) * TILE, ceil(b_shape[-1] / TILE) * TILE
     ratio = max(height, width) // min(height, width)
-    if ratio > NARROW_RATIO or (all_dram_interleaved and min(height, width) <= TILE):
+    narrow = ratio > NARROW_RATIO or (all_dram_interleaved and min(height, width) <= TILE)
+    mt, nt, kt = height // TILE, width // TILE, ceil(a_shape[-1] / TILE)
+    blocks_y, blocks_x = ceil(mt / factor), ceil(nt / factor)
+    in0_block_w = 1 if (blocks_y > 1 or blocks_x > 1) and kt % 2 else 2
+    rows, cols = grid
+    if all_dram_interleaved or (blocks_y * blocks_x <= rows * cols and kt % in0_block_w == 0):
+        # get_core_range: the blocks' (rows, cols) when there is more than one and they fit the grid.
+        spans = (blocks_y, blocks_x) != (1, 1) and blocks_y <= rows and blocks_x <= cols
+        one_row = spans and blocks_y == 1
+        one_col = spans and blocks_x == 1
+        wide = narrow and width > height
+        if not (one_row or wide) and (one_col or (narrow and not wide)):
+            return MCAST_IN1
+    if narrow:
         return AUTO
-    if height // TILE > factor or width // TILE > factor:
+    if blocks_y > 1 or blocks_x > 1:
         return AUTO
     return TWO_D if all_dram_interleaved else NO_REUSE

@@ -1,0 +1,114 @@
+"""tt-metal's 1-D weight-multicast matmul (mcast_in0 = false): when it runs and what it costs."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from math import ceil
+
+import pytest
+
+from ttopt.device import CostModel, preset
+from ttopt.device.cost_terms import matmul_terms, multicast_hop_ns, params_for, tile_bytes
+from ttopt.device.layout_info import layout_info
+from ttopt.device.matmul_config import AUTO, MCAST_IN1, interleaved_program
+
+# A Blackhole chip with 110 worker cores (11 x 10), as tt-perf-report's DeepLabV3 capture ran.
+BH110 = replace(params_for("blackhole"), grid_cores=110, grid_rows=10)
+BFP8 = ("bfp_bf8", "bfp_bf8", "bfp_bf8", "LoFi")
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "program"),
+    [
+        # The capture's kernels name the program: an in1 sender and receivers without an in0
+        # receiver is the weight multicast.
+        ((32768, 128), (128, 256), MCAST_IN1),  # tall (ratio 128): 103 cores
+        ((8192, 512), (512, 64), MCAST_IN1),  # tall: 86 cores
+        ((2048, 1024), (1024, 512), MCAST_IN1),  # not narrow, but its 16-tile blocks form one column: 64 cores
+        ((2048, 2048), (2048, 256), MCAST_IN1),
+        ((2048, 1024), (1024, 2048), AUTO),  # a 4 x 4 block grid: 2-D multicast on all 110 cores
+        ((32, 2048), (2048, 256), AUTO),  # one tile high, all DRAM: wide, the activation multicast
+    ],
+)
+def test_the_auto_picker_runs_tall_shapes_and_block_columns_as_weight_multicast(a, b, program) -> None:
+    assert interleaved_program(a, b, True, 16, (10, 11)) == program
+
+
+def test_a_picker_that_may_not_use_the_grid_does_not_multicast_the_weights() -> None:
+    # Not all DRAM: the blocks must fit the grid's cores (and Kt split into in0_block_w) first.
+    assert interleaved_program((32768, 128), (128, 256), False, 16, (10, 11)) == MCAST_IN1  # 64 blocks
+    assert interleaved_program((65536, 128), (128, 32), False, 4, (10, 11)) == AUTO  # 512 blocks > 110 cores
+    assert interleaved_program((65536, 128), (128, 32), True, 4, (10, 11)) == MCAST_IN1
+
+
+def test_the_weights_stream_through_one_sender_a_block_per_hand_off() -> None:
+    # [2048,1024] @ [1024,512] bfp8 all in DRAM: in0_block_w 2 (get_mcast_1d_config), 16 hand-offs
+    # of a 2 x 16-tile block that the first core reads and multicasts; measured 49.6 us.
+    p = BH110
+    t = matmul_terms(p, 2048, 1024, 512, *BFP8, "dram_i", "dram_i", "dram_i", 110, 1, MCAST_IN1)
+    chain = 16 * multicast_hop_ns(p, 2 * 16 * tile_bytes("bfp_bf8"), True)
+    assert t.dram_ns == pytest.approx(chain)  # the chain binds, not the activation and output stream
+    assert t.compute_ns == pytest.approx(1 * 16 * 32 * p.matmul_cycles_lofi / p.clock_ghz)  # one tile row a core
+    assert 1 / 1.3 < t.device_ns / 49_642 < 1.3
+    # A given in0_block_w sets the hand-offs: the whole K in one block is one hand-off.
+    one = matmul_terms(p, 2048, 1024, 512, *BFP8, "dram_i", "dram_i", "dram_i", 110, 1, MCAST_IN1, in0_block_w=32)
+    assert one.dram_ns < t.dram_ns
+    # The auto-picker leaves a batch unfused: every core loops over it and the weights stream again.
+    fused = matmul_terms(p, 2048, 1024, 512, *BFP8, "dram_i", "dram_i", "dram_i", 110, 2, MCAST_IN1)
+    unfused = matmul_terms(p, 2048, 1024, 512, *BFP8, "dram_i", "dram_i", "dram_i", 110, 2, MCAST_IN1, shared_b=True)
+    assert unfused.dram_ns == pytest.approx(2 * chain) and fused.dram_ns == pytest.approx(chain)
+    assert fused.compute_ns == pytest.approx(unfused.compute_ns)  # 2 tile rows a core either way
+
+
+def test_a_height_sharded_matmul_keeps_its_activation_local() -> None:
+    # [8192,128] @ [128,512] bfp8, activation and output height sharded on 86 cores (3 tile rows
+    # each), weights in DRAM, in0_block_w 4 (the whole K): one hand-off; measured 8.97 us.
+    p = BH110
+    t = matmul_terms(p, 8192, 128, 512, *BFP8, "l1_h", "dram_i", "l1_h", 86, 1, MCAST_IN1, in0_block_w=4)
+    assert t.dram_ns == pytest.approx(multicast_hop_ns(p, 4 * 16 * tile_bytes("bfp_bf8"), True))
+    assert t.noc_ns == 0.0
+    assert t.compute_ns == pytest.approx(3 * 16 * 4 * p.matmul_cycles_lofi / p.clock_ghz)
+    assert 1 / 1.3 < t.device_ns / 8_974 < 1.3
+
+
+def test_the_cost_model_prices_a_height_sharded_output_as_weight_multicast(op, lay) -> None:
+    # tt-mlir's config for a height-sharded output: mcast_in0 false, per_core_M = ceil(Mt / cores),
+    # per_core_N = Nt, in0_block_w = Kt. Priced as the activation multicast it would split N over
+    # the cores and pay each core's share of M x N x K many times over.
+    cm = CostModel(preset("wormhole_b0"))
+    p = cm.params
+    mm = op("ttnn.matmul", ["8192x128xbf16", "128x512xbf16"], "8192x512xbf16")
+    out = lay((8192, 512), "l1", "h", 64)
+    cost = cm.op_cost(mm, [lay((8192, 128), "l1", "h", 64), lay((128, 512))], out)
+    expected = matmul_terms(p, 8192, 128, 512, "bf16", "bf16", "bf16", "HiFi2", "l1_s", "dram_i", "l1_s", 64, 1, MCAST_IN1, in0_block_w=4)
+    assert cost.ns == pytest.approx(expected.ns)
+    assert cost.compute_ns == pytest.approx(ceil(256 / 64) * 16 * 4 * p.matmul_cycles_lofi * 2 / p.clock_ghz)
+    assert layout_info(out).num_cores == 64
+
+
+def test_an_interleaved_tall_matmul_is_priced_as_the_program_tt_metal_picks(op, lay) -> None:
+    # [16384,128] @ [128,128] all DRAM on Wormhole's 8 x 8 grid: tall, so the weight multicast,
+    # every core 8 tile rows (512 / 64).
+    cm = CostModel(preset("wormhole_b0"))
+    mm = op("ttnn.matmul", ["16384x128xbf16", "128x128xbf16"], "16384x128xbf16")
+    cost = cm.op_cost(mm, [lay((16384, 128)), lay((128, 128))], lay((16384, 128)))
+    expected = matmul_terms(cm.params, 16384, 128, 128, "bf16", "bf16", "bf16", "HiFi2", "dram_i", "dram_i", "dram_i", 64, 1, MCAST_IN1)
+    assert cost.ns == pytest.approx(expected.ns)
+
+
+def test_the_model_picks_the_program_the_deeplabv3_capture_ran() -> None:
+    # Every matmul call of tt-perf-report's DeepLabV3 capture names its kernels: the weight
+    # multicast exactly where they show it, on the cores the capture counts.
+    from bench.calibrate import CALIBRATION_DIR, board_params, load_suites, matmul_row_program
+
+    p = board_params(params_for("blackhole"), "BH110")
+    rows = load_suites(CALIBRATION_DIR)["matmul_bh_deeplabv3"]
+    picked = 0
+    for r in rows:
+        ran_in1 = "mcast_in1" in r["note"]
+        assert (matmul_row_program(p, r) == MCAST_IN1) == ran_in1, r["id"]
+        if ran_in1:
+            mt = ceil(r["m"] / 32)
+            assert f"CORE COUNT {ceil(mt / ceil(mt / 110))} " in r["note"], r["id"]
+            picked += 1
+    assert picked == 19 and len(rows) == 24
