@@ -289,7 +289,7 @@ def terms_for(p: CostParams, r: dict) -> Terms:
             return matmul_terms(
                 p, r["m"], r["k"], r["n"], r["dtype_a"], r["dtype_b"], r["dtype_out"], r["fidelity"],
                 r["a_mem"], r["b_mem"], r["out_mem"], r["cores"], max(r["a_batch"], r["batch"]), MCAST_IN1,
-                in0_block_w=r["in0_block_w"], shared_b=r["a_batch"] > 1,
+                in0_block_w=r["in0_block_w"], shared_b=r["a_batch"] > 1 and r["a_mem"] != "l1_h",
             )  # fmt: skip
         if r["a_batch"] > 1 and runs_unfused_1d(r["m"], r["n"]):
             # ttnn's 1-D program with the batch unfused: a loop of batches, each K in hops of
@@ -359,7 +359,7 @@ def matmul_row_program(p: CostParams, r: dict) -> str:
     activation, tt-metal's auto-picker (`matmul_config.interleaved_program`) for an all-interleaved
     row without a given config on the board's grid, else "auto" (the size rule)."""
     if r["a_mem"] == "l1_h":
-        return MCAST_IN1
+        return MCAST_IN1 if mem_code(r["b_mem"]) != "dram_s" and r["batch"] == 1 else "auto"
     mems = [mem_code(r[f]) for f in ("a_mem", "b_mem", "out_mem")]
     if r["in0_block_w"] or any(m not in ("dram_i", "l1_i") for m in mems) or r["batch"] > 1:
         return "auto"

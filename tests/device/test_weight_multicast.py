@@ -112,3 +112,30 @@ def test_the_model_picks_the_program_the_deeplabv3_capture_ran() -> None:
             assert f"CORE COUNT {ceil(mt / ceil(mt / 110))} " in r["note"], r["id"]
             picked += 1
     assert picked == 19 and len(rows) == 24
+
+
+def test_an_auto_picked_weight_multicast_loops_over_an_activation_batch(op, lay) -> None:
+    # 4 x [4096,128] @ [128,128] all DRAM: the picker judges the per-batch height (tall), and its
+    # 1-D config leaves the batch unfused, every core looping over the 4 activations.
+    cm = CostModel(preset("wormhole_b0"))
+    mm = op("ttnn.matmul", ["4x4096x128xbf16", "128x128xbf16"], "4x4096x128xbf16")
+    cost = cm.op_cost(mm, [lay((4, 4096, 128)), lay((128, 128))], lay((4, 4096, 128)))
+    expected = matmul_terms(
+        cm.params, 4096, 128, 128, "bf16", "bf16", "bf16", "HiFi2", "dram_i", "dram_i", "dram_i", 64, 4, MCAST_IN1, shared_b=True,
+    )  # fmt: skip
+    assert cost.ns == pytest.approx(expected.ns)
+
+
+def test_a_batched_second_operand_is_not_one_weight_stream(op, lay) -> None:
+    # A height-sharded activation over 8 weight matrices (a bmm) is not the weight multicast of one:
+    # its price grows with the 8 weights' bytes.
+    cm = CostModel(preset("wormhole_b0"))
+    shape_a, shape_b, shape_o = (8, 1024, 512), (8, 512, 512), (8, 1024, 512)
+    bmm = op("ttnn.matmul", ["8x1024x512xbf16", "8x512x512xbf16"], "8x1024x512xbf16")
+    one = op("ttnn.matmul", ["8x1024x512xbf16", "512x512xbf16"], "8x1024x512xbf16")
+    a = lay(shape_a, "l1", "h", 64)
+    batched = cm.op_cost(bmm, [a, lay(shape_b)], lay(shape_o))
+    shared = cm.op_cost(one, [a, lay((512, 512))], lay(shape_o))
+    in1 = matmul_terms(cm.params, 8192, 512, 512, "bf16", "bf16", "bf16", "HiFi2", "l1_h", "dram_i", "dram_i", 64, 1, MCAST_IN1, in0_block_w=16)
+    assert shared.ns == pytest.approx(in1.ns)
+    assert batched.ns > 2 * shared.ns

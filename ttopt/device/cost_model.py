@@ -445,13 +445,14 @@ class CostModel:
             program = "2d" if out.memory_layout is BLOCK and out.bbox[0] > 1 and out.bbox[1] > 1 else "1d"
             grid_cols = out.bbox[1]
             cfg = derive_program_config(matmul_dims(a, b, out_shape), out, self.device.max_subblock)
-            if cfg is not None and cfg.kind == MULTICAST_1D and not cfg.mcast_in0:
+            weights_multicast = not batched_rhs and mem_of(ins[1]) != "dram_s"
+            if cfg is not None and cfg.kind == MULTICAST_1D and not cfg.mcast_in0 and weights_multicast:
                 program = MCAST_IN1  # height sharded: each core its rows, the weights multicast
             # A DRAM-sharded program picks its own in0_block_w (cost_terms.dram_sharded_weight_ns).
             block_w = cfg.in0_block_w if cfg is not None and program != "2d" and mem_of(ins[1]) != "dram_s" else 0
         elif ins[0].sharded and ins[0].l1 and ins[0].memory_layout is WIDTH:
             in0_cores, grid_cols = ins[0].num_cores, ins[0].bbox[1]
-        elif ins[0].sharded and ins[0].l1 and ins[0].memory_layout is HEIGHT and mem_of(ins[1]) != "dram_s":
+        elif ins[0].sharded and ins[0].l1 and ins[0].memory_layout is HEIGHT and mem_of(ins[1]) != "dram_s" and not batched_rhs:
             # ttnn's get_matmul_program_config: a height-sharded activation runs the weight-multicast
             # program on its shard grid, the whole K one block.
             program, cores, block_w = MCAST_IN1, ins[0].num_cores, ceil(a[-1] / 32)

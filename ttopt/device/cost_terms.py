@@ -429,7 +429,7 @@ def weight_multicast_terms(
     shard, or read from interleaved memory), while one sender, the first core, reads the weights a
     block of in0_block_w x Nt tiles at a time and multicasts each block to every core behind a
     semaphore: Kt / in0_block_w chained hand-offs (`multicast_hop_ns`), all the weights through one
-    core's reads. `batch` activations fold into the rows, or, `unfused` (the auto-picker's
+    core's reads (from L1 banks, a page round trip per block first). `batch` activations fold into the rows, or, `unfused` (the auto-picker's
     fuse_batch false), loop on every core, the weights streamed again for each. in0_block_w is the
     config's, else 2 (1 for odd Kt), as tt-metal's get_mcast_1d_config sets it."""
     rows = mt if unfused else batch * mt
@@ -440,7 +440,10 @@ def weight_multicast_terms(
         p.matmul_cycles_lofi * FIDELITY_PASSES.get(fidelity, 1) + act_cycles / max(1, kt)
     ) / p.clock_ghz  # fmt: skip
     hops = loops * ceil(kt / block_w)
-    chain = hops * multicast_hop_ns(p, block_w * nt * tile_bytes(fmt_b), b in ("dram_i", "dram_s"))
+    block_bytes = block_w * nt * tile_bytes(fmt_b)
+    chain = hops * multicast_hop_ns(p, block_bytes, b in ("dram_i", "dram_s"))
+    if b == "l1_i":
+        chain += hops * read_round_trip_ns(p, False, block_bytes)  # the sender reads each block from the L1 banks
     # The activation and the output move in every core's own reader and writer, beside the chain.
     streamed = [(batch * mt * kt, fmt_a, a), (batch * mt * nt, fmt_out, out)]
     dram_bytes = sum(t * tile_bytes(f) for t, f, mem in streamed if mem in ("dram_i", "dram_s"))
