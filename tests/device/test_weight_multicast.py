@@ -139,3 +139,50 @@ def test_a_batched_second_operand_is_not_one_weight_stream(op, lay) -> None:
     in1 = matmul_terms(cm.params, 8192, 512, 512, "bf16", "bf16", "bf16", "HiFi2", "l1_h", "dram_i", "dram_i", 64, 1, MCAST_IN1, in0_block_w=16)
     assert shared.ns == pytest.approx(in1.ns)
     assert batched.ns > 2 * shared.ns
+
+
+def _conv1x1(cin: int, cout: int, height: int, width: int, extra: str = "") -> str:
+    """The attributes of a 1x1 stride-1 ttnn.conv2d of one image at LoFi."""
+    return (
+        f"batch_size = 1 : i32, in_channels = {cin} : i32, out_channels = {cout} : i32, input_height = {height} : i32, "
+        f"input_width = {width} : i32, kernel_size = array<i32: 1, 1>, stride = array<i32: 1, 1>, "
+        "padding = array<i32: 0, 0, 0, 0>, dilation = array<i32: 1, 1>, groups = 1 : i32, "
+        "compute_config = #ttnn.device_compute_kernel_config<math_fidelity = lofi>" + extra
+    )
+
+
+@pytest.mark.parametrize("row_id", ["dlv3_mm_89088", "dlv3_mm_125952", "dlv3_mm_79872", "dlv3_mm_175104"])
+def test_a_1x1_stride_1_conv_is_priced_as_the_matmul_tt_metal_runs(op, lay, row_id) -> None:
+    # conv2d's use_matmul_for_1x1_conv: the DeepLabV3 capture's 1x1 convs ran as these matmuls, a
+    # height-sharded activation with the whole K one block, an interleaved one through the auto-picker.
+    from bench.calibrate import CALIBRATION_DIR, load_suites, terms_for
+
+    cm = CostModel(replace(preset("blackhole"), worker_grid=(10, 11)))  # the capture's 110 cores
+    (row,) = [r for r in load_suites(CALIBRATION_DIR)["matmul_bh_deeplabv3"] if r["id"] == row_id]
+    m, k, n = row["m"], row["k"], row["n"]
+    grid = (10, 11)
+    conv = op("ttnn.conv2d", [f"1x1x{m}x{k}xbf16", f"{n}x{k}x1x1xbf16"], f"1x1x{m}x{n}xbf16", props=_conv1x1(k, n, 1, m))
+    if row["a_mem"] == "l1_h":
+        x = lay((1, 1, m, k), "l1", "h", grid=row["cores"], dtype="bfp_bf8", worker_grid=grid)
+        out = lay((1, 1, m, n), "l1", "h", grid=row["cores"], dtype="bfp_bf8", worker_grid=grid)
+    else:
+        x, out = lay((1, 1, m, k), dtype="bfp_bf8", worker_grid=grid), lay((1, 1, m, n), dtype="bfp_bf8", worker_grid=grid)
+    weights = lay((n, k, 1, 1), dtype="bfp_bf8", worker_grid=grid)
+    c, t = cm.op_cost(conv, [x, weights], out), terms_for(params_for("blackhole"), row)
+    assert (c.compute_ns, c.dram_ns, c.noc_ns) == pytest.approx((t.compute_ns, t.dram_ns, t.noc_ns), rel=1e-6)
+
+
+def test_only_a_1x1_stride_1_unpadded_conv_runs_as_a_matmul(op) -> None:
+    from ttopt.device.cost_model import _conv_shape, _matmul_conv
+
+    types = (["1x1x1024x64xbf16", "64x64x1x1xbf16"], "1x1x1024x64xbf16")
+
+    def conv(props: str) -> bool:
+        o = op("ttnn.conv2d", *types, props=props)
+        return _matmul_conv(o, _conv_shape(o, [(1, 1, 1024, 64), (64, 64, 1, 1)], (1, 1, 1024, 64)))
+
+    assert conv(_conv1x1(64, 64, 32, 32))
+    assert not conv(_conv1x1(64, 64, 32, 32).replace("stride = array<i32: 1, 1>", "stride = array<i32: 2, 2>"))
+    assert not conv(_conv1x1(64, 64, 32, 32).replace("padding = array<i32: 0, 0, 0, 0>", "padding = array<i32: 1, 1, 1, 1>"))
+    assert not conv(_conv1x1(64, 64, 32, 32).replace("kernel_size = array<i32: 1, 1>", "kernel_size = array<i32: 3, 3>"))
+    assert not conv("batch_size = 1 : i32")  # no kernel stated: a prepared weight may hide a larger one

@@ -514,6 +514,9 @@ class CostModel:
         fmt = _weights_format(op, weights)
         act = activation_cycles(p, fused_activation(op))
 
+        if _matmul_conv(op, conv) and len(ins) >= 2 and not (ins[0].sharded and ins[0].memory_layout is WIDTH):
+            return self._matmul_conv(op, work, shapes, ins, out_shape, out, conv, fmt)
+
         # A block-sharded input splits the input channels over its own grid columns.
         c_in = ins[0].bbox[1] if ins and ins[0].sharded and ins[0].memory_layout is BLOCK else 0
 
@@ -543,6 +546,54 @@ class CostModel:
             extra += self._shard_conversion(shapes[0], ins[0], *spec, into=True)
         if not out.sharded:
             extra += self._shard_conversion(out_shape, out, *spec, into=False)
+        if extra:
+            t = replace(t, sync_ns=t.sync_ns + extra)
+        return _op_cost(t, work, cores, dram, l1i, fidelity)
+
+    def _matmul_conv(
+        self, op: Any, work: int, shapes: list, ins: tuple[LayoutInfo, ...], out_shape: Sequence[int], out: LayoutInfo,
+        conv: ConvShape, weight_fmt: str,
+    ) -> OpCost:
+        """A 1x1 stride-1 conv as tt-metal runs it (conv2d's `use_matmul_for_1x1_conv`): a row-major
+        activation tilized first, then `ttnn::linear` of the [N*H*W, C_in] activation and the
+        prepared [C_in, C_out] weights. A height-sharded input runs the weight-multicast program on
+        its shard grid with the whole K one block, a block-sharded one the 2-D program on its grid;
+        an interleaved input is not sharded first (the auto-shard path skips it for a matmul conv)
+        and takes the auto-picker's program into interleaved memory, converted to a sharded output
+        after."""
+        p = self.params
+        x, w = ins[0], ins[1]
+        fidelity = _conv_fidelity(op)
+        m, k, n = conv.pixels, conv.in_channels, conv.out_channels
+        kt = ceil(k / 32)
+        act = activation_cycles(p, fused_activation(op))
+        tensors = list(zip(shapes, ins)) + [(out_shape, out)]
+        dram = sum(_bytes(s, i) for s, i in tensors if i.dram or i.system)
+        l1i = sum(_bytes(s, i) for s, i in tensors if i.l1 and not i.sharded)
+        a_mem, b_mem = mem_of(x), mem_of(w) if not w.system else "dram_i"
+        out_mem = mem_of(out)
+        extra = 0.0
+        if x.sharded and x.memory_layout is HEIGHT:
+            cores, program, block_w, batch, shared_b = x.num_cores, MCAST_IN1, kt, 1, False
+        elif x.sharded:
+            cores, program, block_w, batch, shared_b = x.num_cores, "2d", 0, 1, False
+        else:
+            cores, block_w, batch, shared_b = self.device.num_cores, 0, 1, False
+            dram_out = out.layout.relayout(out_shape, buffer_type="dram", memory_layout="interleaved", worker_grid=self.device.worker_grid)
+            mm_out = layout_info(dram_out) if out.sharded else out
+            program = self._interleaved_program((m, k), (k, n), ins, mm_out)
+            if program == NO_REUSE:
+                program = "2d"
+            out_mem = mem_of(mm_out)
+            if out.sharded:
+                extra += self.conversion_cost(out_shape, dram_out, out.layout).ns
+        if not x.tiled and shapes:
+            tiled = x.layout.relayout(shapes[0], tiled=True, worker_grid=self.device.worker_grid)
+            extra += self.conversion_cost(shapes[0], x.layout, tiled).ns
+        t = matmul_terms(
+            p, m, k, n, x.dtype.value, weight_fmt, out.dtype.value, fidelity, a_mem, b_mem, out_mem, cores, batch, program,
+            in0_block_w=block_w, shared_b=shared_b, act_cycles=act,
+        )  # fmt: skip
         if extra:
             t = replace(t, sync_ns=t.sync_ns + extra)
         return _op_cost(t, work, cores, dram, l1i, fidelity)
@@ -839,6 +890,24 @@ def _conv_shape(op: Any, shapes: list, out_shape: Sequence[int]) -> ConvShape:
         pixels=prod(out_shape[:-1]) if out_shape else 1, in_channels=channels,
         out_channels=int(cout) if cout else (out_shape[-1] if out_shape else 1), groups=int(groups or 1),
         kernel_h=kh, kernel_w=kw,
+    )  # fmt: skip
+
+
+def _matmul_conv(op: Any, conv: ConvShape) -> bool:
+    """Whether tt-metal runs a conv as a matmul (`use_matmul_for_1x1_conv`): a 1x1 kernel, stride
+    1, no padding, dilation 1, one group (and not width sharded: the caller checks)."""
+    props = getattr(op, "properties", {})
+
+    def ints(name: str) -> list[int]:
+        attr = props.get(name)
+        values = getattr(attr, "values", None) or ([getattr(attr, "value")] if getattr(attr, "value", None) is not None else [])
+        return [int(v) for v in values]
+
+    # The kernel must be stated: a prepared weight without one hides its kernel in K.
+    kernel, stride, padding, dilation = ints("kernel_size"), ints("stride"), ints("padding"), ints("dilation")
+    return (
+        kernel in ([1, 1], [1]) and conv.groups == 1 and all(s == 1 for s in stride) and not any(padding)
+        and all(d == 1 for d in dilation)
     )  # fmt: skip
 
 
