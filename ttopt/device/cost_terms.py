@@ -133,6 +133,7 @@ class CostParams:
     write_issue_cycles: float = 0.0  # a writer's cost per NoC write it issues with a page address computed per write
     conv_tilize_cycles: float = 0.0  # a conv2d compute kernel's cycles per activation tile it tilizes
     conv_stick_cycles: float = 0.0  # a conv2d activation reader's cycles per stick (an output pixel's kernel row) it copies
+    dram_write_share: float = 1.0  # DRAM-interleaved writes alone stream at this share of the read stream
 
     @property
     def link_gbps(self) -> float:
@@ -860,6 +861,12 @@ def stream_terms(
     # share of the chip's stream they are.
     gbps = p.stream_eff.get(kind, 1.0) * max(p.dram_stream_gbps * share, min(p.dram_stream_gbps, workers * p.dram_core_gbps))
     dram = dram_stream_ns(p, dram_bytes, dram_pages, gbps) if dram_bytes else 0.0
+    if p.dram_write_share < 1.0 and write_dram_bytes:
+        # DRAM writes alone stream slower than reads (tt-metal issue 23560): an op that mostly
+        # writes DRAM (a sharded -> DRAM conversion) is bound by its writes at that share of the
+        # stream, their pages (the written bytes' share of the pages) paid as any page is.
+        write_pages = dram_pages * write_dram_bytes / dram_bytes
+        dram = max(dram, dram_stream_ns(p, write_dram_bytes, write_pages, p.dram_write_share * gbps))
     # The kind's efficiency scales its DRAM streaming only (fitted on DRAM-interleaved conversions);
     # L1-interleaved pages move at the same NoC rate for every kind.
     l1_rate = p.l1_interleaved_gbps * share
