@@ -27,7 +27,8 @@ estimates one op with `matmul_terms(params_for("wormhole_b0"), m, k, n, ...)`,
   K / in0_block_w hand-offs (`sem_hop_ns` + the block over one NoC link), each overlapping its
   block's weight read, so the weights take hops x max(hand-off, block read) (tt-metal issue 55443).
   Streaming ops read and write at `dram_stream_gbps` x the kind's efficiency x the share of the
-  grid that works (at least `dram_core_gbps` per working core); a kind whose reader
+  grid that works (at least `dram_core_gbps` per working core), an op's DRAM writes alone at
+  `dram_write_share` of that (they bind an op that mostly writes: a sharded -> DRAM conversion); a kind whose reader
   keeps one page in flight (reductions and interleaved eltwise: `page_latency_ns`) is bound per
   core by its pages x the round trip (an L1-interleaved read also waits behind the op's own
   L1-interleaved writes at the bank port: tt-metal issue 14421), and a reduction parallelises over
