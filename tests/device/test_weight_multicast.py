@@ -186,3 +186,24 @@ def test_only_a_1x1_stride_1_unpadded_conv_runs_as_a_matmul(op) -> None:
     assert not conv(_conv1x1(64, 64, 32, 32).replace("padding = array<i32: 0, 0, 0, 0>", "padding = array<i32: 1, 1, 1, 1>"))
     assert not conv(_conv1x1(64, 64, 32, 32).replace("kernel_size = array<i32: 1, 1>", "kernel_size = array<i32: 3, 3>"))
     assert not conv("batch_size = 1 : i32")  # no kernel stated: a prepared weight may hide a larger one
+
+
+def test_a_1x1_conv_converts_its_matmul_result_to_the_output_memory_config(op, lay) -> None:
+    # conv2d runs the matmul into the input's shard spec (a sharded input) or DRAM interleaved
+    # (linear's default, an interleaved input) and converts that to the requested output after.
+    from ttopt.device.layout_info import layout_info
+
+    cm = CostModel(preset("wormhole_b0"))
+    conv = op("ttnn.conv2d", ["1x1x8192x128xbf16", "512x128x1x1xbf16"], "1x1x8192x512xbf16", props=_conv1x1(128, 512, 64, 128))
+    weights = lay((512, 128, 1, 1))
+    height_in, height_out = lay((1, 1, 8192, 128), "l1", "h", 64), lay((1, 1, 8192, 512), "l1", "h", 64)
+    dram_out, l1_out = lay((1, 1, 8192, 512)), lay((1, 1, 8192, 512), "l1", "i")
+    in_place = cm.op_cost(conv, [height_in, weights], height_out)
+    to_dram = cm.op_cost(conv, [height_in, weights], dram_out)
+    conversion = cm.conversion_cost((1, 1, 8192, 512), height_out, dram_out).ns
+    assert in_place.sync_ns == 0.0 and to_dram.sync_ns == pytest.approx(conversion)
+    plain = cm.op_cost(conv, [lay((1, 1, 8192, 128)), weights], dram_out)
+    into_l1 = cm.op_cost(conv, [lay((1, 1, 8192, 128)), weights], l1_out)
+    assert plain.sync_ns == 0.0
+    assert into_l1.sync_ns == pytest.approx(cm.conversion_cost((1, 1, 8192, 512), dram_out, l1_out).ns)
+    assert layout_info(dram_out).dram

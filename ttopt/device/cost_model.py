@@ -31,6 +31,7 @@ from ttopt.device.cost_terms import (
     runs_unfused_1d,
     sdpa_decode_terms,
     stream_terms,
+    tile_bytes,
     tile_row_reader_terms,
     tilize_terms,
     transpose_hc_terms,
@@ -488,12 +489,16 @@ class CostModel:
         with the batch unfused (cost_terms.runs_unfused_1d)."""
         return not batched_rhs and len(a) > 2 and prod(a[:-2]) > 1 and runs_unfused_1d(a[-2], out_shape[-1])
 
-    def _interleaved_program(self, a: Sequence[int], b: Sequence[int], ins: tuple[LayoutInfo, ...], out: LayoutInfo) -> str:
-        """The program tt-metal picks for an interleaved matmul without a program config (matmul_config)."""
+    def _interleaved_program(
+        self, a: Sequence[int], b: Sequence[int], ins: tuple[LayoutInfo, ...], out: LayoutInfo, weight_bytes: int | None = None,
+    ) -> str:
+        """The program tt-metal picks for an interleaved matmul without a program config (matmul_config);
+        `weight_bytes`: the weights' element bytes where they are read in another format than stored."""
         x, w = ins[0], ins[1]
         all_dram = all(mem_of(i) == "dram_i" for i in (x, w, out))
+        wb = w.element_bytes if weight_bytes is None else weight_bytes
         factor = per_core_factor(
-            lambda pm, pn, k: matmul_cb(pm, pn, k, x.element_bytes, w.element_bytes, out.element_bytes, False, False),
+            lambda pm, pn, k: matmul_cb(pm, pn, k, x.element_bytes, wb, out.element_bytes, False, False),
             self.device.usable_l1,
         )
         return interleaved_program(a, b, all_dram, factor, self.device.worker_grid)
@@ -557,10 +562,11 @@ class CostModel:
         """A 1x1 stride-1 conv as tt-metal runs it (conv2d's `use_matmul_for_1x1_conv`): a row-major
         activation tilized first, then `ttnn::linear` of the [N*H*W, C_in] activation and the
         prepared [C_in, C_out] weights. A height-sharded input runs the weight-multicast program on
-        its shard grid with the whole K one block, a block-sharded one the 2-D program on its grid;
-        an interleaved input is not sharded first (the auto-shard path skips it for a matmul conv)
-        and takes the auto-picker's program into interleaved memory, converted to a sharded output
-        after."""
+        its shard grid with the whole K one block, a block-sharded one the 2-D program on its grid,
+        both into shards of the input's spec; an interleaved input is not sharded first (the
+        auto-shard path skips it for a matmul conv) and takes the auto-picker's program into DRAM
+        interleaved (linear's default). conv2d converts that result to the output's memory config
+        after, a program of its own where they differ."""
         p = self.params
         x, w = ins[0], ins[1]
         fidelity = _conv_fidelity(op)
@@ -570,29 +576,34 @@ class CostModel:
         tensors = list(zip(shapes, ins)) + [(out_shape, out)]
         dram = sum(_bytes(s, i) for s, i in tensors if i.dram or i.system)
         l1i = sum(_bytes(s, i) for s, i in tensors if i.l1 and not i.sharded)
-        a_mem, b_mem = mem_of(x), mem_of(w) if not w.system else "dram_i"
-        out_mem = mem_of(out)
-        extra = 0.0
-        if x.sharded and x.memory_layout is HEIGHT:
-            cores, program, block_w, batch, shared_b = x.num_cores, MCAST_IN1, kt, 1, False
-        elif x.sharded:
-            cores, program, block_w, batch, shared_b = x.num_cores, "2d", 0, 1, False
+        a_mem, b_mem = mem_of(x), "dram_i" if w.system else mem_of(w)
+        params, extra, block_w = p, 0.0, 0
+        if x.sharded:
+            cores = x.num_cores
+            program = MCAST_IN1 if x.memory_layout is HEIGHT else "2d"
+            block_w = kt if program == MCAST_IN1 else 0
+            out_mem = "l1_s"
+            if not out.sharded:
+                grid = (x.num_cores, 1) if x.memory_layout is HEIGHT else x.bbox
+                extra += self._shard_conversion(out_shape, out, x.memory_layout, grid, into=False)
         else:
-            cores, block_w, batch, shared_b = self.device.num_cores, 0, 1, False
+            cores = self.device.num_cores
             dram_out = out.layout.relayout(out_shape, buffer_type="dram", memory_layout="interleaved", worker_grid=self.device.worker_grid)
-            mm_out = layout_info(dram_out) if out.sharded else out
-            program = self._interleaved_program((m, k), (k, n), ins, mm_out)
+            mm_out = layout_info(dram_out)
+            program = self._interleaved_program((m, k), (k, n), ins, mm_out, weight_bytes=tile_bytes(weight_fmt))
             if program == NO_REUSE:
-                program = "2d"
-            out_mem = mem_of(mm_out)
-            if out.sharded:
+                # As _matmul prices the no-reuse program: only the cores holding output tiles re-read.
+                share = min(1.0, ceil(m / 32) * ceil(n / 32) / p.grid_cores)
+                params, program = replace(p, fallback_gbps=p.fallback_gbps * share), "2d"
+            out_mem = "dram_i"
+            if out.uid != mm_out.uid:
                 extra += self.conversion_cost(out_shape, dram_out, out.layout).ns
         if not x.tiled and shapes:
             tiled = x.layout.relayout(shapes[0], tiled=True, worker_grid=self.device.worker_grid)
             extra += self.conversion_cost(shapes[0], x.layout, tiled).ns
         t = matmul_terms(
-            p, m, k, n, x.dtype.value, weight_fmt, out.dtype.value, fidelity, a_mem, b_mem, out_mem, cores, batch, program,
-            in0_block_w=block_w, shared_b=shared_b, act_cycles=act,
+            params, m, k, n, x.dtype.value, weight_fmt, out.dtype.value, fidelity, a_mem, b_mem, out_mem, cores, 1, program,
+            in0_block_w=block_w, act_cycles=act,
         )  # fmt: skip
         if extra:
             t = replace(t, sync_ns=t.sync_ns + extra)
