@@ -173,13 +173,13 @@ def test_a_1x1_stride_1_conv_is_priced_as_the_matmul_tt_metal_runs(op, lay, row_
 
 
 def test_only_a_1x1_stride_1_unpadded_conv_runs_as_a_matmul(op) -> None:
-    from ttopt.device.cost_model import _conv_shape, _matmul_conv
+    from ttopt.device.cost_model import _conv_shape, _runs_as_matmul
 
     types = (["1x1x1024x64xbf16", "64x64x1x1xbf16"], "1x1x1024x64xbf16")
 
     def conv(props: str) -> bool:
         o = op("ttnn.conv2d", *types, props=props)
-        return _matmul_conv(o, _conv_shape(o, [(1, 1, 1024, 64), (64, 64, 1, 1)], (1, 1, 1024, 64)))
+        return _runs_as_matmul(o, _conv_shape(o, [(1, 1, 1024, 64), (64, 64, 1, 1)], (1, 1, 1024, 64)))
 
     assert conv(_conv1x1(64, 64, 32, 32))
     assert not conv(_conv1x1(64, 64, 32, 32).replace("stride = array<i32: 1, 1>", "stride = array<i32: 2, 2>"))

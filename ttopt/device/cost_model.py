@@ -468,10 +468,7 @@ class CostModel:
                 # The auto-picker's 1-D configs leave the batch unfused: a loop on every core.
                 batch, m, shared_b = prod(a[:-2]), a[-2], True
             if program == NO_REUSE:
-                # matmul_terms prices the no-reuse program as the fallback of a "2d" size; only the
-                # cores holding output tiles re-read, so its bandwidth is their share of the grid.
-                share = min(1.0, batch * ceil(m / 32) * ceil(out_shape[-1] / 32) / params.grid_cores)
-                params, program = replace(params, fallback_gbps=params.fallback_gbps * share), "2d"
+                params, program = self._no_reuse_params(batch * ceil(m / 32) * ceil(out_shape[-1] / 32)), "2d"
         t = matmul_terms(
             params, m, a[-1], out_shape[-1], ins[0].dtype.value, ins[1].dtype.value, out.dtype.value, fidelity,
             mem_of(ins[0]), mem_of(ins[1]), mem_of(out), cores, batch, program, in0_cores, block_w, grid_cols, shared_b,
@@ -482,6 +479,12 @@ class CostModel:
         noc = sum(_bytes(s, i) for s, i in tensors if i.l1)
         work = batch * ceil(m / 32) * ceil(out_shape[-1] / 32) * ceil(a[-1] / 32)
         return _op_cost(t, work, cores, dram, noc, fidelity)
+
+    def _no_reuse_params(self, out_tiles: int) -> CostParams:
+        """The parameters matmul_terms prices the no-reuse program with (the fallback of a "2d"
+        size): only the cores holding output tiles re-read, so its bandwidth is their share of the grid."""
+        p = self.params
+        return replace(p, fallback_gbps=p.fallback_gbps * min(1.0, out_tiles / p.grid_cores))
 
     @staticmethod
     def _unfused_1d(a: Sequence[int], out_shape: Sequence[int], batched_rhs: bool) -> bool:
@@ -519,7 +522,7 @@ class CostModel:
         fmt = _weights_format(op, weights)
         act = activation_cycles(p, fused_activation(op))
 
-        if _matmul_conv(op, conv) and len(ins) >= 2 and not (ins[0].sharded and ins[0].memory_layout is WIDTH):
+        if _runs_as_matmul(op, conv) and len(ins) >= 2 and not (ins[0].sharded and ins[0].memory_layout is WIDTH):
             return self._matmul_conv(op, work, shapes, ins, out_shape, out, conv, fmt)
 
         # A block-sharded input splits the input channels over its own grid columns.
@@ -592,9 +595,7 @@ class CostModel:
             mm_out = layout_info(dram_out)
             program = self._interleaved_program((m, k), (k, n), ins, mm_out, weight_bytes=tile_bytes(weight_fmt))
             if program == NO_REUSE:
-                # As _matmul prices the no-reuse program: only the cores holding output tiles re-read.
-                share = min(1.0, ceil(m / 32) * ceil(n / 32) / p.grid_cores)
-                params, program = replace(p, fallback_gbps=p.fallback_gbps * share), "2d"
+                params, program = self._no_reuse_params(ceil(m / 32) * ceil(n / 32)), "2d"
             out_mem = "dram_i"
             if out.uid != mm_out.uid:
                 extra += self.conversion_cost(out_shape, dram_out, out.layout).ns
@@ -904,7 +905,7 @@ def _conv_shape(op: Any, shapes: list, out_shape: Sequence[int]) -> ConvShape:
     )  # fmt: skip
 
 
-def _matmul_conv(op: Any, conv: ConvShape) -> bool:
+def _runs_as_matmul(op: Any, conv: ConvShape) -> bool:
     """Whether tt-metal runs a conv as a matmul (`use_matmul_for_1x1_conv`): a 1x1 kernel, stride
     1, no padding, dilation 1, one group (and not width sharded: the caller checks)."""
     props = getattr(op, "properties", {})
