@@ -431,9 +431,10 @@ def weight_multicast_terms(
     shard, or read from interleaved memory), while one sender, the first core, reads the weights a
     block of in0_block_w x Nt tiles at a time and multicasts each block to every core behind a
     semaphore: Kt / in0_block_w chained hand-offs (`multicast_hop_ns`), all the weights through one
-    core's reads (from L1 banks, a page round trip per block first). `batch` activations fold into the rows, or, `unfused` (the auto-picker's
-    fuse_batch false), loop on every core, the weights streamed again for each. in0_block_w is the
-    config's, else 2 (1 for odd Kt), as tt-metal's get_mcast_1d_config sets it."""
+    core's reads (from L1 banks, a page round trip per block first). `batch` activations fold into
+    the rows, or, `unfused` (the auto-picker's fuse_batch false), loop on every core, the weights
+    streamed again for each. in0_block_w is the config's, else 2 (1 for odd Kt), as tt-metal's
+    get_mcast_1d_config sets it."""
     rows = mt if unfused else batch * mt
     per_core_m = ceil(rows / max(1, cores))
     loops = batch if unfused else 1

@@ -269,10 +269,11 @@ def interleaved_program(
     if all_dram_interleaved or (blocks_y * blocks_x <= rows * cols and kt % in0_block_w == 0):
         # get_core_range: the blocks' (rows, cols) when there is more than one and they fit the grid.
         spans = (blocks_y, blocks_x) != (1, 1) and blocks_y <= rows and blocks_x <= cols
-        one_row = spans and blocks_y == 1
-        one_col = spans and blocks_x == 1
+        one_row, one_col = spans and blocks_y == 1, spans and blocks_x == 1
         wide = narrow and width > height
-        if not (one_row or wide) and (one_col or (narrow and not wide)):
+        tall = narrow and not wide
+        # The picker tries the activation multicast (one row of blocks, or wide) before this.
+        if not (one_row or wide) and (one_col or tall):
             return MCAST_IN1
     if narrow:
         return AUTO
