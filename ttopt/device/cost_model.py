@@ -317,9 +317,7 @@ class CostModel:
         fid = act = None
         perm: tuple[int, ...] | None = None
         if fam in (Family.MATMUL, Family.CONV):
-            cfg = op.get_attr("compute_config") if hasattr(op, "get_attr") else None
-            m = _FIDELITY.search(cfg.canonical()) if cfg is not None else None
-            fid = m.group(1).lower() if m else None
+            fid = _config_fidelity(op)
         if fam in (Family.MATMUL, Family.CONV, Family.NORM):
             act = fused_activation(op)
         if name == "ttnn.permute":  # its program depends on which dimensions move (`_tile_movement`)
@@ -442,18 +440,19 @@ class CostModel:
         # shard grid (ttnn's get_matmul_program_config), else the device grid and ttnn's default.
         in0_cores, block_w, grid_cols = 0, 0, self.device.worker_grid[1]
         shared_b = False
+        # The weight-multicast program streams one weight matrix; DRAM-sharded weights run their own program.
+        weights_multicast = not batched_rhs and mem_of(ins[1]) != "dram_s"
         if out.sharded:
             program = "2d" if out.memory_layout is BLOCK and out.bbox[0] > 1 and out.bbox[1] > 1 else "1d"
             grid_cols = out.bbox[1]
             cfg = derive_program_config(matmul_dims(a, b, out_shape), out, self.device.max_subblock)
-            weights_multicast = not batched_rhs and mem_of(ins[1]) != "dram_s"
             if cfg is not None and cfg.kind == MULTICAST_1D and not cfg.mcast_in0 and weights_multicast:
                 program = MCAST_IN1  # height sharded: each core its rows, the weights multicast
             # A DRAM-sharded program picks its own in0_block_w (cost_terms.dram_sharded_weight_ns).
             block_w = cfg.in0_block_w if cfg is not None and program != "2d" and mem_of(ins[1]) != "dram_s" else 0
         elif ins[0].sharded and ins[0].l1 and ins[0].memory_layout is WIDTH:
             in0_cores, grid_cols = ins[0].num_cores, ins[0].bbox[1]
-        elif ins[0].sharded and ins[0].l1 and ins[0].memory_layout is HEIGHT and mem_of(ins[1]) != "dram_s" and not batched_rhs:
+        elif ins[0].sharded and ins[0].l1 and ins[0].memory_layout is HEIGHT and weights_multicast:
             # ttnn's get_matmul_program_config: a height-sharded activation runs the weight-multicast
             # program on its shard grid, the whole K one block.
             program, cores, block_w = MCAST_IN1, ins[0].num_cores, ceil(a[-1] / 32)
@@ -909,16 +908,11 @@ def _runs_as_matmul(op: Any, conv: ConvShape) -> bool:
     """Whether tt-metal runs a conv as a matmul (`use_matmul_for_1x1_conv`): a 1x1 kernel, stride
     1, no padding, dilation 1, one group (and not width sharded: the caller checks)."""
     props = getattr(op, "properties", {})
-
-    def ints(name: str) -> list[int]:
-        attr = props.get(name)
-        values = getattr(attr, "values", None) or ([getattr(attr, "value")] if getattr(attr, "value", None) is not None else [])
-        return [int(v) for v in values]
-
     # The kernel must be stated: a prepared weight without one hides its kernel in K.
-    kernel, stride, padding, dilation = ints("kernel_size"), ints("stride"), ints("padding"), ints("dilation")
+    kernel = int_values(props.get("kernel_size"))
+    stride, padding, dilation = (int_values(props.get(k)) or () for k in ("stride", "padding", "dilation"))
     return (
-        kernel in ([1, 1], [1]) and conv.groups == 1 and all(s == 1 for s in stride) and not any(padding)
+        kernel in ((1, 1), (1,)) and conv.groups == 1 and all(s == 1 for s in stride) and not any(padding)
         and all(d == 1 for d in dilation)
     )  # fmt: skip
 

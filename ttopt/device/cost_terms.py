@@ -453,11 +453,7 @@ def weight_multicast_terms(
     dram_pages = sum(t for t, _, mem in streamed if mem in ("dram_i", "dram_s"))
     l1i_bytes = sum(t * tile_bytes(f) for t, f, mem in streamed if mem == "l1_i")
     stream = dram_stream_ns(p, dram_bytes, dram_pages, p.dram_stream_gbps) if dram_bytes else 0.0
-    noc = l1i_bytes / p.l1_interleaved_gbps
-    if b in ("dram_i", "dram_s"):
-        dram = max(stream, chain)
-    else:
-        dram, noc = stream, max(noc, chain)
+    dram, noc = bound_side(stream, l1i_bytes / p.l1_interleaved_gbps, chain, b in ("dram_i", "dram_s"))
     return combine(p, "matmul", compute, dram, noc)
 
 
