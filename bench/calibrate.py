@@ -222,11 +222,19 @@ def _tiles(shape: list[int]) -> int:
     return lead * math.ceil(rows / 32) * math.ceil(shape[-1] / 32)
 
 
-def _shards(shape: list[int], mem: str, cores: int) -> int:
-    """Shards holding data of a tensor sharded on `cores` cores (at least a tile each way)."""
+def _shards(shape: list[int], mem: str, grid: str) -> int:
+    """Shards holding data of a tensor sharded `mem` on the `grid` ("rows x cols" cores): a shard
+    is whole tiles, so when they cover the tensor with cores to spare the last cores hold nothing."""
     rows = (math.prod(shape[:-2]) if len(shape) > 2 else 1) * math.ceil((shape[-2] if len(shape) > 1 else 1) / 32)
     cols = math.ceil(shape[-1] / 32)
-    return min(cores, {"l1_h": rows, "l1_w": cols}.get(mem, cores))
+    gy, gx = (int(x) for x in grid.split("x"))
+    if mem == "l1_h":
+        return math.ceil(rows / math.ceil(rows / (gy * gx)))
+    if mem == "l1_w":
+        return math.ceil(cols / math.ceil(cols / (gy * gx)))
+    if gx == 1:  # a block grid recorded by its core count alone
+        return gy
+    return math.ceil(rows / math.ceil(rows / gy)) * math.ceil(cols / math.ceil(cols / gx))
 
 
 def board_params(p: CostParams, device: str) -> CostParams:
@@ -347,7 +355,9 @@ def terms_for(p: CostParams, r: dict) -> Terms:
     if kind == "layout":
         # A sharded <-> interleaved conversion runs on the shard grid's cores, one shard each: a
         # grid larger than the shards leaves the extra cores idle.
-        parallel = min(parallel, _shards(shape, r["a_mem"] if mem_code(r["a_mem"]) == "l1_s" else r["out_mem"], r["cores"]))
+        sharded = r["a_mem"] if mem_code(r["a_mem"]) == "l1_s" else r["out_mem"]
+        if mem_code(sharded) == "l1_s":
+            parallel = min(parallel, _shards(shape, sharded, r["grid"]))
     stride = math.ceil(out_tiles / max(1, min(r["cores"], out_tiles))) if kind == "reduction" else 0
     exchanges = NORM_EXCHANGES.get(r["op"], 0) if mem_code(r["a_mem"]) in ("l1_s", "dram_s") else 0
     return stream_terms(

@@ -688,13 +688,30 @@ def test_matmul_work_scales_with_cores(op, lay) -> None:
 def test_a_sharded_to_interleaved_conversion_runs_on_the_shard_cores(lay) -> None:
     # tt-metal's sharded -> interleaved program runs on the cores holding shards (the writer of each
     # writes its shard's pages), not on the whole grid: 16 shards of 16 tiles take 3.9 us on a
-    # Galaxy chip (DeepSeek-V3 flash-MLA output reshard) where 64 cores would write 4 pages each.
+    # Galaxy chip (DeepSeek-V3 flash-MLA output reshard); on 8 cores, 32 tiles each take longer.
     cm = CostModel(preset("wormhole_b0"))
     shape = (1, 4, 128, 512)
-    few, many = lay(shape, "l1", "h", 16), lay(shape, "l1", "h", 64)
+    eight, sixteen = lay(shape, "l1", "h", 8), lay(shape, "l1", "h", 16)
     out = lay(shape, "l1", "i")
-    assert cm.conversion_cost(shape, few, out).cores == 16 and cm.conversion_cost(shape, many, out).cores == 64
-    assert cm.conversion_cost(shape, few, out).ns > cm.conversion_cost(shape, many, out).ns
+    assert cm.conversion_cost(shape, eight, out).cores == 8 and cm.conversion_cost(shape, sixteen, out).cores == 16
+    assert cm.conversion_cost(shape, eight, out).ns > cm.conversion_cost(shape, sixteen, out).ns
+    # Its 16 tile rows fill 16 cores of a 64-core grid (shards are whole tiles): the rest hold nothing.
+    assert cm.conversion_cost(shape, lay(shape, "l1", "h", 64), out).cores == 16
+
+
+def test_a_conversion_into_shards_runs_on_the_cores_that_hold_them(lay) -> None:
+    # Height shards of whole tiles: [1408, 1792] on a 20-core grid gets ceil(44 / 20) = 3 tile rows
+    # a core, so 15 cores hold the tensor and the last 5 nothing (an OFT capture's conversion on
+    # Blackhole, 18.9 us: its DRAM reads stream from 15 cores). Both directions run on those 15.
+    cm = CostModel(preset("blackhole"))
+    shape = (1, 1, 1408, 1792)
+    grid20, grid15 = lay(shape, "l1", "h", 20), lay(shape, "l1", "h", 15)
+    dram = lay(shape, "dram", "i")
+    into20, into15 = cm.conversion_cost(shape, dram, grid20), cm.conversion_cost(shape, dram, grid15)
+    assert into20.cores == 15 and into20.ns == pytest.approx(into15.ns)
+    assert cm.conversion_cost(shape, grid20, dram).cores == 15
+    # Every core of a grid that divides the tile rows holds a shard.
+    assert cm.conversion_cost((1, 1, 1280, 1792), dram, lay((1, 1, 1280, 1792), "l1", "h", 20)).cores == 20
 
 
 def test_reshard_moves_bytes_over_the_noc(op, lay) -> None:

@@ -250,6 +250,19 @@ def _permutation(op: Any) -> tuple[int, ...] | None:
     return int_values(props.get("permutation")) if props is not None else None
 
 
+def _cores_with_data(shape: Sequence[int], info: LayoutInfo) -> int:
+    """The shard cores of a sharded tensor that hold any of it (a grid's last shards are empty
+    when its shards, whole tiles or rows, cover the tensor with cores to spare)."""
+    if len(shape) < 2:
+        return max(1, info.num_cores)
+    if info.tiled:  # shard shapes count tiles
+        rows, cols = prod(shape[:-2]) * ceil(shape[-2] / 32), ceil(shape[-1] / 32)
+    else:
+        rows, cols = prod(shape[:-1]), shape[-1]
+    used = ceil(rows / max(1, info.shard_shape[0])) * ceil(cols / max(1, info.shard_shape[1]))
+    return max(1, min(info.num_cores, used))
+
+
 def _pages(shape: Sequence[int], info: LayoutInfo) -> int:
     """DRAM pages of a tensor: tiles, or rows of a row-major tensor."""
     if info.tiled:
@@ -647,9 +660,11 @@ class CostModel:
             if ins[0].spec_key != out.spec_key:
                 moved += _bytes(shapes[0], ins[0])  # a reshard moves every byte between cores
         cores = out.num_cores if out.sharded else self.device.num_cores
-        if kind == "layout" and ins and ins[0].sharded and not out.sharded:
-            # A sharded -> interleaved conversion runs on the input's shard cores, one shard each.
-            cores = ins[0].num_cores
+        if kind == "layout" and ins and (ins[0].sharded != out.sharded):
+            # A conversion between shards and interleaved pages runs on the shard cores, one shard
+            # each: the cores of the grid that hold any of the tensor.
+            shards, shard_shape = (ins[0], shapes[0]) if ins[0].sharded else (out, out_shape)
+            cores = _cores_with_data(shard_shape, shards)
         row_cores = _row_cores(ins[0]) if exchanges and ins else 0
         t = stream_terms(
             self.params, kind, work, cores, dram, pages, l1i, moved, parallel=parallel, stride=stride,
