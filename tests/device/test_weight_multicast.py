@@ -8,7 +8,7 @@ from math import ceil
 import pytest
 
 from ttopt.device import CostModel, preset
-from ttopt.device.cost_terms import matmul_terms, multicast_hop_ns, params_for, tile_bytes
+from ttopt.device.cost_terms import camped_banks, dram_stream_ns, matmul_terms, multicast_hop_ns, params_for, tile_bytes
 from ttopt.device.layout_info import layout_info
 from ttopt.device.matmul_config import AUTO, MCAST_IN1, interleaved_program
 
@@ -58,6 +58,38 @@ def test_the_weights_stream_through_one_sender_a_block_per_hand_off() -> None:
     unfused = matmul_terms(p, 2048, 1024, 512, *BFP8, "dram_i", "dram_i", "dram_i", 110, 2, MCAST_IN1, shared_b=True)
     assert unfused.dram_ns == pytest.approx(2 * chain) and fused.dram_ns == pytest.approx(chain)
     assert fused.compute_ns == pytest.approx(unfused.compute_ns)  # 2 tile rows a core either way
+
+
+@pytest.mark.parametrize(
+    ("row_tiles", "columns", "banks", "reached"),
+    [
+        (8, 4, 8, 4),  # every row starts at bank 0: two 2-tile K blocks reach 4 banks
+        (16, 4, 8, 4),
+        (4, 4, 8, 8),  # rows start 4 banks apart: 2 x 4
+        (2, 4, 8, 8),
+        (9, 4, 8, 8),  # rows start one bank apart
+        (8, 1, 8, 1),
+        (12, 4, 12, 4),  # Wormhole's 12 banks
+        (8, 4, 12, 12),  # rows start 4 of 12 banks apart: 3 x 4
+    ],
+)
+def test_a_column_span_of_every_row_reaches_few_banks_when_rows_align(row_tiles, columns, banks, reached) -> None:
+    assert camped_banks(row_tiles, columns, banks) == reached
+
+
+def test_a_tall_activation_read_in_step_streams_from_the_banks_its_columns_reach() -> None:
+    # [32768,256] @ [256,64] bfp8 all in DRAM (the auto-picker's weight multicast on 103 cores,
+    # in0_block_w 2): the cores read their rows' K block b, tiles 8r + 2b and 8r + 2b + 1, at most
+    # two blocks ahead, so the 8.9 MB activation streams from 4 of the 8 banks. Measured 54.3 us.
+    p = BH110
+    t = matmul_terms(p, 32768, 256, 64, *BFP8, "dram_i", "dram_i", "dram_i", 103, 1, MCAST_IN1)
+    act, out = 1024 * 8 * tile_bytes("bfp_bf8"), 1024 * 2 * tile_bytes("bfp_bf8")
+    assert t.dram_ns == pytest.approx(dram_stream_ns(p, 2 * act + out, 1024 * 10, p.dram_stream_gbps))
+    assert 1 / 1.3 < t.device_ns / 54_266 < 1.3
+    # K = 288 (9 tiles a row): rows start a bank apart and the activation streams from every bank.
+    odd = matmul_terms(p, 32768, 288, 64, *BFP8, "dram_i", "dram_i", "dram_i", 103, 1, MCAST_IN1)
+    assert odd.dram_ns == pytest.approx(dram_stream_ns(p, 1024 * 9 * tile_bytes("bfp_bf8") + out, 1024 * 11, p.dram_stream_gbps))
+    assert odd.dram_ns < t.dram_ns
 
 
 def test_a_height_sharded_matmul_keeps_its_activation_local() -> None:

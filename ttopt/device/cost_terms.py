@@ -19,7 +19,9 @@ estimates one op with `matmul_terms(params_for("wormhole_b0"), m, k, n, ...)`,
   hand-off, the chip's stream, `dram_stream_gbps`, capped by one NoC link per grid column, and one
   core's block read, `dram_block_ns` + `dram_core_gbps`: one_d_weight_ns; tall shapes and
   height-sharded outputs the weight-multicast 1-D program instead: every core its own rows, one
-  sender reading the weights and multicasting them a block per hand-off, weight_multicast_terms), or DRAM-sharded
+  sender reading the weights and multicasting them a block per hand-off, weight_multicast_terms;
+  its cores read an interleaved activation's K blocks in step, from the banks `camped_banks`
+  gives), or DRAM-sharded
   weights (one reader per bank, `dram_sharded_gbps`, at most one tile request per bank per
   `dram_request_ns`). Every DRAM-interleaved page also costs
   `dram_page_ns` (one NoC request per page), matmul operands and streaming ops alike. A
@@ -421,6 +423,14 @@ def matmul_terms(
     return combine(p, "matmul", compute, dram, noc)
 
 
+def camped_banks(row_tiles: int, columns: int, banks: int) -> int:
+    """DRAM banks that reads of `columns` consecutive tiles from every row of a row-major
+    interleaved tiled matrix `row_tiles` wide reach (tile t lives in bank t mod `banks`): rows
+    start gcd(row_tiles, banks) banks apart, so a narrow column span hits few banks."""
+    step = gcd(row_tiles, banks) or banks
+    return min(banks, (banks // step) * min(columns, step))
+
+
 def weight_multicast_terms(
     p: CostParams, mt: int, kt: int, nt: int, fmt_a: str, fmt_b: str, fmt_out: str, fidelity: str, a: str, b: str,
     out: str, cores: int, batch: int = 1, in0_block_w: int = 0, unfused: bool = False, act_cycles: float = 0.0,
@@ -449,7 +459,14 @@ def weight_multicast_terms(
         chain += hops * read_round_trip_ns(p, False, block_bytes)  # the sender reads each block from the L1 banks
     # The activation and the output move in every core's own reader and writer, beside the chain.
     streamed = [(batch * mt * kt, fmt_a, a), (batch * mt * nt, fmt_out, out)]
-    dram_bytes = sum(t * tile_bytes(f) for t, f, mem in streamed if mem in ("dram_i", "dram_s"))
+    dram_bytes: float = sum(t * tile_bytes(f) for t, f, mem in streamed if mem in ("dram_i", "dram_s"))
+    if a == "dram_i":
+        # Every core reads the same in0_block_w columns of its rows in a K block, in step with the
+        # others (each block waits for the multicast weights), at most two blocks ahead (a double-
+        # buffered activation buffer): the tiles of row r start at bank r x Kt mod banks, so those
+        # reads fall on only `camped_banks` banks and stream at that share of the chip's rate.
+        share = camped_banks(kt, min(kt, 2 * block_w), p.dram_banks) / max(1, p.dram_banks)
+        dram_bytes += batch * mt * kt * tile_bytes(fmt_a) * (1 / share - 1)
     dram_pages = sum(t for t, _, mem in streamed if mem in ("dram_i", "dram_s"))
     l1i_bytes = sum(t * tile_bytes(f) for t, f, mem in streamed if mem == "l1_i")
     stream = dram_stream_ns(p, dram_bytes, dram_pages, p.dram_stream_gbps) if dram_bytes else 0.0
