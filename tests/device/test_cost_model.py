@@ -712,6 +712,13 @@ def test_a_conversion_into_shards_runs_on_the_cores_that_hold_them(lay) -> None:
     assert cm.conversion_cost(shape, grid20, dram).cores == 15
     # Every core of a grid that divides the tile rows holds a shard.
     assert cm.conversion_cost((1, 1, 1280, 1792), dram, lay((1, 1, 1280, 1792), "l1", "h", 20)).cores == 20
+    # Block shards: 7 x 10 tiles in 1 x 2-tile shards on an 8 x 8 grid fill 7 rows of 5 cores.
+    block = (1, 1, 200, 300)
+    assert cm.conversion_cost(block, lay(block, "dram", "i"), lay(block, "l1", "b", (8, 8))).cores == 35
+    # Row-major height shards are whole rows: 100 rows on 16 cores, 7 a core, fill 15.
+    rm = (1, 1, 100, 64)
+    rm_shards = lay(rm, "l1", "h", 16, tiled=False)
+    assert cm.conversion_cost(rm, rm_shards, lay(rm, "dram", "i", tiled=False)).cores == 15
 
 
 def test_reshard_moves_bytes_over_the_noc(op, lay) -> None:

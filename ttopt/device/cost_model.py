@@ -253,12 +253,10 @@ def _permutation(op: Any) -> tuple[int, ...] | None:
 def _cores_with_data(shape: Sequence[int], info: LayoutInfo) -> int:
     """The shard cores of a sharded tensor that hold any of it (a grid's last shards are empty
     when its shards, whole tiles or rows, cover the tensor with cores to spare)."""
-    if len(shape) < 2:
-        return max(1, info.num_cores)
     if info.tiled:  # shard shapes count tiles
-        rows, cols = prod(shape[:-2]) * ceil(shape[-2] / 32), ceil(shape[-1] / 32)
+        rows, cols = tile_rows(shape), ceil(shape[-1] / 32) if shape else 1
     else:
-        rows, cols = prod(shape[:-1]), shape[-1]
+        rows, cols = prod(shape[:-1]), shape[-1] if shape else 1
     used = ceil(rows / max(1, info.shard_shape[0])) * ceil(cols / max(1, info.shard_shape[1]))
     return max(1, min(info.num_cores, used))
 
@@ -661,10 +659,11 @@ class CostModel:
                 moved += _bytes(shapes[0], ins[0])  # a reshard moves every byte between cores
         cores = out.num_cores if out.sharded else self.device.num_cores
         if kind == "layout" and ins and (ins[0].sharded != out.sharded):
-            # A conversion between shards and interleaved pages runs on the shard cores, one shard
-            # each: the cores of the grid that hold any of the tensor.
+            # A conversion between L1 shards and interleaved pages runs on the shard cores, one
+            # shard each: the cores of the grid that hold any of the tensor. (DRAM shards keep
+            # their grid: their program maps banks to workers.)
             shards, shard_shape = (ins[0], shapes[0]) if ins[0].sharded else (out, out_shape)
-            cores = _cores_with_data(shard_shape, shards)
+            cores = _cores_with_data(shard_shape, shards) if shards.l1 else shards.num_cores
         row_cores = _row_cores(ins[0]) if exchanges and ins else 0
         t = stream_terms(
             self.params, kind, work, cores, dram, pages, l1i, moved, parallel=parallel, stride=stride,

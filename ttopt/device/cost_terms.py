@@ -465,7 +465,7 @@ def weight_multicast_terms(
         # others (each block waits for the multicast weights), at most two blocks ahead (a double-
         # buffered activation buffer): the tiles of row r start at bank r x Kt mod banks, so those
         # reads fall on only `camped_banks` banks and stream at that share of the chip's rate.
-        share = camped_banks(kt, min(kt, 2 * block_w), p.dram_banks) / max(1, p.dram_banks)
+        share = max(1, camped_banks(kt, min(kt, 2 * block_w), p.dram_banks)) / max(1, p.dram_banks)
         dram_bytes += batch * mt * kt * tile_bytes(fmt_a) * (1 / share - 1)
     dram_pages = sum(t for t, _, mem in streamed if mem in ("dram_i", "dram_s"))
     l1i_bytes = sum(t * tile_bytes(f) for t, f, mem in streamed if mem == "l1_i")
