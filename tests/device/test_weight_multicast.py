@@ -6,6 +6,8 @@ from dataclasses import replace
 from math import ceil
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from ttopt.device import CostModel, preset
 from ttopt.device.cost_terms import camped_banks, dram_stream_ns, matmul_terms, multicast_hop_ns, params_for, tile_bytes
@@ -75,6 +77,14 @@ def test_the_weights_stream_through_one_sender_a_block_per_hand_off() -> None:
 )
 def test_a_column_span_of_every_row_reaches_few_banks_when_rows_align(row_tiles, columns, banks, reached) -> None:
     assert camped_banks(row_tiles, columns, banks) == reached
+
+
+@given(st.integers(1, 24), st.integers(1, 70), st.data())
+def test_camped_banks_counts_the_banks_a_column_span_reaches(banks: int, row_tiles: int, data: st.DataObject) -> None:
+    # Tile t of a row-major interleaved matrix lives in bank t mod banks: count them directly.
+    columns = data.draw(st.integers(1, row_tiles))
+    reached = {(r * row_tiles + c) % banks for r in range(2 * banks) for c in range(columns)}
+    assert camped_banks(row_tiles, columns, banks) == len(reached)
 
 
 def test_a_tall_activation_read_in_step_streams_from_the_banks_its_columns_reach() -> None:
