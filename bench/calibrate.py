@@ -51,7 +51,6 @@ from scipy.optimize import least_squares
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from ttopt.device.circular_buffers import matmul_cb  # noqa: E402
 from ttopt.device.cost_model import NORM_EXCHANGES, REDUCTION_PASSES, activation_cycles, head_program_rows  # noqa: E402
 from ttopt.device.cost_terms import (  # noqa: E402
     CALIBRATION_FILE,
@@ -74,7 +73,7 @@ from ttopt.device.cost_terms import (  # noqa: E402
     transpose_hc_terms,
     untilize_terms,
 )  # fmt: skip
-from ttopt.device.matmul_config import MCAST_IN1, interleaved_program, per_core_factor  # noqa: E402
+from ttopt.device.matmul_config import MCAST_IN1, interleaved_factor, interleaved_program  # noqa: E402
 from ttopt.device.presets import CHIP_PRESETS  # noqa: E402
 
 CALIBRATION_DIR = ROOT / "bench" / "calibration"
@@ -380,7 +379,7 @@ def matmul_row_program(p: CostParams, r: dict) -> str:
         return "auto"
     chip = CHIP_PRESETS[r["arch"]]
     sizes = [tile_bytes(r[f]) for f in ("dtype_a", "dtype_b", "dtype_out")]
-    factor = per_core_factor(lambda pm, pn, k: matmul_cb(pm, pn, k, *sizes, False, False), chip.l1_size - chip.l1_unreserved_base)
+    factor = interleaved_factor(*sizes, chip.l1_size - chip.l1_unreserved_base)
     grid = (p.grid_rows, p.grid_cores // max(1, p.grid_rows))
     a_shape = [r["a_batch"], r["m"], r["k"]]
     return interleaved_program(a_shape, [r["k"], r["n"]], all(m == "dram_i" for m in mems), factor, grid)

@@ -14,7 +14,6 @@ from dataclasses import dataclass, replace
 from math import ceil, prod
 from typing import Any, Sequence
 
-from ttopt.device.circular_buffers import matmul_cb
 from ttopt.device.conversion_steps import steps
 from ttopt.device.cost_terms import (
     FIDELITY_PASSES,
@@ -44,9 +43,9 @@ from ttopt.device.matmul_config import (
     MULTICAST_1D,
     NO_REUSE,
     derive_program_config,
+    interleaved_factor,
     interleaved_program,
     matmul_dims,
-    per_core_factor,
 )
 from ttopt.device.op_families import Family, family_of
 from ttopt.device.presets import cost_arch, unary_kind
@@ -510,10 +509,7 @@ class CostModel:
         x, w = ins[0], ins[1]
         all_dram = all(mem_of(i) == "dram_i" for i in (x, w, out))
         wb = w.element_bytes if weight_bytes is None else weight_bytes
-        factor = per_core_factor(
-            lambda pm, pn, k: matmul_cb(pm, pn, k, x.element_bytes, wb, out.element_bytes, False, False),
-            self.device.usable_l1,
-        )
+        factor = interleaved_factor(x.element_bytes, wb, out.element_bytes, self.device.usable_l1)
         return interleaved_program(a, b, all_dram, factor, self.device.worker_grid)
 
     def _conv(self, op: Any, work: int, shapes: list, ins: tuple[LayoutInfo, ...], out_shape: Sequence[int], out: LayoutInfo) -> OpCost:

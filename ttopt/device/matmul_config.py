@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from math import ceil, prod
 from typing import Any, Callable, Sequence
 
+from ttopt.device.circular_buffers import matmul_cb
 from ttopt.device.layout_info import BLOCK, HEIGHT, WIDTH, LayoutInfo
 
 TILE = 32
@@ -241,6 +242,11 @@ def per_core_factor(cb_bytes: Callable[[int, int, int], int], budget: int) -> in
     """The square output block (tiles) tt-metal's auto-picker starts from: the largest of 16, 8, 4, 2
     whose circular buffers (in0_block_w 2) fit L1, else 1 (matmul_program_config get_per_core_factor)."""
     return next((f for f in PER_CORE_FACTORS if cb_bytes(f, f, 2) < budget), 1)
+
+
+def interleaved_factor(in0_tile: int, in1_tile: int, out_tile: int, budget: int) -> int:
+    """`per_core_factor` of a matmul whose operands and output are interleaved, tiles of these bytes."""
+    return per_core_factor(lambda pm, pn, k: matmul_cb(pm, pn, k, in0_tile, in1_tile, out_tile, False, False), budget)
 
 
 def interleaved_program(
