@@ -12,7 +12,9 @@ from ttopt.ir.printer import print_module
 from ttopt.ir.verifier import verify
 from ttopt.optimizer.analyses import current_layout
 from ttopt.optimizer.l1_budget_check import check_l1_budget
+from ttopt.optimizer.policies.cost_based import input_cost
 from ttopt.optimizer.policies.cost_graph import CostGraph
+from ttopt.optimizer.stats import op_estimate
 from ttopt.parse.parser import parse_module
 from ttopt.passes.context import PassContext
 from ttopt.passes.manager import PassManager
@@ -73,3 +75,15 @@ def test_cost_graph_gives_each_result_its_layout() -> None:
     l1 = next(k for k, o in enumerate(node.outs) if o is not None and o.is_l1)
     lays, _ = graph.producer_layouts(users[2], lambda p: l1)
     assert lays[0] == node.result_outs[l1][2]
+
+
+def test_the_input_is_priced_over_the_ops_the_plans_are() -> None:
+    # CostBased keeps the input unless a plan beats it: the split, whose three results share one
+    # config, is in every plan's price, so it must be in the input's too (and in --stats' totals).
+    fn = analysed_function(print_module(lowered("optimization-level=0")), max_legal_layouts=8)
+    cost = CostModel(fn.analyses.device)
+    graph = CostGraph(fn, cost)
+    split = next(n.op for n in graph.nodes if n.op.name == SPLIT)
+    each = [op_estimate(cost, n.op) for n in graph.nodes if n.costed]
+    assert op_estimate(cost, split) is not None and None not in each
+    assert input_cost(graph) == sum(c.ns for c in each)

@@ -70,9 +70,12 @@ def op_estimate(cost: Any, op: Any) -> Any:
 
 
 def _op_cost(cost: Any, op: Any) -> Any:
-    if not op.name.startswith("ttnn.") or len(op.results) != 1:
-        return None
     from ttopt.device.op_families import family_of
+    from ttopt.device.rules.transformer import SHARED_CONFIG_OPS
+
+    # An op whose results share one config (the QKV head split) is costed once, as the policies price it.
+    if not op.name.startswith("ttnn.") or (len(op.results) != 1 and op.name not in SHARED_CONFIG_OPS):
+        return None
 
     if family_of(op.name) is None:
         return None
