@@ -6,7 +6,7 @@
 // interleaved and writes query, key and value to L1 as well; each result keeps its own shape. The
 // fused QKV matmul (M = 128: a 1-D program) writes width shards under tt-mlir's program config
 // (in0_block_w 8: 8 activation hand-offs) and one to_memory_config makes them L1 interleaved: an
-// L1-interleaved output would run ttnn's default config, in0_block_w 1, 64 hand-offs (tt-metal
+// L1-interleaved output would run ttnn's default config, in0_block_w 2, 32 hand-offs (tt-metal
 // PR 42593 measures the default 1.7x slower than a wider block). At level 0 everything stays in DRAM.
 
 // CHECK-DAG: #[[IN:ttnn_layout[0-9]*]] = #ttnn.ttnn_layout<(d0, d1, d2) -> (d0 * 128 + d1, d2), <8x8>, memref<1x6x!ttcore.tile<32x32, bf16>, #l1>, <interleaved>>

@@ -261,33 +261,38 @@ def dram_sharded_weight_ns(
     return hops * max(hop, block_read)
 
 
-def multicast_hop_ns(p: CostParams, block_bytes: float, read_from_dram: bool) -> float:
+def multicast_hop_ns(p: CostParams, block_bytes: float, read_from_dram: bool, queued_ns: float = 0.0) -> float:
     """One semaphore-gated hand-off of a 1-D matmul's multicast block: the sender waits for its
-    receivers' semaphores (`sem_hop_ns`) and multicasts the block over one NoC link; a block it must
-    first read from DRAM costs a round trip (`dram_block_ns`) and its bytes at one core's rate
-    (`dram_core_gbps`), overlapping the previous multicast where the multicast is posted
-    (Wormhole) and after it where the sender flushes each one (Blackhole: `in0_mcast_flushed`)."""
+    receivers' semaphores (a round trip, `sem_hop_ns`) and multicasts the block over one NoC link.
+    A block it must first read from DRAM costs a round trip (`dram_block_ns`), then its bytes at
+    one core's rate (`dram_core_gbps`) or `queued_ns` behind other reads on its banks, whichever
+    is longer. The receivers ask for the next block as soon as their double-buffered slot is free,
+    so their semaphores travel while the sender reads: the hand-off takes the longer of the read
+    and the semaphore round trip, then the multicast where the sender flushes each one before
+    reading on (Blackhole: `in0_mcast_flushed`); where it is posted (Wormhole) its bytes leave
+    while the next block is read."""
     send = block_bytes / p.link_gbps
-    if read_from_dram:
-        read = p.dram_block_ns + block_bytes / p.dram_core_gbps
-        send = read + send if p.in0_mcast_flushed else max(read, send)
-    return p.sem_hop_ns + send
+    if not read_from_dram:
+        return p.sem_hop_ns + send
+    read = p.dram_block_ns + max(block_bytes / p.dram_core_gbps, queued_ns)
+    if p.in0_mcast_flushed:
+        return max(p.sem_hop_ns, read) + send
+    return max(p.sem_hop_ns + send, read)
 
 
 def one_d_weight_ns(
     p: CostParams, nbytes: float, tile: int, hops: int, block_bytes: float, in0_block_bytes: float, in0_interleaved: bool,
-    columns: int = 0,
+    columns: int = 0, in0_tiles: int = 0,
 ) -> float:
     """The DRAM-interleaved weights (tiles of `tile` bytes) of a 1-D (activation-multicast) matmul,
     read in `hops` steps of K: each worker reads its block (in0_block_w x per_core_N tiles,
     `block_bytes`) while one sender hands the activation block (`in0_block_bytes`) on. The
     sender (tt-metal's reader_bmm_tile_layout_in0_sender_padding) runs per block: read the
-    block (an interleaved activation: a DRAM round trip, `dram_block_ns`, and its bytes at one
-    core's rate, `dram_core_gbps`), wait for every receiver's semaphore, multicast it
-    (`sem_hop_ns` + the block over one NoC link). The multicast is posted without a write
-    barrier on Wormhole, so its bytes leave over the link while the sender reads the next block
-    (a hand-off takes the longer of the two); Blackhole's sender flushes each multicast before
-    reading on (`in0_mcast_flushed`: they add up). The weight reads overlap that hand-off
+    block, wait for every receiver's semaphore, multicast it (`multicast_hop_ns`). A DRAM
+    activation's block (`in0_tiles` tiles; 0: not read from DRAM) lands in the bank queues the
+    workers' weight reads for the hop fill at the same moment (each worker asks for a block as
+    its compute frees one), its n tiles one per bank, and the last of them comes back after
+    n / (n + 1) of that traffic on average. The weight reads overlap the hand-off
     (double-buffered blocks), so a hop takes the longest of the hand-off, the hop's share of the
     chip's interleaved stream (`dram_stream_gbps` + `dram_page_ns` per page, and at most one NoC
     link per worker column: a DRAM read's data travel along the DRAM core's row, then down the
@@ -296,8 +301,9 @@ def one_d_weight_ns(
     stream = dram_stream_ns(p, nbytes, nbytes / tile, p.dram_stream_gbps)
     if hops <= 0:
         return stream
-    hand_off = multicast_hop_ns(p, in0_block_bytes, in0_interleaved)
     chip = max(stream, nbytes / (max(1, columns) * p.link_gbps) if columns else 0.0) / hops
+    spread = min(in0_tiles, p.dram_banks)
+    hand_off = multicast_hop_ns(p, in0_block_bytes, in0_interleaved, chip * spread / (spread + 1))
     own = p.dram_block_ns + block_bytes / p.dram_core_gbps
     return hops * max(hand_off, chip, own)
 
@@ -323,10 +329,11 @@ def mem_code(mem: str | bool) -> str:
 
 def one_d_in0_block_w(kt: int, grid: int, in0_sharded: bool) -> int:
     """in0_block_w of the 1-D program tt-metal picks without a given config: a width-sharded
-    activation's shard width (gcd with Kt: get_matmul_program_config), else ceil(Kt / grid cores)
-    lowered to a divisor of Kt (create_matmul_1d_systolic_array_program_config)."""
-    share = ceil(kt / max(1, grid))
-    return gcd(share, kt) if in0_sharded else largest_divisor(kt, share)
+    activation's shard width (gcd with Kt: get_matmul_program_config), else 2 (1 for odd Kt:
+    get_mcast_1d_config, where create_simple_matmul_program_config sends a narrow interleaved matmul)."""
+    if in0_sharded:
+        return gcd(ceil(kt / max(1, grid)), kt)
+    return 2 if kt % 2 == 0 else 1
 
 
 def runs_unfused_1d(m: int, n: int) -> bool:
@@ -379,7 +386,7 @@ def matmul_terms(
         return combine(p, "matmul", compute, dram, reread / p.fallback_gbps)
     in0_cores = in0_cores or cores
     workers = max(1, cores)
-    hops, block_bytes, in0_block_bytes, columns = 0, 0.0, 0.0, 0
+    hops, block_bytes, in0_block_bytes, in0_tiles, columns = 0, 0.0, 0.0, 1, 0
     if not two_d:
         # 1-D: N is split in per_core_N = ceil(Nt / grid) columns, so only ceil(Nt / per_core_N)
         # cores work and stream weights (tt-mlir issue 8038: 45 of 64 cores for Nt = 90); a batch
@@ -394,7 +401,8 @@ def matmul_terms(
         block_w = in0_block_w or one_d_in0_block_w(kt, grid, a == "l1_s")
         hops = ceil(batch * n_workers / workers) * ceil(kt / block_w)
         block_bytes = block_w * per_core_n * tile_bytes(fmt_b)
-        in0_block_bytes = block_w * mt * tile_bytes(fmt_a)
+        in0_tiles = block_w * mt
+        in0_block_bytes = in0_tiles * tile_bytes(fmt_a)
         # Workers fill the grid row by row: a grid narrower than the device reaches DRAM through fewer links.
         columns = min(grid_cols or max(1, p.grid_cores // max(1, p.grid_rows)), n_workers)
     if b == "dram_s":
@@ -412,7 +420,7 @@ def matmul_terms(
             weights = role == "b"
             dram += one_d_weight_ns(
                 p, nbytes, tile_bytes(fmt_of[role]), hops if weights else 0, block_bytes, in0_block_bytes,
-                a in ("dram_i", "l1_i"), columns,
+                a in ("dram_i", "l1_i"), columns, in0_tiles if a == "dram_i" else 0,
             )  # fmt: skip
         elif mem == "dram_i":
             dram += nbytes / p.dram_2d_gbps + nbytes / tile_bytes(fmt_of[role]) * p.dram_page_ns
@@ -454,22 +462,27 @@ def weight_multicast_terms(
     ) / p.clock_ghz  # fmt: skip
     hops = loops * ceil(kt / block_w)
     block_bytes = block_w * nt * tile_bytes(fmt_b)
-    chain = hops * multicast_hop_ns(p, block_bytes, b in ("dram_i", "dram_s"))
-    if b == "l1_i":
-        chain += hops * read_round_trip_ns(p, False, block_bytes)  # the sender reads each block from the L1 banks
     # The activation and the output move in every core's own reader and writer, beside the chain.
     streamed = [(batch * mt * kt, fmt_a, a), (batch * mt * nt, fmt_out, out)]
     dram_bytes: float = sum(t * tile_bytes(f) for t, f, mem in streamed if mem in ("dram_i", "dram_s"))
+    act_ns = 0.0  # the activation's DRAM reads, which run beside each weight block's read
     if a == "dram_i":
         # Every core reads the same in0_block_w columns of its rows in a K block, in step with the
         # others (each block waits for the multicast weights), at most two blocks ahead (a double-
         # buffered activation buffer): the tiles of row r start at bank r x Kt mod banks, so those
         # reads fall on only `camped_banks` banks and stream at that share of the chip's rate.
         share = max(1, camped_banks(kt, min(kt, 2 * block_w), p.dram_banks)) / max(1, p.dram_banks)
-        dram_bytes += batch * mt * kt * tile_bytes(fmt_a) * (1 / share - 1)
+        act_tiles = batch * mt * kt
+        dram_bytes += act_tiles * tile_bytes(fmt_a) * (1 / share - 1)
+        act_ns = dram_stream_ns(p, act_tiles * tile_bytes(fmt_a) / share, act_tiles, p.dram_stream_gbps)
     dram_pages = sum(t for t, _, mem in streamed if mem in ("dram_i", "dram_s"))
     l1i_bytes = sum(t * tile_bytes(f) for t, f, mem in streamed if mem == "l1_i")
     stream = dram_stream_ns(p, dram_bytes, dram_pages, p.dram_stream_gbps) if dram_bytes else 0.0
+    # The sender's block read waits behind a hop's activation reads on the banks it shares with them.
+    spread = min(block_w * nt, max(1, p.dram_banks))
+    chain = hops * multicast_hop_ns(p, block_bytes, b in ("dram_i", "dram_s"), act_ns / hops * spread / (spread + 1))
+    if b == "l1_i":
+        chain += hops * read_round_trip_ns(p, False, block_bytes)  # the sender reads each block from the L1 banks
     dram, noc = bound_side(stream, l1i_bytes / p.l1_interleaved_gbps, chain, b in ("dram_i", "dram_s"))
     return combine(p, "matmul", compute, dram, noc)
 
