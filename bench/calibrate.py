@@ -306,13 +306,12 @@ def terms_for(p: CostParams, r: dict) -> Terms:
                 in0_block_w=r["in0_block_w"], shared_b=r["a_batch"] > 1 and r["a_mem"] != "l1_h",
             )  # fmt: skip
         if r["a_batch"] > 1 and runs_unfused_1d(r["m"], r["n"]):
-            # ttnn's 1-D program with the batch unfused: a loop of batches, each K in hops of
-            # in0_block_w = 2 (1 for odd Kt), B read again per batch (cost_terms.runs_unfused_1d).
-            kt = math.ceil(r["k"] / 32)
+            # ttnn's 1-D program with the batch unfused: a loop of batches, each K in hops of ttnn's
+            # default in0_block_w, B read again per batch (cost_terms.runs_unfused_1d).
             return matmul_terms(
                 p, r["m"], r["k"], r["n"], r["dtype_a"], r["dtype_b"], r["dtype_out"], r["fidelity"],
                 r["a_mem"], r["b_mem"], r["out_mem"], r["cores"], r["a_batch"], "1d",
-                in0_block_w=2 if kt % 2 == 0 else 1, shared_b=True,
+                in0_block_w=r["in0_block_w"], shared_b=True,
             )  # fmt: skip
         m = r["a_batch"] * math.ceil(r["m"] / 32) * 32 if r["a_batch"] > 1 else r["m"]
         return matmul_terms(

@@ -10,7 +10,16 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ttopt.device import CostModel, preset
-from ttopt.device.cost_terms import camped_banks, dram_stream_ns, matmul_terms, multicast_hop_ns, params_for, tile_bytes
+from ttopt.device.cost_terms import (
+    camped_banks,
+    dram_block_read_ns,
+    dram_stream_ns,
+    matmul_terms,
+    multicast_hop_ns,
+    params_for,
+    read_round_trip_ns,
+    tile_bytes,
+)
 from ttopt.device.layout_info import layout_info
 from ttopt.device.matmul_config import AUTO, MCAST_IN1, interleaved_program
 
@@ -48,7 +57,8 @@ def test_the_weights_stream_through_one_sender_a_block_per_hand_off() -> None:
     # of a 2 x 16-tile block that the first core reads and multicasts; measured 49.6 us.
     p = BH110
     t = matmul_terms(p, 2048, 1024, 512, *BFP8, "dram_i", "dram_i", "dram_i", 110, 1, MCAST_IN1)
-    chain = 16 * multicast_hop_ns(p, 2 * 16 * tile_bytes("bfp_bf8"), True)
+    block = 2 * 16 * tile_bytes("bfp_bf8")
+    chain = 16 * multicast_hop_ns(p, block, dram_block_read_ns(p, block))
     assert t.dram_ns == pytest.approx(chain)  # the chain binds, not the activation and output stream
     assert t.compute_ns == pytest.approx(1 * 16 * 32 * p.matmul_cycles_lofi / p.clock_ghz)  # one tile row a core
     assert 1 / 1.3 < t.device_ns / 49_642 < 1.3
@@ -102,12 +112,26 @@ def test_a_tall_activation_read_in_step_streams_from_the_banks_its_columns_reach
     assert odd.dram_ns < t.dram_ns
 
 
+def test_weights_in_the_l1_banks_hand_off_no_slower_than_from_dram() -> None:
+    # The sender reads each weight block before multicasting it, from DRAM or from the L1 banks;
+    # either read overlaps the receivers' semaphore round trip, and an L1 page round trip is the
+    # shorter one, so L1-interleaved weights never cost more than DRAM ones.
+    for p in (params_for("wormhole_b0"), BH110):
+        args = (2048, 1024, 256, *BFP8, "l1_h")
+        dram = matmul_terms(p, *args, "dram_i", "l1_h", 64, 1, MCAST_IN1)
+        l1 = matmul_terms(p, *args, "l1_i", "l1_h", 64, 1, MCAST_IN1)
+        block = 2 * 8 * tile_bytes("bfp_bf8")
+        assert l1.noc_ns == pytest.approx(16 * multicast_hop_ns(p, block, read_round_trip_ns(p, False, block)))
+        assert l1.device_ns <= dram.device_ns
+
+
 def test_a_height_sharded_matmul_keeps_its_activation_local() -> None:
     # [8192,128] @ [128,512] bfp8, activation and output height sharded on 86 cores (3 tile rows
     # each), weights in DRAM, in0_block_w 4 (the whole K): one hand-off; measured 8.97 us.
     p = BH110
     t = matmul_terms(p, 8192, 128, 512, *BFP8, "l1_h", "dram_i", "l1_h", 86, 1, MCAST_IN1, in0_block_w=4)
-    assert t.dram_ns == pytest.approx(multicast_hop_ns(p, 4 * 16 * tile_bytes("bfp_bf8"), True))
+    block = 4 * 16 * tile_bytes("bfp_bf8")
+    assert t.dram_ns == pytest.approx(multicast_hop_ns(p, block, dram_block_read_ns(p, block)))
     assert t.noc_ns == 0.0
     assert t.compute_ns == pytest.approx(3 * 16 * 4 * p.matmul_cycles_lofi / p.clock_ghz)
     assert 1 / 1.3 < t.device_ns / 8_974 < 1.3

@@ -469,8 +469,7 @@ class CostModel:
         elif not ins[0].sharded and not ins[1].sharded and self._unfused_1d(a, out_shape, batched_rhs):
             # A batched activation over one B, wide per batch: ttnn's 1-D program with the batch
             # unfused, a loop of K hops per batch (cost_terms.runs_unfused_1d).
-            batch, m, program, shared_b = prod(a[:-2]), a[-2], "1d", True
-            block_w = 2 if ceil(a[-1] / 32) % 2 == 0 else 1
+            batch, m, program, shared_b = prod(a[:-2]), a[-2], "1d", True  # ttnn's default in0_block_w
         elif not ins[0].sharded and not ins[1].sharded:
             program = self._interleaved_program(a, b, ins, out)
             if program == MCAST_IN1 and len(a) > 2 and prod(a[:-2]) > 1 and not batched_rhs:

@@ -261,37 +261,43 @@ def dram_sharded_weight_ns(
     return hops * max(hop, block_read)
 
 
-def multicast_hop_ns(p: CostParams, block_bytes: float, read_from_dram: bool, queued_ns: float = 0.0) -> float:
+def dram_block_read_ns(p: CostParams, nbytes: float, queued_ns: float = 0.0) -> float:
+    """A block one core reads from DRAM under one barrier: a round trip (`dram_block_ns`), then
+    its bytes at one core's rate (`dram_core_gbps`) or `queued_ns` behind other reads on its
+    banks, whichever is longer."""
+    return p.dram_block_ns + max(nbytes / p.dram_core_gbps, queued_ns)
+
+
+def multicast_hop_ns(p: CostParams, block_bytes: float, read_ns: float = 0.0) -> float:
     """One semaphore-gated hand-off of a 1-D matmul's multicast block: the sender waits for its
     receivers' semaphores (a round trip, `sem_hop_ns`) and multicasts the block over one NoC link.
-    A block it must first read from DRAM costs a round trip (`dram_block_ns`), then its bytes at
-    one core's rate (`dram_core_gbps`) or `queued_ns` behind other reads on its banks, whichever
-    is longer. The receivers ask for the next block as soon as their double-buffered slot is free,
-    so their semaphores travel while the sender reads: the hand-off takes the longer of the read
-    and the semaphore round trip, then the multicast where the sender flushes each one before
-    reading on (Blackhole: `in0_mcast_flushed`); where it is posted (Wormhole) its bytes leave
-    while the next block is read."""
+    A sender that must first read the block (`read_ns`: from DRAM, `dram_block_read_ns`; from L1
+    banks, `read_round_trip_ns`; 0 for a block already in its L1) reads while the receivers'
+    semaphores travel, since a receiver asks for the next block as soon as its double-buffered
+    slot is free: the hand-off takes the longer of the two, then the multicast where the sender
+    flushes each one before reading on (Blackhole: `in0_mcast_flushed`); where it is posted
+    (Wormhole) its bytes leave while the next block is read."""
     send = block_bytes / p.link_gbps
-    if not read_from_dram:
+    if read_ns <= 0:
         return p.sem_hop_ns + send
-    read = p.dram_block_ns + max(block_bytes / p.dram_core_gbps, queued_ns)
     if p.in0_mcast_flushed:
-        return max(p.sem_hop_ns, read) + send
-    return max(p.sem_hop_ns + send, read)
+        return max(p.sem_hop_ns, read_ns) + send
+    return max(p.sem_hop_ns + send, read_ns)
 
 
 def one_d_weight_ns(
-    p: CostParams, nbytes: float, tile: int, hops: int, block_bytes: float, in0_block_bytes: float, in0_interleaved: bool,
+    p: CostParams, nbytes: float, tile: int, hops: int, block_bytes: float, in0_block_bytes: float, in0_mem: str,
     columns: int = 0, in0_tiles: int = 0,
 ) -> float:
     """The DRAM-interleaved weights (tiles of `tile` bytes) of a 1-D (activation-multicast) matmul,
     read in `hops` steps of K: each worker reads its block (in0_block_w x per_core_N tiles,
     `block_bytes`) while one sender hands the activation block (`in0_block_bytes`) on. The
     sender (tt-metal's reader_bmm_tile_layout_in0_sender_padding) runs per block: read the
-    block, wait for every receiver's semaphore, multicast it (`multicast_hop_ns`). A DRAM
-    activation's block (`in0_tiles` tiles; 0: not read from DRAM) lands in the bank queues the
-    workers' weight reads for the hop fill at the same moment (each worker asks for a block as
-    its compute frees one), its n tiles one per bank, and the last of them comes back after
+    block (`in0_mem`: a DRAM-interleaved activation from DRAM, an L1-interleaved one from the L1
+    banks, a sharded one is already there), wait for every receiver's semaphore, multicast it
+    (`multicast_hop_ns`). A DRAM activation's block (`in0_tiles` tiles) lands in the bank queues
+    the workers' weight reads for the hop fill at the same moment (each worker asks for a block
+    as its compute frees one), its n tiles one per bank, and the last of them comes back after
     n / (n + 1) of that traffic on average. The weight reads overlap the hand-off
     (double-buffered blocks), so a hop takes the longest of the hand-off, the hop's share of the
     chip's interleaved stream (`dram_stream_gbps` + `dram_page_ns` per page, and at most one NoC
@@ -302,10 +308,18 @@ def one_d_weight_ns(
     if hops <= 0:
         return stream
     chip = max(stream, nbytes / (max(1, columns) * p.link_gbps) if columns else 0.0) / hops
-    spread = min(in0_tiles, p.dram_banks)
-    hand_off = multicast_hop_ns(p, in0_block_bytes, in0_interleaved, chip * spread / (spread + 1))
-    own = p.dram_block_ns + block_bytes / p.dram_core_gbps
-    return hops * max(hand_off, chip, own)
+    hand_off = multicast_hop_ns(p, in0_block_bytes, in0_read_ns(p, in0_mem, in0_block_bytes, in0_tiles, chip))
+    return hops * max(hand_off, chip, dram_block_read_ns(p, block_bytes))
+
+
+def in0_read_ns(p: CostParams, mem: str, nbytes: float, tiles: int, queued_ns: float) -> float:
+    """The 1-D activation sender's read of one block of `tiles` tiles (`nbytes`) in `mem`: from
+    DRAM behind `tiles` / (tiles + 1) of the hop's other reads (`queued_ns`) on its banks, from
+    the L1 banks a page round trip, from its own shard nothing."""
+    if mem == "dram_i":
+        spread = min(tiles, p.dram_banks)
+        return dram_block_read_ns(p, nbytes, queued_ns * spread / (spread + 1))
+    return read_round_trip_ns(p, False, nbytes) if mem == "l1_i" else 0.0
 
 
 def tile_bytes(fmt: str) -> int:
@@ -331,8 +345,11 @@ def one_d_in0_block_w(kt: int, grid: int, in0_sharded: bool) -> int:
     """in0_block_w of the 1-D program tt-metal picks without a given config: a width-sharded
     activation's shard width (gcd with Kt: get_matmul_program_config), else 2 (1 for odd Kt:
     get_mcast_1d_config, where create_simple_matmul_program_config sends a narrow interleaved matmul)."""
-    if in0_sharded:
-        return gcd(ceil(kt / max(1, grid)), kt)
+    return gcd(ceil(kt / max(1, grid)), kt) if in0_sharded else mcast_1d_in0_block_w(kt)
+
+
+def mcast_1d_in0_block_w(kt: int) -> int:
+    """ttnn's get_mcast_1d_config in0_block_w: 2, 1 for odd Kt (auto-tuned, capped at 2)."""
     return 2 if kt % 2 == 0 else 1
 
 
@@ -386,7 +403,7 @@ def matmul_terms(
         return combine(p, "matmul", compute, dram, reread / p.fallback_gbps)
     in0_cores = in0_cores or cores
     workers = max(1, cores)
-    hops, block_bytes, in0_block_bytes, in0_tiles, columns = 0, 0.0, 0.0, 1, 0
+    hops, block_bytes, in0_block_bytes, in0_tiles, columns = 0, 0.0, 0.0, 0, 0
     if not two_d:
         # 1-D: N is split in per_core_N = ceil(Nt / grid) columns, so only ceil(Nt / per_core_N)
         # cores work and stream weights (tt-mlir issue 8038: 45 of 64 cores for Nt = 90); a batch
@@ -420,7 +437,7 @@ def matmul_terms(
             weights = role == "b"
             dram += one_d_weight_ns(
                 p, nbytes, tile_bytes(fmt_of[role]), hops if weights else 0, block_bytes, in0_block_bytes,
-                a in ("dram_i", "l1_i"), columns, in0_tiles if a == "dram_i" else 0,
+                a, columns, in0_tiles,
             )  # fmt: skip
         elif mem == "dram_i":
             dram += nbytes / p.dram_2d_gbps + nbytes / tile_bytes(fmt_of[role]) * p.dram_page_ns
@@ -428,6 +445,12 @@ def matmul_terms(
             noc += nbytes / p.l1_interleaved_gbps
         elif role != "out" and out == "l1_s":
             noc += nbytes / p.noc_gbps  # a sharded input is multicast to the cores that need it
+    if hops and b not in ("dram_i", "dram_s"):
+        # Weights in L1: the activation's hand-offs still pace K (with DRAM weights their chain
+        # is part of one_d_weight_ns), each worker reading its block from the L1 banks beside them.
+        own = read_round_trip_ns(p, False, block_bytes) if b == "l1_i" else 0.0
+        hop = max(multicast_hop_ns(p, in0_block_bytes, in0_read_ns(p, a, in0_block_bytes, in0_tiles, 0.0)), own)
+        dram, noc = bound_side(dram, noc, hops * hop, a == "dram_i")
     return combine(p, "matmul", compute, dram, noc)
 
 
@@ -456,7 +479,7 @@ def weight_multicast_terms(
     rows = mt if unfused else batch * mt
     per_core_m = ceil(rows / max(1, cores))
     loops = batch if unfused else 1
-    block_w = in0_block_w or (2 if kt % 2 == 0 else 1)
+    block_w = in0_block_w or mcast_1d_in0_block_w(kt)
     compute = loops * per_core_m * nt * kt * (
         p.matmul_cycles_lofi * FIDELITY_PASSES.get(fidelity, 1) + act_cycles / max(1, kt)
     ) / p.clock_ghz  # fmt: skip
@@ -465,24 +488,20 @@ def weight_multicast_terms(
     # The activation and the output move in every core's own reader and writer, beside the chain.
     streamed = [(batch * mt * kt, fmt_a, a), (batch * mt * nt, fmt_out, out)]
     dram_bytes: float = sum(t * tile_bytes(f) for t, f, mem in streamed if mem in ("dram_i", "dram_s"))
-    act_ns = 0.0  # the activation's DRAM reads, which run beside each weight block's read
     if a == "dram_i":
         # Every core reads the same in0_block_w columns of its rows in a K block, in step with the
         # others (each block waits for the multicast weights), at most two blocks ahead (a double-
         # buffered activation buffer): the tiles of row r start at bank r x Kt mod banks, so those
         # reads fall on only `camped_banks` banks and stream at that share of the chip's rate.
         share = max(1, camped_banks(kt, min(kt, 2 * block_w), p.dram_banks)) / max(1, p.dram_banks)
-        act_tiles = batch * mt * kt
-        dram_bytes += act_tiles * tile_bytes(fmt_a) * (1 / share - 1)
-        act_ns = dram_stream_ns(p, act_tiles * tile_bytes(fmt_a) / share, act_tiles, p.dram_stream_gbps)
+        dram_bytes += batch * mt * kt * tile_bytes(fmt_a) * (1 / share - 1)
     dram_pages = sum(t for t, _, mem in streamed if mem in ("dram_i", "dram_s"))
     l1i_bytes = sum(t * tile_bytes(f) for t, f, mem in streamed if mem == "l1_i")
     stream = dram_stream_ns(p, dram_bytes, dram_pages, p.dram_stream_gbps) if dram_bytes else 0.0
-    # The sender's block read waits behind a hop's activation reads on the banks it shares with them.
-    spread = min(block_w * nt, max(1, p.dram_banks))
-    chain = hops * multicast_hop_ns(p, block_bytes, b in ("dram_i", "dram_s"), act_ns / hops * spread / (spread + 1))
-    if b == "l1_i":
-        chain += hops * read_round_trip_ns(p, False, block_bytes)  # the sender reads each block from the L1 banks
+    # The sender reads each weight block from DRAM or the L1 banks before multicasting it.
+    read = dram_block_read_ns(p, block_bytes) if b in ("dram_i", "dram_s") else 0.0
+    read = read_round_trip_ns(p, False, block_bytes) if b == "l1_i" else read
+    chain = hops * multicast_hop_ns(p, block_bytes, read)
     dram, noc = bound_side(stream, l1i_bytes / p.l1_interleaved_gbps, chain, b in ("dram_i", "dram_s"))
     return combine(p, "matmul", compute, dram, noc)
 
