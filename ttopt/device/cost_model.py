@@ -51,7 +51,7 @@ from ttopt.device.op_families import Family, family_of
 from ttopt.device.presets import cost_arch, unary_kind
 from ttopt.device.rules.argmax import argmax_multicore
 from ttopt.device.rules.data_movement import is_reshape_view
-from ttopt.device.rules.transformer import SHARED_CONFIG_OPS, heads_shape
+from ttopt.device.rules.transformer import has_one_config, heads_shape
 from ttopt.device.tensor import check_shape
 from ttopt.dialects.errors import AttrError
 from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
@@ -794,7 +794,7 @@ class CostModel:
                 if not isinstance(typed, TTNNLayoutAttr):
                     return None
                 ins.append(typed)
-        if len(op.results) != 1 and op.name not in SHARED_CONFIG_OPS:
+        if not has_one_config(op):
             return None
         t = op.results[0].type.resolve()
         if not isinstance(t, TensorType):

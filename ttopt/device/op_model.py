@@ -22,7 +22,7 @@ from ttopt.device.layout_info import LayoutInfo, layout_info
 from ttopt.device.op_config import NO_HINT, OpConfig
 from ttopt.device.op_families import Family, family_of
 from ttopt.device.rules import RULES, Illegal, NotModelled, OpContext
-from ttopt.device.rules.transformer import SHARED_CONFIG_OPS
+from ttopt.device.rules.transformer import SHARED_CONFIG_OPS, has_one_config
 from ttopt.device.tensor import TensorTypeError, check_shape, element_dtype
 from ttopt.dialects.errors import AttrError
 from ttopt.dialects.ttcore_attrs import DataType
@@ -274,7 +274,7 @@ class OpModel:
         if ins is None:
             return ValidationResult(Status.NOT_IMPLEMENTED, "an operand has no ttnn layout", None)
         out = None
-        t = op.results[0].type.resolve() if len(op.results) == 1 or op.name in SHARED_CONFIG_OPS else None
+        t = op.results[0].type.resolve() if has_one_config(op) else None
         if isinstance(t, TensorType):
             typed = self._facts(t).typed
             out = typed if isinstance(typed, TTNNLayoutAttr) else None

@@ -35,7 +35,7 @@ from ttopt.device import (
 from ttopt.device.layout_info import INTERLEAVED, L1, make_layout
 from ttopt.device.matmul_config import is_batched, matmul_dims
 from ttopt.device.op_families import Family, family_of, fixed_dispatch
-from ttopt.device.rules.transformer import SHARED_CONFIG_OPS
+from ttopt.device.rules.transformer import SHARED_CONFIG_OPS, has_one_config
 from ttopt.device.tensor import TensorTypeError, element_dtype
 from ttopt.dialects.errors import AttrError
 from ttopt.dialects.ttcore_attrs import DataType
@@ -389,7 +389,7 @@ class AnalysisPipeline:
 
     @staticmethod
     def _result_type(op: Any) -> TensorType | None:
-        if len(op.results) != 1 and op.name not in SHARED_CONFIG_OPS:
+        if not has_one_config(op):
             return None
         t = op.results[0].type.resolve()
         if not isinstance(t, TensorType) or t.shape is None:  # unranked

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ttopt.device import layout_info
-from ttopt.device.rules.transformer import SHARED_CONFIG_OPS
+from ttopt.device.rules.transformer import has_one_config
 from ttopt.ir.diagnostics import Diagnostic
 from ttopt.ir.types import TensorType
 from ttopt.optimizer.analyses import current_layout
@@ -83,7 +83,7 @@ def check_l1_budget(block: Any, model: Any, labels: dict[Any, str] | None = None
         others = sum(b for v, s, e, b in live if s < i <= e and id(v) not in operands and id(v) not in results)
         own = 0
         detail = ""
-        if (len(op.results) == 1 or op.name in SHARED_CONFIG_OPS) and isinstance(op.results[0].type.resolve(), TensorType):
+        if has_one_config(op) and isinstance(op.results[0].type.resolve(), TensorType):
             r = model.validate_current(op)
             if r.l1.peak or r.ok:
                 own = r.l1.peak

@@ -71,10 +71,10 @@ def op_estimate(cost: Any, op: Any) -> Any:
 
 def _op_cost(cost: Any, op: Any) -> Any:
     from ttopt.device.op_families import family_of
-    from ttopt.device.rules.transformer import SHARED_CONFIG_OPS
+    from ttopt.device.rules.transformer import has_one_config
 
     # An op whose results share one config (the QKV head split) is costed once, as the policies price it.
-    if not op.name.startswith("ttnn.") or (len(op.results) != 1 and op.name not in SHARED_CONFIG_OPS):
+    if not op.name.startswith("ttnn.") or not has_one_config(op):
         return None
 
     if family_of(op.name) is None:

@@ -32,6 +32,12 @@ SPLIT_DTYPES = frozenset({DataType.F32, DataType.BF16, DataType.BFP_BF8})
 SHARED_CONFIG_OPS = frozenset({"ttnn.split_query_key_value_and_split_heads"})
 
 
+def has_one_config(op: Any) -> bool:
+    """Whether one config lays out all of the op's results: it has one, or shares one config
+    across them (SHARED_CONFIG_OPS), its first result standing for the rest."""
+    return len(op.results) == 1 or op.name in SHARED_CONFIG_OPS
+
+
 def result_shapes(op: Any) -> list[tuple[int, ...]]:
     """The static shapes of the op's tensor results (a dynamic one raises ValueError)."""
     out: list[tuple[int, ...]] = []

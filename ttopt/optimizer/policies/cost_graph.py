@@ -29,7 +29,7 @@ from ttopt.device import OpConfig, layout_info
 from ttopt.device.layout_info import DRAM, INTERLEAVED, make_layout
 from ttopt.device.op_families import family_of, fixed_dispatch
 from ttopt.device.rules.argmax import reduces_last_dim
-from ttopt.device.rules.transformer import SHARED_CONFIG_OPS, result_layouts
+from ttopt.device.rules.transformer import SHARED_CONFIG_OPS, has_one_config, result_layouts
 from ttopt.dialects.errors import AttrError
 from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
 from ttopt.ir.types import TensorType
@@ -149,7 +149,7 @@ class CostGraph:
                 continue
             types.append(t)
             p = getattr(v, "op", None)
-            pi = index.get(p) if p is not None and (len(p.results) == 1 or p.name in SHARED_CONFIG_OPS) else None
+            pi = index.get(p) if p is not None and has_one_config(p) else None
             producers.append(pi)
             result_of.append(v.index if pi is not None else 0)
             fixed_in.append(None if pi is not None else analyses.effective_layout(v))
