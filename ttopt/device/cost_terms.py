@@ -308,15 +308,25 @@ def one_d_weight_ns(
     if hops <= 0:
         return stream
     chip = max(stream, nbytes / (max(1, columns) * p.link_gbps) if columns else 0.0) / hops
-    hand_off = multicast_hop_ns(p, in0_block_bytes, in0_read_ns(p, in0_mem, in0_block_bytes, in0_tiles, chip))
-    return hops * max(hand_off, chip, dram_block_read_ns(p, block_bytes))
+    return hops * max(one_d_hop_ns(p, in0_mem, in0_block_bytes, in0_tiles, chip, "dram_i", block_bytes), chip)
 
 
-def in0_read_ns(p: CostParams, mem: str, nbytes: float, tiles: int, queued_ns: float) -> float:
-    """The 1-D activation sender's read of one block of `tiles` tiles (`nbytes`) in `mem`: from
-    DRAM behind `tiles` / (tiles + 1) of the hop's other reads (`queued_ns`) on its banks, from
-    the L1 banks a page round trip, from its own shard nothing."""
-    if mem == "dram_i":
+def one_d_hop_ns(
+    p: CostParams, in0_mem: str, in0_block_bytes: float, in0_tiles: int, queued_ns: float, b_mem: str, block_bytes: float,
+) -> float:
+    """One K step of the 1-D activation-multicast program apart from the chip's stream: the
+    activation's hand-off (its sender's read behind `queued_ns` of the step's weight reads,
+    `block_read_ns`, then `multicast_hop_ns`) or a worker's own weight block read, the longer."""
+    read = block_read_ns(p, in0_mem, in0_block_bytes, in0_tiles, queued_ns)
+    return max(multicast_hop_ns(p, in0_block_bytes, read), block_read_ns(p, b_mem, block_bytes))
+
+
+def block_read_ns(p: CostParams, mem: str, nbytes: float, tiles: int = 0, queued_ns: float = 0.0) -> float:
+    """One core's read of a block (`nbytes`, `tiles` tiles) under one barrier from where it lives
+    (`mem`): from DRAM (`dram_i`, `dram_s`) a round trip, then its bytes or `tiles` / (tiles + 1)
+    of `queued_ns`, the other reads on its banks (its tiles spread over them, the last one back
+    late); from the L1 banks a page round trip; from the core's own shard nothing."""
+    if mem in ("dram_i", "dram_s"):
         spread = min(tiles, p.dram_banks)
         return dram_block_read_ns(p, nbytes, queued_ns * spread / (spread + 1))
     return read_round_trip_ns(p, False, nbytes) if mem == "l1_i" else 0.0
@@ -448,8 +458,7 @@ def matmul_terms(
     if hops and b not in ("dram_i", "dram_s"):
         # Weights in L1: the activation's hand-offs still pace K (with DRAM weights their chain
         # is part of one_d_weight_ns), each worker reading its block from the L1 banks beside them.
-        own = read_round_trip_ns(p, False, block_bytes) if b == "l1_i" else 0.0
-        hop = max(multicast_hop_ns(p, in0_block_bytes, in0_read_ns(p, a, in0_block_bytes, in0_tiles, 0.0)), own)
+        hop = one_d_hop_ns(p, a, in0_block_bytes, in0_tiles, 0.0, b, block_bytes)
         dram, noc = bound_side(dram, noc, hops * hop, a == "dram_i")
     return combine(p, "matmul", compute, dram, noc)
 
@@ -499,9 +508,7 @@ def weight_multicast_terms(
     l1i_bytes = sum(t * tile_bytes(f) for t, f, mem in streamed if mem == "l1_i")
     stream = dram_stream_ns(p, dram_bytes, dram_pages, p.dram_stream_gbps) if dram_bytes else 0.0
     # The sender reads each weight block from DRAM or the L1 banks before multicasting it.
-    read = dram_block_read_ns(p, block_bytes) if b in ("dram_i", "dram_s") else 0.0
-    read = read_round_trip_ns(p, False, block_bytes) if b == "l1_i" else read
-    chain = hops * multicast_hop_ns(p, block_bytes, read)
+    chain = hops * multicast_hop_ns(p, block_bytes, block_read_ns(p, b, block_bytes))
     dram, noc = bound_side(stream, l1i_bytes / p.l1_interleaved_gbps, chain, b in ("dram_i", "dram_s"))
     return combine(p, "matmul", compute, dram, noc)
 
