@@ -271,8 +271,8 @@ def dram_block_read_ns(p: CostParams, nbytes: float, queued_ns: float = 0.0) -> 
 def multicast_hop_ns(p: CostParams, block_bytes: float, read_ns: float = 0.0) -> float:
     """One semaphore-gated hand-off of a 1-D matmul's multicast block: the sender waits for its
     receivers' semaphores (a round trip, `sem_hop_ns`) and multicasts the block over one NoC link.
-    A sender that must first read the block (`read_ns`: from DRAM, `dram_block_read_ns`; from L1
-    banks, `read_round_trip_ns`; 0 for a block already in its L1) reads while the receivers'
+    A sender that must first read the block (`read_ns`, `block_read_ns`: 0 for a block already in
+    its L1) reads while the receivers'
     semaphores travel, since a receiver asks for the next block as soon as its double-buffered
     slot is free: the hand-off takes the longer of the two, then the multicast where the sender
     flushes each one before reading on (Blackhole: `in0_mcast_flushed`); where it is posted
