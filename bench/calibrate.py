@@ -62,6 +62,7 @@ from ttopt.device.cost_terms import (  # noqa: E402
     matmul_terms,
     mem_code,
     params_from,
+    partials_format,
     reshape_tiled_terms,
     rotary_terms,
     runs_unfused_1d,
@@ -127,12 +128,12 @@ FREE = {
     "blackhole": (
         "matmul_cycles_lofi", "dram_2d_gbps", "launch_ns.matmul", "overlap", "dram_stream_gbps", "dram_sharded_gbps",
         "sem_hop_ns", "dram_block_ns", "launch_ns.layout", "compute_init_ns", "launch_ns.norm", "cycles_per_tile.norm",
-        "conv_tilize_cycles", "conv_stick_cycles", "dram_write_share",
+        "conv_tilize_cycles", "conv_stick_cycles", "dram_write_share", "reload_cycles_per_kb",
     ),
 }  # fmt: skip
 # Cycles of a kernel rather than of a chip: fitted on Blackhole, where the data are, and Wormhole's
 # value too (as the tt-llk figures measured on Blackhole stand for Wormhole's, cost_params.json).
-SHARED_CYCLES = ("cycles_per_tile.norm", "conv_tilize_cycles", "conv_stick_cycles")
+SHARED_CYCLES = ("cycles_per_tile.norm", "conv_tilize_cycles", "conv_stick_cycles", "reload_cycles_per_kb")
 BOUNDS = {"overlap": (0.01, 0.99), "dram_write_share": (0.2, 1.0)}
 # Typical log scatter of one published point about the model (run-to-run noise, '~' values,
 # unmodelled kernel details): a suite of n points weighs as much as one point of this precision
@@ -208,6 +209,9 @@ def load_suites(folder: Path) -> dict[str, list[dict]]:
             parsed["grid_cols"] = int((r.get("in0_grid") or r["grid"]).split("x")[1])
             # A 1-D program config's in0_block_w where the source's config sets it (0: ttnn's default).
             parsed["in0_block_w"] = int(r["in0_block_w"]) if r.get("in0_block_w") else 0
+            # The compute config a capture records (None: the op's ttnn default).
+            for flag in ("fp32_dest_acc", "packer_l1_acc"):
+                parsed[flag] = bool(int(r[flag])) if r.get(flag) else None
             rows.append(parsed)
         suites[path.stem] = rows
     return suites
@@ -297,13 +301,14 @@ def terms_for(p: CostParams, r: dict) -> Terms:
         return conv_row_terms(p, r)
     if r["op"] == "matmul":
         program = matmul_row_program(p, r)
+        partials = partials_format("matmul", r["dtype_out"], r.get("fp32_dest_acc"), r.get("packer_l1_acc"))
         if program == MCAST_IN1:
             # The weight-multicast 1-D program: a height-sharded activation's config (its in0_block_w
             # given), or the auto-picker's for a tall interleaved shape (the activation batch unfused).
             return matmul_terms(
                 p, r["m"], r["k"], r["n"], r["dtype_a"], r["dtype_b"], r["dtype_out"], r["fidelity"],
                 r["a_mem"], r["b_mem"], r["out_mem"], r["cores"], max(r["a_batch"], r["batch"]), MCAST_IN1,
-                in0_block_w=r["in0_block_w"], shared_b=r["a_batch"] > 1 and r["a_mem"] != "l1_h",
+                in0_block_w=r["in0_block_w"], shared_b=r["a_batch"] > 1 and r["a_mem"] != "l1_h", partials=partials,
             )  # fmt: skip
         if r["a_batch"] > 1 and runs_unfused_1d(r["m"], r["n"]):
             # ttnn's 1-D program with the batch unfused: a loop of batches, each K in hops of ttnn's
@@ -311,13 +316,13 @@ def terms_for(p: CostParams, r: dict) -> Terms:
             return matmul_terms(
                 p, r["m"], r["k"], r["n"], r["dtype_a"], r["dtype_b"], r["dtype_out"], r["fidelity"],
                 r["a_mem"], r["b_mem"], r["out_mem"], r["cores"], r["a_batch"], "1d",
-                in0_block_w=r["in0_block_w"], shared_b=True,
+                in0_block_w=r["in0_block_w"], shared_b=True, partials=partials,
             )  # fmt: skip
         m = r["a_batch"] * math.ceil(r["m"] / 32) * 32 if r["a_batch"] > 1 else r["m"]
         return matmul_terms(
             p, m, r["k"], r["n"], r["dtype_a"], r["dtype_b"], r["dtype_out"], r["fidelity"],
             r["a_mem"], r["b_mem"], r["out_mem"], r["cores"], r["batch"],
-            in0_cores=r["in0_cores"], in0_block_w=r["in0_block_w"], grid_cols=r["grid_cols"],
+            in0_cores=r["in0_cores"], in0_block_w=r["in0_block_w"], grid_cols=r["grid_cols"], partials=partials,
         )  # fmt: skip
     kind = OP_KIND[r["op"]]
     shape = _shape(r)
@@ -404,6 +409,7 @@ def conv_row_terms(p: CostParams, r: dict) -> Terms:
     return conv_program_terms(
         p, conv, rows, cols, r["fidelity"], r["dtype_b"], in_dram, weights, 0.0,
         activation_cycles(p, r.get("activation") or None), mem_code(r["out_mem"]) == "l1_w", c_in,
+        partials_format("conv", r["dtype_out"], r.get("fp32_dest_acc"), r.get("packer_l1_acc")),
     )  # fmt: skip
 
 

@@ -17,8 +17,8 @@
 // CHECK-NEXT: "ttnn.softmax"(%[[FC2]]) {{.*}} -> tensor<128x128xbf16, #ttnn_layout4> loc("softmax")
 // CHECK-NOT: {{to_layout|to_memory_config}}
 
-// TRACE: note: CostBased: 4 decisions over 5 ops, exact MIP (Optimal, bound 32413.5 ns)
-// TRACE-NEXT: note: CostBased: estimate 33823.2 ns -> 32413.5 ns, 0 reshard(s)
+// TRACE: note: CostBased: 4 decisions over 5 ops, exact MIP (Optimal, bound 32413.6 ns)
+// TRACE-NEXT: note: CostBased: estimate 33823.3 ns -> 32413.6 ns, 0 reshard(s)
 // TRACE-NEXT: note: fc1: l1 block_sharded 4x8 [1x1 tiles] 7493.3 ns (compute 332.3, dram 2450.6, noc 0.0); runner-up
 // TRACE-NEXT: note: bias1: l1 block_sharded 4x8 [1x1 tiles]
 // TRACE-NEXT: note: relu1: dram interleaved 1x1 [4x8 tiles]

@@ -185,11 +185,16 @@ def _conv_row_op(op, lay, cm, row):
     cout, rows, cols = row["n"], *(int(x) for x in row["grid"].split("x"))
     k = cin * kh * kw
     act = ", conv2d_config = #ttnn.conv2d_config<activation = <op_type = relu>>" if row["activation"] else ""
+    # The capture's compute config: its spill format prices the partials' reloads (cost_terms.reload_ns).
+    flags = "".join(
+        f", {knob} = {str(row[col]).lower()}" for knob, col in (("fp32_dest_acc_en", "fp32_dest_acc"), ("packer_l1_acc", "packer_l1_acc"))
+        if row[col] is not None
+    )  # fmt: skip
     props = (
         f"batch_size = {n} : i32, in_channels = {cin} : i32, out_channels = {cout} : i32, input_height = {h} : i32, "
         f"input_width = {w} : i32, kernel_size = array<i32: {kh}, {kw}>, stride = array<i32: {sh}, {sw}>, "
         f"padding = array<i32: {top}, {bottom}, {left}, {right}>, dilation = array<i32: {dh}, {dw}>, groups = 1 : i32, "
-        f"compute_config = #ttnn.device_compute_kernel_config<math_fidelity = {row['fidelity'].lower()}>" + act
+        f"compute_config = #ttnn.device_compute_kernel_config<math_fidelity = {row['fidelity'].lower()}{flags}>" + act
     )
     types = ([f"1x1x{n * h * w}x{cin}xbf16", f"1x1x{k}x{cout}xbf16"], f"1x1x{pixels}x{cout}xbf16")
     grid = cm.device.worker_grid
@@ -228,13 +233,15 @@ def test_a_conv2d_is_priced_as_its_calibration_rows_are(op, lay, row_id) -> None
 def test_a_conv2d_tilizes_its_activation_streams_its_weights_and_reads_a_stick_per_kernel_row(op, lay) -> None:
     # A DeepLabV3 3x3 conv of [1, 64, 128, 128] to 128 channels, height sharded on 86 cores: each
     # core tilizes its 3 output tile rows x 36 K tiles, multiplies them into 3 x 4 x 36 blocks and
-    # relu's its 12 output tiles; one sender reads all 36 x 4 bfp8 weight tiles; the reader copies
-    # a stick per output pixel and kernel row.
+    # relu's its 12 output tiles, spilling them as fp32 partials after each of its first two K
+    # blocks (one per kernel row) and reloading them; one sender reads all 36 x 4 bfp8 weight
+    # tiles; the reader copies a stick per output pixel and kernel row.
     cm = CostModel(preset("blackhole"))
     (row,) = [r for r in load_suites(CALIBRATION_DIR)["conv_bh_deeplabv3"] if r["id"] == "dlv3_conv_87040"]
     c = cm.op_cost(*_conv_row_op(op, lay, cm, row))
     p = cm.params
     cycles = 3 * 4 * 36 * p.matmul_cycles_lofi + 3 * 36 * p.conv_tilize_cycles + 3 * 4 * p.cycles_per_tile["eltwise_unary"]
+    cycles += 3 * 4 * 2 * 4 * p.reload_cycles_per_kb
     assert c.compute_ns == pytest.approx(cycles / p.clock_ghz)
     assert c.dram_ns == pytest.approx(36 * 4 * 1088 / p.dram_core_gbps)
     assert c.noc_ns == pytest.approx(ceil(8192 / 86) * 3 * p.conv_stick_cycles / p.clock_ghz)

@@ -227,7 +227,11 @@ def test_a_1x1_stride_1_conv_is_priced_as_the_matmul_tt_metal_runs(op, lay, row_
     (row,) = [r for r in load_suites(CALIBRATION_DIR)["matmul_bh_deeplabv3"] if r["id"] == row_id]
     m, k, n = row["m"], row["k"], row["n"]
     grid = (10, 11)
-    conv = op("ttnn.conv2d", [f"1x1x{m}x{k}xbf16", f"{n}x{k}x1x1xbf16"], f"1x1x{m}x{n}xbf16", props=_conv1x1(k, n, 1, m))
+    # The capture's compute config (fp32 partials, no L1 accumulation): the reloads are priced alike.
+    props = _conv1x1(k, n, 1, m).replace(
+        "math_fidelity = lofi>", f"math_fidelity = lofi, fp32_dest_acc_en = {str(row['fp32_dest_acc']).lower()}, packer_l1_acc = false>"
+    )  # fmt: skip
+    conv = op("ttnn.conv2d", [f"1x1x{m}x{k}xbf16", f"{n}x{k}x1x1xbf16"], f"1x1x{m}x{n}xbf16", props=props)
     if row["a_mem"] == "l1_h":
         x = lay((1, 1, m, k), "l1", "h", grid=row["cores"], dtype="bfp_bf8", worker_grid=grid)
         out = lay((1, 1, m, n), "l1", "h", grid=row["cores"], dtype="bfp_bf8", worker_grid=grid)

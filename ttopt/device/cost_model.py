@@ -25,6 +25,7 @@ from ttopt.device.cost_terms import (
     fidelity_for,
     matmul_terms,
     params_for,
+    partials_format,
     reshape_tiled_terms,
     rotary_terms,
     runs_unfused_1d,
@@ -119,6 +120,23 @@ def _config_fidelity(op: Any) -> str | None:
     cfg = op.get_attr("compute_config") if hasattr(op, "get_attr") else None
     m = _FIDELITY.search(cfg.canonical()) if cfg is not None else None
     return _FIDELITY_NAMES.get(m.group(1).lower()) if m else None
+
+
+_CONFIG_FLAG = re.compile(r"(fp32_dest_acc_en|packer_l1_acc)\s*=\s*(true|false)", re.I)
+
+
+def _accumulation_flags(op: Any) -> tuple[bool | None, bool | None]:
+    """(fp32_dest_acc_en, packer_l1_acc) as `op`'s compute config sets them (None: not set)."""
+    cfg = op.get_attr("compute_config") if hasattr(op, "get_attr") else None
+    flags = {k.lower(): v.lower() == "true" for k, v in _CONFIG_FLAG.findall(cfg.canonical())} if cfg is not None else {}
+    return flags.get("fp32_dest_acc_en"), flags.get("packer_l1_acc")
+
+
+def op_partials(op: Any, program: str, out_fmt: str) -> str:
+    """The format `op`'s compute kernel spills its partial results in between K blocks
+    (`cost_terms.partials_format`: "" where the packer accumulates them in L1), from the
+    fp32_dest_acc_en and packer_l1_acc its compute config sets, else the op's ttnn defaults."""
+    return partials_format(program, out_fmt, *_accumulation_flags(op))
 
 
 def op_fidelity(op: Any, fmt: str) -> str:
@@ -315,7 +333,7 @@ class CostModel:
 
     def signature_uid(self, op: Any) -> int:
         """A small int shared by ops that `_cost` cannot tell apart: name, tensor shapes, math fidelity
-        (matmul/conv), and the op itself for dispatch ops (their cost reads the callee's body). The
+        and accumulation flags (matmul/conv), and the op itself for dispatch ops (their cost reads the callee's body). The
         operand and result types are read on every call, so an op whose types changed gets a new key."""
         shapes = []
         for v in op.operands:
@@ -325,15 +343,16 @@ class CostModel:
         name = op.name
         fam = family_of(name)
         fid = act = None
+        acc: tuple[bool | None, bool | None] = (None, None)
         perm: tuple[int, ...] | None = None
         if fam in (Family.MATMUL, Family.CONV):
-            fid = _config_fidelity(op)
+            fid, acc = _config_fidelity(op), _accumulation_flags(op)
         if fam in (Family.MATMUL, Family.CONV, Family.NORM):
             act = fused_activation(op)
         if name == "ttnn.permute":  # its program depends on which dimensions move (`_tile_movement`)
             perm = _permutation(op)
         sig = (
-            name, tuple(shapes), self._shape(op.results[0].type.resolve()), fid, act, perm,
+            name, tuple(shapes), self._shape(op.results[0].type.resolve()), fid, acc, act, perm,
             id(op) if fam is Family.DISPATCH else 0,
         )  # fmt: skip
         uid = self._sig_uid.get(sig)
@@ -459,7 +478,7 @@ class CostModel:
             if cfg is not None and cfg.kind == MULTICAST_1D and not cfg.mcast_in0 and weights_multicast:
                 program = MCAST_IN1  # height sharded: each core its rows, the weights multicast
             # A DRAM-sharded program picks its own in0_block_w (cost_terms.dram_sharded_weight_ns).
-            block_w = cfg.in0_block_w if cfg is not None and program != "2d" and mem_of(ins[1]) != "dram_s" else 0
+            block_w = cfg.in0_block_w if cfg is not None and mem_of(ins[1]) != "dram_s" else 0
         elif ins[0].sharded and ins[0].l1 and ins[0].memory_layout is WIDTH:
             in0_cores, grid_cols = ins[0].num_cores, ins[0].bbox[1]
         elif ins[0].sharded and ins[0].l1 and ins[0].memory_layout is HEIGHT and weights_multicast:
@@ -480,7 +499,7 @@ class CostModel:
         t = matmul_terms(
             params, m, a[-1], out_shape[-1], ins[0].dtype.value, ins[1].dtype.value, out.dtype.value, fidelity,
             mem_of(ins[0]), mem_of(ins[1]), mem_of(out), cores, batch, program, in0_cores, block_w, grid_cols, shared_b,
-            act_cycles=activation_cycles(params, fused_activation(op)),
+            act_cycles=activation_cycles(params, fused_activation(op)), partials=op_partials(op, "matmul", out.dtype.value),
         )  # fmt: skip
         tensors = [(a, ins[0]), (b, ins[1]), (out_shape, out)]
         dram = sum(_bytes(s, i) for s, i in tensors if i.dram or i.system)
@@ -533,8 +552,12 @@ class CostModel:
         # A block-sharded input splits the input channels over its own grid columns.
         c_in = ins[0].bbox[1] if ins and ins[0].sharded and ins[0].memory_layout is BLOCK else 0
 
+        partials = op_partials(op, "conv", out.dtype.value)
+
         def on(rows: int, cols: int, width: bool = False, block: bool = False) -> Terms:
-            return conv_program_terms(p, conv, rows, cols, fidelity, fmt, in_dram, dram, l1i, act, width, c_in if block else 0)
+            return conv_program_terms(
+                p, conv, rows, cols, fidelity, fmt, in_dram, dram, l1i, act, width, c_in if block else 0, partials,
+            )  # fmt: skip
 
         grid = out if out.sharded else ins[0] if ins and ins[0].sharded else None
         if grid is None:
@@ -609,7 +632,7 @@ class CostModel:
             extra += self.conversion_cost(shapes[0], x.layout, tiled).ns
         t = matmul_terms(
             params, m, k, n, x.dtype.value, weight_fmt, out.dtype.value, fidelity, a_mem, b_mem, out_mem, cores, 1, program,
-            in0_block_w=block_w, act_cycles=act,
+            in0_block_w=block_w, act_cycles=act, partials=op_partials(op, "conv", out.dtype.value),
         )  # fmt: skip
         if extra:
             t = replace(t, sync_ns=t.sync_ns + extra)

@@ -137,6 +137,7 @@ class CostParams:
     conv_tilize_cycles: float = 0.0  # a conv2d compute kernel's cycles per activation tile it tilizes
     conv_stick_cycles: float = 0.0  # a conv2d activation reader's cycles per stick (an output pixel's kernel row) it copies
     dram_write_share: float = 1.0  # DRAM-interleaved writes alone stream at this share of the read stream
+    reload_cycles_per_kb: float = 0.0  # a matmul/conv compute kernel's cycles per KB of partial results it spills and reloads per K block
 
     @property
     def link_gbps(self) -> float:
@@ -250,8 +251,7 @@ def dram_sharded_weight_ns(
     tt-metal's DRAM-sharded program config picks it; each bank holds ceil(nt / banks) columns (the
     last padded). A bank streams its block at its share of `dram_sharded_gbps`, but serves at most
     one tile request per `dram_request_ns`: small tiles (bfp4) are request-bound."""
-    shard = max(1, ceil(kt / max(1, in0_cores)))
-    block_w = in0_block_w or largest_divisor(shard, 8)
+    block_w = dram_sharded_in0_block_w(kt, in0_cores, in0_block_w)
     hops = ceil(kt / block_w)
     per_bank_n = ceil(nt / max(1, p.dram_banks))
     bank_gbps = p.dram_sharded_gbps / max(1, p.dram_banks)
@@ -259,6 +259,45 @@ def dram_sharded_weight_ns(
     block_read = tiles * max(tile_bytes(fmt_b) / bank_gbps, p.dram_request_ns)
     hop = p.sem_hop_ns + block_w * mt * tile_bytes(fmt_a) / p.link_gbps
     return hops * max(hop, block_read)
+
+
+def dram_sharded_in0_block_w(kt: int, in0_cores: int, given: int = 0) -> int:
+    """in0_block_w of a DRAM-sharded matmul: the given config's, else the largest divisor of the
+    activation shard width (kt / in0_cores) up to 8 tiles, as its program config picks it."""
+    return given or largest_divisor(max(1, ceil(kt / max(1, in0_cores))), 8)
+
+
+def two_d_in0_block_w(kt: int, grid_cols: int, given: int = 0) -> int:
+    """in0_block_w of the 2-D multicast program: the given config's, else the one ttnn's
+    create_simple_matmul_program_config sets for an all-DRAM-interleaved matmul, Kt over the grid's
+    columns where they divide it, else 1."""
+    return given or (kt // grid_cols if grid_cols and kt % grid_cols == 0 else 1)
+
+
+def partials_format(program: str, out_fmt: str, fp32_dest_acc: bool | None = None, packer_l1_acc: bool | None = None) -> str:
+    """The format a matmul or conv compute kernel spills its partial results in between K blocks,
+    to reload them for the next ("": none, the packer accumulates them in L1). `program` "matmul"
+    or "conv"; a flag left None takes the op's ttnn default: a matmul accumulates in L1 unless its
+    output is f32 (which accumulates in fp32 DEST), a conv does neither
+    (get_conv_default_compute_kernel_config). The spill is fp32 under fp32_dest_acc_en, else the
+    output's format (the program factories' interm0 format)."""
+    f32_out = out_fmt == "f32"
+    l1_acc = packer_l1_acc if packer_l1_acc is not None else (program == "matmul" and not f32_out)
+    if l1_acc:
+        return ""
+    fp32 = fp32_dest_acc if fp32_dest_acc is not None else (program == "matmul" and f32_out)
+    return "f32" if fp32 else out_fmt
+
+
+def reload_ns(p: CostParams, out_tiles: float, k_blocks: int, partials: str) -> float:
+    """A compute kernel's partial-result round trips: after every K block but the last it packs
+    each of its `out_tiles` output tiles to its intermediate buffer and, before the next block's
+    matmul, unpacks it back into DEST (bmm_large_block_zm_fused_bias_activation.cpp and
+    conv_bmm_tilize.cpp with packer_l1_acc off), with the unpacker and matmul re-initialised for
+    each subblock; priced per KB of the spilled tile (`partials`: partials_format)."""
+    if not partials or k_blocks <= 1:
+        return 0.0
+    return out_tiles * (k_blocks - 1) * tile_bytes(partials) / 1024 * p.reload_cycles_per_kb / p.clock_ghz
 
 
 def dram_block_read_ns(p: CostParams, nbytes: float, queued_ns: float = 0.0) -> float:
@@ -377,6 +416,7 @@ def matmul_terms(
     p: CostParams, m: int, k: int, n: int, fmt_a: str, fmt_b: str, fmt_out: str, fidelity: str,
     a_mem: str | bool, b_mem: str | bool, out_mem: str | bool, cores: int, batch: int = 1, program: str = "auto",
     in0_cores: int = 0, in0_block_w: int = 0, grid_cols: int = 0, shared_b: bool = False, act_cycles: float = 0.0,
+    partials: str = "",
 ) -> Terms:
     """`batch` matmuls (m x k) @ (k x n) on `cores` cores; memories in MEMS (see module doc).
     `program`: "auto" (2-D from one tile row per grid row, else 1-D), or "1d" / "2d" / "1d_in1"
@@ -389,12 +429,16 @@ def matmul_terms(
     each of them on the same workers (ttnn's get_mcast_1d_config with fuse_batch false: the batch
     is a loop around the K hops, not spread over idle cores). `act_cycles`: cycles per output tile
     of a fused activation, an SFPU pass over each output tile in DEST before it is packed, on the
-    math thread after the tile's last K block (bmm_large_block_zm_fused_bias_activation.cpp)."""
+    math thread after the tile's last K block (bmm_large_block_zm_fused_bias_activation.cpp).
+    `partials`: the format the program spills its partial results in between K blocks
+    (`partials_format`; "": accumulated in L1, ttnn's matmul default), priced by `reload_ns`; the
+    no-reuse program keeps each output tile in DEST over the whole K and spills nothing."""
     a, b, out = mem_code(a_mem), mem_code(b_mem), mem_code(out_mem)
     mt, kt, nt = ceil(m / 32), ceil(k / 32), ceil(n / 32)
     if program == "1d_in1":
         return weight_multicast_terms(
             p, mt, kt, nt, fmt_a, fmt_b, fmt_out, fidelity, a, b, out, cores, batch, in0_block_w, shared_b, act_cycles,
+            partials,
         )  # fmt: skip
     out_tiles = batch * mt * nt
     blocks = ceil(out_tiles / max(1, cores)) * kt
@@ -413,7 +457,7 @@ def matmul_terms(
         return combine(p, "matmul", compute, dram, reread / p.fallback_gbps)
     in0_cores = in0_cores or cores
     workers = max(1, cores)
-    hops, block_bytes, in0_block_bytes, in0_tiles, columns = 0, 0.0, 0.0, 0, 0
+    hops, block_w, block_bytes, in0_block_bytes, in0_tiles, columns = 0, 0, 0.0, 0.0, 0, 0
     if not two_d:
         # 1-D: N is split in per_core_N = ceil(Nt / grid) columns, so only ceil(Nt / per_core_N)
         # cores work and stream weights (tt-mlir issue 8038: 45 of 64 cores for Nt = 90); a batch
@@ -435,8 +479,15 @@ def matmul_terms(
     if b == "dram_s":
         # One worker per DRAM bank computes its bank's columns over the whole K.
         blocks = batch * mt * ceil(nt / max(1, p.dram_banks)) * kt
+    if b == "dram_s":
+        k_block = dram_sharded_in0_block_w(kt, in0_cores, in0_block_w)
+    elif two_d:
+        k_block = two_d_in0_block_w(kt, max(1, p.grid_cores // max(1, p.grid_rows)), in0_block_w)
+    else:
+        k_block = block_w
     # Every path's blocks are a worker's output tiles x kt: the activation runs once per output tile.
     compute = blocks * (p.matmul_cycles_lofi * FIDELITY_PASSES.get(fidelity, 1) + act_cycles / max(1, kt)) / p.clock_ghz
+    compute += reload_ns(p, blocks / max(1, kt), ceil(kt / k_block), partials)
     dram = noc = 0.0
     for role, (nbytes, mem) in sizes.items():
         if mem == "dram_s" and role == "b":
@@ -474,6 +525,7 @@ def camped_banks(row_tiles: int, columns: int, banks: int) -> int:
 def weight_multicast_terms(
     p: CostParams, mt: int, kt: int, nt: int, fmt_a: str, fmt_b: str, fmt_out: str, fidelity: str, a: str, b: str,
     out: str, cores: int, batch: int = 1, in0_block_w: int = 0, unfused: bool = False, act_cycles: float = 0.0,
+    partials: str = "",
 ) -> Terms:
     """tt-metal's 1-D weight-multicast matmul (MatmulMultiCoreReuseMultiCast1DProgramConfig with
     mcast_in0 = false; `create_program_mcast_in1`): the output's tile rows are split over `cores`,
@@ -484,7 +536,7 @@ def weight_multicast_terms(
     core's reads (from L1 banks, a page round trip per block first). `batch` activations fold into
     the rows, or, `unfused` (the auto-picker's fuse_batch false), loop on every core, the weights
     streamed again for each. in0_block_w is the config's, else 2 (1 for odd Kt), as tt-metal's
-    get_mcast_1d_config sets it."""
+    get_mcast_1d_config sets it. `partials`: as matmul_terms'."""
     rows = mt if unfused else batch * mt
     per_core_m = ceil(rows / max(1, cores))
     loops = batch if unfused else 1
@@ -493,6 +545,7 @@ def weight_multicast_terms(
         p.matmul_cycles_lofi * FIDELITY_PASSES.get(fidelity, 1) + act_cycles / max(1, kt)
     ) / p.clock_ghz  # fmt: skip
     hops = loops * ceil(kt / block_w)
+    compute += reload_ns(p, loops * per_core_m * nt, ceil(kt / block_w), partials)
     block_bytes = block_w * nt * tile_bytes(fmt_b)
     # The activation and the output move in every core's own reader and writer, beside the chain.
     streamed = [(batch * mt * kt, fmt_a, a), (batch * mt * nt, fmt_out, out)]
@@ -780,9 +833,20 @@ def conv_k_tiles(conv: ConvShape, c_in_cores: int = 1) -> int:
     return c_in_cores * conv.kernel_h * ceil(conv.kernel_w * per_core / 32)
 
 
+def conv_k_blocks(conv: ConvShape, c_in_cores: int = 1) -> int:
+    """K blocks of tt-metal's height- or block-sharded conv matmul: one kernel row of one channel
+    core's input channels each (determine_per_core_conv_block_config's act_block_w), so a core walks
+    kernel_h blocks per channel core, as every capture's act_block_w but one records (a 5x5 conv of
+    one input channel ran its 10 K tiles as 2 blocks of 5); a depthwise conv (not modelled) counts one."""
+    if conv.groups > 1 and conv.groups == conv.in_channels:
+        return 1
+    return max(1, c_in_cores) * conv.kernel_h
+
+
 def conv_program_terms(
     p: CostParams, conv: ConvShape, rows: int, cols: int, fidelity: str, weight_fmt: str, weights_in_dram: bool,
     dram_bytes: float, l1i_bytes: float, act_cycles: float = 0.0, width_sharded: bool = False, c_in_cores: int = 0,
+    partials: str = "",
 ) -> Terms:
     """tt-metal's conv2d program (`conv_bmm_tilize.cpp` and its readers) with the output's tile rows
     split over `rows` cores and its channels over `cols` (height sharding `cols` 1, block sharding
@@ -793,7 +857,8 @@ def conv_program_terms(
     activation running on its output tiles; its activation reader copies one stick per output pixel
     and kernel row from the haloed shard (`conv_stick_cycles` each); one sender per grid column
     reads the weights its cores need from DRAM at one core's block rate (`dram_core_gbps`) and
-    multicasts them, while other DRAM operands stream at the 2-D rate."""
+    multicasts them, while other DRAM operands stream at the 2-D rate. Its K blocks (`conv_k_blocks`)
+    spill and reload the partial results in `partials` (`partials_format`: `reload_ns`)."""
     kt = conv_k_tiles(conv, c_in_cores or cols)
     m_core = ceil(ceil(conv.pixels / 32) / max(1, rows))
     n_core = ceil(ceil(conv.out_channels / 32) / max(1, cols))
@@ -803,6 +868,8 @@ def conv_program_terms(
         m_core * n_core * kt * p.matmul_cycles_lofi * FIDELITY_PASSES[fidelity] + tilized * p.conv_tilize_cycles
         + m_core * n_core * act_cycles
     ) / p.clock_ghz  # fmt: skip
+    if not width_sharded:
+        compute += reload_ns(p, m_core * n_core, conv_k_blocks(conv, c_in_cores or cols), partials)
     dram = max(dram_bytes / p.dram_2d_gbps, sender / p.dram_core_gbps)
     sticks = ceil(conv.pixels / max(1, rows)) * conv.kernel_h
     noc = max(l1i_bytes / p.l1_interleaved_gbps, sticks * p.conv_stick_cycles / p.clock_ghz)
