@@ -76,7 +76,8 @@ def test_a_convs_k_blocks_are_its_kernel_rows_per_channel_core_as_the_captures_r
     # Every capture row states act_block_w: K tiles / act_block_w is the blocks the core walks.
     suites = load_suites(CALIBRATION_DIR)
     rows = [r for name in ("conv_bh_deeplabv3", "conv_bh_oft") for r in suites[name]]
-    # Not the 5x5 conv of one input channel: its 10 K tiles run as 2 blocks of 5, not 5 kernel rows.
+    # Not the 5x5 conv of one input channel: its prepared weights have 25 K tiles, five a kernel
+    # row (5 blocks of 5, kernel_h), where conv_k_tiles' 8-channel alignment counts two a row.
     rows = [r for r in rows if r["id"] != "oft_conv_1606656"]
     assert len(rows) == 45
     for r in rows:

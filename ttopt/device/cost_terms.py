@@ -10,7 +10,9 @@ estimates one op with `matmul_terms(params_for("wormhole_b0"), m, k, n, ...)`,
 
 * compute: work tiles per core x cycles per tile / clock (the op kind's, or the op's own where its
   compute kernel was measured: `CostParams.tile_cycles`); matmul work is 32x32x32 blocks at the
-  fitted LoFi rate x math-fidelity passes (LoFi 1, HiFi2 2, HiFi3 3, HiFi4 4);
+  fitted LoFi rate x math-fidelity passes (LoFi 1, HiFi2 2, HiFi3 3, HiFi4 4), plus, for a program
+  that does not accumulate in L1, its partial results' round trip after every K block but the last
+  (`reload_ns`, the spill format from `partials_format`);
 * dram: DRAM bytes by data format over the bandwidth of the access pattern. A matmul reads its
   DRAM operands one of three ways, as tt-metal's program configs do: 2-D multicast (M of at least
   one tile row per grid row: only the edge sender cores read DRAM, `dram_2d_gbps`), 1-D (decode
@@ -836,8 +838,8 @@ def conv_k_tiles(conv: ConvShape, c_in_cores: int = 1) -> int:
 def conv_k_blocks(conv: ConvShape, c_in_cores: int = 1) -> int:
     """K blocks of tt-metal's height- or block-sharded conv matmul: one kernel row of one channel
     core's input channels each (determine_per_core_conv_block_config's act_block_w), so a core walks
-    kernel_h blocks per channel core, as every capture's act_block_w but one records (a 5x5 conv of
-    one input channel ran its 10 K tiles as 2 blocks of 5); a depthwise conv (not modelled) counts one."""
+    kernel_h blocks per channel core, as every capture's act_block_w records; a depthwise conv (not
+    modelled) counts one."""
     if conv.groups > 1 and conv.groups == conv.in_channels:
         return 1
     return max(1, c_in_cores) * conv.kernel_h
