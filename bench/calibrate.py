@@ -57,12 +57,12 @@ from ttopt.device.cost_terms import (  # noqa: E402
     ConvShape,
     CostParams,
     Terms,
+    accumulation_of,
     conv_k_tiles,
     conv_program_terms,
     matmul_terms,
     mem_code,
     params_from,
-    partials_format,
     reshape_tiled_terms,
     rotary_terms,
     runs_unfused_1d,
@@ -301,14 +301,14 @@ def terms_for(p: CostParams, r: dict) -> Terms:
         return conv_row_terms(p, r)
     if r["op"] == "matmul":
         program = matmul_row_program(p, r)
-        partials = partials_format("matmul", r["dtype_out"], r.get("fp32_dest_acc"), r.get("packer_l1_acc"))
+        acc = accumulation_of("matmul", r["dtype_out"], r.get("fp32_dest_acc"), r.get("packer_l1_acc"))
         if program == MCAST_IN1:
             # The weight-multicast 1-D program: a height-sharded activation's config (its in0_block_w
             # given), or the auto-picker's for a tall interleaved shape (the activation batch unfused).
             return matmul_terms(
                 p, r["m"], r["k"], r["n"], r["dtype_a"], r["dtype_b"], r["dtype_out"], r["fidelity"],
                 r["a_mem"], r["b_mem"], r["out_mem"], r["cores"], max(r["a_batch"], r["batch"]), MCAST_IN1,
-                in0_block_w=r["in0_block_w"], shared_b=r["a_batch"] > 1 and r["a_mem"] != "l1_h", partials=partials,
+                in0_block_w=r["in0_block_w"], shared_b=r["a_batch"] > 1 and r["a_mem"] != "l1_h", accumulation=acc,
             )  # fmt: skip
         if r["a_batch"] > 1 and runs_unfused_1d(r["m"], r["n"]):
             # ttnn's 1-D program with the batch unfused: a loop of batches, each K in hops of ttnn's
@@ -316,13 +316,13 @@ def terms_for(p: CostParams, r: dict) -> Terms:
             return matmul_terms(
                 p, r["m"], r["k"], r["n"], r["dtype_a"], r["dtype_b"], r["dtype_out"], r["fidelity"],
                 r["a_mem"], r["b_mem"], r["out_mem"], r["cores"], r["a_batch"], "1d",
-                in0_block_w=r["in0_block_w"], shared_b=True, partials=partials,
+                in0_block_w=r["in0_block_w"], shared_b=True, accumulation=acc,
             )  # fmt: skip
         m = r["a_batch"] * math.ceil(r["m"] / 32) * 32 if r["a_batch"] > 1 else r["m"]
         return matmul_terms(
             p, m, r["k"], r["n"], r["dtype_a"], r["dtype_b"], r["dtype_out"], r["fidelity"],
             r["a_mem"], r["b_mem"], r["out_mem"], r["cores"], r["batch"],
-            in0_cores=r["in0_cores"], in0_block_w=r["in0_block_w"], grid_cols=r["grid_cols"], partials=partials,
+            in0_cores=r["in0_cores"], in0_block_w=r["in0_block_w"], grid_cols=r["grid_cols"], accumulation=acc,
         )  # fmt: skip
     kind = OP_KIND[r["op"]]
     shape = _shape(r)
@@ -409,7 +409,7 @@ def conv_row_terms(p: CostParams, r: dict) -> Terms:
     return conv_program_terms(
         p, conv, rows, cols, r["fidelity"], r["dtype_b"], in_dram, weights, 0.0,
         activation_cycles(p, r.get("activation") or None), mem_code(r["out_mem"]) == "l1_w", c_in,
-        partials_format("conv", r["dtype_out"], r.get("fp32_dest_acc"), r.get("packer_l1_acc")),
+        accumulation_of("conv", r["dtype_out"], r.get("fp32_dest_acc"), r.get("packer_l1_acc")),
     )  # fmt: skip
 
 

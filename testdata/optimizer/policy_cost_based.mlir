@@ -27,25 +27,25 @@
 // FULL-NEXT: "ttnn.add"{{.*}} -> tensor<2048x2048xbf16, #[[S]]> loc("d")
 // FULL-NOT: {{to_layout|to_memory_config}}
 
-// TRACE: note: CostBased: 4 decisions over 5 ops, exact MIP (Optimal, bound 215986.6 ns)
-// TRACE-NEXT: note: CostBased: estimate 493394.3 ns -> 215986.6 ns, 0 reshard(s)
-// TRACE-NEXT: note: a: l1 block_sharded 8x8 [8x8 tiles] 47932.7 ns (compute 7939.8, dram 41178.0, noc 0.0); runner-up l1 interleaved 8x8 [1x64 tiles] 47932.7 ns (compute 7939.8, dram 41178.0, noc 23995.7)
-// TRACE-NEXT: note: b: dram interleaved 1x1 [64x64 tiles] 60183.1 ns (compute 46784.0, dram 41178.0, noc 0.0); runner-up l1 block_sharded 8x8 [8x8 tiles] 51951.6 ns (compute 46784.0, dram 0.0, noc 0.0)
+// TRACE: note: CostBased: 4 decisions over 5 ops, exact MIP (Optimal, bound 215930.8 ns)
+// TRACE-NEXT: note: CostBased: estimate 493361.5 ns -> 215930.8 ns, 0 reshard(s)
+// TRACE-NEXT: note: a: l1 block_sharded 8x8 [8x8 tiles] 47928.1 ns (compute 7939.8, dram 41183.0, noc 0.0); runner-up l1 interleaved 8x8 [1x64 tiles] 47928.1 ns (compute 7939.8, dram 41183.0, noc 23999.3)
+// TRACE-NEXT: note: b: dram interleaved 1x1 [64x64 tiles] 60134.6 ns (compute 46784.0, dram 41183.0, noc 0.0); runner-up l1 block_sharded 8x8 [8x8 tiles] 51951.5 ns (compute 46784.0, dram 0.0, noc 0.0)
 
 // STATS: "cost_based": {
-// STATS-NEXT: "bound_ns": 168518.3,
+// STATS-NEXT: "bound_ns": 168508.9,
 // STATS: "gap": 0.0,
-// STATS-NEXT: "input_ns": 493394.3,
+// STATS-NEXT: "input_ns": 493361.5,
 // STATS-NEXT: "kept_input": false,
 // STATS-NEXT: "method": "exact",
 // STATS-NEXT: "nodes": 5,
-// STATS-NEXT: "plan_ns": 168518.3,
+// STATS-NEXT: "plan_ns": 168508.9,
 // STATS-NEXT: "solver_status": "Optimal"
-// STATS: "estimated_ns": 168518.3,
-// STATS: "estimated_ns_before": 493394.3,
+// STATS: "estimated_ns": 168508.9,
+// STATS: "estimated_ns_before": 493361.5,
 
 // Never worse than the input: on its own output no plan is cheaper, so the function is kept.
-// KEEP: note: CostBased: no plan beats the input (168518.3 ns); the function is kept as given
+// KEEP: note: CostBased: no plan beats the input (168508.9 ns); the function is kept as given
 
 #dram = #ttnn.buffer_type<dram>
 #ttnn_layout = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<64x64x!ttcore.tile<32x32, bf16>, #dram>, <interleaved>>

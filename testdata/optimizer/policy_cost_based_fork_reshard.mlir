@@ -9,13 +9,13 @@
 // inputs, and by rope = rotary_embedding(p), which takes height-sharded ones; both copy their input's
 // shard spec to their output, and an interleaved input gives an interleaved output. No shard spec
 // serves both readers, so the fork has three ways out:
-//   spill:   p in DRAM; both readers stream it: 132479.1 ns at best
+//   spill:   p in DRAM; both readers stream it: 132489.0 ns at best
 //            (tests/optimizer/test_cost_based.py: the exhaustive optimum with p held in DRAM);
 //   L1 interleaved: p in L1 interleaved for both readers, whose pages then cross the NoC (measured
-//            slower than sharded: tt-metal issue 14421): 120576.1 ns;
+//            slower than sharded: tt-metal issue 14421): 120585.0 ns;
 //   reshard: p height sharded (32 KiB/core on 64 cores) read in place by rope, and one L1 -> L1
 //            to_layout into norm's 8x4 block shards: 3623.9 ns (mostly the launch and op-to-op
-//            floor), and norm, rope and their readers stay sharded: 114342.7 ns, the exhaustive optimum.
+//            floor), and norm, rope and their readers stay sharded: 114354.3 ns, the exhaustive optimum.
 // (At 256 rows the NoC traffic of L1-interleaved pages no longer pays for a to_layout's floor, and
 // p stays L1 interleaved for both readers.) The exact MIP (first RUN) and the beam (second) both
 // take the reshard.
@@ -34,11 +34,11 @@
 // CHECK-NEXT: "ttnn.relu"(%[[Q]]) : (tensor<1x8x1024x128xbf16, #[[H]]>) -> tensor<1x8x1024x128xbf16, #ttnn_layout> loc("rope_out")
 // CHECK-NOT: {{to_layout|to_memory_config}}
 
-// TRACE: note: CostBased: 3 decisions over 5 ops, exact MIP (Optimal, bound 114342.7 ns)
-// TRACE-NEXT: note: CostBased: estimate 189937.1 ns -> 114342.7 ns, 1 reshard(s)
+// TRACE: note: CostBased: 3 decisions over 5 ops, exact MIP (Optimal, bound 114354.3 ns)
+// TRACE-NEXT: note: CostBased: estimate 189970.5 ns -> 114354.3 ns, 1 reshard(s)
 // TRACE-NEXT: note: p: l1 height_sharded 64x1 [4x4 tiles]
-// TRACE-NEXT: note: norm: l1 block_sharded 8x4 [32x1 tiles] 21566.5 ns (compute 10634.1, dram 40.2, noc 0.0, 1 reshard(s) 3623.9)
-// TRACE-NEXT: note: rope: l1 height_sharded 64x1 [4x4 tiles] 45199.5 ns
+// TRACE-NEXT: note: norm: l1 block_sharded 8x4 [32x1 tiles] 21565.0 ns (compute 10632.2, dram 40.2, noc 0.0, 1 reshard(s) 3623.2)
+// TRACE-NEXT: note: rope: l1 height_sharded 64x1 [4x4 tiles] 45216.3 ns
 
 // SPILL: #[[I:ttnn_layout[0-9]+]] = #ttnn.ttnn_layout<{{.*}}<8x8>, memref<1x16x!ttcore.tile<32x32, bf16>, #l1>, <interleaved>>
 // SPILL: #[[H:ttnn_layout[0-9]+]] = #ttnn.ttnn_layout<{{.*}}<64x1>, memref<4x4x!ttcore.tile<32x32, bf16>, #l1>, <height_sharded>
@@ -47,8 +47,8 @@
 // SPILL-NEXT: %[[R:.*]] = "ttnn.to_memory_config"(%[[P]]) : (tensor<1x8x1024x128xbf16, #[[I]]>) -> tensor<1x8x1024x128xbf16, #[[H]]> loc("rope_mem_reconfig")
 // SPILL-NEXT: "ttnn.rotary_embedding"(%[[R]], %arg2, %arg3) : (tensor<1x8x1024x128xbf16, #[[H]]>, {{.*}}) -> tensor<1x8x1024x128xbf16, #[[H]]> loc("rope")
 
-// SPILL-TRACE: note: CostBased: estimate 189937.1 ns -> 129207.5 ns, 1 reshard(s)
-// SPILL-TRACE: note: norm: dram interleaved 1x1 [256x4 tiles] 16565.2 ns (compute 5317.0, dram 10334.7, noc 5998.9)
+// SPILL-TRACE: note: CostBased: estimate 189970.5 ns -> 129217.0 ns, 1 reshard(s)
+// SPILL-TRACE: note: norm: dram interleaved 1x1 [256x4 tiles] 16559.8 ns (compute 5316.1, dram 10336.0, noc 5999.8)
 
 #dram = #ttnn.buffer_type<dram>
 #ttnn_layout = #ttnn.ttnn_layout<(d0, d1, d2, d3) -> (d0 * 8192 + d1 * 1024 + d2, d3), <1x1>, memref<256x4x!ttcore.tile<32x32, bf16>, #dram>, <interleaved>>

@@ -32,8 +32,8 @@
 // CHECK: return
 
 // L2: "memory_layout_analysis_policy": "CostBased"
-// L2: "estimated_ns": 77220.9,
-// L2-NEXT: "estimated_ns_before": 81452.5,
+// L2: "estimated_ns": 77171.0,
+// L2-NEXT: "estimated_ns_before": 81405.5,
 // L2: "reshards": 0,
 // L2-NEXT: "spills": 0,
 

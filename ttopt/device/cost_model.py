@@ -17,15 +17,16 @@ from typing import Any, Sequence
 from ttopt.device.conversion_steps import steps
 from ttopt.device.cost_terms import (
     FIDELITY_PASSES,
+    Accumulation,
     ConvShape,
     CostParams,
     Terms,
+    accumulation_of,
     conv_k_tiles,
     conv_program_terms,
     fidelity_for,
     matmul_terms,
     params_for,
-    partials_format,
     reshape_tiled_terms,
     rotary_terms,
     runs_unfused_1d,
@@ -115,28 +116,39 @@ _FIDELITY = re.compile(r"math_fidelity\s*=\s*(\w+)", re.I)
 _FIDELITY_NAMES = {"lofi": "LoFi", "hifi2": "HiFi2", "hifi3": "HiFi3", "hifi4": "HiFi4"}
 
 
-def _config_fidelity(op: Any) -> str | None:
-    """The math fidelity `op`'s compute config names, if it has one."""
+def _compute_config(op: Any) -> str | None:
+    """The text of `op`'s compute config, if it has one."""
     cfg = op.get_attr("compute_config") if hasattr(op, "get_attr") else None
-    m = _FIDELITY.search(cfg.canonical()) if cfg is not None else None
-    return _FIDELITY_NAMES.get(m.group(1).lower()) if m else None
+    return cfg.canonical() if cfg is not None else None
+
+
+def _config_fidelity(op: Any) -> str | None:
+    """The math fidelity `op`'s compute config runs at (None: the op has no config).
+
+    tt-mlir's runtime builds a given config on WormholeComputeKernelConfig, whose fidelity is LoFi
+    where the attribute names none, and ttnn runs a given config as it is."""
+    text = _compute_config(op)
+    if text is None:
+        return None
+    m = _FIDELITY.search(text)
+    return _FIDELITY_NAMES.get(m.group(1).lower(), "LoFi") if m else "LoFi"
 
 
 _CONFIG_FLAG = re.compile(r"(fp32_dest_acc_en|packer_l1_acc)\s*=\s*(true|false)", re.I)
 
 
-def _accumulation_flags(op: Any) -> tuple[bool | None, bool | None]:
-    """(fp32_dest_acc_en, packer_l1_acc) as `op`'s compute config sets them (None: not set)."""
-    cfg = op.get_attr("compute_config") if hasattr(op, "get_attr") else None
-    flags = {k.lower(): v.lower() == "true" for k, v in _CONFIG_FLAG.findall(cfg.canonical())} if cfg is not None else {}
-    return flags.get("fp32_dest_acc_en"), flags.get("packer_l1_acc")
+def _accumulation_flags(op: Any) -> tuple[bool | None, bool | None, bool]:
+    """(fp32_dest_acc_en, packer_l1_acc) as `op`'s compute config sets them (None: not set), and
+    whether it has a config at all."""
+    text = _compute_config(op)
+    flags = {k.lower(): v.lower() == "true" for k, v in _CONFIG_FLAG.findall(text or "")}
+    return flags.get("fp32_dest_acc_en"), flags.get("packer_l1_acc"), text is not None
 
 
-def op_partials(op: Any, program: str, out_fmt: str) -> str:
-    """The format `op`'s compute kernel spills its partial results in between K blocks
-    (`cost_terms.partials_format`: "" where the packer accumulates them in L1), from the
-    fp32_dest_acc_en and packer_l1_acc its compute config sets, else the op's ttnn defaults."""
-    return partials_format(program, out_fmt, *_accumulation_flags(op))
+def op_accumulation(op: Any, program: str, out_fmt: str) -> Accumulation:
+    """How `op`'s compute kernel carries partial results between K blocks (`cost_terms.accumulation_of`)."""
+    fp32, l1_acc, configured = _accumulation_flags(op)
+    return accumulation_of(program, out_fmt, fp32, l1_acc, configured)
 
 
 def op_fidelity(op: Any, fmt: str) -> str:
@@ -343,7 +355,7 @@ class CostModel:
         name = op.name
         fam = family_of(name)
         fid = act = None
-        acc: tuple[bool | None, bool | None] = (None, None)
+        acc: tuple[bool | None, bool | None, bool] = (None, None, False)
         perm: tuple[int, ...] | None = None
         if fam in (Family.MATMUL, Family.CONV):
             fid, acc = _config_fidelity(op), _accumulation_flags(op)
@@ -499,7 +511,7 @@ class CostModel:
         t = matmul_terms(
             params, m, a[-1], out_shape[-1], ins[0].dtype.value, ins[1].dtype.value, out.dtype.value, fidelity,
             mem_of(ins[0]), mem_of(ins[1]), mem_of(out), cores, batch, program, in0_cores, block_w, grid_cols, shared_b,
-            act_cycles=activation_cycles(params, fused_activation(op)), partials=op_partials(op, "matmul", out.dtype.value),
+            act_cycles=activation_cycles(params, fused_activation(op)), accumulation=op_accumulation(op, "matmul", out.dtype.value),
         )  # fmt: skip
         tensors = [(a, ins[0]), (b, ins[1]), (out_shape, out)]
         dram = sum(_bytes(s, i) for s, i in tensors if i.dram or i.system)
@@ -552,11 +564,11 @@ class CostModel:
         # A block-sharded input splits the input channels over its own grid columns.
         c_in = ins[0].bbox[1] if ins and ins[0].sharded and ins[0].memory_layout is BLOCK else 0
 
-        partials = op_partials(op, "conv", out.dtype.value)
+        acc = op_accumulation(op, "conv", out.dtype.value)
 
         def on(rows: int, cols: int, width: bool = False, block: bool = False) -> Terms:
             return conv_program_terms(
-                p, conv, rows, cols, fidelity, fmt, in_dram, dram, l1i, act, width, c_in if block else 0, partials,
+                p, conv, rows, cols, fidelity, fmt, in_dram, dram, l1i, act, width, c_in if block else 0, acc,
             )  # fmt: skip
 
         grid = out if out.sharded else ins[0] if ins and ins[0].sharded else None
@@ -632,7 +644,7 @@ class CostModel:
             extra += self.conversion_cost(shapes[0], x.layout, tiled).ns
         t = matmul_terms(
             params, m, k, n, x.dtype.value, weight_fmt, out.dtype.value, fidelity, a_mem, b_mem, out_mem, cores, 1, program,
-            in0_block_w=block_w, act_cycles=act, partials=op_partials(op, "conv", out.dtype.value),
+            in0_block_w=block_w, act_cycles=act, accumulation=op_accumulation(op, "conv", out.dtype.value),
         )  # fmt: skip
         if extra:
             t = replace(t, sync_ns=t.sync_ns + extra)

@@ -12,7 +12,7 @@ estimates one op with `matmul_terms(params_for("wormhole_b0"), m, k, n, ...)`,
   compute kernel was measured: `CostParams.tile_cycles`); matmul work is 32x32x32 blocks at the
   fitted LoFi rate x math-fidelity passes (LoFi 1, HiFi2 2, HiFi3 3, HiFi4 4), plus, for a program
   that does not accumulate in L1, its partial results' round trip after every K block but the last
-  (`reload_ns`, the spill format from `partials_format`);
+  (once, before the last, where it does: `reload_ns`, `Accumulation`);
 * dram: DRAM bytes by data format over the bandwidth of the access pattern. A matmul reads its
   DRAM operands one of three ways, as tt-metal's program configs do: 2-D multicast (M of at least
   one tile row per grid row: only the edge sender cores read DRAM, `dram_2d_gbps`), 1-D (decode
@@ -270,36 +270,69 @@ def dram_sharded_in0_block_w(kt: int, in0_cores: int, given: int = 0) -> int:
 
 
 def two_d_in0_block_w(kt: int, grid_cols: int, given: int = 0) -> int:
-    """in0_block_w of the 2-D multicast program: the given config's, else the one ttnn's
-    create_simple_matmul_program_config sets for an all-DRAM-interleaved matmul, Kt over the grid's
-    columns where they divide it, else 1."""
+    """in0_block_w of the 2-D multicast program: the given config's, else ttnn's all-DRAM default.
+
+    tt-metal HEAD's create_simple_matmul_program_config sets Kt over the grid's columns where they
+    divide it, else 1 (get_multi_dim_per_core_factor may narrow it further to fit L1: not modelled)."""
     return given or (kt // grid_cols if grid_cols and kt % grid_cols == 0 else 1)
 
 
-def partials_format(program: str, out_fmt: str, fp32_dest_acc: bool | None = None, packer_l1_acc: bool | None = None) -> str:
-    """The format a matmul or conv compute kernel spills its partial results in between K blocks,
-    to reload them for the next ("": none, the packer accumulates them in L1). `program` "matmul"
-    or "conv"; a flag left None takes the op's ttnn default: a matmul accumulates in L1 unless its
-    output is f32 (which accumulates in fp32 DEST), a conv does neither
-    (get_conv_default_compute_kernel_config). The spill is fp32 under fp32_dest_acc_en, else the
-    output's format (the program factories' interm0 format)."""
+@dataclass(frozen=True)
+class Accumulation:
+    """How a matmul or conv compute kernel carries its partial results from one K block to the next.
+
+    `fp32`: fp32_dest_acc_en (partials spilled as fp32); `l1_acc`: packer_l1_acc (the packer adds
+    each block's partials to the intermediate buffer in L1); `out_fmt`: the output's format, the
+    spill's without either (the program factories' interm0 format)."""
+
+    fp32: bool
+    l1_acc: bool
+    out_fmt: str
+
+    def reloads(self, k_blocks: int) -> tuple[int, str]:
+        """(partial-tile reloads per output tile, their format) over `k_blocks` K blocks.
+
+        Without L1 accumulation the kernel spills and reloads after every block but the last; with it,
+        it reloads once, before the last block (bmm_large_block_zm_fused_bias_activation.cpp:
+        `block == num_blocks_inner_dim - 2`), the partials held in Float16_b or fp32 (a factory
+        turns L1 accumulation off for two blocks, which reload once in the output's format)."""
+        if k_blocks <= 1:
+            return 0, self.out_fmt
+        spill = "f32" if self.fp32 else self.out_fmt
+        if not self.l1_acc:
+            return k_blocks - 1, spill
+        return 1, spill if self.fp32 or k_blocks == 2 else "bf16"
+
+
+def accumulation_of(
+    program: str, out_fmt: str, fp32_dest_acc: bool | None = None, packer_l1_acc: bool | None = None,
+    configured: bool = False,
+) -> Accumulation:
+    """A matmul's or conv's `Accumulation` from the flags its compute config sets.
+
+    `program` "matmul" or "conv". An op with a compute config (`configured`) runs it as given, a
+    flag it leaves out at WormholeComputeKernelConfig's false (tt-mlir's runtime builds the config
+    from that struct); without one, the op's ttnn defaults: a matmul accumulates in L1 unless its
+    output is f32, in fp32 DEST then (default_l1_acc = !is_float_32), a conv in neither
+    (get_conv_default_compute_kernel_config; newer tt-metal takes fp32 for f32 inputs and weights)."""
     f32_out = out_fmt == "f32"
-    l1_acc = packer_l1_acc if packer_l1_acc is not None else (program == "matmul" and not f32_out)
-    if l1_acc:
-        return ""
-    fp32 = fp32_dest_acc if fp32_dest_acc is not None else (program == "matmul" and f32_out)
-    return "f32" if fp32 else out_fmt
+    matmul = program == "matmul" and not configured
+    default_fp32, default_l1 = matmul and f32_out, matmul and not f32_out
+    return Accumulation(
+        default_fp32 if fp32_dest_acc is None else fp32_dest_acc, default_l1 if packer_l1_acc is None else packer_l1_acc, out_fmt,
+    )  # fmt: skip
 
 
-def reload_ns(p: CostParams, out_tiles: float, k_blocks: int, partials: str) -> float:
-    """A compute kernel's partial-result round trips: after every K block but the last it packs
-    each of its `out_tiles` output tiles to its intermediate buffer and, before the next block's
-    matmul, unpacks it back into DEST (bmm_large_block_zm_fused_bias_activation.cpp and
-    conv_bmm_tilize.cpp with packer_l1_acc off), with the unpacker and matmul re-initialised for
-    each subblock; priced per KB of the spilled tile (`partials`: partials_format)."""
-    if not partials or k_blocks <= 1:
+def reload_ns(p: CostParams, out_tiles: float, k_blocks: int, acc: Accumulation | None) -> float:
+    """A compute kernel's partial-result round trips over `k_blocks` K blocks (`Accumulation.reloads`).
+
+    Each round trip packs an output tile's partials to the intermediate buffer and unpacks them
+    back into DEST before the next block's matmul, the unpacker and matmul re-initialised around
+    each subblock's copy; priced per KB of the spilled tile at `reload_cycles_per_kb`."""
+    if acc is None:
         return 0.0
-    return out_tiles * (k_blocks - 1) * tile_bytes(partials) / 1024 * p.reload_cycles_per_kb / p.clock_ghz
+    reloads, fmt = acc.reloads(k_blocks)
+    return out_tiles * reloads * tile_bytes(fmt) / 1024 * p.reload_cycles_per_kb / p.clock_ghz
 
 
 def dram_block_read_ns(p: CostParams, nbytes: float, queued_ns: float = 0.0) -> float:
@@ -418,7 +451,7 @@ def matmul_terms(
     p: CostParams, m: int, k: int, n: int, fmt_a: str, fmt_b: str, fmt_out: str, fidelity: str,
     a_mem: str | bool, b_mem: str | bool, out_mem: str | bool, cores: int, batch: int = 1, program: str = "auto",
     in0_cores: int = 0, in0_block_w: int = 0, grid_cols: int = 0, shared_b: bool = False, act_cycles: float = 0.0,
-    partials: str = "",
+    accumulation: Accumulation | None = None,
 ) -> Terms:
     """`batch` matmuls (m x k) @ (k x n) on `cores` cores; memories in MEMS (see module doc).
     `program`: "auto" (2-D from one tile row per grid row, else 1-D), or "1d" / "2d" / "1d_in1"
@@ -432,15 +465,15 @@ def matmul_terms(
     is a loop around the K hops, not spread over idle cores). `act_cycles`: cycles per output tile
     of a fused activation, an SFPU pass over each output tile in DEST before it is packed, on the
     math thread after the tile's last K block (bmm_large_block_zm_fused_bias_activation.cpp).
-    `partials`: the format the program spills its partial results in between K blocks
-    (`partials_format`; "": accumulated in L1, ttnn's matmul default), priced by `reload_ns`; the
-    no-reuse program keeps each output tile in DEST over the whole K and spills nothing."""
+    `accumulation`: how the program carries partial results between K blocks (default: ttnn's
+    matmul default for `fmt_out`, `accumulation_of`), priced by `reload_ns`; the no-reuse program
+    keeps each output tile in DEST over the whole K."""
     a, b, out = mem_code(a_mem), mem_code(b_mem), mem_code(out_mem)
+    acc = accumulation or accumulation_of("matmul", fmt_out)
     mt, kt, nt = ceil(m / 32), ceil(k / 32), ceil(n / 32)
     if program == "1d_in1":
         return weight_multicast_terms(
-            p, mt, kt, nt, fmt_a, fmt_b, fmt_out, fidelity, a, b, out, cores, batch, in0_block_w, shared_b, act_cycles,
-            partials,
+            p, mt, kt, nt, fmt_a, fmt_b, fmt_out, fidelity, a, b, out, cores, batch, in0_block_w, shared_b, act_cycles, acc,
         )  # fmt: skip
     out_tiles = batch * mt * nt
     blocks = ceil(out_tiles / max(1, cores)) * kt
@@ -481,7 +514,6 @@ def matmul_terms(
     if b == "dram_s":
         # One worker per DRAM bank computes its bank's columns over the whole K.
         blocks = batch * mt * ceil(nt / max(1, p.dram_banks)) * kt
-    if b == "dram_s":
         k_block = dram_sharded_in0_block_w(kt, in0_cores, in0_block_w)
     elif two_d:
         k_block = two_d_in0_block_w(kt, max(1, p.grid_cores // max(1, p.grid_rows)), in0_block_w)
@@ -489,7 +521,7 @@ def matmul_terms(
         k_block = block_w
     # Every path's blocks are a worker's output tiles x kt: the activation runs once per output tile.
     compute = blocks * (p.matmul_cycles_lofi * FIDELITY_PASSES.get(fidelity, 1) + act_cycles / max(1, kt)) / p.clock_ghz
-    compute += reload_ns(p, blocks / max(1, kt), ceil(kt / k_block), partials)
+    compute += reload_ns(p, blocks / max(1, kt), ceil(kt / k_block), acc)
     dram = noc = 0.0
     for role, (nbytes, mem) in sizes.items():
         if mem == "dram_s" and role == "b":
@@ -527,7 +559,7 @@ def camped_banks(row_tiles: int, columns: int, banks: int) -> int:
 def weight_multicast_terms(
     p: CostParams, mt: int, kt: int, nt: int, fmt_a: str, fmt_b: str, fmt_out: str, fidelity: str, a: str, b: str,
     out: str, cores: int, batch: int = 1, in0_block_w: int = 0, unfused: bool = False, act_cycles: float = 0.0,
-    partials: str = "",
+    accumulation: Accumulation | None = None,
 ) -> Terms:
     """tt-metal's 1-D weight-multicast matmul (MatmulMultiCoreReuseMultiCast1DProgramConfig with
     mcast_in0 = false; `create_program_mcast_in1`): the output's tile rows are split over `cores`,
@@ -538,7 +570,7 @@ def weight_multicast_terms(
     core's reads (from L1 banks, a page round trip per block first). `batch` activations fold into
     the rows, or, `unfused` (the auto-picker's fuse_batch false), loop on every core, the weights
     streamed again for each. in0_block_w is the config's, else 2 (1 for odd Kt), as tt-metal's
-    get_mcast_1d_config sets it. `partials`: as matmul_terms'."""
+    get_mcast_1d_config sets it. `accumulation`: as matmul_terms'."""
     rows = mt if unfused else batch * mt
     per_core_m = ceil(rows / max(1, cores))
     loops = batch if unfused else 1
@@ -547,7 +579,7 @@ def weight_multicast_terms(
         p.matmul_cycles_lofi * FIDELITY_PASSES.get(fidelity, 1) + act_cycles / max(1, kt)
     ) / p.clock_ghz  # fmt: skip
     hops = loops * ceil(kt / block_w)
-    compute += reload_ns(p, loops * per_core_m * nt, ceil(kt / block_w), partials)
+    compute += reload_ns(p, loops * per_core_m * nt, ceil(kt / block_w), accumulation or accumulation_of("matmul", fmt_out))
     block_bytes = block_w * nt * tile_bytes(fmt_b)
     # The activation and the output move in every core's own reader and writer, beside the chain.
     streamed = [(batch * mt * kt, fmt_a, a), (batch * mt * nt, fmt_out, out)]
@@ -848,7 +880,7 @@ def conv_k_blocks(conv: ConvShape, c_in_cores: int = 1) -> int:
 def conv_program_terms(
     p: CostParams, conv: ConvShape, rows: int, cols: int, fidelity: str, weight_fmt: str, weights_in_dram: bool,
     dram_bytes: float, l1i_bytes: float, act_cycles: float = 0.0, width_sharded: bool = False, c_in_cores: int = 0,
-    partials: str = "",
+    accumulation: Accumulation | None = None,
 ) -> Terms:
     """tt-metal's conv2d program (`conv_bmm_tilize.cpp` and its readers) with the output's tile rows
     split over `rows` cores and its channels over `cols` (height sharding `cols` 1, block sharding
@@ -859,8 +891,10 @@ def conv_program_terms(
     activation running on its output tiles; its activation reader copies one stick per output pixel
     and kernel row from the haloed shard (`conv_stick_cycles` each); one sender per grid column
     reads the weights its cores need from DRAM at one core's block rate (`dram_core_gbps`) and
-    multicasts them, while other DRAM operands stream at the 2-D rate. Its K blocks (`conv_k_blocks`)
-    spill and reload the partial results in `partials` (`partials_format`: `reload_ns`)."""
+    multicasts them, while other DRAM operands stream at the 2-D rate. Its K blocks (`conv_k_blocks`;
+    width sharded: at least one per channel core, tt-metal's num_blocks_act_w being a multiple of
+    them) carry the partial results as `accumulation` says (default: conv2d's default config with a
+    bf16 output), priced by `reload_ns`."""
     kt = conv_k_tiles(conv, c_in_cores or cols)
     m_core = ceil(ceil(conv.pixels / 32) / max(1, rows))
     n_core = ceil(ceil(conv.out_channels / 32) / max(1, cols))
@@ -870,8 +904,8 @@ def conv_program_terms(
         m_core * n_core * kt * p.matmul_cycles_lofi * FIDELITY_PASSES[fidelity] + tilized * p.conv_tilize_cycles
         + m_core * n_core * act_cycles
     ) / p.clock_ghz  # fmt: skip
-    if not width_sharded:
-        compute += reload_ns(p, m_core * n_core, conv_k_blocks(conv, c_in_cores or cols), partials)
+    k_blocks = cols if width_sharded else conv_k_blocks(conv, c_in_cores or cols)
+    compute += reload_ns(p, m_core * n_core, k_blocks, accumulation or Accumulation(False, False, "bf16"))
     dram = max(dram_bytes / p.dram_2d_gbps, sender / p.dram_core_gbps)
     sticks = ceil(conv.pixels / max(1, rows)) * conv.kernel_h
     noc = max(l1i_bytes / p.l1_interleaved_gbps, sticks * p.conv_stick_cycles / p.clock_ghz)
