@@ -386,7 +386,7 @@ def matmul_row_program(p: CostParams, r: dict) -> str:
     chip = CHIP_PRESETS[r["arch"]]
     sizes = [tile_bytes(r[f]) for f in ("dtype_a", "dtype_b", "dtype_out")]
     factor = interleaved_factor(*sizes, chip.l1_size - chip.l1_unreserved_base)
-    grid = (p.grid_rows, p.grid_cores // max(1, p.grid_rows))
+    grid = (p.grid_rows, p.grid_columns)
     a_shape = [r["a_batch"], r["m"], r["k"]]
     return interleaved_program(a_shape, [r["k"], r["n"]], all(m == "dram_i" for m in mems), factor, grid)
 

@@ -210,13 +210,13 @@ def test_a_batched_second_operand_is_not_one_weight_stream(op, lay) -> None:
     assert batched.ns > 2 * shared.ns
 
 
-def _conv1x1(cin: int, cout: int, height: int, width: int, extra: str = "") -> str:
-    """The attributes of a 1x1 stride-1 ttnn.conv2d of one image at LoFi."""
+def _conv1x1(cin: int, cout: int, height: int, width: int, extra: str = "", flags: str = "") -> str:
+    """The attributes of a 1x1 stride-1 ttnn.conv2d of one image at LoFi (`flags`: more compute-config knobs)."""
     return (
         f"batch_size = 1 : i32, in_channels = {cin} : i32, out_channels = {cout} : i32, input_height = {height} : i32, "
         f"input_width = {width} : i32, kernel_size = array<i32: 1, 1>, stride = array<i32: 1, 1>, "
         "padding = array<i32: 0, 0, 0, 0>, dilation = array<i32: 1, 1>, groups = 1 : i32, "
-        "compute_config = #ttnn.device_compute_kernel_config<math_fidelity = lofi>" + extra
+        f"compute_config = #ttnn.device_compute_kernel_config<math_fidelity = lofi{flags}>" + extra
     )
 
 
@@ -231,9 +231,7 @@ def test_a_1x1_stride_1_conv_is_priced_as_the_matmul_tt_metal_runs(op, lay, row_
     m, k, n = row["m"], row["k"], row["n"]
     grid = (10, 11)
     # The capture's compute config (fp32 partials, no L1 accumulation): the reloads are priced alike.
-    props = _conv1x1(k, n, 1, m).replace(
-        "math_fidelity = lofi>", f"math_fidelity = lofi, fp32_dest_acc_en = {str(row['fp32_dest_acc']).lower()}, packer_l1_acc = false>"
-    )  # fmt: skip
+    props = _conv1x1(k, n, 1, m, flags=f", fp32_dest_acc_en = {str(row['fp32_dest_acc']).lower()}, packer_l1_acc = false")
     conv = op("ttnn.conv2d", [f"1x1x{m}x{k}xbf16", f"{n}x{k}x1x1xbf16"], f"1x1x{m}x{n}xbf16", props=props)
     if row["a_mem"] == "l1_h":
         x = lay((1, 1, m, k), "l1", "h", grid=row["cores"], dtype="bfp_bf8", worker_grid=grid)

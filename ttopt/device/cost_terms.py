@@ -142,6 +142,11 @@ class CostParams:
     reload_cycles_per_kb: float = 0.0  # a matmul/conv compute kernel's cycles per KB of partial results it spills and reloads per K block
 
     @property
+    def grid_columns(self) -> int:
+        """Worker-grid columns: the cores over the rows."""
+        return max(1, self.grid_cores // max(1, self.grid_rows))
+
+    @property
     def link_gbps(self) -> float:
         """One core's NoC link (the NoC's aggregate over the worker cores)."""
         return self.noc_gbps / max(1, self.grid_cores)
@@ -510,13 +515,13 @@ def matmul_terms(
         in0_tiles = block_w * mt
         in0_block_bytes = in0_tiles * tile_bytes(fmt_a)
         # Workers fill the grid row by row: a grid narrower than the device reaches DRAM through fewer links.
-        columns = min(grid_cols or max(1, p.grid_cores // max(1, p.grid_rows)), n_workers)
+        columns = min(grid_cols or p.grid_columns, n_workers)
     if b == "dram_s":
         # One worker per DRAM bank computes its bank's columns over the whole K.
         blocks = batch * mt * ceil(nt / max(1, p.dram_banks)) * kt
         k_block = dram_sharded_in0_block_w(kt, in0_cores, in0_block_w)
     elif two_d:
-        k_block = two_d_in0_block_w(kt, max(1, p.grid_cores // max(1, p.grid_rows)), in0_block_w)
+        k_block = two_d_in0_block_w(kt, p.grid_columns, in0_block_w)
     else:
         k_block = block_w
     # Every path's blocks are a worker's output tiles x kt: the activation runs once per output tile.
