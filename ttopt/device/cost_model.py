@@ -152,7 +152,7 @@ def op_accumulation(op: Any, program: str, out_fmt: str) -> Accumulation:
 
 
 def op_fidelity(op: Any, fmt: str) -> str:
-    """The math fidelity of `op`: its compute config's, else tt-metal's default for the format."""
+    """The math fidelity of `op`: its compute config's (LoFi where it names none), else tt-metal's default for the format."""
     return fidelity_for(fmt, _config_fidelity(op))
 
 
@@ -962,8 +962,8 @@ def _runs_as_matmul(op: Any, conv: ConvShape) -> bool:
 
 
 def _conv_fidelity(op: Any) -> str:
-    """A conv's math fidelity: its compute config's, else tt-metal's conv default, HiFi4
-    (get_conv_default_compute_kernel_config), whatever the formats."""
+    """A conv's math fidelity: its compute config's (LoFi where it names none), else tt-metal's conv
+    default, HiFi4 (get_conv_default_compute_kernel_config), whatever the formats."""
     return _config_fidelity(op) or "HiFi4"
 
 
