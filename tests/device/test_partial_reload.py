@@ -63,7 +63,7 @@ def test_without_l1_accumulation_every_block_but_the_last_reloads_with_it_one() 
 
 def test_a_reload_is_priced_per_output_tile_and_kb_of_its_spill() -> None:
     p = BH110
-    assert reload_ns(p, 42, 32, None) == reload_ns(p, 42, 1, NO_L1_ACC_FP32) == 0.0
+    assert reload_ns(p, 42, 1, NO_L1_ACC_FP32) == 0.0
     assert reload_ns(p, 42, 32, NO_L1_ACC_FP32) == pytest.approx(42 * 31 * 4 * p.reload_cycles_per_kb / p.clock_ghz)
     assert reload_ns(p, 42, 32, Accumulation(False, False, "bf16")) == pytest.approx(reload_ns(p, 42, 32, NO_L1_ACC_FP32) / 2)
 

@@ -344,8 +344,8 @@ class CostModel:
         return c
 
     def signature_uid(self, op: Any) -> int:
-        """A small int shared by ops that `_cost` cannot tell apart: name, tensor shapes, math fidelity
-        and accumulation flags (matmul/conv), and the op itself for dispatch ops (their cost reads the callee's body). The
+        """A small int shared by ops that `_cost` cannot tell apart: name, tensor shapes, compute
+        config (matmul/conv: its fidelity and accumulation flags), and the op itself for dispatch ops (their cost reads the callee's body). The
         operand and result types are read on every call, so an op whose types changed gets a new key."""
         shapes = []
         for v in op.operands:
@@ -354,17 +354,16 @@ class CostModel:
                 shapes.append(self._shape(t))
         name = op.name
         fam = family_of(name)
-        fid = act = None
-        acc: tuple[bool | None, bool | None, bool] = (None, None, False)
+        cfg = act = None
         perm: tuple[int, ...] | None = None
         if fam in (Family.MATMUL, Family.CONV):
-            fid, acc = _config_fidelity(op), _accumulation_flags(op)
+            cfg = _compute_config(op)
         if fam in (Family.MATMUL, Family.CONV, Family.NORM):
             act = fused_activation(op)
         if name == "ttnn.permute":  # its program depends on which dimensions move (`_tile_movement`)
             perm = _permutation(op)
         sig = (
-            name, tuple(shapes), self._shape(op.results[0].type.resolve()), fid, acc, act, perm,
+            name, tuple(shapes), self._shape(op.results[0].type.resolve()), cfg, act, perm,
             id(op) if fam is Family.DISPATCH else 0,
         )  # fmt: skip
         uid = self._sig_uid.get(sig)

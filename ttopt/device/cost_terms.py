@@ -328,14 +328,12 @@ def accumulation_of(
     )  # fmt: skip
 
 
-def reload_ns(p: CostParams, out_tiles: float, k_blocks: int, acc: Accumulation | None) -> float:
+def reload_ns(p: CostParams, out_tiles: float, k_blocks: int, acc: Accumulation) -> float:
     """A compute kernel's partial-result round trips over `k_blocks` K blocks (`Accumulation.reloads`).
 
     Each round trip packs an output tile's partials to the intermediate buffer and unpacks them
     back into DEST before the next block's matmul, the unpacker and matmul re-initialised around
     each subblock's copy; priced per KB of the spilled tile at `reload_cycles_per_kb`."""
-    if acc is None:
-        return 0.0
     reloads, fmt = acc.reloads(k_blocks)
     return out_tiles * reloads * tile_bytes(fmt) / 1024 * p.reload_cycles_per_kb / p.clock_ghz
 
@@ -351,11 +349,10 @@ def multicast_hop_ns(p: CostParams, block_bytes: float, read_ns: float = 0.0) ->
     """One semaphore-gated hand-off of a 1-D matmul's multicast block: the sender waits for its
     receivers' semaphores (a round trip, `sem_hop_ns`) and multicasts the block over one NoC link.
     A sender that must first read the block (`read_ns`, `block_read_ns`: 0 for a block already in
-    its L1) reads while the receivers'
-    semaphores travel, since a receiver asks for the next block as soon as its double-buffered
-    slot is free: the hand-off takes the longer of the two, then the multicast where the sender
-    flushes each one before reading on (Blackhole: `in0_mcast_flushed`); where it is posted
-    (Wormhole) its bytes leave while the next block is read."""
+    its L1) reads while the receivers' semaphores travel, since a receiver asks for the next block
+    as soon as its double-buffered slot is free: the hand-off takes the longer of the two, then the
+    multicast where the sender flushes each one before reading on (Blackhole: `in0_mcast_flushed`);
+    where it is posted (Wormhole) its bytes leave while the next block is read."""
     send = block_bytes / p.link_gbps
     if read_ns <= 0:
         return p.sem_hop_ns + send
@@ -910,7 +907,7 @@ def conv_program_terms(
         + m_core * n_core * act_cycles
     ) / p.clock_ghz  # fmt: skip
     k_blocks = cols if width_sharded else conv_k_blocks(conv, c_in_cores or cols)
-    compute += reload_ns(p, m_core * n_core, k_blocks, accumulation or Accumulation(False, False, "bf16"))
+    compute += reload_ns(p, m_core * n_core, k_blocks, accumulation or accumulation_of("conv", "bf16"))
     dram = max(dram_bytes / p.dram_2d_gbps, sender / p.dram_core_gbps)
     sticks = ceil(conv.pixels / max(1, rows)) * conv.kernel_h
     noc = max(l1i_bytes / p.l1_interleaved_gbps, sticks * p.conv_stick_cycles / p.clock_ghz)
