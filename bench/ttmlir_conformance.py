@@ -6,8 +6,9 @@
 Suites: `stablehlo-to-ttir` (test/ttmlir/Conversion/StableHLOToTTIR), `backend` (every file under
 test/ttmlir whose RUN lines use `--ttir-to-ttnn-backend-pipeline` or `--ttir-to-ttnn-common-pipeline`),
 `optimizer` (test/ttmlir/Dialect/TTNN/optimizer/**, with greedy/, op_layout_fallbacks/ and
-ttnn_fusing/, where HEAD keeps the TTNN fusing tests) and `ttir-to-ttnn`
-(test/ttmlir/Conversion/TTIRToTTNN). In the last three, `%system_desc_path%` (the system desc
+ttnn_fusing/, where HEAD keeps the TTNN fusing tests), `ttir-to-ttnn`
+(test/ttmlir/Conversion/TTIRToTTNN) and `ttnn-passes` (the standalone TTNN transforms ttopt has:
+test/ttmlir/Dialect/TTNN/{set_compute_kernel_config,kv_cache_conversion,weight_conversion,dispatch_d2m}). In the last three, `%system_desc_path%` (the system desc
 tt-mlir's lit config queries from the machine's device) stands for ttopt's n150 preset outside
 multi-chip directories (n300, llmbox, tg, ...), and RUN lines that only serialize or execute the
 output (`ttmlir-translate --ttnn-to-flatbuffer`, `ttrt`) are skipped: they check nothing about
@@ -92,7 +93,10 @@ BACKEND_PASSES = frozenset({"ttir-to-ttnn-backend-pipeline", "ttir-to-ttnn-commo
                             "ttnn-operation-validation-and-fallback", "ttnn-deallocate", "canonicalize", "cse", "inline",
                             "stablehlo-to-ttir-pipeline", "stablehlo-pipeline", "convert-stablehlo-to-ttir",
                             "ttnn-rm-layout-propagation", "ttnn-decompose-layouts", "ttnn-fusing",
-                            "ttnn-greedy-l1-spill-management"})  # fmt: skip
+                            "ttnn-greedy-l1-spill-management", "ttnn-set-compute-kernel-config"})  # fmt: skip
+# tt-mlir's standalone TTNN transforms that ttopt has as passes of its own.
+TTNN_TRANSFORMS = frozenset({"ttnn-set-compute-kernel-config", "ttnn-workaround", "ttnn-weight-dtype-conversion",
+                             "ttnn-kv-cache-dtype-conversion", "ttnn-create-d2m-subgraphs"})  # fmt: skip
 BACKEND_OUTSIDE = {
     "ttnn-common-to-emitc-pipeline": "tt-mlir's TTNN -> EmitC (C++) lowering (not in ttopt)",
     "ttnn-common-to-emitpy-pipeline": "tt-mlir's TTNN -> EmitPy lowering (not in ttopt)",
@@ -168,6 +172,19 @@ SUITES = {
         BACKEND_PASSES,
         BACKEND_OUTSIDE,
         ROOT / "bench" / "ttmlir_optimizer_known_differences.txt",
+        depth=1,
+        system_desc="n150",
+        skips=SERIALIZATION,
+    ),
+    "ttnn-passes": Suite(
+        "ttnn-passes",
+        # Transforms/Workarounds is left out: most of its tests check HEAD's layout workarounds
+        # (row-major operands through ttnn.to_tensor_spec), which ttopt's ttnn-workaround does not apply.
+        tuple(f"test/ttmlir/Dialect/TTNN/{d}" for d in ("set_compute_kernel_config", "kv_cache_conversion", "weight_conversion", "dispatch_d2m")),
+        BACKEND_PASSES | TTNN_TRANSFORMS,
+        BACKEND_OUTSIDE,
+        ROOT / "bench" / "ttmlir_ttnn_passes_known_differences.txt",
+        selects="--(" + "|".join(sorted(TTNN_TRANSFORMS)) + ")",
         depth=1,
         system_desc="n150",
         skips=SERIALIZATION,
@@ -428,7 +445,8 @@ def test_paths(mirror: Path, rev: str, suite: Suite) -> list[str]:
 
 
 def run_file(mirror: Path, rev: str, suite: Suite, path: str, workdir: Path, filecheck: str) -> FileResult:
-    base = next(d for d in suite.dirs if path.startswith(d + "/"))
+    # Paths are read under the directories' common parent, so a suite of several directories keeps their names.
+    base = os.path.commonpath(suite.dirs) if len(suite.dirs) > 1 else next(d for d in suite.dirs if path.startswith(d + "/"))
     rel = path[len(base) + 1 :]
     parts = Path(rel).parent.parts
     directory = "/".join(parts[: suite.depth] if suite.depth else parts) or "."

@@ -1,5 +1,7 @@
 // RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline="compute-cfg-math-fidelity=lofi compute-cfg-fp32-dest-acc-en=true compute-cfg-math-approx-mode=false" | FileCheck %s
-// RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline | FileCheck %s --check-prefix=NONE
+// RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline | FileCheck %s --check-prefix=LEVEL0
+// RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline="optimization-level=1" | FileCheck %s --check-prefix=NONE
+// RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline="compute-cfg-math-fidelity=undefined compute-cfg-fp32-dest-acc-en=unset compute-cfg-packer-l1-acc=false" | FileCheck %s --check-prefix=TRISTATE
 // RUN: not ttopt opt %s --ttir-to-ttnn-backend-pipeline="compute-cfg-fp32-dest-acc-en=maybe" 2>&1 | FileCheck %s --check-prefix=BAD
 
 // The compute-cfg-* options given fill the compute config of every op that has one (here the
@@ -10,7 +12,15 @@
 // CHECK-NOT: compute_config
 // CHECK: return
 
+// optimization-level=0 (the default) gives every such op HiFi4 and fp32 accumulation, as tt-mlir's
+// does; higher levels leave the knobs to ttnn unless an option sets them. `undefined` / `unset`
+// leave a knob out at any level.
+// LEVEL0: "ttnn.matmul"{{.*}}compute_config = #ttnn.device_compute_kernel_config<math_fidelity = hifi4, fp32_dest_acc_en = true>
+// LEVEL0: "ttnn.softmax"{{.*}}compute_config = #ttnn.device_compute_kernel_config<math_fidelity = hifi4, fp32_dest_acc_en = true>
+
 // NONE-NOT: compute_config
+
+// TRISTATE: "ttnn.matmul"{{.*}}compute_config = #ttnn.device_compute_kernel_config<packer_l1_acc = false>
 
 // BAD: compute-cfg-fp32-dest-acc-en
 module {

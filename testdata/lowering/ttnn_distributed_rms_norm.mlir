@@ -11,12 +11,12 @@
 // CHECK: %[[X:.*]] = "ttnn.reshape"(%arg0) <{shape = [1 : i32, 32 : i32, 1 : i32, 256 : i32]}>
 // CHECK: %[[R:.*]] = "ttnn.reshape"(%arg2) <{shape = [1 : i32, 32 : i32, 1 : i32, 256 : i32]}>
 // CHECK: %[[XR:.*]] = "ttnn.add"(%[[X]], %[[R]])
-// CHECK: %[[S:.*]] = "ttnn.rms_norm_pre_all_gather"(%[[XR]]) : ({{.*}}) -> tensor<1x32x1x32xbf16
+// CHECK: %[[S:.*]] = "ttnn.rms_norm_pre_all_gather"(%[[XR]]) <{compute_config = #ttnn.device_compute_kernel_config<math_fidelity = hifi4, fp32_dest_acc_en = true>}> : ({{.*}}) -> tensor<1x32x1x32xbf16
 // CHECK: %[[G:.*]] = "ttnn.all_gather"(%[[S]]) <{all_gather_dim = 3 : si32, cluster_axis = 0 : ui32}> : ({{.*}}) -> tensor<1x32x1x64xbf16
 // CHECK: %[[G2:.*]] = "ttnn.reshape"(%[[G]]) <{shape = [1 : i32, 32 : i32, 1 : i32, 2 : i32, 32 : i32]}>
 // CHECK: %[[C:.*]] = "ttnn.slice_static"(%[[G2]]) <{begins = [0 : i32, 0 : i32, 0 : i32, 0 : i32, 0 : i32], ends = [1 : i32, 32 : i32, 1 : i32, 2 : i32, 1 : i32], step = [1 : i32, 1 : i32, 1 : i32, 1 : i32, 1 : i32]}>
 // CHECK: %[[F:.*]] = "ttnn.reshape"(%[[C]]) <{shape = [1 : i32, 32 : i32, 1 : i32, 2 : i32]}>
-// CHECK: %[[M:.*]] = "ttnn.mean"(%[[F]]) <{dim_arg = [3 : i32], keep_dim = true}>
+// CHECK: %[[M:.*]] = "ttnn.mean"(%[[F]]) <{compute_config = #ttnn.device_compute_kernel_config<math_fidelity = hifi4, fp32_dest_acc_en = true>, dim_arg = [3 : i32], keep_dim = true}>
 // CHECK: %[[N:.*]] = "ttnn.full"(%{{.*}}) <{fill_value = 3.906250e-03 : f32, shape = #ttnn.shape<1x32x1x1>}>
 // CHECK: %[[E2:.*]] = "ttnn.multiply"(%[[M]], %[[N]])
 // CHECK: %[[EPS:.*]] = "ttnn.full"(%{{.*}}) <{fill_value = 9.99999974E-6 : f32, shape = #ttnn.shape<1x32x1x1>}>

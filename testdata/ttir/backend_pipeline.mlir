@@ -12,16 +12,16 @@
 // CHECK: func.func @forward(%arg0: tensor<1x32x64xbf16, #[[X]]>
 // CHECK-NEXT: %[[DEV:.*]] = "ttnn.get_device"() <{mesh_shape = #ttnn<mesh_shape 1x1>}> : () -> !ttnn.device
 // CHECK-NEXT: %[[R:.*]] = "ttnn.reshape"(%arg0) <{shape = [32 : i32, 64 : i32]}>
-// CHECK-NEXT: %[[MM:.*]] = "ttnn.matmul"(%[[R]], %arg1) <{transpose_a = false, transpose_b = false}>
+// CHECK-NEXT: %[[MM:.*]] = "ttnn.matmul"(%[[R]], %arg1) <{compute_config = #ttnn.device_compute_kernel_config<math_fidelity = hifi4, fp32_dest_acc_en = true>, transpose_a = false, transpose_b = false}>
 // CHECK-NEXT: %[[B:.*]] = "ttnn.reshape"(%arg2) <{shape = [1 : i32, 128 : i32]}>
 // CHECK-NOT: ttnn.repeat
 // CHECK-NEXT: %[[ADD:.*]] = "ttnn.add"(%[[MM]], %[[B]]) : (tensor<32x128xbf16, {{.*}}>, tensor<1x128xbf16, {{.*}}>) -> tensor<32x128xbf16
-// CHECK: "ttnn.softmax"({{.*}}) <{dimension = -1 : si32, numericStable = false}>
+// CHECK: "ttnn.softmax"({{.*}}) <{compute_config = #ttnn.device_compute_kernel_config<math_fidelity = hifi4, fp32_dest_acc_en = true>, dimension = -1 : si32, numericStable = false}>
 // CHECK: "ttnn.typecast"({{.*}}) : (tensor<32x128xbf16, {{.*}}>) -> tensor<32x128xf32
 // CHECK: %[[FLAT:.*]] = "ttnn.reshape"(%arg3) <{shape = [1 : i32, 1 : i32, 256 : i32, 32 : i32]}>
-// CHECK-NEXT: %[[CONV:.*]] = "ttnn.conv2d"(%[[FLAT]], %arg4, %[[DEV]]) <{batch_size = 1 : i32, dilation = array<i32: 1, 1>, groups = 1 : i32, in_channels = 32 : i32, input_height = 16 : i32, input_width = 16 : i32, kernel_size = array<i32: 3, 3>, out_channels = 64 : i32, padding = array<i32: 1, 1, 1, 1>, stride = array<i32: 2, 2>}> {{.*}} -> tensor<1x1x64x64xbf16
+// CHECK-NEXT: %[[CONV:.*]] = "ttnn.conv2d"(%[[FLAT]], %arg4, %[[DEV]]) <{batch_size = 1 : i32, compute_config = #ttnn.device_compute_kernel_config<math_fidelity = hifi4, fp32_dest_acc_en = true>, dilation = array<i32: 1, 1>, groups = 1 : i32, in_channels = 32 : i32, input_height = 16 : i32, input_width = 16 : i32, kernel_size = array<i32: 3, 3>, out_channels = 64 : i32, padding = array<i32: 1, 1, 1, 1>, stride = array<i32: 2, 2>}> {{.*}} -> tensor<1x1x64x64xbf16
 // CHECK: "ttnn.reshape"(%[[CONV]]) <{shape = [1 : i32, 8 : i32, 8 : i32, 64 : i32]}>
-// CHECK: "ttnn.sum"({{.*}}) <{dim_arg = [1 : i32], keep_dim = false}>
+// CHECK: "ttnn.sum"({{.*}}) <{compute_config = #ttnn.device_compute_kernel_config<math_fidelity = hifi4, fp32_dest_acc_en = true>, dim_arg = [1 : i32], keep_dim = false}>
 // CHECK: "ttnn.permute"(%[[R]]) <{permutation = array<i64: 1, 0>}>
 // CHECK: "ttnn.slice_static"
 // CHECK: "ttnn.concat"({{.*}}) <{dim = 0 : si32}>
@@ -33,7 +33,7 @@
 // With ttir-fusing (enable-fusing-pass, on by default as at HEAD) the matmul and its bias add are
 // one ttnn.linear reading the bias argument as it is.
 // FUSED: %[[R:.*]] = "ttnn.reshape"(%arg0) <{shape = [32 : i32, 64 : i32]}>
-// FUSED-NEXT: "ttnn.linear"(%[[R]], %arg1, %arg2) <{transpose_a = false, transpose_b = false}> : (tensor<32x64xbf16, {{.*}}>, tensor<64x128xbf16, {{.*}}>, tensor<128xbf16, {{.*}}>) -> tensor<32x128xbf16
+// FUSED-NEXT: "ttnn.linear"(%[[R]], %arg1, %arg2) <{compute_config = #ttnn.device_compute_kernel_config<math_fidelity = hifi4, fp32_dest_acc_en = true>, transpose_a = false, transpose_b = false}> : (tensor<32x64xbf16, {{.*}}>, tensor<64x128xbf16, {{.*}}>, tensor<128xbf16, {{.*}}>) -> tensor<32x128xbf16
 // FUSED-NOT: "ttnn.add"
 // FUSED: "ttnn.relu"
 

@@ -8,7 +8,7 @@
 // CHECK-NEXT: return %[[L]]
 // TRACE: ttir-fusing: linear at "bias_add": applied: ttir.linear {{.*}} us vs 4 ops ({{.*}}) {{.*}} us, saves {{.*}} us
 // TTNN-LABEL: func.func @linear
-// TTNN: "ttnn.linear"(%arg0, %arg1, %arg2) <{transpose_a = false, transpose_b = false}>
+// TTNN: "ttnn.linear"(%arg0, %arg1, %arg2) <{compute_config = #ttnn.device_compute_kernel_config<math_fidelity = hifi4, fp32_dest_acc_en = true>, transpose_a = false, transpose_b = false}>
 // TTNN-NOT: "ttnn.add"
 func.func @linear(%x: tensor<32x64xbf16>, %w: tensor<64x128xbf16>, %b: tensor<128xbf16>) -> tensor<32x128xbf16> {
   %0 = "ttir.matmul"(%x, %w) : (tensor<32x64xbf16>, tensor<64x128xbf16>) -> tensor<32x128xbf16>
@@ -31,8 +31,8 @@ func.func @linear(%x: tensor<32x64xbf16>, %w: tensor<64x128xbf16>, %b: tensor<12
 // TRACE: ttir-fusing: gelu at "gelu": applied: ttir.gelu {{.*}} (erf form)
 // TRACE: ttir-fusing: softmax_stable at "softmax": applied
 // TTNN-LABEL: func.func @softmax_gelu
-// TTNN: "ttnn.softmax"(%arg0) <{dimension = 1 : si32, numericStable = true}>
-// TTNN: "ttnn.matmul"({{.*}}) <{activation = "gelu", transpose_a = false, transpose_b = false}>
+// TTNN: "ttnn.softmax"(%arg0) <{compute_config = #ttnn.device_compute_kernel_config<math_fidelity = hifi4, fp32_dest_acc_en = true>, dimension = 1 : si32, numericStable = true}>
+// TTNN: "ttnn.matmul"({{.*}}) <{activation = "gelu", compute_config = #ttnn.device_compute_kernel_config<math_fidelity = hifi4, fp32_dest_acc_en = true>, transpose_a = false, transpose_b = false}>
 // TTNN-NOT: "ttnn.gelu"
 func.func @softmax_gelu(%x: tensor<32x128xbf16>, %w: tensor<128x64xbf16>) -> tensor<32x64xbf16> {
   %0 = "ttir.max"(%x) <{dim_arg = [1 : i32], keep_dim = false}> : (tensor<32x128xbf16>) -> tensor<32xbf16>
@@ -63,7 +63,7 @@ func.func @softmax_gelu(%x: tensor<32x128xbf16>, %w: tensor<128x64xbf16>) -> ten
 // CHECK-NEXT: %[[G:.*]] = "ttir.reshape"(%arg1) <{shape = [512 : i32]}> : (tensor<1x512xbf16>) -> tensor<512xbf16>
 // CHECK-NEXT: "ttir.rms_norm"(%arg0, %[[G]]) <{epsilon = 9.99999974E-6 : f32, normalized_shape = array<i64: 512>, operandSegmentSizes = array<i32: 1, 1, 0>}>
 // TTNN-LABEL: func.func @rms_norm
-// TTNN: "ttnn.rms_norm"(%arg0, %{{.*}}) <{epsilon = {{.*}} : f32, operandSegmentSizes = array<i32: 1, 1, 0>}>
+// TTNN: "ttnn.rms_norm"(%arg0, %{{.*}}) <{compute_config = #ttnn.device_compute_kernel_config<math_fidelity = hifi4, fp32_dest_acc_en = true>, epsilon = {{.*}} : f32, operandSegmentSizes = array<i32: 1, 1, 0>}>
 func.func @rms_norm(%x: tensor<128x512xbf16>, %g: tensor<1x512xbf16>) -> tensor<128x512xbf16> {
   %0 = "ttir.multiply"(%x, %x) : (tensor<128x512xbf16>, tensor<128x512xbf16>) -> tensor<128x512xbf16>
   %1 = "ttir.mean"(%0) <{dim_arg = [-1 : i32], keep_dim = true}> : (tensor<128x512xbf16>) -> tensor<128x1xbf16>

@@ -5,7 +5,7 @@
 // x * cos + rotate_half(x) * sin, with cos and sin broadcast over the heads: one rotary embedding
 // reading x and the [1, 1, S, D] tables (the broadcasts are implicit), at every optimization level.
 // CHECK-LABEL: func.func @rope
-// CHECK: %[[R:.*]] = "ttnn.rotary_embedding"(%arg0, %arg1, %arg2) : (tensor<1x8x64x64xbf16, {{.*}}>, tensor<1x1x64x64xbf16, {{.*}}>, tensor<1x1x64x64xbf16, {{.*}}>) -> tensor<1x8x64x64xbf16
+// CHECK: %[[R:.*]] = "ttnn.rotary_embedding"(%arg0, %arg1, %arg2) <{compute_config = #ttnn.device_compute_kernel_config<math_fidelity = hifi4, fp32_dest_acc_en = true>}> : (tensor<1x8x64x64xbf16, {{.*}}>, tensor<1x1x64x64xbf16, {{.*}}>, tensor<1x1x64x64xbf16, {{.*}}>) -> tensor<1x8x64x64xbf16
 // CHECK-NOT: "ttnn.multiply"
 // CHECK-NOT: "ttnn.neg"
 // CHECK: return %[[R]]

@@ -5,7 +5,7 @@
 // the split op with the query and key/value head counts.
 // CHECK-LABEL: func.func @gqa
 // CHECK: %[[W:.*]] = "ttnn.concat"(%arg2, %arg1, %arg3) <{dim = 0 : si32}> : (tensor<512x512xbf16, {{.*}}>, tensor<128x512xbf16, {{.*}}>, tensor<128x512xbf16, {{.*}}>) -> tensor<768x512xbf16
-// CHECK: %[[M:.*]] = "ttnn.matmul"(%{{.*}}, %[[W]]) <{transpose_a = false, transpose_b = true}>
+// CHECK: %[[M:.*]] = "ttnn.matmul"(%{{.*}}, %[[W]]) <{compute_config = #ttnn.device_compute_kernel_config<math_fidelity = hifi4, fp32_dest_acc_en = true>, transpose_a = false, transpose_b = true}>
 // CHECK: %[[R:.*]] = "ttnn.reshape"(%[[M]]) <{shape = [1 : i32, 32 : i32, 768 : i32]}>
 // CHECK: %query, %key, %value = "ttnn.split_query_key_value_and_split_heads"(%[[R]]) <{num_heads = 8 : ui32, num_kv_heads = 2 : ui32, transpose_key = false}>
 // CHECK: return %key, %query, %value

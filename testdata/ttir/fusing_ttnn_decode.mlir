@@ -13,7 +13,7 @@
 // CHECK: return %[[R]]
 // TRACE: ttnn-fusing: rope_decode at "to_decode": applied: {{.*}}(decode layout, as HEAD always rewrites it)
 // LEVEL0-LABEL: func.func @rope_decode
-// LEVEL0: "ttnn.rotary_embedding"(%arg0, %arg1, %arg2) : (
+// LEVEL0: "ttnn.rotary_embedding"(%arg0, %arg1, %arg2) <{compute_config = #ttnn.device_compute_kernel_config<math_fidelity = hifi4, fp32_dest_acc_en = true>}> : (
 // LEVEL0-NOT: token_index
 func.func @rope_decode(%x: tensor<32x8x1x64xbf16>, %cos: tensor<1x1x1x64xbf16>, %sin: tensor<1x1x1x64xbf16>) -> tensor<1x32x8x64xbf16> {
   %xc = "ttir.multiply"(%x, %cos) : (tensor<32x8x1x64xbf16>, tensor<1x1x1x64xbf16>) -> tensor<32x8x1x64xbf16>

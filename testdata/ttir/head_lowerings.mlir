@@ -35,8 +35,8 @@ func.func @reshape_inferred(%x: tensor<4x2x32xbf16>) -> tensor<2x4x32xbf16> {
 
 // A row bias stays fused; a 2-D one becomes matmul + add.
 // CHECK-LABEL: func.func @linear_biases
-// CHECK: "ttnn.linear"(%arg0, %arg1, %arg2) <{transpose_a = false, transpose_b = false}>
-// CHECK: %[[M:.*]] = "ttnn.matmul"(%arg0, %arg1) <{transpose_a = false, transpose_b = false}>
+// CHECK: "ttnn.linear"(%arg0, %arg1, %arg2) <{compute_config = #ttnn.device_compute_kernel_config<math_fidelity = hifi4, fp32_dest_acc_en = true>, transpose_a = false, transpose_b = false}>
+// CHECK: %[[M:.*]] = "ttnn.matmul"(%arg0, %arg1) <{compute_config = #ttnn.device_compute_kernel_config<math_fidelity = hifi4, fp32_dest_acc_en = true>, transpose_a = false, transpose_b = false}>
 // CHECK: "ttnn.add"(%[[M]], %arg3)
 func.func @linear_biases(%a: tensor<64x128xbf16>, %b: tensor<128x64xbf16>, %row: tensor<64xbf16>, %full: tensor<64x64xbf16>) -> (tensor<64x64xbf16>, tensor<64x64xbf16>) {
   %0 = "ttir.linear"(%a, %b, %row) : (tensor<64x128xbf16>, tensor<128x64xbf16>, tensor<64xbf16>) -> tensor<64x64xbf16>
@@ -78,7 +78,7 @@ func.func @dequantize_constants_hoisted(%x: tensor<1x3x32x32x!quant.uniform<i32:
 // CHECK: %[[X:.*]] = "ttnn.to_layout"(%[[P]]) : ({{.*}}) -> tensor<1x8x28x28x32xbf16
 // CHECK: %[[W:.*]] = "ttnn.prepare_conv3d_weights"(%arg1, %{{.*}}) <{alignment = 32 : i32, c_in_block = 32 : i32, groups = 1 : i32}> : ({{.*}}) -> tensor<864x16xbf16
 // CHECK: %[[WT:.*]] = "ttnn.to_layout"(%[[W]])
-// CHECK: "ttnn.conv3d"(%[[X]], %[[WT]], %[[B]], %{{.*}}) <{batch_size = 1 : i32, conv3d_config = #ttnn.conv3d_config<t_out_block = 1, w_out_block = 1, h_out_block = 1, c_out_block = 32, c_in_block = 32, compute_with_storage_grid_size = #ttcore.grid<8x8>>, groups = 1 : i32, in_channels = 32 : i32
+// CHECK: "ttnn.conv3d"(%[[X]], %[[WT]], %[[B]], %{{.*}}) <{batch_size = 1 : i32, compute_config = #ttnn.device_compute_kernel_config<math_fidelity = hifi4, fp32_dest_acc_en = true>, conv3d_config = #ttnn.conv3d_config<t_out_block = 1, w_out_block = 1, h_out_block = 1, c_out_block = 32, c_in_block = 32, compute_with_storage_grid_size = #ttcore.grid<8x8>>, groups = 1 : i32, in_channels = 32 : i32
 func.func @conv3d_default_config(%x: tensor<1x8x28x28x4xbf16>, %w: tensor<16x4x3x3x3xbf16>, %b: tensor<1x1x1x1x16xbf16>) -> tensor<1x6x26x26x16xbf16> {
   %0 = "ttir.conv3d"(%x, %w, %b) <{stride = array<i32: 1, 1, 1>, padding = array<i32: 0, 0, 0>, groups = 1 : i32, padding_mode = "zeros"}> : (tensor<1x8x28x28x4xbf16>, tensor<16x4x3x3x3xbf16>, tensor<1x1x1x1x16xbf16>) -> tensor<1x6x26x26x16xbf16>
   return %0 : tensor<1x6x26x26x16xbf16>
@@ -98,7 +98,7 @@ func.func @conv3d_channel_first(%x: tensor<1x32x8x28x28xbf16>, %w: tensor<32x32x
 // CHECK-LABEL: func.func @conv1d_bias
 // CHECK: %[[B:.*]] = "ttnn.reshape"(%arg2) <{shape = [1 : i32, 1 : i32, 1 : i32, 64 : i32]}>
 // CHECK: %[[X:.*]] = "ttnn.to_layout"(%arg0)
-// CHECK: %[[Y:.*]] = "ttnn.conv1d"(%[[X]], %arg1, %[[B]], %{{.*}}) <{batch_size = 1 : i32, conv2d_config = #ttnn.conv2d_config<config_tensors_in_dram = false>, dilation = 1 : i32, groups = 1 : i32, in_channels = 64 : i32, input_length = 32 : i32, kernel_size = 3 : i32, out_channels = 64 : i32, padding = array<i32: 1, 1>, stride = 1 : i32}> : ({{.*}}) -> tensor<1x1x32x64xbf16
+// CHECK: %[[Y:.*]] = "ttnn.conv1d"(%[[X]], %arg1, %[[B]], %{{.*}}) <{batch_size = 1 : i32, compute_config = #ttnn.device_compute_kernel_config<math_fidelity = hifi4, fp32_dest_acc_en = true>, conv2d_config = #ttnn.conv2d_config<config_tensors_in_dram = false>, dilation = 1 : i32, groups = 1 : i32, in_channels = 64 : i32, input_length = 32 : i32, kernel_size = 3 : i32, out_channels = 64 : i32, padding = array<i32: 1, 1>, stride = 1 : i32}> : ({{.*}}) -> tensor<1x1x32x64xbf16
 // CHECK: "ttnn.reshape"(%[[Y]]) <{shape = [1 : i32, 32 : i32, 64 : i32]}>
 func.func @conv1d_bias(%x: tensor<1x32x64xbf16>, %w: tensor<64x64x3xbf16>, %b: tensor<1x1x64xbf16>) -> tensor<1x32x64xbf16> {
   %0 = "ttir.conv1d"(%x, %w, %b) <{stride = 1 : i32, padding = 1 : i32, dilation = 1 : i32, groups = 1 : i32}> : (tensor<1x32x64xbf16>, tensor<64x64x3xbf16>, tensor<1x1x64xbf16>) -> tensor<1x32x64xbf16>

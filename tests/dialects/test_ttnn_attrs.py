@@ -195,6 +195,13 @@ def test_build_explicit_core_ranges_and_ignore_physical_layout() -> None:
     )
 
 
+def test_a_higher_rank_memref_reads_as_its_2d_collapse() -> None:
+    text = "#ttnn.ttnn_layout<(d0, d1, d2) -> (d0, d1, d2), <1x1>, memref<1x4x8x!ttcore.tile<32x32, bf16>, #ttnn.buffer_type<dram>>, <interleaved>>"
+    lay = AttrParser(None).attribute(text).typed
+    assert lay.shard_shape == (4, 8) and lay.dtype.value == "bf16"
+    assert lay == TTNNLayoutAttr.build((1, 128, 256), "bf16").model_copy(update={"linear_map": lay.linear_map})
+
+
 def test_relayout_keeps_element_and_changes_memory() -> None:
     dram = TTNNLayoutAttr.build((256, 128), "bf16")
     l1 = dram.relayout((256, 128), buffer_type=L1, memory_layout=H, grid=8)
@@ -319,7 +326,7 @@ def test_parse_print(attr, body: str, printed: str | None) -> None:
         ("(d0, d1) -> (d0, d1), <1x1>, memref<2x2xbf16>", "exactly one memory space"),
         ("(d0, d1) -> (d0, d1), <1x1>, memref<2x2xbf16, #ttnn.buffer_type<hbm>>", "memory space"),
         ("(d0, d1) -> (d0, d1), <1x1>, memref<2x2x!ttcore.tile<32x32, q7>, #dram>", "tile"),
-        ("(d0, d1) -> (d0, d1), <1x1>, memref<2x2x2xbf16, #dram>", "2-D"),
+        ("(d0, d1) -> (d0, d1), <1x1>, memref<4xbf16, #dram>", "2-D"),
         ("(d0, d1) -> (d0, d1), <1x1>, memref<2x?xbf16, #dram>", "static"),
         ("(d0, d1) -> (d0, d1), <1x1>, memref<2x2xbf16, #dram>, <diagonal>", "unknown tensor memory layout"),
         ("(d0, d1) -> (d0, d1), <2x1>, memref<1x1xbf16, #l1>, <height_sharded>", "needs core_ranges"),

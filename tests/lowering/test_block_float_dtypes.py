@@ -50,6 +50,23 @@ def test_kv_cache_dtype_converts_the_cache_and_casts_what_is_written() -> None:
     assert '"ttnn.fill_cache"(%arg0, %0)' in out
 
 
+def test_kv_cache_dtype_converts_a_cache_only_read() -> None:
+    layout = "#ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<2x2x!ttcore.tile<32x32, bf16>, #ttnn.buffer_type<dram>>, <interleaved>>"
+    text = f"""module {{
+  func.func @decode(%arg0: tensor<64x64xbf16, {layout}> {{ttcore.kv_cache}}) -> tensor<64x64xbf16, {layout}> {{
+    %0 = "ttnn.relu"(%arg0) : (tensor<64x64xbf16, {layout}>) -> tensor<64x64xbf16, {layout}>
+    return %0 : tensor<64x64xbf16, {layout}>
+  }}
+}}
+"""
+    module = parse_module(text, "t.mlir")
+    pipeline = "builtin.module(ttnn-kv-cache-dtype-conversion{target-dtype=bfp_bf8})"
+    PassManager(instantiate(parse_pipeline(pipeline), pipeline), PassContext()).run(module)
+    out = print_module(module)
+    assert "@decode(%arg0: tensor<64x64x!ttcore.tile<32x32, bfp_bf8>" in out  # tt-mlir converts it without a cache op
+    assert "ttnn.typecast" not in out
+
+
 def test_weight_dtype_bfp8_is_a_device_typecast_in_const_eval() -> None:
     out = backend(MATMUL, "experimental-weight-dtype=bfp_bf8 enable-const-eval-inputs-to-system-memory=false")
     ce = out.split("func.func private @mm_const_eval_0(")[1].split("func.func")[0]

@@ -7,6 +7,8 @@ derives every piece (affine map, grid, shard shape, core ranges) from a shape th
 
 from __future__ import annotations
 
+import math
+
 import re
 from functools import lru_cache
 from math import ceil, prod
@@ -426,6 +428,10 @@ def _parse_memref(part: Part, scope: Any) -> dict[str, Any]:
         buffer = target.typed.value
     except AttrError as e:
         raise AttrError(f"memref memory space: {e.message}", where.offset) from None
+    if len(shape) > 2:
+        # tt-mlir's layout takes any memref rank; its passes build 2-D ones (leading dims collapsed),
+        # so a higher-rank shard is read as that collapse: same tiles, same bytes.
+        shape = [math.prod(shape[:-1]), shape[-1]]
     return {"shard_shape": tuple(shape), "element": element, "buffer_type": buffer}
 
 

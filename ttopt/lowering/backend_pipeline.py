@@ -21,9 +21,10 @@ around ops whose kernels take fewer data types; `disable-workarounds=true` skips
 `max-legal-layouts`, `override-output-layout`, `insert-memreconfig`, `memreconfig-enabled`,
 `row-major-enabled`, `memory-layout-analysis-policy`, `tensor-l1-usage-cap` go to the optimizer as
 they are; `system-desc-path` is its `device`; the `compute-cfg-*` options (math fidelity,
-math-approx-mode, fp32-dest-acc-en, packer-l1-acc, dst-full-sync-en) fill the compute config of
-every op that has one where the op does not set the knob (compute_config.py; the cost model reads
-the fidelity). `mesh-shape` must agree
+math-approx-mode, fp32-dest-acc-en, packer-l1-acc, dst-full-sync-en) are `ttnn-set-compute-kernel-config`'s,
+run after the workarounds: they fill the compute config of every op that has one where the op does
+not set the knob (compute_config.py; the cost model reads them). Fidelity and fp32 accumulation not
+given are HiFi4 and true at `optimization-level=0`, unset above it, as in tt-mlir. `mesh-shape` must agree
 with the module's `ttcore.meshes` (the sharding pipeline's mesh; none means 1x1), as tt-mlir's
 determineMeshShape requires, so one `--mesh-shape` flag serves the sharding and backend pipelines.
 The ttnn-optimizer options `verify-l1-budget`, `l1-interleaved-fallback-analysis-enabled`,
@@ -59,6 +60,7 @@ from typing import TYPE_CHECKING, Iterator
 
 from ttopt.device.presets import CHIP_PRESETS
 from ttopt.ir.diagnostics import Diagnostic, op_position
+from ttopt.lowering.compute_config import FIDELITY_CHOICES, TRISTATE, TTNNSetComputeKernelConfig
 from ttopt.lowering.ttcore_device import MOCK_ARCHS
 from ttopt.optimizer.policies import DEFAULT_POLICY, policy_names
 from ttopt.passes.base import Pass, option
@@ -68,7 +70,6 @@ from ttopt.passes.registry import get_pass, register_pass
 if TYPE_CHECKING:
     from ttopt.ir.module import Module
 
-FIDELITIES = ("", "lofi", "hifi2", "hifi3", "hifi4")
 BFP_DTYPES = ("none", "bfp_bf8", "bfp_bf4")
 
 
@@ -92,11 +93,11 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
     row_major_enabled: bool = option(False, "Also consider row-major layouts")
     tensor_l1_usage_cap: float | None = option(None, "Fraction of L1 usable by tensors, in (0, 1] (default 1.0, or the module's ttnn.tensor_l1_usage_cap)")
     system_desc_path: str = option("", "Device preset (wormhole_b0, n150, blackhole) or system-desc file, when the module has no ttcore.system_desc")
-    compute_cfg_math_fidelity: str = option("", "Math fidelity of every op with a compute config (matmul, linear, conv, reductions, softmax, norms, ...): lofi, hifi2, hifi3, hifi4 (default: the op's own, else tt-metal's)", choices=FIDELITIES)
-    compute_cfg_math_approx_mode: bool | None = option(None, "math_approx_mode of every op with a compute config that does not set it (unset: tt-metal's)")
-    compute_cfg_fp32_dest_acc_en: bool | None = option(None, "fp32_dest_acc_en of every op with a compute config that does not set it (unset: tt-metal's)")
-    compute_cfg_packer_l1_acc: bool | None = option(None, "packer_l1_acc of every op with a compute config that does not set it (unset: tt-metal's)")
-    compute_cfg_dst_full_sync_en: bool | None = option(None, "dst_full_sync_en of every op with a compute config that does not set it (unset: tt-metal's)")
+    compute_cfg_math_fidelity: str = option("", "math_fidelity of every op with a compute config that does not set it (matmul, linear, conv, reductions, softmax, norms, ...; undefined: tt-metal's; default hifi4 at optimization-level=0, else undefined)", choices=FIDELITY_CHOICES)
+    compute_cfg_math_approx_mode: str = option("unset", "math_approx_mode of every op with a compute config that does not set it (unset: tt-metal's)", choices=TRISTATE)
+    compute_cfg_fp32_dest_acc_en: str = option("", "fp32_dest_acc_en of every op with a compute config that does not set it (unset: tt-metal's; default true at optimization-level=0, else unset)", choices=TRISTATE)
+    compute_cfg_packer_l1_acc: str = option("unset", "packer_l1_acc of every op with a compute config that does not set it (unset: tt-metal's)", choices=TRISTATE)
+    compute_cfg_dst_full_sync_en: str = option("unset", "dst_full_sync_en of every op with a compute config that does not set it (unset: tt-metal's)", choices=TRISTATE)
     mesh_shape: list[int] = option([], "Device mesh AxB; must equal the module's ttcore.meshes when it has one (the sharding pipeline's mesh), else 1,1")
     enable_fusing_pass: bool = option(True, "ttir-fusing before convert-ttir-to-ttnn (cost-checked) and ttnn-fusing after it (activations, RoPE, decode heads, norm + activation)")
     enable_const_eval: bool = option(True, "Hoist what depends only on constants and parameter/constant arguments into const-eval functions")
@@ -240,9 +241,7 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
                            "disable-workarounds=true" if self.disable_workarounds else "")  # fmt: skip
         yield self._dtype_step(n + 1, "ttnn-weight-dtype-conversion", "experimental-weight-dtype", self.experimental_weight_dtype)
         yield self._dtype_step(n + 1, "ttnn-kv-cache-dtype-conversion", "experimental-kv-cache-dtype", self.experimental_kv_cache_dtype)
-        from ttopt.lowering.compute_config import set_compute_config
-
-        set_compute_config(module, self._compute_overrides())
+        yield PipelineStep(n + 1, "ttnn-set-compute-kernel-config", self.compute_config())
         if self.optimizer_enabled():
             if self.enable_const_eval:
                 # Hoisted first, as tt-mlir does, so the optimizer never places weight-only ops
@@ -278,14 +277,18 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
             yield PipelineStep(n + 4, "ttnn-deallocate", skipped="deallocate=false")
 
 
-    def _compute_overrides(self) -> dict[str, str]:
-        """The compute-cfg-* options given, as compute-config knobs."""
-        out = {"math_fidelity": self.compute_cfg_math_fidelity} if self.compute_cfg_math_fidelity else {}
-        for knob in ("math_approx_mode", "fp32_dest_acc_en", "packer_l1_acc", "dst_full_sync_en"):
-            value = getattr(self, f"compute_cfg_{knob}")
-            if value is not None:
-                out[knob] = "true" if value else "false"
-        return out
+    def compute_config(self) -> Pass:
+        """ttnn-set-compute-kernel-config with the compute-cfg-* options. The two a level decides are
+        HiFi4 and fp32 accumulation at optimization-level=0, unset above it (tt-mlir's
+        resolveOptimizationLevelOptions)."""
+        level0 = self.optimization_level == 0
+        return TTNNSetComputeKernelConfig(
+            math_fidelity=self.compute_cfg_math_fidelity or ("hifi4" if level0 else "undefined"),
+            math_approx_mode=self.compute_cfg_math_approx_mode,
+            fp32_dest_acc_en=self.compute_cfg_fp32_dest_acc_en or ("true" if level0 else "unset"),
+            packer_l1_acc=self.compute_cfg_packer_l1_acc,
+            dst_full_sync_en=self.compute_cfg_dst_full_sync_en,
+        )
 
     @staticmethod
     def _dtype_step(number: int, name: str, option_name: str, dtype: str) -> PipelineStep:

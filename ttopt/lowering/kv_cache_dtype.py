@@ -9,7 +9,8 @@ arguments on the device.
 
 `ttnn-kv-cache-dtype-conversion` (`target-dtype` bfp_bf8 / bfp_bf4) gives every `ttcore.kv_cache`
 argument of a forward function the target data type (its layout's tiles; the function type
-follows, returned caches included) and puts a `ttnn.typecast` to that type on the input of each
+follows, returned caches included; also in a function with no cache op, where only readers such
+as paged attention see the cache) and puts a `ttnn.typecast` to that type on the input of each
 `fill_cache`, `update_cache` and `paged_fill_cache` (`paged_update_cache` converts its input
 itself). A function where some cache op's cache is not directly a `ttcore.kv_cache` argument is
 left as it is, as tt-mlir leaves it (no partial conversion).
@@ -93,7 +94,7 @@ def convert_function(func: Any, dtype: str, aliaser: LayoutAliaser) -> int:
     attrs = arg_attrs(func)
     caches = {i for i, d in enumerate(attrs) if KV_CACHE in d}
     ops = [op for op in func.walk() if op.name in {f"ttnn.{n}" for n in CACHE_OPS}]
-    if not ops or any(getattr(op.operands[0], "op", None) is not None or op.operands[0].index not in caches for op in ops):
+    if any(getattr(op.operands[0], "op", None) is not None or op.operands[0].index not in caches for op in ops):
         return 0
     changed = 0
     for i in sorted(caches):

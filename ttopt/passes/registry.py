@@ -26,6 +26,7 @@ PASS_MODULES = (
     "ttopt.lowering.ttnn_op_validation",
     "ttopt.lowering.ttnn_rm_layout_propagation",
     "ttopt.lowering.deallocate",
+    "ttopt.lowering.compute_config",
     "ttopt.lowering.const_eval",
     "ttopt.lowering.trace",
     "ttopt.lowering.kv_cache_dtype",

@@ -33,7 +33,7 @@ func.func @clamps(%arg0: tensor<64x128xi64>, %arg1: tensor<32x64xf32>, %arg2: te
 
 // repeat_interleave by 1 folds away; reduce_or / reduce_and are sum / prod.
 // CHECK-LABEL: func.func @folds
-// CHECK: "ttnn.sum"(%arg1) <{dim_arg = [1 : i32], keep_dim = false}>
+// CHECK: "ttnn.sum"(%arg1) <{compute_config = #ttnn.device_compute_kernel_config<math_fidelity = hifi4, fp32_dest_acc_en = true>, dim_arg = [1 : i32], keep_dim = false}>
 // CHECK: return %arg0
 func.func @folds(%arg0: tensor<8x64xf32>, %arg1: tensor<32x4xbf16>) -> (tensor<8x64xf32>, tensor<32xbf16>) {
   %0 = "ttir.repeat_interleave"(%arg0) <{repeats = 1 : ui32, dim = 0 : si32}> : (tensor<8x64xf32>) -> tensor<8x64xf32>
