@@ -8,7 +8,6 @@ derives every piece (affine map, grid, shard shape, core ranges) from a shape th
 from __future__ import annotations
 
 import math
-
 import re
 from functools import lru_cache
 from math import ceil, prod
