@@ -7,7 +7,6 @@ derives every piece (affine map, grid, shard shape, core ranges) from a shape th
 
 from __future__ import annotations
 
-import math
 import re
 from functools import lru_cache
 from math import ceil, prod
@@ -430,7 +429,7 @@ def _parse_memref(part: Part, scope: Any) -> dict[str, Any]:
     if len(shape) > 2:
         # tt-mlir's layout takes any memref rank; its passes build 2-D ones (leading dims collapsed),
         # so a higher-rank shard is read as that collapse: same tiles, same bytes.
-        shape = [math.prod(shape[:-1]), shape[-1]]
+        shape = [prod(shape[:-1]), shape[-1]]
     return {"shard_shape": tuple(shape), "element": element, "buffer_type": buffer}
 
 
