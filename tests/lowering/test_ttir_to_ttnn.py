@@ -128,3 +128,56 @@ def test_bad_options_are_rejected_up_front() -> None:
                 {"memory_layout_analysis_policy": "Nope"}, {"verify_l1_budget": True}, {"cost_beam_width": 4}):  # fmt: skip
         with pytest.raises(ValueError):
             TTIRToTTNNBackendPipeline(**bad).validate()  # type: ignore[arg-type]
+
+
+INPUTS = """module {
+  func.func @forward(%x: tensor<32x64xbf16> {ttcore.argument_type = #ttcore.argument_type<input>},
+                     %w: tensor<32x64xbf16> {ttcore.argument_type = #ttcore.argument_type<parameter>},
+                     %c: tensor<32x64xbf16> {ttcore.argument_type = #ttcore.argument_type<input>, ttcore.kv_cache},
+                     %u: tensor<32x64xbf16> {ttcore.argument_type = #ttcore.argument_type<input>}) -> tensor<32x64xbf16> {
+    %0 = "ttir.relu"(%w) : (tensor<32x64xbf16>) -> tensor<32x64xbf16>
+    %1 = "ttir.add"(%x, %0) : (tensor<32x64xbf16>, tensor<32x64xbf16>) -> tensor<32x64xbf16>
+    %2 = "ttir.multiply"(%1, %x) : (tensor<32x64xbf16>, tensor<32x64xbf16>) -> tensor<32x64xbf16>
+    %3 = "ttir.add"(%2, %c) : (tensor<32x64xbf16>, tensor<32x64xbf16>) -> tensor<32x64xbf16>
+    return %3 : tensor<32x64xbf16>
+  }
+}
+"""
+
+
+def test_input_arguments_arrive_row_major_and_are_tiled_before_their_first_reader() -> None:
+    module, _ = _lower(INPUTS, enable_const_eval=False)
+    func = next(iter(module.functions()))
+    x, w, c, u = func.regions[0].entry.args
+    tiled = [a.type.resolve().encoding.resolve().typed.is_tiled for a in (x, w, c, u)]
+    assert tiled == [False, True, True, False]  # inputs row-major (even unread); parameters and KV caches tiled
+    ops = [op.name for op in func.regions[0].entry.ops if op.name != "ttnn.deallocate"]
+    assert ops == ["ttnn.relu", "ttnn.to_layout", "ttnn.add", "ttnn.multiply", "ttnn.add", "func.return"]
+    tile = next(op for op in func.regions[0].entry.ops if op.name == "ttnn.to_layout")
+    assert tile.operands[0] is x and len(x.uses) == 1  # one tilize serves both readers
+    assert {u.name for u in tile.results[0].users} >= {"ttnn.add", "ttnn.multiply"}
+    assert func.attributes["tt.function_type"].value == "forward_device"
+
+
+def test_a_row_major_result_the_declared_memory_cannot_hold_is_produced_in_dram() -> None:
+    from ttopt.dialects.ttnn_attrs import BufferType
+    from ttopt.lowering.ttnn_op_validation import _produced
+    from ttopt.optimizer.rewrite import LayoutAliaser
+
+    text = """#dram = #ttnn.buffer_type<dram>
+#l1 = #ttnn.buffer_type<l1>
+#rm = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<32x64xsi32, #dram>, <interleaved>>
+#t = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <8x8>, memref<1x2x!ttcore.tile<32x32, si32>, #l1>, <interleaved>>
+module {
+  func.func @f(%a: tensor<32x64xsi32, #rm>) -> tensor<32x64xsi32, #t> {
+    %0 = "ttnn.neg"(%a) : (tensor<32x64xsi32, #rm>) -> tensor<32x64xsi32, #t>
+    return %0 : tensor<32x64xsi32, #t>
+  }
+}
+"""
+    module = parse_module(text, "t.mlir")
+    op = next(o for o in module.walk() if o.name == "ttnn.neg")
+    produced = _produced(op, 0, LayoutAliaser(module))
+    assert produced is not None
+    lay = produced.encoding.resolve().typed
+    assert not lay.is_tiled and lay.buffer_type is BufferType.DRAM  # row-major cannot be L1 interleaved

@@ -101,3 +101,14 @@ def test_op_labels() -> None:
     m = parse_module(f'func.func @f(%x: {T}) -> {T} {{\n  %0 = "ttnn.relu"(%x) : ({T}) -> {T} loc("r")\n  %1 = "ttnn.exp"(%0) : ({T}) -> {T}\n  return %1 : {T}\n}}\n', "t.mlir")
     ops = m.functions()[0].regions[0].entry.ops
     assert list(op_labels(ops).values()) == ["r", "exp#1", "return#2"]
+
+
+def test_a_row_major_op_on_a_row_major_operand_keeps_its_layout(make_fn) -> None:
+    rm = "#ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<64x64xsi32, #ttnn.buffer_type<dram>>, <interleaved>>"
+    t = f"tensor<64x64xsi32, {rm}>"
+    text = (f'func.func @f(%a0: {t}) -> {t} attributes {{tt.function_type = "forward_device"}} {{\n'
+            f'  %0 = "ttnn.reshape"(%a0) <{{shape = [64 : i32, 64 : i32]}}> : ({t}) -> {t}\n'
+            f"  return %0 : {t}\n}}\n")  # fmt: skip
+    fn = make_fn(text)
+    legal = fn.analyses.legal[fn.ops[0]]
+    assert legal.fixed and "row-major" in legal.note  # its kernel keeps the operand's page layout

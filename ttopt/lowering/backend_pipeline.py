@@ -232,6 +232,8 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
         n = 1
         if any(op.name.startswith(("stablehlo.", "chlo.")) for op in module.walk()):
             yield PipelineStep(0, "stablehlo-to-ttir-pipeline", _new("stablehlo-to-ttir-pipeline"))
+        # Every public function without a type is a forward device function from here on (tt-mlir's first step).
+        yield PipelineStep(n, "ttcore-mark-functions-as-forward", _new("ttcore-mark-functions-as-forward"))
         yield PipelineStep(n, "ttir-infer-kv-cache-argument-types", _new("ttir-infer-kv-cache-argument-types"))
         yield PipelineStep(n, "ttir-fusing", self.ttir_fusing() if self.enable_fusing_pass else None, "" if self.enable_fusing_pass else "enable-fusing-pass=false")
         yield PipelineStep(n + 1, "convert-ttir-to-ttnn", self.convert())
@@ -242,6 +244,11 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
         yield self._dtype_step(n + 1, "ttnn-weight-dtype-conversion", "experimental-weight-dtype", self.experimental_weight_dtype)
         yield self._dtype_step(n + 1, "ttnn-kv-cache-dtype-conversion", "experimental-kv-cache-dtype", self.experimental_kv_cache_dtype)
         yield PipelineStep(n + 1, "ttnn-set-compute-kernel-config", self.compute_config())
+        # Row-major integer inputs stay row-major as far as their readers take it (tt-mlir runs this
+        # first in its optimizer); the input tilizes left become ttnn.to_layout before the optimizer reads them.
+        yield PipelineStep(n + 1, "ttnn-rm-layout-propagation", _new("ttnn-rm-layout-propagation") if self.optimizer_enabled() else None,
+                           "" if self.optimizer_enabled() else "optimization-level=0 and enable-optimizer=false")  # fmt: skip
+        yield PipelineStep(n + 1, "ttnn-decompose-layouts", _new("ttnn-decompose-layouts"))
         if self.optimizer_enabled():
             if self.enable_const_eval:
                 # Hoisted first, as tt-mlir does, so the optimizer never places weight-only ops

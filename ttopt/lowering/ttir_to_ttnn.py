@@ -4,7 +4,10 @@
 * Types: every ranked tensor of a function (arguments, results, op results) gets the layout of its
   shape and element type: tile, DRAM, interleaved, printed through `#ttnn_layoutN` aliases. Function
   arguments and results stay on the device in DRAM, as tt-mlir's pipeline leaves them, except
-  arguments read only as conv weights or biases: those stay on the host, row-major.
+  arguments read only as conv weights or biases: those stay on the host, row-major. An argument
+  typed `#ttcore.argument_type<input>` (not a KV cache, nor read by a mesh_shard) arrives
+  row-major in DRAM and is tiled by a `ttnn.to_tensor_spec` before its first reader, as tt-mlir's
+  TTNNLayout does; `ttnn-decompose-layouts` makes that a `ttnn.to_layout`.
 * Ops: one TTNN op per TTIR op (conversion table below) with tt-mlir's attribute spellings, and one
   `ttnn.get_device` per function for the ops that take a device (conv2d, creation ops): the one
   convert-to-ttnn-ccl put there, else one with the module's mesh. A TTIR
@@ -152,13 +155,14 @@ def _shape_attr(shape: tuple[int, ...]) -> DialectAttr:
 
 
 @lru_cache(maxsize=4096)
-def _default_layout(shape: tuple[int, ...], dtype: str, host: bool) -> TTNNLayoutAttr:
+def _default_layout(shape: tuple[int, ...], dtype: str, host: bool, tiled: bool = True) -> TTNNLayoutAttr:
     """The layout a converted tensor gets: row-major in system memory on the host, else DRAM
-    interleaved tiles. Layouts are immutable and a function of these three, and a 10k-op module
-    has a few hundred distinct ones, so each is built once (raises AttrError, never cached)."""
+    interleaved (tiles, or row-major for an input argument). Layouts are immutable and a function of
+    these, and a 10k-op module has a few hundred distinct ones, so each is built once (raises
+    AttrError, never cached)."""
     if host:
         return TTNNLayoutAttr.build(shape, dtype, tiled=False, buffer_type="system_memory")
-    return TTNNLayoutAttr.build(shape, dtype, buffer_type="dram", memory_layout="interleaved")
+    return TTNNLayoutAttr.build(shape, dtype, tiled=tiled, buffer_type="dram", memory_layout="interleaved")
 
 
 class _Lowering:
@@ -177,9 +181,9 @@ class _Lowering:
     def fail(self, op: Any, message: str) -> LoweringError:
         return LoweringError(f"convert-ttir-to-ttnn: '{op.name}' {message}", op_position(self.module.source, op))
 
-    def layout_type(self, t: Any, op: Any, host: bool = False) -> Any:
-        """`t` normalized (`normalized`) with its DRAM-interleaved tile layout, or its row-major host
-        layout (non-tensors unchanged)."""
+    def layout_type(self, t: Any, op: Any, host: bool = False, tiled: bool = True) -> Any:
+        """`t` normalized (`normalized`) with its DRAM-interleaved tile (or row-major) layout, or its
+        row-major host layout (non-tensors unchanged)."""
         t = t.resolve() if hasattr(t, "resolve") else t
         if not isinstance(t, TensorType):
             return t
@@ -193,7 +197,7 @@ class _Lowering:
         if dt is None:
             raise self.fail(op, f"has element type {t.element_type.text}, which has no TTNN data type")
         try:
-            lay = _default_layout(shape, dt.value, host)
+            lay = _default_layout(shape, dt.value, host, tiled)
         except AttrError as e:
             raise self.fail(op, e.message) from None
         return self.aliaser.tensor_type(t, lay)
@@ -226,11 +230,27 @@ class _Lowering:
         return self.emit("ttnn.reshape", [v], rt, {"shape": _i32s(shape)}, loc)
 
     # -- driver ---------------------------------------------------------------------------------
+    def tile_input(self, arg: Any, user: Any) -> None:
+        """Read a row-major input argument through a `ttnn.to_tensor_spec` to its tiled DRAM layout,
+        placed before its first reader `user` (tt-mlir's TTNNLayout puts one before each reader;
+        its CSE keeps the first)."""
+        spec = Operation("ttnn.to_tensor_spec", [], [self.layout_type(arg.type, user)])
+        spec.pos = user.pos
+        arg.replace_all_uses_with(spec.results[0])
+        spec.set_operands([arg])
+        self.out.append(spec)
+
     def run(self) -> int:
+        row_major = _row_major_inputs(self.func)
         for a in self.block.args:
-            a.type = self.layout_type(a.type, self.func, host=_conv_weight(a))
+            a.type = self.layout_type(a.type, self.func, host=_conv_weight(a), tiled=a not in row_major)
+        pending = set(row_major)
         count = 0
         for op in list(self.block.ops):
+            for v in list(op.operands) if pending else ():
+                if v in pending:
+                    pending.discard(v)
+                    self.tile_input(v, op)
             if op.name == "ttir.empty" and not _read_as_input(op):
                 continue  # a destination-passing output buffer: TTNN ops allocate their results
             if op.name == "ttcore.optimization_barrier":
@@ -296,6 +316,24 @@ def _conv_weight(arg: Any) -> bool:
         return u.name in ("ttir.conv2d", "ttir.conv_transpose2d") and arg not in inputs(u)[:1]
 
     return bool(users) and all(weight_of(u) for u in users)
+
+
+def _row_major_inputs(func: Any) -> list[Any]:
+    """Arguments typed `#ttcore.argument_type<input>` that tt-mlir's TTNNLayout keeps row-major in
+    DRAM (tiled in the function): not KV caches, nor read by a mesh_shard or tt_lang op, nor conv
+    weights (those stay on the host)."""
+    from ttopt.sharding.func_attrs import ARGUMENT_TYPE, arg_attrs
+
+    out = []
+    for arg, attrs in zip(func.regions[0].entry.args, arg_attrs(func)):
+        a = attrs.get(ARGUMENT_TYPE)
+        kind = a.resolve().print().rsplit("<", 1)[-1].rstrip(">") if a is not None else None
+        if kind != "input" or "ttcore.kv_cache" in attrs or not isinstance(arg.type.resolve(), TensorType):
+            continue
+        if _conv_weight(arg) or any(u.name in ("ttir.mesh_shard", "ttir.tt_lang_op") for u in arg.users):
+            continue
+        out.append(arg)
+    return out
 
 
 def _read_as_input(empty: Any) -> bool:

@@ -89,7 +89,16 @@ def _produced(op: Operation, index: int, aliaser: LayoutAliaser) -> TensorType |
     if dtype is element_dtype(declared) and tiled == out_lay.is_tiled:
         return None
     shape = tuple(int(d) for d in declared.shape or () if d is not None)
-    return aliaser.tensor_type(declared, out_lay.relayout(shape, dtype=dtype, tiled=tiled))
+    try:
+        produced = out_lay.relayout(shape, dtype=dtype, tiled=tiled)
+    except (ValueError, TypeError):
+        # A row-major result cannot be L1 interleaved (or sharded as declared): the op writes DRAM.
+        try:
+            produced = out_lay.relayout(shape, dtype=dtype, tiled=tiled, buffer_type=BufferType.DRAM,
+                                        memory_layout=TensorMemoryLayout.INTERLEAVED)  # fmt: skip
+        except (ValueError, TypeError):
+            return None
+    return aliaser.tensor_type(declared, produced)
 
 
 def _tensor_operands(op: Operation) -> list[tuple[int, TensorType, TTNNLayoutAttr]] | None:

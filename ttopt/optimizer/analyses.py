@@ -231,6 +231,11 @@ class AnalysisPipeline:
         if inputs is None:
             res.note = "an operand has no ttnn layout"
             return res
+        if res.current is not None and not res.current.is_tiled and any(not x.is_tiled for x in inputs) and not self.row_major_enabled:
+            # Row-major from a row-major operand (ttnn-rm-layout-propagation's): its kernel keeps the
+            # page layout, and without row-major layouts there is no other config to offer.
+            res.note = "row-major output of a row-major operand (row-major layouts not enabled)"
+            return res
         override = self.output_overrides.get(label)
         key = (
             op.name, tuple(layout_info(x).uid for x in inputs),
