@@ -1,7 +1,8 @@
-// RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline="optimization-level=1" | FileCheck %s
-// RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline="optimization-level=2" | FileCheck %s --check-prefix=O2
+// RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline="optimization-level=1 enable-fusing-conv2d-with-multiply-pattern=false" | FileCheck %s
+// RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline="optimization-level=2 enable-fusing-conv2d-with-multiply-pattern=false" | FileCheck %s --check-prefix=O2
 // RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline | FileCheck %s --check-prefix=O0
 // RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline="optimization-level=2" | ttopt opt --ttnn-optimizer --verify-l1-budget -o %t
+// RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline="optimization-level=1" | FileCheck %s --check-prefix=FOLD
 
 // A ResNet-like block whose conv weights, bias and batch-norm scale are parameters / constants.
 // With the optimizer (optimization-level >= 1, where tt-mlir's TTNNPrepareConv2dWeightsAndBias
@@ -43,6 +44,16 @@
 // O2: %[[W:.*]] = ttcore.load_cached(@block_const_eval_{{[0-9]+}}, [%arg1])
 // O2-NOT: prepare_conv2d
 // O2: "ttnn.conv2d"(%{{.*}}, %[[W]], 
+
+// From optimization-level=1 (as tt-mlir) the constant multiply after the second conv folds into
+// its weight: const-eval scales the weight once, and the prepared weight is read from the cache.
+// FOLD-LABEL: func.func @block(
+// FOLD: %[[SCALED:.*]] = ttcore.load_cached(@block_const_eval_0, [%arg3, %arg4])
+// FOLD: %[[W2:.*]] = ttcore.load_cached(@block_const_eval_{{[0-9]+}}, [%[[SCALED]]])
+// FOLD-NOT: "ttnn.multiply"
+// FOLD: "ttnn.conv2d"(%{{.*}}, %[[W2]], %{{.*}})
+// FOLD-NOT: "ttnn.multiply"
+// FOLD: return
 
 // Without the optimizer tt-mlir's conv2d prepares its own weights: nothing to hoist but the reshape.
 // O0-NOT: prepare_conv2d

@@ -124,7 +124,7 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
     enable_create_d2m_subgraphs: bool = option(False, "Outline maximal eltwise chains into ttnn.d2m_subgraph (ttnn-create-d2m-subgraphs) before the optimizer, then compile each into ttnn.generic ops with generated kernels (ttnn-through-d2m-pipeline, ttnn-collaspe-d2m); turns the optimizer on")
     enable_d2m_elementwise_fusion: bool | None = option(None, "With enable-create-d2m-subgraphs: one fused compute kernel per subgraph (default true then); false compiles each eltwise op into its own ttnn.generic")
     enable_permute_matmul_fusion: bool = option(False, "ttir-fusing: fuse permutes into matmul transposes (handed to ttir-fusing when it has the pattern; else only false is accepted)")
-    enable_fusing_conv2d_with_multiply_pattern: bool = option(False, "ttir-fusing: commute a constant multiply through conv2d into its weight (handed to ttir-fusing when it has the pattern; else only false is accepted)")
+    enable_fusing_conv2d_with_multiply_pattern: bool | None = option(None, "ttir-fusing: fold a constant per-channel multiply, or a batch norm, of a conv into its weight and bias (default: on from optimization-level=1, as tt-mlir)")
     disable_workarounds: bool = option(False, "Skip ttnn-workaround (the typecasts around ops whose kernels take fewer data types)")
     composite_resolution: str = option("auto", "How ttcore.composite ops resolve (ttnn-resolve-composites): auto / inline / validate inline the decomposition (ttopt validates no composite against an op model); force-promote builds the typed op", choices=("auto", "inline", "validate", "force-promote"))
     override_conv3d_config: list[str] = option([], "[optimizer] NAME=key#value:key#value: conv3d_config keys of conv3d op NAME, over the _DEFAULT_BLOCKINGS heuristic")
@@ -156,7 +156,7 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
         fusing = get_pass("ttir-fusing")
         declared = {spec.name for spec in fusing.option_specs()} if fusing is not None else set()
         for attr, name in FUSING_SWITCHES.items():
-            if getattr(self, attr) and name not in declared:
+            if self._switch(attr) and name not in declared:
                 raise ValueError(f"{attr.replace('_', '-')}=true: ttir-fusing has no {name} pattern (the fusion is not in ttopt)")
         if self.max_legal_layouts < 0:
             raise ValueError(f"max-legal-layouts must be >= 0, got {self.max_legal_layouts}")
@@ -182,7 +182,14 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
         cls = get_pass("ttir-fusing")
         assert cls is not None
         declared = {spec.name for spec in cls.option_specs()}
-        return cls.from_options({fusing: getattr(self, attr) for attr, fusing in FUSING_SWITCHES.items() if fusing in declared})
+        return cls.from_options({fusing: self._switch(attr) for attr, fusing in FUSING_SWITCHES.items() if fusing in declared})
+
+    def _switch(self, attr: str) -> bool:
+        """A TTIR fusion switch; the conv-with-multiply one not given follows the level (on from 1, as tt-mlir)."""
+        value = getattr(self, attr)
+        if value is None:
+            return self.optimization_level >= 1
+        return bool(value)
 
     def resolve_composites(self) -> Pass:
         """ttnn-resolve-composites in this pipeline's composite-resolution mode, for its chip's architecture."""

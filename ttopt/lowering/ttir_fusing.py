@@ -18,6 +18,8 @@ Patterns (ttopt/lowering/fusing/, one family per module; preconditions in each m
 | silu | `x * sigmoid(x)` | `ttir.silu` |
 | sdpa | `matmul(softmax(scale(Q @ K^T) [+ mask]), V)` | `ttir.scaled_dot_product_attention` |
 | concatenate_heads | `reshape(permute(x, [0, 2, 1, 3]))` to [B, S, H*D] or [B*S, H*D] | `ttir.concatenate_heads` (then the 2-D reshape) |
+| conv_scale (`ttnn-enable-conv2d-with-multiply-pattern`) | `multiply(conv, per-channel constant)` | the conv with its weight (and bias) scaled |
+| conv_batch_norm (same switch) | `batch_norm_inference(conv)` | the conv with weight and bias folded from the statistics |
 | split_qkv (after the others) | three matmuls / linears of one input, each `permute(reshape(.), [0, 2, 1, 3])` into heads | one matmul / linear on the concatenated weights, `ttir.split_query_key_value_and_split_heads` |
 
 `ttir.dot_general` is first decomposed into matmuls (ttir-to-ttir-decomposition), as HEAD runs its
@@ -39,7 +41,7 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar
 
 from ttopt.device.cost_model import CostModel
 from ttopt.device.device import DeviceError, load_device
-from ttopt.lowering.fusing import activations, conv, heads, linear, reductions, rms_norm, sdpa, softmax, split_qkv
+from ttopt.lowering.fusing import activations, conv, conv_scale, heads, linear, reductions, rms_norm, sdpa, softmax, split_qkv
 from ttopt.lowering.fusing.cost import FusionCost
 from ttopt.lowering.fusing.match import Builder, Candidate, NotStatic, Rejected, where
 from ttopt.lowering.fusing.rounds import fuse_rounds
@@ -65,6 +67,9 @@ PATTERNS: dict[str, tuple[Matcher, ...]] = {
     "ttir.multiply": (reductions.match_scaled_sum, rms_norm.match, activations.match_gelu, activations.match_silu),
     "ttir.matmul": (sdpa.match,),
 }
+# With ttnn-enable-conv2d-with-multiply-pattern (tt-mlir's option, on from optimization-level=1 in
+# the backend pipeline): scales and batch norms folded into convs.
+CONV_SCALE_PATTERNS: dict[str, tuple[Matcher, ...]] = {"ttir.multiply": (conv_scale.match,), "ttir.batch_norm_inference": (conv_scale.match_batch_norm,)}
 # Tried once the patterns above reach their fixed point, as HEAD splits QKV in its TTNN fusing,
 # after attention is fused (the roles are read from the attention ops).
 LATE_PATTERNS: dict[str, tuple[Matcher, ...]] = {"ttir.matmul": (split_qkv.match,), "ttir.linear": (split_qkv.match,)}
@@ -146,6 +151,7 @@ class TTIRFusing(Pass):
     _before: ClassVar[dict[int, list[Operation]]]
     _positions: ClassVar[dict[int, int]]
     cost_check: bool = option(True, "Apply a fusion only when the fused op is estimated faster than the ops it replaces")
+    ttnn_enable_conv2d_with_multiply_pattern: bool = option(False, "Fold a constant per-channel multiply, or a batch norm, of a conv into its weight and bias (tt-mlir's ConvWithMultiply and BatchNormDecomposition)")
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "decisions", [])
@@ -186,7 +192,10 @@ class TTIRFusing(Pass):
         # A rejection is kept only if it still holds at the fixed point: an anchor that a later
         # fusion consumed, or whose pattern matched once other fusions ran, is not reported.
         rejected: dict[tuple[int, str], tuple[Operation, Decision]] = {}
-        for patterns in (PATTERNS, LATE_PATTERNS):
+        first = PATTERNS
+        if self.ttnn_enable_conv2d_with_multiply_pattern:
+            first = {k: CONV_SCALE_PATTERNS.get(k, ()) + PATTERNS.get(k, ()) for k in {**PATTERNS, **CONV_SCALE_PATTERNS}}
+        for patterns in (first, LATE_PATTERNS):
             self._rounds(block, cost, patterns, rejected)
         for op, d in rejected.values():
             if op.parent is block:
@@ -231,7 +240,7 @@ class TTIRFusing(Pass):
         before = sum(cost.op(o).ns for o in dead)
         after = sum(cost.op(o).ns for o in b.ops)
         d = Decision(c.pattern, where(anchor), True, c.note, c.fused, tuple(o.name for o in dead), before, after)
-        if self.cost_check and after >= before:
+        if self.cost_check and c.cost_checked and after >= before:
             b.discard()
             d.applied, d.reason = False, "the fused op is not estimated faster"
             rejected[(id(anchor), c.pattern)] = (anchor, d)

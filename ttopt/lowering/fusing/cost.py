@@ -5,7 +5,8 @@ fused op is estimated faster than the ops it makes dead.
 Each TTIR op is costed by `ttopt.device.cost_model.CostModel` as its TTNN counterpart. Creation ops
 (constants, fills) cost nothing: they are made once, not per run; so do concats, permutes,
 reshapes and typecasts of parameter / constant arguments (`ttcore.argument_type`), which
-const-eval hoists out of the run (the split-QKV weight concat). A broadcast read only by
+const-eval hoists out of the run (the split-QKV weight concat), and the arithmetic on them (a
+conv's folded scale). A broadcast read only by
 elementwise ops is free (TTNN broadcasts implicitly), else it is a `ttnn.repeat`.
 `scaled_dot_product_attention` has no op-model rule; it is estimated here in the cost model's
 terms (cost_terms): one program of the matmul kind whose compute is the two score and context
@@ -41,8 +42,10 @@ DTYPE = {"f64": "f32", "i64": "si32", "si64": "si32", "i32": "si32", "i1": "bf16
          "ui8": "u8", "ui16": "u16", "ui32": "u32"}  # fmt: skip
 SDPA = ("ttir.scaled_dot_product_attention", "ttnn.scaled_dot_product_attention")
 SPLIT_QKV = "ttir.split_query_key_value_and_split_heads"
-# Layout ops on weights: computed once by const-eval when they read only parameters and constants.
-HOISTED_LAYOUT = ("ttir.concat", "ttir.permute", "ttir.transpose", "ttir.reshape", "ttir.typecast")
+# Ops on weights: computed once by const-eval when they read only parameters and constants (layout
+# ops such as the split-QKV weight concat; the arithmetic a conv's folded scale or batch norm makes).
+HOISTED = ("ttir.concat", "ttir.permute", "ttir.transpose", "ttir.reshape", "ttir.typecast", "ttir.broadcast",
+           "ttir.multiply", "ttir.add", "ttir.subtract", "ttir.div", "ttir.sqrt")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -108,7 +111,7 @@ class FusionCost:
             return OpEstimate(0.0, "free (created once)")
         if op.name == "ttir.broadcast" and all(u.name in ELEMENTWISE_READERS for u in op.results[0].users):
             return OpEstimate(0.0, "free (implicit broadcast)")
-        if op.name in HOISTED_LAYOUT and all(self._weight(v) for v in inputs(op)):
+        if op.name in HOISTED and all(self._weight(v) for v in inputs(op)):
             return OpEstimate(0.0, "free (parameters only: hoisted to const-eval)")
         key = (op.name, tuple(v.type.resolve().text for v in inputs(op)), op.results[0].type.resolve().text if op.results else "")
         est = self._memo.get(key)
@@ -130,7 +133,7 @@ class FusionCost:
             out = func is not None and getattr(v, "index", -1) in self._const_args(func)
         elif op.name in FREE:
             out = op.name not in ("ttir.empty",)
-        elif op.name in HOISTED_LAYOUT and depth < 16:
+        elif op.name in HOISTED and depth < 16:
             out = all(self._weight(u, depth + 1) for u in inputs(op))
         else:
             out = False

@@ -46,6 +46,8 @@ class Candidate:
     # Ops after the anchor whose results the fusion replaces too: `build` then returns one value
     # per op of [anchor, *also], and the new ops go before the anchor.
     also: list[Operation] = field(default_factory=list)
+    # False: applied whatever the estimates say (a fusion its own switch asks for, as HEAD applies it).
+    cost_checked: bool = True
 
 
 class Builder:
