@@ -18,6 +18,10 @@ lowers, re-parses, passes `--verify-l1-budget` and has no ODS violation.
 
 Per model: ops, status (`ok` or the first error), ODS violations, estimated time at level 0 and at
 level 2, and the speed-up (level 0 / level 2; below 1.00x means level 2 is estimated slower). The
+levels differ as tt-mlir's do, not only in layouts: level 0 stamps HiFi4 and fp32 accumulation on
+every op with a compute config, level 2 leaves them to ttnn and folds constant conv scales and batch
+norms into the convs (`compute-cfg-math-fidelity=hifi4 compute-cfg-fp32-dest-acc-en=true` at level 2
+separates the layout gain). The
 summary row counts models compiled of all, and those whose only problem is an ODS violation listed
 (with the file that must fix it) in tests/lowering/ttnn_ods_known_violations.txt. `--check` exits 1 when a model does not compile or level 2
 is estimated slower than level 0; tests/lowering/test_ttmlir_models.py runs a subset.

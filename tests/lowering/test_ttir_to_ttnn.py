@@ -181,3 +181,35 @@ module {
     assert produced is not None
     lay = produced.encoding.resolve().typed
     assert not lay.is_tiled and lay.buffer_type is BufferType.DRAM  # row-major cannot be L1 interleaved
+
+
+def test_a_folded_conv_keeps_its_name_for_overrides() -> None:
+    text = """module {
+  func.func @f(%x: tensor<1x16x16x32xbf16>, %w: tensor<64x32x3x3xbf16> {ttcore.argument_type = #ttcore.argument_type<parameter>},
+               %s: tensor<1x1x1x64xbf16> {ttcore.argument_type = #ttcore.argument_type<constant>}) -> tensor<1x14x14x64xbf16> {
+    %0 = "ttir.conv2d"(%x, %w) <{stride = 1 : i32, padding = 0 : i32, dilation = 1 : i32, groups = 1 : i32}> : (tensor<1x16x16x32xbf16>, tensor<64x32x3x3xbf16>) -> tensor<1x14x14x64xbf16> loc("conv1")
+    %1 = "ttir.multiply"(%0, %s) : (tensor<1x14x14x64xbf16>, tensor<1x1x1x64xbf16>) -> tensor<1x14x14x64xbf16> loc("scale")
+    return %1 : tensor<1x14x14x64xbf16>
+  }
+}
+"""
+    module, _ = _lower(text, optimization_level=1, override_conv2d_config=["conv1=act_block_h_override#64"])
+    conv = next(op for op in module.walk() if op.name == "ttnn.conv2d")
+    assert conv.location.name == "conv1" and "act_block_h_override = 64" in print_module(module)
+    assert not any(op.name == "ttnn.multiply" for f in module.functions() if "const_eval" not in f.properties["sym_name"].text for op in f.walk())
+
+
+def test_an_integer_input_reaches_a_d2m_subgraph_tiled() -> None:
+    text = """module {
+  func.func @f(%a: tensor<32x64xsi32> {ttcore.argument_type = #ttcore.argument_type<input>},
+               %b: tensor<32x64xbf16> {ttcore.argument_type = #ttcore.argument_type<input>}) -> tensor<32x64xbf16> {
+    %0 = "ttir.typecast"(%a) : (tensor<32x64xsi32>) -> tensor<32x64xbf16>
+    %1 = "ttir.add"(%0, %b) : (tensor<32x64xbf16>, tensor<32x64xbf16>) -> tensor<32x64xbf16>
+    %2 = "ttir.exp"(%1) : (tensor<32x64xbf16>) -> tensor<32x64xbf16>
+    return %2 : tensor<32x64xbf16>
+  }
+}
+"""
+    module, _ = _lower(text, enable_create_d2m_subgraphs=True)
+    names = [op.name for op in module.walk()]
+    assert "ttnn.generic" in names and "ttnn.d2m_subgraph" not in names

@@ -112,3 +112,17 @@ def test_a_row_major_op_on_a_row_major_operand_keeps_its_layout(make_fn) -> None
     fn = make_fn(text)
     legal = fn.analyses.legal[fn.ops[0]]
     assert legal.fixed and "row-major" in legal.note  # its kernel keeps the operand's page layout
+
+
+def test_a_const_eval_result_reads_as_its_type_layout(make_fn) -> None:
+    # A load_cached with two results (a conv's weight and bias, say) has no single layout of its own.
+    text = (f'func.func private @f_const_eval_0(%a: {T}) -> ({T}, {T}) attributes {{tt.function_type = "const_eval"}} {{\n'
+            f'  %0 = "ttnn.relu"(%a) : ({T}) -> {T}\n  return %0, %0 : {T}, {T}\n}}\n'
+            f'func.func @f(%a0: {T}, %a1: {T}) -> {T} attributes {{tt.function_type = "forward_device"}} {{\n'
+            f'  %0:2 = ttcore.load_cached(@f_const_eval_0, [%a1]) : ({T}) -> ({T}, {T})\n'
+            f'  %1 = "ttnn.matmul"(%a0, %0#0) : ({T}, {T}) -> {T}\n'
+            f"  return %1 : {T}\n}}\n")  # fmt: skip
+    fn = make_fn(text)
+    mm = next(op for op in fn.ops if op.name == "ttnn.matmul")
+    assert fn.analyses.effective_inputs(mm) is not None  # the cached weight's layout is its type's
+    assert not fn.analyses.legal[mm].fixed

@@ -1,10 +1,10 @@
-"""The ops a layout change takes (tt-mlir HEAD's split: to_memory_config for the memory config,
-to_layout for page layout and dtype)."""
+"""The ops a layout change takes (tt-mlir HEAD's TTNNDecomposeLayouts: to_memory_config for the
+memory config, to_layout for the page layout, typecast for the data type)."""
 
 from __future__ import annotations
 
 from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
-from ttopt.optimizer.memory_move import TO_LAYOUT, TO_MEMORY_CONFIG, expresses, same_memory, steps
+from ttopt.optimizer.memory_move import TO_LAYOUT, TO_MEMORY_CONFIG, TYPECAST, expresses, same_memory, steps
 
 WG = (8, 8)
 SHAPE = (256, 512)
@@ -31,8 +31,28 @@ def test_page_layout_change_in_place_is_one_to_layout() -> None:
     assert expresses(TO_LAYOUT, src, dst) and not expresses(TO_MEMORY_CONFIG, src, dst)
 
 
-def test_dtype_change_in_place_is_one_to_layout() -> None:
-    assert steps(SHAPE, _lay(), _lay(dtype="f32"), WG) == [(TO_LAYOUT, _lay(dtype="f32"))]
+def test_dtype_change_in_place_is_one_typecast() -> None:
+    assert steps(SHAPE, _lay(), _lay(dtype="f32"), WG) == [(TYPECAST, _lay(dtype="f32"))]
+    assert expresses(TYPECAST, _lay(), _lay(dtype="f32")) and not expresses(TYPECAST, _lay(), _lay(tiled=False))
+
+
+def test_float_tilize_with_a_dtype_change_is_one_to_layout() -> None:
+    assert steps(SHAPE, _lay(tiled=False, dtype="f32"), _lay(), WG) == [(TO_LAYOUT, _lay())]
+
+
+def test_layout_and_dtype_changes_put_the_untilize_or_tilize_on_a_device_dtype() -> None:
+    # Untilize on the output's dtype (the device untilizes bf16): typecast first.
+    plan = steps(SHAPE, _lay(dtype="f32"), _lay(tiled=False), WG)
+    assert [(n, lay.is_tiled, lay.dtype.value) for n, lay in plan] == [(TYPECAST, True, "bf16"), (TO_LAYOUT, False, "bf16")]
+    # Untilize to u8 (not untilized on the device): untilize the input's dtype, then typecast.
+    plan = steps(SHAPE, _lay(dtype="u32"), _lay(tiled=False, dtype="u8"), WG)
+    assert [(n, lay.is_tiled, lay.dtype.value) for n, lay in plan] == [(TO_LAYOUT, False, "u32"), (TYPECAST, False, "u8")]
+    # Tilize an integer input on its own dtype, then typecast (integers convert only by typecast).
+    plan = steps(SHAPE, _lay(tiled=False, dtype="si32"), _lay(), WG)
+    assert [(n, lay.is_tiled, lay.dtype.value) for n, lay in plan] == [(TO_LAYOUT, True, "si32"), (TYPECAST, True, "bf16")]
+    # Tilize u8 (not tilized on the device): typecast first, then tilize the output's dtype.
+    plan = steps(SHAPE, _lay(tiled=False, dtype="u8"), _lay(dtype="u32"), WG)
+    assert [(n, lay.is_tiled, lay.dtype.value) for n, lay in plan] == [(TYPECAST, False, "u32"), (TO_LAYOUT, True, "u32")]
 
 
 def test_no_change_is_no_op() -> None:
@@ -46,17 +66,34 @@ def test_tilize_runs_before_the_move() -> None:
     assert same_memory(plan[0][1], src) and plan[-1][1] == dst
 
 
-def test_untilize_runs_after_the_move() -> None:
+def test_untilize_of_a_sharded_tensor_runs_after_the_move() -> None:
     src, dst = _lay(buffer="l1", mem="block_sharded", grid=(8, 8)), _lay(tiled=False)
     plan = steps(SHAPE, src, dst, WG)
     assert _describe(plan) == [(TO_MEMORY_CONFIG, "dram", True), (TO_LAYOUT, "dram", False)]
     assert same_memory(plan[0][1], dst) and plan[-1][1] == dst
 
 
+def test_untilize_of_a_dram_tensor_runs_before_the_move() -> None:
+    src, dst = _lay(), _lay(tiled=False, buffer="l1", mem="height_sharded", grid=(8, 1))
+    plan = steps(SHAPE, src, dst, WG)
+    assert _describe(plan) == [(TO_LAYOUT, "dram", False), (TO_MEMORY_CONFIG, "l1", False)]
+    assert same_memory(plan[0][1], src) and plan[-1][1] == dst
+
+
+def test_unaligned_height_sharded_tilize_goes_through_dram() -> None:
+    shape = (100, 64)
+    src = TTNNLayoutAttr.build(shape, "bf16", tiled=False, buffer_type="l1", memory_layout="height_sharded", grid=(4, 1), worker_grid=WG)
+    dst = TTNNLayoutAttr.build(shape, "bf16", buffer_type="l1", memory_layout="height_sharded", grid=(4, 1), worker_grid=WG)
+    plan = steps(shape, src, dst, WG)
+    assert [(n, lay.buffer_type.value, lay.is_tiled) for n, lay in plan] == [
+        (TO_MEMORY_CONFIG, "dram", False), (TO_LAYOUT, "dram", True), (TO_MEMORY_CONFIG, "l1", True)]  # fmt: skip
+
+
 def test_every_step_is_legal_for_its_op() -> None:
     layouts = [_lay(), _lay(tiled=False), _lay(buffer="l1"),
                _lay(buffer="l1", mem="height_sharded", grid=(8, 1)), _lay(buffer="l1", mem="block_sharded", grid=(8, 8)),
-               _lay(dtype="f32")]  # fmt: skip
+               _lay(dtype="f32"), _lay(tiled=False, dtype="f32"), _lay(dtype="u32"), _lay(tiled=False, dtype="u8"),
+               _lay(tiled=False, buffer="l1", mem="height_sharded", grid=(8, 1))]  # fmt: skip
     for src in layouts:
         for dst in layouts:
             cur = src

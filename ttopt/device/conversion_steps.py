@@ -3,11 +3,19 @@ another, as a plan of conversion ops (the optimizer writes them, the cost model 
 per op):
 
 * memory config only (buffer type, memory layout, grid): one `ttnn.to_memory_config`;
-* page layout (tile / row-major) or data type only: one `ttnn.to_layout`;
-* both: a tilize or a dtype change runs first, in the input's memory, then the memory move; an
-  untilize runs after the move (the sharded untilize tt-metal rejects never happens). When the
-  intermediate layout cannot exist (a row-major shard that is not tile aligned), the tensor goes
-  through DRAM interleaved: move, convert, move.
+* data type only: one `ttnn.typecast`; page layout (tile / row-major) only: one `ttnn.to_layout`;
+* both: one `ttnn.to_layout` for a float-to-float tilize, else a typecast and a to_layout, ordered
+  so the (un)tilize runs on a data type the device can (un)tilize (bf16, f32, u32, u16, si32):
+  an untilize after the typecast when the output's can, a tilize before it when the input's can;
+* with a memory change the page and dtype changes run in the input's memory, then the memory
+  move; an untilize of an L1-sharded tensor, or of an L1 one going to DRAM, moves first and
+  untilizes in the output's memory.
+
+When an intermediate layout cannot exist (a row-major shard that is not tile aligned), or a
+height-sharded L1 tensor whose last two dims are not tile aligned would be tilized in place (which
+tt-metal rejects; HEAD unshards, pads, tilizes and slices), the tensor goes through DRAM
+interleaved: move, convert, move. HEAD's host round trips (neither data type can (un)tilize on the
+device) are not planned: the conversion stays on the device.
 """
 
 from __future__ import annotations
@@ -16,10 +24,17 @@ from typing import Any
 
 from ttopt.device.layout_info import DRAM, INTERLEAVED
 from ttopt.dialects.errors import AttrError
+from ttopt.dialects.ttcore_attrs import DataType
+from ttopt.dialects.ttnn_attrs import BufferType, TensorMemoryLayout
 from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
 
 TO_LAYOUT = "ttnn.to_layout"
 TO_MEMORY_CONFIG = "ttnn.to_memory_config"
+TYPECAST = "ttnn.typecast"
+# Data types tt-metal tilizes and untilizes on the device (HEAD's isOnDeviceLayoutChangeSupportedForDataType).
+DEVICE_PAGE_DTYPES = frozenset({DataType.BF16, DataType.F32, DataType.U32, DataType.U16, DataType.SI32})
+# A to_layout converts numerically only within the float family (HEAD's isFloatFamily).
+NOT_FLOAT = frozenset({DataType.U32, DataType.U16, DataType.U8, DataType.SI32})
 
 
 def same_memory(a: TTNNLayoutAttr, b: TTNNLayoutAttr) -> bool:
@@ -39,6 +54,8 @@ def expresses(name: str, src: TTNNLayoutAttr, dst: TTNNLayoutAttr) -> bool:
         return same_page(src, dst)
     if name == TO_LAYOUT:
         return same_memory(src, dst)
+    if name == TYPECAST:
+        return same_memory(src, dst) and src.is_tiled == dst.is_tiled
     return False
 
 
@@ -52,6 +69,49 @@ def _relayout(base: TTNNLayoutAttr, shape: tuple[int, ...], tiled: bool, dtype: 
         return None
 
 
+def _unaligned_sharded_tilize(shape: tuple[int, ...], cur: TTNNLayoutAttr, dst: TTNNLayoutAttr) -> bool:
+    """A tilize of a height-sharded L1 tensor whose last two dims are not tile aligned (tt-metal#30541)."""
+    return (not cur.is_tiled and dst.is_tiled and cur.buffer_type == BufferType.L1
+            and cur.memory_layout == TensorMemoryLayout.HEIGHT_SHARDED and len(shape) >= 2
+            and (shape[-2] % 32 != 0 or shape[-1] % 32 != 0))  # fmt: skip
+
+
+def _page_steps(shape: tuple[int, ...], cur: TTNNLayoutAttr, dst: TTNNLayoutAttr, wg: tuple[int, int]) -> list[tuple[str, TTNNLayoutAttr]] | None:
+    """The page-layout and data-type changes from `cur` to `dst`'s page layout and dtype, in `cur`'s
+    memory (HEAD's layoutAndDtypeTransformations on the device); None when a layout cannot exist."""
+    layout, dtype = cur.is_tiled != dst.is_tiled, cur.dtype != dst.dtype
+    if layout and _unaligned_sharded_tilize(shape, cur, dst):
+        return None
+    seq: list[tuple[str, bool, Any]]
+    if layout and dtype:
+        if dst.is_tiled and cur.dtype not in NOT_FLOAT and dst.dtype not in NOT_FLOAT:
+            seq = [(TO_LAYOUT, True, dst.dtype)]
+        elif cur.is_tiled:  # untilize on the output's dtype when the device can, else on the input's
+            seq = ([(TYPECAST, True, dst.dtype), (TO_LAYOUT, False, dst.dtype)] if dst.dtype in DEVICE_PAGE_DTYPES
+                   else [(TO_LAYOUT, False, cur.dtype), (TYPECAST, False, dst.dtype)])  # fmt: skip
+        else:  # tilize on the input's dtype when the device can, else on the output's
+            seq = ([(TO_LAYOUT, True, cur.dtype), (TYPECAST, True, dst.dtype)] if cur.dtype in DEVICE_PAGE_DTYPES
+                   else [(TYPECAST, False, dst.dtype), (TO_LAYOUT, True, dst.dtype)])  # fmt: skip
+    elif layout:
+        seq = [(TO_LAYOUT, dst.is_tiled, cur.dtype)]
+    elif dtype:
+        seq = [(TYPECAST, cur.is_tiled, dst.dtype)]
+    else:
+        return []
+    out = []
+    for name, tiled, dt in seq:
+        lay = _relayout(cur, shape, tiled, dt, wg)
+        if lay is None:
+            return None
+        out.append((name, lay))
+    return out
+
+
+def _ending_at(plan: list[tuple[str, TTNNLayoutAttr]], dst: TTNNLayoutAttr) -> list[tuple[str, TTNNLayoutAttr]]:
+    """`plan` with its last op's result exactly `dst` (what it rebuilt equals it in all that matters)."""
+    return [*plan[:-1], (plan[-1][0], dst)] if plan else plan
+
+
 def steps(shape: tuple[int, ...], src: TTNNLayoutAttr, dst: TTNNLayoutAttr, wg: tuple[int, int]) -> list[tuple[str, TTNNLayoutAttr]]:
     """(op name, result layout) of each op from `src` to `dst`, in order; empty when they are equal."""
     if src == dst:
@@ -59,23 +119,31 @@ def steps(shape: tuple[int, ...], src: TTNNLayoutAttr, dst: TTNNLayoutAttr, wg: 
     if same_page(src, dst):
         return [(TO_MEMORY_CONFIG, dst)]
     if same_memory(src, dst):
-        return [(TO_LAYOUT, dst)]
-    untilize = src.is_tiled and not dst.is_tiled
-    if untilize:
-        mid = _relayout(dst, shape, src.is_tiled, src.dtype, wg)
-        if mid is not None:
-            return [(TO_MEMORY_CONFIG, mid), (TO_LAYOUT, dst)]
+        plan = _page_steps(shape, src, dst, wg)
+        if plan is not None:
+            return _ending_at(plan, dst)
     else:
-        mid = _relayout(src, shape, dst.is_tiled, dst.dtype, wg)
-        if mid is not None:
-            return [(TO_LAYOUT, mid), (TO_MEMORY_CONFIG, dst)]
+        untilize = src.is_tiled and not dst.is_tiled
+        l1 = src.buffer_type == BufferType.L1
+        move_first = untilize and ((l1 and src.is_sharded) or (l1 and dst.buffer_type == BufferType.DRAM))
+        if not move_first:
+            plan = _page_steps(shape, src, dst, wg)
+            if plan is not None:
+                return [*plan, (TO_MEMORY_CONFIG, dst)]
+        else:
+            mid = _relayout(dst, shape, src.is_tiled, src.dtype, wg)
+            plan = _page_steps(shape, mid, dst, wg) if mid is not None else None
+            if mid is not None and plan is not None:
+                return [(TO_MEMORY_CONFIG, mid), *_ending_at(plan, dst)]
     a = _relayout(TTNNLayoutAttr.build(shape, src.dtype, buffer_type=DRAM, memory_layout=INTERLEAVED, worker_grid=wg),
                   shape, src.is_tiled, src.dtype, wg)  # fmt: skip
     b = _relayout(TTNNLayoutAttr.build(shape, dst.dtype, buffer_type=DRAM, memory_layout=INTERLEAVED, worker_grid=wg),
                   shape, dst.is_tiled, dst.dtype, wg)  # fmt: skip
     assert a is not None and b is not None  # DRAM interleaved holds any shape in either page layout
+    plan = _page_steps(shape, a, b, wg)
+    assert plan is not None  # every layout in DRAM interleaved exists
     out = [] if a == src else [(TO_MEMORY_CONFIG, a)]
-    out.append((TO_LAYOUT, b))
+    out.extend(_ending_at(plan, b))
     if b != dst:
         out.append((TO_MEMORY_CONFIG, dst))
     return out

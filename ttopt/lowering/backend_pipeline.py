@@ -5,10 +5,13 @@ names, so its optimizer tests' RUN lines work as written:
 
 Steps: `stablehlo-to-ttir-pipeline` when StableHLO ops are left (a JAX module, or the sharding
 pipeline's output without `lower-compute`: composites, inlining, `convert-stablehlo-to-ttir`),
-`convert-ttir-to-ttnn` (TTNN ops, tiled DRAM-interleaved layouts; mesh_shards and collectives
-convert there too, to HEAD's distribute/aggregate_tensor, collective and point_to_point ops), `ttnn-workaround` (typecasts
-around ops whose kernels take fewer data types; `disable-workarounds=true` skips it),
-`ttnn-optimizer` when asked, `ttnn-deallocate`.
+`ttcore-mark-functions-as-forward`, `ttir-fusing`, `convert-ttir-to-ttnn` (TTNN ops, tiled
+DRAM-interleaved layouts, input arguments row-major and tiled in the function; mesh_shards and
+collectives convert there too, to HEAD's distribute/aggregate_tensor, collective and
+point_to_point ops), `ttnn-fusing`, `ttnn-workaround` (typecasts around ops whose kernels take
+fewer data types; `disable-workarounds=true` skips it), `ttnn-set-compute-kernel-config`, with the
+optimizer const-eval, `ttnn-rm-layout-propagation`, `ttnn-decompose-layouts`, `ttnn-optimizer`
+and the validation (else `ttnn-decompose-layouts` alone), const-eval, `ttnn-deallocate`.
 
 | option | optimizer |
 |---|---|
@@ -251,11 +254,6 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
         yield self._dtype_step(n + 1, "ttnn-weight-dtype-conversion", "experimental-weight-dtype", self.experimental_weight_dtype)
         yield self._dtype_step(n + 1, "ttnn-kv-cache-dtype-conversion", "experimental-kv-cache-dtype", self.experimental_kv_cache_dtype)
         yield PipelineStep(n + 1, "ttnn-set-compute-kernel-config", self.compute_config())
-        # Row-major integer inputs stay row-major as far as their readers take it (tt-mlir runs this
-        # first in its optimizer); the input tilizes left become ttnn.to_layout before the optimizer reads them.
-        yield PipelineStep(n + 1, "ttnn-rm-layout-propagation", _new("ttnn-rm-layout-propagation") if self.optimizer_enabled() else None,
-                           "" if self.optimizer_enabled() else "optimization-level=0 and enable-optimizer=false")  # fmt: skip
-        yield PipelineStep(n + 1, "ttnn-decompose-layouts", _new("ttnn-decompose-layouts"))
         if self.optimizer_enabled():
             if self.enable_const_eval:
                 # Hoisted first, as tt-mlir does, so the optimizer never places weight-only ops
@@ -265,12 +263,18 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
             # outlines), so a chain over constants and parameters stays cached in its const-eval function.
             yield PipelineStep(n + 2, "ttnn-create-d2m-subgraphs", _new("ttnn-create-d2m-subgraphs") if self.enable_create_d2m_subgraphs else None,
                                "" if self.enable_create_d2m_subgraphs else "enable-create-d2m-subgraphs=false")  # fmt: skip
+            # Row-major integer inputs stay row-major as far as their readers take it (the first step
+            # of tt-mlir's optimizer); the input tilizes left become ttnn.to_layout for the optimizer.
+            yield PipelineStep(n + 2, "ttnn-rm-layout-propagation", _new("ttnn-rm-layout-propagation"))
+            yield PipelineStep(n + 2, "ttnn-decompose-layouts", _new("ttnn-decompose-layouts"))
             yield PipelineStep(n + 2, "ttnn-optimizer", self.optimizer())
             # tt-mlir validates every op after its optimizer and falls back where the op rejects its layouts.
             yield PipelineStep(n + 2, "ttnn-operation-validation-and-fallback", self.validation())
             # tt-mlir then decomposes the layout changes the validation inserted.
             yield PipelineStep(n + 2, "ttnn-decompose-layouts", _new("ttnn-decompose-layouts"))
         else:
+            # The input tilizes become ttnn.to_layout (tt-mlir decomposes layouts at every level).
+            yield PipelineStep(n + 2, "ttnn-decompose-layouts", _new("ttnn-decompose-layouts"))
             yield PipelineStep(n + 2, "ttnn-optimizer", skipped="optimization-level=0 and enable-optimizer=false")
         # After the optimizer has laid the subgraphs out (as tt-mlir compiles them after its analysis passes).
         yield PipelineStep(n + 2, "ttnn-through-d2m-pipeline", self.d2m_compile() if self.enable_create_d2m_subgraphs else None,

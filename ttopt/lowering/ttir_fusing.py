@@ -29,7 +29,7 @@ pattern order at each op (so a softmax fused first can then become part of an at
 Cost: each candidate is built aside; the ops that would become dead (the anchor and every matched
 op with no other reader) are estimated as `convert-ttir-to-ttnn` leaves them (fusing/cost.py), and
 the fusion is applied only when the new ops' estimate is lower (`cost-check=false` applies every
-match, as HEAD does). `--trace` prints one line per candidate: applied or not, and why -- the
+match, as HEAD does; topk and the conv-scale folds are applied without the check, as HEAD). `--trace` prints one line per candidate: applied or not, and why -- the
 failed precondition, or both estimates. `--stats`: per pattern applied / rejected, and the time
 saved.
 """

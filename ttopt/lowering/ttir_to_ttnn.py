@@ -1,11 +1,12 @@
 """`convert-ttir-to-ttnn`: TTIR compute ops to TTNN ops, every tensor in a tiled DRAM-interleaved
-`#ttnn.ttnn_layout` (as tt-mlir's TTNNLayout pass leaves a program before the optimizer).
+`#ttnn.ttnn_layout` but input arguments (row-major) and conv weights (on the host), as tt-mlir's
+TTNNLayout pass leaves a program before the optimizer.
 
 * Types: every ranked tensor of a function (arguments, results, op results) gets the layout of its
   shape and element type: tile, DRAM, interleaved, printed through `#ttnn_layoutN` aliases. Function
   arguments and results stay on the device in DRAM, as tt-mlir's pipeline leaves them, except
   arguments read only as conv weights or biases: those stay on the host, row-major. An argument
-  typed `#ttcore.argument_type<input>` (not a KV cache, nor read by a mesh_shard) arrives
+  typed `#ttcore.argument_type<input>` (not a KV cache, nor read by a mesh_shard or tt_lang_op) arrives
   row-major in DRAM and is tiled by a `ttnn.to_tensor_spec` before its first reader, as tt-mlir's
   TTNNLayout does; `ttnn-decompose-layouts` makes that a `ttnn.to_layout`.
 * Ops: one TTNN op per TTIR op (conversion table below) with tt-mlir's attribute spellings, and one
@@ -704,7 +705,7 @@ class ConvertTTIRToTTNN(Pass):
     """TTIR compute ops -> TTNN ops with DRAM-interleaved tile layouts."""
 
     name = "convert-ttir-to-ttnn"
-    summary = "TTIR ops to TTNN ops; every tensor gets a tiled DRAM-interleaved ttnn_layout (ttir-to-ttnn-backend-pipeline's conversion)"
+    summary = "TTIR ops to TTNN ops; every tensor gets a tiled DRAM-interleaved ttnn_layout, input arguments a row-major one (ttir-to-ttnn-backend-pipeline's conversion)"
 
     enable_implicit_broadcast_folding_pass: bool = option(
         True, "A broadcast read only by elementwise ops becomes their implicit broadcast (tt-mlir's TTIRImplicitBroadcastFold); false keeps it a ttnn.repeat")

@@ -9,8 +9,8 @@ row-major output it writes when its kernel takes row-major on that operand:
 * a result data type other than the program's gets a row-major `ttnn.to_tensor_spec` to it after
   the op (`<name>_dtype_conversion`), and propagation continues from there;
 * an op that does not keep row-major stops the propagation; one tt-mlir's op model does not cover
-  (collectives, device and trace ops, generic kernels) gets its operand tiled back first
-  (`<name>_stop_propagation_conversion`);
+  (collectives, device and trace ops, generic kernels), or a `ttnn.d2m_subgraph` (its D2M kernels
+  read tiles), gets its operand tiled back first (`<name>_stop_propagation_conversion`);
 * a row-major value returned where the signature says tiled is tiled before the return
   (`_return_conversion`).
 
@@ -51,6 +51,9 @@ OP_MODEL_EXEMPT = frozenset(f"ttnn.{n}" for n in (
     "generic", "dump_tensor", "load_tensor", "distribute_tensor", "aggregate_tensor", "create_global_semaphore",
     "reset_global_semaphore", "allocate_moe_compute_semaphore", "tt_lang_op",
 ))  # fmt: skip
+# Subgraphs compiled into D2M kernels, which read device tiles: like an exempt op, an operand is
+# tiled back first (D2M cannot compile a row-major tensor).
+TILES_ONLY = OP_MODEL_EXEMPT | {"ttnn.d2m_subgraph"}
 # Kernels that read and write row-major sticks (their output keeps the input's page layout).
 ROW_MAJOR_OPS = frozenset(f"ttnn.{n}" for n in (
     "reshape", "permute", "slice_static", "concat", "repeat", "pad", "typecast", "upsample",
@@ -165,7 +168,7 @@ class _Propagation:
                     continue
                 got = row_major_output(user)
                 if got is None:
-                    if user.name in OP_MODEL_EXEMPT:
+                    if user.name in TILES_ONLY:
                         for i in indices:
                             self.tile_operand(user, i, current)
                     continue

@@ -195,8 +195,11 @@ class AnalysisPipeline:
         producer = getattr(value, "op", None)
         if producer is not None:
             info = self.legal.get(producer)
-            if info is not None:
-                return info.default_layout()
+            lay = info.default_layout() if info is not None else None
+            if lay is not None:
+                return lay
+        # A producer the analyses know no layout of (a ttcore.load_cached of const-eval, a
+        # multi-result op): the value's own type says it.
         return current_layout(value.type)
 
     def effective_inputs(self, op: Any) -> list[TTNNLayoutAttr] | None:

@@ -97,7 +97,7 @@ SUMMARIES: dict[str, str] = {
     'convert-stablehlo-to-ttir': 'StableHLO/CHLO compute ops -> TTIR (elementwise, matmul/dot_general, conv2d, reductions, data movement)',
     'convert-to-ttir': 'sdy.mesh -> ttcore.meshes, manual_computation -> ttir.mesh_shard, StableHLO collectives -> ttir CCL ops',
     'convert-to-ttnn-ccl': "ttir.mesh_shard and TTIR collectives -> HEAD's TTNN ops (distribute/aggregate_tensor, collectives, point_to_point)",
-    'convert-ttir-to-ttnn': "TTIR ops to TTNN ops; every tensor gets a tiled DRAM-interleaved ttnn_layout (ttir-to-ttnn-backend-pipeline's conversion)",
+    'convert-ttir-to-ttnn': "TTIR ops to TTNN ops; every tensor gets a tiled DRAM-interleaved ttnn_layout, input arguments a row-major one (ttir-to-ttnn-backend-pipeline's conversion)",
     'cse': 'Common subexpression elimination of side-effect-free ops without regions',
     'inliner': 'Inline func.call of private functions and drop private functions left without uses',
     'insert-explicit-reshards': "Insert sdy.reshard / sdy.all_reduce so every op's shardings are compatible",

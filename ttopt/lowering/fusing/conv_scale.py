@@ -6,7 +6,10 @@ from optimization-level=1, as tt-mlir does.
 
 Preconditions, as HEAD:
 
-* the conv has one use, the multiply (or the batch norm);
+* the conv has one use, the multiply (or the batch norm), directly or through the permute a
+  channels-first conv is decomposed into (then the permute follows the new conv); the multiply's
+  result is the conv's (no wider broadcast, no other element type); a grouped conv_transpose2d,
+  whose weight holds a group's output channels, does not fold;
 * the scale is const-evaluable (every function argument its def chain reaches is a parameter or
   constant argument, `ttcore.argument_type`) and does not depend on the conv;
 * the scale (through one broadcast: its input) has the conv result's rank and is 1 in every
@@ -20,9 +23,10 @@ constants, so const-eval computes them once: the run keeps one conv.
 A batch norm `(x - mean) / sqrt(var + eps) * scale + offset` of a conv becomes
 `alpha = scale / sqrt(var + eps)`, `beta = offset - alpha * mean` (reshaped to the conv's channel
 dimension when 1-D) and the conv with its weight scaled by alpha and `beta` (plus a scaled bias)
-as its bias. Its operands must be 1-D or 4-D and its dimension the conv's channel dimension, directly
-or through the permute a channels-first conv is decomposed into (then with 1-D statistics); HEAD
-decomposes a batch norm along another dimension but then fuses nothing, ttopt keeps it.
+as its bias. Its statistics must share one shape, 1-D or 4-D (one value per channel), and its dimension must
+be the conv's channel dimension (through the permute, where there is one); HEAD decomposes a batch
+norm along another dimension but then fuses nothing, ttopt keeps it. The new conv keeps the old
+one's location and attributes, as HEAD rewrites it in place.
 """
 
 from __future__ import annotations
@@ -79,20 +83,53 @@ def const_evaluable(v: Value, conv: Operation) -> bool:
     return True
 
 
-def _per_channel(conv: Operation, v: Value) -> str:
-    """Why `v` is not one value per output channel of `conv` (empty when it is)."""
+def _conv_behind(v: Value) -> tuple[Operation, Operation | None] | str | None:
+    """The conv `v` reads, directly or through the permute a channels-first conv is decomposed into
+    (ttir-to-ttir-decomposition runs before ttir-fusing here; tt-mlir fuses before and after it);
+    why it cannot fold, or None when there is no conv."""
+    perm = producer(v, "ttir.permute")
+    conv_v = inputs(perm)[0] if perm is not None else v
+    conv = producer(conv_v, *CONVS)
+    if conv is None:
+        return None
+    if not one_use(v) or not one_use(conv_v):
+        return "the conv has other users"
+    w, out = shape(inputs(conv)[1]), shape(conv.results[0])
+    if w[_kernel_out_dim(conv)] != out[_channel_dim(conv)]:
+        return "a grouped conv_transpose2d's weight holds a group's output channels"
+    return conv, perm
+
+
+def _order(perm: Operation | None, rank: int) -> list[int] | None:
+    """The permutation from the conv's output to what the pattern reads (identity without one)."""
+    if perm is None:
+        return list(range(rank))
+    order = list(int_values(perm.properties.get("permutation")) or ())
+    return order if len(order) == rank else None
+
+
+def _per_channel(conv: Operation, order: list[int], v: Value) -> str:
+    """Why `v`, in the read layout, is not one value per output channel of `conv` (empty when it is)."""
     out = shape(conv.results[0])
     c = _channel_dim(conv)
     s = shape(v)
     if len(s) != len(out):
         return f"scale {list(s)} has not the conv output's rank {len(out)}"
-    if any(d != (out[c] if i == c else 1) for i, d in enumerate(s)):
+    if any(d != (out[c] if order[i] == c else 1) for i, d in enumerate(s)):
         return f"scale {list(s)} is not one value per output channel ({out[c]})"
     return ""
 
 
+def _in_conv_layout(b: Builder, conv: Operation, v: Value) -> Value:
+    """A per-channel `v` (1-D, or 1 but in one dim) reshaped to the conv output's per-channel shape."""
+    per = [1] * len(shape(conv.results[0]))
+    per[_channel_dim(conv)] = shape(conv.results[0])[_channel_dim(conv)]
+    return b.reshape(v, tuple(per))
+
+
 def _scaled_weight(b: Builder, conv: Operation, scale: Value, broadcast: bool) -> Value:
-    """The conv's weight times `scale` with its channel moved to the weight's output-feature dim."""
+    """The conv's weight times the per-channel `scale` (in the conv's layout), its channel moved to
+    the weight's output-feature dim."""
     w = inputs(conv)[1]
     wt = w.type.resolve()
     s = list(shape(scale))
@@ -101,77 +138,92 @@ def _scaled_weight(b: Builder, conv: Operation, scale: Value, broadcast: bool) -
     st = scale.type.resolve()
     r = b.emit("reshape", [scale], TensorType(tuple(s), st.element_type, st.encoding), shape=i32_array(s))
     if broadcast:
-        dims = DenseArrayAttr("i64", tuple(wd // rd if rd == 1 else 1 for wd, rd in zip(shape(w), s)))
+        dims = DenseArrayAttr("i64", tuple(wd if rd == 1 else 1 for wd, rd in zip(shape(w), s)))
         r = b.emit("broadcast", [r], TensorType(tuple(shape(w)), st.element_type, wt.encoding), broadcast_dimensions=dims)
     return b.emit("multiply", [w, r], wt)
 
 
-def _conv_with(b: Builder, conv: Operation, weight: Value, bias: Value | None, result: Any) -> Value:
+def _conv_with(b: Builder, conv: Operation, perm: Operation | None, weight: Value, bias: Value | None) -> Value:
+    """The conv on the new weight and bias, keeping its location and attributes (as HEAD rewrites it
+    in place: overrides naming it still apply), then the permute it was read through."""
     ops = [inputs(conv)[0], weight] + ([bias] if bias is not None else [])
-    return b.emit(conv.name[5:], ops, result, **dict(conv.properties))
+    out = b.emit(conv.name[5:], ops, conv.results[0].type, **dict(conv.properties))
+    new = out.op  # type: ignore[attr-defined]
+    new.location = conv.location
+    new.attributes = dict(conv.attributes)
+    if perm is None:
+        return out
+    return b.emit("permute", [out], perm.results[0].type, **dict(perm.properties))
 
 
 def match(mul: Operation) -> Candidate | Rejected | None:
-    """A `ttir.multiply` of a single-use conv and a const-evaluable per-channel scale."""
+    """A `ttir.multiply` of a single-use conv (or its permute) and a const-evaluable per-channel scale."""
     lhs, rhs = inputs(mul)[:2]
     reason = ""
     for conv_v, raw in ((lhs, rhs), (rhs, lhs)):
-        conv = producer(conv_v, *CONVS)
-        if conv is None:
+        found = _conv_behind(conv_v)
+        if found is None:
             continue
-        if not one_use(conv_v):
-            reason = "the conv has other users"
+        if isinstance(found, str):
+            reason = found
             continue
+        conv, perm = found
+        if mul.results[0].type.resolve() != conv_v.type.resolve():
+            reason = "the multiply's result is not the conv's (a wider broadcast or another element type)"
+            continue
+        order = _order(perm, len(shape(conv_v)))
         bcast = producer(raw, "ttir.broadcast")
         scale = inputs(bcast)[0] if bcast is not None else raw
-        why = _per_channel(conv, scale)
+        why = "the permute has no readable permutation" if order is None else _per_channel(conv, order, scale)
         if why:
             reason = why
             continue
         if not const_evaluable(raw, conv):
             reason = "the scale is not computed from parameters and constants only"
             continue
-        return _candidate(mul, conv, raw, scale, bcast is not None)
+        return _candidate(mul, conv, perm, scale, bcast is not None)
     return Rejected(NAME, mul, reason) if reason else None
 
 
-def _candidate(mul: Operation, conv: Operation, raw: Value, scale: Value, broadcast: bool) -> Candidate:
+def _candidate(mul: Operation, conv: Operation, perm: Operation | None, scale: Value, broadcast: bool) -> Candidate:
     ins = inputs(conv)
 
     def build(b: Builder) -> Value:
-        weight = _scaled_weight(b, conv, scale, broadcast)
-        bias = b.emit("multiply", [ins[2], scale], ins[2].type) if len(ins) > 2 else None
-        return _conv_with(b, conv, weight, bias, mul.results[0].type)
+        per = _in_conv_layout(b, conv, scale)
+        weight = _scaled_weight(b, conv, per, broadcast)
+        bias = b.emit("multiply", [ins[2], per], ins[2].type) if len(ins) > 2 else None
+        return _conv_with(b, conv, perm, weight, bias)
 
     return Candidate(NAME, mul, conv.name, build, note="weight scaled in const-eval", cost_checked=False)
 
 
 def match_batch_norm(bn: Operation) -> Candidate | Rejected | None:
-    """A `ttir.batch_norm_inference` of a single-use conv with const-evaluable statistics."""
+    """A `ttir.batch_norm_inference` of a single-use conv (or its permute) with const-evaluable
+    per-channel statistics."""
     x = inputs(bn)[0]
-    # A channels-first conv reaches ttir-fusing as permute(conv) (ttir-to-ttir-decomposition runs
-    # first here; tt-mlir fuses before and after it): the batch norm folds through the permute.
-    perm = producer(x, "ttir.permute")
-    conv_v = inputs(perm)[0] if perm is not None else x
-    conv = producer(conv_v, *CONVS)
-    if conv is None:
+    found = _conv_behind(x)
+    if found is None:
         return None
-    if not one_use(x) or not one_use(conv_v):
-        return Rejected(BATCH_NORM, bn, "the conv has other users")
+    if isinstance(found, str):
+        return Rejected(BATCH_NORM, bn, found)
+    conv, perm = found
     stats = inputs(bn)[1:5]
-    if len(stats) != 4 or any(len(shape(v)) not in (1, 4) for v in stats):
-        return Rejected(BATCH_NORM, bn, "batch norm operands must be 1-D or 4-D")
+    order = _order(perm, len(shape(x)))
+    if len(stats) != 4 or order is None or len({shape(v) for v in stats}) != 1 or len(shape(stats[0])) not in (1, 4):
+        return Rejected(BATCH_NORM, bn, "the statistics must share one shape, 1-D or 4-D")
     dim = int(getattr(bn.properties.get("dimension"), "value", 1))
-    order = list(int_values(perm.properties.get("permutation")) or ()) if perm is not None else list(range(len(shape(x))))
-    if len(order) != len(shape(x)):
-        return Rejected(BATCH_NORM, bn, "the permute has no readable permutation")
-    if order[dim] != _channel_dim(conv) or (perm is not None and any(len(shape(v)) == 4 for v in stats)):
-        return Rejected(BATCH_NORM, bn, f"normalizes dimension {dim}, not the conv's channels ({_channel_dim(conv)})")
-    dim = _channel_dim(conv)
+    c = _channel_dim(conv)
+    if not 0 <= dim < len(order) or order[dim] != c:
+        return Rejected(BATCH_NORM, bn, f"normalizes dimension {dim}, not the conv's channels")
+    channels = shape(conv.results[0])[c]
+    s0 = shape(stats[0])
+    why = (f"statistics {list(s0)} are not one value per channel ({channels})" if s0[0] != channels else "") if len(s0) == 1 \
+        else _per_channel(conv, order, stats[0])
+    if why:
+        return Rejected(BATCH_NORM, bn, why)
     if not all(const_evaluable(v, conv) for v in stats):
         return Rejected(BATCH_NORM, bn, "the statistics are not computed from parameters and constants only")
     eps = float(getattr(bn.properties.get("epsilon"), "value", 1e-5))
-    channels = shape(conv.results[0])[dim]
 
     def build(b: Builder) -> Value:
         scale, offset, mean, var = stats
@@ -181,24 +233,12 @@ def match_batch_norm(bn: Operation) -> Candidate | Rejected | None:
         std = b.emit("sqrt", [b.emit("add", [var, full], var.type)], var.type)
         alpha = b.emit("div", [scale, std], scale.type)
         beta = b.emit("subtract", [offset, b.emit("multiply", [mean, alpha], mean.type)], offset.type)
-        per_channel = [1, 1, 1, 1]
-        per_channel[dim] = channels
-
-        def to4(v: Value) -> Value:
-            if len(shape(v)) == 4:
-                return v
-            t = v.type.resolve()
-            return b.emit("reshape", [v], TensorType(tuple(per_channel), t.element_type, t.encoding), shape=i32_array(per_channel))
-
-        alpha4, beta4 = to4(alpha), to4(beta)
+        alpha4, beta4 = _in_conv_layout(b, conv, alpha), _in_conv_layout(b, conv, beta)
         ins = inputs(conv)
         weight = _scaled_weight(b, conv, alpha4, broadcast=False)
         bias = beta4
         if len(ins) > 2:
             bias = b.emit("add", [b.emit("multiply", [ins[2], alpha4], ins[2].type), beta4], ins[2].type)
-        if perm is None:
-            return _conv_with(b, conv, weight, bias, bn.results[0].type)
-        folded = _conv_with(b, conv, weight, bias, conv.results[0].type)
-        return b.emit("permute", [folded], bn.results[0].type, **dict(perm.properties))
+        return _conv_with(b, conv, perm, weight, bias)
 
     return Candidate(BATCH_NORM, bn, conv.name, build, note="batch norm folded into the weight and bias in const-eval", cost_checked=False)

@@ -4,7 +4,8 @@ fused op is estimated faster than the ops it makes dead.
 
 Each TTIR op is costed by `ttopt.device.cost_model.CostModel` as its TTNN counterpart. Creation ops
 (constants, fills) cost nothing: they are made once, not per run; so do concats, permutes,
-reshapes and typecasts of parameter / constant arguments (`ttcore.argument_type`), which
+reshapes, typecasts, broadcasts and elementwise arithmetic of parameter / constant arguments
+(`ttcore.argument_type`), which
 const-eval hoists out of the run (the split-QKV weight concat), and the arithmetic on them (a
 conv's folded scale). A broadcast read only by
 elementwise ops is free (TTNN broadcasts implicitly), else it is a `ttnn.repeat`.
