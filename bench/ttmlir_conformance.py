@@ -8,7 +8,8 @@ test/ttmlir whose RUN lines use `--ttir-to-ttnn-backend-pipeline` or `--ttir-to-
 `optimizer` (test/ttmlir/Dialect/TTNN/optimizer/**, with greedy/, op_layout_fallbacks/ and
 ttnn_fusing/, where HEAD keeps the TTNN fusing tests), `ttir-to-ttnn`
 (test/ttmlir/Conversion/TTIRToTTNN) and `ttnn-passes` (the standalone TTNN transforms ttopt has:
-test/ttmlir/Dialect/TTNN/{set_compute_kernel_config,kv_cache_conversion,weight_conversion,dispatch_d2m}). In the last three, `%system_desc_path%` (the system desc
+test/ttmlir/Dialect/TTNN/{set_compute_kernel_config,kv_cache_conversion,weight_conversion,dispatch_d2m,
+Transforms/Workarounds}). In the last three, `%system_desc_path%` (the system desc
 tt-mlir's lit config queries from the machine's device) stands for ttopt's n150 preset outside
 multi-chip directories (n300, llmbox, tg, ...), and RUN lines that only serialize or execute the
 output (`ttmlir-translate --ttnn-to-flatbuffer`, `ttrt`) are skipped: they check nothing about
@@ -178,9 +179,8 @@ SUITES = {
     ),
     "ttnn-passes": Suite(
         "ttnn-passes",
-        # Transforms/Workarounds is left out: most of its tests check HEAD's layout workarounds
-        # (row-major operands through ttnn.to_tensor_spec), which ttopt's ttnn-workaround does not apply.
-        tuple(f"test/ttmlir/Dialect/TTNN/{d}" for d in ("set_compute_kernel_config", "kv_cache_conversion", "weight_conversion", "dispatch_d2m")),
+        tuple(f"test/ttmlir/Dialect/TTNN/{d}" for d in ("set_compute_kernel_config", "kv_cache_conversion", "weight_conversion", "dispatch_d2m",
+                                                        "Transforms/Workarounds")),  # fmt: skip
         BACKEND_PASSES | TTNN_TRANSFORMS,
         BACKEND_OUTSIDE,
         ROOT / "bench" / "ttmlir_ttnn_passes_known_differences.txt",

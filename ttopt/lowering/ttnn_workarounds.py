@@ -1,10 +1,10 @@
 """`ttnn-workaround`: the data-type workarounds tt-mlir's TTNNWorkarounds pass applies to TTNN ops
 whose tt-metal kernels take fewer data types than the op (TTNNWorkaroundsPass.cpp).
 
-An operand whose data type the op's kernel does not take is first `ttnn.typecast` to one it
-does; a result computed in another data type is typecast back after the op, so the change stays
-local to the op, as HEAD's workaround pass leaves it (after its to_tensor_spec ops are decomposed
-into typecasts):
+An operand whose data type the op's kernel does not take first goes through a
+`ttnn.to_tensor_spec` to one it does; a result computed in another data type goes through one back
+after the op, so the change stays local to the op, as HEAD's workaround pass leaves it
+(`ttnn-decompose-layouts` makes each a `ttnn.typecast`):
 
 | op | operands | results |
 |---|---|---|
@@ -208,7 +208,8 @@ WORKAROUNDS: dict[str, Callable[[Operation], Workaround]] = {
 
 
 class _Caster:
-    """Builds `ttnn.typecast`s to another data type with the same layout otherwise."""
+    """Builds `ttnn.to_tensor_spec`s to another data type with the same layout otherwise (HEAD's
+    form; ttnn-decompose-layouts makes each a ttnn.typecast)."""
 
     def __init__(self, module: Any) -> None:
         self.aliaser = LayoutAliaser(module)
@@ -222,7 +223,7 @@ class _Caster:
         return self.aliaser.tensor_type(t, lay.relayout(shape, dtype=dt))
 
     def cast(self, v: Any, t: TensorType, anchor: Operation) -> Operation:
-        op = Operation("ttnn.typecast", [v], [t], location=anchor.location)
+        op = Operation("ttnn.to_tensor_spec", [v], [t], location=anchor.location)
         op.pos = anchor.pos
         return op
 
