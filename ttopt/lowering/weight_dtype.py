@@ -34,8 +34,8 @@ CONVERTIBLE = ("bf16", "f32")
 BFP_DTYPES = ("none", "bfp_bf8", "bfp_bf4")
 
 
-def traces_to_const_args(v: Any, consts: set[int]) -> bool:
-    """Whether every function argument `v`'s def chain reaches is a parameter / constant one (and there is one)."""
+def reached_arguments(v: Any, avoid: Any = None) -> set[int] | None:
+    """Indices of the function arguments `v`'s def chain reaches; None when it passes through `avoid`."""
     seen: set[int] = set()
     args: set[int] = set()
     stack = [v]
@@ -48,8 +48,16 @@ def traces_to_const_args(v: Any, consts: set[int]) -> bool:
         if p is None:
             args.add(x.index)
             continue
+        if p is avoid:
+            return None
         stack.extend(p.operands)
-    return bool(args) and args <= consts
+    return args
+
+
+def traces_to_const_args(v: Any, consts: set[int]) -> bool:
+    """Whether every function argument `v`'s def chain reaches is a parameter / constant one (and there is one)."""
+    args = reached_arguments(v)
+    return bool(args) and args is not None and args <= consts
 
 
 def _target(op: Operation, default: str) -> str:

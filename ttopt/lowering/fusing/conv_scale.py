@@ -31,7 +31,7 @@ one's location and attributes, as HEAD rewrites it in place.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ttopt.dialects.ttir import inputs
 from ttopt.ir.attributes import DenseArrayAttr
@@ -52,35 +52,20 @@ def _kernel_out_dim(conv: Operation) -> int:
     return 1 if conv.name == "ttir.conv_transpose2d" else 0
 
 
-def _const_args(func: Any) -> set[int]:
-    from ttopt.lowering.const_eval import const_args
-
-    return const_args(func)
-
-
 def const_evaluable(v: Value, conv: Operation) -> bool:
     """Every argument `v`'s def chain reaches is a parameter / constant argument, and the chain
     does not pass through `conv`."""
-    seen: set[int] = set()
-    stack: list[Any] = [v]
-    consts: set[int] | None = None
-    while stack:
-        x = stack.pop()
-        if id(x) in seen:
-            continue
-        seen.add(id(x))
-        op = getattr(x, "op", None)
-        if op is conv:
-            return False
-        if op is not None:
-            stack.extend(op.operands)
-            continue
-        if consts is None:
-            block = getattr(x, "block", None)
-            consts = _const_args(block.parent.parent) if block is not None else set()
-        if x.index not in consts:
-            return False
-    return True
+    from ttopt.lowering.const_eval import const_args
+    from ttopt.lowering.weight_dtype import reached_arguments
+
+    args = reached_arguments(v, avoid=conv)
+    if args is None:
+        return False
+    if not args:
+        return True  # created constants only
+    region = conv.parent.parent if conv.parent is not None else None
+    func = region.parent if region is not None else None
+    return func is not None and args <= const_args(func)
 
 
 def _conv_behind(v: Value) -> tuple[Operation, Operation | None] | str | None:
