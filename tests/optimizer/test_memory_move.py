@@ -66,6 +66,14 @@ def test_tilize_runs_before_the_move() -> None:
     assert same_memory(plan[0][1], src) and plan[-1][1] == dst
 
 
+def test_a_block_float_untilize_casts_its_tiles_first() -> None:
+    # Neither bfp_bf8 nor u8 is untilized on the device, and a block float has no row-major layout.
+    plan = steps(SHAPE, _lay(dtype="bfp_bf8"), _lay(tiled=False, dtype="u8"), WG)
+    assert [(n, lay.is_tiled, lay.dtype.value) for n, lay in plan] == [(TYPECAST, True, "u8"), (TO_LAYOUT, False, "u8")]
+    plan = steps(SHAPE, _lay(tiled=False, dtype="u8"), _lay(dtype="bfp_bf8"), WG)
+    assert [(n, lay.is_tiled, lay.dtype.value) for n, lay in plan] == [(TO_LAYOUT, True, "u8"), (TYPECAST, True, "bfp_bf8")]
+
+
 def test_untilize_of_a_sharded_tensor_runs_after_the_move() -> None:
     src, dst = _lay(buffer="l1", mem="block_sharded", grid=(8, 8)), _lay(tiled=False)
     plan = steps(SHAPE, src, dst, WG)
@@ -93,7 +101,8 @@ def test_every_step_is_legal_for_its_op() -> None:
     layouts = [_lay(), _lay(tiled=False), _lay(buffer="l1"),
                _lay(buffer="l1", mem="height_sharded", grid=(8, 1)), _lay(buffer="l1", mem="block_sharded", grid=(8, 8)),
                _lay(dtype="f32"), _lay(tiled=False, dtype="f32"), _lay(dtype="u32"), _lay(tiled=False, dtype="u8"),
-               _lay(tiled=False, buffer="l1", mem="height_sharded", grid=(8, 1))]  # fmt: skip
+               _lay(tiled=False, buffer="l1", mem="height_sharded", grid=(8, 1)), _lay(dtype="bfp_bf8"),
+               _lay(buffer="l1", mem="block_sharded", grid=(8, 8), dtype="bfp_bf8"), _lay(tiled=False, dtype="f16")]  # fmt: skip
     for src in layouts:
         for dst in layouts:
             cur = src

@@ -15,7 +15,8 @@ When an intermediate layout cannot exist (a row-major shard that is not tile ali
 height-sharded L1 tensor whose last two dims are not tile aligned would be tilized in place (which
 tt-metal rejects; HEAD unshards, pads, tilizes and slices), the tensor goes through DRAM
 interleaved: move, convert, move. HEAD's host round trips (neither data type can (un)tilize on the
-device) are not planned: the conversion stays on the device.
+device: u8, f16, block floats) are not planned: the conversion stays on the device, in the order
+whose intermediate layout can exist (a block float has no row-major layout).
 """
 
 from __future__ import annotations
@@ -82,29 +83,36 @@ def _page_steps(shape: tuple[int, ...], cur: TTNNLayoutAttr, dst: TTNNLayoutAttr
     layout, dtype = cur.is_tiled != dst.is_tiled, cur.dtype != dst.dtype
     if layout and _unaligned_sharded_tilize(shape, cur, dst):
         return None
-    seq: list[tuple[str, bool, Any]]
+    orders: list[list[tuple[str, bool, Any]]]
     if layout and dtype:
+        # The typecast runs on tiles either side of the (un)tilize; the order puts the (un)tilize on
+        # a dtype the device (un)tilizes, else (HEAD's host order) the one whose layout can exist.
+        cast_tiles_first = [(TYPECAST, True, dst.dtype), (TO_LAYOUT, False, dst.dtype)]
+        untilize_first = [(TO_LAYOUT, False, cur.dtype), (TYPECAST, False, dst.dtype)]
+        tilize_first = [(TO_LAYOUT, True, cur.dtype), (TYPECAST, True, dst.dtype)]
+        cast_rows_first = [(TYPECAST, False, dst.dtype), (TO_LAYOUT, True, dst.dtype)]
         if dst.is_tiled and cur.dtype not in NOT_FLOAT and dst.dtype not in NOT_FLOAT:
-            seq = [(TO_LAYOUT, True, dst.dtype)]
-        elif cur.is_tiled:  # untilize on the output's dtype when the device can, else on the input's
-            seq = ([(TYPECAST, True, dst.dtype), (TO_LAYOUT, False, dst.dtype)] if dst.dtype in DEVICE_PAGE_DTYPES
-                   else [(TO_LAYOUT, False, cur.dtype), (TYPECAST, False, dst.dtype)])  # fmt: skip
-        else:  # tilize on the input's dtype when the device can, else on the output's
-            seq = ([(TO_LAYOUT, True, cur.dtype), (TYPECAST, True, dst.dtype)] if cur.dtype in DEVICE_PAGE_DTYPES
-                   else [(TYPECAST, False, dst.dtype), (TO_LAYOUT, True, dst.dtype)])  # fmt: skip
+            orders = [[(TO_LAYOUT, True, dst.dtype)]]
+        elif cur.is_tiled:
+            orders = [cast_tiles_first, untilize_first] if dst.dtype in DEVICE_PAGE_DTYPES else [untilize_first, cast_tiles_first]
+        else:
+            orders = [tilize_first, cast_rows_first] if cur.dtype in DEVICE_PAGE_DTYPES else [cast_rows_first, tilize_first]
     elif layout:
-        seq = [(TO_LAYOUT, dst.is_tiled, cur.dtype)]
+        orders = [[(TO_LAYOUT, dst.is_tiled, cur.dtype)]]
     elif dtype:
-        seq = [(TYPECAST, cur.is_tiled, dst.dtype)]
+        orders = [[(TYPECAST, cur.is_tiled, dst.dtype)]]
     else:
         return []
-    out = []
-    for name, tiled, dt in seq:
-        lay = _relayout(cur, shape, tiled, dt, wg)
-        if lay is None:
-            return None
-        out.append((name, lay))
-    return out
+    for seq in orders:
+        out = []
+        for name, tiled, dt in seq:
+            lay = _relayout(cur, shape, tiled, dt, wg)
+            if lay is None:
+                break
+            out.append((name, lay))
+        else:
+            return out
+    return None
 
 
 def _ending_at(plan: list[tuple[str, TTNNLayoutAttr]], dst: TTNNLayoutAttr) -> list[tuple[str, TTNNLayoutAttr]]:
@@ -141,7 +149,8 @@ def steps(shape: tuple[int, ...], src: TTNNLayoutAttr, dst: TTNNLayoutAttr, wg: 
                   shape, dst.is_tiled, dst.dtype, wg)  # fmt: skip
     assert a is not None and b is not None  # DRAM interleaved holds any shape in either page layout
     plan = _page_steps(shape, a, b, wg)
-    assert plan is not None  # every layout in DRAM interleaved exists
+    if plan is None:  # no intermediate either way (a block-float tile to row-major): one to_layout
+        plan = [(TO_LAYOUT, b)]
     out = [] if a == src else [(TO_MEMORY_CONFIG, a)]
     out.extend(_ending_at(plan, b))
     if b != dst:

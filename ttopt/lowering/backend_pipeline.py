@@ -8,10 +8,11 @@ pipeline's output without `lower-compute`: composites, inlining, `convert-stable
 `ttcore-mark-functions-as-forward`, `ttir-fusing`, `convert-ttir-to-ttnn` (TTNN ops, tiled
 DRAM-interleaved layouts, input arguments row-major and tiled in the function; mesh_shards and
 collectives convert there too, to HEAD's distribute/aggregate_tensor, collective and
-point_to_point ops), `ttnn-fusing`, `ttnn-workaround` (typecasts around ops whose kernels take
-fewer data types; `disable-workarounds=true` skips it), `ttnn-set-compute-kernel-config`, with the
-optimizer const-eval, `ttnn-rm-layout-propagation`, `ttnn-decompose-layouts`, `ttnn-optimizer`
-and the validation (else `ttnn-decompose-layouts` alone), const-eval, `ttnn-deallocate`.
+point_to_point ops), `ttnn-fusing`, `ttnn-workaround` (data-type changes around ops whose kernels
+take fewer data types; `disable-workarounds=true` skips it), `ttnn-set-compute-kernel-config`, with
+the optimizer const-eval, `ttnn-create-d2m-subgraphs` when asked, `ttnn-rm-layout-propagation`,
+`ttnn-decompose-layouts`, `ttnn-optimizer`, the validation and `ttnn-decompose-layouts` again
+(else `ttnn-decompose-layouts` alone), the D2M compilation, const-eval, `ttnn-deallocate`.
 
 | option | optimizer |
 |---|---|

@@ -322,10 +322,10 @@ def apply_workarounds(module: Module) -> dict[str, int]:
 @register_pass
 @dataclass
 class TTNNWorkaround(Pass):
-    """Typecast the operands and results of TTNN ops whose kernels take fewer data types (HEAD's workarounds)."""
+    """Convert the operands and results of TTNN ops whose kernels take fewer data types (HEAD's workarounds)."""
 
     name = "ttnn-workaround"
-    summary = "TTNN data-type workarounds: typecasts around ops whose tt-metal kernels take fewer data types (tanh, where, prod, argmax, sort, ...)"
+    summary = "TTNN data-type workarounds: to_tensor_spec data-type changes around ops whose tt-metal kernels take fewer data types (tanh, where, prod, argmax, sort, ...)"
 
     def run(self, module: Module, ctx: PassContext) -> None:
         ctx.stats.setdefault(self.name, {}).update(apply_workarounds(module))

@@ -1,7 +1,8 @@
 """`ttnn-decompose-layouts`: every `ttnn.to_tensor_spec` between two device layouts becomes the
-conversion ops tt-mlir's TTNNDecomposeLayouts emits for it (`memory_move.conversion_ops`:
-`ttnn.to_layout` for a page-layout or data-type change, `ttnn.to_memory_config` for a memory
-change, both in the order tt-metal can run them); one between equal layouts is dropped.
+conversion ops tt-mlir's TTNNDecomposeLayouts emits for it (`memory_move.conversion_ops`,
+planned by `device/conversion_steps.py`: `ttnn.to_layout` for a page-layout change, `ttnn.typecast`
+for a data-type change, `ttnn.to_memory_config` for a memory change, in the order tt-metal can run
+them); one between equal layouts is dropped.
 
 A `ttnn.to_tensor_spec` to or from host memory is left as it is (ttopt's conversion ops are the
 device-to-device ones).

@@ -134,7 +134,7 @@ SUMMARIES: dict[str, str] = {
     'ttnn-through-d2m-pipeline': 'Compile the function of each ttnn.d2m_subgraph into ttnn.generic ops (fused compute + to_layout) with generated EmitC kernels',
     'ttnn-trace-hoist-transform': 'Move the device computation of each forward function into @trace_N_<func>, with slot allocation, capture and execute functions, called through ttnn.capture_or_execute_trace',
     'ttnn-weight-dtype-conversion': 'Cast the parameter-only weights of matmul / linear ops to the target block-float type (bfp_bf4 on the host)',
-    'ttnn-workaround': 'TTNN data-type workarounds: typecasts around ops whose tt-metal kernels take fewer data types (tanh, where, prod, argmax, sort, ...)',
+    'ttnn-workaround': 'TTNN data-type workarounds: to_tensor_spec data-type changes around ops whose tt-metal kernels take fewer data types (tanh, where, prod, argmax, sort, ...)',
     'update-global-to-local-shapes': 'Set all mesh axes manual, give manual_computation bodies local shapes, lower sdy collectives to StableHLO',
     'user-priority-propagation': 'Propagate sdy shardings by dimension priorities p0, p1, ... (Shardy user-priority strategy)',
     'wrap-under-manual-computation': 'Move every public function body under an sdy.manual_computation with the argument/result shardings',
