@@ -87,15 +87,6 @@ def set_compute_config(module: Any, overrides: dict[str, str]) -> int:
         changed += 1
     return changed
 
-def knob_overrides(math_fidelity: str, **bools: str) -> dict[str, str]:
-    """Tri-state option values (`undefined` / `unset` for none) -> the knobs to write."""
-    out = {"math_fidelity": math_fidelity} if math_fidelity not in ("", "undefined") else {}
-    for knob in BOOL_KNOBS:
-        value = bools.get(knob, "unset")
-        if value in ("true", "false"):
-            out[knob] = value
-    return out
-
 
 @register_pass
 @dataclass
@@ -112,8 +103,10 @@ class TTNNSetComputeKernelConfig(Pass):
     dst_full_sync_en: str = option("unset", "dst_full_sync_en of every op with a compute config that does not set it (unset: tt-metal's)", choices=TRISTATE)
 
     def overrides(self) -> dict[str, str]:
-        """The knobs this pass writes where an op leaves them out."""
-        return knob_overrides(self.math_fidelity, **{k: getattr(self, k) for k in BOOL_KNOBS})
+        """The knobs this pass writes where an op leaves them out (`undefined` / `unset`: none)."""
+        out = {"math_fidelity": self.math_fidelity} if self.math_fidelity != "undefined" else {}
+        out.update({k: v for k in BOOL_KNOBS if (v := getattr(self, k)) != "unset"})
+        return out
 
     def run(self, module: Module, ctx: PassContext) -> None:
         changed = set_compute_config(module, self.overrides())

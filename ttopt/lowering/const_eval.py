@@ -43,7 +43,7 @@ from ttopt.optimizer.analyses import current_layout, ranked_shape
 from ttopt.optimizer.rewrite import LayoutAliaser, update_function_type
 from ttopt.passes.base import Pass, option
 from ttopt.passes.registry import register_pass
-from ttopt.sharding.func_attrs import ARGUMENT_TYPE, arg_attrs, func_name
+from ttopt.sharding.func_attrs import argument_kinds, func_name
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module
@@ -66,17 +66,27 @@ def is_const_eval(func: Any) -> bool:
 
 def const_args(func: Any) -> set[int]:
     """Indices of the arguments typed parameter or constant (`ttcore.argument_type`)."""
-    out = set()
-    for i, d in enumerate(arg_attrs(func)):
-        a = d.get(ARGUMENT_TYPE)
-        typed = getattr(a.resolve(), "typed", None) if a is not None else None
-        value = getattr(typed, "value", None)
-        text = getattr(value, "value", value)
-        if text is None and a is not None:
-            text = a.resolve().text.rsplit("<", 1)[-1].rstrip(">")
-        if str(text) in CONST_ARG_TYPES:
-            out.add(i)
-    return out
+    return {i for i, kind in enumerate(argument_kinds(func)) if kind in CONST_ARG_TYPES}
+
+
+def reached_arguments(v: Any, avoid: Any = None) -> set[int] | None:
+    """Indices of the function arguments `v`'s def chain reaches; None when it passes through `avoid`."""
+    seen: set[int] = set()
+    args: set[int] = set()
+    stack = [v]
+    while stack:
+        x = stack.pop()
+        if id(x) in seen:
+            continue
+        seen.add(id(x))
+        p = getattr(x, "op", None)
+        if p is None:
+            args.add(x.index)
+            continue
+        if p is avoid:
+            return None
+        stack.extend(p.operands)
+    return args
 
 
 # -- 1. conv2d weight preparation ------------------------------------------------------------------

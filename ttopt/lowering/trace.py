@@ -42,7 +42,7 @@ from ttopt.optimizer.analyses import current_layout, ranked_shape
 from ttopt.optimizer.rewrite import LayoutAliaser, update_function_type
 from ttopt.passes.base import Pass
 from ttopt.passes.registry import register_pass
-from ttopt.sharding.func_attrs import ARGUMENT_TYPE, arg_attrs, func_name, is_public, set_arg_attrs
+from ttopt.sharding.func_attrs import ARGUMENT_TYPE, arg_attrs, argument_kinds, func_name, is_public, set_arg_attrs
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module
@@ -73,10 +73,7 @@ def _cq() -> dict[str, Any]:
 
 
 def _argument_type(func: Any, index: int) -> str:
-    a = arg_attrs(func)[index].get(ARGUMENT_TYPE)
-    if a is None:
-        return "input"
-    return a.resolve().print().rsplit("<", 1)[-1].rstrip(">")
+    return argument_kinds(func)[index] or "input"
 
 
 def _device_resident(func: Any, v: Any) -> bool:

@@ -70,6 +70,7 @@ PATTERNS: dict[str, tuple[Matcher, ...]] = {
 # With ttnn-enable-conv2d-with-multiply-pattern (tt-mlir's option, on from optimization-level=1 in
 # the backend pipeline): scales and batch norms folded into convs.
 CONV_SCALE_PATTERNS: dict[str, tuple[Matcher, ...]] = {"ttir.multiply": (conv_scale.match,), "ttir.batch_norm_inference": (conv_scale.match_batch_norm,)}
+WITH_CONV_SCALE = {k: CONV_SCALE_PATTERNS.get(k, ()) + PATTERNS.get(k, ()) for k in {**PATTERNS, **CONV_SCALE_PATTERNS}}
 # Tried once the patterns above reach their fixed point, as HEAD splits QKV in its TTNN fusing,
 # after attention is fused (the roles are read from the attention ops).
 LATE_PATTERNS: dict[str, tuple[Matcher, ...]] = {"ttir.matmul": (split_qkv.match,), "ttir.linear": (split_qkv.match,)}
@@ -192,9 +193,7 @@ class TTIRFusing(Pass):
         # A rejection is kept only if it still holds at the fixed point: an anchor that a later
         # fusion consumed, or whose pattern matched once other fusions ran, is not reported.
         rejected: dict[tuple[int, str], tuple[Operation, Decision]] = {}
-        first = PATTERNS
-        if self.ttnn_enable_conv2d_with_multiply_pattern:
-            first = {k: CONV_SCALE_PATTERNS.get(k, ()) + PATTERNS.get(k, ()) for k in {**PATTERNS, **CONV_SCALE_PATTERNS}}
+        first = WITH_CONV_SCALE if self.ttnn_enable_conv2d_with_multiply_pattern else PATTERNS
         for patterns in (first, LATE_PATTERNS):
             self._rounds(block, cost, patterns, rejected)
         for op, d in rejected.values():

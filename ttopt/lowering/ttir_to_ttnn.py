@@ -323,12 +323,10 @@ def _row_major_inputs(func: Any) -> list[Any]:
     """Arguments typed `#ttcore.argument_type<input>` that tt-mlir's TTNNLayout keeps row-major in
     DRAM (tiled in the function): not KV caches, nor read by a mesh_shard or tt_lang op, nor conv
     weights (those stay on the host)."""
-    from ttopt.sharding.func_attrs import ARGUMENT_TYPE, arg_attrs
+    from ttopt.sharding.func_attrs import arg_attrs, argument_kinds
 
     out = []
-    for arg, attrs in zip(func.regions[0].entry.args, arg_attrs(func)):
-        a = attrs.get(ARGUMENT_TYPE)
-        kind = a.resolve().print().rsplit("<", 1)[-1].rstrip(">") if a is not None else None
+    for arg, attrs, kind in zip(func.regions[0].entry.args, arg_attrs(func), argument_kinds(func)):
         if kind != "input" or "ttcore.kv_cache" in attrs or not isinstance(arg.type.resolve(), TensorType):
             continue
         if _conv_weight(arg) or any(u.name in ("ttir.mesh_shard", "ttir.tt_lang_op") for u in arg.users):

@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from ttopt.passes.context import PassContext
 
 FORWARD_ATTR, FORWARD_VALUE = "tt.function_type", "forward_device"
-ARGUMENT_TYPE, KV_CACHE = "ttcore.argument_type", "ttcore.kv_cache"
+KV_CACHE = "ttcore.kv_cache"
 # Ops tt-mlir's op model does not cover (TTNNOps.td's OpModelExempt trait).
 OP_MODEL_EXEMPT = frozenset(f"ttnn.{n}" for n in (
     "get_device", "to_device", "from_device", "sparse_matmul", "all_to_all_dispatch", "all_to_all_dispatch_metadata",
@@ -115,16 +115,14 @@ class _Propagation:
 
     def input_arguments(self) -> list[Any]:
         """Integer arguments typed input (not KV caches) in row-major layout."""
-        from ttopt.sharding.func_attrs import arg_attrs
+        from ttopt.sharding.func_attrs import arg_attrs, argument_kinds
 
         out = []
         entry = self.func.regions[0].entry
-        for arg, attrs in zip(entry.args, arg_attrs(self.func)):
-            a = attrs.get(ARGUMENT_TYPE)
-            kind = getattr(getattr(a.resolve(), "typed", None), "value", None) if a is not None else None
+        for arg, attrs, kind in zip(entry.args, arg_attrs(self.func), argument_kinds(self.func)):
             t = arg.type.resolve()
             lay = _layout(t)
-            if KV_CACHE in attrs or str(kind) != "input" or lay is None or lay.is_tiled:
+            if KV_CACHE in attrs or kind != "input" or lay is None or lay.is_tiled:
                 continue
             if isinstance(t, TensorType) and getattr(t.element_type, "is_integer", False):
                 out.append(arg)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ttopt.ir.operation import Operation
-from ttopt.lowering.const_eval import const_args
+from ttopt.lowering.const_eval import const_args, reached_arguments
 from ttopt.lowering.dtype_types import dtype_of, with_dtype
 from ttopt.lowering.trace import get_or_insert_device, is_forward
 from ttopt.optimizer.rewrite import LayoutAliaser
@@ -32,26 +32,6 @@ OP_DTYPE = "ttcore.weight_dtype"
 LEGAL_OP_DTYPES = ("bfp_bf8", "bfp_bf4", "bf16")
 CONVERTIBLE = ("bf16", "f32")
 BFP_DTYPES = ("none", "bfp_bf8", "bfp_bf4")
-
-
-def reached_arguments(v: Any, avoid: Any = None) -> set[int] | None:
-    """Indices of the function arguments `v`'s def chain reaches; None when it passes through `avoid`."""
-    seen: set[int] = set()
-    args: set[int] = set()
-    stack = [v]
-    while stack:
-        x = stack.pop()
-        if id(x) in seen:
-            continue
-        seen.add(id(x))
-        p = getattr(x, "op", None)
-        if p is None:
-            args.add(x.index)
-            continue
-        if p is avoid:
-            return None
-        stack.extend(p.operands)
-    return args
 
 
 def traces_to_const_args(v: Any, consts: set[int]) -> bool:

@@ -63,6 +63,20 @@ def arg_attrs(func: Operation) -> list[dict[str, Attribute]]:
     return _dicts(func, "arg_attrs", len(func_type(func).inputs))
 
 
+def argument_kinds(func: Operation) -> list[str | None]:
+    """Each argument's `ttcore.argument_type` (input, parameter, constant, default), None when untyped."""
+    out: list[str | None] = []
+    for d in arg_attrs(func):
+        a = d.get(ARGUMENT_TYPE)
+        if a is None:
+            out.append(None)
+            continue
+        value = getattr(getattr(a.resolve(), "typed", None), "value", None)
+        value = getattr(value, "value", value)
+        out.append(str(value) if value is not None else a.resolve().text.rsplit("<", 1)[-1].rstrip(">"))
+    return out
+
+
 def res_attrs(func: Operation) -> list[dict[str, Attribute]]:
     """Copies of the result attribute dictionaries (one per result)."""
     return _dicts(func, "res_attrs", len(func_type(func).results))

@@ -55,8 +55,7 @@ def _kernel_out_dim(conv: Operation) -> int:
 def const_evaluable(v: Value, conv: Operation) -> bool:
     """Every argument `v`'s def chain reaches is a parameter / constant argument, and the chain
     does not pass through `conv`."""
-    from ttopt.lowering.const_eval import const_args
-    from ttopt.lowering.weight_dtype import reached_arguments
+    from ttopt.lowering.const_eval import const_args, reached_arguments
 
     args = reached_arguments(v, avoid=conv)
     if args is None:
@@ -133,7 +132,7 @@ def _conv_with(b: Builder, conv: Operation, perm: Operation | None, weight: Valu
     in place: overrides naming it still apply), then the permute it was read through."""
     ops = [inputs(conv)[0], weight] + ([bias] if bias is not None else [])
     out = b.emit(conv.name[5:], ops, conv.results[0].type, **dict(conv.properties))
-    new = out.op  # type: ignore[attr-defined]
+    new = b.ops[-1]
     new.location = conv.location
     new.attributes = dict(conv.attributes)
     if perm is None:
@@ -202,8 +201,10 @@ def match_batch_norm(bn: Operation) -> Candidate | Rejected | None:
         return Rejected(BATCH_NORM, bn, f"normalizes dimension {dim}, not the conv's channels")
     channels = shape(conv.results[0])[c]
     s0 = shape(stats[0])
-    why = (f"statistics {list(s0)} are not one value per channel ({channels})" if s0[0] != channels else "") if len(s0) == 1 \
-        else _per_channel(conv, order, stats[0])
+    if len(s0) == 1:
+        why = f"statistics {list(s0)} are not one value per channel ({channels})" if s0[0] != channels else ""
+    else:
+        why = _per_channel(conv, order, stats[0])
     if why:
         return Rejected(BATCH_NORM, bn, why)
     if not all(const_evaluable(v, conv) for v in stats):
