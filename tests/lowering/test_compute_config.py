@@ -7,10 +7,7 @@ from __future__ import annotations
 import pytest
 
 from ttopt.ir.printer import print_module
-from ttopt.parse.parser import parse_module
-from ttopt.passes.context import PassContext
-from ttopt.passes.manager import PassManager
-from ttopt.passes.pipeline import instantiate, parse_pipeline
+from ttopt.testing.ttnn_outputs import run_pipeline
 
 TEXT = """module {
   func.func @f(%a: tensor<32x64xbf16>, %b: tensor<64x32xbf16>) -> tensor<32x32xbf16> {
@@ -30,11 +27,12 @@ LARGE_K = """module {
 """
 
 
+def _run(pass_name: str, text: str, options: str) -> str:
+    return print_module(run_pipeline(text, "t.mlir", f"builtin.module({pass_name}{{{options}}})"))
+
+
 def backend(text: str, options: str = "") -> str:
-    module = parse_module(text, "t.mlir")
-    pipeline = f"builtin.module(ttir-to-ttnn-backend-pipeline{{{options}}})"
-    PassManager(instantiate(parse_pipeline(pipeline), pipeline), PassContext()).run(module)
-    return print_module(module)
+    return _run("ttir-to-ttnn-backend-pipeline", text, options)
 
 
 def test_given_knobs_go_on_every_configurable_op() -> None:
@@ -72,11 +70,7 @@ def test_undefined_and_unset_leave_a_knob_out() -> None:
 
 
 def test_the_pass_alone_has_heads_defaults() -> None:
-    ttnn = backend(TEXT, "optimization-level=1")
-    module = parse_module(ttnn, "t.mlir")
-    pipeline = "builtin.module(ttnn-set-compute-kernel-config)"
-    PassManager(instantiate(parse_pipeline(pipeline), pipeline), PassContext()).run(module)
-    assert print_module(module).count(LEVEL0) == 2
+    assert _set(backend(TEXT, "optimization-level=1"), "").count(LEVEL0) == 2
 
 
 def test_large_inner_dimension_bf16_matmul_accumulates_in_fp32() -> None:
@@ -85,10 +79,7 @@ def test_large_inner_dimension_bf16_matmul_accumulates_in_fp32() -> None:
 
 
 def _set(text: str, options: str) -> str:
-    module = parse_module(text, "t.mlir")
-    pipeline = f"builtin.module(ttnn-set-compute-kernel-config{{{options}}})"
-    PassManager(instantiate(parse_pipeline(pipeline), pipeline), PassContext()).run(module)
-    return print_module(module)
+    return _run("ttnn-set-compute-kernel-config", text, options)
 
 
 def test_a_config_in_the_attribute_dictionary_is_read_and_kept_there() -> None:
