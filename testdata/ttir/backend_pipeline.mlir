@@ -5,8 +5,9 @@
 
 // TTIR -> TTNN without the optimizer (optimization-level=0): every tensor tiled, DRAM interleaved;
 // one get_device for the conv; dot_general -> matmul; a broadcast read only by an elementwise op is
-// its implicit broadcast; conv2d reads and writes the flattened NHWC form through reshapes; each
-// intermediate is deallocated after its last reader, arguments and results are not.
+// its implicit broadcast; conv2d reads and writes the flattened NHWC form through reshapes, its
+// input row-major (HEAD's conv workaround without the optimizer); each intermediate is deallocated
+// after its last reader, arguments and results are not.
 
 // CHECK-DAG: #[[X:ttnn_layout[0-9]*]] = #ttnn.ttnn_layout<(d0, d1, d2) -> (d0 * 32 + d1, d2), <1x1>, memref<1x2x!ttcore.tile<32x32, bf16>, #dram>, <interleaved>>
 // CHECK: func.func @forward(%arg0: tensor<1x32x64xbf16, #[[X]]>
@@ -19,7 +20,8 @@
 // CHECK: "ttnn.softmax"({{.*}}) <{compute_config = #ttnn.device_compute_kernel_config<math_fidelity = hifi4, fp32_dest_acc_en = true>, dimension = -1 : si32, numericStable = false}>
 // CHECK: "ttnn.typecast"({{.*}}) : (tensor<32x128xbf16, {{.*}}>) -> tensor<32x128xf32
 // CHECK: %[[FLAT:.*]] = "ttnn.reshape"(%arg3) <{shape = [1 : i32, 1 : i32, 256 : i32, 32 : i32]}>
-// CHECK-NEXT: %[[CONV:.*]] = "ttnn.conv2d"(%[[FLAT]], %arg4, %[[DEV]]) <{batch_size = 1 : i32, compute_config = #ttnn.device_compute_kernel_config<math_fidelity = hifi4, fp32_dest_acc_en = true>, dilation = array<i32: 1, 1>, groups = 1 : i32, in_channels = 32 : i32, input_height = 16 : i32, input_width = 16 : i32, kernel_size = array<i32: 3, 3>, out_channels = 64 : i32, padding = array<i32: 1, 1, 1, 1>, stride = array<i32: 2, 2>}> {{.*}} -> tensor<1x1x64x64xbf16
+// CHECK-NEXT: %[[RM:.*]] = "ttnn.to_layout"(%[[FLAT]])
+// CHECK: %[[CONV:.*]] = "ttnn.conv2d"(%[[RM]], %arg4, %[[DEV]]) <{batch_size = 1 : i32, compute_config = #ttnn.device_compute_kernel_config<math_fidelity = hifi4, fp32_dest_acc_en = true>, dilation = array<i32: 1, 1>, groups = 1 : i32, in_channels = 32 : i32, input_height = 16 : i32, input_width = 16 : i32, kernel_size = array<i32: 3, 3>, out_channels = 64 : i32, padding = array<i32: 1, 1, 1, 1>, stride = array<i32: 2, 2>}> {{.*}} -> tensor<1x1x64x64xbf16
 // CHECK: "ttnn.reshape"(%[[CONV]]) <{shape = [1 : i32, 8 : i32, 8 : i32, 64 : i32]}>
 // CHECK: "ttnn.sum"({{.*}}) <{compute_config = #ttnn.device_compute_kernel_config<math_fidelity = hifi4, fp32_dest_acc_en = true>, dim_arg = [1 : i32], keep_dim = false}>
 // CHECK: "ttnn.permute"(%[[R]]) <{permutation = array<i64: 1, 0>}>

@@ -7,7 +7,14 @@
 // REPARSE: func.func @gather_scatter
 
 // CHECK-LABEL: func.func @gather_scatter
-// CHECK: "ttnn.gather"(%arg0, %arg1) <{dim = 1 : si32}>
+// HEAD's si32 gather workaround: the index clamped at 0 and read as ui32, negative lanes NaN.
+// CHECK: %[[ZERO:.*]] = "ttnn.full"(%{{.*}}) <{fill_value = 0 : i32
+// CHECK: %[[NEG:.*]] = "ttnn.lt"(%arg1, %[[ZERO]])
+// CHECK: %[[SAFE:.*]] = "ttnn.maximum"(%arg1, %[[ZERO]])
+// CHECK: %[[U:.*]] = "ttnn.typecast"(%[[SAFE]]) {{.*}} -> tensor<4x3xui32
+// CHECK: %[[G:.*]] = "ttnn.gather"(%arg0, %[[U]]) <{dim = 1 : si32}>
+// CHECK: %[[NAN:.*]] = "ttnn.full"(%{{.*}}) <{fill_value = 0x7FC00000 : f32
+// CHECK: "ttnn.where"(%[[NEG]], %[[NAN]], %[[G]])
 // HEAD's scatter workarounds: bf16 / 32-bit integer operands row-major, the result tiled again.
 // CHECK: %[[X:.*]] = "ttnn.to_layout"(%arg0)
 // CHECK: %[[I:.*]] = "ttnn.to_layout"(%arg1)
@@ -28,8 +35,9 @@ func.func @gather_scatter(%x: tensor<4x6xbf16>, %i: tensor<4x3xi32>, %s: tensor<
 // CHECK: %[[GP:.*]] = "ttnn.pad"(%arg2) <{padding = array<i32: 0, 0, 0, 22, 0, 0>, use_multicore = true, value = 0.000000e+00 : f32}>
 // CHECK: %[[G4:.*]] = "ttnn.reshape"(%[[GP]]) <{shape = [1 : i32, 1 : i32, 32 : i32, 64 : i32]}>
 // CHECK: %[[I4:.*]] = "ttnn.reshape"(%[[IP]]) <{shape = [1 : i32, 1 : i32, 1 : i32, 32 : i32]}>
-// HEAD's embedding_bw workaround: the indices ui32.
-// CHECK: %[[IU:.*]] = "ttnn.typecast"(%[[I4]]) {{.*}} -> tensor<1x1x1x32xui32
+// HEAD's embedding_bw workaround: the indices row-major ui32.
+// CHECK: %[[IC:.*]] = "ttnn.typecast"(%[[I4]]) {{.*}} -> tensor<1x1x1x32xui32
+// CHECK: %[[IU:.*]] = "ttnn.to_layout"(%[[IC]]) {{.*}} -> tensor<1x1x1x32xui32
 // CHECK: %[[E:.*]] = "ttnn.embedding_bw"(%[[IU]], %arg1, %[[G4]]) : ({{.*}}) -> tensor<1x1x16x64xbf16
 // CHECK: "ttnn.reshape"(%[[E]]) <{shape = [16 : i32, 64 : i32]}>
 func.func @embedding_grad(%i: tensor<1x10x1xi32>, %w: tensor<16x64xbf16>, %g: tensor<1x10x64xbf16>) -> tensor<16x64xbf16> {
@@ -39,8 +47,13 @@ func.func @embedding_grad(%i: tensor<1x10x1xi32>, %w: tensor<16x64xbf16>, %g: te
 
 // CHECK-LABEL: func.func @scans_and_slices
 // CHECK: "ttnn.cumsum"(%arg0) <{dim = 1 : si32}>
-// CHECK: "ttnn.slice_dynamic"(%arg0, %arg1, %arg2)
-// CHECK: "ttnn.pad"(%arg0) <{padding = array<i32: 0, 0, 1, 2>, use_multicore = true, value = 0.000000e+00 : f32}>
+// HEAD's workarounds: slice_dynamic reads its input row-major and its bounds as ui32; a front pad runs row-major.
+// CHECK: %[[X:.*]] = "ttnn.to_layout"(%arg0)
+// CHECK: %[[B:.*]] = "ttnn.typecast"(%arg1) {{.*}} -> tensor<2xui32
+// CHECK: %[[E:.*]] = "ttnn.typecast"(%arg2) {{.*}} -> tensor<2xui32
+// CHECK: "ttnn.slice_dynamic"(%[[X]], %[[B]], %[[E]])
+// CHECK: %[[P:.*]] = "ttnn.to_layout"(%arg0)
+// CHECK: "ttnn.pad"(%[[P]]) <{padding = array<i32: 0, 0, 1, 2>, use_multicore = true, value = 0.000000e+00 : f32}>
 // CHECK: "ttnn.repeat"(%arg0) <{repeat_dims = #ttnn.shape<2x1>}>
 func.func @scans_and_slices(%x: tensor<8x32xbf16>, %b: tensor<2xi32>, %e: tensor<2xi32>) -> (tensor<8x32xbf16>, tensor<4x16xbf16>, tensor<8x35xbf16>, tensor<16x32xbf16>) {
   %0 = "ttir.cumsum"(%x) <{dim = 1 : i64}> : (tensor<8x32xbf16>) -> tensor<8x32xbf16>
@@ -50,13 +63,17 @@ func.func @scans_and_slices(%x: tensor<8x32xbf16>, %b: tensor<2xi32>, %e: tensor
   return %0, %1, %2, %3 : tensor<8x32xbf16>, tensor<4x16xbf16>, tensor<8x35xbf16>, tensor<16x32xbf16>
 }
 
-// Pooling on the flattened NHWC input; asymmetric padding as (top, left, bottom, right).
+// Pooling on the flattened NHWC input; asymmetric padding as (top, left, bottom, right). The pools
+// read and write row-major, their indices as ui16 (HEAD's workarounds), tiled again after.
 // CHECK-LABEL: func.func @pools
 // CHECK: "ttnn.max_pool2d"(%{{.*}}) <{batch_size = 1 : si32, ceil_mode = false, channels = 32 : si32, dilation = array<i32: 1, 1>, input_height = 8 : si32, input_width = 8 : si32, kernel_size = array<i32: 3, 3>, padding = array<i32: 0, 0, 1, 1>, stride = array<i32: 2, 2>}>
 // CHECK: "ttnn.avg_pool2d"(%{{.*}}) <{{.*}}count_include_pad = false{{.*}}padding = array<i32: 0, 0>
-// CHECK: %[[P:[a-z_0-9]+]], %[[PI:[a-z_0-9]+]] = "ttnn.max_pool2d_with_indices"
-// CHECK: "ttnn.reshape"(%[[P]]) <{shape = [1 : i32, 4 : i32, 4 : i32, 32 : i32]}>
-// CHECK: "ttnn.reshape"(%[[PI]]) <{shape = [1 : i32, 4 : i32, 4 : i32, 32 : i32]}>
+// CHECK: %[[P:[a-z_0-9]+]], %[[PI:[a-z_0-9]+]] = "ttnn.max_pool2d_with_indices"{{.*}} -> (tensor<1x1x16x32xbf16, {{.*}}>, tensor<1x1x16x32xui16
+// CHECK: %[[PT:.*]] = "ttnn.to_layout"(%[[P]])
+// CHECK: %[[PIT:.*]] = "ttnn.to_layout"(%[[PI]])
+// CHECK: %[[PIS:.*]] = "ttnn.typecast"(%[[PIT]]) {{.*}} -> tensor<1x1x16x32xsi32
+// CHECK: "ttnn.reshape"(%[[PT]]) <{shape = [1 : i32, 4 : i32, 4 : i32, 32 : i32]}>
+// CHECK: "ttnn.reshape"(%[[PIS]]) <{shape = [1 : i32, 4 : i32, 4 : i32, 32 : i32]}>
 func.func @pools(%x: tensor<1x8x8x32xbf16>) -> (tensor<1x4x4x32xbf16>, tensor<1x4x4x32xbf16>, tensor<1x4x4x32xbf16>, tensor<1x4x4x32xi32>) {
   %0 = "ttir.max_pool2d"(%x) <{ceil_mode = false, dilation = array<i32: 1, 1>, kernel = array<i32: 3, 3>, padding = array<i32: 0, 0, 1, 1>, stride = array<i32: 2, 2>}> : (tensor<1x8x8x32xbf16>) -> tensor<1x4x4x32xbf16>
   %1 = "ttir.avg_pool2d"(%x) <{ceil_mode = false, count_include_pad = false, dilation = array<i32: 1, 1>, kernel = array<i32: 2, 2>, padding = array<i32: 0, 0, 0, 0>, stride = array<i32: 2, 2>}> : (tensor<1x8x8x32xbf16>) -> tensor<1x4x4x32xbf16>
@@ -73,9 +90,11 @@ func.func @pools(%x: tensor<1x8x8x32xbf16>) -> (tensor<1x4x4x32xbf16>, tensor<1x
 // CHECK: %[[A:.*]] = "ttnn.permute"(%arg0) <{permutation = array<i64: 0, 2, 1, 3>}>
 // CHECK: %[[B:.*]] = "ttnn.permute"(%arg1) <{permutation = array<i64: 0, 2, 3, 1>}>
 // CHECK: "ttnn.matmul"(%[[A]], %[[B]])
-// ttnn-workaround: embedding takes ui32 indices.
-// CHECK: %[[RU:.*]] = "ttnn.typecast"(%[[R]]) : ({{.*}}) -> tensor<6xui32
-// CHECK: "ttnn.embedding"(%[[RU]], %{{.*}})
+// ttnn-workaround: embedding takes row-major ui32 indices and a row-major table.
+// CHECK: %[[RC:.*]] = "ttnn.typecast"(%[[R]]) : ({{.*}}) -> tensor<6xui32
+// CHECK: %[[RU:.*]] = "ttnn.to_layout"(%[[RC]]) : ({{.*}}) -> tensor<6xui32
+// CHECK: %[[T:.*]] = "ttnn.to_layout"({{.*}}) : ({{.*}}) -> tensor<6x4xbf16
+// CHECK: "ttnn.embedding"(%[[RU]], %[[T]])
 func.func @contractions(%a: tensor<2x8x4x32xbf16>, %b: tensor<2x6x4x32xbf16>, %r: tensor<4x6xbf16>) -> (tensor<2x4x8x6xbf16>, tensor<4x6xbf16>) {
   %0 = "ttir.dot_general"(%a, %b) <{batch_dims_lhs = array<i64: 0, 2>, batch_dims_rhs = array<i64: 0, 2>, contract_dims_lhs = array<i64: 3>, contract_dims_rhs = array<i64: 3>}> : (tensor<2x8x4x32xbf16>, tensor<2x6x4x32xbf16>) -> tensor<2x4x8x6xbf16>
   %1 = "ttir.reverse"(%r) <{dimensions = array<i64: 1>}> : (tensor<4x6xbf16>) -> tensor<4x6xbf16>

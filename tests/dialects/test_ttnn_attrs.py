@@ -232,10 +232,19 @@ def test_build_rank0() -> None:
     )
 
 
+def test_build_row_major_l1_interleaved_is_one_row_of_elements_per_core() -> None:
+    """tt-mlir's canonical row-major L1-interleaved form: ceil(volume / cores) elements in one row."""
+    lay = TTNNLayoutAttr.build((1, 1, 32, 128), "bf16", tiled=False, buffer_type=L1)
+    assert lay.print_body(alias_buffer=True) == (
+        "(d0, d1, d2, d3) -> (d0 * 32 + d1 * 32 + d2, d3), <8x8>, memref<1x64xbf16, #l1>, <interleaved>"
+    )
+    assert lay.shard_size_bytes == 128
+    assert TTNNLayoutAttr.build((5, 7), "bf16", tiled=False, buffer_type=L1).shard_shape == (1, 1)
+
+
 @pytest.mark.parametrize(
     "kwargs, message",
     [
-        ({"shape": (32, 32), "dtype": "bf16", "tiled": False, "buffer_type": L1}, "row-major L1-interleaved"),
         ({"shape": (32, 32), "dtype": "bf16", "buffer_type": L1, "memory_layout": H}, "needs a grid"),
         ({"shape": (32, 32), "dtype": "bf16", "buffer_type": L1, "memory_layout": H, "grid": (2, 2)}, r"\[N, 1\]"),
         ({"shape": (32, 32), "dtype": "bf16", "buffer_type": L1, "memory_layout": W, "grid": (2, 1)}, r"\[1, N\]"),

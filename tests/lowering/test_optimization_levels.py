@@ -37,24 +37,7 @@ def test_level_2_defaults_to_cost_based_and_dfsharding_is_selectable() -> None:
     assert chosen.memory_layout_analysis_policy == "DFSharding"
 
 
-# Open regressions, kept visible (strict: the test fails once they are fixed, so the mark goes).
-_HOST_WEIGHTS = (
-    "level 1 prepares the conv2d weights as tt-mlir does (ttnn.prepare_conv2d_weights after from_device and a host "
-    "to_layout); the weight is a plain input, not a parameter, so const-eval cannot hoist that to one run, and the "
-    "per-call host to_layout costs more than the prepared conv2d saves"
-)
-LEVEL_1_SLOWER = {
-    "mlp_mixer": f"{_HOST_WEIGHTS} (+0.3 us of 421 us)",
-    "vit": f"{_HOST_WEIGHTS} (+3.5 us of 683 us)",
-}
-
-
-def _marked(path: Path) -> object:
-    why = LEVEL_1_SLOWER.get(path.stem)
-    return pytest.param(path, marks=pytest.mark.xfail(reason=why, strict=True)) if why else path
-
-
-@pytest.mark.parametrize("path", [_marked(p) for p in JAX_MODELS], ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", JAX_MODELS, ids=lambda p: p.stem)
 def test_no_level_is_slower_than_level_0_on_a_jax_model(path: Path) -> None:
     text = path.read_text()
     ns = [_ns(run_pipeline(text, str(path), CHAIN.format(f"optimization-level={level}"))) for level in (0, 1, 2)]
@@ -63,7 +46,7 @@ def test_no_level_is_slower_than_level_0_on_a_jax_model(path: Path) -> None:
     assert ns[2] < ns[0]  # these models all have something worth keeping in L1
 
 
-@pytest.mark.parametrize("path", [_marked(p) for p in TTNN_INPUTS], ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", TTNN_INPUTS, ids=lambda p: p.stem)
 def test_no_level_is_slower_than_level_0_on_an_optimizer_input(path: Path) -> None:
     text = path.read_text()
     ns = [_ns(parse_module(text, str(path)))]

@@ -159,7 +159,7 @@ def test_input_arguments_arrive_row_major_and_are_tiled_before_their_first_reade
     assert func.attributes["tt.function_type"].value == "forward_device"
 
 
-def test_a_row_major_result_the_declared_memory_cannot_hold_is_produced_in_dram() -> None:
+def test_a_row_major_result_in_l1_interleaved_memory_is_one_row_per_core() -> None:
     from ttopt.dialects.ttnn_attrs import BufferType
     from ttopt.lowering.ttnn_op_validation import _produced
     from ttopt.optimizer.rewrite import LayoutAliaser
@@ -180,7 +180,8 @@ module {
     produced = _produced(op, 0, LayoutAliaser(module))
     assert produced is not None
     lay = produced.encoding.resolve().typed
-    assert not lay.is_tiled and lay.buffer_type is BufferType.DRAM  # row-major cannot be L1 interleaved
+    # tt-mlir's canonical row-major L1-interleaved form: ceil(32 * 64 / 64 cores) elements per core.
+    assert not lay.is_tiled and lay.buffer_type is BufferType.L1 and lay.shard_shape == (1, 32)
 
 
 def test_a_folded_conv_keeps_its_name_for_overrides() -> None:

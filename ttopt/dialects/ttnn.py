@@ -116,10 +116,14 @@ OTHER.update({"quantize": (3, 1), "dequantize": (3, 1), "requantize": (5, 1), "c
 # The ttml AdamW step (param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq?): written in place, no results.
 OTHER.update({"adamw": ((4, 5), 0)})
 
+# Layout and data-type conversions: side-effect free, so canonicalize erases an unused one (as
+# tt-mlir's Pure TTNN ops).
+CONVERSIONS = frozenset({"to_layout", "to_memory_config", "typecast", "to_tensor_spec"})
+
 register(
     *(OpDef(f"ttnn.{n}", operands=1, results=1, traits=_P) for n in UNARY),
     *(OpDef(f"ttnn.{n}", operands=2, results=1, traits=_P) for n in BINARY),
-    *(OpDef(f"ttnn.{n}", operands=ops, results=res) for n, (ops, res) in OTHER.items()),
+    *(OpDef(f"ttnn.{n}", operands=ops, results=res, traits=_P if n in CONVERSIONS else frozenset()) for n, (ops, res) in OTHER.items()),
     OpDef("ttnn.d2m_subgraph", results=(0, None), format=D2MFormat(), summary="call of a D2M-compiled subgraph"),
 )
 register_verifiers(VERIFIERS)

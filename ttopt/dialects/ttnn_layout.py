@@ -477,11 +477,10 @@ def _build(
     if memory_layout is None or memory_layout is TensorMemoryLayout.INTERLEAVED:
         if buffer is BufferType.L1:
             vgrid = (worker_grid[0], worker_grid[1])
-            if not tiled:
-                raise AttrError("row-major L1-interleaved layouts are not supported (tt-mlir builds them tiled only)")
-            # ceil(numTiles / numCores) tiles per core, in one row (ref §1.2).
-            tiles = ceil(rows / th) * ceil(cols / tw)
-            shard = (1, ceil(tiles / (vgrid[0] * vgrid[1])))
+            # ceil(numTiles / numCores) tiles per core, in one row (ref §1.2); row-major: as many
+            # elements (tt-mlir's calculateLogicalShardShapeForL1Interleaved).
+            pages = ceil(rows / th) * ceil(cols / tw)
+            shard = (1, ceil(pages / (vgrid[0] * vgrid[1])))
         else:  # DRAM interleaved, system memory: one "core" holds everything
             vgrid = (1, 1)
             shard = (ceil(rows / th), ceil(cols / tw))

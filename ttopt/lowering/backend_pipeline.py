@@ -8,8 +8,8 @@ pipeline's output without `lower-compute`: composites, inlining, `convert-stable
 `ttcore-mark-functions-as-forward`, `ttir-fusing`, `convert-ttir-to-ttnn` (TTNN ops, tiled
 DRAM-interleaved layouts, input arguments row-major and tiled in the function; mesh_shards and
 collectives convert there too, to HEAD's distribute/aggregate_tensor, collective and
-point_to_point ops), `ttnn-fusing`, `ttnn-workaround` (data-type changes around ops whose kernels
-take fewer data types; `disable-workarounds=true` skips it), `ttnn-set-compute-kernel-config`, with
+point_to_point ops), `ttnn-fusing`, `ttnn-workaround` (data-type and page-layout changes around
+ops whose kernels take fewer; `disable-workarounds=true` skips it), `ttnn-set-compute-kernel-config`, with
 the optimizer const-eval, `ttnn-create-d2m-subgraphs` when asked, `ttnn-rm-layout-propagation`,
 `ttnn-decompose-layouts`, `ttnn-optimizer`, the validation and `ttnn-decompose-layouts` again
 (else `ttnn-decompose-layouts` alone), the D2M compilation, const-eval, `ttnn-deallocate`.
@@ -129,7 +129,9 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
     enable_d2m_elementwise_fusion: bool | None = option(None, "With enable-create-d2m-subgraphs: one fused compute kernel per subgraph (default true then); false compiles each eltwise op into its own ttnn.generic")
     enable_permute_matmul_fusion: bool = option(False, "ttir-fusing: fuse permutes into matmul transposes (handed to ttir-fusing when it has the pattern; else only false is accepted)")
     enable_fusing_conv2d_with_multiply_pattern: bool | None = option(None, "ttir-fusing: fold a constant per-channel multiply, or a batch norm, of a conv into its weight and bias (default: on from optimization-level=1, as tt-mlir)")
-    disable_workarounds: bool = option(False, "Skip ttnn-workaround (the typecasts around ops whose kernels take fewer data types)")
+    disable_workarounds: bool = option(False, "Skip ttnn-workaround (the data-type and page-layout changes around ops whose kernels take fewer)")
+    enable_layout_workaround_pass: bool = option(True, "ttnn-workaround: the operand workarounds (data types and page layouts; from optimization-level=1 page layouts only for the ops tt-mlir lists)")
+    enable_decomposition_workaround_pass: bool = option(True, "ttnn-workaround: the decomposition workarounds")
     composite_resolution: str = option("auto", "How ttcore.composite ops resolve (ttnn-resolve-composites): auto / inline / validate inline the decomposition (ttopt validates no composite against an op model); force-promote builds the typed op", choices=("auto", "inline", "validate", "force-promote"))
     override_conv3d_config: list[str] = option([], "[optimizer] NAME=key#value:key#value: conv3d_config keys of conv3d op NAME, over the _DEFAULT_BLOCKINGS heuristic")
 
@@ -210,6 +212,14 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
         assert cls is not None
         return cls.from_options({"enable-rope-fusion": True, "enable-op-constraints": self.optimizer_enabled()})
 
+    def workarounds(self) -> Pass:
+        """ttnn-workaround with this pipeline's switches and optimization level (tt-mlir forwards the level)."""
+        cls = get_pass("ttnn-workaround")
+        assert cls is not None
+        return cls.from_options({"ttnn-enable-layout-workaround-pass": self.enable_layout_workaround_pass,
+                                 "ttnn-enable-decomposition-workaround-pass": self.enable_decomposition_workaround_pass,
+                                 "ttnn-optimization-level": self.optimization_level})  # fmt: skip
+
     def validation(self) -> Pass:
         """ttnn-operation-validation-and-fallback with this pipeline's max-fallback-attempts."""
         cls = get_pass("ttnn-operation-validation-and-fallback")
@@ -250,7 +260,7 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
         yield PipelineStep(n + 1, "convert-ttir-to-ttnn", self.convert())
         yield PipelineStep(n + 1, "ttnn-resolve-composites", self.resolve_composites())
         yield PipelineStep(n + 1, "ttnn-fusing", self.ttnn_fusing() if self.enable_fusing_pass else None, "" if self.enable_fusing_pass else "enable-fusing-pass=false")
-        yield PipelineStep(n + 1, "ttnn-workaround", None if self.disable_workarounds else _new("ttnn-workaround"),
+        yield PipelineStep(n + 1, "ttnn-workaround", None if self.disable_workarounds else self.workarounds(),
                            "disable-workarounds=true" if self.disable_workarounds else "")  # fmt: skip
         yield self._dtype_step(n + 1, "ttnn-weight-dtype-conversion", "experimental-weight-dtype", self.experimental_weight_dtype)
         yield self._dtype_step(n + 1, "ttnn-kv-cache-dtype-conversion", "experimental-kv-cache-dtype", self.experimental_kv_cache_dtype)

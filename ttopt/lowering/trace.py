@@ -267,18 +267,22 @@ def hoist_trace(module: Module, func: Any, index: int, aliaser: LayoutAliaser) -
     return True
 
 
-def get_or_insert_device(module: Module, block: Block) -> Any:
-    """The block's `ttnn.get_device` result; one is put at the block's start (with the module's
-    mesh, 1x1 without `ttcore.meshes`) when there is none."""
+def new_device(module: Module) -> Operation:
+    """A `ttnn.get_device` of the module's mesh (1x1 without `ttcore.meshes`), not yet in a block."""
     from ttopt.lowering.ttir_to_ttnn import DEVICE as DEVICE_TYPE
 
+    attr = module.op.attributes.get("ttcore.meshes")
+    typed = getattr(attr.resolve(), "typed", None) if attr is not None else None
+    meshes = getattr(typed, "meshes", ()) if typed is not None else ()
+    mesh = "x".join(map(str, meshes[0].shape if meshes else (1, 1)))
+    return Operation(DEVICE, [], [DEVICE_TYPE], properties={"mesh_shape": DialectAttr("ttnn", f"mesh_shape {mesh}")})
+
+
+def get_or_insert_device(module: Module, block: Block) -> Any:
+    """The block's `ttnn.get_device` result; one is put at the block's start when there is none."""
     op = next((o for o in block.ops if o.name == DEVICE and not o.operands), None)
     if op is None:
-        attr = module.op.attributes.get("ttcore.meshes")
-        typed = getattr(attr.resolve(), "typed", None) if attr is not None else None
-        meshes = getattr(typed, "meshes", ()) if typed is not None else ()
-        mesh = "x".join(map(str, meshes[0].shape if meshes else (1, 1)))
-        op = Operation(DEVICE, [], [DEVICE_TYPE], properties={"mesh_shape": DialectAttr("ttnn", f"mesh_shape {mesh}")})
+        op = new_device(module)
         block.insert(0, op)
     return op.results[0]
 

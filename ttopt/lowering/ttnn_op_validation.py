@@ -30,7 +30,7 @@ from ttopt.ir.location import Location
 from ttopt.ir.operation import Operation
 from ttopt.ir.types import TensorType
 from ttopt.lowering import ttnn_conv_fallbacks, ttnn_op_constraints, ttnn_op_fallbacks
-from ttopt.lowering.ttnn_workarounds import WORKAROUNDS
+from ttopt.lowering.ttnn_workarounds import WORKAROUNDS, target_dtype
 from ttopt.optimizer.rewrite import LayoutAliaser, update_function_type
 from ttopt.passes.base import Pass
 from ttopt.passes.options import option
@@ -81,7 +81,7 @@ def _produced(op: Operation, index: int, aliaser: LayoutAliaser) -> TensorType |
     dtype: DataType | None = element_dtype(declared if op.name in DECLARED_DTYPE else src)
     if op.name in INDEX_RESULTS and index == INDEX_RESULTS[op.name]:
         rule = WORKAROUNDS.get(op.name)
-        dtype = rule(op)[1][index] if rule is not None else None
+        dtype = target_dtype(rule(op)[1][index]) if rule is not None else None
         dtype = dtype or element_dtype(declared)
     if dtype is None:
         return None
@@ -161,13 +161,18 @@ class _Validator:
             if given is None:
                 given = (lay.dtype, lay.is_tiled)
             dtype, tiled = given
-            try:
-                if dram:
-                    actual = lay.relayout(_shape(declared), dtype=dtype, tiled=tiled, buffer_type=BufferType.DRAM,
-                                          memory_layout=TensorMemoryLayout.INTERLEAVED)  # fmt: skip
-                else:
-                    actual = lay.relayout(_shape(declared), dtype=dtype, tiled=tiled)
-            except (ValueError, TypeError):
+            actual = None
+            for to_dram in (dram, True):
+                try:
+                    if to_dram:
+                        actual = lay.relayout(_shape(declared), dtype=dtype, tiled=tiled, buffer_type=BufferType.DRAM,
+                                              memory_layout=TensorMemoryLayout.INTERLEAVED)  # fmt: skip
+                    else:
+                        actual = lay.relayout(_shape(declared), dtype=dtype, tiled=tiled)
+                    break
+                except (ValueError, TypeError):
+                    continue  # a row-major result cannot be L1 interleaved (or sharded as declared): the op writes DRAM
+            if actual is None:
                 out.append(None)  # a layout the builder cannot express: leave the result as it is
                 continue
             out.append(self.aliaser.tensor_type(declared, actual) if _differs(actual, lay) else None)

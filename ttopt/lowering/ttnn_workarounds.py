@@ -1,10 +1,12 @@
-"""`ttnn-workaround`: the data-type workarounds tt-mlir's TTNNWorkarounds pass applies to TTNN ops
-whose tt-metal kernels take fewer data types than the op (TTNNWorkaroundsPass.cpp).
+"""`ttnn-workaround`: the workarounds tt-mlir's TTNNWorkarounds pass applies to TTNN ops whose
+tt-metal kernels take fewer data types or page layouts than the op (TTNNWorkaroundsPass.cpp).
 
-An operand whose data type the op's kernel does not take first goes through a
-`ttnn.to_tensor_spec` to one it does; a result computed in another data type goes through one back
-after the op, so the change stays local to the op, as HEAD's workaround pass leaves it
-(`ttnn-decompose-layouts` makes each a `ttnn.typecast`):
+First the decompositions (ttnn_workaround_decompositions.py) rewrite ops a kernel cannot take as
+they are; then the operand workarounds: an operand whose data type or page layout the op's kernel
+does not take first goes through a `ttnn.to_tensor_spec` to one it does, and a result computed in
+another goes through one back after the op, so the change stays local to the op, as HEAD's pass
+leaves it (`ttnn-decompose-layouts` makes each a `ttnn.typecast` / `ttnn.to_layout`). RM is
+row-major, TILE tiled:
 
 | op | operands | results |
 |---|---|---|
@@ -14,28 +16,41 @@ after the op, so the change stays local to the op, as HEAD's workaround pass lea
 | `reshape` of ui8 | si32 | si32 |
 | `sum`, `mean`, `max`, `min` not on f32/bf16 | f32 | f32 |
 | `prod` | bf16 | bf16 |
-| `argmax` | | ui32 |
+| `argmax` | RM | RM ui32 |
 | `sort` | f32 -> bf16, integers but ui16 -> ui16 | values as the input; indices ui16 (ui32 past 65535 padded elements) |
 | `topk` | not bf16/bfp_bf8 -> bf16 | values as the input; indices ui16 (ui32 past 65535 padded elements) |
 | `permute` of a 32-bit integer | f32 | f32 |
 | strided `slice_static` of an unsigned type under 32 bits | ui32 | ui32 |
-| binary elementwise | ui8 -> si32 (bitwise: ui32; shifts: si32 unless 32-bit; divide / pow_tensor of integers: f32) | the same |
-| `bitwise_not` of an unsigned type | si32 | si32 |
-| `embedding` | indices ui32, table bf16 | bf16 |
-| `embedding_bw` | indices ui32, table and gradient bf16 | bf16 |
-| `upsample`, `max_pool2d`, `avg_pool2d`, `dropout` | bf16 | bf16 |
+| `slice_dynamic` | input RM (ui32 when unsigned under 32 bits), bounds ui32 | RM |
+| `pad` with front padding | RM | RM |
+| binary elementwise | ui8 -> si32 (bitwise: ui32; shifts: si32 unless 32-bit; divide / pow_tensor of integers: f32); TILE when either is RM | the same |
+| `bitwise_not` | si32 when unsigned; TILE | the same |
+| `embedding` | indices RM ui32, table RM bf16 | TILE bf16 |
+| `embedding_bw` | indices RM ui32, table and gradient bf16 | bf16 |
+| `max_pool2d`, `avg_pool2d`, `upsample` | RM bf16 | RM bf16 |
+| `max_pool2d_with_indices` | RM bf16 | RM bf16, RM ui16 indices |
+| `conv1d`, `conv2d`, `conv_transpose2d` | input RM (bf16 when bfp_bf8) | |
+| `conv3d` | input RM bf16, weight bf16, bias TILE bf16 | bf16 |
+| `gather` | input and index TILE | |
+| `rotary_embedding` | TILE | TILE |
+| `group_norm` | input bf16, weight and bias RM bf16 | bf16 |
+| `dropout` | bf16 | bf16 |
 | `scaled_dot_product_attention` | query, key, value, mask bf16 | bf16 |
 | `update_cache` | si32 update index -> ui32 | |
+| `paged_update_cache`, `paged_fill_cache` | index / page table / batch index RM | |
+| `paged_scaled_dot_product_attention_decode`, `chunked_scaled_dot_product_attention` | page table and positions RM | |
+| `sparse_matmul` | sparsity RM bf16 | |
+| `sampling` | indices, p, temperature RM; k RM ui32 | RM ui32 |
+| `all_to_all_dispatch`, `all_to_all_combine`, `moe_expert_token_remap` | data RM bf16, indices and maps RM ui16 | the same |
 
-One workaround changes a shape rather than a data type: the attention sink of
-`scaled_dot_product_attention_decode`, [B, Hq, 1, 1], is sliced to its first batch entry (when B > 1),
-reshaped to [Hq, 1] and zero-padded to [Hq, 32], the tile the decode kernel reads (HEAD's
-ScaledDotProductAttentionDecodeAttentionSinkRewritePattern).
+At `ttnn-optimization-level` 1 and 2 the optimizer picks page layouts, so only the ops tt-mlir
+lists (LAYOUTS_WITH_OPTIMIZER: embedding, sampling, sparse_matmul, conv3d, ...) keep their page-layout
+changes there; the data-type changes apply at every level (tt-mlir's op-model validation makes
+the same casts after its optimizer, which ttopt, without an op model, cannot ask).
 
-Only device tensors are cast (host tensors, such as conv weights, are prepared by their op).
-HEAD's layout workarounds (row-major operands of argmax, embedding, embedding_bw, pooling, upsample) are not
-applied: ttopt keeps every device tensor tiled. `disable-workarounds=true` on the backend pipeline
-skips the pass.
+Only device tensors change (host tensors, such as conv weights, are prepared by their op).
+`disable-workarounds=true` on the backend pipeline skips the pass; `ttnn-enable-layout-workaround-pass`
+and `ttnn-enable-decomposition-workaround-pass` switch the two halves.
 """
 
 from __future__ import annotations
@@ -48,13 +63,14 @@ from ttopt.device.tensor import element_dtype
 from ttopt.dialects.ttcore_attrs import DataType
 from ttopt.dialects.ttnn import BINARY
 from ttopt.dialects.ttnn_layout import BufferType, TTNNLayoutAttr
-from ttopt.ir.attributes import ArrayAttr, BoolAttr, DenseArrayAttr, FloatAttr, IntegerAttr
 from ttopt.ir.operation import Operation
 from ttopt.ir.properties import int_values
-from ttopt.ir.types import ScalarType, TensorType
-from ttopt.lowering.mlir_floats import mlir_float_attr
+from ttopt.ir.types import TensorType
+from ttopt.lowering.trace import new_device
+from ttopt.lowering.ttnn_workaround_decompositions import Decomposer
 from ttopt.optimizer.rewrite import LayoutAliaser, update_function_type
 from ttopt.passes.base import Pass
+from ttopt.passes.options import option
 from ttopt.passes.registry import register_pass
 
 if TYPE_CHECKING:
@@ -67,8 +83,20 @@ INTEGERS = frozenset({U32, U16, U8, SI32})
 UINT16_MAX = 65535
 TILE_WIDTH = 32
 
-# Per op: (dtype per tensor operand, dtype per result); None leaves that one as it is.
-Workaround = tuple[list[DataType | None], list[DataType | None]]
+
+
+@dataclass(frozen=True)
+class To:
+    """One tensor's workaround target: a data type, a page layout (tiled or row-major), or both; None keeps it."""
+
+    dtype: DataType | None = None
+    tiled: bool | None = None
+
+
+RM, TILE = To(tiled=False), To(tiled=True)
+# Per op: (target per tensor operand, per result); a bare DataType changes only the data type, None nothing.
+Target = DataType | To | None
+Workaround = tuple[list[Target], list[Target]]
 
 
 def _dtype(v: Any) -> DataType | None:
@@ -76,7 +104,17 @@ def _dtype(v: Any) -> DataType | None:
     return element_dtype(t) if isinstance(t, TensorType) else None
 
 
-def _same(dt: DataType | None, n_in: int = 1, n_out: int = 1) -> Workaround:
+def _layout(t: Any) -> TTNNLayoutAttr | None:
+    lay = getattr(t.encoding.resolve(), "typed", None) if isinstance(t, TensorType) and t.encoding is not None else None
+    return lay if isinstance(lay, TTNNLayoutAttr) else None
+
+
+def _tiled(v: Any) -> bool | None:
+    lay = _layout(v.type.resolve())
+    return None if lay is None else lay.is_tiled
+
+
+def _same(dt: Target, n_in: int = 1, n_out: int = 1) -> Workaround:
     return [dt] * n_in, [dt] * n_out
 
 
@@ -110,7 +148,7 @@ def _prod(op: Operation) -> Workaround:
 
 
 def _argmax(op: Operation) -> Workaround:
-    return [None], [U32]
+    return [RM], [To(U32, tiled=False)]
 
 
 def _indices_dtype(size: int) -> DataType:
@@ -164,33 +202,116 @@ def _binary(op: Operation) -> Workaround:
     target = None
     for v in op.operands[:2]:
         target = _binary_dtype(name, _dtype(v)) or target
-    return _same(target, 2, 1)
+    # Elementwise kernels read tiles: a row-major operand tiles both operands and the result.
+    tile = True if any(_tiled(v) is False for v in op.operands[:2]) else None
+    return _same(To(target, tile), 2, 1)
 
 
 def _bitwise_not(op: Operation) -> Workaround:
-    return _same(SI32 if _dtype(op.operands[0]) in (U8, U16, U32) else None)
+    return _same(To(SI32 if _dtype(op.operands[0]) in (U8, U16, U32) else None, True if _tiled(op.operands[0]) is False else None))
 
 
 def _embedding(op: Operation) -> Workaround:
-    return [U32, BF16], [BF16]
+    return [To(U32, tiled=False), To(BF16, tiled=False)], [To(BF16, tiled=True)]
 
 
 def _embedding_bw(op: Operation) -> Workaround:
-    return [U32, BF16, BF16], [BF16]
+    return [To(U32, tiled=False), BF16, BF16], [BF16]
 
 
 def _bf16(op: Operation) -> Workaround:
     return _same(BF16)
 
 
+def _row_major_bf16(op: Operation) -> Workaround:
+    """Pooling and upsample: their kernels write row-major, so both ends run row-major in bf16."""
+    return _same(To(BF16, tiled=False))
+
+
+def _max_pool2d_with_indices(op: Operation) -> Workaround:
+    return [To(BF16, tiled=False)], [To(BF16, tiled=False), To(U16, tiled=False)]
+
+
+def _conv(op: Operation) -> Workaround:
+    """Conv activations row-major (tt-metal's advice for large inputs); a bfp_bf8 one through bf16."""
+    return [To(BF16 if _dtype(op.operands[0]) is DataType.BFP_BF8 else None, tiled=False)], []
+
+
+def _conv3d(op: Operation) -> Workaround:
+    return [To(BF16, tiled=False), BF16, To(BF16, tiled=True)], [BF16]
+
+
+def _gather(op: Operation) -> Workaround:
+    return [TILE, TILE], []
+
+
+def _pad(op: Operation) -> Workaround:
+    """tt-metal pads tiles only at the back: front padding runs row-major."""
+    front = any(v for v in (int_values(op.properties.get("padding")) or ())[0::2])
+    return _same(RM if front and _tiled(op.operands[0]) else None)
+
+
+def _slice_dynamic(op: Operation) -> Workaround:
+    small = To(U32) if _dtype(op.operands[0]) in (U16, U8) else To()
+    return [To(small.dtype, tiled=False), U32, U32], [To(small.dtype, tiled=False)]
+
+
+def _rotary_embedding(op: Operation) -> Workaround:
+    return _same(TILE, 3, 1)
+
+
+def _group_norm(op: Operation) -> Workaround:
+    seg = list(int_values(op.properties.get("operandSegmentSizes")) or (1, 0, 0, 0))
+    return [BF16] + [None] * seg[1] + [To(BF16, tiled=False)] * (seg[2] + seg[3]), [BF16]
+
+
+def _sparse_matmul(op: Operation) -> Workaround:
+    return [None, None, To(BF16, tiled=False)], []
+
+
+def _sampling(op: Operation) -> Workaround:
+    return [None, RM, To(U32, tiled=False), RM, RM], [To(U32, tiled=False)]
+
+
+def _paged_update_cache(op: Operation) -> Workaround:
+    return [None, None, RM, RM], []
+
+
+def _paged_fill_cache(op: Operation) -> Workaround:
+    return [None, None, RM, RM], []
+
+
+def _paged_sdpa_decode(op: Operation) -> Workaround:
+    """Page table and current positions row-major (operands: q, k, v, page_table?, mask?, cur_pos?, sink?)."""
+    seg = list(int_values(op.properties.get("operandSegmentSizes")) or (1, 1, 1, 0, 0, 0, 0))
+    ins: list[Target] = [None, None, None]
+    for n, target in zip(seg[3:], (RM, None, RM, None)):
+        ins += [target] * n
+    return ins, []
+
+
+_RM_BF16, _RM_U16 = To(BF16, tiled=False), To(U16, tiled=False)
+
+
+def _moe_ccl(op: Operation) -> Workaround:
+    """all_to_all_dispatch / combine, moe_expert_token_remap: data row-major bf16, indices and maps row-major ui16."""
+    outs: dict[str, list[Target]] = {"ttnn.all_to_all_dispatch": [_RM_BF16, _RM_U16], "ttnn.all_to_all_combine": [_RM_BF16],
+                                     "ttnn.moe_expert_token_remap": [_RM_BF16, _RM_U16]}  # fmt: skip
+    return [_RM_BF16, _RM_U16, _RM_U16], outs[op.name]
+
+
+def _chunked_sdpa(op: Operation) -> Workaround:
+    return [None, None, None, RM, RM], []
+
+
 def _sdpa(op: Operation) -> Workaround:
     seg = list(int_values(op.properties.get("operandSegmentSizes")) or (1, 1, 1, 0, 0))
-    ins: list[DataType | None] = [BF16] * 3 + [BF16] * seg[3] + [None] * seg[4]
+    ins: list[Target] = [BF16] * 3 + [BF16] * seg[3] + [None] * seg[4]
     return ins, [BF16]
 
 
 def _update_cache(op: Operation) -> Workaround:
-    ins: list[DataType | None] = [None] * len(op.operands)
+    ins: list[Target] = [None] * len(op.operands)
     if len(op.operands) >= 3 and _dtype(op.operands[2]) is SI32:
         ins[2] = U32
     return ins, [None] * len(op.results)
@@ -202,25 +323,46 @@ WORKAROUNDS: dict[str, Callable[[Operation], Workaround]] = {
     "ttnn.prod": _prod, "ttnn.argmax": _argmax, "ttnn.sort": _sort, "ttnn.topk": _topk, "ttnn.permute": _permute,
     "ttnn.slice_static": _slice_static, **{f"ttnn.{n}": _binary for n in (*BINARY, "gelu_bw")},
     "ttnn.bitwise_not": _bitwise_not, "ttnn.embedding": _embedding, "ttnn.embedding_bw": _embedding_bw,
-    "ttnn.upsample": _bf16, "ttnn.max_pool2d": _bf16, "ttnn.avg_pool2d": _bf16, "ttnn.dropout": _bf16,
+    "ttnn.upsample": _row_major_bf16, "ttnn.max_pool2d": _row_major_bf16, "ttnn.avg_pool2d": _row_major_bf16,
+    "ttnn.max_pool2d_with_indices": _max_pool2d_with_indices, "ttnn.dropout": _bf16,
     "ttnn.scaled_dot_product_attention": _sdpa, "ttnn.update_cache": _update_cache,
+    "ttnn.conv1d": _conv, "ttnn.conv2d": _conv, "ttnn.conv_transpose2d": _conv, "ttnn.conv3d": _conv3d,
+    "ttnn.gather": _gather, "ttnn.pad": _pad, "ttnn.slice_dynamic": _slice_dynamic,
+    "ttnn.rotary_embedding": _rotary_embedding, "ttnn.group_norm": _group_norm, "ttnn.sparse_matmul": _sparse_matmul,
+    "ttnn.sampling": _sampling, "ttnn.paged_update_cache": _paged_update_cache, "ttnn.paged_fill_cache": _paged_fill_cache,
+    "ttnn.paged_scaled_dot_product_attention_decode": _paged_sdpa_decode,
+    "ttnn.chunked_scaled_dot_product_attention": _chunked_sdpa,
+    **{f"ttnn.{n}": _moe_ccl for n in ("all_to_all_dispatch", "all_to_all_combine", "moe_expert_token_remap")},
 }  # fmt: skip
+
+# The ops whose page-layout workarounds also apply when the optimizer runs (optimization level >= 1):
+# for the others tt-mlir's layout optimizer picks the page layout (TTNNWorkaroundsPatterns.cpp,
+# enabledOpsForWorkaroundWithOptimizer).
+LAYOUTS_WITH_OPTIMIZER = frozenset(f"ttnn.{n}" for n in (
+    "where", "full", "embedding", "scatter", "topk", "flash_mla_prefill", "scaled_dot_product_attention",
+    "scaled_dot_product_attention_decode", "prepare_moe_compute_w0w1_weights", "prepare_moe_compute_w2_weights",
+    "moe_compute", "conv3d", "sampling", "all_to_all_dispatch", "all_to_all_dispatch_metadata", "all_to_all_combine",
+    "moe_expert_token_remap", "sparse_matmul", "sdpa_bw"))  # fmt: skip
 
 
 class _Caster:
-    """Builds `ttnn.to_tensor_spec`s to another data type with the same layout otherwise (HEAD's
-    form; ttnn-decompose-layouts makes each a ttnn.typecast)."""
+    """Builds `ttnn.to_tensor_spec`s to another data type or page layout with the same memory
+    otherwise (HEAD's form; ttnn-decompose-layouts makes each a ttnn.typecast / to_layout)."""
 
     def __init__(self, module: Any) -> None:
         self.aliaser = LayoutAliaser(module)
 
-    def retyped(self, t: TensorType, dt: DataType) -> TensorType | None:
-        """`t` in data type `dt` (its layout's dtype changed), None when `t` is not a device tensor."""
-        lay = getattr(t.encoding.resolve(), "typed", None) if t.encoding is not None else None
-        if not isinstance(lay, TTNNLayoutAttr) or lay.buffer_type is BufferType.SYSTEM_MEMORY:
+    def retyped(self, t: TensorType, to: To) -> TensorType | None:
+        """`t` changed as `to` says, None when `t` is not a device tensor or is that already."""
+        lay = _layout(t)
+        if lay is None or lay.buffer_type is BufferType.SYSTEM_MEMORY:
+            return None
+        dtype = to.dtype if to.dtype is not None and to.dtype is not lay.dtype else None
+        tiled = to.tiled if to.tiled is not None and to.tiled != lay.is_tiled else None
+        if dtype is None and tiled is None:
             return None
         shape = tuple(int(d) for d in t.shape or () if d is not None)
-        return self.aliaser.tensor_type(t, lay.relayout(shape, dtype=dt))
+        return self.aliaser.tensor_type(t, lay.relayout(shape, dtype=dtype, tiled=tiled))
 
     def cast(self, v: Any, t: TensorType, anchor: Operation) -> Operation:
         op = Operation("ttnn.to_tensor_spec", [v], [t], location=anchor.location)
@@ -228,29 +370,38 @@ class _Caster:
         return op
 
 
-def _apply(op: Operation, caster: _Caster, before: list[Operation], after: list[Operation]) -> bool:
+def target_dtype(target: Target) -> DataType | None:
+    """The data type a workaround target asks for (None: the tensor's own)."""
+    return target.dtype if isinstance(target, To) else target
+
+
+def _target(target: Target, layouts: bool) -> To:
+    to = target if isinstance(target, To) else To(dtype=target)
+    return to if layouts else To(dtype=to.dtype)
+
+
+def _apply(op: Operation, caster: _Caster, before: list[Operation], after: list[Operation], level: int) -> bool:
     rule = WORKAROUNDS.get(op.name)
     if rule is None:
         return False
     ins, outs = rule(op)
+    layouts = level == 0 or op.name in LAYOUTS_WITH_OPTIMIZER
     changed = False
     tensors = [i for i, v in enumerate(op.operands) if isinstance(v.type.resolve(), TensorType)]
-    for i, dt in zip(tensors, ins):
+    for i, target in zip(tensors, ins):
         v = op.operands[i]
-        if dt is None or _dtype(v) is dt:
-            continue
-        t = caster.retyped(v.type.resolve(), dt)
+        t = caster.retyped(v.type.resolve(), _target(target, layouts))
         if t is None:
             continue
         cast = caster.cast(v, t, op)
         before.append(cast)
         op.set_operand(i, cast.results[0])
         changed = True
-    for r, dt in zip(op.results, outs):
+    for r, target in zip(op.results, outs):
         old = r.type.resolve()
-        if dt is None or not isinstance(old, TensorType) or element_dtype(old) is dt:
+        if not isinstance(old, TensorType):
             continue
-        t = caster.retyped(old, dt)
+        t = caster.retyped(old, _target(target, layouts))
         if t is None:
             continue
         r.type = t
@@ -261,71 +412,76 @@ def _apply(op: Operation, caster: _Caster, before: list[Operation], after: list[
     return changed
 
 
-def _i32s(values: tuple[int, ...]) -> ArrayAttr:
-    return ArrayAttr(tuple(IntegerAttr(v, ScalarType("i32")) for v in values))
-
-
-def _decode_sink(op: Operation, caster: _Caster, before: list[Operation]) -> bool:
-    """Feed a 4-D [B, Hq, 1, 1] decode sink as the [Hq, 32] tile the decode kernel reads."""
-    seg = list(int_values(op.properties.get("operandSegmentSizes")) or ())
-    if op.name != "ttnn.scaled_dot_product_attention_decode" or len(seg) != 6 or not seg[5]:
-        return False
-    sink = op.operands[sum(seg[:5])]
-    t = sink.type.resolve()
-    lay = getattr(t.encoding.resolve(), "typed", None) if isinstance(t, TensorType) and t.encoding is not None else None
-    shape = tuple(d for d in t.shape or () if isinstance(d, int)) if isinstance(t, TensorType) else ()
-    if not isinstance(lay, TTNNLayoutAttr) or len(shape) != 4 or shape[2:] != (1, 1):
-        return False
-    heads = shape[1]
-
-    def step(name: str, v: Any, out: tuple[int, ...], props: dict[str, Any]) -> Any:
-        new = Operation(name, [v], [caster.aliaser.tensor_type(TensorType(out, t.element_type), lay.relayout(out))],
-                        properties={k: mlir_float_attr(a) for k, a in props.items()}, location=op.location)  # fmt: skip
-        new.pos = op.pos
-        before.append(new)
-        return new.results[0]
-
-    if shape[0] != 1:  # one sink per head, the same for every batch entry
-        sink = step("ttnn.slice_static", sink, (1, heads, 1, 1),
-                    {"begins": _i32s((0, 0, 0, 0)), "ends": _i32s((1, heads, 1, 1)), "step": _i32s((1, 1, 1, 1))})  # fmt: skip
-    sink = step("ttnn.reshape", sink, (heads, 1), {"shape": _i32s((heads, 1))})
-    sink = step("ttnn.pad", sink, (heads, TILE_WIDTH), {"padding": DenseArrayAttr("i32", (0, 0, 0, TILE_WIDTH - 1)),
-                                                        "value": FloatAttr(0.0, ScalarType("f32")), "use_multicore": BoolAttr(True)})  # fmt: skip
-    op.set_operand(sum(seg[:5]), sink)
-    return True
-
-
-def apply_workarounds(module: Module) -> dict[str, int]:
-    """Apply the data-type workarounds to every function of `module`; how many ops of each kind changed."""
+def apply_workarounds(module: Module, level: int = 0, operands: bool = True, decompositions: bool = True) -> dict[str, int]:
+    """Apply the workarounds to every function of `module` as at optimization `level`: first the
+    decompositions, then the operand data types and page layouts (of the new ops too), each under
+    its switch; how many ops of each kind changed."""
     caster = _Caster(module)
     counts: dict[str, int] = {}
     for func in module.functions():
         if not func.regions or not func.regions[0].blocks:
             continue
         for block in func.regions[0].blocks:
-            out: list[Operation] = []
-            for op in block.ops:
-                before: list[Operation] = []
-                after: list[Operation] = []
-                if _apply(op, caster, before, after) | _decode_sink(op, caster, before):
-                    counts[op.name] = counts.get(op.name, 0) + 1
-                out.extend(before)
-                out.append(op)
-                out.extend(after)
-            for op in out:
+            ops = block.ops
+            if decompositions:
+                ops = _decomposed(module, block, caster, counts)
+            if operands:
+                out: list[Operation] = []
+                for op in ops:
+                    before: list[Operation] = []
+                    after: list[Operation] = []
+                    if _apply(op, caster, before, after, level):
+                        counts[op.name] = counts.get(op.name, 0) + 1
+                    out.extend(before)
+                    out.append(op)
+                    out.extend(after)
+                ops = out
+            for op in ops:
                 op.parent = block
-            block.ops = out
+            block.ops = ops
         update_function_type(func)
     return counts
+
+
+def _decomposed(module: Module, block: Any, caster: _Caster, counts: dict[str, int]) -> list[Operation]:
+    """`block`'s ops with the decompositions applied (a ttnn.get_device first when one needs it)."""
+    found = next((o for o in block.ops if o.name == "ttnn.get_device" and not o.operands), None)
+    made: list[Operation] = []
+
+    def device() -> Any:
+        if found is not None:
+            return found.results[0]
+        if not made:
+            made.append(new_device(module))
+        return made[0].results[0]
+
+    decomposer = Decomposer(caster.aliaser, device)
+    out: list[Operation] = []
+    for op in block.ops:
+        rewrite = decomposer.rewrite(op)
+        if rewrite is None:
+            out.append(op)
+            continue
+        counts[op.name] = counts.get(op.name, 0) + 1
+        out.extend(rewrite[0])
+        out.append(op)
+        out.extend(rewrite[1])
+    return made + out
 
 
 @register_pass
 @dataclass
 class TTNNWorkaround(Pass):
-    """Convert the operands and results of TTNN ops whose kernels take fewer data types (HEAD's workarounds)."""
+    """Convert the operands and results of TTNN ops whose kernels take fewer data types or page layouts (HEAD's workarounds)."""
 
     name = "ttnn-workaround"
-    summary = "TTNN data-type workarounds: to_tensor_spec data-type changes around ops whose tt-metal kernels take fewer data types (tanh, where, prod, argmax, sort, ...)"
+    summary = "TTNN workarounds: to_tensor_spec data-type and page-layout changes around ops whose tt-metal kernels take fewer (tanh, embedding, pooling, argmax, conv, ...)"
+
+    ttnn_enable_layout_workaround_pass: bool = option(True, "Apply the operand workarounds (data types and page layouts of operands and results)")
+    ttnn_enable_decomposition_workaround_pass: bool = option(True, "Apply the decomposition workarounds (the decode attention sink's reshape)")
+    ttnn_optimization_level: int = option(0, "The pipeline's optimization level: from 1 the optimizer picks page layouts, so only the ops tt-mlir lists get page-layout workarounds")
 
     def run(self, module: Module, ctx: PassContext) -> None:
-        ctx.stats.setdefault(self.name, {}).update(apply_workarounds(module))
+        counts = apply_workarounds(module, self.ttnn_optimization_level, self.ttnn_enable_layout_workaround_pass,
+                                   self.ttnn_enable_decomposition_workaround_pass)  # fmt: skip
+        ctx.stats.setdefault(self.name, {}).update(counts)

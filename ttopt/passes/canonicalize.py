@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Callable
 from ttopt.ir.edit_journal import untrack_op
 from ttopt.ir.opdef import OP_DEFS, PURE
 from ttopt.ir.operation import Operation
-from ttopt.ir.values import OpResult
+from ttopt.ir.values import OpResult, Value
 from ttopt.passes.base import Pass, option
 from ttopt.passes.patterns import Pattern, PatternSet, canonicalizations, pattern_set
 from ttopt.passes.registry import register_pass
@@ -92,11 +92,44 @@ def _fold_identity_conversion(op: Operation, erase: Callable[[Operation], None] 
     return users
 
 
+def _buffer(v: Value) -> str | None:
+    """The buffer type a TTNN value's layout names (None without one)."""
+    enc = getattr(v.type.resolve(), "encoding", None)
+    lay = getattr(enc.resolve(), "typed", None) if enc is not None else None
+    buffer = getattr(lay, "buffer_type", None)
+    return getattr(buffer, "value", None)
+
+
+def _fold_consecutive_conversion(op: Operation) -> list[Operation] | None:
+    """A conversion of a conversion of the same kind reads the first one's input: the second
+    one's result type carries the whole effect (tt-mlir's foldConsecutiveToLayoutOp). A DRAM
+    staging the first one wrote for ops in between stays when the second one moves to L1, unless
+    the pair changes only the data type."""
+    if len(op.operands) != 1 or op.attributes or not isinstance(src := op.operands[0], OpResult):
+        return None
+    first = src.op
+    if first.name != op.name or len(first.operands) != 1 or first.attributes:
+        return None
+    if _buffer(src) == "dram" and _buffer(op.results[0]) == "l1":
+        block = first.parent
+        between = block is None or op.parent is not block or block.ops.index(op) != block.ops.index(first) + 1
+        a, b = getattr(first.operands[0].type.resolve(), "encoding", None), getattr(op.results[0].type.resolve(), "encoding", None)
+        a, b = (getattr(e.resolve(), "typed", None) if e is not None else None for e in (a, b))
+        same = a is not None and b is not None and (a.buffer_type, a.memory_layout, a.is_tiled) == (b.buffer_type, b.memory_layout, b.is_tiled)
+        if between and not same:
+            return None
+    op.set_operand(0, first.operands[0])
+    return [op, first]
+
+
 # Ops that are pure data-layout conversions (their result type carries the whole effect).
-IDENTITY_WHEN_SAME_TYPE = frozenset({"ttnn.to_layout", "ttnn.to_memory_config"})
+IDENTITY_WHEN_SAME_TYPE = frozenset({"ttnn.to_layout", "ttnn.to_memory_config", "ttnn.to_tensor_spec"})
+# Conversions whose chains fold into one (tt-mlir folds to_layout and to_tensor_spec chains).
+CONSECUTIVE = frozenset({"ttnn.to_layout", "ttnn.to_tensor_spec"})
 
 CORE = pattern_set(
     Pattern("fold-identity-conversion", _fold_identity_conversion, IDENTITY_WHEN_SAME_TYPE),
+    Pattern("fold-consecutive-conversion", _fold_consecutive_conversion, CONSECUTIVE),
     Pattern("erase-dead-pure-op", _erase_dead_pure_op),
 )
 
@@ -105,6 +138,7 @@ def _core(erase: Callable[[Operation], None]) -> PatternSet:
     """CORE with its erasures going through `erase`."""
     return pattern_set(
         Pattern("fold-identity-conversion", partial(_fold_identity_conversion, erase=erase), IDENTITY_WHEN_SAME_TYPE),
+        Pattern("fold-consecutive-conversion", _fold_consecutive_conversion, CONSECUTIVE),
         Pattern("erase-dead-pure-op", partial(_erase_dead_pure_op, erase=erase)),
     )
 

@@ -15,10 +15,12 @@ func.func @tanh_f32(%arg0: tensor<64x128xf32>) -> tensor<64x128xf32> {
   return %0 : tensor<64x128xf32>
 }
 
-// argmax writes ui32 indices; sort ui16 indices below 65535 padded elements.
+// argmax reads row-major and writes row-major ui32 indices; sort ui16 indices below 65535 padded elements.
 // CHECK-LABEL: func.func @indices
-// CHECK: %[[A:.*]] = "ttnn.argmax"(%arg0) <{dim = 1 : si32, keep_dim = false}> : (tensor<64x64xf32, {{.*}}) -> tensor<64xui32
-// CHECK: "ttnn.typecast"(%[[A]]) : (tensor<64xui32, {{.*}}) -> tensor<64xsi32
+// CHECK: %[[X:.*]] = "ttnn.to_layout"(%arg0) : (tensor<64x64xf32, #[[TILE:[a-z_0-9]+]]>) -> tensor<64x64xf32, #[[RM:[a-z_0-9]+]]>
+// CHECK: %[[A:.*]] = "ttnn.argmax"(%[[X]]) <{dim = 1 : si32, keep_dim = false}> : (tensor<64x64xf32, #[[RM]]>) -> tensor<64xui32
+// CHECK: %[[T:.*]] = "ttnn.to_layout"(%[[A]]) : (tensor<64xui32, {{.*}}) -> tensor<64xui32
+// CHECK: "ttnn.typecast"(%[[T]]) : (tensor<64xui32, {{.*}}) -> tensor<64xsi32
 // CHECK: %[[V:[a-z_0-9]+]], %[[I:[a-z_0-9]+]] = "ttnn.sort"(%arg1) {{.*}} -> (tensor<64x128xbf16, {{.*}}>, tensor<64x128xui16
 // CHECK: "ttnn.typecast"(%[[I]]) : (tensor<64x128xui16, {{.*}}) -> tensor<64x128xsi32
 func.func @indices(%arg0: tensor<64x64xf32>, %arg1: tensor<64x128xbf16>) -> (tensor<64xi32>, tensor<64x128xbf16>, tensor<64x128xi32>) {

@@ -1,0 +1,130 @@
+// RUN: ttopt opt %s --split-input-file --ttnn-workaround --mlir-print-local-scope | FileCheck %s
+// RUN: ttopt opt %s --split-input-file --ttnn-workaround="ttnn-optimization-level=2" | FileCheck %s --check-prefix=OPT
+// RUN: ttopt opt %s --split-input-file --ttnn-workaround="ttnn-enable-layout-workaround-pass=false" | FileCheck %s --check-prefix=NOLAYOUT
+// RUN: ttopt opt %s --split-input-file --ttnn-workaround --canonicalize --mlir-print-local-scope | FileCheck %s --check-prefix=CANON
+
+// ttnn-workaround's page-layout workarounds on TTNN input, as tt-mlir's TTNNWorkarounds applies
+// them: a to_tensor_spec to the layout the kernel reads before the op, one back after it.
+
+#dram = #ttnn.buffer_type<dram>
+#idx = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<1x1x!ttcore.tile<32x32, si32>, #dram>, <interleaved>>
+#tab = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<16x4x!ttcore.tile<32x32, bf16>, #dram>, <interleaved>>
+#out = #ttnn.ttnn_layout<(d0, d1, d2) -> (d0 * 32 + d1, d2), <1x1>, memref<1x4x!ttcore.tile<32x32, bf16>, #dram>, <interleaved>>
+// Embedding: indices row-major ui32 and the table row-major, at every level (tt-mlir lists it
+// among the ops whose layout workarounds run with the optimizer too).
+// CHECK-LABEL: func.func @embedding
+// CHECK: %[[I:.*]] = "ttnn.to_tensor_spec"(%arg0) {{.*}} -> tensor<1x32xui32, #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<1x32xui32, #ttnn.buffer_type<dram>>, <interleaved>>>
+// CHECK: %[[W:.*]] = "ttnn.to_tensor_spec"(%arg1) {{.*}} -> tensor<512x128xbf16, #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<512x128xbf16, #ttnn.buffer_type<dram>>, <interleaved>>>
+// CHECK: "ttnn.embedding"(%[[I]], %[[W]])
+// CHECK-NOT: to_tensor_spec
+// CHECK: return
+// OPT-LABEL: func.func @embedding
+// OPT-COUNT-2: "ttnn.to_tensor_spec"
+// NOLAYOUT-LABEL: func.func @embedding
+// NOLAYOUT-NOT: to_tensor_spec
+// NOLAYOUT: return
+func.func @embedding(%arg0: tensor<1x32xsi32, #idx>, %arg1: tensor<512x128xbf16, #tab>) -> tensor<1x32x128xbf16, #out> {
+  %0 = "ttnn.embedding"(%arg0, %arg1) : (tensor<1x32xsi32, #idx>, tensor<512x128xbf16, #tab>) -> tensor<1x32x128xbf16, #out>
+  return %0 : tensor<1x32x128xbf16, #out>
+}
+
+// -----
+
+#dram = #ttnn.buffer_type<dram>
+#in = #ttnn.ttnn_layout<(d0, d1, d2, d3) -> (d0 * 1024 + d1 * 1024 + d2, d3), <1x1>, memref<32x2x!ttcore.tile<32x32, bf16>, #dram>, <interleaved>>
+#po = #ttnn.ttnn_layout<(d0, d1, d2, d3) -> (d0 * 256 + d1 * 256 + d2, d3), <1x1>, memref<8x2x!ttcore.tile<32x32, bf16>, #dram>, <interleaved>>
+// Pooling reads and writes row-major; without the optimizer only (from level 1 the optimizer picks
+// its layouts).
+// CHECK-LABEL: func.func @pool
+// CHECK: %[[X:.*]] = "ttnn.to_tensor_spec"(%arg0) {{.*}} memref<1024x64xbf16, #ttnn.buffer_type<dram>>
+// CHECK: %[[P:.*]] = "ttnn.max_pool2d"(%[[X]]) {{.*}} -> tensor<1x1x256x64xbf16, #ttnn.ttnn_layout<{{.*}}memref<256x64xbf16, #ttnn.buffer_type<dram>>
+// CHECK: "ttnn.to_tensor_spec"(%[[P]]) {{.*}} -> tensor<1x1x256x64xbf16, #ttnn.ttnn_layout<{{.*}}memref<8x2x!ttcore.tile<32x32, bf16>, #ttnn.buffer_type<dram>>
+// OPT-LABEL: func.func @pool
+// OPT-NOT: to_tensor_spec
+// OPT: return
+func.func @pool(%arg0: tensor<1x1x1024x64xbf16, #in>) -> tensor<1x1x256x64xbf16, #po> {
+  %0 = "ttnn.max_pool2d"(%arg0) <{batch_size = 1 : si32, ceil_mode = false, channels = 64 : si32, dilation = array<i32: 1, 1>, input_height = 32 : si32, input_width = 32 : si32, kernel_size = array<i32: 2, 2>, padding = array<i32: 0, 0>, stride = array<i32: 2, 2>}> : (tensor<1x1x1024x64xbf16, #in>) -> tensor<1x1x256x64xbf16, #po>
+  return %0 : tensor<1x1x256x64xbf16, #po>
+}
+
+// -----
+
+#dram = #ttnn.buffer_type<dram>
+#x = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<1x1x!ttcore.tile<32x32, bf16>, #dram>, <interleaved>>
+#rm = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<8x32xbf16, #dram>, <interleaved>>
+#p = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<1x2x!ttcore.tile<32x32, bf16>, #dram>, <interleaved>>
+// A binary op with a row-major operand tiles it; a front pad runs row-major, a back pad tiled.
+// CHECK-LABEL: func.func @tiles_and_pads
+// CHECK: %[[T:.*]] = "ttnn.to_tensor_spec"(%arg1) {{.*}} memref<1x1x!ttcore.tile<32x32, bf16>, #ttnn.buffer_type<dram>>
+// CHECK: "ttnn.add"(%arg0, %[[T]])
+// CHECK: %[[F:.*]] = "ttnn.to_tensor_spec"(%arg0) {{.*}} memref<8x32xbf16, #ttnn.buffer_type<dram>>
+// CHECK: %[[FP:.*]] = "ttnn.pad"(%[[F]]) <{padding = array<i32: 0, 0, 1, 2>
+// CHECK: "ttnn.to_tensor_spec"(%[[FP]])
+// CHECK: "ttnn.pad"(%arg0) <{padding = array<i32: 0, 0, 0, 3>
+func.func @tiles_and_pads(%arg0: tensor<8x32xbf16, #x>, %arg1: tensor<8x32xbf16, #rm>) -> (tensor<8x32xbf16, #x>, tensor<8x35xbf16, #p>, tensor<8x35xbf16, #p>) {
+  %0 = "ttnn.add"(%arg0, %arg1) : (tensor<8x32xbf16, #x>, tensor<8x32xbf16, #rm>) -> tensor<8x32xbf16, #x>
+  %1 = "ttnn.pad"(%arg0) <{padding = array<i32: 0, 0, 1, 2>, use_multicore = true, value = 0.000000e+00 : f32}> : (tensor<8x32xbf16, #x>) -> tensor<8x35xbf16, #p>
+  %2 = "ttnn.pad"(%arg0) <{padding = array<i32: 0, 0, 0, 3>, use_multicore = true, value = 0.000000e+00 : f32}> : (tensor<8x32xbf16, #x>) -> tensor<8x35xbf16, #p>
+  return %0, %1, %2 : tensor<8x32xbf16, #x>, tensor<8x35xbf16, #p>, tensor<8x35xbf16, #p>
+}
+
+// -----
+
+#dram = #ttnn.buffer_type<dram>
+#in = #ttnn.ttnn_layout<(d0, d1, d2, d3) -> (d0 * 64 + d1 * 8 + d2, d3), <1x1>, memref<2x1x!ttcore.tile<32x32, bf16>, #dram>, <interleaved>>
+#up = #ttnn.ttnn_layout<(d0, d1, d2, d3) -> (d0 * 256 + d1 * 16 + d2, d3), <1x1>, memref<8x1x!ttcore.tile<32x32, bf16>, #dram>, <interleaved>>
+// Bilinear upsample of 30 channels: padded to 32, upsampled row-major, sliced back.
+// CHECK-LABEL: func.func @bilinear
+// CHECK: %[[P:.*]] = "ttnn.pad"(%arg0) <{padding = array<i32: 0, 0, 0, 0, 0, 0, 0, 2>, use_multicore = false
+// CHECK: %[[R:.*]] = "ttnn.to_tensor_spec"(%[[P]]) {{.*}} -> tensor<1x8x8x32xbf16
+// CHECK: %[[U:.*]] = "ttnn.upsample"(%[[R]]) {{.*}} -> tensor<1x16x16x32xbf16
+// CHECK: %[[T:.*]] = "ttnn.to_tensor_spec"(%[[U]])
+// CHECK: "ttnn.slice_static"(%[[T]]) <{begins = [0 : i32, 0 : i32, 0 : i32, 0 : i32], ends = [1 : i32, 16 : i32, 16 : i32, 30 : i32]
+// NOLAYOUT-LABEL: func.func @bilinear
+// NOLAYOUT: "ttnn.pad"
+// NOLAYOUT-NEXT: "ttnn.upsample"
+// NOLAYOUT-NEXT: "ttnn.slice_static"
+func.func @bilinear(%arg0: tensor<1x8x8x30xbf16, #in>) -> tensor<1x16x16x30xbf16, #up> {
+  %0 = "ttnn.upsample"(%arg0) <{mode = "bilinear", scale_factor = 2 : si32}> : (tensor<1x8x8x30xbf16, #in>) -> tensor<1x16x16x30xbf16, #up>
+  return %0 : tensor<1x16x16x30xbf16, #up>
+}
+
+// -----
+
+#dram = #ttnn.buffer_type<dram>
+#x = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<1x1x!ttcore.tile<32x32, f32>, #dram>, <interleaved>>
+#i = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<1x1x!ttcore.tile<32x32, si32>, #dram>, <interleaved>>
+// An si32 gather index: clamped at 0, read as ui32; a negative index reads NaN.
+// CHECK-LABEL: func.func @gather
+// CHECK: %[[D:.*]] = "ttnn.get_device"
+// CHECK: %[[Z:.*]] = "ttnn.full"(%[[D]]) <{fill_value = 0 : i32
+// CHECK: %[[M:.*]] = "ttnn.lt"(%arg1, %[[Z]]) {{.*}} -> tensor<2x3xf32
+// CHECK: %[[S:.*]] = "ttnn.maximum"(%arg1, %[[Z]])
+// CHECK: %[[U:.*]] = "ttnn.to_tensor_spec"(%[[S]]) {{.*}} -> tensor<2x3xui32
+// CHECK: %[[G:.*]] = "ttnn.gather"(%arg0, %[[U]])
+// CHECK: %[[N:.*]] = "ttnn.full"(%[[D]]) <{fill_value = 0x7FC00000 : f32
+// CHECK: %[[W:.*]] = "ttnn.where"(%[[M]], %[[N]], %[[G]])
+// CHECK: return %[[W]]
+func.func @gather(%arg0: tensor<5x3xf32, #x>, %arg1: tensor<2x3xsi32, #i>) -> tensor<2x3xf32, #x> {
+  %0 = "ttnn.gather"(%arg0, %arg1) <{dim = 0 : si32}> : (tensor<5x3xf32, #x>, tensor<2x3xsi32, #i>) -> tensor<2x3xf32, #x>
+  return %0 : tensor<2x3xf32, #x>
+}
+
+// -----
+
+#dram = #ttnn.buffer_type<dram>
+#sys = #ttnn.buffer_type<system_memory>
+#h = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<32x32xf32, #sys>>
+#d = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<1x1x!ttcore.tile<32x32, f32>, #dram>, <interleaved>>
+#o = #ttnn.ttnn_layout<(d0) -> (0, d0), <1x1>, memref<1x1x!ttcore.tile<32x32, f32>, #dram>, <interleaved>>
+// canonicalize folds a conversion of a conversion into one (tt-mlir's foldConsecutiveToLayoutOp)
+// and erases the first when nothing else reads it: argmax reads the host tensor moved to a
+// row-major device tensor in one step.
+// CANON-LABEL: func.func @consecutive
+// CANON: %[[X:.*]] = "ttnn.to_tensor_spec"(%arg0) {{.*}} -> tensor<32x32xf32, #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<32x32xf32, #ttnn.buffer_type<dram>>, <interleaved>>>
+// CANON-NEXT: "ttnn.argmax"(%[[X]])
+func.func @consecutive(%arg0: tensor<32x32xf32, #h>) -> tensor<32xui32, #o> {
+  %0 = "ttnn.to_tensor_spec"(%arg0) : (tensor<32x32xf32, #h>) -> tensor<32x32xf32, #d>
+  %1 = "ttnn.argmax"(%0) <{dim = 1 : si32, keep_dim = false}> : (tensor<32x32xf32, #d>) -> tensor<32xui32, #o>
+  return %1 : tensor<32xui32, #o>
+}

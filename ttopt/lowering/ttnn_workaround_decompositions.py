@@ -1,0 +1,173 @@
+"""The decompositions `ttnn-workaround` applies before its operand workarounds: TTNN ops whose
+tt-metal kernels cannot take a shape or value range are rewritten into ops that can
+(TTNNWorkaroundsPatterns.cpp and Workarounds/Decomposition/):
+
+| op | rewrite |
+|---|---|
+| `scaled_dot_product_attention_decode` with a [B, Hq, 1, 1] attention sink | the sink sliced to its first batch entry (B > 1), reshaped to [Hq, 1] and zero-padded to the [Hq, 32] tile the kernel reads |
+| bilinear `upsample` whose channels are not a multiple of 32 | the input zero-padded to whole tiles of channels, the result sliced back |
+| `sampling` of rank-2 values and indices | both reshaped to [1, 1, B, V], the [1, 1, 1, B] result reshaped to [B] |
+| `gather` with an si32 index | the index clamped at 0 and cast to ui32; lanes whose index was negative read NaN (integers: INT32_MIN) through a `where` (the fill mode JAX's gather has) |
+
+Each rule returns the ops to put before and after the op (which it may rewire), or None. The new
+ops are TTNN ops like any other: the operand workarounds then apply to them too.
+"""
+
+from __future__ import annotations
+
+from math import ceil
+from typing import Any, Callable
+
+from ttopt.device.tensor import element_dtype
+from ttopt.dialects.ttcore_attrs import DataType
+from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
+from ttopt.ir.attributes import ArrayAttr, BoolAttr, DenseArrayAttr, DialectAttr, FloatAttr, IntegerAttr
+from ttopt.ir.operation import Operation
+from ttopt.ir.properties import int_values
+from ttopt.ir.types import ScalarType, TensorType
+from ttopt.lowering.mlir_floats import mlir_float_attr
+from ttopt.optimizer.rewrite import LayoutAliaser
+
+TILE_WIDTH = 32
+INT32_MIN = -(2**31)
+F32, I32 = ScalarType("f32"), ScalarType("i32")
+
+# (ops before, ops after) the decomposed op.
+Rewrite = tuple[list[Operation], list[Operation]]
+
+
+def _i32s(values: tuple[int, ...]) -> ArrayAttr:
+    return ArrayAttr(tuple(IntegerAttr(v, I32) for v in values))
+
+
+def _typed(v: Any) -> tuple[TensorType, TTNNLayoutAttr, tuple[int, ...]] | None:
+    t = v.type.resolve()
+    lay = getattr(t.encoding.resolve(), "typed", None) if isinstance(t, TensorType) and t.encoding is not None else None
+    if not isinstance(lay, TTNNLayoutAttr):
+        return None
+    return t, lay, tuple(int(d) for d in t.shape or ())
+
+
+class Decomposer:
+    """Builds the new ops of one function's decompositions (types through the module's layout aliases)."""
+
+    def __init__(self, aliaser: LayoutAliaser, device: Callable[[], Any]) -> None:
+        self.aliaser = aliaser
+        self.device = device  # the function's ttnn.get_device result, made on first use
+
+    def new(self, name: str, operands: list[Any], like: TensorType, lay: TTNNLayoutAttr, shape: tuple[int, ...],
+            props: dict[str, Any], anchor: Operation, dtype: DataType | None = None) -> Operation:  # fmt: skip
+        """A `name` op of result `shape` laid out as `lay` (in `dtype` if given), at `anchor`'s place."""
+        layout = lay.relayout(shape, dtype=dtype)
+        # The element type the layout's data type names (si32 for a signless i32), as tt-mlir's type factory builds it.
+        element = ScalarType(layout.dtype.builtin) if layout.dtype.builtin is not None else like.element_type
+        op = Operation(name, operands, [self.aliaser.tensor_type(TensorType(shape, element), layout)],
+                       properties={k: mlir_float_attr(a) for k, a in props.items()}, location=anchor.location)  # fmt: skip
+        op.pos = anchor.pos
+        return op
+
+    def decode_sink(self, op: Operation) -> Rewrite | None:
+        """Feed a 4-D [B, Hq, 1, 1] decode sink as the [Hq, 32] tile the decode kernel reads."""
+        seg = list(int_values(op.properties.get("operandSegmentSizes")) or ())
+        if len(seg) != 6 or not seg[5]:
+            return None
+        typed = _typed(op.operands[sum(seg[:5])])
+        if typed is None or len(typed[2]) != 4 or typed[2][2:] != (1, 1):
+            return None
+        t, lay, shape = typed
+        heads = shape[1]
+        before: list[Operation] = []
+        sink = op.operands[sum(seg[:5])]
+
+        def step(name: str, out: tuple[int, ...], props: dict[str, Any]) -> None:
+            nonlocal sink
+            before.append(self.new(name, [sink], t, lay, out, props, op))
+            sink = before[-1].results[0]
+
+        if shape[0] != 1:  # one sink per head, the same for every batch entry
+            step("ttnn.slice_static", (1, heads, 1, 1), {"begins": _i32s((0, 0, 0, 0)), "ends": _i32s((1, heads, 1, 1)), "step": _i32s((1, 1, 1, 1))})
+        step("ttnn.reshape", (heads, 1), {"shape": _i32s((heads, 1))})
+        step("ttnn.pad", (heads, TILE_WIDTH), {"padding": DenseArrayAttr("i32", (0, 0, 0, TILE_WIDTH - 1)),
+                                               "value": FloatAttr(0.0, F32), "use_multicore": BoolAttr(True)})  # fmt: skip
+        op.set_operand(sum(seg[:5]), sink)
+        return before, []
+
+    def upsample_bilinear(self, op: Operation) -> Rewrite | None:
+        """Bilinear upsample reads whole tiles of channels: pad them to a multiple of 32, slice after."""
+        mode = op.properties.get("mode")
+        typed, out = _typed(op.operands[0]), _typed(op.results[0])
+        if getattr(mode.resolve() if mode is not None else None, "value", None) != "bilinear" or typed is None or out is None:
+            return None
+        (t, lay, shape), (ot, olay, oshape) = typed, out
+        if len(shape) != 4 or shape[3] % TILE_WIDTH == 0:
+            return None
+        padded = ceil(shape[3] / TILE_WIDTH) * TILE_WIDTH
+        pad = self.new("ttnn.pad", [op.operands[0]], t, lay, (*shape[:3], padded),
+                       {"padding": DenseArrayAttr("i32", (0,) * 7 + (padded - shape[3],)), "value": FloatAttr(0.0, F32),
+                        "use_multicore": BoolAttr(False)}, op)  # fmt: skip
+        op.set_operand(0, pad.results[0])
+        r = op.results[0]
+        wide = (*oshape[:3], padded)
+        r.type = self.aliaser.tensor_type(TensorType(wide, ot.element_type), olay.relayout(wide))
+        cut = self.new("ttnn.slice_static", [r], ot, olay, oshape,
+                       {"begins": _i32s((0,) * 4), "ends": _i32s(oshape), "step": _i32s((1,) * 4)}, op)  # fmt: skip
+        cut.results[0].type = ot
+        r.replace_all_uses_with(cut.results[0], except_in=cut)
+        return [pad], [cut]
+
+    def gather_si32(self, op: Operation) -> Rewrite | None:
+        """An si32 gather index clamped at 0 and read as ui32; a negative one reads the fill value."""
+        index, out = _typed(op.operands[1]), _typed(op.results[0])
+        if index is None or out is None or element_dtype(index[0]) is not DataType.SI32:
+            return None
+        (it, ilay, ishape), (ot, olay, oshape) = index, out
+        out_dtype = element_dtype(ot)
+        if out_dtype is None:
+            return None
+        device = self.device()
+        zero = self.new("ttnn.full", [device], it, ilay, ishape,
+                        {"shape": DialectAttr("ttnn.shape", "x".join(map(str, ishape))), "fill_value": IntegerAttr(0, I32)}, op)  # fmt: skip
+        mask = self.new("ttnn.lt", [op.operands[1], zero.results[0]], ot, ilay, ishape, {}, op, dtype=out_dtype)
+        safe = self.new("ttnn.maximum", [op.operands[1], zero.results[0]], it, ilay, ishape, {}, op)
+        unsigned = self.new("ttnn.to_tensor_spec", [safe.results[0]], it, ilay, ishape, {}, op, dtype=DataType.U32)
+        op.set_operand(1, unsigned.results[0])
+        floating = out_dtype.builtin is not None and out_dtype.builtin.startswith(("f", "bf"))
+        fill_value = FloatAttr(float("nan"), F32) if floating or out_dtype.builtin is None else IntegerAttr(INT32_MIN, I32)
+        fill = self.new("ttnn.full", [device], ot, olay, oshape,
+                        {"shape": DialectAttr("ttnn.shape", "x".join(map(str, oshape))), "fill_value": fill_value}, op)  # fmt: skip
+        r = op.results[0]
+        where = self.new("ttnn.where", [mask.results[0], fill.results[0], r], ot, olay, oshape, {}, op)
+        where.results[0].type = ot
+        r.replace_all_uses_with(where.results[0], except_in=where)
+        return [zero, mask, safe, unsigned], [fill, where]
+
+    def sampling_rank2(self, op: Operation) -> Rewrite | None:
+        """The sampling kernel reads [1, 1, B, V] values and indices and writes [1, 1, 1, B]."""
+        values, indices, out = _typed(op.operands[0]), _typed(op.operands[1]), _typed(op.results[0])
+        if values is None or indices is None or out is None or len(values[2]) != 2:
+            return None
+        batch, vocab = values[2]
+        wide = (1, 1, batch, vocab)
+        before = [self.new("ttnn.reshape", [op.operands[i]], t, lay, wide, {"shape": _i32s(wide)}, op)
+                  for i, (t, lay, _) in enumerate((values, indices))]  # fmt: skip
+        for i, r in enumerate(before):
+            op.set_operand(i, r.results[0])
+        (ot, olay, _), res = out, op.results[0]
+        res.type = self.aliaser.tensor_type(TensorType((1, 1, 1, batch), ot.element_type), olay.relayout((1, 1, 1, batch)))
+        back = self.new("ttnn.reshape", [res], ot, olay, (batch,), {"shape": _i32s((batch,))}, op)
+        back.results[0].type = ot
+        res.replace_all_uses_with(back.results[0], except_in=back)
+        return before, [back]
+
+    def rewrite(self, op: Operation) -> Rewrite | None:
+        """The decomposition of `op`, None when it needs none."""
+        rule = RULES.get(op.name)
+        return rule(self, op) if rule is not None else None
+
+
+RULES: dict[str, Callable[[Decomposer, Operation], Rewrite | None]] = {
+    "ttnn.scaled_dot_product_attention_decode": Decomposer.decode_sink,
+    "ttnn.upsample": Decomposer.upsample_bilinear,
+    "ttnn.gather": Decomposer.gather_si32,
+    "ttnn.sampling": Decomposer.sampling_rank2,
+}
