@@ -7,6 +7,8 @@ tt-metal kernels cannot take a shape or value range are rewritten into ops that 
 | `scaled_dot_product_attention_decode` with a [B, Hq, 1, 1] attention sink | the sink sliced to its first batch entry (B > 1), reshaped to [Hq, 1] and zero-padded to the [Hq, 32] tile the kernel reads |
 | bilinear `upsample` whose channels are not a multiple of 32 | the input zero-padded to whole tiles of channels, the result sliced back |
 | `sampling` of rank-2 values and indices | both reshaped to [1, 1, B, V], the [1, 1, 1, B] result reshaped to [B] |
+| `fill_cache`, `paged_fill_cache` of a sequence that is not whole tiles | the input zero-padded to whole tiles along dim -2 (not past a `fill_cache` cache's length) |
+| integer `prod` over one dimension of at most 16 | a chain of `multiply`s of its slices (the kernel computes in bf16) |
 | `gather` with an si32 index | the index clamped at 0 and cast to ui32; lanes whose index was negative read NaN (integers: INT32_MIN) through a `where` (the fill mode JAX's gather has) |
 
 Each rule returns the ops to put before and after the op (which it may rewire), or None. The new
@@ -29,11 +31,14 @@ from ttopt.lowering.mlir_floats import mlir_float_attr
 from ttopt.optimizer.rewrite import LayoutAliaser
 
 TILE_WIDTH = 32
+INTEGER_DTYPES = frozenset({DataType.SI32, DataType.U32, DataType.U16, DataType.U8})
 INT32_MIN = -(2**31)
 F32, I32 = ScalarType("f32"), ScalarType("i32")
 
-# (ops before, ops after) the decomposed op.
-Rewrite = tuple[list[Operation], list[Operation]]
+# (ops before, ops after) the decomposed op; after is None when the ops before replace it (its
+# results' uses rewired to them and its operands dropped).
+Rewrite = tuple[list[Operation], list[Operation] | None]
+MAX_PROD_UNROLL = 16
 
 
 def _i32s(values: tuple[int, ...]) -> ArrayAttr:
@@ -159,6 +164,56 @@ class Decomposer:
         res.replace_all_uses_with(back.results[0], except_in=back)
         return before, [back]
 
+    def fill_cache_pad(self, op: Operation) -> Rewrite | None:
+        """A cache write's sequence (dim -2) zero-padded to whole tiles: the kernel copies the input's
+        tile padding, whatever it holds, into the cache (tt-metal#42779)."""
+        if len(op.operands) < 2 or (typed := _typed(op.operands[1])) is None or len(typed[2]) < 2:
+            return None
+        t, lay, shape = typed
+        seq = len(shape) - 2
+        padded = ceil(shape[seq] / TILE_WIDTH) * TILE_WIDTH
+        if padded == shape[seq]:
+            return None
+        cache = _typed(op.operands[0])
+        if op.name == "ttnn.fill_cache" and (cache is None or padded > cache[2][seq]):
+            return None  # fill_cache takes no more rows than the cache holds (a paged cache's dim -2 is its block)
+        padding = [0] * (2 * len(shape))
+        padding[2 * seq + 1] = padded - shape[seq]
+        pad = self.new("ttnn.pad", [op.operands[1]], t, lay, (*shape[:seq], padded, shape[-1]),
+                       {"padding": DenseArrayAttr("i32", tuple(padding)), "value": FloatAttr(0.0, F32), "use_multicore": BoolAttr(True)}, op)  # fmt: skip
+        op.set_operand(1, pad.results[0])
+        return [pad], []
+
+    def integer_prod(self, op: Operation) -> Rewrite | None:
+        """An integer prod over one dimension of at most 16 entries: a chain of multiplies of its
+        slices (the prod kernel computes in bf16, which rounds integers past 256)."""
+        typed, out = _typed(op.operands[0]), _typed(op.results[0])
+        dim = op.properties.get("dim_arg")
+        d = getattr(dim.resolve(), "value", None) if dim is not None else None
+        if typed is None or out is None or not isinstance(d, int) or element_dtype(typed[0]) not in INTEGER_DTYPES:
+            return None
+        t, lay, shape = typed
+        d %= len(shape)
+        if not 0 < shape[d] <= MAX_PROD_UNROLL:
+            return None
+        one = tuple(1 if i == d else n for i, n in enumerate(shape))
+        ops: list[Operation] = []
+        for i in range(shape[d]):
+            begins = tuple(i if k == d else 0 for k in range(len(shape)))
+            ends = tuple(i + 1 if k == d else n for k, n in enumerate(shape))
+            ops.append(self.new("ttnn.slice_static", [op.operands[0]], t, lay, one,
+                                {"begins": _i32s(begins), "ends": _i32s(ends), "step": _i32s((1,) * len(shape))}, op))  # fmt: skip
+            if i:
+                ops.append(self.new("ttnn.multiply", [ops[-2].results[0], ops[-1].results[0]], t, lay, one, {}, op))
+        keep = op.properties.get("keep_dim")
+        if not getattr(keep.resolve() if keep is not None else None, "value", False):
+            ot, olay, oshape = out
+            ops.append(self.new("ttnn.reshape", [ops[-1].results[0]], ot, olay, oshape, {"shape": _i32s(oshape)}, op))
+        ops[-1].results[0].type = op.results[0].type
+        op.results[0].replace_all_uses_with(ops[-1].results[0])
+        op.drop_all_references()
+        return ops, None
+
     def rewrite(self, op: Operation) -> Rewrite | None:
         """The decomposition of `op`, None when it needs none."""
         rule = RULES.get(op.name)
@@ -170,4 +225,7 @@ RULES: dict[str, Callable[[Decomposer, Operation], Rewrite | None]] = {
     "ttnn.upsample": Decomposer.upsample_bilinear,
     "ttnn.gather": Decomposer.gather_si32,
     "ttnn.sampling": Decomposer.sampling_rank2,
+    "ttnn.prod": Decomposer.integer_prod,
+    "ttnn.fill_cache": Decomposer.fill_cache_pad,
+    "ttnn.paged_fill_cache": Decomposer.fill_cache_pad,
 }

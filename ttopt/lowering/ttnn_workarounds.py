@@ -464,8 +464,9 @@ def _decomposed(module: Module, block: Any, caster: _Caster, counts: dict[str, i
             continue
         counts[op.name] = counts.get(op.name, 0) + 1
         out.extend(rewrite[0])
-        out.append(op)
-        out.extend(rewrite[1])
+        if rewrite[1] is not None:
+            out.append(op)
+            out.extend(rewrite[1])
     return made + out
 
 

@@ -128,3 +128,37 @@ func.func @consecutive(%arg0: tensor<32x32xf32, #h>) -> tensor<32xui32, #o> {
   %1 = "ttnn.argmax"(%0) <{dim = 1 : si32, keep_dim = false}> : (tensor<32x32xf32, #d>) -> tensor<32xui32, #o>
   return %1 : tensor<32xui32, #o>
 }
+
+// -----
+
+#dram = #ttnn.buffer_type<dram>
+#in = #ttnn.ttnn_layout<(d0, d1, d2, d3) -> (d0 * 576 + d1 * 18 + d2, d3), <1x1>, memref<18x2x!ttcore.tile<32x32, bf16>, #dram>, <interleaved>>
+#c = #ttnn.ttnn_layout<(d0, d1, d2, d3) -> (d0 * 2048 + d1 * 64 + d2, d3), <1x1>, memref<64x2x!ttcore.tile<32x32, bf16>, #dram>, <interleaved>>
+// A cache fill of 18 rows writes 32 (the input's tile padding): the input is zero-padded first.
+// CHECK-LABEL: func.func @fill
+// CHECK: %[[P:.*]] = "ttnn.pad"(%arg1) <{padding = array<i32: 0, 0, 0, 0, 0, 14, 0, 0>, use_multicore = true, value = 0.000000e+00 : f32}>
+// CHECK: "ttnn.fill_cache"(%arg0, %[[P]])
+func.func @fill(%arg0: tensor<1x32x64x64xbf16, #c>, %arg1: tensor<1x32x18x64xbf16, #in>) {
+  "ttnn.fill_cache"(%arg0, %arg1) <{batch_offset = 0 : i32}> : (tensor<1x32x64x64xbf16, #c>, tensor<1x32x18x64xbf16, #in>) -> ()
+  return
+}
+
+// -----
+
+#dram = #ttnn.buffer_type<dram>
+#x = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<1x1x!ttcore.tile<32x32, si32>, #dram>, <interleaved>>
+#o = #ttnn.ttnn_layout<(d0) -> (0, d0), <1x1>, memref<1x1x!ttcore.tile<32x32, si32>, #dram>, <interleaved>>
+// An integer prod over 3 entries is exact as two multiplies of its slices; a float one runs in bf16.
+// CHECK-LABEL: func.func @prod
+// CHECK: %[[A:.*]] = "ttnn.slice_static"(%arg0) <{begins = [0 : i32, 0 : i32], ends = [4 : i32, 1 : i32]
+// CHECK: %[[B:.*]] = "ttnn.slice_static"(%arg0) <{begins = [0 : i32, 1 : i32], ends = [4 : i32, 2 : i32]
+// CHECK: %[[AB:.*]] = "ttnn.multiply"(%[[A]], %[[B]])
+// CHECK: %[[C:.*]] = "ttnn.slice_static"(%arg0) <{begins = [0 : i32, 2 : i32], ends = [4 : i32, 3 : i32]
+// CHECK: %[[ABC:.*]] = "ttnn.multiply"(%[[AB]], %[[C]])
+// CHECK: %[[R:.*]] = "ttnn.reshape"(%[[ABC]]) <{shape = [4 : i32]}>
+// CHECK-NOT: ttnn.prod
+// CHECK: return %[[R]]
+func.func @prod(%arg0: tensor<4x3xsi32, #x>) -> tensor<4xsi32, #o> {
+  %0 = "ttnn.prod"(%arg0) <{dim_arg = 1 : si64, keep_dim = false}> : (tensor<4x3xsi32, #x>) -> tensor<4xsi32, #o>
+  return %0 : tensor<4xsi32, #o>
+}
