@@ -1,15 +1,15 @@
 """tt-mlir conformance: tt-mlir's own lit tests, run through ttopt, checked by LLVM FileCheck.
 
-    python bench/ttmlir_conformance.py [--suite stablehlo-to-ttir|backend|optimizer|ttir-to-ttnn]
+    python bench/ttmlir_conformance.py [--suite stablehlo-to-ttir|backend|optimizer|ttir-fusing|ttir-to-ttnn|ttnn-passes]
                                        [--mirror DIR] [--commit REV] [--only SUBSTRING] [--show N] [--check]
 
 Suites: `stablehlo-to-ttir` (test/ttmlir/Conversion/StableHLOToTTIR), `backend` (every file under
 test/ttmlir whose RUN lines use `--ttir-to-ttnn-backend-pipeline` or `--ttir-to-ttnn-common-pipeline`),
 `optimizer` (test/ttmlir/Dialect/TTNN/optimizer/**, with greedy/, op_layout_fallbacks/ and
 ttnn_fusing/, where HEAD keeps the TTNN fusing tests), `ttir-to-ttnn`
-(test/ttmlir/Conversion/TTIRToTTNN) and `ttnn-passes` (the standalone TTNN transforms ttopt has:
+(test/ttmlir/Conversion/TTIRToTTNN), `ttnn-passes` (the standalone TTNN transforms ttopt has:
 test/ttmlir/Dialect/TTNN/{set_compute_kernel_config,kv_cache_conversion,weight_conversion,dispatch_d2m,
-Transforms/Workarounds}). In the last three, `%system_desc_path%` (the system desc
+Transforms/Workarounds}) and `ttir-fusing` (test/ttmlir/Dialect/TTIR/fusing). In every suite but stablehlo-to-ttir, `%system_desc_path%` (the system desc
 tt-mlir's lit config queries from the machine's device) stands for ttopt's n150 preset outside
 multi-chip directories (n300, llmbox, tg, ...), and RUN lines that only serialize or execute the
 output (`ttmlir-translate --ttnn-to-flatbuffer`, `ttrt`) are skipped: they check nothing about
@@ -185,6 +185,16 @@ SUITES = {
         BACKEND_OUTSIDE,
         ROOT / "bench" / "ttmlir_ttnn_passes_known_differences.txt",
         selects="--(" + "|".join(sorted(TTNN_TRANSFORMS)) + ")",
+        depth=1,
+        system_desc="n150",
+        skips=SERIALIZATION,
+    ),
+    "ttir-fusing": Suite(
+        "ttir-fusing",
+        ("test/ttmlir/Dialect/TTIR/fusing",),
+        BACKEND_PASSES | {"ttir-fusing"},
+        BACKEND_OUTSIDE,
+        ROOT / "bench" / "ttmlir_ttir_fusing_known_differences.txt",
         depth=1,
         system_desc="n150",
         skips=SERIALIZATION,

@@ -5,8 +5,9 @@
 
 // The argument fill_cache writes is a KV cache ({ttcore.kv_cache}, always marked); with
 // experimental-kv-cache-dtype it is stored as bfp_bf8 tiles (the tensor's element type is the
-// tile, as tt-mlir's type factory makes it) and what is written into it is cast first. The
-// parameter-only matmul weight is cast in const-eval (bfp_bf4: on the host).
+// tile, as tt-mlir's type factory makes it) and what is written into it is cast first (after the
+// fill_cache workaround pads its 3 rows to a whole tile). The parameter-only matmul weight is cast
+// in const-eval (bfp_bf4: on the host).
 
 // CHECK: #[[CACHE:ttnn_layout[0-9]*]] = #ttnn.ttnn_layout<{{.*}}memref<64x16x!ttcore.tile<32x32, bfp_bf8>, #dram>, <interleaved>>
 // CHECK-LABEL: func.func private @forward_const_eval_0(
@@ -15,9 +16,10 @@
 // CHECK-LABEL: func.func @forward(
 // CHECK-SAME: %arg0: tensor<1x32x64x512x!ttcore.tile<32x32, bfp_bf8>, #[[CACHE]]> {ttcore.kv_cache}
 // CHECK: %[[W:.*]] = ttcore.load_cached(@forward_const_eval_0, [%arg3])
-// CHECK: %[[CAST:.*]] = "ttnn.typecast"(%arg1)
-// CHECK-SAME: -> tensor<1x32x3x512x!ttcore.tile<32x32, bfp_bf8>
-// CHECK-NEXT: "ttnn.fill_cache"(%arg0, %[[CAST]])
+// CHECK: %[[PAD:.*]] = "ttnn.pad"(%arg1)
+// CHECK: %[[CAST:.*]] = "ttnn.typecast"(%[[PAD]])
+// CHECK-SAME: -> tensor<1x32x32x512x!ttcore.tile<32x32, bfp_bf8>
+// CHECK: "ttnn.fill_cache"(%arg0, %[[CAST]])
 // CHECK: "ttnn.matmul"(%arg2, %[[W]])
 
 // BF4-LABEL: func.func private @forward_const_eval_0(

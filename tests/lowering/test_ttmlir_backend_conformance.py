@@ -1,5 +1,5 @@
 """tt-mlir's TTIR -> TTNN lit tests through ttopt (bench/ttmlir_conformance.py, suites `backend`,
-`optimizer`, `ttir-to-ttnn` and `ttnn-passes`): every runnable file passes or its difference is listed with a
+`optimizer`, `ttir-to-ttnn`, `ttnn-passes` and `ttir-fusing`): every runnable file passes or its difference is listed with a
 reason in the suite's known-differences file, no run ends in an internal error, and no listed
 difference has gone stale. The tests are read from a git mirror of tenstorrent/tt-mlir (nothing
 upstream is copied here); without the mirror or LLVM's FileCheck the tests are skipped.
@@ -29,6 +29,7 @@ SUBSETS = [
     ("optimizer", "ttnn_fusing/", 12, 11),
     ("ttir-to-ttnn", "", 5, 0),
     ("ttnn-passes", "", 52, 47),
+    ("ttir-fusing", "", 23, 14),
 ]
 
 
@@ -44,7 +45,7 @@ def test_every_difference_is_known(suite: str, only: str, runnable: int, passing
     assert sum(c["pass"] for c in report.per_dir.values()) >= passing
 
 
-@pytest.mark.parametrize("suite", ["backend", "optimizer", "ttir-to-ttnn", "ttnn-passes"])
+@pytest.mark.parametrize("suite", ["backend", "optimizer", "ttir-to-ttnn", "ttnn-passes", "ttir-fusing"])
 def test_every_known_difference_has_a_reason(suite: str) -> None:
     known = known_differences(SUITES[suite].known)
     assert SUITES[suite].known.exists()  # an empty list is fine once every runnable file passes

@@ -41,6 +41,7 @@ from ttopt.device.cost_model import CostModel, op_name
 from ttopt.device.device import DeviceError, load_device
 from ttopt.ir.attributes import DialectAttr, StringAttr
 from ttopt.lowering.fusing import ttnn_heads, ttnn_norm_act, ttnn_rope
+from ttopt.lowering.fusing.cost import TIE
 from ttopt.lowering.fusing.match import where
 from ttopt.lowering.fusing.rounds import fuse_rounds
 from ttopt.lowering.fusing.ttnn_build import Rejected, TTNNBuilder, TTNNCandidate, dead_ops
@@ -190,9 +191,9 @@ class TTNNFusing(Pass):
         before, after = sum(x or 0.0 for x in before_ns), sum(x or 0.0 for x in after_ns)
         est = f"{c.fused} {after / 1000:.2f} us vs {len(dead)} ops ({', '.join(sorted({o.name[5:] for o in dead}))}) {before / 1000:.2f} us"
         head = f"ttnn-fusing: {c.pattern} at {where(anchor)}: "
-        if self.cost_check and not c.unconditional and after >= before:
+        if self.cost_check and not c.unconditional and after > before * (1 + TIE):
             b.discard()
-            rejected[(id(anchor), c.pattern)] = (anchor, head + f"[yellow]not applied[/]: the fused op is not estimated faster: {est}")
+            rejected[(id(anchor), c.pattern)] = (anchor, head + f"[yellow]not applied[/]: the fused op is estimated slower: {est}")
             return None
         at = block.index(target)
         for i, o in enumerate(b.ops):

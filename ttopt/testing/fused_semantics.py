@@ -96,6 +96,8 @@ FUSED: dict[str, Callable[[Operation, list[Array], Any], Array]] = {
     "ttir.relu6": lambda op, ins, t: np.clip(_f(ins[0]), 0.0, 6.0),
     "ttir.silu": lambda op, ins, t: _f(ins[0]) / (1 + np.exp(-_f(ins[0]))),
     "ttir.gelu": lambda op, ins, t: 0.5 * _f(ins[0]) * (1 + _ERF(_f(ins[0]) / math.sqrt(2))),
+    "ttir.hardsigmoid": lambda op, ins, t: np.clip(_f(ins[0]) / 6.0 + 0.5, 0.0, 1.0),
+    "ttir.mish": lambda op, ins, t: _f(ins[0]) * np.tanh(np.logaddexp(0.0, _f(ins[0]))),
     "ttir.scaled_dot_product_attention": _sdpa,
     "ttir.full": _full, "ttir.zeros": _full, "ttir.ones": _full,
     "ttir.mean": _mean,

@@ -8,6 +8,11 @@
   (the three factors in any order and nesting of two multiplies; x^3 as `pow(x, 3)` or `x * x * x`)
   -> `ttir.gelu(x)`. Constants match within HEAD's relative tolerance of 1.5e-3. As at HEAD, the
   tanh form also becomes the erf gelu (ttir.gelu has no approximate flag).
+* `relu6(x + 3) / 6` (the add either side) -> `ttir.hardsigmoid(x)`; the relu6 and the add have one
+  use (HEAD's HardsigmoidFusionPattern).
+* `x * tanh(softplus(x))` (either side, through typecasts), softplus in its numerically stable form
+  `where(x > c, x, log1p(exp(x)))` -> `ttir.mish(x)`, typecast to the multiply's type when that
+  differs; the tanh, where, log1p and exp have one use (HEAD's MishFusingPattern).
 """
 
 from __future__ import annotations
@@ -84,6 +89,63 @@ def match_silu(op: Operation) -> Candidate | Rejected | None:
         return b.emit("typecast", [b.emit("silu", [other], other.type)], op.results[0].type)
 
     return Candidate("silu", op, "ttir.silu", build, note="typecast to the result type")
+
+
+def match_hardsigmoid(op: Operation) -> Candidate | Rejected | None:
+    """relu6(x + 3) / 6 -> hardsigmoid(x)."""
+    num, den = inputs(op)[:2]
+    relu6 = producer(num, "ttir.relu6")
+    if relu6 is None or splat(den) != 6.0:
+        return None
+    add = producer(inputs(relu6)[0], "ttir.add")
+    if add is None:
+        return None
+    a, b = inputs(add)[:2]
+    x = a if splat(b) == 3.0 else b if splat(a) == 3.0 else None
+    if x is None:
+        return None
+    if not one_use(relu6.results[0]) or not one_use(add.results[0]):
+        return Rejected("hardsigmoid", op, "the relu6 or the add has other users")
+    if x.type.resolve().text != op.results[0].type.resolve().text:
+        return Rejected("hardsigmoid", op, "the input is broadcast to the result")
+    return _unary("hardsigmoid", x, op, "hardsigmoid")
+
+
+def _stable_softplus(v: Value) -> Value | None:
+    """v = where(x > c, x, log1p(exp(x))), each step with one use: x."""
+    where = producer(v, "ttir.where")
+    if where is None or not one_use(v):
+        return None
+    cond, x, other = inputs(where)[:3]
+    log1p = producer(other, "ttir.log1p")
+    gt = producer(cond, "ttir.gt")
+    if log1p is None or not one_use(other) or gt is None or inputs(gt)[0] is not x:
+        return None
+    exp = producer(inputs(log1p)[0], "ttir.exp")
+    if exp is None or not one_use(exp.results[0]) or inputs(exp)[0] is not x:
+        return None
+    return x
+
+
+def match_mish(op: Operation) -> Candidate | Rejected | None:
+    """x * tanh(softplus(x)) -> mish(x)."""
+    a, b = (through(v, "ttir.typecast") for v in inputs(op)[:2])
+    tanh, x = producer(a, "ttir.tanh"), b
+    if tanh is None:
+        tanh, x = producer(b, "ttir.tanh"), a
+    if tanh is None or _stable_softplus(inputs(tanh)[0]) is not x:
+        return None
+    if not one_use(tanh.results[0]):
+        return Rejected("mish", op, "the tanh has other users")
+    if shape(x) != shape(op.results[0]):
+        return Rejected("mish", op, "the input is broadcast to the result")
+    if x.type.resolve().text == op.results[0].type.resolve().text:
+        return _unary("mish", x, op, "mish")
+
+    def build(b: Builder) -> Value:  # mish in the input's type, then the multiply's (as HEAD)
+        return b.emit("typecast", [b.emit("mish", [x], x.type)], op.results[0].type)
+
+    return Candidate("mish", op, "ttir.mish", build, note="typecast to the result type")
 
 
 def _factors(op: Operation) -> list[tuple[Value, Value, Value]]:

@@ -35,6 +35,10 @@ from ttopt.dialects.ttir import inputs
 from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
 from ttopt.ir.types import ScalarType, TensorType, static_shape
 
+# A fused op estimated within this fraction of what it replaces counts as no slower: closer
+# estimates are within the cost model's error, and the fused op is what tt-mlir emits.
+TIE = 0.02
+
 FREE = frozenset({"ttir.constant", "ttir.full", "ttir.zeros", "ttir.ones", "ttir.empty", "ttir.arange"})
 ELEMENTWISE_READERS = ("ttir.add", "ttir.subtract", "ttir.multiply", "ttir.div", "ttir.maximum", "ttir.minimum", "ttir.pow", "ttir.where")
 TTNN_NAME = {"div": "divide", "pow": "pow_tensor", "square": "multiply", "transpose": "permute", "squeeze": "reshape", "unsqueeze": "reshape",

@@ -9,6 +9,9 @@
 * `sum(x, dims) * c` with c a splat of 1 / (product of the reduced sizes), within a relative 1e-4
   -> `mean(x, dims)` (HEAD's ScaledSumToMeanPattern); the sum has dim_arg and one use, and the
   multiply does not broadcast it.
+* `mean(x, [1, 2])` of a rank-4 x (NHWC spatial dims) -> `mean(reshape(x, [N, 1, H*W, C]), [2])`,
+  reshaped back without keep_dim: one reduction over a single dimension (HEAD's
+  SpatialMeanOptimizationPattern; the mean has one use).
 """
 
 from __future__ import annotations
@@ -18,7 +21,8 @@ from typing import TYPE_CHECKING
 
 from ttopt.dialects.ttir import inputs
 from ttopt.ir.attributes import BoolAttr
-from ttopt.lowering.fusing.match import Builder, Candidate, keep_dim, one_use, producer, reduce_dims, shape, splat
+from ttopt.ir.types import TensorType
+from ttopt.lowering.fusing.match import Builder, Candidate, i32_array, keep_dim, one_use, producer, reduce_dims, shape, splat
 
 if TYPE_CHECKING:
     from ttopt.ir.operation import Operation
@@ -45,6 +49,27 @@ def match(reshape: Operation) -> Candidate | None:
         return b.emit(red.name[5:], [x], reshape.results[0].type, **props)
 
     return Candidate("reduction_keep_dim", reshape, red.name, build)
+
+
+def match_spatial_mean(mean: Operation) -> Candidate | None:
+    """mean(x, [1, 2]) of an NHWC x -> mean(reshape(x, [N, 1, H * W, C]), [2])."""
+    x = inputs(mean)[0]
+    xs = shape(x)
+    if len(xs) != 4 or sorted(reduce_dims(mean) or ()) != [1, 2] or not one_use(mean.results[0]):
+        return None
+    flat = (xs[0], 1, xs[1] * xs[2], xs[3])
+
+    def build(b: Builder) -> Value:
+        t = x.type.resolve()
+        flat_t = TensorType(flat, t.element_type, t.encoding)
+        r = b.emit("reshape", [x], flat_t, shape=i32_array(flat))
+        out_t = TensorType((xs[0], 1, 1, xs[3]), t.element_type, t.encoding)
+        y = b.emit("mean", [r], out_t, keep_dim=BoolAttr(True), dim_arg=i32_array((2,)))
+        if keep_dim(mean):
+            return y
+        return b.emit("reshape", [y], mean.results[0].type, shape=i32_array(shape(mean.results[0])))
+
+    return Candidate("spatial_mean", mean, "ttir.mean", build, note="over one flattened spatial dimension")
 
 
 def match_scaled_sum(mul: Operation) -> Candidate | None:
