@@ -192,7 +192,7 @@ SUITES = {
     "ttir-fusing": Suite(
         "ttir-fusing",
         ("test/ttmlir/Dialect/TTIR/fusing",),
-        BACKEND_PASSES | {"ttir-fusing"},
+        BACKEND_PASSES | {"ttir-fusing", "ttir-to-ttir-decomposition"},
         BACKEND_OUTSIDE,
         ROOT / "bench" / "ttmlir_ttir_fusing_known_differences.txt",
         depth=1,

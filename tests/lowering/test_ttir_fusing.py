@@ -285,6 +285,22 @@ def test_conv_plus_channel_bias_becomes_the_convs_bias() -> None:
     _same_numbers(_conv_bias(), out)
 
 
+def test_a_channels_first_conv_takes_its_bias_through_the_permute_back() -> None:
+    text = _module(
+        "%x: tensor<1x4x8x8xf32>, %w: tensor<8x4x3x3xf32>, %b: tensor<8xf32>",
+        """    %0 = "ttir.conv2d"(%x, %w) <{dilation = array<i32: 1, 1>, groups = 1 : i32, padding = array<i32: 0, 0, 0, 0>, stride = array<i32: 1, 1>, batch_dim = 0 : i64, channel_dim = 1 : i64, height_dim = 2 : i64, width_dim = 3 : i64}> : (tensor<1x4x8x8xf32>, tensor<8x4x3x3xf32>) -> tensor<1x8x6x6xf32>
+    %1 = "ttir.reshape"(%b) <{shape = [1 : i32, 8 : i32, 1 : i32, 1 : i32]}> : (tensor<8xf32>) -> tensor<1x8x1x1xf32>
+    %2 = "ttir.broadcast"(%1) <{broadcast_dimensions = array<i64: 1, 1, 6, 6>}> : (tensor<1x8x1x1xf32>) -> tensor<1x8x6x6xf32>
+    %3 = "ttir.add"(%0, %2) : (tensor<1x8x6x6xf32>, tensor<1x8x6x6xf32>) -> tensor<1x8x6x6xf32>""",
+        "%3 : tensor<1x8x6x6xf32>",
+    )
+    out, _, _ = _fuse(text, cost_check=False)
+    assert "ttir.add" not in out
+    conv = next(line for line in out.splitlines() if '"ttir.conv2d"' in line)
+    assert conv.count("%") == 4 and "tensor<1x1x1x8xf32>" in conv  # input, weight and the bias in NHWC
+    assert _ops(out)[-1] == "ttir.permute"  # back to channels first after the conv
+
+
 def test_conv_plus_a_bias_varying_over_rows_is_rejected() -> None:
     out, p, _ = _fuse(_conv_bias("1x6x1x8", "2, 1, 6, 1"))
     assert "ttir.add" in out

@@ -9,7 +9,7 @@ pipeline's output without `lower-compute`: composites, inlining, `convert-stable
 DRAM-interleaved layouts, input arguments row-major and tiled in the function; mesh_shards and
 collectives convert there too, to HEAD's distribute/aggregate_tensor, collective and
 point_to_point ops), `ttnn-fusing`, `ttnn-workaround` (data-type and page-layout changes around
-ops whose kernels take fewer; `disable-workarounds=true` skips it), `ttnn-set-compute-kernel-config`, with
+ops whose kernels take fewer; `disable-workarounds=true` skips it) with `canonicalize` and `cse`, `ttnn-set-compute-kernel-config`, with
 the optimizer const-eval, `ttnn-create-d2m-subgraphs` when asked, `ttnn-rm-layout-propagation`,
 `ttnn-decompose-layouts`, `ttnn-optimizer`, the validation and `ttnn-decompose-layouts` again
 (else `ttnn-decompose-layouts` alone), the D2M compilation, const-eval, `ttnn-deallocate`.
@@ -262,6 +262,12 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
         yield PipelineStep(n + 1, "ttnn-fusing", self.ttnn_fusing() if self.enable_fusing_pass else None, "" if self.enable_fusing_pass else "enable-fusing-pass=false")
         yield PipelineStep(n + 1, "ttnn-workaround", None if self.disable_workarounds else self.workarounds(),
                            "disable-workarounds=true" if self.disable_workarounds else "")  # fmt: skip
+        # As tt-mlir follows its workarounds: conversion chains (an input tilized, then made row-major
+        # again for an embedding or argmax) fold into one, and equal conversions of a value merge.
+        yield PipelineStep(n + 1, "canonicalize", None if self.disable_workarounds else _new("canonicalize"),
+                           "disable-workarounds=true" if self.disable_workarounds else "")  # fmt: skip
+        yield PipelineStep(n + 1, "cse", None if self.disable_workarounds else _new("cse"),
+                           "disable-workarounds=true" if self.disable_workarounds else "")  # fmt: skip
         yield self._dtype_step(n + 1, "ttnn-weight-dtype-conversion", "experimental-weight-dtype", self.experimental_weight_dtype)
         yield self._dtype_step(n + 1, "ttnn-kv-cache-dtype-conversion", "experimental-kv-cache-dtype", self.experimental_kv_cache_dtype)
         yield PipelineStep(n + 1, "ttnn-set-compute-kernel-config", self.compute_config())
@@ -295,6 +301,10 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
         yield PipelineStep(n + 3, "const-eval-hoist-transform", self.const_eval())
         host_inputs = self.enable_const_eval and self.enable_const_eval_inputs_to_system_memory
         yield PipelineStep(n + 3, "ttnn-const-eval-inputs-to-system-memory", _new("ttnn-const-eval-inputs-to-system-memory") if host_inputs else None,
+                           "" if host_inputs else "enable-const-eval=false or enable-const-eval-inputs-to-system-memory=false")  # fmt: skip
+        # The host inputs' to_device + tilize meet the layout changes their readers already had (an
+        # embedding table made row-major again): tt-mlir canonicalizes them away here.
+        yield PipelineStep(n + 3, "canonicalize", _new("canonicalize") if host_inputs else None,
                            "" if host_inputs else "enable-const-eval=false or enable-const-eval-inputs-to-system-memory=false")  # fmt: skip
         # After the last const-eval (its results are the trace's device-resident inputs), before
         # deallocation, as tt-mlir runs it.

@@ -35,7 +35,8 @@ row-major, TILE tiled:
 | `rotary_embedding` | TILE | TILE |
 | `group_norm` | input bf16, weight and bias RM bf16 | bf16 |
 | `dropout` | bf16 | bf16 |
-| `scaled_dot_product_attention` | query, key, value, mask bf16 | bf16 |
+| `scaled_dot_product_attention`, `scaled_dot_product_attention_decode` | query, key, value, mask bf16 | bf16 |
+| `flash_mla_prefill` | query, key, value bf16 unless bf16 / bfp_bf8 / bfp_bf4; the mask likewise | as the query |
 | `update_cache` | si32 update index -> ui32 | |
 | `paged_update_cache`, `paged_fill_cache` | index / page table / batch index RM | |
 | `paged_scaled_dot_product_attention_decode`, `chunked_scaled_dot_product_attention` | page table and positions RM | |
@@ -310,6 +311,26 @@ def _sdpa(op: Operation) -> Workaround:
     return ins, [BF16]
 
 
+def _sdpa_decode(op: Operation) -> Workaround:
+    """Query, key, value and mask bf16 (operands: q, k, v, mask?, cur_pos?, sink?)."""
+    seg = list(int_values(op.properties.get("operandSegmentSizes")) or (1, 1, 1, 0, 0, 0))
+    ins: list[Target] = [BF16] * (3 + seg[3]) + [None] * sum(seg[4:])
+    return ins, [BF16]
+
+
+SDPA_DTYPES = frozenset({BF16, DataType.BFP_BF8, DataType.BFP_BF4})
+
+
+def _flash_mla_prefill(op: Operation) -> Workaround:
+    """Query, key, value and the result bf16 unless already an SDPA data type; the mask on its own."""
+    seg = list(int_values(op.properties.get("operandSegmentSizes")) or (1, 1, 0, 0))
+    qkv = None if _dtype(op.operands[0]) in SDPA_DTYPES else BF16
+    ins: list[Target] = [qkv] * (2 + seg[2])
+    if seg[3]:
+        ins.append(None if _dtype(op.operands[2 + seg[2]]) in SDPA_DTYPES else BF16)
+    return ins, [qkv]
+
+
 def _update_cache(op: Operation) -> Workaround:
     ins: list[Target] = [None] * len(op.operands)
     if len(op.operands) >= 3 and _dtype(op.operands[2]) is SI32:
@@ -326,6 +347,7 @@ WORKAROUNDS: dict[str, Callable[[Operation], Workaround]] = {
     "ttnn.upsample": _row_major_bf16, "ttnn.max_pool2d": _row_major_bf16, "ttnn.avg_pool2d": _row_major_bf16,
     "ttnn.max_pool2d_with_indices": _max_pool2d_with_indices, "ttnn.dropout": _bf16,
     "ttnn.scaled_dot_product_attention": _sdpa, "ttnn.update_cache": _update_cache,
+    "ttnn.scaled_dot_product_attention_decode": _sdpa_decode, "ttnn.flash_mla_prefill": _flash_mla_prefill,
     "ttnn.conv1d": _conv, "ttnn.conv2d": _conv, "ttnn.conv_transpose2d": _conv, "ttnn.conv3d": _conv3d,
     "ttnn.gather": _gather, "ttnn.pad": _pad, "ttnn.slice_dynamic": _slice_dynamic,
     "ttnn.rotary_embedding": _rotary_embedding, "ttnn.group_norm": _group_norm, "ttnn.sparse_matmul": _sparse_matmul,

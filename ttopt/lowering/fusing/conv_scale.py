@@ -35,21 +35,25 @@ from typing import TYPE_CHECKING
 
 from ttopt.dialects.ttir import inputs
 from ttopt.ir.attributes import DenseArrayAttr
-from ttopt.ir.properties import int_values
 from ttopt.ir.types import TensorType
-from ttopt.lowering.fusing.conv import CONVS, _channel_dim
-from ttopt.lowering.fusing.match import Builder, Candidate, Rejected, f32_attr, i32_array, one_use, producer, shape
+from ttopt.lowering.fusing.conv import channel_dim, conv_behind, conv_with, in_conv_layout, kernel_out_dim, per_channel_reason, read_order
+from ttopt.lowering.fusing.match import Builder, Candidate, Rejected, f32_attr, i32_array, producer, shape
 
 if TYPE_CHECKING:
     from ttopt.ir.operation import Operation
     from ttopt.ir.values import Value
 
 NAME = "conv_scale"
+# HEAD's ConvWithMultiply and BatchNormDecomposition fold into these (not conv3d).
+CONVS = ("ttir.conv2d", "ttir.conv_transpose2d")
+GROUPED = "a grouped conv_transpose2d's weight holds a group's output channels"
+
+
+def grouped_deconv(conv: Operation) -> bool:
+    """A grouped conv_transpose2d: its weight's output-feature dim holds one group's channels."""
+    w, out = shape(inputs(conv)[1]), shape(conv.results[0])
+    return w[kernel_out_dim(conv)] != out[channel_dim(conv)]
 BATCH_NORM = "conv_batch_norm"
-
-
-def _kernel_out_dim(conv: Operation) -> int:
-    return 1 if conv.name == "ttir.conv_transpose2d" else 0
 
 
 def const_evaluable(v: Value, conv: Operation) -> bool:
@@ -67,57 +71,13 @@ def const_evaluable(v: Value, conv: Operation) -> bool:
     return func is not None and args <= const_args(func)
 
 
-def _conv_behind(v: Value) -> tuple[Operation, Operation | None] | str | None:
-    """The conv `v` reads, directly or through the permute a channels-first conv is decomposed into
-    (ttir-to-ttir-decomposition runs before ttir-fusing here; tt-mlir fuses before and after it);
-    why it cannot fold, or None when there is no conv."""
-    perm = producer(v, "ttir.permute")
-    conv_v = inputs(perm)[0] if perm is not None else v
-    conv = producer(conv_v, *CONVS)
-    if conv is None:
-        return None
-    if not one_use(v) or not one_use(conv_v):
-        return "the conv has other users"
-    w, out = shape(inputs(conv)[1]), shape(conv.results[0])
-    if w[_kernel_out_dim(conv)] != out[_channel_dim(conv)]:
-        return "a grouped conv_transpose2d's weight holds a group's output channels"
-    return conv, perm
-
-
-def _order(perm: Operation | None, rank: int) -> list[int] | None:
-    """The permutation from the conv's output to what the pattern reads (identity without one)."""
-    if perm is None:
-        return list(range(rank))
-    order = list(int_values(perm.properties.get("permutation")) or ())
-    return order if len(order) == rank else None
-
-
-def _per_channel(conv: Operation, order: list[int], v: Value) -> str:
-    """Why `v`, in the read layout, is not one value per output channel of `conv` (empty when it is)."""
-    out = shape(conv.results[0])
-    c = _channel_dim(conv)
-    s = shape(v)
-    if len(s) != len(out):
-        return f"scale {list(s)} has not the conv output's rank {len(out)}"
-    if any(d != (out[c] if order[i] == c else 1) for i, d in enumerate(s)):
-        return f"scale {list(s)} is not one value per output channel ({out[c]})"
-    return ""
-
-
-def _in_conv_layout(b: Builder, conv: Operation, v: Value) -> Value:
-    """A per-channel `v` (1-D, or 1 but in one dim) reshaped to the conv output's per-channel shape."""
-    per = [1] * len(shape(conv.results[0]))
-    per[_channel_dim(conv)] = shape(conv.results[0])[_channel_dim(conv)]
-    return b.reshape(v, tuple(per))
-
-
 def _scaled_weight(b: Builder, conv: Operation, scale: Value, broadcast: bool) -> Value:
     """The conv's weight times the per-channel `scale` (in the conv's layout), its channel moved to
     the weight's output-feature dim."""
     w = inputs(conv)[1]
     wt = w.type.resolve()
     s = list(shape(scale))
-    c, k = _channel_dim(conv), _kernel_out_dim(conv)
+    c, k = channel_dim(conv), kernel_out_dim(conv)
     s[c], s[k] = s[k], s[c]
     st = scale.type.resolve()
     r = b.emit("reshape", [scale], TensorType(tuple(s), st.element_type, st.encoding), shape=i32_array(s))
@@ -127,38 +87,28 @@ def _scaled_weight(b: Builder, conv: Operation, scale: Value, broadcast: bool) -
     return b.emit("multiply", [w, r], wt)
 
 
-def _conv_with(b: Builder, conv: Operation, perm: Operation | None, weight: Value, bias: Value | None) -> Value:
-    """The conv on the new weight and bias, keeping its location and attributes (as HEAD rewrites it
-    in place: overrides naming it still apply), then the permute it was read through."""
-    ops = [inputs(conv)[0], weight] + ([bias] if bias is not None else [])
-    out = b.emit(conv.name[5:], ops, conv.results[0].type, **dict(conv.properties))
-    new = b.ops[-1]
-    new.location = conv.location
-    new.attributes = dict(conv.attributes)
-    if perm is None:
-        return out
-    return b.emit("permute", [out], perm.results[0].type, **dict(perm.properties))
-
-
 def match(mul: Operation) -> Candidate | Rejected | None:
     """A `ttir.multiply` of a single-use conv (or its permute) and a const-evaluable per-channel scale."""
     lhs, rhs = inputs(mul)[:2]
     reason = ""
     for conv_v, raw in ((lhs, rhs), (rhs, lhs)):
-        found = _conv_behind(conv_v)
+        found = conv_behind(conv_v, CONVS)
         if found is None:
             continue
         if isinstance(found, str):
             reason = found
             continue
         conv, perm = found
+        if grouped_deconv(conv):
+            reason = GROUPED
+            continue
         if mul.results[0].type.resolve() != conv_v.type.resolve():
             reason = "the multiply's result is not the conv's (a wider broadcast or another element type)"
             continue
-        order = _order(perm, len(shape(conv_v)))
+        order = read_order(perm, len(shape(conv_v)))
         bcast = producer(raw, "ttir.broadcast")
         scale = inputs(bcast)[0] if bcast is not None else raw
-        why = "the permute has no readable permutation" if order is None else _per_channel(conv, order, scale)
+        why = "the permute has no readable permutation" if order is None else per_channel_reason(conv, order, scale)
         if why:
             reason = why
             continue
@@ -173,10 +123,10 @@ def _candidate(mul: Operation, conv: Operation, perm: Operation | None, scale: V
     ins = inputs(conv)
 
     def build(b: Builder) -> Value:
-        per = _in_conv_layout(b, conv, scale)
+        per = in_conv_layout(b, conv, scale)
         weight = _scaled_weight(b, conv, per, broadcast)
         bias = b.emit("multiply", [ins[2], per], ins[2].type) if len(ins) > 2 else None
-        return _conv_with(b, conv, perm, weight, bias)
+        return conv_with(b, conv, perm, weight, bias)
 
     return Candidate(NAME, mul, conv.name, build, note="weight scaled in const-eval", cost_checked=False)
 
@@ -185,18 +135,20 @@ def match_batch_norm(bn: Operation) -> Candidate | Rejected | None:
     """A `ttir.batch_norm_inference` of a single-use conv (or its permute) with const-evaluable
     per-channel statistics."""
     x = inputs(bn)[0]
-    found = _conv_behind(x)
+    found = conv_behind(x, CONVS)
     if found is None:
         return None
     if isinstance(found, str):
         return Rejected(BATCH_NORM, bn, found)
     conv, perm = found
+    if grouped_deconv(conv):
+        return Rejected(BATCH_NORM, bn, GROUPED)
     stats = inputs(bn)[1:5]
-    order = _order(perm, len(shape(x)))
+    order = read_order(perm, len(shape(x)))
     if len(stats) != 4 or order is None or len({shape(v) for v in stats}) != 1 or len(shape(stats[0])) not in (1, 4):
         return Rejected(BATCH_NORM, bn, "the statistics must share one shape, 1-D or 4-D")
     dim = int(getattr(bn.properties.get("dimension"), "value", 1))
-    c = _channel_dim(conv)
+    c = channel_dim(conv)
     if not 0 <= dim < len(order) or order[dim] != c:
         return Rejected(BATCH_NORM, bn, f"normalizes dimension {dim}, not the conv's channels")
     channels = shape(conv.results[0])[c]
@@ -204,7 +156,7 @@ def match_batch_norm(bn: Operation) -> Candidate | Rejected | None:
     if len(s0) == 1:
         why = f"statistics {list(s0)} are not one value per channel ({channels})" if s0[0] != channels else ""
     else:
-        why = _per_channel(conv, order, stats[0])
+        why = per_channel_reason(conv, order, stats[0])
     if why:
         return Rejected(BATCH_NORM, bn, why)
     if not all(const_evaluable(v, conv) for v in stats):
@@ -219,12 +171,12 @@ def match_batch_norm(bn: Operation) -> Candidate | Rejected | None:
         std = b.emit("sqrt", [b.emit("add", [var, full], var.type)], var.type)
         alpha = b.emit("div", [scale, std], scale.type)
         beta = b.emit("subtract", [offset, b.emit("multiply", [mean, alpha], mean.type)], offset.type)
-        alpha4, beta4 = _in_conv_layout(b, conv, alpha), _in_conv_layout(b, conv, beta)
+        alpha4, beta4 = in_conv_layout(b, conv, alpha), in_conv_layout(b, conv, beta)
         ins = inputs(conv)
         weight = _scaled_weight(b, conv, alpha4, broadcast=False)
         bias = beta4
         if len(ins) > 2:
             bias = b.emit("add", [b.emit("multiply", [ins[2], alpha4], ins[2].type), beta4], ins[2].type)
-        return _conv_with(b, conv, perm, weight, bias)
+        return conv_with(b, conv, perm, weight, bias)
 
     return Candidate(BATCH_NORM, bn, conv.name, build, note="batch norm folded into the weight and bias in const-eval", cost_checked=False)
