@@ -116,9 +116,9 @@ OTHER.update({"quantize": (3, 1), "dequantize": (3, 1), "requantize": (5, 1), "c
 # The ttml AdamW step (param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq?): written in place, no results.
 OTHER.update({"adamw": ((4, 5), 0)})
 
-# Layout and data-type conversions: side-effect free, so canonicalize erases an unused one (as
-# tt-mlir's Pure TTNN ops).
-CONVERSIONS = frozenset({"to_layout", "to_memory_config", "typecast", "to_tensor_spec"})
+# Layout and data-type conversions and views: side-effect free, so canonicalize erases an unused
+# one and cse merges equal ones (as tt-mlir's Pure TTNN ops).
+CONVERSIONS = frozenset({"to_layout", "to_memory_config", "typecast", "to_tensor_spec", "reshape", "permute"})
 
 register(
     *(OpDef(f"ttnn.{n}", operands=1, results=1, traits=_P) for n in UNARY),

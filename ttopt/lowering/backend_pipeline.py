@@ -12,7 +12,8 @@ point_to_point ops), `ttnn-fusing`, `ttnn-workaround` (data-type and page-layout
 ops whose kernels take fewer; `disable-workarounds=true` skips it) with `canonicalize` and `cse`, `ttnn-set-compute-kernel-config`, with
 the optimizer const-eval, `ttnn-create-d2m-subgraphs` when asked, `ttnn-rm-layout-propagation`,
 `ttnn-decompose-layouts`, `ttnn-optimizer`, the validation and `ttnn-decompose-layouts` again
-(else `ttnn-decompose-layouts` alone), the D2M compilation, const-eval, `ttnn-deallocate`.
+(else `ttnn-decompose-layouts` alone), the D2M compilation, const-eval, `canonicalize` (typecast
+chains merge, conversions that undo each other go), `ttnn-deallocate`.
 
 | option | optimizer |
 |---|---|
@@ -310,6 +311,9 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
         # deallocation, as tt-mlir runs it.
         yield PipelineStep(n + 3, "ttnn-trace-hoist-transform", _new("ttnn-trace-hoist-transform") if self.enable_trace else None,
                            "" if self.enable_trace else "enable-trace=false")  # fmt: skip
+        # tt-mlir's last clean-up before deallocation: the typecast chains the workarounds and the
+        # layout decomposition leave merge, and conversions that undo each other go.
+        yield PipelineStep(n + 4, "canonicalize", _new("canonicalize"))
         if self.deallocate:
             yield PipelineStep(n + 4, "ttnn-deallocate", _new("ttnn-deallocate"))
         else:

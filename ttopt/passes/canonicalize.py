@@ -4,6 +4,14 @@ Each pattern matches ops by name (ttopt/passes/patterns.py) and may rewrite one;
 only the patterns of each op's name and revisits the ops a rewrite touched (worklist), so the
 cost stays proportional to what changes. Its own patterns come first, then the registered
 dialect canonicalizations (sdy's). `--trace` lists what fired.
+
+Its own patterns: dead side-effect-free ops go; a TTNN layout conversion (`to_layout`,
+`to_memory_config`, `to_tensor_spec`, `typecast`) to its input's type is its input; a `to_layout`
+or `to_tensor_spec` of one of the same kind reads that one's input (tt-mlir's
+foldConsecutiveToLayoutOp, which keeps a DRAM staging between ops unless only the data type
+changes); a `typecast` of a single-reader `typecast` casts once (foldConsecutiveDataCastOps); a
+`reshape` of a `reshape` reshapes the first one's input, and `permute`s compose (an identity
+permute goes).
 """
 
 from __future__ import annotations
@@ -13,9 +21,11 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Callable
 
+from ttopt.ir.attributes import DenseArrayAttr
 from ttopt.ir.edit_journal import untrack_op
 from ttopt.ir.opdef import OP_DEFS, PURE
 from ttopt.ir.operation import Operation
+from ttopt.ir.properties import int_values
 from ttopt.ir.values import OpResult, Value
 from ttopt.passes.base import Pass, option
 from ttopt.passes.patterns import Pattern, PatternSet, canonicalizations, pattern_set
@@ -122,14 +132,70 @@ def _fold_consecutive_conversion(op: Operation) -> list[Operation] | None:
     return [op, first]
 
 
+def _fold_consecutive_typecast(op: Operation, erase: Callable[[Operation], None] = Operation.erase) -> list[Operation] | None:
+    """A typecast of a typecast read by nothing else casts the first one's input once (tt-mlir's
+    foldConsecutiveDataCastOps: the intermediate data type is dropped, as there)."""
+    if len(op.operands) != 1 or not isinstance(src := op.operands[0], OpResult):
+        return None
+    first = src.op
+    if first.name != op.name or len(first.operands) != 1 or len(src.uses) != 1:
+        return None
+    op.set_operand(0, first.operands[0])
+    erase(first)
+    return [op]
+
+
+# Ops that only read their operands and free them: a view's other readers do not write it.
+_NON_WRITERS = frozenset({"ttnn.deallocate"})
+
+
+def _fold_consecutive_reshape(op: Operation) -> list[Operation] | None:
+    """A reshape of a reshape reshapes the first one's input (tt-mlir's foldConsecutiveReshape),
+    unless another reader writes the intermediate in place."""
+    if len(op.operands) != 1 or not isinstance(src := op.operands[0], OpResult):
+        return None
+    first = src.op
+    if first.name != op.name or len(first.operands) != 1:
+        return None
+    if any(u is not op and not u.results and u.name not in _NON_WRITERS for u in src.uses):
+        return None
+    op.set_operand(0, first.operands[0])
+    return [op, first]
+
+
+def _fold_permute(op: Operation, erase: Callable[[Operation], None] = Operation.erase) -> list[Operation] | None:
+    """An identity permute is its input; a permute of a single-reader permute permutes the first
+    one's input by the composed order (tt-mlir's foldIdentityPermute, foldConsecutivePermutes)."""
+    order = int_values(op.properties.get("permutation"))
+    if order is None or len(op.operands) != 1:
+        return None
+    src = op.operands[0]
+    if list(order) == list(range(len(order))) and src.type == op.results[0].type and not op.attributes:
+        users = op.results[0].users
+        op.results[0].replace_all_uses_with(src)
+        erase(op)
+        return users
+    first = src.op if isinstance(src, OpResult) else None
+    inner = int_values(first.properties.get("permutation")) if first is not None and first.name == op.name else None
+    if first is None or inner is None or len(inner) != len(order) or len(src.uses) != 1:
+        return None
+    attr = op.properties["permutation"].resolve()
+    op.properties["permutation"] = DenseArrayAttr(getattr(attr, "element", "i64"), tuple(inner[i] for i in order))
+    op.set_operand(0, first.operands[0])
+    return [op, first]
+
+
 # Ops that are pure data-layout conversions (their result type carries the whole effect).
-IDENTITY_WHEN_SAME_TYPE = frozenset({"ttnn.to_layout", "ttnn.to_memory_config", "ttnn.to_tensor_spec"})
+IDENTITY_WHEN_SAME_TYPE = frozenset({"ttnn.to_layout", "ttnn.to_memory_config", "ttnn.to_tensor_spec", "ttnn.typecast", "ttnn.reshape"})
 # Conversions whose chains fold into one (tt-mlir folds to_layout and to_tensor_spec chains).
 CONSECUTIVE = frozenset({"ttnn.to_layout", "ttnn.to_tensor_spec"})
 
 CORE = pattern_set(
     Pattern("fold-identity-conversion", _fold_identity_conversion, IDENTITY_WHEN_SAME_TYPE),
     Pattern("fold-consecutive-conversion", _fold_consecutive_conversion, CONSECUTIVE),
+    Pattern("fold-consecutive-typecast", _fold_consecutive_typecast, frozenset({"ttnn.typecast"})),
+    Pattern("fold-consecutive-reshape", _fold_consecutive_reshape, frozenset({"ttnn.reshape"})),
+    Pattern("fold-permute", _fold_permute, frozenset({"ttnn.permute"})),
     Pattern("erase-dead-pure-op", _erase_dead_pure_op),
 )
 
@@ -139,6 +205,9 @@ def _core(erase: Callable[[Operation], None]) -> PatternSet:
     return pattern_set(
         Pattern("fold-identity-conversion", partial(_fold_identity_conversion, erase=erase), IDENTITY_WHEN_SAME_TYPE),
         Pattern("fold-consecutive-conversion", _fold_consecutive_conversion, CONSECUTIVE),
+        Pattern("fold-consecutive-typecast", partial(_fold_consecutive_typecast, erase=erase), frozenset({"ttnn.typecast"})),
+        Pattern("fold-consecutive-reshape", _fold_consecutive_reshape, frozenset({"ttnn.reshape"})),
+        Pattern("fold-permute", partial(_fold_permute, erase=erase), frozenset({"ttnn.permute"})),
         Pattern("erase-dead-pure-op", partial(_erase_dead_pure_op, erase=erase)),
     )
 

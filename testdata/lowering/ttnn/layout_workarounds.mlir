@@ -162,3 +162,22 @@ func.func @prod(%arg0: tensor<4x3xsi32, #x>) -> tensor<4xsi32, #o> {
   %0 = "ttnn.prod"(%arg0) <{dim_arg = 1 : si64, keep_dim = false}> : (tensor<4x3xsi32, #x>) -> tensor<4xsi32, #o>
   return %0 : tensor<4xsi32, #o>
 }
+
+// -----
+
+#dram = #ttnn.buffer_type<dram>
+#f = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<1x1x!ttcore.tile<32x32, f32>, #dram>, <interleaved>>
+#b = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<1x1x!ttcore.tile<32x32, bf16>, #dram>, <interleaved>>
+#u = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<1x1x!ttcore.tile<32x32, u32>, #dram>, <interleaved>>
+// A typecast of a typecast nothing else reads casts once (tt-mlir's foldConsecutiveDataCastOps drops
+// the intermediate type); one back to the input's type goes.
+// CANON-LABEL: func.func @casts
+// CANON-NEXT: %[[U:.*]] = "ttnn.typecast"(%arg0) {{.*}} -> tensor<32x32xui32
+// CANON-NEXT: return %arg0, %[[U]]
+func.func @casts(%arg0: tensor<32x32xf32, #f>) -> (tensor<32x32xf32, #f>, tensor<32x32xui32, #u>) {
+  %0 = "ttnn.typecast"(%arg0) : (tensor<32x32xf32, #f>) -> tensor<32x32xbf16, #b>
+  %1 = "ttnn.typecast"(%0) : (tensor<32x32xbf16, #b>) -> tensor<32x32xf32, #f>
+  %2 = "ttnn.typecast"(%arg0) : (tensor<32x32xf32, #f>) -> tensor<32x32xbf16, #b>
+  %3 = "ttnn.typecast"(%2) : (tensor<32x32xbf16, #b>) -> tensor<32x32xui32, #u>
+  return %1, %3 : tensor<32x32xf32, #f>, tensor<32x32xui32, #u>
+}
