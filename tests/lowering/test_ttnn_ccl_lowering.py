@@ -94,7 +94,8 @@ def test_collectives_fold_over_one_device_and_take_heads_workarounds(ods) -> Non
             '    %2 = "ttir.reduce_scatter"(%1) <{cluster_axis = 1 : ui32, reduce_type = #ttcore.reduce_type<sum>, scatter_dim = 0 : si32}> : (tensor<64xbf16>) -> tensor<32xbf16>\n'
             '    return %2 : tensor<32xbf16>')  # fmt: skip
     out, m = _run(_module("1x2", body, "%arg0: tensor<32xbf16>", "tensor<32xbf16>"))
-    assert [o for o in _ops(out) if o != "ttnn.deallocate"] == ["ttnn.reshape", "ttnn.all_gather", "ttnn.reshape", "ttnn.reshape",
+    # the all_gather's reshape back to rank 1 and the reduce_scatter's to rank 4 are one reshape (canonicalize)
+    assert [o for o in _ops(out) if o != "ttnn.deallocate"] == ["ttnn.reshape", "ttnn.all_gather", "ttnn.reshape",
                                                                  "ttnn.reduce_scatter", "ttnn.reshape"]  # fmt: skip
     assert "all_gather_dim = 1 : si32" in out  # rank 1 gathered as [1, n]
     assert "scatter_dim = 3 : si32" in out  # rank 1 scattered as [1, 1, 1, n]

@@ -120,6 +120,12 @@ OTHER.update({"adamw": ((4, 5), 0)})
 # one and cse merges equal ones (as tt-mlir's Pure TTNN ops).
 CONVERSIONS = frozenset({"to_layout", "to_memory_config", "typecast", "to_tensor_spec", "reshape", "permute"})
 
+# Ops that write an operand in place (tt-mlir's MemWrite operands): a view of what they write is
+# not interchangeable with its source.
+IN_PLACE_WRITERS = frozenset(f"ttnn.{n}" for n in (
+    "update_cache", "paged_update_cache", "fill_cache", "paged_fill_cache", "batch_norm_training", "adamw",
+    "point_to_point", "write_tensor", "copy", "generic", "dump_tensor"))  # fmt: skip
+
 register(
     *(OpDef(f"ttnn.{n}", operands=1, results=1, traits=_P) for n in UNARY),
     *(OpDef(f"ttnn.{n}", operands=2, results=1, traits=_P) for n in BINARY),

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Callable
 
+from ttopt.dialects.ttnn import IN_PLACE_WRITERS
 from ttopt.ir.attributes import DenseArrayAttr
 from ttopt.ir.edit_journal import untrack_op
 from ttopt.ir.opdef import OP_DEFS, PURE
@@ -145,10 +146,6 @@ def _fold_consecutive_typecast(op: Operation, erase: Callable[[Operation], None]
     return [op]
 
 
-# Ops that only read their operands and free them: a view's other readers do not write it.
-_NON_WRITERS = frozenset({"ttnn.deallocate"})
-
-
 def _fold_consecutive_reshape(op: Operation) -> list[Operation] | None:
     """A reshape of a reshape reshapes the first one's input (tt-mlir's foldConsecutiveReshape),
     unless another reader writes the intermediate in place."""
@@ -157,7 +154,7 @@ def _fold_consecutive_reshape(op: Operation) -> list[Operation] | None:
     first = src.op
     if first.name != op.name or len(first.operands) != 1:
         return None
-    if any(u is not op and not u.results and u.name not in _NON_WRITERS for u in src.uses):
+    if any(u is not op and u.name in IN_PLACE_WRITERS for u in src.uses):
         return None
     op.set_operand(0, first.operands[0])
     return [op, first]
