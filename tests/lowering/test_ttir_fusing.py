@@ -601,6 +601,21 @@ def test_spatial_mean_runs_over_the_flattened_spatial_dims() -> None:
     _same_numbers(text, out)
 
 
+def test_a_transposing_permute_of_a_matmul_operand_becomes_its_transpose_flag() -> None:
+    text = _module(
+        "%a: tensor<32x64xf32>, %w: tensor<16x64xf32>",
+        """    %0 = "ttir.permute"(%w) <{permutation = array<i64: 1, 0>}> : (tensor<16x64xf32>) -> tensor<64x16xf32>
+    %1 = "ttir.matmul"(%a, %0) <{transpose_a = false, transpose_b = false}> {ttcore.weight_dtype = "bfp_bf4"} : (tensor<32x64xf32>, tensor<64x16xf32>) -> tensor<32x16xf32>""",
+        "%1 : tensor<32x16xf32>",
+    )
+    out, _, _ = _fuse(text)
+    assert "ttir.permute" in out  # off by default, as at HEAD
+    out, _, _ = _fuse(text, enable_permute_matmul_fusion=True)
+    assert _ops(out) == ["ttir.matmul"]
+    assert '"ttir.matmul"(%arg0, %arg1) <{transpose_a = false, transpose_b = true}> {ttcore.weight_dtype = "bfp_bf4"}' in out
+    _same_numbers(text, out)
+
+
 def test_reduction_then_reshape_restoring_the_dim_keeps_the_dim() -> None:
     text = _module(
         "%x: tensor<4x8x16xf32>",

@@ -128,7 +128,7 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
     enable_implicit_broadcast_folding_pass: bool = option(True, "A broadcast read only by elementwise ops becomes their implicit broadcast (tt-mlir's TTIRImplicitBroadcastFold); false keeps it a ttnn.repeat")
     enable_create_d2m_subgraphs: bool = option(False, "Outline maximal eltwise chains into ttnn.d2m_subgraph (ttnn-create-d2m-subgraphs) before the optimizer, then compile each into ttnn.generic ops with generated kernels (ttnn-through-d2m-pipeline, ttnn-collaspe-d2m); turns the optimizer on")
     enable_d2m_elementwise_fusion: bool | None = option(None, "With enable-create-d2m-subgraphs: one fused compute kernel per subgraph (default true then); false compiles each eltwise op into its own ttnn.generic")
-    enable_permute_matmul_fusion: bool = option(False, "ttir-fusing: fuse permutes into matmul transposes (handed to ttir-fusing when it has the pattern; else only false is accepted)")
+    enable_permute_matmul_fusion: bool = option(False, "ttir-fusing: read a matmul / linear operand's transpose(-1, -2) permute as its transpose flag (tt-mlir's PermuteMatmulFusionPattern)")
     enable_fusing_conv2d_with_multiply_pattern: bool | None = option(None, "ttir-fusing: fold a constant per-channel multiply, or a batch norm, of a conv into its weight and bias (default: on from optimization-level=1, as tt-mlir)")
     disable_workarounds: bool = option(False, "Skip ttnn-workaround (the data-type and page-layout changes around ops whose kernels take fewer)")
     enable_layout_workaround_pass: bool = option(True, "ttnn-workaround: the operand workarounds (data types and page layouts; from optimization-level=1 page layouts only for the ops tt-mlir lists)")

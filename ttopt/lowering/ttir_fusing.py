@@ -23,6 +23,7 @@ Patterns (ttopt/lowering/fusing/, one family per module; preconditions in each m
 | concatenate_heads | `reshape(permute(x, [0, 2, 1, 3]))` to [B, S, H*D] or [B*S, H*D] | `ttir.concatenate_heads` (then the 2-D reshape) |
 | conv_scale (`ttnn-enable-conv2d-with-multiply-pattern`) | `multiply(conv, per-channel constant)` | the conv with its weight (and bias) scaled |
 | conv_batch_norm (same switch) | `batch_norm_inference(conv)` | the conv with weight and bias folded from the statistics |
+| permute_matmul (`enable-permute-matmul-fusion`) | `matmul` / `linear` of a `transpose(-1, -2)` permute | the op with that operand's transpose flag flipped |
 | split_qkv (after the others) | three matmuls / linears of one input, each `permute(reshape(.), [0, 2, 1, 3])` into heads | one matmul / linear on the concatenated weights, `ttir.split_query_key_value_and_split_heads` |
 
 `ttir.dot_general` is first decomposed into matmuls (ttir-to-ttir-decomposition), as HEAD runs its
@@ -45,7 +46,19 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar
 
 from ttopt.device.cost_model import CostModel
 from ttopt.device.device import DeviceError, load_device
-from ttopt.lowering.fusing import activations, conv, conv_scale, heads, linear, reductions, rms_norm, sdpa, softmax, split_qkv
+from ttopt.lowering.fusing import (
+    activations,
+    conv,
+    conv_scale,
+    heads,
+    linear,
+    permute_matmul,
+    reductions,
+    rms_norm,
+    sdpa,
+    softmax,
+    split_qkv,
+)
 from ttopt.lowering.fusing.cost import TIE, FusionCost
 from ttopt.lowering.fusing.match import Builder, Candidate, NotStatic, Rejected, where
 from ttopt.lowering.fusing.rounds import fuse_rounds
@@ -75,7 +88,13 @@ PATTERNS: dict[str, tuple[Matcher, ...]] = {
 # With ttnn-enable-conv2d-with-multiply-pattern (tt-mlir's option, on from optimization-level=1 in
 # the backend pipeline): scales and batch norms folded into convs.
 CONV_SCALE_PATTERNS: dict[str, tuple[Matcher, ...]] = {"ttir.multiply": (conv_scale.match,), "ttir.batch_norm_inference": (conv_scale.match_batch_norm,)}
-WITH_CONV_SCALE = {k: CONV_SCALE_PATTERNS.get(k, ()) + PATTERNS.get(k, ()) for k in {**PATTERNS, **CONV_SCALE_PATTERNS}}
+# With enable-permute-matmul-fusion (tt-mlir's option, off by default): transposes read as flags.
+PERMUTE_MATMUL_PATTERNS: dict[str, tuple[Matcher, ...]] = {"ttir.matmul": (permute_matmul.match,), "ttir.linear": (permute_matmul.match,)}
+
+
+def _with(extra: dict[str, tuple[Matcher, ...]], base: dict[str, tuple[Matcher, ...]]) -> dict[str, tuple[Matcher, ...]]:
+    """`base` with `extra`'s patterns tried first at their anchors (HEAD adds them before the others)."""
+    return {k: extra.get(k, ()) + base.get(k, ()) for k in {**base, **extra}}
 # Tried once the patterns above reach their fixed point, as HEAD splits QKV in its TTNN fusing,
 # after attention is fused (the roles are read from the attention ops).
 LATE_PATTERNS: dict[str, tuple[Matcher, ...]] = {"ttir.matmul": (split_qkv.match,), "ttir.linear": (split_qkv.match,)}
@@ -158,6 +177,7 @@ class TTIRFusing(Pass):
     _positions: ClassVar[dict[int, int]]
     cost_check: bool = option(True, "Apply a fusion only when the fused op is estimated faster than the ops it replaces")
     ttnn_enable_conv2d_with_multiply_pattern: bool = option(False, "Fold a constant per-channel multiply, or a batch norm, of a conv into its weight and bias (tt-mlir's ConvWithMultiply and BatchNormDecomposition)")
+    enable_permute_matmul_fusion: bool = option(False, "Read a matmul / linear operand's transpose(-1, -2) permute as its transpose flag (tt-mlir's PermuteMatmulFusionPattern)")
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "decisions", [])
@@ -198,7 +218,11 @@ class TTIRFusing(Pass):
         # A rejection is kept only if it still holds at the fixed point: an anchor that a later
         # fusion consumed, or whose pattern matched once other fusions ran, is not reported.
         rejected: dict[tuple[int, str], tuple[Operation, Decision]] = {}
-        first = WITH_CONV_SCALE if self.ttnn_enable_conv2d_with_multiply_pattern else PATTERNS
+        first = PATTERNS
+        if self.ttnn_enable_conv2d_with_multiply_pattern:
+            first = _with(CONV_SCALE_PATTERNS, first)
+        if self.enable_permute_matmul_fusion:
+            first = _with(PERMUTE_MATMUL_PATTERNS, first)
         for patterns in (first, LATE_PATTERNS):
             self._rounds(block, cost, patterns, rejected)
         for op, d in rejected.values():
