@@ -80,15 +80,21 @@ def match_silu(op: Operation) -> Candidate | Rejected | None:
         return None
     if not one_use(sig.results[0]):
         return Rejected("silu", op, "the sigmoid has other users")
-    if shape(other) != shape(op.results[0]):
-        return Rejected("silu", op, "the input is broadcast to the result")
-    if other.type.resolve().text == op.results[0].type.resolve().text:
-        return _unary("silu", other, op, "silu")
+    return _unary_of_multiply("silu", other, op)
 
-    def build(b: Builder) -> Value:  # silu in the input's type, then the multiply's (as HEAD)
-        return b.emit("typecast", [b.emit("silu", [other], other.type)], op.results[0].type)
 
-    return Candidate("silu", op, "ttir.silu", build, note="typecast to the result type")
+def _unary_of_multiply(name: str, x: Value, op: Operation) -> Candidate | Rejected:
+    """`name`(x) for the multiply `op`, in x's type, typecast to the multiply's when that differs
+    (as HEAD builds silu and mish from a multiply read through typecasts)."""
+    if shape(x) != shape(op.results[0]):
+        return Rejected(name, op, "the input is broadcast to the result")
+    if x.type.resolve().text == op.results[0].type.resolve().text:
+        return _unary(name, x, op, name)
+
+    def build(b: Builder) -> Value:
+        return b.emit("typecast", [b.emit(name, [x], x.type)], op.results[0].type)
+
+    return Candidate(name, op, f"ttir.{name}", build, note="typecast to the result type")
 
 
 def match_hardsigmoid(op: Operation) -> Candidate | Rejected | None:
@@ -137,15 +143,7 @@ def match_mish(op: Operation) -> Candidate | Rejected | None:
         return None
     if not one_use(tanh.results[0]):
         return Rejected("mish", op, "the tanh has other users")
-    if shape(x) != shape(op.results[0]):
-        return Rejected("mish", op, "the input is broadcast to the result")
-    if x.type.resolve().text == op.results[0].type.resolve().text:
-        return _unary("mish", x, op, "mish")
-
-    def build(b: Builder) -> Value:  # mish in the input's type, then the multiply's (as HEAD)
-        return b.emit("typecast", [b.emit("mish", [x], x.type)], op.results[0].type)
-
-    return Candidate("mish", op, "ttir.mish", build, note="typecast to the result type")
+    return _unary_of_multiply("mish", x, op)
 
 
 def _factors(op: Operation) -> list[tuple[Value, Value, Value]]:
