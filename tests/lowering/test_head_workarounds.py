@@ -121,3 +121,15 @@ def test_scatter_runs_row_major_and_tiles_its_result() -> None:
     scatter = ops[3]
     assert all(not current_layout(v.type).is_tiled for v in [*scatter.operands, *scatter.results])
     assert current_layout(ops[4].results[0].type).is_tiled
+
+
+def test_with_the_optimizer_a_data_type_that_only_serves_a_page_layout_goes_with_it() -> None:
+    """HEAD casts a bfp_bf8 conv activation to bf16 only to make it row-major: from optimization
+    level 1 (no page-layout workaround for conv) neither happens; a plain data type change stays."""
+    from ttopt.dialects.ttcore_attrs import DataType
+    from ttopt.lowering.ttnn_workarounds import To, _target
+
+    assert _target(To(DataType.BF16, tiled=False, for_layout=True), layouts=False) == To()
+    assert _target(To(DataType.BF16, tiled=False, for_layout=True), layouts=True) == To(DataType.BF16, tiled=False, for_layout=True)
+    assert _target(To(DataType.U32, tiled=False), layouts=False) == To(DataType.U32)
+    assert _target(DataType.BF16, layouts=False) == To(DataType.BF16)

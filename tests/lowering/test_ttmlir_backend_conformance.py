@@ -29,7 +29,7 @@ SUBSETS = [
     ("optimizer", "ttnn_fusing/", 12, 11),
     ("ttir-to-ttnn", "", 5, 0),
     ("ttnn-passes", "", 52, 47),
-    ("ttir-fusing", "", 24, 15),
+    ("ttir-fusing", "", 24, 16),
 ]
 
 

@@ -162,7 +162,7 @@ class _Validator:
                 given = (lay.dtype, lay.is_tiled)
             dtype, tiled = given
             actual = None
-            for to_dram in (dram, True):
+            for to_dram in (True,) if dram else (False, True):
                 try:
                     if to_dram:
                         actual = lay.relayout(_shape(declared), dtype=dtype, tiled=tiled, buffer_type=BufferType.DRAM,
@@ -171,7 +171,7 @@ class _Validator:
                         actual = lay.relayout(_shape(declared), dtype=dtype, tiled=tiled)
                     break
                 except (ValueError, TypeError):
-                    continue  # a row-major result cannot be L1 interleaved (or sharded as declared): the op writes DRAM
+                    continue  # the declared memory cannot hold it (a row-major shard grid, a block float row-major): the op writes DRAM
             if actual is None:
                 out.append(None)  # a layout the builder cannot express: leave the result as it is
                 continue

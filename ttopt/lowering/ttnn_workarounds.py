@@ -29,7 +29,7 @@ row-major, TILE tiled:
 | `embedding_bw` | indices RM ui32, table and gradient bf16 | bf16 |
 | `max_pool2d`, `avg_pool2d`, `upsample` | RM bf16 | RM bf16 |
 | `max_pool2d_with_indices` | RM bf16 | RM bf16, RM ui16 indices |
-| `conv1d`, `conv2d`, `conv_transpose2d` | input RM (bf16 when bfp_bf8) | |
+| `conv1d`, `conv2d`, `conv_transpose2d` | input RM (bf16 when bfp_bf8, only with the page layout) | |
 | `conv3d` | input RM bf16, weight bf16, bias TILE bf16 | bf16 |
 | `gather` | input and index TILE | |
 | `rotary_embedding` | TILE | TILE |
@@ -40,6 +40,7 @@ row-major, TILE tiled:
 | `update_cache` | si32 update index -> ui32 | |
 | `paged_update_cache`, `paged_fill_cache` | index / page table / batch index RM | |
 | `paged_scaled_dot_product_attention_decode`, `chunked_scaled_dot_product_attention` | page table and positions RM | |
+| `paged_flash_multi_latent_attention_decode` | page table RM si32, positions RM | |
 | `sparse_matmul` | sparsity RM bf16 | |
 | `sampling` | indices, p, temperature RM; k RM ui32 | RM ui32 |
 | `all_to_all_dispatch`, `all_to_all_combine`, `moe_expert_token_remap` | data RM bf16, indices and maps RM ui16 | the same |
@@ -49,7 +50,8 @@ lists (LAYOUTS_WITH_OPTIMIZER: embedding, sampling, sparse_matmul, conv3d, ...) 
 changes there; the data-type changes apply at every level (tt-mlir's op-model validation makes
 the same casts after its optimizer, which ttopt, without an op model, cannot ask).
 
-Only device tensors change (host tensors, such as conv weights, are prepared by their op).
+Only device tensors change (host tensors, such as conv weights, are prepared by their op). A
+row-major target of a block-float tensor is bf16 (block floats exist only as tiles).
 `disable-workarounds=true` on the backend pipeline skips the pass; `ttnn-enable-layout-workaround-pass`
 and `ttnn-enable-decomposition-workaround-pass` switch the two halves.
 """
@@ -82,16 +84,16 @@ F32, BF16, U32, U16, U8, SI32 = DataType.F32, DataType.BF16, DataType.U32, DataT
 FLOATS = frozenset({F32, BF16, DataType.BFP_BF8, DataType.BFP_BF4})
 INTEGERS = frozenset({U32, U16, U8, SI32})
 UINT16_MAX = 65535
-TILE_WIDTH = 32
-
 
 
 @dataclass(frozen=True)
 class To:
-    """One tensor's workaround target: a data type, a page layout (tiled or row-major), or both; None keeps it."""
+    """One tensor's workaround target: a data type, a page layout (tiled or row-major), or both; None
+    keeps it. `for_layout`: the data type only serves the page layout (dropped with it)."""
 
     dtype: DataType | None = None
     tiled: bool | None = None
+    for_layout: bool = False
 
 
 RM, TILE = To(tiled=False), To(tiled=True)
@@ -235,7 +237,7 @@ def _max_pool2d_with_indices(op: Operation) -> Workaround:
 
 def _conv(op: Operation) -> Workaround:
     """Conv activations row-major (tt-metal's advice for large inputs); a bfp_bf8 one through bf16."""
-    return [To(BF16 if _dtype(op.operands[0]) is DataType.BFP_BF8 else None, tiled=False)], []
+    return [To(BF16 if _dtype(op.operands[0]) is DataType.BFP_BF8 else None, tiled=False, for_layout=True)], []
 
 
 def _conv3d(op: Operation) -> Workaround:
@@ -274,12 +276,18 @@ def _sampling(op: Operation) -> Workaround:
     return [None, RM, To(U32, tiled=False), RM, RM], [To(U32, tiled=False)]
 
 
-def _paged_update_cache(op: Operation) -> Workaround:
+def _paged_cache(op: Operation) -> Workaround:
+    """paged_update_cache / paged_fill_cache: cache, input, then indices / page table / batch index row-major."""
     return [None, None, RM, RM], []
 
 
-def _paged_fill_cache(op: Operation) -> Workaround:
-    return [None, None, RM, RM], []
+def _paged_mla_decode(op: Operation) -> Workaround:
+    """Page table row-major si32, current positions row-major (q, k, v?, page_table, mask?, cur_pos?, sink?)."""
+    seg = list(int_values(op.properties.get("operandSegmentSizes")) or (1, 1, 0, 1, 0, 0, 0))
+    ins: list[Target] = [None, None]
+    for n, target in zip(seg[2:], (None, To(SI32, tiled=False), None, RM, None)):
+        ins += [target] * n
+    return ins, []
 
 
 def _paged_sdpa_decode(op: Operation) -> Workaround:
@@ -351,7 +359,8 @@ WORKAROUNDS: dict[str, Callable[[Operation], Workaround]] = {
     "ttnn.conv1d": _conv, "ttnn.conv2d": _conv, "ttnn.conv_transpose2d": _conv, "ttnn.conv3d": _conv3d,
     "ttnn.gather": _gather, "ttnn.pad": _pad, "ttnn.slice_dynamic": _slice_dynamic,
     "ttnn.rotary_embedding": _rotary_embedding, "ttnn.group_norm": _group_norm, "ttnn.sparse_matmul": _sparse_matmul,
-    "ttnn.sampling": _sampling, "ttnn.paged_update_cache": _paged_update_cache, "ttnn.paged_fill_cache": _paged_fill_cache,
+    "ttnn.sampling": _sampling, "ttnn.paged_update_cache": _paged_cache, "ttnn.paged_fill_cache": _paged_cache,
+    "ttnn.paged_flash_multi_latent_attention_decode": _paged_mla_decode,
     "ttnn.paged_scaled_dot_product_attention_decode": _paged_sdpa_decode,
     "ttnn.chunked_scaled_dot_product_attention": _chunked_sdpa,
     **{f"ttnn.{n}": _moe_ccl for n in ("all_to_all_dispatch", "all_to_all_combine", "moe_expert_token_remap")},
@@ -383,6 +392,8 @@ class _Caster:
         tiled = to.tiled if to.tiled is not None and to.tiled != lay.is_tiled else None
         if dtype is None and tiled is None:
             return None
+        if tiled is False and (dtype or lay.dtype).builtin is None:
+            dtype = BF16  # block floats exist only as tiles: row-major in bf16, as HEAD's conv workaround takes them
         shape = tuple(int(d) for d in t.shape or () if d is not None)
         return self.aliaser.tensor_type(t, lay.relayout(shape, dtype=dtype, tiled=tiled))
 
@@ -399,7 +410,7 @@ def target_dtype(target: Target) -> DataType | None:
 
 def _target(target: Target, layouts: bool) -> To:
     to = target if isinstance(target, To) else To(dtype=target)
-    return to if layouts else To(dtype=to.dtype)
+    return to if layouts else To(dtype=None if to.for_layout else to.dtype)
 
 
 def _apply(op: Operation, caster: _Caster, before: list[Operation], after: list[Operation], level: int) -> bool:
@@ -440,20 +451,27 @@ def apply_workarounds(module: Module, level: int = 0, operands: bool = True, dec
     its switch; how many ops of each kind changed."""
     caster = _Caster(module)
     counts: dict[str, int] = {}
+    changed: set[int] = set()
+
+    def count(op: Operation) -> None:  # an op decomposed and then given operand workarounds is one op changed
+        if id(op) not in changed:
+            changed.add(id(op))
+            counts[op.name] = counts.get(op.name, 0) + 1
+
     for func in module.functions():
         if not func.regions or not func.regions[0].blocks:
             continue
         for block in func.regions[0].blocks:
             ops = block.ops
             if decompositions:
-                ops = _decomposed(module, block, caster, counts)
+                ops = _decomposed(module, block, caster, count)
             if operands:
                 out: list[Operation] = []
                 for op in ops:
                     before: list[Operation] = []
                     after: list[Operation] = []
                     if _apply(op, caster, before, after, level):
-                        counts[op.name] = counts.get(op.name, 0) + 1
+                        count(op)
                     out.extend(before)
                     out.append(op)
                     out.extend(after)
@@ -465,7 +483,7 @@ def apply_workarounds(module: Module, level: int = 0, operands: bool = True, dec
     return counts
 
 
-def _decomposed(module: Module, block: Any, caster: _Caster, counts: dict[str, int]) -> list[Operation]:
+def _decomposed(module: Module, block: Any, caster: _Caster, count: Callable[[Operation], None]) -> list[Operation]:
     """`block`'s ops with the decompositions applied (a ttnn.get_device first when one needs it)."""
     found = next((o for o in block.ops if o.name == "ttnn.get_device" and not o.operands), None)
     made: list[Operation] = []
@@ -484,7 +502,7 @@ def _decomposed(module: Module, block: Any, caster: _Caster, counts: dict[str, i
         if rewrite is None:
             out.append(op)
             continue
-        counts[op.name] = counts.get(op.name, 0) + 1
+        count(op)
         out.extend(rewrite[0])
         if rewrite[1] is not None:
             out.append(op)
@@ -501,7 +519,7 @@ class TTNNWorkaround(Pass):
     summary = "TTNN workarounds: to_tensor_spec data-type and page-layout changes around ops whose tt-metal kernels take fewer (tanh, embedding, pooling, argmax, conv, ...)"
 
     ttnn_enable_layout_workaround_pass: bool = option(True, "Apply the operand workarounds (data types and page layouts of operands and results)")
-    ttnn_enable_decomposition_workaround_pass: bool = option(True, "Apply the decomposition workarounds (the decode attention sink's reshape)")
+    ttnn_enable_decomposition_workaround_pass: bool = option(True, "Apply the decomposition workarounds (decode attention sink, bilinear upsample pad, si32 gather, rank-2 sampling, cache-fill pad, integer prod)")
     ttnn_optimization_level: int = option(0, "The pipeline's optimization level: from 1 the optimizer picks page layouts, so only the ops tt-mlir lists get page-layout workarounds")
 
     def run(self, module: Module, ctx: PassContext) -> None:

@@ -9,7 +9,8 @@ Its own patterns: dead side-effect-free ops go; a TTNN layout conversion (`to_la
 `to_memory_config`, `to_tensor_spec`, `typecast`) to its input's type is its input; a `to_layout`
 or `to_tensor_spec` of one of the same kind reads that one's input (tt-mlir's
 foldConsecutiveToLayoutOp, which keeps a DRAM staging between ops unless only the data type
-changes); a `typecast` of a single-reader `typecast` casts once (foldConsecutiveDataCastOps); a
+changes); a `typecast` of a single-reader `typecast` casts once (foldConsecutiveDataCastOps, which
+drops the intermediate type whatever it is: f32 -> si32 -> f32 no longer truncates); a
 `reshape` of a `reshape` reshapes the first one's input, and `permute`s compose (an identity
 permute goes).
 """

@@ -181,3 +181,17 @@ func.func @casts(%arg0: tensor<32x32xf32, #f>) -> (tensor<32x32xf32, #f>, tensor
   %3 = "ttnn.typecast"(%2) : (tensor<32x32xbf16, #b>) -> tensor<32x32xui32, #u>
   return %1, %3 : tensor<32x32xf32, #f>, tensor<32x32xui32, #u>
 }
+
+// -----
+
+#dram = #ttnn.buffer_type<dram>
+#x = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<1x1x!ttcore.tile<32x32, bfp_bf8>, #dram>, <interleaved>>
+#p = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<1x2x!ttcore.tile<32x32, bfp_bf8>, #dram>, <interleaved>>
+// Block floats exist only as tiles: a row-major target of one is bf16.
+// CHECK-LABEL: func.func @block_float_pad
+// CHECK: %[[R:.*]] = "ttnn.to_tensor_spec"(%arg0) {{.*}} -> tensor<8x32xbf16, #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<8x32xbf16, #ttnn.buffer_type<dram>>, <interleaved>>>
+// CHECK: "ttnn.pad"(%[[R]])
+func.func @block_float_pad(%arg0: tensor<8x32x!ttcore.tile<32x32, bfp_bf8>, #x>) -> tensor<8x35x!ttcore.tile<32x32, bfp_bf8>, #p> {
+  %0 = "ttnn.pad"(%arg0) <{padding = array<i32: 0, 0, 1, 2>, use_multicore = true, value = 0.000000e+00 : f32}> : (tensor<8x32x!ttcore.tile<32x32, bfp_bf8>, #x>) -> tensor<8x35x!ttcore.tile<32x32, bfp_bf8>, #p>
+  return %0 : tensor<8x35x!ttcore.tile<32x32, bfp_bf8>, #p>
+}

@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from ttopt.ir.values import Value
 
 NAME = "conv_scale"
+BATCH_NORM = "conv_batch_norm"
 # HEAD's ConvWithMultiply and BatchNormDecomposition fold into these (not conv3d).
 CONVS = ("ttir.conv2d", "ttir.conv_transpose2d")
 GROUPED = "a grouped conv_transpose2d's weight holds a group's output channels"
@@ -53,7 +54,6 @@ def grouped_deconv(conv: Operation) -> bool:
     """A grouped conv_transpose2d: its weight's output-feature dim holds one group's channels."""
     w, out = shape(inputs(conv)[1]), shape(conv.results[0])
     return w[kernel_out_dim(conv)] != out[channel_dim(conv)]
-BATCH_NORM = "conv_batch_norm"
 
 
 def const_evaluable(v: Value, conv: Operation) -> bool:
