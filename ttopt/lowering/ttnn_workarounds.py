@@ -43,6 +43,7 @@ row-major, TILE tiled:
 | `paged_flash_multi_latent_attention_decode` | page table RM si32, positions RM | |
 | `sparse_matmul` | sparsity RM bf16 | |
 | `sampling` | indices, p, temperature RM; k RM ui32 | RM ui32 |
+| `topk_router_gpt` | | indices RM ui16, weights RM bf16, both L1 interleaved |
 | `all_to_all_dispatch`, `all_to_all_combine`, `moe_expert_token_remap` | data RM bf16, indices and maps RM ui16 | the same |
 
 At `ttnn-optimization-level` 1 and 2 the optimizer picks page layouts, so only the ops tt-mlir
@@ -94,6 +95,7 @@ class To:
     dtype: DataType | None = None
     tiled: bool | None = None
     for_layout: bool = False
+    buffer: BufferType | None = None  # a page-layout change: moved to this memory, interleaved
 
 
 RM, TILE = To(tiled=False), To(tiled=True)
@@ -309,6 +311,11 @@ def _moe_ccl(op: Operation) -> Workaround:
     return [_RM_BF16, _RM_U16, _RM_U16], outs[op.name]
 
 
+def _topk_router_gpt(op: Operation) -> Workaround:
+    """The router kernel writes its indices (ui16) and weights (bf16) row-major in L1."""
+    return [], [To(U16, tiled=False, buffer=BufferType.L1), To(BF16, tiled=False, buffer=BufferType.L1)]
+
+
 def _chunked_sdpa(op: Operation) -> Workaround:
     return [None, None, None, RM, RM], []
 
@@ -360,7 +367,7 @@ WORKAROUNDS: dict[str, Callable[[Operation], Workaround]] = {
     "ttnn.gather": _gather, "ttnn.pad": _pad, "ttnn.slice_dynamic": _slice_dynamic,
     "ttnn.rotary_embedding": _rotary_embedding, "ttnn.group_norm": _group_norm, "ttnn.sparse_matmul": _sparse_matmul,
     "ttnn.sampling": _sampling, "ttnn.paged_update_cache": _paged_cache, "ttnn.paged_fill_cache": _paged_cache,
-    "ttnn.paged_flash_multi_latent_attention_decode": _paged_mla_decode,
+    "ttnn.paged_flash_multi_latent_attention_decode": _paged_mla_decode, "ttnn.topk_router_gpt": _topk_router_gpt,
     "ttnn.paged_scaled_dot_product_attention_decode": _paged_sdpa_decode,
     "ttnn.chunked_scaled_dot_product_attention": _chunked_sdpa,
     **{f"ttnn.{n}": _moe_ccl for n in ("all_to_all_dispatch", "all_to_all_combine", "moe_expert_token_remap")},
@@ -390,12 +397,13 @@ class _Caster:
             return None
         dtype = to.dtype if to.dtype is not None and to.dtype is not lay.dtype else None
         tiled = to.tiled if to.tiled is not None and to.tiled != lay.is_tiled else None
-        if dtype is None and tiled is None:
+        buffer = to.buffer if to.buffer is not None and to.buffer is not lay.buffer_type else None
+        if dtype is None and tiled is None and buffer is None:
             return None
         if tiled is False and (dtype or lay.dtype).builtin is None:
             dtype = BF16  # block floats exist only as tiles: row-major in bf16, as HEAD's conv workaround takes them
         shape = tuple(int(d) for d in t.shape or () if d is not None)
-        return self.aliaser.tensor_type(t, lay.relayout(shape, dtype=dtype, tiled=tiled))
+        return self.aliaser.tensor_type(t, lay.relayout(shape, dtype=dtype, tiled=tiled, buffer_type=buffer))
 
     def cast(self, v: Any, t: TensorType, anchor: Operation) -> Operation:
         op = Operation("ttnn.to_tensor_spec", [v], [t], location=anchor.location)
@@ -410,7 +418,7 @@ def target_dtype(target: Target) -> DataType | None:
 
 def _target(target: Target, layouts: bool) -> To:
     to = target if isinstance(target, To) else To(dtype=target)
-    return to if layouts else To(dtype=None if to.for_layout else to.dtype)
+    return to if layouts else To(dtype=None if to.for_layout else to.dtype)  # page layout and memory dropped
 
 
 def _apply(op: Operation, caster: _Caster, before: list[Operation], after: list[Operation], level: int) -> bool:
