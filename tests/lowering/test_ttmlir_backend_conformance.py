@@ -28,7 +28,7 @@ SUBSETS = [
     ("optimizer", "op_layout_fallbacks/", 10, 0),
     ("optimizer", "ttnn_fusing/", 12, 11),
     ("ttir-to-ttnn", "", 5, 0),
-    ("ttnn-passes", "", 52, 47),
+    ("ttnn-passes", "", 52, 48),
     ("ttir-fusing", "", 24, 16),
 ]
 

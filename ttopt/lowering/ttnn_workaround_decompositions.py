@@ -8,6 +8,7 @@ tt-metal kernels cannot take a shape or value range are rewritten into ops that 
 | bilinear `upsample` whose channels are not a multiple of 32 | the input zero-padded to whole tiles of channels, the result sliced back |
 | `sampling` of rank-2 values and indices | both reshaped to [1, 1, B, V], the [1, 1, 1, B] result reshaped to [B] |
 | `fill_cache`, `paged_fill_cache` of a sequence that is not whole tiles | the input zero-padded to whole tiles along dim -2 (not past a `fill_cache` cache's length) |
+| rank-1 `all_gather` | on [1, n] between two reshapes, its dimension moved by one |
 | integer `prod` over one dimension of at most 16 | a chain of `multiply`s of its slices (the kernel computes in bf16) |
 | `gather` with an si32 index | the index clamped at 0 and cast to ui32; lanes whose index was negative read NaN (integers: INT32_MIN) through a `where` (the fill mode JAX's gather has) |
 
@@ -33,7 +34,7 @@ from ttopt.optimizer.rewrite import LayoutAliaser
 TILE_WIDTH = 32
 INTEGER_DTYPES = frozenset({DataType.SI32, DataType.U32, DataType.U16, DataType.U8})
 INT32_MIN = -(2**31)
-F32, I32 = ScalarType("f32"), ScalarType("i32")
+F32, I32, SI32 = ScalarType("f32"), ScalarType("i32"), ScalarType("si32")
 
 # (ops before, ops after) the decomposed op; after is None when the ops before replace it (its
 # results' uses rewired to them and its operands dropped).
@@ -214,6 +215,24 @@ class Decomposer:
         op.drop_all_references()
         return ops, None
 
+    def all_gather_1d(self, op: Operation) -> Rewrite | None:
+        """A rank-1 all_gather runs on [1, n] between two reshapes (its dimension moved by one)."""
+        typed, out = _typed(op.operands[0]), _typed(op.results[0])
+        dim = op.properties.get("all_gather_dim")
+        d = getattr(dim.resolve() if dim is not None else None, "value", None)
+        if typed is None or out is None or len(typed[2]) != 1 or not isinstance(d, int):
+            return None
+        (t, lay, shape), (ot, olay, oshape) = typed, out
+        wide = self.new("ttnn.reshape", [op.operands[0]], t, lay, (1, *shape), {"shape": _i32s((1, *shape))}, op)
+        op.set_operand(0, wide.results[0])
+        op.properties["all_gather_dim"] = IntegerAttr(d % len(shape) + 1, SI32)
+        r = op.results[0]
+        r.type = self.aliaser.tensor_type(TensorType((1, *oshape), ot.element_type), olay.relayout((1, *oshape)))
+        back = self.new("ttnn.reshape", [r], ot, olay, oshape, {"shape": _i32s(oshape)}, op)
+        back.results[0].type = ot
+        r.replace_all_uses_with(back.results[0], except_in=back)
+        return [wide], [back]
+
     def rewrite(self, op: Operation) -> Rewrite | None:
         """The decomposition of `op`, None when it needs none."""
         rule = RULES.get(op.name)
@@ -226,6 +245,7 @@ RULES: dict[str, Callable[[Decomposer, Operation], Rewrite | None]] = {
     "ttnn.gather": Decomposer.gather_si32,
     "ttnn.sampling": Decomposer.sampling_rank2,
     "ttnn.prod": Decomposer.integer_prod,
+    "ttnn.all_gather": Decomposer.all_gather_1d,
     "ttnn.fill_cache": Decomposer.fill_cache_pad,
     "ttnn.paged_fill_cache": Decomposer.fill_cache_pad,
 }

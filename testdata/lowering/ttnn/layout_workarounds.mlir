@@ -195,3 +195,19 @@ func.func @block_float_pad(%arg0: tensor<8x32x!ttcore.tile<32x32, bfp_bf8>, #x>)
   %0 = "ttnn.pad"(%arg0) <{padding = array<i32: 0, 0, 1, 2>, use_multicore = true, value = 0.000000e+00 : f32}> : (tensor<8x32x!ttcore.tile<32x32, bfp_bf8>, #x>) -> tensor<8x35x!ttcore.tile<32x32, bfp_bf8>, #p>
   return %0 : tensor<8x35x!ttcore.tile<32x32, bfp_bf8>, #p>
 }
+
+// -----
+
+#dram = #ttnn.buffer_type<dram>
+#i = #ttnn.ttnn_layout<(d0) -> (0, d0), <1x1>, memref<1x1x!ttcore.tile<32x32, bf16>, #dram>, <interleaved>>
+#o = #ttnn.ttnn_layout<(d0) -> (0, d0), <1x1>, memref<1x2x!ttcore.tile<32x32, bf16>, #dram>, <interleaved>>
+// A rank-1 all_gather runs on [1, n]: its dimension moves by one.
+// CHECK-LABEL: func.func @gather_1d
+// CHECK: %[[W:.*]] = "ttnn.reshape"(%arg0) <{shape = [1 : i32, 32 : i32]}>
+// CHECK: %[[G:.*]] = "ttnn.all_gather"(%[[W]]) <{all_gather_dim = 1 : si32, cluster_axis = 1 : ui32}> {{.*}} -> tensor<1x64xbf16
+// CHECK: %[[R:.*]] = "ttnn.reshape"(%[[G]]) <{shape = [64 : i32]}>
+// CHECK: return %[[R]]
+func.func @gather_1d(%arg0: tensor<32xbf16, #i>) -> tensor<64xbf16, #o> {
+  %0 = "ttnn.all_gather"(%arg0) <{all_gather_dim = 0 : si32, cluster_axis = 1 : ui32}> : (tensor<32xbf16, #i>) -> tensor<64xbf16, #o>
+  return %0 : tensor<64xbf16, #o>
+}
