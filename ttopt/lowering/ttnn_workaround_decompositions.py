@@ -29,6 +29,7 @@ from ttopt.ir.operation import Operation
 from ttopt.ir.properties import int_values
 from ttopt.ir.types import ScalarType, TensorType
 from ttopt.lowering.mlir_floats import mlir_float_attr
+from ttopt.optimizer.analyses import current_layout
 from ttopt.optimizer.rewrite import LayoutAliaser
 
 TILE_WIDTH = 32
@@ -47,10 +48,11 @@ def _i32s(values: tuple[int, ...]) -> ArrayAttr:
 
 
 def _typed(v: Any) -> tuple[TensorType, TTNNLayoutAttr, tuple[int, ...]] | None:
-    t = v.type.resolve()
-    lay = getattr(t.encoding.resolve(), "typed", None) if isinstance(t, TensorType) and t.encoding is not None else None
-    if not isinstance(lay, TTNNLayoutAttr):
+    """`v`'s tensor type, TTNN layout and static shape (None without a layout)."""
+    lay = current_layout(v.type)
+    if lay is None:
         return None
+    t = v.type.resolve()
     return t, lay, tuple(int(d) for d in t.shape or ())
 
 

@@ -66,12 +66,13 @@ from typing import TYPE_CHECKING, Any, Callable
 from ttopt.device.tensor import element_dtype
 from ttopt.dialects.ttcore_attrs import DataType
 from ttopt.dialects.ttnn import BINARY
-from ttopt.dialects.ttnn_layout import BufferType, TTNNLayoutAttr
+from ttopt.dialects.ttnn_layout import BufferType
 from ttopt.ir.operation import Operation
 from ttopt.ir.properties import int_values
 from ttopt.ir.types import TensorType
 from ttopt.lowering.trace import new_device
 from ttopt.lowering.ttnn_workaround_decompositions import Decomposer
+from ttopt.optimizer.analyses import current_layout
 from ttopt.optimizer.rewrite import LayoutAliaser, update_function_type
 from ttopt.passes.base import Pass
 from ttopt.passes.options import option
@@ -109,13 +110,8 @@ def _dtype(v: Any) -> DataType | None:
     return element_dtype(t) if isinstance(t, TensorType) else None
 
 
-def _layout(t: Any) -> TTNNLayoutAttr | None:
-    lay = getattr(t.encoding.resolve(), "typed", None) if isinstance(t, TensorType) and t.encoding is not None else None
-    return lay if isinstance(lay, TTNNLayoutAttr) else None
-
-
 def _tiled(v: Any) -> bool | None:
-    lay = _layout(v.type.resolve())
+    lay = current_layout(v.type)
     return None if lay is None else lay.is_tiled
 
 
@@ -392,7 +388,7 @@ class _Caster:
 
     def retyped(self, t: TensorType, to: To) -> TensorType | None:
         """`t` changed as `to` says, None when `t` is not a device tensor or is that already."""
-        lay = _layout(t)
+        lay = current_layout(t)
         if lay is None or lay.buffer_type is BufferType.SYSTEM_MEMORY:
             return None
         dtype = to.dtype if to.dtype is not None and to.dtype is not lay.dtype else None

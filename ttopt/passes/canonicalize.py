@@ -104,12 +104,12 @@ def _fold_identity_conversion(op: Operation, erase: Callable[[Operation], None] 
     return users
 
 
-def _buffer(v: Value) -> str | None:
-    """The buffer type a TTNN value's layout names (None without one)."""
+def _memory(v: Value) -> tuple[str | None, object, object]:
+    """(buffer type, memory layout, tiled) of a TTNN value's layout (Nones without one)."""
     enc = getattr(v.type.resolve(), "encoding", None)
     lay = getattr(enc.resolve(), "typed", None) if enc is not None else None
     buffer = getattr(lay, "buffer_type", None)
-    return getattr(buffer, "value", None)
+    return getattr(buffer, "value", None), getattr(lay, "memory_layout", None), getattr(lay, "is_tiled", None)
 
 
 def _fold_consecutive_conversion(op: Operation) -> list[Operation] | None:
@@ -122,13 +122,10 @@ def _fold_consecutive_conversion(op: Operation) -> list[Operation] | None:
     first = src.op
     if first.name != op.name or len(first.operands) != 1 or first.attributes:
         return None
-    if _buffer(src) == "dram" and _buffer(op.results[0]) == "l1":
+    out = _memory(op.results[0])
+    if _memory(src)[0] == "dram" and out[0] == "l1" and _memory(first.operands[0]) != out:
         block = first.parent
-        between = block is None or op.parent is not block or block.ops.index(op) != block.ops.index(first) + 1
-        a, b = getattr(first.operands[0].type.resolve(), "encoding", None), getattr(op.results[0].type.resolve(), "encoding", None)
-        a, b = (getattr(e.resolve(), "typed", None) if e is not None else None for e in (a, b))
-        same = a is not None and b is not None and (a.buffer_type, a.memory_layout, a.is_tiled) == (b.buffer_type, b.memory_layout, b.is_tiled)
-        if between and not same:
+        if block is None or op.parent is not block or block.ops.index(op) != block.ops.index(first) + 1:
             return None
     op.set_operand(0, first.operands[0])
     return [op, first]

@@ -47,13 +47,11 @@ def match(add: Operation) -> Candidate | Rejected | None:
             reason = found
             continue
         conv, perm = found
-        bias = inputs(b)[0] if (b := producer(raw, "ttir.broadcast")) is not None else raw
-        order = read_order(perm, len(shape(conv.results[0])))
-        why = "the permute has no readable permutation" if order is None else per_channel_reason(conv, order, bias, "bias")
-        if why:
-            reason = why
+        read = per_channel_operand(conv, perm, raw, "bias")
+        if isinstance(read, str):
+            reason = read
             continue
-        return _candidate(add, conv, perm, bias)
+        return _candidate(add, conv, perm, read[0])
     return Rejected(NAME, add, reason) if reason else None
 
 
@@ -106,6 +104,16 @@ def per_channel_reason(conv: Operation, order: list[int], v: Value, what: str = 
     if any(d != (out[c] if order[i] == c else 1) for i, d in enumerate(s)):
         return f"{what} {list(s)} is not one value per output channel ({out[c]})"
     return ""
+
+
+def per_channel_operand(conv: Operation, perm: Operation | None, raw: Value, what: str) -> tuple[Value, bool] | str:
+    """`raw` (through one broadcast: its input, and whether there was one) when it is one value per
+    output channel of `conv` as read through `perm`; else why not."""
+    bcast = producer(raw, "ttir.broadcast")
+    v = inputs(bcast)[0] if bcast is not None else raw
+    order = read_order(perm, len(shape(conv.results[0])))
+    why = "the permute has no readable permutation" if order is None else per_channel_reason(conv, order, v, what)
+    return why or (v, bcast is not None)
 
 
 def in_conv_layout(b: Builder, conv: Operation, v: Value) -> Value:

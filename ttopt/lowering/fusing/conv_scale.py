@@ -36,8 +36,17 @@ from typing import TYPE_CHECKING
 from ttopt.dialects.ttir import inputs
 from ttopt.ir.attributes import DenseArrayAttr
 from ttopt.ir.types import TensorType
-from ttopt.lowering.fusing.conv import channel_dim, conv_behind, conv_with, in_conv_layout, kernel_out_dim, per_channel_reason, read_order
-from ttopt.lowering.fusing.match import Builder, Candidate, Rejected, f32_attr, i32_array, producer, shape
+from ttopt.lowering.fusing.conv import (
+    channel_dim,
+    conv_behind,
+    conv_with,
+    in_conv_layout,
+    kernel_out_dim,
+    per_channel_operand,
+    per_channel_reason,
+    read_order,
+)
+from ttopt.lowering.fusing.match import Builder, Candidate, Rejected, f32_attr, i32_array, shape
 
 if TYPE_CHECKING:
     from ttopt.ir.operation import Operation
@@ -105,17 +114,14 @@ def match(mul: Operation) -> Candidate | Rejected | None:
         if mul.results[0].type.resolve() != conv_v.type.resolve():
             reason = "the multiply's result is not the conv's (a wider broadcast or another element type)"
             continue
-        order = read_order(perm, len(shape(conv_v)))
-        bcast = producer(raw, "ttir.broadcast")
-        scale = inputs(bcast)[0] if bcast is not None else raw
-        why = "the permute has no readable permutation" if order is None else per_channel_reason(conv, order, scale)
-        if why:
-            reason = why
+        read = per_channel_operand(conv, perm, raw, "scale")
+        if isinstance(read, str):
+            reason = read
             continue
         if not const_evaluable(raw, conv):
             reason = "the scale is not computed from parameters and constants only"
             continue
-        return _candidate(mul, conv, perm, scale, bcast is not None)
+        return _candidate(mul, conv, perm, *read)
     return Rejected(NAME, mul, reason) if reason else None
 
 
