@@ -251,7 +251,7 @@ class Interpreter:
             x = np.swapaxes(x, -1, -2) if val("transpose_a") else x
             y = np.swapaxes(y, -1, -2) if val("transpose_b") else y
             return np.matmul(x, y)
-        if name in ("convolution", "conv2d"):
+        if name in ("convolution", "conv2d", "conv1d"):
             return self._conv(op, name, ins, ints)
         if name == "reduce":
             return self._reduce(op, ins)
@@ -354,6 +354,13 @@ class Interpreter:
 
     def _conv(self, op: Operation, name: str, ins: list[Array], ints: Callable[[str], list[int]]) -> Array:
         x, w = ins[:2]
+        if name == "conv1d":
+            # (N, L, C) by (O, C/G, K): a conv2d of height 1
+            pad = ints("padding")
+            stride, dilation, groups = (getattr(op.get_attr(k), "value", 1) for k in ("stride", "dilation", "groups"))
+            y = conv_nchw(x.transpose(0, 2, 1)[:, :, :, None], w[:, :, :, None], [stride, 1], [(pad[0], pad[-1]), (0, 0)],
+                          [dilation, 1], groups)  # fmt: skip
+            return y[:, :, :, 0].transpose(0, 2, 1) + (ins[2].reshape(1, 1, -1) if len(ins) > 2 else 0)
         if name == "conv2d":
             pad = ints("padding")
             pads = [(pad[0], pad[2]), (pad[1], pad[3])] if len(pad) == 4 else [(pad[0], pad[0]), (pad[1], pad[1])]
