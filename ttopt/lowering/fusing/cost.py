@@ -50,7 +50,7 @@ SPLIT_QKV = "ttir.split_query_key_value_and_split_heads"
 # Ops on weights: computed once by const-eval when they read only parameters and constants (layout
 # ops such as the split-QKV weight concat; the arithmetic a conv's folded scale or batch norm makes).
 HOISTED = ("ttir.concat", "ttir.permute", "ttir.transpose", "ttir.reshape", "ttir.typecast", "ttir.broadcast",
-           "ttir.multiply", "ttir.add", "ttir.subtract", "ttir.div", "ttir.sqrt")  # fmt: skip
+           "ttir.pad", "ttir.multiply", "ttir.add", "ttir.subtract", "ttir.div", "ttir.sqrt")  # fmt: skip
 
 
 @dataclass(frozen=True)
