@@ -47,7 +47,7 @@ store KV caches / parameter-only matmul weights as block-float tensors (kv_cache
 weight_dtype.py; `ttir-infer-kv-cache-argument-types` always marks the caches).
 `composite-resolution` picks how `ttnn-resolve-composites` resolves `ttcore.composite` after the
 conversion (resolve_composites.py). The TTIR fusion switches (`enable-fusing-conv2d-with-multiply-pattern`,
-`enable-permute-matmul-fusion`) go to `ttir-fusing` when it declares them.
+`enable-permute-matmul-fusion`, `enable-permute-slice-after-matmul-fusion`) go to `ttir-fusing` when it declares them.
 `mock-system-desc-arch` names the device preset when there is no `system-desc-path`.
 `enable-create-d2m-subgraphs` outlines eltwise chains into `ttnn.d2m_subgraph` before the optimizer
 and compiles them into `ttnn.generic` ops after it (lowering/d2m/). tt-mlir's other pipeline option
@@ -129,6 +129,7 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
     enable_create_d2m_subgraphs: bool = option(False, "Outline maximal eltwise chains into ttnn.d2m_subgraph (ttnn-create-d2m-subgraphs) before the optimizer, then compile each into ttnn.generic ops with generated kernels (ttnn-through-d2m-pipeline, ttnn-collaspe-d2m); turns the optimizer on")
     enable_d2m_elementwise_fusion: bool | None = option(None, "With enable-create-d2m-subgraphs: one fused compute kernel per subgraph (default true then); false compiles each eltwise op into its own ttnn.generic")
     enable_permute_matmul_fusion: bool = option(False, "ttir-fusing: read a matmul / linear operand's transpose(-1, -2) permute as its transpose flag (tt-mlir's PermuteMatmulFusionPattern)")
+    enable_permute_slice_after_matmul_fusion: bool = option(True, "ttir-fusing: move a slice of a matmul / linear output onto the operand producing the sliced dimension (tt-mlir's PermuteSliceAfterMatmulPattern)")
     enable_fusing_conv2d_with_multiply_pattern: bool | None = option(None, "ttir-fusing: fold a constant per-channel multiply, or a batch norm, of a conv into its weight and bias (default: on from optimization-level=1, as tt-mlir)")
     disable_workarounds: bool = option(False, "Skip ttnn-workaround (the data-type and page-layout changes around ops whose kernels take fewer)")
     enable_layout_workaround_pass: bool = option(True, "ttnn-workaround: the operand workarounds (data types and page layouts; from optimization-level=1 page layouts only for the ops tt-mlir lists)")
@@ -374,7 +375,8 @@ UNSUPPORTED_VALUES = {
 
 # Pipeline switches of TTIR fusion patterns -> ttir-fusing's option (tt-mlir's TTIRFusingOptions).
 FUSING_SWITCHES = {"enable_fusing_conv2d_with_multiply_pattern": "ttnn-enable-conv2d-with-multiply-pattern",
-                   "enable_permute_matmul_fusion": "enable-permute-matmul-fusion"}  # fmt: skip
+                   "enable_permute_matmul_fusion": "enable-permute-matmul-fusion",
+                   "enable_permute_slice_after_matmul_fusion": "enable-permute-slice-after-matmul-fusion"}  # fmt: skip
 
 OPTIMIZER_ONLY = frozenset({"verify-l1-budget", "l1-interleaved-fallback-analysis-enabled", "override-conv2d-config", "override-conv3d-config", "chain-merging",
                             "cost-exact-max-ops", "cost-time-limit", "cost-beam-width"})  # fmt: skip
