@@ -52,6 +52,7 @@ from ttopt.device.matmul_config import (
 from ttopt.device.op_families import Family, family_of
 from ttopt.device.presets import cost_arch, unary_kind
 from ttopt.device.rules.argmax import argmax_multicore
+from ttopt.device.rules.cache_write import CACHE_WRITES, cache_write_cost
 from ttopt.device.rules.data_movement import is_reshape_view
 from ttopt.device.rules.transformer import has_one_config, heads_shape
 from ttopt.device.tensor import check_shape
@@ -860,11 +861,11 @@ class CostModel:
             total = 0.0
             dram = 0
             for op in body.ops:
-                if op.name == "ttnn.generic":  # no result: costed from the operands it reads and writes
+                if op.name == "ttnn.generic" or op.name in CACHE_WRITES:  # no result: costed from the operands it reads and writes
                     from ttopt.device.rules.generic import generic_cost
 
                     try:
-                        g = generic_cost(self, op)
+                        g = generic_cost(self, op) if op.name == "ttnn.generic" else cache_write_cost(self, op)
                     except (AttrError, TypeError, ValueError, ArithmeticError) as e:
                         entries.append(OpCostEntry(op, op_name(op), None, str(e)))
                         continue
