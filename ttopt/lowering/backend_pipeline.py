@@ -5,7 +5,8 @@ names, so its optimizer tests' RUN lines work as written:
 
 Steps: `stablehlo-to-ttir-pipeline` when StableHLO ops are left (a JAX module, or the sharding
 pipeline's output without `lower-compute`: composites, inlining, `convert-stablehlo-to-ttir`),
-`ttcore-mark-functions-as-forward`, `ttir-fusing`, `convert-ttir-to-ttnn` (TTNN ops, tiled
+`ttcore-mark-functions-as-forward`, `ttir-quant-dequant-conversion` (dequantizes moved below the ops
+with a quantized form; `enable-quant-dequant-conversion-pass=false` skips it), `ttir-fusing`, `convert-ttir-to-ttnn` (TTNN ops, tiled
 DRAM-interleaved layouts, input arguments row-major and tiled in the function; mesh_shards and
 collectives convert there too, to HEAD's distribute/aggregate_tensor, collective and
 point_to_point ops), `ttnn-fusing`, `ttnn-workaround` (data-type and page-layout changes around
@@ -105,6 +106,7 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
     compute_cfg_dst_full_sync_en: str = option("unset", "dst_full_sync_en of every op with a compute config that does not set it (unset: tt-metal's)", choices=TRISTATE)
     mesh_shape: list[int] = option([], "Device mesh AxB; must equal the module's ttcore.meshes when it has one (the sharding pipeline's mesh), else 1,1")
     enable_fusing_pass: bool = option(True, "ttir-fusing before convert-ttir-to-ttnn (cost-checked) and ttnn-fusing after it (activations, RoPE, decode heads, norm + activation)")
+    enable_quant_dequant_conversion_pass: bool = option(True, "ttir-quant-dequant-conversion before ttir-fusing: dequantizes commuted below the ops with a quantized form (tt-mlir's TTIRQuantDequantConversion)")
     enable_const_eval: bool = option(True, "Hoist what depends only on constants and parameter/constant arguments into const-eval functions")
     enable_const_eval_inputs_to_system_memory: bool = option(True, "With const-eval: arguments read only by const-eval functions arrive in system memory (row-major) and the const-eval functions move them to the device")
     deallocate: bool = option(True, "Insert ttnn.deallocate after the last use of every intermediate tensor")
@@ -257,6 +259,9 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
         # Every public function without a type is a forward device function from here on (tt-mlir's first step).
         yield PipelineStep(n, "ttcore-mark-functions-as-forward", _new("ttcore-mark-functions-as-forward"))
         yield PipelineStep(n, "ttir-infer-kv-cache-argument-types", _new("ttir-infer-kv-cache-argument-types"))
+        # Before ttir-fusing, which unrolls the quantize ops it finds (HEAD runs it right after its fusing).
+        yield PipelineStep(n, "ttir-quant-dequant-conversion", _new("ttir-quant-dequant-conversion") if self.enable_quant_dequant_conversion_pass else None,
+                           "" if self.enable_quant_dequant_conversion_pass else "enable-quant-dequant-conversion-pass=false")  # fmt: skip
         yield PipelineStep(n, "ttir-fusing", self.ttir_fusing() if self.enable_fusing_pass else None, "" if self.enable_fusing_pass else "enable-fusing-pass=false")
         yield PipelineStep(n + 1, "convert-ttir-to-ttnn", self.convert())
         yield PipelineStep(n + 1, "ttnn-resolve-composites", self.resolve_composites())
