@@ -126,7 +126,7 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
     enable_trace: bool = option(False, "Capture each forward function's device computation in a trace (ttnn-trace-hoist-transform), replayed by ttnn.capture_or_execute_trace")
     experimental_weight_dtype: str = option("none", "Block-float dtype of parameter-only matmul/linear weights (ttnn-weight-dtype-conversion, hoisted by const-eval; none: unchanged)", choices=BFP_DTYPES)
     experimental_kv_cache_dtype: str = option("none", "Block-float dtype of the KV cache arguments (ttnn-kv-cache-dtype-conversion; none: unchanged)", choices=BFP_DTYPES)
-    enable_ttnn_decomposition_pass: bool = option(True, "tt-mlir's TTNN decomposition pass: ttopt has none; either value changes nothing")
+    enable_ttnn_decomposition_pass: bool = option(True, "tt-mlir's TTNN decomposition: group norms become mean / variance primitives (all of them at optimization-level=0, those whose per-sample height is not whole tiles with the optimizer)")
     enable_implicit_broadcast_folding_pass: bool = option(True, "A broadcast read only by elementwise ops becomes their implicit broadcast (tt-mlir's TTIRImplicitBroadcastFold); false keeps it a ttnn.repeat")
     enable_create_d2m_subgraphs: bool = option(False, "Outline maximal eltwise chains into ttnn.d2m_subgraph (ttnn-create-d2m-subgraphs) before the optimizer, then compile each into ttnn.generic ops with generated kernels (ttnn-through-d2m-pipeline, ttnn-collaspe-d2m); turns the optimizer on")
     enable_d2m_elementwise_fusion: bool | None = option(None, "With enable-create-d2m-subgraphs: one fused compute kernel per subgraph (default true then); false compiles each eltwise op into its own ttnn.generic")
@@ -248,7 +248,11 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
         runs TTIRImplicitBroadcastFold only when enable-implicit-broadcast-folding-pass is set)."""
         cls = get_pass("convert-ttir-to-ttnn")
         assert cls is not None
-        return cls.from_options({"enable-implicit-broadcast-folding-pass": self.enable_implicit_broadcast_folding_pass})
+        # HEAD's TTNN decomposition: without the op model every group norm decomposes; with it
+        # (the optimizer on) only those the fused kernel gets wrong.
+        decompose = "none" if not self.enable_ttnn_decomposition_pass else "non-tile-aligned" if self.optimizer_enabled() else "all"
+        return cls.from_options({"enable-implicit-broadcast-folding-pass": self.enable_implicit_broadcast_folding_pass,
+                                 "group-norm-decomposition": decompose})  # fmt: skip
 
     def steps(self, module: Module) -> Iterator[PipelineStep]:
         """ttir-fusing, convert-ttir-to-ttnn, ttnn-fusing, ttnn-optimizer, const-eval, ttnn-deallocate."""
