@@ -175,7 +175,7 @@ OPTIONS: dict[str, tuple[OptionSpec, ...]] = {
     ),
     'close-shardings': (),
     'const-eval-hoist-transform': (
-        OptionSpec('prepare-conv2d-weights', 'prepare_conv2d_weights', bool, False, 'Insert ttnn.prepare_conv2d_weights / prepare_conv2d_bias before every ttnn.conv2d first', None, False, False),
+        OptionSpec('prepare-conv2d-weights', 'prepare_conv2d_weights', bool, False, 'Insert ttnn.prepare_conv2d_weights / prepare_conv2d_bias before every ttnn.conv2d (prepare_conv_transpose2d_* before every conv_transpose2d) first', None, False, False),
         OptionSpec('hoist', 'hoist', bool, True, 'Hoist into const-eval functions (false: only prepare conv2d weights and erase dead constants)', None, False, False),
     ),
     'convert-arith-to-stablehlo': (),
