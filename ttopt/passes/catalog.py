@@ -56,6 +56,7 @@ MODULES: dict[str, str] = {
     'ttnn-kv-cache-dtype-conversion': 'ttopt.lowering.kv_cache_dtype',
     'ttnn-operation-validation-and-fallback': 'ttopt.lowering.ttnn_op_validation',
     'ttnn-optimizer': 'ttopt.optimizer.pass_',
+    'ttnn-paged-sdpa-decode-program-config': 'ttopt.lowering.sdpa_decode_program_config',
     'ttnn-resolve-composites': 'ttopt.lowering.resolve_composites',
     'ttnn-rm-layout-propagation': 'ttopt.lowering.ttnn_rm_layout_propagation',
     'ttnn-set-compute-kernel-config': 'ttopt.lowering.compute_config',
@@ -130,6 +131,7 @@ SUMMARIES: dict[str, str] = {
     'ttnn-kv-cache-dtype-conversion': 'Give every {ttcore.kv_cache} argument of a forward function the target block-float type; typecast what cache ops write into it',
     'ttnn-operation-validation-and-fallback': 'TTNN ops get the output data type and page layout their kernels produce, with a ttnn.to_tensor_spec back to the expected type',
     'ttnn-optimizer': 'Choose TTNN memory layouts and op configs (CostBased by default; DFSharding + ShardSolver, interleaved policies), insert reshards and spills',
+    'ttnn-paged-sdpa-decode-program-config': "On Blackhole, every ttnn.paged_scaled_dot_product_attention_decode gets a #ttnn.sdpa_program_config with exp_approx_mode = false (tt-metal's paged-decode defaults when it has none)",
     'ttnn-resolve-composites': "Replace each ttcore.composite by its typed TTNN op (force-promote) or its decomposition's body (inline)",
     'ttnn-rm-layout-propagation': "Row-major integer inputs stay row-major through the ops whose kernels keep it (tt-mlir's TTNNRowMajorLayoutPropagation)",
     'ttnn-set-compute-kernel-config': "Set the compute config knobs ops leave out, and the large-K bf16 matmul fix (tt-mlir's TTNNSetComputeKernelConfig)",
@@ -382,6 +384,9 @@ OPTIONS: dict[str, tuple[OptionSpec, ...]] = {
         OptionSpec('cost-time-limit', 'cost_time_limit', float, 10.0, 'CostBased: time limit of the exact solver per function, in seconds (then its best plan and bound)', None, False, False),
         OptionSpec('cost-beam-width', 'cost_beam_width', int, 64, 'CostBased: states kept per step of the beam search', None, False, False),
         OptionSpec('verify-l1-budget', 'verify_l1_budget', bool, False, 'After the rewrite, replay the schedule and fail at the first position whose L1 use exceeds the budget', None, False, False),
+        OptionSpec('device', 'device', str, '', 'Device preset (wormhole_b0, n150, blackhole) or system-desc file, when the module has no ttcore.system_desc', None, False, False),
+    ),
+    'ttnn-paged-sdpa-decode-program-config': (
         OptionSpec('device', 'device', str, '', 'Device preset (wormhole_b0, n150, blackhole) or system-desc file, when the module has no ttcore.system_desc', None, False, False),
     ),
     'ttnn-resolve-composites': (
