@@ -54,6 +54,7 @@ from ttopt.device.presets import cost_arch, unary_kind
 from ttopt.device.rules.argmax import argmax_multicore
 from ttopt.device.rules.cache_write import CACHE_WRITES, cache_write_cost
 from ttopt.device.rules.data_movement import is_reshape_view
+from ttopt.device.rules.moe_gpt import MOE_GPT, moe_gpt_cost
 from ttopt.device.rules.transformer import has_one_config, heads_shape
 from ttopt.device.rules.weight_preparation import WEIGHT_PREPARATIONS, preparation_cost
 from ttopt.device.tensor import check_shape
@@ -899,7 +900,7 @@ class CostModel:
 
 def _outside_op_model(name: str) -> Callable[[CostModel, Any], OpCost] | None:
     """The cost rule of an op module estimates cost outside the op model (no layouts to choose):
-    `ttnn.generic`, the in-place cache writes, the conv weight preparations."""
+    `ttnn.generic`, the in-place cache writes, the conv weight preparations, `ttnn.moe_gpt`."""
     if name == "ttnn.generic":
         from ttopt.device.rules.generic import generic_cost
 
@@ -908,6 +909,8 @@ def _outside_op_model(name: str) -> Callable[[CostModel, Any], OpCost] | None:
         return cache_write_cost
     if name in WEIGHT_PREPARATIONS:
         return preparation_cost
+    if name == MOE_GPT:
+        return moe_gpt_cost
     return None
 
 
