@@ -29,6 +29,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ttopt.dialects.ttir import inputs
 from ttopt.ir.operation import Operation
 from ttopt.ir.types import OpaqueType, TensorType
 from ttopt.lowering.quant_types import UniformType, parse_uniform
@@ -104,8 +105,9 @@ class _Rewriter:
     def commute(self, op: Operation) -> bool:
         if id(op) in self.fallbacks or not any(r.uses for r in op.results) or len(op.results) != 1:
             return False
-        sources = [_producer(v).operands[0] if _is_dequantize(v) else v for v in op.operands]
-        for v in op.operands:
+        ins = inputs(op)  # a destination-passing output is not an operand the op computes from
+        sources = [_producer(v).operands[0] if _is_dequantize(v) else v for v in ins]
+        for v in ins:
             if not _is_dequantize(v) or self.traces_to_consts(v, self.consts):
                 continue
             if len(v.uses) != 1 or not _favorable(op, sources):
@@ -238,7 +240,7 @@ def _conv(channel_dim: Any) -> Any:
             return None
         operands = list(sources[:2])
         if bias is not None:
-            original = op.operands[2]
+            original = inputs(op)[2]
             operands.append(rw.insert(op, "ttir.quantize", [original], _tensor(_shape(original), q)))
         return rw.insert(op, op.name, operands, _tensor(out_shape, q), op.properties)
 
