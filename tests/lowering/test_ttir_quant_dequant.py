@@ -111,7 +111,7 @@ def test_a_destination_passing_output_is_not_read_as_a_conv_bias() -> None:
     x, w, y = "tensor<1x4x8x8xf32>", "tensor<2x4x3x3xf32>", "tensor<1x2x8x8xf32>"
     body = (_qdq("a", "%x", "!quant.uniform<i8:f32, 5.000000e-01>", "1x4x8x8") + "\n" + _qdq("b", "%w", Q1, "2x4x3x3")
             + f'\n  %e = ttir.empty() : {y}'
-            + f'\n  %r = "ttir.conv2d"(%a, %b, %e) <{{stride = array<i32: 1, 1>, padding = array<i32: 1, 1, 1, 1>, dilation = array<i32: 1, 1>, groups = 1 : i32, batch_dim = 0 : i64, channel_dim = 1 : i64, height_dim = 2 : i64, width_dim = 3 : i64}}>'
+            + '\n  %r = "ttir.conv2d"(%a, %b, %e) <{stride = array<i32: 1, 1>, padding = array<i32: 1, 1, 1, 1>, dilation = array<i32: 1, 1>, groups = 1 : i32, batch_dim = 0 : i64, channel_dim = 1 : i64, height_dim = 2 : i64, width_dim = 3 : i64}>'
             + f" : ({x}, {w}, {y}) -> {y}\n  return %r : {y}")  # fmt: skip
     ops = _run(body, f"%x: {x}, %w: {w}", y)
     assert [o.split(":")[0] for o in ops].count("ttir.quantize") == 2
