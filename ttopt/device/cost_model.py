@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from math import ceil, prod
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from ttopt.device.conversion_steps import steps
 from ttopt.device.cost_terms import (
@@ -52,8 +52,11 @@ from ttopt.device.matmul_config import (
 from ttopt.device.op_families import Family, family_of
 from ttopt.device.presets import cost_arch, unary_kind
 from ttopt.device.rules.argmax import argmax_multicore
+from ttopt.device.rules.cache_write import CACHE_WRITES, cache_write_cost
 from ttopt.device.rules.data_movement import is_reshape_view
+from ttopt.device.rules.moe_gpt import MOE_GPT, moe_gpt_cost
 from ttopt.device.rules.transformer import has_one_config, heads_shape
+from ttopt.device.rules.weight_preparation import WEIGHT_PREPARATIONS, preparation_cost
 from ttopt.device.tensor import check_shape
 from ttopt.dialects.errors import AttrError
 from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
@@ -860,11 +863,10 @@ class CostModel:
             total = 0.0
             dram = 0
             for op in body.ops:
-                if op.name == "ttnn.generic":  # no result: costed from the operands it reads and writes
-                    from ttopt.device.rules.generic import generic_cost
-
+                outside = _outside_op_model(op.name)
+                if outside is not None:  # costed from the operands it reads and writes, not placed
                     try:
-                        g = generic_cost(self, op)
+                        g = outside(self, op)
                     except (AttrError, TypeError, ValueError, ArithmeticError) as e:
                         entries.append(OpCostEntry(op, op_name(op), None, str(e)))
                         continue
@@ -894,6 +896,22 @@ class CostModel:
             name = getattr(fn.properties.get("sym_name"), "value", "?")
             out.append(FunctionCost(name, total, dram, tuple(entries)))
         return out
+
+
+def _outside_op_model(name: str) -> Callable[[CostModel, Any], OpCost] | None:
+    """The cost rule of an op module estimates cost outside the op model (no layouts to choose):
+    `ttnn.generic`, the in-place cache writes, the conv weight preparations, `ttnn.moe_gpt`."""
+    if name == "ttnn.generic":
+        from ttopt.device.rules.generic import generic_cost
+
+        return generic_cost
+    if name in CACHE_WRITES:
+        return cache_write_cost
+    if name in WEIGHT_PREPARATIONS:
+        return preparation_cost
+    if name == MOE_GPT:
+        return moe_gpt_cost
+    return None
 
 
 def conversion_programs(

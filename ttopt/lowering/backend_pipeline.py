@@ -5,11 +5,13 @@ names, so its optimizer tests' RUN lines work as written:
 
 Steps: `stablehlo-to-ttir-pipeline` when StableHLO ops are left (a JAX module, or the sharding
 pipeline's output without `lower-compute`: composites, inlining, `convert-stablehlo-to-ttir`),
-`ttcore-mark-functions-as-forward`, `ttir-fusing`, `convert-ttir-to-ttnn` (TTNN ops, tiled
+`ttcore-mark-functions-as-forward`, `ttir-quant-dequant-conversion` (dequantizes moved below the ops
+with a quantized form; `enable-quant-dequant-conversion-pass=false` skips it), `ttir-fusing`, `convert-ttir-to-ttnn` (TTNN ops, tiled
 DRAM-interleaved layouts, input arguments row-major and tiled in the function; mesh_shards and
 collectives convert there too, to HEAD's distribute/aggregate_tensor, collective and
 point_to_point ops), `ttnn-fusing`, `ttnn-workaround` (data-type and page-layout changes around
-ops whose kernels take fewer; `disable-workarounds=true` skips it) with `canonicalize` and `cse`, `ttnn-set-compute-kernel-config`, with
+ops whose kernels take fewer; `disable-workarounds=true` skips it) and `ttnn-paged-sdpa-decode-program-config`
+(one of HEAD's workaround decompositions: the Blackhole paged SDPA decode program config) with `canonicalize` and `cse`, `ttnn-set-compute-kernel-config`, with
 the optimizer const-eval, `ttnn-create-d2m-subgraphs` when asked, `ttnn-rm-layout-propagation`,
 `ttnn-decompose-layouts`, `ttnn-optimizer`, the validation and `ttnn-decompose-layouts` again
 (else `ttnn-decompose-layouts` alone), the D2M compilation, const-eval, `canonicalize` (typecast
@@ -105,6 +107,7 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
     compute_cfg_dst_full_sync_en: str = option("unset", "dst_full_sync_en of every op with a compute config that does not set it (unset: tt-metal's)", choices=TRISTATE)
     mesh_shape: list[int] = option([], "Device mesh AxB; must equal the module's ttcore.meshes when it has one (the sharding pipeline's mesh), else 1,1")
     enable_fusing_pass: bool = option(True, "ttir-fusing before convert-ttir-to-ttnn (cost-checked) and ttnn-fusing after it (activations, RoPE, decode heads, norm + activation)")
+    enable_quant_dequant_conversion_pass: bool = option(True, "ttir-quant-dequant-conversion before ttir-fusing: dequantizes commuted below the ops with a quantized form (tt-mlir's TTIRQuantDequantConversion)")
     enable_const_eval: bool = option(True, "Hoist what depends only on constants and parameter/constant arguments into const-eval functions")
     enable_const_eval_inputs_to_system_memory: bool = option(True, "With const-eval: arguments read only by const-eval functions arrive in system memory (row-major) and the const-eval functions move them to the device")
     deallocate: bool = option(True, "Insert ttnn.deallocate after the last use of every intermediate tensor")
@@ -124,7 +127,7 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
     enable_trace: bool = option(False, "Capture each forward function's device computation in a trace (ttnn-trace-hoist-transform), replayed by ttnn.capture_or_execute_trace")
     experimental_weight_dtype: str = option("none", "Block-float dtype of parameter-only matmul/linear weights (ttnn-weight-dtype-conversion, hoisted by const-eval; none: unchanged)", choices=BFP_DTYPES)
     experimental_kv_cache_dtype: str = option("none", "Block-float dtype of the KV cache arguments (ttnn-kv-cache-dtype-conversion; none: unchanged)", choices=BFP_DTYPES)
-    enable_ttnn_decomposition_pass: bool = option(True, "tt-mlir's TTNN decomposition pass: ttopt has none; either value changes nothing")
+    enable_ttnn_decomposition_pass: bool = option(True, "tt-mlir's TTNN decomposition: group norms become mean / variance primitives (all of them at optimization-level=0, those whose per-sample height is not whole tiles with the optimizer)")
     enable_implicit_broadcast_folding_pass: bool = option(True, "A broadcast read only by elementwise ops becomes their implicit broadcast (tt-mlir's TTIRImplicitBroadcastFold); false keeps it a ttnn.repeat")
     enable_create_d2m_subgraphs: bool = option(False, "Outline maximal eltwise chains into ttnn.d2m_subgraph (ttnn-create-d2m-subgraphs) before the optimizer, then compile each into ttnn.generic ops with generated kernels (ttnn-through-d2m-pipeline, ttnn-collaspe-d2m); turns the optimizer on")
     enable_d2m_elementwise_fusion: bool | None = option(None, "With enable-create-d2m-subgraphs: one fused compute kernel per subgraph (default true then); false compiles each eltwise op into its own ttnn.generic")
@@ -207,6 +210,12 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
         arch = preset.arch if preset is not None else self.mock_system_desc_arch
         return cls.from_options({"composite-resolution": self.composite_resolution, "arch": arch})
 
+    def sdpa_decode_program_config(self) -> Pass:
+        """ttnn-paged-sdpa-decode-program-config for this pipeline's chip."""
+        cls = get_pass("ttnn-paged-sdpa-decode-program-config")
+        assert cls is not None
+        return cls.from_options({"device": self.system_desc_path or self.mock_system_desc_arch})
+
     def ttnn_fusing(self) -> Pass:
         """`ttnn-fusing` with RoPE on (HEAD fuses it in TTIR at every level) and the op-constraint
         patterns when the optimizer runs (HEAD runs them inside its optimizer's device passes)."""
@@ -247,7 +256,11 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
         runs TTIRImplicitBroadcastFold only when enable-implicit-broadcast-folding-pass is set)."""
         cls = get_pass("convert-ttir-to-ttnn")
         assert cls is not None
-        return cls.from_options({"enable-implicit-broadcast-folding-pass": self.enable_implicit_broadcast_folding_pass})
+        # HEAD's TTNN decomposition: without the op model every group norm decomposes; with it
+        # (the optimizer on) only those the fused kernel gets wrong.
+        decompose = "none" if not self.enable_ttnn_decomposition_pass else "non-tile-aligned" if self.optimizer_enabled() else "all"
+        return cls.from_options({"enable-implicit-broadcast-folding-pass": self.enable_implicit_broadcast_folding_pass,
+                                 "group-norm-decomposition": decompose})  # fmt: skip
 
     def steps(self, module: Module) -> Iterator[PipelineStep]:
         """ttir-fusing, convert-ttir-to-ttnn, ttnn-fusing, ttnn-optimizer, const-eval, ttnn-deallocate."""
@@ -258,12 +271,19 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
         # Every public function without a type is a forward device function from here on (tt-mlir's first step).
         yield PipelineStep(n, "ttcore-mark-functions-as-forward", _new("ttcore-mark-functions-as-forward"))
         yield PipelineStep(n, "ttir-infer-kv-cache-argument-types", _new("ttir-infer-kv-cache-argument-types"))
+        # Before ttir-fusing, which unrolls the quantize ops it finds (HEAD runs it right after its fusing).
+        yield PipelineStep(n, "ttir-quant-dequant-conversion", _new("ttir-quant-dequant-conversion") if self.enable_quant_dequant_conversion_pass else None,
+                           "" if self.enable_quant_dequant_conversion_pass else "enable-quant-dequant-conversion-pass=false")  # fmt: skip
         yield PipelineStep(n, "ttir-fusing", self.ttir_fusing() if self.enable_fusing_pass else None, "" if self.enable_fusing_pass else "enable-fusing-pass=false")
         yield PipelineStep(n + 1, "convert-ttir-to-ttnn", self.convert())
         yield PipelineStep(n + 1, "ttnn-resolve-composites", self.resolve_composites())
         yield PipelineStep(n + 1, "ttnn-fusing", self.ttnn_fusing() if self.enable_fusing_pass else None, "" if self.enable_fusing_pass else "enable-fusing-pass=false")
         yield PipelineStep(n + 1, "ttnn-workaround", None if self.disable_workarounds else self.workarounds(),
                            "disable-workarounds=true" if self.disable_workarounds else "")  # fmt: skip
+        # HEAD's workaround decomposition giving Blackhole paged SDPA decodes their program config.
+        configure = not self.disable_workarounds and self.enable_decomposition_workaround_pass
+        yield PipelineStep(n + 1, "ttnn-paged-sdpa-decode-program-config", self.sdpa_decode_program_config() if configure else None,
+                           "" if configure else "the decomposition workarounds are off")  # fmt: skip
         # As tt-mlir follows its workarounds: conversion chains (an input tilized, then made row-major
         # again for an embedding or argmax) fold into one, and equal conversions of a value merge.
         yield PipelineStep(n + 1, "canonicalize", None if self.disable_workarounds else _new("canonicalize"),
