@@ -8,10 +8,12 @@ from math import ceil
 from typing import Any
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ttopt.dialects.ttnn_layout import BufferType, TensorMemoryLayout, TTNNLayoutAttr
+from ttopt.ir.diagnostics import Diagnostic
 from ttopt.ir.operation import Block
 from ttopt.ir.printer import print_module
 from ttopt.ir.properties import int_values
@@ -197,3 +199,11 @@ def test_a_grid_that_cannot_be_height_sharded_shards_on_one_core() -> None:
     lay = current_layout(caster.retyped(arg.type.resolve(), To(dtype=None, tiled=False, buffer=BufferType.L1,
                                                               memory=TensorMemoryLayout.INTERLEAVED)))  # fmt: skip
     assert (lay.grid, lay.shard_shape, lay.memory_layout) == ((2, 1), (1, 2048), TensorMemoryLayout.INTERLEAVED)
+
+
+def test_a_bad_system_desc_is_an_error_at_it() -> None:
+    desc = ('#ttcore.system_desc<[{role = host, target_triple = "x86_64-pc-linux-gnu"}], '
+            "[{arch = <wormhole_b0>, grid = 8x8, l1_size = 1024}], [0], [1 : i32], [ 0x0x0x0]>")  # fmt: skip
+    text = f"module attributes {{ttcore.system_desc = {desc}}} {{\n{_slice_module((2, 3, 64), (0, 0, 0), (2, 1, 64), (1, 1, 1))}}}\n"
+    with pytest.raises(Diagnostic, match="ttnn-workaround: .*num_dram_channels"):
+        _run(text)

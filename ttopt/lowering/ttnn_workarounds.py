@@ -67,11 +67,12 @@ from dataclasses import dataclass
 from math import ceil
 from typing import TYPE_CHECKING, Any, Callable
 
-from ttopt.device.device import from_module_desc, preset
+from ttopt.device.device import Device, DeviceError, from_module_desc, preset
 from ttopt.device.tensor import element_dtype
 from ttopt.dialects.ttcore_attrs import DataType
 from ttopt.dialects.ttnn import BINARY
 from ttopt.dialects.ttnn_layout import BufferType, TensorMemoryLayout, TTNNLayoutAttr
+from ttopt.ir.diagnostics import Diagnostic, op_position
 from ttopt.ir.operation import Operation
 from ttopt.ir.properties import int_values
 from ttopt.ir.types import TensorType
@@ -404,14 +405,21 @@ class _Caster:
     def __init__(self, module: Any) -> None:
         self.aliaser = LayoutAliaser(module)
         self.module = module
-        self._worker_grid: tuple[int, int] | None = None
+        self._chip: Device | None = None
+
+    def chip(self) -> Device:
+        """The module's chip (its system desc's, wormhole_b0 without one), read once; a bad desc is an error at it."""
+        if self._chip is None:
+            try:
+                self._chip = from_module_desc(self.module) or preset("wormhole_b0")
+            except DeviceError as e:
+                raise Diagnostic(f"ttnn-workaround: {e.message}", e.pos or op_position(self.module.source, self.module.op)) from None
+        return self._chip
 
     def worker_grid(self) -> tuple[int, int]:
-        """The worker grid of the module's chip (wormhole_b0's without a system desc), read once."""
-        if self._worker_grid is None:
-            g = (from_module_desc(self.module) or preset("wormhole_b0")).worker_grid
-            self._worker_grid = (g[0], g[1])
-        return self._worker_grid
+        """The worker grid of the module's chip."""
+        g = self.chip().worker_grid
+        return (g[0], g[1])
 
     def retyped(self, t: TensorType, to: To) -> TensorType | None:
         """`t` changed as `to` says, None when `t` is not a device tensor or is that already."""
@@ -545,7 +553,7 @@ def _decomposed(module: Module, block: Any, caster: _Caster, count: Callable[[Op
             made.append(new_device(module))
         return made[0].results[0]
 
-    decomposer = Decomposer(caster.aliaser, device, lambda: _usable_l1(module))
+    decomposer = Decomposer(caster.aliaser, device, lambda: caster.chip().l1_per_core)  # L1 above the reserved base
     out: list[Operation] = []
     for op in block.ops:
         rewrite = decomposer.rewrite(op)
@@ -558,11 +566,6 @@ def _decomposed(module: Module, block: Any, caster: _Caster, count: Callable[[Op
             out.append(op)
             out.extend(rewrite[1])
     return made + out
-
-
-def _usable_l1(module: Module) -> int:
-    """L1 bytes per core above the reserved base on the module's chip (wormhole_b0 without a system desc)."""
-    return (from_module_desc(module) or preset("wormhole_b0")).l1_per_core
 
 
 @register_pass
