@@ -149,3 +149,11 @@ def test_module_estimates_price_a_conv3d_as_its_program() -> None:
 def test_one_model_tells_conv3ds_of_different_configs_apart() -> None:
     model = CostModel(preset("n150"))
     assert _module_conv3d_ns(1, 1, 32, model) > _module_conv3d_ns(8, 8, 128, model)
+
+
+@pytest.mark.parametrize("blocking", [DEFAULT, TUNED, Conv3dBlocking(0, 0, 0, 0, 0, 0), Conv3dBlocking(4, 64, 64, 64, 512, 3)])
+def test_odd_shapes_and_configs_give_a_finite_estimate(blocking: Conv3dBlocking) -> None:
+    # An empty output, a config wider than the tensor, a 1x1x1 kernel: priced, no exception.
+    for shape in (replace(SMOKE, w_out=0), replace(SMOKE, kernel=(1, 1, 1)), Conv3dShape(2, 1, 1, 1, 8, 7, K3, (2, 2, 2))):
+        t = conv3d_terms(P, shape, blocking, 64, 2, "bf16", "bf16", l1_bytes=L1)
+        assert t.ns >= t.floor_ns > 0

@@ -249,7 +249,8 @@ def conv3d_terms(
         t, h, w = shard_positions(shape, blocking)
         # Consecutive W blocks keep the columns they share; only the new ones are gathered.
         new_w = min(w, max(1, blocking.w_out_block) * shape.stride[2])
-        columns = (w + (split.w_per_core - 1) * new_w) / split.w_per_core
+        w_runs = max(1, split.w_per_core)
+        columns = (w + (w_runs - 1) * new_w) / w_runs
         gathered = t * h * columns
         gather = read_round_trip_ns(p, in_dram) + max(gathered * p.conv_stick_cycles / clock, gathered * stick_bytes / in_rate)
         reader = blocks * (gather + split.patches * kt * kh * p.conv_stick_cycles / clock)
