@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ttopt.ir.spelled import quote
 from ttopt.ir.text_bodies import decode
 
 
@@ -73,3 +74,10 @@ def _first_name(p: tuple, scope: Any, depth: int) -> str | None:
 
 
 UNKNOWN_LOC = Location("loc(unknown)")
+
+def suffixed_location(loc: Location | None, suffix: str) -> Location | None:
+    """A NameLoc with `suffix` appended to its name, the original as its child (tt-mlir's
+    appendLocationSuffix); other locations as they are."""
+    if loc is None or loc.resolved()[0] != "name":
+        return loc
+    return Location(f"loc({quote(str(loc.name) + suffix)}({loc.text[4:-1]}))", loc.scope)

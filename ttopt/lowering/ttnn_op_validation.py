@@ -24,9 +24,8 @@ from ttopt.device.tensor import element_dtype
 from ttopt.dialects.ttcore_attrs import DataType
 from ttopt.dialects.ttnn_attrs import BufferType, TensorMemoryLayout
 from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
-from ttopt.ir.attributes import quote
 from ttopt.ir.diagnostics import Diagnostic, op_position
-from ttopt.ir.location import Location
+from ttopt.ir.location import suffixed_location
 from ttopt.ir.operation import Operation
 from ttopt.ir.types import TensorType
 from ttopt.lowering import ttnn_conv_fallbacks, ttnn_op_constraints, ttnn_op_fallbacks
@@ -117,14 +116,6 @@ def _tensor_operands(op: Operation) -> list[tuple[int, TensorType, TTNNLayoutAtt
 
 def _shape(t: TensorType) -> tuple[int, ...]:
     return tuple(int(d) for d in t.shape or () if d is not None)
-
-
-def suffixed_location(loc: Location | None, suffix: str) -> Location | None:
-    """A NameLoc with `suffix` appended to its name, the original as its child (tt-mlir's
-    appendLocationSuffix); other locations as they are."""
-    if loc is None or loc.resolved()[0] != "name":
-        return loc
-    return Location(f"loc({quote(str(loc.name) + suffix)}({loc.text[4:-1]}))", loc.scope)
 
 
 def _differs(a: TTNNLayoutAttr, b: TTNNLayoutAttr) -> bool:

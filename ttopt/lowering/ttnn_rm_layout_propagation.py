@@ -27,11 +27,10 @@ from typing import TYPE_CHECKING, Any
 
 from ttopt.dialects.ttcore_attrs import DataType
 from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
-from ttopt.ir.location import Location
+from ttopt.ir.location import Location, suffixed_location
 from ttopt.ir.operation import Block, Operation
 from ttopt.ir.types import TensorType
 from ttopt.lowering import ttnn_op_constraints
-from ttopt.lowering.ttnn_op_validation import suffixed_location
 from ttopt.optimizer.rewrite import LayoutAliaser, update_function_type
 from ttopt.passes.base import Pass
 from ttopt.passes.registry import register_pass

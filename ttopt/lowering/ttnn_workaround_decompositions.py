@@ -30,6 +30,7 @@ from ttopt.device.tensor import element_dtype
 from ttopt.dialects.ttcore_attrs import DataType
 from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
 from ttopt.ir.attributes import ArrayAttr, BoolAttr, DenseArrayAttr, DialectAttr, FloatAttr, IntegerAttr
+from ttopt.ir.location import suffixed_location
 from ttopt.ir.operation import Operation
 from ttopt.ir.properties import int_values
 from ttopt.ir.types import ScalarType, TensorType
@@ -271,8 +272,6 @@ class Decomposer:
         cut = self.new("ttnn.slice_static", [forward.results[0]], ot, olay, permuted(oshape),
                        {"begins": _i32s(begins), "ends": _i32s(ends), "step": _i32s(steps)}, op)  # fmt: skip
         back = self.new("ttnn.permute", [cut.results[0]], ot, olay, oshape, {"permutation": DenseArrayAttr("i64", tuple(perm))}, op)
-        from ttopt.lowering.ttnn_op_validation import suffixed_location  # it imports the workarounds, so not at the top
-
         for new, suffix in ((forward, "_permute"), (cut, "_slice"), (back, "_permuteInverse")):
             new.location = suffixed_location(op.location, suffix)
         back.results[0].type = op.results[0].type

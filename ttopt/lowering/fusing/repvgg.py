@@ -19,11 +19,11 @@ from typing import TYPE_CHECKING
 
 from ttopt.dialects.ttir import inputs
 from ttopt.ir.attributes import DenseArrayAttr, IntegerAttr
+from ttopt.ir.location import suffixed_location
 from ttopt.ir.properties import int_values
 from ttopt.ir.types import TensorType
 from ttopt.lowering.fusing.conv import conv_behind, conv_with
 from ttopt.lowering.fusing.match import Builder, Candidate, Rejected, f32_attr, producer, shape
-from ttopt.lowering.ttnn_op_validation import suffixed_location
 
 if TYPE_CHECKING:
     from ttopt.ir.operation import Operation

@@ -1,14 +1,15 @@
 """What the per-family lowerings need beyond `Lowering.emit`: TTIR ops of several results, splat
-constants, and tracing a value back through the shape-only ops the lowering has already rewritten
+constants, types, I32 arrays and reshapes, and tracing a value back through the shape-only ops the lowering has already rewritten
 (an iota reached through reshapes and broadcasts, a constant through typecasts)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ttopt.ir.attributes import Attribute, DenseElementsAttr
+from ttopt.ir.attributes import ArrayAttr, Attribute, DenseElementsAttr, IntegerAttr
 from ttopt.ir.operation import Operation
 from ttopt.ir.properties import int_values
+from ttopt.ir.types import ScalarType, TensorType
 from ttopt.ir.values import OpResult
 from ttopt.lowering.dense_values import DenseValueError, flat_values, float_text
 
@@ -21,6 +22,7 @@ SHAPE_ONLY = frozenset({
     "stablehlo.broadcast_in_dim", "stablehlo.reshape", "stablehlo.convert",
     "ttir.reshape", "ttir.broadcast", "ttir.typecast", "ttir.permute",
 })  # fmt: skip
+I32 = ScalarType("i32")
 CONSTANTS = frozenset({"stablehlo.constant", "ttir.constant", "arith.constant"})
 
 
@@ -127,3 +129,28 @@ def _follow(op: Operation, d: int, shape: tuple[int, ...]) -> tuple[int | None, 
         if n == 1 and not sized:
             return 0, out
     return None, out
+
+
+def i32_array(values: Any) -> ArrayAttr:
+    """`[1 : i32, 2 : i32]` (TTIR's I32ArrayAttr)."""
+    return ArrayAttr(tuple(IntegerAttr(int(v), I32) for v in values))
+
+
+def tensor(shape: Any, element: Any, like: Any = None) -> TensorType:
+    """A ranked tensor type (the encoding of `like`, when given)."""
+    return TensorType(tuple(int(d) for d in shape), element, getattr(like, "encoding", None))
+
+
+def shape_of(v: Value) -> tuple[int, ...]:
+    """The static shape of a value (the lowering has checked every shape is static)."""
+    return tuple(v.type.resolve().shape)
+
+
+def element(v: Value) -> Any:
+    """The element type of a tensor value."""
+    return v.type.resolve().element_type.resolve()
+
+
+def reshape_always(low: Lowering, v: Value, shape: tuple[int, ...]) -> Value:
+    """A `ttir.reshape`, emitted even when the shape does not change (as tt-mlir's lowerings do)."""
+    return low.emit("reshape", [v], tensor(shape, element(v), v.type.resolve()), shape=i32_array(shape))

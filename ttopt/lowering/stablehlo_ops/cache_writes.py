@@ -34,9 +34,8 @@ from typing import TYPE_CHECKING
 from ttopt.ir.attributes import IntegerAttr
 from ttopt.ir.properties import props
 from ttopt.ir.types import ScalarType
-from ttopt.lowering.stablehlo_ops.building import emit_results
+from ttopt.lowering.stablehlo_ops.building import element, emit_results, i32_array, reshape_always, shape_of, tensor
 from ttopt.lowering.stablehlo_ops.constant_source import defining, splat
-from ttopt.lowering.stablehlo_ops.pad_slices import element, i32_array, reshape_always, shape_of, tensor
 
 if TYPE_CHECKING:
     from ttopt.dialects.stablehlo_attrs import ScatterDimensionNumbers

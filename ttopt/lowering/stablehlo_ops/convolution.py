@@ -17,7 +17,7 @@ from ttopt.ir.properties import props
 from ttopt.ir.types import ScalarType
 from ttopt.ir.values import OpResult
 from ttopt.lowering.stablehlo_handlers import Unsupported, lowers
-from ttopt.lowering.stablehlo_ops.pad_slices import element, i32_array, reshape_always, shape_of, tensor
+from ttopt.lowering.stablehlo_ops.building import element, i32_array, reshape_always, shape_of, tensor
 
 if TYPE_CHECKING:
     from ttopt.ir.operation import Operation

@@ -29,8 +29,9 @@ from ttopt.ir.attributes import DenseArrayAttr, DenseElementsAttr, IntegerAttr
 from ttopt.ir.properties import props
 from ttopt.ir.types import ScalarType
 from ttopt.lowering.stablehlo_handlers import Unsupported, lowers
+from ttopt.lowering.stablehlo_ops.building import element, i32_array, reshape_always, shape_of, tensor
 from ttopt.lowering.stablehlo_ops.constant_source import literal
-from ttopt.lowering.stablehlo_ops.pad_slices import element, i32_array, int_constant, reshape_always, shape_of, tensor
+from ttopt.lowering.stablehlo_ops.pad_slices import int_constant
 from ttopt.lowering.stablehlo_ops.reduce_window import permute
 
 if TYPE_CHECKING:

@@ -19,10 +19,12 @@ from __future__ import annotations
 from math import prod
 from typing import TYPE_CHECKING, Any
 
-from ttopt.ir.attributes import ArrayAttr, DenseArrayAttr, DenseElementsAttr, DialectAttr, FloatAttr, IntegerAttr
+from ttopt.ir.attributes import DenseArrayAttr, DenseElementsAttr, DialectAttr, FloatAttr, IntegerAttr
 from ttopt.ir.properties import props
-from ttopt.ir.types import ScalarType, TensorType
+from ttopt.ir.types import ScalarType
 from ttopt.lowering.stablehlo_handlers import Unsupported, lowers
+from ttopt.lowering.stablehlo_ops.building import element, reshape_always, shape_of, tensor
+from ttopt.lowering.stablehlo_ops.cache_writes import update_slice_cache_write
 from ttopt.lowering.stablehlo_ops.constant_source import splat
 
 if TYPE_CHECKING:
@@ -32,31 +34,6 @@ if TYPE_CHECKING:
 
 I32, SI32, F32 = ScalarType("i32"), ScalarType("si32"), ScalarType("f32")
 INVALID_REDUCE = DialectAttr("ttcore.reduce_type", "invalid")
-
-
-def i32_array(values: Any) -> ArrayAttr:
-    """`[1 : i32, 2 : i32]` (TTIR's I32ArrayAttr)."""
-    return ArrayAttr(tuple(IntegerAttr(int(v), I32) for v in values))
-
-
-def tensor(shape: Any, element: Any, like: Any = None) -> TensorType:
-    """A ranked tensor type (the encoding of `like`, when given)."""
-    return TensorType(tuple(int(d) for d in shape), element, getattr(like, "encoding", None))
-
-
-def shape_of(v: Value) -> tuple[int, ...]:
-    """The static shape of a value (the lowering has checked every shape is static)."""
-    return tuple(v.type.resolve().shape)
-
-
-def element(v: Value) -> Any:
-    """The element type of a tensor value."""
-    return v.type.resolve().element_type.resolve()
-
-
-def reshape_always(low: Lowering, v: Value, shape: tuple[int, ...]) -> Value:
-    """A `ttir.reshape`, emitted even when the shape does not change (as tt-mlir's lowerings do)."""
-    return low.emit("reshape", [v], tensor(shape, element(v), v.type.resolve()), shape=i32_array(shape))
 
 
 def int_constant(low: Lowering, values: list[int], shape: tuple[int, ...], elem: Any) -> Value:
@@ -145,8 +122,6 @@ def _concat_starts(low: Lowering, starts: list[Value]) -> Value:
 def dynamic_update_slice(low: Lowering, op: Operation) -> list[Value]:
     """A KV-cache write (stablehlo_ops/cache_writes.py), else the update scattered into the operand
     at its clamped, flattened start position."""
-    from ttopt.lowering.stablehlo_ops.cache_writes import update_slice_cache_write  # it builds with this module's helpers
-
     written = update_slice_cache_write(low, op)
     if written is not None:
         return [written]

@@ -26,8 +26,8 @@ from ttopt.ir.attributes import BoolAttr, DenseArrayAttr, DenseElementsAttr, Int
 from ttopt.ir.properties import int_values
 from ttopt.ir.types import ScalarType
 from ttopt.lowering.stablehlo_handlers import Unsupported, lowers
+from ttopt.lowering.stablehlo_ops.building import element, reshape_always, shape_of, tensor
 from ttopt.lowering.stablehlo_ops.constant_source import constant_op, defining, element_of, splat
-from ttopt.lowering.stablehlo_ops.pad_slices import element, reshape_always, shape_of, tensor
 
 if TYPE_CHECKING:
     from ttopt.ir.operation import Operation

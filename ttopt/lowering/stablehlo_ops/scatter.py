@@ -28,9 +28,10 @@ from ttopt.ir.attributes import DenseArrayAttr, DenseElementsAttr, DialectAttr, 
 from ttopt.ir.properties import props
 from ttopt.ir.types import ScalarType
 from ttopt.lowering.stablehlo_handlers import Unsupported, lowers
+from ttopt.lowering.stablehlo_ops.building import element, i32_array, reshape_always, shape_of, tensor
 from ttopt.lowering.stablehlo_ops.cache_writes import scatter_cache_write
 from ttopt.lowering.stablehlo_ops.constant_source import defining, splat
-from ttopt.lowering.stablehlo_ops.pad_slices import element, i32_array, reshape_always, row_major_strides, shape_of, tensor
+from ttopt.lowering.stablehlo_ops.pad_slices import row_major_strides
 from ttopt.lowering.stablehlo_ops.select_and_scatter import reduce_type
 
 if TYPE_CHECKING:

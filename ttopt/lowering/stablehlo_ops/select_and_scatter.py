@@ -17,8 +17,8 @@ from ttopt.ir.operation import Operation
 from ttopt.ir.properties import int_values
 from ttopt.ir.types import ScalarType
 from ttopt.lowering.stablehlo_handlers import Unsupported, lowers
+from ttopt.lowering.stablehlo_ops.building import reshape_always, shape_of, tensor
 from ttopt.lowering.stablehlo_ops.constant_source import splat
-from ttopt.lowering.stablehlo_ops.pad_slices import reshape_always, shape_of, tensor
 from ttopt.lowering.stablehlo_ops.reduce_window import permute, pool_attrs
 
 if TYPE_CHECKING:
