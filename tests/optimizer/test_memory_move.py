@@ -110,3 +110,17 @@ def test_every_step_is_legal_for_its_op() -> None:
                 assert expresses(name, cur, lay), (src, dst, name)
                 cur = lay
             assert cur == dst
+
+
+def test_a_relayout_in_l1_interleaved_keeps_the_tensors_grid() -> None:
+    """An L1-interleaved tensor on fewer cores than the worker grid (a 1x1 grid, as tt-mlir puts
+    small row-major kernel outputs): every op of the plan is one HEAD's verifiers accept, so a
+    to_layout never changes the grid."""
+    src = TTNNLayoutAttr.build(SHAPE, "bf16", tiled=False, buffer_type="l1", memory_layout="interleaved", worker_grid=(1, 1))
+    assert tuple(src.grid) == (1, 1)
+    plan = steps(SHAPE, src, _lay(), WG)
+    cur = src
+    for name, lay in plan:
+        assert expresses(name, cur, lay), (name, cur, lay)
+        cur = lay
+    assert cur == _lay()

@@ -61,10 +61,12 @@ def expresses(name: str, src: TTNNLayoutAttr, dst: TTNNLayoutAttr) -> bool:
 
 
 def _relayout(base: TTNNLayoutAttr, shape: tuple[int, ...], tiled: bool, dtype: Any, wg: tuple[int, int]) -> TTNNLayoutAttr | None:
-    """`base`'s memory with another page layout / dtype, or None when that layout cannot exist."""
+    """`base`'s memory (its grid too: an L1-interleaved tensor may sit on fewer cores than the
+    worker grid) with another page layout / dtype, or None when that layout cannot exist."""
     try:
         return TTNNLayoutAttr.build(shape, dtype, tiled=tiled, buffer_type=base.buffer_type, memory_layout=base.memory_layout,
-                                    grid=tuple(base.grid) if base.is_sharded else None, worker_grid=wg,
+                                    grid=tuple(base.grid) if base.is_sharded else None,
+                                    worker_grid=tuple(base.grid) if base.buffer_type == BufferType.L1 and not base.is_sharded else wg,
                                     core_ranges=base.core_ranges if base.is_sharded else None)  # fmt: skip
     except (AttrError, ValueError, TypeError):
         return None
