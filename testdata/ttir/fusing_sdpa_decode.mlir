@@ -4,14 +4,14 @@
 
 // One query position (a decode step): fused as any attention, and lowered, as HEAD lowers it, to
 // ttnn.scaled_dot_product_attention_decode with the query permuted to [1, B, H, D] and the result
-// permuted back to [B, H, 1, D].
+// permuted back to [B, H, 1, D] (with B = 1 both move only size-1 dims: reshapes).
 // CHECK-LABEL: func.func @decode
 // CHECK: "ttir.scaled_dot_product_attention"
 // CHECK-NOT: "ttir.softmax"
 // TRACE: ttir-fusing: sdpa at "context": applied
-// TTNN: "ttnn.permute"({{.*}}) <{permutation = array<i64: 2, 0, 1, 3>}> : (tensor<1x8x1x64xbf16
+// TTNN: "ttnn.reshape"({{.*}}) <{shape = [1 : i32, 1 : i32, 8 : i32, 64 : i32]}> : (tensor<1x8x1x64xbf16
 // TTNN-NEXT: "ttnn.scaled_dot_product_attention_decode"({{.*}}) <{is_causal = false, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>, scale = 1.250000e-01 : f32}>
-// TTNN: "ttnn.permute"({{.*}}) <{permutation = array<i64: 1, 2, 0, 3>}> : (tensor<1x1x8x64xbf16
+// TTNN: "ttnn.reshape"({{.*}}) <{shape = [1 : i32, 8 : i32, 1 : i32, 64 : i32]}> : (tensor<1x1x8x64xbf16
 // TTNN-NOT: "ttnn.softmax"
 func.func @decode(%q: tensor<1x8x1x64xbf16>, %k: tensor<1x8x128x64xbf16>, %v: tensor<1x8x128x64xbf16>) -> tensor<1x8x1x64xbf16> {
   %kt = "ttir.permute"(%k) <{permutation = array<i64: 0, 1, 3, 2>}> : (tensor<1x8x128x64xbf16>) -> tensor<1x8x64x128xbf16>

@@ -6,9 +6,9 @@
 // (optimization-level >= 1): decode RoPE, decode concat-heads, RMS norm + activation.
 
 // A rope whose result is put in decode order (S first): the input is permuted instead and the
-// rope runs in decode mode.
+// rope runs in decode mode (the permute moves only the size-1 dim, so it is written as a reshape).
 // CHECK-LABEL: func.func @rope_decode
-// CHECK: %[[P:.*]] = "ttnn.permute"(%arg0) <{permutation = array<i64: 2, 0, 1, 3>}> : (tensor<32x8x1x64xbf16
+// CHECK: %[[P:.*]] = "ttnn.reshape"(%arg0) <{shape = [1 : i32, 32 : i32, 8 : i32, 64 : i32]}> : (tensor<32x8x1x64xbf16
 // CHECK: %[[R:.*]] = "ttnn.rotary_embedding"(%[[P]], %arg1, %arg2) <{token_index = 0 : ui32}> : ({{.*}}) -> tensor<1x32x8x64xbf16
 // CHECK: return %[[R]]
 // TRACE: ttnn-fusing: rope_decode at "to_decode": applied: {{.*}}(decode layout, as HEAD always rewrites it)
@@ -30,7 +30,7 @@ func.func @rope_decode(%x: tensor<32x8x1x64xbf16>, %cos: tensor<1x1x1x64xbf16>, 
 // Negative: the rope's result is also returned, so it cannot be replaced by the decode form.
 // CHECK-LABEL: func.func @rope_decode_read_twice
 // CHECK-NOT: token_index
-// CHECK: "ttnn.permute"
+// CHECK: "ttnn.reshape"
 // TRACE: ttnn-fusing: rope_decode at "twice": not applied: the rope's result has other readers
 func.func @rope_decode_read_twice(%x: tensor<32x8x1x64xbf16>, %cos: tensor<1x1x1x64xbf16>, %sin: tensor<1x1x1x64xbf16>) -> (tensor<1x32x8x64xbf16>, tensor<32x8x1x64xbf16>) {
   %xc = "ttir.multiply"(%x, %cos) : (tensor<32x8x1x64xbf16>, tensor<1x1x1x64xbf16>) -> tensor<32x8x1x64xbf16>
@@ -51,7 +51,8 @@ func.func @rope_decode_read_twice(%x: tensor<32x8x1x64xbf16>, %cos: tensor<1x1x1
 // CHECK-NOT: "ttnn.permute"
 // TRACE: ttnn-fusing: concat_heads_decode at "heads": applied
 // LEVEL0-LABEL: func.func @concat_heads
-// LEVEL0: "ttnn.permute"
+// LEVEL0-NOT: "ttnn.permute"
+// LEVEL0: "ttnn.reshape"(%arg0) <{shape = [32 : i32, 1024 : i32]}>
 func.func @concat_heads(%x: tensor<1x32x8x128xbf16>) -> tensor<32x1024xbf16> {
   %0 = "ttir.permute"(%x) <{permutation = array<i64: 1, 2, 0, 3>}> : (tensor<1x32x8x128xbf16>) -> tensor<32x8x1x128xbf16>
   %1 = "ttir.reshape"(%0) <{shape = [32 : i32, 1024 : i32]}> : (tensor<32x8x1x128xbf16>) -> tensor<32x1024xbf16> loc("heads")

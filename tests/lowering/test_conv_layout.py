@@ -38,4 +38,6 @@ def test_nchw_conv_lowers_through_the_backend_pipeline() -> None:
     module = run_pipeline(NCHW.replace("xf32", "xbf16"), "nchw.mlir", BACKEND.format("optimization-level=2"))
     names = [op.name for op in module.walk() if op.name.startswith("ttnn.") and op.name not in ("ttnn.deallocate", "ttnn.get_device")]
     assert names.count("ttnn.conv2d") == 1
-    assert names.count("ttnn.permute") == 3
+    # input to NHWC and the result back; the bias's (1, 4, 1, 1) -> (1, 1, 1, 4) moves only size-1
+    # dims, which tt-mlir's permute canonicalization writes as a reshape
+    assert names.count("ttnn.permute") == 2

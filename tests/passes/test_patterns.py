@@ -31,8 +31,8 @@ def test_canonicalize_runs_its_own_patterns_then_sdy_only_on_sdy_ops() -> None:
     import ttopt.sharding.canonicalize_sdy  # noqa: F401  (registers the sdy set)
 
     every = canonicalizations(CORE)
-    assert every.names[:6] == ["fold-identity-conversion", "fold-consecutive-conversion", "fold-consecutive-typecast", "fold-consecutive-reshape",
-                              "fold-permute", "erase-dead-pure-op"]
+    assert every.names[:9] == ["fold-identity-conversion", "fold-consecutive-conversion", "fold-consecutive-typecast", "fold-consecutive-reshape",
+                              "fold-permute", "permute-as-reshape", "fold-slice-of-concat", "matmul-drop-batch-repeat", "erase-dead-pure-op"]
     assert "sdy-noop-reshard" in every.names
     assert [p.name for p in every.for_op("stablehlo.add")] == ["erase-dead-pure-op"]
     assert {p.name for p in every.for_op("sdy.reshard")} >= {"sdy-reshard-of-reshard", "sdy-noop-reshard"}

@@ -116,9 +116,17 @@ OTHER.update({"quantize": (3, 1), "dequantize": (3, 1), "requantize": (5, 1), "c
 # The ttml AdamW step (param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq?): written in place, no results.
 OTHER.update({"adamw": ((4, 5), 0)})
 
-# Layout and data-type conversions and views: side-effect free, so canonicalize erases an unused
-# one and cse merges equal ones (as tt-mlir's Pure TTNN ops).
+# Layout and data-type conversions and views.
 CONVERSIONS = frozenset({"to_layout", "to_memory_config", "typecast", "to_tensor_spec", "reshape", "permute"})
+# Every TTNN_Op is Pure in tt-mlir (TTNNBase.td), so canonicalize erases an unused one and cse
+# merges equal ones; not these: the in-place writers (IN_PLACE_WRITERS, HEAD's TTNN_InplaceOp),
+# deallocation, trace capture and dispatch, the mesh boundary, and the ops that create a fresh
+# buffer (two equal ones merged would alias tensors an in-place writer later fills apart).
+NOT_PURE = frozenset({
+    "arange", "constant", "empty", "full", "ones", "rand", "zeros",
+    "deallocate", "get_device", "begin_trace_capture", "capture_or_execute_trace", "end_trace_capture", "execute_trace",
+    "dispatch_d2m", "mesh_shard", "distribute_tensor", "aggregate_tensor", "assign",
+})  # fmt: skip
 
 # Ops that write an operand in place (tt-mlir's MemWrite operands): a view of what they write is
 # not interchangeable with its source.
@@ -126,10 +134,15 @@ IN_PLACE_WRITERS = frozenset(f"ttnn.{n}" for n in (
     "update_cache", "paged_update_cache", "fill_cache", "paged_fill_cache", "batch_norm_training", "adamw",
     "point_to_point", "write_tensor", "copy", "generic", "dump_tensor"))  # fmt: skip
 
+def _pure(name: str, results: object) -> bool:
+    """Whether an op of OTHER is side-effect free (NOT_PURE, IN_PLACE_WRITERS and ops without results are not)."""
+    return name not in NOT_PURE and f"ttnn.{name}" not in IN_PLACE_WRITERS and results != 0
+
+
 register(
     *(OpDef(f"ttnn.{n}", operands=1, results=1, traits=_P) for n in UNARY),
     *(OpDef(f"ttnn.{n}", operands=2, results=1, traits=_P) for n in BINARY),
-    *(OpDef(f"ttnn.{n}", operands=ops, results=res, traits=_P if n in CONVERSIONS else frozenset()) for n, (ops, res) in OTHER.items()),
+    *(OpDef(f"ttnn.{n}", operands=ops, results=res, traits=_P if _pure(n, res) else frozenset()) for n, (ops, res) in OTHER.items()),
     OpDef("ttnn.d2m_subgraph", results=(0, None), format=D2MFormat(), summary="call of a D2M-compiled subgraph"),
 )
 register_verifiers(VERIFIERS)

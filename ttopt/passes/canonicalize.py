@@ -12,7 +12,9 @@ foldConsecutiveToLayoutOp, which keeps a DRAM staging between ops unless only th
 changes); a `typecast` of a single-reader `typecast` casts once (foldConsecutiveDataCastOps, which
 drops the intermediate type whatever it is: f32 -> si32 -> f32 no longer truncates); a
 `reshape` of a `reshape` reshapes the first one's input, and `permute`s compose (an identity
-permute goes).
+permute goes); a `permute` that moves only size-1 dims is a `reshape`, a `slice_static` taking one
+whole input of a `concat` is that input, and a rank-4 `matmul` reads a B repeated along batch dim
+1 unrepeated (tt-mlir's TTNN canonicalizations).
 """
 
 from __future__ import annotations
@@ -23,17 +25,22 @@ from functools import partial
 from typing import TYPE_CHECKING, Callable
 
 from ttopt.dialects.ttnn import IN_PLACE_WRITERS
-from ttopt.ir.attributes import DenseArrayAttr
+from ttopt.ir.attributes import ArrayAttr, DenseArrayAttr, IntegerAttr
 from ttopt.ir.edit_journal import untrack_op
 from ttopt.ir.opdef import OP_DEFS, PURE
 from ttopt.ir.operation import Operation
 from ttopt.ir.properties import int_values
+from ttopt.ir.rewriter import create
+from ttopt.ir.types import ScalarType
 from ttopt.ir.values import OpResult, Value
 from ttopt.passes.base import Pass, option
 from ttopt.passes.patterns import Pattern, PatternSet, canonicalizations, pattern_set
 from ttopt.passes.registry import register_pass
 
+I32 = ScalarType("i32")
+
 if TYPE_CHECKING:
+    from ttopt.ir.attributes import Attribute
     from ttopt.ir.module import Module
     from ttopt.ir.operation import Block
     from ttopt.passes.context import PassContext
@@ -180,6 +187,99 @@ def _fold_permute(op: Operation, erase: Callable[[Operation], None] = Operation.
     return [op, first]
 
 
+def _permute_as_reshape(op: Operation, erase: Callable[[Operation], None] = Operation.erase) -> list[Operation] | None:
+    """A permute that moves only size-1 dims (the others keep their order) is a reshape (tt-mlir's
+    PermuteOp canonicalization)."""
+    order = int_values(op.properties.get("permutation"))
+    if order is None or len(op.operands) != 1 or op.attributes:
+        return None
+    shape = _shape(op.operands[0])
+    if shape is None or len(shape) != len(order):
+        return None
+    kept = [i for i in range(len(shape)) if shape[i] != 1]
+    if [i for i in order if shape[i] != 1] != kept:
+        return None
+    res = op.results[0]
+    out = _shape(res) or ()
+    shape_attr = ArrayAttr(tuple(IntegerAttr(int(d), I32) for d in out))
+    new = create("ttnn.reshape", [op.operands[0]], [res.type], {"shape": shape_attr}, location=op.location, before=op)
+    users = res.users
+    res.replace_all_uses_with(new.results[0])
+    erase(op)
+    return [new, *users]
+
+
+def _fold_slice_of_concat(op: Operation, erase: Callable[[Operation], None] = Operation.erase) -> list[Operation] | None:
+    """A slice that takes exactly one input of a concat (all of it, step 1) is that input (tt-mlir's
+    foldSliceOfConcat), when the types agree."""
+    src = op.operands[0] if len(op.operands) == 1 else None
+    cat = src.op if isinstance(src, OpResult) else None
+    if cat is None or cat.name != "ttnn.concat":
+        return None
+    begins, ends, steps = (_ints(op.properties.get(k)) for k in ("begins", "ends", "step"))
+    dim_attr = cat.properties.get("dim")
+    dim = getattr(dim_attr.resolve(), "value", None) if dim_attr is not None else None
+    if begins is None or ends is None or steps is None or not isinstance(dim, int) or not (len(begins) == len(ends) == len(steps)):
+        return None
+    rank = len(begins)
+    dim = dim + rank if dim < 0 else dim
+    offset = 0
+    for v in cat.operands:
+        shape = _shape(v)
+        if shape is None or len(shape) != rank or not 0 <= dim < rank:
+            return None
+        want_b = [offset if d == dim else 0 for d in range(rank)]
+        want_e = [offset + shape[d] if d == dim else shape[d] for d in range(rank)]
+        if list(begins) == want_b and list(ends) == want_e and all(s == 1 for s in steps):
+            if v.type != op.results[0].type:
+                return None
+            users = op.results[0].users
+            op.results[0].replace_all_uses_with(v)
+            erase(op)
+            return [*users, cat]
+        offset += shape[dim]
+    return None
+
+
+def _drop_batch_repeat(op: Operation) -> list[Operation] | None:
+    """A rank-4 matmul whose B repeats a single batch along dim 1 to A's reads B unrepeated
+    (tt-mlir's MatmulOp canonicalization: TTNN broadcasts B's batch itself)."""
+    if len(op.operands) < 2 or not isinstance(b := op.operands[1], OpResult) or b.op.name != "ttnn.repeat":
+        return None
+    rep = b.op
+    dims = _ints(rep.properties.get("repeat_dims"))
+    a_shape, b_shape = _shape(op.operands[0]), _shape(b)
+    if dims is None or a_shape is None or b_shape is None or len(dims) != 4 or len(a_shape) != 4:
+        return None
+    if any((dims[i] != 1) != (i == 1) for i in range(4)) or b_shape[0] != 1 or a_shape[1] != b_shape[1]:
+        return None
+    op.set_operand(1, rep.operands[0])
+    return [op, rep]
+
+
+def _shape(v: Value) -> tuple[int, ...] | None:
+    shape = getattr(v.type.resolve(), "shape", None)
+    return tuple(shape) if shape is not None and all(isinstance(d, int) for d in shape) else None
+
+
+def _ints(a: Attribute | None) -> list[int] | None:
+    """The integers of an array attribute (`[1 : i32, ...]`, `array<i64: ...>`, `#ttnn.shape<AxB>`), or None."""
+    if a is None:
+        return None
+    vals = int_values(a)
+    if vals is not None:
+        return list(vals)
+    body = getattr(a.resolve(), "body", None)
+    if isinstance(body, str):  # `#ttnn.shape<1x16x1x1>`
+        parts = body.strip().split("x")
+        return [int(d) for d in parts] if all(d.strip().isdigit() for d in parts) else None
+    items = getattr(a.resolve(), "items", None)
+    if items is None:
+        return None
+    out = [getattr(x.resolve(), "value", None) for x in items]
+    return out if all(isinstance(x, int) for x in out) else None  # type: ignore[return-value]
+
+
 # Ops that are pure data-layout conversions (their result type carries the whole effect).
 IDENTITY_WHEN_SAME_TYPE = frozenset({"ttnn.to_layout", "ttnn.to_memory_config", "ttnn.to_tensor_spec", "ttnn.typecast", "ttnn.reshape"})
 # Conversions whose chains fold into one (tt-mlir folds to_layout and to_tensor_spec chains).
@@ -191,6 +291,9 @@ CORE = pattern_set(
     Pattern("fold-consecutive-typecast", _fold_consecutive_typecast, frozenset({"ttnn.typecast"})),
     Pattern("fold-consecutive-reshape", _fold_consecutive_reshape, frozenset({"ttnn.reshape"})),
     Pattern("fold-permute", _fold_permute, frozenset({"ttnn.permute"})),
+    Pattern("permute-as-reshape", _permute_as_reshape, frozenset({"ttnn.permute"})),
+    Pattern("fold-slice-of-concat", _fold_slice_of_concat, frozenset({"ttnn.slice_static"})),
+    Pattern("matmul-drop-batch-repeat", _drop_batch_repeat, frozenset({"ttnn.matmul"})),
     Pattern("erase-dead-pure-op", _erase_dead_pure_op),
 )
 
@@ -203,6 +306,9 @@ def _core(erase: Callable[[Operation], None]) -> PatternSet:
         Pattern("fold-consecutive-typecast", partial(_fold_consecutive_typecast, erase=erase), frozenset({"ttnn.typecast"})),
         Pattern("fold-consecutive-reshape", _fold_consecutive_reshape, frozenset({"ttnn.reshape"})),
         Pattern("fold-permute", partial(_fold_permute, erase=erase), frozenset({"ttnn.permute"})),
+        Pattern("permute-as-reshape", partial(_permute_as_reshape, erase=erase), frozenset({"ttnn.permute"})),
+        Pattern("fold-slice-of-concat", partial(_fold_slice_of_concat, erase=erase), frozenset({"ttnn.slice_static"})),
+        Pattern("matmul-drop-batch-repeat", _drop_batch_repeat, frozenset({"ttnn.matmul"})),
         Pattern("erase-dead-pure-op", partial(_erase_dead_pure_op, erase=erase)),
     )
 

@@ -4,7 +4,9 @@ Two ops are the same expression when they have the same name, operands, result t
 and discardable attributes and neither has regions; the later one's results are replaced by the
 earlier one's and it goes. An op's block and the blocks of regions nested in it (not across
 functions or other symbol-isolated ops) see the expressions defined above them in that block, as
-dominance gives in single-block regions. As MLIR's pass, it also erases side-effect-free ops whose
+dominance gives in single-block regions. An op that writes its operands in place (one without
+results, such as a cache update, or one of IN_PLACE_WRITERS) ends the expressions that read them:
+the same read after the write is a new one. As MLIR's pass, it also erases side-effect-free ops whose
 results have no uses when it reaches them (in block order, so an op used only by a later dead op stays).
 """
 
@@ -13,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ttopt.dialects.ttnn import IN_PLACE_WRITERS
 from ttopt.ir.opdef import PURE
 from ttopt.passes.base import Pass
 from ttopt.passes.registry import register_pass
@@ -26,11 +29,11 @@ if TYPE_CHECKING:
 ISOLATED = frozenset({"builtin.module", "func.func", "sdy.manual_computation", "ttcore.device_module", "ttcore.cpu_module"})
 
 
-def _key(op: Operation) -> tuple[Any, ...] | None:
+def _key(op: Operation, written: dict[int, int]) -> tuple[Any, ...] | None:
     d = op.opdef
     if op.regions or not op.results or d is None or not d.has(PURE):
         return None
-    return (op.name, tuple(id(v) for v in op.operands), tuple(r.type.canonical() for r in op.results),
+    return (op.name, tuple((id(v), written.get(id(v), 0)) for v in op.operands), tuple(r.type.canonical() for r in op.results),
             tuple(sorted((k, v.canonical()) for k, v in op.properties.items())),
             tuple(sorted((k, v.canonical()) for k, v in op.attributes.items())))  # fmt: skip
 
@@ -51,6 +54,11 @@ class CSE(Pass):
     def run(self, module: Module, ctx: PassContext) -> None:
         removed = dead = 0
 
+        # How often each value has been written in place so far: a read after a write is another
+        # expression than the same read before it (a matmul of a KV cache before and after
+        # `update_cache` writes it).
+        written: dict[int, int] = {}
+
         def visit(block: Block, seen: dict[tuple[Any, ...], Operation]) -> None:
             nonlocal removed, dead
             scope = dict(seen)
@@ -61,7 +69,10 @@ class CSE(Pass):
                     gone.append(op)
                     dead += 1
                     continue
-                key = _key(op)
+                if not op.results or op.name in IN_PLACE_WRITERS:
+                    for v in op.operands:
+                        written[id(v)] = written.get(id(v), 0) + 1
+                key = _key(op, written)
                 if key is not None:
                     first = scope.get(key)
                     if first is not None:
