@@ -66,7 +66,7 @@ PASS_MODULES = (
 # whenever the module they extend is loaded, so a pass sees the same tables whether it was
 # looked up alone or with every other pass.
 EXTENSIONS: dict[str, tuple[str, ...]] = {
-    "ttopt.passes.canonicalize": ("ttopt.sharding.canonicalize_sdy",),  # sdy canonicalization patterns
+    "ttopt.passes.canonicalize": ("ttopt.sharding.canonicalize_sdy", "ttopt.dialects.ttir_canonicalize"),  # sdy and TTIR canonicalization patterns
     "ttopt.lowering.stablehlo_to_ttir": ("ttopt.lowering.stablehlo_ops",),  # per-family lowerings
 }
 

@@ -1,0 +1,65 @@
+"""TTIR canonicalizations (tt-mlir's TTIR op folders and canonicalization patterns), as patterns
+of the `canonicalize` pass.
+
+Importing this package registers them with `canonicalize` (ttopt/passes/patterns.py), after its
+own; for each op they are tried as MLIR's greedy driver does: the op's folds first, then its trait
+folds (traits.py), then its rewrite patterns. The modules hold one concept each: traits.py
+(involution, idempotence), clamp.py, data_movement.py (reshape, permute, transpose, broadcast,
+repeat, slice), typecast.py, logical.py (where, comparisons, logical and/or), constant_folds.py
+(ops of constants become constants) over constants.py (reading and building constant ops).
+"""
+
+from __future__ import annotations
+
+from ttopt.dialects.ttir_canonicalize.clamp import canonicalize_clamp_tensor, clamp_to_relu6, merge_clamps
+from ttopt.dialects.ttir_canonicalize.constant_folds import fold_neg, fold_splat_data_movement, splat_constant_to_full
+from ttopt.dialects.ttir_canonicalize.data_movement import (
+    fold_broadcast,
+    fold_permute,
+    fold_repeat,
+    fold_reshape,
+    fold_slice,
+    transpose_to_permute,
+)
+from ttopt.dialects.ttir_canonicalize.logical import fold_logical, fold_where, swap_comparison
+from ttopt.dialects.ttir_canonicalize.traits import (
+    BINARY_IDEMPOTENT,
+    IDEMPOTENT,
+    INVOLUTIONS,
+    fold_binary_idempotence,
+    fold_idempotence,
+    fold_involution,
+)
+from ttopt.dialects.ttir_canonicalize.typecast import fold_consecutive_typecast, fold_typecast
+from ttopt.passes.patterns import Pattern, pattern_set, register_canonicalizations
+
+
+def _on(*names: str) -> frozenset[str]:
+    return frozenset(f"ttir.{n}" for n in names)
+
+
+TTIR_PATTERNS = pattern_set(
+    # Folds (an op's own fold method first, then its traits').
+    Pattern("ttir-fold-neg-constant", fold_neg, _on("neg")),
+    Pattern("ttir-fold-logical-constant", fold_logical, _on("logical_and", "logical_or")),
+    Pattern("ttir-fold-where", fold_where, _on("where")),
+    Pattern("ttir-fold-reshape", fold_reshape, _on("reshape")),
+    Pattern("ttir-fold-permute", fold_permute, _on("permute")),
+    Pattern("ttir-fold-broadcast", fold_broadcast, _on("broadcast")),
+    Pattern("ttir-fold-repeat", fold_repeat, _on("repeat")),
+    Pattern("ttir-fold-slice", fold_slice, _on("slice_static")),
+    Pattern("ttir-fold-data-movement-constant", fold_splat_data_movement, _on("reshape", "permute", "broadcast", "repeat")),
+    Pattern("ttir-fold-typecast", fold_typecast, _on("typecast")),
+    Pattern("ttir-involution", fold_involution, INVOLUTIONS),
+    Pattern("ttir-idempotence", fold_idempotence, IDEMPOTENT),
+    Pattern("ttir-binary-idempotence", fold_binary_idempotence, BINARY_IDEMPOTENT),
+    # Rewrite patterns.
+    Pattern("ttir-splat-constant-to-full", splat_constant_to_full, _on("constant")),
+    Pattern("ttir-merge-clamps", merge_clamps, _on("clamp_scalar")),
+    Pattern("ttir-clamp-to-relu6", clamp_to_relu6, _on("clamp_scalar")),
+    Pattern("ttir-clamp-tensor", canonicalize_clamp_tensor, _on("clamp_tensor")),
+    Pattern("ttir-transpose-to-permute", transpose_to_permute, _on("transpose")),
+    Pattern("ttir-swap-comparison", swap_comparison, _on("le", "lt")),
+    Pattern("ttir-consecutive-typecast", fold_consecutive_typecast, _on("typecast")),
+)
+register_canonicalizations("ttir", TTIR_PATTERNS)
