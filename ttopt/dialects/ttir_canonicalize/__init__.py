@@ -6,7 +6,7 @@ own; for each op they are tried as MLIR's greedy driver does: the op's folds fir
 folds (traits.py), then its rewrite patterns. The modules hold one concept each: traits.py
 (involution, idempotence), clamp.py, data_movement.py (reshape, permute, transpose, broadcast,
 repeat, slice), typecast.py, logical.py (where, comparisons, logical and/or), constant_folds.py
-(ops of constants become constants) over constants.py (reading and building constant ops).
+(neg and data movement of constants), elementwise_folds.py (elementwise ops of constants) over constants.py (reading and building constant ops).
 """
 
 from __future__ import annotations
@@ -20,6 +20,17 @@ from ttopt.dialects.ttir_canonicalize.data_movement import (
     fold_reshape,
     fold_slice,
     transpose_to_permute,
+)
+from ttopt.dialects.ttir_canonicalize.elementwise_folds import (
+    BINARY,
+    SHIFTS,
+    UNARY,
+    fold_binary,
+    fold_clamp_constant,
+    fold_right_shift_out,
+    fold_self_comparison,
+    fold_unary,
+    fold_xor_self,
 )
 from ttopt.dialects.ttir_canonicalize.logical import fold_logical, fold_where, swap_comparison
 from ttopt.dialects.ttir_canonicalize.traits import (
@@ -50,6 +61,12 @@ TTIR_PATTERNS = pattern_set(
     Pattern("ttir-fold-slice", fold_slice, _on("slice_static")),
     Pattern("ttir-fold-data-movement-constant", fold_splat_data_movement, _on("reshape", "permute", "broadcast", "repeat")),
     Pattern("ttir-fold-typecast", fold_typecast, _on("typecast")),
+    Pattern("ttir-fold-self-comparison", fold_self_comparison, _on("eq", "ne")),
+    Pattern("ttir-fold-xor-self", fold_xor_self, _on("bitwise_xor")),
+    Pattern("ttir-fold-unary-constant", fold_unary, frozenset(UNARY)),
+    Pattern("ttir-fold-right-shift-out", fold_right_shift_out, _on("logical_right_shift")),
+    Pattern("ttir-fold-binary-constant", fold_binary, frozenset(BINARY) | SHIFTS),
+    Pattern("ttir-fold-clamp-constant", fold_clamp_constant, _on("clamp_scalar")),
     Pattern("ttir-involution", fold_involution, INVOLUTIONS),
     Pattern("ttir-idempotence", fold_idempotence, IDEMPOTENT),
     Pattern("ttir-binary-idempotence", fold_binary_idempotence, BINARY_IDEMPOTENT),

@@ -24,8 +24,11 @@ from ttopt.ir.attributes import DenseArrayAttr, DenseElementsAttr, FloatAttr, In
 from ttopt.ir.types import ScalarType, TensorType
 from ttopt.ir.values import OpResult
 from ttopt.lowering.dense_values import DenseValueError, flat_values, nested_text
+from ttopt.lowering.mlir_floats import float_text as mlir_float_text
+from ttopt.lowering.mlir_floats import mlir_float_attr
 
 if TYPE_CHECKING:
+    from ttopt.ir.attributes import Attribute
     from ttopt.ir.operation import Operation
     from ttopt.ir.types import Type
     from ttopt.ir.values import Value
@@ -129,12 +132,15 @@ def constant_of(v: Value) -> Constant | None:
         return None
     try:
         if attr.is_splat:
-            return Constant(tuple(flat_values(attr, element, (1,))), element, shape)
-        if prod(shape) > FOLD_LIMIT:
+            values = flat_values(attr, element, (1,))
+        elif prod(shape) > FOLD_LIMIT:
             return None
-        return Constant(tuple(flat_values(attr, element, shape)), element, shape)
+        else:
+            values = flat_values(attr, element, shape)
     except DenseValueError:
         return None
+    # MLIR holds each element in its type: a bf16 literal 200.15 is 200.0.
+    return Constant(tuple(convert_fill(v, element) for v in values), element, shape)
 
 
 def splat_fill(v: Value) -> Any:
@@ -167,11 +173,29 @@ def is_pos_zero(value: Any) -> bool:
     return value == 0 and not (isinstance(value, float) and math.copysign(1.0, value) < 0)
 
 
-def fill_attr(value: Any, element: str) -> FloatAttr | IntegerAttr:
-    """A `full` op's fill value: f32 for float element types, i32 for integers (splatToFillValue)."""
+def fill_attr(value: Any, element: str) -> Attribute:
+    """A `full` op's fill value: f32 for float element types, i32 for integers (splatToFillValue),
+    spelled as MLIR prints it."""
     if is_float(element):
-        return FloatAttr(float(value), ScalarType("f32"))
+        return mlir_float_attr(FloatAttr(float(value), ScalarType("f32")))
     return IntegerAttr(int(value), ScalarType("i32"))
+
+
+def dense_body(values: list[Any], shape: tuple[int, ...], element: str) -> str:
+    """A `dense<..>` body for `values` as MLIR prints it (floats by APFloat's rules)."""
+    if not is_float(element):
+        return nested_text(values, shape, element)
+    spelled = [mlir_float_text(float(v), element) for v in values]
+    if all(t == spelled[0] for t in spelled):
+        return spelled[0]
+
+    def nest(items: list[str], dims: tuple[int, ...]) -> str:
+        if len(dims) <= 1:
+            return "[" + ", ".join(items) + "]"
+        step = prod(dims[1:])
+        return "[" + ", ".join(nest(items[i : i + step], dims[1:]) for i in range(0, len(items), step)) + "]"
+
+    return nest(spelled, shape if shape else (1,))
 
 
 def materialize(anchor: Operation, const: Constant, result_type: Type) -> Operation:
@@ -190,7 +214,7 @@ def materialize(anchor: Operation, const: Constant, result_type: Type) -> Operat
             props = {"shape": shape, "fill_value": fill_attr(v, const.element)}
             op = Operation("ttir.full", [], [result_type], props, location=anchor.location)
     else:
-        body = nested_text(const.flat(), const.shape, const.element)
+        body = dense_body(const.flat(), const.shape, const.element)
         attr = DenseElementsAttr(body, _plain(result_type))
         op = Operation("ttir.constant", [], [result_type], {"value": attr}, location=anchor.location)
     insert_before(anchor, op)
