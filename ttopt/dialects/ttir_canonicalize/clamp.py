@@ -4,7 +4,7 @@
   (the larger min, the smaller max), typed as the outer clamp's bounds;
 * `clamp_scalar` with min 0 and max 6 is `relu6`;
 * `clamp_tensor` whose min and max are `full`/`zeros`/`ones` is a `clamp_scalar` of their values
-  (f32 bounds for a float result, i32 rounded toward zero for an integer one);
+  (f32 bounds for a float result, i32 rounded toward zero and saturated for an integer one);
 * otherwise a `clamp_tensor` whose min or max has another shape than its result reads them
   broadcast to it (a reshape to the result's rank, then a `broadcast`), so the converted op sees
   operands of one shape. A bound of another rank whose every dimension is not 1 is left (the
@@ -17,7 +17,7 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from ttopt.dialects.ttir import inputs
-from ttopt.dialects.ttir_canonicalize.constants import is_float, splat_fill, tensor_of
+from ttopt.dialects.ttir_canonicalize.constants import is_float, saturate_i32, splat_fill, tensor_of
 from ttopt.dialects.ttir_canonicalize.edits import producer, replace_with_new, single_input
 from ttopt.ir.attributes import ArrayAttr, DenseArrayAttr, FloatAttr, IntegerAttr
 from ttopt.ir.operation import Operation
@@ -68,7 +68,7 @@ def clamp_to_relu6(op: Operation) -> list[Operation] | None:
 def _bound(value: Any, element: str) -> FloatAttr | IntegerAttr:
     if is_float(element):
         return FloatAttr(float(value), ScalarType("f32"))
-    return IntegerAttr(int(value), ScalarType("i32"))
+    return IntegerAttr(saturate_i32(int(value)), ScalarType("i32"))
 
 
 def _broadcast_to(anchor: Operation, v: Value, target: TensorType, made: list[Operation]) -> Value | None:

@@ -1,6 +1,9 @@
 """TTIR ops of constants folded into constants (tt-mlir's constant-folding `fold` methods).
 
-* a splat `ttir.constant` is a `ttir.full` of its value (ConstantOp's canonicalization);
+* a splat `ttir.constant` is a `ttir.full` of its value (ConstantOp's canonicalization), unless
+  a `full` cannot hold it: an i1 splat, or an integer outside i32 (tt-mlir normalizes those
+  element types to bf16 / saturated si32 before it canonicalizes; ttopt's conversion does that
+  normalization, so they stay constants here);
 * `neg` of a constant is the negated constant (NegOp::fold: -x in the element type, integers
   wrapping; an integer splat of 0 stays `zeros`, a float one becomes `full` of -0.0);
 * `reshape` of a constant is the constant in the new shape; `broadcast`, `repeat`, `permute` of
@@ -13,7 +16,7 @@ the operand's type for `neg` (tt-mlir avoids implicit conversions in its folders
 from __future__ import annotations
 
 from math import prod
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -22,6 +25,7 @@ from ttopt.dialects.ttir_canonicalize.constants import (
     Constant,
     constant_of,
     fill_attr,
+    fits_fill,
     is_float,
     materialize,
     tensor_of,
@@ -44,7 +48,7 @@ def fold_to(op: Operation, const: Constant) -> list[Operation]:
 def splat_constant_to_full(op: Operation) -> list[Operation] | None:
     """A `ttir.constant` whose elements are all one value is a `ttir.full` of it."""
     const = constant_of(op.results[0]) if len(op.results) == 1 else None
-    if const is None or not const.splat:
+    if const is None or not const.splat or not fits_fill(const.values[0], const.element):
         return None
     from ttopt.ir.operation import Operation as Op
     from ttopt.ir.rewriter import insert_before

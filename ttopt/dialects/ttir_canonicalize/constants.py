@@ -3,11 +3,12 @@
 A value is constant when a `ttir.full`, `ttir.zeros`, `ttir.ones` (tt-mlir's ConstantLike creation
 ops) or `ttir.constant` defines it; `constant_of` reads its elements in the result's element type
 (a `full`'s 32-bit fill value converted as tt-mlir's FullOp folder converts it). `splat_fill` is
-what tt-mlir's `getConstantValue` reads: the fill of a `full`/`zeros`/`ones` only.
+what tt-mlir's `getConstantValue` reads: the fill of a `full`/`zeros`/`ones` (or of a splat
+constant, which tt-mlir has made a `full` by then).
 
 `materialize` is tt-mlir's TTIRDialect::materializeConstant: a splat of +0 is `ttir.zeros`, of 1
 `ttir.ones`, any other splat a `ttir.full` (fill value f32 for float element types, i32 for
-integers), and other values a `ttir.constant`. It builds the op where the folded op stands (MLIR
+integers), and other values (a splat a `full` cannot hold too, see `fits_fill`) a `ttir.constant`. It builds the op where the folded op stands (MLIR
 hoists folded constants to the top of the function and merges equal ones; `cse` merges them here).
 """
 
@@ -144,7 +145,12 @@ def constant_of(v: Value) -> Constant | None:
 
 
 def splat_fill(v: Value) -> Any:
-    """The fill value of a `full`/`zeros`/`ones` defining `v` in its element type, else None."""
+    """The fill value of a `full`/`zeros`/`ones` defining `v` in its element type, else None. A
+    splat `ttir.constant` counts too: tt-mlir has made every one a `full` by then (ttopt keeps
+    those a `full` cannot hold as constants)."""
+    if isinstance(v, OpResult) and v.op.name == "ttir.constant":
+        const = constant_of(v)
+        return const.values[0] if const is not None and const.splat else None
     if not isinstance(v, OpResult) or v.op.name not in CREATION:
         return None
     info = tensor_of(v)
@@ -181,6 +187,22 @@ def fill_attr(value: Any, element: str) -> Attribute:
     return IntegerAttr(int(value), ScalarType("i32"))
 
 
+_I32 = (-(1 << 31), (1 << 31) - 1)
+
+
+def fits_fill(value: Any, element: str) -> bool:
+    """A `full` op's fill value (f32 or i32) holds `value` of type `element` exactly, and the
+    element type is not i1."""
+    if is_float(element):
+        return True
+    return element != "i1" and _I32[0] <= int(value) <= _I32[1]
+
+
+def saturate_i32(value: int) -> int:
+    """`value` clamped to the i32 range (APFloat::convertToInteger's saturation)."""
+    return min(max(value, _I32[0]), _I32[1])
+
+
 def dense_body(values: list[Any], shape: tuple[int, ...], element: str) -> str:
     """A `dense<..>` body for `values` as MLIR prints it (floats by APFloat's rules)."""
     if not is_float(element):
@@ -204,15 +226,14 @@ def materialize(anchor: Operation, const: Constant, result_type: Type) -> Operat
     from ttopt.ir.rewriter import insert_before
 
     shape = DenseArrayAttr("i32", tuple(const.shape))
-    if const.splat:
-        v = const.values[0]
-        if is_pos_zero(v):
-            op = Operation("ttir.zeros", [], [result_type], {"shape": shape}, location=anchor.location)
-        elif v == 1:
-            op = Operation("ttir.ones", [], [result_type], {"shape": shape}, location=anchor.location)
-        else:
-            props = {"shape": shape, "fill_value": fill_attr(v, const.element)}
-            op = Operation("ttir.full", [], [result_type], props, location=anchor.location)
+    v = const.values[0]
+    if const.splat and is_pos_zero(v):
+        op = Operation("ttir.zeros", [], [result_type], {"shape": shape}, location=anchor.location)
+    elif const.splat and v == 1:
+        op = Operation("ttir.ones", [], [result_type], {"shape": shape}, location=anchor.location)
+    elif const.splat and fits_fill(v, const.element):
+        props = {"shape": shape, "fill_value": fill_attr(v, const.element)}
+        op = Operation("ttir.full", [], [result_type], props, location=anchor.location)
     else:
         body = dense_body(const.flat(), const.shape, const.element)
         attr = DenseElementsAttr(body, _plain(result_type))
