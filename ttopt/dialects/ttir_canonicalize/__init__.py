@@ -12,13 +12,16 @@ repeat, slice), typecast.py, logical.py (where, comparisons, logical and/or), co
 from __future__ import annotations
 
 from ttopt.dialects.ttir_canonicalize.clamp import canonicalize_clamp_tensor, clamp_to_relu6, merge_clamps
-from ttopt.dialects.ttir_canonicalize.constant_folds import fold_neg, fold_splat_data_movement, splat_constant_to_full
+from ttopt.dialects.ttir_canonicalize.constant_folds import fold_data_movement_constant, fold_neg, splat_constant_to_full
 from ttopt.dialects.ttir_canonicalize.data_movement import (
     fold_broadcast,
+    fold_concat,
     fold_permute,
     fold_repeat,
+    fold_repeat_interleave,
     fold_reshape,
     fold_slice,
+    reshape_permute_reshape,
     transpose_to_permute,
 )
 from ttopt.dialects.ttir_canonicalize.elementwise_folds import (
@@ -58,8 +61,11 @@ TTIR_PATTERNS = pattern_set(
     Pattern("ttir-fold-permute", fold_permute, _on("permute")),
     Pattern("ttir-fold-broadcast", fold_broadcast, _on("broadcast")),
     Pattern("ttir-fold-repeat", fold_repeat, _on("repeat")),
+    Pattern("ttir-fold-repeat-interleave", fold_repeat_interleave, _on("repeat_interleave")),
     Pattern("ttir-fold-slice", fold_slice, _on("slice_static")),
-    Pattern("ttir-fold-data-movement-constant", fold_splat_data_movement, _on("reshape", "permute", "broadcast", "repeat")),
+    Pattern("ttir-fold-concat", fold_concat, _on("concat")),
+    Pattern("ttir-fold-data-movement-constant", fold_data_movement_constant,
+            _on("reshape", "permute", "broadcast", "repeat", "repeat_interleave", "slice_static")),
     Pattern("ttir-fold-typecast", fold_typecast, _on("typecast")),
     Pattern("ttir-fold-self-comparison", fold_self_comparison, _on("eq", "ne")),
     Pattern("ttir-fold-xor-self", fold_xor_self, _on("bitwise_xor")),
@@ -75,6 +81,7 @@ TTIR_PATTERNS = pattern_set(
     Pattern("ttir-merge-clamps", merge_clamps, _on("clamp_scalar")),
     Pattern("ttir-clamp-to-relu6", clamp_to_relu6, _on("clamp_scalar")),
     Pattern("ttir-clamp-tensor", canonicalize_clamp_tensor, _on("clamp_tensor")),
+    Pattern("ttir-reshape-permute-reshape", reshape_permute_reshape, _on("reshape")),
     Pattern("ttir-transpose-to-permute", transpose_to_permute, _on("transpose")),
     Pattern("ttir-swap-comparison", swap_comparison, _on("le", "lt")),
     Pattern("ttir-consecutive-typecast", fold_consecutive_typecast, _on("typecast")),

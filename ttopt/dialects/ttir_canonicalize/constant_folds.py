@@ -6,8 +6,9 @@
   normalization, so they stay constants here);
 * `neg` of a constant is the negated constant (NegOp::fold: -x in the element type, integers
   wrapping; an integer splat of 0 stays `zeros`, a float one becomes `full` of -0.0);
-* `reshape` of a constant is the constant in the new shape; `broadcast`, `repeat`, `permute` of
-  a splat are the splat in the result shape; `permute` of a small non-splat constant permutes it.
+* a data-movement op (`reshape`, `permute`, `broadcast`, `repeat`, `repeat_interleave`,
+  `slice_static`) of a splat is the splat in the result's shape; of a non-splat constant, all but
+  `broadcast` (tt-mlir folds it for splats only) move the elements.
 
 Non-splat constants fold only up to tt-mlir's element limit (a million). The result type must be
 the operand's type for `neg` (tt-mlir avoids implicit conversions in its folders).
@@ -74,9 +75,42 @@ def fold_neg(op: Operation) -> list[Operation] | None:
     return fold_to(op, Constant(values, const.element, const.shape))
 
 
-def fold_splat_data_movement(op: Operation) -> list[Operation] | None:
-    """A reshape of a constant, or a broadcast / repeat / permute of a splat (a small non-splat
-    permute too), is a constant in the result's shape."""
+def _moved(op: Operation, arr: np.ndarray) -> np.ndarray | None:
+    """`arr` (a constant's elements in its shape) moved as the data-movement op `op` moves it."""
+    name = op.name
+    if name == "ttir.reshape":
+        return arr.reshape(-1)
+    if name == "ttir.permute":
+        perm = int_values(op.properties.get("permutation"))
+        return arr.transpose(perm) if perm is not None and sorted(perm) == list(range(arr.ndim)) else None
+    if name == "ttir.repeat":
+        dims = int_values(op.properties.get("repeat_dimensions"))
+        return np.tile(arr, dims) if dims is not None and len(dims) == arr.ndim else None
+    if name == "ttir.repeat_interleave":
+        repeats, dim = (op.properties.get(k) for k in ("repeats", "dim"))
+        r, d = getattr(repeats and repeats.resolve(), "value", None), getattr(dim and dim.resolve(), "value", None)
+        if not isinstance(r, int) or not isinstance(d, int) or not -arr.ndim <= d < arr.ndim:
+            return None
+        return np.repeat(arr, r, axis=d)
+    if name == "ttir.slice_static":
+        begins, steps = (int_values(op.properties.get(k)) for k in ("begins", "step"))
+        out = tensor_of(op.results[0])
+        if begins is None or steps is None or out is None or not len(begins) == len(steps) == arr.ndim == len(out[1]):
+            return None
+        index = []
+        for b, st, n, size in zip(begins, steps, out[1], arr.shape):
+            b = b + size if b < 0 else b
+            idx = [b + st * i for i in range(n)]
+            if any(not 0 <= i < size for i in idx):
+                return None
+            index.append(idx)
+        return arr[np.ix_(*index)] if index else arr
+    return None
+
+
+def fold_data_movement_constant(op: Operation) -> list[Operation] | None:
+    """A data-movement op of a splat is the splat in the result's shape; a reshape, permute, repeat,
+    repeat_interleave or slice of a (small) non-splat constant is the moved constant."""
     src = single_input(op)
     if src is None:
         return None
@@ -86,12 +120,9 @@ def fold_splat_data_movement(op: Operation) -> list[Operation] | None:
         return None
     if const.splat:
         return fold_to(op, Constant(const.values, out[0], out[1]))
-    if op.name == "ttir.reshape" and prod(out[1]) == len(const.values):
-        return fold_to(op, Constant(const.values, out[0], out[1]))
-    perm = int_values(op.properties.get("permutation")) if op.name == "ttir.permute" else None
-    if perm is None or sorted(perm) != list(range(len(const.shape))) or prod(out[1]) > FOLD_LIMIT:
+    if prod(out[1]) > FOLD_LIMIT:
         return None
-    arr = np.array(const.values, dtype=object).reshape(const.shape).transpose(perm)
-    if tuple(arr.shape) != out[1]:
+    moved = _moved(op, np.array(const.values, dtype=object).reshape(const.shape))
+    if moved is None or prod(moved.shape) != prod(out[1]):
         return None
-    return fold_to(op, Constant(tuple(arr.ravel().tolist()), out[0], out[1]))
+    return fold_to(op, Constant(tuple(moved.ravel().tolist()), out[0], out[1]))

@@ -10,8 +10,13 @@ SliceStaticOp folders and patterns).
 * a `broadcast` by all-1 dimensions is its input;
 * a `repeat` by all-1 dimensions is its input; a `repeat` of a `repeat` read by nothing else
   repeats by the products;
+* a `repeat_interleave` by 1 is its input;
 * a `slice_static` of a `slice_static` read by nothing else is one slice (begin b1 + s1*b2, end
-  b1 + s1*(e2-1) + 1, step s1*s2).
+  b1 + s1*(e2-1) + 1, step s1*s2);
+* `reshape(permute(reshape(x)))`, the permute read only there, whose last reshape only drops n
+  leading 1s the permute keeps in front is `permute(reshape(x))` at the lower rank;
+* a `concat` of one input is that input; inputs empty along the concat dimension are dropped (all
+  of them empty: the first input).
 
 A fold that hands back an input keeps the types exact: the input's type must be the result's.
 """
@@ -20,14 +25,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ttopt.dialects.ttir import inputs
 from ttopt.dialects.ttir_canonicalize.constants import tensor_of
 from ttopt.dialects.ttir_canonicalize.edits import producer, replace_with_new, replace_with_value, single_input
 from ttopt.ir.attributes import ArrayAttr, DenseArrayAttr, IntegerAttr
+from ttopt.ir.operation import Operation
 from ttopt.ir.properties import int_values
-from ttopt.ir.types import ScalarType
+from ttopt.ir.rewriter import insert_before
+from ttopt.ir.types import ScalarType, TensorType
 
 if TYPE_CHECKING:
-    from ttopt.ir.operation import Operation
+    from ttopt.ir.values import Value
 
 
 def _identity(op: Operation) -> list[Operation] | None:
@@ -118,6 +126,13 @@ def fold_repeat(op: Operation) -> list[Operation] | None:
     return [op, first]
 
 
+def fold_repeat_interleave(op: Operation) -> list[Operation] | None:
+    """A repeat_interleave by 1 is its input."""
+    repeats = op.properties.get("repeats")
+    repeats = repeats.resolve() if repeats is not None else None
+    return _identity(op) if isinstance(repeats, IntegerAttr) and repeats.value == 1 else None
+
+
 def _i32s(values: list[int]) -> ArrayAttr:
     return ArrayAttr(tuple(IntegerAttr(v, ScalarType("i32")) for v in values))
 
@@ -141,3 +156,55 @@ def fold_slice(op: Operation) -> list[Operation] | None:
     op.properties.update(props)
     op.set_operand(0, inner)
     return [op, first]
+
+
+def reshape_permute_reshape(op: Operation) -> list[Operation] | None:
+    """`reshape(permute(reshape(x)))` dropping leading 1s is `permute(reshape(x))` at the lower rank."""
+    src = single_input(op)
+    perm_op = producer(src, "ttir.permute") if src is not None else None
+    if src is None or perm_op is None or len(src.uses) != 1:
+        return None
+    mid = single_input(perm_op)
+    lead = producer(mid, "ttir.reshape") if mid is not None else None
+    order = int_values(perm_op.properties.get("permutation"))
+    lead_in = single_input(lead) if lead is not None else None
+    perm_out, out, perm_in = tensor_of(src), tensor_of(op.results[0]), tensor_of(mid) if mid is not None else None
+    if lead_in is None or order is None or perm_out is None or out is None or perm_in is None:
+        return None
+    n = len(perm_out[1]) - len(out[1])
+    if n <= 0 or any(d != 1 for d in perm_out[1][:n]) or perm_out[1][n:] != out[1] or any(p >= n for p in order[:n]):
+        return None
+    new_order = tuple(p - n for p in order[n:])
+    mid_shape = perm_in[1][n:]
+    mid_t, out_t = mid.type.resolve(), op.results[0].type.resolve()  # type: ignore[union-attr]
+    if not isinstance(mid_t, TensorType) or not isinstance(out_t, TensorType):
+        return None
+    reshape = Operation("ttir.reshape", [lead_in], [mid_t.with_shape(mid_shape)], {"shape": _i32s(list(mid_shape))},
+                        location=lead.location)  # type: ignore[union-attr]
+    insert_before(op, reshape)
+    new_out = out_t.with_shape(tuple(mid_shape[i] for i in new_order))
+    return [reshape] + replace_with_new(op, "ttir.permute", [reshape.results[0]], new_out,
+                                        {"permutation": DenseArrayAttr("i64", new_order)})
+
+
+def fold_concat(op: Operation) -> list[Operation] | None:
+    """A one-input concat is its input; empty inputs along the concat dimension go."""
+    ins = inputs(op)
+    out = tensor_of(op.results[0]) if len(op.results) == 1 else None
+    dim_attr = op.properties.get("dim")
+    dim_attr = dim_attr.resolve() if dim_attr is not None else None
+    if not ins or out is None or not isinstance(dim_attr, IntegerAttr):
+        return None
+    if len(ins) == 1:
+        return replace_with_value(op, ins[0]) if ins[0].type == op.results[0].type else None
+    dim = dim_attr.value + len(out[1]) if dim_attr.value < 0 else dim_attr.value
+    shapes = [tensor_of(v) for v in ins]
+    if any(s is None or not 0 <= dim < len(s[1]) for s in shapes):
+        return None
+    kept: list[Value] = [v for v, s in zip(ins, shapes) if s is not None and s[1][dim] != 0]
+    if len(kept) == len(ins):
+        return None
+    if not kept:
+        return replace_with_value(op, ins[0]) if ins[0].type == op.results[0].type else None
+    op.set_operands(kept + list(op.operands[len(ins):]))
+    return [op]
