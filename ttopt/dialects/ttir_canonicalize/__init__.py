@@ -6,7 +6,8 @@ own; for each op they are tried as MLIR's greedy driver does: the op's folds fir
 folds (traits.py), then its rewrite patterns. The modules hold one concept each: traits.py
 (involution, idempotence), clamp.py, data_movement.py (reshape, permute, transpose, broadcast,
 repeat, slice), typecast.py, logical.py (where, comparisons, logical and/or), constant_folds.py
-(neg and data movement of constants), elementwise_folds.py (elementwise ops of constants) over constants.py (reading and building constant ops).
+(neg and data movement of constants), elementwise_folds.py (elementwise ops of constants),
+no_op_folds.py (pools, scatters and mesh shards that do nothing) over constants.py (reading and building constant ops).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from ttopt.dialects.ttir_canonicalize.data_movement import (
     fold_repeat,
     fold_repeat_interleave,
     fold_reshape,
+    fold_reverse,
     fold_slice,
     reshape_permute_reshape,
     transpose_to_permute,
@@ -36,6 +38,7 @@ from ttopt.dialects.ttir_canonicalize.elementwise_folds import (
     fold_xor_self,
 )
 from ttopt.dialects.ttir_canonicalize.logical import fold_logical, fold_where, swap_comparison
+from ttopt.dialects.ttir_canonicalize.no_op_folds import fold_empty_scatter, fold_identity_pool, fold_unit_mesh_shard
 from ttopt.dialects.ttir_canonicalize.traits import (
     BINARY_IDEMPOTENT,
     IDEMPOTENT,
@@ -64,6 +67,9 @@ TTIR_PATTERNS = pattern_set(
     Pattern("ttir-fold-repeat-interleave", fold_repeat_interleave, _on("repeat_interleave")),
     Pattern("ttir-fold-slice", fold_slice, _on("slice_static")),
     Pattern("ttir-fold-concat", fold_concat, _on("concat")),
+    Pattern("ttir-fold-identity-pool", fold_identity_pool, _on("avg_pool2d", "max_pool2d")),
+    Pattern("ttir-fold-empty-scatter", fold_empty_scatter, _on("scatter")),
+    Pattern("ttir-fold-unit-mesh-shard", fold_unit_mesh_shard, _on("mesh_shard")),
     Pattern("ttir-fold-data-movement-constant", fold_data_movement_constant,
             _on("reshape", "permute", "broadcast", "repeat", "repeat_interleave", "slice_static")),
     Pattern("ttir-fold-typecast", fold_typecast, _on("typecast")),
@@ -82,6 +88,7 @@ TTIR_PATTERNS = pattern_set(
     Pattern("ttir-clamp-to-relu6", clamp_to_relu6, _on("clamp_scalar")),
     Pattern("ttir-clamp-tensor", canonicalize_clamp_tensor, _on("clamp_tensor")),
     Pattern("ttir-reshape-permute-reshape", reshape_permute_reshape, _on("reshape")),
+    Pattern("ttir-reverse", fold_reverse, _on("reverse")),
     Pattern("ttir-transpose-to-permute", transpose_to_permute, _on("transpose")),
     Pattern("ttir-swap-comparison", swap_comparison, _on("le", "lt")),
     Pattern("ttir-consecutive-typecast", fold_consecutive_typecast, _on("typecast")),

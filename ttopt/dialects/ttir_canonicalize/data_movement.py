@@ -15,6 +15,8 @@ SliceStaticOp folders and patterns).
   b1 + s1*(e2-1) + 1, step s1*s2);
 * `reshape(permute(reshape(x)))`, the permute read only there, whose last reshape only drops n
   leading 1s the permute keeps in front is `permute(reshape(x))` at the lower rank;
+* a `reverse` of a `reverse` reverses the dimensions reversed an odd number of times; a
+  `reverse` of no dimensions is its input;
 * a `concat` of one input is that input; inputs empty along the concat dimension are dropped (all
   of them empty: the first input).
 
@@ -208,3 +210,20 @@ def fold_concat(op: Operation) -> list[Operation] | None:
         return replace_with_value(op, ins[0]) if ins[0].type == op.results[0].type else None
     op.set_operands(kept + list(op.operands[len(ins):]))
     return [op]
+
+
+def fold_reverse(op: Operation) -> list[Operation] | None:
+    """A reverse of no dimensions is its input; a reverse of a reverse reverses once."""
+    src = single_input(op)
+    dims = int_values(op.properties.get("dimensions"))
+    if src is None or dims is None:
+        return None
+    if not dims:
+        return _identity(op)
+    first = producer(src, "ttir.reverse")
+    inner = single_input(first) if first is not None else None
+    inner_dims = int_values(first.properties.get("dimensions")) if first is not None else None
+    if inner is None or inner_dims is None:
+        return None
+    odd = sorted({d for d in dims + inner_dims if (dims + inner_dims).count(d) % 2 == 1})
+    return replace_with_new(op, "ttir.reverse", [inner], op.results[0].type, {"dimensions": DenseArrayAttr("i64", tuple(odd))})
