@@ -40,7 +40,7 @@
 // FUSED: "ttnn.relu"
 
 module {
-  func.func @forward(%x: tensor<1x32x64xbf16>, %w: tensor<64x128xbf16>, %b: tensor<128xbf16>, %img: tensor<1x16x16x32xbf16>, %k: tensor<64x32x3x3xbf16>) -> (tensor<32x128xf32>, tensor<1x8x8x64xbf16>, tensor<32xbf16>) {
+  func.func @forward(%x: tensor<1x32x64xbf16>, %w: tensor<64x128xbf16>, %b: tensor<128xbf16>, %img: tensor<1x16x16x32xbf16>, %k: tensor<64x32x3x3xbf16>) -> (tensor<32x128xf32>, tensor<1x8x8x64xbf16>, tensor<32xbf16>, tensor<64x32xbf16>) {
     %0 = "ttir.reshape"(%x) <{shape = [32 : i32, 64 : i32]}> : (tensor<1x32x64xbf16>) -> tensor<32x64xbf16>
     %1 = "ttir.dot_general"(%0, %w) <{batch_dims_lhs = array<i64>, contract_dims_lhs = array<i64: 1>, batch_dims_rhs = array<i64>, contract_dims_rhs = array<i64: 0>}> : (tensor<32x64xbf16>, tensor<64x128xbf16>) -> tensor<32x128xbf16>
     %2 = "ttir.reshape"(%b) <{shape = [1 : i32, 128 : i32]}> : (tensor<128xbf16>) -> tensor<1x128xbf16>
@@ -54,6 +54,6 @@ module {
     %10 = "ttir.permute"(%0) <{permutation = array<i64: 1, 0>}> : (tensor<32x64xbf16>) -> tensor<64x32xbf16>
     %11 = "ttir.slice_static"(%10) <{begins = [0 : i32, 0 : i32], ends = [32 : i32, 32 : i32], step = [1 : i32, 1 : i32]}> : (tensor<64x32xbf16>) -> tensor<32x32xbf16>
     %12 = "ttir.concat"(%11, %11) <{dim = 0 : si32}> : (tensor<32x32xbf16>, tensor<32x32xbf16>) -> tensor<64x32xbf16>
-    return %7, %8, %9 : tensor<32x128xf32>, tensor<1x8x8x64xbf16>, tensor<32xbf16>
+    return %7, %8, %9, %12 : tensor<32x128xf32>, tensor<1x8x8x64xbf16>, tensor<32xbf16>, tensor<64x32xbf16>
   }
 }

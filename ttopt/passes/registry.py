@@ -51,6 +51,7 @@ PASS_MODULES = (
     "ttopt.sharding.global_to_local",
     "ttopt.sharding.close_shardings",
     "ttopt.sharding.canonicalize_sdy",
+    "ttopt.dialects.ttir_canonicalize",
     "ttopt.sharding.pipeline",
     "ttopt.sharding.convert_ttir",
     "ttopt.sharding.convert_ttnn",
