@@ -7,7 +7,7 @@ folds (traits.py), then its rewrite patterns. The modules hold one concept each:
 (involution, idempotence), clamp.py, data_movement.py (reshape, permute, transpose, broadcast,
 repeat, slice), typecast.py, logical.py (where, comparisons, logical and/or), constant_folds.py
 (neg and data movement of constants), elementwise_folds.py (elementwise ops of constants),
-no_op_folds.py (pools, scatters and mesh shards that do nothing) over constants.py (reading and building constant ops).
+no_op_folds.py (pools, scatters and mesh shards that do nothing), reductions.py (sum, prod, topk) over constants.py (reading and building constant ops).
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ from ttopt.dialects.ttir_canonicalize.elementwise_folds import (
 )
 from ttopt.dialects.ttir_canonicalize.logical import fold_logical, fold_where, swap_comparison
 from ttopt.dialects.ttir_canonicalize.no_op_folds import fold_empty_scatter, fold_identity_pool, fold_unit_mesh_shard
+from ttopt.dialects.ttir_canonicalize.reductions import fold_sum_of_splat, fold_width_one_topk, prod_of_booleans_is_min
 from ttopt.dialects.ttir_canonicalize.traits import (
     BINARY_IDEMPOTENT,
     IDEMPOTENT,
@@ -67,6 +68,7 @@ TTIR_PATTERNS = pattern_set(
     Pattern("ttir-fold-repeat-interleave", fold_repeat_interleave, _on("repeat_interleave")),
     Pattern("ttir-fold-slice", fold_slice, _on("slice_static")),
     Pattern("ttir-fold-concat", fold_concat, _on("concat")),
+    Pattern("ttir-fold-sum-of-splat", fold_sum_of_splat, _on("sum")),
     Pattern("ttir-fold-identity-pool", fold_identity_pool, _on("avg_pool2d", "max_pool2d")),
     Pattern("ttir-fold-empty-scatter", fold_empty_scatter, _on("scatter")),
     Pattern("ttir-fold-unit-mesh-shard", fold_unit_mesh_shard, _on("mesh_shard")),
@@ -89,6 +91,8 @@ TTIR_PATTERNS = pattern_set(
     Pattern("ttir-clamp-tensor", canonicalize_clamp_tensor, _on("clamp_tensor")),
     Pattern("ttir-reshape-permute-reshape", reshape_permute_reshape, _on("reshape")),
     Pattern("ttir-reverse", fold_reverse, _on("reverse")),
+    Pattern("ttir-prod-of-booleans-is-min", prod_of_booleans_is_min, _on("prod")),
+    Pattern("ttir-width-one-topk", fold_width_one_topk, _on("topk")),
     Pattern("ttir-transpose-to-permute", transpose_to_permute, _on("transpose")),
     Pattern("ttir-swap-comparison", swap_comparison, _on("le", "lt")),
     Pattern("ttir-consecutive-typecast", fold_consecutive_typecast, _on("typecast")),

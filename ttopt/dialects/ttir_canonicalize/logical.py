@@ -51,7 +51,7 @@ def swap_comparison(op: Operation) -> list[Operation] | None:
     return replace_with_new(op, _SWAPPED[op.name], [ins[1], ins[0]], op.results[0].type)
 
 
-def _boolean_valued(v: Value) -> bool:
+def boolean_valued(v: Value) -> bool:
     info = tensor_of(v)
     if info is not None and info[0] == "i1":
         return True
@@ -82,6 +82,6 @@ def fold_logical(op: Operation) -> list[Operation] | None:
             return _splat_result(op, 0 if absorbing_zero else 1)
     for i, f in enumerate(fills):
         other = ins[1 - i]
-        if f is not None and _boolean_valued(other) and other.type == op.results[0].type:
+        if f is not None and boolean_valued(other) and other.type == op.results[0].type:
             return replace_with_value(op, other)
     return None
