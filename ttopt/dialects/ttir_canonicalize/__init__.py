@@ -3,11 +3,19 @@ of the `canonicalize` pass.
 
 Importing this package registers them with `canonicalize` (ttopt/passes/patterns.py), after its
 own; for each op they are tried as MLIR's greedy driver does: the op's folds first, then its trait
-folds (traits.py), then its rewrite patterns. The modules hold one concept each: traits.py
-(involution, idempotence), clamp.py, data_movement.py (reshape, permute, transpose, broadcast,
-repeat, slice), typecast.py, logical.py (where, comparisons, logical and/or), constant_folds.py
-(neg and data movement of constants), elementwise_folds.py (elementwise ops of constants),
-no_op_folds.py (pools, scatters and mesh shards that do nothing), reductions.py (sum, prod, topk) over constants.py (reading and building constant ops).
+folds, then its rewrite patterns. One concept per module:
+
+* traits.py: involution, idempotence, binary idempotence;
+* clamp.py: clamp merges, relu6, clamp_tensor with constant or broadcast bounds;
+* data_movement.py: reshape, permute, transpose, broadcast, repeat, slice, concat, reverse;
+* typecast.py: identity, constant and consecutive typecasts;
+* logical.py: where, le/lt, logical and/or with constants;
+* constant_folds.py: neg and data movement of constants, splat constants as `full`;
+* elementwise_folds.py: elementwise unary and binary ops of constants, comparisons;
+* no_op_folds.py: pools, scatters and mesh shards that do nothing;
+* reductions.py: sum of a splat, prod of booleans, top-k over one element;
+* matmul.py: linear without bias, batch reshapes around a matmul;
+* constants.py, edits.py: reading and building constant ops; replacing an op.
 """
 
 from __future__ import annotations
@@ -38,6 +46,7 @@ from ttopt.dialects.ttir_canonicalize.elementwise_folds import (
     fold_xor_self,
 )
 from ttopt.dialects.ttir_canonicalize.logical import fold_logical, fold_where, swap_comparison
+from ttopt.dialects.ttir_canonicalize.matmul import absorb_leading_merge, linear_without_bias_is_matmul
 from ttopt.dialects.ttir_canonicalize.no_op_folds import fold_empty_scatter, fold_identity_pool, fold_unit_mesh_shard
 from ttopt.dialects.ttir_canonicalize.reductions import fold_sum_of_splat, fold_width_one_topk, prod_of_booleans_is_min
 from ttopt.dialects.ttir_canonicalize.traits import (
@@ -91,6 +100,8 @@ TTIR_PATTERNS = pattern_set(
     Pattern("ttir-clamp-tensor", canonicalize_clamp_tensor, _on("clamp_tensor")),
     Pattern("ttir-reshape-permute-reshape", reshape_permute_reshape, _on("reshape")),
     Pattern("ttir-reverse", fold_reverse, _on("reverse")),
+    Pattern("ttir-linear-without-bias-is-matmul", linear_without_bias_is_matmul, _on("linear")),
+    Pattern("ttir-matmul-absorbs-leading-merge", absorb_leading_merge, _on("matmul")),
     Pattern("ttir-prod-of-booleans-is-min", prod_of_booleans_is_min, _on("prod")),
     Pattern("ttir-width-one-topk", fold_width_one_topk, _on("topk")),
     Pattern("ttir-transpose-to-permute", transpose_to_permute, _on("transpose")),
