@@ -15,6 +15,7 @@ folds, then its rewrite patterns. One concept per module:
 * no_op_folds.py: pools, scatters and mesh shards that do nothing;
 * reductions.py: sum of a splat, prod of booleans, top-k over one element;
 * matmul.py: linear without bias, batch reshapes around a matmul;
+* embedding.py: an embedding's size-1 index dimensions squeezed out;
 * constants.py, edits.py: reading and building constant ops; replacing an op.
 """
 
@@ -45,6 +46,7 @@ from ttopt.dialects.ttir_canonicalize.elementwise_folds import (
     fold_unary,
     fold_xor_self,
 )
+from ttopt.dialects.ttir_canonicalize.embedding import squeeze_embedding_indices
 from ttopt.dialects.ttir_canonicalize.logical import fold_logical, fold_where, swap_comparison
 from ttopt.dialects.ttir_canonicalize.matmul import absorb_leading_merge, linear_without_bias_is_matmul
 from ttopt.dialects.ttir_canonicalize.no_op_folds import fold_empty_scatter, fold_identity_pool, fold_unit_mesh_shard
@@ -100,6 +102,7 @@ TTIR_PATTERNS = pattern_set(
     Pattern("ttir-clamp-tensor", canonicalize_clamp_tensor, _on("clamp_tensor")),
     Pattern("ttir-reshape-permute-reshape", reshape_permute_reshape, _on("reshape")),
     Pattern("ttir-reverse", fold_reverse, _on("reverse")),
+    Pattern("ttir-squeeze-embedding-indices", squeeze_embedding_indices, _on("embedding")),
     Pattern("ttir-linear-without-bias-is-matmul", linear_without_bias_is_matmul, _on("linear")),
     Pattern("ttir-matmul-absorbs-leading-merge", absorb_leading_merge, _on("matmul")),
     Pattern("ttir-prod-of-booleans-is-min", prod_of_booleans_is_min, _on("prod")),
