@@ -7,14 +7,15 @@ folds, then its rewrite patterns. One concept per module:
 
 * traits.py: involution, idempotence, binary idempotence;
 * clamp.py: clamp merges, relu6, clamp_tensor with constant or broadcast bounds;
-* data_movement.py: reshape, permute, transpose, broadcast, repeat, slice, concat, reverse;
+* data_movement.py: reshape, permute, transpose, broadcast, repeat, slice, concat, reverse,
+  TTNN/metal layout cast round trips;
 * typecast.py: identity, constant and consecutive typecasts;
 * logical.py: where, le/lt, logical and/or with constants;
 * constant_folds.py: neg and data movement of constants, splat constants as `full`;
 * elementwise_folds.py: elementwise unary and binary ops of constants, comparisons;
 * no_op_folds.py: pools, scatters and mesh shards that do nothing;
 * reductions.py: sum of a splat, prod of booleans, top-k over one element;
-* matmul.py: linear without bias, batch reshapes around a matmul;
+* matmul.py: linear without bias, batch reshapes around a matmul, pointwise conv3d;
 * embedding.py: an embedding's size-1 index dimensions squeezed out;
 * constants.py, edits.py: reading and building constant ops; replacing an op.
 """
@@ -26,6 +27,7 @@ from ttopt.dialects.ttir_canonicalize.constant_folds import fold_data_movement_c
 from ttopt.dialects.ttir_canonicalize.data_movement import (
     fold_broadcast,
     fold_concat,
+    fold_layout_cast_round_trip,
     fold_permute,
     fold_repeat,
     fold_repeat_interleave,
@@ -48,7 +50,7 @@ from ttopt.dialects.ttir_canonicalize.elementwise_folds import (
 )
 from ttopt.dialects.ttir_canonicalize.embedding import squeeze_embedding_indices
 from ttopt.dialects.ttir_canonicalize.logical import fold_logical, fold_where, swap_comparison
-from ttopt.dialects.ttir_canonicalize.matmul import absorb_leading_merge, linear_without_bias_is_matmul
+from ttopt.dialects.ttir_canonicalize.matmul import absorb_leading_merge, linear_without_bias_is_matmul, pointwise_conv3d_to_matmul
 from ttopt.dialects.ttir_canonicalize.no_op_folds import fold_empty_scatter, fold_identity_pool, fold_unit_mesh_shard
 from ttopt.dialects.ttir_canonicalize.reductions import fold_sum_of_splat, fold_width_one_topk, prod_of_booleans_is_min
 from ttopt.dialects.ttir_canonicalize.traits import (
@@ -105,6 +107,8 @@ TTIR_PATTERNS = pattern_set(
     Pattern("ttir-squeeze-embedding-indices", squeeze_embedding_indices, _on("embedding")),
     Pattern("ttir-linear-without-bias-is-matmul", linear_without_bias_is_matmul, _on("linear")),
     Pattern("ttir-matmul-absorbs-leading-merge", absorb_leading_merge, _on("matmul")),
+    Pattern("ttir-pointwise-conv3d-to-matmul", pointwise_conv3d_to_matmul, _on("conv3d")),
+    Pattern("ttir-layout-cast-round-trip", fold_layout_cast_round_trip, _on("ttnn_metal_layout_cast")),
     Pattern("ttir-prod-of-booleans-is-min", prod_of_booleans_is_min, _on("prod")),
     Pattern("ttir-width-one-topk", fold_width_one_topk, _on("topk")),
     Pattern("ttir-transpose-to-permute", transpose_to_permute, _on("transpose")),

@@ -17,6 +17,8 @@ SliceStaticOp folders and patterns).
   leading 1s the permute keeps in front is `permute(reshape(x))` at the lower rank;
 * a `reverse` of a `reverse` reverses the dimensions reversed an odd number of times; a
   `reverse` of no dimensions is its input;
+* a `ttnn_metal_layout_cast` of a `ttnn_metal_layout_cast` back to the first one's input type is
+  that input (not when either carries a virtual grid inverse mapping);
 * a `concat` of one input is that input; inputs empty along the concat dimension are dropped (all
   of them empty: the first input).
 
@@ -227,3 +229,16 @@ def fold_reverse(op: Operation) -> list[Operation] | None:
         return None
     odd = sorted({d for d in dims + inner_dims if (dims + inner_dims).count(d) % 2 == 1})
     return replace_with_new(op, "ttir.reverse", [inner], op.results[0].type, {"dimensions": DenseArrayAttr("i64", tuple(odd))})
+
+
+def fold_layout_cast_round_trip(op: Operation) -> list[Operation] | None:
+    """A TTNN <-> metal layout cast that undoes the cast before it is that cast's input."""
+    src = single_input(op)
+    first = producer(src, "ttir.ttnn_metal_layout_cast") if src is not None else None
+    inner = single_input(first) if first is not None else None
+    if first is None or inner is None or inner.type != op.results[0].type:
+        return None
+    for o in (op, first):
+        if "virtual_grid_inverse_mapping" in o.properties or "virtual_grid_inverse_mapping" in o.attributes:
+            return None
+    return replace_with_value(op, inner)

@@ -4,7 +4,10 @@
 * `reshape(matmul(reshape(a), reshape(b)))` where both input reshapes merge the same leading
   dimensions into one batch dimension (`[D0, D1, M, K] -> [D0*D1, M, K]`) and the output reshape
   splits it back (`[D0*D1, M, N] -> [D0, D1, M, N]`) is one `matmul` of `a` and `b` (the matmul
-  read only by that reshape; `a` and `b` of one rank, the output's).
+  read only by that reshape; `a` and `b` of one rank, the output's);
+* a pointwise `conv3d` (NDHWC, 1x1x1 kernel, stride 1, no padding, one group) is a `matmul` of
+  the input as [N*D*H*W, Cin] and the weight as [Cout, Cin] (transpose_b), or a `linear` with the
+  bias as [Cout], reshaped back to the output's shape.
 """
 
 from __future__ import annotations
@@ -14,9 +17,14 @@ from typing import TYPE_CHECKING
 from ttopt.dialects.ttir import inputs
 from ttopt.dialects.ttir_canonicalize.constants import tensor_of
 from ttopt.dialects.ttir_canonicalize.edits import producer, replace_with_new, single_input
+from ttopt.ir.attributes import ArrayAttr, BoolAttr, IntegerAttr
+from ttopt.ir.operation import Operation
+from ttopt.ir.properties import int_values
+from ttopt.ir.rewriter import insert_before
+from ttopt.ir.types import ScalarType, TensorType
 
 if TYPE_CHECKING:
-    from ttopt.ir.operation import Operation
+    from ttopt.ir.attributes import Attribute
     from ttopt.ir.values import Value
 
 _TRANSPOSES = ("transpose_a", "transpose_b")
@@ -78,3 +86,62 @@ def absorb_leading_merge(op: Operation) -> list[Operation] | None:
         return None
     props = {k: op.properties[k] for k in _TRANSPOSES if k in op.properties}
     return [op] + replace_with_new(split, "ttir.matmul", [new_a, new_b], split.results[0].type, props)
+
+
+_NDHWC = {"batch_dim": 0, "depth_dim": 1, "height_dim": 2, "width_dim": 3, "channel_dim": 4}
+
+
+def _int(a: Attribute | None, default: int) -> int | None:
+    r = a.resolve() if a is not None else None
+    if r is None:
+        return default
+    return r.value if isinstance(r, IntegerAttr) else None
+
+
+def _triple(a: Attribute | None) -> tuple[int, ...] | None:
+    r = a.resolve() if a is not None else None
+    if isinstance(r, IntegerAttr):
+        return (r.value,) * 3
+    vals = int_values(r)
+    return vals if vals is not None and len(vals) == 3 else None
+
+
+def _reshaped(anchor: Operation, v: Value, shape: tuple[int, ...], made: list[Operation]) -> Value:
+    t = v.type.resolve()
+    assert isinstance(t, TensorType)
+    op = Operation("ttir.reshape", [v], [TensorType(shape, t.element_type)],
+                   {"shape": ArrayAttr(tuple(IntegerAttr(d, ScalarType("i32")) for d in shape))}, location=anchor.location)
+    insert_before(anchor, op)
+    made.append(op)
+    return op.results[0]
+
+
+def pointwise_conv3d_to_matmul(op: Operation) -> list[Operation] | None:
+    """A 1x1x1 NDHWC conv3d with stride 1, no padding and one group is a matmul (linear with a bias)."""
+    ins = inputs(op)
+    out_t = op.results[0].type.resolve() if len(op.results) == 1 else None
+    if len(ins) not in (2, 3) or not isinstance(out_t, TensorType):
+        return None
+    if any(_int(op.properties.get(k), d) != d for k, d in _NDHWC.items()) or _int(op.properties.get("groups"), 1) != 1:
+        return None
+    x, w = tensor_of(ins[0]), tensor_of(ins[1])
+    stride, padding = _triple(op.properties.get("stride")), _triple(op.properties.get("padding"))
+    if x is None or w is None or len(x[1]) != 5 or len(w[1]) != 5 or w[1][2:] != (1, 1, 1):
+        return None
+    if stride != (1, 1, 1) or padding != (0, 0, 0):
+        return None
+    n, d, h, wd, c_in = x[1]
+    c_out = w[1][0]
+    rows = n * d * h * wd
+    made: list[Operation] = []
+    a = _reshaped(op, ins[0], (rows, c_in), made)
+    b = _reshaped(op, ins[1], (c_out, c_in), made)
+    operands = [a, b] + ([_reshaped(op, ins[2], (c_out,), made)] if len(ins) == 3 else [])
+    name = "ttir.linear" if len(ins) == 3 else "ttir.matmul"
+    result = TensorType((rows, c_out), out_t.element_type)
+    contraction = Operation(name, operands, [result], {"transpose_a": BoolAttr(False), "transpose_b": BoolAttr(True)}, location=op.location)
+    insert_before(op, contraction)
+    made.append(contraction)
+    shape = tuple(int(s) for s in out_t.shape or () if s is not None)
+    return made + replace_with_new(op, "ttir.reshape", [contraction.results[0]], op.results[0].type,
+                                   {"shape": ArrayAttr(tuple(IntegerAttr(s, ScalarType("i32")) for s in shape))})
