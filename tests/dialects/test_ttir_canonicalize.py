@@ -194,3 +194,70 @@ def test_a_side_effecting_or_unknown_reader_keeps_the_value() -> None:
 @pytest.mark.parametrize(("value", "element", "expected"), [(200.15, "bf16", 200.0), (1.0 + 2**-9, "bf16", 1.0), (0.1, "f32", 0.10000000149011612)])
 def test_round_float(value: float, element: str, expected: float) -> None:
     assert round_float(value, element) == expected
+
+
+def test_concat_drops_empty_inputs_and_one_input_concat_goes() -> None:
+    out, _ = _run(
+        '  %0 = "ttir.concat"(%a, %e, %a) <{dim = 1 : si32}> : (tensor<4x8xf32>, tensor<4x0xf32>, tensor<4x8xf32>) -> tensor<4x16xf32>\n'
+        '  %1 = "ttir.concat"(%a) <{dim = 0 : si32}> : (tensor<4x8xf32>) -> tensor<4x8xf32>\n'
+        "  return %0, %1 : tensor<4x16xf32>, tensor<4x8xf32>",
+        args=f"%a: {T}, %e: tensor<4x0xf32>",
+        result="(tensor<4x16xf32>, tensor<4x8xf32>)",
+    )
+    assert '"ttir.concat"(%arg0, %arg0)' in out and "return %0, %arg0" in out
+
+
+def test_reverse_pair_keeps_the_dimensions_reversed_once() -> None:
+    out, _ = _run(
+        f'  %0 = "ttir.reverse"(%a) <{{dimensions = array<i64: 0, 1>}}> : ({T}) -> {T}\n'
+        f'  %1 = "ttir.reverse"(%0) <{{dimensions = array<i64: 1>}}> : ({T}) -> {T}\n'
+        f"  return %1 : {T}"
+    )
+    assert out.count('"ttir.reverse"') == 1 and "dimensions = array<i64: 0>" in out
+
+
+def test_unit_pool_is_its_input() -> None:
+    x = "tensor<1x8x8x4xf32>"
+    out, _ = _run(
+        f'  %0 = "ttir.max_pool2d"(%a) <{{kernel = array<i32: 1, 1>, stride = array<i32: 1, 1>, dilation = array<i32: 1, 1>, padding = array<i32: 0, 0, 0, 0>, ceil_mode = false}}> : ({x}) -> {x}\n'
+        f"  return %0 : {x}",
+        args=f"%a: {x}",
+        result=x,
+    )
+    assert "max_pool2d" not in out and "return %arg0" in out
+
+
+def test_prod_of_a_comparison_is_min_and_sum_of_a_splat_is_a_full() -> None:
+    out, _ = _run(
+        f'  %0 = "ttir.eq"(%a, %b) : ({T}, {T}) -> {T}\n'
+        '  %1 = "ttir.prod"(%0) <{dim_arg = [1 : i32], keep_dim = false}> : (tensor<4x8xf32>) -> tensor<4xf32>\n'
+        f'  %2 = "ttir.full"() <{{fill_value = 2.500000e+00 : f32, shape = array<i32: 4, 8>}}> : () -> {T}\n'
+        '  %3 = "ttir.sum"(%2) <{dim_arg = [1 : i32], keep_dim = false}> : (tensor<4x8xf32>) -> tensor<4xf32>\n'
+        "  return %1, %3 : tensor<4xf32>, tensor<4xf32>",
+        args=f"%a: {T}, %b: {T}",
+        result="(tensor<4xf32>, tensor<4xf32>)",
+    )
+    assert '"ttir.min"(%0) <{dim_arg = [1 : i32], keep_dim = false}>' in out and "ttir.prod" not in out
+    assert "fill_value = 2.000000e+01 : f32, shape = array<i32: 4>" in out and "ttir.sum" not in out
+
+
+def test_linear_without_bias_is_matmul() -> None:
+    out, _ = _run(
+        '  %0 = "ttir.linear"(%a, %b) <{transpose_b = true}> : (tensor<4x8xf32>, tensor<16x8xf32>) -> tensor<4x16xf32>\n'
+        "  return %0 : tensor<4x16xf32>",
+        args=f"%a: {T}, %b: tensor<16x8xf32>",
+        result="tensor<4x16xf32>",
+    )
+    assert '"ttir.matmul"(%arg0, %arg1) <{transpose_b = true}>' in out
+
+
+def test_embedding_indices_lose_their_unit_dimensions() -> None:
+    out, _ = _run(
+        '  %0 = "ttir.reshape"(%i) <{shape = [4 : i32, 1 : i32]}> : (tensor<4xi32>) -> tensor<4x1xi32>\n'
+        '  %1 = "ttir.embedding"(%0, %w) : (tensor<4x1xi32>, tensor<10x8xf32>) -> tensor<4x1x8xf32>\n'
+        '  %2 = "ttir.reshape"(%1) <{shape = [4 : i32, 8 : i32]}> : (tensor<4x1x8xf32>) -> tensor<4x8xf32>\n'
+        "  return %2 : tensor<4x8xf32>",
+        args="%i: tensor<4xi32>, %w: tensor<10x8xf32>",
+        result="tensor<4x8xf32>",
+    )
+    assert "ttir.reshape" not in out and '"ttir.embedding"(%arg0, %arg1) : (tensor<4xi32>, tensor<10x8xf32>) -> tensor<4x8xf32>' in out
