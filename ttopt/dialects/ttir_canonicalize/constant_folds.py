@@ -17,7 +17,6 @@ the operand's type for `neg` (tt-mlir avoids implicit conversions in its folders
 from __future__ import annotations
 
 from math import prod
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -34,10 +33,9 @@ from ttopt.dialects.ttir_canonicalize.constants import (
 )
 from ttopt.dialects.ttir_canonicalize.edits import replace_with_value, single_input
 from ttopt.ir.attributes import DenseArrayAttr
+from ttopt.ir.operation import Operation
 from ttopt.ir.properties import int_values
-
-if TYPE_CHECKING:
-    from ttopt.ir.operation import Operation
+from ttopt.ir.rewriter import insert_before
 
 
 def fold_to(op: Operation, const: Constant) -> list[Operation]:
@@ -51,11 +49,8 @@ def splat_constant_to_full(op: Operation) -> list[Operation] | None:
     const = constant_of(op.results[0]) if len(op.results) == 1 else None
     if const is None or not const.splat or not fits_fill(const.values[0], const.element):
         return None
-    from ttopt.ir.operation import Operation as Op
-    from ttopt.ir.rewriter import insert_before
-
     props = {"shape": DenseArrayAttr("i32", tuple(const.shape)), "fill_value": fill_attr(const.values[0], const.element)}
-    new = Op("ttir.full", [], [op.results[0].type], props, location=op.location)
+    new = Operation("ttir.full", [], [op.results[0].type], props, location=op.location)
     insert_before(op, new)
     return [new] + replace_with_value(op, new.results[0])
 

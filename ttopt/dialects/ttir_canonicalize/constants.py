@@ -22,6 +22,8 @@ from math import prod
 from typing import TYPE_CHECKING, Any
 
 from ttopt.ir.attributes import DenseArrayAttr, DenseElementsAttr, FloatAttr, IntegerAttr
+from ttopt.ir.operation import Operation
+from ttopt.ir.rewriter import insert_before
 from ttopt.ir.types import ScalarType, TensorType
 from ttopt.ir.values import OpResult
 from ttopt.lowering.dense_values import DenseValueError, flat_values, nested_text
@@ -30,7 +32,6 @@ from ttopt.lowering.mlir_floats import mlir_float_attr
 
 if TYPE_CHECKING:
     from ttopt.ir.attributes import Attribute
-    from ttopt.ir.operation import Operation
     from ttopt.ir.types import Type
     from ttopt.ir.values import Value
 
@@ -222,9 +223,6 @@ def dense_body(values: list[Any], shape: tuple[int, ...], element: str) -> str:
 
 def materialize(anchor: Operation, const: Constant, result_type: Type) -> Operation:
     """A constant-like op of `result_type` holding `const`, built before `anchor`."""
-    from ttopt.ir.operation import Operation
-    from ttopt.ir.rewriter import insert_before
-
     shape = DenseArrayAttr("i32", tuple(const.shape))
     v = const.values[0]
     if const.splat and is_pos_zero(v):
