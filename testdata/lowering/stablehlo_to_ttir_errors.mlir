@@ -23,10 +23,10 @@ func.func @main(%x: tensor<8x16xf32>) -> tensor<8xf32> {
 
 // -----
 
-// CHECK: stablehlo_to_ttir_errors.mlir:[[# @LINE + 2]]:8: error: failed to legalize operation 'stablehlo.convolution' to TTIR: 1 spatial dimensions (ttir.conv2d needs 2, ttir.conv3d 3)
-func.func @main(%x: tensor<1x8x4xf32>, %w: tensor<3x4x6xf32>) -> tensor<1x6x6xf32> {
-  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {stride = [1]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x8x4xf32>, tensor<3x4x6xf32>) -> tensor<1x6x6xf32>
-  return %0 : tensor<1x6x6xf32>
+// CHECK: stablehlo_to_ttir_errors.mlir:[[# @LINE + 2]]:8: error: failed to legalize operation 'stablehlo.convolution' to TTIR: window reversal
+func.func @main(%x: tensor<1x8x8x4xf32>, %w: tensor<3x3x4x6xf32>) -> tensor<1x6x6x6xf32> {
+  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {reverse = [true, false]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x8x8x4xf32>, tensor<3x3x4x6xf32>) -> tensor<1x6x6x6xf32>
+  return %0 : tensor<1x6x6x6xf32>
 }
 
 // -----

@@ -23,9 +23,21 @@ module {
 
 // -----
 
+// HEAD's workaround reads input, indices and scores row-major from L1 interleaved (on the DRAM
+// tensors' 1x1 grid: all pages in one row), the mapping row-major ui16, and brings the indices and
+// scores the kernel writes height sharded in L1 back to DRAM.
+// CHECK-DAG: #[[LX:ttnn_layout[0-9]*]] = #ttnn.ttnn_layout<{{.*}}, <1x1>, memref<1x368640xbf16, #l1>, <interleaved>>
+// CHECK-DAG: #[[LI:ttnn_layout[0-9]*]] = #ttnn.ttnn_layout<{{.*}}, <1x1>, memref<1x512xui16, #l1>, <interleaved>>
+// CHECK-DAG: #[[LO:ttnn_layout[0-9]*]] = #ttnn.ttnn_layout<{{.*}}, <1x1>, memref<256x4xui16, #l1>, <height_sharded>, core_ranges = <[#ttnn.core_range<(0, 0), (0, 0)>]>>
 // CHECK-LABEL: func.func @dispatch_metadata
 // CHECK: %[[MAP:.*]] = "ttnn.reshape"(%arg3) <{shape = [8 : i32, 32 : i32]}>
-// CHECK: %dispatched, %indices, %scores = "ttnn.all_to_all_dispatch_metadata"(%arg0, %arg1, %arg2, %[[MAP]]) <{cluster_axis = 0 : i64, num_devices = 2 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0, 0>}>
+// CHECK: %[[X:.*]] = "ttnn.to_memory_config"({{.*}} -> tensor<1x1x128x2880xbf16, #[[LX]]>
+// CHECK: %[[I:.*]] = "ttnn.to_memory_config"({{.*}} -> tensor<1x1x128x4xui16, #[[LI]]>
+// CHECK: %[[S:.*]] = "ttnn.to_memory_config"({{.*}} -> tensor<1x1x128x4xbf16
+// CHECK: %[[M:.*]] = "ttnn.to_layout"({{.*}} -> tensor<8x32xui16
+// CHECK: %dispatched, %indices, %scores = "ttnn.all_to_all_dispatch_metadata"(%[[X]], %[[I]], %[[S]], %[[M]]) <{cluster_axis = 0 : i64, num_devices = 2 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0, 0>}>
+// CHECK-SAME: tensor<1x256x4xui16, #[[LO]]>
+// CHECK: "ttnn.to_memory_config"(%indices)
 module {
   func.func @dispatch_metadata(%x: tensor<1x1x128x2880xbf16>, %idx: tensor<1x1x128x4xi64>, %s: tensor<1x1x128x4xbf16>, %map: tensor<1x1x8x32xi64>) -> (tensor<1x256x2880xbf16>, tensor<1x256x4xi64>, tensor<1x256x4xbf16>) {
     %d, %i, %o = "ttir.all_to_all_dispatch_metadata"(%x, %idx, %s, %map) <{cluster_axis = 0 : i64, num_devices = 2 : i64}> : (tensor<1x1x128x2880xbf16>, tensor<1x1x128x4xi64>, tensor<1x1x128x4xbf16>, tensor<1x1x8x32xi64>) -> (tensor<1x256x2880xbf16>, tensor<1x256x4xi64>, tensor<1x256x4xbf16>)

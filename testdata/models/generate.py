@@ -260,6 +260,53 @@ def _llama():
     return jax.jit(apply), args
 
 
+LLAMA_DECODE = dict(vocab=128, d=64, heads=4, kv_heads=2, ff=160, layers=2, batch=2, max_len=32)
+
+
+def llama_decode_block(x, p, kc, vc, pos, c):
+    """One token per sequence at position `pos`: its K/V written into the [B, KV heads, max_len, D]
+    caches (`lax.dynamic_update_slice`), attention over the cache up to `pos`."""
+    B, _, D = x.shape
+    hd = D // c["heads"]
+    at = jnp.reshape(pos, (1,))
+    h = rms_norm(x, p["attn_norm"])
+    q = rope((h @ p["wq"]).reshape(B, 1, c["heads"], hd), at)
+    k = rope((h @ p["wk"]).reshape(B, 1, c["kv_heads"], hd), at)
+    v = (h @ p["wv"]).reshape(B, 1, c["kv_heads"], hd)
+    kc = lax.dynamic_update_slice(kc, k.transpose(0, 2, 1, 3), (0, 0, pos, 0))
+    vc = lax.dynamic_update_slice(vc, v.transpose(0, 2, 1, 3), (0, 0, pos, 0))
+    rep = c["heads"] // c["kv_heads"]
+    keys, values = jnp.repeat(kc, rep, axis=1), jnp.repeat(vc, rep, axis=1)  # [B, H, max_len, hd]
+    s = jnp.einsum("bqhd,bhkd->bhqk", q, keys) / np.float32(np.sqrt(hd))
+    s = jnp.where((jnp.arange(c["max_len"]) <= pos)[None, None, None], s, jnp.float32(-1e9))
+    o = jnp.einsum("bhqk,bhkd->bqhd", jax.nn.softmax(s, axis=-1), values)
+    x = x + o.reshape(B, 1, D) @ p["wo"]
+    h = rms_norm(x, p["ffn_norm"])
+    return x + (jax.nn.silu(h @ p["w_gate"]) * (h @ p["w_up"])) @ p["w_down"], kc, vc
+
+
+@family("llama_decode")
+def _llama_decode():
+    c = LLAMA_DECODE
+    d, kv = c["d"], c["d"] // c["heads"] * c["kv_heads"]
+    hd = d // c["heads"]
+    shapes = {"attn_norm": (d,), "wq": (d, d), "wk": (d, kv), "wv": (d, kv), "wo": (d, d), "ffn_norm": (d,),
+              "w_gate": (d, c["ff"]), "w_up": (d, c["ff"]), "w_down": (c["ff"], d)}  # fmt: skip
+
+    def apply(ids, pos, caches, emb, blocks, norm, head):
+        x = emb[ids]
+        new = []
+        for p, (kc, vc) in zip(blocks, caches):
+            x, kc, vc = llama_decode_block(x, p, kc, vc, pos, c)
+            new.append((kc, vc))
+        return rms_norm(x, norm) @ head, new
+
+    cache = S((c["batch"], c["kv_heads"], c["max_len"], hd))
+    args = (S((c["batch"], 1), jnp.int32), S((), jnp.int32), [(cache, cache) for _ in range(c["layers"])], S((c["vocab"], d)),
+            [params(shapes) for _ in range(c["layers"])], S((d,)), S((d, c["vocab"])))  # fmt: skip
+    return jax.jit(apply), args
+
+
 # -- BERT -------------------------------------------------------------------------------------------
 
 BERT = dict(vocab=100, d=64, heads=4, ff=128, layers=2, batch=2, seq=16, types=2, classes=3)

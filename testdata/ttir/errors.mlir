@@ -24,7 +24,17 @@ module {
 
 // -----
 
-// CHECK: errors.mlir:[[# @LINE + 3]]:10: error: convert-ttir-to-ttnn: 'ttir.moe_gpt' has no TTNN lowering
+// CHECK: errors.mlir:[[# @LINE + 3]]:10: error: convert-ttir-to-ttnn: 'ttir.collective_broadcast' has no TTNN lowering
+module {
+  func.func @f(%a: tensor<64x128xf32>) -> tensor<64x128xbf16> {
+    %1 = "ttir.collective_broadcast"(%a) : (tensor<64x128xf32>) -> tensor<64x128xbf16>
+    return %1 : tensor<64x128xbf16>
+  }
+}
+
+// -----
+
+// CHECK: errors.mlir:[[# @LINE + 3]]:10: error: convert-ttir-to-ttnn: 'ttir.moe_gpt' takes input, expert indices, expert scores, expert mapping, w0_w1 and w2, and has five results
 module {
   func.func @f(%a: tensor<64x128xf32>) -> tensor<64x128xbf16> {
     %1 = "ttir.moe_gpt"(%a) : (tensor<64x128xf32>) -> tensor<64x128xbf16>

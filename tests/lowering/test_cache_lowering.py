@@ -72,3 +72,60 @@ def test_cache_op_with_a_wrong_operand_count_is_an_error_at_the_op() -> None:
         "(tensor<32x8x128x64xbf16>, tensor<1x8x32x64xbf16>) -> ()", "(tensor<32x8x128x64xbf16>, tensor<1x8x32x64xbf16>, tensor<1xi64>) -> ()")
     with pytest.raises(Diagnostic, match=r"'ttir.fill_cache' op expects 2 operand\(s\), got 3"):
         run_pipeline(bad, "cache.mlir", BACKEND.format(""))
+
+
+PAGED_FILL = """
+func.func @main(%cache: tensor<32x4x32x64xbf16>, %x: tensor<{batch}x4x{seq}x64xbf16>, %pt: tensor<4x8xi32>{idx_arg}) -> tensor<32x4x32x64xbf16> {{
+  "ttir.paged_fill_cache"(%cache, %x, %pt{idx}) : (tensor<32x4x32x64xbf16>, tensor<{batch}x4x{seq}x64xbf16>, tensor<4x8xi32>{idx_type}) -> ()
+  return %cache : tensor<32x4x32x64xbf16>
+}}
+"""
+
+
+def _paged_fill(batch: int = 2, seq: int = 64, idx: int | None = 2) -> str:
+    if idx is None:
+        return PAGED_FILL.format(batch=batch, seq=seq, idx_arg="", idx="", idx_type="")
+    return PAGED_FILL.format(batch=batch, seq=seq, idx_arg=f", %b: tensor<{idx}xi32>", idx=", %b", idx_type=f", tensor<{idx}xi32>")
+
+
+@pytest.mark.parametrize("idx", [2, None])
+def test_paged_fill_cache_lowers_one_to_one_with_row_major_indices(idx: int | None) -> None:
+    module = run_pipeline(_paged_fill(batch=2 if idx else 1, idx=idx), "fill.mlir", BACKEND.format(""))
+    fn = next(iter(module.functions()))
+    (fill,) = (op for op in fn.regions[0].entry.ops if op.name == "ttnn.paged_fill_cache")
+    assert fill.results == [] and len(fill.operands) == (4 if idx else 3)
+    assert fill.operands[0] is fn.regions[0].entry.args[0]  # the cache is written in place
+    for v in fill.operands[2:]:
+        assert not current_layout(v.type).is_tiled and v.type.resolve().element_type.text == "si32"
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    (_paged_fill(idx=3), r"Batch index tensor must have dim 0 equal to input batch \(2\), got 3"),
+    (_paged_fill(idx=None), "Input batch must be statically 1 when no batch_idx_tensor is provided, got 2"),
+    (_paged_fill().replace("tensor<4x8xi32>", "tensor<32xi32>"), "Page table tensor must be a 2D tensor"),
+    (_paged_fill().replace("tensor<4x8xi32>", "tensor<4x8xf32>"), "Page table tensor must be an integer type"),
+    (_paged_fill().replace("x4x64x64xbf16", "x4x64x64xf32"), "Cache and input tensors must have the same dtype"),
+    (_paged_fill().replace("x4x64x64xbf16", "x2x64x64xbf16"), "Input must have the same number of heads as the cache."),
+    (_paged_fill().replace("32x4x32x64", "32x4x40x64"), "Block size must be divisible by 32, got 40"),
+])  # fmt: skip
+def test_paged_fill_cache_rejects_what_heads_verifier_rejects(text: str, message: str) -> None:
+    from ttopt.ir.diagnostics import Diagnostic
+
+    with pytest.raises(Diagnostic, match=rf"'ttir.paged_fill_cache' {message}"):
+        run_pipeline(text, "fill.mlir", BACKEND.format(""))
+
+
+def test_cache_writes_are_costed_as_their_input_streamed_into_the_cache() -> None:
+    from ttopt.device import CostModel
+    from ttopt.device.device import load_device
+
+    module = run_pipeline(CACHE, "cache.mlir", BACKEND.format(""))
+    module_fill = run_pipeline(_paged_fill(), "fill.mlir", BACKEND.format(""))
+    for m in (module, module_fill):
+        cm = CostModel(load_device(None, m))
+        entries = [e for f in cm.module_cost(m) for e in f.ops if e.op.name.endswith("_cache")]
+        assert entries and all(e.cost is not None and e.cost.ns > 0 for e in entries)
+    # Writing twice the rows costs more.
+    small, big = (run_pipeline(_paged_fill(seq=s), "fill.mlir", BACKEND.format("")) for s in (32, 256))
+    ns = [next(e.cost.ns for f in CostModel(load_device(None, m)).module_cost(m) for e in f.ops if e.op.name == "ttnn.paged_fill_cache") for m in (small, big)]
+    assert ns[0] < ns[1]

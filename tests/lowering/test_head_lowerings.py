@@ -137,7 +137,7 @@ def test_group_norm_in_nchw_is_permuted_and_materializes_its_affine_parameters()
   %0 = "ttir.group_norm"(%x) <{num_groups = 8 : i64, epsilon = 1.000000e-05 : f32, channel_dim = 1 : i64, operandSegmentSizes = array<i32: 1, 0, 0, 0>}> : (tensor<1x480x4x8xbf16>) -> tensor<1x480x4x8xbf16>
   return %0 : tensor<1x480x4x8xbf16>
 }"""
-    m = run_pipeline(text, "gn.mlir", BACKEND.format("enable-const-eval=false"))
+    m = run_pipeline(text, "gn.mlir", BACKEND.format("enable-const-eval=false enable-ttnn-decomposition-pass=false"))
     (gn,) = _ops(m, "ttnn.group_norm")
     assert gn.operands[0].type.resolve().shape == (1, 1, 32, 480)
     assert [v.type.resolve().shape for v in gn.operands[1:]] == [(1, 1, 15, 32), (1, 1, 15, 32)]
@@ -146,6 +146,35 @@ def test_group_norm_in_nchw_is_permuted_and_materializes_its_affine_parameters()
     assert [v.type.resolve().encoding.resolve().typed.is_tiled for v in gn.operands[1:]] == [False, False]
     assert [v.op.operands[0].op.operands[0].op.name for v in gn.operands[1:]] == ["ttnn.ones", "ttnn.zeros"]
     assert [o.properties["permutation"].text for o in _ops(m, "ttnn.permute")] == ["array<i64: 0, 2, 3, 1>", "array<i64: 0, 3, 1, 2>"]
+
+
+GROUP_NORM = """func.func @main(%x: tensor<{n}x1x{s}x64xbf16>, %w: tensor<64xbf16>) -> tensor<{n}x1x{s}x64xbf16> {{
+  %0 = "ttir.group_norm"(%x, %w) <{{num_groups = 4 : i64, epsilon = 1.000000e-05 : f32, operandSegmentSizes = array<i32: 1, 0, 1, 0>}}> : (tensor<{n}x1x{s}x64xbf16>, tensor<64xbf16>) -> tensor<{n}x1x{s}x64xbf16>
+  return %0 : tensor<{n}x1x{s}x64xbf16>
+}}"""
+
+
+@pytest.mark.parametrize(("options", "n", "s", "fused"), [
+    ("", 1, 64, False),  # without the op model every group norm decomposes
+    ("enable-ttnn-decomposition-pass=false", 1, 50, True),
+    ("optimization-level=1", 1, 64, True),  # whole tiles per sample: tt-metal's kernel is right
+    ("optimization-level=1", 1, 50, False),
+    ("optimization-level=2", 2, 16, False),  # N*H*W = 32 is whole tiles, each sample's 16 rows are not
+])  # fmt: skip
+def test_group_norm_decomposes_as_heads_ttnn_decomposition(options: str, n: int, s: int, fused: bool) -> None:
+    m = run_pipeline(GROUP_NORM.format(n=n, s=s), "gn.mlir", BACKEND.format(f"enable-const-eval=false {options}"))
+    assert bool(_ops(m, "ttnn.group_norm")) == fused
+    if fused:
+        return
+    means = _ops(m, "ttnn.mean")
+    assert [o.results[0].type.resolve().shape for o in means] == [(n, 1, 4, 1)] * 2
+    assert all(o.properties["dim_arg"].text == "[1 : i32, 3 : i32]" for o in means)
+    (eps,) = [o for o in _ops(m, "ttnn.full") if o.results[0].type.resolve().shape == (n, 1, 4, 1)]
+    assert eps.properties["fill_value"].text == "9.99999974E-6 : f32"
+    assert len(_ops(m, "ttnn.rsqrt")) == 1
+    # the weight read as [1, 1, 1, C], the materialized zero bias added last
+    reshapes = [o.results[0].type.resolve().shape for o in _ops(m, "ttnn.reshape")]
+    assert (n, s, 4, 16) in reshapes and (1, 1, 1, 64) in reshapes
 
 
 # -- argmax / batch_norm_training ------------------------------------------------------------------

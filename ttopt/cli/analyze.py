@@ -84,7 +84,7 @@ def _inputs_for(op: Any, device: Any) -> tuple[tuple, list[str]]:
 def analyze_module(module: Any, device: Any, max_legal_layouts: int, row_major_enabled: bool) -> dict[str, Any]:
     """The analysis as plain data (what --json prints; the table view renders the same data)."""
     from ttopt.device import CostModel, OpConfig, OpModel, candidate_configs, family_of
-    from ttopt.device.cost_model import op_name
+    from ttopt.device.cost_model import PRICED_UNPLACED, op_name
     from ttopt.ir.types import TensorType
 
     model, costs = OpModel(device), CostModel(device)
@@ -119,9 +119,16 @@ def analyze_module(module: Any, device: Any, max_legal_layouts: int, row_major_e
                 c = costs.op_cost(op, ins, cur.output_layout)
                 cur_ns, terms = c.ns, _terms_json(c)
                 total_ns += cur_ns
+            layout = cur.output_layout
+            if op.name in PRICED_UNPLACED and cur_ns is None and hasattr(enc, "grid"):
+                # Not placed, but priced with the layouts it has, as module estimates do.
+                c = _current_cost(costs, op)
+                if c is not None:
+                    cur_ns, terms, layout = c.ns, _terms_json(c), enc
+                    total_ns += cur_ns
             entry["current"] = {
                 "status": cur.status.value, "reason": cur.reason, "l1": _l1_json(cur), "ns": cur_ns, "terms": terms,
-                "layout": _short(cur.output_layout) if cur.output_layout is not None else None,
+                "layout": _short(layout) if layout is not None else None,
             }  # fmt: skip
             cands = []
             # Ops without an op-model rule keep their layout: there is nothing to choose.
@@ -148,6 +155,16 @@ def analyze_module(module: Any, device: Any, max_legal_layouts: int, row_major_e
         "model_note": "estimates from ttopt's analytic device model, not measurements",
         "functions": funcs,
     }  # fmt: skip
+
+
+def _current_cost(costs: Any, op: Any) -> Any:
+    """The cost model's estimate of `op` with its current layouts (None: it cannot be costed)."""
+    from ttopt.dialects.errors import AttrError
+
+    try:
+        return costs.current_op_cost(op)
+    except (AttrError, TypeError, ValueError, ArithmeticError):
+        return None
 
 
 def _terms_json(c: Any) -> dict[str, Any]:
@@ -192,9 +209,10 @@ def _render(doc: dict[str, Any]) -> None:
             t = c.get("terms")
             if t is not None:
                 fid = f", {t['fidelity']}" if t["fidelity"] else ""
+                sync = f" + sync {t['sync']:.0f}" if t["sync"] else ""
                 con.print(
                     f"  estimate: compute {t['compute']:.0f} + dram {t['dram']:.0f} + noc {t['noc']:.0f} + floor {t['floor']:.0f}"
-                    f" + dispatch {t['dispatch']:.0f} - overlap {t['overlap']:.0f} ns{fid}"
+                    f" + dispatch {t['dispatch']:.0f}{sync} - overlap {t['overlap']:.0f} ns{fid}"
                 )
             if not op["candidates"]:
                 continue

@@ -12,8 +12,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from math import ceil, prod
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
+from ttopt.device.conv3d_program import DEFAULT_FIDELITY as CONV3D_FIDELITY
+from ttopt.device.conv3d_program import Conv3dShape, blocking_of, conv3d_split, conv3d_terms
 from ttopt.device.conversion_steps import steps
 from ttopt.device.cost_terms import (
     FIDELITY_PASSES,
@@ -52,8 +54,11 @@ from ttopt.device.matmul_config import (
 from ttopt.device.op_families import Family, family_of
 from ttopt.device.presets import cost_arch, unary_kind
 from ttopt.device.rules.argmax import argmax_multicore
+from ttopt.device.rules.cache_write import CACHE_WRITES, cache_write_cost
 from ttopt.device.rules.data_movement import is_reshape_view
+from ttopt.device.rules.moe_gpt import MOE_GPT, moe_gpt_cost
 from ttopt.device.rules.transformer import has_one_config, heads_shape
+from ttopt.device.rules.weight_preparation import WEIGHT_PREPARATIONS, preparation_cost
 from ttopt.device.tensor import check_shape
 from ttopt.dialects.errors import AttrError
 from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
@@ -75,6 +80,9 @@ HEAD_PROGRAMS = frozenset({"ttnn.concatenate_heads", "ttnn.split_query_key_value
 # softmax_program_factory_attention_optimized: split_work_to_cores(grid, NC x Ht)).
 # Not placed by the optimizer (op_families.NOT_MODELLED), but priced in module estimates: tt-metal's kernel.
 ATTENTION_DECODE = "ttnn.scaled_dot_product_attention_decode"
+CONV3D = "ttnn.conv3d"
+# Ops the optimizer does not place that module estimates still price, each by its own program's model.
+PRICED_UNPLACED = frozenset({ATTENTION_DECODE, CONV3D})
 ROW_SPLIT_NORMS = frozenset({"ttnn.rms_norm", "ttnn.layer_norm", "ttnn.softmax", "ttnn.dit_rms_norm_unary_fused"})
 
 
@@ -358,6 +366,8 @@ class CostModel:
         perm: tuple[int, ...] | None = None
         if fam in (Family.MATMUL, Family.CONV):
             cfg = _compute_config(op)
+        elif name == CONV3D:  # its blocking and compute config decide its program (a bias is an operand: shapes)
+            cfg = f"{_compute_config(op)}|{_attr_text(op, 'conv3d_config')}"
         if fam in (Family.MATMUL, Family.CONV, Family.NORM):
             act = fused_activation(op)
         if name == "ttnn.permute":  # its program depends on which dimensions move (`_tile_movement`)
@@ -403,6 +413,8 @@ class CostModel:
             return self._rotary(op, shapes[0], ins, out)
         if op.name == ATTENTION_DECODE and len(ins) >= 3 and len(shapes[0]) == 4 and len(shapes[1]) == 4:
             return self._attention_decode(shapes, ins)
+        if op.name == CONV3D and len(ins) >= 2 and len(shapes[0]) == 5 and len(out_shape) == 5:
+            return self._conv3d(op, shapes, ins, out_shape, out)
         if op.name in HEAD_PROGRAMS and ins and shapes and not any(i.sharded for i in ins) and len(shapes[0]) >= 3:
             return self._heads(op, shapes, ins, out)
         if op.name == "ttnn.to_layout" and ins and shapes:
@@ -757,6 +769,30 @@ class CostModel:
         dram = 2 * _bytes(shapes[1], k) if k.dram else 0
         return _op_cost(t, tensor_tiles(shapes[1]), self.device.num_cores, dram, 0)
 
+    def _conv3d(self, op: Any, shapes: list, ins: tuple[LayoutInfo, ...], out_shape: Sequence[int], out: LayoutInfo) -> OpCost:
+        """`ttnn.conv3d` as tt-metal's conv3d program runs it (`conv3d_program.conv3d_terms`): the
+        blocking of its conv3d_config (tt-metal's defaults without one) on the config's grid or
+        the device's, its compute config's fidelity and fp32 accumulation (HiFi2 without one)."""
+        p = self.params
+        x, w = ins[0], ins[1]
+        shape = conv3d_shape(op, shapes[0], out_shape)
+        blocking = blocking_of(_attr_text(op, "conv3d_config"))
+        fidelity = _config_fidelity(op) or CONV3D_FIDELITY
+        fp32 = bool(_accumulation_flags(op)[0])
+        bias = len(ins) >= 3
+        grid = self.device.num_cores
+        t = conv3d_terms(
+            p, shape, blocking, grid, x.element_bytes, x.dtype.value, w.dtype.value, fidelity, fp32, bias,
+            in_dram=x.dram or x.system, out_dram=out.dram or out.system, weights_dram=w.dram or w.system,
+            l1_bytes=self.device.l1_size - self.device.l1_unreserved_base,
+        )  # fmt: skip
+        split = conv3d_split(shape, blocking, grid)
+        work = split.cores * split.blocks_per_core * split.m_tiles * split.k_tiles * split.n_tiles
+        tensors = list(zip(shapes, ins)) + [(out_shape, out)]
+        dram = sum(_bytes(s, i) for s, i in tensors if i.dram or i.system)
+        l1i = sum(_bytes(s, i) for s, i in tensors if i.l1)
+        return _op_cost(t, work, split.cores, dram, l1i, fidelity)
+
     def _page_program(self, shape: Sequence[int], src: LayoutInfo, dst: LayoutInfo) -> OpCost | None:
         """An interleaved tensor's page layout changed on the device by tt-metal's tilize
         (`tilize_terms`, the program tt-metal picks) or untilize (`untilize_terms`); None for any
@@ -860,11 +896,10 @@ class CostModel:
             total = 0.0
             dram = 0
             for op in body.ops:
-                if op.name == "ttnn.generic":  # no result: costed from the operands it reads and writes
-                    from ttopt.device.rules.generic import generic_cost
-
+                outside = _outside_op_model(op.name)
+                if outside is not None:  # costed from the operands it reads and writes, not placed
                     try:
-                        g = generic_cost(self, op)
+                        g = outside(self, op)
                     except (AttrError, TypeError, ValueError, ArithmeticError) as e:
                         entries.append(OpCostEntry(op, op_name(op), None, str(e)))
                         continue
@@ -874,7 +909,7 @@ class CostModel:
                     continue
                 if not op.name.startswith("ttnn.") or not op.results:
                     continue
-                if family_of(op.name) is None and op.name != ATTENTION_DECODE:
+                if family_of(op.name) is None and op.name not in PRICED_UNPLACED:
                     entries.append(OpCostEntry(op, op_name(op), None, "no op-model rule"))
                     continue
                 try:
@@ -894,6 +929,22 @@ class CostModel:
             name = getattr(fn.properties.get("sym_name"), "value", "?")
             out.append(FunctionCost(name, total, dram, tuple(entries)))
         return out
+
+
+def _outside_op_model(name: str) -> Callable[[CostModel, Any], OpCost] | None:
+    """The cost rule of an op module estimates cost outside the op model (no layouts to choose):
+    `ttnn.generic`, the in-place cache writes, the conv weight preparations, `ttnn.moe_gpt`."""
+    if name == "ttnn.generic":
+        from ttopt.device.rules.generic import generic_cost
+
+        return generic_cost
+    if name in CACHE_WRITES:
+        return cache_write_cost
+    if name in WEIGHT_PREPARATIONS:
+        return preparation_cost
+    if name == MOE_GPT:
+        return moe_gpt_cost
+    return None
 
 
 def conversion_programs(
@@ -945,6 +996,25 @@ def _conv_shape(op: Any, shapes: list, out_shape: Sequence[int]) -> ConvShape:
         out_channels=int(cout) if cout else (out_shape[-1] if out_shape else 1), groups=int(groups or 1),
         kernel_h=kh, kernel_w=kw,
     )  # fmt: skip
+
+
+def _attr_text(op: Any, name: str) -> str | None:
+    """The canonical text of `op`'s attribute `name` (None: the op has none)."""
+    attr = op.get_attr(name) if hasattr(op, "get_attr") else None
+    return attr.canonical() if attr is not None else None
+
+
+def conv3d_shape(op: Any, x: Sequence[int], out_shape: Sequence[int]) -> Conv3dShape:
+    """A `ttnn.conv3d`'s `Conv3dShape`: its output [N, T, H, W, C_out] from the result, its input
+    channels from the [N, T, H, W, C_in] input, kernel and stride from its attributes (1 where
+    an attribute is missing)."""
+    props = getattr(op, "properties", {})
+    kernel = tuple(int_values(props.get("kernel_size")) or (1, 1, 1))
+    stride = tuple(int_values(props.get("stride")) or (1, 1, 1))
+    kernel = kernel if len(kernel) == 3 else (1, 1, 1)
+    stride = stride if len(stride) == 3 else (1, 1, 1)
+    n, t, h, w, c_out = out_shape
+    return Conv3dShape(n, t, h, w, x[-1], c_out, kernel, stride)  # type: ignore[arg-type]
 
 
 def _runs_as_matmul(op: Any, conv: ConvShape) -> bool:

@@ -87,7 +87,8 @@ NOT_MODELLED = frozenset({
     # attention: estimated by the fusing cost (lowering/fusing/cost.py), not placed by the optimizer
     "ttnn.scaled_dot_product_attention", "ttnn.scaled_dot_product_attention_decode",
     # quantization, conv1d / conv3d (and conv3d's weight preparation), batch norm training: the
-    # optimizer leaves them at the layouts the conversion gave them.
+    # optimizer leaves them at the layouts the conversion gave them (module estimates price conv3d:
+    # cost_model.PRICED_UNPLACED).
     "ttnn.quantize", "ttnn.dequantize", "ttnn.requantize", "ttnn.conv1d", "ttnn.conv3d", "ttnn.prepare_conv3d_weights",
     "ttnn.batch_norm_training", "ttnn.sdpa_fw", "ttnn.sdpa_bw",
     # the in-place AdamW step: no result, its operands stay tiled DRAM-interleaved as HEAD requires

@@ -39,6 +39,7 @@ from ttopt.ir.attributes import (
 )
 from ttopt.ir.operation import Block, Operation, Region
 from ttopt.ir.types import ScalarType, TensorType, Type
+from ttopt.parse.lexer import FastToken
 from ttopt.parse.opspec import OpSpec
 
 if TYPE_CHECKING:
@@ -320,6 +321,7 @@ def reducer(b: IRBuilder, c: list) -> Region:
     return c[-1]
 
 
+_TRAILING_COMMA = re.compile(r",\s*}$")
 _WINDOW_KEYS = (
     ("stride", "window_strides"),
     ("pad", "padding"),
@@ -339,7 +341,10 @@ class ConvFormat(Format):
         dims = re.sub(r"\s+", " ", str(dims_tok)).replace(" x ", "x").replace(" -> ", "->")
         props: dict[str, Attribute] = {"dimension_numbers": DialectAttr("stablehlo.conv", dims, f"#stablehlo.conv<{dims}>")}
         if window_tok is not None:
-            window = b.dict(window_tok)
+            # StableHLO's window parser takes a comma after the last option (`pad = [[1, 1]], }`).
+            text = str(window_tok)
+            trimmed = _TRAILING_COMMA.sub("}", text)
+            window = b.dict(window_tok if trimmed == text else FastToken(window_tok.type, trimmed, window_tok.start_pos))
             known = dict(_WINDOW_KEYS)
             for key, value in window.items():
                 prop = known.get(key)

@@ -645,6 +645,26 @@ class MatmulMultiCoreReuseMultiCastDRAMShardedProgramConfigAttr(MatmulProgramCon
     attr_name: ClassVar[str] = "ttnn.matmul_multi_core_reuse_multi_cast_dram_sharded_program_config"
 
 
+class SDPAProgramConfigAttr(KeywordParamsAttr):
+    """`#ttnn.sdpa_program_config<compute_with_storage_grid_size = #ttnn.core_coord<x, y>,
+    [sub_core_grids = ...,] q_chunk_size = N, k_chunk_size = N[, exp_approx_mode = b][, max_cores_per_head_batch = N]>`."""
+
+    attr_name: ClassVar[str] = "ttnn.sdpa_program_config"
+    # The parameters in the order MLIR prints them (`struct(params)`).
+    ORDER: ClassVar[tuple[str, ...]] = ("compute_with_storage_grid_size", "sub_core_grids", "q_chunk_size", "k_chunk_size",
+                                        "exp_approx_mode", "max_cores_per_head_batch")  # fmt: skip
+
+    @model_validator(mode="after")
+    def _known(self) -> SDPAProgramConfigAttr:
+        unknown = [k for k, _ in self.params if k not in self.ORDER]
+        if unknown:
+            raise ValueError(f"unknown parameter {unknown[0]}")
+        for key in ("compute_with_storage_grid_size", "q_chunk_size", "k_chunk_size"):
+            if self.get(key) is None:
+                raise ValueError(f"missing parameter {key}")
+        return self
+
+
 class Conv2dSliceConfigAttr(DialectModel):
     """`#ttnn.conv2d_slice_config<l1_full, 0>` (slice type, number of slices)."""
 
@@ -682,7 +702,7 @@ for _cls in (
     BufferTypeAttr, TensorMemoryLayoutAttr, LayoutAttr, ShardOrientationAttr, ShardModeAttr, CoreCoord,
     CoreRange, ShapeAttr, Conv2dConfigAttr, UnaryWithParamAttr, MatmulMultiCoreReuseMultiCastProgramConfigAttr,
     MatmulMultiCoreReuseMultiCast1DProgramConfigAttr, MatmulMultiCoreReuseProgramConfigAttr,
-    MatmulMultiCoreReuseMultiCastDRAMShardedProgramConfigAttr, Conv2dSliceConfigAttr,
+    MatmulMultiCoreReuseMultiCastDRAMShardedProgramConfigAttr, Conv2dSliceConfigAttr, SDPAProgramConfigAttr,
 ):  # fmt: skip
     register_attr(_cls.attr_name, _cls.parse)
 for _scoped in (CoreRangeSet, ShardSpecAttr, MemoryConfigAttr):

@@ -5,12 +5,15 @@ names, so its optimizer tests' RUN lines work as written:
 
 Steps: `stablehlo-to-ttir-pipeline` when StableHLO ops are left (a JAX module, or the sharding
 pipeline's output without `lower-compute`: composites, inlining, `convert-stablehlo-to-ttir`),
-`ttcore-mark-functions-as-forward`, `canonicalize`, `ttir-fusing`, `canonicalize` (TTIR folds: tt-mlir
-canonicalizes before and after its TTIR fusing), `convert-ttir-to-ttnn` (TTNN ops, tiled
+`ttcore-mark-functions-as-forward`, `canonicalize` (TTIR folds: tt-mlir canonicalizes before and after
+its TTIR fusing), `ttir-quant-dequant-conversion` (dequantizes moved below the ops with a quantized
+form; `enable-quant-dequant-conversion-pass=false` skips it), `ttir-fusing`, `canonicalize`,
+`convert-ttir-to-ttnn` (TTNN ops, tiled
 DRAM-interleaved layouts, input arguments row-major and tiled in the function; mesh_shards and
 collectives convert there too, to HEAD's distribute/aggregate_tensor, collective and
 point_to_point ops), `ttnn-fusing`, `ttnn-workaround` (data-type and page-layout changes around
-ops whose kernels take fewer; `disable-workarounds=true` skips it) with `canonicalize` and `cse`, `ttnn-set-compute-kernel-config`, with
+ops whose kernels take fewer; `disable-workarounds=true` skips it) and `ttnn-paged-sdpa-decode-program-config`
+(one of HEAD's workaround decompositions: the Blackhole paged SDPA decode program config) with `canonicalize` and `cse`, `ttnn-set-compute-kernel-config`, with
 the optimizer const-eval, `ttnn-create-d2m-subgraphs` when asked, `ttnn-rm-layout-propagation`,
 `ttnn-decompose-layouts`, `ttnn-optimizer`, the validation and `ttnn-decompose-layouts` again
 (else `ttnn-decompose-layouts` alone), the D2M compilation, const-eval, `canonicalize` (typecast
@@ -48,7 +51,7 @@ store KV caches / parameter-only matmul weights as block-float tensors (kv_cache
 weight_dtype.py; `ttir-infer-kv-cache-argument-types` always marks the caches).
 `composite-resolution` picks how `ttnn-resolve-composites` resolves `ttcore.composite` after the
 conversion (resolve_composites.py). The TTIR fusion switches (`enable-fusing-conv2d-with-multiply-pattern`,
-`enable-permute-matmul-fusion`) go to `ttir-fusing` when it declares them.
+`enable-permute-matmul-fusion`, `enable-permute-slice-after-matmul-fusion`) go to `ttir-fusing` when it declares them.
 `mock-system-desc-arch` names the device preset when there is no `system-desc-path`.
 `enable-create-d2m-subgraphs` outlines eltwise chains into `ttnn.d2m_subgraph` before the optimizer
 and compiles them into `ttnn.generic` ops after it (lowering/d2m/). tt-mlir's other pipeline option
@@ -106,6 +109,7 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
     compute_cfg_dst_full_sync_en: str = option("unset", "dst_full_sync_en of every op with a compute config that does not set it (unset: tt-metal's)", choices=TRISTATE)
     mesh_shape: list[int] = option([], "Device mesh AxB; must equal the module's ttcore.meshes when it has one (the sharding pipeline's mesh), else 1,1")
     enable_fusing_pass: bool = option(True, "ttir-fusing before convert-ttir-to-ttnn (cost-checked) and ttnn-fusing after it (activations, RoPE, decode heads, norm + activation)")
+    enable_quant_dequant_conversion_pass: bool = option(True, "ttir-quant-dequant-conversion before ttir-fusing: dequantizes commuted below the ops with a quantized form (tt-mlir's TTIRQuantDequantConversion)")
     enable_const_eval: bool = option(True, "Hoist what depends only on constants and parameter/constant arguments into const-eval functions")
     enable_const_eval_inputs_to_system_memory: bool = option(True, "With const-eval: arguments read only by const-eval functions arrive in system memory (row-major) and the const-eval functions move them to the device")
     deallocate: bool = option(True, "Insert ttnn.deallocate after the last use of every intermediate tensor")
@@ -125,11 +129,12 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
     enable_trace: bool = option(False, "Capture each forward function's device computation in a trace (ttnn-trace-hoist-transform), replayed by ttnn.capture_or_execute_trace")
     experimental_weight_dtype: str = option("none", "Block-float dtype of parameter-only matmul/linear weights (ttnn-weight-dtype-conversion, hoisted by const-eval; none: unchanged)", choices=BFP_DTYPES)
     experimental_kv_cache_dtype: str = option("none", "Block-float dtype of the KV cache arguments (ttnn-kv-cache-dtype-conversion; none: unchanged)", choices=BFP_DTYPES)
-    enable_ttnn_decomposition_pass: bool = option(True, "tt-mlir's TTNN decomposition pass: ttopt has none; either value changes nothing")
+    enable_ttnn_decomposition_pass: bool = option(True, "tt-mlir's TTNN decomposition: group norms become mean / variance primitives (all of them at optimization-level=0, those whose per-sample height is not whole tiles with the optimizer)")
     enable_implicit_broadcast_folding_pass: bool = option(True, "A broadcast read only by elementwise ops becomes their implicit broadcast (tt-mlir's TTIRImplicitBroadcastFold); false keeps it a ttnn.repeat")
     enable_create_d2m_subgraphs: bool = option(False, "Outline maximal eltwise chains into ttnn.d2m_subgraph (ttnn-create-d2m-subgraphs) before the optimizer, then compile each into ttnn.generic ops with generated kernels (ttnn-through-d2m-pipeline, ttnn-collaspe-d2m); turns the optimizer on")
     enable_d2m_elementwise_fusion: bool | None = option(None, "With enable-create-d2m-subgraphs: one fused compute kernel per subgraph (default true then); false compiles each eltwise op into its own ttnn.generic")
     enable_permute_matmul_fusion: bool = option(False, "ttir-fusing: read a matmul / linear operand's transpose(-1, -2) permute as its transpose flag (tt-mlir's PermuteMatmulFusionPattern)")
+    enable_permute_slice_after_matmul_fusion: bool = option(True, "ttir-fusing: move a slice of a matmul / linear output onto the operand producing the sliced dimension (tt-mlir's PermuteSliceAfterMatmulPattern)")
     enable_fusing_conv2d_with_multiply_pattern: bool | None = option(None, "ttir-fusing: fold a constant per-channel multiply, or a batch norm, of a conv into its weight and bias (default: on from optimization-level=1, as tt-mlir)")
     disable_workarounds: bool = option(False, "Skip ttnn-workaround (the data-type and page-layout changes around ops whose kernels take fewer)")
     enable_layout_workaround_pass: bool = option(True, "ttnn-workaround: the operand workarounds (data types and page layouts; from optimization-level=1 page layouts only for the ops tt-mlir lists)")
@@ -207,6 +212,12 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
         arch = preset.arch if preset is not None else self.mock_system_desc_arch
         return cls.from_options({"composite-resolution": self.composite_resolution, "arch": arch})
 
+    def sdpa_decode_program_config(self) -> Pass:
+        """ttnn-paged-sdpa-decode-program-config for this pipeline's chip."""
+        cls = get_pass("ttnn-paged-sdpa-decode-program-config")
+        assert cls is not None
+        return cls.from_options({"device": self.system_desc_path or self.mock_system_desc_arch})
+
     def ttnn_fusing(self) -> Pass:
         """`ttnn-fusing` with RoPE on (HEAD fuses it in TTIR at every level) and the op-constraint
         patterns when the optimizer runs (HEAD runs them inside its optimizer's device passes)."""
@@ -247,7 +258,11 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
         runs TTIRImplicitBroadcastFold only when enable-implicit-broadcast-folding-pass is set)."""
         cls = get_pass("convert-ttir-to-ttnn")
         assert cls is not None
-        return cls.from_options({"enable-implicit-broadcast-folding-pass": self.enable_implicit_broadcast_folding_pass})
+        # HEAD's TTNN decomposition: without the op model every group norm decomposes; with it
+        # (the optimizer on) only those the fused kernel gets wrong.
+        decompose = "none" if not self.enable_ttnn_decomposition_pass else "non-tile-aligned" if self.optimizer_enabled() else "all"
+        return cls.from_options({"enable-implicit-broadcast-folding-pass": self.enable_implicit_broadcast_folding_pass,
+                                 "group-norm-decomposition": decompose})  # fmt: skip
 
     def steps(self, module: Module) -> Iterator[PipelineStep]:
         """ttir-fusing, convert-ttir-to-ttnn, ttnn-fusing, ttnn-optimizer, const-eval, ttnn-deallocate."""
@@ -260,6 +275,9 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
         yield PipelineStep(n, "ttir-infer-kv-cache-argument-types", _new("ttir-infer-kv-cache-argument-types"))
         # tt-mlir canonicalizes TTIR before its fusing (clamp(x, 0, 6) is relu6 by then) and after it.
         yield PipelineStep(n, "canonicalize", _new("canonicalize"))
+        # Before ttir-fusing, which unrolls the quantize ops it finds (HEAD runs it right after its fusing).
+        yield PipelineStep(n, "ttir-quant-dequant-conversion", _new("ttir-quant-dequant-conversion") if self.enable_quant_dequant_conversion_pass else None,
+                           "" if self.enable_quant_dequant_conversion_pass else "enable-quant-dequant-conversion-pass=false")  # fmt: skip
         yield PipelineStep(n, "ttir-fusing", self.ttir_fusing() if self.enable_fusing_pass else None, "" if self.enable_fusing_pass else "enable-fusing-pass=false")
         yield PipelineStep(n, "canonicalize", _new("canonicalize"))
         yield PipelineStep(n + 1, "convert-ttir-to-ttnn", self.convert())
@@ -267,6 +285,10 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
         yield PipelineStep(n + 1, "ttnn-fusing", self.ttnn_fusing() if self.enable_fusing_pass else None, "" if self.enable_fusing_pass else "enable-fusing-pass=false")
         yield PipelineStep(n + 1, "ttnn-workaround", None if self.disable_workarounds else self.workarounds(),
                            "disable-workarounds=true" if self.disable_workarounds else "")  # fmt: skip
+        # HEAD's workaround decomposition giving Blackhole paged SDPA decodes their program config.
+        configure = not self.disable_workarounds and self.enable_decomposition_workaround_pass
+        yield PipelineStep(n + 1, "ttnn-paged-sdpa-decode-program-config", self.sdpa_decode_program_config() if configure else None,
+                           "" if configure else "the decomposition workarounds are off")  # fmt: skip
         # As tt-mlir follows its workarounds: conversion chains (an input tilized, then made row-major
         # again for an embedding or argmax) fold into one, and equal conversions of a value merge.
         yield PipelineStep(n + 1, "canonicalize", None if self.disable_workarounds else _new("canonicalize"),
@@ -378,7 +400,8 @@ UNSUPPORTED_VALUES = {
 
 # Pipeline switches of TTIR fusion patterns -> ttir-fusing's option (tt-mlir's TTIRFusingOptions).
 FUSING_SWITCHES = {"enable_fusing_conv2d_with_multiply_pattern": "ttnn-enable-conv2d-with-multiply-pattern",
-                   "enable_permute_matmul_fusion": "enable-permute-matmul-fusion"}  # fmt: skip
+                   "enable_permute_matmul_fusion": "enable-permute-matmul-fusion",
+                   "enable_permute_slice_after_matmul_fusion": "enable-permute-slice-after-matmul-fusion"}  # fmt: skip
 
 OPTIMIZER_ONLY = frozenset({"verify-l1-budget", "l1-interleaved-fallback-analysis-enabled", "override-conv2d-config", "override-conv3d-config", "chain-merging",
                             "cost-exact-max-ops", "cost-time-limit", "cost-beam-width"})  # fmt: skip

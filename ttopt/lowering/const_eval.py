@@ -10,7 +10,10 @@ In order, per function with a body (not a const-eval function itself):
    every `ttnn.conv2d` a `ttnn.prepare_conv2d_weights` (and `ttnn.prepare_conv2d_bias` for a bias)
    with the conv's geometry, its input's memory config and page layout, and its conv2d_config with
    `weights_dtype` the input's data type; the weight goes to the host, row-major, first (what the
-   prepare ops read). The prepared weight is `1x1x(in/groups*kh*kw)xout`, tiled in DRAM.
+   prepare ops read). The prepared weight is `1x1x(in/groups*kh*kw)xout`, tiled in DRAM. Every
+   `ttnn.conv_transpose2d` gets `ttnn.prepare_conv_transpose2d_weights` (weights format `IOHW`,
+   its `output_padding`, `mirror_kernel = true`; prepared as the conv2d weight it amounts to) and
+   `prepare_conv_transpose2d_bias` the same way.
 2. Dead constants: ops that depend only on constants and parameters and whose results nobody reads
    are erased (repeatedly, so whole dead chains go), as tt-mlir's canonicalizer erases them
    whether or not it hoists.
@@ -119,21 +122,48 @@ GEOMETRY = ("in_channels", "out_channels", "batch_size", "input_height", "input_
             "padding", "dilation")  # fmt: skip
 
 
+@dataclass(frozen=True)
+class _Preparation:
+    """How one conv op's weight and bias are prepared (HEAD's TTNNPrepareConv2dWeightsAndBias)."""
+
+    weights: str
+    bias: str
+    weights_format: str
+    transpose: bool  # weights [in, out/groups, kh, kw]; the weight op also takes output_padding and mirror_kernel
+
+    def prepared_shape(self, w: tuple[int, ...], groups: int) -> tuple[int, ...]:
+        """The prepared weight: `1x1x(in/groups*kh*kw)xout` of the conv2d weight it amounts to."""
+        if self.transpose:
+            cin, cout_g, kh, kw = w
+            return (1, 1, cin // max(groups, 1) * kh * kw, cout_g * groups)
+        o, i, kh, kw = w
+        return (1, 1, i * kh * kw, o)
+
+
+PREPARATIONS = {
+    "ttnn.conv2d": _Preparation("ttnn.prepare_conv2d_weights", "ttnn.prepare_conv2d_bias", "OIHW", False),
+    "ttnn.conv_transpose2d": _Preparation("ttnn.prepare_conv_transpose2d_weights", "ttnn.prepare_conv_transpose2d_bias", "IOHW", True),
+}
+PREPARE_OPS = frozenset(n for p in PREPARATIONS.values() for n in (p.weights, p.bias))
+
+
 def prepare_conv2d(func: Any, aliaser: LayoutAliaser) -> int:
     """Put `ttnn.prepare_conv2d_weights` / `prepare_conv2d_bias` in front of each conv2d of `func`
-    whose weight is not prepared yet; returns how many convs changed."""
+    (`prepare_conv_transpose2d_*` in front of each conv_transpose2d) whose weight is not prepared
+    yet; returns how many convs changed."""
     block = func.regions[0].entry
     out: list[Operation] = []
     count = 0
     for conv in block.ops:
-        if conv.name != "ttnn.conv2d" or len(conv.operands) not in (3, 4):
+        prep = PREPARATIONS.get(conv.name)
+        if prep is None or len(conv.operands) not in (3, 4):
             out.append(conv)
             continue
         w = conv.operands[1]
         producer = getattr(w, "op", None)
         in_lay, out_lay = current_layout(conv.operands[0].type), current_layout(conv.results[0].type)
         wt = w.type.resolve()
-        if (producer is not None and producer.name == "ttnn.prepare_conv2d_weights") or in_lay is None or out_lay is None \
+        if (producer is not None and producer.name in PREPARE_OPS) or in_lay is None or out_lay is None \
                 or not isinstance(wt, TensorType) or len(ranked_shape(wt)) != 4:  # fmt: skip
             out.append(conv)
             continue
@@ -151,15 +181,20 @@ def prepare_conv2d(func: Any, aliaser: LayoutAliaser) -> int:
             if k in conv.properties:
                 common[k] = conv.properties[k]
         base = conv.location.name if conv.location is not None else None
+        kind = conv.name.removeprefix("ttnn.")
         new: list[Operation] = []
         hw = _host_row_major(w, conv, aliaser, new)
-        o, i, kh, kw = ranked_shape(wt)
-        prepared = TTNNLayoutAttr.build((1, 1, i * kh * kw, o), in_lay.dtype, buffer_type="dram", memory_layout="interleaved")
-        wprops = {**common, "weights_format": StringAttr("OIHW"), "has_bias": BoolAttr(len(conv.operands) == 4)}
-        pw = Operation("ttnn.prepare_conv2d_weights", [hw, device],
-                       [aliaser.tensor_type(TensorType((1, 1, i * kh * kw, o), wt.element_type), prepared)],
+        groups = getattr(conv.properties["groups"].resolve(), "value", 1)
+        shape = prep.prepared_shape(ranked_shape(wt), int(groups))
+        prepared = TTNNLayoutAttr.build(shape, in_lay.dtype, buffer_type="dram", memory_layout="interleaved")
+        wprops = {**common, "weights_format": StringAttr(prep.weights_format), "has_bias": BoolAttr(len(conv.operands) == 4)}
+        if prep.transpose:
+            if "output_padding" in conv.properties:
+                wprops["output_padding"] = conv.properties["output_padding"]
+            wprops["mirror_kernel"] = BoolAttr(True)
+        pw = Operation(prep.weights, [hw, device], [aliaser.tensor_type(TensorType(shape, wt.element_type), prepared)],
                        properties=dict(sorted(wprops.items())),
-                       location=Location.named(f"{base}_prepare_conv2d_weight") if base else conv.location)  # fmt: skip
+                       location=Location.named(f"{base}_prepare_{kind}_weight") if base else conv.location)  # fmt: skip
         new.append(pw)
         conv.set_operand(1, pw.results[0])
         if len(conv.operands) == 4:
@@ -169,9 +204,9 @@ def prepare_conv2d(func: Any, aliaser: LayoutAliaser) -> int:
                 hb = _host_row_major(b, conv, aliaser, new)
                 blay = TTNNLayoutAttr.build(ranked_shape(bt), in_lay.dtype, buffer_type="dram",
                                             memory_layout="interleaved")  # fmt: skip
-                pb = Operation("ttnn.prepare_conv2d_bias", [hb, device], [aliaser.tensor_type(bt, blay)],
+                pb = Operation(prep.bias, [hb, device], [aliaser.tensor_type(bt, blay)],
                                properties=dict(sorted(common.items())),
-                               location=Location.named(f"{base}_prepare_conv2d_bias") if base else conv.location)  # fmt: skip
+                               location=Location.named(f"{base}_prepare_{kind}_bias") if base else conv.location)  # fmt: skip
                 new.append(pb)
                 conv.set_operand(2, pb.results[0])
         conv.properties["conv2d_config"] = DialectAttr.of(cfg)
@@ -333,7 +368,7 @@ class ConstEvalHoistTransform(Pass):
     summary = ("Move what depends only on constants, parameters and constant arguments into @<func>_const_eval_N "
                "functions read through ttcore.load_cached; erase dead constants; optionally prepare conv2d weights")  # fmt: skip
 
-    prepare_conv2d_weights: bool = option(False, "Insert ttnn.prepare_conv2d_weights / prepare_conv2d_bias before every ttnn.conv2d first")
+    prepare_conv2d_weights: bool = option(False, "Insert ttnn.prepare_conv2d_weights / prepare_conv2d_bias before every ttnn.conv2d (prepare_conv_transpose2d_* before every conv_transpose2d) first")
     hoist: bool = option(True, "Hoist into const-eval functions (false: only prepare conv2d weights and erase dead constants)")
 
     def run(self, module: Module, ctx: PassContext) -> None:

@@ -1,12 +1,11 @@
 """`convert-stablehlo-to-ttir`: StableHLO compute ops to TTIR ops.
 
 Ops are written in generic form with upstream tt-mlir's property spellings and without DPS output
-operands. Elementwise ops map one to one; a 2-D `convolution` becomes `ttir.conv2d`
-(NHWC input, OIHW weight) between permutes; a `reduce` with one add/max/min/multiply/and/or body
+operands. Elementwise ops map one to one; a `reduce` with one add/max/min/multiply/and/or body
 becomes sum/max/min/prod/reduce_and/reduce_or (its init folded in unless it is the identity);
 `broadcast_in_dim` becomes [permute +] reshape + `ttir.broadcast` (repeat factors per dim). Any other
 StableHLO or CHLO op is a diagnostic at its position, never left behind silently. The op families
-in `stablehlo_ops/` (dot_general, gather/scatter, reduce_window, pad and slices, ...) register their
+in `stablehlo_ops/` (convolution, dot_general, gather/scatter, reduce_window, pad and slices, ...) register their
 own lowerings.
 """
 
@@ -16,7 +15,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, cast
 
 from ttopt.dialects.format_base import enum_value
-from ttopt.dialects.stablehlo_attrs import ConvDimensionNumbers
 from ttopt.ir.attributes import ArrayAttr, Attribute, BoolAttr, DenseArrayAttr, DenseElementsAttr, IntegerAttr
 from ttopt.ir.diagnostics import Diagnostic
 from ttopt.ir.operation import Operation
@@ -338,98 +336,6 @@ class Lowering:
 
     def _reverse(self, op: Operation) -> Value:
         return self.emit("reverse", [op.operands[0]], op.results[0].type, dimensions=_i64s(props(op).dimensions))
-
-    def _convolution(self, op: Operation) -> Value:
-        p = props(op)
-        d: ConvDimensionNumbers = p.dimension_numbers
-        spatial = len(d.input_spatial_dimensions)
-        if p.window_reversal is not None and "true" in p.window_reversal.text:
-            raise Unsupported("window reversal")
-        if spatial == 3:
-            return self._conv3d(op)
-        if spatial != 2:
-            raise Unsupported(f"{spatial} spatial dimensions (ttir.conv2d needs 2, ttir.conv3d 3)")
-        lhs = list(p.lhs_dilation or (1, 1))
-        # HEAD's isTransposedConv: an input dilation > 1 with unit window strides
-        transposed = any(v > 1 for v in lhs) and all(v == 1 for v in p.window_strides or (1, 1))
-        if any(v != 1 for v in lhs) and not transposed:
-            raise Unsupported("lhs_dilation with window strides (not a transposed convolution)")
-        if p.batch_group_count != 1:
-            raise Unsupported("batch_group_count > 1")
-        pad = list(p.padding or (0, 0, 0, 0))
-        if any(v < 0 for v in pad):
-            raise Unsupported("negative padding")
-        x = self.permute(op.operands[0], [d.input_batch_dimension, *d.input_spatial_dimensions, d.input_feature_dimension])
-        out = _static(op.results[0].type)
-        order = [d.output_batch_dimension, *d.output_spatial_dimensions, d.output_feature_dimension]
-        nhwc = out.with_shape(tuple(out.shape[i] for i in order))
-        dilation = DenseArrayAttr("i32", tuple(p.rhs_dilation or (1, 1)))
-        if transposed:
-            y = self._conv_transpose2d(op, x, nhwc, lhs, pad, dilation)
-        else:
-            w = self.permute(op.operands[1], [d.kernel_output_feature_dimension, d.kernel_input_feature_dimension,
-                                              *d.kernel_spatial_dimensions])  # fmt: skip
-            y = self.emit("conv2d", [x, w], nhwc, stride=DenseArrayAttr("i32", tuple(p.window_strides or (1, 1))),
-                          padding=DenseArrayAttr("i32", (pad[0], pad[2], pad[1], pad[3])), dilation=dilation,
-                          groups=IntegerAttr(p.feature_group_count, I32))  # fmt: skip
-        back = [order.index(i) for i in range(4)]
-        return self.permute(y, back)
-
-    def _conv_transpose2d(self, op: Operation, x: Value, nhwc: Any, lhs: list[int], pad: list[int],
-                          dilation: DenseArrayAttr) -> Value:  # fmt: skip
-        """A transposed convolution (input dilation) as HEAD writes it: `ttir.conv_transpose2d` with the
-        input dilation as its stride, the kernel in IOHW (a `reverse` of it dropped: TTNN flips the
-        kernel itself), PyTorch's padding `(k - 1) * dilation - low` and output padding `high - low`."""
-        p = props(op)
-        d: ConvDimensionNumbers = p.dimension_numbers
-        weight = op.operands[1]
-        src = weight.op if isinstance(weight, OpResult) else None
-        if src is not None and src.name == "ttir.reverse":
-            weight = src.operands[0]
-        kshape = _static(weight.type).shape
-        w = self.permute(weight, [d.kernel_input_feature_dimension, d.kernel_output_feature_dimension, *d.kernel_spatial_dimensions])
-        groups = int(p.feature_group_count)
-        if groups > 1:
-            # (C/G, O, KH, KW) -> (C/G, G, O/G, KH, KW) -> (G, C/G, O/G, KH, KW) -> (C, O/G, KH, KW)
-            cg, o, kh, kw = _static(w.type).shape
-            w = self.reshape(self.permute(self.reshape(w, (cg, groups, o // groups, kh, kw)), [1, 0, 2, 3, 4]),
-                             (cg * groups, o // groups, kh, kw))  # fmt: skip
-        dil = list(dilation.values)
-        kh, kw = (kshape[i] for i in d.kernel_spatial_dimensions)
-        top, left = (kh - 1) * dil[0] - pad[0], (kw - 1) * dil[1] - pad[2]
-        return self.emit("conv_transpose2d", [x, w], nhwc, stride=DenseArrayAttr("i32", tuple(lhs)),
-                         padding=DenseArrayAttr("i32", (top, left, top, left)),
-                         output_padding=DenseArrayAttr("i32", (pad[1] - pad[0], pad[3] - pad[2])), dilation=dilation,
-                         groups=IntegerAttr(groups, I32))  # fmt: skip
-
-    def _conv3d(self, op: Operation) -> Value:
-        """`ttir.conv3d` in the output's layout (the input permuted to it), the kernel in OIDHW, the
-        layout dims as attributes, as HEAD writes it; HEAD's conv3d takes no dilation and only
-        symmetric padding."""
-        p = props(op)
-        d: ConvDimensionNumbers = p.dimension_numbers
-        if p.batch_group_count != 1:
-            raise Unsupported("a 3-D convolution with batch_group_count > 1")
-        if any(v != 1 for v in p.rhs_dilation or ()) or any(v != 1 for v in p.lhs_dilation or ()):
-            raise Unsupported("a dilated 3-D convolution (ttir.conv3d has no dilation)")
-        pad = list(p.padding or (0,) * 6)
-        if any(pad[2 * i] != pad[2 * i + 1] for i in range(3)):
-            raise Unsupported("asymmetric padding of a 3-D convolution (ttir.conv3d pads symmetrically)")
-        in_layout = [0] * 5
-        in_layout[d.input_batch_dimension], in_layout[d.input_feature_dimension] = -1, -2
-        out_layout = [0] * 5
-        out_layout[d.output_batch_dimension], out_layout[d.output_feature_dimension] = -1, -2
-        for i, (a, b) in enumerate(zip(d.input_spatial_dimensions, d.output_spatial_dimensions)):
-            in_layout[a], out_layout[b] = i + 1, i + 1
-        x = self.permute(op.operands[0], [in_layout.index(v) for v in out_layout])
-        w = self.permute(op.operands[1], [d.kernel_output_feature_dimension, d.kernel_input_feature_dimension,
-                                          *d.kernel_spatial_dimensions])  # fmt: skip
-        depth, height, width = d.output_spatial_dimensions
-        return self.emit("conv3d", [x, w], op.results[0].type, stride=DenseArrayAttr("i32", tuple(p.window_strides or (1, 1, 1))),
-                         padding=DenseArrayAttr("i32", tuple(pad[0::2])), groups=IntegerAttr(p.feature_group_count, I32),
-                         batch_dim=IntegerAttr(d.output_batch_dimension, I64), depth_dim=IntegerAttr(depth, I64),
-                         height_dim=IntegerAttr(height, I64), width_dim=IntegerAttr(width, I64),
-                         channel_dim=IntegerAttr(d.output_feature_dimension, I64))  # fmt: skip
 
     def _reduce(self, op: Operation) -> Value:
         if len(op.operands) != 2:

@@ -7,6 +7,7 @@ Patterns (ttopt/lowering/fusing/, one family per module; preconditions in each m
 |---|---|---|
 | linear | `add(matmul, bias)` | `ttir.linear` |
 | conv_bias | `add(conv2d, bias)`, conv_transpose2d too | the conv with its bias operand |
+| repvgg_conv_sum | `add(conv2d 3x3 (x), conv2d 1x1 (x))` | the 3x3 conv on summed weights (the 1x1 padded) and biases |
 | softmax | `div(exp(x), sum(exp(x)))` | `ttir.softmax` |
 | softmax_stable | `softmax(x - max(x))` | `ttir.softmax {numericStable = true}` |
 | reduction_keep_dim | `reshape(reduce(x))` restoring the reduced dims | the reduction with keep_dim |
@@ -14,6 +15,7 @@ Patterns (ttopt/lowering/fusing/, one family per module; preconditions in each m
 | relu | `maximum(x, 0)` | `ttir.relu` |
 | relu6 | `minimum(relu(x), 6)` | `ttir.relu6` |
 | rms_norm | `x * rsqrt(mean(x^2) + eps) * gamma` | `ttir.rms_norm` |
+| normalize_rms_norm | `x / clamp_min(sqrt(sum(x^2, d)), eps) * sqrt(D) [* gamma]` | `ttir.rms_norm` over d (permuted last) |
 | gelu | `0.5 * x * (1 + erf(x/sqrt 2))`, tanh form | `ttir.gelu` |
 | silu | `x * sigmoid(x)` | `ttir.silu` |
 | hardsigmoid | `relu6(x + 3) / 6` | `ttir.hardsigmoid` |
@@ -24,6 +26,8 @@ Patterns (ttopt/lowering/fusing/, one family per module; preconditions in each m
 | conv_scale (`ttnn-enable-conv2d-with-multiply-pattern`) | `multiply(conv, per-channel constant)` | the conv with its weight (and bias) scaled |
 | conv_batch_norm (same switch) | `batch_norm_inference(conv)` | the conv with weight and bias folded from the statistics |
 | permute_matmul (`enable-permute-matmul-fusion`) | `matmul` / `linear` of a `transpose(-1, -2)` permute | the op with that operand's transpose flag flipped |
+| permute_slice_after_matmul (`enable-permute-slice-after-matmul-fusion`, on) | `slice_static` of a matmul / linear narrowing its rows or columns | the op on a slice of the operand producing them |
+| pad_conv3d | `conv3d(pad(x))`, zero symmetric spatial pad | the conv3d with the pad added to its padding |
 | split_qkv (after the others) | three matmuls / linears of one input, each `permute(reshape(.), [0, 2, 1, 3])` into heads | one matmul / linear on the concatenated weights, `ttir.split_query_key_value_and_split_heads` |
 
 `ttir.dot_general` is first decomposed into matmuls (ttir-to-ttir-decomposition), as HEAD runs its
@@ -52,10 +56,14 @@ from ttopt.lowering.fusing import (
     conv_scale,
     heads,
     linear,
+    normalize_rms_norm,
+    pad_conv3d,
     permute_matmul,
     reductions,
+    repvgg,
     rms_norm,
     sdpa,
+    slice_matmul,
     softmax,
     split_qkv,
 )
@@ -75,21 +83,25 @@ if TYPE_CHECKING:
 Matcher = Callable[["Operation"], "Candidate | Rejected | None"]
 # anchor op -> patterns tried on it, in HEAD's order.
 PATTERNS: dict[str, tuple[Matcher, ...]] = {
-    "ttir.add": (linear.match, conv.match),
+    "ttir.add": (linear.match, conv.match, repvgg.match),
     "ttir.div": (softmax.match_div, activations.match_hardsigmoid),
     "ttir.mean": (reductions.match_spatial_mean,),
     "ttir.softmax": (softmax.match_stable,),
     "ttir.reshape": (reductions.match, heads.match),
     "ttir.maximum": (activations.match_relu,),
     "ttir.minimum": (activations.match_relu6,),
-    "ttir.multiply": (reductions.match_scaled_sum, rms_norm.match, activations.match_gelu, activations.match_silu, activations.match_mish),
+    "ttir.multiply": (reductions.match_scaled_sum, rms_norm.match, normalize_rms_norm.match, activations.match_gelu, activations.match_silu, activations.match_mish),
     "ttir.matmul": (sdpa.match,),
+    "ttir.conv3d": (pad_conv3d.match,),
 }
 # With ttnn-enable-conv2d-with-multiply-pattern (tt-mlir's option, on from optimization-level=1 in
 # the backend pipeline): scales and batch norms folded into convs.
 CONV_SCALE_PATTERNS: dict[str, tuple[Matcher, ...]] = {"ttir.multiply": (conv_scale.match,), "ttir.batch_norm_inference": (conv_scale.match_batch_norm,)}
 # With enable-permute-matmul-fusion (tt-mlir's option, off by default): transposes read as flags.
 PERMUTE_MATMUL_PATTERNS: dict[str, tuple[Matcher, ...]] = {"ttir.matmul": (permute_matmul.match,), "ttir.linear": (permute_matmul.match,)}
+# With enable-permute-slice-after-matmul-fusion (tt-mlir's option, on by default): a slice of a
+# matmul's output moved onto the operand that produces the sliced dimension.
+SLICE_MATMUL_PATTERNS: dict[str, tuple[Matcher, ...]] = {"ttir.slice_static": (slice_matmul.match,)}
 
 
 def _with(extra: dict[str, tuple[Matcher, ...]], base: dict[str, tuple[Matcher, ...]]) -> dict[str, tuple[Matcher, ...]]:
@@ -178,6 +190,7 @@ class TTIRFusing(Pass):
     cost_check: bool = option(True, "Apply a fusion only when the fused op is estimated faster than the ops it replaces")
     ttnn_enable_conv2d_with_multiply_pattern: bool = option(False, "Fold a constant per-channel multiply, or a batch norm, of a conv into its weight and bias (tt-mlir's ConvWithMultiply and BatchNormDecomposition)")
     enable_permute_matmul_fusion: bool = option(False, "Read a matmul / linear operand's transpose(-1, -2) permute as its transpose flag (tt-mlir's PermuteMatmulFusionPattern)")
+    enable_permute_slice_after_matmul_fusion: bool = option(True, "Move a slice of a matmul / linear output onto the operand that produces the sliced dimension (tt-mlir's PermuteSliceAfterMatmulPattern)")
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "decisions", [])
@@ -223,6 +236,8 @@ class TTIRFusing(Pass):
             first = _with(CONV_SCALE_PATTERNS, first)
         if self.enable_permute_matmul_fusion:
             first = _with(PERMUTE_MATMUL_PATTERNS, first)
+        if self.enable_permute_slice_after_matmul_fusion:
+            first = _with(SLICE_MATMUL_PATTERNS, first)
         for patterns in (first, LATE_PATTERNS):
             self._rounds(block, cost, patterns, rejected)
         for op, d in rejected.values():

@@ -169,9 +169,10 @@ def _default_layout(shape: tuple[int, ...], dtype: str, host: bool, tiled: bool 
 class _Lowering:
     """One function's conversion."""
 
-    def __init__(self, module: Any, func: Any, aliaser: LayoutAliaser, fold_broadcasts: bool = True) -> None:
+    def __init__(self, module: Any, func: Any, aliaser: LayoutAliaser, fold_broadcasts: bool = True, group_norm_decomposition: str = "none") -> None:
         self.module = module
         self.fold_broadcasts = fold_broadcasts
+        self.group_norm_decomposition = group_norm_decomposition
         self.func = func
         self.aliaser = aliaser
         self.block = func.regions[0].entry
@@ -707,6 +708,9 @@ class ConvertTTIRToTTNN(Pass):
 
     enable_implicit_broadcast_folding_pass: bool = option(
         True, "A broadcast read only by elementwise ops becomes their implicit broadcast (tt-mlir's TTIRImplicitBroadcastFold); false keeps it a ttnn.repeat")
+    group_norm_decomposition: str = option(
+        "none", "Which group norms become mean / variance primitives (tt-mlir's TTNN decomposition): none, those whose per-sample height is not whole tiles, or all",
+        choices=("none", "non-tile-aligned", "all"))
 
     def run(self, module: Module, ctx: PassContext) -> None:
         ctx.stats.setdefault(TTIRToTTIRDecomposition.name, {}).update(decompose(module))
@@ -718,5 +722,5 @@ class ConvertTTIRToTTNN(Pass):
             if len(func.regions[0].blocks) != 1:
                 raise LoweringError(f"convert-ttir-to-ttnn: function with {len(func.regions[0].blocks)} blocks",
                                     op_position(module.source, func))  # fmt: skip
-            count += _Lowering(module, func, aliaser, self.enable_implicit_broadcast_folding_pass).run()
+            count += _Lowering(module, func, aliaser, self.enable_implicit_broadcast_folding_pass, self.group_norm_decomposition).run()
         ctx.stats.setdefault(self.name, {})["converted"] = count

@@ -13,6 +13,14 @@ what tt-metal's kernel reads: the input L1 height-sharded on a [users, 1] grid
 row-major (`ttnn.to_layout`). (HEAD repeats the index in TTIR, where a constant index folds into
 a constant; here the repeat is a `ttnn.repeat`, which const-eval hoists for a constant index.)
 
+`ttir.paged_fill_cache(cache, input, page_table[, batch_idx_tensor])` becomes
+`ttnn.paged_fill_cache` with the same operands (HEAD's PagedFillCacheOpConversionPattern), after
+HEAD's TTIR verifier's checks: a 4-D float cache and input of one element type, a 2-D integer page
+table, a 1-D integer batch index with one entry per input batch (without one, the input batch must
+be 1: tt-metal is then called with batch index 0), a cache block (dim 2) of whole tiles, and the
+input's heads (dim 1) and head dim (dim 3) the cache's. HEAD's TTNN workarounds then make the page
+table and batch index row-major, and pad the input's sequence to whole tiles.
+
 The cache is a function argument in every model that uses them, so it keeps the argument's
 DRAM-interleaved layout; the optimizer leaves ops without a result where they are (no layout of
 theirs to choose).
@@ -20,6 +28,7 @@ theirs to choose).
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from ttopt.device.device import from_module_desc
@@ -84,6 +93,60 @@ def _update_cache(lw: _Lowering, op: Any) -> list[Any]:
     return []
 
 
+def _paged_fill_cache(lw: _Lowering, op: Any) -> list[Any]:
+    """`ttir.paged_fill_cache` -> `ttnn.paged_fill_cache`, same operands, once HEAD's verifier accepts them."""
+    ins = inputs(op)
+    if not 3 <= len(ins) <= 4:
+        raise ValueError(f"has {len(ins)} operands; paged_fill_cache takes 3 or 4")
+    _check_paged_fill(*(v.type.resolve() for v in ins))
+    lw.out.append(Operation("ttnn.paged_fill_cache", ins, [], location=op.location))
+    return []
+
+
+def _check_paged_fill(cache: Any, x: Any, page_table: Any, batch_idx: Any = None) -> None:
+    """HEAD's PagedFillCacheOp::verify (TTIROps.cpp), its messages."""
+    cshape, xshape = tuple(cache.shape), tuple(x.shape)
+    if len(cshape) != 4:
+        raise ValueError("Cache tensor must be a 4D tensor")
+    if len(xshape) != 4:
+        raise ValueError("Input tensor must be a 4D tensor")
+    if len(page_table.shape) != 2:
+        raise ValueError("Page table tensor must be a 2D tensor")
+    celem, xelem = cache.element_type.resolve().text, x.element_type.resolve().text
+    if celem != xelem:
+        raise ValueError("Cache and input tensors must have the same dtype")
+    if not _is_float(celem):
+        raise ValueError("Cache tensor must be a floating point type")
+    if not _is_integer(page_table.element_type.resolve().text):
+        raise ValueError("Page table tensor must be an integer type")
+    if batch_idx is not None:
+        if len(batch_idx.shape) != 1:
+            raise ValueError("Batch index tensor must be a 1D tensor")
+        n = batch_idx.shape[0]
+        if isinstance(n, int) and isinstance(xshape[0], int) and n != xshape[0]:
+            raise ValueError(f"Batch index tensor must have dim 0 equal to input batch ({xshape[0]}), got {n}")
+        if not _is_integer(batch_idx.element_type.resolve().text):
+            raise ValueError("Batch index tensor must be an integer type")
+    elif xshape[0] != 1:
+        got = xshape[0] if isinstance(xshape[0], int) else "dynamic"
+        raise ValueError(f"Input batch must be statically 1 when no batch_idx_tensor is provided, got {got}")
+    if isinstance(cshape[2], int) and cshape[2] % 32:
+        raise ValueError(f"Block size must be divisible by 32, got {cshape[2]}")
+    if xshape[1] != cshape[1]:
+        raise ValueError("Input must have the same number of heads as the cache.")
+    if xshape[3] != cshape[3]:
+        raise ValueError("Input must have same head dimension as cache.")
+
+
+def _is_float(elem: str) -> bool:
+    # Block floats (bfp_bf8 / bfp_bf4 caches) are floats to ttcore, as HEAD's isFloat reads the tile type.
+    return re.fullmatch(r"f\d+|bf16|tf32|f8E\w+", elem) is not None or "bfp_" in elem
+
+
+def _is_integer(elem: str) -> bool:
+    return re.fullmatch(r"(s|u)?i\d+", elem) is not None
+
+
 def _like(lw: _Lowering, op: Any, shape: tuple[int, ...], v: Any) -> Any:
     return lw.layout_type(TensorType(shape, v.type.resolve().element_type), op)
 
@@ -103,6 +166,6 @@ def _height_sharded(lw: _Lowering, op: Any, x: Any) -> Any:
     return ops[-1].results[0] if ops else x
 
 
-CACHE_RULES = {"update_cache": _update_cache, "fill_cache": _cache_op("fill_cache", 2)}
+CACHE_RULES = {"update_cache": _update_cache, "fill_cache": _cache_op("fill_cache", 2), "paged_fill_cache": _paged_fill_cache}
 # Ops without results (the lowering's one-result check does not apply).
 NO_RESULT = frozenset(CACHE_RULES)

@@ -13,6 +13,7 @@ scaled, the result sliced back), and tile-aligned 1-D weight and bias are reshap
 
 from __future__ import annotations
 
+import struct
 from math import lcm, prod
 from typing import TYPE_CHECKING, Any
 
@@ -107,6 +108,9 @@ def _group_norm(lw: _Lowering, op: Any) -> Any:
     mask = named.get("input_mask")
     groups = op.get_attr("num_groups")
     flat = tuple(flat_t.shape)
+    if _decomposes(lw.group_norm_decomposition, flat, int(groups.resolve().value), mask):
+        y = _decomposed(lw, op, x, weight, bias, int(groups.resolve().value))
+        return _restored(lw, op, y, permuted, perm, reshaped, channel)
     padded_c = _padded_channels(c, int(groups.resolve().value))
     if padded_c != c and mask is None and all(len(v.type.resolve().shape) == 1 for v in (weight, bias)):
         # HEAD's GroupNormChannelPadRewritePattern workaround: the padded channels form whole new
@@ -128,11 +132,61 @@ def _group_norm(lw: _Lowering, op: Any) -> Any:
     if flat[-1] != c:
         y = lw.emit("ttnn.slice_static", [y], lw.layout_type(flat_t, op),
                     {"begins": _i32s((0,) * 4), "ends": _i32s(tuple(flat_t.shape)), "step": _i32s((1,) * 4)}, loc)  # fmt: skip
+    return _restored(lw, op, y, permuted, perm, reshaped, channel)
+
+
+def _restored(lw: _Lowering, op: Any, y: Any, permuted: tuple[int, ...], perm: list[int], reshaped: bool, channel: int) -> Any:
+    """`y` ([N, 1, H*W, C]) back in the op's own shape: the spatial dimensions and the channel's place."""
     if reshaped:
-        y = lw.reshape(y, permuted, op, loc)
-    if channel != rank - 1:
-        y = _permute(lw, op, y, [perm.index(d) for d in range(rank)])
+        y = lw.reshape(y, permuted, op, op.location)
+    if channel != len(perm) - 1:
+        y = _permute(lw, op, y, [perm.index(d) for d in range(len(perm))])
     return y
+
+
+def _decomposes(policy: str, flat: tuple[int, ...], groups: int, mask: Any) -> bool:
+    """Whether HEAD's TTNN decomposition replaces this group norm ([N, 1, S, C]) by primitives:
+    every one without the op model (`all`), one whose per-sample height S is not whole tiles with it
+    (`non-tile-aligned`: tt-metal's kernel reduces over the tile-padded height). A masked one stays
+    fused (the decomposition has no mask), as does one whose groups do not divide the channels."""
+    if policy == "none" or mask is not None or groups <= 0 or flat[-1] % groups:
+        return False
+    return policy == "all" or flat[2] % TILE_WIDTH != 0
+
+
+def _decomposed(lw: _Lowering, op: Any, x: Any, weight: Any, bias: Any, groups: int) -> Any:
+    """HEAD's GroupNormDecompositionRewritePattern on `x` ([N, 1, S, C]): per-group mean and variance
+    over (S, C/G) of a [N, S, G, C/G] view, `(x - mean) * rsqrt(var + eps)`, then the affine
+    weight and bias, each read as [1, 1, 1, C]."""
+    loc = op.location
+    n, _, s, c = (int(d) for d in x.type.resolve().shape)
+    elem = x.type.resolve().element_type
+
+    def t(shape: tuple[int, ...]) -> Any:
+        return lw.layout_type(TensorType(shape, elem), op)
+
+    grouped_shape, stats = (n, s, groups, c // groups), (n, 1, groups, 1)
+    reduce = {"dim_arg": _i32s((1, 3)), "keep_dim": BoolAttr(True)}
+    grouped = lw.reshape(x, grouped_shape, op, loc)
+    mean = lw.emit("ttnn.mean", [grouped], t(stats), dict(reduce), loc)
+    centered = lw.emit("ttnn.subtract", [grouped, mean], t(grouped_shape), {}, loc)
+    squared = lw.emit("ttnn.multiply", [centered, centered], t(grouped_shape), {}, loc)
+    variance = lw.emit("ttnn.mean", [squared], t(stats), dict(reduce), loc)
+    eps_attr = op.get_attr("epsilon")
+    eps = float(eps_attr.resolve().value) if eps_attr is not None else 1e-12
+    fill = {"fill_value": FloatAttr(_f32(eps), ScalarType("f32")), "shape": DialectAttr("ttnn.shape", "x".join(map(str, stats)))}
+    eps_t = lw.emit("ttnn.full", [lw.get_device()], t(stats), fill, loc)
+    stable = lw.emit("ttnn.add", [variance, eps_t], t(stats), {}, loc)
+    inv_std = lw.emit("ttnn.rsqrt", [stable], t(stats), {}, loc)
+    y = lw.emit("ttnn.multiply", [centered, inv_std], t(grouped_shape), {}, loc)
+    y = lw.reshape(y, (n, 1, s, c), op, loc)
+    y = lw.emit("ttnn.multiply", [y, lw.reshape(weight, (1, 1, 1, c), op, loc)], t((n, 1, s, c)), {}, loc)
+    return lw.emit("ttnn.add", [y, lw.reshape(bias, (1, 1, 1, c), op, loc)], t((n, 1, s, c)), {}, loc)
+
+
+def _f32(value: float) -> float:
+    """`value` rounded to f32, as HEAD's getF32FloatAttr holds it."""
+    return float(struct.unpack("f", struct.pack("f", value))[0])
 
 
 GROUP_NORM_RULES = {"group_norm": _group_norm}

@@ -9,7 +9,14 @@
 | `moe_expert_token_remap` | `ttnn.moe_expert_token_remap` | mapping, reduced | `reduction_size` |
 | `selective_reduce_combine` | `ttnn.selective_reduce_combine` | result | `hidden_size`, `batch_size`, `seq_size`, `select_experts_k`, `experts` |
 | `sparse_matmul` | `ttnn.sparse_matmul` | result | `is_input_a_sparse`, `is_input_b_sparse`, `nnz`, `program_config` |
+| `moe_gpt` | `ttnn.moe_gpt` | token counts, activation records, token indices, tilize_out, tilize_out_rm | `output_height_shard_dim`, `output_width_shard_dim`, `hidden_size`, `cluster_axis` |
 
+`moe_gpt` is checked as HEAD's TTIR verifier checks it (rank-6 weights whose last dimension is 128,
+w0_w1 and w2 with the same cores (dim 0) and experts per device (dim 2), rank >= 2 expert indices
+and scores). HEAD's ttnn-workaround then places its staging outputs (tilize_out, tilize_out_rm) in
+L1 height-sharded on every worker core and its weights as bfp4 DRAM shards
+(MoeGptLayoutRewritePattern); ttopt's workarounds do not yet, so they keep the conversion's
+DRAM-interleaved tiles.
 `all_to_all_dispatch_metadata` reads its expert mapping as `[D, E]`: a `[1, 1, D, E]` mapping is
 reshaped first. Its three output buffers and its semaphore are left unbound (operand segments
 `1, 1, 1, 1, 0, 0, 0, 0`), as HEAD's conversion leaves them for a later pass to allocate.
@@ -100,7 +107,36 @@ def _sparse_matmul(lw: _Lowering, op: Any) -> Any:
     return lw.emit("ttnn.sparse_matmul", ins, lw.layout_type(op.results[0].type, op), dict(sorted(props.items())), op.location)
 
 
+_MOE_GPT = Direct(("input_tensor", "expert_indices", "expert_scores", "expert_mapping", "w0_w1_tensor", "w2_tensor"),
+                  ("output_height_shard_dim", "output_width_shard_dim", "hidden_size", "cluster_axis"), results=5)
+
+
+def _moe_gpt(lw: _Lowering, op: Any) -> Any:
+    """`ttir.moe_gpt` -> `ttnn.moe_gpt` (five results), once HEAD's TTIR verifier accepts it."""
+    ins = inputs(op)
+    if len(ins) != 6 or len(op.results) != 5:
+        raise ValueError("takes input, expert indices, expert scores, expert mapping, w0_w1 and w2, and has five results")
+    shapes = [tuple(v.type.resolve().shape) for v in ins]
+    w0w1, w2 = shapes[4], shapes[5]
+    for name, w in (("w0_w1_tensor", w0w1), ("w2_tensor", w2)):
+        if len(w) != 6:
+            raise ValueError(f"{name} must be a rank 6 tensor")
+    for name, w in (("w0_w1_tensor", w0w1), ("w2_tensor", w2)):
+        if w[5] != 128:
+            raise ValueError(f"{name} dim[5] must be 128 (4*TILE_SIZE)")
+    if w0w1[0] != w2[0]:
+        raise ValueError("w0_w1_tensor and w2_tensor must have same dim[0] (num_cores)")
+    if w0w1[2] != w2[2]:
+        raise ValueError("w0_w1_tensor and w2_tensor must have same dim[2] (experts_per_device)")
+    for name, shape in (("expert_indices", shapes[1]), ("expert_scores", shapes[2])):
+        if len(shape) < 2:
+            raise ValueError(f"{name} must have rank >= 2")
+    return _MOE_GPT_RULE(lw, op)
+
+
+_MOE_GPT_RULE = direct_rule("moe_gpt", _MOE_GPT)
 MOE_RULES = {name: direct_rule(name, spec) for name, spec in MOE_DIRECT.items()}
+MOE_RULES["moe_gpt"] = _moe_gpt
 MOE_RULES["all_to_all_dispatch_metadata"] = _dispatch_metadata
 MOE_RULES["sparse_matmul"] = _sparse_matmul
-MOE_MULTI_RESULT = frozenset({"all_to_all_dispatch", "all_to_all_dispatch_metadata", "moe_expert_token_remap"})
+MOE_MULTI_RESULT = frozenset({"all_to_all_dispatch", "all_to_all_dispatch_metadata", "moe_expert_token_remap", "moe_gpt"})

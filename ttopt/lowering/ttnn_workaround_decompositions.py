@@ -11,6 +11,11 @@ tt-metal kernels cannot take a shape or value range are rewritten into ops that 
 | rank-1 `all_gather` | on [1, n] between two reshapes, its dimension moved by one |
 | integer `prod` over one dimension of at most 16 | a chain of `multiply`s of its slices (the kernel computes in bf16) |
 | `gather` with an si32 index | the index clamped at 0 and cast to ui32; lanes whose index was negative read NaN (integers: INT32_MIN) through a `where` (the fill mode JAX's gather has) |
+| `slice_static` whose output rows would not fit L1 twice | between two `permute`s swapping the last dim with the nearest one whose rows fit, the slice's bounds permuted alike |
+
+The slice's rule reads the chip's usable L1 (`l1_size - l1_unreserved_base` of the module's system desc,
+wormhole_b0's without one): the slice kernel double-buffers one output row of the last dim in a
+circular buffer, so a row of more than half of L1 fails in tt-metal.
 
 Each rule returns the ops to put before and after the op (which it may rewire), or None. The new
 ops are TTNN ops like any other: the operand workarounds then apply to them too.
@@ -59,9 +64,10 @@ def _typed(v: Any) -> tuple[TensorType, TTNNLayoutAttr, tuple[int, ...]] | None:
 class Decomposer:
     """Builds the new ops of one function's decompositions (types through the module's layout aliases)."""
 
-    def __init__(self, aliaser: LayoutAliaser, device: Callable[[], Any]) -> None:
+    def __init__(self, aliaser: LayoutAliaser, device: Callable[[], Any], usable_l1: Callable[[], int]) -> None:
         self.aliaser = aliaser
         self.device = device  # the function's ttnn.get_device result, made on first use
+        self.usable_l1 = usable_l1  # L1 bytes per core above the reserved base, read on first use
 
     def new(self, name: str, operands: list[Any], like: TensorType, lay: TTNNLayoutAttr, shape: tuple[int, ...],
             props: dict[str, Any], anchor: Operation, dtype: DataType | None = None) -> Operation:  # fmt: skip
@@ -235,6 +241,45 @@ class Decomposer:
         r.replace_all_uses_with(back.results[0], except_in=back)
         return [wide], [back]
 
+    def slice_static_l1(self, op: Operation) -> Rewrite | None:
+        """A slice whose double-buffered output row (last dim) overflows L1 runs with that dim swapped
+        for the nearest one whose row fits, between two permutes."""
+        typed, out = _typed(op.operands[0]), _typed(op.results[0])
+        bounds = [int_values(op.properties.get(k)) for k in ("begins", "ends", "step")]
+        if typed is None or out is None or len(out[2]) < 2 or any(b is None or len(b) != len(out[2]) for b in bounds):
+            return None
+        (t, lay, shape), (ot, olay, oshape) = typed, out
+        element = t.element_type
+        if not isinstance(element, ScalarType) or len(shape) != len(oshape):
+            return None
+        size = element.bitwidth // 8  # tt-mlir's getElementSizeBytes: i1 is 0 bytes, so never decomposed
+        rank, usable = len(oshape), self.usable_l1()
+        if oshape[-1] * size * 2 <= usable:
+            return None
+        swap = next((d for d in range(rank - 2, -1, -1) if oshape[d] * size * 2 <= usable), None)
+        if swap is None:
+            return None
+        perm = list(range(rank))
+        perm[swap], perm[-1] = perm[-1], perm[swap]  # a swap is its own inverse
+
+        def permuted(values: tuple[int, ...]) -> tuple[int, ...]:
+            return tuple(values[p] for p in perm)
+
+        forward = self.new("ttnn.permute", [op.operands[0]], t, lay, permuted(shape),
+                           {"permutation": DenseArrayAttr("i64", tuple(perm))}, op)  # fmt: skip
+        begins, ends, steps = (permuted(tuple(b or ())) for b in bounds)
+        cut = self.new("ttnn.slice_static", [forward.results[0]], ot, olay, permuted(oshape),
+                       {"begins": _i32s(begins), "ends": _i32s(ends), "step": _i32s(steps)}, op)  # fmt: skip
+        back = self.new("ttnn.permute", [cut.results[0]], ot, olay, oshape, {"permutation": DenseArrayAttr("i64", tuple(perm))}, op)
+        from ttopt.lowering.ttnn_op_validation import suffixed_location  # it imports the workarounds, so not at the top
+
+        for new, suffix in ((forward, "_permute"), (cut, "_slice"), (back, "_permuteInverse")):
+            new.location = suffixed_location(op.location, suffix)
+        back.results[0].type = op.results[0].type
+        op.results[0].replace_all_uses_with(back.results[0])
+        op.drop_all_references()
+        return [forward, cut, back], None
+
     def rewrite(self, op: Operation) -> Rewrite | None:
         """The decomposition of `op`, None when it needs none."""
         rule = RULES.get(op.name)
@@ -250,4 +295,5 @@ RULES: dict[str, Callable[[Decomposer, Operation], Rewrite | None]] = {
     "ttnn.all_gather": Decomposer.all_gather_1d,
     "ttnn.fill_cache": Decomposer.fill_cache_pad,
     "ttnn.paged_fill_cache": Decomposer.fill_cache_pad,
+    "ttnn.slice_static": Decomposer.slice_static_l1,
 }

@@ -45,6 +45,7 @@ row-major, TILE tiled:
 | `sampling` | indices, p, temperature RM; k RM ui32 | RM ui32 |
 | `topk_router_gpt` | | indices RM ui16, weights RM bf16, both L1 interleaved |
 | `all_to_all_dispatch`, `all_to_all_combine`, `moe_expert_token_remap` | data RM bf16, indices and maps RM ui16 | the same |
+| `all_to_all_dispatch_metadata` | input, scores RM bf16 and indices RM ui16, all L1 interleaved; mapping RM ui16 | dispatched RM bf16; indices RM ui16, scores RM bf16, both L1 height sharded |
 
 At `ttnn-optimization-level` 1 and 2 the optimizer picks page layouts, so only the ops tt-mlir
 lists (LAYOUTS_WITH_OPTIMIZER: embedding, sampling, sparse_matmul, conv3d, ...) keep their page-layout
@@ -52,7 +53,10 @@ changes there; the data-type changes apply at every level (tt-mlir's op-model va
 the same casts after its optimizer, which ttopt, without an op model, cannot ask).
 
 Only device tensors change (host tensors, such as conv weights, are prepared by their op). A
-row-major target of a block-float tensor is bf16 (block floats exist only as tiles).
+row-major target of a block-float tensor is bf16 (block floats exist only as tiles). A tensor
+moved to another buffer or memory layout keeps its grid, as tt-mlir's layout builder does: a DRAM
+tensor (grid 1x1) moved to L1 interleaved holds all its pages in one row (`memref<1xN>`), one
+sharded in L1 takes the grid when it suits the sharding, else one core.
 `disable-workarounds=true` on the backend pipeline skips the pass; `ttnn-enable-layout-workaround-pass`
 and `ttnn-enable-decomposition-workaround-pass` switch the two halves.
 """
@@ -63,10 +67,12 @@ from dataclasses import dataclass
 from math import ceil
 from typing import TYPE_CHECKING, Any, Callable
 
+from ttopt.device.device import Device, DeviceError, from_module_desc, preset
 from ttopt.device.tensor import element_dtype
 from ttopt.dialects.ttcore_attrs import DataType
 from ttopt.dialects.ttnn import BINARY
-from ttopt.dialects.ttnn_layout import BufferType
+from ttopt.dialects.ttnn_layout import BufferType, TensorMemoryLayout, TTNNLayoutAttr
+from ttopt.ir.diagnostics import Diagnostic, op_position
 from ttopt.ir.operation import Operation
 from ttopt.ir.properties import int_values
 from ttopt.ir.types import TensorType
@@ -96,7 +102,8 @@ class To:
     dtype: DataType | None = None
     tiled: bool | None = None
     for_layout: bool = False
-    buffer: BufferType | None = None  # a page-layout change: moved to this memory, interleaved
+    buffer: BufferType | None = None  # a page-layout change: moved to this memory (interleaved unless `memory`)
+    memory: TensorMemoryLayout | None = None  # a page-layout change: this memory layout (in `buffer`, else the tensor's)
 
 
 RM, TILE = To(tiled=False), To(tiled=True)
@@ -307,6 +314,17 @@ def _moe_ccl(op: Operation) -> Workaround:
     return [_RM_BF16, _RM_U16, _RM_U16], outs[op.name]
 
 
+_L1_RM_BF16, _L1_RM_U16 = (To(dt, tiled=False, buffer=BufferType.L1, memory=TensorMemoryLayout.INTERLEAVED) for dt in (BF16, U16))
+_DRAIN_RM_BF16, _DRAIN_RM_U16 = (To(dt, tiled=False, buffer=BufferType.L1, memory=TensorMemoryLayout.HEIGHT_SHARDED) for dt in (BF16, U16))
+
+
+def _dispatch_metadata(op: Operation) -> Workaround:
+    """all_to_all_dispatch_metadata: input, indices and scores row-major in L1 interleaved, the mapping
+    row-major ui16 (the bound output buffers as they are); the kernel writes the dispatched tokens
+    row-major bf16 and the gathered indices and scores height sharded in L1 (its drain core)."""
+    return [_L1_RM_BF16, _L1_RM_U16, _L1_RM_BF16, _RM_U16], [_RM_BF16, _DRAIN_RM_U16, _DRAIN_RM_BF16]
+
+
 def _topk_router_gpt(op: Operation) -> Workaround:
     """The router kernel writes its indices (ui16) and weights (bf16) row-major in L1."""
     return [], [To(U16, tiled=False, buffer=BufferType.L1), To(BF16, tiled=False, buffer=BufferType.L1)]
@@ -367,6 +385,7 @@ WORKAROUNDS: dict[str, Callable[[Operation], Workaround]] = {
     "ttnn.paged_scaled_dot_product_attention_decode": _paged_sdpa_decode,
     "ttnn.chunked_scaled_dot_product_attention": _chunked_sdpa,
     **{f"ttnn.{n}": _moe_ccl for n in ("all_to_all_dispatch", "all_to_all_combine", "moe_expert_token_remap")},
+    "ttnn.all_to_all_dispatch_metadata": _dispatch_metadata,
 }  # fmt: skip
 
 # The ops whose page-layout workarounds also apply when the optimizer runs (optimization level >= 1):
@@ -385,6 +404,22 @@ class _Caster:
 
     def __init__(self, module: Any) -> None:
         self.aliaser = LayoutAliaser(module)
+        self.module = module
+        self._chip: Device | None = None
+
+    def chip(self) -> Device:
+        """The module's chip (its system desc's, wormhole_b0 without one), read once; a bad desc is an error at it."""
+        if self._chip is None:
+            try:
+                self._chip = from_module_desc(self.module) or preset("wormhole_b0")
+            except DeviceError as e:
+                raise Diagnostic(f"ttnn-workaround: {e.message}", e.pos or op_position(self.module.source, self.module.op)) from None
+        return self._chip
+
+    def worker_grid(self) -> tuple[int, int]:
+        """The worker grid of the module's chip."""
+        g = self.chip().worker_grid
+        return (g[0], g[1])
 
     def retyped(self, t: TensorType, to: To) -> TensorType | None:
         """`t` changed as `to` says, None when `t` is not a device tensor or is that already."""
@@ -394,12 +429,31 @@ class _Caster:
         dtype = to.dtype if to.dtype is not None and to.dtype is not lay.dtype else None
         tiled = to.tiled if to.tiled is not None and to.tiled != lay.is_tiled else None
         buffer = to.buffer if to.buffer is not None and to.buffer is not lay.buffer_type else None
-        if dtype is None and tiled is None and buffer is None:
+        memory = to.memory if to.memory is not None and to.memory is not lay.memory_layout else None
+        if dtype is None and tiled is None and buffer is None and memory is None:
             return None
         if tiled is False and (dtype or lay.dtype).builtin is None:
             dtype = BF16  # block floats exist only as tiles: row-major in bf16, as HEAD's conv workaround takes them
         shape = tuple(int(d) for d in t.shape or () if d is not None)
-        return self.aliaser.tensor_type(t, lay.relayout(shape, dtype=dtype, tiled=tiled, buffer_type=buffer))
+        if buffer is None and memory is None:
+            return self.aliaser.tensor_type(t, lay.relayout(shape, dtype=dtype, tiled=tiled))
+        return self.aliaser.tensor_type(t, self._moved(lay, shape, buffer or lay.buffer_type, memory or lay.memory_layout, dtype, tiled))
+
+    def _moved(self, lay: TTNNLayoutAttr, shape: tuple[int, ...], buffer: BufferType, memory: TensorMemoryLayout | None,
+               dtype: DataType | None, tiled: bool | None) -> TTNNLayoutAttr:  # fmt: skip
+        """`lay` in another buffer or memory layout on its own grid, as tt-mlir's layout builder
+        keeps it: L1 interleaved spreads the tensor over that grid (a DRAM tensor's 1x1: one row of
+        all its pages), a sharded layout shards over it (one core when the grid cannot take that
+        sharding)."""
+        memory = memory or TensorMemoryLayout.INTERLEAVED
+        if buffer is not BufferType.L1 or not memory.is_sharded:
+            return lay.relayout(shape, buffer_type=buffer, memory_layout=memory, dtype=dtype, tiled=tiled, worker_grid=lay.grid)
+        gy, gx = lay.grid
+        wy, wx = self.worker_grid()
+        fits = {TensorMemoryLayout.HEIGHT_SHARDED: gx == 1 and gy <= wy * wx, TensorMemoryLayout.WIDTH_SHARDED: gy == 1 and gx <= wy * wx,
+                TensorMemoryLayout.BLOCK_SHARDED: gy <= wy and gx <= wx}.get(memory, False)  # fmt: skip
+        return lay.relayout(shape, buffer_type=buffer, memory_layout=memory, grid=lay.grid if fits else (1, 1), dtype=dtype,
+                            tiled=tiled, worker_grid=(wy, wx))  # fmt: skip
 
     def cast(self, v: Any, t: TensorType, anchor: Operation) -> Operation:
         op = Operation("ttnn.to_tensor_spec", [v], [t], location=anchor.location)
@@ -499,7 +553,7 @@ def _decomposed(module: Module, block: Any, caster: _Caster, count: Callable[[Op
             made.append(new_device(module))
         return made[0].results[0]
 
-    decomposer = Decomposer(caster.aliaser, device)
+    decomposer = Decomposer(caster.aliaser, device, lambda: caster.chip().l1_per_core)  # L1 above the reserved base
     out: list[Operation] = []
     for op in block.ops:
         rewrite = decomposer.rewrite(op)
@@ -523,7 +577,7 @@ class TTNNWorkaround(Pass):
     summary = "TTNN workarounds: to_tensor_spec data-type and page-layout changes around ops whose tt-metal kernels take fewer (tanh, embedding, pooling, argmax, conv, ...)"
 
     ttnn_enable_layout_workaround_pass: bool = option(True, "Apply the operand workarounds (data types and page layouts of operands and results)")
-    ttnn_enable_decomposition_workaround_pass: bool = option(True, "Apply the decomposition workarounds (decode attention sink, bilinear upsample pad, si32 gather, rank-2 sampling, cache-fill pad, integer prod, rank-1 all_gather)")
+    ttnn_enable_decomposition_workaround_pass: bool = option(True, "Apply the decomposition workarounds (decode attention sink, bilinear upsample pad, si32 gather, rank-2 sampling, cache-fill pad, integer prod, rank-1 all_gather, slice past L1)")
     ttnn_optimization_level: int = option(0, "The pipeline's optimization level: from 1 the optimizer picks page layouts, so only the ops tt-mlir lists get page-layout workarounds")
 
     def run(self, module: Module, ctx: PassContext) -> None:

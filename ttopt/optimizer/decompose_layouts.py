@@ -55,6 +55,10 @@ def decompose(module: Module, worker_grid: tuple[int, int]) -> int:
                     new = conversion_ops(op.operands[0], src, dst, aliaser.tensor_type, name or "to_tensor_spec", worker_grid,
                                          location=op.location)  # fmt: skip
                     result = new[-1].results[0] if new else op.operands[0]
+                    if new and _layout(result.type) == dst:
+                        # The spec's own spelling of the element type: a quantized type's layout
+                        # holds only its storage type, which the conversion ops would print instead.
+                        result.type = op.results[0].type
                     op.results[0].replace_all_uses_with(result)
                     op.drop_all_references()
                     for n in new:

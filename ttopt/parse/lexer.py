@@ -324,6 +324,10 @@ class MlirLexer(Lexer):
         if "OPNAME_REF" in acc:
             return "OPNAME_REF", end
         fam = OP_FAMILIES.get(word)
+        if word in GENERIC_BODY_OPS and "GENERIC_HEAD" in acc and text.startswith("(", end):
+            m = scan.OPERANDS.match(text, end)
+            if m is not None:
+                return "GENERIC_HEAD", m.end()
         if fam == "OP_REDUCE" and "REDUCE_HEAD" in acc and self.fast:
             head = reduce_head_parts(text, pos)
             if head is not None:
@@ -351,6 +355,11 @@ class MlirLexer(Lexer):
                 f'("{word}"(...) : (...) -> ...)',
             )
         return "BARE_ID", end
+
+
+# Ops whose custom parser also takes the generic body after the bare name
+# (`stablehlo.constant() <{value = ...}> : () -> T`, StableHLO's ConstantOp::parse).
+GENERIC_BODY_OPS = frozenset({"stablehlo.constant"})
 
 
 def _prefixed_id(text: str, pos: int) -> int:

@@ -1027,8 +1027,12 @@ class IRBuilder(Transformer):
     def generic_op(self, c: list) -> OpSpec:
         head, succ, props, regions, attrs, sig = c
         text = str(head)
-        q = text.index('"', 1)
-        name = unquote(text[: q + 1])
+        if text.startswith('"'):
+            q = text.index('"', 1)
+            name = unquote(text[: q + 1])
+        else:  # a bare name that takes a generic body (lexer.GENERIC_BODY_OPS)
+            q = text.index("(")
+            name = text[:q].rstrip()
         name_tok = head
         if not name:
             self.fail(name_tok, "empty operation name is invalid")

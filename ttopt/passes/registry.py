@@ -21,6 +21,8 @@ PASS_MODULES = (
     "ttopt.optimizer.l1_spill",
     "ttopt.lowering.ttir_to_ttnn",
     "ttopt.lowering.ttir_fusing",
+    "ttopt.lowering.ttir_quant_dequant",
+    "ttopt.lowering.sdpa_decode_program_config",
     "ttopt.lowering.ttnn_fusing",
     "ttopt.lowering.ttnn_workarounds",
     "ttopt.lowering.ttnn_op_validation",

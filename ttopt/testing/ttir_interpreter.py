@@ -151,6 +151,28 @@ def conv_nchw(x: Array, w: Array, strides: list[int], pads: list[tuple[int, int]
     return out
 
 
+def _batch_offset(op: Operation) -> int:
+    return int(getattr(op.get_attr("batch_offset"), "value", 0))
+
+
+def _update_cache(op: Operation, ins: list[Array]) -> None:
+    """cache[offset + u, :, index, :] = input[0, :, u, :] for every user u (input [1, heads, users, dim])."""
+    cache, x, index = ins[:3]
+    pos, off = int(np.asarray(index).reshape(-1)[0]), _batch_offset(op)
+    for u in range(x.shape[2]):
+        cache[off + u, :, pos, :] = x[0, :, u, :]
+
+
+def _fill_cache(op: Operation, ins: list[Array]) -> None:
+    """cache[offset, :, :S, :] = input[0] (input [1, heads, S, dim])."""
+    cache, x = ins[:2]
+    cache[_batch_offset(op), :, : x.shape[2], :] = x[0]
+
+
+# Ops without results that write their first operand in place (the cache ops).
+IN_PLACE: dict[str, Callable[[Operation, list[Array]], None]] = {"ttir.update_cache": _update_cache, "ttir.fill_cache": _fill_cache}
+
+
 class Interpreter:
     """Evaluates the functions of one module."""
 
@@ -172,6 +194,9 @@ class Interpreter:
                 return ins
             if op.name == "func.call":
                 outs = self.call(op.properties["callee"].resolve().root, ins)
+            elif op.name in IN_PLACE:
+                IN_PLACE[op.name](op, ins)
+                outs = []
             elif op.name in MULTI or is_multi_reduce(op):
                 fn = MULTI.get(op.name, reduce_several)
                 outs = [np.asarray(v).astype(dtype_of(r.type)).reshape(shape_of(r.type)) for r, v in zip(op.results, fn(self, op, ins))]
@@ -251,7 +276,7 @@ class Interpreter:
             x = np.swapaxes(x, -1, -2) if val("transpose_a") else x
             y = np.swapaxes(y, -1, -2) if val("transpose_b") else y
             return np.matmul(x, y)
-        if name in ("convolution", "conv2d"):
+        if name in ("convolution", "conv2d", "conv1d"):
             return self._conv(op, name, ins, ints)
         if name == "reduce":
             return self._reduce(op, ins)
@@ -354,6 +379,13 @@ class Interpreter:
 
     def _conv(self, op: Operation, name: str, ins: list[Array], ints: Callable[[str], list[int]]) -> Array:
         x, w = ins[:2]
+        if name == "conv1d":
+            # (N, L, C) by (O, C/G, K): a conv2d of height 1
+            pad = ints("padding")
+            stride, dilation, groups = (getattr(op.get_attr(k), "value", 1) for k in ("stride", "dilation", "groups"))
+            y = conv_nchw(x.transpose(0, 2, 1)[:, :, :, None], w[:, :, :, None], [stride, 1], [(pad[0], pad[-1]), (0, 0)],
+                          [dilation, 1], groups)  # fmt: skip
+            return y[:, :, :, 0].transpose(0, 2, 1) + (ins[2].reshape(1, 1, -1) if len(ins) > 2 else 0)
         if name == "conv2d":
             pad = ints("padding")
             pads = [(pad[0], pad[2]), (pad[1], pad[3])] if len(pad) == 4 else [(pad[0], pad[0]), (pad[1], pad[1])]

@@ -211,3 +211,64 @@ func.func @gather_1d(%arg0: tensor<32xbf16, #i>) -> tensor<64xbf16, #o> {
   %0 = "ttnn.all_gather"(%arg0) <{all_gather_dim = 0 : si32, cluster_axis = 1 : ui32}> : (tensor<32xbf16, #i>) -> tensor<64xbf16, #o>
   return %0 : tensor<64xbf16, #o>
 }
+
+// -----
+
+#dram = #ttnn.buffer_type<dram>
+#x = #ttnn.ttnn_layout<(d0, d1, d2) -> (d0 * 32 + d1, d2), <1x1>, memref<2x25000x!ttcore.tile<32x32, bf16>, #dram>, <interleaved>>
+#y = #ttnn.ttnn_layout<(d0, d1, d2) -> (d0 * 32 + d1, d2), <1x1>, memref<2x12500x!ttcore.tile<32x32, bf16>, #dram>, <interleaved>>
+#small = #ttnn.ttnn_layout<(d0, d1, d2) -> (d0 * 32 + d1, d2), <1x1>, memref<2x2x!ttcore.tile<32x32, bf16>, #dram>, <interleaved>>
+// The slice kernel double-buffers one output row of the last dim: 400000 bf16 twice overflow
+// wormhole_b0's L1 (no system desc), so the slice runs on the last dim swapped with dim 1 (the
+// nearest whose row fits), its bounds permuted alike; a 64-wide row stays as it is.
+// CHECK-LABEL: func.func @slice_row_past_l1
+// CHECK: %[[P:.*]] = "ttnn.permute"(%arg0) <{permutation = array<i64: 0, 2, 1>}> {{.*}} -> tensor<2x800000x3xbf16
+// CHECK: %[[S:.*]] = "ttnn.slice_static"(%[[P]]) <{begins = [0 : i32, 0 : i32, 1 : i32], ends = [2 : i32, 800000 : i32, 3 : i32], step = [1 : i32, 2 : i32, 1 : i32]}> {{.*}} -> tensor<2x400000x2xbf16
+// CHECK: %[[B:.*]] = "ttnn.permute"(%[[S]]) <{permutation = array<i64: 0, 2, 1>}> {{.*}} -> tensor<2x2x400000xbf16
+// CHECK: return %[[B]]
+// CHECK-LABEL: func.func @slice_row_fits
+// CHECK-NOT: ttnn.permute
+// CHECK: "ttnn.slice_static"(%arg0)
+// NOLAYOUT-LABEL: func.func @slice_row_past_l1
+// NOLAYOUT: "ttnn.permute"
+func.func @slice_row_past_l1(%arg0: tensor<2x3x800000xbf16, #x>) -> tensor<2x2x400000xbf16, #y> {
+  %0 = "ttnn.slice_static"(%arg0) <{begins = [0 : i32, 1 : i32, 0 : i32], ends = [2 : i32, 3 : i32, 800000 : i32], step = [1 : i32, 1 : i32, 2 : i32]}> : (tensor<2x3x800000xbf16, #x>) -> tensor<2x2x400000xbf16, #y>
+  return %0 : tensor<2x2x400000xbf16, #y>
+}
+func.func @slice_row_fits(%arg0: tensor<2x3x64xbf16, #small>) -> tensor<2x1x64xbf16, #small> {
+  %0 = "ttnn.slice_static"(%arg0) <{begins = [0 : i32, 2 : i32, 0 : i32], ends = [2 : i32, 3 : i32, 64 : i32], step = [1 : i32, 1 : i32, 1 : i32]}> : (tensor<2x3x64xbf16, #small>) -> tensor<2x1x64xbf16, #small>
+  return %0 : tensor<2x1x64xbf16, #small>
+}
+
+// -----
+
+#dram = #ttnn.buffer_type<dram>
+#in = #ttnn.ttnn_layout<(d0, d1, d2, d3) -> (d0 * 32 + d1 * 32 + d2, d3), <1x1>, memref<1x2x!ttcore.tile<32x32, f32>, #dram>, <interleaved>>
+#idx = #ttnn.ttnn_layout<(d0, d1, d2, d3) -> (d0 * 32 + d1 * 32 + d2, d3), <1x1>, memref<32x8xui16, #dram>, <interleaved>>
+#map = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<1x1x!ttcore.tile<32x32, u32>, #dram>, <interleaved>>
+#dout = #ttnn.ttnn_layout<(d0, d1, d2) -> (d0 * 64 + d1, d2), <1x1>, memref<2x2x!ttcore.tile<32x32, f32>, #dram>, <interleaved>>
+#iout = #ttnn.ttnn_layout<(d0, d1, d2) -> (d0 * 64 + d1, d2), <1x1>, memref<64x8xui16, #dram>, <interleaved>>
+#sout = #ttnn.ttnn_layout<(d0, d1, d2) -> (d0 * 64 + d1, d2), <1x1>, memref<2x1x!ttcore.tile<32x32, f32>, #dram>, <interleaved>>
+// all_to_all_dispatch_metadata reads input, indices and scores row-major from L1 interleaved, on
+// the DRAM tensors' own 1x1 grid (all pages in one row), the mapping row-major ui16; it writes the
+// dispatched tokens row-major bf16 and the gathered indices and scores height sharded in L1 on one
+// core, each cast back to the declared layout. At optimization level 2 it keeps these (tt-mlir
+// lists it among the ops whose page layouts the optimizer leaves).
+// CHECK-LABEL: func.func @dispatch_metadata
+// CHECK: %[[IN:.*]] = "ttnn.to_tensor_spec"(%arg0) {{.*}} -> tensor<1x1x32x64xbf16, #ttnn.ttnn_layout<{{.*}}, <1x1>, memref<1x2048xbf16, #ttnn.buffer_type<l1>>, <interleaved>>>
+// CHECK: %[[IDX:.*]] = "ttnn.to_tensor_spec"(%arg1) {{.*}} -> tensor<1x1x32x8xui16, #ttnn.ttnn_layout<{{.*}}, <1x1>, memref<1x256xui16, #ttnn.buffer_type<l1>>, <interleaved>>>
+// CHECK: %[[SC:.*]] = "ttnn.to_tensor_spec"(%arg2) {{.*}} -> tensor<1x1x32x8xbf16, #ttnn.ttnn_layout<{{.*}}, <1x1>, memref<1x256xbf16, #ttnn.buffer_type<l1>>, <interleaved>>>
+// CHECK: %[[MAP:.*]] = "ttnn.to_tensor_spec"(%arg3) {{.*}} -> tensor<2x8xui16, #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<2x8xui16, #ttnn.buffer_type<dram>>, <interleaved>>>
+// CHECK: %[[D:.*]], %[[I:.*]], %[[S:.*]] = "ttnn.all_to_all_dispatch_metadata"(%[[IN]], %[[IDX]], %[[SC]], %[[MAP]])
+// CHECK-SAME: -> (tensor<1x64x64xbf16, #ttnn.ttnn_layout<{{.*}} memref<64x64xbf16, #ttnn.buffer_type<dram>>, <interleaved>>>, tensor<1x64x8xui16, #ttnn.ttnn_layout<{{.*}}, <1x1>, memref<64x8xui16, #ttnn.buffer_type<l1>>, <height_sharded>, core_ranges = <[#ttnn.core_range<(0, 0), (0, 0)>]>>>, tensor<1x64x8xbf16, #ttnn.ttnn_layout<{{.*}}, <1x1>, memref<64x8xbf16, #ttnn.buffer_type<l1>>, <height_sharded>, core_ranges = <[#ttnn.core_range<(0, 0), (0, 0)>]>>>)
+// CHECK: %[[D2:.*]] = "ttnn.to_tensor_spec"(%[[D]]) {{.*}} -> tensor<1x64x64xf32
+// CHECK: %[[I2:.*]] = "ttnn.to_tensor_spec"(%[[I]]) {{.*}} -> tensor<1x64x8xui16, #ttnn.ttnn_layout<{{.*}} memref<64x8xui16, #ttnn.buffer_type<dram>>, <interleaved>>>
+// CHECK: %[[S2:.*]] = "ttnn.to_tensor_spec"(%[[S]]) {{.*}} -> tensor<1x64x8xf32
+// CHECK: return %[[D2]], %[[I2]], %[[S2]]
+// OPT: #[[L1:ttnn_layout[0-9]*]] = #ttnn.ttnn_layout<{{.*}}, <1x1>, memref<1x2048xbf16, #l1>, <interleaved>>
+// OPT-LABEL: func.func @dispatch_metadata
+// OPT: "ttnn.to_tensor_spec"(%arg0) {{.*}} -> tensor<1x1x32x64xbf16, #[[L1]]>
+func.func @dispatch_metadata(%arg0: tensor<1x1x32x64xf32, #in>, %arg1: tensor<1x1x32x8xui16, #idx>, %arg2: tensor<1x1x32x8xf32, #in>, %arg3: tensor<2x8xui32, #map>) -> (tensor<1x64x64xf32, #dout>, tensor<1x64x8xui16, #iout>, tensor<1x64x8xf32, #sout>) {
+  %0:3 = "ttnn.all_to_all_dispatch_metadata"(%arg0, %arg1, %arg2, %arg3) <{cluster_axis = 1 : i64, num_devices = 2 : i64, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0, 0>}> : (tensor<1x1x32x64xf32, #in>, tensor<1x1x32x8xui16, #idx>, tensor<1x1x32x8xf32, #in>, tensor<2x8xui32, #map>) -> (tensor<1x64x64xf32, #dout>, tensor<1x64x8xui16, #iout>, tensor<1x64x8xf32, #sout>)
+  return %0#0, %0#1, %0#2 : tensor<1x64x64xf32, #dout>, tensor<1x64x8xui16, #iout>, tensor<1x64x8xf32, #sout>
+}

@@ -4,7 +4,7 @@ fused op is estimated faster than the ops it makes dead.
 
 Each TTIR op is costed by `ttopt.device.cost_model.CostModel` as its TTNN counterpart. Creation ops
 (constants, fills) cost nothing: they are made once, not per run; so do concats, permutes,
-reshapes, typecasts, broadcasts and elementwise arithmetic of parameter / constant arguments
+reshapes, typecasts, broadcasts, pads and elementwise arithmetic of parameter / constant arguments
 (`ttcore.argument_type`), which
 const-eval hoists out of the run (the split-QKV weight concat), and the arithmetic on them (a
 conv's folded scale). A broadcast read only by
@@ -48,9 +48,10 @@ DTYPE = {"f64": "f32", "i64": "si32", "si64": "si32", "i32": "si32", "i1": "bf16
 SDPA = ("ttir.scaled_dot_product_attention", "ttnn.scaled_dot_product_attention")
 SPLIT_QKV = "ttir.split_query_key_value_and_split_heads"
 # Ops on weights: computed once by const-eval when they read only parameters and constants (layout
-# ops such as the split-QKV weight concat; the arithmetic a conv's folded scale or batch norm makes).
+# ops such as the split-QKV weight concat and RepVGG's padded 1x1 weight; the arithmetic a conv's
+# folded scale or batch norm, or RepVGG's weight sum, makes).
 HOISTED = ("ttir.concat", "ttir.permute", "ttir.transpose", "ttir.reshape", "ttir.typecast", "ttir.broadcast",
-           "ttir.multiply", "ttir.add", "ttir.subtract", "ttir.div", "ttir.sqrt")  # fmt: skip
+           "ttir.pad", "ttir.multiply", "ttir.add", "ttir.subtract", "ttir.div", "ttir.sqrt")  # fmt: skip
 
 
 @dataclass(frozen=True)

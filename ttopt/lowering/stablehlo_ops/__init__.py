@@ -9,6 +9,7 @@ from ttopt.lowering.stablehlo_ops import (  # noqa: F401  (each registers its lo
     attention_composites,
     batch_norm,
     chlo,
+    convolution,
     custom_call,
     dot_general,
     gather,

@@ -143,7 +143,13 @@ def _concat_starts(low: Lowering, starts: list[Value]) -> Value:
 
 @lowers("stablehlo.dynamic_update_slice")
 def dynamic_update_slice(low: Lowering, op: Operation) -> list[Value]:
-    """The update scattered into the operand at its clamped, flattened start position."""
+    """A KV-cache write (stablehlo_ops/cache_writes.py), else the update scattered into the operand
+    at its clamped, flattened start position."""
+    from ttopt.lowering.stablehlo_ops.cache_writes import update_slice_cache_write  # it builds with this module's helpers
+
+    written = update_slice_cache_write(low, op)
+    if written is not None:
+        return [written]
     x, update, *starts = op.operands
     shape, window = shape_of(x), shape_of(update)
     if not shape:

@@ -14,8 +14,8 @@ prod, max, min), or `invalid` (overwrite) when it only returns the update.
 3. A scatter along several dimensions: indices and updates are flattened and scattered element by
    element into the flattened operand at their row-major flat positions.
 
-tt-mlir's KV-cache forms (`ttir.fill_cache` / `update_cache`, ops without results that write
-their operand in place) are not produced; those scatters take form 2.
+A KV-cache write (an overwrite of positions along dim 2 of a 4-D cache) becomes tt-mlir's
+`ttir.update_cache` / `fill_cache` first (stablehlo_ops/cache_writes.py).
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from ttopt.ir.attributes import DenseArrayAttr, DenseElementsAttr, DialectAttr, 
 from ttopt.ir.properties import props
 from ttopt.ir.types import ScalarType
 from ttopt.lowering.stablehlo_handlers import Unsupported, lowers
+from ttopt.lowering.stablehlo_ops.cache_writes import scatter_cache_write
 from ttopt.lowering.stablehlo_ops.constant_source import defining, splat
 from ttopt.lowering.stablehlo_ops.pad_slices import element, i32_array, reshape_always, row_major_strides, shape_of, tensor
 from ttopt.lowering.stablehlo_ops.select_and_scatter import reduce_type
@@ -61,6 +62,10 @@ def scatter(low: Lowering, op: Operation) -> list[Value]:
         raise Unsupported("its update computation is not add / multiply / maximum / minimum or a plain overwrite")
     if kind == "invalid" and not _returns_update(op.regions[0]):
         raise Unsupported("its update computation neither combines its arguments nor returns the update value")
+    if kind == "invalid":
+        written = scatter_cache_write(low, op, overwrite=True)
+        if written is not None:
+            return [written]
     reduce = DialectAttr("ttcore.reduce_type", kind)
     if len(s2o) <= 1:
         return [_single_dim(low, op, operand, indices, update, dn, kind, reduce)]
