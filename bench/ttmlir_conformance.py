@@ -1,6 +1,6 @@
 """tt-mlir conformance: tt-mlir's own lit tests, run through ttopt, checked by LLVM FileCheck.
 
-    python bench/ttmlir_conformance.py [--suite stablehlo-to-ttir|backend|optimizer|ttir-fusing|ttir-to-ttnn|ttnn-passes]
+    python bench/ttmlir_conformance.py [--suite stablehlo-to-ttir|backend|optimizer|ttir-fusing|ttir-canonicalize|ttir-to-ttnn|ttnn-passes]
                                        [--mirror DIR] [--commit REV] [--only SUBSTRING] [--show N] [--check]
 
 Suites: `stablehlo-to-ttir` (test/ttmlir/Conversion/StableHLOToTTIR), `backend` (every file under
@@ -9,7 +9,8 @@ test/ttmlir whose RUN lines use `--ttir-to-ttnn-backend-pipeline` or `--ttir-to-
 ttnn_fusing/, where HEAD keeps the TTNN fusing tests), `ttir-to-ttnn`
 (test/ttmlir/Conversion/TTIRToTTNN), `ttnn-passes` (the standalone TTNN transforms ttopt has:
 test/ttmlir/Dialect/TTNN/{set_compute_kernel_config,kv_cache_conversion,weight_conversion,dispatch_d2m,
-Transforms/Workarounds}) and `ttir-fusing` (test/ttmlir/Dialect/TTIR/fusing). In every suite but stablehlo-to-ttir, `%system_desc_path%` (the system desc
+Transforms/Workarounds}), `ttir-fusing` (test/ttmlir/Dialect/TTIR/fusing) and `ttir-canonicalize`
+(test/ttmlir/Dialect/TTIR/canonicalize: tt-mlir's TTIR folders and canonicalization patterns). In every suite but stablehlo-to-ttir, `%system_desc_path%` (the system desc
 tt-mlir's lit config queries from the machine's device) stands for ttopt's n150 preset outside
 multi-chip directories (n300, llmbox, tg, ...), and RUN lines that only serialize or execute the
 output (`ttmlir-translate --ttnn-to-flatbuffer`, `ttrt`) are skipped: they check nothing about
@@ -196,6 +197,15 @@ SUITES = {
         BACKEND_OUTSIDE,
         ROOT / "bench" / "ttmlir_ttir_fusing_known_differences.txt",
         depth=1,
+        system_desc="n150",
+        skips=SERIALIZATION,
+    ),
+    "ttir-canonicalize": Suite(
+        "ttir-canonicalize",
+        ("test/ttmlir/Dialect/TTIR/canonicalize",),
+        BACKEND_PASSES,
+        BACKEND_OUTSIDE,
+        ROOT / "bench" / "ttmlir_ttir_canonicalize_known_differences.txt",
         system_desc="n150",
         skips=SERIALIZATION,
     ),

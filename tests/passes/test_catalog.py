@@ -74,6 +74,6 @@ def test_a_pass_looked_up_alone_sees_the_tables_its_extensions_fill() -> None:
         "registry.all_passes()\n"
         "print(json.dumps({'alone': alone, 'all': {'canon': sorted(_CANONICALIZATIONS), 'handlers': len(HANDLERS)}}))\n"
     )
-    assert out["alone"]["canon"] == ["sdy"]
+    assert out["alone"]["canon"] == ["sdy", "ttir"]
     assert out["alone"]["handlers"] > 30
     assert out["alone"] == out["all"]

@@ -5,8 +5,10 @@ names, so its optimizer tests' RUN lines work as written:
 
 Steps: `stablehlo-to-ttir-pipeline` when StableHLO ops are left (a JAX module, or the sharding
 pipeline's output without `lower-compute`: composites, inlining, `convert-stablehlo-to-ttir`),
-`ttcore-mark-functions-as-forward`, `ttir-quant-dequant-conversion` (dequantizes moved below the ops
-with a quantized form; `enable-quant-dequant-conversion-pass=false` skips it), `ttir-fusing`, `convert-ttir-to-ttnn` (TTNN ops, tiled
+`ttcore-mark-functions-as-forward`, `canonicalize` (TTIR folds: tt-mlir canonicalizes before and after
+its TTIR fusing), `ttir-quant-dequant-conversion` (dequantizes moved below the ops with a quantized
+form; `enable-quant-dequant-conversion-pass=false` skips it), `ttir-fusing`, `canonicalize`,
+`convert-ttir-to-ttnn` (TTNN ops, tiled
 DRAM-interleaved layouts, input arguments row-major and tiled in the function; mesh_shards and
 collectives convert there too, to HEAD's distribute/aggregate_tensor, collective and
 point_to_point ops), `ttnn-fusing`, `ttnn-workaround` (data-type and page-layout changes around
@@ -271,10 +273,13 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
         # Every public function without a type is a forward device function from here on (tt-mlir's first step).
         yield PipelineStep(n, "ttcore-mark-functions-as-forward", _new("ttcore-mark-functions-as-forward"))
         yield PipelineStep(n, "ttir-infer-kv-cache-argument-types", _new("ttir-infer-kv-cache-argument-types"))
+        # tt-mlir canonicalizes TTIR before its fusing (clamp(x, 0, 6) is relu6 by then) and after it.
+        yield PipelineStep(n, "canonicalize", _new("canonicalize"))
         # Before ttir-fusing, which unrolls the quantize ops it finds (HEAD runs it right after its fusing).
         yield PipelineStep(n, "ttir-quant-dequant-conversion", _new("ttir-quant-dequant-conversion") if self.enable_quant_dequant_conversion_pass else None,
                            "" if self.enable_quant_dequant_conversion_pass else "enable-quant-dequant-conversion-pass=false")  # fmt: skip
         yield PipelineStep(n, "ttir-fusing", self.ttir_fusing() if self.enable_fusing_pass else None, "" if self.enable_fusing_pass else "enable-fusing-pass=false")
+        yield PipelineStep(n, "canonicalize", _new("canonicalize"))
         yield PipelineStep(n + 1, "convert-ttir-to-ttnn", self.convert())
         yield PipelineStep(n + 1, "ttnn-resolve-composites", self.resolve_composites())
         yield PipelineStep(n + 1, "ttnn-fusing", self.ttnn_fusing() if self.enable_fusing_pass else None, "" if self.enable_fusing_pass else "enable-fusing-pass=false")

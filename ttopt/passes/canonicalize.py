@@ -3,7 +3,12 @@
 Each pattern matches ops by name (ttopt/passes/patterns.py) and may rewrite one; the driver tries
 only the patterns of each op's name and revisits the ops a rewrite touched (worklist), so the
 cost stays proportional to what changes. Its own patterns come first, then the registered
-dialect canonicalizations (sdy's). `--trace` lists what fired.
+dialect canonicalizations: sdy's (ttopt/sharding/canonicalize_sdy.py) and TTIR's
+(ttopt/dialects/ttir_canonicalize/: tt-mlir's TTIR op folders and canonicalization patterns,
+tried per op as MLIR's greedy driver does, folds first). `--trace` lists what fired.
+
+Unlike MLIR's driver, constants a fold creates are built where the folded op stood, not hoisted
+to the top of the function and merged with equal ones (`cse` merges them).
 
 Its own patterns: dead side-effect-free ops go; a TTNN layout conversion (`to_layout`,
 `to_memory_config`, `to_tensor_spec`, `typecast`) to its input's type is its input; a `to_layout`
@@ -330,10 +335,10 @@ def _split(name: str, pats: tuple[Pattern, ...]) -> tuple[tuple[Pattern, ...], t
 @register_pass
 @dataclass
 class Canonicalize(Pass):
-    """Canonicalize: remove dead side-effect-free ops and identity conversions."""
+    """Canonicalize: remove dead side-effect-free ops, fold conversions, and apply the dialects' folds."""
 
     name = "canonicalize"
-    summary = "Remove dead side-effect-free ops and identity layout conversions, to a fixed point"
+    summary = "Remove dead side-effect-free ops, fold layout conversions and apply TTIR/sdy folds and patterns, to a fixed point"
 
     max_iterations: int = option(1_000_000, "Upper bound on rule applications (guards against rule cycles)")
 

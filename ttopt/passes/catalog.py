@@ -92,7 +92,7 @@ SUMMARIES: dict[str, str] = {
     'apply-shardy-argument-annotations': 'Mesh and argument sdy.sharding from existing annotations, GSPMD strings, tt argument types or batch analysis',
     'apply-tt-argument-annotations': 'Set ttcore.argument_type<input|parameter|constant> on function arguments from --argument-types',
     'basic-propagation': 'Propagate sdy shardings, basic strategy (no conflict resolution)',
-    'canonicalize': 'Remove dead side-effect-free ops and identity layout conversions, to a fixed point',
+    'canonicalize': 'Remove dead side-effect-free ops, fold layout conversions and apply TTIR/sdy folds and patterns, to a fixed point',
     'close-shardings': 'Close all sdy shardings: {"x", ?} -> {"x"}, {?} -> {}',
     'const-eval-hoist-transform': 'Move what depends only on constants, parameters and constant arguments into @<func>_const_eval_N functions read through ttcore.load_cached; erase dead constants; optionally prepare conv2d weights',
     'convert-arith-to-stablehlo': 'arith.constant -> stablehlo.constant (other arith ops: an error at the op)',
