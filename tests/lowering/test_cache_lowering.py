@@ -9,6 +9,7 @@ import pytest
 
 from ttopt.optimizer.analyses import current_layout
 from ttopt.optimizer.scheduler import Scheduler
+from ttopt.testing.ods_check import check_module
 from ttopt.testing.ttnn_outputs import BACKEND, run_pipeline
 
 CACHE = """
@@ -146,7 +147,7 @@ def _paged_update(users: int = 3, table: str | None = "3x4", share: str = "false
 
 
 @pytest.mark.parametrize(("table", "share"), [("3x4", "false"), (None, "false"), ("3x4", "true")])
-def test_paged_update_cache_lowers_one_to_one_with_heads_workarounds(table: str | None, share: str) -> None:
+def test_paged_update_cache_lowers_one_to_one_with_heads_workarounds(ods, table: str | None, share: str) -> None:  # type: ignore[no-untyped-def]
     module = run_pipeline(_paged_update(table=table, share=share), "update.mlir", BACKEND.format(""))
     fn = next(iter(module.functions()))
     (update,) = (op for op in fn.regions[0].entry.ops if op.name == "ttnn.paged_update_cache")
@@ -157,6 +158,7 @@ def test_paged_update_cache_lowers_one_to_one_with_heads_workarounds(table: str 
     assert x.is_l1 and x.memory_layout.value == "height_sharded" and tuple(x.grid) == (3, 1)  # [users, 1] cores
     for v in update.operands[2:]:
         assert not current_layout(v.type).is_tiled and v.type.resolve().element_type.text == "si32"
+    assert not check_module(module, ods)
 
 
 @pytest.mark.parametrize(("text", "message"), [

@@ -12,6 +12,7 @@ import pytest
 
 from ttopt.ir.diagnostics import Diagnostic
 from ttopt.parse.parser import parse_module
+from ttopt.testing.ods_check import check_module
 from ttopt.testing.ttir_interpreter import run
 from ttopt.testing.ttnn_outputs import BACKEND, run_pipeline
 
@@ -38,7 +39,7 @@ def _ops(module) -> list:  # type: ignore[no-untyped-def]
 
 
 @pytest.mark.parametrize("seg", [(1, 0, 0, 0), (1, 1, 1, 0), (1, 0, 0, 1), (1, 1, 1, 1), (1, 1, 0, 0)])
-def test_decomposes_into_statistics_gather_and_normalization(seg: tuple[int, int, int, int]) -> None:
+def test_decomposes_into_statistics_gather_and_normalization(ods, seg: tuple[int, int, int, int]) -> None:  # type: ignore[no-untyped-def]
     module = run_pipeline(_norm(seg), "norm.mlir", BACKEND.format(""))
     ops = _ops(module)
     assert [op.name for op in ops] == ["ttnn.add"] * seg[3] + ["ttnn.layer_norm_pre_all_gather", "ttnn.all_gather", "ttnn.layer_norm_post_all_gather"]
@@ -53,6 +54,7 @@ def test_decomposes_into_statistics_gather_and_normalization(seg: tuple[int, int
     assert post.operands[2:] == [a for a, on in zip(args[1:3], seg[1:3]) if on]
     assert post.properties["operandSegmentSizes"].text == f"array<i32: 1, 1, {seg[1]}, {seg[2]}>"
     assert post.properties["epsilon"].text.endswith(": f32")
+    assert not check_module(module, ods)  # every op as HEAD's TTNNOps.td defines it
 
 
 def test_one_device_on_the_cluster_axis_gathers_nothing() -> None:
