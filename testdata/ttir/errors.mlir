@@ -24,10 +24,21 @@ module {
 
 // -----
 
-// CHECK: errors.mlir:[[# @LINE + 3]]:10: error: convert-ttir-to-ttnn: 'ttir.collective_broadcast' has no TTNN lowering
+// HEAD has no TTNN op for the ops it compiles only through D2M.
+// CHECK: errors.mlir:[[# @LINE + 3]]:10: error: convert-ttir-to-ttnn: 'ttir.selu' has no TTNN lowering (tt-mlir HEAD compiles it only through D2M, its ttir-to-ttmetal path)
 module {
+  func.func @f(%a: tensor<64x128xf32>) -> tensor<64x128xf32> {
+    %1 = "ttir.selu"(%a) : (tensor<64x128xf32>) -> tensor<64x128xf32>
+    return %1 : tensor<64x128xf32>
+  }
+}
+
+// -----
+
+// CHECK: errors.mlir:[[# @LINE + 3]]:10: error: convert-ttir-to-ttnn: 'ttir.collective_broadcast' input and output must have the same type
+module attributes {ttcore.meshes = #ttcore.meshes<[<"mesh" = 1x2>]>} {
   func.func @f(%a: tensor<64x128xf32>) -> tensor<64x128xbf16> {
-    %1 = "ttir.collective_broadcast"(%a) : (tensor<64x128xf32>) -> tensor<64x128xbf16>
+    %1 = "ttir.collective_broadcast"(%a) <{replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>}> : (tensor<64x128xf32>) -> tensor<64x128xbf16>
     return %1 : tensor<64x128xbf16>
   }
 }

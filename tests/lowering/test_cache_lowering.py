@@ -9,6 +9,7 @@ import pytest
 
 from ttopt.optimizer.analyses import current_layout
 from ttopt.optimizer.scheduler import Scheduler
+from ttopt.testing.ods_check import check_module
 from ttopt.testing.ttnn_outputs import BACKEND, run_pipeline
 
 CACHE = """
@@ -129,3 +130,86 @@ def test_cache_writes_are_costed_as_their_input_streamed_into_the_cache() -> Non
     small, big = (run_pipeline(_paged_fill(seq=s), "fill.mlir", BACKEND.format("")) for s in (32, 256))
     ns = [next(e.cost.ns for f in CostModel(load_device(None, m)).module_cost(m) for e in f.ops if e.op.name == "ttnn.paged_fill_cache") for m in (small, big)]
     assert ns[0] < ns[1]
+
+
+PAGED_UPDATE = """
+func.func @main(%cache: tensor<8x2x32x64xf32>, %x: tensor<1x{users}x2x64xf32>, %idx: tensor<{users}xi32>{pt_arg}) -> tensor<8x2x32x64xf32> {{
+  "ttir.paged_update_cache"(%cache, %x, %idx{pt}) <{{share_cache = {share}}}> : (tensor<8x2x32x64xf32>, tensor<1x{users}x2x64xf32>, tensor<{users}xi32>{pt_type}) -> ()
+  return %cache : tensor<8x2x32x64xf32>
+}}
+"""
+
+
+def _paged_update(users: int = 3, table: str | None = "3x4", share: str = "false") -> str:
+    if table is None:
+        return PAGED_UPDATE.format(users=users, pt_arg="", pt="", pt_type="", share=share)
+    return PAGED_UPDATE.format(users=users, pt_arg=f", %pt: tensor<{table}xi32>", pt=", %pt", pt_type=f", tensor<{table}xi32>", share=share)
+
+
+@pytest.mark.parametrize(("table", "share"), [("3x4", "false"), (None, "false"), ("3x4", "true")])
+def test_paged_update_cache_lowers_one_to_one_with_heads_workarounds(ods, table: str | None, share: str) -> None:  # type: ignore[no-untyped-def]
+    module = run_pipeline(_paged_update(table=table, share=share), "update.mlir", BACKEND.format(""))
+    fn = next(iter(module.functions()))
+    (update,) = (op for op in fn.regions[0].entry.ops if op.name == "ttnn.paged_update_cache")
+    assert update.results == [] and len(update.operands) == (4 if table else 3)
+    assert update.operands[0] is fn.regions[0].entry.args[0]  # the cache is written in place
+    assert update.properties["share_cache"].text == share
+    x = current_layout(update.operands[1].type)
+    assert x.is_l1 and x.memory_layout.value == "height_sharded" and tuple(x.grid) == (3, 1)  # [users, 1] cores
+    for v in update.operands[2:]:
+        assert not current_layout(v.type).is_tiled and v.type.resolve().element_type.text == "si32"
+    assert not check_module(module, ods)
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    (_paged_update().replace("tensor<3xi32>", "tensor<3x1xi32>"), "Update index tensor must be a 1D tensor"),
+    (_paged_update().replace("tensor<1x3x2x64xf32>", "tensor<2x3x2x64xf32>"), "Input tensor must have dim 0 be equal to 1, got 2"),
+    (_paged_update().replace("tensor<1x3x2x64xf32>", "tensor<1x4x2x64xf32>"),
+     r"Input tensor must have shape equal to the number of users \(determined by update index shape\): 3, got 4"),
+    (_paged_update().replace("tensor<1x3x2x64xf32>", "tensor<1x3x2x32xf32>"), r"Input tensor must have dim 3 be equal to the head dimension \(determined by cache shape\): 64, got 32"),
+    (_paged_update(table="12"), "Page table tensor must be a 2D tensor"),
+    (_paged_update(table="2x4"), r"Page table tensor must have dim 0 be equal to the number of users \(determined by update index shape\): 3, got 2"),
+    (_paged_update().replace("8x2x32x64", "8x2x40x64"), "Block size must be divisible by 32, got 40"),
+])  # fmt: skip
+def test_paged_update_cache_rejects_what_heads_verifier_rejects(text: str, message: str) -> None:
+    from ttopt.ir.diagnostics import Diagnostic
+
+    with pytest.raises(Diagnostic, match=rf"'ttir.paged_update_cache' {message}"):
+        run_pipeline(text, "update.mlir", BACKEND.format(""))
+
+
+def test_a_static_cache_block_need_not_be_whole_tiles() -> None:
+    # HEAD checks the block size only for a paged cache (one with a page table).
+    text = _paged_update(table=None).replace("8x2x32x64", "8x2x40x64")
+    module = run_pipeline(text, "update.mlir", BACKEND.format(""))
+    assert any(op.name == "ttnn.paged_update_cache" for f in module.functions() for op in f.regions[0].entry.ops)
+
+
+def test_paged_update_cache_writes_each_users_row_at_its_position() -> None:
+    import numpy as np
+
+    from ttopt.parse.parser import parse_module
+    from ttopt.testing.ttir_interpreter import run
+
+    rng = np.random.default_rng(0)
+    cache, x = rng.standard_normal((8, 2, 32, 64)).astype(np.float32), rng.standard_normal((1, 3, 2, 64)).astype(np.float32)
+    idx, table = np.array([5, 40, 70], np.int32), np.array([[7, 0, 0, 0], [1, 6, 0, 0], [2, 3, 4, 9]], np.int32)
+    (paged,) = run(parse_module(_paged_update(), "u.mlir"), "main", [cache.copy(), x, idx, table])
+    want = cache.copy()
+    want[7, :, 5], want[6, :, 8], want[4, :, 6] = x[0, 0], x[0, 1], x[0, 2]  # block = table[u, pos // 32], row = pos % 32
+    np.testing.assert_array_equal(paged, want)
+    # Without a page table each user owns its row of a static cache: the same as ttir.update_cache
+    # of the input read [1, heads, users, dim] at one position (HEAD's canonical form of it).
+    (static,) = run(parse_module(_paged_update(table=None), "u.mlir"), "main", [cache.copy(), x, np.full(3, 9, np.int32)])
+    update = CACHE_UPDATE.replace("USERS", "3")
+    (ref,) = run(parse_module(update, "u.mlir"), "main", [cache.copy(), x.transpose(0, 2, 1, 3), np.array([9], np.int32)])
+    np.testing.assert_array_equal(static, ref)
+    assert not np.array_equal(static, cache)
+
+
+CACHE_UPDATE = """
+func.func @main(%cache: tensor<8x2x32x64xf32>, %x: tensor<1x2xUSERSx64xf32>, %idx: tensor<1xi32>) -> tensor<8x2x32x64xf32> {
+  "ttir.update_cache"(%cache, %x, %idx) <{batch_offset = 0 : i32}> : (tensor<8x2x32x64xf32>, tensor<1x2xUSERSx64xf32>, tensor<1xi32>) -> ()
+  return %cache : tensor<8x2x32x64xf32>
+}
+"""

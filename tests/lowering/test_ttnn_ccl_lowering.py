@@ -1,6 +1,6 @@
 """Multi-device TTIR -> TTNN as tt-mlir HEAD converts it: mesh_shard to distribute/aggregate_tensor,
 collectives without a device operand (folded over a one-device axis, HEAD's reshape and compute
-config workarounds), collective_permute / all_to_all through point_to_point, on the module's mesh,
+config workarounds), collective_permute / collective_broadcast / all_to_all through point_to_point, on the module's mesh,
 through convert-ttir-to-ttnn (layouts) and convert-to-ttnn-ccl (TTIR types) alike. Every output
 passes HEAD's ODS when a tt-mlir mirror is there."""
 
@@ -114,6 +114,45 @@ def test_collective_permute_on_a_2x2_mesh(ods) -> None:
     assert [o for o in _ops(out) if o != "ttnn.deallocate"] == ["ttnn.assign", "ttnn.point_to_point", "ttnn.point_to_point", "ttnn.clamp_scalar",
                                                                  "ttnn.point_to_point", "ttnn.point_to_point"]  # fmt: skip
     assert not check_module(m, ods)
+
+
+def _broadcast(groups: str, shape: str = "2x4") -> str:
+    body = (f'    %0 = "ttir.collective_broadcast"(%arg0) <{{replica_groups = dense<{groups}> : tensor<{shape}xi64>}}> '
+            ': (tensor<1x1x32x32xf32>) -> tensor<1x1x32x32xf32>\n    return %0 : tensor<1x1x32x32xf32>')  # fmt: skip
+    return _module("2x4", body, "%arg0: tensor<1x1x32x32xf32>", "tensor<1x1x32x32xf32>")
+
+
+@pytest.mark.parametrize("passes", [("ttir-to-ttnn-backend-pipeline",), ("convert-to-ttnn-ccl",)])
+def test_collective_broadcast_sends_each_groups_first_device_to_the_others(ods, passes: tuple[str, ...]) -> None:
+    out, m = _run(_broadcast("[[0, 5, 2], [4, 1, 3]]", "2x3"), passes)
+    coords = re.findall(r"receiver_coord = array<i64: (\d, \d)>, sender_coord = array<i64: (\d, \d)>", out)
+    # Device 0 (0,0) -> 5 (1,1) is diagonal: through (0, 1); 0 -> 2 (0,2); 4 (1,0) -> 1 (0,1) diagonal
+    # through (1, 1); 4 -> 3 (0,3) diagonal through (1, 3).
+    assert coords == [("0, 1", "0, 0"), ("1, 1", "0, 1"), ("0, 2", "0, 0"), ("1, 1", "1, 0"), ("0, 1", "1, 1"),
+                      ("1, 3", "1, 0"), ("0, 3", "1, 3")]  # fmt: skip
+    ops = [o for o in _ops(out) if o != "ttnn.deallocate"]
+    assert ops == ["ttnn.assign"] + ["ttnn.point_to_point"] * 7
+    # Every transfer writes into the previous one's result: one chain from the assign.
+    writes = re.findall(r'(%\d+) = "ttnn.point_to_point"\(%\w+, (%\d+)\)', out)
+    assert [into for _, into in writes] == ["%0"] + [result for result, _ in writes[:-1]]
+    assert not check_module(m, ods)
+
+
+@pytest.mark.parametrize("groups", ["[[0], [1]]", "[]"])
+def test_collective_broadcast_within_one_device_groups_is_its_input(groups: str) -> None:
+    text = _broadcast(groups, "2x1" if groups != "[]" else "0x2").replace("dense<[]>", "dense<>")
+    out, _ = _run(text)
+    assert "ttnn.point_to_point" not in out and "ttnn.assign" not in out
+
+
+@pytest.mark.parametrize(("groups", "message"), [
+    ("[[0, 1, 2, -1], [4, 5, 6, -1]]", "replica_groups values must be positive"),
+    ("[[0, 1, 2, 3], [0, 5, 6, 7]]", "replica_groups must not contain duplicate values"),
+    ("[[1, 2, 3, 4], [5, 6, 7, 8]]", r"replica_groups values must be in the range \[0, 7\], got 8"),
+])  # fmt: skip
+def test_collective_broadcast_rejects_what_heads_verifier_rejects(groups: str, message: str) -> None:
+    with pytest.raises(Diagnostic, match=rf"'ttir.collective_broadcast' {message}"):
+        _run(_broadcast(groups))
 
 
 def test_all_to_all_slices_exchanges_and_concatenates(ods) -> None:

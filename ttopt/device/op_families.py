@@ -49,6 +49,9 @@ OP_FAMILIES: Mapping[str, Family] = MappingProxyType({
     # norm / rope: interleaved, plus width/block (norms) or height (rotary embedding) sharding.
     "ttnn.rms_norm": _N, "ttnn.layer_norm": _N, "ttnn.rotary_embedding": _N, "ttnn.softmax": _N,
     "ttnn.dit_rms_norm_unary_fused": _N,
+    # distributed layer norm's per-device statistics and normalization (interleaved only): priced
+    # as norms, with the norm kind's cycles per tile.
+    "ttnn.layer_norm_pre_all_gather": _N, "ttnn.layer_norm_post_all_gather": _N,
     "ttnn.concat": _CAT,
     # data movement / reductions / pooling: interleaved only.
     "ttnn.reshape": _D, "ttnn.permute": _D, "ttnn.transpose": _D, "ttnn.slice_static": _D, "ttnn.slice_dynamic": _D,

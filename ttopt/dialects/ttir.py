@@ -100,6 +100,7 @@ OPS: dict[str, tuple[tuple[int, int], tuple[Prop, ...]]] = {
     "all_reduce": ((1, 1), (Prop("reduce_type", "attr"), Prop("cluster_axis", "int"))),
     "reduce_scatter": ((1, 1), (Prop("reduce_type", "attr"), Prop("scatter_dim", "int"), Prop("cluster_axis", "int"))),
     "collective_permute": ((1, 1), (Prop("source_target_pairs", "dense"),)),
+    "collective_broadcast": ((1, 1), (Prop("replica_groups", "dense"),)),
     "all_to_all": ((1, 1), ()),
     "mesh_partition": ((1, 1), ()),
 }

@@ -97,11 +97,13 @@ OTHER.update({"copy": (2, 0), "write_tensor": (2, 0), "begin_trace_capture": (1,
 # Multi-device ops HEAD's TTIRToTTNN emits (TTNNOps.td): mesh distribution and aggregation, the
 # copy a point_to_point writes into, the async all-reduce, the MoE collectives and distributed RMS
 # norm (input, weight?, residual?, stats?, semaphore?, device) with its decomposition's per-device
-# statistics op, and the MoE sparse matmul.
+# statistics op, distributed layer norm's decomposition (statistics: input, residual?, recip?;
+# normalization: input, stats, weight?, bias?), and the MoE sparse matmul.
 OTHER.update({"distribute_tensor": (2, 1), "aggregate_tensor": (2, 1), "assign": (1, 1), "all_reduce_async": (1, 1),
               "all_to_all_dispatch": (3, 2), "all_to_all_dispatch_metadata": ((4, 8), 3), "all_to_all_combine": (3, 1),
               "moe_expert_token_remap": (3, 2), "selective_reduce_combine": (4, 1), "distributed_rms_norm": ((2, 6), 1),
-              "sparse_matmul": (3, 1), "rms_norm_pre_all_gather": ((1, 2), 1)})  # fmt: skip
+              "sparse_matmul": (3, 1), "rms_norm_pre_all_gather": ((1, 2), 1), "layer_norm_pre_all_gather": ((1, 3), 1),
+              "layer_norm_post_all_gather": ((2, 4), 1)})  # fmt: skip
 # Fused ops the fusing passes make (TTNNOps.td): RMS norm with its activation (input, weight, bias,
 # residual), the prefill and decode concat-heads, and attention (query, key, value, then the optional mask,
 # sink and, for decode, current positions).

@@ -21,7 +21,8 @@ TTNNLayout pass leaves a program before the optimizer.
   Element types are normalized as tt-mlir's ElementTypeNormalization (i1 -> bf16, f64 -> f32,
   32/64-bit integers -> si32 or ui32, 16-bit -> ui16, 8-bit -> ui8); float attributes of the ops
   built print as MLIR prints them (`3.000000e+00 : f32`).
-* Anything else is an error at the op (`'ttir.foo' has no TTNN lowering`), never left behind.
+* Anything else is an error at the op (`'ttir.foo' has no TTNN lowering`), never left behind; the
+  ops HEAD compiles only through D2M (its ttir-to-ttmetal path: `D2M_ONLY`) say so.
 """
 
 from __future__ import annotations
@@ -82,6 +83,8 @@ SI32, I32, SI64, F32 = ScalarType("si32"), ScalarType("i32"), ScalarType("si64")
 SI8 = ScalarType("si8")
 DEVICE = OpaqueType("!ttnn.device", "ttnn.device")
 RENAMED = {"div": "divide", "pow": "pow_tensor"}
+# TTIR ops HEAD's TTIRToTTNN has no pattern for and its TTNN dialect no op: TTIRToD2M alone lowers them.
+D2M_ONLY = frozenset({"exp2", "frac", "trunc", "signbit", "softsign", "selu", "right_shift", "rearrange"})
 ELEMENTWISE = frozenset({*(f"ttir.{n}" for n in (*UNARY, *BINARY)), "ttir.where"})
 
 
@@ -284,6 +287,8 @@ class _Lowering:
 
     def convert(self, op: Any) -> Any:
         short = op.name[5:]
+        if short in D2M_ONLY:
+            raise self.fail(op, "has no TTNN lowering (tt-mlir HEAD compiles it only through D2M, its ttir-to-ttmetal path)")
         rule = RULES.get(short)
         if rule is None and op.name in ELEMENTWISE:
             rule = _elementwise

@@ -13,6 +13,14 @@ what tt-metal's kernel reads: the input L1 height-sharded on a [users, 1] grid
 row-major (`ttnn.to_layout`). (HEAD repeats the index in TTIR, where a constant index folds into
 a constant; here the repeat is a `ttnn.repeat`, which const-eval hoists for a constant index.)
 
+`ttir.paged_update_cache(cache, input, update_index[, page_table])` becomes
+`ttnn.paged_update_cache` with the same operands and `share_cache` (HEAD's
+PagedUpdateCacheOpConversionPattern), after HEAD's TTIR verifier's checks: a 4-D cache and input, a
+1-D index with one entry per user (the input's dim 1; its dim 0 is 1), the input's head dim (dim 3)
+the cache's, and with a page table: a 2-D table with one row per user and a cache block (dim 2) of
+whole tiles. The same workarounds as above follow: the input L1 height-sharded on [users, 1] cores,
+the index and the page table row-major.
+
 `ttir.paged_fill_cache(cache, input, page_table[, batch_idx_tensor])` becomes
 `ttnn.paged_fill_cache` with the same operands (HEAD's PagedFillCacheOpConversionPattern), after
 HEAD's TTIR verifier's checks: a 4-D float cache and input of one element type, a 2-D integer page
@@ -93,6 +101,46 @@ def _update_cache(lw: _Lowering, op: Any) -> list[Any]:
     return []
 
 
+def _paged_update_cache(lw: _Lowering, op: Any) -> list[Any]:
+    """`ttir.paged_update_cache` -> `ttnn.paged_update_cache` with HEAD's workarounds (module doc)."""
+    ins = inputs(op)
+    if not 3 <= len(ins) <= 4:
+        raise ValueError(f"has {len(ins)} operands; paged_update_cache takes 3 or 4")
+    _check_paged_update(*(_shape(v) for v in ins))
+    cache, x, *indices = ins
+    indices = [row_major(lw, op, v) for v in indices]
+    x = _height_sharded(lw, op, x)
+    share = op.get_attr("share_cache")
+    share_cache = BoolAttr(bool(getattr(share, "value", False)))
+    lw.out.append(Operation("ttnn.paged_update_cache", [cache, x, *indices], [], properties={"share_cache": share_cache}, location=op.location))
+    return []
+
+
+def _check_paged_update(cshape: tuple[int, ...], xshape: tuple[int, ...], ishape: tuple[int, ...], pshape: tuple[int, ...] | None = None) -> None:
+    """HEAD's PagedUpdateCacheOp::verify (TTIROps.cpp), its messages."""
+    if len(cshape) != 4:
+        raise ValueError("Cache tensor must be a 4D tensor")
+    if len(xshape) != 4:
+        raise ValueError("Input tensor must be a 4D tensor")
+    if len(ishape) != 1:
+        raise ValueError("Update index tensor must be a 1D tensor")
+    users = ishape[0]
+    if pshape is not None and cshape[2] % 32:
+        raise ValueError(f"Block size must be divisible by 32, got {cshape[2]}")
+    if xshape[0] != 1:
+        raise ValueError(f"Input tensor must have dim 0 be equal to 1, got {xshape[0]}")
+    if xshape[1] != users:
+        raise ValueError(f"Input tensor must have shape equal to the number of users (determined by update index shape): {users}, got {xshape[1]}")
+    if xshape[3] != cshape[3]:
+        raise ValueError(f"Input tensor must have dim 3 be equal to the head dimension (determined by cache shape): {cshape[3]}, got {xshape[3]}")
+    if pshape is None:
+        return
+    if len(pshape) != 2:
+        raise ValueError("Page table tensor must be a 2D tensor")
+    if pshape[0] != users:
+        raise ValueError(f"Page table tensor must have dim 0 be equal to the number of users (determined by update index shape): {users}, got {pshape[0]}")
+
+
 def _paged_fill_cache(lw: _Lowering, op: Any) -> list[Any]:
     """`ttir.paged_fill_cache` -> `ttnn.paged_fill_cache`, same operands, once HEAD's verifier accepts them."""
     ins = inputs(op)
@@ -166,6 +214,7 @@ def _height_sharded(lw: _Lowering, op: Any, x: Any) -> Any:
     return ops[-1].results[0] if ops else x
 
 
-CACHE_RULES = {"update_cache": _update_cache, "fill_cache": _cache_op("fill_cache", 2), "paged_fill_cache": _paged_fill_cache}
+CACHE_RULES = {"update_cache": _update_cache, "paged_update_cache": _paged_update_cache, "fill_cache": _cache_op("fill_cache", 2),
+               "paged_fill_cache": _paged_fill_cache}
 # Ops without results (the lowering's one-result check does not apply).
 NO_RESULT = frozenset(CACHE_RULES)

@@ -1,10 +1,15 @@
-"""TTIR `collective_permute` and `all_to_all` -> `ttnn.point_to_point` exchanges, as tt-mlir HEAD's
-TTIRToTTNN converts them (HEAD has no TTNN collective_permute or all_to_all op):
+"""TTIR `collective_permute`, `collective_broadcast` and `all_to_all` -> `ttnn.point_to_point`
+exchanges, as tt-mlir HEAD's TTIRToTTNN converts them (HEAD has no TTNN op of those names):
 
 * `collective_permute`: a `ttnn.assign` copy of the input is the result buffer; each pair
   (source, target) with source != target is a `point_to_point(input, buffer)` from the source's
   mesh coordinate to the target's. Devices no pair targets receive zeros (a `clamp_scalar` of the
   input to [0, 0]) from device 0 (device 1 for device 0). No pairs at all: the zeros are the result.
+* `collective_broadcast`: a `ttnn.assign` copy of the input is the result buffer; in each replica
+  group the first device sends the input to every other member (`point_to_point(input, buffer)`).
+  No groups, or groups of one device, broadcast nothing: the result is the input (HEAD's folder).
+  HEAD's TTIR verifier's checks on the groups (2-D, ids in [0, number of ids - 1], no repeats) are
+  errors at the op.
 * `all_to_all`: the input is sliced into `split_count` parts along `split_dim`; part i is copied
   (`assign`) and, for each group of the replica groups, sender i sends part j of every other member
   j into it; the parts are concatenated along `concat_dim`.
@@ -91,6 +96,45 @@ def _collective_permute(lw: Emitter, op: Any) -> Any:
     return result
 
 
+def _collective_broadcast(lw: Emitter, op: Any) -> Any:
+    ins = inputs(op)
+    if len(ins) != 1 or "replica_groups" not in op.properties:
+        raise ValueError("takes one operand and the attribute replica_groups")
+    x = ins[0]
+    xt, rt = x.type.resolve(), op.results[0].type.resolve()
+    # The input may already carry its TTNN layout: compare what the TTIR types hold.
+    if tuple(xt.shape) != tuple(rt.shape) or xt.element_type.resolve().text != rt.element_type.resolve().text:
+        raise ValueError("input and output must have the same type")
+    groups = _rows(op.properties["replica_groups"], "replica_groups")
+    _check_replica_groups(groups)
+    if not groups or len(groups[0]) <= 1:
+        return x
+    t = lw.layout_type(op.results[0].type, op)
+    mesh = module_mesh(lw.module)
+    devices = mesh[0] * mesh[1]
+    if any(d >= devices for g in groups for d in g):
+        raise ValueError(f"has the replica groups {groups}; groups are device ids of the {'x'.join(map(str, mesh))} mesh")
+    result = lw.emit("ttnn.assign", [x], t, {}, op.location)
+    for source, *targets in groups:
+        for target in targets:
+            result = point_to_point(lw, op, x, linear_to_coord(source, mesh), linear_to_coord(target, mesh), result, t)
+    return result
+
+
+def _check_replica_groups(groups: list[list[int]]) -> None:
+    """HEAD's verifyReplicaGroups (TTIROps.cpp), its messages."""
+    ids = [d for g in groups for d in g]
+    seen: set[int] = set()
+    for d in ids:
+        if d < 0:
+            raise ValueError("replica_groups values must be positive")
+        if d > len(ids) - 1:
+            raise ValueError(f"replica_groups values must be in the range [0, {len(ids) - 1}], got {d}")
+        if d in seen:
+            raise ValueError("replica_groups must not contain duplicate values")
+        seen.add(d)
+
+
 def _all_to_all(lw: Emitter, op: Any) -> Any:
     ins = inputs(op)
     keys = ("split_dim", "concat_dim", "replica_groups")
@@ -132,4 +176,4 @@ def _i32s(values: list[int]) -> ArrayAttr:
     return ArrayAttr(tuple(IntegerAttr(int(v), I32) for v in values))
 
 
-POINT_TO_POINT_RULES = {"collective_permute": _collective_permute, "all_to_all": _all_to_all}
+POINT_TO_POINT_RULES = {"collective_permute": _collective_permute, "collective_broadcast": _collective_broadcast, "all_to_all": _all_to_all}

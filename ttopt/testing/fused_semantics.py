@@ -1,6 +1,7 @@
 """NumPy semantics of the fused TTIR ops `ttir-fusing` makes, and of the fills and reductions its
 patterns read, for the reference interpreter (ttir_interpreter.py): a fused program must compute
-what its unfused form computes.
+what its unfused form computes. Also the distributed layer norm, on the one device the interpreter
+runs (its statistics gathered from that device alone).
 
 `FUSED` maps an op name to `fn(op, inputs, result_type) -> array` (float64 math, rounded to the
 result type by the interpreter).
@@ -57,6 +58,19 @@ def _rms_norm(op: Operation, ins: list[Array], t: Any) -> Array:
     return y
 
 
+def _distributed_layer_norm(op: Operation, ins: list[Array], t: Any) -> Array:
+    """(input + residual?) normalized over the last dimension, times weight?, plus bias? (HEAD's golden
+    on a one-device cluster axis)."""
+    seg = list(int_values(op.properties.get("operandSegmentSizes")) or (1, 0, 0, 0))
+    rest = iter(ins[1:])
+    weight, bias, residual = (_f(next(rest)) if n else None for n in seg[1:4])
+    x = _f(ins[0]) if residual is None else _f(ins[0]) + residual
+    mean = np.mean(x, axis=-1, keepdims=True)
+    y = (x - mean) / np.sqrt(np.var(x, axis=-1, keepdims=True) + float(_val(op, "epsilon", 1e-5)))
+    y = y if weight is None else y * weight
+    return y if bias is None else y + bias
+
+
 def _sdpa(op: Operation, ins: list[Array], t: Any) -> Array:
     seg = list(int_values(op.properties.get("operandSegmentSizes")) or (1, 1, 1, int(len(ins) > 3), 0))
     q, k, v = (_f(x) for x in ins[:3])
@@ -92,6 +106,7 @@ FUSED: dict[str, Callable[[Operation, list[Array], Any], Array]] = {
     "ttir.linear": _linear,
     "ttir.softmax": lambda op, ins, t: _softmax(_f(ins[0]), int(_val(op, "dimension", -1))),
     "ttir.rms_norm": _rms_norm,
+    "ttir.distributed_layer_norm": _distributed_layer_norm,
     "ttir.relu": lambda op, ins, t: np.maximum(_f(ins[0]), 0.0),
     "ttir.relu6": lambda op, ins, t: np.clip(_f(ins[0]), 0.0, 6.0),
     "ttir.silu": lambda op, ins, t: _f(ins[0]) / (1 + np.exp(-_f(ins[0]))),

@@ -169,8 +169,28 @@ def _fill_cache(op: Operation, ins: list[Array]) -> None:
     cache[_batch_offset(op), :, : x.shape[2], :] = x[0]
 
 
+def _paged_update_cache(op: Operation, ins: list[Array]) -> None:
+    """cache[block, :, pos % block_size, :] = input[0, u, :heads, :] for every user u at pos = index[u].
+
+    The block is the user's page-table entry for pos // block_size (clamped to the table and the
+    cache, as HEAD's golden clamps), or without a page table the user's own row of a static cache
+    (tt-metal's kernel; HEAD's golden, which walks the input's dim 1 as a sequence of one user,
+    agrees with it when a page table is given to one user)."""
+    cache, x, index = ins[:3]
+    table = np.asarray(ins[3]).astype(np.int64) if len(ins) > 3 else None
+    positions = np.asarray(index).astype(np.int64).reshape(-1)
+    blocks, block_size, heads = cache.shape[0], cache.shape[2], cache.shape[1]
+    for u, pos in enumerate(positions):
+        if table is None:
+            block, row = u, int(pos)
+        else:
+            block, row = int(table[u, min(max(int(pos) // block_size, 0), table.shape[1] - 1)]), int(pos) % block_size
+        cache[min(max(block, 0), blocks - 1), :, row, :] = x[0, u, :heads, :]
+
+
 # Ops without results that write their first operand in place (the cache ops).
-IN_PLACE: dict[str, Callable[[Operation, list[Array]], None]] = {"ttir.update_cache": _update_cache, "ttir.fill_cache": _fill_cache}
+IN_PLACE: dict[str, Callable[[Operation, list[Array]], None]] = {
+    "ttir.update_cache": _update_cache, "ttir.fill_cache": _fill_cache, "ttir.paged_update_cache": _paged_update_cache}
 
 
 class Interpreter:
