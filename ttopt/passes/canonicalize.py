@@ -4,7 +4,7 @@ Each pattern matches ops by name (ttopt/passes/patterns.py) and may rewrite one;
 only the patterns of each op's name and revisits the ops a rewrite touched (worklist), so the
 cost stays proportional to what changes. Its own patterns come first, then the registered
 dialect canonicalizations: sdy's (ttopt/sharding/canonicalize_sdy.py) and TTIR's
-(ttopt/dialects/ttir_canonicalize/: tt-mlir's TTIR op folders and canonicalization patterns,
+(ttopt/lowering/ttir_canonicalize/: tt-mlir's TTIR op folders and canonicalization patterns,
 tried per op as MLIR's greedy driver does, folds first). `--trace` lists what fired.
 
 Unlike MLIR's driver, constants a fold creates are built where the folded op stood, not hoisted

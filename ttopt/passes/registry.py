@@ -53,7 +53,7 @@ PASS_MODULES = (
     "ttopt.sharding.global_to_local",
     "ttopt.sharding.close_shardings",
     "ttopt.sharding.canonicalize_sdy",
-    "ttopt.dialects.ttir_canonicalize",
+    "ttopt.lowering.ttir_canonicalize",
     "ttopt.sharding.pipeline",
     "ttopt.sharding.convert_ttir",
     "ttopt.sharding.convert_ttnn",
@@ -69,7 +69,7 @@ PASS_MODULES = (
 # whenever the module they extend is loaded, so a pass sees the same tables whether it was
 # looked up alone or with every other pass.
 EXTENSIONS: dict[str, tuple[str, ...]] = {
-    "ttopt.passes.canonicalize": ("ttopt.sharding.canonicalize_sdy", "ttopt.dialects.ttir_canonicalize"),  # sdy and TTIR canonicalization patterns
+    "ttopt.passes.canonicalize": ("ttopt.sharding.canonicalize_sdy", "ttopt.lowering.ttir_canonicalize"),  # sdy and TTIR canonicalization patterns
     "ttopt.lowering.stablehlo_to_ttir": ("ttopt.lowering.stablehlo_ops",),  # per-family lowerings
 }
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ttopt.dialects.ttir import inputs
-from ttopt.dialects.ttir_canonicalize.edits import replace_with_value
 from ttopt.ir.values import OpResult
+from ttopt.lowering.ttir_canonicalize.edits import replace_with_value
 
 if TYPE_CHECKING:
     from ttopt.ir.operation import Operation

@@ -29,8 +29,8 @@ from typing import TYPE_CHECKING, Any, Callable
 import numpy as np
 
 from ttopt.dialects.ttir import inputs
-from ttopt.dialects.ttir_canonicalize.constant_folds import fold_to
-from ttopt.dialects.ttir_canonicalize.constants import (
+from ttopt.lowering.ttir_canonicalize.constant_folds import fold_to
+from ttopt.lowering.ttir_canonicalize.constants import (
     FOLD_LIMIT,
     Constant,
     constant_of,

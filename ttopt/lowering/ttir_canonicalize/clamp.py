@@ -17,12 +17,12 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from ttopt.dialects.ttir import inputs
-from ttopt.dialects.ttir_canonicalize.constants import is_float, saturate_i32, splat_fill, tensor_of
-from ttopt.dialects.ttir_canonicalize.edits import producer, replace_with_new, single_input
 from ttopt.ir.attributes import ArrayAttr, DenseArrayAttr, FloatAttr, IntegerAttr
 from ttopt.ir.operation import Operation
 from ttopt.ir.rewriter import insert_before
 from ttopt.ir.types import ScalarType, TensorType
+from ttopt.lowering.ttir_canonicalize.constants import is_float, saturate_i32, splat_fill, tensor_of
+from ttopt.lowering.ttir_canonicalize.edits import producer, replace_with_new, single_input
 
 if TYPE_CHECKING:
     from ttopt.ir.attributes import Attribute

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-import ttopt.dialects.ttir_canonicalize  # noqa: F401  (registers the TTIR set)
-from ttopt.dialects.ttir_canonicalize.constants import round_float
+import ttopt.lowering.ttir_canonicalize  # noqa: F401  (registers the TTIR set)
 from ttopt.ir.printer import print_module
+from ttopt.lowering.ttir_canonicalize.constants import round_float
 from ttopt.parse.parser import parse_module
 from ttopt.passes.canonicalize import Canonicalize
 from ttopt.passes.context import PassContext

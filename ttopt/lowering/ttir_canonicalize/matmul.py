@@ -15,13 +15,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ttopt.dialects.ttir import inputs
-from ttopt.dialects.ttir_canonicalize.constants import tensor_of
-from ttopt.dialects.ttir_canonicalize.edits import producer, replace_with_new, single_input
 from ttopt.ir.attributes import ArrayAttr, BoolAttr, IntegerAttr
 from ttopt.ir.operation import Operation
 from ttopt.ir.properties import int_values
 from ttopt.ir.rewriter import insert_before
 from ttopt.ir.types import ScalarType, TensorType
+from ttopt.lowering.ttir_canonicalize.constants import tensor_of
+from ttopt.lowering.ttir_canonicalize.edits import producer, replace_with_new, single_input
 
 if TYPE_CHECKING:
     from ttopt.ir.attributes import Attribute

@@ -30,13 +30,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ttopt.dialects.ttir import inputs
-from ttopt.dialects.ttir_canonicalize.constants import tensor_of
-from ttopt.dialects.ttir_canonicalize.edits import producer, replace_with_new, replace_with_value, single_input
 from ttopt.ir.attributes import ArrayAttr, DenseArrayAttr, IntegerAttr
 from ttopt.ir.operation import Operation
 from ttopt.ir.properties import int_values
 from ttopt.ir.rewriter import insert_before
 from ttopt.ir.types import ScalarType, TensorType
+from ttopt.lowering.ttir_canonicalize.constants import tensor_of
+from ttopt.lowering.ttir_canonicalize.edits import producer, replace_with_new, replace_with_value, single_input
 
 if TYPE_CHECKING:
     from ttopt.ir.values import Value

@@ -16,9 +16,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ttopt.dialects.ttir import inputs
-from ttopt.dialects.ttir_canonicalize.constants import Constant, materialize, splat_fill, tensor_of
-from ttopt.dialects.ttir_canonicalize.edits import replace_with_new, replace_with_value
 from ttopt.ir.values import OpResult
+from ttopt.lowering.ttir_canonicalize.constants import Constant, materialize, splat_fill, tensor_of
+from ttopt.lowering.ttir_canonicalize.edits import replace_with_new, replace_with_value
 
 if TYPE_CHECKING:
     from ttopt.ir.operation import Operation

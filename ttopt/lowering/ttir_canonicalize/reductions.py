@@ -13,11 +13,11 @@ from __future__ import annotations
 from math import prod
 from typing import TYPE_CHECKING
 
-from ttopt.dialects.ttir_canonicalize.constant_folds import fold_to
-from ttopt.dialects.ttir_canonicalize.constants import Constant, constant_of, is_float, materialize, round_float, tensor_of, wrap
-from ttopt.dialects.ttir_canonicalize.edits import replace_with_new, single_input
-from ttopt.dialects.ttir_canonicalize.logical import boolean_valued
 from ttopt.ir.attributes import IntegerAttr
+from ttopt.lowering.ttir_canonicalize.constant_folds import fold_to
+from ttopt.lowering.ttir_canonicalize.constants import Constant, constant_of, is_float, materialize, round_float, tensor_of, wrap
+from ttopt.lowering.ttir_canonicalize.edits import replace_with_new, single_input
+from ttopt.lowering.ttir_canonicalize.logical import boolean_valued
 
 if TYPE_CHECKING:
     from ttopt.ir.operation import Operation

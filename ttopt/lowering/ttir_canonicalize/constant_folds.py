@@ -20,7 +20,11 @@ from math import prod
 
 import numpy as np
 
-from ttopt.dialects.ttir_canonicalize.constants import (
+from ttopt.ir.attributes import DenseArrayAttr
+from ttopt.ir.operation import Operation
+from ttopt.ir.properties import int_values
+from ttopt.ir.rewriter import insert_before
+from ttopt.lowering.ttir_canonicalize.constants import (
     FOLD_LIMIT,
     Constant,
     constant_of,
@@ -31,11 +35,7 @@ from ttopt.dialects.ttir_canonicalize.constants import (
     tensor_of,
     wrap,
 )
-from ttopt.dialects.ttir_canonicalize.edits import replace_with_value, single_input
-from ttopt.ir.attributes import DenseArrayAttr
-from ttopt.ir.operation import Operation
-from ttopt.ir.properties import int_values
-from ttopt.ir.rewriter import insert_before
+from ttopt.lowering.ttir_canonicalize.edits import replace_with_value, single_input
 
 
 def fold_to(op: Operation, const: Constant) -> list[Operation]:

@@ -7,12 +7,12 @@ the reshapes then fold into the ones around it.
 from __future__ import annotations
 
 from ttopt.dialects.ttir import inputs
-from ttopt.dialects.ttir_canonicalize.constants import tensor_of
-from ttopt.dialects.ttir_canonicalize.edits import producer, replace_with_new
 from ttopt.ir.attributes import ArrayAttr, IntegerAttr
 from ttopt.ir.operation import Operation
 from ttopt.ir.rewriter import insert_before
 from ttopt.ir.types import ScalarType, TensorType
+from ttopt.lowering.ttir_canonicalize.constants import tensor_of
+from ttopt.lowering.ttir_canonicalize.edits import producer, replace_with_new
 
 
 def _shape_attr(shape: tuple[int, ...]) -> ArrayAttr:

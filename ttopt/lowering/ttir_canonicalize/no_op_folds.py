@@ -14,10 +14,10 @@ from math import prod
 from typing import TYPE_CHECKING
 
 from ttopt.dialects.ttir import inputs
-from ttopt.dialects.ttir_canonicalize.constants import tensor_of
-from ttopt.dialects.ttir_canonicalize.edits import replace_with_value
 from ttopt.ir.attributes import IntegerAttr
 from ttopt.ir.properties import int_values
+from ttopt.lowering.ttir_canonicalize.constants import tensor_of
+from ttopt.lowering.ttir_canonicalize.edits import replace_with_value
 
 if TYPE_CHECKING:
     from ttopt.ir.attributes import Attribute

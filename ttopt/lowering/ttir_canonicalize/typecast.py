@@ -15,10 +15,10 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
-from ttopt.dialects.ttir_canonicalize.constant_folds import fold_to
-from ttopt.dialects.ttir_canonicalize.constants import Constant, constant_of, int_bits, is_float, is_int, round_float, tensor_of, wrap
-from ttopt.dialects.ttir_canonicalize.edits import producer, replace_with_new, replace_with_value, single_input
 from ttopt.ir.attributes import BoolAttr, UnitAttr
+from ttopt.lowering.ttir_canonicalize.constant_folds import fold_to
+from ttopt.lowering.ttir_canonicalize.constants import Constant, constant_of, int_bits, is_float, is_int, round_float, tensor_of, wrap
+from ttopt.lowering.ttir_canonicalize.edits import producer, replace_with_new, replace_with_value, single_input
 
 if TYPE_CHECKING:
     from ttopt.ir.operation import Operation

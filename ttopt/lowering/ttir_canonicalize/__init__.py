@@ -22,9 +22,9 @@ folds, then its rewrite patterns. One concept per module:
 
 from __future__ import annotations
 
-from ttopt.dialects.ttir_canonicalize.clamp import canonicalize_clamp_tensor, clamp_to_relu6, merge_clamps
-from ttopt.dialects.ttir_canonicalize.constant_folds import fold_data_movement_constant, fold_neg, splat_constant_to_full
-from ttopt.dialects.ttir_canonicalize.data_movement import (
+from ttopt.lowering.ttir_canonicalize.clamp import canonicalize_clamp_tensor, clamp_to_relu6, merge_clamps
+from ttopt.lowering.ttir_canonicalize.constant_folds import fold_data_movement_constant, fold_neg, splat_constant_to_full
+from ttopt.lowering.ttir_canonicalize.data_movement import (
     fold_broadcast,
     fold_concat,
     fold_layout_cast_round_trip,
@@ -37,7 +37,7 @@ from ttopt.dialects.ttir_canonicalize.data_movement import (
     reshape_permute_reshape,
     transpose_to_permute,
 )
-from ttopt.dialects.ttir_canonicalize.elementwise_folds import (
+from ttopt.lowering.ttir_canonicalize.elementwise_folds import (
     BINARY,
     SHIFTS,
     UNARY,
@@ -48,12 +48,12 @@ from ttopt.dialects.ttir_canonicalize.elementwise_folds import (
     fold_unary,
     fold_xor_self,
 )
-from ttopt.dialects.ttir_canonicalize.embedding import squeeze_embedding_indices
-from ttopt.dialects.ttir_canonicalize.logical import fold_logical, fold_where, swap_comparison
-from ttopt.dialects.ttir_canonicalize.matmul import absorb_leading_merge, linear_without_bias_is_matmul, pointwise_conv3d_to_matmul
-from ttopt.dialects.ttir_canonicalize.no_op_folds import fold_empty_scatter, fold_identity_pool, fold_unit_mesh_shard
-from ttopt.dialects.ttir_canonicalize.reductions import fold_sum_of_splat, fold_width_one_topk, prod_of_booleans_is_min
-from ttopt.dialects.ttir_canonicalize.traits import (
+from ttopt.lowering.ttir_canonicalize.embedding import squeeze_embedding_indices
+from ttopt.lowering.ttir_canonicalize.logical import fold_logical, fold_where, swap_comparison
+from ttopt.lowering.ttir_canonicalize.matmul import absorb_leading_merge, linear_without_bias_is_matmul, pointwise_conv3d_to_matmul
+from ttopt.lowering.ttir_canonicalize.no_op_folds import fold_empty_scatter, fold_identity_pool, fold_unit_mesh_shard
+from ttopt.lowering.ttir_canonicalize.reductions import fold_sum_of_splat, fold_width_one_topk, prod_of_booleans_is_min
+from ttopt.lowering.ttir_canonicalize.traits import (
     BINARY_IDEMPOTENT,
     IDEMPOTENT,
     INVOLUTIONS,
@@ -61,7 +61,7 @@ from ttopt.dialects.ttir_canonicalize.traits import (
     fold_idempotence,
     fold_involution,
 )
-from ttopt.dialects.ttir_canonicalize.typecast import fold_consecutive_typecast, fold_typecast
+from ttopt.lowering.ttir_canonicalize.typecast import fold_consecutive_typecast, fold_typecast
 from ttopt.passes.patterns import Pattern, pattern_set, register_canonicalizations
 
 
