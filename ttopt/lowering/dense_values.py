@@ -199,15 +199,19 @@ def nested_text(values: list[Scalar], shape: tuple[int, ...], dst: str) -> str:
     if values and all(v == values[0] and type(v) is type(values[0]) for v in values):
         if not (isinstance(values[0], float) and values[0] != values[0]) or all(v != v for v in values):
             return _spell(values[0], dst)
-    spelled = [_spell(v, dst) for v in values]
+    return nested_literals([_spell(v, dst) for v in values], shape)
 
-    def nest(items: list[str], dims: tuple[int, ...]) -> str:
+
+def nested_literals(items: list[str], shape: tuple[int, ...]) -> str:
+    """Spelled elements in row-major order as a nested dense body (`[[a, b], [c, d]]`)."""
+
+    def nest(part: list[str], dims: tuple[int, ...]) -> str:
         if len(dims) <= 1:
-            return "[" + ", ".join(items) + "]"
+            return "[" + ", ".join(part) + "]"
         step = prod(dims[1:])
-        return "[" + ", ".join(nest(items[i : i + step], dims[1:]) for i in range(0, len(items), step)) + "]"
+        return "[" + ", ".join(nest(part[i : i + step], dims[1:]) for i in range(0, len(part), step)) + "]"
 
-    return nest(spelled, shape if shape else (1,))
+    return nest(items, shape if shape else (1,))
 
 
 def narrowed_body(attr: DenseElementsAttr, src: str, dst: str, shape: tuple[int, ...]) -> str:

@@ -26,7 +26,7 @@ from ttopt.ir.operation import Operation
 from ttopt.ir.rewriter import insert_before
 from ttopt.ir.types import ScalarType, TensorType
 from ttopt.ir.values import OpResult
-from ttopt.lowering.dense_values import DenseValueError, flat_values, nested_text
+from ttopt.lowering.dense_values import DenseValueError, flat_values, nested_literals, nested_text
 from ttopt.lowering.mlir_floats import float_text as mlir_float_text
 from ttopt.lowering.mlir_floats import mlir_float_attr
 
@@ -211,14 +211,7 @@ def dense_body(values: list[Any], shape: tuple[int, ...], element: str) -> str:
     spelled = [mlir_float_text(float(v), element) for v in values]
     if all(t == spelled[0] for t in spelled):
         return spelled[0]
-
-    def nest(items: list[str], dims: tuple[int, ...]) -> str:
-        if len(dims) <= 1:
-            return "[" + ", ".join(items) + "]"
-        step = prod(dims[1:])
-        return "[" + ", ".join(nest(items[i : i + step], dims[1:]) for i in range(0, len(items), step)) + "]"
-
-    return nest(spelled, shape if shape else (1,))
+    return nested_literals(spelled, shape)
 
 
 def materialize(anchor: Operation, const: Constant, result_type: Type) -> Operation:
