@@ -72,3 +72,27 @@ def test_a_reshape_that_does_not_fold_batch_and_heads_is_not_matched() -> None:
     src = src.replace(f'"ttir.matmul"(%q3, %k3) : ({Q3},', '"ttir.matmul"(%q3, %k3) : (tensor<2x64x16xf32>,')
     out, _ = _fuse(src, verified=False)  # the mismatched batch dims make the (unfused) matmul invalid
     assert "ttir.scaled_dot_product_attention" not in _ops(out)
+
+
+COMPOSED_KEY = f"""module {{
+  func.func @f(%x: tensor<1x32x4x16xf32>) -> {Q4} {{
+    %q = "ttir.permute"(%x) <{{permutation = array<i64: 0, 2, 1, 3>}}> : (tensor<1x32x4x16xf32>) -> {Q4}
+    %kt = "ttir.permute"(%x) <{{permutation = array<i64: 0, 2, 3, 1>}}> : (tensor<1x32x4x16xf32>) -> {K4T}
+    %0 = "ttir.matmul"(%q, %kt) : ({Q4}, {K4T}) -> {S4}
+    %c = "ttir.full"() <{{fill_value = 2.500000e-01 : f32, shape = array<i32: 1, 4, 32, 32>}}> : () -> {S4}
+    %1 = "ttir.multiply"(%0, %c) : ({S4}, {S4}) -> {S4}
+    %2 = "ttir.softmax"(%1) <{{dimension = -1 : si32}}> : ({S4}) -> {S4}
+    %3 = "ttir.matmul"(%2, %q) : ({S4}, {Q4}) -> {Q4}
+    return %3 : {Q4}
+  }}
+}}
+"""
+
+
+def test_a_key_transpose_composed_with_the_keys_own_permute_is_still_attention() -> None:
+    """canonicalize composes permute(permute(x)) into one permute, so K^T reaches the matcher as
+    permute(x, [0, 2, 3, 1]) (HEAD's pattern then misses it); K is rebuilt as permute(x, [0, 2, 1, 3])."""
+    out, p = _fuse(COMPOSED_KEY)
+    assert "ttir.scaled_dot_product_attention" in _ops(out) and "ttir.softmax" not in _ops(out)
+    assert "permutation = array<i64: 0, 2, 1, 3>" in out
+    _same_numbers(COMPOSED_KEY, out)

@@ -6,7 +6,9 @@ the last dimension (through one typecast); the scores are `linear(Q, K^T, bias =
 `add(scale(matmul(Q, K^T)), mask)` or `scale(matmul(Q, K^T))`, where scale is a multiply or divide
 by a splat constant on Q, on K (either side of the transpose) or on the scores, never both before
 and after the matmul; K^T is `transpose_b`, a last-two-dimension `ttir.transpose`, or a permute
-swapping the last two dimensions; Q, K, V are rank 4 with one head size, K and V agree on batch,
+swapping the last two dimensions; beyond HEAD, K^T may be any permute of X (canonicalize composes
+K's own permute into the transpose, which HEAD's pattern then misses): K is rebuilt as X permuted
+by that order with its last two entries swapped (cse merges it with an equal Q or V); Q, K, V are rank 4 with one head size, K and V agree on batch,
 heads and sequence, Q's heads are a multiple of K's; a mask is [1|B, 1|Hq, Sq, Sk]; K and V have
 one type, and Q the result's. The op gets `is_causal = false` and the scale found (1.0 without one).
 A NaN-safety `where(row_cond, 0, softmax)` between the softmax and the attention matmul (a
@@ -155,6 +157,16 @@ def _sink_column(scores: Value) -> tuple[Value, Value] | str:
     return _peel_cast(ins[0]), sink
 
 
+def _composed_key(v: Value) -> tuple[Value, tuple[int, ...]] | None:
+    """K^T as one permute of X whose order is not K's last-two swap alone (canonicalize composes
+    K's own permute into the transpose): (X, the order that gives K from X)."""
+    p = producer(v, "ttir.permute")
+    perm = tuple(int_values(p.properties.get("permutation")) or ()) if p is not None else ()
+    if p is None or len(perm) < 2:
+        return None
+    return inputs(p)[0], (*perm[:-2], perm[-1], perm[-2])
+
+
 def _scores(chain: Value, attention: Operation) -> tuple[Value, Value, bool, Value | None, float | None] | None:
     """(Q raw, K raw, K already transposed, mask, post-scale) of the score chain.
 
@@ -242,12 +254,17 @@ def match(attention: Operation) -> Candidate | Rejected | None:
     q, q_scale = _peel_scale(q_raw)
     k_outer, k_after = _peel_scale(k_raw)
     kt = k_outer if k_transposed else _transposed_input(k_outer)
+    k_from: tuple[Value, tuple[int, ...]] | None = None  # K built as permute(X, order) when only K^T exists
     if kt is None:
-        return Rejected(NAME, attention, "K is not transposed over its last two dimensions")
-    k, k_before = _peel_scale(kt)
+        k_from = _composed_key(k_outer)
+        if k_from is None:
+            return Rejected(NAME, attention, "K is not transposed over its last two dimensions")
+        k, k_before = k_from[0], None
+    else:
+        k, k_before = _peel_scale(kt)
     # GQA: K and V expanded from Hkv to Hq heads by the same head-dim repeat_interleave (each under
     # at most one typecast) are read un-expanded, the cast re-applied on the smaller tensor.
-    kg, vg = _gqa(k), _gqa(v)
+    kg, vg = (_gqa(k) if k_from is None else None), _gqa(v)
     gqa = kg is not None and vg is not None and kg[2] == vg[2]
     k_cast = v_cast = None
     if gqa:
@@ -261,6 +278,9 @@ def match(attention: Operation) -> Candidate | Rejected | None:
     scale = pre if pre is not None else post
     qs, ks, vs = shape(q), shape(k), shape(v)
     k_t = TensorType(ks, k_cast.results[0].type.resolve().element_type) if k_cast is not None else k.type.resolve()
+    if k_from is not None:
+        ks = tuple(ks[i] for i in k_from[1])
+        k_t = TensorType(ks, k_t.element_type, k_t.encoding)
     v_t = TensorType(vs, v_cast.results[0].type.resolve().element_type) if v_cast is not None else v.type.resolve()
     if len(qs) != 4 or len(ks) != 4 or len(vs) != 4:
         return Rejected(NAME, attention, "Q, K and V must be rank 4")
@@ -283,6 +303,8 @@ def match(attention: Operation) -> Candidate | Rejected | None:
 
     def build(b: Builder) -> Value:
         kk = b.emit("typecast", [k], k_t) if k_cast is not None else k
+        if k_from is not None:
+            kk = b.emit("permute", [k], k_t, permutation=DenseArrayAttr("i64", k_from[1]))
         vv = b.emit("typecast", [v], v_t) if v_cast is not None else v
         ops = [q, kk, vv] + ([mask] if mask is not None else []) + ([sink] if sink is not None else [])
         out = b.emit("scaled_dot_product_attention", ops, out_t, is_causal=BoolAttr(False),
