@@ -75,3 +75,13 @@ func.func @slice_of_concat_kept(%arg0: tensor<32x64xbf16>, %arg1: tensor<32x64xb
   %2 = "ttnn.slice_static"(%0) <{begins = [32 : i32, 0 : i32], ends = [64 : i32, 64 : i32], step = [2 : i32, 1 : i32]}> : (tensor<64x64xbf16>) -> tensor<16x64xbf16>
   return %1, %2 : tensor<16x64xbf16>, tensor<16x64xbf16>
 }
+
+// A repeat of a B that has 2 batches is not TTNN's single-batch broadcast: it stays.
+// CHECK-LABEL: func.func @matmul_repeat_of_two_batches_kept
+// CHECK: "ttnn.repeat"
+// CHECK: "ttnn.matmul"(%arg0, %0)
+func.func @matmul_repeat_of_two_batches_kept(%arg0: tensor<1x4x32x32xbf16>, %arg1: tensor<1x2x32x32xbf16>) -> tensor<1x4x32x32xbf16> {
+  %0 = "ttnn.repeat"(%arg1) <{repeat_dims = #ttnn.shape<1x2x1x1>}> : (tensor<1x2x32x32xbf16>) -> tensor<1x4x32x32xbf16>
+  %1 = "ttnn.matmul"(%arg0, %0) <{transpose_a = false, transpose_b = false}> : (tensor<1x4x32x32xbf16>, tensor<1x4x32x32xbf16>) -> tensor<1x4x32x32xbf16>
+  return %1 : tensor<1x4x32x32xbf16>
+}

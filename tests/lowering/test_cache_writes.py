@@ -162,3 +162,14 @@ def test_a_cache_read_again_after_the_write_keeps_the_generic_lowering() -> None
         f"  return %3 : {CACHE}", f"  %4 = stablehlo.add %3, %arg0 : {CACHE}\n  return %4 : {CACHE}")  # fmt: skip
     names = _names(_lower(text))
     assert "ttir.update_cache" not in names
+
+
+def test_a_cache_built_in_the_function_keeps_the_generic_lowering() -> None:
+    """A cache made here (zeros) is a value: canonicalize folds it, cse merges equal ones and
+    const-eval hoists it, none of which an in-place write may corrupt; only a function argument
+    (the caller's buffer) is written in place."""
+    text = JAX_DUS.replace("xSx", "x1x").replace("POS", "%2").replace(
+        "%3 = stablehlo.dynamic_update_slice %arg0,",
+        f"%z = stablehlo.constant dense<0.0> : {CACHE}\n  %3 = stablehlo.dynamic_update_slice %z,")  # fmt: skip
+    names = _names(_lower(text))
+    assert "ttir.update_cache" not in names

@@ -104,6 +104,27 @@ func.func @main(%x: tensor<3x10x9x2xf32>, %w: tensor<3x3x3x5xf32>) -> tensor<7x4
 }
 """
 
+# A negative padding along a strided dim: the input is cropped (an output crop is exact only at stride 1).
+NEGATIVE_PADDING_STRIDED = """
+func.func @main(%x: tensor<1x2x10xf32>, %w: tensor<3x2x3xf32>) -> tensor<1x3x4xf32> {
+  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, f, 0]x[o, i, 0]->[b, f, 0],
+    window = {stride = [2], pad = [[-2, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64}
+    : (tensor<1x2x10xf32>, tensor<3x2x3xf32>) -> tensor<1x3x4xf32>
+  return %0 : tensor<1x3x4xf32>
+}
+"""
+
+# The size-1 dim is padded but its output still has extent 1 (stride 2): the window reads the
+# padding zero, so it stays a 2-D convolution.
+PADDED_UNIT_DIM_STRIDED = """
+func.func @main(%x: tensor<1x8x1x20xf32>, %w: tensor<8x1x1x4xf32>) -> tensor<1x8x1x17xf32> {
+  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1],
+    window = {stride = [2, 1], pad = [[1, 0], [0, 0]]} {batch_group_count = 1 : i64, feature_group_count = 8 : i64}
+    : (tensor<1x8x1x20xf32>, tensor<8x1x1x4xf32>) -> tensor<1x8x1x17xf32>
+  return %0 : tensor<1x8x1x17xf32>
+}
+"""
+
 CASES = {
     # name: (text, window: strides, pad, rhs dilation, feature groups, batch groups, layouts)
     "conv1d": (CONV1D, [2], [(1, 0)], [1], 1, 1, ([0, 1, 2], [0, 1, 2], [0, 1, 2])),
@@ -112,6 +133,8 @@ CASES = {
     "pointwise": (POINTWISE, [1, 1], [(0, 0), (0, 0)], [1, 1], 1, 1, ([0, 1, 2, 3], [0, 1, 2, 3], [0, 1, 2, 3])),
     "batch_groups_1d": (BATCH_GROUPS_1D, [1], [(0, 0)], [1], 1, 4, ([2, 0, 1], [2, 0, 1], [1, 2, 0])),
     "batch_groups_2d": (BATCH_GROUPS_2D, [1, 1], [(1, 1), (1, 1)], [1, 1], 1, 2, ([0, 1, 2, 3], [0, 1, 2, 3], [0, 1, 2, 3])),
+    "negative_padding_strided": (NEGATIVE_PADDING_STRIDED, [2], [(-2, 1)], [1], 1, 1, ([0, 1, 2], [0, 1, 2], [0, 1, 2])),
+    "padded_unit_dim_strided": (PADDED_UNIT_DIM_STRIDED, [2, 1], [(1, 0), (0, 0)], [1, 1], 8, 1, ([0, 1, 2, 3], [0, 1, 2, 3], [0, 1, 2, 3])),
     "negative_padding": (NEGATIVE_PADDING, [1, 1], [(0, -1), (-2, 1)], [1, 2], 1, 1, ([3, 0, 1, 2], [3, 0, 1, 2], [2, 3, 0, 1])),
 }
 
@@ -123,6 +146,8 @@ EXPECTED = {
     "batch_groups_1d": {"ttir.conv1d": 4, "ttir.slice_static": 8, "ttir.concat": 1},
     "batch_groups_2d": {"ttir.conv2d": 2, "ttir.conv1d": 0, "ttir.slice_static": 4, "ttir.concat": 1},
     "negative_padding": {"ttir.conv2d": 1, "ttir.slice_static": 1},
+    "negative_padding_strided": {"ttir.conv1d": 1, "ttir.slice_static": 1},
+    "padded_unit_dim_strided": {"ttir.conv1d": 0, "ttir.conv2d": 1},
 }
 
 

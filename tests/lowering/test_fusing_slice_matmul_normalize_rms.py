@@ -157,3 +157,29 @@ def test_an_l2_normalize_or_a_real_clamp_is_not_an_rms_norm() -> None:
     assert "ttir.rms_norm" not in out and any("the scale is not sqrt(4)" in line for line in trace)
     out, trace = _fuse(_normalize(floor="5.000000e-01"))
     assert "ttir.rms_norm" not in out and any("the clamp floor 0.5 is not an epsilon guard" in line for line in trace)
+
+
+# Normalized over dim 1, then multiplied by a weight that varies along dim 2 (of the same size):
+# not the norm's weight, so it stays a multiply after the fused norm.
+GAMMA_ALONG_ANOTHER_DIM = """
+func.func @f(%x: tensor<1x16x16xf32>, %g: tensor<16xf32>) -> tensor<1x16x16xf32> {
+  %two = "ttir.full"() <{shape = array<i32: 1, 16, 16>, fill_value = 2.0 : f32}> : () -> tensor<1x16x16xf32>
+  %sq = "ttir.pow"(%x, %two) : (tensor<1x16x16xf32>, tensor<1x16x16xf32>) -> tensor<1x16x16xf32>
+  %sum = "ttir.sum"(%sq) <{dim_arg = [1 : i32], keep_dim = true}> : (tensor<1x16x16xf32>) -> tensor<1x1x16xf32>
+  %sqrt = "ttir.sqrt"(%sum) : (tensor<1x1x16xf32>) -> tensor<1x1x16xf32>
+  %bcast = "ttir.broadcast"(%sqrt) <{broadcast_dimensions = array<i64: 1, 16, 1>}> : (tensor<1x1x16xf32>) -> tensor<1x16x16xf32>
+  %div = "ttir.div"(%x, %bcast) : (tensor<1x16x16xf32>, tensor<1x16x16xf32>) -> tensor<1x16x16xf32>
+  %scale = "ttir.full"() <{shape = array<i32: 1, 16, 16>, fill_value = 4.0 : f32}> : () -> tensor<1x16x16xf32>
+  %scaled = "ttir.multiply"(%div, %scale) : (tensor<1x16x16xf32>, tensor<1x16x16xf32>) -> tensor<1x16x16xf32>
+  %gr = "ttir.reshape"(%g) <{shape = [1 : i32, 1 : i32, 16 : i32]}> : (tensor<16xf32>) -> tensor<1x1x16xf32>
+  %gb = "ttir.broadcast"(%gr) <{broadcast_dimensions = array<i64: 1, 16, 1>}> : (tensor<1x1x16xf32>) -> tensor<1x16x16xf32>
+  %out = "ttir.multiply"(%scaled, %gb) : (tensor<1x16x16xf32>, tensor<1x16x16xf32>) -> tensor<1x16x16xf32>
+  return %out : tensor<1x16x16xf32>
+}
+"""
+
+
+def test_a_weight_along_another_dim_of_the_same_size_is_not_the_norm_weight() -> None:
+    out, _ = _fuse(GAMMA_ALONG_ANOTHER_DIM)
+    assert "ttir.rms_norm" in op_names(out) and "ttir.multiply" in op_names(out)
+    _same_numbers(GAMMA_ALONG_ANOTHER_DIM, out)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 import ttopt.lowering.ttir_canonicalize  # noqa: F401  (registers the TTIR set)
@@ -261,3 +262,45 @@ def test_embedding_indices_lose_their_unit_dimensions() -> None:
         result="tensor<4x8xf32>",
     )
     assert "ttir.reshape" not in out and '"ttir.embedding"(%arg0, %arg1) : (tensor<4xi32>, tensor<10x8xf32>) -> tensor<4x8xf32>' in out
+
+
+def _values(text: str, args: list[np.ndarray]) -> list[np.ndarray]:
+    from ttopt.testing.ttir_interpreter import run
+
+    return [np.asarray(v) for v in run(parse_module(text), "f", args)]
+
+
+def test_a_slice_of_a_slice_counts_negative_bounds_from_each_slices_own_input() -> None:
+    body = ('  %0 = "ttir.slice_static"(%a) <{begins = [0 : i32], ends = [8 : i32], step = [1 : i32]}> : (tensor<16xf32>) -> tensor<8xf32>\n'
+            '  %1 = "ttir.slice_static"(%0) <{begins = [-4 : i32], ends = [-1 : i32], step = [1 : i32]}> : (tensor<8xf32>) -> tensor<3xf32>\n'
+            '  return %1 : tensor<3xf32>')  # fmt: skip
+    src = f"func.func @f(%a: tensor<16xf32>) -> tensor<3xf32> {{\n{body}\n}}\n"
+    out, _ = _run(body, "%a: tensor<16xf32>", "tensor<3xf32>")
+    assert out.count("ttir.slice_static") == 1 and "begins = [4 : i32], ends = [7 : i32]" in out
+    x = np.arange(16, dtype=np.float32)
+    assert _values(out, [x])[0].tolist() == _values(src, [x])[0].tolist() == [4.0, 5.0, 6.0]
+
+
+def test_an_integer_clamp_bound_past_the_type_saturates_instead_of_wrapping() -> None:
+    body = ('  %c = "ttir.constant"() <{value = dense<[-5, 0, 7, 100]> : tensor<4xi32>}> : () -> tensor<4xi32>\n'
+            '  %0 = "ttir.clamp_scalar"(%c) <{max = 2.14748365E+9 : f32, min = 0.000000e+00 : f32}> : (tensor<4xi32>) -> tensor<4xi32>\n'
+            '  return %0 : tensor<4xi32>')  # fmt: skip
+    out, _ = _run(body, "", "tensor<4xi32>")
+    assert "dense<[0, 0, 7, 100]>" in out
+
+
+def test_clamps_of_disjoint_ranges_do_not_merge() -> None:
+    """clamp(clamp(x, 0, 1), 5, 10) is 5 everywhere; clamp(x, 5, 1) would be 1."""
+    body = ('  %0 = "ttir.clamp_scalar"(%a) <{max = 1.000000e+00 : f32, min = 0.000000e+00 : f32}> : (tensor<4x8xf32>) -> tensor<4x8xf32>\n'
+            '  %1 = "ttir.clamp_scalar"(%0) <{max = 1.000000e+01 : f32, min = 5.000000e+00 : f32}> : (tensor<4x8xf32>) -> tensor<4x8xf32>\n'
+            '  return %1 : tensor<4x8xf32>')  # fmt: skip
+    out, _ = _run(body)
+    assert out.count("ttir.clamp_scalar") == 2
+
+
+def test_reverses_of_one_dim_spelled_negative_and_positive_cancel() -> None:
+    body = ('  %0 = "ttir.reverse"(%a) <{dimensions = array<i64: -1>}> : (tensor<4x8xf32>) -> tensor<4x8xf32>\n'
+            '  %1 = "ttir.reverse"(%0) <{dimensions = array<i64: 1>}> : (tensor<4x8xf32>) -> tensor<4x8xf32>\n'
+            '  return %1 : tensor<4x8xf32>')  # fmt: skip
+    out, _ = _run(body)
+    assert "ttir.reverse" not in out or "dimensions = array<i64>" in out

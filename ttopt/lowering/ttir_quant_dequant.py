@@ -87,6 +87,7 @@ class _Rewriter:
 
     # -- quantize(dequantize(x)) -> requantize(x) ------------------------------------------------
     def requantize(self, op: Operation) -> bool:
+        """quantize(dequantize(x)) as requantize(x) (x itself for equal types); whether it rewrote."""
         dq = getattr(op.operands[0], "op", None) if op.operands else None
         if dq is None or dq.name != "ttir.dequantize" or not dq.operands:
             return False
@@ -103,6 +104,7 @@ class _Rewriter:
 
     # -- commuting a dequantize below an op -----------------------------------------------------
     def commute(self, op: Operation) -> bool:
+        """Move the dequantizes `op` reads below it (or quantize-dequantize after it); whether it rewrote."""
         if id(op) in self.fallbacks or not any(r.uses for r in op.results) or len(op.results) != 1:
             return False
         ins = inputs(op)  # a destination-passing output is not an operand the op computes from

@@ -256,7 +256,10 @@ def _drop_batch_repeat(op: Operation) -> list[Operation] | None:
     a_shape, b_shape = _shape(op.operands[0]), _shape(b)
     if dims is None or a_shape is None or b_shape is None or len(dims) != 4 or len(a_shape) != 4:
         return None
+    src_shape = _shape(rep.operands[0])
     if any((dims[i] != 1) != (i == 1) for i in range(4)) or b_shape[0] != 1 or a_shape[1] != b_shape[1]:
+        return None
+    if src_shape is None or len(src_shape) != 4 or src_shape[1] != 1:  # TTNN broadcasts a single batch only
         return None
     op.set_operand(1, rep.operands[0])
     return [op, rep]

@@ -100,6 +100,15 @@ def _guard(den: Value) -> tuple[float | str, Value]:
     return low, inputs(clamp)[0]
 
 
+
+def _along(g: Value, d: int, rank: int) -> bool:
+    """Whether `g` (read through broadcasts, aligned to `rank` dims from the right) varies only
+    along dim `d`: the weight of a norm over `d`, not a tensor of another dim of the same size."""
+    while (b := producer(g, "ttir.broadcast")) is not None:
+        g = inputs(b)[0]
+    gs = (1,) * (rank - len(shape(g))) + tuple(shape(g))
+    return len(gs) == rank and all(e == 1 for i, e in enumerate(gs) if i != d)
+
 def match(mul: Operation) -> Candidate | Rejected | None:
     """(x / clamp_min(sqrt(sum(x^2, d)), eps)) * sqrt(D) [* gamma] -> rms_norm over d."""
     lhs, rhs = inputs(mul)[:2]
@@ -134,8 +143,9 @@ def match(mul: Operation) -> Candidate | Rejected | None:
         user = next(iter(mul.results[0].uses))
         if user.name == "ttir.multiply":
             a, b = inputs(user)[:2]
-            src = through(b if a is mul.results[0] else a, *LAYOUT)
-            if src is not mul.results[0] and prod(shape(src)) == size:
+            g = b if a is mul.results[0] else a
+            src = through(g, *LAYOUT)
+            if src is not mul.results[0] and prod(shape(src)) == size and _along(g, d, len(xs)):
                 target, gamma = user, src
 
     def build(bld: Builder) -> Value:

@@ -20,8 +20,11 @@ The forms recognised, exactly (anything else keeps the generic lowering):
 * dynamic_update_slice at (0, 0, p, 0) (JAX's `lax.dynamic_update_slice`; HEAD runs it on the
   host): p is clamped into the cache as StableHLO specifies.
 
-The cache is written in place, so the write is used only when the op is the cache value's only
-reader (a later reader of the old cache would see the new one). A scatter drops an update at a
+The cache is written in place, so the write is used only when the cache is a function argument
+(the caller's buffer, as in every model that keeps one: a cache built in the function, such as a
+`zeros`, is a value that folds, merges with equal ones and hoists into const-eval, which an in-place
+write would corrupt) and the op is its only reader (a later reader of the old cache would see the
+new one). A scatter drops an update at a
 position outside the cache, the cache ops do not: positions are taken to be in the cache, as every
 KV-cache kernel takes them.
 """
@@ -34,6 +37,7 @@ from typing import TYPE_CHECKING
 from ttopt.ir.attributes import IntegerAttr
 from ttopt.ir.properties import props
 from ttopt.ir.types import ScalarType
+from ttopt.ir.values import BlockArgument
 from ttopt.lowering.stablehlo_ops.building import element, emit_results, i32_array, reshape_always, shape_of, tensor
 from ttopt.lowering.stablehlo_ops.constant_source import defining, splat
 
@@ -96,9 +100,10 @@ def update_slice_cache_write(low: Lowering, op: Operation) -> Value | None:
 
 
 def _is_cache_pair(cache: Value, update: Value, op: Operation) -> bool:
-    """A 4-D cache (and a 4-D update agreeing with it but on dim 2), the op the cache's only reader."""
+    """A 4-D cache that is a function argument (and a 4-D update agreeing with it but on dim 2),
+    the op the cache's only reader."""
     c, u = shape_of(cache), shape_of(update)
-    if len(c) != 4:
+    if len(c) != 4 or not isinstance(cache, BlockArgument):
         return False
     if len(u) == 4 and (u[0], u[1], u[3]) != (c[0], c[1], c[3]):
         return False

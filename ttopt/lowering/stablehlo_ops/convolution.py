@@ -3,6 +3,11 @@
 * 2-D: `ttir.conv2d` on the NHWC input (permuted from the operand's layout) with the OIHW kernel,
   permuted back to the result's layout. An input dilation with unit window strides is a
   transposed convolution (HEAD's isTransposedConv): `ttir.conv_transpose2d`.
+* 1-D, and 2-D with one spatial dim of extent 1 in input, kernel and output and not padded:
+  `ttir.conv1d` on (N, L, C) between reshapes and permutes.
+* batch_group_count G > 1: G sliced convolutions, concatenated.
+* negative padding: the padding clamped to 0 and the output cropped (HEAD's form), or, along a
+  dim with a window stride, the input cropped (the output crop is exact only at stride 1).
 * 3-D: `ttir.conv3d` in the output's layout, the kernel in OIDHW.
 """
 
@@ -74,6 +79,20 @@ def convolution(low: Lowering, op: Operation) -> list[Value]:
     out = op.results[0].type.resolve()
     if all(v >= 0 for v in conv.pad):
         return [_grouped(low, op, conv, out)]
+    negative = [i for i in range(n) if conv.pad[2 * i] < 0 or conv.pad[2 * i + 1] < 0]
+    if any(conv.strides[i] != 1 for i in negative):
+        # A negative padding drops input elements; cropping the output instead (HEAD's form) is
+        # only exact at stride 1, so a strided dim crops the input.
+        x = op.operands[0]
+        xs = list(shape_of(x))
+        begins, ends = [0] * len(xs), list(xs)
+        for i in negative:
+            dim = d.input_spatial_dimensions[i]
+            begins[dim], ends[dim] = -min(conv.pad[2 * i], 0), xs[dim] + min(conv.pad[2 * i + 1], 0)
+        cropped = tuple(e - b for b, e in zip(begins, ends))
+        x = low.emit("slice_static", [x], tensor(cropped, element(x), x.type.resolve()), begins=i32_array(begins), ends=i32_array(ends),
+                     step=i32_array([1] * len(xs)))  # fmt: skip
+        return [_grouped(low, op, replace(conv, pad=tuple(max(v, 0) for v in conv.pad)), out, x)]
     # HEAD's negative-padding pattern: convolve with the padding clamped to 0, then crop the edges.
     inner = list(out.shape)
     begins, ends = [0] * len(inner), list(inner)
@@ -85,11 +104,12 @@ def convolution(low: Lowering, op: Operation) -> list[Value]:
     return [low.emit("slice_static", [y], out, begins=i32_array(begins), ends=i32_array(ends), step=i32_array([1] * len(inner)))]
 
 
-def _grouped(low: Lowering, op: Operation, conv: _Conv, out: Any) -> Value:
+def _grouped(low: Lowering, op: Operation, conv: _Conv, out: Any, x: Value | None = None) -> Value:
     """The convolution of `op`'s operands; a batch_group_count G > 1 as HEAD's sliceForBatchGroups
     splits it: G input slices along the batch dim and G kernel slices along its output features,
-    one convolution each, concatenated along the output features."""
-    x, w = op.operands[0], op.operands[1]
+    one convolution each, concatenated along the output features. `x` stands for the input when
+    given (a cropped one)."""
+    x, w = x if x is not None else op.operands[0], op.operands[1]
     groups = int(props(op).batch_group_count)
     if groups == 1:
         return _single(low, conv, x, w, out, route_1d=True)
@@ -141,12 +161,12 @@ def _single(low: Lowering, conv: _Conv, x: Value, w: Value, out: Any, route_1d: 
 def _as_conv1d(low: Lowering, conv: _Conv, x: Value, w: Value, out: Any) -> Value | None:
     """A 2-D convolution of which exactly one spatial dim has extent 1 in input, kernel and output
     (a framework's conv1d) as `ttir.conv1d` on (N, L, C), as HEAD's tryEmitDegenerate2dAsConv1d;
-    None for a genuine 2-D one. HEAD does not look at the output's extent and so drops a padding
-    of the size-1 dim; such a convolution stays 2-D here."""
+    None for a genuine 2-D one. HEAD does not look at the size-1 dim's padding and so drops it
+    (the window may read a padding zero instead of the element); such a convolution stays 2-D here."""
     d = conv.d
     xs, ws = shape_of(x), shape_of(w)
     flat = [i for i in range(2) if xs[d.input_spatial_dimensions[i]] == 1 and ws[d.kernel_spatial_dimensions[i]] == 1
-            and out.shape[d.output_spatial_dimensions[i]] == 1]  # fmt: skip
+            and out.shape[d.output_spatial_dimensions[i]] == 1 and conv.pad[2 * i] == conv.pad[2 * i + 1] == 0]  # fmt: skip
     if len(flat) != 1:
         return None
     deg = flat[0]

@@ -47,6 +47,8 @@ def merge_clamps(op: Operation) -> list[Operation] | None:
     # llvm::maximum / minimum: a NaN bound wins.
     lo = math.nan if math.isnan(lo1) or math.isnan(lo2) else max(lo1, lo2)
     hi = math.nan if math.isnan(hi1) or math.isnan(hi2) else min(hi1, hi2)
+    if lo > hi:  # disjoint ranges: the pair is a constant, not clamp(x, lo, hi)
+        return None
     min_attr, max_attr = op.properties["min"].resolve(), op.properties["max"].resolve()
     if isinstance(min_attr, FloatAttr) and isinstance(max_attr, FloatAttr):
         props: dict[str, Attribute] = {"min": FloatAttr(lo, min_attr.type), "max": FloatAttr(hi, max_attr.type)}

@@ -51,6 +51,7 @@ class Constant:
 
     @property
     def splat(self) -> bool:
+        """Whether one value stands for every element."""
         return len(self.values) == 1
 
     def flat(self) -> list[Any]:
@@ -71,10 +72,12 @@ def is_float(element: str) -> bool:
 
 
 def is_int(element: str) -> bool:
+    """Whether `element` names an integer type (`i32`, `si8`, `ui16`, ...)."""
     return re.fullmatch(r"[su]?i\d+", element) is not None
 
 
 def int_bits(element: str) -> int:
+    """The width of the integer type `element`."""
     return int(re.sub(r"^[su]?i", "", element))
 
 
@@ -171,10 +174,6 @@ def splat_fill(v: Value) -> Any:
     return convert_fill(fill.value, element)
 
 
-def is_zero(value: Any) -> bool:
-    return value == 0
-
-
 def is_pos_zero(value: Any) -> bool:
     """+0 (a float -0.0 is not: tt-mlir materializes it as a `full`)."""
     return value == 0 and not (isinstance(value, float) and math.copysign(1.0, value) < 0)
@@ -197,6 +196,13 @@ def fits_fill(value: Any, element: str) -> bool:
     if is_float(element):
         return True
     return element != "i1" and _I32[0] <= int(value) <= _I32[1]
+
+
+def saturate(value: int, element: str) -> int:
+    """`value` clamped to the range of the integer type `element` (unsigned for `ui`, i1 as 0 / 1)."""
+    width = int_bits(element)
+    lo, hi = (0, (1 << width) - 1) if element.startswith("ui") or width == 1 else (-(1 << (width - 1)), (1 << (width - 1)) - 1)
+    return min(max(value, lo), hi)
 
 
 def saturate_i32(value: int) -> int:

@@ -152,9 +152,20 @@ def fold_slice(op: Operation) -> list[Operation] | None:
     b2, e2, s2 = (int_values(op.properties.get(k)) for k in ("begins", "ends", "step"))
     if b1 is None or s1 is None or b2 is None or e2 is None or s2 is None or not (len(b1) == len(s1) == len(b2) == len(e2) == len(s2)):
         return None
+    outer_t, mid_t = tensor_of(inner), tensor_of(src)
+    if outer_t is None or mid_t is None:
+        return None
+    outer, mid = outer_t[1], mid_t[1]
+    if len(outer) != len(b1) or len(mid) != len(b2) or any(x <= 0 for x in (*s1, *s2)):
+        return None
+    # Negative begins and ends count from the end of each slice's own input.
+    start1 = [x + d if x < 0 else x for x, d in zip(b1, outer)]
+    start2, end2 = ([x + d if x < 0 else x for x, d in zip(v, mid)] for v in (b2, e2))
+    if any(e <= b for b, e in zip(start2, end2)):
+        return None
     props = {
-        "begins": _i32s([x + s * y for x, s, y in zip(b1, s1, b2)]),
-        "ends": _i32s([x + s * (e - 1) + 1 for x, s, e in zip(b1, s1, e2)]),
+        "begins": _i32s([x + s * y for x, s, y in zip(start1, s1, start2)]),
+        "ends": _i32s([x + s * (e - 1) + 1 for x, s, e in zip(start1, s1, end2)]),
         "step": _i32s([a * b for a, b in zip(s1, s2)]),
     }
     op.properties.update(props)
@@ -227,7 +238,11 @@ def fold_reverse(op: Operation) -> list[Operation] | None:
     inner_dims = int_values(first.properties.get("dimensions")) if first is not None else None
     if inner is None or inner_dims is None:
         return None
-    odd = sorted({d for d in dims + inner_dims if (dims + inner_dims).count(d) % 2 == 1})
+    rank = len(tensor_of(inner)[1]) if tensor_of(inner) is not None else 0  # type: ignore[index]
+    if rank == 0:
+        return None
+    both = [d % rank for d in (*dims, *inner_dims)]  # -1 and rank - 1 are one dimension
+    odd = sorted({d for d in both if both.count(d) % 2 == 1})
     return replace_with_new(op, "ttir.reverse", [inner], op.results[0].type, {"dimensions": DenseArrayAttr("i64", tuple(odd))})
 
 

@@ -38,6 +38,7 @@ from ttopt.lowering.ttir_canonicalize.constants import (
     is_float,
     is_int,
     round_float,
+    saturate,
     tensor_of,
     wrap,
 )
@@ -246,7 +247,7 @@ def fold_binary(op: Operation) -> list[Operation] | None:
 
 def fold_clamp_constant(op: Operation) -> list[Operation] | None:
     """`clamp_scalar` of a constant is the clamped constant (bounds in the element type; integer
-    bounds truncated toward zero)."""
+    bounds truncated toward zero and saturated to the type's range: a bound past it clamps nothing)."""
     ins = inputs(op)
     if len(ins) != 1 or len(op.results) != 1 or ins[0].type != op.results[0].type:
         return None
@@ -262,7 +263,7 @@ def fold_clamp_constant(op: Operation) -> list[Operation] | None:
     else:
         if not (math.isfinite(float(lo)) and math.isfinite(float(hi))):
             return None
-        lo_i, hi_i = wrap(int(lo), const.element), wrap(int(hi), const.element)
+        lo_i, hi_i = saturate(int(lo), const.element), saturate(int(hi), const.element)
         values = [max(lo_i, min(v, hi_i)) for v in const.values]
     return fold_to(op, Constant(tuple(values), const.element, const.shape))
 

@@ -52,6 +52,7 @@ def swap_comparison(op: Operation) -> list[Operation] | None:
 
 
 def boolean_valued(v: Value) -> bool:
+    """Whether `v` holds only 0 and 1: an i1 tensor, a splat of 0 or 1, or the result of an op that yields booleans."""
     info = tensor_of(v)
     if info is not None and info[0] == "i1":
         return True
