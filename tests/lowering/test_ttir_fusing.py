@@ -675,3 +675,28 @@ def test_ttnn_fusing_puts_a_relu_after_a_conv_into_its_config() -> None:
     assert out.count("conv2d_config = #ttnn.conv2d_config<weights_dtype = bf16, activation = <op_type = relu>>") == 1
     assert out.count('"ttnn.relu"') == 1  # the second conv is read twice
     assert ctx.stats["ttnn-fusing"]["relu.applied"] == 1
+
+
+def test_a_channels_last_conv3d_is_priced_as_the_ttnn_conv3d_it_lowers_to() -> None:
+    """The fusion gate prices ttir.conv3d as tt-metal's conv3d program with HEAD's default blocking
+    (it was free, so folds into a conv3d were unpriced); more output channels cost more."""
+    from ttopt.device import CostModel, preset
+
+    def conv(out_channels: int, channel_dim: int = 4) -> str:
+        return f"""func.func @f(%x: tensor<1x6x26x26x128xbf16>, %w: tensor<{out_channels}x128x3x3x3xbf16>) -> tensor<1x4x24x24x{out_channels}xbf16> {{
+  %0 = "ttir.conv3d"(%x, %w) <{{batch_dim = 0 : i64, channel_dim = {channel_dim} : i64, depth_dim = 1 : i64, groups = 1 : i32, height_dim = 2 : i64,
+                              padding = array<i32: 0, 0, 0>, stride = array<i32: 1, 1, 1>, width_dim = 3 : i64}}>
+      : (tensor<1x6x26x26x128xbf16>, tensor<{out_channels}x128x3x3x3xbf16>) -> tensor<1x4x24x24x{out_channels}xbf16>
+  return %0 : tensor<1x4x24x24x{out_channels}xbf16>
+}}
+"""
+
+    fc = FusionCost(CostModel(preset("wormhole_b0")))
+
+    def estimate(text: str) -> float:
+        op = next(o for o in parse_module(text, "c.mlir").walk() if o.name == "ttir.conv3d")
+        return fc.op(op).ns
+
+    small, large = estimate(conv(32)), estimate(conv(96))
+    assert 0 < small < large
+    assert estimate(conv(32, channel_dim=1)) == 0  # channels-first: priced after its permutes

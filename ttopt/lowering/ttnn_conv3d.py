@@ -42,6 +42,14 @@ def c_in_block(kernel: tuple[int, int, int], in_channels: int) -> int:
     return min(lcm(L1_ALIGNMENT, tile_align), in_channels)
 
 
+def default_config(kernel: tuple[int, int, int], in_channels: int) -> DialectAttr:
+    """The `#ttnn.conv3d_config` HEAD's conversion writes: one voxel per output block, 32 output
+    channels, HEAD's c_in_block, the worker grid (`in_channels` already padded to the tile)."""
+    grid = "x".join(map(str, DEFAULT_WORKER_GRID))
+    return DialectAttr("ttnn.conv3d_config", f"t_out_block = 1, w_out_block = 1, h_out_block = 1, c_out_block = {TILE_WIDTH}, "
+                       f"c_in_block = {c_in_block(kernel, in_channels)}, compute_with_storage_grid_size = #ttcore.grid<{grid}>")  # fmt: skip
+
+
 def prepared_weight_shape(in_channels: int, groups: int, kernel: tuple[int, int, int], out_channels: int) -> tuple[int, int]:
     """The 2-D weight `ttnn.prepare_conv3d_weights` returns (HEAD's getPreparedConv3dWeightsOutputTensor)."""
     aligned = -(-(in_channels // groups) // TILE_WIDTH) * TILE_WIDTH
@@ -100,9 +108,7 @@ def _conv3d(lw: _Lowering, op: Any) -> Any:
                      "value": FloatAttr(0.0, F32)}, loc)  # fmt: skip
     x = lw.emit("ttnn.to_layout", [x], _typed(lw, op, tuple(x.type.resolve().shape), elem, tiled=False), {}, loc)
     block = c_in_block(kernel, in_channels)
-    grid = "x".join(map(str, DEFAULT_WORKER_GRID))
-    config = DialectAttr("ttnn.conv3d_config", f"t_out_block = 1, w_out_block = 1, h_out_block = 1, c_out_block = {TILE_WIDTH}, "
-                         f"c_in_block = {block}, compute_with_storage_grid_size = #ttcore.grid<{grid}>")  # fmt: skip
+    config = default_config(kernel, in_channels)
     device = lw.get_device()
     prepared = lw.emit("ttnn.prepare_conv3d_weights", [w, device],
                        _typed(lw, op, prepared_weight_shape(in_channels, groups, kernel, oc), elem, tiled=False),

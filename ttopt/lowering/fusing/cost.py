@@ -33,6 +33,8 @@ from ttopt.device.layout_info import tensor_tiles
 from ttopt.device.op_families import family_of
 from ttopt.dialects.ttir import inputs
 from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
+from ttopt.ir.attributes import DenseArrayAttr
+from ttopt.ir.properties import int_values
 from ttopt.ir.types import ScalarType, TensorType, static_shape
 
 # A fused op estimated within this fraction of what it replaces counts as no slower: closer
@@ -70,18 +72,20 @@ class _Typed:
 
 
 class _Proxy:
-    """A TTNN op as the cost model reads it: name, operand and result types, no attributes."""
+    """A TTNN op as the cost model reads it: name, operand and result types, and the attributes
+    its estimate reads (none for most ops)."""
 
-    __slots__ = ("name", "operands", "results", "location")
+    __slots__ = ("name", "operands", "results", "location", "properties")
 
-    def __init__(self, name: str, operands: Sequence[TensorType], result: TensorType) -> None:
+    def __init__(self, name: str, operands: Sequence[TensorType], result: TensorType, properties: dict[str, Any] | None = None) -> None:
         self.name = name
         self.operands = [_Typed(t) for t in operands]
         self.results = [_Typed(result)]
         self.location = None
+        self.properties = properties or {}
 
     def get_attr(self, key: str) -> Any:
-        return None
+        return self.properties.get(key)
 
 
 def _dtype(t: TensorType) -> str:
@@ -119,7 +123,9 @@ class FusionCost:
             return OpEstimate(0.0, "free (implicit broadcast)")
         if op.name in HOISTED and all(self._weight(v) for v in inputs(op)):
             return OpEstimate(0.0, "free (parameters only: hoisted to const-eval)")
-        key = (op.name, tuple(v.type.resolve().text for v in inputs(op)), op.results[0].type.resolve().text if op.results else "")
+        key: tuple = (op.name, tuple(v.type.resolve().text for v in inputs(op)), op.results[0].type.resolve().text if op.results else "")
+        if op.name == "ttir.conv3d":  # its layout dims, stride and padding decide the program
+            key += tuple(sorted((k, v.canonical()) for k, v in op.properties.items()))
         est = self._memo.get(key)
         if est is None:
             est = self._memo[key] = self._estimate(op)
@@ -172,6 +178,8 @@ class FusionCost:
             rows, per_row = head_program_rows("ttnn.split_query_key_value_and_split_heads", [static_shape(t) for t in tensors])
             t = tile_row_reader_terms(self.model.params, rows, per_row, _dtype(tensors[0]), True, True, self.model.device.num_cores)
             return OpEstimate(t.ns, "split-heads estimate (nlp_create_qkv_heads)")
+        if op.name == "ttir.conv3d":
+            return self._conv3d(op, tensors, out)
         short = op.name.split(".", 1)[1]
         name = "ttnn." + ("repeat" if short == "broadcast" else TTNN_NAME.get(short, short))
         if short == "square":
@@ -184,6 +192,33 @@ class FusionCost:
             return OpEstimate(0.0, f"not costed ({name})")
         ns += self.bias_ns(tensors[2]) if name == "ttnn.linear" and len(tensors) > 2 else 0.0
         return OpEstimate(ns, name)
+
+    def _conv3d(self, op: Any, tensors: Sequence[TensorType], out: TensorType) -> OpEstimate:
+        """A channels-last `ttir.conv3d` as the `ttnn.conv3d` the conversion writes: input channels
+        padded to the tile, HEAD's default blocking (`ttnn_conv3d.default_config`)."""
+        from ttopt.lowering.ttnn_conv3d import default_config, prepared_weight_shape
+
+        xs, ws, os = (static_shape(t) for t in (tensors[0], tensors[1], out)) if len(tensors) >= 2 else ((), (), ())
+        channel = getattr(op.properties.get("channel_dim"), "value", 4) if op.properties.get("channel_dim") is not None else 4
+        if len(xs) != 5 or len(ws) != 5 or len(os) != 5 or channel % 5 != 4:
+            return OpEstimate(0.0, "not costed (a conv3d not channels-last: costed once its permutes are in)")
+        kernel = (int(ws[2]), int(ws[3]), int(ws[4]))
+        stride = tuple(int_values(op.properties.get("stride")) or (1, 1, 1))
+        stride = stride if len(stride) == 3 else (stride[0],) * 3 if len(stride) == 1 else (1, 1, 1)
+        c = -(-int(xs[4]) // 32) * 32
+        x = TensorType((*xs[:4], c), tensors[0].element_type)
+        groups = getattr(op.properties.get("groups"), "value", 1) if op.properties.get("groups") is not None else 1
+        w = TensorType(prepared_weight_shape(c, int(groups), kernel, int(os[4])), tensors[1].element_type)
+        props = {"kernel_size": DenseArrayAttr("i32", kernel), "stride": DenseArrayAttr("i32", stride), "conv3d_config": default_config(kernel, c)}
+        proxy = _Proxy("ttnn.conv3d", [x, w, *tensors[2:]], out, props)
+        # As the conversion writes it: the input and the result row-major (HEAD's conv3d operand
+        # workaround; its layout pass does not tilize conv3d results), the weight prepared in tiles.
+        x_rows, out_rows = (TTNNLayoutAttr.build(static_shape(t), _dtype(t), tiled=False, buffer_type="dram", memory_layout="interleaved") for t in (x, out))
+        try:
+            ns = self.model.op_cost(proxy, [x_rows, self._layout(w), *(self._layout(t) for t in tensors[2:])], out_rows).ns
+        except (TypeError, ValueError, ArithmeticError, KeyError):
+            return OpEstimate(0.0, "not costed (ttnn.conv3d)")
+        return OpEstimate(ns, "ttnn.conv3d (tt-metal's conv3d program, HEAD's default blocking)")
 
     def _layout(self, t: TensorType) -> TTNNLayoutAttr:
         key = (static_shape(t), t.element_type.resolve().text)
