@@ -4,16 +4,12 @@ reasons, the cost gate, and the numbers kept (reference interpreter)."""
 
 from __future__ import annotations
 
-import numpy as np
-
 from ttopt.ir.printer import PrintOptions, print_module
 from ttopt.ir.verifier import verify
-from ttopt.lowering.ttir_decomposition import decompose
 from ttopt.lowering.ttir_fusing import TTIRFusing
 from ttopt.parse.parser import parse_module
 from ttopt.passes.context import PassContext
-from ttopt.testing.ttir_fusing_runs import op_names
-from ttopt.testing.ttir_interpreter import run
+from ttopt.testing.ttir_fusing_runs import op_names, same_numbers
 
 
 def _fuse(text: str, **options: object) -> tuple[str, list[str]]:
@@ -26,12 +22,7 @@ def _fuse(text: str, **options: object) -> tuple[str, list[str]]:
 
 
 def _same_numbers(before: str, after: str) -> None:
-    a, b = parse_module(before, "a.mlir"), parse_module(after, "b.mlir")
-    decompose(a)  # the interpreter reads channel-last convs, as the fusing pass sees them
-    rng = np.random.default_rng(0)
-    args = [rng.standard_normal(tuple(x.type.resolve().shape)).astype(np.float32) for x in a.functions()[0].regions[0].entry.args]
-    for x, y in zip(run(a, "f", args), run(b, "f", args)):
-        np.testing.assert_allclose(np.asarray(y, np.float64), np.asarray(x, np.float64), rtol=2e-4, atol=1e-4)
+    same_numbers(before, after, atol=1e-4, decomposed=True)
 
 
 X5, P5, W5 = "tensor<1x4x6x6x8xbf16>", "tensor<1x4x8x8x8xbf16>", "tensor<8x8x3x3x3xbf16>"

@@ -5,16 +5,13 @@ linear output moved onto the operand that produces the sliced dimension (Permute
 
 from __future__ import annotations
 
-import numpy as np
-
 from ttopt.ir.printer import print_module
 from ttopt.ir.verifier import verify
 from ttopt.lowering.backend_pipeline import TTIRToTTNNBackendPipeline
 from ttopt.lowering.ttir_fusing import TTIRFusing
 from ttopt.parse.parser import parse_module
 from ttopt.passes.context import PassContext
-from ttopt.testing.ttir_fusing_runs import op_names
-from ttopt.testing.ttir_interpreter import run
+from ttopt.testing.ttir_fusing_runs import op_names, same_numbers
 
 
 def _fuse(text: str, **options: object) -> tuple[str, list[str]]:
@@ -27,11 +24,7 @@ def _fuse(text: str, **options: object) -> tuple[str, list[str]]:
 
 
 def _same_numbers(before: str, after: str) -> None:
-    a, b = parse_module(before, "a.mlir"), parse_module(after, "b.mlir")
-    rng = np.random.default_rng(0)
-    args = [rng.standard_normal(tuple(x.type.resolve().shape)).astype(np.float32) for x in a.functions()[0].regions[0].entry.args]
-    for x, y in zip(run(a, "f", args), run(b, "f", args)):
-        np.testing.assert_allclose(np.asarray(y, np.float64), np.asarray(x, np.float64), rtol=2e-4, atol=1e-4)
+    same_numbers(before, after, atol=1e-4)
 
 
 def _sliced(op: str, a: str, b: str, out: str, begins: str, ends: str, step: str, sliced: str, bias: str = "", flags: str = "") -> str:

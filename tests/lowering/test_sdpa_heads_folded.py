@@ -3,12 +3,9 @@
 
 from __future__ import annotations
 
-import numpy as np
-
-from ttopt.parse.parser import parse_module
 from ttopt.testing.ttir_fusing_runs import fuse_ttir as _fuse
 from ttopt.testing.ttir_fusing_runs import op_names as _ops
-from ttopt.testing.ttir_interpreter import run
+from ttopt.testing.ttir_fusing_runs import same_numbers
 
 Q4, K4T, S4 = "tensor<1x4x32x16xf32>", "tensor<1x4x16x32xf32>", "tensor<1x4x32x32xf32>"
 Q3, K3T, S3 = "tensor<4x32x16xf32>", "tensor<4x16x32xf32>", "tensor<4x32x32xf32>"
@@ -40,11 +37,7 @@ def _folded(unfold_result: bool = True, fold: str = "4 : i32, 32 : i32, 16 : i32
 
 
 def _same_numbers(before: str, after: str) -> None:
-    a, b = parse_module(before, "a.mlir"), parse_module(after, "b.mlir")
-    rng = np.random.default_rng(0)
-    args = [rng.standard_normal(tuple(x.type.resolve().shape)).astype(np.float32) for x in a.functions()[0].regions[0].entry.args]
-    for x, y in zip(run(a, "f", args), run(b, "f", args)):
-        np.testing.assert_allclose(np.asarray(y, np.float64), np.asarray(x, np.float64), rtol=2e-4, atol=1e-5)
+    same_numbers(before, after)
 
 
 def test_folded_attention_unfolded_again_becomes_one_4d_sdpa() -> None:

@@ -13,6 +13,7 @@ from ttopt.lowering.ttir_fusing import TTIRFusing
 from ttopt.lowering.ttnn_fusing import TTNNFusing
 from ttopt.parse.parser import parse_module
 from ttopt.passes.context import PassContext
+from ttopt.testing.ttir_fusing_runs import same_numbers
 from ttopt.testing.ttir_interpreter import run
 from ttopt.testing.ttir_transformer import transformer
 
@@ -31,13 +32,7 @@ def _ops(text: str) -> list[str]:
     return re.findall(r"\"(ttir\.[a-z_0-9]+)\"", text)
 
 
-def _same_numbers(before: str, after: str, seed: int = 0, rtol: float = 2e-4, atol: float = 1e-5, scale: float = 1.0) -> None:
-    a, b = parse_module(before, "a.mlir"), parse_module(after, "b.mlir")
-    func = a.functions()[0]
-    rng = np.random.default_rng(seed)
-    args = [(scale * rng.standard_normal(tuple(x.type.resolve().shape))).astype(np.float32) for x in func.regions[0].entry.args]
-    for x, y in zip(run(a, "f", args), run(b, "f", args)):
-        np.testing.assert_allclose(np.asarray(y, np.float64), np.asarray(x, np.float64), rtol=rtol, atol=atol)
+_same_numbers = same_numbers
 
 
 def _module(sig: str, body: str, ret: str) -> str:
