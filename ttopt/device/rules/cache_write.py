@@ -11,20 +11,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ttopt.device.layout_info import layout_info, tensor_tiles
-from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
+from ttopt.device.rules.common import value_layout
 
 if TYPE_CHECKING:
     from ttopt.device.cost_model import CostModel, OpCost
 
 CACHE_WRITES = frozenset({"ttnn.fill_cache", "ttnn.paged_fill_cache", "ttnn.update_cache", "ttnn.paged_update_cache"})
 
-
-def _layout(v: Any) -> TTNNLayoutAttr:
-    enc = v.type.resolve().encoding
-    typed = getattr(enc.resolve(), "typed", None) if enc is not None else None
-    if not isinstance(typed, TTNNLayoutAttr):
-        raise ValueError("a cache operand has no TTNN layout")
-    return typed
 
 
 def cache_write_cost(model: CostModel, op: Any) -> OpCost:
@@ -33,4 +26,5 @@ def cache_write_cost(model: CostModel, op: Any) -> OpCost:
         raise ValueError(f"{op.name} needs a cache and an input")
     cache, x = op.operands[0], op.operands[1]
     shape = tuple(int(d) for d in x.type.resolve().shape)
-    return model._stream("data_movement", tensor_tiles(shape), [shape], (layout_info(_layout(x)),), shape, layout_info(_layout(cache)))
+    src, dst = (layout_info(value_layout(v, "a cache operand")) for v in (x, cache))
+    return model._stream("data_movement", tensor_tiles(shape), [shape], (src,), shape, dst)

@@ -231,6 +231,15 @@ class OpContext:
         raise Illegal(f"no {h.buffer.value} {h.memory_layout.value} layout fits the result")
 
 
+def value_layout(v: Any, what: str) -> TTNNLayoutAttr:
+    """The `#ttnn.ttnn_layout` on `v`'s tensor type (ValueError naming `what` without one)."""
+    enc = v.type.resolve().encoding
+    typed = getattr(enc.resolve(), "typed", None) if enc is not None else None
+    if not isinstance(typed, TTNNLayoutAttr):
+        raise ValueError(f"{what} has no TTNN layout")
+    return typed
+
+
 def describe(info: LayoutInfo) -> str:
     """Short text of a layout for reasons."""
     return info.short()

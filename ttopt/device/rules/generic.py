@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 from ttopt.device.layout_info import layout_info
 from ttopt.device.presets import unary_kind
+from ttopt.device.rules.common import value_layout
 from ttopt.dialects.ttkernel_program import program_body, summarize
-from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
 from ttopt.ir.types import TensorType
 
 if TYPE_CHECKING:
@@ -46,13 +46,6 @@ def generic_io(op: Any) -> GenericIO:
         raise ValueError("ttnn.generic has no tensor operand")
     return GenericIO(tuple(tensors[:-1]), tensors[-1])
 
-
-def _layout(v: Any) -> TTNNLayoutAttr:
-    enc = v.type.resolve().encoding
-    typed = getattr(enc.resolve(), "typed", None) if enc is not None else None
-    if not isinstance(typed, TTNNLayoutAttr):
-        raise ValueError("a ttnn.generic operand has no TTNN layout")
-    return typed
 
 
 def _kernel_body_calls(op: Any, symbol: str) -> list[str]:
@@ -109,7 +102,7 @@ def generic_l1(op: Any) -> int:
     body = program_body(op)
     own = summarize(body).cb_bytes if body is not None else 0
     io = generic_io(op)
-    return own + sum(layout_info(_layout(v)).per_core_bytes for v in (*io.inputs, io.output))
+    return own + sum(layout_info(value_layout(v, "a ttnn.generic operand")).per_core_bytes for v in (*io.inputs, io.output))
 
 
 def generic_cost(model: CostModel, op: Any) -> OpCost:
@@ -117,8 +110,8 @@ def generic_cost(model: CostModel, op: Any) -> OpCost:
     from ttopt.device.layout_info import tensor_tiles
 
     io = generic_io(op)
-    ins = tuple(layout_info(_layout(v)) for v in io.inputs)
-    out = layout_info(_layout(io.output))
+    ins = tuple(layout_info(value_layout(v, "a ttnn.generic operand")) for v in io.inputs)
+    out = layout_info(value_layout(io.output, "a ttnn.generic operand"))
     shapes = [tuple(v.type.resolve().shape) for v in io.inputs]
     out_shape = tuple(io.output.type.resolve().shape)
     per_tile = compute_cycles_per_tile(op, model.params)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ttopt.device.layout_info import layout_info, tensor_tiles
-from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
+from ttopt.device.rules.common import value_layout
 from ttopt.ir.types import TensorType
 
 if TYPE_CHECKING:
@@ -19,13 +19,6 @@ if TYPE_CHECKING:
 
 MOE_GPT = "ttnn.moe_gpt"
 
-
-def _layout(v: Any) -> TTNNLayoutAttr:
-    enc = v.type.resolve().encoding
-    typed = getattr(enc.resolve(), "typed", None) if enc is not None else None
-    if not isinstance(typed, TTNNLayoutAttr):
-        raise ValueError("a ttnn.moe_gpt tensor has no TTNN layout")
-    return typed
 
 
 def _shape(v: Any) -> tuple[int, ...]:
@@ -40,4 +33,4 @@ def moe_gpt_cost(model: CostModel, op: Any) -> OpCost:
     out = max(op.results, key=lambda r: tensor_tiles(_shape(r)))
     shapes = [_shape(v) for v in ins]
     work = tensor_tiles(shapes[4]) + tensor_tiles(shapes[5])
-    return model._stream("data_movement", work, shapes, tuple(layout_info(_layout(v)) for v in ins), _shape(out), layout_info(_layout(out)))
+    return model._stream("data_movement", work, shapes, tuple(layout_info(value_layout(v, "a ttnn.moe_gpt tensor")) for v in ins), _shape(out), layout_info(value_layout(out, "a ttnn.moe_gpt tensor")))

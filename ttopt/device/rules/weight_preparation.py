@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ttopt.device.layout_info import layout_info, tensor_tiles
-from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
+from ttopt.device.rules.common import value_layout
 
 if TYPE_CHECKING:
     from ttopt.device.cost_model import CostModel, OpCost
@@ -19,13 +19,6 @@ if TYPE_CHECKING:
 WEIGHT_PREPARATIONS = frozenset({"ttnn.prepare_conv2d_weights", "ttnn.prepare_conv2d_bias",
                                  "ttnn.prepare_conv_transpose2d_weights", "ttnn.prepare_conv_transpose2d_bias"})  # fmt: skip
 
-
-def _layout(v: Any) -> TTNNLayoutAttr:
-    enc = v.type.resolve().encoding
-    typed = getattr(enc.resolve(), "typed", None) if enc is not None else None
-    if not isinstance(typed, TTNNLayoutAttr):
-        raise ValueError("a weight preparation tensor has no TTNN layout")
-    return typed
 
 
 def preparation_cost(model: CostModel, op: Any) -> OpCost:
@@ -35,4 +28,5 @@ def preparation_cost(model: CostModel, op: Any) -> OpCost:
     w, out = op.operands[0], op.results[0]
     shape = tuple(int(d) for d in w.type.resolve().shape)
     out_shape = tuple(int(d) for d in out.type.resolve().shape)
-    return model._stream("data_movement", tensor_tiles(out_shape), [shape], (layout_info(_layout(w)),), out_shape, layout_info(_layout(out)))
+    src, dst = (layout_info(value_layout(v, "a weight preparation tensor")) for v in (w, out))
+    return model._stream("data_movement", tensor_tiles(out_shape), [shape], (src,), out_shape, dst)
