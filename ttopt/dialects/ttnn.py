@@ -5,6 +5,7 @@ from typing import Any
 
 from ttopt.dialects.format_base import D2MFormat
 from ttopt.dialects.ttnn_verifiers import VERIFIERS
+from ttopt.ir.attributes import DialectAttr
 from ttopt.ir.opdef import OP_DEFS, PURE, OpDef, register, register_verifiers
 
 _P = frozenset({PURE})
@@ -135,6 +136,16 @@ NOT_PURE = frozenset({
 IN_PLACE_WRITERS = frozenset(f"ttnn.{n}" for n in (
     "update_cache", "paged_update_cache", "fill_cache", "paged_fill_cache", "batch_norm_training", "adamw",
     "point_to_point", "write_tensor", "copy", "generic", "dump_tensor"))  # fmt: skip
+
+
+def shape_values(a: Any) -> tuple[int, ...] | None:
+    """The dims of a `#ttnn.shape<AxBxC>` attribute (a repeat's `repeat_dims`), or None."""
+    a = a.resolve() if a is not None else None
+    body = getattr(a, "body", None) if isinstance(a, DialectAttr) and a.name == "ttnn.shape" else None
+    if not isinstance(body, str):
+        return None
+    parts = [d.strip() for d in body.split("x")]
+    return tuple(int(d) for d in parts) if all(d.isdigit() for d in parts) else None
 
 def _pure(name: str, results: object) -> bool:
     """Whether an op of OTHER is side-effect free (NOT_PURE, IN_PLACE_WRITERS and ops without results are not)."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from ttopt.device.rules.data_movement import reshape_shapes_view
-from ttopt.ir.attributes import DialectAttr
+from ttopt.dialects.ttnn import shape_values
 from ttopt.ir.properties import int_values
 from ttopt.ir.types import TensorType
 from ttopt.optimizer.analyses import current_layout, ranked_shape
@@ -63,12 +63,9 @@ def _pad_view(op: Any, ti: TensorType, to: TensorType) -> bool:
 
 def _repeat_view(op: Any) -> bool:
     a = op.get_attr("repeat_dims")
-    a = a.resolve() if a is not None else None
-    body = getattr(a, "body", None) if isinstance(a, DialectAttr) else None
-    if body is None:
-        dims = int_values(a)
-        return dims is not None and all(d == 1 for d in dims)
-    return all(d.strip() == "1" for d in body.split("x"))
+    dims = shape_values(a)
+    dims = dims if dims is not None else int_values(a)
+    return dims is not None and all(d == 1 for d in dims)
 
 
 def _permute_view(op: Any, ti: TensorType, to: TensorType) -> bool:

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Callable
 
-from ttopt.dialects.ttnn import IN_PLACE_WRITERS
+from ttopt.dialects.ttnn import IN_PLACE_WRITERS, shape_values
 from ttopt.ir.attributes import ArrayAttr, DenseArrayAttr, IntegerAttr
 from ttopt.ir.edit_journal import untrack_op
 from ttopt.ir.opdef import OP_DEFS, PURE
@@ -270,22 +270,9 @@ def _shape(v: Value) -> tuple[int, ...] | None:
     return tuple(shape) if shape is not None and all(isinstance(d, int) for d in shape) else None
 
 
-def _ints(a: Attribute | None) -> list[int] | None:
+def _ints(a: Attribute | None) -> tuple[int, ...] | None:
     """The integers of an array attribute (`[1 : i32, ...]`, `array<i64: ...>`, `#ttnn.shape<AxB>`), or None."""
-    if a is None:
-        return None
-    vals = int_values(a)
-    if vals is not None:
-        return list(vals)
-    body = getattr(a.resolve(), "body", None)
-    if isinstance(body, str):  # `#ttnn.shape<1x16x1x1>`
-        parts = body.strip().split("x")
-        return [int(d) for d in parts] if all(d.strip().isdigit() for d in parts) else None
-    items = getattr(a.resolve(), "items", None)
-    if items is None:
-        return None
-    out = [getattr(x.resolve(), "value", None) for x in items]
-    return out if all(isinstance(x, int) for x in out) else None  # type: ignore[return-value]
+    return int_values(a) if int_values(a) is not None else shape_values(a)
 
 
 # Ops that are pure data-layout conversions (their result type carries the whole effect).
