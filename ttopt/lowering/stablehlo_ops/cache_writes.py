@@ -32,6 +32,7 @@ KV-cache kernel takes them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from math import prod
 from typing import TYPE_CHECKING
 
 from ttopt.ir.attributes import IntegerAttr
@@ -119,9 +120,7 @@ def _windowed(low: Lowering, cache: Value, indices: Value, update: Value, dn: Sc
     scatter_dims = [d for d in range(len(u)) if d not in window]
     ivd = dn.vector_dim(len(ishape))
     batch = [ishape[d] for d in range(len(ishape)) if d != ivd]
-    s = 1
-    for e in batch:
-        s *= e
+    s = prod(batch)
     if len(scatter_dims) > 1 or (scatter_dims and u[scatter_dims[0]] != s) or (not scatter_dims and s != 1):
         return None
     # [B, N, H] window plus S: the window dims in operand order, the positions third
@@ -231,7 +230,7 @@ def _affine(v: Value) -> tuple[int | None, int, int] | None:
 
 def _uniform_source(v: Value) -> Value | None:
     """The one-element tensor `v` is a broadcast copy of (the same position everywhere), or None."""
-    while _volume(v) != 1:
+    while prod(shape_of(v)) != 1:
         op = defining(v)
         if op is None or op.name not in _COPIES:
             return None
@@ -242,10 +241,3 @@ def _uniform_source(v: Value) -> Value | None:
         v = op.operands[0]
         op = defining(v)
     return v
-
-
-def _volume(v: Value) -> int:
-    n = 1
-    for e in shape_of(v):
-        n *= e
-    return n
