@@ -12,6 +12,9 @@ if TYPE_CHECKING:
     from ttopt.ir.resources import FileMetadata
 
 
+CPU_MODULE = "ttcore.cpu_module"
+
+
 class Module:
     """The builtin.module op (implicit when the file has bare top-level ops) and the alias table."""
 
@@ -31,8 +34,20 @@ class Module:
         return self.op.walk()
 
     def functions(self) -> list[Operation]:
-        """`func.func` ops, including those nested in wrapper modules (ttcore.device_module)."""
-        return [op for op in self.op.walk() if op.name == "func.func"]
+        """`func.func` ops, including those nested in wrapper modules (ttcore.device_module), but not
+        the host functions of a `ttcore.cpu_module` (device passes never rewrite those)."""
+        found: list[Operation] = []
+        stack = [self.op]
+        while stack:
+            op = stack.pop()
+            if op.name == "func.func":
+                found.append(op)
+            if op.name == CPU_MODULE:
+                continue
+            for region in reversed(op.regions):
+                for block in reversed(region.blocks):
+                    stack.extend(reversed(block.ops))
+        return found
 
     def lookup_symbol(self, name: str) -> Operation | None:
         """The op whose `sym_name` is `name` (first match, any depth)."""
