@@ -54,22 +54,29 @@ conversion (resolve_composites.py). The TTIR fusion switches (`enable-fusing-con
 `enable-permute-matmul-fusion`, `enable-permute-slice-after-matmul-fusion`) go to `ttir-fusing` when it declares them.
 `mock-system-desc-arch` names the device preset when there is no `system-desc-path`.
 `enable-create-d2m-subgraphs` outlines eltwise chains into `ttnn.d2m_subgraph` before the optimizer
-and compiles them into `ttnn.generic` ops after it (lowering/d2m/). tt-mlir's other pipeline option
-`enable-cpu-hoisted-const-eval` is accepted with the value that matches what ttopt does; any other
-value is a usage error naming the option.
+and compiles them into `ttnn.generic` ops after it (lowering/d2m/).
 
-`ttir-to-ttnn-common-pipeline` is the same pipeline: tt-mlir's backend pipeline is its common
-pipeline followed by the runtime steps, which only lower the CPU module (ttopt makes none).
+Host code (cpu_hoist.py): ops tagged `ttir.should_hoist` always, and under
+`enable-cpu-hoisted-const-eval=true` the const-eval subgraphs (hoisted in TTIR first, as tt-mlir's
+common pipeline does), move to host functions of a `ttcore.cpu_module`, called from the device
+program in 32-bit types. The runtime steps lower that module to LLVM (`convert-cpu-module-to-llvm`,
+tt-mlir's ttnn-common-to-runtime-pipeline) and wrap the program in `ttcore.device_module`. ttopt's
+default is `enable-cpu-hoisted-const-eval=false` (tt-mlir's is true): const-eval runs on the device.
+A program without host code is not wrapped (tt-mlir wraps every program).
+
+`ttir-to-ttnn-common-pipeline` is the same pipeline without the runtime steps: the CPU module stays
+TTIR, as tt-mlir's common pipeline leaves it for its ttnn-common-to-runtime-pipeline.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, ClassVar, Iterator
 
 from ttopt.device.presets import CHIP_PRESETS
 from ttopt.ir.diagnostics import Diagnostic, op_position
 from ttopt.lowering.compute_config import FIDELITY_CHOICES, TRISTATE, TTNNSetComputeKernelConfig
+from ttopt.lowering.device_module import cpu_inner_module
 from ttopt.lowering.ttcore_device import MOCK_ARCHS
 from ttopt.optimizer.policies import DEFAULT_POLICY, policy_names
 from ttopt.passes.base import Pass, option
@@ -89,6 +96,7 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
 
     name = "ttir-to-ttnn-backend-pipeline"
     summary = "TTIR to an optimized TTNN program: convert-ttir-to-ttnn, ttnn-optimizer (optimization-level / enable-optimizer), ttnn-deallocate"
+    runtime_steps: ClassVar[bool] = True  # the CPU module lowered to LLVM (tt-mlir's ttnn-common-to-runtime-pipeline)
 
     optimization_level: int = option(0, "0: no optimizer; 1: optimizer without memory layout analysis; 2: with it")
     enable_optimizer: bool = option(False, "Run the ttnn-optimizer (memory-layout-analysis-enabled decides the analysis)")
@@ -125,7 +133,7 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
     # tt-mlir's pipeline options ttopt accepts with their values that match what it does; any
     # other value is a usage error naming the option (UNSUPPORTED_VALUES).
     mock_system_desc_arch: str = option("wormhole_b0", "Device preset used without system-desc-path (tt-mlir's mock system desc arch)", choices=MOCK_ARCHS)
-    enable_cpu_hoisted_const_eval: bool = option(False, "Hoist const-eval subgraphs to a CPU module: ttopt has no CPU module, only false is accepted (tt-mlir's default is true)")
+    enable_cpu_hoisted_const_eval: bool = option(False, "Run const-eval subgraphs on the host: hoisted in TTIR to a ttcore.cpu_module in 32-bit types, lowered to LLVM (tt-mlir's default is true)")
     enable_trace: bool = option(False, "Capture each forward function's device computation in a trace (ttnn-trace-hoist-transform), replayed by ttnn.capture_or_execute_trace")
     experimental_weight_dtype: str = option("none", "Block-float dtype of parameter-only matmul/linear weights (ttnn-weight-dtype-conversion, hoisted by const-eval; none: unchanged)", choices=BFP_DTYPES)
     experimental_kv_cache_dtype: str = option("none", "Block-float dtype of the KV cache arguments (ttnn-kv-cache-dtype-conversion; none: unchanged)", choices=BFP_DTYPES)
@@ -280,6 +288,7 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
                            "" if self.enable_quant_dequant_conversion_pass else "enable-quant-dequant-conversion-pass=false")  # fmt: skip
         yield PipelineStep(n, "ttir-fusing", self.ttir_fusing() if self.enable_fusing_pass else None, "" if self.enable_fusing_pass else "enable-fusing-pass=false")
         yield PipelineStep(n, "canonicalize", _new("canonicalize"))
+        yield from self.cpu_hoisting(n)
         yield PipelineStep(n + 1, "convert-ttir-to-ttnn", self.convert())
         yield PipelineStep(n + 1, "ttnn-resolve-composites", self.resolve_composites())
         yield PipelineStep(n + 1, "ttnn-fusing", self.ttnn_fusing() if self.enable_fusing_pass else None, "" if self.enable_fusing_pass else "enable-fusing-pass=false")
@@ -344,6 +353,24 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
             yield PipelineStep(n + 4, "ttnn-deallocate", _new("ttnn-deallocate"))
         else:
             yield PipelineStep(n + 4, "ttnn-deallocate", skipped="deallocate=false")
+        # tt-mlir's ttnn-common-to-runtime-pipeline: the host functions become LLVM, beside the device module.
+        host = cpu_inner_module(module) is not None
+        if self.runtime_steps:
+            yield PipelineStep(n + 5, "convert-cpu-module-to-llvm", _new("convert-cpu-module-to-llvm") if host else None,
+                               "" if host else "no ttcore.cpu_module")  # fmt: skip
+        yield PipelineStep(n + 5, "ttcore-wrap-device-module", _new("ttcore-wrap-device-module") if host else None,
+                           "" if host else "no ttcore.cpu_module")  # fmt: skip
+
+    def cpu_hoisting(self, n: int) -> Iterator[PipelineStep]:
+        """Ops tagged ttir.should_hoist, then (enable-cpu-hoisted-const-eval) the const-eval
+        subgraphs, hoisted to the host in TTIR, as tt-mlir's common pipeline does before it
+        converts: const-eval hoisting runs on TTIR here, decomposed first (the CPU path's form)."""
+        yield PipelineStep(n, "cpu-hoist-manually-tagged", _new("cpu-hoist-manually-tagged"))
+        hoist = self.enable_cpu_hoisted_const_eval and self.enable_const_eval
+        why = "" if hoist else "enable-cpu-hoisted-const-eval=false or enable-const-eval=false"
+        yield PipelineStep(n, "ttir-to-ttir-decomposition", _new("ttir-to-ttir-decomposition") if hoist else None, why)
+        yield PipelineStep(n, "const-eval-hoist-transform", self.const_eval(prepare=False) if hoist else None, why)
+        yield PipelineStep(n, "cpu-hoist-const-eval", _new("cpu-hoist-const-eval") if hoist else None, why)
 
 
     def compute_config(self) -> Pass:
@@ -394,9 +421,7 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
 
 
 # tt-mlir pipeline options whose non-default values ask for what ttopt does not do, and why.
-UNSUPPORTED_VALUES = {
-    "enable-cpu-hoisted-const-eval": "ttopt does not hoist const-eval subgraphs to a CPU module (pass enable-cpu-hoisted-const-eval=false)",
-}
+UNSUPPORTED_VALUES: dict[str, str] = {}
 
 # Pipeline switches of TTIR fusion patterns -> ttir-fusing's option (tt-mlir's TTIRFusingOptions).
 FUSING_SWITCHES = {"enable_fusing_conv2d_with_multiply_pattern": "ttnn-enable-conv2d-with-multiply-pattern",
@@ -425,4 +450,5 @@ class TTIRToTTNNCommonPipeline(TTIRToTTNNBackendPipeline):
     """tt-mlir's common pipeline: the backend pipeline without the runtime steps (CPU module lowering)."""
 
     name = "ttir-to-ttnn-common-pipeline"
-    summary = "TTIR to TTNN as the backend pipeline, without its runtime steps (which lower only a CPU module; ttopt makes none)"
+    summary = "TTIR to TTNN as the backend pipeline, without its runtime steps (the CPU module stays TTIR)"
+    runtime_steps: ClassVar[bool] = False

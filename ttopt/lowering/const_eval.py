@@ -93,7 +93,7 @@ def reached_arguments(v: Any, avoid: Any = None) -> set[int] | None:
 
 
 # -- 1. conv2d weight preparation ------------------------------------------------------------------
-def _host_row_major(v: Any, anchor: Operation, aliaser: LayoutAliaser, new: list[Operation]) -> Any:
+def host_row_major(v: Any, anchor: Operation, aliaser: LayoutAliaser, new: list[Operation]) -> Any:
     """`v` on the host, row-major (a `ttnn.from_device`, then a `ttnn.to_layout`, as needed)."""
     lay = current_layout(v.type)
     t = v.type.resolve()
@@ -183,7 +183,7 @@ def prepare_conv2d(func: Any, aliaser: LayoutAliaser) -> int:
         base = conv.location.name if conv.location is not None else None
         kind = conv.name.removeprefix("ttnn.")
         new: list[Operation] = []
-        hw = _host_row_major(w, conv, aliaser, new)
+        hw = host_row_major(w, conv, aliaser, new)
         groups = getattr(conv.properties["groups"].resolve(), "value", 1)
         shape = prep.prepared_shape(ranked_shape(wt), int(groups))
         prepared = TTNNLayoutAttr.build(shape, in_lay.dtype, buffer_type="dram", memory_layout="interleaved")
@@ -201,7 +201,7 @@ def prepare_conv2d(func: Any, aliaser: LayoutAliaser) -> int:
             b = conv.operands[2]
             bt = b.type.resolve()
             if isinstance(bt, TensorType) and len(ranked_shape(bt)) == 4:
-                hb = _host_row_major(b, conv, aliaser, new)
+                hb = host_row_major(b, conv, aliaser, new)
                 blay = TTNNLayoutAttr.build(ranked_shape(bt), in_lay.dtype, buffer_type="dram",
                                             memory_layout="interleaved")  # fmt: skip
                 pb = Operation(prep.bias, [hb, device], [aliaser.tensor_type(bt, blay)],

@@ -38,9 +38,10 @@ from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
 from ttopt.ir.attributes import ArrayAttr, BoolAttr, DenseArrayAttr, DenseElementsAttr, DialectAttr, FloatAttr, IntegerAttr
 from ttopt.ir.diagnostics import Diagnostic, op_position
 from ttopt.ir.opdef import OP_DEFS
-from ttopt.ir.operation import Operation
+from ttopt.ir.operation import Block, Operation
 from ttopt.ir.properties import int_values, props
 from ttopt.ir.types import OpaqueType, ScalarType, TensorType, static_shape
+from ttopt.lowering.cpu_hoist import is_cpu_declaration, is_hoisted_call
 from ttopt.lowering.dense_values import DenseValueError, mlir_spelled_body, narrow_value, narrowed_body, splat_fill_value
 from ttopt.lowering.mlir_floats import mlir_float_attr
 from ttopt.lowering.op_error import OpError
@@ -57,6 +58,8 @@ from ttopt.lowering.ttnn_ccl_ops import CCL_MULTI_RESULT, CCL_RULES
 from ttopt.lowering.ttnn_conv1d import CONV1D_RULES
 from ttopt.lowering.ttnn_conv3d import CONV3D_RULES
 from ttopt.lowering.ttnn_conv_transpose import CONV_TRANSPOSE_RULES
+from ttopt.lowering.ttnn_cpu_calls import convert_call, host_declaration
+from ttopt.lowering.ttnn_cpu_calls import to_layout as cpu_to_layout
 from ttopt.lowering.ttnn_direct import DIRECT_MULTI_RESULT, DIRECT_RULES
 from ttopt.lowering.ttnn_fused import FUSED_RULES
 from ttopt.lowering.ttnn_group_norm import GROUP_NORM_RULES
@@ -178,7 +181,7 @@ class _Lowering:
         self.group_norm_decomposition = group_norm_decomposition
         self.func = func
         self.aliaser = aliaser
-        self.block = func.regions[0].entry
+        self.block = func.regions[0].entry if func.regions and func.regions[0].blocks else Block()  # a declaration has none
         self.device: Any = None
         self.out: list[Operation] = []
 
@@ -262,6 +265,9 @@ class _Lowering:
                 for r, v in zip(op.results, op.operands):  # folded away, as tt-mlir's backend pipeline does
                     r.replace_all_uses_with(v)
                 op.drop_all_references()
+                continue
+            if is_hoisted_call(op):
+                convert_call(self, op)
                 continue
             if not op.name.startswith("ttir."):
                 for r in op.results:
@@ -701,6 +707,7 @@ RULES.update(SDPA_TRAINING_RULES)
 RULES.update(GROUP_NORM_RULES)
 RULES.update(CCL_RULES)
 RULES.update(ADAMW_RULES)
+RULES["to_layout"] = cpu_to_layout
 
 
 @register_pass
@@ -722,6 +729,9 @@ class ConvertTTIRToTTNN(Pass):
         aliaser = LayoutAliaser(module)
         count = 0
         for func in module.functions():
+            if is_cpu_declaration(func):
+                host_declaration(_Lowering(module, func, aliaser), func)
+                continue
             if not func.regions or not func.regions[0].blocks:
                 continue
             if len(func.regions[0].blocks) != 1:

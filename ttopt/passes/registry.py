@@ -30,6 +30,8 @@ PASS_MODULES = (
     "ttopt.lowering.deallocate",
     "ttopt.lowering.compute_config",
     "ttopt.lowering.const_eval",
+    "ttopt.lowering.device_module",
+    "ttopt.lowering.cpu_hoist",
     "ttopt.lowering.trace",
     "ttopt.lowering.kv_cache_dtype",
     "ttopt.lowering.weight_dtype",

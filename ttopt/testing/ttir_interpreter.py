@@ -197,7 +197,9 @@ class Interpreter:
     """Evaluates the functions of one module."""
 
     def __init__(self, module: Module) -> None:
-        self.funcs = {getattr(f.properties.get("sym_name"), "value", ""): f for f in module.functions()}
+        # Every definition, the host functions of a ttcore.cpu_module included (a CPU-hoisted call's callee).
+        self.funcs = {getattr(f.properties.get("sym_name"), "value", ""): f for f in module.walk()
+                      if f.name == "func.func" and f.regions and f.regions[0].blocks}  # fmt: skip
         self.lanes = 0  # > 0 while a scalar region body runs on arrays (results keep their lanes)
 
     def call(self, name: str, args: list[Array]) -> list[Array]:
@@ -212,7 +214,7 @@ class Interpreter:
             ins = [env[id(v)] for v in op.operands]
             if op.name in ("func.return", "stablehlo.return"):
                 return ins
-            if op.name == "func.call":
+            if op.name in ("func.call", "ttcore.load_cached"):  # a const-eval function runs as a call
                 outs = self.call(op.properties["callee"].resolve().root, ins)
             elif op.name in IN_PLACE:
                 IN_PLACE[op.name](op, ins)
@@ -250,7 +252,7 @@ class Interpreter:
             return COMPARE[str(enum_value(a("comparison_direction")))](*ins)
         if name in ELEMENTWISE and op.dialect in ("stablehlo", "ttir", "chlo"):
             return ELEMENTWISE[name](*ins)
-        if name in ("convert", "typecast"):
+        if name in ("convert", "typecast", "to_layout"):  # to_layout: the CPU hoisting's 32-bit conversions
             return ins[0].astype(dtype_of(t))
         if name == "bitcast_convert":
             return ins[0].view(dtype_of(t))

@@ -1,0 +1,85 @@
+"""The device side of CPU-hoisted functions in `convert-ttir-to-ttnn` (tt-mlir's TTNNLayout rules for
+`ttir.cpu_hoisted_call` calls and `forward_cpu_declaration` functions).
+
+A hoisted function runs on the host, so its declaration takes and returns row-major tensors in system
+memory, and each `ttir.to_layout` the hoisting put around the call moves a tensor across: to the host
+(`ttnn.from_device`, an untilize, then the typecast on the host, as HEAD's CHECKs have it:
+`ttnn.typecast` of the host argument, no `ttnn.from_device` once const-eval inputs arrive in system
+memory) or back to the device (the typecast on the host, `ttnn.to_device`, then the tilize).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ttopt.ir.attributes import TypeAttr
+from ttopt.ir.types import FunctionType, TensorType
+from ttopt.lowering.const_eval import host_row_major
+from ttopt.lowering.cpu_hoist import is_hoisted_call
+from ttopt.optimizer.analyses import current_layout
+
+if TYPE_CHECKING:
+    from ttopt.lowering.ttir_to_ttnn import _Lowering
+
+
+def _host(lw: _Lowering, v: Any, target: TensorType, op: Any) -> Any:
+    """`v` (a device or host tensor) as a row-major host tensor of `target`'s element type."""
+    moved: list[Any] = []
+    v = host_row_major(v, op, lw.aliaser, moved)
+    lw.out.extend(moved)
+    out = lw.layout_type(target, op, host=True, tiled=False)
+    if out.resolve() != v.type.resolve():
+        v = lw.emit("ttnn.typecast", [v], out)
+    return v
+
+
+def _device(lw: _Lowering, v: Any, target: TensorType, op: Any) -> Any:
+    """A host tensor `v` on the device in `target`'s element type and default (tiled DRAM) layout."""
+    host = lw.layout_type(target, op, host=True, tiled=False)
+    if host.resolve() != v.type.resolve():
+        v = lw.emit("ttnn.typecast", [v], host)
+    rm = lw.layout_type(target, op, tiled=False)
+    v = lw.emit("ttnn.to_device", [v, lw.get_device()], rm)
+    tiled = lw.layout_type(target, op)
+    if tiled.resolve() != rm.resolve():
+        v = lw.emit("ttnn.to_layout", [v], tiled)
+    return v
+
+
+def to_layout(lw: _Lowering, op: Any) -> Any:
+    """`ttir.to_layout` between a device tensor and a CPU-hoisted call's host tensor."""
+    target = op.results[0].type.resolve()
+    src = op.operands[0]
+    if any(is_hoisted_call(u) for u in op.results[0].users):
+        return _host(lw, src, target, op)
+    lay = current_layout(src.type)
+    if lay is not None and lay.is_system_memory:
+        return _device(lw, src, target, op)
+    raise ValueError("converts between device tensors; ttopt lowers ttir.to_layout only around CPU-hoisted calls")
+
+
+def convert_call(lw: _Lowering, call: Any) -> None:
+    """A hoisted call (appended to the conversion's output): operands moved to the host, results
+    row-major in system memory, and moved to the device for readers other than a `ttir.to_layout`
+    (a hoisted op of the forward function, `ttir.should_hoist`, has no conversions around it)."""
+    moved: list[Any] = []
+    call.set_operands([host_row_major(v, call, lw.aliaser, moved) for v in call.operands])
+    lw.out.extend(moved)
+    for r in call.results:
+        r.type = lw.layout_type(r.type, call, host=True, tiled=False)
+    lw.out.append(call)
+    for r in call.results:
+        others = [u for u in r.users if u.name != "ttir.to_layout"]
+        if others:
+            device = _device(lw, r, r.type.resolve(), call)
+            for u in others:
+                u.set_operands([device if v is r else v for v in u.operands])
+
+
+def host_declaration(lw: _Lowering, func: Any) -> None:
+    """A CPU-hoisted declaration's signature in system memory (it has no body to convert)."""
+    ft = func.properties["function_type"].type.resolve()
+    func.properties["function_type"] = TypeAttr(FunctionType(
+        tuple(lw.layout_type(t, func, host=True, tiled=False) for t in ft.inputs),
+        tuple(lw.layout_type(t, func, host=True, tiled=False) for t in ft.results),
+    ))  # fmt: skip
