@@ -131,6 +131,8 @@ register(
         "llvm.func", operands=0, results=0, traits=frozenset({ISOLATED}), format=LLVMFuncFormat(),
         extra={"needs_terminator": True, "body_optional": True}, summary="an LLVM function",
     ),
+    # The initializer region is empty for a global with a `value`: held without a region, printed `({\n})`.
+    OpDef("llvm.mlir.global", operands=0, results=0, extra={"body_optional": True}, summary="a global variable or constant"),
     OpDef("llvm.return", operands=(0, 1), results=0, traits=frozenset({TERMINATOR}), summary="return from an LLVM function"),
     OpDef("llvm.br", results=0, traits=frozenset({TERMINATOR}), summary="unconditional branch"),
     OpDef("llvm.cond_br", operands=(1, None), results=0, traits=frozenset({TERMINATOR}), summary="conditional branch"),

@@ -92,7 +92,7 @@ class _Function:
             gtype = f"array<{d} x {gtype}>"
         props = {"sym_name": StringAttr(name), "global_type": TypeAttr(llvm_type("!llvm." + gtype)), "value": attr, "constant": UnitAttr(),
                  "linkage": _linkage("internal"), "addr_space": IntegerAttr(0, I32, "0 : i32")}  # fmt: skip
-        self.globals_.append(Operation("llvm.mlir.global", properties=props, regions=[Region()], location=self.b.location))
+        self.globals_.append(Operation("llvm.mlir.global", properties=props, location=self.b.location))
         return self.b.op("llvm.mlir.addressof", [], PTR, {"global_name": SymbolRefAttr(name)})
 
 
