@@ -345,3 +345,38 @@ def test_jaxlibs_mlir_verifies_the_lowered_module() -> None:
     end = text.rindex("}", 0, text.rindex("}"))
     m = ir.Module.parse(text[start:end], context=jm.make_ir_context())
     assert m.operation.verify()
+
+
+# ---- more ops of const-eval subgraphs (rotary tables, masks) ------------------------------------------
+@pytest.mark.parametrize("el", ["f32", "i32"])
+def test_arange_then_cos_like_a_rotary_table(el: str) -> None:
+    out = t((2, 5), el)
+    body = [f'%0 = "ttir.arange"() <{{arange_dimension = 1 : i64, end = 13 : si64, start = 3 : si64, step = 2 : si64}}> : () -> {out}']
+    if el == "f32":
+        body += [f'%1 = "ttir.cos"(%0) : ({out}) -> {out}', f"return %0, %1 : {out}, {out}"]
+        same_numbers(func([], body, [out, out]), [], rtol=1e-5)
+    else:
+        same_numbers(func([], body + [f"return %0 : {out}"], [out]), [])
+
+
+@pytest.mark.parametrize("el,bounds", [("f32", "max = 1.5 : f32, min = -0.5 : f32"), ("i32", "max = 4 : i32, min = -3 : i32")])
+def test_clamp_scalar(el: str, bounds: str) -> None:
+    x = f32(3, 4) if el == "f32" else i32(3, 4)
+    same_numbers(one_op("ttir.clamp_scalar", [t((3, 4), el)], t((3, 4), el), bounds), [strided(x)])
+
+
+def test_reverse_of_a_strided_argument() -> None:
+    same_numbers(one_op("ttir.reverse", [t((3, 4, 2))], t((3, 4, 2)), "dimensions = array<i64: 0, 2>"), [strided(f32(3, 4, 2))])
+
+
+@pytest.mark.parametrize("el", ["f32", "i32"])
+def test_prod(el: str) -> None:
+    x = f32(2, 3, lo=0.5, hi=1.5) if el == "f32" else i32(2, 3, lo=-3, hi=4)
+    same_numbers(one_op("ttir.prod", [t((2, 3), el)], t((2,), el), "dim_arg = [1 : i32], keep_dim = false"), [x], rtol=1e-5)
+
+
+@pytest.mark.parametrize("op", ["logical_and", "logical_or", "logical_xor", "logical_not"])
+def test_logical_ops_on_booleans(op: str) -> None:
+    n = 1 if op == "logical_not" else 2
+    ins = [RNG.integers(0, 2, (2, 3)).astype(np.bool_) for _ in range(n)]
+    same_numbers(one_op(f"ttir.{op}", [t((2, 3), "i1")] * n, t((2, 3), "i1")), ins)

@@ -177,7 +177,8 @@ FLOAT_OPS: dict[str, Callable[..., Any]] = {
 }  # fmt: skip
 INT_OPS: dict[str, Callable[[int, int], int]] = {
     "llvm.add": lambda a, b: a + b, "llvm.sub": lambda a, b: a - b, "llvm.mul": lambda a, b: a * b,
-    "llvm.intr.smax": max, "llvm.intr.smin": min,
+    "llvm.intr.smax": max, "llvm.intr.smin": min, "llvm.and": lambda a, b: a & b, "llvm.or": lambda a, b: a | b,
+    "llvm.xor": lambda a, b: a ^ b,
 }  # fmt: skip
 
 
@@ -277,6 +278,8 @@ class LLVMInterpreter:
             return int(x)
         if name in ("llvm.sitofp", "llvm.uitofp"):
             return np.float32(ins[0])
+        if name == "llvm.trunc":
+            return _wrap(ins[0], _bits(rt))
         if name == "llvm.zext":
             return ins[0] & ((1 << _bits(short_type(op.operands[0].type))) - 1)
         if name == "llvm.getelementptr":

@@ -26,10 +26,12 @@ INT_UNARY = frozenset({"neg", "abs", "relu", "sign"})
 BINARY = frozenset({"add", "subtract", "multiply", "div", "maximum", "minimum", "pow", "remainder"})
 INT_BINARY = BINARY - {"pow"}
 COMPARE = frozenset({"eq", "ne", "gt", "ge", "lt", "le"})
-REDUCE = frozenset({"sum", "mean", "max", "min"})
-CREATION = frozenset({"constant", "full", "zeros", "ones"})
-DATA_MOVEMENT = frozenset({"typecast", "reshape", "permute", "transpose", "broadcast", "concat", "slice_static", "repeat"})
-OPS = frozenset(f"ttir.{n}" for n in FLOAT_UNARY | BINARY | COMPARE | REDUCE | CREATION | DATA_MOVEMENT | {"where", "matmul"})
+LOGICAL = frozenset({"logical_and", "logical_or", "logical_xor", "logical_not"})
+REDUCE = frozenset({"sum", "mean", "max", "min", "prod"})
+CREATION = frozenset({"constant", "full", "zeros", "ones", "arange"})
+DATA_MOVEMENT = frozenset({"typecast", "reshape", "permute", "transpose", "broadcast", "concat", "slice_static", "repeat", "reverse"})
+OPS = frozenset(f"ttir.{n}" for n in FLOAT_UNARY | BINARY | COMPARE | LOGICAL | REDUCE | CREATION | DATA_MOVEMENT
+                | {"where", "matmul", "clamp_scalar"})  # fmt: skip
 
 
 def lowerable(op: Operation) -> bool:
@@ -86,6 +88,16 @@ def _attributes(op: Operation, name: str) -> str | None:
             return "operand and result element types differ"
         allowed = {"f32": FLOAT_UNARY | BINARY, "i32": INT_UNARY | INT_BINARY}.get(res_el, frozenset())
         return None if name in allowed else f"'{op.name}' is not lowered for {res_el} elements"
+    if name in LOGICAL:
+        if len(ins) != (1 if name == "logical_not" else 2) or not _broadcastable([shape(v) for v in ins], shape(out)):
+            return "unexpected operands"
+        return None if all(element(v) == "i1" for v in [*ins, out]) else f"'{op.name}' is lowered for i1 operands and result only"
+    if name == "clamp_scalar":
+        bounds = [op.get_attr(k) for k in ("min", "max")]
+        if len(ins) != 1 or shape(ins[0]) != shape(out) or element(ins[0]) != res_el or res_el == "i1":
+            return "expected one f32 or i32 operand of the result's shape and type"
+        ok = all(isinstance(b.resolve() if b is not None else None, (FloatAttr, IntegerAttr)) for b in bounds)
+        return None if ok else "expected numeric min and max"
     if name in COMPARE:
         if len(ins) != 2 or not _broadcastable([shape(v) for v in ins], shape(out)):
             return "operand shapes do not broadcast to the result's"
@@ -108,6 +120,16 @@ def _creation(op: Operation, name: str) -> str | None:
         v = op.get_attr("value")
         r = v.resolve() if v is not None else None
         return None if isinstance(r, DenseElementsAttr) else "expected a dense<...> value"
+    if name == "arange":
+        vals = [getattr(op.get_attr(k), "value", None) for k in ("start", "end", "step", "arange_dimension")]
+        out = op.results[0]
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in vals) or element(out) == "i1":
+            return "expected integer start, end, step and arange_dimension, and an f32 or i32 result"
+        start, end, step, dim = (int(v) for v in vals)  # type: ignore[arg-type]
+        rank = len(shape(out))
+        if not -rank <= dim < rank or step == 0 or len(range(start, end, step)) != shape(out)[dim % rank]:
+            return "the range does not fill the result's arange_dimension"
+        return None
     if name == "full":
         fill = op.get_attr("fill_value")
         r = fill.resolve() if fill is not None else None
@@ -155,6 +177,9 @@ def _shaped(op: Operation, name: str, ins: list[tuple[int, ...]], out: tuple[int
         if sum(s[d] for s in ins) != out[d] or any(element(v) != element(op.results[0]) for v in op.operands):
             return "operands do not add up to the result"
         return None
+    if name == "reverse":
+        dims = ints("dimensions")
+        return None if _dims_ok(dims, rank) and ins[0] == out else "expected dimensions within the operand's rank, each once"
     if name == "slice_static":
         b, e, s = ints("begins"), ints("ends"), ints("step")
         if b is None or e is None or s is None or not len(b) == len(e) == len(s) == rank or any(x <= 0 for x in s):

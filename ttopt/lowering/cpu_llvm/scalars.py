@@ -63,6 +63,20 @@ def binary(b: Builder, name: str, element: str, x: Value, y: Value) -> Value:
     return b.select(zero, b.const(0, I32), q)
 
 
+def logical(b: Builder, name: str, xs: list[Value]) -> Value:
+    """`ttir.logical_*` of i1 elements."""
+    if name == "logical_not":
+        return b.binary("xor", xs[0], b.const(True, I1))
+    return b.binary(name[len("logical_") :], xs[0], xs[1])
+
+
+def clamp(b: Builder, element: str, x: Value, lo: float | int, hi: float | int) -> Value:
+    """`min(max(x, lo), hi)` (NaN stays NaN, as numpy's clip)."""
+    if element == "f32":
+        return b.binary("intr.minimum", b.binary("intr.maximum", x, b.const(float(lo), F32)), b.const(float(hi), F32))
+    return b.binary("intr.smin", b.binary("intr.smax", x, b.const(int(lo), I32)), b.const(int(hi), I32))
+
+
 def compare(b: Builder, name: str, element: str, x: Value, y: Value) -> Value:
     """The i1 of `ttir.<name>` on two elements (NaN compares unequal to everything)."""
     if element == "f32":
@@ -81,7 +95,7 @@ def convert(b: Builder, x: Value, src: str, dst: str) -> Value:
     return b.cast("fptosi", x, I32) if dst == "i32" else b.cast("sitofp", x, F32)
 
 
-REDUCE_INIT = {("sum", "f32"): 0.0, ("mean", "f32"): 0.0, ("max", "f32"): float("-inf"), ("min", "f32"): float("inf"),
+REDUCE_INIT = {("prod", "f32"): 1.0, ("prod", "i32"): 1, ("sum", "f32"): 0.0, ("mean", "f32"): 0.0, ("max", "f32"): float("-inf"), ("min", "f32"): float("inf"),
                ("sum", "i32"): 0, ("max", "i32"): INT32_MIN, ("min", "i32"): INT32_MAX}  # fmt: skip
-REDUCE_STEP = {("sum", "f32"): "fadd", ("mean", "f32"): "fadd", ("max", "f32"): "intr.maximum", ("min", "f32"): "intr.minimum",
+REDUCE_STEP = {("prod", "f32"): "fmul", ("prod", "i32"): "mul", ("sum", "f32"): "fadd", ("mean", "f32"): "fadd", ("max", "f32"): "intr.maximum", ("min", "f32"): "intr.minimum",
                ("sum", "i32"): "add", ("max", "i32"): "intr.smax", ("min", "i32"): "intr.smin"}  # fmt: skip

@@ -10,8 +10,8 @@ from ttopt.ir.attributes import BoolAttr, DenseElementsAttr, FloatAttr, IntegerA
 from ttopt.ir.properties import int_values
 from ttopt.ir.values import Value
 from ttopt.lowering.cpu_llvm import scalars
-from ttopt.lowering.cpu_llvm.builder import F32, Builder
-from ttopt.lowering.cpu_llvm.lowerable import BINARY, COMPARE, FLOAT_UNARY, REDUCE, element, matmul_shapes, shape
+from ttopt.lowering.cpu_llvm.builder import F32, I32, Builder
+from ttopt.lowering.cpu_llvm.lowerable import BINARY, COMPARE, FLOAT_UNARY, LOGICAL, REDUCE, element, matmul_shapes, shape
 from ttopt.lowering.cpu_llvm.views import ELEMENT, View, row_major, volume
 from ttopt.lowering.dense_values import flat_values, splat_value
 
@@ -44,6 +44,15 @@ def lower(fn: Lowering, op: Operation, ins: list[View]) -> View:
         return _map(fn, out_shape, out_el, ins, lambda xs: scalars.unary(b, name, out_el, xs[0]))
     if name in BINARY:
         return _map(fn, out_shape, out_el, ins, lambda xs: scalars.binary(b, name, out_el, xs[0], xs[1]))
+    if name in LOGICAL:
+        return _map(fn, out_shape, out_el, ins, lambda xs: scalars.logical(b, name, xs))
+    if name == "clamp_scalar":
+        lo, hi = (getattr(op.get_attr(k), "value", 0) for k in ("min", "max"))
+        return _map(fn, out_shape, out_el, ins, lambda xs: scalars.clamp(b, out_el, xs[0], lo, hi))
+    if name == "arange":
+        return _arange(fn, op, out_shape, out_el)
+    if name == "reverse":
+        return ins[0].reversed(b, [d % len(out_shape) for d in ints("dimensions")])
     if name in COMPARE:
         src = ins[0].element
         return _map(fn, out_shape, out_el, ins, lambda xs: scalars.convert(b, scalars.compare(b, name, src, xs[0], xs[1]), "i1", out_el))
@@ -131,6 +140,21 @@ def _scalar_const(b: Builder, value: float | int | bool | None, element: str) ->
     if element == "i1":
         return b.const(bool(v), ELEMENT["i1"])
     return b.const(int(v), ELEMENT["i32"])
+
+
+def _arange(fn: Lowering, op: Operation, out_shape: tuple[int, ...], out_el: str) -> View:
+    """start + i * step along arange_dimension, computed in i64 and converted to the element type."""
+    b = fn.b
+    start, step, dim = (int(getattr(op.get_attr(k), "value", 0)) for k in ("start", "step", "arange_dimension"))
+    dim %= len(out_shape)
+    out = fn.alloc(out_shape, out_el)
+
+    def body(idx: list[Value]) -> None:
+        v = b.add(b.mul(idx[dim], b.i64(step)), b.i64(start))
+        out.store(b, idx, b.cast("sitofp", v, F32) if out_el == "f32" else b.cast("trunc", v, I32))
+
+    b.nest(out_shape, body)
+    return out
 
 
 def _repeat(fn: Lowering, src: View, out_shape: tuple[int, ...]) -> View:

@@ -97,6 +97,17 @@ class View:
             strides.append(s * step if isinstance(s, int) else (s if step == 1 else b.mul(s, b.i64(step))))
         return replace(self, offset=offset, shape=tuple(shape), strides=tuple(strides), allocated=None)
 
+    def reversed(self, b: Builder, dims: Sequence[int]) -> View:
+        """Dimensions `dims` read backwards: the offset moves to their last element, their strides negate."""
+        offset = self.offset
+        strides = list(self.strides)
+        for d in dims:
+            s, n = strides[d], self.shape[d]
+            if n > 1:
+                offset = _add(b, offset, (n - 1) * s if isinstance(s, int) else b.mul(s, b.i64(n - 1)))
+                strides[d] = -s if isinstance(s, int) else b.binary("sub", b.i64(0), s)
+        return replace(self, offset=offset, strides=tuple(strides), allocated=None)
+
     def reshaped(self, shape: Sequence[int]) -> View:
         """The same contiguous memory read with another shape (the caller checks `contiguous`)."""
         return replace(self, shape=tuple(shape), strides=row_major(shape))
