@@ -12,10 +12,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ttopt.ir.printer import print_module
+from ttopt.ir.module import Module
+from ttopt.ir.printer import PrintOptions, print_module
 from ttopt.lowering.cpu_llvm.lowerable import lowerable, why_not
 from ttopt.parse.parser import parse_module
-from ttopt.testing.cpu_llvm_runs import in_cpu_module, lower, lowered_text, same_numbers
+from ttopt.testing.cpu_llvm_runs import in_cpu_module, inner_module, lower, lowered_text, same_numbers
 from ttopt.testing.fuzz import run_opt
 
 RNG = np.random.default_rng(7)
@@ -337,14 +338,24 @@ def test_jaxlibs_mlir_verifies_the_lowered_module() -> None:
         '%10 = "ttir.concat"(%6, %9) <{dim = 1 : si32}> : (tensor<2x1xf32>, tensor<2x2xf32>) -> tensor<2x3xf32>',
         '%11 = "ttir.abs"(%8) : (tensor<2x3xi32>) -> tensor<2x3xi32>',
         '%12 = "ttir.repeat"(%4) <{repeat_dimensions = array<i64: 1, 2>}> : (tensor<2x3xi1>) -> tensor<2x6xi1>',
-        "return %10, %11, %12 : tensor<2x3xf32>, tensor<2x3xi32>, tensor<2x6xi1>",
+        '%13 = "ttir.arange"() <{arange_dimension = 0 : i64, end = 2 : si64, start = 0 : si64, step = 1 : si64}> : () -> tensor<2x3xi32>',
+        '%14 = "ttir.clamp_scalar"(%13) <{max = 1 : i32, min = 0 : i32}> : (tensor<2x3xi32>) -> tensor<2x3xi32>',
+        '%15 = "ttir.reverse"(%14) <{dimensions = array<i64: 1>}> : (tensor<2x3xi32>) -> tensor<2x3xi32>',
+        '%16 = "ttir.logical_not"(%12) : (tensor<2x6xi1>) -> tensor<2x6xi1>',
+        '%17 = "ttir.prod"(%5) <{keep_dim = false}> : (tensor<2x3xf32>) -> tensor<f32>',
+        "return %10, %11, %16, %15, %17 : tensor<2x3xf32>, tensor<2x3xi32>, tensor<2x6xi1>, tensor<2x3xi32>, tensor<f32>",
     ]
-    text = lowered_text(func([t((3, 2))], body, [t((2, 3)), t((2, 3), "i32"), t((2, 6), "i1")]))
+    results = [t((2, 3)), t((2, 3), "i32"), t((2, 6), "i1"), t((2, 3), "i32"), t(())]
+    no_result = 'func.func @g(%arg0: tensor<2xf32>) attributes {arg_ranks = [1], result_ranks = []} {\n  return\n}'
+    text = lowered_text(func([t((3, 2))], body, results) + "\n" + no_result)
+    assert "llvm.func @g_helper(%arg0: !llvm.ptr) {" in text
     # jaxlib knows no ttcore: the builtin.module inside the ttcore.cpu_module is what it reads
     start = text.index("builtin.module")
     end = text.rindex("}", 0, text.rindex("}"))
-    m = ir.Module.parse(text[start:end], context=jm.make_ir_context())
-    assert m.operation.verify()
+    generic = print_module(Module(inner_module(parse_module(text))), PrintOptions(generic=True))  # --mlir-print-op-generic
+    for inner in (text[start:end], generic):
+        m = ir.Module.parse(inner, context=jm.make_ir_context())
+        assert m.operation.verify()
 
 
 # ---- more ops of const-eval subgraphs (rotary tables, masks) ------------------------------------------
@@ -380,3 +391,9 @@ def test_logical_ops_on_booleans(op: str) -> None:
     n = 1 if op == "logical_not" else 2
     ins = [RNG.integers(0, 2, (2, 3)).astype(np.bool_) for _ in range(n)]
     same_numbers(one_op(f"ttir.{op}", [t((2, 3), "i1")] * n, t((2, 3), "i1")), ins)
+
+
+def test_a_function_without_results_returns_nothing_and_leaks_nothing() -> None:
+    text = 'func.func @f(%arg0: tensor<2xf32>) attributes {arg_ranks = [1], result_ranks = []} {\n  %0 = "ttir.neg"(%arg0) : (tensor<2xf32>) -> tensor<2xf32>\n  return\n}'
+    assert same_numbers(text, [f32(2)]) == []
+    assert "llvm.func @f_helper(%arg0: !llvm.ptr) {" in lowered_text(text)

@@ -121,7 +121,7 @@ def check(func: Operation, source: SourceFile | None) -> None:
             raise CPULoweringError(f"'{op.name}' op cannot be lowered to the LLVM dialect: {reason}", op_position(source, op))
 
 
-def convert_function(func: Operation, source: SourceFile | None) -> tuple[Operation, list[Operation]]:
+def convert_function(func: Operation) -> tuple[Operation, list[Operation]]:
     """The llvm.func of a checked TTIR `func`, and the constant globals it reads."""
     name = cast(StringAttr, func.properties["sym_name"]).value
     ft = cast(FunctionType, cast(TypeAttr, func.properties["function_type"]).type)
@@ -209,11 +209,9 @@ def convert_module(module_op: Operation, source: SourceFile | None) -> None:
         return
     for f in funcs:
         check(f, source)
-    at = _declare(block, *MALLOC, 0)
-    _declare(block, *FREE, at)
     lowered = []
     for f in funcs:
-        new, globals_ = convert_function(f, source)
+        new, globals_ = convert_function(f)
         i = block.index(f)
         f.drop_all_references()
         block.remove(f)
@@ -222,6 +220,10 @@ def convert_module(module_op: Operation, source: SourceFile | None) -> None:
             i += 1
         block.insert(i, new)
         lowered.append(new)
+    frees = any(op.name == "llvm.call" and getattr(op.properties.get("callee"), "root", None) == "free" for f in lowered for op in f.walk())
+    at = _declare(block, *MALLOC, 0)
+    if frees:
+        _declare(block, *FREE, at)
     for new in lowered:
         h = helper(new)
         if h is not None:
