@@ -42,7 +42,7 @@ def lowerable(op: Operation) -> bool:
 def why_not(op: Operation) -> str | None:
     """Why the lowering cannot take `op` (None when it can): the reason its error states."""
     if op.name not in OPS:
-        return f"no lowering of '{op.name}' to the LLVM dialect"
+        return "the CPU lowering has no rule for this op"
     if len(op.results) != 1:
         return "expected one result"
     for v in [*op.operands, *op.results]:
@@ -201,7 +201,7 @@ def _shaped(op: Operation, name: str, ins: list[tuple[int, ...]], out: tuple[int
         return None
     if name == "matmul":
         return _matmul(op, ins, out)
-    return f"no lowering of '{op.name}' to the LLVM dialect"
+    return "the CPU lowering has no rule for this op"
 
 
 def matmul_shapes(op: Operation) -> tuple[tuple[int, ...], int, int, int] | None:
