@@ -397,3 +397,14 @@ def test_a_function_without_results_returns_nothing_and_leaks_nothing() -> None:
     text = 'func.func @f(%arg0: tensor<2xf32>) attributes {arg_ranks = [1], result_ranks = []} {\n  %0 = "ttir.neg"(%arg0) : (tensor<2xf32>) -> tensor<2xf32>\n  return\n}'
     assert same_numbers(text, [f32(2)]) == []
     assert "llvm.func @f_helper(%arg0: !llvm.ptr) {" in lowered_text(text)
+
+
+def test_constant_spellings_bool_int_hex_and_rank_zero() -> None:
+    body = ['%0 = "ttir.constant"() <{value = dense<true> : tensor<2x2xi1>}> : () -> tensor<2x2xi1>',
+            '%1 = "ttir.constant"() <{value = dense<3> : tensor<2xi32>}> : () -> tensor<2xi32>',
+            '%2 = "ttir.constant"() <{value = dense<"0x0000803F"> : tensor<3xf32>}> : () -> tensor<3xf32>',
+            '%3 = "ttir.constant"() <{value = dense<"0x0000803F00000040"> : tensor<2xf32>}> : () -> tensor<2xf32>',
+            '%4 = "ttir.constant"() <{value = dense<-1.5> : tensor<f32>}> : () -> tensor<f32>',
+            "return %0, %1, %2, %3, %4 : tensor<2x2xi1>, tensor<2xi32>, tensor<3xf32>, tensor<2xf32>, tensor<f32>"]  # fmt: skip
+    got = same_numbers(func([], body, [t((2, 2), "i1"), t((2,), "i32"), t((3,)), t((2,)), t(())]), [])
+    assert got[3].tolist() == [1.0, 2.0] and float(got[4]) == -1.5
