@@ -7,7 +7,7 @@ Where each list comes from (the module's header records the revision):
 * ttnn, ttir, ttcore: the ODS of a tt-mlir mirror (`include/ttmlir/Dialect/{TTNN,TTIR,TTCore}/IR/*.td`):
   every `def` whose base class leads to `Op<X_Dialect, mnemonic>`, through any chain of op classes.
 * sdy: the ODS of a Shardy mirror (`shardy/dialect/sdy/ir/*.td`), read the same way.
-* stablehlo, chlo, func, arith, builtin: the op classes jaxlib's Python bindings ship
+* stablehlo, chlo, func, arith, builtin, llvm: the op classes jaxlib's Python bindings ship
   (`jaxlib/mlir/dialects/_<dialect>_ops_gen.py`, their `OPERATION_NAME`s), each name checked
   against the MLIR context jaxlib builds (`Context.is_registered_operation`).
 * emitc: no mirror or binding has EmitC; `--emitc-td` reads MLIR's `EmitC.td` when given, otherwise
@@ -38,8 +38,8 @@ TTMLIR_DIRS = {
     "ttcore": "include/ttmlir/Dialect/TTCore/IR",
 }
 SHARDY_DIR = "shardy/dialect/sdy/ir"
-JAXLIB_DIALECTS = ("stablehlo", "chlo", "func", "arith", "builtin")
-DIALECTS = ("arith", "builtin", "chlo", "emitc", "func", "sdy", "stablehlo", "ttcore", "ttir", "ttnn")
+JAXLIB_DIALECTS = ("stablehlo", "chlo", "func", "arith", "builtin", "llvm")
+DIALECTS = ("arith", "builtin", "chlo", "emitc", "func", "llvm", "sdy", "stablehlo", "ttcore", "ttir", "ttnn")
 
 
 # ---- TableGen ------------------------------------------------------------------------------------

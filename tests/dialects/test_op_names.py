@@ -15,7 +15,7 @@ TTOPT_ONLY = {"ttnn.all_to_all", "ttnn.collective_permute", "ttnn.dispatch_d2m",
 
 
 def test_the_registered_dialects_and_their_sources() -> None:
-    assert set(OP_NAMES) == set(SOURCES) == {"arith", "builtin", "chlo", "emitc", "func", "sdy", "stablehlo", "ttcore", "ttir", "ttnn"}
+    assert set(OP_NAMES) == set(SOURCES) == {"arith", "builtin", "chlo", "emitc", "func", "llvm", "sdy", "stablehlo", "ttcore", "ttir", "ttnn"}
     assert DIALECT_OPS == OP_NAMES  # registered on import of ttopt.dialects
     for dialect, names in OP_NAMES.items():
         assert names and all(n.startswith(dialect + ".") for n in names), dialect
@@ -42,7 +42,7 @@ def test_every_op_in_shardy_ods_is_listed() -> None:
 
 
 @pytest.mark.oracle
-@pytest.mark.parametrize("dialect", ["stablehlo", "chlo", "func", "arith", "builtin", "sdy"])
+@pytest.mark.parametrize("dialect", ["stablehlo", "chlo", "func", "arith", "builtin", "llvm", "sdy"])
 def test_every_op_of_jaxlibs_bindings_is_listed(dialect: str) -> None:
     pytest.importorskip("jax._src.interpreters.mlir")
     names = jaxlib_op_names(dialect)

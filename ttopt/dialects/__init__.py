@@ -10,6 +10,7 @@ from ttopt.dialects import (  # noqa: F401  (import order: a module that adjusts
     emitc,
     formats,
     func,
+    llvm,
     sdy,
     stablehlo,
     stablehlo_custom_call,

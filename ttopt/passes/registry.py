@@ -65,6 +65,7 @@ PASS_MODULES = (
     "ttopt.lowering.composites",
     "ttopt.lowering.stablehlo_to_ttir_pipeline",
     "ttopt.lowering.ttir_decomposition",
+    "ttopt.lowering.cpu_llvm.convert",
 )
 
 # Modules that register into another module's tables instead of registering passes: imported

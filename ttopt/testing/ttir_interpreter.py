@@ -105,7 +105,7 @@ ELEMENTWISE: dict[str, Callable[..., Array]] = {
     "cosine": np.cos, "cos": np.cos, "tan": np.tan, "cbrt": np.cbrt, "sign": np.sign, "exponential_minus_one": np.expm1,
     "expm1": np.expm1, "log_plus_one": np.log1p, "log1p": np.log1p, "is_finite": np.isfinite, "isfinite": np.isfinite,
     "erf": _ERF, "square": np.square, "add": np.add, "subtract": np.subtract, "multiply": np.multiply, "divide": _div,
-    "div": _div, "maximum": np.maximum, "minimum": np.minimum, "power": np.power, "pow": np.power, "remainder": np.fmod,
+    "div": _div, "reciprocal": lambda x: 1 / x, "maximum": np.maximum, "minimum": np.minimum, "power": np.power, "pow": np.power, "remainder": np.fmod,
     "atan2": np.arctan2, **{n: _logic(n) for n in ("and", "or", "xor", "not")},
     **{f"logical_{n}": _logic(n) for n in ("and", "or", "xor", "not")}, **{f"bitwise_{n}": _logic(n) for n in ("and", "or", "xor", "not")},
     **{d.lower(): f for d, f in COMPARE.items()}, "select": np.where, "where": np.where,
@@ -278,6 +278,8 @@ class Interpreter:
             return np.broadcast_to(ins[0], [s * f for s, f in zip(ins[0].shape, factors)])
         if name == "reshape":
             return ins[0].reshape(shape_of(t))
+        if name == "transpose" and op.dialect == "ttir":  # TTIR swaps two dimensions
+            return np.swapaxes(ins[0], val("dim0"), val("dim1"))
         if name in ("transpose", "permute"):
             return ins[0].transpose(ints("permutation"))
         if name in ("slice", "slice_static"):

@@ -1,0 +1,410 @@
+"""convert-cpu-module-to-llvm: each TTIR op of a CPU module computes, once lowered to the LLVM
+dialect and run by ttopt/testing/llvm_interpreter.py (directly and through its `_helper`), what the
+TTIR interpreter computes; inputs come with any strides and offset; the module prints and reads back;
+real MLIR (jaxlib) accepts it."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ttopt.ir.module import Module
+from ttopt.ir.printer import PrintOptions, print_module
+from ttopt.lowering.cpu_llvm.lowerable import lowerable, why_not
+from ttopt.parse.parser import parse_module
+from ttopt.testing.cpu_llvm_runs import in_cpu_module, inner_module, lower, lowered_text, same_numbers
+from ttopt.testing.fuzz import run_opt
+
+RNG = np.random.default_rng(7)
+
+
+def t(shape: tuple[int, ...], el: str = "f32") -> str:
+    return f"tensor<{''.join(f'{d}x' for d in shape)}{el}>"
+
+
+def func(args: list[str], body: list[str], results: list[str], ranks: bool = True) -> str:
+    """`@f(args) -> results` with `body` (ops numbered %0.., the last line's values returned)."""
+    params = ", ".join(f"%arg{i}: {a}" for i, a in enumerate(args))
+    attrs = ""
+    if ranks:
+        ar = ", ".join(str(a.count("x")) for a in args)
+        rr = ", ".join(str(r.count("x")) for r in results)
+        attrs = f' attributes {{arg_ranks = [{ar}], result_ranks = [{rr}], tt.function_type = "forward_cpu"}}'
+    res = results[0] if len(results) == 1 else "(" + ", ".join(results) + ")"
+    return f"func.func @f({params}) -> {res}{attrs} {{\n" + "\n".join("  " + line for line in body) + "\n}"
+
+
+def one_op(op: str, ins: list[str], out: str, props: str = "") -> str:
+    operands = ", ".join(f"%arg{i}" for i in range(len(ins)))
+    p = f" <{{{props}}}>" if props else ""
+    return func(ins, [f'%0 = "{op}"({operands}){p} : ({", ".join(ins)}) -> {out}', f"return %0 : {out}"], [out])
+
+
+def f32(*shape: int, lo: float = -2.0, hi: float = 2.0) -> np.ndarray:
+    return RNG.uniform(lo, hi, shape).astype(np.float32)
+
+
+def i32(*shape: int, lo: int = -9, hi: int = 10) -> np.ndarray:
+    return RNG.integers(lo, hi, shape).astype(np.int32)
+
+
+def strided(a: np.ndarray) -> np.ndarray:
+    """`a`'s values as a view with offset and non-unit, reversed strides (a transposed, sliced buffer)."""
+    big = np.zeros(tuple(2 * d + 1 for d in reversed(a.shape)), a.dtype)
+    view = big[tuple(slice(1, None, 2) for _ in a.shape)].transpose(tuple(reversed(range(a.ndim))))
+    view[...] = a
+    assert not view.flags["C_CONTIGUOUS"] or a.size <= 1
+    return view
+
+
+# ---- elementwise ------------------------------------------------------------------------------------
+FLOAT_UNARY = ["neg", "abs", "exp", "log", "sqrt", "rsqrt", "reciprocal", "relu", "sigmoid", "tanh", "floor", "ceil", "sin", "cos", "tan", "sign"]
+
+
+@pytest.mark.parametrize("op", FLOAT_UNARY)
+def test_float_unary(op: str) -> None:
+    positive = op in ("log", "sqrt", "rsqrt")
+    x = f32(2, 3, lo=0.1 if positive else -3.0, hi=3.0)
+    if op == "sign":
+        x[0, 0] = 0.0
+    same_numbers(one_op(f"ttir.{op}", [t((2, 3))], t((2, 3))), [strided(x)])
+
+
+@pytest.mark.parametrize("op", ["neg", "abs", "relu", "sign"])
+def test_int_unary(op: str) -> None:
+    same_numbers(one_op(f"ttir.{op}", [t((3, 4), "i32")], t((3, 4), "i32")), [i32(3, 4)])
+
+
+@pytest.mark.parametrize("op", ["add", "subtract", "multiply", "div", "maximum", "minimum", "pow", "remainder"])
+def test_float_binary_broadcasting(op: str) -> None:
+    a, b = f32(2, 3, lo=0.5, hi=3.0), f32(1, 3, lo=0.5, hi=3.0)
+    same_numbers(one_op(f"ttir.{op}", [t((2, 3)), t((1, 3))], t((2, 3))), [strided(a), b], rtol=1e-5)
+
+
+@pytest.mark.parametrize("op", ["add", "subtract", "multiply", "div", "maximum", "minimum", "remainder"])
+def test_int_binary(op: str) -> None:
+    a, b = i32(4, 5), i32(4, 5)
+    b[0, :2] = 0  # x / 0 and x % 0 are 0 (the reference interpreter's answer), not undefined
+    with np.errstate(all="ignore"):
+        same_numbers(one_op(f"ttir.{op}", [t((4, 5), "i32"), t((4, 5), "i32")], t((4, 5), "i32")), [a, b])
+
+
+@pytest.mark.parametrize("op", ["eq", "ne", "gt", "ge", "lt", "le"])
+@pytest.mark.parametrize("operand,result", [("f32", "i1"), ("f32", "f32"), ("i32", "i1"), ("i32", "i32")])
+def test_comparisons(op: str, operand: str, result: str) -> None:
+    a = f32(3, 4) if operand == "f32" else i32(3, 4, lo=-2, hi=3)
+    b = a.copy()
+    b[1] = (f32(4) if operand == "f32" else i32(4, lo=-2, hi=3))
+    if operand == "f32":
+        a[2, 0] = np.nan  # unordered: only ne holds
+    same_numbers(one_op(f"ttir.{op}", [t((3, 4), operand)] * 2, t((3, 4), result)), [a, b])
+
+
+@pytest.mark.parametrize("cond", ["i1", "f32", "i32"])
+def test_where(cond: str) -> None:
+    c = RNG.integers(0, 2, (2, 4))
+    c_arr = c.astype({"i1": np.bool_, "f32": np.float32, "i32": np.int32}[cond])
+    same_numbers(one_op("ttir.where", [t((2, 4), cond), t((2, 4)), t((1, 4))], t((2, 4))), [c_arr, f32(2, 4), f32(1, 4)])
+
+
+@pytest.mark.parametrize("src,dst", [("f32", "i32"), ("i32", "f32"), ("f32", "i1"), ("i1", "f32"), ("i1", "i32"), ("i32", "i1"), ("f32", "f32")])
+def test_typecast(src: str, dst: str) -> None:
+    x = {"f32": f32(3, 3, lo=-5, hi=5), "i32": i32(3, 3, lo=-2, hi=3), "i1": RNG.integers(0, 2, (3, 3)).astype(np.bool_)}[src]
+    if src == "f32":
+        x[0, 0] = 0.0
+    same_numbers(one_op("ttir.typecast", [t((3, 3), src)], t((3, 3), dst)), [strided(x)])
+
+
+# ---- creation ------------------------------------------------------------------------------------------
+def test_constants_splat_and_dense_become_stores_and_a_global() -> None:
+    body = [
+        '%0 = "ttir.constant"() <{value = dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.5]]> : tensor<2x3xf32>}> : () -> tensor<2x3xf32>',
+        '%1 = "ttir.constant"() <{value = dense<2.5> : tensor<2x3xf32>}> : () -> tensor<2x3xf32>',
+        '%2 = "ttir.multiply"(%arg0, %0) : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>',
+        '%3 = "ttir.add"(%2, %1) : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>',
+        '%4 = "ttir.constant"() <{value = dense<[true, false, true]> : tensor<3xi1>}> : () -> tensor<3xi1>',
+        '%5 = "ttir.constant"() <{value = dense<[7]> : tensor<1xi32>}> : () -> tensor<1xi32>',
+        "return %3, %4, %5, %0 : tensor<2x3xf32>, tensor<3xi1>, tensor<1xi32>, tensor<2x3xf32>",
+    ]
+    text = func([t((2, 3))], body, [t((2, 3)), t((3,), "i1"), t((1,), "i32"), t((2, 3))])
+    got = same_numbers(text, [f32(2, 3)])
+    assert got[1].tolist() == [True, False, True] and got[2].tolist() == [7]
+    out = lowered_text(text)
+    assert "llvm.mlir.global" in out and "llvm.mlir.addressof" in out and out.count('"llvm.mlir.global"') == 2
+
+
+@pytest.mark.parametrize("op,props,el", [
+    ("ttir.full", "fill_value = 3.5 : f32, shape = array<i32: 2, 3>", "f32"),
+    ("ttir.full", "fill_value = 3 : i32, shape = array<i32: 2, 3>", "i32"),
+    ("ttir.full", "fill_value = 1.0 : f32, shape = array<i32: 2, 3>", "i1"),
+    ("ttir.zeros", "shape = array<i32: 2, 3>", "f32"),
+    ("ttir.ones", "shape = array<i32: 2, 3>", "i32"),
+])  # fmt: skip
+def test_creation_ops(op: str, props: str, el: str) -> None:
+    out = t((2, 3), el)
+    same_numbers(func([], [f'%0 = "{op}"() <{{{props}}}> : () -> {out}', f"return %0 : {out}"], [out]), [])
+
+
+# ---- data movement -----------------------------------------------------------------------------------
+def test_reshape_of_an_argument_copies_a_strided_one_and_views_a_computed_one() -> None:
+    body = [
+        '%0 = "ttir.reshape"(%arg0) <{shape = [3 : i32, 2 : i32, 2 : i32]}> : (tensor<4x3xf32>) -> tensor<3x2x2xf32>',
+        '%1 = "ttir.neg"(%0) : (tensor<3x2x2xf32>) -> tensor<3x2x2xf32>',
+        '%2 = "ttir.reshape"(%1) <{shape = [12 : i32]}> : (tensor<3x2x2xf32>) -> tensor<12xf32>',
+        "return %2, %0 : tensor<12xf32>, tensor<3x2x2xf32>",
+    ]
+    same_numbers(func([t((4, 3))], body, [t((12,)), t((3, 2, 2))]), [strided(f32(4, 3))])
+
+
+@pytest.mark.parametrize("perm", [(0, 1, 2), (2, 0, 1), (1, 2, 0), (2, 1, 0)])
+def test_permute(perm: tuple[int, ...]) -> None:
+    shape = (2, 3, 4)
+    out = tuple(shape[p] for p in perm)
+    props = f"permutation = array<i64: {', '.join(map(str, perm))}>"
+    same_numbers(one_op("ttir.permute", [t(shape)], t(out), props), [strided(f32(*shape))])
+
+
+def test_transpose_with_negative_dims() -> None:
+    same_numbers(one_op("ttir.transpose", [t((2, 3, 4))], t((2, 4, 3)), "dim0 = -2 : si32, dim1 = -1 : si32"), [f32(2, 3, 4)])
+
+
+def test_broadcast_and_repeat() -> None:
+    body = [
+        '%0 = "ttir.broadcast"(%arg0) <{broadcast_dimensions = array<i64: 1, 4, 1>}> : (tensor<2x1x3xf32>) -> tensor<2x4x3xf32>',
+        '%1 = "ttir.repeat"(%arg0) <{repeat_dimensions = array<i64: 2, 3, 2>}> : (tensor<2x1x3xf32>) -> tensor<4x3x6xf32>',
+        "return %0, %1 : tensor<2x4x3xf32>, tensor<4x3x6xf32>",
+    ]
+    same_numbers(func([t((2, 1, 3))], body, [t((2, 4, 3)), t((4, 3, 6))]), [strided(f32(2, 1, 3))])
+
+
+@pytest.mark.parametrize("dim", [0, 1, -1])
+def test_concat(dim: int) -> None:
+    shapes = [(2, 3), (2, 3), (2, 3)]
+    d = dim % 2
+    out = tuple(sum(s[d] for s in shapes) if k == d else 2 if k == 0 else 3 for k in range(2))
+    ins = [t(s) for s in shapes]
+    same_numbers(one_op("ttir.concat", ins, t(out), f"dim = {dim} : si32"), [strided(f32(*s)) for s in shapes])
+
+
+def test_slice_static_with_steps() -> None:
+    props = "begins = [1 : i32, 0 : i32, -3 : i32], ends = [4 : i32, 5 : i32, 6 : i32], step = [2 : i32, 2 : i32, 1 : i32]"
+    same_numbers(one_op("ttir.slice_static", [t((5, 5, 6))], t((2, 3, 3)), props), [strided(f32(5, 5, 6))])
+
+
+# ---- reductions and matmul ----------------------------------------------------------------------------
+@pytest.mark.parametrize("op", ["sum", "mean", "max", "min"])
+@pytest.mark.parametrize("dims,keep", [("[1 : i32]", True), ("[0 : i32, -1 : i32]", False), (None, False), (None, True)])
+def test_reductions(op: str, dims: str | None, keep: bool) -> None:
+    shape = (2, 3, 4)
+    reduced = {0, 1, 2} if dims is None else {int(x) % 3 for x in re.findall(r"-?\d+(?= : i32)", dims)}
+    out = tuple(1 if k in reduced else n for k, n in enumerate(shape)) if keep else tuple(n for k, n in enumerate(shape) if k not in reduced)
+    props = ", ".join(p for p in (f"dim_arg = {dims}" if dims else "", f"keep_dim = {'true' if keep else 'false'}") if p)
+    same_numbers(one_op(f"ttir.{op}", [t(shape)], t(out), props), [strided(f32(*shape))], rtol=1e-5)
+
+
+@pytest.mark.parametrize("op", ["sum", "max", "min"])
+def test_int_reductions(op: str) -> None:
+    same_numbers(one_op(f"ttir.{op}", [t((3, 4), "i32")], t((3,), "i32"), "dim_arg = [1 : i32], keep_dim = false"), [i32(3, 4)])
+
+
+@pytest.mark.parametrize("ta,tb", [(False, False), (True, False), (False, True), (True, True)])
+def test_matmul_with_transposes_and_batch_broadcast(ta: bool, tb: bool) -> None:
+    a_shape = (2, 1, 4, 3) if ta else (2, 1, 3, 4)
+    b_shape = (3, 5, 4) if tb else (3, 4, 5)
+    props = f"transpose_a = {str(ta).lower()}, transpose_b = {str(tb).lower()}"
+    same_numbers(one_op("ttir.matmul", [t(a_shape), t(b_shape)], t((2, 3, 3, 5)), props), [strided(f32(*a_shape)), f32(*b_shape)], rtol=1e-5)
+
+
+def test_int_matmul() -> None:
+    same_numbers(one_op("ttir.matmul", [t((3, 4), "i32"), t((4, 2), "i32")], t((3, 2), "i32")), [i32(3, 4), i32(4, 2)])
+
+
+# ---- functions -------------------------------------------------------------------------------------------
+def test_several_results_an_argument_returned_and_one_value_returned_twice() -> None:
+    body = [
+        '%0 = "ttir.add"(%arg0, %arg1) : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>',
+        "return %0, %arg0, %0, %arg1 : tensor<2x2xf32>, tensor<2x2xf32>, tensor<2x2xf32>, tensor<2x2xf32>",
+    ]
+    text = func([t((2, 2)), t((2, 2))], body, [t((2, 2))] * 4)
+    same_numbers(text, [strided(f32(2, 2)), f32(2, 2)])
+    out = lowered_text(text)
+    desc = "struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>"
+    assert f"-> !llvm.struct<({', '.join([desc] * 4)})>" in out
+
+
+def test_rank_zero_tensors() -> None:
+    body = ['%0 = "ttir.sum"(%arg0) <{keep_dim = false}> : (tensor<3xf32>) -> tensor<f32>', "return %0 : tensor<f32>"]
+    text = func([t((3,))], body, [t(())])
+    same_numbers(text, [f32(3)])
+    assert "-> !llvm.struct<(ptr, ptr, i64)>" in lowered_text(text)
+
+
+def test_signature_and_helper_as_heads_lit_tests_check_them() -> None:
+    text = lowered_text(func([t((32, 32)), t((32, 32))], ['%0 = "ttir.subtract"(%arg0, %arg1) : (tensor<32x32xf32>, tensor<32x32xf32>) -> tensor<32x32xf32>',
+                                                          "return %0 : tensor<32x32xf32>"], [t((32, 32))]))  # fmt: skip
+    args = ", ".join(f"%arg{i}: {'!llvm.ptr' if i % 7 < 2 else 'i64'}" for i in range(14))
+    assert f"llvm.func @f({args}) -> !llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)> attributes {{arg_ranks = [2, 2]" in text
+    assert "llvm.func @f_helper(%arg0: !llvm.ptr) -> !llvm.ptr {" in text
+    assert "llvm.func @malloc(i64) -> !llvm.ptr" in text and "func.func" not in text and "ttir." not in text
+
+
+def test_a_function_without_ranks_gets_no_helper_as_in_head() -> None:
+    body = ['%0 = "ttir.neg"(%arg0) : (tensor<2xf32>) -> tensor<2xf32>', "return %0 : tensor<2xf32>"]
+    text = lowered_text(func([t((2,))], body, [t((2,))], ranks=False))
+    assert "llvm.func @f(" in text and "_helper" not in text
+
+
+def test_a_large_permute_is_a_loop_nest_not_unrolled() -> None:
+    text = lowered_text(one_op("ttir.permute", [t((4096, 4096))], t((4096, 4096)), "permutation = array<i64: 1, 0>"))
+    body = text[text.index("llvm.func @f(") : text.index("llvm.func @f_helper")]
+    assert body.count(" = ") + body.count('"llvm.store"') < 60
+
+
+def test_device_module_is_untouched() -> None:
+    device = ('ttcore.device_module {\n  builtin.module {\n    func.func @forward(%arg0: tensor<2xf32>) -> tensor<2xf32> {\n'
+              '      %0 = "ttir.neg"(%arg0) : (tensor<2xf32>) -> tensor<2xf32>\n      return %0 : tensor<2xf32>\n    }\n  }\n}')  # fmt: skip
+    body = ['%0 = "ttir.neg"(%arg0) : (tensor<2xf32>) -> tensor<2xf32>', "return %0 : tensor<2xf32>"]
+    text = in_cpu_module(func([t((2,))], body, [t((2,))])).replace("module {\n", "module {\n" + device + "\n", 1)
+    out = print_module(lower(text))
+    assert 'func.func @forward(%arg0: tensor<2xf32>) -> tensor<2xf32> {\n        %0 = "ttir.neg"' in out
+    assert "llvm.func @f(" in out
+
+
+# ---- errors --------------------------------------------------------------------------------------------
+def test_an_op_without_lowering_is_an_error_at_the_op_and_nothing_changes() -> None:
+    body = ['%0 = "ttir.neg"(%arg0) : (tensor<2xf32>) -> tensor<2xf32>', '%1 = "ttir.gelu"(%0) : (tensor<2xf32>) -> tensor<2xf32>',
+            "return %1 : tensor<2xf32>"]  # fmt: skip
+    text = in_cpu_module(func([t((2,))], body, [t((2,))]))
+    r = run_opt(["--pass-pipeline=builtin.module(ttnn-common-to-runtime-pipeline)", "-"], text.encode())
+    assert r.exit_code == 1, r.output
+    line = text.splitlines().index(next(x for x in text.splitlines() if "ttir.gelu" in x)) + 1
+    assert re.search(rf"<stdin>:{line}:\d+: error: 'ttir.gelu' op cannot be lowered to the LLVM dialect", r.output), r.output
+    assert "Traceback" not in r.output
+
+
+def test_a_bf16_argument_is_an_error_at_the_function() -> None:
+    text = in_cpu_module(func([t((2,), "bf16")], ["return %arg0 : tensor<2xbf16>"], [t((2,), "bf16")]))
+    r = run_opt(["--convert-cpu-module-to-llvm", "-"], text.encode())
+    assert r.exit_code == 1 and "error: 'func.func' op tensor<2xbf16> is not a static tensor of f32, i32 or i1" in r.output, r.output
+
+
+# ---- lowerable ----------------------------------------------------------------------------------------
+def test_lowerable_answers_for_types_and_attributes() -> None:
+    text = func([t((2, 3)), t((2, 3), "bf16"), t((2, 3), "i32")], [
+        '%0 = "ttir.exp"(%arg0) : (tensor<2x3xf32>) -> tensor<2x3xf32>',
+        '%1 = "ttir.exp"(%arg1) : (tensor<2x3xbf16>) -> tensor<2x3xbf16>',
+        '%2 = "ttir.exp"(%arg2) : (tensor<2x3xi32>) -> tensor<2x3xi32>',
+        '%3 = "ttir.gelu"(%arg0) : (tensor<2x3xf32>) -> tensor<2x3xf32>',
+        '%4 = "ttir.broadcast"(%arg0) <{broadcast_dimensions = array<i64: 2, 1>}> : (tensor<2x3xf32>) -> tensor<4x3xf32>',
+        '%5 = "ttir.permute"(%arg0) <{permutation = array<i64: 1, 0>}> : (tensor<2x3xf32>) -> tensor<3x2xf32>',
+        '%6 = "ttir.mean"(%arg2) <{dim_arg = [0 : i32], keep_dim = false}> : (tensor<2x3xi32>) -> tensor<3xi32>',
+        "return %0 : tensor<2x3xf32>",
+    ], [t((2, 3))])  # fmt: skip
+    ops = parse_module("module {\n" + text + "\n}").functions()[0].regions[0].blocks[0].ops
+    assert [lowerable(op) for op in ops[:-1]] == [True, False, False, False, False, True, False]
+    assert "bf16" in (why_not(ops[1]) or "") and "not 1" in (why_not(ops[4]) or "")
+
+
+@given(st.lists(st.integers(1, 4), min_size=1, max_size=4).flatmap(lambda s: st.tuples(st.just(tuple(s)), st.permutations(range(len(s))))))
+def test_permute_then_add_any_shape(case: tuple[tuple[int, ...], list[int]]) -> None:
+    shape, perm = case
+    out = tuple(shape[p] for p in perm)
+    body = [f'%0 = "ttir.permute"(%arg0) <{{permutation = array<i64: {", ".join(map(str, perm))}>}}> : ({t(shape)}) -> {t(out)}',
+            f'%1 = "ttir.add"(%0, %arg1) : ({t(out)}, {t(out)}) -> {t(out)}', f"return %1 : {t(out)}"]  # fmt: skip
+    same_numbers(func([t(shape), t(out)], body, [t(out)]), [strided(f32(*shape)), f32(*out)])
+
+
+# ---- real MLIR --------------------------------------------------------------------------------------------
+@pytest.mark.oracle
+def test_jaxlibs_mlir_verifies_the_lowered_module() -> None:
+    jm = pytest.importorskip("jax._src.interpreters.mlir")
+    from jax._src.lib.mlir import ir
+
+    body = [
+        '%0 = "ttir.constant"() <{value = dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.5]]> : tensor<2x3xf32>}> : () -> tensor<2x3xf32>',
+        '%1 = "ttir.permute"(%arg0) <{permutation = array<i64: 1, 0>}> : (tensor<3x2xf32>) -> tensor<2x3xf32>',
+        '%2 = "ttir.multiply"(%1, %0) : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>',
+        '%3 = "ttir.sigmoid"(%2) : (tensor<2x3xf32>) -> tensor<2x3xf32>',
+        '%4 = "ttir.gt"(%3, %0) : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xi1>',
+        '%5 = "ttir.where"(%4, %3, %0) : (tensor<2x3xi1>, tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>',
+        '%6 = "ttir.sum"(%5) <{dim_arg = [1 : i32], keep_dim = true}> : (tensor<2x3xf32>) -> tensor<2x1xf32>',
+        '%7 = "ttir.typecast"(%5) : (tensor<2x3xf32>) -> tensor<2x3xi32>',
+        '%8 = "ttir.div"(%7, %7) : (tensor<2x3xi32>, tensor<2x3xi32>) -> tensor<2x3xi32>',
+        '%9 = "ttir.matmul"(%5, %1) <{transpose_b = true}> : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x2xf32>',
+        '%10 = "ttir.concat"(%6, %9) <{dim = 1 : si32}> : (tensor<2x1xf32>, tensor<2x2xf32>) -> tensor<2x3xf32>',
+        '%11 = "ttir.abs"(%8) : (tensor<2x3xi32>) -> tensor<2x3xi32>',
+        '%12 = "ttir.repeat"(%4) <{repeat_dimensions = array<i64: 1, 2>}> : (tensor<2x3xi1>) -> tensor<2x6xi1>',
+        '%13 = "ttir.arange"() <{arange_dimension = 0 : i64, end = 2 : si64, start = 0 : si64, step = 1 : si64}> : () -> tensor<2x3xi32>',
+        '%14 = "ttir.clamp_scalar"(%13) <{max = 1 : i32, min = 0 : i32}> : (tensor<2x3xi32>) -> tensor<2x3xi32>',
+        '%15 = "ttir.reverse"(%14) <{dimensions = array<i64: 1>}> : (tensor<2x3xi32>) -> tensor<2x3xi32>',
+        '%16 = "ttir.logical_not"(%12) : (tensor<2x6xi1>) -> tensor<2x6xi1>',
+        '%17 = "ttir.prod"(%5) <{keep_dim = false}> : (tensor<2x3xf32>) -> tensor<f32>',
+        "return %10, %11, %16, %15, %17 : tensor<2x3xf32>, tensor<2x3xi32>, tensor<2x6xi1>, tensor<2x3xi32>, tensor<f32>",
+    ]
+    results = [t((2, 3)), t((2, 3), "i32"), t((2, 6), "i1"), t((2, 3), "i32"), t(())]
+    no_result = 'func.func @g(%arg0: tensor<2xf32>) attributes {arg_ranks = [1], result_ranks = []} {\n  return\n}'
+    text = lowered_text(func([t((3, 2))], body, results) + "\n" + no_result)
+    assert "llvm.func @g_helper(%arg0: !llvm.ptr) {" in text
+    # jaxlib knows no ttcore: the builtin.module inside the ttcore.cpu_module is what it reads
+    start = text.index("builtin.module")
+    end = text.rindex("}", 0, text.rindex("}"))
+    generic = print_module(Module(inner_module(parse_module(text))), PrintOptions(generic=True))  # --mlir-print-op-generic
+    for inner in (text[start:end], generic):
+        m = ir.Module.parse(inner, context=jm.make_ir_context())
+        assert m.operation.verify()
+
+
+# ---- more ops of const-eval subgraphs (rotary tables, masks) ------------------------------------------
+@pytest.mark.parametrize("el", ["f32", "i32"])
+def test_arange_then_cos_like_a_rotary_table(el: str) -> None:
+    out = t((2, 5), el)
+    body = [f'%0 = "ttir.arange"() <{{arange_dimension = 1 : i64, end = 13 : si64, start = 3 : si64, step = 2 : si64}}> : () -> {out}']
+    if el == "f32":
+        body += [f'%1 = "ttir.cos"(%0) : ({out}) -> {out}', f"return %0, %1 : {out}, {out}"]
+        same_numbers(func([], body, [out, out]), [], rtol=1e-5)
+    else:
+        same_numbers(func([], body + [f"return %0 : {out}"], [out]), [])
+
+
+@pytest.mark.parametrize("el,bounds", [("f32", "max = 1.5 : f32, min = -0.5 : f32"), ("i32", "max = 4 : i32, min = -3 : i32")])
+def test_clamp_scalar(el: str, bounds: str) -> None:
+    x = f32(3, 4) if el == "f32" else i32(3, 4)
+    same_numbers(one_op("ttir.clamp_scalar", [t((3, 4), el)], t((3, 4), el), bounds), [strided(x)])
+
+
+def test_reverse_of_a_strided_argument() -> None:
+    same_numbers(one_op("ttir.reverse", [t((3, 4, 2))], t((3, 4, 2)), "dimensions = array<i64: 0, 2>"), [strided(f32(3, 4, 2))])
+
+
+@pytest.mark.parametrize("el", ["f32", "i32"])
+def test_prod(el: str) -> None:
+    x = f32(2, 3, lo=0.5, hi=1.5) if el == "f32" else i32(2, 3, lo=-3, hi=4)
+    same_numbers(one_op("ttir.prod", [t((2, 3), el)], t((2,), el), "dim_arg = [1 : i32], keep_dim = false"), [x], rtol=1e-5)
+
+
+@pytest.mark.parametrize("op", ["logical_and", "logical_or", "logical_xor", "logical_not"])
+def test_logical_ops_on_booleans(op: str) -> None:
+    n = 1 if op == "logical_not" else 2
+    ins = [RNG.integers(0, 2, (2, 3)).astype(np.bool_) for _ in range(n)]
+    same_numbers(one_op(f"ttir.{op}", [t((2, 3), "i1")] * n, t((2, 3), "i1")), ins)
+
+
+def test_a_function_without_results_returns_nothing_and_leaks_nothing() -> None:
+    text = 'func.func @f(%arg0: tensor<2xf32>) attributes {arg_ranks = [1], result_ranks = []} {\n  %0 = "ttir.neg"(%arg0) : (tensor<2xf32>) -> tensor<2xf32>\n  return\n}'
+    assert same_numbers(text, [f32(2)]) == []
+    assert "llvm.func @f_helper(%arg0: !llvm.ptr) {" in lowered_text(text)
+
+
+def test_constant_spellings_bool_int_hex_and_rank_zero() -> None:
+    body = ['%0 = "ttir.constant"() <{value = dense<true> : tensor<2x2xi1>}> : () -> tensor<2x2xi1>',
+            '%1 = "ttir.constant"() <{value = dense<3> : tensor<2xi32>}> : () -> tensor<2xi32>',
+            '%2 = "ttir.constant"() <{value = dense<"0x0000803F"> : tensor<3xf32>}> : () -> tensor<3xf32>',
+            '%3 = "ttir.constant"() <{value = dense<"0x0000803F00000040"> : tensor<2xf32>}> : () -> tensor<2xf32>',
+            '%4 = "ttir.constant"() <{value = dense<-1.5> : tensor<f32>}> : () -> tensor<f32>',
+            "return %0, %1, %2, %3, %4 : tensor<2x2xi1>, tensor<2xi32>, tensor<3xf32>, tensor<2xf32>, tensor<f32>"]  # fmt: skip
+    got = same_numbers(func([], body, [t((2, 2), "i1"), t((2,), "i32"), t((3,)), t((2,)), t(())]), [])
+    assert got[3].tolist() == [1.0, 2.0] and float(got[4]) == -1.5

@@ -1,0 +1,252 @@
+"""Which TTIR ops the CPU module's lowering to LLVM takes (HEAD's `canLowerTTIRToLinalg`): the
+hoisting pass asks `lowerable(op)` before it moves an op to the host, so an op that passes here is
+never an error of `convert-cpu-module-to-llvm`.
+
+The answer looks at the op's name, its operand and result types (ranked, static tensors of f32,
+32-bit integers or i1: what HEAD's CPU module holds) and the attributes the lowering reads.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ttopt.ir.attributes import BoolAttr, DenseElementsAttr, FloatAttr, IntegerAttr
+from ttopt.ir.properties import int_values
+from ttopt.ir.types import TensorType
+
+if TYPE_CHECKING:
+    from ttopt.ir.operation import Operation
+
+# Element types of a CPU-module tensor: HEAD computes in f32 and signless 32-bit integers, and
+# narrows booleans back to i1.
+ELEMENT_TYPES = frozenset({"f32", "i32", "i1"})
+FLOAT_UNARY = frozenset({"neg", "abs", "exp", "log", "sqrt", "rsqrt", "reciprocal", "relu", "sigmoid", "tanh", "floor", "ceil",
+                         "sin", "cos", "tan", "sign"})  # fmt: skip
+INT_UNARY = frozenset({"neg", "abs", "relu", "sign"})
+BINARY = frozenset({"add", "subtract", "multiply", "div", "maximum", "minimum", "pow", "remainder"})
+INT_BINARY = BINARY - {"pow"}
+COMPARE = frozenset({"eq", "ne", "gt", "ge", "lt", "le"})
+LOGICAL = frozenset({"logical_and", "logical_or", "logical_xor", "logical_not"})
+REDUCE = frozenset({"sum", "mean", "max", "min", "prod"})
+CREATION = frozenset({"constant", "full", "zeros", "ones", "arange"})
+DATA_MOVEMENT = frozenset({"typecast", "reshape", "permute", "transpose", "broadcast", "concat", "slice_static", "repeat", "reverse"})
+OPS = frozenset(f"ttir.{n}" for n in FLOAT_UNARY | BINARY | COMPARE | LOGICAL | REDUCE | CREATION | DATA_MOVEMENT
+                | {"where", "matmul", "clamp_scalar"})  # fmt: skip
+
+
+def lowerable(op: Operation) -> bool:
+    """True iff `convert-cpu-module-to-llvm` lowers `op` with its types and attributes."""
+    return why_not(op) is None
+
+
+def why_not(op: Operation) -> str | None:
+    """Why the lowering cannot take `op` (None when it can): the reason its error states."""
+    if op.name not in OPS:
+        return "the CPU lowering has no rule for this op"
+    if len(op.results) != 1:
+        return "expected one result"
+    for v in [*op.operands, *op.results]:
+        t = v.type.resolve()
+        if not isinstance(t, TensorType) or t.shape is None or any(d is None for d in t.shape):
+            return f"expected ranked tensors of static shape, got {t.text}"
+        if t.element_type.resolve().text not in ELEMENT_TYPES:
+            return f"element type {t.element_type.resolve().text} is not f32, i32 or i1"
+    return _attributes(op, op.name[len("ttir.") :])
+
+
+def element(v: Any) -> str:
+    """The element type name of a tensor value."""
+    return str(v.type.resolve().element_type.resolve().text)
+
+
+def shape(v: Any) -> tuple[int, ...]:
+    """The static shape of a tensor value."""
+    return tuple(v.type.resolve().shape)
+
+
+def _dims_ok(dims: tuple[int, ...] | None, rank: int) -> bool:
+    """Every dim within `rank` (negative ones count from the end), none twice."""
+    if dims is None:
+        return False
+    return all(-rank <= d < rank for d in dims) and len({d % rank for d in dims}) == len(dims)
+
+
+def _attributes(op: Operation, name: str) -> str | None:
+    """The attribute and type rules of each op (None when `op` is fine)."""
+    ins, out = op.operands, op.results[0]
+    res_el = element(out)
+    if name in FLOAT_UNARY or name in BINARY or name == "typecast":
+        if name != "typecast" and len(ins) != (1 if name in FLOAT_UNARY else 2):
+            return "unexpected operand count"
+        if name in BINARY and not (len(ins) == 2 and _broadcastable([shape(v) for v in ins], shape(out))):
+            return "operand shapes do not broadcast to the result's"
+        if name in FLOAT_UNARY and shape(ins[0]) != shape(out):
+            return "operand and result shapes differ"
+        if name == "typecast":
+            return None if len(ins) == 1 and shape(ins[0]) == shape(out) else "expected one operand of the result's shape"
+        if any(element(v) != res_el for v in ins):
+            return "operand and result element types differ"
+        allowed = {"f32": FLOAT_UNARY | BINARY, "i32": INT_UNARY | INT_BINARY}.get(res_el, frozenset())
+        return None if name in allowed else f"'{op.name}' is not lowered for {res_el} elements"
+    if name in LOGICAL:
+        if len(ins) != (1 if name == "logical_not" else 2) or not _broadcastable([shape(v) for v in ins], shape(out)):
+            return "unexpected operands"
+        return None if all(element(v) == "i1" for v in [*ins, out]) else f"'{op.name}' is lowered for i1 operands and result only"
+    if name == "clamp_scalar":
+        bounds = [op.get_attr(k) for k in ("min", "max")]
+        if len(ins) != 1 or shape(ins[0]) != shape(out) or element(ins[0]) != res_el or res_el == "i1":
+            return "expected one f32 or i32 operand of the result's shape and type"
+        ok = all(isinstance(b.resolve() if b is not None else None, (FloatAttr, IntegerAttr)) for b in bounds)
+        return None if ok else "expected numeric min and max"
+    if name in COMPARE:
+        if len(ins) != 2 or not _broadcastable([shape(v) for v in ins], shape(out)):
+            return "operand shapes do not broadcast to the result's"
+        return None if element(ins[0]) == element(ins[1]) != "i1" else "expected two f32 or two i32 operands"
+    if name == "where":
+        if len(ins) != 3 or not _broadcastable([shape(v) for v in ins], shape(out)):
+            return "operand shapes do not broadcast to the result's"
+        return None if element(ins[1]) == element(ins[2]) == res_el else "the selected values and the result differ in element type"
+    if name in CREATION:
+        return _creation(op, name)
+    if ins and name not in ("concat", "matmul") and element(ins[0]) != res_el:
+        return "operand and result element types differ"
+    return _shaped(op, name, [shape(v) for v in ins], shape(out))
+
+
+def _creation(op: Operation, name: str) -> str | None:
+    if op.operands:
+        return "a creation op takes no operands"
+    if name == "constant":
+        v = op.get_attr("value")
+        r = v.resolve() if v is not None else None
+        return None if isinstance(r, DenseElementsAttr) else "expected a dense<...> value"
+    if name == "arange":
+        vals = [getattr(op.get_attr(k), "value", None) for k in ("start", "end", "step", "arange_dimension")]
+        out = op.results[0]
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in vals) or element(out) == "i1":
+            return "expected integer start, end, step and arange_dimension, and an f32 or i32 result"
+        start, end, step, dim = (int(v) for v in vals)  # type: ignore[arg-type]
+        rank = len(shape(out))
+        if not -rank <= dim < rank or step == 0 or len(range(start, end, step)) != shape(out)[dim % rank]:
+            return "the range does not fill the result's arange_dimension"
+        return None
+    if name == "full":
+        fill = op.get_attr("fill_value")
+        r = fill.resolve() if fill is not None else None
+        if not isinstance(r, (FloatAttr, IntegerAttr, BoolAttr)):
+            return "expected a float or integer fill_value"
+    return None
+
+
+def _shaped(op: Operation, name: str, ins: list[tuple[int, ...]], out: tuple[int, ...]) -> str | None:
+    """The rules of the data-movement, reduction and matmul ops."""
+    ints = lambda key: int_values(op.get_attr(key))  # noqa: E731
+    val = lambda key: getattr(op.get_attr(key), "value", None)  # noqa: E731
+    rank = len(ins[0]) if ins else 0
+    if name != "concat" and len(ins) != (2 if name == "matmul" else 1):
+        return "unexpected operand count"
+    if name == "reshape":
+        return None if _volume(ins[0]) == _volume(out) else "reshape changes the element count"
+    if name == "permute":
+        perm = ints("permutation")
+        ok = perm is not None and sorted(perm) == list(range(rank)) and tuple(ins[0][p] for p in perm) == out
+        return None if ok else "expected a permutation of the operand's dimensions giving the result's shape"
+    if name == "transpose":
+        d0, d1 = val("dim0"), val("dim1")
+        if not (isinstance(d0, int) and isinstance(d1, int) and -rank <= d0 < rank and -rank <= d1 < rank):
+            return "expected dim0 and dim1 within the operand's rank"
+        swapped = list(range(rank))
+        swapped[d0 % rank], swapped[d1 % rank] = swapped[d1 % rank], swapped[d0 % rank]
+        return None if tuple(ins[0][p] for p in swapped) == out else "result shape is not the operand's with dim0 and dim1 swapped"
+    if name in ("broadcast", "repeat"):
+        factors = ints("broadcast_dimensions" if name == "broadcast" else "repeat_dimensions")
+        if factors is None or len(factors) != rank or any(f < 1 for f in factors):
+            return f"expected one positive factor per dimension in {'broadcast_dimensions' if name == 'broadcast' else 'repeat_dimensions'}"
+        if tuple(s * f for s, f in zip(ins[0], factors)) != out:
+            return "result shape is not the operand's times the factors"
+        if name == "broadcast" and any(f != 1 and s != 1 for s, f in zip(ins[0], factors)):
+            return "ttir.broadcast of a dimension that is not 1"
+        return None
+    if name == "concat":
+        dim = val("dim")
+        if not ins or not isinstance(dim, int) or not -rank <= dim < rank:
+            return "expected operands and a dim within their rank"
+        d = dim % rank
+        if any(len(s) != rank or any(a != b for i, (a, b) in enumerate(zip(s, out)) if i != d) for s in ins):
+            return "operand shapes differ from the result's outside the concat dim"
+        if sum(s[d] for s in ins) != out[d] or any(element(v) != element(op.results[0]) for v in op.operands):
+            return "operands do not add up to the result"
+        return None
+    if name == "reverse":
+        dims = ints("dimensions")
+        return None if _dims_ok(dims, rank) and ins[0] == out else "expected dimensions within the operand's rank, each once"
+    if name == "slice_static":
+        b, e, s = ints("begins"), ints("ends"), ints("step")
+        if b is None or e is None or s is None or not len(b) == len(e) == len(s) == rank or any(x <= 0 for x in s):
+            return "expected begins, ends and positive steps, one per dimension"
+        got = tuple(len(range(*slice(x, y, z).indices(n))) for x, y, z, n in zip(b, e, s, ins[0]))
+        return None if got == out else "result shape does not match the slice"
+    if name in REDUCE:
+        dims = ints("dim_arg")
+        dims = tuple(range(rank)) if dims is None else dims
+        if not _dims_ok(dims, rank):
+            return "expected dim_arg within the operand's rank, each once"
+        kept = {d % rank for d in dims}
+        keep = bool(val("keep_dim"))
+        want = tuple(1 if i in kept else n for i, n in enumerate(ins[0])) if keep else tuple(n for i, n in enumerate(ins[0]) if i not in kept)
+        if want != out:
+            return "result shape does not match the reduction"
+        if element(op.operands[0]) == "i1" or (name == "mean" and element(op.operands[0]) != "f32"):
+            return f"'{op.name}' is not lowered for {element(op.operands[0])} elements"
+        return None
+    if name == "matmul":
+        return _matmul(op, ins, out)
+    return "the CPU lowering has no rule for this op"
+
+
+def matmul_shapes(op: Operation) -> tuple[tuple[int, ...], int, int, int] | None:
+    """(batch shape, M, K, N) of a ttir.matmul of rank >= 2 operands (transposes applied), or None."""
+    a, b = (shape(v) for v in op.operands[:2])
+    if len(a) < 2 or len(b) < 2:
+        return None
+    if getattr(op.get_attr("transpose_a"), "value", False):
+        a = a[:-2] + (a[-1], a[-2])
+    if getattr(op.get_attr("transpose_b"), "value", False):
+        b = b[:-2] + (b[-1], b[-2])
+    if a[-1] != b[-2]:
+        return None
+    batch = _broadcast_shape([a[:-2], b[:-2]])
+    return None if batch is None else (batch, a[-2], a[-1], b[-1])
+
+
+def _matmul(op: Operation, ins: list[tuple[int, ...]], out: tuple[int, ...]) -> str | None:
+    if len({element(v) for v in [*op.operands, *op.results]}) != 1 or element(op.results[0]) == "i1":
+        return "expected f32 or i32 operands and result of one element type"
+    dims = matmul_shapes(op)
+    if dims is None:
+        return "expected operands of rank >= 2 whose contracted and batch dimensions agree"
+    batch, m, _, n = dims
+    return None if batch + (m, n) == out else "result shape does not match the product"
+
+
+def _volume(s: tuple[int, ...]) -> int:
+    n = 1
+    for d in s:
+        n *= d
+    return n
+
+
+def _broadcast_shape(shapes: list[tuple[int, ...]]) -> tuple[int, ...] | None:
+    """numpy's broadcast of `shapes` (None when they do not broadcast)."""
+    rank = max((len(s) for s in shapes), default=0)
+    out = []
+    for i in range(rank):
+        sizes = {s[len(s) - rank + i] for s in shapes if len(s) - rank + i >= 0} - {1}
+        if len(sizes) > 1:
+            return None
+        out.append(sizes.pop() if sizes else 1)
+    return tuple(out)
+
+
+def _broadcastable(shapes: list[tuple[int, ...]], out: tuple[int, ...]) -> bool:
+    return all(len(s) <= len(out) for s in shapes) and _broadcast_shape([*shapes, out]) == out

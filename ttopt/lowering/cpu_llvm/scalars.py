@@ -1,0 +1,101 @@
+"""The scalar computation of each elementwise TTIR op, as LLVM-dialect ops on one element."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from ttopt.ir.attributes import Attribute, IntegerAttr
+from ttopt.ir.values import Value
+from ttopt.lowering.cpu_llvm.builder import F32, I1, I32, Builder
+
+INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
+_NO_POISON: dict[str, Attribute] = {"is_int_min_poison": IntegerAttr(0, I1, "false")}
+
+
+def _intr(name: str) -> Callable[[Builder, Value], Value]:
+    return lambda b, x: b.op(f"llvm.intr.{name}", [x], x.type)
+
+
+def _sign(b: Builder, x: Value, zero: Value, one: Value, minus: Value, float_: bool) -> Value:
+    gt = b.fcmp("ogt", x, zero) if float_ else b.icmp("sgt", x, zero)
+    lt = b.fcmp("olt", x, zero) if float_ else b.icmp("slt", x, zero)
+    return b.select(gt, one, b.select(lt, minus, x))  # 0 (and NaN) stay themselves
+
+
+FLOAT_UNARY: dict[str, Callable[[Builder, Value], Value]] = {
+    "neg": lambda b, x: b.op("llvm.fneg", [x], F32),
+    "abs": _intr("fabs"), "exp": _intr("exp"), "log": _intr("log"), "sqrt": _intr("sqrt"), "floor": _intr("floor"),
+    "ceil": _intr("ceil"), "sin": _intr("sin"), "cos": _intr("cos"), "tan": _intr("tan"), "tanh": _intr("tanh"),
+    "rsqrt": lambda b, x: b.binary("fdiv", b.const(1.0, F32), b.op("llvm.intr.sqrt", [x], F32)),
+    "reciprocal": lambda b, x: b.binary("fdiv", b.const(1.0, F32), x),
+    "relu": lambda b, x: b.binary("intr.maximum", x, b.const(0.0, F32)),
+    "sigmoid": lambda b, x: b.binary("fdiv", b.const(1.0, F32),
+                                     b.binary("fadd", b.const(1.0, F32), b.op("llvm.intr.exp", [b.op("llvm.fneg", [x], F32)], F32))),
+    "sign": lambda b, x: _sign(b, x, b.const(0.0, F32), b.const(1.0, F32), b.const(-1.0, F32), True),
+}  # fmt: skip
+INT_UNARY: dict[str, Callable[[Builder, Value], Value]] = {
+    "neg": lambda b, x: b.binary("sub", b.const(0, I32), x),
+    "abs": lambda b, x: b.op("llvm.intr.abs", [x], I32, dict(_NO_POISON)),
+    "relu": lambda b, x: b.binary("intr.smax", x, b.const(0, I32)),
+    "sign": lambda b, x: _sign(b, x, b.const(0, I32), b.const(1, I32), b.const(-1, I32), False),
+}
+FLOAT_BINARY = {"add": "fadd", "subtract": "fsub", "multiply": "fmul", "div": "fdiv", "maximum": "intr.maximum",
+                "minimum": "intr.minimum", "pow": "intr.pow", "remainder": "frem"}  # fmt: skip
+INT_BINARY = {"add": "add", "subtract": "sub", "multiply": "mul", "maximum": "intr.smax", "minimum": "intr.smin"}
+FLOAT_COMPARE = {"eq": "oeq", "ne": "une", "gt": "ogt", "ge": "oge", "lt": "olt", "le": "ole"}
+INT_COMPARE = {"eq": "eq", "ne": "ne", "gt": "sgt", "ge": "sge", "lt": "slt", "le": "sle"}
+
+
+def unary(b: Builder, name: str, element: str, x: Value) -> Value:
+    """`ttir.<name>` of one element."""
+    return (FLOAT_UNARY if element == "f32" else INT_UNARY)[name](b, x)
+
+
+def binary(b: Builder, name: str, element: str, x: Value, y: Value) -> Value:
+    """`ttir.<name>` of two elements of one type."""
+    if element == "f32":
+        return b.binary(FLOAT_BINARY[name], x, y)
+    if name in INT_BINARY:
+        return b.binary(INT_BINARY[name], x, y)
+    # div and remainder: x / 0 is 0 (as the reference interpreter), never LLVM's undefined behaviour
+    zero = b.icmp("eq", y, b.const(0, I32))
+    q = b.binary("sdiv" if name == "div" else "srem", x, b.select(zero, b.const(1, I32), y))
+    return b.select(zero, b.const(0, I32), q)
+
+
+def logical(b: Builder, name: str, xs: list[Value]) -> Value:
+    """`ttir.logical_*` of i1 elements."""
+    if name == "logical_not":
+        return b.binary("xor", xs[0], b.const(True, I1))
+    return b.binary(name[len("logical_") :], xs[0], xs[1])
+
+
+def clamp(b: Builder, element: str, x: Value, lo: float | int, hi: float | int) -> Value:
+    """`min(max(x, lo), hi)` (NaN stays NaN, as numpy's clip)."""
+    if element == "f32":
+        return b.binary("intr.minimum", b.binary("intr.maximum", x, b.const(float(lo), F32)), b.const(float(hi), F32))
+    return b.binary("intr.smin", b.binary("intr.smax", x, b.const(int(lo), I32)), b.const(int(hi), I32))
+
+
+def compare(b: Builder, name: str, element: str, x: Value, y: Value) -> Value:
+    """The i1 of `ttir.<name>` on two elements (NaN compares unequal to everything)."""
+    if element == "f32":
+        return b.fcmp(FLOAT_COMPARE[name], x, y)
+    return b.icmp(INT_COMPARE[name], x, y)
+
+
+def convert(b: Builder, x: Value, src: str, dst: str) -> Value:
+    """`ttir.typecast` of one element: float to int truncates, anything to i1 is `!= 0`, i1 widens unsigned."""
+    if src == dst:
+        return x
+    if dst == "i1":
+        return b.fcmp("une", x, b.const(0.0, F32)) if src == "f32" else b.icmp("ne", x, b.const(0, I32))
+    if src == "i1":
+        return b.cast("uitofp", x, F32) if dst == "f32" else b.cast("zext", x, I32)
+    return b.cast("fptosi", x, I32) if dst == "i32" else b.cast("sitofp", x, F32)
+
+
+REDUCE_INIT = {("prod", "f32"): 1.0, ("prod", "i32"): 1, ("sum", "f32"): 0.0, ("mean", "f32"): 0.0, ("max", "f32"): float("-inf"), ("min", "f32"): float("inf"),
+               ("sum", "i32"): 0, ("max", "i32"): INT32_MIN, ("min", "i32"): INT32_MAX}  # fmt: skip
+REDUCE_STEP = {("prod", "f32"): "fmul", ("prod", "i32"): "mul", ("sum", "f32"): "fadd", ("mean", "f32"): "fadd", ("max", "f32"): "intr.maximum", ("min", "f32"): "intr.minimum",
+               ("sum", "i32"): "add", ("max", "i32"): "intr.smax", ("min", "i32"): "intr.smin"}  # fmt: skip

@@ -1,0 +1,245 @@
+"""The lowering of each TTIR op the CPU module holds: views for the ops that only move indices,
+loop nests writing a fresh buffer for the ones that compute (`lowerable.py` says which ops and
+forms reach here)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable, Protocol, Sequence
+
+from ttopt.ir.attributes import BoolAttr, DenseElementsAttr, FloatAttr, IntegerAttr
+from ttopt.ir.properties import int_values
+from ttopt.ir.values import Value
+from ttopt.lowering.cpu_llvm import scalars
+from ttopt.lowering.cpu_llvm.builder import F32, I32, Builder
+from ttopt.lowering.cpu_llvm.lowerable import BINARY, COMPARE, FLOAT_UNARY, LOGICAL, REDUCE, element, matmul_shapes, shape
+from ttopt.lowering.cpu_llvm.views import ELEMENT, View, row_major, volume
+from ttopt.lowering.dense_values import flat_values, splat_value
+
+if TYPE_CHECKING:
+    from ttopt.ir.operation import Operation
+
+
+class Lowering(Protocol):
+    """What an op's lowering needs of the function being lowered."""
+
+    b: Builder
+
+    def alloc(self, shape: Sequence[int], element: str) -> View:
+        """A fresh buffer the function owns (freed at its end unless returned)."""
+        ...
+
+    def global_constant(self, attr: DenseElementsAttr, shape: Sequence[int], element: str) -> Value:
+        """The address of a module-level constant holding `attr`."""
+        ...
+
+
+def lower(fn: Lowering, op: Operation, ins: list[View]) -> View:
+    """The value of `op` (one result) given its operands' views."""
+    name = op.name[len("ttir.") :]
+    out_shape, out_el = shape(op.results[0]), element(op.results[0])
+    b = fn.b
+    ints = lambda key: tuple(int_values(op.get_attr(key)) or ())  # noqa: E731
+    val = lambda key: int(getattr(op.get_attr(key), "value", 0))  # noqa: E731
+    if name in FLOAT_UNARY:
+        return _map(fn, out_shape, out_el, ins, lambda xs: scalars.unary(b, name, out_el, xs[0]))
+    if name in BINARY:
+        return _map(fn, out_shape, out_el, ins, lambda xs: scalars.binary(b, name, out_el, xs[0], xs[1]))
+    if name in LOGICAL:
+        return _map(fn, out_shape, out_el, ins, lambda xs: scalars.logical(b, name, xs))
+    if name == "clamp_scalar":
+        lo, hi = (getattr(op.get_attr(k), "value", 0) for k in ("min", "max"))
+        return _map(fn, out_shape, out_el, ins, lambda xs: scalars.clamp(b, out_el, xs[0], lo, hi))
+    if name == "arange":
+        return _arange(fn, op, out_shape, out_el)
+    if name == "reverse":
+        return ins[0].reversed(b, [d % len(out_shape) for d in ints("dimensions")])
+    if name in COMPARE:
+        src = ins[0].element
+        return _map(fn, out_shape, out_el, ins, lambda xs: scalars.convert(b, scalars.compare(b, name, src, xs[0], xs[1]), "i1", out_el))
+    if name == "where":
+        cond = ins[0].element
+        return _map(fn, out_shape, out_el, ins, lambda xs: b.select(scalars.convert(b, xs[0], cond, "i1"), xs[1], xs[2]))
+    if name == "typecast":
+        src = ins[0].element
+        return _map(fn, out_shape, out_el, ins, lambda xs: scalars.convert(b, xs[0], src, out_el))
+    if name in ("constant", "full", "zeros", "ones"):
+        return _creation(fn, op, name, out_shape, out_el)
+    if name == "permute":
+        return ins[0].permuted(ints("permutation"))
+    if name == "transpose":
+        rank = len(ins[0].shape)
+        perm = list(range(rank))
+        d0, d1 = val("dim0") % rank, val("dim1") % rank
+        perm[d0], perm[d1] = perm[d1], perm[d0]
+        return ins[0].permuted(perm)
+    if name == "broadcast":
+        return ins[0].broadcast_to(out_shape)
+    if name == "reshape":
+        flat = ins[0] if ins[0].contiguous() else copy(fn, ins[0])
+        return flat.reshaped(out_shape)
+    if name == "slice_static":
+        bounds = [slice(x, y, z).indices(n) for x, y, z, n in zip(ints("begins"), ints("ends"), ints("step"), ins[0].shape)]
+        return ins[0].sliced(b, [lo for lo, _, _ in bounds], [st for _, _, st in bounds], out_shape)
+    if name == "repeat":
+        return _repeat(fn, ins[0], out_shape)
+    if name == "concat":
+        return _concat(fn, ins, val("dim") % len(out_shape), out_shape, out_el)
+    if name in REDUCE:
+        dims = int_values(op.get_attr("dim_arg"))
+        rank = len(ins[0].shape)
+        reduced = sorted({d % rank for d in dims} if dims is not None else set(range(rank)))
+        return _reduce(fn, name, ins[0], reduced, bool(getattr(op.get_attr("keep_dim"), "value", False)), out_shape)
+    if name == "matmul":
+        return _matmul(fn, op, ins, out_shape, out_el)
+    raise ValueError(f"no lowering of '{op.name}' to the LLVM dialect")
+
+
+def _map(fn: Lowering, out_shape: tuple[int, ...], out_el: str, ins: list[View], scalar: Callable[[list[Value]], Value]) -> View:
+    """A fresh buffer with `scalar(elements of ins)` at each index (operands broadcast as numpy)."""
+    out = fn.alloc(out_shape, out_el)
+    views = [v.broadcast_to(out_shape) for v in ins]
+    fn.b.nest(out_shape, lambda idx: out.store(fn.b, idx, scalar([v.load(fn.b, idx) for v in views])))
+    return out
+
+
+def copy(fn: Lowering, src: View) -> View:
+    """`src` copied into a fresh contiguous buffer."""
+    return _map(fn, src.shape, src.element, [src], lambda xs: xs[0])
+
+
+def _creation(fn: Lowering, op: Operation, name: str, out_shape: tuple[int, ...], out_el: str) -> View:
+    b = fn.b
+    if name == "constant":
+        attr = op.get_attr("value")
+        assert attr is not None
+        dense = attr.resolve()
+        assert isinstance(dense, DenseElementsAttr)
+        value = splat_value(dense, out_el)
+        if value is None and volume(out_shape) > 1:
+            ptr = fn.global_constant(dense, out_shape, out_el)
+            return View(ptr, 0, out_shape, row_major(out_shape), out_el)
+        if value is None:  # one element written as a list (or none): its only value
+            value = flat_values(dense, out_el, out_shape)[0] if volume(out_shape) else 0
+    elif name == "full":
+        fill = op.get_attr("fill_value")
+        r = fill.resolve() if fill is not None else None
+        value = r.value if isinstance(r, (FloatAttr, IntegerAttr, BoolAttr)) else 0
+    else:
+        value = 0 if name == "zeros" else 1
+    c = _scalar_const(b, value, out_el)
+    out = fn.alloc(out_shape, out_el)
+    b.nest(out_shape, lambda idx: out.store(b, idx, c))
+    return out
+
+
+def _scalar_const(b: Builder, value: float | int | bool | None, element: str) -> Value:
+    """`value` as a constant of `element` (as the TTIR op's fill converts it: to int truncating, to i1 `!= 0`)."""
+    v = 0 if value is None else value
+    if element == "f32":
+        return b.const(float(v), F32)
+    if element == "i1":
+        return b.const(bool(v), ELEMENT["i1"])
+    return b.const(int(v), ELEMENT["i32"])
+
+
+def _arange(fn: Lowering, op: Operation, out_shape: tuple[int, ...], out_el: str) -> View:
+    """start + i * step along arange_dimension, computed in i64 and converted to the element type."""
+    b = fn.b
+    start, step, dim = (int(getattr(op.get_attr(k), "value", 0)) for k in ("start", "step", "arange_dimension"))
+    dim %= len(out_shape)
+    out = fn.alloc(out_shape, out_el)
+
+    def body(idx: list[Value]) -> None:
+        v = b.add(b.mul(idx[dim], b.i64(step)), b.i64(start))
+        out.store(b, idx, b.cast("sitofp", v, F32) if out_el == "f32" else b.cast("trunc", v, I32))
+
+    b.nest(out_shape, body)
+    return out
+
+
+def _repeat(fn: Lowering, src: View, out_shape: tuple[int, ...]) -> View:
+    """out[i] = src[i mod n] per dimension."""
+    b = fn.b
+    out = fn.alloc(out_shape, src.element)
+
+    def body(idx: list[Value]) -> None:
+        at = [i if n == m else b.binary("urem", i, b.i64(n)) for i, n, m in zip(idx, src.shape, out_shape)]
+        out.store(b, idx, src.load(b, at))
+
+    b.nest(out_shape, body)
+    return out
+
+
+def _concat(fn: Lowering, ins: list[View], dim: int, out_shape: tuple[int, ...], out_el: str) -> View:
+    """Each operand's loop nest writes its part of one fresh buffer."""
+    b = fn.b
+    out = fn.alloc(out_shape, out_el)
+    start = 0
+    for v in ins:
+        if v.shape[dim]:
+            part = out.sliced(b, [start if k == dim else 0 for k in range(len(out_shape))], [1] * len(out_shape), v.shape)
+            b.nest(v.shape, _copier(b, v, part))
+        start += v.shape[dim]
+    return out
+
+
+def _copier(b: Builder, src: View, dst: View) -> Callable[[list[Value]], None]:
+    return lambda idx: dst.store(b, idx, src.load(b, idx))
+
+
+def _reduce(fn: Lowering, name: str, src: View, reduced: list[int], keep: bool, out_shape: tuple[int, ...]) -> View:
+    """For each result index, a loop over the reduced dimensions carrying the accumulator."""
+    b = fn.b
+    el = src.element
+    out = fn.alloc(out_shape, el)
+    kept = [k for k in range(len(src.shape)) if k not in reduced]
+    step = scalars.REDUCE_STEP[(name, el)]
+    init = _scalar_const(b, scalars.REDUCE_INIT[(name, el)], el)
+
+    def body(idx: list[Value]) -> None:
+        outer = [idx[k] for k in kept] if keep else idx
+
+        def add(inner: list[Value], acc: Value) -> Value:
+            at: list[Value] = [b.i64(0)] * len(src.shape)
+            for k, i in zip(kept, outer):
+                at[k] = i
+            for k, i in zip(reduced, inner):
+                at[k] = i
+            return b.binary(step, acc, src.load(b, at))
+
+        acc = b.fold([src.shape[k] for k in reduced], init, add)
+        if name == "mean":
+            acc = b.binary("fdiv", acc, b.const(float(volume([src.shape[k] for k in reduced])), F32))
+        out.store(b, idx, acc)
+
+    b.nest(out_shape, body)
+    return out
+
+
+def _matmul(fn: Lowering, op: Operation, ins: list[View], out_shape: tuple[int, ...], out_el: str) -> View:
+    """out[..., m, n] = sum_k a[..., m, k] * b[..., k, n] (batch dimensions broadcast)."""
+    dims = matmul_shapes(op)
+    assert dims is not None
+    batch, m, k, n = dims
+    b = fn.b
+    a, w = ins
+    if getattr(op.get_attr("transpose_a"), "value", False):
+        a = a.permuted([*range(len(a.shape) - 2), len(a.shape) - 1, len(a.shape) - 2])
+    if getattr(op.get_attr("transpose_b"), "value", False):
+        w = w.permuted([*range(len(w.shape) - 2), len(w.shape) - 1, len(w.shape) - 2])
+    a = a.broadcast_to((*batch, m, k))
+    w = w.broadcast_to((*batch, k, n))
+    out = fn.alloc(out_shape, out_el)
+    mul, add = ("fmul", "fadd") if out_el == "f32" else ("mul", "add")
+    zero = _scalar_const(b, 0, out_el)
+
+    def body(idx: list[Value]) -> None:
+        *bi, mi, ni = idx
+
+        def step(kk: list[Value], acc: Value) -> Value:
+            return b.binary(add, acc, b.binary(mul, a.load(b, [*bi, mi, kk[0]]), w.load(b, [*bi, kk[0], ni])))
+
+        out.store(b, idx, b.fold([k], zero, step))
+
+    b.nest(out_shape, body)
+    return out
