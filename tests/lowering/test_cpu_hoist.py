@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 
 from ttopt.ir.printer import print_module
-from ttopt.lowering.cpu_hoist import FORWARD_CPU, const_eval_segments, cpu_type
+from ttopt.lowering.cpu_hoist import const_eval_segments, cpu_type
 from ttopt.lowering.device_module import cpu_inner_module
+from ttopt.lowering.function_types import FORWARD_CPU
 from ttopt.parse.parser import parse_module
 from ttopt.passes.context import PassContext
 from ttopt.passes.manager import PassManager

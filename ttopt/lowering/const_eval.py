@@ -42,6 +42,8 @@ from ttopt.ir.diagnostics import Diagnostic, op_position
 from ttopt.ir.location import Location
 from ttopt.ir.operation import Block, Operation, Region
 from ttopt.ir.types import FunctionType, TensorType
+from ttopt.lowering.function_types import CONST_EVAL, FUNCTION_TYPE
+from ttopt.lowering.host_tensors import host_row_major
 from ttopt.optimizer.analyses import current_layout, ranked_shape
 from ttopt.optimizer.rewrite import LayoutAliaser, update_function_type
 from ttopt.passes.base import Pass, option
@@ -52,19 +54,12 @@ if TYPE_CHECKING:
     from ttopt.ir.module import Module
     from ttopt.passes.context import PassContext
 
-FUNCTION_TYPE = "tt.function_type"
-CONST_EVAL = "const_eval"
 INFIX = "_const_eval_"
 NON_CACHEABLE = frozenset({"ttnn.empty", "ttnn.rand", "ttnn.dropout", "ttnn.generic", "ttnn.deallocate",
                            "ttcore.load_cached", "func.return", "func.call"})  # fmt: skip
 SHARED = "ttnn.get_device"
 LOAD_CACHED = "ttcore.load_cached"
 CONST_ARG_TYPES = ("parameter", "constant")
-
-
-def is_const_eval(func: Any) -> bool:
-    """Whether `func` is a const-eval function (`tt.function_type = "const_eval"`)."""
-    return getattr(func.attributes.get(FUNCTION_TYPE), "value", None) == CONST_EVAL
 
 
 def const_args(func: Any) -> set[int]:
@@ -93,27 +88,6 @@ def reached_arguments(v: Any, avoid: Any = None) -> set[int] | None:
 
 
 # -- 1. conv2d weight preparation ------------------------------------------------------------------
-def host_row_major(v: Any, anchor: Operation, aliaser: LayoutAliaser, new: list[Operation]) -> Any:
-    """`v` on the host, row-major (a `ttnn.from_device`, then a `ttnn.to_layout`, as needed)."""
-    lay = current_layout(v.type)
-    t = v.type.resolve()
-    if lay is None or not isinstance(t, TensorType):
-        return v
-    shape = ranked_shape(t)
-    loc = anchor.location
-    if not lay.is_system_memory:
-        host = TTNNLayoutAttr.build(shape, lay.dtype, tiled=lay.is_tiled, buffer_type="system_memory")
-        op = Operation("ttnn.from_device", [v], [aliaser.tensor_type(t, host)], location=loc)
-        new.append(op)
-        v, lay = op.results[0], host
-    if lay.is_tiled:
-        rm = TTNNLayoutAttr.build(shape, lay.dtype, tiled=False, buffer_type="system_memory")
-        op = Operation("ttnn.to_layout", [v], [aliaser.tensor_type(t, rm)], location=loc)
-        new.append(op)
-        v = op.results[0]
-    return v
-
-
 def _dtype_attr(dt: Any) -> DialectAttr:
     return DialectAttr("ttcore.supportedDataTypes", dt.value)
 

@@ -35,9 +35,9 @@ from ttopt.ir.attributes import ArrayAttr, DenseElementsAttr, IntegerAttr, Strin
 from ttopt.ir.module import Module
 from ttopt.ir.operation import Block, Operation, Region
 from ttopt.ir.types import FunctionType, ScalarType, TensorType
-from ttopt.lowering.const_eval import FUNCTION_TYPE, is_const_eval
 from ttopt.lowering.dense_values import DenseValueError, narrowed_body
 from ttopt.lowering.device_module import cpu_inner_module, device_inner_module
+from ttopt.lowering.function_types import FORWARD_CPU, FORWARD_CPU_DECLARATION, FUNCTION_TYPE, HOISTED_CALL, is_const_eval
 from ttopt.passes.base import Pass
 from ttopt.passes.registry import register_pass
 from ttopt.sharding.diagnostics import warn
@@ -46,10 +46,7 @@ from ttopt.sharding.func_attrs import set_arg_attrs
 if TYPE_CHECKING:
     from ttopt.passes.context import PassContext
 
-HOISTED_CALL = "ttir.cpu_hoisted_call"
 SHOULD_HOIST = "ttir.should_hoist"
-FORWARD_CPU = "forward_cpu"
-FORWARD_CPU_DECLARATION = "forward_cpu_declaration"
 FUNC_HASH = "func_hash"
 
 # Ops that only change format, not meaning: a creation op seen through them still builds a constant.
@@ -60,16 +57,6 @@ BARRIERS = frozenset({
     "ttir.all_gather", "ttir.all_reduce", "ttir.reduce_scatter", "ttir.collective_permute", "ttir.all_to_all",
     "ttir.collective_broadcast", "ttir.mesh_shard", "ttir.mesh_partition",
 })  # fmt: skip
-
-
-def is_cpu_declaration(func: Any) -> bool:
-    """Whether `func` declares a CPU-hoisted function (`tt.function_type = "forward_cpu_declaration"`)."""
-    return getattr(func.attributes.get(FUNCTION_TYPE), "value", None) == FORWARD_CPU_DECLARATION
-
-
-def is_hoisted_call(op: Any) -> bool:
-    """Whether `op` is a call of a CPU-hoisted function."""
-    return op.name == "func.call" and HOISTED_CALL in op.attributes
 
 
 # -- types ------------------------------------------------------------------------------------------

@@ -41,8 +41,8 @@ from ttopt.ir.opdef import OP_DEFS
 from ttopt.ir.operation import Block, Operation
 from ttopt.ir.properties import int_values, props
 from ttopt.ir.types import OpaqueType, ScalarType, TensorType, static_shape
-from ttopt.lowering.cpu_hoist import is_cpu_declaration, is_hoisted_call
 from ttopt.lowering.dense_values import DenseValueError, mlir_spelled_body, narrow_value, narrowed_body, splat_fill_value
+from ttopt.lowering.function_types import is_cpu_declaration, is_hoisted_call
 from ttopt.lowering.mlir_floats import mlir_float_attr
 from ttopt.lowering.op_error import OpError
 from ttopt.lowering.quant_types import respelled
@@ -58,7 +58,7 @@ from ttopt.lowering.ttnn_ccl_ops import CCL_MULTI_RESULT, CCL_RULES
 from ttopt.lowering.ttnn_conv1d import CONV1D_RULES
 from ttopt.lowering.ttnn_conv3d import CONV3D_RULES
 from ttopt.lowering.ttnn_conv_transpose import CONV_TRANSPOSE_RULES
-from ttopt.lowering.ttnn_cpu_calls import convert_call, host_declaration
+from ttopt.lowering.ttnn_cpu_calls import around_hoisted_call, convert_call, host_declaration
 from ttopt.lowering.ttnn_cpu_calls import to_layout as cpu_to_layout
 from ttopt.lowering.ttnn_direct import DIRECT_MULTI_RESULT, DIRECT_RULES
 from ttopt.lowering.ttnn_fused import FUSED_RULES
@@ -707,7 +707,15 @@ RULES.update(SDPA_TRAINING_RULES)
 RULES.update(GROUP_NORM_RULES)
 RULES.update(CCL_RULES)
 RULES.update(ADAMW_RULES)
-RULES["to_layout"] = cpu_to_layout
+_TO_TENSOR_SPEC = RULES["to_layout"]
+
+
+def _to_layout(lw: _Lowering, op: Any) -> Any:
+    """A `ttir.to_layout` around a CPU-hoisted call moves its tensor across; any other is a `ttnn.to_tensor_spec`."""
+    return cpu_to_layout(lw, op) if around_hoisted_call(op) else _TO_TENSOR_SPEC(lw, op)
+
+
+RULES["to_layout"] = _to_layout
 
 
 @register_pass

@@ -14,9 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from ttopt.ir.attributes import TypeAttr
 from ttopt.ir.types import FunctionType, TensorType
-from ttopt.lowering.const_eval import host_row_major
-from ttopt.lowering.cpu_hoist import is_hoisted_call
-from ttopt.optimizer.analyses import current_layout
+from ttopt.lowering.function_types import is_hoisted_call
+from ttopt.lowering.host_tensors import host_row_major
 
 if TYPE_CHECKING:
     from ttopt.lowering.ttir_to_ttnn import _Lowering
@@ -46,16 +45,19 @@ def _device(lw: _Lowering, v: Any, target: TensorType, op: Any) -> Any:
     return v
 
 
+def around_hoisted_call(op: Any) -> bool:
+    """Whether a `ttir.to_layout` feeds a CPU-hoisted call or reads one's result."""
+    src = getattr(op.operands[0], "op", None)
+    return any(is_hoisted_call(u) for u in op.results[0].users) or (src is not None and is_hoisted_call(src))
+
+
 def to_layout(lw: _Lowering, op: Any) -> Any:
     """`ttir.to_layout` between a device tensor and a CPU-hoisted call's host tensor."""
     target = op.results[0].type.resolve()
     src = op.operands[0]
     if any(is_hoisted_call(u) for u in op.results[0].users):
         return _host(lw, src, target, op)
-    lay = current_layout(src.type)
-    if lay is not None and lay.is_system_memory:
-        return _device(lw, src, target, op)
-    raise ValueError("converts between device tensors; ttopt lowers ttir.to_layout only around CPU-hoisted calls")
+    return _device(lw, src, target, op)
 
 
 def convert_call(lw: _Lowering, call: Any) -> None:
