@@ -322,7 +322,9 @@ def hoist(module: Any, func: Any, consts: set[int]) -> int:
         op.drop_all_references()
     block.remove_many(gone)
     block.remove_many([op for op in shared if not op.results[0].uses])
-    start = sum(1 for op in block.ops if op.name == LOAD_CACHED)  # after the calls whose results they may read
+    # After the calls whose results they may read (not always first in the block: a TTIR hoisting's
+    # calls stay where they were while convert-ttir-to-ttnn puts the device before them).
+    start = max((i + 1 for i, op in enumerate(block.ops) if op.name == LOAD_CACHED), default=0)
     for i, call_op in enumerate(calls):
         block.insert(start + i, call_op)
     parent = func.parent
@@ -348,10 +350,15 @@ class ConstEvalHoistTransform(Pass):
     def run(self, module: Module, ctx: PassContext) -> None:
         aliaser = LayoutAliaser(module)
         stats = {"prepared-convs": 0, "dead-constants": 0, "const-eval-functions": 0}
+        # A composite's decomposition runs only once the composite is resolved (inlined or replaced)
+        # on TTNN; hoisting inside it first would leave const-eval functions for a body that may go.
+        decompositions = {getattr(op.properties.get("decomposition"), "root", None) for op in module.walk() if op.name == "ttcore.composite"}
         for func in list(module.functions()):
             kind = getattr(func.attributes.get(FUNCTION_TYPE), "value", None)
             if not func.regions or not func.regions[0].blocks or kind in (CONST_EVAL, "kernel"):
                 continue  # kernels return non-tensors, which load_cached cannot (as tt-mlir skips them)
+            if func_name(func) in decompositions:
+                continue
             if len(func.regions[0].blocks) != 1:
                 raise Diagnostic(f"{self.name}: function with {len(func.regions[0].blocks)} blocks",
                                  op_position(module.source, func))  # fmt: skip

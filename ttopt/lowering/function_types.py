@@ -30,3 +30,22 @@ def is_cpu_declaration(func: Any) -> bool:
 def is_hoisted_call(op: Any) -> bool:
     """Whether `op` is a call of a CPU-hoisted function."""
     return op.name == "func.call" and HOISTED_CALL in op.attributes
+
+
+def through_const_eval(v: Any) -> Any:
+    """The value a `ttcore.load_cached` result stands for: what its const-eval function returns
+    there (HEAD's getDefiningOpThroughConstEval); any other value as it is."""
+    op = getattr(v, "op", None)
+    if op is None or op.name != "ttcore.load_cached":
+        return v
+    callee = getattr(op.properties.get("callee"), "root", None)
+    top = op
+    while top.parent_op is not None:
+        top = top.parent_op
+    func = next((f for f in top.walk() if f.name == "func.func" and getattr(f.properties.get("sym_name"), "value", None) == callee
+                 and f.regions and f.regions[0].blocks), None)  # fmt: skip
+    if func is None:
+        return v
+    ret = func.regions[0].entry.ops[-1]
+    index = op.results.index(v)
+    return ret.operands[index] if ret.name == "func.return" and index < len(ret.operands) else v

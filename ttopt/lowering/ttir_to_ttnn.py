@@ -42,7 +42,7 @@ from ttopt.ir.operation import Block, Operation
 from ttopt.ir.properties import int_values, props
 from ttopt.ir.types import OpaqueType, ScalarType, TensorType, static_shape
 from ttopt.lowering.dense_values import DenseValueError, mlir_spelled_body, narrow_value, narrowed_body, splat_fill_value
-from ttopt.lowering.function_types import is_cpu_declaration, is_hoisted_call
+from ttopt.lowering.function_types import is_cpu_declaration, is_hoisted_call, through_const_eval
 from ttopt.lowering.mlir_floats import mlir_float_attr
 from ttopt.lowering.op_error import OpError
 from ttopt.lowering.quant_types import respelled
@@ -409,9 +409,9 @@ def _leaky_relu(lw: _Lowering, op: Any) -> Any:
 
 def _constant_fill(v: Any) -> Any:
     """The non-negative fill value of a `full` (TTIR, or TTNN once converted) behind reshapes and
-    typecasts, else None (HEAD lowers pow by such a constant to `pow_scalar`, which takes no
+    typecasts, and behind a const-eval function's return, else None (HEAD lowers pow by such a constant to `pow_scalar`, which takes no
     negative exponent)."""
-    p = getattr(v, "op", None)
+    p = getattr(through_const_eval(v), "op", None)
     while p is not None and p.name in ("ttir.reshape", "ttir.typecast", "ttnn.reshape", "ttnn.typecast"):
         p = getattr(p.operands[0], "op", None)
     if p is None or p.name not in ("ttir.full", "ttnn.full"):

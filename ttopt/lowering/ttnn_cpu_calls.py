@@ -5,17 +5,19 @@ A hoisted function runs on the host, so its declaration takes and returns row-ma
 memory, and each `ttir.to_layout` the hoisting put around the call moves a tensor across: to the host
 (`ttnn.from_device`, an untilize, then the typecast on the host, as HEAD's CHECKs have it:
 `ttnn.typecast` of the host argument, no `ttnn.from_device` once const-eval inputs arrive in system
-memory) or back to the device (the typecast on the host, `ttnn.to_device`, then the tilize).
+memory) or back to the device (the typecast and the tilize on the host, then `ttnn.to_device`).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
 from ttopt.ir.attributes import TypeAttr
 from ttopt.ir.types import FunctionType, TensorType
 from ttopt.lowering.function_types import is_hoisted_call
 from ttopt.lowering.host_tensors import host_row_major
+from ttopt.optimizer.analyses import current_layout, ranked_shape
 
 if TYPE_CHECKING:
     from ttopt.lowering.ttir_to_ttnn import _Lowering
@@ -33,16 +35,18 @@ def _host(lw: _Lowering, v: Any, target: TensorType, op: Any) -> Any:
 
 
 def _device(lw: _Lowering, v: Any, target: TensorType, op: Any) -> Any:
-    """A host tensor `v` on the device in `target`'s element type and default (tiled DRAM) layout."""
+    """A host tensor `v` on the device in `target`'s element type and default (tiled DRAM) layout:
+    typecast and tilized on the host, then moved (HEAD's order: ttnn.to_layout, ttnn.to_device)."""
     host = lw.layout_type(target, op, host=True, tiled=False)
     if host.resolve() != v.type.resolve():
         v = lw.emit("ttnn.typecast", [v], host)
-    rm = lw.layout_type(target, op, tiled=False)
-    v = lw.emit("ttnn.to_device", [v, lw.get_device()], rm)
     tiled = lw.layout_type(target, op)
-    if tiled.resolve() != rm.resolve():
-        v = lw.emit("ttnn.to_layout", [v], tiled)
-    return v
+    lay = current_layout(tiled)
+    if lay is not None and lay.is_tiled:
+        shape = ranked_shape(target)
+        host_tiles = lw.aliaser.tensor_type(target, TTNNLayoutAttr.build(shape, lay.dtype, tiled=True, buffer_type="system_memory"))
+        v = lw.emit("ttnn.to_layout", [v], host_tiles)
+    return lw.emit("ttnn.to_device", [v, lw.get_device()], tiled)
 
 
 def around_hoisted_call(op: Any) -> bool:
@@ -71,7 +75,8 @@ def convert_call(lw: _Lowering, call: Any) -> None:
         r.type = lw.layout_type(r.type, call, host=True, tiled=False)
     lw.out.append(call)
     for r in call.results:
-        others = [u for u in r.users if u.name != "ttir.to_layout"]
+        # Another hoisted call reads the host tensor as it is.
+        others = [u for u in r.users if u.name != "ttir.to_layout" and not is_hoisted_call(u)]
         if others:
             device = _device(lw, r, r.type.resolve(), call)
             for u in others:
