@@ -408,3 +408,24 @@ def test_constant_spellings_bool_int_hex_and_rank_zero() -> None:
             "return %0, %1, %2, %3, %4 : tensor<2x2xi1>, tensor<2xi32>, tensor<3xf32>, tensor<2xf32>, tensor<f32>"]  # fmt: skip
     got = same_numbers(func([], body, [t((2, 2), "i1"), t((2,), "i32"), t((3,)), t((2,)), t(())]), [])
     assert got[3].tolist() == [1.0, 2.0] and float(got[4]) == -1.5
+
+
+@pytest.mark.parametrize("el", ["f32", "i32"])
+def test_pad(el: str) -> None:
+    x = f32(2, 3) if el == "f32" else i32(2, 3)
+    value = "2.5 : f32" if el == "f32" else "7.0 : f32"
+    props = f"padding = array<i32: 1, 0, 2, 1>, value = {value}"
+    same_numbers(one_op("ttir.pad", [t((2, 3), el)], t((3, 6), el), props), [strided(x)])
+
+
+def test_clamp_tensor_with_broadcast_bounds() -> None:
+    lo, hi = f32(1, 4, lo=-1.0, hi=0.0), f32(1, 4, lo=0.0, hi=1.0)
+    same_numbers(one_op("ttir.clamp_tensor", [t((3, 4)), t((1, 4)), t((1, 4))], t((3, 4))), [strided(f32(3, 4)), lo, hi])
+
+
+@pytest.mark.parametrize("op", ["reduce_and", "reduce_or"])
+def test_boolean_reductions(op: str) -> None:
+    x = RNG.integers(0, 2, (3, 4)).astype(np.bool_)
+    x[0] = True
+    x[1] = False
+    same_numbers(one_op(f"ttir.{op}", [t((3, 4), "i1")], t((3, 1), "i1"), "dim_arg = [1 : i32], keep_dim = true"), [x])
