@@ -469,3 +469,34 @@ def test_jaxlibs_mlir_verifies_each_op_lowering(case: int) -> None:
     text = lowered_text(ORACLE_CASES[case])
     inner = print_module(Module(inner_module(parse_module(text))))
     assert ir.Module.parse(inner, context=jm.make_ir_context()).operation.verify()
+
+
+@st.composite
+def _reduction(draw: st.DrawFn) -> tuple[tuple[int, ...], list[int], bool, str]:
+    shape = tuple(draw(st.lists(st.integers(1, 4), min_size=1, max_size=4)))
+    dims = draw(st.lists(st.integers(-len(shape), len(shape) - 1), unique_by=lambda d: d % len(shape), max_size=len(shape)))
+    return shape, dims, draw(st.booleans()), draw(st.sampled_from(["sum", "max", "min", "mean"]))
+
+
+@given(_reduction())
+def test_reductions_over_any_dims(case: tuple[tuple[int, ...], list[int], bool, str]) -> None:
+    shape, dims, keep, op = case
+    reduced = {d % len(shape) for d in dims} if dims else set(range(len(shape)))
+    out = tuple(1 if k in reduced else n for k, n in enumerate(shape)) if keep else tuple(n for k, n in enumerate(shape) if k not in reduced)
+    dim_arg = f"dim_arg = [{', '.join(f'{d} : i32' for d in dims)}], " if dims else ""
+    same_numbers(one_op(f"ttir.{op}", [t(shape)], t(out), f"{dim_arg}keep_dim = {str(keep).lower()}"), [strided(f32(*shape))], rtol=1e-5)
+
+
+@st.composite
+def _slice(draw: st.DrawFn) -> tuple[tuple[int, ...], list[tuple[int, int, int]]]:
+    shape = tuple(draw(st.lists(st.integers(1, 5), min_size=1, max_size=3)))
+    bounds = [(draw(st.integers(-n, n - 1)), draw(st.integers(-n, n)), draw(st.integers(1, 3))) for n in shape]
+    return shape, bounds
+
+
+@given(_slice())
+def test_slice_static_any_bounds(case: tuple[tuple[int, ...], list[tuple[int, int, int]]]) -> None:
+    shape, bounds = case
+    out = tuple(len(range(*slice(b, e, s).indices(n))) for (b, e, s), n in zip(bounds, shape))
+    props = ", ".join(f"{k} = [{', '.join(f'{x[i]} : i32' for x in bounds)}]" for i, k in enumerate(("begins", "ends", "step")))
+    same_numbers(one_op("ttir.slice_static", [t(shape)], t(out), props), [strided(f32(*shape))])
