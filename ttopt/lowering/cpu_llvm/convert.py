@@ -26,7 +26,7 @@ from ttopt.ir.values import Value
 from ttopt.lowering.cpu_llvm.builder import I32, I64, PTR, Builder
 from ttopt.lowering.cpu_llvm.lowerable import ELEMENT_TYPES, why_not
 from ttopt.lowering.cpu_llvm.tensor_ops import copy, lower
-from ttopt.lowering.cpu_llvm.views import ELEMENT, View, alloc
+from ttopt.lowering.cpu_llvm.views import ELEMENT, View, alloc, row_major
 from ttopt.lowering.cpu_llvm.wrappers import helper
 from ttopt.passes.base import Pass
 from ttopt.passes.manager import PipelinePass, PipelineStep
@@ -178,8 +178,8 @@ def _return(fn: _Function, values: list[View], res: Type | None) -> None:
         d = b.insert(d, b.i64(0), [2])
         for k, n in enumerate(v.shape):
             d = b.insert(d, b.i64(n), [3, k])
-        for k, s in enumerate(v.strides):
-            d = b.insert(d, b.i64(s if isinstance(s, int) else 0), [4, k])
+        for k, s in enumerate(row_major(v.shape)):  # the buffer is fresh and contiguous
+            d = b.insert(d, b.i64(s), [4, k])
         descs.append(d)
     if res is None:
         b.op("llvm.return", [], None)

@@ -27,11 +27,12 @@ BINARY = frozenset({"add", "subtract", "multiply", "div", "maximum", "minimum", 
 INT_BINARY = BINARY - {"pow"}
 COMPARE = frozenset({"eq", "ne", "gt", "ge", "lt", "le"})
 LOGICAL = frozenset({"logical_and", "logical_or", "logical_xor", "logical_not"})
-REDUCE = frozenset({"sum", "mean", "max", "min", "prod"})
+REDUCE = frozenset({"sum", "mean", "max", "min", "prod", "reduce_and", "reduce_or"})
 CREATION = frozenset({"constant", "full", "zeros", "ones", "arange"})
-DATA_MOVEMENT = frozenset({"typecast", "reshape", "permute", "transpose", "broadcast", "concat", "slice_static", "repeat", "reverse"})
+DATA_MOVEMENT = frozenset({"typecast", "reshape", "permute", "transpose", "broadcast", "concat", "slice_static", "repeat", "reverse",
+                           "pad"})  # fmt: skip
 OPS = frozenset(f"ttir.{n}" for n in FLOAT_UNARY | BINARY | COMPARE | LOGICAL | REDUCE | CREATION | DATA_MOVEMENT
-                | {"where", "matmul", "clamp_scalar"})  # fmt: skip
+                | {"where", "matmul", "clamp_scalar", "clamp_tensor"})  # fmt: skip
 
 
 def lowerable(op: Operation) -> bool:
@@ -98,6 +99,10 @@ def _attributes(op: Operation, name: str) -> str | None:
             return "expected one f32 or i32 operand of the result's shape and type"
         ok = all(isinstance(b.resolve() if b is not None else None, (FloatAttr, IntegerAttr)) for b in bounds)
         return None if ok else "expected numeric min and max"
+    if name == "clamp_tensor":
+        if len(ins) != 3 or not _broadcastable([shape(v) for v in ins], shape(out)) or shape(ins[0]) != shape(out):
+            return "expected an operand of the result's shape and bounds that broadcast to it"
+        return None if res_el != "i1" and all(element(v) == res_el for v in ins) else "expected f32 or i32 operands and result of one type"
     if name in COMPARE:
         if len(ins) != 2 or not _broadcastable([shape(v) for v in ins], shape(out)):
             return "operand shapes do not broadcast to the result's"
@@ -180,6 +185,13 @@ def _shaped(op: Operation, name: str, ins: list[tuple[int, ...]], out: tuple[int
     if name == "reverse":
         dims = ints("dimensions")
         return None if _dims_ok(dims, rank) and ins[0] == out else "expected dimensions within the operand's rank, each once"
+    if name == "pad":
+        pads, fill = ints("padding"), op.get_attr("value")
+        if pads is None or len(pads) != 2 * rank or any(p < 0 for p in pads):
+            return "expected a low and a high padding, not negative, per dimension"
+        if not isinstance(fill.resolve() if fill is not None else None, (FloatAttr, IntegerAttr)):
+            return "expected a numeric padding value"
+        return None if tuple(n + pads[2 * i] + pads[2 * i + 1] for i, n in enumerate(ins[0])) == out else "result shape is not the padded operand's"
     if name == "slice_static":
         b, e, s = ints("begins"), ints("ends"), ints("step")
         if b is None or e is None or s is None or not len(b) == len(e) == len(s) == rank or any(x <= 0 for x in s):
@@ -196,7 +208,8 @@ def _shaped(op: Operation, name: str, ins: list[tuple[int, ...]], out: tuple[int
         want = tuple(1 if i in kept else n for i, n in enumerate(ins[0])) if keep else tuple(n for i, n in enumerate(ins[0]) if i not in kept)
         if want != out:
             return "result shape does not match the reduction"
-        if element(op.operands[0]) == "i1" or (name == "mean" and element(op.operands[0]) != "f32"):
+        el = element(op.operands[0])
+        if (el == "i1") != name.startswith("reduce_") or (name == "mean" and el != "f32"):
             return f"'{op.name}' is not lowered for {element(op.operands[0])} elements"
         return None
     if name == "matmul":

@@ -77,6 +77,12 @@ def clamp(b: Builder, element: str, x: Value, lo: float | int, hi: float | int) 
     return b.binary("intr.smin", b.binary("intr.smax", x, b.const(int(lo), I32)), b.const(int(hi), I32))
 
 
+def clamp_values(b: Builder, element: str, x: Value, lo: Value, hi: Value) -> Value:
+    """`min(max(x, lo), hi)` of three elements."""
+    mx, mn = ("intr.maximum", "intr.minimum") if element == "f32" else ("intr.smax", "intr.smin")
+    return b.binary(mn, b.binary(mx, x, lo), hi)
+
+
 def compare(b: Builder, name: str, element: str, x: Value, y: Value) -> Value:
     """The i1 of `ttir.<name>` on two elements (NaN compares unequal to everything)."""
     if element == "f32":
@@ -95,7 +101,7 @@ def convert(b: Builder, x: Value, src: str, dst: str) -> Value:
     return b.cast("fptosi", x, I32) if dst == "i32" else b.cast("sitofp", x, F32)
 
 
-REDUCE_INIT = {("prod", "f32"): 1.0, ("prod", "i32"): 1, ("sum", "f32"): 0.0, ("mean", "f32"): 0.0, ("max", "f32"): float("-inf"), ("min", "f32"): float("inf"),
+REDUCE_INIT = {("reduce_and", "i1"): True, ("reduce_or", "i1"): False, ("prod", "f32"): 1.0, ("prod", "i32"): 1, ("sum", "f32"): 0.0, ("mean", "f32"): 0.0, ("max", "f32"): float("-inf"), ("min", "f32"): float("inf"),
                ("sum", "i32"): 0, ("max", "i32"): INT32_MIN, ("min", "i32"): INT32_MAX}  # fmt: skip
-REDUCE_STEP = {("prod", "f32"): "fmul", ("prod", "i32"): "mul", ("sum", "f32"): "fadd", ("mean", "f32"): "fadd", ("max", "f32"): "intr.maximum", ("min", "f32"): "intr.minimum",
+REDUCE_STEP = {("reduce_and", "i1"): "and", ("reduce_or", "i1"): "or", ("prod", "f32"): "fmul", ("prod", "i32"): "mul", ("sum", "f32"): "fadd", ("mean", "f32"): "fadd", ("max", "f32"): "intr.maximum", ("min", "f32"): "intr.minimum",
                ("sum", "i32"): "add", ("max", "i32"): "intr.smax", ("min", "i32"): "intr.smin"}  # fmt: skip

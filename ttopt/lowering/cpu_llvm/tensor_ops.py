@@ -49,8 +49,12 @@ def lower(fn: Lowering, op: Operation, ins: list[View]) -> View:
     if name == "clamp_scalar":
         lo, hi = (getattr(op.get_attr(k), "value", 0) for k in ("min", "max"))
         return _map(fn, out_shape, out_el, ins, lambda xs: scalars.clamp(b, out_el, xs[0], lo, hi))
+    if name == "clamp_tensor":
+        return _map(fn, out_shape, out_el, ins, lambda xs: scalars.clamp_values(b, out_el, *xs))
     if name == "arange":
         return _arange(fn, op, out_shape, out_el)
+    if name == "pad":
+        return _pad(fn, op, ins[0], out_shape)
     if name == "reverse":
         return ins[0].reversed(b, [d % len(out_shape) for d in ints("dimensions")])
     if name in COMPARE:
@@ -140,6 +144,19 @@ def _scalar_const(b: Builder, value: float | int | bool | None, element: str) ->
     if element == "i1":
         return b.const(bool(v), ELEMENT["i1"])
     return b.const(int(v), ELEMENT["i32"])
+
+
+def _pad(fn: Lowering, op: Operation, src: View, out_shape: tuple[int, ...]) -> View:
+    """The padding value everywhere, then the operand copied into the interior."""
+    b = fn.b
+    pads = int_values(op.get_attr("padding")) or ()
+    fill = op.get_attr("value")
+    out = fn.alloc(out_shape, src.element)
+    c = _scalar_const(b, getattr(fill.resolve() if fill is not None else None, "value", 0), src.element)
+    b.nest(out_shape, lambda idx: out.store(b, idx, c))
+    if volume(src.shape):
+        b.nest(src.shape, _copier(b, src, out.sliced(b, list(pads[0::2]), [1] * len(out_shape), src.shape)))
+    return out
 
 
 def _arange(fn: Lowering, op: Operation, out_shape: tuple[int, ...], out_el: str) -> View:
