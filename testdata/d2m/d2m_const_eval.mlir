@@ -1,4 +1,4 @@
-// RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline="optimization-level=2 enable-create-d2m-subgraphs=true" | FileCheck %s
+// RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline="enable-cpu-hoisted-const-eval=false optimization-level=2 enable-create-d2m-subgraphs=true" | FileCheck %s
 
 // A chain over parameters is hoisted into its const-eval function first (tt-mlir hoists in TTIR,
 // before it outlines), then outlined and compiled there: the forward function only loads it.

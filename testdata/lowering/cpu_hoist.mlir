@@ -1,5 +1,5 @@
 // RUN: ttopt opt %s --ttir-to-ttnn-common-pipeline="enable-cpu-hoisted-const-eval=true" | FileCheck %s
-// RUN: ttopt opt %s --ttir-to-ttnn-common-pipeline | FileCheck %s --check-prefix=DEVICE
+// RUN: ttopt opt %s --ttir-to-ttnn-common-pipeline="enable-cpu-hoisted-const-eval=false" | FileCheck %s --check-prefix=DEVICE
 // RUN: ttopt opt %s --pass-pipeline='builtin.module(const-eval-hoist-transform,cpu-hoist-const-eval)' | FileCheck %s --check-prefix=TTIR
 
 // Const-eval subgraphs run on the host in 32 bits: each becomes a function of the CPU module, called
@@ -20,8 +20,8 @@
 // CHECK: %[[B:[0-9]+]] = "ttnn.typecast"(%arg1)
 // CHECK: %[[R:[0-9]+]] = call @[[SUB:cpu_hoisted_const_eval_[0-9a-f]+]](%[[A]], %[[B]]) {ttir.cpu_hoisted_call} : (tensor<32x32xf32, #[[HOST]]>, tensor<32x32xf32, #[[HOST]]>) -> tensor<32x32xf32, #[[HOST]]>
 // CHECK: %[[C:[0-9]+]] = "ttnn.typecast"(%[[R]]) : (tensor<32x32xf32, #[[HOST]]>) -> tensor<32x32xbf16, #[[HOSTBF]]>
-// CHECK: "ttnn.to_device"(%[[C]]
-// CHECK: "ttnn.to_layout"
+// CHECK: %[[T:[0-9]+]] = "ttnn.to_layout"(%[[C]])
+// CHECK: "ttnn.to_device"(%[[T]]
 // CHECK-LABEL: func.func @scale(
 // CHECK: ttcore.load_cached(@scale_const_eval_0, [])
 // CHECK: ttcore.load_cached(@scale_const_eval_1, [%arg1, %arg2])
@@ -39,7 +39,7 @@
 // CHECK: func.func @cpu_hoisted_const_eval_{{[0-9a-f]+}}(%arg0: tensor<8xi32> {bufferization.access = "read"}) -> tensor<8xi32>
 // CHECK-NOT: func.func
 
-// Without the option const-eval runs on the device, and there is no CPU module to wrap the program beside.
+// With the option false const-eval runs on the device, and there is no CPU module to wrap the program beside.
 // DEVICE-NOT: ttcore.device_module
 // DEVICE: "ttnn.subtract"
 // DEVICE-NOT: cpu_hoisted

@@ -3,14 +3,14 @@
 // RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline | FileCheck %s --check-prefix=OFF
 
 // enable-trace=true: the forward function's device work is captured in a trace. The weight
-// product depends only on parameters, so const-eval computes it first and its cached result is a
+// product depends only on parameters, so const-eval computes it first (on the host) and its cached result is a
 // device-resident trace input (a constant slot, first); the input is host-staged: the forward
 // function takes it on the host and the capture function writes it into its DRAM slot. The
 // traced function stores its result into an output slot with ttnn.copy and returns nothing.
 
 // CHECK: #[[HOST:ttnn_layout[0-9]*]] = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<2x2x!ttcore.tile<32x32, bf16>, #system_memory>>
 // CHECK-LABEL: func.func private @forward_const_eval_0(
-// CHECK: "ttnn.matmul"
+// CHECK: call @cpu_hoisted_const_eval_{{[0-9a-f]+}}(
 // CHECK-LABEL: func.func private @trace_0_forward(
 // CHECK-SAME: %arg0: tensor<64x64xbf16, #[[DEV:ttnn_layout[0-9]*]]> {ttcore.argument_type = #ttcore.argument_type<constant>}, %arg1: tensor<64x64xbf16, #[[DEV]]>, %arg2: tensor<64x64xbf16, #[[DEV]]>)
 // CHECK-SAME: attributes {tt.function_type = "trace_main"}

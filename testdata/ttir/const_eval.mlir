@@ -1,7 +1,7 @@
-// RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline | FileCheck %s
+// RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline="enable-cpu-hoisted-const-eval=false" | FileCheck %s
 // RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline="enable-const-eval=false" | FileCheck %s --check-prefix=OFF
-// RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline | ttopt opt | FileCheck %s
-// RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline="enable-const-eval-inputs-to-system-memory=false" | FileCheck %s --check-prefix=DEV
+// RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline="enable-cpu-hoisted-const-eval=false" | ttopt opt | FileCheck %s
+// RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline="enable-cpu-hoisted-const-eval=false enable-const-eval-inputs-to-system-memory=false" | FileCheck %s --check-prefix=DEV
 
 // const-eval (enable-const-eval, on by default as in tt-mlir): what reads only parameter and
 // constant arguments (ttcore.argument_type) or constants moves to a private

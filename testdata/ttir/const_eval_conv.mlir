@@ -1,4 +1,4 @@
-// RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline="optimization-level=1 enable-fusing-conv2d-with-multiply-pattern=false" | FileCheck %s
+// RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline="enable-cpu-hoisted-const-eval=false optimization-level=1 enable-fusing-conv2d-with-multiply-pattern=false" | FileCheck %s
 // RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline="optimization-level=2 enable-fusing-conv2d-with-multiply-pattern=false" | FileCheck %s --check-prefix=O2
 // RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline | FileCheck %s --check-prefix=O0
 // RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline="optimization-level=2" | ttopt opt --ttnn-optimizer --verify-l1-budget -o %t

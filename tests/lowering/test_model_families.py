@@ -12,6 +12,8 @@ For every family, plain and with `debug_info=True`:
 
 from __future__ import annotations
 
+import re
+
 import subprocess
 import sys
 from pathlib import Path
@@ -60,7 +62,8 @@ def test_family_reaches_ttnn_and_fits_l1(name: str, variant: str) -> None:
     path = MODELS / f"{name}{variant}.mlir"
     module = _run(path.read_text(), path.name, TO_TTNN)
     text = print_module(module)  # type: ignore[arg-type]
-    assert "stablehlo." not in text and "ttir." not in text, path.name
+    # No StableHLO or TTIR op is left (`ttir.cpu_hoisted_call` is the name of a call's marker).
+    assert not re.search(r"\b(stablehlo|ttir)\.(?!cpu_hoisted_call\b)", text), path.name
     again = parse_module(text, path.name)
     verify(again)
     from ttopt.device import OpModel, load_device

@@ -4,6 +4,8 @@ the optimizer as the options ask."""
 
 from __future__ import annotations
 
+import re
+
 from pathlib import Path
 
 import pytest
@@ -55,6 +57,8 @@ def test_destination_passing_ttir_lowers(options: dict) -> None:
 def _check_deallocations(module: object) -> int:
     n = 0
     for func in module.functions():  # type: ignore[attr-defined]
+        if not func.regions or not func.regions[0].blocks:
+            continue  # a declaration (a CPU-hoisted function's)
         ops = list(func.regions[0].entry.ops)
         freed: dict[int, int] = {}
         for i, op in enumerate(ops):
@@ -77,7 +81,7 @@ def test_bundled_ttir_lowers_verifies_and_frees_once(options: dict) -> None:
             continue
         module, _ = _lower(text, **options)
         printed = print_module(module)
-        assert "ttir." not in printed, path.name
+        assert not re.search(r"\bttir\.(?!cpu_hoisted_call\b)", printed), path.name  # the call marker is not an op
         verify(parse_module(printed, path.name))
         freed = _check_deallocations(module)
         if _has_device_intermediate(module):  # a program that fuses to one op has nothing to free

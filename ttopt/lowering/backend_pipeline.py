@@ -60,8 +60,8 @@ Host code (cpu_hoist.py): ops tagged `ttir.should_hoist` always, and under
 `enable-cpu-hoisted-const-eval=true` the const-eval subgraphs (hoisted in TTIR first, as tt-mlir's
 common pipeline does), move to host functions of a `ttcore.cpu_module`, called from the device
 program in 32-bit types. The runtime steps lower that module to LLVM (`convert-cpu-module-to-llvm`,
-tt-mlir's ttnn-common-to-runtime-pipeline) and wrap the program in `ttcore.device_module`. ttopt's
-default is `enable-cpu-hoisted-const-eval=false` (tt-mlir's is true): const-eval runs on the device.
+tt-mlir's ttnn-common-to-runtime-pipeline) and wrap the program in `ttcore.device_module`. The
+default is tt-mlir's (`true`); `enable-cpu-hoisted-const-eval=false` keeps const-eval on the device.
 A program without host code is not wrapped (tt-mlir wraps every program).
 
 `ttir-to-ttnn-common-pipeline` is the same pipeline without the runtime steps: the CPU module stays
@@ -133,7 +133,7 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
     # tt-mlir's pipeline options ttopt accepts with their values that match what it does; any
     # other value is a usage error naming the option (UNSUPPORTED_VALUES).
     mock_system_desc_arch: str = option("wormhole_b0", "Device preset used without system-desc-path (tt-mlir's mock system desc arch)", choices=MOCK_ARCHS)
-    enable_cpu_hoisted_const_eval: bool = option(True, "Run const-eval subgraphs on the host: hoisted in TTIR to a ttcore.cpu_module in 32-bit types, lowered to LLVM (tt-mlir's default is true)")
+    enable_cpu_hoisted_const_eval: bool = option(True, "Run const-eval subgraphs on the host: hoisted in TTIR to a ttcore.cpu_module in 32-bit types, lowered to LLVM, as tt-mlir's default; false: on the device")
     enable_trace: bool = option(False, "Capture each forward function's device computation in a trace (ttnn-trace-hoist-transform), replayed by ttnn.capture_or_execute_trace")
     experimental_weight_dtype: str = option("none", "Block-float dtype of parameter-only matmul/linear weights (ttnn-weight-dtype-conversion, hoisted by const-eval; none: unchanged)", choices=BFP_DTYPES)
     experimental_kv_cache_dtype: str = option("none", "Block-float dtype of the KV cache arguments (ttnn-kv-cache-dtype-conversion; none: unchanged)", choices=BFP_DTYPES)

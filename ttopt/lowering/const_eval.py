@@ -55,7 +55,7 @@ if TYPE_CHECKING:
     from ttopt.passes.context import PassContext
 
 INFIX = "_const_eval_"
-NON_CACHEABLE = frozenset({"ttnn.empty", "ttnn.rand", "ttnn.dropout", "ttnn.generic", "ttnn.deallocate",
+NON_CACHEABLE = frozenset({"ttnn.empty", "ttir.empty", "tensor.empty", "ttnn.rand", "ttir.rand", "ttnn.dropout", "ttir.dropout", "ttnn.generic", "ttnn.deallocate",
                            "ttcore.load_cached", "func.return", "func.call"})  # fmt: skip
 SHARED = "ttnn.get_device"
 LOAD_CACHED = "ttcore.load_cached"
