@@ -13,7 +13,6 @@ For every family, plain and with `debug_info=True`:
 from __future__ import annotations
 
 import re
-
 import subprocess
 import sys
 from pathlib import Path

@@ -5,7 +5,6 @@ the optimizer as the options ask."""
 from __future__ import annotations
 
 import re
-
 from pathlib import Path
 
 import pytest
