@@ -11,8 +11,9 @@ and `--ttir-to-ttnn-backend-pipeline="optimization-level=N"` run, in this proces
 * the TTIR program is run by ttopt's numpy interpreter (ttopt/testing/ttir_interpreter.py) on the
   inputs JAX ran on, and compared with JAX's outputs (max abs error over all outputs; bf16 models
   differ from XLA by a few bf16 steps, as XLA computes some ops in f32);
-* the TTNN at level 0 and 2 must hold no StableHLO or TTIR op, re-parse and verify, and every
-  forward function must fit L1 when its schedule is replayed;
+* the TTNN at level 0 and 2 must hold no StableHLO or TTIR op, re-parse and verify, fit tt-mlir
+  HEAD's TTNN ODS (ttopt/testing/ods_check.py; when a tt-mlir mirror is there, see
+  bench/ttnn_ods_check.py), and every forward function must fit L1 when its schedule is replayed;
 * estimated µs: ttopt's cost model (not a measurement) summed over the forward functions (the
   const-eval functions run once, when the weights load).
 
@@ -90,7 +91,17 @@ def _forward_us(module: Any) -> float:
     return sum(f.ns for f in costs if f.name in forward) / 1e3
 
 
-def _check_ttnn(text: str, name: str) -> str | None:
+def _ods() -> Any:
+    """tt-mlir HEAD's TTNN ODS from the mirror (None without one: the check is then skipped)."""
+    from ttopt.testing.ods_specs import OdsUnavailable, load_ods
+
+    try:
+        return load_ods()
+    except OdsUnavailable:
+        return None
+
+
+def _check_ttnn(text: str, name: str, ods: Any) -> str | None:
     """Why the TTNN output is not what tt-mlir takes (None when it is)."""
     from ttopt.device import OpModel, load_device
     from ttopt.ir.verifier import verify
@@ -102,6 +113,12 @@ def _check_ttnn(text: str, name: str) -> str | None:
         return "StableHLO or TTIR ops left"
     again = parse_module(text, name)
     verify(again)
+    if ods is not None:
+        from ttopt.testing.ods_check import check_module
+
+        wrong = check_module(again, ods, name)
+        if wrong:
+            return f"{len(wrong)} op(s) against tt-mlir's ODS, first: {wrong[0].op} {wrong[0].problem}"
     model = OpModel(load_device(None, again))
     for func in forward_functions(again):
         over = check_l1_budget(func.regions[0].entry, model)
@@ -124,7 +141,7 @@ def _max_err(got: list[Any], want: list[Any]) -> tuple[float, float]:
     return err, scale
 
 
-def run_model(name: str, dtype: str, out: Path) -> Row:
+def run_model(name: str, dtype: str, out: Path, ods: Any) -> Row:
     """Export `name`, run the chain on it, and fill its row."""
     import hf_flax_export as hx
     import numpy as np
@@ -160,7 +177,7 @@ def run_model(name: str, dtype: str, out: Path) -> Row:
             row.ttnn[level] = _count(ttnn, ("ttnn",))
             row.us[level] = _forward_us(ttnn)
             stage = f"TTNN level {level} check"
-            problem = _check_ttnn(text, src.name)
+            problem = _check_ttnn(text, src.name, ods)
             if problem:
                 row.status = f"{stage}: {problem}"
                 break
@@ -207,12 +224,14 @@ def main() -> int:
     if unknown:
         ap.error(f"unknown model(s): {', '.join(unknown)}")
     console = Console(width=200)
+    ods = _ods()
+    console.print(f"TTNN checked against tt-mlir's ODS at {ods.revision[:12]}" if ods else "no tt-mlir mirror: ODS check skipped")
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(args.keep or tmp)
         out.mkdir(parents=True, exist_ok=True)
         for name in names:
-            rows.append(run_model(name, args.dtype, out))
+            rows.append(run_model(name, args.dtype, out, ods))
             console.print(f"{name}: {rows[-1].status} ({rows[-1].seconds:.1f} s)", highlight=False)
     console.print(_table(rows, args.dtype))
     failed = [r.name for r in rows if r.status != "ok" and r.name not in hx.KNOWN_FAILURES]
