@@ -104,21 +104,30 @@ def _encoder(cls: Any, config: Any, mask: bool = True, type_ids: bool = False) -
     return (lambda p, ids: _last(m(ids, params=p))), (m.params, _ids())
 
 
-def _decoder_step(cls: Any, config: Any, positions: bool = True) -> tuple[Callable[..., Any], tuple[Any, ...]]:
+FILLED = 5  # tokens already in the KV cache of the decode steps
+
+
+def _filled(cache: Any) -> Any:
+    """An `init_cache` cache whose index says it holds FILLED tokens."""
+    return jax.tree_util.tree_map(lambda x: jnp.full_like(x, FILLED) if x.ndim == 0 else x, cache)
+
+
+def _decode_mask(batch: int = 1) -> jnp.ndarray:
+    """The attention mask of a decode step: the FILLED cached tokens and the new one."""
+    return jnp.asarray(np.repeat(np.arange(MAX_LEN)[None] <= FILLED, batch, 0), jnp.int32)
+
+
+def _decoder_step(cls: Any, config: Any, positions: bool = True, batch: int = 1) -> tuple[Callable[..., Any], tuple[Any, ...]]:
     """One decode step of a causal LM with its KV cache: (params, cache, id, mask, pos) -> (hidden, cache)."""
     m = _make(cls, config)
-    cache = m.init_cache(1, MAX_LEN)
-    filled = 5  # tokens already in the cache
+    cache = _filled(m.init_cache(batch, MAX_LEN))
 
     def step(p: Any, c: Any, ids: Any, am: Any, pos: Any) -> Any:
         where = {"position_ids": pos} if positions else {}  # (BLOOM's ALiBi has no positions)
         out = m(ids, attention_mask=am, params=p, past_key_values=c, **where)
         return out.last_hidden_state, out.past_key_values
 
-    # the cache's index says how many tokens it holds: start it at `filled`
-    cache = jax.tree_util.tree_map(lambda x: jnp.full_like(x, filled) if x.ndim == 0 else x, cache)
-    am = jnp.asarray(np.arange(MAX_LEN)[None] <= filled, jnp.int32)
-    return step, (m.params, cache, _ids(1, 1), am, jnp.asarray([[filled]], jnp.int32))
+    return step, (m.params, cache, _ids(batch, 1), _decode_mask(batch), jnp.full((batch, 1), FILLED, jnp.int32))
 
 
 @model("gpt2")
@@ -325,15 +334,47 @@ def bart_decode() -> Any:
     """One decoder step of BART with its self-attention cache and the encoder's output."""
     m = _make(tf.FlaxBartModel, tf.BartConfig(**SEQ2SEQ))
     enc = m.encode(_ids(1), params=m.params)
-    cache = m.init_cache(1, MAX_LEN, enc)
-    cache = jax.tree_util.tree_map(lambda x: jnp.full_like(x, 5) if x.ndim == 0 else x, cache)
-    am = jnp.asarray(np.arange(MAX_LEN)[None] <= 5, jnp.int32)
+    cache = _filled(m.init_cache(1, MAX_LEN, enc))
 
     def step(p: Any, c: Any, h: Any, ids: Any, dm: Any, pos: Any) -> Any:
         out = m.decode(ids, (h,), decoder_attention_mask=dm, decoder_position_ids=pos, past_key_values=c, params=p)
         return out.last_hidden_state, out.past_key_values
 
-    return step, (m.params, cache, enc.last_hidden_state, _ids(1, 1), am, jnp.asarray([[5]], jnp.int32))
+    return step, (m.params, cache, enc.last_hidden_state, _ids(1, 1), _decode_mask(), jnp.asarray([[FILLED]], jnp.int32))
+
+
+@model("t5_decode")
+def t5_decode() -> Any:
+    """One decoder step of T5 with its self-attention cache and the encoder's output."""
+    cfg = tf.T5Config(d_model=64, d_kv=16, d_ff=128, num_layers=2, num_heads=4, vocab_size=VOCAB, decoder_start_token_id=0)
+    m = _make(tf.FlaxT5Model, cfg)
+    enc = m.encode(_ids(1), params=m.params)
+    cache = _filled(m.init_cache(1, MAX_LEN, enc))
+
+    def step(p: Any, c: Any, h: Any, ids: Any, dm: Any) -> Any:
+        out = m.decode(ids, (h,), decoder_attention_mask=dm, past_key_values=c, params=p)
+        return out.last_hidden_state, out.past_key_values
+
+    return step, (m.params, cache, enc.last_hidden_state, _ids(1, 1), _decode_mask())
+
+
+@model("whisper_decode")
+def whisper_decode() -> Any:
+    """One decoder step of Whisper with its self-attention cache and the encoder's output."""
+    m = _make(tf.FlaxWhisperModel, _whisper_config())
+    enc = m.encode(_image((1, 16, 32)), params=m.params)
+    cache = _filled(m.init_cache(1, MAX_LEN, enc))
+
+    def step(p: Any, c: Any, h: Any, ids: Any, dm: Any, pos: Any) -> Any:
+        out = m.decode(ids, (h,), decoder_attention_mask=dm, decoder_position_ids=pos, past_key_values=c, params=p)
+        return out.last_hidden_state, out.past_key_values
+
+    return step, (m.params, cache, enc.last_hidden_state, _ids(1, 1), _decode_mask(), jnp.asarray([[FILLED]], jnp.int32))
+
+
+@model("llama_decode_batch2")
+def llama_decode_batch2() -> Any:
+    return _decoder_step(tf.FlaxLlamaModel, tf.LlamaConfig(**LLAMA_LIKE), batch=2)
 
 
 @model("gpt2_generate")
@@ -365,6 +406,14 @@ def beit() -> Any:
 @model("dinov2")
 def dinov2() -> Any:
     return _vision(tf.FlaxDinov2Model, tf.Dinov2Config(**VIT_LIKE), (2, 3, 32, 32))
+
+
+@model("vit_gpt2")
+def vit_gpt2() -> Any:
+    """FlaxVisionEncoderDecoderModel: a ViT encoder, a GPT-2 decoder with cross-attention (captioning)."""
+    dec = tf.GPT2Config(n_embd=64, n_layer=2, n_head=4, vocab_size=VOCAB, n_positions=64, add_cross_attention=True, is_decoder=True)
+    m = _make(tf.FlaxVisionEncoderDecoderModel, tf.VisionEncoderDecoderConfig.from_encoder_decoder_configs(tf.ViTConfig(**VIT_LIKE), dec))
+    return (lambda p, px, ids: m(px, ids, params=p).logits), (m.params, _image((2, 3, 32, 32)), _ids(2, 4))
 
 
 @model("clip")
@@ -403,10 +452,13 @@ def wav2vec2() -> Any:
     return _vision(tf.FlaxWav2Vec2Model, cfg, (2, 400))
 
 
+def _whisper_config() -> Any:
+    return tf.WhisperConfig(num_mel_bins=16, max_source_positions=16, max_target_positions=16, **{**SEQ2SEQ, "max_position_embeddings": 16})
+
+
 @model("whisper_encoder")
 def whisper_encoder() -> Any:
-    cfg = tf.WhisperConfig(num_mel_bins=16, max_source_positions=16, max_target_positions=16, **{**SEQ2SEQ, "max_position_embeddings": 16})
-    m = _make(tf.FlaxWhisperModel, cfg)
+    m = _make(tf.FlaxWhisperModel, _whisper_config())
     return (lambda p, feats: m.encode(feats, params=p).last_hidden_state), (m.params, _image((2, 16, 32)))
 
 

@@ -168,7 +168,9 @@ def run_model(name: str, dtype: str, out: Path, ods: Any) -> Row:
         stage = "numerics"
         inputs = [np.asarray(a, np.float32) if a.dtype.name == "bfloat16" else a for a in e.inputs]
         want = [np.asarray(a, np.float32) if a.dtype.name == "bfloat16" else a for a in e.outputs]
-        row.err, row.scale = _max_err(run(parse_module(ttir_text, src.name), "main", inputs), want)
+        with np.errstate(all="ignore"):  # T5's relative-position buckets take log(0), as in JAX
+            got = run(parse_module(ttir_text, src.name), "main", inputs)
+        row.err, row.scale = _max_err(got, want)
         for level in (0, 2):
             stage = f"ttir-to-ttnn-backend-pipeline level {level}"
             ttnn = _run(parse_module(ttir_text, src.name), f"ttir-to-ttnn-backend-pipeline{{optimization-level={level}}}")
