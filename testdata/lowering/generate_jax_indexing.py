@@ -110,6 +110,23 @@ def _():
     return (lambda t, ids: t[ids]), (S((5, 3), I32), S((4,), I32))
 
 
+@case("gather_batched_blocks")
+def _():
+    # BigBird's block-sparse attention: per (batch, head), blocks picked by a grid of indices, so the
+    # output has dimensions the operand lacks (batching dimensions outside a batched index-select)
+    return (lambda x, idx: jax.vmap(jax.vmap(lambda xb, ib: xb[ib]))(x, idx)), (S((2, 3, 6, 4)), S((2, 3, 5, 2), I32))
+
+
+@case("gather_batched_int_blocks")
+def _():
+    return (lambda t, idx: jax.vmap(lambda tb, ib: tb[ib])(t, idx)), (S((2, 6, 2), I32), S((2, 4, 3), I32))
+
+
+@case("gather_batched_unit_batch")
+def _():
+    return (lambda x, idx: jax.vmap(lambda xb, ib: xb[ib])(x, idx)), (S((1, 6, 4)), S((1, 5, 2), I32))
+
+
 # -- scatter ------------------------------------------------------------------------------------------
 @case("scatter_add_rows")
 def _():

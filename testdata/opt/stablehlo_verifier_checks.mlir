@@ -42,6 +42,55 @@ func.func @window_dilation(%a: tensor<8xf32>, %z: tensor<f32>) -> tensor<4xf32> 
 
 // -----
 
+// INT64_MIN is an unknown window size to reduce_window's shape inference, not an unknown stride or
+// dilation: MLIR (jaxlib) rejects it in those three.
+func.func @window_stride_int64_min(%a: tensor<1x4x4x1xf32>, %z: tensor<f32>) -> tensor<1x2x2x1xf32> {
+  // expected-error@below {{expects window to have positive stride for 2-th window dimension, but got -9223372036854775808.}}
+  %0 = "stablehlo.reduce_window"(%a, %z) <{window_dimensions = array<i64: 1, 2, 2, 1>, window_strides = array<i64: 1, 2, -9223372036854775808, 1>}> ({
+  ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+    %s = stablehlo.add %x, %y : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) : (tensor<1x4x4x1xf32>, tensor<f32>) -> tensor<1x2x2x1xf32>
+  return %0 : tensor<1x2x2x1xf32>
+}
+
+// -----
+
+func.func @base_dilation_int64_min(%a: tensor<1x4x4x1xf32>, %z: tensor<f32>) -> tensor<1x2x2x1xf32> {
+  // expected-error@below {{expects window to have positive base dilation factor for 2-th window dimension, but got -9223372036854775808.}}
+  %0 = "stablehlo.reduce_window"(%a, %z) <{window_dimensions = array<i64: 1, 2, 2, 1>, window_strides = array<i64: 1, 2, 2, 1>, base_dilations = array<i64: 1, 1, -9223372036854775808, 1>}> ({
+  ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+    %s = stablehlo.add %x, %y : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) : (tensor<1x4x4x1xf32>, tensor<f32>) -> tensor<1x2x2x1xf32>
+  return %0 : tensor<1x2x2x1xf32>
+}
+
+// -----
+
+func.func @window_dilation_int64_min(%a: tensor<1x4x4x1xf32>, %z: tensor<f32>) -> tensor<1x2x2x1xf32> {
+  // expected-error@below {{expects window to have positive window dilation factor for 2-th window dimension, but got -9223372036854775808.}}
+  %0 = "stablehlo.reduce_window"(%a, %z) <{window_dimensions = array<i64: 1, 2, 2, 1>, window_strides = array<i64: 1, 2, 2, 1>, window_dilations = array<i64: 1, 1, -9223372036854775808, 1>}> ({
+  ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+    %s = stablehlo.add %x, %y : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) : (tensor<1x4x4x1xf32>, tensor<f32>) -> tensor<1x2x2x1xf32>
+  return %0 : tensor<1x2x2x1xf32>
+}
+
+// -----
+
+func.func @window_size_int64_min_is_unknown(%a: tensor<1x4x4x1xf32>, %z: tensor<f32>) -> tensor<1x2x2x1xf32> {
+  %0 = "stablehlo.reduce_window"(%a, %z) <{window_dimensions = array<i64: 1, 2, -9223372036854775808, 1>, window_strides = array<i64: 1, 2, 2, 1>}> ({
+  ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+    %s = stablehlo.add %x, %y : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) : (tensor<1x4x4x1xf32>, tensor<f32>) -> tensor<1x2x2x1xf32>
+  return %0 : tensor<1x2x2x1xf32>
+}
+
+// -----
+
 func.func @window_result_shape(%a: tensor<8xf32>, %z: tensor<f32>) -> tensor<5xf32> {
   // expected-error@below {{inferred type(s) 'tensor<4xf32>' are incompatible with return type(s) of operation 'tensor<5xf32>'}}
   %0 = "stablehlo.reduce_window"(%a, %z) ({

@@ -39,7 +39,7 @@ TO_TTNN = "builtin.module(inliner, convert-stablehlo-to-ttir, canonicalize, ttir
 # The TTIR op each family must produce (it is the point of the case).
 EXPECT = {
     "dot_": '"ttir.dot_general"', "gather_embedding": '"ttir.embedding"', "gather_take_along_axis": '"ttir.gather"',
-    "gather_int_table": '"ttir.gather"', "gather_points": '"ttir.embedding"', "gather_take_columns": '"ttir.embedding"',
+    "gather_int_table": '"ttir.gather"', "gather_batched_int": '"ttir.gather"', "gather_batched": '"ttir.embedding"', "gather_points": '"ttir.embedding"', "gather_take_columns": '"ttir.embedding"',
     "scatter_embedding_grad": '"ttir.embedding_backward"', "scatter_add_rows": '"ttir.embedding_backward"',
     "scatter_segment_sum": '"ttir.embedding_backward"', "scatter_": '"ttir.scatter"', "window_cum": '"ttir.cum',
     "window_max_pool_grad": '"ttir.max_pool2d_with_indices"', "window_max": '"ttir.max_pool2d"', "window_avg": '"ttir.avg_pool2d"',

@@ -254,7 +254,8 @@ _DYNAMIC = -(1 << 63)
 
 def _windowed(op: Operation, p: dict[str, Any], inputs: int, inits: list[int], dynamic_ok: bool = True) -> None:
     """reduce_window / select_and_scatter: window attributes cover every input dimension, init values are scalars.
-    `dynamic_ok`: INT64_MIN is an unknown size, not a negative one (reduce_window's shape inference)."""
+    `dynamic_ok`: an INT64_MIN window size is an unknown size, not a negative one (reduce_window's
+    shape inference); strides and dilations have no unknown value, MLIR rejects INT64_MIN there."""
     x = _shape(op.operands[0])
     if x is None:
         return
@@ -265,7 +266,7 @@ def _windowed(op: Operation, p: dict[str, Any], inputs: int, inits: list[int], d
     for name, what in (("window_dimensions", "value"), ("window_strides", "stride"), ("base_dilations", "base dilation factor"),
                        ("window_dilations", "window dilation factor")):  # fmt: skip
         for i, v in enumerate(p.get(name, ())):
-            if v <= 0 and not (dynamic_ok and v == _DYNAMIC):  # MLIR reads INT64_MIN (ShapedType::kDynamic) as "unknown"
+            if v <= 0 and not (dynamic_ok and v == _DYNAMIC and name == "window_dimensions"):  # MLIR reads it as kDynamic
                 raise ValueError(f"expects window to have positive {what} for {i}-th window dimension, but got {v}.")
     for i in range(inputs):
         s = _shape(op.operands[i])
@@ -292,8 +293,8 @@ def _reduce_window(op: Operation, p: dict[str, Any]) -> None:
     x = _shape(op.operands[0])
     if x is None or any(d is None or d < 0 for d in x) or "window_dimensions" not in p:
         return
-    # INT64_MIN is an unknown window size or stride to shape inference; as padding it is a number.
-    if any(v == _DYNAMIC for k in ("window_dimensions", "window_strides", "base_dilations", "window_dilations") for v in p.get(k, ())):
+    # INT64_MIN is an unknown window size to shape inference; as padding it is a number.
+    if any(v == _DYNAMIC for v in p["window_dimensions"]):
         return
     rank = len(x)
     strides, base, dil = (p.get(k, [1] * rank) for k in ("window_strides", "base_dilations", "window_dilations"))

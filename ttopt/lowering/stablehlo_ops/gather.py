@@ -11,12 +11,17 @@
 4. otherwise the embedding form: the indexed dimensions are permuted to the front and flattened into
    the rows of a 2-D table, the start indices flattened (a float matmul with the row strides when
    several dimensions are indexed), expanded over a partial slice, looked up with
-   `ttir.embedding` -- or with `ttir.gather` for an integer operand indexed along one dimension,
-   which the bf16 embedding table would round -- and the result reshaped and permuted into place;
+   `ttir.embedding` -- or with `ttir.gather` for an integer operand, which the bf16 embedding
+   table would round -- and the result reshaped and permuted into place;
    several partially sliced dimensions are expanded over the whole window at once.
 
-A gather none of them fits (batching dimensions outside form 2, partial slices of several
-dimensions mixed with others, ...) is a diagnostic.
+Batching dimensions that form 2 does not take (BigBird's block-sparse attention: the indices carry
+dimensions of their own besides the batch ones, so the output is not laid out like the operand) are
+made ordinary indexed dimensions first, as StableHLO defines them (see `_batching_as_indices`), and
+go to form 4; HEAD has no pattern for them and fails to legalize such a gather.
+
+A gather none of them fits (partial slices of several dimensions mixed with others, ...) is a
+diagnostic.
 """
 
 from __future__ import annotations
@@ -41,6 +46,7 @@ if TYPE_CHECKING:
     from ttopt.lowering.stablehlo_to_ttir import Lowering
 
 F32, I32, SI32 = ScalarType("f32"), ScalarType("i32"), ScalarType("si32")
+I64, SI64 = ScalarType("i64"), ScalarType("si64")
 
 
 @dataclass
@@ -79,6 +85,8 @@ def gather(low: Lowering, op: Operation) -> list[Value]:
         out = pattern(low, g)
         if out is not None:
             return [out]
+    if g.dn.operand_batching_dims:
+        g = _batching_as_indices(low, g)
     partial = [d for d in g.start_index_map if 1 < g.slice_sizes[d] < g.shape[d]]
     if len(partial) >= 2:
         return [_multi_partial(low, g, partial)]
@@ -162,6 +170,34 @@ def _aligned_like_operand(g: Gather, dim: int) -> bool:
         ib = list(dn.start_indices_batching_dims)
         source[pos] = dn.operand_batching_dims[ib.index(idim)] if idim in ib else dim
     return all(source.get(i) == i for i in range(len(g.out.shape)))
+
+
+def _batching_as_indices(low: Lowering, g: Gather) -> Gather:
+    """The same gather without batching dimensions: StableHLO defines a batching pair (operand dim
+    o, indices dim i) as indexing o with the position along i, so an iota along i appended to every
+    start index vector, o collapsed and added to start_index_map, reads the same elements. A
+    batching dimension of size 1 only collapses (its start is 0)."""
+    dn, vd = g.dn, g.vector_dim
+    idx, ishape = g.indices, g.index_shape
+    if vd == len(ishape):  # the index vectors are the trailing scalars: give them their dimension
+        ishape = (*ishape, 1)
+        idx = reshape_always(low, idx, ishape)
+    elem = element(idx)
+    parts, smap, collapsed = [idx], list(dn.start_index_map), list(dn.collapsed_slice_dims)
+    for od, idim in zip(dn.operand_batching_dims, dn.start_indices_batching_dims):
+        collapsed.append(od)
+        if g.shape[od] == 1:
+            continue
+        one = tuple(1 if d == vd else s for d, s in enumerate(ishape))
+        parts.append(low.emit("arange", [], tensor(one, elem), start=IntegerAttr(0, SI64), end=IntegerAttr(ishape[idim], SI64),
+                              step=IntegerAttr(1, SI64), arange_dimension=IntegerAttr(idim, I64)))  # fmt: skip
+        smap.append(od)
+    if len(parts) > 1:
+        widened = tuple(len(smap) if d == vd else s for d, s in enumerate(ishape))
+        idx = low.emit("concat", parts, tensor(widened, elem), dim=IntegerAttr(vd, SI32))
+    flat = dn.model_copy(update={"operand_batching_dims": (), "start_indices_batching_dims": (), "start_index_map": tuple(smap),
+                                 "collapsed_slice_dims": tuple(sorted(collapsed)), "index_vector_dim": vd})  # fmt: skip
+    return Gather(g.operand, idx, flat, g.slice_sizes, g.out)
 
 
 # -- 3. replicate padding from a constant index list ----------------------------------------------
@@ -321,9 +357,11 @@ def _embedding(low: Lowering, g: Gather) -> Value:
     ishape = shape_of(idx)
     d = shape_of(table)[1]
     rows = tensor((*ishape, d), element(g.operand))
-    if integer and len(kept) <= 1:
+    if integer:
         b = prod(ishape)
         flat = reshape_always(low, idx, (b, 1))
+        if not element(flat).is_integer:  # several indexed dims: the row numbers came from a float matmul
+            flat = low.emit("typecast", [flat], tensor((b, 1), I32))
         if d != 1:
             flat = low.emit("broadcast", [flat], tensor((b, d), element(flat)), broadcast_dimensions=DenseArrayAttr("i64", (1, d)))
         picked = low.emit("gather", [table, flat], tensor((b, d), element(g.operand)), dim=IntegerAttr(0, I32))
