@@ -14,7 +14,8 @@ Patterns (ttopt/lowering/fusing/, one family per module; preconditions in each m
 | scaled_sum_to_mean | `sum(x) * 1/N` | `ttir.mean` |
 | relu | `maximum(x, 0)` | `ttir.relu` |
 | relu6 | `minimum(relu(x), 6)` | `ttir.relu6` |
-| rms_norm | `x * rsqrt(mean(x^2) + eps) * gamma` | `ttir.rms_norm` |
+| rms_norm | `x * rsqrt(mean(x^2) + eps) * gamma`; beyond HEAD `x / sqrt(mean(x^2) + eps) * gamma` (Flax) | `ttir.rms_norm` |
+| layer_norm (beyond HEAD) | `(x - mean) * rsqrt(var + eps) [* gamma] [+ beta]`, var `E[x^2] - E[x]^2` (Flax) or `E[(x - mean)^2]` | `ttir.layer_norm` |
 | normalize_rms_norm | `x / clamp_min(sqrt(sum(x^2, d)), eps) * sqrt(D) [* gamma]` | `ttir.rms_norm` over d (permuted last) |
 | gelu | `0.5 * x * (1 + erf(x/sqrt 2))`, tanh form | `ttir.gelu` |
 | silu | `x * sigmoid(x)` | `ttir.silu` |
@@ -55,6 +56,7 @@ from ttopt.lowering.fusing import (
     conv,
     conv_scale,
     heads,
+    layer_norm,
     linear,
     normalize_rms_norm,
     pad_conv3d,
@@ -83,14 +85,14 @@ if TYPE_CHECKING:
 Matcher = Callable[["Operation"], "Candidate | Rejected | None"]
 # anchor op -> patterns tried on it, in HEAD's order.
 PATTERNS: dict[str, tuple[Matcher, ...]] = {
-    "ttir.add": (linear.match, conv.match, repvgg.match),
-    "ttir.div": (softmax.match_div, activations.match_hardsigmoid),
+    "ttir.add": (linear.match, conv.match, repvgg.match, layer_norm.match),
+    "ttir.div": (softmax.match_div, activations.match_hardsigmoid, layer_norm.match),
     "ttir.mean": (reductions.match_spatial_mean,),
     "ttir.softmax": (softmax.match_stable,),
     "ttir.reshape": (reductions.match, heads.match),
     "ttir.maximum": (activations.match_relu,),
     "ttir.minimum": (activations.match_relu6,),
-    "ttir.multiply": (reductions.match_scaled_sum, rms_norm.match, normalize_rms_norm.match, activations.match_gelu, activations.match_silu, activations.match_mish),
+    "ttir.multiply": (reductions.match_scaled_sum, rms_norm.match, normalize_rms_norm.match, layer_norm.match, activations.match_gelu, activations.match_silu, activations.match_mish),
     "ttir.matmul": (sdpa.match,),
     "ttir.conv3d": (pad_conv3d.match,),
 }

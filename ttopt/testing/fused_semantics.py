@@ -97,6 +97,20 @@ def _full(op: Operation, ins: list[Array], t: Any) -> Array:
     return np.full(shape, _val(op, "fill_value") if value is None else value)
 
 
+def _layer_norm(op: Operation, ins: list[Array], t: Any) -> Array:
+    """Over the last dimension (the only one the fusing makes), weight and bias by segment sizes."""
+    x = _f(ins[0])
+    c = x - np.mean(x, axis=-1, keepdims=True)
+    y = c / np.sqrt(np.mean(c * c, axis=-1, keepdims=True) + float(_val(op, "epsilon", 1e-5)))
+    seg = list(int_values(op.properties.get("operandSegmentSizes")) or (1, int(len(ins) > 1), int(len(ins) > 2)))
+    rest = iter(ins[1:])
+    if seg[1]:
+        y = y * _f(next(rest))
+    if seg[2]:
+        y = y + _f(next(rest))
+    return y
+
+
 def _mean(op: Operation, ins: list[Array], t: Any) -> Array:
     dims = list(int_values(op.properties.get("dim_arg")) or range(ins[0].ndim))
     return np.mean(_f(ins[0]), axis=tuple(d % ins[0].ndim for d in dims), keepdims=bool(_val(op, "keep_dim", False)))
@@ -106,6 +120,7 @@ FUSED: dict[str, Callable[[Operation, list[Array], Any], Array]] = {
     "ttir.linear": _linear,
     "ttir.softmax": lambda op, ins, t: _softmax(_f(ins[0]), int(_val(op, "dimension", -1))),
     "ttir.rms_norm": _rms_norm,
+    "ttir.layer_norm": _layer_norm,
     "ttir.distributed_layer_norm": _distributed_layer_norm,
     "ttir.relu": lambda op, ins, t: np.maximum(_f(ins[0]), 0.0),
     "ttir.relu6": lambda op, ins, t: np.clip(_f(ins[0]), 0.0, 6.0),

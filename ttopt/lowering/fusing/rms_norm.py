@@ -9,6 +9,16 @@ the last dimension only, so each row is scaled by its own statistic. The mean ma
 divided by (or multiplied by the reciprocal of) the dimension's size, which HEAD first rewrites into
 a mean (ScaledSumToMeanPattern, ReductionWithReshapePattern). The norm runs on x as it is and is
 then reshaped and typecast to the multiply's type (HEAD's reshapeAndCastToType).
+
+Beyond HEAD, the forms Hugging Face's Flax RMS norms (Llama, Mistral, Gemma, T5) export, which
+divide by the root instead of multiplying by its reciprocal: `x / sqrt(mean(x^2) + eps) * gamma`,
+`x * (1 / sqrt(mean(x^2) + eps)) * gamma` and `x * reciprocal(sqrt(...)) * gamma` -- the same
+number, as x / s == x * rsqrt(s^2). eps must be added under the root (eps added after it is another
+function). In these forms gamma may also be a widening typecast of a tensor of x's element type (T5
+casts its weight to f32 where the norm computes in f32): the norm then takes the weight as it was
+before the cast, as it takes x before the cast Flax puts around the norm. Gemma's `(1 + w)` weight
+is gamma as it is: computed once on the [D] weight (and hoisted by const-eval when w is a
+parameter), before its broadcast, as the unfused program computes it.
 """
 
 from __future__ import annotations
@@ -18,111 +28,68 @@ from typing import TYPE_CHECKING
 
 from ttopt.dialects.ttir import inputs
 from ttopt.ir.attributes import DenseArrayAttr
-from ttopt.lowering.fusing.match import Builder, Candidate, Rejected, element, f32_attr, near, producer, reduce_dims, shape, splat, through
+from ttopt.lowering.fusing.match import Builder, Candidate, Rejected, element, f32_attr, producer, shape, splat, through
+from ttopt.lowering.fusing.row_stats import centred, mean_input, per_row, same_rows, squared
 
 if TYPE_CHECKING:
     from ttopt.ir.operation import Operation
     from ttopt.ir.values import Value
 
-LAST_DIM_OPS = ("ttir.reshape", "ttir.typecast")
-
-
-def _same_rows(v: Value) -> Value:
-    """`v` through reshapes and typecasts that keep its last dimension (HEAD's lookThroughSafeOps)."""
-    while True:
-        p = producer(v, *LAST_DIM_OPS)
-        if p is None:
-            return v
-        src = inputs(p)[0]
-        if not shape(src) or not shape(v) or shape(src)[-1] != shape(v)[-1]:
-            return v
-        v = src
-
-
-def _per_row(v: Value) -> Value:
-    """`v` through order-keeping reshapes, typecasts and broadcasts along the last dimension only."""
-    while True:
-        p = producer(v, "ttir.reshape", "ttir.typecast", "ttir.broadcast")
-        if p is None:
-            return v
-        if p.name == "ttir.broadcast":
-            src = shape(inputs(p)[0])
-            if not src or any(a != b for a, b in zip(src[:-1], shape(v)[:-1])) or len(src) != len(shape(v)):
-                return v
-        v = inputs(p)[0]
-
-
-def _mean_input(v: Value) -> Value | None:
-    """v = mean(y) over y's last dimension (or sum(y) / N, sum(y) * 1/N), through reshapes: y."""
-    v = through(v, "ttir.reshape")
-    red = producer(v, "ttir.mean")
-    scale = None
-    if red is None:
-        op = producer(v, "ttir.div", "ttir.multiply")
-        if op is None:
-            return None
-        s, c = inputs(op)[:2]
-        if op.name == "ttir.multiply" and splat(s) is not None:
-            s, c = c, s
-        red = producer(through(s, "ttir.reshape"), "ttir.sum")
-        scale = (op.name, splat(c))
-    if red is None:
+def _reciprocal_root(r_v: Value, divides: bool) -> Operation | None:
+    """The op taking the root of `mean + eps` when `r_v` (per row) is that root's reciprocal:
+    `rsqrt(s)`, or, beyond HEAD, `1 / sqrt(s)` and `reciprocal(sqrt(s))`; when the norm divides by
+    `r_v`, `sqrt(s)` itself."""
+    r = per_row(r_v)
+    if divides:
+        return producer(r, "ttir.sqrt")
+    found = producer(r, "ttir.rsqrt")
+    if found is not None:
+        return found
+    inv = producer(r, "ttir.div", "ttir.reciprocal")
+    if inv is None or (inv.name == "ttir.div" and splat(inputs(inv)[0]) != 1.0):
         return None
-    y = inputs(red)[0]
-    if not shape(y) or reduce_dims(red) != [len(shape(y)) - 1]:
-        return None
-    if scale is not None:
-        n = shape(y)[-1]
-        if not near(scale[1], float(n) if scale[0] == "ttir.div" else 1.0 / n):
-            return None
-    return y
-
-
-def _squared(v: Value) -> Value | None:
-    sq = producer(v, "ttir.multiply", "ttir.pow", "ttir.square")
-    if sq is None:
-        return None
-    if sq.name == "ttir.square":
-        return _same_rows(inputs(sq)[0])
-    a, b = inputs(sq)[:2]
-    if sq.name == "ttir.multiply":
-        return _same_rows(a) if a is b else None
-    return _same_rows(a) if splat(b) == 2.0 else None
+    return producer(per_row(inputs(inv)[-1]), "ttir.sqrt")
 
 
 def match(outer: Operation) -> Candidate | Rejected | None:
-    """(x * rsqrt(mean(x^2) + eps)) * gamma -> rms_norm(x, gamma)."""
+    """(x * rsqrt(mean(x^2) + eps)) * gamma, or x / sqrt(mean(x^2) + eps) * gamma -> rms_norm(x, gamma)."""
     if not shape(outer.results[0]):
         return None
     lhs, rhs = inputs(outer)[:2]
     for inner_v, gamma_raw in ((lhs, rhs), (rhs, lhs)):
-        inner = producer(through(inner_v, "ttir.typecast"), "ttir.multiply")
+        inner = producer(through(inner_v, "ttir.typecast"), "ttir.multiply", "ttir.div")
         if inner is None:
             continue
         a, b = inputs(inner)[:2]
-        for r_v, x_raw in ((a, b), (b, a)):
-            rsqrt = producer(_per_row(r_v), "ttir.rsqrt")
+        divides = inner.name == "ttir.div"
+        # A division's root is its denominator; a product's reciprocal root is either operand.
+        for r_v, x_raw in ((b, a),) if divides else ((a, b), (b, a)):
+            rsqrt = _reciprocal_root(r_v, divides)
             if rsqrt is None:
                 continue
-            add = producer(_per_row(inputs(rsqrt)[0]), "ttir.add")
+            add = producer(per_row(inputs(rsqrt)[0]), "ttir.add")
             if add is None:
                 continue
             p, q = inputs(add)[:2]
             for m, e in ((p, q), (q, p)):
-                y = _mean_input(m)
+                y = mean_input(m)
                 if y is None:
                     continue
-                x = _same_rows(x_raw)
-                if _squared(y) is not x:
+                x = same_rows(x_raw)
+                if rsqrt.name != "ttir.rsqrt" and centred(x) is not None:
+                    # x - mean(x) scaled by its own RMS is a layer norm: the layer_norm pattern
+                    # takes it whole (HEAD's rsqrt form stays HEAD's rms_norm of the centred x).
+                    return None
+                if squared(y) is not x:
                     return Rejected("rms_norm", outer, "the mean is not of the square of the scaled input")
                 eps = splat(e)
                 if eps is None:
                     return Rejected("rms_norm", outer, "epsilon is not a splat constant")
-                return _candidate(outer, x, gamma_raw, eps)
+                return _candidate(outer, x, gamma_raw, eps, widened_gamma=rsqrt.name != "ttir.rsqrt")
     return None
 
 
-def _candidate(outer: Operation, x: Value, gamma_raw: Value, eps: float) -> Candidate | Rejected:
+def _candidate(outer: Operation, x: Value, gamma_raw: Value, eps: float, widened_gamma: bool = False) -> Candidate | Rejected:
     d = shape(x)[-1]
     out = shape(outer.results[0])
     if out[-1] != d or prod(out) != prod(shape(x)):
@@ -131,6 +98,13 @@ def _candidate(outer: Operation, x: Value, gamma_raw: Value, eps: float) -> Cand
     gs = shape(gamma)
     if not gs or gs[-1] != d or any(s != 1 for s in gs[:-1]):
         return Rejected("rms_norm", outer, f"gamma {list(gs)} is not one value per element of the last dimension ({d})")
+    cast = producer(gamma, "ttir.typecast") if widened_gamma else None
+    # Only a widening cast: reading a narrowed weight at its source's precision would change it.
+    if cast is not None and element(gamma) == "f32" and element(x) in ("bf16", "f16") and element(inputs(cast)[0]) == element(x):
+        gamma = through(inputs(cast)[0], "ttir.broadcast", "ttir.reshape")
+        gs = shape(gamma)
+        if not gs or gs[-1] != d or any(s != 1 for s in gs[:-1]):
+            return Rejected("rms_norm", outer, f"gamma {list(gs)} is not one value per element of the last dimension ({d})")
     if element(gamma) != element(x):
         return Rejected("rms_norm", outer, f"gamma is {element(gamma)}, the input {element(x)}")
 
