@@ -520,3 +520,14 @@ def test_slice_static_any_bounds(case: tuple[tuple[int, ...], list[tuple[int, in
     out = tuple(len(range(*slice(b, e, s).indices(n))) for (b, e, s), n in zip(bounds, shape))
     props = ", ".join(f"{k} = [{', '.join(f'{x[i]} : i32' for x in bounds)}]" for i, k in enumerate(("begins", "ends", "step")))
     same_numbers(one_op("ttir.slice_static", [t(shape)], t(out), props), [strided(f32(*shape))])
+
+
+@pytest.mark.parametrize("op", ["logical_and", "logical_or", "logical_xor", "logical_not"])
+def test_logical_ops_on_i32_as_heads_hoisting_types_booleans(op: str) -> None:
+    # The hoisting computes i1 values in i32 (HEAD's getCPUCompatibleElementType): non-zero is true.
+    a = np.array([[0, 3, -2, 0], [1, 0, 7, 0]], np.int32)
+    c = np.array([[0, 0, 5, 1], [1, -1, 0, 0]], np.int32)
+    ins = [a] if op == "logical_not" else [a, c]
+    fn = {"logical_and": np.logical_and, "logical_or": np.logical_or, "logical_xor": np.logical_xor, "logical_not": np.logical_not}[op]
+    want = fn(*ins).astype(np.int32)
+    same_numbers(one_op(f"ttir.{op}", [t((2, 4), "i32")] * len(ins), t((2, 4), "i32")), ins, want=[want])
