@@ -147,3 +147,15 @@ def test_no_tagged_op_and_no_const_eval_function_leave_the_module_alone() -> Non
     text = _module('    %0 = "ttir.neg"(%arg0) : (tensor<32x32xbf16>) -> tensor<32x32xbf16>\n    return %0 : tensor<32x32xbf16>', f"%arg0: {T}")
     module, _ = _run(text, "cpu-hoist-manually-tagged,cpu-hoist-const-eval")
     assert print_module(module) == print_module(parse_module(text, "t.mlir"))
+
+
+def test_integer_constants_narrow_to_32_bits_by_truncation_as_heads_sext_or_trunc() -> None:
+    s64 = "tensor<4xsi64>"
+    body = f"""    %0 = "ttir.constant"() <{{value = dense<[-1, 5000000000, 3, -5000000000]> : {s64}}}> : () -> {s64}
+    %1 = "ttir.add"(%arg1, %0) : ({s64}, {s64}) -> {s64}
+    %2 = "ttir.add"(%arg0, %1) : ({s64}, {s64}) -> {s64}
+    return %2 : {s64}"""
+    text = _module(body, f"%arg0: {s64} {I}, %arg1: {s64} {P}", s64)
+    module, _ = _run(text, "const-eval-hoist-transform,cpu-hoist-const-eval")
+    out = print_module(module)
+    assert "dense<[-1, 705032704, 3, -705032704]> : tensor<4xi32>" in out, out

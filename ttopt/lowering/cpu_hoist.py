@@ -100,7 +100,8 @@ def _retype_constant(op: Operation) -> None:
     if not isinstance(src, TensorType) or src.element_type.resolve().text == dst.element_type.resolve().text:
         return
     shape = tuple(d for d in (src.shape or ()) if isinstance(d, int))
-    body = narrowed_body(value, src.element_type.resolve().text, dst.element_type.resolve().text, shape)
+    # HEAD's convertDenseElementsAttr truncates integers (sextOrTrunc): 5000000000 : si64 is 705032704.
+    body = narrowed_body(value, src.element_type.resolve().text, dst.element_type.resolve().text, shape, wrap=True)
     op.properties["value"] = DenseElementsAttr(body, dst)
 
 
