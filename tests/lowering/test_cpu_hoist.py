@@ -45,7 +45,7 @@ def _const_eval(text: str, holding: str) -> tuple[object, object]:
 
 @pytest.mark.parametrize(("element", "host", "definition"), [
     ("bf16", "f32", "f32"), ("f16", "f32", "f32"), ("f64", "f32", "f32"), ("f32", "f32", "f32"),
-    ("si64", "si32", "i32"), ("ui8", "ui32", "i32"), ("i64", "i32", "i32"), ("i1", "i1", "i1"),
+    ("si64", "si32", "i32"), ("ui8", "ui32", "i32"), ("i64", "i32", "i32"), ("i1", "i32", "i32"),
 ])  # fmt: skip
 def test_host_types_are_32_bit_with_the_sign_kept_only_in_declarations(element: str, host: str, definition: str) -> None:
     from ttopt.ir.types import ScalarType, TensorType
@@ -147,3 +147,15 @@ def test_no_tagged_op_and_no_const_eval_function_leave_the_module_alone() -> Non
     text = _module('    %0 = "ttir.neg"(%arg0) : (tensor<32x32xbf16>) -> tensor<32x32xbf16>\n    return %0 : tensor<32x32xbf16>', f"%arg0: {T}")
     module, _ = _run(text, "cpu-hoist-manually-tagged,cpu-hoist-const-eval")
     assert print_module(module) == print_module(parse_module(text, "t.mlir"))
+
+
+def test_integer_constants_narrow_to_32_bits_by_truncation_as_heads_sext_or_trunc() -> None:
+    s64 = "tensor<4xsi64>"
+    body = f"""    %0 = "ttir.constant"() <{{value = dense<[-1, 5000000000, 3, -5000000000]> : {s64}}}> : () -> {s64}
+    %1 = "ttir.add"(%arg1, %0) : ({s64}, {s64}) -> {s64}
+    %2 = "ttir.add"(%arg0, %1) : ({s64}, {s64}) -> {s64}
+    return %2 : {s64}"""
+    text = _module(body, f"%arg0: {s64} {I}, %arg1: {s64} {P}", s64)
+    module, _ = _run(text, "const-eval-hoist-transform,cpu-hoist-const-eval")
+    out = print_module(module)
+    assert "dense<[-1, 705032704, 3, -705032704]> : tensor<4xi32>" in out, out

@@ -89,8 +89,11 @@ def test_float_binary_broadcasting(op: str) -> None:
 def test_int_binary(op: str) -> None:
     a, b = i32(4, 5), i32(4, 5)
     b[0, :2] = 0  # x / 0 and x % 0 are 0 (the reference interpreter's answer), not undefined
+    want = None
+    if op == "remainder":  # HEAD's host remainder has the divisor's sign; the interpreter's the dividend's
+        want = [np.where(b == 0, 0, np.mod(a, np.where(b == 0, 1, b))).astype(np.int32)]
     with np.errstate(all="ignore"):
-        same_numbers(one_op(f"ttir.{op}", [t((4, 5), "i32"), t((4, 5), "i32")], t((4, 5), "i32")), [a, b])
+        same_numbers(one_op(f"ttir.{op}", [t((4, 5), "i32"), t((4, 5), "i32")], t((4, 5), "i32")), [a, b], want=want)
 
 
 @pytest.mark.parametrize("op", ["eq", "ne", "gt", "ge", "lt", "le"])
@@ -116,7 +119,24 @@ def test_typecast(src: str, dst: str) -> None:
     x = {"f32": f32(3, 3, lo=-5, hi=5), "i32": i32(3, 3, lo=-2, hi=3), "i1": RNG.integers(0, 2, (3, 3)).astype(np.bool_)}[src]
     if src == "f32":
         x[0, 0] = 0.0
-    same_numbers(one_op("ttir.typecast", [t((3, 3), src)], t((3, 3), dst)), [strided(x)])
+    want = [np.rint(x).astype(np.int32)] if (src, dst) == ("f32", "i32") else None  # HEAD's tosa.cast rounds
+    same_numbers(one_op("ttir.typecast", [t((3, 3), src)], t((3, 3), dst)), [strided(x)], want=want)
+
+
+def test_float_to_int_rounds_half_to_even_and_saturates_as_heads_tosa_cast() -> None:
+    x = np.array([2.5, 3.5, -2.5, -0.6, 1.4, 3e9, -3e9, 2.0**31, np.nan, np.inf, -np.inf, 7.0], np.float32)
+    want = np.array([2, 4, -2, -1, 1, 2**31 - 1, -(2**31), 2**31 - 1, 2**31 - 1, 2**31 - 1, -(2**31), 7], np.int32)
+    same_numbers(one_op("ttir.typecast", [t((12,))], t((12,), "i32")), [x], want=[want])
+
+
+@pytest.mark.parametrize("el", ["f32", "i32"])
+def test_remainder_takes_the_divisors_sign_as_heads_host_lowering(el: str) -> None:
+    a = np.array([17, -17, 17, -17, 6, -6, 0, 5], {"f32": np.float32, "i32": np.int32}[el])
+    b = np.array([3, 3, -3, -3, 3, -3, 4, 0], a.dtype)
+    want = np.array([2, 1, -1, -2, 0, 0, 0, 0], a.dtype)  # Python's `%` (x % 0 is 0 for i32)
+    if el == "f32":
+        a, b, want = a[:7], b[:7], want[:7]
+    same_numbers(one_op("ttir.remainder", [t(a.shape, el), t(b.shape, el)], t(a.shape, el)), [a, b], want=[want])
 
 
 # ---- creation ------------------------------------------------------------------------------------------
@@ -500,3 +520,14 @@ def test_slice_static_any_bounds(case: tuple[tuple[int, ...], list[tuple[int, in
     out = tuple(len(range(*slice(b, e, s).indices(n))) for (b, e, s), n in zip(bounds, shape))
     props = ", ".join(f"{k} = [{', '.join(f'{x[i]} : i32' for x in bounds)}]" for i, k in enumerate(("begins", "ends", "step")))
     same_numbers(one_op("ttir.slice_static", [t(shape)], t(out), props), [strided(f32(*shape))])
+
+
+@pytest.mark.parametrize("op", ["logical_and", "logical_or", "logical_xor", "logical_not"])
+def test_logical_ops_on_i32_as_heads_hoisting_types_booleans(op: str) -> None:
+    # The hoisting computes i1 values in i32 (HEAD's getCPUCompatibleElementType): non-zero is true.
+    a = np.array([[0, 3, -2, 0], [1, 0, 7, 0]], np.int32)
+    c = np.array([[0, 0, 5, 1], [1, -1, 0, 0]], np.int32)
+    ins = [a] if op == "logical_not" else [a, c]
+    fn = {"logical_and": np.logical_and, "logical_or": np.logical_or, "logical_xor": np.logical_xor, "logical_not": np.logical_not}[op]
+    want = fn(*ins).astype(np.int32)
+    same_numbers(one_op(f"ttir.{op}", [t((2, 4), "i32")] * len(ins), t((2, 4), "i32")), ins, want=[want])

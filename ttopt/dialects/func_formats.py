@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, Sequence, cast
 
 from ttopt.dialects.format_base import Format, items_of, str_of, symbol_name, without_entry_args
 from ttopt.ir.attributes import (
@@ -149,19 +149,9 @@ class FuncFormat(Format):
         if vis is not None:
             s += str_of(vis) + " "
         s += sym_text(str_of(pr["sym_name"]))
-        arg_attrs, res_attrs = pr.get("arg_attrs"), pr.get("res_attrs")
-        arg_dicts = items_of(arg_attrs) if arg_attrs is not None else ()
+        res_attrs = pr.get("res_attrs")
         res_dicts = items_of(res_attrs) if res_attrs is not None else ()
-        args = []
-        entry = op.regions[0].entry if op.regions and op.regions[0].blocks else None
-        for i, t in enumerate(ft.inputs):
-            a_attrs = cast(DictAttr, arg_dicts[i]).entries if i < len(arg_dicts) else {}
-            if entry is not None and i < len(entry.args):
-                arg = entry.args[i]
-                args.append(f"{p.name(arg)}: {p.type(arg.type)}{p.attr_dict(a_attrs)}{p.loc(arg.location)}")
-            else:
-                args.append(f"{p.type(t)}{p.attr_dict(a_attrs)}")
-        s += "(" + ", ".join(args) + ")"
+        s += "(" + ", ".join(printed_arguments(op, ft.inputs, p)) + ")"
         if ft.results:
             outs = []
             any_attrs = False
@@ -178,6 +168,23 @@ class FuncFormat(Format):
         if op.regions:
             s += " " + p.region(without_entry_args(op.regions[0]), indent)
         return s
+
+
+def printed_arguments(op: Operation, inputs: Sequence[Any], p: Printer) -> list[str]:
+    """A function's arguments as its custom form prints them: `%name: type {attrs} loc` with a body,
+    `type {attrs}` without (func.func and llvm.func alike)."""
+    arg_attrs = op.properties.get("arg_attrs")
+    arg_dicts = items_of(arg_attrs) if arg_attrs is not None else ()
+    entry = op.regions[0].entry if op.regions and op.regions[0].blocks else None
+    args = []
+    for i, t in enumerate(inputs):
+        a_attrs = cast(DictAttr, arg_dicts[i]).entries if i < len(arg_dicts) else {}
+        if entry is not None and i < len(entry.args):
+            arg = entry.args[i]
+            args.append(f"{p.name(arg)}: {p.type(arg.type)}{p.attr_dict(a_attrs)}{p.loc(arg.location)}")
+        else:
+            args.append(f"{p.type(t)}{p.attr_dict(a_attrs)}")
+    return args
 
 
 def func_args(b: IRBuilder, c: list) -> list:

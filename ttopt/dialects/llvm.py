@@ -12,7 +12,7 @@ import re
 from typing import TYPE_CHECKING, cast
 
 from ttopt.dialects.format_base import items_of, str_of, without_entry_args
-from ttopt.dialects.func_formats import FuncFormat
+from ttopt.dialects.func_formats import FuncFormat, printed_arguments
 from ttopt.ir.attributes import DictAttr, TypeAttr
 from ttopt.ir.opdef import ISOLATED, TERMINATOR, OpDef, register
 from ttopt.ir.printer import sym_text
@@ -104,17 +104,8 @@ class LLVMFuncFormat(FuncFormat):
     def print(self, op: Operation, p: Printer, indent: str) -> str:
         pr = op.properties
         result, inputs = signature(op)
-        arg_attrs, res_attrs = pr.get("arg_attrs"), pr.get("res_attrs")
-        arg_dicts = items_of(arg_attrs) if arg_attrs is not None else ()
-        entry = op.regions[0].entry if op.regions and op.regions[0].blocks else None
-        args = []
-        for i, t in enumerate(inputs):
-            a_attrs = cast(DictAttr, arg_dicts[i]).entries if i < len(arg_dicts) else {}
-            if entry is not None and i < len(entry.args):
-                arg = entry.args[i]
-                args.append(f"{p.name(arg)}: {p.type(arg.type)}{p.attr_dict(a_attrs)}{p.loc(arg.location)}")
-            else:
-                args.append(f"{p.type(t)}{p.attr_dict(a_attrs)}")
+        res_attrs = pr.get("res_attrs")
+        args = printed_arguments(op, inputs, p)
         s = f"{self.name(op, p)} {sym_text(str_of(pr['sym_name']))}({', '.join(args)})"
         if result is not None:
             r_attrs = cast(DictAttr, items_of(res_attrs)[0]).entries if res_attrs is not None else {}

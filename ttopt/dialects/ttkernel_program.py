@@ -62,10 +62,13 @@ def program_body(op: Any) -> str | None:
 
 
 def _module_func(op: Any, name: str) -> Any:
-    """The function `@name` of the module holding `op` (kernels live at its top level)."""
-    top = op
-    while top.parent_op is not None:
+    """The function `@name` of the innermost module holding `op` (kernels live at its top level; once
+    the program is wrapped in `ttcore.device_module`, that is the inner `builtin.module`, not the root)."""
+    top = op.parent_op
+    while top is not None and top.name != "builtin.module" and top.parent_op is not None:
         top = top.parent_op
+    if top is None:
+        return None
     for region in top.regions:
         for block in region.blocks:
             for o in block.ops:

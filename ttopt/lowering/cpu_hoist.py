@@ -62,12 +62,14 @@ BARRIERS = frozenset({
 # -- types ------------------------------------------------------------------------------------------
 def _cpu_element(name: str) -> str:
     """The 32-bit element type the host computes `name` in, signedness kept (tt-mlir's
-    getCPUCompatibleElementType); non-numeric types unchanged."""
+    getCPUCompatibleElementType); non-numeric types unchanged. i1 is a signless integer there too, so
+    it becomes i32: the device holds booleans as bf16, and an i1 host argument would be handed a bf16
+    buffer once convert-ttir-to-ttnn types the declaration."""
     if name in ("bf16", "f16", "f32", "f64") or name.startswith("f8"):
         return "f32"
     for prefix in ("si", "ui", "i"):
         if name.startswith(prefix) and name[len(prefix):].isdigit():
-            return f"{prefix}32" if name != "i1" else "i1"
+            return f"{prefix}32"
     return name
 
 
@@ -98,7 +100,8 @@ def _retype_constant(op: Operation) -> None:
     if not isinstance(src, TensorType) or src.element_type.resolve().text == dst.element_type.resolve().text:
         return
     shape = tuple(d for d in (src.shape or ()) if isinstance(d, int))
-    body = narrowed_body(value, src.element_type.resolve().text, dst.element_type.resolve().text, shape)
+    # HEAD's convertDenseElementsAttr truncates integers (sextOrTrunc): 5000000000 : si64 is 705032704.
+    body = narrowed_body(value, src.element_type.resolve().text, dst.element_type.resolve().text, shape, wrap=True)
     op.properties["value"] = DenseElementsAttr(body, dst)
 
 

@@ -214,13 +214,16 @@ def nested_literals(items: list[str], shape: tuple[int, ...]) -> str:
     return nest(items, shape if shape else (1,))
 
 
-def narrowed_body(attr: DenseElementsAttr, src: str, dst: str, shape: tuple[int, ...]) -> str:
-    """The body of `attr` (elements of type `src`) re-spelled for element type `dst`."""
+def narrowed_body(attr: DenseElementsAttr, src: str, dst: str, shape: tuple[int, ...], wrap: bool = False) -> str:
+    """The body of `attr` (elements of type `src`) re-spelled for element type `dst`; with `wrap`, an
+    integer keeps its low bits (APInt's sextOrTrunc) where the normalization saturates."""
     # A splat stays one literal: converting it once, not per element, keeps a 14M-element
     # attention mask as cheap as a scalar.
     values = _literal_values(attr, src, prod(shape))
     if src == "i1":
         return nested_text([1.0 if v else 0.0 for v in values], shape, dst)
+    if wrap and src not in _FLOAT_BITS and dst not in _FLOAT_BITS:
+        return nested_text([_wrap(int(v), dst) for v in values], shape, dst)
     return nested_text([narrow_value(v, src, dst) for v in values], shape, dst)
 
 

@@ -44,7 +44,9 @@ def _device(lw: _Lowering, v: Any, target: TensorType, op: Any) -> Any:
     lay = current_layout(tiled)
     if lay is not None and lay.is_tiled:
         shape = ranked_shape(target)
-        host_tiles = lw.aliaser.tensor_type(target, TTNNLayoutAttr.build(shape, lay.dtype, tiled=True, buffer_type="system_memory"))
+        # Built on the device type, not `target`: a TTIR element TTNN does not hold (si64, i1) is already
+        # the layout's dtype (si32, bf16) there.
+        host_tiles = lw.aliaser.tensor_type(tiled.resolve(), TTNNLayoutAttr.build(shape, lay.dtype, tiled=True, buffer_type="system_memory"))
         v = lw.emit("ttnn.to_layout", [v], host_tiles)
     return lw.emit("ttnn.to_device", [v, lw.get_device()], tiled)
 

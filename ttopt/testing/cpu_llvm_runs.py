@@ -42,11 +42,13 @@ def lowered_text(func_text: str) -> str:
     return print_module(lower(in_cpu_module(func_text)))
 
 
-def same_numbers(func_text: str, inputs: Sequence[np.ndarray], name: str = "f", rtol: float = 2e-6, atol: float = 1e-6) -> list[np.ndarray]:
-    """Check the lowered `@name` against the TTIR interpreter on `inputs` (numpy arrays, views allowed);
-    the results."""
+def same_numbers(func_text: str, inputs: Sequence[np.ndarray], name: str = "f", rtol: float = 2e-6, atol: float = 1e-6,
+                 want: Sequence[np.ndarray] | None = None) -> list[np.ndarray]:
+    """Check the lowered `@name` against the TTIR interpreter on `inputs` (numpy arrays, views allowed),
+    or against `want` where HEAD's host lowering differs from the interpreter; the results."""
     ttir = parse_module("module {\n" + func_text + "\n}\n")
-    want = run(ttir, name, [np.ascontiguousarray(x) for x in inputs])
+    if want is None:
+        want = run(ttir, name, [np.ascontiguousarray(x) for x in inputs])
     func = next(f for f in ttir.functions() if getattr(f.properties.get("sym_name"), "value", None) == name)
     dtypes = [dtype_of(r.type) for r in func.regions[0].blocks[0].ops[-1].operands]
     text = print_module(lower(in_cpu_module(func_text)))

@@ -171,7 +171,7 @@ FLOAT_OPS: dict[str, Callable[..., Any]] = {
     "llvm.fadd": _f32(lambda a, b: a + b), "llvm.fsub": _f32(lambda a, b: a - b), "llvm.fmul": _f32(lambda a, b: a * b),
     "llvm.fdiv": _f32(lambda a, b: np.divide(a, b)), "llvm.frem": _f32(np.fmod), "llvm.fneg": _f32(lambda a: -a),
     "llvm.intr.fabs": _f32(np.abs), "llvm.intr.exp": _f32(np.exp), "llvm.intr.log": _f32(np.log), "llvm.intr.sqrt": _f32(np.sqrt),
-    "llvm.intr.floor": _f32(np.floor), "llvm.intr.ceil": _f32(np.ceil), "llvm.intr.sin": _f32(np.sin), "llvm.intr.cos": _f32(np.cos),
+    "llvm.intr.floor": _f32(np.floor), "llvm.intr.roundeven": _f32(np.rint), "llvm.intr.ceil": _f32(np.ceil), "llvm.intr.sin": _f32(np.sin), "llvm.intr.cos": _f32(np.cos),
     "llvm.intr.tan": _f32(np.tan), "llvm.intr.tanh": _f32(np.tanh), "llvm.intr.pow": _f32(np.power),
     "llvm.intr.maximum": _f32(np.maximum), "llvm.intr.minimum": _f32(np.minimum),
 }  # fmt: skip

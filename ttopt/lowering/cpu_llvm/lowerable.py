@@ -92,7 +92,8 @@ def _attributes(op: Operation, name: str) -> str | None:
     if name in LOGICAL:
         if len(ins) != (1 if name == "logical_not" else 2) or not _broadcastable([shape(v) for v in ins], shape(out)):
             return "unexpected operands"
-        return None if all(element(v) == "i1" for v in [*ins, out]) else f"'{op.name}' is lowered for i1 operands and result only"
+        # i32: HEAD's hoisting turns i1 into i32, and its lowering reads non-zero as true
+        return None if len({element(v) for v in [*ins, out]} - {"i1", "i32"}) == 0 else f"'{op.name}' is lowered for i1 or i32 operands and result only"
     if name == "clamp_scalar":
         bounds = [op.get_attr(k) for k in ("min", "max")]
         if len(ins) != 1 or shape(ins[0]) != shape(out) or element(ins[0]) != res_el or res_el == "i1":

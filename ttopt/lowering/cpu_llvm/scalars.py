@@ -40,7 +40,7 @@ INT_UNARY: dict[str, Callable[[Builder, Value], Value]] = {
     "sign": lambda b, x: _sign(b, x, b.const(0, I32), b.const(1, I32), b.const(-1, I32), False),
 }
 FLOAT_BINARY = {"add": "fadd", "subtract": "fsub", "multiply": "fmul", "div": "fdiv", "maximum": "intr.maximum",
-                "minimum": "intr.minimum", "pow": "intr.pow", "remainder": "frem"}  # fmt: skip
+                "minimum": "intr.minimum", "pow": "intr.pow"}  # fmt: skip
 INT_BINARY = {"add": "add", "subtract": "sub", "multiply": "mul", "maximum": "intr.smax", "minimum": "intr.smin"}
 FLOAT_COMPARE = {"eq": "oeq", "ne": "une", "gt": "ogt", "ge": "oge", "lt": "olt", "le": "ole"}
 INT_COMPARE = {"eq": "eq", "ne": "ne", "gt": "sgt", "ge": "sge", "lt": "slt", "le": "sle"}
@@ -54,13 +54,27 @@ def unary(b: Builder, name: str, element: str, x: Value) -> Value:
 def binary(b: Builder, name: str, element: str, x: Value, y: Value) -> Value:
     """`ttir.<name>` of two elements of one type."""
     if element == "f32":
-        return b.binary(FLOAT_BINARY[name], x, y)
+        return _float_remainder(b, x, y) if name == "remainder" else b.binary(FLOAT_BINARY[name], x, y)
     if name in INT_BINARY:
         return b.binary(INT_BINARY[name], x, y)
     # div and remainder: x / 0 is 0 (as the reference interpreter), never LLVM's undefined behaviour
     zero = b.icmp("eq", y, b.const(0, I32))
     q = b.binary("sdiv" if name == "div" else "srem", x, b.select(zero, b.const(1, I32), y))
+    if name == "remainder":
+        q = _floor_remainder(b, q, y)
     return b.select(zero, b.const(0, I32), q)
+
+
+def _float_remainder(b: Builder, x: Value, y: Value) -> Value:
+    """HEAD's host remainder (RemainderOpToLinalgGenericPattern): `x - floor(x / y) * y`, the sign of `y`."""
+    return b.binary("fsub", x, b.binary("fmul", b.op("llvm.intr.floor", [b.binary("fdiv", x, y)], F32), y))
+
+
+def _floor_remainder(b: Builder, rem: Value, y: Value) -> Value:
+    """HEAD's integer remainder: the C remainder plus `y` when it is non-zero and its sign is not `y`'s."""
+    zero = b.const(0, I32)
+    differ = b.binary("and", b.icmp("ne", rem, zero), b.icmp("slt", b.binary("xor", rem, y), zero))
+    return b.select(differ, b.binary("add", rem, y), rem)
 
 
 def logical(b: Builder, name: str, xs: list[Value]) -> Value:
@@ -91,14 +105,25 @@ def compare(b: Builder, name: str, element: str, x: Value, y: Value) -> Value:
 
 
 def convert(b: Builder, x: Value, src: str, dst: str) -> Value:
-    """`ttir.typecast` of one element: float to int truncates, anything to i1 is `!= 0`, i1 widens unsigned."""
+    """`ttir.typecast` of one element as HEAD's `tosa.cast`: float to int rounds half to even and
+    saturates, anything to i1 is `!= 0`, i1 widens unsigned."""
     if src == dst:
         return x
     if dst == "i1":
         return b.fcmp("une", x, b.const(0.0, F32)) if src == "f32" else b.icmp("ne", x, b.const(0, I32))
     if src == "i1":
         return b.cast("uitofp", x, F32) if dst == "f32" else b.cast("zext", x, I32)
-    return b.cast("fptosi", x, I32) if dst == "i32" else b.cast("sitofp", x, F32)
+    return _float_to_int(b, x) if dst == "i32" else b.cast("sitofp", x, F32)
+
+
+def _float_to_int(b: Builder, x: Value) -> Value:
+    """MLIR's tosa.cast f32 -> i32 (TosaToLinalg): `roundeven`, then below -2^31 is INT32_MIN and at or
+    above 2^31 (or NaN, the unordered compare) INT32_MAX. The value `fptosi` sees is always in range:
+    a bare `fptosi` of an out-of-range float is poison."""
+    rounded = b.op("llvm.intr.roundeven", [x], F32)
+    over = b.fcmp("uge", rounded, b.const(2.0**31, F32))
+    safe = b.select(over, b.const(0.0, F32), b.binary("intr.maximum", rounded, b.const(-(2.0**31), F32)))
+    return b.select(over, b.const(INT32_MAX, I32), b.cast("fptosi", safe, I32))
 
 
 REDUCE_INIT = {("reduce_and", "i1"): True, ("reduce_or", "i1"): False, ("prod", "f32"): 1.0, ("prod", "i32"): 1, ("sum", "f32"): 0.0, ("mean", "f32"): 0.0, ("max", "f32"): float("-inf"), ("min", "f32"): float("inf"),

@@ -45,7 +45,9 @@ def lower(fn: Lowering, op: Operation, ins: list[View]) -> View:
     if name in BINARY:
         return _map(fn, out_shape, out_el, ins, lambda xs: scalars.binary(b, name, out_el, xs[0], xs[1]))
     if name in LOGICAL:
-        return _map(fn, out_shape, out_el, ins, lambda xs: scalars.logical(b, name, xs))
+        els = [element(v) for v in op.operands]
+        return _map(fn, out_shape, out_el, ins, lambda xs: scalars.convert(
+            b, scalars.logical(b, name, [scalars.convert(b, x, el, "i1") for x, el in zip(xs, els)]), "i1", out_el))
     if name == "clamp_scalar":
         lo, hi = (getattr(op.get_attr(k), "value", 0) for k in ("min", "max"))
         return _map(fn, out_shape, out_el, ins, lambda xs: scalars.clamp(b, out_el, xs[0], lo, hi))
