@@ -49,13 +49,7 @@ def _linear(op: Operation, ins: list[Array], t: Any) -> Array:
 def _rms_norm(op: Operation, ins: list[Array], t: Any) -> Array:
     x = _f(ins[0])
     y = x / np.sqrt(np.mean(x * x, axis=-1, keepdims=True) + float(_val(op, "epsilon", 1e-5)))
-    seg = list(int_values(op.properties.get("operandSegmentSizes")) or (1, int(len(ins) > 1), int(len(ins) > 2)))
-    rest = iter(ins[1:])
-    if seg[1]:
-        y = y * _f(next(rest))
-    if seg[2]:
-        y = y + _f(next(rest))
-    return y
+    return _weight_and_bias(op, y, ins)
 
 
 def _distributed_layer_norm(op: Operation, ins: list[Array], t: Any) -> Array:
@@ -102,6 +96,11 @@ def _layer_norm(op: Operation, ins: list[Array], t: Any) -> Array:
     x = _f(ins[0])
     c = x - np.mean(x, axis=-1, keepdims=True)
     y = c / np.sqrt(np.mean(c * c, axis=-1, keepdims=True) + float(_val(op, "epsilon", 1e-5)))
+    return _weight_and_bias(op, y, ins)
+
+
+def _weight_and_bias(op: Operation, y: Array, ins: list[Array]) -> Array:
+    """A norm's normalized `y` times its weight, plus its bias, each present by its operand segment."""
     seg = list(int_values(op.properties.get("operandSegmentSizes")) or (1, int(len(ins) > 1), int(len(ins) > 2)))
     rest = iter(ins[1:])
     if seg[1]:

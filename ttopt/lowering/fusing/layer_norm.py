@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 from ttopt.dialects.ttir import inputs
 from ttopt.ir.attributes import DenseArrayAttr
 from ttopt.lowering.fusing.match import Builder, Candidate, Rejected, element, f32_attr, producer, shape, splat, through
-from ttopt.lowering.fusing.row_stats import centred, mean_input, mean_of, per_row, squared
+from ttopt.lowering.fusing.row_stats import centred, mean_input, mean_of, per_row, root_of, squared
 
 if TYPE_CHECKING:
     from ttopt.ir.operation import Operation
@@ -68,20 +68,6 @@ def _variance_of(v: Value) -> Value | None:
     y = mean_input(v)
     c = squared(y) if y is not None else None
     return centred(c) if c is not None else None
-
-
-def _root_of(r: Value, divides: bool) -> Operation | None:
-    """The sqrt / rsqrt of `var + eps` that `r` (per row) is, or is the reciprocal of."""
-    r = per_row(r)
-    if divides:
-        return producer(r, "ttir.sqrt")
-    found = producer(r, "ttir.rsqrt")
-    if found is not None:
-        return found
-    inv = producer(r, "ttir.div", "ttir.reciprocal")
-    if inv is None or (inv.name == "ttir.div" and splat(inputs(inv)[0]) != 1.0):
-        return None
-    return producer(per_row(inputs(inv)[-1]), "ttir.sqrt")
 
 
 def _factors(v: Value, num: list[Value], den: list[Value]) -> None:
@@ -142,7 +128,7 @@ def _normalized(v: Value) -> tuple[Value, float, Value | None] | str | None:
     _factors(v, factors, divisors)
     if len(divisors) > 1:
         return None
-    roots = [(f, _root_of(f, True)) for f in divisors] if divisors else [(f, _root_of(f, False)) for f in factors]
+    roots = [(f, root_of(f, True)) for f in divisors] if divisors else [(f, root_of(f, False)) for f in factors]
     found = [(f, r) for f, r in roots if r is not None]
     if len(found) != 1:
         return None

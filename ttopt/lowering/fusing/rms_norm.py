@@ -29,27 +29,11 @@ from typing import TYPE_CHECKING
 from ttopt.dialects.ttir import inputs
 from ttopt.ir.attributes import DenseArrayAttr
 from ttopt.lowering.fusing.match import Builder, Candidate, Rejected, element, f32_attr, producer, shape, splat, through
-from ttopt.lowering.fusing.row_stats import centred, mean_input, per_row, same_rows, squared
+from ttopt.lowering.fusing.row_stats import centred, mean_input, per_row, root_of, same_rows, squared
 
 if TYPE_CHECKING:
     from ttopt.ir.operation import Operation
     from ttopt.ir.values import Value
-
-def _reciprocal_root(r_v: Value, divides: bool) -> Operation | None:
-    """The op taking the root of `mean + eps` when `r_v` (per row) is that root's reciprocal:
-    `rsqrt(s)`, or, beyond HEAD, `1 / sqrt(s)` and `reciprocal(sqrt(s))`; when the norm divides by
-    `r_v`, `sqrt(s)` itself."""
-    r = per_row(r_v)
-    if divides:
-        return producer(r, "ttir.sqrt")
-    found = producer(r, "ttir.rsqrt")
-    if found is not None:
-        return found
-    inv = producer(r, "ttir.div", "ttir.reciprocal")
-    if inv is None or (inv.name == "ttir.div" and splat(inputs(inv)[0]) != 1.0):
-        return None
-    return producer(per_row(inputs(inv)[-1]), "ttir.sqrt")
-
 
 def match(outer: Operation) -> Candidate | Rejected | None:
     """(x * rsqrt(mean(x^2) + eps)) * gamma, or x / sqrt(mean(x^2) + eps) * gamma -> rms_norm(x, gamma)."""
@@ -64,7 +48,7 @@ def match(outer: Operation) -> Candidate | Rejected | None:
         divides = inner.name == "ttir.div"
         # A division's root is its denominator; a product's reciprocal root is either operand.
         for r_v, x_raw in ((b, a),) if divides else ((a, b), (b, a)):
-            rsqrt = _reciprocal_root(r_v, divides)
+            rsqrt = root_of(r_v, divides)
             if rsqrt is None:
                 continue
             add = producer(per_row(inputs(rsqrt)[0]), "ttir.add")

@@ -10,6 +10,7 @@ from ttopt.dialects.ttir import inputs
 from ttopt.lowering.fusing.match import near, producer, reduce_dims, shape, splat, through
 
 if TYPE_CHECKING:
+    from ttopt.ir.operation import Operation
     from ttopt.ir.values import Value
 
 LAST_DIM_OPS = ("ttir.reshape", "ttir.typecast")
@@ -93,3 +94,19 @@ def centred(v: Value) -> Value | None:
     a, m = inputs(sub)[:2]
     x = same_rows(a)
     return x if mean_of(m) is x else None
+
+
+def root_of(r_v: Value, divides: bool) -> Operation | None:
+    """The op taking the root of `mean + eps` when `r_v` (per row) is that root's reciprocal:
+    `rsqrt(s)`, or, beyond HEAD, `1 / sqrt(s)` and `reciprocal(sqrt(s))`; when the norm divides by
+    `r_v`, `sqrt(s)` itself."""
+    r = per_row(r_v)
+    if divides:
+        return producer(r, "ttir.sqrt")
+    found = producer(r, "ttir.rsqrt")
+    if found is not None:
+        return found
+    inv = producer(r, "ttir.div", "ttir.reciprocal")
+    if inv is None or (inv.name == "ttir.div" and splat(inputs(inv)[0]) != 1.0):
+        return None
+    return producer(per_row(inputs(inv)[-1]), "ttir.sqrt")
