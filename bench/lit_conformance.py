@@ -9,6 +9,7 @@ parts that do not depend on whose tests they are live here.
 from __future__ import annotations
 
 import glob
+import os
 import shutil
 import subprocess
 import sys
@@ -22,6 +23,9 @@ from rich.console import Console
 from rich.table import Table
 
 ROOT = Path(__file__).resolve().parent.parent
+# The bare git mirror of tenstorrent/tt-mlir every tt-mlir conformance bench and test reads
+# (`fetch github:tenstorrent/tt-mlir`); TTOPT_TTMLIR_MIRROR points elsewhere.
+TTMLIR_MIRROR = Path(os.environ.get("TTOPT_TTMLIR_MIRROR", "/work/.mirror/tenstorrent+tt-mlir/repo"))
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 

@@ -62,6 +62,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.lit_conformance import (  # noqa: E402
+    TTMLIR_MIRROR,  # noqa: E402
     ToolResult,
     count,
     find_llvm_filecheck,
@@ -73,7 +74,7 @@ from bench.lit_conformance import (  # noqa: E402
 )
 from bench.lit_conformance import run_filecheck as _run_filecheck  # noqa: E402
 
-DEFAULT_MIRROR = Path(os.environ.get("TTOPT_TTMLIR_MIRROR", "/work/.mirror/tenstorrent+tt-mlir/repo"))
+DEFAULT_MIRROR = TTMLIR_MIRROR
 KNOWN = ROOT / "bench" / "ttmlir_known_differences.txt"
 SPLIT = "// -----"
 

@@ -23,11 +23,12 @@ from rich.table import Table
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.lit_conformance import TTMLIR_MIRROR  # noqa: E402
 from ttopt.ir.diagnostics import Diagnostic  # noqa: E402
 from ttopt.ir.printer import PrintOptions, print_module  # noqa: E402
 from ttopt.parse.parser import parse_module  # noqa: E402
 
-DEFAULT_MIRROR = Path("/work/.mirror/tenstorrent+tt-mlir/repo")
+DEFAULT_MIRROR = TTMLIR_MIRROR
 DIALECTS = ("TTIR", "TTNN", "StableHLO", "EmitC")
 
 

@@ -35,7 +35,6 @@ while the error is the listed one.
 from __future__ import annotations
 
 import multiprocessing
-import os
 import sys
 import time
 from dataclasses import dataclass, field
@@ -48,6 +47,7 @@ from rich.table import Table
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.lit_conformance import TTMLIR_MIRROR  # noqa: E402
 from ttopt.device import CostModel, DeviceError, load_device  # noqa: E402
 from ttopt.ir.diagnostics import Diagnostic  # noqa: E402
 from ttopt.ir.module import Module  # noqa: E402
@@ -61,7 +61,7 @@ from ttopt.testing.ods_check import check_module, read_known  # noqa: E402
 from ttopt.testing.ods_specs import MirrorFiles, OdsSet, OdsUnavailable, load_ods  # noqa: E402
 from ttopt.testing.ttnn_outputs import BACKEND  # noqa: E402
 
-DEFAULT_MIRROR = Path(os.environ.get("TTOPT_TTMLIR_MIRROR", "/work/.mirror/tenstorrent+tt-mlir/repo"))
+DEFAULT_MIRROR = TTMLIR_MIRROR
 MODELS_DIR = "test/ttmlir/models"
 KNOWN_ODS = ROOT / "tests" / "lowering" / "ttnn_ods_known_violations.txt"
 LEVEL0 = "optimization-level=0"

@@ -22,7 +22,6 @@ listed snippet that now passes.
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 from dataclasses import dataclass, field
@@ -35,6 +34,7 @@ from rich.table import Table
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.lit_conformance import TTMLIR_MIRROR  # noqa: E402
 from ttopt.ir.diagnostics import Diagnostic  # noqa: E402
 from ttopt.ir.module import Module  # noqa: E402
 from ttopt.ir.printer import print_module  # noqa: E402
@@ -46,7 +46,7 @@ from ttopt.passes.pipeline import instantiate, parse_pipeline  # noqa: E402
 from ttopt.testing.ods_check import check_module  # noqa: E402
 from ttopt.testing.ods_specs import MirrorFiles, OdsSet, load_ods  # noqa: E402
 
-DEFAULT_MIRROR = Path(os.environ.get("TTOPT_TTMLIR_MIRROR", "/work/.mirror/tenstorrent+tt-mlir/repo"))
+DEFAULT_MIRROR = TTMLIR_MIRROR
 SNIPPETS = "test/python/golden/mlir_snippets"
 KNOWN = ROOT / "bench" / "ttmlir_snippets_known_differences.txt"
 LEVELS = (0, 2)

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import re
 import subprocess
-from pathlib import Path
 
 import pytest
 
+from bench.lit_conformance import TTMLIR_MIRROR
 from ttopt.ir.diagnostics import Diagnostic
 from ttopt.ir.printer import print_module
 from ttopt.lowering.stablehlo_to_ttir_pipeline import StableHLOToTTIRPipeline
@@ -17,7 +17,7 @@ from ttopt.passes.context import PassContext
 from ttopt.passes.manager import PassManager
 from ttopt.passes.registry import get_pass
 
-MIRROR = Path("/work/.mirror/tenstorrent+tt-mlir/repo")
+MIRROR = TTMLIR_MIRROR
 HEADER = "include/ttmlir/Dialect/TTIR/Pipelines/TTIRPipelines.h"
 
 PLAIN = """module {

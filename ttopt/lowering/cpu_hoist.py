@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from ttopt.ir.attributes import ArrayAttr, DenseElementsAttr, IntegerAttr, StringAttr, SymbolRefAttr, TypeAttr, UnitAttr
 from ttopt.ir.module import Module
 from ttopt.ir.operation import Block, Operation, Region
+from ttopt.ir.printer import print_module
 from ttopt.ir.types import FunctionType, ScalarType, TensorType
 from ttopt.lowering.dense_values import DenseValueError, narrowed_body
 from ttopt.lowering.device_module import cpu_inner_module, device_inner_module
@@ -201,8 +202,6 @@ def _function_hash(func: Operation) -> str:
     """SHA-256 of the definition as ttopt prints it (its name left out)."""
     probe = Module(Operation("builtin.module", regions=[Region([Block()])]))
     probe.body.append(func.clone())
-    from ttopt.ir.printer import print_module
-
     return hashlib.sha256(print_module(probe).encode()).hexdigest()
 
 
