@@ -96,7 +96,8 @@ BACKEND_PASSES = frozenset({"ttir-to-ttnn-backend-pipeline", "ttir-to-ttnn-commo
                             "ttnn-operation-validation-and-fallback", "ttnn-deallocate", "canonicalize", "cse", "inline",
                             "stablehlo-to-ttir-pipeline", "stablehlo-pipeline", "convert-stablehlo-to-ttir",
                             "ttnn-rm-layout-propagation", "ttnn-decompose-layouts", "ttnn-fusing",
-                            "ttnn-greedy-l1-spill-management", "ttnn-set-compute-kernel-config"})  # fmt: skip
+                            "ttnn-greedy-l1-spill-management", "ttnn-set-compute-kernel-config",
+                            "ttnn-common-to-runtime-pipeline", "ttcore-wrap-device-module", "ttcore-unwrap-device-module"})  # fmt: skip
 # tt-mlir's standalone TTNN transforms that ttopt has as passes of its own.
 TTNN_TRANSFORMS = frozenset({"ttnn-set-compute-kernel-config", "ttnn-workaround", "ttnn-weight-dtype-conversion",
                              "ttnn-kv-cache-dtype-conversion", "ttnn-create-d2m-subgraphs"})  # fmt: skip
@@ -106,9 +107,7 @@ BACKEND_OUTSIDE = {
     "ttir-to-emitc-pipeline": "tt-mlir's TTIR -> EmitC (C++) pipeline (not in ttopt)",
     "ttir-to-emitpy-pipeline": "tt-mlir's TTIR -> EmitPy pipeline (not in ttopt)",
     "convert-ttnn-to-emitc": "tt-mlir's TTNN -> EmitC conversion (not in ttopt)",
-    "ttnn-common-to-runtime-pipeline": "tt-mlir's TTNN runtime (flatbuffer) preparation (not in ttopt)",
     "ttnn-to-flatbuffer": "tt-mlir's flatbuffer serialization (not in ttopt)",
-    "ttcore-unwrap-device-module": "tt-mlir's device-module unwrapping, a step of its runtime/EmitC path (not in ttopt)",
     "ttnn-tuplify-tensors": "tt-mlir's EmitC calling-convention pass (not in ttopt)",
     "ttnn-load-input-tensors": "tt-mlir's EmitC input-loading pass (not in ttopt)",
     "ttnn-create-input-gens": "tt-mlir's EmitC input-generator pass (not in ttopt)",

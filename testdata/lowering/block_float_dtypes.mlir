@@ -30,7 +30,7 @@
 // BF4-LABEL: func.func @forward(
 // BF4-SAME: %arg0: tensor<1x32x64x512xbf16, {{.*}}> {ttcore.kv_cache}
 
-// OFF-NOT: bfp_
+// OFF-NOT: !ttcore.tile<32x32, bfp_
 // OFF-NOT: typecast
 
 // BAD: experimental-kv-cache-dtype

@@ -8,7 +8,8 @@
 // two functions computing the same thing share one host function (named by its hash).
 
 // CHECK: ttcore.device_module {
-// CHECK-NEXT: builtin.module {
+// CHECK-NEXT: builtin.module attributes {ttcore.system_desc = #system_desc} {
+// CHECK-NEXT: ttcore.device @default_device
 
 // CHECK-LABEL: func.func private @scale_const_eval_0()
 // CHECK-NEXT: "ttnn.get_device"
@@ -39,10 +40,11 @@
 // CHECK: func.func @cpu_hoisted_const_eval_{{[0-9a-f]+}}(%arg0: tensor<8xi32> {bufferization.access = "read"}) -> tensor<8xi32>
 // CHECK-NOT: func.func
 
-// With the option false const-eval runs on the device, and there is no CPU module to wrap the program beside.
-// DEVICE-NOT: ttcore.device_module
+// With the option false const-eval runs on the device: the program is wrapped all the same, with no CPU module beside it.
+// DEVICE: ttcore.device_module {
 // DEVICE: "ttnn.subtract"
 // DEVICE-NOT: cpu_hoisted
+// DEVICE-NOT: ttcore.cpu_module
 
 // The hoisting alone, on TTIR, shows conversions to f32 around the call, signedness dropped in the definition.
 // TTIR-LABEL: func.func private @scale_const_eval_0

@@ -38,7 +38,7 @@ def backend(text: str, options: str) -> str:
 def test_cache_arguments_are_marked_without_the_option() -> None:
     out = backend(CACHE, "")
     assert "%arg0: tensor<1x32x64x512xbf16, #ttnn_layout> {ttcore.kv_cache}, %arg1: tensor<1x32x3x512xbf16, #ttnn_layout1>)" in out
-    assert "bfp_bf8" not in out and "ttnn.typecast" not in out
+    assert "tile<32x32, bfp_bf8>" not in out and "ttnn.typecast" not in out
 
 
 def test_kv_cache_dtype_converts_the_cache_and_casts_what_is_written() -> None:

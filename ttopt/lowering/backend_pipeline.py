@@ -5,7 +5,7 @@ names, so its optimizer tests' RUN lines work as written:
 
 Steps: `stablehlo-to-ttir-pipeline` when StableHLO ops are left (a JAX module, or the sharding
 pipeline's output without `lower-compute`: composites, inlining, `convert-stablehlo-to-ttir`),
-`ttcore-mark-functions-as-forward`, `canonicalize` (TTIR folds: tt-mlir canonicalizes before and after
+`ttcore-mark-functions-as-forward`, `ttcore-register-device`, `canonicalize` (TTIR folds: tt-mlir canonicalizes before and after
 its TTIR fusing), `ttir-quant-dequant-conversion` (dequantizes moved below the ops with a quantized
 form; `enable-quant-dequant-conversion-pass=false` skips it), `ttir-fusing`, `canonicalize`,
 `convert-ttir-to-ttnn` (TTNN ops, tiled
@@ -60,9 +60,13 @@ Host code (cpu_hoist.py): ops tagged `ttir.should_hoist` always, and under
 `enable-cpu-hoisted-const-eval=true` the const-eval subgraphs (hoisted in TTIR first, as tt-mlir's
 common pipeline does), move to host functions of a `ttcore.cpu_module`, called from the device
 program in 32-bit types. The runtime steps lower that module to LLVM (`convert-cpu-module-to-llvm`,
-tt-mlir's ttnn-common-to-runtime-pipeline) and wrap the program in `ttcore.device_module`. The
-default is tt-mlir's (`true`); `enable-cpu-hoisted-const-eval=false` keeps const-eval on the device.
-A program without host code is not wrapped (tt-mlir wraps every program).
+tt-mlir's ttnn-common-to-runtime-pipeline). The default is tt-mlir's (`true`);
+`enable-cpu-hoisted-const-eval=false` keeps const-eval on the device.
+
+The target device is registered first (`ttcore-register-device`: `system-desc-path`, else the
+module's system desc, else `mock-system-desc-arch`) and every program is wrapped in
+`ttcore.device_module` last, as tt-mlir wraps it: its flatbuffer translation reads the system desc
+and the `ttcore.device` symbol in that inner module.
 
 `ttir-to-ttnn-common-pipeline` is the same pipeline without the runtime steps: the CPU module stays
 TTIR, as tt-mlir's common pipeline leaves it for its ttnn-common-to-runtime-pipeline.
@@ -76,8 +80,8 @@ from typing import TYPE_CHECKING, ClassVar, Iterator
 from ttopt.device.presets import CHIP_PRESETS
 from ttopt.ir.diagnostics import Diagnostic, op_position
 from ttopt.lowering.compute_config import FIDELITY_CHOICES, TRISTATE, TTNNSetComputeKernelConfig
-from ttopt.lowering.device_module import cpu_inner_module
-from ttopt.lowering.ttcore_device import MOCK_ARCHS
+from ttopt.lowering.device_module import TTCoreWrapDeviceModule, cpu_inner_module, device_inner_module
+from ttopt.lowering.ttcore_device import MOCK_ARCHS, SYSTEM_DESC
 from ttopt.optimizer.policies import DEFAULT_POLICY, policy_names
 from ttopt.passes.base import Pass, option
 from ttopt.passes.manager import PipelinePass, PipelineStep
@@ -198,6 +202,13 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
         return cls.from_options({**_options_of(p), "memory-layout-analysis-enabled": analysis,
                                  "memory-layout-analysis-policy": policy, "device": self.system_desc_path or self.mock_system_desc_arch})  # fmt: skip
 
+    def register_device(self) -> Pass:
+        """ttcore-register-device with this pipeline's system desc and mesh."""
+        cls = get_pass("ttcore-register-device")
+        assert cls is not None
+        return cls.from_options({"system-desc-path": self.system_desc_path, "mock-system-desc-arch": self.mock_system_desc_arch,
+                                 "mesh-shape": self.mesh_shape})  # fmt: skip
+
     def ttir_fusing(self) -> Pass:
         """ttir-fusing with the pattern switches this pipeline hands it (those it declares)."""
         cls = get_pass("ttir-fusing")
@@ -280,6 +291,10 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
             yield PipelineStep(0, "stablehlo-to-ttir-pipeline", _new("stablehlo-to-ttir-pipeline"))
         # Every public function without a type is a forward device function from here on (tt-mlir's first step).
         yield PipelineStep(n, "ttcore-mark-functions-as-forward", _new("ttcore-mark-functions-as-forward"))
+        # The target device goes into the program (tt-mlir's flatbuffer translation reads it there);
+        # unless the input had one, it ends up in the device module only, where tt-mlir registers it.
+        registered = SYSTEM_DESC not in device_inner_module(module).attributes or bool(self.system_desc_path)
+        yield PipelineStep(n, "ttcore-register-device", self.register_device())
         yield PipelineStep(n, "ttir-infer-kv-cache-argument-types", _new("ttir-infer-kv-cache-argument-types"))
         # tt-mlir canonicalizes TTIR before its fusing (clamp(x, 0, 6) is relu6 by then) and after it.
         yield PipelineStep(n, "canonicalize", _new("canonicalize"))
@@ -358,8 +373,8 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
         if self.runtime_steps:
             yield PipelineStep(n + 5, "convert-cpu-module-to-llvm", _new("convert-cpu-module-to-llvm") if host else None,
                                "" if host else "no ttcore.cpu_module")  # fmt: skip
-        yield PipelineStep(n + 5, "ttcore-wrap-device-module", _new("ttcore-wrap-device-module") if host else None,
-                           "" if host else "no ttcore.cpu_module")  # fmt: skip
+        # tt-mlir wraps every program (first, in its common pipeline; ttopt's passes read the root until here).
+        yield PipelineStep(n + 5, "ttcore-wrap-device-module", _WrapRegistered() if registered else _new("ttcore-wrap-device-module"))
 
     def cpu_hoisting(self, n: int) -> Iterator[PipelineStep]:
         """Ops tagged ttir.should_hoist, then (enable-cpu-hoisted-const-eval) the const-eval
@@ -442,6 +457,14 @@ def _options_of(p: Pass) -> dict:
     return {s.name: getattr(p, s.attr) for s in type(p).option_specs()}
 
 
+
+
+@dataclass
+class _WrapRegistered(TTCoreWrapDeviceModule):
+    """The pipeline's wrap: the system desc it registered moves into the device module."""
+
+    def moved(self) -> tuple[str, ...]:
+        return (SYSTEM_DESC,)
 
 
 @register_pass

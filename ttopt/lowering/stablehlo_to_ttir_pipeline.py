@@ -19,8 +19,10 @@ the same result in two passes. The sharding itself is the job of `stablehlo-pipe
 this one as tt-mlir's frontends do: `--stablehlo-pipeline --stablehlo-to-ttir-pipeline`.
 
 tt-mlir's `enable-cpu-fallback` (default true there) wraps the program in a `ttcore.device_module`
-and hoists ops TTIR cannot take into a CPU module; ttopt has no CPU module, so its default is false
-and `enable-cpu-fallback=true` is a usage error. `enable-aggressive-simplification` runs StableHLO's
+and hoists StableHLO ops TTIR cannot take into a CPU module, lowered from StableHLO. ttopt's CPU
+module holds TTIR only (hoisted const-eval and tagged ops, lowered from TTIR), so its default is
+false and `enable-cpu-fallback=true` is a usage error; the output is then tt-mlir's with the option
+false (not wrapped: the backend pipeline wraps it). `enable-aggressive-simplification` runs StableHLO's
 simplification upstream; ttopt lowers the program as written, so the step is reported as skipped
 (`--trace`, `--stats`) whatever the option says.
 """
@@ -118,7 +120,7 @@ class StableHLOToTTIRPipeline(PipelinePass):
     enable_arith_to_stablehlo: bool = option(True, "Convert arith.constant to stablehlo.constant first")
     enable_composite_to_call: bool = option(True, "Composites without a TTIR op become calls of their decomposition (then inlined)")
     enable_aggressive_simplification: bool = option(True, "tt-mlir runs StableHLO's aggressive simplification; ttopt lowers the program as written (the step is reported skipped)")
-    enable_cpu_fallback: bool = option(False, "tt-mlir hoists unlowerable ops to a CPU module; ttopt has none: only false is accepted")
+    enable_cpu_fallback: bool = option(False, "tt-mlir hoists StableHLO ops TTIR cannot take to a CPU module; ttopt's CPU module takes TTIR only: only false is accepted")
 
     def validate(self) -> None:
         """`enable-cpu-fallback=true` asks for a CPU module ttopt cannot build (usage error)."""

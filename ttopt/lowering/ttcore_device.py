@@ -4,9 +4,11 @@ tt-mlir's lit tests and pipelines.
 `ttcore-register-device` puts the system the program targets into the module, as tt-mlir's
 TTCoreRegisterDevice does: a `ttcore.system_desc` module attribute (the chip descriptor of a
 device preset, kept when the module already has one) and a `ttcore.device @default_device`
-symbol (worker grid, DRAM grid, address maps, mesh shape, chip ids) unless the module has one.
+symbol (worker grid, DRAM grid, address maps, mesh shape, chip ids) unless the module has one; in
+a module already wrapped in a `ttcore.device_module`, both go to its inner module.
 tt-mlir reads `system-desc-path` as a flatbuffer system desc captured from a machine; ttopt reads
-it as one of its device presets (wormhole_b0, n150, blackhole); without it the mock desc of
+it as one of its device presets (wormhole_b0, n150, blackhole) or a ttopt device file (`.mlir`
+with a system desc, YAML/JSON chip fields; chip 0 is registered); without it the mock desc of
 `mock-system-desc-arch` is used (tt-mlir's SystemDescAttr::getDefault).
 
 `ttcore-mark-functions-as-forward` tags every public `func.func` that has no
@@ -15,13 +17,16 @@ it as one of its device presets (wormhole_b0, n150, blackhole); without it the m
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ttopt.device.device import Device, DeviceError, from_module_desc, load_device
 from ttopt.device.presets import CHIP_PRESETS, ChipPreset
 from ttopt.ir.attributes import DialectAttr, StringAttr
 from ttopt.ir.diagnostics import Diagnostic, op_position
 from ttopt.ir.operation import Operation
+from ttopt.lowering.device_module import device_inner_module
 from ttopt.passes.base import Pass, option
 from ttopt.passes.registry import register_pass
 
@@ -60,6 +65,13 @@ def chip_desc_text(chip: ChipPreset) -> str:
             f"dram_grid = {chip.dram_grid[0]}x{chip.dram_grid[1]}{dram_noc}}}")  # fmt: skip
 
 
+def chip_of(device: Device) -> ChipPreset:
+    """The chip fields of a device read from a file, as a preset (the fields a file does not give keep tt-mlir's defaults)."""
+    return ChipPreset(device.name, device.arch, device.worker_grid, device.l1_size, device.l1_unreserved_base,
+                      device.num_dram_channels, device.dram_channel_size, device.dram_grid, device.dst_physical_size_tiles,
+                      32, device.source)  # fmt: skip
+
+
 def system_desc_body(chip: ChipPreset, chips: int = 1) -> str:
     """A `#ttcore.system_desc` body: one host CPU and `chips` identical chips on a row of the mesh."""
     indices = ", ".join("0" for _ in range(chips))
@@ -91,7 +103,7 @@ class TTCoreRegisterDevice(Pass):
     name = "ttcore-register-device"
     summary = "Register the target device: the ttcore.system_desc module attribute and ttcore.device @default_device"
 
-    system_desc_path: str = option("", "Device preset (wormhole_b0, n150, blackhole) standing for tt-mlir's system-desc file")
+    system_desc_path: str = option("", "Device preset (wormhole_b0, n150, blackhole) or ttopt device file (.mlir, YAML, JSON) standing for tt-mlir's system-desc file")
     mock_system_desc_arch: str = option("wormhole_b0", "Arch of the mock system desc used without system-desc-path", choices=MOCK_ARCHS)
     mesh_shape: list[int] = option([], "Device mesh AxB (default: the module's ttcore.meshes, else a single device)")
     mesh_topology: list[str] = option([], "Per-axis mesh topology: ring, linear or disabled")
@@ -99,8 +111,7 @@ class TTCoreRegisterDevice(Pass):
     def validate(self) -> None:
         """Preset names, arch, mesh and topology are checked before the input is read."""
         if self.system_desc_path and self.system_desc_path not in CHIP_PRESETS:
-            raise ValueError(f"system-desc-path: '{self.system_desc_path}' is not a device preset ({', '.join(CHIP_PRESETS)}); "
-                             "ttopt does not read tt-mlir's flatbuffer system descs")  # fmt: skip
+            self.chip()
         if not self.system_desc_path and self.mock_system_desc_arch == "quasar":
             raise ValueError("mock-system-desc-arch=quasar: ttopt has no quasar chip preset (wormhole_b0, blackhole)")
         if self.mesh_shape and (len(self.mesh_shape) not in (1, 2) or any(int(d) < 1 for d in self.mesh_shape)):
@@ -110,31 +121,48 @@ class TTCoreRegisterDevice(Pass):
             raise ValueError(f"mesh-topology: unknown topology '{bad[0]}' (one of {', '.join(TOPOLOGIES)})")
 
     def chip(self) -> ChipPreset:
-        """The chip preset the options name."""
-        return CHIP_PRESETS[self.system_desc_path or self.mock_system_desc_arch]
+        """The chip the options name: a preset, or chip 0 of a device file (ValueError if unreadable)."""
+        name = self.system_desc_path or self.mock_system_desc_arch
+        if name in CHIP_PRESETS:
+            return CHIP_PRESETS[name]
+        if not os.path.isfile(name):
+            raise ValueError(f"system-desc-path: '{name}' is neither a device preset ({', '.join(CHIP_PRESETS)}) nor a file; "
+                             "ttopt does not read tt-mlir's flatbuffer system descs")  # fmt: skip
+        try:
+            return chip_of(load_device(name))
+        except DeviceError as e:
+            raise ValueError(f"system-desc-path: {e.message}") from None
 
     def run(self, module: Module, ctx: PassContext) -> None:
         """Set the system desc (unless present, or replace it when a preset is named) and add the device symbol."""
-        mesh = self._mesh(module)
-        chip = self.chip()
+        target = device_inner_module(module)
+        mesh = self._mesh(module, target)
         chips = 1
         for d in mesh:
             chips *= d
-        if self.system_desc_path or SYSTEM_DESC not in module.op.attributes:
+        if self.system_desc_path or SYSTEM_DESC not in target.attributes:
+            chip = self.chip()
             desc = DialectAttr("ttcore.system_desc", system_desc_body(chip, chips))
-            module.op.attributes[SYSTEM_DESC] = module.aliases.add_attr("system_desc", desc)
-        if any(op.name == "ttcore.device" for op in module.body.ops):
+            target.attributes[SYSTEM_DESC] = module.aliases.add_attr("system_desc", desc)
+        else:
+            # The device is the chip of the system desc the module has (as tt-mlir builds it from that desc).
+            try:
+                found = from_module_desc(module)
+            except DeviceError as e:
+                raise Diagnostic(f"{self.name}: {e.message}", e.pos or op_position(module.source, target)) from None
+            chip = chip_of(found) if found is not None else self.chip()
+        body = target.regions[0].entry
+        if any(op.name == "ttcore.device" for op in body.ops):
             return
         device = Operation("ttcore.device", properties={"sym_name": StringAttr(DEVICE_NAME),
                                                         "device_attr": DialectAttr("ttcore.device", device_body(chip, mesh, self.mesh_topology))})  # fmt: skip
-        device.parent = module.body
-        module.body.ops.insert(0, device)
+        body.insert(0, device)
 
-    def _mesh(self, module: Module) -> list[int]:
+    def _mesh(self, module: Module, target: Operation) -> list[int]:
         """tt-mlir's determineMeshShape: the module's first ttcore.meshes mesh, which mesh-shape must equal."""
         want = [int(d) for d in self.mesh_shape]
         want = [1, *want] if len(want) == 1 else want
-        attr = module.op.attributes.get("ttcore.meshes")
+        attr = target.attributes.get("ttcore.meshes")
         typed = getattr(attr.resolve(), "typed", None) if attr is not None else None
         meshes = getattr(typed, "meshes", ()) if typed is not None else ()
         if not meshes:
