@@ -284,7 +284,7 @@ NOTED = 3  # host-resident inputs named in the diagnostic; the rest are counted
 
 def check_resident_on_device(module: Module, func: Any, resident: list[Any], ops: list[Operation]) -> None:
     """Reject a device-resident trace input (parameter, constant, KV cache, const-eval result) in
-    system memory, as HEAD's insertCaptureOrExecuteTraceOp does: the trace has no slot to stage it."""
+    system memory, as HEAD's insertCaptureOrExecuteTraceOp does: the trace reads it in place, on the device."""
     on_host = [v for v in resident if (lay := current_layout(v.type)) is not None and lay.is_system_memory]
     if not on_host:
         return
