@@ -112,6 +112,53 @@ def test_non_traceable_op_between_traced_ops_is_an_error() -> None:
         run(text)
 
 
+HOST_HEAD = HEAD + """#system_memory = #ttnn.buffer_type<system_memory>
+#H = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<32x32xbf16, #system_memory>>
+"""
+H = "tensor<32x32xbf16, #H>"
+
+
+def test_host_resident_parameters_are_rejected_before_rewriting() -> None:
+    # Four parameters in system memory, read in place by the trace: HEAD's error, at the function;
+    # the notes name the first three and count the rest, and nothing is rewritten.
+    args = ", ".join([f"%arg0: {T}"] + [f'%arg{i}: {H} {{ttcore.argument_type = #ttcore.argument_type<parameter>, ttir.name = "p{i}"}}'
+                                         for i in range(1, 5)])  # fmt: skip
+    body = "\n".join(f'    %{i} = "ttnn.add"({"%arg0" if i == 0 else f"%{i - 1}"}, %arg{i + 1}) : ({T}, {H}) -> {T}' for i in range(4))
+    text = HOST_HEAD + f"module {{\n  func.func @f({args}) -> {T} {{\n{body}\n    return %3 : {T}\n  }}\n}}\n"
+    module = parse_module(text, "t.mlir")
+    before = print_module(module)
+    pipeline = "builtin.module(ttnn-trace-hoist-transform)"
+    with pytest.raises(Diagnostic) as err:
+        PassManager(instantiate(parse_pipeline(pipeline), pipeline), PassContext()).run(module)
+    d = err.value
+    assert d.message == "ttnn-trace-hoist-transform: Device-resident input must be on device, but found on system memory"
+    assert d.pos is not None and d.pos.where() == "t.mlir:6:3"  # the function, as HEAD's funcOp.emitError
+    assert d.notes == ("argument 1 (parameter 'p1') is in system memory, read as operand 1 of 'ttnn.add'",
+                       "argument 2 (parameter 'p2') is in system memory, read as operand 1 of 'ttnn.add'",
+                       "argument 3 (parameter 'p3') is in system memory, read as operand 1 of 'ttnn.add'",
+                       "and 1 more device-resident input(s) in system memory")  # fmt: skip
+    assert print_module(module) == before
+
+
+def test_host_resident_const_eval_result_is_rejected() -> None:
+    text = HOST_HEAD + f"""module {{
+  func.func private @f_const_eval_0(%arg0: {H}) -> {H} attributes {{tt.function_type = "const_eval"}} {{
+    return %arg0 : {H}
+  }}
+  func.func @f(%arg0: {T}, %arg1: {H} {P}) -> {T} {{
+    %0 = ttcore.load_cached(@f_const_eval_0, [%arg1]) : ({H}) -> {H}
+    %1 = "ttnn.multiply"(%arg0, %0) : ({T}, {H}) -> {T}
+    %2 = "ttnn.add"(%0, %1) : ({H}, {T}) -> {T}
+    return %2 : {T}
+  }}
+}}
+"""
+    with pytest.raises(Diagnostic) as err:
+        run(text)
+    assert err.value.notes == ("the result of 'ttcore.load_cached' (@f_const_eval_0) is in system memory, "
+                               "read as operand 1 of 'ttnn.multiply', operand 0 of 'ttnn.add'",)  # fmt: skip
+
+
 def test_function_without_device_work_is_left_alone() -> None:
     out, stats = run(ttnn_module(f"    return %arg0 : {T}", f"%arg0: {T}"))
     assert stats["ttnn-trace-hoist-transform"]["traces"] == 0

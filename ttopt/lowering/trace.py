@@ -27,6 +27,15 @@ Per forward function (public, with a body, no `tt.function_type` or `forward_dev
   read only there, the argument itself becomes a host tensor instead.
 
 The functions go in front of the forward function in that order; N counts traces in the module.
+
+A device-resident input in system memory is an error, as in HEAD (`Device-resident input must be on
+device, but found on system memory`, at the function, before the trace is built): the trace
+would read it in place, and a host tensor has no device address to replay. The notes name the
+first inputs and their readers. In practice these are conv weights and biases without the
+optimizer: at `optimization-level=0` a parameter read only by a conv stays on the host, row-major,
+for the conv to prepare on every call (HEAD's TTIRFusing tags it `ttir.conv2d_weight`, its
+TTNNLayout keeps it on the host), so a conv2d / conv_transpose2d model traces only from
+`optimization-level=1`, where the prepared weights and biases are const-eval results on the device.
 """
 
 from __future__ import annotations
@@ -169,9 +178,11 @@ def hoist_trace(module: Module, func: Any, index: int, aliaser: LayoutAliaser) -
     ops = traced_ops(func, module)
     if not ops:
         return False
+    b = _boundary(func, ops)
+    # Before anything is built or inserted: a rejected function keeps its ops.
+    check_resident_on_device(module, func, b.inputs[:b.resident], ops)
     block = func.regions[0].entry
     device_op = get_or_insert_device(module, block).op
-    b = _boundary(func, ops)
     loc = func.location
     name = func_name(func)
     base = f"trace_{index}_{name}"
@@ -241,11 +252,6 @@ def hoist_trace(module: Module, func: Any, index: int, aliaser: LayoutAliaser) -
         at += 1
         operands.append(to_host.results[0])
         moved.append((v, to_host))
-    for v in resident:
-        lay = current_layout(v.type)
-        if lay is not None and lay.is_system_memory:
-            raise Diagnostic("ttnn-trace-hoist-transform: a device-resident trace input (parameter, constant, KV cache or "
-                             "const-eval result) is in system memory", op_position(module.source, func))  # fmt: skip
     props = {"allocate_slots_callee": SymbolRefAttr(f"allocate_slots_{base}"),
              "capture_callee": SymbolRefAttr(f"run_and_capture_{base}"), "execute_callee": SymbolRefAttr(f"execute_{base}"),
              "operandSegmentSizes": DenseArrayAttr("i32", (1, len(operands), 0))}  # fmt: skip
@@ -265,6 +271,49 @@ def hoist_trace(module: Module, func: Any, index: int, aliaser: LayoutAliaser) -
     for i, f in enumerate((trace, alloc, cap, exe)):
         parent.insert(where + i, f)
     return True
+
+
+# Ops whose operand 1 is the weight and a tensor operand 2 the bias.
+CONVS = frozenset({"ttnn.conv1d", "ttnn.conv2d", "ttnn.conv_transpose2d", "ttnn.conv3d"})
+ROLES = {1: "weight", 2: "bias"}
+# Convs whose weight and bias stay on the host without the optimizer (HEAD's TTNNLayout and
+# Conv2dRewritePattern) and are prepared on the device with it (TTNNPrepareConv2dWeightsAndBias).
+PREPARED_WITH_OPTIMIZER = frozenset({"ttnn.conv2d", "ttnn.conv_transpose2d"})
+NOTED = 3  # host-resident inputs named in the diagnostic; the rest are counted
+
+
+def check_resident_on_device(module: Module, func: Any, resident: list[Any], ops: list[Operation]) -> None:
+    """Reject a device-resident trace input (parameter, constant, KV cache, const-eval result) in
+    system memory, as HEAD's insertCaptureOrExecuteTraceOp does: the trace reads it in place, on the device."""
+    on_host = [v for v in resident if (lay := current_layout(v.type)) is not None and lay.is_system_memory]
+    if not on_host:
+        return
+    notes: list[str] = []
+    conv = False
+    for v in on_host[:NOTED]:
+        readers = [(op.name, i) for op in ops for i, o in enumerate(op.operands) if o is v]
+        conv |= any(name in PREPARED_WITH_OPTIMIZER and i in ROLES for name, i in readers)
+        read = ", ".join(dict.fromkeys(f"the {ROLES[i]} of '{name}'" if name in CONVS and i in ROLES
+                                       else f"operand {i} of '{name}'" for name, i in readers))  # fmt: skip
+        notes.append(f"{_describe(func, v)} is in system memory, read as {read}")
+    if len(on_host) > NOTED:
+        notes.append(f"and {len(on_host) - NOTED} more device-resident input(s) in system memory")
+    if conv:
+        notes.append("without the optimizer a conv2d keeps its weight and bias on the host and prepares them on every call, "
+                     "which a trace cannot replay (tt-mlir rejects this program the same way); from optimization-level=1 "
+                     "they are prepared once, on the device, in const-eval, and the trace reads the cached results")  # fmt: skip
+    raise Diagnostic("ttnn-trace-hoist-transform: Device-resident input must be on device, but found on system memory",
+                     op_position(module.source, func), tuple(notes))  # fmt: skip
+
+
+def _describe(func: Any, v: Any) -> str:
+    """`argument N (parameter 'name')` for an argument, `the result of '<op>' (@callee)` for a value."""
+    p = getattr(v, "op", None)
+    if p is None:
+        name = getattr(arg_attrs(func)[v.index].get("ttir.name"), "value", None)
+        return f"argument {v.index} ({_argument_type(func, v.index)}{f' {name!r}' if name else ''})"
+    callee = p.properties.get("callee")
+    return f"the result of '{p.name}'" + (f" ({callee.print()})" if isinstance(callee, SymbolRefAttr) else "")
 
 
 def new_device(module: Module) -> Operation:
