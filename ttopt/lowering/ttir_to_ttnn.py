@@ -184,6 +184,9 @@ class _Lowering:
         self.block = func.regions[0].entry if func.regions and func.regions[0].blocks else Block()  # a declaration has none
         self.device: Any = None
         self.out: list[Operation] = []
+        # Host results of CPU-hoisted calls: moved to the device in front of their first device
+        # reader (as tt-mlir's layout pass converts an operand at its reader), keyed by the value.
+        self.host_results: dict[Any, Callable[[], None]] = {}
 
     # -- helpers --------------------------------------------------------------------------------
     def fail(self, op: Any, message: str) -> LoweringError:
@@ -255,10 +258,12 @@ class _Lowering:
         pending = set(row_major)
         count = 0
         for op in list(self.block.ops):
-            for v in list(op.operands) if pending else ():
+            for v in list(op.operands) if pending or self.host_results else ():
                 if v in pending:
                     pending.discard(v)
                     self.tile_input(v, op)
+                if v in self.host_results and op.name != "ttir.to_layout" and not is_hoisted_call(op):
+                    self.host_results.pop(v)()
             if op.name == "ttir.empty" and not _read_as_input(op):
                 continue  # a destination-passing output buffer: TTNN ops allocate their results
             if op.name == "ttcore.optimization_barrier":

@@ -10,7 +10,7 @@ memory) or back to the device (the typecast and the tilize on the host, then `tt
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
 from ttopt.ir.attributes import TypeAttr
@@ -77,12 +77,22 @@ def convert_call(lw: _Lowering, call: Any) -> None:
         r.type = lw.layout_type(r.type, call, host=True, tiled=False)
     lw.out.append(call)
     for r in call.results:
-        # Another hoisted call reads the host tensor as it is.
+        # Another hoisted call reads the host tensor as it is; device readers get it moved in
+        # front of the first of them (the conversion's loop runs the move there).
         others = [u for u in r.users if u.name != "ttir.to_layout" and not is_hoisted_call(u)]
         if others:
-            device = _device(lw, r, r.type.resolve(), call)
-            for u in others:
-                u.set_operands([device if v is r else v for v in u.operands])
+            lw.host_results[r] = _mover(lw, r, others, call)
+
+
+def _mover(lw: _Lowering, r: Any, readers: list[Any], call: Any) -> Callable[[], None]:
+    """Emit `r`'s move to the device and hand the device tensor to `readers`."""
+
+    def move() -> None:
+        device = _device(lw, r, r.type.resolve(), call)
+        for u in readers:
+            u.set_operands([device if v is r else v for v in u.operands])
+
+    return move
 
 
 def host_declaration(lw: _Lowering, func: Any) -> None:
