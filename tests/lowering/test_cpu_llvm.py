@@ -451,6 +451,16 @@ def test_boolean_reductions(op: str) -> None:
     same_numbers(one_op(f"ttir.{op}", [t((3, 4), "i1")], t((3, 1), "i1"), "dim_arg = [1 : i32], keep_dim = true"), [x])
 
 
+@pytest.mark.parametrize("op", ["reduce_and", "reduce_or"])
+@pytest.mark.parametrize("el", ["i32", "f32"])
+def test_boolean_reductions_of_32_bit_elements(op: str, el: str) -> None:
+    """Booleans held in 32 bits on the host (and any number): nonzero is true, as HEAD booleanizes."""
+    x = np.array([[0, 0, 0], [2, -3, 5], [0, 7, 0], [-1, 0, 0]], dtype=np.int32 if el == "i32" else np.float32)
+    got = same_numbers(one_op(f"ttir.{op}", [t((4, 3), el)], t((4, 1), el), "dim_arg = [1 : i32], keep_dim = true"), [x])
+    want = [[0], [1], [0], [0]] if op == "reduce_and" else [[0], [1], [1], [1]]
+    assert got[0].tolist() == want
+
+
 ORACLE_CASES = [
     *(one_op(f"ttir.{op}", [t((2, 3))], t((2, 3))) for op in FLOAT_UNARY),
     *(one_op(f"ttir.{op}", [t((2, 3), "i32")], t((2, 3), "i32")) for op in ("neg", "abs", "relu", "sign")),
@@ -463,7 +473,7 @@ ORACLE_CASES = [
     *(one_op(f"ttir.{op}", [t((2, 3), "i1")] * (1 if op == "logical_not" else 2), t((2, 3), "i1"))
       for op in ("logical_and", "logical_or", "logical_xor", "logical_not")),
     *(one_op(f"ttir.{op}", [t((2, 3), el)], t((2,), el), "dim_arg = [1 : i32], keep_dim = false")
-      for op, el in (("sum", "f32"), ("mean", "f32"), ("max", "f32"), ("min", "i32"), ("prod", "i32"), ("reduce_and", "i1"), ("reduce_or", "i1"))),
+      for op, el in (("sum", "f32"), ("mean", "f32"), ("max", "f32"), ("min", "i32"), ("prod", "i32"), ("reduce_and", "i1"), ("reduce_or", "i1"), ("reduce_and", "i32"), ("reduce_or", "f32"))),
     one_op("ttir.where", [t((2, 3), "f32"), t((2, 3), "i32"), t((2, 3), "i32")], t((2, 3), "i32")),
     one_op("ttir.clamp_scalar", [t((2, 3))], t((2, 3)), "max = 1.0 : f32, min = 0.0 : f32"),
     one_op("ttir.clamp_tensor", [t((2, 3), "i32")] * 3, t((2, 3), "i32")),

@@ -210,8 +210,10 @@ def _shaped(op: Operation, name: str, ins: list[tuple[int, ...]], out: tuple[int
         if want != out:
             return "result shape does not match the reduction"
         el = element(op.operands[0])
-        if (el == "i1") != name.startswith("reduce_") or (name == "mean" and el != "f32"):
-            return f"'{op.name}' is not lowered for {element(op.operands[0])} elements"
+        if (el == "i1" and not name.startswith("reduce_")) or (name == "mean" and el != "f32"):
+            return f"'{op.name}' is not lowered for {el} elements"
+        if element(op.results[0]) != el:
+            return f"expected the result's element type ({element(op.results[0])}) to be the operand's ({el})"
         return None
     if name == "matmul":
         return _matmul(op, ins, out)

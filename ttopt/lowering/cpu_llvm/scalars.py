@@ -127,6 +127,11 @@ def _float_to_int(b: Builder, x: Value) -> Value:
 
 
 REDUCE_INIT = {("reduce_and", "i1"): True, ("reduce_or", "i1"): False, ("prod", "f32"): 1.0, ("prod", "i32"): 1, ("sum", "f32"): 0.0, ("mean", "f32"): 0.0, ("max", "f32"): float("-inf"), ("min", "f32"): float("inf"),
-               ("sum", "i32"): 0, ("max", "i32"): INT32_MIN, ("min", "i32"): INT32_MAX}  # fmt: skip
+               ("sum", "i32"): 0, ("max", "i32"): INT32_MIN, ("min", "i32"): INT32_MAX,
+               ("reduce_and", "i32"): 1, ("reduce_or", "i32"): 0, ("reduce_and", "f32"): 1.0, ("reduce_or", "f32"): 0.0}  # fmt: skip
 REDUCE_STEP = {("reduce_and", "i1"): "and", ("reduce_or", "i1"): "or", ("prod", "f32"): "fmul", ("prod", "i32"): "mul", ("sum", "f32"): "fadd", ("mean", "f32"): "fadd", ("max", "f32"): "intr.maximum", ("min", "f32"): "intr.minimum",
-               ("sum", "i32"): "add", ("max", "i32"): "intr.smax", ("min", "i32"): "intr.smin"}  # fmt: skip
+               ("sum", "i32"): "add", ("max", "i32"): "intr.smax", ("min", "i32"): "intr.smin",
+               # Over 32-bit elements (booleans on the host), of each element booleanized to 0 / 1 first,
+               # as HEAD's BooleanReductionOpConversionPattern: AND is the minimum, OR the maximum.
+               ("reduce_and", "i32"): "intr.smin", ("reduce_or", "i32"): "intr.smax",
+               ("reduce_and", "f32"): "intr.minimum", ("reduce_or", "f32"): "intr.maximum"}  # fmt: skip

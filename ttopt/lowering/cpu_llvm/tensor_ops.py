@@ -214,6 +214,7 @@ def _reduce(fn: Lowering, name: str, src: View, reduced: list[int], keep: bool, 
     kept = [k for k in range(len(src.shape)) if k not in reduced]
     step = scalars.REDUCE_STEP[(name, el)]
     init = _scalar_const(b, scalars.REDUCE_INIT[(name, el)], el)
+    booleanize = name.startswith("reduce_") and el != "i1"
 
     def body(idx: list[Value]) -> None:
         outer = [idx[k] for k in kept] if keep else idx
@@ -224,7 +225,10 @@ def _reduce(fn: Lowering, name: str, src: View, reduced: list[int], keep: bool, 
                 at[k] = i
             for k, i in zip(reduced, inner):
                 at[k] = i
-            return b.binary(step, acc, src.load(b, at))
+            x = src.load(b, at)
+            if booleanize:
+                x = b.select(scalars.convert(b, x, el, "i1"), _scalar_const(b, 1, el), _scalar_const(b, 0, el))
+            return b.binary(step, acc, x)
 
         acc = b.fold([src.shape[k] for k in reduced], init, add)
         if name == "mean":
