@@ -57,9 +57,9 @@ def test_d2m_subgraph_with_a_split_not_covering_its_operands_prints_generic(size
     text = (
         "func.func private @k(tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>\n"
         "func.func @f(%a: tensor<4xf32>, %o: tensor<4xf32>) -> tensor<4xf32> {\n"
-        f'  %0 = "ttnn.d2m_subgraph"(%a, %o) <{{callee = @k, operandSegmentSizes = {sizes}}}> : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>\n'
+        f'  %0 = "ttnn.d2m_subgraph"(%a, %o) <{{d2m_func = @k, operandSegmentSizes = {sizes}}}> : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>\n'
         "  return %0 : tensor<4xf32>\n"
         "}\n"
     )
     printed = _reprint(text)
-    assert f'"ttnn.d2m_subgraph"(%arg0, %arg1) <{{callee = @k, operandSegmentSizes = {sizes}}}>' in printed
+    assert f'"ttnn.d2m_subgraph"(%arg0, %arg1) <{{d2m_func = @k, operandSegmentSizes = {sizes}}}>' in printed

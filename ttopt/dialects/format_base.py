@@ -431,7 +431,7 @@ class D2MFormat(Format):
         outs = outs or ([], [])
         operands = ins[0] + outs[0]
         props = {
-            "callee": SymbolRefAttr(symbol_name(str(sym_tok))),
+            "d2m_func": SymbolRefAttr(symbol_name(str(sym_tok))),
             "operandSegmentSizes": DenseArrayAttr("i32", (len(ins[0]), len(outs[0]))),
         }
         spec = self._spec(b, c, operands, operand_types=ins[1] + outs[1], properties=props, attributes=b.dict(attrs))
@@ -440,7 +440,7 @@ class D2MFormat(Format):
 
     def printable(self, op: Operation) -> bool:
         """A flat callee and an `ins`/`outs` split covering the operands."""
-        callee = op.properties.get("callee")
+        callee = op.properties.get("d2m_func")
         sizes = op.properties.get("operandSegmentSizes")
         return (
             isinstance(callee, SymbolRefAttr) and not callee.nested
@@ -455,7 +455,7 @@ class D2MFormat(Format):
         def group(vs: list) -> str:
             return f"{p.names_of(vs)} : {p.types([v.type for v in vs])}" if vs else ""
 
-        callee = sym_text(cast(SymbolRefAttr, op.properties["callee"]).root)
+        callee = sym_text(cast(SymbolRefAttr, op.properties["d2m_func"]).root)
         s = f"{self.name(op, p)} {callee}{self.attrs(op, p)} ins({group(ins)}) outs({group(outs)})"
         if op.results:
             s += f" : {p.types([r.type for r in op.results])}"

@@ -412,7 +412,7 @@ def _sync_dispatch(module: Any, op: Any, aliaser: LayoutAliaser) -> None:
         for a, v in zip(entry.args, op.operands):
             a.type = v.type
         return
-    callee = op.properties.get("callee")
+    callee = op.properties.get("d2m_func")
     fn = module.lookup_symbol(callee.root) if callee is not None else None
     if fn is None or not fn.regions or not fn.regions[0].blocks:
         return

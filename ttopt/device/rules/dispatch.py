@@ -36,7 +36,7 @@ def _body(op: Any) -> tuple[list[Any], list[Any], Any]:
         term = ops[-1] if ops else None
         yielded = term.operands[0] if term is not None and term.operands else None
         return ops[:-1] if term is not None else ops, list(block.args), yielded
-    callee = op.properties.get("callee")
+    callee = op.properties.get("d2m_func")
     if callee is None:
         return [], [], None
     top = op

@@ -283,9 +283,9 @@ def compile_module(module: Module, fusion: bool = True) -> int:
     calls = [o for o in module.op.walk() if o.name == "ttnn.d2m_subgraph"]
     # Kernels are numbered as D2M walks the generics: inside the subgraph functions, in module order.
     order = {name: i for i, name in enumerate(funcs)}
-    calls.sort(key=lambda c: order.get(c.properties["callee"].root, len(order)))  # type: ignore[attr-defined]
+    calls.sort(key=lambda c: order.get(c.properties["d2m_func"].root, len(order)))  # type: ignore[attr-defined]
     for call in calls:
-        callee = call.properties["callee"].root  # type: ignore[attr-defined]
+        callee = call.properties["d2m_func"].root  # type: ignore[attr-defined]
         func = funcs.get(callee)
         if func is None:
             raise Diagnostic(
@@ -337,7 +337,7 @@ def collapse_module(module: Module) -> int:
     inlined: set[str] = set()
     n = 0
     for call in [o for o in module.op.walk() if o.name == "ttnn.d2m_subgraph"]:
-        callee = call.properties["callee"].root  # type: ignore[attr-defined]
+        callee = call.properties["d2m_func"].root  # type: ignore[attr-defined]
         func = funcs.get(callee)
         if func is None:
             raise Diagnostic(

@@ -151,7 +151,7 @@ def outline_group(
     }, regions=[Region([body])], location=first.location)  # fmt: skip
     module_block.append(func)
     call = Operation("ttnn.d2m_subgraph", [*inputs, *buffers], [r.type for r in outputs], properties={
-        "callee": SymbolRefAttr(name),
+        "d2m_func": SymbolRefAttr(name),
         "operandSegmentSizes": DenseArrayAttr("i32", (len(inputs), len(buffers))),
     }, location=first.location)  # fmt: skip
     call.pos = first.pos  # errors compiling the subgraph point at the chain's first op
@@ -207,7 +207,7 @@ def outline_module(module: Module) -> list[Outlined]:
                 op.drop_all_references()
         rebuilt += inserts.get(len(block.ops), [])
         rebuild_block(block, rebuilt)
-    out.sort(key=lambda o: int(o.call.properties["callee"].root.removeprefix(SUBGRAPH_PREFIX)))  # type: ignore[attr-defined]
+    out.sort(key=lambda o: int(o.call.properties["d2m_func"].root.removeprefix(SUBGRAPH_PREFIX)))  # type: ignore[attr-defined]
     return out
 
 
