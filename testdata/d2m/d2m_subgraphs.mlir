@@ -49,7 +49,9 @@ module {
 // UNFUSED-COUNT-4: "ttnn.generic"
 // UNFUSED-NOT: "ttnn.generic"
 
-// OUTLINE: %[[SUB:.*]] = ttnn.d2m_subgraph @d2m_subgraph_0 ins(%{{.*}}, %arg2, %arg3 : {{.*}}) outs(%{{.*}} : {{.*}})
+// OUTLINE: %[[SUB:.*]] = ttnn.d2m_subgraph @d2m_subgraph_0
+// OUTLINE-NEXT: ins(%{{.*}}, %arg2, %arg3 : {{.*}})
+// OUTLINE-NEXT: outs(%{{.*}} : {{.*}})
 // OUTLINE: "ttnn.matmul"(%[[SUB]], %arg1)
 // OUTLINE: func.func private @d2m_subgraph_0(
 // OUTLINE-NEXT: "ttnn.add"

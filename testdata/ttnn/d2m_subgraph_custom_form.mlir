@@ -3,7 +3,7 @@
 // interleaved, two height-sharded matmuls, D2M output buffer block-sharded <2x1>, final matmul
 // block-sharded <2x2>, then a spill to DRAM).
 // EXPECTED TO FAIL in jaxlib: "ttnn.d2m_subgraph" is the one TTNN op that tt-mlir prints in a custom
-// assembly form (reference §1.5):  %r = ttnn.d2m_subgraph @callee ins(%a : T) outs(%buf : T) : T
+// assembly form (reference §1.5):  %r = ttnn.d2m_subgraph @callee <newline> ins(%a : T) <newline> outs(%buf : T) : T
 // and jaxlib cannot parse custom forms of unregistered dialects. dispatch_d2m_generic_form.mlir is
 // the same graph with the op in generic form. The callee's argument list (ins only) is a guess.
 #dram = #ttnn.buffer_type<dram>
@@ -20,7 +20,9 @@ module attributes {ttcore.system_desc = #system_desc} {
     %1 = "ttnn.matmul"(%arg0, %arg1) <{transpose_a = false, transpose_b = false}> : (tensor<64x64xbf16, #ttnn_layout>, tensor<64x64xbf16, #ttnn_layout>) -> tensor<64x64xbf16, #ttnn_layout1> loc(#loc1)
     %2 = "ttnn.matmul"(%1, %arg2) <{transpose_a = false, transpose_b = false}> : (tensor<64x64xbf16, #ttnn_layout1>, tensor<64x64xbf16, #ttnn_layout>) -> tensor<64x64xbf16, #ttnn_layout1> loc(#loc2)
     %3 = "ttnn.empty"(%0) <{shape = #ttnn.shape<64x64>}> : (!ttnn.device) -> tensor<64x64xbf16, #ttnn_layout2> loc(#loc3)
-    %4 = ttnn.d2m_subgraph @d2m_subgraph_0 ins(%2 : tensor<64x64xbf16, #ttnn_layout1>) outs(%3 : tensor<64x64xbf16, #ttnn_layout2>) : tensor<64x64xbf16, #ttnn_layout2> loc(#loc4)
+    %4 = ttnn.d2m_subgraph @d2m_subgraph_0
+    ins(%2 : tensor<64x64xbf16, #ttnn_layout1>)
+    outs(%3 : tensor<64x64xbf16, #ttnn_layout2>) : tensor<64x64xbf16, #ttnn_layout2> loc(#loc4)
     %5 = "ttnn.matmul"(%4, %arg3) <{transpose_a = false, transpose_b = false}> : (tensor<64x64xbf16, #ttnn_layout2>, tensor<64x64xbf16, #ttnn_layout>) -> tensor<64x64xbf16, #ttnn_layout3> loc(#loc5)
     %6 = "ttnn.to_layout"(%5) : (tensor<64x64xbf16, #ttnn_layout3>) -> tensor<64x64xbf16, #ttnn_layout4> loc(#loc6)
     return %6 : tensor<64x64xbf16, #ttnn_layout4> loc(#loc)

@@ -69,7 +69,7 @@ def test_an_outlined_group_is_a_private_function_called_through_d2m_subgraph() -
     out = outline_module(m)
     assert len(out) == 1
     text = print_module(m)
-    assert f"%3 = ttnn.d2m_subgraph @d2m_subgraph_0 ins(%1, %arg2 : {T}, {T}) outs(%2 : {T}) : {T}" in text
+    assert f"%3 = ttnn.d2m_subgraph @d2m_subgraph_0\n    ins(%1, %arg2 : {T}, {T})\n    outs(%2 : {T}) : {T}" in text
     assert '%2 = "ttnn.empty"(%0) <{shape = #ttnn.shape<64x64>}>' in text
     assert text.index('%0 = "ttnn.get_device"()') < text.index('"ttnn.matmul"')  # at the top (HEAD's getOrInsertDevice)
     assert f"func.func private @d2m_subgraph_0(%arg0: {T}, %arg1: {T}) -> {T}" in text

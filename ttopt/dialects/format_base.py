@@ -421,7 +421,7 @@ class NullaryFormat(Format):
 
 
 class D2MFormat(Format):
-    """`%r = ttnn.d2m_subgraph @f ins(%a, %b : A, B) outs(%o : O) : R`."""
+    """`%r = ttnn.d2m_subgraph @f ins(%a, %b : A, B) outs(%o : O) : R`, `ins` and `outs` on lines of their own."""
 
     family = "OP_D2M"
 
@@ -456,7 +456,8 @@ class D2MFormat(Format):
             return f"{p.names_of(vs)} : {p.types([v.type for v in vs])}" if vs else ""
 
         callee = sym_text(cast(SymbolRefAttr, op.properties["d2m_func"]).root)
-        s = f"{self.name(op, p)} {callee}{self.attrs(op, p)} ins({group(ins)}) outs({group(outs)})"
+        # TTNNOps.td's assembly format breaks the line before `ins` and `outs` (at the op's indentation).
+        s = f"{self.name(op, p)} {callee}{self.attrs(op, p)}\n{indent}ins({group(ins)})\n{indent}outs({group(outs)})"
         if op.results:
             s += f" : {p.types([r.type for r in op.results])}"
         return s
