@@ -46,10 +46,12 @@
 // O2: "ttnn.conv2d"(%{{.*}}, %[[W]], 
 
 // From optimization-level=1 (as tt-mlir) the constant multiply after the second conv folds into
-// its weight: const-eval scales the weight once, and the prepared weight is read from the cache.
+// its weight: const-eval scales the weight once, moves it to the host (the conv's weight goes there,
+// as tt-mlir's conv workaround has it) and prepares it, and the prepared weight is read from the cache.
 // FOLD-LABEL: func.func @block(
 // FOLD: %[[SCALED:.*]] = ttcore.load_cached(@block_const_eval_0, [%arg3, %arg4])
-// FOLD: %[[W2:.*]] = ttcore.load_cached(@block_const_eval_{{[0-9]+}}, [%[[SCALED]]])
+// FOLD: %[[HOST:.*]] = ttcore.load_cached(@block_const_eval_{{[0-9]+}}, [%[[SCALED]]])
+// FOLD: %[[W2:.*]] = ttcore.load_cached(@block_const_eval_{{[0-9]+}}, [%[[HOST]]])
 // FOLD-NOT: "ttnn.multiply"
 // FOLD: "ttnn.conv2d"(%{{.*}}, %[[W2]], %{{.*}})
 // FOLD-NOT: "ttnn.multiply"

@@ -11,6 +11,7 @@ tt-metal kernels cannot take a shape or value range are rewritten into ops that 
 | rank-1 `all_gather` | on [1, n] between two reshapes, its dimension moved by one |
 | integer `prod` over one dimension of at most 16 | a chain of `multiply`s of its slices (the kernel computes in bf16) |
 | `gather` with an si32 index | the index clamped at 0 and cast to ui32; lanes whose index was negative read NaN (integers: INT32_MIN) through a `where` (the fill mode JAX's gather has) |
+| `conv1d`, `conv2d`, `conv_transpose2d` | the weight and bias moved to the host row-major (a bfp_bf8 one as bf16) for tt-metal to prepare, unless they are there; a row-major result tiled |
 | `slice_static` whose output rows would not fit L1 twice | between two `permute`s swapping the last dim with the nearest one whose rows fit, the slice's bounds permuted alike |
 
 The slice's rule reads the chip's usable L1 (`l1_size - l1_unreserved_base` of the module's system desc,
@@ -279,6 +280,33 @@ class Decomposer:
         op.drop_all_references()
         return [forward, cut, back], None
 
+    def conv_host_weights(self, op: Operation) -> Rewrite | None:
+        """A conv's weight and bias go to the host row-major (a bfp_bf8 one as bf16), where tt-metal
+        prepares them, unless they are there; a row-major result becomes tiled (HEAD's Conv2dRewritePattern)."""
+        before: list[Operation] = []
+        for index in (1, 2) if len(op.operands) == 4 else (1,):
+            typed = _typed(op.operands[index])
+            if typed is None:
+                continue
+            t, lay, shape = typed
+            if lay.is_system_memory and not lay.is_tiled:
+                continue
+            dtype = DataType.BF16 if lay.dtype is DataType.BFP_BF8 else None
+            host = lay.relayout(shape, buffer_type="system_memory", dtype=dtype, tiled=False)
+            element = ScalarType(host.dtype.builtin) if host.dtype.builtin is not None else t.element_type
+            move = Operation("ttnn.to_tensor_spec", [op.operands[index]], [self.aliaser.tensor_type(TensorType(shape, element), host)],
+                             location=suffixed_location(op.location, "_weight" if index == 1 else "_bias"))  # fmt: skip
+            move.pos = op.pos
+            before.append(move)
+            op.set_operand(index, move.results[0])
+        out = _typed(op.results[0])
+        tiled = False
+        if out is not None and not out[1].is_tiled:
+            t, lay, shape = out
+            op.results[0].type = self.aliaser.tensor_type(t, lay.relayout(shape, tiled=True))
+            tiled = True
+        return (before, []) if before or tiled else None
+
     def rewrite(self, op: Operation) -> Rewrite | None:
         """The decomposition of `op`, None when it needs none."""
         rule = RULES.get(op.name)
@@ -295,4 +323,7 @@ RULES: dict[str, Callable[[Decomposer, Operation], Rewrite | None]] = {
     "ttnn.fill_cache": Decomposer.fill_cache_pad,
     "ttnn.paged_fill_cache": Decomposer.fill_cache_pad,
     "ttnn.slice_static": Decomposer.slice_static_l1,
+    "ttnn.conv1d": Decomposer.conv_host_weights,
+    "ttnn.conv2d": Decomposer.conv_host_weights,
+    "ttnn.conv_transpose2d": Decomposer.conv_host_weights,
 }

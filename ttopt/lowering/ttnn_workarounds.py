@@ -52,7 +52,8 @@ lists (LAYOUTS_WITH_OPTIMIZER: embedding, sampling, sparse_matmul, conv3d, ...) 
 changes there; the data-type changes apply at every level (tt-mlir's op-model validation makes
 the same casts after its optimizer, which ttopt, without an op model, cannot ask).
 
-Only device tensors change (host tensors, such as conv weights, are prepared by their op). A
+Only device tensors change (host tensors, such as conv weights, are prepared by their op; the
+decompositions move a conv's weight and bias there). A
 row-major target of a block-float tensor is bf16 (block floats exist only as tiles). A tensor
 moved to another buffer or memory layout keeps its grid, as tt-mlir's layout builder does: a DRAM
 tensor (grid 1x1) moved to L1 interleaved holds all its pages in one row (`memref<1xN>`), one
@@ -577,7 +578,7 @@ class TTNNWorkaround(Pass):
     summary = "TTNN workarounds: to_tensor_spec data-type and page-layout changes around ops whose tt-metal kernels take fewer (tanh, embedding, pooling, argmax, conv, ...)"
 
     ttnn_enable_layout_workaround_pass: bool = option(True, "Apply the operand workarounds (data types and page layouts of operands and results)")
-    ttnn_enable_decomposition_workaround_pass: bool = option(True, "Apply the decomposition workarounds (decode attention sink, bilinear upsample pad, si32 gather, rank-2 sampling, cache-fill pad, integer prod, rank-1 all_gather, slice past L1)")
+    ttnn_enable_decomposition_workaround_pass: bool = option(True, "Apply the decomposition workarounds (decode attention sink, bilinear upsample pad, si32 gather, rank-2 sampling, cache-fill pad, integer prod, rank-1 all_gather, slice past L1, conv weight and bias to the host)")
     ttnn_optimization_level: int = option(0, "The pipeline's optimization level: from 1 the optimizer picks page layouts, so only the ops tt-mlir lists get page-layout workarounds")
 
     def run(self, module: Module, ctx: PassContext) -> None:

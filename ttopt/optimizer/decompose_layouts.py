@@ -4,8 +4,10 @@ planned by `device/conversion_steps.py`: `ttnn.to_layout` for a page-layout chan
 for a data-type change, `ttnn.to_memory_config` for a memory change, in the order tt-metal can run
 them); one between equal layouts is dropped.
 
-A `ttnn.to_tensor_spec` to or from host memory is left as it is (ttopt's conversion ops are the
-device-to-device ones).
+One to or from host memory crosses there as tt-mlir's does: device to host is `ttnn.from_device`
+and then, on the host, a `ttnn.to_layout` for the page layout and data type; host to device the
+`ttnn.to_layout` on the host first, then `ttnn.to_device` into the target memory (with the block's
+`ttnn.get_device`, one put at the block's start when there is none); host to host the `ttnn.to_layout`.
 """
 
 from __future__ import annotations
@@ -14,7 +16,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
-from ttopt.ir.types import TensorType
+from ttopt.ir.attributes import DialectAttr
+from ttopt.ir.operation import Operation
+from ttopt.ir.types import OpaqueType, TensorType
+from ttopt.optimizer.analyses import ranked_shape
 from ttopt.optimizer.memory_move import conversion_ops
 from ttopt.optimizer.rewrite import LayoutAliaser
 from ttopt.passes.base import Pass
@@ -25,6 +30,7 @@ if TYPE_CHECKING:
     from ttopt.passes.context import PassContext
 
 TO_TENSOR_SPEC = "ttnn.to_tensor_spec"
+DEVICE_TYPE = OpaqueType("!ttnn.device", "ttnn.device")
 
 
 def _layout(t: Any) -> TTNNLayoutAttr | None:
@@ -48,8 +54,17 @@ def decompose(module: Module, worker_grid: tuple[int, int]) -> int:
                         out.append(op)
                         continue
                     src, dst = _layout(op.operands[0].type), _layout(op.results[0].type)
-                    if src is None or dst is None or src.is_system_memory or dst.is_system_memory:
+                    if src is None or dst is None:
                         out.append(op)
+                        continue
+                    if src.is_system_memory or dst.is_system_memory:
+                        new = _host_crossing(module, block, out, op, src, dst, aliaser)
+                        op.results[0].replace_all_uses_with(new[-1].results[0] if new else op.operands[0])
+                        op.drop_all_references()
+                        for n in new:
+                            n.parent = block
+                        out.extend(new)
+                        count += 1
                         continue
                     name = op.location.name if op.location is not None else None
                     new = conversion_ops(op.operands[0], src, dst, aliaser.tensor_type, name or "to_tensor_spec", worker_grid,
@@ -67,6 +82,48 @@ def decompose(module: Module, worker_grid: tuple[int, int]) -> int:
                     count += 1
                 block.ops = out
     return count
+
+
+def _host_crossing(module: Module, block: Any, out: list[Any], op: Any, src: TTNNLayoutAttr, dst: TTNNLayoutAttr,
+                   aliaser: LayoutAliaser) -> list[Any]:  # fmt: skip
+    """The ops taking `op`'s operand across the host boundary to `dst` (the last one's result)."""
+    t = op.results[0].type.resolve()
+    shape = ranked_shape(t)
+    ops: list[Any] = []
+    cur = op.operands[0]
+
+    def emit(name: str, operands: list[Any], lay: TTNNLayoutAttr) -> None:
+        nonlocal cur
+        new = Operation(name, operands, [aliaser.tensor_type(t, lay)], location=op.location)
+        new.pos = op.pos
+        ops.append(new)
+        cur = new.results[0]
+
+    if not src.is_system_memory:
+        src = TTNNLayoutAttr.build(shape, src.dtype, tiled=src.is_tiled, buffer_type="system_memory")
+        emit("ttnn.from_device", [cur], src)
+    on_host = TTNNLayoutAttr.build(shape, dst.dtype, tiled=dst.is_tiled, buffer_type="system_memory")
+    if (src.dtype, src.is_tiled) != (on_host.dtype, on_host.is_tiled):
+        emit("ttnn.to_layout", [cur], on_host)
+    if not dst.is_system_memory:
+        emit("ttnn.to_device", [cur, _device(module, block, out)], dst)
+    if ops:
+        ops[-1].results[0].type = op.results[0].type
+    return ops
+
+
+def _device(module: Module, block: Any, out: list[Any]) -> Any:
+    """The block's `ttnn.get_device` result (one put at the start of `out` when there is none)."""
+    found = next((o for o in [*out, *block.ops] if o.name == "ttnn.get_device" and not o.operands), None)
+    if found is None:
+        attr = module.op.attributes.get("ttcore.meshes")
+        typed = getattr(attr.resolve(), "typed", None) if attr is not None else None
+        meshes = getattr(typed, "meshes", ()) if typed is not None else ()
+        mesh = "x".join(map(str, meshes[0].shape if meshes else (1, 1)))
+        found = Operation("ttnn.get_device", [], [DEVICE_TYPE], properties={"mesh_shape": DialectAttr("ttnn", f"mesh_shape {mesh}")})
+        found.parent = block
+        out.insert(0, found)
+    return found.results[0]
 
 
 @register_pass
