@@ -8,6 +8,7 @@ pipeline's output without `lower-compute`: composites, inlining, `convert-stable
 `ttcore-mark-functions-as-forward`, `canonicalize` (TTIR folds: tt-mlir canonicalizes before and after
 its TTIR fusing), `ttir-quant-dequant-conversion` (dequantizes moved below the ops with a quantized
 form; `enable-quant-dequant-conversion-pass=false` skips it), `ttir-fusing`, `canonicalize`,
+`ttir-fold-full-to-scalar` (a full / zeros / ones read only by elementwise ops becomes one element),
 `convert-ttir-to-ttnn` (TTNN ops, tiled
 DRAM-interleaved layouts, input arguments row-major and tiled in the function; mesh_shards and
 collectives convert there too, to HEAD's distribute/aggregate_tensor, collective and
