@@ -6,7 +6,8 @@
 // const-eval (enable-const-eval, on by default as in tt-mlir): what reads only parameter and
 // constant arguments (ttcore.argument_type) or constants moves to a private
 // @<func>_const_eval_<N>, called through ttcore.load_cached at the start of the function. The
-// subtract of two parameters is one subgraph, the full another (with its own copy of the device);
+// subtract of two parameters is one subgraph, the full another (with its own copy of the device;
+// one element, as its only reader, the multiply, broadcasts it: ttir-fold-full-to-scalar);
 // the add of the input and a parameter stays, the input arriving row-major in DRAM and tiled in
 // the function (tt-mlir's TTNNLayout); the zeros nobody reads is erased. The parameters
 // read only by const-eval arrive on the host, row-major (enable-const-eval-inputs-to-system-memory,
@@ -30,7 +31,7 @@
 // CHECK: return %[[S]]
 // CHECK-LABEL: func.func @forward(
 // CHECK-SAME: %arg1: tensor<32x32xbf16, #[[TILE]]> {ttcore.argument_type = #ttcore.argument_type<parameter>}, %arg2: tensor<32x32xbf16, #[[HOST]]> {ttcore.argument_type = #ttcore.argument_type<parameter>}, %arg3: tensor<32x32xbf16, #[[HOST]]>
-// CHECK-NEXT: %[[C1:.*]] = ttcore.load_cached(@forward_const_eval_0, []) : () -> tensor<32x32xbf16, #[[TILE]]>
+// CHECK-NEXT: %[[C1:.*]] = ttcore.load_cached(@forward_const_eval_0, []) : () -> tensor<1x1xbf16, #[[TILE]]>
 // CHECK-NEXT: %[[C0:.*]] = ttcore.load_cached(@forward_const_eval_1, [%arg2, %arg3]) : (tensor<32x32xbf16, #[[HOST]]>, tensor<32x32xbf16, #[[HOST]]>) -> tensor<32x32xbf16, #[[TILE]]>
 // CHECK-NEXT: %[[IN:.*]] = "ttnn.to_layout"(%arg0) : (tensor<32x32xbf16, #[[RM:ttnn_layout[0-9]*]]>) -> tensor<32x32xbf16, #[[TILE]]>
 // CHECK-NEXT: %[[A:.*]] = "ttnn.add"(%[[IN]], %arg1)

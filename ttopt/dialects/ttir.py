@@ -33,6 +33,8 @@ BINARY = (
     "multiply", "div", "logical_right_shift", "right_shift", "logical_left_shift",
 )  # fmt: skip
 REDUCTIONS = ("argmax", "sum", "mean", "max", "min", "reduce_and", "reduce_or", "prod")
+# HEAD's Broadcastable trait (every TTIR_ElementwiseOp): operands broadcast implicitly to the result.
+BROADCASTABLE = frozenset(f"ttir.{n}" for n in (*UNARY, *BINARY, "where", "leaky_relu", "selu", "gelu_bw"))
 
 
 def _opt(name: str, kind: str = "attr", default: object = None) -> Prop:

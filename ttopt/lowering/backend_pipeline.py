@@ -8,6 +8,7 @@ pipeline's output without `lower-compute`: composites, inlining, `convert-stable
 `ttcore-mark-functions-as-forward`, `ttcore-register-device`, `canonicalize` (TTIR folds: tt-mlir canonicalizes before and after
 its TTIR fusing), `ttir-quant-dequant-conversion` (dequantizes moved below the ops with a quantized
 form; `enable-quant-dequant-conversion-pass=false` skips it), `ttir-fusing`, `canonicalize`,
+`ttir-fold-full-to-scalar` (a full / zeros / ones read only by elementwise ops becomes one element),
 `convert-ttir-to-ttnn` (TTNN ops, tiled
 DRAM-interleaved layouts, input arguments row-major and tiled in the function; mesh_shards and
 collectives convert there too, to HEAD's distribute/aggregate_tensor, collective and
@@ -303,6 +304,9 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
                            "" if self.enable_quant_dequant_conversion_pass else "enable-quant-dequant-conversion-pass=false")  # fmt: skip
         yield PipelineStep(n, "ttir-fusing", self.ttir_fusing() if self.enable_fusing_pass else None, "" if self.enable_fusing_pass else "enable-fusing-pass=false")
         yield PipelineStep(n, "canonicalize", _new("canonicalize"))
+        # HEAD's last TTIR rewrite before it hoists const-eval: a full / zeros / ones read only by
+        # elementwise ops is materialized as one element, which they broadcast.
+        yield PipelineStep(n, "ttir-fold-full-to-scalar", _new("ttir-fold-full-to-scalar"))
         yield from self.cpu_hoisting(n)
         yield PipelineStep(n + 1, "convert-ttir-to-ttnn", self.convert())
         yield PipelineStep(n + 1, "ttnn-resolve-composites", self.resolve_composites())

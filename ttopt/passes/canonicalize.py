@@ -1,11 +1,11 @@
 """`canonicalize`: simplifications applied to a fixed point, as rewrite patterns.
 
-Each pattern matches ops by name (ttopt/passes/patterns.py) and may rewrite one; the driver tries
-only the patterns of each op's name and revisits the ops a rewrite touched (worklist), so the
-cost stays proportional to what changes. Its own patterns come first, then the registered
-dialect canonicalizations: sdy's (ttopt/sharding/canonicalize_sdy.py) and TTIR's
-(ttopt/lowering/ttir_canonicalize/: tt-mlir's TTIR op folders and canonicalization patterns,
-tried per op as MLIR's greedy driver does, folds first). `--trace` lists what fired.
+Each pattern matches ops by name (ttopt/passes/patterns.py) and may rewrite one; the greedy
+driver (ttopt/passes/greedy.py) tries only the patterns of each op's name and revisits the ops a
+rewrite touched (worklist), so the cost stays proportional to what changes. Its own patterns come
+first, then the registered dialect canonicalizations: sdy's (ttopt/sharding/canonicalize_sdy.py)
+and TTIR's (ttopt/lowering/ttir_canonicalize/: tt-mlir's TTIR op folders and canonicalization
+patterns, tried per op as MLIR's greedy driver does, folds first). `--trace` lists what fired.
 
 Unlike MLIR's driver, constants a fold creates are built where the folded op stood, not hoisted
 to the top of the function and merged with equal ones (`cse` merges them).
@@ -24,21 +24,19 @@ whole input of a `concat` is that input, and a rank-4 `matmul` reads a B repeate
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Callable
 
 from ttopt.dialects.ttnn import IN_PLACE_WRITERS, shape_values
 from ttopt.ir.attributes import ArrayAttr, DenseArrayAttr, IntegerAttr
-from ttopt.ir.edit_journal import untrack_op
-from ttopt.ir.opdef import OP_DEFS, PURE
 from ttopt.ir.operation import Operation
 from ttopt.ir.properties import int_values
 from ttopt.ir.rewriter import create
 from ttopt.ir.types import ScalarType
 from ttopt.ir.values import OpResult, Value
 from ttopt.passes.base import Pass, option
+from ttopt.passes.greedy import Erase, apply_greedily, dead_op_pattern
 from ttopt.passes.patterns import Pattern, PatternSet, canonicalizations, pattern_set
 from ttopt.passes.registry import register_pass
 
@@ -47,60 +45,7 @@ I32 = ScalarType("i32")
 if TYPE_CHECKING:
     from ttopt.ir.attributes import Attribute
     from ttopt.ir.module import Module
-    from ttopt.ir.operation import Block
     from ttopt.passes.context import PassContext
-
-
-class _Graveyard:
-    """Ops erased during one run, taken out of their blocks together.
-
-    Removing ops one at a time is a scan of the block each (quadratic when most of a block
-    dies); an op erased here is detached at once (no operands, no parent, so the driver and the
-    use lists no longer see it) and stays in its block's list until `flush` rebuilds each
-    block's list once, without the ops that have no parent (in a block's list, only those
-    erased here: every other removal takes the op out of the list at once).
-    """
-
-    def __init__(self) -> None:
-        self.blocks: dict[int, Block] = {}
-
-    def erase(self, op: Operation) -> None:
-        """`op.erase()`, the block's list updated at the next `flush`."""
-        block = op.parent
-        if block is None:
-            op.erase()
-            return
-        for r in op.results:
-            if r.uses and any(not op.is_ancestor_of(u) for u in r.uses):
-                raise ValueError(f"erasing {op.name} whose result #{r.index} still has uses")
-        untrack_op(op)  # out of its block (the list rebuilt at `flush` reports that): its own writes need no report
-        op.drop_all_references()
-        op.parent = None
-        self.blocks[id(block)] = block
-
-    def flush(self, within: Operation | None = None) -> None:
-        """Drop the erased ops from their blocks' lists (only the blocks nested in `within`, if given)."""
-        for key, block in list(self.blocks.items()):
-            owner = block.parent.parent if block.parent is not None else None
-            if within is not None and (owner is None or not within.is_ancestor_of(owner)):
-                continue
-            block.ops = [o for o in block.ops if o.parent is not None]
-            del self.blocks[key]
-
-
-def _erase_dead_pure_op(op: Operation, erase: Callable[[Operation], None] = Operation.erase) -> list[Operation] | None:
-    """A side-effect-free op none of whose results is used is removed."""
-    d = op._opdef  # `op.opdef` without the property call once known: this runs on every op
-    if d is False:
-        d = op.opdef
-    if d is None or PURE not in d.traits or not op.results:
-        return None
-    for r in op.results:  # a loop, not any() over a generator: this runs once per op of the module
-        if r.uses:
-            return None
-    producers = [v.op for v in op.operands if isinstance(v, OpResult)]
-    erase(op)
-    return producers
 
 
 def _fold_identity_conversion(op: Operation, erase: Callable[[Operation], None] = Operation.erase) -> list[Operation] | None:
@@ -289,11 +234,11 @@ CORE = pattern_set(
     Pattern("permute-as-reshape", _permute_as_reshape, frozenset({"ttnn.permute"})),
     Pattern("fold-slice-of-concat", _fold_slice_of_concat, frozenset({"ttnn.slice_static"})),
     Pattern("matmul-drop-batch-repeat", _drop_batch_repeat, frozenset({"ttnn.matmul"})),
-    Pattern("erase-dead-pure-op", _erase_dead_pure_op),
+    dead_op_pattern(),
 )
 
 
-def _core(erase: Callable[[Operation], None]) -> PatternSet:
+def _core(erase: Erase) -> PatternSet:
     """CORE with its erasures going through `erase`."""
     return pattern_set(
         Pattern("fold-identity-conversion", partial(_fold_identity_conversion, erase=erase), IDENTITY_WHEN_SAME_TYPE),
@@ -304,22 +249,8 @@ def _core(erase: Callable[[Operation], None]) -> PatternSet:
         Pattern("permute-as-reshape", partial(_permute_as_reshape, erase=erase), frozenset({"ttnn.permute"})),
         Pattern("fold-slice-of-concat", partial(_fold_slice_of_concat, erase=erase), frozenset({"ttnn.slice_static"})),
         Pattern("matmul-drop-batch-repeat", _drop_batch_repeat, frozenset({"ttnn.matmul"})),
-        Pattern("erase-dead-pure-op", partial(_erase_dead_pure_op, erase=erase)),
+        dead_op_pattern(erase),
     )
-
-
-def _split(name: str, pats: tuple[Pattern, ...]) -> tuple[tuple[Pattern, ...], tuple[Pattern, ...], bool]:
-    """The patterns of ops called `name` as the driver tries them: erase-dead-pure-op when it comes
-    first and the ops are pure (it fires exactly when none of the op's results is used, so the
-    driver tests that itself; for impure ops it never fires and is dropped), the others, and
-    whether one of them reads the op's bodies."""
-    dead: tuple[Pattern, ...] = ()
-    rest = pats
-    if pats and pats[0].name == "erase-dead-pure-op":
-        d = OP_DEFS.get(name)
-        dead = pats[:1] if d is not None and PURE in d.traits else ()
-        rest = pats[1:]
-    return dead, rest, any(p.reads_bodies for p in pats)
 
 
 @register_pass
@@ -338,51 +269,7 @@ class Canonicalize(Pass):
             raise ValueError(f"max-iterations must be >= 0, got {self.max_iterations}")
 
     def run(self, module: Module, ctx: PassContext) -> None:
-        fired: Counter[str] = Counter()
-        work = module.op.walk_list()
-        # Popped from the end: ops in pre-order, each rewrite's touched ops right after it.
-        work.reverse()
-        budget = self.max_iterations
-        graveyard = _Graveyard()
-        patterns = canonicalizations(_core(graveyard.erase))
-        for_op = patterns.for_op
-        # The patterns of each op name, looked up here first: one dict probe per op visited
-        # instead of a method call (a module's ops are of a few dozen names), split as `_split`
-        # says (most ops are pure ones still used, or impure ones with no other pattern).
-        by_name: dict[str, tuple[tuple[Pattern, ...], tuple[Pattern, ...], bool]] = {}
-        get = by_name.get
-        pop = work.pop
-        push = work.append
-        while work and budget > 0:
-            op = pop()
-            # An erased op has no parent (nor do the ops it touched that a later rewrite erased;
-            # no pattern puts an erased op back in a block).
-            if op.parent is None:
-                continue
-            entry = get(op.name)
-            if entry is None:
-                entry = by_name[op.name] = _split(op.name, for_op(op.name))
-            dead, pats, reads_bodies = entry
-            if dead and op.results:
-                for r in op.results:
-                    if r.uses:
-                        break
-                else:
-                    pats = dead
-            if not pats:
-                continue
-            if reads_bodies and graveyard.blocks:
-                graveyard.flush(within=op)
-            for p in pats:
-                touched = p.rewrite(op)
-                if touched is not None:
-                    budget -= 1
-                    fired[p.name] += 1
-                    for t in touched:
-                        if t.parent is not None:
-                            push(t)
-                    break
-        graveyard.flush()
+        fired = apply_greedily(module, lambda erase: canonicalizations(_core(erase)), self.max_iterations)
         ctx.stats.setdefault("canonicalize", {}).update(dict(fired))
         if ctx.trace.enabled and fired:
             ctx.trace.print("[bold]canonicalize[/bold]: " + ", ".join(f"{k} x{v}" for k, v in sorted(fired.items())))

@@ -45,6 +45,7 @@ MODULES: dict[str, str] = {
     'ttcore-register-device': 'ttopt.lowering.ttcore_device',
     'ttcore-unwrap-device-module': 'ttopt.lowering.device_module',
     'ttcore-wrap-device-module': 'ttopt.lowering.device_module',
+    'ttir-fold-full-to-scalar': 'ttopt.lowering.ttir_fold_full_to_scalar',
     'ttir-fusing': 'ttopt.lowering.ttir_fusing',
     'ttir-infer-kv-cache-argument-types': 'ttopt.lowering.kv_cache_dtype',
     'ttir-quant-dequant-conversion': 'ttopt.lowering.ttir_quant_dequant',
@@ -126,6 +127,7 @@ SUMMARIES: dict[str, str] = {
     'ttcore-register-device': 'Register the target device: the ttcore.system_desc module attribute and ttcore.device @default_device',
     'ttcore-unwrap-device-module': 'Move the program out of ttcore.device_module back to the root module and drop the ttcore.cpu_module',
     'ttcore-wrap-device-module': "Move the module's body into ttcore.device_module { builtin.module { ... } } (name and attributes copied), unless it has one",
+    'ttir-fold-full-to-scalar': 'Shrink ttir.full / zeros / ones whose readers all broadcast implicitly (elementwise ops) to one element; a reader whose shape it carried gets a ttir.broadcast',
     'ttir-fusing': 'Fuse TTIR subgraphs (matmul+bias -> linear, conv+bias, softmax, relu/relu6/silu/gelu, rms_norm, SDPA, concatenate_heads, split QKV) when the cost model estimates a gain',
     'ttir-infer-kv-cache-argument-types': 'Mark every function argument a TTIR cache op writes (directly or through a mesh_shard) with {ttcore.kv_cache}',
     'ttir-quant-dequant-conversion': 'Commute ttir.dequantize below ops with a quantized form (else quantize-dequantize their result); quantize(dequantize) -> requantize',
@@ -256,6 +258,7 @@ OPTIONS: dict[str, tuple[OptionSpec, ...]] = {
     ),
     'ttcore-unwrap-device-module': (),
     'ttcore-wrap-device-module': (),
+    'ttir-fold-full-to-scalar': (),
     'ttir-fusing': (
         OptionSpec('cost-check', 'cost_check', bool, True, 'Apply a fusion only when the fused op is estimated faster than the ops it replaces', None, False, False),
         OptionSpec('ttnn-enable-conv2d-with-multiply-pattern', 'ttnn_enable_conv2d_with_multiply_pattern', bool, False, "Fold a constant per-channel multiply, or a batch norm, of a conv into its weight and bias (tt-mlir's ConvWithMultiply and BatchNormDecomposition)", None, False, False),

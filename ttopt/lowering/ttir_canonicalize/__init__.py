@@ -69,8 +69,9 @@ def _on(*names: str) -> frozenset[str]:
     return frozenset(f"ttir.{n}" for n in names)
 
 
-TTIR_PATTERNS = pattern_set(
-    # Folds (an op's own fold method first, then its traits').
+# tt-mlir's op folders (an op's own fold method first, then its traits'): what MLIR's greedy driver
+# tries on every op of any pattern pass, not only under canonicalize.
+TTIR_FOLDS = pattern_set(
     Pattern("ttir-fold-neg-constant", fold_neg, _on("neg")),
     Pattern("ttir-fold-logical-constant", fold_logical, _on("logical_and", "logical_or")),
     Pattern("ttir-fold-where", fold_where, _on("where")),
@@ -97,7 +98,9 @@ TTIR_PATTERNS = pattern_set(
     Pattern("ttir-involution", fold_involution, INVOLUTIONS),
     Pattern("ttir-idempotence", fold_idempotence, IDEMPOTENT),
     Pattern("ttir-binary-idempotence", fold_binary_idempotence, BINARY_IDEMPOTENT),
-    # Rewrite patterns.
+)
+# tt-mlir's canonicalization patterns.
+TTIR_REWRITES = pattern_set(
     Pattern("ttir-splat-constant-to-full", splat_constant_to_full, _on("constant")),
     Pattern("ttir-merge-clamps", merge_clamps, _on("clamp_scalar")),
     Pattern("ttir-clamp-to-relu6", clamp_to_relu6, _on("clamp_scalar")),
@@ -115,4 +118,5 @@ TTIR_PATTERNS = pattern_set(
     Pattern("ttir-swap-comparison", swap_comparison, _on("le", "lt")),
     Pattern("ttir-consecutive-typecast", fold_consecutive_typecast, _on("typecast")),
 )
+TTIR_PATTERNS = TTIR_FOLDS + TTIR_REWRITES
 register_canonicalizations("ttir", TTIR_PATTERNS)
