@@ -124,6 +124,7 @@ SINGLE: dict[str, Callable[[Operation, list[Array], Any], Array]] = {
     "chlo.tan": _float(np.tan), "chlo.sinh": _float(np.sinh), "chlo.cosh": _float(np.cosh),
     "chlo.acosh": _float(np.arccosh), "chlo.atanh": _float(np.arctanh),
     "ttir.sign": lambda op, ins, t: np.sign(ins[0]),
+    "ttir.leaky_relu": lambda op, ins, t: np.where(ins[0] > 0, ins[0], float(_val(op, "parameter", 0.0)) * ins[0].astype(np.float64)),
     "ttir.bitwise_not": lambda op, ins, t: np.invert(ins[0]),
     "stablehlo.round_nearest_afz": _round_afz,
     **{n: _shift("left") for n in ("stablehlo.shift_left", "ttir.logical_left_shift")},

@@ -21,18 +21,19 @@ if TYPE_CHECKING:
 # narrows booleans back to i1.
 ELEMENT_TYPES = frozenset({"f32", "i32", "i1"})
 FLOAT_UNARY = frozenset({"neg", "abs", "exp", "log", "sqrt", "rsqrt", "reciprocal", "relu", "sigmoid", "tanh", "floor", "ceil",
-                         "sin", "cos", "tan", "sign"})  # fmt: skip
-INT_UNARY = frozenset({"neg", "abs", "relu", "sign"})
-BINARY = frozenset({"add", "subtract", "multiply", "div", "maximum", "minimum", "pow", "remainder"})
-INT_BINARY = BINARY - {"pow"}
+                         "sin", "cos", "tan", "sign", "erf", "erfc", "expm1", "log1p", "silu", "gelu", "relu6", "leaky_relu",
+                         "hardsigmoid", "mish", "cbrt", "atan", "asin", "acos", "asinh", "isfinite"})  # fmt: skip
+INT_UNARY = frozenset({"neg", "abs", "relu", "sign", "relu6"})
+BINARY = frozenset({"add", "subtract", "multiply", "div", "maximum", "minimum", "pow", "remainder", "atan2"})
+INT_BINARY = BINARY - {"pow", "atan2"}
 COMPARE = frozenset({"eq", "ne", "gt", "ge", "lt", "le"})
 LOGICAL = frozenset({"logical_and", "logical_or", "logical_xor", "logical_not"})
 REDUCE = frozenset({"sum", "mean", "max", "min", "prod", "reduce_and", "reduce_or"})
 CREATION = frozenset({"constant", "full", "zeros", "ones", "arange"})
 DATA_MOVEMENT = frozenset({"typecast", "reshape", "permute", "transpose", "broadcast", "concat", "slice_static", "repeat", "reverse",
-                           "pad"})  # fmt: skip
+                           "pad", "squeeze", "unsqueeze"})  # fmt: skip
 OPS = frozenset(f"ttir.{n}" for n in FLOAT_UNARY | BINARY | COMPARE | LOGICAL | REDUCE | CREATION | DATA_MOVEMENT
-                | {"where", "matmul", "clamp_scalar", "clamp_tensor"})  # fmt: skip
+                | {"where", "matmul", "clamp_scalar", "clamp_tensor", "embedding", "cumsum"})  # fmt: skip
 
 
 def lowerable(op: Operation) -> bool:
@@ -87,8 +88,12 @@ def _attributes(op: Operation, name: str) -> str | None:
             return None if len(ins) == 1 and shape(ins[0]) == shape(out) else "expected one operand of the result's shape"
         if any(element(v) != res_el for v in ins):
             return "operand and result element types differ"
+        if name == "leaky_relu" and not isinstance(_resolved(op.get_attr("parameter")), FloatAttr):
+            return "expected a float parameter"
         allowed = {"f32": FLOAT_UNARY | BINARY, "i32": INT_UNARY | INT_BINARY}.get(res_el, frozenset())
         return None if name in allowed else f"'{op.name}' is not lowered for {res_el} elements"
+    if name == "embedding":
+        return _embedding(op)
     if name in LOGICAL:
         if len(ins) != (1 if name == "logical_not" else 2) or not _broadcastable([shape(v) for v in ins], shape(out)):
             return "unexpected operands"
@@ -114,6 +119,8 @@ def _attributes(op: Operation, name: str) -> str | None:
         return None if element(ins[1]) == element(ins[2]) == res_el else "the selected values and the result differ in element type"
     if name in CREATION:
         return _creation(op, name)
+    if name == "cumsum" and res_el not in ("f32", "i32"):
+        return "'ttir.cumsum' is lowered for f32 and i32 elements"  # HEAD's i1 sum would add modulo 2
     if ins and name not in ("concat", "matmul") and element(ins[0]) != res_el:
         return "operand and result element types differ"
     return _shaped(op, name, [shape(v) for v in ins], shape(out))
@@ -153,6 +160,16 @@ def _shaped(op: Operation, name: str, ins: list[tuple[int, ...]], out: tuple[int
         return "unexpected operand count"
     if name == "reshape":
         return None if _volume(ins[0]) == _volume(out) else "reshape changes the element count"
+    if name in ("squeeze", "unsqueeze", "cumsum"):
+        dim = val("dim")
+        bound = rank + (name == "unsqueeze")
+        if not isinstance(dim, int) or not -bound <= dim < bound:
+            return "expected a dim within the operand's rank"
+        d = dim % bound
+        want = {"squeeze": ins[0][:d] + ins[0][d + 1 :], "unsqueeze": ins[0][:d] + (1,) + ins[0][d:], "cumsum": ins[0]}[name]
+        if name == "squeeze" and ins[0][d] != 1:
+            return "squeezed dimension is not 1"
+        return None if want == out else f"result shape is not the operand's {'shape' if name == 'cumsum' else name + 'd at dim'}"
     if name == "permute":
         perm = ints("permutation")
         ok = perm is not None and sorted(perm) == list(range(rank)) and tuple(ins[0][p] for p in perm) == out
@@ -218,6 +235,26 @@ def _shaped(op: Operation, name: str, ins: list[tuple[int, ...]], out: tuple[int
     if name == "matmul":
         return _matmul(op, ins, out)
     return "the CPU lowering has no rule for this op"
+
+
+def _embedding(op: Operation) -> str | None:
+    """HEAD's EmbeddingOpConversionPattern: out[i..., d] = weight[0..., index[i...], d]; the index
+    converted as HEAD does (f32 by fptosi, i32 sign-extended)."""
+    if len(op.operands) != 2:
+        return "expected indices and a weight"
+    idx, weight = op.operands
+    w, out = shape(weight), shape(op.results[0])
+    if len(w) < 2 or any(d != 1 for d in w[:-2]):
+        return "expected a weight of shape (1, ..., 1, N, M)"
+    if out != shape(idx) + (w[-1],):
+        return "result shape is not the indices' shape plus the embedding size"
+    if element(idx) not in ("f32", "i32"):
+        return "expected f32 or i32 indices"  # HEAD's index_cast would sign-extend an i1 true to -1
+    return None if element(weight) == element(op.results[0]) else "weight and result element types differ"
+
+
+def _resolved(a: Any) -> Any:
+    return a.resolve() if a is not None else None
 
 
 def matmul_shapes(op: Operation) -> tuple[tuple[int, ...], int, int, int] | None:

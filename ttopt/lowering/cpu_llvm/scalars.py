@@ -16,6 +16,47 @@ def _intr(name: str) -> Callable[[Builder, Value], Value]:
     return lambda b, x: b.op(f"llvm.intr.{name}", [x], x.type)
 
 
+def _libm(name: str) -> Callable[[Builder, Value], Value]:
+    """A call of the C library's float function `name` (HEAD's ConvertMathToLibm takes the math ops
+    no LLVM intrinsic computes)."""
+    return lambda b, x: b.call(name, [x], F32)
+
+
+# The C functions the lowering calls: declared in the module as `llvm.func @<name>(f32) -> f32`.
+LIBM = ("erff", "erfcf", "cbrtf", "asinhf")
+
+
+def _sigmoid(b: Builder, x: Value) -> Value:
+    """TosaToLinalg's tosa.sigmoid: 1 / (1 + exp(-x))."""
+    e = b.op("llvm.intr.exp", [b.op("llvm.fneg", [x], F32)], F32)
+    return b.binary("fdiv", b.const(1.0, F32), b.binary("fadd", b.const(1.0, F32), e))
+
+
+def _gelu(b: Builder, x: Value) -> Value:
+    """HEAD's GeluOpConversionPattern: (0.5 * x) * (1 + erf(x * 0.7071067811865475)), erf by libm's erff."""
+    erf = b.call("erff", [b.binary("fmul", x, b.const(0.7071067811865475, F32))], F32)
+    return b.binary("fmul", b.binary("fmul", b.const(0.5, F32), x), b.binary("fadd", b.const(1.0, F32), erf))
+
+
+def _mish(b: Builder, x: Value) -> Value:
+    """HEAD's MishOpConversionPattern: x * tanh(max(x, 0) + log(1 + exp(-|x|)))."""
+    soft = b.op("llvm.intr.log", [b.binary("fadd", b.const(1.0, F32),
+                                           b.op("llvm.intr.exp", [b.op("llvm.fneg", [b.op("llvm.intr.fabs", [x], F32)], F32)], F32))], F32)  # fmt: skip
+    softplus = b.binary("fadd", b.binary("intr.maximum", x, b.const(0.0, F32)), soft)
+    return b.binary("fmul", x, b.op("llvm.intr.tanh", [softplus], F32))
+
+
+def _hardsigmoid(b: Builder, x: Value) -> Value:
+    """HEAD's HardsigmoidOpConversionPattern: clamp((x + 3) * (1/6 as f32), 0, 1)."""
+    scaled = b.binary("fmul", b.binary("fadd", x, b.const(3.0, F32)), b.const(1.0 / 6.0, F32))
+    return clamp(b, "f32", scaled, 0.0, 1.0)
+
+
+def _isfinite(b: Builder, x: Value) -> Value:
+    """HEAD's IsFiniteOpConversionPattern: (x - x) == 0 (ordered: NaN and inf give NaN), as 1.0 / 0.0."""
+    return b.cast("uitofp", b.fcmp("oeq", b.binary("fsub", x, x), b.const(0.0, F32)), F32)
+
+
 def _sign(b: Builder, x: Value, zero: Value, one: Value, minus: Value, float_: bool) -> Value:
     gt = b.fcmp("ogt", x, zero) if float_ else b.icmp("sgt", x, zero)
     lt = b.fcmp("olt", x, zero) if float_ else b.icmp("slt", x, zero)
@@ -29,25 +70,37 @@ FLOAT_UNARY: dict[str, Callable[[Builder, Value], Value]] = {
     "rsqrt": lambda b, x: b.binary("fdiv", b.const(1.0, F32), b.op("llvm.intr.sqrt", [x], F32)),
     "reciprocal": lambda b, x: b.binary("fdiv", b.const(1.0, F32), x),
     "relu": lambda b, x: b.binary("intr.maximum", x, b.const(0.0, F32)),
-    "sigmoid": lambda b, x: b.binary("fdiv", b.const(1.0, F32),
-                                     b.binary("fadd", b.const(1.0, F32), b.op("llvm.intr.exp", [b.op("llvm.fneg", [x], F32)], F32))),
+    "sigmoid": _sigmoid,
     "sign": lambda b, x: _sign(b, x, b.const(0.0, F32), b.const(1.0, F32), b.const(-1.0, F32), True),
+    # HEAD: math ops in a linalg.generic; MathToLLVM makes intrinsics of atan / asin / acos and
+    # expands expm1 and log1p (exp(x) - 1, log(1 + x)); MathToLibm calls libm for the rest.
+    "atan": _intr("atan"), "asin": _intr("asin"), "acos": _intr("acos"),
+    "erf": _libm("erff"), "erfc": _libm("erfcf"), "cbrt": _libm("cbrtf"), "asinh": _libm("asinhf"),
+    "expm1": lambda b, x: b.binary("fsub", b.op("llvm.intr.exp", [x], F32), b.const(1.0, F32)),
+    "log1p": lambda b, x: b.op("llvm.intr.log", [b.binary("fadd", b.const(1.0, F32), x)], F32),
+    # HEAD's compound patterns (EltwiseUnary.cpp), op for op.
+    "silu": lambda b, x: b.binary("fmul", x, _sigmoid(b, x)),
+    "gelu": _gelu, "mish": _mish, "hardsigmoid": _hardsigmoid, "isfinite": _isfinite,
+    "relu6": lambda b, x: clamp(b, "f32", x, 0.0, 6.0),
 }  # fmt: skip
 INT_UNARY: dict[str, Callable[[Builder, Value], Value]] = {
     "neg": lambda b, x: b.binary("sub", b.const(0, I32), x),
     "abs": lambda b, x: b.op("llvm.intr.abs", [x], I32, dict(_NO_POISON)),
     "relu": lambda b, x: b.binary("intr.smax", x, b.const(0, I32)),
     "sign": lambda b, x: _sign(b, x, b.const(0, I32), b.const(1, I32), b.const(-1, I32), False),
+    "relu6": lambda b, x: clamp(b, "i32", x, 0, 6),
 }
 FLOAT_BINARY = {"add": "fadd", "subtract": "fsub", "multiply": "fmul", "div": "fdiv", "maximum": "intr.maximum",
-                "minimum": "intr.minimum", "pow": "intr.pow"}  # fmt: skip
+                "minimum": "intr.minimum", "pow": "intr.pow", "atan2": "intr.atan2"}  # fmt: skip
 INT_BINARY = {"add": "add", "subtract": "sub", "multiply": "mul", "maximum": "intr.smax", "minimum": "intr.smin"}
 FLOAT_COMPARE = {"eq": "oeq", "ne": "une", "gt": "ogt", "ge": "oge", "lt": "olt", "le": "ole"}
 INT_COMPARE = {"eq": "eq", "ne": "ne", "gt": "sgt", "ge": "sge", "lt": "slt", "le": "sle"}
 
 
-def unary(b: Builder, name: str, element: str, x: Value) -> Value:
-    """`ttir.<name>` of one element."""
+def unary(b: Builder, name: str, element: str, x: Value, parameter: float = 0.0) -> Value:
+    """`ttir.<name>` of one element (`parameter`: leaky_relu's slope)."""
+    if name == "leaky_relu":  # HEAD: select(x > 0, x, parameter * x), the slope an f32 constant
+        return b.select(b.fcmp("ogt", x, b.const(0.0, F32)), x, b.binary("fmul", b.const(parameter, F32), x))
     return (FLOAT_UNARY if element == "f32" else INT_UNARY)[name](b, x)
 
 

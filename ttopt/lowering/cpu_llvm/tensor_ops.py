@@ -10,7 +10,7 @@ from ttopt.ir.attributes import BoolAttr, DenseElementsAttr, FloatAttr, IntegerA
 from ttopt.ir.properties import int_values
 from ttopt.ir.values import Value
 from ttopt.lowering.cpu_llvm import scalars
-from ttopt.lowering.cpu_llvm.builder import F32, I32, Builder
+from ttopt.lowering.cpu_llvm.builder import F32, I32, I64, Builder
 from ttopt.lowering.cpu_llvm.lowerable import BINARY, COMPARE, FLOAT_UNARY, LOGICAL, REDUCE, element, matmul_shapes, shape
 from ttopt.lowering.cpu_llvm.views import ELEMENT, View, row_major, volume
 from ttopt.lowering.dense_values import flat_values, splat_value
@@ -41,7 +41,8 @@ def lower(fn: Lowering, op: Operation, ins: list[View]) -> View:
     ints = lambda key: tuple(int_values(op.get_attr(key)) or ())  # noqa: E731
     val = lambda key: int(getattr(op.get_attr(key), "value", 0))  # noqa: E731
     if name in FLOAT_UNARY:
-        return _map(fn, out_shape, out_el, ins, lambda xs: scalars.unary(b, name, out_el, xs[0]))
+        slope = float(getattr(op.get_attr("parameter"), "value", 0.0))
+        return _map(fn, out_shape, out_el, ins, lambda xs: scalars.unary(b, name, out_el, xs[0], slope))
     if name in BINARY:
         return _map(fn, out_shape, out_el, ins, lambda xs: scalars.binary(b, name, out_el, xs[0], xs[1]))
     if name in LOGICAL:
@@ -80,7 +81,7 @@ def lower(fn: Lowering, op: Operation, ins: list[View]) -> View:
         return ins[0].permuted(perm)
     if name == "broadcast":
         return ins[0].broadcast_to(out_shape)
-    if name == "reshape":
+    if name in ("reshape", "squeeze", "unsqueeze"):  # HEAD: squeeze / unsqueeze are tosa.reshape
         flat = ins[0] if ins[0].contiguous() else copy(fn, ins[0])
         return flat.reshaped(out_shape)
     if name == "slice_static":
@@ -97,6 +98,10 @@ def lower(fn: Lowering, op: Operation, ins: list[View]) -> View:
         return _reduce(fn, name, ins[0], reduced, bool(getattr(op.get_attr("keep_dim"), "value", False)), out_shape)
     if name == "matmul":
         return _matmul(fn, op, ins, out_shape, out_el)
+    if name == "embedding":
+        return _embedding(fn, ins[0], ins[1], out_shape)
+    if name == "cumsum":
+        return _cumsum(fn, ins[0], val("dim") % len(out_shape))
     raise ValueError(f"no lowering of '{op.name}' to the LLVM dialect")
 
 
@@ -265,4 +270,44 @@ def _matmul(fn: Lowering, op: Operation, ins: list[View], out_shape: tuple[int, 
         out.store(b, idx, b.fold([k], zero, step))
 
     b.nest(out_shape, body)
+    return out
+
+
+def _embedding(fn: Lowering, indices: View, weight: View, out_shape: tuple[int, ...]) -> View:
+    """HEAD's EmbeddingOpConversionPattern: out[i..., d] = weight[0..., index, d] with index = indices[i...]
+    (f32 by fptosi to i32, then sign-extended, as its arith.fptosi + index_cast). An index outside
+    the table reads outside it, as HEAD's tensor.extract (TTIR requires valid indices)."""
+    b = fn.b
+    out = fn.alloc(out_shape, weight.element)
+    lead = len(weight.shape) - 2
+
+    def body(idx: list[Value]) -> None:
+        i = indices.load(b, idx[:-1])
+        if indices.element == "f32":
+            i = b.cast("fptosi", i, I32)
+        row = b.cast("sext", i, I64)
+        out.store(b, idx, weight.load(b, [b.i64(0)] * lead + [row, idx[-1]]))
+
+    b.nest(out_shape, body)
+    return out
+
+
+def _cumsum(fn: Lowering, src: View, dim: int) -> View:
+    """HEAD's CumSumOpConversionPattern: along `dim`, a running sum from 0 in the element type
+    (`fadd` / `add`, in index order), each step stored."""
+    b = fn.b
+    out = fn.alloc(src.shape, src.element)
+    outer = tuple(1 if k == dim else n for k, n in enumerate(src.shape))
+    add = "fadd" if src.element == "f32" else "add"
+
+    def body(idx: list[Value]) -> None:
+        def step(i: Value, acc: list[Value]) -> list[Value]:
+            at = [i if k == dim else v for k, v in enumerate(idx)]
+            s = b.binary(add, acc[0], src.load(b, at))
+            out.store(b, at, s)
+            return [s]
+
+        b.loop(src.shape[dim], [_scalar_const(b, 0, src.element)], step)
+
+    b.nest(outer, body)
     return out
