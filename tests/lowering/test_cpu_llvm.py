@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -19,6 +20,7 @@ from ttopt.lowering.cpu_llvm.lowerable import lowerable, why_not
 from ttopt.parse.parser import parse_module
 from ttopt.testing.cpu_llvm_runs import in_cpu_module, inner_module, lower, lowered_text, same_numbers
 from ttopt.testing.fuzz import run_opt
+from ttopt.testing.llvm_interpreter import LLVMInterpreter
 
 RNG = np.random.default_rng(7)
 
@@ -585,6 +587,20 @@ def test_squeeze_and_unsqueeze_of_strided_and_computed_values() -> None:
         "return %2, %3, %0 : tensor<3x4x1xf32>, tensor<1x3x1x4xf32>, tensor<3x4xf32>",
     ]
     same_numbers(func([t((3, 1, 4))], body, [t((3, 4, 1)), t((1, 3, 1, 4)), t((3, 4))]), [strided(f32(3, 1, 4))])
+
+
+def test_the_backend_pipeline_hoists_an_embedding_and_a_cumsum_and_its_llvm_computes_them() -> None:
+    """testdata/lowering/cpu_hoist_embedding_cumsum.mlir through --ttir-to-ttnn-backend-pipeline: the
+    host function it lowers, run through its helper, is the cumulative sum of the table's rows."""
+    path = Path(__file__).parents[2] / "testdata" / "lowering" / "cpu_hoist_embedding_cumsum.mlir"
+    r = run_opt(["--ttir-to-ttnn-backend-pipeline", "-"], path.read_bytes())
+    assert r.exit_code == 0 and "Skipping CPU hoisting" not in r.output, r.output
+    module = parse_module(r.output[r.output.index("#system_desc") :])
+    name = next(op.properties["sym_name"].value for op in inner_module(module).regions[0].entry.ops
+                if op.name == "llvm.func" and op.regions and not op.properties["sym_name"].value.endswith("_helper"))  # fmt: skip
+    idx, weight = i32(2, 8, lo=0, hi=64), f32(64, 32)
+    got = LLVMInterpreter(inner_module(module)).call_helper(name, [idx, weight], [np.float32])[0]
+    np.testing.assert_allclose(got, np.cumsum(weight[idx], axis=1, dtype=np.float32), rtol=1e-6, atol=1e-6)
 
 
 def test_lowerable_answers_for_the_new_ops() -> None:
