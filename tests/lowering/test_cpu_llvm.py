@@ -234,6 +234,32 @@ def test_int_reductions(op: str) -> None:
     same_numbers(one_op(f"ttir.{op}", [t((3, 4), "i32")], t((3,), "i32"), "dim_arg = [1 : i32], keep_dim = false"), [i32(3, 4)])
 
 
+def test_a_reduction_over_several_dims_reduces_the_last_dim_first_as_heads_chain() -> None:
+    """HEAD's createReductionOpChain: one reduction per dimension, the last first, each from 0 in f32:
+    the row sums are 1e8, -1e8 and 0 (each 1 lost against 1e8), so the total is 0, where one running
+    sum over all twelve elements would end at 3."""
+    x = np.array([[1e8, 1, 1, 1], [-1e8, 1, 1, 1], [0, 0, 0, 0]], np.float32)
+    got = same_numbers(one_op("ttir.sum", [t((3, 4))], t(()), "keep_dim = false"), [x], want=[np.array(0.0, np.float32)])
+    assert float(got[0]) == 0.0
+    mean = same_numbers(one_op("ttir.mean", [t((3, 4))], t((1, 1)), "dim_arg = [0 : i32, 1 : i32], keep_dim = true"), [x],
+                        want=[np.zeros((1, 1), np.float32)])  # fmt: skip
+    assert float(mean[0][0, 0]) == 0.0
+
+
+def test_float_max_and_min_start_from_flt_max_as_tosa_to_linalg() -> None:
+    """TosaToLinalg starts reduce_max from -FLT_MAX (reduce_min from FLT_MAX): a row of -inf has the
+    maximum -FLT_MAX on HEAD's host; over a dimension of size 1 the reduction folds away."""
+    big = np.finfo(np.float32).max
+    x = np.array([[-np.inf, -np.inf, -np.inf], [1.0, -np.inf, 2.0]], np.float32)
+    got = same_numbers(one_op("ttir.max", [t((2, 3))], t((2,)), "dim_arg = [1 : i32], keep_dim = false"), [x],
+                       want=[np.array([-big, 2.0], np.float32)])[0]  # fmt: skip
+    assert got[0] == -big
+    same_numbers(one_op("ttir.min", [t((2, 3))], t((2,)), "dim_arg = [1 : i32], keep_dim = false"), [-x],
+                 want=[np.array([big, -2.0], np.float32)])  # fmt: skip
+    one = np.array([[-np.inf], [3.0]], np.float32)
+    same_numbers(one_op("ttir.max", [t((2, 1))], t((2,)), "dim_arg = [1 : i32], keep_dim = false"), [one])
+
+
 @pytest.mark.parametrize("ta,tb", [(False, False), (True, False), (False, True), (True, True)])
 def test_matmul_with_transposes_and_batch_broadcast(ta: bool, tb: bool) -> None:
     a_shape = (2, 1, 4, 3) if ta else (2, 1, 3, 4)

@@ -9,6 +9,7 @@ from ttopt.ir.values import Value
 from ttopt.lowering.cpu_llvm.builder import F32, I1, I32, Builder
 
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
+FLT_MAX = 3.4028234663852886e38  # TosaToLinalg starts a float max / min reduction from -FLT_MAX / FLT_MAX
 _NO_POISON: dict[str, Attribute] = {"is_int_min_poison": IntegerAttr(0, I1, "false")}
 
 
@@ -179,7 +180,7 @@ def _float_to_int(b: Builder, x: Value) -> Value:
     return b.select(over, b.const(INT32_MAX, I32), b.cast("fptosi", safe, I32))
 
 
-REDUCE_INIT = {("reduce_and", "i1"): True, ("reduce_or", "i1"): False, ("prod", "f32"): 1.0, ("prod", "i32"): 1, ("sum", "f32"): 0.0, ("mean", "f32"): 0.0, ("max", "f32"): float("-inf"), ("min", "f32"): float("inf"),
+REDUCE_INIT = {("reduce_and", "i1"): True, ("reduce_or", "i1"): False, ("prod", "f32"): 1.0, ("prod", "i32"): 1, ("sum", "f32"): 0.0, ("mean", "f32"): 0.0, ("max", "f32"): -FLT_MAX, ("min", "f32"): FLT_MAX,
                ("sum", "i32"): 0, ("max", "i32"): INT32_MIN, ("min", "i32"): INT32_MAX,
                ("reduce_and", "i32"): 1, ("reduce_or", "i32"): 0, ("reduce_and", "f32"): 1.0, ("reduce_or", "f32"): 0.0}  # fmt: skip
 REDUCE_STEP = {("reduce_and", "i1"): "and", ("reduce_or", "i1"): "or", ("prod", "f32"): "fmul", ("prod", "i32"): "mul", ("sum", "f32"): "fadd", ("mean", "f32"): "fadd", ("max", "f32"): "intr.maximum", ("min", "f32"): "intr.minimum",

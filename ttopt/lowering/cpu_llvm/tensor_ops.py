@@ -211,8 +211,33 @@ def _copier(b: Builder, src: View, dst: View) -> Callable[[list[Value]], None]:
     return lambda idx: dst.store(b, idx, src.load(b, idx))
 
 
+def chain(b: Builder, shape: Sequence[int], dims: Sequence[int], init: Value, step: str, element: Callable[[list[Value]], Value],
+          at: Sequence[Value] = ()) -> Value:  # fmt: skip
+    """The reduction over `dims` of a tensor of `shape` as HEAD's createReductionOpChain computes it:
+    one TOSA reduction per dimension, the last dimension first, each a sequential `step` from `init`
+    (TosaToLinalg's loops), a dimension of size 1 folded away (TOSA's reduce folder) and none
+    reduced at all for the element itself. `element(index)` reads the operand; `at` gives the
+    indices of the other dimensions."""
+    live = sorted(d for d in dims if shape[d] != 1)
+    index: list[Value] = list(at) if at else [b.i64(0)] * len(shape)
+    for d in dims:
+        index[d] = b.i64(0)
+
+    def level(j: int) -> Value:
+        if j == len(live):
+            return element(list(index))
+
+        def body(iv: Value, acc: list[Value]) -> list[Value]:
+            index[live[j]] = iv
+            return [b.binary(step, acc[0], level(j + 1))]
+
+        return b.loop(shape[live[j]], [init], body)[0]
+
+    return level(0)
+
+
 def _reduce(fn: Lowering, name: str, src: View, reduced: list[int], keep: bool, out_shape: tuple[int, ...]) -> View:
-    """For each result index, a loop over the reduced dimensions carrying the accumulator."""
+    """For each result index, HEAD's chain of one-dimension reductions (`chain`)."""
     b = fn.b
     el = src.element
     out = fn.alloc(out_shape, el)
@@ -221,21 +246,18 @@ def _reduce(fn: Lowering, name: str, src: View, reduced: list[int], keep: bool, 
     init = _scalar_const(b, scalars.REDUCE_INIT[(name, el)], el)
     booleanize = name.startswith("reduce_") and el != "i1"
 
+    def load(at: list[Value]) -> Value:
+        x = src.load(b, at)
+        if booleanize:
+            x = b.select(scalars.convert(b, x, el, "i1"), _scalar_const(b, 1, el), _scalar_const(b, 0, el))
+        return x
+
     def body(idx: list[Value]) -> None:
         outer = [idx[k] for k in kept] if keep else idx
-
-        def add(inner: list[Value], acc: Value) -> Value:
-            at: list[Value] = [b.i64(0)] * len(src.shape)
-            for k, i in zip(kept, outer):
-                at[k] = i
-            for k, i in zip(reduced, inner):
-                at[k] = i
-            x = src.load(b, at)
-            if booleanize:
-                x = b.select(scalars.convert(b, x, el, "i1"), _scalar_const(b, 1, el), _scalar_const(b, 0, el))
-            return b.binary(step, acc, x)
-
-        acc = b.fold([src.shape[k] for k in reduced], init, add)
+        at: list[Value] = [b.i64(0)] * len(src.shape)
+        for k, i in zip(kept, outer):
+            at[k] = i
+        acc = chain(b, src.shape, reduced, init, step, load, at)
         if name == "mean":
             acc = b.binary("fdiv", acc, b.const(float(volume([src.shape[k] for k in reduced])), F32))
         out.store(b, idx, acc)
