@@ -87,6 +87,8 @@ def _round_afz(op: Operation, ins: list[Array], t: Any) -> Array:
 def _argmax(op: Operation, ins: list[Array], t: Any) -> Array:
     dims = _ints(op, "dim_arg")
     x = ins[0]
+    if not dims and _attr(op, "dim_arg") is None:  # all dims: the row-major index of the flattened operand
+        return np.argmax(x.reshape(-1))
     if len(dims) != 1:
         raise ValueError("argmax over other than one dimension")
     return np.argmax(x, axis=dims[0] % x.ndim)

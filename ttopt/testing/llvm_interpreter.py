@@ -277,6 +277,12 @@ class LLVMInterpreter:
                 raise LLVMError(f"{name} by zero")
             q = abs(a) // abs(b) * (1 if (a >= 0) == (b >= 0) else -1)
             return _wrap(q if name == "llvm.sdiv" else a - q * b, _bits(rt))
+        if name in ("llvm.shl", "llvm.lshr"):
+            bits = _bits(rt)
+            a, n = ins[0] & ((1 << bits) - 1), ins[1]
+            if not 0 <= n < bits:
+                raise LLVMError(f"{name} by {n} (poison)")
+            return _wrap(a << n if name == "llvm.shl" else a >> n, bits)
         if name == "llvm.urem":
             return ins[0] % ins[1]
         if name == "llvm.intr.abs":

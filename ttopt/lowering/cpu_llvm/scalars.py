@@ -90,10 +90,14 @@ INT_UNARY: dict[str, Callable[[Builder, Value], Value]] = {
     "relu": lambda b, x: b.binary("intr.smax", x, b.const(0, I32)),
     "sign": lambda b, x: _sign(b, x, b.const(0, I32), b.const(1, I32), b.const(-1, I32), False),
     "relu6": lambda b, x: clamp(b, "i32", x, 0, 6),
+    "bitwise_not": lambda b, x: b.binary("xor", x, b.const(-1, I32)),
 }
 FLOAT_BINARY = {"add": "fadd", "subtract": "fsub", "multiply": "fmul", "div": "fdiv", "maximum": "intr.maximum",
                 "minimum": "intr.minimum", "pow": "intr.pow", "atan2": "intr.atan2"}  # fmt: skip
-INT_BINARY = {"add": "add", "subtract": "sub", "multiply": "mul", "maximum": "intr.smax", "minimum": "intr.smin"}
+# The shifts are LLVM's: an amount outside 0..31 is poison, as after HEAD's arith.shli / shrui.
+INT_BINARY = {"add": "add", "subtract": "sub", "multiply": "mul", "maximum": "intr.smax", "minimum": "intr.smin",
+              "bitwise_and": "and", "bitwise_or": "or", "bitwise_xor": "xor", "logical_left_shift": "shl",
+              "logical_right_shift": "lshr"}  # fmt: skip
 FLOAT_COMPARE = {"eq": "oeq", "ne": "une", "gt": "ogt", "ge": "oge", "lt": "olt", "le": "ole"}
 INT_COMPARE = {"eq": "eq", "ne": "ne", "gt": "sgt", "ge": "sge", "lt": "slt", "le": "sle"}
 
