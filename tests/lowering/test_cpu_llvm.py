@@ -77,6 +77,13 @@ def test_float_unary(op: str) -> None:
     same_numbers(one_op(f"ttir.{op}", [t((2, 3))], t((2, 3))), [strided(x)])
 
 
+def test_sign_is_heads_select_chain() -> None:
+    """select(x == 0, 0, select(x > 0, 1, -1)): NaN is -1 on HEAD's host (numpy keeps NaN), -0.0 is +0.0."""
+    x = np.array([np.nan, -0.0, 0.0, -2.0, 3.0, -np.inf], np.float32)
+    got = same_numbers(one_op("ttir.sign", [t((6,))], t((6,))), [x], want=[np.array([-1, 0, 0, -1, 1, -1], np.float32)])[0]
+    assert not np.signbit(got[1])
+
+
 @pytest.mark.parametrize("op", ["neg", "abs", "relu", "sign"])
 def test_int_unary(op: str) -> None:
     same_numbers(one_op(f"ttir.{op}", [t((3, 4), "i32")], t((3, 4), "i32")), [i32(3, 4)])

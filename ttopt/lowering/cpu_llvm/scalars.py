@@ -59,9 +59,11 @@ def _isfinite(b: Builder, x: Value) -> Value:
 
 
 def _sign(b: Builder, x: Value, zero: Value, one: Value, minus: Value, float_: bool) -> Value:
+    """HEAD's SignOpConversionPattern: select(x == 0, 0, select(x > 0, 1, -1)), ordered compares: NaN
+    is -1 and -0.0 is +0.0."""
     gt = b.fcmp("ogt", x, zero) if float_ else b.icmp("sgt", x, zero)
-    lt = b.fcmp("olt", x, zero) if float_ else b.icmp("slt", x, zero)
-    return b.select(gt, one, b.select(lt, minus, x))  # 0 (and NaN) stay themselves
+    eq = b.fcmp("oeq", x, zero) if float_ else b.icmp("eq", x, zero)
+    return b.select(eq, zero, b.select(gt, one, minus))
 
 
 FLOAT_UNARY: dict[str, Callable[[Builder, Value], Value]] = {
