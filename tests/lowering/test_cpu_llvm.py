@@ -868,3 +868,24 @@ def test_logical_ops_on_i32_as_heads_hoisting_types_booleans(op: str) -> None:
     fn = {"logical_and": np.logical_and, "logical_or": np.logical_or, "logical_xor": np.logical_xor, "logical_not": np.logical_not}[op]
     want = fn(*ins).astype(np.int32)
     same_numbers(one_op(f"ttir.{op}", [t((2, 4), "i32")] * len(ins), t((2, 4), "i32")), ins, want=[want])
+
+
+@st.composite
+def _along_a_dim(draw: st.DrawFn) -> tuple[tuple[int, ...], int, str]:
+    shape = tuple(draw(st.lists(st.integers(1, 4), min_size=1, max_size=4)))
+    return shape, draw(st.integers(-len(shape), len(shape) - 1)), draw(st.sampled_from(["cumsum", "softmax", "argmax", "layer_norm"]))
+
+
+@given(_along_a_dim())
+def test_ops_along_a_dim_any_shape(case: tuple[tuple[int, ...], int, str]) -> None:
+    """cumsum, softmax, argmax (keep_dim) and layer_norm (over the trailing dims from `dim`) of any
+    small shape: lowerable, and the numbers of the TTIR interpreter."""
+    shape, dim, op = case
+    rank = len(shape)
+    props = {"cumsum": f"dim = {dim} : i64", "softmax": f"dimension = {dim} : si32",
+             "argmax": f"dim_arg = [{dim} : i32], keep_dim = true",
+             "layer_norm": f"normalized_shape = array<i64: {', '.join(map(str, shape[dim % rank:]))}>, operandSegmentSizes = array<i32: 1, 0, 0>"}[op]  # fmt: skip
+    out = t(tuple(1 if k == dim % rank else n for k, n in enumerate(shape)), "i32") if op == "argmax" else t(shape)
+    text = one_op(f"ttir.{op}", [t(shape)], out, props)
+    assert why_not(parse_module("module {\n" + text + "\n}").functions()[0].regions[0].blocks[0].ops[0]) is None
+    same_numbers(text, [strided(f32(*shape))], rtol=1e-5, atol=1e-5)
