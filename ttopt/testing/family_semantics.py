@@ -87,6 +87,8 @@ def _round_afz(op: Operation, ins: list[Array], t: Any) -> Array:
 def _argmax(op: Operation, ins: list[Array], t: Any) -> Array:
     dims = _ints(op, "dim_arg")
     x = ins[0]
+    if not dims and _attr(op, "dim_arg") is None:  # all dims: the row-major index of the flattened operand
+        return np.argmax(x.reshape(-1))
     if len(dims) != 1:
         raise ValueError("argmax over other than one dimension")
     return np.argmax(x, axis=dims[0] % x.ndim)
@@ -124,6 +126,7 @@ SINGLE: dict[str, Callable[[Operation, list[Array], Any], Array]] = {
     "chlo.tan": _float(np.tan), "chlo.sinh": _float(np.sinh), "chlo.cosh": _float(np.cosh),
     "chlo.acosh": _float(np.arccosh), "chlo.atanh": _float(np.arctanh),
     "ttir.sign": lambda op, ins, t: np.sign(ins[0]),
+    "ttir.leaky_relu": lambda op, ins, t: np.where(ins[0] > 0, ins[0], float(_val(op, "parameter", 0.0)) * ins[0].astype(np.float64)),
     "ttir.bitwise_not": lambda op, ins, t: np.invert(ins[0]),
     "stablehlo.round_nearest_afz": _round_afz,
     **{n: _shift("left") for n in ("stablehlo.shift_left", "ttir.logical_left_shift")},

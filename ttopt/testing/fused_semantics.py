@@ -92,10 +92,12 @@ def _full(op: Operation, ins: list[Array], t: Any) -> Array:
 
 
 def _layer_norm(op: Operation, ins: list[Array], t: Any) -> Array:
-    """Over the last dimension (the only one the fusing makes), weight and bias by segment sizes."""
+    """Over the trailing normalized_shape dimensions (the last one when it is absent), weight and
+    bias by segment sizes."""
     x = _f(ins[0])
-    c = x - np.mean(x, axis=-1, keepdims=True)
-    y = c / np.sqrt(np.mean(c * c, axis=-1, keepdims=True) + float(_val(op, "epsilon", 1e-5)))
+    axes = tuple(range(-len(int_values(op.properties.get("normalized_shape")) or (0,)), 0))
+    c = x - np.mean(x, axis=axes, keepdims=True)
+    y = c / np.sqrt(np.mean(c * c, axis=axes, keepdims=True) + float(_val(op, "epsilon", 1e-5)))
     return _weight_and_bias(op, y, ins)
 
 

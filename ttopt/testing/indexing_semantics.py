@@ -144,7 +144,8 @@ def _ints(a: Array) -> Array:
 
 
 def embedding(indices: Array, weight: Array) -> Array:
-    """Rows of a 2-D table."""
+    """Rows of a 2-D table (or of an effectively 2-D one, shaped (1, ..., 1, N, M))."""
+    weight = weight.reshape(weight.shape[-2:]) if weight.ndim > 2 and weight.size == weight.shape[-2] * weight.shape[-1] else weight
     return weight[_ints(np.asarray(indices, np.float64) if indices.dtype.kind not in "iub" else indices)]
 
 

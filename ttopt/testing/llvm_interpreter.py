@@ -1,10 +1,11 @@
 """A small interpreter of the LLVM-dialect subset `convert-cpu-module-to-llvm` writes, for tests.
 
-Memory is one byte heap (`Memory`): pointers are addresses in it, `malloc` / `free` are built in,
-globals are laid out at load. Values are Python ints (wrapped to their width), numpy float32 and
-tuples (structs and arrays). `call_memref` passes numpy arrays through MLIR's memref calling
-convention (any strides and offset: a numpy view is passed as the view of its base buffer) and reads
-the result descriptors back; `call_helper` goes through the `<name>_helper` WrappedTensor wrapper.
+Memory is one byte heap (`Memory`): pointers are addresses in it, `malloc` / `free` are built in, as
+are the C library's float functions the lowering calls (`LIBM`); globals are laid out at load.
+Values are Python ints (wrapped to their width), numpy float32 and tuples (structs and arrays).
+`call_memref` passes numpy arrays through MLIR's memref calling convention (any strides and offset:
+a numpy view is passed as the view of its base buffer) and reads the result descriptors back;
+`call_helper` goes through the `<name>_helper` WrappedTensor wrapper.
 """
 
 from __future__ import annotations
@@ -174,6 +175,24 @@ FLOAT_OPS: dict[str, Callable[..., Any]] = {
     "llvm.intr.floor": _f32(np.floor), "llvm.intr.roundeven": _f32(np.rint), "llvm.intr.ceil": _f32(np.ceil), "llvm.intr.sin": _f32(np.sin), "llvm.intr.cos": _f32(np.cos),
     "llvm.intr.tan": _f32(np.tan), "llvm.intr.tanh": _f32(np.tanh), "llvm.intr.pow": _f32(np.power),
     "llvm.intr.maximum": _f32(np.maximum), "llvm.intr.minimum": _f32(np.minimum),
+    "llvm.intr.atan": _f32(np.arctan), "llvm.intr.asin": _f32(np.arcsin), "llvm.intr.acos": _f32(np.arccos),
+    "llvm.intr.atan2": _f32(np.arctan2),
+}  # fmt: skip
+
+
+def _libm(f: Callable[[float], float]) -> Callable[[Any], Any]:
+    """A C library float function: computed in double, rounded once to f32 (glibc's are within an ulp)."""
+
+    def g(x: Any) -> Any:
+        v = float(x)
+        return np.float32(v if math.isnan(v) else f(v))
+
+    return g
+
+
+# The libm functions the lowering calls (declared `llvm.func @<name>(f32) -> f32`).
+LIBM: dict[str, Callable[[Any], Any]] = {
+    "erff": _libm(math.erf), "erfcf": _libm(math.erfc), "cbrtf": _libm(lambda v: float(np.cbrt(v))), "asinhf": _libm(math.asinh),
 }  # fmt: skip
 INT_OPS: dict[str, Callable[[int, int], int]] = {
     "llvm.add": lambda a, b: a + b, "llvm.sub": lambda a, b: a - b, "llvm.mul": lambda a, b: a * b,
@@ -209,6 +228,8 @@ class LLVMInterpreter:
         if name == "free":
             self.memory.free(int(args[0]))
             return None
+        if name in LIBM and not getattr(self.funcs.get(name), "regions", None):  # declared, not defined
+            return LIBM[name](args[0])
         f = self.funcs.get(name)
         if f is None or not f.regions:
             raise LLVMError(f"call of undefined function @{name}")
@@ -256,6 +277,12 @@ class LLVMInterpreter:
                 raise LLVMError(f"{name} by zero")
             q = abs(a) // abs(b) * (1 if (a >= 0) == (b >= 0) else -1)
             return _wrap(q if name == "llvm.sdiv" else a - q * b, _bits(rt))
+        if name in ("llvm.shl", "llvm.lshr"):
+            bits = _bits(rt)
+            a, n = ins[0] & ((1 << bits) - 1), ins[1]
+            if not 0 <= n < bits:
+                raise LLVMError(f"{name} by {n} (poison)")
+            return _wrap(a << n if name == "llvm.shl" else a >> n, bits)
         if name == "llvm.urem":
             return ins[0] % ins[1]
         if name == "llvm.intr.abs":
@@ -279,6 +306,8 @@ class LLVMInterpreter:
         if name in ("llvm.sitofp", "llvm.uitofp"):
             return np.float32(ins[0])
         if name == "llvm.trunc":
+            return _wrap(ins[0], _bits(rt))
+        if name == "llvm.sext":
             return _wrap(ins[0], _bits(rt))
         if name == "llvm.zext":
             return ins[0] & ((1 << _bits(short_type(op.operands[0].type))) - 1)

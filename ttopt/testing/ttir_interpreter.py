@@ -276,7 +276,7 @@ class Interpreter:
             if any(f != 1 and s != 1 for f, s in zip(factors, ins[0].shape)):
                 raise Unsupported(f"ttir.broadcast by {factors} of a non-unit dimension of {list(ins[0].shape)}")
             return np.broadcast_to(ins[0], [s * f for s, f in zip(ins[0].shape, factors)])
-        if name == "reshape":
+        if name == "reshape" or (op.dialect == "ttir" and name in ("squeeze", "unsqueeze")):
             return ins[0].reshape(shape_of(t))
         if name == "transpose" and op.dialect == "ttir":  # TTIR swaps two dimensions
             return np.swapaxes(ins[0], val("dim0"), val("dim1"))

@@ -7,7 +7,8 @@ is `(allocated ptr, aligned ptr, offset i64, sizes i64 x R, strides i64 x R)`, a
 offset honoured; a result is a freshly malloc'd contiguous buffer returned as
 `!llvm.struct<(ptr, ptr, i64, array<R x i64>, array<R x i64>)>` (a struct of those for several
 results, nothing for none). Buffers the function allocates and does not return are freed before
-it returns. Every op is checked before anything changes: an op `lowerable` refuses is an error at
+it returns. The C functions it calls (malloc, free, and libm's float functions for the math no LLVM
+intrinsic computes) are declared in the module. Every op is checked before anything changes: an op `lowerable` refuses is an error at
 that op, and the module is left as it was.
 """
 
@@ -23,8 +24,9 @@ from ttopt.ir.module import CPU_MODULE
 from ttopt.ir.operation import Block, Operation, Region
 from ttopt.ir.types import FunctionType, TensorType, Type
 from ttopt.ir.values import Value
-from ttopt.lowering.cpu_llvm.builder import I32, I64, PTR, Builder
+from ttopt.lowering.cpu_llvm.builder import F32, I32, I64, PTR, Builder
 from ttopt.lowering.cpu_llvm.lowerable import ELEMENT_TYPES, why_not
+from ttopt.lowering.cpu_llvm.scalars import LIBM
 from ttopt.lowering.cpu_llvm.tensor_ops import copy, lower
 from ttopt.lowering.cpu_llvm.views import ELEMENT, View, alloc, row_major
 from ttopt.lowering.cpu_llvm.wrappers import helper
@@ -220,10 +222,13 @@ def convert_module(module_op: Operation, source: SourceFile | None) -> None:
             i += 1
         block.insert(i, new)
         lowered.append(new)
-    frees = any(op.name == "llvm.call" and getattr(op.properties.get("callee"), "root", None) == "free" for f in lowered for op in f.walk())
+    called = {getattr(op.properties.get("callee"), "root", None) for f in lowered for op in f.walk() if op.name == "llvm.call"}
     at = _declare(block, *MALLOC, 0)
-    if frees:
-        _declare(block, *FREE, at)
+    if "free" in called:
+        at = _declare(block, *FREE, at)
+    for name in LIBM:
+        if name in called:
+            at = _declare(block, name, func_type(F32, [F32]), at)
     for new in lowered:
         h = helper(new)
         if h is not None:

@@ -21,18 +21,25 @@ if TYPE_CHECKING:
 # narrows booleans back to i1.
 ELEMENT_TYPES = frozenset({"f32", "i32", "i1"})
 FLOAT_UNARY = frozenset({"neg", "abs", "exp", "log", "sqrt", "rsqrt", "reciprocal", "relu", "sigmoid", "tanh", "floor", "ceil",
-                         "sin", "cos", "tan", "sign"})  # fmt: skip
-INT_UNARY = frozenset({"neg", "abs", "relu", "sign"})
-BINARY = frozenset({"add", "subtract", "multiply", "div", "maximum", "minimum", "pow", "remainder"})
-INT_BINARY = BINARY - {"pow"}
+                         "sin", "cos", "tan", "sign", "erf", "erfc", "expm1", "log1p", "silu", "gelu", "relu6", "leaky_relu",
+                         "hardsigmoid", "mish", "cbrt", "atan", "asin", "acos", "asinh", "isfinite"})  # fmt: skip
+INT_UNARY = frozenset({"neg", "abs", "relu", "sign", "relu6", "bitwise_not"})
+UNARY = FLOAT_UNARY | INT_UNARY
+# Integer only: TOSA's bitwise ops and logical shifts (TosaToLinalg's arith.andi / ori / xori / shli / shrui).
+BITWISE = frozenset({"bitwise_and", "bitwise_or", "bitwise_xor", "logical_left_shift", "logical_right_shift"})
+BINARY = frozenset({"add", "subtract", "multiply", "div", "maximum", "minimum", "pow", "remainder", "atan2"}) | BITWISE
+FLOAT_BINARY = BINARY - BITWISE
+INT_BINARY = BINARY - {"pow", "atan2"}
 COMPARE = frozenset({"eq", "ne", "gt", "ge", "lt", "le"})
 LOGICAL = frozenset({"logical_and", "logical_or", "logical_xor", "logical_not"})
 REDUCE = frozenset({"sum", "mean", "max", "min", "prod", "reduce_and", "reduce_or"})
 CREATION = frozenset({"constant", "full", "zeros", "ones", "arange"})
 DATA_MOVEMENT = frozenset({"typecast", "reshape", "permute", "transpose", "broadcast", "concat", "slice_static", "repeat", "reverse",
-                           "pad"})  # fmt: skip
-OPS = frozenset(f"ttir.{n}" for n in FLOAT_UNARY | BINARY | COMPARE | LOGICAL | REDUCE | CREATION | DATA_MOVEMENT
-                | {"where", "matmul", "clamp_scalar", "clamp_tensor"})  # fmt: skip
+                           "pad", "squeeze", "unsqueeze"})  # fmt: skip
+# HEAD's multi-op patterns of TTIRToLinalg.cpp / Reduction.cpp (rules in `_compound`).
+COMPOUND = frozenset({"softmax", "argmax", "linear", "layer_norm", "concatenate_heads"})
+OPS = frozenset(f"ttir.{n}" for n in UNARY | BINARY | COMPARE | LOGICAL | REDUCE | CREATION | DATA_MOVEMENT
+                | {"where", "matmul", "clamp_scalar", "clamp_tensor", "embedding", "cumsum"} | COMPOUND)  # fmt: skip
 
 
 def lowerable(op: Operation) -> bool:
@@ -76,19 +83,25 @@ def _attributes(op: Operation, name: str) -> str | None:
     """The attribute and type rules of each op (None when `op` is fine)."""
     ins, out = op.operands, op.results[0]
     res_el = element(out)
-    if name in FLOAT_UNARY or name in BINARY or name == "typecast":
-        if name != "typecast" and len(ins) != (1 if name in FLOAT_UNARY else 2):
+    if name in UNARY or name in BINARY or name == "typecast":
+        if name != "typecast" and len(ins) != (1 if name in UNARY else 2):
             return "unexpected operand count"
         if name in BINARY and not (len(ins) == 2 and _broadcastable([shape(v) for v in ins], shape(out))):
             return "operand shapes do not broadcast to the result's"
-        if name in FLOAT_UNARY and shape(ins[0]) != shape(out):
+        if name in UNARY and shape(ins[0]) != shape(out):
             return "operand and result shapes differ"
         if name == "typecast":
             return None if len(ins) == 1 and shape(ins[0]) == shape(out) else "expected one operand of the result's shape"
         if any(element(v) != res_el for v in ins):
             return "operand and result element types differ"
-        allowed = {"f32": FLOAT_UNARY | BINARY, "i32": INT_UNARY | INT_BINARY}.get(res_el, frozenset())
+        if name == "leaky_relu" and not isinstance(_resolved(op.get_attr("parameter")), FloatAttr):
+            return "expected a float parameter"
+        allowed = {"f32": FLOAT_UNARY | FLOAT_BINARY, "i32": INT_UNARY | INT_BINARY}.get(res_el, frozenset())
         return None if name in allowed else f"'{op.name}' is not lowered for {res_el} elements"
+    if name == "embedding":
+        return _embedding(op)
+    if name in COMPOUND:
+        return _compound(op, name, [shape(v) for v in ins], shape(out))
     if name in LOGICAL:
         if len(ins) != (1 if name == "logical_not" else 2) or not _broadcastable([shape(v) for v in ins], shape(out)):
             return "unexpected operands"
@@ -114,6 +127,8 @@ def _attributes(op: Operation, name: str) -> str | None:
         return None if element(ins[1]) == element(ins[2]) == res_el else "the selected values and the result differ in element type"
     if name in CREATION:
         return _creation(op, name)
+    if name == "cumsum" and res_el not in ("f32", "i32"):
+        return "'ttir.cumsum' is lowered for f32 and i32 elements"  # HEAD's i1 sum would add modulo 2
     if ins and name not in ("concat", "matmul") and element(ins[0]) != res_el:
         return "operand and result element types differ"
     return _shaped(op, name, [shape(v) for v in ins], shape(out))
@@ -153,6 +168,16 @@ def _shaped(op: Operation, name: str, ins: list[tuple[int, ...]], out: tuple[int
         return "unexpected operand count"
     if name == "reshape":
         return None if _volume(ins[0]) == _volume(out) else "reshape changes the element count"
+    if name in ("squeeze", "unsqueeze", "cumsum"):
+        dim = val("dim")
+        bound = rank + (name == "unsqueeze")
+        if not isinstance(dim, int) or not -bound <= dim < bound:
+            return "expected a dim within the operand's rank"
+        d = dim % bound
+        want = {"squeeze": ins[0][:d] + ins[0][d + 1 :], "unsqueeze": ins[0][:d] + (1,) + ins[0][d:], "cumsum": ins[0]}[name]
+        if name == "squeeze" and ins[0][d] != 1:
+            return "squeezed dimension is not 1"
+        return None if want == out else f"result shape is not the operand's {'shape' if name == 'cumsum' else name + 'd at dim'}"
     if name == "permute":
         perm = ints("permutation")
         ok = perm is not None and sorted(perm) == list(range(rank)) and tuple(ins[0][p] for p in perm) == out
@@ -220,6 +245,26 @@ def _shaped(op: Operation, name: str, ins: list[tuple[int, ...]], out: tuple[int
     return "the CPU lowering has no rule for this op"
 
 
+def _embedding(op: Operation) -> str | None:
+    """HEAD's EmbeddingOpConversionPattern: out[i..., d] = weight[0..., index[i...], d]; the index
+    converted as HEAD does (f32 by fptosi, i32 sign-extended)."""
+    if len(op.operands) != 2:
+        return "expected indices and a weight"
+    idx, weight = op.operands
+    w, out = shape(weight), shape(op.results[0])
+    if len(w) < 2 or any(d != 1 for d in w[:-2]):
+        return "expected a weight of shape (1, ..., 1, N, M)"
+    if out != shape(idx) + (w[-1],):
+        return "result shape is not the indices' shape plus the embedding size"
+    if element(idx) not in ("f32", "i32"):
+        return "expected f32 or i32 indices"  # HEAD's index_cast would sign-extend an i1 true to -1
+    return None if element(weight) == element(op.results[0]) else "weight and result element types differ"
+
+
+def _resolved(a: Any) -> Any:
+    return a.resolve() if a is not None else None
+
+
 def matmul_shapes(op: Operation) -> tuple[tuple[int, ...], int, int, int] | None:
     """(batch shape, M, K, N) of a ttir.matmul of rank >= 2 operands (transposes applied), or None."""
     a, b = (shape(v) for v in op.operands[:2])
@@ -236,13 +281,77 @@ def matmul_shapes(op: Operation) -> tuple[tuple[int, ...], int, int, int] | None
 
 
 def _matmul(op: Operation, ins: list[tuple[int, ...]], out: tuple[int, ...]) -> str | None:
-    if len({element(v) for v in [*op.operands, *op.results]}) != 1 or element(op.results[0]) == "i1":
+    """HEAD's MatmulOpConversionPattern / LinearOpConversionPattern: each operand's batch dimensions
+    collapse into one (a rank-2 operand has a batch of 1), and a batch of 1 is tiled to the other's;
+    so an operand with more than one batch must have the whole broadcast batch shape."""
+    if len({element(v) for v in op.operands[:2]} | {element(op.results[0])}) != 1 or element(op.results[0]) == "i1":
         return "expected f32 or i32 operands and result of one element type"
     dims = matmul_shapes(op)
     if dims is None:
         return "expected operands of rank >= 2 whose contracted and batch dimensions agree"
     batch, m, _, n = dims
+    for s in ins[:2]:
+        own = s[:-2]
+        if _volume(own) > 1 and (1,) * (len(batch) - len(own)) + own != batch:
+            return "batch dimensions that HEAD's collapse-and-tile cannot match (one operand's batch must be 1 or the whole batch)"
     return None if batch + (m, n) == out else "result shape does not match the product"
+
+
+def _compound(op: Operation, name: str, ins: list[tuple[int, ...]], out: tuple[int, ...]) -> str | None:
+    """The rules of HEAD's multi-op patterns (softmax, argmax, linear, layer_norm, concatenate_heads)."""
+    val = lambda key: getattr(op.get_attr(key), "value", None)  # noqa: E731
+    els = [element(v) for v in op.operands]
+    res_el = element(op.results[0])
+    rank = len(ins[0]) if ins else 0
+    if name == "linear":
+        if len(ins) not in (2, 3) or res_el != "f32" or any(e != "f32" for e in els):
+            return "expected f32 a, b and an optional f32 bias"
+        if len(ins) == 3 and not _broadcastable([ins[2]], out):
+            return "bias does not broadcast to the result"
+        return _matmul(op, ins, out)
+    if len(ins) < 1 or (name != "layer_norm" and len(ins) != 1):
+        return "unexpected operand count"
+    if name == "concatenate_heads":
+        if rank != 4 or out != (ins[0][0], ins[0][2], ins[0][1] * ins[0][3]) or els[0] != res_el:
+            return "expected [batch, heads, sequence, head size] into [batch, sequence, heads * head size] of one element type"
+        return None
+    if name == "argmax":
+        dims = int_values(op.get_attr("dim_arg"))
+        if dims is not None and len(dims) > 1:
+            return "argmax over several dims (HEAD decomposes it first)"
+        if dims is not None and not _dims_ok(dims, rank):
+            return "expected a dim_arg within the operand's rank"
+        if els[0] not in ("f32", "i32") or res_el != "i32":
+            return "expected f32 or i32 values and i32 indices"
+        reduced = {d % rank for d in dims} if dims is not None else set(range(rank))
+        want = tuple(1 if i in reduced else n for i, n in enumerate(ins[0])) if val("keep_dim") else tuple(n for i, n in enumerate(ins[0]) if i not in reduced)
+        return None if want == out else "result shape does not match the reduction"
+    if els[0] != "f32" or res_el != "f32" or ins[0] != out:
+        return "expected an f32 operand and result of one shape"
+    if name == "softmax":
+        dim = val("dimension")
+        return None if isinstance(dim, int) and -rank <= dim < rank else "expected a dimension within the operand's rank"
+    # layer_norm: input, optional weight, optional bias (operandSegmentSizes), over the trailing normalized_shape
+    norm = int_values(op.get_attr("normalized_shape"))
+    if norm is None or not 1 <= len(norm) <= rank or tuple(norm) != ins[0][rank - len(norm) :]:
+        return "expected a normalized_shape of the operand's trailing dimensions"
+    seg = layer_norm_segments(op)
+    if seg is None:
+        return "expected operandSegmentSizes naming the weight and the bias"
+    if any(e != "f32" for e in els) or any(s != tuple(norm) for s in ins[1:]):
+        return "expected an f32 weight and bias of the normalized shape"
+    eps = op.get_attr("epsilon")
+    return None if eps is None or isinstance(_resolved(eps), FloatAttr) else "expected a float epsilon"
+
+
+def layer_norm_segments(op: Operation) -> tuple[bool, bool] | None:
+    """Whether a ttir.layer_norm has a weight and a bias (None when its operands do not say)."""
+    seg = int_values(op.get_attr("operandSegmentSizes"))
+    if seg is None:
+        return (False, False) if len(op.operands) == 1 else None
+    if len(seg) != 3 or seg[0] != 1 or any(n not in (0, 1) for n in seg[1:]) or sum(seg) != len(op.operands):
+        return None
+    return bool(seg[1]), bool(seg[2])
 
 
 def _volume(s: tuple[int, ...]) -> int:

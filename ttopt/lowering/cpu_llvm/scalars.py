@@ -9,6 +9,7 @@ from ttopt.ir.values import Value
 from ttopt.lowering.cpu_llvm.builder import F32, I1, I32, Builder
 
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
+FLT_MAX = 3.4028234663852886e38  # TosaToLinalg starts a float max / min reduction from -FLT_MAX / FLT_MAX
 _NO_POISON: dict[str, Attribute] = {"is_int_min_poison": IntegerAttr(0, I1, "false")}
 
 
@@ -16,10 +17,53 @@ def _intr(name: str) -> Callable[[Builder, Value], Value]:
     return lambda b, x: b.op(f"llvm.intr.{name}", [x], x.type)
 
 
+def _libm(name: str) -> Callable[[Builder, Value], Value]:
+    """A call of the C library's float function `name` (HEAD's ConvertMathToLibm takes the math ops
+    no LLVM intrinsic computes)."""
+    return lambda b, x: b.call(name, [x], F32)
+
+
+# The C functions the lowering calls: declared in the module as `llvm.func @<name>(f32) -> f32`.
+LIBM = ("erff", "erfcf", "cbrtf", "asinhf")
+
+
+def _sigmoid(b: Builder, x: Value) -> Value:
+    """TosaToLinalg's tosa.sigmoid: 1 / (1 + exp(-x))."""
+    e = b.op("llvm.intr.exp", [b.op("llvm.fneg", [x], F32)], F32)
+    return b.binary("fdiv", b.const(1.0, F32), b.binary("fadd", b.const(1.0, F32), e))
+
+
+def _gelu(b: Builder, x: Value) -> Value:
+    """HEAD's GeluOpConversionPattern: (0.5 * x) * (1 + erf(x * 0.7071067811865475)), erf by libm's erff."""
+    erf = b.call("erff", [b.binary("fmul", x, b.const(0.7071067811865475, F32))], F32)
+    return b.binary("fmul", b.binary("fmul", b.const(0.5, F32), x), b.binary("fadd", b.const(1.0, F32), erf))
+
+
+def _mish(b: Builder, x: Value) -> Value:
+    """HEAD's MishOpConversionPattern: x * tanh(max(x, 0) + log(1 + exp(-|x|)))."""
+    soft = b.op("llvm.intr.log", [b.binary("fadd", b.const(1.0, F32),
+                                           b.op("llvm.intr.exp", [b.op("llvm.fneg", [b.op("llvm.intr.fabs", [x], F32)], F32)], F32))], F32)  # fmt: skip
+    softplus = b.binary("fadd", b.binary("intr.maximum", x, b.const(0.0, F32)), soft)
+    return b.binary("fmul", x, b.op("llvm.intr.tanh", [softplus], F32))
+
+
+def _hardsigmoid(b: Builder, x: Value) -> Value:
+    """HEAD's HardsigmoidOpConversionPattern: clamp((x + 3) * (1/6 as f32), 0, 1)."""
+    scaled = b.binary("fmul", b.binary("fadd", x, b.const(3.0, F32)), b.const(1.0 / 6.0, F32))
+    return clamp(b, "f32", scaled, 0.0, 1.0)
+
+
+def _isfinite(b: Builder, x: Value) -> Value:
+    """HEAD's IsFiniteOpConversionPattern: (x - x) == 0 (ordered: NaN and inf give NaN), as 1.0 / 0.0."""
+    return b.cast("uitofp", b.fcmp("oeq", b.binary("fsub", x, x), b.const(0.0, F32)), F32)
+
+
 def _sign(b: Builder, x: Value, zero: Value, one: Value, minus: Value, float_: bool) -> Value:
+    """HEAD's SignOpConversionPattern: select(x == 0, 0, select(x > 0, 1, -1)), ordered compares: NaN
+    is -1 and -0.0 is +0.0."""
     gt = b.fcmp("ogt", x, zero) if float_ else b.icmp("sgt", x, zero)
-    lt = b.fcmp("olt", x, zero) if float_ else b.icmp("slt", x, zero)
-    return b.select(gt, one, b.select(lt, minus, x))  # 0 (and NaN) stay themselves
+    eq = b.fcmp("oeq", x, zero) if float_ else b.icmp("eq", x, zero)
+    return b.select(eq, zero, b.select(gt, one, minus))
 
 
 FLOAT_UNARY: dict[str, Callable[[Builder, Value], Value]] = {
@@ -29,25 +73,41 @@ FLOAT_UNARY: dict[str, Callable[[Builder, Value], Value]] = {
     "rsqrt": lambda b, x: b.binary("fdiv", b.const(1.0, F32), b.op("llvm.intr.sqrt", [x], F32)),
     "reciprocal": lambda b, x: b.binary("fdiv", b.const(1.0, F32), x),
     "relu": lambda b, x: b.binary("intr.maximum", x, b.const(0.0, F32)),
-    "sigmoid": lambda b, x: b.binary("fdiv", b.const(1.0, F32),
-                                     b.binary("fadd", b.const(1.0, F32), b.op("llvm.intr.exp", [b.op("llvm.fneg", [x], F32)], F32))),
+    "sigmoid": _sigmoid,
     "sign": lambda b, x: _sign(b, x, b.const(0.0, F32), b.const(1.0, F32), b.const(-1.0, F32), True),
+    # HEAD: math ops in a linalg.generic; MathToLLVM makes intrinsics of atan / asin / acos and
+    # expands expm1 and log1p (exp(x) - 1, log(1 + x)); MathToLibm calls libm for the rest.
+    "atan": _intr("atan"), "asin": _intr("asin"), "acos": _intr("acos"),
+    "erf": _libm("erff"), "erfc": _libm("erfcf"), "cbrt": _libm("cbrtf"), "asinh": _libm("asinhf"),
+    "expm1": lambda b, x: b.binary("fsub", b.op("llvm.intr.exp", [x], F32), b.const(1.0, F32)),
+    "log1p": lambda b, x: b.op("llvm.intr.log", [b.binary("fadd", b.const(1.0, F32), x)], F32),
+    # HEAD's compound patterns (EltwiseUnary.cpp), op for op.
+    "silu": lambda b, x: b.binary("fmul", x, _sigmoid(b, x)),
+    "gelu": _gelu, "mish": _mish, "hardsigmoid": _hardsigmoid, "isfinite": _isfinite,
+    "relu6": lambda b, x: clamp(b, "f32", x, 0.0, 6.0),
 }  # fmt: skip
 INT_UNARY: dict[str, Callable[[Builder, Value], Value]] = {
     "neg": lambda b, x: b.binary("sub", b.const(0, I32), x),
     "abs": lambda b, x: b.op("llvm.intr.abs", [x], I32, dict(_NO_POISON)),
     "relu": lambda b, x: b.binary("intr.smax", x, b.const(0, I32)),
     "sign": lambda b, x: _sign(b, x, b.const(0, I32), b.const(1, I32), b.const(-1, I32), False),
+    "relu6": lambda b, x: clamp(b, "i32", x, 0, 6),
+    "bitwise_not": lambda b, x: b.binary("xor", x, b.const(-1, I32)),
 }
 FLOAT_BINARY = {"add": "fadd", "subtract": "fsub", "multiply": "fmul", "div": "fdiv", "maximum": "intr.maximum",
-                "minimum": "intr.minimum", "pow": "intr.pow"}  # fmt: skip
-INT_BINARY = {"add": "add", "subtract": "sub", "multiply": "mul", "maximum": "intr.smax", "minimum": "intr.smin"}
+                "minimum": "intr.minimum", "pow": "intr.pow", "atan2": "intr.atan2"}  # fmt: skip
+# The shifts are LLVM's: an amount outside 0..31 is poison, as after HEAD's arith.shli / shrui.
+INT_BINARY = {"add": "add", "subtract": "sub", "multiply": "mul", "maximum": "intr.smax", "minimum": "intr.smin",
+              "bitwise_and": "and", "bitwise_or": "or", "bitwise_xor": "xor", "logical_left_shift": "shl",
+              "logical_right_shift": "lshr"}  # fmt: skip
 FLOAT_COMPARE = {"eq": "oeq", "ne": "une", "gt": "ogt", "ge": "oge", "lt": "olt", "le": "ole"}
 INT_COMPARE = {"eq": "eq", "ne": "ne", "gt": "sgt", "ge": "sge", "lt": "slt", "le": "sle"}
 
 
-def unary(b: Builder, name: str, element: str, x: Value) -> Value:
-    """`ttir.<name>` of one element."""
+def unary(b: Builder, name: str, element: str, x: Value, parameter: float = 0.0) -> Value:
+    """`ttir.<name>` of one element (`parameter`: leaky_relu's slope)."""
+    if name == "leaky_relu":  # HEAD: select(x > 0, x, parameter * x), the slope an f32 constant
+        return b.select(b.fcmp("ogt", x, b.const(0.0, F32)), x, b.binary("fmul", b.const(parameter, F32), x))
     return (FLOAT_UNARY if element == "f32" else INT_UNARY)[name](b, x)
 
 
@@ -126,7 +186,7 @@ def _float_to_int(b: Builder, x: Value) -> Value:
     return b.select(over, b.const(INT32_MAX, I32), b.cast("fptosi", safe, I32))
 
 
-REDUCE_INIT = {("reduce_and", "i1"): True, ("reduce_or", "i1"): False, ("prod", "f32"): 1.0, ("prod", "i32"): 1, ("sum", "f32"): 0.0, ("mean", "f32"): 0.0, ("max", "f32"): float("-inf"), ("min", "f32"): float("inf"),
+REDUCE_INIT = {("reduce_and", "i1"): True, ("reduce_or", "i1"): False, ("prod", "f32"): 1.0, ("prod", "i32"): 1, ("sum", "f32"): 0.0, ("mean", "f32"): 0.0, ("max", "f32"): -FLT_MAX, ("min", "f32"): FLT_MAX,
                ("sum", "i32"): 0, ("max", "i32"): INT32_MIN, ("min", "i32"): INT32_MAX,
                ("reduce_and", "i32"): 1, ("reduce_or", "i32"): 0, ("reduce_and", "f32"): 1.0, ("reduce_or", "f32"): 0.0}  # fmt: skip
 REDUCE_STEP = {("reduce_and", "i1"): "and", ("reduce_or", "i1"): "or", ("prod", "f32"): "fmul", ("prod", "i32"): "mul", ("sum", "f32"): "fadd", ("mean", "f32"): "fadd", ("max", "f32"): "intr.maximum", ("min", "f32"): "intr.minimum",
