@@ -502,11 +502,18 @@ def test_boolean_reductions(op: str) -> None:
 @pytest.mark.parametrize("op", ["reduce_and", "reduce_or"])
 @pytest.mark.parametrize("el", ["i32", "f32"])
 def test_boolean_reductions_of_32_bit_elements(op: str, el: str) -> None:
-    """Booleans held in 32 bits on the host (and any number): nonzero is true, as HEAD booleanizes."""
-    x = np.array([[0, 0, 0], [2, -3, 5], [0, 7, 0], [-1, 0, 0]], dtype=np.int32 if el == "i32" else np.float32)
-    got = same_numbers(one_op(f"ttir.{op}", [t((4, 3), el)], t((4, 1), el), "dim_arg = [1 : i32], keep_dim = true"), [x])
-    want = [[0], [1], [0], [0]] if op == "reduce_and" else [[0], [1], [1], [1]]
-    assert got[0].tolist() == want
+    """Booleans held in 32 bits on the host (0 / 1) reduce as booleans: HEAD's CPU-fallback
+    decomposition makes reduce_and a product and reduce_or a sum compared with 0."""
+    dtype = np.int32 if el == "i32" else np.float32
+    text = one_op(f"ttir.{op}", [t((4, 3), el)], t((4, 1), el), "dim_arg = [1 : i32], keep_dim = true")
+    x = np.array([[0, 0, 0], [1, 1, 1], [0, 1, 0], [1, 0, 0]], dtype=dtype)
+    got = same_numbers(text, [x])
+    assert got[0].tolist() == ([[0], [1], [0], [0]] if op == "reduce_and" else [[0], [1], [1], [1]])
+    # Other numbers give HEAD's product / sum test, not a logical reduction: [2, -3, 5] ANDs to -30,
+    # [1, -1, 0] ORs to 0.
+    y = np.array([[2, -3, 5], [1, -1, 0]], dtype=dtype)
+    want = np.array([[-30], [0]] if op == "reduce_and" else [[1], [0]], dtype=dtype)
+    same_numbers(one_op(f"ttir.{op}", [t((2, 3), el)], t((2, 1), el), "dim_arg = [1 : i32], keep_dim = true"), [y], want=[want])
 
 
 # ---- math and activations (HEAD's EltwiseUnary.cpp / EltwiseBinary.cpp) --------------------------------

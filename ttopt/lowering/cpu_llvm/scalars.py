@@ -191,7 +191,7 @@ REDUCE_INIT = {("reduce_and", "i1"): True, ("reduce_or", "i1"): False, ("prod", 
                ("reduce_and", "i32"): 1, ("reduce_or", "i32"): 0, ("reduce_and", "f32"): 1.0, ("reduce_or", "f32"): 0.0}  # fmt: skip
 REDUCE_STEP = {("reduce_and", "i1"): "and", ("reduce_or", "i1"): "or", ("prod", "f32"): "fmul", ("prod", "i32"): "mul", ("sum", "f32"): "fadd", ("mean", "f32"): "fadd", ("max", "f32"): "intr.maximum", ("min", "f32"): "intr.minimum",
                ("sum", "i32"): "add", ("max", "i32"): "intr.smax", ("min", "i32"): "intr.smin",
-               # Over 32-bit elements (booleans on the host), of each element booleanized to 0 / 1 first,
-               # as HEAD's BooleanReductionOpConversionPattern: AND is the minimum, OR the maximum.
-               ("reduce_and", "i32"): "intr.smin", ("reduce_or", "i32"): "intr.smax",
-               ("reduce_and", "f32"): "intr.minimum", ("reduce_or", "f32"): "intr.maximum"}  # fmt: skip
+               # Over 32-bit elements (booleans on the host) HEAD's CPU-fallback decomposition makes
+               # reduce_and a product and reduce_or a sum compared with 0 (`tensor_ops._reduce`).
+               ("reduce_and", "i32"): "mul", ("reduce_or", "i32"): "add",
+               ("reduce_and", "f32"): "fmul", ("reduce_or", "f32"): "fadd"}  # fmt: skip

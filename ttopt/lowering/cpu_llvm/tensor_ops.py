@@ -259,13 +259,11 @@ def _reduce(fn: Lowering, name: str, src: View, reduced: list[int], keep: bool, 
     kept = [k for k in range(len(src.shape)) if k not in reduced]
     step = scalars.REDUCE_STEP[(name, el)]
     init = _scalar_const(b, scalars.REDUCE_INIT[(name, el)], el)
-    booleanize = name.startswith("reduce_") and el != "i1"
+    # reduce_or over 32-bit elements is their sum compared with 0 (HEAD's ReductionOrPattern).
+    nonzero = name == "reduce_or" and el != "i1"
 
     def load(at: list[Value]) -> Value:
-        x = src.load(b, at)
-        if booleanize:
-            x = b.select(scalars.convert(b, x, el, "i1"), _scalar_const(b, 1, el), _scalar_const(b, 0, el))
-        return x
+        return src.load(b, at)
 
     def body(idx: list[Value]) -> None:
         outer = [idx[k] for k in kept] if keep else idx
@@ -275,6 +273,8 @@ def _reduce(fn: Lowering, name: str, src: View, reduced: list[int], keep: bool, 
         acc = chain(b, src.shape, reduced, init, step, load, at)
         if name == "mean":
             acc = b.binary("fdiv", acc, b.const(float(volume([src.shape[k] for k in reduced])), F32))
+        if nonzero:
+            acc = b.select(scalars.convert(b, acc, el, "i1"), _scalar_const(b, 1, el), _scalar_const(b, 0, el))
         out.store(b, idx, acc)
 
     b.nest(out_shape, body)
