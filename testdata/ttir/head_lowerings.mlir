@@ -96,11 +96,17 @@ func.func @conv3d_channel_first(%x: tensor<1x32x8x28x28xbf16>, %w: tensor<32x32x
   return %0 : tensor<1x32x6x26x26xbf16>
 }
 
-// conv1d: row-major input, bias unsqueezed to (1, 1, 1, O), conv2d's flattened result reshaped back.
+// conv1d: row-major input, bias unsqueezed to (1, 1, 1, O), conv2d's flattened result reshaped back;
+// the weight and bias go to the host row-major for tt-metal to prepare (tt-mlir keeps only conv2d
+// weight arguments on the host, so conv1d's moves there in the function).
 // CHECK-LABEL: func.func @conv1d_bias
-// CHECK: %[[B:.*]] = "ttnn.reshape"(%arg2) <{shape = [1 : i32, 1 : i32, 1 : i32, 64 : i32]}>
+// CHECK: %[[BD:.*]] = "ttnn.reshape"(%arg2) <{shape = [1 : i32, 1 : i32, 1 : i32, 64 : i32]}>
 // CHECK: %[[X:.*]] = "ttnn.to_layout"(%arg0)
-// CHECK: %[[Y:.*]] = "ttnn.conv1d"(%[[X]], %arg1, %[[B]], %{{.*}}) <{batch_size = 1 : i32, compute_config = #ttnn.device_compute_kernel_config<math_fidelity = hifi4, fp32_dest_acc_en = true>, conv2d_config = #ttnn.conv2d_config<config_tensors_in_dram = false>, dilation = 1 : i32, groups = 1 : i32, in_channels = 64 : i32, input_length = 32 : i32, kernel_size = 3 : i32, out_channels = 64 : i32, padding = array<i32: 1, 1>, stride = 1 : i32}> : ({{.*}}) -> tensor<1x1x32x64xbf16
+// CHECK: %[[WH:.*]] = "ttnn.from_device"(%arg1)
+// CHECK: %[[W:.*]] = "ttnn.to_layout"(%[[WH]])
+// CHECK: %[[BH:.*]] = "ttnn.from_device"(%[[BD]])
+// CHECK: %[[B:.*]] = "ttnn.to_layout"(%[[BH]])
+// CHECK: %[[Y:.*]] = "ttnn.conv1d"(%[[X]], %[[W]], %[[B]], %{{.*}}) <{batch_size = 1 : i32, compute_config = #ttnn.device_compute_kernel_config<math_fidelity = hifi4, fp32_dest_acc_en = true>, conv2d_config = #ttnn.conv2d_config<config_tensors_in_dram = false>, dilation = 1 : i32, groups = 1 : i32, in_channels = 64 : i32, input_length = 32 : i32, kernel_size = 3 : i32, out_channels = 64 : i32, padding = array<i32: 1, 1>, stride = 1 : i32}> : ({{.*}}) -> tensor<1x1x32x64xbf16
 // CHECK: "ttnn.reshape"(%[[Y]]) <{shape = [1 : i32, 32 : i32, 64 : i32]}>
 func.func @conv1d_bias(%x: tensor<1x32x64xbf16>, %w: tensor<64x64x3xbf16>, %b: tensor<1x1x64xbf16>) -> tensor<1x32x64xbf16> {
   %0 = "ttir.conv1d"(%x, %w, %b) <{stride = 1 : i32, padding = 1 : i32, dilation = 1 : i32, groups = 1 : i32}> : (tensor<1x32x64xbf16>, tensor<64x64x3xbf16>, tensor<1x1x64xbf16>) -> tensor<1x32x64xbf16>
