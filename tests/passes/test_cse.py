@@ -68,3 +68,19 @@ def test_unused_side_effect_free_ops_go_as_in_mlir() -> None:
     out = print_module(m)
     assert ctx.stats["cse"]["dead"] == 1
     assert "stablehlo.abs" not in out and "stablehlo.negate" in out and "stablehlo.exponential" in out
+
+
+def test_a_cache_op_ends_the_reads_of_its_cache_only() -> None:
+    """A read of the cache after an update is another expression than the same read before it; a
+    read of the update index or input is the same (only the cache is written, HEAD's MemWrite)."""
+    out, removed = _cse("""func.func @f(%cache: tensor<1x8x16x128xbf16>, %x: tensor<1x8x1x128xbf16>, %pos: tensor<1xi32>) -> (tensor<1x8x16x128xbf16>, tensor<1x8x16x128xbf16>, tensor<1xi32>, tensor<1xi32>) {
+  %0 = "ttir.neg"(%cache) : (tensor<1x8x16x128xbf16>) -> tensor<1x8x16x128xbf16>
+  %1 = "ttir.neg"(%pos) : (tensor<1xi32>) -> tensor<1xi32>
+  "ttir.update_cache"(%cache, %x, %pos) <{batch_offset = 0 : i32}> : (tensor<1x8x16x128xbf16>, tensor<1x8x1x128xbf16>, tensor<1xi32>) -> ()
+  %2 = "ttir.neg"(%cache) : (tensor<1x8x16x128xbf16>) -> tensor<1x8x16x128xbf16>
+  %3 = "ttir.neg"(%pos) : (tensor<1xi32>) -> tensor<1xi32>
+  return %0, %2, %1, %3 : tensor<1x8x16x128xbf16>, tensor<1x8x16x128xbf16>, tensor<1xi32>, tensor<1xi32>
+}
+""")
+    assert removed == 1
+    assert out.count('"ttir.neg"(%arg0)') == 2 and out.count('"ttir.neg"(%arg2)') == 1

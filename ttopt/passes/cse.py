@@ -6,8 +6,10 @@ earlier one's and it goes. An op's block and the blocks of regions nested in it 
 functions or other symbol-isolated ops) see the expressions defined above them in that block, as
 dominance gives in single-block regions. An op that writes its operands in place (one without
 results, such as a cache update, or one of IN_PLACE_WRITERS) ends the expressions that read them:
-the same read after the write is a new one. As MLIR's pass, it also erases side-effect-free ops whose
-results have no uses when it reaches them (in block order, so an op used only by a later dead op stays).
+the same read after the write is a new one. A cache op (CACHE_WRITERS) writes its cache operand
+only (tt-mlir's `Arg<..., [MemWrite]>:$cache`): reads of its input and update index go on merging.
+As MLIR's pass, it also erases side-effect-free ops whose results have no uses when it reaches them
+(in block order, so an op used only by a later dead op stays).
 """
 
 from __future__ import annotations
@@ -24,6 +26,9 @@ if TYPE_CHECKING:
     from ttopt.ir.module import Module
     from ttopt.ir.operation import Block, Operation
     from ttopt.passes.context import PassContext
+
+# The TTIR and TTNN cache ops: operand 0 (the cache) is the one they write.
+CACHE_WRITERS = frozenset(f"{d}.{n}" for d in ("ttir", "ttnn") for n in ("update_cache", "paged_update_cache", "fill_cache", "paged_fill_cache"))
 
 # Ops whose regions do not see values defined outside them.
 ISOLATED = frozenset({"builtin.module", "func.func", "sdy.manual_computation", "ttcore.device_module", "ttcore.cpu_module"})
@@ -70,7 +75,7 @@ class CSE(Pass):
                     dead += 1
                     continue
                 if not op.results or op.name in IN_PLACE_WRITERS:
-                    for v in op.operands:
+                    for v in op.operands[:1] if op.name in CACHE_WRITERS else op.operands:
                         written[id(v)] = written.get(id(v), 0) + 1
                 key = _key(op, written)
                 if key is not None:
