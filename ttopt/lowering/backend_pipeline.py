@@ -9,7 +9,8 @@ pipeline's output without `lower-compute`: composites, inlining, `convert-stable
 its TTIR fusing), `ttir-quant-dequant-conversion` (dequantizes moved below the ops with a quantized
 form; `enable-quant-dequant-conversion-pass=false` skips it), `ttir-fusing`, `canonicalize`,
 `ttir-fold-full-to-scalar` (a full / zeros / ones read only by elementwise ops becomes one element),
-`convert-ttir-to-ttnn` (TTNN ops, tiled
+`ttir-consolidate-static-cache-updates` (per-layer cache-position arguments advanced alike become
+one) and `cse`, `convert-ttir-to-ttnn` (TTNN ops, tiled
 DRAM-interleaved layouts, input arguments row-major and tiled in the function; mesh_shards and
 collectives convert there too, to HEAD's distribute/aggregate_tensor, collective and
 point_to_point ops), `ttnn-fusing`, `ttnn-workaround` (data-type and page-layout changes around
@@ -307,6 +308,10 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
         # HEAD's last TTIR rewrite before it hoists const-eval: a full / zeros / ones read only by
         # elementwise ops is materialized as one element, which they broadcast.
         yield PipelineStep(n, "ttir-fold-full-to-scalar", _new("ttir-fold-full-to-scalar"))
+        # HEAD's TTIR passes end with these two: per-layer cache positions every decode step advances
+        # alike are routed to one argument, and a cse merges what that made equal (it runs always).
+        yield PipelineStep(n, "ttir-consolidate-static-cache-updates", _new("ttir-consolidate-static-cache-updates"))
+        yield PipelineStep(n, "cse", _new("cse"))
         yield from self.cpu_hoisting(n)
         yield PipelineStep(n + 1, "convert-ttir-to-ttnn", self.convert())
         yield PipelineStep(n + 1, "ttnn-resolve-composites", self.resolve_composites())
