@@ -14,9 +14,9 @@ a `ttir.update_cache` or `ttir.paged_update_cache` in the function through `ttir
 `ttir.add`: that grounds the lockstep invariant in a cache the argument indexes, so two unrelated
 counters are never merged. A return operand is a write-back when it is `add(a, d)` or
 `add(d, a)` (the argument side possibly a `ttir.mesh_shard` of the argument, the whole possibly
-wrapped in one `ttir.mesh_shard`), each wrapper and the add used once (by what wraps it, by the
-return), `a` a qualifying argument of the add's result type (no broadcasting) and `d` a
-`ttir.full` of integer fill value. Write-backs group by (fill value, argument type); in each group
+wrapped in one `ttir.mesh_shard`), the add and that outer mesh_shard each used once (the add by
+the mesh_shard or the return; the inner mesh_shard may have other readers), `a` a qualifying
+argument of the add's result type (no broadcasting) and `d` a `ttir.full` of integer fill value. Write-backs group by (fill value, argument type); in each group
 of two or more, every argument but the last one's has all its uses replaced by the last one.
 The arguments stay in the signature; nothing is erased.
 """
