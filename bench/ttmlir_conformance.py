@@ -325,6 +325,8 @@ def parse_run(line: str, suite: Suite, path: str = "") -> RunLine:
         if not g:
             return RunLine(line, [], "empty pipe stage")
         tool, args = g[0], g[1:]
+        if tool == "ttmlir-opt":
+            args = _fold_layout_pass(args)
         if any(re.search(r"%[A-Za-z_]+%|%ttmlir|%models|%python", a) for a in args):
             return RunLine(line, [], "lit substitution for a tt-mlir build or device (system desc, models)")
         if tool == "ttmlir-opt":
@@ -335,6 +337,19 @@ def parse_run(line: str, suite: Suite, path: str = "") -> RunLine:
             return RunLine(line, [], f"needs {tool}")
         stages.append(Stage(tool, args, negate, merge))
     return RunLine(line, stages)
+
+
+def _fold_layout_pass(args: list[str]) -> list[str]:
+    """`--ttnn-layout --convert-ttir-to-ttnn` is ttopt's `--convert-ttir-to-ttnn` alone: ttopt's
+    conversion assigns the layouts tt-mlir's ttnn-layout pass gives the TTIR first. A ttnn-layout
+    not followed by the conversion (on TTNN input) stays, and is not runnable."""
+    out: list[str] = []
+    for i, a in enumerate(args):
+        following = args[i + 1].lstrip("-") if i + 1 < len(args) else ""
+        if a.lstrip("-") == "ttnn-layout" and following == "convert-ttir-to-ttnn":
+            continue
+        out.append(a)
+    return out
 
 
 def _opt_unsupported(args: list[str], suite: Suite) -> str:

@@ -896,3 +896,13 @@ def test_ops_along_a_dim_any_shape(case: tuple[tuple[int, ...], int, str]) -> No
     text = one_op(f"ttir.{op}", [t(shape)], out, props)
     assert why_not(parse_module("module {\n" + text + "\n}").functions()[0].regions[0].blocks[0].ops[0]) is None
     same_numbers(text, [strided(f32(*shape))], rtol=1e-5, atol=1e-5)
+
+
+def test_stablehlo_ops_of_a_cpu_module_become_ttir_and_lower() -> None:
+    """tt-mlir's CPU fallback hoists StableHLO ops as they are: they go through TTIR to LLVM."""
+    text = func([t((2, 3)), t((2, 3))], ['%0 = "stablehlo.add"(%arg0, %arg1) : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>',
+                                         '%1 = "stablehlo.multiply"(%0, %arg1) : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>',
+                                         "return %1 : tensor<2x3xf32>"], [t((2, 3))])  # fmt: skip
+    x, y = f32(2, 3), f32(2, 3)
+    same_numbers(text, [x, y], want=[(x + y) * y])
+    assert "stablehlo." not in lowered_text(text)

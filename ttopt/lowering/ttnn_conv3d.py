@@ -89,9 +89,6 @@ def _conv3d(lw: _Lowering, op: Any) -> Any:
     groups = int(getattr(op.get_attr("groups").resolve(), "value", 1))
     if groups != 1:
         raise ValueError("ttnn.conv3d only supports groups == 1")
-    elements = {v.type.resolve().element_type.resolve().text for v in (x, w, op.results[0])}
-    if elements != {"bf16"}:
-        raise ValueError("lowers bf16 tensors only (HEAD's conv3d workarounds typecast other data types)")
     n, d, h, wd, c = xs
     oc = int(out_t.shape[4])
     kernel = (int(ws[2]), int(ws[3]), int(ws[4]))

@@ -499,7 +499,8 @@ def _apply(op: Operation, caster: _Caster, before: list[Operation], after: list[
         r.type = t
         cast = caster.cast(r, old, op)
         r.replace_all_uses_with(cast.results[0], except_in=cast)
-        after.append(cast)
+        # HEAD inserts each result's cast right after the op, so the last result's comes first.
+        after.insert(0, cast)
         changed = True
     return changed
 

@@ -261,9 +261,10 @@ func.func @slice_row_fits(%arg0: tensor<2x3x64xbf16, #small>) -> tensor<2x1x64xb
 // CHECK: %[[MAP:.*]] = "ttnn.to_tensor_spec"(%arg3) {{.*}} -> tensor<2x8xui16, #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<2x8xui16, #ttnn.buffer_type<dram>>, <interleaved>>>
 // CHECK: %[[D:.*]], %[[I:.*]], %[[S:.*]] = "ttnn.all_to_all_dispatch_metadata"(%[[IN]], %[[IDX]], %[[SC]], %[[MAP]])
 // CHECK-SAME: -> (tensor<1x64x64xbf16, #ttnn.ttnn_layout<{{.*}} memref<64x64xbf16, #ttnn.buffer_type<dram>>, <interleaved>>>, tensor<1x64x8xui16, #ttnn.ttnn_layout<{{.*}}, <1x1>, memref<64x8xui16, #ttnn.buffer_type<l1>>, <height_sharded>, core_ranges = <[#ttnn.core_range<(0, 0), (0, 0)>]>>>, tensor<1x64x8xbf16, #ttnn.ttnn_layout<{{.*}}, <1x1>, memref<64x8xbf16, #ttnn.buffer_type<l1>>, <height_sharded>, core_ranges = <[#ttnn.core_range<(0, 0), (0, 0)>]>>>)
-// CHECK: %[[D2:.*]] = "ttnn.to_tensor_spec"(%[[D]]) {{.*}} -> tensor<1x64x64xf32
-// CHECK: %[[I2:.*]] = "ttnn.to_tensor_spec"(%[[I]]) {{.*}} -> tensor<1x64x8xui16, #ttnn.ttnn_layout<{{.*}} memref<64x8xui16, #ttnn.buffer_type<dram>>, <interleaved>>>
+// The results' casts back, the last result's first (each is put right after the op, as HEAD does).
 // CHECK: %[[S2:.*]] = "ttnn.to_tensor_spec"(%[[S]]) {{.*}} -> tensor<1x64x8xf32
+// CHECK: %[[I2:.*]] = "ttnn.to_tensor_spec"(%[[I]]) {{.*}} -> tensor<1x64x8xui16, #ttnn.ttnn_layout<{{.*}} memref<64x8xui16, #ttnn.buffer_type<dram>>, <interleaved>>>
+// CHECK: %[[D2:.*]] = "ttnn.to_tensor_spec"(%[[D]]) {{.*}} -> tensor<1x64x64xf32
 // CHECK: return %[[D2]], %[[I2]], %[[S2]]
 // OPT: #[[L1:ttnn_layout[0-9]*]] = #ttnn.ttnn_layout<{{.*}}, <1x1>, memref<1x2048xbf16, #l1>, <interleaved>>
 // OPT-LABEL: func.func @dispatch_metadata

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Iterator, Sequence, cast
 from ttopt.dialects.llvm import func_type, llvm_type, short_type
 from ttopt.ir.attributes import DenseElementsAttr, DialectAttr, IntegerAttr, StringAttr, SymbolRefAttr, TypeAttr, UnitAttr
 from ttopt.ir.diagnostics import Diagnostic, op_position
-from ttopt.ir.module import CPU_MODULE
+from ttopt.ir.module import CPU_MODULE, Module
 from ttopt.ir.operation import Block, Operation, Region
 from ttopt.ir.types import FunctionType, TensorType, Type
 from ttopt.ir.values import Value
@@ -36,7 +36,6 @@ from ttopt.passes.registry import register_pass
 
 if TYPE_CHECKING:
     from ttopt.ir.diagnostics import SourceFile
-    from ttopt.ir.module import Module
     from ttopt.passes.context import PassContext
 
 MALLOC = ("malloc", func_type(PTR, [I64]))
@@ -255,7 +254,23 @@ class ConvertCPUModuleToLLVM(Pass):
 
     def run(self, module: Module, ctx: PassContext) -> None:
         for inner in list(cpu_modules(module)):
+            _stablehlo_to_ttir(module, inner)
             convert_module(inner, module.source)
+
+
+def _stablehlo_to_ttir(module: Module, inner: Operation) -> None:
+    """StableHLO ops of a CPU module (tt-mlir's CPU fallback hoists them as they are, and lowers them
+    through Linalg) become TTIR first, which the lowering then takes like any other."""
+    if not any(op.name.startswith("stablehlo.") for op in inner.walk()):
+        return
+    from ttopt.lowering.stablehlo_to_ttir import Lowering as StableHLOLowering
+
+    view = Module(inner, module.aliases, module.source)
+    low = StableHLOLowering(view)
+    for f in view.functions():
+        for region in f.regions:
+            for b in region.blocks:
+                low.convert_block(b)
 
 
 @register_pass
