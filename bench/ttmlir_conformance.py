@@ -97,7 +97,8 @@ BACKEND_PASSES = frozenset({"ttir-to-ttnn-backend-pipeline", "ttir-to-ttnn-commo
                             "stablehlo-to-ttir-pipeline", "stablehlo-pipeline", "convert-stablehlo-to-ttir",
                             "ttnn-rm-layout-propagation", "ttnn-decompose-layouts", "ttnn-fusing",
                             "ttnn-greedy-l1-spill-management", "ttnn-set-compute-kernel-config",
-                            "ttnn-common-to-runtime-pipeline", "ttcore-wrap-device-module", "ttcore-unwrap-device-module"})  # fmt: skip
+                            "ttnn-common-to-runtime-pipeline", "ttcore-wrap-device-module", "ttcore-unwrap-device-module",
+                            "ttnn-layout"})  # fmt: skip
 # tt-mlir's standalone TTNN transforms that ttopt has as passes of its own.
 TTNN_TRANSFORMS = frozenset({"ttnn-set-compute-kernel-config", "ttnn-workaround", "ttnn-weight-dtype-conversion",
                              "ttnn-kv-cache-dtype-conversion", "ttnn-create-d2m-subgraphs"})  # fmt: skip
@@ -116,7 +117,6 @@ BACKEND_OUTSIDE = {
     "ttnn-adjust-deallocs": "tt-mlir's EmitC deallocation adjustment (not in ttopt)",
     "benchmark": "a ttir-builder benchmark flag, not a ttmlir-opt pass",
     "ttir-quant-data-type-conversion": "tt-mlir's TTIR quantized data-type conversion (not in ttopt)",
-    "ttnn-layout": "tt-mlir's standalone TTNN layout pass (ttopt's layouts are part of convert-ttir-to-ttnn)",
     "tt-populate-argument-types": "tt-mlir's argument-type annotation pass, used here on TTNN input outside the backend",
 }
 
@@ -325,8 +325,6 @@ def parse_run(line: str, suite: Suite, path: str = "") -> RunLine:
         if not g:
             return RunLine(line, [], "empty pipe stage")
         tool, args = g[0], g[1:]
-        if tool == "ttmlir-opt":
-            args = _fold_layout_pass(args)
         if any(re.search(r"%[A-Za-z_]+%|%ttmlir|%models|%python", a) for a in args):
             return RunLine(line, [], "lit substitution for a tt-mlir build or device (system desc, models)")
         if tool == "ttmlir-opt":
@@ -337,19 +335,6 @@ def parse_run(line: str, suite: Suite, path: str = "") -> RunLine:
             return RunLine(line, [], f"needs {tool}")
         stages.append(Stage(tool, args, negate, merge))
     return RunLine(line, stages)
-
-
-def _fold_layout_pass(args: list[str]) -> list[str]:
-    """`--ttnn-layout --convert-ttir-to-ttnn` is ttopt's `--convert-ttir-to-ttnn` alone: ttopt's
-    conversion assigns the layouts tt-mlir's ttnn-layout pass gives the TTIR first. A ttnn-layout
-    not followed by the conversion (on TTNN input) stays, and is not runnable."""
-    out: list[str] = []
-    for i, a in enumerate(args):
-        following = args[i + 1].lstrip("-") if i + 1 < len(args) else ""
-        if a.lstrip("-") == "ttnn-layout" and following == "convert-ttir-to-ttnn":
-            continue
-        out.append(a)
-    return out
 
 
 def _opt_unsupported(args: list[str], suite: Suite) -> str:

@@ -14,8 +14,8 @@ one) and `cse`, `convert-ttir-to-ttnn` (TTNN ops, tiled
 DRAM-interleaved layouts, input arguments row-major and tiled in the function; mesh_shards and
 collectives convert there too, to HEAD's distribute/aggregate_tensor, collective and
 point_to_point ops), `ttnn-fusing`, `ttnn-workaround` (data-type and page-layout changes around
-ops whose kernels take fewer; `disable-workarounds=true` skips it) and `ttnn-paged-sdpa-decode-program-config`
-(one of HEAD's workaround decompositions: the Blackhole paged SDPA decode program config) with `canonicalize` and `cse`, `ttnn-set-compute-kernel-config`, with
+ops whose kernels take fewer, and HEAD's decompositions, the Blackhole paged SDPA decode program
+config among them; `disable-workarounds=true` skips it) with `canonicalize` and `cse`, `ttnn-set-compute-kernel-config`, with
 the optimizer const-eval, `ttnn-create-d2m-subgraphs` when asked, `ttnn-rm-layout-propagation`,
 `ttnn-decompose-layouts`, `ttnn-optimizer`, the validation and `ttnn-decompose-layouts` again
 (else `ttnn-decompose-layouts` alone), the D2M compilation, const-eval, `canonicalize` (typecast
@@ -233,12 +233,6 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
         arch = preset.arch if preset is not None else self.mock_system_desc_arch
         return cls.from_options({"composite-resolution": self.composite_resolution, "arch": arch})
 
-    def sdpa_decode_program_config(self) -> Pass:
-        """ttnn-paged-sdpa-decode-program-config for this pipeline's chip."""
-        cls = get_pass("ttnn-paged-sdpa-decode-program-config")
-        assert cls is not None
-        return cls.from_options({"device": self.system_desc_path or self.mock_system_desc_arch})
-
     def ttnn_fusing(self) -> Pass:
         """`ttnn-fusing` with RoPE on (HEAD fuses it in TTIR at every level) and the op-constraint
         patterns when the optimizer runs (HEAD runs them inside its optimizer's device passes)."""
@@ -318,10 +312,6 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
         yield PipelineStep(n + 1, "ttnn-fusing", self.ttnn_fusing() if self.enable_fusing_pass else None, "" if self.enable_fusing_pass else "enable-fusing-pass=false")
         yield PipelineStep(n + 1, "ttnn-workaround", None if self.disable_workarounds else self.workarounds(),
                            "disable-workarounds=true" if self.disable_workarounds else "")  # fmt: skip
-        # HEAD's workaround decomposition giving Blackhole paged SDPA decodes their program config.
-        configure = not self.disable_workarounds and self.enable_decomposition_workaround_pass
-        yield PipelineStep(n + 1, "ttnn-paged-sdpa-decode-program-config", self.sdpa_decode_program_config() if configure else None,
-                           "" if configure else "the decomposition workarounds are off")  # fmt: skip
         # As tt-mlir follows its workarounds: conversion chains (an input tilized, then made row-major
         # again for an embedding or argmax) fold into one, and equal conversions of a value merge.
         yield PipelineStep(n + 1, "canonicalize", None if self.disable_workarounds else _new("canonicalize"),

@@ -6,8 +6,8 @@ On Blackhole every `ttnn.paged_scaled_dot_product_attention_decode` carries a
 `#ttnn.sdpa_program_config` with `exp_approx_mode = false`: an existing config keeps its other
 parameters; without one it gets tt-metal's paged-decode defaults (the device's worker grid as
 `compute_with_storage_grid_size`, chunk sizes 32, `max_cores_per_head_batch = 1`). Other
-architectures are left as they are. The backend pipeline runs it right after `ttnn-workaround`
-when the decomposition workarounds are on.
+architectures are left as they are. `ttnn-workaround` applies it with its decompositions, as
+tt-mlir's does (for the module's chip); this pass does it alone.
 """
 
 from __future__ import annotations

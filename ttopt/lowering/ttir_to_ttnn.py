@@ -172,6 +172,28 @@ def _default_layout(shape: tuple[int, ...], dtype: str, host: bool, tiled: bool 
     return TTNNLayoutAttr.build(shape, dtype, tiled=tiled, buffer_type="dram", memory_layout="interleaved")
 
 
+def default_layout_type(t: Any, aliaser: LayoutAliaser, host: bool = False, tiled: bool = True) -> Any:
+    """`t` normalized (`normalized`) with its DRAM-interleaved tile (or row-major) layout, or its
+    row-major host layout (non-tensors unchanged); ValueError names what has no layout."""
+    t = t.resolve() if hasattr(t, "resolve") else t
+    if not isinstance(t, TensorType):
+        return t
+    if t.shape is None or any(not isinstance(d, int) for d in t.shape):
+        raise ValueError(f"has a tensor of unknown shape ({t.text}); TTNN layouts need static shapes")
+    t = normalized(t)
+    shape = tuple(d for d in t.shape if isinstance(d, int))
+    storage = quant_storage(t.element_type.resolve().text)
+    # A quantized tensor's layout holds its storage type (HEAD's TTNNLayout), normalized.
+    dt = element_dtype(TensorType(shape, ScalarType(NORMALIZED.get(storage, storage)))) if storage else element_dtype(t)
+    if dt is None:
+        raise ValueError(f"has element type {t.element_type.text}, which has no TTNN data type")
+    try:
+        lay = _default_layout(shape, dt.value, host, tiled)
+    except AttrError as e:
+        raise ValueError(e.message) from None
+    return aliaser.tensor_type(t, lay)
+
+
 class _Lowering:
     """One function's conversion."""
 
@@ -195,23 +217,10 @@ class _Lowering:
     def layout_type(self, t: Any, op: Any, host: bool = False, tiled: bool = True) -> Any:
         """`t` normalized (`normalized`) with its DRAM-interleaved tile (or row-major) layout, or its
         row-major host layout (non-tensors unchanged)."""
-        t = t.resolve() if hasattr(t, "resolve") else t
-        if not isinstance(t, TensorType):
-            return t
-        if t.shape is None or any(not isinstance(d, int) for d in t.shape):
-            raise self.fail(op, f"has a tensor of unknown shape ({t.text}); TTNN layouts need static shapes")
-        t = normalized(t)
-        shape = tuple(d for d in t.shape if isinstance(d, int))
-        storage = quant_storage(t.element_type.resolve().text)
-        # A quantized tensor's layout holds its storage type (HEAD's TTNNLayout), normalized.
-        dt = element_dtype(TensorType(shape, ScalarType(NORMALIZED.get(storage, storage)))) if storage else element_dtype(t)
-        if dt is None:
-            raise self.fail(op, f"has element type {t.element_type.text}, which has no TTNN data type")
         try:
-            lay = _default_layout(shape, dt.value, host, tiled)
-        except AttrError as e:
-            raise self.fail(op, e.message) from None
-        return self.aliaser.tensor_type(t, lay)
+            return default_layout_type(t, self.aliaser, host, tiled)
+        except ValueError as e:
+            raise self.fail(op, str(e)) from None
 
     def get_device(self) -> Any:
         """The function's one device: the `ttnn.get_device` already there (convert-to-ttnn-ccl's,

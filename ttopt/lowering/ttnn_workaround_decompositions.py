@@ -12,6 +12,7 @@ tt-metal kernels cannot take a shape or value range are rewritten into ops that 
 | integer `prod` over one dimension of at most 16 | a chain of `multiply`s of its slices (the kernel computes in bf16) |
 | `gather` with an si32 index | the index clamped at 0 and cast to ui32; lanes whose index was negative read NaN (integers: INT32_MIN) through a `where` (the fill mode JAX's gather has) |
 | `conv1d`, `conv2d`, `conv_transpose2d` | the weight and bias moved to the host row-major (a bfp_bf8 one as bf16) for tt-metal to prepare, unless they are there; a row-major result tiled |
+| `paged_scaled_dot_product_attention_decode` on Blackhole | tt-metal's paged-decode program config with `exp_approx_mode = false` (sdpa_decode_program_config.py; applied to the whole module) |
 | `slice_static` whose output rows would not fit L1 twice | between two `permute`s swapping the last dim with the nearest one whose rows fit, the slice's bounds permuted alike |
 
 The slice's rule reads the chip's usable L1 (`l1_size - l1_unreserved_base` of the module's system desc,

@@ -77,6 +77,7 @@ from ttopt.ir.diagnostics import Diagnostic, op_position
 from ttopt.ir.operation import Operation
 from ttopt.ir.properties import int_values
 from ttopt.ir.types import TensorType
+from ttopt.lowering.sdpa_decode_program_config import PAGED_SDPA_DECODE, set_program_configs
 from ttopt.lowering.trace import new_device
 from ttopt.lowering.ttnn_workaround_decompositions import Decomposer
 from ttopt.optimizer.analyses import current_layout
@@ -540,6 +541,11 @@ def apply_workarounds(module: Module, level: int = 0, operands: bool = True, dec
                 op.parent = block
             block.ops = ops
         update_function_type(func)
+    if decompositions:
+        chip = caster.chip()
+        configured = set_program_configs(module, chip.arch, caster.worker_grid())
+        if configured:
+            counts[PAGED_SDPA_DECODE] = counts.get(PAGED_SDPA_DECODE, 0) + configured
     return counts
 
 
@@ -579,7 +585,7 @@ class TTNNWorkaround(Pass):
     summary = "TTNN workarounds: to_tensor_spec data-type and page-layout changes around ops whose tt-metal kernels take fewer (tanh, embedding, pooling, argmax, conv, ...)"
 
     ttnn_enable_layout_workaround_pass: bool = option(True, "Apply the operand workarounds (data types and page layouts of operands and results)")
-    ttnn_enable_decomposition_workaround_pass: bool = option(True, "Apply the decomposition workarounds (decode attention sink, bilinear upsample pad, si32 gather, rank-2 sampling, cache-fill pad, integer prod, rank-1 all_gather, slice past L1, conv weight and bias to the host)")
+    ttnn_enable_decomposition_workaround_pass: bool = option(True, "Apply the decomposition workarounds (decode attention sink, bilinear upsample pad, si32 gather, rank-2 sampling, cache-fill pad, integer prod, rank-1 all_gather, slice past L1, conv weight and bias to the host, Blackhole paged SDPA decode program config)")
     ttnn_optimization_level: int = option(0, "The pipeline's optimization level: from 1 the optimizer picks page layouts, so only the ops tt-mlir lists get page-layout workarounds")
 
     def run(self, module: Module, ctx: PassContext) -> None:

@@ -62,6 +62,7 @@ MODULES: dict[str, str] = {
     'ttnn-fusing': 'ttopt.lowering.ttnn_fusing',
     'ttnn-greedy-l1-spill-management': 'ttopt.optimizer.l1_spill',
     'ttnn-kv-cache-dtype-conversion': 'ttopt.lowering.kv_cache_dtype',
+    'ttnn-layout': 'ttopt.lowering.ttnn_layout',
     'ttnn-operation-validation-and-fallback': 'ttopt.lowering.ttnn_op_validation',
     'ttnn-optimizer': 'ttopt.optimizer.pass_',
     'ttnn-paged-sdpa-decode-program-config': 'ttopt.lowering.sdpa_decode_program_config',
@@ -145,6 +146,7 @@ SUMMARIES: dict[str, str] = {
     'ttnn-fusing': 'Fold an activation into the matmul / linear / conv2d it alone reads; fuse RoPE, decode concat-heads and rms_norm + activation (cost-checked)',
     'ttnn-greedy-l1-spill-management': "Keep laid-out TTNN within the L1 budget: spill the live L1 tensor used farthest ahead to DRAM (tt-mlir's TTNNGreedyL1SpillManagement)",
     'ttnn-kv-cache-dtype-conversion': 'Give every {ttcore.kv_cache} argument of a forward function the target block-float type; typecast what cache ops write into it',
+    'ttnn-layout': "Give every tensor type of a TTNN function without a layout tt-mlir's default (DRAM interleaved tiles); TTIR functions are left to convert-ttir-to-ttnn",
     'ttnn-operation-validation-and-fallback': 'TTNN ops get the output data type and page layout their kernels produce, with a ttnn.to_tensor_spec back to the expected type',
     'ttnn-optimizer': 'Choose TTNN memory layouts and op configs (CostBased by default; DFSharding + ShardSolver, interleaved policies), insert reshards and spills',
     'ttnn-paged-sdpa-decode-program-config': "On Blackhole, every ttnn.paged_scaled_dot_product_attention_decode gets a #ttnn.sdpa_program_config with exp_approx_mode = false (tt-metal's paged-decode defaults when it has none)",
@@ -391,6 +393,7 @@ OPTIONS: dict[str, tuple[OptionSpec, ...]] = {
     'ttnn-kv-cache-dtype-conversion': (
         OptionSpec('target-dtype', 'target_dtype', str, 'none', 'Block-float type of the KV caches (none: nothing changes)', ('none', 'bfp_bf8', 'bfp_bf4'), False, False),
     ),
+    'ttnn-layout': (),
     'ttnn-operation-validation-and-fallback': (
         OptionSpec('max-fallback-attempts', 'max_fallback_attempts', int, 0, 'Fallback combinations tried per failing op before giving up (0: all)', None, False, False),
     ),
@@ -437,7 +440,7 @@ OPTIONS: dict[str, tuple[OptionSpec, ...]] = {
     ),
     'ttnn-workaround': (
         OptionSpec('ttnn-enable-layout-workaround-pass', 'ttnn_enable_layout_workaround_pass', bool, True, 'Apply the operand workarounds (data types and page layouts of operands and results)', None, False, False),
-        OptionSpec('ttnn-enable-decomposition-workaround-pass', 'ttnn_enable_decomposition_workaround_pass', bool, True, 'Apply the decomposition workarounds (decode attention sink, bilinear upsample pad, si32 gather, rank-2 sampling, cache-fill pad, integer prod, rank-1 all_gather, slice past L1, conv weight and bias to the host)', None, False, False),
+        OptionSpec('ttnn-enable-decomposition-workaround-pass', 'ttnn_enable_decomposition_workaround_pass', bool, True, 'Apply the decomposition workarounds (decode attention sink, bilinear upsample pad, si32 gather, rank-2 sampling, cache-fill pad, integer prod, rank-1 all_gather, slice past L1, conv weight and bias to the host, Blackhole paged SDPA decode program config)', None, False, False),
         OptionSpec('ttnn-optimization-level', 'ttnn_optimization_level', int, 0, "The pipeline's optimization level: from 1 the optimizer picks page layouts, so only the ops tt-mlir lists get page-layout workarounds", None, False, False),
     ),
     'update-global-to-local-shapes': (),

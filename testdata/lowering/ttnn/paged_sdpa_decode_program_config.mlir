@@ -1,5 +1,8 @@
 // RUN: ttopt opt %s --ttnn-paged-sdpa-decode-program-config="device=blackhole" | FileCheck %s --check-prefixes=CHECK,BH
 // RUN: ttopt opt %s --ttnn-paged-sdpa-decode-program-config="device=wormhole_b0" | FileCheck %s --check-prefixes=CHECK,WH
+// ttnn-workaround applies it with its decompositions, for the chip the module registers (as tt-mlir's does).
+// RUN: ttopt opt %s --ttcore-register-device="system-desc-path=blackhole" --ttnn-workaround | FileCheck %s --check-prefixes=CHECK,BH
+// RUN: ttopt opt %s --ttcore-register-device --ttnn-workaround | FileCheck %s --check-prefixes=CHECK,WH
 
 // On Blackhole a paged SDPA decode without a program config gets tt-metal's paged-decode defaults
 // (the 13x10 worker grid, chunks of 32, one core per head and batch) with exp_approx_mode = false;
