@@ -65,14 +65,15 @@ func.func @scans_and_slices(%x: tensor<8x32xbf16>, %b: tensor<2xi32>, %e: tensor
 }
 
 // Pooling on the flattened NHWC input; asymmetric padding as (top, left, bottom, right). The pools
-// read and write row-major, their indices as ui16 (HEAD's workarounds), tiled again after.
+// read and write row-major, their indices as ui16 (HEAD's workarounds), tiled again after (the last
+// result's conversion first, as HEAD puts each right after the op).
 // CHECK-LABEL: func.func @pools
 // CHECK: "ttnn.max_pool2d"(%{{.*}}) <{batch_size = 1 : si32, ceil_mode = false, channels = 32 : si32, dilation = array<i32: 1, 1>, input_height = 8 : si32, input_width = 8 : si32, kernel_size = array<i32: 3, 3>, padding = array<i32: 0, 0, 1, 1>, stride = array<i32: 2, 2>}>
 // CHECK: "ttnn.avg_pool2d"(%{{.*}}) <{{.*}}count_include_pad = false{{.*}}padding = array<i32: 0, 0>
 // CHECK: %[[P:[a-z_0-9]+]], %[[PI:[a-z_0-9]+]] = "ttnn.max_pool2d_with_indices"{{.*}} -> (tensor<1x1x16x32xbf16, {{.*}}>, tensor<1x1x16x32xui16
-// CHECK: %[[PT:.*]] = "ttnn.to_layout"(%[[P]])
 // CHECK: %[[PIT:.*]] = "ttnn.to_layout"(%[[PI]])
 // CHECK: %[[PIS:.*]] = "ttnn.typecast"(%[[PIT]]) {{.*}} -> tensor<1x1x16x32xsi32
+// CHECK: %[[PT:.*]] = "ttnn.to_layout"(%[[P]])
 // CHECK: "ttnn.reshape"(%[[PT]]) <{shape = [1 : i32, 4 : i32, 4 : i32, 32 : i32]}>
 // CHECK: "ttnn.reshape"(%[[PIS]]) <{shape = [1 : i32, 4 : i32, 4 : i32, 32 : i32]}>
 func.func @pools(%x: tensor<1x8x8x32xbf16>) -> (tensor<1x4x4x32xbf16>, tensor<1x4x4x32xbf16>, tensor<1x4x4x32xbf16>, tensor<1x4x4x32xi32>) {
