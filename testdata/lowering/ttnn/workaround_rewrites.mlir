@@ -1,0 +1,41 @@
+// RUN: ttopt opt %s --split-input-file --ttnn-layout --ttnn-workaround | FileCheck %s
+// RUN: ttopt opt %s --split-input-file --ttnn-layout --ttnn-workaround="ttnn-optimization-level=1" | FileCheck %s --check-prefix=OPT
+
+// ttnn-workaround's rewrites of TTNN input (HEAD's TTNNWorkarounds), one case per split.
+
+// The ttml SDPA kernels run in bf16: an f32 query / key / value / mask goes through a
+// to_tensor_spec to bf16, the bf16 output back to f32; the f32 intermediates stay f32. From
+// optimization level 1 HEAD leaves sdpa_fw to its optimizer.
+// CHECK-LABEL: func.func @sdpa_fw
+// CHECK: %[[Q:.*]] = "ttnn.to_tensor_spec"(%arg0) {{.*}} -> tensor<1x2x32x32xbf16
+// CHECK: %[[K:.*]] = "ttnn.to_tensor_spec"(%arg1) {{.*}} -> tensor<1x2x32x32xbf16
+// CHECK: %[[V:.*]] = "ttnn.to_tensor_spec"(%arg2) {{.*}} -> tensor<1x2x32x32xbf16
+// CHECK: %[[M:.*]] = "ttnn.to_tensor_spec"(%arg3) {{.*}} -> tensor<1x1x32x32xbf16
+// CHECK: %[[O:.*]], %[[I:.*]] = "ttnn.sdpa_fw"(%[[Q]], %[[K]], %[[V]], %[[M]]) {{.*}} -> (tensor<1x2x32x32xbf16, {{.*}}>, tensor<1x2x32x32xf32, {{.*}}>)
+// CHECK-NEXT: %[[B:.*]] = "ttnn.to_tensor_spec"(%[[O]]) {{.*}} -> tensor<1x2x32x32xf32
+// CHECK-NEXT: return %[[B]], %[[I]]
+// OPT-LABEL: func.func @sdpa_fw
+// OPT-NOT: to_tensor_spec
+// OPT: return
+func.func @sdpa_fw(%q: tensor<1x2x32x32xf32>, %k: tensor<1x2x32x32xf32>, %v: tensor<1x2x32x32xf32>, %m: tensor<1x1x32x32xf32>) -> (tensor<1x2x32x32xf32>, tensor<1x2x32x32xf32>) {
+  %0, %1 = "ttnn.sdpa_fw"(%q, %k, %v, %m) <{mask_type = #ttcore.attention_mask_type<arbitrary>, dropout_probability = 0.000000e+00 : f32, return_intermediates = true}> : (tensor<1x2x32x32xf32>, tensor<1x2x32x32xf32>, tensor<1x2x32x32xf32>, tensor<1x1x32x32xf32>) -> (tensor<1x2x32x32xf32>, tensor<1x2x32x32xf32>)
+  return %0, %1 : tensor<1x2x32x32xf32>, tensor<1x2x32x32xf32>
+}
+
+// -----
+
+// sdpa_bw at every level: the five data operands bf16, a bf16 intermediates operand to f32, the
+// three gradients computed in bf16 and cast back.
+// CHECK-LABEL: func.func @sdpa_bw
+// CHECK-COUNT-5: "ttnn.to_tensor_spec"(%arg{{[0-4]}}) {{.*}} -> tensor<1x2x32x32xbf16
+// CHECK: %[[I:.*]] = "ttnn.to_tensor_spec"(%arg5) {{.*}} -> tensor<1x2x32x32xf32
+// CHECK: "ttnn.sdpa_bw"({{.*}}, %[[I]]) {{.*}} -> (tensor<1x2x32x32xbf16, {{.*}}>, tensor<1x2x32x32xbf16, {{.*}}>, tensor<1x2x32x32xbf16, {{.*}}>)
+// CHECK-COUNT-3: "ttnn.to_tensor_spec"(%grad_{{[a-z]+}}) {{.*}} -> tensor<1x2x32x32xf32
+// OPT-LABEL: func.func @sdpa_bw
+// OPT-COUNT-9: "ttnn.to_tensor_spec"
+// OPT-NOT: to_tensor_spec
+// OPT: return
+func.func @sdpa_bw(%g: tensor<1x2x32x32xf32>, %o: tensor<1x2x32x32xf32>, %q: tensor<1x2x32x32xf32>, %k: tensor<1x2x32x32xf32>, %v: tensor<1x2x32x32xf32>, %i: tensor<1x2x32x32xbf16>) -> (tensor<1x2x32x32xf32>, tensor<1x2x32x32xf32>, tensor<1x2x32x32xf32>) {
+  %0, %1, %2 = "ttnn.sdpa_bw"(%g, %o, %q, %k, %v, %i) <{mask_type = #ttcore.attention_mask_type<causal>, dropout_probability = 0.000000e+00 : f32}> : (tensor<1x2x32x32xf32>, tensor<1x2x32x32xf32>, tensor<1x2x32x32xf32>, tensor<1x2x32x32xf32>, tensor<1x2x32x32xf32>, tensor<1x2x32x32xbf16>) -> (tensor<1x2x32x32xf32>, tensor<1x2x32x32xf32>, tensor<1x2x32x32xf32>)
+  return %0, %1, %2 : tensor<1x2x32x32xf32>, tensor<1x2x32x32xf32>, tensor<1x2x32x32xf32>
+}
