@@ -12,6 +12,7 @@ tt-metal kernels cannot take a shape or value range are rewritten into ops that 
 | integer `prod` over one dimension of at most 16 | a chain of `multiply`s of its slices (the kernel computes in bf16) |
 | `gather` with an si32 index | the index clamped at 0 and cast to ui32; lanes whose index was negative read NaN (integers: INT32_MIN) through a `where` (the fill mode JAX's gather has) |
 | `conv1d`, `conv2d`, `conv_transpose2d` | the weight and bias moved to the host row-major (a bfp_bf8 one as bf16) for tt-metal to prepare, unless they are there; a row-major result tiled |
+| `linear` with a bias that is not one row of the output's features (or a batched weight) | `matmul` (tt-metal's output shape) + `add` of the bias, a `reshape` to the linear's shape when the add's differs, the activation (relu / sigmoid / gelu / tanh / silu) as its own op; the matmul keeps the compute config and `ttcore.weight_dtype` |
 | `paged_scaled_dot_product_attention_decode` on Blackhole | tt-metal's paged-decode program config with `exp_approx_mode = false` (sdpa_decode_program_config.py; applied to the whole module) |
 | `slice_static` whose output rows would not fit L1 twice | between two `permute`s swapping the last dim with the nearest one whose rows fit, the slice's bounds permuted alike |
 
@@ -30,6 +31,7 @@ from typing import Any, Callable
 
 from ttopt.device.tensor import element_dtype
 from ttopt.dialects.ttcore_attrs import DataType
+from ttopt.dialects.ttir import broadcast_shape
 from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
 from ttopt.ir.attributes import ArrayAttr, BoolAttr, DenseArrayAttr, DialectAttr, FloatAttr, IntegerAttr
 from ttopt.ir.location import suffixed_location
@@ -37,6 +39,7 @@ from ttopt.ir.operation import Operation
 from ttopt.ir.properties import int_values
 from ttopt.ir.types import ScalarType, TensorType
 from ttopt.lowering.mlir_floats import mlir_float_attr
+from ttopt.lowering.ttnn_linear import bias_stays_fused, matmul_shape
 from ttopt.optimizer.analyses import current_layout
 from ttopt.optimizer.rewrite import LayoutAliaser
 
@@ -49,10 +52,15 @@ F32, I32, SI32 = ScalarType("f32"), ScalarType("i32"), ScalarType("si32")
 # results' uses rewired to them and its operands dropped).
 Rewrite = tuple[list[Operation], list[Operation] | None]
 MAX_PROD_UNROLL = 16
+LINEAR_ACTIVATIONS = frozenset({"relu", "sigmoid", "gelu", "tanh", "silu"})  # the ops a decomposed linear's activation becomes
 
 
 def _i32s(values: tuple[int, ...]) -> ArrayAttr:
     return ArrayAttr(tuple(IntegerAttr(v, I32) for v in values))
+
+
+def _flag(attr: Any) -> bool:
+    return bool(getattr(attr.resolve(), "value", False))
 
 
 def _typed(v: Any) -> tuple[TensorType, TTNNLayoutAttr, tuple[int, ...]] | None:
@@ -308,6 +316,50 @@ class Decomposer:
             tiled = True
         return (before, []) if before or tiled else None
 
+    def linear_bias(self, op: Operation) -> Rewrite | None:
+        """A linear whose bias tt-metal's fused kernel would add wrong (it broadcasts only row 0 of the
+        bias tile): a matmul of tt-metal's output shape, an add of the bias, a reshape to the
+        linear's shape when the add's differs, then the activation as its own op (HEAD's
+        LinearOpRewritePattern)."""
+        if len(op.operands) < 3:
+            return None
+        a, b, bias, out = (_typed(v) for v in (*op.operands[:3], op.results[0]))
+        if a is None or b is None or bias is None or out is None:
+            return None
+        flags = {k: op.properties.get(k, BoolAttr(False)) for k in ("transpose_a", "transpose_b")}
+        mm = matmul_shape(a[2], _flag(flags["transpose_a"]), b[2], _flag(flags["transpose_b"]))
+        if bias_stays_fused(b[2], bias[2], mm):
+            return None
+        added = broadcast_shape(mm, bias[2])
+        act = op.properties.get("activation")
+        kind = getattr(act.resolve(), "value", None) if act is not None else None
+        if added is None:
+            return None
+        if kind is not None and kind not in LINEAR_ACTIVATIONS:
+            raise ValueError(f"Unsupported activation type in LinearOp decomposition: {kind}")
+        ot, olay, oshape = out
+        mm_props = dict(flags)
+        if "compute_config" in op.properties:
+            mm_props["compute_config"] = op.properties["compute_config"]
+        ops: list[Operation] = []
+
+        def step(name: str, operands: list[Any], shape: tuple[int, ...], props: dict[str, Any], suffix: str) -> None:
+            ops.append(self.new(name, operands, ot, olay, shape, props, op))
+            ops[-1].location = suffixed_location(op.location, f"_decomp_{suffix}")
+
+        step("ttnn.matmul", list(op.operands[:2]), mm, mm_props, "matmul")
+        if "ttcore.weight_dtype" in op.attributes:
+            ops[0].attributes["ttcore.weight_dtype"] = op.attributes["ttcore.weight_dtype"]
+        step("ttnn.add", [ops[0].results[0], op.operands[2]], tuple(added), {}, "add")
+        if tuple(added) != oshape:  # HEAD's reshape to the same shape folds away
+            step("ttnn.reshape", [ops[-1].results[0]], oshape, {"shape": _i32s(oshape)}, "reshape")
+        if kind is not None:
+            step(f"ttnn.{kind}", [ops[-1].results[0]], oshape, {}, kind)
+        ops[-1].results[0].type = op.results[0].type
+        op.results[0].replace_all_uses_with(ops[-1].results[0])
+        op.drop_all_references()
+        return ops, None
+
     def rewrite(self, op: Operation) -> Rewrite | None:
         """The decomposition of `op`, None when it needs none."""
         rule = RULES.get(op.name)
@@ -324,6 +376,7 @@ RULES: dict[str, Callable[[Decomposer, Operation], Rewrite | None]] = {
     "ttnn.fill_cache": Decomposer.fill_cache_pad,
     "ttnn.paged_fill_cache": Decomposer.fill_cache_pad,
     "ttnn.slice_static": Decomposer.slice_static_l1,
+    "ttnn.linear": Decomposer.linear_bias,
     "ttnn.conv1d": Decomposer.conv_host_weights,
     "ttnn.conv2d": Decomposer.conv_host_weights,
     "ttnn.conv_transpose2d": Decomposer.conv_host_weights,

@@ -583,7 +583,10 @@ def _decomposed(module: Module, block: Any, caster: _Caster, count: Callable[[Op
     decomposer = Decomposer(caster.aliaser, device, lambda: caster.chip().l1_per_core)  # L1 above the reserved base
     out: list[Operation] = []
     for op in block.ops:
-        rewrite = decomposer.rewrite(op)
+        try:
+            rewrite = decomposer.rewrite(op)
+        except ValueError as e:
+            raise Diagnostic(f"'{op.name}' op {e}", op_position(module.source, op)) from None
         if rewrite is None:
             out.append(op)
             continue
@@ -604,7 +607,7 @@ class TTNNWorkaround(Pass):
     summary = "TTNN workarounds: to_tensor_spec data-type and page-layout changes around ops whose tt-metal kernels take fewer (tanh, embedding, pooling, argmax, conv, ...)"
 
     ttnn_enable_layout_workaround_pass: bool = option(True, "Apply the operand workarounds (data types and page layouts of operands and results)")
-    ttnn_enable_decomposition_workaround_pass: bool = option(True, "Apply the decomposition workarounds (decode attention sink, bilinear upsample pad, si32 gather, rank-2 sampling, cache-fill pad, integer prod, rank-1 all_gather, slice past L1, conv weight and bias to the host, Blackhole paged SDPA decode program config)")
+    ttnn_enable_decomposition_workaround_pass: bool = option(True, "Apply the decomposition workarounds (decode attention sink, bilinear upsample pad, si32 gather, rank-2 sampling, cache-fill pad, integer prod, rank-1 all_gather, slice past L1, conv weight and bias to the host, linear with a non-row bias, Blackhole paged SDPA decode program config)")
     ttnn_optimization_level: int = option(0, "The pipeline's optimization level: from 1 the optimizer picks page layouts, so only the ops tt-mlir lists get page-layout workarounds")
 
     def run(self, module: Module, ctx: PassContext) -> None:

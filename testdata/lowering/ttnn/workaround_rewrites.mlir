@@ -39,3 +39,22 @@ func.func @sdpa_bw(%g: tensor<1x2x32x32xf32>, %o: tensor<1x2x32x32xf32>, %q: ten
   %0, %1, %2 = "ttnn.sdpa_bw"(%g, %o, %q, %k, %v, %i) <{mask_type = #ttcore.attention_mask_type<causal>, dropout_probability = 0.000000e+00 : f32}> : (tensor<1x2x32x32xf32>, tensor<1x2x32x32xf32>, tensor<1x2x32x32xf32>, tensor<1x2x32x32xf32>, tensor<1x2x32x32xf32>, tensor<1x2x32x32xbf16>) -> (tensor<1x2x32x32xf32>, tensor<1x2x32x32xf32>, tensor<1x2x32x32xf32>)
   return %0, %1, %2 : tensor<1x2x32x32xf32>, tensor<1x2x32x32xf32>, tensor<1x2x32x32xf32>
 }
+
+// -----
+
+// A linear whose bias is not one row of output features: tt-metal's fused kernel would add only
+// its first row, so it becomes matmul + add, a reshape to the linear's shape (the add's is
+// [1, 32, 32]) and the activation as its own op. A row bias stays fused.
+// CHECK-LABEL: func.func @linear_bias
+// CHECK: %[[M:.*]] = "ttnn.matmul"(%arg0, %arg1) <{transpose_a = false, transpose_b = true}> {{.*}} -> tensor<32x32xbf16
+// CHECK: %[[A:.*]] = "ttnn.add"(%[[M]], %arg2) {{.*}} -> tensor<1x32x32xbf16
+// CHECK: %[[R:.*]] = "ttnn.reshape"(%[[A]]) <{shape = [32 : i32, 32 : i32]}> {{.*}} -> tensor<32x32xbf16
+// CHECK: %[[S:.*]] = "ttnn.relu"(%[[R]]) {{.*}} -> tensor<32x32xbf16
+// CHECK: "ttnn.linear"(%arg0, %arg1, %arg3) <{activation = "relu", transpose_a = false, transpose_b = true}>
+// CHECK-NOT: ttnn.matmul
+// CHECK: return %[[S]]
+func.func @linear_bias(%a: tensor<32x128xbf16>, %w: tensor<32x128xbf16>, %bias: tensor<1x32x32xbf16>, %row: tensor<1x32xbf16>) -> (tensor<32x32xbf16>, tensor<32x32xbf16>) {
+  %0 = "ttnn.linear"(%a, %w, %bias) <{activation = "relu", transpose_a = false, transpose_b = true}> : (tensor<32x128xbf16>, tensor<32x128xbf16>, tensor<1x32x32xbf16>) -> tensor<32x32xbf16>
+  %1 = "ttnn.linear"(%a, %w, %row) <{activation = "relu", transpose_a = false, transpose_b = true}> : (tensor<32x128xbf16>, tensor<32x128xbf16>, tensor<1x32xbf16>) -> tensor<32x32xbf16>
+  return %0, %1 : tensor<32x32xbf16>, tensor<32x32xbf16>
+}
