@@ -6,6 +6,7 @@ tt-metal kernels cannot take a shape or value range are rewritten into ops that 
 |---|---|
 | `scaled_dot_product_attention_decode` with a [B, Hq, 1, 1] attention sink | the sink sliced to its first batch entry (B > 1), reshaped to [Hq, 1] and zero-padded to the [Hq, 32] tile the kernel reads |
 | bilinear `upsample` whose channels are not a multiple of 32 | the input zero-padded to whole tiles of channels, the result sliced back |
+| rank-1 `gather` | input and index reshaped to [1, n], the gather on dim + 1 (a negative dim as it is), its result reshaped back |
 | `sampling` of rank-2 values and indices | both reshaped to [1, 1, B, V], the [1, 1, 1, B] result reshaped to [B] |
 | `fill_cache`, `paged_fill_cache` of a sequence that is not whole tiles | the input zero-padded to whole tiles along dim -2 (not past a `fill_cache` cache's length) |
 | rank-1 `all_gather` | on [1, n] between two reshapes, its dimension moved by one |
@@ -165,6 +166,36 @@ class Decomposer:
         where.results[0].type = ot
         r.replace_all_uses_with(where.results[0], except_in=where)
         return [zero, mask, safe, unsigned], [fill, where]
+
+    def gather_rank1(self, op: Operation) -> Rewrite | None:
+        """tt-metal's gather needs rank >= 2 (tt-metal#45155): a rank-1 input and index gain a leading
+        unit dim, the gather runs on dim + 1 (a negative dim as it is), its result is reshaped back
+        (HEAD's GatherOpRank1RewritePattern)."""
+        x, index, out = _typed(op.operands[0]), _typed(op.operands[1]), _typed(op.results[0])
+        dim = op.properties.get("dim")
+        d = getattr(dim.resolve() if dim is not None else None, "value", None)
+        if x is None or index is None or out is None or len(x[2]) != 1 or not isinstance(d, int):
+            return None
+        before: list[Operation] = []
+        for i, (t, lay, shape), suffix in ((0, x, "_input_reshape"), (1, index, "_index_reshape")):
+            before.append(self.new("ttnn.reshape", [op.operands[i]], t, lay, (1, *shape), {"shape": _i32s((1, *shape))}, op))
+            before[-1].location = suffixed_location(op.location, suffix)
+            op.set_operand(i, before[-1].results[0])
+        op.properties["dim"] = IntegerAttr(d + 1 if d >= 0 else d, SI32)
+        (ot, olay, oshape), r = out, op.results[0]
+        r.type = self.aliaser.tensor_type(TensorType((1, *oshape), ot.element_type), olay.relayout((1, *oshape)))
+        back = self.new("ttnn.reshape", [r], ot, olay, oshape, {"shape": _i32s(oshape)}, op)
+        back.results[0].type = ot
+        r.replace_all_uses_with(back.results[0], except_in=back)
+        op.location = suffixed_location(op.location, "_gather")
+        return before, [back]
+
+    def gather(self, op: Operation) -> Rewrite | None:
+        """The si32-index rewrite, then the rank-1 one on what it leaves."""
+        si32, rank1 = self.gather_si32(op), self.gather_rank1(op)
+        if si32 is None or rank1 is None:
+            return si32 or rank1
+        return si32[0] + rank1[0], (rank1[1] or []) + (si32[1] or [])
 
     def sampling_rank2(self, op: Operation) -> Rewrite | None:
         """The sampling kernel reads [1, 1, B, V] values and indices and writes [1, 1, 1, B]."""
@@ -369,7 +400,7 @@ class Decomposer:
 RULES: dict[str, Callable[[Decomposer, Operation], Rewrite | None]] = {
     "ttnn.scaled_dot_product_attention_decode": Decomposer.decode_sink,
     "ttnn.upsample": Decomposer.upsample_bilinear,
-    "ttnn.gather": Decomposer.gather_si32,
+    "ttnn.gather": Decomposer.gather,
     "ttnn.sampling": Decomposer.sampling_rank2,
     "ttnn.prod": Decomposer.integer_prod,
     "ttnn.all_gather": Decomposer.all_gather_1d,

@@ -353,7 +353,9 @@ def _sdpa_fw(op: Operation) -> Workaround:
 def _sdpa_bw(op: Operation) -> Workaround:
     """The ttml backward kernel: gradient, forward output, query, key, value, mask and the three
     gradients bf16, the log-sum-exp intermediates (operand 5) f32."""
-    return [BF16] * 5 + [F32] + [BF16] * (len(op.operands) - 6), [BF16] * 3
+    ins: list[Target] = [BF16] * len(op.operands)
+    ins[5] = F32
+    return ins, [BF16] * 3
 
 
 def _sdpa_decode(op: Operation) -> Workaround:
@@ -607,7 +609,7 @@ class TTNNWorkaround(Pass):
     summary = "TTNN workarounds: to_tensor_spec data-type and page-layout changes around ops whose tt-metal kernels take fewer (tanh, embedding, pooling, argmax, conv, ...)"
 
     ttnn_enable_layout_workaround_pass: bool = option(True, "Apply the operand workarounds (data types and page layouts of operands and results)")
-    ttnn_enable_decomposition_workaround_pass: bool = option(True, "Apply the decomposition workarounds (decode attention sink, bilinear upsample pad, si32 gather, rank-2 sampling, cache-fill pad, integer prod, rank-1 all_gather, slice past L1, conv weight and bias to the host, linear with a non-row bias, Blackhole paged SDPA decode program config)")
+    ttnn_enable_decomposition_workaround_pass: bool = option(True, "Apply the decomposition workarounds (decode attention sink, bilinear upsample pad, si32 gather, rank-1 gather, rank-2 sampling, cache-fill pad, integer prod, rank-1 all_gather, slice past L1, conv weight and bias to the host, linear with a non-row bias, Blackhole paged SDPA decode program config)")
     ttnn_optimization_level: int = option(0, "The pipeline's optimization level: from 1 the optimizer picks page layouts, so only the ops tt-mlir lists get page-layout workarounds")
 
     def run(self, module: Module, ctx: PassContext) -> None:

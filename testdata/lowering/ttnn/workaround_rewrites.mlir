@@ -58,3 +58,26 @@ func.func @linear_bias(%a: tensor<32x128xbf16>, %w: tensor<32x128xbf16>, %bias: 
   %1 = "ttnn.linear"(%a, %w, %row) <{activation = "relu", transpose_a = false, transpose_b = true}> : (tensor<32x128xbf16>, tensor<32x128xbf16>, tensor<1x32xbf16>) -> tensor<32x32xbf16>
   return %0, %1 : tensor<32x32xbf16>, tensor<32x32xbf16>
 }
+
+// -----
+
+// tt-metal's gather needs rank >= 2: a rank-1 input and index gain a leading unit dim, the gather
+// runs on dim + 1 and its result is reshaped back. An si32 index is first clamped and cast to
+// ui32 (its negative lanes read NaN through the where), and the ui32 index is what gets reshaped.
+// CHECK-LABEL: func.func @gather_rank1
+// CHECK: %[[U:.*]] = "ttnn.to_tensor_spec"(%{{.*}}) {{.*}} -> tensor<8xui32
+// CHECK: %[[X:.*]] = "ttnn.reshape"(%arg0) <{shape = [1 : i32, 40 : i32]}> {{.*}} -> tensor<1x40xf32
+// CHECK: %[[I:.*]] = "ttnn.reshape"(%[[U]]) <{shape = [1 : i32, 8 : i32]}> {{.*}} -> tensor<1x8xui32
+// CHECK: %[[G:.*]] = "ttnn.gather"(%[[X]], %[[I]]) <{dim = 1 : si32}> {{.*}} -> tensor<1x8xf32
+// CHECK: %[[B:.*]] = "ttnn.reshape"(%[[G]]) <{shape = [8 : i32]}> {{.*}} -> tensor<8xf32
+// CHECK: "ttnn.where"(%{{.*}}, %{{.*}}, %[[B]])
+// CHECK: %[[X2:.*]] = "ttnn.reshape"(%arg0) <{shape = [1 : i32, 40 : i32]}>
+// CHECK: %[[I2:.*]] = "ttnn.reshape"(%arg2) <{shape = [1 : i32, 8 : i32]}>
+// CHECK: "ttnn.gather"(%[[X2]], %[[I2]]) <{dim = -1 : si32}>
+// CHECK: "ttnn.gather"(%arg3, %arg4) <{dim = 0 : si32}>
+func.func @gather_rank1(%x: tensor<40xf32>, %i: tensor<8xsi32>, %u: tensor<8xui32>, %x2: tensor<40x4xf32>, %u2: tensor<8x4xui32>) -> (tensor<8xf32>, tensor<8xf32>, tensor<8x4xf32>) {
+  %0 = "ttnn.gather"(%x, %i) <{dim = 0 : si32}> : (tensor<40xf32>, tensor<8xsi32>) -> tensor<8xf32>
+  %1 = "ttnn.gather"(%x, %u) <{dim = -1 : si32}> : (tensor<40xf32>, tensor<8xui32>) -> tensor<8xf32>
+  %2 = "ttnn.gather"(%x2, %u2) <{dim = 0 : si32}> : (tensor<40x4xf32>, tensor<8x4xui32>) -> tensor<8x4xf32>
+  return %0, %1, %2 : tensor<8xf32>, tensor<8xf32>, tensor<8x4xf32>
+}
