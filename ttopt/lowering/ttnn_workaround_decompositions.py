@@ -7,6 +7,7 @@ tt-metal kernels cannot take a shape or value range are rewritten into ops that 
 | `scaled_dot_product_attention_decode` with a [B, Hq, 1, 1] attention sink | the sink sliced to its first batch entry (B > 1), reshaped to [Hq, 1] and zero-padded to the [Hq, 32] tile the kernel reads |
 | bilinear `upsample` whose channels are not a multiple of 32 | the input zero-padded to whole tiles of channels, the result sliced back |
 | rank-1 `gather` | input and index reshaped to [1, n], the gather on dim + 1 (a negative dim as it is), its result reshaped back |
+| `embedding` with a table of rank > 4 (leading dims 1) | the table reshaped to [1, 1, rows, width] |
 | `sampling` of rank-2 values and indices | both reshaped to [1, 1, B, V], the [1, 1, 1, B] result reshaped to [B] |
 | `fill_cache`, `paged_fill_cache` of a sequence that is not whole tiles | the input zero-padded to whole tiles along dim -2 (not past a `fill_cache` cache's length) |
 | rank-1 `all_gather` | on [1, n] between two reshapes, its dimension moved by one |
@@ -196,6 +197,19 @@ class Decomposer:
         if si32 is None or rank1 is None:
             return si32 or rank1
         return si32[0] + rank1[0], (rank1[1] or []) + (si32[1] or [])
+
+    def embedding_weight_4d(self, op: Operation) -> Rewrite | None:
+        """An embedding table of rank > 4 (leading dims all 1) reshaped to [1, 1, rows, width]
+        (HEAD's EmbeddingOpSqueezeWeightRewritePattern)."""
+        typed = _typed(op.operands[1]) if len(op.operands) > 1 else None
+        if typed is None or len(typed[2]) <= 4 or any(d != 1 for d in typed[2][:-2]):
+            return None
+        t, lay, shape = typed
+        four = (1, 1, *shape[-2:])
+        reshape = self.new("ttnn.reshape", [op.operands[1]], t, lay, four, {"shape": _i32s(four)}, op)
+        reshape.location = suffixed_location(op.location, "_reshape")
+        op.set_operand(1, reshape.results[0])
+        return [reshape], []
 
     def sampling_rank2(self, op: Operation) -> Rewrite | None:
         """The sampling kernel reads [1, 1, B, V] values and indices and writes [1, 1, 1, B]."""
@@ -402,6 +416,7 @@ RULES: dict[str, Callable[[Decomposer, Operation], Rewrite | None]] = {
     "ttnn.upsample": Decomposer.upsample_bilinear,
     "ttnn.gather": Decomposer.gather,
     "ttnn.sampling": Decomposer.sampling_rank2,
+    "ttnn.embedding": Decomposer.embedding_weight_4d,
     "ttnn.prod": Decomposer.integer_prod,
     "ttnn.all_gather": Decomposer.all_gather_1d,
     "ttnn.fill_cache": Decomposer.fill_cache_pad,

@@ -81,3 +81,21 @@ func.func @gather_rank1(%x: tensor<40xf32>, %i: tensor<8xsi32>, %u: tensor<8xui3
   %2 = "ttnn.gather"(%x2, %u2) <{dim = 0 : si32}> : (tensor<40x4xf32>, tensor<8x4xui32>) -> tensor<8x4xf32>
   return %0, %1, %2 : tensor<8xf32>, tensor<8xf32>, tensor<8x4xf32>
 }
+
+// -----
+
+// An embedding table of rank > 4 (its leading dims 1) is reshaped to 4-D before the embedding; the
+// operand workarounds then make that row-major.
+// CHECK-LABEL: func.func @embedding_weight
+// CHECK: %[[R:.*]] = "ttnn.reshape"(%arg1) <{shape = [1 : i32, 1 : i32, 64 : i32, 32 : i32]}> {{.*}} -> tensor<1x1x64x32xbf16
+// CHECK: %[[W:.*]] = "ttnn.to_tensor_spec"(%[[R]])
+// CHECK: "ttnn.embedding"(%{{.*}}, %[[W]])
+// CHECK-NOT: "ttnn.reshape"
+// CHECK: "ttnn.to_tensor_spec"(%arg2)
+// CHECK-NOT: "ttnn.reshape"
+// CHECK: return
+func.func @embedding_weight(%i: tensor<1x32xui32>, %w: tensor<1x1x1x64x32xbf16>, %w4: tensor<1x1x64x32xbf16>) -> (tensor<1x32x32xbf16>, tensor<1x32x32xbf16>) {
+  %0 = "ttnn.embedding"(%i, %w) : (tensor<1x32xui32>, tensor<1x1x1x64x32xbf16>) -> tensor<1x32x32xbf16>
+  %1 = "ttnn.embedding"(%i, %w4) : (tensor<1x32xui32>, tensor<1x1x64x32xbf16>) -> tensor<1x32x32xbf16>
+  return %0, %1 : tensor<1x32x32xbf16>, tensor<1x32x32xbf16>
+}
