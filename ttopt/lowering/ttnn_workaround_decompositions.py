@@ -5,6 +5,7 @@ tt-metal kernels cannot take a shape or value range are rewritten into ops that 
 | op | rewrite |
 |---|---|
 | `scaled_dot_product_attention_decode` with a [B, Hq, 1, 1] attention sink | the sink sliced to its first batch entry (B > 1), reshaped to [Hq, 1] and zero-padded to the [Hq, 32] tile the kernel reads |
+| `scaled_dot_product_attention` whose head dim is not whole tiles | query, key and value zero-padded to whole tiles along it, the result sliced back |
 | bilinear `upsample` whose channels are not a multiple of 32 | the input zero-padded to whole tiles of channels, the result sliced back |
 | rank-1 `gather` | input and index reshaped to [1, n], the gather on dim + 1 (a negative dim as it is), its result reshaped back |
 | `embedding` with a table of rank > 4 (leading dims 1) | the table reshaped to [1, 1, rows, width] |
@@ -74,6 +75,23 @@ def _typed(v: Any) -> tuple[TensorType, TTNNLayoutAttr, tuple[int, ...]] | None:
     return t, lay, tuple(int(d) for d in t.shape or ())
 
 
+def _chained(op: Operation, *rules: Callable[[Operation], Rewrite | None]) -> Rewrite | None:
+    """`rules` applied in turn to `op` (each rewiring it in place, none replacing it): the ops
+    before it in order, those after it innermost first."""
+    before: list[Operation] = []
+    after: list[Operation] = []
+    fired = False
+    for rule in rules:
+        rewrite = rule(op)
+        if rewrite is None:
+            continue
+        assert rewrite[1] is not None, "a chained rule keeps the op"
+        fired = True
+        before += rewrite[0]
+        after = rewrite[1] + after
+    return (before, after) if fired else None
+
+
 class Decomposer:
     """Builds the new ops of one function's decompositions (types through the module's layout aliases)."""
 
@@ -118,6 +136,38 @@ class Decomposer:
                                                "value": FloatAttr(0.0, F32), "use_multicore": BoolAttr(True)})  # fmt: skip
         op.set_operand(sum(seg[:5]), sink)
         return before, []
+
+    def sdpa_head_pad(self, op: Operation) -> Rewrite | None:
+        """tt-metal's SDPA needs a head dim of whole tiles (its logical and padded last dims equal):
+        query, key and value zero-padded to whole tiles along it, the result sliced back (HEAD's
+        ScaledDotProductAttentionPadTileDimsRewritePattern; the sequence dims tt-metal pads itself).
+        The scale attribute stays as it is: without one the kernel's default 1/sqrt(D) reads the
+        padded D, as at HEAD."""
+        if len(op.operands) < 3:
+            return None
+        q, k, v, out = (_typed(x) for x in (*op.operands[:3], op.results[0]))
+        if q is None or k is None or v is None or out is None or not q[2]:
+            return None
+        head = q[2][-1]
+        if head % TILE_WIDTH == 0:
+            return None
+        padded = ceil(head / TILE_WIDTH) * TILE_WIDTH
+        before: list[Operation] = []
+        for i, (t, lay, shape) in enumerate((q, k, v)):
+            padding = [0] * (2 * len(shape))
+            padding[-1] = padded - shape[-1]
+            before.append(self.new("ttnn.pad", [op.operands[i]], t, lay, (*shape[:-1], padded),
+                                   {"padding": DenseArrayAttr("i32", tuple(padding)), "value": FloatAttr(0.0, F32),
+                                    "use_multicore": BoolAttr(True)}, op))  # fmt: skip
+            op.set_operand(i, before[-1].results[0])
+        (ot, olay, oshape), r = out, op.results[0]
+        wide = (*oshape[:-1], padded)
+        r.type = self.aliaser.tensor_type(TensorType(wide, ot.element_type), olay.relayout(wide))
+        cut = self.new("ttnn.slice_static", [r], ot, olay, oshape,
+                       {"begins": _i32s((0,) * len(oshape)), "ends": _i32s(oshape), "step": _i32s((1,) * len(oshape))}, op)  # fmt: skip
+        cut.results[0].type = ot
+        r.replace_all_uses_with(cut.results[0], except_in=cut)
+        return before, [cut]
 
     def upsample_bilinear(self, op: Operation) -> Rewrite | None:
         """Bilinear upsample reads whole tiles of channels: pad them to a multiple of 32, slice after."""
@@ -193,10 +243,7 @@ class Decomposer:
 
     def gather(self, op: Operation) -> Rewrite | None:
         """The si32-index rewrite, then the rank-1 one on what it leaves."""
-        si32, rank1 = self.gather_si32(op), self.gather_rank1(op)
-        if si32 is None or rank1 is None:
-            return si32 or rank1
-        return si32[0] + rank1[0], (rank1[1] or []) + (si32[1] or [])
+        return _chained(op, self.gather_si32, self.gather_rank1)
 
     def embedding_weight_4d(self, op: Operation) -> Rewrite | None:
         """An embedding table of rank > 4 (leading dims all 1) reshaped to [1, 1, rows, width]
@@ -413,6 +460,7 @@ class Decomposer:
 
 RULES: dict[str, Callable[[Decomposer, Operation], Rewrite | None]] = {
     "ttnn.scaled_dot_product_attention_decode": Decomposer.decode_sink,
+    "ttnn.scaled_dot_product_attention": Decomposer.sdpa_head_pad,
     "ttnn.upsample": Decomposer.upsample_bilinear,
     "ttnn.gather": Decomposer.gather,
     "ttnn.sampling": Decomposer.sampling_rank2,
