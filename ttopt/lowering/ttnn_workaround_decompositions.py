@@ -6,6 +6,7 @@ tt-metal kernels cannot take a shape or value range are rewritten into ops that 
 |---|---|
 | `scaled_dot_product_attention_decode` with a [B, Hq, 1, 1] attention sink | the sink sliced to its first batch entry (B > 1), reshaped to [Hq, 1] and zero-padded to the [Hq, 32] tile the kernel reads |
 | `scaled_dot_product_attention` whose head dim is not whole tiles | query, key and value zero-padded to whole tiles along it, the result sliced back |
+| `scaled_dot_product_attention_decode` with a [B or 1, 1, 1, Sk] mask and more than one query head | the mask repeated to the query's heads (the kernel broadcasts its batch, not its heads) |
 | bilinear `upsample` whose channels are not a multiple of 32 | the input zero-padded to whole tiles of channels, the result sliced back |
 | rank-1 `gather` | input and index reshaped to [1, n], the gather on dim + 1 (a negative dim as it is), its result reshaped back |
 | `embedding` with a table of rank > 4 (leading dims 1) | the table reshaped to [1, 1, rows, width] |
@@ -168,6 +169,30 @@ class Decomposer:
         cut.results[0].type = ot
         r.replace_all_uses_with(cut.results[0], except_in=cut)
         return before, [cut]
+
+    def decode_mask_heads(self, op: Operation) -> Rewrite | None:
+        """A decode mask [B or 1, 1, 1, Sk] repeated to the query's heads: tt-metal broadcasts its
+        batch but not its heads (tt-metal#39946; HEAD's
+        ScaledDotProductAttentionDecodeBroadcastMaskRewritePattern)."""
+        seg = list(int_values(op.properties.get("operandSegmentSizes")) or ())
+        if len(seg) != 6 or not seg[3]:
+            return None
+        q, mask = _typed(op.operands[0]), _typed(op.operands[3])
+        if q is None or mask is None or len(q[2]) != 4 or len(mask[2]) != 4:
+            return None
+        heads = q[2][2]
+        t, lay, shape = mask
+        if shape[2] != 1 or heads <= 1:
+            return None
+        dims = (1, 1, heads, 1)
+        repeat = self.new("ttnn.repeat", [op.operands[3]], t, lay, (*shape[:2], heads, shape[3]),
+                          {"repeat_dims": DialectAttr("ttnn.shape", "x".join(map(str, dims)))}, op)  # fmt: skip
+        op.set_operand(3, repeat.results[0])
+        return [repeat], []
+
+    def sdpa_decode(self, op: Operation) -> Rewrite | None:
+        """The attention-sink rewrite, then the mask-heads one."""
+        return _chained(op, self.decode_sink, self.decode_mask_heads)
 
     def upsample_bilinear(self, op: Operation) -> Rewrite | None:
         """Bilinear upsample reads whole tiles of channels: pad them to a multiple of 32, slice after."""
@@ -459,7 +484,7 @@ class Decomposer:
 
 
 RULES: dict[str, Callable[[Decomposer, Operation], Rewrite | None]] = {
-    "ttnn.scaled_dot_product_attention_decode": Decomposer.decode_sink,
+    "ttnn.scaled_dot_product_attention_decode": Decomposer.sdpa_decode,
     "ttnn.scaled_dot_product_attention": Decomposer.sdpa_head_pad,
     "ttnn.upsample": Decomposer.upsample_bilinear,
     "ttnn.gather": Decomposer.gather,

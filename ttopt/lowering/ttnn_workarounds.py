@@ -609,7 +609,7 @@ class TTNNWorkaround(Pass):
     summary = "TTNN workarounds: to_tensor_spec data-type and page-layout changes around ops whose tt-metal kernels take fewer (tanh, embedding, pooling, argmax, conv, ...)"
 
     ttnn_enable_layout_workaround_pass: bool = option(True, "Apply the operand workarounds (data types and page layouts of operands and results)")
-    ttnn_enable_decomposition_workaround_pass: bool = option(True, "Apply the decomposition workarounds (decode attention sink, SDPA head dim padded to tiles, bilinear upsample pad, si32 gather, rank-1 gather, embedding table of rank > 4, rank-2 sampling, cache-fill pad, integer prod, rank-1 all_gather, slice past L1, conv weight and bias to the host, linear with a non-row bias, Blackhole paged SDPA decode program config)")
+    ttnn_enable_decomposition_workaround_pass: bool = option(True, "Apply the decomposition workarounds (decode attention sink, decode mask heads, SDPA head dim padded to tiles, bilinear upsample pad, si32 gather, rank-1 gather, embedding table of rank > 4, rank-2 sampling, cache-fill pad, integer prod, rank-1 all_gather, slice past L1, conv weight and bias to the host, linear with a non-row bias, Blackhole paged SDPA decode program config)")
     ttnn_optimization_level: int = option(0, "The pipeline's optimization level: from 1 the optimizer picks page layouts, so only the ops tt-mlir lists get page-layout workarounds")
 
     def run(self, module: Module, ctx: PassContext) -> None:

@@ -121,3 +121,17 @@ func.func @sdpa_head_dim(%q: tensor<1x2x20x40xbf16>, %k: tensor<1x2x20x40xbf16>,
   return %0, %1 : tensor<1x2x20x40xbf16>, tensor<1x2x20x64xbf16>
 }
 
+// -----
+
+// A decode mask of one head is repeated to the query's 8 heads (the kernel broadcasts the mask's
+// batch, not its heads); a mask with the heads already is left alone.
+// CHECK-LABEL: func.func @decode_mask_heads
+// CHECK: %[[M:.*]] = "ttnn.repeat"(%arg3) <{repeat_dims = #ttnn.shape<1x1x8x1>}> {{.*}} -> tensor<4x1x8x64xbf16
+// CHECK: "ttnn.scaled_dot_product_attention_decode"(%arg0, %arg1, %arg2, %[[M]])
+// CHECK-NOT: ttnn.repeat
+// CHECK: "ttnn.scaled_dot_product_attention_decode"(%arg0, %arg1, %arg2, %arg4)
+func.func @decode_mask_heads(%q: tensor<1x4x8x64xbf16>, %k: tensor<4x8x64x64xbf16>, %v: tensor<4x8x64x64xbf16>, %m: tensor<4x1x1x64xbf16>, %m8: tensor<4x1x8x64xbf16>) -> (tensor<1x4x8x64xbf16>, tensor<1x4x8x64xbf16>) {
+  %0 = "ttnn.scaled_dot_product_attention_decode"(%q, %k, %v, %m) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0>, is_causal = false, scale = 0.125 : f32}> : (tensor<1x4x8x64xbf16>, tensor<4x8x64x64xbf16>, tensor<4x8x64x64xbf16>, tensor<4x1x1x64xbf16>) -> tensor<1x4x8x64xbf16>
+  %1 = "ttnn.scaled_dot_product_attention_decode"(%q, %k, %v, %m8) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0>, is_causal = false, scale = 0.125 : f32}> : (tensor<1x4x8x64xbf16>, tensor<4x8x64x64xbf16>, tensor<4x8x64x64xbf16>, tensor<4x1x8x64xbf16>) -> tensor<1x4x8x64xbf16>
+  return %0, %1 : tensor<1x4x8x64xbf16>, tensor<1x4x8x64xbf16>
+}
