@@ -5,13 +5,18 @@ tt-metal kernels cannot take a shape or value range are rewritten into ops that 
 | op | rewrite |
 |---|---|
 | `scaled_dot_product_attention_decode` with a [B, Hq, 1, 1] attention sink | the sink sliced to its first batch entry (B > 1), reshaped to [Hq, 1] and zero-padded to the [Hq, 32] tile the kernel reads |
+| `scaled_dot_product_attention` whose head dim is not whole tiles | query, key and value zero-padded to whole tiles along it, the result sliced back |
+| `scaled_dot_product_attention_decode` with a [B or 1, 1, 1, Sk] mask and more than one query head | the mask repeated to the query's heads (the kernel broadcasts its batch, not its heads) |
 | bilinear `upsample` whose channels are not a multiple of 32 | the input zero-padded to whole tiles of channels, the result sliced back |
+| rank-1 `gather` | input and index reshaped to [1, n], the gather on dim + 1 (a negative dim as it is), its result reshaped back |
+| `embedding` with a table of rank > 4 (leading dims 1) | the table reshaped to [1, 1, rows, width] |
 | `sampling` of rank-2 values and indices | both reshaped to [1, 1, B, V], the [1, 1, 1, B] result reshaped to [B] |
 | `fill_cache`, `paged_fill_cache` of a sequence that is not whole tiles | the input zero-padded to whole tiles along dim -2 (not past a `fill_cache` cache's length) |
 | rank-1 `all_gather` | on [1, n] between two reshapes, its dimension moved by one |
 | integer `prod` over one dimension of at most 16 | a chain of `multiply`s of its slices (the kernel computes in bf16) |
 | `gather` with an si32 index | the index clamped at 0 and cast to ui32; lanes whose index was negative read NaN (integers: INT32_MIN) through a `where` (the fill mode JAX's gather has) |
 | `conv1d`, `conv2d`, `conv_transpose2d` | the weight and bias moved to the host row-major (a bfp_bf8 one as bf16) for tt-metal to prepare, unless they are there; a row-major result tiled |
+| `linear` with a bias that is not one row of the output's features (or a batched weight) | `matmul` (tt-metal's output shape) + `add` of the bias, a `reshape` to the linear's shape when the add's differs, the activation (relu / sigmoid / gelu / tanh / silu) as its own op; the matmul keeps the compute config and `ttcore.weight_dtype` |
 | `paged_scaled_dot_product_attention_decode` on Blackhole | tt-metal's paged-decode program config with `exp_approx_mode = false` (sdpa_decode_program_config.py; applied to the whole module) |
 | `slice_static` whose output rows would not fit L1 twice | between two `permute`s swapping the last dim with the nearest one whose rows fit, the slice's bounds permuted alike |
 
@@ -30,6 +35,7 @@ from typing import Any, Callable
 
 from ttopt.device.tensor import element_dtype
 from ttopt.dialects.ttcore_attrs import DataType
+from ttopt.dialects.ttir import broadcast_shape
 from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
 from ttopt.ir.attributes import ArrayAttr, BoolAttr, DenseArrayAttr, DialectAttr, FloatAttr, IntegerAttr
 from ttopt.ir.location import suffixed_location
@@ -37,6 +43,7 @@ from ttopt.ir.operation import Operation
 from ttopt.ir.properties import int_values
 from ttopt.ir.types import ScalarType, TensorType
 from ttopt.lowering.mlir_floats import mlir_float_attr
+from ttopt.lowering.ttnn_linear import bias_stays_fused, matmul_shape
 from ttopt.optimizer.analyses import current_layout
 from ttopt.optimizer.rewrite import LayoutAliaser
 
@@ -49,10 +56,15 @@ F32, I32, SI32 = ScalarType("f32"), ScalarType("i32"), ScalarType("si32")
 # results' uses rewired to them and its operands dropped).
 Rewrite = tuple[list[Operation], list[Operation] | None]
 MAX_PROD_UNROLL = 16
+LINEAR_ACTIVATIONS = frozenset({"relu", "sigmoid", "gelu", "tanh", "silu"})  # the ops a decomposed linear's activation becomes
 
 
 def _i32s(values: tuple[int, ...]) -> ArrayAttr:
     return ArrayAttr(tuple(IntegerAttr(v, I32) for v in values))
+
+
+def _flag(attr: Any) -> bool:
+    return bool(getattr(attr.resolve(), "value", False))
 
 
 def _typed(v: Any) -> tuple[TensorType, TTNNLayoutAttr, tuple[int, ...]] | None:
@@ -62,6 +74,23 @@ def _typed(v: Any) -> tuple[TensorType, TTNNLayoutAttr, tuple[int, ...]] | None:
         return None
     t = v.type.resolve()
     return t, lay, tuple(int(d) for d in t.shape or ())
+
+
+def _chained(op: Operation, *rules: Callable[[Operation], Rewrite | None]) -> Rewrite | None:
+    """`rules` applied in turn to `op` (each rewiring it in place, none replacing it): the ops
+    before it in order, those after it innermost first."""
+    before: list[Operation] = []
+    after: list[Operation] = []
+    fired = False
+    for rule in rules:
+        rewrite = rule(op)
+        if rewrite is None:
+            continue
+        assert rewrite[1] is not None, "a chained rule keeps the op"
+        fired = True
+        before += rewrite[0]
+        after = rewrite[1] + after
+    return (before, after) if fired else None
 
 
 class Decomposer:
@@ -108,6 +137,62 @@ class Decomposer:
                                                "value": FloatAttr(0.0, F32), "use_multicore": BoolAttr(True)})  # fmt: skip
         op.set_operand(sum(seg[:5]), sink)
         return before, []
+
+    def sdpa_head_pad(self, op: Operation) -> Rewrite | None:
+        """tt-metal's SDPA needs a head dim of whole tiles (its logical and padded last dims equal):
+        query, key and value zero-padded to whole tiles along it, the result sliced back (HEAD's
+        ScaledDotProductAttentionPadTileDimsRewritePattern; the sequence dims tt-metal pads itself).
+        The scale attribute stays as it is: without one the kernel's default 1/sqrt(D) reads the
+        padded D, as at HEAD."""
+        if len(op.operands) < 3:
+            return None
+        q, k, v, out = (_typed(x) for x in (*op.operands[:3], op.results[0]))
+        if q is None or k is None or v is None or out is None or not q[2]:
+            return None
+        head = q[2][-1]
+        if head % TILE_WIDTH == 0:
+            return None
+        padded = ceil(head / TILE_WIDTH) * TILE_WIDTH
+        before: list[Operation] = []
+        for i, (t, lay, shape) in enumerate((q, k, v)):
+            padding = [0] * (2 * len(shape))
+            padding[-1] = padded - shape[-1]
+            before.append(self.new("ttnn.pad", [op.operands[i]], t, lay, (*shape[:-1], padded),
+                                   {"padding": DenseArrayAttr("i32", tuple(padding)), "value": FloatAttr(0.0, F32),
+                                    "use_multicore": BoolAttr(True)}, op))  # fmt: skip
+            op.set_operand(i, before[-1].results[0])
+        (ot, olay, oshape), r = out, op.results[0]
+        wide = (*oshape[:-1], padded)
+        r.type = self.aliaser.tensor_type(TensorType(wide, ot.element_type), olay.relayout(wide))
+        cut = self.new("ttnn.slice_static", [r], ot, olay, oshape,
+                       {"begins": _i32s((0,) * len(oshape)), "ends": _i32s(oshape), "step": _i32s((1,) * len(oshape))}, op)  # fmt: skip
+        cut.results[0].type = ot
+        r.replace_all_uses_with(cut.results[0], except_in=cut)
+        return before, [cut]
+
+    def decode_mask_heads(self, op: Operation) -> Rewrite | None:
+        """A decode mask [B or 1, 1, 1, Sk] repeated to the query's heads: tt-metal broadcasts its
+        batch but not its heads (tt-metal#39946; HEAD's
+        ScaledDotProductAttentionDecodeBroadcastMaskRewritePattern)."""
+        seg = list(int_values(op.properties.get("operandSegmentSizes")) or ())
+        if len(seg) != 6 or not seg[3]:
+            return None
+        q, mask = _typed(op.operands[0]), _typed(op.operands[3])
+        if q is None or mask is None or len(q[2]) != 4 or len(mask[2]) != 4:
+            return None
+        heads = q[2][2]
+        t, lay, shape = mask
+        if shape[2] != 1 or heads <= 1:
+            return None
+        dims = (1, 1, heads, 1)
+        repeat = self.new("ttnn.repeat", [op.operands[3]], t, lay, (*shape[:2], heads, shape[3]),
+                          {"repeat_dims": DialectAttr("ttnn.shape", "x".join(map(str, dims)))}, op)  # fmt: skip
+        op.set_operand(3, repeat.results[0])
+        return [repeat], []
+
+    def sdpa_decode(self, op: Operation) -> Rewrite | None:
+        """The attention-sink rewrite, then the mask-heads one."""
+        return _chained(op, self.decode_sink, self.decode_mask_heads)
 
     def upsample_bilinear(self, op: Operation) -> Rewrite | None:
         """Bilinear upsample reads whole tiles of channels: pad them to a multiple of 32, slice after."""
@@ -157,6 +242,46 @@ class Decomposer:
         where.results[0].type = ot
         r.replace_all_uses_with(where.results[0], except_in=where)
         return [zero, mask, safe, unsigned], [fill, where]
+
+    def gather_rank1(self, op: Operation) -> Rewrite | None:
+        """tt-metal's gather needs rank >= 2 (tt-metal#45155): a rank-1 input and index gain a leading
+        unit dim, the gather runs on dim + 1 (a negative dim as it is), its result is reshaped back
+        (HEAD's GatherOpRank1RewritePattern)."""
+        x, index, out = _typed(op.operands[0]), _typed(op.operands[1]), _typed(op.results[0])
+        dim = op.properties.get("dim")
+        d = getattr(dim.resolve() if dim is not None else None, "value", None)
+        if x is None or index is None or out is None or len(x[2]) != 1 or not isinstance(d, int):
+            return None
+        before: list[Operation] = []
+        for i, (t, lay, shape), suffix in ((0, x, "_input_reshape"), (1, index, "_index_reshape")):
+            before.append(self.new("ttnn.reshape", [op.operands[i]], t, lay, (1, *shape), {"shape": _i32s((1, *shape))}, op))
+            before[-1].location = suffixed_location(op.location, suffix)
+            op.set_operand(i, before[-1].results[0])
+        op.properties["dim"] = IntegerAttr(d + 1 if d >= 0 else d, SI32)
+        (ot, olay, oshape), r = out, op.results[0]
+        r.type = self.aliaser.tensor_type(TensorType((1, *oshape), ot.element_type), olay.relayout((1, *oshape)))
+        back = self.new("ttnn.reshape", [r], ot, olay, oshape, {"shape": _i32s(oshape)}, op)
+        back.results[0].type = ot
+        r.replace_all_uses_with(back.results[0], except_in=back)
+        op.location = suffixed_location(op.location, "_gather")
+        return before, [back]
+
+    def gather(self, op: Operation) -> Rewrite | None:
+        """The si32-index rewrite, then the rank-1 one on what it leaves."""
+        return _chained(op, self.gather_si32, self.gather_rank1)
+
+    def embedding_weight_4d(self, op: Operation) -> Rewrite | None:
+        """An embedding table of rank > 4 (leading dims all 1) reshaped to [1, 1, rows, width]
+        (HEAD's EmbeddingOpSqueezeWeightRewritePattern)."""
+        typed = _typed(op.operands[1]) if len(op.operands) > 1 else None
+        if typed is None or len(typed[2]) <= 4 or any(d != 1 for d in typed[2][:-2]):
+            return None
+        t, lay, shape = typed
+        four = (1, 1, *shape[-2:])
+        reshape = self.new("ttnn.reshape", [op.operands[1]], t, lay, four, {"shape": _i32s(four)}, op)
+        reshape.location = suffixed_location(op.location, "_reshape")
+        op.set_operand(1, reshape.results[0])
+        return [reshape], []
 
     def sampling_rank2(self, op: Operation) -> Rewrite | None:
         """The sampling kernel reads [1, 1, B, V] values and indices and writes [1, 1, 1, B]."""
@@ -308,6 +433,50 @@ class Decomposer:
             tiled = True
         return (before, []) if before or tiled else None
 
+    def linear_bias(self, op: Operation) -> Rewrite | None:
+        """A linear whose bias tt-metal's fused kernel would add wrong (it broadcasts only row 0 of the
+        bias tile): a matmul of tt-metal's output shape, an add of the bias, a reshape to the
+        linear's shape when the add's differs, then the activation as its own op (HEAD's
+        LinearOpRewritePattern)."""
+        if len(op.operands) < 3:
+            return None
+        a, b, bias, out = (_typed(v) for v in (*op.operands[:3], op.results[0]))
+        if a is None or b is None or bias is None or out is None:
+            return None
+        flags = {k: op.properties.get(k, BoolAttr(False)) for k in ("transpose_a", "transpose_b")}
+        mm = matmul_shape(a[2], _flag(flags["transpose_a"]), b[2], _flag(flags["transpose_b"]))
+        if bias_stays_fused(b[2], bias[2], mm):
+            return None
+        added = broadcast_shape(mm, bias[2])
+        act = op.properties.get("activation")
+        kind = getattr(act.resolve(), "value", None) if act is not None else None
+        if added is None:
+            return None
+        if kind is not None and kind not in LINEAR_ACTIVATIONS:
+            raise ValueError(f"Unsupported activation type in LinearOp decomposition: {kind}")
+        ot, olay, oshape = out
+        mm_props = dict(flags)
+        if "compute_config" in op.properties:
+            mm_props["compute_config"] = op.properties["compute_config"]
+        ops: list[Operation] = []
+
+        def step(name: str, operands: list[Any], shape: tuple[int, ...], props: dict[str, Any], suffix: str) -> None:
+            ops.append(self.new(name, operands, ot, olay, shape, props, op))
+            ops[-1].location = suffixed_location(op.location, f"_decomp_{suffix}")
+
+        step("ttnn.matmul", list(op.operands[:2]), mm, mm_props, "matmul")
+        if "ttcore.weight_dtype" in op.attributes:
+            ops[0].attributes["ttcore.weight_dtype"] = op.attributes["ttcore.weight_dtype"]
+        step("ttnn.add", [ops[0].results[0], op.operands[2]], tuple(added), {}, "add")
+        if tuple(added) != oshape:  # HEAD's reshape to the same shape folds away
+            step("ttnn.reshape", [ops[-1].results[0]], oshape, {"shape": _i32s(oshape)}, "reshape")
+        if kind is not None:
+            step(f"ttnn.{kind}", [ops[-1].results[0]], oshape, {}, kind)
+        ops[-1].results[0].type = op.results[0].type
+        op.results[0].replace_all_uses_with(ops[-1].results[0])
+        op.drop_all_references()
+        return ops, None
+
     def rewrite(self, op: Operation) -> Rewrite | None:
         """The decomposition of `op`, None when it needs none."""
         rule = RULES.get(op.name)
@@ -315,15 +484,18 @@ class Decomposer:
 
 
 RULES: dict[str, Callable[[Decomposer, Operation], Rewrite | None]] = {
-    "ttnn.scaled_dot_product_attention_decode": Decomposer.decode_sink,
+    "ttnn.scaled_dot_product_attention_decode": Decomposer.sdpa_decode,
+    "ttnn.scaled_dot_product_attention": Decomposer.sdpa_head_pad,
     "ttnn.upsample": Decomposer.upsample_bilinear,
-    "ttnn.gather": Decomposer.gather_si32,
+    "ttnn.gather": Decomposer.gather,
     "ttnn.sampling": Decomposer.sampling_rank2,
+    "ttnn.embedding": Decomposer.embedding_weight_4d,
     "ttnn.prod": Decomposer.integer_prod,
     "ttnn.all_gather": Decomposer.all_gather_1d,
     "ttnn.fill_cache": Decomposer.fill_cache_pad,
     "ttnn.paged_fill_cache": Decomposer.fill_cache_pad,
     "ttnn.slice_static": Decomposer.slice_static_l1,
+    "ttnn.linear": Decomposer.linear_bias,
     "ttnn.conv1d": Decomposer.conv_host_weights,
     "ttnn.conv2d": Decomposer.conv_host_weights,
     "ttnn.conv_transpose2d": Decomposer.conv_host_weights,

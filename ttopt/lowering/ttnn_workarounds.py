@@ -36,6 +36,8 @@ row-major, TILE tiled:
 | `group_norm` | input bf16, weight and bias RM bf16 | bf16 |
 | `dropout` | bf16 | bf16 |
 | `scaled_dot_product_attention`, `scaled_dot_product_attention_decode` | query, key, value, mask bf16 | bf16 |
+| `sdpa_fw` (optimization level 0 only) | query, key, value, mask bf16 | output bf16, intermediates f32 |
+| `sdpa_bw` | gradient, forward output, query, key, value, mask bf16; intermediates f32 | bf16 |
 | `flash_mla_prefill` | query, key, value bf16 unless bf16 / bfp_bf8 / bfp_bf4; the mask likewise | as the query |
 | `update_cache` | si32 update index -> ui32 | |
 | `paged_update_cache`, `paged_fill_cache` | index / page table / batch index RM | |
@@ -49,7 +51,8 @@ row-major, TILE tiled:
 
 At `ttnn-optimization-level` 1 and 2 the optimizer picks page layouts, so only the ops tt-mlir
 lists (LAYOUTS_WITH_OPTIMIZER: embedding, sampling, sparse_matmul, conv3d, ...) keep their page-layout
-changes there; the data-type changes apply at every level (tt-mlir's op-model validation makes
+changes there; the data-type changes apply at every level (but for `sdpa_fw`, which HEAD leaves to
+its optimizer altogether) (tt-mlir's op-model validation makes
 the same casts after its optimizer, which ttopt, without an op model, cannot ask).
 
 Only device tensors change (host tensors, such as conv weights, are prepared by their op; the
@@ -342,6 +345,19 @@ def _sdpa(op: Operation) -> Workaround:
     return ins, [BF16]
 
 
+def _sdpa_fw(op: Operation) -> Workaround:
+    """The ttml forward kernel: query, key, value, mask and output bf16, log-sum-exp intermediates f32."""
+    return [BF16] * len(op.operands), [BF16, F32]
+
+
+def _sdpa_bw(op: Operation) -> Workaround:
+    """The ttml backward kernel: gradient, forward output, query, key, value, mask and the three
+    gradients bf16, the log-sum-exp intermediates (operand 5) f32."""
+    ins: list[Target] = [BF16] * len(op.operands)
+    ins[5] = F32
+    return ins, [BF16] * 3
+
+
 def _sdpa_decode(op: Operation) -> Workaround:
     """Query, key, value and mask bf16 (operands: q, k, v, mask?, cur_pos?, sink?)."""
     seg = list(int_values(op.properties.get("operandSegmentSizes")) or (1, 1, 1, 0, 0, 0))
@@ -385,7 +401,7 @@ WORKAROUNDS: dict[str, Callable[[Operation], Workaround]] = {
     "ttnn.sampling": _sampling, "ttnn.paged_update_cache": _paged_cache, "ttnn.paged_fill_cache": _paged_cache,
     "ttnn.paged_flash_multi_latent_attention_decode": _paged_mla_decode, "ttnn.topk_router_gpt": _topk_router_gpt,
     "ttnn.paged_scaled_dot_product_attention_decode": _paged_sdpa_decode,
-    "ttnn.chunked_scaled_dot_product_attention": _chunked_sdpa,
+    "ttnn.chunked_scaled_dot_product_attention": _chunked_sdpa, "ttnn.sdpa_fw": _sdpa_fw, "ttnn.sdpa_bw": _sdpa_bw,
     **{f"ttnn.{n}": _moe_ccl for n in ("all_to_all_dispatch", "all_to_all_combine", "moe_expert_token_remap")},
     "ttnn.all_to_all_dispatch_metadata": _dispatch_metadata,
 }  # fmt: skip
@@ -398,6 +414,11 @@ LAYOUTS_WITH_OPTIMIZER = frozenset(f"ttnn.{n}" for n in (
     "scaled_dot_product_attention_decode", "prepare_moe_compute_w0w1_weights", "prepare_moe_compute_w2_weights",
     "moe_compute", "conv3d", "sampling", "all_to_all_dispatch", "all_to_all_dispatch_metadata", "all_to_all_combine",
     "moe_expert_token_remap", "sparse_matmul", "sdpa_bw"))  # fmt: skip
+
+# Ops whose workarounds, data types too, apply only at optimization level 0: tt-mlir leaves them to
+# its optimizer (not in enabledOpsForWorkaroundWithOptimizer), and ttopt's conversion already
+# types them for their kernels (ttnn_sdpa_training.py), so only hand-written TTNN reaches the rule.
+UNOPTIMIZED_ONLY = frozenset({"ttnn.sdpa_fw"})
 
 
 class _Caster:
@@ -475,7 +496,7 @@ def _target(target: Target, layouts: bool) -> To:
 
 def _apply(op: Operation, caster: _Caster, before: list[Operation], after: list[Operation], level: int) -> bool:
     rule = WORKAROUNDS.get(op.name)
-    if rule is None:
+    if rule is None or (level and op.name in UNOPTIMIZED_ONLY):
         return False
     ins, outs = rule(op)
     layouts = level == 0 or op.name in LAYOUTS_WITH_OPTIMIZER
@@ -564,7 +585,10 @@ def _decomposed(module: Module, block: Any, caster: _Caster, count: Callable[[Op
     decomposer = Decomposer(caster.aliaser, device, lambda: caster.chip().l1_per_core)  # L1 above the reserved base
     out: list[Operation] = []
     for op in block.ops:
-        rewrite = decomposer.rewrite(op)
+        try:
+            rewrite = decomposer.rewrite(op)
+        except ValueError as e:
+            raise Diagnostic(f"'{op.name}' op {e}", op_position(module.source, op)) from None
         if rewrite is None:
             out.append(op)
             continue
@@ -585,7 +609,7 @@ class TTNNWorkaround(Pass):
     summary = "TTNN workarounds: to_tensor_spec data-type and page-layout changes around ops whose tt-metal kernels take fewer (tanh, embedding, pooling, argmax, conv, ...)"
 
     ttnn_enable_layout_workaround_pass: bool = option(True, "Apply the operand workarounds (data types and page layouts of operands and results)")
-    ttnn_enable_decomposition_workaround_pass: bool = option(True, "Apply the decomposition workarounds (decode attention sink, bilinear upsample pad, si32 gather, rank-2 sampling, cache-fill pad, integer prod, rank-1 all_gather, slice past L1, conv weight and bias to the host, Blackhole paged SDPA decode program config)")
+    ttnn_enable_decomposition_workaround_pass: bool = option(True, "Apply the decomposition workarounds (decode attention sink, decode mask heads, SDPA head dim padded to tiles, bilinear upsample pad, si32 gather, rank-1 gather, embedding table of rank > 4, rank-2 sampling, cache-fill pad, integer prod, rank-1 all_gather, slice past L1, conv weight and bias to the host, linear with a non-row bias, Blackhole paged SDPA decode program config)")
     ttnn_optimization_level: int = option(0, "The pipeline's optimization level: from 1 the optimizer picks page layouts, so only the ops tt-mlir lists get page-layout workarounds")
 
     def run(self, module: Module, ctx: PassContext) -> None:
