@@ -30,7 +30,7 @@ ops are TTNN ops like any other: the operand workarounds then apply to them too.
 
 from __future__ import annotations
 
-from math import ceil
+from math import ceil, sqrt
 from typing import Any, Callable
 
 from ttopt.device.tensor import element_dtype
@@ -142,8 +142,8 @@ class Decomposer:
         """tt-metal's SDPA needs a head dim of whole tiles (its logical and padded last dims equal):
         query, key and value zero-padded to whole tiles along it, the result sliced back (HEAD's
         ScaledDotProductAttentionPadTileDimsRewritePattern; the sequence dims tt-metal pads itself).
-        The scale attribute stays as it is: without one the kernel's default 1/sqrt(D) reads the
-        padded D, as at HEAD."""
+        Without a scale attribute the op gets the unpadded one, 1/sqrt(D): the kernel's default
+        would read the padded D (HEAD leaves it unset, and so scales by the padded D)."""
         if len(op.operands) < 3:
             return None
         q, k, v, out = (_typed(x) for x in (*op.operands[:3], op.results[0]))
@@ -161,6 +161,9 @@ class Decomposer:
                                    {"padding": DenseArrayAttr("i32", tuple(padding)), "value": FloatAttr(0.0, F32),
                                     "use_multicore": BoolAttr(True)}, op))  # fmt: skip
             op.set_operand(i, before[-1].results[0])
+        if op.properties.get("scale") is None:
+            op.properties["scale"] = FloatAttr(1.0 / sqrt(head), F32)
+            op.properties = dict(sorted(op.properties.items()))
         (ot, olay, oshape), r = out, op.results[0]
         wide = (*oshape[:-1], padded)
         r.type = self.aliaser.tensor_type(TensorType(wide, ot.element_type), olay.relayout(wide))
