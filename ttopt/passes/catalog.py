@@ -440,7 +440,7 @@ OPTIONS: dict[str, tuple[OptionSpec, ...]] = {
     ),
     'ttnn-workaround': (
         OptionSpec('ttnn-enable-layout-workaround-pass', 'ttnn_enable_layout_workaround_pass', bool, True, 'Apply the operand workarounds (data types and page layouts of operands and results)', None, False, False),
-        OptionSpec('ttnn-enable-decomposition-workaround-pass', 'ttnn_enable_decomposition_workaround_pass', bool, True, 'Apply the decomposition workarounds (decode attention sink, bilinear upsample pad, si32 gather, rank-2 sampling, cache-fill pad, integer prod, rank-1 all_gather, slice past L1, conv weight and bias to the host, Blackhole paged SDPA decode program config)', None, False, False),
+        OptionSpec('ttnn-enable-decomposition-workaround-pass', 'ttnn_enable_decomposition_workaround_pass', bool, True, 'Apply the decomposition workarounds (decode attention sink, decode mask heads, SDPA head dim padded to tiles, bilinear upsample pad, si32 gather, rank-1 gather, embedding table of rank > 4, rank-2 sampling, cache-fill pad, integer prod, rank-1 all_gather, slice past L1, conv weight and bias to the host, linear with a non-row bias, Blackhole paged SDPA decode program config)', None, False, False),
         OptionSpec('ttnn-optimization-level', 'ttnn_optimization_level', int, 0, "The pipeline's optimization level: from 1 the optimizer picks page layouts, so only the ops tt-mlir lists get page-layout workarounds", None, False, False),
     ),
     'update-global-to-local-shapes': (),

@@ -24,14 +24,15 @@ func.func @split_qkv(%arg0: tensor<1x174x648xf32>) -> (tensor<1x4x174x54xf32>, t
 }
 
 // topk_router_gpt: k rounded up to a multiple of 8, both results sliced back; the kernel writes
-// them row-major in L1 (HEAD's workaround), tiled and moved to DRAM after it.
+// them row-major in L1 (HEAD's workaround), tiled and moved to DRAM after it (the last result's
+// conversion first, as HEAD puts each right after the op).
 // CHECK-LABEL: func.func @router
 // CHECK: %[[I:[a-z_0-9]+]], %[[W:[a-z_0-9]+]] = "ttnn.topk_router_gpt"(%arg0, %arg1, %arg2) <{k = 8 : i32, num_experts = 128 : i32}>
 // CHECK-SAME: -> (tensor<32x8xui16, #[[IL1:ttnn_layout[0-9]*]]>, tensor<32x8xbf16, #[[WL1:ttnn_layout[0-9]*]]>)
-// CHECK: %[[IT:.*]] = "ttnn.to_layout"(%[[I]])
-// CHECK: %[[ID:.*]] = "ttnn.to_memory_config"(%[[IT]])
 // CHECK: %[[WT:.*]] = "ttnn.to_layout"(%[[W]])
 // CHECK: %[[WD:.*]] = "ttnn.to_memory_config"(%[[WT]])
+// CHECK: %[[IT:.*]] = "ttnn.to_layout"(%[[I]])
+// CHECK: %[[ID:.*]] = "ttnn.to_memory_config"(%[[IT]])
 // CHECK: "ttnn.slice_static"(%[[ID]]) <{begins = [0 : i32, 0 : i32], ends = [32 : i32, 4 : i32]
 // CHECK: "ttnn.slice_static"(%[[WD]]) <{begins = [0 : i32, 0 : i32], ends = [32 : i32, 4 : i32]
 func.func @router(%arg0: tensor<32x64xbf16>, %arg1: tensor<64x128xbf16>, %arg2: tensor<32x128xbf16>) -> (tensor<32x4xui16>, tensor<32x4xbf16>) {
