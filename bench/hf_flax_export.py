@@ -329,47 +329,38 @@ def gpt2_lm_head() -> Any:
     return (lambda p, ids, am: m(ids, am, params=p).logits), (m.params, _ids(), _mask())
 
 
+def _encoder_decoder_step(m: Any, encoder_input: Any, positions: bool = True) -> Any:
+    """One decoder step of encoder-decoder model `m` with its self-attention cache and the encoder's
+    output (decoder position ids as an argument when the model takes them)."""
+    enc = m.encode(encoder_input, params=m.params)
+    cache = _filled(m.init_cache(1, MAX_LEN, enc))
+
+    def step(p: Any, c: Any, h: Any, ids: Any, dm: Any, *pos: Any) -> Any:
+        extra = {"decoder_position_ids": pos[0]} if pos else {}
+        out = m.decode(ids, (h,), decoder_attention_mask=dm, past_key_values=c, params=p, **extra)
+        return out.last_hidden_state, out.past_key_values
+
+    args = (m.params, cache, enc.last_hidden_state, _ids(1, 1), _decode_mask())
+    return step, (*args, jnp.asarray([[FILLED]], jnp.int32)) if positions else args
+
+
 @model("bart_decode")
 def bart_decode() -> Any:
     """One decoder step of BART with its self-attention cache and the encoder's output."""
-    m = _make(tf.FlaxBartModel, tf.BartConfig(**SEQ2SEQ))
-    enc = m.encode(_ids(1), params=m.params)
-    cache = _filled(m.init_cache(1, MAX_LEN, enc))
-
-    def step(p: Any, c: Any, h: Any, ids: Any, dm: Any, pos: Any) -> Any:
-        out = m.decode(ids, (h,), decoder_attention_mask=dm, decoder_position_ids=pos, past_key_values=c, params=p)
-        return out.last_hidden_state, out.past_key_values
-
-    return step, (m.params, cache, enc.last_hidden_state, _ids(1, 1), _decode_mask(), jnp.asarray([[FILLED]], jnp.int32))
+    return _encoder_decoder_step(_make(tf.FlaxBartModel, tf.BartConfig(**SEQ2SEQ)), _ids(1))
 
 
 @model("t5_decode")
 def t5_decode() -> Any:
     """One decoder step of T5 with its self-attention cache and the encoder's output."""
     cfg = tf.T5Config(d_model=64, d_kv=16, d_ff=128, num_layers=2, num_heads=4, vocab_size=VOCAB, decoder_start_token_id=0)
-    m = _make(tf.FlaxT5Model, cfg)
-    enc = m.encode(_ids(1), params=m.params)
-    cache = _filled(m.init_cache(1, MAX_LEN, enc))
-
-    def step(p: Any, c: Any, h: Any, ids: Any, dm: Any) -> Any:
-        out = m.decode(ids, (h,), decoder_attention_mask=dm, past_key_values=c, params=p)
-        return out.last_hidden_state, out.past_key_values
-
-    return step, (m.params, cache, enc.last_hidden_state, _ids(1, 1), _decode_mask())
+    return _encoder_decoder_step(_make(tf.FlaxT5Model, cfg), _ids(1), positions=False)
 
 
 @model("whisper_decode")
 def whisper_decode() -> Any:
     """One decoder step of Whisper with its self-attention cache and the encoder's output."""
-    m = _make(tf.FlaxWhisperModel, _whisper_config())
-    enc = m.encode(_image((1, 16, 32)), params=m.params)
-    cache = _filled(m.init_cache(1, MAX_LEN, enc))
-
-    def step(p: Any, c: Any, h: Any, ids: Any, dm: Any, pos: Any) -> Any:
-        out = m.decode(ids, (h,), decoder_attention_mask=dm, decoder_position_ids=pos, past_key_values=c, params=p)
-        return out.last_hidden_state, out.past_key_values
-
-    return step, (m.params, cache, enc.last_hidden_state, _ids(1, 1), _decode_mask(), jnp.asarray([[FILLED]], jnp.int32))
+    return _encoder_decoder_step(_make(tf.FlaxWhisperModel, _whisper_config()), _image((1, 16, 32)))
 
 
 @model("llama_decode_batch2")
