@@ -43,6 +43,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ttopt.dialects.ttnn_device import GET_DEVICE as DEVICE
+from ttopt.dialects.ttnn_device import new_device
 from ttopt.ir.attributes import BoolAttr, DenseArrayAttr, DialectAttr, IntegerAttr, StringAttr, SymbolRefAttr, TypeAttr
 from ttopt.ir.diagnostics import Diagnostic, op_position
 from ttopt.ir.operation import Block, Operation, Region
@@ -59,7 +61,6 @@ if TYPE_CHECKING:
 
 FUNCTION_TYPE = "tt.function_type"
 KV_CACHE = "ttcore.kv_cache"
-DEVICE = "ttnn.get_device"
 TRACE_OP = "ttnn.capture_or_execute_trace"
 # TTNNOps.td's ops with TTCore_CreationOpTrait: recreated on every call, never traced.
 CREATION_OPS = frozenset({"ttnn.empty", "ttnn.zeros", "ttnn.ones", "ttnn.full", "ttnn.constant", "ttnn.arange", "ttnn.rand",
@@ -314,17 +315,6 @@ def _describe(func: Any, v: Any) -> str:
         return f"argument {v.index} ({_argument_type(func, v.index)}{f' {name!r}' if name else ''})"
     callee = p.properties.get("callee")
     return f"the result of '{p.name}'" + (f" ({callee.print()})" if isinstance(callee, SymbolRefAttr) else "")
-
-
-def new_device(module: Module) -> Operation:
-    """A `ttnn.get_device` of the module's mesh (1x1 without `ttcore.meshes`), not yet in a block."""
-    from ttopt.lowering.ttir_to_ttnn import DEVICE as DEVICE_TYPE
-
-    attr = module.op.attributes.get("ttcore.meshes")
-    typed = getattr(attr.resolve(), "typed", None) if attr is not None else None
-    meshes = getattr(typed, "meshes", ()) if typed is not None else ()
-    mesh = "x".join(map(str, meshes[0].shape if meshes else (1, 1)))
-    return Operation(DEVICE, [], [DEVICE_TYPE], properties={"mesh_shape": DialectAttr("ttnn", f"mesh_shape {mesh}")})
 
 
 def get_or_insert_device(module: Module, block: Block) -> Any:

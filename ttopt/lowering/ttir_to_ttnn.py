@@ -34,13 +34,14 @@ from typing import TYPE_CHECKING, Any, Callable
 from ttopt.device.tensor import element_dtype
 from ttopt.dialects.errors import AttrError
 from ttopt.dialects.ttir import BINARY, UNARY, inputs
+from ttopt.dialects.ttnn_device import DEVICE_TYPE as DEVICE
 from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
 from ttopt.ir.attributes import ArrayAttr, BoolAttr, DenseArrayAttr, DenseElementsAttr, DialectAttr, FloatAttr, IntegerAttr
 from ttopt.ir.diagnostics import Diagnostic, op_position
 from ttopt.ir.opdef import OP_DEFS
 from ttopt.ir.operation import Block, Operation
 from ttopt.ir.properties import int_values, props
-from ttopt.ir.types import OpaqueType, ScalarType, TensorType, static_shape
+from ttopt.ir.types import ScalarType, TensorType, static_shape
 from ttopt.lowering.dense_values import DenseValueError, mlir_spelled_body, narrow_value, narrowed_body, splat_fill_value
 from ttopt.lowering.function_types import is_cpu_declaration, is_hoisted_call, through_const_eval
 from ttopt.lowering.mlir_floats import mlir_float_attr
@@ -84,7 +85,6 @@ if TYPE_CHECKING:
 
 SI32, I32, SI64, F32 = ScalarType("si32"), ScalarType("i32"), ScalarType("si64"), ScalarType("f32")
 SI8 = ScalarType("si8")
-DEVICE = OpaqueType("!ttnn.device", "ttnn.device")
 RENAMED = {"div": "divide", "pow": "pow_tensor"}
 # TTIR ops HEAD's TTIRToTTNN has no pattern for and its TTNN dialect no op: TTIRToD2M alone lowers them.
 D2M_ONLY = frozenset({"exp2", "frac", "trunc", "signbit", "softsign", "selu", "right_shift", "rearrange"})

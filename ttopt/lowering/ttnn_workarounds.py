@@ -75,13 +75,13 @@ from ttopt.device.device import Device, DeviceError, from_module_desc, preset
 from ttopt.device.tensor import element_dtype
 from ttopt.dialects.ttcore_attrs import DataType
 from ttopt.dialects.ttnn import BINARY
+from ttopt.dialects.ttnn_device import new_device
 from ttopt.dialects.ttnn_layout import BufferType, TensorMemoryLayout, TTNNLayoutAttr
 from ttopt.ir.diagnostics import Diagnostic, op_position
 from ttopt.ir.operation import Operation
 from ttopt.ir.properties import int_values
 from ttopt.ir.types import TensorType
 from ttopt.lowering.sdpa_decode_program_config import PAGED_SDPA_DECODE, set_program_configs
-from ttopt.lowering.trace import new_device
 from ttopt.lowering.ttnn_workaround_decompositions import Decomposer
 from ttopt.optimizer.analyses import current_layout
 from ttopt.optimizer.rewrite import LayoutAliaser, update_function_type

@@ -15,10 +15,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ttopt.dialects.ttnn_device import GET_DEVICE, new_device
 from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
-from ttopt.ir.attributes import DialectAttr
 from ttopt.ir.operation import Operation
-from ttopt.ir.types import OpaqueType, TensorType
+from ttopt.ir.types import TensorType
 from ttopt.optimizer.analyses import ranked_shape
 from ttopt.optimizer.memory_move import conversion_ops
 from ttopt.optimizer.rewrite import LayoutAliaser
@@ -30,7 +30,6 @@ if TYPE_CHECKING:
     from ttopt.passes.context import PassContext
 
 TO_TENSOR_SPEC = "ttnn.to_tensor_spec"
-DEVICE_TYPE = OpaqueType("!ttnn.device", "ttnn.device")
 
 
 def _layout(t: Any) -> TTNNLayoutAttr | None:
@@ -114,13 +113,9 @@ def _host_crossing(module: Module, block: Any, out: list[Any], op: Any, src: TTN
 
 def _device(module: Module, block: Any, out: list[Any]) -> Any:
     """The block's `ttnn.get_device` result (one put at the start of `out` when there is none)."""
-    found = next((o for o in [*out, *block.ops] if o.name == "ttnn.get_device" and not o.operands), None)
+    found = next((o for o in [*out, *block.ops] if o.name == GET_DEVICE and not o.operands), None)
     if found is None:
-        attr = module.op.attributes.get("ttcore.meshes")
-        typed = getattr(attr.resolve(), "typed", None) if attr is not None else None
-        meshes = getattr(typed, "meshes", ()) if typed is not None else ()
-        mesh = "x".join(map(str, meshes[0].shape if meshes else (1, 1)))
-        found = Operation("ttnn.get_device", [], [DEVICE_TYPE], properties={"mesh_shape": DialectAttr("ttnn", f"mesh_shape {mesh}")})
+        found = new_device(module)
         found.parent = block
         out.insert(0, found)
     return found.results[0]

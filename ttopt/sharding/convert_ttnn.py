@@ -18,10 +18,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ttopt.dialects.ttnn_device import DEVICE_TYPE as DEVICE
 from ttopt.ir.attributes import ArrayAttr, DialectAttr, IntegerAttr
 from ttopt.ir.diagnostics import Diagnostic, op_position
 from ttopt.ir.operation import Operation
-from ttopt.ir.types import OpaqueType, ScalarType, TensorType
+from ttopt.ir.types import ScalarType, TensorType
 from ttopt.passes.base import Pass, option
 from ttopt.passes.registry import register_pass
 from ttopt.sharding.convert_ttir import refresh_function_type
@@ -37,7 +38,6 @@ if TYPE_CHECKING:
 RULES = {**COLLECTIVE_RULES, **MESH_SHARD_RULES, **POINT_TO_POINT_RULES}
 CONVERTED = frozenset(f"ttir.{name}" for name in RULES)
 WITH_LINKS = frozenset({"ttnn.all_gather", "ttnn.reduce_scatter", "ttnn.all_reduce", "ttnn.all_reduce_async"})
-DEVICE = OpaqueType("!ttnn.device", "ttnn.device")
 I32, UI32 = ScalarType("i32"), ScalarType("ui32")
 
 

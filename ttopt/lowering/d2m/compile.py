@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ttopt.dialects.ttnn_device import DEVICE_TYPE as K_DEVICE
 from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
 from ttopt.ir.attributes import DenseArrayAttr, DialectAttr, StringAttr, TypeAttr
 from ttopt.ir.diagnostics import Diagnostic, op_position
@@ -269,9 +270,7 @@ def _l1_shard_bytes(t: TensorType, worker: tuple[int, int]) -> int:
     return (rows // gy) * (dims[-1] // gx) * _page(_layout(t))[1]
 
 
-from ttopt.ir.types import OpaqueType  # noqa: E402
 
-K_DEVICE = OpaqueType("!ttnn.device", "ttnn.device")
 
 
 def compile_module(module: Module, fusion: bool = True) -> int:

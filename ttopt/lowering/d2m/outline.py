@@ -16,10 +16,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ttopt.dialects.ttnn_device import DEVICE_TYPE as DEVICE
 from ttopt.ir.attributes import DenseArrayAttr, DialectAttr, StringAttr, SymbolRefAttr, TypeAttr
 from ttopt.ir.operation import Block, Operation, Region
 from ttopt.ir.rewriter import rebuild_block
-from ttopt.ir.types import FunctionType, OpaqueType
+from ttopt.ir.types import FunctionType
 from ttopt.passes.base import Pass
 from ttopt.passes.registry import register_pass
 
@@ -40,7 +41,6 @@ FUSIBLE_BINARY = frozenset({
 })  # fmt: skip
 FUSIBLE = frozenset(f"ttnn.{n}" for n in FUSIBLE_UNARY | FUSIBLE_BINARY | {"clamp_tensor"})
 SUBGRAPH_PREFIX = "d2m_subgraph_"
-DEVICE = OpaqueType("!ttnn.device", "ttnn.device")
 
 
 def is_fusible(op: Any) -> bool:
