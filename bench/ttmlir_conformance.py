@@ -1,6 +1,6 @@
 """tt-mlir conformance: tt-mlir's own lit tests, run through ttopt, checked by LLVM FileCheck.
 
-    python bench/ttmlir_conformance.py [--suite stablehlo-to-ttir|backend|optimizer|ttir-fusing|ttir-canonicalize|ttir-to-ttnn|ttnn-passes]
+    python bench/ttmlir_conformance.py [--suite stablehlo-to-ttir|backend|optimizer|ttir-fusing|ttir-canonicalize|ttir-transforms|ttir-to-ttnn|ttnn-passes]
                                        [--mirror DIR] [--commit REV] [--only SUBSTRING] [--show N] [--check]
 
 Suites: `stablehlo-to-ttir` (test/ttmlir/Conversion/StableHLOToTTIR), `backend` (every file under
@@ -10,7 +10,9 @@ ttnn_fusing/, where HEAD keeps the TTNN fusing tests), `ttir-to-ttnn`
 (test/ttmlir/Conversion/TTIRToTTNN), `ttnn-passes` (the standalone TTNN transforms ttopt has:
 test/ttmlir/Dialect/TTNN/{set_compute_kernel_config,kv_cache_conversion,weight_conversion,dispatch_d2m,
 Transforms/Workarounds}), `ttir-fusing` (test/ttmlir/Dialect/TTIR/fusing) and `ttir-canonicalize`
-(test/ttmlir/Dialect/TTIR/canonicalize: tt-mlir's TTIR folders and canonicalization patterns). In every suite but stablehlo-to-ttir, `%system_desc_path%` (the system desc
+(test/ttmlir/Dialect/TTIR/canonicalize: tt-mlir's TTIR folders and canonicalization patterns),
+`ttir-transforms` (test/ttmlir/Dialect/TTIR/{Transforms,propagate_weight_dtype,flatten_sliding_window.mlir}:
+the RUN lines of the standalone TTIR transforms ttopt has). In every suite but stablehlo-to-ttir, `%system_desc_path%` (the system desc
 tt-mlir's lit config queries from the machine's device) stands for ttopt's n150 preset outside
 multi-chip directories (n300, llmbox, tg, ...), and RUN lines that only serialize or execute the
 output (`ttmlir-translate --ttnn-to-flatbuffer`, `ttrt`) are skipped: they check nothing about
@@ -102,6 +104,11 @@ BACKEND_PASSES = frozenset({"ttir-to-ttnn-backend-pipeline", "ttir-to-ttnn-commo
 # tt-mlir's standalone TTNN transforms that ttopt has as passes of its own.
 TTNN_TRANSFORMS = frozenset({"ttnn-set-compute-kernel-config", "ttnn-workaround", "ttnn-weight-dtype-conversion",
                              "ttnn-kv-cache-dtype-conversion", "ttnn-create-d2m-subgraphs"})  # fmt: skip
+# tt-mlir's standalone TTIR transforms that ttopt has as passes of its own.
+TTIR_TRANSFORMS = frozenset({"ttir-erase-inverse-ops", "ttir-explicate-tms", "ttir-flatten-sliding-window",
+                             "ttir-propagate-weight-dtype", "ttir-fold-full-to-scalar",
+                             "ttir-consolidate-static-cache-updates", "ttir-infer-kv-cache-argument-types",
+                             "ttir-quant-dequant-conversion"})  # fmt: skip
 BACKEND_OUTSIDE = {
     "ttnn-common-to-emitc-pipeline": "tt-mlir's TTNN -> EmitC (C++) lowering (not in ttopt)",
     "ttnn-common-to-emitpy-pipeline": "tt-mlir's TTNN -> EmitPy lowering (not in ttopt)",
@@ -206,6 +213,18 @@ SUITES = {
         BACKEND_PASSES,
         BACKEND_OUTSIDE,
         ROOT / "bench" / "ttmlir_ttir_canonicalize_known_differences.txt",
+        system_desc="n150",
+        skips=SERIALIZATION,
+    ),
+    "ttir-transforms": Suite(
+        "ttir-transforms",
+        ("test/ttmlir/Dialect/TTIR/Transforms", "test/ttmlir/Dialect/TTIR/propagate_weight_dtype",
+         "test/ttmlir/Dialect/TTIR/flatten_sliding_window.mlir"),
+        BACKEND_PASSES | TTIR_TRANSFORMS | {"ttir-fusing", "ttir-to-ttir-decomposition"},
+        BACKEND_OUTSIDE,
+        ROOT / "bench" / "ttmlir_ttir_transforms_known_differences.txt",
+        selects="--(" + "|".join(sorted(TTIR_TRANSFORMS)) + ")",
+        depth=1,
         system_desc="n150",
         skips=SERIALIZATION,
     ),
