@@ -31,6 +31,7 @@ register_dialect_ops(OP_NAMES)
 
 TYPED_ATTR_MODULES.update({
     "ttcore": ["ttopt.dialects.ttcore_attrs"],
+    "ttir": ["ttopt.dialects.ttir_attrs"],
     "ttnn": ["ttopt.dialects.ttnn_attrs", "ttopt.dialects.ttnn_layout"],
     "sdy": ["ttopt.dialects.sdy_attrs"],
     "stablehlo": ["ttopt.dialects.stablehlo_attrs"],

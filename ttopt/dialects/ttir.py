@@ -14,7 +14,9 @@ from dataclasses import replace
 from math import prod
 from typing import Any
 
+from ttopt.dialects.errors import AttrError
 from ttopt.dialects.format_base import NullaryFormat
+from ttopt.dialects.ttir_attrs import flattened_compat_info
 from ttopt.ir.opdef import OP_DEFS, PURE, OpDef, register, register_properties, register_verifiers
 from ttopt.ir.properties import Prop, props
 from ttopt.ir.types import TensorType, static_shape
@@ -43,6 +45,10 @@ def _opt(name: str, kind: str = "attr", default: object = None) -> Prop:
 
 _REDUCE = (Prop("keep_dim", "bool"), _opt("dim_arg", "ints"))
 _CONV = (Prop("stride", "attr"), Prop("padding", "attr"), Prop("dilation", "attr"), Prop("groups", "int"))
+# A sliding-window op's `#ttir<flattened_compat ...>` (dialects/ttir_attrs.py): present once
+# ttir-flatten-sliding-window has flattened its NHWC tensors to 1x1x(N*H*W)xC.
+_FLAT = _opt("flattened_compat_info", "enum:ttir.flattened_compat")
+_LAYOUT_2D = (_opt("batch_dim", "int", 0), _opt("height_dim", "int", 1), _opt("width_dim", "int", 2), _opt("channel_dim", "int", 3))
 
 # op -> (tensor operands as (min, max), declared properties); +1 operand for the DPS output.
 OPS: dict[str, tuple[tuple[int, int], tuple[Prop, ...]]] = {
@@ -56,10 +62,8 @@ OPS: dict[str, tuple[tuple[int, int], tuple[Prop, ...]]] = {
     "linear": ((2, 3), (_opt("transpose_a", "bool", False), _opt("transpose_b", "bool", False))),
     "dot_general": ((2, 2), (Prop("batch_dims_lhs", "ints"), Prop("contract_dims_lhs", "ints"),
                              Prop("batch_dims_rhs", "ints"), Prop("contract_dims_rhs", "ints"))),  # fmt: skip
-    "conv2d": ((2, 3), _CONV + (_opt("batch_dim", "int", 0), _opt("height_dim", "int", 1),
-                                _opt("width_dim", "int", 2), _opt("channel_dim", "int", 3),
-                                _opt("flattened_compat_info"))),  # fmt: skip
-    "conv_transpose2d": ((2, 3), _CONV + (_opt("output_padding"),)),
+    "conv2d": ((2, 3), (*_CONV, *_LAYOUT_2D, _FLAT)),
+    "conv_transpose2d": ((2, 3), (*_CONV, _opt("output_padding"), *_LAYOUT_2D, _FLAT)),
     # HEAD's conv3d has no dilation; its layout dims and padding mode default.
     "conv3d": ((2, 3), (Prop("stride", "attr"), Prop("padding", "attr"), _opt("dilation"), Prop("groups", "int"),
                         *(_opt(d, "int", i) for i, d in enumerate(("batch_dim", "depth_dim", "height_dim", "width_dim", "channel_dim"))),
@@ -109,8 +113,7 @@ OPS: dict[str, tuple[tuple[int, int], tuple[Prop, ...]]] = {
 
 # Indexing, scan, pooling and padding ops as the StableHLO gather / scatter / reduce_window / pad /
 # dynamic_slice lowerings write them (TTIROps.td's operands and attribute spellings).
-_POOL = (Prop("kernel"), Prop("stride"), Prop("dilation"), Prop("padding"), _opt("ceil_mode", "bool", False),
-         _opt("flattened_compat_info"))  # fmt: skip
+_POOL = (Prop("kernel"), Prop("stride"), Prop("dilation"), Prop("padding"), _opt("ceil_mode", "bool", False), _FLAT)
 INDEXING_OPS: dict[str, tuple[tuple[int, int], tuple[Prop, ...]]] = {
     "embedding_backward": ((3, 3), ()),
     "gather": ((2, 2), (Prop("dim", "int"),)),
@@ -133,8 +136,10 @@ register(
     OpDef("ttir.empty", operands=0, results=1, format=NullaryFormat()),
 )
 register_properties({f"ttir.{name}": declared for name, (_, declared) in OPS.items() if declared})
-# Two results (values, indices) and their two destination-passing `ttir.empty` outputs.
-register(OpDef("ttir.max_pool2d_with_indices", operands=(1, 3), results=2, traits=_P, props=_POOL))
+# Two results and their two destination-passing `ttir.empty` outputs; MLIR prints the results with
+# their ODS names (`%result, %result_indices`).
+register(OpDef("ttir.max_pool2d_with_indices", operands=(1, 3), results=2, traits=_P, props=_POOL,
+               result_name=lambda op: ["result", "result_indices"]))  # fmt: skip
 
 
 # -- shape checks --------------------------------------------------------------------------------
@@ -151,10 +156,16 @@ def _shape(v: Any) -> tuple[int, ...] | None:
 def inputs(op: Any) -> list[Any]:
     """The op's tensor inputs without a destination-passing `ttir.empty` output operand. A trailing
     `ttir.empty` of another type than the result is an input (HEAD's ops are not destination
-    passing: `ttir.concat(%a, %b, %empty)` concatenates three tensors)."""
+    passing: `ttir.concat(%a, %b, %empty)` concatenates three tensors). A multi-result op's
+    destinations are one trailing `ttir.empty` per result, each of its result's type."""
     ins = list(op.operands)
-    last = getattr(ins[-1], "op", None) if ins else None
     declared = OPS.get(op.name[5:])
+    n = len(op.results)
+    if n > 1 and len(ins) >= (declared[0][0] if declared else 1) + n and all(
+        getattr(getattr(v, "op", None), "name", "") == "ttir.empty" and v.type.resolve() == r.type.resolve() for v, r in zip(ins[-n:], op.results)
+    ):
+        return ins[:-n]  # one destination per result (max_pool2d_with_indices)
+    last = getattr(ins[-1], "op", None) if ins else None
     if last is not None and last.name == "ttir.empty" and len(ins) > (declared[0][0] if declared else 1):
         if not op.results or ins[-1].type.resolve() == op.results[0].type.resolve():
             ins = ins[:-1]
@@ -313,7 +324,29 @@ def _constant(op: Any) -> None:
         raise ValueError("value attribute must be of int or float type.")
 
 
+def _flattened(op: Any) -> None:
+    """HEAD's check of a flattened sliding-window op: a 4-D input whose dimension 2 holds the
+    N*H*W its `flattened_compat_info` names (the convs' message capitalized, the pools' not)."""
+    try:
+        info = flattened_compat_info(op)
+    except AttrError as e:
+        raise ValueError(f"attribute 'flattened_compat_info' is invalid: {e.message}") from None
+    x = _shape(op.operands[0]) if op.operands else None
+    if info is None or x is None:
+        return
+    if len(x) != 4:
+        raise ValueError("input must be a 4D tensor")
+    if x[2] != info.rows:
+        the = "The" if "conv" in op.name else "the"
+        stop = "." if "conv" in op.name else ""
+        raise ValueError(f"{the} input tensor's flattened dimension ({x[2]}) does not match the product of batch_size * input_height * "
+                         f"input_width from FlattenedCompatInfo ({info.batch_size} * {info.input_height} * {info.input_width} = {info.rows}){stop}")
+
+
+SLIDING_WINDOW = ("ttir.conv2d", "ttir.conv_transpose2d", "ttir.max_pool2d", "ttir.max_pool2d_with_indices", "ttir.avg_pool2d")
+
 register_verifiers({
+    **{n: _flattened for n in SLIDING_WINDOW},
     "ttir.constant": _constant,
     **{f"ttir.{u}": _unary for u in UNARY if u not in ("typecast", "bitcast_convert")},
     **{f"ttir.{b}": _binary for b in BINARY},

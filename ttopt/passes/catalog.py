@@ -46,6 +46,7 @@ MODULES: dict[str, str] = {
     'ttcore-unwrap-device-module': 'ttopt.lowering.device_module',
     'ttcore-wrap-device-module': 'ttopt.lowering.device_module',
     'ttir-consolidate-static-cache-updates': 'ttopt.lowering.ttir_consolidate_static_cache_updates',
+    'ttir-flatten-sliding-window': 'ttopt.lowering.ttir_flatten_sliding_window',
     'ttir-fold-full-to-scalar': 'ttopt.lowering.ttir_fold_full_to_scalar',
     'ttir-fusing': 'ttopt.lowering.ttir_fusing',
     'ttir-infer-kv-cache-argument-types': 'ttopt.lowering.kv_cache_dtype',
@@ -130,6 +131,7 @@ SUMMARIES: dict[str, str] = {
     'ttcore-unwrap-device-module': 'Move the program out of ttcore.device_module back to the root module and drop the ttcore.cpu_module',
     'ttcore-wrap-device-module': "Move the module's body into ttcore.device_module { builtin.module { ... } } (name and attributes copied), unless it has one",
     'ttir-consolidate-static-cache-updates': "Entry arguments feeding a cache op's update_index and returned as add(arg, full(delta)) with one delta and type: every use goes to the last of them (a cse then merges the adds)",
+    'ttir-flatten-sliding-window': 'conv2d, conv_transpose2d, max_pool2d(_with_indices) and avg_pool2d read and write 1x1x(N*H*W)xC between ttir.reshapes, marked with #ttir<flattened_compat ...> (NHWC ops with static rank-4 tensors)',
     'ttir-fold-full-to-scalar': 'Shrink ttir.full / zeros / ones whose readers all broadcast implicitly (elementwise ops) to one element; a reader whose shape it carried gets a ttir.broadcast',
     'ttir-fusing': 'Fuse TTIR subgraphs (matmul+bias -> linear, conv+bias, softmax, relu/relu6/silu/gelu, rms_norm, SDPA, concatenate_heads, split QKV) when the cost model estimates a gain',
     'ttir-infer-kv-cache-argument-types': 'Mark every function argument a TTIR cache op writes (directly or through a mesh_shard) with {ttcore.kv_cache}',
@@ -263,6 +265,7 @@ OPTIONS: dict[str, tuple[OptionSpec, ...]] = {
     'ttcore-unwrap-device-module': (),
     'ttcore-wrap-device-module': (),
     'ttir-consolidate-static-cache-updates': (),
+    'ttir-flatten-sliding-window': (),
     'ttir-fold-full-to-scalar': (),
     'ttir-fusing': (
         OptionSpec('cost-check', 'cost_check', bool, True, 'Apply a fusion only when the fused op is estimated faster than the ops it replaces', None, False, False),

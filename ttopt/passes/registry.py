@@ -23,6 +23,7 @@ PASS_MODULES = (
     "ttopt.lowering.ttir_fusing",
     "ttopt.lowering.ttir_quant_dequant",
     "ttopt.lowering.ttir_fold_full_to_scalar",
+    "ttopt.lowering.ttir_flatten_sliding_window",
     "ttopt.lowering.ttir_consolidate_static_cache_updates",
     "ttopt.lowering.ttnn_layout",
     "ttopt.lowering.sdpa_decode_program_config",
