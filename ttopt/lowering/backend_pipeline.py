@@ -299,6 +299,9 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
                            "" if self.enable_quant_dequant_conversion_pass else "enable-quant-dequant-conversion-pass=false")  # fmt: skip
         yield PipelineStep(n, "ttir-fusing", self.ttir_fusing() if self.enable_fusing_pass else None, "" if self.enable_fusing_pass else "enable-fusing-pass=false")
         yield PipelineStep(n, "canonicalize", _new("canonicalize"))
+        # HEAD's place for it: convs and pools read and write 1x1x(N*H*W)xC between reshapes.
+        yield PipelineStep(n, "ttir-flatten-sliding-window", _new("ttir-flatten-sliding-window"))
+
         # HEAD's last TTIR rewrite before it hoists const-eval: a full / zeros / ones read only by
         # elementwise ops is materialized as one element, which they broadcast.
         yield PipelineStep(n, "ttir-fold-full-to-scalar", _new("ttir-fold-full-to-scalar"))

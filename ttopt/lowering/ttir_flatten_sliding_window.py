@@ -43,6 +43,7 @@ from ttopt.passes.registry import register_pass
 if TYPE_CHECKING:
     from ttopt.ir.location import Location
     from ttopt.ir.module import Module
+    from ttopt.ir.types import Type
     from ttopt.ir.values import Value
     from ttopt.passes.context import PassContext
 
@@ -88,9 +89,9 @@ def _location(v: Value) -> Location | None:
     return producer.location if producer is not None else getattr(v, "location", None)
 
 
-def _reshape(v: Value, t: TensorType, location: Location | None) -> Operation:
-    """`ttir.reshape` of `v` to `t`, its shape an i32 array as HEAD's builder writes it."""
-    shape = ArrayAttr(tuple(IntegerAttr(d, I32) for d in t.shape or ()))
+def _reshape(v: Value, t: Type, location: Location | None) -> Operation:
+    """`ttir.reshape` of `v` to the static tensor type `t`, its shape an i32 array as HEAD's builder writes it."""
+    shape = ArrayAttr(tuple(IntegerAttr(int(d or 0), I32) for d in getattr(t.resolve(), "shape", None) or ()))
     return Operation("ttir.reshape", [v], [t], {"shape": shape}, location=suffixed_location(location, "_reshape"))
 
 

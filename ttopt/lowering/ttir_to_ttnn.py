@@ -15,8 +15,10 @@ TTNNLayout pass leaves a program before the optimizer.
   `broadcast` read only by elementwise ops becomes their implicit broadcast (no op); otherwise a
   `ttnn.repeat`. Ops TTNN has no counterpart for (`dot_general`, negative `pad`) are first rewritten
   by `ttir-to-ttir-decomposition` (ttir_decomposition.py).
-  `conv2d` / pooling read and write the flattened NHWC form TTNN expects (`1x1x(N*H*W)xC`) through
-  `ttnn.reshape`s. Destination-passing `ttir.empty` outputs are dropped.
+  `conv2d` / pooling read and write the flattened NHWC form TTNN expects (`1x1x(N*H*W)xC`): an op
+  `ttir-flatten-sliding-window` flattened is in that form already (N, H, W from its
+  `flattened_compat_info`), a plain NHWC one is flattened and unflattened by `ttnn.reshape`s
+  (ttnn_sliding_window.py). Destination-passing `ttir.empty` outputs are dropped.
   A splat `ttir.constant` becomes `ttnn.full` (tt-mlir canonicalizes it to `ttir.full` first).
   Element types are normalized as tt-mlir's ElementTypeNormalization (i1 -> bf16, f64 -> f32,
   32/64-bit integers -> si32 or ui32, 16-bit -> ui16, 8-bit -> ui8); float attributes of the ops
@@ -70,6 +72,7 @@ from ttopt.lowering.ttnn_linear import LINEAR_RULES
 from ttopt.lowering.ttnn_quantization import QUANTIZATION_RULES, quant_storage
 from ttopt.lowering.ttnn_sdpa_training import MULTI_RESULT as SDPA_TRAINING_MULTI_RESULT
 from ttopt.lowering.ttnn_sdpa_training import SDPA_TRAINING_RULES
+from ttopt.lowering.ttnn_sliding_window import flat_input, flat_result_type, result_value, window
 from ttopt.lowering.ttnn_transformer import TRANSFORMER_RULES
 from ttopt.lowering.ttnn_tt_lang import MULTI_RESULT as TT_LANG_MULTI_RESULT
 from ttopt.lowering.ttnn_tt_lang import TT_LANG_RULES
@@ -533,17 +536,6 @@ def _matmul(lw: _Lowering, op: Any) -> Any:
                    {"transpose_a": BoolAttr(p.transpose_a), "transpose_b": BoolAttr(p.transpose_b)}, op.location)  # fmt: skip
 
 
-def _nhwc(op: Any) -> tuple[int, int, int, int]:
-    p = props(op)
-    dims = (p.batch_dim, p.height_dim, p.width_dim, p.channel_dim) if op.name == "ttir.conv2d" else (0, 1, 2, 3)
-    if tuple(dims) != (0, 1, 2, 3):
-        raise ValueError(f"lowers only in NHWC layout (batch, height, width, channel dims {list(dims)})")
-    s = tuple(inputs(op)[0].type.resolve().shape)
-    if len(s) != 4:
-        raise ValueError(f"input has rank {len(s)}; conv2d and pooling take NHWC rank-4 tensors")
-    return s  # type: ignore[return-value]
-
-
 def _padding4(a: Any) -> tuple[int, ...]:
     pad = _pair(a, 2)
     if len(pad) == 2:
@@ -554,23 +546,20 @@ def _padding4(a: Any) -> tuple[int, ...]:
 
 
 def _conv2d(lw: _Lowering, op: Any) -> Any:
-    n, h, w, c = _nhwc(op)
+    win = window(op)
     ins = inputs(op)
     p = props(op)
     wt = tuple(ins[1].type.resolve().shape)
-    out_t = op.results[0].type.resolve()
-    on, oh, ow, oc = out_t.shape
-    x = lw.reshape(ins[0], (1, 1, n * h * w, c), op, op.location)
-    flat = lw.layout_type(TensorType((1, 1, on * oh * ow, oc), out_t.element_type), op)
+    oc = op.results[0].type.resolve().shape[-1]
     properties = {
-        "in_channels": IntegerAttr(c, I32), "out_channels": IntegerAttr(oc, I32), "batch_size": IntegerAttr(n, I32),
-        "input_height": IntegerAttr(h, I32), "input_width": IntegerAttr(w, I32),
+        "in_channels": IntegerAttr(win.c, I32), "out_channels": IntegerAttr(oc, I32), "batch_size": IntegerAttr(win.n, I32),
+        "input_height": IntegerAttr(win.h, I32), "input_width": IntegerAttr(win.w, I32),
         "kernel_size": DenseArrayAttr("i32", tuple(wt[2:4])), "stride": DenseArrayAttr("i32", _pair(p.stride)),
         "padding": DenseArrayAttr("i32", _padding4(p.padding)), "dilation": DenseArrayAttr("i32", _pair(p.dilation)),
         "groups": IntegerAttr(p.groups, I32),
     }  # fmt: skip
-    y = lw.emit("ttnn.conv2d", [x, *ins[1:], lw.get_device()], flat, properties, op.location)
-    return lw.reshape(y, tuple(out_t.shape), op, op.location)
+    y = lw.emit("ttnn.conv2d", [flat_input(lw, op, win), *ins[1:], lw.get_device()], flat_result_type(lw, op, win), properties, op.location)
+    return result_value(lw, op, win, y)
 
 
 def _softmax(lw: _Lowering, op: Any) -> Any:

@@ -1,8 +1,9 @@
 """`ttir.conv_transpose2d` -> `ttnn.conv_transpose2d` (tt-mlir's ConvTranspose2dOpConversionPattern):
-the NHWC input flattened to `1x1x(N*H*W)xC` and the result reshaped back, as for conv2d; the
-geometry (channels, batch, height, width, kernel from the (in, out/groups, kh, kw) weight) and
-`stride`, `padding` (height, width: top must equal bottom and left right), `output_padding`,
-`dilation`, `groups` as TTNN's i32 arrays."""
+on the input in TTNN's flat `1x1x(N*H*W)xC` form, as for conv2d (ttnn_sliding_window.py: as
+`ttir-flatten-sliding-window` left it, or reshaped to it and back); the geometry (channels, batch,
+height, width, kernel from the (in, out/groups, kh, kw) weight) and `stride`, `padding` (height,
+width: top must equal bottom and left right), `output_padding`, `dilation`, `groups` as TTNN's
+i32 arrays."""
 
 from __future__ import annotations
 
@@ -11,8 +12,9 @@ from typing import TYPE_CHECKING, Any
 from ttopt.dialects.ttir import inputs
 from ttopt.ir.attributes import DenseArrayAttr, IntegerAttr
 from ttopt.ir.properties import int_values
-from ttopt.ir.types import ScalarType, TensorType
+from ttopt.ir.types import ScalarType
 from ttopt.lowering.op_error import OpError
+from ttopt.lowering.ttnn_sliding_window import flat_input, flat_result_type, result_value, window
 
 if TYPE_CHECKING:
     from ttopt.lowering.ttir_to_ttnn import _Lowering
@@ -44,12 +46,8 @@ def _ints(op: Any, name: str, n: int) -> tuple[int, ...]:
 
 def _conv_transpose2d(lw: _Lowering, op: Any) -> Any:
     ins = inputs(op)
-    s = tuple(ins[0].type.resolve().shape)
-    if len(s) != 4:
-        raise ValueError(f"input has rank {len(s)}; conv_transpose2d takes an NHWC rank-4 tensor")
-    n, h, w, c = s
-    out_t = op.results[0].type.resolve()
-    on, oh, ow, oc = out_t.shape
+    win = window(op)
+    oc = op.results[0].type.resolve().shape[-1]
     pad = _ints(op, "padding", 4)
     if len(pad) == 2:
         pad = (pad[0], pad[1], pad[0], pad[1])
@@ -57,18 +55,16 @@ def _conv_transpose2d(lw: _Lowering, op: Any) -> Any:
         raise OpError("TTNN only supports padding height/width attributes. Thus, padding_top/padding_left must equal "
                       "padding_bottom/padding_right for the op to execute as expected.")  # HEAD's wording
     weight = tuple(ins[1].type.resolve().shape)
-    x = lw.reshape(ins[0], (1, 1, n * h * w, c), op, op.location)
-    flat = lw.layout_type(TensorType((1, 1, on * oh * ow, oc), out_t.element_type), op)
     properties = {
-        "batch_size": IntegerAttr(n, I32), "dilation": DenseArrayAttr("i32", _ints(op, "dilation", 2)),
-        "groups": IntegerAttr(_ints(op, "groups", 1)[0], I32), "in_channels": IntegerAttr(c, I32),
-        "input_height": IntegerAttr(h, I32), "input_width": IntegerAttr(w, I32),
+        "batch_size": IntegerAttr(win.n, I32), "dilation": DenseArrayAttr("i32", _ints(op, "dilation", 2)),
+        "groups": IntegerAttr(_ints(op, "groups", 1)[0], I32), "in_channels": IntegerAttr(win.c, I32),
+        "input_height": IntegerAttr(win.h, I32), "input_width": IntegerAttr(win.w, I32),
         "kernel_size": DenseArrayAttr("i32", tuple(weight[2:4])), "out_channels": IntegerAttr(oc, I32),
         "output_padding": DenseArrayAttr("i32", _ints(op, "output_padding", 2)),
         "padding": DenseArrayAttr("i32", (pad[0], pad[1])), "stride": DenseArrayAttr("i32", _ints(op, "stride", 2)),
     }  # fmt: skip
-    y = lw.emit("ttnn.conv_transpose2d", [x, *ins[1:], lw.get_device()], flat, properties, op.location)
-    return lw.reshape(y, tuple(out_t.shape), op, op.location)
+    y = lw.emit("ttnn.conv_transpose2d", [flat_input(lw, op, win), *ins[1:], lw.get_device()], flat_result_type(lw, op, win), properties, op.location)
+    return result_value(lw, op, win, y)
 
 
 CONV_TRANSPOSE_RULES = {"conv_transpose2d": _conv_transpose2d}

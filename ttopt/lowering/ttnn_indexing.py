@@ -7,7 +7,7 @@ reduce_window / pad / dynamic-slice lowerings produce (tt-mlir's TTIRToTTNN patt
 | `slice_dynamic`, `clamp_scalar`, `repeat` | same name (`repeat_dims = #ttnn.shape<..>`) |
 | `pad` | `ttnn.pad` with `use_multicore = true` |
 | `embedding_backward` | `ttnn.embedding_bw` on [B, 1, 1, S] indices (the sequence padded to a multiple of 32) and a [1, 1, R, C] gradient; its [1, 1, V, D] result reshaped to the table |
-| `max_pool2d`, `avg_pool2d`, `max_pool2d_with_indices` | same name on the flattened NHWC input; padding (top, left) when symmetric, else (top, left, bottom, right); padding wider than half the window is a `ttnn.pad` first |
+| `max_pool2d`, `avg_pool2d`, `max_pool2d_with_indices` | same name on the flattened NHWC input (ttnn_sliding_window.py); padding (top, left) when symmetric, else (top, left, bottom, right); padding wider than half the window is a `ttnn.pad` first |
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from ttopt.ir.properties import int_values, props
 from ttopt.ir.types import ScalarType, TensorType
 from ttopt.lowering.op_error import OpError
 from ttopt.lowering.ttnn_direct import row_major
+from ttopt.lowering.ttnn_sliding_window import flat_input, flat_result_type, result_value, window
 
 if TYPE_CHECKING:
     from ttopt.lowering.ttir_to_ttnn import _Lowering
@@ -126,10 +127,8 @@ def _padding_tlbr(a: Any) -> tuple[int, int, int, int]:
 
 
 def _pool(lw: _Lowering, op: Any) -> Any:
-    x = op.operands[0]
-    if len(x.type.resolve().shape) != 4:
-        raise ValueError("takes an NHWC rank-4 input")
-    n, h, w, c = x.type.resolve().shape
+    win = window(op)
+    n, h, w, c = win.n, win.h, win.w, win.c
     p = props(op)
     loc = op.location
     kernel = _pair(p.kernel)
@@ -137,11 +136,15 @@ def _pool(lw: _Lowering, op: Any) -> Any:
         raise OpError("only supports lowering to TTNN for dilation of (1, 1)")  # HEAD's AvgPool2d conversion
     top, left, bottom, right = _padding_tlbr(p.padding)
     if top > kernel[0] // 2 or bottom > kernel[0] // 2 or left > kernel[1] // 2 or right > kernel[1] // 2:
-        # TTNN pools pad at most half the window: pad the NHWC input explicitly instead.
+        # TTNN pools pad at most half the window: pad the NHWC input explicitly instead (a
+        # flattened input is unflattened for it, as HEAD's conversion does).
+        x = lw.reshape(op.operands[0], (n, h, w, c), op, loc)
         x = _pad_value(lw, x, [0, 0, top, bottom, left, right, 0, 0], op, float("-inf") if "max" in op.name else 0.0)
         h, w = h + top + bottom, w + left + right
         top = left = bottom = right = 0
-    x = lw.reshape(x, (1, 1, n * h * w, c), op, loc)
+        x = lw.reshape(x, (1, 1, n * h * w, c), op, loc)
+    else:
+        x = flat_input(lw, op, win)
     padding = (top, left) if (top, left) == (bottom, right) else (top, left, bottom, right)
     properties: dict[str, Any] = {
         "batch_size": IntegerAttr(n, SI32), "input_height": IntegerAttr(h, SI32), "input_width": IntegerAttr(w, SI32),
@@ -151,11 +154,10 @@ def _pool(lw: _Lowering, op: Any) -> Any:
     }  # fmt: skip
     if op.name == "ttir.avg_pool2d":
         properties["count_include_pad"] = BoolAttr(p.count_include_pad)
-    outs = [r.type.resolve() for r in op.results]
-    flat = [lw.layout_type(TensorType((1, 1, prod(t.shape[:3]), t.shape[3]), t.element_type), op) for t in outs]
+    flat = [flat_result_type(lw, op, win, i) for i in range(len(op.results))]
     pooled = Operation("ttnn." + op.name[5:], [x], flat, properties=properties, location=loc)
     lw.out.append(pooled)
-    results = [lw.reshape(r, tuple(t.shape), op, loc) for r, t in zip(pooled.results, outs)]
+    results = [result_value(lw, op, win, r, i) for i, r in enumerate(pooled.results)]
     return results if len(results) > 1 else results[0]
 
 
