@@ -42,8 +42,8 @@ def channel_last_conv(op: Operation) -> Value | None:
     dims = DIMS_OF[op.name]
     to_nhwc = [_dim(op, name, i) for i, name in enumerate(dims)]
     identity = list(range(len(dims)))
-    if to_nhwc == identity:
-        return None
+    if to_nhwc == identity or op.get_attr("flattened_compat_info") is not None:
+        return None  # a flattened conv reads 1x1x(N*H*W)xC: other layout dims are the lowering's error
     if sorted(to_nhwc) != identity:
         return None  # not a permutation: the verifier reports it, the lowering names it
     ins = inputs(op)

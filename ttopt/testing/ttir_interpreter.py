@@ -22,8 +22,10 @@ from ttopt.ir.properties import int_values, props
 from ttopt.ir.types import TensorType
 from ttopt.lowering.dense_values import DenseValueError, flat_values
 from ttopt.testing import indexing_semantics as ix
+from ttopt.testing import sliding_window_semantics as sw
 from ttopt.testing.family_semantics import MULTI, SINGLE, is_multi_reduce, reduce_several
 from ttopt.testing.fused_semantics import FUSED
+from ttopt.testing.sliding_window_semantics import conv_nchw
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module
@@ -131,24 +133,6 @@ def dot_general(a: Array, b: Array, lb: list[int], rb: list[int], lc: list[int],
     out = [la[i] for i in lb] + [la[i] for i in range(a.ndim) if i not in lb + lc] + [ra[i] for i in range(b.ndim) if i not in rb + rc]
     wide = np.complex128 if np.iscomplexobj(a) else np.float64
     return np.einsum(f"{''.join(la)},{''.join(ra)}->{''.join(out)}", a.astype(wide), b.astype(wide))
-
-
-def conv_nchw(x: Array, w: Array, strides: list[int], pads: list[tuple[int, int]], dilation: list[int], groups: int) -> Array:
-    """2-D convolution of x (N, C, H, W) with w (O, C/groups, KH, KW) in float64: (N, O, Ho, Wo)."""
-    x = np.pad(x.astype(np.float64), [(0, 0), (0, 0), *pads])
-    w = w.astype(np.float64)
-    (sh, sw), (dh, dw) = strides, dilation
-    o, cg, kh, kw = w.shape
-    ho = (x.shape[2] - dh * (kh - 1) - 1) // sh + 1
-    wo = (x.shape[3] - dw * (kw - 1) - 1) // sw + 1
-    out = np.zeros((x.shape[0], o, ho, wo))
-    og = o // groups
-    for i in range(kh):
-        for j in range(kw):
-            patch = x[:, :, i * dh : i * dh + sh * (ho - 1) + 1 : sh, j * dw : j * dw + sw * (wo - 1) + 1 : sw]
-            for g in range(groups):
-                out[:, g * og : (g + 1) * og] += np.einsum("nchw,oc->nohw", patch[:, g * cg : (g + 1) * cg], w[g * og : (g + 1) * og, :, i, j])
-    return out
 
 
 def _batch_offset(op: Operation) -> int:
@@ -300,7 +284,12 @@ class Interpreter:
             x = np.swapaxes(x, -1, -2) if val("transpose_a") else x
             y = np.swapaxes(y, -1, -2) if val("transpose_b") else y
             return np.matmul(x, y)
-        if name in ("convolution", "conv2d", "conv1d"):
+        if op.name in sw.CONVS:
+            try:
+                return sw.CONVS[op.name](op, ins, shape_of(t))
+            except ValueError as e:  # WindowError, or a malformed flattened_compat_info
+                raise Unsupported(f"{op.name}: {e}") from None
+        if name in ("convolution", "conv1d"):
             return self._conv(op, name, ins, ints)
         if name == "reduce":
             return self._reduce(op, ins)
@@ -391,10 +380,11 @@ class Interpreter:
             return [np.zeros(shape_of(op.results[0].type))]
         if short in ("cumsum", "cumprod"):
             return [(np.cumsum if short == "cumsum" else np.cumprod)(ins[0], axis=val("dim"))]
-        if short in ("max_pool2d", "avg_pool2d", "max_pool2d_with_indices"):
-            pool = ("max" if short.startswith("max") else "avg", ints("kernel"), ints("stride"), ints("dilation"), ints("padding"))
-            values, where = ix.pool2d(ins[0], *pool, count_include_pad=a("count_include_pad") is None or bool(val("count_include_pad")))
-            return [values, where] if short == "max_pool2d_with_indices" else [values]
+        if name in sw.POOLS:
+            try:
+                return sw.pool2d(op, ins, [shape_of(r.type) for r in op.results])
+            except ValueError as e:
+                raise Unsupported(f"{op.name}: {e}") from None
         if short == "repeat":
             return [ix.repeat(ins[0], ints("repeat_dimensions"))]
         if short == "clamp_scalar":
@@ -402,6 +392,7 @@ class Interpreter:
         raise Unsupported(op.name)
 
     def _conv(self, op: Operation, name: str, ins: list[Array], ints: Callable[[str], list[int]]) -> Array:
+        """stablehlo.convolution and ttir.conv1d (conv2d / conv_transpose2d: sliding_window_semantics.py)."""
         x, w = ins[:2]
         if name == "conv1d":
             # (N, L, C) by (O, C/G, K): a conv2d of height 1
@@ -410,12 +401,6 @@ class Interpreter:
             y = conv_nchw(x.transpose(0, 2, 1)[:, :, :, None], w[:, :, :, None], [stride, 1], [(pad[0], pad[-1]), (0, 0)],
                           [dilation, 1], groups)  # fmt: skip
             return y[:, :, :, 0].transpose(0, 2, 1) + (ins[2].reshape(1, 1, -1) if len(ins) > 2 else 0)
-        if name == "conv2d":
-            pad = ints("padding")
-            pads = [(pad[0], pad[2]), (pad[1], pad[3])] if len(pad) == 4 else [(pad[0], pad[0]), (pad[1], pad[1])]
-            groups = getattr(op.get_attr("groups"), "value", 1)
-            y = conv_nchw(x.transpose(0, 3, 1, 2), w, ints("stride"), pads, ints("dilation"), groups)
-            return y.transpose(0, 2, 3, 1) + (ins[2].reshape(1, 1, 1, -1) if len(ins) > 2 else 0)
         d: ConvDimensionNumbers = props(op).dimension_numbers
         if any(v != 1 for v in ints("lhs_dilation")) or len(d.input_spatial_dimensions) != 2:
             raise Unsupported("lhs-dilated or non-2-D convolution")
