@@ -18,9 +18,9 @@ from ttopt.ir.verifier import verify
 from ttopt.lowering.backend_pipeline import TTIRToTTNNBackendPipeline
 from ttopt.lowering.ttir_flatten_sliding_window import TTIRFlattenSlidingWindow
 from ttopt.lowering.ttir_to_ttnn import ConvertTTIRToTTNN
+from ttopt.parse.parser import parse_module
 from ttopt.passes.context import PassContext
 from ttopt.passes.manager import PassManager, PipelineStep
-from ttopt.parse.parser import parse_module
 from ttopt.testing.ttir_interpreter import dtype_of, run, shape_of
 
 CASES = Path(__file__).resolve().parents[2] / "testdata" / "ttir" / "flatten_sliding_window.mlir"
