@@ -4,7 +4,7 @@
 // Ops the lowering cannot convert are errors at the op, never left behind; bad options are usage
 // errors before the input is read (mesh-shape: testdata/ttir/mesh_shape.mlir).
 
-// CHECK: errors.mlir:[[# @LINE + 3]]:10: error: convert-ttir-to-ttnn: 'ttir.max_pool2d' takes an NHWC rank-4 input
+// CHECK: errors.mlir:[[# @LINE + 3]]:10: error: convert-ttir-to-ttnn: 'ttir.max_pool2d' input has rank 3; max_pool2d takes NHWC rank-4 tensors
 module {
   func.func @f(%a: tensor<8x8x16xbf16>) -> tensor<4x4x16xbf16> {
     %0 = "ttir.max_pool2d"(%a) <{kernel = array<i32: 2, 2>, stride = array<i32: 2, 2>, dilation = array<i32: 1, 1>, padding = array<i32: 0, 0, 0, 0>, ceil_mode = false}> : (tensor<8x8x16xbf16>) -> tensor<4x4x16xbf16>

@@ -4,7 +4,8 @@
 // RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline="optimization-level=2 memory-layout-analysis-policy=DFSharding enable-fusing-pass=false" | ttopt opt --ttnn-optimizer --verify-l1-budget -o %t
 
 // A conv2d block in TTIR (NHWC, OIHW weights): each conv reads and writes TTNN's flattened
-// 1x1x(N*H*W)xC form through reshapes; weights stay on the host, row-major, and (the optimizer ran)
+// 1x1x(N*H*W)xC form through reshapes (ttir-flatten-sliding-window's, the output one located at
+// the conv with `_reshape` appended); weights stay on the host, row-major, and (the optimizer ran)
 // are prepared by ttnn.prepare_conv2d_weights, in the function itself: they are inputs here, not
 // parameters, so nothing is const-evaluated. With the CostBased
 // policy (enable-greedy-optimizer) each conv's output is read back from L1 interleaved by the
@@ -24,7 +25,7 @@
 // CHECK: func.func @forward(%arg0: {{.*}}, %arg1: tensor<64x64x3x3xbf16, #[[HOST]]>, %arg2: tensor<64x64x3x3xbf16, #[[HOST]]>)
 // CHECK: %[[W1:.*]] = "ttnn.prepare_conv2d_weights"(%arg1, %{{.*}}) <{{.*}}weights_format = "OIHW"}> : (tensor<64x64x3x3xbf16, #[[HOST]]>, !ttnn.device) -> tensor<1x1x576x64xbf16, {{.*}}> loc("conv1_prepare_conv2d_weight")
 // CHECK: "ttnn.conv2d"({{.*}}, %[[W1]], {{.*}}) <{{.*}}in_channels = 64 : i32{{.*}}> {{.*}} loc("conv1")
-// CHECK: "ttnn.reshape"({{.*}}) <{shape = [1 : i32, 28 : i32, 28 : i32, 64 : i32]}> {{.*}} -> tensor<1x28x28x64xbf16, #[[L1]]> loc("conv1")
+// CHECK: "ttnn.reshape"({{.*}}) <{shape = [1 : i32, 28 : i32, 28 : i32, 64 : i32]}> {{.*}} -> tensor<1x28x28x64xbf16, #[[L1]]> loc("conv1_reshape"("conv1"))
 // CHECK: "ttnn.relu"({{.*}}) : (tensor<1x28x28x64xbf16, #[[L1]]>) {{.*}} loc("relu1")
 // CHECK: %[[W2:.*]] = "ttnn.prepare_conv2d_weights"(%arg2, %{{.*}}) {{.*}} loc("conv2_prepare_conv2d_weight")
 // CHECK: "ttnn.conv2d"({{.*}}, %[[W2]], {{.*}}) {{.*}} loc("conv2")

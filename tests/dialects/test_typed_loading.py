@@ -24,14 +24,14 @@ def test_each_dialect_s_modules_register_only_that_dialect() -> None:
         "from ttopt.ir.attributes import DIALECT_ATTR_FACTORIES as A, TYPED_ATTR_MODULES, load_typed_factories\n"
         "from ttopt.ir.types import DIALECT_TYPE_FACTORIES as T\n"
         "added = {}\n"
-        "for d in ['sdy', 'stablehlo', 'ttcore', 'ttnn']:\n"
+        "for d in ['sdy', 'stablehlo', 'ttcore', 'ttir', 'ttnn']:\n"
         "    before = set(A) | set(T)\n"
         "    load_typed_factories(d)\n"
         "    added[d] = sorted({k.partition('.')[0] for k in (set(A) | set(T)) - before})\n"
         "print(json.dumps({'added': added, 'listed': sorted(TYPED_ATTR_MODULES)}))\n"
     )
-    assert out["listed"] == ["sdy", "stablehlo", "ttcore", "ttnn"]
-    assert out["added"] == {"sdy": ["sdy"], "stablehlo": ["stablehlo"], "ttcore": ["ttcore"], "ttnn": ["ttnn"]}
+    assert out["listed"] == ["sdy", "stablehlo", "ttcore", "ttir", "ttnn"]
+    assert out["added"] == {"sdy": ["sdy"], "stablehlo": ["stablehlo"], "ttcore": ["ttcore"], "ttir": ["ttir"], "ttnn": ["ttnn"]}
 
 
 def test_a_typed_sdy_lookup_loads_no_ttnn_model() -> None:

@@ -16,6 +16,7 @@ from ttopt.ir.diagnostics import Diagnostic
 from ttopt.ir.printer import print_module
 from ttopt.ir.verifier import verify
 from ttopt.lowering.backend_pipeline import TTIRToTTNNBackendPipeline
+from ttopt.lowering.ttir_decomposition import TTIRToTTIRDecomposition
 from ttopt.lowering.ttir_flatten_sliding_window import TTIRFlattenSlidingWindow
 from ttopt.lowering.ttir_to_ttnn import ConvertTTIRToTTNN
 from ttopt.parse.parser import parse_module
@@ -129,6 +130,19 @@ def test_the_interpreters_transposed_conv_is_the_adjoint_of_its_conv(stride: int
     (cx,) = run(parse_module(conv), "f", [x, w])
     (ty,) = run(parse_module(transposed), "g", [y, w])
     np.testing.assert_allclose(float((cx.astype(np.float64) * y).sum()), float((x.astype(np.float64) * ty).sum()), rtol=1e-4)
+
+
+def test_an_nchw_transposed_conv_is_decomposed_to_nhwc_between_permutes() -> None:
+    text = """func.func @f(%x: tensor<2x4x3x5xf32>, %w: tensor<4x3x3x2xf32>, %b: tensor<1x6x1x1xf32>) -> tensor<2x6x6x6xf32> {
+  %0 = "ttir.conv_transpose2d"(%x, %w, %b) <{stride = array<i32: 2, 1>, padding = array<i32: 1, 0, 1, 0>, output_padding = array<i32: 1, 0>, dilation = 1 : i32, groups = 2 : i32, batch_dim = 0 : i64, channel_dim = 1 : i64, height_dim = 2 : i64, width_dim = 3 : i64}> : (tensor<2x4x3x5xf32>, tensor<4x3x3x2xf32>, tensor<1x6x1x1xf32>) -> tensor<2x6x6x6xf32>
+  return %0 : tensor<2x6x6x6xf32>
+}"""
+    after = parse_module(text)
+    TTIRToTTIRDecomposition().run(after, PassContext())
+    verify(after)
+    assert [op.name for op in _functions(after)[0].regions[0].blocks[0].ops][:-1] == [
+        "ttir.permute", "ttir.permute", "ttir.conv_transpose2d", "ttir.permute"]  # fmt: skip
+    _same_values(parse_module(text), after, "f")
 
 
 def test_running_it_again_changes_nothing_and_output_is_deterministic() -> None:

@@ -16,7 +16,6 @@ from typing import Any
 
 from ttopt.dialects.errors import AttrError
 from ttopt.dialects.format_base import NullaryFormat
-from ttopt.dialects.ttir_attrs import flattened_compat_info
 from ttopt.ir.opdef import OP_DEFS, PURE, OpDef, register, register_properties, register_verifiers
 from ttopt.ir.properties import Prop, props
 from ttopt.ir.types import TensorType, static_shape
@@ -327,6 +326,10 @@ def _constant(op: Any) -> None:
 def _flattened(op: Any) -> None:
     """HEAD's check of a flattened sliding-window op: a 4-D input whose dimension 2 holds the
     N*H*W its `flattened_compat_info` names (the convs' message capitalized, the pools' not)."""
+    if op.get_attr("flattened_compat_info") is None:
+        return
+    from ttopt.dialects.ttir_attrs import flattened_compat_info  # typed TTIR attributes load on first use
+
     try:
         info = flattened_compat_info(op)
     except AttrError as e:

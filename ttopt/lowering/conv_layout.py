@@ -1,7 +1,9 @@
-"""A `ttir.conv2d` (or `ttir.conv3d`, with `depth_dim`) whose `batch_dim` / `height_dim` / `width_dim` / `channel_dim` are not NHWC
-(0, 1, 2, 3) becomes permute -> NHWC conv2d -> permute back, with the bias permuted the same way
+"""A `ttir.conv2d` / `ttir.conv_transpose2d` (or `ttir.conv3d`, with `depth_dim`) whose `batch_dim` /
+`height_dim` / `width_dim` / `channel_dim` are not NHWC (0, 1, 2, 3) becomes permute -> the NHWC
+conv -> permute back, with the bias permuted the same way
 (tt-mlir's ConvChannelLastDecompositionPattern in TTIRToTTIRDecomposition). The weight keeps its
-(O, C/G, KH, KW) form, which does not depend on the activation layout."""
+(O, C/G, KH, KW) form (a transposed conv's (C, O/G, KH, KW)), which does not depend on the
+activation layout."""
 
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ if TYPE_CHECKING:
 
 DIMS = ("batch_dim", "height_dim", "width_dim", "channel_dim")
 # Each conv's layout dimensions in channel-last order (conv3d: HEAD's Conv3dChannelLastDecompositionPattern).
-DIMS_OF = {"ttir.conv2d": DIMS, "ttir.conv3d": ("batch_dim", "depth_dim", "height_dim", "width_dim", "channel_dim")}
+DIMS_OF = {"ttir.conv2d": DIMS, "ttir.conv_transpose2d": DIMS, "ttir.conv3d": ("batch_dim", "depth_dim", "height_dim", "width_dim", "channel_dim")}
 
 
 def _dim(op: Operation, name: str, default: int) -> int:

@@ -10,7 +10,7 @@
   off.
 * `ttir.reverse`: the reversed dimensions permuted to the front and flattened, the rows reordered
   by a `ttir.embedding` lookup of [N-1, .., 0], reshaped and permuted back.
-* `ttir.conv2d` not in NHWC: permuted to NHWC and back (conv_layout.py).
+* `ttir.conv2d` / `ttir.conv_transpose2d` not in NHWC: permuted to NHWC and back (conv_layout.py).
 * `ttir.index`: `ttir.slice_static` over every dimension (index_slice.py).
 * `ttir.concat`: inputs empty along the dimension dropped, a one-input concat folded away.
 * `ttir.argmax` over several dimensions: those permuted last and flattened into one.
@@ -198,6 +198,7 @@ DECOMPOSITIONS: dict[str, Callable[[Operation], Value | None]] = {
     "ttir.permute": _no_op,
     "ttir.broadcast": _no_op,
     "ttir.conv2d": channel_last_conv,
+    "ttir.conv_transpose2d": channel_last_conv,
     "ttir.conv3d": channel_last_conv,
     "ttir.index": index_to_slice,
     "ttir.argmax": _argmax,

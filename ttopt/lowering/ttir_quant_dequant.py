@@ -258,7 +258,7 @@ _QUANTIZED = {
     "ttir.max_pool2d": _max_pool2d,
     "ttir.add": _add,
     "ttir.conv2d": _conv(_conv2d_channel),
-    "ttir.conv_transpose2d": _conv(lambda op: 3),  # NHWC output
+    "ttir.conv_transpose2d": _conv(_conv2d_channel),
 }
 
 
