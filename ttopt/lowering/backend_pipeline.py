@@ -8,10 +8,10 @@ pipeline's output without `lower-compute`: composites, inlining, `convert-stable
 `ttcore-mark-functions-as-forward`, `ttcore-register-device`, `canonicalize` (TTIR folds: tt-mlir canonicalizes before and after
 its TTIR fusing), `ttir-quant-dequant-conversion` (dequantizes moved below the ops with a quantized
 form; `enable-quant-dequant-conversion-pass=false` skips it), `ttir-fusing`, `canonicalize`,
-`ttir-explicate-tms` and `ttir-erase-inverse-ops` (permutes and reshapes moved until they meet
-their inverse and fold; `enable-erase-inverse-ops-pass=false` skips both),
 `ttir-implicit-broadcast-fold` (explicit broadcasts folded into the elementwise ops that read
-them; `enable-implicit-broadcast-folding-pass=false` skips it), `ttir-fold-full-to-scalar` (a full / zeros / ones read only by elementwise ops becomes one element),
+them; `enable-implicit-broadcast-folding-pass=false` skips it), `ttir-explicate-tms` and
+`ttir-erase-inverse-ops` (permutes and reshapes moved until they meet their inverse and fold;
+`enable-erase-inverse-ops-pass=false` skips both), `ttir-implicit-broadcast-fold` again, `ttir-fold-full-to-scalar` (a full / zeros / ones read only by elementwise ops becomes one element),
 `ttir-consolidate-static-cache-updates` (per-layer cache-position arguments advanced alike become
 one) and `cse`, `convert-ttir-to-ttnn` (TTNN ops, tiled
 DRAM-interleaved layouts, input arguments row-major and tiled in the function; mesh_shards and
@@ -306,12 +306,15 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
         # HEAD's TM cleanup: implicit rank changes and broadcasts made explicit, permutes and
         # reshapes moved through the ops between them until they meet their inverse and fold, and
         # the broadcasts no TM needed folded back into the elementwise ops.
+        # HEAD folds broadcasts once before too (after its decomposition): an op of broadcast
+        # operands then computes the small shape, and TMs on those operands can move below it.
         eio, why = self.enable_erase_inverse_ops_pass, "" if self.enable_erase_inverse_ops_pass else "enable-erase-inverse-ops-pass=false"
+        fold = self.enable_implicit_broadcast_folding_pass
+        no_fold = "" if fold else "enable-implicit-broadcast-folding-pass=false"
+        yield PipelineStep(n, "ttir-implicit-broadcast-fold", _new("ttir-implicit-broadcast-fold") if fold else None, no_fold)
         yield PipelineStep(n, "ttir-explicate-tms", _new("ttir-explicate-tms") if eio else None, why)
         yield PipelineStep(n, "ttir-erase-inverse-ops", _new("ttir-erase-inverse-ops") if eio else None, why)
-        fold = self.enable_implicit_broadcast_folding_pass
-        yield PipelineStep(n, "ttir-implicit-broadcast-fold", _new("ttir-implicit-broadcast-fold") if fold else None,
-                           "" if fold else "enable-implicit-broadcast-folding-pass=false")  # fmt: skip
+        yield PipelineStep(n, "ttir-implicit-broadcast-fold", _new("ttir-implicit-broadcast-fold") if fold else None, no_fold)
         # HEAD's last TTIR rewrite before it hoists const-eval: a full / zeros / ones read only by
         # elementwise ops is materialized as one element, which they broadcast.
         yield PipelineStep(n, "ttir-fold-full-to-scalar", _new("ttir-fold-full-to-scalar"))
