@@ -34,6 +34,14 @@ BINARY = (
     "multiply", "div", "logical_right_shift", "right_shift", "logical_left_shift",
 )  # fmt: skip
 REDUCTIONS = ("argmax", "sum", "mean", "max", "min", "reduce_and", "reduce_or", "prod")
+# HEAD's ElementwiseUnary / ElementwiseBinary / ElementwiseTernary interfaces (TTIROps.td): the ops
+# a layout change (permute, reshape) commutes through operand by operand.
+ELEMENTWISE_UNARY = frozenset(f"ttir.{n}" for n in (*UNARY, "leaky_relu", "selu", "clamp_scalar"))
+ELEMENTWISE_BINARY = frozenset(f"ttir.{n}" for n in (*BINARY, "gelu_bw"))
+ELEMENTWISE_TERNARY = frozenset({"ttir.where"})
+# HEAD's TensorManipulation trait: ops that only move data (weight-dtype and const-eval tracing
+# look through them, erase-inverse-ops counts them).
+TENSOR_MANIPULATION = frozenset({"ttir.transpose", "ttir.reshape", "ttir.rearrange", "ttir.permute"})
 # HEAD's Broadcastable trait (every TTIR_ElementwiseOp): operands broadcast implicitly to the result.
 BROADCASTABLE = frozenset(f"ttir.{n}" for n in (*UNARY, *BINARY, "where", "leaky_relu", "selu", "gelu_bw"))
 

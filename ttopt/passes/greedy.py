@@ -106,8 +106,13 @@ def _split(name: str, pats: tuple[Pattern, ...]) -> tuple[tuple[Pattern, ...], t
 def apply_greedily(module: Module, patterns: Callable[[Erase], PatternSet], max_iterations: int) -> Counter[str]:
     """Apply the set `patterns(erase)` builds to a fixed point, at most `max_iterations` rewrites;
     how often each pattern fired. Its patterns erase through `erase` (one `Graveyard` per run)."""
+    return apply_greedily_in(module.op, patterns, max_iterations)
+
+
+def apply_greedily_in(root: Operation, patterns: Callable[[Erase], PatternSet], max_iterations: int) -> Counter[str]:
+    """`apply_greedily` on the ops nested in `root` (and `root` itself) only."""
     fired: Counter[str] = Counter()
-    work = module.op.walk_list()
+    work = root.walk_list()
     # Popped from the end: ops in pre-order, each rewrite's touched ops right after it.
     work.reverse()
     budget = max_iterations
