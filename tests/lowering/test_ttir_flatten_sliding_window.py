@@ -180,6 +180,16 @@ def test_a_wrong_flattened_compat_info_is_a_diagnostic(attr: str, message: str) 
     assert e.value.render("t.mlir").startswith("t.mlir:2:")
 
 
+def test_the_attribute_reads_a_trailing_comma() -> None:
+    # tt-mlir's own tests write `input_width = 28,>` (and HEAD reads them).
+    text = """func.func @f(%x: tensor<1x1x16x8xf32>) -> tensor<1x1x4x8xf32> {
+  %0 = "ttir.max_pool2d"(%x) <{kernel = 2 : i32, stride = 2 : i32, dilation = 1 : i32, padding = 0 : i32, ceil_mode = false, flattened_compat_info = #ttir<flattened_compat  batch_size=1,input_height = 4, input_width = 4,>}> : (tensor<1x1x16x8xf32>) -> tensor<1x1x4x8xf32>
+  return %0 : tensor<1x1x4x8xf32>
+}"""
+    out = print_module(_convert(text, False))
+    assert "batch_size = 1 : si32" in out and "input_height = 4 : si32, input_width = 4 : si32" in out
+
+
 def test_the_pools_message_is_heads_lower_case_one() -> None:
     text = """func.func @f(%x: tensor<1x1x1024x64xbf16>) -> tensor<1x1x1860x64xbf16> {
   %0 = "ttir.max_pool2d"(%x) <{kernel = array<i32: 2, 2>, stride = array<i32: 1, 1>, dilation = array<i32: 1, 1>, padding = array<i32: 0, 0, 0, 0>, ceil_mode = false, flattened_compat_info = #ttir<flattened_compat batch_size = 1, input_height = 32, input_width = 64>}> : (tensor<1x1x1024x64xbf16>) -> tensor<1x1x1860x64xbf16>
