@@ -1,11 +1,12 @@
-// RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline="optimization-level=2 verify-l1-budget=true" | FileCheck %s
-// RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline="optimization-level=2" --trace 2>&1 >/dev/null | FileCheck %s --check-prefix=TRACE
-// RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline="optimization-level=2" | python %S/../../bench/ttnn_ods_check.py - | FileCheck %s --check-prefix=ODS
+// RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline="optimization-level=2 verify-l1-budget=true enable-erase-inverse-ops-pass=false" | FileCheck %s
+// RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline="optimization-level=2 enable-erase-inverse-ops-pass=false" --trace 2>&1 >/dev/null | FileCheck %s --check-prefix=TRACE
+// RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline="optimization-level=2 enable-erase-inverse-ops-pass=false" | python %S/../../bench/ttnn_ods_check.py - | FileCheck %s --check-prefix=ODS
 
 // A conv2d runs on the flattened 1x1x(N*H*W)xC tensor; a reshape back to NHWC keeps the last dim
 // and whole-tile second-to-last dims (8192 -> 32), so tt-metal runs it as a view: the same buffer,
 // the conv's shard spec included, with no program. The height-sharded conv output therefore flows
 // through the reshape into the multiply without a reshard, and the view is estimated at no device time.
+// (ttir-erase-inverse-ops is off: it would move the reshape below the multiply.)
 
 // CHECK-DAG: #[[FLAT:ttnn_layout[0-9]+]] = #ttnn.ttnn_layout<(d0, d1, d2, d3) -> (d0 * 8192 + d1 * 8192 + d2, d3), <64x1>, memref<4x2x!ttcore.tile<32x32, bf16>, #l1>, <height_sharded>
 // CHECK-DAG: #[[NHWC:ttnn_layout[0-9]+]] = #ttnn.ttnn_layout<(d0, d1, d2, d3) -> (d0 * 1024 + d1 * 32 + d2, d3), <64x1>, memref<4x2x!ttcore.tile<32x32, bf16>, #l1>, <height_sharded>
