@@ -49,6 +49,7 @@ MODULES: dict[str, str] = {
     'ttir-fold-full-to-scalar': 'ttopt.lowering.ttir_fold_full_to_scalar',
     'ttir-fusing': 'ttopt.lowering.ttir_fusing',
     'ttir-infer-kv-cache-argument-types': 'ttopt.lowering.kv_cache_dtype',
+    'ttir-propagate-weight-dtype': 'ttopt.lowering.ttir_propagate_weight_dtype',
     'ttir-quant-dequant-conversion': 'ttopt.lowering.ttir_quant_dequant',
     'ttir-to-ttir-decomposition': 'ttopt.lowering.ttir_decomposition',
     'ttir-to-ttnn-backend-pipeline': 'ttopt.lowering.backend_pipeline',
@@ -133,6 +134,7 @@ SUMMARIES: dict[str, str] = {
     'ttir-fold-full-to-scalar': 'Shrink ttir.full / zeros / ones whose readers all broadcast implicitly (elementwise ops) to one element; a reader whose shape it carried gets a ttir.broadcast',
     'ttir-fusing': 'Fuse TTIR subgraphs (matmul+bias -> linear, conv+bias, softmax, relu/relu6/silu/gelu, rms_norm, SDPA, concatenate_heads, split QKV) when the cost model estimates a gain',
     'ttir-infer-kv-cache-argument-types': 'Mark every function argument a TTIR cache op writes (directly or through a mesh_shard) with {ttcore.kv_cache}',
+    'ttir-propagate-weight-dtype': "Set ttcore.weight_dtype on matmul / linear / sparse_matmul ops from their weight's function argument, traced through TMs, CCLs, broadcast, mesh ops, typecast and concat",
     'ttir-quant-dequant-conversion': 'Commute ttir.dequantize below ops with a quantized form (else quantize-dequantize their result); quantize(dequantize) -> requantize',
     'ttir-to-ttir-decomposition': 'Decompose TTIR ops into simpler TTIR ops (dot_general -> permute/reshape/matmul, negative pad -> pad/slice, reverse -> embedding)',
     'ttir-to-ttnn-backend-pipeline': 'TTIR to an optimized TTNN program: convert-ttir-to-ttnn, ttnn-optimizer (optimization-level / enable-optimizer), ttnn-deallocate',
@@ -271,6 +273,7 @@ OPTIONS: dict[str, tuple[OptionSpec, ...]] = {
         OptionSpec('enable-permute-slice-after-matmul-fusion', 'enable_permute_slice_after_matmul_fusion', bool, True, "Move a slice of a matmul / linear output onto the operand that produces the sliced dimension (tt-mlir's PermuteSliceAfterMatmulPattern)", None, False, False),
     ),
     'ttir-infer-kv-cache-argument-types': (),
+    'ttir-propagate-weight-dtype': (),
     'ttir-quant-dequant-conversion': (),
     'ttir-to-ttir-decomposition': (),
     'ttir-to-ttnn-backend-pipeline': (

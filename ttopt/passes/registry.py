@@ -24,6 +24,7 @@ PASS_MODULES = (
     "ttopt.lowering.ttir_quant_dequant",
     "ttopt.lowering.ttir_fold_full_to_scalar",
     "ttopt.lowering.ttir_consolidate_static_cache_updates",
+    "ttopt.lowering.ttir_propagate_weight_dtype",
     "ttopt.lowering.ttnn_layout",
     "ttopt.lowering.sdpa_decode_program_config",
     "ttopt.lowering.ttnn_fusing",
