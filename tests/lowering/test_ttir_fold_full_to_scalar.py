@@ -72,5 +72,5 @@ def test_output_is_deterministic() -> None:
 def test_the_backend_pipeline_runs_it_after_fusing_and_canonicalize_before_the_cache_consolidation() -> None:
     names = [s.name for s in TTIRToTTNNBackendPipeline().steps(parse_module("func.func @f() {\n  return\n}"))]
     at = names.index("ttir-fold-full-to-scalar")
-    assert names[at - 2:at] == ["ttir-fusing", "canonicalize"]
+    assert names[at - 3:at] == ["ttir-fusing", "canonicalize", "ttir-propagate-weight-dtype"]
     assert names[at + 1:at + 4] == ["ttir-consolidate-static-cache-updates", "cse", "cpu-hoist-manually-tagged"]
