@@ -97,4 +97,6 @@ def commutes(direction: Direction) -> list[Commute]:
     """Reshapes upwards through the RMS norms; nothing moves downwards."""
     if direction is Direction.DOWNWARDS:
         return []
-    return [Commute("reshape-through-rms-norm", RESHAPE, frozenset({RMS_NORM, DISTRIBUTED_RMS_NORM}), direction, _up_viable, _up_favorable, _up)]
+    return [
+        Commute("reshape-through-rms-norm", RESHAPE, frozenset({RMS_NORM, DISTRIBUTED_RMS_NORM}), direction, _up_viable, _up_favorable, _up)
+    ]
