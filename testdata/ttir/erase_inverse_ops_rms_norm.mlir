@@ -28,26 +28,6 @@ func.func @rms_norm_with_bias_regroups_outer_dims(%arg0: tensor<2x4x16xf32>, %ar
   return %1 : tensor<8x16xf32>
 }
 
-// UP-LABEL: func.func @rms_norm_over_two_dims_keeping_them
-// UP-NEXT: %[[R:.*]] = "ttir.reshape"(%arg0) <{shape = [6 : i32, 4 : i32, 8 : i32]}>
-// UP-NEXT: "ttir.rms_norm"(%[[R]]) {{.*}}normalized_shape = array<i64: 4, 8>{{.*}} : (tensor<6x4x8xf32>) -> tensor<6x4x8xf32>
-func.func @rms_norm_over_two_dims_keeping_them(%arg0: tensor<2x3x4x8xf32>) -> tensor<6x4x8xf32> {
-  %0 = "ttir.rms_norm"(%arg0) <{epsilon = 1.000000e-05 : f32, normalized_shape = array<i64: 4, 8>, operandSegmentSizes = array<i32: 1, 0, 0>}> : (tensor<2x3x4x8xf32>) -> tensor<2x3x4x8xf32>
-  %1 = "ttir.reshape"(%0) <{shape = [6 : i32, 4 : i32, 8 : i32]}> : (tensor<2x3x4x8xf32>) -> tensor<6x4x8xf32>
-  return %1 : tensor<6x4x8xf32>
-}
-
-// Not viable: the last dimension stays (8) but the normalized 4x8 merges into 8x8, which HEAD's
-// RMSNormOp verifier would reject (HEAD checks only the last dimension).
-// UP-LABEL: func.func @rms_norm_over_two_dims_merging_them_stays
-// UP-NEXT: "ttir.rms_norm"(%arg0)
-// UP-NEXT: "ttir.reshape"
-func.func @rms_norm_over_two_dims_merging_them_stays(%arg0: tensor<2x4x8xf32>) -> tensor<8x8xf32> {
-  %0 = "ttir.rms_norm"(%arg0) <{epsilon = 1.000000e-05 : f32, normalized_shape = array<i64: 4, 8>, operandSegmentSizes = array<i32: 1, 0, 0>}> : (tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
-  %1 = "ttir.reshape"(%0) <{shape = [8 : i32, 8 : i32]}> : (tensor<2x4x8xf32>) -> tensor<8x8xf32>
-  return %1 : tensor<8x8xf32>
-}
-
 // Not viable: the reshape splits the normalized dimension.
 // UP-LABEL: func.func @rms_norm_last_dim_split_stays
 // UP-NEXT: "ttir.rms_norm"(%arg0)

@@ -37,6 +37,34 @@ def test_an_add_and_a_distributed_norm_between_inverse_reshapes_lose_both() -> N
         assert_computes_the_same(text, "main", **mode)
 
 
+# Norms over two dimensions (kept out of testdata/ttir: the backend lowers a norm over the last
+# dimension only, and every file there must lower).
+TWO_DIMS = """func.func @keeping_them(%arg0: tensor<2x3x4x8xf32>) -> tensor<6x4x8xf32> {
+  %0 = "ttir.rms_norm"(%arg0) <{epsilon = 1.000000e-05 : f32, normalized_shape = array<i64: 4, 8>, operandSegmentSizes = array<i32: 1, 0, 0>}> : (tensor<2x3x4x8xf32>) -> tensor<2x3x4x8xf32>
+  %1 = "ttir.reshape"(%0) <{shape = [6 : i32, 4 : i32, 8 : i32]}> : (tensor<2x3x4x8xf32>) -> tensor<6x4x8xf32>
+  return %1 : tensor<6x4x8xf32>
+}
+func.func @merging_them(%arg0: tensor<2x4x8xf32>) -> tensor<8x8xf32> {
+  %0 = "ttir.rms_norm"(%arg0) <{epsilon = 1.000000e-05 : f32, normalized_shape = array<i64: 4, 8>, operandSegmentSizes = array<i32: 1, 0, 0>}> : (tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
+  %1 = "ttir.reshape"(%0) <{shape = [8 : i32, 8 : i32]}> : (tensor<2x4x8xf32>) -> tensor<8x8xf32>
+  return %1 : tensor<8x8xf32>
+}"""
+
+
+def test_a_reshape_moves_only_when_it_keeps_every_normalized_dimension() -> None:
+    # merging_them keeps the last dimension (8), which is all HEAD checks; its 4x8 becoming 8x8
+    # would fail HEAD's RMSNormOp verifier.
+    m, fired = erase(TWO_DIMS, enable_commute_downwards=False)
+    keeping, merging = print_module(m).split("func.func @merging_them")
+    assert (
+        keeping.index('"ttir.reshape"(%arg0)') < keeping.index('"ttir.rms_norm"') and "(tensor<6x4x8xf32>) -> tensor<6x4x8xf32>" in keeping
+    )
+    assert merging.index('"ttir.rms_norm"(%arg0)') < merging.index('"ttir.reshape"')
+    assert fired["reshape-through-rms-norm-upwards"] == 1
+    for func in ("keeping_them", "merging_them"):
+        assert_computes_the_same(TWO_DIMS, func)
+
+
 def test_nothing_moves_downwards() -> None:
     _, fired = erase(CASES.read_text(), enable_commute_upwards=False)
     assert not any(k.startswith("reshape-through-rms-norm") for k in fired)
