@@ -92,6 +92,8 @@ OPS: dict[str, tuple[tuple[int, int], tuple[Prop, ...]]] = {
     "unsqueeze": ((1, 1), (Prop("dim", "int"),)),
     "softmax": ((1, 1), (Prop("dimension", "int"), _opt("numericStable", "bool", False))),
     "rms_norm": ((1, 3), (Prop("normalized_shape", "ints"), _opt("epsilon", "float", 1e-5))),
+    # input, weight?, residual? (operandSegmentSizes); normalizes over the last dimension.
+    "distributed_rms_norm": ((1, 3), (Prop("cluster_axis", "int"), _opt("epsilon", "float", 1e-5))),
     "layer_norm": ((1, 3), (Prop("normalized_shape", "ints"), _opt("epsilon", "float", 1e-5))),
     "batch_norm_inference": ((5, 5), (Prop("epsilon", "float"), Prop("dimension", "int"))),
     "cumsum": ((1, 1), (Prop("dim", "int"),)),
