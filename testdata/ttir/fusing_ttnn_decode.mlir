@@ -6,12 +6,13 @@
 // (optimization-level >= 1): decode RoPE, decode concat-heads, RMS norm + activation.
 
 // A rope whose result is put in decode order (S first): the input is permuted instead and the
-// rope runs in decode mode (the permute moves only the size-1 dim, so it is written as a reshape).
+// rope runs in decode mode (the permute moves only the size-1 dim, so it is written as a reshape). By the
+// conversion, ttir-erase-inverse-ops has moved the permute above the rope, as HEAD does.
 // CHECK-LABEL: func.func @rope_decode
 // CHECK: %[[P:.*]] = "ttnn.reshape"(%arg0) <{shape = [1 : i32, 32 : i32, 8 : i32, 64 : i32]}> : (tensor<32x8x1x64xbf16
 // CHECK: %[[R:.*]] = "ttnn.rotary_embedding"(%[[P]], %arg1, %arg2) <{token_index = 0 : ui32}> : ({{.*}}) -> tensor<1x32x8x64xbf16
 // CHECK: return %[[R]]
-// TRACE: ttnn-fusing: rope_decode at "to_decode": applied: {{.*}}(decode layout, as HEAD always rewrites it)
+// TRACE: ttnn-fusing: rope_decode at {{.*}}: applied: {{.*}}(decode layout, as HEAD always rewrites it)
 // LEVEL0-LABEL: func.func @rope_decode
 // LEVEL0: "ttnn.rotary_embedding"(%arg0, %arg1, %arg2) <{compute_config = #ttnn.device_compute_kernel_config<math_fidelity = hifi4, fp32_dest_acc_en = true>}> : (
 // LEVEL0-NOT: token_index

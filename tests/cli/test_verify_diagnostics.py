@@ -36,3 +36,9 @@ def test_an_expected_error_only_the_echo_spells_out_is_missing() -> None:
     annotated = "// expected-error@+2 {{real message}}\n// expected-error@+1 {{phantom}}\n" + SOURCE.split("\n", 1)[1]
     problems = check("in.mlir", expectations(annotated, 0), parse_rendered(_rendered(annotated, 3)))
     assert problems == ['in.mlir:2:1: error: expected error "phantom" was not produced']
+
+
+def test_a_space_may_precede_the_line_offset() -> None:
+    # MLIR's annotation pattern allows it; tt-mlir's tests write `expected-warning @+1 {{...}}`.
+    (e,) = expectations("// expected-warning @+1 {{fusing}}\nx\n", 0)
+    assert (e.kind, e.line, e.text) == ("warning", 2, "fusing")

@@ -15,7 +15,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Iterator
 
-_EXPECTED = re.compile(r"//\s*expected-(error|warning|remark|note)(?:@([+-]\d+|above|below))?\s*\{\{(.*?)\}\}")
+# Spaces may precede the `@` (MLIR's own pattern: `expected-warning @+1 {{...}}` is common).
+_EXPECTED = re.compile(r"//\s*expected-(error|warning|remark|note) *(?:@([+-]\d+|above|below))?\s*\{\{(.*?)\}\}")
 _PRODUCED = re.compile(r"^(?P<file>.*?):(?P<line>\d+):(?P<col>\d+): (?P<kind>error|warning|remark|note): (?P<msg>.*)$")
 _CARET = re.compile(r"[ \t]*\^")  # the line under a rendered source line
 

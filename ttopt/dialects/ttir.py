@@ -42,6 +42,12 @@ ELEMENTWISE_TERNARY = frozenset({"ttir.where"})
 # HEAD's TensorManipulation trait: ops that only move data (weight-dtype and const-eval tracing
 # look through them, erase-inverse-ops counts them).
 TENSOR_MANIPULATION = frozenset({"ttir.transpose", "ttir.reshape", "ttir.rearrange", "ttir.permute"})
+# HEAD's CCL interface: the collectives (weight-dtype tracing looks through them as well).
+CCL = frozenset(f"ttir.{n}" for n in (
+    "all_gather", "all_reduce", "all_reduce_async", "reduce_scatter", "collective_permute", "all_to_all",
+    "collective_broadcast", "all_to_all_dispatch", "all_to_all_dispatch_metadata", "all_to_all_combine",
+    "selective_reduce_combine", "moe_compute",
+))  # fmt: skip
 # HEAD's Broadcastable trait (every TTIR_ElementwiseOp): operands broadcast implicitly to the result.
 BROADCASTABLE = frozenset(f"ttir.{n}" for n in (*UNARY, *BINARY, "where", "leaky_relu", "selu", "gelu_bw"))
 
@@ -89,6 +95,8 @@ OPS: dict[str, tuple[tuple[int, int], tuple[Prop, ...]]] = {
     "unsqueeze": ((1, 1), (Prop("dim", "int"),)),
     "softmax": ((1, 1), (Prop("dimension", "int"), _opt("numericStable", "bool", False))),
     "rms_norm": ((1, 3), (Prop("normalized_shape", "ints"), _opt("epsilon", "float", 1e-5))),
+    # input, weight?, residual? (operandSegmentSizes); normalizes over the last dimension.
+    "distributed_rms_norm": ((1, 3), (Prop("cluster_axis", "int"), _opt("epsilon", "float", 1e-5))),
     "layer_norm": ((1, 3), (Prop("normalized_shape", "ints"), _opt("epsilon", "float", 1e-5))),
     "batch_norm_inference": ((5, 5), (Prop("epsilon", "float"), Prop("dimension", "int"))),
     "cumsum": ((1, 1), (Prop("dim", "int"),)),

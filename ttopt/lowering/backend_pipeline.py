@@ -9,10 +9,12 @@ pipeline's output without `lower-compute`: composites, inlining, `convert-stable
 its TTIR fusing), `ttir-quant-dequant-conversion` (dequantizes moved below the ops with a quantized
 form; `enable-quant-dequant-conversion-pass=false` skips it), `ttir-fusing`, `canonicalize`,
 `ttir-implicit-broadcast-fold` (explicit broadcasts folded into the elementwise ops that read
-them; `enable-implicit-broadcast-folding-pass=false` skips it), `ttir-flatten-sliding-window`
+them; `enable-implicit-broadcast-folding-pass=false` skips it), `ttir-propagate-weight-dtype` (a
+weight argument's `ttcore.weight_dtype` onto its matmuls), `ttir-flatten-sliding-window`
 (convs and pools on 1x1x(N*H*W)xC between reshapes), `ttir-explicate-tms` and
 `ttir-erase-inverse-ops` (permutes and reshapes moved until they meet their inverse and fold;
-`enable-erase-inverse-ops-pass=false` skips both), `ttir-implicit-broadcast-fold` again, `ttir-fold-full-to-scalar` (a full / zeros / ones read only by elementwise ops becomes one element),
+`enable-erase-inverse-ops-pass=false` skips both), `ttir-implicit-broadcast-fold` again,
+`ttir-fold-full-to-scalar` (a full / zeros / ones read only by elementwise ops becomes one element),
 `ttir-consolidate-static-cache-updates` (per-layer cache-position arguments advanced alike become
 one) and `cse`, `convert-ttir-to-ttnn` (TTNN ops, tiled
 DRAM-interleaved layouts, input arguments row-major and tiled in the function; mesh_shards and
@@ -54,7 +56,8 @@ every level; decode RoPE, decode concat-heads and RMS norm + activation when the
 the host. `enable-trace` captures the forward function in a trace (`ttnn-trace-hoist-transform`,
 trace.py) after the last const-eval. `experimental-kv-cache-dtype` / `experimental-weight-dtype`
 store KV caches / parameter-only matmul weights as block-float tensors (kv_cache_dtype.py,
-weight_dtype.py; `ttir-infer-kv-cache-argument-types` always marks the caches).
+weight_dtype.py; `ttir-infer-kv-cache-argument-types` always marks the caches, and
+`ttnn-weight-dtype-conversion` always runs: a matmul's own `ttcore.weight_dtype` wins over the option).
 `composite-resolution` picks how `ttnn-resolve-composites` resolves `ttcore.composite` after the
 conversion (resolve_composites.py). The TTIR fusion switches (`enable-fusing-conv2d-with-multiply-pattern`,
 `enable-permute-matmul-fusion`, `enable-permute-slice-after-matmul-fusion`) go to `ttir-fusing` when it declares them.
@@ -88,6 +91,7 @@ from ttopt.ir.diagnostics import Diagnostic, op_position
 from ttopt.lowering.compute_config import FIDELITY_CHOICES, TRISTATE, TTNNSetComputeKernelConfig
 from ttopt.lowering.device_module import TTCoreWrapDeviceModule, cpu_inner_module, device_inner_module
 from ttopt.lowering.ttcore_device import MOCK_ARCHS, SYSTEM_DESC
+from ttopt.lowering.weight_dtype import TTNNWeightDtypeConversion
 from ttopt.optimizer.policies import DEFAULT_POLICY, policy_names
 from ttopt.passes.base import Pass, option
 from ttopt.passes.manager import PipelinePass, PipelineStep
@@ -304,17 +308,20 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
                            "" if self.enable_quant_dequant_conversion_pass else "enable-quant-dequant-conversion-pass=false")  # fmt: skip
         yield PipelineStep(n, "ttir-fusing", self.ttir_fusing() if self.enable_fusing_pass else None, "" if self.enable_fusing_pass else "enable-fusing-pass=false")
         yield PipelineStep(n, "canonicalize", _new("canonicalize"))
-        # HEAD's TM cleanup: implicit rank changes and broadcasts made explicit, permutes and
-        # reshapes moved through the ops between them until they meet their inverse and fold, and
-        # the broadcasts no TM needed folded back into the elementwise ops.
-        # HEAD folds broadcasts once before too (after its decomposition): an op of broadcast
-        # operands then computes the small shape, and TMs on those operands can move below it.
+        # HEAD folds broadcasts after its decomposition: an op of broadcast operands then computes
+        # the small shape, and TMs on those operands can move below it.
         eio, why = self.enable_erase_inverse_ops_pass, "" if self.enable_erase_inverse_ops_pass else "enable-erase-inverse-ops-pass=false"
         fold = self.enable_implicit_broadcast_folding_pass
         no_fold = "" if fold else "enable-implicit-broadcast-folding-pass=false"
         yield PipelineStep(n, "ttir-implicit-broadcast-fold", _new("ttir-implicit-broadcast-fold") if fold else None, no_fold)
+        # As HEAD: after the fusing that concatenates QKV weights (traced as one), before const-eval
+        # hoists the weights out of the function.
+        yield PipelineStep(n, "ttir-propagate-weight-dtype", _new("ttir-propagate-weight-dtype"))
         # HEAD's place for it: convs and pools read and write 1x1x(N*H*W)xC between reshapes.
         yield PipelineStep(n, "ttir-flatten-sliding-window", _new("ttir-flatten-sliding-window"))
+        # HEAD's TM cleanup: implicit rank changes and broadcasts made explicit, permutes and
+        # reshapes moved through the ops between them until they meet their inverse and fold, and
+        # the broadcasts no TM needed folded back into the elementwise ops.
         yield PipelineStep(n, "ttir-explicate-tms", _new("ttir-explicate-tms") if eio else None, why)
         yield PipelineStep(n, "ttir-erase-inverse-ops", _new("ttir-erase-inverse-ops") if eio else None, why)
         yield PipelineStep(n, "ttir-implicit-broadcast-fold", _new("ttir-implicit-broadcast-fold") if fold else None, no_fold)
@@ -337,7 +344,8 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
                            "disable-workarounds=true" if self.disable_workarounds else "")  # fmt: skip
         yield PipelineStep(n + 1, "cse", None if self.disable_workarounds else _new("cse"),
                            "disable-workarounds=true" if self.disable_workarounds else "")  # fmt: skip
-        yield self._dtype_step(n + 1, "ttnn-weight-dtype-conversion", "experimental-weight-dtype", self.experimental_weight_dtype)
+        # Always, as tt-mlir: ops' own ttcore.weight_dtype applies without experimental-weight-dtype.
+        yield PipelineStep(n + 1, "ttnn-weight-dtype-conversion", TTNNWeightDtypeConversion(target_dtype=self.experimental_weight_dtype))
         yield self._dtype_step(n + 1, "ttnn-kv-cache-dtype-conversion", "experimental-kv-cache-dtype", self.experimental_kv_cache_dtype)
         yield PipelineStep(n + 1, "ttnn-set-compute-kernel-config", self.compute_config())
         if self.optimizer_enabled():

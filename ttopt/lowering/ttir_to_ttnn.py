@@ -298,6 +298,7 @@ class _Lowering:
             for emitted in self.out[first:]:
                 if emitted.pos is None:  # diagnostics on what an op lowered to point at the op, as MLIR's locs do
                     emitted.pos = op.pos
+            _keep_weight_dtype(op, self.out[first:])
             for r, v in zip(op.results, new if isinstance(new, list) else [new]):
                 r.replace_all_uses_with(v)
             op.drop_all_references()
@@ -527,6 +528,22 @@ def _reduce(lw: _Lowering, op: Any) -> Any:
     elif p.dim_arg is not None:
         properties["dim_arg"] = _i32s(p.dim_arg)
     return lw.emit(f"ttnn.{short}", inputs(op), _result_type(lw, op), properties, op.location)
+
+
+# The TTIR ops whose conversion keeps `ttcore.weight_dtype` (ttir-propagate-weight-dtype's, read by
+# ttnn-weight-dtype-conversion), as HEAD's patterns copy it; a linear lowered to a matmul + add hands
+# it to the matmul, as HEAD's LinearOpRewritePattern does.
+WEIGHT_DTYPE_OPS = frozenset({"ttir.matmul", "ttir.linear", "ttir.sparse_matmul"})
+
+
+def _keep_weight_dtype(op: Any, emitted: list[Operation]) -> None:
+    """Copy `op`'s `ttcore.weight_dtype` onto the matmul / linear / sparse_matmul it lowered to."""
+    dtype = op.attributes.get("ttcore.weight_dtype") if op.name in WEIGHT_DTYPE_OPS else None
+    if dtype is None:
+        return
+    for new in emitted:
+        if new.name in ("ttnn.matmul", "ttnn.linear", "ttnn.sparse_matmul"):
+            new.attributes["ttcore.weight_dtype"] = dtype
 
 
 def _matmul(lw: _Lowering, op: Any) -> Any:

@@ -1,13 +1,15 @@
 """`ttnn-weight-dtype-conversion`: matmul and linear weights stored in a block-float type (tt-mlir's
 TTNNWeightDtypeConversion; the backend pipeline's `experimental-weight-dtype`).
 
-The weight (operand 1) of a `ttnn.matmul` / `ttnn.linear` whose values come only from parameter or
+The weight (operand 1) of a `ttnn.matmul` / `ttnn.linear` / `ttnn.sparse_matmul` whose values come only from parameter or
 constant arguments (every function argument its def chain reaches is one, and it reaches at least
 one) and whose data type is bf16 or f32 gets a cast to the target type: for bfp_bf4 on the host
 (`ttnn.from_device`, `ttnn.typecast`, `ttnn.to_device`: tt-metal's host packer is the more accurate
 one), otherwise one `ttnn.typecast` on the device. The cast depends only on parameters, so
-const-eval hoists it. An op's own `ttcore.weight_dtype` (bfp_bf8, bfp_bf4 or bf16) wins over the
-option; an invalid one is ignored.
+const-eval hoists it. An op's own `ttcore.weight_dtype` (bfp_bf8, bfp_bf4 or bf16; set by
+`ttir-propagate-weight-dtype` from the weight argument's, kept by `convert-ttir-to-ttnn`) wins over
+the option, which may be none; another string is ignored with a warning at the op. The backend
+pipeline always runs the pass, as tt-mlir does, so per-op types apply without the option.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ttopt.ir.attributes import StringAttr
 from ttopt.ir.operation import Operation
 from ttopt.lowering.const_eval import const_args, reached_arguments
 from ttopt.lowering.dtype_types import dtype_of, with_dtype
@@ -22,6 +25,7 @@ from ttopt.lowering.trace import get_or_insert_device, is_forward
 from ttopt.optimizer.rewrite import LayoutAliaser
 from ttopt.passes.base import Pass, option
 from ttopt.passes.registry import register_pass
+from ttopt.sharding.diagnostics import warn
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module
@@ -40,10 +44,16 @@ def traces_to_const_args(v: Any, consts: set[int]) -> bool:
     return bool(args) and args is not None and args <= consts
 
 
-def _target(op: Operation, default: str) -> str:
+def _target(module: Module, op: Operation, default: str) -> str:
+    """The op's own legal `ttcore.weight_dtype`, else `default` (with HEAD's warning for an illegal name)."""
     own = op.attributes.get(OP_DTYPE)
-    value = getattr(own, "value", None)
-    return value if value in LEGAL_OP_DTYPES else default
+    value = own.resolve() if own is not None else None
+    if not isinstance(value, StringAttr):
+        return default
+    if value.value in LEGAL_OP_DTYPES:
+        return value.value
+    warn(module, op, f'ignoring invalid {OP_DTYPE} "{value.value}"; legal values are: {", ".join(LEGAL_OP_DTYPES)}')
+    return default
 
 
 def convert_weights(module: Module, func: Any, dtype: str, aliaser: LayoutAliaser) -> int:
@@ -54,10 +64,12 @@ def convert_weights(module: Module, func: Any, dtype: str, aliaser: LayoutAliase
     for op in list(block.ops):
         if op.name not in WEIGHT_OPS or len(op.operands) < 2:
             continue
-        target = _target(op, dtype)
         w = op.operands[1]
+        if not traces_to_const_args(w, consts):
+            continue
+        target = _target(module, op, dtype)
         have = dtype_of(w.type)
-        if target == "none" or have is None or have == target or have not in CONVERTIBLE or not traces_to_const_args(w, consts):
+        if target == "none" or have is None or have == target or have not in CONVERTIBLE:
             continue
         loc = op.location
         if target == "bfp_bf4":

@@ -53,6 +53,7 @@ MODULES: dict[str, str] = {
     'ttir-fusing': 'ttopt.lowering.ttir_fusing',
     'ttir-implicit-broadcast-fold': 'ttopt.lowering.ttir_implicit_broadcast_fold',
     'ttir-infer-kv-cache-argument-types': 'ttopt.lowering.kv_cache_dtype',
+    'ttir-propagate-weight-dtype': 'ttopt.lowering.ttir_propagate_weight_dtype',
     'ttir-quant-dequant-conversion': 'ttopt.lowering.ttir_quant_dequant',
     'ttir-to-ttir-decomposition': 'ttopt.lowering.ttir_decomposition',
     'ttir-to-ttnn-backend-pipeline': 'ttopt.lowering.backend_pipeline',
@@ -141,6 +142,7 @@ SUMMARIES: dict[str, str] = {
     'ttir-fusing': 'Fuse TTIR subgraphs (matmul+bias -> linear, conv+bias, softmax, relu/relu6/silu/gelu, rms_norm, SDPA, concatenate_heads, split QKV) when the cost model estimates a gain',
     'ttir-implicit-broadcast-fold': 'Fold ttir.broadcast operands of elementwise ops into their implicit broadcast (a smaller result is broadcast after the op)',
     'ttir-infer-kv-cache-argument-types': 'Mark every function argument a TTIR cache op writes (directly or through a mesh_shard) with {ttcore.kv_cache}',
+    'ttir-propagate-weight-dtype': "Set ttcore.weight_dtype on matmul / linear / sparse_matmul ops from their weight's function argument, traced through TMs, CCLs, broadcast, mesh ops, typecast and concat",
     'ttir-quant-dequant-conversion': 'Commute ttir.dequantize below ops with a quantized form (else quantize-dequantize their result); quantize(dequantize) -> requantize',
     'ttir-to-ttir-decomposition': 'Decompose TTIR ops into simpler TTIR ops (dot_general -> permute/reshape/matmul, negative pad -> pad/slice, reverse -> embedding)',
     'ttir-to-ttnn-backend-pipeline': 'TTIR to an optimized TTNN program: convert-ttir-to-ttnn, ttnn-optimizer (optimization-level / enable-optimizer), ttnn-deallocate',
@@ -288,6 +290,7 @@ OPTIONS: dict[str, tuple[OptionSpec, ...]] = {
     ),
     'ttir-implicit-broadcast-fold': (),
     'ttir-infer-kv-cache-argument-types': (),
+    'ttir-propagate-weight-dtype': (),
     'ttir-quant-dequant-conversion': (),
     'ttir-to-ttir-decomposition': (),
     'ttir-to-ttnn-backend-pipeline': (

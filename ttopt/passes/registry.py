@@ -28,6 +28,7 @@ PASS_MODULES = (
     "ttopt.lowering.erase_inverse_ops",
     "ttopt.lowering.ttir_flatten_sliding_window",
     "ttopt.lowering.ttir_consolidate_static_cache_updates",
+    "ttopt.lowering.ttir_propagate_weight_dtype",
     "ttopt.lowering.ttnn_layout",
     "ttopt.lowering.sdpa_decode_program_config",
     "ttopt.lowering.ttnn_fusing",

@@ -1,7 +1,7 @@
 """NumPy semantics of the fused TTIR ops `ttir-fusing` makes, and of the fills and reductions its
 patterns read, for the reference interpreter (ttir_interpreter.py): a fused program must compute
-what its unfused form computes. Also the distributed layer norm, on the one device the interpreter
-runs (its statistics gathered from that device alone).
+what its unfused form computes. Also the distributed layer and RMS norms, on the one device the
+interpreter runs (their statistics gathered from that device alone).
 
 `FUSED` maps an op name to `fn(op, inputs, result_type) -> array` (float64 math, rounded to the
 result type by the interpreter).
@@ -47,9 +47,23 @@ def _linear(op: Operation, ins: list[Array], t: Any) -> Array:
 
 
 def _rms_norm(op: Operation, ins: list[Array], t: Any) -> Array:
+    """Over the trailing normalized_shape dimensions (the last one when it is absent), as HEAD's
+    golden (torch's rms_norm); weight and bias by segment sizes."""
     x = _f(ins[0])
-    y = x / np.sqrt(np.mean(x * x, axis=-1, keepdims=True) + float(_val(op, "epsilon", 1e-5)))
+    axes = tuple(range(-len(int_values(op.properties.get("normalized_shape")) or (0,)), 0))
+    y = x / np.sqrt(np.mean(x * x, axis=axes, keepdims=True) + float(_val(op, "epsilon", 1e-5)))
     return _weight_and_bias(op, y, ins)
+
+
+def _distributed_rms_norm(op: Operation, ins: list[Array], t: Any) -> Array:
+    """(input + residual?) RMS-normalized over the last dimension, times weight? (HEAD's golden on a
+    one-device cluster axis)."""
+    seg = list(int_values(op.properties.get("operandSegmentSizes")) or (1, int(len(ins) > 1), int(len(ins) > 2)))
+    rest = iter(ins[1:])
+    weight, residual = (_f(next(rest)) if n else None for n in seg[1:3])
+    x = _f(ins[0]) if residual is None else _f(ins[0]) + residual
+    y = x / np.sqrt(np.mean(x * x, axis=-1, keepdims=True) + float(_val(op, "epsilon", 1e-5)))
+    return y if weight is None else y * weight
 
 
 def _distributed_layer_norm(op: Operation, ins: list[Array], t: Any) -> Array:
@@ -123,6 +137,7 @@ FUSED: dict[str, Callable[[Operation, list[Array], Any], Array]] = {
     "ttir.rms_norm": _rms_norm,
     "ttir.layer_norm": _layer_norm,
     "ttir.distributed_layer_norm": _distributed_layer_norm,
+    "ttir.distributed_rms_norm": _distributed_rms_norm,
     "ttir.relu": lambda op, ins, t: np.maximum(_f(ins[0]), 0.0),
     "ttir.relu6": lambda op, ins, t: np.clip(_f(ins[0]), 0.0, 6.0),
     "ttir.silu": lambda op, ins, t: _f(ins[0]) / (1 + np.exp(-_f(ins[0]))),
