@@ -32,10 +32,10 @@ import numpy as np
 
 from ttopt.dialects.ttir import BROADCASTABLE, inputs
 from ttopt.ir.attributes import DenseArrayAttr
+from ttopt.ir.float_spelling import mlir_float_attr
 from ttopt.ir.operation import Operation
 from ttopt.ir.rewriter import insert_after, insert_before
 from ttopt.ir.types import TensorType
-from ttopt.lowering.mlir_floats import mlir_float_attr
 from ttopt.lowering.ttir_canonicalize import TTIR_FOLDS
 from ttopt.passes.base import Pass
 from ttopt.passes.greedy import Erase, apply_greedily, dead_op_pattern
