@@ -1,34 +1,74 @@
-"""MLIR's spelling of a float attribute it builds (`0.899999976 : f32`, `1.000000e-03 : f32`).
+"""MLIR's spelling of floats: a FloatAttr's value and the elements of a dense or array literal
+(`0.899999976 : f32`, `1.000000e-03 : f32`, `0x7FC00000 : f32`).
 
-MLIR prints a FloatAttr with `APFloat::toString(6 digits)` when that reads back to the same value,
-else with the shortest digits that do (`APFloat::toString()`). APFloat's six-digit form first
+MLIR prints a float with `APFloat::toString(6 digits)` when that reads back to the same value,
+else with the shortest digits that do (`APFloat::toString()`), else (NaN, infinities, and the
+rare value whose shortest digits have no `.`) as its bits in hex. APFloat's six-digit form first
 drops decimal digits by truncating division and only then rounds, so f32 0.9 prints as
-0.899999976 while f32 0.1 prints as 1.000000e-01. Attributes the lowering creates are spelled
-this way so that tt-mlir's FileCheck lines about them match (parsed attributes keep their source
-spelling anyway).
+0.899999976 while f32 0.1 prints as 1.000000e-01. MLIR reads a decimal literal as a double and
+rounds that to the literal's type; a hex literal is the value's bits.
 """
 
 from __future__ import annotations
 
+import math
+import re
 import struct
-from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 # semantics -> (precision bits incl. the implicit one, exponent bias, exponent bits)
 SEMANTICS = {"f16": (11, 15, 5), "bf16": (8, 127, 8), "f32": (24, 127, 8), "f64": (53, 1023, 11)}
+_INF = float("inf")
 
 
 def round_to(value: float, kind: str) -> float:
-    """`value` rounded to the float format `kind` (as a Python float)."""
-    if kind == "f32":
-        return struct.unpack("<f", struct.pack("<f", value))[0]
+    """`value` rounded to nearest, ties to even, in the float format `kind` (as a Python float;
+    an infinity past the format's range, as APFloat's conversion gives)."""
+    spec = SEMANTICS.get(kind)
+    if spec is None or kind == "f64" or value != value or value in (_INF, -_INF) or value == 0:
+        return value
+    precision, bias, _ = spec
+    # The exponent of the format's last significand bit at this magnitude (subnormals share the
+    # smallest normal exponent); scaling by a power of two is exact, `round` ties to even.
+    quantum = max(math.frexp(value)[1] - 1, 1 - bias) - (precision - 1)
+    r = math.ldexp(round(math.ldexp(value, -quantum)), quantum)
+    if abs(r) >= math.ldexp(1.0, bias + 1):
+        return math.copysign(_INF, value)
+    return math.copysign(r, value)
+
+
+def float_bits(value: float, kind: str) -> int:
+    """The IEEE bits of `value` (already a value of `kind`) in the float format `kind`."""
+    if kind == "f64":
+        return int(struct.unpack("<Q", struct.pack("<d", value))[0])
     if kind == "f16":
-        return struct.unpack("<e", struct.pack("<e", value))[0]
-    if kind == "bf16":
-        bits = struct.unpack("<I", struct.pack("<f", value))[0]
-        bits = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000  # round to nearest even
-        return struct.unpack("<f", struct.pack("<I", bits))[0]
-    return value
+        return int(struct.unpack("<H", struct.pack("<e", value))[0])
+    bits32 = int(struct.unpack("<I", struct.pack("<f", value))[0])
+    return bits32 >> 16 if kind == "bf16" else bits32
+
+
+def float_from_bits(bits: int, name: str) -> float:
+    """The value of IEEE bits written as a hex float literal of type `name` (NaN for formats Python lacks)."""
+    if name == "f64":
+        return float(struct.unpack("<d", bits.to_bytes(8, "little"))[0])
+    if name == "f32":
+        return float(struct.unpack("<f", bits.to_bytes(4, "little"))[0])
+    if name == "f16":
+        return float(struct.unpack("<e", bits.to_bytes(2, "little"))[0])
+    if name == "bf16":
+        return float(struct.unpack("<f", (bits << 16).to_bytes(4, "little"))[0])
+    return float("nan")
+
+
+def format_float(value: float) -> str:
+    """A double as llvm's `raw_ostream << double` writes it (`%e`: `1.000000e+00`), which MLIR uses
+    for quantization scales; NaN and infinities as f32 bits."""
+    if value != value:
+        return "0x7FC00000"
+    if value in (_INF, -_INF):
+        return "0x7F800000" if value > 0 else "0xFF800000"
+    return f"{value:.6e}"
 
 
 def _digits(value: float, kind: str, precision: int) -> tuple[str, int]:
@@ -37,17 +77,11 @@ def _digits(value: float, kind: str, precision: int) -> tuple[str, int]:
     bits, _, _ = SEMANTICS[kind]
     if precision == 0:
         precision = 2 + bits * 59 // 196
-    frac = Fraction(abs(value))
-    # significand * 2**exp with an integer significand of at most `bits` bits
-    num, den = frac.numerator, frac.denominator
-    exp2 = 0
-    while den > 1:
-        den //= 2
-        exp2 -= 1
-    significand = num
-    while significand and significand % 2 == 0:
-        significand //= 2
-        exp2 += 1
+    # significand * 2**exp2 with an odd integer significand (APFloat drops trailing binary zeros)
+    num, den = abs(value).as_integer_ratio()  # den is a power of two
+    trailing = (num & -num).bit_length() - 1
+    significand = num >> trailing
+    exp2 = trailing - (den.bit_length() - 1)
     exp10 = 0
     if exp2 > 0:
         significand <<= exp2
@@ -119,14 +153,15 @@ def _shortest(value: float, kind: str) -> str:
 
 
 def float_text(value: float, kind: str = "f32") -> str:
-    """The digits MLIR prints for a FloatAttr of type `kind` holding `value` (rounded to `kind`)."""
-    if kind not in SEMANTICS or value != value or value in (float("inf"), float("-inf")):
-        from ttopt.ir.attributes import format_float
-
+    """The digits MLIR prints for a FloatAttr of type `kind` holding `value` (rounded to `kind`);
+    a type ttopt has no semantics for gets the `%e` spelling."""
+    if kind not in SEMANTICS:
         return format_float(value)
     v = round_to(value, kind)
+    if v != v or v in (_INF, -_INF):
+        return "0x%X" % float_bits(v, kind)
     if v == 0:
-        return "-0.000000e+00" if str(v).startswith("-") else "0.000000e+00"
+        return "-0.000000e+00" if math.copysign(1.0, v) < 0 else "0.000000e+00"
     sign = "-" if v < 0 else ""
     digits, exp10 = _digits(v, kind, 6)
     six = _scientific(digits, exp10, 6, truncate_zero=False)
@@ -135,23 +170,42 @@ def float_text(value: float, kind: str = "f32") -> str:
     short = _shortest(abs(v), kind)
     if "." in short:
         return sign + short
-    return _hex(v, kind)  # MLIR's fallback when neither form reads back as a float literal
+    return "0x%X" % float_bits(v, kind)  # MLIR's fallback when neither form reads back as a float literal
 
 
-def _hex(v: float, kind: str) -> str:
-    if kind == "f64":
-        return "0x%016X" % struct.unpack("<Q", struct.pack("<d", v))[0]
-    bits32 = struct.unpack("<I", struct.pack("<f", v))[0]
-    if kind == "f32":
-        return "0x%08X" % bits32
-    if kind == "bf16":
-        return "0x%04X" % (bits32 >> 16)
-    return "0x%04X" % struct.unpack("<H", struct.pack("<e", v))[0]
+@lru_cache(maxsize=1 << 16)
+def literal_text(literal: str, kind: str) -> str | None:
+    """What MLIR prints for the float literal `literal` (`1.5`, `-0.9`, or bits `0x3F800000`) read
+    as type `kind`: NaN and infinity bits as written (in upper case), anything else by
+    `float_text`. None when ttopt has no semantics for `kind` (tf32, the f8 types) or the literal
+    is not a float of it (the parser reports that): the literal is then printed as written."""
+    if kind not in SEMANTICS:
+        return None
+    if literal[:2] == "0x":
+        bits = int(literal, 16)
+        if bits >> (16 if kind in ("f16", "bf16") else 32 if kind == "f32" else 64):
+            return None
+        v = float_from_bits(bits, kind)
+        if v != v or v in (_INF, -_INF):
+            return "0x%X" % bits  # a NaN's payload and sign are its bits: printed as read
+        return float_text(v, kind)
+    try:
+        v = float(literal)  # past a double's range it is an infinity, as MLIR reads it
+    except ValueError:
+        return None
+    return float_text(v, kind)
+
+
+def literal_bits(literal: str, kind: str) -> int:
+    """The bits of the float literal `literal` read as type `kind` (see `literal_text`)."""
+    if literal[:2] == "0x":
+        return int(literal, 16)
+    return float_bits(round_to(float(literal), kind), kind)
 
 
 def mlir_float_attr(attr: Any) -> Any:
-    """`attr` re-spelled as MLIR prints it when it is a FloatAttr of a known float type (a parsed
-    attribute keeps its source spelling, `3.0 : f32`; MLIR prints `3.000000e+00 : f32`); any other
+    """`attr` re-spelled as MLIR prints it when it is a FloatAttr of a known float type that was
+    built with a text of its own (parsed and built FloatAttrs print so already); any other
     attribute unchanged."""
     from ttopt.ir.attributes import FloatAttr
 
@@ -160,10 +214,28 @@ def mlir_float_attr(attr: Any) -> Any:
     kind = attr.type.text
     if kind not in SEMANTICS:
         return attr
-    try:
-        rounded = round_to(attr.value, kind)
-    except (OverflowError, struct.error):
-        return attr  # out of the type's range: left as spelled
+    rounded = round_to(attr.value, kind)
     if rounded != rounded or rounded in (float("inf"), float("-inf")):
         return attr
     return FloatAttr(attr.value, attr.type, f"{float_text(attr.value, kind)} : {kind}")
+
+
+# A typed float literal inside a dialect attribute's body (`params = [1.0 : f32]`), or a string
+# (skipped whole: its text is not a literal).
+_TYPED_LITERAL = re.compile(
+    r'"[^"\\]*(?:\\.[^"\\]*)*"'
+    r"|(?<![\w.$#!])(?:(-)[ \t]*)?(0x[0-9a-fA-F]+|[0-9]+\.[0-9]*(?:[eE][-+]?[0-9]+)?)[ \t\r\n]*:[ \t\r\n]*(f16|bf16|f32|f64)(?![\w.])"
+)
+
+
+def typed_literals_spelled(text: str) -> str:
+    """`text` with each `literal : type` float in it spelled as MLIR prints a FloatAttr (a
+    dialect attribute's FloatAttr parameters); strings and anything else as written."""
+
+    def spell(m: re.Match[str]) -> str:
+        if m.group(2) is None:
+            return m.group()
+        spelled = literal_text((m.group(1) or "") + m.group(2), m.group(3))
+        return m.group() if spelled is None else f"{spelled} : {m.group(3)}"
+
+    return _TYPED_LITERAL.sub(spell, text)
