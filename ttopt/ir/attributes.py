@@ -12,7 +12,7 @@ import re
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from ttopt.ir.dense_spelling import dense_float_body, float_element_kind
-from ttopt.ir.float_spelling import SEMANTICS, float_from_bits, float_text, format_float
+from ttopt.ir.float_spelling import SEMANTICS, float_from_bits, float_text, format_float, round_to
 from ttopt.ir.spelled import Spelled, keyword_or_string, quote, symbol_ref
 from ttopt.ir.text_bodies import decode
 
@@ -93,8 +93,9 @@ class FloatAttr(Attribute):
         return f"{body} : {self.type.text}" if self.type is not None else body
 
     def structural(self) -> str:
-        """Exact value (not the 6-digit print) and type, f64 when omitted."""
-        return f"{self.value!r} : {_type_key(self.type, 'f64')}"
+        """Exact value as its type holds it (`0.9 : f32` is `0.899999976 : f32`) and type, f64 when omitted."""
+        key = _type_key(self.type, "f64")
+        return f"{round_to(self.value, key)!r} : {key}"
 
 
 class BoolAttr(Attribute):
