@@ -98,6 +98,21 @@ class FloatAttr(Attribute):
         return f"{round_to(self.value, key)!r} : {key}"
 
 
+def mlir_float_attr(attr: Any) -> Any:
+    """`attr` re-spelled as MLIR prints it when it is a FloatAttr of a known float type that was
+    built with a text of its own (parsed and built FloatAttrs print so already); any other
+    attribute unchanged."""
+    if not isinstance(attr, FloatAttr) or attr.type is None:
+        return attr
+    kind = attr.type.text
+    if kind not in SEMANTICS:
+        return attr
+    rounded = round_to(attr.value, kind)
+    if rounded != rounded or rounded in (float("inf"), float("-inf")):
+        return attr
+    return FloatAttr(attr.value, attr.type, f"{float_text(attr.value, kind)} : {kind}")
+
+
 class BoolAttr(Attribute):
     """`true` / `false`."""
 

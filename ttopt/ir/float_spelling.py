@@ -15,7 +15,6 @@ import math
 import re
 import struct
 from functools import lru_cache
-from typing import Any
 
 # semantics -> (precision bits incl. the implicit one, exponent bias, exponent bits)
 SEMANTICS = {"f16": (11, 15, 5), "bf16": (8, 127, 8), "f32": (24, 127, 8), "f64": (53, 1023, 11)}
@@ -201,23 +200,6 @@ def literal_bits(literal: str, kind: str) -> int:
     if literal[:2] == "0x":
         return int(literal, 16)
     return float_bits(round_to(float(literal), kind), kind)
-
-
-def mlir_float_attr(attr: Any) -> Any:
-    """`attr` re-spelled as MLIR prints it when it is a FloatAttr of a known float type that was
-    built with a text of its own (parsed and built FloatAttrs print so already); any other
-    attribute unchanged."""
-    from ttopt.ir.attributes import FloatAttr
-
-    if not isinstance(attr, FloatAttr) or attr.type is None:
-        return attr
-    kind = attr.type.text
-    if kind not in SEMANTICS:
-        return attr
-    rounded = round_to(attr.value, kind)
-    if rounded != rounded or rounded in (float("inf"), float("-inf")):
-        return attr
-    return FloatAttr(attr.value, attr.type, f"{float_text(attr.value, kind)} : {kind}")
 
 
 # A typed float literal inside a dialect attribute's body (`params = [1.0 : f32]`), or a string

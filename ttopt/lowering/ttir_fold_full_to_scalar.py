@@ -31,8 +31,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ttopt.dialects.ttir import BROADCASTABLE, inputs
-from ttopt.ir.attributes import DenseArrayAttr
-from ttopt.ir.float_spelling import mlir_float_attr
+from ttopt.ir.attributes import DenseArrayAttr, mlir_float_attr
 from ttopt.ir.operation import Operation
 from ttopt.ir.rewriter import insert_after, insert_before
 from ttopt.ir.types import TensorType

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ttopt.ir.float_spelling import mlir_float_attr
+from ttopt.ir.attributes import mlir_float_attr
 from ttopt.ir.operation import Operation
 from ttopt.ir.types import ScalarType, TensorType
 

@@ -37,8 +37,7 @@ from ttopt.device.tensor import element_dtype
 from ttopt.dialects.ttcore_attrs import DataType
 from ttopt.dialects.ttir import broadcast_shape
 from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
-from ttopt.ir.attributes import ArrayAttr, BoolAttr, DenseArrayAttr, DialectAttr, FloatAttr, IntegerAttr
-from ttopt.ir.float_spelling import mlir_float_attr
+from ttopt.ir.attributes import ArrayAttr, BoolAttr, DenseArrayAttr, DialectAttr, FloatAttr, IntegerAttr, mlir_float_attr
 from ttopt.ir.location import suffixed_location
 from ttopt.ir.operation import Operation
 from ttopt.ir.properties import int_values
