@@ -3,9 +3,9 @@
 // RUN: ttopt analyze %S/../ttnn/conv2d_resnet_stem.mlir --max-legal-layouts 2 | FileCheck %s --check-prefix=CONV
 
 // `ttopt analyze` on the bundled TTNN samples (testdata/ttnn): the device comes from the module's
-// system desc and its ttnn.tensor_l1_usage_cap (0.95 -> 1423206 bytes, reference §2.13).
+// system desc and its ttnn.tensor_l1_usage_cap (f32 0.95, printed 0.949999988 -> 1423206 bytes, reference §2.13).
 
-// CHECK: device: wormhole_b0 (from module) (8x8 cores), usable L1 1423206 B/core (cap 0.95)
+// CHECK: device: wormhole_b0 (from module) (8x8 cores), usable L1 1423206 B/core (cap 0.949999988)
 // CHECK: func @mlp_chain: 5 ttnn ops
 // CHECK: ttnn.matmul "matmul_0" -> tensor<256x128xbf16, #ttnn_layout4>
 // CHECK-NEXT: inputs: dram interleaved 1x1 [8x4 tiles]; dram interleaved 1x1 [4x4 tiles]

@@ -4,7 +4,7 @@
 // Attributes the rules build print as MLIR prints them (f32 0.9 is 0.899999976).
 
 // CHECK-LABEL: func.func @norms
-// CHECK: "ttir.rms_norm"(%arg0, %arg1) <{epsilon = 1.000000e-05 : f32, normalized_shape = array<i64: 32>, operandSegmentSizes = array<i32: 1, 1, 0>}> : (tensor<4x32xf32>, tensor<32xf32>) -> tensor<4x32xf32>
+// CHECK: "ttir.rms_norm"(%arg0, %arg1) <{epsilon = 9.99999974E-6 : f32, normalized_shape = array<i64: 32>, operandSegmentSizes = array<i32: 1, 1, 0>}> : (tensor<4x32xf32>, tensor<32xf32>) -> tensor<4x32xf32>
 // CHECK: "ttir.layer_norm"(%arg0, %arg1, %arg1) <{normalized_shape = array<i64: 32>, operandSegmentSizes = array<i32: 1, 1, 1>}>
 // CHECK-NOT: stablehlo.composite
 module {

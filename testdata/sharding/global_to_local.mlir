@@ -98,7 +98,7 @@ func.func @permute(%arg0: tensor<8x8xf32>) -> (tensor<8x8xf32>, tensor<8x8xf32>,
 // CHECK-NEXT: "stablehlo.all_to_all"(%arg1) <{{.*}}concat_dimension = 1 : i64, replica_groups = dense<{{\[\[}}0, 1], [2, 3]]> : tensor<2x2xi64>, split_count = 2 : i64, split_dimension = 0 : i64}> : (tensor<4x4xf32>) -> tensor<2x8xf32>
 // CHECK-NEXT: "stablehlo.all_gather"(%2) <{all_gather_dim = 0 : i64, {{.*}}replica_groups = dense<{{\[\[}}0, 1], [2, 3]]>{{.*}} -> tensor<4x8xf32>
 // CHECK-NEXT: "stablehlo.all_gather"(%3) <{all_gather_dim = 0 : i64, {{.*}}replica_groups = dense<{{\[\[}}0, 2], [1, 3]]>{{.*}} -> tensor<8x8xf32>
-// CHECK-NEXT: %[[C:.*]] = stablehlo.constant dense<{{\[\[}}1.0, 2.0], [3.0, 4.0], [5.0, 6.0], [7.0, 8.0]]> : tensor<4x2xf32>
+// CHECK-NEXT: %[[C:.*]] = stablehlo.constant dense<{{\[\[}}1.000000e+00, 2.000000e+00], [3.000000e+00, 4.000000e+00], [5.000000e+00, 6.000000e+00], [7.000000e+00, 8.000000e+00]]> : tensor<4x2xf32>
 // CHECK-NEXT: %[[X:.*]] = stablehlo.composite "sdy.all_slice" %[[C]] {composite_attributes = {axis = "x", dim = 0 : i64}{{.*}} -> tensor<2x2xf32>
 // CHECK-NEXT: stablehlo.composite "sdy.all_slice" %[[X]] {composite_attributes = {axis = "y", dim = 0 : i64}{{.*}} -> tensor<1x2xf32>
 

@@ -96,7 +96,7 @@ func.func @attributes_kept(%arg0: tensor<32x32xf32>) -> tensor<32x32xf32> {
 // CHECK: %[[F:.*]] = "ttir.full"() <{fill_value = 2.000000e+00 : f32, shape = array<i32: 1, 1>}> : () -> tensor<1x1xf32>
 // CHECK: %[[E:.*]] = ttir.empty() : tensor<64x32xf32>
 // CHECK: "ttir.add"(%arg0, %[[F]], %[[E]]) : (tensor<64x32xf32>, tensor<1x1xf32>, tensor<64x32xf32>) -> tensor<64x32xf32>
-// CHECK: "ttir.full"() <{fill_value = 3.0 : f32, shape = array<i32: 64, 32>}> : () -> tensor<64x32xf32>
+// CHECK: "ttir.full"() <{fill_value = 3.000000e+00 : f32, shape = array<i32: 64, 32>}> : () -> tensor<64x32xf32>
 // CHECK-NOT: "ttir.broadcast"
 func.func @destination_passing_readers(%arg0: tensor<64x32xf32>, %arg1: tensor<1x32xf32>) -> (tensor<64x32xf32>, tensor<64x32xf32>) {
   %0 = "ttir.full"() <{shape = array<i32: 64, 32>, fill_value = 2.0 : f32}> : () -> tensor<64x32xf32>

@@ -71,7 +71,7 @@ def test_names_follow_mlir() -> None:
     )
     out = print_module(m)
     assert "%c = stablehlo.constant dense<1>" in out
-    assert "%cst = stablehlo.constant dense<1.0>" in out
+    assert "%cst = stablehlo.constant dense<1.000000e+00>" in out
     assert "%c_0 = stablehlo.constant dense<2>" in out
     assert "%0 = stablehlo.add %arg0, %cst" in out
 

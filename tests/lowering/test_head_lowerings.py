@@ -80,7 +80,7 @@ def test_constants_behind_other_ops_move_to_the_front_in_reverse_order() -> None
     block = next(iter(m.functions())).regions[0].entry
     assert hoist_constants(block) == 1
     values = [o.properties["value"].text.split(" :")[0] if o.name == "ttir.constant" else o.name for o in block.ops]
-    assert values == ["dense<[5.0, 6.0]>", "dense<[3.0, 4.0]>", "dense<[1.0, 2.0]>", "ttir.add", "func.return"]
+    assert values == ["dense<[5.000000e+00, 6.000000e+00]>", "dense<[3.000000e+00, 4.000000e+00]>", "dense<[1.000000e+00, 2.000000e+00]>", "ttir.add", "func.return"]
     ret = block.ops[-1]
     assert ret.operands[2] is block.ops[2].results[0]  # the duplicate reads the first constant
 

@@ -12,13 +12,12 @@ is a positioned error, never another exception.
 
 from __future__ import annotations
 
-import struct
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ttopt.ir.diagnostics import Diagnostic
+from ttopt.ir.float_spelling import float_bits, round_to
 from ttopt.ir.printer import print_module
 from ttopt.ir.verifier import verify
 from ttopt.parse.parser import parse_module
@@ -528,12 +527,8 @@ _FLOAT_BITS = {"f16": 16, "bf16": 16, "f32": 32, "f64": 64}
 
 
 def _bits(value: float, t: str) -> int:
-    if t == "f64":
-        return int(struct.unpack("<Q", struct.pack("<d", value))[0])
-    if t == "bf16":
-        return int(struct.unpack("<I", struct.pack("<f", value))[0]) >> 16
-    fmt = {"f16": ("<e", "<H"), "f32": ("<f", "<I")}[t]
-    return int(struct.unpack(fmt[1], struct.pack(fmt[0], value))[0])
+    """The bits of `value` read as type `t` (a printed decimal is rounded to its type when read, as MLIR reads it)."""
+    return float_bits(round_to(value, t), t)
 
 
 @settings(max_examples=300, deadline=None)

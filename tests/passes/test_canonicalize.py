@@ -67,7 +67,7 @@ def test_dead_ops_around_and_inside_region_ops_go_and_the_rest_keep_their_order(
     assert fired == {"erase-dead-pure-op": 4}
     # The reducer lost its dead multiply, so it prints in the short `applies` form.
     assert out.splitlines()[2:-2] == [
-        "    %cst = stablehlo.constant dense<0.0> : tensor<f32>",
+        "    %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>",
         "    %0 = stablehlo.reduce(%arg0 init: %cst) applies stablehlo.add across dimensions = [0] : (tensor<4xf32>, tensor<f32>) -> tensor<f32>",
         "    %1 = stablehlo.negate %0 : tensor<f32>",
         "    return %1 : tensor<f32>",

@@ -24,7 +24,7 @@ from ttopt.dialects import (  # noqa: F401  (import order: a module that adjusts
     ttnn,
 )
 from ttopt.dialects.op_names import OP_NAMES
-from ttopt.ir.attributes import TYPED_ATTR_MODULES  # typed attribute models load on the first `.typed` lookup
+from ttopt.ir.attributes import FLOAT_PARAM_DIALECTS, TYPED_ATTR_MODULES  # typed attribute models load on the first `.typed` lookup
 from ttopt.ir.dialect_registry import register_dialect_ops
 
 register_dialect_ops(OP_NAMES)
@@ -36,3 +36,4 @@ TYPED_ATTR_MODULES.update({
     "sdy": ["ttopt.dialects.sdy_attrs"],
     "stablehlo": ["ttopt.dialects.stablehlo_attrs"],
 })
+FLOAT_PARAM_DIALECTS.add("ttnn")  # `#ttnn.unary_with_param<op_type = ..., params = [1.0 : f32]>`, also nested

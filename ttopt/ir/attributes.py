@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
+from ttopt.ir.dense_spelling import dense_float_body, float_element_kind
+from ttopt.ir.float_spelling import SEMANTICS, float_from_bits, float_text, format_float, round_to
 from ttopt.ir.spelled import Spelled, keyword_or_string, quote, symbol_ref
 from ttopt.ir.text_bodies import decode
 
@@ -74,17 +76,9 @@ def _type_key(t: Type | None, default: str) -> str:
     return t.resolve().canonical() if t is not None else default
 
 
-def format_float(value: float) -> str:
-    """MLIR's float spelling: `1.000000e+00`, as `APFloat::toString` with scientific notation."""
-    if value != value:
-        return "0x7FC00000"
-    if value in (float("inf"), float("-inf")):
-        return "0x7F800000" if value > 0 else "0xFF800000"
-    return f"{value:.6e}"
-
-
 class FloatAttr(Attribute):
-    """`1.000000e+00 : f32`."""
+    """`1.000000e+00 : f32`: printed as MLIR prints it (ttopt/ir/float_spelling.py), whatever the
+    literal was (the parser gives a parsed one that spelling)."""
 
     __slots__ = ("value", "type")
 
@@ -94,12 +88,29 @@ class FloatAttr(Attribute):
         self.type = type
 
     def print(self) -> str:
-        body = format_float(self.value)
+        kind = self.type.resolve().text if self.type is not None else "f64"
+        body = float_text(self.value, kind) if kind in SEMANTICS else format_float(self.value)
         return f"{body} : {self.type.text}" if self.type is not None else body
 
     def structural(self) -> str:
-        """Exact value (not the 6-digit print) and type, f64 when omitted."""
-        return f"{self.value!r} : {_type_key(self.type, 'f64')}"
+        """Exact value as its type holds it (`0.9 : f32` is `0.899999976 : f32`) and type, f64 when omitted."""
+        key = _type_key(self.type, "f64")
+        return f"{round_to(self.value, key)!r} : {key}"
+
+
+def mlir_float_attr(attr: Any) -> Any:
+    """`attr` re-spelled as MLIR prints it when it is a FloatAttr of a known float type that was
+    built with a text of its own (parsed and built FloatAttrs print so already); any other
+    attribute unchanged."""
+    if not isinstance(attr, FloatAttr) or attr.type is None:
+        return attr
+    kind = attr.type.text
+    if kind not in SEMANTICS:
+        return attr
+    rounded = round_to(attr.value, kind)
+    if rounded != rounded or rounded in (float("inf"), float("-inf")):
+        return attr
+    return FloatAttr(attr.value, attr.type, f"{float_text(attr.value, kind)} : {kind}")
 
 
 class BoolAttr(Attribute):
@@ -188,12 +199,14 @@ class ArrayAttr(Attribute):
 
 
 def _element_text(a: Attribute) -> str:
-    """Array elements print without MLIR's default types (i64 integers, f64 floats)."""
+    """Array elements print without MLIR's default types (i64 integers, f64 floats, but for an f64
+    printed as its bits: MLIR reads an untyped hex literal as an integer)."""
     t = getattr(a, "type", None)
     if isinstance(a, IntegerAttr) and t is not None and t.text == "i64":
         return str(a.value)
     if isinstance(a, FloatAttr) and t is not None and t.text == "f64":
-        return format_float(a.value)
+        body, sep, _ = a.text.rpartition(" : ")
+        return body if sep and body[:2] != "0x" else a.text
     return a.text
 
 
@@ -236,6 +249,8 @@ class DenseArrayAttr(Attribute):
     def print(self) -> str:
         if self.element == "i1":
             vals = ", ".join("true" if v else "false" for v in self.values)
+        elif self.element in SEMANTICS:
+            vals = ", ".join(float_text(v, self.element) for v in self.values)
         elif self.element.startswith(("f", "bf")):
             vals = ", ".join(format_float(v) for v in self.values)
         else:
@@ -248,7 +263,9 @@ class DenseArrayAttr(Attribute):
 
 
 class DenseElementsAttr(Attribute):
-    """`dense<...> : tensor<...>`; values are decoded on demand (constants can be huge)."""
+    """`dense<...> : tensor<...>`; values are decoded on demand (constants can be huge). `body`
+    is the literal as written (or built); a float literal prints as MLIR prints it
+    (ttopt/ir/dense_spelling.py), spelled when first printed."""
 
     __slots__ = ("body", "type", "_values")
 
@@ -259,7 +276,20 @@ class DenseElementsAttr(Attribute):
         self._values = values
 
     def print(self) -> str:
-        return f"dense<{self.body}> : {self.type.text}"
+        return f"dense<{self.spelled_body()}> : {self.type.text}"
+
+    def spelled_body(self) -> str:
+        """The body as MLIR prints it: float elements re-spelled, any other body as written."""
+        t = self.type.resolve()
+        shape = getattr(t, "shape", None)
+        elem = getattr(t, "element_type", None)
+        if shape is None or elem is None or None in shape:
+            return self.body
+        kind = float_element_kind(elem.resolve().text)
+        if kind is None:
+            return self.body
+        spelled = dense_float_body(self.body, kind[0], kind[1], shape)
+        return self.body if spelled is None else spelled
 
     @property
     def is_splat(self) -> bool:
@@ -303,21 +333,6 @@ def _bits_to_floats(v: Any, name: str) -> Any:
     if isinstance(v, tuple):
         return tuple(_bits_to_floats(x, name) for x in v)
     return float_from_bits(v, name) if isinstance(v, int) and not isinstance(v, bool) else v
-
-
-def float_from_bits(bits: int, name: str) -> float:
-    """The value of IEEE bits written as a hex float literal of type `name` (NaN for formats Python lacks)."""
-    import struct
-
-    if name == "f64":
-        return float(struct.unpack("<d", bits.to_bytes(8, "little"))[0])
-    if name == "f32":
-        return float(struct.unpack("<f", bits.to_bytes(4, "little"))[0])
-    if name == "f16":
-        return float(struct.unpack("<e", bits.to_bytes(2, "little"))[0])
-    if name == "bf16":
-        return float(struct.unpack("<f", (bits << 16).to_bytes(4, "little"))[0])
-    return float("nan")
 
 
 class TypeAttr(Attribute):
@@ -398,6 +413,11 @@ OP_ATTRIBUTE_VERIFIERS: list[Callable[[Any], None]] = []
 # check does, nor another dialect's), with that check for ops whose only change is that attribute:
 # a verification after a pass gives it all of them at once (a propagation writes thousands).
 ATTRIBUTE_ONLY_VERIFIERS: dict[str, Callable[[list[Any]], None]] = {}
+# Dialects whose attribute bodies hold FloatAttr parameters (`#ttnn.unary_with_param<..., params =
+# [1.0 : f32]>`), filled in by ttopt.dialects: the parser spells a parsed body's typed float
+# literals as MLIR prints them. Other dialects' bodies are kept as written (an unregistered
+# dialect's attribute is opaque text to MLIR too).
+FLOAT_PARAM_DIALECTS: set[str] = set()
 # Dialect -> the modules that register its typed factories, imported on the first typed lookup
 # of one of its attributes or types: the pydantic models cost ~0.1 s to import, which a plain
 # parse/print run should not pay, and a module with only sdy attributes should not pay for ttnn's.

@@ -19,7 +19,7 @@ composites frontends emit for ops TTIR has whole:
 The `stablehlo.custom_call`s tt-mlir's sharding pipeline makes of some of these composites (marked
 `tt.has_custom_sharding`, attributes in `tt.composite_attributes`) lower the same way; their
 distributed topk/argmax form (inside a manual computation) is not implemented and stays.
-Attributes the rules build are spelled as MLIR prints them (ttopt/lowering/mlir_floats.py).
+Attributes the rules build are spelled as MLIR prints them (ttopt/ir/float_spelling.py).
 
 Like tt-mlir's (a partial conversion), a composite whose form a rule does not take is left alone:
 `stablehlo-legalize-composite-to-call` then turns every remaining composite into a `func.call` of
@@ -44,10 +44,10 @@ from ttopt.ir.attributes import (
     StringAttr,
     SymbolRefAttr,
 )
+from ttopt.ir.float_spelling import float_text, round_to
 from ttopt.ir.operation import Operation
 from ttopt.ir.types import ScalarType, TensorType
 from ttopt.ir.values import OpResult
-from ttopt.lowering.mlir_floats import float_text, round_to
 from ttopt.passes.base import Pass
 from ttopt.passes.registry import register_pass
 

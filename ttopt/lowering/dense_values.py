@@ -260,7 +260,7 @@ def splat_fill_value(attr: Attribute, element: str) -> Scalar | None:
 def mlir_spelled_body(attr: DenseElementsAttr, element: str, shape: tuple[int, ...]) -> str:
     """The body of a float `attr` as MLIR prints it: each value rounded to `element` and spelled
     by APFloat's rules (`dense<[-1.101560e+00, 2.203130e+00]>` for bf16 -1.1, 2.2)."""
-    from ttopt.lowering.mlir_floats import float_text as mlir_float_text
+    from ttopt.ir.float_spelling import float_text as mlir_float_text
 
     values = flat_values(attr, element, shape)
     if any(not isinstance(v, (int, float)) or v != v or abs(v) == float("inf") or abs(v) > 3.4e38 for v in values):

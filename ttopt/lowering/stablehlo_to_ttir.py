@@ -17,12 +17,12 @@ from typing import TYPE_CHECKING, Any, Callable, cast
 from ttopt.dialects.format_base import enum_value
 from ttopt.ir.attributes import ArrayAttr, Attribute, BoolAttr, DenseArrayAttr, DenseElementsAttr, IntegerAttr
 from ttopt.ir.diagnostics import Diagnostic
+from ttopt.ir.float_spelling import round_to
 from ttopt.ir.operation import Operation
 from ttopt.ir.properties import props
 from ttopt.ir.types import ScalarType, TensorType, static_shape
 from ttopt.ir.values import OpResult
 from ttopt.lowering.dense_values import DenseValueError, flat_values, mlir_spelled_body, nested_text, splat_value, wrap_int
-from ttopt.lowering.mlir_floats import round_to
 from ttopt.lowering.stablehlo_handlers import HANDLERS, Unsupported, lowers
 from ttopt.passes.base import Pass
 from ttopt.passes.registry import register_pass

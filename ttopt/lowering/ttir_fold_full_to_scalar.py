@@ -29,11 +29,10 @@ from math import prod
 from typing import TYPE_CHECKING
 
 from ttopt.dialects.ttir import BROADCASTABLE, inputs
-from ttopt.ir.attributes import DenseArrayAttr
+from ttopt.ir.attributes import DenseArrayAttr, mlir_float_attr
 from ttopt.ir.operation import Operation
 from ttopt.ir.rewriter import insert_before
 from ttopt.ir.types import TensorType
-from ttopt.lowering.mlir_floats import mlir_float_attr
 from ttopt.lowering.ttir_canonicalize import TTIR_FOLDS
 from ttopt.lowering.ttir_implicit_broadcast_fold import implicit_shape, narrow_to_implicit_broadcast
 from ttopt.passes.base import Pass

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ttopt.ir.attributes import mlir_float_attr
 from ttopt.ir.operation import Operation
 from ttopt.ir.types import ScalarType, TensorType
-from ttopt.lowering.mlir_floats import mlir_float_attr
 
 if TYPE_CHECKING:
     from ttopt.lowering.ttir_to_ttnn import _Lowering

@@ -27,11 +27,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
-from ttopt.ir.attributes import Attribute, BoolAttr, DenseArrayAttr, FloatAttr, IntegerAttr, StringAttr
+from ttopt.ir.attributes import Attribute, BoolAttr, DenseArrayAttr, FloatAttr, IntegerAttr, StringAttr, mlir_float_attr
 from ttopt.ir.operation import Operation
 from ttopt.ir.properties import int_values
 from ttopt.ir.types import ScalarType, TensorType
-from ttopt.lowering.mlir_floats import mlir_float_attr
 
 if TYPE_CHECKING:
     from ttopt.lowering.ttir_to_ttnn import _Lowering

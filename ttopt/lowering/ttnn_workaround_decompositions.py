@@ -37,12 +37,11 @@ from ttopt.device.tensor import element_dtype
 from ttopt.dialects.ttcore_attrs import DataType
 from ttopt.dialects.ttir import broadcast_shape
 from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
-from ttopt.ir.attributes import ArrayAttr, BoolAttr, DenseArrayAttr, DialectAttr, FloatAttr, IntegerAttr
+from ttopt.ir.attributes import ArrayAttr, BoolAttr, DenseArrayAttr, DialectAttr, FloatAttr, IntegerAttr, mlir_float_attr
 from ttopt.ir.location import suffixed_location
 from ttopt.ir.operation import Operation
 from ttopt.ir.properties import int_values
 from ttopt.ir.types import ScalarType, TensorType
-from ttopt.lowering.mlir_floats import mlir_float_attr
 from ttopt.lowering.ttnn_linear import bias_stays_fused, matmul_shape
 from ttopt.optimizer.analyses import current_layout
 from ttopt.optimizer.rewrite import LayoutAliaser

@@ -11,6 +11,7 @@ from lark.exceptions import UnexpectedInput
 
 from ttopt.ir.attributes import (
     DIALECT_ATTR_CHECKS,
+    FLOAT_PARAM_DIALECTS,
     AliasRef,
     ArrayAttr,
     Attribute,
@@ -31,6 +32,8 @@ from ttopt.ir.attributes import (
     UnitAttr,
     unquote,
 )
+from ttopt.ir.dense_spelling import float_element_kind
+from ttopt.ir.float_spelling import SEMANTICS, literal_text, typed_literals_spelled
 from ttopt.ir.location import Location
 from ttopt.ir.text_bodies import register_decoder
 from ttopt.ir.types import FunctionType, OpaqueType, ScalarType, TensorType, Type, TypeAliasRef
@@ -94,10 +97,15 @@ class AttrSyntaxError(Exception):
 
 
 class _AttrBuilder(Transformer):
-    """Inline transformer: builds Type / Attribute objects; `scope` is set per parse."""
+    """Inline transformer: builds Type / Attribute objects; `scope` is set per parse.
+
+    Floats are given the spelling MLIR prints (a FloatAttr, a float dense or array literal, a
+    FloatAttr parameter of a dialect attribute); `respelled` records that a parse did so, and the
+    parsed text is then not kept as the attribute's spelling."""
 
     scope: Any = None
     text = ""  # the text being parsed (for positions past a token)
+    respelled = False
 
     def attribute_start(self, c: list) -> Any:
         return c[0]
@@ -187,7 +195,7 @@ class _AttrBuilder(Transformer):
             problem = hex_float_problem(body, negative, name)
             if problem is not None:
                 raise AttrSyntaxError(at, problem)
-            return FloatAttr(decode_float_bits(parse_magnitude(body), name), ty, _typed_text(tok, ty))
+            return self._float(decode_float_bits(parse_magnitude(body), name), body, name, tok, ty)
         kind = int_type(name)
         if kind is None:
             raise AttrSyntaxError(at, "integer literal not valid for specified type")
@@ -207,12 +215,22 @@ class _AttrBuilder(Transformer):
         tok, ty = c
         negative, body, at = self._number(tok)
         if ty is None:  # likewise `1.5` means `1.500000e+00 : f64`
+            self.respelled = True
             return FloatAttr(float(str(tok)), _F64, None)
         target = ty.resolve()
         if not (isinstance(target, ScalarType) and target.text in FLOAT_BITS):
             # MLIR reports this past the type.
             raise AttrSyntaxError(self._past_type(tok), "floating point value not valid for specified type")
-        return FloatAttr(float(str(tok)), ty, _typed_text(tok, ty))
+        return self._float(float(str(tok)), "-" + body if negative else body, target.text, tok, ty)
+
+    def _float(self, value: float, literal: str, kind: str, tok: Token, ty: Type) -> FloatAttr:
+        """A FloatAttr of type `ty` (`kind`) read from `literal`, spelled as MLIR prints it."""
+        spelled = literal_text(literal, kind)
+        if spelled is None:  # a type ttopt has no semantics for (f8E4M3FN, ...): as written
+            return FloatAttr(value, ty, _typed_text(tok, ty))
+        if spelled != str(tok):
+            self.respelled = True
+        return FloatAttr(value, ty, f"{spelled} : {ty.text}")
 
     def _past_type(self, tok: Token) -> int:
         """Where the `: type` after the literal `tok` ends in the text being parsed."""
@@ -269,6 +287,9 @@ class _AttrBuilder(Transformer):
                 check_dense(inner, ty.resolve().canonical(), shape, elem)
             except LiteralError as e:
                 raise AttrSyntaxError(at if e.offset is None else at + 6 + e.offset, e.message) from None
+        if shape is not _UNCHECKED and shape is not None and isinstance(ty.resolve(), TensorType) and float_element_kind(elem) is not None:
+            self.respelled = True  # spelled as MLIR prints it when first printed (constants can be huge)
+            return DenseElementsAttr(inner, ty)
         return DenseElementsAttr(inner, ty, f"{body} : {ty.text}")
 
     def typed_opaque_attr(self, c: list) -> OpaqueAttr:
@@ -290,6 +311,9 @@ class _AttrBuilder(Transformer):
             elem, values = read_array(text[6:-1])
         except LiteralError as e:
             raise AttrSyntaxError((tok.start_pos or 0) + 6 + (e.offset or 0), e.message) from None
+        if elem in SEMANTICS:
+            self.respelled = True
+            return DenseArrayAttr(elem, values)  # floats spelled as MLIR prints them
         return DenseArrayAttr(elem, values, text)
 
     def opaque_attr(self, c: list) -> OpaqueAttr:
@@ -298,6 +322,8 @@ class _AttrBuilder(Transformer):
     def dialect_attr(self, c: list) -> Attribute:
         tok = c[0]
         a = dialect_attr(str(tok), self.scope)
+        if isinstance(a, DialectAttr) and a.text != str(tok):
+            self.respelled = True
         if isinstance(a, AliasRef):
             self._defined("attr", a.name, tok)
         elif isinstance(a, DialectAttr):
@@ -507,6 +533,10 @@ def dialect_attr(text: str, scope: Any) -> Attribute:
     name, body = m.group(1), m.group(2)
     if "." not in name and body is None:
         return AliasRef(name, scope)
+    if body is not None and ":" in body and name.partition(".")[0] in FLOAT_PARAM_DIALECTS:
+        spelled = typed_literals_spelled(body)
+        if spelled != body:
+            return DialectAttr(name, spelled, f"#{name}<{spelled}>", scope=scope)
     return DialectAttr(name, body, text, scope=scope)
 
 
@@ -521,11 +551,17 @@ def _lark():
 
 
 def _parse(text: str, start: str, scope: Any) -> Any:
+    return _parse_spelled(text, start, scope)[0]
+
+
+def _parse_spelled(text: str, start: str, scope: Any) -> tuple[Any, bool]:
+    """The parse of `text`, and whether a float in it was given MLIR's spelling (see _AttrBuilder)."""
     lark = _lark()
-    prev, prev_text = _BUILDER.scope, _BUILDER.text
-    _BUILDER.scope, _BUILDER.text = scope, text
+    prev, prev_text, prev_respelled = _BUILDER.scope, _BUILDER.text, _BUILDER.respelled
+    _BUILDER.scope, _BUILDER.text, _BUILDER.respelled = scope, text, False
     try:
-        return lark.parse(text, start=start)
+        result = lark.parse(text, start=start)
+        return result, _BUILDER.respelled
     except LexFailure as e:
         raise AttrSyntaxError(e.pos, e.message) from None
     except UnexpectedInput as e:
@@ -533,7 +569,7 @@ def _parse(text: str, start: str, scope: Any) -> Any:
         pos = len(text.rstrip()) if tok is not None and tok.type == "$END" else _token_pos(e)
         raise AttrSyntaxError(pos, _describe(e)) from None
     finally:
-        _BUILDER.scope, _BUILDER.text = prev, prev_text
+        _BUILDER.scope, _BUILDER.text, _BUILDER.respelled = prev, prev_text, prev_respelled
 
 
 def _token_pos(e: Any) -> int:
@@ -609,8 +645,9 @@ class AttrParser:
         """The Attribute spelled `text`."""
         a = self.attrs.get(text)
         if a is None:
-            a = _parse(text, "attribute_start", self.scope)
-            a._text = text
+            a, respelled = _parse_spelled(text, "attribute_start", self.scope)
+            if not respelled:  # else its text is MLIR's spelling, from its parts
+                a._text = text
             self._check_refs(text)
             self.attrs[text] = a
         return a
@@ -619,19 +656,20 @@ class AttrParser:
         """A `{...}` dictionary (callers copy `.entries` before mutating)."""
         d = self.dicts.get(text)
         if d is None:
-            d = self._dialect_entry(text) or self._dict_by_entries(text)
-            if d is None:
-                d = _parse(text, "attr_dict", self.scope)
-            d._text = text
+            read = self._dialect_entry(text) or self._dict_by_entries(text) or _parse_spelled(text, "attr_dict", self.scope)
+            d, respelled = read
+            if not respelled:  # else its text is MLIR's spelling, from its entries
+                d._text = text
             self._check_refs(text)
             self.dicts[text] = d
         return d
 
-    def _dialect_entry(self, text: str) -> DictAttr | None:
+    def _dialect_entry(self, text: str) -> tuple[DictAttr, bool] | None:
         """`{key = #dialect.name<body>}`, one entry whose value is a dialect attribute, built as the
         grammar's builder would without running the grammar: each op's channel handle or sharding
         is such a dictionary, most of them distinct. None for anything else, or when the dialect's
-        check of the body finds a problem (the grammar then reads the text and reports it)."""
+        check of the body finds a problem (the grammar then reads the text and reports it). With
+        it, whether a float in the value was given MLIR's spelling."""
         m = _DIALECT_ENTRY_HEAD.match(text)
         if m is None:
             return None
@@ -642,30 +680,35 @@ class AttrParser:
             return None
         if end != len(text) - 1 or text[end] != "}":
             return None
-        a = dialect_attr(text[start:end], self.scope)
+        value = text[start:end]
+        a = dialect_attr(value, self.scope)
         if type(a) is not DialectAttr:  # an alias reference is checked against the aliases by the grammar
             return None
         check = DIALECT_ATTR_CHECKS.get(a.name.partition(".")[0])
         if check is not None and check(a.name, a.body) is not None:
             return None
-        return DictAttr({m.group(1): a})
+        return DictAttr({m.group(1): a}), a.text != value
 
-    def _dict_by_entries(self, text: str) -> DictAttr | None:
+    def _dict_by_entries(self, text: str) -> tuple[DictAttr, bool] | None:
         """The dictionary `text` from its entries, each read (and cached) as a one-entry
         dictionary: ops' dictionaries differ in one entry and repeat the others (an all_reduce's
         channel handle beside its replica groups), and reading a dictionary costs per character.
         None when it does not split into two or more entries that each read alone (a comma the
         split took for a separator, a syntax error, a repeated key): the whole text is then read
-        at once, which also reports any error where it is."""
+        at once, which also reports any error where it is. With it, whether a float in it was
+        given MLIR's spelling (a piece's dictionary then has no text of its own)."""
         if len(text) < 2 or text[0] != "{" or text[-1] != "}" or "//" in text:
             return None
         pieces = split_top_level(text[1:-1])
         if len(pieces) < 2 or not all(pieces):
             return None
         entries: list[tuple[str, Attribute]] = []
+        respelled = False
         try:
             for piece in pieces:
-                entries += self.attr_dict("{" + piece + "}").entries.items()
+                one = self.attr_dict("{" + piece + "}")
+                entries += one.entries.items()
+                respelled = respelled or one._text is None
         except AttrSyntaxError:
             return None
         d = dict(entries)
@@ -674,7 +717,7 @@ class AttrParser:
         keys = list(d)
         if keys != sorted(keys):
             d = {k: d[k] for k in sorted(keys)}  # as _AttrBuilder.attr_dict: MLIR sorts on construction
-        return DictAttr(d)
+        return DictAttr(d), respelled
 
     def signature(self, text: str) -> tuple[tuple[Type, ...], tuple[Type, ...]]:
         """`(A, B) -> R` as (inputs, results), with each type interned through `type()`."""

@@ -110,7 +110,7 @@ func.func @embedding_weight(%i: tensor<1x32xui32>, %w: tensor<1x1x1x64x32xbf16>,
 // CHECK: %[[Q:.*]] = "ttnn.pad"(%arg0) <{padding = array<i32: 0, 0, 0, 0, 0, 0, 0, 24>, use_multicore = true, value = 0.000000e+00 : f32}> {{.*}} -> tensor<1x2x20x64xbf16
 // CHECK: %[[K:.*]] = "ttnn.pad"(%arg1) {{.*}} -> tensor<1x2x20x64xbf16
 // CHECK: %[[V:.*]] = "ttnn.pad"(%arg2) {{.*}} -> tensor<1x2x20x64xbf16
-// CHECK: %[[S:.*]] = "ttnn.scaled_dot_product_attention"(%[[Q]], %[[K]], %[[V]], %arg3) <{is_causal = false, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0>, scale = 1.581139e-01 : f32}> {{.*}} -> tensor<1x2x20x64xbf16
+// CHECK: %[[S:.*]] = "ttnn.scaled_dot_product_attention"(%[[Q]], %[[K]], %[[V]], %arg3) <{is_causal = false, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0>, scale = 0.158113882 : f32}> {{.*}} -> tensor<1x2x20x64xbf16
 // CHECK: %[[C:.*]] = "ttnn.slice_static"(%[[S]]) <{begins = [0 : i32, 0 : i32, 0 : i32, 0 : i32], ends = [1 : i32, 2 : i32, 20 : i32, 40 : i32], step = [1 : i32, 1 : i32, 1 : i32, 1 : i32]}> {{.*}} -> tensor<1x2x20x40xbf16
 // CHECK-NOT: ttnn.pad
 // CHECK: "ttnn.scaled_dot_product_attention"(%arg4, %arg4, %arg4)

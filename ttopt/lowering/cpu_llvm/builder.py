@@ -12,11 +12,11 @@ from typing import Callable, Sequence
 
 from ttopt.dialects.llvm import llvm_type
 from ttopt.ir.attributes import Attribute, DenseArrayAttr, FloatAttr, IntegerAttr, SymbolRefAttr, TypeAttr
+from ttopt.ir.float_spelling import float_text
 from ttopt.ir.location import Location
 from ttopt.ir.operation import Block, Operation, Region
 from ttopt.ir.types import ScalarType, Type
 from ttopt.ir.values import Value
-from ttopt.lowering.mlir_floats import float_text
 
 I1, I8, I32, I64, F32 = (ScalarType(n) for n in ("i1", "i8", "i32", "i64", "f32"))
 PTR = llvm_type("!llvm.ptr")

@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from ttopt.dialects.ttir import inputs
 from ttopt.ir.attributes import ArrayAttr, FloatAttr, IntegerAttr
+from ttopt.ir.float_spelling import float_text, round_to
 from ttopt.ir.operation import Operation
 from ttopt.ir.types import ScalarType, TensorType, Type
 from ttopt.lowering.dense_values import splat_value
-from ttopt.lowering.mlir_floats import float_text, round_to
 
 if TYPE_CHECKING:
     from ttopt.ir.values import Value

@@ -21,14 +21,13 @@ from dataclasses import dataclass
 from math import prod
 from typing import TYPE_CHECKING, Any
 
-from ttopt.ir.attributes import DenseArrayAttr, DenseElementsAttr, FloatAttr, IntegerAttr
+from ttopt.ir.attributes import DenseArrayAttr, DenseElementsAttr, FloatAttr, IntegerAttr, mlir_float_attr
+from ttopt.ir.float_spelling import float_text as mlir_float_text
 from ttopt.ir.operation import Operation
 from ttopt.ir.rewriter import insert_before
 from ttopt.ir.types import ScalarType, TensorType
 from ttopt.ir.values import OpResult
 from ttopt.lowering.dense_values import DenseValueError, flat_values, nested_literals, nested_text
-from ttopt.lowering.mlir_floats import float_text as mlir_float_text
-from ttopt.lowering.mlir_floats import mlir_float_attr
 
 if TYPE_CHECKING:
     from ttopt.ir.attributes import Attribute

@@ -1,4 +1,4 @@
-"""MLIR's spelling of float attributes (ttopt/lowering/mlir_floats.py), checked against known
+"""MLIR's spelling of float attributes (ttopt/ir/float_spelling.py), checked against known
 spellings and, when jaxlib is installed, against MLIR's own printer on random values."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ttopt.lowering.mlir_floats import float_text
+from ttopt.ir.float_spelling import float_text
 
 
 @pytest.mark.parametrize(
