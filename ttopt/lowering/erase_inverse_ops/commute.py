@@ -305,3 +305,12 @@ def commute_pattern(c: Commute, analysis: ConstevalAnalysis) -> Pattern:
 
     return Pattern(f"{c.name}-{c.direction.value}", rewrite, c.ops)
 
+
+
+def replace_readers(op: Operation, value: Value) -> list[Operation]:
+    """Every reader of `op` (all the same TM, moved above it) replaced by `value`; the readers' readers
+    (to revisit), the readers and `op`, now unread (the driver erases them)."""
+    touched: list[Operation] = []
+    for reader in users(op):
+        touched += replace_results(reader, [value])
+    return [*touched, op]
