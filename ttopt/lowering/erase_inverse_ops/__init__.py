@@ -18,8 +18,9 @@ stops, after one more upward run if the count was lower after the upward run. If
 repeat within `max-iterations`, the pass fails (HEAD's error).
 
 The commutes of each op family (`commute.py` says how a pattern matches) live in their own
-modules: elementwise.py. `enable-commute-upwards=false` / `enable-commute-downwards=false` skip
-one direction (for tests of the other).
+modules: elementwise.py, broadcast.py (upwards only, in both runs, as HEAD), concat.py,
+slice.py. `enable-commute-upwards=false` / `enable-commute-downwards=false` skip one direction
+(for tests of the other).
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ from typing import TYPE_CHECKING
 
 from ttopt.dialects.ttir import TENSOR_MANIPULATION
 from ttopt.ir.diagnostics import Diagnostic, op_position
-from ttopt.lowering.erase_inverse_ops import elementwise
+from ttopt.lowering.erase_inverse_ops import broadcast, concat, elementwise
+from ttopt.lowering.erase_inverse_ops import slice as slice_static
 from ttopt.lowering.erase_inverse_ops.commute import ConstevalAnalysis, Direction, commute_pattern
 from ttopt.lowering.erase_inverse_ops.tm_fusion import PATTERN as TM_FUSION
 from ttopt.lowering.ttir_canonicalize import TTIR_FOLDS
@@ -53,7 +55,12 @@ FLATTENED = "#ttir<flattened_compat"
 
 def commutes(direction: Direction) -> list[Commute]:
     """Every family's commutes of one run, in HEAD's order."""
-    return [*elementwise.commutes(direction)]
+    return [
+        *elementwise.commutes(direction),
+        *broadcast.commutes(Direction.UPWARDS),
+        *concat.commutes(direction),
+        *slice_static.commutes(direction),
+    ]
 
 
 def patterns(direction: Direction, analysis: ConstevalAnalysis, erase: Erase) -> PatternSet:
