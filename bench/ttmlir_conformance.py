@@ -108,7 +108,7 @@ TTNN_TRANSFORMS = frozenset({"ttnn-set-compute-kernel-config", "ttnn-workaround"
 TTIR_TRANSFORMS = frozenset({"ttir-erase-inverse-ops", "ttir-explicate-tms", "ttir-flatten-sliding-window",
                              "ttir-propagate-weight-dtype", "ttir-fold-full-to-scalar",
                              "ttir-consolidate-static-cache-updates", "ttir-infer-kv-cache-argument-types",
-                             "ttir-quant-dequant-conversion"})  # fmt: skip
+                             "ttir-quant-dequant-conversion", "ttir-implicit-broadcast-fold"})  # fmt: skip
 BACKEND_OUTSIDE = {
     "ttnn-common-to-emitc-pipeline": "tt-mlir's TTNN -> EmitC (C++) lowering (not in ttopt)",
     "ttnn-common-to-emitpy-pipeline": "tt-mlir's TTNN -> EmitPy lowering (not in ttopt)",

@@ -8,7 +8,10 @@ pipeline's output without `lower-compute`: composites, inlining, `convert-stable
 `ttcore-mark-functions-as-forward`, `ttcore-register-device`, `canonicalize` (TTIR folds: tt-mlir canonicalizes before and after
 its TTIR fusing), `ttir-quant-dequant-conversion` (dequantizes moved below the ops with a quantized
 form; `enable-quant-dequant-conversion-pass=false` skips it), `ttir-fusing`, `canonicalize`,
-`ttir-fold-full-to-scalar` (a full / zeros / ones read only by elementwise ops becomes one element),
+`ttir-implicit-broadcast-fold` (explicit broadcasts folded into the elementwise ops that read
+them; `enable-implicit-broadcast-folding-pass=false` skips it), `ttir-explicate-tms` and
+`ttir-erase-inverse-ops` (permutes and reshapes moved until they meet their inverse and fold;
+`enable-erase-inverse-ops-pass=false` skips both), `ttir-implicit-broadcast-fold` again, `ttir-fold-full-to-scalar` (a full / zeros / ones read only by elementwise ops becomes one element),
 `ttir-consolidate-static-cache-updates` (per-layer cache-position arguments advanced alike become
 one) and `cse`, `convert-ttir-to-ttnn` (TTNN ops, tiled
 DRAM-interleaved layouts, input arguments row-major and tiled in the function; mesh_shards and
@@ -144,6 +147,7 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
     experimental_weight_dtype: str = option("none", "Block-float dtype of parameter-only matmul/linear weights (ttnn-weight-dtype-conversion, hoisted by const-eval; none: unchanged)", choices=BFP_DTYPES)
     experimental_kv_cache_dtype: str = option("none", "Block-float dtype of the KV cache arguments (ttnn-kv-cache-dtype-conversion; none: unchanged)", choices=BFP_DTYPES)
     enable_ttnn_decomposition_pass: bool = option(True, "tt-mlir's TTNN decomposition: group norms become mean / variance primitives (all of them at optimization-level=0, those whose per-sample height is not whole tiles with the optimizer)")
+    enable_erase_inverse_ops_pass: bool = option(True, "ttir-explicate-tms + ttir-erase-inverse-ops before the conversion: permutes and reshapes moved until they meet their inverse and fold (tt-mlir's TTIREraseInverseOps)")
     enable_implicit_broadcast_folding_pass: bool = option(True, "A broadcast read only by elementwise ops becomes their implicit broadcast (tt-mlir's TTIRImplicitBroadcastFold); false keeps it a ttnn.repeat")
     enable_create_d2m_subgraphs: bool = option(False, "Outline maximal eltwise chains into ttnn.d2m_subgraph (ttnn-create-d2m-subgraphs) before the optimizer, then compile each into ttnn.generic ops with generated kernels (ttnn-through-d2m-pipeline, ttnn-collaspe-d2m); turns the optimizer on")
     enable_d2m_elementwise_fusion: bool | None = option(None, "With enable-create-d2m-subgraphs: one fused compute kernel per subgraph (default true then); false compiles each eltwise op into its own ttnn.generic")
@@ -299,6 +303,18 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
                            "" if self.enable_quant_dequant_conversion_pass else "enable-quant-dequant-conversion-pass=false")  # fmt: skip
         yield PipelineStep(n, "ttir-fusing", self.ttir_fusing() if self.enable_fusing_pass else None, "" if self.enable_fusing_pass else "enable-fusing-pass=false")
         yield PipelineStep(n, "canonicalize", _new("canonicalize"))
+        # HEAD's TM cleanup: implicit rank changes and broadcasts made explicit, permutes and
+        # reshapes moved through the ops between them until they meet their inverse and fold, and
+        # the broadcasts no TM needed folded back into the elementwise ops.
+        # HEAD folds broadcasts once before too (after its decomposition): an op of broadcast
+        # operands then computes the small shape, and TMs on those operands can move below it.
+        eio, why = self.enable_erase_inverse_ops_pass, "" if self.enable_erase_inverse_ops_pass else "enable-erase-inverse-ops-pass=false"
+        fold = self.enable_implicit_broadcast_folding_pass
+        no_fold = "" if fold else "enable-implicit-broadcast-folding-pass=false"
+        yield PipelineStep(n, "ttir-implicit-broadcast-fold", _new("ttir-implicit-broadcast-fold") if fold else None, no_fold)
+        yield PipelineStep(n, "ttir-explicate-tms", _new("ttir-explicate-tms") if eio else None, why)
+        yield PipelineStep(n, "ttir-erase-inverse-ops", _new("ttir-erase-inverse-ops") if eio else None, why)
+        yield PipelineStep(n, "ttir-implicit-broadcast-fold", _new("ttir-implicit-broadcast-fold") if fold else None, no_fold)
         # HEAD's last TTIR rewrite before it hoists const-eval: a full / zeros / ones read only by
         # elementwise ops is materialized as one element, which they broadcast.
         yield PipelineStep(n, "ttir-fold-full-to-scalar", _new("ttir-fold-full-to-scalar"))

@@ -28,15 +28,14 @@ from dataclasses import dataclass
 from math import prod
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from ttopt.dialects.ttir import BROADCASTABLE, inputs
 from ttopt.ir.attributes import DenseArrayAttr
 from ttopt.ir.operation import Operation
-from ttopt.ir.rewriter import insert_after, insert_before
+from ttopt.ir.rewriter import insert_before
 from ttopt.ir.types import TensorType
 from ttopt.lowering.mlir_floats import mlir_float_attr
 from ttopt.lowering.ttir_canonicalize import TTIR_FOLDS
+from ttopt.lowering.ttir_implicit_broadcast_fold import implicit_shape, narrow_to_implicit_broadcast
 from ttopt.passes.base import Pass
 from ttopt.passes.greedy import Erase, apply_greedily, dead_op_pattern
 from ttopt.passes.patterns import Pattern, PatternSet, pattern_set
@@ -62,14 +61,6 @@ def _shape(v: Value) -> tuple[int, ...] | None:
     return tuple(dims) if len(dims) == len(t.shape) else None
 
 
-def _broadcast(shapes: list[tuple[int, ...]]) -> tuple[int, ...] | None:
-    """The implicit broadcast of `shapes` (numpy's rules, as MLIR's getBroadcastedShape), or None."""
-    try:
-        return tuple(int(d) for d in np.broadcast_shapes(*shapes))
-    except ValueError:
-        return None
-
-
 def _reaches(shape: tuple[int, ...], result: tuple[int, ...]) -> bool:
     """`shape` broadcasts to `result` by a `ttir.broadcast` (one rank, each dim equal or 1)."""
     return len(shape) == len(result) and all(s in (r, 1) for s, r in zip(shape, result))
@@ -86,32 +77,11 @@ def _reader_fits(user: Operation, shrunk: Value, ones: tuple[int, ...]) -> bool:
     shapes = [s for s in map(_shape, ins) if s is not None]
     if result is None or len(shapes) != len(ins):
         return False
-    before = _broadcast(shapes)
-    after = _broadcast([ones if v is shrunk else s for v, s in zip(ins, shapes)])
+    before = implicit_shape(shapes)
+    after = implicit_shape([ones if v is shrunk else s for v, s in zip(ins, shapes)])
     if len(ins) < len(user.operands) and after != result:
         return False
     return before == result and after is not None and _reaches(after, result)
-
-
-def _narrow(user: Operation) -> list[Operation]:
-    """When `user`'s operands broadcast to less than its result, it computes that shape and a
-    `ttir.broadcast` after it restores the result (HEAD's addOutputBroadcastIfNeeded); the ops to
-    revisit."""
-    res = user.results[0]
-    result = _shape(res)
-    implicit = _broadcast([s for s in map(_shape, inputs(user)) if s is not None])
-    if result is None or implicit is None or implicit == result:
-        return []
-    old = res.type
-    t = old.resolve()
-    assert isinstance(t, TensorType)  # `_shape` found its static shape
-    readers = res.users
-    res.type = TensorType(implicit, t.element_type)
-    dims = tuple(r if i != r else 1 for i, r in zip(implicit, result))
-    bcast = Operation("ttir.broadcast", [res], [old], {"broadcast_dimensions": DenseArrayAttr("i64", dims)}, location=user.location)
-    insert_after(user, bcast)
-    res.replace_all_uses_with(bcast.results[0], except_in=bcast)
-    return [bcast, *readers]
 
 
 def fold_to_scalar(op: Operation, erase: Erase = Operation.erase) -> list[Operation] | None:
@@ -140,7 +110,7 @@ def fold_to_scalar(op: Operation, erase: Erase = Operation.erase) -> list[Operat
     erase(op)
     touched: list[Operation] = [scalar, *users]
     for user in users:
-        touched += _narrow(user)
+        touched += narrow_to_implicit_broadcast(user)
     return touched
 
 

@@ -23,6 +23,7 @@ PASS_MODULES = (
     "ttopt.lowering.ttir_fusing",
     "ttopt.lowering.ttir_quant_dequant",
     "ttopt.lowering.ttir_fold_full_to_scalar",
+    "ttopt.lowering.ttir_implicit_broadcast_fold",
     "ttopt.lowering.ttir_explicate_tms",
     "ttopt.lowering.erase_inverse_ops",
     "ttopt.lowering.ttir_consolidate_static_cache_updates",
