@@ -83,10 +83,10 @@ func.func @factor_above_six_innermost_dims_stays(%arg0: tensor<1x1x1x1x1x1x2xf32
 // CHECK: %[[P:.*]] = "ttir.permute"(%arg0)
 // CHECK: %[[B:.*]] = "ttir.broadcast"(%[[P]])
 // CHECK: return %[[B]]
-func.func @permute_above_broadcast_does_not_move_down(%arg0: tensor<1x4xf32>) -> tensor<8x1xf32> {
+func.func @permute_above_broadcast_does_not_move_down(%arg0: tensor<1x4xf32>) -> tensor<4x2xf32> {
   %0 = "ttir.permute"(%arg0) <{permutation = array<i64: 1, 0>}> : (tensor<1x4xf32>) -> tensor<4x1xf32>
-  %1 = "ttir.broadcast"(%0) <{broadcast_dimensions = array<i64: 2, 1>}> : (tensor<4x1xf32>) -> tensor<8x1xf32>
-  return %1 : tensor<8x1xf32>
+  %1 = "ttir.broadcast"(%0) <{broadcast_dimensions = array<i64: 1, 2>}> : (tensor<4x1xf32>) -> tensor<4x2xf32>
+  return %1 : tensor<4x2xf32>
 }
 
 // The downward run moves the reshape below the add and gives the parameter's broadcast the
