@@ -135,7 +135,7 @@ SUMMARIES: dict[str, str] = {
     'ttcore-unwrap-device-module': 'Move the program out of ttcore.device_module back to the root module and drop the ttcore.cpu_module',
     'ttcore-wrap-device-module': "Move the module's body into ttcore.device_module { builtin.module { ... } } (name and attributes copied), unless it has one",
     'ttir-consolidate-static-cache-updates': "Entry arguments feeding a cache op's update_index and returned as add(arg, full(delta)) with one delta and type: every use goes to the last of them (a cse then merges the adds)",
-    'ttir-erase-inverse-ops': 'Erase inverse permutes / reshapes: TMs commute up and down through elementwise ops until they meet their inverse and fold',
+    'ttir-erase-inverse-ops': 'Erase inverse permutes / reshapes: TMs commute up and down through elementwise ops, broadcasts, concats, slices, reductions, norms and softmax until they meet their inverse and fold',
     'ttir-explicate-tms': 'Explicate the implicit broadcasts and rank changes of elementwise binary / ternary operands as ttir.reshape and ttir.broadcast',
     'ttir-flatten-sliding-window': 'conv2d, conv_transpose2d, max_pool2d(_with_indices) and avg_pool2d read and write 1x1x(N*H*W)xC between ttir.reshapes, marked with #ttir<flattened_compat ...> (NHWC ops with static rank-4 tensors)',
     'ttir-fold-full-to-scalar': 'Shrink ttir.full / zeros / ones whose readers all broadcast implicitly (elementwise ops) to one element; a reader whose shape it carried gets a ttir.broadcast',

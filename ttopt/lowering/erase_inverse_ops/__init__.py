@@ -18,8 +18,9 @@ stops, after one more upward run if the count was lower after the upward run. If
 repeat within `max-iterations`, the pass fails (HEAD's error).
 
 The commutes of each op family (`commute.py` says how a pattern matches) live in their own
-modules: elementwise.py, reduce.py, rms_norm.py, softmax.py. `enable-commute-upwards=false` / `enable-commute-downwards=false` skip
-one direction (for tests of the other).
+modules: elementwise.py, broadcast.py (upwards only, in both runs, as HEAD), concat.py,
+slice.py, reduce.py, rms_norm.py, softmax.py. `enable-commute-upwards=false` /
+`enable-commute-downwards=false` skip one direction (for tests of the other).
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ from typing import TYPE_CHECKING
 
 from ttopt.dialects.ttir import TENSOR_MANIPULATION
 from ttopt.ir.diagnostics import Diagnostic, op_position
-from ttopt.lowering.erase_inverse_ops import elementwise, reduce, rms_norm, softmax
+from ttopt.lowering.erase_inverse_ops import broadcast, concat, elementwise, reduce, rms_norm, softmax
+from ttopt.lowering.erase_inverse_ops import slice as slice_static
 from ttopt.lowering.erase_inverse_ops.commute import ConstevalAnalysis, Direction, commute_pattern
 from ttopt.lowering.erase_inverse_ops.tm_fusion import PATTERN as TM_FUSION
 from ttopt.lowering.ttir_canonicalize import TTIR_FOLDS
@@ -55,6 +57,9 @@ def commutes(direction: Direction) -> list[Commute]:
     """Every family's commutes of one run, in HEAD's order."""
     return [
         *elementwise.commutes(direction),
+        *broadcast.commutes(Direction.UPWARDS),
+        *concat.commutes(direction),
+        *slice_static.commutes(direction),
         *reduce.commutes(direction),
         *rms_norm.commutes(direction),
         *softmax.commutes(direction),
@@ -88,7 +93,7 @@ class TTIREraseInverseOps(Pass):
     """Move permutes and reshapes through the ops between them until they meet their inverses and fold away (tt-mlir's TTIREraseInverseOps)."""
 
     name = "ttir-erase-inverse-ops"
-    summary = "Erase inverse permutes / reshapes: TMs commute up and down through elementwise ops until they meet their inverse and fold"
+    summary = "Erase inverse permutes / reshapes: TMs commute up and down through elementwise ops, broadcasts, concats, slices, reductions, norms and softmax until they meet their inverse and fold"
 
     enable_commute_upwards: bool = option(True, "Move TMs above the ops they read (false only to test the downward commutes)")
     enable_commute_downwards: bool = option(True, "Move TMs below the ops that read them (false only to test the upward commutes)")

@@ -305,3 +305,18 @@ def commute_pattern(c: Commute, analysis: ConstevalAnalysis) -> Pattern:
 
     return Pattern(f"{c.name}-{c.direction.value}", rewrite, c.ops)
 
+
+
+def replace_readers(op: Operation, value: Value) -> list[Operation]:
+    """Every reader of `op` (all the same TM, moved above it) replaced by `value`; `op` and the
+    readers, now unread (the driver erases them, readers first), and the readers' readers."""
+    touched: list[Operation] = [op]
+    for reader in users(op):
+        touched += replace_results(reader, [value])
+    return touched
+
+
+def readers_used(op: Operation) -> bool:
+    """Every reader of `op` is read: a reader an earlier rewrite replaced waits for the driver to
+    erase it (MLIR's rewriter erases it at once), and moving it again would only build dead ops."""
+    return all(any(r.uses for r in u.results) for u in users(op))
