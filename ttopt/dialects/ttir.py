@@ -158,7 +158,8 @@ register(OpDef("ttir.max_pool2d_with_indices", operands=(1, 3), results=2, trait
 
 
 # -- shape checks --------------------------------------------------------------------------------
-def _shape(v: Any) -> tuple[int, ...] | None:
+def static_shape_of(v: Any) -> tuple[int, ...] | None:
+    """The static shape of a ranked tensor value, else None."""
     t = v.type.resolve()
     if not isinstance(t, TensorType):
         return None
@@ -198,11 +199,11 @@ def broadcast_shape(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...] |
 
 
 def _result(op: Any) -> tuple[int, ...] | None:
-    return _shape(op.results[0]) if op.results else None
+    return static_shape_of(op.results[0]) if op.results else None
 
 
 def _binary(op: Any) -> None:
-    a, b = (_shape(v) for v in inputs(op)[:2])
+    a, b = (static_shape_of(v) for v in inputs(op)[:2])
     out = _result(op)
     if a is None or b is None or out is None:
         return
@@ -214,13 +215,13 @@ def _binary(op: Any) -> None:
 
 
 def _unary(op: Any) -> None:
-    a, out = _shape(inputs(op)[0]), _result(op)
+    a, out = static_shape_of(inputs(op)[0]), _result(op)
     if a is not None and out is not None and a != out:
         raise ValueError(f"result shape {list(out)} differs from the operand's {list(a)}")
 
 
 def _matmul(op: Any) -> None:
-    a, b = (_shape(v) for v in inputs(op)[:2])
+    a, b = (static_shape_of(v) for v in inputs(op)[:2])
     out = _result(op)
     if a is None or b is None or out is None or len(a) < 1 or len(b) < 1:
         return
@@ -239,7 +240,7 @@ def _matmul(op: Any) -> None:
 
 
 def _reshape(op: Any) -> None:
-    a, out = _shape(inputs(op)[0]), _result(op)
+    a, out = static_shape_of(inputs(op)[0]), _result(op)
     want = tuple(props(op).shape)
     # As HEAD's ReshapeOp::verify: one entry may be -1 (inferred); every other one is the result's.
     if want.count(-1) > 1:
@@ -253,7 +254,7 @@ def _reshape(op: Any) -> None:
 
 
 def _permute(op: Any) -> None:
-    a, out = _shape(inputs(op)[0]), _result(op)
+    a, out = static_shape_of(inputs(op)[0]), _result(op)
     perm = tuple(props(op).permutation)
     if a is None or out is None:
         return
@@ -264,7 +265,7 @@ def _permute(op: Any) -> None:
 
 
 def _reduction(op: Any) -> None:
-    a, out = _shape(inputs(op)[0]), _result(op)
+    a, out = static_shape_of(inputs(op)[0]), _result(op)
     if a is None or out is None:
         return
     p = props(op)
@@ -279,7 +280,7 @@ def _reduction(op: Any) -> None:
 
 
 def _concat(op: Any) -> None:
-    shapes = [_shape(v) for v in inputs(op)]
+    shapes = [static_shape_of(v) for v in inputs(op)]
     out = _result(op)
     if out is None or any(s is None for s in shapes):
         return
@@ -350,7 +351,7 @@ def _flattened(op: Any) -> None:
         info = flattened_compat_info(op)
     except AttrError as e:
         raise ValueError(f"attribute 'flattened_compat_info' is invalid: {e.message}") from None
-    x = _shape(op.operands[0]) if op.operands else None
+    x = static_shape_of(op.operands[0]) if op.operands else None
     if info is None or x is None:
         return
     if len(x) != 4:

@@ -22,12 +22,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ttopt.dialects.ttir import BROADCASTABLE, inputs
+from ttopt.dialects.ttir import BROADCASTABLE, inputs, static_shape_of
 from ttopt.ir.attributes import DenseArrayAttr
 from ttopt.ir.operation import Operation
 from ttopt.ir.properties import int_values
 from ttopt.ir.rewriter import insert_after
-from ttopt.ir.types import TensorType, static_shape
+from ttopt.ir.types import TensorType
 from ttopt.ir.values import OpResult
 from ttopt.lowering.ttir_canonicalize import TTIR_FOLDS
 from ttopt.passes.base import Pass
@@ -37,22 +37,11 @@ from ttopt.passes.registry import register_pass
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module
-    from ttopt.ir.values import Value
     from ttopt.passes.context import PassContext
 
 MAX_REWRITES = 1_000_000
 # tt-metal's implicit broadcast reaches the last six dimensions.
 IMPLICIT_RANK = 6
-
-
-def _shape(v: Value) -> tuple[int, ...] | None:
-    t = v.type.resolve()
-    if not isinstance(t, TensorType):
-        return None
-    try:
-        return static_shape(t)
-    except ValueError:
-        return None
 
 
 def implicit_shape(shapes: list[tuple[int, ...]]) -> tuple[int, ...] | None:
@@ -68,13 +57,13 @@ def narrow_to_implicit_broadcast(user: Operation) -> list[Operation]:
     `ttir.broadcast` after it restores the result (HEAD's addOutputBroadcastIfNeeded); the ops to
     revisit."""
     res = user.results[0]
-    result = _shape(res)
-    implicit = implicit_shape([s for s in map(_shape, inputs(user)) if s is not None])
+    result = static_shape_of(res)
+    implicit = implicit_shape([s for s in map(static_shape_of, inputs(user)) if s is not None])
     if result is None or implicit is None or implicit == result or len(implicit) != len(result):
         return []
     old = res.type
     t = old.resolve()
-    assert isinstance(t, TensorType)  # `_shape` found its static shape
+    assert isinstance(t, TensorType)  # `static_shape_of` found its static shape
     readers = res.users
     res.type = TensorType(implicit, t.element_type, t.encoding)
     dims = tuple(r if i != r else 1 for i, r in zip(implicit, result))
@@ -92,16 +81,16 @@ def implicit_broadcast_supported(bcast: Operation) -> bool:
 
 def fold_operand_broadcasts(op: Operation) -> list[Operation] | None:
     """`op` reads its broadcast operands' inputs; a smaller result is broadcast after it."""
-    if len(op.results) != 1 or len(inputs(op)) != len(op.operands) or _shape(op.results[0]) is None:
+    if len(op.results) != 1 or len(inputs(op)) != len(op.operands) or static_shape_of(op.results[0]) is None:
         return None
-    if any(_shape(v) is None for v in op.operands):
+    if any(static_shape_of(v) is None for v in op.operands):
         return None
     folded: dict[int, Operation] = {}
     for i, v in enumerate(op.operands):
         b = v.op if isinstance(v, OpResult) else None
-        if b is not None and b.name == "ttir.broadcast" and implicit_broadcast_supported(b) and _shape(b.operands[0]) is not None:
+        if b is not None and b.name == "ttir.broadcast" and implicit_broadcast_supported(b) and static_shape_of(b.operands[0]) is not None:
             folded[i] = b
-    shapes = [_shape(folded[i].operands[0] if i in folded else v) for i, v in enumerate(op.operands)]
+    shapes = [static_shape_of(folded[i].operands[0] if i in folded else v) for i, v in enumerate(op.operands)]
     if implicit_shape([s for s in shapes if s is not None]) is None:
         return None  # the inputs do not broadcast together (only the broadcasts made them fit)
     for i, b in folded.items():

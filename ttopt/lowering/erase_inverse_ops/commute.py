@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Callable
 
+from ttopt.dialects.ttir import static_shape_of as shape_of
 from ttopt.ir.attributes import ArrayAttr, DenseArrayAttr, IntegerAttr
 from ttopt.ir.operation import Operation
 from ttopt.ir.properties import int_values
@@ -104,14 +105,6 @@ class ConstevalAnalysis:
     def traces_to_constant_args(self, v: Value) -> bool:
         """`v` is computed from parameter / constant arguments only (at least one)."""
         return self._of(v) == _CONST
-
-
-def shape_of(v: Value) -> tuple[int, ...] | None:
-    """The static shape of a ranked tensor value, else None."""
-    t = v.type.resolve()
-    if not isinstance(t, TensorType) or t.shape is None or any(not isinstance(d, int) or d < 0 for d in t.shape):
-        return None
-    return tuple(int(d) for d in t.shape)  # type: ignore[arg-type]
 
 
 def with_shape(v: Value, shape: tuple[int, ...]) -> TensorType:
