@@ -4,6 +4,7 @@ it plans is the estimate of the IR it writes, never worse than its input, always
 from __future__ import annotations
 
 import dataclasses
+import math
 from pathlib import Path
 
 import pytest
@@ -171,3 +172,32 @@ def test_argmax_weighs_a_row_major_input_sibling() -> None:
     assert plain is not None and retiled is not None
     assert plain.conversions == () and retiled.conversions == ((0, rm),)
     assert retiled.ns < plain.ns  # the retile pays off: single-core vs multicore program
+
+
+def _wide_concat(width: int) -> str:
+    """`width` relus of one input, concatenated: the concat's estimate depends on all of them."""
+    lay = "#ttnn_layout = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<4x4x!ttcore.tile<32x32, bf16>, #dram>, <interleaved>>\n"
+    out = f"#ttnn_layout1 = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<4x{4 * width}x!ttcore.tile<32x32, bf16>, #dram>, <interleaved>>\n"
+    t, big = "tensor<128x128xbf16, #ttnn_layout>", f"tensor<128x{128 * width}xbf16, #ttnn_layout1>"
+    body = "".join(f'    %r{i} = "ttnn.relu"(%a) : ({t}) -> {t}\n' for i in range(width))
+    names = ", ".join(f"%r{i}" for i in range(width))
+    return (
+        "#dram = #ttnn.buffer_type<dram>\n" + lay + out + "module {\n"
+        f'  func.func @forward(%a: {t}) -> {big} attributes {{tt.function_type = "forward_device"}} {{\n' + body
+        + f'    %c = "ttnn.concat"({names}) <{{dim = 1 : si32}}> : ({", ".join([t] * width)}) -> {big}\n'
+        f"    return %c : {big}\n  }}\n}}\n"
+    )
+
+
+def test_exact_gives_up_on_a_wide_join_before_estimating_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A join's tuples are the product of its producers' candidates; the MIP must refuse such a
+    # program from its size, not after estimating every tuple (which took minutes on a YOLO neck).
+    fn = analysed_function(_wide_concat(8))
+    graph = CostGraph(fn, CostModel(fn.analyses.device))
+    assert math.prod(len(n.cands) for n in graph.nodes if n.free) > 1000
+    calls: list[object] = []
+    monkeypatch.setattr(graph, "choice", lambda *a: calls.append(a))
+    assert solve_exact(graph, max_tuples=1000) is None
+    assert calls == []
+    _, stats = _optimize(_wide_concat(8))
+    assert stats["totals"]["estimated_ns"] > 0

@@ -15,6 +15,7 @@ library prints it on stdout at construction, where ttopt writes MLIR, so the des
 from __future__ import annotations
 
 import itertools
+import math
 import os
 import sys
 from dataclasses import dataclass
@@ -73,8 +74,8 @@ class _Program:
         self.rows.append((lo, hi, idx, val))
 
 
-def _tuples(graph: CostGraph, v: Any) -> tuple[list[int], list[tuple[tuple[int, ...], Any, int]]]:
-    """(scope, [(candidate per scope member, choice, L1 own + converted live producers)])."""
+def _scope(graph: CostGraph, v: Any) -> list[int]:
+    """The free nodes `v`'s estimate depends on: its free producers, then itself when free."""
     nodes = graph.nodes
     scope: list[int] = []
     for p in v.producers:
@@ -82,6 +83,18 @@ def _tuples(graph: CostGraph, v: Any) -> tuple[list[int], list[tuple[tuple[int, 
             scope.append(p)
     if v.free:
         scope.append(v.pos)
+    return scope
+
+
+def _combinations(graph: CostGraph, scope: list[int]) -> int:
+    """How many joint tuples `scope` has (before the infeasible ones are dropped)."""
+    return math.prod(len(graph.nodes[u].cands) for u in scope)
+
+
+def _tuples(graph: CostGraph, v: Any) -> tuple[list[int], list[tuple[tuple[int, ...], Any, int]]]:
+    """(scope, [(candidate per scope member, choice, L1 own + converted live producers)])."""
+    nodes = graph.nodes
+    scope = _scope(graph, v)
     out = []
     for combo in itertools.product(*(range(len(nodes[u].cands)) for u in scope)):
         chosen = dict(zip(scope, combo)).__getitem__
@@ -99,6 +112,10 @@ def _tuples(graph: CostGraph, v: Any) -> tuple[list[int], list[tuple[tuple[int, 
 def solve_exact(graph: CostGraph, time_limit: float = 10.0, max_tuples: int = 200_000) -> ExactResult | None:
     """The optimal plan of `graph` (None when the program is too large or has no feasible plan)."""
     nodes = graph.nodes
+    # The tuples of a node grow as the product of its producers' candidates (a concat of nine
+    # convs has 6^10 of them), so the size is bounded before any is estimated.
+    if sum(_combinations(graph, _scope(graph, v)) for v in nodes) > max_tuples:
+        return None
     prog = _Program()
     x: dict[tuple[int, int], int] = {}
     for node in nodes:
@@ -108,11 +125,9 @@ def solve_exact(graph: CostGraph, time_limit: float = 10.0, max_tuples: int = 20
             prog.row(1.0, 1.0, [x[(node.pos, k)] for k in range(len(node.cands))], [1.0] * len(node.cands))
     constant = 0.0
     own: list[tuple[list[int], list[float], float]] = []  # per node: y columns, L1 own per column, constant own
-    total = 0
     for v in nodes:
         scope, tuples = _tuples(graph, v)
-        total += len(tuples)
-        if not tuples or total > max_tuples:
+        if not tuples:
             return None
         if not scope:
             constant += tuples[0][1].ns
