@@ -255,24 +255,3 @@ def splat_fill_value(attr: Attribute, element: str) -> Scalar | None:
     except DenseValueError:
         return None
     return values[0] if len(values) == 1 else None
-
-
-def mlir_spelled_body(attr: DenseElementsAttr, element: str, shape: tuple[int, ...]) -> str:
-    """The body of a float `attr` as MLIR prints it: each value rounded to `element` and spelled
-    by APFloat's rules (`dense<[-1.101560e+00, 2.203130e+00]>` for bf16 -1.1, 2.2)."""
-    from ttopt.ir.float_spelling import float_text as mlir_float_text
-
-    values = flat_values(attr, element, shape)
-    if any(not isinstance(v, (int, float)) or v != v or abs(v) == float("inf") or abs(v) > 3.4e38 for v in values):
-        raise DenseValueError("a non-finite or out-of-range value (kept as spelled)")
-    if values and all(v == values[0] for v in values):
-        return mlir_float_text(float(values[0]), element)
-    spelled = [mlir_float_text(float(v), element) for v in values]
-
-    def nest(items: list[str], dims: tuple[int, ...]) -> str:
-        if len(dims) <= 1:
-            return "[" + ", ".join(items) + "]"
-        step = prod(dims[1:])
-        return "[" + ", ".join(nest(items[i : i + step], dims[1:]) for i in range(0, len(items), step)) + "]"
-
-    return nest(spelled, shape if shape else (1,))

@@ -20,9 +20,9 @@ from ttopt.ir.diagnostics import Diagnostic
 from ttopt.ir.float_spelling import round_to
 from ttopt.ir.operation import Operation
 from ttopt.ir.properties import props
-from ttopt.ir.types import ScalarType, TensorType, static_shape
+from ttopt.ir.types import ScalarType, TensorType
 from ttopt.ir.values import OpResult
-from ttopt.lowering.dense_values import DenseValueError, flat_values, mlir_spelled_body, nested_text, splat_value, wrap_int
+from ttopt.lowering.dense_values import DenseValueError, flat_values, nested_text, splat_value, wrap_int
 from ttopt.lowering.stablehlo_handlers import HANDLERS, Unsupported, lowers
 from ttopt.passes.base import Pass
 from ttopt.passes.registry import register_pass
@@ -87,30 +87,22 @@ def _identity(kind: str, element: str) -> tuple[Any, ...]:
     return {"sum": (0.0,), "prod": (1.0,), "max": (-inf,), "min": (inf,)}.get(kind, ())
 
 
-def _mlir_spelled(value: Attribute) -> Attribute:
-    """A constant's literal as MLIR reprints it, which tt-mlir's tests check: floats in APFloat's
-    spelling (`dense<3.0>` -> `dense<3.000000e+00>`), a splat integer wrapped to its type's range
-    (`dense<9223372036854775808> : tensor<i64>` is -9223372036854775808). Blobs, large literals and
-    values MLIR spells in hex stay as written."""
+def _wrapped_splat(value: Attribute) -> Attribute:
+    """A splat integer constant wrapped to its type's range, as MLIR reprints it
+    (`dense<9223372036854775808> : tensor<i64>` is -9223372036854775808). Floats need nothing
+    here: a dense literal prints in MLIR's spelling whatever it was written as."""
     a = value.resolve()
-    if not isinstance(a, DenseElementsAttr) or a.body.lstrip().startswith('"'):
+    if not isinstance(a, DenseElementsAttr) or a.body.lstrip().startswith('"') or not a.is_splat:
         return value
     t = a.type.resolve()
     element = t.element_type.resolve().text if isinstance(t, TensorType) else ""
-    if element[:1] in ("i", "s", "u") and element != "i1" and a.is_splat:
-        v = splat_value(a, element)
-        spelled = a.body.strip()
-        if isinstance(v, int) and not isinstance(v, bool) and spelled.lstrip("-").isdigit() and str(wrap_int(v, element)) != spelled:
-            return DenseElementsAttr(str(wrap_int(v, element)), a.type)
+    if element[:1] not in ("i", "s", "u") or element == "i1":
         return value
-    if element not in ("f16", "bf16", "f32", "f64") or (not a.is_splat and len(a.body) > 4096):
-        return value
-    try:
-        # a splat is spelled from its one value (a 5M-element splat must not be expanded)
-        body = mlir_spelled_body(a, element, () if a.is_splat else static_shape(t))
-    except (DenseValueError, ValueError):
-        return value
-    return value if body == a.body else DenseElementsAttr(body, a.type)
+    v = splat_value(a, element)
+    spelled = a.body.strip()
+    if isinstance(v, int) and not isinstance(v, bool) and spelled.lstrip("-").isdigit() and str(wrap_int(v, element)) != spelled:
+        return DenseElementsAttr(str(wrap_int(v, element)), a.type)
+    return value
 
 
 @dataclass
@@ -282,10 +274,6 @@ class Lowering:
             return None  # overflows the narrow type (APFloat's conversion fails)
         narrow_t = TensorType(t.shape, cvt.operands[0].type.resolve().element_type, t.encoding)
         body = nested_text(rounded, shape, narrow)
-        try:
-            body = mlir_spelled_body(DenseElementsAttr(body, narrow_t), narrow, shape)
-        except DenseValueError:
-            pass  # infinities and NaN keep their hex spelling
         return cvt.operands[0], self.emit("constant", [], narrow_t, value=DenseElementsAttr(body, narrow_t))
 
     def _select(self, op: Operation) -> Value:
@@ -298,7 +286,7 @@ class Lowering:
         return self.emit("clamp_tensor", [x, lo, hi], op.results[0].type)
 
     def _constant(self, op: Operation) -> Value:
-        return self.emit("constant", [], op.results[0].type, value=_mlir_spelled(op.properties["value"]))
+        return self.emit("constant", [], op.results[0].type, value=_wrapped_splat(op.properties["value"]))
 
     def _iota(self, op: Operation) -> Value:
         t = _static(op.results[0].type)

@@ -38,15 +38,14 @@ from ttopt.dialects.errors import AttrError
 from ttopt.dialects.ttir import BINARY, UNARY, inputs
 from ttopt.dialects.ttnn_device import DEVICE_TYPE as DEVICE
 from ttopt.dialects.ttnn_layout import TTNNLayoutAttr
-from ttopt.ir.attributes import ArrayAttr, BoolAttr, DenseArrayAttr, DenseElementsAttr, DialectAttr, FloatAttr, IntegerAttr
+from ttopt.ir.attributes import ArrayAttr, BoolAttr, DenseArrayAttr, DenseElementsAttr, DialectAttr, FloatAttr, IntegerAttr, mlir_float_attr
 from ttopt.ir.diagnostics import Diagnostic, op_position
 from ttopt.ir.opdef import OP_DEFS
 from ttopt.ir.operation import Block, Operation
 from ttopt.ir.properties import int_values, props
 from ttopt.ir.types import ScalarType, TensorType, static_shape
-from ttopt.lowering.dense_values import DenseValueError, mlir_spelled_body, narrow_value, narrowed_body, splat_fill_value
+from ttopt.lowering.dense_values import DenseValueError, narrow_value, narrowed_body, splat_fill_value
 from ttopt.lowering.function_types import is_cpu_declaration, is_hoisted_call, through_const_eval
-from ttopt.lowering.mlir_floats import mlir_float_attr
 from ttopt.lowering.op_error import OpError
 from ttopt.lowering.quant_types import respelled
 from ttopt.lowering.ttir_decomposition import TTIRToTTIRDecomposition, decompose
@@ -94,9 +93,6 @@ D2M_ONLY = frozenset({"exp2", "frac", "trunc", "signbit", "softsign", "selu", "r
 ELEMENTWISE = frozenset({*(f"ttir.{n}" for n in (*UNARY, *BINARY)), "ttir.where"})
 
 
-# Float element types: a dense body of these is re-spelled as MLIR prints it (`dense<3.000000e+00>`).
-FLOAT_ELEMENTS = frozenset({"f32", "f16", "bf16", "f64"})
-
 # Element types TTNN has no data type for, and what tt-mlir's element-type normalization makes them.
 # As HEAD's toTTMLIRSupportedDataType: signless and signed 32/64-bit integers are Int32 (si32),
 # unsigned ones UInt32, 16-bit ones UInt16, 8-bit ones UInt8.
@@ -126,13 +122,8 @@ def normalized_dense(a: Any, t: TensorType) -> Any:
         # HEAD's ElementTypeNormalization leaves a dense_resource value as it is (its type too),
         # even when the result's element type is normalized.
         return a
-    if not src or (src == dst and dst not in FLOAT_ELEMENTS):
+    if not src or src == dst:
         return DenseElementsAttr(a.body, t)
-    if src == dst:
-        try:
-            return DenseElementsAttr(mlir_spelled_body(a, dst, static_shape(t)), t)
-        except DenseValueError:
-            return DenseElementsAttr(a.body, t)  # a hex blob or another form MLIR prints as it is
     try:
         return DenseElementsAttr(narrowed_body(a, src, dst, static_shape(t)), t)
     except DenseValueError as e:
