@@ -13,8 +13,8 @@ them; `enable-implicit-broadcast-folding-pass=false` skips it), `ttir-propagate-
 weight argument's `ttcore.weight_dtype` onto its matmuls), `ttir-flatten-sliding-window`
 (convs and pools on 1x1x(N*H*W)xC between reshapes), `ttir-explicate-tms` and
 `ttir-erase-inverse-ops` (permutes and reshapes moved until they meet their inverse and fold;
-`enable-erase-inverse-ops-pass=false` skips both), `ttir-implicit-broadcast-fold` again,
-`ttir-fold-full-to-scalar` (a full / zeros / ones read only by elementwise ops becomes one element),
+`enable-erase-inverse-ops-pass=false` skips both), `ttir-implicit-broadcast-fold` and `ttir-fusing`
+again, `ttir-fold-full-to-scalar` (a full / zeros / ones read only by elementwise ops becomes one element),
 `ttir-consolidate-static-cache-updates` (per-layer cache-position arguments advanced alike become
 one) and `cse`, `convert-ttir-to-ttnn` (TTNN ops, tiled
 DRAM-interleaved layouts, input arguments row-major and tiled in the function; mesh_shards and
@@ -325,6 +325,8 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
         yield PipelineStep(n, "ttir-explicate-tms", _new("ttir-explicate-tms") if eio else None, why)
         yield PipelineStep(n, "ttir-erase-inverse-ops", _new("ttir-erase-inverse-ops") if eio else None, why)
         yield PipelineStep(n, "ttir-implicit-broadcast-fold", _new("ttir-implicit-broadcast-fold") if fold else None, no_fold)
+        # As HEAD, the fusing runs again: the TM cleanup exposes chains a permute or reshape split.
+        yield PipelineStep(n, "ttir-fusing", self.ttir_fusing() if self.enable_fusing_pass else None, "" if self.enable_fusing_pass else "enable-fusing-pass=false")
         # HEAD's last TTIR rewrite before it hoists const-eval: a full / zeros / ones read only by
         # elementwise ops is materialized as one element, which they broadcast.
         yield PipelineStep(n, "ttir-fold-full-to-scalar", _new("ttir-fold-full-to-scalar"))
