@@ -335,6 +335,8 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
         yield from self.cpu_hoisting(n)
         yield PipelineStep(n + 1, "convert-ttir-to-ttnn", self.convert())
         yield PipelineStep(n + 1, "ttnn-resolve-composites", self.resolve_composites())
+        # As HEAD: an inlined decomposition's slices of concat(h, h) tables fold to h before ttnn-fusing reads it.
+        yield PipelineStep(n + 1, "canonicalize", _new("canonicalize"))
         yield PipelineStep(n + 1, "ttnn-fusing", self.ttnn_fusing() if self.enable_fusing_pass else None, "" if self.enable_fusing_pass else "enable-fusing-pass=false")
         yield PipelineStep(n + 1, "ttnn-workaround", None if self.disable_workarounds else self.workarounds(),
                            "disable-workarounds=true" if self.disable_workarounds else "")  # fmt: skip

@@ -68,6 +68,8 @@ from ttopt.lowering.fusing import (
     slice_matmul,
     softmax,
     split_qkv,
+    ttir_rope,
+    ttir_rope_interleaved,
 )
 from ttopt.lowering.fusing.cost import TIE, FusionCost
 from ttopt.lowering.fusing.match import Builder, Candidate, NotStatic, Rejected, where
@@ -85,7 +87,8 @@ if TYPE_CHECKING:
 Matcher = Callable[["Operation"], "Candidate | Rejected | None"]
 # anchor op -> patterns tried on it, in HEAD's order.
 PATTERNS: dict[str, tuple[Matcher, ...]] = {
-    "ttir.add": (linear.match, conv.match, repvgg.match, layer_norm.match),
+    "ttir.add": (linear.match, conv.match, repvgg.match, layer_norm.match, ttir_rope.match_rotate_half, ttir_rope_interleaved.match),
+    "ttir.concat": (ttir_rope.match_expanded,),
     "ttir.div": (softmax.match_div, activations.match_hardsigmoid, layer_norm.match),
     "ttir.mean": (reductions.match_spatial_mean,),
     "ttir.softmax": (softmax.match_stable,),

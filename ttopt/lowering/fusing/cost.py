@@ -182,6 +182,8 @@ class FusionCost:
             return self._conv3d(op, tensors, out)
         short = op.name.split(".", 1)[1]
         name = "ttnn." + ("repeat" if short == "broadcast" else TTNN_NAME.get(short, short))
+        if op.name == "ttcore.composite":  # the typed op it names (a RoPE composite ends as ttnn.rotary_embedding)
+            name = "ttnn." + str(getattr(op.properties.get("composite_name"), "value", ""))
         if short == "square":
             tensors = tensors * 2
         if family_of(name) is None:
