@@ -8,7 +8,8 @@ reshapes, typecasts, broadcasts, pads and elementwise arithmetic of parameter / 
 (`ttcore.argument_type`), which
 const-eval hoists out of the run (the split-QKV weight concat), and the arithmetic on them (a
 conv's folded scale). A broadcast read only by
-elementwise ops is free (TTNN broadcasts implicitly), else it is a `ttnn.repeat`.
+elementwise ops is free (TTNN broadcasts implicitly), else it is a `ttnn.repeat`. A
+`ttcore.composite` is priced as the TTNN op it names (a RoPE composite as `ttnn.rotary_embedding`).
 `scaled_dot_product_attention` has no op-model rule; it is estimated here in the cost model's
 terms (cost_terms): one program of the matmul kind whose compute is the two score and context
 matmuls with their operands in L1 plus the softmax over the scores (the norm kind's cycles per

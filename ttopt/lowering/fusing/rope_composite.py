@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from ttopt.dialects.ttir import inputs
 from ttopt.ir.attributes import IntegerAttr, StringAttr, SymbolRefAttr, TypeAttr, UnitAttr
 from ttopt.ir.operation import Block, Operation, Region
-from ttopt.ir.types import FunctionType, ScalarType, TensorType
+from ttopt.ir.types import FunctionType, ScalarType, TensorType, static_shape
 from ttopt.lowering.fusing.match import Builder, i32_array, producer, shape
 
 if TYPE_CHECKING:
@@ -92,13 +92,16 @@ class _Body:
         self.block.append(o)
         return o.results[0]
 
-    def first_half(self, v: Value, t: TensorType) -> Value:
-        """`v[..., :D/2]`, typed `t`'s element type."""
-        dims = shape(v)
-        ends = list(dims)
-        ends[-1] //= 2
-        return self.op("slice_static", [v], TensorType(tuple(ends), t.element_type), begins=i32_array([0] * len(dims)),
-                       ends=i32_array(ends), step=i32_array([1] * len(dims)))  # fmt: skip
+    def slice_last(self, v: Value, dims: tuple[int, ...], begin: int, end: int, out: TensorType) -> Value:
+        """`v[..., begin:end]` of a tensor of shape `dims`, typed `out`."""
+        rank = len(dims)
+        return self.op("slice_static", [v], out, begins=i32_array((0,) * (rank - 1) + (begin,)), ends=i32_array((*dims[:-1], end)),
+                       step=i32_array([1] * rank))  # fmt: skip
+
+
+def _halved(t: TensorType) -> TensorType:
+    dims = static_shape(t)
+    return TensorType((*dims[:-1], dims[-1] // 2), t.element_type)
 
 
 def _decomposition(name: str, location: Location | None, x_t: TensorType, cos_t: TensorType, sin_t: TensorType,
@@ -106,14 +109,16 @@ def _decomposition(name: str, location: Location | None, x_t: TensorType, cos_t:
     block = Block([x_t, cos_t, sin_t])
     body = _Body(block, location)
     x, cos, sin = block.args
-    dims = tuple(x_t.shape or ())
-    rank, half = len(dims), dims[-1] // 2
-    half_t = TensorType((*dims[:-1], half), x_t.element_type)
-    last = IntegerAttr(rank - 1, SI32)
-    x_lo = body.op("slice_static", [x], half_t, begins=i32_array([0] * rank), ends=i32_array((*dims[:-1], half)), step=i32_array([1] * rank))
-    x_hi = body.op("slice_static", [x], half_t, begins=i32_array((0,) * (rank - 1) + (half,)), ends=i32_array(dims), step=i32_array([1] * rank))
+    dims = static_shape(x_t)
+    half, half_t = dims[-1] // 2, _halved(x_t)
+    last = IntegerAttr(len(dims) - 1, SI32)
+    x_lo = body.slice_last(x, dims, 0, half, half_t)
+    x_hi = body.slice_last(x, dims, half, dims[-1], half_t)
     if complex_form:
-        cos_h, sin_h = body.first_half(cos, cos_t), _sin_half(body, sin, sin_t, cos_t)
+        # HEAD slices sin with cos's bounds (the two tables have one shape wherever the form matched).
+        cos_dims = static_shape(cos_t)
+        cos_h = body.slice_last(cos, cos_dims, 0, cos_dims[-1] // 2, _halved(cos_t))
+        sin_h = body.slice_last(sin, cos_dims, 0, cos_dims[-1] // 2, _halved(sin_t))
         first = body.op("subtract", [body.op("multiply", [x_lo, cos_h], half_t), body.op("multiply", [x_hi, sin_h], half_t)], half_t)
         second = body.op("add", [body.op("multiply", [x_hi, cos_h], half_t), body.op("multiply", [x_lo, sin_h], half_t)], half_t)
         result = body.op("concat", [first, second], out_t, dim=last)
@@ -128,14 +133,6 @@ def _decomposition(name: str, location: Location | None, x_t: TensorType, cos_t:
         "sym_name": StringAttr(name),
         "sym_visibility": StringAttr("private"),
     }, attributes={DECOMPOSITION_ATTR: UnitAttr()}, regions=[Region([block])], location=location)  # fmt: skip
-
-
-def _sin_half(body: _Body, sin: Value, sin_t: TensorType, cos_t: TensorType) -> Value:
-    # HEAD slices sin with cos's bounds (the two tables have one shape wherever the form matched).
-    dims = tuple(cos_t.shape or ())
-    ends = (*dims[:-1], dims[-1] // 2)
-    out = TensorType((*tuple(sin_t.shape or ())[:-1], tuple(sin_t.shape or ())[-1] // 2), sin_t.element_type)
-    return body.op("slice_static", [sin], out, begins=i32_array([0] * len(dims)), ends=i32_array(ends), step=i32_array([1] * len(dims)))
 
 
 # -- names -----------------------------------------------------------------------------------------

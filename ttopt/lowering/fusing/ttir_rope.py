@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 
 from ttopt.dialects.ttir import inputs
 from ttopt.ir.properties import int_values
-from ttopt.lowering.fusing.match import Builder, Candidate, one_use, producer, shape
+from ttopt.lowering.fusing.match import Builder, Candidate, Rejected, one_use, producer, shape
 from ttopt.lowering.fusing.rope_composite import concat_last, inside_decomposition, rope_composite
 
 if TYPE_CHECKING:
@@ -114,7 +114,7 @@ def _x_and_table(mul: Operation, x: Value) -> tuple[Value, Value] | None:
     return None
 
 
-def match_rotate_half(add: Operation) -> Candidate | None:
+def match_rotate_half(add: Operation) -> Candidate | Rejected | None:
     """`x * cos + rotate_half(x) * sin` at its add."""
     if inside_decomposition(add):
         return None
@@ -137,15 +137,15 @@ def match_rotate_half(add: Operation) -> Candidate | None:
         return None
     sin_mul, cos_mul, (x, cat, neg) = found
     if len(shape(x)) != 4:
-        return None
+        return Rejected("rope", add, f"x is {len(shape(x))}-D, not 4-D")
     picked = _x_and_table(cos_mul, x)
     if picked is None:
-        return None
+        return Rejected("rope", add, "the cos multiply does not read the rotated x")
     cos = picked[1]
     a, b = inputs(sin_mul)[:2]
     sin = b if a is cat.results[0] else a
     if not all(one_use(o.results[0]) for o in (cos_mul, sin_mul, cat, neg)):
-        return None
+        return Rejected("rope", add, "a multiply, the rotated concat or the neg has other readers")
     cos_in, sin_in = table_input(cos), table_input(sin)
 
     def build(bld: Builder) -> Value:
@@ -164,7 +164,7 @@ def _mul_slice(mul: Operation) -> tuple[Operation, Value] | None:
     return None
 
 
-def match_expanded(cat: Operation) -> Candidate | None:
+def match_expanded(cat: Operation) -> Candidate | Rejected | None:
     """`concat(x1 * cos - x2 * sin, x2 * cos + x1 * sin)` at its concat."""
     if inside_decomposition(cat):
         return None
@@ -183,14 +183,16 @@ def match_expanded(cat: Operation) -> Candidate | None:
         return None
     (s0, cos), (s1, sin), (a0, cos2), (a1, sin2) = parts  # type: ignore[misc]
     x = inputs(s0)[0]
-    if any(inputs(s)[0] is not x for s in (s1, a0, a1)) or len(shape(x)) != 4:
-        return None
+    if any(inputs(s)[0] is not x for s in (s1, a0, a1)):
+        return Rejected("rope_expanded", cat, "the four slices do not read one tensor")
+    if len(shape(x)) != 4:
+        return Rejected("rope_expanded", cat, f"x is {len(shape(x))}-D, not 4-D")
     if (half_of(s0), half_of(s1), half_of(a0), half_of(a1)) != ("first", "second", "second", "first"):
-        return None
+        return Rejected("rope_expanded", cat, "the slices are not x1 * cos - x2 * sin, x2 * cos + x1 * sin on the last dimension's halves")
     if skip_tms(cos) is not skip_tms(cos2) or skip_tms(sin) is not skip_tms(sin2):
-        return None
+        return Rejected("rope_expanded", cat, "the subtract and the add do not read the same cos and sin")
     if not all(one_use(o.results[0]) for o in (sub, add, *(m for m in muls if m is not None))):
-        return None
+        return Rejected("rope_expanded", cat, "the subtract, the add or a multiply has other readers")
     cos_h, sin_h = table_input(cos), table_input(sin)
 
     def build(bld: Builder) -> Value:

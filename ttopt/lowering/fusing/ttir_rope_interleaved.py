@@ -36,13 +36,16 @@ from ttopt.dialects.ttir import inputs
 from ttopt.ir.attributes import DenseArrayAttr, IntegerAttr
 from ttopt.ir.properties import int_values
 from ttopt.ir.types import TensorType
-from ttopt.lowering.fusing.match import Builder, Candidate, i32_array, one_use, producer, shape
+from ttopt.lowering.fusing.match import Builder, Candidate, Rejected, i32_array, one_use, producer, shape
 from ttopt.lowering.fusing.rope_composite import SI32, inside_decomposition, rope_composite
 from ttopt.lowering.fusing.ttir_rope import NOTE, TMS, skip_tms
 
 if TYPE_CHECKING:
     from ttopt.ir.operation import Operation
     from ttopt.ir.values import Value
+
+
+NAME = "rope_interleaved"
 
 
 @dataclass
@@ -135,7 +138,7 @@ def _reshape_root(v: Value) -> Value:
     return v
 
 
-def match(add: Operation) -> Candidate | None:
+def match(add: Operation) -> Candidate | Rejected | None:
     """The interleaved-pair form at its add (the reshape reading the add is replaced too)."""
     if inside_decomposition(add):
         return None
@@ -146,46 +149,46 @@ def match(add: Operation) -> Candidate | None:
     if mul0 is None or mul1 is None:
         return None
     b0, b1 = _branch(mul0), _branch(mul1)
-    if b0 is None or b1 is None or b0.x6d is not b1.x6d or _reshape_root(b0.freqs) is not _reshape_root(b1.freqs):
+    if b0 is None or b1 is None:
         return None
+    if b0.x6d is not b1.x6d or _reshape_root(b0.freqs) is not _reshape_root(b1.freqs):
+        return Rejected(NAME, add, "the two branches do not read one reshape of x and one freqs_cis")
     if b0.gathered and b1.gathered:
-        return None
+        return Rejected(NAME, add, "both freqs_cis columns are gathered: neither is known")
     if b0.gathered:
         b0.column = 1 - b1.column
     elif b1.gathered:
         b1.column = 1 - b0.column
     if b0.pair == b1.pair or b0.column == b1.column or b0.pair != b0.column or b1.pair != b1.column:
-        return None
+        return Rejected(NAME, add, "the pair indices and freqs_cis columns are not (0, 0) and (1, 1)")
     freqs = (b1 if b0.gathered else b0).freqs  # the sliced branch's (..., D/2, 2, 2) table
     reshape6 = producer(b0.x6d, "ttir.reshape")
     if reshape6 is None:
-        return None
+        return Rejected(NAME, add, "x's pairs are not a reshape of x")
     x = inputs(reshape6)[0]
     xd = shape(x)
     if len(xd) != 4 or xd[-1] < 2 or xd[-1] % 2:
-        return None
+        return Rejected(NAME, add, f"x is {list(xd)}, not 4-D with an even last dimension")
     half = xd[-1] // 2
     x6 = shape(b0.x6d)
     if len(x6) != 6 or x6[-3:] != (half, 1, 2):
-        return None
+        return Rejected(NAME, add, f"x's pairs are {list(x6)}, not [..., {half}, 1, 2]")
     fd = shape(freqs)
     if len(fd) != 6 or fd[-3:] != (half, 2, 2):
-        return None
-    if not one_use(add.results[0]):
-        return None
-    final = add.results[0].uses[0]
-    if final.name != "ttir.reshape" or shape(final.results[0]) != xd:
-        return None
+        return Rejected(NAME, add, f"freqs_cis is {list(fd)}, not [..., {half}, 2, 2]")
+    final = add.results[0].uses[0] if one_use(add.results[0]) else None
+    if final is None or final.name != "ttir.reshape" or shape(final.results[0]) != xd:
+        return Rejected(NAME, add, "the add's only reader is not a reshape back to x's shape")
     if final.results[0].type.resolve().element_type.resolve().text != x.type.resolve().element_type.resolve().text:
-        return None  # HEAD would replace a value of another element type
+        return Rejected(NAME, add, "the result's element type is not x's")  # HEAD would replace a value of another type
     if not one_use(mul0.results[0]) or not one_use(mul1.results[0]):
-        return None
+        return Rejected(NAME, add, "a multiply has other readers")
 
     def build(b: Builder) -> list[Value]:
         out = _rewrite(b, x, freqs)
         return [out, out]  # the add's only reader, the reshape, is replaced too
 
-    return Candidate("rope_interleaved", add, "ttcore.composite", build, note=NOTE, also=[final], cost_checked=False)  # type: ignore[arg-type]
+    return Candidate(NAME, add, "ttcore.composite", build, note=NOTE, also=[final], cost_checked=False)  # type: ignore[arg-type]
 
 
 def _slice(b: Builder, v: Value, dim: int, begin: int, end: int, step: int = 1) -> Value:
