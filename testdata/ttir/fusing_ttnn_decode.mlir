@@ -1,20 +1,19 @@
-// RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline="optimization-level=1 enable-erase-inverse-ops-pass=false" | FileCheck %s
-// RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline="optimization-level=1 enable-erase-inverse-ops-pass=false" --trace 2>&1 >/dev/null | FileCheck %s --check-prefix=TRACE
+// RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline="optimization-level=1" | FileCheck %s
+// RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline="optimization-level=1" --trace 2>&1 >/dev/null | FileCheck %s --check-prefix=TRACE
 // RUN: ttopt opt %s --ttir-to-ttnn-backend-pipeline | FileCheck %s --check-prefix=LEVEL0
 
 // TTNN fusions HEAD validates against its op model, so they run only with the optimizer
 // (optimization-level >= 1): decode RoPE, decode concat-heads, RMS norm + activation.
-// Without erase-inverse-ops: HEAD's ttir-fusing makes the rope chain one composite before that pass,
-// ttopt fuses ropes on TTNN only, so the pass would move the decode permute up into the chain.
 
 // A rope whose result is put in decode order (S first): the input is permuted instead and the
-// rope runs in decode mode (the permute moves only the size-1 dim, so it is written as a reshape). By the
-// conversion, ttir-erase-inverse-ops has moved the permute above the rope, as HEAD does.
+// rope runs in decode mode (the permute moves only the size-1 dim, so it is written as a reshape).
+// ttir-fusing made the chain a rotary_embedding composite first, as HEAD does, so
+// ttir-erase-inverse-ops leaves the permute below it for the decode rewrite.
 // CHECK-LABEL: func.func @rope_decode
 // CHECK: %[[P:.*]] = "ttnn.reshape"(%arg0) <{shape = [1 : i32, 32 : i32, 8 : i32, 64 : i32]}> : (tensor<32x8x1x64xbf16
 // CHECK: %[[R:.*]] = "ttnn.rotary_embedding"(%[[P]], %arg1, %arg2) <{token_index = 0 : ui32}> : ({{.*}}) -> tensor<1x32x8x64xbf16
 // CHECK: return %[[R]]
-// TRACE: ttnn-fusing: rope_decode at {{.*}}: applied: {{.*}}(decode layout, as HEAD always rewrites it)
+// TRACE: ttnn-fusing: rope_decode at "to_decode": applied: {{.*}}(decode layout, as HEAD always rewrites it)
 // LEVEL0-LABEL: func.func @rope_decode
 // LEVEL0: "ttnn.rotary_embedding"(%arg0, %arg1, %arg2) <{compute_config = #ttnn.device_compute_kernel_config<math_fidelity = hifi4, fp32_dest_acc_en = true>}> : (
 // LEVEL0-NOT: token_index

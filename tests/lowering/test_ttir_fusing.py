@@ -467,7 +467,7 @@ MODELS = __import__("pathlib").Path(__file__).resolve().parents[2] / "testdata" 
 # are rms_norm of the centred input, dense layers with a bias are linears.
 FUSED_IN_MODELS = {
     "gpt2": {"gelu": 2, "linear": 4, "reduction_keep_dim": 12, "rms_norm": 5, "softmax": 2, "softmax_stable": 2},
-    "llama": {"reduction_keep_dim": 7, "rms_norm": 5, "softmax": 2, "softmax_stable": 2},
+    "llama": {"reduction_keep_dim": 7, "rms_norm": 5, "rope_expanded": 4, "softmax": 2, "softmax_stable": 2},
     "bert": {"linear": 9, "reduction_keep_dim": 12, "rms_norm": 5, "softmax": 2, "softmax_stable": 2},
     "resnet": {"linear": 1, "relu": 5},
     "unet_block": {"conv_bias": 3, "reduction_keep_dim": 4},

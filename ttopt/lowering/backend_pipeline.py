@@ -59,7 +59,7 @@ store KV caches / parameter-only matmul weights as block-float tensors (kv_cache
 weight_dtype.py; `ttir-infer-kv-cache-argument-types` always marks the caches, and
 `ttnn-weight-dtype-conversion` always runs: a matmul's own `ttcore.weight_dtype` wins over the option).
 `composite-resolution` picks how `ttnn-resolve-composites` resolves `ttcore.composite` after the
-conversion (resolve_composites.py). The TTIR fusion switches (`enable-fusing-conv2d-with-multiply-pattern`,
+conversion (resolve_composites.py); a canonicalize follows it, as in tt-mlir. The TTIR fusion switches (`enable-fusing-conv2d-with-multiply-pattern`,
 `enable-permute-matmul-fusion`, `enable-permute-slice-after-matmul-fusion`) go to `ttir-fusing` when it declares them.
 `mock-system-desc-arch` names the device preset when there is no `system-desc-path`.
 `enable-create-d2m-subgraphs` outlines eltwise chains into `ttnn.d2m_subgraph` before the optimizer
@@ -337,6 +337,8 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
         yield from self.cpu_hoisting(n)
         yield PipelineStep(n + 1, "convert-ttir-to-ttnn", self.convert())
         yield PipelineStep(n + 1, "ttnn-resolve-composites", self.resolve_composites())
+        # As HEAD: an inlined decomposition's slices of concat(h, h) tables fold to h before ttnn-fusing reads it.
+        yield PipelineStep(n + 1, "canonicalize", _new("canonicalize"))
         yield PipelineStep(n + 1, "ttnn-fusing", self.ttnn_fusing() if self.enable_fusing_pass else None, "" if self.enable_fusing_pass else "enable-fusing-pass=false")
         yield PipelineStep(n + 1, "ttnn-workaround", None if self.disable_workarounds else self.workarounds(),
                            "disable-workarounds=true" if self.disable_workarounds else "")  # fmt: skip

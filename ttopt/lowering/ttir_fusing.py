@@ -29,6 +29,9 @@ Patterns (ttopt/lowering/fusing/, one family per module; preconditions in each m
 | permute_matmul (`enable-permute-matmul-fusion`) | `matmul` / `linear` of a `transpose(-1, -2)` permute | the op with that operand's transpose flag flipped |
 | permute_slice_after_matmul (`enable-permute-slice-after-matmul-fusion`, on) | `slice_static` of a matmul / linear narrowing its rows or columns | the op on a slice of the operand producing them |
 | pad_conv3d | `conv3d(pad(x))`, zero symmetric spatial pad | the conv3d with the pad added to its padding |
+| rope | `x * cos + rotate_half(x) * sin` on a 4-D x | `ttcore.composite "rotary_embedding"` and its decomposition function (fusing/ttir_rope.py) |
+| rope_expanded | `concat(x1 * cos - x2 * sin, x2 * cos + x1 * sin)` | the same composite on the tables doubled |
+| rope_interleaved | `reshape(freqs[..., 0] * pairs[..., 0] + freqs[..., 1] * pairs[..., 1])` | the composite between permutations of x's pairs (fusing/ttir_rope_interleaved.py) |
 | split_qkv (after the others) | three matmuls / linears of one input, each `permute(reshape(.), [0, 2, 1, 3])` into heads | one matmul / linear on the concatenated weights, `ttir.split_query_key_value_and_split_heads` |
 
 `ttir.dot_general` is first decomposed into matmuls (ttir-to-ttir-decomposition), as HEAD runs its
@@ -39,7 +42,7 @@ Cost: each candidate is built aside; the ops that would become dead (the anchor 
 op with no other reader) are estimated as `convert-ttir-to-ttnn` leaves them (fusing/cost.py), and
 the fusion is applied unless the new ops' estimate is higher by more than TIE (2%: the estimates
 cannot tell closer programs apart, and HEAD applies every match; `cost-check=false` applies every
-match, as HEAD does; topk and the conv-scale folds are applied without the check, as HEAD). `--trace` prints one line per candidate: applied or not, and why -- the
+match, as HEAD does; topk, the conv-scale folds and the RoPE composites are applied without the check, as HEAD). `--trace` prints one line per candidate: applied or not, and why -- the
 failed precondition, or both estimates. `--stats`: per pattern applied / rejected, and the time
 saved.
 """
@@ -68,6 +71,8 @@ from ttopt.lowering.fusing import (
     slice_matmul,
     softmax,
     split_qkv,
+    ttir_rope,
+    ttir_rope_interleaved,
 )
 from ttopt.lowering.fusing.cost import TIE, FusionCost
 from ttopt.lowering.fusing.match import Builder, Candidate, NotStatic, Rejected, where
@@ -85,7 +90,8 @@ if TYPE_CHECKING:
 Matcher = Callable[["Operation"], "Candidate | Rejected | None"]
 # anchor op -> patterns tried on it, in HEAD's order.
 PATTERNS: dict[str, tuple[Matcher, ...]] = {
-    "ttir.add": (linear.match, conv.match, repvgg.match, layer_norm.match),
+    "ttir.add": (linear.match, conv.match, repvgg.match, layer_norm.match, ttir_rope.match_rotate_half, ttir_rope_interleaved.match),
+    "ttir.concat": (ttir_rope.match_expanded,),
     "ttir.div": (softmax.match_div, activations.match_hardsigmoid, layer_norm.match),
     "ttir.mean": (reductions.match_spatial_mean,),
     "ttir.softmax": (softmax.match_stable,),
@@ -181,7 +187,7 @@ class TTIRFusing(Pass):
     """Fuse TTIR subgraphs into linear, softmax, activations, rms_norm and attention ops."""
 
     name = "ttir-fusing"
-    summary = "Fuse TTIR subgraphs (matmul+bias -> linear, conv+bias, softmax, relu/relu6/silu/gelu, rms_norm, SDPA, concatenate_heads, split QKV) when the cost model estimates a gain"
+    summary = "Fuse TTIR subgraphs (matmul+bias -> linear, conv+bias, softmax, relu/relu6/silu/gelu, rms_norm, SDPA, concatenate_heads, split QKV) when the cost model estimates a gain; RoPE chains into rotary_embedding composites"
 
     decisions: ClassVar[list[Decision]]  # per instance: what the last run decided (read by the bench)
     # Per instance, within one round: dead ops still listed in their block, new ops to insert before

@@ -139,7 +139,7 @@ SUMMARIES: dict[str, str] = {
     'ttir-explicate-tms': 'Explicate the implicit broadcasts and rank changes of elementwise binary / ternary operands as ttir.reshape and ttir.broadcast',
     'ttir-flatten-sliding-window': 'conv2d, conv_transpose2d, max_pool2d(_with_indices) and avg_pool2d read and write 1x1x(N*H*W)xC between ttir.reshapes, marked with #ttir<flattened_compat ...> (NHWC ops with static rank-4 tensors)',
     'ttir-fold-full-to-scalar': 'Shrink ttir.full / zeros / ones whose readers all broadcast implicitly (elementwise ops) to one element; a reader whose shape it carried gets a ttir.broadcast',
-    'ttir-fusing': 'Fuse TTIR subgraphs (matmul+bias -> linear, conv+bias, softmax, relu/relu6/silu/gelu, rms_norm, SDPA, concatenate_heads, split QKV) when the cost model estimates a gain',
+    'ttir-fusing': 'Fuse TTIR subgraphs (matmul+bias -> linear, conv+bias, softmax, relu/relu6/silu/gelu, rms_norm, SDPA, concatenate_heads, split QKV) when the cost model estimates a gain; RoPE chains into rotary_embedding composites',
     'ttir-implicit-broadcast-fold': 'Fold ttir.broadcast operands of elementwise ops into their implicit broadcast (a smaller result is broadcast after the op)',
     'ttir-infer-kv-cache-argument-types': 'Mark every function argument a TTIR cache op writes (directly or through a mesh_shard) with {ttcore.kv_cache}',
     'ttir-propagate-weight-dtype': "Set ttcore.weight_dtype on matmul / linear / sparse_matmul ops from their weight's function argument, traced through TMs, CCLs, broadcast, mesh ops, typecast and concat",

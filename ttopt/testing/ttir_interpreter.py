@@ -2,7 +2,7 @@
 
 It runs the ops `convert-stablehlo-to-ttir` produces and consumes (elementwise, compare, select/where,
 convert/typecast, dot_general/matmul, convolution/conv2d, reductions, broadcast, data movement,
-iota/arange, constants, func.call) on float, integer and bool tensors, so a test can check that a
+iota/arange, constants, func.call, ttcore.composite) on float, integer and bool tensors, so a test can check that a
 lowering keeps the numbers: `run(module, "main", inputs)` on the input and on the output must agree.
 Dot products and convolutions accumulate in float64 and round once to the result type, so different
 but equivalent formulations (matmul vs. dot_general, permuted convolutions) round alike.
@@ -200,6 +200,8 @@ class Interpreter:
                 return ins
             if op.name in ("func.call", "ttcore.load_cached"):  # a const-eval function runs as a call
                 outs = self.call(op.properties["callee"].resolve().root, ins)
+            elif op.name == "ttcore.composite":  # its decomposition function defines it
+                outs = self.call(op.properties["decomposition"].resolve().root, ins)
             elif op.name in IN_PLACE:
                 IN_PLACE[op.name](op, ins)
                 outs = []

@@ -8,7 +8,8 @@ reshapes, typecasts, broadcasts, pads and elementwise arithmetic of parameter / 
 (`ttcore.argument_type`), which
 const-eval hoists out of the run (the split-QKV weight concat), and the arithmetic on them (a
 conv's folded scale). A broadcast read only by
-elementwise ops is free (TTNN broadcasts implicitly), else it is a `ttnn.repeat`.
+elementwise ops is free (TTNN broadcasts implicitly), else it is a `ttnn.repeat`. A
+`ttcore.composite` is priced as the TTNN op it names (a RoPE composite as `ttnn.rotary_embedding`).
 `scaled_dot_product_attention` has no op-model rule; it is estimated here in the cost model's
 terms (cost_terms): one program of the matmul kind whose compute is the two score and context
 matmuls with their operands in L1 plus the softmax over the scores (the norm kind's cycles per
@@ -182,6 +183,8 @@ class FusionCost:
             return self._conv3d(op, tensors, out)
         short = op.name.split(".", 1)[1]
         name = "ttnn." + ("repeat" if short == "broadcast" else TTNN_NAME.get(short, short))
+        if op.name == "ttcore.composite":  # the typed op it names (a RoPE composite ends as ttnn.rotary_embedding)
+            name = "ttnn." + str(getattr(op.properties.get("composite_name"), "value", ""))
         if short == "square":
             tensors = tensors * 2
         if family_of(name) is None:

@@ -61,7 +61,12 @@ class Builder:
         self.positions = positions if positions is not None else {}
 
     def emit(self, name: str, operands: list[Value], result: Type, **properties: Any) -> Value:
-        op = Operation(f"ttir.{name}", operands, [result], properties=dict(sorted(properties.items())), location=self.anchor.location)
+        """A `ttir.<name>` op before the anchor."""
+        return self.emit_op(f"ttir.{name}", operands, result, **properties)
+
+    def emit_op(self, name: str, operands: list[Value], result: Type, **properties: Any) -> Value:
+        """An op of any dialect (`ttcore.composite`) before the anchor."""
+        op = Operation(name, operands, [result], properties=dict(sorted(properties.items())), location=self.anchor.location)
         op.pos = self.anchor.pos
         self.ops.append(op)
         return op.results[0]

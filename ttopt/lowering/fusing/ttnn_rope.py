@@ -1,5 +1,6 @@
 """Rotary position embedding (RoPE) as one `ttnn.rotary_embedding` (tt-mlir's RoPE fusing), on the
-TTNN ops `convert-ttir-to-ttnn` makes of the TTIR chain:
+TTNN ops `convert-ttir-to-ttnn` makes of the TTIR chain, or `ttnn-resolve-composites` of a TTIR
+RoPE composite's body (fusing/ttir_rope.py):
 
 | pattern | anchor | form |
 |---|---|---|
