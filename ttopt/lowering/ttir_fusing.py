@@ -29,6 +29,8 @@ Patterns (ttopt/lowering/fusing/, one family per module; preconditions in each m
 | permute_matmul (`enable-permute-matmul-fusion`) | `matmul` / `linear` of a `transpose(-1, -2)` permute | the op with that operand's transpose flag flipped |
 | permute_slice_after_matmul (`enable-permute-slice-after-matmul-fusion`, on) | `slice_static` of a matmul / linear narrowing its rows or columns | the op on a slice of the operand producing them |
 | pad_conv3d | `conv3d(pad(x))`, zero symmetric spatial pad | the conv3d with the pad added to its padding |
+| shared_lhs_matmul | three or more `matmul` / `linear` of one A | one op on the concatenated weights (and biases), a slice per result |
+| fold_slices | `slice_static(slice_static(x))` | one slice (HEAD's folder, run by its greedy driver) |
 | split_qkv (after the others) | three matmuls / linears of one input, each `permute(reshape(.), [0, 2, 1, 3])` into heads | one matmul / linear on the concatenated weights, `ttir.split_query_key_value_and_split_heads` |
 
 `ttir.dot_general` is first decomposed into matmuls (ttir-to-ttir-decomposition), as HEAD runs its
@@ -55,6 +57,7 @@ from ttopt.lowering.fusing import (
     activations,
     conv,
     conv_scale,
+    fold_slices,
     heads,
     layer_norm,
     linear,
@@ -65,6 +68,7 @@ from ttopt.lowering.fusing import (
     repvgg,
     rms_norm,
     sdpa,
+    shared_lhs_matmul,
     slice_matmul,
     softmax,
     split_qkv,
@@ -93,7 +97,9 @@ PATTERNS: dict[str, tuple[Matcher, ...]] = {
     "ttir.maximum": (activations.match_relu,),
     "ttir.minimum": (activations.match_relu6,),
     "ttir.multiply": (reductions.match_scaled_sum, rms_norm.match, normalize_rms_norm.match, layer_norm.match, activations.match_gelu, activations.match_silu, activations.match_mish),
-    "ttir.matmul": (sdpa.match,),
+    "ttir.matmul": (shared_lhs_matmul.match, sdpa.match),
+    "ttir.linear": (shared_lhs_matmul.match,),
+    "ttir.slice_static": (fold_slices.match,),
     "ttir.conv3d": (pad_conv3d.match,),
 }
 # With ttnn-enable-conv2d-with-multiply-pattern (tt-mlir's option, on from optimization-level=1 in
