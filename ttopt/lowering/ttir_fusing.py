@@ -31,7 +31,7 @@ Patterns (ttopt/lowering/fusing/, one family per module; preconditions in each m
 | pad_conv3d | `conv3d(pad(x))`, zero symmetric spatial pad | the conv3d with the pad added to its padding |
 | shared_lhs_matmul | three or more `matmul` / `linear` of one A | one op on the concatenated weights (and biases), a slice per result |
 | fold_slices | `slice_static(slice_static(x))` | one slice (HEAD's folder, run by its greedy driver) |
-| split_qkv (after the others) | three matmuls / linears of one input, each `permute(reshape(.), [0, 2, 1, 3])` into heads | one matmul / linear on the concatenated weights, `ttir.split_query_key_value_and_split_heads` |
+| split_qkv (after the others) | a matmul / linear on concatenated weights whose three slices are split into heads | the op on the Q, K, V-ordered weights, `ttir.split_query_key_value_and_split_heads` |
 
 `ttir.dot_general` is first decomposed into matmuls (ttir-to-ttir-decomposition), as HEAD runs its
 fusing again after that decomposition. Patterns run to a fixed point in program order, HEAD's
@@ -41,7 +41,7 @@ Cost: each candidate is built aside; the ops that would become dead (the anchor 
 op with no other reader) are estimated as `convert-ttir-to-ttnn` leaves them (fusing/cost.py), and
 the fusion is applied unless the new ops' estimate is higher by more than TIE (2%: the estimates
 cannot tell closer programs apart, and HEAD applies every match; `cost-check=false` applies every
-match, as HEAD does; topk and the conv-scale folds are applied without the check, as HEAD). `--trace` prints one line per candidate: applied or not, and why -- the
+match, as HEAD does; topk, the conv-scale folds, shared_lhs_matmul and fold_slices are applied without the check, as HEAD). `--trace` prints one line per candidate: applied or not, and why -- the
 failed precondition, or both estimates. `--stats`: per pattern applied / rejected, and the time
 saved.
 """
