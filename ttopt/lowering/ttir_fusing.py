@@ -32,7 +32,9 @@ Patterns (ttopt/lowering/fusing/, one family per module; preconditions in each m
 | rope | `x * cos + rotate_half(x) * sin` on a 4-D x | `ttcore.composite "rotary_embedding"` and its decomposition function (fusing/ttir_rope.py) |
 | rope_expanded | `concat(x1 * cos - x2 * sin, x2 * cos + x1 * sin)` | the same composite on the tables doubled |
 | rope_interleaved | `reshape(freqs[..., 0] * pairs[..., 0] + freqs[..., 1] * pairs[..., 1])` | the composite between permutations of x's pairs (fusing/ttir_rope_interleaved.py) |
-| split_qkv (after the others) | three matmuls / linears of one input, each `permute(reshape(.), [0, 2, 1, 3])` into heads | one matmul / linear on the concatenated weights, `ttir.split_query_key_value_and_split_heads` |
+| shared_lhs_matmul | three or more `matmul` / `linear` of one A | one op on the concatenated weights (and biases), a slice per result |
+| fold_slices | `slice_static(slice_static(x))` | one slice (HEAD's folder, run by its greedy driver) |
+| split_qkv (after the others) | a matmul / linear on concatenated weights whose three slices are split into heads | the op on the Q, K, V-ordered weights, `ttir.split_query_key_value_and_split_heads` |
 
 `ttir.dot_general` is first decomposed into matmuls (ttir-to-ttir-decomposition), as HEAD runs its
 fusing again after that decomposition. Patterns run to a fixed point in program order, HEAD's
@@ -42,7 +44,7 @@ Cost: each candidate is built aside; the ops that would become dead (the anchor 
 op with no other reader) are estimated as `convert-ttir-to-ttnn` leaves them (fusing/cost.py), and
 the fusion is applied unless the new ops' estimate is higher by more than TIE (2%: the estimates
 cannot tell closer programs apart, and HEAD applies every match; `cost-check=false` applies every
-match, as HEAD does; topk, the conv-scale folds and the RoPE composites are applied without the check, as HEAD). `--trace` prints one line per candidate: applied or not, and why -- the
+match, as HEAD does; topk, the conv-scale folds, the RoPE composites, shared_lhs_matmul and fold_slices are applied without the check, as HEAD). `--trace` prints one line per candidate: applied or not, and why -- the
 failed precondition, or both estimates. `--stats`: per pattern applied / rejected, and the time
 saved.
 """
@@ -58,6 +60,7 @@ from ttopt.lowering.fusing import (
     activations,
     conv,
     conv_scale,
+    fold_slices,
     heads,
     layer_norm,
     linear,
@@ -68,6 +71,7 @@ from ttopt.lowering.fusing import (
     repvgg,
     rms_norm,
     sdpa,
+    shared_lhs_matmul,
     slice_matmul,
     softmax,
     split_qkv,
@@ -99,7 +103,9 @@ PATTERNS: dict[str, tuple[Matcher, ...]] = {
     "ttir.maximum": (activations.match_relu,),
     "ttir.minimum": (activations.match_relu6,),
     "ttir.multiply": (reductions.match_scaled_sum, rms_norm.match, normalize_rms_norm.match, layer_norm.match, activations.match_gelu, activations.match_silu, activations.match_mish),
-    "ttir.matmul": (sdpa.match,),
+    "ttir.matmul": (shared_lhs_matmul.match, sdpa.match),
+    "ttir.linear": (shared_lhs_matmul.match,),
+    "ttir.slice_static": (fold_slices.match,),
     "ttir.conv3d": (pad_conv3d.match,),
 }
 # With ttnn-enable-conv2d-with-multiply-pattern (tt-mlir's option, on from optimization-level=1 in

@@ -4,7 +4,8 @@ what its unfused form computes. Also the distributed layer and RMS norms, on the
 interpreter runs (their statistics gathered from that device alone).
 
 `FUSED` maps an op name to `fn(op, inputs, result_type) -> array` (float64 math, rounded to the
-result type by the interpreter).
+result type by the interpreter); `FUSED_MULTI` maps a fused op of several results to
+`fn(interpreter, op, inputs) -> [arrays]`.
 """
 
 from __future__ import annotations
@@ -150,3 +151,27 @@ FUSED: dict[str, Callable[[Operation, list[Array], Any], Array]] = {
     # [B, H, S, D] -> [B, S, H*D]: heads side by side per position.
     "ttir.concatenate_heads": lambda op, ins, t: np.transpose(_f(ins[0]), (0, 2, 1, 3)).reshape(tuple(t.shape)),
 }  # fmt: skip
+
+
+def _split_qkv(it: Any, op: Operation, ins: list[Array]) -> list[Array]:
+    """tt-metal's split_query_key_value_and_split_heads: [B, S, (Hq + 2 Hkv) D] (or Q [B, S, Hq D]
+    and KV [B, S, 2 Hkv D]) into Q, K, V [B, H, S, D], K as [B, H, D, S] with transpose_key."""
+    hq = int(_val(op, "num_heads"))
+    hkv = int(_val(op, "num_kv_heads", hq) or hq)
+    x = _f(ins[0])
+    b, s = x.shape[:2]
+    parts = [x, _f(ins[1])] if len(ins) > 1 else [x]
+    d = sum(p.shape[-1] for p in parts) // (hq + 2 * hkv)
+    flat = np.concatenate(parts, axis=-1)
+    out, at = [], 0
+    for h in (hq, hkv, hkv):
+        out.append(flat[..., at : at + h * d].reshape(b, s, h, d).transpose(0, 2, 1, 3))
+        at += h * d
+    if _val(op, "transpose_key", False):
+        out[1] = out[1].transpose(0, 1, 3, 2)
+    return out
+
+
+FUSED_MULTI: dict[str, Callable[[Any, Operation, list[Array]], list[Array]]] = {
+    "ttir.split_query_key_value_and_split_heads": _split_qkv,
+}

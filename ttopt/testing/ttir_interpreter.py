@@ -24,7 +24,7 @@ from ttopt.lowering.dense_values import DenseValueError, flat_values
 from ttopt.testing import indexing_semantics as ix
 from ttopt.testing import sliding_window_semantics as sw
 from ttopt.testing.family_semantics import MULTI, SINGLE, is_multi_reduce, reduce_several
-from ttopt.testing.fused_semantics import FUSED
+from ttopt.testing.fused_semantics import FUSED, FUSED_MULTI
 from ttopt.testing.sliding_window_semantics import conv_nchw
 
 if TYPE_CHECKING:
@@ -205,8 +205,8 @@ class Interpreter:
             elif op.name in IN_PLACE:
                 IN_PLACE[op.name](op, ins)
                 outs = []
-            elif op.name in MULTI or is_multi_reduce(op):
-                fn = MULTI.get(op.name, reduce_several)
+            elif op.name in MULTI or op.name in FUSED_MULTI or is_multi_reduce(op):
+                fn = MULTI.get(op.name) or FUSED_MULTI.get(op.name, reduce_several)
                 outs = [np.asarray(v).astype(dtype_of(r.type)).reshape(shape_of(r.type)) for r, v in zip(op.results, fn(self, op, ins))]
             elif len(op.results) > 1:
                 outs = [np.asarray(v).astype(dtype_of(r.type), copy=False) for v, r in zip(self._indexing(op, ins), op.results)]

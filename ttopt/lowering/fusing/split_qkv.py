@@ -1,17 +1,26 @@
-"""Three projections of one input split into attention heads -> one projection on the concatenated
-weights and `ttir.split_query_key_value_and_split_heads` (HEAD's TTIR SharedLHSMatmulFusion followed
-by its TTNN SplitQueryKeyValueAndSplitHeadsFusing, in one step).
+"""A projection on concatenated weights whose Q, K and V slices are split into attention heads ->
+the projection on the Q, K, V-ordered weights and `ttir.split_query_key_value_and_split_heads`
+(HEAD's TTNN SplitQueryKeyValueAndSplitHeadsFusing, done here on TTIR after the shared-LHS fusion
+has made the one projection of the three).
 
-Matched: exactly three `ttir.matmul` (or three `ttir.linear`) reading the same input with no
-`transpose_a`, one `transpose_b`, rank-2 weights (and rank-1 biases) of one type; each result
-reaches a `permute(.., [0, 2, 1, 3])` through single-reader reshapes ending in [B, S, H, D] (so
-B*S rows of H*D). Roles: the operand each head feeds of a `ttir.scaled_dot_product_attention`
-(query, key, value) when all three reach one, else HEAD's fallback: the most heads is Q (the first on
-a tie), the other two K and V in program order. K and V must agree in heads and head size, all three
-in B, S and head size. The weights (and biases) are concatenated in Q, K, V order (a weight that layout
-ops compute after the first head has them re-emitted before it, as HEAD moves such chains); the op gets
-`num_heads` = Hq, `num_kv_heads` = Hkv when it differs (grouped-query attention), `transpose_key =
-false`. The new ops go before the first head's permute.
+Matched on a `ttir.matmul` / `ttir.linear` whose weight is a `ttir.concat`: exactly three of its
+`slice_static` readers reach a 4-D reshape through single-reader reshapes, either [B, S, H, D]
+followed by a single-reader `permute(.., [0, 2, 1, 3])` or, without the permute, [B, H, S, D]
+with one head or one token (a layout-preserving reshape, HEAD's decode form). Other readers
+(another projection fused alongside, as an MLP's first layer) are left as they are. The three
+slices narrow the last dimension only, with step 1, and cover it contiguously from 0; each reshape
+splits its slice's rows into B and S and its columns into H and D. Roles: the operand each head
+feeds of a `ttir.scaled_dot_product_attention` (query, key, value) when all three reach one, else
+HEAD's fallback: the most heads is Q (the first slice on a tie), the other two K and V in slice
+order. K and V must agree in heads, all three in B, S and head size.
+
+When the slices are not already Q, K, V, the concat's first three inputs (they must be the three
+slices' columns) are put in Q, K, V order, and a linear's bias likewise (it must be a concat); a
+reader of the projection other than the three heads must then read only columns after them. The
+projection is re-emitted on those weights (its transpose flags and attributes kept), then a
+slice to the Q, K, V columns when others follow, a reshape to [B, S, hidden] and the split op,
+`num_heads` = Hq, `num_kv_heads` = Hkv when it differs (grouped-query attention), `transpose_key
+= false`. The new ops go before the projection and take its location.
 """
 
 from __future__ import annotations
@@ -24,7 +33,7 @@ from ttopt.ir.attributes import BoolAttr, IntegerAttr
 from ttopt.ir.operation import Operation
 from ttopt.ir.properties import int_values
 from ttopt.ir.types import ScalarType, TensorType
-from ttopt.lowering.fusing.match import Builder, Candidate, Rejected, i32_array, shape
+from ttopt.lowering.fusing.match import Builder, Candidate, Rejected, i32_array, producer, shape
 
 if TYPE_CHECKING:
     from ttopt.ir.values import Value
@@ -35,26 +44,53 @@ SDPA = ("ttir.scaled_dot_product_attention",)
 TRACE_DEPTH = 12
 
 
+class _Head:
+    """One slice of the projection and the ops splitting it into [B, H, S, D] heads."""
+
+    def __init__(self, slc: Operation, chain: list[Operation], begin: int, end: int) -> None:
+        self.slc, self.chain, self.begin, self.end = slc, chain, begin, end
+        self.final = chain[-1]
+        self.permuted = chain[-1].name == "ttir.permute"
+        self.bhsd = shape(self.final.results[0])
+
+    @property
+    def heads(self) -> int:
+        return self.bhsd[1]
+
+
 def _flag(op: Operation, key: str) -> bool:
-    return bool(getattr(op.properties.get(key), "value", False))
+    attr = op.properties.get(key)
+    return bool(getattr(attr.resolve() if attr is not None else None, "value", False))
 
 
-def _head_chain(mm: Operation) -> list[Operation] | None:
-    """[reshape..., permute] from the projection's result to its [B, H, S, D] heads."""
+def _head_chain(slc: Operation) -> list[Operation] | None:
+    """[reshape..., permute?] from the slice to a 4-D reshape (and the [0, 2, 1, 3] permute after
+    it); None when the slice does not reach a 4-D reshape through single readers."""
     chain: list[Operation] = []
-    v = mm.results[0]
-    while True:
-        if len(v.uses) != 1:
-            return None
-        u = v.uses[0]
-        if u.name == "ttir.reshape":
-            chain.append(u)
-            v = u.results[0]
-            continue
-        if u.name == "ttir.permute" and list(int_values(u.properties.get("permutation")) or ()) == [0, 2, 1, 3] and chain:
-            chain.append(u)
-            return chain
+    v = slc.results[0]
+    while len(v.uses) == 1 and v.uses[0].name == "ttir.reshape":
+        chain.append(v.uses[0])
+        v = chain[-1].results[0]
+    if not chain or len(shape(v)) != 4:
         return None
+    if (
+        len(v.uses) == 1
+        and v.uses[0].name == "ttir.permute"
+        and list(int_values(v.uses[0].properties.get("permutation")) or ()) == [0, 2, 1, 3]
+    ):
+        chain.append(v.uses[0])
+    return chain
+
+
+def _columns(slc: Operation, out: tuple[int, ...]) -> tuple[int, int] | None:
+    """The [begin, end) the slice takes of the last dimension, when it narrows nothing else (step 1)."""
+    begins, ends, steps = (int_values(slc.properties.get(k)) for k in ("begins", "ends", "step"))
+    if begins is None or ends is None or steps is None or not len(begins) == len(ends) == len(steps) == len(out):
+        return None
+    norm = [((b + n if b < 0 else b), (e + n if e < 0 else e)) for b, e, n in zip(begins, ends, out)]
+    if any(s != 1 for s in steps) or any(r != (0, n) for r, n in zip(norm[:-1], out[:-1])):
+        return None
+    return norm[-1]
 
 
 def _role(v: Value) -> int | None:
@@ -73,118 +109,109 @@ def _role(v: Value) -> int | None:
     return None
 
 
-LAYOUT_OPS = ("ttir.permute", "ttir.reshape", "ttir.typecast", "ttir.transpose", "ttir.broadcast")
+def _layout_error(h: _Head) -> str | None:
+    """Why the head's reshape does not split its slice into heads, or None."""
+    rows = prod(shape(h.slc.results[0])[:-1])
+    width = shape(h.slc.results[0])[-1]
+    r = shape(h.chain[-2].results[0] if h.permuted else h.final.results[0])
+    if h.permuted:
+        return None if r[0] * r[1] == rows and r[2] * r[3] == width else "a head reshape does not split its slice into [B, S, H, D]"
+    if r[0] * r[2] != rows or r[1] * r[3] != width:
+        return "a head reshape does not split its slice into [B, H, S, D]"
+    return None if r[1] == 1 or r[2] == 1 else "a head reshape to [B, H, S, D] without a permute moves data (more than one head and token)"
 
 
-def _late_chain(v: Value, first: Operation, here: int) -> list[Operation] | None:
-    """[] when `v` is defined before `first`; the layout ops (nearest first) computing it after
-    `first` from a value defined before (HEAD moves such chains up); None otherwise."""
-    chain: list[Operation] = []
-    while True:
-        op = getattr(v, "op", None)
-        if op is None or op.parent is not first.parent or _index(op) < here:
-            return chain
-        if op.name not in LAYOUT_OPS or len(op.operands) != 1 or op.regions:
-            return None
-        chain.append(op)
-        v = op.operands[0]
-
-
-def _index(op: Operation) -> int:
-    block = op.parent
-    return block.ops.index(op) if block is not None else -1
+def _aligned(cat: Operation, dim: int, widths: list[int]) -> bool:
+    """The concat joins along `dim` and its first inputs are `widths` wide there."""
+    d = getattr(cat.properties.get("dim"), "value", None)
+    ins = inputs(cat)
+    if d is None or len(ins) < len(widths):
+        return False
+    rank = len(shape(ins[0]))
+    return d % rank == dim % rank and [shape(v)[dim] for v in ins[: len(widths)]] == widths
 
 
 def match(mm: Operation) -> Candidate | Rejected | None:
-    """The first of three projections of one input into attention heads."""
-    a = inputs(mm)[0]
-    peers = [u for u in a.users if u.name == mm.name and u.parent is mm.parent and inputs(u)[0] is a]
-    if len(peers) != 3 or peers[0] is not mm:
+    """A projection on concatenated weights with three slices split into heads."""
+    ins = inputs(mm)
+    if len(ins) < 2:
         return None
-    chains = [_head_chain(p) for p in peers]
-    if any(c is None for c in chains):
+    cat = producer(ins[1], "ttir.concat")
+    out = shape(mm.results[0])
+    chains = [(u, c) for u in mm.results[0].users if u.name == "ttir.slice_static" for c in (_head_chain(u),) if c is not None]
+    if len(chains) != 3 or cat is None:
         return None
-    if any(_flag(p, "transpose_a") for p in peers) or len({_flag(p, "transpose_b") for p in peers}) != 1:
-        return Rejected(NAME, mm, "the projections differ in transposes")
-    tb = _flag(mm, "transpose_b")
-    ws = [inputs(p)[1] for p in peers]
-    biases = [inputs(p)[2] if len(inputs(p)) > 2 else None for p in peers]
-    if any(len(shape(w)) != 2 for w in ws) or len({w.type.resolve().element_type.resolve().text for w in ws}) != 1:
-        return Rejected(NAME, mm, "the weights are not rank-2 matrices of one type")
-    if mm.name == "ttir.linear" and any(b is None or len(shape(b)) != 1 for b in biases):
-        return Rejected(NAME, mm, "the biases are not vectors")
-    heads = []
-    for p, c in zip(peers, chains):
-        assert c is not None
-        out = shape(p.results[0])
-        b, s, h, d = shape(c[-2].results[0]) if len(shape(c[-2].results[0])) == 4 else (0, 0, 0, 0)
-        if b * s != prod(out[:-1]) or h * d != out[-1] or b == 0:
-            return Rejected(NAME, mm, "a head reshape does not split the projection into [B, S, H, D]")
-        heads.append((b, s, h, d))
-    if len({(b, s, d) for b, s, _, d in heads}) != 1:
+    found: list[_Head] = []
+    for u, chain in chains:
+        cols = _columns(u, out)
+        if cols is None:
+            return Rejected(NAME, mm, "a head slice narrows more than the last dimension")
+        found.append(_Head(u, chain, *cols))
+    heads = sorted(found, key=lambda h: h.begin)
+    if [h.begin for h in heads] != [0, heads[0].end, heads[1].end]:
+        return Rejected(NAME, mm, "the head slices do not cover the columns contiguously from 0")
+    for h in heads:
+        err = _layout_error(h)
+        if err:
+            return Rejected(NAME, mm, err)
+    if len({(h.bhsd[0], h.bhsd[2], h.bhsd[3]) for h in heads}) != 1:
         return Rejected(NAME, mm, "the heads differ in batch, sequence or head size")
-    roles = [_role(c[-1].results[0]) for c in chains if c is not None]
+    roles = [_role(h.final.results[0]) for h in heads]
     if sorted(r for r in roles if r is not None) == [0, 1, 2]:
         order = [roles.index(0), roles.index(1), roles.index(2)]
     else:
-        q = max(range(3), key=lambda i: (heads[i][2], -i))
+        q = max(range(3), key=lambda i: (heads[i].heads, -i))
         order = [q, *(i for i in range(3) if i != q)]
-    qh, kh, vh = (heads[i][2] for i in order)
+    qh, kh, vh = (heads[i].heads for i in order)
     if kh != vh:
         return Rejected(NAME, mm, "K and V differ in heads")
-    finals = [chains[i][-1] for i in order]  # type: ignore[index]
-    first = min((c[-1] for c in chains if c is not None), key=_index)
-    here = _index(first)
-    late: dict[int, list[Operation]] = {}
-    for v in (*ws, *(b for b in biases if b is not None)):
-        chain = _late_chain(v, first, here)
-        if chain is None:
-            return Rejected(NAME, mm, "a weight is computed after the first head by more than layout ops")
-        if chain:
-            late[id(v)] = chain
-    bsz, seq, _, hd = heads[0]
-    total = (qh + 2 * kh) * hd
-    out_shape = (*shape(mm.results[0])[:-1], total)
+    reorder = order != [0, 1, 2]
+    qkv_end = heads[2].end
+    bias = ins[2] if mm.name == "ttir.linear" and len(ins) > 2 else None
+    bias_cat = producer(bias, "ttir.concat") if bias is not None else None
+    widths = [h.end - h.begin for h in heads]
+    w_dim = len(shape(ins[1])) - (2 if _flag(mm, "transpose_b") else 1)
+    if reorder:
+        if not _aligned(cat, w_dim, widths):
+            return Rejected(NAME, mm, "the weight concat's inputs are not the Q, K, V columns (cannot reorder them)")
+        if bias is not None and (bias_cat is None or not _aligned(bias_cat, len(shape(bias)) - 1, widths)):
+            return Rejected(NAME, mm, "the bias is not a concat of the Q, K, V columns (cannot reorder it)")
+        ours = {id(h.slc) for h in heads}
+        for u in mm.results[0].users:
+            cols = _columns(u, out) if u.name == "ttir.slice_static" else None
+            if id(u) not in ours and (cols is None or cols[0] < qkv_end):
+                return Rejected(NAME, mm, "another reader of the projection takes Q, K, V columns (they would be reordered under it)")
+    bsz, _, seq, hd = heads[0].bhsd
+    finals = [heads[i].final for i in order]
     elem = mm.results[0].type.resolve().element_type
 
-    def early(bd: Builder, v: Value) -> Value:
-        """`v`, or its layout chain re-emitted before the first head when it is computed after."""
-        chain = late.get(id(v))
-        if not chain:
-            return v
-        mapping: dict[int, Value] = {}
-        for op in reversed(chain):
-            c = op.clone(mapping)
-            bd.ops.append(c)
-        return mapping[id(chain[0].results[0])]
+    def reordered(bd: Builder, c: Operation) -> Value:
+        parts = inputs(c)
+        t = c.results[0].type.resolve()
+        return bd.emit("concat", [parts[i] for i in order] + parts[3:], t, dim=c.properties["dim"])
 
     def build(bd: Builder) -> list[Value]:
-        w_dim = 0 if tb else 1
-        w_shapes = [shape(ws[i]) for i in order]
-        cat_shape = list(w_shapes[0])
-        cat_shape[w_dim] = sum(ws_[w_dim] for ws_ in w_shapes)
-        wt = ws[0].type.resolve()
-        w = bd.emit("concat", [early(bd, ws[i]) for i in order], TensorType(tuple(cat_shape), wt.element_type), dim=IntegerAttr(w_dim, ScalarType("si32")))
-        operands = [a, w]
-        if mm.name == "ttir.linear":
-            bvals = [early(bd, b) for b in (biases[i] for i in order) if b is not None]
-            bt = bvals[0].type.resolve()
-            bias = bd.emit("concat", bvals, TensorType((total,), bt.element_type), dim=IntegerAttr(0, ScalarType("si32")))
-            operands.append(bias)
-        props = {k: mm.properties[k] for k in ("transpose_a", "transpose_b") if k in mm.properties}
-        y = bd.emit(mm.name[5:], operands, TensorType(out_shape, elem), **props)
-        y = bd.emit("reshape", [y], TensorType((bsz, seq, total), elem), shape=i32_array((bsz, seq, total)))
+        operands = list(ins)
+        if reorder:
+            operands[1] = reordered(bd, cat)
+            if bias_cat is not None:
+                operands[2] = reordered(bd, bias_cat)
+        y = bd.emit(mm.name[5:], operands, mm.results[0].type, **mm.properties)
+        bd.ops[-1].attributes.update(mm.attributes)
+        projection = y
+        if qkv_end != out[-1]:
+            y = bd.emit("slice_static", [y], TensorType((*out[:-1], qkv_end), elem),
+                        begins=i32_array([0] * len(out)), ends=i32_array((*out[:-1], qkv_end)), step=i32_array([1] * len(out)))  # fmt: skip
+        y = bd.emit("reshape", [y], TensorType((bsz, seq, qkv_end), elem), shape=i32_array((bsz, seq, qkv_end)))
         split_props = {"num_heads": IntegerAttr(qh, UI32), "transpose_key": BoolAttr(False)}
         if kh != qh:
             split_props["num_kv_heads"] = IntegerAttr(kh, UI32)
         types = [f.results[0].type for f in finals]
         op = Operation("ttir.split_query_key_value_and_split_heads", [y], types, properties=dict(sorted(split_props.items())),
-                       location=first.location, result_names=["query", "key", "value"])  # fmt: skip
-        op.pos = first.pos
+                       location=mm.location, result_names=["query", "key", "value"])  # fmt: skip
+        op.pos = mm.pos
         bd.ops.append(op)
-        by_final = {id(f): r for f, r in zip(finals, op.results)}
-        return [by_final[id(o)] for o in (first, *(f for f in finals if f is not first))]
+        return [projection, *op.results]
 
-    also = [f for f in finals if f is not first]
-    note = f"{qh} query heads" + (f", {kh} key/value heads" if kh != qh else "")
-    return Candidate(NAME, first, "ttir.split_query_key_value_and_split_heads", build, note=note, also=also)  # type: ignore[arg-type]
+    note = f"{qh} query heads" + (f", {kh} key/value heads" if kh != qh else "") + (", weights reordered" if reorder else "")
+    return Candidate(NAME, mm, "ttir.split_query_key_value_and_split_heads", build, note=note, also=finals)  # type: ignore[arg-type]

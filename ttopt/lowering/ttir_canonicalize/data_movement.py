@@ -141,6 +141,34 @@ def _i32s(values: list[int]) -> ArrayAttr:
     return ArrayAttr(tuple(IntegerAttr(v, ScalarType("i32")) for v in values))
 
 
+def composed_slice(first: Operation, second: Operation) -> dict[str, ArrayAttr] | None:
+    """The begins, ends and step of `second(first(x))` as one slice of x (None when a range is
+    empty, a step not positive, or the attributes do not fit the shapes)."""
+    inner, mid = single_input(first), single_input(second)
+    if inner is None or mid is None:
+        return None
+    b1, s1 = (int_values(first.properties.get(k)) for k in ("begins", "step"))
+    b2, e2, s2 = (int_values(second.properties.get(k)) for k in ("begins", "ends", "step"))
+    if b1 is None or s1 is None or b2 is None or e2 is None or s2 is None or not (len(b1) == len(s1) == len(b2) == len(e2) == len(s2)):
+        return None
+    outer_t, mid_t = tensor_of(inner), tensor_of(mid)
+    if outer_t is None or mid_t is None:
+        return None
+    outer, mid_shape = outer_t[1], mid_t[1]
+    if len(outer) != len(b1) or len(mid_shape) != len(b2) or any(x <= 0 for x in (*s1, *s2)):
+        return None
+    # Negative begins and ends count from the end of each slice's own input.
+    start1 = [x + d if x < 0 else x for x, d in zip(b1, outer)]
+    start2, end2 = ([x + d if x < 0 else x for x, d in zip(v, mid_shape)] for v in (b2, e2))
+    if any(e <= b for b, e in zip(start2, end2)):
+        return None
+    return {
+        "begins": _i32s([x + s * y for x, s, y in zip(start1, s1, start2)]),
+        "ends": _i32s([x + s * (e - 1) + 1 for x, s, e in zip(start1, s1, end2)]),
+        "step": _i32s([a * b for a, b in zip(s1, s2)]),
+    }
+
+
 def fold_slice(op: Operation) -> list[Operation] | None:
     """A slice of a single-reader slice is one slice."""
     src = single_input(op)
@@ -148,26 +176,9 @@ def fold_slice(op: Operation) -> list[Operation] | None:
     inner = single_input(first) if first is not None else None
     if src is None or first is None or inner is None or len(src.uses) != 1 or len(op.operands) != 1:
         return None
-    b1, s1 = (int_values(first.properties.get(k)) for k in ("begins", "step"))
-    b2, e2, s2 = (int_values(op.properties.get(k)) for k in ("begins", "ends", "step"))
-    if b1 is None or s1 is None or b2 is None or e2 is None or s2 is None or not (len(b1) == len(s1) == len(b2) == len(e2) == len(s2)):
+    props = composed_slice(first, op)
+    if props is None:
         return None
-    outer_t, mid_t = tensor_of(inner), tensor_of(src)
-    if outer_t is None or mid_t is None:
-        return None
-    outer, mid = outer_t[1], mid_t[1]
-    if len(outer) != len(b1) or len(mid) != len(b2) or any(x <= 0 for x in (*s1, *s2)):
-        return None
-    # Negative begins and ends count from the end of each slice's own input.
-    start1 = [x + d if x < 0 else x for x, d in zip(b1, outer)]
-    start2, end2 = ([x + d if x < 0 else x for x, d in zip(v, mid)] for v in (b2, e2))
-    if any(e <= b for b, e in zip(start2, end2)):
-        return None
-    props = {
-        "begins": _i32s([x + s * y for x, s, y in zip(start1, s1, start2)]),
-        "ends": _i32s([x + s * (e - 1) + 1 for x, s, e in zip(start1, s1, end2)]),
-        "step": _i32s([a * b for a, b in zip(s1, s2)]),
-    }
     op.properties.update(props)
     op.set_operand(0, inner)
     return [op, first]
