@@ -200,7 +200,7 @@ SUITES = {
     "ttir-fusing": Suite(
         "ttir-fusing",
         ("test/ttmlir/Dialect/TTIR/fusing",),
-        BACKEND_PASSES | {"ttir-fusing", "ttir-to-ttir-decomposition", "ttir-implicit-broadcast-fold"},
+        BACKEND_PASSES | {"ttir-fusing", "ttir-to-ttir-decomposition", "ttir-implicit-broadcast-fold", "ttir-erase-inverse-ops", "ttir-explicate-tms"},
         BACKEND_OUTSIDE,
         ROOT / "bench" / "ttmlir_ttir_fusing_known_differences.txt",
         depth=1,
