@@ -33,11 +33,12 @@ def _slice(name: str, src: str, shape: tuple[int, ...], lo: int, hi: int) -> str
             f"({_t(shape)}) -> {_t(out)}")  # fmt: skip
 
 
-def rope(x: tuple[int, ...] = (1, 8, 32, 64), seq: int | None = None, negate: str = "hi", after: str = "") -> str:
+def rope(x: tuple[int, ...] = (1, 8, 32, 64), seq: int | None = None, negate: str = "hi", after: str = "",
+         tables: tuple[int, ...] | None = None) -> str:  # fmt: skip
     """x * cos + rotate_half(x) * sin (TTIR), optionally followed by `after` reading %r."""
     d = x[-1]
     h = (*x[:-1], d // 2)
-    cs = (1, 1, x[2] if seq is None else seq, d)
+    cs = tables or (1, 1, x[2] if seq is None else seq, d)
     first, second = ("hi", "lo") if negate == "hi" else ("lo", "hi")
     body = "\n".join([
         f'    %xc = "ttir.multiply"(%x, %cos) : ({_t(x)}, {_t(cs)}) -> {_t(x)}',
@@ -120,6 +121,15 @@ def test_decode_rope_is_applied_whatever_the_estimates(monkeypatch: pytest.Monke
     out, _, lines = _ttnn(DECODE, enable_rope_fusion=True, enable_op_constraints=True)
     assert "token_index" in out
     assert any("as HEAD always rewrites it" in line for line in lines)
+
+
+def test_per_user_tables_are_not_a_rotary_embedding() -> None:
+    # tt-metal's RotaryEmbedding takes one [1, 1, S, D] table for every batch row and head: a
+    # decode batch whose users sit at different positions ([B, 1, 1, D]) stays elementwise.
+    text = rope(x=(32, 8, 1, 64), tables=(32, 1, 1, 64))
+    out, stats, lines = _ttnn(text, enable_rope_fusion=True, enable_op_constraints=True)
+    assert "rotary_embedding" not in out and '"ttnn.neg"' in out and stats["rope.rejected"] == 1
+    assert any("[1, 1, S, D] tables" in line for line in lines)
 
 
 def test_decode_rope_needs_op_constraints() -> None:

@@ -15,8 +15,12 @@ dimensions B, H, S, D and propagates them to the root: the sliced and concatenat
 D, elementwise operands must agree (size-1 dimensions broadcast), and the root must be a
 permutation of BHSD (a permute restoring it follows the rope when it is not the identity). cos and
 sin must have at least x's sequence length (dim -2): the kernel indexes them per position and does
-not broadcast. A multiply or add in f32 gives the rope `fp32_dest_acc_en`. The expanded form
-refuses cos and sin that are complementary halves of one packed tensor.
+not broadcast. Where HEAD leaves the rest to its op model's validation, ttopt checks what
+tt-metal's RotaryEmbedding validation asks of the tables: [1, 1, S, D], one table for every batch
+row and head, so a per-user table ([B, 1, 1, D] decode positions, or the [B, S, 1, D] table of a
+[B, S, H, D] layout) leaves the chain unfused. A multiply or add in f32 gives the rope
+`fp32_dest_acc_en`. The expanded form refuses cos and sin that are complementary halves of one
+packed tensor.
 
 Decode (only with op constraints, HEAD's optimizer-gated TTNN fusing): the rope has no token
 index, its result is read only by the layout op, its input is [B, H, 1, D] and its cos has one
@@ -128,13 +132,19 @@ def _attr_int(op: Operation, key: str) -> int | None:
     return int(v) if isinstance(v, int) and not isinstance(v, bool) else None
 
 
+def _table(v: Value) -> bool:
+    """A cos / sin the kernel takes: [1, 1, S, D] (tt-metal's RotaryEmbedding validation)."""
+    shape = tensor_shape(v)
+    return len(shape) == 4 and shape[0] == 1 and shape[1] == 1
+
+
 def _valid_inputs(root: Value, xs: list[Value], coss: list[Value], sins: list[Value]) -> tuple[Value, Value, Value, list[int]] | None:
     """The first (x, cos, sin) candidate whose labels reach the root as a permutation of BHSD."""
     for x in xs:
         for c in coss:
             for s in sins:
-                if any(len(getattr(v.type.resolve(), "shape", None) or ()) != 4 for v in (x, c, s)):
-                    continue  # the kernel's operands are [B, H, S, D]
+                if len(tensor_shape(x)) != 4 or not (_table(c) and _table(s)):
+                    continue  # the kernel's operands are [B, H, S, D] and [1, 1, S, D] tables
                 try:
                     res = _Analyzer(x, c, s).solve(root)
                 except ValueError:  # a dynamic shape on the way
@@ -271,7 +281,7 @@ def match_rotate_half(add: Operation) -> TTNNCandidate | Rejected | None:
     assert x is not None
     picked = _valid_inputs(add.results[0], chain(x, *TMS, "ttnn.repeat"), chain(cos, *TMS, "ttnn.repeat"), chain(sin, *TMS, "ttnn.repeat"))
     if picked is None:
-        return Rejected("rope", add, "x, cos and sin do not resolve to batch, heads, sequence, head-dim axes at the add")
+        return Rejected("rope", add, "x, cos and sin do not resolve to batch, heads, sequence, head-dim axes at the add with [1, 1, S, D] tables")
     px, pc, ps, perm = picked
     if not _seq_ok(px, pc):
         return Rejected("rope", add, f"cos/sin hold {tensor_shape(pc)[-2]} positions, fewer than x's {tensor_shape(px)[-2]} (the kernel does not broadcast them)")
@@ -331,7 +341,7 @@ def match_expanded(cat: Operation) -> TTNNCandidate | Rejected | None:
         return Rejected("rope_expanded", cat, "the add is not x2 * cos + x1 * sin")
     picked = _valid_inputs(cat.results[0], chain(source, *TMS, "ttnn.repeat"), chain(cos, *TMS, "ttnn.repeat"), chain(sin, *TMS, "ttnn.repeat"))
     if picked is None:
-        return Rejected("rope_expanded", cat, "x, cos and sin do not resolve to batch, heads, sequence, head-dim axes at the concat")
+        return Rejected("rope_expanded", cat, "x, cos and sin do not resolve to batch, heads, sequence, head-dim axes at the concat with [1, 1, S, D] tables")
     px, pc, ps, perm = picked
     if not _seq_ok(px, pc):
         return Rejected("rope_expanded", cat, "cos/sin hold fewer positions than x (the kernel does not broadcast them)")
