@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 
 from ttopt.dialects.ttir import inputs
 from ttopt.ir.properties import int_values
-from ttopt.lowering.fusing.match import Builder, Candidate, Rejected, one_use, producer, shape
+from ttopt.lowering.fusing.match import Builder, Candidate, Rejected, one_use, producer, shape, through
 from ttopt.lowering.fusing.rope_composite import concat_last, inside_decomposition, rope_composite
 
 if TYPE_CHECKING:
@@ -43,11 +43,7 @@ NOTE = "unconditional, as HEAD's: validation is left to the TTNN side"
 
 def skip_tms(v: Value) -> Value:
     """`v` with typecasts, reshapes and broadcasts peeled off (HEAD's skipTMs)."""
-    while True:
-        op = producer(v, *TMS)
-        if op is None:
-            return v
-        v = inputs(op)[0]
+    return through(v, *TMS)
 
 
 def table_input(v: Value) -> Value:
