@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import pytest
 from click.testing import CliRunner
 
@@ -18,7 +17,7 @@ from ttopt.lowering.ttir_explicate_tms import TTIRExplicateTMs
 from ttopt.lowering.ttir_implicit_broadcast_fold import TTIRImplicitBroadcastFold
 from ttopt.parse.parser import parse_module
 from ttopt.passes.context import PassContext
-from ttopt.testing.ttir_interpreter import dtype_of, run, shape_of
+from ttopt.testing.same_results import assert_same_results
 
 CASES = Path(__file__).resolve().parents[2] / "testdata" / "ttir" / "erase_inverse_ops.mlir"
 PASSES = {
@@ -48,16 +47,6 @@ def _apply(text: str, which: str) -> tuple[object, PassContext]:
     return m, ctx
 
 
-def _args(f: object) -> list[np.ndarray]:
-    rng = np.random.default_rng(0)
-    out = []
-    for a in f.regions[0].blocks[0].args:  # type: ignore[attr-defined]
-        dt = dtype_of(a.type)
-        x = rng.uniform(-2, 2, shape_of(a.type))
-        out.append((x > 0) if dt == np.bool_ else x.astype(dt))
-    return out
-
-
 @pytest.mark.parametrize("which", sorted(PASSES))
 @pytest.mark.parametrize("func", [_name(f) for f in _functions(parse_module(CASES.read_text()))])
 def test_every_case_computes_what_it_did(func: str, which: str) -> None:
@@ -65,13 +54,7 @@ def test_every_case_computes_what_it_did(func: str, which: str) -> None:
     before = parse_module(text)
     after, _ = _apply(text, which)
     reparsed = parse_module(print_module(after))  # the output is valid IR
-    f = next(op for op in _functions(before) if _name(op) == func)
-    args = _args(f)
-    want, got = run(before, func, args), run(reparsed, func, args)
-    assert len(want) == len(got)
-    for w, g in zip(want, got):
-        assert w.shape == g.shape and w.dtype == g.dtype
-        np.testing.assert_array_equal(w, g)
+    assert_same_results(before, reparsed, func)
 
 
 def test_moves_are_counted_and_both_directions_fire() -> None:

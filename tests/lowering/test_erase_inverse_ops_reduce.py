@@ -15,7 +15,7 @@ from ttopt.lowering.erase_inverse_ops import TTIREraseInverseOps
 from ttopt.lowering.erase_inverse_ops.reduce import contracted_permutation, widened_permutation
 from ttopt.parse.parser import parse_module
 from ttopt.passes.context import PassContext
-from ttopt.testing.ttir_interpreter import dtype_of, run, shape_of
+from ttopt.testing.same_results import assert_same_results
 
 CASES = Path(__file__).resolve().parents[2] / "testdata" / "ttir" / "erase_inverse_ops_reduce.mlir"
 # Each direction alone (as the lit cases run) and the pass as the pipeline runs it.
@@ -41,19 +41,7 @@ def function_names(text: str) -> list[str]:
 def assert_computes_the_same(text: str, func: str, **options: bool) -> None:
     """`func` computes the same before and after the pass (random inputs; reductions may sum in
     another order, so floats agree to rounding)."""
-    before = parse_module(text)
-    after, _ = erase(text, **options)
-    f = next(op for op in before.walk() if op.name == "func.func" and op.properties["sym_name"].resolve().value == func)
-    rng = np.random.default_rng(0)
-    args = []
-    for a in f.regions[0].blocks[0].args:
-        dt = dtype_of(a.type)
-        args.append(rng.integers(0, 2, shape_of(a.type)).astype(dt) if dt is np.bool_ else rng.uniform(-2, 2, shape_of(a.type)).astype(dt))
-    want, got = run(before, func, args), run(after, func, args)
-    assert len(want) == len(got)
-    for w, g in zip(want, got):
-        assert w.shape == g.shape and w.dtype == g.dtype
-        np.testing.assert_allclose(np.asarray(g, np.float64), np.asarray(w, np.float64), rtol=1e-5, atol=1e-6)
+    assert_same_results(parse_module(text), erase(text, **options)[0], func, rtol=1e-5, atol=1e-6)
 
 
 @pytest.mark.parametrize("mode", sorted(MODES))

@@ -22,7 +22,8 @@ from ttopt.lowering.ttir_to_ttnn import ConvertTTIRToTTNN
 from ttopt.parse.parser import parse_module
 from ttopt.passes.context import PassContext
 from ttopt.passes.manager import PassManager, PipelineStep
-from ttopt.testing.ttir_interpreter import dtype_of, run, shape_of
+from ttopt.testing.same_results import assert_same_results
+from ttopt.testing.ttir_interpreter import run
 
 CASES = Path(__file__).resolve().parents[2] / "testdata" / "ttir" / "flatten_sliding_window.mlir"
 NAME = "ttir-flatten-sliding-window"
@@ -61,31 +62,16 @@ def _name(f: Any) -> str:
     return str(f.properties["sym_name"].resolve().value)
 
 
-def _args(f: Any, seed: int = 0) -> list[Any]:
-    rng = np.random.default_rng(seed)
-    return [rng.uniform(-2, 2, shape_of(a.type)).astype(dtype_of(a.type)) for a in f.regions[0].blocks[0].args]
-
-
-def _same_values(before: Any, after: Any, func: str) -> None:
-    f = next(op for op in _functions(before) if _name(op) == func)
-    args = _args(f)
-    want, got = run(before, func, args), run(after, func, args)
-    assert len(want) == len(got)
-    for w, g in zip(want, got):
-        assert w.shape == g.shape and w.dtype == g.dtype
-        np.testing.assert_array_equal(w, g)
-
-
 @pytest.mark.parametrize("func", [_name(f) for f in _functions(parse_module(CASES.read_text()))])
 def test_every_case_computes_what_it_did(func: str) -> None:
     text = CASES.read_text()
-    _same_values(parse_module(text), _flatten(text)[0], func)
+    assert_same_results(parse_module(text), _flatten(text)[0], func)
 
 
 def test_a_block_of_convs_and_pools_computes_what_it_did() -> None:
     after, fired = _flatten(BLOCK)
     assert fired == {"ttir.conv2d": 4, "ttir.max_pool2d": 1, "ttir.avg_pool2d": 1}
-    _same_values(parse_module(BLOCK), after, "block")
+    assert_same_results(parse_module(BLOCK), after, "block")
 
 
 def test_the_interpreter_reads_a_flattened_op_as_the_op_between_reshapes() -> None:
@@ -142,7 +128,7 @@ def test_an_nchw_transposed_conv_is_decomposed_to_nhwc_between_permutes() -> Non
     verify(after)
     assert [op.name for op in _functions(after)[0].regions[0].blocks[0].ops][:-1] == [
         "ttir.permute", "ttir.permute", "ttir.conv_transpose2d", "ttir.permute"]  # fmt: skip
-    _same_values(parse_module(text), after, "f")
+    assert_same_results(parse_module(text), after, "f")
 
 
 def test_running_it_again_changes_nothing_and_output_is_deterministic() -> None:

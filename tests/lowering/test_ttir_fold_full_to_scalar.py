@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from ttopt.ir.printer import print_module
@@ -14,7 +13,7 @@ from ttopt.lowering.backend_pipeline import TTIRToTTNNBackendPipeline
 from ttopt.lowering.ttir_fold_full_to_scalar import TTIRFoldFullToScalar
 from ttopt.parse.parser import parse_module
 from ttopt.passes.context import PassContext
-from ttopt.testing.ttir_interpreter import dtype_of, run, shape_of
+from ttopt.testing.same_results import assert_same_results
 
 CASES = Path(__file__).resolve().parents[2] / "testdata" / "ttir" / "fold_full_to_scalar.mlir"
 
@@ -33,16 +32,7 @@ def _functions(module: object) -> list[object]:
 @pytest.mark.parametrize("func", [f.properties["sym_name"].resolve().value for f in _functions(parse_module(CASES.read_text()))])
 def test_every_case_computes_what_it_did(func: str) -> None:
     text = CASES.read_text()
-    before = parse_module(text)
-    after, _ = _fold(text)
-    f = next(op for op in _functions(before) if op.properties["sym_name"].resolve().value == func)
-    rng = np.random.default_rng(0)
-    args = [rng.uniform(-2, 2, shape_of(a.type)).astype(dtype_of(a.type)) for a in f.regions[0].blocks[0].args]
-    want, got = run(before, func, args), run(after, func, args)
-    assert len(want) == len(got)
-    for w, g in zip(want, got):
-        assert w.shape == g.shape and w.dtype == g.dtype
-        np.testing.assert_array_equal(w, g)
+    assert_same_results(parse_module(text), _fold(text)[0], func)
 
 
 def test_a_shrink_and_the_folds_it_enables_are_counted() -> None:

@@ -6,8 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable
 
-import numpy as np
-
 from ttopt.ir.module import Module
 from ttopt.ir.printer import print_module
 from ttopt.ir.verifier import verify
@@ -17,7 +15,7 @@ from ttopt.lowering.ttir_implicit_broadcast_fold import TTIRImplicitBroadcastFol
 from ttopt.parse.parser import parse_module
 from ttopt.passes.base import Pass
 from ttopt.passes.context import PassContext
-from ttopt.testing.ttir_interpreter import dtype_of, run, shape_of
+from ttopt.testing.same_results import assert_same_results
 
 # The pass alone, each direction alone, and between explicate-tms and the implicit broadcast
 # fold as the backend pipeline runs it.
@@ -46,13 +44,4 @@ def rewrite(text: str, which: str) -> tuple[Module, PassContext]:
 
 def assert_computes_the_same(text: str, which: str, func: str, seed: int = 0) -> None:
     """`func` of `text` and of `text` through the run `which` give equal results on random inputs."""
-    before = parse_module(text, "f.mlir")
-    after, _ = rewrite(text, which)
-    f = next(op for op in before.functions() if op.properties["sym_name"].resolve().value == func)
-    rng = np.random.default_rng(seed)
-    args = [rng.uniform(-2, 2, shape_of(a.type)).astype(dtype_of(a.type)) for a in f.regions[0].blocks[0].args]
-    want, got = run(before, func, args), run(after, func, args)
-    assert len(want) == len(got)
-    for w, g in zip(want, got):
-        assert w.shape == g.shape and w.dtype == g.dtype
-        np.testing.assert_array_equal(w, g)
+    assert_same_results(parse_module(text, "f.mlir"), rewrite(text, which)[0], func, seed)
