@@ -119,15 +119,20 @@ def _favorable(op: Operation, tm: Operation, analysis: ConstevalAnalysis) -> boo
     return factors is not None and implicit_broadcast_supported(factors) and all_users_identical_tms(op) and readers_used(op)
 
 
-def _reshape_viable(op: Operation, tm: Operation) -> bool:
+def _reshape_split(op: Operation, tm: Operation) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+    """(reshape of the broadcast's input, its new factors) that put `tm` above `op`, if any."""
     factors, src, target = broadcast_factors(op), shape_of(op.operands[0]), shape_of(tm.results[0])
-    return factors is not None and src is not None and target is not None and reshape_above_broadcast(src, target, factors) is not None
+    if factors is None or src is None or target is None:
+        return None
+    return reshape_above_broadcast(src, target, factors)
+
+
+def _reshape_viable(op: Operation, tm: Operation) -> bool:
+    return _reshape_split(op, tm) is not None
 
 
 def _reshape_up(op: Operation, tm: Operation) -> list[Operation]:
-    factors, src, target = broadcast_factors(op), shape_of(op.operands[0]), shape_of(tm.results[0])
-    assert factors is not None and src is not None and target is not None
-    split = reshape_above_broadcast(src, target, factors)
+    split = _reshape_split(op, tm)
     assert split is not None  # `_reshape_viable`
     reshape, new_factors = split
     moved = new_tm(RESHAPE, op.operands[0], reshape, like=tm, location=tm.location, before=op)

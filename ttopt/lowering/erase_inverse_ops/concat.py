@@ -101,16 +101,23 @@ def reshape_concat_dim(shape: tuple[int, ...], dim: int, target: tuple[int, ...]
     return None
 
 
-def _reshape_viable(op: Operation, tm: Operation) -> bool:
+def _reshape_plan(op: Operation, tm: Operation) -> tuple[int, tuple[int, ...], int] | None:
+    """(concat dim, `tm`'s shape, the concat dim in it) when `tm` can move above `op`."""
     dim, out, target = concat_dim(op), shape_of(op.results[0]), shape_of(tm.results[0])
-    return dim is not None and out is not None and target is not None and reshape_concat_dim(out, dim, target) is not None
+    if dim is None or out is None or target is None:
+        return None
+    new_dim = reshape_concat_dim(out, dim, target)
+    return None if new_dim is None else (dim, target, new_dim)
+
+
+def _reshape_viable(op: Operation, tm: Operation) -> bool:
+    return _reshape_plan(op, tm) is not None
 
 
 def _reshape_up(op: Operation, tm: Operation) -> list[Operation]:
-    dim, out, target = concat_dim(op), shape_of(op.results[0]), shape_of(tm.results[0])
-    assert dim is not None and out is not None and target is not None
-    new_dim = reshape_concat_dim(out, dim, target)
-    assert new_dim is not None  # `_reshape_viable`
+    plan = _reshape_plan(op, tm)
+    assert plan is not None  # `_reshape_viable`
+    dim, target, new_dim = plan
     moved = []
     for v in op.operands:
         shape = list(target)
