@@ -29,7 +29,7 @@ SUBSETS = [
     ("optimizer", "ttnn_fusing/", 12, 11),
     ("ttir-to-ttnn", "", 5, 0),
     ("ttnn-passes", "", 52, 51),
-    ("ttir-fusing", "", 34, 25),
+    ("ttir-fusing", "", 34, 26),
     ("ttir-canonicalize", "", 35, 33),
 ]
 

@@ -89,6 +89,7 @@ from ttopt.passes.registry import register_pass
 if TYPE_CHECKING:
     from ttopt.ir.module import Module
     from ttopt.ir.operation import Block, Operation
+    from ttopt.ir.values import Value
     from ttopt.passes.context import PassContext
 
 Matcher = Callable[["Operation"], "Candidate | Rejected | None"]
@@ -163,6 +164,19 @@ def _counts(names: tuple[str, ...]) -> list[str]:
     return [f"{k[5:]}" + (f" x{v}" if v > 1 else "") for k, v in out.items()]
 
 
+def _rounded_readers(b: Builder, dead: list[Operation]) -> list[tuple[Value, Value, list[Operation]]]:
+    """Per value the builder narrowed (`b.rounded`): the readers the fusion leaves alive, and the
+    typecast back to the value's type, after the narrowing one, that they will read instead."""
+    gone = {id(o) for o in dead} | {id(o) for o in b.ops}
+    out: list[tuple[Value, Value, list[Operation]]] = []
+    for old, narrowed in b.rounded:
+        readers = [u for u in dict.fromkeys(old.uses) if id(u) not in gone]
+        if readers:
+            at = next(o for o in b.ops if narrowed in o.results)
+            out.append((old, b.emit_after(at, "typecast", [narrowed], old.type), readers))
+    return out
+
+
 def _dead(anchor: Operation, b: Builder, also: list[Operation] | None = None) -> list[Operation]:
     """The anchor (and the other replaced ops) and every op feeding them that no one else reads once
     the new ops replace them."""
@@ -197,9 +211,11 @@ class TTIRFusing(Pass):
 
     decisions: ClassVar[list[Decision]]  # per instance: what the last run decided (read by the bench)
     # Per instance, within one round: dead ops still listed in their block, new ops to insert before
-    # an anchor (by id), and each op's place in the block (new ops take their anchor's).
+    # an anchor or after another op (by id), and each op's place in the block (new ops take their
+    # anchor's, or the op's they follow).
     _erased: ClassVar[list[Operation]]
     _before: ClassVar[dict[int, list[Operation]]]
+    _after: ClassVar[dict[int, list[Operation]]]
     _positions: ClassVar[dict[int, int]]
     cost_check: bool = option(True, "Apply a fusion only when the fused op is estimated faster than the ops it replaces")
     ttnn_enable_conv2d_with_multiply_pattern: bool = option(False, "Fold a constant per-channel multiply, or a batch norm, of a conv into its weight and bias (tt-mlir's ConvWithMultiply and BatchNormDecomposition)")
@@ -210,6 +226,7 @@ class TTIRFusing(Pass):
         object.__setattr__(self, "decisions", [])
         object.__setattr__(self, "_erased", [])
         object.__setattr__(self, "_before", {})
+        object.__setattr__(self, "_after", {})
         object.__setattr__(self, "_positions", {})
         super().__post_init__()
 
@@ -272,7 +289,7 @@ class TTIRFusing(Pass):
 
     def _sweep(self, block: Block) -> None:
         """Put the round's new ops in front of their anchors and drop the dead ops, in one pass."""
-        if not self._erased and not self._before:
+        if not self._erased and not self._before and not self._after:
             return
         gone = {id(o) for o in self._erased}
         out: list[Operation] = []
@@ -280,9 +297,11 @@ class TTIRFusing(Pass):
             out.extend(n for n in self._before.get(id(o), ()) if id(n) not in gone)
             if id(o) not in gone:
                 out.append(o)
+                out.extend(n for n in self._after.get(id(o), ()) if id(n) not in gone)
         block.ops = out
         self._erased.clear()
         self._before.clear()
+        self._after.clear()
 
     def _apply(self, c: Candidate, cost: FusionCost, rejected: dict[tuple[int, str], tuple[Operation, Decision]]) -> bool:
         anchor = c.anchor
@@ -294,6 +313,7 @@ class TTIRFusing(Pass):
             rejected.setdefault((id(anchor), c.pattern), (anchor, Decision(c.pattern, where(anchor), False, f"cannot build: {e}")))
             return False
         dead = _dead(anchor, b, c.also)
+        rounded = _rounded_readers(b, dead)
         before = sum(cost.op(o).ns for o in dead)
         after = sum(cost.op(o).ns for o in b.ops)
         d = Decision(c.pattern, where(anchor), True, c.note, c.fused, tuple(o.name for o in dead), before, after)
@@ -307,8 +327,13 @@ class TTIRFusing(Pass):
         here = self._positions.get(id(anchor), 0)
         for o in b.ops:
             o.parent = anchor.parent
-            self._positions[id(o)] = here
-        self._before.setdefault(id(anchor), []).extend(b.ops)
+            at = b.after.get(id(o))
+            if at is None:
+                self._positions[id(o)] = here
+                self._before.setdefault(id(anchor), []).append(o)
+            else:
+                self._positions[id(o)] = self._positions.get(id(at), here)
+                self._after.setdefault(id(at), []).append(o)
         if c.also:
             for old, value in zip([anchor, *c.also], new):  # type: ignore[call-overload]
                 old.results[0].replace_all_uses_with(value)
@@ -320,6 +345,11 @@ class TTIRFusing(Pass):
             assert not any(r.uses for r in o.results), o.name
             o.parent = None
             self._erased.append(o)
+        for old, restored, readers in rounded:
+            for u in readers:
+                for i, v in enumerate(u.operands):
+                    if v is old:
+                        u.set_operand(i, restored)
         rejected.pop((id(anchor), c.pattern), None)
         self.decisions.append(d)
         return True

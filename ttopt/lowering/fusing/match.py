@@ -52,13 +52,27 @@ class Candidate:
 
 class Builder:
     """Creates TTIR ops for a candidate without inserting them, so the cost of the replacement can
-    be read before deciding; the pass then puts them in front of the anchor, or `discard` drops them."""
+    be read before deciding; the pass then puts them in front of the anchor (or right after the op
+    `emit_after` names), or `discard` drops them."""
 
     def __init__(self, anchor: Operation, positions: dict[int, int] | None = None) -> None:
         self.anchor = anchor
         self.ops: list[Operation] = []
         # id(op) -> its place in the block (new ops take their anchor's): what comes before the anchor
         self.positions = positions if positions is not None else {}
+        # id(new op) -> the block op it goes right after; new ops not listed go in front of the anchor
+        self.after: dict[int, Operation] = {}
+        # (value, narrowed): once the fusion is applied, the value's other readers read `narrowed`
+        # widened back to the value's type (HEAD's revertTypecastFolding rounds them so too)
+        self.rounded: list[tuple[Value, Value]] = []
+
+    def emit_after(self, op: Operation, name: str, operands: list[Value], result: Type, **properties: Any) -> Value:
+        """A `ttir.<name>` op right after `op` (a block op, or a new op placed after one), at its location."""
+        v = self.emit(name, operands, result, **properties)
+        new = self.ops[-1]
+        new.location = op.location
+        self.after[id(new)] = self.after.get(id(op), op)
+        return v
 
     def emit(self, name: str, operands: list[Value], result: Type, **properties: Any) -> Value:
         """A `ttir.<name>` op before the anchor."""

@@ -4,7 +4,9 @@ Preconditions, as HEAD: the mean reduces the last dimension only; x^2 is `x * x`
 `square(x)` of the same x the rsqrt scales, seen through reshapes and typecasts that keep the last
 dimension; eps is a splat constant; gamma, once its broadcasts and reshapes are peeled off, is all
 1s but its last dimension, which is x's (reshaped to that one dimension); x and gamma have one
-element type. The per-row statistic may pass through reshapes and typecasts and is broadcast over
+element type, or x's producer computes in a wider type only because typecasts from gamma's type were
+folded into it (HEAD's revertTypecastFolding): the norm then takes x cast back, placed right after
+its producer, and x's other readers read that cast widened again, so they see x rounded as in HEAD. The per-row statistic may pass through reshapes and typecasts and is broadcast over
 the last dimension only, so each row is scaled by its own statistic. The mean may also be the sum
 divided by (or multiplied by the reciprocal of) the dimension's size, which HEAD first rewrites into
 a mean (ScaledSumToMeanPattern, ReductionWithReshapePattern). The norm runs on x as it is and is
@@ -28,6 +30,7 @@ from typing import TYPE_CHECKING
 
 from ttopt.dialects.ttir import inputs
 from ttopt.ir.attributes import DenseArrayAttr
+from ttopt.ir.types import TensorType
 from ttopt.lowering.fusing.match import Builder, Candidate, Rejected, element, f32_attr, producer, shape, splat, through
 from ttopt.lowering.fusing.row_stats import centred, mean_input, per_row, root_of, same_rows, squared
 
@@ -89,16 +92,39 @@ def _candidate(outer: Operation, x: Value, gamma_raw: Value, eps: float, widened
         gs = shape(gamma)
         if not gs or gs[-1] != d or any(s != 1 for s in gs[:-1]):
             return Rejected("rms_norm", outer, f"gamma {list(gs)} is not one value per element of the last dimension ({d})")
+    narrow = None
     if element(gamma) != element(x):
-        return Rejected("rms_norm", outer, f"gamma is {element(gamma)}, the input {element(x)}")
+        narrow = _folded_typecast(x, outer)
+        if narrow != element(gamma):
+            return Rejected("rms_norm", outer, f"gamma is {element(gamma)}, the input {element(x)}")
 
     def build(b: Builder) -> Value:
         g = b.reshape(gamma, (d,))
-        y = b.emit("rms_norm", [x, g], x.type, normalized_shape=DenseArrayAttr("i64", (d,)), epsilon=f32_attr(eps),
+        xn = x
+        if narrow is not None:
+            t = x.type.resolve()
+            xn = b.emit_after(x.op, "typecast", [x], TensorType(t.shape, gamma.type.resolve().element_type, t.encoding))  # type: ignore[attr-defined]
+            b.rounded.append((x, xn))
+        y = b.emit("rms_norm", [xn, g], xn.type, normalized_shape=DenseArrayAttr("i64", (d,)), epsilon=f32_attr(eps),
                    operandSegmentSizes=DenseArrayAttr("i32", (1, 1, 0)))  # fmt: skip
         y = b.reshape(y, out)
         if element(y) != element(outer.results[0]):
             y = b.emit("typecast", [y], outer.results[0].type)
         return y
 
-    return Candidate("rms_norm", outer, "ttir.rms_norm", build, note=f"epsilon {eps:g}")
+    note = f"epsilon {eps:g}" + (f", input cast back to {narrow} (a folded typecast)" if narrow else "")
+    return Candidate("rms_norm", outer, "ttir.rms_norm", build, note=note)
+
+
+def _folded_typecast(x: Value, outer: Operation) -> str | None:
+    """The element type x's producer computes in only because typecasts of its operands were folded
+    into it, if one: every operand reached through a typecast (past reshapes and permutes) is cast
+    from that one type (HEAD's revertTypecastFolding). The norm then takes x cast back to it."""
+    op = getattr(x, "op", None)
+    if op is None or op.parent is not outer.parent:
+        return None
+    sources = {element(inputs(t)[0]) for v in op.operands if (t := producer(through(v, "ttir.reshape", "ttir.permute"), "ttir.typecast"))}
+    if len(sources) != 1:
+        return None
+    (source,) = sources
+    return source if source != element(x) else None
