@@ -1,6 +1,6 @@
 """tt-mlir conformance: tt-mlir's own lit tests, run through ttopt, checked by LLVM FileCheck.
 
-    python bench/ttmlir_conformance.py [--suite stablehlo-to-ttir|backend|optimizer|ttir-fusing|ttir-canonicalize|ttir-transforms|ttir-to-ttnn|ttnn-passes]
+    python bench/ttmlir_conformance.py [--suite stablehlo-to-ttir|backend|optimizer|ttir-fusing|ttir-canonicalize|ttir-transforms|ttir-to-ttnn|ttnn-passes|ttir-verifiers|ttnn-verifiers]
                                        [--mirror DIR] [--commit REV] [--only SUBSTRING] [--show N] [--check]
 
 Suites: `stablehlo-to-ttir` (test/ttmlir/Conversion/StableHLOToTTIR), `backend` (every file under
@@ -12,7 +12,9 @@ test/ttmlir/Dialect/TTNN/{set_compute_kernel_config,kv_cache_conversion,weight_c
 Transforms/Workarounds}), `ttir-fusing` (test/ttmlir/Dialect/TTIR/fusing) and `ttir-canonicalize`
 (test/ttmlir/Dialect/TTIR/canonicalize: tt-mlir's TTIR folders and canonicalization patterns),
 `ttir-transforms` (test/ttmlir/Dialect/TTIR/{Transforms,propagate_weight_dtype,flatten_sliding_window.mlir}:
-the RUN lines of the standalone TTIR transforms ttopt has). In every suite but stablehlo-to-ttir, `%system_desc_path%` (the system desc
+the RUN lines of the standalone TTIR transforms ttopt has), `ttir-verifiers` and `ttnn-verifiers`
+(the files under test/ttmlir/Dialect/TTIR and TTNN whose RUN line is `not ttmlir-opt %s`: invalid ops
+the dialect's verifier must reject with its own message). In every suite but stablehlo-to-ttir, `%system_desc_path%` (the system desc
 tt-mlir's lit config queries from the machine's device) stands for ttopt's n150 preset outside
 multi-chip directories (n300, llmbox, tg, ...), and RUN lines that only serialize or execute the
 output (`ttmlir-translate --ttnn-to-flatbuffer`, `ttrt`) are skipped: they check nothing about
@@ -150,6 +152,9 @@ class Suite:
     skips: re.Pattern[str] | None = None
 
 
+# A RUN line that only parses and verifies, expecting failure.
+VERIFIER_RUN = r"not ttmlir-opt (-?-split-input-file )?%s"
+
 SUITES = {
     "stablehlo-to-ttir": Suite(
         "stablehlo-to-ttir",
@@ -227,6 +232,26 @@ SUITES = {
         depth=1,
         system_desc="n150",
         skips=SERIALIZATION,
+    ),
+    # The dialects' verifier tests: invalid ops each RUN line expects `ttmlir-opt` alone to reject
+    # with the op's own message (no pass runs: parsing and verification only).
+    "ttir-verifiers": Suite(
+        "ttir-verifiers",
+        ("test/ttmlir/Dialect/TTIR",),
+        frozenset(),
+        BACKEND_OUTSIDE,
+        ROOT / "bench" / "ttmlir_ttir_verifiers_known_differences.txt",
+        selects=VERIFIER_RUN,
+        depth=1,
+    ),
+    "ttnn-verifiers": Suite(
+        "ttnn-verifiers",
+        ("test/ttmlir/Dialect/TTNN",),
+        frozenset(),
+        BACKEND_OUTSIDE,
+        ROOT / "bench" / "ttmlir_ttnn_verifiers_known_differences.txt",
+        selects=VERIFIER_RUN,
+        depth=1,
     ),
     "ttir-to-ttnn": Suite(
         "ttir-to-ttnn",

@@ -64,4 +64,15 @@ module {
   }
 }
 
+// -----
+
+// A ttcore.system_desc that is not a system desc (a string) is an error at the attribute.
+// CHECK: errors.mlir:[[# @LINE + 1]]:20: error: ttcore-register-device: ttcore.system_desc: "chip" is not a #ttcore.system_desc
+module attributes {ttcore.system_desc = "chip"} {
+  func.func @f(%a: tensor<64x128xbf16>) -> tensor<64x128xbf16> {
+    %1 = "ttir.relu"(%a) : (tensor<64x128xbf16>) -> tensor<64x128xbf16>
+    return %1 : tensor<64x128xbf16>
+  }
+}
+
 // LEVEL: Error: ttir-to-ttnn-backend-pipeline: optimization-level must be 0, 1 or 2, got 3

@@ -292,7 +292,8 @@ def from_module_desc(module: Any, source: str = "module") -> Device | None:
         return None
     op, attr = site
     try:
-        desc = attr.resolve().typed
+        # Only a dialect attribute has a typed form: a string or number here is not a system desc.
+        desc = getattr(attr.resolve(), "typed", None)
     except AttrError as e:
         raise _desc_error(module, op, attr, e.message, e.offset) from None
     except KeyError as e:

@@ -16,6 +16,7 @@ from typing import Any
 
 from ttopt.dialects.errors import AttrError
 from ttopt.dialects.format_base import NullaryFormat
+from ttopt.dialects.ttir_conv_verify import conv2d
 from ttopt.ir.opdef import OP_DEFS, PURE, OpDef, register, register_properties, register_verifiers
 from ttopt.ir.properties import Prop, props
 from ttopt.ir.types import TensorType, static_shape
@@ -239,6 +240,29 @@ def _matmul(op: Any) -> None:
         raise ValueError(f"result shape {list(out)} does not hold {list(batch)} x {m} x {n}")
 
 
+def _dot_general(op: Any) -> None:
+    """StableHLO's dot_general constraints (HEAD's op has no verifier and trusts them): paired batch
+    and contracting dimensions in range, distinct, of equal sizes; the result batch + free dims."""
+    a, b = (static_shape_of(v) for v in inputs(op)[:2])
+    out = _result(op)
+    if a is None or b is None or out is None:
+        return
+    p = props(op)
+    bl, br, cl, cr = (tuple(getattr(p, k)) for k in ("batch_dims_lhs", "batch_dims_rhs", "contract_dims_lhs", "contract_dims_rhs"))
+    if len(bl) != len(br) or len(cl) != len(cr):
+        raise ValueError(f"batch dimensions {list(bl)} / {list(br)} or contracting dimensions {list(cl)} / {list(cr)} do not pair up")
+    for side, shape, dims in (("lhs", a, bl + cl), ("rhs", b, br + cr)):
+        if any(not 0 <= d < len(shape) for d in dims) or len(set(dims)) != len(dims):
+            raise ValueError(f"{side} batch and contracting dimensions {list(dims)} are not distinct dimensions of rank {len(shape)}")
+    for kind, ls, rs in (("batch", bl, br), ("contracting", cl, cr)):
+        for x, y in zip(ls, rs):
+            if a[x] != b[y]:
+                raise ValueError(f"{kind} dimension sizes differ: {a[x]} (lhs dimension {x}) vs {b[y]} (rhs dimension {y})")
+    want = [a[d] for d in bl] + [s for i, s in enumerate(a) if i not in bl + cl] + [s for i, s in enumerate(b) if i not in br + cr]
+    if list(out) != want:
+        raise ValueError(f"result shape {list(out)} is not the batch and free dimensions {want}")
+
+
 def _reshape(op: Any) -> None:
     a, out = static_shape_of(inputs(op)[0]), _result(op)
     want = tuple(props(op).shape)
@@ -365,12 +389,19 @@ def _flattened(op: Any) -> None:
 
 SLIDING_WINDOW = ("ttir.conv2d", "ttir.conv_transpose2d", "ttir.max_pool2d", "ttir.max_pool2d_with_indices", "ttir.avg_pool2d")
 
+def _conv2d(op: Any) -> None:
+    _flattened(op)
+    conv2d(op)
+
+
 register_verifiers({
     **{n: _flattened for n in SLIDING_WINDOW},
+    "ttir.conv2d": _conv2d,
     "ttir.constant": _constant,
     **{f"ttir.{u}": _unary for u in UNARY if u not in ("typecast", "bitcast_convert")},
     **{f"ttir.{b}": _binary for b in BINARY},
     "ttir.matmul": _matmul,
+    "ttir.dot_general": _dot_general,
     "ttir.reshape": _reshape,
     "ttir.permute": _permute,
     **{f"ttir.{r}": _reduction for r in REDUCTIONS},

@@ -33,6 +33,11 @@ MODES: dict[str, list[str]] = {
     "sharding": ["--stablehlo-pipeline"],
     "sharding-ttir": ["--stablehlo-pipeline", "--convert-to-ttir"],
     "shardy": ["--pass-pipeline=builtin.module(apply-sharding-constraints, aggressive-propagation, insert-explicit-reshards, reshard-to-collectives)"],
+    # The way in: StableHLO -> TTIR -> TTNN, and the fusing / optimizer steps of the backend.
+    "lowering-ttir": ["--stablehlo-to-ttir-pipeline"],
+    "lowering-backend": ["--ttir-to-ttnn-backend-pipeline"],
+    "lowering-backend-o2": ["--ttir-to-ttnn-backend-pipeline=optimization-level=2"],
+    "lowering-full": ["--stablehlo-pipeline", "--stablehlo-to-ttir-pipeline", "--ttir-to-ttnn-backend-pipeline"],
     # `ttopt topology map` on mutated graph files and odd generator specs (flags vary per case).
     "topology": [],
 }
@@ -69,7 +74,8 @@ class Outcome:
 
 def corpus(root: Path) -> list[Path]:
     """The MLIR files mutations start from (sorted, so seeds are stable across machines)."""
-    files = [p for sub in ("jax", "ttnn", "seeds", "sharding", "optimizer", "opt", "device") for p in (root / "testdata" / sub).glob("*.mlir")]
+    subs = ("jax", "ttnn", "seeds", "sharding", "optimizer", "opt", "device", "ttir", "lowering", "models")
+    files = [p for sub in subs for p in (root / "testdata" / sub).glob("*.mlir")]
     return sorted(p for p in files if not p.name.endswith(".expected.mlir") and p.stat().st_size < 64_000)
 
 
