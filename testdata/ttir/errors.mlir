@@ -4,7 +4,8 @@
 // Ops the lowering cannot convert are errors at the op, never left behind; bad options are usage
 // errors before the input is read (mesh-shape: testdata/ttir/mesh_shape.mlir).
 
-// CHECK: errors.mlir:[[# @LINE + 3]]:10: error: convert-ttir-to-ttnn: 'ttir.max_pool2d' input has rank 3; max_pool2d takes NHWC rank-4 tensors
+// A pooling op of rank 3 is HEAD's verifier error before any pass runs.
+// CHECK: errors.mlir:[[# @LINE + 3]]:10: error: 'ttir.max_pool2d' op input must be a 4D tensor
 module {
   func.func @f(%a: tensor<8x8x16xbf16>) -> tensor<4x4x16xbf16> {
     %0 = "ttir.max_pool2d"(%a) <{kernel = array<i32: 2, 2>, stride = array<i32: 2, 2>, dilation = array<i32: 1, 1>, padding = array<i32: 0, 0, 0, 0>, ceil_mode = false}> : (tensor<8x8x16xbf16>) -> tensor<4x4x16xbf16>
@@ -35,7 +36,7 @@ module {
 
 // -----
 
-// CHECK: errors.mlir:[[# @LINE + 3]]:10: error: convert-ttir-to-ttnn: 'ttir.collective_broadcast' input and output must have the same type
+// CHECK: errors.mlir:[[# @LINE + 3]]:10: error: 'ttir.collective_broadcast' op input and output must have the same type
 module attributes {ttcore.meshes = #ttcore.meshes<[<"mesh" = 1x2>]>} {
   func.func @f(%a: tensor<64x128xf32>) -> tensor<64x128xbf16> {
     %1 = "ttir.collective_broadcast"(%a) <{replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>}> : (tensor<64x128xf32>) -> tensor<64x128xbf16>

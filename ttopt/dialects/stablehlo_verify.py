@@ -587,6 +587,24 @@ def _convolution(op: Operation, p: dict[str, Any]) -> None:
         n, g = x[dim], p.get(name, 1)
         if n is not None and n >= 0 and g > 0 and n % g:
             raise ValueError(f"expects input {rule.format(n=n)} {name}. Got {name} = {g}.")
+    # StableHLO's shape inference (hlo::inferConvolutionOp): the result the operands and window give.
+    xs, ks = [v for v in x if v is not None and v >= 0], [v for v in k if v is not None and v >= 0]
+    if len(xs) != len(x) or len(ks) != len(k):
+        return  # a dynamic operand dimension: nothing to infer
+    spatial = len(ls)
+    strides = p.get("window_strides") or [1] * spatial
+    pads = p.get("padding") or [0] * (2 * spatial)
+    lhs_dil = p.get("lhs_dilation") or [1] * spatial
+    rhs_dil = p.get("rhs_dilation") or [1] * spatial
+    want = [0] * len(out)
+    want[ob], want[of] = xs[lb] // max(p.get("batch_group_count", 1), 1), ks[ro]
+    for i in range(spatial):
+        size = xs[ls[i]]
+        padded = ((size - 1) * lhs_dil[i] + 1 if size > 0 else 0) + pads[2 * i] + pads[2 * i + 1]
+        window = (ks[rs[i]] - 1) * rhs_dil[i] + 1
+        want[os_[i]] = 0 if padded < window else (padded - window) // strides[i] + 1
+    if any(o is not None and o >= 0 and o != w for o, w in zip(out, want)):
+        raise ValueError(f"inferred shape '[{', '.join(map(str, want))}]' is incompatible with return type of operation '{op.results[0].type.text}'")
 
 
 def _pairwise_same_shape(op: Operation, p: dict[str, Any]) -> None:

@@ -11,14 +11,44 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from math import prod
 from typing import Any
 
 from ttopt.dialects.errors import AttrError
 from ttopt.dialects.format_base import NullaryFormat
-from ttopt.dialects.ttir_conv_verify import conv2d
-from ttopt.ir.opdef import OP_DEFS, PURE, OpDef, register, register_properties, register_verifiers
-from ttopt.ir.properties import Prop, props
+from ttopt.dialects.ttir_verify_ccl import (
+    all_gather,
+    all_reduce,
+    all_to_all,
+    all_to_all_combine,
+    all_to_all_dispatch,
+    all_to_all_dispatch_metadata,
+    collective_broadcast,
+    collective_permute,
+    reduce_scatter,
+)
+from ttopt.dialects.ttir_verify_conv import conv2d, conv_transpose2d
+from ttopt.dialects.ttir_verify_creation import full, rand
+from ttopt.dialects.ttir_verify_heads import concatenate_heads, split_qkv
+from ttopt.dialects.ttir_verify_matmul import matmul
+from ttopt.dialects.ttir_verify_norm import batch_norm, rms_norm
+from ttopt.dialects.ttir_verify_order import cumsum, embedding, gather, reverse, sort, topk
+from ttopt.dialects.ttir_verify_pool import global_avg_pool2d, max_pool2d_with_indices, pool2d
+from ttopt.dialects.ttir_verify_shape import (
+    bitcast_convert,
+    broadcast_op,
+    broadcastable,
+    concat,
+    permute,
+    reduction,
+    repeat,
+    repeat_interleave,
+    reshape,
+    same_shape,
+    upsample2d,
+)
+from ttopt.dialects.ttir_verify_slice import index, index_select, slice_dynamic, slice_static
+from ttopt.ir.opdef import OP_DEFS, PURE, OpDef, count_message, register, register_properties, register_verifiers
+from ttopt.ir.properties import Prop, int_values, props
 from ttopt.ir.types import TensorType, static_shape
 
 _P = frozenset({PURE})
@@ -91,6 +121,7 @@ OPS: dict[str, tuple[tuple[int, int], tuple[Prop, ...]]] = {
     "broadcast": ((1, 1), (Prop("broadcast_dimensions", "ints"),)),
     "repeat": ((1, 1), (Prop("repeat_dimensions", "ints"),)),
     "slice_static": ((1, 1), (Prop("begins", "ints"), Prop("ends", "ints"), Prop("step", "ints"))),
+    "index": ((1, 1), (Prop("dim", "int"), Prop("begin", "int"), Prop("end", "int"), Prop("step", "int"))),
     "concat": ((1, 64), (Prop("dim", "int"),)),
     "squeeze": ((1, 1), (Prop("dim", "int"),)),
     "unsqueeze": ((1, 1), (Prop("dim", "int"),)),
@@ -109,6 +140,7 @@ OPS: dict[str, tuple[tuple[int, int], tuple[Prop, ...]]] = {
     "clamp_scalar": ((1, 1), (Prop("min"), Prop("max"))),
     "clamp_tensor": ((3, 3), ()),
     "reverse": ((1, 1), (Prop("dimensions", "ints"),)),
+    "repeat_interleave": ((1, 1), (Prop("repeats", "int"), Prop("dim", "int"))),
     "upsample2d": ((1, 1), (Prop("scale_factor"), _opt("mode", "str", "nearest"))),
     "constant": ((0, 0), (Prop("value", "dense"),)),
     "full": ((0, 0), (Prop("shape", "ints"), Prop("fill_value"))),
@@ -203,43 +235,6 @@ def _result(op: Any) -> tuple[int, ...] | None:
     return static_shape_of(op.results[0]) if op.results else None
 
 
-def _binary(op: Any) -> None:
-    a, b = (static_shape_of(v) for v in inputs(op)[:2])
-    out = _result(op)
-    if a is None or b is None or out is None:
-        return
-    bc = broadcast_shape(a, b)
-    if bc is None:
-        raise ValueError(f"operand shapes {list(a)} and {list(b)} are not broadcast-compatible")
-    if bc != out:
-        raise ValueError(f"result shape {list(out)} is not the broadcast shape {list(bc)} of the operands")
-
-
-def _unary(op: Any) -> None:
-    a, out = static_shape_of(inputs(op)[0]), _result(op)
-    if a is not None and out is not None and a != out:
-        raise ValueError(f"result shape {list(out)} differs from the operand's {list(a)}")
-
-
-def _matmul(op: Any) -> None:
-    a, b = (static_shape_of(v) for v in inputs(op)[:2])
-    out = _result(op)
-    if a is None or b is None or out is None or len(a) < 1 or len(b) < 1:
-        return
-    p = props(op)
-    a2 = a if len(a) > 1 else (1, a[0])
-    b2 = b if len(b) > 1 else (b[0], 1)
-    m, k = (a2[-1], a2[-2]) if p.transpose_a else (a2[-2], a2[-1])
-    k2, n = (b2[-1], b2[-2]) if p.transpose_b else (b2[-2], b2[-1])
-    if k != k2:
-        raise ValueError(f"contraction sizes differ: {k} (a) vs {k2} (b)")
-    batch = broadcast_shape(a2[:-2], b2[:-2])
-    if batch is None:
-        raise ValueError(f"batch dimensions {list(a2[:-2])} and {list(b2[:-2])} are not broadcast-compatible")
-    if prod(out) != prod(batch) * m * n:
-        raise ValueError(f"result shape {list(out)} does not hold {list(batch)} x {m} x {n}")
-
-
 def _dot_general(op: Any) -> None:
     """StableHLO's dot_general constraints (HEAD's op has no verifier and trusts them): paired batch
     and contracting dimensions in range, distinct, of equal sizes; the result batch + free dims."""
@@ -263,61 +258,73 @@ def _dot_general(op: Any) -> None:
         raise ValueError(f"result shape {list(out)} is not the batch and free dimensions {want}")
 
 
+def _broadcastable(op: Any) -> None:
+    ins = inputs(op)
+    declared = OPS.get(op.name[5:])
+    # The arity check allows one more operand, a destination `ttir.empty`; anything else is one too many.
+    if declared is not None and len(ins) != declared[0][0]:
+        raise ValueError(count_message("operand", declared[0][0], len(op.operands)))
+    broadcastable(op, ins)
+
+
 def _reshape(op: Any) -> None:
-    a, out = static_shape_of(inputs(op)[0]), _result(op)
-    want = tuple(props(op).shape)
-    # As HEAD's ReshapeOp::verify: one entry may be -1 (inferred); every other one is the result's.
-    if want.count(-1) > 1:
-        raise ValueError("Shape attribute must have at most one -1 element")
-    if any(d < 0 and d != -1 for d in want):
-        raise ValueError("All dimensions must be >= 0 except the one with -1")
-    if out is not None and (len(want) != len(out) or any(w not in (-1, o) for w, o in zip(want, out))):
-        raise ValueError(f"shape attribute {list(want)} differs from the result shape {list(out)}")
-    if a is not None and out is not None and prod(a) != prod(out):
-        raise ValueError(f"cannot reshape {list(a)} ({prod(a)} elements) to {list(out)} ({prod(out)} elements)")
+    reshape(op, inputs(op)[0])
 
 
 def _permute(op: Any) -> None:
-    a, out = static_shape_of(inputs(op)[0]), _result(op)
-    perm = tuple(props(op).permutation)
-    if a is None or out is None:
-        return
-    if sorted(perm) != list(range(len(a))):
-        raise ValueError(f"permutation {list(perm)} is not a permutation of {len(a)} dimensions")
-    if tuple(a[i] for i in perm) != out:
-        raise ValueError(f"result shape {list(out)} is not the operand's {list(a)} permuted by {list(perm)}")
-
-
-def _reduction(op: Any) -> None:
-    a, out = static_shape_of(inputs(op)[0]), _result(op)
-    if a is None or out is None:
-        return
-    p = props(op)
-    dims = p.dim_arg
-    axes = {d % len(a) for d in dims} if dims is not None and a else set(range(len(a)))
-    for d in dims or ():
-        if not -len(a) <= d < len(a):
-            raise ValueError(f"reduction dimension {d} is out of range for rank {len(a)}")
-    want = tuple(1 if i in axes else s for i, s in enumerate(a)) if p.keep_dim else tuple(s for i, s in enumerate(a) if i not in axes)
-    if op.name != "ttir.argmax" and prod(want) != prod(out):
-        raise ValueError(f"result shape {list(out)} does not match reducing {list(a)} over {sorted(axes)}")
+    permute(op, inputs(op)[0])
 
 
 def _concat(op: Any) -> None:
-    shapes = [static_shape_of(v) for v in inputs(op)]
-    out = _result(op)
-    if out is None or any(s is None for s in shapes):
-        return
-    dim = props(op).dim
-    if not -len(out) <= dim < len(out):
-        raise ValueError(f"Invalid dimension {dim} for concatenation.")  # HEAD's ConcatOp verifier text
-    d = dim % len(out)
-    for s in shapes:
-        assert s is not None
-        if len(s) != len(out) or any(x != y for i, (x, y) in enumerate(zip(s, out)) if i != d):
-            raise ValueError(f"operand shape {list(s)} differs from the result {list(out)} outside dimension {d}")
-    if sum(s[d] for s in shapes if s is not None) != out[d]:
-        raise ValueError(f"concatenated size along dimension {d} is not the result's {out[d]}")
+    concat(op, inputs(op))
+
+
+def _reduction(op: Any) -> None:
+    reduction(op, inputs(op)[0])
+
+
+def _slice_static(op: Any) -> None:
+    slice_static(op, inputs(op)[0])
+
+
+def _slice_dynamic(op: Any) -> None:
+    ins = inputs(op)
+    if len(ins) >= 3:
+        slice_dynamic(op, *ins[:3])
+
+
+def _index(op: Any) -> None:
+    index(op, inputs(op)[0])
+
+
+def _one(check: Any) -> Any:
+    """A verifier of `check(op, input)` on the op's first tensor input."""
+    def verify(op: Any) -> None:
+        ins = inputs(op)
+        if ins:
+            check(op, ins[0])
+
+    return verify
+
+
+def _two(check: Any) -> Any:
+    """A verifier of `check(op, a, b)` on the op's first two tensor inputs."""
+    def verify(op: Any) -> None:
+        ins = inputs(op)
+        if len(ins) >= 2:
+            check(op, ins[0], ins[1])
+
+    return verify
+
+
+def _rms_norm(op: Any) -> None:
+    # input, weight?, bias? as operandSegmentSizes says (all three positional without it).
+    ins = inputs(op)
+    sizes = int_values(op.get_attr("operandSegmentSizes")) or (1, int(len(ins) > 1), int(len(ins) > 2))
+    it = iter(ins)
+    parts = [[next(it, None) for _ in range(n)] for n in sizes[:3]]
+    if parts and parts[0]:
+        rms_norm(op, parts[0][0], parts[1][0] if len(parts) > 1 and parts[1] else None, parts[2][0] if len(parts) > 2 and parts[2] else None)
 
 
 def _is_quant(e: str) -> bool:
@@ -397,15 +404,47 @@ def _conv2d(op: Any) -> None:
 register_verifiers({
     **{n: _flattened for n in SLIDING_WINDOW},
     "ttir.conv2d": _conv2d,
+    "ttir.conv_transpose2d": conv_transpose2d,
+    "ttir.max_pool2d": pool2d,
+    "ttir.avg_pool2d": pool2d,
+    "ttir.max_pool2d_with_indices": max_pool2d_with_indices,
+    "ttir.global_avg_pool2d": global_avg_pool2d,
     "ttir.constant": _constant,
-    **{f"ttir.{u}": _unary for u in UNARY if u not in ("typecast", "bitcast_convert")},
-    **{f"ttir.{b}": _binary for b in BINARY},
-    "ttir.matmul": _matmul,
+    **{f"ttir.{u}": _broadcastable for u in UNARY if u not in ("typecast", "bitcast_convert")},
+    **{f"ttir.{b}": _broadcastable for b in BINARY},
+    "ttir.where": _broadcastable,
+    "ttir.matmul": matmul,
+    "ttir.linear": matmul,
     "ttir.dot_general": _dot_general,
     "ttir.reshape": _reshape,
     "ttir.permute": _permute,
     **{f"ttir.{r}": _reduction for r in REDUCTIONS},
     "ttir.concat": _concat,
+    "ttir.broadcast": _one(broadcast_op),
+    "ttir.repeat": _one(repeat),
+    "ttir.upsample2d": _one(upsample2d),
+    "ttir.repeat_interleave": _one(repeat_interleave),
+    "ttir.clamp_scalar": _one(same_shape),
+    "ttir.bitcast_convert": _one(bitcast_convert),
+    "ttir.embedding": _two(embedding),
+    "ttir.gather": _two(gather),
+    "ttir.sort": _one(sort),
+    "ttir.topk": _one(topk),
+    "ttir.cumsum": _one(cumsum),
+    "ttir.reverse": _one(reverse),
+    "ttir.rms_norm": _rms_norm,
+    "ttir.batch_norm_inference": _one(batch_norm),
+    "ttir.full": full,
+    "ttir.all_gather": _one(all_gather),
+    "ttir.all_reduce": _one(all_reduce),
+    "ttir.reduce_scatter": _one(reduce_scatter),
+    "ttir.collective_permute": _one(collective_permute),
+    "ttir.all_to_all": _one(all_to_all),
+    "ttir.collective_broadcast": _one(collective_broadcast),
+    "ttir.slice_static": _slice_static,
+    "ttir.slice_dynamic": _slice_dynamic,
+    "ttir.index": _index,
+    "ttir.index_select": _one(index_select),
 })  # fmt: skip
 
 
@@ -422,6 +461,7 @@ LOWERING_OPS: dict[str, tuple[tuple[int, int], tuple[Prop, ...]]] = {
 OPS.update(LOWERING_OPS)
 register(*(OpDef(f"ttir.{name}", operands=(lo, hi + 1), results=1, traits=_P) for name, ((lo, hi), _) in LOWERING_OPS.items()))
 register_verifiers({f"ttir.{n}": _quantization for n in ("quantize", "dequantize", "requantize")})
+register_verifiers({"ttir.rand": rand})
 register_properties({f"ttir.{name}": declared for name, (_, declared) in LOWERING_OPS.items() if declared})
 register(*(replace(OP_DEFS[f"ttir.{name}"], results=2, result_name=lambda op: ["values", "indices"]) for name in ("sort", "topk")))
 
@@ -468,3 +508,13 @@ MOE_OPS: dict[str, tuple[int, tuple[Prop, ...]]] = {
                                _opt("output_shard_dim", "int", 2))),
 }  # fmt: skip
 register(*(OpDef(f"ttir.{name}", operands=3, results=n, traits=_P, props=declared) for name, (n, declared) in MOE_OPS.items()))
+register(OpDef("ttir.all_to_all_dispatch_metadata", operands=4, results=3, traits=_P,
+               props=(Prop("num_devices", "int"), Prop("cluster_axis", "int"))))  # fmt: skip
+# The attention head-layout ops ttir-fusing builds (HEAD's TTIROps.td), registered for their verifiers.
+register(OpDef("ttir.concatenate_heads", operands=(1, 2), results=1, traits=_P),
+         OpDef("ttir.split_query_key_value_and_split_heads", operands=(1, 3), results=3, traits=_P))  # fmt: skip
+register_verifiers({"ttir.concatenate_heads": _one(concatenate_heads),
+                    "ttir.split_query_key_value_and_split_heads": lambda op: split_qkv(op, inputs(op))})  # fmt: skip
+register_verifiers({"ttir.all_to_all_dispatch": lambda op: all_to_all_dispatch(op, inputs(op)),
+                    "ttir.all_to_all_dispatch_metadata": lambda op: all_to_all_dispatch_metadata(op, inputs(op)),
+                    "ttir.all_to_all_combine": lambda op: all_to_all_combine(op, inputs(op))})  # fmt: skip

@@ -96,6 +96,8 @@ class SourcePos:
 class Diagnostic(Exception):
     """A user-facing error about the input: rendered MLIR-style, never shown as a traceback."""
 
+    also: tuple[Diagnostic, ...] = ()  # further errors found in the same run (one per failing function)
+
     def __init__(self, message: str, pos: SourcePos | None = None, notes: tuple[str, ...] = ()) -> None:
         super().__init__(message)
         self.message = message
@@ -103,9 +105,9 @@ class Diagnostic(Exception):
         self.notes = notes
 
     def render(self, fallback_name: str = "<input>") -> str:
-        """The full diagnostic text."""
+        """The full diagnostic text (this error, its notes, then any further errors)."""
         head = self.pos.render("error", self.message) if self.pos else f"{fallback_name}: error: {self.message}"
-        return "\n".join((head, *(f"note: {n}" for n in self.notes)))
+        return "\n".join((head, *(f"note: {n}" for n in self.notes), *(d.render(fallback_name) for d in self.also)))
 
 
 def op_position(source: SourceFile | None, op: Any) -> SourcePos | None:

@@ -104,8 +104,17 @@ def arity_ok(spec: int | tuple[int, int | None] | None, n: int) -> bool:
     return n >= lo and (hi is None or n <= hi)
 
 
-def arity_text(spec: int | tuple[int, int | None]) -> str:
-    if isinstance(spec, int):
-        return str(spec)
-    lo, hi = spec
-    return f"at least {lo}" if hi is None else str(lo) if lo == hi else f"{lo} to {hi}"
+def count_message(kind: str, spec: int | tuple[int, int | None], n: int) -> str:
+    """MLIR's message for a wrong operand / result count (OpDefinition.cpp's verifyNOperands,
+    verifyAtLeastNResults, ...); a range (an optional destination operand) is reported against its
+    nearer end."""
+    if not isinstance(spec, int):
+        lo, hi = spec
+        if hi is None:
+            return f"expected {lo} or more {kind}s" + (f", but found {n}" if kind == "operand" else "")
+        spec = lo if n < lo else hi
+    if spec == 0:
+        return f"requires zero {kind}s"
+    if spec == 1:
+        return "requires a single operand" if kind == "operand" else "requires one result"
+    return f"expected {spec} operands, but found {n}" if kind == "operand" else f"expected {spec} results"

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from ttopt.ir.attributes import ATTRIBUTE_ONLY_VERIFIERS, OP_ATTRIBUTE_VERIFIERS, SymbolRefAttr, TypeAttr
 from ttopt.ir.diagnostics import Diagnostic, SourcePos
 from ttopt.ir.dialect_registry import UNREGISTERED_DIALECT, dialect_of, is_registered_dialect, unregistered_op_message
-from ttopt.ir.opdef import ISOLATED, OP_DEFS, SYMBOL_TABLE, TERMINATOR, arity_ok, arity_text
+from ttopt.ir.opdef import ISOLATED, OP_DEFS, SYMBOL_TABLE, TERMINATOR, arity_ok, count_message
 from ttopt.ir.properties import check_properties
 from ttopt.ir.types import FunctionType
 from ttopt.ir.values import BlockArgument, OpResult, Value
@@ -52,6 +52,10 @@ def verify(module: Module, check_uses: bool = False, allow_unregistered_dialect:
         if not allow_unregistered_dialect:
             _verify_dialects(module.op.walk_list(), module)
         walked = _walk(module, check_ops=True)
+        if walked.errors:
+            first, *rest = walked.errors
+            first.also = (*first.also, *rest)
+            raise first
         _raise_hidden(walked, module)
         _verify_symbols(walked.tables, walked.calls, module)
         if check_uses:
@@ -82,6 +86,11 @@ def verify_changes(module: Module, changes: Changes) -> None:
     try:
         for op in changes.ops:
             _verify_op(op, module)
+            if op.name == "func.func" and op.regions:
+                # A changed signature is checked against returns the edit did not touch.
+                for block in op.regions[0].blocks:
+                    if block.ops and block.ops[-1].name == "func.return":
+                        _verify_return(block.ops[-1], module)
         if changes.attributes:
             for check in ATTRIBUTE_ONLY_VERIFIERS.values():
                 check(changes.attributes)
@@ -242,10 +251,10 @@ def _verify_op(op: Operation, module: Module) -> None:
         # Exact counts (most ops) are compared inline: the checks run on every op a pass builds.
         spec = d.operands
         if spec is not None and (len(op.operands) != spec if type(spec) is int else not arity_ok(spec, len(op.operands))):
-            raise _fail(op, module, f"expects {arity_text(spec)} operand(s), got {len(op.operands)}")
+            raise _fail(op, module, count_message("operand", spec, len(op.operands)))
         spec = d.results
         if spec is not None and (len(op.results) != spec if type(spec) is int else not arity_ok(spec, len(op.results))):
-            raise _fail(op, module, f"expects {arity_text(spec)} result(s), got {len(op.results)}")
+            raise _fail(op, module, count_message("result", spec, len(op.results)))
         if d.regions is not None and len(op.regions) != d.regions:
             raise _fail(op, module, f"expects {d.regions} region(s), got {len(op.regions)}")
         if TERMINATOR in d.traits and op.parent is not None and op.parent.ops[-1] is not op:
@@ -262,7 +271,9 @@ def _verify_op(op: Operation, module: Module) -> None:
                     if want is not None and last.name != want:  # SingleBlockImplicitTerminator<want>
                         raise _fail(op, module, f"expects regions to end with '{want}', found '{last.name}'")
         if op.name == "func.func" and op.regions:
-            _verify_func_return(op, module)
+            _verify_entry_block(op, module)
+        elif op.name == "func.return":
+            _verify_return(op, module)
         if d.props or d.verify is not None:
             try:
                 if d.props:
@@ -369,7 +380,7 @@ def _function_type(func: Operation) -> FunctionType:
     return t
 
 
-def _verify_func_return(func: Operation, module: Module) -> None:
+def _verify_entry_block(func: Operation, module: Module) -> None:
     ft = _function_type(func)
     entry = func.regions[0].blocks[0] if func.regions[0].blocks else None
     if entry is not None:
@@ -378,15 +389,20 @@ def _verify_func_return(func: Operation, module: Module) -> None:
             have = ", ".join(t.text for t in got)
             want = ", ".join(t.text for t in ft.inputs)
             raise _fail(func, module, f"entry block arguments ({have}) do not match the function type's inputs ({want})")
-    for block in func.regions[0].blocks:
-        ret = block.ops[-1] if block.ops else None
-        if ret is None or ret.name != "func.return":
-            continue
-        got = [v.type for v in ret.operands]
-        if len(got) != len(ft.results) or any(a != b for a, b in zip(got, ft.results)):
-            want = ", ".join(t.text for t in ft.results) or "nothing"
-            have = ", ".join(t.text for t in got) or "nothing"
-            raise _fail(ret, module, f"returns ({have}) but the function's result types are ({want})")
+
+
+def _verify_return(ret: Operation, module: Module) -> None:
+    """A func.return against its function's result types (checked at the return, in program
+    order, as MLIR's ReturnOp::verify: an invalid op before it is reported first)."""
+    func = ret.parent_op
+    if func is None or func.name != "func.func":
+        return
+    ft = _function_type(func)
+    got = [v.type for v in ret.operands]
+    if len(got) != len(ft.results) or any(a != b for a, b in zip(got, ft.results)):
+        want = ", ".join(t.text for t in ft.results) or "nothing"
+        have = ", ".join(t.text for t in got) or "nothing"
+        raise _fail(ret, module, f"returns ({have}) but the function's result types are ({want})")
 
 
 @dataclass
@@ -398,6 +414,9 @@ class _Walked:
     tables: list[Operation] = field(default_factory=list)  # symbol tables with regions, pre-order
     calls: list[Operation] = field(default_factory=list)  # func.call ops, pre-order
     work: int = 0
+    # One problem per isolated-from-above op (a function) whose body failed, in module order: as
+    # MLIR's verifier, a bad op stops its function's verification, not the other functions'.
+    errors: list[Diagnostic] = field(default_factory=list)
 
 
 _tags = itertools.count(1)  # one per region visit, never reused: a value's stale tag matches no open region
@@ -428,6 +447,12 @@ def _walk(module: Module, check_ops: bool) -> _Walked:
     def visit_region(region: Region, scope: int) -> None:
         t = next(_tags)
         open_scopes[t] = scope
+        try:
+            visit_blocks(region, scope, t)
+        finally:
+            del open_scopes[t]
+
+    def visit_blocks(region: Region, scope: int, t: int) -> None:
         work = 0
         for block in region.blocks:
             for a in block.args:
@@ -446,16 +471,23 @@ def _walk(module: Module, check_ops: bool) -> _Walked:
                     d = op.opdef
                     if d is not None and d.has(SYMBOL_TABLE):
                         tables.append(op)
-                    inner = next(scopes) if (d is not None and d.has(ISOLATED)) else scope
-                    for nested in op.regions:
-                        visit_region(nested, inner)
+                    isolated = d is not None and d.has(ISOLATED)
+                    inner = next(scopes) if isolated else scope
+                    if isolated and check_ops:
+                        try:
+                            for nested in op.regions:
+                                visit_region(nested, inner)
+                        except Diagnostic as e:
+                            out.errors.append(e)
+                    else:
+                        for nested in op.regions:
+                            visit_region(nested, inner)
                 elif op.name == "func.call":
                     calls.append(op)
                 results = op.results
                 work += len(results)
                 for r in results:
                     tag(r, t)
-        del open_scopes[t]
         out.work += work
 
     root = module.op

@@ -13,17 +13,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from ttopt.dialects.ttir_verify_common import shape_of
 from ttopt.ir.attributes import IntegerAttr
 from ttopt.ir.properties import int_values
-from ttopt.ir.types import static_shape
 
 DIMS = ("batch_dim", "height_dim", "width_dim", "channel_dim")
 
 
-def _tuple(op: Any, name: str, sizes: tuple[int, ...], default: int) -> tuple[int, ...]:
+def pair_or_quad(op: Any, name: str, sizes: tuple[int, ...], default: int, suffix: str = "", label: str = "") -> tuple[int, ...]:
     """An integer, pair or quadruple attribute read as HEAD's getPairOfInteger /
-    getQuadrupleOfInteger read it (a pair of a quadruple repeats: (a, b, a, b))."""
+    getQuadrupleOfInteger read it (a pair of a quadruple repeats: (a, b, a, b)); HEAD's error names
+    the attribute (`for stride`, or with `suffix` " attribute", `for stride attribute`)."""
     a = op.get_attr(name)
+    label = label or name
     if a is None:
         return (default,) * max(sizes)
     r = a.resolve()
@@ -31,10 +33,10 @@ def _tuple(op: Any, name: str, sizes: tuple[int, ...], default: int) -> tuple[in
         return (r.value,) * max(sizes)
     values = int_values(r)
     if values is None:
-        raise ValueError(f"Unexpected attribute type for {name}")
+        raise ValueError(f"Unexpected attribute type for {label}{suffix}")
     if len(values) not in sizes:
         want = "Expected integer or pair of integers, got" if max(sizes) == 2 else "Expected integer, pair, or tuple of size 4, but got"
-        raise ValueError(f"{want} tuple of size {len(values)} for {name}")
+        raise ValueError(f"{want} tuple of size {len(values)} for {label}{suffix}")
     return values * 2 if len(values) == 2 and max(sizes) == 4 else values
 
 
@@ -46,8 +48,8 @@ def _dim(op: Any, name: str, default: int) -> int:
 
 def conv2d(op: Any) -> None:
     """Raise ValueError with HEAD's message when the conv2d's shapes and parameters disagree."""
-    operands = [static_shape(v.type) for v in op.operands]
-    out = static_shape(op.results[0].type) if op.results else None
+    operands = [shape_of(v) for v in op.operands]
+    out = shape_of(op.results[0]) if op.results else None
     if len(operands) < 2 or out is None or any(s is None for s in operands):
         return
     x, w, *rest = operands
@@ -61,9 +63,9 @@ def conv2d(op: Any) -> None:
         raise ValueError("bias must be a 4D tensor")
     if len(out) != 4:
         raise ValueError("output must be a 4D tensor")
-    stride = _tuple(op, "stride", (1, 2), 1)
-    top, left, bottom, right = _tuple(op, "padding", (1, 2, 4), 0)
-    dilation = _tuple(op, "dilation", (1, 2), 1)
+    stride = pair_or_quad(op, "stride", (2,), 1)
+    top, left, bottom, right = pair_or_quad(op, "padding", (2, 4), 0)
+    dilation = pair_or_quad(op, "dilation", (2,), 1)
     groups = _dim(op, "groups", 1)
     if min(stride) <= 0:
         raise ValueError("Stride attribute values must be > 0.")
@@ -115,3 +117,67 @@ def conv2d(op: Any) -> None:
         raise ValueError(channels)
     if (out[h], out[wd]) != (oh, ow):
         raise ValueError(f"The output tensor height and width dimension ({out[h]}, {out[wd]}) do not match the expected dimensions ({oh}, {ow}).")
+
+
+def conv_transpose2d(op: Any) -> None:
+    """Raise ValueError with HEAD's message (ConvTranspose2dOp::verify) when the transposed conv's
+    shapes and parameters disagree; the weight is (C, O/G, KH, KW)."""
+    shapes = [shape_of(v) for v in op.operands]
+    out = shape_of(op.results[0]) if op.results else None
+    if len(shapes) < 2 or out is None or any(s is None for s in shapes):
+        return
+    x, w, *rest = shapes
+    bias = rest[0] if rest else None
+    assert x is not None and w is not None
+    flat = None
+    if op.get_attr("flattened_compat_info") is not None:
+        from ttopt.dialects.ttir_attrs import flattened_compat_info  # typed TTIR attributes load on first use
+
+        flat = flattened_compat_info(op)
+    if flat is not None and len(x) > 2 and x[2] != flat.rows:
+        raise ValueError(f"The input tensor's flattened dimension ({x[2]}) does not match the product of batch_size * input_height * "
+                         f"input_width from FlattenedCompatInfo ({flat.batch_size} * {flat.input_height} * {flat.input_width} = {flat.rows}).")  # fmt: skip
+    for what, s in (("Input", x), ("Output", out), ("Weight", w), ("Bias", bias)):
+        if s is not None and len(s) != 4:
+            raise ValueError(f"{what} must be a 4D tensor")
+    n_in, n_out = (flat.batch_size, flat.batch_size) if flat is not None else (x[0], out[0])
+    if n_in != n_out:
+        raise ValueError("Batch size of input and output tensors must match")
+    stride = pair_or_quad(op, "stride", (2,), 1)
+    if min(stride) < 1:
+        raise ValueError("Stride values must be greater than 0")
+    top, left, bottom, right = pair_or_quad(op, "padding", (2, 4), 0)
+    if min(top, left, bottom, right) < 0:
+        raise ValueError("Padding values must be greater or equal than 0")
+    out_pad = pair_or_quad(op, "output_padding", (2,), 0, label="output padding")
+    if min(out_pad) < 0:
+        raise ValueError("Output padding values must be greater or equal than 0")
+    dilation = pair_or_quad(op, "dilation", (2,), 1)
+    if min(dilation) < 1:
+        raise ValueError("Dilation values must be greater than 0")
+    _, h, wd, c = (_dim(op, n, i) for i, n in enumerate(DIMS))
+    if any(not 0 <= d < 4 for d in (h, wd, c)):
+        return
+    ic, oc, groups = x[c], out[c], _dim(op, "groups", 1)
+    if groups <= 0:
+        raise ValueError(f"groups must be positive, got {groups}")
+    if ic % groups:
+        raise ValueError(f"Number of input channels from input tensor must be divisible by the number of groups. Got {ic} input channels and {groups} groups.")
+    if oc % groups:
+        raise ValueError(f"Number of output channels from output tensor must be divisible by the number of groups. Got {oc} output channels and {groups} groups.")
+    if ic != w[0]:
+        raise ValueError(f"Number of input channels from input tensor must match the first dimension of the weight tensor. Got {ic} input channels and {w[0]} in the weight tensor.")
+    if oc // groups != w[1]:
+        raise ValueError(f"Number of output channels per group must match the second dimension of the weight tensor. Got {oc // groups} output channels per group and {w[1]} in the weight tensor.")
+    if bias is not None and bias[c] != oc:
+        raise ValueError(f"Mismatch in bias tensor dimensions. Bias tensor has {bias[c]} channels, but the output tensor has {oc} channels.")
+    hin, win = (flat.input_height, flat.input_width) if flat is not None else (x[h], x[wd])
+    eh = (hin - 1) * stride[0] - (top + bottom) + dilation[0] * (w[2] - 1) + out_pad[0] + 1
+    ew = (win - 1) * stride[1] - (left + right) + dilation[1] * (w[3] - 1) + out_pad[1] + 1
+    if eh < 0 or ew < 0:
+        raise ValueError(f"Given input size per channel: ({hin} x {win}). Calculated output size per channel: ({eh} x {ew}). Output size is too small")
+    if flat is None and (out[h], out[wd]) != (eh, ew):
+        raise ValueError(f"Mismatch between expected output size per channel and got output tensor dimensions. Expected: ({eh} x {ew}), "
+                         f"got: ({out[h]} x {out[wd]}).")  # fmt: skip
+    if flat is not None and n_in * eh * ew != out[2]:
+        raise ValueError(f"Mismatch between expected flattened NHW dim size. Expected: {n_in * eh * ew}, got: {out[2]}.")
