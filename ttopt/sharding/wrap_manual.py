@@ -136,8 +136,8 @@ class WrapUnderManualComputation(Pass):
         for f in functions(module):
             for i, d in enumerate(arg_attrs(f)):
                 if MHLO_SHARDING in d:
-                    raise fail(module, f, f"{argument_label(f, i)} has a GSPMD mhlo.sharding; ttopt supports Shardy modules "
-                               "only (apply-shardy-argument-annotations translates argument strings)")
+                    raise fail(module, f, f"{argument_label(f, i)} has a GSPMD mhlo.sharding; run apply-shardy-argument-annotations "
+                               "first (it translates argument strings to sdy.sharding)")
         mesh = the_mesh(module, what="wrap-under-manual-computation")
         wrapped = 0
         for f in functions(module):
