@@ -21,10 +21,12 @@ func.func @collectives(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mes
 // -----
 
 // A manual computation whose manual axes multiply to 1 is inlined (single chip); an unused
-// operand is dropped; StableHLO collectives over one-device groups are their operands.
+// operand is dropped; StableHLO collectives over one-device groups stay (tt-mlir's canonicalizer
+// keeps them; convert-to-ttir puts them on the size-1 mesh axis).
 // CHECK-LABEL: func.func @trivial
 // CHECK-NEXT:    %0 = stablehlo.abs %arg0 : tensor<8x8xf32>
-// CHECK-NEXT:    return %0 : tensor<8x8xf32>
+// CHECK-NEXT:    %1 = "stablehlo.all_reduce"(%0)
+// CHECK:         return %1 : tensor<8x8xf32>
 sdy.mesh @mesh = <["model"=1, "batch"=1]>
 func.func @trivial(%arg0: tensor<8x8xf32>, %arg1: tensor<4xf32>) -> tensor<8x8xf32> {
   %0 = sdy.manual_computation(%arg0, %arg1) in_shardings=[<@mesh, [{"batch"}, {}]>, <@mesh, [{}]>] out_shardings=[<@mesh, [{"batch"}, {}]>] manual_axes={"model", "batch"} (%arg2: tensor<8x8xf32>, %arg3: tensor<4xf32>) {

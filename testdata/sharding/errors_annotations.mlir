@@ -44,17 +44,8 @@ func.func @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}
 
 // -----
 
-// A GSPMD-only module: its sharding ops cannot be translated to Shardy.
-// CHECK: errors_annotations.mlir:[[# @LINE + 2]]:8: error: GSPMD module (custom_call @Sharding): ttopt supports Shardy-partitioned modules only
-func.func @main(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {
-  %0 = stablehlo.custom_call @Sharding(%arg0) {backend_config = "", mhlo.sharding = "{devices=[8,1]<=[8]}"} : (tensor<8x8xf32>) -> tensor<8x8xf32>
-  return %0 : tensor<8x8xf32>
-}
-
-// -----
-
-// A GSPMD argument string with a transposed device order has no row-major mesh.
-// CHECK: errors_annotations.mlir:[[# @LINE + 1]]:1: error: argument #0 of @main: mhlo.sharding "{devices=[2,4]<=[4,2]T(1,0)}": only row-major device orders (`<=[N]`) are supported
-func.func @main(%arg0: tensor<8x8xf32> {mhlo.sharding = "{devices=[2,4]<=[4,2]T(1,0)}"}) -> tensor<8x8xf32> {
+// A GSPMD argument string whose device order is no layout of the mesh's axes.
+// CHECK: errors_annotations.mlir:[[# @LINE + 1]]:1: error: argument #0 of @main: mhlo.sharding "{devices=[2,2]0,3,1,2}": the device order of tile [2, 2] is no layout of the mesh axes [('x', 2), ('y', 2)]
+func.func @main(%arg0: tensor<8x8xf32> {mhlo.sharding = "{devices=[2,2]0,3,1,2}"}) -> tensor<8x8xf32> {
   return %arg0 : tensor<8x8xf32>
 }

@@ -96,6 +96,14 @@ def test_jax_outputs_verify(oracle, name: str) -> None:
     oracle(run(text, TTNN))
 
 
+@pytest.mark.parametrize("name", sorted(p.stem for p in (ROOT / "testdata" / "jax_gspmd").glob("*.mlir")))
+def test_jax_gspmd_outputs_verify(oracle, name: str) -> None:
+    """GSPMD modules (testdata/jax_gspmd) after the pipeline, in TTIR and in TTNN."""
+    text = (ROOT / "testdata" / "jax_gspmd" / f"{name}.mlir").read_text()
+    oracle(run(text, PIPE))
+    oracle(run(text, TTNN))
+
+
 def _chunks(path: Path) -> list[str]:
     return [c for c in path.read_text().split("// -----") if "func.func" in c]
 

@@ -887,6 +887,8 @@ def parse_dense_body(body: str) -> Any:
     b = body.strip()
     if b.startswith('"'):
         return unquote(b)
+    if not b:  # `dense<> : tensor<0x2xi64>`: no elements (e.g. a collective_permute without pairs)
+        return []
     b = _DENSE_WORD.sub(lambda m: "True" if m.group() == "true" else "False", b)
     b = re.sub(r"\b0x[0-9A-Fa-f]+\b", lambda m: str(int(m.group(), 16)), b)
     if _LEADING_ZERO.search(b):  # MLIR reads `06` as 6; Python refuses it

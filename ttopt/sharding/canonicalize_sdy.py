@@ -5,8 +5,6 @@ names it rewrites; ttopt/passes/patterns.py):
 
 * `sdy-noop-collective`: an sdy collective that moves no axis (empty axis lists, or only size-1
   axes), or a collective_permute whose out_sharding is its operand's sharding, is its operand;
-* `stablehlo-trivial-collective`: a StableHLO all_reduce/all_gather/reduce_scatter/all_to_all whose
-  replica groups each hold one device is its operand;
 * `sdy-reshard-of-reshard`: `reshard(reshard(x, a), b)` reads `x` directly;
 * `sdy-noop-reshard`: a reshard to the sharding its operand already has is its operand;
 * `sdy-all-slice-of-all-gather`: `all_slice(all_gather(x))` over the same axes is `x`;
@@ -39,7 +37,6 @@ _AXES_PROP = {
     "sdy.all_gather": "gathering_axes", "sdy.all_slice": "slicing_axes", "sdy.reduce_scatter": "reduce_scatter_axes",
     "sdy.all_reduce": "reduction_axes", "sdy.all_to_all": "params",
 }
-_STABLEHLO_COLLECTIVES = frozenset({"stablehlo.all_reduce", "stablehlo.all_gather", "stablehlo.reduce_scatter", "stablehlo.all_to_all"})
 
 
 def _typed(attr: Any) -> Any:
@@ -128,18 +125,6 @@ def _noop_collective(op: Operation) -> list[Operation] | None:
         if sizes is None or any(r.sub_axis is not None or sizes.get(r.name, 0) != 1 for r in refs):
             return None
     return _replace(op, [v])
-
-
-def _trivial_stablehlo_collective(op: Operation) -> list[Operation] | None:
-    if op.name not in _STABLEHLO_COLLECTIVES:
-        return None
-    groups = op.properties.get("replica_groups")
-    t = getattr(groups, "type", None)
-    if t is None or len(t.shape) != 2 or t.shape[1] != 1 or len(op.results) != len(op.operands):
-        return None
-    if any(v.type != r.type for v, r in zip(op.operands, op.results)):
-        return None
-    return _replace(op, list(op.operands))
 
 
 def _reshard_of_reshard(op: Operation) -> list[Operation] | None:
@@ -244,7 +229,6 @@ _RESHARD = frozenset({"sdy.reshard"})
 
 SDY_PATTERNS = pattern_set(
     Pattern("sdy-noop-collective", _noop_collective, SDY_COLLECTIVES),
-    Pattern("stablehlo-trivial-collective", _trivial_stablehlo_collective, _STABLEHLO_COLLECTIVES),
     Pattern("sdy-reshard-of-reshard", _reshard_of_reshard, _RESHARD),
     Pattern("sdy-noop-reshard", _noop_reshard, _RESHARD),
     Pattern("sdy-all-slice-of-all-gather", _slice_of_gather, frozenset({"sdy.all_slice"})),

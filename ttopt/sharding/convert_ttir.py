@@ -11,10 +11,12 @@
   local tensor, as in tt-mlir HEAD's presharded path: the argument takes its local type and no
   mesh_shard is made (the result is returned as it is). Read also elsewhere, it keeps an
   `identity` mesh_shard (ttopt's spelling; HEAD has no identity shard type).
+* GSPMD-partitioned functions: each `@Sharding` + `@SPMDFullToShardShape` / `@SPMDShardToFullShape`
+  pair becomes the same `ttir.mesh_shard` (gspmd_to_ttir.py), in the SPMD call's place.
 * StableHLO collectives become `ttir.all_reduce` / `all_gather` / `reduce_scatter` /
   `collective_permute` / `all_to_all` with `cluster_axis` = the tt mesh axis their replica groups
-  follow. Groups over both axes are split into one op per axis (all_reduce, all_gather,
-  reduce_scatter); groups of one device are no-ops. `reduce_type` comes from the reduction body.
+  follow; `collective_broadcast` keeps its replica groups. Groups over both axes are split into one op per axis (all_reduce, all_gather,
+  reduce_scatter); groups of one device stay on a size-1 axis (as tt-mlir) and are no-ops otherwise. `reduce_type` comes from the reduction body.
 * The `sdy.all_slice` composite becomes `ttir.mesh_partition` (its decomposition function goes).
 * With `lower-compute`, `convert-stablehlo-to-ttir` then lowers the StableHLO compute ops
   (ttopt/lowering). It is off by default: without it the pass keeps its sharding-only contract, which
@@ -53,7 +55,7 @@ if TYPE_CHECKING:
 UI32 = ScalarType("ui32")
 SI32 = ScalarType("si32")
 STABLEHLO_CCL = ("stablehlo.all_reduce", "stablehlo.all_gather", "stablehlo.reduce_scatter",
-                 "stablehlo.collective_permute", "stablehlo.all_to_all")
+                 "stablehlo.collective_permute", "stablehlo.all_to_all", "stablehlo.collective_broadcast")
 
 
 def ui32(v: int) -> IntegerAttr:
@@ -169,8 +171,8 @@ class Converter:
                     raise self.fail(mc, f"{label} {s.op_text()} shards the free (non-manual) axes "
                                     f"{', '.join(sorted(used))}; partially manual computations are supported only "
                                     "when free axes stay replicated")
-        presharded_args = self._statuses(arg_attrs(func))
-        presharded_res = self._statuses(res_attrs(func))
+        presharded_args = self.shard_statuses(arg_attrs(func))
+        presharded_res = self.shard_statuses(res_attrs(func))
         entry = func.regions[0].blocks[0]
         block = mc.regions[0].blocks[0]
         # full_to_shard for each operand
@@ -212,7 +214,8 @@ class Converter:
         refresh_function_type(func)
 
     @staticmethod
-    def _statuses(dicts: list[dict]) -> list[bool]:
+    def shard_statuses(dicts: list[dict]) -> list[bool]:
+        """Per argument (or result): is it pre-sharded (`ttcore.shard_status` sharded/presharded)?"""
         out = []
         for d in dicts:
             a = d.get(SHARD_STATUS)
@@ -222,7 +225,8 @@ class Converter:
 
     # -- collectives -----------------------------------------------------------------------------
     def axes_of(self, op: Operation, exact: bool) -> list[int] | None:
-        """tt mesh axes the op's replica groups follow (major first); [] for one-device groups."""
+        """tt mesh axes the op's replica groups follow (major first); [] for one-device groups on a mesh
+        without a size-1 axis."""
         attr = op.properties.get("replica_groups")
         if attr is None:
             raise self.fail(op, "has no replica_groups")
@@ -234,6 +238,12 @@ class Converter:
             vals = [[int(vals)] * shape[1] for _ in range(shape[0])]
         groups = [tuple(g) for g in vals]
         if all(len(g) == 1 for g in groups):
+            # One-device groups are the groups of a size-1 mesh axis (axis 0 of a 1xN mesh, as JAX emits
+            # for a collective over it): the op stays on that axis, as tt-mlir keeps it; on a mesh
+            # without a size-1 axis they are a no-op and the op goes.
+            for a in (0, 1):
+                if self.tt.shape[a] == 1 and {frozenset(g) for g in groups} == {frozenset(g) for g in replica_groups(self.tt, [f"d{a}"])}:
+                    return [a]
             return []
         for axes in ([1], [0], [0, 1]):
             want = [tuple(g) for g in replica_groups(self.tt, [f"d{a}" for a in axes])]
@@ -250,6 +260,13 @@ class Converter:
     def collective(self, op: Operation) -> None:
         name = op.name.split(".", 1)[1]
         self._check_channel(op)
+        if name == "collective_broadcast":
+            # Its replica groups are the broadcast's own (the op keeps them, as tt-mlir's does).
+            self.emit(Operation("ttir.collective_broadcast", [op.operands[0]], [op.results[0].type], properties={
+                "replica_groups": op.properties["replica_groups"]}))
+            op.results[0].replace_all_uses_with(self.out[-1].results[0])
+            self.drop(op)
+            return
         exact = name != "all_reduce"
         axes = [] if name == "collective_permute" else self.axes_of(op, exact)
         tt = self.tt  # set whenever axes_of returns (it raises without a mesh)
@@ -387,7 +404,11 @@ class ConvertToTTIR(Pass):
             assert conv.tt is not None  # the Converter builds the tt view of every mesh
             module.op.attributes["ttcore.meshes"] = DialectAttr.of(MeshesAttr.of([(mesh.name, conv.tt.shape)]))
         funcs = functions(module)
+        # The GSPMD conversion builds on this module's Converter, so it is imported here, not above.
+        from ttopt.sharding.gspmd_to_ttir import convert_pairs
+
         for f in funcs:
+            convert_pairs(conv, f)
             for mc in [op for op in f.walk() if op.name == "sdy.manual_computation"]:
                 if mc.parent_op is not f:
                     raise conv.fail(mc, "is nested inside another op; only manual computations at function level convert")

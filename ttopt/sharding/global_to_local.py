@@ -1,6 +1,7 @@
 """`update-global-to-local-shapes` (seed 004 step 11; ref §2.11, §4.1-4.2).
 
-Solved graphs keep their local bodies (their `sdy.sharding` attributes are dropped). For every other
+Solved graphs keep their local bodies (their `sdy.sharding` attributes are dropped); GSPMD-partitioned
+graphs have no manual computation to cut (their body is local already). For every other
 manual_computation:
 
 1. `manual_axes` becomes every mesh axis, in mesh order; each region argument gets the local type of

@@ -1,20 +1,22 @@
-"""GSPMD (`mhlo.sharding = "{devices=[2,4]<=[8]}"`) strings: parsing, a mesh for them, and their
-translation to sdy shardings.
+"""GSPMD (`mhlo.sharding = "{devices=[2,4]<=[8]}"`) strings: parsing, the tt mesh tt-mlir derives
+from them, and their meaning as sdy dimension shardings on that mesh.
 
-ttopt runs the Shardy path only. A module whose arguments and results carry GSPMD strings is
-translated to sdy (a mesh `["x"=a, "y"=b]` as tt-mlir derives it, ref §2.4 step 3, and one
-`sdy.sharding` per string); GSPMD sharding *ops* (`custom_call @Sharding`, `@SPMDFullToShardShape`,
-`@SPMDShardToFullShape`) and strings that no 2-D row-major mesh can express are diagnostics.
+GSPMD modules come in two forms (docs/sharding.md): strings on arguments/results only, which
+`apply-shardy-argument-annotations` translates to `sdy.sharding` for the Shardy path, and
+partitioned modules (`custom_call @Sharding` + `@SPMDFullToShardShape` / `@SPMDShardToFullShape`
+around a local body, gspmd_partitioned.py), whose pairs become `ttir.mesh_shard` ops. Both read
+the strings here. The mesh is tt-mlir's (GSPMDMeshSharding::generate): `[x, y]` from the device
+list; each string is then mapped onto that mesh by its actual device order, so transposed
+(`<=[2,4]T(1,0)`) and explicit device lists work when they are a layout of the mesh axes.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import permutations, product
 from math import prod
 from typing import Sequence
-
-GSPMD_TARGETS = ("Sharding", "SPMDFullToShardShape", "SPMDShardToFullShape")
 
 
 class GspmdError(ValueError):
@@ -29,6 +31,7 @@ class GspmdSharding:
     tile: tuple[int, ...] = ()  # tile assignment dims, including a trailing replication dim
     devices: tuple[int, ...] = ()
     replicate_last: bool = False
+    iota_dims: tuple[int, ...] = ()  # `<=[2,4]...`'s reshape dims; () for an explicit device list
 
     @property
     def data_tile(self) -> tuple[int, ...]:
@@ -97,55 +100,103 @@ def parse_gspmd(text: str) -> GspmdSharding:
     tile = tuple(_ints(m.group(1)))
     dev_text = m.group(2).strip()
     devices = tuple(_iota(dev_text) if dev_text.startswith("<=") else _ints(dev_text))
+    iota_dims = tuple(_ints(dev_text[3:dev_text.index("]")])) if dev_text.startswith("<=") else ()
     if len(devices) != prod(tile):
         raise GspmdError(f"tile {list(tile)} needs {prod(tile)} devices, got {len(devices)}")
     rest = m.group(3).strip()
     if rest not in ("", "last_tile_dim_replicate"):
         raise GspmdError(f"unsupported '{rest}'")
-    return GspmdSharding("tiled", tile, devices, rest == "last_tile_dim_replicate")
+    return GspmdSharding("tiled", tile, devices, rest == "last_tile_dim_replicate", iota_dims)
+
+
+def tt_mesh_shape(g: GspmdSharding) -> tuple[int, int] | None:
+    """The 2-D mesh tt-mlir reads from one string (GSPMDMeshSharding::generate), None when the
+    string names no devices (replicated, manual). A device list `<=[a,b]T(...)` gives `[a, b]`;
+    `<=[N]` or an explicit list gives `[1, N]` when one tile dimension takes all N devices, else
+    the tile's non-1 dimensions (reversed when explicit device ids are not consecutive)."""
+    if g.kind == "maximal":
+        raise GspmdError("maximal shardings are not supported")
+    if g.kind != "tiled":
+        return None
+    reverse = len(g.iota_dims) > 1
+    mesh = list(g.iota_dims) if g.iota_dims else [len(g.devices)]
+    if not reverse:
+        if any(t == mesh[0] for t in g.tile):
+            mesh = [1, mesh[0]]
+        else:
+            mesh = [t for t in g.tile if t != 1]
+            if not g.iota_dims and len(g.devices) > 1 and g.devices[0] + 1 != g.devices[1]:
+                mesh.reverse()
+    if len(mesh) != 2:
+        raise GspmdError(f"tile {list(g.tile)} needs a {len(mesh)}-D mesh; tt devices are 2-D")
+    return (mesh[0], mesh[1])
 
 
 def mesh_for(shardings: Sequence[GspmdSharding]) -> tuple[int, int]:
-    """tt-mlir's 2-D mesh for the module: the non-1 tile dims of the first tiled string (`[a, b]`,
-    or `[1, n]` for one), `[1, 1]` when nothing is tiled."""
+    """tt-mlir's mesh for a module: that of the first string naming devices, `[1, 1]` if none does."""
     for g in shardings:
-        if g.kind != "tiled":
-            continue
-        big = [t for t in g.tile if t != 1]
-        if len(big) > 2:
-            raise GspmdError(f"tile {list(g.tile)} needs a {len(big)}-D mesh; tt devices are 2-D")
-        if not big:
-            continue
-        return (1, big[0]) if len(big) == 1 else (big[0], big[1])
+        shape = tt_mesh_shape(g)
+        if shape is not None:
+            return shape
     return (1, 1)
 
 
+def _assign(tile: Sequence[int], axes: Sequence[tuple[str, int]]) -> list[list[tuple[str, int]]] | None:
+    """Whole axes, in the given order, consumed by the tile dimensions in order (None when a
+    dimension's size is not a product of the next axes)."""
+    remaining = list(axes)
+    out: list[list[tuple[str, int]]] = []
+    for t in tile:
+        used: list[tuple[str, int]] = []
+        p = 1
+        while remaining and p < t:
+            used.append(remaining.pop(0))
+            p *= used[-1][1]
+        if p != t:
+            return None
+        out.append(used)
+    return out if not remaining else None
+
+
+def _device_order(tile: Sequence[int], per_dim: Sequence[Sequence[tuple[str, int]]], axes: Sequence[tuple[str, int]]) -> list[int]:
+    """Row-major device ids of each tile position when tile dimension k spans the axes `per_dim[k]`
+    (major first) of the row-major mesh `axes`."""
+    names = [n for n, _ in axes]
+    out = []
+    for pos in product(*(range(t) for t in tile)):
+        coord = dict.fromkeys(names, 0)
+        for i, dim_axes in zip(pos, per_dim):
+            for n, s in reversed(dim_axes):
+                coord[n] = i % s
+                i //= s
+        d = 0
+        for n, s in axes:
+            d = d * s + coord[n]
+        out.append(d)
+    return out
+
+
 def to_dim_axes(g: GspmdSharding, rank: int, axes: Sequence[tuple[str, int]]) -> list[list[str]]:
-    """Per-dimension mesh axis names for `g` on the row-major mesh `axes` (GspmdError if the tiling
-    does not map onto consecutive mesh axes in order)."""
+    """Per-dimension mesh axis names for `g` on the row-major mesh `axes`: the assignment of whole
+    axes to tile dimensions whose device order is `g`'s (GspmdError when there is none)."""
     if g.kind == "replicated":
         return [[] for _ in range(rank)]
     if g.kind != "tiled":
         raise GspmdError(f"'{g.kind}' shardings are not supported")
     if len(g.data_tile) != rank:
         raise GspmdError(f"tile {list(g.tile)} does not match a rank-{rank} tensor")
-    if not g.is_iota:
-        raise GspmdError("only row-major device orders (`<=[N]`) are supported")
     total = prod(s for _, s in axes)
     if prod(g.tile) != total:
         raise GspmdError(f"tile {list(g.tile)} uses {prod(g.tile)} devices but the mesh has {total}")
-    remaining = [(n, s) for n, s in axes if s != 1]
-    out: list[list[str]] = [[] for _ in range(rank)]
-    for pos, t in enumerate(g.tile):
-        if t == 1:
+    big = [(n, s) for n, s in axes if s != 1]
+    fits = False
+    for order in permutations(big):
+        per_dim = _assign(g.tile, order)
+        if per_dim is None:
             continue
-        used, p = [], 1
-        while remaining and p < t:
-            n, s = remaining.pop(0)
-            used.append(n)
-            p *= s
-        if p != t:
-            raise GspmdError(f"tile dimension {pos} of size {t} does not match the mesh axes {list(axes)}")
-        if pos < rank:
-            out[pos] = used
-    return out
+        fits = True
+        if _device_order(g.tile, per_dim, axes) == list(g.devices):
+            return [[n for n, _ in per_dim[d]] for d in range(rank)]
+    if not fits:
+        raise GspmdError(f"tile {list(g.tile)} does not match the mesh axes {list(axes)}")
+    raise GspmdError(f"the device order of tile {list(g.tile)} is no layout of the mesh axes {list(axes)}")

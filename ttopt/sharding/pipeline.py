@@ -8,6 +8,8 @@ reshards for 10) and otherwise stops with a diagnostic that names the step and w
 Solved graphs (a manual_computation with manual axes, seed case 2/3) skip the Shardy steps 5-8 and
 10: propagating from a solved computation's shardings is what broke solved graphs upstream
 (551f473822), and the seed says "4-13. no change". Steps 9 and 11 leave solved graphs alone anyway.
+GSPMD-partitioned graphs (SPMD shape custom calls around a local body) are solved too: they skip
+the same steps, and steps 9 and 11 leave them alone, as tt-mlir's do.
 The pipeline is a registered pipeline (ttopt/passes/manager.py): the one PassManager runs, verifies,
 times and reports its steps; each step's pass gets the pipeline's options of the same name.
 """
@@ -23,6 +25,7 @@ from ttopt.passes.manager import PipelinePass, PipelineStep
 from ttopt.passes.registry import get_pass, register_pass
 from ttopt.sharding.diagnostics import where
 from ttopt.sharding.func_attrs import functions, require_ranked_signature
+from ttopt.sharding.gspmd_partitioned import is_partitioned
 from ttopt.sharding.sdy_ir import is_solved, sdy_annotations
 
 if TYPE_CHECKING:
@@ -101,10 +104,10 @@ class StableHLOPipeline(PipelinePass):
         """The 13 steps; the Shardy ones are skipped once step 4 has found a solved graph."""
         for f in functions(module):
             require_ranked_signature(module, f)
-        solved = False
+        solved: str | None = None
         for step in STEPS:
             if step.shardy and solved:
-                yield PipelineStep(step.number, step.name, skipped="solved graph")
+                yield PipelineStep(step.number, step.name, skipped=solved)
                 continue
             if step.number == 2 and not self.argument_types:
                 yield PipelineStep(step.number, step.name, skipped="no --argument-types")
@@ -123,4 +126,4 @@ class StableHLOPipeline(PipelinePass):
                 continue
             yield PipelineStep(step.number, step.name, self.configured(cls))
             if step.number == 4:
-                solved = is_solved(module)
+                solved = "solved graph" if is_solved(module) else "GSPMD-partitioned graph" if is_partitioned(module) else None

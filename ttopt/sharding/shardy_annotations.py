@@ -8,9 +8,13 @@ b. **Partially solved** (sdy annotations exist: on arguments, results, ops, or a
    `sdy.sharding_constraint`): change nothing but the mesh: a 1-D mesh `["a"=N]` becomes
    `["a_updated"=1, "a"=N]` (upstream 72cb), so every mesh is 2-D. Every sharding is checked
    against the mesh (known axes, each axis once, rank).
-c. **GSPMD strings** (`mhlo.sharding` on arguments/results): the mesh `["x"=a, "y"=b]` comes from the
-   device tiles and each string becomes an `sdy.sharding` (see gspmd.py); GSPMD sharding ops are
-   diagnostics.
+c. **GSPMD**: the mesh `["x"=a, "y"=b]` as tt-mlir derives it (gspmd.py: the first string that names
+   devices, arguments first, then the SPMD custom calls in order, then results and `@Sharding`).
+   A *partitioned* module (`@SPMDFullToShardShape` / `@SPMDShardToFullShape` pairs around a local
+   body, gspmd_partitioned.py) keeps its strings and custom calls: the pipeline leaves it alone
+   and `convert-to-ttir` turns each pair into a `ttir.mesh_shard`; every pair is checked against the
+   mesh here. Otherwise (strings on arguments/results only) each string becomes an `sdy.sharding`
+   and each `custom_call @Sharding` an `sdy.sharding_constraint`, for the Shardy path.
 d. **No annotations**: a fresh `sdy.mesh @mesh = <["model"=a, "batch"=b]>` (the seed's names) whose
    shape is `--mesh-shape` (`1,N` or `N`), else the shape of a mesh the module already has, else
    `1x1` (single chip, upstream's fallback). Then batch parallelism:
@@ -34,7 +38,7 @@ from ttopt.ir.diagnostics import Diagnostic
 from ttopt.ir.values import BlockArgument
 from ttopt.passes.base import Pass, option
 from ttopt.passes.registry import register_pass
-from ttopt.sharding import gspmd
+from ttopt.sharding import gspmd, gspmd_partitioned
 from ttopt.sharding.diagnostics import fail, typed, warn
 from ttopt.sharding.func_attrs import (
     ARGUMENT_TYPE,
@@ -53,7 +57,6 @@ from ttopt.sharding.func_attrs import (
     set_res_attrs,
     strip_sdy_shardings,
 )
-from ttopt.sharding.ir_views import str_value
 from ttopt.sharding.mesh import Mesh, ShardingError, make_mesh_op, mesh_of, mesh_ops, the_mesh, validate_sharding
 from ttopt.sharding.sdy_ir import is_solved, manual_computations, sdy_annotations
 
@@ -157,6 +160,7 @@ class ApplyShardyArgumentAnnotations(Pass):
         if len(meshes) > 1:
             the_mesh(module)  # raises the two-meshes diagnostic
         stats = ctx.stats.setdefault(self.name, {})
+        self._check_one_partitioner(module)
         if is_solved(module):
             stats["graph"] = "solved"
             for f in functions(module):
@@ -173,18 +177,20 @@ class ApplyShardyArgumentAnnotations(Pass):
             mesh = self._normalize(module, meshes[0])
             check_shardings(module, mesh)
             return
+        if gspmd_partitioned.is_partitioned(module):
+            stats["graph"] = "gspmd partitioned"
+            self._gspmd_partitioned(module)
+            return
+        for f in functions(module):
+            for op in f.walk():
+                if op is not f and MHLO_SHARDING in op.attributes and gspmd_partitioned.call_target(op) != "Sharding":
+                    raise fail(module, op, f"'{op.name}' op has an mhlo.sharding; ttopt reads GSPMD strings on "
+                               "arguments, results and custom_call @Sharding only")
         gspmd_args = list(self._gspmd_strings(module))
-        gspmd_ops = [op for f in functions(module) for op in f.walk() if op is not f and self._is_gspmd_op(op)]
-        if gspmd_ops:
-            op = gspmd_ops[0]
-            target = op.properties.get("call_target_name")
-            what = (f"custom_call @{str_value(target)}" if target is not None and op.name == "stablehlo.custom_call"
-                    else f"'{op.name}' op with mhlo.sharding")
-            raise fail(module, op, f"GSPMD module ({what}): ttopt supports Shardy-partitioned modules only "
-                       "(lower with the Shardy partitioner, e.g. jax_use_shardy_partitioner=True)")
-        if gspmd_args:
+        constraints = [op for f in functions(module) for op in f.walk() if gspmd_partitioned.call_target(op) == "Sharding"]
+        if gspmd_args or constraints:
             stats["graph"] = "gspmd"
-            self._from_gspmd(module, gspmd_args)
+            self._from_gspmd(module, gspmd_args, constraints)
             return
         stats["graph"] = "unannotated"
         self._batch_parallel(module, shape, meshes)
@@ -208,6 +214,18 @@ class ApplyShardyArgumentAnnotations(Pass):
                     warn(module, mc, f"{argument_label(f, v.index)} is pre-sharded as {s_arg.op_text()} but the "
                          f"manual_computation reads it as {s_in.op_text()}; solved graphs get no reshard for this")
 
+    @staticmethod
+    def _check_one_partitioner(module: Module) -> None:
+        """GSPMD pairs and Shardy annotations in one module would be two partitionings of it."""
+        spmd = next(gspmd_partitioned.spmd_ops(module), None)
+        if spmd is None:
+            return
+        sdy = next(sdy_annotations(module), None)
+        what = sdy[1] if sdy is not None else ("a manual computation" if is_solved(module) else None)
+        if what is not None:
+            raise fail(module, spmd, f"GSPMD custom_call @{gspmd_partitioned.call_target(spmd)} in a module with Shardy "
+                       f"annotations ({what}); ttopt takes a module partitioned by one of them")
+
     # -- b. partially solved ---------------------------------------------------------------------
     def _normalize(self, module: Module, op: Operation) -> Mesh:
         mesh = mesh_of(module, op)
@@ -226,13 +244,6 @@ class ApplyShardyArgumentAnnotations(Pass):
 
     # -- c. GSPMD --------------------------------------------------------------------------------
     @staticmethod
-    def _is_gspmd_op(op: Operation) -> bool:
-        target = op.properties.get("call_target_name")
-        if op.name == "stablehlo.custom_call" and target is not None and str_value(target) in gspmd.GSPMD_TARGETS:
-            return True
-        return MHLO_SHARDING in op.attributes
-
-    @staticmethod
     def _gspmd_strings(module: Module):
         for f in functions(module):
             ft = func_type(f)
@@ -241,23 +252,68 @@ class ApplyShardyArgumentAnnotations(Pass):
                     if MHLO_SHARDING in d:
                         yield f, kind, i, d[MHLO_SHARDING], types[i]
 
-    def _from_gspmd(self, module: Module, items: list) -> None:
-        parsed = []
-        for f, kind, i, attr, t in items:
-            label = argument_label(f, i) if kind == "arg" else result_label(f, i)
-            try:
-                parsed.append(gspmd.parse_gspmd(getattr(attr, "value", attr.text)))
-            except gspmd.GspmdError as e:
-                raise fail(module, f, f"{label}: mhlo.sharding {attr.text}: {e}") from None
+    @staticmethod
+    def _parse_string(module: Module, item: tuple) -> gspmd.GspmdSharding:
+        f, kind, i, attr, _ = item
+        label = argument_label(f, i) if kind == "arg" else result_label(f, i)
         try:
-            a, b = gspmd.mesh_for(parsed)
+            return gspmd.parse_gspmd(getattr(attr, "value", attr.text))
         except gspmd.GspmdError as e:
-            raise fail(module, items[0][0], f"mhlo.sharding: {e}") from None
-        axes = [("x", a), ("y", b)]
+            raise fail(module, f, f"{label}: mhlo.sharding {attr.text}: {e}") from None
+
+    @staticmethod
+    def _derive_mesh(module: Module, sources: list[tuple[Operation, str, gspmd.GspmdSharding]]) -> list[tuple[str, int]]:
+        """tt-mlir's mesh (the first string naming devices) as the module's `sdy.mesh`."""
+        shape = (1, 1)
+        for op, what, g in sources:
+            try:
+                found = gspmd.tt_mesh_shape(g)
+            except gspmd.GspmdError as e:
+                raise fail(module, op, f"{what}: {e}") from None
+            if found is not None:
+                shape = found
+                break
+        axes = [("x", shape[0]), ("y", shape[1])]
         for op in mesh_ops(module):
             module.body.remove(op)
         module.body.insert(0, make_mesh_op(MESH_NAME, axes))
+        return axes
+
+    def _gspmd_partitioned(self, module: Module) -> None:
+        """The mesh from the arguments and pairs, in tt-mlir's order; each pair must map onto it."""
+        sources: list[tuple[Operation, str, gspmd.GspmdSharding]] = []
+        strings = list(self._gspmd_strings(module))
+        pairs = gspmd_partitioned.pairs(module)
+        for item in strings:
+            if item[1] == "arg":
+                sources.append((item[0], f"{argument_label(item[0], item[2])}: mhlo.sharding {item[3].text}",
+                                self._parse_string(module, item)))
+        for pair in pairs:
+            sources.append((pair.spmd_op, f"mhlo.sharding \"{pair.global_text}\"", pair.global_sharding))
+        for item in strings:
+            if item[1] == "res":
+                sources.append((item[0], f"{result_label(item[0], item[2])}: mhlo.sharding {item[3].text}",
+                                self._parse_string(module, item)))
+        self._derive_mesh(module, sources)
+        mesh = the_mesh(module)
+        for pair in pairs:
+            gspmd_partitioned.pair_sharding(module, pair, mesh)
+
+    def _from_gspmd(self, module: Module, items: list, constraints: list[Operation]) -> None:
+        """Strings on arguments/results become `sdy.sharding`, `@Sharding` calls sharding constraints."""
         from ttopt.dialects.sdy_attrs import TensorShardingAttr
+
+        parsed = [self._parse_string(module, item) for item in items]
+        read: list[tuple[Operation, str, gspmd.GspmdSharding]] = []
+        for op in constraints:
+            text = gspmd_partitioned.sharding_text(module, op)
+            try:
+                read.append((op, f"custom_call @Sharding: mhlo.sharding \"{text}\"", gspmd.parse_gspmd(text)))
+            except gspmd.GspmdError as e:
+                raise fail(module, op, f"custom_call @Sharding: mhlo.sharding \"{text}\": {e}") from None
+        order = [(it[0], f"mhlo.sharding {it[3].text}", g) for it, g in zip(items, parsed) if it[1] == "arg"]
+        order += [(it[0], f"mhlo.sharding {it[3].text}", g) for it, g in zip(items, parsed) if it[1] == "res"]
+        axes = self._derive_mesh(module, order + read)
 
         for (f, kind, i, attr, t), g in zip(items, parsed):
             label = argument_label(f, i) if kind == "arg" else result_label(f, i)
@@ -271,6 +327,31 @@ class ApplyShardyArgumentAnnotations(Pass):
             d.pop(MHLO_SHARDING)
             d[SDY_SHARDING] = s
             (set_arg_attrs if kind == "arg" else set_res_attrs)(f, dicts)
+        for op, what, g in read:
+            self._to_constraint(module, op, what, g, axes)
+
+    @staticmethod
+    def _to_constraint(module: Module, op: Operation, what: str, g: gspmd.GspmdSharding, axes: list[tuple[str, int]]) -> None:
+        """`custom_call @Sharding(%x)` -> `sdy.sharding_constraint %x` (tt-mlir's
+        convertCustomCallToShardingConstraint, for the GSPMD spelling)."""
+        from ttopt.dialects.sdy_attrs import TensorShardingAttr
+        from ttopt.ir import rewriter
+
+        if len(op.operands) != 1 or len(op.results) != 1:
+            raise fail(module, op, "custom_call @Sharding must have one operand and one result")
+        rank = getattr(op.results[0].type, "rank", None)
+        if rank is None:
+            raise fail(module, op, f"{what}: needs a ranked tensor")
+        try:
+            dims = gspmd.to_dim_axes(g, rank, axes)
+        except gspmd.GspmdError as e:
+            raise fail(module, op, f"{what}: {e}") from None
+        s = TensorShardingAttr.of(MESH_NAME, dims)
+        c = rewriter.create("sdy.sharding_constraint", [op.operands[0]], [op.results[0].type],
+                            {"sharding": DialectAttr.of(s)}, location=op.location)
+        rewriter.insert_after(op, c)
+        op.results[0].replace_all_uses_with(c.results[0])
+        op.erase()
 
     # -- d. no annotations -----------------------------------------------------------------------
     def _batch_parallel(self, module: Module, shape: tuple[int, int] | None, meshes: list[Operation]) -> None:

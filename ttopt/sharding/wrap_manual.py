@@ -1,6 +1,7 @@
 """`wrap-under-manual-computation` (seed 004 step 9; ref §2.9).
 
-Solved graphs are left alone (their `sdy.sharding` attributes are dropped, as upstream). Otherwise
+Solved graphs are left alone (their `sdy.sharding` attributes are dropped, as upstream), and so are
+GSPMD-partitioned ones (their body is local already, gspmd_partitioned.py). Otherwise
 the body of every public function moves into one `sdy.manual_computation` with `manual_axes={}`:
 `in_shardings` are the arguments' `sdy.sharding` (a missing one becomes the open replicated
 `[{?}, ...]` and is written back onto the argument), `out_shardings` the results' (a missing one
@@ -33,6 +34,7 @@ from ttopt.sharding.func_attrs import (
     set_arg_attrs,
     strip_sdy_shardings,
 )
+from ttopt.sharding.gspmd_partitioned import is_partitioned
 from ttopt.sharding.mesh import Mesh, ShardingError, the_mesh, validate_sharding
 from ttopt.sharding.sdy_ir import is_solved, manual_computations, per_value_attr, sharding_attr
 
@@ -129,11 +131,13 @@ class WrapUnderManualComputation(Pass):
             for f in functions(module):
                 strip_sdy_shardings(f)
             return
+        if is_partitioned(module):
+            return  # the pairs around its local body are its manual computation (gspmd_partitioned.py)
         for f in functions(module):
             for i, d in enumerate(arg_attrs(f)):
                 if MHLO_SHARDING in d:
-                    raise fail(module, f, f"{argument_label(f, i)} has a GSPMD mhlo.sharding; ttopt supports Shardy modules "
-                               "only (apply-shardy-argument-annotations translates argument strings)")
+                    raise fail(module, f, f"{argument_label(f, i)} has a GSPMD mhlo.sharding; run apply-shardy-argument-annotations "
+                               "first (it translates argument strings to sdy.sharding)")
         mesh = the_mesh(module, what="wrap-under-manual-computation")
         wrapped = 0
         for f in functions(module):
