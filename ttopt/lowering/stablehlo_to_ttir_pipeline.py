@@ -120,13 +120,7 @@ class StableHLOToTTIRPipeline(PipelinePass):
     enable_arith_to_stablehlo: bool = option(True, "Convert arith.constant to stablehlo.constant first")
     enable_composite_to_call: bool = option(True, "Composites without a TTIR op become calls of their decomposition (then inlined)")
     enable_aggressive_simplification: bool = option(True, "tt-mlir runs StableHLO's aggressive simplification; ttopt lowers the program as written (the step is reported skipped)")
-    enable_cpu_fallback: bool = option(False, "tt-mlir hoists StableHLO ops TTIR cannot take to a CPU module; ttopt's CPU module takes TTIR only: only false is accepted")
-
-    def validate(self) -> None:
-        """`enable-cpu-fallback=true` asks for a CPU module ttopt cannot build (usage error)."""
-        if self.enable_cpu_fallback:
-            raise ValueError("enable-cpu-fallback=true is not supported: ttopt has no CPU fallback module "
-                             "(ops TTIR cannot take are errors at the op)")  # fmt: skip
+    enable_cpu_fallback: bool = option(False, "Partial conversion, ttcore-wrap-device-module, the allow-listed StableHLO ops (dynamic_update_slice, einsum) hoisted to a ttcore.cpu_module, then the full conversion (tt-mlir's default is true; see the module doc)")
 
     def steps(self, module: Module) -> Iterator[PipelineStep]:
         """The steps of tt-mlir's createStableHLOToTTIRPipeline, in its order. One walk finds what
@@ -167,5 +161,12 @@ class StableHLOToTTIRPipeline(PipelinePass):
             yield PipelineStep(7, "convert-to-ttir", _new("convert-to-ttir"))
         else:
             yield PipelineStep(7, "convert-to-ttir", skipped="no Shardy or collective ops")
-        yield PipelineStep(7, "convert-stablehlo-to-ttir", _new("convert-stablehlo-to-ttir"))
+        fallback = self.enable_cpu_fallback
+        yield PipelineStep(7, "convert-stablehlo-to-ttir", _new("convert-stablehlo-to-ttir", **{"enable-partial-conversion": fallback}))
         yield PipelineStep(8, "cse", _new("cse"))
+        off = "" if fallback else "enable-cpu-fallback=false"
+        yield PipelineStep(9, "ttcore-wrap-device-module", _new("ttcore-wrap-device-module") if fallback else None, off)
+        yield PipelineStep(10, "cpu-hoist-non-lowerable-shlo-ops", _new("cpu-hoist-non-lowerable-shlo-ops") if fallback else None, off)
+        # Again, in full: any op neither converted nor hoisted is an error at the op (the host
+        # functions are not the conversion's: it reads the device module's functions only).
+        yield PipelineStep(11, "convert-stablehlo-to-ttir", _new("convert-stablehlo-to-ttir") if fallback else None, off)

@@ -253,24 +253,12 @@ class ConvertCPUModuleToLLVM(Pass):
                "malloc'd contiguous results) plus HEAD's <name>_helper WrappedTensor wrappers")  # fmt: skip
 
     def run(self, module: Module, ctx: PassContext) -> None:
+        from ttopt.lowering.cpu_llvm.stablehlo_ops import stablehlo_to_ttir  # the StableHLO lowering: only when it runs
+
         for inner in list(cpu_modules(module)):
-            _stablehlo_to_ttir(module, inner)
+            # StableHLO the CPU fallback hoisted becomes TTIR first (or stays, for the ops lowered directly).
+            stablehlo_to_ttir(module, inner)
             convert_module(inner, module.source)
-
-
-def _stablehlo_to_ttir(module: Module, inner: Operation) -> None:
-    """StableHLO ops of a CPU module (tt-mlir's CPU fallback hoists them as they are, and lowers them
-    through Linalg) become TTIR first, which the lowering then takes like any other."""
-    if not any(op.name.startswith("stablehlo.") for op in inner.walk()):
-        return
-    from ttopt.lowering.stablehlo_to_ttir import Lowering as StableHLOLowering
-
-    view = Module(inner, module.aliases, module.source)
-    low = StableHLOLowering(view)
-    for f in view.functions():
-        for region in f.regions:
-            for b in region.blocks:
-                low.convert_block(b)
 
 
 @register_pass

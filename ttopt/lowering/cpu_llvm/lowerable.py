@@ -38,8 +38,10 @@ DATA_MOVEMENT = frozenset({"typecast", "reshape", "permute", "transpose", "broad
                            "pad", "squeeze", "unsqueeze"})  # fmt: skip
 # HEAD's multi-op patterns of TTIRToLinalg.cpp / Reduction.cpp (rules in `_compound`).
 COMPOUND = frozenset({"softmax", "argmax", "linear", "layer_norm", "concatenate_heads"})
+# The StableHLO op the CPU fallback hoists that no TTIR op expresses (cpu_llvm/stablehlo_ops.py).
+DYNAMIC_UPDATE_SLICE = "stablehlo.dynamic_update_slice"
 OPS = frozenset(f"ttir.{n}" for n in UNARY | BINARY | COMPARE | LOGICAL | REDUCE | CREATION | DATA_MOVEMENT
-                | {"where", "matmul", "clamp_scalar", "clamp_tensor", "embedding", "cumsum"} | COMPOUND)  # fmt: skip
+                | {"where", "matmul", "clamp_scalar", "clamp_tensor", "embedding", "cumsum"} | COMPOUND) | {DYNAMIC_UPDATE_SLICE}  # fmt: skip
 
 
 def lowerable(op: Operation) -> bool:
@@ -59,7 +61,24 @@ def why_not(op: Operation) -> str | None:
             return f"expected ranked tensors of static shape, got {t.text}"
         if t.element_type.resolve().text not in ELEMENT_TYPES:
             return f"element type {t.element_type.resolve().text} is not f32, i32 or i1"
+    if op.name == DYNAMIC_UPDATE_SLICE:
+        return _dynamic_update_slice(op)
     return _attributes(op, op.name[len("ttir.") :])
+
+
+def _dynamic_update_slice(op: Operation) -> str | None:
+    """An operand, an update of its rank and element type that fits in it, and one scalar i32 start
+    index per dimension (the hoisting made them 32-bit)."""
+    if len(op.operands) < 2:
+        return "expected an operand, an update and start indices"
+    x, update, *starts = op.operands
+    if element(update) != element(x) or element(op.results[0]) != element(x) or shape(op.results[0]) != shape(x):
+        return "the operand, update and result differ in element type or shape"
+    if len(shape(update)) != len(shape(x)) or any(u > n for u, n in zip(shape(update), shape(x))):
+        return "the update does not fit in the operand"
+    if len(starts) != len(shape(x)) or any(shape(s) != () or element(s) != "i32" for s in starts):
+        return "expected one tensor<i32> start index per dimension"
+    return None
 
 
 def element(v: Any) -> str:
