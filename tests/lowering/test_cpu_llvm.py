@@ -426,6 +426,26 @@ def test_jaxlibs_mlir_verifies_the_lowered_module() -> None:
         assert m.operation.verify()
 
 
+@pytest.mark.oracle
+def test_jaxlibs_mlir_verifies_the_cpu_fallbacks_lowered_stablehlo() -> None:
+    """The host functions of the CPU fallback (a StableHLO einsum and dynamic_update_slice, as
+    cpu-hoist-non-lowerable-shlo-ops writes them) lowered to the LLVM dialect verify in real MLIR."""
+    jm = pytest.importorskip("jax._src.interpreters.mlir")
+    from jax._src.lib.mlir import ir
+
+    einsum = func([t((2, 3, 4)), t((2, 5, 4))], [
+        '%0 = "stablehlo.einsum"(%arg0, %arg1) {einsum_config = "bij,bkj->bki"} : (tensor<2x3x4xf32>, tensor<2x5x4xf32>) -> tensor<2x5x3xf32>',
+        "return %0 : tensor<2x5x3xf32>"], [t((2, 5, 3))])  # fmt: skip
+    dus = func([t((6, 4)), t((2, 4)), "tensor<i32>", "tensor<i32>"], [
+        "%0 = stablehlo.dynamic_update_slice %arg0, %arg1, %arg2, %arg3 : (tensor<6x4xf32>, tensor<2x4xf32>, tensor<i32>, tensor<i32>) -> tensor<6x4xf32>",
+        "return %0 : tensor<6x4xf32>"], [t((6, 4))]).replace("@f(", "@g(")  # fmt: skip
+    module = parse_module(lowered_text(einsum + "\n" + dus))
+    generic = print_module(Module(inner_module(module)), PrintOptions(generic=True))
+    assert "stablehlo." not in generic and "ttir." not in generic
+    m = ir.Module.parse(generic, context=jm.make_ir_context())
+    assert m.operation.verify()
+
+
 # ---- more ops of const-eval subgraphs (rotary tables, masks) ------------------------------------------
 @pytest.mark.parametrize("el", ["f32", "i32"])
 def test_arange_then_cos_like_a_rotary_table(el: str) -> None:

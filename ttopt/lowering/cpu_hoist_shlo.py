@@ -8,7 +8,7 @@ becomes a call of `@cpu_hoisted_stablehlo_<op>_<hash>`, whose definition holds t
 with cpu_hoist.py's machinery (32-bit types, `ttir.to_layout` around the call, a private
 declaration in the device module, one definition per hash). Without a device module it does
 nothing, as tt-mlir. The CPU module's StableHLO is lowered by `convert-cpu-module-to-llvm`
-(cpu_llvm/stablehlo_ops.py).
+(cpu_llvm/hoisted_stablehlo.py).
 """
 
 from __future__ import annotations

@@ -12,17 +12,33 @@ name, options and steps (createStableHLOToTTIRPipeline):
 | 7 | `convert-to-ttir` | the module has Shardy or collective ops: mesh, `mesh_shard`, TTIR collectives |
 | 7 | `convert-stablehlo-to-ttir` | always: the compute ops |
 | 8 | `cse` | always |
+| 9 | `ttcore-wrap-device-module` | `enable-cpu-fallback=true` |
+| 10 | `cpu-hoist-non-lowerable-shlo-ops` | `enable-cpu-fallback=true`: einsum and dynamic_update_slice to host functions |
+| 11 | `convert-stablehlo-to-ttir` | `enable-cpu-fallback=true`: again, in full, on the device module |
 
 tt-mlir's step 7 is one conversion (its Shardy patterns run with the StableHLO ones); ttopt runs
 its sharding conversion (`convert-to-ttir`, ttopt/sharding) and then the compute lowering, which is
 the same result in two passes. The sharding itself is the job of `stablehlo-pipeline`, run before
 this one as tt-mlir's frontends do: `--stablehlo-pipeline --stablehlo-to-ttir-pipeline`.
 
-tt-mlir's `enable-cpu-fallback` (default true there) wraps the program in a `ttcore.device_module`
-and hoists StableHLO ops TTIR cannot take into a CPU module, lowered from StableHLO. ttopt's CPU
-module holds TTIR only (hoisted const-eval and tagged ops, lowered from TTIR), so its default is
-false and `enable-cpu-fallback=true` is a usage error; the output is then tt-mlir's with the option
-false (not wrapped: the backend pipeline wraps it). `enable-aggressive-simplification` runs StableHLO's
+`enable-cpu-fallback=true` is tt-mlir's CPU fallback: step 7 is a partial conversion (an op it
+cannot take stays StableHLO, and so do the allow-listed `stablehlo.einsum` and
+`stablehlo.dynamic_update_slice`, for which tt-mlir has no pattern), the program is wrapped in a
+`ttcore.device_module`, the allow-listed ops move to `@cpu_hoisted_stablehlo_<op>_<hash>` functions
+of a `ttcore.cpu_module` (cpu_hoist_shlo.py), and the conversion runs again in full, so any other op
+left is the usual error at the op. The backend pipeline takes the wrapped program and lowers the
+host functions to LLVM (cpu_llvm/hoisted_stablehlo.py).
+
+ttopt's default is false (tt-mlir's is true): ttopt lowers `dynamic_update_slice` on the device
+(a `ttir.scatter`, or an in-place `ttir.update_cache` / `ttir.fill_cache` for a KV-cache write:
+stablehlo_ops/pad_slices.py, cache_writes.py), and the fallback hoists it to the host as tt-mlir
+does, so with true a JAX decode step (testdata/models/llama_decode.mlir: 4 cache writes) would copy
+every cache to the host and back per step, and the backend pipeline, which runs this pipeline with
+its defaults on StableHLO input, would do so too. (With true, the conformance suites do not regress:
+stablehlo-to-ttir passes one file more, ccl_ops_shardy.mlir, whose checks expect the wrapping.)
+With false, the output is tt-mlir's with the option false (not wrapped: the backend pipeline wraps
+it), and an einsum is an error at the op.
+`enable-aggressive-simplification` runs StableHLO's
 simplification upstream; ttopt lowers the program as written, so the step is reported as skipped
 (`--trace`, `--stats`) whatever the option says.
 """
@@ -115,7 +131,8 @@ class StableHLOToTTIRPipeline(PipelinePass):
     """StableHLO (after the sharding pipeline) to TTIR, with tt-mlir's option names and steps."""
 
     name = "stablehlo-to-ttir-pipeline"
-    summary = "StableHLO -> TTIR as tt-mlir: arith constants, tenstorrent.* composites, inlining, convert-stablehlo-to-ttir (sharding + compute), cse"
+    summary = ("StableHLO -> TTIR as tt-mlir: arith constants, tenstorrent.* composites, inlining, convert-stablehlo-to-ttir "
+               "(sharding + compute), cse; enable-cpu-fallback=true: einsum / dynamic_update_slice hoisted to a CPU module")  # fmt: skip
 
     enable_arith_to_stablehlo: bool = option(True, "Convert arith.constant to stablehlo.constant first")
     enable_composite_to_call: bool = option(True, "Composites without a TTIR op become calls of their decomposition (then inlined)")

@@ -129,7 +129,7 @@ SUMMARIES: dict[str, str] = {
     'sharding-constraint-to-reshard': 'Replace sdy.sharding_constraint with sdy.reshard',
     'stablehlo-legalize-composite-to-call': 'stablehlo.composite -> func.call @decomposition (the inliner then inlines it)',
     'stablehlo-pipeline': 'The 13-step StableHLO/Shardy pipeline: annotations, propagation, reshards, manual computation, local shapes',
-    'stablehlo-to-ttir-pipeline': 'StableHLO -> TTIR as tt-mlir: arith constants, tenstorrent.* composites, inlining, convert-stablehlo-to-ttir (sharding + compute), cse',
+    'stablehlo-to-ttir-pipeline': 'StableHLO -> TTIR as tt-mlir: arith constants, tenstorrent.* composites, inlining, convert-stablehlo-to-ttir (sharding + compute), cse; enable-cpu-fallback=true: einsum / dynamic_update_slice hoisted to a CPU module',
     'strip-debuginfo': 'Replace all locations with loc(unknown)',
     'tt-populate-argument-types': "Alias of apply-tt-argument-annotations (tt-mlir's name)",
     'ttcore-mark-functions-as-forward': 'Tag every public func.func without tt.function_type as tt.function_type = "forward_device"',

@@ -1,6 +1,7 @@
 """`convert-cpu-module-to-llvm` and `ttnn-common-to-runtime-pipeline`: every TTIR `func.func` of a
 `ttcore.cpu_module` becomes an `llvm.func` with MLIR's memref calling convention, as HEAD's
-`createSHLOAndTTIRToLLVMPipeline` leaves it, plus its `<name>_helper` wrapper (wrappers.py).
+`createSHLOAndTTIRToLLVMPipeline` leaves it, plus its `<name>_helper` wrapper (wrappers.py). The
+StableHLO the CPU fallback hoists becomes TTIR first (hoisted_stablehlo.py).
 
 Calling convention (func-to-llvm after bufferization, identity layouts): a tensor argument of rank R
 is `(allocated ptr, aligned ptr, offset i64, sizes i64 x R, strides i64 x R)`, any strides and
@@ -253,7 +254,7 @@ class ConvertCPUModuleToLLVM(Pass):
                "malloc'd contiguous results) plus HEAD's <name>_helper WrappedTensor wrappers")  # fmt: skip
 
     def run(self, module: Module, ctx: PassContext) -> None:
-        from ttopt.lowering.cpu_llvm.stablehlo_ops import stablehlo_to_ttir  # the StableHLO lowering: only when it runs
+        from ttopt.lowering.cpu_llvm.hoisted_stablehlo import stablehlo_to_ttir  # the StableHLO lowering: only when it runs
 
         for inner in list(cpu_modules(module)):
             # StableHLO the CPU fallback hoisted becomes TTIR first (or stays, for the ops lowered directly).

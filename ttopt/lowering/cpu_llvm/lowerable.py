@@ -3,7 +3,9 @@ hoisting pass asks `lowerable(op)` before it moves an op to the host, so an op t
 never an error of `convert-cpu-module-to-llvm`.
 
 The answer looks at the op's name, its operand and result types (ranked, static tensors of f32,
-32-bit integers or i1: what HEAD's CPU module holds) and the attributes the lowering reads.
+32-bit integers or i1: what HEAD's CPU module holds) and the attributes the lowering reads. One
+StableHLO op is among them: `stablehlo.dynamic_update_slice`, which the CPU fallback hoists and no
+TTIR op expresses (hoisted_stablehlo.py turns the fallback's other StableHLO into TTIR first).
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ DATA_MOVEMENT = frozenset({"typecast", "reshape", "permute", "transpose", "broad
                            "pad", "squeeze", "unsqueeze"})  # fmt: skip
 # HEAD's multi-op patterns of TTIRToLinalg.cpp / Reduction.cpp (rules in `_compound`).
 COMPOUND = frozenset({"softmax", "argmax", "linear", "layer_norm", "concatenate_heads"})
-# The StableHLO op the CPU fallback hoists that no TTIR op expresses (cpu_llvm/stablehlo_ops.py).
+# The StableHLO op the CPU fallback hoists that no TTIR op expresses (cpu_llvm/hoisted_stablehlo.py).
 DYNAMIC_UPDATE_SLICE = "stablehlo.dynamic_update_slice"
 OPS = frozenset(f"ttir.{n}" for n in UNARY | BINARY | COMPARE | LOGICAL | REDUCE | CREATION | DATA_MOVEMENT
                 | {"where", "matmul", "clamp_scalar", "clamp_tensor", "embedding", "cumsum"} | COMPOUND) | {DYNAMIC_UPDATE_SLICE}  # fmt: skip

@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import importlib
 from math import prod
 from typing import TYPE_CHECKING
 
@@ -20,6 +21,10 @@ from ttopt.ir.attributes import ArrayAttr, BoolAttr, IntegerAttr
 from ttopt.ir.module import Module
 from ttopt.ir.types import ScalarType, TensorType
 from ttopt.lowering.stablehlo_to_ttir import Lowering, Unsupported
+
+# The per-family lowerings register in the device conversion's table when its pass is looked up;
+# this module reaches the conversion directly, so it loads them itself.
+importlib.import_module("ttopt.lowering.stablehlo_ops")
 
 if TYPE_CHECKING:
     from ttopt.ir.operation import Operation
