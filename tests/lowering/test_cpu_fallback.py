@@ -163,3 +163,31 @@ def test_without_a_device_module_the_hoist_does_nothing() -> None:
 
     PassManager([CPUHoistNonLowerableSHLOOps()], PassContext()).run(module)
     assert print_module(module) == print_module(parse_module(text))
+
+
+def test_a_partial_conversion_drops_what_a_failed_lowering_emitted(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An op whose lowering emits ops and then gives up stays as it was, without those ops."""
+    from ttopt.lowering.stablehlo_to_ttir import HANDLERS, ConvertStablehloToTTIR, Unsupported
+
+    def gives_up(low: object, op: object) -> list:
+        low.emit("neg", [op.operands[0]], op.results[0].type)  # type: ignore[attr-defined]
+        raise Unsupported("not this form")
+
+    monkeypatch.setitem(HANDLERS, "stablehlo.cbrt", gives_up)
+    text = """module {
+  func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+    %0 = stablehlo.abs %arg0 : tensor<4xf32>
+    %1 = stablehlo.cbrt %0 : tensor<4xf32>
+    %2 = stablehlo.exponential %1 : tensor<4xf32>
+    return %2 : tensor<4xf32>
+  }
+}
+"""
+    module = parse_module(text, "t.mlir")
+    ctx = PassContext()
+    PassManager([ConvertStablehloToTTIR(enable_partial_conversion=True)], ctx).run(module)
+    printed = print_module(module)
+    assert '"ttir.abs"' in printed and "stablehlo.cbrt %0" in printed and '"ttir.exp"(%1)' in printed
+    assert "ttir.neg" not in printed and "ttir.neg" not in ctx.stats["convert-stablehlo-to-ttir"]
+    with pytest.raises(Diagnostic, match="failed to legalize operation 'stablehlo.cbrt' to TTIR: not this form"):
+        PassManager([ConvertStablehloToTTIR()], PassContext()).run(parse_module(text, "t.mlir"))

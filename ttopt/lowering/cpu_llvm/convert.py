@@ -107,7 +107,7 @@ def check(func: Operation, source: SourceFile | None) -> None:
     ft = cast(FunctionType, cast(TypeAttr, func.properties["function_type"]).type)
     for t in [*ft.inputs, *ft.results]:
         if _tensor(t) is None:
-            raise CPULoweringError(f"'func.func' op {t.text} is not a static tensor of f32, i32 or i1: the LLVM lowering "
+            raise CPULoweringError(f"'func.func' op {t.text} is not a static tensor of f32, bf16, i32 or i1: the LLVM lowering "
                                    "takes no other argument or result", op_position(source, func))  # fmt: skip
     if not func.regions:
         return

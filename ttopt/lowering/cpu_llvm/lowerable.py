@@ -20,8 +20,10 @@ if TYPE_CHECKING:
     from ttopt.ir.operation import Operation
 
 # Element types of a CPU-module tensor: HEAD computes in f32 and signless 32-bit integers, and
-# narrows booleans back to i1.
-ELEMENT_TYPES = frozenset({"f32", "i32", "i1"})
+# narrows booleans back to i1. bf16 reaches a host function only as a StableHLO convert's result
+# or operand (a CPU-fallback function, lowered by HEAD through Linalg): typecasts only (`BF16_RULE`).
+ELEMENT_TYPES = frozenset({"f32", "i32", "i1", "bf16"})
+BF16_RULE = "bf16 is lowered by a typecast to or from f32 only (the host computes in f32)"
 FLOAT_UNARY = frozenset({"neg", "abs", "exp", "log", "sqrt", "rsqrt", "reciprocal", "relu", "sigmoid", "tanh", "floor", "ceil",
                          "sin", "cos", "tan", "sign", "erf", "erfc", "expm1", "log1p", "silu", "gelu", "relu6", "leaky_relu",
                          "hardsigmoid", "mish", "cbrt", "atan", "asin", "acos", "asinh", "isfinite"})  # fmt: skip
@@ -62,7 +64,11 @@ def why_not(op: Operation) -> str | None:
         if not isinstance(t, TensorType) or t.shape is None or any(d is None for d in t.shape):
             return f"expected ranked tensors of static shape, got {t.text}"
         if t.element_type.resolve().text not in ELEMENT_TYPES:
-            return f"element type {t.element_type.resolve().text} is not f32, i32 or i1"
+            return f"element type {t.element_type.resolve().text} is not f32, bf16, i32 or i1"
+    if any(element(v) == "bf16" for v in [*op.operands, *op.results]):
+        kinds = {element(v) for v in [*op.operands, *op.results]}
+        if op.name != "ttir.typecast" or not kinds <= {"f32", "bf16"}:
+            return BF16_RULE
     if op.name == DYNAMIC_UPDATE_SLICE:
         return _dynamic_update_slice(op)
     return _attributes(op, op.name[len("ttir.") :])
