@@ -4,7 +4,9 @@ Ops are written in generic form with upstream tt-mlir's property spellings and w
 operands. Elementwise ops map one to one; a `reduce` with one add/max/min/multiply/and/or body
 becomes sum/max/min/prod/reduce_and/reduce_or (its init folded in unless it is the identity);
 `broadcast_in_dim` becomes [permute +] reshape + `ttir.broadcast` (repeat factors per dim). Any other
-StableHLO or CHLO op is a diagnostic at its position, never left behind silently. The op families
+StableHLO or CHLO op is a diagnostic at its position, never left behind silently, unless
+`enable-partial-conversion` (tt-mlir's, for the CPU fallback of `stablehlo-to-ttir-pipeline`) leaves
+it, and the fallback's allow-listed ops, as they are. The op families
 in `stablehlo_ops/` (convolution, dot_general, gather/scatter, reduce_window, pad and slices, ...) register their
 own lowerings.
 """
@@ -378,7 +380,7 @@ class Lowering:
                 if self.partial and op.name in CPU_FALLBACK_OPS:
                     out.append(op)  # tt-mlir has no pattern for them: left for the CPU fallback's hoist
                     continue
-                emitted, counts = len(out), dict(self.counts)
+                emitted, counts = (len(out), dict(self.counts)) if self.partial else (0, self.counts)  # a rollback's state
                 try:
                     new = self.lower(op)
                 except Unsupported as e:
