@@ -12,7 +12,7 @@ test/ttmlir/Dialect/TTNN/{set_compute_kernel_config,kv_cache_conversion,weight_c
 Transforms/Workarounds}), `ttir-fusing` (test/ttmlir/Dialect/TTIR/fusing) and `ttir-canonicalize`
 (test/ttmlir/Dialect/TTIR/canonicalize: tt-mlir's TTIR folders and canonicalization patterns),
 `ttir-transforms` (test/ttmlir/Dialect/TTIR/{Transforms,propagate_weight_dtype,flatten_sliding_window.mlir}:
-the RUN lines of the standalone TTIR transforms ttopt has), `ttir-verifiers` and `ttnn-verifiers`
+the RUN lines of the standalone TTIR transforms ttopt has, the CPU fallback's StableHLO hoist among them), `ttir-verifiers` and `ttnn-verifiers`
 (the files under test/ttmlir/Dialect/TTIR and TTNN whose RUN line is `not ttmlir-opt %s`: invalid ops
 the dialect's verifier must reject with its own message). In every suite but stablehlo-to-ttir, `%system_desc_path%` (the system desc
 tt-mlir's lit config queries from the machine's device) stands for ttopt's n150 preset outside
@@ -110,7 +110,8 @@ TTNN_TRANSFORMS = frozenset({"ttnn-set-compute-kernel-config", "ttnn-workaround"
 TTIR_TRANSFORMS = frozenset({"ttir-erase-inverse-ops", "ttir-explicate-tms", "ttir-flatten-sliding-window",
                              "ttir-propagate-weight-dtype", "ttir-fold-full-to-scalar",
                              "ttir-consolidate-static-cache-updates", "ttir-infer-kv-cache-argument-types",
-                             "ttir-quant-dequant-conversion", "ttir-implicit-broadcast-fold"})  # fmt: skip
+                             "ttir-quant-dequant-conversion", "ttir-implicit-broadcast-fold",
+                             "cpu-hoist-non-lowerable-shlo-ops"})  # fmt: skip
 BACKEND_OUTSIDE = {
     "ttnn-common-to-emitc-pipeline": "tt-mlir's TTNN -> EmitC (C++) lowering (not in ttopt)",
     "ttnn-common-to-emitpy-pipeline": "tt-mlir's TTNN -> EmitPy lowering (not in ttopt)",

@@ -1,12 +1,15 @@
 // RUN: ttopt opt %s --split-input-file --stablehlo-to-ttir-pipeline | FileCheck %s
 // RUN: not ttopt opt %s -split-input-file --pass-pipeline='builtin.module(stablehlo-to-ttir-pipeline{enable-composite-to-call=false enable-arith-to-stablehlo=true})' 2>&1 | FileCheck %s --check-prefix=NOCALL
-// RUN: not ttopt opt %s --stablehlo-to-ttir-pipeline="enable-cpu-fallback=true" 2>&1 | FileCheck %s --check-prefix=FALLBACK
+// RUN: ttopt opt %s -split-input-file --stablehlo-to-ttir-pipeline="enable-cpu-fallback=true" | FileCheck %s --check-prefix=FALLBACK
 // RUN: not ttopt opt %s --stablehlo-to-ttir-pipeline="enable-nothing=true" 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 
 // tt-mlir's stablehlo-to-ttir-pipeline: arith constants, tenstorrent.* composites to their TTIR op,
 // other composites inlined from their decomposition, the compute lowering, then cse.
 
-// FALLBACK: Error: stablehlo-to-ttir-pipeline: enable-cpu-fallback=true is not supported: ttopt has no CPU fallback module
+// With the CPU fallback (testdata/lowering/cpu_fallback.mlir), each program is in a device module.
+// FALLBACK: ttcore.device_module {
+// FALLBACK-NEXT: builtin.module {
+// FALLBACK-NEXT: func.func @gelu_and_other
 // UNKNOWN: pass 'stablehlo-to-ttir-pipeline' has no option 'enable-nothing' (options: enable-arith-to-stablehlo, enable-composite-to-call, enable-aggressive-simplification, enable-cpu-fallback)
 
 // CHECK-LABEL: func.func @gelu_and_other

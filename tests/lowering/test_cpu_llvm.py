@@ -354,10 +354,32 @@ def test_an_op_without_lowering_is_an_error_at_the_op_and_nothing_changes() -> N
     assert "Traceback" not in r.output
 
 
-def test_a_bf16_argument_is_an_error_at_the_function() -> None:
-    text = in_cpu_module(func([t((2,), "bf16")], ["return %arg0 : tensor<2xbf16>"], [t((2,), "bf16")]))
+def test_an_f16_argument_is_an_error_at_the_function() -> None:
+    text = in_cpu_module(func([t((2,), "f16")], ["return %arg0 : tensor<2xf16>"], [t((2,), "f16")]))
     r = run_opt(["--convert-cpu-module-to-llvm", "-"], text.encode())
-    assert r.exit_code == 1 and "error: 'func.func' op tensor<2xbf16> is not a static tensor of f32, i32 or i1" in r.output, r.output
+    assert r.exit_code == 1 and "error: 'func.func' op tensor<2xf16> is not a static tensor of f32, bf16, i32 or i1" in r.output, r.output
+
+
+def test_bf16_converts_to_and_from_f32_rounding_to_nearest_even() -> None:
+    """A CPU-fallback function may convert to or from bf16 (HEAD's snippet
+    ttir/stablehlo_convert_cpu_hoisted.mlir): fptrunc / fpext, bf16 held in 2 bytes."""
+    pytest.importorskip("ml_dtypes")
+    body = ['%0 = "ttir.typecast"(%arg0) : (tensor<3x5xf32>) -> tensor<3x5xbf16>',
+            '%1 = "ttir.typecast"(%arg1) : (tensor<4xbf16>) -> tensor<4xf32>',
+            "return %0, %1 : tensor<3x5xbf16>, tensor<4xf32>"]  # fmt: skip
+    x = f32(3, 5)
+    x[0, :3] = [1.00390625, 1.01171875, -3.4e38]  # ties to even (down and up), and a value that overflows bf16
+    y = np.array([1.5, -2.25, 3.0e38, 0.0], np.float32).astype(np.dtype("bfloat16"))
+    got = same_numbers(func([t((3, 5)), t((4,), "bf16")], body, [t((3, 5), "bf16"), t((4,))]), [strided(x), y])
+    assert got[0][0, 0] == 1.0 and got[0][0, 1] == 1.015625 and np.isinf(got[0][0, 2])
+    text = lowered_text(func([t((3, 5)), t((4,), "bf16")], body, [t((3, 5), "bf16"), t((4,))]))
+    assert '"llvm.fptrunc"' in text and '"llvm.fpext"' in text and "elem_type = bf16" in text
+
+
+def test_bf16_arithmetic_stays_off_the_host() -> None:
+    op = parse_module("module {\n" + one_op("ttir.add", [t((2,), "bf16")] * 2, t((2,), "bf16")) + "\n}\n").functions()[0]
+    add = op.regions[0].blocks[0].ops[0]
+    assert why_not(add) == "bf16 is lowered by a typecast to or from f32 only (the host computes in f32)"
 
 
 # ---- lowerable ----------------------------------------------------------------------------------------
@@ -424,6 +446,29 @@ def test_jaxlibs_mlir_verifies_the_lowered_module() -> None:
     for inner in (text[start:end], generic):
         m = ir.Module.parse(inner, context=jm.make_ir_context())
         assert m.operation.verify()
+
+
+@pytest.mark.oracle
+def test_jaxlibs_mlir_verifies_the_cpu_fallbacks_lowered_stablehlo() -> None:
+    """The host functions of the CPU fallback (a StableHLO einsum and dynamic_update_slice, as
+    cpu-hoist-non-lowerable-shlo-ops writes them, and a convert to bf16) lowered to the LLVM
+    dialect verify in real MLIR."""
+    jm = pytest.importorskip("jax._src.interpreters.mlir")
+    from jax._src.lib.mlir import ir
+
+    einsum = func([t((2, 3, 4)), t((2, 5, 4))], [
+        '%0 = "stablehlo.einsum"(%arg0, %arg1) {einsum_config = "bij,bkj->bki"} : (tensor<2x3x4xf32>, tensor<2x5x4xf32>) -> tensor<2x5x3xf32>',
+        "return %0 : tensor<2x5x3xf32>"], [t((2, 5, 3))])  # fmt: skip
+    dus = func([t((6, 4)), t((2, 4)), "tensor<i32>", "tensor<i32>"], [
+        "%0 = stablehlo.dynamic_update_slice %arg0, %arg1, %arg2, %arg3 : (tensor<6x4xf32>, tensor<2x4xf32>, tensor<i32>, tensor<i32>) -> tensor<6x4xf32>",
+        "return %0 : tensor<6x4xf32>"], [t((6, 4))]).replace("@f(", "@g(")  # fmt: skip
+    convert = func([t((4, 4))], ["%0 = stablehlo.convert %arg0 : (tensor<4x4xf32>) -> tensor<4x4xbf16>", "return %0 : tensor<4x4xbf16>"],
+                   [t((4, 4), "bf16")]).replace("@f(", "@h(")  # HEAD's snippet ttir/stablehlo_convert_cpu_hoisted.mlir
+    module = parse_module(lowered_text(einsum + "\n" + dus + "\n" + convert))
+    generic = print_module(Module(inner_module(module)), PrintOptions(generic=True))
+    assert "stablehlo." not in generic and "ttir." not in generic
+    m = ir.Module.parse(generic, context=jm.make_ir_context())
+    assert m.operation.verify()
 
 
 # ---- more ops of const-eval subgraphs (rotary tables, masks) ------------------------------------------

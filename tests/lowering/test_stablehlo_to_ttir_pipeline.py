@@ -58,6 +58,9 @@ def test_steps_run_in_tt_mlirs_order() -> None:
         (7, "convert-to-ttir", "skipped (no Shardy or collective ops)"),
         (7, "convert-stablehlo-to-ttir", "ran"),
         (8, "cse", "ran"),
+        (9, "ttcore-wrap-device-module", "skipped (enable-cpu-fallback=false)"),
+        (10, "cpu-hoist-non-lowerable-shlo-ops", "skipped (enable-cpu-fallback=false)"),
+        (11, "convert-stablehlo-to-ttir", "skipped (enable-cpu-fallback=false)"),
     ]
     assert '"ttir.neg"(%arg0)' in text and '"ttir.constant"' in text
     assert "stablehlo." not in text and "arith." not in text and "@neg" not in text
@@ -75,10 +78,15 @@ def test_options_switch_their_steps() -> None:
     assert steps[1] == (2, "stablehlo-aggressive-simplification", "skipped (enable-aggressive-simplification=false)")
 
 
-def test_cpu_fallback_is_a_usage_error_naming_the_option() -> None:
-    StableHLOToTTIRPipeline().validate()
-    with pytest.raises(ValueError, match="enable-cpu-fallback=true is not supported"):
-        StableHLOToTTIRPipeline.from_options({"enable-cpu-fallback": True}).validate()
+def test_cpu_fallback_wraps_the_program_and_runs_tt_mlirs_steps() -> None:
+    """Off by default (the module doc says why); on, the program is wrapped in a device module,
+    with nothing hoisted when no allow-listed op is left."""
+    assert StableHLOToTTIRPipeline().enable_cpu_fallback is False
+    text, stats = _run(PLAIN, **{"enable-cpu-fallback": True})
+    assert _steps(stats)[-4:] == [(8, "cse", "ran"), (9, "ttcore-wrap-device-module", "ran"),
+                                  (10, "cpu-hoist-non-lowerable-shlo-ops", "ran"), (11, "convert-stablehlo-to-ttir", "ran")]  # fmt: skip
+    assert text.startswith("module {\n  ttcore.device_module {\n    builtin.module {") and "ttcore.cpu_module" not in text
+    assert '"ttir.neg"(%arg0)' in text
 
 
 def test_complex_arithmetic_is_a_diagnostic_at_the_op() -> None:

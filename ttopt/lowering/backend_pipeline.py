@@ -292,7 +292,9 @@ class TTIRToTTNNBackendPipeline(PipelinePass):
         """ttir-fusing, convert-ttir-to-ttnn, ttnn-fusing, ttnn-optimizer, const-eval, ttnn-deallocate."""
         self._check_mesh(module)
         n = 1
-        if any(op.name.startswith(("stablehlo.", "chlo.")) for op in module.walk()):
+        # The device program's StableHLO only: the CPU fallback's host functions hold StableHLO
+        # that convert-cpu-module-to-llvm lowers.
+        if any(op.name.startswith(("stablehlo.", "chlo.")) for f in module.functions() for op in f.walk()):
             yield PipelineStep(0, "stablehlo-to-ttir-pipeline", _new("stablehlo-to-ttir-pipeline"))
         # Every public function without a type is a forward device function from here on (tt-mlir's first step).
         yield PipelineStep(n, "ttcore-mark-functions-as-forward", _new("ttcore-mark-functions-as-forward"))

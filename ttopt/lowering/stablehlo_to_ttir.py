@@ -4,7 +4,9 @@ Ops are written in generic form with upstream tt-mlir's property spellings and w
 operands. Elementwise ops map one to one; a `reduce` with one add/max/min/multiply/and/or body
 becomes sum/max/min/prod/reduce_and/reduce_or (its init folded in unless it is the identity);
 `broadcast_in_dim` becomes [permute +] reshape + `ttir.broadcast` (repeat factors per dim). Any other
-StableHLO or CHLO op is a diagnostic at its position, never left behind silently. The op families
+StableHLO or CHLO op is a diagnostic at its position, never left behind silently, unless
+`enable-partial-conversion` (tt-mlir's, for the CPU fallback of `stablehlo-to-ttir-pipeline`) leaves
+it, and the fallback's allow-listed ops, as they are. The op families
 in `stablehlo_ops/` (convolution, dot_general, gather/scatter, reduce_window, pad and slices, ...) register their
 own lowerings.
 """
@@ -22,9 +24,10 @@ from ttopt.ir.operation import Operation
 from ttopt.ir.properties import props
 from ttopt.ir.types import ScalarType, TensorType
 from ttopt.ir.values import OpResult
+from ttopt.lowering.cpu_hoist_shlo import CPU_FALLBACK_OPS
 from ttopt.lowering.dense_values import DenseValueError, flat_values, nested_text, splat_value, wrap_int
 from ttopt.lowering.stablehlo_handlers import HANDLERS, Unsupported, lowers
-from ttopt.passes.base import Pass
+from ttopt.passes.base import Pass, option
 from ttopt.passes.registry import register_pass
 from ttopt.sharding.diagnostics import where
 from ttopt.sharding.ir_views import StaticTensorType, static_tensor
@@ -110,6 +113,9 @@ class Lowering:
     """Rewrites one module's StableHLO compute ops; `counts` are the TTIR ops it created."""
 
     module: Module
+    # MLIR's partial conversion (tt-mlir's enable-partial-conversion): an op the conversion cannot
+    # take stays as it is instead of being an error, and so do the CPU fallback's allow-listed ops.
+    partial: bool = False
 
     def __post_init__(self) -> None:
         self.counts: dict[str, int] = {}
@@ -371,10 +377,24 @@ class Lowering:
                 if op.parent is not block:
                     continue  # erased by the lowering of an earlier op that absorbed it
                 self.anchor = op
+                if self.partial and op.name in CPU_FALLBACK_OPS:
+                    out.append(op)  # tt-mlir has no pattern for them: left for the CPU fallback's hoist
+                    continue
+                emitted, counts = (len(out), dict(self.counts)) if self.partial else (0, self.counts)  # a rollback's state
                 try:
                     new = self.lower(op)
                 except Unsupported as e:
-                    raise self.fail(op, str(e)) from None
+                    if not self.partial:
+                        raise self.fail(op, str(e)) from None
+                    # A partial conversion leaves the op as it was (its region too): what its lowering
+                    # emitted before it gave up goes.
+                    for dropped in out[emitted:]:
+                        dropped.drop_all_references()
+                        dropped.parent = None
+                    del out[emitted:]
+                    self.counts = counts
+                    out.append(op)
+                    continue
                 if new is None:
                     out.append(op)
                     for region in op.regions:
@@ -399,8 +419,10 @@ class ConvertStablehloToTTIR(Pass):
     name = PASS
     summary = "StableHLO/CHLO compute ops -> TTIR (elementwise, matmul/dot_general, conv2d, reductions, data movement)"
 
+    enable_partial_conversion: bool = option(False, "Leave the ops the conversion cannot take (and the CPU fallback's allow-listed ops) as they are instead of failing (tt-mlir's partial conversion, for enable-cpu-fallback)")
+
     def run(self, module: Module, ctx: PassContext) -> None:
-        low = Lowering(module)
+        low = Lowering(module, partial=self.enable_partial_conversion)
         for f in module.functions():
             for region in f.regions:
                 for b in region.blocks:

@@ -12,17 +12,33 @@ name, options and steps (createStableHLOToTTIRPipeline):
 | 7 | `convert-to-ttir` | the module has Shardy or collective ops: mesh, `mesh_shard`, TTIR collectives |
 | 7 | `convert-stablehlo-to-ttir` | always: the compute ops |
 | 8 | `cse` | always |
+| 9 | `ttcore-wrap-device-module` | `enable-cpu-fallback=true` |
+| 10 | `cpu-hoist-non-lowerable-shlo-ops` | `enable-cpu-fallback=true`: einsum and dynamic_update_slice to host functions |
+| 11 | `convert-stablehlo-to-ttir` | `enable-cpu-fallback=true`: again, in full, on the device module |
 
 tt-mlir's step 7 is one conversion (its Shardy patterns run with the StableHLO ones); ttopt runs
 its sharding conversion (`convert-to-ttir`, ttopt/sharding) and then the compute lowering, which is
 the same result in two passes. The sharding itself is the job of `stablehlo-pipeline`, run before
 this one as tt-mlir's frontends do: `--stablehlo-pipeline --stablehlo-to-ttir-pipeline`.
 
-tt-mlir's `enable-cpu-fallback` (default true there) wraps the program in a `ttcore.device_module`
-and hoists StableHLO ops TTIR cannot take into a CPU module, lowered from StableHLO. ttopt's CPU
-module holds TTIR only (hoisted const-eval and tagged ops, lowered from TTIR), so its default is
-false and `enable-cpu-fallback=true` is a usage error; the output is then tt-mlir's with the option
-false (not wrapped: the backend pipeline wraps it). `enable-aggressive-simplification` runs StableHLO's
+`enable-cpu-fallback=true` is tt-mlir's CPU fallback: step 7 is a partial conversion (an op it
+cannot take stays StableHLO, and so do the allow-listed `stablehlo.einsum` and
+`stablehlo.dynamic_update_slice`, for which tt-mlir has no pattern), the program is wrapped in a
+`ttcore.device_module`, the allow-listed ops move to `@cpu_hoisted_stablehlo_<op>_<hash>` functions
+of a `ttcore.cpu_module` (cpu_hoist_shlo.py), and the conversion runs again in full, so any other op
+left is the usual error at the op. The backend pipeline takes the wrapped program and lowers the
+host functions to LLVM (cpu_llvm/hoisted_stablehlo.py).
+
+ttopt's default is false (tt-mlir's is true): ttopt lowers `dynamic_update_slice` on the device
+(a `ttir.scatter`, or an in-place `ttir.update_cache` / `ttir.fill_cache` for a KV-cache write:
+stablehlo_ops/pad_slices.py, cache_writes.py), and the fallback hoists it to the host as tt-mlir
+does, so with true a JAX decode step (testdata/models/llama_decode.mlir: 4 cache writes) would copy
+every cache to the host and back per step, and the backend pipeline, which runs this pipeline with
+its defaults on StableHLO input, would do so too. (With true, the conformance suites do not regress:
+stablehlo-to-ttir passes one file more, ccl_ops_shardy.mlir, whose checks expect the wrapping.)
+With false, the output is tt-mlir's with the option false (not wrapped: the backend pipeline wraps
+it), and an einsum is an error at the op.
+`enable-aggressive-simplification` runs StableHLO's
 simplification upstream; ttopt lowers the program as written, so the step is reported as skipped
 (`--trace`, `--stats`) whatever the option says.
 """
@@ -115,18 +131,13 @@ class StableHLOToTTIRPipeline(PipelinePass):
     """StableHLO (after the sharding pipeline) to TTIR, with tt-mlir's option names and steps."""
 
     name = "stablehlo-to-ttir-pipeline"
-    summary = "StableHLO -> TTIR as tt-mlir: arith constants, tenstorrent.* composites, inlining, convert-stablehlo-to-ttir (sharding + compute), cse"
+    summary = ("StableHLO -> TTIR as tt-mlir: arith constants, tenstorrent.* composites, inlining, convert-stablehlo-to-ttir "
+               "(sharding + compute), cse; enable-cpu-fallback=true: einsum / dynamic_update_slice hoisted to a CPU module")  # fmt: skip
 
     enable_arith_to_stablehlo: bool = option(True, "Convert arith.constant to stablehlo.constant first")
     enable_composite_to_call: bool = option(True, "Composites without a TTIR op become calls of their decomposition (then inlined)")
     enable_aggressive_simplification: bool = option(True, "tt-mlir runs StableHLO's aggressive simplification; ttopt lowers the program as written (the step is reported skipped)")
-    enable_cpu_fallback: bool = option(False, "tt-mlir hoists StableHLO ops TTIR cannot take to a CPU module; ttopt's CPU module takes TTIR only: only false is accepted")
-
-    def validate(self) -> None:
-        """`enable-cpu-fallback=true` asks for a CPU module ttopt cannot build (usage error)."""
-        if self.enable_cpu_fallback:
-            raise ValueError("enable-cpu-fallback=true is not supported: ttopt has no CPU fallback module "
-                             "(ops TTIR cannot take are errors at the op)")  # fmt: skip
+    enable_cpu_fallback: bool = option(False, "Partial conversion, ttcore-wrap-device-module, the allow-listed StableHLO ops (dynamic_update_slice, einsum) hoisted to a ttcore.cpu_module, then the full conversion (tt-mlir's default is true; see the module doc)")
 
     def steps(self, module: Module) -> Iterator[PipelineStep]:
         """The steps of tt-mlir's createStableHLOToTTIRPipeline, in its order. One walk finds what
@@ -167,5 +178,12 @@ class StableHLOToTTIRPipeline(PipelinePass):
             yield PipelineStep(7, "convert-to-ttir", _new("convert-to-ttir"))
         else:
             yield PipelineStep(7, "convert-to-ttir", skipped="no Shardy or collective ops")
-        yield PipelineStep(7, "convert-stablehlo-to-ttir", _new("convert-stablehlo-to-ttir"))
+        fallback = self.enable_cpu_fallback
+        yield PipelineStep(7, "convert-stablehlo-to-ttir", _new("convert-stablehlo-to-ttir", **{"enable-partial-conversion": fallback}))
         yield PipelineStep(8, "cse", _new("cse"))
+        off = "" if fallback else "enable-cpu-fallback=false"
+        yield PipelineStep(9, "ttcore-wrap-device-module", _new("ttcore-wrap-device-module") if fallback else None, off)
+        yield PipelineStep(10, "cpu-hoist-non-lowerable-shlo-ops", _new("cpu-hoist-non-lowerable-shlo-ops") if fallback else None, off)
+        # Again, in full: any op neither converted nor hoisted is an error at the op (the host
+        # functions are not the conversion's: it reads the device module's functions only).
+        yield PipelineStep(11, "convert-stablehlo-to-ttir", _new("convert-stablehlo-to-ttir") if fallback else None, off)

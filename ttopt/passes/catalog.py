@@ -28,6 +28,7 @@ MODULES: dict[str, str] = {
     'convert-ttir-to-ttnn': 'ttopt.lowering.ttir_to_ttnn',
     'cpu-hoist-const-eval': 'ttopt.lowering.cpu_hoist',
     'cpu-hoist-manually-tagged': 'ttopt.lowering.cpu_hoist',
+    'cpu-hoist-non-lowerable-shlo-ops': 'ttopt.lowering.cpu_hoist_shlo',
     'cse': 'ttopt.passes.cse',
     'inliner': 'ttopt.sharding.inliner',
     'insert-explicit-reshards': 'ttopt.sharding.explicit_reshards',
@@ -117,6 +118,7 @@ SUMMARIES: dict[str, str] = {
     'convert-ttir-to-ttnn': "TTIR ops to TTNN ops; every tensor gets a tiled DRAM-interleaved ttnn_layout, input arguments a row-major one (ttir-to-ttnn-backend-pipeline's conversion)",
     'cpu-hoist-const-eval': 'Move the ops of each const-eval function (but returned constants, collectives and ops the CPU lowering cannot take) into @cpu_hoisted_const_eval_<hash> functions of a ttcore.cpu_module, called in 32-bit types',
     'cpu-hoist-manually-tagged': 'Move each op tagged ttir.should_hoist into its own @cpu_hoisted_<op>_<hash> function of a ttcore.cpu_module',
+    'cpu-hoist-non-lowerable-shlo-ops': 'Move each stablehlo.dynamic_update_slice / stablehlo.einsum of the device module into its own @cpu_hoisted_stablehlo_<op>_<hash> function of a ttcore.cpu_module (after ttcore-wrap-device-module)',
     'cse': 'Common subexpression elimination of side-effect-free ops without regions',
     'inliner': 'Inline func.call of private functions and drop private functions left without uses',
     'insert-explicit-reshards': "Insert sdy.reshard / sdy.all_reduce so every op's shardings are compatible",
@@ -127,7 +129,7 @@ SUMMARIES: dict[str, str] = {
     'sharding-constraint-to-reshard': 'Replace sdy.sharding_constraint with sdy.reshard',
     'stablehlo-legalize-composite-to-call': 'stablehlo.composite -> func.call @decomposition (the inliner then inlines it)',
     'stablehlo-pipeline': 'The 13-step StableHLO/Shardy pipeline: annotations, propagation, reshards, manual computation, local shapes',
-    'stablehlo-to-ttir-pipeline': 'StableHLO -> TTIR as tt-mlir: arith constants, tenstorrent.* composites, inlining, convert-stablehlo-to-ttir (sharding + compute), cse',
+    'stablehlo-to-ttir-pipeline': 'StableHLO -> TTIR as tt-mlir: arith constants, tenstorrent.* composites, inlining, convert-stablehlo-to-ttir (sharding + compute), cse; enable-cpu-fallback=true: einsum / dynamic_update_slice hoisted to a CPU module',
     'strip-debuginfo': 'Replace all locations with loc(unknown)',
     'tt-populate-argument-types': "Alias of apply-tt-argument-annotations (tt-mlir's name)",
     'ttcore-mark-functions-as-forward': 'Tag every public func.func without tt.function_type as tt.function_type = "forward_device"',
@@ -210,7 +212,9 @@ OPTIONS: dict[str, tuple[OptionSpec, ...]] = {
     ),
     'convert-arith-to-stablehlo': (),
     'convert-cpu-module-to-llvm': (),
-    'convert-stablehlo-to-ttir': (),
+    'convert-stablehlo-to-ttir': (
+        OptionSpec('enable-partial-conversion', 'enable_partial_conversion', bool, False, "Leave the ops the conversion cannot take (and the CPU fallback's allow-listed ops) as they are instead of failing (tt-mlir's partial conversion, for enable-cpu-fallback)", None, False, False),
+    ),
     'convert-to-ttir': (
         OptionSpec('lower-compute', 'lower_compute', bool, False, 'Then lower the StableHLO compute ops to TTIR (convert-stablehlo-to-ttir)', None, False, False),
     ),
@@ -223,6 +227,7 @@ OPTIONS: dict[str, tuple[OptionSpec, ...]] = {
     ),
     'cpu-hoist-const-eval': (),
     'cpu-hoist-manually-tagged': (),
+    'cpu-hoist-non-lowerable-shlo-ops': (),
     'cse': (),
     'inliner': (),
     'insert-explicit-reshards': (
@@ -257,7 +262,7 @@ OPTIONS: dict[str, tuple[OptionSpec, ...]] = {
         OptionSpec('enable-arith-to-stablehlo', 'enable_arith_to_stablehlo', bool, True, 'Convert arith.constant to stablehlo.constant first', None, False, False),
         OptionSpec('enable-composite-to-call', 'enable_composite_to_call', bool, True, 'Composites without a TTIR op become calls of their decomposition (then inlined)', None, False, False),
         OptionSpec('enable-aggressive-simplification', 'enable_aggressive_simplification', bool, True, "tt-mlir runs StableHLO's aggressive simplification; ttopt lowers the program as written (the step is reported skipped)", None, False, False),
-        OptionSpec('enable-cpu-fallback', 'enable_cpu_fallback', bool, False, "tt-mlir hoists StableHLO ops TTIR cannot take to a CPU module; ttopt's CPU module takes TTIR only: only false is accepted", None, False, False),
+        OptionSpec('enable-cpu-fallback', 'enable_cpu_fallback', bool, False, "Partial conversion, ttcore-wrap-device-module, the allow-listed StableHLO ops (dynamic_update_slice, einsum) hoisted to a ttcore.cpu_module, then the full conversion (tt-mlir's default is true; see the module doc)", None, False, False),
     ),
     'strip-debuginfo': (),
     'tt-populate-argument-types': (

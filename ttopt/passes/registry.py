@@ -40,6 +40,7 @@ PASS_MODULES = (
     "ttopt.lowering.const_eval",
     "ttopt.lowering.device_module",
     "ttopt.lowering.cpu_hoist",
+    "ttopt.lowering.cpu_hoist_shlo",
     "ttopt.lowering.trace",
     "ttopt.lowering.kv_cache_dtype",
     "ttopt.lowering.weight_dtype",

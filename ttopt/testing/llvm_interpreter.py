@@ -19,13 +19,34 @@ import numpy as np
 from ttopt.dialects.llvm import short_type, split_top
 from ttopt.ir.attributes import DenseElementsAttr, FloatAttr, IntegerAttr, TypeAttr
 from ttopt.ir.types import TensorType
-from ttopt.testing.ttir_interpreter import dense
+from ttopt.testing.ttir_interpreter import _BF16, dense
 
 if TYPE_CHECKING:
     from ttopt.ir.operation import Block, Operation
 
-SCALARS = {"f32": ("<f", 4), "i32": ("<i", 4), "i64": ("<q", 8), "i8": ("<b", 1), "i1": ("<B", 1), "ptr": ("<Q", 8)}
+# bf16 is held as its 16 bits in memory and as an np.float32 of bf16 precision in registers.
+SCALARS = {"f32": ("<f", 4), "i32": ("<i", 4), "i64": ("<q", 8), "i8": ("<b", 1), "i1": ("<B", 1), "ptr": ("<Q", 8), "bf16": ("<H", 2)}
 DTYPE_ELEMENT = {np.dtype(np.float32): "f32", np.dtype(np.int32): "i32", np.dtype(np.bool_): "i1"}
+if _BF16 is not np.float32:  # ml_dtypes' bfloat16 (the TTIR interpreter's bf16 when installed)
+    DTYPE_ELEMENT[np.dtype(_BF16)] = "bf16"
+
+
+def _bf16_bits(x: Any) -> int:
+    """The upper 16 bits of an f32 value already rounded to bf16 (`llvm.fptrunc` rounds)."""
+    return int(np.array([x], np.float32).view(np.uint32)[0]) >> 16
+
+
+def _from_bf16_bits(bits: int) -> np.float32:
+    return np.array([bits << 16], np.uint32).view(np.float32)[0]
+
+
+def _round_to_bf16(x: Any) -> np.float32:
+    """f32 -> bf16 as `llvm.fptrunc`: to nearest, ties to even (NaN stays NaN)."""
+    if math.isnan(float(x)):
+        return np.float32("nan")
+    bits = int(np.array([x], np.float32).view(np.uint32)[0])
+    bits = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000
+    return np.array([bits], np.uint32).view(np.float32)[0]
 
 
 class LLVMError(Exception):
@@ -99,6 +120,8 @@ class Memory:
         if isinstance(t, str):
             fmt, n = SCALARS[t]
             v = struct.unpack_from(fmt, self.data, addr)[0]
+            if t == "bf16":
+                return _from_bf16_bits(v)
             return np.float32(v) if t == "f32" else (v & 1 if t == "i1" else v)
         if t[0] == "array":
             step = size_align(t[2])[0]
@@ -112,6 +135,8 @@ class Memory:
             fmt, n = SCALARS[t]
             if t == "f32":
                 value: float | int = float(v)
+            elif t == "bf16":
+                value = _bf16_bits(v)
             elif fmt[1].isupper():  # unsigned formats (i1, ptr): the bits
                 value = int(v) & ((1 << (8 * n)) - 1)
             else:
@@ -304,6 +329,10 @@ class LLVMInterpreter:
                 raise LLVMError(f"fptosi of {x} (poison)")
             return int(x)
         if name in ("llvm.sitofp", "llvm.uitofp"):
+            return np.float32(ins[0])
+        if name == "llvm.fptrunc":
+            return _round_to_bf16(ins[0])
+        if name == "llvm.fpext":
             return np.float32(ins[0])
         if name == "llvm.trunc":
             return _wrap(ins[0], _bits(rt))

@@ -279,6 +279,9 @@ class Interpreter:
             dd: DotDimensionNumbers = props(op).dot_dimension_numbers
             return dot_general(ins[0], ins[1], list(dd.lhs_batching_dimensions), list(dd.rhs_batching_dimensions),
                                list(dd.lhs_contracting_dimensions), list(dd.rhs_contracting_dimensions))  # fmt: skip
+        if name == "einsum" and op.dialect == "stablehlo":  # the CPU fallback's host functions hold it
+            wide = np.complex128 if any(np.iscomplexobj(x) for x in ins) else np.float64
+            return np.einsum(str(val("einsum_config")).replace(" ", ""), *(x.astype(wide) for x in ins))
         if name == "dot_general":
             return dot_general(*ins, *(ints(f"{k}_dims_{s}") for k in ("batch", "contract") for s in ("lhs", "rhs")))
         if name == "matmul":

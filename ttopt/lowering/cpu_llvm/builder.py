@@ -18,7 +18,7 @@ from ttopt.ir.operation import Block, Operation, Region
 from ttopt.ir.types import ScalarType, Type
 from ttopt.ir.values import Value
 
-I1, I8, I32, I64, F32 = (ScalarType(n) for n in ("i1", "i8", "i32", "i64", "f32"))
+I1, I8, I32, I64, F32, BF16 = (ScalarType(n) for n in ("i1", "i8", "i32", "i64", "f32", "bf16"))
 PTR = llvm_type("!llvm.ptr")
 # MLIR's marker in `rawConstantIndices` for an index given as an operand.
 DYNAMIC_INDEX = -2147483648
@@ -26,7 +26,7 @@ ICMP = {"eq": 0, "ne": 1, "slt": 2, "sle": 3, "sgt": 4, "sge": 5, "ult": 6, "ule
 FCMP = {"oeq": 1, "ogt": 2, "oge": 3, "olt": 4, "ole": 5, "one": 6, "ord": 7, "ueq": 8, "ugt": 9, "uge": 10, "ult": 11,
         "ule": 12, "une": 13, "uno": 14}  # fmt: skip
 # Bytes of one element in memory (i1 takes a byte, as LLVM stores it).
-ELEMENT_BYTES = {"f32": 4, "i32": 4, "i1": 1, "i64": 8, "ptr": 8}
+ELEMENT_BYTES = {"f32": 4, "i32": 4, "i1": 1, "bf16": 2, "i64": 8, "ptr": 8}
 
 
 def i64_attr(v: int) -> IntegerAttr:

@@ -1,6 +1,7 @@
 """`convert-cpu-module-to-llvm` and `ttnn-common-to-runtime-pipeline`: every TTIR `func.func` of a
 `ttcore.cpu_module` becomes an `llvm.func` with MLIR's memref calling convention, as HEAD's
-`createSHLOAndTTIRToLLVMPipeline` leaves it, plus its `<name>_helper` wrapper (wrappers.py).
+`createSHLOAndTTIRToLLVMPipeline` leaves it, plus its `<name>_helper` wrapper (wrappers.py). The
+StableHLO the CPU fallback hoists becomes TTIR first (hoisted_stablehlo.py).
 
 Calling convention (func-to-llvm after bufferization, identity layouts): a tensor argument of rank R
 is `(allocated ptr, aligned ptr, offset i64, sizes i64 x R, strides i64 x R)`, any strides and
@@ -106,7 +107,7 @@ def check(func: Operation, source: SourceFile | None) -> None:
     ft = cast(FunctionType, cast(TypeAttr, func.properties["function_type"]).type)
     for t in [*ft.inputs, *ft.results]:
         if _tensor(t) is None:
-            raise CPULoweringError(f"'func.func' op {t.text} is not a static tensor of f32, i32 or i1: the LLVM lowering "
+            raise CPULoweringError(f"'func.func' op {t.text} is not a static tensor of f32, bf16, i32 or i1: the LLVM lowering "
                                    "takes no other argument or result", op_position(source, func))  # fmt: skip
     if not func.regions:
         return
@@ -253,24 +254,12 @@ class ConvertCPUModuleToLLVM(Pass):
                "malloc'd contiguous results) plus HEAD's <name>_helper WrappedTensor wrappers")  # fmt: skip
 
     def run(self, module: Module, ctx: PassContext) -> None:
+        from ttopt.lowering.cpu_llvm.hoisted_stablehlo import stablehlo_to_ttir  # the StableHLO lowering: only when it runs
+
         for inner in list(cpu_modules(module)):
-            _stablehlo_to_ttir(module, inner)
+            # StableHLO the CPU fallback hoisted becomes TTIR first (or stays, for the ops lowered directly).
+            stablehlo_to_ttir(module, inner)
             convert_module(inner, module.source)
-
-
-def _stablehlo_to_ttir(module: Module, inner: Operation) -> None:
-    """StableHLO ops of a CPU module (tt-mlir's CPU fallback hoists them as they are, and lowers them
-    through Linalg) become TTIR first, which the lowering then takes like any other."""
-    if not any(op.name.startswith("stablehlo.") for op in inner.walk()):
-        return
-    from ttopt.lowering.stablehlo_to_ttir import Lowering as StableHLOLowering
-
-    view = Module(inner, module.aliases, module.source)
-    low = StableHLOLowering(view)
-    for f in view.functions():
-        for region in f.regions:
-            for b in region.blocks:
-                low.convert_block(b)
 
 
 @register_pass

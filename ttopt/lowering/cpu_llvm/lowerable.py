@@ -3,7 +3,9 @@ hoisting pass asks `lowerable(op)` before it moves an op to the host, so an op t
 never an error of `convert-cpu-module-to-llvm`.
 
 The answer looks at the op's name, its operand and result types (ranked, static tensors of f32,
-32-bit integers or i1: what HEAD's CPU module holds) and the attributes the lowering reads.
+32-bit integers or i1: what HEAD's CPU module holds) and the attributes the lowering reads. One
+StableHLO op is among them: `stablehlo.dynamic_update_slice`, which the CPU fallback hoists and no
+TTIR op expresses (hoisted_stablehlo.py turns the fallback's other StableHLO into TTIR first).
 """
 
 from __future__ import annotations
@@ -18,8 +20,10 @@ if TYPE_CHECKING:
     from ttopt.ir.operation import Operation
 
 # Element types of a CPU-module tensor: HEAD computes in f32 and signless 32-bit integers, and
-# narrows booleans back to i1.
-ELEMENT_TYPES = frozenset({"f32", "i32", "i1"})
+# narrows booleans back to i1. bf16 reaches a host function only as a StableHLO convert's result
+# or operand (a CPU-fallback function, lowered by HEAD through Linalg): typecasts only (`BF16_RULE`).
+ELEMENT_TYPES = frozenset({"f32", "i32", "i1", "bf16"})
+BF16_RULE = "bf16 is lowered by a typecast to or from f32 only (the host computes in f32)"
 FLOAT_UNARY = frozenset({"neg", "abs", "exp", "log", "sqrt", "rsqrt", "reciprocal", "relu", "sigmoid", "tanh", "floor", "ceil",
                          "sin", "cos", "tan", "sign", "erf", "erfc", "expm1", "log1p", "silu", "gelu", "relu6", "leaky_relu",
                          "hardsigmoid", "mish", "cbrt", "atan", "asin", "acos", "asinh", "isfinite"})  # fmt: skip
@@ -38,8 +42,10 @@ DATA_MOVEMENT = frozenset({"typecast", "reshape", "permute", "transpose", "broad
                            "pad", "squeeze", "unsqueeze"})  # fmt: skip
 # HEAD's multi-op patterns of TTIRToLinalg.cpp / Reduction.cpp (rules in `_compound`).
 COMPOUND = frozenset({"softmax", "argmax", "linear", "layer_norm", "concatenate_heads"})
+# The StableHLO op the CPU fallback hoists that no TTIR op expresses (cpu_llvm/hoisted_stablehlo.py).
+DYNAMIC_UPDATE_SLICE = "stablehlo.dynamic_update_slice"
 OPS = frozenset(f"ttir.{n}" for n in UNARY | BINARY | COMPARE | LOGICAL | REDUCE | CREATION | DATA_MOVEMENT
-                | {"where", "matmul", "clamp_scalar", "clamp_tensor", "embedding", "cumsum"} | COMPOUND)  # fmt: skip
+                | {"where", "matmul", "clamp_scalar", "clamp_tensor", "embedding", "cumsum"} | COMPOUND) | {DYNAMIC_UPDATE_SLICE}  # fmt: skip
 
 
 def lowerable(op: Operation) -> bool:
@@ -58,8 +64,29 @@ def why_not(op: Operation) -> str | None:
         if not isinstance(t, TensorType) or t.shape is None or any(d is None for d in t.shape):
             return f"expected ranked tensors of static shape, got {t.text}"
         if t.element_type.resolve().text not in ELEMENT_TYPES:
-            return f"element type {t.element_type.resolve().text} is not f32, i32 or i1"
+            return f"element type {t.element_type.resolve().text} is not f32, bf16, i32 or i1"
+    if any(element(v) == "bf16" for v in [*op.operands, *op.results]):
+        kinds = {element(v) for v in [*op.operands, *op.results]}
+        if op.name != "ttir.typecast" or not kinds <= {"f32", "bf16"}:
+            return BF16_RULE
+    if op.name == DYNAMIC_UPDATE_SLICE:
+        return _dynamic_update_slice(op)
     return _attributes(op, op.name[len("ttir.") :])
+
+
+def _dynamic_update_slice(op: Operation) -> str | None:
+    """An operand, an update of its rank and element type that fits in it, and one scalar i32 start
+    index per dimension (the hoisting made them 32-bit)."""
+    if len(op.operands) < 2:
+        return "expected an operand, an update and start indices"
+    x, update, *starts = op.operands
+    if element(update) != element(x) or element(op.results[0]) != element(x) or shape(op.results[0]) != shape(x):
+        return "the operand, update and result differ in element type or shape"
+    if len(shape(update)) != len(shape(x)) or any(u > n for u, n in zip(shape(update), shape(x))):
+        return "the update does not fit in the operand"
+    if len(starts) != len(shape(x)) or any(shape(s) != () or element(s) != "i32" for s in starts):
+        return "expected one tensor<i32> start index per dimension"
+    return None
 
 
 def element(v: Any) -> str:

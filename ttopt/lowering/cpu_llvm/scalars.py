@@ -6,7 +6,7 @@ from typing import Callable
 
 from ttopt.ir.attributes import Attribute, IntegerAttr
 from ttopt.ir.values import Value
-from ttopt.lowering.cpu_llvm.builder import F32, I1, I32, Builder
+from ttopt.lowering.cpu_llvm.builder import BF16, F32, I1, I32, Builder
 
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
 FLT_MAX = 3.4028234663852886e38  # TosaToLinalg starts a float max / min reduction from -FLT_MAX / FLT_MAX
@@ -169,6 +169,10 @@ def convert(b: Builder, x: Value, src: str, dst: str) -> Value:
     saturates, anything to i1 is `!= 0`, i1 widens unsigned."""
     if src == dst:
         return x
+    if dst == "bf16":  # from f32 (lowerable.py): arith.truncf, rounding to nearest even
+        return b.cast("fptrunc", x, BF16)
+    if src == "bf16":
+        return b.cast("fpext", x, F32)
     if dst == "i1":
         return b.fcmp("une", x, b.const(0.0, F32)) if src == "f32" else b.icmp("ne", x, b.const(0, I32))
     if src == "i1":

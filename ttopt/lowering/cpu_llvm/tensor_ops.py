@@ -4,6 +4,7 @@ forms reach here)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Callable, Protocol, Sequence
 
 import numpy as np
@@ -40,6 +41,8 @@ def lower(fn: Lowering, op: Operation, ins: list[View]) -> View:
     name = op.name[len("ttir.") :]
     out_shape, out_el = shape(op.results[0]), element(op.results[0])
     b = fn.b
+    if op.name == "stablehlo.dynamic_update_slice":  # the one StableHLO op that reaches here (lowerable.py)
+        return _dynamic_update_slice(fn, ins[0], ins[1], ins[2:])
     ints = lambda key: tuple(int_values(op.get_attr(key)) or ())  # noqa: E731
     val = lambda key: int(getattr(op.get_attr(key), "value", 0))  # noqa: E731
     if name in UNARY:
@@ -219,6 +222,25 @@ def _concat(fn: Lowering, ins: list[View], dim: int, out_shape: tuple[int, ...],
             part = out.sliced(b, [start if k == dim else 0 for k in range(len(out_shape))], [1] * len(out_shape), v.shape)
             b.nest(v.shape, _copier(b, v, part))
         start += v.shape[dim]
+    return out
+
+
+def _dynamic_update_slice(fn: Lowering, src: View, update: View, starts: list[View]) -> View:
+    """StableHLO's dynamic_update_slice: the operand copied, then the update written at the start
+    indices, each clamped into [0, operand size - update size] (as StableHLO specifies and its
+    Linalg lowering computes) and read as signed 32-bit."""
+    b = fn.b
+    out = copy(fn, src)
+    offset: Value | None = None
+    for start, n, u, stride in zip(starts, src.shape, update.shape, row_major(out.shape)):  # out is fresh, row-major
+        at = b.cast("sext", start.load(b, []), I64)
+        at = b.select(b.icmp("slt", at, b.i64(0)), b.i64(0), at)
+        at = b.select(b.icmp("sgt", at, b.i64(n - u)), b.i64(n - u), at)
+        term = at if stride == 1 else b.mul(at, b.i64(stride))
+        offset = term if offset is None else b.add(offset, term)
+    if volume(update.shape):
+        window = replace(out, offset=offset if offset is not None else 0, shape=update.shape, allocated=None)
+        b.nest(update.shape, _copier(b, update, window))
     return out
 
 

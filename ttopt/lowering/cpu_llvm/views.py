@@ -12,10 +12,10 @@ from typing import Sequence, Union
 
 from ttopt.ir.types import Type
 from ttopt.ir.values import Value
-from ttopt.lowering.cpu_llvm.builder import ELEMENT_BYTES, F32, I1, I32, Builder
+from ttopt.lowering.cpu_llvm.builder import BF16, ELEMENT_BYTES, F32, I1, I32, Builder
 
 Index = Union[int, Value]  # a constant or an i64 SSA value
-ELEMENT = {"f32": F32, "i32": I32, "i1": I1}
+ELEMENT = {"f32": F32, "i32": I32, "i1": I1, "bf16": BF16}
 
 
 def row_major(shape: Sequence[int]) -> tuple[int, ...]:

@@ -8,7 +8,8 @@
 * dynamic_slice (tt-mlir's conversion): the scalar start indices are reshaped to one element each
   and concatenated; the ends are the starts plus the slice sizes (a constant); `ttir.slice_dynamic`.
   Like tt-mlir, the start indices are not clamped into range.
-* dynamic_update_slice (tt-mlir hoists it to the CPU; here it stays on the device): the start
+* dynamic_update_slice (tt-mlir hoists it to the CPU; here it stays on the device unless
+  `enable-cpu-fallback=true`, which hoists it as tt-mlir does: cpu_hoist_shlo.py): the start
   indices are clamped into range as StableHLO specifies, turned into one flat offset (each start
   times its row-major stride), added to the constant flat positions of the update window, and the
   flattened update is scattered into the flattened operand (`ttir.scatter`, dimension 0).
