@@ -27,7 +27,7 @@ func.func @alias(%a: tensor<2xf32, #nope>) {
 
 // -----
 
-// CHECK: diagnostics.mlir:[[# @LINE + 2]]:8: error: 'ttnn.add' op expects 2 operand(s), got 1
+// CHECK: diagnostics.mlir:[[# @LINE + 2]]:8: error: 'ttnn.add' op expected 2 operands, but found 1
 func.func @arity(%a: tensor<2xf32>) -> tensor<2xf32> {
   %0 = "ttnn.add"(%a) : (tensor<2xf32>) -> tensor<2xf32>
   return %0 : tensor<2xf32>

@@ -56,7 +56,7 @@ def test_verifier_errors_show_it_too() -> None:
     text = 'func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {\n  %0 = stablehlo.add %a : tensor<4xf32> loc("m.py":3:4)\n  return %0 : tensor<4xf32>\n}\n'
     r = CliRunner().invoke(cli, ["opt", "-"], input=text)
     assert r.exit_code == 1
-    assert r.stderr.splitlines()[0].startswith("<stdin>:2:8: error: 'stablehlo.add' op expects 2 operand(s)")
+    assert r.stderr.splitlines()[0].startswith("<stdin>:2:8: error: 'stablehlo.add' op expected 2 operands, but found")
     assert r.stderr.splitlines()[-1] == "m.py:3:4: note: the op's location"
 
 

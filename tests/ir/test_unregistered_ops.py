@@ -63,7 +63,7 @@ def test_an_unregistered_dialect_needs_the_flag() -> None:
 
 def test_an_unregistered_dialect_is_reported_before_a_verifier_error_of_an_earlier_op() -> None:
     text = '"ttnn.relu"() : () -> ()\n"foo.bar"() : () -> ()\n'
-    assert _error(text).startswith("in.mlir:1:1: error: 'ttnn.relu' op expects 1 operand(s)")
+    assert _error(text).startswith("in.mlir:1:1: error: 'ttnn.relu' op requires a single operand")
     assert _error(text, allow=False) == f"in.mlir:2:10: error: {UNREGISTERED_DIALECT}"
 
 

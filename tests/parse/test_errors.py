@@ -65,7 +65,7 @@ def test_convolution_pad_that_is_not_pairs_is_a_diagnostic() -> None:
 
 def test_verifier_errors_name_the_op() -> None:
     text = FUNC.format(body='  %0 = "ttnn.matmul"(%a) : (tensor<2xf32>) -> tensor<2xf32>\n  return %0 : tensor<2xf32>')
-    with pytest.raises(Diagnostic, match=r"'ttnn.matmul' op expects 2 operand\(s\), got 1"):
+    with pytest.raises(Diagnostic, match=r"'ttnn.matmul' op expected 2 operands, but found 1"):
         verify(parse_module(text))
 
 

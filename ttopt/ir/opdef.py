@@ -104,6 +104,20 @@ def arity_ok(spec: int | tuple[int, int | None] | None, n: int) -> bool:
     return n >= lo and (hi is None or n <= hi)
 
 
+def count_message(spec: int | tuple[int, int | None], n: int, what: str) -> str:
+    """The error for `n` operands / results against an arity spec, worded as MLIR's op traits
+    word it for an exact count (OneOperand, NOperands<N>, ZeroResults, ...)."""
+    if not isinstance(spec, int) and spec[0] == spec[1]:
+        spec = spec[0]
+    if not isinstance(spec, int):
+        return f"expects {arity_text(spec)} {what}(s), got {n}"
+    if spec == 0:
+        return f"requires zero {what}s"
+    if spec == 1:
+        return "requires a single operand" if what == "operand" else "requires one result"
+    return f"expected {spec} {what}s, but found {n}"
+
+
 def arity_text(spec: int | tuple[int, int | None]) -> str:
     if isinstance(spec, int):
         return str(spec)

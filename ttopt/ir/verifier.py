@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from ttopt.ir.attributes import ATTRIBUTE_ONLY_VERIFIERS, OP_ATTRIBUTE_VERIFIERS, SymbolRefAttr, TypeAttr
 from ttopt.ir.diagnostics import Diagnostic, SourcePos
 from ttopt.ir.dialect_registry import UNREGISTERED_DIALECT, dialect_of, is_registered_dialect, unregistered_op_message
-from ttopt.ir.opdef import ISOLATED, OP_DEFS, SYMBOL_TABLE, TERMINATOR, arity_ok, arity_text
+from ttopt.ir.opdef import ISOLATED, OP_DEFS, SYMBOL_TABLE, TERMINATOR, arity_ok, count_message
 from ttopt.ir.properties import check_properties
 from ttopt.ir.types import FunctionType
 from ttopt.ir.values import BlockArgument, OpResult, Value
@@ -242,10 +242,10 @@ def _verify_op(op: Operation, module: Module) -> None:
         # Exact counts (most ops) are compared inline: the checks run on every op a pass builds.
         spec = d.operands
         if spec is not None and (len(op.operands) != spec if type(spec) is int else not arity_ok(spec, len(op.operands))):
-            raise _fail(op, module, f"expects {arity_text(spec)} operand(s), got {len(op.operands)}")
+            raise _fail(op, module, count_message(spec, len(op.operands), "operand"))
         spec = d.results
         if spec is not None and (len(op.results) != spec if type(spec) is int else not arity_ok(spec, len(op.results))):
-            raise _fail(op, module, f"expects {arity_text(spec)} result(s), got {len(op.results)}")
+            raise _fail(op, module, count_message(spec, len(op.results), "result"))
         if d.regions is not None and len(op.regions) != d.regions:
             raise _fail(op, module, f"expects {d.regions} region(s), got {len(op.regions)}")
         if TERMINATOR in d.traits and op.parent is not None and op.parent.ops[-1] is not op:
@@ -384,6 +384,13 @@ def _verify_func_return(func: Operation, module: Module) -> None:
             continue
         got = [v.type for v in ret.operands]
         if len(got) != len(ft.results) or any(a != b for a, b in zip(got, ft.results)):
+            # MLIR checks this at the return (ReturnOp::verify), after the ops before it: one of
+            # those that is wrong reports its own error first.
+            for earlier in func.walk():
+                if earlier is ret:
+                    break
+                if earlier is not func:
+                    _verify_op(earlier, module)
             want = ", ".join(t.text for t in ft.results) or "nothing"
             have = ", ".join(t.text for t in got) or "nothing"
             raise _fail(ret, module, f"returns ({have}) but the function's result types are ({want})")
