@@ -6,7 +6,16 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
-from ttopt.dialects import ttnn_verify_conv, ttnn_verify_data_movement, ttnn_verify_eltwise, ttnn_verify_matmul, ttnn_verify_reduction
+from ttopt.dialects import (
+    ttnn_verify_conv,
+    ttnn_verify_data_movement,
+    ttnn_verify_eltwise,
+    ttnn_verify_matmul,
+    ttnn_verify_norm,
+    ttnn_verify_reduction,
+    ttnn_verify_sampling,
+    ttnn_verify_spatial,
+)
 from ttopt.dialects.ttnn_verify_matmul import matmul_result_shape
 
 Verifier = Callable[[Any], None]
@@ -37,4 +46,7 @@ VERIFIERS: dict[str, Verifier] = merge(
     ttnn_verify_reduction.VERIFIERS,
     ttnn_verify_eltwise.VERIFIERS,
     ttnn_verify_conv.VERIFIERS,
+    ttnn_verify_spatial.VERIFIERS,
+    ttnn_verify_norm.VERIFIERS,
+    ttnn_verify_sampling.VERIFIERS,
 )

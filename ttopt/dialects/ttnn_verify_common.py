@@ -123,3 +123,18 @@ def dtype(value: Any) -> str | None:
     if e is not None and e.startswith("!ttcore.tile<"):
         return e.rsplit(",", 1)[-1].rstrip(">").strip()
     return e
+
+
+def operands_named(op: Any, names: tuple[str, ...]) -> dict[str, Any]:
+    """The op's operands by ODS name: through `operandSegmentSizes` when the op has one (each
+    name's segment of 0 or 1 operand), else in order; a name with no operand is missing."""
+    sizes = ints_attr(op, "operandSegmentSizes")
+    out: dict[str, Any] = {}
+    if sizes is None or len(sizes) != len(names):
+        return dict(zip(names, op.operands))
+    i = 0
+    for name, n in zip(names, sizes):
+        if n == 1 and i < len(op.operands):
+            out[name] = op.operands[i]
+        i += n
+    return out
