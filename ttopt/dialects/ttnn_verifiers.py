@@ -15,6 +15,7 @@ from ttopt.dialects import (
     ttnn_verify_reduction,
     ttnn_verify_sampling,
     ttnn_verify_spatial,
+    ttnn_verify_trace,
     ttnn_verify_transformer,
 )
 from ttopt.dialects.ttnn_verify_matmul import matmul_result_shape
@@ -51,4 +52,5 @@ VERIFIERS: dict[str, Verifier] = merge(
     ttnn_verify_norm.VERIFIERS,
     ttnn_verify_sampling.VERIFIERS,
     ttnn_verify_transformer.VERIFIERS,
+    ttnn_verify_trace.VERIFIERS,
 )
