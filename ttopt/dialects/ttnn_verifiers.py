@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any, Callable, Mapping
 
 from ttopt.dialects import (
+    ttnn_verify_ccl,
     ttnn_verify_conv,
     ttnn_verify_data_movement,
     ttnn_verify_eltwise,
@@ -53,4 +54,5 @@ VERIFIERS: dict[str, Verifier] = merge(
     ttnn_verify_sampling.VERIFIERS,
     ttnn_verify_transformer.VERIFIERS,
     ttnn_verify_trace.VERIFIERS,
+    ttnn_verify_ccl.VERIFIERS,
 )
