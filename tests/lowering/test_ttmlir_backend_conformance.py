@@ -31,6 +31,7 @@ SUBSETS = [
     ("ttnn-passes", "", 52, 51),
     ("ttir-fusing", "", 34, 26),
     ("ttir-canonicalize", "", 35, 33),
+    ("ttnn-verifiers", "", 49, 42),
 ]
 
 
@@ -46,7 +47,7 @@ def test_every_difference_is_known(suite: str, only: str, runnable: int, passing
     assert sum(c["pass"] for c in report.per_dir.values()) >= passing
 
 
-@pytest.mark.parametrize("suite", ["backend", "optimizer", "ttir-to-ttnn", "ttnn-passes", "ttir-fusing", "ttir-canonicalize"])
+@pytest.mark.parametrize("suite", ["backend", "optimizer", "ttir-to-ttnn", "ttnn-passes", "ttir-fusing", "ttir-canonicalize", "ttnn-verifiers"])
 def test_every_known_difference_has_a_reason(suite: str) -> None:
     known = known_differences(SUITES[suite].known)
     assert SUITES[suite].known.exists()  # an empty list is fine once every runnable file passes

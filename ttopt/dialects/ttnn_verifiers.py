@@ -4,7 +4,7 @@ ttnn.py registers. Each raises ValueError(message); the IR verifier reports it a
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from ttopt.dialects import (
     ttnn_verify_ccl,
@@ -19,11 +19,12 @@ from ttopt.dialects import (
     ttnn_verify_trace,
     ttnn_verify_transformer,
 )
+from ttopt.dialects.ttnn_verify_common import element, layout
 from ttopt.dialects.ttnn_verify_matmul import matmul_result_shape
 
 Verifier = Callable[[Any], None]
 
-__all__ = ["VERIFIERS", "matmul_result_shape"]
+__all__ = ["VERIFIERS", "matmul_result_shape", "with_traits"]
 
 
 def _both(first: Verifier, second: Verifier) -> Verifier:
@@ -40,6 +41,33 @@ def merge(*tables: Mapping[str, Verifier]) -> dict[str, Verifier]:
     for table in tables:
         for name, fn in table.items():
             out[name] = _both(out[name], fn) if name in out else fn
+    return out
+
+
+def check_tile_type(op: Any) -> None:
+    """HEAD's CheckTileTypeTrait (every TTNN op): a result whose element type is a tile type must
+    carry the TTNN layout's scalar element type instead; TTNN tensors hold scalars, the layout tiles."""
+    for r in op.results:
+        e = element(r)
+        if e is None or not e.startswith("!ttcore.tile<"):
+            continue
+        lay = layout(r)
+        if lay is None:
+            continue
+        scalar = lay.tile.dtype.value if lay.tile is not None else lay.element_text
+        if e != scalar:
+            raise ValueError(
+                f"Output element type must match the scalar element type from encoding. Element type: '{e}', "
+                f"Scalar element type: '{scalar}'."
+            )
+
+
+def with_traits(verifiers: Mapping[str, Verifier], names: Iterable[str]) -> dict[str, Verifier]:
+    """The table with HEAD's TTNN_Op traits checked first on every op in `names` (MLIR runs an op's
+    trait verifiers before its verify())."""
+    out = dict(verifiers)
+    for name in names:
+        out[name] = _both(check_tile_type, out[name]) if name in out else check_tile_type
     return out
 
 

@@ -188,6 +188,7 @@ def verify_conv3d(op: Any) -> None:
         return
     kernel, stride, padding, groups = params
     in_ch, out_ch, batch, depth, height, width = (v or 0 for v in values)
+    kdims: tuple[int, ...]
     if len(w) == 5:
         w_out, flattened, kdims = w[0], w[1] * w[2] * w[3] * w[4], (w[2], w[3], w[4])
     else:

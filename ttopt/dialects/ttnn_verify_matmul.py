@@ -23,6 +23,8 @@ def _broadcast(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...] | None
 def _adjusted(op: Any, a: tuple[int, ...], b: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """getMatmulAdjustedInputShapes: a vector operand is promoted (a: 1xK, b: Kx1), a matrix one
     transposed when its flag says so."""
+    pa: tuple[int, ...]
+    pb: tuple[int, ...]
     if len(a) == 1:
         pa = (1, *a)
     else:

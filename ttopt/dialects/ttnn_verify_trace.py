@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ttopt.dialects.ttnn_verify_common import attr, int_attr, is_device, layout, operands_named, tensor_type
+from ttopt.dialects.ttnn_verify_common import attr, int_attr, is_device, layout, tensor_type
 from ttopt.ir.attributes import DialectAttr, StringAttr, SymbolRefAttr
 from ttopt.ir.diagnostics import BareOpError
 from ttopt.ir.types import FunctionType, ScalarType, TensorType, Type
@@ -137,11 +137,8 @@ def _is_trace_id_type(t: Type) -> bool:
 def verify_capture_or_execute_trace(op: Any) -> None:
     """The slot allocation, capture, trace and execute functions agree with the op's inputs and
     results (HEAD's CaptureOrExecuteTraceOp::verify)."""
-    named = operands_named(op, ("device", "inputs", "semaphore_inputs"))
-    sizes = [n for n in (attr(op, "operandSegmentSizes"),) if n is not None]
     inputs = [v for v in op.operands[1:] if tensor_type(v) is not None]
     semaphores = [v for v in op.operands[1:] if tensor_type(v) is None and not is_device(v)]
-    del named, sizes
     outputs = list(op.results)
     device_types = [v.type for v in inputs if _on_device(tensor_type(v))]
     host_types = [v.type for v in inputs if not _on_device(tensor_type(v))]
@@ -247,12 +244,12 @@ def _check_trace_body(op: Any, trace_func: Any, sig: FunctionType) -> None:
                 raise ValueError("Device configuration of get_device op in callee must match device configuration of trace op")
             continue
         for v in inner.operands:
-            t = tensor_type(v)
-            if t is not None and not _on_device(t):
+            vt = tensor_type(v)
+            if vt is not None and not _on_device(vt):
                 raise ValueError("All input tensors of trace function must be on device.")
         for v in inner.results:
-            t = tensor_type(v)
-            if t is not None and not _on_device(t):
+            vt = tensor_type(v)
+            if vt is not None and not _on_device(vt):
                 raise ValueError("All output tensors of trace function must be on device.")
 
 
