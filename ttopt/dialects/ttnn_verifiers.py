@@ -54,7 +54,9 @@ def check_tile_type(op: Any) -> None:
         lay = layout(r)
         if lay is None:
             continue
-        scalar = lay.tile.dtype.value if lay.tile is not None else lay.element_text
+        # A block-float tile has no scalar type: TTNNLayoutAttr::getScalarElementType is the tile itself.
+        tile = lay.tile
+        scalar = lay.element_text if tile is None or tile.dtype.value.startswith("bfp") else tile.dtype.value
         if e != scalar:
             raise ValueError(
                 f"Output element type must match the scalar element type from encoding. Element type: '{e}', "
