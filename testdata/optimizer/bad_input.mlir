@@ -45,15 +45,16 @@
 #dram = #ttnn.buffer_type<dram>
 #ttnn_layout = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<8x16x!ttcore.tile<32x32, bf16>, #dram>, <interleaved>>
 #ttnn_layout_f32 = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<8x16x!ttcore.tile<32x32, f32>, #dram>, <interleaved>>
+#ttnn_layout_u16 = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<8x16x!ttcore.tile<32x32, u16>, #dram>, <interleaved>>
 module {
-  func.func @f(%x: tensor<256x512xbf16, #ttnn_layout>, %y: tensor<256x512xf32>, %z: tensor<?x512xbf16, #ttnn_layout>) -> (tensor<256x512xbf16, #ttnn_layout>, tensor<256x512xbf16, #ttnn_layout>) {
+  func.func @f(%x: tensor<256x512xbf16, #ttnn_layout>, %y: tensor<256x512xf32>, %z: tensor<?x512xbf16, #ttnn_layout>) -> (tensor<256x512xbf16, #ttnn_layout>, tensor<256x512xui16, #ttnn_layout_u16>) {
     %0 = "ttnn.relu"(%x) : (tensor<256x512xbf16, #ttnn_layout>) -> tensor<256x512xbf16, #ttnn_layout> loc("relu")
     %1 = "ttnn.all_gather"(%0) <{all_gather_dim = 1 : si32, cluster_axis = 0 : ui32}> : (tensor<256x512xbf16, #ttnn_layout>) -> tensor<256x512xbf16, #ttnn_layout> loc("gather")
     %2 = "mydialect.frob"(%1) : (tensor<256x512xbf16, #ttnn_layout>) -> tensor<256x512xbf16, #ttnn_layout> loc("frob")
     %3 = "ttnn.gelu"(%2) : (tensor<256x512xbf16, #ttnn_layout>) -> tensor<256x512xbf16, #ttnn_layout> loc("gelu")
-    %4:2 = "ttnn.sort"(%3) : (tensor<256x512xbf16, #ttnn_layout>) -> (tensor<256x512xbf16, #ttnn_layout>, tensor<256x512xbf16, #ttnn_layout>)
+    %4:2 = "ttnn.sort"(%3) : (tensor<256x512xbf16, #ttnn_layout>) -> (tensor<256x512xbf16, #ttnn_layout>, tensor<256x512xui16, #ttnn_layout_u16>)
     %5 = "ttnn.neg"(%y) : (tensor<256x512xf32>) -> tensor<256x512xf32, #ttnn_layout_f32>
     %6 = "ttnn.exp"(%z) : (tensor<?x512xbf16, #ttnn_layout>) -> tensor<?x512xbf16, #ttnn_layout>
-    return %4#0, %4#1 : tensor<256x512xbf16, #ttnn_layout>, tensor<256x512xbf16, #ttnn_layout>
+    return %4#0, %4#1 : tensor<256x512xbf16, #ttnn_layout>, tensor<256x512xui16, #ttnn_layout_u16>
   }
 }

@@ -1,13 +1,13 @@
 // RUN: not ttopt opt %s --split-input-file 2>&1 | FileCheck %s
 // RUN: not ttopt analyze %s 2>&1 | FileCheck %s --check-prefix=ANALYZE
 
-// ttnn.matmul / ttnn.linear verifier (tt-mlir's MatmulOp rules): contracting dims agree (after
+// ttnn.matmul / ttnn.linear verifier (tt-mlir's MatmulOp / LinearOp::verify, with their messages): contracting dims agree (after
 // transpose_a / transpose_b), batch dims broadcast, and the result has the shape they give.
 // Checked on every parse, so neither `opt` nor the optimizer nor `analyze` computes on a bad matmul
 // (here, not in testdata/ttnn/, whose corpus files must all carry layouts and a system desc).
 
-// CHECK: matmul_verify.mlir:[[# @LINE + 3]]:10: error: 'ttnn.matmul' op result shape 128x32 does not match the operands: 64x64 x 64x64 gives 64x64
-// ANALYZE: matmul_verify.mlir:[[# @LINE + 2]]:10: error: 'ttnn.matmul' op result shape 128x32 does not match the operands: 64x64 x 64x64 gives 64x64
+// CHECK: matmul_verify.mlir:[[# @LINE + 3]]:10: error: 'ttnn.matmul' op Output shape dimension[0](128) doesn't match the expected output shape dimension[0](64)
+// ANALYZE: matmul_verify.mlir:[[# @LINE + 2]]:10: error: 'ttnn.matmul' op Output shape dimension[0](128) doesn't match the expected output shape dimension[0](64)
 func.func @wrong_result(%a: tensor<64x64xbf16>, %b: tensor<64x64xbf16>) -> tensor<128x32xbf16> {
     %0 = "ttnn.matmul"(%a, %b) <{transpose_a = false, transpose_b = false}> : (tensor<64x64xbf16>, tensor<64x64xbf16>) -> tensor<128x32xbf16>
     return %0 : tensor<128x32xbf16>
@@ -15,7 +15,7 @@ func.func @wrong_result(%a: tensor<64x64xbf16>, %b: tensor<64x64xbf16>) -> tenso
 
 // -----
 
-// CHECK: matmul_verify.mlir:[[# @LINE + 2]]:10: error: 'ttnn.matmul' op contracting dimensions differ: 64 (operand 0, 64x64) vs 32 (operand 1, 32x64)
+// CHECK: matmul_verify.mlir:[[# @LINE + 2]]:10: error: 'ttnn.matmul' op Input A[-1](64) and B[-2](32) must have matching inner dimensions
 func.func @contracting(%a: tensor<64x64xbf16>, %b: tensor<32x64xbf16>) -> tensor<64x64xbf16> {
     %0 = "ttnn.matmul"(%a, %b) <{transpose_a = false, transpose_b = false}> : (tensor<64x64xbf16>, tensor<32x64xbf16>) -> tensor<64x64xbf16>
     return %0 : tensor<64x64xbf16>
@@ -23,7 +23,7 @@ func.func @contracting(%a: tensor<64x64xbf16>, %b: tensor<32x64xbf16>) -> tensor
 
 // -----
 
-// CHECK: matmul_verify.mlir:[[# @LINE + 2]]:10: error: 'ttnn.matmul' op batch dimensions 2 and 3 do not broadcast
+// CHECK: matmul_verify.mlir:[[# @LINE + 2]]:10: error: 'ttnn.matmul' op Batch dimensions of input A(2) and B(3) are not broadcast compatible
 func.func @batch(%a: tensor<2x64x64xbf16>, %b: tensor<3x64x64xbf16>) -> tensor<2x64x64xbf16> {
     %0 = "ttnn.matmul"(%a, %b) : (tensor<2x64x64xbf16>, tensor<3x64x64xbf16>) -> tensor<2x64x64xbf16>
     return %0 : tensor<2x64x64xbf16>
@@ -31,7 +31,7 @@ func.func @batch(%a: tensor<2x64x64xbf16>, %b: tensor<3x64x64xbf16>) -> tensor<2
 
 // -----
 
-// CHECK: matmul_verify.mlir:[[# @LINE + 2]]:10: error: 'ttnn.linear' op result shape 64x32 does not match the operands: 64x128 x 128x64 gives 64x64
+// CHECK: matmul_verify.mlir:[[# @LINE + 2]]:10: error: 'ttnn.linear' op Output shape(64,32) must match the broadcasted shape(64,64)
 func.func @linear(%a: tensor<64x128xbf16>, %b: tensor<128x64xbf16>, %bias: tensor<64xbf16>) -> tensor<64x32xbf16> {
     %0 = "ttnn.linear"(%a, %b, %bias) <{transpose_a = false, transpose_b = false}> : (tensor<64x128xbf16>, tensor<128x64xbf16>, tensor<64xbf16>) -> tensor<64x32xbf16>
     return %0 : tensor<64x32xbf16>

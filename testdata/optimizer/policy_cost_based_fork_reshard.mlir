@@ -52,12 +52,12 @@
 
 #dram = #ttnn.buffer_type<dram>
 #ttnn_layout = #ttnn.ttnn_layout<(d0, d1, d2, d3) -> (d0 * 8192 + d1 * 1024 + d2, d3), <1x1>, memref<256x4x!ttcore.tile<32x32, bf16>, #dram>, <interleaved>>
-#ttnn_layout1 = #ttnn.ttnn_layout<(d0, d1, d2, d3) -> (d0 * 32 + d1 * 32 + d2, d3), <1x1>, memref<1x4x!ttcore.tile<32x32, bf16>, #dram>, <interleaved>>
+#ttnn_layout1 = #ttnn.ttnn_layout<(d0) -> (0, d0), <1x1>, memref<1x4x!ttcore.tile<32x32, bf16>, #dram>, <interleaved>>
 #ttnn_layout2 = #ttnn.ttnn_layout<(d0, d1, d2, d3) -> (d0 * 1024 + d1 * 1024 + d2, d3), <1x1>, memref<32x4x!ttcore.tile<32x32, bf16>, #dram>, <interleaved>>
 module {
-  func.func @forward(%a0: tensor<1x8x1024x128xbf16, #ttnn_layout>, %a1: tensor<1x1x1x128xbf16, #ttnn_layout1>, %a2: tensor<1x1x1024x128xbf16, #ttnn_layout2>, %a3: tensor<1x1x1024x128xbf16, #ttnn_layout2>) -> (tensor<1x8x1024x128xbf16, #ttnn_layout>, tensor<1x8x1024x128xbf16, #ttnn_layout>) attributes {tt.function_type = "forward_device"} {
+  func.func @forward(%a0: tensor<1x8x1024x128xbf16, #ttnn_layout>, %a1: tensor<128xbf16, #ttnn_layout1>, %a2: tensor<1x1x1024x128xbf16, #ttnn_layout2>, %a3: tensor<1x1x1024x128xbf16, #ttnn_layout2>) -> (tensor<1x8x1024x128xbf16, #ttnn_layout>, tensor<1x8x1024x128xbf16, #ttnn_layout>) attributes {tt.function_type = "forward_device"} {
     %v0 = "ttnn.relu"(%a0) : (tensor<1x8x1024x128xbf16, #ttnn_layout>) -> tensor<1x8x1024x128xbf16, #ttnn_layout> loc("p")
-    %v1 = "ttnn.rms_norm"(%v0, %a1) <{epsilon = 1.000000e-05 : f32}> : (tensor<1x8x1024x128xbf16, #ttnn_layout>, tensor<1x1x1x128xbf16, #ttnn_layout1>) -> tensor<1x8x1024x128xbf16, #ttnn_layout> loc("norm")
+    %v1 = "ttnn.rms_norm"(%v0, %a1) <{epsilon = 1.000000e-05 : f32}> : (tensor<1x8x1024x128xbf16, #ttnn_layout>, tensor<128xbf16, #ttnn_layout1>) -> tensor<1x8x1024x128xbf16, #ttnn_layout> loc("norm")
     %v2 = "ttnn.rotary_embedding"(%v0, %a2, %a3) : (tensor<1x8x1024x128xbf16, #ttnn_layout>, tensor<1x1x1024x128xbf16, #ttnn_layout2>, tensor<1x1x1024x128xbf16, #ttnn_layout2>) -> tensor<1x8x1024x128xbf16, #ttnn_layout> loc("rope")
     %v3 = "ttnn.relu"(%v1) : (tensor<1x8x1024x128xbf16, #ttnn_layout>) -> tensor<1x8x1024x128xbf16, #ttnn_layout> loc("norm_out")
     %v4 = "ttnn.relu"(%v2) : (tensor<1x8x1024x128xbf16, #ttnn_layout>) -> tensor<1x8x1024x128xbf16, #ttnn_layout> loc("rope_out")

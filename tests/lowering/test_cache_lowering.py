@@ -71,7 +71,7 @@ def test_cache_op_with_a_wrong_operand_count_is_an_error_at_the_op() -> None:
 
     bad = CACHE.replace('"ttir.fill_cache"(%cache, %0)', '"ttir.fill_cache"(%cache, %0, %idx)').replace(
         "(tensor<32x8x128x64xbf16>, tensor<1x8x32x64xbf16>) -> ()", "(tensor<32x8x128x64xbf16>, tensor<1x8x32x64xbf16>, tensor<1xi64>) -> ()")
-    with pytest.raises(Diagnostic, match=r"'ttir.fill_cache' op expects 2 operand\(s\), got 3"):
+    with pytest.raises(Diagnostic, match=r"'ttir.fill_cache' op expected 2 operands, but found 3"):
         run_pipeline(bad, "cache.mlir", BACKEND.format(""))
 
 

@@ -1,5 +1,5 @@
 """tt-mlir's TTIR -> TTNN lit tests through ttopt (bench/ttmlir_conformance.py, suites `backend`,
-`optimizer`, `ttir-to-ttnn`, `ttnn-passes`, `ttir-fusing`, `ttir-canonicalize` and `ttir-verifiers`): every runnable file passes or its difference is listed with a
+`optimizer`, `ttir-to-ttnn`, `ttnn-passes`, `ttir-fusing`, `ttir-canonicalize`, `ttir-verifiers` and `ttnn-verifiers`): every runnable file passes or its difference is listed with a
 reason in the suite's known-differences file, no run ends in an internal error, and no listed
 difference has gone stale. The tests are read from a git mirror of tenstorrent/tt-mlir (nothing
 upstream is copied here); without the mirror or LLVM's FileCheck the tests are skipped.
@@ -32,6 +32,7 @@ SUBSETS = [
     ("ttir-fusing", "", 34, 26),
     ("ttir-canonicalize", "", 35, 33),
     ("ttir-verifiers", "", 54, 50),
+    ("ttnn-verifiers", "", 49, 42),
 ]
 
 
@@ -47,7 +48,7 @@ def test_every_difference_is_known(suite: str, only: str, runnable: int, passing
     assert sum(c["pass"] for c in report.per_dir.values()) >= passing
 
 
-@pytest.mark.parametrize("suite", ["backend", "optimizer", "ttir-to-ttnn", "ttnn-passes", "ttir-fusing", "ttir-canonicalize", "ttir-verifiers"])
+@pytest.mark.parametrize("suite", ["backend", "optimizer", "ttir-to-ttnn", "ttnn-passes", "ttir-fusing", "ttir-canonicalize", "ttir-verifiers", "ttnn-verifiers"])
 def test_every_known_difference_has_a_reason(suite: str) -> None:
     known = known_differences(SUITES[suite].known)
     assert SUITES[suite].known.exists()  # an empty list is fine once every runnable file passes

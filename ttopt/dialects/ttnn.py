@@ -4,7 +4,7 @@ from dataclasses import replace
 from typing import Any
 
 from ttopt.dialects.format_base import D2MFormat
-from ttopt.dialects.ttnn_verifiers import VERIFIERS
+from ttopt.dialects.ttnn_verifiers import VERIFIERS, with_traits
 from ttopt.ir.attributes import DialectAttr
 from ttopt.ir.opdef import OP_DEFS, PURE, OpDef, register, register_verifiers
 
@@ -116,6 +116,13 @@ OTHER.update({"to_tensor_spec": (1, 1)})
 # Quantization, convolution and normalization ops of HEAD's TTIR -> TTNN conversion (TTNNOps.td).
 OTHER.update({"quantize": (3, 1), "dequantize": (3, 1), "requantize": (5, 1), "conv3d": ((3, 4), 1), "prepare_conv3d_weights": (2, 1),
               "batch_norm_training": ((1, 5), 1), "conv1d": ((3, 4), 1), "sdpa_fw": ((3, 4), (1, 2)), "sdpa_bw": ((6, 7), 3)})
+# Ops of HEAD's TTNN dialect that ttopt only parses, verifies and prints (TTNNOps.td): conv2d weight
+# preparation (weight, device), top-k/top-p sampling, DeepSeek's MLA prefill / paged decode and
+# indexer score, the prefill concat-heads, Llama's rotary embedding, and the MoE compute kernel
+# with its weight preparation.
+OTHER.update({"prepare_conv2d_weights": (2, 1), "sampling": (5, 1), "flash_mla_prefill": ((2, 4), 1),
+              "indexer_score_dsa": (3, 1), "nlp_concat_heads": (1, 1), "paged_flash_multi_latent_attention_decode": ((3, 7), 1),
+              "rotary_embedding_llama": (4, 1), "moe_compute": ((7, 9), 1), "prepare_moe_compute_w0_w1_weights": ((3, 5), 1)})
 # The ttml AdamW step (param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq?): written in place, no results.
 OTHER.update({"adamw": ((4, 5), 0)})
 
@@ -158,7 +165,7 @@ register(
     *(OpDef(f"ttnn.{n}", operands=ops, results=res, traits=_P if _pure(n, res) else frozenset()) for n, (ops, res) in OTHER.items()),
     OpDef("ttnn.d2m_subgraph", results=(0, None), format=D2MFormat(), summary="call of a D2M-compiled subgraph"),
 )
-register_verifiers(VERIFIERS)
+register_verifiers(with_traits(VERIFIERS, [n for n in OP_DEFS if n.startswith("ttnn.")]))
 
 # Multi-result ops print one SSA name per result, named as HEAD's ODS names them (`%values, %indices
 # = "ttnn.sort"`), as tt-mlir prints them.

@@ -218,3 +218,8 @@ def location_notes(loc: Any, at: str) -> list[str]:
 
 def _quote(name: str | None) -> str:
     return '"' + (name or "").replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+class BareOpError(ValueError):
+    """A verifier's error reported at its op without the `'name' op` prefix (MLIR's
+    `op->emitError()`, as against `emitOpError()`)."""

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
 from ttopt.ir.attributes import ATTRIBUTE_ONLY_VERIFIERS, OP_ATTRIBUTE_VERIFIERS, SymbolRefAttr, TypeAttr
-from ttopt.ir.diagnostics import Diagnostic, SourcePos
+from ttopt.ir.diagnostics import BareOpError, Diagnostic, SourcePos
 from ttopt.ir.dialect_registry import UNREGISTERED_DIALECT, dialect_of, is_registered_dialect, unregistered_op_message
 from ttopt.ir.opdef import ISOLATED, OP_DEFS, SYMBOL_TABLE, TERMINATOR, arity_ok, count_message
 from ttopt.ir.properties import check_properties
@@ -284,6 +284,8 @@ def _verify_op(op: Operation, module: Module) -> None:
                 if e.pos is not None:
                     raise
                 raise _fail(op, module, e.message) from None
+            except BareOpError as e:
+                raise Diagnostic(str(e), _where(op, module)) from None
             except ValueError as e:
                 raise _fail(op, module, str(e)) from None
     if op.attributes or "arg_attrs" in op.properties or "res_attrs" in op.properties:  # not most ops a pass builds
