@@ -32,7 +32,7 @@ SUBSETS = [
     ("ttir-fusing", "", 34, 26),
     ("ttir-canonicalize", "", 35, 33),
     ("ttir-verifiers", "", 54, 50),
-    ("ttnn-verifiers", "", 49, 42),
+    ("ttnn-verifiers", "", 49, 46),
 ]
 
 

@@ -27,7 +27,7 @@ from ttopt.dialects.ttir_verify_ccl import (
     reduce_scatter,
 )
 from ttopt.dialects.ttir_verify_conv import conv2d, conv_transpose2d
-from ttopt.dialects.ttir_verify_creation import full, rand
+from ttopt.dialects.ttir_verify_creation import arange, full, rand
 from ttopt.dialects.ttir_verify_heads import concatenate_heads, split_qkv
 from ttopt.dialects.ttir_verify_matmul import matmul
 from ttopt.dialects.ttir_verify_norm import batch_norm, rms_norm
@@ -44,6 +44,7 @@ from ttopt.dialects.ttir_verify_shape import (
     repeat_interleave,
     reshape,
     same_shape,
+    unsqueeze,
     upsample2d,
 )
 from ttopt.dialects.ttir_verify_slice import index, index_select, slice_dynamic, slice_static
@@ -422,6 +423,8 @@ register_verifiers({
     "ttir.concat": _concat,
     "ttir.broadcast": _one(broadcast_op),
     "ttir.repeat": _one(repeat),
+    "ttir.unsqueeze": _one(unsqueeze),
+    "ttir.arange": arange,
     "ttir.upsample2d": _one(upsample2d),
     "ttir.repeat_interleave": _one(repeat_interleave),
     "ttir.clamp_scalar": _one(same_shape),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ttopt.dialects.ttir_verify_common import ints, join, result_shape
+from ttopt.dialects.ttir_verify_common import int_attr, ints, join, result_shape
 
 
 def full(op: Any) -> None:
@@ -26,3 +26,19 @@ def rand(op: Any) -> None:
     if out is not None and size is not None and tuple(size) != tuple(out):
         text = op.get_attr("size").resolve().text
         raise ValueError(f"Size argument does not match with output tensor shape. [Size = {text}, output tensor shape = ({join(out, ', ')})].")
+
+
+def arange(op: Any) -> None:
+    """HEAD's ArangeOp::verify: a non-zero step, a non-empty range, and its length the result's
+    size along arange_dimension (C++'s truncating division)."""
+    start, end, step, dim = (int_attr(op, n) for n in ("start", "end", "step", "arange_dimension"))
+    out = result_shape(op)
+    if start is None or end is None or step is None:
+        return
+    if step == 0:
+        raise ValueError("Step value cannot be zero")
+    count = abs(end - start) // abs(step) * (1 if (end - start) * step >= 0 else -1)
+    if count <= 0:
+        raise ValueError(f"Invalid range: start={start}, end={end}, step={step}")
+    if out is not None and dim is not None and 0 <= dim < len(out) and out[dim] != count:
+        raise ValueError(f"Output tensor shape must be {count} at dim {dim} (since start={start}, end={end}, step={step}), but got {out[dim]}")

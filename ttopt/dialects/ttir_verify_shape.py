@@ -220,3 +220,20 @@ def repeat(op: Any, x: Any) -> None:
             raise ValueError(f"Repeat dimension at index {i} must be greater than 0.")
         if s * r != o:
             raise ValueError(f"Input tensor shape ({join(a)}) at index {i} does not repeat to output ({join(out)}) using repeat value {r}.")
+
+
+def unsqueeze(op: Any, x: Any) -> None:
+    """HEAD's UnsqueezeOp::verify: a size-1 dimension inserted at `dim`, the others kept."""
+    a, out = shape_of(x), result_shape(op)
+    dim = int_attr(op, "dim")
+    if a is None or out is None or dim is None:
+        return
+    d = dim + len(a) + 1 if dim < 0 else dim
+    if not 0 <= d <= len(a):
+        raise ValueError("Dimension attribute must be within the bounds of the input tensor")
+    if len(out) != len(a) + 1:
+        raise ValueError("Output tensor must have one more dimension than the input tensor")
+    if out[d] != 1:
+        raise ValueError("Dimension added must be of size 1")
+    if list(out[:d]) + list(out[d + 1:]) != list(a):
+        raise ValueError("All dimensions of the input tensor must be the same as the output tensor except for the dimension added")
