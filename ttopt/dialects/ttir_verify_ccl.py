@@ -59,8 +59,9 @@ def all_gather(op: Any, x: Any) -> None:
 
 
 def all_reduce(op: Any, x: Any) -> None:
-    """HEAD's AllReduceOp::verify: TTIR reduces by sum only."""
-    if op.get_attr("reduce_type") is not None and _reduce_kind(op) != "sum":
+    """HEAD's AllReduceOp::verify, with max and min allowed besides sum: HEAD's StableHLO conversion
+    emits them for pmax / pmin (and its verifier then rejects them); ttopt lowers them to TTNN."""
+    if op.get_attr("reduce_type") is not None and _reduce_kind(op) not in ("sum", "max", "min"):
         raise ValueError("Invalid reduction type for all reduce op.")
 
 

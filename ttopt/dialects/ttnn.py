@@ -4,7 +4,7 @@ from dataclasses import replace
 from typing import Any
 
 from ttopt.dialects.format_base import D2MFormat
-from ttopt.dialects.ttnn_verifiers import VERIFIERS, with_traits
+from ttopt.dialects.ttnn_verifiers import VERIFIERS, merge, with_traits
 from ttopt.ir.attributes import DialectAttr
 from ttopt.ir.opdef import OP_DEFS, PURE, OpDef, register, register_verifiers
 
@@ -165,7 +165,9 @@ register(
     *(OpDef(f"ttnn.{n}", operands=ops, results=res, traits=_P if _pure(n, res) else frozenset()) for n, (ops, res) in OTHER.items()),
     OpDef("ttnn.d2m_subgraph", results=(0, None), format=D2MFormat(), summary="call of a D2M-compiled subgraph"),
 )
-register_verifiers(with_traits(VERIFIERS, [n for n in OP_DEFS if n.startswith("ttnn.")]))
+# An op's own verifier registered with its OpDef (ttnn.generic's, ttkernel_program.py) runs too.
+_OWN = {n: d.verify for n, d in OP_DEFS.items() if n.startswith("ttnn.") and d.verify is not None}
+register_verifiers(with_traits(merge(_OWN, VERIFIERS), [n for n in OP_DEFS if n.startswith("ttnn.")]))
 
 # Multi-result ops print one SSA name per result, named as HEAD's ODS names them (`%values, %indices
 # = "ttnn.sort"`), as tt-mlir prints them.

@@ -24,7 +24,7 @@ from ttopt.dialects.ttnn_verify_matmul import matmul_result_shape
 
 Verifier = Callable[[Any], None]
 
-__all__ = ["VERIFIERS", "matmul_result_shape", "with_traits"]
+__all__ = ["VERIFIERS", "matmul_result_shape", "merge", "with_traits"]
 
 
 def _both(first: Verifier, second: Verifier) -> Verifier:

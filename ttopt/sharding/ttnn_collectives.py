@@ -6,6 +6,7 @@ and `convert-ttir-to-ttnn` (TTNN layouts), which differ only in the `Emitter` th
 |---|---|---|
 | `mesh_partition` | `ttnn.mesh_partition` | `dim`, `cluster_axis` |
 | `all_reduce`, `all_reduce_async` | `ttnn.all_reduce`, `ttnn.all_reduce_async` | `reduce_type`, `cluster_axis` |
+| `all_reduce` of max / min | `ttnn.all_gather` along a new leading dimension, then `ttnn.max` / `ttnn.min` over it (TTNN's all_reduce sums only) | `cluster_axis` |
 | `all_gather` | `ttnn.all_gather` | `all_gather_dim`, `cluster_axis` |
 | `reduce_scatter` | `ttnn.reduce_scatter` | `reduce_type`, `scatter_dim`, `cluster_axis`, `compute_config` |
 
@@ -24,10 +25,11 @@ import re
 from typing import Any, Protocol
 
 from ttopt.dialects.ttir import inputs
-from ttopt.ir.attributes import DialectAttr, IntegerAttr
+from ttopt.ir.attributes import ArrayAttr, BoolAttr, DialectAttr, IntegerAttr
 from ttopt.ir.types import ScalarType, TensorType
 
 SI32 = ScalarType("si32")
+I32 = ScalarType("i32")
 MESH_SHAPE = re.compile(r"meshShape\s*=\s*(\d+(?:x\d+)*)")
 # ReduceScatterConfigRewritePattern's config: HiFi4 with fp32 accumulation in the destination.
 REDUCE_SCATTER_CONFIG = DialectAttr(
@@ -144,9 +146,24 @@ def _all_reduce(em: Emitter, op: Any) -> Any:
     props = _require(op, ("reduce_type", "cluster_axis"))
     if _axis_size(em, props) == 1:
         return x
+    kind = props["reduce_type"].text.rsplit("<", 1)[-1].rstrip(">")
+    if kind in ("max", "min"):
+        return _gathered_reduction(em, op, x, props, kind)
     if len(_shape(x)) < 4:
         return _padded(em, op, "ttnn.all_reduce", x, 4, props, None)
     return em.emit("ttnn.all_reduce", [x], em.layout_type(op.results[0].type, op), _sorted(props), op.location)
+
+
+def _gathered_reduction(em: Emitter, op: Any, x: Any, props: dict[str, Any], kind: str) -> Any:
+    """A max / min all-reduce as TTNN can run it (its all_reduce sums only: HEAD's verifier and
+    tt-metal): every device's tensor gathered along a new leading dimension, then reduced over it."""
+    shape, n = _shape(x), _axis_size(em, props)
+    t = op.results[0].type.resolve()
+    stacked = em.reshape(x, (1, *shape), op, op.location)
+    gathered = em.emit("ttnn.all_gather", [stacked], em.layout_type(TensorType((n, *shape), t.element_type), op),
+                       _sorted({"all_gather_dim": IntegerAttr(0, SI32), "cluster_axis": props["cluster_axis"]}), op.location)  # fmt: skip
+    return em.emit(f"ttnn.{kind}", [gathered], em.layout_type(op.results[0].type, op),
+                   {"dim_arg": ArrayAttr((IntegerAttr(0, I32),)), "keep_dim": BoolAttr(False)}, op.location)  # fmt: skip
 
 
 def _all_reduce_async(em: Emitter, op: Any) -> Any:
