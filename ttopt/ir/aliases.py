@@ -23,7 +23,7 @@ class AliasDef:
     after_module: bool = False
     pos: Any = None
     # The name prefix a pass gave a created alias (`AliasScope.add_attr`); None for one read from
-    # the input. The printer renames created aliases as MLIR numbers them (ir/alias_order.py).
+    # the input. The printer renames created aliases as MLIR numbers them (ir/alias_names.py).
     prefix: str | None = None
 
     @property
@@ -234,6 +234,10 @@ class AliasScope:
                     del self._by_text[d.value.text]
         if dropped:
             self._expanded.clear()
+            # The dropped are the last definitions, so the created among them end `created`.
+            created = self.created
+            while created and self.defs.get(("attr", created[-1].name)) is not created[-1]:
+                created.pop()
         return {name for _, name in dropped}
 
     def fresh_name(self, prefix: str) -> str:

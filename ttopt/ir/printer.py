@@ -4,13 +4,15 @@ Value names follow MLIR's `SSANameState`: each isolated-from-above op restarts n
 region is numbered completely before the regions nested in it, which continue its counters;
 entry-block arguments are `%argN`; op-provided names (`%cst`, `%c`, `%iterArg`) are uniqued with
 `_N` suffixes from one shared counter. Source names are not kept (mlir-opt renumbers too).
+Aliases read from the input keep their names; those a pass created are named here, in the order
+MLIR's printer would name them (`alias_names.py`).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ttopt.ir.alias_order import AliasNames, managed_aliases
+from ttopt.ir.alias_names import AliasNames, managed_aliases
 from ttopt.ir.attributes import Attribute, TypeAttr, UnitAttr
 from ttopt.ir.opdef import ISOLATED, OP_DEFS
 from ttopt.ir.spelled import canonical_type_spelling, keyword_or_string, quote, symbol_ref
@@ -104,7 +106,7 @@ class Printer:
         # besides operand names (see `_custom_line`).
         self._lines: dict[tuple[str, str], dict[tuple, Any]] = {}
         self._pinned: list[Any] = []
-        # The print-time names of the aliases ttopt's passes created (ir/alias_order.py), when
+        # The print-time names of the aliases ttopt's passes created (ir/alias_names.py), when
         # any: `expand` renames through them, as it inlines aliases in local scope.
         self.alias_names: AliasNames | None = None
 
