@@ -219,3 +219,28 @@ def test_ttir_to_ttnn_numbers_layouts_as_tt_mlir() -> None:
     assert "tensor<128x32xbf16, #ttnn_layout2>) -> tensor<32x32xbf16, #ttnn_layout3>" in out
     assert "-> tensor<32x128xbf16, #ttnn_layout4>" in out
     assert print_module(parse_module(out)) == out
+
+
+# A generic op's properties and attributes are met as one dictionary, by name.
+PROPS = """#map = affine_map<(d0) -> (d0 + 3)>
+#map1 = affine_map<(d0) -> (d0 + 2)>
+#map2 = affine_map<(d0) -> (d0 + 1)>
+"func.func"() <{function_type = (memref<4xf32, #map2>) -> (), sym_name = "g", sym_visibility = "private"}> ({
+}) {a = #map1, zz = #map} : () -> ()
+"""
+
+
+def test_properties_and_attributes_are_met_by_name() -> None:
+    module = parse_module(PROPS)
+    for d in module.aliases:
+        d.prefix = "map"
+        module.aliases.created.append(d)
+    out = print_module(module, PrintOptions(generic=True))
+    assert _alias_lines(out) == [
+        "#map = affine_map<(d0) -> (d0 + 2)>", "#map1 = affine_map<(d0) -> (d0 + 1)>", "#map2 = affine_map<(d0) -> (d0 + 3)>",
+    ]  # fmt: skip
+    if HAS_MLIR:  # pragma: no cover - depends on jax being installed
+        from jax._src.interpreters import mlir as jax_mlir
+        from jax._src.lib.mlir import ir
+
+        assert out == ir.Module.parse(PROPS, jax_mlir.make_ir_context()).operation.get_asm(print_generic_op_form=True)

@@ -20,10 +20,20 @@ names: MLIR's numbering would rename the input's aliases too (the optimizer adds
 to a TTNN input with `#ttnn_layout` .. `#ttnn_layout8`), and those keep theirs. A renamed alias
 the printed text never names is not printed (as MLIR prints only the aliases it met).
 
+How: before printing, `_Walk` goes over the module as a printer of its own prints it (a custom
+form's text is scanned as written, its regions walked where they print; an op whose types and
+attributes were all met is skipped), and `AliasNames` sorts and numbers what it met. The printer
+then renames in `Printer.expand`, the one place every alias-bearing text already goes through
+(for `--mlir-print-local-scope`), once per distinct text.
+
 Where this differs from MLIR: depth is read off the definition's text, every `<..>`, `[..]` or
 `{..}` around a nested alias counting as one value (an array parameter of a dialect attribute is
-no value in MLIR, a parenthesised one is); aliases kept by name print first, in definition
-order, then the renamed ones in MLIR's order (each after the renamed aliases its text names).
+no value in MLIR, a parenthesised one is), an alias kept by name counting depth 1; a skipped op's
+operand types are taken as met where their values were defined (true unless a block uses a value
+defined in a block printed after it); aliases kept by name print first, in definition order,
+then the renamed ones in MLIR's order (each after the renamed aliases its text names). A renamed
+alias that text names but the walk did not meet is numbered after the others, so it is still
+defined.
 """
 
 from __future__ import annotations
