@@ -22,6 +22,9 @@ class AliasDef:
     value: Any  # Attribute, Type, or LocationAttr
     after_module: bool = False
     pos: Any = None
+    # The name prefix a pass gave a created alias (`AliasScope.add_attr`); None for one read from
+    # the input. The printer renames created aliases as MLIR numbers them (ir/alias_names.py).
+    prefix: str | None = None
 
     @property
     def is_location(self) -> bool:
@@ -70,6 +73,7 @@ class LocAliasDef(tuple):
     __slots__ = ()
     kind = "attr"
     is_location = True
+    prefix = None  # read from the input
     name = property(itemgetter(0))
     value_text = property(itemgetter(1))  # `loc(...)`, already checked by the lexer
 
@@ -157,6 +161,9 @@ class AliasScope:
         self.defs: AliasDefs = AliasDefs()
         self._expanded: dict[str, str] = {}
         self._by_text: dict[str, str] | None = None  # attribute text -> alias name (add_attr)
+        # The definitions add_attr made, in order (a dropped one stays listed: readers check it
+        # is still the table's), so the printer finds them without a scan of the table.
+        self.created: list[AliasDef] = []
 
     def expand(self, text: str) -> str:
         """`text` with every alias reference replaced by its definition (recursively)."""
@@ -227,6 +234,10 @@ class AliasScope:
                     del self._by_text[d.value.text]
         if dropped:
             self._expanded.clear()
+            # The dropped are the last definitions, so the created among them end `created`.
+            created = self.created
+            while created and self.defs.get(("attr", created[-1].name)) is not created[-1]:
+                created.pop()
         return {name for _, name in dropped}
 
     def fresh_name(self, prefix: str) -> str:
@@ -252,5 +263,7 @@ class AliasScope:
             return AliasRef(existing, self)
         name = self.fresh_name(prefix)
         self._by_text[text] = name
-        self.define(AliasDef(name, "attr", value))
+        d = AliasDef(name, "attr", value, prefix=prefix)
+        self.define(d)
+        self.created.append(d)
         return AliasRef(name, self)

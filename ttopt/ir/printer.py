@@ -4,12 +4,15 @@ Value names follow MLIR's `SSANameState`: each isolated-from-above op restarts n
 region is numbered completely before the regions nested in it, which continue its counters;
 entry-block arguments are `%argN`; op-provided names (`%cst`, `%c`, `%iterArg`) are uniqued with
 `_N` suffixes from one shared counter. Source names are not kept (mlir-opt renumbers too).
+Aliases read from the input keep their names; those a pass created are named here, in the order
+MLIR's printer would name them (`alias_names.py`).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ttopt.ir.alias_names import AliasNames, managed_aliases
 from ttopt.ir.attributes import Attribute, TypeAttr, UnitAttr
 from ttopt.ir.opdef import ISOLATED, OP_DEFS
 from ttopt.ir.spelled import canonical_type_spelling, keyword_or_string, quote, symbol_ref
@@ -103,6 +106,9 @@ class Printer:
         # besides operand names (see `_custom_line`).
         self._lines: dict[tuple[str, str], dict[tuple, Any]] = {}
         self._pinned: list[Any] = []
+        # The print-time names of the aliases ttopt's passes created (ir/alias_names.py), when
+        # any: `expand` renames through them, as it inlines aliases in local scope.
+        self.alias_names: AliasNames | None = None
 
     # -- entry point ------------------------------------------------------------------------
     def print_module(self) -> str:
@@ -110,16 +116,30 @@ class Printer:
         m = self.module
         opts = self.opts
         lines: list[str] = []
+        # Aliases ttopt's passes created are named as MLIR names them, at print time: the names
+        # come from a walk of what prints (a printer of its own: this one's caches must hold the
+        # renamed texts), and every alias-bearing text goes through `expand`, as for local scope.
+        managed = managed_aliases(m) if not opts.local_scope else {}
+        if managed:
+            self.alias_names = AliasNames(m, Printer(m, opts), managed)
+        kept = []
         if not opts.local_scope:
             # Attribute and type aliases print first wherever they were written (MLIR requires a
             # definition before use); location aliases keep their place, and only with debuginfo.
             for d in m.aliases:
                 if d.is_location and (d.after_module or not opts.debuginfo):
                     continue
-                lines.append(self._alias_line(d))
+                if d.prefix is not None and d.name in managed:
+                    continue
+                kept.append(d)
+            if not managed:
+                lines = [self._alias_line(d) for d in kept]
         self._assign_names(m.op)
         self.out = lines
         self.print_op(m.op, "")
+        if self.alias_names is not None:  # after the ops: one the walk missed is named by now
+            names = self.alias_names
+            lines[:0] = names.lines(kept, self._alias_line)
         if opts.debuginfo and not opts.local_scope:
             # Tens of thousands in a printed file: one comprehension, location aliases are `#`.
             lines += [f"#{d.name} = {d.value_text}" for d in m.aliases if d.after_module and d.is_location]
@@ -134,7 +154,10 @@ class Printer:
 
     # -- text of types / attributes with alias handling ---------------------------------------
     def expand(self, text: str) -> str:
-        """`text` with alias references replaced by their definitions (for local scope)."""
+        """`text` with alias references replaced by their definitions (for local scope), or by
+        their print-time names (aliases ttopt created, see `alias_names`)."""
+        if self.alias_names is not None:
+            return self.alias_names.rename(text)
         if not self.opts.local_scope:
             return text
         return self.module.aliases.expand(text)
@@ -142,7 +165,7 @@ class Printer:
     def type(self, t: Type) -> str:
         """The type's text as MLIR prints it (aliases expanded in local scope)."""
         s = self._canonical_text(t)
-        return self.expand(s) if self.opts.local_scope else s
+        return self.expand(s) if self.opts.local_scope or self.alias_names is not None else s
 
     def attr(self, a: Attribute) -> str:
         return self.expand(a.text)
@@ -201,7 +224,8 @@ class Printer:
         """` loc(...)` with debuginfo, else ""."""
         if location is None or not self.opts.debuginfo:
             return ""
-        return " " + self.expand(location.text)
+        # No alias ttopt created names a location: only local scope changes its text.
+        return " " + (self.expand(location.text) if self.opts.local_scope else location.text)
 
     # -- values -----------------------------------------------------------------------------
     def name(self, v: Value) -> str:
