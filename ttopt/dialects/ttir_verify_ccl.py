@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ttopt.dialects.ttir_verify_common import int_attr, join, result_shape, shape_of
+from ttopt.dialects.verify_common import int_attr, join, result_shape, shape
 from ttopt.ir.properties import int_values
 
 
@@ -52,7 +52,7 @@ def _replica_groups(op: Any) -> tuple[int, ...] | None:
 
 def all_gather(op: Any, x: Any) -> None:
     """HEAD's AllGatherOp::verify."""
-    a, dim = shape_of(x), int_attr(op, "all_gather_dim")
+    a, dim = shape(x), int_attr(op, "all_gather_dim")
     if a is not None and dim is not None and not -len(a) <= dim < len(a):
         raise ValueError("Invalid dimension for all gather op. Gather dimension must be >= to input tensor rank or < -input tensor rank, "
                          f"got gather_dim = {dim}")  # fmt: skip
@@ -69,7 +69,7 @@ def reduce_scatter(op: Any, x: Any) -> None:
     """HEAD's ReduceScatterOp::verify: sum, max or min, over a dimension of the input."""
     if op.get_attr("reduce_type") is not None and _reduce_kind(op) not in ("sum", "max", "min"):
         raise ValueError("Invalid reduction type for reduce scatter op.")
-    a, dim = shape_of(x), int_attr(op, "scatter_dim")
+    a, dim = shape(x), int_attr(op, "scatter_dim")
     if a is not None and dim is not None and not -len(a) <= dim < len(a):
         raise ValueError("Invalid dimension for reduce scatter op. Scatter dimension must be >= to input tensor rank or < -input tensor rank, "
                          f"got scatter_dim = {dim}")  # fmt: skip
@@ -91,7 +91,7 @@ def collective_permute(op: Any, x: Any) -> None:
 def all_to_all(op: Any, x: Any) -> None:
     """HEAD's AllToAllOp::verify: split and concat dims in range, the split even, the result the
     input split along one and concatenated along the other, one replica group column per split."""
-    a, out = shape_of(x), result_shape(op)
+    a, out = shape(x), result_shape(op)
     split_dim, count, concat_dim = (int_attr(op, n) for n in ("split_dim", "split_count", "concat_dim"))
     if a is None or out is None or split_dim is None or count is None or concat_dim is None:
         return
@@ -124,7 +124,7 @@ def collective_broadcast(op: Any, x: Any) -> None:
 
 def _ranks(checks: list[tuple[Any, int, str]]) -> None:
     for v, rank, message in checks:
-        s = shape_of(v) if v is not None else None
+        s = shape(v) if v is not None else None
         if s is not None and len(s) != rank:
             raise ValueError(message)
 

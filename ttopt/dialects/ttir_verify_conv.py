@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ttopt.dialects.ttir_verify_common import shape_of
+from ttopt.dialects.verify_common import shape
 from ttopt.ir.attributes import IntegerAttr
 from ttopt.ir.properties import int_values
 
@@ -48,8 +48,8 @@ def _dim(op: Any, name: str, default: int) -> int:
 
 def conv2d(op: Any) -> None:
     """Raise ValueError with HEAD's message when the conv2d's shapes and parameters disagree."""
-    operands = [shape_of(v) for v in op.operands]
-    out = shape_of(op.results[0]) if op.results else None
+    operands = [shape(v) for v in op.operands]
+    out = shape(op.results[0]) if op.results else None
     if len(operands) < 2 or out is None or any(s is None for s in operands):
         return
     x, w, *rest = operands
@@ -122,8 +122,8 @@ def conv2d(op: Any) -> None:
 def conv_transpose2d(op: Any) -> None:
     """Raise ValueError with HEAD's message (ConvTranspose2dOp::verify) when the transposed conv's
     shapes and parameters disagree; the weight is (C, O/G, KH, KW)."""
-    shapes = [shape_of(v) for v in op.operands]
-    out = shape_of(op.results[0]) if op.results else None
+    shapes = [shape(v) for v in op.operands]
+    out = shape(op.results[0]) if op.results else None
     if len(shapes) < 2 or out is None or any(s is None for s in shapes):
         return
     x, w, *rest = shapes

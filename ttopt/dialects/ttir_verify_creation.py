@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ttopt.dialects.ttir_verify_common import int_attr, ints, join, result_shape
+from ttopt.dialects.verify_common import int_attr, ints_attr, join, result_shape
 
 
 def full(op: Any) -> None:
     """HEAD's FullOp::verify."""
-    out, shape = result_shape(op), ints(op, "shape")
+    out, shape = result_shape(op), ints_attr(op, "shape")
     if out is not None and shape is not None and tuple(shape) != tuple(out):
         raise ValueError(f"expected shape ({join(out, ', ')}), got ({join(shape, ', ')})")
 
@@ -22,7 +22,7 @@ def rand(op: Any) -> None:
     hi = getattr(high.resolve(), "value", 1.0) if high is not None else 1.0
     if isinstance(lo, (int, float)) and isinstance(hi, (int, float)) and lo >= hi:
         raise ValueError("'low' value must be < 'high' value.")
-    out, size = result_shape(op), ints(op, "size")
+    out, size = result_shape(op), ints_attr(op, "size")
     if out is not None and size is not None and tuple(size) != tuple(out):
         text = op.get_attr("size").resolve().text
         raise ValueError(f"Size argument does not match with output tensor shape. [Size = {text}, output tensor shape = ({join(out, ', ')})].")

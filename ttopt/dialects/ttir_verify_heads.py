@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ttopt.dialects.ttir_verify_common import flag, int_attr, join, result_shape, shape_of
+from ttopt.dialects.verify_common import bool_attr, int_attr, join, result_shape, shape
 
 
 def concatenate_heads(op: Any, x: Any) -> None:
     """HEAD's ConcatenateHeadsOp::verify."""
-    a, out = shape_of(x), result_shape(op)
+    a, out = shape(x), result_shape(op)
     if a is None or out is None:
         return
     if len(a) != 4:
@@ -31,8 +31,8 @@ def split_qkv(op: Any, operands: list[Any]) -> None:
     """HEAD's SplitQueryKeyValueAndSplitHeadsOp::verify."""
     if not operands or len(op.results) < 3:
         return
-    a = shape_of(operands[0])
-    kv = shape_of(operands[1]) if len(operands) > 1 else a
+    a = shape(operands[0])
+    kv = shape(operands[1]) if len(operands) > 1 else a
     outs = [result_shape(op, i) for i in range(3)]
     if a is None or kv is None or any(o is None for o in outs):
         return
@@ -51,7 +51,7 @@ def split_qkv(op: Any, operands: list[Any]) -> None:
     want_q = [a[0], heads, a[1], dq]
     want_k = [kv[0], kv_heads, kv[1], dkv]
     want_v = list(want_k)
-    if flag(op, "transpose_key"):
+    if bool_attr(op, "transpose_key"):
         want_k[2], want_k[3] = want_k[3], want_k[2]
     for name, want, got in (("query", want_q, q), ("key", want_k, k), ("value", want_v, v)):
         if list(got) != want:

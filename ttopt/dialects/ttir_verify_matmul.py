@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ttopt.dialects.ttir_verify_common import broadcast, flag, join, shape_of
+from ttopt.dialects.verify_common import bool_attr, broadcast, join, shape
 
 
 def matmul(op: Any) -> None:
     """HEAD's MatmulOp::verify (LinearOp::verify when the op has a bias)."""
-    shapes = [shape_of(v) for v in op.operands]
-    out = shape_of(op.results[0]) if op.results else None
+    shapes = [shape(v) for v in op.operands]
+    out = shape(op.results[0]) if op.results else None
     if len(shapes) < 2 or shapes[0] is None or shapes[1] is None or out is None:
         return
     a, b = list(shapes[0]), list(shapes[1])
@@ -25,11 +25,11 @@ def matmul(op: Any) -> None:
     rank_a, rank_b = len(a), len(b)
     if rank_a == 1:
         a.insert(0, 1)
-    elif flag(op, "transpose_a"):
+    elif bool_attr(op, "transpose_a"):
         a[-1], a[-2] = a[-2], a[-1]
     if rank_b == 1:
         b.append(1)
-    elif flag(op, "transpose_b"):
+    elif bool_attr(op, "transpose_b"):
         b[-1], b[-2] = b[-2], b[-1]
     if a[-1] != b[-2]:
         raise ValueError(f"Input A[-1]({a[-1]}) and B[-2]({b[-2]}) must have matching inner dimensions")
@@ -38,7 +38,7 @@ def matmul(op: Any) -> None:
         batch = broadcast(a[:-2], b[:-2])
         if batch is None:
             raise ValueError(f"Batch dimensions of input A({join(a[:-2])}) and B({join(b[:-2])}) are not broadcast compatible")
-        want = batch
+        want = list(batch)
     if rank_a > 1:
         want.append(a[-2])
     if rank_b > 1:
@@ -52,7 +52,7 @@ def matmul(op: Any) -> None:
         with_bias = broadcast(want, list(bias))
         if with_bias is None:
             raise ValueError(f"Bias shape({join(list(bias))}) is not broadcast compatible with the matmul output shape({join(want)})")
-        want = with_bias
+        want = list(with_bias)
     if not want:
         if len(out) < 1:
             raise ValueError("Scalar output is not supported, output must be at least a 1D tensor")

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ttopt.dialects.ttir_verify_common import int_attr, ints, result_shape, shape_of
+from ttopt.dialects.verify_common import int_attr, ints_attr, result_shape, shape
 
 
 def rms_norm(op: Any, x: Any, weight: Any | None, bias: Any | None) -> None:
     """HEAD's RMSNormOp::verify: result shaped as x, normalized_shape its trailing dimensions, the
     weight and bias of that shape."""
-    a, out = shape_of(x), result_shape(op)
-    norm = ints(op, "normalized_shape")
+    a, out = shape(x), result_shape(op)
+    norm = ints_attr(op, "normalized_shape")
     if a is None or out is None or norm is None:
         return
     if a != out:
@@ -24,14 +24,14 @@ def rms_norm(op: Any, x: Any, weight: Any | None, bias: Any | None) -> None:
     if tuple(a[len(a) - len(norm):]) != tuple(norm):
         raise ValueError("normalized_shape dimensions must match trailing dimensions of input tensor")
     for what, v in (("weight", weight), ("bias", bias)):
-        s = shape_of(v) if v is not None else None
+        s = shape(v) if v is not None else None
         if s is not None and tuple(s) != tuple(norm):
             raise ValueError(f"{what} tensor shape must match normalized_shape")
 
 
 def batch_norm(op: Any, x: Any) -> None:
     """HEAD's verifyBatchNormOp: a rank 2-5 input, `dimension` within it."""
-    a = shape_of(x)
+    a = shape(x)
     if a is None:
         return
     if not 2 <= len(a) <= 5:

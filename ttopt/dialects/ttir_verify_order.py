@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ttopt.dialects.ttir_verify_common import int_attr, ints, join, result_shape, shape_of
+from ttopt.dialects.verify_common import int_attr, ints_attr, join, result_shape, shape
 
 
 def _element(v: Any) -> str:
@@ -22,7 +22,7 @@ def _is_integer(element: str) -> bool:
 
 def embedding(op: Any, x: Any, weight: Any) -> None:
     """HEAD's EmbeddingOp::verify: indices of rank <= 2, an effectively 2-D weight, (*x, E) result."""
-    xs, ws, out = shape_of(x), shape_of(weight), result_shape(op)
+    xs, ws, out = shape(x), shape(weight), result_shape(op)
     if xs is None or ws is None or out is None:
         return
     if len(xs) > 2:
@@ -38,7 +38,7 @@ def embedding(op: Any, x: Any, weight: Any) -> None:
 
 def gather(op: Any, x: Any, index: Any) -> None:
     """HEAD's GatherOp::verify (torch.gather: index and result of one shape, x's rank)."""
-    xs, ixs, out = shape_of(x), shape_of(index), result_shape(op)
+    xs, ixs, out = shape(x), shape(index), result_shape(op)
     if xs is None or ixs is None or out is None:
         return
     if not _is_integer(_element(index)):
@@ -56,7 +56,7 @@ def gather(op: Any, x: Any, index: Any) -> None:
 
 def sort(op: Any, x: Any) -> None:
     """HEAD's SortOp::verify: dim in range, values typed as the input, indices shaped as it."""
-    xs = shape_of(x)
+    xs = shape(x)
     if xs is None or len(op.results) < 2:
         return
     rank, dim = len(xs), int_attr(op, "dim", -1)
@@ -65,13 +65,13 @@ def sort(op: Any, x: Any) -> None:
         raise ValueError(f"Dimension out of range (expected to be in range of [{-rank}, {rank - 1}], but got {dim})")
     if op.results[0].type.resolve() != x.type.resolve():
         raise ValueError("Sorted tensor type does not match with input tensor.")
-    if shape_of(op.results[-1]) != xs:
+    if shape(op.results[-1]) != xs:
         raise ValueError("Indices shape does not match with input tensor shape.")
 
 
 def topk(op: Any, x: Any) -> None:
     """HEAD's TopKOp::verify: dim in range, 1 <= k <= the dimension's size."""
-    xs = shape_of(x)
+    xs = shape(x)
     if xs is None:
         return
     rank, dim, k = len(xs), int_attr(op, "dim", -1), int_attr(op, "k", 0)
@@ -85,7 +85,7 @@ def topk(op: Any, x: Any) -> None:
 
 def cumsum(op: Any, x: Any) -> None:
     """HEAD's CumSumOp::verify: dim in [-rank, rank)."""
-    xs = shape_of(x)
+    xs = shape(x)
     dim = int_attr(op, "dim")
     if xs is not None and dim is not None and not -len(xs) <= dim < len(xs):
         raise ValueError(f"specified dimension should be between {-len(xs)} and {len(xs) - 1}, but got: {dim}")
@@ -93,8 +93,8 @@ def cumsum(op: Any, x: Any) -> None:
 
 def reverse(op: Any, x: Any) -> None:
     """HEAD's ReverseOp::verify: unique dimensions in [0, rank)."""
-    dims = ints(op, "dimensions")
-    xs = shape_of(x)
+    dims = ints_attr(op, "dimensions")
+    xs = shape(x)
     if dims is None:
         return
     if len(set(dims)) != len(dims):

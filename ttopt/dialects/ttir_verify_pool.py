@@ -10,13 +10,13 @@ from __future__ import annotations
 from math import ceil
 from typing import Any
 
-from ttopt.dialects.ttir_verify_common import flag, result_shape, shape_of
 from ttopt.dialects.ttir_verify_conv import pair_or_quad
+from ttopt.dialects.verify_common import bool_attr, result_shape, shape
 
 
 def pool2d(op: Any) -> None:
     """HEAD's verifyPooling2dOp."""
-    x = shape_of(op.operands[0]) if op.operands else None
+    x = shape(op.operands[0]) if op.operands else None
     out = result_shape(op)
     if x is None or out is None:
         return
@@ -49,7 +49,7 @@ def pool2d(op: Any) -> None:
     eh, ew = dilation[0] * (kernel[0] - 1) + 1, dilation[1] * (kernel[1] - 1) + 1
     if ph < eh or pw < ew:
         raise ValueError(f"effective kernel size ({eh}, {ew}) cannot be greater than the padded input size per channel ({ph}, {pw})")
-    if flag(op, "ceil_mode"):
+    if bool_attr(op, "ceil_mode"):
         oh, ow = ceil((ph - eh) / stride[0]) + 1, ceil((pw - ew) / stride[1]) + 1
         # A last window that starts in the bottom / right padding is dropped.
         oh -= (oh - 1) * stride[0] >= h + top
@@ -87,7 +87,7 @@ def max_pool2d_with_indices(op: Any) -> None:
 
 def global_avg_pool2d(op: Any) -> None:
     """HEAD's GlobalAvgPool2dOp::verify: the two dimensions before the last reduced to 1."""
-    x = shape_of(op.operands[0]) if op.operands else None
+    x = shape(op.operands[0]) if op.operands else None
     out = result_shape(op)
     if x is None or out is None:
         return

@@ -9,12 +9,12 @@ from __future__ import annotations
 from math import prod
 from typing import Any
 
-from ttopt.dialects.ttir_verify_common import broadcast, int_attr, ints, join, result_shape, shape_of
+from ttopt.dialects.verify_common import broadcast, int_attr, ints_attr, join, result_shape, shape
 
 
 def broadcastable(op: Any, operands: list[Any]) -> None:
     """HEAD's verifyBroadcastable over `operands` (the op's inputs, without a destination)."""
-    shapes = [shape_of(v) for v in operands]
+    shapes = [shape(v) for v in operands]
     out = result_shape(op)
     if out is None or any(s is None for s in shapes):
         return
@@ -24,15 +24,15 @@ def broadcastable(op: Any, operands: list[Any]) -> None:
         nxt = broadcast(acc, list(s))
         if nxt is None:
             raise ValueError(f"operand shape ({join(s, ', ')}) is not broadcast compatible with inferred operand shapes ({join(acc, ', ')})")
-        acc = nxt
+        acc = list(nxt)
     if list(out) != acc:
         raise ValueError(f"result shape ({join(out, ', ')}) doesn't match expected shape after broadcasting ({join(acc, ', ')})")
 
 
 def reshape(op: Any, source: Any) -> None:
     """HEAD's ReshapeOp::verify: the shape attribute is the result's (one -1 allowed), elements kept."""
-    a, out = shape_of(source), result_shape(op)
-    want = ints(op, "shape")
+    a, out = shape(source), result_shape(op)
+    want = ints_attr(op, "shape")
     if out is None or want is None:
         return
     if len(want) != len(out):
@@ -53,8 +53,8 @@ def reshape(op: Any, source: Any) -> None:
 
 def permute(op: Any, source: Any) -> None:
     """HEAD's PermuteOp::verify: a permutation of the input's dimensions, the result permuted by it."""
-    a, out = shape_of(source), result_shape(op)
-    perm = ints(op, "permutation")
+    a, out = shape(source), result_shape(op)
+    perm = ints_attr(op, "permutation")
     if a is None or out is None or perm is None:
         return
     if sorted(perm) != list(range(len(a))):
@@ -66,7 +66,7 @@ def permute(op: Any, source: Any) -> None:
 
 def concat(op: Any, operands: list[Any]) -> None:
     """HEAD's ConcatOp::verify: one rank, equal sizes off `dim`, the result's `dim` their sum."""
-    shapes = [shape_of(v) for v in operands]
+    shapes = [shape(v) for v in operands]
     out = result_shape(op)
     dim_attr = op.get_attr("dim")
     dim = getattr(dim_attr.resolve(), "value", None) if dim_attr is not None else None
@@ -92,10 +92,10 @@ def concat(op: Any, operands: list[Any]) -> None:
 def reduction(op: Any, source: Any) -> None:
     """HEAD's verifyReduceOp: reduce dims in range and unique, the result the input with them
     removed (or kept as 1 with keep_dim)."""
-    a, out = shape_of(source), result_shape(op)
+    a, out = shape(source), result_shape(op)
     if a is None or out is None:
         return
-    dims = ints(op, "dim_arg")
+    dims = ints_attr(op, "dim_arg")
     rank = len(a)
     reduced = set(range(rank))
     if dims is not None:
@@ -114,8 +114,8 @@ def reduction(op: Any, source: Any) -> None:
 
 def broadcast_op(op: Any, x: Any) -> None:
     """HEAD's BroadcastOp::verify: same rank, broadcastable, input x broadcast_dimensions = result."""
-    a, out = shape_of(x), result_shape(op)
-    dims = ints(op, "broadcast_dimensions")
+    a, out = shape(x), result_shape(op)
+    dims = ints_attr(op, "broadcast_dimensions")
     if a is None or out is None or dims is None:
         return
     if len(a) != len(out):
@@ -131,7 +131,7 @@ def broadcast_op(op: Any, x: Any) -> None:
 
 def repeat_interleave(op: Any, x: Any) -> None:
     """HEAD's RepeatInterleaveOp::verify: dimension `dim` of the result is `repeats` times x's."""
-    a, out = shape_of(x), result_shape(op)
+    a, out = shape(x), result_shape(op)
     if a is None or out is None:
         return
     repeats, dim = int_attr(op, "repeats", 1), int_attr(op, "dim", 0)
@@ -151,7 +151,7 @@ def repeat_interleave(op: Any, x: Any) -> None:
 
 def upsample2d(op: Any, x: Any) -> None:
     """HEAD's Upsample2dOp::verify: NHWC in and out, H and W scaled, a mode tt-metal has."""
-    a, out = shape_of(x), result_shape(op)
+    a, out = shape(x), result_shape(op)
     if a is None or out is None:
         return
     if len(a) != 4:
@@ -160,7 +160,7 @@ def upsample2d(op: Any, x: Any) -> None:
         raise ValueError(f"Expected rank of output tensor is 4, got rank {len(out)}")
     attr = op.get_attr("scale_factor")
     value = getattr(attr.resolve(), "value", None) if attr is not None else None
-    scales = (value, value) if isinstance(value, int) and not isinstance(value, bool) else ints(op, "scale_factor")
+    scales = (value, value) if isinstance(value, int) and not isinstance(value, bool) else ints_attr(op, "scale_factor")
     if scales is None:
         return
     if len(scales) != 2:
@@ -184,7 +184,7 @@ def upsample2d(op: Any, x: Any) -> None:
 
 def same_shape(op: Any, x: Any) -> None:
     """HEAD's ClampScalarOp::verify: the result has the input's shape."""
-    a, out = shape_of(x), result_shape(op)
+    a, out = shape(x), result_shape(op)
     if a is not None and out is not None and a != out:
         raise ValueError("input and output must have same shape.")
 
@@ -209,7 +209,7 @@ def _reinterprets_words(x: Any, out: Any, a_bits: int, b_bits: int) -> bool:
     """StableHLO's bitcast between widths: the narrow side has one more dimension, of the width
     ratio, as in `tensor<2x2xui32> -> tensor<2xui64>`. ttopt's lowering keeps this form (HEAD's
     verifier rejects any width change; its StableHLO conversion emits the op unchanged)."""
-    a, b = shape_of(x), shape_of(out)
+    a, b = shape(x), shape(out)
     if a is None or b is None:
         return False
     narrow, wide, ratio = (a, b, b_bits // a_bits) if a_bits < b_bits else (b, a, a_bits // b_bits)
@@ -218,8 +218,8 @@ def _reinterprets_words(x: Any, out: Any, a_bits: int, b_bits: int) -> bool:
 
 def repeat(op: Any, x: Any) -> None:
     """HEAD's RepeatOp::verify: one positive repeat per dimension, each result dimension x's times it."""
-    a, out = shape_of(x), result_shape(op)
-    reps = ints(op, "repeat_dimensions")
+    a, out = shape(x), result_shape(op)
+    reps = ints_attr(op, "repeat_dimensions")
     if a is None or out is None or reps is None:
         return
     if len(a) != len(reps):
@@ -235,7 +235,7 @@ def repeat(op: Any, x: Any) -> None:
 
 def unsqueeze(op: Any, x: Any) -> None:
     """HEAD's UnsqueezeOp::verify: a size-1 dimension inserted at `dim`, the others kept."""
-    a, out = shape_of(x), result_shape(op)
+    a, out = shape(x), result_shape(op)
     dim = int_attr(op, "dim")
     if a is None or out is None or dim is None:
         return

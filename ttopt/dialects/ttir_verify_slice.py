@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ttopt.dialects.ttir_verify_common import int_attr, ints, result_shape, shape_of
+from ttopt.dialects.verify_common import int_attr, ints_attr, result_shape
+from ttopt.dialects.verify_common import shape as shape_of
 
 
 def _same_element_and_rank(op: Any, x: Any) -> None:
@@ -47,7 +48,7 @@ def _dimension(i: int, size: int, begin: int, end: int, step: int, got: int, sha
 def slice_static(op: Any, x: Any) -> None:
     """HEAD's SliceStaticOp::verify."""
     shape, out = shape_of(x), result_shape(op)
-    begins, ends, steps = ints(op, "begins"), ints(op, "ends"), ints(op, "step")
+    begins, ends, steps = ints_attr(op, "begins"), ints_attr(op, "ends"), ints_attr(op, "step")
     if shape is None or out is None or begins is None or ends is None or steps is None:
         return
     if len(shape) < 1:
@@ -68,7 +69,7 @@ def slice_dynamic(op: Any, x: Any, begins: Any, ends: Any) -> None:
         raise ValueError("Input must be at least a 1D tensor")
     if len(bs) != 1 or len(es) != 1:
         raise ValueError("Begins and ends must be 1D tensors")
-    steps = ints(op, "step")
+    steps = ints_attr(op, "step")
     if bs[0] != len(shape) or es[0] != len(shape) or (steps is not None and len(steps) != len(shape)):
         raise ValueError("Begins, ends, and step must have the same number of elements as the input tensor rank")
     _same_element_and_rank(op, x)

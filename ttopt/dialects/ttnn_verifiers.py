@@ -19,8 +19,8 @@ from ttopt.dialects import (
     ttnn_verify_trace,
     ttnn_verify_transformer,
 )
-from ttopt.dialects.ttnn_verify_common import element, layout
 from ttopt.dialects.ttnn_verify_matmul import matmul_result_shape
+from ttopt.dialects.verify_common import element, layout
 
 Verifier = Callable[[Any], None]
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ttopt.dialects.ttnn_verify_common import attr, element, int_attr, ints_attr, layout, operands_named, shape
+from ttopt.dialects.verify_common import attr, element, int_attr, ints_attr, layout, operands_named, shape
 from ttopt.ir.attributes import DialectAttr
 
 

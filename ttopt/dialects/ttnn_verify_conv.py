@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ttopt.dialects.ttnn_verify_common import int_attr, ints_attr, shape, str_attr, tensor_type, tensors
+from ttopt.dialects.verify_common import int_attr, ints_attr, shape, str_attr, tensor_type, tensors
 
 
 def _text(values: tuple[int, ...]) -> str:

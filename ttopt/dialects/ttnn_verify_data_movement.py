@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ttopt.dialects.ttnn_verify_common import dtype, element, int_attr, ints_attr, join, shape, tensor_type
+from ttopt.dialects.verify_common import dtype, element, int_attr, ints_attr, join, shape, tensor_type
 
 
 def _io(op: Any) -> tuple[tuple[int, ...] | None, tuple[int, ...] | None]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ttopt.dialects.ttnn_verify_common import attr, float_attr, ints_attr, is_device, join, layout, shape
+from ttopt.dialects.verify_common import attr, float_attr, ints_attr, is_device, join, layout, shape
 from ttopt.ir.attributes import FloatAttr, IntegerAttr
 
 

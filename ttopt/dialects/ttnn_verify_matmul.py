@@ -5,19 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ttopt.dialects.ttnn_verify_common import TILE, bool_attr, int_attr, join, shape, tensors
-
-
-def _broadcast(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...] | None:
-    """OpTrait::util::getBroadcastedShape; None when the shapes do not broadcast."""
-    out: list[int] = []
-    for i in range(1, max(len(a), len(b)) + 1):
-        x = a[-i] if i <= len(a) else 1
-        y = b[-i] if i <= len(b) else 1
-        if x != y and x != 1 and y != 1:
-            return None
-        out.append(y if x == 1 else x)
-    return tuple(reversed(out))
+from ttopt.dialects.verify_common import TILE, bool_attr, int_attr, join, shape, tensors
+from ttopt.dialects.verify_common import broadcast as broadcast_shape
 
 
 def _adjusted(op: Any, a: tuple[int, ...], b: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -47,7 +36,7 @@ def _product_shape(op: Any, a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int
         raise ValueError(f"Input A[-1]({pa[-1]}) and B[-2]({pb[-2]}) must have matching inner dimensions")
     out: tuple[int, ...] = ()
     if len(pa) > 2 or len(pb) > 2:
-        batch = _broadcast(pa[:-2], pb[:-2])
+        batch = broadcast_shape(pa[:-2], pb[:-2])
         if batch is None:
             raise ValueError(f"Batch dimensions of input A({join(pa[:-2])}) and B({join(pb[:-2])}) are not broadcast compatible")
         out = batch
@@ -105,7 +94,7 @@ def verify_linear(op: Any) -> None:
     if bias is not None:
         if len(bias) < 1:
             raise ValueError("Bias must be at least a 1D tensor")
-        out = _broadcast(product, bias)
+        out = broadcast_shape(product, bias)
         if out is None:
             raise ValueError(f"Bias shape({join(bias)}) is not broadcast compatible with the matmul output shape({join(product)})")
         broadcast = out

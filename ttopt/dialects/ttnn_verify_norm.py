@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ttopt.dialects.ttnn_verify_common import TILE, operands_named, shape
+from ttopt.dialects.verify_common import TILE, operands_named, shape
 
 
 def _affine(named: dict[str, Any], x: tuple[int, ...]) -> None:

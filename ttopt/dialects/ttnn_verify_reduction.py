@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ttopt.dialects.ttnn_verify_common import attr, bool_attr, int_attr, join, shape
+from ttopt.dialects.verify_common import attr, bool_attr, int_attr, join, shape
 from ttopt.ir.attributes import ArrayAttr, IntegerAttr
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ttopt.dialects.ttnn_verify_common import shape
+from ttopt.dialects.verify_common import shape
 
 
 def verify_sampling(op: Any) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ttopt.dialects.ttnn_verify_common import attr, shape, str_attr
+from ttopt.dialects.verify_common import attr, shape, str_attr
 from ttopt.ir.attributes import IntegerAttr
 from ttopt.ir.properties import int_values
 

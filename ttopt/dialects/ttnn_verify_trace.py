@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ttopt.dialects.ttnn_verify_common import attr, int_attr, is_device, layout, tensor_type
+from ttopt.dialects.verify_common import attr, int_attr, is_device, layout, tensor_type
 from ttopt.ir.attributes import DialectAttr, StringAttr, SymbolRefAttr
 from ttopt.ir.diagnostics import BareOpError
 from ttopt.ir.types import FunctionType, ScalarType, TensorType, Type

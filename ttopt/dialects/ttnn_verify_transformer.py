@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ttopt.dialects.ttnn_verify_common import TILE, bool_attr, element, int_attr, join, layout, operands_named, shape
+from ttopt.dialects.verify_common import TILE, bool_attr, element, int_attr, join, layout, operands_named, shape
 from ttopt.ir.types import ScalarType, TensorType
 
 

@@ -1,13 +1,14 @@
-"""What the TTNN op verifiers (ttnn_verify_*.py) read from an op: operand and result shapes and
-element types, and attribute values in the spellings HEAD's ODS accepts. A verifier raises
-ValueError(HEAD's message); the IR verifier reports it at the op as `'ttnn.x' op <message>`.
+"""What the TTIR and TTNN op verifiers (ttir_verify_*.py, ttnn_verify_*.py) read from an op:
+operand and result shapes and element types, attribute values in the spellings HEAD's ODS accepts,
+MLIR's broadcast rule and HEAD's `join`. A verifier raises ValueError(HEAD's message); the IR
+verifier reports it at the op as `'ttnn.x' op <message>`.
 
-Shapes with a dynamic (`?`) dim or no rank read as None: HEAD's TTNN ops take static ranked
-tensors only, so a check that needs a dim skips rather than guessing."""
+Shapes with a dynamic (`?`) dim or no rank read as None: a check that needs a dim skips rather
+than guessing (a dynamic dimension cannot contradict it)."""
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence
 
 from ttopt.ir.attributes import BoolAttr, DialectAttr, FloatAttr, IntegerAttr, StringAttr, UnitAttr
 from ttopt.ir.properties import int_values
@@ -138,3 +139,20 @@ def operands_named(op: Any, names: tuple[str, ...]) -> dict[str, Any]:
             out[name] = op.operands[i]
         i += n
     return out
+
+
+def result_shape(op: Any, index: int = 0) -> tuple[int, ...] | None:
+    """The static shape of result `index`, else None."""
+    return shape(op.results[index]) if len(op.results) > index else None
+
+
+def broadcast(a: Sequence[int], b: Sequence[int]) -> tuple[int, ...] | None:
+    """OpTrait::util::getBroadcastedShape of two static shapes; None when they do not broadcast."""
+    out: list[int] = []
+    for i in range(1, max(len(a), len(b)) + 1):
+        x = a[-i] if i <= len(a) else 1
+        y = b[-i] if i <= len(b) else 1
+        if x != y and x != 1 and y != 1:
+            return None
+        out.append(y if x == 1 else x)
+    return tuple(reversed(out))
