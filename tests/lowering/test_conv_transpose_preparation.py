@@ -17,9 +17,9 @@ P = "{ttcore.argument_type = #ttcore.argument_type<parameter>}"
 def _program(groups: int = 1, bias: bool = True, w_attr: str = "") -> str:
     w = f"tensor<64x{32 // groups}x3x3xbf16>"
     b = ", %b: tensor<1x1x1x32xbf16>" if bias else ""
-    return f"""func.func @main(%x: tensor<1x16x16x64xbf16>, %w: {w} {w_attr}{b}) -> tensor<1x35x35x32xbf16> {{
-  %0 = "ttir.conv_transpose2d"(%x, %w{", %b" if bias else ""}) <{{dilation = array<i32: 1, 1>, groups = {groups} : i32, output_padding = array<i32: 1, 1>, padding = array<i32: 0, 0, 0, 0>, stride = array<i32: 2, 2>}}> : (tensor<1x16x16x64xbf16>, {w}{", tensor<1x1x1x32xbf16>" if bias else ""}) -> tensor<1x35x35x32xbf16>
-  return %0 : tensor<1x35x35x32xbf16>
+    return f"""func.func @main(%x: tensor<1x16x16x64xbf16>, %w: {w} {w_attr}{b}) -> tensor<1x34x34x32xbf16> {{
+  %0 = "ttir.conv_transpose2d"(%x, %w{", %b" if bias else ""}) <{{dilation = array<i32: 1, 1>, groups = {groups} : i32, output_padding = array<i32: 1, 1>, padding = array<i32: 0, 0, 0, 0>, stride = array<i32: 2, 2>}}> : (tensor<1x16x16x64xbf16>, {w}{", tensor<1x1x1x32xbf16>" if bias else ""}) -> tensor<1x34x34x32xbf16>
+  return %0 : tensor<1x34x34x32xbf16>
 }}"""
 
 

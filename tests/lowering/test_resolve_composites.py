@@ -24,15 +24,16 @@ FLASH = f"""module {{
   }}
 }}
 """
-W = "tensor<1x16x32x32xbf16>"
+# HEAD's indexer_score_dsa: weights [B, H, Sq, 1], scores [B, 1, Sq, T].
+W, S = "tensor<1x16x32x1xbf16>", "tensor<1x1x32x32xbf16>"
 INDEXER = f"""module {{
-  func.func @f(%q: {Q}, %k: {K}, %w: {W}) -> {W} {{
-    %0 = "ttcore.composite"(%q, %k, %w) <{{composite_name = "indexer_score_dsa", decomposition = @decomp, composite_attributes = {{chunk_start_idx = 32 : ui32}}}}> : ({Q}, {K}, {W}) -> {W}
-    return %0 : {W}
+  func.func @f(%q: {Q}, %k: {K}, %w: {W}) -> {S} {{
+    %0 = "ttcore.composite"(%q, %k, %w) <{{composite_name = "indexer_score_dsa", decomposition = @decomp, composite_attributes = {{chunk_start_idx = 32 : ui32}}}}> : ({Q}, {K}, {W}) -> {S}
+    return %0 : {S}
   }}
-  func.func private @decomp(%q: {Q}, %k: {K}, %w: {W}) -> {W} {{
-    %0 = "ttir.neg"(%w) : ({W}) -> {W}
-    return %0 : {W}
+  func.func private @decomp(%q: {Q}, %k: {K}, %w: {W}) -> {S} {{
+    %0 = "ttir.slice_static"(%k) <{{begins = [0 : i32, 0 : i32, 0 : i32, 0 : i32], ends = [1 : i32, 1 : i32, 32 : i32, 32 : i32], step = [1 : i32, 1 : i32, 1 : i32, 1 : i32]}}> : ({K}) -> {S}
+    return %0 : {S}
   }}
 }}
 """
@@ -63,7 +64,7 @@ def test_architecture_only_op_is_inlined_elsewhere() -> None:
     on_blackhole = backend(INDEXER, "mock-system-desc-arch=blackhole composite-resolution=force-promote")
     assert '"ttnn.indexer_score_dsa"(%arg0, %arg1, %arg2) <{chunk_start_idx = 32 : ui32}>' in on_blackhole
     on_wormhole = backend(INDEXER, "composite-resolution=force-promote")
-    assert "indexer_score_dsa" not in on_wormhole and '"ttnn.neg"(%arg2)' in on_wormhole
+    assert "indexer_score_dsa" not in on_wormhole and '"ttnn.slice_static"(%arg1)' in on_wormhole
 
 
 def test_missing_decomposition_is_an_error() -> None:

@@ -6,19 +6,17 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable, Mapping
 
-from ttopt.dialects import (
-    ttnn_verify_ccl,
-    ttnn_verify_conv,
-    ttnn_verify_data_movement,
-    ttnn_verify_eltwise,
-    ttnn_verify_matmul,
-    ttnn_verify_norm,
-    ttnn_verify_reduction,
-    ttnn_verify_sampling,
-    ttnn_verify_spatial,
-    ttnn_verify_trace,
-    ttnn_verify_transformer,
-)
+import ttopt.dialects.ttnn_verify_ccl as ttnn_verify_ccl
+import ttopt.dialects.ttnn_verify_conv as ttnn_verify_conv
+import ttopt.dialects.ttnn_verify_data_movement as ttnn_verify_data_movement
+import ttopt.dialects.ttnn_verify_eltwise as ttnn_verify_eltwise
+import ttopt.dialects.ttnn_verify_matmul as ttnn_verify_matmul
+import ttopt.dialects.ttnn_verify_norm as ttnn_verify_norm
+import ttopt.dialects.ttnn_verify_reduction as ttnn_verify_reduction
+import ttopt.dialects.ttnn_verify_sampling as ttnn_verify_sampling
+import ttopt.dialects.ttnn_verify_spatial as ttnn_verify_spatial
+import ttopt.dialects.ttnn_verify_trace as ttnn_verify_trace
+import ttopt.dialects.ttnn_verify_transformer as ttnn_verify_transformer
 from ttopt.dialects.ttnn_verify_matmul import matmul_result_shape
 from ttopt.dialects.verify_common import element, layout
 

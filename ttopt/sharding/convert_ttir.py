@@ -31,21 +31,21 @@ The TTIR ops are written without DPS output operands (`ttir.empty`), as tt-mlir 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from math import prod
 from typing import TYPE_CHECKING, Any, cast
 
-from ttopt.ir.attributes import DenseArrayAttr, DialectAttr, DictAttr, IntegerAttr, TypeAttr
+from ttopt.ir.attributes import DenseArrayAttr, DialectAttr, DictAttr, IntegerAttr
 from ttopt.ir.operation import Operation
-from ttopt.ir.types import FunctionType, ScalarType
+from ttopt.ir.types import ScalarType
 from ttopt.ir.values import BlockArgument
 from ttopt.passes.base import Pass, option
 from ttopt.passes.registry import get_pass, register_pass
 from ttopt.sharding.collectives import ALL_SLICE, body_kind
 from ttopt.sharding.diagnostics import fail, op_label, typed
-from ttopt.sharding.func_attrs import SHARD_STATUS, arg_attrs, func_name, func_type, functions, res_attrs, strip_sdy_shardings
+from ttopt.sharding.func_attrs import SHARD_STATUS, arg_attrs, func_name, functions, res_attrs, strip_sdy_shardings
 from ttopt.sharding.ir_views import int_value, tensor_type
 from ttopt.sharding.mesh import Mesh, mesh_ops, replica_groups, the_mesh
 from ttopt.sharding.sdy_ir import referenced_symbols
+from ttopt.sharding.shard_spec import ShardSpec, refresh_function_type, shard_spec
 
 if TYPE_CHECKING:
     from ttopt.ir.module import Module
@@ -79,53 +79,6 @@ def tt_mesh(module: Module, mesh: Mesh) -> Mesh:
     except ValueError as e:
         raise fail(module, mesh.op, f"'sdy.mesh' op: {e}") from None
     return Mesh(mesh.name, MeshAttr.of([("d0", a), ("d1", b)]), mesh.op)
-
-
-@dataclass(frozen=True)
-class ShardSpec:
-    """What a `mesh_shard` needs for one tensor: type, shard_shape, shard_dims."""
-
-    kind: str  # devices | replicate | maximal | identity
-    shape: tuple[int, ...]
-    dims: tuple[int, ...]
-
-
-def shard_spec(module: Module, op: Operation, mesh: Mesh, s: Any, what: str) -> ShardSpec:
-    """ref §4.3: shard_shape per tensor dim, shard_dims per tt mesh axis."""
-    if not mesh.shape:
-        return ShardSpec("maximal" if mesh.attr.device_ids else "replicate", (1,), (-1,))
-    shape = []
-    axis_dim: dict[str, int] = {}
-    for d, ds in enumerate(s.dim_shardings):
-        if not ds.is_closed:
-            raise fail(module, op, f"{op_label(op)} {what} {s.op_text()} has an open dimension; run close-shardings "
-                       "before convert-to-ttir")
-        n = 1
-        for r in ds.axes:
-            if r.sub_axis is not None:
-                raise fail(module, op, f"{op_label(op)} {what} {s.op_text()} uses the sub-axis {r.print_body()}; "
-                           "mesh_shard supports whole mesh axes only")
-            n *= mesh.size(r.name)
-            axis_dim[r.name] = d
-        shape.append(n)
-    if prod(shape) == 1:
-        return ShardSpec("replicate", (1,), (-1,))
-    dims = [axis_dim.get(a, -1) if mesh.size(a) > 1 else -1 for a in mesh.axis_names]
-    if len(dims) == 1:
-        dims = [-1, *dims]
-    return ShardSpec("devices", tuple(shape), tuple(dims))
-
-
-def refresh_function_type(func: Operation) -> None:
-    """Argument and result types follow the entry block and the return (pre-sharded arguments and
-    results take their local types)."""
-    entry = func.regions[0].blocks[0]
-    ret = entry.ops[-1] if entry.ops else None
-    old = func_type(func)
-    results = tuple(v.type for v in ret.operands) if ret is not None and ret.name == "func.return" else tuple(old.results)
-    ins = tuple(a.type for a in entry.args)
-    if tuple(old.inputs) != ins or tuple(old.results) != results:
-        func.properties["function_type"] = TypeAttr(FunctionType(ins, results))
 
 
 class Converter:

@@ -16,12 +16,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ttopt.ir.values import BlockArgument
-from ttopt.sharding.convert_ttir import Converter, ShardSpec, refresh_function_type, shard_spec
 from ttopt.sharding.func_attrs import arg_attrs, res_attrs
 from ttopt.sharding.gspmd_partitioned import SHARDING, SPMD_TARGETS, Pair, call_target, pair_sharding, read_pair
+from ttopt.sharding.shard_spec import ShardSpec, refresh_function_type, shard_spec
 
 if TYPE_CHECKING:
     from ttopt.ir.operation import Operation
+    from ttopt.sharding.convert_ttir import Converter
 
 
 def convert_pairs(conv: Converter, func: Operation) -> None:
@@ -30,7 +31,7 @@ def convert_pairs(conv: Converter, func: Operation) -> None:
     if spmd:
         if conv.mesh is None:
             raise conv.fail(spmd[0], "needs the module's 'sdy.mesh' (run the stablehlo-pipeline first)")
-        args, results = Converter.shard_statuses(arg_attrs(func)), Converter.shard_statuses(res_attrs(func))
+        args, results = conv.shard_statuses(arg_attrs(func)), conv.shard_statuses(res_attrs(func))
         for op in spmd:
             _convert(conv, func, read_pair(conv.module, op), args, results)
     for op in [op for op in func.walk() if call_target(op) == SHARDING]:
