@@ -16,7 +16,7 @@ module @tp attributes {ttcore.meshes = #ttcore.meshes<[<"mesh" = 1x2>]>} {
 // -----
 
 // distributed_rms_norm's segments must match its operands.
-// CHECK: ttnn_ccl_ops_errors.mlir:[[# @LINE + 5]]:14: error: convert-ttir-to-ttnn: 'ttir.distributed_rms_norm' needs operandSegmentSizes (input, weight, residual) matching its operands
+// CHECK: ttnn_ccl_ops_errors.mlir:[[# @LINE + 5]]:14: error: 'ttir.distributed_rms_norm' op operand count (2) does not match with the total size (3) specified in attribute 'operandSegmentSizes'
 module @tp attributes {ttcore.meshes = #ttcore.meshes<[<"mesh" = 1x2>]>} {
   ttcore.device_module {
     builtin.module @tp {

@@ -42,3 +42,12 @@ func.func @conv_stride(%x: tensor<1x16x16x64xbf16>, %w: tensor<64x64x3x3xbf16>) 
   %0 = "ttir.conv2d"(%x, %w) <{dilation = array<i32: 1, 1>, groups = 1 : i32, padding = array<i32: 1, 1, 1, 1>, stride = array<i32: 1, 0>}> : (tensor<1x16x16x64xbf16>, tensor<64x64x3x3xbf16>) -> tensor<1x16x16x64xbf16>
   return %0 : tensor<1x16x16x64xbf16>
 }
+
+// -----
+
+// Operand segments that do not cover the operands (split by them, an operand would go missing).
+// CHECK: error: 'ttir.rms_norm' op operand count (3) does not match with the total size (4) specified in attribute 'operandSegmentSizes'
+func.func @segments(%x: tensor<2x4x16xf32>, %w: tensor<16xf32>, %b: tensor<16xf32>) -> tensor<2x4x16xf32> {
+  %0 = "ttir.rms_norm"(%x, %w, %b) <{epsilon = 1.000000e-05 : f32, normalized_shape = array<i64: 16>, operandSegmentSizes = array<i32: 2, 1, 1>}> : (tensor<2x4x16xf32>, tensor<16xf32>, tensor<16xf32>) -> tensor<2x4x16xf32>
+  return %0 : tensor<2x4x16xf32>
+}

@@ -15,7 +15,7 @@ from ttopt.ir.attributes import ATTRIBUTE_ONLY_VERIFIERS, OP_ATTRIBUTE_VERIFIERS
 from ttopt.ir.diagnostics import BareOpError, Diagnostic, SourcePos
 from ttopt.ir.dialect_registry import UNREGISTERED_DIALECT, dialect_of, is_registered_dialect, unregistered_op_message
 from ttopt.ir.opdef import ISOLATED, OP_DEFS, SYMBOL_TABLE, TERMINATOR, arity_ok, count_message
-from ttopt.ir.properties import check_properties
+from ttopt.ir.properties import check_properties, int_values
 from ttopt.ir.types import FunctionType
 from ttopt.ir.values import BlockArgument, OpResult, Value
 
@@ -274,6 +274,9 @@ def _verify_op(op: Operation, module: Module) -> None:
             _verify_entry_block(op, module)
         elif op.name == "func.return":
             _verify_return(op, module)
+        segments = op.properties.get("operandSegmentSizes") if op.properties else None
+        if segments is not None:
+            _verify_segments(op, module, segments)
         if d.props or d.verify is not None:
             try:
                 if d.props:
@@ -380,6 +383,18 @@ def _function_type(func: Operation) -> FunctionType:
     if not isinstance(t, FunctionType):
         raise ValueError(f"{func.name} has no function_type")
     return t
+
+
+def _verify_segments(op: Operation, module: Module, segments: Any) -> None:
+    """MLIR's AttrSizedOperandSegments check: the segment sizes cover the operands exactly (the
+    verifiers and lowerings that split operands by them rely on it)."""
+    sizes = int_values(segments)
+    if sizes is None:
+        return
+    if any(n < 0 for n in sizes):
+        raise _fail(op, module, "'operandSegmentSizes' attribute cannot have negative elements")
+    if sum(sizes) != len(op.operands):
+        raise _fail(op, module, f"operand count ({len(op.operands)}) does not match with the total size ({sum(sizes)}) specified in attribute 'operandSegmentSizes'")
 
 
 def _verify_entry_block(func: Operation, module: Module) -> None:
