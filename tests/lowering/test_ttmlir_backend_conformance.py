@@ -31,7 +31,7 @@ SUBSETS = [
     ("ttnn-passes", "", 52, 51),
     ("ttir-fusing", "", 34, 26),
     ("ttir-canonicalize", "", 35, 33),
-    ("ttir-verifiers", "", 54, 50),
+    ("ttir-verifiers", "", 54, 52),
     ("ttnn-verifiers", "", 49, 46),
 ]
 

@@ -48,6 +48,8 @@ from ttopt.dialects.ttir_verify_shape import (
     upsample2d,
 )
 from ttopt.dialects.ttir_verify_slice import index, index_select, slice_dynamic, slice_static
+from ttopt.dialects.ttnn_verify_ccl import verify_moe_expert_token_remap
+from ttopt.dialects.ttnn_verify_matmul import verify_sparse_matmul
 from ttopt.ir.opdef import OP_DEFS, PURE, OpDef, count_message, register, register_properties, register_verifiers
 from ttopt.ir.properties import Prop, int_values, props
 from ttopt.ir.types import TensorType, static_shape
@@ -518,6 +520,8 @@ register(OpDef("ttir.concatenate_heads", operands=(1, 2), results=1, traits=_P),
          OpDef("ttir.split_query_key_value_and_split_heads", operands=(1, 3), results=3, traits=_P))  # fmt: skip
 register_verifiers({"ttir.concatenate_heads": _one(concatenate_heads),
                     "ttir.split_query_key_value_and_split_heads": lambda op: split_qkv(op, inputs(op))})  # fmt: skip
+# HEAD's TTIR sparse_matmul and moe_expert_token_remap verify exactly as their TTNN counterparts do.
+register_verifiers({"ttir.sparse_matmul": verify_sparse_matmul, "ttir.moe_expert_token_remap": verify_moe_expert_token_remap})
 register_verifiers({"ttir.all_to_all_dispatch": lambda op: all_to_all_dispatch(op, inputs(op)),
                     "ttir.all_to_all_dispatch_metadata": lambda op: all_to_all_dispatch_metadata(op, inputs(op)),
                     "ttir.all_to_all_combine": lambda op: all_to_all_combine(op, inputs(op))})  # fmt: skip

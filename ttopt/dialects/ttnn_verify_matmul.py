@@ -121,7 +121,7 @@ def verify_sparse_matmul(op: Any) -> None:
         raise ValueError("Input B must be a 4D tensor [1, E, K, N]")
     if len(sp) != 4:
         raise ValueError("Sparsity tensor must be a 4D tensor")
-    a_sparse, b_sparse = bool_attr(op, "is_input_a_sparse"), bool_attr(op, "is_input_b_sparse")
+    a_sparse, b_sparse = bool_attr(op, "is_input_a_sparse"), bool_attr(op, "is_input_b_sparse", True)
     if not a_sparse and not b_sparse:
         raise ValueError("At least one of is_input_a_sparse or is_input_b_sparse must be true")
     _, e, k, n = b
