@@ -236,24 +236,15 @@ SUITES = {
     ),
     # The dialects' verifier tests: invalid ops each RUN line expects `ttmlir-opt` alone to reject
     # with the op's own message (no pass runs: parsing and verification only).
-    "ttir-verifiers": Suite(
-        "ttir-verifiers",
-        ("test/ttmlir/Dialect/TTIR",),
+    **{f"{d}-verifiers": Suite(
+        f"{d}-verifiers",
+        (f"test/ttmlir/Dialect/{d.upper()}",),
         frozenset(),
         BACKEND_OUTSIDE,
-        ROOT / "bench" / "ttmlir_ttir_verifiers_known_differences.txt",
+        ROOT / "bench" / f"ttmlir_{d}_verifiers_known_differences.txt",
         selects=VERIFIER_RUN,
         depth=1,
-    ),
-    "ttnn-verifiers": Suite(
-        "ttnn-verifiers",
-        ("test/ttmlir/Dialect/TTNN",),
-        frozenset(),
-        BACKEND_OUTSIDE,
-        ROOT / "bench" / "ttmlir_ttnn_verifiers_known_differences.txt",
-        selects=VERIFIER_RUN,
-        depth=1,
-    ),
+    ) for d in ("ttir", "ttnn")},
     "ttir-to-ttnn": Suite(
         "ttir-to-ttnn",
         ("test/ttmlir/Conversion/TTIRToTTNN",),

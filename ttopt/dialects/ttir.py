@@ -13,7 +13,6 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from ttopt.dialects.errors import AttrError
 from ttopt.dialects.format_base import NullaryFormat
 from ttopt.dialects.ttir_verify_ccl import (
     all_gather,
@@ -26,7 +25,7 @@ from ttopt.dialects.ttir_verify_ccl import (
     collective_permute,
     reduce_scatter,
 )
-from ttopt.dialects.ttir_verify_conv import conv2d, conv_transpose2d
+from ttopt.dialects.ttir_verify_conv import conv2d, conv_transpose2d, flat_info
 from ttopt.dialects.ttir_verify_creation import arange, full, rand
 from ttopt.dialects.ttir_verify_heads import concatenate_heads, split_qkv
 from ttopt.dialects.ttir_verify_matmul import matmul
@@ -377,14 +376,7 @@ def _constant(op: Any) -> None:
 def _flattened(op: Any) -> None:
     """HEAD's check of a flattened sliding-window op: a 4-D input whose dimension 2 holds the
     N*H*W its `flattened_compat_info` names (the convs' message capitalized, the pools' not)."""
-    if op.get_attr("flattened_compat_info") is None:
-        return
-    from ttopt.dialects.ttir_attrs import flattened_compat_info  # typed TTIR attributes load on first use
-
-    try:
-        info = flattened_compat_info(op)
-    except AttrError as e:
-        raise ValueError(f"attribute 'flattened_compat_info' is invalid: {e.message}") from None
+    info = flat_info(op)
     x = static_shape_of(op.operands[0]) if op.operands else None
     if info is None or x is None:
         return
@@ -405,7 +397,6 @@ def _conv2d(op: Any) -> None:
 
 
 register_verifiers({
-    **{n: _flattened for n in SLIDING_WINDOW},
     "ttir.conv2d": _conv2d,
     "ttir.conv_transpose2d": conv_transpose2d,
     "ttir.max_pool2d": pool2d,

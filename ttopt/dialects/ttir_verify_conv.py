@@ -40,6 +40,20 @@ def pair_or_quad(op: Any, name: str, sizes: tuple[int, ...], default: int, suffi
     return values * 2 if len(values) == 2 and max(sizes) == 4 else values
 
 
+def flat_info(op: Any) -> Any:
+    """The op's `flattened_compat_info` (N, H, W of its flattened 1x1x(N*H*W)xC form), or None;
+    an unreadable one is the verifier's error."""
+    if op.get_attr("flattened_compat_info") is None:
+        return None
+    from ttopt.dialects.errors import AttrError
+    from ttopt.dialects.ttir_attrs import flattened_compat_info  # typed TTIR attributes load on first use
+
+    try:
+        return flattened_compat_info(op)
+    except AttrError as e:
+        raise ValueError(f"attribute 'flattened_compat_info' is invalid: {e.message}") from None
+
+
 def _dim(op: Any, name: str, default: int) -> int:
     a = op.get_attr(name)
     v = getattr(a.resolve(), "value", None) if a is not None else None
@@ -80,9 +94,7 @@ def conv2d(op: Any) -> None:
         return  # the layout dimensions' own error comes from the channel-last decomposition
     info = op.get_attr("flattened_compat_info")
     if info is not None:
-        from ttopt.dialects.ttir_attrs import flattened_compat_info  # typed TTIR attributes load on first use
-
-        flat = flattened_compat_info(op)
+        flat = flat_info(op)
         if flat is None:
             return
         n, ih, iw, ic = flat.batch_size, flat.input_height, flat.input_width, x[c]
@@ -129,11 +141,7 @@ def conv_transpose2d(op: Any) -> None:
     x, w, *rest = shapes
     bias = rest[0] if rest else None
     assert x is not None and w is not None
-    flat = None
-    if op.get_attr("flattened_compat_info") is not None:
-        from ttopt.dialects.ttir_attrs import flattened_compat_info  # typed TTIR attributes load on first use
-
-        flat = flattened_compat_info(op)
+    flat = flat_info(op)
     if flat is not None and len(x) > 2 and x[2] != flat.rows:
         raise ValueError(f"The input tensor's flattened dimension ({x[2]}) does not match the product of batch_size * input_height * "
                          f"input_width from FlattenedCompatInfo ({flat.batch_size} * {flat.input_height} * {flat.input_width} = {flat.rows}).")  # fmt: skip

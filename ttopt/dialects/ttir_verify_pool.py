@@ -10,7 +10,7 @@ from __future__ import annotations
 from math import ceil
 from typing import Any
 
-from ttopt.dialects.ttir_verify_conv import pair_or_quad
+from ttopt.dialects.ttir_verify_conv import flat_info, pair_or_quad
 from ttopt.dialects.verify_common import bool_attr, result_shape, shape
 
 
@@ -24,11 +24,7 @@ def pool2d(op: Any) -> None:
         raise ValueError("input must be a 4D tensor")
     if len(out) != 4:
         raise ValueError("output must be a 4D tensor")
-    flat = None
-    if op.get_attr("flattened_compat_info") is not None:
-        from ttopt.dialects.ttir_attrs import flattened_compat_info  # typed TTIR attributes load on first use
-
-        flat = flattened_compat_info(op)
+    flat = flat_info(op)
     if flat is not None and x[2] != flat.rows:
         raise ValueError(f"the input tensor's flattened dimension ({x[2]}) does not match the product of batch_size * input_height * "
                          f"input_width from FlattenedCompatInfo ({flat.batch_size} * {flat.input_height} * {flat.input_width} = {flat.rows})")  # fmt: skip

@@ -1,4 +1,6 @@
-"""Shape verifiers of TTIR's element-wise, data-movement and reduction ops, as HEAD's: the
+"""Shape verifiers of TTIR's element-wise, data-movement and reduction ops, as HEAD's (its TTNN
+reshape, permute, repeat and repeat_interleave verify the same way: ttnn_verify_data_movement.py
+calls these): the
 Broadcastable trait's (TTIRTraits.cpp verifyBroadcastable), ReshapeOp, PermuteOp and ConcatOp
 verify(), and verifyReduceOp (sum, mean, max, min, prod, reduce_and, reduce_or, argmax). The
 messages are HEAD's.
@@ -216,10 +218,11 @@ def _reinterprets_words(x: Any, out: Any, a_bits: int, b_bits: int) -> bool:
     return max(a_bits, b_bits) % min(a_bits, b_bits) == 0 and list(narrow) == [*wide, ratio]
 
 
-def repeat(op: Any, x: Any) -> None:
-    """HEAD's RepeatOp::verify: one positive repeat per dimension, each result dimension x's times it."""
+def repeat(op: Any, x: Any, attribute: str = "repeat_dimensions") -> None:
+    """HEAD's RepeatOp::verify: one positive repeat per dimension, each result dimension x's times it
+    (TTNN's op names the attribute `repeat_dims`)."""
     a, out = shape(x), result_shape(op)
-    reps = ints_attr(op, "repeat_dimensions")
+    reps = ints_attr(op, attribute)
     if a is None or out is None or reps is None:
         return
     if len(a) != len(reps):

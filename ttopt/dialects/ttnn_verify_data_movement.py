@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ttopt.dialects.verify_common import dtype, element, int_attr, ints_attr, join, shape, tensor_type
+from ttopt.dialects.ttir_verify_shape import permute, repeat, repeat_interleave, reshape
+from ttopt.dialects.verify_common import dtype, element, int_attr, join, shape, tensor_type
 
 
 def _io(op: Any) -> tuple[tuple[int, ...] | None, tuple[int, ...] | None]:
@@ -48,87 +49,6 @@ def verify_concat(op: Any) -> None:
             f"Output tensor dimension {dim} must be equal to the sum of input tensor dimensions at the same axis "
             f"({total}), but got {out[dim]}."
         )
-
-
-def verify_repeat(op: Any) -> None:
-    """HEAD's RepeatOp::verify: one positive repeat per dim, each output dim the input's times it."""
-    x, out = _io(op)
-    reps = ints_attr(op, "repeat_dims")
-    if x is None or out is None or reps is None:
-        return
-    if len(x) != len(reps):
-        raise ValueError(f"Input tensor rank {len(x)} doesn't match the number of repeat dimensions {len(reps)}.")
-    if len(x) != len(out):
-        raise ValueError(f"Input tensor rank {len(x)} doesn't match the output tensor rank {len(out)}.")
-    for i, r in enumerate(reps):
-        if r <= 0:
-            raise ValueError(f"Repeat dimension at index {i} must be greater than 0.")
-        if x[i] * r != out[i]:
-            raise ValueError(
-                f"Input tensor shape ({join(x)}) at index {i} does not repeat to output ({join(out)}) using repeat value {r}."
-            )
-
-
-def verify_reshape(op: Any) -> None:
-    """HEAD's ReshapeOp::verify: the `shape` attribute spells the result (one -1 at most), the
-    element count is kept."""
-    x, out = _io(op)
-    want = ints_attr(op, "shape")
-    if x is None or out is None or want is None:
-        return
-    if len(want) != len(out):
-        raise ValueError(f"Shape attribute size {len(want)} must match output tensor rank {len(out)}")
-    nx, no = 1, 1
-    for d in x:
-        nx *= d
-    for d in out:
-        no *= d
-    if nx != no:
-        raise ValueError(f"Input tensor number of elements {nx} and output tensor number of elements {no} must be the same")
-    negative = False
-    for i, d in enumerate(want):
-        if d == -1:
-            if negative:
-                raise ValueError("Shape attribute must have at most one -1 element")
-            negative = True
-        elif d < 0:
-            raise ValueError("All dimensions must be >= 0 except the one with -1")
-        elif d != out[i]:
-            raise ValueError(f"Shape attribute {d} must match the output tensor shape {out[i]} at index {i} for dimension that is not -1")
-
-
-def verify_permute(op: Any) -> None:
-    """HEAD's PermuteOp::verify: a permutation of the input's dims, the result permuted by it."""
-    x, out = _io(op)
-    perm = ints_attr(op, "permutation")
-    if x is None or perm is None:
-        return
-    if len(perm) != len(x) or sorted(perm) != list(range(len(x))):
-        raise ValueError(f"Expected a permutation of ({join(range(len(x)), ', ')}), got ({join(perm, ', ')})")
-    want = tuple(x[p] for p in perm)
-    if out is not None and out != want:
-        raise ValueError(f"Expected result shape ({join(want, ', ')}), got ({join(out, ', ')})")
-
-
-def verify_repeat_interleave(op: Any) -> None:
-    """HEAD's RepeatInterleaveOp::verify: non-zero repeats along an in-range dim of a tensor."""
-    x, out = _io(op)
-    if x is None:
-        return
-    repeats = int_attr(op, "repeats", 0)
-    dim = int_attr(op, "dim", 0)
-    assert repeats is not None and dim is not None
-    if len(x) < 1:
-        raise ValueError("Input must be at least a 1D tensor")
-    if repeats == 0:
-        raise ValueError("Repeats attribute must be non-zero")
-    if dim >= len(x) or dim < -len(x):
-        # HEAD prints the rank where the dim was meant; its tests check that text.
-        raise ValueError(f"Dimension attribute must be within the bounds[{-len(x)}, {len(x)}), got {len(x)}")
-    want = list(x)
-    want[dim] *= repeats
-    if out is not None and out != tuple(want):
-        raise ValueError(f"Output shape [{join(out)}] does not match the expected shape [{join(want)}]")
 
 
 def verify_gather(op: Any) -> None:
@@ -186,10 +106,11 @@ def verify_assign(op: Any) -> None:
 
 VERIFIERS = {
     "ttnn.concat": verify_concat,
-    "ttnn.repeat": verify_repeat,
-    "ttnn.reshape": verify_reshape,
-    "ttnn.permute": verify_permute,
-    "ttnn.repeat_interleave": verify_repeat_interleave,
+    # HEAD's TTNN repeat, reshape, permute and repeat_interleave verify as its TTIR ones.
+    "ttnn.repeat": lambda op: repeat(op, op.operands[0], "repeat_dims"),
+    "ttnn.reshape": lambda op: reshape(op, op.operands[0]),
+    "ttnn.permute": lambda op: permute(op, op.operands[0]),
+    "ttnn.repeat_interleave": lambda op: repeat_interleave(op, op.operands[0]),
     "ttnn.gather": verify_gather,
     "ttnn.sort": verify_sort,
     "ttnn.assign": verify_assign,

@@ -182,7 +182,7 @@ class _Walk:
         try:
             self.op(top, "")
         except _AllMet:
-            pass
+            pass  # every renamed alias is met: the rest of the module cannot change their order
         finally:
             p.default_dialect = saved
             p.__dict__.pop("region", None)
